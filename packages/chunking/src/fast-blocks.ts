@@ -1,0 +1,253 @@
+/**
+ * Stages 1+2 (fast route): markdown → the same flattened block list that
+ * `flatten(parse(source))` gives, produced from markdown-it's block-level
+ * tokens instead of a full mdast. remark-parse is about 0.35 MB/s here and
+ * markdown-it's block parser about 100 MB/s; `fast-blocks.conformance.test.ts`
+ * checks that both routes yield identical blocks on the sample corpus and on
+ * every CommonMark spec example.
+ *
+ * markdown-it gives line maps, not offsets; ranges are rebuilt from the line
+ * table with the same trimming rule flatten() applies to remark's positions.
+ * Two constructs markdown-it handles differently from remark-gfm are patched:
+ * link reference definitions (consumed silently by markdown-it, so they show up
+ * as uncovered lines) and GFM footnote definitions.
+ */
+import MarkdownIt, { type Token } from 'markdown-it';
+import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
+import { lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import type { Block, BlockType } from './types.js';
+
+
+// `html: true` because CommonMark HTML blocks are structure we must keep whole.
+const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+
+export interface FastBlocksResult {
+  frontMatter: FrontMatter | null;
+  blocks: Block[];
+}
+
+export function fastBlocks(source: string): FastBlocksResult {
+  const frontMatter = findFrontMatter(source);
+  const lines = lineTable(source);
+  // markdown-it splits lines on `\n` only: give it `\n` line breaks, one per
+  // original break, so its line numbers are those of `lines`. NUL becomes
+  // U+FFFD as CommonMark requires (markdown-it's own normalize step does this).
+  const text = blankOut(source, frontMatter).replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+  const env: Record<string, unknown> = {};
+  const tokens: Token[] = [];
+  md.block.parse(text, md, env, tokens);
+  const tree = buildTree(tokens);
+  const ctx: Ctx = { source, lines, env };
+  const blocks = tree.map((node) => toBlock(node, ctx, 'exact')).filter((b): b is Block => b !== null);
+  return { frontMatter, blocks: addUncoveredLines(blocks, ctx, frontMatter) };
+}
+
+interface Ctx {
+  source: string;
+  lines: LineTable;
+  env: Record<string, unknown>;
+}
+
+interface TokenNode {
+  open: Token;
+  children: TokenNode[];
+  /** Inline tokens directly inside (heading text, table cells). */
+  inline: Token[];
+}
+
+function buildTree(tokens: Token[]): TokenNode[] {
+  const roots: TokenNode[] = [];
+  const stack: TokenNode[] = [];
+  for (const token of tokens) {
+    if (token.nesting === 1) {
+      const node: TokenNode = { open: token, children: [], inline: [] };
+      (stack.length ? stack[stack.length - 1]!.children : roots).push(node);
+      stack.push(node);
+    } else if (token.nesting === -1) {
+      stack.pop();
+    } else if (token.type === 'inline') {
+      if (stack.length) stack[stack.length - 1]!.inline.push(token);
+    } else {
+      const leaf: TokenNode = { open: token, children: [], inline: [] };
+      (stack.length ? stack[stack.length - 1]!.children : roots).push(leaf);
+    }
+  }
+  return roots;
+}
+
+const TYPE_OF: Record<string, BlockType> = {
+  heading_open: 'heading',
+  paragraph_open: 'paragraph',
+  blockquote_open: 'blockquote',
+  bullet_list_open: 'list',
+  ordered_list_open: 'list',
+  list_item_open: 'listItem',
+  table_open: 'table',
+  fence: 'code',
+  code_block: 'code',
+  html_block: 'html',
+  hr: 'thematicBreak',
+};
+
+type RangeMode = 'exact' | 'lines';
+
+function toBlock(node: TokenNode, ctx: Ctx, mode: RangeMode): Block | null {
+  const token = node.open;
+  const type = TYPE_OF[token.type];
+  if (!type || !token.map) return null;
+  const children =
+    type === 'list' || type === 'listItem' || type === 'blockquote'
+      ? node.children
+          .map((c) => toBlock(c, ctx, type === 'list' ? mode : 'lines'))
+          .filter((b): b is Block => b !== null)
+      : undefined;
+  const startLine = token.map[0];
+  const { source, lines } = ctx;
+  if (children && type !== 'list') children.push(...uncoveredDefinitions(children, startLine, token.map[1] - 1, ctx));
+  children?.sort((a, b) => a.start - b.start);
+  // A list item ends with its last child (its map can run over trailing blank
+  // lines); lists and quotes end with their map, less trailing whitespace, as in remark.
+  const lastLine =
+    type === 'listItem' && children && children.length
+      ? Math.max(...children.map((c) => c.endLine))
+      : token.map[1] - 1;
+  const exactStart = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
+  const end = trimEndOffset(source, exactStart, lines.ends[lastLine]!);
+  if (end <= exactStart) return null;
+  const block: Block = {
+    type,
+    start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
+    end,
+    startLine,
+    endLine: lastLineOf(lines, end, lastLine),
+  };
+  switch (token.type) {
+    case 'heading_open':
+      block.depth = Number(token.tag.slice(1));
+      block.text = plainText(node.inline.map((t) => t.content).join(''), ctx);
+      break;
+    case 'fence': {
+      block.fenced = true;
+      const info = md.utils.unescapeAll(token.info).trim();
+      block.lang = info ? (info.split(/\s+/)[0] ?? null) : null;
+      break;
+    }
+    case 'code_block':
+      block.fenced = false;
+      block.lang = null;
+      break;
+    case 'table':
+    case 'table_open':
+      block.header = tableHeader(node, ctx);
+      break;
+    case 'bullet_list_open':
+    case 'ordered_list_open':
+      block.ordered = token.type === 'ordered_list_open';
+      for (const item of children ?? []) item.ordered = block.ordered;
+      break;
+    default:
+      break;
+  }
+  if (children) block.children = children;
+  if (type === 'paragraph' && mode === 'exact' && FOOTNOTE_DEF.test(source.slice(block.start, block.end))) {
+    block.type = 'footnoteDefinition';
+    block.children = [{ ...block, type: 'paragraph', start: lines.starts[startLine]! }];
+  }
+  return block;
+}
+
+function lastLineOf(lines: LineTable, end: number, hint: number): number {
+  let line = hint;
+  while (line > 0 && lines.starts[line]! >= end) line--;
+  return line;
+}
+
+function tableHeader(node: TokenNode, ctx: Ctx): string[] {
+  const thead = node.children.find((c) => c.open.type === 'thead_open');
+  const row = thead?.children.find((c) => c.open.type === 'tr_open');
+  return (row?.children ?? []).map((cell) => plainText(cell.inline.map((t) => t.content).join(''), ctx));
+}
+
+/** Inline markdown → plain text, as mdast-util-to-string renders the mdast of it. */
+function plainText(inlineSource: string, ctx: Ctx): string {
+  const [inline] = md.parseInline(inlineSource, ctx.env);
+  let out = '';
+  for (const t of inline?.children ?? []) {
+    switch (t.type) {
+      case 'text':
+      case 'code_inline':
+      case 'html_inline':
+        out += t.content;
+        break;
+      case 'image':
+        out += t.content;
+        break;
+      case 'softbreak':
+        out += '\n';
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+const FOOTNOTE_DEF = /^\[\^[^\]\s]+\]:/;
+const DEFINITION_START = /^ {0,3}\[/;
+
+/**
+ * Lines inside a container that none of its children covers and that start a
+ * link reference definition (after the container's `>` markers and
+ * indentation): markdown-it drops those, remark keeps them as children.
+ */
+function uncoveredDefinitions(children: Block[], first: number, last: number, ctx: Ctx): Block[] {
+  const { source, lines } = ctx;
+  const found: Block[] = [];
+  for (let line = first; line <= last; line++) {
+    if (children.some((c) => c.startLine <= line && line <= c.endLine)) continue;
+    const ls = lines.starts[line]!;
+    const le = lines.ends[line]!;
+    if (!/^[\s>]*\[/.test(source.slice(ls, le))) continue;
+    found.push({ type: 'definition', start: ls, end: trimEndOffset(source, ls, le), startLine: line, endLine: line });
+  }
+  return found;
+}
+
+/**
+ * Non-blank top-level lines that no block covers are link reference
+ * definitions (markdown-it stores them in `env` and emits no token). They
+ * become `definition` blocks (`footnoteDefinition` for `[^x]:`), one per
+ * definition, so that every non-whitespace character lies in some block.
+ */
+function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter | null): Block[] {
+  const { source, lines } = ctx;
+  const covered = new Uint8Array(lines.starts.length);
+  for (const b of blocks) covered.fill(1, b.startLine, b.endLine + 1);
+  const extra: Block[] = [];
+  let current: Block | null = null;
+  for (let line = 0; line < lines.starts.length; line++) {
+    const ls = lines.starts[line]!;
+    const le = lines.ends[line]!;
+    const blank = skipWhitespace(source, ls, le) === le || (frontMatter !== null && ls < frontMatter.end);
+    if (covered[line] || blank) {
+      current = null;
+      continue;
+    }
+    const text = source.slice(ls, le);
+    if (!current || DEFINITION_START.test(text)) {
+      const start = skipWhitespace(source, ls, le);
+      const isFootnote = FOOTNOTE_DEF.test(source.slice(start, le));
+      current = { type: isFootnote ? 'footnoteDefinition' : 'definition', start, end: le, startLine: line, endLine: line };
+      extra.push(current);
+    }
+    current.end = trimEndOffset(source, current.start, le);
+    current.endLine = line;
+  }
+  if (extra.length === 0) return blocks;
+  for (const b of extra) {
+    if (b.type === 'footnoteDefinition') {
+      b.children = [{ ...b, type: 'paragraph', start: lines.starts[b.startLine]! }];
+    }
+  }
+  return [...blocks, ...extra].sort((a, b) => a.start - b.start);
+}

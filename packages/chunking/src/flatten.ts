@@ -1,0 +1,96 @@
+/**
+ * Stage 2: mdast → the flattened, typed block list (see `Block` in types.ts).
+ */
+import type { Nodes, Root, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import { lineOf, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import type { ParsedDocument } from './parse.js';
+import type { Block, BlockType } from './types.js';
+
+const BLOCK_TYPES: Partial<Record<RootContent['type'], BlockType>> = {
+  heading: 'heading',
+  paragraph: 'paragraph',
+  code: 'code',
+  table: 'table',
+  list: 'list',
+  listItem: 'listItem',
+  blockquote: 'blockquote',
+  html: 'html',
+  thematicBreak: 'thematicBreak',
+  definition: 'definition',
+  footnoteDefinition: 'footnoteDefinition',
+};
+
+export function flatten(doc: ParsedDocument): Block[] {
+  const lines = lineTable(doc.source);
+  return convertChildren(doc.tree, doc.source, lines, 'exact');
+}
+
+type RangeMode = 'exact' | 'lines';
+
+function convertChildren(parent: Root | Nodes, source: string, lines: LineTable, mode: RangeMode): Block[] {
+  if (!('children' in parent)) return [];
+  const blocks: Block[] = [];
+  for (const child of parent.children as RootContent[]) {
+    const block = convert(child, source, lines, mode);
+    if (!block) continue;
+    const previous = blocks[blocks.length - 1];
+    // remark lets a setext heading's position start before a link reference
+    // definition that opened its paragraph; blocks must not overlap.
+    if (previous && block.start < previous.end) {
+      block.start = skipWhitespace(source, previous.end, block.end);
+      block.startLine = lineOf(lines, block.start);
+    }
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+function convert(node: RootContent, source: string, lines: LineTable, mode: RangeMode): Block | null {
+  const type = BLOCK_TYPES[node.type];
+  const pos = node.position;
+  if (!type || !pos || pos.start.offset === undefined || pos.end.offset === undefined) return null;
+  const exactStart = skipWhitespace(source, pos.start.offset, pos.end.offset);
+  const exactEnd = trimEndOffset(source, exactStart, pos.end.offset);
+  if (exactEnd <= exactStart) return null;
+  const startLine = lineOf(lines, exactStart);
+  const endLine = lineOf(lines, exactEnd - 1);
+  const start = mode === 'exact' ? exactStart : lines.starts[startLine]!;
+  const block: Block = { type, start, end: exactEnd, startLine, endLine };
+  switch (node.type) {
+    case 'heading':
+      block.depth = node.depth;
+      block.text = toString(node);
+      break;
+    case 'code':
+      block.fenced = isFenced(source, pos.start.offset, exactStart);
+      block.lang = block.fenced ? (node.lang ?? null) : null;
+      break;
+    case 'table': {
+      const head = node.children[0];
+      block.header = head ? head.children.map((cell) => toString(cell)) : [];
+      break;
+    }
+    case 'list':
+      block.ordered = node.ordered === true;
+      // Items of a top-level list are packing units, so they keep exact ranges.
+      block.children = convertChildren(node, source, lines, mode);
+      for (const item of block.children) item.ordered = block.ordered;
+      break;
+    case 'listItem':
+    case 'blockquote':
+    case 'footnoteDefinition':
+      block.children = convertChildren(node, source, lines, 'lines');
+      break;
+    default:
+      break;
+  }
+  return block;
+}
+
+/** Fenced when the node opens with ``` or ~~~ after at most 3 spaces of indentation. */
+function isFenced(source: string, nodeStart: number, firstChar: number): boolean {
+  if (firstChar - nodeStart > 3) return false;
+  const c = source.charCodeAt(firstChar);
+  return (c === 96 || c === 126) && source.startsWith(c === 96 ? '```' : '~~~', firstChar);
+}

@@ -1,0 +1,164 @@
+/**
+ * Stage 7: normalized chunks → seed 002 chunk records: ids and links, the
+ * heading context, the breadcrumb-prefixed `embedText`, token stats and the
+ * content analysis fields (contentHints, containsTable, tableColumns, isCode).
+ */
+import type { NormalizedChunk } from './normalize.js';
+import type { HeadingRef, Piece } from './pieces.js';
+import { estimateTokens } from './tokens.js';
+import type {
+  BlockType,
+  BreadcrumbMode,
+  ChunkRecord,
+  ContentHint,
+  ResolvedChunkOptions,
+} from './types.js';
+
+export const PIPELINE = { name: '@chunkyard/chunking', version: '0.1.0' } as const;
+
+export interface MetadataContext {
+  source: string;
+  fileTitle: string;
+  options: ResolvedChunkOptions;
+  sourceFile: string;
+  /** Exact tokens of a breadcrumb prefix as prepended (`prefix + "\n\n"`). */
+  prefixTokens(prefix: string): number;
+}
+
+/** The heading path a chunk is about: its first heading's, else the one it continues. */
+export function chunkPath(pieces: Piece[]): HeadingRef[] {
+  const heading = pieces.find((p) => p.unit.type === 'heading');
+  return (heading ?? pieces[0]!).path;
+}
+
+/** The breadcrumb that `always` mode prepends (and conditional mode's "full" one). */
+export function fullBreadcrumb(fileTitle: string, path: HeadingRef[]): string {
+  const names = path.map((h) => h.text);
+  if (names.length === 0) return fileTitle;
+  return names[0] === fileTitle ? names.join(' > ') : [fileTitle, ...names].join(' > ');
+}
+
+/**
+ * The embedText prefix for a chunk, seed 002's breadcrumbMode:
+ * - `none`: nothing.
+ * - `always`: the full breadcrumb.
+ * - `conditional`, in this order: context-less chunks (only code, tables, lists,
+ *   HTML) and short chunks (fewer than minTokens beyond their overlap) get the
+ *   full breadcrumb; a chunk that opens a section gets it too, unless it would
+ *   only repeat the heading the chunk starts with; prose in the middle of a
+ *   section gets the file title when the title is not the first heading, and
+ *   nothing otherwise.
+ */
+export function breadcrumbPrefix(
+  mode: BreadcrumbMode,
+  chunk: NormalizedChunk,
+  fileTitle: string,
+  minTokens: number,
+): string {
+  if (mode === 'none') return '';
+  const path = chunkPath(chunk.pieces);
+  const full = fullBreadcrumb(fileTitle, path);
+  if (mode === 'always') return full;
+  const contentTypes = chunk.pieces.filter((p) => p.unit.type !== 'heading').map((p) => p.unit.type);
+  const contextless =
+    contentTypes.length > 0 && contentTypes.every((t) => t === 'code' || t === 'table' || t === 'listItem' || t === 'html');
+  const short = chunk.tokens - chunk.overlapTokens < minTokens;
+  if (contextless || short) return full;
+  const opening = chunk.pieces.find((p) => p.unit.type === 'heading');
+  if (opening) return full === opening.unit.text ? '' : full;
+  if (path.length > 0 && path[0]!.text !== fileTitle) return fileTitle;
+  return '';
+}
+
+export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext): ChunkRecord[] {
+  const { options } = ctx;
+  const parentId = `${options.contentType}:${options.docName}`;
+  const idOf = (n: number): string => `${parentId}::ch${n}`;
+  return chunks.map((chunk, n) => {
+    const path = chunkPath(chunk.pieces);
+    const prefix = breadcrumbPrefix(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens);
+    const embedText = prefix ? `${prefix}\n\n${chunk.text}` : chunk.text;
+    const nodeTypes = uniqueTypes(chunk.pieces);
+    const tableColumns = chunk.pieces.filter((p) => p.unit.type === 'table').map((p) => p.unit.header?.length ?? 0);
+    const sectionTitle = path.length ? path[path.length - 1]!.text : '';
+    return {
+      id: idOf(n),
+      parentId,
+      chunkNumber: n,
+      contentType: options.contentType,
+      embedText,
+      originalText: chunk.text,
+      fileTitle: ctx.fileTitle,
+      sectionTitle,
+      headerPath: path.map((h) => h.text),
+      headerBreadcrumb: path.map((h) => h.text).join(' > '),
+      headerDepths: path.map((h) => h.depth),
+      headerSlugs: path.map((h) => h.slug),
+      sectionSlug: path.length ? path[path.length - 1]!.slug : '',
+      sourcePosition: { charStart: chunk.start, charEnd: chunk.end, totalChars: ctx.source.length },
+      tokenStats: {
+        tokens: chunk.tokens,
+        estimatedTokens: estimateTokens(chunk.text),
+        embedTokens: prefix ? ctx.prefixTokens(prefix) + chunk.tokens : chunk.tokens,
+      },
+      prevId: n > 0 ? idOf(n - 1) : null,
+      nextId: n < chunks.length - 1 ? idOf(n + 1) : null,
+      nodeTypes,
+      contentHints: contentHint(chunk.pieces),
+      containsTable: tableColumns.length > 0,
+      tableColumns,
+      isCode: isCode(chunk.text),
+      splitUnit: chunk.pieces.some((p) => p.splitUnit),
+      overlapChars: chunk.overlapChars,
+      metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: { ...PIPELINE } },
+    };
+  });
+}
+
+function uniqueTypes(pieces: Piece[]): BlockType[] {
+  const seen = new Set<BlockType>();
+  for (const p of pieces) for (const t of p.types) seen.add(t);
+  return [...seen];
+}
+
+const HINT_OF: Partial<Record<BlockType, ContentHint>> = {
+  paragraph: 'prose',
+  code: 'code',
+  table: 'table',
+  listItem: 'list',
+  blockquote: 'quote',
+};
+
+/** prose | table | code | list | quote when every content block is of one kind, else mixed. */
+export function contentHint(pieces: Piece[]): ContentHint {
+  const hints = new Set<ContentHint>();
+  for (const p of pieces) {
+    const hint = HINT_OF[p.unit.type];
+    if (hint) hints.add(hint);
+  }
+  if (hints.size === 0) return 'prose';
+  if (hints.size === 1) return [...hints][0]!;
+  return 'mixed';
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Seed 001: more than half of the chunk's lines lie inside fenced code (fences included). */
+export function isCode(text: string): boolean {
+  const lines = text.split(/\r\n|\r|\n/);
+  let inside = 0;
+  let fence: string | null = null;
+  for (const line of lines) {
+    const m = FENCE.exec(line);
+    if (fence === null) {
+      if (m) {
+        fence = m[1]!;
+        inside++;
+      }
+    } else {
+      inside++;
+      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = null;
+    }
+  }
+  return inside * 2 > lines.length;
+}

@@ -1,0 +1,148 @@
+/**
+ * Stage 4: pieces → draft chunks. Greedy, in document order, with three rules
+ * on top of the hard cap:
+ *
+ * - a heading starts a new chunk once the current one has at least `min` tokens
+ *   (a smaller section is merged forward into the next), unless the whole
+ *   section it opens still fits within `target` alongside the current chunk,
+ *   so short neighbouring sections share a chunk instead of each making a small one;
+ * - past `target`, the chunk closes at whichever side of the next piece is
+ *   nearer to `target`;
+ * - headings stay with what follows them: a chunk never closes right after one.
+ *
+ * Then chunks under `min` are merged into the next chunk, or else the previous
+ * one, when the result fits the cap. A chunk stays under `min` only when it is
+ * the whole document or neither merge fits.
+ */
+import type { DraftChunk, HeadingRef, Piece } from './pieces.js';
+import { countTokens, type TokenIndex } from './tokens.js';
+
+export interface PackContext {
+  source: string;
+  tokens: TokenIndex;
+  minTokens: number;
+  targetTokens: number;
+  budget(path: HeadingRef[]): number;
+}
+
+export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
+  const runs: Run[] = [];
+  let cur: Run | null = null;
+  const sectionEnds = sectionEndIndexes(pieces);
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    if (cur && shouldClose(cur, piece, ctx, () => tokensOf([...cur!.pieces, ...pieces.slice(i, sectionEnds[i])], ctx))) {
+      const carry: Piece[] = [];
+      while (cur.pieces.length > 1 && isHeading(cur.pieces[cur.pieces.length - 1]!)) carry.unshift(cur.pieces.pop()!);
+      if (carry.length) cur = makeRun(cur.pieces, ctx);
+      runs.push(cur);
+      cur = carry.length ? makeRun(carry, ctx) : null;
+      if (cur && !fits([...cur.pieces, piece], ctx)) {
+        runs.push(cur);
+        cur = null;
+      }
+    }
+    cur = cur ? makeRun([...cur.pieces, piece], ctx, cur) : makeRun([piece], ctx);
+  }
+  if (cur) runs.push(cur);
+  return mergeSmall(runs, ctx).map((run) => ({
+    pieces: run.pieces,
+    start: run.pieces[0]!.start,
+    end: run.pieces[run.pieces.length - 1]!.end,
+    tokens: run.tokens,
+    overlapChars: 0,
+    overlapTokens: 0,
+  }));
+}
+
+/** A run of pieces with its exact token count and budget, computed once. */
+interface Run {
+  pieces: Piece[];
+  tokens: number;
+  budget: number;
+}
+
+function makeRun(pieces: Piece[], ctx: PackContext, grownFrom?: Run): Run {
+  const last = pieces[pieces.length - 1]!;
+  const budget = grownFrom ? Math.min(grownFrom.budget, ctx.budget(last.path)) : budgetOf(pieces, ctx);
+  return { pieces, tokens: tokensOf(pieces, ctx), budget };
+}
+
+/** For each heading piece, the index one past the last piece of the section it opens. */
+function sectionEndIndexes(pieces: Piece[]): number[] {
+  const ends = new Array<number>(pieces.length).fill(pieces.length);
+  let next = pieces.length;
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    ends[i] = next;
+    if (isHeading(pieces[i]!)) next = i;
+  }
+  return ends;
+}
+
+function shouldClose(cur: Run, piece: Piece, ctx: PackContext, withWholeSection: () => number): boolean {
+  const joined = tokensOf([...cur.pieces, piece], ctx);
+  if (joined > Math.min(cur.budget, ctx.budget(piece.path))) return true;
+  if (isHeading(cur.pieces[cur.pieces.length - 1]!)) return false;
+  if (cur.tokens < ctx.minTokens) return false;
+  if (isHeading(piece)) return withWholeSection() > ctx.targetTokens;
+  return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - cur.tokens;
+}
+
+function mergeSmall(runs: Run[], ctx: PackContext): Run[] {
+  const out = [...runs];
+  for (let i = 0; i < out.length && out.length > 1; ) {
+    const run = out[i]!;
+    if (run.tokens >= ctx.minTokens) {
+      i++;
+      continue;
+    }
+    const next = out[i + 1];
+    const prev = out[i - 1];
+    const forward = next ? makeRun([...run.pieces, ...next.pieces], ctx) : null;
+    if (forward && forward.tokens <= forward.budget) {
+      out.splice(i, 2, forward);
+      continue;
+    }
+    const backward = prev ? makeRun([...prev.pieces, ...run.pieces], ctx) : null;
+    if (backward && backward.tokens <= backward.budget) {
+      out.splice(i - 1, 2, backward);
+      i--;
+      continue;
+    }
+    i++;
+  }
+  return out;
+}
+
+function fits(run: Piece[], ctx: PackContext): boolean {
+  return tokensOf(run, ctx) <= budgetOf(run, ctx);
+}
+
+function isHeading(piece: Piece): boolean {
+  return piece.unit.type === 'heading' && !piece.splitUnit;
+}
+
+/** The strictest budget of the run: its breadcrumb may come from any of its pieces' paths. */
+export function budgetOf(run: Piece[], ctx: Pick<PackContext, 'budget'>): number {
+  let b = Infinity;
+  for (const p of run) b = Math.min(b, ctx.budget(p.path));
+  return b;
+}
+
+/** Exact tokens of the text a run of pieces makes. */
+export function tokensOf(run: Piece[], ctx: Pick<PackContext, 'source' | 'tokens'>): number {
+  if (run.length === 1) return run[0]!.tokens;
+  if (run.every((p) => p.rebuiltText === null)) return ctx.tokens.count(run[0]!.start, run[run.length - 1]!.end);
+  return countTokens(runText(run, ctx.source));
+}
+
+/** The text of a run: the pieces' own texts with the source between them. */
+export function runText(run: Piece[], source: string): string {
+  let text = '';
+  for (let i = 0; i < run.length; i++) {
+    const p = run[i]!;
+    if (i > 0) text += source.slice(run[i - 1]!.end, p.start);
+    text += p.rebuiltText ?? source.slice(p.start, p.end);
+  }
+  return text;
+}

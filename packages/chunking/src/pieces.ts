@@ -1,0 +1,45 @@
+/**
+ * Internal data between splitOversized, pack, overlap and normalize.
+ */
+import type { Block, BlockType } from './types.js';
+
+/** A heading in effect at some point of the document. */
+export interface HeadingRef {
+  text: string;
+  depth: number;
+  slug: string;
+}
+
+/**
+ * A packable piece: a whole unit (top-level block or list item) that fits, or
+ * one part of a unit that did not.
+ */
+export interface Piece {
+  start: number;
+  end: number;
+  /** The piece's text when it is rebuilt (fence re-opened, table header repeated); null when it is `source.slice(start, end)`. */
+  rebuiltText: string | null;
+  /** Exact token count of the piece on its own. */
+  tokens: number;
+  /** The unit this piece comes from. */
+  unit: Block;
+  /** Part of a unit larger than the cap. */
+  splitUnit: boolean;
+  /** Headings in effect at this piece, outermost first (a heading piece includes itself). */
+  path: HeadingRef[];
+  /** Block types in this piece, nested ones included. */
+  types: BlockType[];
+}
+
+/** A chunk before metadata: a run of pieces, possibly extended backwards by overlap. */
+export interface DraftChunk {
+  pieces: Piece[];
+  /** Where `originalText` starts: the first piece's start, or earlier when overlap was added. */
+  start: number;
+  end: number;
+  /** Exact tokens of the chunk's originalText. */
+  tokens: number;
+  /** Characters at the start that repeat the previous chunk. */
+  overlapChars: number;
+  overlapTokens: number;
+}

@@ -1,0 +1,110 @@
+/**
+ * The `semantic` strategy, seed 002's pipeline, one stage per module:
+ *
+ *   parse → flatten → splitOversized → pack → overlap → normalize → attachMetadata → validate
+ *
+ * (`fastBlocks` stands in for parse + flatten on the default path; both give
+ * the same blocks.)
+ */
+import { fastBlocks } from './fast-blocks.js';
+import { flatten } from './flatten.js';
+import type { FrontMatter } from './front-matter.js';
+import { lineTable } from './lines.js';
+import { attachMetadata, fullBreadcrumb } from './metadata.js';
+import { normalize } from './normalize.js';
+import { addOverlap } from './overlap.js';
+import { pack, type PackContext } from './pack.js';
+import { parse } from './parse.js';
+import type { HeadingRef } from './pieces.js';
+import { splitOversized } from './split-oversized.js';
+import { countTokens, TokenIndex } from './tokens.js';
+import type { Block, ChunkRecord, ParserName, ResolvedChunkOptions } from './types.js';
+import { toUnits } from './units.js';
+import { validate } from './validate.js';
+
+export interface DocumentBlocks {
+  frontMatter: FrontMatter | null;
+  blocks: Block[];
+}
+
+/** Stages 1–2 with the chosen block producer. */
+export function documentBlocks(source: string, parser: ParserName): DocumentBlocks {
+  if (parser === 'remark') {
+    const parsed = parse(source);
+    return { frontMatter: parsed.frontMatter, blocks: flatten(parsed) };
+  }
+  return fastBlocks(source);
+}
+
+/** The title seed 002 asks the caller for: front matter `title`, else the first H1, else the fallback. */
+export function deriveFileTitle(doc: DocumentBlocks, fallback: string): string {
+  if (doc.frontMatter?.title) return doc.frontMatter.title;
+  const h1 = doc.blocks.find((b) => b.type === 'heading' && b.depth === 1 && b.text?.trim());
+  return h1?.text?.trim() ?? fallback;
+}
+
+export interface SemanticInput {
+  source: string;
+  doc: DocumentBlocks;
+  fileTitle: string;
+  sourceFile: string;
+  options: ResolvedChunkOptions;
+  recount?: boolean;
+}
+
+export function chunkSemantic(input: SemanticInput): ChunkRecord[] {
+  const { source, doc, options, fileTitle } = input;
+  const lines = lineTable(source);
+  const units = toUnits(doc.blocks);
+  // Safe points for exact counting: the line starts of every block and nested block.
+  const cuts: number[] = [];
+  const addCuts = (b: Block): void => {
+    cuts.push(lines.starts[b.startLine]!, b.endLine + 1 < lines.starts.length ? lines.starts[b.endLine + 1]! : source.length);
+    for (const c of b.children ?? []) addCuts(c);
+  };
+  for (const b of doc.blocks) addCuts(b);
+  const tokens = new TokenIndex(source, cuts);
+
+  const prefixCache = new Map<string, number>();
+  const prefixTokens = (prefix: string): number => {
+    let n = prefixCache.get(prefix);
+    if (n === undefined) {
+      n = countTokens(`${prefix}\n\n`);
+      prefixCache.set(prefix, n);
+    }
+    return n;
+  };
+  const budgetCache = new Map<HeadingRef[], number>();
+  // Room is reserved for the largest prefix conditional mode could prepend for a path.
+  const budget = (path: HeadingRef[]): number => {
+    let b = budgetCache.get(path);
+    if (b === undefined) {
+      const reserve =
+        options.breadcrumbMode === 'none'
+          ? 0
+          : Math.max(prefixTokens(fullBreadcrumb(fileTitle, path)), prefixTokens(fileTitle));
+      b = Math.max(1, options.maxTokens - reserve);
+      budgetCache.set(path, b);
+    }
+    return b;
+  };
+  const ctx: PackContext = {
+    source,
+    tokens,
+    minTokens: options.minTokens,
+    targetTokens: options.targetTokens,
+    budget,
+  };
+
+  const pieces = splitOversized(units, { source, lines, tokens, target: options.targetTokens, budget });
+  const drafts = addOverlap(pack(pieces, ctx), options.overlapSentences, ctx);
+  const normalized = normalize(drafts, source);
+  const records = attachMetadata(normalized, {
+    source,
+    fileTitle,
+    options,
+    sourceFile: input.sourceFile,
+    prefixTokens,
+  });
+  return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true });
+}

@@ -1,0 +1,317 @@
+/**
+ * Stage 3: units → pieces that each fit the cap. A unit that fits stays whole
+ * (code blocks, tables, quotes, HTML blocks and list items are never cut while
+ * they fit). A unit that does not is split along its own structure:
+ *
+ * - fenced code by lines, at blank lines where possible, each part re-opening
+ *   the original fence line and closing it (text rebuilt);
+ * - a table by rows, each part repeating the header and delimiter rows (text rebuilt);
+ * - list items, block quotes and footnote definitions by their children
+ *   (line-aligned slices, so `> ` markers and indentation stay in the text);
+ * - prose by sentences, then lines, words, and characters as a last resort;
+ * - indented code, HTML and anything nested by lines, blank lines preferred.
+ *
+ * Parts aim at `target` tokens so that they pack with their neighbours.
+ */
+import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import type { HeadingRef, Piece } from './pieces.js';
+import { sentenceStarts } from './sentences.js';
+import { countTokens, type TokenIndex } from './tokens.js';
+import type { Block } from './types.js';
+import type { Unit } from './units.js';
+
+export interface SplitContext {
+  source: string;
+  lines: LineTable;
+  tokens: TokenIndex;
+  target: number;
+  /** Largest originalText a chunk may have when it starts at this heading path (max less the breadcrumb reserve). */
+  budget(path: HeadingRef[]): number;
+}
+
+export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
+  const pieces: Piece[] = [];
+  for (const unit of units) {
+    const { block } = unit;
+    const tokens = ctx.tokens.count(block.start, block.end);
+    const cap = ctx.budget(unit.path);
+    const base = { unit: block, path: unit.path, types: unit.types };
+    if (tokens <= cap) {
+      pieces.push({ ...base, start: block.start, end: block.end, rebuiltText: null, tokens, splitUnit: false });
+      continue;
+    }
+    const limit = Math.min(ctx.target, cap);
+    for (const part of splitBlock(block, block.start, limit, cap, ctx, true)) {
+      pieces.push({ ...base, ...part, splitUnit: true });
+    }
+  }
+  return pieces;
+}
+
+interface Part {
+  start: number;
+  end: number;
+  rebuiltText: string | null;
+  tokens: number;
+}
+
+/**
+ * Splits `block` (from `start`, which may be earlier than block.start for
+ * line-aligned children) into parts of at most `limit` tokens, never above `cap`.
+ */
+function splitBlock(block: Block, start: number, limit: number, cap: number, ctx: SplitContext, topLevel: boolean): Part[] {
+  if (block.children?.length) return splitByChildren(block, start, limit, cap, ctx);
+  if (topLevel && block.type === 'code' && block.fenced) return splitFencedCode(block, limit, ctx);
+  if (topLevel && block.type === 'table') return splitTable(block, limit, ctx);
+  if (block.type === 'paragraph' || block.type === 'heading') return splitProse(start, block.end, limit, ctx);
+  return splitLines(start, block.end, limit, ctx);
+}
+
+function splitByChildren(block: Block, start: number, limit: number, cap: number, ctx: SplitContext): Part[] {
+  const children = block.children ?? [];
+  const parts: Part[] = [];
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    const childStart = i === 0 ? start : child.start;
+    // Each child's range runs up to the next child, so container markers on
+    // the lines between them (a lone `>`) stay covered.
+    const next = children[i + 1];
+    const childEnd = next ? trimEndOffset(ctx.source, childStart, next.start) : block.end;
+    // Leading indentation is whitespace: trim it so the part starts where its text does.
+    const trimmedStart = skipWhitespace(ctx.source, childStart, child.end);
+    const extended: Block = { ...child, start: trimmedStart, end: Math.max(child.end, childEnd) };
+    const tokens = ctx.tokens.count(extended.start, extended.end);
+    if (tokens <= limit) parts.push({ start: extended.start, end: extended.end, rebuiltText: null, tokens });
+    else parts.push(...splitBlock(extended, extended.start, limit, cap, ctx, false));
+  }
+  return mergeParts(parts, limit, ctx);
+}
+
+/** Joins adjacent exact parts while they fit `limit`, so children do not become tiny chunks. */
+function mergeParts(parts: Part[], limit: number, ctx: SplitContext): Part[] {
+  const out: Part[] = [];
+  for (const part of parts) {
+    const last = out[out.length - 1];
+    if (last && last.rebuiltText === null && part.rebuiltText === null) {
+      const joined = ctx.tokens.count(last.start, part.end);
+      if (joined <= limit) {
+        last.end = part.end;
+        last.tokens = joined;
+        continue;
+      }
+    }
+    out.push({ ...part });
+  }
+  return out;
+}
+
+function splitFencedCode(block: Block, limit: number, ctx: SplitContext): Part[] {
+  const { source, lines } = ctx;
+  const openLine = block.startLine;
+  const open = source.slice(block.start, lines.ends[openLine]!);
+  const fence = /^(`{3,}|~{3,})/.exec(open)?.[1] ?? '```';
+  const lastLine = block.endLine;
+  const closed = lastLine > openLine && new RegExp(`^ {0,3}${fence[0]}{${fence.length},}\\s*$`).test(source.slice(lines.starts[lastLine]!, lines.ends[lastLine]!));
+  const bodyFirst = openLine + 1;
+  const bodyLast = closed ? lastLine - 1 : lastLine;
+  if (bodyLast < bodyFirst) return splitLines(block.start, block.end, limit, ctx);
+  const wrap = (from: number, to: number): string =>
+    `${open}\n${source.slice(lines.starts[from]!, lines.ends[to]!)}\n${fence}`;
+  const overhead = countTokens(`${open}\n`) + countTokens(`\n${fence}`);
+  const groups = lineGroups(bodyFirst, bodyLast, ctx);
+  const parts: Part[] = [];
+  let from = bodyFirst;
+  while (from <= bodyLast) {
+    let to = from;
+    // Grow by blank-line groups while the estimate fits, then confirm exactly.
+    for (const g of groups) {
+      if (g.to < from || g.to <= to) continue;
+      if (overhead + ctx.tokens.count(lines.starts[from]!, lines.ends[g.to]!) > limit) break;
+      to = g.to;
+    }
+    if (to === from || overhead + ctx.tokens.count(lines.starts[from]!, lines.ends[to]!) > limit) {
+      to = from;
+      while (to < bodyLast && overhead + ctx.tokens.count(lines.starts[from]!, lines.ends[to + 1]!) <= limit) to++;
+    }
+    let text = wrap(from, to);
+    let tokens = countTokens(text);
+    while (tokens > limit && to > from) {
+      to--;
+      text = wrap(from, to);
+      tokens = countTokens(text);
+    }
+    if (tokens > limit) {
+      // One line longer than the cap: split the line itself, fence kept around each part.
+      for (const p of splitProse(lines.starts[from]!, lines.ends[from]!, limit - overhead - 2, ctx)) {
+        const t = `${open}\n${source.slice(p.start, p.end)}\n${fence}`;
+        parts.push({ start: p.start, end: p.end, rebuiltText: t, tokens: countTokens(t) });
+      }
+    } else {
+      parts.push({ start: lines.starts[from]!, end: lines.ends[to]!, rebuiltText: text, tokens });
+    }
+    from = to + 1;
+  }
+  // The parts name the code lines they hold; the first and last also cover the fences.
+  parts[0]!.start = block.start;
+  parts[parts.length - 1]!.end = block.end;
+  return parts;
+}
+
+function splitTable(block: Block, limit: number, ctx: SplitContext): Part[] {
+  const { source, lines } = ctx;
+  const headerEnd = lines.ends[block.startLine + 1] ?? block.end;
+  const header = source.slice(block.start, headerEnd);
+  const headerTokens = countTokens(`${header}\n`);
+  const parts: Part[] = [];
+  let from = block.startLine + 2;
+  const last = block.endLine;
+  if (from > last) return splitLines(block.start, block.end, limit, ctx);
+  let first = true;
+  while (from <= last) {
+    let to = from;
+    while (to < last && headerTokens + ctx.tokens.count(lines.starts[from]!, lines.ends[to + 1]!) <= limit) to++;
+    const rows = source.slice(lines.starts[from]!, lines.ends[to]!);
+    const text = `${header}\n${rows}`;
+    const tokens = countTokens(text);
+    if (tokens > limit && to > from) {
+      // The estimate was off by a token at the seam; take one row fewer.
+      const shorter = `${header}\n${source.slice(lines.starts[from]!, lines.ends[to - 1]!)}`;
+      parts.push({ start: first ? block.start : lines.starts[from]!, end: lines.ends[to - 1]!, rebuiltText: first ? null : shorter, tokens: countTokens(shorter) });
+      from = to;
+    } else if (tokens > limit) {
+      // A single row longer than the cap: split it as text.
+      parts.push(...splitProse(lines.starts[from]!, lines.ends[from]!, limit, ctx));
+      from = to + 1;
+    } else {
+      // The first part is the table's own opening lines, verbatim.
+      parts.push({ start: first ? block.start : lines.starts[from]!, end: lines.ends[to]!, rebuiltText: first ? null : text, tokens });
+      from = to + 1;
+    }
+    first = false;
+  }
+  parts[parts.length - 1]!.end = Math.max(parts[parts.length - 1]!.end, block.end);
+  return parts;
+}
+
+/** Runs of non-blank lines in `[first, last]`, as `{from, to}` line pairs. */
+function lineGroups(first: number, last: number, ctx: SplitContext): { from: number; to: number }[] {
+  const groups: { from: number; to: number }[] = [];
+  let open: { from: number; to: number } | null = null;
+  for (let l = first; l <= last; l++) {
+    const blank = skipWhitespace(ctx.source, ctx.lines.starts[l]!, ctx.lines.ends[l]!) === ctx.lines.ends[l]!;
+    if (blank) {
+      open = null;
+    } else if (open) {
+      open.to = l;
+    } else {
+      open = { from: l, to: l };
+      groups.push(open);
+    }
+  }
+  return groups;
+}
+
+/** Splits `[start, end)` at line starts (blank-line boundaries preferred) into exact parts. */
+function splitLines(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
+  const { source, lines } = ctx;
+  const firstLine = lineOf(lines, start);
+  const lastLine = lineOf(lines, Math.max(start, end - 1));
+  const cuts: number[] = [];
+  const preferred: number[] = [];
+  for (let l = firstLine + 1; l <= lastLine; l++) {
+    const ls = lines.starts[l]!;
+    if (ls <= start || ls >= end) continue;
+    cuts.push(ls);
+    const prevBlank = skipWhitespace(source, lines.starts[l - 1]!, lines.ends[l - 1]!) === lines.ends[l - 1]!;
+    if (prevBlank) preferred.push(ls);
+  }
+  return packAt(start, end, preferred.length ? preferred : cuts, limit, ctx, (a, b) => splitLinesPlain(a, b, limit, ctx));
+}
+
+function splitLinesPlain(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
+  const cuts: number[] = [];
+  for (let l = lineOf(ctx.lines, start) + 1; l < ctx.lines.starts.length; l++) {
+    const ls = ctx.lines.starts[l]!;
+    if (ls >= end) break;
+    if (ls > start) cuts.push(ls);
+  }
+  return packAt(start, end, cuts, limit, ctx, (a, b) => splitWords(a, b, limit, ctx));
+}
+
+/** Prose: sentences first, then lines, words, characters. */
+function splitProse(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
+  const text = ctx.source.slice(start, end);
+  const cuts = sentenceStarts(text)
+    .map((s) => start + s)
+    .filter((c) => c > start && c < end);
+  return packAt(start, end, cuts, limit, ctx, (a, b) => splitLinesPlain(a, b, limit, ctx));
+}
+
+function splitWords(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
+  const cuts: number[] = [];
+  const re = /\s+/g;
+  const text = ctx.source.slice(start, end);
+  for (let m = re.exec(text); m; m = re.exec(text)) cuts.push(start + m.index + m[0].length);
+  return packAt(start, end, cuts.filter((c) => c > start && c < end), limit, ctx, (a, b) => splitChars(a, b, limit, ctx));
+}
+
+/** Last resort: the longest prefix that fits, by binary search, never inside a surrogate pair. */
+function splitChars(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
+  const parts: Part[] = [];
+  let a = start;
+  while (a < end) {
+    let lo = a + 1;
+    let hi = end;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (countTokens(ctx.source.slice(a, mid)) <= limit) lo = mid;
+      else hi = mid - 1;
+    }
+    let b = lo;
+    const c = ctx.source.charCodeAt(b - 1);
+    if (b < end && c >= 0xd800 && c <= 0xdbff && b - 1 > a) b--;
+    parts.push({ start: a, end: b, rebuiltText: null, tokens: countTokens(ctx.source.slice(a, b)) });
+    a = b;
+  }
+  return parts;
+}
+
+/**
+ * Greedy packing of `[start, end)` cut only at `cuts`: each part takes as many
+ * segments as fit `limit`; a segment that alone exceeds it goes to `finer`.
+ * Parts are trimmed of surrounding whitespace.
+ */
+function packAt(
+  start: number,
+  end: number,
+  cuts: number[],
+  limit: number,
+  ctx: SplitContext,
+  finer: (a: number, b: number) => Part[],
+): Part[] {
+  const bounds = [start, ...cuts, end];
+  const parts: Part[] = [];
+  let i = 0;
+  while (i < bounds.length - 1) {
+    const a = bounds[i]!;
+    let j = i + 1;
+    if (ctx.tokens.count(a, bounds[j]!) > limit) {
+      const segEnd = trimEndOffset(ctx.source, a, bounds[j]!);
+      parts.push(...finer(a, segEnd));
+      i = j;
+      continue;
+    }
+    while (j + 1 < bounds.length && ctx.tokens.count(a, trimEndOffset(ctx.source, a, bounds[j + 1]!)) <= limit) j++;
+    const b = trimEndOffset(ctx.source, a, bounds[j]!);
+    if (b > a) parts.push({ start: a, end: b, rebuiltText: null, tokens: ctx.tokens.count(a, b) });
+    i = j;
+  }
+  return parts
+    .map((p) => {
+      if (p.rebuiltText !== null) return p;
+      const s = skipWhitespace(ctx.source, p.start, p.end);
+      return s === p.start ? p : { ...p, start: s, tokens: ctx.tokens.count(s, p.end) };
+    })
+    .filter((p) => p.end > p.start);
+}
+

@@ -1,0 +1,47 @@
+/**
+ * From the flattened block list to packing units: top-level blocks, with each
+ * top-level list replaced by its items (an item is kept whole whenever it fits,
+ * but a list may be cut between items). Each unit gets the heading path in
+ * effect at it, with GitHub-style slugs (github-slugger, unique per document).
+ */
+import GithubSlugger from 'github-slugger';
+import type { HeadingRef } from './pieces.js';
+import type { Block, BlockType } from './types.js';
+
+export interface Unit {
+  block: Block;
+  path: HeadingRef[];
+  /** Block types inside the unit (the unit's own first; `list` for items). */
+  types: BlockType[];
+}
+
+export function toUnits(blocks: Block[]): Unit[] {
+  const slugger = new GithubSlugger();
+  const units: Unit[] = [];
+  let path: HeadingRef[] = [];
+  for (const block of blocks) {
+    if (block.type === 'heading') {
+      const depth = block.depth ?? 1;
+      const text = block.text ?? '';
+      path = [...path.filter((h) => h.depth < depth), { text, depth, slug: slugger.slug(text) }];
+      units.push({ block, path, types: ['heading'] });
+    } else if (block.type === 'list' && block.children?.length) {
+      for (const item of block.children) units.push({ block: item, path, types: ['list', ...typesIn(item)] });
+    } else {
+      units.push({ block, path, types: typesIn(block) });
+    }
+  }
+  return units;
+}
+
+function typesIn(block: Block): BlockType[] {
+  const seen = new Set<BlockType>([block.type]);
+  const walk = (b: Block): void => {
+    for (const c of b.children ?? []) {
+      seen.add(c.type);
+      walk(c);
+    }
+  };
+  walk(block);
+  return [...seen];
+}
