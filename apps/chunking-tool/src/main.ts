@@ -1,0 +1,266 @@
+/**
+ * ChunkingTool: the I/O edge around @chunkyard/chunking.
+ *
+ *   chunking-tool <topic-dir | file.md ...> [--out DIR] [--config FILE] [--content-type doc]
+ *                 [--strategy semantic] [--json] [--help]
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chunkDocument, ChunkOptionsError, type ChunkDocumentResult, type ChunkOptions } from '@chunkyard/chunking';
+import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+
+export const MANIFEST_SCHEMA_VERSION = 1;
+const TOPIC_MARKER = 'golden-reference.md';
+
+export const HELP = `chunking-tool — split markdown into retrieval-ready chunks
+
+Usage:
+  chunking-tool <topic-dir | file.md ...> [options]
+
+Each argument is a topic folder (a folder holding ${TOPIC_MARKER}) or a markdown file.
+For a document X.md it writes X-0.md … X-N.md (each chunk's exact text) and X.json
+(the manifest: schemaVersion, source, sourceSha256, strategy, strategyKey, options,
+fileTitle, chunks). A topic's outputs go to <topic>/_chunks/ (replaced as a whole,
+so stale files of an earlier run disappear); a file's go to <its folder>/_chunks/.
+
+Options:
+  --out DIR            write outputs to DIR instead
+  --config FILE        workspace config (default: ./chunkyard.config.yaml if present);
+                       a topic's topic.yaml overrides it
+  --content-type TYPE  content type used in chunk ids (default: doc)
+  --strategy NAME      chunking strategy (default: semantic, the only one so far)
+  --json               print a JSON summary on stdout instead of text
+  -h, --help           show this help
+
+Exit status: 0 success; 1 a document could not be processed (the others are still
+written, and earlier outputs of the failed one are left as they were); 2 usage or
+config error (nothing written).
+`;
+
+export interface DocumentSummary {
+  source: string;
+  out: string;
+  chunks: number;
+  strategyKey: string;
+  tokens: number;
+}
+
+interface Job {
+  /** Display path of the source. */
+  source: string;
+  file: string;
+  outDir: string;
+  /** A topic's _chunks folder is owned whole; a file's outputs share a folder. */
+  ownsDir: boolean;
+  options: Partial<ChunkOptions>;
+}
+
+class UsageError extends Error {}
+
+export async function main(argv: string[], io: { stdout: (s: string) => void; stderr: (s: string) => void } = defaultIo): Promise<number> {
+  let args: ReturnType<typeof parseCli>;
+  try {
+    args = parseCli(argv);
+  } catch (err) {
+    io.stderr(`chunking-tool: ${(err as Error).message}\nRun chunking-tool --help for usage.\n`);
+    return 2;
+  }
+  if (args.values.help) {
+    io.stdout(HELP);
+    return 0;
+  }
+  let jobs: Job[];
+  try {
+    jobs = planJobs(args.positionals, args.values);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      io.stderr(`chunking-tool: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+
+  const summaries: DocumentSummary[] = [];
+  const errors: { source: string; error: string }[] = [];
+  // Jobs sharing an owned folder (a topic with several sources) are written together.
+  const byDir = new Map<string, Job[]>();
+  for (const job of jobs) byDir.set(job.outDir, [...(byDir.get(job.outDir) ?? []), job]);
+  for (const [outDir, group] of byDir) {
+    const files = new Map<string, string>();
+    let failed = false;
+    for (const job of group) {
+      try {
+        const result = chunkOne(job);
+        for (const [name, data] of outputsOf(job, result)) files.set(name, data);
+        summaries.push({
+          source: job.source,
+          out: relative(process.cwd(), outDir) || '.',
+          chunks: result.chunks.length,
+          strategyKey: result.strategyKey,
+          tokens: result.chunks.reduce((n, c) => n + c.tokenStats.tokens, 0),
+        });
+      } catch (err) {
+        if (err instanceof ChunkOptionsError) {
+          io.stderr(`chunking-tool: ${job.source}: ${err.message}\n`);
+          return 2;
+        }
+        failed = true;
+        errors.push({ source: job.source, error: (err as Error).message });
+        io.stderr(`chunking-tool: ${job.source}: ${(err as Error).message}\n`);
+      }
+    }
+    // An owned folder is replaced only when every document in it succeeded.
+    if (group[0]!.ownsDir) {
+      if (!failed) replaceDirAtomic(outDir, files);
+    } else {
+      for (const [name, data] of files) writeFileAtomic(join(outDir, name), data);
+      for (const job of group) if (!errors.some((e) => e.source === job.source)) removeStale(outDir, docNameOf(job.file), files);
+    }
+  }
+
+  if (args.values.json) {
+    io.stdout(`${JSON.stringify({ documents: summaries, errors }, null, 2)}\n`);
+  } else {
+    for (const s of summaries) io.stdout(`${s.source}: ${s.chunks} chunks, ${s.tokens} tokens (${s.strategyKey}) -> ${s.out}\n`);
+  }
+  return errors.length ? 1 : 0;
+}
+
+const defaultIo = {
+  stdout: (s: string) => process.stdout.write(s),
+  stderr: (s: string) => process.stderr.write(s),
+};
+
+function parseCli(argv: string[]) {
+  const parsed = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      out: { type: 'string' },
+      config: { type: 'string' },
+      'content-type': { type: 'string' },
+      strategy: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (!parsed.values.help && parsed.positionals.length === 0) throw new Error('no topic folder or markdown file given');
+  return parsed;
+}
+
+type CliValues = ReturnType<typeof parseCli>['values'];
+
+function loadConfigFile(file: string, topic: boolean): ChunkyardConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${file}: cannot read config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return parseConfig(text, file, { topic });
+}
+
+function planJobs(paths: string[], values: CliValues): Job[] {
+  const configPath = values.config ?? (existsSync('chunkyard.config.yaml') ? 'chunkyard.config.yaml' : null);
+  const base: ChunkyardConfig = configPath ? loadConfigFile(configPath, false) : { chunking: {} };
+  const cliOverrides: Partial<ChunkOptions> = {};
+  if (values['content-type'] !== undefined) cliOverrides.contentType = values['content-type'];
+  if (values.strategy !== undefined) {
+    if (values.strategy !== 'semantic') throw new UsageError(`--strategy: unknown strategy ${JSON.stringify(values.strategy)} (known: semantic)`);
+    cliOverrides.strategy = values.strategy;
+  }
+  const jobs: Job[] = [];
+  for (const p of paths) {
+    const stat = statOrNull(p);
+    if (stat?.isDirectory()) {
+      if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
+      const topicYaml = join(p, 'topic.yaml');
+      const config = mergeTopic(base, existsSync(topicYaml) ? loadConfigFile(topicYaml, true) : null);
+      const sources = config.sources ?? [TOPIC_MARKER];
+      const outDir = resolve(values.out ?? join(p, '_chunks'));
+      for (const name of sources) {
+        jobs.push({ source: join(p, name), file: join(p, name), outDir, ownsDir: values.out === undefined, options: { ...config.chunking, ...cliOverrides } });
+      }
+    } else {
+      // Missing files and other problems with one document are reported per document (exit 1).
+      const outDir = resolve(values.out ?? join(dirname(p), '_chunks'));
+      jobs.push({ source: p, file: p, outDir, ownsDir: false, options: { ...base.chunking, ...cliOverrides } });
+    }
+  }
+  return jobs;
+}
+
+function statOrNull(p: string) {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function docNameOf(file: string): string {
+  return basename(file, extname(file));
+}
+
+/** Reads one document as UTF-8 text, or throws an error that says what is wrong with it. */
+export function readDocument(file: string): string {
+  const stat = statOrNull(file);
+  if (!stat) throw new Error('no such file');
+  if (stat.isDirectory()) throw new Error('is a directory, not a markdown file');
+  const bytes = readFileSync(file);
+  if (bytes.length === 0) throw new Error('empty file');
+  if (bytes.includes(0)) throw new Error('binary file (contains NUL bytes), not markdown text');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error('not UTF-8 text');
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (!text.trim()) throw new Error('empty file (only whitespace)');
+  return text;
+}
+
+function chunkOne(job: Job): ChunkDocumentResult & { sourceSha256: string } {
+  const text = readDocument(job.file);
+  const result = chunkDocument(text, { ...job.options, docName: docNameOf(job.file), sourceFile: basename(job.file) });
+  if (result.chunks.length === 0) throw new Error('no content to chunk (only front matter)');
+  return { ...result, sourceSha256: createHash('sha256').update(text).digest('hex') };
+}
+
+function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: string }): Map<string, string> {
+  const name = docNameOf(job.file);
+  const files = new Map<string, string>();
+  result.chunks.forEach((c, i) => files.set(`${name}-${i}.md`, c.originalText));
+  const manifest = {
+    schemaVersion: MANIFEST_SCHEMA_VERSION,
+    source: basename(job.file),
+    sourceSha256: result.sourceSha256,
+    strategy: result.strategy,
+    strategyKey: result.strategyKey,
+    options: result.options,
+    fileTitle: result.fileTitle,
+    frontMatter: result.frontMatter,
+    chunks: result.chunks,
+  };
+  files.set(`${name}.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+  return files;
+}
+
+/** Removes X-N.md files of an earlier run of document X that this run did not write. */
+function removeStale(outDir: string, name: string, written: ReadonlyMap<string, string>): void {
+  const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
+  for (const entry of readdirSync(outDir)) {
+    if (pattern.test(entry) && !written.has(entry)) rmSync(join(outDir, entry), { force: true });
+  }
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

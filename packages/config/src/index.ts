@@ -1,0 +1,122 @@
+/**
+ * @chunkyard/config — `chunkyard.config.yaml` (workspace root) and
+ * `<topic>/topic.yaml` (per-topic overrides), validated. Every error names the
+ * file, the line and the key, and says what was expected.
+ *
+ *   const config = parseConfig(text, 'chunkyard.config.yaml');
+ *   const topic = mergeTopic(config, parseConfig(topicText, 'docs/x/topic.yaml', { topic: true }));
+ */
+import { isMap, isScalar, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+
+export interface ChunkingSettings {
+  strategy?: 'semantic';
+  minTokens?: number;
+  targetTokens?: number;
+  maxTokens?: number;
+  overlapSentences?: number;
+  breadcrumbMode?: 'conditional' | 'always' | 'none';
+  contentType?: string;
+  parser?: 'fast' | 'remark';
+}
+
+export interface ChunkyardConfig {
+  chunking: ChunkingSettings;
+  /** topic.yaml only: the topic's source documents, relative to the topic folder. */
+  sources?: string[];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    message: string,
+  ) {
+    super(`${file}${line ? `:${line}` : ''}: ${message}`);
+  }
+}
+
+type Check = (value: unknown) => string | null;
+
+const int =
+  (min: number): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min ? null : `an integer >= ${min}`;
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v) ? null : `one of ${values.join(', ')}`;
+const nonEmptyString: Check = (v) => (typeof v === 'string' && v.trim() ? null : 'a non-empty string');
+
+const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
+  strategy: oneOf('semantic'),
+  minTokens: int(0),
+  targetTokens: int(1),
+  maxTokens: int(16),
+  overlapSentences: int(0),
+  breadcrumbMode: oneOf('conditional', 'always', 'none'),
+  contentType: nonEmptyString,
+  parser: oneOf('fast', 'remark'),
+};
+
+export interface ParseOptions {
+  /** Parsing a topic.yaml: also accepts `sources`. */
+  topic?: boolean;
+}
+
+export function parseConfig(text: string, file: string, opts: ParseOptions = {}): ChunkyardConfig {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const lineOfNode = (node: Node | null | undefined): number | null =>
+    node?.range ? lineCounter.linePos(node.range[0]).line : null;
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    throw new ConfigError(file, lineCounter.linePos(err.pos[0]).line, `not valid YAML: ${err.message.split('\n')[0]}`);
+  }
+  const config: ChunkyardConfig = { chunking: {} };
+  if (doc.contents === null) return config;
+  if (!isMap(doc.contents)) throw new ConfigError(file, lineOfNode(doc.contents), 'expected a mapping of settings at the top level');
+  const top = doc.contents as YAMLMap;
+  for (const pair of top.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    const line = lineOfNode(pair.key as Node);
+    if (key === 'chunking') {
+      if (!isMap(pair.value)) throw new ConfigError(file, line, 'chunking: expected a mapping of chunking settings');
+      for (const item of (pair.value as YAMLMap).items) {
+        const name = isScalar(item.key) ? String(item.key.value) : String(item.key);
+        const itemLine = lineOfNode(item.key as Node);
+        const check = CHUNKING_KEYS[name as keyof ChunkingSettings];
+        if (!check) {
+          throw new ConfigError(file, itemLine, `chunking.${name}: unknown setting (known: ${Object.keys(CHUNKING_KEYS).join(', ')})`);
+        }
+        const value: unknown = isScalar(item.value) ? item.value.value : (item.value as Node | null)?.toJSON();
+        const expected = check(value);
+        if (expected) throw new ConfigError(file, itemLine, `chunking.${name}: expected ${expected}, got ${JSON.stringify(value)}`);
+        (config.chunking as Record<string, unknown>)[name] = value;
+      }
+    } else if (key === 'sources' && opts.topic) {
+      const value: unknown = (pair.value as Node | null)?.toJSON();
+      if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && /\.(md|markdown|txt)$/.test(v) && !v.includes('..'))) {
+        throw new ConfigError(file, line, 'sources: expected a non-empty list of .md file names inside the topic folder');
+      }
+      config.sources = value as string[];
+    } else {
+      const known = opts.topic ? 'chunking, sources' : 'chunking';
+      throw new ConfigError(file, line, `${key}: unknown key (known: ${known})`);
+    }
+  }
+  const c = config.chunking;
+  const min = c.minTokens;
+  const target = c.targetTokens;
+  const max = c.maxTokens;
+  if ((min !== undefined && target !== undefined && min > target) || (target !== undefined && max !== undefined && target > max)) {
+    throw new ConfigError(file, null, `chunking: need minTokens <= targetTokens <= maxTokens, got ${min}/${target}/${max}`);
+  }
+  return config;
+}
+
+/** A topic's settings: the workspace config with the topic's overrides on top. */
+export function mergeTopic(base: ChunkyardConfig, topic: ChunkyardConfig | null): ChunkyardConfig {
+  if (!topic) return base;
+  return { chunking: { ...base.chunking, ...topic.chunking }, ...(topic.sources ? { sources: topic.sources } : {}) };
+}
