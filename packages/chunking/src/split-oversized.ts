@@ -61,8 +61,8 @@ interface Part {
  */
 function splitBlock(block: Block, start: number, limit: number, cap: number, ctx: SplitContext, topLevel: boolean): Part[] {
   if (block.children?.length) return splitByChildren(block, start, limit, cap, ctx);
-  if (topLevel && block.type === 'code' && block.fenced) return splitFencedCode(block, limit, ctx);
-  if (topLevel && block.type === 'table') return splitTable(block, limit, ctx);
+  if (topLevel && block.type === 'code' && block.fenced) return splitFencedCode(block, limit, cap, ctx);
+  if (topLevel && block.type === 'table') return splitTable(block, limit, cap, ctx);
   if (block.type === 'paragraph' || block.type === 'heading') return splitProse(start, block.end, limit, ctx);
   return splitLines(start, block.end, limit, ctx);
 }
@@ -105,7 +105,7 @@ function mergeParts(parts: Part[], limit: number, ctx: SplitContext): Part[] {
   return out;
 }
 
-function splitFencedCode(block: Block, limit: number, ctx: SplitContext): Part[] {
+function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitContext): Part[] {
   const { source, lines } = ctx;
   const openLine = block.startLine;
   const open = source.slice(block.start, lines.ends[openLine]!);
@@ -135,14 +135,14 @@ function splitFencedCode(block: Block, limit: number, ctx: SplitContext): Part[]
     }
     let text = wrap(from, to);
     let tokens = countTokens(text);
-    while (tokens > limit && to > from) {
+    while (tokens > cap && to > from) {
       to--;
       text = wrap(from, to);
       tokens = countTokens(text);
     }
-    if (tokens > limit) {
+    if (tokens > cap) {
       // One line longer than the cap: split the line itself, fence kept around each part.
-      for (const p of splitProse(lines.starts[from]!, lines.ends[from]!, limit - overhead - 2, ctx)) {
+      for (const p of splitProse(lines.starts[from]!, lines.ends[from]!, Math.max(1, cap - overhead - 2), ctx)) {
         const t = `${open}\n${source.slice(p.start, p.end)}\n${fence}`;
         parts.push({ start: p.start, end: p.end, rebuiltText: t, tokens: countTokens(t) });
       }
@@ -150,6 +150,8 @@ function splitFencedCode(block: Block, limit: number, ctx: SplitContext): Part[]
       parts.push({ start: lines.starts[from]!, end: lines.ends[to]!, rebuiltText: text, tokens });
     }
     from = to + 1;
+    // A part starts at code, not at the blank line it was cut at.
+    while (from <= bodyLast && skipWhitespace(source, lines.starts[from]!, lines.ends[from]!) === lines.ends[from]!) from++;
   }
   // The parts name the code lines they hold; the first and last also cover the fences.
   parts[0]!.start = block.start;
@@ -157,39 +159,37 @@ function splitFencedCode(block: Block, limit: number, ctx: SplitContext): Part[]
   return parts;
 }
 
-function splitTable(block: Block, limit: number, ctx: SplitContext): Part[] {
+function splitTable(block: Block, limit: number, cap: number, ctx: SplitContext): Part[] {
   const { source, lines } = ctx;
   const headerEnd = lines.ends[block.startLine + 1] ?? block.end;
   const header = source.slice(block.start, headerEnd);
   const headerTokens = countTokens(`${header}\n`);
-  const parts: Part[] = [];
-  let from = block.startLine + 2;
   const last = block.endLine;
-  if (from > last) return splitLines(block.start, block.end, limit, ctx);
-  let first = true;
-  while (from <= last) {
+  if (block.startLine + 2 > last) return splitLines(block.start, block.end, limit, ctx);
+  const parts: Part[] = [];
+  const rowsText = (from: number, to: number): string => source.slice(lines.starts[from]!, lines.ends[to]!);
+  for (let from = block.startLine + 2; from <= last; ) {
+    const first = parts.length === 0;
+    // Grow while the estimate stays within the soft limit, then enforce the hard cap exactly.
     let to = from;
     while (to < last && headerTokens + ctx.tokens.count(lines.starts[from]!, lines.ends[to + 1]!) <= limit) to++;
-    const rows = source.slice(lines.starts[from]!, lines.ends[to]!);
-    const text = `${header}\n${rows}`;
-    const tokens = countTokens(text);
-    if (tokens > limit && to > from) {
-      // The estimate was off by a token at the seam; take one row fewer.
-      const shorter = `${header}\n${source.slice(lines.starts[from]!, lines.ends[to - 1]!)}`;
-      parts.push({ start: first ? block.start : lines.starts[from]!, end: lines.ends[to - 1]!, rebuiltText: first ? null : shorter, tokens: countTokens(shorter) });
-      from = to;
-    } else if (tokens > limit) {
-      // A single row longer than the cap: split it as text.
-      parts.push(...splitProse(lines.starts[from]!, lines.ends[from]!, limit, ctx));
-      from = to + 1;
-    } else {
+    let text = `${header}\n${rowsText(from, to)}`;
+    let tokens = countTokens(text);
+    while (tokens > cap && to > from) {
+      to--;
+      text = `${header}\n${rowsText(from, to)}`;
+      tokens = countTokens(text);
+    }
+    if (tokens <= cap) {
       // The first part is the table's own opening lines, verbatim.
       parts.push({ start: first ? block.start : lines.starts[from]!, end: lines.ends[to]!, rebuiltText: first ? null : text, tokens });
-      from = to + 1;
+    } else {
+      // One row longer than the cap even alone: the header stands on its own, the row is split as text.
+      if (first) parts.push({ start: block.start, end: headerEnd, rebuiltText: null, tokens: ctx.tokens.count(block.start, headerEnd) });
+      parts.push(...splitProse(lines.starts[from]!, lines.ends[from]!, Math.min(limit, cap), ctx));
     }
-    first = false;
+    from = to + 1;
   }
-  parts[parts.length - 1]!.end = Math.max(parts[parts.length - 1]!.end, block.end);
   return parts;
 }
 

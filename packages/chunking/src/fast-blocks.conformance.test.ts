@@ -1,0 +1,50 @@
+/**
+ * The fast block producer (markdown-it) must yield exactly the blocks that the
+ * reference route, remark-parse + remark-gfm → flatten, yields.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { fastBlocks } from './fast-blocks.js';
+import { flatten } from './flatten.js';
+import { parse } from './parse.js';
+import { realDocuments } from './test-corpus.js';
+
+interface SpecExample {
+  markdown: string;
+  number: number;
+  section: string;
+}
+const require = createRequire(import.meta.url);
+const spec = require('commonmark-spec') as { tests: SpecExample[] };
+const specVersion = (require('commonmark-spec/package.json') as { version: string }).version;
+
+describe('fast blocks conform to remark', () => {
+  it('on every document of the sample docs and shared corpora', () => {
+    const docs = realDocuments();
+    expect(docs.length).toBeGreaterThanOrEqual(7);
+    for (const [name, text] of docs) {
+      expect({ name, blocks: fastBlocks(text).blocks }).toEqual({ name, blocks: flatten(parse(text)) });
+    }
+  });
+
+  it(`on all CommonMark ${specVersion} spec examples`, () => {
+    expect(spec.tests.length).toBeGreaterThan(600);
+    const mismatches = spec.tests
+      .filter((t) => JSON.stringify(fastBlocks(t.markdown).blocks) !== JSON.stringify(flatten(parse(t.markdown))))
+      .map((t) => `#${t.number} (${t.section})`);
+    expect(mismatches).toEqual([]);
+  });
+
+  it('on GFM constructs: tables, footnote definitions, reference definitions, front matter, CRLF', () => {
+    const samples = [
+      '| a | `b` |\n| - | :-: |\n| 1 | 2 |\n\ntext',
+      'Text[^1].\n\n[^1]: The note.\n',
+      '[ref]: https://example.com "title"\n[other]: /x\n\n# Heading *em* `code` ![alt](i.png)\n',
+      '---\ntitle: Front\n---\n# Real heading\n\nBody.\n',
+      '# Title\r\n\r\nPara one\r\nstill one\r\n\r\n```js\r\ncode\r\n```\r\n',
+      '> quote\n>\n> - item\n>   [d]: /u\n',
+      '<div>\n\nhtml\n\n</div>\n\n***\n\n    indented\n',
+    ];
+    for (const s of samples) expect(fastBlocks(s).blocks).toEqual(flatten(parse(s)));
+  });
+});

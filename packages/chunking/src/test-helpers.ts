@@ -1,0 +1,32 @@
+/** Builders for test documents of known shape. */
+let counter = 0;
+
+/** A prose paragraph of `sentences` sentences (about 12 tokens each). */
+export function para(sentences: number, seed = counter++): string {
+  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+  const out: string[] = [];
+  for (let i = 0; i < sentences; i++) {
+    const w = (k: number): string => words[(seed * 7 + i * 3 + k) % words.length]!;
+    out.push(`The ${w(0)} service calls ${w(1)} before ${w(2)} and ${w(3)} finish sentence ${i + 1}.`);
+  }
+  return out.join(' ');
+}
+
+/** A fenced code block with `lines` lines, blank lines every 5 lines. */
+export function code(lines: number, lang = 'csharp'): string {
+  const body: string[] = [];
+  for (let i = 0; i < lines; i++) body.push(i % 5 === 4 ? '' : `var value${i} = Compute(${i}, "text ${i}");`);
+  return `\`\`\`${lang}\n${body.join('\n')}\n\`\`\``;
+}
+
+/** A GFM table with `rows` body rows. */
+export function table(rows: number, columns = 3): string {
+  const header = `| ${Array.from({ length: columns }, (_, i) => `Column ${i + 1}`).join(' | ')} |`;
+  const sep = `| ${Array.from({ length: columns }, () => '---').join(' | ')} |`;
+  const body = Array.from({ length: rows }, (_, r) => `| ${Array.from({ length: columns }, (_, c) => `cell ${r}.${c}`).join(' | ')} |`);
+  return [header, sep, ...body].join('\n');
+}
+
+export function fenceLines(text: string): number {
+  return text.split('\n').filter((l) => /^ {0,3}(```|~~~)/.test(l)).length;
+}

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { get_encoding } from 'tiktoken';
+import { afterAll, describe, expect, it } from 'vitest';
+import { realDocuments } from './test-corpus.js';
+import { countTokens, estimateTokens, isSafePoint, TokenIndex } from './tokens.js';
+
+const tiktoken = get_encoding('cl100k_base');
+afterAll(() => tiktoken.free());
+const reference = (text: string): number => tiktoken.encode(text, [], []).length;
+
+// Text that exercises the pre-tokenizer: newlines, runs of spaces, punctuation
+// that absorbs newlines, digits, contractions, unicode spaces and letters.
+const atoms = ['\n', '\n\n', '\r\n', ' ', '  ', '\t', '\u00a0', '\u3000', '.', '```', '}', ');', '|', '#', '- ', "'s", "'ll",
+  'foo', 'Bar', 'x', '123', '4567', 'é', 'ß', '日本', '😀', '<|endoftext|>', 'a.b', '...', '>', '*'];
+const texty = fc.array(fc.constantFrom(...atoms), { maxLength: 60 }).map((a) => a.join(''));
+
+describe('countTokens', () => {
+  it('matches tiktoken cl100k_base on every sample document', () => {
+    for (const [, text] of realDocuments()) expect(countTokens(text)).toBe(reference(text));
+  });
+
+  it('matches tiktoken on generated text, special-token text included', () => {
+    fc.assert(fc.property(texty, (t) => countTokens(t) === reference(t)), { numRuns: 400 });
+  });
+
+  it('treats <|endoftext|> as plain text instead of throwing', () => {
+    expect(countTokens('a <|endoftext|> b')).toBe(reference('a <|endoftext|> b'));
+    expect(countTokens('')).toBe(0);
+  });
+});
+
+describe('additivity at safe points (what TokenIndex relies on)', () => {
+  it('holds at every safe point of generated text', () => {
+    fc.assert(
+      fc.property(texty, texty, (a, b) => {
+        const text = `${a}\n${b}`;
+        const cut = a.length + 1;
+        if (!isSafePoint(text, cut)) return true;
+        return countTokens(text.slice(0, cut)) + countTokens(text.slice(cut)) === countTokens(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('fails at unsafe points, which is why they are excluded', () => {
+    // A split before a blank line or right before spaces that precede a newline changes the tokens.
+    const text = 'foo\n  \nbar';
+    expect(isSafePoint(text, 4)).toBe(false);
+    expect(countTokens(text.slice(0, 4)) + countTokens(text.slice(4))).not.toBe(countTokens(text));
+  });
+});
+
+describe('TokenIndex', () => {
+  it('counts any slice of a real document exactly', () => {
+    const docs = realDocuments().slice(0, 4);
+    for (const [, text] of docs) {
+      const lineStarts = [...text.matchAll(/\n/g)].map((m) => m.index! + 1);
+      const index = new TokenIndex(text, lineStarts);
+      fc.assert(
+        fc.property(fc.nat(text.length), fc.nat(text.length), (x, y) => {
+          const [s, e] = x <= y ? [x, y] : [y, x];
+          return index.count(s, e) === countTokens(text.slice(s, e));
+        }),
+        { numRuns: 150 },
+      );
+    }
+  });
+
+  it('counts slices of generated text exactly, whatever cut points it is given', () => {
+    fc.assert(
+      fc.property(texty, fc.array(fc.nat(200)), fc.nat(200), fc.nat(200), (text, cuts, x, y) => {
+        const index = new TokenIndex(text, cuts);
+        const [s, e] = [Math.min(x, y, text.length), Math.min(Math.max(x, y), text.length)];
+        return index.count(s, e) === countTokens(text.slice(s, e));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('estimateTokens (seed 003)', () => {
+  it('follows the seed rules', () => {
+    expect(estimateTokens('')).toBe(0);
+    expect(estimateTokens('a bb ccc dddd')).toBe(4);
+    expect(estimateTokens('abcdef')).toBe(1); // 1.3 rounds to 1
+    expect(estimateTokens('abcdefghijkl')).toBe(3); // ceil(12/4)
+  });
+});
