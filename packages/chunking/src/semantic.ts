@@ -56,13 +56,10 @@ export function chunkSemantic(input: SemanticInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const lines = lineTable(source);
   const units = toUnits(doc.blocks);
-  // Safe points for exact counting: the line starts of every block and nested block.
-  const cuts: number[] = [];
-  const addCuts = (b: Block): void => {
-    cuts.push(lines.starts[b.startLine]!, b.endLine + 1 < lines.starts.length ? lines.starts[b.endLine + 1]! : source.length);
-    for (const c of b.children ?? []) addCuts(c);
-  };
-  for (const b of doc.blocks) addCuts(b);
+  // Exact counts are asked for at block and line boundaries (splitting an
+  // oversized block walks its lines), so every line start and end is registered.
+  const cuts = [...lines.starts, ...lines.ends];
+  for (const b of doc.blocks) cuts.push(b.start, b.end);
   const tokens = new TokenIndex(source, cuts);
 
   const prefixCache = new Map<string, number>();

@@ -54,8 +54,9 @@ describe('TokenIndex', () => {
   it('counts any slice of a real document exactly', () => {
     const docs = realDocuments().slice(0, 4);
     for (const [, text] of docs) {
-      const lineStarts = [...text.matchAll(/\n/g)].map((m) => m.index! + 1);
-      const index = new TokenIndex(text, lineStarts);
+      // Line starts and line ends, as the pipeline registers block starts and ends.
+      const cuts = [...text.matchAll(/\r?\n/g)].flatMap((m) => [m.index!, m.index! + m[0].length]);
+      const index = new TokenIndex(text, cuts);
       fc.assert(
         fc.property(fc.nat(text.length), fc.nat(text.length), (x, y) => {
           const [s, e] = x <= y ? [x, y] : [y, x];
@@ -73,7 +74,21 @@ describe('TokenIndex', () => {
         const [s, e] = [Math.min(x, y, text.length), Math.min(Math.max(x, y), text.length)];
         return index.count(s, e) === countTokens(text.slice(s, e));
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
+    );
+  });
+
+  it('counts exactly up to every line end, where punctuation swallows the line break', () => {
+    const lineText = fc.array(fc.constantFrom(...atoms.filter((a) => !a.includes('\n'))), { minLength: 1, maxLength: 12 }).map((a) => a.join(''));
+    const gap = fc.constantFrom('\n', '\n\n', '\r\n', '\n  \n', '\n\n\n', '\r\n\r\n');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(lineText, gap), { minLength: 1, maxLength: 12 }), (parts) => {
+        const text = parts.map(([l, g]) => l + g).join('') + 'end';
+        const cuts = [...text.matchAll(/\r?\n/g)].flatMap((m) => [m.index!, m.index! + m[0].length]);
+        const index = new TokenIndex(text, cuts);
+        return cuts.every((e) => cuts.every((s) => s > e || index.count(s, e) === countTokens(text.slice(s, e))));
+      }),
+      { numRuns: 400 },
     );
   });
 });

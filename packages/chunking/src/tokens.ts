@@ -45,27 +45,62 @@ export function estimateTokens(text: string): number {
  * counts plus a subtraction.
  */
 export class TokenIndex {
-  /** Offsets of safe points, ascending; always starts with 0. */
+  /** Safe points (starts of non-blank lines), ascending; starts with 0. */
   private readonly points: number[] = [];
   /** `prefix[i]` = tokens of `source.slice(0, points[i])`. */
   private readonly prefix: number[] = [];
+  /**
+   * Registered line-content ends → tokens of `source.slice(0, end)`. Exact as
+   * the end of a slice, but no split point: the punctuation before a line break
+   * tokenizes together with it.
+   */
+  private readonly endPrefix = new Map<number, number>();
 
+  /**
+   * @param cuts offsets where the caller would like exact counts to start or
+   *   end: block line starts (safe points) and block ends (the end of a line's
+   *   content, before its line break).
+   */
   constructor(
     readonly source: string,
-    /** Offsets where the caller would like safe points (e.g. block line starts). */
     cuts: Iterable<number>,
   ) {
-    const sorted = [...new Set(cuts)].filter((c) => c > 0 && c < source.length && isSafePoint(source, c));
-    sorted.sort((a, b) => a - b);
+    const safe: number[] = [];
+    const ends = new Set<number>();
+    for (const c of cuts) {
+      if (c > 0 && c < source.length) {
+        if (isSafePoint(source, c)) safe.push(c);
+        else if (isContentEnd(source, c)) ends.add(c);
+      }
+    }
+    const sorted = [...new Set(safe)].sort((a, b) => a - b);
+    sorted.push(source.length);
+    const endsSorted = [...ends].sort((a, b) => a - b);
     this.points.push(0);
     this.prefix.push(0);
     let total = 0;
     let last = 0;
-    for (const cut of sorted) {
-      total += countTokens(source.slice(last, cut));
-      this.points.push(cut);
-      this.prefix.push(total);
-      last = cut;
+    let e = 0;
+    for (const next of sorted) {
+      // A segment runs from one safe point to the next. When a registered
+      // content end lies in it with only whitespace after it, count the text up
+      // to that end and derive the gap's share, so a block's end gets an exact
+      // count without counting its last line twice.
+      while (e < endsSorted.length && endsSorted[e]! <= last) e++;
+      let contentEnd = -1;
+      while (e < endsSorted.length && endsSorted[e]! < next) contentEnd = endsSorted[e++]!;
+      if (contentEnd > last && isBlank(source, contentEnd, next)) {
+        const content = countTokens(source.slice(last, contentEnd));
+        this.endPrefix.set(contentEnd, total + content);
+        total += content + gapTokens(source, lineStartBefore(source, contentEnd, last), contentEnd, next);
+      } else {
+        total += countTokens(source.slice(last, next));
+      }
+      if (next < source.length) {
+        this.points.push(next);
+        this.prefix.push(total);
+      }
+      last = next;
     }
   }
 
@@ -73,9 +108,12 @@ export class TokenIndex {
   count(start: number, end: number): number {
     if (end <= start) return 0;
     const first = this.firstPointAtOrAfter(start);
-    const lastIdx = this.lastPointAtOrBefore(end);
-    if (first === -1 || lastIdx === -1 || first > lastIdx) return this.partial(start, end);
+    if (first === -1) return this.partial(start, end);
     const a = this.points[first]!;
+    const atEnd = this.endPrefix.get(end);
+    if (atEnd !== undefined && a <= end) return this.partial(start, a) + (atEnd - this.prefix[first]!);
+    const lastIdx = this.lastPointAtOrBefore(end);
+    if (lastIdx < first) return this.partial(start, end);
     const b = this.points[lastIdx]!;
     return this.partial(start, a) + (this.prefix[lastIdx]! - this.prefix[first]!) + this.partial(b, end);
   }
@@ -138,3 +176,54 @@ export function isSafePoint(source: string, offset: number): boolean {
 }
 
 const WHITESPACE = /^\s$/u;
+
+/** Start of the line holding `offset`, not before `floor`. */
+function lineStartBefore(source: string, offset: number, floor: number): number {
+  let i = offset;
+  while (i > floor && source.charCodeAt(i - 1) !== 10 && source.charCodeAt(i - 1) !== 13) i--;
+  return i;
+}
+
+function isBlank(source: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!WHITESPACE.test(source[i]!)) return false;
+  return true;
+}
+
+/** True when `offset` ends a line's content: a line break follows, a non-whitespace character precedes. */
+function isContentEnd(source: string, offset: number): boolean {
+  const next = source.charCodeAt(offset);
+  return (next === 10 || next === 13) && !WHITESPACE.test(source[offset - 1] ?? ' ');
+}
+
+// cl100k's pre-token for a run of punctuation: an optional space, the run, and
+// every line break right after it. It is the one pre-token that reaches from a
+// line's content into the line break after it.
+const TRAILING_PUNCTUATION = / ?[^\s\p{L}\p{N}]+$/u;
+const LEADING_BREAKS = /^[\r\n]+/;
+
+/**
+ * Tokens that the gap `source.slice(contentEnd, next)` (a line break and blank
+ * lines) adds to the line `source.slice(lineStart, contentEnd)` in context:
+ * count(line + gap) − count(line). Only the line's last pre-token can change,
+ * and only when it is punctuation that swallows the gap's line breaks.
+ */
+function gapTokens(source: string, lineStart: number, contentEnd: number, next: number): number {
+  const gap = source.slice(contentEnd, next);
+  const breaks = LEADING_BREAKS.exec(gap)?.[0] ?? '';
+  const tail = breaks ? TRAILING_PUNCTUATION.exec(source.slice(Math.max(lineStart, contentEnd - 64), contentEnd))?.[0] : undefined;
+  if (!tail) return memoCount(gap);
+  if (tail.length >= 64) return countTokens(source.slice(lineStart, next)) - countTokens(source.slice(lineStart, contentEnd));
+  return memoCount(tail + breaks) - memoCount(tail) + memoCount(gap.slice(breaks.length));
+}
+
+// Gaps and punctuation tails repeat endlessly ("\n\n", ".", "```"): count each once.
+const memo = new Map<string, number>();
+function memoCount(text: string): number {
+  let n = memo.get(text);
+  if (n === undefined) {
+    n = countTokens(text);
+    if (memo.size > 50_000) memo.clear();
+    memo.set(text, n);
+  }
+  return n;
+}
