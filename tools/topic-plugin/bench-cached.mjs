@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// @ts-check
+// Wall time of a fully cached `nx run-many -t chunk` over N generated topics, in a temp copy
+// of this workspace (real plugin, real chunking-tool). Prints the cold run, then the median of
+// the cached runs (after one warm-up run that is not counted).
+//
+//   node tools/topic-plugin/bench-cached.mjs [--topics 200] [--runs 5] [--keep]
+//
+// Each timed run is exactly
+//   CI=true NX_DAEMON=false NX_NO_CLOUD=true NX_ISOLATE_PLUGINS=false \
+//     node_modules/.bin/nx run-many -t chunk --outputStyle=static  </dev/null
+// in the temp workspace, timed from spawn to exit.
+import { rmSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createTempWorkspace, runMany } from './temp-workspace.mjs';
+
+const { values } = parseArgs({
+  options: {
+    topics: { type: 'string', default: '200' },
+    runs: { type: 'string', default: '5' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const nTopics = Number(values.topics);
+const nRuns = Number(values.runs);
+
+const WORDS = (
+  'cache chunk token index stripe embedding schema parser section heading table fence list ' +
+  'query vector baseline overlap window manifest offset source position config topic reader'
+).split(' ');
+
+/** Deterministic pseudo-random words, so every run of the bench sees the same docs. */
+function words(/** @type {number} */ seed, /** @type {number} */ n) {
+  let x = seed * 2654435761 >>> 0;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out.push(WORDS[x % WORDS.length]);
+  }
+  return out.join(' ');
+}
+
+/** About 3-4 KB of markdown: headings, prose, a list, a code block, a table. */
+function topicMarkdown(/** @type {number} */ i) {
+  const sections = [];
+  for (let s = 0; s < 5; s++) {
+    sections.push(
+      `## Section ${s + 1} of topic ${i}\n\n` +
+        `${words(i * 31 + s, 45)}. ${words(i * 17 + s, 30)}.\n\n` +
+        (s % 2 === 0
+          ? `- ${words(i + s, 6)}\n- ${words(i + s + 1, 7)}\n- ${words(i + s + 2, 5)}\n\n`
+          : '```ts\n' + `const topic${i}s${s} = ${JSON.stringify(words(i + s, 4))};\n` + '```\n\n') +
+        (s === 3 ? `| key | value |\n| --- | --- |\n| ${words(i, 2)} | ${words(i + 1, 3)} |\n\n` : ''),
+    );
+  }
+  return `# Topic ${i}\n\n${words(i, 40)}.\n\n${sections.join('')}`;
+}
+
+/** @type {Record<string, string>} */
+const topics = {};
+for (let i = 0; i < nTopics; i++) {
+  // Spread over 10 section folders so the topics are nested like real docs.
+  topics[`docs/synthetic/group-${String(i % 10).padStart(2, '0')}/topic-${String(i).padStart(3, '0')}`] =
+    topicMarkdown(i);
+}
+
+const ws = createTempWorkspace({ prefix: 'chunkyard-bench-', topics });
+try {
+  const cold = runMany(ws, ['-t', 'chunk']);
+  console.log(`workspace: ${ws.root}`);
+  console.log(`cold run: ${cold.ran.size} tasks ran, ${(cold.ms / 1000).toFixed(2)} s`);
+  runMany(ws, ['-t', 'chunk']); // warm-up, not counted
+  const times = [];
+  for (let r = 0; r < nRuns; r++) {
+    const run = runMany(ws, ['-t', 'chunk']);
+    if (run.ran.size !== 0) throw new Error(`cached run ${r + 1}: ${run.ran.size} tasks ran`);
+    times.push(run.ms);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
+  const fmt = (/** @type {number} */ ms) => (ms / 1000).toFixed(2);
+  console.log(
+    `fully cached run-many -t chunk, ${nTopics} topics (${nTopics + 1} tasks): median ${fmt(median)} s ` +
+      `over ${nRuns} runs (min ${fmt(sorted[0] ?? NaN)}, max ${fmt(sorted.at(-1) ?? NaN)}; ` +
+      `all: ${times.map(fmt).join(', ')})`,
+  );
+} finally {
+  if (!values.keep) rmSync(ws.root, { recursive: true, force: true });
+}

@@ -1,0 +1,152 @@
+// Proves the Nx caching contract of the topic plugin with real Nx runs over a temp copy of
+// the workspace (real plugin, real chunking-tool build and CLI; no mocks):
+//   (a) a first run chunks every topic; (b) a rerun is served from cache; (c) deleted outputs
+//   are restored byte-identical; (d) editing one topic reruns only that topic; (e) a config
+//   change reruns every topic; (f) a tool source change rebuilds the tool and reruns every
+//   topic when the built bundle changes; (g) a topic.yaml override reruns only its topic and
+//   files that later steps write (topic-spec.md, _keywords/) are not chunk inputs.
+// Ran-vs-cached comes from Nx's own run record (.nx/cache/run.json, `cacheStatus` per task),
+// cross-checked against the `--outputStyle=static` log; see runMany() in temp-workspace.mjs.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempWorkspace, nextMtimeSecond, readTree, runMany, runNx, type TempWorkspace } from './temp-workspace.mjs';
+
+const section = (title: string, words: string) =>
+  `## ${title}\n\n${`${words} `.repeat(12).trim()}.\n\n` +
+  `The ${title.toLowerCase()} section explains one idea in plain sentences. It keeps each ` +
+  `sentence short so that the chunker has clear boundaries. A reader can follow it without the rest.\n`;
+
+const doc = (title: string, sections: string[]) =>
+  `# ${title}\n\nAn introduction to ${title} with enough prose to form a chunk of its own.\n\n` +
+  sections.map((s) => section(s, `${s} covers ${title}`)).join('\n');
+
+// Folder -> golden-reference.md. One topic is nested two levels below a section folder.
+const TOPICS: Record<string, string> = {
+  'docs/alpha': doc('Alpha', ['Install', 'Configure', 'Troubleshoot']),
+  'docs/libraries/beta': doc('Beta library', ['Overview', 'API', 'Examples']),
+  'docs/guides/deep/gamma': doc('Gamma guide', ['Concepts', 'Walkthrough', 'FAQ']),
+};
+const PROJECTS = ['topic-alpha', 'topic-libraries-beta', 'topic-guides-deep-gamma'];
+const CHUNK_TASKS = PROJECTS.map((p) => `${p}:chunk`);
+const BUILD = 'chunking-tool:build';
+const sorted = (s: Iterable<string>) => [...s].sort();
+
+const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
+let ws: TempWorkspace;
+
+const chunksDir = (folder: string) => join(ws.root, folder, '_chunks');
+const bundleHash = () =>
+  createHash('sha256')
+    .update(readFileSync(join(ws.root, 'apps/chunking-tool/dist/main.js')))
+    .digest('hex');
+
+describe('topic plugin: Nx cache behaviour of the chunk target', () => {
+  beforeAll(() => {
+    ws = createTempWorkspace({ topics: TOPICS });
+  });
+  afterAll(() => {
+    if (ws && !KEEP) rmSync(ws.root, { recursive: true, force: true });
+    else if (ws) console.log(`temp workspace kept at ${ws.root}`);
+  });
+
+  it('infers one project per topic and exactly one chunking-tool project', () => {
+    const all = runNx(ws, ['show', 'projects', '--json']);
+    expect(all.status, all.output).toBe(0);
+    const names: string[] = JSON.parse(all.output.slice(all.output.indexOf('[')));
+    expect(names).toContain('chunking-tool');
+    // apps/chunking-tool/package.json must merge into the project.json project, not add a twin.
+    expect(names).not.toContain('@chunkyard/chunking-tool');
+    // Only topics carry a `chunk` target (no package.json script sneaks into run-many -t chunk).
+    const withChunk = runNx(ws, ['show', 'projects', '--with-target', 'chunk', '--json']);
+    expect(withChunk.status, withChunk.output).toBe(0);
+    expect(sorted(JSON.parse(withChunk.output.slice(withChunk.output.indexOf('['))))).toEqual(sorted(PROJECTS));
+  });
+
+  it('(a) first run chunks every topic', () => {
+    const r = runMany(ws, ['-t', 'chunk']);
+    expect(sorted(r.ran)).toEqual(sorted([BUILD, ...CHUNK_TASKS]));
+    expect(r.cached.size).toBe(0);
+    for (const folder of Object.keys(TOPICS)) {
+      expect(existsSync(chunksDir(folder)), folder).toBe(true);
+      expect(Object.keys(readTree(chunksDir(folder))).length, folder).toBeGreaterThan(0);
+    }
+  });
+
+  it('(b) second run is served entirely from cache', () => {
+    const r = runMany(ws, ['-t', 'chunk']);
+    expect(sorted(r.ran)).toEqual([]);
+    expect(sorted(r.cached)).toEqual(sorted([BUILD, ...CHUNK_TASKS]));
+  });
+
+  it('(c) deleted outputs are restored from cache, byte-identical', () => {
+    const folder = 'docs/guides/deep/gamma';
+    const before = readTree(chunksDir(folder));
+    rmSync(chunksDir(folder), { recursive: true });
+    const r = runMany(ws, ['-t', 'chunk']);
+    expect(sorted(r.ran)).toEqual([]);
+    expect(r.cached.has('topic-guides-deep-gamma:chunk')).toBe(true);
+    expect(readTree(chunksDir(folder))).toEqual(before);
+  });
+
+  // Every edit below first waits for the next wall-clock second: Nx 22 without the daemon
+  // would otherwise reuse the file's previous hash (see nextMtimeSecond).
+  it('(d) editing one topic reruns exactly that topic', async () => {
+    await nextMtimeSecond(ws);
+    appendFileSync(
+      join(ws.root, 'docs/libraries/beta/golden-reference.md'),
+      '\n## Changelog\n\nA new section was added to the beta library page, so its chunks change.\n',
+    );
+    const r = runMany(ws, ['-t', 'chunk']);
+    expect(sorted(r.ran)).toEqual(['topic-libraries-beta:chunk']);
+    expect(sorted(r.cached)).toEqual(sorted([BUILD, 'topic-alpha:chunk', 'topic-guides-deep-gamma:chunk']));
+  });
+
+  it('(e) a config change reruns every topic (the tool build stays cached)', async () => {
+    await nextMtimeSecond(ws);
+    const file = join(ws.root, 'chunkyard.config.yaml');
+    const text = readFileSync(file, 'utf8');
+    const edited = text.replace(/^(\s*targetTokens:\s*)(\d+)/m, (_m, key: string, n: string) => `${key}${Number(n) - 50}`);
+    expect(edited, 'chunkyard.config.yaml has a chunking.targetTokens value to change').not.toBe(text);
+    writeFileSync(file, edited);
+    const r = runMany(ws, ['-t', 'chunk']);
+    expect(sorted(r.ran)).toEqual(sorted(CHUNK_TASKS));
+    expect(sorted(r.cached)).toEqual([BUILD]);
+  });
+
+  it('(f) a tool source change rebuilds the tool and reruns every topic', async () => {
+    const main = join(ws.root, 'apps/chunking-tool/src/main.ts');
+
+    // f1: a comment-only edit changes the build's inputs but (esbuild drops comments) not
+    // the bundle; topics hash the bundle, so they rerun exactly when its bytes change.
+    const bundleBefore = bundleHash();
+    await nextMtimeSecond(ws);
+    appendFileSync(main, '\n// cache test: comment-only edit\n');
+    const f1 = runMany(ws, ['-t', 'chunk']);
+    expect(sorted(f1.ran)).toContain(BUILD);
+    const bundleChanged = bundleHash() !== bundleBefore;
+    expect(sorted(f1.ran)).toEqual(sorted(bundleChanged ? [BUILD, ...CHUNK_TASKS] : [BUILD]));
+
+    // f2: a code edit that survives bundling (an exported binding of the entry point).
+    const bundleBeforeF2 = bundleHash();
+    await nextMtimeSecond(ws);
+    appendFileSync(main, '\nexport const chunkyardCacheTestMarker = 1;\n');
+    const f2 = runMany(ws, ['-t', 'chunk']);
+    expect(bundleHash()).not.toBe(bundleBeforeF2);
+    expect(sorted(f2.ran)).toEqual(sorted([BUILD, ...CHUNK_TASKS]));
+    expect(f2.cached.size).toBe(0);
+  });
+
+  it('(g) a topic.yaml override reruns only its topic; files of later steps are not inputs', async () => {
+    await nextMtimeSecond(ws);
+    writeFileSync(join(ws.root, 'docs/libraries/beta/topic.yaml'), 'chunking:\n  overlapSentences: 1\n');
+    // What the keywords/spec/index steps will write must never feed back into `chunk`.
+    writeFileSync(join(ws.root, 'docs/alpha/topic-spec.md'), '---\nchunks: []\n---\n# Alpha\n');
+    mkdirSync(join(ws.root, 'docs/guides/deep/gamma/_keywords'), { recursive: true });
+    writeFileSync(join(ws.root, 'docs/guides/deep/gamma/_keywords/words.md'), '| keyword | score |\n');
+    const r = runMany(ws, ['-t', 'chunk']);
+    expect(sorted(r.ran)).toEqual(['topic-libraries-beta:chunk']);
+    expect(sorted(r.cached)).toEqual(sorted([BUILD, 'topic-alpha:chunk', 'topic-guides-deep-gamma:chunk']));
+  });
+});
