@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chunkDocument, ChunkOptionsError, type ChunkDocumentResult, type ChunkOptions } from '@chunkyard/chunking';
+import { chunkDocument, ChunkOptionsError, resolveOptions, type ChunkDocumentResult, type ChunkOptions } from '@chunkyard/chunking';
 import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 
@@ -190,6 +190,16 @@ function planJobs(paths: string[], values: CliValues): Job[] {
       // Missing files and other problems with one document are reported per document (exit 1).
       const outDir = resolve(values.out ?? join(dirname(p), '_chunks'));
       jobs.push({ source: p, file: p, outDir, ownsDir: false, options: { ...base.chunking, ...cliOverrides } });
+    }
+  }
+  // Settings that only contradict each other once merged (workspace config + topic.yaml + CLI)
+  // are a config error too: reject them here, before any job has written anything.
+  for (const job of jobs) {
+    try {
+      resolveOptions(job.options);
+    } catch (err) {
+      if (err instanceof ChunkOptionsError) throw new UsageError(`${job.source}: ${err.message}`);
+      throw err;
     }
   }
   return jobs;

@@ -74,7 +74,10 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     throw new ConfigError(file, lineCounter.linePos(err.pos[0]).line, `not valid YAML: ${err.message.split('\n')[0]}`);
   }
   const config: ChunkyardConfig = { chunking: {} };
-  if (doc.contents === null) return config;
+  /** Line of each chunking setting, for the cross-check below. */
+  const keyLines: Record<string, number | null> = {};
+  // An empty file, only comments, or an empty document (`---`, `~`): the defaults.
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return config;
   if (!isMap(doc.contents)) throw new ConfigError(file, lineOfNode(doc.contents), 'expected a mapping of settings at the top level');
   const top = doc.contents as YAMLMap;
   for (const pair of top.items) {
@@ -93,6 +96,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
         const expected = check(value);
         if (expected) throw new ConfigError(file, itemLine, `chunking.${name}: expected ${expected}, got ${JSON.stringify(value)}`);
         (config.chunking as Record<string, unknown>)[name] = value;
+        keyLines[name] = itemLine;
       }
     } else if (key === 'sources' && opts.topic) {
       const value: unknown = (pair.value as Node | null)?.toJSON();
@@ -109,8 +113,13 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   const min = c.minTokens;
   const target = c.targetTokens;
   const max = c.maxTokens;
-  if ((min !== undefined && target !== undefined && min > target) || (target !== undefined && max !== undefined && target > max)) {
-    throw new ConfigError(file, null, `chunking: need minTokens <= targetTokens <= maxTokens, got ${min}/${target}/${max}`);
+  if (
+    (min !== undefined && target !== undefined && min > target) ||
+    (target !== undefined && max !== undefined && target > max) ||
+    (min !== undefined && max !== undefined && min > max)
+  ) {
+    // With targetTokens set every violation involves it, so that is the line to point at.
+    throw new ConfigError(file, keyLines.targetTokens ?? keyLines.minTokens ?? null, `chunking: need minTokens <= targetTokens <= maxTokens, got ${min}/${target}/${max}`);
   }
   return config;
 }

@@ -1,0 +1,707 @@
+// Tests of the chunking-tool CLI: `main(argv, io)` in-process against real temp folders
+// (absolute paths and an explicit --config, so neither the working directory nor the
+// repository's own chunkyard.config.yaml matter), plus the built bin run as a user would.
+// No mocks: real config files, real chunking, real atomic writes.
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HELP, main, MANIFEST_SCHEMA_VERSION } from './main.js';
+
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const CORPUS_DOC = '/work/shared/corpora/dotnet-docs/docs/standard/serialization/system-text-json/source-generation.md';
+
+const TABLE_SECTION = `
+## Option reference
+
+The table lists the options that matter most when you configure source generation.
+
+| Option | Type | Default | Effect |
+| ------ | ---- | ------- | ------ |
+| \`GenerationMode\` | enum | \`Default\` | Chooses metadata, serialization or both. |
+| \`WriteIndented\` | bool | \`false\` | Pretty-prints the JSON output. |
+| \`PropertyNamingPolicy\` | enum | \`Unspecified\` | Renames properties, for example to camel case. |
+| \`UseStringEnumConverter\` | bool | \`false\` | Writes enum values as strings. |
+
+Each option can also be set on a \`JsonSerializerOptions\` instance at run time.
+`;
+
+/** A generated stand-in for the corpus document: headings, prose, fenced code and a table. */
+function generatedDoc(): string {
+  const sections = ['Install', 'Configure', 'Serialize', 'Deserialize', 'Troubleshoot', 'Performance'];
+  const prose = (topic: string, n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `The ${topic.toLowerCase()} step ${i + 1} explains one part of the workflow in plain sentences. ` +
+        `It names the types involved, says when to use them, and points out the usual mistakes. ` +
+        `Readers who skip ahead can come back to this paragraph later without losing the thread.`,
+    ).join('\n\n');
+  return (
+    `# Generated reference guide\n\nAn introduction that says what this guide covers and who it is for.\n\n` +
+    sections
+      .map(
+        (s) =>
+          `## ${s}\n\n${prose(s, 5)}\n\n\`\`\`csharp\n// ${s} example\nvar options = new JsonSerializerOptions { WriteIndented = true };\n` +
+          `string json = JsonSerializer.Serialize(value, options);\nConsole.WriteLine(json);\n\`\`\`\n\n${prose(`${s} follow-up`, 2)}\n`,
+      )
+      .join('\n')
+  );
+}
+
+/** The golden reference used throughout: a real docs page (plus a table) when available. */
+const GOLDEN = `${existsSync(CORPUS_DOC) ? readFileSync(CORPUS_DOC, 'utf8').trimEnd() : generatedDoc().trimEnd()}\n${TABLE_SECTION}`;
+
+/** A smaller document for plain-file and multi-document tests (2+ chunks). */
+const SMALL = [
+  '# Small guide',
+  '',
+  'A short introduction paragraph that explains what the small guide is about and why anyone would read it.',
+  '',
+  '## Usage',
+  '',
+  ...Array.from({ length: 12 }, (_, i) => `Usage sentence ${i + 1} describes another detail of running the tool on a folder of markdown files.`),
+  '',
+  '```sh',
+  'chunking-tool docs/guide --json',
+  '```',
+  '',
+  '## Notes',
+  '',
+  ...Array.from({ length: 12 }, (_, i) => `Note ${i + 1} keeps the section long enough that it becomes a chunk of its own in the output.`),
+  '',
+].join('\n');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(argv: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+/** Every file below `dir` as relative path → bytes (hex), for byte-exact comparisons. */
+function snapshot(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const rel = `${prefix}${e.name}`;
+    if (e.isDirectory()) Object.assign(out, snapshot(join(dir, e.name), `${rel}/`));
+    else out[rel] = readFileSync(join(dir, e.name)).toString('hex');
+  }
+  return out;
+}
+
+const sorted = (a: Iterable<string>) => [...a].sort();
+const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
+
+interface Manifest {
+  schemaVersion: number;
+  source: string;
+  sourceSha256: string;
+  strategy: string;
+  strategyKey: string;
+  options: Record<string, unknown>;
+  fileTitle: string;
+  frontMatter: { start: number; end: number } | null;
+  chunks: {
+    id: string;
+    chunkNumber: number;
+    contentType: string;
+    originalText: string;
+    embedText: string;
+    splitUnit: boolean;
+    containsTable: boolean;
+    nodeTypes: string[];
+    prevId: string | null;
+    nextId: string | null;
+    sourcePosition: { charStart: number; charEnd: number; totalChars: number };
+    tokenStats: { tokens: number; estimatedTokens: number; embedTokens: number };
+    metadata: { sourceFile: string; chunkingOptions: Record<string, unknown> };
+  }[];
+}
+const readManifest = (file: string): Manifest => JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+
+/** Expected output names of document `name` with `n` chunks. */
+const outputNames = (name: string, n: number) => sorted([...Array.from({ length: n }, (_, i) => `${name}-${i}.md`), `${name}.json`]);
+
+let root: string;
+let config: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'chunkyard-cli-'));
+  config = join(root, 'chunkyard.config.yaml');
+  writeFileSync(config, 'chunking:\n  strategy: semantic\n');
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Creates a topic folder `name` in the temp root holding golden-reference.md (and extra files). */
+function makeTopic(name = 'topic', files: Record<string, string | Buffer> = {}): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'golden-reference.md'), GOLDEN);
+  for (const [f, data] of Object.entries(files)) writeFileSync(join(dir, f), data);
+  return dir;
+}
+
+describe('chunking a topic folder', () => {
+  it('writes golden-reference-0..N.md and golden-reference.json into <topic>/_chunks', async () => {
+    const topic = makeTopic();
+    const r = await run(['--config', config, topic]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+
+    const outDir = join(topic, '_chunks');
+    const manifest = readManifest(join(outDir, 'golden-reference.json'));
+    const n = manifest.chunks.length;
+    expect(n).toBeGreaterThanOrEqual(3);
+    expect(sorted(readdirSync(outDir))).toEqual(outputNames('golden-reference', n));
+    // Nothing else appears in the topic folder (no temp dirs left over).
+    expect(sorted(readdirSync(topic))).toEqual(['_chunks', 'golden-reference.md']);
+
+    // Each chunk file holds exactly that chunk's original text.
+    manifest.chunks.forEach((c, i) => {
+      expect(readFileSync(join(outDir, `golden-reference-${i}.md`), 'utf8')).toBe(c.originalText);
+    });
+
+    // The text summary names the document, the chunk count and the strategy key.
+    expect(r.stdout).toContain(`${topic}/golden-reference.md: ${n} chunks`);
+    expect(r.stdout).toContain('(semantic-64-400-512)');
+  });
+
+  it('writes a manifest with the schema fields, options, title and exact source positions', async () => {
+    const topic = makeTopic();
+    expect((await run(['--config', config, topic])).code).toBe(0);
+    const source = readFileSync(join(topic, 'golden-reference.md'), 'utf8');
+    const raw = readFileSync(join(topic, '_chunks', 'golden-reference.json'), 'utf8');
+    expect(raw.endsWith('}\n')).toBe(true);
+    const m = JSON.parse(raw) as Manifest;
+
+    expect(Object.keys(m)).toEqual(['schemaVersion', 'source', 'sourceSha256', 'strategy', 'strategyKey', 'options', 'fileTitle', 'frontMatter', 'chunks']);
+    expect(m.schemaVersion).toBe(1);
+    expect(MANIFEST_SCHEMA_VERSION).toBe(1);
+    expect(m.source).toBe('golden-reference.md');
+    expect(m.sourceSha256).toBe(sha256(source));
+    expect(m.sourceSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(m.strategy).toBe('semantic');
+    expect(m.strategyKey).toBe('semantic-64-400-512');
+    expect(m.options).toEqual({
+      docName: 'golden-reference',
+      contentType: 'doc',
+      strategy: 'semantic',
+      minTokens: 64,
+      targetTokens: 400,
+      maxTokens: 512,
+      overlapSentences: 2,
+      breadcrumbMode: 'conditional',
+      parser: 'fast',
+    });
+    if (existsSync(CORPUS_DOC)) {
+      expect(m.fileTitle).toBe('How to use source generation in System.Text.Json');
+      // The YAML front matter is recorded and not chunked.
+      expect(m.frontMatter).not.toBeNull();
+      expect(source.slice(m.frontMatter!.start, m.frontMatter!.end)).toMatch(/^---\n[\s\S]*\n---/);
+      expect(m.chunks.every((c) => c.sourcePosition.charStart >= m.frontMatter!.end)).toBe(true);
+    } else {
+      expect(m.fileTitle).toBe('Generated reference guide');
+    }
+
+    let exact = 0;
+    m.chunks.forEach((c, i) => {
+      expect(c.id).toBe(`doc:golden-reference::ch${i}`);
+      expect(c.chunkNumber).toBe(i);
+      expect(c.contentType).toBe('doc');
+      expect(c.prevId).toBe(i === 0 ? null : `doc:golden-reference::ch${i - 1}`);
+      expect(c.nextId).toBe(i === m.chunks.length - 1 ? null : `doc:golden-reference::ch${i + 1}`);
+      expect(c.sourcePosition.totalChars).toBe(source.length);
+      expect(c.sourcePosition.charStart).toBeLessThan(c.sourcePosition.charEnd);
+      expect(c.sourcePosition.charEnd).toBeLessThanOrEqual(source.length);
+      expect(c.metadata.sourceFile).toBe('golden-reference.md');
+      expect(c.metadata.chunkingOptions).toEqual(m.options);
+      expect(c.tokenStats.tokens).toBeGreaterThan(0);
+      expect(c.tokenStats.tokens).toBeLessThanOrEqual(512);
+      if (!c.splitUnit) {
+        expect(source.slice(c.sourcePosition.charStart, c.sourcePosition.charEnd)).toBe(c.originalText);
+        exact++;
+      }
+    });
+    expect(exact).toBeGreaterThanOrEqual(3);
+    // Chunks appear in document order.
+    for (let i = 1; i < m.chunks.length; i++) {
+      expect(m.chunks[i]!.sourcePosition.charStart).toBeGreaterThan(m.chunks[i - 1]!.sourcePosition.charStart);
+    }
+    // The document's code block and table both made it into chunks.
+    expect(m.chunks.some((c) => c.nodeTypes.includes('code'))).toBe(true);
+    expect(m.chunks.some((c) => c.containsTable && c.originalText.includes('| `WriteIndented` | bool |'))).toBe(true);
+    expect(m.chunks.some((c) => c.originalText.includes('```'))).toBe(true);
+  });
+
+  it('is deterministic: a second run gives byte-identical outputs, and so does the same topic elsewhere', async () => {
+    const topic = makeTopic('a');
+    expect((await run(['--config', config, topic])).code).toBe(0);
+    const first = snapshot(join(topic, '_chunks'));
+    expect(Object.keys(first).length).toBeGreaterThanOrEqual(4);
+
+    expect((await run(['--config', config, topic])).code).toBe(0);
+    expect(snapshot(join(topic, '_chunks'))).toEqual(first);
+
+    // No absolute paths or timestamps leak into the outputs.
+    const copy = makeTopic('deeper/elsewhere/b');
+    expect((await run(['--config', config, copy])).code).toBe(0);
+    expect(snapshot(join(copy, '_chunks'))).toEqual(first);
+    expect(readFileSync(join(topic, '_chunks', 'golden-reference.json'), 'utf8')).not.toContain(root);
+  });
+
+  it('removes stale files of an earlier run from _chunks', async () => {
+    const topic = makeTopic();
+    const outDir = join(topic, '_chunks');
+    mkdirSync(outDir);
+    writeFileSync(join(outDir, 'golden-reference-99.md'), 'stale chunk');
+    writeFileSync(join(outDir, 'other.txt'), 'stale other');
+    expect((await run(['--config', config, topic])).code).toBe(0);
+    expect(existsSync(join(outDir, 'golden-reference-99.md'))).toBe(false);
+    expect(existsSync(join(outDir, 'other.txt'))).toBe(false);
+    const n = readManifest(join(outDir, 'golden-reference.json')).chunks.length;
+    expect(sorted(readdirSync(outDir))).toEqual(outputNames('golden-reference', n));
+  });
+
+  it('a topic.yaml listing several sources writes all of them into _chunks', async () => {
+    const topic = makeTopic('multi', { 'topic.yaml': 'sources:\n  - golden-reference.md\n  - small.md\n', 'small.md': SMALL });
+    const r = await run(['--config', config, '--json', topic]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const outDir = join(topic, '_chunks');
+    const g = readManifest(join(outDir, 'golden-reference.json')).chunks.length;
+    const s = readManifest(join(outDir, 'small.json')).chunks.length;
+    expect(sorted(readdirSync(outDir))).toEqual(sorted([...outputNames('golden-reference', g), ...outputNames('small', s)]));
+    const summary = JSON.parse(r.stdout) as { documents: { source: string }[] };
+    expect(summary.documents.map((d) => d.source)).toEqual([join(topic, 'golden-reference.md'), join(topic, 'small.md')]);
+  });
+});
+
+describe('plain files and --out', () => {
+  it('a plain file X.md without --out writes into <its folder>/_chunks', async () => {
+    const dir = join(root, 'notes');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'X.md'), SMALL);
+    const r = await run(['--config', config, join(dir, 'X.md')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const m = readManifest(join(dir, '_chunks', 'X.json'));
+    expect(m.source).toBe('X.md');
+    expect(m.chunks.length).toBeGreaterThanOrEqual(2);
+    expect(sorted(readdirSync(join(dir, '_chunks')))).toEqual(outputNames('X', m.chunks.length));
+    expect(m.chunks[0]!.id).toBe('doc:X::ch0');
+  });
+
+  it('--out DIR with X.md writes DIR/X-0.md… and DIR/X.json, drops stale X-N.md, keeps unrelated files', async () => {
+    const src = join(root, 'src');
+    const out = join(root, 'out');
+    mkdirSync(src);
+    mkdirSync(out);
+    writeFileSync(join(src, 'X.md'), SMALL);
+    writeFileSync(join(out, 'X-50.md'), 'stale chunk of X');
+    writeFileSync(join(out, 'X.json'), '{"old": true}\n');
+    writeFileSync(join(out, 'Y-0.md'), 'chunk of another document');
+    writeFileSync(join(out, 'Y.json'), '{"other": true}\n');
+    writeFileSync(join(out, 'X-notes.md'), 'not a chunk name');
+
+    const r = await run(['--config', config, '--out', out, join(src, 'X.md')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+
+    const m = readManifest(join(out, 'X.json'));
+    const n = m.chunks.length;
+    expect(n).toBeGreaterThanOrEqual(2);
+    expect(sorted(readdirSync(out))).toEqual(sorted([...outputNames('X', n), 'Y-0.md', 'Y.json', 'X-notes.md']));
+    expect(readFileSync(join(out, 'Y-0.md'), 'utf8')).toBe('chunk of another document');
+    expect(readFileSync(join(out, 'Y.json'), 'utf8')).toBe('{"other": true}\n');
+    m.chunks.forEach((c, i) => expect(readFileSync(join(out, `X-${i}.md`), 'utf8')).toBe(c.originalText));
+    expect(m.sourceSha256).toBe(sha256(SMALL));
+    // Nothing is written beside the source.
+    expect(readdirSync(src)).toEqual(['X.md']);
+  });
+
+  it('--out DIR that does not exist yet is created', async () => {
+    const out = join(root, 'new', 'out');
+    writeFileSync(join(root, 'X.md'), SMALL);
+    expect((await run(['--config', config, '--out', out, join(root, 'X.md')])).code).toBe(0);
+    expect(readdirSync(out)).toContain('X.json');
+  });
+
+  it('--out with a topic writes the topic outputs there and leaves the topic folder alone', async () => {
+    const topic = makeTopic();
+    const out = join(root, 'out');
+    mkdirSync(out);
+    writeFileSync(join(out, 'keep.txt'), 'unrelated');
+    const r = await run(['--config', config, '--out', out, topic]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(topic)).toEqual(['golden-reference.md']);
+    const n = readManifest(join(out, 'golden-reference.json')).chunks.length;
+    expect(sorted(readdirSync(out))).toEqual(sorted([...outputNames('golden-reference', n), 'keep.txt']));
+  });
+
+  it('a second, shorter run of a file removes the chunk files it no longer produces', async () => {
+    const out = join(root, 'out');
+    const file = join(root, 'X.md');
+    writeFileSync(file, GOLDEN);
+    expect((await run(['--config', config, '--out', out, file])).code).toBe(0);
+    const before = readManifest(join(out, 'X.json')).chunks.length;
+    writeFileSync(file, SMALL);
+    expect((await run(['--config', config, '--out', out, file])).code).toBe(0);
+    const after = readManifest(join(out, 'X.json')).chunks.length;
+    expect(after).toBeLessThan(before);
+    expect(sorted(readdirSync(out))).toEqual(outputNames('X', after));
+  });
+});
+
+describe('--json and --help', () => {
+  it('--json prints {documents, errors} with one summary per document', async () => {
+    const topic = makeTopic();
+    const r = await run(['--config', config, '--json', topic]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const summary = JSON.parse(r.stdout) as { documents: Record<string, unknown>[]; errors: unknown[] };
+    expect(Object.keys(summary)).toEqual(['documents', 'errors']);
+    expect(summary.errors).toEqual([]);
+    const m = readManifest(join(topic, '_chunks', 'golden-reference.json'));
+    expect(summary.documents).toEqual([
+      {
+        source: join(topic, 'golden-reference.md'),
+        out: relative(process.cwd(), join(topic, '_chunks')),
+        chunks: m.chunks.length,
+        strategyKey: 'semantic-64-400-512',
+        tokens: m.chunks.reduce((n, c) => n + c.tokenStats.tokens, 0),
+      },
+    ]);
+  });
+
+  it('--json lists failed documents under errors', async () => {
+    const good = join(root, 'good.md');
+    const bad = join(root, 'bad.md');
+    writeFileSync(good, SMALL);
+    writeFileSync(bad, '');
+    const r = await run(['--config', config, '--json', good, bad]);
+    expect(r.code).toBe(1);
+    const summary = JSON.parse(r.stdout) as { documents: { source: string }[]; errors: { source: string; error: string }[] };
+    expect(summary.documents.map((d) => d.source)).toEqual([good]);
+    expect(summary.errors).toEqual([{ source: bad, error: 'empty file' }]);
+  });
+
+  it('--help exits 0 and documents every option', async () => {
+    for (const flag of ['--help', '-h']) {
+      const r = await run([flag]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(HELP);
+      for (const option of ['--out', '--config', '--content-type', '--strategy', '--json', '--help']) {
+        expect(r.stdout).toContain(option);
+      }
+      expect(r.stdout).toContain('Usage:');
+      expect(r.stdout).toContain('Exit status');
+    }
+  });
+
+  it('--help wins over other arguments and writes nothing', async () => {
+    const topic = makeTopic();
+    const r = await run(['--config', config, topic, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(HELP);
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+});
+
+describe('exit 2: usage and config errors (nothing written)', () => {
+  async function expectUsage(argv: string[], ...messageParts: string[]): Promise<Run> {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.startsWith('chunking-tool: ')).toBe(true);
+    for (const part of messageParts) expect(r.stderr).toContain(part);
+    return r;
+  }
+
+  it('no arguments', async () => {
+    const r = await expectUsage([], 'no topic folder or markdown file given');
+    expect(r.stderr).toContain('--help');
+  });
+
+  it('an unknown option', async () => {
+    const topic = makeTopic();
+    await expectUsage(['--config', config, '--bogus', topic], '--bogus');
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
+  it('an option missing its value', async () => {
+    await expectUsage(['--out'], '--out');
+  });
+
+  it('--strategy bogus', async () => {
+    const topic = makeTopic();
+    await expectUsage(['--config', config, '--strategy', 'bogus', topic], '--strategy', '"bogus"', 'semantic');
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
+  it('--strategy semantic is accepted', async () => {
+    const topic = makeTopic();
+    expect((await run(['--config', config, '--strategy', 'semantic', topic])).code).toBe(0);
+  });
+
+  it('a folder that is not a topic', async () => {
+    const folder = join(root, 'plain-folder');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'README.md'), SMALL);
+    await expectUsage(['--config', config, folder], folder, 'not a topic', 'golden-reference.md');
+    expect(readdirSync(folder)).toEqual(['README.md']);
+  });
+
+  it('a non-topic folder among good arguments writes nothing at all', async () => {
+    const topic = makeTopic();
+    const folder = join(root, 'plain-folder');
+    mkdirSync(folder);
+    await expectUsage(['--config', config, topic, folder], 'not a topic');
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
+  it('a config file with a bad value names the file and the line', async () => {
+    const topic = makeTopic();
+    writeFileSync(config, 'chunking:\n  strategy: semantic\n  minTokens: 10\n  maxTokens: -3\n');
+    await expectUsage(['--config', config, topic], `${config}:4`, 'chunking.maxTokens', 'integer');
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
+  it('a config file with invalid YAML or an unknown key names the file and the line', async () => {
+    const topic = makeTopic();
+    writeFileSync(config, 'chunking:\n  maxTokens: 300\nsources: [a.md]\n');
+    await expectUsage(['--config', config, topic], `${config}:3`, 'sources', 'unknown key');
+    writeFileSync(config, 'chunking:\n  maxTokens: [300\n');
+    await expectUsage(['--config', config, topic], config, 'not valid YAML');
+  });
+
+  it('a missing --config file', async () => {
+    const topic = makeTopic();
+    const missing = join(root, 'nope.yaml');
+    await expectUsage(['--config', missing, topic], missing, 'cannot read config', 'ENOENT');
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
+  it('a topic.yaml with a bad value names the topic.yaml and the line', async () => {
+    const topic = makeTopic('topic', { 'topic.yaml': '# overrides\nchunking:\n  breadcrumbMode: sometimes\n' });
+    await expectUsage(['--config', config, topic], `${join(topic, 'topic.yaml')}:3`, 'chunking.breadcrumbMode', 'one of conditional, always, none');
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
+  it('topic settings that contradict the workspace config are a config error, and nothing is written', async () => {
+    // maxTokens 256 alone leaves the workspace targetTokens (400) above it.
+    const good = makeTopic('good');
+    const bad = makeTopic('bad', { 'topic.yaml': 'chunking:\n  maxTokens: 256\n' });
+    const r = await expectUsage(['--config', config, good, bad], 'minTokens <= targetTokens <= maxTokens', '64/400/256');
+    expect(r.stderr).toContain(bad);
+    expect(existsSync(join(good, '_chunks'))).toBe(false);
+    expect(existsSync(join(bad, '_chunks'))).toBe(false);
+  });
+});
+
+describe('exit 1: a document that cannot be processed', () => {
+  const BAD: [what: string, content: string | Buffer, problem: string][] = [
+    ['a binary file (NUL bytes)', Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x02, 0x0a]), 'binary file'],
+    ['invalid UTF-8', Buffer.from([0xff, 0xfe, 0x41]), 'not UTF-8'],
+    ['an empty file', '', 'empty file'],
+    ['a whitespace-only file', ' \n\t\n   \r\n', 'only whitespace'],
+    ['front matter only', '---\ntitle: Nothing else\n---\n', 'no content to chunk'],
+  ];
+
+  it.each(BAD)('%s: exit 1, message names the file and the problem, nothing written', async (_what, content, problem) => {
+    const file = join(root, 'doc.md');
+    writeFileSync(file, content);
+    const r = await run(['--config', config, file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`chunking-tool: ${file}: `);
+    expect(r.stderr).toContain(problem);
+    expect(r.stdout).toBe('');
+    expect(existsSync(join(root, '_chunks', 'doc.json'))).toBe(false);
+  });
+
+  it('a missing file', async () => {
+    const file = join(root, 'missing.md');
+    const r = await run(['--config', config, file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file}: no such file`);
+  });
+
+  it('a directory named as a topic source', async () => {
+    const topic = makeTopic('topic', { 'topic.yaml': 'sources:\n  - golden-reference.md\n  - folder.md\n' });
+    mkdirSync(join(topic, 'folder.md'));
+    const r = await run(['--config', config, topic]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(topic, 'folder.md')}: is a directory`);
+    // The topic's folder is replaced only when every source succeeded.
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
+  it('a missing topic source fails the topic and keeps its previous _chunks', async () => {
+    const topic = makeTopic();
+    expect((await run(['--config', config, topic])).code).toBe(0);
+    const before = snapshot(join(topic, '_chunks'));
+    writeFileSync(join(topic, 'topic.yaml'), 'sources: [golden-reference.md, gone.md]\n');
+    const r = await run(['--config', config, topic]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(topic, 'gone.md')}: no such file`);
+    expect(snapshot(join(topic, '_chunks'))).toEqual(before);
+  });
+
+  it('when one of two files fails, the other is still written', async () => {
+    const good = join(root, 'good.md');
+    const bad = join(root, 'bad.md');
+    writeFileSync(good, SMALL);
+    writeFileSync(bad, Buffer.from([0xff, 0xfe, 0x41]));
+    const r = await run(['--config', config, bad, good]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${bad}: not UTF-8`);
+    expect(r.stderr).not.toContain(good);
+    expect(r.stdout).toContain(`${good}: `);
+    const m = readManifest(join(root, '_chunks', 'good.json'));
+    expect(sorted(readdirSync(join(root, '_chunks')))).toEqual(outputNames('good', m.chunks.length));
+  });
+
+  it('when one of two topics fails, the other topic is still written', async () => {
+    const good = makeTopic('good');
+    const bad = makeTopic('bad');
+    writeFileSync(join(bad, 'golden-reference.md'), Buffer.from([0x23, 0x00]));
+    const r = await run(['--config', config, bad, good]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(bad, 'golden-reference.md')}: binary file`);
+    expect(existsSync(join(good, '_chunks', 'golden-reference.json'))).toBe(true);
+    expect(existsSync(join(bad, '_chunks'))).toBe(false);
+  });
+});
+
+describe('nothing is lost on failure', () => {
+  it('a topic whose golden reference turns into invalid UTF-8 keeps its previous _chunks byte for byte', async () => {
+    const topic = makeTopic();
+    expect((await run(['--config', config, topic])).code).toBe(0);
+    const before = snapshot(join(topic, '_chunks'));
+    expect(Object.keys(before).length).toBeGreaterThanOrEqual(4);
+
+    writeFileSync(join(topic, 'golden-reference.md'), Buffer.concat([Buffer.from('# Title\n\nText '), Buffer.from([0xff, 0xfe, 0x41])]));
+    const r = await run(['--config', config, topic]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(topic, 'golden-reference.md')}: not UTF-8`);
+    expect(snapshot(join(topic, '_chunks'))).toEqual(before);
+    // No temp folders were left behind next to _chunks.
+    expect(sorted(readdirSync(topic))).toEqual(['_chunks', 'golden-reference.md']);
+  });
+
+  it('a plain file that turns binary keeps its previous outputs in a shared folder', async () => {
+    const out = join(root, 'out');
+    const file = join(root, 'X.md');
+    writeFileSync(file, SMALL);
+    expect((await run(['--config', config, '--out', out, file])).code).toBe(0);
+    const before = snapshot(out);
+    writeFileSync(file, Buffer.from([0x00, 0x01]));
+    const r = await run(['--config', config, '--out', out, file]);
+    expect(r.code).toBe(1);
+    expect(snapshot(out)).toEqual(before);
+    expect(readdirSync(out).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('settings: topic.yaml, workspace config and CLI overrides', () => {
+  it('topic.yaml chunking overrides apply: every chunk fits maxTokens 256 and the strategy key says so', async () => {
+    const plain = makeTopic('plain');
+    const small = makeTopic('small', { 'topic.yaml': 'chunking: {maxTokens: 256, targetTokens: 200}\n' });
+    expect((await run(['--config', config, plain, small])).code).toBe(0);
+    const m = readManifest(join(small, '_chunks', 'golden-reference.json'));
+    const p = readManifest(join(plain, '_chunks', 'golden-reference.json'));
+    expect(m.strategyKey).toBe('semantic-64-200-256');
+    expect(m.options).toMatchObject({ minTokens: 64, targetTokens: 200, maxTokens: 256 });
+    for (const c of m.chunks) expect(c.tokenStats.tokens).toBeLessThanOrEqual(256);
+    expect(m.chunks.length).toBeGreaterThan(p.chunks.length);
+    expect(p.strategyKey).toBe('semantic-64-400-512');
+    expect(sorted(readdirSync(join(small, '_chunks')))).toEqual(outputNames('golden-reference', m.chunks.length));
+  });
+
+  it('the workspace config applies to every topic, and topic.yaml wins over it', async () => {
+    writeFileSync(config, 'chunking:\n  minTokens: 32\n  targetTokens: 300\n  maxTokens: 350\n  overlapSentences: 0\n  contentType: guide\n');
+    const a = makeTopic('a');
+    const b = makeTopic('b', { 'topic.yaml': 'chunking:\n  contentType: api\n  overlapSentences: 1\n' });
+    expect((await run(['--config', config, a, b])).code).toBe(0);
+    const ma = readManifest(join(a, '_chunks', 'golden-reference.json'));
+    const mb = readManifest(join(b, '_chunks', 'golden-reference.json'));
+    expect(ma.strategyKey).toBe('semantic-32-300-350-o0');
+    expect(ma.chunks[0]!.id).toBe('guide:golden-reference::ch0');
+    expect(ma.chunks.every((c) => c.tokenStats.tokens <= 350)).toBe(true);
+    expect(mb.strategyKey).toBe('semantic-32-300-350-o1');
+    expect(mb.chunks[0]!.id).toBe('api:golden-reference::ch0');
+  });
+
+  it('--content-type post: every id starts with post:', async () => {
+    const topic = makeTopic('topic', { 'topic.yaml': 'chunking:\n  contentType: api\n' });
+    const r = await run(['--config', config, '--content-type', 'post', topic]);
+    expect(r.code).toBe(0);
+    const m = readManifest(join(topic, '_chunks', 'golden-reference.json'));
+    expect(m.chunks.length).toBeGreaterThanOrEqual(3);
+    for (const c of m.chunks) {
+      expect(c.id.startsWith('post:')).toBe(true);
+      expect(c.contentType).toBe('post');
+    }
+    expect(m.options.contentType).toBe('post');
+    // The content type is not part of the cache key.
+    expect(m.strategyKey).toBe('semantic-64-400-512');
+  });
+
+  it('--content-type applies to plain files too', async () => {
+    const file = join(root, 'X.md');
+    writeFileSync(file, SMALL);
+    expect((await run(['--config', config, '--content-type', 'post', file])).code).toBe(0);
+    const m = readManifest(join(root, '_chunks', 'X.json'));
+    expect(m.chunks.every((c) => c.id.startsWith('post:X::ch'))).toBe(true);
+  });
+});
+
+describe('the built bin, run as a user would', () => {
+  const BIN = join(REPO, 'node_modules', '.bin', 'chunking-tool');
+  const exec = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile(BIN, args, { cwd: REPO, encoding: 'utf8' }, (err, stdout, stderr) => {
+        done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
+      });
+    });
+
+  beforeAll(() => {
+    execFileSync('node', ['tools/build.mjs', 'apps/chunking-tool'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  });
+
+  it('chunking-tool --help exits 0 and prints the usage', async () => {
+    expect(statSync(join(REPO, 'apps', 'chunking-tool', 'dist', 'main.js')).isFile()).toBe(true);
+    const r = await exec(['--help']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(HELP);
+  });
+
+  it('chunking-tool with no arguments exits 2', async () => {
+    const r = await exec([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no topic folder or markdown file given');
+  });
+
+  it('chunking-tool on a topic writes the same outputs as main() in-process', async () => {
+    const viaBin = makeTopic('bin');
+    const inProcess = makeTopic('in-process');
+    const r = await exec(['--config', config, viaBin]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect((await run(['--config', config, inProcess])).code).toBe(0);
+    expect(snapshot(join(viaBin, '_chunks'))).toEqual(snapshot(join(inProcess, '_chunks')));
+  });
+});

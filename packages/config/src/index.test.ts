@@ -1,0 +1,355 @@
+// Tests of @chunkyard/config: parseConfig validates chunkyard.config.yaml and topic.yaml
+// text and names the file, the line and the key in every error; mergeTopic layers a
+// topic's overrides on the workspace config. Real YAML files on disk, no mocks.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from './index.js';
+
+const FILE = 'chunkyard.config.yaml';
+
+/** Parses `text` and returns the ConfigError it throws (fails the test if it does not throw). */
+function errorOf(text: string, file = FILE, topic = false): ConfigError {
+  try {
+    parseConfig(text, file, { topic });
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`expected parseConfig to reject:\n${text}`);
+}
+
+describe('parseConfig: valid configs', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'chunkyard-config-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('parses every chunking setting from a file on disk', () => {
+    const file = join(dir, FILE);
+    writeFileSync(
+      file,
+      [
+        '# workspace chunking settings',
+        'chunking:',
+        '  strategy: semantic',
+        '  minTokens: 32',
+        '  targetTokens: 300',
+        '  maxTokens: 480',
+        '  overlapSentences: 1',
+        '  breadcrumbMode: always',
+        '  contentType: guide',
+        '  parser: remark',
+        '',
+      ].join('\n'),
+    );
+    const config = parseConfig(readFileSync(file, 'utf8'), file);
+    expect(config).toEqual({
+      chunking: {
+        strategy: 'semantic',
+        minTokens: 32,
+        targetTokens: 300,
+        maxTokens: 480,
+        overlapSentences: 1,
+        breadcrumbMode: 'always',
+        contentType: 'guide',
+        parser: 'remark',
+      },
+    });
+    expect(config.sources).toBeUndefined();
+  });
+
+  it('parses the repository root chunkyard.config.yaml', () => {
+    const text = readFileSync(new URL('../../../chunkyard.config.yaml', import.meta.url), 'utf8');
+    const config = parseConfig(text, FILE);
+    expect(config.chunking.strategy).toBe('semantic');
+    expect(config.chunking.maxTokens).toBeGreaterThanOrEqual(16);
+  });
+
+  it('accepts flow-style mappings and the boundary values', () => {
+    expect(parseConfig('chunking: {minTokens: 0, targetTokens: 16, maxTokens: 16, overlapSentences: 0}\n', FILE)).toEqual({
+      chunking: { minTokens: 0, targetTokens: 16, maxTokens: 16, overlapSentences: 0 },
+    });
+    // min == target == max is allowed.
+    expect(parseConfig('chunking:\n  minTokens: 100\n  targetTokens: 100\n  maxTokens: 100\n', FILE).chunking).toEqual({
+      minTokens: 100,
+      targetTokens: 100,
+      maxTokens: 100,
+    });
+  });
+
+  it('keeps only the keys that were set (no defaults filled in)', () => {
+    expect(parseConfig('chunking:\n  maxTokens: 256\n', FILE)).toEqual({ chunking: { maxTokens: 256 } });
+  });
+
+  it.each([
+    ['an empty file', ''],
+    ['only whitespace', '  \n\n\t\n'],
+    ['only comments', '# nothing configured yet\n# chunking:\n#   maxTokens: 10\n'],
+    ['an explicit empty document', '---\n'],
+    ['an explicit null document', '--- # settings come later\n~\n'],
+  ])('gives the defaults (empty settings) for %s', (_name, text) => {
+    expect(parseConfig(text, FILE)).toEqual({ chunking: {} });
+    expect(parseConfig(text, 'docs/x/topic.yaml', { topic: true })).toEqual({ chunking: {} });
+  });
+});
+
+describe('parseConfig: every chunking key is validated with file:line, key and what was expected', () => {
+  // Each case puts the bad value on line 4, between a comment and a valid setting.
+  const cases: [key: string, bad: string, expected: string][] = [
+    ['maxTokens', '-3', 'an integer >= 16'],
+    ['maxTokens', '8', 'an integer >= 16'],
+    ['maxTokens', '512.5', 'an integer >= 16'],
+    ['maxTokens', '"512"', 'an integer >= 16'],
+    ['maxTokens', 'lots', 'an integer >= 16'],
+    ['minTokens', '-1', 'an integer >= 0'],
+    ['minTokens', '1.5', 'an integer >= 0'],
+    ['minTokens', 'true', 'an integer >= 0'],
+    ['targetTokens', '0', 'an integer >= 1'],
+    ['targetTokens', '[400]', 'an integer >= 1'],
+    ['overlapSentences', '-1', 'an integer >= 0'],
+    ['overlapSentences', '0.5', 'an integer >= 0'],
+    ['overlapSentences', '', 'an integer >= 0'],
+    ['strategy', 'recursive', 'one of semantic'],
+    ['strategy', '1', 'one of semantic'],
+    ['breadcrumbMode', 'sometimes', 'one of conditional, always, none'],
+    ['breadcrumbMode', 'true', 'one of conditional, always, none'],
+    ['contentType', '""', 'a non-empty string'],
+    ['contentType', '"   "', 'a non-empty string'],
+    ['contentType', '42', 'a non-empty string'],
+    ['contentType', '', 'a non-empty string'],
+    ['parser', 'slow', 'one of fast, remark'],
+    ['parser', '{name: fast}', 'one of fast, remark'],
+  ];
+
+  it.each(cases)('chunking.%s: %s is rejected', (key, bad, expected) => {
+    const good = key === 'parser' ? 'contentType: doc' : 'parser: fast';
+    const text = `# settings\nchunking:\n  # the value under test is next\n  ${key}: ${bad}\n  ${good}\n`;
+    const err = errorOf(text);
+    expect(err.file).toBe(FILE);
+    expect(err.line).toBe(4);
+    expect(err.message).toContain(`${FILE}:4`);
+    expect(err.message).toContain(`chunking.${key}`);
+    expect(err.message).toContain(`expected ${expected}`);
+    expect(err.message.startsWith(`${FILE}:4: chunking.${key}: expected ${expected}`)).toBe(true);
+  });
+
+  it('the brief example: maxTokens: -3 on line 4 names the file, line 4, the key and "integer"', () => {
+    const err = errorOf('chunking:\n  minTokens: 10\n  targetTokens: 100\n  maxTokens: -3\n');
+    expect(err.message).toContain('chunkyard.config.yaml:4');
+    expect(err.message).toContain('chunking.maxTokens');
+    expect(err.message).toContain('integer');
+    expect(err.message).toContain('got -3');
+    expect(err.name).toBe('ConfigError');
+    expect(err).toBeInstanceOf(Error);
+  });
+
+  it('uses the file name it was given (a topic.yaml path) in the message', () => {
+    const err = errorOf('chunking:\n  maxTokens: 2\n', 'docs/guides/topic.yaml', true);
+    expect(err.message).toContain('docs/guides/topic.yaml:2');
+    expect(err.file).toBe('docs/guides/topic.yaml');
+  });
+
+  it('reports the line of a flow-style mapping entry', () => {
+    const err = errorOf('\n\nchunking: {targetTokens: 100, maxTokens: 3}\n');
+    expect(err.line).toBe(3);
+    expect(err.message).toContain('chunking.maxTokens');
+  });
+});
+
+describe('parseConfig: unknown keys and structure', () => {
+  it('rejects an unknown top-level key with its line and the known keys', () => {
+    const err = errorOf('chunking:\n  maxTokens: 100\noutput: _chunks\n');
+    expect(err.line).toBe(3);
+    expect(err.message).toContain(`${FILE}:3`);
+    expect(err.message).toContain('output');
+    expect(err.message).toContain('unknown key');
+    expect(err.message).toContain('known: chunking');
+  });
+
+  it('rejects an unknown chunking key with its line and lists the known settings', () => {
+    const err = errorOf('chunking:\n  minTokens: 10\n\n  maxTokkens: 100\n');
+    expect(err.line).toBe(4);
+    expect(err.message).toContain(`${FILE}:4`);
+    expect(err.message).toContain('chunking.maxTokkens');
+    expect(err.message).toContain('unknown setting');
+    for (const k of ['strategy', 'minTokens', 'targetTokens', 'maxTokens', 'overlapSentences', 'breadcrumbMode', 'contentType', 'parser']) {
+      expect(err.message).toContain(k);
+    }
+  });
+
+  it('rejects a top level that is not a mapping', () => {
+    for (const text of ['- chunking\n- sources\n', 'just a string\n', '42\n']) {
+      const err = errorOf(`\n${text}`);
+      expect(err.line).toBe(2);
+      expect(err.message).toContain(`${FILE}:2`);
+      expect(err.message).toContain('mapping');
+    }
+  });
+
+  it('rejects a chunking value that is not a mapping', () => {
+    for (const text of ['chunking: 512\n', 'chunking: [maxTokens]\n', 'chunking: semantic\n']) {
+      const err = errorOf(`# c\n${text}`);
+      expect(err.line).toBe(2);
+      expect(err.message).toContain(`${FILE}:2`);
+      expect(err.message).toContain('chunking');
+      expect(err.message).toContain('mapping');
+    }
+  });
+});
+
+describe('parseConfig: invalid YAML', () => {
+  it.each([
+    // [name, text, first line the error may be reported on, last one]; the parser reports an
+    // unclosed construct where the input ends.
+    ['an unclosed flow sequence', 'chunking:\n  minTokens: 1\n  maxTokens: [1\n', 3, 4],
+    ['a duplicate key', 'chunking:\n  maxTokens: 100\n  maxTokens: 200\n', 3, 3],
+    ['tab indentation', 'chunking:\n\tmaxTokens: 100\n', 2, 2],
+    ['an unterminated quoted string', 'chunking:\n  contentType: "doc\n', 2, 3],
+    ['a bad indentation', 'chunking:\n  minTokens: 1\n maxTokens: 100\n', 3, 3],
+  ])('reports %s as file:line', (_name, text, first, last) => {
+    const err = errorOf(text);
+    expect(err.line).toBeGreaterThanOrEqual(first);
+    expect(err.line).toBeLessThanOrEqual(last);
+    expect(err.message).toContain(`${FILE}:${err.line}: `);
+    expect(err.message).toContain('not valid YAML');
+    // One line of explanation, not the multi-line pretty error.
+    expect(err.message).not.toContain('\n');
+  });
+});
+
+describe('parseConfig: sources (topic.yaml only)', () => {
+  const TOPIC = 'docs/alpha/topic.yaml';
+
+  it('accepts a list of markdown file names in a topic.yaml', () => {
+    const config = parseConfig('sources:\n  - golden-reference.md\n  - extra.markdown\n  - notes.txt\nchunking:\n  maxTokens: 300\n', TOPIC, {
+      topic: true,
+    });
+    expect(config).toEqual({ chunking: { maxTokens: 300 }, sources: ['golden-reference.md', 'extra.markdown', 'notes.txt'] });
+  });
+
+  it('rejects sources in the workspace config (an unknown key there)', () => {
+    const err = errorOf('chunking:\n  maxTokens: 300\nsources:\n  - a.md\n');
+    expect(err.line).toBe(3);
+    expect(err.message).toContain(`${FILE}:3`);
+    expect(err.message).toContain('sources');
+    expect(err.message).toContain('unknown key');
+    expect(err.message).not.toContain('known: chunking, sources');
+  });
+
+  it('a topic.yaml error lists sources among the known keys', () => {
+    const err = errorOf('title: Alpha\n', TOPIC, true);
+    expect(err.message).toContain(`${TOPIC}:1`);
+    expect(err.message).toContain('known: chunking, sources');
+  });
+
+  it.each([
+    ['a string instead of a list', 'sources: golden-reference.md\n'],
+    ['an empty list', 'sources: []\n'],
+    ['no value', 'sources:\n'],
+    ['a non-markdown file', 'sources:\n  - diagram.png\n'],
+    ['a path leaving the topic folder', 'sources:\n  - ../other/golden-reference.md\n'],
+    ['a number in the list', 'sources:\n  - a.md\n  - 7\n'],
+    ['a mapping in the list', 'sources:\n  - {file: a.md}\n'],
+  ])('rejects %s', (_name, body) => {
+    const err = errorOf(`# topic\n${body}`, TOPIC, true);
+    expect(err.line).toBe(2);
+    expect(err.message).toContain(`${TOPIC}:2`);
+    expect(err.message).toContain('sources');
+    expect(err.message).toContain('.md');
+  });
+});
+
+describe('parseConfig: minTokens <= targetTokens <= maxTokens', () => {
+  it('rejects minTokens > targetTokens', () => {
+    const err = errorOf('chunking:\n  minTokens: 500\n  targetTokens: 400\n');
+    expect(err.message).toContain(FILE);
+    expect(err.message).toContain('minTokens <= targetTokens <= maxTokens');
+    expect(err.message).toContain('500/400/undefined');
+    expect(err.line).toBe(3);
+    expect(err.message).toContain(`${FILE}:3`);
+  });
+
+  it('rejects targetTokens > maxTokens, pointing at the targetTokens line', () => {
+    const err = errorOf('chunking:\n  maxTokens: 300\n  minTokens: 10\n  targetTokens: 400\n');
+    expect(err.message).toContain('minTokens <= targetTokens <= maxTokens');
+    expect(err.message).toContain('10/400/300');
+    expect(err.line).toBe(4);
+    expect(err.message).toContain(`${FILE}:4`);
+  });
+
+  it('rejects minTokens > maxTokens even without targetTokens', () => {
+    const err = errorOf('chunking:\n  minTokens: 600\n  maxTokens: 100\n');
+    expect(err.message).toContain('minTokens <= targetTokens <= maxTokens');
+    expect(err.message).toContain(`${FILE}:2`);
+  });
+
+  it('accepts partial settings that are consistent so far', () => {
+    expect(parseConfig('chunking:\n  minTokens: 10\n  maxTokens: 20\n', FILE).chunking).toEqual({ minTokens: 10, maxTokens: 20 });
+    expect(parseConfig('chunking:\n  targetTokens: 900\n', FILE).chunking).toEqual({ targetTokens: 900 });
+  });
+});
+
+describe('mergeTopic', () => {
+  const base: ChunkyardConfig = {
+    chunking: { strategy: 'semantic', minTokens: 64, targetTokens: 400, maxTokens: 512, contentType: 'doc' },
+  };
+
+  it('returns the workspace config when there is no topic.yaml', () => {
+    expect(mergeTopic(base, null)).toBe(base);
+  });
+
+  it('topic settings win over workspace settings, unset ones are inherited', () => {
+    const topic = parseConfig('chunking:\n  maxTokens: 256\n  targetTokens: 200\n  breadcrumbMode: always\n', 'topic.yaml', { topic: true });
+    const merged = mergeTopic(base, topic);
+    expect(merged.chunking).toEqual({
+      strategy: 'semantic',
+      minTokens: 64,
+      targetTokens: 200,
+      maxTokens: 256,
+      contentType: 'doc',
+      breadcrumbMode: 'always',
+    });
+    expect(merged.sources).toBeUndefined();
+  });
+
+  it('carries the topic sources and does not mutate its inputs', () => {
+    const baseCopy = structuredClone(base);
+    const topic = parseConfig('sources: [a.md, b.md]\nchunking: {contentType: post}\n', 'topic.yaml', { topic: true });
+    const topicCopy = structuredClone(topic);
+    const merged = mergeTopic(base, topic);
+    expect(merged).toEqual({ chunking: { ...base.chunking, contentType: 'post' }, sources: ['a.md', 'b.md'] });
+    expect(base).toEqual(baseCopy);
+    expect(topic).toEqual(topicCopy);
+    expect(merged.chunking).not.toBe(base.chunking);
+  });
+
+  it('an empty topic.yaml changes nothing', () => {
+    const merged = mergeTopic(base, parseConfig('', 'topic.yaml', { topic: true }));
+    expect(merged).toEqual({ chunking: base.chunking });
+  });
+
+  it('works from an empty workspace config', () => {
+    const merged = mergeTopic({ chunking: {} }, { chunking: { maxTokens: 100 } });
+    expect(merged).toEqual({ chunking: { maxTokens: 100 } });
+  });
+});
+
+describe('ConfigError', () => {
+  it('formats file:line: message and keeps the parts', () => {
+    const err = new ConfigError('a.yaml', 7, 'chunking.maxTokens: expected an integer >= 16, got 3');
+    expect(err.message).toBe('a.yaml:7: chunking.maxTokens: expected an integer >= 16, got 3');
+    expect(err.file).toBe('a.yaml');
+    expect(err.line).toBe(7);
+    expect(err.name).toBe('ConfigError');
+    expect(err).toBeInstanceOf(Error);
+  });
+
+  it('omits the line when there is none', () => {
+    expect(new ConfigError('a.yaml', null, 'oops').message).toBe('a.yaml: oops');
+  });
+});

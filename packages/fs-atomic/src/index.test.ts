@@ -1,0 +1,270 @@
+// Tests of @chunkyard/fs-atomic on the real file system (temp dirs, no mocks):
+// writeFileAtomic writes through a temp file + rename, replaceDirAtomic swaps in a
+// freshly built directory; neither leaves temp files behind, and a failed
+// replaceDirAtomic leaves the previous directory exactly as it was.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { replaceDirAtomic, writeFileAtomic } from './index.js';
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'chunkyard-fs-atomic-'));
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const sorted = (names: string[]) => [...names].sort();
+/** Every entry of `dir` (recursively), as relative path → content (directories end in '/'). */
+function tree(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const rel = `${prefix}${entry.name}`;
+    if (entry.isDirectory()) {
+      out[`${rel}/`] = '';
+      Object.assign(out, tree(join(dir, entry.name), `${rel}/`));
+    } else {
+      out[rel] = readFileSync(join(dir, entry.name), 'latin1');
+    }
+  }
+  return out;
+}
+/** Names that look like the temp files/dirs these helpers create. */
+const temps = (dir: string) => readdirSync(dir).filter((n) => n.includes('.tmp-'));
+
+describe('writeFileAtomic', () => {
+  it('writes a string and leaves no temp file behind', () => {
+    const file = join(root, 'out.json');
+    writeFileAtomic(file, '{"a":1}\n');
+    expect(readFileSync(file, 'utf8')).toBe('{"a":1}\n');
+    expect(readdirSync(root)).toEqual(['out.json']);
+  });
+
+  it('writes bytes exactly (including NUL and non-UTF-8 bytes)', () => {
+    const file = join(root, 'blob.bin');
+    const bytes = new Uint8Array([0, 1, 2, 0xff, 0xfe, 0x41, 0, 10]);
+    writeFileAtomic(file, bytes);
+    expect(new Uint8Array(readFileSync(file))).toEqual(bytes);
+  });
+
+  it('writes UTF-8 text with non-ASCII characters', () => {
+    const file = join(root, 'ü.md');
+    const text = '# Überschrift — 日本語 🧩\n';
+    writeFileAtomic(file, text);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('replaces an existing file whole (shorter content does not leave a tail)', () => {
+    const file = join(root, 'a.md');
+    writeFileSync(file, 'a much longer previous content\n'.repeat(100));
+    writeFileAtomic(file, 'short\n');
+    expect(readFileSync(file, 'utf8')).toBe('short\n');
+    expect(readdirSync(root)).toEqual(['a.md']);
+  });
+
+  it('writes an empty file', () => {
+    const file = join(root, 'empty.txt');
+    writeFileAtomic(file, '');
+    expect(statSync(file).size).toBe(0);
+  });
+
+  it('creates missing parent folders', () => {
+    const file = join(root, 'a', 'b', 'c', 'x.md');
+    writeFileAtomic(file, 'x');
+    expect(readFileSync(file, 'utf8')).toBe('x');
+    expect(temps(join(root, 'a', 'b', 'c'))).toEqual([]);
+  });
+
+  it('many writes to the same file in a row: the last one wins, no temp files', () => {
+    const file = join(root, 'n.txt');
+    for (let i = 0; i < 50; i++) writeFileAtomic(file, `value ${i}\n`);
+    expect(readFileSync(file, 'utf8')).toBe('value 49\n');
+    expect(readdirSync(root)).toEqual(['n.txt']);
+  });
+
+  it('when the rename fails (target is a non-empty directory) it throws and removes its temp file', () => {
+    const target = join(root, 'taken');
+    mkdirSync(target);
+    writeFileSync(join(target, 'keep.md'), 'keep');
+    expect(() => writeFileAtomic(target, 'data')).toThrow();
+    expect(readdirSync(root)).toEqual(['taken']);
+    expect(readFileSync(join(target, 'keep.md'), 'utf8')).toBe('keep');
+  });
+
+  it('when the parent path is a file it throws and writes nothing', () => {
+    const parent = join(root, 'plain');
+    writeFileSync(parent, 'i am a file');
+    expect(() => writeFileAtomic(join(parent, 'x.md'), 'data')).toThrow();
+    expect(readdirSync(root)).toEqual(['plain']);
+    expect(readFileSync(parent, 'utf8')).toBe('i am a file');
+  });
+});
+
+describe('replaceDirAtomic', () => {
+  it('creates the directory (and missing parents) with exactly the given files', () => {
+    const dir = join(root, 'topic', '_chunks');
+    replaceDirAtomic(
+      dir,
+      new Map<string, string | Uint8Array>([
+        ['doc-0.md', '# A\n'],
+        ['doc-1.md', 'b\n'],
+        ['doc.json', '{}\n'],
+        ['raw.bin', new Uint8Array([0, 0xff, 7])],
+      ]),
+    );
+    expect(tree(dir)).toEqual({ 'doc-0.md': '# A\n', 'doc-1.md': 'b\n', 'doc.json': '{}\n', 'raw.bin': '\u0000\u00ff\u0007' });
+    expect(readdirSync(join(root, 'topic'))).toEqual(['_chunks']);
+  });
+
+  it('replaces an existing directory: stale files and subfolders are gone, kept names get the new content', () => {
+    const dir = join(root, '_chunks');
+    mkdirSync(join(dir, 'nested'), { recursive: true });
+    writeFileSync(join(dir, 'doc-0.md'), 'old 0');
+    writeFileSync(join(dir, 'doc-1.md'), 'old 1');
+    writeFileSync(join(dir, 'doc-99.md'), 'stale');
+    writeFileSync(join(dir, 'other.txt'), 'stale too');
+    writeFileSync(join(dir, '.hidden'), 'stale hidden');
+    writeFileSync(join(dir, 'nested', 'deep.md'), 'stale deep');
+    replaceDirAtomic(
+      dir,
+      new Map([
+        ['doc-0.md', 'new 0'],
+        ['doc.json', '{"chunks":[]}'],
+      ]),
+    );
+    expect(tree(dir)).toEqual({ 'doc-0.md': 'new 0', 'doc.json': '{"chunks":[]}' });
+    expect(readdirSync(root)).toEqual(['_chunks']);
+  });
+
+  it('an empty map leaves an empty directory', () => {
+    const dir = join(root, '_chunks');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'stale.md'), 'x');
+    replaceDirAtomic(dir, new Map());
+    expect(statSync(dir).isDirectory()).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(root)).toEqual(['_chunks']);
+  });
+
+  it('leaves siblings of the directory alone', () => {
+    const dir = join(root, '_chunks');
+    writeFileSync(join(root, 'golden-reference.md'), '# source');
+    mkdirSync(join(root, 'images'));
+    writeFileSync(join(root, 'images', 'a.png'), 'png');
+    replaceDirAtomic(dir, new Map([['golden-reference-0.md', '# source']]));
+    expect(sorted(readdirSync(root))).toEqual(['_chunks', 'golden-reference.md', 'images']);
+    expect(readFileSync(join(root, 'images', 'a.png'), 'utf8')).toBe('png');
+  });
+
+  describe('a failure midway leaves the previous content intact and no temp dirs', () => {
+    const previous = { 'doc-0.md': 'first', 'doc-1.md': 'second', 'doc.json': '{"v":1}' };
+    let dir: string;
+    beforeEach(() => {
+      dir = join(root, '_chunks');
+      mkdirSync(dir);
+      for (const [name, data] of Object.entries(previous)) writeFileSync(join(dir, name), data);
+    });
+
+    it.each([
+      ['a name containing "/"', 'sub/doc-2.md'],
+      ['a name containing "\\\\"', 'sub\\doc-2.md'],
+      ['".."', '..'],
+      ['"."', '.'],
+      ['a name escaping the folder', '../escaped.md'],
+    ])('%s', (_what, badName) => {
+      const files = new Map([
+        ['doc-0.md', 'NEW first'],
+        ['doc-1.md', 'NEW second'],
+        [badName, 'bad'],
+        ['doc-2.md', 'never written'],
+      ]);
+      expect(() => replaceDirAtomic(dir, files)).toThrow(/bad output file name/);
+      expect(tree(dir)).toEqual(previous);
+      expect(readdirSync(root)).toEqual(['_chunks']);
+    });
+
+    it('the bad name is the first entry', () => {
+      expect(() => replaceDirAtomic(dir, new Map([['a/b.md', 'x']]))).toThrow(/bad output file name: a\/b\.md/);
+      expect(tree(dir)).toEqual(previous);
+      expect(readdirSync(root)).toEqual(['_chunks']);
+    });
+
+    it('a write that fails inside the fresh dir (empty name) is rolled back too', () => {
+      expect(() => replaceDirAtomic(dir, new Map([['doc-0.md', 'x'], ['', 'y']]))).toThrow();
+      expect(tree(dir)).toEqual(previous);
+      expect(readdirSync(root)).toEqual(['_chunks']);
+    });
+
+    it('a failure when nothing existed before creates nothing', () => {
+      const missing = join(root, 'fresh-topic', '_chunks');
+      expect(() => replaceDirAtomic(missing, new Map([['ok.md', 'x'], ['x/y.md', 'y']]))).toThrow();
+      expect(existsSync(missing)).toBe(false);
+      expect(readdirSync(join(root, 'fresh-topic'))).toEqual([]);
+      expect(tree(dir)).toEqual(previous);
+    });
+
+    it('after a failure, a good call still replaces the directory', () => {
+      expect(() => replaceDirAtomic(dir, new Map([['a/b', 'x']]))).toThrow();
+      replaceDirAtomic(dir, new Map([['doc-0.md', 'recovered']]));
+      expect(tree(dir)).toEqual({ 'doc-0.md': 'recovered' });
+      expect(readdirSync(root)).toEqual(['_chunks']);
+    });
+  });
+
+  it('two calls in sequence on the same dir end with the second call\'s content only', () => {
+    const dir = join(root, '_chunks');
+    replaceDirAtomic(
+      dir,
+      new Map([
+        ['doc-0.md', 'one 0'],
+        ['doc-1.md', 'one 1'],
+        ['doc-2.md', 'one 2'],
+        ['doc.json', 'one'],
+      ]),
+    );
+    replaceDirAtomic(
+      dir,
+      new Map([
+        ['doc-0.md', 'two 0'],
+        ['doc.json', 'two'],
+      ]),
+    );
+    expect(tree(dir)).toEqual({ 'doc-0.md': 'two 0', 'doc.json': 'two' });
+    expect(readdirSync(root)).toEqual(['_chunks']);
+  });
+
+  it('concurrent-ish: interleaved async rounds on the same dir end with the last content, no temps', async () => {
+    const dir = join(root, '_chunks');
+    const round = (n: number) =>
+      new Promise<void>((resolve, reject) =>
+        setImmediate(() => {
+          try {
+            replaceDirAtomic(dir, new Map(Array.from({ length: n % 4 }, (_, i) => [`doc-${i}.md`, `round ${n} chunk ${i}`])));
+            resolve();
+          } catch (err) {
+            reject(err as Error);
+          }
+        }),
+      );
+    await Promise.all(Array.from({ length: 20 }, (_, n) => round(n)));
+    // The 20th round (n = 19) ran last: 19 % 4 = 3 files.
+    expect(tree(dir)).toEqual({ 'doc-0.md': 'round 19 chunk 0', 'doc-1.md': 'round 19 chunk 1', 'doc-2.md': 'round 19 chunk 2' });
+    expect(readdirSync(root)).toEqual(['_chunks']);
+  });
+
+  it('repeated replacements of a large directory each leave one complete round of files', () => {
+    const dir = join(root, '_chunks');
+    const big = 'x'.repeat(100_000);
+    replaceDirAtomic(dir, new Map(Array.from({ length: 10 }, (_, i) => [`doc-${i}.md`, big])));
+    for (let n = 0; n < 5; n++) {
+      replaceDirAtomic(dir, new Map(Array.from({ length: 10 }, (_, i) => [`doc-${i}.md`, `${n}${big}`])));
+      // After each call the directory is complete and consistent: 10 files of one round.
+      const entries = tree(dir);
+      expect(Object.keys(entries)).toHaveLength(10);
+      expect(new Set(Object.values(entries).map((v) => v[0]))).toEqual(new Set([String(n)]));
+    }
+    expect(temps(root)).toEqual([]);
+  });
+});
