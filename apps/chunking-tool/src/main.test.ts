@@ -472,6 +472,27 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     expect(existsSync(join(topic, '_chunks'))).toBe(false);
   });
 
+  it('--out naming the folder that holds a source, which stale-file removal could damage', async () => {
+    const folder = join(root, 'sources');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'guide.md'), SMALL);
+    writeFileSync(join(folder, 'guide-2.md'), SMALL);
+    await expectUsage(['--config', config, '--out', folder, join(folder, 'guide.md')], 'holds the source');
+    expect(readdirSync(folder).sort()).toEqual(['guide-2.md', 'guide.md']);
+  });
+
+  it('two documents that would write the same file names into one --out folder', async () => {
+    const a = join(root, 'a');
+    const b = join(root, 'b');
+    mkdirSync(a);
+    mkdirSync(b);
+    writeFileSync(join(a, 'X.md'), SMALL);
+    writeFileSync(join(b, 'X.md'), SMALL);
+    const out = join(root, 'out');
+    await expectUsage(['--config', config, '--out', out, join(a, 'X.md'), join(b, 'X.md')], 'would both write X-N.md');
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('a config file with a bad value names the file and the line', async () => {
     const topic = makeTopic();
     writeFileSync(config, 'chunking:\n  strategy: semantic\n  minTokens: 10\n  maxTokens: -3\n');

@@ -192,6 +192,18 @@ function planJobs(paths: string[], values: CliValues): Job[] {
       jobs.push({ source: p, file: p, outDir, ownsDir: false, options: { ...base.chunking, ...cliOverrides } });
     }
   }
+  // Outputs must never land on or beside their sources (stale-file removal would
+  // delete a source named like X-2.md), and two documents may not share output names.
+  const seen = new Map<string, string>();
+  for (const job of jobs) {
+    if (resolve(dirname(job.file)) === job.outDir) {
+      throw new UsageError(`--out ${relative(process.cwd(), job.outDir) || '.'}: holds the source ${job.source}; choose a folder of its own (e.g. _chunks)`);
+    }
+    const key = join(job.outDir, docNameOf(job.file));
+    const other = seen.get(key);
+    if (other) throw new UsageError(`${other} and ${job.source} would both write ${docNameOf(job.file)}-N.md into ${job.outDir}`);
+    seen.set(key, job.source);
+  }
   // Settings that only contradict each other once merged (workspace config + topic.yaml + CLI)
   // are a config error too: reject them here, before any job has written anything.
   for (const job of jobs) {
