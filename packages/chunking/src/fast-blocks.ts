@@ -26,13 +26,14 @@ export interface FastBlocksResult {
   blocks: Block[];
 }
 
-export function fastBlocks(source: string): FastBlocksResult {
+export function fastBlocks(source: string, lines: LineTable = lineTable(source)): FastBlocksResult {
   const frontMatter = findFrontMatter(source);
-  const lines = lineTable(source);
   // markdown-it splits lines on `\n` only: give it `\n` line breaks, one per
   // original break, so its line numbers are those of `lines`. NUL becomes
   // U+FFFD as CommonMark requires (markdown-it's own normalize step does this).
-  const text = blankOut(source, frontMatter).replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+  let text = blankOut(source, frontMatter);
+  if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+  if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const env: Record<string, unknown> = {};
   const tokens: Token[] = [];
   md.block.parse(text, md, env, tokens);

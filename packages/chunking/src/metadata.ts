@@ -145,6 +145,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /** Seed 001: more than half of the chunk's lines lie inside fenced code (fences included). */
 export function isCode(text: string): boolean {
+  if (!text.includes('```') && !text.includes('~~~')) return false;
   const lines = text.split(/\r\n|\r|\n/);
   let inside = 0;
   let fence: string | null = null;

@@ -9,7 +9,7 @@
 import { fastBlocks } from './fast-blocks.js';
 import { flatten } from './flatten.js';
 import type { FrontMatter } from './front-matter.js';
-import { lineTable } from './lines.js';
+import { lineTable, type LineTable } from './lines.js';
 import { attachMetadata, fullBreadcrumb } from './metadata.js';
 import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
@@ -25,15 +25,17 @@ import { validate } from './validate.js';
 export interface DocumentBlocks {
   frontMatter: FrontMatter | null;
   blocks: Block[];
+  lines: LineTable;
 }
 
 /** Stages 1–2 with the chosen block producer. */
 export function documentBlocks(source: string, parser: ParserName): DocumentBlocks {
+  const lines = lineTable(source);
   if (parser === 'remark') {
     const parsed = parse(source);
-    return { frontMatter: parsed.frontMatter, blocks: flatten(parsed) };
+    return { frontMatter: parsed.frontMatter, blocks: flatten(parsed), lines };
   }
-  return fastBlocks(source);
+  return { ...fastBlocks(source, lines), lines };
 }
 
 /** The title seed 002 asks the caller for: front matter `title`, else the first H1, else the fallback. */
@@ -54,7 +56,7 @@ export interface SemanticInput {
 
 export function chunkSemantic(input: SemanticInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
-  const lines = lineTable(source);
+  const { lines } = doc;
   const units = toUnits(doc.blocks);
   // Exact counts are asked for at block and line boundaries (splitting an
   // oversized block walks its lines), so every line start and end is registered.

@@ -94,6 +94,20 @@ describe('TokenIndex', () => {
 });
 
 describe('estimateTokens (seed 003)', () => {
+  // The seed's own formulation, kept here as the reference.
+  const seed003 = (text: string): number => {
+    const words = text.trim().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return 0;
+    let tokens = 0;
+    for (const word of words) tokens += word.length <= 4 ? 1 : word.length <= 8 ? 1.3 : Math.ceil(word.length / 4);
+    return Math.max(1, Math.round(tokens));
+  };
+
+  it('equals the seed formulation on any text', () => {
+    fc.assert(fc.property(texty, (t) => estimateTokens(t) === seed003(t)), { numRuns: 1000 });
+    for (const [, text] of realDocuments()) expect(estimateTokens(text)).toBe(seed003(text));
+  });
+
   it('follows the seed rules', () => {
     expect(estimateTokens('')).toBe(0);
     expect(estimateTokens('a bb ccc dddd')).toBe(4);
