@@ -35,14 +35,13 @@ export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
     const { block } = unit;
     const tokens = ctx.tokens.count(block.start, block.end);
     const cap = ctx.budget(unit.path);
-    const base = { unit: block, path: unit.path, types: unit.types };
     if (tokens <= cap) {
-      pieces.push({ ...base, start: block.start, end: block.end, rebuiltText: null, tokens, splitUnit: false });
+      pieces.push({ start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, path: unit.path, types: unit.types });
       continue;
     }
     const limit = Math.min(ctx.target, cap);
     for (const part of splitBlock(block, block.start, limit, cap, ctx, true)) {
-      pieces.push({ ...base, ...part, splitUnit: true });
+      pieces.push({ start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, path: unit.path, types: unit.types });
     }
   }
   return pieces;

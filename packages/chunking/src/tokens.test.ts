@@ -11,7 +11,7 @@ const reference = (text: string): number => tiktoken.encode(text, [], []).length
 // Text that exercises the pre-tokenizer: newlines, runs of spaces, punctuation
 // that absorbs newlines, digits, contractions, unicode spaces and letters.
 const atoms = ['\n', '\n\n', '\r\n', ' ', '  ', '\t', '\u00a0', '\u3000', '.', '```', '}', ');', '|', '#', '- ', "'s", "'ll",
-  'foo', 'Bar', 'x', '123', '4567', 'é', 'ß', '日本', '😀', '<|endoftext|>', 'a.b', '...', '>', '*'];
+  'foo', 'Bar', 'x', '123', '4567', 'é', 'ß', '日本', '😀', '𝐀', '\u0301', '<|endoftext|>', 'a.b', '...', '>', '*'];
 const texty = fc.array(fc.constantFrom(...atoms), { maxLength: 60 }).map((a) => a.join(''));
 
 describe('countTokens', () => {

@@ -204,10 +204,9 @@ function isContentEnd(source: string, offset: number): boolean {
   return (next === 10 || next === 13) && !WHITESPACE.test(source[offset - 1] ?? ' ');
 }
 
-// cl100k's pre-token for a run of punctuation: an optional space, the run, and
-// every line break right after it. It is the one pre-token that reaches from a
-// line's content into the line break after it.
-const TRAILING_PUNCTUATION = / ?[^\s\p{L}\p{N}]+$/u;
+// cl100k's pre-token for a run of punctuation, ` ?[^\s\p{L}\p{N}]+[\r\n]*`: an
+// optional space, the run, and every line break right after it. It is the one
+// pre-token that reaches from a line's content into the line break after it.
 const LEADING_BREAKS = /^[\r\n]+/;
 
 /**
@@ -219,11 +218,42 @@ const LEADING_BREAKS = /^[\r\n]+/;
 function gapTokens(source: string, lineStart: number, contentEnd: number, next: number): number {
   const gap = source.slice(contentEnd, next);
   const breaks = LEADING_BREAKS.exec(gap)?.[0] ?? '';
-  const tail = breaks ? TRAILING_PUNCTUATION.exec(source.slice(Math.max(lineStart, contentEnd - 64), contentEnd))?.[0] : undefined;
-  if (!tail) return memoCount(gap);
-  if (tail.length >= 64) return countTokens(source.slice(lineStart, next)) - countTokens(source.slice(lineStart, contentEnd));
+  const tailStart = breaks ? punctuationTailStart(source, lineStart, contentEnd) : contentEnd;
+  if (tailStart === contentEnd) return memoCount(gap);
+  const tail = source.slice(tailStart, contentEnd);
   return memoCount(tail + breaks) - memoCount(tail) + memoCount(gap.slice(breaks.length));
 }
+
+/**
+ * Start of the line's trailing punctuation pre-token (` ?[^\s\p{L}\p{N}]+` at the
+ * end of `source.slice(lineStart, contentEnd)`), or `contentEnd` when the line
+ * ends in a letter, digit or whitespace. A backward scan: the same as matching
+ * TRAILING_PUNCTUATION, without a regex attempt at every position.
+ */
+function punctuationTailStart(source: string, lineStart: number, contentEnd: number): number {
+  let i = contentEnd;
+  while (i > lineStart) {
+    const c = source.charCodeAt(i - 1);
+    let width = 1;
+    let punct: boolean;
+    if (c < 128) {
+      punct = !((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 32 || (c >= 9 && c <= 13));
+    } else {
+      // Judge whole code points: a surrogate pair may be a letter (𝐀) or not (😀).
+      if (c >= 0xdc00 && c <= 0xdfff && i - 2 >= lineStart) {
+        const h = source.charCodeAt(i - 2);
+        if (h >= 0xd800 && h <= 0xdbff) width = 2;
+      }
+      punct = !LETTER_NUMBER_SPACE.test(source.slice(i - width, i));
+    }
+    if (!punct) break;
+    i -= width;
+  }
+  if (i < contentEnd && i > lineStart && source.charCodeAt(i - 1) === 32) i--;
+  return i;
+}
+
+const LETTER_NUMBER_SPACE = /^[\s\p{L}\p{N}]$/u;
 
 // Gaps and punctuation tails repeat endlessly ("\n\n", ".", "```"): count each once.
 const memo = new Map<string, number>();
