@@ -137,7 +137,6 @@ function toBlock(node: TokenNode, ctx: Ctx, mode: RangeMode): Block | null {
       block.fenced = false;
       block.lang = null;
       break;
-    case 'table':
     case 'table_open':
       block.header = tableHeader(node, ctx);
       break;
