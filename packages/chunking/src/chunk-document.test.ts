@@ -136,6 +136,26 @@ describe('oversized units', () => {
     }
   });
 
+  it('handles a huge single-line paragraph and a long unbroken token run', () => {
+    // Quadratic splitting would blow the test timeout on these; correctness is asserted below.
+    const words = Array.from({ length: 60_000 }, (_, i) => `word${i % 977}`).join(' ');
+    // A data-URI-sized base64 blob (digits, + and / break it into short pre-tokens) and one
+    // 20,000-letter word (a single pre-token: gpt-tokenizer's BPE is quadratic in its length).
+    const blob = Buffer.from(Array.from({ length: 90_000 }, (_, i) => (i * 7919) % 251)).toString('base64');
+    for (const doc of [`# Big\n\n${words}\n`, `# Blob\n\n${blob}\n`, `# Word\n\n${'a'.repeat(20_000)}\n`]) {
+      const { chunks } = chunkDocument(doc, { overlapSentences: 0 });
+      expect(chunks.length).toBeGreaterThan(2);
+      let covered = 0;
+      for (const c of chunks) {
+        expect(exact(doc, c)).toBe(true);
+        expect(countTokens(c.originalText)).toBe(c.tokenStats.tokens);
+        expect(c.tokenStats.embedTokens).toBeLessThanOrEqual(512);
+        covered += c.originalText.replace(/\s/g, '').length;
+      }
+      expect(covered).toBe(doc.replace(/\s/g, '').length);
+    }
+  });
+
   it('splits a long list between items, keeping each item whole', () => {
     const items = Array.from({ length: 80 }, (_, i) => `- Item ${i}: ${para(1, i)}`);
     const doc = `# List\n\n${items.join('\n')}`;

@@ -254,16 +254,25 @@ function splitWords(start: number, end: number, limit: number, ctx: SplitContext
   return packAt(start, end, cuts.filter((c) => c > start && c < end), limit, ctx, (a, b) => splitChars(a, b, limit, ctx));
 }
 
-/** Last resort: the longest prefix that fits, by binary search, never inside a surrogate pair. */
+/**
+ * Last resort: the longest prefix that fits, never inside a surrogate pair.
+ * The search window doubles from a few characters per token, so a huge line
+ * costs about its own length per part, not the rest of the line each time.
+ */
 function splitChars(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
   const parts: Part[] = [];
+  const fits = (a: number, b: number): boolean => countTokens(ctx.source.slice(a, b)) <= limit;
   let a = start;
   while (a < end) {
     let lo = a + 1;
-    let hi = end;
+    let hi = Math.min(end, a + Math.max(16, limit * 4));
+    while (hi < end && fits(a, hi)) {
+      lo = hi;
+      hi = Math.min(end, a + (hi - a) * 2);
+    }
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (countTokens(ctx.source.slice(a, mid)) <= limit) lo = mid;
+      if (fits(a, mid)) lo = mid;
       else hi = mid - 1;
     }
     let b = lo;
@@ -278,7 +287,9 @@ function splitChars(start: number, end: number, limit: number, ctx: SplitContext
 /**
  * Greedy packing of `[start, end)` cut only at `cuts`: each part takes as many
  * segments as fit `limit`; a segment that alone exceeds it goes to `finer`.
- * Parts are trimmed of surrounding whitespace.
+ * Each segment is counted once and the sum steers the greedy choice; the part
+ * is then counted exactly (a seam may merge or split a token) and shortened
+ * while it is over. Parts are trimmed of surrounding whitespace.
  */
 function packAt(
   start: number,
@@ -289,20 +300,31 @@ function packAt(
   finer: (a: number, b: number) => Part[],
 ): Part[] {
   const bounds = [start, ...cuts, end];
+  const segment = bounds.slice(1).map((b, i) => ctx.tokens.count(bounds[i]!, b));
   const parts: Part[] = [];
   let i = 0;
   while (i < bounds.length - 1) {
     const a = bounds[i]!;
-    let j = i + 1;
-    if (ctx.tokens.count(a, bounds[j]!) > limit) {
-      const segEnd = trimEndOffset(ctx.source, a, bounds[j]!);
-      parts.push(...finer(a, segEnd));
-      i = j;
+    if (segment[i]! > limit) {
+      parts.push(...finer(a, trimEndOffset(ctx.source, a, bounds[i + 1]!)));
+      i++;
       continue;
     }
-    while (j + 1 < bounds.length && ctx.tokens.count(a, trimEndOffset(ctx.source, a, bounds[j + 1]!)) <= limit) j++;
-    const b = trimEndOffset(ctx.source, a, bounds[j]!);
-    if (b > a) parts.push({ start: a, end: b, rebuiltText: null, tokens: ctx.tokens.count(a, b) });
+    let j = i + 1;
+    let estimate = segment[i]!;
+    while (j < bounds.length - 1 && estimate + segment[j]! <= limit) estimate += segment[j++]!;
+    let b = trimEndOffset(ctx.source, a, bounds[j]!);
+    let tokens = ctx.tokens.count(a, b);
+    while (tokens > limit && j > i + 1) {
+      j--;
+      b = trimEndOffset(ctx.source, a, bounds[j]!);
+      tokens = ctx.tokens.count(a, b);
+    }
+    if (tokens > limit) {
+      parts.push(...finer(a, b));
+    } else if (b > a) {
+      parts.push({ start: a, end: b, rebuiltText: null, tokens });
+    }
     i = j;
   }
   return parts
