@@ -353,3 +353,124 @@ describe('ConfigError', () => {
     expect(new ConfigError('a.yaml', null, 'oops').message).toBe('a.yaml: oops');
   });
 });
+
+describe('parseConfig: embeddings section', () => {
+  it('parses every embeddings setting, and leaves embeddings absent when not configured', () => {
+    const text = [
+      'chunking:',
+      '  maxTokens: 512',
+      'embeddings:',
+      '  provider: ollama',
+      '  model: nomic-embed-text',
+      '  dimensions: 768',
+      '  host: http://gpu-box:11434',
+      '  baseURL: https://llm.internal/v1',
+      '  batchSize: 32',
+      '  concurrency: 4',
+      '  timeoutMs: 120000',
+      '  maxRetries: 6',
+      '',
+    ].join('\n');
+    expect(parseConfig(text, FILE)).toEqual({
+      chunking: { maxTokens: 512 },
+      embeddings: {
+        provider: 'ollama',
+        model: 'nomic-embed-text',
+        dimensions: 768,
+        host: 'http://gpu-box:11434',
+        baseURL: 'https://llm.internal/v1',
+        batchSize: 32,
+        concurrency: 4,
+        timeoutMs: 120000,
+        maxRetries: 6,
+      },
+    });
+    expect(parseConfig('chunking:\n  maxTokens: 512\n', FILE)).not.toHaveProperty('embeddings');
+  });
+
+  it('keeps only the keys that were set, and accepts the boundary values', () => {
+    expect(parseConfig('embeddings:\n  provider: openai\n', FILE)).toEqual({ chunking: {}, embeddings: { provider: 'openai' } });
+    expect(parseConfig('embeddings: {}\n', FILE).embeddings).toEqual({});
+    expect(
+      parseConfig('embeddings: {provider: local, dimensions: 8, batchSize: 1, concurrency: 1, timeoutMs: 100, maxRetries: 0}\n', FILE).embeddings,
+    ).toEqual({ provider: 'local', dimensions: 8, batchSize: 1, concurrency: 1, timeoutMs: 100, maxRetries: 0 });
+    expect(parseConfig('embeddings: {batchSize: 2048, concurrency: 16, maxRetries: 10}\n', FILE).embeddings).toEqual({
+      batchSize: 2048,
+      concurrency: 16,
+      maxRetries: 10,
+    });
+  });
+
+  // Each case puts the bad value on line 4, between a comment and a valid setting.
+  const cases: [key: string, bad: string, expected: string][] = [
+    ['provider', 'huggingface', 'one of local, ollama, openai'],
+    ['provider', 'Local', 'one of local, ollama, openai'],
+    ['provider', '', 'one of local, ollama, openai'],
+    ['model', '""', 'a non-empty string'],
+    ['model', '42', 'a non-empty string'],
+    ['model', '[a, b]', 'a non-empty string'],
+    ['dimensions', '7', 'an integer >= 8'],
+    ['dimensions', '512.5', 'an integer >= 8'],
+    ['dimensions', '"512"', 'an integer >= 8'],
+    ['host', 'localhost:11434', 'an http(s) URL such as http://127.0.0.1:11434'],
+    ['host', 'ftp://files.example.com', 'an http(s) URL such as http://127.0.0.1:11434'],
+    ['host', 'http://[::1', 'an http(s) URL such as http://127.0.0.1:11434'],
+    ['host', '11434', 'an http(s) URL such as http://127.0.0.1:11434'],
+    ['baseURL', 'api.openai.com/v1', 'an http(s) URL such as https://api.openai.com/v1'],
+    ['baseURL', 'true', 'an http(s) URL such as https://api.openai.com/v1'],
+    ['batchSize', '0', 'an integer from 1 to 2048'],
+    ['batchSize', '2049', 'an integer from 1 to 2048'],
+    ['batchSize', '64.5', 'an integer from 1 to 2048'],
+    ['concurrency', '0', 'an integer from 1 to 16'],
+    ['concurrency', '17', 'an integer from 1 to 16'],
+    ['timeoutMs', '99', 'an integer >= 100'],
+    ['timeoutMs', '1e400', 'an integer >= 100'],
+    ['timeoutMs', 'soon', 'an integer >= 100'],
+    ['maxRetries', '-1', 'an integer from 0 to 10'],
+    ['maxRetries', '11', 'an integer from 0 to 10'],
+    ['maxRetries', '', 'an integer from 0 to 10'],
+  ];
+
+  it.each(cases)('embeddings.%s: %s is rejected with file:line, key and what was expected', (key, bad, expected) => {
+    const good = key === 'provider' ? 'model: m' : 'provider: local';
+    const text = `chunking:\n  maxTokens: 512\nembeddings:\n  ${key}: ${bad}\n  ${good}\n`;
+    const err = errorOf(text);
+    expect(err.file).toBe(FILE);
+    expect(err.line).toBe(4);
+    expect(err.message.startsWith(`${FILE}:4: embeddings.${key}: expected ${expected}, got `)).toBe(true);
+  });
+
+  it('rejects an unknown embeddings setting, listing the known ones', () => {
+    const err = errorOf('embeddings:\n  provider: openai\n  apiKey: sk-123\n');
+    expect(err.line).toBe(3);
+    expect(err.message).toContain(`${FILE}:3: embeddings.apiKey: unknown setting`);
+    for (const k of ['provider', 'model', 'dimensions', 'host', 'baseURL', 'batchSize', 'concurrency', 'timeoutMs', 'maxRetries']) {
+      expect(err.message).toContain(k);
+    }
+  });
+
+  it('rejects an embeddings value that is not a mapping', () => {
+    for (const text of ['embeddings: openai\n', 'embeddings: [local]\n', 'embeddings:\n']) {
+      const err = errorOf(`# e\n${text}`);
+      expect(err.line).toBe(2);
+      expect(err.message).toContain(`${FILE}:2: embeddings: expected a mapping of embeddings settings`);
+    }
+  });
+
+  it('lists embeddings among the known top-level keys of the workspace config', () => {
+    expect(errorOf('embedings:\n  provider: local\n').message).toContain('known: chunking, embeddings');
+  });
+
+  it('refuses embeddings in a topic.yaml: one model for every topic', () => {
+    const err = errorOf('chunking:\n  maxTokens: 300\nembeddings:\n  provider: openai\n', 'docs/a/topic.yaml', true);
+    expect(err.line).toBe(3);
+    expect(err.message).toContain('docs/a/topic.yaml:3: embeddings');
+    expect(err.message).toContain('chunkyard.config.yaml only');
+  });
+
+  it('mergeTopic keeps the workspace embeddings settings', () => {
+    const base = parseConfig('chunking:\n  maxTokens: 512\nembeddings:\n  provider: ollama\n  batchSize: 16\n', FILE);
+    const merged = mergeTopic(base, parseConfig('chunking:\n  maxTokens: 256\n', 'topic.yaml', { topic: true }));
+    expect(merged).toEqual({ chunking: { maxTokens: 256 }, embeddings: { provider: 'ollama', batchSize: 16 } });
+  });
+});

@@ -5,6 +5,9 @@
  *
  *   const config = parseConfig(text, 'chunkyard.config.yaml');
  *   const topic = mergeTopic(config, parseConfig(topicText, 'docs/x/topic.yaml', { topic: true }));
+ *
+ * Dependency-free apart from `yaml`: the embeddings section is typed here, not imported
+ * from @chunkyard/embeddings, so config can be loaded without the provider clients.
  */
 import { isMap, isScalar, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 
@@ -19,8 +22,29 @@ export interface ChunkingSettings {
   parser?: 'fast' | 'remark';
 }
 
+/**
+ * The `embeddings:` section. Same keys and types as @chunkyard/embeddings' EmbeddingSettings,
+ * all optional: `createProvider({ provider: 'local', ...config.embeddings })` gives the
+ * configured provider, or the default (local) one when nothing is configured.
+ */
+export interface EmbeddingsConfigSection {
+  provider?: 'local' | 'ollama' | 'openai';
+  model?: string;
+  dimensions?: number;
+  /** ollama only; else env OLLAMA_HOST. */
+  host?: string;
+  /** openai only; else env OPENAI_BASE_URL. */
+  baseURL?: string;
+  batchSize?: number;
+  concurrency?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
 export interface ChunkyardConfig {
   chunking: ChunkingSettings;
+  /** Workspace config only (one model for every topic, so their vectors can be compared); absent when not configured. */
+  embeddings?: EmbeddingsConfigSection;
   /** topic.yaml only: the topic's source documents, relative to the topic folder. */
   sources?: string[];
 }
@@ -47,6 +71,14 @@ const oneOf =
   (v) =>
     typeof v === 'string' && values.includes(v) ? null : `one of ${values.join(', ')}`;
 const nonEmptyString: Check = (v) => (typeof v === 'string' && v.trim() ? null : 'a non-empty string');
+const intRange =
+  (min: number, max: number): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `an integer from ${min} to ${max}`;
+const httpUrl =
+  (example: string): Check =>
+  (v) =>
+    typeof v === 'string' && /^https?:\/\//i.test(v) && URL.canParse(v) ? null : `an http(s) URL such as ${example}`;
 
 const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
   strategy: oneOf('semantic'),
@@ -59,8 +91,20 @@ const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
   parser: oneOf('fast', 'remark'),
 };
 
+const EMBEDDINGS_KEYS: Record<keyof EmbeddingsConfigSection, Check> = {
+  provider: oneOf('local', 'ollama', 'openai'),
+  model: nonEmptyString,
+  dimensions: int(8),
+  host: httpUrl('http://127.0.0.1:11434'),
+  baseURL: httpUrl('https://api.openai.com/v1'),
+  batchSize: intRange(1, 2048),
+  concurrency: intRange(1, 16),
+  timeoutMs: int(100),
+  maxRetries: intRange(0, 10),
+};
+
 export interface ParseOptions {
-  /** Parsing a topic.yaml: also accepts `sources`. */
+  /** Parsing a topic.yaml: also accepts `sources`, and refuses `embeddings` (workspace-wide only). */
   topic?: boolean;
 }
 
@@ -74,6 +118,23 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     throw new ConfigError(file, lineCounter.linePos(err.pos[0]).line, `not valid YAML: ${err.message.split('\n')[0]}`);
   }
   const config: ChunkyardConfig = { chunking: {} };
+  /** A `name:` mapping whose keys are all in `checks`; records each key's line in `lines`. */
+  const parseSection = (value: Node | null, name: string, checks: Record<string, Check>, line: number | null, lines: Record<string, number | null>): Record<string, unknown> => {
+    if (!isMap(value)) throw new ConfigError(file, line, `${name}: expected a mapping of ${name} settings`);
+    const out: Record<string, unknown> = {};
+    for (const item of (value as YAMLMap).items) {
+      const setting = isScalar(item.key) ? String(item.key.value) : String(item.key);
+      const itemLine = lineOfNode(item.key as Node);
+      const check = checks[setting];
+      if (!check) throw new ConfigError(file, itemLine, `${name}.${setting}: unknown setting (known: ${Object.keys(checks).join(', ')})`);
+      const v: unknown = isScalar(item.value) ? item.value.value : (item.value as Node | null)?.toJSON();
+      const expected = check(v);
+      if (expected) throw new ConfigError(file, itemLine, `${name}.${setting}: expected ${expected}, got ${JSON.stringify(v)}`);
+      out[setting] = v;
+      lines[setting] = itemLine;
+    }
+    return out;
+  };
   /** Line of each chunking setting, for the cross-check below. */
   const keyLines: Record<string, number | null> = {};
   // An empty file, only comments, or an empty document (`---`, `~`): the defaults.
@@ -84,28 +145,19 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     const line = lineOfNode(pair.key as Node);
     if (key === 'chunking') {
-      if (!isMap(pair.value)) throw new ConfigError(file, line, 'chunking: expected a mapping of chunking settings');
-      for (const item of (pair.value as YAMLMap).items) {
-        const name = isScalar(item.key) ? String(item.key.value) : String(item.key);
-        const itemLine = lineOfNode(item.key as Node);
-        const check = CHUNKING_KEYS[name as keyof ChunkingSettings];
-        if (!check) {
-          throw new ConfigError(file, itemLine, `chunking.${name}: unknown setting (known: ${Object.keys(CHUNKING_KEYS).join(', ')})`);
-        }
-        const value: unknown = isScalar(item.value) ? item.value.value : (item.value as Node | null)?.toJSON();
-        const expected = check(value);
-        if (expected) throw new ConfigError(file, itemLine, `chunking.${name}: expected ${expected}, got ${JSON.stringify(value)}`);
-        (config.chunking as Record<string, unknown>)[name] = value;
-        keyLines[name] = itemLine;
-      }
+      Object.assign(config.chunking, parseSection(pair.value as Node | null, 'chunking', CHUNKING_KEYS, line, keyLines));
+    } else if (key === 'embeddings' && !opts.topic) {
+      config.embeddings = parseSection(pair.value as Node | null, 'embeddings', EMBEDDINGS_KEYS, line, {}) as EmbeddingsConfigSection;
     } else if (key === 'sources' && opts.topic) {
       const value: unknown = (pair.value as Node | null)?.toJSON();
       if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && /\.(md|markdown|txt)$/.test(v) && !v.includes('..'))) {
         throw new ConfigError(file, line, 'sources: expected a non-empty list of .md file names inside the topic folder');
       }
       config.sources = value as string[];
+    } else if (key === 'embeddings') {
+      throw new ConfigError(file, line, 'embeddings: set in chunkyard.config.yaml only, so that every topic uses one model and their vectors can be compared');
     } else {
-      const known = opts.topic ? 'chunking, sources' : 'chunking';
+      const known = opts.topic ? 'chunking, sources' : 'chunking, embeddings';
       throw new ConfigError(file, line, `${key}: unknown key (known: ${known})`);
     }
   }
@@ -127,5 +179,9 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
 /** A topic's settings: the workspace config with the topic's overrides on top. */
 export function mergeTopic(base: ChunkyardConfig, topic: ChunkyardConfig | null): ChunkyardConfig {
   if (!topic) return base;
-  return { chunking: { ...base.chunking, ...topic.chunking }, ...(topic.sources ? { sources: topic.sources } : {}) };
+  return {
+    chunking: { ...base.chunking, ...topic.chunking },
+    ...(base.embeddings ? { embeddings: base.embeddings } : {}),
+    ...(topic.sources ? { sources: topic.sources } : {}),
+  };
 }
