@@ -1,0 +1,54 @@
+import type { ProviderName } from './types.js';
+
+export type EmbeddingErrorKind = 'unreachable' | 'auth' | 'http' | 'timeout' | 'malformed' | 'dimensions' | 'config';
+
+export interface EmbeddingErrorDetails {
+  provider: ProviderName;
+  url: string | null;
+  kind: EmbeddingErrorKind;
+  fix: string;
+  /** HTTP status of the last response, when there was one. */
+  status?: number;
+  /** Attempts made (1 + retries), for request failures. */
+  attempts?: number;
+  cause?: unknown;
+}
+
+/**
+ * Every failure of a provider, with enough context to act on: which provider, which URL,
+ * what went wrong (`kind`), and `fix`, one sentence telling the user what to do. The
+ * message already contains all of it, so a CLI can print `err.message` alone.
+ */
+export class EmbeddingError extends Error {
+  override name = 'EmbeddingError';
+  readonly provider: ProviderName;
+  readonly url: string | null;
+  readonly kind: EmbeddingErrorKind;
+  readonly fix: string;
+  readonly status: number | null;
+  readonly attempts: number | null;
+
+  constructor(problem: string, details: EmbeddingErrorDetails) {
+    const where = details.url ? ` (${details.url})` : '';
+    super(`${details.provider} embeddings${where}: ${problem}. ${details.fix}`, details.cause === undefined ? undefined : { cause: details.cause });
+    this.provider = details.provider;
+    this.url = details.url;
+    this.kind = details.kind;
+    this.fix = details.fix;
+    this.status = details.status ?? null;
+    this.attempts = details.attempts ?? null;
+  }
+}
+
+/** A URL fit for messages: user:password@ removed, so credentials never reach logs. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * @chunkyard/embeddings — one embedding interface, three providers:
+ *
+ *   local   offline, deterministic, LEXICAL (hashed stems and word pairs; see local.ts)
+ *   ollama  an Ollama server (default model mxbai-embed-large; OLLAMA_HOST)
+ *   openai  OpenAI or a compatible server (default text-embedding-3-small; OPENAI_API_KEY, OPENAI_BASE_URL)
+ *
+ *   const provider = createProvider({ provider: 'local' });
+ *   const vectors = await provider.embed(['first text', 'second text']);
+ *
+ * Every failure is an EmbeddingError naming the provider, the URL and the fix.
+ */
+import { EmbeddingError } from './errors.js';
+import { LOCAL_DEFAULT_DIMENSIONS, LOCAL_MIN_DIMENSIONS, LocalLexicalProvider, localModelId } from './local.js';
+import { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL, OllamaTransport, ollamaBaseUrl } from './ollama.js';
+import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL, OpenAITransport } from './openai.js';
+import { REMOTE_DEFAULTS, RemoteProvider, type RemoteSettings } from './remote.js';
+import type { EmbeddingProvider, EmbeddingSettings, ProviderName } from './types.js';
+
+export type { EmbedOptions, EmbeddingProvider, EmbeddingSettings, ProviderName, RetryInfo } from './types.js';
+export { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
+export { LocalLexicalProvider, localModelId, lexicalFeatures, featureHash, STOP_WORDS, LOCAL_DEFAULT_DIMENSIONS, LOCAL_LEXICAL_VERSION } from './local.js';
+export { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL } from './ollama.js';
+export { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './openai.js';
+export { REMOTE_DEFAULTS } from './remote.js';
+export { progressReporter, type ProgressReporter } from './progress.js';
+
+export type Env = Record<string, string | undefined>;
+
+const PROVIDERS: readonly ProviderName[] = ['local', 'ollama', 'openai'];
+
+function configError(provider: ProviderName, problem: string, fix: string): EmbeddingError {
+  return new EmbeddingError(problem, { provider, url: null, kind: 'config', fix });
+}
+
+/** Integer settings: [min, max], the same bounds the config file enforces (plus the test-only knobs). */
+const INT_RANGES = {
+  dimensions: [LOCAL_MIN_DIMENSIONS, Number.MAX_SAFE_INTEGER],
+  batchSize: [1, 2048],
+  concurrency: [1, 16],
+  timeoutMs: [1, Number.MAX_SAFE_INTEGER],
+  maxRetries: [0, 10],
+  backoffMs: [0, Number.MAX_SAFE_INTEGER],
+  maxDelayMs: [0, Number.MAX_SAFE_INTEGER],
+} as const satisfies Partial<Record<keyof EmbeddingSettings, readonly [number, number]>>;
+
+function validate(settings: EmbeddingSettings): void {
+  const provider = settings.provider;
+  if (!PROVIDERS.includes(provider)) {
+    throw configError(
+      // The name is unknown, so no provider can be blamed; 'local' is the default one.
+      'local',
+      `unknown provider ${JSON.stringify(provider)}`,
+      `Set embeddings.provider to one of ${PROVIDERS.join(', ')}.`,
+    );
+  }
+  for (const [key, [min, max]] of Object.entries(INT_RANGES)) {
+    const value: unknown = settings[key as keyof typeof INT_RANGES];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`;
+      throw configError(provider, `${key} must be an integer ${range}, got ${JSON.stringify(value)}`, `Set embeddings.${key} to an integer ${range}, or remove it for the default.`);
+    }
+  }
+  if (settings.model !== undefined && (typeof settings.model !== 'string' || settings.model.trim() === '')) {
+    throw configError(provider, `model must be a non-empty string, got ${JSON.stringify(settings.model)}`, 'Set embeddings.model to a model name, or remove it for the default.');
+  }
+}
+
+/** The local model id names its own dimension; accept `local-lexical-v1` and `local-lexical-v1-dN`. */
+function localDimensions(settings: EmbeddingSettings): number {
+  const configured = settings.dimensions;
+  if (settings.model === undefined) return configured ?? LOCAL_DEFAULT_DIMENSIONS;
+  const m = /^local-lexical-v1(?:-d(\d+))?$/.exec(settings.model);
+  const fromModel = m?.[1] !== undefined ? Number(m[1]) : undefined;
+  if (!m || (fromModel !== undefined && configured !== undefined && fromModel !== configured)) {
+    throw configError(
+      'local',
+      `model ${JSON.stringify(settings.model)} is not a local model${m ? ` for ${configured} dimensions` : ''}`,
+      `For the local provider, leave embeddings.model unset, or set it to ${localModelId(configured ?? LOCAL_DEFAULT_DIMENSIONS)}.`,
+    );
+  }
+  const d = fromModel ?? configured ?? LOCAL_DEFAULT_DIMENSIONS;
+  if (d < LOCAL_MIN_DIMENSIONS) {
+    throw configError('local', `model ${settings.model} has fewer than ${LOCAL_MIN_DIMENSIONS} dimensions`, `Use at least ${localModelId(LOCAL_MIN_DIMENSIONS)}.`);
+  }
+  return d;
+}
+
+function remoteSettings(settings: EmbeddingSettings, model: string): RemoteSettings {
+  return {
+    model,
+    dimensions: settings.dimensions ?? null,
+    batchSize: settings.batchSize ?? REMOTE_DEFAULTS.batchSize,
+    concurrency: settings.concurrency ?? REMOTE_DEFAULTS.concurrency,
+    timeoutMs: settings.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs,
+    maxRetries: settings.maxRetries ?? REMOTE_DEFAULTS.maxRetries,
+    backoffMs: settings.backoffMs ?? REMOTE_DEFAULTS.backoffMs,
+    maxDelayMs: settings.maxDelayMs ?? REMOTE_DEFAULTS.maxDelayMs,
+    onRetry: settings.onRetry,
+  };
+}
+
+/** A non-empty environment value, else undefined (an exported-but-empty variable counts as unset). */
+function envValue(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v ? v : undefined;
+}
+
+/**
+ * The provider `settings` describe. Reads OLLAMA_HOST, OPENAI_API_KEY, OPENAI_BASE_URL,
+ * OPENAI_ORG_ID and OPENAI_PROJECT_ID from `env` only (never from process.env behind its
+ * back), so tests and tools can pass their own. Makes no request: a missing OpenAI key is
+ * reported by the first `embed` call, before it sends anything, so runs whose embeddings
+ * are all cached need no key.
+ */
+export function createProvider(settings: EmbeddingSettings, env: Env = process.env): EmbeddingProvider {
+  validate(settings);
+  switch (settings.provider) {
+    case 'local':
+      return new LocalLexicalProvider({ dimensions: localDimensions(settings) });
+    case 'ollama': {
+      const host = settings.host ?? envValue(env, 'OLLAMA_HOST') ?? OLLAMA_DEFAULT_HOST;
+      try {
+        ollamaBaseUrl(host);
+      } catch {
+        const from = settings.host !== undefined ? 'embeddings.host' : 'OLLAMA_HOST';
+        throw configError('ollama', `${from} is not a valid address: ${JSON.stringify(host)}`, `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`);
+      }
+      const model = settings.model ?? OLLAMA_DEFAULT_MODEL;
+      return new RemoteProvider(new OllamaTransport({ host, model, dimensions: settings.dimensions ?? null }), remoteSettings(settings, model));
+    }
+    case 'openai': {
+      const baseURL = settings.baseURL ?? envValue(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL;
+      if (!URL.canParse(baseURL)) {
+        const from = settings.baseURL !== undefined ? 'embeddings.baseURL' : 'OPENAI_BASE_URL';
+        throw configError('openai', `${from} is not a valid URL: ${JSON.stringify(baseURL)}`, `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`);
+      }
+      const model = settings.model ?? OPENAI_DEFAULT_MODEL;
+      const timeoutMs = settings.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs;
+      const transport = new OpenAITransport({
+        apiKey: envValue(env, 'OPENAI_API_KEY'),
+        baseURL,
+        model,
+        dimensions: settings.dimensions ?? null,
+        timeoutMs,
+        organization: envValue(env, 'OPENAI_ORG_ID'),
+        project: envValue(env, 'OPENAI_PROJECT_ID'),
+      });
+      return new RemoteProvider(transport, remoteSettings(settings, model));
+    }
+  }
+}

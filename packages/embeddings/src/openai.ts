@@ -1,0 +1,139 @@
+/**
+ * The `openai` provider: OpenAI's embeddings API, or any server that speaks it (vLLM,
+ * llama.cpp, LM Studio, LocalAI, …) through OPENAI_BASE_URL, via the `openai` package with
+ * its own retries off (the shared loop in remote.ts retries, with the same policy as ollama).
+ *
+ * `encoding_format: 'base64'` is sent explicitly. It is what the library asks for by default
+ * anyway (a quarter of the JSON), but when it picks the format itself it decodes every
+ * `embedding` as base64 — a compatible server that ignores the field and answers with floats
+ * would come back as garbage. Asking explicitly hands us the body as sent, and we decode
+ * either form.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
+import { classifyNetwork, MalformedResponseError, retryAfterMs, rootMessage, type Failure, type Transport } from './remote.js';
+
+export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
+/** The `openai` package's own default, spelled out so that it never reads process.env itself. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** Little-endian float32s in base64 → Float32Array; null when the byte count is not a multiple of 4. */
+export function decodeBase64Floats(b64: string): Float32Array | null {
+  const buf = Buffer.from(b64, 'base64');
+  if (buf.length % 4 !== 0) return null;
+  const out = new Float32Array(buf.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = buf.readFloatLE(i * 4);
+  return out;
+}
+
+export interface OpenAITransportOptions {
+  apiKey: string | undefined;
+  baseURL: string;
+  model: string;
+  dimensions: number | null;
+  timeoutMs: number;
+  organization?: string | undefined;
+  project?: string | undefined;
+}
+
+export class OpenAITransport implements Transport {
+  readonly provider = 'openai' as const;
+  readonly url: string;
+  #client: OpenAI | null = null;
+
+  constructor(readonly options: OpenAITransportOptions) {
+    this.url = displayUrl(`${options.baseURL.replace(/\/+$/, '')}/embeddings`);
+  }
+
+  /** Throws kind 'auth' when there is no key, so the check comes before any request. */
+  beforeRequest(): void {
+    if (!this.options.apiKey) {
+      throw new EmbeddingError('no API key: OPENAI_API_KEY is not set', {
+        provider: 'openai',
+        url: this.url,
+        kind: 'auth',
+        fix: 'Set OPENAI_API_KEY to your API key (for a compatible server that needs no key, any non-empty value works).',
+      });
+    }
+  }
+
+  #getClient(): OpenAI {
+    this.beforeRequest();
+    this.#client ??= new OpenAI({
+      apiKey: this.options.apiKey ?? '',
+      baseURL: this.options.baseURL,
+      organization: this.options.organization ?? null,
+      project: this.options.project ?? null,
+      timeout: this.options.timeoutMs,
+      maxRetries: 0,
+    });
+    return this.#client;
+  }
+
+  async send(texts: string[], signal: AbortSignal): Promise<unknown[]> {
+    const { model, dimensions } = this.options;
+    const res: unknown = await this.#getClient().embeddings.create(
+      // text-embedding-3-* shorten to `dimensions` on request; other models may reject it, which
+      // is why it is only sent when configured.
+      { model, input: texts, encoding_format: 'base64', ...(dimensions !== null ? { dimensions } : {}) },
+      { signal },
+    );
+    const data = (res as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data)) throw new MalformedResponseError('the body has no "data" list');
+    const out = new Array<unknown>(data.length);
+    for (let i = 0; i < data.length; i++) {
+      const item = data[i] as { index?: unknown; embedding?: unknown } | null;
+      // `index` says which input an embedding belongs to; the API does not promise order.
+      const index = typeof item?.index === 'number' ? item.index : i;
+      if (!Number.isInteger(index) || index < 0 || index >= data.length || out[index] !== undefined) {
+        throw new MalformedResponseError(`data[${i}] has a bad or repeated index ${JSON.stringify(item?.index)}`);
+      }
+      const embedding = item?.embedding;
+      if (typeof embedding === 'string') {
+        const decoded = decodeBase64Floats(embedding);
+        if (!decoded) throw new MalformedResponseError(`data[${i}].embedding is base64 whose length is not a whole number of float32s`);
+        out[index] = decoded;
+      } else {
+        out[index] = embedding;
+      }
+    }
+    return out;
+  }
+
+  classify(err: unknown): Failure {
+    if (err instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
+    if (err instanceof APIConnectionError) return classifyNetwork(err) ?? { kind: 'unreachable', code: 'fetch failed', detail: rootMessage(err) };
+    if (err instanceof APIError && typeof err.status === 'number') {
+      const body = err.error as { message?: unknown } | undefined;
+      const detail = typeof body?.message === 'string' ? body.message : err.message;
+      return { kind: 'http', status: err.status, detail, retryAfterMs: retryAfterMs(err.headers) };
+    }
+    const network = classifyNetwork(err);
+    if (network) return network;
+    if (err instanceof SyntaxError) return { kind: 'malformed', detail: `the body is not JSON (${err.message})` };
+    throw err;
+  }
+
+  fix(kind: EmbeddingErrorKind, status?: number): string {
+    const { model } = this.options;
+    switch (kind) {
+      case 'unreachable':
+        return 'Check OPENAI_BASE_URL (or embeddings.baseURL) and the network connection.';
+      case 'auth':
+        return 'Set OPENAI_API_KEY to a valid API key for this server.';
+      case 'http':
+        if (status === 404) return `Check embeddings.model (${model}), and that OPENAI_BASE_URL ends in /v1 for a compatible server.`;
+        if (status === 429) return 'The server is rate-limiting: lower embeddings.concurrency or embeddings.batchSize, check your quota, or try again later.';
+        if (status !== undefined && status >= 500) return "The server kept failing: try again later, or check a compatible server's log.";
+        return `Check embeddings.model (${model}) and embeddings.dimensions against what the server supports.`;
+      case 'timeout':
+        return 'Raise embeddings.timeoutMs or lower embeddings.batchSize.';
+      case 'malformed':
+        return 'Check that OPENAI_BASE_URL (or embeddings.baseURL) points at an OpenAI-compatible API that serves POST /embeddings.';
+      case 'dimensions':
+        return "Set embeddings.dimensions to the model's vector size, or remove it so the size is learned from the first response.";
+      case 'config':
+        return 'Fix the embeddings settings.';
+    }
+  }
+}

@@ -1,0 +1,345 @@
+/**
+ * What the two remote providers share: batching, bounded concurrency, per-request timeouts,
+ * retries with backoff, and the checks on what comes back. A provider supplies a Transport
+ * (send one batch through its client library, and say what a thrown error means); this
+ * module turns everything into vectors in input order or one EmbeddingError.
+ */
+import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
+import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
+
+export const REMOTE_DEFAULTS = {
+  batchSize: 64,
+  concurrency: 2,
+  timeoutMs: 60_000,
+  maxRetries: 4,
+  backoffMs: 500,
+  maxDelayMs: 30_000,
+} as const;
+
+/** What went wrong with one attempt, in the provider-neutral terms the retry loop needs. */
+export type Failure =
+  | { kind: 'http'; status: number; detail: string; retryAfterMs: number | null }
+  | { kind: 'unreachable'; code: string; detail: string }
+  | { kind: 'reset'; code: string; detail: string }
+  | { kind: 'timeout' }
+  | { kind: 'malformed'; detail: string };
+
+export interface Transport {
+  readonly provider: ProviderName;
+  /** The endpoint, for messages (no credentials). */
+  readonly url: string;
+  /** Sends one batch; resolves to one raw vector per text, checked by the caller. */
+  send(texts: string[], signal: AbortSignal): Promise<unknown[]>;
+  classify(err: unknown): Failure;
+  /** Checks that must pass before the first request (openai: the API key is set). */
+  beforeRequest?(): void;
+  /** The sentence telling the user what to do about a failure of this kind. */
+  fix(kind: EmbeddingErrorKind, status?: number): string;
+}
+
+export interface RemoteSettings {
+  model: string;
+  dimensions: number | null;
+  batchSize: number;
+  concurrency: number;
+  timeoutMs: number;
+  maxRetries: number;
+  backoffMs: number;
+  maxDelayMs: number;
+  onRetry?: ((info: RetryInfo) => void) | undefined;
+}
+
+/** Thrown by a transport's fetch wrapper for a non-2xx response, keeping what the retry loop needs. */
+export class HttpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    readonly body: string,
+  ) {
+    super(`HTTP ${status}${body ? `: ${body}` : ''}`);
+  }
+}
+
+/** Thrown by a transport when a 2xx body does not have the documented shape. */
+export class MalformedResponseError extends Error {}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** The first system error code along an error's `cause` chain (fetch wraps them: TypeError → cause). */
+export function networkCode(err: unknown): string | null {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNREACHABLE.has(code) || RESET.has(code))) return code;
+    // AggregateError: happy-eyeballs tries IPv4 and IPv6 and reports both.
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) {
+      for (const inner of errors) {
+        const c = networkCode(inner);
+        if (c) return c;
+      }
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** The innermost message along an error's `cause` chain: "fetch failed" says less than its cause. */
+export function rootMessage(err: unknown): string {
+  let msg = err instanceof Error ? err.message : String(err);
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
+    if (e.message) msg = e.message;
+  }
+  return msg;
+}
+
+/**
+ * Network failures shared by both transports; null when `err` is not one. Known reset codes
+ * are retried; refusals, DNS failures and anything else that stopped fetch (TLS, a bad
+ * address) are "unreachable" and are not, since waiting will not fix them.
+ */
+export function classifyNetwork(err: unknown): Failure | null {
+  const code = networkCode(err);
+  if (code) return RESET.has(code) ? { kind: 'reset', code, detail: rootMessage(err) } : { kind: 'unreachable', code, detail: rootMessage(err) };
+  if (err instanceof TypeError && err.message === 'fetch failed') return { kind: 'unreachable', code: 'fetch failed', detail: rootMessage(err) };
+  return null;
+}
+
+/** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; null when absent or unreadable. */
+export function retryAfterMs(headers: Headers | null | undefined, now = Date.now()): number | null {
+  if (!headers) return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
+  const ra = headers.get('retry-after');
+  if (ra === null || ra.trim() === '') return null;
+  const seconds = Number(ra);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : null;
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+function isRetryable(f: Failure): boolean {
+  switch (f.kind) {
+    case 'http':
+      return f.status === 429 || f.status >= 500;
+    case 'reset':
+    case 'timeout':
+      return true;
+    default:
+      // Unreachable fails fast: nothing is listening, and the fix is the user's, not time's.
+      return false;
+  }
+}
+
+function describe(f: Failure): string {
+  switch (f.kind) {
+    case 'http':
+      return `HTTP ${f.status}`;
+    case 'unreachable':
+      return `cannot connect (${f.code})`;
+    case 'reset':
+      return `connection reset (${f.code})`;
+    case 'timeout':
+      return 'timeout';
+    case 'malformed':
+      return 'malformed response';
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Number[] or Float32Array with only finite numbers → Float32Array; null when it is neither. */
+function toVector(raw: unknown): Float32Array | null {
+  if (raw instanceof Float32Array) {
+    for (let i = 0; i < raw.length; i++) if (!Number.isFinite(raw[i]!)) return null;
+    return raw;
+  }
+  if (!Array.isArray(raw)) return null;
+  const v = new Float32Array(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const x: unknown = raw[i];
+    if (typeof x !== 'number' || !Number.isFinite(x)) return null;
+    v[i] = x;
+  }
+  return v;
+}
+
+/** Both remote providers: an EmbeddingProvider over a Transport. */
+export class RemoteProvider implements EmbeddingProvider {
+  readonly provider: ProviderName;
+  readonly model: string;
+  #dimensions: number | null;
+  /** Whether #dimensions came from the settings (messages say "configured" vs "earlier"). */
+  readonly #configured: boolean;
+
+  constructor(
+    readonly transport: Transport,
+    readonly settings: RemoteSettings,
+  ) {
+    this.provider = transport.provider;
+    this.model = settings.model;
+    this.#dimensions = settings.dimensions;
+    this.#configured = settings.dimensions !== null;
+  }
+
+  get dimensions(): number | null {
+    return this.#dimensions;
+  }
+
+  async embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    const { signal, onProgress } = options;
+    signal?.throwIfAborted();
+    if (texts.length === 0) return [];
+    this.transport.beforeRequest?.();
+    const { batchSize, concurrency } = this.settings;
+    const batches = Math.ceil(texts.length / batchSize);
+    const out = new Array<Float32Array>(texts.length);
+    // One controller for the whole call: the first failure (or the caller's abort) cancels
+    // every request still in flight, so nothing is left running after embed() settles.
+    const stop = new AbortController();
+    const onCallerAbort = () => stop.abort(signal?.reason);
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let next = 0;
+    let done = 0;
+    let failed = false;
+    let firstError: unknown;
+    const worker = async (): Promise<void> => {
+      while (!failed && next < batches) {
+        const b = next++;
+        const start = b * batchSize;
+        const batch = texts.slice(start, start + batchSize);
+        try {
+          const vectors = await this.#batch(batch, stop.signal);
+          for (let i = 0; i < vectors.length; i++) out[start + i] = vectors[i]!;
+          done += batch.length;
+          onProgress?.(done, texts.length);
+        } catch (err) {
+          if (!failed) {
+            failed = true;
+            firstError = err;
+            stop.abort(err);
+          }
+          return;
+        }
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(concurrency, batches) }, worker));
+    } finally {
+      signal?.removeEventListener('abort', onCallerAbort);
+    }
+    if (failed) throw signal?.aborted ? signal.reason : firstError;
+    return out;
+  }
+
+  /** One batch, with its retries. */
+  async #batch(texts: string[], parent: AbortSignal): Promise<Float32Array[]> {
+    const { timeoutMs, maxRetries, backoffMs, maxDelayMs, onRetry } = this.settings;
+    const { transport } = this;
+    for (let attempt = 1; ; attempt++) {
+      parent.throwIfAborted();
+      const ctrl = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        ctrl.abort(new Error(`timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onAbort = () => ctrl.abort(parent.reason);
+      parent.addEventListener('abort', onAbort, { once: true });
+      let failure: Failure;
+      let cause: unknown;
+      try {
+        return this.#check(await transport.send(texts, ctrl.signal), texts.length);
+      } catch (err) {
+        if (err instanceof EmbeddingError) throw err;
+        if (parent.aborted) throw parent.reason;
+        cause = err;
+        failure = timedOut ? { kind: 'timeout' } : err instanceof MalformedResponseError ? { kind: 'malformed', detail: err.message } : transport.classify(err);
+      } finally {
+        clearTimeout(timer);
+        parent.removeEventListener('abort', onAbort);
+      }
+      if (!isRetryable(failure) || attempt > maxRetries) throw this.#error(failure, attempt, cause);
+      const hinted = failure.kind === 'http' ? failure.retryAfterMs : null;
+      const backoff = backoffMs * 2 ** (attempt - 1);
+      // "Equal jitter": half fixed, half random, so parallel clients spread out but still back off.
+      const delayMs = Math.round(Math.min(maxDelayMs, hinted ?? backoff * (0.5 + Math.random() * 0.5)));
+      onRetry?.({ provider: this.provider, url: transport.url, attempt, delayMs, reason: describe(failure), fromRetryAfter: hinted !== null });
+      await sleep(delayMs, parent);
+    }
+  }
+
+  /** Checks one response against the batch and the known dimension; malformed/dimensions errors. */
+  #check(raw: unknown[], expected: number): Float32Array[] {
+    const { transport } = this;
+    const malformed = (what: string) =>
+      new EmbeddingError(`malformed response: ${what}`, { provider: this.provider, url: transport.url, kind: 'malformed', fix: transport.fix('malformed') });
+    if (!Array.isArray(raw)) throw malformed('no list of embeddings');
+    if (raw.length !== expected) throw malformed(`${raw.length} embeddings for ${expected} inputs`);
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < raw.length; i++) {
+      const v = toVector(raw[i]);
+      if (!v) throw malformed(`embedding ${i} is not a list of finite numbers`);
+      if (v.length === 0) throw malformed(`embedding ${i} is empty`);
+      vectors.push(v);
+    }
+    // Every vector in a batch must agree before any of them can teach the dimension.
+    const first = vectors[0]!.length;
+    const odd = vectors.findIndex((v) => v.length !== first);
+    if (odd >= 0) {
+      throw new EmbeddingError(`model ${this.model} returned vectors of different lengths in one response (${first} and ${vectors[odd]!.length})`, {
+        provider: this.provider,
+        url: transport.url,
+        kind: 'dimensions',
+        fix: transport.fix('dimensions'),
+      });
+    }
+    if (this.#dimensions === null) {
+      this.#dimensions = first;
+    } else if (first !== this.#dimensions) {
+      const source = this.#configured ? 'configured embeddings.dimensions' : 'earlier responses';
+      throw new EmbeddingError(`model ${this.model} returned ${first}-dimensional vectors, expected ${this.#dimensions} (${source})`, {
+        provider: this.provider,
+        url: transport.url,
+        kind: 'dimensions',
+        fix: transport.fix('dimensions'),
+      });
+    }
+    return vectors;
+  }
+
+  #error(f: Failure, attempts: number, cause: unknown): EmbeddingError {
+    const { transport } = this;
+    const base = { provider: this.provider, url: transport.url, attempts, cause };
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    switch (f.kind) {
+      case 'http': {
+        const kind: EmbeddingErrorKind = f.status === 401 || f.status === 403 ? 'auth' : 'http';
+        const detail = f.detail ? `: ${f.detail.slice(0, 300)}` : '';
+        return new EmbeddingError(`HTTP ${f.status}${tries}${detail}`, { ...base, kind, status: f.status, fix: transport.fix(kind, f.status) });
+      }
+      case 'unreachable':
+        return new EmbeddingError(`cannot reach the server (${f.code === 'fetch failed' ? f.detail : f.code})`, { ...base, kind: 'unreachable', fix: transport.fix('unreachable') });
+      case 'reset':
+        // Resets that persist through every retry look like a server that is not there.
+        return new EmbeddingError(`connection reset${tries} (${f.code})`, { ...base, kind: 'unreachable', fix: transport.fix('unreachable') });
+      case 'timeout':
+        return new EmbeddingError(`no response within ${this.settings.timeoutMs} ms${tries}`, { ...base, kind: 'timeout', fix: transport.fix('timeout') });
+      case 'malformed':
+        return new EmbeddingError(`malformed response: ${f.detail}`, { ...base, kind: 'malformed', fix: transport.fix('malformed') });
+    }
+  }
+}

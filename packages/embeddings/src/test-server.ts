@@ -1,0 +1,131 @@
+/**
+ * Test support (not exported by the package): a real HTTP server on 127.0.0.1, port 0, that
+ * the provider tests point the real `ollama` and `openai` clients at. It records every
+ * request and counts how many are in flight at once.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  /** The parsed JSON body, or the raw text when it is not JSON. */
+  body: unknown;
+}
+
+/** Handles request number `n` (0-based); may delay, or never answer. */
+export type Handler = (req: RecordedRequest, res: ServerResponse, n: number) => void | Promise<void>;
+
+export interface TestServer {
+  /** http://127.0.0.1:PORT */
+  readonly origin: string;
+  readonly requests: RecordedRequest[];
+  /** Requests open now (received, response not yet closed). */
+  readonly inFlight: number;
+  /** Most requests that were open at the same moment. */
+  readonly maxInFlight: number;
+  /** Requests whose connection closed before a response was sent (aborted by the client). */
+  readonly abandoned: number;
+  close(): Promise<void>;
+}
+
+export async function startServer(handler: Handler): Promise<TestServer> {
+  const requests: RecordedRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let abandoned = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Kept as text: a test may assert on a body the client should not have sent.
+      }
+      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      const n = requests.push(recorded) - 1;
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      res.on('close', () => {
+        inFlight--;
+        if (!res.writableFinished) abandoned++;
+      });
+      // Through an async function, so a handler that throws synchronously still gets a 599.
+      void (async () => handler(recorded, res, n))().catch((err: unknown) => {
+        res.writeHead(599).end(String(err));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    get abandoned() {
+      return abandoned;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // Requests left hanging on purpose (timeout tests) would otherwise keep it open.
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+/** A port on 127.0.0.1 with nothing listening (it was bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+/**
+ * The fake model: a 4-dimensional vector whose first component is the number at the end of
+ * the text ("text-7" → 7), so a test can tell which input each output belongs to.
+ */
+export function fakeVector(text: string, dims = 4): number[] {
+  const m = /(\d+)$/.exec(text);
+  const id = m ? Number(m[1]) : -1;
+  return Array.from({ length: dims }, (_, i) => (i === 0 ? id : 1 / (i + 1)));
+}
+
+export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export const texts = (n: number) => Array.from({ length: n }, (_, i) => `text-${i}`);
+
+/**
+ * A latch for `size` requests: each call waits until `size` calls are waiting, then all go
+ * on together. `limitMs` releases a caller regardless, so a bug fails an assertion instead of
+ * hanging the test.
+ */
+export function barrier(size: number, limitMs = 2000): () => Promise<void> {
+  let waiting: (() => void)[] = [];
+  return () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (waiting.length >= size) {
+        const group = waiting;
+        waiting = [];
+        for (const release of group) release();
+      } else {
+        setTimeout(resolve, limitMs).unref();
+      }
+    });
+}
