@@ -1,0 +1,656 @@
+/**
+ * @chunkyard/embedding-cache — Common.EmbeddingCache (seed 001 §3).
+ *
+ * Two stores under one root, both plain files so that parallel Nx tasks (separate
+ * processes) can share them without a lock server:
+ *
+ *   {root}/{strategyKey}/{model}/{fileHash16}/metadata.json + chunk-N.bin   per document (the seed's layout)
+ *   {root}/_by-text/{model}/{hh}/{textSha256}.bin                           per chunk text (content-addressed)
+ *
+ * Every read is validated down to the bytes (each .bin's sha256 is in the metadata or header),
+ * so a torn, truncated or hand-edited file is detected and rebuilt instead of being returned.
+ * Every write builds its result under a temporary name beside the target and renames it into
+ * place, so readers see either nothing or a complete entry. See README.md for the format.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** The minimal provider shape this package needs (structural, so any provider fits). */
+export interface Embedder {
+  readonly model: string;
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+export interface DocumentKey {
+  /** Identifies the chunking (e.g. `semantic-64-400-512`), so strategies coexist. */
+  strategyKey: string;
+  /** Embedding model identifier; may contain `/` or `:` (escaped into one folder name). */
+  model: string;
+  /** sha256 (64 lowercase hex) of the source file's text. */
+  fileHash: string;
+}
+
+export const SCHEMA_VERSION = 1;
+export const CREATED_BY = '@chunkyard/embedding-cache';
+/** Folder of the content-addressed text store; no encoded strategy key can start with `_`. */
+export const TEXT_STORE_DIR = '_by-text';
+
+/** Header of a `_by-text` file (all integers little-endian), followed by the Float32 LE payload. */
+const TEXT_MAGIC = 'CYEV';
+const TEXT_VERSION = 1;
+const TEXT_HEADER_BYTES = 112; // magic 4 + version 4 + dims 4 + reserved 4 + 3 × sha256 (32)
+
+/** How often a writer retries moving its entry into place while other writers race it. */
+const MAX_PLACE_ATTEMPTS = 8;
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function sha256OfBytes(data: Uint8Array): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+// ---------------------------------------------------------------------------------------------
+// Path segments
+
+// Windows refuses these names (with any extension) as files or folders.
+const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
+/** Encoded segments longer than this are shortened and suffixed with a hash (see below). */
+const MAX_SEGMENT = 120;
+
+function escapeByte(b: number): string {
+  return `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+}
+
+/**
+ * Encodes a model name or strategy key as one folder name, reversibly: UTF-8 bytes outside
+ * `[A-Za-z0-9._-]` become `%XX` (so `nomic-embed-text:latest` → `nomic-embed-text%3Alatest`,
+ * `org/model` → `org%2Fmodel`). Also escaped: a leading `.` or `_` (so no segment is hidden,
+ * `.`/`..`, or equal to `_by-text`), a trailing `.` (Windows drops it) and the first letter of
+ * a Windows device name (`nul` → `%6Eul`). `decodeURIComponent` reverses it.
+ *
+ * A segment that would exceed 120 characters is cut to 100 and suffixed with `~` and 16 hex of
+ * the value's sha256 (`~` is always escaped otherwise, so such names are recognisable); that
+ * form is not reversible, but metadata.json and the text header hold the exact value anyway.
+ */
+export function encodePathSegment(value: string): string {
+  if (value.length === 0) throw new TypeError('embedding-cache: an empty model name or strategy key cannot name a cache folder');
+  const bytes = Buffer.from(value, 'utf8');
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    const c = String.fromCharCode(b);
+    const plain =
+      /[A-Za-z0-9-]/.test(c) || (c === '_' && i > 0) || (c === '.' && i > 0 && i < bytes.length - 1);
+    out += plain ? c : escapeByte(b);
+  }
+  if (WINDOWS_DEVICE_NAME.test(out)) out = escapeByte(out.charCodeAt(0)) + out.slice(1);
+  if (out.length > MAX_SEGMENT) {
+    // Never cut an escape in half: drop a trailing `%` or `%X`.
+    const cut = out.slice(0, 100).replace(/%[0-9A-F]?$/, '');
+    out = `${cut}~${sha256Hex(value).slice(0, 16)}`;
+  }
+  return out;
+}
+
+/** The inverse of {@link encodePathSegment}; null for a shortened (hashed) segment. */
+export function decodePathSegment(segment: string): string | null {
+  return segment.includes('~') ? null : decodeURIComponent(segment);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vectors
+
+/** The vector as little-endian Float32 bytes (4 × dims), whatever the host's byte order. */
+export function encodeVector(vector: Float32Array): Buffer {
+  const buf = Buffer.alloc(vector.length * 4);
+  // A Float32Array element read as a double converts back to the same float32 bit pattern
+  // (including -0 and subnormals); NaN payloads are never written (non-finite is rejected).
+  for (let i = 0; i < vector.length; i++) buf.writeFloatLE(vector[i]!, i * 4);
+  return buf;
+}
+
+/** Decodes `dims` little-endian floats at `offset`; null when a value is NaN or ±Infinity. */
+function decodeVector(bytes: Uint8Array, offset: number, dims: number): Float32Array | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, dims * 4);
+  const out = new Float32Array(dims);
+  for (let i = 0; i < dims; i++) {
+    const x = view.getFloat32(i * 4, true);
+    if (!Number.isFinite(x)) return null;
+    out[i] = x;
+  }
+  return out;
+}
+
+function firstNonFinite(vector: Float32Array): number {
+  for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i]!)) return i;
+  return -1;
+}
+
+/** Throws unless every vector is a non-empty Float32Array of one length with finite values; returns that length (0 for none). */
+function checkVectors(vectors: readonly Float32Array[], what: string): number {
+  let dims = 0;
+  vectors.forEach((v, i) => {
+    if (!(v instanceof Float32Array)) throw new TypeError(`embedding-cache: ${what} #${i} is not a Float32Array`);
+    if (v.length === 0) throw new RangeError(`embedding-cache: ${what} #${i} is empty`);
+    if (i === 0) dims = v.length;
+    else if (v.length !== dims) {
+      throw new RangeError(`embedding-cache: ${what} #${i} has ${v.length} dimensions, #0 has ${dims}; a document needs one dimension`);
+    }
+    const bad = firstNonFinite(v);
+    if (bad >= 0) throw new RangeError(`embedding-cache: ${what} #${i} holds a non-finite value (${v[bad]}) at index ${bad}`);
+  });
+  return dims;
+}
+
+// ---------------------------------------------------------------------------------------------
+// File-system helpers
+
+function errCode(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** A hidden name beside `target` (readers only ever open exact names, so they never see it). */
+function siblingName(target: string, kind: 'tmp' | 'old'): string {
+  return join(dirname(target), `.${basename(target)}.${kind}-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+/** Errors a rename into place gives when something is already there or briefly held open (Windows). */
+const TARGET_IN_THE_WAY = new Set(['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTDIR', 'EISDIR']);
+
+function kindOf(path: string): 'dir' | 'other' | 'absent' {
+  try {
+    return statSync(path).isDirectory() ? 'dir' : 'other';
+  } catch (err) {
+    if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') return 'absent';
+    throw err;
+  }
+}
+
+/**
+ * Reads a file; `missing` when it does not exist, `not-a-file` when a folder is in its place.
+ * Other I/O errors (EMFILE, EACCES, …) are thrown: they say nothing about the entry, and
+ * treating them as corruption would delete good data.
+ */
+function readOrMissing(path: string): Buffer | 'missing' | 'not-a-file' {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    const code = errCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
+    if (code === 'EISDIR') return 'not-a-file';
+    throw err;
+  }
+}
+
+type MoveAside<T> = { moved: true; aside: string; found: T } | { moved: false; stuck?: string };
+
+/**
+ * Moves `path` to a hidden name beside it and inspects what was actually moved: another
+ * process may have replaced the entry since the caller looked at it, and a good entry must
+ * not be deleted for a fault its predecessor had. Not moved: already gone, or `stuck` (the
+ * rename failed, e.g. a file held open on Windows; the next reader or writer tries again).
+ */
+function moveAside<T>(path: string, inspect: (moved: string) => T): MoveAside<T> {
+  const aside = siblingName(path, 'old');
+  try {
+    renameSync(path, aside);
+  } catch (err) {
+    return errCode(err) === 'ENOENT' ? { moved: false } : { moved: false, stuck: errCode(err) ?? String(err) };
+  }
+  return { moved: true, aside, found: inspect(aside) };
+}
+
+/** Puts a moved-aside entry back; if a new entry took its place meanwhile, that one wins. */
+function restore(aside: string, path: string): boolean {
+  try {
+    renameSync(aside, path);
+    return true;
+  } catch {
+    rmSync(aside, { recursive: true, force: true });
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Document entries
+
+/** metadata.json of a document entry. */
+export interface DocumentMetadata {
+  schemaVersion: number;
+  createdBy: string;
+  model: string;
+  strategyKey: string;
+  fileHash: string;
+  chunkCount: number;
+  dimensions: number;
+  chunks: { textSha256: string; bytesSha256: string }[];
+}
+
+type Inspection =
+  | { kind: 'absent' }
+  | { kind: 'miss'; reason: string }
+  | { kind: 'corrupt'; reason: string }
+  | { kind: 'hit'; vectors: Float32Array[] };
+
+const isNat = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+
+/** Why `value` is not a well-formed metadata.json, or null when it is. */
+function metadataProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'metadata.json is not a JSON object';
+  const m = value as Record<string, unknown>;
+  if (m['schemaVersion'] !== SCHEMA_VERSION) return `metadata.json has schemaVersion ${JSON.stringify(m['schemaVersion'])}, expected ${SCHEMA_VERSION}`;
+  if (typeof m['model'] !== 'string' || typeof m['strategyKey'] !== 'string') return 'metadata.json lacks model or strategyKey';
+  if (typeof m['fileHash'] !== 'string' || !HEX64.test(m['fileHash'])) return 'metadata.json has no valid fileHash';
+  if (!isNat(m['chunkCount']) || !isNat(m['dimensions'])) return 'metadata.json has an invalid chunkCount or dimensions';
+  if (m['chunkCount'] > 0 && m['dimensions'] === 0) return 'metadata.json has chunks of 0 dimensions';
+  const chunks = m['chunks'];
+  if (!Array.isArray(chunks) || chunks.length !== m['chunkCount']) return 'metadata.json chunks do not match chunkCount';
+  for (const c of chunks as unknown[]) {
+    const r = c as Record<string, unknown> | null;
+    if (typeof r !== 'object' || r === null) return 'metadata.json has an invalid chunk record';
+    if (typeof r['textSha256'] !== 'string' || !HEX64.test(r['textSha256'])) return 'metadata.json has an invalid textSha256';
+    if (typeof r['bytesSha256'] !== 'string' || !HEX64.test(r['bytesSha256'])) return 'metadata.json has an invalid bytesSha256';
+  }
+  return null;
+}
+
+/**
+ * Reads and validates the entry in `dir` against the caller's key and texts. Key or text
+ * mismatches are misses (checked before any .bin is opened); damage is corruption.
+ */
+function inspectDocument(dir: string, key: DocumentKey, texts: readonly string[], dimensions: number | undefined): Inspection {
+  const raw = readOrMissing(join(dir, 'metadata.json'));
+  if (raw === 'missing') {
+    const kind = kindOf(dir);
+    if (kind === 'absent') return { kind: 'absent' };
+    return { kind: 'corrupt', reason: kind === 'dir' ? 'metadata.json is missing' : 'the entry is not a folder' };
+  }
+  if (raw === 'not-a-file') return { kind: 'corrupt', reason: 'metadata.json is not a file' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { kind: 'corrupt', reason: 'metadata.json is not valid JSON' };
+  }
+  const problem = metadataProblem(parsed);
+  if (problem) return { kind: 'corrupt', reason: problem };
+  const meta = parsed as DocumentMetadata;
+
+  if (meta.model !== key.model) return { kind: 'miss', reason: `model ${meta.model} ≠ ${key.model}` };
+  if (meta.strategyKey !== key.strategyKey) return { kind: 'miss', reason: `strategy ${meta.strategyKey} ≠ ${key.strategyKey}` };
+  if (meta.fileHash !== key.fileHash) return { kind: 'miss', reason: 'fileHash differs (16-hex prefix collision)' };
+  if (meta.chunkCount !== texts.length) return { kind: 'miss', reason: `chunk count ${meta.chunkCount} ≠ ${texts.length}` };
+  // An empty document has no dimension, so it matches any requested one.
+  if (dimensions !== undefined && meta.chunkCount > 0 && meta.dimensions !== dimensions) {
+    return { kind: 'miss', reason: `dimensions ${meta.dimensions} ≠ ${dimensions}` };
+  }
+  for (let i = 0; i < texts.length; i++) {
+    if (meta.chunks[i]!.textSha256 !== sha256Hex(texts[i]!)) return { kind: 'miss', reason: `chunk ${i}'s text changed` };
+  }
+
+  const vectors: Float32Array[] = [];
+  const expectedBytes = meta.dimensions * 4;
+  for (let i = 0; i < meta.chunkCount; i++) {
+    const name = `chunk-${i}.bin`;
+    const bytes = readOrMissing(join(dir, name));
+    if (bytes === 'missing') return { kind: 'corrupt', reason: `${name} is missing` };
+    if (bytes === 'not-a-file') return { kind: 'corrupt', reason: `${name} is not a file` };
+    if (bytes.length !== expectedBytes) {
+      return { kind: 'corrupt', reason: `${name} has ${bytes.length} bytes, expected ${expectedBytes} (truncated or wrong length)` };
+    }
+    if (sha256OfBytes(bytes).toString('hex') !== meta.chunks[i]!.bytesSha256) {
+      return { kind: 'corrupt', reason: `${name} bytes do not match bytesSha256` };
+    }
+    const vector = decodeVector(bytes, 0, meta.dimensions);
+    if (!vector) return { kind: 'corrupt', reason: `${name} holds a non-finite value (NaN or Infinity)` };
+    vectors.push(vector);
+  }
+  return { kind: 'hit', vectors };
+}
+
+function checkFileHash(fileHash: string): void {
+  if (typeof fileHash !== 'string' || !HEX64.test(fileHash)) {
+    throw new TypeError(`embedding-cache: fileHash must be a sha256 as 64 lowercase hex characters, got ${JSON.stringify(fileHash)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text entries
+
+type TextInspection =
+  | { kind: 'absent' }
+  | { kind: 'miss'; reason: string }
+  | { kind: 'corrupt'; reason: string }
+  | { kind: 'hit'; vector: Float32Array };
+
+function encodeTextEntry(model: string, textSha256: string, vector: Float32Array): Buffer {
+  const payload = encodeVector(vector);
+  const header = Buffer.alloc(TEXT_HEADER_BYTES);
+  header.write(TEXT_MAGIC, 0, 'latin1');
+  header.writeUInt32LE(TEXT_VERSION, 4);
+  header.writeUInt32LE(vector.length, 8);
+  // bytes 12..16 reserved (0): keeps the payload 16-byte aligned for a future mmap reader.
+  sha256OfBytes(Buffer.from(model, 'utf8')).copy(header, 16);
+  Buffer.from(textSha256, 'hex').copy(header, 48);
+  sha256OfBytes(payload).copy(header, 80);
+  return Buffer.concat([header, payload]);
+}
+
+function inspectTextFile(file: string, model: string, textSha256: string): TextInspection {
+  const bytes = readOrMissing(file);
+  if (bytes === 'missing') return { kind: 'absent' };
+  if (bytes === 'not-a-file') return { kind: 'corrupt', reason: 'a folder is in place of the file' };
+  return inspectTextEntry(bytes, model, textSha256);
+}
+
+function inspectTextEntry(bytes: Buffer, model: string, textSha256: string): TextInspection {
+  if (bytes.length < TEXT_HEADER_BYTES) return { kind: 'corrupt', reason: `${bytes.length} bytes is shorter than the ${TEXT_HEADER_BYTES}-byte header (truncated)` };
+  if (bytes.toString('latin1', 0, 4) !== TEXT_MAGIC) return { kind: 'corrupt', reason: 'bad magic (not a chunkyard vector file)' };
+  const version = bytes.readUInt32LE(4);
+  if (version !== TEXT_VERSION) return { kind: 'corrupt', reason: `format version ${version}, expected ${TEXT_VERSION}` };
+  const dims = bytes.readUInt32LE(8);
+  const expected = TEXT_HEADER_BYTES + dims * 4;
+  if (dims === 0 || bytes.length !== expected) {
+    return { kind: 'corrupt', reason: `${bytes.length} bytes for ${dims} dimensions, expected ${expected} (truncated or wrong length)` };
+  }
+  if (bytes.toString('hex', 48, 80) !== textSha256) return { kind: 'corrupt', reason: 'header text hash does not match the file name' };
+  if (!bytes.subarray(16, 48).equals(sha256OfBytes(Buffer.from(model, 'utf8')))) {
+    // Two model names folding onto one folder (case-insensitive file systems): not damage.
+    return { kind: 'miss', reason: 'written for another model' };
+  }
+  if (!bytes.subarray(80, 112).equals(sha256OfBytes(bytes.subarray(TEXT_HEADER_BYTES)))) {
+    return { kind: 'corrupt', reason: 'payload bytes do not match the header checksum' };
+  }
+  const vector = decodeVector(bytes, TEXT_HEADER_BYTES, dims);
+  if (!vector) return { kind: 'corrupt', reason: 'holds a non-finite value (NaN or Infinity)' };
+  return { kind: 'hit', vector };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cache
+
+export class EmbeddingCache {
+  /** Called when a corrupt entry is found (and removed so that it gets rebuilt). */
+  onCorrupt?: (path: string, reason: string) => void;
+
+  constructor(readonly root: string) {}
+
+  /** `{root}/{strategyKey}/{model}/{fileHash16}` (segments escaped by {@link encodePathSegment}). */
+  documentDir(key: DocumentKey): string {
+    checkFileHash(key.fileHash);
+    return join(this.root, encodePathSegment(key.strategyKey), encodePathSegment(key.model), key.fileHash.slice(0, 16));
+  }
+
+  /** `{root}/_by-text/{model}/{hh}/{textSha256}.bin`, hh = the hash's first two hex digits. */
+  textPath(model: string, text: string): string {
+    const h = sha256Hex(text);
+    return join(this.root, TEXT_STORE_DIR, encodePathSegment(model), h.slice(0, 2), `${h}.bin`);
+  }
+
+  /**
+   * Full hit only: validated against model, strategy, chunk count, dimensions (when given),
+   * every chunk's text hash and bytes; else null. A corrupt entry is removed (so it gets
+   * rebuilt) and reported via `onCorrupt` if set.
+   */
+  getDocument(key: DocumentKey, texts: string[], dimensions?: number): Float32Array[] | null {
+    const dir = this.documentDir(key);
+    const found = this.inspectSettled(dir, key, texts, dimensions);
+    if (found.kind === 'hit') return found.vectors;
+    if (found.kind !== 'corrupt') return null;
+    const moved = moveAside(dir, (aside) => inspectDocument(aside, key, texts, dimensions));
+    if (!moved.moved) {
+      if (moved.stuck) this.onCorrupt?.(dir, `${found.reason} (could not remove it: ${moved.stuck})`);
+      return null;
+    }
+    if (moved.found.kind === 'corrupt') {
+      rmSync(moved.aside, { recursive: true, force: true });
+      this.onCorrupt?.(dir, moved.found.reason);
+      return null;
+    }
+    // A writer replaced the corrupt entry after we looked: keep the new one.
+    restore(moved.aside, dir);
+    return moved.found.kind === 'hit' ? moved.found.vectors : null;
+  }
+
+  /**
+   * Writes the document entry atomically: the entry is built in a hidden folder beside the
+   * target and renamed into place. If another writer's entry is already there and valid for
+   * these texts, it is kept and ours dropped; a stale or corrupt one is moved aside and
+   * replaced. Losing a race never throws.
+   */
+  putDocument(key: DocumentKey, texts: string[], vectors: Float32Array[]): void {
+    const dir = this.documentDir(key);
+    if (texts.length !== vectors.length) {
+      throw new RangeError(`embedding-cache: ${texts.length} texts but ${vectors.length} vectors`);
+    }
+    const dimensions = checkVectors(vectors, 'vector');
+    mkdirSync(dirname(dir), { recursive: true });
+    const tmp = siblingName(dir, 'tmp');
+    try {
+      mkdirSync(tmp);
+      const chunks = vectors.map((vector, i) => {
+        const bytes = encodeVector(vector);
+        writeFileSync(join(tmp, `chunk-${i}.bin`), bytes);
+        return { textSha256: sha256Hex(texts[i]!), bytesSha256: sha256OfBytes(bytes).toString('hex') };
+      });
+      const meta: DocumentMetadata = {
+        schemaVersion: SCHEMA_VERSION,
+        createdBy: CREATED_BY,
+        model: key.model,
+        strategyKey: key.strategyKey,
+        fileHash: key.fileHash,
+        chunkCount: texts.length,
+        dimensions,
+        chunks,
+      };
+      writeFileSync(join(tmp, 'metadata.json'), `${JSON.stringify(meta, null, 2)}\n`);
+      this.placeDocument(tmp, dir, key, texts, dimensions);
+    } finally {
+      // After a successful rename `tmp` no longer exists; otherwise this drops our copy.
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+
+  /** The vector cached for `text` under `model`, or null. A corrupt file is removed and reported. */
+  getText(model: string, text: string): Float32Array | null {
+    const file = this.textPath(model, text);
+    const h = sha256Hex(text);
+    const found = this.inspectTextSettled(file, model, h);
+    if (found.kind === 'hit') return found.vector;
+    if (found.kind !== 'corrupt') return null;
+    const moved = moveAside(file, (aside) => inspectTextFile(aside, model, h));
+    if (!moved.moved) {
+      if (moved.stuck) this.onCorrupt?.(file, `${found.reason} (could not remove it: ${moved.stuck})`);
+      return null;
+    }
+    if (moved.found.kind === 'corrupt') {
+      rmSync(moved.aside, { recursive: true, force: true });
+      this.onCorrupt?.(file, moved.found.reason);
+      return null;
+    }
+    restore(moved.aside, file); // a writer replaced it after we looked
+    return moved.found.kind === 'hit' ? moved.found.vector : null;
+  }
+
+  /** Caches `vector` for `text` under `model` (temp file + rename; concurrent writers are fine). */
+  putText(model: string, text: string, vector: Float32Array): void {
+    checkVectors([vector], 'vector');
+    const h = sha256Hex(text);
+    const file = this.textPath(model, text);
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = siblingName(file, 'tmp');
+    try {
+      writeFileSync(tmp, encodeTextEntry(model, h, vector));
+      try {
+        renameSync(tmp, file);
+      } catch (err) {
+        // On POSIX a rename over a file always succeeds; on Windows it can fail while another
+        // process has the file open. Then a valid entry is already there, which is all we need.
+        if (!TARGET_IN_THE_WAY.has(errCode(err) ?? '') || this.inspectTextSettled(file, model, h).kind !== 'hit') throw err;
+      }
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+
+  /**
+   * Inspects an entry, and once more when it looks corrupt: a writer replacing the entry
+   * between our reads of metadata.json and the .bin files can make a good entry look damaged
+   * for an instant, while real damage persists. Only the second verdict can remove anything.
+   */
+  private inspectSettled(dir: string, key: DocumentKey, texts: readonly string[], dimensions: number | undefined): Inspection {
+    const first = inspectDocument(dir, key, texts, dimensions);
+    return first.kind === 'corrupt' ? inspectDocument(dir, key, texts, dimensions) : first;
+  }
+
+  private inspectTextSettled(file: string, model: string, textSha256: string): TextInspection {
+    const first = inspectTextFile(file, model, textSha256);
+    return first.kind === 'corrupt' ? inspectTextFile(file, model, textSha256) : first;
+  }
+
+  private placeDocument(tmp: string, dir: string, key: DocumentKey, texts: readonly string[], dimensions: number): void {
+    for (let attempt = 0; attempt < MAX_PLACE_ATTEMPTS; attempt++) {
+      try {
+        renameSync(tmp, dir);
+        return;
+      } catch (err) {
+        if (!TARGET_IN_THE_WAY.has(errCode(err) ?? '')) throw err;
+      }
+      const existing = this.inspectSettled(dir, key, texts, dimensions);
+      // Keep a valid entry: replacing it with an equal one gains nothing and would make a
+      // concurrent reader's metadata and .bin reads straddle two entries.
+      if (existing.kind === 'hit') return;
+      if (existing.kind === 'absent') continue; // it vanished meanwhile: rename again
+      // Stale (written for other texts) or corrupt: move it out of the way, unless what we
+      // move turns out to be another writer's valid entry placed since we looked.
+      const moved = moveAside(dir, (aside) => inspectDocument(aside, key, texts, dimensions));
+      if (!moved.moved) continue;
+      if (moved.found.kind === 'hit') {
+        if (restore(moved.aside, dir)) return;
+        continue;
+      }
+      rmSync(moved.aside, { recursive: true, force: true });
+      if (moved.found.kind === 'corrupt') this.onCorrupt?.(dir, moved.found.reason);
+    }
+    // Still contended after every attempt (only seen with Windows file handles): the entry
+    // is a cache, so give up quietly; the next run writes it.
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Embedding through the cache
+
+export interface EmbedThroughCacheOptions {
+  /** Send at most this many texts per embed() call; each batch is cached as soon as it returns. */
+  batchSize?: number;
+  /** Expected vector length: cached entries of another length are ignored, and the provider must return it. */
+  dimensions?: number;
+}
+
+export interface EmbedThroughCacheResult {
+  /** One vector per input text, in input order. */
+  vectors: Float32Array[];
+  stats: {
+    /** The whole document came from its document entry (no text lookups, no provider call). */
+    documentHit: boolean;
+    /** Texts served from the content-addressed text store. */
+    textHits: number;
+    /** Texts sent to the provider (a text repeated within the document is sent once). */
+    embedded: number;
+  };
+}
+
+/**
+ * Embeds a document's chunk texts through the cache: a document-level hit makes no provider
+ * call; otherwise per-text hits are reused and only the misses are sent to the provider (in
+ * one embed() call, or in batches of `batchSize`, each batch cached as soon as it returns, so
+ * a failure mid-way keeps what was computed and a rerun resumes); finally the document entry
+ * is written. A provider error propagates unchanged, and no document entry is written then.
+ */
+export async function embedThroughCache(
+  cache: EmbeddingCache,
+  embedder: Embedder,
+  key: Omit<DocumentKey, 'model'>,
+  texts: string[],
+  options: EmbedThroughCacheOptions = {},
+): Promise<EmbedThroughCacheResult> {
+  const model = embedder.model;
+  const docKey: DocumentKey = { strategyKey: key.strategyKey, model, fileHash: key.fileHash };
+  const { batchSize, dimensions } = options;
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1)) {
+    throw new RangeError(`embedding-cache: batchSize must be a positive integer, got ${batchSize}`);
+  }
+  if (dimensions !== undefined && !(Number.isInteger(dimensions) && dimensions >= 1)) {
+    throw new RangeError(`embedding-cache: dimensions must be a positive integer, got ${dimensions}`);
+  }
+
+  const whole = cache.getDocument(docKey, texts, dimensions);
+  if (whole) return { vectors: whole, stats: { documentHit: true, textHits: 0, embedded: 0 } };
+
+  const vectors: (Float32Array | undefined)[] = texts.map((text) => {
+    const v = cache.getText(model, text);
+    return v && (dimensions === undefined || v.length === dimensions) ? v : undefined;
+  });
+  let textHits = vectors.filter((v) => v !== undefined).length;
+  let embedded = 0;
+  let providerDims = dimensions; // what the provider must return; set by its first answer otherwise
+
+  const embedIndices = async (indices: readonly number[]): Promise<void> => {
+    const unique = [...new Set(indices.map((i) => texts[i]!))];
+    const fresh = new Map<string, Float32Array>();
+    const size = batchSize ?? Math.max(1, unique.length);
+    for (let start = 0; start < unique.length; start += size) {
+      const batch = unique.slice(start, start + size);
+      const out = await embedder.embed(batch);
+      if (!Array.isArray(out) || out.length !== batch.length) {
+        throw new Error(`embedding-cache: model ${model} returned ${Array.isArray(out) ? out.length : typeof out} vectors for ${batch.length} texts`);
+      }
+      out.forEach((v, j) => {
+        if (!(v instanceof Float32Array)) throw new TypeError(`embedding-cache: model ${model} returned a non-Float32Array for text #${start + j}`);
+        providerDims ??= v.length;
+        if (v.length !== providerDims) {
+          throw new RangeError(`embedding-cache: model ${model} returned ${v.length} dimensions, expected ${providerDims}`);
+        }
+        if (firstNonFinite(v) >= 0) throw new RangeError(`embedding-cache: model ${model} returned a non-finite value for text #${start + j}`);
+      });
+      // Cache the batch before asking for the next, so a later failure keeps it.
+      batch.forEach((text, j) => {
+        cache.putText(model, text, out[j]!);
+        fresh.set(text, out[j]!);
+      });
+      embedded += batch.length;
+    }
+    const used = new Set<string>();
+    for (const i of indices) {
+      const text = texts[i]!;
+      const v = fresh.get(text)!;
+      // A repeated text gets its own copy, so callers can mutate vectors independently.
+      vectors[i] = used.has(text) ? v.slice() : v;
+      used.add(text);
+    }
+  };
+
+  const misses = texts.map((_, i) => i).filter((i) => vectors[i] === undefined);
+  if (misses.length > 0) await embedIndices(misses);
+
+  // Text hits from earlier runs may disagree in length with what the provider returns now
+  // (a tag like `:latest` that moved to another model version): a document has one dimension,
+  // so re-embed those. With no misses and no `dimensions`, only inconsistent hits can be stale
+  // and nothing tells which are right, so re-embed them all.
+  const lengths = new Set(vectors.map((v) => v!.length));
+  const target = providerDims ?? (lengths.size <= 1 ? [...lengths][0] : undefined);
+  const stale = texts.map((_, i) => i).filter((i) => vectors[i]!.length !== target);
+  if (stale.length > 0) {
+    textHits -= stale.length; // only hits can be stale: fresh vectors were checked against providerDims
+    await embedIndices(stale);
+  }
+
+  const result = vectors as Float32Array[]; // every slot is filled above
+  cache.putDocument(docKey, texts, result);
+  return { vectors: result, stats: { documentHit: false, textHits, embedded } };
+}
