@@ -5,9 +5,13 @@
 //   change reruns every topic; (f) a tool source change rebuilds the tool and reruns every
 //   topic when the built bundle changes; (g) a topic.yaml override reruns only its topic and
 //   files that later steps write (topic-spec.md, _keywords/) are not chunk inputs.
+// The keywords target, on the same workspace: (k1) a first run writes _keywords/words.md for
+//   every topic; (k2) a rerun is cached and restores deleted outputs; (k3) editing one topic
+//   reruns only its keywords; (k4) a config change reruns chunk but not keywords; (k5) adding
+//   or editing a topic's hand-written keywords.md reruns only that topic.
 // Ran-vs-cached comes from Nx's own run record (.nx/cache/run.json, `cacheStatus` per task),
 // cross-checked against the `--outputStyle=static` log; see runMany() in temp-workspace.mjs.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +34,9 @@ const TOPICS: Record<string, string> = {
 };
 const PROJECTS = ['topic-alpha', 'topic-libraries-beta', 'topic-guides-deep-gamma'];
 const CHUNK_TASKS = PROJECTS.map((p) => `${p}:chunk`);
+const KEYWORD_TASKS = PROJECTS.map((p) => `${p}:keywords`);
 const BUILD = 'chunking-tool:build';
+const KEYWORDS_BUILD = 'keyword-extractor:build';
 const sorted = (s: Iterable<string>) => [...s].sort();
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
@@ -42,26 +48,31 @@ const bundleHash = () =>
     .update(readFileSync(join(ws.root, 'apps/chunking-tool/dist/main.js')))
     .digest('hex');
 
-describe('topic plugin: Nx cache behaviour of the chunk target', () => {
-  beforeAll(() => {
-    ws = createTempWorkspace({ topics: TOPICS });
-  });
-  afterAll(() => {
-    if (ws && !KEEP) rmSync(ws.root, { recursive: true, force: true });
-    else if (ws) console.log(`temp workspace kept at ${ws.root}`);
-  });
+// One workspace for both describe blocks: the keywords tests run after the chunk tests, on
+// the state they leave behind (which is also what a real workspace looks like).
+beforeAll(() => {
+  ws = createTempWorkspace({ topics: TOPICS });
+});
+afterAll(() => {
+  if (ws && !KEEP) rmSync(ws.root, { recursive: true, force: true });
+  else if (ws) console.log(`temp workspace kept at ${ws.root}`);
+});
 
-  it('infers one project per topic and exactly one chunking-tool project', () => {
+describe('topic plugin: Nx cache behaviour of the chunk target', () => {
+  it('infers one project per topic and exactly one project per tool app', () => {
     const all = runNx(ws, ['show', 'projects', '--json']);
     expect(all.status, all.output).toBe(0);
     const names: string[] = JSON.parse(all.output.slice(all.output.indexOf('[')));
-    expect(names).toContain('chunking-tool');
-    // apps/chunking-tool/package.json must merge into the project.json project, not add a twin.
+    expect(names).toEqual(expect.arrayContaining(['chunking-tool', 'keyword-extractor']));
+    // apps/<tool>/package.json must merge into the project.json project, not add a twin.
     expect(names).not.toContain('@chunkyard/chunking-tool');
-    // Only topics carry a `chunk` target (no package.json script sneaks into run-many -t chunk).
-    const withChunk = runNx(ws, ['show', 'projects', '--with-target', 'chunk', '--json']);
-    expect(withChunk.status, withChunk.output).toBe(0);
-    expect(sorted(JSON.parse(withChunk.output.slice(withChunk.output.indexOf('['))))).toEqual(sorted(PROJECTS));
+    expect(names).not.toContain('@chunkyard/keyword-extractor');
+    // Only topics carry the pipeline targets (no package.json script sneaks into run-many -t chunk).
+    for (const target of ['chunk', 'keywords']) {
+      const withTarget = runNx(ws, ['show', 'projects', '--with-target', target, '--json']);
+      expect(withTarget.status, withTarget.output).toBe(0);
+      expect(sorted(JSON.parse(withTarget.output.slice(withTarget.output.indexOf('[')))), target).toEqual(sorted(PROJECTS));
+    }
   });
 
   it('(a) first run chunks every topic', () => {
@@ -148,5 +159,75 @@ describe('topic plugin: Nx cache behaviour of the chunk target', () => {
     const r = runMany(ws, ['-t', 'chunk']);
     expect(sorted(r.ran)).toEqual(['topic-libraries-beta:chunk']);
     expect(sorted(r.cached)).toEqual(sorted([BUILD, 'topic-alpha:chunk', 'topic-guides-deep-gamma:chunk']));
+  });
+});
+
+const keywordsDir = (folder: string) => join(ws.root, folder, '_keywords');
+/** The keyword names in a topic's words.md (the table rows, first column). */
+const keywordNames = (folder: string) =>
+  readFileSync(join(keywordsDir(folder), 'words.md'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| keyword') && !l.startsWith('| ---'))
+    .map((l) => l.split('|')[1]!.trim());
+
+describe('topic plugin: Nx cache behaviour of the keywords target', () => {
+  it('(k1) a first run writes _keywords/words.md, and nothing else there, for every topic', () => {
+    const r = runMany(ws, ['-t', 'keywords']);
+    expect(sorted(r.ran)).toEqual(sorted([KEYWORDS_BUILD, ...KEYWORD_TASKS]));
+    expect(r.cached.size).toBe(0);
+    for (const folder of Object.keys(TOPICS)) {
+      expect(readdirSync(keywordsDir(folder)), folder).toEqual(['words.md']);
+      expect(keywordNames(folder).length, folder).toBeGreaterThan(3);
+    }
+    // (g) left a hand-made words.md in gamma: the step replaced it.
+    expect(keywordNames('docs/guides/deep/gamma')).toContain('gamma guide');
+  });
+
+  it('(k2) a rerun is served from cache, and a deleted _keywords/ is restored byte-identical', () => {
+    const before = readTree(keywordsDir('docs/alpha'));
+    rmSync(keywordsDir('docs/alpha'), { recursive: true });
+    const r = runMany(ws, ['-t', 'keywords']);
+    expect(sorted(r.ran)).toEqual([]);
+    expect(sorted(r.cached)).toEqual(sorted([KEYWORDS_BUILD, ...KEYWORD_TASKS]));
+    expect(readTree(keywordsDir('docs/alpha'))).toEqual(before);
+  });
+
+  it('(k3) editing one topic reruns only that topic\'s keywords', async () => {
+    await nextMtimeSecond(ws);
+    appendFileSync(join(ws.root, 'docs/alpha/golden-reference.md'), '\n## Zeppelin mooring\n\nZeppelin mooring needs a mast.\n');
+    const r = runMany(ws, ['-t', 'keywords']);
+    expect(sorted(r.ran)).toEqual(['topic-alpha:keywords']);
+    expect(sorted(r.cached)).toEqual(sorted([KEYWORDS_BUILD, 'topic-libraries-beta:keywords', 'topic-guides-deep-gamma:keywords']));
+    expect(keywordNames('docs/alpha')).toContain('zeppelin mooring');
+  });
+
+  it('(k4) a chunking config change reruns every chunk task but no keywords task', async () => {
+    // Bring chunk up to date with (k3)'s edit first, so the next run shows the config's effect alone.
+    runMany(ws, ['-t', 'chunk']);
+    await nextMtimeSecond(ws);
+    const file = join(ws.root, 'chunkyard.config.yaml');
+    const text = readFileSync(file, 'utf8');
+    const edited = text.replace(/^(\s*targetTokens:\s*)(\d+)/m, (_m, key: string, n: string) => `${key}${Number(n) + 25}`);
+    expect(edited).not.toBe(text);
+    writeFileSync(file, edited);
+    const r = runMany(ws, ['-t', 'chunk,keywords']);
+    expect(sorted(r.ran)).toEqual(sorted(CHUNK_TASKS));
+    expect(sorted(r.cached)).toEqual(sorted([BUILD, KEYWORDS_BUILD, ...KEYWORD_TASKS]));
+  });
+
+  it('(k5) adding, then editing, a topic\'s keywords.md reruns only that topic\'s keywords', async () => {
+    const handWritten = join(ws.root, 'docs/libraries/beta/keywords.md');
+    await nextMtimeSecond(ws);
+    writeFileSync(handWritten, '| keyword | score |\n| --- | --- |\n| beta tuning | 2 |\n');
+    const added = runMany(ws, ['-t', 'keywords']);
+    expect(sorted(added.ran)).toEqual(['topic-libraries-beta:keywords']);
+    expect(sorted(added.cached)).toEqual(sorted([KEYWORDS_BUILD, 'topic-alpha:keywords', 'topic-guides-deep-gamma:keywords']));
+    expect(readFileSync(join(keywordsDir('docs/libraries/beta'), 'words.md'), 'utf8')).toContain('| beta tuning | 2 |');
+
+    await nextMtimeSecond(ws);
+    writeFileSync(handWritten, '| keyword | score |\n| --- | --- |\n| beta tuning | 9 |\n');
+    const edited = runMany(ws, ['-t', 'keywords']);
+    expect(sorted(edited.ran)).toEqual(['topic-libraries-beta:keywords']);
+    expect(readFileSync(join(keywordsDir('docs/libraries/beta'), 'words.md'), 'utf8')).toContain('| beta tuning | 9 |');
   });
 });

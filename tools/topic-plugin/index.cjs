@@ -34,6 +34,7 @@ const DEFAULT_EXTERNAL_DEPENDENCIES = Object.freeze([
   'mdast-util-to-string',
   'github-slugger',
   'yaml',
+  'stemmer',
 ]);
 
 /**
@@ -49,10 +50,11 @@ const DEFAULT_EXTERNAL_DEPENDENCIES = Object.freeze([
 
 /**
  * The pipeline, one entry per target. Later steps are one line each, e.g.
- *   { target: 'keywords', tool: 'keyword-extractor', after: [],                    inputs: ['topicSources', 'chunkyardConfig'], outputs: ['{projectRoot}/_keywords'] },
  *   { target: 'spec',     tool: 'topic-spec',        after: ['chunk', 'keywords'], inputs: ['topicSources', 'chunkyardConfig'], outputs: ['{projectRoot}/topic-spec.md'] },
  *   { target: 'index',    tool: 'index-tool',        after: ['spec'],              inputs: ['chunkyardConfig'],                 outputs: ['{projectRoot}/index.json'] },
  * (the outputs of `after` steps are hashed automatically, so `spec` need not list `_chunks/`).
+ * A step gets `--config chunkyard.config.yaml` exactly when its inputs hash `chunkyardConfig`,
+ * so no tool can read a file its cache key does not cover.
  * @type {readonly Step[]}
  */
 const STEPS = Object.freeze([
@@ -62,6 +64,14 @@ const STEPS = Object.freeze([
     after: [],
     inputs: ['topicSources', 'chunkyardConfig'],
     outputs: ['{projectRoot}/_chunks'],
+  },
+  // Keywords depend on the topic's text only: a chunking config change must not rerun them.
+  {
+    target: 'keywords',
+    tool: 'keyword-extractor',
+    after: [],
+    inputs: ['topicSources'],
+    outputs: ['{projectRoot}/_keywords'],
   },
 ]);
 
@@ -79,7 +89,7 @@ const STEPS = Object.freeze([
 function targetFor(step, options) {
   return {
     // Commands run from the workspace root; Nx substitutes {projectRoot}.
-    command: `node apps/${step.tool}/dist/main.js {projectRoot} --config ${CONFIG_FILE}`,
+    command: `node apps/${step.tool}/dist/main.js {projectRoot}${step.inputs.includes('chunkyardConfig') ? ` --config ${CONFIG_FILE}` : ''}`,
     cache: true,
     inputs: [
       ...step.inputs,

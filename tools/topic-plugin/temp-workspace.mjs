@@ -4,7 +4,8 @@
 //
 // The copy holds what the topic targets hash or run: nx.json, package.json + lockfile
 // (Nx resolves `externalDependencies` through the lockfile), .gitignore, tsconfig.base.json,
-// chunkyard.config.yaml, tools/, apps/chunking-tool, packages/*/{package.json,src}.
+// chunkyard.config.yaml, tools/, the tool apps the plugin's STEPS run (apps/chunking-tool,
+// apps/keyword-extractor, …), packages/*/{package.json,src}.
 // node_modules is a real folder of symlinks into the repo's node_modules, except the
 // workspace links (@chunkyard/*), which point at the copies, so esbuild bundles the copy's
 // sources and not the repo's.
@@ -22,12 +23,20 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository this file lives in (tools/topic-plugin/ -> ../..). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The tool apps the topic targets run: one per step of the plugin (index.cjs `STEPS`). */
+export const toolApps = [
+  ...new Set(
+    /** @type {{ STEPS: readonly { tool: string }[] }} */ (createRequire(import.meta.url)('./index.cjs')).STEPS.map((s) => s.tool),
+  ),
+];
 
 /**
  * @typedef {object} TempWorkspace
@@ -65,8 +74,8 @@ export function createTempWorkspace({ prefix = 'chunkyard-nx-', topics }) {
     if (!existsSync(dir)) continue;
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       if (!e.isDirectory()) continue;
-      // Only chunking-tool among the apps: it is the one the topic targets run.
-      if (group === 'apps' && e.name !== 'chunking-tool') continue;
+      // Only the apps the topic targets run (toolApps): other apps are not part of any topic hash.
+      if (group === 'apps' && !toolApps.includes(e.name)) continue;
       const parts = group === 'apps' ? ['project.json', 'package.json', 'src', 'dist'] : ['project.json', 'package.json', 'src'];
       for (const part of parts) copy(`${group}/${e.name}/${part}`);
     }

@@ -1,0 +1,250 @@
+/**
+ * KeywordExtractor: the I/O edge around @chunkyard/keywords.
+ *
+ *   keyword-extractor <topic-dir ...> [--out DIR] [--max N] [--json] [--help]
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, parseConfig } from '@chunkyard/config';
+import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
+
+const TOPIC_MARKER = 'golden-reference.md';
+const QA_PAIRS = 'qa-pairs.md';
+const HAND_WRITTEN = 'keywords.md';
+const OUT_DIR = '_keywords';
+const OUT_FILE = 'words.md';
+
+export const HELP = `keyword-extractor — write a topic's keyword authority table (_keywords/words.md)
+
+Usage:
+  keyword-extractor <topic-dir ...> [options]
+
+Each argument is a topic folder (a folder holding ${TOPIC_MARKER}). Its sources are
+${TOPIC_MARKER} (or the \`sources\` its topic.yaml lists) and ${QA_PAIRS} when present;
+generated files (_chunks/, _keywords/, topic-spec.md, index.json) are never read.
+A ${HAND_WRITTEN} in the topic folder holds hand-written keywords in the same table
+format: they are always included and their scores win over extracted ones.
+
+The table (| keyword | score |, scores 1-10, best first) goes to
+<topic>/${OUT_DIR}/${OUT_FILE}. That folder is replaced as a whole, so it holds exactly ${OUT_FILE}.
+
+Options:
+  --out DIR     write ${OUT_FILE} into DIR instead (one topic only; other files in DIR stay)
+  --max N       keep at most N keywords (default ${DEFAULT_MAX}); hand-written ones always stay
+  --json        print a JSON summary on stdout instead of text
+  -h, --help    show this help
+
+Exit status: 0 success; 1 a document could not be read (missing, a directory, binary,
+not UTF-8) or ${HAND_WRITTEN} is malformed: that topic keeps its previous ${OUT_FILE}, the
+other topics are still written; 2 usage or topic.yaml error (nothing written).
+`;
+
+export interface TopicSummary {
+  topic: string;
+  /** The words.md written. */
+  out: string;
+  /** Source files read, relative to the topic folder. */
+  sources: string[];
+  /** The hand-written table, relative to the topic folder, or null. */
+  handWritten: string | null;
+  keywords: KeywordEntry[];
+}
+
+interface Job {
+  /** The topic folder as given. */
+  topic: string;
+  /** Source paths relative to the topic folder. */
+  sources: string[];
+  handWritten: string | null;
+  outDir: string;
+  /** The topic's own _keywords folder is owned whole; an --out folder is shared. */
+  ownsDir: boolean;
+}
+
+class UsageError extends Error {}
+
+type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  let args: ReturnType<typeof parseCli>;
+  try {
+    args = parseCli(argv);
+  } catch (err) {
+    io.stderr(`keyword-extractor: ${(err as Error).message}\nRun keyword-extractor --help for usage.\n`);
+    return 2;
+  }
+  if (args.values.help) {
+    io.stdout(HELP);
+    return 0;
+  }
+  let jobs: Job[];
+  try {
+    jobs = planJobs(args.positionals, args.values.out);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      io.stderr(`keyword-extractor: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const max = args.values.max;
+
+  const summaries: TopicSummary[] = [];
+  const errors: { source: string; error: string }[] = [];
+  for (const job of jobs) {
+    const texts: { name: string; text: string }[] = [];
+    let handWritten: KeywordEntry[] = [];
+    let failed = false;
+    const fail = (file: string, message: string) => {
+      failed = true;
+      errors.push({ source: file, error: message });
+      io.stderr(`keyword-extractor: ${file}: ${message}\n`);
+    };
+    for (const name of job.sources) {
+      const file = join(job.topic, name);
+      try {
+        texts.push({ name, text: readDocument(file) });
+      } catch (err) {
+        fail(file, (err as Error).message);
+      }
+    }
+    if (job.handWritten) {
+      const file = join(job.topic, job.handWritten);
+      try {
+        handWritten = parseWordsMd(readDocument(file), file);
+      } catch (err) {
+        // A KeywordTableError already names file:line.
+        if (err instanceof KeywordTableError) {
+          failed = true;
+          errors.push({ source: file, error: err.message });
+          io.stderr(`keyword-extractor: ${err.message}\n`);
+        } else fail(file, (err as Error).message);
+      }
+    }
+    // A topic is written only when every one of its documents was read.
+    if (failed) continue;
+
+    const keywords = extractKeywords(texts, { max: max ?? DEFAULT_MAX, handWritten });
+    const text = formatWordsMd(keywords, { source: job.sources, handWritten: job.handWritten });
+    if (job.ownsDir) replaceDirAtomic(job.outDir, new Map([[OUT_FILE, text]]));
+    else writeFileAtomic(join(job.outDir, OUT_FILE), text);
+    summaries.push({
+      topic: job.topic,
+      out: relative(process.cwd(), join(job.outDir, OUT_FILE)),
+      sources: job.sources,
+      handWritten: job.handWritten,
+      keywords,
+    });
+  }
+
+  if (args.values.json) {
+    io.stdout(`${JSON.stringify({ topics: summaries, errors }, null, 2)}\n`);
+  } else {
+    for (const s of summaries) {
+      const hand = s.handWritten ? ` + ${s.handWritten}` : '';
+      io.stdout(`${s.topic}: ${s.keywords.length} keywords from ${s.sources.join(', ')}${hand} -> ${s.out}\n`);
+    }
+  }
+  return errors.length ? 1 : 0;
+}
+
+const defaultIo: Io = {
+  stdout: (s: string) => process.stdout.write(s),
+  stderr: (s: string) => process.stderr.write(s),
+};
+
+function parseCli(argv: string[]) {
+  const parsed = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      out: { type: 'string' },
+      max: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (parsed.values.help) return { ...parsed, values: { ...parsed.values, max: undefined } };
+  if (parsed.positionals.length === 0) throw new Error('no topic folder given');
+  let max: number | undefined;
+  if (parsed.values.max !== undefined) {
+    if (!/^\d+$/.test(parsed.values.max)) throw new Error(`--max: expected a whole number >= 0, got ${JSON.stringify(parsed.values.max)}`);
+    max = Number(parsed.values.max);
+  }
+  return { ...parsed, values: { ...parsed.values, max } };
+}
+
+/** Outputs of the pipeline, relative to a topic: never keyword sources, even when topic.yaml lists them. */
+function isGenerated(rel: string): boolean {
+  const p = rel.split('\\').join('/').replace(/^\.\//, '');
+  return /^(?:_chunks|_keywords)(?:\/|$)/.test(p) || p === 'topic-spec.md' || p === 'index.json' || p === HAND_WRITTEN;
+}
+
+function planJobs(paths: string[], out: string | undefined): Job[] {
+  if (out !== undefined && paths.length > 1) {
+    throw new UsageError(`--out ${out}: takes one topic, got ${paths.length} (each would write ${OUT_FILE} there)`);
+  }
+  const seen = new Map<string, string>();
+  return paths.map((p): Job => {
+    if (!statOrNull(p)?.isDirectory()) throw new UsageError(`${p}: not a topic folder (not a folder holding ${TOPIC_MARKER})`);
+    if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
+    const dir = resolve(p);
+    const other = seen.get(dir);
+    if (other !== undefined) throw new UsageError(`${other} and ${p} are the same topic`);
+    seen.set(dir, p);
+
+    let sources = [TOPIC_MARKER];
+    const topicYaml = join(p, 'topic.yaml');
+    if (existsSync(topicYaml)) {
+      let text: string;
+      try {
+        text = readFileSync(topicYaml, 'utf8');
+      } catch (err) {
+        throw new UsageError(`${topicYaml}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+      sources = parseConfig(text, topicYaml, { topic: true }).sources ?? sources;
+    }
+    sources = sources.filter((s) => !isGenerated(s));
+    if (!sources.includes(QA_PAIRS) && existsSync(join(p, QA_PAIRS))) sources.push(QA_PAIRS);
+    return {
+      topic: p,
+      sources,
+      handWritten: existsSync(join(p, HAND_WRITTEN)) ? HAND_WRITTEN : null,
+      outDir: resolve(out ?? join(p, OUT_DIR)),
+      ownsDir: out === undefined,
+    };
+  });
+}
+
+function statOrNull(p: string) {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** Reads one document as UTF-8 text (BOM dropped), or throws an error that says what is wrong with it. */
+export function readDocument(file: string): string {
+  const stat = statOrNull(file);
+  if (!stat) throw new Error('no such file');
+  if (stat.isDirectory()) throw new Error('is a directory, not a markdown file');
+  const bytes = readFileSync(file);
+  if (bytes.includes(0)) throw new Error('binary file (contains NUL bytes), not markdown text');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error('not UTF-8 text');
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

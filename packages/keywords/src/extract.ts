@@ -1,0 +1,223 @@
+/**
+ * KeywordExtractor: a topic's keyword authority table from its own text. Pure and
+ * deterministic; the algorithm and its weights are described in ../README.md.
+ */
+import { stemmer } from 'stemmer';
+import { scanMarkdown, type Context, type Occurrence } from './scan.js';
+import { COMMON_WORDS, STOP_WORDS } from './words.js';
+
+export interface KeywordEntry {
+  name: string;
+  /** Integer 1..10; 10 is the strongest keyword of the topic. */
+  score: number;
+}
+
+export interface KeywordSource {
+  /** File name, for messages only: the name does not affect the result. */
+  name: string;
+  text: string;
+}
+
+export interface ExtractOptions {
+  /** Most entries to return (default 40). Hand-written entries are always returned, even past it. */
+  max?: number;
+  /** Entries that are always included with their own scores and replace extracted ones of the same name (case-insensitive). */
+  handWritten?: readonly KeywordEntry[];
+}
+
+export const DEFAULT_MAX = 40;
+
+/** Weight of one occurrence, by where it is. */
+export const WEIGHTS: Readonly<Record<Context, number>> = Object.freeze({
+  heading: 4, // headings, front matter title and description
+  codeSpan: 3, // identifiers in inline code and DocFX <xref:…> links
+  codeBlock: 1, // identifiers in fenced or indented code, once per block
+  body: 1, // running text: paragraphs, list items, table cells, link text
+});
+
+/** Multipliers for very common English words (COMMON_WORDS, compared by stem). */
+export const COMMON_PENALTY = Object.freeze({
+  /** A one-word keyword that is a common word. */
+  word: 0.25,
+  /** A phrase whose words (stop words aside) are all common words. */
+  phrase: 0.5,
+});
+
+/**
+ * Multiplier by the number of (non-stop) words: a phrase is more specific than its words, so
+ * "native aot" ranks above "native" when both occur about as often.
+ */
+export const PHRASE_FACTOR: Readonly<Record<number, number>> = Object.freeze({ 1: 1, 2: 1.5, 3: 1.5 });
+
+/** A term that occurs only in running text must occur at least this often. */
+export const MIN_BODY_COUNT = 2;
+
+const COMMON_STEMS: ReadonlySet<string> = new Set(COMMON_WORDS.map((w) => stemmer(w)));
+const STOP_STEMS: ReadonlySet<string> = new Set([...STOP_WORDS].map((w) => stemmer(w)));
+
+interface Candidate {
+  key: string;
+  kind: Occurrence['kind'];
+  words: number;
+  /** Σ WEIGHTS over occurrences. */
+  weight: number;
+  /** Occurrences, unweighted (code blocks counted once each). */
+  count: number;
+  /** Seen in a heading or in code: qualifies without repetition. */
+  strong: boolean;
+  surfaces: Map<string, number>;
+}
+
+/** Orders names deterministically and independently of the locale: case-insensitively, then by code units. */
+export function compareNames(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  if (la !== lb) return la < lb ? -1 : 1;
+  return a === b ? 0 : a < b ? -1 : 1;
+}
+
+/** Score order of a keyword table: score descending, then name. */
+export function compareEntries(a: KeywordEntry, b: KeywordEntry): number {
+  return b.score - a.score || compareNames(a.name, b.name);
+}
+
+/** Checks hand-written entries: a non-empty name, an integer score 1..10, no name twice (case-insensitive). */
+export function validateEntries(entries: readonly KeywordEntry[]): void {
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (typeof e.name !== 'string' || !e.name.trim()) throw new RangeError('keyword entry with an empty name');
+    if (!Number.isInteger(e.score) || e.score < 1 || e.score > 10) {
+      throw new RangeError(`keyword ${JSON.stringify(e.name)}: score ${e.score} is not an integer from 1 to 10`);
+    }
+    const lower = e.name.trim().toLowerCase();
+    if (seen.has(lower)) throw new RangeError(`keyword ${JSON.stringify(e.name)} is listed twice`);
+    seen.add(lower);
+  }
+}
+
+/**
+ * The keyword table of a topic: at most `max` entries sorted by score (desc) then name.
+ * Same sources and options in, same table out: ties are broken by name, never by input order.
+ */
+export function extractKeywords(sources: readonly KeywordSource[], options: ExtractOptions = {}): KeywordEntry[] {
+  const max = options.max ?? DEFAULT_MAX;
+  if (!Number.isInteger(max) || max < 0) throw new RangeError(`max must be a non-negative integer, got ${max}`);
+  const handWritten = (options.handWritten ?? []).map((e) => ({ name: e.name.trim(), score: e.score }));
+  validateEntries(handWritten);
+
+  const ranked = rankCandidates(sources);
+  const overridden = new Set(handWritten.map((e) => e.name.toLowerCase()));
+  const extracted = ranked.filter((c) => !overridden.has(c.name.toLowerCase())).slice(0, Math.max(0, max - handWritten.length));
+  return [...handWritten, ...scoreByRank(extracted)].sort(compareEntries);
+}
+
+interface Ranked {
+  name: string;
+  raw: number;
+}
+
+/** Every qualifying candidate with its raw score, best first (ties by name). */
+function rankCandidates(sources: readonly KeywordSource[]): Ranked[] {
+  const candidates = new Map<string, Candidate>();
+  sources.forEach((source, sourceIndex) => {
+    const seenInBlock = new Set<string>();
+    for (const o of scanMarkdown(source.text)) {
+      if (o.block !== undefined) {
+        // A long listing repeats its names; a code block says "this name matters" once.
+        const blockKey = `${sourceIndex}:${o.block}:${o.key}`;
+        if (seenInBlock.has(blockKey)) continue;
+        seenInBlock.add(blockKey);
+      }
+      let c = candidates.get(o.key);
+      if (!c) {
+        c = { key: o.key, kind: o.kind, words: o.words, weight: 0, count: 0, strong: false, surfaces: new Map() };
+        candidates.set(o.key, c);
+      }
+      c.weight += WEIGHTS[o.context];
+      c.count++;
+      if (o.context !== 'body') c.strong = true;
+      c.surfaces.set(o.surface, (c.surfaces.get(o.surface) ?? 0) + 1);
+    }
+  });
+
+  const inside = insideLongerPhrases(candidates);
+  const ranked: Ranked[] = [];
+  for (const c of candidates.values()) {
+    if (!c.strong && c.count < MIN_BODY_COUNT) continue;
+    let weight = c.weight;
+    const container = inside.get(c.key);
+    if (container) {
+      // Never outside one longer phrase: that phrase says the same, more precisely.
+      if (container.count >= c.count) continue;
+      // A single word counts only where its most frequent phrase does not explain it, so
+      // "native" ranks by the uses that are not "native aot".
+      if (c.words === 1) weight -= container.weight;
+    }
+    if (weight <= 0) continue;
+    ranked.push({ name: displayName(c), raw: weight * commonPenalty(c) * (PHRASE_FACTOR[c.words] ?? 1) });
+  }
+  return ranked.sort((a, b) => b.raw - a.raw || compareNames(a.name, b.name));
+}
+
+/**
+ * For each phrase key that occurs inside longer phrases: its occurrences (and their weight)
+ * inside the one longer phrase that holds most of them. "source" when every "source" is in
+ * "source generation" gets that phrase's full count.
+ */
+function insideLongerPhrases(candidates: ReadonlyMap<string, Candidate>): Map<string, { count: number; weight: number }> {
+  const inside = new Map<string, { count: number; weight: number }>();
+  for (const c of candidates.values()) {
+    if (c.kind !== 'phrase' || c.words < 2) continue;
+    const stems = c.key.slice(2).split(' ');
+    /** Sub-phrase → how many times it occurs in this phrase ("a b a" holds "a" twice). */
+    const times = new Map<string, number>();
+    for (let n = 1; n < stems.length; n++) {
+      for (let i = 0; i + n <= stems.length; i++) {
+        const sub = `w:${stems.slice(i, i + n).join(' ')}`;
+        times.set(sub, (times.get(sub) ?? 0) + 1);
+      }
+    }
+    for (const [sub, k] of times) {
+      const best = inside.get(sub);
+      const here = { count: c.count * k, weight: c.weight * k };
+      if (!best || here.count > best.count || (here.count === best.count && here.weight > best.weight)) inside.set(sub, here);
+    }
+  }
+  return inside;
+}
+
+function commonPenalty(c: Candidate): number {
+  if (c.kind !== 'phrase') return 1;
+  const stems = c.key.slice(2).split(' ');
+  if (c.words === 1) return COMMON_STEMS.has(stems[0]!) ? COMMON_PENALTY.word : 1;
+  // Inner stop words are neither common nor rare; the edges never are stop words.
+  const content = stems.filter((s, i) => i === 0 || i === stems.length - 1 || !STOP_STEMS.has(s));
+  return content.every((s) => COMMON_STEMS.has(s)) ? COMMON_PENALTY.phrase : 1;
+}
+
+/** The most frequent way the term was written (ties: the first by name). */
+function displayName(c: Candidate): string {
+  let best = '';
+  let bestCount = -1;
+  for (const [surface, n] of c.surfaces) {
+    if (n > bestCount || (n === bestCount && compareNames(surface, best) < 0)) {
+      best = surface;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+/**
+ * Integer scores 1..10 by rank among the kept entries: the top entry gets 10, and each tenth
+ * of the list one less (a list of 40: four entries per score). Equal raw scores share the
+ * better rank, so a tie never splits across two scores.
+ */
+function scoreByRank(ranked: readonly Ranked[]): KeywordEntry[] {
+  const n = ranked.length;
+  let rank = 0;
+  return ranked.map((r, i) => {
+    if (i > 0 && r.raw !== ranked[i - 1]!.raw) rank = i;
+    return { name: r.name, score: 10 - Math.floor((10 * rank) / n) };
+  });
+}

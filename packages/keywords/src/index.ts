@@ -1,0 +1,24 @@
+/**
+ * @chunkyard/keywords — KeywordExtractor: the keyword authority table of a topic
+ * (`_keywords/words.md`, seed 001 "Keyword Authority") from the topic's own markdown.
+ *
+ *   const entries = extractKeywords([{ name: 'golden-reference.md', text }], { handWritten });
+ *   const md = formatWordsMd(entries, { source: ['golden-reference.md'] });
+ *   const again = parseWordsMd(md, 'docs/x/_keywords/words.md');   // what `spec` reads
+ *   const inChunk = matchKeywords(again, chunkText);                 // the table's keywords in one chunk
+ */
+export {
+  COMMON_PENALTY,
+  compareEntries,
+  DEFAULT_MAX,
+  extractKeywords,
+  MIN_BODY_COUNT,
+  PHRASE_FACTOR,
+  validateEntries,
+  WEIGHTS,
+  type ExtractOptions,
+  type KeywordEntry,
+  type KeywordSource,
+} from './extract.js';
+export { matchKeywords } from './match.js';
+export { formatWordsMd, KeywordTableError, parseWordsMd, type FormatOptions } from './words-md.js';

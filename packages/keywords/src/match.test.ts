@@ -1,0 +1,32 @@
+// matchKeywords: a table's keywords found in one chunk by the same rules that extracted them.
+import { describe, expect, it } from 'vitest';
+import { matchKeywords, type KeywordEntry } from './index.js';
+
+const TABLE: KeywordEntry[] = [
+  { name: 'source generation', score: 10 },
+  { name: 'JsonSerializerContext', score: 9 },
+  { name: 'System.Text.Json', score: 8 },
+  { name: 'native aot', score: 6 },
+  { name: 'publish a self contained app today', score: 2 },
+];
+
+describe('matchKeywords', () => {
+  it('finds phrases by stem, identifiers case-insensitively, in table order', () => {
+    const chunk = 'Source generators need a `jsonSerializerContext`; see System.Text.Json docs.';
+    expect(matchKeywords(TABLE, chunk)).toEqual([TABLE[0], TABLE[1], TABLE[2]]);
+  });
+
+  it('reads identifiers from xrefs and code blocks, and words across hyphens', () => {
+    const chunk = 'Derive from <xref:System.Text.Json.Serialization.JsonSerializerContext>.\n\nA Native-AOT app.\n';
+    expect(matchKeywords(TABLE, chunk).map((e) => e.name)).toEqual(['JsonSerializerContext', 'native aot']);
+    expect(matchKeywords(TABLE, '```csharp\nclass C : JsonSerializerContext {}\n```\n').map((e) => e.name)).toEqual(['JsonSerializerContext']);
+  });
+
+  it('does not match a phrase whose words are apart, or a word inside a longer identifier', () => {
+    expect(matchKeywords(TABLE, 'The source of the generation. `MyJsonSerializerContextFactory` is not it.')).toEqual([]);
+  });
+
+  it('matches a name the scan cannot produce as one term as plain text', () => {
+    expect(matchKeywords(TABLE, 'You can Publish a self\ncontained app TODAY.').map((e) => e.name)).toEqual(['publish a self contained app today']);
+  });
+});
