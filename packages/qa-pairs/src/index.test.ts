@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { locateExcerpts, parseQaPairs, QaPairsError } from './index.js';
+
+const SAMPLE = `# Questions: Source generation
+
+Some introduction that is not a question.
+
+## How do I turn on source generation?
+
+Derive a partial class from \`JsonSerializerContext\`.
+
+> To use source generation with all defaults,
+> create a partial class
+
+More answer text.
+
+## Why use it?
+
+\`\`\`csharp
+## not a question inside code
+\`\`\`
+
+Faster startup.
+`;
+
+describe('parseQaPairs', () => {
+  it('reads questions, answers and excerpts with their lines', () => {
+    const pairs = parseQaPairs(SAMPLE, 'qa-pairs.md');
+    expect(pairs.map((p) => [p.question, p.line])).toEqual([
+      ['How do I turn on source generation?', 5],
+      ['Why use it?', 14],
+    ]);
+    expect(pairs[0]!.excerpts).toEqual([{ text: 'To use source generation with all defaults,\ncreate a partial class', line: 9 }]);
+    expect(pairs[0]!.answer).toContain('More answer text.');
+    expect(pairs[1]!.answer).toContain('## not a question inside code');
+    expect(pairs[1]!.excerpts).toEqual([]);
+  });
+
+  it('accepts CRLF, a BOM and closing hashes', () => {
+    const pairs = parseQaPairs('\uFEFF## What is it? ##\r\n\r\nA thing.\r\n', 'q.md');
+    expect(pairs).toEqual([{ question: 'What is it?', line: 1, answer: 'A thing.', excerpts: [] }]);
+  });
+
+  it('returns no pairs for a file without questions', () => {
+    expect(parseQaPairs('# Title\n\nNothing yet.\n', 'q.md')).toEqual([]);
+  });
+
+  it.each([
+    ['## Not a question\n\nx\n', 1, 'must end with "?"'],
+    ['## \n\nx\n', 1, 'empty question heading'],
+    ['## A?\n\n## B?\n\nb\n', 1, 'has no answer'],
+    ['## A?\n\na\n\n## a?\n\nb\n', 5, 'asked twice (first on line 1)'],
+    ['## A?\n\n>\n>\n', 3, 'empty reference excerpt'],
+    ['## A?\n\n```\ncode\n', 3, 'never closed'],
+  ])('reports %j at its line', (text, line, problem) => {
+    let err: unknown;
+    try {
+      parseQaPairs(text, 'docs/x/qa-pairs.md');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(QaPairsError);
+    expect((err as QaPairsError).line).toBe(line);
+    expect((err as Error).message).toContain(`docs/x/qa-pairs.md:${line}: `);
+    expect((err as Error).message).toContain(problem);
+  });
+
+  it('refuses binary input', () => {
+    expect(() => parseQaPairs('## A?\u0000', 'q.md')).toThrow(/not a text file/);
+  });
+});
+
+describe('locateExcerpts', () => {
+  const source = 'Intro.\n\nTo use source generation with all defaults,\ncreate a partial class that derives.\n';
+  it('gives exact ranges', () => {
+    const pairs = parseQaPairs(SAMPLE, 'qa-pairs.md');
+    const located = locateExcerpts(pairs, source, 'qa-pairs.md', 'golden-reference.md');
+    const e = located[0]![0]!;
+    expect(source.slice(e.start, e.end)).toBe(e.text);
+    expect(located[1]).toEqual([]);
+  });
+
+  it('finds excerpts in a CRLF source and returns offsets into it as given', () => {
+    const crlf = source.replace(/\n/g, '\r\n');
+    const e = locateExcerpts(parseQaPairs(SAMPLE, 'q.md'), crlf, 'q.md', 's.md')[0]![0]!;
+    expect(crlf.slice(e.start, e.end)).toBe('To use source generation with all defaults,\r\ncreate a partial class');
+  });
+
+  it('names the line of an excerpt that is not in the source', () => {
+    expect(() => locateExcerpts(parseQaPairs(SAMPLE, 'q.md'), 'other text', 'q.md', 'golden-reference.md')).toThrow(
+      /^q\.md:9: reference excerpt not found verbatim in golden-reference\.md/,
+    );
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * @chunkyard/qa-pairs — reads a topic's `qa-pairs.md`: the questions a reader would ask of
+ * the topic, each with its answer and, optionally, verbatim reference excerpts of the source.
+ *
+ *   # Questions: How to use source generation in System.Text.Json     (optional title)
+ *
+ *   ## How do I turn on source generation for a type?
+ *
+ *   Derive a partial class from `JsonSerializerContext` and add `[JsonSerializable]`.
+ *
+ *   > To use source generation with all defaults, create a partial class
+ *   > that derives from JsonSerializerContext
+ *
+ * Each `##` heading is a question and must end with `?`. The text under it, up to the next
+ * `##`, is the answer. A block quote in an answer is a reference excerpt: its text, with the
+ * `> ` markers removed and its lines joined by newlines, must occur verbatim in the topic's
+ * source; `locateExcerpts` turns it into a character range there (what retrieval evaluation
+ * scores against). Anything before the first `##` (a title, an introduction) is ignored.
+ *
+ * Pure: no I/O. Every problem is a QaPairsError whose message starts `file:line:`.
+ */
+
+export interface Excerpt {
+  text: string;
+  /** 1-based line of the excerpt's first `>` line in qa-pairs.md. */
+  line: number;
+}
+
+export interface QaPair {
+  question: string;
+  /** 1-based line of the question heading. */
+  line: number;
+  /** The answer's markdown, trimmed, block quotes included. */
+  answer: string;
+  excerpts: Excerpt[];
+}
+
+export interface LocatedExcerpt extends Excerpt {
+  /** UTF-16 offsets into the source: `source.slice(start, end) === text`. */
+  start: number;
+  end: number;
+}
+
+export class QaPairsError extends Error {
+  override name = 'QaPairsError';
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    readonly problem: string,
+  ) {
+    super(line === null ? `${file}: ${problem}` : `${file}:${line}: ${problem}`);
+  }
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const QUESTION = /^ {0,3}##(?!#)[ \t]+(.*?)[ \t]*#*[ \t]*$/;
+const EMPTY_QUESTION = /^ {0,3}##[ \t]*#*[ \t]*$/;
+const QUOTE = /^ {0,3}>[ ]?(.*)$/;
+
+/** Parses qa-pairs.md. `file` is used in error messages only. */
+export function parseQaPairs(text: string, file: string): QaPair[] {
+  if (text.includes('\u0000')) throw new QaPairsError(file, null, 'not a text file (NUL bytes)');
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const pairs: QaPair[] = [];
+  const seen = new Map<string, number>();
+  let current: { pair: QaPair; body: string[] } | null = null;
+  let fence: string | null = null;
+  let fenceLine = 0;
+  let quote: Excerpt | null = null;
+
+  const closeQuote = (): void => {
+    if (quote && current) {
+      const t = quote.text.trim();
+      if (!t) throw new QaPairsError(file, quote.line, 'empty reference excerpt (a block quote with no text)');
+      current.pair.excerpts.push({ text: quote.text.replace(/^\s+|\s+$/g, ''), line: quote.line });
+    }
+    quote = null;
+  };
+  const closePair = (): void => {
+    closeQuote();
+    if (!current) return;
+    current.pair.answer = current.body.join('\n').trim();
+    if (!current.pair.answer) throw new QaPairsError(file, current.pair.line, `question "${current.pair.question}" has no answer below it`);
+    pairs.push(current.pair);
+    current = null;
+  };
+
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    if (fence) {
+      if (raw.trimStart().startsWith(fence)) fence = null;
+      current?.body.push(raw);
+      return;
+    }
+    const f = FENCE.exec(raw);
+    if (f) {
+      closeQuote();
+      fence = f[1]!.slice(0, 3);
+      fenceLine = line;
+      current?.body.push(raw);
+      return;
+    }
+    if (EMPTY_QUESTION.test(raw)) throw new QaPairsError(file, line, 'empty question heading');
+    const q = QUESTION.exec(raw);
+    if (q) {
+      closePair();
+      const question = q[1]!;
+      if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${question}"`);
+      const key = question.toLowerCase().replace(/\s+/g, ' ');
+      const first = seen.get(key);
+      if (first !== undefined) throw new QaPairsError(file, line, `question "${question}" is asked twice (first on line ${first})`);
+      seen.set(key, line);
+      current = { pair: { question, line, answer: '', excerpts: [] }, body: [] };
+      return;
+    }
+    if (!current) return; // title and introduction
+    current.body.push(raw);
+    const m = QUOTE.exec(raw);
+    if (m) {
+      if (quote) quote.text += `\n${m[1]!}`;
+      else quote = { text: m[1]!, line };
+    } else {
+      closeQuote();
+    }
+  });
+  if (fence) throw new QaPairsError(file, fenceLine, 'code fence opened here is never closed');
+  closePair();
+  return pairs;
+}
+
+/**
+ * Finds every excerpt in the source. An excerpt must occur verbatim; when it occurs more
+ * than once, the first occurrence is taken. A missing one is an error naming its line.
+ */
+export function locateExcerpts(pairs: readonly QaPair[], source: string, file: string, sourceName: string): LocatedExcerpt[][] {
+  const text = source.replace(/\r\n/g, '\n');
+  if (text.length !== source.length) {
+    // Offsets must index the source as given; normalise only to search.
+    return pairs.map((p) => p.excerpts.map((e) => locateCrLf(e, source, file, sourceName)));
+  }
+  return pairs.map((p) =>
+    p.excerpts.map((e) => {
+      const start = source.indexOf(e.text);
+      if (start < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${sourceName}: "${preview(e.text)}"`);
+      return { ...e, start, end: start + e.text.length };
+    }),
+  );
+}
+
+function locateCrLf(e: Excerpt, source: string, file: string, sourceName: string): LocatedExcerpt {
+  const wanted = e.text.replace(/\n/g, '\r\n');
+  const start = source.indexOf(wanted);
+  if (start < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${sourceName}: "${preview(e.text)}"`);
+  return { ...e, start, end: start + wanted.length };
+}
+
+function preview(s: string): string {
+  const one = s.replace(/\s+/g, ' ');
+  return one.length > 60 ? `${one.slice(0, 57)}...` : one;
+}

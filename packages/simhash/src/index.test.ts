@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fromHex, hammingDistance, isSimhashHex, simhash64, simhashFeatures, toHex } from './index.js';
+
+describe('simhash64', () => {
+  it('ignores case, punctuation, stop words and inflection', () => {
+    const a = simhash64('How do I enable source generation for my types?');
+    expect(simhash64('HOW do i ENABLE source-generation for my types')).toBe(a);
+    expect(simhash64('enabling source generation, types')).toBe(a);
+  });
+
+  it('puts a reworded question nearer than an unrelated one', () => {
+    const q = simhash64('How do I enable source generation in System.Text.Json?');
+    const near = simhash64('how to enable System.Text.Json source generation');
+    const far = simhash64('Which trimming options reduce the size of a native AOT app?');
+    expect(hammingDistance(q, near)).toBeLessThan(hammingDistance(q, far));
+    expect(hammingDistance(q, near)).toBeLessThanOrEqual(12);
+    expect(hammingDistance(q, far)).toBeGreaterThan(16);
+  });
+
+  it('hashes a text without content words to 0', () => {
+    expect(simhash64('')).toBe(0n);
+    expect(simhash64('what is the ?')).toBe(0n);
+    expect(simhashFeatures('the of and').size).toBe(0);
+  });
+
+  it('is pinned: stored hashes must not move without a version bump', () => {
+    expect(toHex(simhash64('How do I enable source generation?'))).toMatchInlineSnapshot(`"1681e58c9a691f4c"`);
+  });
+
+  it('is a 64-bit value that round-trips through hex', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (s) => {
+        const h = simhash64(s);
+        expect(h >= 0n && h < 1n << 64n).toBe(true);
+        const hex = toHex(h);
+        expect(isSimhashHex(hex)).toBe(true);
+        expect(fromHex(hex)).toBe(h);
+      }),
+    );
+  });
+});
+
+describe('hex and distance', () => {
+  it('rejects what is not 16 lowercase hex digits', () => {
+    for (const bad of ['', 'abc', 'ABCDEF0123456789', '0123456789abcdef0', '-123456789abcdef', 'g123456789abcdef']) {
+      expect(() => fromHex(bad)).toThrow(RangeError);
+      expect(isSimhashHex(bad)).toBe(false);
+    }
+    expect(() => toHex(-1n)).toThrow(RangeError);
+    expect(() => toHex(1n << 64n)).toThrow(RangeError);
+  });
+
+  it('counts differing bits', () => {
+    expect(hammingDistance(0n, 0n)).toBe(0);
+    expect(hammingDistance(0n, 0xffffffffffffffffn)).toBe(64);
+    expect(hammingDistance(0b1011n, 0b0110n)).toBe(3);
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), (a, b) => {
+        expect(hammingDistance(a, b)).toBe(hammingDistance(b, a));
+        expect(hammingDistance(a, b)).toBe([...(a ^ b).toString(2)].filter((c) => c === '1').length);
+      }),
+    );
+  });
+});

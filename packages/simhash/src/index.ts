@@ -1,0 +1,83 @@
+/**
+ * @chunkyard/simhash — the 64-bit SimHash of a short text (a question), used for seed 001's
+ * prompt matching: `spec` stores the SimHash of each qa-pairs.md question close to a chunk,
+ * and a client hashes its query the same way and compares by Hamming distance.
+ *
+ *   const h = simhash64('How do I enable source generation?');   // bigint
+ *   toHex(h);                                                     // '9f3a…' (16 lowercase hex digits)
+ *   hammingDistance(h, simhash64('how to enable source generation')); // small: shared terms
+ *
+ * Features are the local lexical embedding's (`lexicalFeatures`): Porter stems without stop
+ * words, whole code identifiers, and adjacent stem pairs. So case, punctuation, stop words
+ * and inflection do not move the hash; different content words do. Each distinct feature
+ * counts once (questions are short; repeating a word should not outvote the others).
+ *
+ * Version 1. Any change to the features or the hash changes every stored hash, so it bumps
+ * SIMHASH_VERSION, which `spec` writes next to the hashes.
+ */
+import { createHash } from 'node:crypto';
+import { lexicalFeatures } from '@chunkyard/embeddings';
+
+export const SIMHASH_VERSION = 'simhash64-lexical-v1';
+
+/** Bigrams weigh less than words: a reordered question should stay close. */
+const BIGRAM_WEIGHT = 0.5;
+
+/** The first 8 bytes of sha256(feature), big-endian: stable on every platform. */
+function featureHash64(feature: string): bigint {
+  return createHash('sha256').update(feature, 'utf8').digest().readBigUInt64BE(0);
+}
+
+/** The weighted features of a text (distinct). Exposed for tests and for explaining a match. */
+export function simhashFeatures(text: string): Map<string, number> {
+  const { unigrams, identifiers, bigrams } = lexicalFeatures(text);
+  const features = new Map<string, number>();
+  for (const f of [...unigrams, ...identifiers]) features.set(f, 1);
+  for (const f of bigrams) if (!features.has(f)) features.set(f, BIGRAM_WEIGHT);
+  return features;
+}
+
+/**
+ * Charikar's SimHash: each feature's 64-bit hash votes +weight on its 1-bits and −weight on
+ * its 0-bits; the result has a 1 where the vote is positive. A text without features
+ * (empty, only stop words or punctuation) hashes to 0n.
+ */
+export function simhash64(text: string): bigint {
+  const votes = new Float64Array(64);
+  for (const [feature, weight] of simhashFeatures(text)) {
+    const h = featureHash64(feature);
+    for (let bit = 0; bit < 64; bit++) votes[bit]! += (h >> BigInt(bit)) & 1n ? weight : -weight;
+  }
+  let out = 0n;
+  for (let bit = 0; bit < 64; bit++) if (votes[bit]! > 0) out |= 1n << BigInt(bit);
+  return out;
+}
+
+/** 16 lowercase hex digits: a JSON number cannot hold 64 bits exactly. */
+export function toHex(hash: bigint): string {
+  if (hash < 0n || hash > 0xffffffffffffffffn) throw new RangeError(`not a 64-bit unsigned value: ${hash}`);
+  return hash.toString(16).padStart(16, '0');
+}
+
+const HEX64 = /^[0-9a-f]{16}$/;
+
+/** Parses `toHex`'s output; anything else (wrong length, upper case, sign) is a RangeError. */
+export function fromHex(hex: string): bigint {
+  if (!HEX64.test(hex)) throw new RangeError(`not a 16-digit lowercase hex SimHash: ${JSON.stringify(hex)}`);
+  return BigInt(`0x${hex}`);
+}
+
+export function isSimhashHex(value: unknown): value is string {
+  return typeof value === 'string' && HEX64.test(value);
+}
+
+/** Number of differing bits. */
+export function hammingDistance(a: bigint, b: bigint): number {
+  let x = (a ^ b) & 0xffffffffffffffffn;
+  let n = 0;
+  while (x) {
+    x &= x - 1n;
+    n++;
+  }
+  return n;
+}
