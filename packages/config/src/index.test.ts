@@ -238,13 +238,13 @@ describe('parseConfig: sources (topic.yaml only)', () => {
     expect(err.message).toContain(`${FILE}:3`);
     expect(err.message).toContain('sources');
     expect(err.message).toContain('unknown key');
-    expect(err.message).not.toContain('known: chunking, sources');
+    expect(err.message).not.toContain('known: chunking, spec, sources');
   });
 
   it('a topic.yaml error lists sources among the known keys', () => {
     const err = errorOf('title: Alpha\n', TOPIC, true);
     expect(err.message).toContain(`${TOPIC}:1`);
-    expect(err.message).toContain('known: chunking, sources');
+    expect(err.message).toContain('known: chunking, spec, sources');
   });
 
   it.each([
@@ -472,5 +472,27 @@ describe('parseConfig: embeddings section', () => {
     const base = parseConfig('chunking:\n  maxTokens: 512\nembeddings:\n  provider: ollama\n  batchSize: 16\n', FILE);
     const merged = mergeTopic(base, parseConfig('chunking:\n  maxTokens: 256\n', 'topic.yaml', { topic: true }));
     expect(merged).toEqual({ chunking: { maxTokens: 256 }, embeddings: { provider: 'ollama', batchSize: 16 } });
+  });
+});
+
+describe('parseConfig: the spec section', () => {
+  it('reads promptThreshold in the workspace config and in topic.yaml, the topic winning', () => {
+    const base = parseConfig('spec:\n  promptThreshold: 0.4\n', FILE);
+    expect(base.spec).toEqual({ promptThreshold: 0.4 });
+    const topic = parseConfig('spec:\n  promptThreshold: 0.25\n', 'docs/x/topic.yaml', { topic: true });
+    expect(mergeTopic(base, topic).spec).toEqual({ promptThreshold: 0.25 });
+    expect(mergeTopic(base, parseConfig('chunking:\n  maxTokens: 300\n', 't.yaml', { topic: true })).spec).toEqual({ promptThreshold: 0.4 });
+    expect(parseConfig('chunking: {}\n', FILE).spec).toBeUndefined();
+  });
+
+  it.each([['1.5'], ['-0.1'], ['"high"'], ['.nan']])('rejects promptThreshold %s with file, line and the expected range', (value) => {
+    const err = errorOf(`chunking:\n  maxTokens: 100\nspec:\n  promptThreshold: ${value}\n`);
+    expect(err.line).toBe(4);
+    expect(err.message).toContain(`${FILE}:4: spec.promptThreshold: expected a number from 0 to 1`);
+  });
+
+  it('rejects unknown spec settings', () => {
+    const err = errorOf('spec:\n  threshold: 0.3\n');
+    expect(err.message).toContain('spec.threshold: unknown setting (known: promptThreshold)');
   });
 });

@@ -41,8 +41,16 @@ export interface EmbeddingsConfigSection {
   maxRetries?: number;
 }
 
+/** The `spec:` section: TopicSpec settings (workspace, or per topic in topic.yaml). */
+export interface SpecSettings {
+  /** Cosine similarity a qa-pairs.md question needs to a chunk for its SimHash to be stored on it. */
+  promptThreshold?: number;
+}
+
 export interface ChunkyardConfig {
   chunking: ChunkingSettings;
+  /** Absent when not configured. */
+  spec?: SpecSettings;
   /** Workspace config only (one model for every topic, so their vectors can be compared); absent when not configured. */
   embeddings?: EmbeddingsConfigSection;
   /** topic.yaml only: the topic's source documents, relative to the topic folder. */
@@ -89,6 +97,10 @@ const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
   breadcrumbMode: oneOf('conditional', 'always', 'none'),
   contentType: nonEmptyString,
   parser: oneOf('fast', 'remark'),
+};
+
+const SPEC_KEYS: Record<keyof SpecSettings, Check> = {
+  promptThreshold: (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? null : 'a number from 0 to 1'),
 };
 
 const EMBEDDINGS_KEYS: Record<keyof EmbeddingsConfigSection, Check> = {
@@ -146,6 +158,8 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     const line = lineOfNode(pair.key as Node);
     if (key === 'chunking') {
       Object.assign(config.chunking, parseSection(pair.value as Node | null, 'chunking', CHUNKING_KEYS, line, keyLines));
+    } else if (key === 'spec') {
+      config.spec = parseSection(pair.value as Node | null, 'spec', SPEC_KEYS, line, {}) as SpecSettings;
     } else if (key === 'embeddings' && !opts.topic) {
       config.embeddings = parseSection(pair.value as Node | null, 'embeddings', EMBEDDINGS_KEYS, line, {}) as EmbeddingsConfigSection;
     } else if (key === 'sources' && opts.topic) {
@@ -157,7 +171,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     } else if (key === 'embeddings') {
       throw new ConfigError(file, line, 'embeddings: set in chunkyard.config.yaml only, so that every topic uses one model and their vectors can be compared');
     } else {
-      const known = opts.topic ? 'chunking, sources' : 'chunking, embeddings';
+      const known = opts.topic ? 'chunking, spec, sources' : 'chunking, embeddings, spec';
       throw new ConfigError(file, line, `${key}: unknown key (known: ${known})`);
     }
   }
@@ -182,6 +196,7 @@ export function mergeTopic(base: ChunkyardConfig, topic: ChunkyardConfig | null)
   return {
     chunking: { ...base.chunking, ...topic.chunking },
     ...(base.embeddings ? { embeddings: base.embeddings } : {}),
+    ...(base.spec || topic.spec ? { spec: { ...base.spec, ...topic.spec } } : {}),
     ...(topic.sources ? { sources: topic.sources } : {}),
   };
 }

@@ -1,0 +1,241 @@
+// Tests of the topic-spec CLI: `main(argv, io)` in-process over real temp topics built by the
+// real chunking-tool and keyword-extractor, the real local embedder and a real embedding
+// cache on disk. The remote-provider failure tests drive the real `ollama` client against a
+// local HTTP server that speaks Ollama's /api/embed (a real Ollama cannot run here).
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main as chunk } from '../../chunking-tool/src/main.js';
+import { main as keywords } from '../../keyword-extractor/src/main.js';
+import { fakeVector, sendJson, startServer, type TestServer } from '../../../packages/embeddings/src/test-server.js';
+import { parseTopicSpecMd } from '@chunkyard/spec';
+import { simhash64, toHex } from '@chunkyard/simhash';
+import { HELP, main, type TopicSummary } from './main.js';
+
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const GOLDEN = readFileSync(join(REPO, 'docs/libraries/system-text-json-source-generation/golden-reference.md'), 'utf8');
+const QA = `# Questions
+
+## How do I serialize enum fields as strings with source generation?
+
+Use \`JsonStringEnumConverter\` or \`UseStringEnumConverter\`.
+
+## How do I combine source generators?
+
+Add several contexts to the resolver chain.
+`;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+const quiet = { stdout: () => {}, stderr: () => {} };
+
+async function run(argv: string[], env?: Record<string, string | undefined>): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), ...(env ? { env } : {}) });
+  return { code, stdout, stderr };
+}
+
+let root: string;
+let config: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'chunkyard-spec-cli-'));
+  config = join(root, 'chunkyard.config.yaml');
+  writeFileSync(config, 'chunking:\n  maxTokens: 512\n');
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A topic with its chunks and keywords built by the real tools. */
+async function builtTopic(name = 'topic', files: Record<string, string> = { 'qa-pairs.md': QA }): Promise<string> {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'golden-reference.md'), GOLDEN);
+  for (const [f, t] of Object.entries(files)) writeFileSync(join(dir, f), t);
+  expect(await chunk([dir, '--config', config], quiet)).toBe(0);
+  expect(await keywords([dir], quiet)).toBe(0);
+  return dir;
+}
+
+const summaryOf = (r: Run): { topics: TopicSummary[]; errors: { topic: string; error: string }[] } => JSON.parse(r.stdout);
+
+describe('topic-spec', () => {
+  it('writes topic-spec.md for a built topic, then serves a rerun from the cache, byte-identical', async () => {
+    const dir = await builtTopic();
+    const first = await run([dir, '--config', config, '--json']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(dir, '_chunks/golden-reference.json'), 'utf8'));
+    const s = summaryOf(first).topics[0]!;
+    expect(s).toMatchObject({ chunks: manifest.chunks.length, questions: 2, embedded: manifest.chunks.length + 2, cached: 0 });
+    const text = readFileSync(join(dir, 'topic-spec.md'), 'utf8');
+    const spec = parseTopicSpecMd(text, 'topic-spec.md');
+    expect(spec.chunks).toHaveLength(manifest.chunks.length);
+    expect(spec.embedding).toEqual({ provider: 'local', model: 'local-lexical-v1-d512', dimensions: 512 });
+    expect(spec.questions.map((q) => q.hash)).toEqual([toHex(simhash64('How do I serialize enum fields as strings with source generation?')), toHex(simhash64('How do I combine source generators?'))]);
+    const enumChunk = spec.chunks.find((c) => c.title === 'Serialize enum fields as strings')!;
+    expect(enumChunk.prompt_hashes).toContain(spec.questions[0]!.hash);
+    // The cache is the seed 001 layout under .embedding-cache beside the config.
+    expect(readdirSync(join(root, '.embedding-cache'))).toContain(manifest.strategyKey);
+
+    const second = await run([dir, '--config', config, '--json']);
+    expect(summaryOf(second).topics[0]).toMatchObject({ embedded: 0, cached: manifest.chunks.length + 2 });
+    expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).toBe(text);
+  });
+
+  it('works without qa-pairs.md, and takes the threshold from the flag, topic.yaml or config', async () => {
+    const dir = await builtTopic('t', {});
+    expect((await run([dir, '--config', config])).code).toBe(0);
+    const spec = parseTopicSpecMd(readFileSync(join(dir, 'topic-spec.md'), 'utf8'), 'x');
+    expect(spec.questions).toEqual([]);
+    expect(spec.chunks.every((c) => c.prompt_hashes === undefined)).toBe(true);
+    expect(spec.promptMatching.threshold).toBe(0.3);
+
+    writeFileSync(join(dir, 'qa-pairs.md'), QA);
+    writeFileSync(config, 'spec:\n  promptThreshold: 0.05\n');
+    expect((await run([dir, '--config', config])).code).toBe(0);
+    const loose = parseTopicSpecMd(readFileSync(join(dir, 'topic-spec.md'), 'utf8'), 'x');
+    expect(loose.promptMatching.threshold).toBe(0.05);
+    writeFileSync(join(dir, 'topic.yaml'), 'spec:\n  promptThreshold: 0.9\n');
+    expect((await run([dir, '--config', config])).code).toBe(0);
+    const strict = parseTopicSpecMd(readFileSync(join(dir, 'topic-spec.md'), 'utf8'), 'x');
+    expect(strict.promptMatching.threshold).toBe(0.9);
+    const count = (s: typeof strict) => s.chunks.reduce((n, c) => n + (c.prompt_hashes?.length ?? 0), 0);
+    expect(count(loose)).toBeGreaterThan(count(strict));
+    expect((await run([dir, '--config', config, '--prompt-threshold', '0.5'])).code).toBe(0);
+    expect(parseTopicSpecMd(readFileSync(join(dir, 'topic-spec.md'), 'utf8'), 'x').promptMatching.threshold).toBe(0.5);
+  });
+
+  it.each([
+    ['--prompt-threshold', '1.5'],
+    ['--prompt-threshold', 'x'],
+    ['--bogus'],
+  ])('rejects %j with exit 2', async (...args) => {
+    const dir = await builtTopic();
+    const r = await run([dir, ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^topic-spec: /);
+    expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
+  });
+
+  it('prints help and refuses a non-topic folder with exit 2', async () => {
+    expect((await run(['--help'])).stdout).toBe(HELP);
+    const r = await run([root]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('not a topic (no golden-reference.md in it)');
+  });
+
+  it('reports a config error with its file and line, writing nothing', async () => {
+    const dir = await builtTopic();
+    writeFileSync(config, 'chunking:\n  maxTokens: 512\nembeddings:\n  provider: gpt\n');
+    const r = await run([dir, '--config', config]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${config}:4: embeddings.provider: expected one of local, ollama, openai`);
+    expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
+  });
+
+  it('names the missing build step when _chunks or words.md is absent', async () => {
+    const dir = join(root, 'bare');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'golden-reference.md'), GOLDEN);
+    let r = await run([dir, '--config', config]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(dir, '_chunks/golden-reference.json')}: no chunk manifest; run chunking-tool`);
+    await chunk([dir, '--config', config], quiet);
+    r = await run([dir, '--config', config]);
+    expect(r.stderr).toContain(`${join(dir, '_keywords/words.md')}: no keyword table; run keyword-extractor`);
+  });
+
+  it.each([
+    ['qa-pairs.md', '## Not a question\n\nanswer\n', 'qa-pairs.md:1: a question heading must end with "?"'],
+    ['_keywords/words.md', '| keyword | score |\n| --- | --- |\n| json | 11 |\n', 'words.md:3: score "11" of keyword "json" is not an integer from 1 to 10'],
+    ['_chunks/golden-reference.json', '{"schemaVersion": 1, "chunks": [', 'golden-reference.json: not valid JSON'],
+    ['_chunks/golden-reference.json', '{"schemaVersion": 2}', 'golden-reference.json: schemaVersion 2 is not 1'],
+  ])('a malformed %s fails its topic with file, line and problem, and leaves the previous spec', async (file, text, message) => {
+    const dir = await builtTopic();
+    const other = await builtTopic('other');
+    expect((await run([dir, '--config', config])).code).toBe(0);
+    const before = readFileSync(join(dir, 'topic-spec.md'), 'utf8');
+    writeFileSync(join(dir, file), text);
+    const r = await run([dir, other, '--config', config]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+    expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).toBe(before);
+    expect(existsSync(join(other, 'topic-spec.md'))).toBe(true);
+  });
+
+  describe('with a remote provider (ollama client against a local /api/embed)', () => {
+    let server: TestServer | null = null;
+    afterEach(async () => {
+      await server?.close();
+      server = null;
+    });
+
+    /** Answers like Ollama until `failFrom` requests have been served, then with HTTP 500. */
+    async function ollama(failFrom = Infinity): Promise<TestServer> {
+      server = await startServer((req, res, n) => {
+        if (n >= failFrom) return sendJson(res, 500, { error: 'model runner crashed' });
+        const input = (req.body as { input: string[] }).input;
+        sendJson(res, 200, { model: 'mxbai-embed-large', embeddings: input.map((t) => fakeVector(t, 16)) });
+      });
+      writeFileSync(config, `embeddings:\n  provider: ollama\n  host: ${server.origin}\n  batchSize: 4\n  concurrency: 1\n  maxRetries: 0\n`);
+      return server;
+    }
+
+    it('fails clearly when the provider dies mid-topic, keeps the old spec and the embeddings done, and the rerun resumes', async () => {
+      const dir = await builtTopic();
+      const texts = JSON.parse(readFileSync(join(dir, '_chunks/golden-reference.json'), 'utf8')).chunks.length as number;
+      const healthy = await ollama();
+      expect((await run([dir, '--config', config])).code).toBe(0);
+      const before = readFileSync(join(dir, 'topic-spec.md'), 'utf8');
+      expect(parseTopicSpecMd(before, 'x').embedding).toEqual({ provider: 'ollama', model: 'mxbai-embed-large', dimensions: 16 });
+      expect(healthy.requests.length).toBeGreaterThan(1);
+      await healthy.close();
+
+      // Edit the document so every chunk needs embedding again; the server fails on its 3rd batch.
+      writeFileSync(join(dir, 'golden-reference.md'), GOLDEN.replaceAll('source generation', 'source-generation'));
+      await chunk([dir, '--config', config], quiet);
+      const failing = await ollama(2);
+      const r = await run([dir, '--config', config]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('ollama');
+      expect(r.stderr).toContain(`${failing.origin}/api/embed`);
+      expect(r.stderr).toContain('500');
+      expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).toBe(before);
+      expect(failing.requests).toHaveLength(3);
+      await failing.close();
+
+      const resumed = await ollama();
+      const again = await run([dir, '--config', config, '--json']);
+      expect(again.code).toBe(0);
+      const inputs = (q: { body: unknown }) => (q.body as { input: string[] }).input;
+      const sentAgain = resumed.requests.flatMap(inputs);
+      // The two batches that succeeded were kept: none of their texts is sent again, the failed one's are.
+      const kept = failing.requests.slice(0, 2).flatMap(inputs);
+      expect(kept).toHaveLength(8);
+      expect(sentAgain.filter((t) => kept.includes(t))).toEqual([]);
+      expect(sentAgain).toEqual(expect.arrayContaining(inputs(failing.requests[2]!)));
+      expect(summaryOf(again).topics[0]!.embedded).toBe(sentAgain.length);
+      expect(sentAgain.length).toBeLessThanOrEqual(texts - 8);
+      expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).not.toBe(before);
+    });
+
+    it('names the provider, the URL and the fix when the server is down', async () => {
+      const dir = await builtTopic();
+      const s = await ollama();
+      await s.close();
+      server = null;
+      const r = await run([dir, '--config', config]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/ollama embeddings \(http:\/\/127\.0\.0\.1:\d+\/api\/embed\): cannot reach the server/);
+      expect(r.stderr).toContain('ollama serve');
+      expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,268 @@
+/**
+ * TopicSpec: the I/O edge around @chunkyard/spec. For each topic it reads `_chunks/*.json`,
+ * `_keywords/words.md` and `qa-pairs.md`, embeds chunks and questions through the embedding
+ * cache, and writes `topic-spec.md`.
+ *
+ *   topic-spec <topic-dir ...> [--config FILE] [--cache-dir DIR] [--prompt-threshold X] [--json]
+ */
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError } from '@chunkyard/config';
+import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
+import { createProvider, EmbeddingError, progressReporter, REMOTE_DEFAULTS, type EmbeddingProvider } from '@chunkyard/embeddings';
+import { writeFileAtomic } from '@chunkyard/fs-atomic';
+import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
+import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
+import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
+import { docNameOf, loadWorkspace, readDocument, topicSettings, UsageError, type TopicSettings } from '@chunkyard/topic-io';
+import { ManifestError, readManifest } from './manifest.js';
+
+const WORDS = join('_keywords', 'words.md');
+const QA_PAIRS = 'qa-pairs.md';
+const OUT_FILE = 'topic-spec.md';
+
+export const HELP = `topic-spec — compute a topic's chunk metadata and write topic-spec.md
+
+Usage:
+  topic-spec <topic-dir ...> [options]
+
+Each argument is a topic folder (a folder holding golden-reference.md) whose _chunks/
+(chunking-tool) and _keywords/words.md (keyword-extractor) are built. For every chunk it
+computes: similarity_conceptual (cosine to chunk 0), similarity_technical (to chunk 1,
+when chunk 1's title says Quick Reference, API Reference, Cheat Sheet or Reference),
+is_code, the keywords of words.md present in the chunk with their scores, and the
+SimHashes of the ${QA_PAIRS} questions whose similarity to the chunk reaches the prompt
+threshold. It writes <topic>/${OUT_FILE} (YAML front matter + a readable table), atomically.
+
+Embeddings come from the provider in the config's embeddings: section (default: local,
+an offline lexical embedder) and go through the embedding cache, so unchanged chunks are
+never embedded twice and an interrupted run resumes where it stopped.
+
+Options:
+  --config FILE             workspace config (default: ./chunkyard.config.yaml if present)
+  --cache-dir DIR           embedding cache (default: .embedding-cache beside the config)
+  --prompt-threshold X      similarity 0..1 a question needs to a chunk (default: spec.promptThreshold
+                            from the config or topic.yaml, else ${DEFAULT_PROMPT_THRESHOLD})
+  --json                    print a JSON summary on stdout instead of text
+  -h, --help                show this help
+
+Exit status: 0 success; 1 a topic failed (missing or malformed _chunks manifest, words.md
+or ${QA_PAIRS}, or the embedding provider failed): its previous ${OUT_FILE} is left as it
+was and the other topics are still written; 2 usage or config error (nothing written).
+`;
+
+export interface TopicSummary {
+  topic: string;
+  out: string;
+  chunks: number;
+  questions: number;
+  /** Questions whose hash landed on at least one chunk. */
+  matchedQuestions: number;
+  technicalBaseline: boolean;
+  /** Texts sent to the provider, and texts served from the cache. */
+  embedded: number;
+  cached: number;
+}
+
+type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env?: Record<string, string | undefined> };
+
+const defaultIo: Io = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  let values: ReturnType<typeof parseCli>['values'];
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseCli(argv));
+  } catch (err) {
+    io.stderr(`topic-spec: ${(err as Error).message}\nRun topic-spec --help for usage.\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(HELP);
+    return 0;
+  }
+
+  let topics: TopicSettings[];
+  let provider: EmbeddingProvider;
+  let cache: EmbeddingCache;
+  let batchSize: number;
+  try {
+    const ws = loadWorkspace(values.config);
+    topics = positionals.map((p) => topicSettings(p, ws.config));
+    const seen = new Map<string, string>();
+    for (const t of topics) {
+      const other = seen.get(resolve(t.dir));
+      if (other !== undefined) throw new UsageError(`${other} and ${t.dir} are the same topic`);
+      seen.set(resolve(t.dir), t.dir);
+    }
+    provider = createProvider({ provider: 'local', ...ws.config.embeddings }, io.env ?? process.env);
+    // One call keeps every concurrent request busy; its results are cached before the next
+    // call, so a provider that dies mid-topic loses at most one call's worth of work.
+    batchSize = (ws.config.embeddings?.batchSize ?? REMOTE_DEFAULTS.batchSize) * (ws.config.embeddings?.concurrency ?? REMOTE_DEFAULTS.concurrency);
+    cache = new EmbeddingCache(resolve(values['cache-dir'] ?? join(ws.root, '.embedding-cache')));
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError || (err instanceof EmbeddingError && err.kind === 'config')) {
+      io.stderr(`topic-spec: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  cache.onCorrupt = (path, reason) => io.stderr(`topic-spec: embedding cache entry ${path} was corrupt (${reason}); rebuilding it\n`);
+
+  const summaries: TopicSummary[] = [];
+  const errors: { topic: string; error: string }[] = [];
+  for (const topic of topics) {
+    try {
+      summaries.push(await specOne(topic, provider, cache, batchSize, values['prompt-threshold']));
+    } catch (err) {
+      if (!isDocumentProblem(err)) throw err;
+      const message = (err as Error).message;
+      errors.push({ topic: topic.dir, error: message });
+      io.stderr(`topic-spec: ${topic.dir}: ${message}\n`);
+    }
+  }
+
+  if (values.json) {
+    io.stdout(`${JSON.stringify({ topics: summaries, errors }, null, 2)}\n`);
+  } else {
+    for (const s of summaries) {
+      const qs = s.questions ? `, ${s.questions} questions (${s.matchedQuestions} matched)` : '';
+      io.stdout(
+        `${s.topic}: ${s.chunks} chunks${qs}${s.technicalBaseline ? ', technical baseline' : ''}; embedded ${s.embedded}, cached ${s.cached} -> ${s.out}\n`,
+      );
+    }
+  }
+  return errors.length ? 1 : 0;
+}
+
+function isDocumentProblem(err: unknown): boolean {
+  return (
+    err instanceof DocumentError ||
+    err instanceof ManifestError ||
+    err instanceof KeywordTableError ||
+    err instanceof QaPairsError ||
+    err instanceof EmbeddingError
+  );
+}
+
+/** A file of the topic could not be read; the message names it. */
+class DocumentError extends Error {}
+
+function read(file: string, opts: { allowEmpty?: boolean } = {}): string {
+  try {
+    return readDocument(file, opts);
+  } catch (err) {
+    throw new DocumentError(`${file}: ${(err as Error).message}`);
+  }
+}
+
+async function specOne(topic: TopicSettings, provider: EmbeddingProvider, cache: EmbeddingCache, batchSize: number, thresholdFlag: number | undefined): Promise<TopicSummary> {
+  const threshold = thresholdFlag ?? topic.config.spec?.promptThreshold ?? DEFAULT_PROMPT_THRESHOLD;
+  const manifests = topic.sources.map((s) => {
+    const file = join(topic.dir, '_chunks', `${docNameOf(s)}.json`);
+    if (!existsSync(file)) throw new DocumentError(`${file}: no chunk manifest; run chunking-tool on the topic first (nx run <topic>:chunk)`);
+    return { doc: docNameOf(s), manifest: readManifest(read(file), file) };
+  });
+  const wordsFile = join(topic.dir, WORDS);
+  if (!existsSync(wordsFile)) throw new DocumentError(`${wordsFile}: no keyword table; run keyword-extractor on the topic first (nx run <topic>:keywords)`);
+  const keywords = parseWordsMd(read(wordsFile), wordsFile);
+  const qaFile = join(topic.dir, QA_PAIRS);
+  const qaText = existsSync(qaFile) ? read(qaFile, { allowEmpty: true }) : null;
+  const questions = qaText === null ? [] : parseQaPairs(qaText, qaFile).map((p) => p.question);
+
+  let embedded = 0;
+  let cached = 0;
+  const embedder = withProgress(provider, topic.dir);
+  const documents: SpecInputDocument[] = [];
+  for (const { doc, manifest } of manifests) {
+    const { vectors, stats } = await embedThroughCache(
+      cache,
+      embedder,
+      { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 },
+      manifest.chunks.map((c) => c.embedText),
+      { batchSize },
+    );
+    embedded += stats.embedded;
+    cached += manifest.chunks.length - stats.embedded;
+    documents.push({ doc, source: manifest.source, strategyKey: manifest.strategyKey, sourceSha256: manifest.sourceSha256, fileTitle: manifest.fileTitle, chunks: manifest.chunks, vectors });
+  }
+  let questionVectors: Float32Array[] = [];
+  if (questions.length) {
+    const r = await embedThroughCache(cache, embedder, { strategyKey: 'qa-pairs', fileHash: sha256Hex(qaText!) }, questions, { batchSize });
+    questionVectors = r.vectors;
+    embedded += r.stats.embedded;
+    cached += questions.length - r.stats.embedded;
+  }
+  const dimensions = provider.dimensions ?? documents[0]?.vectors[0]?.length ?? 0;
+  const spec = buildTopicSpec({
+    title: manifests[0]?.manifest.fileTitle ?? topic.dir,
+    embedding: { provider: provider.provider, model: provider.model, dimensions },
+    documents,
+    keywords,
+    questions: questions.map((question, i) => ({ question, vector: questionVectors[i]! })),
+    promptThreshold: threshold,
+  });
+  const out = join(topic.dir, OUT_FILE);
+  writeFileAtomic(out, formatTopicSpecMd(spec));
+  const matched = new Set(spec.chunks.flatMap((c) => c.prompt_hashes ?? []));
+  return {
+    topic: topic.dir,
+    out: relative(process.cwd(), out),
+    chunks: spec.chunks.length,
+    questions: questions.length,
+    matchedQuestions: spec.questions.filter((q) => matched.has(q.hash)).length,
+    technicalBaseline: spec.documents.some((d) => d.baseline_technical !== undefined),
+    embedded,
+    cached,
+  };
+}
+
+/** The provider, drawing a progress bar (on a terminal, outside CI) while it embeds. */
+function withProgress(provider: EmbeddingProvider, label: string) {
+  return {
+    model: provider.model,
+    async embed(texts: string[]): Promise<Float32Array[]> {
+      const bar = progressReporter(texts.length, `embedding ${label} (${provider.model})`);
+      try {
+        return await provider.embed(texts, { onProgress: (done) => bar.update(done) });
+      } finally {
+        bar.stop();
+      }
+    },
+  };
+}
+
+function parseCli(argv: string[]) {
+  const parsed = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      config: { type: 'string' },
+      'cache-dir': { type: 'string' },
+      'prompt-threshold': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  let threshold: number | undefined;
+  const raw = parsed.values['prompt-threshold'];
+  if (raw !== undefined) {
+    threshold = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+      throw new Error(`--prompt-threshold: expected a number from 0 to 1, got ${JSON.stringify(raw)}`);
+    }
+  }
+  if (!parsed.values.help && parsed.positionals.length === 0) throw new Error('no topic folder given');
+  return { positionals: parsed.positionals, values: { ...parsed.values, 'prompt-threshold': threshold } };
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,47 @@
+/**
+ * Reading a `_chunks/{doc}.json` manifest written by chunking-tool, checking the fields
+ * topic-spec relies on, so a hand-edited or truncated manifest is a clear error naming the
+ * file, never a crash or a silently wrong spec.
+ */
+import type { ManifestChunk } from '@chunkyard/spec';
+
+export interface Manifest {
+  source: string;
+  sourceSha256: string;
+  strategyKey: string;
+  fileTitle: string;
+  chunks: (ManifestChunk & { embedText: string })[];
+}
+
+export class ManifestError extends Error {
+  override name = 'ManifestError';
+}
+
+export function readManifest(text: string, file: string): Manifest {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ManifestError(`${file}: not valid JSON (${(err as Error).message}); rebuild it with chunking-tool`);
+  }
+  const fail = (problem: string): never => {
+    throw new ManifestError(`${file}: ${problem}; rebuild it with chunking-tool`);
+  };
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('not a chunk manifest (expected a JSON object)');
+  const m = data as Record<string, unknown>;
+  if (m.schemaVersion !== 1) fail(`schemaVersion ${JSON.stringify(m.schemaVersion)} is not 1`);
+  for (const k of ['source', 'strategyKey', 'fileTitle'] as const) if (typeof m[k] !== 'string') fail(`${k} is not a string`);
+  if (typeof m.sourceSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(m.sourceSha256)) fail('sourceSha256 is not a sha256 (64 lowercase hex)');
+  if (!Array.isArray(m.chunks) || m.chunks.length === 0) fail('chunks is not a non-empty list');
+  (m.chunks as unknown[]).forEach((c, i) => {
+    const r = c as Record<string, unknown>;
+    const at = `chunks[${i}]`;
+    if (typeof c !== 'object' || c === null) fail(`${at} is not an object`);
+    if (r.chunkNumber !== i) fail(`${at}.chunkNumber is ${JSON.stringify(r.chunkNumber)}, expected ${i}`);
+    for (const k of ['originalText', 'embedText', 'sectionTitle'] as const) if (typeof r[k] !== 'string') fail(`${at}.${k} is not a string`);
+    if (typeof r.isCode !== 'boolean') fail(`${at}.isCode is not true or false`);
+    const t = r.tokenStats as Record<string, unknown> | undefined;
+    if (typeof t !== 'object' || t === null || !Number.isInteger(t.tokens)) fail(`${at}.tokenStats.tokens is not a whole number`);
+  });
+  return m as unknown as Manifest;
+}

@@ -1,0 +1,93 @@
+/**
+ * @chunkyard/topic-io — the file edge the pipeline tools share (topic-spec, index-tool and the
+ * later CLIs), so each reads documents, the config and a topic's settings the same way and
+ * reports the same problems in the same words.
+ */
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+
+/** The file that makes a folder a topic. */
+export const TOPIC_MARKER = 'golden-reference.md';
+export const CONFIG_FILE = 'chunkyard.config.yaml';
+
+/** A problem with how a tool was called or configured (exit 2), as opposed to a bad document (exit 1). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a text file as UTF-8 (BOM dropped), or throws an Error whose message says what is
+ * wrong with it: missing, a directory, binary, not UTF-8, or (unless allowed) empty.
+ */
+export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}): string {
+  const stat = statOrNull(file);
+  if (!stat) throw new Error('no such file');
+  if (stat.isDirectory()) throw new Error('is a directory, not a file');
+  const bytes = readFileSync(file);
+  if (bytes.includes(0)) throw new Error('binary file (contains NUL bytes), not text');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error('not UTF-8 text');
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (!opts.allowEmpty && !text.trim()) throw new Error('empty file');
+  return text;
+}
+
+/** Reads and validates a config file; an unreadable file is a UsageError, a bad one a ConfigError. */
+export function loadConfigFile(file: string, topic: boolean): ChunkyardConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${file}: cannot read config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return parseConfig(text, file, { topic });
+}
+
+export interface Workspace {
+  /** Folder of the config file, or the current folder when there is none. */
+  root: string;
+  configFile: string | null;
+  config: ChunkyardConfig;
+}
+
+/** The workspace config: `--config FILE` when given, else ./chunkyard.config.yaml when present. */
+export function loadWorkspace(configFile: string | undefined, cwd = process.cwd()): Workspace {
+  const file = configFile ?? (existsSync(join(cwd, CONFIG_FILE)) ? join(cwd, CONFIG_FILE) : null);
+  if (!file) return { root: resolve(cwd), configFile: null, config: { chunking: {} } };
+  return { root: dirname(resolve(cwd, file)), configFile: file, config: loadConfigFile(file, false) };
+}
+
+export interface TopicSettings {
+  /** The topic folder as given. */
+  dir: string;
+  config: ChunkyardConfig;
+  /** Source documents, relative to the topic folder: topic.yaml `sources`, else golden-reference.md. */
+  sources: string[];
+}
+
+/** Checks that `dir` is a topic folder and merges its topic.yaml over the workspace config. */
+export function topicSettings(dir: string, base: ChunkyardConfig): TopicSettings {
+  if (!statOrNull(dir)?.isDirectory()) throw new UsageError(`${dir}: not a topic folder (not a folder holding ${TOPIC_MARKER})`);
+  if (!existsSync(join(dir, TOPIC_MARKER))) throw new UsageError(`${dir}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
+  const topicYaml = join(dir, 'topic.yaml');
+  const config = mergeTopic(base, existsSync(topicYaml) ? loadConfigFile(topicYaml, true) : null);
+  return { dir, config, sources: config.sources ?? [TOPIC_MARKER] };
+}
+
+/** `golden-reference.md` → `golden-reference`: the name of its chunk files and manifest. */
+export function docNameOf(file: string): string {
+  return basename(file, extname(file));
+}
