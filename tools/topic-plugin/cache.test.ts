@@ -9,6 +9,11 @@
 //   every topic; (k2) a rerun is cached and restores deleted outputs; (k3) editing one topic
 //   reruns only its keywords; (k4) a config change reruns chunk but not keywords; (k5) adding
 //   or editing a topic's hand-written keywords.md reruns only that topic.
+// The spec and index targets and the section indexes: (i1) `-t index` builds every topic's
+//   spec and index.json and an index.json for every folder above a topic, and a client walks
+//   from docs/index.json to every chunk by links alone; (i2) a rerun is cached and restores
+//   deleted outputs; (i3) editing one topic reruns that topic and only the section indexes
+//   above it; (i4) an embeddings setting in the config reruns every spec, no keywords.
 // Ran-vs-cached comes from Nx's own run record (.nx/cache/run.json, `cacheStatus` per task),
 // cross-checked against the `--outputStyle=static` log; see runMany() in temp-workspace.mjs.
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -229,5 +234,107 @@ describe('topic plugin: Nx cache behaviour of the keywords target', () => {
     const edited = runMany(ws, ['-t', 'keywords']);
     expect(sorted(edited.ran)).toEqual(['topic-libraries-beta:keywords']);
     expect(readFileSync(join(keywordsDir('docs/libraries/beta'), 'words.md'), 'utf8')).toContain('| beta tuning | 9 |');
+  });
+});
+
+const SECTION_INDEXES = ['docs:index', 'section-libraries:index', 'section-guides:index', 'section-guides-deep:index'];
+const SPEC_TASKS = PROJECTS.map((p) => `${p}:spec`);
+const INDEX_TASKS = PROJECTS.map((p) => `${p}:index`);
+
+interface IndexJson {
+  id: string;
+  title: string;
+  _links: { self: { href: string }; parent?: { href: string } };
+  _embedded: { topics: { id: string; kind: string; _links: { self: { href: string } } }[]; chunks?: Record<string, { manifest: string; count: number; stripe_order: number[]; items: { href: string }[] }> };
+}
+
+/** Follows links from docs/index.json the way a client would; returns chunk files reached per topic id. */
+function walk(): Map<string, string[]> {
+  const reached = new Map<string, string[]>();
+  const visit = (href: string, parentHref: string | null) => {
+    const url = new URL(href, 'http://docs.test/');
+    const file = join(ws.root, 'docs', decodeURIComponent(url.pathname));
+    const index = JSON.parse(readFileSync(file, 'utf8')) as IndexJson;
+    expect(index._links.self.href).toBe(href);
+    expect(index._links.parent?.href ?? null).toBe(parentHref);
+    for (const [doc, d] of Object.entries(index._embedded.chunks ?? {})) {
+      const manifest = JSON.parse(readFileSync(join(ws.root, 'docs', new URL(d.manifest, url).pathname), 'utf8')) as { chunks: { originalText: string }[] };
+      expect(d.items).toHaveLength(manifest.chunks.length);
+      expect(d.count).toBe(manifest.chunks.length);
+      expect([...d.stripe_order].sort((a, b) => a - b)).toEqual(d.items.map((_, i) => i).slice(1));
+      const files = d.items.map((item, i) => {
+        const path = join(ws.root, 'docs', new URL(item.href, url).pathname);
+        expect(readFileSync(path, 'utf8'), `${doc} chunk ${i}`).toBe(manifest.chunks[i]!.originalText);
+        return path;
+      });
+      reached.set(index.id, files);
+    }
+    for (const child of index._embedded.topics) visit(child._links.self.href, href);
+  };
+  visit('/index.json', null);
+  return reached;
+}
+
+describe('topic plugin: the spec and index targets, and section indexes', () => {
+  it('(i1) -t index builds every spec and index.json, and a client reaches every chunk from docs/index.json', () => {
+    const r = runMany(ws, ['-t', 'index']);
+    for (const task of ['topic-spec:build', 'index-tool:build', ...SPEC_TASKS, ...INDEX_TASKS, ...SECTION_INDEXES]) {
+      expect(r.ran.has(task), task).toBe(true);
+    }
+    const reached = walk();
+    expect(sorted(reached.keys())).toEqual(sorted(Object.keys(TOPICS).map((f) => f.slice('docs/'.length))));
+    for (const files of reached.values()) expect(files.length).toBeGreaterThanOrEqual(1);
+    const root = JSON.parse(readFileSync(join(ws.root, 'docs/index.json'), 'utf8')) as IndexJson;
+    expect(root._embedded.topics.map((t) => [t.id, t.kind])).toEqual([
+      ['alpha', 'topic'],
+      ['guides', 'section'],
+      ['libraries', 'section'],
+    ]);
+  });
+
+  it('(i2) a rerun is served from cache, and deleted outputs are restored byte-identical', () => {
+    const files = ['docs/index.json', 'docs/libraries/beta/topic-spec.md', 'docs/libraries/beta/index.json', 'docs/guides/index.json'];
+    const before = files.map((f) => readFileSync(join(ws.root, f), 'utf8'));
+    for (const f of files) rmSync(join(ws.root, f));
+    const r = runMany(ws, ['-t', 'index']);
+    expect(sorted(r.ran)).toEqual([]);
+    expect(files.map((f) => readFileSync(join(ws.root, f), 'utf8'))).toEqual(before);
+  });
+
+  it('(i3) editing one topic reruns that topic and only the section indexes above it', async () => {
+    const before = walk().get('guides/deep/gamma')!.length;
+    await nextMtimeSecond(ws);
+    appendFileSync(join(ws.root, 'docs/guides/deep/gamma/golden-reference.md'), `\n## Glossary\n\n${'A glossary of gamma terms, added late. '.repeat(40)}\n`);
+    const r = runMany(ws, ['-t', 'index']);
+    const gamma = ['chunk', 'keywords', 'spec', 'index'].map((t) => `topic-guides-deep-gamma:${t}`);
+    // The section holding gamma reruns (its child's index.json changed). The sections above it
+    // hash that section's index.json, which lists gamma by title only and did not change, so
+    // they are served from cache: nothing outside the edited path reruns.
+    expect(sorted(r.ran)).toEqual(sorted([...gamma, 'section-guides-deep:index']));
+    expect(sorted(r.cached)).toEqual(expect.arrayContaining(['section-guides:index', 'docs:index', 'section-libraries:index', 'topic-alpha:index']));
+    expect(walk().get('guides/deep/gamma')!.length).toBeGreaterThan(before);
+  });
+
+  it("(i3b) retitling a topic reruns the section indexes up to the first whose output is unchanged", async () => {
+    await nextMtimeSecond(ws);
+    const file = join(ws.root, 'docs/guides/deep/gamma/golden-reference.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('# Gamma guide', '# Gamma handbook'));
+    const r = runMany(ws, ['-t', 'index']);
+    const gamma = ['chunk', 'keywords', 'spec', 'index'].map((t) => `topic-guides-deep-gamma:${t}`);
+    // deep/index.json now lists the new title, so guides/ (which hashes it) reruns too; its own
+    // output is unchanged, so the root is served from cache.
+    expect(sorted(r.ran)).toEqual(sorted([...gamma, 'section-guides-deep:index', 'section-guides:index']));
+    expect(r.cached.has('docs:index')).toBe(true);
+    const deep = JSON.parse(readFileSync(join(ws.root, 'docs/guides/deep/index.json'), 'utf8')) as IndexJson & { _embedded: { topics: { title: string }[] } };
+    expect(deep._embedded.topics.map((t) => t.title)).toEqual(['Gamma handbook']);
+  });
+
+  it('(i4) an embeddings setting reruns every spec (the model is an input), but no keywords', async () => {
+    await nextMtimeSecond(ws);
+    appendFileSync(join(ws.root, 'chunkyard.config.yaml'), '\nembeddings:\n  provider: local\n  dimensions: 256\n');
+    const r = runMany(ws, ['-t', 'index']);
+    for (const task of SPEC_TASKS) expect(r.ran.has(task), task).toBe(true);
+    for (const task of KEYWORD_TASKS) expect(r.cached.has(task), task).toBe(true);
+    expect(readFileSync(join(ws.root, 'docs/alpha/topic-spec.md'), 'utf8')).toContain('model: local-lexical-v1-d256');
   });
 });

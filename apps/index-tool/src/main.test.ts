@@ -1,0 +1,116 @@
+// Tests of the index-tool CLI over real topics built by the real chunking-tool,
+// keyword-extractor and topic-spec (local embedder), in a temp docs tree.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as chunk } from '../../chunking-tool/src/main.js';
+import { main as keywords } from '../../keyword-extractor/src/main.js';
+import { main as spec } from '../../topic-spec/src/main.js';
+import type { IndexJson } from '@chunkyard/topic-index';
+import { HELP, main } from './main.js';
+
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const quiet = { stdout: () => {}, stderr: () => {} };
+
+async function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+let root: string;
+let docs: string;
+const TOPICS = ['libraries/system-text-json-source-generation', 'libraries/system-text-json-polymorphism', 'deployment/native-aot'];
+const read = (rel: string) => JSON.parse(readFileSync(join(docs, rel, 'index.json'), 'utf8')) as IndexJson;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'chunkyard-index-cli-'));
+  docs = join(root, 'docs');
+  const config = join(root, 'chunkyard.config.yaml');
+  writeFileSync(config, 'chunking:\n  maxTokens: 512\n');
+  for (const t of TOPICS) {
+    const dir = join(docs, t);
+    mkdirSync(dir, { recursive: true });
+    for (const f of ['golden-reference.md', 'qa-pairs.md']) cpSync(join(REPO, 'docs', t, f), join(dir, f));
+    expect(await chunk([dir, '--config', config], quiet)).toBe(0);
+    expect(await keywords([dir], quiet)).toBe(0);
+    expect(await spec([dir, '--config', config], quiet)).toBe(0);
+  }
+}, 120_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('index-tool', () => {
+  it('writes a topic index.json from topic-spec.md, with chunk hrefs that resolve to the chunk files', async () => {
+    const t = TOPICS[0]!;
+    const r = await run([join(docs, t), '--root', docs]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const index = read(t);
+    expect(index.id).toBe(t);
+    expect(index._links).toEqual({ self: { href: `/${t}/index.json` }, parent: { href: '/libraries/index.json' } });
+    const d = index._embedded.chunks!['golden-reference']!;
+    const manifest = JSON.parse(readFileSync(join(docs, t, d.manifest), 'utf8')) as { chunks: { originalText: string }[] };
+    expect(d.count).toBe(manifest.chunks.length);
+    d.items.forEach((item, i) => expect(readFileSync(join(docs, t, item.href), 'utf8')).toBe(manifest.chunks[i]!.originalText));
+    expect(d.items.some((i) => i.prompt_hashes?.length)).toBe(true);
+  });
+
+  it('needs children first, then lists them; the root is titled after the docs folder', async () => {
+    const early = await run([join(docs, 'libraries'), '--root', docs]);
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain(`${join(docs, TOPICS[1]!, 'index.json')}: missing; build the child's index first`);
+    expect(existsSync(join(docs, 'libraries/index.json'))).toBe(false);
+
+    expect((await run([...TOPICS.map((t) => join(docs, t)), '--root', docs])).code).toBe(0);
+    expect((await run([join(docs, 'libraries'), join(docs, 'deployment'), '--root', docs])).code).toBe(0);
+    expect((await run([docs, '--root', docs, '--json'])).code).toBe(0);
+    const top = read('.');
+    expect(top).toMatchObject({ id: '', kind: 'section', title: 'docs' });
+    expect(top._links.parent).toBeUndefined();
+    expect(top._embedded.topics.map((c) => [c.id, c.kind, c._links.self.href])).toEqual([
+      ['deployment', 'section', '/deployment/index.json'],
+      ['libraries', 'section', '/libraries/index.json'],
+    ]);
+    const libraries = read('libraries');
+    expect(libraries._embedded.topics.map((c) => [c.id, c.title])).toEqual([
+      [TOPICS[1], read(TOPICS[1]!).title],
+      [TOPICS[0], read(TOPICS[0]!).title],
+    ]);
+  });
+
+  it('keeps the previous index.json when topic-spec.md is broken, naming the file', async () => {
+    const t = TOPICS[2]!;
+    expect((await run([join(docs, t), '--root', docs])).code).toBe(0);
+    const before = readFileSync(join(docs, t, 'index.json'), 'utf8');
+    const specFile = join(docs, t, 'topic-spec.md');
+    const good = readFileSync(specFile, 'utf8');
+    writeFileSync(specFile, good.replace(/similarity_conceptual: [0-9.]+/, 'similarity_conceptual: high'));
+    const r = await run([join(docs, t), '--root', docs]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${specFile}: front matter: chunks[0].similarity_conceptual: expected a number`);
+    expect(readFileSync(join(docs, t, 'index.json'), 'utf8')).toBe(before);
+    rmSync(specFile);
+    expect((await run([join(docs, t), '--root', docs])).stderr).toContain('topic-spec.md: missing; run topic-spec on the topic first');
+    writeFileSync(specFile, good);
+  });
+
+  it('refuses folders outside the root or without topics, and unknown options, with exit 2', async () => {
+    const empty = join(docs, 'empty');
+    mkdirSync(empty, { recursive: true });
+    for (const [args, msg] of [
+      [[empty, '--root', docs], 'neither a topic'],
+      [[REPO, '--root', docs], 'outside the docs root'],
+      [[docs, '--root', join(root, 'nope')], 'not a folder'],
+      [[docs, '--bogus'], "Unknown option '--bogus'"],
+      [[], 'no topic or section folder given'],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.code, msg).toBe(2);
+      expect(r.stderr, msg).toContain(msg);
+    }
+    expect((await run(['--help'])).stdout).toBe(HELP);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * IndexTool: the I/O edge around @chunkyard/topic-index. Writes `index.json` for a topic (from
+ * its topic-spec.md) or for a section folder above topics (from its children's index.json).
+ *
+ *   index-tool <topic-or-section-dir ...> [--root DOCS_DIR] [--json]
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { writeFileAtomic } from '@chunkyard/fs-atomic';
+import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
+import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
+import { readDocument, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+
+const SPEC_FILE = 'topic-spec.md';
+const INDEX_FILE = 'index.json';
+
+export const HELP = `index-tool — write index.json for topics and the sections above them
+
+Usage:
+  index-tool <dir ...> [options]
+
+A topic folder (holding ${TOPIC_MARKER}) gets an index.json built from its ${SPEC_FILE}
+(run topic-spec first): seed 001's HAL+JSON with _embedded.chunks.<doc> holding count,
+baselines, stripe_order (and stripe_order_technical when chunk 1 is a reference section)
+and one item per chunk. A section folder (any folder with topics below it, the docs root
+included) gets an index.json listing its child topics and sections in _embedded.topics,
+titled from their own index.json (build those first). _links.self and _links.parent are
+URLs relative to the served docs root; chunk hrefs are relative to the index.json.
+
+Options:
+  --root DIR    the docs root, served as / (default: docs)
+  --json        print a JSON summary on stdout instead of text
+  -h, --help    show this help
+
+Exit status: 0 success; 1 a folder failed (missing or malformed ${SPEC_FILE}, a child
+without index.json): its previous index.json is left as it was, the others are written;
+2 usage error (unknown option, a folder outside the root or without topics; nothing written).
+`;
+
+export interface IndexSummary {
+  dir: string;
+  id: string;
+  kind: 'topic' | 'section';
+  out: string;
+  /** Chunks listed (topics), or children listed (sections). */
+  chunks: number;
+  children: number;
+}
+
+type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
+const defaultIo: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) };
+
+/** A folder whose index.json cannot be built; the message names the file and the fix. */
+class IndexError extends Error {}
+
+interface Job {
+  dir: string;
+  id: string;
+  isTopic: boolean;
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  let values: { root: string; json: boolean; help: boolean };
+  let jobs: Job[];
+  let root: string;
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { root: { type: 'string', default: 'docs' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    });
+    values = parsed.values as typeof values;
+    if (values.help) {
+      io.stdout(HELP);
+      return 0;
+    }
+    if (parsed.positionals.length === 0) throw new UsageError('no topic or section folder given');
+    root = resolve(values.root);
+    if (!statOrNull(root)?.isDirectory()) throw new UsageError(`--root ${values.root}: not a folder`);
+    jobs = parsed.positionals.map((p) => planJob(p, root));
+  } catch (err) {
+    if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`index-tool: ${(err as Error).message}\nRun index-tool --help for usage.\n`);
+      return 2;
+    }
+    throw err;
+  }
+
+  const summaries: IndexSummary[] = [];
+  const errors: { dir: string; error: string }[] = [];
+  for (const job of jobs) {
+    try {
+      const children = childrenOf(job.dir, root);
+      let index: IndexJson;
+      if (job.isTopic) {
+        const file = join(job.dir, SPEC_FILE);
+        if (!existsSync(file)) throw new IndexError(`${file}: missing; run topic-spec on the topic first (nx run <topic>:spec)`);
+        let text: string;
+        try {
+          text = readDocument(file);
+        } catch (err) {
+          throw new IndexError(`${file}: ${(err as Error).message}`);
+        }
+        index = topicIndex(parseTopicSpecMd(text, file), job.id, children);
+      } else {
+        index = sectionIndex(job.id, job.id === '' ? basename(root) : basename(job.dir), children);
+      }
+      const out = join(job.dir, INDEX_FILE);
+      writeFileAtomic(out, formatIndexJson(index));
+      summaries.push({
+        dir: job.dir,
+        id: job.id,
+        kind: index.kind,
+        out: relative(process.cwd(), out),
+        chunks: Object.values(index._embedded.chunks ?? {}).reduce((n, d) => n + d.count, 0),
+        children: index._embedded.topics.length,
+      });
+    } catch (err) {
+      if (!(err instanceof IndexError || err instanceof TopicSpecError)) throw err;
+      errors.push({ dir: job.dir, error: err.message });
+      io.stderr(`index-tool: ${err.message}\n`);
+    }
+  }
+  if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors }, null, 2)}\n`);
+  else {
+    for (const s of summaries) {
+      const what = s.kind === 'topic' ? `${s.chunks} chunks` : `${s.children} children`;
+      io.stdout(`${s.dir}: ${s.kind} ${JSON.stringify(s.id)}, ${what} -> ${s.out}\n`);
+    }
+  }
+  return errors.length ? 1 : 0;
+}
+
+function planJob(dir: string, root: string): Job {
+  const abs = resolve(dir);
+  if (!statOrNull(abs)?.isDirectory()) throw new UsageError(`${dir}: not a folder`);
+  const rel = relative(root, abs);
+  if (rel.startsWith('..') || resolve(root, rel) !== abs) throw new UsageError(`${dir}: outside the docs root ${root} (set --root)`);
+  const id = rel.split(sep).join('/');
+  const isTopic = existsSync(join(abs, TOPIC_MARKER));
+  if (!isTopic && !hasTopicBelow(abs)) throw new UsageError(`${dir}: neither a topic (no ${TOPIC_MARKER}) nor a section (no topic below it)`);
+  return { dir, id, isTopic };
+}
+
+/** Folders that can hold docs: not generated (`_chunks`), hidden or installed ones. */
+function subfolders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith('_') && !e.name.startsWith('.') && e.name !== 'node_modules')
+    .map((e) => e.name)
+    .sort();
+}
+
+function hasTopicBelow(dir: string): boolean {
+  return subfolders(dir).some((name) => existsSync(join(dir, name, TOPIC_MARKER)) || hasTopicBelow(join(dir, name)));
+}
+
+/** The child topics and sections of a folder, titled from their built index.json. */
+function childrenOf(dir: string, root: string): IndexChild[] {
+  const out: IndexChild[] = [];
+  for (const name of subfolders(dir)) {
+    const child = join(dir, name);
+    const isTopic = existsSync(join(child, TOPIC_MARKER));
+    if (!isTopic && !hasTopicBelow(child)) continue;
+    const file = join(child, INDEX_FILE);
+    if (!existsSync(file)) throw new IndexError(`${file}: missing; build the child's index first (nx run-many -t index builds children before parents)`);
+    let title: unknown;
+    try {
+      title = (JSON.parse(readFileSync(file, 'utf8')) as { title?: unknown }).title;
+    } catch (err) {
+      throw new IndexError(`${file}: not valid JSON (${(err as Error).message}); rebuild it with index-tool`);
+    }
+    if (typeof title !== 'string') throw new IndexError(`${file}: has no title; rebuild it with index-tool`);
+    out.push(childEntry(relative(root, child).split(sep).join('/'), isTopic ? 'topic' : 'section', title));
+  }
+  return out;
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import type { TopicSpec } from '@chunkyard/spec';
+import { describe, expect, it } from 'vitest';
+import { childEntry, formatIndexJson, indexHref, parentId, sectionIndex, topicIndex } from './build.js';
+import { stripeOrder } from './stripe.js';
+
+function spec(sims: number[], technical: number[] | null): TopicSpec {
+  return {
+    schemaVersion: 1,
+    title: 'Widgets',
+    embedding: { provider: 'local', model: 'local-lexical-v1-d512', dimensions: 512 },
+    promptMatching: { simhash: 'simhash64-lexical-v1', threshold: 0.3 },
+    documents: [
+      {
+        doc: 'golden-reference',
+        source: 'golden-reference.md',
+        manifest: '_chunks/golden-reference.json',
+        strategyKey: 'semantic-64-400-512',
+        sourceSha256: 'a'.repeat(64),
+        count: sims.length,
+        baseline_conceptual: 0,
+        ...(technical ? { baseline_technical: 1 as const } : {}),
+      },
+    ],
+    chunks: sims.map((s, index) => ({
+      doc: 'golden-reference',
+      index,
+      href: `_chunks/golden-reference-${index}.md`,
+      title: `Chunk ${index}`,
+      is_code: index % 3 === 0,
+      tokens: 100 + index,
+      similarity_conceptual: s,
+      ...(technical ? { similarity_technical: technical[index]! } : {}),
+      keywords: [{ name: 'widget', score: 7 }],
+      ...(index === 2 ? { prompt_hashes: ['00000000000000ff'] } : {}),
+    })),
+    questions: [{ hash: '00000000000000ff', question: 'What is a widget?' }],
+  };
+}
+
+describe('topicIndex', () => {
+  it("has seed 001's shape: links, _embedded.chunks.{doc} with stripe order and items", () => {
+    const sims = [1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2];
+    const index = topicIndex(spec(sims, null), 'libraries/widgets');
+    expect(index.id).toBe('libraries/widgets');
+    expect(index.kind).toBe('topic');
+    expect(index._links).toEqual({ self: { href: '/libraries/widgets/index.json' }, parent: { href: '/libraries/index.json' } });
+    expect(index._embedded.topics).toEqual([]);
+    const d = index._embedded.chunks!['golden-reference']!;
+    expect(d).toMatchObject({ source: 'golden-reference.md', manifest: '_chunks/golden-reference.json', count: 9, baseline_conceptual: 0 });
+    expect(d.baseline_technical).toBeUndefined();
+    expect(d.stripe_order_technical).toBeUndefined();
+    expect(d.stripe_order).toEqual([1, 4, 7, 2, 5, 8, 3, 6]);
+    expect(d.items[2]).toEqual({
+      index: 2,
+      href: '_chunks/golden-reference-2.md',
+      title: 'Chunk 2',
+      is_code: false,
+      tokens: 102,
+      similarity_conceptual: 0.8,
+      keywords: [{ name: 'widget', score: 7 }],
+      prompt_hashes: ['00000000000000ff'],
+    });
+    expect('prompt_hashes' in d.items[1]!).toBe(false);
+    expect('similarity_technical' in d.items[1]!).toBe(false);
+  });
+
+  it('adds the technical baseline and its order when the spec has one', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 2, maxLength: 40 }).chain((c) => fc.tuple(fc.constant(c), fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: c.length, maxLength: c.length }))), ([c, t]) => {
+        const d = topicIndex(spec(c, t), 'x')._embedded.chunks!['golden-reference']!;
+        expect(d.baseline_technical).toBe(1);
+        expect(d.stripe_order).toEqual(stripeOrder(c, [0]));
+        expect(d.stripe_order_technical).toEqual(stripeOrder(t, [0, 1]));
+        expect(d.items.map((i) => i.similarity_technical)).toEqual(t);
+      }),
+    );
+  });
+
+  it('lists children sorted by id', () => {
+    const index = topicIndex(spec([1, 0.5], null), 'a', [childEntry('a/z', 'topic', 'Z'), childEntry('a/b', 'section', 'b')]);
+    expect(index._embedded.topics.map((t) => t.id)).toEqual(['a/b', 'a/z']);
+  });
+});
+
+describe('sectionIndex and links', () => {
+  it('gives the root no parent and a top-level section the root as parent', () => {
+    expect(sectionIndex('', 'docs', [])._links).toEqual({ self: { href: '/index.json' } });
+    expect(sectionIndex('libraries', 'libraries', [])._links).toEqual({ self: { href: '/libraries/index.json' }, parent: { href: '/index.json' } });
+    expect(sectionIndex('a', 'a', [])._embedded).toEqual({ topics: [] });
+  });
+
+  it('URL-encodes each path segment, so any folder name resolves', () => {
+    expect(indexHref('guides/c# & f#')).toBe('/guides/c%23%20%26%20f%23/index.json');
+    const url = new URL(indexHref('guides/c# & f#'), 'http://h/');
+    expect(decodeURIComponent(url.pathname)).toBe('/guides/c# & f#/index.json');
+    expect(parentId('a/b/c')).toBe('a/b');
+    expect(parentId('a')).toBe('');
+    expect(parentId('')).toBeNull();
+  });
+
+  it('formats deterministically with a trailing newline', () => {
+    const i = topicIndex(spec([1, 0.3, 0.2], null), 'x');
+    expect(formatIndexJson(i)).toBe(formatIndexJson(structuredClone(i)));
+    expect(JSON.parse(formatIndexJson(i))).toEqual(i);
+    expect(formatIndexJson(i).endsWith('}\n')).toBe(true);
+  });
+});

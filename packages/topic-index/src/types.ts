@@ -1,0 +1,55 @@
+/** index.json, seed 001's HAL+JSON shape ("Index.json Schema Extensions"). */
+
+export interface Link {
+  href: string;
+}
+
+export interface IndexKeyword {
+  name: string;
+  score: number;
+}
+
+export interface IndexItem {
+  index: number;
+  /** Relative to the folder of the index.json. */
+  href: string;
+  title: string;
+  is_code: boolean;
+  tokens: number;
+  similarity_conceptual: number;
+  similarity_technical?: number;
+  keywords: IndexKeyword[];
+  prompt_hashes?: string[];
+}
+
+export interface IndexDocument {
+  source: string;
+  /** The chunk manifest (`_chunks/{doc}.json`), relative to the folder of the index.json. */
+  manifest: string;
+  count: number;
+  baseline_conceptual: 0;
+  baseline_technical?: 1;
+  stripe_order: number[];
+  stripe_order_technical?: number[];
+  items: IndexItem[];
+}
+
+/** A child in `_embedded.topics`. */
+export interface IndexChild {
+  id: string;
+  kind: 'topic' | 'section';
+  title: string;
+  _links: { self: Link };
+}
+
+export interface IndexJson {
+  /** Path of the folder under the docs root, `/`-separated; `""` for the root. */
+  id: string;
+  kind: 'topic' | 'section';
+  title: string;
+  _links: { self: Link; parent?: Link };
+  _embedded: {
+    topics: IndexChild[];
+    chunks?: Record<string, IndexDocument>;
+  };
+}
