@@ -366,3 +366,23 @@ describe('the built bin, run as a user would', () => {
     expect(snapshot(join(viaBin, '_keywords'))).toEqual(snapshot(join(inProcess, '_keywords')));
   });
 });
+
+describe('hand-written words.md beside golden-reference.md', () => {
+  it('is read like keywords.md', async () => {
+    const topic = makeTopic('t', { 'words.md': '| keyword | score |\n| --- | --- |\n| compile-time serialization | 9 |\n' });
+    const r = await run([topic]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('from golden-reference.md + words.md ->');
+    const out = parseWordsMd(readFileSync(join(topic, '_keywords', 'words.md'), 'utf8'), 'words.md');
+    expect(out).toContainEqual({ name: 'compile-time serialization', score: 9 });
+  });
+
+  it('together with keywords.md is a usage error (exit 2), nothing written', async () => {
+    const table = '| keyword | score |\n| --- | --- |\n| x | 1 |\n';
+    const topic = makeTopic('t', { 'words.md': table, 'keywords.md': table });
+    const r = await run([topic]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('has both keywords.md and words.md');
+    expect(existsSync(join(topic, '_keywords'))).toBe(false);
+  });
+});

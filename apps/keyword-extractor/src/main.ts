@@ -14,6 +14,8 @@ import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWo
 const TOPIC_MARKER = 'golden-reference.md';
 const QA_PAIRS = 'qa-pairs.md';
 const HAND_WRITTEN = 'keywords.md';
+/** Also accepted: a hand-written words.md beside golden-reference.md (the name seed 001 uses for the table). */
+const HAND_WRITTEN_ALIAS = 'words.md';
 const OUT_DIR = '_keywords';
 const OUT_FILE = 'words.md';
 
@@ -25,8 +27,8 @@ Usage:
 Each argument is a topic folder (a folder holding ${TOPIC_MARKER}). Its sources are
 ${TOPIC_MARKER} (or the \`sources\` its topic.yaml lists) and ${QA_PAIRS} when present;
 generated files (_chunks/, _keywords/, topic-spec.md, index.json) are never read.
-A ${HAND_WRITTEN} in the topic folder holds hand-written keywords in the same table
-format: they are always included and their scores win over extracted ones.
+A ${HAND_WRITTEN} (or ${HAND_WRITTEN_ALIAS}) in the topic folder holds hand-written keywords in
+the same table format: they are always included and their scores win over extracted ones.
 
 The table (| keyword | score |, scores 1-10, best first) goes to
 <topic>/${OUT_DIR}/${OUT_FILE}. That folder is replaced as a whole, so it holds exactly ${OUT_FILE}.
@@ -181,7 +183,7 @@ function parseCli(argv: string[]) {
 /** Outputs of the pipeline, relative to a topic: never keyword sources, even when topic.yaml lists them. */
 function isGenerated(rel: string): boolean {
   const p = rel.split('\\').join('/').replace(/^\.\//, '');
-  return /^(?:_chunks|_keywords)(?:\/|$)/.test(p) || p === 'topic-spec.md' || p === 'index.json' || p === HAND_WRITTEN;
+  return /^(?:_chunks|_keywords)(?:\/|$)/.test(p) || p === 'topic-spec.md' || p === 'index.json' || p === HAND_WRITTEN || p === HAND_WRITTEN_ALIAS;
 }
 
 function planJobs(paths: string[], out: string | undefined): Job[] {
@@ -213,11 +215,18 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
     return {
       topic: p,
       sources,
-      handWritten: existsSync(join(p, HAND_WRITTEN)) ? HAND_WRITTEN : null,
+      handWritten: handWrittenOf(p),
       outDir: resolve(out ?? join(p, OUT_DIR)),
       ownsDir: out === undefined,
     };
   });
+}
+
+/** The topic's hand-written table, if any; both names at once would be ambiguous. */
+function handWrittenOf(topic: string): string | null {
+  const found = [HAND_WRITTEN, HAND_WRITTEN_ALIAS].filter((name) => existsSync(join(topic, name)));
+  if (found.length > 1) throw new UsageError(`${topic}: has both ${HAND_WRITTEN} and ${HAND_WRITTEN_ALIAS}; keep one hand-written keyword table`);
+  return found[0] ?? null;
 }
 
 function statOrNull(p: string) {
