@@ -217,6 +217,9 @@ function parseGroup(c: Checker, v: unknown, path: string): ChunkGroup {
   const baseline = c.int(o.baseline_conceptual, `${path}.baseline_conceptual`);
   if (baseline !== 0) c.fail(`${path}.baseline_conceptual`, '0', baseline);
   const technical = o.baseline_technical !== undefined;
+  // Items first: a count that disagrees with them is the root cause of any order error.
+  const items = c.arr(o.items, `${path}.items`);
+  if (items.length !== count) c.fail(`${path}.items`, `${count} items (count)`, `${items.length} items`);
   const group: ChunkGroup = {
     source: c.str(o.source, `${path}.source`),
     manifest: c.relativeHref(o.manifest, `${path}.manifest`),
@@ -233,8 +236,6 @@ function parseGroup(c: Checker, v: unknown, path: string): ChunkGroup {
   } else if (o.stripe_order_technical !== undefined) {
     c.fail(`${path}.stripe_order_technical`, 'nothing (no baseline_technical)', o.stripe_order_technical);
   }
-  const items = c.arr(o.items, `${path}.items`);
-  if (items.length !== count) c.fail(`${path}.items`, `${count} items (count)`, `${items.length} items`);
   group.items = items.map((it, i) => {
     const item = parseItem(c, it, `${path}.items[${i}]`, technical);
     if (item.index !== i) c.fail(`${path}.items[${i}].index`, `${i} (items in index order)`, item.index);

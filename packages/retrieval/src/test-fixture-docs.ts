@@ -171,3 +171,51 @@ function writeIndex(docs: string, id: string, json: unknown): void {
   mkdirSync(join(docs, id), { recursive: true });
   writeFileSync(join(docs, id, 'index.json'), `${JSON.stringify(json, null, 2)}\n`);
 }
+
+/**
+ * Hand-written questions about the sample topics, each with paraphrases a reader might type
+ * instead. Used by the tests (stored as prompt_hashes by buildFixtureDocs) and as a small
+ * paraphrase set for measure-prompt-threshold.mjs until the topics have qa-pairs.md files.
+ */
+export const SAMPLE_QUESTIONS: readonly { topic: string; question: string; paraphrases: string[] }[] = [
+  {
+    topic: 'libraries/system-text-json-source-generation',
+    question: 'How do I use source generation with all defaults?',
+    paraphrases: ['How to use source generation with the defaults?', 'using source generation with all the default settings', 'How can I use default source generation?'],
+  },
+  {
+    topic: 'libraries/system-text-json-source-generation',
+    question: 'How do I serialize enum fields as strings with source generation?',
+    paraphrases: ['How to serialize enum fields as strings when using source generation?', 'serialize enums as strings with source generation', 'Can source generation write enum fields as strings?'],
+  },
+  {
+    topic: 'libraries/system-text-json-polymorphism',
+    question: 'How do I serialize properties of derived classes?',
+    paraphrases: ['How to serialize the properties of a derived class?', 'serializing derived class properties', 'Why are properties of derived classes not serialized?'],
+  },
+  {
+    topic: 'libraries/system-text-json-collections',
+    question: 'Which collection types does System.Text.Json support?',
+    paraphrases: ['What collection types are supported by System.Text.Json?', 'supported collection types in System.Text.Json', 'Does System.Text.Json support my collection type?'],
+  },
+  {
+    topic: 'libraries/system-text-json-customize-properties',
+    question: 'How do I customize property names and values?',
+    paraphrases: ['How to customize the names and values of properties?', 'customizing property names and values', 'Can I change property names when serializing?'],
+  },
+  {
+    topic: 'libraries/system-text-json-reflection-vs-source-generation',
+    question: 'When should I use reflection instead of source generation?',
+    paraphrases: ['When to use reflection rather than source generation?', 'reflection versus source generation, which should I use', 'Should I pick reflection or source generation?'],
+  },
+  {
+    topic: 'deployment/native-aot',
+    question: 'How do I publish an app as native AOT?',
+    paraphrases: ['How to publish a native AOT app?', 'publishing my application with native AOT', 'What do I need to publish native AOT?'],
+  },
+  {
+    topic: 'deployment/trimming-options',
+    question: 'Which MSBuild properties control trimming?',
+    paraphrases: ['What MSBuild properties control the trimming?', 'msbuild properties for trimming control', 'How do I configure trimming with MSBuild?'],
+  },
+];
