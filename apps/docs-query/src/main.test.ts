@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureDocs, SAMPLE_QUESTIONS, type FixtureDocs } from '../../../packages/retrieval/src/test-fixture-docs.js';
+import { DEFAULT_MAX_HAMMING_DISTANCE } from '@chunkyard/retrieval';
 import { DEFAULT_DISCLOSE_N, HELP, main } from './main.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -87,7 +88,7 @@ describe('docs-query', () => {
     expect(out.chunks[0]).toMatchObject({ topic: where.topic, index: where.index, span: { from: where.index - 1 } });
     expect(out.chunks[0]!.text).toContain('\n[CHUNK BOUNDARY]\n');
     const human = await run(fx.docs, '-q', q.question, '--no-embeddings');
-    expect(human.stdout).toMatch(/prompt match: \d+ chunk\(s\) with a stored question within 10 bits/);
+    expect(human.stdout).toMatch(new RegExp(`prompt match: \\d+ chunk\\(s\\) with a stored question within ${DEFAULT_MAX_HAMMING_DISTANCE} bits`));
     expect(human.stdout).toContain(`── ${where.topic} #${where.index} `);
   });
 
