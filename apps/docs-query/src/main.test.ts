@@ -104,6 +104,13 @@ describe('docs-query', () => {
     expect(none.stdout).toContain('embedding fallback off: --no-embeddings');
   });
 
+  it('says when --topic matches nothing', async () => {
+    for (const extra of [[], ['-q', 'How do I publish an app as native AOT?']]) {
+      const r = await run(fx.docs, '-t', 'nonexistent', '--no-embeddings', ...extra);
+      expect(r).toMatchObject({ code: 0, stderr: 'docs-query: no topic matches nonexistent\n' });
+    }
+  });
+
   it('reports usage errors with exit 2 and broken docs with exit 1, naming the file', async () => {
     expect(await run(fx.docs, '--n', 'three')).toMatchObject({ code: 2, stderr: expect.stringContaining('--n: expected an integer >= 0, got "three"') });
     expect(await run(fx.docs, '--bogus')).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") });
