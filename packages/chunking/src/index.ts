@@ -6,6 +6,7 @@
  */
 import { recordedOptions, resolveOptions, strategyKey } from './options.js';
 import { chunkSemantic, deriveFileTitle, documentBlocks, type DocumentBlocks } from './semantic.js';
+import { chunkHierarchical } from './hierarchical.js';
 import { chunkTokenWindow } from './token-window.js';
 import type { ChunkDocumentResult, ChunkOptions, ChunkRecord, ResolvedChunkOptions } from './types.js';
 
@@ -66,6 +67,8 @@ function runStrategy(input: StrategyInput): ChunkRecord[] {
       return chunkSemantic(input);
     case 'token-window':
       return chunkTokenWindow(input);
+    case 'hierarchical':
+      return chunkHierarchical(input);
     default:
       throw new Error(`strategy ${input.options.strategy} is not implemented yet`);
   }
@@ -74,6 +77,7 @@ function runStrategy(input: StrategyInput): ChunkRecord[] {
 export { CHUNK_BOUNDARY, expandNeighbors, type Expandable } from './expand.js';
 export { artifactIdOf, tokenWindows, type WindowSpan } from './token-window.js';
 export { encodeWithOffsets } from './token-offsets.js';
+export { formatPrefix, fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
 export { ChunkOptionsError, DEFAULT_OPTIONS, STRATEGIES, recordedOptions, resolveOptions, strategyKey } from './options.js';
 export { ChunkingInvariantError } from './validate.js';
 export { countTokens, estimateTokens, TokenIndex } from './tokens.js';

@@ -201,17 +201,42 @@ const OPTIONS: Partial<Record<StrategyName, fc.Arbitrary<Partial<ChunkOptions>>>
       windowOverlapTokens: Math.floor((windowTokens * overlapShare) / 100),
       singlePieceMaxTokens,
     })),
+  hierarchical: fc
+    .record({
+      snippetMax: fc.integer({ min: 128, max: 600 }),
+      sectionExtra: fc.integer({ min: 0, max: 1500 }),
+      targetShare: fc.integer({ min: 30, max: 100 }),
+      overlapShare: fc.integer({ min: 0, max: 50 }),
+      maxConcepts: fc.integer({ min: 0, max: 10 }),
+    })
+    .map(({ snippetMax, sectionExtra, targetShare, overlapShare, maxConcepts }) => {
+      const sectionMax = snippetMax + sectionExtra;
+      return {
+        strategy: 'hierarchical' as const,
+        snippetMaxTokens: snippetMax,
+        snippetTargetTokens: Math.max(1, Math.floor(((snippetMax - 64) * targetShare) / 100)),
+        snippetOverlapTokens: Math.floor((snippetMax * overlapShare) / 100),
+        sectionMaxTokens: sectionMax,
+        sectionTargetTokens: Math.max(1, Math.floor(((sectionMax - 64) * targetShare) / 100)),
+        sectionOverlapTokens: Math.floor((sectionMax * overlapShare) / 100),
+        maxConcepts,
+      };
+    }),
 };
 
 /** Options the real documents are chunked with: the defaults, and small caps that make many chunks. */
 const REAL_OPTIONS: Partial<Record<StrategyName, Partial<ChunkOptions>[]>> = {
   semantic: [{}, { minTokens: 32, targetTokens: 128, maxTokens: 160, breadcrumbMode: 'always' }],
   'token-window': [{ strategy: 'token-window' }, { strategy: 'token-window', windowTokens: 200, windowOverlapTokens: 50, singlePieceMaxTokens: 0 }],
+  hierarchical: [
+    { strategy: 'hierarchical' },
+    { strategy: 'hierarchical', sectionTargetTokens: 300, sectionMaxTokens: 400, snippetTargetTokens: 100, snippetMaxTokens: 160, sectionOverlapTokens: 60, snippetOverlapTokens: 30 },
+  ],
 };
 
 describe.each(Object.keys(OPTIONS) as StrategyName[])('invariants of %s', (strategy) => {
   it('hold on random documents with random options', () => {
-    fc.assert(fc.property(document, OPTIONS[strategy]!, (source, opts) => checkInvariants(source, opts)), { numRuns: strategy === 'semantic' ? 120 : 60 });
+    fc.assert(fc.property(document, OPTIONS[strategy]!, (source, opts) => checkInvariants(source, opts)), { numRuns: strategy === 'semantic' ? 120 : 40 });
   });
 
   it('hold on every real sample document with the defaults and with small caps', () => {

@@ -60,10 +60,10 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   int('singlePieceMaxTokens', 0);
   if (o.windowOverlapTokens >= o.windowTokens) throw new ChunkOptionsError(`windowOverlapTokens must be below windowTokens, got ${o.windowOverlapTokens}/${o.windowTokens}`);
   int('sectionTargetTokens', 1);
-  int('sectionMaxTokens', 64);
+  int('sectionMaxTokens', 128);
   int('sectionOverlapTokens', 0);
   int('snippetTargetTokens', 1);
-  int('snippetMaxTokens', 64);
+  int('snippetMaxTokens', 128);
   int('snippetOverlapTokens', 0);
   int('maxConcepts', 0);
   if (!(o.sectionTargetTokens <= o.sectionMaxTokens && o.snippetTargetTokens <= o.snippetMaxTokens && o.snippetMaxTokens <= o.sectionMaxTokens)) {
