@@ -186,7 +186,7 @@ describe('chunking a topic folder', () => {
     expect(raw.endsWith('}\n')).toBe(true);
     const m = JSON.parse(raw) as Manifest;
 
-    expect(Object.keys(m)).toEqual(['schemaVersion', 'source', 'sourceSha256', 'strategy', 'strategyKey', 'options', 'fileTitle', 'frontMatter', 'chunks']);
+    expect(Object.keys(m)).toEqual(['schemaVersion', 'source', 'sourceSha256', 'strategy', 'strategyKey', 'options', 'fileTitle', 'frontMatter', 'headingDetection', 'removed', 'chunks']);
     expect(m.schemaVersion).toBe(1);
     expect(MANIFEST_SCHEMA_VERSION).toBe(1);
     expect(m.source).toBe('golden-reference.md');

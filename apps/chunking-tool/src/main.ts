@@ -277,6 +277,8 @@ function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: strin
     options: result.options,
     fileTitle: result.fileTitle,
     frontMatter: result.frontMatter,
+    headingDetection: result.headingDetection,
+    removed: result.removed ?? [],
     chunks: result.chunks,
   };
   files.set(`${name}.json`, `${JSON.stringify(manifest, null, 2)}\n`);

@@ -9,7 +9,9 @@ import { chunkSemantic, deriveFileTitle, documentBlocks, type DocumentBlocks } f
 import { chunkHierarchical } from './hierarchical.js';
 import { chunkPaginate } from './paginate.js';
 import { chunkTokenWindow } from './token-window.js';
-import type { ChunkDocumentResult, ChunkOptions, ChunkRecord, ResolvedChunkOptions } from './types.js';
+import { cutSpans, findBoilerplate, OffsetMap } from './boilerplate.js';
+import { detectHeadings, usesHeuristicHeadings } from './plain-text.js';
+import type { ChunkDocumentResult, ChunkOptions, ChunkRecord, RemovedSpan, ResolvedChunkOptions } from './types.js';
 
 export interface ChunkDocumentExtras {
   /** Recount every chunk's tokens from scratch in the validate stage (slower; tests use it). */
@@ -26,18 +28,20 @@ export function chunkDocument(
   extras: ChunkDocumentExtras = {},
 ): ChunkDocumentResult {
   const resolved = resolveOptions(options);
-  const doc = documentBlocks(source, resolved.parser);
+  const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
+  const { text, doc, removed, headingDetection } = prepare(source, resolved, sourceFile);
   const fileTitle = options.fileTitle?.trim() || deriveFileTitle(doc, resolved.docName);
-  const chunks = runStrategy({
-    source,
+  let chunks = runStrategy({
+    source: text,
     doc,
     fileTitle,
-    sourceFile: options.sourceFile ?? `${resolved.docName}.md`,
+    sourceFile,
     options: resolved,
     recount: extras.recount === true,
     ...(options.sourceId !== undefined ? { sourceId: options.sourceId } : {}),
     ...(options.sourceSystem !== undefined ? { sourceSystem: options.sourceSystem } : {}),
   });
+  if (removed.length) chunks = mapBack(chunks, removed, source);
   const recorded = recordedOptions(resolved);
   for (const c of chunks) c.metadata.chunkingOptions = recorded;
   return {
@@ -47,7 +51,36 @@ export function chunkDocument(
     fileTitle,
     frontMatter: doc.frontMatter ? { start: doc.frontMatter.start, end: doc.frontMatter.end } : null,
     chunks,
+    removed,
+    headingDetection,
   };
+}
+
+/**
+ * Seed 003 for plain text: when the document is .txt or has fewer than 3 `#`
+ * headings, boilerplate lines are cut (the strategy sees the text without
+ * them) and headings are guessed from line patterns.
+ */
+function prepare(source: string, o: ResolvedChunkOptions, sourceFile: string) {
+  let doc = documentBlocks(source, o.parser);
+  if (!usesHeuristicHeadings(source, doc.blocks, sourceFile)) {
+    return { text: source, doc, removed: [] as RemovedSpan[], headingDetection: 'markdown' as const };
+  }
+  const removed = findBoilerplate(source, doc.blocks, doc.frontMatter?.end ?? 0);
+  const text = removed.length ? cutSpans(source, removed) : source;
+  if (removed.length) doc = documentBlocks(text, o.parser);
+  return { text, doc: { ...doc, blocks: detectHeadings(text, doc.blocks) }, removed, headingDetection: 'heuristic' as const };
+}
+
+/** Offsets of chunks of the cut text, back in the source; `removed` lists what each range leaves out. */
+function mapBack(chunks: ChunkRecord[], removed: RemovedSpan[], source: string): ChunkRecord[] {
+  const map = new OffsetMap(removed);
+  return chunks.map((c) => {
+    const charStart = map.start(c.sourcePosition.charStart);
+    const charEnd = map.end(c.sourcePosition.charEnd);
+    const inside = map.within(charStart, charEnd);
+    return { ...c, sourcePosition: { charStart, charEnd, totalChars: source.length }, ...(inside.length ? { removed: inside } : {}) };
+  });
 }
 
 interface StrategyInput {
@@ -78,6 +111,8 @@ function runStrategy(input: StrategyInput): ChunkRecord[] {
 export { CHUNK_BOUNDARY, expandNeighbors, type Expandable } from './expand.js';
 export { artifactIdOf, tokenWindows, type WindowSpan } from './token-window.js';
 export { encodeWithOffsets } from './token-offsets.js';
+export { cutSpans, findBoilerplate, OffsetMap } from './boilerplate.js';
+export { atxHeadingCount, detectHeadings, headingOf, usesHeuristicHeadings } from './plain-text.js';
 export { ctComment, ctId, pageReserve } from './paginate.js';
 export { formatPrefix, fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
 export { ChunkOptionsError, DEFAULT_OPTIONS, STRATEGIES, recordedOptions, resolveOptions, strategyKey } from './options.js';
