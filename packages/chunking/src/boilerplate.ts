@@ -52,6 +52,8 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   // Page breaks: form feeds (PDF extraction) and page-number lines.
   const breaks = lines.map((l, i) => (l.text.includes('\f') || source.slice(l.start, l.next).includes('\f') || removed.get(i) === 'page-number' ? i : -1)).filter((i) => i >= 0);
   if (breaks.length) {
+    // The start and the end of the document bound the first and last pages too.
+    breaks.push(-1, lines.length);
     const counts = new Map<string, number[]>();
     lines.forEach((l, i) => {
       if (!l.candidate || removed.has(i) || l.text.length < 3 || l.text.length > 100 || !/\p{L}/u.test(l.text)) return;
@@ -81,7 +83,7 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
 function nonBlankDistance(lines: Line[], a: number, b: number): number {
   const [lo, hi] = a < b ? [a, b] : [b, a];
   let n = 0;
-  for (let i = lo + 1; i <= hi; i++) if (lines[i]!.text) n++;
+  for (let i = lo + 1; i <= hi; i++) if (lines[i]?.text) n++;
   return a < b ? n : -n;
 }
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
 import { atxHeadingCount, detectHeadings, headingOf, usesHeuristicHeadings } from './plain-text.js';
@@ -186,5 +187,37 @@ describe('detectHeadings', () => {
     const text = '1. Introduction\n\nSome text here.\n';
     const blocks = detectHeadings(text, documentBlocks(text, 'fast').blocks);
     expect(blocks[0]).toMatchObject({ type: 'heading', depth: 1, text: '1. Introduction' });
+  });
+});
+
+describe('boilerplate removal keeps offsets exact (property)', () => {
+  const sentence = fc.array(fc.constantFrom('data', 'the', 'system', 'größe', '日本', 'replica', 'log', 'émoji😀'), { minLength: 3, maxLength: 12 }).map((w) => `${w.join(' ')}.`);
+  const page = fc.tuple(fc.array(sentence, { minLength: 1, maxLength: 30 }), fc.boolean()).map(([ss, heading]) => (heading ? `2.${ss.length} Title Here\n` : '') + ss.join(' '));
+  const book = fc.tuple(fc.array(page, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.constantFrom('\n', '\r\n')).map(([pages, header, eol]) =>
+    pages.map((p, i) => `${header ? 'Running Header Text\n\n' : ''}${p}\n\n${i + 1}\n\f`).join('\n').replace(/\n/g, eol));
+
+  it('holds for every strategy on random paged text', () => {
+    fc.assert(
+      fc.property(book, fc.constantFrom('semantic' as const, 'token-window' as const, 'hierarchical' as const, 'paginate' as const), (text, strategy) => {
+        const r = chunkDocument(text, { sourceFile: 'x.txt', strategy, maxTokens: 128, targetTokens: 100, windowTokens: 64, windowOverlapTokens: 8, singlePieceMaxTokens: 0, snippetMaxTokens: 160, snippetTargetTokens: 60, sectionMaxTokens: 400, sectionTargetTokens: 250, ctxSize: 600, bufSize: 0 }, { recount: true });
+        // Seed 003: a line is a running header once it repeats more than 3 times.
+        const repeated = text.split('Running Header Text').length - 1 > 3;
+        const covered = new Uint8Array(text.length);
+        for (const x of r.removed!) covered.fill(1, x.start, x.end);
+        for (const c of r.chunks) {
+          let kept = '';
+          let at = c.sourcePosition.charStart;
+          for (const x of c.removed ?? []) {
+            kept += text.slice(at, x.start);
+            at = x.end;
+          }
+          expect(kept + text.slice(at, c.sourcePosition.charEnd)).toBe(c.originalText);
+          if (repeated) expect(c.originalText).not.toContain('Running Header Text');
+          covered.fill(1, c.sourcePosition.charStart, c.sourcePosition.charEnd);
+        }
+        for (let i = 0; i < text.length; i++) if (!/\s/.test(text[i]!)) expect(covered[i]).toBe(1);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
