@@ -15,15 +15,16 @@ const MIN_SENTENCE_CHARS = 60;
 
 /** The heading in effect and the first sentence of prose in `[start, end)` of the source. */
 export function pageGist(source: string, blocks: Block[], start: number, end: number, heading: string): string {
-  const para = blocks.find((b) => b.type === 'paragraph' && b.start >= start && b.end <= end);
+  // The first prose in the page, clipped to it: a page may start or end inside a paragraph.
+  const para = blocks.find((b) => b.type === 'paragraph' && b.end > start && b.start < end);
   let sentence = '';
   if (para) {
-    const text = source.slice(para.start, para.end);
+    const text = source.slice(Math.max(para.start, start), Math.min(para.end, end)).trimStart();
     // The segmenter also breaks inside names such as ".NET" ("available in .");
     // taking segments up to a useful length keeps such a sentence whole.
     const starts = [...sentenceStarts(text), text.length];
-    const end = starts.find((s) => s >= MIN_SENTENCE_CHARS) ?? text.length;
-    sentence = text.slice(0, end);
+    const cut = starts.find((s) => s >= MIN_SENTENCE_CHARS) ?? text.length;
+    sentence = text.slice(0, cut);
   }
   const gist = [heading, sentence].map(flatten).filter(Boolean).join(' — ');
   return gist || flatten(source.slice(start, Math.min(end, start + 200)));
