@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chunkDocument, ChunkOptionsError, resolveOptions, type ChunkDocumentResult, type ChunkOptions } from '@chunkyard/chunking';
+import { chunkDocument, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { readDocument } from '@chunkyard/topic-io';
@@ -25,7 +25,9 @@ Usage:
 Each argument is a topic folder (a folder holding ${TOPIC_MARKER}) or a markdown file.
 For a document X.md it writes X-0.md … X-N.md (each chunk's exact text) and X.json
 (the manifest: schemaVersion, source, sourceSha256, strategy, strategyKey, options,
-fileTitle, chunks). A topic's outputs go to <topic>/_chunks/ (replaced as a whole,
+fileTitle, chunks). With --strategy paginate each X-N.md is the emitted page (a
+<!--CT {…}--> comment, lead-in, the exact text, lead-out) and chunks.json holds the
+continuity-token graph with a SHA-256 checksum. A topic's outputs go to <topic>/_chunks/ (replaced as a whole,
 so stale files of an earlier run disappear); a file's go to <its folder>/_chunks/.
 
 Options:
@@ -33,7 +35,8 @@ Options:
   --config FILE        workspace config (default: ./chunkyard.config.yaml if present);
                        a topic's topic.yaml overrides it
   --content-type TYPE  content type used in chunk ids (default: doc)
-  --strategy NAME      chunking strategy (default: semantic, the only one so far)
+  --strategy NAME      chunking strategy: semantic (default), token-window, hierarchical
+                       or paginate; overrides chunkyard.config.yaml and topic.yaml
   --json               print a JSON summary on stdout instead of text
   -h, --help           show this help
 
@@ -92,11 +95,13 @@ export async function main(argv: string[], io: { stdout: (s: string) => void; st
   for (const job of jobs) byDir.set(job.outDir, [...(byDir.get(job.outDir) ?? []), job]);
   for (const [outDir, group] of byDir) {
     const files = new Map<string, string>();
+    const pages: PagedDocument[] = [];
     let failed = false;
     for (const job of group) {
       try {
         const result = chunkOne(job);
         for (const [name, data] of outputsOf(job, result)) files.set(name, data);
+        if (result.strategy === 'paginate') pages.push({ name: docNameOf(job.file), source: basename(job.file), result });
         summaries.push({
           source: job.source,
           out: relative(process.cwd(), outDir) || '.',
@@ -114,6 +119,7 @@ export async function main(argv: string[], io: { stdout: (s: string) => void; st
         io.stderr(`chunking-tool: ${job.source}: ${(err as Error).message}\n`);
       }
     }
+    if (pages.length) files.set(PAGES_MANIFEST, pagesManifest(pages));
     // An owned folder is replaced only when every document in it succeeded.
     if (group[0]!.ownsDir) {
       if (!failed) replaceDirAtomic(outDir, files);
@@ -172,8 +178,10 @@ function planJobs(paths: string[], values: CliValues): Job[] {
   const cliOverrides: Partial<ChunkOptions> = {};
   if (values['content-type'] !== undefined) cliOverrides.contentType = values['content-type'];
   if (values.strategy !== undefined) {
-    if (values.strategy !== 'semantic') throw new UsageError(`--strategy: unknown strategy ${JSON.stringify(values.strategy)} (known: semantic)`);
-    cliOverrides.strategy = values.strategy;
+    if (!(STRATEGIES as readonly string[]).includes(values.strategy)) {
+      throw new UsageError(`--strategy: unknown strategy ${JSON.stringify(values.strategy)} (known: ${STRATEGIES.join(', ')})`);
+    }
+    cliOverrides.strategy = values.strategy as StrategyName;
   }
   const jobs: Job[] = [];
   for (const p of paths) {
@@ -242,7 +250,8 @@ function chunkOne(job: Job): ChunkDocumentResult & { sourceSha256: string } {
 function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: string }): Map<string, string> {
   const name = docNameOf(job.file);
   const files = new Map<string, string>();
-  result.chunks.forEach((c, i) => files.set(`${name}-${i}.md`, c.originalText));
+  // paginate emits pages: the CT comment and lead lines around the exact text (seed 000).
+  result.chunks.forEach((c, i) => files.set(`${name}-${i}.md`, c.page?.text ?? c.originalText));
   const manifest = {
     schemaVersion: MANIFEST_SCHEMA_VERSION,
     source: basename(job.file),
@@ -252,10 +261,44 @@ function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: strin
     options: result.options,
     fileTitle: result.fileTitle,
     frontMatter: result.frontMatter,
+    headingDetection: result.headingDetection,
+    removed: result.removed ?? [],
     chunks: result.chunks,
   };
   files.set(`${name}.json`, `${JSON.stringify(manifest, null, 2)}\n`);
   return files;
+}
+
+/** paginate's manifest (seed 000): the continuity-token graph of every paged document in the folder. */
+export const PAGES_MANIFEST = 'chunks.json';
+
+interface PagedDocument {
+  name: string;
+  source: string;
+  result: ChunkDocumentResult;
+}
+
+/**
+ * `chunks.json`: per document, each page's continuity token, file, exact token
+ * count, SHA-256 of the file and JSON-LD record; `checksum.value` is the
+ * SHA-256 of `JSON.stringify(documents)`, so a reader can tell the manifest
+ * (and, through the per-file hashes, the pages) is intact.
+ */
+export function pagesManifest(pages: PagedDocument[]): string {
+  const documents = pages.map(({ name, source, result }) => ({
+    source,
+    strategyKey: result.strategyKey,
+    chunks: result.chunks.map((c, i) => ({
+      ct: c.page!.ct,
+      file: `${name}-${i}.md`,
+      tokens: c.page!.tokens,
+      nmax: c.page!.nmax,
+      sha256: createHash('sha256').update(c.page!.text).digest('hex'),
+      jsonLd: c.page!.jsonLd,
+    })),
+  }));
+  const checksum = { algorithm: 'sha256', of: 'JSON.stringify(documents)', value: createHash('sha256').update(JSON.stringify(documents)).digest('hex') };
+  return `${JSON.stringify({ schemaVersion: 1, checksum, documents }, null, 2)}\n`;
 }
 
 /** Removes X-N.md files of an earlier run of document X that this run did not write. */

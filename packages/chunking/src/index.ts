@@ -4,9 +4,14 @@
  *   import { chunkDocument } from '@chunkyard/chunking';
  *   const { chunks, strategyKey } = chunkDocument(markdown, { docName: 'guide' });
  */
-import { resolveOptions, strategyKey } from './options.js';
-import { chunkSemantic, deriveFileTitle, documentBlocks } from './semantic.js';
-import type { ChunkDocumentResult, ChunkOptions } from './types.js';
+import { recordedOptions, resolveOptions, strategyKey } from './options.js';
+import { chunkSemantic, deriveFileTitle, documentBlocks, type DocumentBlocks } from './semantic.js';
+import { chunkHierarchical } from './hierarchical.js';
+import { chunkPaginate } from './paginate.js';
+import { chunkTokenWindow } from './token-window.js';
+import { cutSpans, findBoilerplate, OffsetMap } from './boilerplate.js';
+import { detectHeadings, usesHeuristicHeadings } from './plain-text.js';
+import type { ChunkDocumentResult, ChunkOptions, ChunkRecord, RemovedSpan, ResolvedChunkOptions } from './types.js';
 
 export interface ChunkDocumentExtras {
   /** Recount every chunk's tokens from scratch in the validate stage (slower; tests use it). */
@@ -23,27 +28,94 @@ export function chunkDocument(
   extras: ChunkDocumentExtras = {},
 ): ChunkDocumentResult {
   const resolved = resolveOptions(options);
-  const doc = documentBlocks(source, resolved.parser);
+  const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
+  const { text, doc, removed, headingDetection } = prepare(source, resolved, sourceFile);
   const fileTitle = options.fileTitle?.trim() || deriveFileTitle(doc, resolved.docName);
-  const chunks = chunkSemantic({
-    source,
+  let chunks = runStrategy({
+    source: text,
     doc,
     fileTitle,
-    sourceFile: options.sourceFile ?? `${resolved.docName}.md`,
+    sourceFile,
     options: resolved,
     recount: extras.recount === true,
+    ...(options.sourceId !== undefined ? { sourceId: options.sourceId } : {}),
+    ...(options.sourceSystem !== undefined ? { sourceSystem: options.sourceSystem } : {}),
   });
+  if (removed.length) chunks = mapBack(chunks, removed, source);
+  const recorded = recordedOptions(resolved);
+  for (const c of chunks) c.metadata.chunkingOptions = recorded;
   return {
     strategy: resolved.strategy,
     strategyKey: strategyKey(resolved),
-    options: resolved,
+    options: recorded,
     fileTitle,
     frontMatter: doc.frontMatter ? { start: doc.frontMatter.start, end: doc.frontMatter.end } : null,
     chunks,
+    removed,
+    headingDetection,
   };
 }
 
-export { ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, strategyKey } from './options.js';
+/**
+ * Seed 003 for plain text: when the document is .txt or has fewer than 3 `#`
+ * headings, boilerplate lines are cut (the strategy sees the text without
+ * them) and headings are guessed from line patterns.
+ */
+function prepare(source: string, o: ResolvedChunkOptions, sourceFile: string) {
+  let doc = documentBlocks(source, o.parser);
+  if (!usesHeuristicHeadings(source, doc.blocks, sourceFile)) {
+    return { text: source, doc, removed: [] as RemovedSpan[], headingDetection: 'markdown' as const };
+  }
+  const removed = findBoilerplate(source, doc.blocks, doc.frontMatter?.end ?? 0);
+  const text = removed.length ? cutSpans(source, removed) : source;
+  if (removed.length) doc = documentBlocks(text, o.parser);
+  return { text, doc: { ...doc, blocks: detectHeadings(text, doc.blocks) }, removed, headingDetection: 'heuristic' as const };
+}
+
+/** Offsets of chunks of the cut text, back in the source; `removed` lists what each range leaves out. */
+function mapBack(chunks: ChunkRecord[], removed: RemovedSpan[], source: string): ChunkRecord[] {
+  const map = new OffsetMap(removed);
+  return chunks.map((c) => {
+    const charStart = map.start(c.sourcePosition.charStart);
+    const charEnd = map.end(c.sourcePosition.charEnd);
+    const inside = map.within(charStart, charEnd);
+    return { ...c, sourcePosition: { charStart, charEnd, totalChars: source.length }, ...(inside.length ? { removed: inside } : {}) };
+  });
+}
+
+interface StrategyInput {
+  source: string;
+  doc: DocumentBlocks;
+  fileTitle: string;
+  sourceFile: string;
+  options: ResolvedChunkOptions;
+  recount: boolean;
+  sourceId?: string;
+  sourceSystem?: string;
+}
+
+/** The dispatch: every strategy takes the same parsed document. */
+function runStrategy(input: StrategyInput): ChunkRecord[] {
+  switch (input.options.strategy) {
+    case 'semantic':
+      return chunkSemantic(input);
+    case 'token-window':
+      return chunkTokenWindow(input);
+    case 'hierarchical':
+      return chunkHierarchical(input);
+    case 'paginate':
+      return chunkPaginate(input);
+  }
+}
+
+export { CHUNK_BOUNDARY, expandNeighbors, type Expandable } from './expand.js';
+export { artifactIdOf, tokenWindows, type WindowSpan } from './token-window.js';
+export { encodeWithOffsets } from './token-offsets.js';
+export { cutSpans, findBoilerplate, OffsetMap } from './boilerplate.js';
+export { atxHeadingCount, detectHeadings, headingOf, usesHeuristicHeadings } from './plain-text.js';
+export { ctComment, ctId, pageReserve } from './paginate.js';
+export { formatPrefix, fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
+export { ChunkOptionsError, DEFAULT_OPTIONS, STRATEGIES, recordedOptions, resolveOptions, strategyKey } from './options.js';
 export { ChunkingInvariantError } from './validate.js';
 export { countTokens, estimateTokens, TokenIndex } from './tokens.js';
 export { documentBlocks, deriveFileTitle } from './semantic.js';

@@ -1,0 +1,177 @@
+/**
+ * Seed 003's boilerplate removal for plain and extracted text: page numbers,
+ * lines repeated as page headers or footers (more than 3 times, each next to
+ * a page break), table-of-contents lines with page references, and a
+ * trailing index. Only lines of top-level paragraphs are candidates, so code,
+ * tables, lists and quotes are never touched.
+ *
+ * Removed spans are whole lines (with their line break). The strategy then
+ * runs on the text without them (`cutSpans`) and `OffsetMap` maps its offsets
+ * back, so every offset stays exact for what is kept.
+ */
+import { lineTable } from './lines.js';
+import type { Block, RemovedSpan, SourceRange } from './types.js';
+
+const PAGE_NUMBER = /^(?:page\s+)?[-–—]?\s*[0-9]{1,4}\s*[-–—]?(?:\s*(?:of|\/)\s*[0-9]{1,4})?$/i;
+/** A title, then dot leaders (or a wide gap), then a page number: `Chapter 3 ..... 47`. */
+const TOC_LEADERS = /^\S.{0,100}?\s*(?:\.{3,}|…{2,}|(?:\. ){3,})\s*(?:[0-9]{1,4}|[ivxlc]{1,6})$/i;
+const TOC_GAP = /^\S.{0,100}?\S(?:\s{3,}|\t+)(?:[0-9]{1,4}|[ivxlc]{1,6})$/i;
+const INDEX_WITH_PAGES = /^\p{L}[\p{L}\p{N}'’\-–(). ]{0,60}(?:,\s*[0-9]{1,4}(?:\s*[-–]\s*[0-9]{1,4})?)+$/u;
+const INDEX_WORD = /^\p{L}[\p{L}\p{N}'’\-]{0,30}$/u;
+const MIN_REPEATS = 4;
+const MIN_INDEX_ENTRIES = 8;
+const NEAR_BREAK = 2;
+
+interface Line {
+  /** Line start, content end, and the start of the next line (the removable span). */
+  start: number;
+  end: number;
+  next: number;
+  text: string;
+  /** Inside a top-level paragraph, after the front matter. */
+  candidate: boolean;
+}
+
+export function findBoilerplate(source: string, blocks: Block[], bodyStart: number): RemovedSpan[] {
+  const table = lineTable(source);
+  const lines: Line[] = table.starts.map((start, i) => ({
+    start,
+    end: table.ends[i]!,
+    next: table.starts[i + 1] ?? source.length,
+    text: source.slice(start, table.ends[i]!).trim(),
+    candidate: false,
+  }));
+  const paragraphs = blocks.filter((b) => b.type === 'paragraph');
+  for (const p of paragraphs) for (let l = p.startLine; l <= p.endLine; l++) if (lines[l] && lines[l]!.start >= bodyStart) lines[l]!.candidate = true;
+
+  const removed = new Map<number, RemovedSpan['reason']>();
+  const pageNumber = (l: Line) => l.candidate && PAGE_NUMBER.test(l.text);
+  lines.forEach((l, i) => {
+    if (pageNumber(l)) removed.set(i, 'page-number');
+  });
+  // Page breaks: form feeds (PDF extraction) and page-number lines.
+  const breaks = lines.map((l, i) => (l.text.includes('\f') || source.slice(l.start, l.next).includes('\f') || removed.get(i) === 'page-number' ? i : -1)).filter((i) => i >= 0);
+  if (breaks.length) {
+    // The start and the end of the document bound the first and last pages too.
+    breaks.push(-1, lines.length);
+    const counts = new Map<string, number[]>();
+    lines.forEach((l, i) => {
+      if (!l.candidate || removed.has(i) || l.text.length < 3 || l.text.length > 100 || !/\p{L}/u.test(l.text)) return;
+      const key = l.text.replace(/[0-9]+/g, '#').replace(/\s+/g, ' ');
+      counts.set(key, [...(counts.get(key) ?? []), i]);
+    });
+    for (const at of counts.values()) {
+      const nearBreak = at.filter((i) => breaks.some((b) => Math.abs(nonBlankDistance(lines, b, i)) <= NEAR_BREAK));
+      if (at.length >= MIN_REPEATS && nearBreak.length >= MIN_REPEATS) for (const i of nearBreak) removed.set(i, 'header-footer');
+    }
+  }
+  const gapToc = lines.filter((l) => l.candidate && TOC_GAP.test(l.text)).length >= 3;
+  lines.forEach((l, i) => {
+    if (l.candidate && !removed.has(i) && (TOC_LEADERS.test(l.text) || (gapToc && TOC_GAP.test(l.text)))) removed.set(i, 'toc');
+  });
+  const index = trailingIndex(lines);
+  const spans: RemovedSpan[] = [];
+  lines.forEach((l, i) => {
+    const reason = removed.get(i);
+    if (reason && (index === null || i < index)) spans.push({ start: l.start, end: l.next, reason });
+  });
+  if (index !== null) spans.push({ start: lines[index]!.start, end: source.length, reason: 'index' });
+  return mergeAdjacent(spans);
+}
+
+/** Lines between `a` and `b` that hold text, signed. */
+function nonBlankDistance(lines: Line[], a: number, b: number): number {
+  const [lo, hi] = a < b ? [a, b] : [b, a];
+  let n = 0;
+  for (let i = lo + 1; i <= hi; i++) if (lines[i]?.text) n++;
+  return a < b ? n : -n;
+}
+
+/** First line of an alphabetically sorted run of index entries that ends the document, or null. */
+function trailingIndex(lines: Line[]): number | null {
+  let i = lines.length - 1;
+  const entries: number[] = [];
+  for (; i >= 0; i--) {
+    const l = lines[i]!;
+    if (!l.text) continue;
+    if (!l.candidate || /^index$/i.test(l.text)) break;
+    if (INDEX_WITH_PAGES.test(l.text) || INDEX_WORD.test(l.text)) entries.unshift(i);
+    else break;
+  }
+  if (entries.length < MIN_INDEX_ENTRIES) return null;
+  const firsts = entries.map((e) => lines[e]!.text[0]!.toLowerCase());
+  for (let k = 1; k < firsts.length; k++) if (firsts[k]!.localeCompare(firsts[k - 1]!, 'en') < 0) return null;
+  const withPages = entries.some((e) => INDEX_WITH_PAGES.test(lines[e]!.text) && /[0-9]/.test(lines[e]!.text));
+  const allWords = entries.every((e) => INDEX_WORD.test(lines[e]!.text));
+  if (!withPages && !allWords) return null;
+  // An "Index" title right above the entries goes with them.
+  let start = entries[0]!;
+  for (let k = start - 1; k >= 0; k--) {
+    const t = lines[k]!.text;
+    if (!t) continue;
+    if (/^index$/i.test(t) && lines[k]!.candidate) start = k;
+    break;
+  }
+  return start;
+}
+
+function mergeAdjacent(spans: RemovedSpan[]): RemovedSpan[] {
+  const out: RemovedSpan[] = [];
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end && last.reason === s.reason) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+/** The source without the spans. */
+export function cutSpans(source: string, spans: readonly SourceRange[]): string {
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    out += source.slice(at, s.start);
+    at = s.end;
+  }
+  return out + source.slice(at);
+}
+
+/** Maps offsets in the cut text back to the source. */
+export class OffsetMap {
+  /** Where each span sits in the cut text, and the characters removed up to and including it. */
+  private readonly at: number[] = [];
+  private readonly removedThrough: number[] = [];
+
+  constructor(private readonly spans: readonly SourceRange[]) {
+    let removed = 0;
+    for (const s of spans) {
+      this.at.push(s.start - removed);
+      removed += s.end - s.start;
+      this.removedThrough.push(removed);
+    }
+  }
+
+  /** A chunk starting at `p` starts after any span removed at `p`. */
+  start(p: number): number {
+    return p + this.removedUpTo(p, true);
+  }
+
+  /** A chunk ending at `p` ends before any span removed at `p`. */
+  end(p: number): number {
+    return p + this.removedUpTo(p, false);
+  }
+
+  /** The spans inside `[start, end)` of the source. */
+  within(start: number, end: number): SourceRange[] {
+    return this.spans.filter((s) => s.start >= start && s.end <= end).map((s) => ({ start: s.start, end: s.end }));
+  }
+
+  private removedUpTo(p: number, inclusive: boolean): number {
+    let n = 0;
+    for (let i = 0; i < this.at.length; i++) {
+      if (this.at[i]! < p || (inclusive && this.at[i] === p)) n = this.removedThrough[i]!;
+      else break;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,223 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
+import { atxHeadingCount, detectHeadings, headingOf, usesHeuristicHeadings } from './plain-text.js';
+import { documentBlocks } from './semantic.js';
+import { para } from './test-helpers.js';
+
+describe('headingOf: seed 003 line patterns', () => {
+  it.each([
+    ['CHAPTER 3', 1],
+    ['Chapter 12: The Network', 1],
+    ['Section 2.1 Setup', 2],
+    ['Appendix B', 1],
+    ['2 Background', 1],
+    ['3.1 Design Goals', 2],
+    ['4.2.7 Retry budget', 3],
+    ['INTRODUCTION', 1],
+    ['GETTING STARTED WITH X', 1],
+  ])('%s is a heading of depth %i', (line, depth) => {
+    expect(headingOf(line, false)).toEqual({ depth, text: line });
+  });
+
+  it('takes Title Case only for a line that is a paragraph of its own', () => {
+    expect(headingOf('Designing for Failure', true)).toEqual({ depth: 2, text: 'Designing for Failure' });
+    expect(headingOf('Designing for Failure', false)).toBeNull();
+  });
+
+  it.each([
+    'This is an ordinary sentence.',
+    'The service starts when the host boots and stays up',
+    'HELLO WORLD.',
+    '42',
+    '# Already markdown',
+    '| a | b |',
+    'x'.repeat(81),
+    'Designing for failure',
+    '2 apples and 3 oranges',
+  ])('%s is not a heading', (line) => {
+    expect(headingOf(line, true)).toBeNull();
+  });
+});
+
+describe('when heuristics apply', () => {
+  it('uses them for .txt and for markdown with fewer than 3 # headings', () => {
+    const three = '# A\n\ntext\n\n## B\n\ntext\n\n## C\n\ntext\n';
+    const two = '# A\n\ntext\n\n## B\n\ntext\n\nSetext\n------\n';
+    expect(atxHeadingCount(three, documentBlocks(three, 'fast').blocks)).toBe(3);
+    expect(usesHeuristicHeadings(three, documentBlocks(three, 'fast').blocks, 'x.md')).toBe(false);
+    expect(usesHeuristicHeadings(three, documentBlocks(three, 'fast').blocks, 'x.txt')).toBe(true);
+    expect(usesHeuristicHeadings(two, documentBlocks(two, 'fast').blocks, 'x.md')).toBe(true);
+    expect(chunkDocument(three).headingDetection).toBe('markdown');
+    expect(chunkDocument(two).headingDetection).toBe('heuristic');
+  });
+});
+
+const BOOK = [
+  'DESIGNING DATA SYSTEMS',
+  '',
+  'Contents',
+  '',
+  'Chapter 1 Reliability ........ 1',
+  'Chapter 2 Scalability ........ 9',
+  'Chapter 3 Storage ............ 17',
+  '',
+  'CHAPTER 1',
+  '',
+  para(14, 1),
+  '',
+  '1.1 Faults and Failures',
+  para(10, 2),
+  '',
+  'Designing Data Systems',
+  '12',
+  '\f',
+  'Designing Data Systems',
+  '',
+  para(12, 3),
+  '',
+  '13',
+  '\f',
+  'Designing Data Systems',
+  '',
+  'CHAPTER 2',
+  '',
+  para(14, 4),
+  '',
+  '14',
+  '\f',
+  'Designing Data Systems',
+  '',
+  '2.1 Describing Load',
+  '',
+  para(12, 5),
+  '',
+  '15',
+  '\f',
+  'Designing Data Systems',
+  '',
+  para(8, 6),
+  '',
+  'Index',
+  '',
+  'availability, 3, 17',
+  'batch processing, 9',
+  'caching, 12-14',
+  'durability, 18',
+  'faults, 2',
+  'latency, 10',
+  'load, 11',
+  'replication, 20',
+  'scalability, 9-15',
+  'throughput, 11',
+  '',
+].join('\n');
+
+describe('plain text through chunkDocument', () => {
+  const result = chunkDocument(BOOK, { docName: 'book', sourceFile: 'book.txt', targetTokens: 150, maxTokens: 200 }, { recount: true });
+  const kept = (c: { sourcePosition: { charStart: number; charEnd: number }; removed?: { start: number; end: number }[] }): string => {
+    let text = '';
+    let at = c.sourcePosition.charStart;
+    for (const r of c.removed ?? []) {
+      text += BOOK.slice(at, r.start);
+      at = r.end;
+    }
+    return text + BOOK.slice(at, c.sourcePosition.charEnd);
+  };
+
+  it('finds headings by pattern and uses them for the heading path', () => {
+    expect(result.headingDetection).toBe('heuristic');
+    expect(result.fileTitle).toBe('DESIGNING DATA SYSTEMS');
+    const paths = result.chunks.map((c) => c.headerPath.join(' > '));
+    expect(paths).toContain('CHAPTER 1 > 1.1 Faults and Failures');
+    expect(paths).toContain('CHAPTER 2 > 2.1 Describing Load');
+  });
+
+  it('removes page numbers, running headers, the table of contents and the index, and reports them', () => {
+    const removed = result.removed!;
+    const text = (r: { start: number; end: number }) => BOOK.slice(r.start, r.end);
+    const byReason = (reason: string) => removed.filter((r) => r.reason === reason).map(text).join('');
+    expect(byReason('page-number')).toMatch(/12\n[\s\S]*13\n[\s\S]*14\n[\s\S]*15\n/);
+    expect(byReason('header-footer').match(/Designing Data Systems/g)).toHaveLength(5);
+    expect(byReason('toc')).toContain('Chapter 2 Scalability ........ 9');
+    expect(byReason('index').startsWith('Index\n')).toBe(true);
+    expect(byReason('index')).toContain('throughput, 11');
+    for (const c of result.chunks) {
+      expect(c.originalText).not.toMatch(/Designing Data Systems|\.{4}|^1[2-5]$|throughput, 11/m);
+    }
+  });
+
+  it('keeps offsets exact for what is kept and covers every kept character', () => {
+    const covered = new Uint8Array(BOOK.length);
+    for (const r of result.removed!) covered.fill(1, r.start, r.end);
+    for (const c of result.chunks) {
+      expect(kept(c)).toBe(c.originalText);
+      covered.fill(1, c.sourcePosition.charStart, c.sourcePosition.charEnd);
+    }
+    for (let i = 0; i < BOOK.length; i++) if (!/\s/.test(BOOK[i]!)) expect(covered[i], `char ${i}`).toBe(1);
+  });
+
+  it('works for every strategy', () => {
+    for (const strategy of ['token-window', 'hierarchical', 'paginate'] as const) {
+      const r = chunkDocument(BOOK, { sourceFile: 'book.txt', strategy, windowTokens: 100, windowOverlapTokens: 10, singlePieceMaxTokens: 0, ctxSize: 600, bufSize: 0 }, { recount: true });
+      expect(r.removed).toEqual(result.removed);
+      for (const c of r.chunks) expect(kept(c)).toBe(c.originalText);
+    }
+  });
+
+  it('leaves markdown with headings alone', () => {
+    const md = `# Guide\n\n## One\n\n${para(3)}\n\n12\n\n## Two\n\n${para(3)}\n`;
+    const r = chunkDocument(md);
+    expect(r.headingDetection).toBe('markdown');
+    expect(r.removed).toEqual([]);
+  });
+});
+
+describe('detectHeadings', () => {
+  it('splits a heading line off the paragraph it opens and keeps the rest', () => {
+    const text = '3.1 Design Goals\nThe system must stay up.\nIt must also scale.\n';
+    const blocks = detectHeadings(text, documentBlocks(text, 'fast').blocks);
+    expect(blocks.map((b) => [b.type, text.slice(b.start, b.end)])).toEqual([
+      ['heading', '3.1 Design Goals'],
+      ['paragraph', 'The system must stay up.\nIt must also scale.'],
+    ]);
+  });
+
+  it('reads "1. Introduction" (a one-item markdown list) as a numbered heading', () => {
+    const text = '1. Introduction\n\nSome text here.\n';
+    const blocks = detectHeadings(text, documentBlocks(text, 'fast').blocks);
+    expect(blocks[0]).toMatchObject({ type: 'heading', depth: 1, text: '1. Introduction' });
+  });
+});
+
+describe('boilerplate removal keeps offsets exact (property)', () => {
+  const sentence = fc.array(fc.constantFrom('data', 'the', 'system', 'größe', '日本', 'replica', 'log', 'émoji😀'), { minLength: 3, maxLength: 12 }).map((w) => `${w.join(' ')}.`);
+  const page = fc.tuple(fc.array(sentence, { minLength: 1, maxLength: 30 }), fc.boolean()).map(([ss, heading]) => (heading ? `2.${ss.length} Title Here\n` : '') + ss.join(' '));
+  const book = fc.tuple(fc.array(page, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.constantFrom('\n', '\r\n')).map(([pages, header, eol]) =>
+    pages.map((p, i) => `${header ? 'Running Header Text\n\n' : ''}${p}\n\n${i + 1}\n\f`).join('\n').replace(/\n/g, eol));
+
+  it('holds for every strategy on random paged text', () => {
+    fc.assert(
+      fc.property(book, fc.constantFrom('semantic' as const, 'token-window' as const, 'hierarchical' as const, 'paginate' as const), (text, strategy) => {
+        const r = chunkDocument(text, { sourceFile: 'x.txt', strategy, maxTokens: 128, targetTokens: 100, windowTokens: 64, windowOverlapTokens: 8, singlePieceMaxTokens: 0, snippetMaxTokens: 160, snippetTargetTokens: 60, sectionMaxTokens: 400, sectionTargetTokens: 250, ctxSize: 600, bufSize: 0 }, { recount: true });
+        // Seed 003: a line is a running header once it repeats more than 3 times.
+        const repeated = text.split('Running Header Text').length - 1 > 3;
+        const covered = new Uint8Array(text.length);
+        for (const x of r.removed!) covered.fill(1, x.start, x.end);
+        for (const c of r.chunks) {
+          let kept = '';
+          let at = c.sourcePosition.charStart;
+          for (const x of c.removed ?? []) {
+            kept += text.slice(at, x.start);
+            at = x.end;
+          }
+          expect(kept + text.slice(at, c.sourcePosition.charEnd)).toBe(c.originalText);
+          if (repeated) expect(c.originalText).not.toContain('Running Header Text');
+          covered.fill(1, c.sourcePosition.charStart, c.sourcePosition.charEnd);
+        }
+        for (let i = 0; i < text.length; i++) if (!/\s/.test(text[i]!)) expect(covered[i]).toBe(1);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Seed 003's heuristic heading detection, for plain text (.txt, text
+ * extracted from PDFs) and for markdown with fewer than 3 `#` headings.
+ *
+ * The parse is the same as for markdown; afterwards a top-level paragraph
+ * whose first line looks like a heading is split into a heading block (that
+ * line) and a paragraph block (the rest). A line looks like a heading when it
+ * is short (at most 80 characters), does not end in sentence punctuation, and is
+ *
+ * - a Chapter/Section/Part/Appendix line: `Chapter 3`, `SECTION 2.1 Setup` (depth 1, Section 2);
+ * - a numbered heading: `2 Background`, `3.1 Design goals` (depth = number of parts);
+ * - ALL CAPS: at least two letters, no lower-case letter (depth 1);
+ * - Title Case: 1–8 words, each significant word capitalised, and the line is
+ *   a paragraph of its own (depth 2).
+ *
+ * A one-item ordered list whose single line reads as a numbered heading
+ * (`1. Introduction`, which markdown parses as a list) becomes a heading too.
+ *
+ * Limits, as seed 003 says of the heuristic: a short capitalised line that is
+ * not a heading (a name, a slogan, a table caption) becomes one; a heading
+ * written as a full sentence, or run into its paragraph mid-line, is missed;
+ * depth is a guess from the pattern, not from the layout.
+ */
+import type { Block } from './types.js';
+
+const MAX_HEADING_CHARS = 80;
+const CHAPTER = /^(chapter|section|part|appendix)\s+([0-9]+(?:\.[0-9]+)*|[IVXLC]+|[A-Z])\b[.:]?(\s+\S.*)?$/i;
+const NUMBERED = /^([0-9]{1,2}(?:\.[0-9]{1,2}){0,4})\.?\s+(\p{Lu}\S*)(\s+\S+){0,11}$/u;
+const SENTENCE_END = /[.,;:!?]$/;
+const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'from', 'in', 'into', 'of', 'on', 'or', 'the', 'to', 'vs', 'with']);
+
+export interface HeadingGuess {
+  depth: number;
+  text: string;
+}
+
+/** The heading a line would be, or null. `standalone`: the line is a paragraph of its own. */
+export function headingOf(line: string, standalone: boolean): HeadingGuess | null {
+  const text = line.trim();
+  if (!text || text.length > MAX_HEADING_CHARS || /^[#>|`~\-*+=]/.test(text)) return null;
+  const chapter = CHAPTER.exec(text);
+  if (chapter) return { depth: /^section/i.test(text) ? 2 : 1, text };
+  if (SENTENCE_END.test(text)) return null;
+  const numbered = NUMBERED.exec(text);
+  if (numbered) return { depth: Math.min(6, numbered[1]!.split('.').length), text };
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  if (letters.length >= 2 && !/\p{Ll}/u.test(letters) && /\p{Lu}/u.test(letters)) return { depth: 1, text };
+  if (standalone && isTitleCase(text)) return { depth: 2, text };
+  return null;
+}
+
+function isTitleCase(text: string): boolean {
+  const words = text.split(/\s+/);
+  if (words.length > 8 || !/^\p{Lu}/u.test(words[0]!)) return false;
+  return words.every((w, i) => {
+    const bare = w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    if (!bare) return false;
+    if (i > 0 && SMALL_WORDS.has(bare.toLowerCase())) return true;
+    return /^[\p{Lu}\p{N}]/u.test(bare);
+  });
+}
+
+/** Number of ATX (`#`) headings in the parse: the seed's test for "this is markdown". */
+export function atxHeadingCount(source: string, blocks: Block[]): number {
+  let n = 0;
+  for (const b of blocks) if (b.type === 'heading' && source.charCodeAt(b.start) === 35) n++;
+  return n;
+}
+
+/** Seed 003's rule: plain text, or markdown with fewer than 3 `#` headings. */
+export function usesHeuristicHeadings(source: string, blocks: Block[], sourceFile: string): boolean {
+  return /\.txt$/i.test(sourceFile) || atxHeadingCount(source, blocks) < 3;
+}
+
+interface LineInfo {
+  start: number;
+  end: number;
+}
+
+/** The lines of `[start, end)`: content ranges without their line breaks. */
+function linesIn(source: string, start: number, end: number): LineInfo[] {
+  const out: LineInfo[] = [];
+  let s = start;
+  for (let i = start; i <= end; i++) {
+    if (i === end || source.charCodeAt(i) === 10 || source.charCodeAt(i) === 13) {
+      if (i > s || i === end) out.push({ start: s, end: i });
+      if (source.charCodeAt(i) === 13 && source.charCodeAt(i + 1) === 10) i++;
+      s = i + 1;
+    }
+  }
+  return out.filter((l) => l.end > l.start);
+}
+
+/** Blocks with guessed headings split out of top-level paragraphs (and one-line numbered lists). */
+export function detectHeadings(source: string, blocks: Block[]): Block[] {
+  const out: Block[] = [];
+  for (const b of blocks) {
+    if (b.type === 'list' && b.ordered && b.children?.length === 1 && b.startLine === b.endLine) {
+      const text = source.slice(b.start, b.end);
+      const guess = headingOf(text, true);
+      if (guess && NUMBERED.test(text.trim())) {
+        out.push({ type: 'heading', start: b.start, end: b.end, startLine: b.startLine, endLine: b.endLine, depth: guess.depth, text: guess.text });
+        continue;
+      }
+    }
+    if (b.type !== 'paragraph') {
+      out.push(b);
+      continue;
+    }
+    const lines = linesIn(source, b.start, b.end);
+    const first = lines[0];
+    const guess = first ? headingOf(source.slice(first.start, first.end), lines.length === 1) : null;
+    if (!first || !guess) {
+      out.push(b);
+      continue;
+    }
+    out.push({ type: 'heading', start: first.start, end: first.end, startLine: b.startLine, endLine: b.startLine, depth: guess.depth, text: guess.text });
+    const rest = lines[1];
+    if (rest) {
+      let restStart = rest.start;
+      while (/\s/.test(source[restStart] ?? '') && restStart < b.end) restStart++;
+      out.push({ ...b, start: restStart, startLine: b.startLine + 1 });
+    }
+  }
+  return out;
+}
