@@ -1,0 +1,120 @@
+// Tests of the docs-query CLI: `main(argv, io)` in-process against a real fixture workspace
+// (real chunking-tool output, index.json per the contract), plus the built bin run as a user
+// would. No mocks: real files, the real local embedder, the real embedding cache.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixtureDocs, SAMPLE_QUESTIONS, type FixtureDocs } from '../../../packages/retrieval/src/test-fixture-docs.js';
+import { DEFAULT_DISCLOSE_N, HELP, main } from './main.js';
+
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const BIN = join(REPO, 'apps/docs-query/bin/docs-query.js');
+
+let fx: FixtureDocs;
+beforeAll(async () => {
+  fx = await buildFixtureDocs({ technical: ['libraries/system-text-json-polymorphism'], questions: SAMPLE_QUESTIONS });
+});
+afterAll(() => fx?.cleanup());
+
+async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+const chunkFile = (topic: string, i: number) => readFileSync(join(fx.docs, topic, `_chunks/golden-reference-${i}.md`), 'utf8');
+const stripeOrder = (topic: string, key = 'stripe_order') =>
+  (JSON.parse(readFileSync(join(fx.docs, topic, 'index.json'), 'utf8')) as { _embedded: { chunks: Record<string, Record<string, number[]>> } })._embedded.chunks['golden-reference']![key]!;
+
+describe('docs-query', () => {
+  it('--help names every option it accepts', async () => {
+    const r = await run('--help');
+    expect(r).toMatchObject({ code: 0, stdout: HELP });
+    for (const opt of ['--query', '--topic', '--n', '--technical', '--baseline', '--k', '--max-distance', '--no-embeddings', '--config', '--base-url', '--list', '--json']) {
+      expect(HELP).toContain(opt);
+    }
+  });
+
+  it('--list --json lists every topic with its chunk count', async () => {
+    const r = await run(fx.docs, '--list', '--json');
+    expect(r.code).toBe(0);
+    const { topics } = JSON.parse(r.stdout) as { topics: { id: string; documents: Record<string, number> }[] };
+    expect(topics).toHaveLength(7);
+    for (const t of topics) {
+      const manifest = JSON.parse(readFileSync(join(fx.docs, t.id, '_chunks/golden-reference.json'), 'utf8')) as { chunks: unknown[] };
+      expect(t.documents['golden-reference']).toBe(manifest.chunks.length);
+    }
+  });
+
+  it('discloses the first n of the stripe order, as JSON and as text', async () => {
+    const topic = 'libraries/system-text-json-source-generation';
+    const j = await run(fx.docs, '--topic', topic, '--json');
+    expect(j.code).toBe(0);
+    const { documents } = JSON.parse(j.stdout) as { documents: { chunks: { index: number; text: string }[] }[] };
+    expect(documents[0]!.chunks.map((c) => c.index)).toEqual(stripeOrder(topic).slice(0, DEFAULT_DISCLOSE_N));
+    for (const c of documents[0]!.chunks) expect(c.text).toBe(chunkFile(topic, c.index));
+
+    const t = await run(fx.docs, '-t', topic, '-n', '2', '--baseline');
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain(`${topic} — How to use source generation in System.Text.Json`);
+    expect(t.stdout).toContain('conceptual order, 3 of 13 chunks');
+    const shown = [...t.stdout.matchAll(/^── \S+ #(\d+) /gm)].map((m) => Number(m[1]));
+    expect(shown).toEqual([0, ...stripeOrder(topic).slice(0, 2)]);
+  });
+
+  it('--technical uses the technical order where present and says where it is not', async () => {
+    const r = await run(fx.docs, '-t', 'libraries', '--technical', '-n', '4', '--json');
+    const { documents } = JSON.parse(r.stdout) as { documents: { topic: string; order: string; technicalUnavailable: boolean; chunks: { index: number }[] }[] };
+    const poly = documents.find((d) => d.topic === 'libraries/system-text-json-polymorphism')!;
+    expect(poly.order).toBe('technical');
+    expect(poly.chunks.map((c) => c.index)).toEqual(stripeOrder(poly.topic, 'stripe_order_technical').slice(0, 4));
+    expect(documents.filter((d) => d !== poly).every((d) => d.order === 'conceptual' && d.technicalUnavailable)).toBe(true);
+    const text = await run(fx.docs, '-t', 'libraries/system-text-json-collections', '--technical');
+    expect(text.stdout).toContain('no technical baseline, so the conceptual order');
+  });
+
+  it('-q finds a stored question by SimHash and expands it with -k', async () => {
+    const q = SAMPLE_QUESTIONS[1]!;
+    const where = fx.questionChunks.get(q.question)!;
+    const r = await run(fx.docs, '-q', q.question, '-k', '1', '--json', '--no-embeddings');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { method: string; chunks: { topic: string; index: number; text: string; span: { from: number; to: number } }[] };
+    expect(out.method).toBe('prompt');
+    expect(out.chunks[0]).toMatchObject({ topic: where.topic, index: where.index, span: { from: where.index - 1 } });
+    expect(out.chunks[0]!.text).toContain('\n[CHUNK BOUNDARY]\n');
+    const human = await run(fx.docs, '-q', q.question, '--no-embeddings');
+    expect(human.stdout).toMatch(/prompt match: \d+ chunk\(s\) with a stored question within 10 bits/);
+    expect(human.stdout).toContain(`── ${where.topic} #${where.index} `);
+  });
+
+  it('-q falls back to the embedding search, caching chunk vectors in the workspace', async () => {
+    const r = await run(fx.docs, '-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '-n', '2', '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { method: string; model: string; chunks: { score: { kind: string; similarity: number } }[] };
+    expect(out).toMatchObject({ method: 'embedding', model: 'local-lexical-v1-d512' });
+    expect(out.chunks).toHaveLength(2);
+    expect(out.chunks[0]!.score.similarity).toBeGreaterThanOrEqual(out.chunks[1]!.score.similarity);
+    expect(existsSync(join(fx.workspace, '.embedding-cache', 'semantic-64-400-512', 'local-lexical-v1-d512'))).toBe(true);
+    const none = await run(fx.docs, '-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '--no-embeddings');
+    expect(none.stdout).toContain('embedding fallback off: --no-embeddings');
+  });
+
+  it('reports usage errors with exit 2 and broken docs with exit 1, naming the file', async () => {
+    expect(await run(fx.docs, '--n', 'three')).toMatchObject({ code: 2, stderr: expect.stringContaining('--n: expected an integer >= 0, got "three"') });
+    expect(await run(fx.docs, '--bogus')).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") });
+    expect(await run(fx.docs, 'a question without -q')).toMatchObject({ code: 2, stderr: expect.stringContaining('quote a query: -q') });
+    expect(await run(fx.docs, '--base-url', 'http://127.0.0.1:1/')).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });
+    expect(await run(join(fx.docs, 'nope'))).toMatchObject({ code: 2, stderr: expect.stringContaining('no such folder') });
+    const r = await run(join(fx.docs, 'libraries'));
+    expect(r).toMatchObject({ code: 1, stderr: `docs-query: ${join(fx.docs, 'libraries/index.json')}: _links.self says /libraries/index.json, but it was loaded from /index.json\n` });
+  });
+
+  it('the built bin runs as a user would', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, fx.docs, '--list'], { cwd: fx.workspace });
+    expect(stdout.split('\n').filter(Boolean)).toHaveLength(7);
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * docs-query: the command-line edge of @chunkyard/retrieval.
+ *
+ *   docs-query [docs-dir | --base-url URL] [--list | -q TEXT] [options]
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError } from '@chunkyard/config';
+import { EmbeddingError } from '@chunkyard/embeddings';
+import {
+  ContractError,
+  createBackend,
+  DEFAULT_MAX_HAMMING_DISTANCE,
+  discloseTopics,
+  DocsClient,
+  openSource,
+  search,
+  SourceError,
+  type DocumentDisclosure,
+  type RetrievedChunk,
+  type SearchResult,
+} from '@chunkyard/retrieval';
+
+export const DEFAULT_DISCLOSE_N = 3;
+export const DEFAULT_SEARCH_N = 5;
+
+export const HELP = `docs-query — read built chunkyard docs (index.json + chunk files)
+
+Usage:
+  docs-query [<docs-dir>] [options]              the first n chunks of every topic's stripe order
+  docs-query [<docs-dir>] -q "question" [options] search: SimHash prompt match, else embeddings
+  docs-query [<docs-dir>] --list                  list the topics
+  docs-query --base-url http://127.0.0.1:8080/ …  the same over HTTP (e.g. from docs-serve)
+
+<docs-dir> is the built docs root, the folder holding the root index.json (default: ./docs).
+Topics are found by walking from that index.json by its links.
+
+Options:
+  -q, --query TEXT     search for TEXT: chunks whose stored question hashes (prompt_hashes) lie
+                       within --max-distance bits of TEXT's SimHash, closest first; when none
+                       does, the chunks most similar to TEXT by embedding (cosine)
+  -t, --topic ID       only this topic, or the topics below this section (e.g. libraries)
+  -n, --n N            chunks per document when disclosing (default ${DEFAULT_DISCLOSE_N}), or in all when
+                       searching (default ${DEFAULT_SEARCH_N})
+      --technical      disclose in stripe_order_technical (documents without a technical
+                       baseline use stripe_order, and say so)
+      --baseline       disclose the baseline chunk(s) first: chunk 0, or 0 and 1 with
+                       --technical (not counted in n)
+  -k, --k K            show K neighbouring chunks either side of each chunk, joined with
+                       [CHUNK BOUNDARY] lines, overlapping text shown once (default 0)
+      --max-distance D Hamming distance for a prompt match, 0..64 (default ${DEFAULT_MAX_HAMMING_DISTANCE})
+      --no-embeddings  never fall back to embedding search
+      --config FILE    workspace config for the embedding provider (default: the
+                       chunkyard.config.yaml of the workspace holding <docs-dir>, or of the
+                       current folder with --base-url; else the local provider)
+      --base-url URL   read the docs over HTTP(S) from URL (the root index is URL/index.json)
+      --list           list the topics (id, title, chunks) and exit
+      --json           print JSON on stdout instead of text
+  -h, --help           show this help
+
+The embedding fallback embeds the query and every chunk's embedText with the configured
+provider. Working from a folder inside a workspace, chunk vectors come from (and go to) the
+workspace's .embedding-cache/, so a workspace built with the spec step embeds only the query.
+
+Exit status: 0 success (also when a search finds nothing); 1 the docs could not be read or
+are not valid, or embedding failed; 2 usage or config error.
+`;
+
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+const defaultIo: Io = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+class UsageError extends Error {}
+
+function parseCli(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      query: { type: 'string', short: 'q' },
+      topic: { type: 'string', short: 't' },
+      n: { type: 'string', short: 'n' },
+      k: { type: 'string', short: 'k' },
+      technical: { type: 'boolean', default: false },
+      baseline: { type: 'boolean', default: false },
+      'max-distance': { type: 'string' },
+      'no-embeddings': { type: 'boolean', default: false },
+      config: { type: 'string' },
+      'base-url': { type: 'string' },
+      list: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`one docs folder at most, got ${positionals.length} (quote a query: -q "…")`);
+  if (positionals.length === 1 && values['base-url'] !== undefined) throw new UsageError('give a docs folder or --base-url, not both');
+  if (values.list && values.query !== undefined) throw new UsageError('--list and --query do not go together');
+  const int = (name: string, v: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined => {
+    if (v === undefined) return undefined;
+    if (!/^\d+$/.test(v) || Number(v) > max) throw new UsageError(`--${name}: expected an integer ${max === Number.MAX_SAFE_INTEGER ? '>= 0' : `0..${max}`}, got ${JSON.stringify(v)}`);
+    return Number(v);
+  };
+  if (values.query !== undefined && values.query.trim() === '') throw new UsageError('--query: empty');
+  return {
+    values,
+    target: values['base-url'] ?? positionals[0] ?? 'docs',
+    n: int('n', values.n),
+    k: int('k', values.k) ?? 0,
+    maxDistance: int('max-distance', values['max-distance'], 64) ?? DEFAULT_MAX_HAMMING_DISTANCE,
+  };
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  let cli: ReturnType<typeof parseCli>;
+  try {
+    cli = parseCli(argv);
+  } catch (err) {
+    io.stderr(`docs-query: ${(err as Error).message}\nRun docs-query --help for usage.\n`);
+    return 2;
+  }
+  const { values } = cli;
+  if (values.help) {
+    io.stdout(HELP);
+    return 0;
+  }
+  const isUrl = values['base-url'] !== undefined;
+  if (!isUrl && !existsSync(cli.target)) {
+    io.stderr(`docs-query: ${cli.target}: no such folder${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
+    return 2;
+  }
+  if (values.config !== undefined && !existsSync(values.config)) {
+    io.stderr(`docs-query: --config ${values.config}: no such file\n`);
+    return 2;
+  }
+  try {
+    const source = isUrl ? openSource(cli.target) : openSource(resolve(cli.target));
+    const client = new DocsClient(source);
+    if (values.list) {
+      const topics = await client.topics(values.topic);
+      const rows = topics.map((t) => ({
+        id: t.id,
+        title: t.title,
+        documents: Object.fromEntries(Object.entries(t.index._embedded.chunks).map(([doc, g]) => [doc, g.count])),
+      }));
+      if (values.json) io.stdout(`${JSON.stringify({ topics: rows }, null, 2)}\n`);
+      else for (const r of rows) io.stdout(`${r.id}\t${r.title}\t${Object.entries(r.documents).map(([d, c]) => `${d}: ${c} chunks`).join(', ')}\n`);
+      if (rows.length === 0) io.stderr(`docs-query: no topic${values.topic ? ` matches ${values.topic}` : 's'}\n`);
+      return 0;
+    }
+    if (values.query !== undefined) {
+      const result = await search(client, {
+        query: values.query,
+        ...(values.topic !== undefined ? { topic: values.topic } : {}),
+        n: cli.n ?? DEFAULT_SEARCH_N,
+        k: cli.k,
+        maxDistance: cli.maxDistance,
+        embeddings: values['no-embeddings']
+          ? null
+          : () => createBackend({ folder: source.folder, ...(values.config !== undefined ? { configFile: values.config } : {}) }),
+      });
+      io.stdout(values.json ? `${JSON.stringify({ mode: 'search', ...result }, null, 2)}\n` : formatSearch(result, values['no-embeddings']));
+      return 0;
+    }
+    const docs = await discloseTopics(client, {
+      ...(values.topic !== undefined ? { topic: values.topic } : {}),
+      n: cli.n ?? DEFAULT_DISCLOSE_N,
+      k: cli.k,
+      technical: values.technical,
+      withBaseline: values.baseline,
+    });
+    if (docs.length === 0) io.stderr(`docs-query: no topic${values.topic ? ` matches ${values.topic}` : 's'}\n`);
+    io.stdout(values.json ? `${JSON.stringify({ mode: 'disclose', documents: docs }, null, 2)}\n` : formatDisclosure(docs));
+    return 0;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.stderr(`docs-query: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof ContractError || err instanceof SourceError || err instanceof EmbeddingError || err instanceof RangeError) {
+      io.stderr(`docs-query: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+function formatChunk(c: RetrievedChunk, note: string): string {
+  const span = c.span.from === c.span.to ? '' : ` (with chunks ${c.span.from}..${c.span.to})`;
+  return `── ${c.topic} #${c.index} ${c.title}${note}${span}\n   ${c.location}\n\n${c.text.replace(/\s+$/, '')}\n\n`;
+}
+
+export function formatDisclosure(docs: DocumentDisclosure[]): string {
+  let out = '';
+  for (const d of docs) {
+    const fallback = d.technicalUnavailable ? '; no technical baseline, so the conceptual order' : '';
+    out += `${d.topic} — ${d.title}\n${d.doc}: ${d.order} order, ${d.chunks.length} of ${d.count} chunks${fallback}\n\n`;
+    for (const c of d.chunks) out += formatChunk(c, '');
+  }
+  return out;
+}
+
+export function formatSearch(r: SearchResult, embeddingsDisabled: boolean): string {
+  let head = `query: ${JSON.stringify(r.query)} (SimHash ${r.queryHash})\n`;
+  if (r.method === 'prompt') head += `prompt match: ${r.chunks.length} chunk(s) with a stored question within ${r.maxDistance} bits\n\n`;
+  else if (r.method === 'embedding') head += `no stored question within ${r.maxDistance} bits; embedding search with ${r.model}\n\n`;
+  else head += `no stored question within ${r.maxDistance} bits${embeddingsDisabled ? ' (embedding fallback off: --no-embeddings)' : ''}; nothing found\n`;
+  return (
+    head +
+    r.chunks
+      .map((c) => formatChunk(c, c.score?.kind === 'hamming' ? ` — distance ${c.score.distance}` : c.score?.kind === 'cosine' ? ` — similarity ${c.score.similarity.toFixed(3)}` : ''))
+      .join('')
+  );
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

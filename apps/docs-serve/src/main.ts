@@ -1,0 +1,114 @@
+/**
+ * docs-serve: serves built chunkyard docs over HTTP until SIGINT or SIGTERM.
+ *
+ *   docs-serve <docs-dir> [--port N] [--host H]
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
+
+export const HELP = `docs-serve — serve built chunkyard docs (index.json and chunk files) over HTTP
+
+Usage:
+  docs-serve <docs-dir> [--port N] [--host H]
+
+<docs-dir> is the built docs root (the folder holding the root index.json); it is served
+as "/", so a client starts at http://HOST:PORT/index.json and follows the links
+(docs-query --base-url http://HOST:PORT/).
+
+  - GET and HEAD; Range requests (206, or 416 with Content-Range: bytes */size)
+  - ETag and Last-Modified, with If-None-Match / If-Modified-Since (304)
+  - CORS for any origin, preflight (OPTIONS) included; no credentials
+  - content types by extension (.json application/json, .md text/markdown)
+  - a folder URL answers with its index.json
+  - nothing outside <docs-dir>: ".." segments, dot-files and dot-folders, and symlinks
+    leading out of the folder are refused with 403
+
+Options:
+  --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host H     address to listen on (default ${DEFAULT_HOST}, loopback only; 0.0.0.0 or ::
+               makes the docs reachable from other machines)
+  -h, --help   show this help
+
+Prints the URL once listening. Stops on SIGINT (Ctrl-C) or SIGTERM, finishing requests in
+flight. Exit status: 0 stopped by a signal; 1 could not listen; 2 usage error.
+`;
+
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+const defaultIo: Io = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+/** Resolves with the signal's name on the first SIGINT or SIGTERM. */
+function untilSignal(): Promise<string> {
+  return new Promise((resolvePromise) => {
+    const on = (sig: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolvePromise(sig);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export async function main(argv: string[], io: Io = defaultIo, until: (s: RunningServer) => Promise<string> = untilSignal): Promise<number> {
+  let values: { port?: string; host?: string; help: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+    }));
+    if (!values.help && positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no docs folder given' : 'one docs folder only');
+    if (values.port !== undefined && !(/^\d+$/.test(values.port) && Number(values.port) <= 65535)) throw new Error(`--port: expected an integer 0..65535, got ${JSON.stringify(values.port)}`);
+    if (values.host !== undefined && values.host.trim() === '') throw new Error('--host: empty');
+  } catch (err) {
+    io.stderr(`docs-serve: ${(err as Error).message}\nRun docs-serve --help for usage.\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(HELP);
+    return 0;
+  }
+  const dir = resolve(positionals[0]!);
+  if (!existsSync(dir)) {
+    io.stderr(`docs-serve: ${positionals[0]}: no such folder\n`);
+    return 2;
+  }
+  if (!existsSync(join(dir, 'index.json'))) io.stderr(`docs-serve: warning: ${join(dir, 'index.json')} does not exist; is ${positionals[0]} the built docs root?\n`);
+  let running: RunningServer;
+  try {
+    running = await startServer({
+      root: dir,
+      ...(values.port !== undefined ? { port: Number(values.port) } : {}),
+      ...(values.host !== undefined ? { host: values.host } : {}),
+      onError: (err) => io.stderr(`docs-serve: ${(err as Error).stack ?? String(err)}\n`),
+    });
+  } catch (err) {
+    if (err instanceof ServeError) {
+      io.stderr(`docs-serve: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  io.stdout(`docs-serve: serving ${running.root} at ${running.url} (root index: ${running.url}index.json)\n`);
+  const signal = await until(running);
+  await running.close();
+  io.stdout(`docs-serve: stopped (${signal})\n`);
+  return 0;
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,66 @@
+/**
+ * The docs server: the handler chain on a node:http server, listening on loopback unless told
+ * otherwise, with a clean shutdown (stop accepting, finish or drop open connections).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { realpath, stat } from 'node:fs/promises';
+import { cors, readOnly } from './cors.js';
+import { chain, type Handler } from './handlers.js';
+import { staticFiles } from './static.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8080;
+
+export interface ServeOptions {
+  /** The built docs root: the folder holding the root index.json. */
+  root: string;
+  port?: number;
+  host?: string;
+  /** Handlers run after CORS and the method guard, before the static files (e.g. /_inspect/). */
+  routes?: Handler[];
+  onError?: (err: unknown) => void;
+}
+
+export interface RunningServer {
+  server: Server;
+  /** Base URL, e.g. http://127.0.0.1:8080/ */
+  url: string;
+  root: string;
+  /** Stops accepting; idle keep-alive connections close now, busy ones after `graceMs`. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export class ServeError extends Error {
+  override name = 'ServeError';
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const root = await realpath(options.root).catch(() => {
+    throw new ServeError(`${options.root}: no such folder`);
+  });
+  if (!(await stat(root)).isDirectory()) throw new ServeError(`${options.root}: not a folder`);
+  const handlers: Handler[] = [cors, readOnly, ...(options.routes ?? []), staticFiles(root)];
+  const server = createServer(chain(handlers, options.onError));
+  const host = options.host ?? DEFAULT_HOST;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const port = options.port ?? DEFAULT_PORT;
+      reject(new ServeError(err.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use (try --port 0 for any free port)` : `cannot listen on ${host}:${port}: ${err.message}`));
+    });
+    server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    server,
+    root,
+    url: `http://${shownHost}:${addr.port}/`,
+    close: (graceMs = 2000) =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), graceMs).unref();
+      }),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The static files, confined to the docs root. `send` (what serve-static uses) does the HTTP:
+ * Range (206, 416), ETag / If-None-Match (304), Last-Modified, HEAD, content types. Before
+ * handing a path to it, this module refuses (403) what must never be served: `..` segments,
+ * dot-files and dot-folders (`.embedding-cache`, `.git`), NUL bytes, and any path whose real
+ * location (symlinks resolved) lies outside the root's real location.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import send from 'send';
+import { plain, type Handler } from './handlers.js';
+
+export type PathVerdict = { ok: true; path: string } | { ok: false; status: 400 | 403; reason: string };
+
+/** Checks a request target's path (percent-decoded) before any file system access. */
+export function checkRequestPath(rawUrl: string): PathVerdict {
+  const rawPath = rawUrl.split('?')[0]!.split('#')[0]!;
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    return { ok: false, status: 400, reason: 'malformed percent-encoding' };
+  }
+  if (!path.startsWith('/')) return { ok: false, status: 400, reason: 'not an absolute path' };
+  if (path.includes('\0')) return { ok: false, status: 400, reason: 'NUL byte in path' };
+  const segments = path.split(/[\\/]/);
+  if (segments.some((s) => s === '..')) return { ok: false, status: 403, reason: 'path traversal' };
+  if (segments.some((s) => s.startsWith('.') && s !== '')) return { ok: false, status: 403, reason: 'dot-file' };
+  return { ok: true, path };
+}
+
+function inside(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * RFC 9110 §14.1.2: a suffix range longer than the file selects the whole file. range-parser
+ * (under send) answers 416 instead, so `bytes=-N` with N > size becomes `bytes=0-` first.
+ */
+export function widenSuffixRanges(header: string, size: number): string {
+  const m = /^\s*bytes\s*=(.*)$/i.exec(header);
+  if (!m) return header;
+  const parts = m[1]!.split(',').map((part) => {
+    const suffix = /^\s*-(\d+)\s*$/.exec(part);
+    return suffix && Number(suffix[1]) > size && size > 0 ? '0-' : part.trim();
+  });
+  return `bytes=${parts.join(',')}`;
+}
+
+const STATUS_TEXT: Record<number, string> = { 403: 'Forbidden', 404: 'Not Found', 416: 'Range Not Satisfiable', 500: 'Internal Server Error' };
+
+/** Serves files under `root` (an absolute, real path). */
+export function staticFiles(root: string): Handler {
+  return async (req, res) => {
+    const verdict = checkRequestPath(req.url ?? '/');
+    if (!verdict.ok) return plain(res, verdict.status, verdict.status === 403 ? 'Forbidden' : 'Bad Request');
+    let real: string;
+    try {
+      real = await realpath(join(root, verdict.path));
+    } catch {
+      return plain(res, 404, 'Not Found');
+    }
+    if (!inside(root, real)) return plain(res, 403, 'Forbidden');
+    // A folder is answered with its index.json (send's `index`), which must pass the same check.
+    const index = await realpath(join(real, 'index.json')).catch(() => null);
+    if (index !== null && !inside(root, index)) return plain(res, 403, 'Forbidden');
+    const range = req.headers.range;
+    if (range !== undefined) {
+      const info = await stat(real);
+      if (info.isFile()) req.headers.range = widenSuffixRanges(range, info.size);
+    }
+    send(req, verdict.path.split('/').map(encodeURIComponent).join('/'), {
+      root,
+      dotfiles: 'deny',
+      index: ['index.json'],
+      etag: true,
+      lastModified: true,
+      acceptRanges: true,
+    })
+      .on('error', (err: Error & { status?: number; headers?: Record<string, string> }) => {
+        const status = err.status ?? 500;
+        // A 416 carries `Content-Range: bytes */size`, which a client needs to retry.
+        plain(res, status, STATUS_TEXT[status] ?? 'Error', err.headers ?? {});
+      })
+      .pipe(res);
+  };
+}

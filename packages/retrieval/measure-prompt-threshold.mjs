@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// Measures SimHash prompt matching per Hamming distance, to choose the default
+// (DEFAULT_MAX_HAMMING_DISTANCE in src/prompt-match.ts).
+//
+//   node packages/retrieval/measure-prompt-threshold.mjs <docs-dir | base-url> <paraphrases.json> [--max 20] [--json]
+//
+// paraphrases.json: [{ "topic": "libraries/x", "question": "…exactly as in qa-pairs.md…",
+//                      "paraphrases": ["…", "…"] }]
+// The docs must be built (index.json with prompt_hashes). Reads the built package
+// (node tools/build.mjs packages/retrieval).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { measureThresholds, openSource, parseParaphraseFile, walkTopics, DEFAULT_MAX_HAMMING_DISTANCE } from './dist/index.js';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { max: { type: 'string', default: '20' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+});
+if (values.help || positionals.length !== 2) {
+  process.stderr.write('usage: measure-prompt-threshold.mjs <docs-dir | base-url> <paraphrases.json> [--max 20] [--json]\n');
+  process.exit(values.help ? 0 : 2);
+}
+const max = Number(values.max);
+if (!Number.isInteger(max) || max < 0 || max > 64) {
+  process.stderr.write(`--max: expected an integer 0..64, got ${values.max}\n`);
+  process.exit(2);
+}
+const [docs, file] = positionals;
+let entries;
+try {
+  entries = parseParaphraseFile(JSON.parse(readFileSync(file, 'utf8')), file);
+} catch (err) {
+  process.stderr.write(`${err.message.startsWith(file) ? '' : `${file}: `}${err.message}\n`);
+  process.exit(2);
+}
+try {
+  const topics = await walkTopics(openSource(docs));
+  const m = measureThresholds(topics, entries, max);
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ docs, paraphraseFile: file, currentDefault: DEFAULT_MAX_HAMMING_DISTANCE, ...m }, null, 2)}\n`);
+  } else {
+    const pct = (x) => (x === null ? '   -  ' : `${(100 * x).toFixed(1).padStart(5)}%`);
+    const stored = topics.reduce((n, t) => n + Object.values(t.index._embedded.chunks).reduce((k, g) => k + g.items.filter((i) => i.prompt_hashes).length, 0), 0);
+    process.stdout.write(`${topics.length} topics, ${stored} chunks with prompt hashes; ${entries.length} questions, ${m.rows[0]?.paraphrases ?? 0} paraphrases measured\n`);
+    for (const u of m.unmatchedQuestions) process.stdout.write(`  skipped (no stored hash): ${u.topic}: ${u.question}\n`);
+    process.stdout.write('\n  d  hit-rate  precision  recall     F1   other-topic chunks  paraphrases w/ other  cross-topic question pairs\n');
+    for (const r of m.rows) {
+      process.stdout.write(
+        `${String(r.distance).padStart(3)}  ${pct(r.hitRate)}    ${pct(r.precision)}   ${pct(r.recall)}  ${pct(r.f1)}  ${String(r.otherTopicMatches).padStart(18)}  ${String(r.paraphrasesWithOtherTopicMatch).padStart(20)}  ${pct(r.crossTopicQuestionPairRate).padStart(26)}\n`,
+      );
+    }
+    process.stdout.write(`\nbest F1 at distance ${m.suggested ?? '-'} (current default ${DEFAULT_MAX_HAMMING_DISTANCE})\n`);
+  }
+} catch (err) {
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,55 @@
+/**
+ * DocsClient: loads what retrieval needs from a DocsSource, once each — the topic indexes
+ * (walked from the root), manifests and chunk files — and hands typed data to the pure
+ * functions (disclose, matchPrompts, rankBySimilarity, expand).
+ */
+import { ContractError, parseManifest, type ChunkGroup, type ChunkItem, type Manifest } from './contract.js';
+import { readJson, type DocsSource } from './source.js';
+import { topicMatches, walkTopics, type LoadedTopic } from './walk.js';
+
+export class DocsClient {
+  private all: Promise<LoadedTopic[]> | null = null;
+  private readonly manifests = new Map<string, Promise<Manifest>>();
+
+  constructor(readonly source: DocsSource) {}
+
+  /** Every topic (walked once), or those at or below `filter`. */
+  async topics(filter?: string): Promise<LoadedTopic[]> {
+    this.all ??= walkTopics(this.source);
+    const all = await this.all;
+    return all.filter((t) => topicMatches(t.id, filter));
+  }
+
+  group(topic: LoadedTopic, doc: string): ChunkGroup {
+    const g = topic.index._embedded.chunks[doc];
+    if (!g) throw new ContractError(this.source.describe(topic.url), `no document ${JSON.stringify(doc)} in _embedded.chunks`);
+    return g;
+  }
+
+  item(topic: LoadedTopic, doc: string, index: number): ChunkItem {
+    const item = this.group(topic, doc).items[index];
+    if (!item) throw new ContractError(this.source.describe(topic.url), `${doc}: no chunk ${index}`);
+    return item;
+  }
+
+  chunkUrl(topic: LoadedTopic, doc: string, index: number): URL {
+    return new URL(this.item(topic, doc, index).href, topic.url);
+  }
+
+  /** A chunk's exact text, from its chunk file (what a deployed client fetches). */
+  async chunkText(topic: LoadedTopic, doc: string, index: number): Promise<string> {
+    return this.source.readText(this.chunkUrl(topic, doc, index));
+  }
+
+  /** The document's manifest (validated against the index's count), loaded once. */
+  manifest(topic: LoadedTopic, doc: string): Promise<Manifest> {
+    const url = new URL(this.group(topic, doc).manifest, topic.url);
+    let m = this.manifests.get(url.href);
+    if (!m) {
+      const count = this.group(topic, doc).count;
+      m = readJson(this.source, url).then((json) => parseManifest(json, this.source.describe(url), count));
+      this.manifests.set(url.href, m);
+    }
+    return m;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The embedding fallback's I/O edge: which provider (the workspace config's), and the cache
+ * it goes through. From a folder inside a workspace, chunk vectors are read from (and written
+ * to) `<workspace>/.embedding-cache/` under the same document key the build-time `spec` step
+ * uses — `{strategyKey, model, fileHash: manifest.sourceSha256}` over the manifest's
+ * `embedText`s — so a built workspace answers without embedding any chunk again.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { EmbeddingCache, embedThroughCache } from '@chunkyard/embedding-cache';
+import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
+import type { Manifest } from './contract.js';
+
+export const CONFIG_FILE = 'chunkyard.config.yaml';
+export const CACHE_DIR = '.embedding-cache';
+
+export interface EmbeddingBackend {
+  provider: EmbeddingProvider;
+  /** Null when not working from a folder inside a workspace. */
+  cache: EmbeddingCache | null;
+  /** The config file the provider settings came from, if any. */
+  configFile: string | null;
+}
+
+/** The nearest folder at or above `dir` holding chunkyard.config.yaml or nx.json; null if none. */
+export function findWorkspaceRoot(dir: string): string | null {
+  let d = resolve(dir);
+  for (;;) {
+    if (existsSync(join(d, CONFIG_FILE)) || existsSync(join(d, 'nx.json'))) return d;
+    const up = dirname(d);
+    if (up === d) return null;
+    d = up;
+  }
+}
+
+export interface BackendOptions {
+  /** The docs folder, for a folder source; null for a URL source. */
+  folder: string | null;
+  /** An explicit config file; else the workspace's (folder source) or ./chunkyard.config.yaml (URL source), when present. */
+  configFile?: string;
+  env?: Env;
+}
+
+function readConfig(file: string): ChunkyardConfig {
+  // A missing or unreadable explicit config is the caller's error to name; parseConfig names file:line for content errors.
+  return parseConfig(readFileSync(file, 'utf8'), file);
+}
+
+export function createBackend(options: BackendOptions): EmbeddingBackend {
+  const workspace = options.folder ? findWorkspaceRoot(options.folder) : null;
+  let configFile = options.configFile ?? null;
+  if (configFile === null) {
+    const candidate = join(workspace ?? process.cwd(), CONFIG_FILE);
+    if (existsSync(candidate)) configFile = candidate;
+  }
+  const config = configFile ? readConfig(configFile) : null;
+  const provider = createProvider({ provider: 'local', ...config?.embeddings }, options.env);
+  const cache = workspace ? new EmbeddingCache(join(workspace, CACHE_DIR)) : null;
+  return { provider, cache, configFile };
+}
+
+/** One vector per manifest chunk (of its embedText), through the cache when there is one. */
+export async function chunkVectors(backend: EmbeddingBackend, manifest: Manifest): Promise<Float32Array[]> {
+  const texts = manifest.chunks.map((c) => c.embedText);
+  if (!backend.cache) return backend.provider.embed(texts);
+  const { vectors } = await embedThroughCache(backend.cache, backend.provider, { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, texts);
+  return vectors;
+}
+
+export async function queryVector(backend: EmbeddingBackend, query: string): Promise<Float32Array> {
+  const [v] = await backend.provider.embed([query]);
+  if (!v) throw new Error(`embedding provider ${backend.provider.provider} returned no vector for the query`);
+  return v;
+}

@@ -1,0 +1,43 @@
+/**
+ * Neighbour expansion (seed 004, "[CHUNK BOUNDARY]"): a chunk with up to k chunks either
+ * side, joined as seed 004 joins them (`"\n".join` around a `[CHUNK BOUNDARY]` line). Where
+ * chunks overlap (sentence overlap), each later chunk's first `overlapChars` characters
+ * repeat the one before, so they are shown once: dropped from the later chunk. The
+ * segments then are consecutive, disjoint slices of the source (see `Expansion`).
+ */
+import type { ManifestChunk } from './contract.js';
+
+export const CHUNK_BOUNDARY = '[CHUNK BOUNDARY]';
+export const BOUNDARY_SEPARATOR = `\n${CHUNK_BOUNDARY}\n`;
+
+export interface ExpandedSegment {
+  index: number;
+  /** The chunk's text, minus the overlap already shown by the segment before. */
+  text: string;
+  /** Source range of `text` (UTF-16 offsets). */
+  charStart: number;
+  charEnd: number;
+}
+
+export interface Expansion {
+  center: number;
+  from: number;
+  to: number;
+  segments: ExpandedSegment[];
+  /** Segments joined with BOUNDARY_SEPARATOR. */
+  text: string;
+}
+
+export function expand(chunks: readonly ManifestChunk[], center: number, k: number): Expansion {
+  if (!Number.isInteger(k) || k < 0) throw new RangeError(`k must be a non-negative integer, got ${k}`);
+  if (!Number.isInteger(center) || center < 0 || center >= chunks.length) throw new RangeError(`no chunk ${center} (the document has ${chunks.length})`);
+  const from = Math.max(0, center - k);
+  const to = Math.min(chunks.length - 1, center + k);
+  const segments: ExpandedSegment[] = [];
+  for (let i = from; i <= to; i++) {
+    const c = chunks[i]!;
+    const trim = i === from ? 0 : Math.min(c.overlapChars, c.originalText.length);
+    segments.push({ index: i, text: c.originalText.slice(trim), charStart: c.sourcePosition.charStart + trim, charEnd: c.sourcePosition.charEnd });
+  }
+  return { center, from, to, segments, text: segments.map((s) => s.text).join(BOUNDARY_SEPARATOR) };
+}

@@ -1,0 +1,83 @@
+/**
+ * Prompt matching (seed 001 §6): the SimHash of the query against the `prompt_hashes` stored
+ * per chunk (SimHashes of qa-pairs.md questions close to that chunk). A chunk matches when one
+ * of its hashes lies within `maxDistance` bits of the query's. Pure over loaded indexes.
+ */
+import { fromHex, hammingDistance, simhash64, toHex } from '@chunkyard/simhash';
+import type { LoadedTopic } from './walk.js';
+
+/**
+ * Default Hamming distance for a match. PROVISIONAL, to be set from
+ * `measure-prompt-threshold.mjs` over the real sample docs' qa-pairs.md and a paraphrase set
+ * (see README). On the 8 hand-written questions × 3 paraphrases of the test fixture, no
+ * paraphrase reached another topic's chunk up to distance 14 while recall rose from 17% (d=0)
+ * to 46% (d=10) and 67% (d=14); 10 leaves a margin for larger question sets, where more
+ * questions share words. Unrelated 64-bit hashes differ in about 32 bits.
+ */
+export const DEFAULT_MAX_HAMMING_DISTANCE = 10;
+
+/** One chunk's stored hashes. */
+export interface PromptCandidate {
+  topicId: string;
+  doc: string;
+  index: number;
+  hashes: bigint[];
+}
+
+export interface PromptMatch {
+  topicId: string;
+  doc: string;
+  index: number;
+  /** Smallest distance between the query and one of the chunk's hashes. */
+  distance: number;
+  /** The stored hash at that distance. */
+  hash: string;
+}
+
+export function promptCandidates(topics: readonly Pick<LoadedTopic, 'id' | 'index'>[]): PromptCandidate[] {
+  const out: PromptCandidate[] = [];
+  for (const t of topics) {
+    for (const [doc, group] of Object.entries(t.index._embedded.chunks)) {
+      for (const item of group.items) {
+        if (item.prompt_hashes?.length) out.push({ topicId: t.id, doc, index: item.index, hashes: item.prompt_hashes.map(fromHex) });
+      }
+    }
+  }
+  return out;
+}
+
+export function checkMaxDistance(maxDistance: number): number {
+  if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > 64) throw new RangeError(`max Hamming distance must be an integer 0..64, got ${maxDistance}`);
+  return maxDistance;
+}
+
+/**
+ * Chunks with a hash within `maxDistance` of `queryHash`, closest first (ties by topic, doc,
+ * chunk index). A query without content words hashes to 0 and matches nothing: 0 is not a
+ * question, and would sit near every hash with few bits set.
+ */
+export function matchPrompts(queryHash: bigint, candidates: readonly PromptCandidate[], maxDistance: number): PromptMatch[] {
+  checkMaxDistance(maxDistance);
+  if (queryHash === 0n) return [];
+  const matches: PromptMatch[] = [];
+  for (const c of candidates) {
+    let best: { distance: number; hash: bigint } | null = null;
+    for (const h of c.hashes) {
+      const d = hammingDistance(queryHash, h);
+      if (d <= maxDistance && (best === null || d < best.distance)) best = { distance: d, hash: h };
+    }
+    if (best) matches.push({ topicId: c.topicId, doc: c.doc, index: c.index, distance: best.distance, hash: toHex(best.hash) });
+  }
+  return matches.sort(
+    (a, b) => a.distance - b.distance || cmp(a.topicId, b.topicId) || cmp(a.doc, b.doc) || a.index - b.index,
+  );
+}
+
+export function matchQuery(query: string, candidates: readonly PromptCandidate[], maxDistance: number): { queryHash: bigint; matches: PromptMatch[] } {
+  const queryHash = simhash64(query);
+  return { queryHash, matches: matchPrompts(queryHash, candidates, maxDistance) };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

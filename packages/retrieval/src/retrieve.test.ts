@@ -1,0 +1,149 @@
+// Retrieval end to end over a real fixture workspace: disclosure reads the chunk files, prompt
+// matching finds stored questions, the embedding fallback runs the real local embedder through
+// the workspace's .embedding-cache (keyed as the build-time spec step keys it).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EmbeddingCache, embedThroughCache } from '@chunkyard/embedding-cache';
+import { createProvider, type EmbeddingProvider } from '@chunkyard/embeddings';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocsClient } from './client.js';
+import { CACHE_DIR, createBackend, findWorkspaceRoot, type EmbeddingBackend } from './embed.js';
+import { BOUNDARY_SEPARATOR } from './expand.js';
+import { discloseTopics, search } from './retrieve.js';
+import { FolderSource } from './source.js';
+import { buildFixtureDocs, SAMPLE_QUESTIONS, type FixtureDocs } from './test-fixture-docs.js';
+
+let fx: FixtureDocs;
+beforeAll(async () => {
+  fx = await buildFixtureDocs({ technical: ['deployment/native-aot'], questions: SAMPLE_QUESTIONS });
+});
+afterAll(() => fx?.cleanup());
+
+const readChunk = (topic: string, i: number) => readFileSync(join(fx.docs, topic, `_chunks/golden-reference-${i}.md`), 'utf8');
+const manifestOf = (topic: string) => JSON.parse(readFileSync(join(fx.docs, topic, '_chunks/golden-reference.json'), 'utf8')) as { sourceSha256: string; strategyKey: string; chunks: { embedText: string }[] };
+
+/** The real local provider, recording what it is asked to embed (an observer, not a stand-in). */
+function recording(provider: EmbeddingProvider): { provider: EmbeddingProvider; texts: string[] } {
+  const texts: string[] = [];
+  return {
+    texts,
+    provider: {
+      provider: provider.provider,
+      model: provider.model,
+      dimensions: provider.dimensions,
+      embed: (batch, options) => {
+        texts.push(...batch);
+        return provider.embed(batch, options);
+      },
+    },
+  };
+}
+
+describe('discloseTopics', () => {
+  it('returns the first n of each stripe order, read from the chunk files', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const out = await discloseTopics(client, { n: 3, withBaseline: true });
+    expect(out).toHaveLength(7);
+    for (const d of out) {
+      const index = JSON.parse(readFileSync(join(fx.docs, d.topic, 'index.json'), 'utf8')) as { _embedded: { chunks: Record<string, { stripe_order: number[] }> } };
+      expect(d.chunks.map((c) => c.index)).toEqual([0, ...index._embedded.chunks['golden-reference']!.stripe_order.slice(0, 3)]);
+      for (const c of d.chunks) expect(c.text).toBe(readChunk(d.topic, c.index));
+    }
+  });
+
+  it('uses the technical order where there is one, and says where there is not', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const out = await discloseTopics(client, { n: 2, technical: true, topic: 'deployment' });
+    expect(out.map((d) => [d.topic, d.order, d.technicalUnavailable])).toEqual([
+      ['deployment/native-aot', 'technical', false],
+      ['deployment/trimming-options', 'conceptual', true],
+    ]);
+    expect(out[0]!.chunks.map((c) => c.index)).not.toContain(1);
+  });
+
+  it('expands each chunk by k neighbours', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const [d] = await discloseTopics(client, { n: 1, topic: 'libraries/system-text-json-source-generation', k: 1 });
+    const c = d!.chunks[0]!;
+    expect(c.span).toEqual({ from: c.index - 1, to: Math.min(c.index + 1, d!.count - 1) });
+    expect(c.text.split(BOUNDARY_SEPARATOR)).toHaveLength(c.span.to - c.span.from + 1);
+    expect(c.text).toContain(readChunk(d!.topic, c.index).slice(-200));
+  });
+});
+
+describe('search', () => {
+  it('matches a stored question (distance 0) and its paraphrases by SimHash, without embedding', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    for (const q of SAMPLE_QUESTIONS) {
+      const where = fx.questionChunks.get(q.question)!;
+      const r = await search(client, { query: q.question, maxDistance: 0, embeddings: null });
+      expect(r.method).toBe('prompt');
+      expect(r.chunks[0]).toMatchObject({ topic: where.topic, index: where.index, score: { kind: 'hamming', distance: 0 } });
+      expect(r.chunks[0]!.text).toBe(readChunk(where.topic, where.index));
+    }
+    // A reworded question with the same content words hashes the same (stop words, case, punctuation ignored).
+    const r = await search(client, { query: 'how to PUBLISH an app as native aot', maxDistance: 0, embeddings: null });
+    expect(r.chunks[0]).toMatchObject({ topic: 'deployment/native-aot', score: { distance: 0 } });
+  });
+
+  it('with nothing within the distance and no fallback, returns nothing', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const r = await search(client, { query: 'Which garbage collector modes exist?', maxDistance: 0, embeddings: null });
+    expect(r).toMatchObject({ method: 'none', chunks: [] });
+  });
+
+  it('falls back to embedding similarity, through the cache entries the spec step writes', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const real = createProvider({ provider: 'local' });
+    // Warm the cache as the build-time spec step does: document key from the manifest.
+    const cache = new EmbeddingCache(join(fx.workspace, CACHE_DIR));
+    for (const t of await client.topics()) {
+      const m = manifestOf(t.id);
+      await embedThroughCache(cache, real, { strategyKey: m.strategyKey, fileHash: m.sourceSha256 }, m.chunks.map((c) => c.embedText));
+    }
+    const rec = recording(real);
+    const backend: EmbeddingBackend = { provider: rec.provider, cache, configFile: null };
+    const query = 'Which garbage collector settings does trimming remove from the app?';
+    const r = await search(client, { query, n: 4, maxDistance: 0, embeddings: () => backend });
+    expect(r.method).toBe('embedding');
+    expect(r.model).toBe(real.model);
+    expect(rec.texts).toEqual([query]); // every chunk vector came from the cache
+    expect(r.chunks).toHaveLength(4);
+    const sims = r.chunks.map((c) => (c.score?.kind === 'cosine' ? c.score.similarity : NaN));
+    expect([...sims].sort((a, b) => b - a)).toEqual(sims);
+    // Against an independent brute-force ranking with the same embedder:
+    const [qv] = await real.embed([query]);
+    let best = { topic: '', index: -1, s: -Infinity };
+    for (const t of await client.topics()) {
+      const vs = await real.embed(manifestOf(t.id).chunks.map((c) => c.embedText));
+      vs.forEach((v, index) => {
+        let dot = 0, a = 0, b = 0;
+        for (let i = 0; i < v.length; i++) (dot += v[i]! * qv![i]!), (a += v[i]! ** 2), (b += qv![i]! ** 2);
+        const s = dot / Math.sqrt(a * b);
+        if (s > best.s) best = { topic: t.id, index, s };
+      });
+    }
+    expect(r.chunks[0]).toMatchObject({ topic: best.topic, index: best.index });
+    expect(sims[0]).toBeCloseTo(best.s, 5);
+  });
+
+  it('from a folder in a workspace, the default backend fills and then reuses .embedding-cache', async () => {
+    expect(findWorkspaceRoot(fx.docs)).toBe(fx.workspace);
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const backend = createBackend({ folder: fx.docs });
+    expect(backend.configFile).toBe(join(fx.workspace, 'chunkyard.config.yaml'));
+    const topic = 'deployment/trimming-options';
+    const m = manifestOf(topic);
+    const entry = backend.cache!.documentDir({ strategyKey: m.strategyKey, model: backend.provider.model, fileHash: m.sourceSha256 });
+    const r = await search(client, { query: 'Which garbage collector settings are removed?', topic, maxDistance: 0, embeddings: () => backend });
+    expect(r.method).toBe('embedding');
+    expect(r.chunks.every((c) => c.topic === topic)).toBe(true);
+    expect(existsSync(join(entry, 'metadata.json'))).toBe(true);
+  });
+
+  it('rejects an empty query and a distance beyond 64 bits', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    await expect(search(client, { query: '  ', embeddings: null })).rejects.toThrow(/query is empty/);
+    await expect(search(client, { query: 'x?', maxDistance: 65, embeddings: null })).rejects.toThrow(/0..64/);
+  });
+});

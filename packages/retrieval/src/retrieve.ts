@@ -1,0 +1,154 @@
+/**
+ * The two retrieval operations a user runs, as named stages over a DocsClient:
+ *
+ *   discloseTopics  topics -> first n of a stripe order per document -> chunk texts
+ *   search          query -> SimHash prompt match -> (none within distance) embedding ranking
+ *                   -> chunk texts, expanded by ±k neighbours
+ */
+import type { DocsClient } from './client.js';
+import { disclose } from './disclose.js';
+import { chunkVectors, queryVector, type EmbeddingBackend } from './embed.js';
+import { expand } from './expand.js';
+import { checkMaxDistance, DEFAULT_MAX_HAMMING_DISTANCE, matchQuery, promptCandidates } from './prompt-match.js';
+import { rankBySimilarity } from './similarity.js';
+import { toHex } from '@chunkyard/simhash';
+import type { LoadedTopic } from './walk.js';
+
+export type Score = { kind: 'hamming'; distance: number; hash: string } | { kind: 'cosine'; similarity: number };
+
+export interface RetrievedChunk {
+  topic: string;
+  doc: string;
+  index: number;
+  title: string;
+  isCode: boolean;
+  /** The chunk file's path (folder source) or URL. */
+  location: string;
+  /** The chunk's text, or with k > 0 the expanded text (neighbours joined with [CHUNK BOUNDARY]). */
+  text: string;
+  /** The chunk indices `text` spans (from = to = index when k = 0). */
+  span: { from: number; to: number };
+  score?: Score;
+}
+
+async function retrieveChunk(client: DocsClient, topic: LoadedTopic, doc: string, index: number, k: number, score?: Score): Promise<RetrievedChunk> {
+  const item = client.item(topic, doc, index);
+  let text: string;
+  let span = { from: index, to: index };
+  if (k > 0) {
+    const e = expand((await client.manifest(topic, doc)).chunks, index, k);
+    text = e.text;
+    span = { from: e.from, to: e.to };
+  } else {
+    text = await client.chunkText(topic, doc, index);
+  }
+  const out: RetrievedChunk = {
+    topic: topic.id,
+    doc,
+    index,
+    title: item.title,
+    isCode: item.is_code,
+    location: client.source.describe(client.chunkUrl(topic, doc, index)),
+    text,
+    span,
+  };
+  if (score) out.score = score;
+  return out;
+}
+
+function checkCount(name: string, v: number): number {
+  if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface DisclosureRequest {
+  topic?: string;
+  n: number;
+  technical?: boolean;
+  withBaseline?: boolean;
+  k?: number;
+}
+
+export interface DocumentDisclosure {
+  topic: string;
+  title: string;
+  doc: string;
+  order: 'conceptual' | 'technical';
+  technicalUnavailable: boolean;
+  count: number;
+  chunks: RetrievedChunk[];
+}
+
+export async function discloseTopics(client: DocsClient, req: DisclosureRequest): Promise<DocumentDisclosure[]> {
+  const k = checkCount('k', req.k ?? 0);
+  checkCount('n', req.n);
+  const out: DocumentDisclosure[] = [];
+  for (const topic of await client.topics(req.topic)) {
+    for (const [doc, group] of Object.entries(topic.index._embedded.chunks)) {
+      const d = disclose(group, { n: req.n, technical: req.technical ?? false, withBaseline: req.withBaseline ?? false });
+      const chunks = await Promise.all(d.indices.map((i) => retrieveChunk(client, topic, doc, i, k)));
+      out.push({ topic: topic.id, title: topic.title, doc, order: d.order, technicalUnavailable: d.technicalUnavailable, count: group.count, chunks });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface SearchRequest {
+  query: string;
+  topic?: string;
+  /** Most chunks to return (default 5). */
+  n?: number;
+  k?: number;
+  maxDistance?: number;
+  /**
+   * The embedding fallback; called only when no prompt hash matches. Null disables the
+   * fallback (the result is then `method: 'none'` when nothing matches).
+   */
+  embeddings: (() => EmbeddingBackend) | null;
+}
+
+export interface SearchResult {
+  query: string;
+  /** SimHash of the query, 16 hex digits. */
+  queryHash: string;
+  maxDistance: number;
+  method: 'prompt' | 'embedding' | 'none';
+  /** The embedding model used by the fallback, when it ran. */
+  model?: string;
+  chunks: RetrievedChunk[];
+}
+
+export async function search(client: DocsClient, req: SearchRequest): Promise<SearchResult> {
+  const n = checkCount('n', req.n ?? 5);
+  const k = checkCount('k', req.k ?? 0);
+  const maxDistance = checkMaxDistance(req.maxDistance ?? DEFAULT_MAX_HAMMING_DISTANCE);
+  if (req.query.trim() === '') throw new RangeError('the query is empty');
+  const topics = await client.topics(req.topic);
+  const byId = new Map(topics.map((t) => [t.id, t]));
+  const { queryHash, matches } = matchQuery(req.query, promptCandidates(topics), maxDistance);
+  const base = { query: req.query, queryHash: toHex(queryHash), maxDistance };
+
+  if (matches.length > 0) {
+    const chunks = await Promise.all(
+      matches.slice(0, n).map((m) => retrieveChunk(client, byId.get(m.topicId)!, m.doc, m.index, k, { kind: 'hamming', distance: m.distance, hash: m.hash })),
+    );
+    return { ...base, method: 'prompt', chunks };
+  }
+  if (!req.embeddings) return { ...base, method: 'none', chunks: [] };
+
+  const backend = req.embeddings();
+  const items: { ref: { topic: LoadedTopic; doc: string; index: number }; vector: Float32Array }[] = [];
+  for (const topic of topics) {
+    for (const doc of Object.keys(topic.index._embedded.chunks)) {
+      const vectors = await chunkVectors(backend, await client.manifest(topic, doc));
+      vectors.forEach((vector, index) => items.push({ ref: { topic, doc, index }, vector }));
+    }
+  }
+  const ranked = rankBySimilarity(await queryVector(backend, req.query), items, n);
+  const chunks = await Promise.all(ranked.map((r) => retrieveChunk(client, r.ref.topic, r.ref.doc, r.ref.index, k, { kind: 'cosine', similarity: r.score })));
+  return { ...base, method: 'embedding', model: backend.provider.model, chunks };
+}

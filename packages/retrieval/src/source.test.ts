@@ -1,0 +1,95 @@
+// Docs sources: a folder (real files, real symlinks) and a URL (a real HTTP server on
+// loopback, port 0). Both must stay inside the docs tree and name what failed.
+import { createServer, type Server } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FolderSource, openSource, readJson, UrlSource } from './source.js';
+
+let dir: string;
+let docs: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'chunkyard-source-'));
+  docs = join(dir, 'docs');
+  mkdirSync(join(docs, 'a/_chunks'), { recursive: true });
+  writeFileSync(join(docs, 'index.json'), '{"id":""}');
+  writeFileSync(join(docs, 'a/_chunks/x-0.md'), 'chunk zero ✓\n');
+  writeFileSync(join(dir, 'secret.txt'), 'outside');
+  symlinkSync(join(dir, 'secret.txt'), join(docs, 'a/out-link.md'));
+  symlinkSync(join(docs, 'a/_chunks/x-0.md'), join(docs, 'a/in-link.md'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('FolderSource', () => {
+  it('maps root-relative and relative URLs to files under the folder', async () => {
+    const s = new FolderSource(docs);
+    expect(await readJson(s, s.rootIndexUrl)).toEqual({ id: '' });
+    const chunk = new URL('_chunks/x-0.md', new URL('/a/index.json', s.rootIndexUrl));
+    expect(await s.readText(chunk)).toBe('chunk zero ✓\n');
+    expect(await s.readText(new URL('/a/in-link.md', s.rootIndexUrl))).toBe('chunk zero ✓\n');
+  });
+
+  it('refuses paths and symlinks leading out of the folder', async () => {
+    const s = new FolderSource(docs);
+    await expect(s.readText(new URL('/a/out-link.md', s.rootIndexUrl))).rejects.toThrow(/a link to .*secret\.txt, outside the docs folder/);
+    await expect(s.readText(new URL('/a%2F..%2F..%2Fsecret.txt', s.rootIndexUrl))).rejects.toThrow(/outside the docs folder/);
+    await expect(s.readText(new URL('http://example.com/index.json'))).rejects.toThrow(/not inside the docs folder/);
+    // URL parsing already folds dot segments at the root: this reads docs/secret.txt, which is absent.
+    await expect(s.readText(new URL('/../secret.txt', s.rootIndexUrl))).rejects.toThrow(`${join(docs, 'secret.txt')}: no such file`);
+  });
+
+  it('names the folder when it does not exist', async () => {
+    const s = new FolderSource(join(dir, 'nope'));
+    await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(/docs folder not found|no such file/);
+  });
+});
+
+describe('UrlSource', () => {
+  let server: Server;
+  let base: string;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      if (req.url === '/docs/index.json') res.end('{"id":""}');
+      else if (req.url === '/docs/bad.json') res.end('{oops');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('reads below its base URL and reports HTTP errors with the URL', async () => {
+    const s = openSource(base);
+    expect(s).toBeInstanceOf(UrlSource);
+    expect(s.rootIndexUrl.href).toBe(`${base}/index.json`);
+    expect(await readJson(s, s.rootIndexUrl)).toEqual({ id: '' });
+    await expect(s.readText(new URL(`${base}/missing.md`))).rejects.toThrow(`${base}/missing.md: HTTP 404 Not Found`);
+    await expect(readJson(s, new URL(`${base}/bad.json`))).rejects.toThrow(`${base}/bad.json: not valid JSON`);
+  });
+
+  it('never requests a URL above its base or on another origin', async () => {
+    const s = new UrlSource(base);
+    const before = seen.length;
+    await expect(s.readText(new URL(base.replace('/docs', '/other.json')))).rejects.toThrow(/outside the docs at/);
+    await expect(s.readText(new URL('http://localhost:1/docs/index.json'))).rejects.toThrow(/outside the docs at/);
+    expect(seen.length).toBe(before);
+  });
+
+  it('says when nothing answers', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const s = new UrlSource(`http://127.0.0.1:${port}/`);
+    await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(/request failed \(ECONNREFUSED\); is the server running\?/);
+  });
+
+  it('rejects URLs it cannot use', () => {
+    expect(() => new UrlSource('ftp://x/')).toThrow(/only http and https/);
+    expect(() => new UrlSource('http://')).toThrow(/not a valid URL/);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Where built docs are read from: a folder (fs) or a base URL (fetch). Both speak URLs, so
+ * the walker and retrieval resolve every href with plain `new URL(href, indexUrl)` and never
+ * care which one they have. A folder is given a private URL origin (`chunkyard-docs://folder`)
+ * whose path `/x/y` is the file `<docsRoot>/x/y`.
+ *
+ * Both refuse to leave the docs tree: a folder source refuses paths (and symlinks) resolving
+ * outside its root, a URL source refuses URLs on another origin or above its base path.
+ */
+import { readFile, realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+export class SourceError extends Error {
+  override name = 'SourceError';
+  constructor(
+    readonly where: string,
+    readonly problem: string,
+  ) {
+    super(`${where}: ${problem}`);
+  }
+}
+
+export interface DocsSource {
+  /** URL of the root index.json. */
+  readonly rootIndexUrl: URL;
+  /** The docs folder (absolute) when reading from a folder; null for a URL source. */
+  readonly folder: string | null;
+  /** How to name `url` in a message: the file path for a folder, the URL otherwise. */
+  describe(url: URL): string;
+  readText(url: URL): Promise<string>;
+}
+
+/** Reads and parses JSON, with errors naming the file or URL. */
+export async function readJson(source: DocsSource, url: URL): Promise<unknown> {
+  const text = await source.readText(url);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new SourceError(source.describe(url), `not valid JSON (${(err as Error).message})`);
+  }
+}
+
+const FOLDER_ORIGIN = 'chunkyard-docs://folder';
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+export class FolderSource implements DocsSource {
+  readonly folder: string;
+  readonly rootIndexUrl = new URL(`${FOLDER_ORIGIN}/index.json`);
+  private realRoot: Promise<string> | null = null;
+
+  constructor(folder: string) {
+    this.folder = resolve(folder);
+  }
+
+  /** The file a URL of this source names; throws for another origin or a path outside the root. */
+  fileOf(url: URL): string {
+    if (`${url.protocol}//${url.host}` !== FOLDER_ORIGIN) throw new SourceError(url.href, `not inside the docs folder ${this.folder}`);
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      throw new SourceError(url.href, 'malformed percent-encoding in the path');
+    }
+    const file = join(this.folder, path);
+    if (path.includes('\0') || !isInside(this.folder, file)) throw new SourceError(url.href, `outside the docs folder ${this.folder}`);
+    return file;
+  }
+
+  describe(url: URL): string {
+    try {
+      return this.fileOf(url);
+    } catch {
+      return url.href;
+    }
+  }
+
+  async readText(url: URL): Promise<string> {
+    const file = this.fileOf(url);
+    this.realRoot ??= realpath(this.folder).catch(() => {
+      throw new SourceError(this.folder, 'docs folder not found');
+    });
+    const root = await this.realRoot;
+    let real: string;
+    try {
+      real = await realpath(file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new SourceError(file, code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? (err as Error).message})`);
+    }
+    // A symlink may not lead out of the tree (the server refuses the same).
+    if (!isInside(root, real)) throw new SourceError(file, `a link to ${real}, outside the docs folder`);
+    try {
+      return await readFile(real, 'utf8');
+    } catch (err) {
+      throw new SourceError(file, `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+}
+
+export interface UrlSourceOptions {
+  /** Per-request timeout (default 30 s). */
+  timeoutMs?: number;
+}
+
+export class UrlSource implements DocsSource {
+  readonly folder = null;
+  readonly base: URL;
+  readonly rootIndexUrl: URL;
+  private readonly timeoutMs: number;
+
+  constructor(baseUrl: string | URL, options: UrlSourceOptions = {}) {
+    let base: URL;
+    try {
+      base = new URL(baseUrl);
+    } catch {
+      throw new SourceError(String(baseUrl), 'not a valid URL');
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new SourceError(base.href, 'only http and https URLs are supported');
+    if (!base.pathname.endsWith('/')) base.pathname += '/';
+    base.search = '';
+    base.hash = '';
+    this.base = base;
+    this.rootIndexUrl = new URL('index.json', base);
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  describe(url: URL): string {
+    return url.href;
+  }
+
+  async readText(url: URL): Promise<string> {
+    if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
+      throw new SourceError(url.href, `outside the docs at ${this.base.href}`);
+    }
+    let res: Response;
+    try {
+      res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'error' });
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string } };
+      const why = e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (e.cause?.code ?? e.message);
+      throw new SourceError(url.href, `request failed (${why}); is the server running?`);
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new SourceError(url.href, `HTTP ${res.status} ${res.statusText}`.trim());
+    }
+    return res.text();
+  }
+}
+
+/** A URL source for `http(s)://…`, a folder source for anything else. */
+export function openSource(target: string): DocsSource {
+  return /^https?:\/\//i.test(target) ? new UrlSource(target) : new FolderSource(target);
+}

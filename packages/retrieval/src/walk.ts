@@ -1,0 +1,82 @@
+/**
+ * Walks a docs tree from its root index.json to every topic, by `_links` alone: each
+ * section's `_embedded.topics[]._links.self` is followed, breadth-first, children in the
+ * order the index lists them. Every index is validated, and checked against the link that
+ * led to it (same id and kind, `self` naming its own URL), so a broken tree is reported
+ * where it breaks.
+ */
+import { ContractError, parseIndex, type DocsIndex, type TopicIndex } from './contract.js';
+import { readJson, type DocsSource } from './source.js';
+
+export interface LoadedTopic {
+  id: string;
+  title: string;
+  /** URL of the topic's index.json; chunk hrefs resolve against it. */
+  url: URL;
+  index: TopicIndex;
+}
+
+export async function loadIndex(source: DocsSource, url: URL): Promise<DocsIndex> {
+  const index = parseIndex(await readJson(source, url), source.describe(url));
+  const self = new URL(index._links.self.href, url);
+  if (self.href !== url.href) {
+    throw new ContractError(source.describe(url), `_links.self says ${index._links.self.href}, but it was loaded from ${url.pathname}`);
+  }
+  return index;
+}
+
+export interface WalkOptions {
+  /** Only topics whose id equals this or lies below it (`libraries` matches `libraries/x`). */
+  topic?: string;
+}
+
+export function topicMatches(id: string, filter: string | undefined): boolean {
+  if (filter === undefined || filter === '') return true;
+  const f = filter.replace(/^\/+|\/+$/g, '');
+  return id === f || id.startsWith(`${f}/`);
+}
+
+/** Every topic reachable from the root index, sorted by id (filtered by `options.topic`). */
+export async function walkTopics(source: DocsSource, options: WalkOptions = {}): Promise<LoadedTopic[]> {
+  const root = await loadIndex(source, source.rootIndexUrl);
+  if (root.kind !== 'section' || root.id !== '') {
+    throw new ContractError(source.describe(source.rootIndexUrl), `the root index must be a section with id "" (got ${root.kind} ${JSON.stringify(root.id)})`);
+  }
+  if (root._links.parent) throw new ContractError(source.describe(source.rootIndexUrl), 'the root index has a parent link');
+  const topics: LoadedTopic[] = [];
+  const seen = new Set<string>([source.rootIndexUrl.href]);
+  let level: { url: URL; index: DocsIndex }[] = [{ url: source.rootIndexUrl, index: root }];
+  while (level.length > 0) {
+    const next: { url: URL; index: DocsIndex }[] = [];
+    for (const { url, index } of level) {
+      if (index.kind === 'topic') {
+        if (topicMatches(index.id, options.topic)) topics.push({ id: index.id, title: index.title, url, index });
+        continue;
+      }
+      const children = index._embedded.topics.filter((c) => {
+        // Skip sections that cannot hold a matching topic; keep a section above the filter.
+        if (options.topic === undefined) return true;
+        const f = options.topic.replace(/^\/+|\/+$/g, '');
+        return topicMatches(c.id, f) || f.startsWith(`${c.id}/`);
+      });
+      const loaded = await Promise.all(
+        children.map(async (child) => {
+          const childUrl = new URL(child._links.self.href, url);
+          if (seen.has(childUrl.href)) throw new ContractError(source.describe(url), `${child.id}: links back to ${childUrl.pathname}, already visited (a cycle)`);
+          seen.add(childUrl.href);
+          const childIndex = await loadIndex(source, childUrl);
+          if (childIndex.id !== child.id || childIndex.kind !== child.kind) {
+            throw new ContractError(
+              source.describe(childUrl),
+              `is ${childIndex.kind} ${JSON.stringify(childIndex.id)}, but its parent lists it as ${child.kind} ${JSON.stringify(child.id)}`,
+            );
+          }
+          return { url: childUrl, index: childIndex };
+        }),
+      );
+      next.push(...loaded);
+    }
+    level = next;
+  }
+  return topics.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
