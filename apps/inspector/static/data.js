@@ -21,7 +21,10 @@ export function docsRoot(pageUrl) {
  * @param {URL} root @param {string} topicId
  */
 export function indexUrl(root, topicId) {
-  const path = topicId.split('/').filter((s) => s !== '' && s !== '.').map(encodeURIComponent).join('/');
+  const segments = topicId.split('/').filter((s) => s !== '' && s !== '.');
+  // A topic is a folder under the root: ".." would resolve above it (URLs drop dot segments).
+  if (segments.includes('..')) throw new Error(`topic ${JSON.stringify(topicId)}: ".." is not a folder under the docs root`);
+  const path = segments.map(encodeURIComponent).join('/');
   return new URL(path ? `${path}/index.json` : 'index.json', root);
 }
 
@@ -37,7 +40,7 @@ async function fetchOk(url) {
   return res;
 }
 
-/** @param {URL} url */
+/** @param {URL} url @returns {Promise<any>} parsed JSON, shape checked by the caller */
 export async function fetchJson(url) {
   const res = await fetchOk(url);
   try {
