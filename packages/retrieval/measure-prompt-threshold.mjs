@@ -43,13 +43,13 @@ try {
     const stored = topics.reduce((n, t) => n + Object.values(t.index._embedded.chunks).reduce((k, g) => k + g.items.filter((i) => i.prompt_hashes).length, 0), 0);
     process.stdout.write(`${topics.length} topics, ${stored} chunks with prompt hashes; ${entries.length} questions, ${m.rows[0]?.paraphrases ?? 0} paraphrases measured\n`);
     for (const u of m.unmatchedQuestions) process.stdout.write(`  skipped (no stored hash): ${u.topic}: ${u.question}\n`);
-    process.stdout.write('\n  d  hit-rate  precision  recall     F1   other-topic chunks  paraphrases w/ other  cross-topic question pairs\n');
+    process.stdout.write('\n  d  hit-rate  precision  recall     F1    F0.5  other-topic chunks  paraphrases w/ other  cross-topic question pairs\n');
     for (const r of m.rows) {
       process.stdout.write(
-        `${String(r.distance).padStart(3)}  ${pct(r.hitRate)}    ${pct(r.precision)}   ${pct(r.recall)}  ${pct(r.f1)}  ${String(r.otherTopicMatches).padStart(18)}  ${String(r.paraphrasesWithOtherTopicMatch).padStart(20)}  ${pct(r.crossTopicQuestionPairRate).padStart(26)}\n`,
+        `${String(r.distance).padStart(3)}  ${pct(r.hitRate)}    ${pct(r.precision)}   ${pct(r.recall)}  ${pct(r.f1)}  ${pct(r.f05)}  ${String(r.otherTopicMatches).padStart(18)}  ${String(r.paraphrasesWithOtherTopicMatch).padStart(20)}  ${pct(r.crossTopicQuestionPairRate).padStart(26)}\n`,
       );
     }
-    process.stdout.write(`\nbest F1 at distance ${m.suggested ?? '-'} (current default ${DEFAULT_MAX_HAMMING_DISTANCE})\n`);
+    process.stdout.write(`\nbest F0.5 (precision-weighted) at distance ${m.suggested ?? '-'} (current default ${DEFAULT_MAX_HAMMING_DISTANCE})\n`);
   }
 } catch (err) {
   process.stderr.write(`${err.message}\n`);

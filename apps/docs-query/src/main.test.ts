@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureDocs, SAMPLE_QUESTIONS, type FixtureDocs } from '../../../packages/retrieval/src/test-fixture-docs.js';
+import { DEFAULT_MAX_HAMMING_DISTANCE } from '@chunkyard/retrieval';
 import { DEFAULT_DISCLOSE_N, HELP, main } from './main.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -87,7 +88,7 @@ describe('docs-query', () => {
     expect(out.chunks[0]).toMatchObject({ topic: where.topic, index: where.index, span: { from: where.index - 1 } });
     expect(out.chunks[0]!.text).toContain('\n[CHUNK BOUNDARY]\n');
     const human = await run(fx.docs, '-q', q.question, '--no-embeddings');
-    expect(human.stdout).toMatch(/prompt match: \d+ chunk\(s\) with a stored question within 10 bits/);
+    expect(human.stdout).toMatch(new RegExp(`prompt match: \\d+ chunk\\(s\\) with a stored question within ${DEFAULT_MAX_HAMMING_DISTANCE} bits`));
     expect(human.stdout).toContain(`── ${where.topic} #${where.index} `);
   });
 
@@ -101,6 +102,13 @@ describe('docs-query', () => {
     expect(existsSync(join(fx.workspace, '.embedding-cache', 'semantic-64-400-512', 'local-lexical-v1-d512'))).toBe(true);
     const none = await run(fx.docs, '-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '--no-embeddings');
     expect(none.stdout).toContain('embedding fallback off: --no-embeddings');
+  });
+
+  it('says when --topic matches nothing', async () => {
+    for (const extra of [[], ['-q', 'How do I publish an app as native AOT?']]) {
+      const r = await run(fx.docs, '-t', 'nonexistent', '--no-embeddings', ...extra);
+      expect(r).toMatchObject({ code: 0, stderr: 'docs-query: no topic matches nonexistent\n' });
+    }
   });
 
   it('reports usage errors with exit 2 and broken docs with exit 1, naming the file', async () => {

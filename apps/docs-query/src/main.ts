@@ -156,7 +156,9 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       if (rows.length === 0) io.stderr(`docs-query: no topic${values.topic ? ` matches ${values.topic}` : 's'}\n`);
       return 0;
     }
+    const noTopics = async () => values.topic !== undefined && (await client.topics(values.topic)).length === 0;
     if (values.query !== undefined) {
+      if (await noTopics()) io.stderr(`docs-query: no topic matches ${values.topic}\n`);
       const result = await search(client, {
         query: values.query,
         ...(values.topic !== undefined ? { topic: values.topic } : {}),

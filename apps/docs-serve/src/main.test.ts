@@ -2,11 +2,12 @@
 // chunking-tool output, index.json per the contract): ranges, conditional GETs, CORS,
 // confinement to the root, a retrieval client walking it, concurrency, and the bin's
 // start-up and signal shutdown.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocsClient, discloseTopics, FolderSource, search, UrlSource, walkTopics } from '@chunkyard/retrieval';
@@ -197,6 +198,17 @@ describe('docs-serve: clients', () => {
     const viaHttp = await search(overHttp, { query: q, embeddings: null });
     expect(viaHttp.method).toBe('prompt');
     expect(viaHttp.chunks[0]!.location).toBe(new URL(`${viaHttp.chunks[0]!.topic}/_chunks/golden-reference-${viaHttp.chunks[0]!.index}.md`, srv.url).href);
+  });
+
+  it('docs-query --base-url answers from the server as from the folder', async () => {
+    const query = join(REPO, 'apps/docs-query/bin/docs-query.js');
+    const exec = promisify(execFile);
+    const args = ['-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '-n', '3', '--json'];
+    const http = JSON.parse((await exec(process.execPath, [query, '--base-url', srv.url, ...args], { cwd: fx.workspace })).stdout) as { method: string; chunks: { topic: string; index: number; text: string }[] };
+    const folder = JSON.parse((await exec(process.execPath, [query, fx.docs, ...args], { cwd: fx.workspace })).stdout) as typeof http;
+    expect(http.method).toBe('embedding');
+    const pick = (r: typeof http) => r.chunks.map((c) => [c.topic, c.index, c.text]);
+    expect(pick(http)).toEqual(pick(folder));
   });
 
   it('serves many concurrent requests correctly', async () => {

@@ -28,6 +28,8 @@ export interface ThresholdRow {
   /** Question chunks matched, over question chunks, summed over paraphrases. */
   recall: number;
   f1: number | null;
+  /** F0.5: precision weighted over recall (a false prompt match suppresses the embedding fallback; a miss does not). */
+  f05: number | null;
   /** Chunks of other topics matched by paraphrases. */
   otherTopicMatches: number;
   /** Paraphrases matching at least one chunk of another topic. */
@@ -40,7 +42,7 @@ export interface Measurement {
   rows: ThresholdRow[];
   /** Entries whose question has no stored hash (not in qa-pairs.md, or below the spec threshold). */
   unmatchedQuestions: { topic: string; question: string }[];
-  /** The distance with the best F1 (smallest on ties); null when nothing was measurable. */
+  /** The distance with the best F0.5 (smallest on ties); null when nothing was measurable. */
   suggested: number | null;
 }
 
@@ -98,7 +100,9 @@ export function measureThresholds(topics: readonly Pick<LoadedTopic, 'id' | 'ind
     }
     const precision = matched > 0 ? tp / matched : null;
     const recall = relevantTotal > 0 ? tp / relevantTotal : 0;
-    const f1 = precision !== null && precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : null;
+    const fBeta = (b: number) => (precision !== null && precision + recall > 0 ? ((1 + b * b) * precision * recall) / (b * b * precision + recall) : null);
+    const f1 = fBeta(1);
+    const f05 = fBeta(0.5);
     rows.push({
       distance: d,
       paraphrases,
@@ -106,6 +110,7 @@ export function measureThresholds(topics: readonly Pick<LoadedTopic, 'id' | 'ind
       precision,
       recall,
       f1,
+      f05,
       otherTopicMatches: other,
       paraphrasesWithOtherTopicMatch: withOther,
       crossTopicQuestionPairRate: pairDistances.length > 0 ? pairDistances.filter((x) => x <= d).length / pairDistances.length : null,
@@ -114,8 +119,8 @@ export function measureThresholds(topics: readonly Pick<LoadedTopic, 'id' | 'ind
   let suggested: number | null = null;
   let best = -1;
   for (const r of rows) {
-    if (r.f1 !== null && r.f1 > best) {
-      best = r.f1;
+    if (r.f05 !== null && r.f05 > best) {
+      best = r.f05;
       suggested = r.distance;
     }
   }

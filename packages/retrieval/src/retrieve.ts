@@ -5,13 +5,13 @@
  *   search          query -> SimHash prompt match -> (none within distance) embedding ranking
  *                   -> chunk texts, expanded by ±k neighbours
  */
+import { toHex } from '@chunkyard/simhash';
 import type { DocsClient } from './client.js';
 import { disclose } from './disclose.js';
 import { chunkVectors, queryVector, type EmbeddingBackend } from './embed.js';
 import { expand } from './expand.js';
 import { checkMaxDistance, DEFAULT_MAX_HAMMING_DISTANCE, matchQuery, promptCandidates } from './prompt-match.js';
 import { rankBySimilarity } from './similarity.js';
-import { toHex } from '@chunkyard/simhash';
 import type { LoadedTopic } from './walk.js';
 
 export type Score = { kind: 'hamming'; distance: number; hash: string } | { kind: 'cosine'; similarity: number };

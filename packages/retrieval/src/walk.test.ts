@@ -70,6 +70,8 @@ describe('walkTopics', () => {
     expect(await walkError(topic, (j) => j._embedded.chunks['golden-reference'].stripe_order.pop())).toContain(`${topic}: _embedded.chunks.golden-reference.stripe_order: expected all`);
     expect(await walkError(topic, (j) => (j._embedded.chunks['golden-reference'].items[2].prompt_hashes = ['ABC']))).toMatch(/items\[2\]\.prompt_hashes\[0\]: expected a 16-digit lowercase hex SimHash/);
     expect(await walkError(join(fx.docs, 'index.json'), (j) => (j._links.parent = { href: '/index.json' }))).toMatch(/root index has a parent link/);
+    expect(await walkError(topic, (j) => (j._links.parent.href = '/index.json'))).toBe(`${topic}: _links.parent is /index.json, but /libraries/index.json lists it`);
+    expect(await walkError(topic, (j) => delete j._links.parent)).toBe(`${topic}: _links.parent is missing, but /libraries/index.json lists it`);
     const restore = edit(topic, () => undefined);
     writeFileSync(topic, '{ not json');
     await expect(walkTopics(new FolderSource(fx.docs))).rejects.toThrow(`${topic}: not valid JSON`);

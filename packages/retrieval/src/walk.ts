@@ -2,8 +2,8 @@
  * Walks a docs tree from its root index.json to every topic, by `_links` alone: each
  * section's `_embedded.topics[]._links.self` is followed, breadth-first, children in the
  * order the index lists them. Every index is validated, and checked against the link that
- * led to it (same id and kind, `self` naming its own URL), so a broken tree is reported
- * where it breaks.
+ * led to it (same id and kind, `self` naming its own URL, `parent` naming the index that
+ * listed it), so a broken tree is reported where it breaks.
  */
 import { ContractError, parseIndex, type DocsIndex, type TopicIndex } from './contract.js';
 import { readJson, type DocsSource } from './source.js';
@@ -70,6 +70,10 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
               source.describe(childUrl),
               `is ${childIndex.kind} ${JSON.stringify(childIndex.id)}, but its parent lists it as ${child.kind} ${JSON.stringify(child.id)}`,
             );
+          }
+          const parent = childIndex._links.parent;
+          if (!parent || new URL(parent.href, childUrl).href !== url.href) {
+            throw new ContractError(source.describe(childUrl), `_links.parent is ${parent ? parent.href : 'missing'}, but ${url.pathname} lists it`);
           }
           return { url: childUrl, index: childIndex };
         }),
