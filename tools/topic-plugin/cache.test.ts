@@ -245,7 +245,7 @@ interface IndexJson {
   id: string;
   title: string;
   _links: { self: { href: string }; parent?: { href: string } };
-  _embedded: { topics: { id: string; kind: string; _links: { self: { href: string } } }[]; chunks?: Record<string, { manifest: string; count: number; stripe_order: number[]; items: { href: string }[] }> };
+  _embedded: { topics: { id: string; kind: string; title: string; _links: { self: { href: string } } }[]; chunks?: Record<string, { manifest: string; count: number; stripe_order: number[]; items: { href: string }[] }> };
 }
 
 /** Follows links from docs/index.json the way a client would; returns chunk files reached per topic id. */
@@ -325,7 +325,7 @@ describe('topic plugin: the spec and index targets, and section indexes', () => 
     // output is unchanged, so the root is served from cache.
     expect(sorted(r.ran)).toEqual(sorted([...gamma, 'section-guides-deep:index', 'section-guides:index']));
     expect(r.cached.has('docs:index')).toBe(true);
-    const deep = JSON.parse(readFileSync(join(ws.root, 'docs/guides/deep/index.json'), 'utf8')) as IndexJson & { _embedded: { topics: { title: string }[] } };
+    const deep = JSON.parse(readFileSync(join(ws.root, 'docs/guides/deep/index.json'), 'utf8')) as IndexJson;
     expect(deep._embedded.topics.map((t) => t.title)).toEqual(['Gamma handbook']);
   });
 

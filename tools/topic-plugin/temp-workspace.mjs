@@ -176,9 +176,10 @@ function git(cwd, args) {
  * Run `node_modules/.bin/nx ...args` in the workspace with stdin ignored.
  * @param {TempWorkspace} ws
  * @param {string[]} args
+ * @param {number} [timeoutMs] kill nx after this long (a cold run over hundreds of topics needs more)
  * @returns {NxRun}
  */
-export function runNx(ws, args) {
+export function runNx(ws, args, timeoutMs = 300_000) {
   // Output goes to a file, not a pipe: with a pipe, Nx's output can lose its tail (seen with
   // 200 cached tasks, about 64 KB: the last ~20 task lines and the summary were missing).
   const logFile = join(ws.root, '.nx', `nx-output-${process.pid}.log`);
@@ -191,7 +192,7 @@ export function runNx(ws, args) {
       cwd: ws.root,
       env: ws.env,
       stdio: ['ignore', fd, fd],
-      timeout: 300_000,
+      timeout: timeoutMs,
     });
   } finally {
     closeSync(fd);
@@ -221,12 +222,13 @@ export function runNx(ws, args) {
  *     when it did not run.
  * @param {TempWorkspace} ws
  * @param {string[]} args e.g. ['-t', 'chunk']
+ * @param {number} [timeoutMs] as for runNx
  * @returns {TaskOutcome & NxRun}
  */
-export function runMany(ws, args) {
+export function runMany(ws, args, timeoutMs) {
   const runJson = join(ws.cacheDir, 'run.json');
   rmSync(runJson, { force: true });
-  const run = runNx(ws, ['run-many', ...args, '--outputStyle=static']);
+  const run = runNx(ws, ['run-many', ...args, '--outputStyle=static'], timeoutMs);
   if (run.status !== 0) throw new Error(`nx run-many ${args.join(' ')} exited ${run.status}:\n${run.output}`);
 
   /** @type {{ tasks: { taskId: string, cacheStatus: string, hash: string, status: number }[] }} */

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { chunkDocument, ChunkOptionsError, resolveOptions, type ChunkDocumentResult, type ChunkOptions } from '@chunkyard/chunking';
 import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { readDocument } from '@chunkyard/topic-io';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 const TOPIC_MARKER = 'golden-reference.md';
@@ -229,24 +230,7 @@ function docNameOf(file: string): string {
   return basename(file, extname(file));
 }
 
-/** Reads one document as UTF-8 text, or throws an error that says what is wrong with it. */
-export function readDocument(file: string): string {
-  const stat = statOrNull(file);
-  if (!stat) throw new Error('no such file');
-  if (stat.isDirectory()) throw new Error('is a directory, not a markdown file');
-  const bytes = readFileSync(file);
-  if (bytes.length === 0) throw new Error('empty file');
-  if (bytes.includes(0)) throw new Error('binary file (contains NUL bytes), not markdown text');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new Error('not UTF-8 text');
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (!text.trim()) throw new Error('empty file (only whitespace)');
-  return text;
-}
+export { readDocument } from '@chunkyard/topic-io';
 
 function chunkOne(job: Job): ChunkDocumentResult & { sourceSha256: string } {
   const text = readDocument(job.file);

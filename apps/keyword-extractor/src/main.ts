@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '@chunkyard/config';
+import { readDocument as readTextFile } from '@chunkyard/topic-io';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
@@ -237,20 +238,9 @@ function statOrNull(p: string) {
   }
 }
 
-/** Reads one document as UTF-8 text (BOM dropped), or throws an error that says what is wrong with it. */
+/** Reads one document as UTF-8 text (BOM dropped); an empty source is fine here (no keywords). */
 export function readDocument(file: string): string {
-  const stat = statOrNull(file);
-  if (!stat) throw new Error('no such file');
-  if (stat.isDirectory()) throw new Error('is a directory, not a markdown file');
-  const bytes = readFileSync(file);
-  if (bytes.includes(0)) throw new Error('binary file (contains NUL bytes), not markdown text');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new Error('not UTF-8 text');
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return readTextFile(file, { allowEmpty: true });
 }
 
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.

@@ -25,15 +25,17 @@ export function statOrNull(p: string): Stats | null {
 }
 
 /**
- * Reads a text file as UTF-8 (BOM dropped), or throws an Error whose message says what is
- * wrong with it: missing, a directory, binary, not UTF-8, or (unless allowed) empty.
+ * Reads a markdown (or other text) file as UTF-8 (BOM dropped), or throws an Error whose
+ * message says what is wrong with it: missing, a directory, binary, not UTF-8, or (unless
+ * allowed) empty. Every tool reads its documents through this, so they word problems alike.
  */
 export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}): string {
   const stat = statOrNull(file);
   if (!stat) throw new Error('no such file');
-  if (stat.isDirectory()) throw new Error('is a directory, not a file');
+  if (stat.isDirectory()) throw new Error('is a directory, not a markdown file');
   const bytes = readFileSync(file);
-  if (bytes.includes(0)) throw new Error('binary file (contains NUL bytes), not text');
+  if (!opts.allowEmpty && bytes.length === 0) throw new Error('empty file');
+  if (bytes.includes(0)) throw new Error('binary file (contains NUL bytes), not markdown text');
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -41,7 +43,7 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
     throw new Error('not UTF-8 text');
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (!opts.allowEmpty && !text.trim()) throw new Error('empty file');
+  if (!opts.allowEmpty && !text.trim()) throw new Error('empty file (only whitespace)');
   return text;
 }
 

@@ -1,0 +1,67 @@
+// Real files in a temp folder: what every tool sees when it reads documents and settings.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '@chunkyard/config';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { docNameOf, loadWorkspace, readDocument, topicSettings, UsageError } from './index.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'chunkyard-topic-io-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const file = (name: string, data: string | Buffer) => {
+  const p = join(dir, name);
+  writeFileSync(p, data);
+  return p;
+};
+
+describe('readDocument', () => {
+  it('reads UTF-8 and drops a BOM', () => {
+    expect(readDocument(file('a.md', '\uFEFF# Title\n'))).toBe('# Title\n');
+  });
+
+  it.each([
+    ['missing', () => join(dir, 'nope.md'), 'no such file'],
+    ['a folder', () => (mkdirSync(join(dir, 'f.md')), join(dir, 'f.md')), 'is a directory, not a markdown file'],
+    ['binary', () => file('b.md', Buffer.from([0x23, 0x00, 0x41])), 'binary file (contains NUL bytes), not markdown text'],
+    ['not UTF-8', () => file('c.md', Buffer.from([0x23, 0x20, 0xff, 0xfe])), 'not UTF-8 text'],
+    ['empty', () => file('d.md', ''), 'empty file'],
+    ['only whitespace', () => file('e.md', ' \n\t\n'), 'empty file (only whitespace)'],
+  ])('says what is wrong with a file that is %s', (_what, make, message) => {
+    expect(() => readDocument(make())).toThrow(new Error(message));
+  });
+
+  it('accepts an empty file when allowed', () => {
+    expect(readDocument(file('q.md', ''), { allowEmpty: true })).toBe('');
+  });
+});
+
+describe('loadWorkspace and topicSettings', () => {
+  it('uses ./chunkyard.config.yaml when present, and its folder as the root', () => {
+    expect(loadWorkspace(undefined, dir)).toEqual({ root: dir, configFile: null, config: { chunking: {} } });
+    file('chunkyard.config.yaml', 'chunking:\n  maxTokens: 300\n');
+    const ws = loadWorkspace(undefined, dir);
+    expect(ws.root).toBe(dir);
+    expect(ws.config.chunking.maxTokens).toBe(300);
+    expect(() => loadWorkspace(join(dir, 'missing.yaml'), dir)).toThrow(UsageError);
+    file('bad.yaml', 'chunking:\n  maxTokens: lots\n');
+    expect(() => loadWorkspace(join(dir, 'bad.yaml'), dir)).toThrow(ConfigError);
+  });
+
+  it('checks a topic folder and merges its topic.yaml', () => {
+    const topic = join(dir, 't');
+    mkdirSync(topic);
+    expect(() => topicSettings(topic, { chunking: {} })).toThrow(/not a topic \(no golden-reference\.md in it\)/);
+    expect(() => topicSettings(join(dir, 'none'), { chunking: {} })).toThrow(/not a topic folder/);
+    writeFileSync(join(topic, 'golden-reference.md'), '# T\n');
+    expect(topicSettings(topic, { chunking: { maxTokens: 300 } })).toEqual({ dir: topic, config: { chunking: { maxTokens: 300 } }, sources: ['golden-reference.md'] });
+    writeFileSync(join(topic, 'topic.yaml'), 'sources: [a.md, b.md]\nchunking:\n  maxTokens: 200\n');
+    const s = topicSettings(topic, { chunking: { maxTokens: 300, minTokens: 10 } });
+    expect(s.sources).toEqual(['a.md', 'b.md']);
+    expect(s.config.chunking).toEqual({ maxTokens: 200, minTokens: 10 });
+    expect(docNameOf('a/b/golden-reference.md')).toBe('golden-reference');
+  });
+});
