@@ -26,8 +26,8 @@ export function bigMarkdown(sections = 620) {
     return WORDS[Math.floor(seed / 65536) % WORDS.length]; // high bits: the low ones cycle fast
   };
   const sentence = (/** @type {number} */ n) => {
-    const w = Array.from({ length: n }, word);
-    return `${w[0][0].toUpperCase()}${w.join(' ').slice(1)}.`;
+    const text = Array.from({ length: n }, word).join(' ');
+    return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
   };
   const out = ['---', 'title: A generated big topic', '---', '', '# A generated big topic', '', `${sentence(14)} ${sentence(12)}`, ''];
   out.push('## API reference', '', '| Member | Kind | Notes |', '| --- | --- | --- |');

@@ -65,7 +65,7 @@ export async function loadTopic(root, topicId, wantedDoc) {
   const index = await fetchJson(idxUrl);
   const docs = Object.keys(index?._embedded?.chunks ?? {});
   if (index?.kind !== 'topic' || docs.length === 0) throw new Error(`${idxUrl.href}: not a topic index (no _embedded.chunks); pick a topic from the list`);
-  const doc = wantedDoc && docs.includes(wantedDoc) ? wantedDoc : docs[0];
+  const doc = wantedDoc && docs.includes(wantedDoc) ? wantedDoc : /** @type {string} */ (docs[0]);
   const group = index._embedded.chunks[doc];
   const manifestUrl = new URL(group.manifest, idxUrl);
   const sourceUrl = new URL(group.source, idxUrl);
