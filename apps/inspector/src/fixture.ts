@@ -33,8 +33,11 @@ export interface BuiltDocs {
   docs: string;
 }
 
-/** Builds the sample topic (and, if asked, the big one) into a fresh temp docs tree. */
-export async function buildDocs(opts: { big?: boolean; sample?: boolean } = {}): Promise<BuiltDocs> {
+/**
+ * Builds the sample topic (and, if asked, the big one and `extra` topics given as markdown by
+ * topic path) into a fresh temp docs tree.
+ */
+export async function buildDocs(opts: { big?: boolean; sample?: boolean; extra?: Record<string, string> } = {}): Promise<BuiltDocs> {
   const dir = mkdtempSync(join(tmpdir(), 'chunkyard-inspector-'));
   const docs = join(dir, 'docs');
   const topics: string[] = [];
@@ -58,6 +61,15 @@ export async function buildDocs(opts: { big?: boolean; sample?: boolean } = {}):
     await ok('chunking-tool (big)', chunk([t, '--config', config], quiet));
     await ok('keyword-extractor (big)', keywords([t], quiet));
     await ok('topic-spec (big)', spec([t, '--config', config], quiet));
+    topics.push(t);
+  }
+  for (const [id, markdown] of Object.entries(opts.extra ?? {})) {
+    const t = join(docs, id);
+    mkdirSync(t, { recursive: true });
+    writeFileSync(join(t, 'golden-reference.md'), markdown);
+    await ok(`chunking-tool (${id})`, chunk([t], quiet));
+    await ok(`keyword-extractor (${id})`, keywords([t], quiet));
+    await ok(`topic-spec (${id})`, spec([t], quiet));
     topics.push(t);
   }
   await ok('index-tool (topics)', indexTool([...topics, '--root', docs], quiet));
