@@ -1,3 +1,6 @@
+// The page.evaluate callbacks run in the browser: they need the DOM's types.
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 // The inspector in a real browser: Debian's Chromium driven by playwright-core, against the real
 // docs-serve on loopback, over a docs tree built by the real tools (sample topic, a generated
 // 540-chunk topic with a technical baseline, and a topic whose text is HTML).
