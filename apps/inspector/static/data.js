@@ -161,11 +161,11 @@ export function questionsByHash(index) {
 
 /**
  * Every topic under the root, walking `_embedded.topics` links breadth-first.
- * @param {URL} root @returns {Promise<{ id: string, title: string }[]>}
+ * @param {URL} root @returns {Promise<{ id: string, title: string, chunks: number }[]>}
  */
 export async function listTopics(root) {
   const rootIndex = indexUrl(root, '');
-  /** @type {{ id: string, title: string }[]} */
+  /** @type {{ id: string, title: string, chunks: number }[]} */
   const topics = [];
   const queue = [rootIndex];
   const seen = new Set();
@@ -173,7 +173,10 @@ export async function listTopics(root) {
     const batch = queue.splice(0);
     const indexes = await Promise.all(batch.map((u) => fetchJson(u)));
     indexes.forEach((index, i) => {
-      if (index.kind === 'topic') topics.push({ id: index.id, title: index.title });
+      if (index.kind === 'topic') {
+        const groups = Object.values(index._embedded?.chunks ?? {});
+        topics.push({ id: index.id, title: index.title, chunks: groups.reduce((n, g) => n + (g.count ?? 0), 0) });
+      }
       for (const child of index._embedded?.topics ?? []) {
         const href = new URL(child._links.self.href, batch[i]).href;
         if (seen.has(href)) continue;

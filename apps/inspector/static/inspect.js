@@ -49,7 +49,7 @@ async function showTopicList(root) {
   const list = h(
     'ul',
     { class: 'topic-list' },
-    topics.map((t) => h('li', null, [h('a', { href: `?topic=${encodeURIComponent(t.id)}` }, [h('span', { class: 'topic-title', text: t.title }), h('code', { text: t.id })])])),
+    topics.map((t) => h('li', null, [h('a', { href: `?topic=${encodeURIComponent(t.id)}` }, [h('span', { class: 'topic-title', text: t.title }), h('code', { text: t.id }), h('span', { class: 'topic-count', text: `${t.chunks} chunks` })])])),
   );
   $('topics').replaceChildren(list);
   $('topics').hidden = false;
