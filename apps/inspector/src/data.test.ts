@@ -2,7 +2,7 @@
 // strategy's manifest must get drawn with — each source character once, each chunk once.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { docsRoot, indexUrl, layoutTree, type Run } from '../static/data.js';
+import { capLabel, docsRoot, indexUrl, layoutTree, tokenCap, type Run } from '../static/data.js';
 
 type Chunk = { sourcePosition: { charStart: number; charEnd: number }; overlapChars?: number };
 const at = (charStart: number, charEnd: number, overlapChars = 0): Chunk => ({ sourcePosition: { charStart, charEnd }, overlapChars });
@@ -102,5 +102,19 @@ describe('URLs', () => {
     expect(indexUrl(root, '').href).toBe('http://h/index.json');
     // The page never reaches above the docs root through ?topic=.
     expect(() => indexUrl(new URL('http://h/site/docs/'), 'a/../../etc')).toThrow(/not a folder under the docs root/);
+  });
+});
+
+describe('tokenCap', () => {
+  it("takes each strategy's hard cap from the manifest options", () => {
+    expect(tokenCap({ strategy: 'semantic', minTokens: 64, targetTokens: 400, maxTokens: 512 }, {})).toBe(512);
+    const hierarchical = { strategy: 'hierarchical', sectionMaxTokens: 2048, snippetMaxTokens: 512, sectionTargetTokens: 1700 };
+    expect(tokenCap(hierarchical, { tier: { level: 'section' } })).toBe(2048);
+    expect(tokenCap(hierarchical, { tier: { level: 'snippet' } })).toBe(512);
+    expect(capLabel(hierarchical)).toBe('sections 2048 · snippets 512');
+    expect(tokenCap({ strategy: 'token-window', windowTokens: 900, singlePieceMaxTokens: 1200 }, {})).toBe(1200);
+    expect(tokenCap({ strategy: 'paginate', ctxSize: 16384, bufSize: 512 }, {})).toBe(15872);
+    expect(tokenCap({ strategy: 'unknown' }, {})).toBeUndefined();
+    expect(capLabel(undefined)).toBe('—');
   });
 });

@@ -152,6 +152,33 @@ function clamp(n, length) {
 }
 
 /**
+ * The hard token cap a chunk is held to, by strategy, from the manifest's `options`:
+ * semantic `maxTokens`; hierarchical `sectionMaxTokens` / `snippetMaxTokens` by the chunk's
+ * `tier.level`; token-window `singlePieceMaxTokens` (a window is `windowTokens`, a piece that
+ * cannot be split may reach this); paginate Nmax = `ctxSize - bufSize`. Undefined if none.
+ * @param {any} options @param {any} chunk @returns {number | undefined}
+ */
+export function tokenCap(options, chunk) {
+  const num = (/** @type {unknown} */ x) => (typeof x === 'number' && x > 0 ? x : undefined);
+  if (!options) return undefined;
+  const level = chunk?.tier?.level;
+  return (
+    num(options.maxTokens) ??
+    (level === 'section' ? num(options.sectionMaxTokens) : level === 'snippet' ? num(options.snippetMaxTokens) : undefined) ??
+    num(options.singlePieceMaxTokens) ??
+    num(options.windowTokens) ??
+    (num(options.ctxSize) && num(options.bufSize) !== undefined ? options.ctxSize - options.bufSize : undefined)
+  );
+}
+
+/** The caps for the page header: "512", or "sections 2048 · snippets 512". @param {any} options */
+export function capLabel(options) {
+  if (!options) return '—';
+  if (options.sectionMaxTokens && options.snippetMaxTokens && !options.maxTokens) return `sections ${options.sectionMaxTokens} · snippets ${options.snippetMaxTokens}`;
+  return String(tokenCap(options, null) ?? '—');
+}
+
+/**
  * Question text by SimHash, from index.json's `_embedded.questions` (index-tool writes it).
  * @param {any} index @returns {Map<string, string>}
  */

@@ -1,6 +1,6 @@
 // The chunk inspector page: ?topic=<topic path under the docs root> shows that topic's
 // chunks over its source; no ?topic= lists the topics. Reads only built files.
-import { docsRoot, layoutTree, listTopics, loadTopic, questionsByHash, sha256Hex } from './data.js';
+import { capLabel, docsRoot, layoutTree, listTopics, loadTopic, questionsByHash, sha256Hex, tokenCap } from './data.js';
 import { h } from './dom.js';
 import { renderDetail, renderList, renderSource, renderStrip } from './render.js';
 
@@ -63,7 +63,6 @@ async function showTopic(root, topicId, doc) {
   state.model = model;
   state.questions = questionsByHash(model.index);
   const { manifest, group, source } = model;
-  const cap = manifest.options?.maxTokens;
   document.title = `${model.index.title} · chunk inspector`;
 
   $('title').textContent = model.index.title;
@@ -74,12 +73,15 @@ async function showTopic(root, topicId, doc) {
     ' / ',
     h('a', { href: model.urls.source.href, text: model.group.source }),
   );
-  const over = manifest.chunks.filter((/** @type {any} */ c) => cap && c.tokenStats?.tokens > cap).length;
+  const over = manifest.chunks.filter((/** @type {any} */ c) => {
+    const cap = tokenCap(manifest.options, c);
+    return cap !== undefined && c.tokenStats?.tokens > cap;
+  }).length;
   $('facts').replaceChildren(
     ...[
       ['strategy', manifest.strategyKey ?? manifest.strategy],
       ['chunks', String(manifest.chunks.length)],
-      ['max tokens', cap ?? '—'],
+      ['max tokens', capLabel(manifest.options)],
       ['over cap', String(over)],
       ['source', `${source.length.toLocaleString('en')} chars`],
       ['questions', String(state.questions.size)],
@@ -96,7 +98,7 @@ async function showTopic(root, topicId, doc) {
 
   performance.mark('inspector:checked');
   const runs = layoutTree(manifest.chunks, source.length);
-  const src = renderSource(source, runs, manifest.chunks, cap);
+  const src = renderSource(source, runs, manifest.chunks, manifest.options);
   $('source').replaceChildren(src.root);
   const list = renderList(model, state.questions);
   $('chunk-list').replaceChildren(list.root);

@@ -1,5 +1,6 @@
 // Builds the page's parts from a loaded topic. Each part is built once into a
 // DocumentFragment (one layout for 500 chunks); selection later only toggles classes.
+import { tokenCap } from './data.js';
 import { fmtSim, h } from './dom.js';
 
 /** Hues for chunk backgrounds; neighbours differ because consecutive indexes differ mod 6. */
@@ -10,10 +11,10 @@ const PALETTE = 6;
  * @param {string} source
  * @param {import('./data.js').Run[]} runs
  * @param {any[]} chunks manifest chunks
- * @param {number} cap options.maxTokens
+ * @param {any} options the manifest's options (the token caps)
  * @returns {{ root: DocumentFragment, byIndex: HTMLElement[] }}
  */
-export function renderSource(source, runs, chunks, cap) {
+export function renderSource(source, runs, chunks, options) {
   /** @type {HTMLElement[]} */
   const byIndex = [];
   const frag = document.createDocumentFragment();
@@ -30,6 +31,7 @@ export function renderSource(source, runs, chunks, cap) {
       }
       const c = chunks[r.index] ?? {};
       const tokens = c.tokenStats?.tokens;
+      const cap = tokenCap(options, c);
       const el = h('span', {
         class: `chunk hue${r.index % PALETTE}${typeof tokens === 'number' && cap && tokens > cap ? ' over-cap' : ''}`,
         'data-chunk-index': r.index,
@@ -55,11 +57,11 @@ export function renderSource(source, runs, chunks, cap) {
  */
 export function renderList(model, questions) {
   const { manifest, group } = model;
-  const cap = manifest.options?.maxTokens;
   /** @type {HTMLElement[]} */
   const byIndex = [];
   const frag = document.createDocumentFragment();
   manifest.chunks.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
+    const cap = tokenCap(manifest.options, c);
     const item = group.items?.[i] ?? {};
     const matched = (item.prompt_hashes ?? []).length;
     const row = h('li', { class: `row hue${i % PALETTE}`, 'data-chunk-index': i, tabindex: -1 }, [
@@ -101,7 +103,7 @@ export function tokenBar(tokens, cap) {
   const ratio = cap ? tokens / cap : 0;
   const fill = h('span', { class: `fill${ratio > 1 ? ' over' : ratio > 0.9 ? ' near' : ''}` });
   fill.style.width = `${Math.min(100, Math.round(ratio * 100))}%`;
-  return h('div', { class: 'bar', title: cap ? `${tokens} of ${cap} tokens (maxTokens)` : `${tokens} tokens` }, [
+  return h('div', { class: 'bar', title: cap ? `${tokens} of at most ${cap} tokens` : `${tokens} tokens` }, [
     h('span', { class: 'track' }, [fill]),
     h('span', { class: 'bar-label', text: cap ? `${tokens} / ${cap}` : String(tokens) }),
   ]);
@@ -127,7 +129,7 @@ export function renderDetail(model, questions, i) {
   const { manifest, group } = model;
   const c = manifest.chunks[i];
   const item = group.items?.[i] ?? {};
-  const cap = manifest.options?.maxTokens;
+  const cap = tokenCap(manifest.options, c);
   const pos = c.sourcePosition ?? {};
   const frag = document.createDocumentFragment();
   const hashes = item.prompt_hashes ?? [];
@@ -140,6 +142,7 @@ export function renderDetail(model, questions, i) {
       ...fact('embed / est.', `${c.tokenStats?.embedTokens ?? '—'} embed · ${c.tokenStats?.estimatedTokens ?? '—'} estimated`),
       ...fact('range', `chars ${pos.charStart}–${pos.charEnd} of ${pos.totalChars} (${(pos.charEnd ?? 0) - (pos.charStart ?? 0)} chars)`),
       ...fact('overlap', c.overlapChars ? `${c.overlapChars} chars shared with #${i - 1}` : 'none'),
+      ...(c.tier?.level ? fact('tier', `${c.tier.level}${c.parentId ? ` of ${c.parentId}` : ''}`) : []),
       ...fact('content', [c.contentHints, c.isCode ? 'code' : null, c.containsTable ? `table (${(c.tableColumns ?? []).join(', ')})` : null, c.splitUnit ? 'split unit' : null].filter(Boolean).join(' · ')),
       ...fact('similarity', `conceptual ${fmtSim(item.similarity_conceptual)}${item.similarity_technical !== undefined ? ` · technical ${fmtSim(item.similarity_technical)}` : ''}`),
       ...fact('stripe rank', stripeRanks(group, i)),
