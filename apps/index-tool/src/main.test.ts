@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as chunk } from '../../chunking-tool/src/main.js';
 import { main as keywords } from '../../keyword-extractor/src/main.js';
 import { main as spec } from '../../topic-spec/src/main.js';
+import { DocsClient, openSource, walkTopics } from '@chunkyard/retrieval';
 import type { IndexJson } from '@chunkyard/topic-index';
 import { HELP, main } from './main.js';
 
@@ -83,6 +84,16 @@ describe('index-tool', () => {
       [TOPICS[1], read(TOPICS[1]!).title],
       [TOPICS[0], read(TOPICS[0]!).title],
     ]);
+  });
+
+  it('writes what the retrieval client reads: every index validates and every chunk is reached', async () => {
+    const client = new DocsClient(openSource(docs));
+    const topics = await walkTopics(client.source);
+    expect(topics.map((t) => t.id).sort()).toEqual([...TOPICS].sort());
+    for (const topic of topics) {
+      const manifest = JSON.parse(readFileSync(join(docs, topic.id, '_chunks/golden-reference.json'), 'utf8')) as { chunks: { originalText: string }[] };
+      for (let i = 0; i < manifest.chunks.length; i++) expect(await client.chunkText(topic, 'golden-reference', i)).toBe(manifest.chunks[i]!.originalText);
+    }
   });
 
   it('keeps the previous index.json when topic-spec.md is broken, naming the file', async () => {
