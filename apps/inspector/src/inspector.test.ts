@@ -4,7 +4,7 @@
 // The inspector in a real browser: Debian's Chromium driven by playwright-core, against the real
 // docs-serve on loopback, over a docs tree built by the real tools (sample topic, a generated
 // 540-chunk topic with a technical baseline, and a topic whose text is HTML).
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -235,6 +235,16 @@ describe('the inspector page, served by docs-serve at /_inspect/', () => {
     expect(await page.textContent('#detail .embed-text')).toContain('<img src="x" onerror=');
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('warns when the source changed since it was chunked (SHA-256 against the manifest)', async () => {
+    const { page: before } = await open(`/_inspect/?topic=${XSS_TOPIC}`);
+    expect(await before.isVisible('#warning')).toBe(false);
+    await before.close();
+    appendFileSync(join(built.docs, XSS_TOPIC, 'golden-reference.md'), '\nAn edit after chunking.\n');
+    const { page } = await open(`/_inspect/?topic=${XSS_TOPIC}`);
+    expect(await page.textContent('#warning')).toContain('golden-reference.md changed since it was chunked');
     await page.close();
   });
 
