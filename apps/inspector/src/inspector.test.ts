@@ -7,13 +7,13 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../docs-serve/src/server.js';
 import { BIG_TOPIC, buildDocs, REPO, SAMPLE_TOPIC, type BuiltDocs } from './fixture.js';
 import { main as inspectorCli } from './main.js';
 
 /** Debian's package (what .ci/run installs); CHROMIUM_PATH overrides. Never a downloaded browser. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const CHROMIUM = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const ARTIFACTS = join(REPO, 'apps/inspector/artifacts');
 const XSS_TOPIC = 'tests/html-in-text';
 const XSS_MD = [
@@ -100,15 +100,23 @@ async function drawn(page: Page) {
   });
 }
 
+/** Set when the browser is missing: every test then fails with it (a skipped browser test would pass CI unseen). */
+let setupError: Error | undefined;
+
 beforeAll(async () => {
-  if (!CHROMIUM) {
-    throw new Error('Chromium not found at /usr/bin/chromium. Install Debian\'s package (apt-get install -y --no-install-recommends chromium; .ci/run does it) or set CHROMIUM_PATH. These tests need a real browser and never download one.');
+  if (!CHROMIUM || !existsSync(CHROMIUM)) {
+    setupError = new Error(`Chromium not found at ${CHROMIUM ?? '/usr/bin/chromium'}. Install Debian's package (apt-get install -y --no-install-recommends chromium; .ci/run does it) or set CHROMIUM_PATH. These tests need a real browser and never download one.`);
+    return;
   }
   built = await buildDocs({ big: true, extra: { [XSS_TOPIC]: XSS_MD } });
   server = await startServer({ root: built.docs, port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 300_000);
+
+beforeEach(() => {
+  if (setupError) throw setupError;
+});
 
 afterAll(async () => {
   await browser?.close();
