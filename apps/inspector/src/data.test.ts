@@ -44,6 +44,8 @@ describe('layoutTree', () => {
     expect(c0.drawnEnd).toBe(30);
     expect(textOf(c0)).toEqual([{ kind: 'text', start: 10, end: 30, overlap: false }]);
     expect(c1.overlapEnd).toBe(42); // overlapChars reaches past chunk 0's end
+    expect(c1.overlapWith).toEqual([0]);
+    expect(c0.overlapWith).toEqual([]);
     expect(textOf(c1).map((t) => [t.start, t.end, t.overlap])).toEqual([
       [30, 42, true],
       [42, 60, false],
@@ -57,6 +59,11 @@ describe('layoutTree', () => {
     const section = nodes.get(0)!;
     expect(section.children.filter((r) => r.kind === 'chunk').map((r) => (r as { index: number }).index)).toEqual([1, 2]);
     expect(textOf(nodes.get(2)!).filter((t) => t.overlap).map((t) => [t.start, t.end])).toEqual([[40, 45]]);
+    // Snippets overlapping each other inside their section: the later one holds the overlap.
+    const inner = flatten(layoutTree([at(0, 100), at(10, 40), at(30, 90)], 100)).nodes;
+    expect(inner.get(1)!.drawnEnd).toBe(30);
+    expect(inner.get(2)!.overlapWith).toEqual([1]);
+    expect(inner.get(2)!.overlapEnd).toBe(40);
   });
 
   it('for any ranges: every character drawn exactly once, in order; every chunk drawn once, from its start', () => {

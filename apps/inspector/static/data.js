@@ -76,7 +76,7 @@ export async function loadTopic(root, topicId, wantedDoc) {
 
 /**
  * @typedef {{ kind: 'text', start: number, end: number, overlap: boolean }} TextRun
- * @typedef {{ kind: 'chunk', index: number, start: number, end: number, drawnEnd: number, overlapEnd: number, children: Run[] }} ChunkRun
+ * @typedef {{ kind: 'chunk', index: number, start: number, end: number, drawnEnd: number, overlapEnd: number, overlapWith: number[], children: Run[] }} ChunkRun
  * @typedef {TextRun | ChunkRun} Run
  */
 
@@ -121,11 +121,14 @@ export function layoutTree(chunks, length) {
       stack.pop();
     }
     let overlapEnd = c.start;
+    /** @type {number[]} */
+    const overlapWith = [];
     while (stack.length > 1 && top().end < c.end) {
       // Overlaps c's start: the earlier chunk is drawn up to c, the rest of it inside c.
       draw(c.start);
       const cut = /** @type {ChunkRun} */ (top().node);
       cut.drawnEnd = c.start;
+      if (top().end > c.start) overlapWith.unshift(cut.index);
       overlapEnd = Math.max(overlapEnd, top().end);
       stack.pop();
     }
@@ -134,7 +137,7 @@ export function layoutTree(chunks, length) {
     // reach past the earlier chunk's end (the blank line between them) or stand alone (nested).
     overlapEnd = Math.max(overlapEnd, c.start + c.overlapChars);
     /** @type {ChunkRun} */
-    const node = { kind: 'chunk', index: c.index, start: c.start, end: c.end, drawnEnd: c.end, overlapEnd: Math.min(overlapEnd, c.end), children: [] };
+    const node = { kind: 'chunk', index: c.index, start: c.start, end: c.end, drawnEnd: c.end, overlapEnd: Math.min(overlapEnd, c.end), overlapWith, children: [] };
     top().children.push(node);
     stack.push({ children: node.children, end: c.end, node });
   }

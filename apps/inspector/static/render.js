@@ -18,14 +18,16 @@ export function renderSource(source, runs, chunks, options) {
   /** @type {HTMLElement[]} */
   const byIndex = [];
   const frag = document.createDocumentFragment();
-  /** @param {import('./data.js').Run[]} list @param {Node} parent */
-  const add = (list, parent) => {
+  /** @param {import('./data.js').Run[]} list @param {Node} parent @param {import('./data.js').ChunkRun | null} owner */
+  const add = (list, parent, owner) => {
     for (const r of list) {
       if (r.kind === 'text') {
         const text = source.slice(r.start, r.end);
         // Top-level text is not in any chunk: drawn dimmed so a missing piece stands out.
-        if (r.overlap) parent.appendChild(h('mark', { class: 'overlap', title: 'overlap: this text is also at the end of the chunk before' }, [text]));
-        else if (parent === frag) parent.appendChild(h('span', { class: 'gap', title: 'in no chunk' }, [text]));
+        if (r.overlap) {
+          const also = owner?.overlapWith.length ? `also in ${owner.overlapWith.map((i) => `#${i}`).join(', ')}` : 'repeated from before';
+          parent.appendChild(h('mark', { class: 'overlap', title: `overlap of #${owner?.index}: ${also}` }, [text]));
+        } else if (parent === frag) parent.appendChild(h('span', { class: 'gap', title: 'in no chunk' }, [text]));
         else parent.appendChild(document.createTextNode(text));
         continue;
       }
@@ -40,12 +42,12 @@ export function renderSource(source, runs, chunks, options) {
         'data-end': r.drawnEnd,
         title: `chunk ${r.index}: ${c.sectionTitle ?? ''} (chars ${r.start}–${r.end})`,
       });
-      add(r.children, el);
+      add(r.children, el, r);
       byIndex[r.index] = el;
       parent.appendChild(el);
     }
   };
-  add(runs, frag);
+  add(runs, frag, null);
   return { root: frag, byIndex };
 }
 
