@@ -23,6 +23,8 @@ as "/", so a client starts at http://HOST:PORT/index.json and follows the links
   - CORS for any origin, preflight (OPTIONS) included; no credentials
   - content types by extension (.json application/json, .md text/markdown)
   - a folder URL answers with its index.json
+  - the chunk inspector page at /_inspect/ (?topic=<topic path>): chunk boundaries,
+    overlap, tokens and stripe order drawn over each topic's source
   - nothing outside <docs-dir>: ".." segments, dot-files and dot-folders, and symlinks
     leading out of the folder are refused with 403
 
@@ -102,6 +104,7 @@ export async function main(argv: string[], io: Io = defaultIo, until: (s: Runnin
     throw err;
   }
   io.stdout(`docs-serve: serving ${running.root} at ${running.url} (root index: ${running.url}index.json)\n`);
+  io.stdout(`docs-serve: chunk inspector at ${running.url}_inspect/\n`);
   const signal = await until(running);
   await running.close();
   io.stdout(`docs-serve: stopped (${signal})\n`);

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { realpath, stat } from 'node:fs/promises';
 import { cors, readOnly } from './cors.js';
 import { chain, type Handler } from './handlers.js';
+import { inspectorRoute, inspectorStaticDir } from './inspect.js';
 import { staticFiles } from './static.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -17,8 +18,10 @@ export interface ServeOptions {
   root: string;
   port?: number;
   host?: string;
-  /** Handlers run after CORS and the method guard, before the static files (e.g. /_inspect/). */
+  /** Handlers run after CORS and the method guard, before the static files. */
   routes?: Handler[];
+  /** The chunk inspector's static folder, served at /_inspect/ (default: @chunkyard/inspector's); false: none. */
+  inspector?: string | false;
   onError?: (err: unknown) => void;
 }
 
@@ -40,7 +43,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw new ServeError(`${options.root}: no such folder`);
   });
   if (!(await stat(root)).isDirectory()) throw new ServeError(`${options.root}: not a folder`);
-  const handlers: Handler[] = [cors, readOnly, ...(options.routes ?? []), staticFiles(root)];
+  const inspector = options.inspector === false ? [] : [inspectorRoute(options.inspector ?? inspectorStaticDir())];
+  const handlers: Handler[] = [cors, readOnly, ...inspector, ...(options.routes ?? []), staticFiles(root)];
   const server = createServer(chain(handlers, options.onError));
   const host = options.host ?? DEFAULT_HOST;
   await new Promise<void>((resolve, reject) => {

@@ -57,6 +57,10 @@ describe('index-tool', () => {
     expect(d.count).toBe(manifest.chunks.length);
     d.items.forEach((item, i) => expect(readFileSync(join(docs, t, item.href), 'utf8')).toBe(manifest.chunks[i]!.originalText));
     expect(d.items.some((i) => i.prompt_hashes?.length)).toBe(true);
+    // Every prompt hash has its question text beside it, from qa-pairs.md.
+    const qa = readFileSync(join(docs, t, 'qa-pairs.md'), 'utf8');
+    const known = new Map((index._embedded.questions ?? []).map((q) => [q.hash, q.question]));
+    for (const h of d.items.flatMap((i) => i.prompt_hashes ?? [])) expect(qa).toContain(known.get(h));
   });
 
   it('needs children first, then lists them; the root is titled after the docs folder', async () => {

@@ -24,7 +24,8 @@ Usage:
 A topic folder (holding ${TOPIC_MARKER}) gets an index.json built from its ${SPEC_FILE}
 (run topic-spec first): seed 001's HAL+JSON with _embedded.chunks.<doc> holding count,
 baselines, stripe_order (and stripe_order_technical when chunk 1 is a reference section)
-and one item per chunk. A section folder (any folder with topics below it, the docs root
+and one item per chunk, plus _embedded.questions (the qa-pairs questions behind the items'
+prompt_hashes) when the topic has any. A section folder (any folder with topics below it, the docs root
 included) gets an index.json listing its child topics and sections in _embedded.topics,
 titled from their own index.json (build those first). _links.self and _links.parent are
 URLs relative to the served docs root; chunk hrefs are relative to the index.json.

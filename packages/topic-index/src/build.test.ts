@@ -77,6 +77,15 @@ describe('topicIndex', () => {
     );
   });
 
+  it('embeds the questions behind the prompt hashes, and leaves them out when there are none', () => {
+    const s = spec([1, 0.5, 0.4], null);
+    const index = topicIndex(s, 'x');
+    expect(index._embedded.questions).toEqual([{ hash: '00000000000000ff', question: 'What is a widget?' }]);
+    const hashes = index._embedded.chunks!['golden-reference']!.items.flatMap((i) => i.prompt_hashes ?? []);
+    for (const h of hashes) expect(index._embedded.questions!.some((q) => q.hash === h)).toBe(true);
+    expect('questions' in topicIndex({ ...s, questions: [] }, 'x')._embedded).toBe(false);
+  });
+
   it('lists children sorted by id', () => {
     const index = topicIndex(spec([1, 0.5], null), 'a', [childEntry('a/z', 'topic', 'Z'), childEntry('a/b', 'section', 'b')]);
     expect(index._embedded.topics.map((t) => t.id)).toEqual(['a/b', 'a/z']);

@@ -60,7 +60,16 @@ export function topicIndex(spec: TopicSpec, id: string, children: readonly Index
       items,
     };
   }
-  return { id, kind: 'topic', title: spec.title, _links: links(id), _embedded: { topics: sortChildren(children), chunks } };
+  // The questions behind the prompt hashes, so a reader (the inspector) can show their text
+  // without parsing topic-spec.md's YAML. Omitted when the topic has no qa-pairs.
+  const questions = spec.questions.map((q) => ({ hash: q.hash, question: q.question }));
+  return {
+    id,
+    kind: 'topic',
+    title: spec.title,
+    _links: links(id),
+    _embedded: { topics: sortChildren(children), chunks, ...(questions.length ? { questions } : {}) },
+  };
 }
 
 /** A section's index.json: a folder above topics, listing its child topics and sections. */

@@ -34,6 +34,12 @@ export interface IndexDocument {
   items: IndexItem[];
 }
 
+export interface IndexQuestion {
+  /** 16 hex digits, as in `prompt_hashes`. */
+  hash: string;
+  question: string;
+}
+
 /** A child in `_embedded.topics`. */
 export interface IndexChild {
   id: string;
@@ -51,5 +57,7 @@ export interface IndexJson {
   _embedded: {
     topics: IndexChild[];
     chunks?: Record<string, IndexDocument>;
+    /** Topics only, when it has qa-pairs: the questions whose SimHashes are the items' `prompt_hashes`. */
+    questions?: IndexQuestion[];
   };
 }

@@ -1,0 +1,127 @@
+// The page's layout of chunks over the source (static/data.js), in Node: the properties every
+// strategy's manifest must get drawn with — each source character once, each chunk once.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { capLabel, docsRoot, indexUrl, layoutTree, tokenCap, type Run } from '../static/data.js';
+
+type Chunk = { sourcePosition: { charStart: number; charEnd: number }; overlapChars?: number };
+const at = (charStart: number, charEnd: number, overlapChars = 0): Chunk => ({ sourcePosition: { charStart, charEnd }, overlapChars });
+
+/** The drawn text of a run list, and each chunk's node by index. */
+function flatten(runs: Run[]) {
+  const text: [number, number][] = [];
+  const nodes = new Map<number, Extract<Run, { kind: 'chunk' }>>();
+  const walk = (list: Run[]) => {
+    for (const r of list) {
+      if (r.kind === 'text') text.push([r.start, r.end]);
+      else {
+        expect(nodes.has(r.index)).toBe(false);
+        nodes.set(r.index, r);
+        walk(r.children);
+      }
+    }
+  };
+  walk(runs);
+  return { text, nodes };
+}
+
+/** Text runs inside a chunk node (its own and its nested chunks'), with their overlap flags. */
+function textOf(node: Run): { start: number; end: number; overlap: boolean }[] {
+  return node.kind === 'text' ? [node] : node.children.flatMap(textOf);
+}
+
+describe('layoutTree', () => {
+  it('draws the usual chunking: gaps dimmed, an overlap inside the later chunk, the earlier cut at its start', () => {
+    // 0..10 front matter, chunk 0 = 10..40, chunk 1 = 30..60 repeating 10 chars (+2 separator), 60..70 trailing.
+    const runs = layoutTree([at(10, 40), at(30, 60, 12)], 70);
+    expect(runs.map((r) => [r.kind, r.start, r.end])).toEqual([
+      ['text', 0, 10],
+      ['chunk', 10, 40],
+      ['chunk', 30, 60],
+      ['text', 60, 70],
+    ]);
+    const [, c0, c1] = runs as [Run, Extract<Run, { kind: 'chunk' }>, Extract<Run, { kind: 'chunk' }>];
+    expect(c0.drawnEnd).toBe(30);
+    expect(textOf(c0)).toEqual([{ kind: 'text', start: 10, end: 30, overlap: false }]);
+    expect(c1.overlapEnd).toBe(42); // overlapChars reaches past chunk 0's end
+    expect(c1.overlapWith).toEqual([0]);
+    expect(c0.overlapWith).toEqual([]);
+    expect(textOf(c1).map((t) => [t.start, t.end, t.overlap])).toEqual([
+      [30, 42, true],
+      [42, 60, false],
+    ]);
+  });
+
+  it('nests a chunk that lies inside another (hierarchical sections and snippets)', () => {
+    const runs = layoutTree([at(0, 100), at(10, 40), at(40, 90, 5)], 100);
+    const { nodes } = flatten(runs);
+    expect(runs).toHaveLength(1);
+    const section = nodes.get(0)!;
+    expect(section.children.filter((r) => r.kind === 'chunk').map((r) => (r as { index: number }).index)).toEqual([1, 2]);
+    expect(textOf(nodes.get(2)!).filter((t) => t.overlap).map((t) => [t.start, t.end])).toEqual([[40, 45]]);
+    // Snippets overlapping each other inside their section: the later one holds the overlap.
+    const inner = flatten(layoutTree([at(0, 100), at(10, 40), at(30, 90)], 100)).nodes;
+    expect(inner.get(1)!.drawnEnd).toBe(30);
+    expect(inner.get(2)!.overlapWith).toEqual([1]);
+    expect(inner.get(2)!.overlapEnd).toBe(40);
+  });
+
+  it('for any ranges: every character drawn exactly once, in order; every chunk drawn once, from its start', () => {
+    const chunk = fc.record({ a: fc.integer({ min: -5, max: 300 }), b: fc.integer({ min: -5, max: 300 }), o: fc.integer({ min: 0, max: 40 }) });
+    fc.assert(
+      fc.property(fc.array(chunk, { maxLength: 30 }), fc.integer({ min: 0, max: 250 }), (cs, length) => {
+        const chunks = cs.map(({ a, b, o }) => at(a, b, o));
+        const runs = layoutTree(chunks, length);
+        const { text, nodes } = flatten(runs);
+        let pos = 0;
+        for (const [s, e] of text) {
+          expect(s).toBe(pos);
+          expect(e).toBeGreaterThan(s);
+          pos = e;
+        }
+        expect(pos).toBe(length);
+        expect(nodes.size).toBe(chunks.length);
+        for (const [i, node] of nodes) {
+          const start = Math.min(Math.max(0, chunks[i]!.sourcePosition.charStart), length);
+          expect(node.start).toBe(start);
+          const drawn = textOf(node);
+          if (drawn.length) expect(drawn[0]!.start).toBe(start);
+          // Drawn text stays inside the chunk's range and overlap marks sit at its start.
+          for (const t of drawn) expect(t.end).toBeLessThanOrEqual(Math.max(node.end, start));
+          const own = node.children.filter((r) => r.kind === 'text');
+          for (const t of own.filter((x) => x.overlap)) expect(t.end).toBeLessThanOrEqual(node.overlapEnd);
+        }
+      }),
+    );
+  });
+});
+
+describe('URLs', () => {
+  it('finds the docs root one level above the page, or at ?root=', () => {
+    expect(docsRoot('http://h:1/_inspect/?topic=a/b').href).toBe('http://h:1/');
+    expect(docsRoot('http://h:1/site/docs/_inspect/index.html?topic=a').href).toBe('http://h:1/site/docs/');
+    expect(docsRoot('http://h:1/_inspect/?root=http://other:2/docs').href).toBe('http://other:2/docs/');
+  });
+
+  it('encodes each folder of a topic path, as index-tool does', () => {
+    const root = new URL('http://h/');
+    expect(indexUrl(root, 'guides/c# & f#').href).toBe('http://h/guides/c%23%20%26%20f%23/index.json');
+    expect(indexUrl(root, '').href).toBe('http://h/index.json');
+    // The page never reaches above the docs root through ?topic=.
+    expect(() => indexUrl(new URL('http://h/site/docs/'), 'a/../../etc')).toThrow(/not a folder under the docs root/);
+  });
+});
+
+describe('tokenCap', () => {
+  it("takes each strategy's hard cap from the manifest options", () => {
+    expect(tokenCap({ strategy: 'semantic', minTokens: 64, targetTokens: 400, maxTokens: 512 }, {})).toBe(512);
+    const hierarchical = { strategy: 'hierarchical', sectionMaxTokens: 2048, snippetMaxTokens: 512, sectionTargetTokens: 1700 };
+    expect(tokenCap(hierarchical, { tier: { level: 'section' } })).toBe(2048);
+    expect(tokenCap(hierarchical, { tier: { level: 'snippet' } })).toBe(512);
+    expect(capLabel(hierarchical)).toBe('sections 2048 · snippets 512');
+    expect(tokenCap({ strategy: 'token-window', windowTokens: 900, singlePieceMaxTokens: 1200 }, {})).toBe(1200);
+    expect(tokenCap({ strategy: 'paginate', ctxSize: 16384, bufSize: 512 }, {})).toBe(15872);
+    expect(tokenCap({ strategy: 'unknown' }, {})).toBeUndefined();
+    expect(capLabel(undefined)).toBe('—');
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * inspector: copies the chunk inspector page (static/: index.html, ES modules, CSS) into a
+ * folder, so any static host serves it beside the docs. docs-serve serves the same files at
+ * /_inspect/ without this step.
+ *
+ *   inspector build --out docs/_inspect
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+/** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
+export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
+
+export const HELP = `inspector — the chunk inspector page, as static files
+
+Usage:
+  inspector build --out DIR
+
+Copies the page (index.html, inspect.js and its modules, inspect.css) into DIR. Put DIR
+one level below the built docs root (e.g. docs/_inspect) and open
+  <docs URL>/_inspect/?topic=<topic path under the docs root>
+The page reads ../index.json, the topic's index.json, its chunk manifest and source; no
+build step and no server code. docs-serve serves the same page at /_inspect/ by itself.
+Elsewhere, ?root=<docs URL> points the page at docs on another host (which must allow CORS).
+
+Options:
+  --out DIR    where to copy the page (created if missing)
+  -h, --help   show this help
+
+Exit status: 0 copied; 2 usage error.
+`;
+
+type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
+const defaultIo: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) };
+
+/** Copies the page into `out`; returns the file names copied. */
+export function buildStatic(out: string): string[] {
+  mkdirSync(out, { recursive: true });
+  const names = readdirSync(STATIC_DIR).filter((n) => !n.startsWith('.') && statSync(join(STATIC_DIR, n)).isFile()).sort();
+  for (const n of names) copyFileSync(join(STATIC_DIR, n), join(out, n));
+  return names;
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  let out: string | undefined;
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+    });
+    if (values.help) {
+      io.stdout(HELP);
+      return 0;
+    }
+    if (positionals[0] !== 'build' || positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no command given (build)' : `unknown command ${JSON.stringify(positionals.join(' '))} (build)`);
+    if (!values.out) throw new Error('build: --out DIR is required');
+    out = resolve(values.out);
+    if (existsSync(out) && !statSync(out).isDirectory()) throw new Error(`--out ${values.out}: exists and is not a folder`);
+  } catch (err) {
+    io.stderr(`inspector: ${(err as Error).message}\nRun inspector --help for usage.\n`);
+    return 2;
+  }
+  const names = buildStatic(out);
+  io.stdout(`inspector: copied ${names.length} files to ${out} (${names.join(', ')})\n`);
+  return 0;
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

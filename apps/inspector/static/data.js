@@ -1,0 +1,230 @@
+// Loading and shaping the built files: index.json, the chunk manifest, the source document.
+// No DOM here, so the layout logic is unit-tested in Node (src/data.test.ts).
+
+/**
+ * The served docs root. The page lives at <root>/_inspect/, so "../" from it is the root;
+ * `?root=URL` points the page at docs served elsewhere (they must allow CORS, docs-serve does).
+ * @param {string} pageUrl
+ * @returns {URL}
+ */
+export function docsRoot(pageUrl) {
+  const page = new URL(pageUrl);
+  const root = page.searchParams.get('root');
+  const url = new URL(root ?? '../', page);
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+/**
+ * `libraries/x` → <root>/libraries/x/index.json, each folder name URL-encoded (as index-tool's
+ * `_links` are). `""` is the root index.
+ * @param {URL} root @param {string} topicId
+ */
+export function indexUrl(root, topicId) {
+  const segments = topicId.split('/').filter((s) => s !== '' && s !== '.');
+  // A topic is a folder under the root: ".." would resolve above it (URLs drop dot segments).
+  if (segments.includes('..')) throw new Error(`topic ${JSON.stringify(topicId)}: ".." is not a folder under the docs root`);
+  const path = segments.map(encodeURIComponent).join('/');
+  return new URL(path ? `${path}/index.json` : 'index.json', root);
+}
+
+/** @param {URL} url */
+async function fetchOk(url) {
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw new Error(`${url.href}: could not be fetched (${err instanceof Error ? err.message : String(err)}); is docs-serve running?`);
+  }
+  if (!res.ok) throw new Error(`${url.href}: HTTP ${res.status}${res.status === 404 ? ' (not built yet? run the index target: npx nx run-many -t index)' : ''}`);
+  return res;
+}
+
+/** @param {URL} url @returns {Promise<any>} parsed JSON, shape checked by the caller */
+export async function fetchJson(url) {
+  const res = await fetchOk(url);
+  try {
+    return await res.json();
+  } catch {
+    throw new Error(`${url.href}: not valid JSON`);
+  }
+}
+
+/** @param {URL} url */
+export async function fetchText(url) {
+  // res.text() decodes UTF-8 and drops a BOM, as chunking-tool's reader does, so positions agree.
+  return (await fetchOk(url)).text();
+}
+
+/**
+ * Everything the page shows for one document of one topic.
+ * @param {URL} root @param {string} topicId @param {string | null} wantedDoc
+ */
+export async function loadTopic(root, topicId, wantedDoc) {
+  const idxUrl = indexUrl(root, topicId);
+  const index = await fetchJson(idxUrl);
+  const docs = Object.keys(index?._embedded?.chunks ?? {});
+  if (index?.kind !== 'topic' || docs.length === 0) throw new Error(`${idxUrl.href}: not a topic index (no _embedded.chunks); pick a topic from the list`);
+  const doc = wantedDoc && docs.includes(wantedDoc) ? wantedDoc : /** @type {string} */ (docs[0]);
+  const group = index._embedded.chunks[doc];
+  const manifestUrl = new URL(group.manifest, idxUrl);
+  const sourceUrl = new URL(group.source, idxUrl);
+  const [manifest, source] = await Promise.all([fetchJson(manifestUrl), fetchText(sourceUrl)]);
+  if (!Array.isArray(manifest?.chunks)) throw new Error(`${manifestUrl.href}: no chunks[] (not a chunk manifest)`);
+  return { topicId, index, docs, doc, group, manifest, source, urls: { index: idxUrl, manifest: manifestUrl, source: sourceUrl } };
+}
+
+/**
+ * @typedef {{ kind: 'text', start: number, end: number, overlap: boolean }} TextRun
+ * @typedef {{ kind: 'chunk', index: number, start: number, end: number, drawnEnd: number, overlapEnd: number, overlapWith: number[], children: Run[] }} ChunkRun
+ * @typedef {TextRun | ChunkRun} Run
+ */
+
+/**
+ * Lays the chunks over the source as a tree of runs, each source character drawn once:
+ * text outside every chunk at the top, one node per chunk holding its text. Works for every
+ * strategy, from `sourcePosition` and `overlapChars` alone:
+ * - a chunk that starts inside an earlier one and ends after it (the usual overlap) cuts the
+ *   earlier one short at its start (`drawnEnd`); the shared text is drawn inside the later
+ *   chunk, marked as overlap (`start`..`overlapEnd`, at least the chunk's first `overlapChars`);
+ * - a chunk wholly inside another (hierarchical snippets in sections) is drawn nested in it;
+ * - text no chunk covers (front matter, blank lines between chunks) is a top-level run.
+ * Ranges are clamped to the source; ties in start go to the longer chunk (the outer one).
+ * @param {{ sourcePosition: { charStart: number, charEnd: number }, overlapChars?: number }[]} chunks
+ * @param {number} length the source's length in UTF-16 code units (what positions count)
+ * @returns {Run[]}
+ */
+export function layoutTree(chunks, length) {
+  const order = chunks
+    .map((c, index) => {
+      const start = clamp(c.sourcePosition.charStart, length);
+      const overlapChars = Number.isFinite(c.overlapChars) && (c.overlapChars ?? 0) > 0 ? /** @type {number} */ (c.overlapChars) : 0;
+      return { index, start, end: Math.max(start, clamp(c.sourcePosition.charEnd, length)), overlapChars };
+    })
+    .sort((a, b) => a.start - b.start || b.end - a.end || a.index - b.index);
+  /** @type {{ children: Run[], end: number, node: ChunkRun | null }[]} */
+  const stack = [{ children: [], end: length, node: null }];
+  let pos = 0; // source drawn up to here
+  const top = () => /** @type {(typeof stack)[number]} */ (stack[stack.length - 1]);
+  /** Draws the source from `pos` to `upTo` into the innermost open chunk (or the top level). */
+  const draw = (/** @type {number} */ upTo) => {
+    if (upTo <= pos) return;
+    const t = top();
+    const split = t.node ? Math.min(Math.max(t.node.overlapEnd, pos), upTo) : pos;
+    if (split > pos) t.children.push({ kind: 'text', start: pos, end: split, overlap: true });
+    if (upTo > split) t.children.push({ kind: 'text', start: split, end: upTo, overlap: false });
+    pos = upTo;
+  };
+  for (const c of order) {
+    while (stack.length > 1 && top().end <= c.start) {
+      draw(top().end);
+      stack.pop();
+    }
+    let overlapEnd = c.start;
+    /** @type {number[]} */
+    const overlapWith = [];
+    while (stack.length > 1 && top().end < c.end) {
+      // Overlaps c's start: the earlier chunk is drawn up to c, the rest of it inside c.
+      draw(c.start);
+      const cut = /** @type {ChunkRun} */ (top().node);
+      cut.drawnEnd = c.start;
+      if (top().end > c.start) overlapWith.unshift(cut.index);
+      overlapEnd = Math.max(overlapEnd, top().end);
+      stack.pop();
+    }
+    draw(c.start);
+    // The manifest's overlapChars (the chunk's lead-in repeated from before) counts too: it may
+    // reach past the earlier chunk's end (the blank line between them) or stand alone (nested).
+    overlapEnd = Math.max(overlapEnd, c.start + c.overlapChars);
+    /** @type {ChunkRun} */
+    const node = { kind: 'chunk', index: c.index, start: c.start, end: c.end, drawnEnd: c.end, overlapEnd: Math.min(overlapEnd, c.end), overlapWith, children: [] };
+    top().children.push(node);
+    stack.push({ children: node.children, end: c.end, node });
+  }
+  while (stack.length > 1) {
+    draw(top().end);
+    stack.pop();
+  }
+  draw(length);
+  return stack[0]?.children ?? [];
+}
+
+/** @param {number} n @param {number} length */
+function clamp(n, length) {
+  return Math.min(Math.max(0, Number.isFinite(n) ? n : 0), length);
+}
+
+/**
+ * The hard token cap a chunk is held to, by strategy, from the manifest's `options`:
+ * semantic `maxTokens`; hierarchical `sectionMaxTokens` / `snippetMaxTokens` by the chunk's
+ * `tier.level`; token-window `singlePieceMaxTokens` (a window is `windowTokens`, a piece that
+ * cannot be split may reach this); paginate Nmax = `ctxSize - bufSize`. Undefined if none.
+ * @param {any} options @param {any} chunk @returns {number | undefined}
+ */
+export function tokenCap(options, chunk) {
+  const num = (/** @type {unknown} */ x) => (typeof x === 'number' && x > 0 ? x : undefined);
+  if (!options) return undefined;
+  const level = chunk?.tier?.level;
+  return (
+    num(options.maxTokens) ??
+    (level === 'section' ? num(options.sectionMaxTokens) : level === 'snippet' ? num(options.snippetMaxTokens) : undefined) ??
+    num(options.singlePieceMaxTokens) ??
+    num(options.windowTokens) ??
+    (num(options.ctxSize) && num(options.bufSize) !== undefined ? options.ctxSize - options.bufSize : undefined)
+  );
+}
+
+/** The caps for the page header: "512", or "sections 2048 · snippets 512". @param {any} options */
+export function capLabel(options) {
+  if (!options) return '—';
+  if (options.sectionMaxTokens && options.snippetMaxTokens && !options.maxTokens) return `sections ${options.sectionMaxTokens} · snippets ${options.snippetMaxTokens}`;
+  return String(tokenCap(options, null) ?? '—');
+}
+
+/**
+ * Question text by SimHash, from index.json's `_embedded.questions` (index-tool writes it).
+ * @param {any} index @returns {Map<string, string>}
+ */
+export function questionsByHash(index) {
+  return new Map((index?._embedded?.questions ?? []).map((/** @type {any} */ q) => [q.hash, q.question]));
+}
+
+/**
+ * Every topic under the root, walking `_embedded.topics` links breadth-first.
+ * @param {URL} root @returns {Promise<{ id: string, title: string, chunks: number }[]>}
+ */
+export async function listTopics(root) {
+  const rootIndex = indexUrl(root, '');
+  /** @type {{ id: string, title: string, chunks: number }[]} */
+  const topics = [];
+  const queue = [rootIndex];
+  const seen = new Set();
+  while (queue.length > 0) {
+    const batch = queue.splice(0);
+    const indexes = await Promise.all(batch.map((u) => fetchJson(u)));
+    indexes.forEach((index, i) => {
+      if (index.kind === 'topic') {
+        const groups = Object.values(index._embedded?.chunks ?? {});
+        topics.push({ id: index.id, title: index.title, chunks: groups.reduce((n, g) => n + (g.count ?? 0), 0) });
+      }
+      for (const child of index._embedded?.topics ?? []) {
+        const href = new URL(child._links.self.href, batch[i]).href;
+        if (seen.has(href)) continue;
+        seen.add(href);
+        queue.push(new URL(href));
+      }
+    });
+  }
+  return topics.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * SHA-256 of the text as UTF-8, hex, as chunking-tool writes `sourceSha256`; null where
+ * crypto.subtle is missing (plain http on a non-loopback host).
+ * @param {string} text
+ */
+export async function sha256Hex(text) {
+  if (!globalThis.crypto?.subtle) return null;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
