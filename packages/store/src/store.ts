@@ -61,7 +61,7 @@ const UNIT_COLUMNS_CHUNK = `c.id AS unitId, c.artifact_id AS artifactId, c.chunk
   c.content_hints AS contentHints, c.content AS content, c.start_char AS startChar, c.end_char AS endChar, c.token_count AS tokenCount`;
 const UNIT_COLUMNS_WHOLE = `a.id AS unitId, a.id AS artifactId, NULL AS chunkIndex, 0 AS numChunks, a.source_file AS sourceFile,
   a.title AS title, '' AS sectionTitle, a.topic AS topic, a.artifact_type AS contentType, a.content_hints AS contentHints,
-  a.content AS content, 0 AS startChar, length(a.content) AS endChar, a.token_count AS tokenCount`;
+  a.content AS content, 0 AS startChar, 0 AS endChar, a.token_count AS tokenCount`;
 
 export class DocStore {
   private index: VectorIndex | null = null;
@@ -241,7 +241,9 @@ export class DocStore {
   unit(unitId: string): Omit<SearchHit, 'score' | 'ranks'> | undefined {
     const chunk = this.db.prepare(`SELECT ${UNIT_COLUMNS_CHUNK} FROM artifact_chunks c JOIN artifacts a ON a.id = c.artifact_id WHERE c.id = ?`).get(unitId) as UnitRow | undefined;
     if (chunk) return chunk;
-    return this.db.prepare(`SELECT ${UNIT_COLUMNS_WHOLE} FROM artifacts a WHERE a.id = ? AND a.is_chunked = 0`).get(unitId) as UnitRow | undefined;
+    const whole = this.db.prepare(`SELECT ${UNIT_COLUMNS_WHOLE} FROM artifacts a WHERE a.id = ? AND a.is_chunked = 0`).get(unitId) as UnitRow | undefined;
+    // Offsets are UTF-16 code units; SQLite's length() counts code points, so measure here.
+    return whole && { ...whole, endChar: whole.content.length };
   }
 
   /**
