@@ -84,10 +84,12 @@ it('the packed index ranks exactly as a naive cosine sort, with and without a fi
         let s = seed >>> 0;
         const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
         const vecs = Array.from({ length: rows }, () => Float32Array.from({ length: dims }, rand));
-        const index = VectorIndex.fromRows(
-          dims,
-          vecs.map((v, i) => ({ unit: { unitId: `u${i}`, artifactId: 'a', topic: null, artifactType: 'doc', contentHints: i % 3 ? 'prose' : 'code' }, embedding: new Uint8Array(v.buffer) })),
-        );
+        const rowsOf = () => vecs.map((v, i) => ({ unit: { unitId: `u${i}`, artifactId: 'a', topic: null, artifactType: 'doc', contentHints: i % 3 ? 'prose' : 'code' }, embedding: new Uint8Array(v.buffer) }));
+        // The SIMD kernel (growing from the default capacity of 16 rows) and the JS loop.
+        const simdIndex = VectorIndex.fromRows(dims, rowsOf());
+        const jsIndex = VectorIndex.fromRows(dims, rowsOf(), rows, { simd: false });
+        expect(simdIndex.simd).toBe(true);
+        expect(jsIndex.simd).toBe(false);
         const q = Float32Array.from({ length: dims }, rand);
         const cos = (v: Float32Array) => {
           let dot = 0, nq = 0, nv = 0;
@@ -98,20 +100,22 @@ it('the packed index ranks exactly as a naive cosine sort, with and without a fi
           }
           return nq && nv ? dot / Math.sqrt(nq * nv) : 0;
         };
-        for (const filter of [undefined, (u: { contentHints: string }) => u.contentHints === 'code']) {
-          const expected = vecs
-            .map((v, row) => ({ row, score: cos(v) }))
-            .filter((m) => !filter || filter(index.units[m.row]!))
-            .sort((a, b) => b.score - a.score || a.row - b.row)
-            .slice(0, k);
-          const got = index.search(q, k, filter);
-          expect(got.map((m) => m.score)).toEqual(expected.map((m) => expect.closeTo(m.score, 5)));
-          // Rows agree except where two scores are equal to float precision.
-          got.forEach((m, i) => {
-            if (Math.abs(m.score - expected[i]!.score) > 1e-6 || m.row !== expected[i]!.row) {
-              expect(Math.abs(cos(vecs[m.row]!) - expected[i]!.score)).toBeLessThan(1e-5);
-            }
-          });
+        for (const index of [simdIndex, jsIndex]) {
+          for (const filter of [undefined, (u: { contentHints: string }) => u.contentHints === 'code']) {
+            const expected = vecs
+              .map((v, row) => ({ row, score: cos(v) }))
+              .filter((m) => !filter || filter(index.units[m.row]!))
+              .sort((a, b) => b.score - a.score || a.row - b.row)
+              .slice(0, k);
+            const got = index.search(q, k, filter);
+            expect(got.map((m) => m.score)).toEqual(expected.map((m) => expect.closeTo(m.score, 5)));
+            // Rows agree except where two scores are equal to float precision.
+            got.forEach((m, i) => {
+              if (Math.abs(m.score - expected[i]!.score) > 1e-6 || m.row !== expected[i]!.row) {
+                expect(Math.abs(cos(vecs[m.row]!) - expected[i]!.score)).toBeLessThan(1e-5);
+              }
+            });
+          }
         }
       },
     ),
