@@ -2,6 +2,7 @@
 // default path, the real local provider (and a real unreachable ollama for failures).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -78,6 +79,22 @@ describe('ingest', () => {
     expect(r.stderr).toMatch(/docs-store: .*ollama.*127\.0\.0\.1:9/is);
     expect(count('artifacts')).toBe(0);
     expect(count('artifact_chunks')).toBe(0);
+  });
+
+  it('draws progress bars for embedding and writing on a TTY, and nothing with CI set', async () => {
+    const drawn = (env: Record<string, string | undefined>) => {
+      let text = '';
+      const stream = Object.assign(new Writable({ write: (chunk: Buffer, _enc, done) => ((text += chunk.toString()), done()) }), { isTTY: true, columns: 120 });
+      return { stream, text: () => text, env };
+    };
+    const tty = drawn({});
+    const r1 = await main(['ingest', TOPICS[0]!, '--db', 'a.db'], { stdout: () => {}, stderr: () => {}, cwd: ws, env: tty.env, progressStream: tty.stream });
+    expect(r1).toBe(0);
+    expect(tty.text()).toMatch(/embedding \[.*\] \d+\/\d+/);
+    expect(tty.text()).toMatch(/writing {3}\[.*\] 10\/10/);
+    const ci = drawn({ CI: 'true' });
+    expect(await main(['ingest', TOPICS[0]!, '--db', 'b.db'], { stdout: () => {}, stderr: () => {}, cwd: ws, env: ci.env, progressStream: ci.stream })).toBe(0);
+    expect(ci.text()).toBe('');
   });
 
   it('--built loads _chunks/ manifests, taking vectors from .embedding-cache/ on the second store', async () => {

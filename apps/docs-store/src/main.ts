@@ -175,19 +175,23 @@ async function ingest(ctx: Context): Promise<number> {
   const cacheStats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
   if (plans.length > 0) {
     const store = DocStore.open(ctx.dbPath);
-    let bar: ProgressReporter | null = null;
+    // One bar per stage (embedding, then writing); silent unless stderr is a TTY without CI.
+    let bar: { stage: string; reporter: ProgressReporter } | null = null;
     try {
       const onProgress = (e: { stage: 'embed' | 'write'; done: number; total: number }) => {
-        if (e.stage !== 'embed') return;
-        bar ??= progressReporter(e.total, 'embedding', io.progressStream ?? process.stderr, io.env ?? process.env);
-        bar.update(e.done);
+        if (bar?.stage !== e.stage) {
+          bar?.reporter.stop();
+          const label = e.stage === 'embed' ? 'embedding' : 'writing  ';
+          bar = { stage: e.stage, reporter: progressReporter(e.total, label, io.progressStream ?? process.stderr, io.env ?? process.env) };
+        }
+        bar.reporter.update(e.done);
       };
       const source = values.built
         ? cachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats)
         : (pending: Parameters<typeof embedPlans>[0], progress?: Parameters<typeof embedPlans>[2]) => embedPlans(pending, provider, progress);
       outcomes = await store.ingestPlans(plans, provider.model, source, { onProgress });
     } finally {
-      (bar as ProgressReporter | null)?.stop();
+      (bar as { reporter: ProgressReporter } | null)?.reporter.stop();
       store.close();
     }
   }
