@@ -73,6 +73,42 @@ it('ingest → read gives back the text, offsets, tokens and vectors; re-ingest 
   expect(sawWhole && sawChunked).toBe(true);
 });
 
+it('the index patched after our own writes answers as one freshly loaded from the file', async () => {
+  const provider = localProvider();
+  const op = fc.record({ source: fc.constantFrom('a.md', 'b.md', 'c.md'), text: documentText, query: fc.constantFrom('serializer options', 'native token', 'käse vector', 'chunk') });
+  await fc.assert(
+    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 6 }), async (ops) => {
+      const path = join(temp.dir, `i${n++}.db`);
+      const store = DocStore.open(path);
+      try {
+        for (const { source, text, query } of ops) {
+          await store.search(query, { mode: 'vector', embedder: provider }); // loads (or keeps) the index
+          const before = store.vectorIndex();
+          await store.ingest([{ content: text, sourceSystem: 'file', sourceId: source }], provider);
+          const after = store.vectorIndex();
+          const fresh = DocStore.open(path, { readonly: true });
+          try {
+            const expected = await fresh.search(query, { mode: 'vector', embedder: provider, limit: 20 });
+            const got = await store.search(query, { mode: 'vector', embedder: provider, limit: 20 });
+            expect(got.map((h) => h.score)).toEqual(expected.map((h) => expect.closeTo(h.score, 5)));
+            expect(new Set(after.units.map((u) => u.unitId))).toEqual(new Set(fresh.vectorIndex().units.map((u) => u.unitId)));
+            expect(after.units).toHaveLength(fresh.vectorIndex().size);
+            // Patched in place of a reload: a new index object, built without re-reading the file.
+            if (before.size > 0) expect(after).not.toBe(before);
+          } finally {
+            fresh.close();
+          }
+        }
+        // One load of the empty store, one once it has vectors; every later write was patched in.
+        expect(store.indexLoads).toBeLessThanOrEqual(2);
+      } finally {
+        store.close();
+      }
+    }),
+    { numRuns: 12 },
+  );
+});
+
 it('the packed index ranks exactly as a naive cosine sort, with and without a filter', () => {
   fc.assert(
     fc.property(

@@ -189,6 +189,21 @@ describe('search and expand', () => {
     expect((await store.search('json', { mode: 'fts' })).length).toBeGreaterThan(0);
   });
 
+  it('reloads the vector index when another connection committed, and patches it after its own writes', async () => {
+    await store.search('json', { mode: 'vector', embedder: provider });
+    expect(store.indexLoads).toBe(1);
+    const other = DocStore.open(store.path);
+    await other.ingest([{ content: 'Zebra migrations across the savanna, a topic no other document covers.', sourceSystem: 'file', sourceId: 'zebra.md' }], provider);
+    other.close();
+    const [hit] = await store.search('zebra savanna migrations', { mode: 'vector', embedder: provider, limit: 1 });
+    expect(hit!.unitId).toBe(`art_${sha256Hex('file:zebra.md').slice(0, 8)}`);
+    expect(store.indexLoads).toBe(2);
+    await store.ingest([{ content: 'Okapi forests, also covered nowhere else.', sourceSystem: 'file', sourceId: 'okapi.md' }], provider);
+    const [okapi] = await store.search('okapi forests', { mode: 'vector', embedder: provider, limit: 1 });
+    expect(okapi!.unitId).toBe(`art_${sha256Hex('file:okapi.md').slice(0, 8)}`);
+    expect(store.indexLoads).toBe(2);
+  });
+
   it('treats FTS syntax in a query as words', async () => {
     const hits = await store.search('"AOT" AND (trimming* OR -NEAR', { mode: 'fts', limit: 3 });
     expect(hits.length).toBeGreaterThan(0);

@@ -66,6 +66,8 @@ const UNIT_COLUMNS_WHOLE = `a.id AS unitId, a.id AS artifactId, NULL AS chunkInd
 export class DocStore {
   private index: VectorIndex | null = null;
   private indexVersion = -1;
+  /** Full index loads from the database so far (a diagnostic; patches after our writes do not count). */
+  indexLoads = 0;
 
   private constructor(
     readonly db: Database.Database,
@@ -142,7 +144,7 @@ export class DocStore {
     if (pending.length > 0) {
       const embedded = await vectors(pending, options.onProgress);
       for (const outcome of writeArtifacts(this.db, embedded, model, options.onProgress)) outcomes.set(outcome.artifactId, outcome);
-      this.index = null;
+      this.updateIndex(embedded);
     }
     return [...byId.keys()].map((id) => outcomes.get(id)!);
   }
@@ -158,6 +160,29 @@ export class DocStore {
         return true;
       })
       .immediate();
+  }
+
+  /**
+   * After our own write: patch the loaded index with what we wrote, unless another
+   * connection also committed since it was loaded (`data_version` does not move for our own
+   * commits), in which case it is dropped and reloaded on the next search.
+   */
+  private updateIndex(written: readonly EmbeddedArtifact[]): void {
+    const index = this.index;
+    if (!index) return;
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const dims = written.find((w) => w.vectors.length > 0)?.vectors[0]?.length;
+    if (version !== this.indexVersion || index.dims !== dims) {
+      this.index = null;
+      return;
+    }
+    const added = written.flatMap(({ plan, vectors }) =>
+      plan.units.map((u, i) => ({
+        unit: { unitId: u.id, artifactId: plan.id, topic: plan.topic, artifactType: plan.artifactType, contentHints: u.contentHints },
+        vector: vectors[i]!,
+      })),
+    );
+    this.index = index.withChanges(new Set(written.map((w) => w.plan.id)), added);
   }
 
   /** The packed vectors of every unit, rebuilt when the database changed since the last call. */
@@ -179,6 +204,7 @@ export class DocStore {
       return VectorIndex.fromRows(dimensions ?? 0, mapRows(rows), count);
     })();
     this.indexVersion = version;
+    this.indexLoads++;
     return this.index;
   }
 

@@ -104,6 +104,26 @@ export class VectorIndex {
     return new VectorIndex(dims, units, layout);
   }
 
+  /**
+   * A new index without the rows of the `removed` artifacts and with `added` appended: what
+   * a write by this process changed, applied without reading every vector from SQLite again.
+   */
+  withChanges(removed: ReadonlySet<string>, added: readonly { unit: IndexedUnit; vector: Float32Array }[]): VectorIndex {
+    const { buffer, matrixOffset } = this.layout;
+    const dims = this.dims;
+    const stride = this.stride;
+    const units = this.units;
+    let kept = 0;
+    for (const u of units) if (!removed.has(u.artifactId)) kept++;
+    function* rows(): Generator<{ unit: IndexedUnit; embedding: Uint8Array }> {
+      for (let r = 0; r < units.length; r++) {
+        if (!removed.has(units[r]!.artifactId)) yield { unit: units[r]!, embedding: new Uint8Array(buffer, matrixOffset + r * stride * 4, dims * 4) };
+      }
+      for (const { unit, vector } of added) yield { unit, embedding: new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength) };
+    }
+    return VectorIndex.fromRows(dims, rows(), kept + added.length, { simd: this.simd });
+  }
+
   /** The `k` rows most similar to `query` among those `accept` lets through, best first. */
   search(query: Float32Array, k: number, accept?: (unit: IndexedUnit) => boolean): VectorMatch[] {
     if (query.length !== this.dims) throw new RangeError(`query has ${query.length} dimensions, the index ${this.dims}`);
