@@ -1,0 +1,202 @@
+// The CLI end to end on a real workspace in a temp dir: real files, a real SQLite file at the
+// default path, the real local provider (and a real unreachable ollama for failures).
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { main as chunkingTool } from '../../chunking-tool/src/main.js';
+import { HELP, main } from './main.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const TOPICS = ['docs/libraries/system-text-json-collections', 'docs/deployment/native-aot', 'docs/libraries/system-text-json-reflection-vs-source-generation'];
+
+let ws: string;
+beforeEach(() => {
+  ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-'));
+  cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
+  for (const t of TOPICS) cpSync(join(REPO, t), join(ws, t), { recursive: true, filter: (p) => !/_chunks|_keywords|index\.json|topic-spec/.test(p) });
+  mkdirSync(join(ws, 'deep', 'er'), { recursive: true });
+});
+afterEach(() => rmSync(ws, { recursive: true, force: true }));
+
+async function run(args: string[], cwd = ws, env: Record<string, string | undefined> = { CI: '1' }) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd, env });
+  return { code, stdout, stderr };
+}
+
+const dbPath = () => join(ws, '.chunkyard', 'store.db');
+const count = (table: string, db = dbPath()) => {
+  const d = new Database(db, { readonly: true });
+  try {
+    return (d.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    d.close();
+  }
+};
+
+describe('ingest', () => {
+  it('ingests topic folders into <workspace>/.chunkyard/store.db, found from a subfolder; a rerun is a no-op', async () => {
+    const first = await run(['ingest', ...TOPICS.map((t) => join(ws, t)), '--json'], join(ws, 'deep', 'er'));
+    expect(first.code, first.stderr).toBe(0);
+    const out = JSON.parse(first.stdout) as { db: string; artifacts: { sourceFile: string; status: string; isChunked: boolean; artifactId: string }[] };
+    expect(out.db).toBe(dbPath());
+    expect(out.artifacts.map((a) => [a.sourceFile, a.status, a.isChunked])).toEqual([
+      [`${TOPICS[0]}/golden-reference.md`, 'created', true],
+      [`${TOPICS[1]}/golden-reference.md`, 'created', true],
+      [`${TOPICS[2]}/golden-reference.md`, 'created', false],
+    ]);
+    expect(count('artifacts')).toBe(3);
+    const again = await run(['ingest', ...TOPICS]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/0 written, 3 unchanged, 0 failed/);
+  });
+
+  it('reports each bad document by name, stores the good ones and none of the bad', async () => {
+    writeFileSync(join(ws, 'binary.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
+    writeFileSync(join(ws, 'empty.md'), '');
+    writeFileSync(join(ws, 'latin1.md'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    writeFileSync(join(ws, 'minified.md'), `${'x'.repeat(50_000)}\n`);
+    const r = await run(['ingest', 'binary.md', 'empty.md', TOPICS[1]!, 'latin1.md', 'minified.md', 'missing.md']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('docs-store: binary.md: binary file (contains NUL bytes), not text');
+    expect(r.stderr).toContain('docs-store: empty.md: empty file');
+    expect(r.stderr).toContain('docs-store: latin1.md: not valid UTF-8 (first bad byte at offset 3)');
+    expect(r.stderr).toContain('docs-store: minified.md: line 1 is 50000 characters long (limit 20000)');
+    expect(r.stderr).toMatch(/missing\.md: no such file or folder/);
+    expect(r.stdout).toMatch(/1 written, 0 unchanged, 5 failed/);
+    expect(count('artifacts')).toBe(1);
+  });
+
+  it('writes nothing when the embedding provider fails', async () => {
+    writeFileSync(join(ws, 'chunkyard.config.yaml'), 'embeddings:\n  provider: ollama\n  host: http://127.0.0.1:9\n  maxRetries: 0\n');
+    const r = await run(['ingest', ...TOPICS]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/docs-store: .*ollama.*127\.0\.0\.1:9/is);
+    expect(count('artifacts')).toBe(0);
+    expect(count('artifact_chunks')).toBe(0);
+  });
+
+  it('draws progress bars for embedding and writing on a TTY, and nothing with CI set', async () => {
+    const drawn = (env: Record<string, string | undefined>) => {
+      let text = '';
+      const stream = Object.assign(new Writable({ write: (chunk: Buffer, _enc, done) => ((text += chunk.toString()), done()) }), { isTTY: true, columns: 120 });
+      return { stream, text: () => text, env };
+    };
+    const tty = drawn({});
+    const r1 = await main(['ingest', TOPICS[0]!, '--db', 'a.db'], { stdout: () => {}, stderr: () => {}, cwd: ws, env: tty.env, progressStream: tty.stream });
+    expect(r1).toBe(0);
+    expect(tty.text()).toMatch(/embedding \[.*\] \d+\/\d+/);
+    expect(tty.text()).toMatch(/writing {3}\[.*\] 10\/10/);
+    const ci = drawn({ CI: 'true' });
+    expect(await main(['ingest', TOPICS[0]!, '--db', 'b.db'], { stdout: () => {}, stderr: () => {}, cwd: ws, env: ci.env, progressStream: ci.stream })).toBe(0);
+    expect(ci.text()).toBe('');
+  });
+
+  it('--built loads _chunks/ manifests, taking vectors from .embedding-cache/ on the second store', async () => {
+    for (const t of TOPICS) expect(await chunkingTool([join(ws, t)], { stdout: () => {}, stderr: () => {} })).toBe(0);
+    const first = await run(['ingest', '--built', ...TOPICS, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const a = JSON.parse(first.stdout) as { cache: { documentHits: number; embedded: number }; artifacts: { numChunks: number }[] };
+    expect(a.cache.documentHits).toBe(0);
+    expect(a.cache.embedded).toBeGreaterThan(0);
+    const second = await run(['ingest', '--built', ...TOPICS, '--db', 'other.db', '--json']);
+    const b = JSON.parse(second.stdout) as { cache: { documentHits: number; embedded: number; textHits: number } };
+    expect(b.cache).toEqual({ documentHits: 3, textHits: 0, embedded: 0 });
+    expect(count('artifact_chunks', join(ws, 'other.db'))).toBe(a.artifacts.reduce((n, x) => n + x.numChunks, 0));
+  });
+});
+
+describe('search, expand, stats', () => {
+  beforeEach(async () => {
+    expect((await run(['ingest', ...TOPICS])).code).toBe(0);
+  });
+
+  it('names the source file and chunk id of every hit, in text and JSON', async () => {
+    const text = await run(['search', 'Native', 'AOT', 'limitations', '--limit', '3']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^1\. docs\/deployment\/native-aot\/golden-reference\.md {2}art_[0-9a-f]{8}::chunk::\d{3}::[0-9a-f]{8}$/m);
+    const json = await run(['search', 'Native AOT limitations', '--json', '--mode', 'fts', '--limit', '4']);
+    const out = JSON.parse(json.stdout) as { mode: string; hits: { sourceFile: string; unitId: string; ranks: object }[] };
+    expect(out.mode).toBe('fts');
+    expect(out.hits).toHaveLength(4);
+    for (const h of out.hits) {
+      expect(h.sourceFile).toMatch(/golden-reference\.md$/);
+      expect(h.unitId).toMatch(/^art_[0-9a-f]{8}(::chunk::\d{3}::[0-9a-f]{8})?$/);
+      expect(Object.keys(h.ranks)).toEqual(['fts']);
+    }
+  });
+
+  it('filters and expands', async () => {
+    const r = await run(['search', 'serialize', '--topic', 'system-text-json-collections', '--hint', 'table', '--expand', '1', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const hits = (JSON.parse(r.stdout) as { hits: { topic: string; contentHints: string; expanded: string; content: string }[] }).hits;
+    expect(hits.length).toBeGreaterThan(0);
+    for (const h of hits) {
+      expect(h.topic).toBe(TOPICS[0]);
+      expect(h.contentHints).toBe('table');
+      expect(h.expanded).toContain(h.content);
+      expect(h.expanded).toContain('[CHUNK BOUNDARY]');
+    }
+  });
+
+  it('expand prints a chunk with its neighbours', async () => {
+    const id = (JSON.parse((await run(['search', 'limitations', '--topic', 'native-aot', '--json', '--mode', 'fts', '--limit', '1'])).stdout) as { hits: { unitId: string }[] }).hits[0]!.unitId;
+    const r = await run(['expand', id, '--k', '1', '--json']);
+    expect(r.code).toBe(0);
+    const e = JSON.parse(r.stdout) as { chunkIndices: number[]; text: string };
+    const index = Number(id.split('::')[2]);
+    expect(e.chunkIndices).toEqual([index - 1, index, index + 1].filter((i) => i >= 0 && i < 5));
+    expect(e.text.split('\n[CHUNK BOUNDARY]\n')).toHaveLength(e.chunkIndices.length);
+    const missing = await run(['expand', 'art_00000000::chunk::000::00000000']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('docs-store: no chunk or artifact with id art_00000000::chunk::000::00000000\n');
+  });
+
+  it('stats counts what is stored', async () => {
+    const r = await run(['stats', '--json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ schemaVersion: 1, artifacts: 3, chunkedArtifacts: 2, embeddingModel: 'local-lexical-v1-d512', dimensions: 512 });
+  });
+
+  it('refuses a query embedding of another dimension clearly; fts still works', async () => {
+    writeFileSync(join(ws, 'chunkyard.config.yaml'), 'embeddings:\n  provider: local\n  dimensions: 256\n');
+    const r = await run(['search', 'trimming']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/query embedding has 256 dimensions \(model local-lexical-v1-d256\), but .*store\.db holds 512-dimension vectors of model local-lexical-v1-d512/);
+    expect((await run(['search', 'trimming', '--mode', 'fts'])).code).toBe(0);
+  });
+});
+
+describe('usage', () => {
+  it.each([
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['search'], /search: no query given/],
+    [['search', 'x', '--limit', '0'], /--limit must be an integer >= 1, got "0"/],
+    [['search', 'x', '--hint', 'poem'], /--hint must be one of prose, table, code, list, quote, mixed/],
+    [['ingest', 'deep'], /deep: a folder, but not a topic \(no golden-reference\.md in it\)/],
+    [['ingest', '--nope'], /Unknown option '--nope'/],
+  ])('%j exits 2 with a clear message', async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(existsSync(dbPath())).toBe(false);
+  });
+
+  it('searching a store that does not exist says how to make one', async () => {
+    const r = await run(['search', 'x', '--mode', 'fts']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/store\.db: cannot open the store .*run "docs-store ingest" first/);
+  });
+
+  it('--help lists every command and option the parser accepts', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    for (const word of ['ingest', 'search', 'expand', 'stats', 'mcp', '--db', '--config', '--json', '--built', '--topic', '--content-type', '--mode', '--limit', '--expand', '--hint', '--k']) {
+      expect(HELP).toContain(word);
+    }
+  });
+});

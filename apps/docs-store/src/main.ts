@@ -1,0 +1,307 @@
+/**
+ * docs-store: the I/O edge around @chunkyard/store.
+ *
+ *   docs-store ingest <files | topic dirs ...> [--built] [--db PATH] [--json]
+ *   docs-store search <query> [--mode hybrid|fts|vector] [--limit N] [--expand K] [--json]
+ *   docs-store expand <chunk-id> [--k N] [--json]
+ *   docs-store stats [--json]
+ *   docs-store mcp
+ */
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ContentHint } from '@chunkyard/chunking';
+import { ConfigError } from '@chunkyard/config';
+import { EmbeddingCache } from '@chunkyard/embedding-cache';
+import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
+import { cachedVectors, DocStore, embedPlans, InputError, StoreError, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode } from '@chunkyard/store';
+import { serveStdio } from './mcp.js';
+import { planInputs } from './plan-inputs.js';
+import { defaultDbPath, findWorkspaceRoot, loadWorkspaceConfig, providerFor, UsageError } from './workspace.js';
+
+export const VERSION = '0.1.0';
+const HINTS: readonly ContentHint[] = ['prose', 'table', 'code', 'list', 'quote', 'mixed'];
+
+export const HELP = `docs-store — the SQLite artifact store: ingest docs, search them, serve them to agents
+
+Usage:
+  docs-store ingest <file | topic-dir ...> [--built] [--topic T] [--content-type T]
+  docs-store search <query> [--mode hybrid|fts|vector] [--limit N] [--expand K]
+                            [--topic T] [--content-type T] [--hint H ...]
+  docs-store expand <chunk-id> [--k N]
+  docs-store stats
+  docs-store mcp                      serve ingest/search/expand as MCP tools on stdio
+
+ingest: a topic folder (holding golden-reference.md) contributes its sources (topic.yaml
+  "sources", else golden-reference.md); a file is one document. Documents of at most 1200
+  cl100k tokens are stored whole, larger ones chunked with the configured strategy. All
+  embeddings are computed first, then everything is written in one transaction: if the
+  provider fails, nothing is written. Unchanged documents are skipped; a changed one
+  replaces its old chunks. A bad document (binary, empty, not UTF-8, a huge single line)
+  is reported and left out; the others are stored.
+  --built reads topic folders' _chunks/*.json manifests and takes vectors from
+  .embedding-cache/ (embedding only what is missing) instead of chunking again.
+search: each hit names its source file and its chunk id (or artifact id when the document
+  is stored whole). --expand K adds K neighbouring chunks on each side, joined by
+  [CHUNK BOUNDARY]. Hybrid fuses BM25 and vector ranks by reciprocal rank (k = 60).
+  fts needs no embedding provider.
+expand: prints a chunk with its ±k neighbours (default k = 1).
+
+Options:
+  --db PATH            the database (default: <workspace>/.chunkyard/store.db, where the
+                       workspace is the nearest folder up holding chunkyard.config.yaml
+                       or nx.json, else the current folder)
+  --config FILE        workspace config (default: <workspace>/chunkyard.config.yaml); its
+                       chunking: and embeddings: sections apply (default provider: local)
+  --json               machine-readable output on stdout
+  -h, --help           show this help
+
+Exit status: 0 success; 1 a document, the embedding provider or the store failed (a
+failed ingest writes nothing); 2 usage or config error.
+`;
+
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  /** Where progress bars go (only drawn on a TTY, never with CI set). */
+  progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+}
+
+const defaultIo: Io = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+const OPTIONS = {
+  db: { type: 'string' },
+  config: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  built: { type: 'boolean', default: false },
+  topic: { type: 'string' },
+  'content-type': { type: 'string' },
+  mode: { type: 'string' },
+  limit: { type: 'string' },
+  expand: { type: 'string' },
+  hint: { type: 'string', multiple: true },
+  k: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+interface Context {
+  values: Values;
+  args: string[];
+  io: Io;
+  root: string;
+  dbPath: string;
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.stderr(`docs-store: ${(err as Error).message}\nRun docs-store --help for usage.\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    (values.help ? io.stdout : io.stderr)(HELP);
+    return values.help ? 0 : 2;
+  }
+  const [command, ...args] = positionals as [string, ...string[]];
+  const cwd = io.cwd ?? process.cwd();
+  const root = findWorkspaceRoot(cwd);
+  const ctx: Context = { values, args, io, root, dbPath: values.db ? resolve(cwd, values.db) : defaultDbPath(root) };
+  try {
+    switch (command) {
+      case 'ingest':
+        return await ingest(ctx);
+      case 'search':
+        return await search(ctx);
+      case 'expand':
+        return expand(ctx);
+      case 'stats':
+        return stats(ctx);
+      case 'mcp':
+        return await mcp(ctx);
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: ingest, search, expand, stats, mcp)`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      io.stderr(`docs-store: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof StoreError || err instanceof InputError || err instanceof EmbeddingError) {
+      io.stderr(`docs-store: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+function intOption(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function display(ctx: Context, path: string): string {
+  const rel = relative(ctx.io.cwd ?? process.cwd(), path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+async function ingest(ctx: Context): Promise<number> {
+  const { values, io, root } = ctx;
+  if (ctx.args.length === 0) throw new UsageError('ingest: no file or topic folder given');
+  const cwd = io.cwd ?? process.cwd();
+  const { config } = loadWorkspaceConfig(root, values.config && resolve(cwd, values.config));
+  const { plans, errors } = planInputs({
+    root,
+    config,
+    paths: ctx.args.map((p) => resolve(cwd, p)),
+    built: values.built,
+    ...(values.topic !== undefined ? { topic: values.topic } : {}),
+    ...(values['content-type'] !== undefined ? { contentType: values['content-type'] } : {}),
+  });
+  for (const e of errors) io.stderr(`docs-store: ${e.source}: ${e.error}\n`);
+  const provider = providerFor(config, io.env ?? process.env);
+  let outcomes: IngestOutcome[] = [];
+  const cacheStats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
+  if (plans.length > 0) {
+    const store = DocStore.open(ctx.dbPath);
+    // One bar per stage (embedding, then writing); silent unless stderr is a TTY without CI.
+    let bar: { stage: string; reporter: ProgressReporter } | null = null;
+    try {
+      const onProgress = (e: { stage: 'embed' | 'write'; done: number; total: number }) => {
+        if (bar?.stage !== e.stage) {
+          bar?.reporter.stop();
+          const label = e.stage === 'embed' ? 'embedding' : 'writing  ';
+          bar = { stage: e.stage, reporter: progressReporter(e.total, label, io.progressStream ?? process.stderr, io.env ?? process.env) };
+        }
+        bar.reporter.update(e.done);
+      };
+      const source = values.built
+        ? cachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats)
+        : (pending: Parameters<typeof embedPlans>[0], progress?: Parameters<typeof embedPlans>[2]) => embedPlans(pending, provider, progress);
+      outcomes = await store.ingestPlans(plans, provider.model, source, { onProgress });
+    } finally {
+      (bar as { reporter: ProgressReporter } | null)?.reporter.stop();
+      store.close();
+    }
+  }
+  if (values.json) {
+    io.stdout(`${JSON.stringify({ db: ctx.dbPath, model: provider.model, artifacts: outcomes, errors, ...(values.built ? { cache: cacheStats } : {}) }, null, 2)}\n`);
+  } else {
+    for (const o of outcomes) {
+      const what = o.isChunked ? `${o.numChunks} chunks` : 'stored whole';
+      io.stdout(`${o.sourceFile ?? o.artifactId}: ${o.status} ${o.artifactId} (${what}, ${o.tokenCount} tokens)\n`);
+    }
+    if (values.built) io.stdout(`embedding cache: ${cacheStats.documentHits} document hits, ${cacheStats.textHits} text hits, ${cacheStats.embedded} embedded\n`);
+    io.stdout(`${display(ctx, ctx.dbPath)}: ${outcomes.filter((o) => o.status !== 'unchanged').length} written, ${outcomes.filter((o) => o.status === 'unchanged').length} unchanged, ${errors.length} failed\n`);
+  }
+  return errors.length > 0 ? 1 : 0;
+}
+
+function openForReading(ctx: Context): DocStore {
+  return DocStore.open(ctx.dbPath, { readonly: true });
+}
+
+async function search(ctx: Context): Promise<number> {
+  const { values, io } = ctx;
+  if (ctx.args.length === 0) throw new UsageError('search: no query given');
+  const query = ctx.args.join(' ');
+  const mode = (values.mode ?? 'hybrid') as SearchMode;
+  if (!['hybrid', 'fts', 'vector'].includes(mode)) throw new UsageError(`--mode must be hybrid, fts or vector, got ${JSON.stringify(values.mode)}`);
+  const limit = intOption('limit', values.limit, 10, 1);
+  const expandK = intOption('expand', values.expand, 0, 0);
+  for (const h of values.hint ?? []) if (!HINTS.includes(h as ContentHint)) throw new UsageError(`--hint must be one of ${HINTS.join(', ')}, got ${JSON.stringify(h)}`);
+  const { config } = mode === 'fts' ? { config: null } : loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
+  const store = openForReading(ctx);
+  try {
+    const hits = await store.search(query, {
+      mode,
+      limit,
+      expand: expandK,
+      ...(config ? { embedder: providerFor(config, io.env ?? process.env) } : {}),
+      filters: {
+        ...(values.topic !== undefined ? { topic: values.topic } : {}),
+        ...(values['content-type'] !== undefined ? { contentType: values['content-type'] } : {}),
+        ...(values.hint?.length ? { contentHints: values.hint as ContentHint[] } : {}),
+      },
+    });
+    if (values.json) io.stdout(`${JSON.stringify({ query, mode, hits }, null, 2)}\n`);
+    else if (hits.length === 0) io.stdout(`no results for ${JSON.stringify(query)}\n`);
+    else hits.forEach((h, i) => io.stdout(formatHit(h, i)));
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+function formatHit(h: SearchHit, i: number): string {
+  const ranks = Object.entries(h.ranks).map(([k, r]) => `${k} #${r}`).join(', ');
+  const where = [h.title, h.sectionTitle].filter(Boolean).join(' › ');
+  const text = (h.expanded ?? h.content).trim();
+  const body = h.expanded !== undefined ? text : text.replace(/\s+/g, ' ').slice(0, 240) + (text.length > 240 ? '…' : '');
+  return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${h.score.toFixed(4)}; ${ranks}]\n${indent(body)}\n\n`;
+}
+
+const indent = (s: string) => s.split('\n').map((l) => `   ${l}`).join('\n');
+
+function expand(ctx: Context): number {
+  const { values, io } = ctx;
+  if (ctx.args.length !== 1) throw new UsageError('expand: give exactly one chunk id');
+  const k = intOption('k', values.k, 1, 0);
+  const store = openForReading(ctx);
+  try {
+    const e = store.expand(ctx.args[0]!, k);
+    io.stdout(values.json ? `${JSON.stringify(e, null, 2)}\n` : `${e.text}\n`);
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+function stats(ctx: Context): number {
+  const store = openForReading(ctx);
+  try {
+    const s = store.stats();
+    if (ctx.values.json) ctx.io.stdout(`${JSON.stringify(s, null, 2)}\n`);
+    else {
+      ctx.io.stdout(
+        `${display(ctx, s.path)} (schema v${s.schemaVersion}, ${(s.fileBytes / 1024).toFixed(0)} KiB)\n` +
+          `  ${s.artifacts} artifacts (${s.chunkedArtifacts} chunked, ${s.artifacts - s.chunkedArtifacts} whole), ${s.chunks} chunks, ${s.units} searchable units, ${s.tokens} tokens\n` +
+          `  embeddings: ${s.embeddingModel ?? '(none yet)'}${s.dimensions ? `, ${s.dimensions} dimensions` : ''}\n` +
+          s.topics.map((t) => `  ${t.topic ?? '(no topic)'}: ${t.artifacts}\n`).join(''),
+      );
+    }
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+async function mcp(ctx: Context): Promise<number> {
+  if (ctx.args.length > 0) throw new UsageError('mcp: takes no arguments');
+  const { config } = loadWorkspaceConfig(ctx.root, ctx.values.config && resolve(ctx.io.cwd ?? process.cwd(), ctx.values.config));
+  const store = DocStore.open(ctx.dbPath);
+  try {
+    // stdout is the protocol channel: anything else goes to stderr.
+    ctx.io.stderr(`docs-store mcp: serving ${ctx.dbPath} on stdio\n`);
+    await serveStdio(store, providerFor(config, ctx.io.env ?? process.env), VERSION);
+  } finally {
+    store.close();
+  }
+  return 0;
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,97 @@
+// The MCP server as an agent sees it: the SDK's own Client over stdio, spawning the built
+// `docs-store mcp` (a real child process, a real SQLite file, the local provider). The
+// bundle is built once here; the bin's own test lives here too, so no two test files
+// rebuild apps/docs-store/dist at the same time.
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const NATIVE_AOT = 'docs/deployment/native-aot/golden-reference.md';
+
+let ws: string;
+let client: Client;
+let transport: StdioClientTransport;
+beforeAll(async () => {
+  execFileSync('node', ['tools/build.mjs', 'apps/docs-store'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-mcp-'));
+  cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(REPO, 'apps/docs-store/bin/docs-store.js'), 'mcp'],
+    cwd: ws,
+    env: { PATH: process.env.PATH ?? '', CI: '1' },
+    stderr: 'pipe',
+  });
+  client = new Client({ name: 'docs-store-test', version: '0.0.0' });
+  await client.connect(transport);
+});
+afterAll(async () => {
+  await client?.close();
+  rmSync(ws, { recursive: true, force: true });
+});
+
+type Result = { content: { type: string; text: string }[]; isError?: boolean };
+async function call(name: string, args: Record<string, unknown>): Promise<{ value: unknown; isError: boolean; text: string }> {
+  const r = (await client.callTool({ name, arguments: args })) as Result;
+  const text = r.content[0]!.text;
+  return { value: r.isError ? null : JSON.parse(text), isError: r.isError === true, text };
+}
+
+it('lists its tools with input schemas', async () => {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(['expand_chunk', 'ingest_artifact', 'search_docs', 'store_stats']);
+  const search = tools.find((t) => t.name === 'search_docs')!;
+  expect(search.inputSchema.required).toEqual(['query']);
+  expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['query', 'limit', 'mode', 'topic', 'content_hints', 'expand']));
+});
+
+it('ingests, searches, expands; re-ingest is a no-op; bad input is a tool error and stores nothing', async () => {
+  const content = readFileSync(join(REPO, NATIVE_AOT), 'utf8');
+  const ingested = await call('ingest_artifact', { content, source_system: 'file', source_id: NATIVE_AOT, topic: 'native-aot' });
+  expect(ingested.isError, ingested.text).toBe(false);
+  const a = ingested.value as { artifact_id: string; status: string; is_chunked: boolean; num_chunks: number; stored_ids: string[] };
+  expect(a).toMatchObject({ status: 'created', is_chunked: true });
+  expect(a.stored_ids).toHaveLength(a.num_chunks + 1);
+  const small = await call('ingest_artifact', { content: 'Trimming removes unused code from self-contained apps.', title: 'Note' });
+  expect(small.value).toMatchObject({ status: 'created', is_chunked: false, num_chunks: 0 });
+
+  expect((await call('ingest_artifact', { content, source_system: 'file', source_id: NATIVE_AOT })).value).toMatchObject({ status: 'unchanged' });
+
+  const search = await call('search_docs', { query: 'native AOT limitations', limit: 3, expand: 1 });
+  const hits = search.value as { unit_id: string; source_file: string; ranks: { fts?: number; vector?: number }; text: string }[];
+  expect(hits).toHaveLength(3);
+  expect(hits[0]!.source_file).toBe(NATIVE_AOT);
+  expect(hits[0]!.unit_id).toMatch(new RegExp(`^${a.artifact_id}::chunk::\\d{3}::[0-9a-f]{8}$`));
+  expect(hits[0]!.text).toContain('[CHUNK BOUNDARY]');
+
+  const expanded = await call('expand_chunk', { chunk_id: a.stored_ids[2]!, k: 1 });
+  expect(expanded.value).toMatchObject({ artifact_id: a.artifact_id, chunk_indices: [0, 1, 2] });
+
+  const before = (await call('store_stats', {})).value as { artifacts: number; chunks: number };
+  const bad = await call('ingest_artifact', { content: 'bin\u0000ary' });
+  expect(bad.isError).toBe(true);
+  expect(bad.text).toMatch(/binary content \(contains NUL characters\)/);
+  const huge = await call('ingest_artifact', { content: 'y'.repeat(30_000), source_id: 'huge.txt' });
+  expect(huge.isError).toBe(true);
+  expect(huge.text).toMatch(/^huge\.txt: line 1 is 30000 characters long/);
+  expect((await call('store_stats', {})).value).toMatchObject({ artifacts: before.artifacts, chunks: before.chunks });
+
+  const unknown = await call('expand_chunk', { chunk_id: 'art_nope' });
+  expect(unknown).toMatchObject({ isError: true, text: 'no chunk or artifact with id art_nope' });
+});
+
+it('the bin runs the built bundle as a plain process', async () => {
+  const out = await new Promise<{ code: number; text: string }>((resolve) =>
+    execFile(process.execPath, [join(REPO, 'apps/docs-store/bin/docs-store.js'), 'stats', '--db', join(ws, 'none.db')], { cwd: ws, encoding: 'utf8' }, (err, stdout, stderr) =>
+      resolve({ code: typeof err?.code === 'number' ? err.code : 0, text: stdout + stderr }),
+    ),
+  );
+  expect(out.code).toBe(1);
+  expect(out.text).toMatch(/none\.db: cannot open the store .*run "docs-store ingest" first/);
+});

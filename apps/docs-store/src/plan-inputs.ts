@@ -1,0 +1,109 @@
+/**
+ * Turns `ingest` arguments (files and topic folders) into plans, one document at a time, so
+ * that a bad document is reported by name and the others still go in.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
+import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
+import { UsageError } from './workspace.js';
+
+export const TOPIC_MARKER = 'golden-reference.md';
+export const SOURCE_SYSTEM = 'file';
+
+export interface PlanRequest {
+  root: string;
+  config: ChunkyardConfig;
+  paths: string[];
+  /** Load topics from `_chunks/` manifests instead of chunking again. */
+  built: boolean;
+  topic?: string;
+  contentType?: string;
+}
+
+export interface PlannedInputs {
+  plans: ArtifactPlan[];
+  errors: { source: string; error: string }[];
+}
+
+const toPosix = (p: string) => p.split(sep).join('/');
+
+export function planInputs(req: PlanRequest): PlannedInputs {
+  const plans: ArtifactPlan[] = [];
+  const errors: PlannedInputs['errors'] = [];
+  const rel = (p: string) => toPosix(relative(req.root, resolve(p))) || '.';
+  for (const p of req.paths) {
+    const stat = statOrNull(p);
+    if (!stat) {
+      errors.push({ source: p, error: 'no such file or folder' });
+      continue;
+    }
+    if (stat.isDirectory()) {
+      if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
+      const topicYaml = join(p, 'topic.yaml');
+      const config = mergeTopic(req.config, existsSync(topicYaml) ? parseConfig(readFileSync(topicYaml, 'utf8'), topicYaml, { topic: true }) : null);
+      const topic = req.topic ?? rel(p);
+      if (req.built) {
+        try {
+          for (const doc of readBuiltTopic({
+            topicDir: p,
+            topic,
+            sourceSystem: SOURCE_SYSTEM,
+            displayOf: (s) => rel(join(p, s)),
+            sourceIdOf: (s) => rel(join(p, s)),
+          })) {
+            plans.push(req.contentType ? { ...doc.plan, artifactType: req.contentType } : doc.plan);
+          }
+        } catch (err) {
+          errors.push({ source: p, error: messageOf(err, p) });
+        }
+        continue;
+      }
+      for (const name of config.sources ?? [TOPIC_MARKER]) planFile(join(p, name), topic, config.chunking);
+    } else {
+      if (req.built) throw new UsageError(`${p}: --built takes topic folders (it reads their _chunks/), not files`);
+      planFile(p, req.topic ?? topicOf(p, rel), req.config.chunking);
+    }
+  }
+  return { plans, errors };
+
+  function planFile(file: string, topic: string | null, chunking: Partial<ChunkOptions>): void {
+    const source = rel(file);
+    try {
+      const content = decodeDocument(readFileSync(file), source);
+      plans.push(
+        planArtifact(
+          { content, sourceSystem: SOURCE_SYSTEM, sourceId: source, sourceFile: source, topic, ...(req.contentType ? { artifactType: req.contentType } : {}) },
+          { chunking },
+        ),
+      );
+    } catch (err) {
+      // Impossible chunking settings are a config error for every document, not this one's problem.
+      if (err instanceof ChunkOptionsError) throw new UsageError(`${source}: chunking settings: ${err.message}`);
+      errors.push({ source, error: messageOf(err, source) });
+    }
+  }
+}
+
+/** The topic folder a file belongs to: the nearest ancestor holding golden-reference.md. */
+function topicOf(file: string, rel: (p: string) => string): string | null {
+  for (let dir = dirname(resolve(file)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, TOPIC_MARKER))) return rel(dir);
+    if (dirname(dir) === dir || basename(dir) === '') return null;
+  }
+}
+
+/** The error's message without a leading "<source>: " (the CLI prefixes it once). */
+function messageOf(err: unknown, source: string): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.startsWith(`${source}: `) ? message.slice(source.length + 2) : message;
+}
+
+function statOrNull(p: string) {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}

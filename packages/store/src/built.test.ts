@@ -1,0 +1,67 @@
+// Loading built docs: the real chunking-tool writes _chunks/, the real cache is filled the
+// way the spec target fills it, and the store is then loaded with a provider that cannot
+// answer, which proves every vector came from the cache.
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { EmbeddingCache, embedThroughCache } from '@chunkyard/embedding-cache';
+import { EmbeddingError } from '@chunkyard/embeddings';
+import { main as chunkingTool } from '../../../apps/chunking-tool/src/main.js';
+import { cachedVectors, readBuiltTopic, type BuiltSource, type CacheStats } from './built.js';
+import { InputError } from './errors.js';
+import { DocStore } from './store.js';
+import { localProvider, makeTempDir, REPO_ROOT, unreachableProvider } from './test-helpers.js';
+
+let temp: ReturnType<typeof makeTempDir>;
+let topicDir: string;
+let source: BuiltSource;
+beforeEach(async () => {
+  temp = makeTempDir();
+  topicDir = join(temp.dir, 'docs', 'native-aot');
+  cpSync(join(REPO_ROOT, 'docs/deployment/native-aot'), topicDir, { recursive: true, filter: (p) => !p.includes('_chunks') });
+  const quiet = { stdout: () => {}, stderr: () => {} };
+  expect(await chunkingTool([topicDir], quiet)).toBe(0);
+  source = { topicDir, topic: 'docs/native-aot', sourceSystem: 'file', displayOf: (s) => `docs/native-aot/${s}`, sourceIdOf: (s) => `docs/native-aot/${s}` };
+});
+afterEach(() => temp.cleanup());
+
+it('loads _chunks/ manifests with vectors from .embedding-cache/, embedding nothing', async () => {
+  const cache = new EmbeddingCache(join(temp.dir, '.embedding-cache'));
+  const provider = localProvider();
+  const [doc] = readBuiltTopic(source);
+  const manifest = JSON.parse(readFileSync(join(topicDir, '_chunks', 'golden-reference.json'), 'utf8')) as { strategyKey: string; sourceSha256: string; chunks: { embedText: string }[] };
+  const built = await embedThroughCache(cache, provider, { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, manifest.chunks.map((c) => c.embedText));
+
+  const store = DocStore.open(join(temp.dir, 'store.db'));
+  const stats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
+  const failing = unreachableProvider();
+  const [out] = await store.ingestPlans([doc!.plan], failing.model, cachedVectors(cache, failing, stats));
+  expect(stats).toEqual({ documentHits: 1, textHits: 0, embedded: 0 });
+  expect(out).toMatchObject({ status: 'created', isChunked: true, numChunks: manifest.chunks.length });
+  const rows = store.db.prepare('SELECT record_id, embedding FROM artifact_chunks ORDER BY chunk_index').all() as { record_id: string; embedding: Buffer }[];
+  expect(rows.map((r) => r.record_id)).toEqual(doc!.manifest.chunks.map((c) => c.id));
+  rows.forEach((r, i) => expect(new Uint8Array(r.embedding)).toEqual(new Uint8Array(built.vectors[i]!.buffer)));
+  // The same artifact id as ingesting the source file itself, so either replaces the other.
+  const [hit] = await store.search('native AOT', { mode: 'hybrid', embedder: provider, limit: 1 });
+  expect(hit!.sourceFile).toBe('docs/native-aot/golden-reference.md');
+  store.close();
+});
+
+it('embeds only what the cache lacks, and a failing provider then writes nothing', async () => {
+  const cache = new EmbeddingCache(join(temp.dir, '.embedding-cache'));
+  const store = DocStore.open(join(temp.dir, 'store.db'));
+  const [doc] = readBuiltTopic(source);
+  const failing = unreachableProvider();
+  await expect(store.ingestPlans([doc!.plan], failing.model, cachedVectors(cache, failing, { documentHits: 0, textHits: 0, embedded: 0 }))).rejects.toBeInstanceOf(EmbeddingError);
+  expect(store.stats().artifacts).toBe(0);
+  const stats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
+  await store.ingestPlans([doc!.plan], localProvider().model, cachedVectors(cache, localProvider(), stats));
+  expect(stats).toEqual({ documentHits: 0, textHits: 0, embedded: doc!.plan.units.length });
+  store.close();
+});
+
+it('refuses a stale manifest (source edited after the build)', () => {
+  writeFileSync(join(topicDir, 'golden-reference.md'), `${readFileSync(join(topicDir, 'golden-reference.md'), 'utf8')}\nEdited.\n`);
+  expect(() => readBuiltTopic(source)).toThrow(InputError);
+  expect(() => readBuiltTopic(source)).toThrow(/stale: golden-reference\.md changed since it was built/);
+});

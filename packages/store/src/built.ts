@@ -1,0 +1,130 @@
+/**
+ * Built docs into the store without re-embedding: a `_chunks/<doc>.json` manifest (written
+ * by chunking-tool) gives the chunks, and the vectors come from `.embedding-cache/` (the
+ * document entry, else the by-text store); only texts missing from both are sent to the
+ * provider, and those are cached too.
+ *
+ * A built document keeps the build's chunking even when it is short: its cached vectors
+ * belong to those chunks, and the manifest is what topic-spec and index.json describe.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { countTokens, type ChunkRecord } from '@chunkyard/chunking';
+import { embedThroughCache, type EmbeddingCache } from '@chunkyard/embedding-cache';
+import { InputError } from './errors.js';
+import { decodeDocument } from './input.js';
+import { checkVectors, type OnProgress, type StoreEmbedder } from './ingest.js';
+import { artifactId, overallHint, sha256Hex, unitsOf } from './plan.js';
+import type { ArtifactPlan, EmbeddedArtifact } from './types.js';
+
+/** The `_chunks/<doc>.json` manifest chunking-tool writes (schema version 1). */
+export interface ChunkManifest {
+  schemaVersion: number;
+  source: string;
+  sourceSha256: string;
+  strategy: string;
+  strategyKey: string;
+  fileTitle: string;
+  chunks: ChunkRecord[];
+}
+
+export interface BuiltDocument {
+  manifestPath: string;
+  manifest: ChunkManifest;
+  plan: ArtifactPlan;
+}
+
+export interface BuiltSource {
+  /** The topic folder holding `_chunks/`. */
+  topicDir: string;
+  /** The topic as stored (workspace-relative path). */
+  topic: string;
+  /** Source id prefix: the topic path, so `{topic}/{source}` names the file as `ingest` would. */
+  sourceSystem: string;
+  /** Display path of a source file name in the topic (for search hits). */
+  displayOf: (source: string) => string;
+  /** Source id of a source file name (the same one `ingest` of that file uses, so it replaces it). */
+  sourceIdOf: (source: string) => string;
+}
+
+/** Reads every manifest in `<topicDir>/_chunks/`, checked against its source file. */
+export function readBuiltTopic(src: BuiltSource): BuiltDocument[] {
+  const dir = join(src.topicDir, '_chunks');
+  if (!existsSync(dir)) throw new InputError(src.topicDir, 'no _chunks/ folder: build the topic first (nx run <topic>:chunk, or chunking-tool)');
+  const manifests = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  if (manifests.length === 0) throw new InputError(dir, 'no chunk manifests (*.json)');
+  return manifests.map((name) => {
+    const manifestPath = join(dir, name);
+    const manifest = parseManifest(readFileSync(manifestPath, 'utf8'), manifestPath);
+    const sourcePath = join(src.topicDir, manifest.source);
+    if (!existsSync(sourcePath)) throw new InputError(manifestPath, `its source ${manifest.source} is missing`);
+    const text = decodeDocument(readFileSync(sourcePath), src.displayOf(manifest.source));
+    if (sha256Hex(text) !== manifest.sourceSha256) {
+      throw new InputError(manifestPath, `stale: ${manifest.source} changed since it was built; rebuild the topic's chunks`);
+    }
+    const id = artifactId(src.sourceSystem, src.sourceIdOf(manifest.source), manifest.sourceSha256);
+    const plan: ArtifactPlan = {
+      id,
+      artifactType: manifest.chunks[0]?.contentType ?? 'doc',
+      sourceSystem: src.sourceSystem,
+      sourceId: src.sourceIdOf(manifest.source),
+      sourceFile: src.displayOf(manifest.source),
+      topic: src.topic,
+      title: manifest.fileTitle,
+      content: '',
+      tokenCount: countTokens(text),
+      contentHash: manifest.sourceSha256,
+      isChunked: true,
+      strategyKey: manifest.strategyKey,
+      contentHints: overallHint(manifest.chunks.map((c) => c.contentHints)),
+      units: unitsOf(id, manifest.chunks),
+    };
+    return { manifestPath, manifest, plan };
+  });
+}
+
+function parseManifest(text: string, file: string): ChunkManifest {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(file, `not JSON (${(err as Error).message})`);
+  }
+  const o = m as Partial<ChunkManifest> | null;
+  if (!o || typeof o !== 'object') throw new InputError(file, 'not a chunk manifest (expected an object)');
+  if (o.schemaVersion !== 1) throw new InputError(file, `manifest schemaVersion ${String(o.schemaVersion)}, expected 1`);
+  for (const key of ['source', 'sourceSha256', 'strategyKey', 'fileTitle'] as const) {
+    if (typeof o[key] !== 'string' || !o[key]) throw new InputError(file, `manifest field ${key} missing or not a string`);
+  }
+  if (!Array.isArray(o.chunks) || o.chunks.length === 0) throw new InputError(file, 'manifest has no chunks');
+  o.chunks.forEach((c, i) => {
+    if (typeof c?.originalText !== 'string' || typeof c.embedText !== 'string' || typeof c.sourcePosition?.charStart !== 'number') {
+      throw new InputError(file, `chunk ${i} lacks originalText, embedText or sourcePosition`);
+    }
+  });
+  return o as ChunkManifest;
+}
+
+export interface CacheStats {
+  documentHits: number;
+  textHits: number;
+  embedded: number;
+}
+
+/** A VectorSource that takes vectors from the embedding cache, embedding only what is missing. */
+export function cachedVectors(cache: EmbeddingCache, embedder: StoreEmbedder, stats: CacheStats) {
+  return async (plans: ArtifactPlan[], onProgress?: OnProgress): Promise<EmbeddedArtifact[]> => {
+    const out: EmbeddedArtifact[] = [];
+    for (const [i, plan] of plans.entries()) {
+      const texts = plan.units.map((u) => u.embedText);
+      const { vectors, stats: s } = await embedThroughCache(cache, embedder, { strategyKey: plan.strategyKey, fileHash: plan.contentHash }, texts);
+      checkVectors(vectors, texts.length, embedder.model);
+      stats.documentHits += s.documentHit ? 1 : 0;
+      stats.textHits += s.textHits;
+      stats.embedded += s.embedded;
+      out.push({ plan, vectors });
+      onProgress?.({ stage: 'embed', done: i + 1, total: plans.length });
+    }
+    return out;
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * Stages 2 and 3 of ingest. Embedding (the slow, fallible part) finishes for every artifact
+ * before the write transaction starts; the write is one IMMEDIATE transaction, so a provider
+ * error, a bad vector, a constraint violation or a killed process all leave the database
+ * exactly as it was.
+ */
+import type Database from 'better-sqlite3';
+import { StoreError } from './errors.js';
+import type { ArtifactPlan, EmbeddedArtifact, IngestOutcome } from './types.js';
+import { vectorBytes } from './vector-index.js';
+
+type DB = Database.Database;
+
+/** What the store needs of an embedding provider (@chunkyard/embeddings' providers fit). */
+export interface StoreEmbedder {
+  readonly model: string;
+  embed(texts: string[], options?: { onProgress?: (done: number, total: number) => void }): Promise<Float32Array[]>;
+}
+
+export interface ProgressEvent {
+  stage: 'embed' | 'write';
+  done: number;
+  total: number;
+}
+
+export type OnProgress = (event: ProgressEvent) => void;
+
+/** Phase 1: one vector per unit of every plan; each distinct text is sent once. */
+export async function embedPlans(plans: readonly ArtifactPlan[], embedder: StoreEmbedder, onProgress?: OnProgress): Promise<EmbeddedArtifact[]> {
+  const texts = [...new Set(plans.flatMap((p) => p.units.map((u) => u.embedText)))];
+  if (texts.length === 0) return [];
+  const vectors = await embedder.embed(texts, { onProgress: (done, total) => onProgress?.({ stage: 'embed', done, total }) });
+  checkVectors(vectors, texts.length, embedder.model);
+  const byText = new Map(texts.map((t, i) => [t, vectors[i]!]));
+  return plans.map((plan) => ({ plan, vectors: plan.units.map((u) => byText.get(u.embedText)!) }));
+}
+
+/** Throws unless `vectors` is `count` finite Float32Arrays of one non-zero length. */
+export function checkVectors(vectors: unknown, count: number, model: string): asserts vectors is Float32Array[] {
+  if (!Array.isArray(vectors) || vectors.length !== count) {
+    throw new StoreError(`embedding model ${model} returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${count} texts`);
+  }
+  const dims = (vectors[0] as Float32Array | undefined)?.length ?? 0;
+  vectors.forEach((v: unknown, i) => {
+    if (!(v instanceof Float32Array) || v.length !== dims || dims === 0) {
+      throw new StoreError(`embedding model ${model} returned a malformed vector for text #${i} (expected ${dims} Float32 values)`);
+    }
+    for (const x of v) if (!Number.isFinite(x)) throw new StoreError(`embedding model ${model} returned a non-finite value for text #${i}`);
+  });
+}
+
+export interface ExistingArtifact {
+  seq: number;
+  contentHash: string;
+  strategyKey: string;
+  sourceSystem: string;
+  sourceId: string | null;
+}
+
+export function findArtifact(db: DB, id: string): ExistingArtifact | undefined {
+  return db
+    .prepare(
+      `SELECT seq, content_hash AS contentHash, strategy_key AS strategyKey, source_system AS sourceSystem, source_id AS sourceId
+       FROM artifacts WHERE id = ?`,
+    )
+    .get(id) as ExistingArtifact | undefined;
+}
+
+/** The embedding model and dimension the store was built with, or nulls while it is empty of vectors. */
+export function storedModel(db: DB): { model: string | null; dimensions: number | null } {
+  const get = (key: string) => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
+  const dims = get('dimensions');
+  return { model: get('embedding_model'), dimensions: dims === null ? null : Number(dims) };
+}
+
+/**
+ * A store holds vectors of one model: vectors of two models are not comparable, so a second
+ * model is refused rather than silently mixed in.
+ */
+export function assertModel(db: DB, model: string, dimensions: number | null): void {
+  const stored = storedModel(db);
+  if (stored.model === null) return;
+  if (stored.model !== model || (dimensions !== null && stored.dimensions !== dimensions)) {
+    throw new StoreError(
+      `${db.name} holds embeddings of model ${stored.model} (${stored.dimensions} dimensions); this run uses ${model}` +
+        `${dimensions !== null ? ` (${dimensions} dimensions)` : ''}. Use the embeddings settings the store was built with, or another database`,
+    );
+  }
+}
+
+/** Phase 2: every row of every artifact in one transaction. Replaced artifacts lose all old rows. */
+export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model: string, onProgress?: OnProgress): IngestOutcome[] {
+  const dims = items.find((i) => i.vectors.length > 0)?.vectors[0]?.length ?? null;
+  const total = items.reduce((n, i) => n + i.plan.units.length, 0);
+  const insertArtifact = db.prepare(
+    `INSERT INTO artifacts (id, artifact_type, source_system, source_id, source_file, topic, title, content, token_count,
+       is_chunked, num_chunks, content_hash, strategy_key, content_hints, embedding, ingested_at)
+     VALUES (@id, @artifactType, @sourceSystem, @sourceId, @sourceFile, @topic, @title, @content, @tokenCount,
+       @isChunked, @numChunks, @contentHash, @strategyKey, @contentHints, @embedding, @ingestedAt)`,
+  );
+  const insertChunk = db.prepare(
+    `INSERT INTO artifact_chunks (id, artifact_id, chunk_index, record_id, content, embed_text, start_char, end_char,
+       token_count, content_hash, section_title, header_breadcrumb, content_hints, is_code, embedding)
+     VALUES (@id, @artifactId, @chunkIndex, @recordId, @content, @embedText, @startChar, @endChar,
+       @tokenCount, @contentHash, @sectionTitle, @headerBreadcrumb, @contentHints, @isCode, @embedding)`,
+  );
+  const insertFts = db.prepare(
+    `INSERT INTO units_fts (rowid, title, headings, body, unit_id, artifact_id, topic, artifact_type, content_hints)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const setMeta = db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+
+  const run = db.transaction((): IngestOutcome[] => {
+    if (dims !== null) {
+      assertModel(db, model, dims);
+      setMeta.run('embedding_model', model);
+      setMeta.run('dimensions', String(dims));
+    }
+    const now = new Date().toISOString();
+    const outcomes: IngestOutcome[] = [];
+    let written = 0;
+    for (const { plan, vectors } of items) {
+      if (vectors.length !== plan.units.length) throw new StoreError(`${plan.id}: ${vectors.length} vectors for ${plan.units.length} units`);
+      const existing = findArtifact(db, plan.id);
+      if (existing) deleteArtifactRows(db, plan.id, existing.seq);
+      const info = insertArtifact.run({
+        ...plan,
+        isChunked: plan.isChunked ? 1 : 0,
+        numChunks: plan.isChunked ? plan.units.length : 0,
+        embedding: plan.isChunked ? null : vectorBytes(vectors[0]!),
+        ingestedAt: now,
+      });
+      const seq = Number(info.lastInsertRowid);
+      if (!plan.isChunked) {
+        const unit = plan.units[0]!;
+        insertFts.run(-seq, plan.title, '', unit.embedText, plan.id, plan.id, plan.topic, plan.artifactType, unit.contentHints);
+        onProgress?.({ stage: 'write', done: ++written, total });
+      } else {
+        plan.units.forEach((unit, i) => {
+          const row = insertChunk.run({ ...unit, artifactId: plan.id, isCode: unit.isCode ? 1 : 0, embedding: vectorBytes(vectors[i]!) });
+          // FTS indexes the exact text plus headings; the breadcrumb in embedText would count twice.
+          insertFts.run(Number(row.lastInsertRowid), plan.title, unit.headerBreadcrumb, unit.content, unit.id, plan.id, plan.topic, plan.artifactType, unit.contentHints);
+          onProgress?.({ stage: 'write', done: ++written, total });
+        });
+      }
+      outcomes.push({
+        artifactId: plan.id,
+        sourceFile: plan.sourceFile,
+        status: existing ? 'replaced' : 'created',
+        isChunked: plan.isChunked,
+        numChunks: plan.isChunked ? plan.units.length : 0,
+        tokenCount: plan.tokenCount,
+        storedIds: plan.isChunked ? [plan.id, ...plan.units.map((u) => u.id)] : [plan.id],
+      });
+    }
+    return outcomes;
+  });
+  return run.immediate();
+}
+
+/** Removes an artifact with its chunks and full-text rows (inside the caller's transaction). */
+export function deleteArtifactRows(db: DB, id: string, seq: number): void {
+  db.prepare('DELETE FROM units_fts WHERE rowid IN (SELECT seq FROM artifact_chunks WHERE artifact_id = ?)').run(id);
+  db.prepare('DELETE FROM units_fts WHERE rowid = ?').run(-seq);
+  db.prepare('DELETE FROM artifact_chunks WHERE artifact_id = ?').run(id);
+  db.prepare('DELETE FROM artifacts WHERE id = ?').run(id);
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from './errors.js';
+import { checkText, decodeDocument } from './input.js';
+
+const bytes = (...b: number[]) => Uint8Array.from(b);
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+describe('decodeDocument', () => {
+  it('decodes UTF-8 and drops a BOM', () => {
+    expect(decodeDocument(Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8('# Über\n')]), 'a.md')).toBe('# Über\n');
+  });
+
+  it.each([
+    ['an empty file', bytes(), /^a\.md: empty file$/],
+    ['a binary file', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]), /binary file \(contains NUL bytes\)/],
+    ['invalid UTF-8', Uint8Array.from([...utf8('café '), 0xc3, 0x28, ...utf8(' more')]), /not valid UTF-8 \(first bad byte at offset 6\)/],
+    ['Latin-1 text', Uint8Array.from([...utf8('na'), 0xef, ...utf8('ve')]), /not valid UTF-8 \(first bad byte at offset 2\)/],
+    ['control-character soup', Uint8Array.from({ length: 400 }, (_, i) => (i % 3 ? 0x41 : 0x01)), /binary content \(134 control characters\)/],
+    ['a huge single line', utf8(`{"minified":"${'x'.repeat(30_000)}"}`), /line 1 is 30015 characters long \(limit 20000\)/],
+  ])('refuses %s with an error naming the file', (_name, input, message) => {
+    const err = (() => {
+      try {
+        decodeDocument(input, 'a.md');
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as Error).message).toMatch(message);
+    expect((err as InputError).source).toBe('a.md');
+  });
+
+  it('applies its limits', () => {
+    expect(() => decodeDocument(utf8('abcdef'), 'a.md', { maxBytes: 5, maxLineChars: 100 })).toThrow(/too large: 6 bytes \(limit 5\)/);
+    expect(() => checkText('ab\ncdef\nx', 'a.md', { maxBytes: 100, maxLineChars: 3 })).toThrow(/line 2 is 4 characters long/);
+    expect(() => checkText('ab\nc\nx', 'a.md', { maxBytes: 100, maxLineChars: 3 })).not.toThrow();
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Bad input is refused before anything is planned, with a message that says what is wrong,
+ * so a binary file or a minified blob never reaches the chunker or the database.
+ */
+import { InputError } from './errors.js';
+
+export interface InputLimits {
+  /** Longest line accepted, in UTF-16 code units. Longer is generated data, not documentation. */
+  maxLineChars: number;
+  /** Largest document accepted, in UTF-8 bytes. */
+  maxBytes: number;
+}
+
+export const DEFAULT_LIMITS: InputLimits = { maxLineChars: 20_000, maxBytes: 32 * 1024 * 1024 };
+
+/** Decodes file bytes as UTF-8 text (BOM dropped), or throws an InputError naming the problem. */
+export function decodeDocument(bytes: Uint8Array, source: string, limits: InputLimits = DEFAULT_LIMITS): string {
+  if (bytes.length === 0) throw new InputError(source, 'empty file');
+  if (bytes.length > limits.maxBytes) throw new InputError(source, `too large: ${bytes.length} bytes (limit ${limits.maxBytes})`);
+  if (bytes.includes(0)) throw new InputError(source, 'binary file (contains NUL bytes), not text');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new InputError(source, `not valid UTF-8 (first bad byte at offset ${firstInvalidUtf8(bytes)})`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  checkText(text, source, limits);
+  return text;
+}
+
+/** Checks text that arrives as a string (MCP, API callers) by the same rules. */
+export function checkText(text: string, source: string, limits: InputLimits = DEFAULT_LIMITS): void {
+  if (typeof text !== 'string') throw new InputError(source, `content must be a string, got ${typeof text}`);
+  if (!text.trim()) throw new InputError(source, text.length === 0 ? 'empty document' : 'empty document (only whitespace)');
+  if (Buffer.byteLength(text, 'utf8') > limits.maxBytes) throw new InputError(source, `too large (limit ${limits.maxBytes} bytes)`);
+  if (text.includes('\u0000')) throw new InputError(source, 'binary content (contains NUL characters), not text');
+  // A lone surrogate cannot be written as UTF-8: it would be stored as U+FFFD and the
+  // offsets and hashes would no longer describe the caller's text.
+  if (LONE_SURROGATE.test(text)) throw new InputError(source, 'not valid Unicode (contains a lone surrogate)');
+  let controls = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) controls++;
+  }
+  if (controls > 0 && controls / text.length > 0.01) {
+    throw new InputError(source, `binary content (${controls} control characters), not text`);
+  }
+  let lineStart = 0;
+  let line = 1;
+  for (;;) {
+    const nl = text.indexOf('\n', lineStart);
+    const end = nl < 0 ? text.length : nl;
+    if (end - lineStart > limits.maxLineChars) {
+      throw new InputError(
+        source,
+        `line ${line} is ${end - lineStart} characters long (limit ${limits.maxLineChars}): minified or generated data, not documentation`,
+      );
+    }
+    if (nl < 0) break;
+    lineStart = nl + 1;
+    line++;
+  }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  // Decode growing prefixes would be quadratic; walk the byte structure instead.
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+    if (need < 0) return i;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + need + 1));
+    } catch {
+      return i;
+    }
+    i += need + 1;
+  }
+  return i;
+}

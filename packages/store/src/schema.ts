@@ -1,0 +1,97 @@
+/**
+ * The database layout (seed 004's `artifacts` and `artifact_chunks`, as SQLite tables) and
+ * its migrations. `PRAGMA user_version` holds the schema version; each migration runs in
+ * its own transaction, so an interrupted upgrade leaves the previous version intact.
+ */
+import type Database from 'better-sqlite3';
+import { StoreError } from './errors.js';
+
+type DB = Database.Database;
+
+interface Migration {
+  version: number;
+  description: string;
+  up: (db: DB) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'artifacts, artifact_chunks, units_fts, store_meta',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+
+        -- seq is a stable integer key (an INTEGER PRIMARY KEY survives VACUUM); id is seed 004's.
+        CREATE TABLE artifacts (
+          seq            INTEGER PRIMARY KEY,
+          id             TEXT NOT NULL UNIQUE,
+          artifact_type  TEXT NOT NULL,
+          source_system  TEXT NOT NULL,
+          source_id      TEXT,
+          source_file    TEXT,
+          topic          TEXT,
+          title          TEXT NOT NULL,
+          content        TEXT NOT NULL,          -- '' when chunked (seed 004: metadata only)
+          token_count    INTEGER NOT NULL,
+          is_chunked     INTEGER NOT NULL CHECK (is_chunked IN (0, 1)),
+          num_chunks     INTEGER NOT NULL,
+          content_hash   TEXT NOT NULL,
+          strategy_key   TEXT NOT NULL,
+          content_hints  TEXT NOT NULL,
+          embedding      BLOB,                   -- Float32 LE; NULL when chunked
+          ingested_at    TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX artifacts_topic ON artifacts (topic);
+
+        CREATE TABLE artifact_chunks (
+          seq            INTEGER PRIMARY KEY,
+          id             TEXT NOT NULL UNIQUE,
+          artifact_id    TEXT NOT NULL REFERENCES artifacts (id) ON DELETE CASCADE,
+          chunk_index    INTEGER NOT NULL,
+          record_id      TEXT,
+          content        TEXT NOT NULL,
+          embed_text     TEXT NOT NULL,
+          start_char     INTEGER NOT NULL,
+          end_char       INTEGER NOT NULL,
+          token_count    INTEGER NOT NULL,
+          content_hash   TEXT NOT NULL,
+          section_title  TEXT NOT NULL,
+          header_breadcrumb TEXT NOT NULL,
+          content_hints  TEXT NOT NULL,
+          is_code        INTEGER NOT NULL,
+          embedding      BLOB NOT NULL,
+          UNIQUE (artifact_id, chunk_index)
+        ) STRICT;
+
+        -- One row per searchable unit. rowid = artifact_chunks.seq for a chunk and
+        -- -artifacts.seq for a whole artifact, so both kinds share one index and rows
+        -- are deleted by key, never by scanning.
+        CREATE VIRTUAL TABLE units_fts USING fts5 (
+          title, headings, body,
+          unit_id UNINDEXED, artifact_id UNINDEXED, topic UNINDEXED, artifact_type UNINDEXED, content_hints UNINDEXED,
+          tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+      `),
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Brings `db` up to SCHEMA_VERSION; refuses a database from a newer version. */
+export function migrate(db: DB): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new StoreError(`${db.name}: schema version ${current} is newer than this docs-store knows (${SCHEMA_VERSION}); upgrade chunkyard`);
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      // Another process may have migrated while we waited for the write lock.
+      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return;
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+  return SCHEMA_VERSION;
+}

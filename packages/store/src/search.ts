@@ -1,0 +1,87 @@
+/**
+ * Retrieval: full-text (FTS5 with BM25), vector (cosine over the packed matrix) and their
+ * fusion by reciprocal rank (RRF, Cormack et al. 2009: score = Σ 1 / (60 + rank)). RRF needs
+ * no score calibration between BM25 and cosine, which live on unrelated scales.
+ */
+import type Database from 'better-sqlite3';
+import type { SearchFilters } from './types.js';
+import type { IndexedUnit } from './vector-index.js';
+
+type DB = Database.Database;
+
+export const RRF_K = 60;
+
+export interface RankedId {
+  unitId: string;
+  score: number;
+}
+
+/**
+ * The user's words as an FTS5 query: each word quoted (so `AND`, `-`, `:` or `*` in the
+ * query are text, not syntax) and OR-ed, letting BM25 rank documents matching more words first.
+ */
+export function ftsQuery(text: string): string | null {
+  const words = [...new Set((text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []))];
+  return words.length ? words.map((w) => `"${w}"`).join(' OR ') : null;
+}
+
+/** Matches a stored topic path against a filter: the whole path, or its trailing segment(s). */
+export function topicMatches(stored: string | null, wanted: string): boolean {
+  if (stored === null) return false;
+  const w = wanted.replace(/\/+$/, '');
+  return stored === w || stored.endsWith(`/${w}`);
+}
+
+export function acceptsUnit(filters: SearchFilters): ((u: IndexedUnit) => boolean) | undefined {
+  const { topic, contentType, contentHints } = filters;
+  if (topic === undefined && contentType === undefined && !contentHints?.length) return undefined;
+  const hints = contentHints?.length ? new Set<string>(contentHints) : null;
+  return (u) =>
+    (topic === undefined || topicMatches(u.topic, topic)) &&
+    (contentType === undefined || u.artifactType === contentType) &&
+    (hints === null || hints.has(u.contentHints));
+}
+
+/** BM25 over title (×4), headings (×2) and body; best first, score = -bm25 (higher is better). */
+export function searchFts(db: DB, text: string, filters: SearchFilters, limit: number): RankedId[] {
+  const match = ftsQuery(text);
+  if (!match || limit <= 0) return [];
+  const where: string[] = ['units_fts MATCH @match'];
+  const params: Record<string, unknown> = { match, limit };
+  if (filters.topic !== undefined) {
+    where.push(`(topic = @topic OR substr(topic, -length(@topic) - 1) = '/' || @topic)`);
+    params.topic = filters.topic.replace(/\/+$/, '');
+  }
+  if (filters.contentType !== undefined) {
+    where.push('artifact_type = @contentType');
+    params.contentType = filters.contentType;
+  }
+  if (filters.contentHints?.length) {
+    const names = filters.contentHints.map((h, i) => {
+      params[`hint${i}`] = h;
+      return `@hint${i}`;
+    });
+    where.push(`content_hints IN (${names.join(', ')})`);
+  }
+  const rows = db
+    .prepare(`SELECT unit_id AS unitId, bm25(units_fts, 4.0, 2.0, 1.0) AS rank FROM units_fts WHERE ${where.join(' AND ')} ORDER BY rank, rowid LIMIT @limit`)
+    .all(params) as { unitId: string; rank: number }[];
+  return rows.map((r) => ({ unitId: r.unitId, score: -r.rank }));
+}
+
+/** Reciprocal rank fusion of ranked lists; ties broken by the best single rank, then id. */
+export function fuseRrf(lists: readonly RankedId[][], k = RRF_K): { unitId: string; score: number; ranks: number[] }[] {
+  const fused = new Map<string, { score: number; ranks: number[] }>();
+  lists.forEach((list, li) =>
+    list.forEach((hit, i) => {
+      const entry = fused.get(hit.unitId) ?? { score: 0, ranks: lists.map(() => 0) };
+      entry.score += 1 / (k + i + 1);
+      entry.ranks[li] = i + 1;
+      fused.set(hit.unitId, entry);
+    }),
+  );
+  const best = (ranks: number[]) => Math.min(...ranks.filter((r) => r > 0));
+  return [...fused]
+    .map(([unitId, e]) => ({ unitId, ...e }))
+    .sort((a, b) => b.score - a.score || best(a.ranks) - best(b.ranks) || (a.unitId < b.unitId ? -1 : a.unitId > b.unitId ? 1 : 0));
+}

@@ -1,0 +1,350 @@
+/**
+ * DocStore: one better-sqlite3 connection in WAL mode (readers in other processes see the
+ * last committed state while an ingest writes), plus the in-memory vector index, rebuilt
+ * lazily whenever the database changed (our own writes, or another connection's, which
+ * `PRAGMA data_version` reveals).
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { StoreError } from './errors.js';
+import { assertModel, deleteArtifactRows, embedPlans, findArtifact, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
+import { planArtifact, type PlanOptions } from './plan.js';
+import { migrate, SCHEMA_VERSION } from './schema.js';
+import { acceptsUnit, fuseRrf, searchFts, type RankedId } from './search.js';
+import type { ArtifactInput, ArtifactPlan, EmbeddedArtifact, Expansion, IngestOutcome, SearchFilters, SearchHit, SearchMode, StoreStats } from './types.js';
+import { VectorIndex, type IndexedUnit } from './vector-index.js';
+
+export const CHUNK_BOUNDARY = '[CHUNK BOUNDARY]';
+
+export interface OpenOptions {
+  /** Open an existing database for reading only (no migration, no writes). */
+  readonly?: boolean;
+}
+
+export interface SearchOptions {
+  mode?: SearchMode;
+  limit?: number;
+  filters?: SearchFilters;
+  /** Attach each hit's ±k neighbours joined by `[CHUNK BOUNDARY]` (0 = off). */
+  expand?: number;
+  /** Needed for `vector` and `hybrid`. */
+  embedder?: StoreEmbedder;
+}
+
+export interface IngestOptions {
+  onProgress?: OnProgress;
+}
+
+/** Produces the vectors of the plans that need writing (phase 1). */
+export type VectorSource = (plans: ArtifactPlan[], onProgress?: OnProgress) => Promise<EmbeddedArtifact[]>;
+
+interface UnitRow {
+  unitId: string;
+  artifactId: string;
+  chunkIndex: number | null;
+  numChunks: number;
+  sourceFile: string | null;
+  title: string;
+  sectionTitle: string;
+  topic: string | null;
+  contentType: string;
+  contentHints: SearchHit['contentHints'];
+  content: string;
+  startChar: number;
+  endChar: number;
+  tokenCount: number;
+}
+
+const UNIT_COLUMNS_CHUNK = `c.id AS unitId, c.artifact_id AS artifactId, c.chunk_index AS chunkIndex, a.num_chunks AS numChunks,
+  a.source_file AS sourceFile, a.title AS title, c.section_title AS sectionTitle, a.topic AS topic, a.artifact_type AS contentType,
+  c.content_hints AS contentHints, c.content AS content, c.start_char AS startChar, c.end_char AS endChar, c.token_count AS tokenCount`;
+const UNIT_COLUMNS_WHOLE = `a.id AS unitId, a.id AS artifactId, NULL AS chunkIndex, 0 AS numChunks, a.source_file AS sourceFile,
+  a.title AS title, '' AS sectionTitle, a.topic AS topic, a.artifact_type AS contentType, a.content_hints AS contentHints,
+  a.content AS content, 0 AS startChar, 0 AS endChar, a.token_count AS tokenCount`;
+
+export class DocStore {
+  private index: VectorIndex | null = null;
+  private indexVersion = -1;
+  /** Full index loads from the database so far (a diagnostic; patches after our writes do not count). */
+  indexLoads = 0;
+
+  private constructor(
+    readonly db: Database.Database,
+    readonly path: string,
+  ) {}
+
+  static open(path: string, options: OpenOptions = {}): DocStore {
+    if (options.readonly) {
+      let db: Database.Database;
+      try {
+        db = new Database(path, { readonly: true, fileMustExist: true });
+      } catch (err) {
+        throw new StoreError(`${path}: cannot open the store (${(err as Error).message}); run "docs-store ingest" first`);
+      }
+      db.pragma('busy_timeout = 5000');
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== SCHEMA_VERSION) {
+        db.close();
+        throw new StoreError(`${path}: schema version ${version}, this docs-store reads ${SCHEMA_VERSION}; open it once for writing to migrate`);
+      }
+      return new DocStore(db, path);
+    }
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    // WAL: readers never block the writer nor see a half-written transaction.
+    // synchronous=NORMAL keeps every commit atomic; only the last commits can be lost on power failure.
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return new DocStore(db, path);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Plans, embeds and writes `inputs` as one all-or-nothing ingest. */
+  async ingest(inputs: readonly ArtifactInput[], embedder: StoreEmbedder, options: IngestOptions & PlanOptions = {}): Promise<IngestOutcome[]> {
+    const plans = inputs.map((input) => planArtifact(input, options));
+    return this.ingestPlans(plans, embedder.model, (pending, onProgress) => embedPlans(pending, embedder, onProgress), options);
+  }
+
+  /**
+   * The two-phase write for ready plans: artifacts whose content, strategy and model are
+   * already stored are skipped (no embedding, no write); the rest are embedded by
+   * `vectors`, then written in one transaction.
+   */
+  async ingestPlans(plans: readonly ArtifactPlan[], model: string, vectors: VectorSource, options: IngestOptions = {}): Promise<IngestOutcome[]> {
+    const byId = new Map<string, ArtifactPlan>();
+    for (const plan of plans) {
+      const other = byId.get(plan.id);
+      if (other && other.contentHash !== plan.contentHash) {
+        throw new StoreError(`${describe(other)} and ${describe(plan)} both map to artifact ${plan.id} with different content`);
+      }
+      byId.set(plan.id, plan);
+    }
+    assertModel(this.db, model, null);
+    const outcomes = new Map<string, IngestOutcome>();
+    const pending: ArtifactPlan[] = [];
+    for (const plan of byId.values()) {
+      const existing = findArtifact(this.db, plan.id);
+      if (existing && (existing.sourceSystem !== plan.sourceSystem || existing.sourceId !== plan.sourceId)) {
+        // 8 hex digits of an id collide eventually (seed 004's length); refuse rather than overwrite another document.
+        throw new StoreError(`${describe(plan)}: artifact id ${plan.id} is already used by ${existing.sourceSystem}:${existing.sourceId ?? '(content id)'}`);
+      }
+      if (existing && existing.contentHash === plan.contentHash && existing.strategyKey === plan.strategyKey) {
+        outcomes.set(plan.id, { ...outcomeOf(plan), status: 'unchanged' });
+      } else {
+        pending.push(plan);
+      }
+    }
+    if (pending.length > 0) {
+      const embedded = await vectors(pending, options.onProgress);
+      for (const outcome of writeArtifacts(this.db, embedded, model, options.onProgress)) outcomes.set(outcome.artifactId, outcome);
+      this.updateIndex(embedded);
+    }
+    return [...byId.keys()].map((id) => outcomes.get(id)!);
+  }
+
+  /** Deletes an artifact and its chunks; false if there was none. */
+  remove(artifactId: string): boolean {
+    return this.db
+      .transaction(() => {
+        const existing = findArtifact(this.db, artifactId);
+        if (!existing) return false;
+        deleteArtifactRows(this.db, artifactId, existing.seq);
+        this.index = null;
+        return true;
+      })
+      .immediate();
+  }
+
+  /**
+   * After our own write: patch the loaded index with what we wrote, unless another
+   * connection also committed since it was loaded (`data_version` does not move for our own
+   * commits), in which case it is dropped and reloaded on the next search.
+   */
+  private updateIndex(written: readonly EmbeddedArtifact[]): void {
+    const index = this.index;
+    if (!index) return;
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const dims = written.find((w) => w.vectors.length > 0)?.vectors[0]?.length;
+    if (version !== this.indexVersion || index.dims !== dims) {
+      this.index = null;
+      return;
+    }
+    const added = written.flatMap(({ plan, vectors }) =>
+      plan.units.map((u, i) => ({
+        unit: { unitId: u.id, artifactId: plan.id, topic: plan.topic, artifactType: plan.artifactType, contentHints: u.contentHints },
+        vector: vectors[i]!,
+      })),
+    );
+    this.index = index.withChanges(new Set(written.map((w) => w.plan.id)), added);
+  }
+
+  /** The packed vectors of every unit, rebuilt when the database changed since the last call. */
+  vectorIndex(): VectorIndex {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (this.index && version === this.indexVersion) return this.index;
+    const { dimensions } = storedModel(this.db);
+    // One read transaction, so the index is one consistent snapshot even while another process writes.
+    this.index = this.db.transaction(() => {
+      const count = (this.db.prepare('SELECT (SELECT count(*) FROM artifact_chunks) + (SELECT count(*) FROM artifacts WHERE is_chunked = 0) AS n').get() as { n: number }).n;
+      const rows = this.db
+        .prepare(
+          `SELECT a.id, a.id, a.topic, a.artifact_type, a.content_hints, a.embedding FROM artifacts a WHERE a.is_chunked = 0
+           UNION ALL
+           SELECT c.id, c.artifact_id, a.topic, a.artifact_type, c.content_hints, c.embedding FROM artifact_chunks c JOIN artifacts a ON a.id = c.artifact_id`,
+        )
+        .raw()
+        .iterate() as IterableIterator<[string, string, string | null, string, string, Buffer]>;
+      return VectorIndex.fromRows(dimensions ?? 0, mapRows(rows), count);
+    })();
+    this.indexVersion = version;
+    this.indexLoads++;
+    return this.index;
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    const mode = options.mode ?? 'hybrid';
+    let vector: Float32Array | null = null;
+    if (mode !== 'fts') {
+      if (!options.embedder) throw new StoreError(`${mode} search needs an embedding provider`);
+      [vector] = (await options.embedder.embed([query])) as [Float32Array];
+    }
+    return this.searchWith(query, vector, { ...options, mode }, options.embedder?.model);
+  }
+
+  /** Search with a query vector already computed (null for `fts`). */
+  searchWith(query: string, vector: Float32Array | null, options: Omit<SearchOptions, 'embedder'> = {}, model?: string): SearchHit[] {
+    const mode = options.mode ?? 'hybrid';
+    const limit = options.limit ?? 10;
+    const filters = options.filters ?? {};
+    if (!Number.isInteger(limit) || limit < 1) throw new StoreError(`limit must be a positive integer, got ${limit}`);
+    // Fusion works on the heads of both lists; a deeper pool lets a unit ranked
+    // moderately by both beat one ranked first by only one.
+    const pool = mode === 'hybrid' ? Math.max(limit * 4, 50) : limit;
+    const lists: { kind: 'fts' | 'vector'; hits: RankedId[] }[] = [];
+    if (mode !== 'vector') lists.push({ kind: 'fts', hits: searchFts(this.db, query, filters, pool) });
+    if (mode !== 'fts') {
+      if (!vector) throw new StoreError(`${mode} search needs a query vector`);
+      lists.push({ kind: 'vector', hits: this.searchVector(vector, filters, pool, model) });
+    }
+    const fused =
+      lists.length === 1
+        ? lists[0]!.hits.map((h, i) => ({ unitId: h.unitId, score: h.score, ranks: [i + 1] }))
+        : fuseRrf(lists.map((l) => l.hits));
+    return fused.slice(0, limit).map(({ unitId, score, ranks }) => {
+      const unit = this.unit(unitId);
+      if (!unit) throw new StoreError(`unit ${unitId} vanished during the search`);
+      const hit: SearchHit = { ...unit, score, ranks: {} };
+      lists.forEach((l, i) => {
+        if (ranks[i]) hit.ranks[l.kind] = ranks[i];
+      });
+      if (options.expand) hit.expanded = this.expand(unitId, options.expand).text;
+      return hit;
+    });
+  }
+
+  private searchVector(vector: Float32Array, filters: SearchFilters, limit: number, model?: string): RankedId[] {
+    const stored = storedModel(this.db);
+    if (stored.model === null) return [];
+    if (vector.length !== stored.dimensions || (model !== undefined && model !== stored.model)) {
+      throw new StoreError(
+        `the query embedding has ${vector.length} dimensions${model ? ` (model ${model})` : ''}, but ${this.path} holds ` +
+          `${stored.dimensions}-dimension vectors of model ${stored.model}; search with the model the store was built with ` +
+          `(embeddings: in chunkyard.config.yaml), or use full-text search`,
+      );
+    }
+    const index = this.vectorIndex();
+    return index.search(vector, limit, acceptsUnit(filters)).map((m) => ({ unitId: index.units[m.row]!.unitId, score: m.score }));
+  }
+
+  /** A chunk (by chunk id) or a whole artifact (by artifact id), with its artifact's metadata. */
+  unit(unitId: string): Omit<SearchHit, 'score' | 'ranks'> | undefined {
+    const chunk = this.db.prepare(`SELECT ${UNIT_COLUMNS_CHUNK} FROM artifact_chunks c JOIN artifacts a ON a.id = c.artifact_id WHERE c.id = ?`).get(unitId) as UnitRow | undefined;
+    if (chunk) return chunk;
+    const whole = this.db.prepare(`SELECT ${UNIT_COLUMNS_WHOLE} FROM artifacts a WHERE a.id = ? AND a.is_chunked = 0`).get(unitId) as UnitRow | undefined;
+    // Offsets are UTF-16 code units; SQLite's length() counts code points, so measure here.
+    return whole && { ...whole, endChar: whole.content.length };
+  }
+
+  /**
+   * Seed 004's neighbour expansion, generalised to ±k: the chunk and up to k chunks on each
+   * side, in order, joined by `\n[CHUNK BOUNDARY]\n`. A whole artifact expands to itself.
+   */
+  expand(unitId: string, k = 1): Expansion {
+    if (!Number.isInteger(k) || k < 0) throw new StoreError(`k must be a non-negative integer, got ${k}`);
+    return this.db.transaction((): Expansion => {
+      const target = this.db.prepare('SELECT artifact_id AS artifactId, chunk_index AS chunkIndex FROM artifact_chunks WHERE id = ?').get(unitId) as
+        | { artifactId: string; chunkIndex: number }
+        | undefined;
+      if (!target) {
+        const whole = this.db.prepare('SELECT content, is_chunked AS isChunked FROM artifacts WHERE id = ?').get(unitId) as { content: string; isChunked: number } | undefined;
+        if (!whole) throw new StoreError(`no chunk or artifact with id ${unitId}`);
+        if (whole.isChunked) throw new StoreError(`${unitId} is a chunked artifact; expand one of its chunk ids (${unitId}::chunk::NNN::…)`);
+        return { unitId, artifactId: unitId, chunkIndices: [], text: whole.content };
+      }
+      const rows = this.db
+        .prepare('SELECT chunk_index AS i, content FROM artifact_chunks WHERE artifact_id = ? AND chunk_index BETWEEN ? AND ? ORDER BY chunk_index')
+        .all(target.artifactId, target.chunkIndex - k, target.chunkIndex + k) as { i: number; content: string }[];
+      return { unitId, artifactId: target.artifactId, chunkIndices: rows.map((r) => r.i), text: rows.map((r) => r.content).join(`\n${CHUNK_BOUNDARY}\n`) };
+    })();
+  }
+
+  stats(): StoreStats {
+    return this.db.transaction((): StoreStats => {
+      const one = <T>(sql: string) => this.db.prepare(sql).get() as T;
+      const a = one<{ n: number; chunked: number; tokens: number | null }>('SELECT count(*) AS n, coalesce(sum(is_chunked), 0) AS chunked, sum(token_count) AS tokens FROM artifacts');
+      const chunks = one<{ n: number }>('SELECT count(*) AS n FROM artifact_chunks').n;
+      const { model, dimensions } = storedModel(this.db);
+      const topics = this.db.prepare('SELECT topic, count(*) AS artifacts FROM artifacts GROUP BY topic ORDER BY topic').all() as StoreStats['topics'];
+      let fileBytes = 0;
+      for (const suffix of ['', '-wal']) {
+        try {
+          fileBytes += statSync(this.path + suffix).size;
+        } catch {
+          // No WAL file (or an in-memory database): nothing to add.
+        }
+      }
+      return {
+        path: this.path,
+        schemaVersion: this.db.pragma('user_version', { simple: true }) as number,
+        artifacts: a.n,
+        chunkedArtifacts: a.chunked,
+        chunks,
+        units: chunks + a.n - a.chunked,
+        tokens: a.tokens ?? 0,
+        embeddingModel: model,
+        dimensions,
+        topics,
+        fileBytes,
+      };
+    })();
+  }
+}
+
+function* mapRows(rows: Iterable<[string, string, string | null, string, string, Buffer]>): Generator<{ unit: IndexedUnit; embedding: Uint8Array }> {
+  for (const [unitId, artifactId, topic, artifactType, contentHints, embedding] of rows) {
+    yield { unit: { unitId, artifactId, topic, artifactType, contentHints }, embedding };
+  }
+}
+
+function describe(plan: ArtifactPlan): string {
+  return plan.sourceFile ?? (plan.sourceId ? `${plan.sourceSystem}:${plan.sourceId}` : plan.id);
+}
+
+function outcomeOf(plan: ArtifactPlan): IngestOutcome {
+  return {
+    artifactId: plan.id,
+    sourceFile: plan.sourceFile,
+    status: 'created',
+    isChunked: plan.isChunked,
+    numChunks: plan.isChunked ? plan.units.length : 0,
+    tokenCount: plan.tokenCount,
+    storedIds: plan.isChunked ? [plan.id, ...plan.units.map((u) => u.id)] : [plan.id],
+  };
+}
