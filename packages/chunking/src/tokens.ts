@@ -1,6 +1,6 @@
 /**
- * Exact cl100k_base token counts (gpt-tokenizer: the same counts as tiktoken,
- * measured about 4× faster here) and the seed 003 estimator.
+ * Exact cl100k_base token counts (`cl100k-count.ts`: gpt-tokenizer's BPE,
+ * memoised per pre-token, counting slices in place) and the seed 003 estimator.
  *
  * The packer needs the exact count of many overlapping slices of one document.
  * Counting each slice from scratch would tokenize the document several times, so
@@ -11,15 +11,19 @@
  * first pre-token cannot reach back past it). `tokens.test.ts` checks the
  * property against direct counts on real documents and random text.
  */
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countRange } from './cl100k-count.js';
 
-// Special-token text such as `<|endoftext|>` in a document is ordinary text to us:
-// the default would throw on it.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-/** Exact cl100k_base token count of `text`. */
+/**
+ * Exact cl100k_base token count of `text`. Special-token text such as
+ * `<|endoftext|>` is counted as ordinary text.
+ */
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : countCl100k(text, PLAIN_TEXT);
+  return countRange(text, 0, text.length);
+}
+
+/** Exact cl100k_base token count of `text.slice(start, end)`, without the slice. */
+export function countSlice(text: string, start: number, end: number): number {
+  return end <= start ? 0 : countRange(text, start, end);
 }
 
 /**
@@ -98,11 +102,11 @@ export class TokenIndex {
       let contentEnd = -1;
       while (e < endsSorted.length && endsSorted[e]! < next) contentEnd = endsSorted[e++]!;
       if (contentEnd > last && isBlank(source, contentEnd, next)) {
-        const content = countTokens(source.slice(last, contentEnd));
+        const content = countSlice(source, last, contentEnd);
         this.endPrefix.set(contentEnd, total + content);
         total += content + gapTokens(source, lineStartBefore(source, contentEnd, last), contentEnd, next);
       } else {
-        total += countTokens(source.slice(last, next));
+        total += countSlice(source, last, next);
       }
       if (next < source.length) {
         this.points.push(next);
@@ -135,7 +139,7 @@ export class TokenIndex {
     const key = start * (this.source.length + 1) + end;
     let n = this.partials.get(key);
     if (n === undefined) {
-      n = countTokens(this.source.slice(start, end));
+      n = countSlice(this.source, start, end);
       this.partials.set(key, n);
     }
     return n;

@@ -1,0 +1,288 @@
+/**
+ * A counting-only cl100k_base path: the exact token count of a slice of a
+ * string, without building the slice, the token ids or a string per pre-token.
+ *
+ * cl100k tokenizes in two steps: a regex splits the text into pre-tokens, then
+ * byte-pair encoding runs on each pre-token alone. The BPE of a pre-token does
+ * not depend on its neighbours, and documentation repeats its words endlessly,
+ * so the count of each distinct pre-token is computed once (by gpt-tokenizer,
+ * on a cache miss) and remembered. What is left per pre-token is finding its
+ * end and one hash-table probe.
+ *
+ * Why not the regex and a `Map<string, number>`: that is what gpt-tokenizer's
+ * own `countTokens` does, and its profile is dominated by exactly those two
+ * costs (a match array and a fresh string per pre-token, hashed again on every
+ * lookup). The scanner below walks char codes, the table compares the key's
+ * characters in place, and nothing is allocated on a hit. No library offers
+ * counting over a slice, which is what `TokenIndex` needs.
+ *
+ * The scanner implements tiktoken's cl100k_base split pattern
+ *
+ *   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
+ *    ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+ *
+ * alternative by alternative, in order, on code points (as the regex does with
+ * the `u` flag). `cl100k-count.test.ts` checks it against that regex (property
+ * tests over unicode, CRLF, contractions and special-token text) and the
+ * counts against tiktoken on every real document.
+ */
+import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
+
+// Special-token text such as `<|endoftext|>` is ordinary text to us.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+// Character classes of the split pattern.
+const LETTER = 1; // \p{L}
+const NUMBER = 2; // \p{N}
+const SPACE = 3; // \s (JS's definition, as the reference regex uses)
+const OTHER = 4; // everything else, lone surrogates included
+
+const IS_LETTER = /^\p{L}$/u;
+const IS_NUMBER = /^\p{N}$/u;
+const IS_SPACE = /^\s$/u;
+
+function classify(ch: string): number {
+  if (IS_LETTER.test(ch)) return LETTER;
+  if (IS_NUMBER.test(ch)) return NUMBER;
+  if (IS_SPACE.test(ch)) return SPACE;
+  return OTHER;
+}
+
+/** Class of every BMP code unit, filled on first use (0 = not yet known). */
+const bmpClass = new Uint8Array(0x10000);
+for (let c = 0; c < 128; c++) bmpClass[c] = classify(String.fromCharCode(c));
+// Surrogates are classified as code points (pairs) or as OTHER (lone).
+const astralClass = new Map<number, number>();
+
+function classOfUnit(c: number): number {
+  let k = bmpClass[c]!;
+  if (k === 0) {
+    k = c >= 0xd800 && c <= 0xdfff ? OTHER : classify(String.fromCharCode(c));
+    bmpClass[c] = k;
+  }
+  return k;
+}
+
+function classOfAstral(cp: number): number {
+  let k = astralClass.get(cp);
+  if (k === undefined) {
+    k = classify(String.fromCodePoint(cp));
+    astralClass.set(cp, k);
+  }
+  return k;
+}
+
+/**
+ * Scanner state for one code point at a time: `cls` and `width` of the code
+ * point at `pos`, read with `read(s, pos, end)`. Module-level scalars rather
+ * than an object, so the hot loop allocates nothing.
+ */
+let cls = 0;
+let width = 1;
+
+function read(s: string, pos: number, end: number): void {
+  const c = s.charCodeAt(pos);
+  if (c < 0xd800 || c > 0xdbff || pos + 1 >= end) {
+    width = 1;
+    cls = c < 128 ? bmpClass[c]! : classOfUnit(c);
+    return;
+  }
+  const d = s.charCodeAt(pos + 1);
+  if (d < 0xdc00 || d > 0xdfff) {
+    width = 1;
+    cls = OTHER;
+    return;
+  }
+  width = 2;
+  cls = classOfAstral(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000);
+}
+
+/** End of the pre-token that starts at `i` (< end) in `s.slice(0, end)`. */
+export function preTokenEnd(s: string, i: number, end: number): number {
+  const c = s.charCodeAt(i);
+  // (?i:'s|'t|'re|'ve|'m|'ll|'d). Unicode case folding lets `s` match ſ (U+017F)
+  // and `k`… only s among these letters has such a partner, in tiktoken too.
+  if (c === 39 && i + 1 < end) {
+    const a = s.charCodeAt(i + 1) | 0x20;
+    if (a === 0x73 || a === 0x74 || a === 0x6d || a === 0x64 || s.charCodeAt(i + 1) === 0x17f) return i + 2;
+    if (i + 2 < end) {
+      const b = s.charCodeAt(i + 2) | 0x20;
+      if ((a === 0x6c && b === 0x6c) || (a === 0x76 && b === 0x65) || (a === 0x72 && b === 0x65)) return i + 3;
+    }
+  }
+  read(s, i, end);
+  const first = cls;
+  const firstWidth = width;
+  let j = i + firstWidth;
+  // [^\r\n\p{L}\p{N}]?\p{L}+
+  if (first === LETTER) return letterRun(s, j, end);
+  if (first !== NUMBER && c !== 10 && c !== 13 && j < end) {
+    read(s, j, end);
+    if (cls === LETTER) return letterRun(s, j + width, end);
+  }
+  // \p{N}{1,3}
+  if (first === NUMBER) {
+    for (let n = 1; n < 3 && j < end; n++) {
+      read(s, j, end);
+      if (cls !== NUMBER) break;
+      j += width;
+    }
+    return j;
+  }
+  //  ?[^\s\p{L}\p{N}]+[\r\n]*
+  if (c === 32 && j < end) {
+    read(s, j, end);
+    if (cls === OTHER) return otherRun(s, j + width, end);
+  }
+  if (first === OTHER) return otherRun(s, j, end);
+  // Whitespace: \s*[\r\n]+ ends after the run's last line break; else
+  // \s+(?!\S) leaves the run's last character to the next pre-token (unless the
+  // run ends the text); else \s+ is the single character.
+  let lastBreak = c === 10 || c === 13 ? i : -1;
+  while (j < end) {
+    const d = s.charCodeAt(j);
+    if (d === 10 || d === 13) lastBreak = j;
+    else if ((d < 128 ? bmpClass[d]! : classOfUnit(d)) !== SPACE) break;
+    j++; // every \s character is a single code unit
+  }
+  if (lastBreak >= 0) return lastBreak + 1;
+  if (j === end || j - 1 === i) return j;
+  return j - 1;
+}
+
+function letterRun(s: string, j: number, end: number): number {
+  while (j < end) {
+    read(s, j, end);
+    if (cls !== LETTER) break;
+    j += width;
+  }
+  return j;
+}
+
+function otherRun(s: string, j: number, end: number): number {
+  while (j < end) {
+    read(s, j, end);
+    if (cls !== OTHER) break;
+    j += width;
+  }
+  while (j < end) {
+    const d = s.charCodeAt(j);
+    if (d !== 10 && d !== 13) break;
+    j++;
+  }
+  return j;
+}
+
+/**
+ * Pre-token → token count. Open addressing over parallel arrays; a probe
+ * compares hash, length and then characters in place, so a hit costs no
+ * allocation. Cleared when full rather than grown without bound.
+ */
+const MAX_ENTRIES = 1 << 19;
+let capacity = 1 << 15;
+let hashes = new Int32Array(capacity);
+let counts = new Int32Array(capacity); // 0 = empty slot (every pre-token has ≥ 1 token)
+let keys: string[] = new Array<string>(capacity);
+let size = 0;
+
+function resize(next: number): void {
+  const oldHashes = hashes;
+  const oldCounts = counts;
+  const oldKeys = keys;
+  capacity = next;
+  hashes = new Int32Array(capacity);
+  counts = new Int32Array(capacity);
+  keys = new Array<string>(capacity);
+  size = 0;
+  if (next === oldHashes.length) return; // a reset: drop everything
+  for (let k = 0; k < oldHashes.length; k++) {
+    if (oldCounts[k] === 0) continue;
+    let slot = oldHashes[k]! & (capacity - 1);
+    while (counts[slot] !== 0) slot = (slot + 1) & (capacity - 1);
+    hashes[slot] = oldHashes[k]!;
+    counts[slot] = oldCounts[k]!;
+    keys[slot] = oldKeys[k]!;
+    size++;
+  }
+}
+
+function preTokenCount(s: string, a: number, b: number): number {
+  const len = b - a;
+  if (len === 1 && s.charCodeAt(a) < 128) return 1; // every single byte is a token
+  let h = len;
+  for (let k = a; k < b; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  h ^= h >>> 15;
+  const mask = capacity - 1;
+  let slot = h & mask;
+  for (;;) {
+    const n = counts[slot]!;
+    if (n === 0) break;
+    if (hashes[slot] === h) {
+      const key = keys[slot]!;
+      if (key.length === len) {
+        let k = 0;
+        while (k < len && key.charCodeAt(k) === s.charCodeAt(a + k)) k++;
+        if (k === len) return n;
+      }
+    }
+    slot = (slot + 1) & mask;
+  }
+  const key = s.slice(a, b);
+  const n = bpeCount(key);
+  if (size * 2 >= capacity) {
+    resize(capacity < MAX_ENTRIES ? capacity * 2 : capacity);
+    return insert(h, key, n);
+  }
+  counts[slot] = n;
+  hashes[slot] = h;
+  keys[slot] = key;
+  size++;
+  return n;
+}
+
+function insert(h: number, key: string, n: number): number {
+  let slot = h & (capacity - 1);
+  while (counts[slot] !== 0) slot = (slot + 1) & (capacity - 1);
+  counts[slot] = n;
+  hashes[slot] = h;
+  keys[slot] = key;
+  size++;
+  return n;
+}
+
+/**
+ * Tokens of one pre-token: gpt-tokenizer's count of it alone. That equals its
+ * BPE length as long as gpt-tokenizer's own split leaves it whole, which is
+ * checked rather than assumed; the caller falls back to counting the whole
+ * text when it is not (never seen, but then no count is ever guessed).
+ */
+function bpeCount(preToken: string): number {
+  GPT_SPLIT.lastIndex = 0;
+  const m = GPT_SPLIT.exec(preToken);
+  if (m === null || m.index !== 0 || m[0].length !== preToken.length) throw new SplitMismatch();
+  return gptCount(preToken, PLAIN_TEXT);
+}
+
+// gpt-tokenizer's cl100k split (its own, slightly rewritten form of tiktoken's),
+// used only for the check above.
+const GPT_SPLIT =
+  /'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s/gu;
+
+class SplitMismatch extends Error {}
+
+/** Exact cl100k_base token count of `s.slice(start, end)`, without slicing. */
+export function countRange(s: string, start = 0, end = s.length): number {
+  let total = 0;
+  try {
+    let i = start;
+    while (i < end) {
+      const j = preTokenEnd(s, i, end);
+      total += preTokenCount(s, i, j);
+      i = j;
+    }
+  } catch (err) {
+    if (!(err instanceof SplitMismatch)) throw err;
+    return gptCount(s.slice(start, end), PLAIN_TEXT);
+  }
+  return total;
+}
