@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countRange, preTokenEnd } from './cl100k-count.js';
+import { countRange, preTokenEnd, SliceCounter } from './cl100k-count.js';
 import { realDocuments } from './test-corpus.js';
 
 const tiktoken = get_encoding('cl100k_base');
@@ -101,5 +101,51 @@ describe('countRange', () => {
     const special = 'a <|endoftext|> b <|im_start|>';
     expect(countRange(special)).toBe(reference(special));
     expect(countRange('')).toBe(0);
+  });
+});
+
+describe('SliceCounter', () => {
+  const sliceCase = fc.tuple(texty, fc.nat(), fc.nat()).map(([t, x, y]) => {
+    const a = t.length ? x % (t.length + 1) : 0;
+    return [t, a, a + (t.length ? y % (t.length - a + 1) : 0)] as const;
+  });
+
+  it('counts every slice of generated text as the slice alone counts', () => {
+    fc.assert(
+      fc.property(sliceCase, ([t, a, b]) => new SliceCounter(t).count(a, b) === countRange(t.slice(a, b))),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('counts every slice of arbitrary unicode exactly', () => {
+    const units = fc.tuple(anyUnits, fc.nat(), fc.nat()).map(([t, x, y]) => {
+      const a = t.length ? x % (t.length + 1) : 0;
+      return [t, a, a + (t.length ? y % (t.length - a + 1) : 0)] as const;
+    });
+    fc.assert(fc.property(units, ([t, a, b]) => new SliceCounter(t).count(a, b) === gpt(t.slice(a, b))), { numRuns: 3000 });
+  });
+
+  it('is not fooled by a whitespace run the slice cuts (the case that rules out the last boundary)', () => {
+    // The whole text splits "a", " ", " ", "1"; "a  " alone splits "a", "  ".
+    const counter = new SliceCounter('a  1');
+    expect(counter.count(0, 3)).toBe(reference('a  '));
+    expect(counter.count(0, 3)).toBe(2);
+    const text = 'x.\n\n  \t\n   y  \n\n';
+    const c2 = new SliceCounter(text);
+    for (let a = 0; a <= text.length; a++) for (let b = a; b <= text.length; b++) expect(c2.count(a, b)).toBe(reference(text.slice(a, b)));
+  });
+
+  it('counts random slices of every sample document exactly (tiktoken)', () => {
+    for (const [, text] of realDocuments()) {
+      const counter = new SliceCounter(text);
+      expect(counter.count(0, text.length)).toBe(reference(text));
+      fc.assert(
+        fc.property(fc.nat(text.length), fc.nat(2000), (a, len) => {
+          const b = Math.min(text.length, a + len);
+          return counter.count(a, b) === reference(text.slice(a, b));
+        }),
+        { numRuns: 150 },
+      );
+    }
   });
 });

@@ -229,6 +229,7 @@ function preTokenCount(s: string, a: number, b: number): number {
   }
   const key = s.slice(a, b);
   const n = bpeCount(key);
+  if (n < 0) return n;
   if (size * 2 >= capacity) {
     resize(capacity < MAX_ENTRIES ? capacity * 2 : capacity);
     return insert(h, key, n);
@@ -253,13 +254,13 @@ function insert(h: number, key: string, n: number): number {
 /**
  * Tokens of one pre-token: gpt-tokenizer's count of it alone. That equals its
  * BPE length as long as gpt-tokenizer's own split leaves it whole, which is
- * checked rather than assumed; the caller falls back to counting the whole
- * text when it is not (never seen, but then no count is ever guessed).
+ * checked rather than assumed: -1 tells the caller to fall back to counting
+ * the whole text with gpt-tokenizer (never seen, but no count is ever guessed).
  */
 function bpeCount(preToken: string): number {
   GPT_SPLIT.lastIndex = 0;
   const m = GPT_SPLIT.exec(preToken);
-  if (m === null || m.index !== 0 || m[0].length !== preToken.length) throw new SplitMismatch();
+  if (m === null || m.index !== 0 || m[0].length !== preToken.length) return -1;
   return gptCount(preToken, PLAIN_TEXT);
 }
 
@@ -268,21 +269,86 @@ function bpeCount(preToken: string): number {
 const GPT_SPLIT =
   /'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s/gu;
 
-class SplitMismatch extends Error {}
+/** Tokens of `s.slice(start, end)` by scanning it, or -1 (see bpeCount). */
+function scan(s: string, start: number, end: number): number {
+  let total = 0;
+  for (let i = start; i < end; ) {
+    const j = preTokenEnd(s, i, end);
+    const n = preTokenCount(s, i, j);
+    if (n < 0) return -1;
+    total += n;
+    i = j;
+  }
+  return total;
+}
 
 /** Exact cl100k_base token count of `s.slice(start, end)`, without slicing. */
 export function countRange(s: string, start = 0, end = s.length): number {
-  let total = 0;
-  try {
-    let i = start;
-    while (i < end) {
-      const j = preTokenEnd(s, i, end);
-      total += preTokenCount(s, i, j);
+  if (end <= start) return 0;
+  const n = scan(s, start, end);
+  return n >= 0 ? n : gptCount(s.slice(start, end), PLAIN_TEXT);
+}
+
+/**
+ * Exact counts of any slice of one text, from one scan of the whole text.
+ *
+ * `cum[i]` is 1 + the tokens of `text.slice(0, i)` when a pre-token of the
+ * whole text starts at `i` (and at `text.length`), else 0. A slice
+ * `[a, b)` is scanned on its own from `a` until its pre-tokens meet one of the
+ * whole text's boundaries `p`; from there both scans agree (the pattern has
+ * no look-behind), up to a boundary `q` at or before `r`, the start of the
+ * whitespace run the slice ends with. Pre-tokens that end by then cannot see
+ * the slice's end: every alternative decides on the characters up to the
+ * pre-token's end, except `\s+(?!\S)` and `\s*[\r\n]+`, which look at the
+ * whole whitespace run, and a run that reaches the slice's end lies after `r`.
+ * So the count is scan(a, p) + cum[q] − cum[p] + scan(q, b). (Stopping at the
+ * last boundary before `b` is not enough: in "a  1" the whole text splits
+ * "a", " ", " ", "1", while "a  " alone splits "a", "  ".)
+ */
+export class SliceCounter {
+  private readonly cum: Int32Array | null;
+
+  constructor(readonly text: string) {
+    const cum = new Int32Array(text.length + 1);
+    let total = 0;
+    let i = 0;
+    cum[0] = 1;
+    while (i < text.length) {
+      const j = preTokenEnd(text, i, text.length);
+      const n = preTokenCount(text, i, j);
+      if (n < 0) break;
+      total += n;
+      cum[j] = total + 1;
       i = j;
     }
-  } catch (err) {
-    if (!(err instanceof SplitMismatch)) throw err;
-    return gptCount(s.slice(start, end), PLAIN_TEXT);
+    this.cum = i === text.length ? cum : null;
   }
-  return total;
+
+  /** Exact cl100k_base token count of `text.slice(a, b)`. */
+  count(a: number, b: number): number {
+    const { cum, text } = this;
+    if (b <= a) return 0;
+    if (cum === null) return countRange(text, a, b);
+    let total = 0;
+    let p = a;
+    while (p < b && cum[p] === 0) {
+      const e = preTokenEnd(text, p, b);
+      const n = preTokenCount(text, p, e);
+      if (n < 0) return countRange(text, a, b);
+      total += n;
+      p = e;
+    }
+    if (p >= b) return total;
+    let r = b;
+    while (r > p && isSpaceUnit(text.charCodeAt(r - 1))) r--;
+    let q = r;
+    while (cum[q] === 0) q--;
+    const tail = scan(text, q, b);
+    return tail < 0 ? countRange(text, a, b) : total + (cum[q]! - cum[p]!) + tail;
+  }
+}
+
+/** `\s` as the split pattern means it; every such character is one code unit. */
+function isSpaceUnit(c: number): boolean {
+  return (c < 128 ? bmpClass[c]! : classOfUnit(c)) === SPACE;
 }

@@ -58,11 +58,8 @@ export function chunkSemantic(input: SemanticInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const { lines } = doc;
   const units = toUnits(doc.blocks);
-  // Exact counts are asked for at block and line boundaries (splitting an
-  // oversized block walks its lines), so every line start and end is registered.
-  const cuts = [...lines.starts, ...lines.ends];
-  for (const b of doc.blocks) cuts.push(b.start, b.end);
-  const tokens = new TokenIndex(source, cuts);
+  // One scan of the document; any slice's exact count is cheap after it.
+  const tokens = new TokenIndex(source);
 
   const prefixCache = new Map<string, number>();
   const prefixTokens = (prefix: string): number => {

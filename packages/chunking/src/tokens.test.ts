@@ -29,7 +29,7 @@ describe('countTokens', () => {
   });
 });
 
-describe('additivity at safe points (what TokenIndex relies on)', () => {
+describe('additivity at safe points (isSafePoint, kept for callers)', () => {
   it('holds at every safe point of generated text', () => {
     fc.assert(
       fc.property(texty, texty, (a, b) => {
