@@ -130,6 +130,10 @@ describe('SliceCounter', () => {
     const counter = new SliceCounter('a  1');
     expect(counter.count(0, 3)).toBe(reference('a  '));
     expect(counter.count(0, 3)).toBe(2);
+    // A slice that ends inside a surrogate pair ends with a lone surrogate: in
+    // "   𝟙" the third space is its own pre-token, in "   \ud835" it joins it.
+    const pair = new SliceCounter('   𝟙');
+    expect(pair.count(0, 4)).toBe(countRange('   𝟙'.slice(0, 4)));
     const text = 'x.\n\n  \t\n   y  \n\n';
     const c2 = new SliceCounter(text);
     for (let a = 0; a <= text.length; a++) for (let b = a; b <= text.length; b++) expect(c2.count(a, b)).toBe(reference(text.slice(a, b)));

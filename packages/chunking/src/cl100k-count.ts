@@ -301,7 +301,9 @@ export function countRange(s: string, start = 0, end = s.length): number {
  * the slice's end: every alternative decides on the characters up to the
  * pre-token's end, except `\s+(?!\S)` and `\s*[\r\n]+`, which look at the
  * whole whitespace run, and a run that reaches the slice's end lies after `r`.
- * So the count is scan(a, p) + cum[q] − cum[p] + scan(q, b). (Stopping at the
+ * A slice that ends inside a surrogate pair ends with a lone surrogate, a
+ * different character class, so `q` stays before it and the pre-token that
+ * looked at it. The count is scan(a, p) + cum[q] − cum[p] + scan(q, b). (Stopping at the
  * last boundary before `b` is not enough: in "a  1" the whole text splits
  * "a", " ", " ", "1", while "a  " alone splits "a", "  ".)
  */
@@ -339,13 +341,33 @@ export class SliceCounter {
       p = e;
     }
     if (p >= b) return total;
-    let r = b;
-    while (r > p && isSpaceUnit(text.charCodeAt(r - 1))) r--;
-    let q = r;
+    // The scans agree on every pre-token that ends by `limit`: the start of the
+    // whitespace run the slice ends with, or, when the slice ends between the
+    // two halves of a surrogate pair (a lone surrogate in the slice, another
+    // character in the whole text), before that half and the pre-token that
+    // looked at it.
+    let limit = b;
+    while (limit > p && isSpaceUnit(text.charCodeAt(limit - 1))) limit--;
+    if (b < text.length && isHighSurrogate(text.charCodeAt(b - 1)) && isLowSurrogate(text.charCodeAt(b))) {
+      limit = Math.min(limit, b - 2);
+    }
+    if (limit < p) {
+      const rest = scan(text, p, b);
+      return rest < 0 ? countRange(text, a, b) : total + rest;
+    }
+    let q = limit;
     while (cum[q] === 0) q--;
     const tail = scan(text, q, b);
     return tail < 0 ? countRange(text, a, b) : total + (cum[q]! - cum[p]!) + tail;
   }
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 /** `\s` as the split pattern means it; every such character is one code unit. */
