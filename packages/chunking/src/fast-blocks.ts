@@ -15,11 +15,16 @@
 import MarkdownIt, { type Token } from 'markdown-it';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { anchor, anchoredClass } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
 
 // `html: true` because CommonMark HTML blocks are structure we must keep whole.
 const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+// Parser states die with each document; see shape-anchor.ts for why the newest is kept.
+md.core.State = anchoredClass('markdown-it core state', md.core.State);
+md.block.State = anchoredClass('markdown-it block state', md.block.State);
+md.inline.State = anchoredClass('markdown-it inline state', md.inline.State);
 
 export interface FastBlocksResult {
   frontMatter: FrontMatter | null;
@@ -37,6 +42,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source))
   const env: Record<string, unknown> = {};
   const tokens: Token[] = [];
   md.block.parse(text, md, env, tokens);
+  anchor('markdown-it tokens', tokens);
   const tree = buildTree(tokens);
   const ctx: Ctx = { source, lines, env };
   const blocks = tree.map((node) => toBlock(node, ctx, 'exact')).filter((b): b is Block => b !== null);

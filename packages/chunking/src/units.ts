@@ -6,6 +6,7 @@
  */
 import GithubSlugger from 'github-slugger';
 import type { HeadingRef } from './pieces.js';
+import { anchor } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
 export interface Unit {
@@ -17,6 +18,7 @@ export interface Unit {
 
 export function toUnits(blocks: Block[]): Unit[] {
   const slugger = new GithubSlugger();
+  anchor('slugger', slugger); // see shape-anchor.ts
   const units: Unit[] = [];
   let path: HeadingRef[] = [];
   for (const block of blocks) {
