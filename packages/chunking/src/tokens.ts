@@ -30,22 +30,25 @@ export function countSlice(text: string, start: number, end: number): number {
  * readers can see how far the cheap estimate is from the exact count.
  */
 export function estimateTokens(text: string): number {
-  // Same as splitting on /\s+/ and scoring each word, without the arrays.
+  // Same as splitting on /\s+/ and scoring each word, without the arrays. The
+  // scoring is inline rather than in a closure: captured counters would live in
+  // a heap context, and the fractional sum would allocate on every word.
   let tokens = 0;
   let words = 0;
   let len = 0;
-  const score = (): void => {
-    if (len === 0) return;
-    words++;
-    tokens += len <= 4 ? 1 : len <= 8 ? 1.3 : Math.ceil(len / 4);
-    len = 0;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || (c >= 9 && c <= 13) || (c >= 128 && WHITESPACE.test(text[i]!))) score();
-    else len++;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32; // a space past the end scores the last word
+    if (c === 32 || (c >= 9 && c <= 13) || (c >= 128 && WHITESPACE.test(text[i]!))) {
+      if (len !== 0) {
+        words++;
+        tokens += len <= 4 ? 1 : len <= 8 ? 1.3 : Math.ceil(len / 4);
+        len = 0;
+      }
+    } else {
+      len++;
+    }
   }
-  score();
   return words === 0 ? 0 : Math.max(1, Math.round(tokens));
 }
 
