@@ -102,24 +102,43 @@ interface TokenNode {
   inline: Token[];
 }
 
+// Shared by every node without children or inline tokens (most of them), so that
+// building the tree allocates two arrays only where they are filled. Frozen:
+// a push onto them would throw instead of leaking into other nodes.
+const NO_NODES: TokenNode[] = Object.freeze([]) as unknown as TokenNode[];
+const NO_TOKENS: Token[] = Object.freeze([]) as unknown as Token[];
+
 function buildTree(tokens: Token[]): TokenNode[] {
   const roots: TokenNode[] = [];
   const stack: TokenNode[] = [];
   for (const token of tokens) {
     if (token.nesting === 1) {
-      const node: TokenNode = { open: token, children: [], inline: [] };
-      (stack.length ? stack[stack.length - 1]!.children : roots).push(node);
+      const node: TokenNode = { open: token, children: NO_NODES, inline: NO_TOKENS };
+      addChild(stack, roots, node);
       stack.push(node);
     } else if (token.nesting === -1) {
       stack.pop();
     } else if (token.type === 'inline') {
-      if (stack.length) stack[stack.length - 1]!.inline.push(token);
+      const parent = stack[stack.length - 1];
+      if (parent) {
+        if (parent.inline === NO_TOKENS) parent.inline = [];
+        parent.inline.push(token);
+      }
     } else {
-      const leaf: TokenNode = { open: token, children: [], inline: [] };
-      (stack.length ? stack[stack.length - 1]!.children : roots).push(leaf);
+      addChild(stack, roots, { open: token, children: NO_NODES, inline: NO_TOKENS });
     }
   }
   return roots;
+}
+
+function addChild(stack: TokenNode[], roots: TokenNode[], node: TokenNode): void {
+  const parent = stack[stack.length - 1];
+  if (!parent) {
+    roots.push(node);
+    return;
+  }
+  if (parent.children === NO_NODES) parent.children = [];
+  parent.children.push(node);
 }
 
 const TYPE_OF: Record<string, BlockType> = {

@@ -37,6 +37,7 @@ export function toUnits(blocks: Block[]): Unit[] {
 }
 
 function typesIn(block: Block): BlockType[] {
+  if (!block.children?.length) return [block.type]; // most blocks: no Set needed
   const seen = new Set<BlockType>([block.type]);
   const walk = (b: Block): void => {
     for (const c of b.children ?? []) {
