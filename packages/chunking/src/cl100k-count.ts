@@ -219,11 +219,7 @@ function preTokenCount(s: string, a: number, b: number): number {
     if (n === 0) break;
     if (hashes[slot] === h) {
       const key = keys[slot]!;
-      if (key.length === len) {
-        let k = 0;
-        while (k < len && key.charCodeAt(k) === s.charCodeAt(a + k)) k++;
-        if (k === len) return n;
-      }
+      if (key.length === len && s.startsWith(key, a)) return n;
     }
     slot = (slot + 1) & mask;
   }

@@ -30,15 +30,22 @@ export function countSlice(text: string, start: number, end: number): number {
  * readers can see how far the cheap estimate is from the exact count.
  */
 export function estimateTokens(text: string): number {
+  return estimateTokensRange(text, 0, text.length);
+}
+
+/**
+ * `estimateTokens(text.slice(start, end))` without the slice. Reading the
+ * document itself, a flat string, is also faster than reading a slice of it.
+ */
+export function estimateTokensRange(text: string, start: number, end: number): number {
   // Same as splitting on /\s+/ and scoring each word, without the arrays. The
   // scoring is inline rather than in a closure: captured counters would live in
   // a heap context, and the fractional sum would allocate on every word.
   let tokens = 0;
   let words = 0;
   let len = 0;
-  const n = text.length;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 32; // a space past the end scores the last word
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 32; // a space past the end scores the last word
     if (c === 32 || (c >= 9 && c <= 13) || (c >= 128 && WHITESPACE.test(text[i]!))) {
       if (len !== 0) {
         words++;
