@@ -25,6 +25,20 @@ const md = new MarkdownIt('default', { html: true, linkify: false, typographer: 
 md.core.State = anchoredClass('markdown-it core state', md.core.State);
 md.block.State = anchoredClass('markdown-it block state', blockStateWithPlainTokens(md.block.State));
 md.inline.State = anchoredClass('markdown-it inline state', md.inline.State);
+// Reference definitions' destinations are normalized (mdurl parse, punycode,
+// encode) before validateLink; the result depends on the string alone, and
+// documentation repeats the same definitions in file after file.
+const normalizeLink = md.normalizeLink.bind(md);
+const normalizedLinks = new Map<string, string>();
+md.normalizeLink = (url: string): string => {
+  let out = normalizedLinks.get(url);
+  if (out === undefined) {
+    out = normalizeLink(url);
+    if (normalizedLinks.size >= 10_000) normalizedLinks.clear();
+    normalizedLinks.set(url, out);
+  }
+  return out;
+};
 
 /**
  * markdown-it 15's Token constructor sets each of its 13 fields through a
@@ -233,8 +247,18 @@ function tableHeader(node: TokenNode, ctx: Ctx): string[] {
   return (row?.children ?? []).map((cell) => plainText(cell.inline.map((t) => t.content).join(''), ctx));
 }
 
+// Characters where one of markdown-it's inline rules (with our options: no
+// linkify, no typographer) or its normalize step could start; text free of
+// them parses to one text token holding the text itself.
+const INLINE_SYNTAX = /[\n\r\0\\`~*_[!<&]/;
+
 /** Inline markdown → plain text, as mdast-util-to-string renders the mdast of it. */
-function plainText(inlineSource: string, ctx: Ctx): string {
+export function plainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
+  return INLINE_SYNTAX.test(inlineSource) ? parsedPlainText(inlineSource, ctx) : inlineSource;
+}
+
+/** plainText through markdown-it's inline parser (exported for the test of the shortcut). */
+export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
   const [inline] = md.parseInline(inlineSource, ctx.env);
   let out = '';
   for (const t of inline?.children ?? []) {
