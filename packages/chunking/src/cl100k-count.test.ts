@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countRange, preTokenEnd, SliceCounter } from './cl100k-count.js';
+import { countRange, nextPreTokenEnd, preTokenEnd, SliceCounter } from './cl100k-count.js';
 import { realDocuments } from './test-corpus.js';
 
 const tiktoken = get_encoding('cl100k_base');
@@ -23,6 +23,8 @@ function scannerSplit(text: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; ) {
     const j = preTokenEnd(text, i, text.length);
+    // The shortcut for ASCII words must agree with the full scanner everywhere.
+    expect(nextPreTokenEnd(text, i, text.length)).toBe(j);
     out.push(text.slice(i, j));
     i = j;
   }

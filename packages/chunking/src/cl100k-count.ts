@@ -150,6 +150,27 @@ export function preTokenEnd(s: string, i: number, end: number): number {
   return j - 1;
 }
 
+/**
+ * `preTokenEnd`, with a shortcut for the commonest pre-tokens: an ASCII word,
+ * with or without one space before it, followed by an ASCII non-letter. When
+ * the word runs into a non-ASCII character (which may be a letter) the full
+ * scanner decides.
+ */
+export function nextPreTokenEnd(s: string, i: number, end: number): number {
+  let j = i;
+  let c = s.charCodeAt(j);
+  if (c === 32 && j + 1 < end) c = s.charCodeAt(++j);
+  if (c < 128 && bmpClass[c] === LETTER) {
+    for (j++; j < end; j++) {
+      c = s.charCodeAt(j);
+      if (c >= 128) return preTokenEnd(s, i, end);
+      if (bmpClass[c] !== LETTER) break;
+    }
+    return j;
+  }
+  return preTokenEnd(s, i, end);
+}
+
 function letterRun(s: string, j: number, end: number): number {
   while (j < end) {
     read(s, j, end);
@@ -269,7 +290,7 @@ const GPT_SPLIT =
 function scan(s: string, start: number, end: number): number {
   let total = 0;
   for (let i = start; i < end; ) {
-    const j = preTokenEnd(s, i, end);
+    const j = nextPreTokenEnd(s, i, end);
     const n = preTokenCount(s, i, j);
     if (n < 0) return -1;
     total += n;
@@ -312,7 +333,7 @@ export class SliceCounter {
     let i = 0;
     cum[0] = 1;
     while (i < text.length) {
-      const j = preTokenEnd(text, i, text.length);
+      const j = nextPreTokenEnd(text, i, text.length);
       const n = preTokenCount(text, i, j);
       if (n < 0) break;
       total += n;
@@ -330,7 +351,7 @@ export class SliceCounter {
     let total = 0;
     let p = a;
     while (p < b && cum[p] === 0) {
-      const e = preTokenEnd(text, p, b);
+      const e = nextPreTokenEnd(text, p, b);
       const n = preTokenCount(text, p, e);
       if (n < 0) return countRange(text, a, b);
       total += n;
