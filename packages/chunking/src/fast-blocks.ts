@@ -228,7 +228,7 @@ function toBlock(node: TokenNode, ctx: Ctx, mode: RangeMode): Block | null {
       break;
   }
   if (children) block.children = children;
-  if (type === 'paragraph' && mode === 'exact' && FOOTNOTE_DEF.test(source.slice(block.start, block.end))) {
+  if (type === 'paragraph' && mode === 'exact' && startsFootnote(source, block.start) && FOOTNOTE_DEF.test(source.slice(block.start, block.end))) {
     block.type = 'footnoteDefinition';
     block.children = [{ ...block, type: 'paragraph', start: lines.starts[startLine]! }];
   }
@@ -282,6 +282,11 @@ export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): st
 }
 
 const FOOTNOTE_DEF = /^\[\^[^\]\s]+\]:/;
+
+/** The `[^` FOOTNOTE_DEF starts with: checked before slicing the paragraph for the regex. */
+function startsFootnote(source: string, start: number): boolean {
+  return source.charCodeAt(start) === 0x5b && source.charCodeAt(start + 1) === 0x5e;
+}
 const DEFINITION_START = /^ {0,3}\[/;
 
 /**

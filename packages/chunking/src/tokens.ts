@@ -44,9 +44,9 @@ export function estimateTokensRange(text: string, start: number, end: number): n
   let tokens = 0;
   let words = 0;
   let len = 0;
-  for (let i = start; i <= end; i++) {
-    const c = i < end ? text.charCodeAt(i) : 32; // a space past the end scores the last word
-    if (c === 32 || (c >= 9 && c <= 13) || (c >= 128 && WHITESPACE.test(text[i]!))) {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 ? ASCII_SPACE[c] === 1 : WHITESPACE.test(text[i]!)) {
       if (len !== 0) {
         words++;
         tokens += len <= 4 ? 1 : len <= 8 ? 1.3 : Math.ceil(len / 4);
@@ -55,6 +55,10 @@ export function estimateTokensRange(text: string, start: number, end: number): n
     } else {
       len++;
     }
+  }
+  if (len !== 0) {
+    words++;
+    tokens += len <= 4 ? 1 : len <= 8 ? 1.3 : Math.ceil(len / 4);
   }
   return words === 0 ? 0 : Math.max(1, Math.round(tokens));
 }
@@ -102,3 +106,6 @@ export function isSafePoint(source: string, offset: number): boolean {
 }
 
 const WHITESPACE = /^\s$/u;
+/** `\s` among ASCII: tab, line feed, vertical tab, form feed, carriage return, space. */
+const ASCII_SPACE = new Uint8Array(128);
+for (const c of [9, 10, 11, 12, 13, 32]) ASCII_SPACE[c] = 1;
