@@ -14,7 +14,8 @@
  * `gc()` before each pass: ~1000 ms of CPU per pass without anchors, ~600 ms
  * with them; ~450 ms without the GCs.
  *
- * The cost is one document's intermediate objects kept alive at a time.
+ * The cost is one document's intermediate objects kept alive at a time (and
+ * one small instance of each markdown-it state class for the whole process).
  */
 const latest = new Map<string, unknown>();
 
@@ -29,15 +30,18 @@ export function anchor(kind: string, value: unknown): void {
 type Constructor = new (...args: any[]) => object;
 
 /**
- * A subclass of `Base` whose newest instance stays anchored, for classes a
- * library instantiates for us (markdown-it's parser states).
+ * A subclass of `Base` whose first instance stays anchored, for classes a
+ * library instantiates for us (markdown-it's parser states). Every instance
+ * gets the same fields in the same order, so one instance keeps their hidden
+ * class alive; keeping the newest would also keep its document's source, line
+ * tables and tokens, which measured slower (more to copy in every scavenge).
  */
 export function anchoredClass<T extends Constructor>(kind: string, Base: T): T {
   return class extends Base {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     constructor(...args: any[]) {
       super(...args);
-      latest.set(kind, this);
+      if (!latest.has(kind)) latest.set(kind, this);
     }
   };
 }
