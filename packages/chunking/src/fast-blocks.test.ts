@@ -7,7 +7,7 @@ describe('plainText shortcut', () => {
   // start shows up; entities and references get an env with a definition.
   const chars = fc.constantFrom(
     ...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)),
-    'é', '日', '😀', '\u00a0', '\u2028', '&amp;', '&#x41;', '[x]', '[x][y]', '`c`', '*e*', '<a>', '<http://a.b>', 'http://a.b', 'a:b',
+    'é', '日', '😀', '\u00a0', '\u2028', '&amp;', '&#x41;', '[x]', '[x][y]', '`c`', '`', '``', '``a`b``', '` x `', '`a b`', '`\\`', '`*x*`', '`<a>`', '*e*', '<a>', '<http://a.b>', 'http://a.b', 'a:b',
   );
   const inline = fc.array(chars, { maxLength: 30 }).map((a) => a.join(''));
   const env = { references: { Y: { href: 'https://example.com', title: '' } } };
@@ -27,5 +27,7 @@ describe('plainText shortcut', () => {
     );
     expect(plainText('a &amp; b', { env: {} })).toBe('a & b');
     expect(plainText('`code` and *em*', { env: {} })).toBe('code and em');
+    expect(plainText('`fs.readFile(path[, options], callback)`', { env: {} })).toBe('fs.readFile(path[, options], callback)');
+    expect(plainText('Class: `Buffer` and ``a`b``', { env: {} })).toBe('Class: Buffer and a`b');
   });
 });

@@ -255,8 +255,54 @@ const INLINE_SYNTAX = /[\n\r\0\\`~*_[!<&]/;
 
 /** Inline markdown → plain text, as mdast-util-to-string renders the mdast of it. */
 export function plainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
-  return INLINE_SYNTAX.test(inlineSource) ? parsedPlainText(inlineSource, ctx) : inlineSource;
+  if (!INLINE_SYNTAX.test(inlineSource)) return inlineSource;
+  return codeSpansOnly(inlineSource) ?? parsedPlainText(inlineSource, ctx);
 }
+
+/**
+ * Plain text of inline markdown whose only syntax is code spans (API headings:
+ * "`fs.readFile(path[, options], callback)`", "Class: `Buffer`"), or null for
+ * anything else. A code span's text is its content as written; spans whose
+ * content starts or ends with a space (stripped by the parser) or whose
+ * opening run has no closing run of the same length are left to the parser.
+ */
+function codeSpansOnly(src: string): string | null {
+  let out = '';
+  let textStart = 0;
+  let i = 0;
+  while (i < src.length) {
+    const c = src.charCodeAt(i);
+    if (c !== 0x60) {
+      if (INLINE_SYNTAX_CODES.has(c)) return null;
+      i++;
+      continue;
+    }
+    let open = i;
+    while (open < src.length && src.charCodeAt(open) === 0x60) open++;
+    const run = open - i;
+    // The closing run: the next run of backticks exactly as long as the opening one.
+    let close = -1;
+    for (let k = open; k < src.length; ) {
+      const p = src.indexOf('`', k);
+      if (p === -1) break;
+      let q = p;
+      while (q < src.length && src.charCodeAt(q) === 0x60) q++;
+      if (q - p === run) {
+        close = p;
+        break;
+      }
+      k = q;
+    }
+    if (close <= open) return null;
+    if (src.charCodeAt(open) === 32 || src.charCodeAt(close - 1) === 32 || /[\n\r\0]/.test(src.slice(open, close))) return null;
+    out += src.slice(textStart, i) + src.slice(open, close);
+    i = close + run;
+    textStart = i;
+  }
+  return out + src.slice(textStart);
+}
+
+const INLINE_SYNTAX_CODES = new Set([...'\n\r\0\\~*_[!<&'].map((ch) => ch.charCodeAt(0)));
 
 /** plainText through markdown-it's inline parser (exported for the test of the shortcut). */
 export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
