@@ -195,34 +195,39 @@ function otherRun(s: string, j: number, end: number): number {
 }
 
 /**
- * Pre-token → token count. Open addressing over parallel arrays; a probe
- * compares hash, length and then characters in place, so a hit costs no
- * allocation. Cleared when full rather than grown without bound.
+ * Pre-token → token count. Open addressing over one Int32Array of
+ * [hash, count, key offset, key length] per slot, the keys' characters in one
+ * Uint16Array: a probe reads one slot and compares characters in place, so a
+ * hit costs no allocation and no string object. Cleared when full rather than
+ * grown without bound.
  */
 const MAX_ENTRIES = 1 << 19;
+const MAX_KEY = 256;
+const MAX_ARENA = 1 << 22;
 let capacity = 1 << 15;
-let hashes = new Int32Array(capacity);
-let counts = new Int32Array(capacity); // 0 = empty slot (every pre-token has ≥ 1 token)
-let keys: string[] = new Array<string>(capacity);
+let table = new Int32Array(capacity * 4); // count 0 = empty slot (every pre-token has ≥ 1 token)
+let arena = new Uint16Array(1 << 16);
+let arenaUsed = 0;
 let size = 0;
 
 function resize(next: number): void {
-  const oldHashes = hashes;
-  const oldCounts = counts;
-  const oldKeys = keys;
+  const old = table;
+  const oldArena = arena;
   capacity = next;
-  hashes = new Int32Array(capacity);
-  counts = new Int32Array(capacity);
-  keys = new Array<string>(capacity);
+  table = new Int32Array(capacity * 4);
   size = 0;
-  if (next === oldHashes.length) return; // a reset: drop everything
-  for (let k = 0; k < oldHashes.length; k++) {
-    if (oldCounts[k] === 0) continue;
-    let slot = oldHashes[k]! & (capacity - 1);
-    while (counts[slot] !== 0) slot = (slot + 1) & (capacity - 1);
-    hashes[slot] = oldHashes[k]!;
-    counts[slot] = oldCounts[k]!;
-    keys[slot] = oldKeys[k]!;
+  if (next * 4 === old.length) {
+    // A reset: drop everything.
+    arenaUsed = 0;
+    return;
+  }
+  // Keys keep their places in the arena; only the slots move.
+  arena = oldArena;
+  for (let k = 0; k < old.length; k += 4) {
+    if (old[k + 1] === 0) continue;
+    let slot = old[k]! & (capacity - 1);
+    while (table[slot * 4 + 1] !== 0) slot = (slot + 1) & (capacity - 1);
+    table.set(old.subarray(k, k + 4), slot * 4);
     size++;
   }
 }
@@ -236,34 +241,37 @@ function preTokenCount(s: string, a: number, b: number): number {
   const mask = capacity - 1;
   let slot = h & mask;
   for (;;) {
-    const n = counts[slot]!;
+    const base = slot * 4;
+    const n = table[base + 1]!;
     if (n === 0) break;
-    if (hashes[slot] === h) {
-      const key = keys[slot]!;
-      if (key.length === len && s.startsWith(key, a)) return n;
+    if (table[base] === h && table[base + 3] === len) {
+      const off = table[base + 2]!;
+      let k = 0;
+      while (k < len && arena[off + k] === s.charCodeAt(a + k)) k++;
+      if (k === len) return n;
     }
     slot = (slot + 1) & mask;
   }
-  const key = s.slice(a, b);
-  const n = bpeCount(key);
-  if (n < 0) return n;
-  if (size * 2 >= capacity) {
-    resize(capacity < MAX_ENTRIES ? capacity * 2 : capacity);
-    return insert(h, key, n);
+  const n = bpeCount(s.slice(a, b));
+  if (n < 0 || len > MAX_KEY) return n; // rare long pre-tokens are not worth a slot
+  const full = size * 2 >= capacity;
+  if (full || arenaUsed + len > MAX_ARENA) {
+    resize(full && capacity < MAX_ENTRIES ? capacity * 2 : capacity); // grow, else reset
+    slot = h & (capacity - 1);
+    while (table[slot * 4 + 1] !== 0) slot = (slot + 1) & (capacity - 1);
   }
-  counts[slot] = n;
-  hashes[slot] = h;
-  keys[slot] = key;
-  size++;
-  return n;
-}
-
-function insert(h: number, key: string, n: number): number {
-  let slot = h & (capacity - 1);
-  while (counts[slot] !== 0) slot = (slot + 1) & (capacity - 1);
-  counts[slot] = n;
-  hashes[slot] = h;
-  keys[slot] = key;
+  if (arenaUsed + len > arena.length) {
+    const bigger = new Uint16Array(Math.max(arena.length * 2, arenaUsed + len));
+    bigger.set(arena.subarray(0, arenaUsed));
+    arena = bigger;
+  }
+  for (let k = 0; k < len; k++) arena[arenaUsed + k] = s.charCodeAt(a + k);
+  const base = slot * 4;
+  table[base] = h;
+  table[base + 1] = n;
+  table[base + 2] = arenaUsed;
+  table[base + 3] = len;
+  arenaUsed += len;
   size++;
   return n;
 }
