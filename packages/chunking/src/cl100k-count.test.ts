@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countRange, nextPreTokenEnd, preTokenEnd, SliceCounter } from './cl100k-count.js';
+import { countRange, nextPreTokenEnd, preTokenEnd, resetMemoForTests, SliceCounter } from './cl100k-count.js';
 import { realDocuments } from './test-corpus.js';
 
 const tiktoken = get_encoding('cl100k_base');
@@ -95,6 +95,16 @@ describe('countRange', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('stays exact while its memo grows, fills up and resets', () => {
+    try {
+      resetMemoForTests(64, 300);
+      fc.assert(fc.property(texty, (t) => countRange(t) === gpt(t) && countRange(t) === countRange(t)), { numRuns: 1500 });
+      for (const [, text] of realDocuments().slice(0, 2)) expect(countRange(text)).toBe(reference(text));
+    } finally {
+      resetMemoForTests();
+    }
   });
 
   it('counts long lines and special-token text as plain text', () => {

@@ -201,14 +201,28 @@ function otherRun(s: string, j: number, end: number): number {
  * hit costs no allocation and no string object. Cleared when full rather than
  * grown without bound.
  */
-const MAX_ENTRIES = 1 << 19;
+let MAX_ENTRIES = 1 << 19;
 const MAX_KEY = 256;
-const MAX_ARENA = 1 << 22;
+let MAX_ARENA = 1 << 22;
 let capacity = 1 << 15;
 let table = new Int32Array(capacity * 4); // count 0 = empty slot (every pre-token has ≥ 1 token)
 let arena = new Uint16Array(1 << 16);
 let arenaUsed = 0;
 let size = 0;
+
+/**
+ * Empties the memo and sets its limits, so that tests can drive it through
+ * growth and resets with little text. Not used by the pipeline.
+ */
+export function resetMemoForTests(maxEntries = 1 << 19, maxArenaUnits = 1 << 22): void {
+  MAX_ENTRIES = maxEntries;
+  MAX_ARENA = maxArenaUnits;
+  capacity = 16;
+  table = new Int32Array(capacity * 4);
+  arena = new Uint16Array(64);
+  arenaUsed = 0;
+  size = 0;
+}
 
 function resize(next: number): void {
   const old = table;
