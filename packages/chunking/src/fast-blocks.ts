@@ -15,11 +15,70 @@
 import MarkdownIt, { type Token } from 'markdown-it';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { anchor, anchoredClass } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
 
 // `html: true` because CommonMark HTML blocks are structure we must keep whole.
 const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+// Parser states die with each document; see shape-anchor.ts for why one is kept.
+md.core.State = anchoredClass('markdown-it core state', md.core.State);
+md.block.State = anchoredClass('markdown-it block state', blockStateWithPlainTokens(md.block.State));
+md.inline.State = anchoredClass('markdown-it inline state', md.inline.State);
+// Reference definitions' destinations are normalized (mdurl parse, punycode,
+// encode) before validateLink; the result depends on the string alone, and
+// documentation repeats the same definitions in file after file.
+const normalizeLink = md.normalizeLink.bind(md);
+const normalizedLinks = new Map<string, string>();
+md.normalizeLink = (url: string): string => {
+  let out = normalizedLinks.get(url);
+  if (out === undefined) {
+    out = normalizeLink(url);
+    if (normalizedLinks.size >= 10_000) normalizedLinks.clear();
+    normalizedLinks.set(url, out);
+  }
+  return out;
+};
+
+/**
+ * markdown-it 15's Token constructor sets each of its 13 fields through a
+ * transpiled `_defineProperty` helper, which was ~5% of our time. Block tokens
+ * are made here instead: same fields, defaults and prototype, pushed by the same
+ * logic as markdown-it 15.0.3's `StateBlock.push` (the conformance test against
+ * remark would show any difference in the blocks).
+ */
+function blockStateWithPlainTokens(Base: typeof md.block.State): typeof md.block.State {
+  const TokenClass = new md.core.State('', md, {}).Token;
+  function PlainToken(this: Token, type: string, tag: string, nesting: -1 | 0 | 1): void {
+    this.map = null;
+    this.level = 0;
+    this.children = null;
+    this.content = '';
+    this.markup = '';
+    this.info = '';
+    this.block = false;
+    this.hidden = false;
+    this.type = type;
+    this.tag = tag;
+    this.attrs = null;
+    this.nesting = nesting;
+    this.meta = null;
+  }
+  PlainToken.prototype = TokenClass.prototype;
+  // A function constructor, so that no class-field helper runs; typed as the class it stands in for.
+  const TokenCtor = PlainToken as unknown as typeof TokenClass;
+  return class extends Base {
+    override push(type: string, tag: string, nesting: -1 | 0 | 1): Token {
+      const token = new TokenCtor(type, tag, nesting);
+      token.block = true;
+      if (nesting < 0) this.level--;
+      token.level = this.level;
+      if (nesting > 0) this.level++;
+      this.tokens.push(token);
+      return token;
+    }
+  };
+}
 
 export interface FastBlocksResult {
   frontMatter: FrontMatter | null;
@@ -37,6 +96,8 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source))
   const env: Record<string, unknown> = {};
   const tokens: Token[] = [];
   md.block.parse(text, md, env, tokens);
+  // One token keeps the (single) hidden class of block tokens alive; see shape-anchor.ts.
+  if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
   const ctx: Ctx = { source, lines, env };
   const blocks = tree.map((node) => toBlock(node, ctx, 'exact')).filter((b): b is Block => b !== null);
@@ -56,24 +117,43 @@ interface TokenNode {
   inline: Token[];
 }
 
+// Shared by every node without children or inline tokens (most of them), so that
+// building the tree allocates two arrays only where they are filled. Frozen:
+// a push onto them would throw instead of leaking into other nodes.
+const NO_NODES: TokenNode[] = Object.freeze([]) as unknown as TokenNode[];
+const NO_TOKENS: Token[] = Object.freeze([]) as unknown as Token[];
+
 function buildTree(tokens: Token[]): TokenNode[] {
   const roots: TokenNode[] = [];
   const stack: TokenNode[] = [];
   for (const token of tokens) {
     if (token.nesting === 1) {
-      const node: TokenNode = { open: token, children: [], inline: [] };
-      (stack.length ? stack[stack.length - 1]!.children : roots).push(node);
+      const node: TokenNode = { open: token, children: NO_NODES, inline: NO_TOKENS };
+      addChild(stack, roots, node);
       stack.push(node);
     } else if (token.nesting === -1) {
       stack.pop();
     } else if (token.type === 'inline') {
-      if (stack.length) stack[stack.length - 1]!.inline.push(token);
+      const parent = stack[stack.length - 1];
+      if (parent) {
+        if (parent.inline === NO_TOKENS) parent.inline = [];
+        parent.inline.push(token);
+      }
     } else {
-      const leaf: TokenNode = { open: token, children: [], inline: [] };
-      (stack.length ? stack[stack.length - 1]!.children : roots).push(leaf);
+      addChild(stack, roots, { open: token, children: NO_NODES, inline: NO_TOKENS });
     }
   }
   return roots;
+}
+
+function addChild(stack: TokenNode[], roots: TokenNode[], node: TokenNode): void {
+  const parent = stack[stack.length - 1];
+  if (!parent) {
+    roots.push(node);
+    return;
+  }
+  if (parent.children === NO_NODES) parent.children = [];
+  parent.children.push(node);
 }
 
 const TYPE_OF: Record<string, BlockType> = {
@@ -149,7 +229,7 @@ function toBlock(node: TokenNode, ctx: Ctx, mode: RangeMode): Block | null {
       break;
   }
   if (children) block.children = children;
-  if (type === 'paragraph' && mode === 'exact' && FOOTNOTE_DEF.test(source.slice(block.start, block.end))) {
+  if (type === 'paragraph' && mode === 'exact' && startsFootnote(source, block.start) && FOOTNOTE_DEF.test(source.slice(block.start, block.end))) {
     block.type = 'footnoteDefinition';
     block.children = [{ ...block, type: 'paragraph', start: lines.starts[startLine]! }];
   }
@@ -168,8 +248,64 @@ function tableHeader(node: TokenNode, ctx: Ctx): string[] {
   return (row?.children ?? []).map((cell) => plainText(cell.inline.map((t) => t.content).join(''), ctx));
 }
 
+// Characters where one of markdown-it's inline rules (with our options: no
+// linkify, no typographer) or its normalize step could start; text free of
+// them parses to one text token holding the text itself.
+const INLINE_SYNTAX = /[\n\r\0\\`~*_[!<&]/;
+
 /** Inline markdown → plain text, as mdast-util-to-string renders the mdast of it. */
-function plainText(inlineSource: string, ctx: Ctx): string {
+export function plainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
+  if (!INLINE_SYNTAX.test(inlineSource)) return inlineSource;
+  return codeSpansOnly(inlineSource) ?? parsedPlainText(inlineSource, ctx);
+}
+
+/**
+ * Plain text of inline markdown whose only syntax is code spans (API headings:
+ * "`fs.readFile(path[, options], callback)`", "Class: `Buffer`"), or null for
+ * anything else. A code span's text is its content as written; spans whose
+ * content starts or ends with a space (stripped by the parser) or whose
+ * opening run has no closing run of the same length are left to the parser.
+ */
+function codeSpansOnly(src: string): string | null {
+  let out = '';
+  let textStart = 0;
+  let i = 0;
+  while (i < src.length) {
+    const c = src.charCodeAt(i);
+    if (c !== 0x60) {
+      if (INLINE_SYNTAX_CODES.has(c)) return null;
+      i++;
+      continue;
+    }
+    let open = i;
+    while (open < src.length && src.charCodeAt(open) === 0x60) open++;
+    const run = open - i;
+    // The closing run: the next run of backticks exactly as long as the opening one.
+    let close = -1;
+    for (let k = open; k < src.length; ) {
+      const p = src.indexOf('`', k);
+      if (p === -1) break;
+      let q = p;
+      while (q < src.length && src.charCodeAt(q) === 0x60) q++;
+      if (q - p === run) {
+        close = p;
+        break;
+      }
+      k = q;
+    }
+    if (close <= open) return null;
+    if (src.charCodeAt(open) === 32 || src.charCodeAt(close - 1) === 32 || /[\n\r\0]/.test(src.slice(open, close))) return null;
+    out += src.slice(textStart, i) + src.slice(open, close);
+    i = close + run;
+    textStart = i;
+  }
+  return out + src.slice(textStart);
+}
+
+const INLINE_SYNTAX_CODES = new Set([...'\n\r\0\\~*_[!<&'].map((ch) => ch.charCodeAt(0)));
+
+/** plainText through markdown-it's inline parser (exported for the test of the shortcut). */
+export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
   const [inline] = md.parseInline(inlineSource, ctx.env);
   let out = '';
   for (const t of inline?.children ?? []) {
@@ -193,6 +329,11 @@ function plainText(inlineSource: string, ctx: Ctx): string {
 }
 
 const FOOTNOTE_DEF = /^\[\^[^\]\s]+\]:/;
+
+/** The `[^` FOOTNOTE_DEF starts with: checked before slicing the paragraph for the regex. */
+function startsFootnote(source: string, start: number): boolean {
+  return source.charCodeAt(start) === 0x5b && source.charCodeAt(start + 1) === 0x5e;
+}
 const DEFINITION_START = /^ {0,3}\[/;
 
 /**

@@ -10,6 +10,15 @@ export interface LineTable {
 export function lineTable(source: string): LineTable {
   const starts: number[] = [0];
   const ends: number[] = [];
+  if (!source.includes('\r')) {
+    // Only `\n` breaks: let indexOf find them (much faster than a char loop).
+    for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) {
+      ends.push(i);
+      starts.push(i + 1);
+    }
+    ends.push(source.length);
+    return { starts, ends };
+  }
   for (let i = 0; i < source.length; i++) {
     const c = source.charCodeAt(i);
     if (c === 10 || c === 13) {

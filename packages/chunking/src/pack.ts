@@ -31,18 +31,33 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   const sectionEnds = sectionEndIndexes(pieces);
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
-    if (cur && shouldClose(cur, piece, ctx, () => tokensOf([...cur!.pieces, ...pieces.slice(i, sectionEnds[i])], ctx))) {
-      const carry: Piece[] = [];
-      while (cur.pieces.length > 1 && isHeading(cur.pieces[cur.pieces.length - 1]!)) carry.unshift(cur.pieces.pop()!);
-      if (carry.length) cur = makeRun(cur.pieces, ctx);
-      runs.push(cur);
-      cur = carry.length ? makeRun(carry, ctx) : null;
-      if (cur && !fits([...cur.pieces, piece], ctx)) {
+    // Tokens of the current run with this piece appended, when still valid.
+    let joined = -1;
+    if (cur) {
+      joined = tokensWith(cur, piece, ctx);
+      if (shouldClose(cur, piece, joined, ctx, () => tokensOf([...cur!.pieces, ...pieces.slice(i, sectionEnds[i])], ctx))) {
+        const carry: Piece[] = [];
+        while (cur.pieces.length > 1 && isHeading(cur.pieces[cur.pieces.length - 1]!)) carry.unshift(cur.pieces.pop()!);
+        if (carry.length) cur = makeRun(cur.pieces, ctx);
         runs.push(cur);
-        cur = null;
+        cur = carry.length ? makeRun(carry, ctx) : null;
+        if (cur && !fits([...cur.pieces, piece], ctx)) {
+          runs.push(cur);
+          cur = null;
+        }
+        joined = -1;
       }
     }
-    cur = cur ? makeRun([...cur.pieces, piece], ctx, cur) : makeRun([piece], ctx);
+    if (cur) {
+      // Grow in place (the run owns its array): the same tokens and budget as a new run of all its pieces.
+      const tokens = joined >= 0 ? joined : tokensWith(cur, piece, ctx);
+      cur.pieces.push(piece);
+      cur.tokens = tokens;
+      cur.budget = Math.min(cur.budget, ctx.budget(piece.path));
+      cur.exact = cur.exact && piece.rebuiltText === null;
+    } else {
+      cur = makeRun([piece], ctx);
+    }
   }
   if (cur) runs.push(cur);
   return mergeSmall(runs, ctx).map((run) => ({
@@ -55,17 +70,28 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   }));
 }
 
-/** A run of pieces with its exact token count and budget, computed once. */
+/** A run of pieces with its exact token count and budget, kept up to date as it grows. */
 interface Run {
   pieces: Piece[];
   tokens: number;
   budget: number;
+  /** No piece is rebuilt: the run's text is one slice of the source. */
+  exact: boolean;
 }
 
-function makeRun(pieces: Piece[], ctx: PackContext, grownFrom?: Run): Run {
-  const last = pieces[pieces.length - 1]!;
-  const budget = grownFrom ? Math.min(grownFrom.budget, ctx.budget(last.path)) : budgetOf(pieces, ctx);
-  return { pieces, tokens: tokensOf(pieces, ctx), budget };
+function makeRun(pieces: Piece[], ctx: PackContext): Run {
+  return {
+    pieces,
+    tokens: tokensOf(pieces, ctx),
+    budget: budgetOf(pieces, ctx),
+    exact: pieces.every((p) => p.rebuiltText === null),
+  };
+}
+
+/** `tokensOf([...run.pieces, piece])`, without building the array when the text is one slice. */
+function tokensWith(run: Run, piece: Piece, ctx: PackContext): number {
+  if (run.exact && piece.rebuiltText === null) return ctx.tokens.count(run.pieces[0]!.start, piece.end);
+  return tokensOf([...run.pieces, piece], ctx);
 }
 
 /** For each heading piece, the index one past the last piece of the section it opens. */
@@ -79,8 +105,8 @@ function sectionEndIndexes(pieces: Piece[]): number[] {
   return ends;
 }
 
-function shouldClose(cur: Run, piece: Piece, ctx: PackContext, withWholeSection: () => number): boolean {
-  const joined = tokensOf([...cur.pieces, piece], ctx);
+/** `joined` is the run's tokens with `piece` appended. */
+function shouldClose(cur: Run, piece: Piece, joined: number, ctx: PackContext, withWholeSection: () => number): boolean {
   if (joined > Math.min(cur.budget, ctx.budget(piece.path))) return true;
   if (isHeading(cur.pieces[cur.pieces.length - 1]!)) return false;
   if (cur.tokens < ctx.minTokens) return false;

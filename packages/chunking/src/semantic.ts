@@ -16,6 +16,7 @@ import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
 import type { HeadingRef } from './pieces.js';
+import { anchor } from './shape-anchor.js';
 import { splitOversized } from './split-oversized.js';
 import { countTokens, TokenIndex } from './tokens.js';
 import type { Block, ChunkRecord, ParserName, ResolvedChunkOptions } from './types.js';
@@ -58,11 +59,8 @@ export function chunkSemantic(input: SemanticInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const { lines } = doc;
   const units = toUnits(doc.blocks);
-  // Exact counts are asked for at block and line boundaries (splitting an
-  // oversized block walks its lines), so every line start and end is registered.
-  const cuts = [...lines.starts, ...lines.ends];
-  for (const b of doc.blocks) cuts.push(b.start, b.end);
-  const tokens = new TokenIndex(source, cuts);
+  // One scan of the document; any slice's exact count is cheap after it.
+  const tokens = new TokenIndex(source);
 
   const prefixCache = new Map<string, number>();
   const prefixTokens = (prefix: string): number => {
@@ -96,7 +94,8 @@ export function chunkSemantic(input: SemanticInput): ChunkRecord[] {
   };
 
   const pieces = splitOversized(units, { source, lines, tokens, target: options.targetTokens, budget });
-  const drafts = addOverlap(pack(pieces, ctx), options.overlapSentences, ctx);
+  const packed = pack(pieces, ctx);
+  const drafts = addOverlap(packed, options.overlapSentences, ctx);
   const normalized = normalize(drafts, source);
   const records = attachMetadata(normalized, {
     source,
@@ -105,5 +104,7 @@ export function chunkSemantic(input: SemanticInput): ChunkRecord[] {
     sourceFile: input.sourceFile,
     prefixTokens,
   });
+  // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts).
+  anchor('semantic working set', { doc, units, tokens, ctx, pieces, packed, drafts, normalized, records });
   return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true });
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { realDocuments } from './test-corpus.js';
-import { countTokens, estimateTokens, isSafePoint, TokenIndex } from './tokens.js';
+import { countTokens, estimateTokens, estimateTokensRange, isSafePoint, TokenIndex } from './tokens.js';
 
 const tiktoken = get_encoding('cl100k_base');
 afterAll(() => tiktoken.free());
@@ -29,7 +29,7 @@ describe('countTokens', () => {
   });
 });
 
-describe('additivity at safe points (what TokenIndex relies on)', () => {
+describe('additivity at safe points (isSafePoint, kept for callers)', () => {
   it('holds at every safe point of generated text', () => {
     fc.assert(
       fc.property(texty, texty, (a, b) => {
@@ -106,6 +106,17 @@ describe('estimateTokens (seed 003)', () => {
   it('equals the seed formulation on any text', () => {
     fc.assert(fc.property(texty, (t) => estimateTokens(t) === seed003(t)), { numRuns: 1000 });
     for (const [, text] of realDocuments()) expect(estimateTokens(text)).toBe(seed003(text));
+  });
+
+  it('estimateTokensRange equals the seed formulation on the slice', () => {
+    fc.assert(
+      fc.property(texty, fc.nat(), fc.nat(), (t, x, y) => {
+        const a = t.length ? x % (t.length + 1) : 0;
+        const b = a + (t.length ? y % (t.length - a + 1) : 0);
+        return estimateTokensRange(t, a, b) === seed003(t.slice(a, b));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('follows the seed rules', () => {

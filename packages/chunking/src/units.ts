@@ -6,6 +6,7 @@
  */
 import GithubSlugger from 'github-slugger';
 import type { HeadingRef } from './pieces.js';
+import { anchor } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
 export interface Unit {
@@ -17,6 +18,7 @@ export interface Unit {
 
 export function toUnits(blocks: Block[]): Unit[] {
   const slugger = new GithubSlugger();
+  anchor('slugger', slugger); // see shape-anchor.ts
   const units: Unit[] = [];
   let path: HeadingRef[] = [];
   for (const block of blocks) {
@@ -35,6 +37,7 @@ export function toUnits(blocks: Block[]): Unit[] {
 }
 
 function typesIn(block: Block): BlockType[] {
+  if (!block.children?.length) return [block.type]; // most blocks: no Set needed
   const seen = new Set<BlockType>([block.type]);
   const walk = (b: Block): void => {
     for (const c of b.children ?? []) {

@@ -1,0 +1,167 @@
+import fc from 'fast-check';
+import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
+import { get_encoding } from 'tiktoken';
+import { afterAll, describe, expect, it } from 'vitest';
+import { countRange, nextPreTokenEnd, preTokenEnd, resetMemoForTests, SliceCounter } from './cl100k-count.js';
+import { realDocuments } from './test-corpus.js';
+
+const tiktoken = get_encoding('cl100k_base');
+afterAll(() => tiktoken.free());
+const reference = (text: string): number => tiktoken.encode(text, [], []).length;
+const gpt = (text: string): number => gptCount(text, { disallowedSpecial: new Set() });
+
+// tiktoken's cl100k_base pattern in JS syntax: `(?i:…)` spelled out, with the
+// one extra case-insensitive partner among the contraction letters (ſ for s).
+const CL100K_SPLIT =
+  /'(?:[sSſ]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
+
+function regexSplit(text: string): string[] {
+  return text.match(CL100K_SPLIT) ?? [];
+}
+
+function scannerSplit(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    const j = preTokenEnd(text, i, text.length);
+    // The shortcut for ASCII words must agree with the full scanner everywhere.
+    expect(nextPreTokenEnd(text, i, text.length)).toBe(j);
+    out.push(text.slice(i, j));
+    i = j;
+  }
+  return out;
+}
+
+// Pieces that exercise every alternative of the pattern and its boundaries.
+const atoms = ['\n', '\n\n', '\r\n', '\r', ' ', '  ', '   ', '\t', '\u000b', '\f', '\u00a0', '\u2028', '\u3000', '\u0085', '\ufeff',
+  '.', '...', '```', '}', ');', '|', '#', '- ', '-', '(', "'", "'s", "'S", "'ll", "'LL", "'lL", "'re", "'ve", "'VE", "'m", "'d", "'t", "'ſ", "'x",
+  'foo', 'Bar', 'x', 'l', 'e', 's', '1', '12', '123', '4567', '٣', '½', 'é', 'ß', '日本', 'ſ', '😀', '𝐀', '𝟙', '\u0301',
+  '\ud800', '\udc00', '<|endoftext|>', '<|fim_prefix|>', 'a.b', '>', '*', '\u0000', '\u007f', '_'];
+const texty = fc.array(fc.constantFrom(...atoms), { maxLength: 40 }).map((a) => a.join(''));
+// Arbitrary code units, lone surrogates included.
+const anyUnits = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const anyCodePoints = fc.string({ unit: 'binary', maxLength: 40 });
+
+describe('preTokenEnd (the cl100k split, without the regex)', () => {
+  it('splits generated text exactly as the cl100k pattern does', () => {
+    fc.assert(fc.property(texty, (t) => {
+      expect(scannerSplit(t)).toEqual(regexSplit(t));
+    }), { numRuns: 5000 });
+  });
+
+  it('splits arbitrary unicode exactly as the pattern does, lone surrogates included', () => {
+    fc.assert(fc.property(anyUnits, (t) => {
+      expect(scannerSplit(t)).toEqual(regexSplit(t));
+    }), { numRuns: 3000 });
+    fc.assert(fc.property(anyCodePoints, (t) => {
+      expect(scannerSplit(t)).toEqual(regexSplit(t));
+    }), { numRuns: 3000 });
+  });
+
+  it('splits every sample document exactly as the pattern does', () => {
+    for (const [, text] of realDocuments()) expect(scannerSplit(text)).toEqual(regexSplit(text));
+  });
+
+  it('treats the end of a range as the end of the text', () => {
+    // `\s+(?!\S)` keeps all of a trailing run when the range ends there.
+    const text = 'a   b';
+    expect(preTokenEnd(text, 1, 4)).toBe(4);
+    expect(preTokenEnd(text, 1, 5)).toBe(3);
+    // A surrogate pair cut by the range end is a lone surrogate.
+    expect(preTokenEnd('x😀', 1, 2)).toBe(2);
+  });
+});
+
+describe('countRange', () => {
+  it('matches tiktoken on every sample document', () => {
+    for (const [, text] of realDocuments()) expect(countRange(text)).toBe(reference(text));
+  });
+
+  it('matches gpt-tokenizer on generated and arbitrary text', () => {
+    fc.assert(fc.property(texty, (t) => countRange(t) === gpt(t)), { numRuns: 2000 });
+    fc.assert(fc.property(anyCodePoints, (t) => countRange(t) === gpt(t)), { numRuns: 1000 });
+  });
+
+  it('matches tiktoken on text without U+FEFF and U+0085 (where gpt-tokenizer differs too)', () => {
+    const plain = texty.filter((t) => !/[\ufeff\u0085]/.test(t) && !/[\ud800-\udfff]/.test(t.replace(/[\ud800-\udbff][\udc00-\udfff]/g, '')));
+    fc.assert(fc.property(plain, (t) => countRange(t) === reference(t)), { numRuns: 2000 });
+  });
+
+  it('counts a range as its slice, and repeated text the same way every time (the memo)', () => {
+    fc.assert(
+      fc.property(texty, fc.nat(), fc.nat(), (t, x, y) => {
+        const a = t.length ? x % (t.length + 1) : 0;
+        const b = a + (t.length ? y % (t.length - a + 1) : 0);
+        return countRange(t, a, b) === gpt(t.slice(a, b)) && countRange(t, a, b) === countRange(t.slice(a, b));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('stays exact while its memo grows, fills up and resets', () => {
+    try {
+      resetMemoForTests(64, 300);
+      fc.assert(fc.property(texty, (t) => countRange(t) === gpt(t) && countRange(t) === countRange(t)), { numRuns: 1500 });
+      for (const [, text] of realDocuments().slice(0, 2)) expect(countRange(text)).toBe(reference(text));
+    } finally {
+      resetMemoForTests();
+    }
+  });
+
+  it('counts long lines and special-token text as plain text', () => {
+    const long = 'word '.repeat(20_000) + 'x'.repeat(5_000) + '\n'.repeat(3_000) + ' '.repeat(4_000);
+    expect(countRange(long)).toBe(reference(long));
+    const special = 'a <|endoftext|> b <|im_start|>';
+    expect(countRange(special)).toBe(reference(special));
+    expect(countRange('')).toBe(0);
+  });
+});
+
+describe('SliceCounter', () => {
+  const sliceCase = fc.tuple(texty, fc.nat(), fc.nat()).map(([t, x, y]) => {
+    const a = t.length ? x % (t.length + 1) : 0;
+    return [t, a, a + (t.length ? y % (t.length - a + 1) : 0)] as const;
+  });
+
+  it('counts every slice of generated text as the slice alone counts', () => {
+    fc.assert(
+      fc.property(sliceCase, ([t, a, b]) => new SliceCounter(t).count(a, b) === countRange(t.slice(a, b))),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('counts every slice of arbitrary unicode exactly', () => {
+    const units = fc.tuple(anyUnits, fc.nat(), fc.nat()).map(([t, x, y]) => {
+      const a = t.length ? x % (t.length + 1) : 0;
+      return [t, a, a + (t.length ? y % (t.length - a + 1) : 0)] as const;
+    });
+    fc.assert(fc.property(units, ([t, a, b]) => new SliceCounter(t).count(a, b) === gpt(t.slice(a, b))), { numRuns: 3000 });
+  });
+
+  it('is not fooled by a whitespace run the slice cuts (the case that rules out the last boundary)', () => {
+    // The whole text splits "a", " ", " ", "1"; "a  " alone splits "a", "  ".
+    const counter = new SliceCounter('a  1');
+    expect(counter.count(0, 3)).toBe(reference('a  '));
+    expect(counter.count(0, 3)).toBe(2);
+    // A slice that ends inside a surrogate pair ends with a lone surrogate: in
+    // "   𝟙" the third space is its own pre-token, in "   \ud835" it joins it.
+    const pair = new SliceCounter('   𝟙');
+    expect(pair.count(0, 4)).toBe(countRange('   𝟙'.slice(0, 4)));
+    const text = 'x.\n\n  \t\n   y  \n\n';
+    const c2 = new SliceCounter(text);
+    for (let a = 0; a <= text.length; a++) for (let b = a; b <= text.length; b++) expect(c2.count(a, b)).toBe(reference(text.slice(a, b)));
+  });
+
+  it('counts random slices of every sample document exactly (tiktoken)', () => {
+    for (const [, text] of realDocuments()) {
+      const counter = new SliceCounter(text);
+      expect(counter.count(0, text.length)).toBe(reference(text));
+      fc.assert(
+        fc.property(fc.nat(text.length), fc.nat(2000), (a, len) => {
+          const b = Math.min(text.length, a + len);
+          return counter.count(a, b) === reference(text.slice(a, b));
+        }),
+        { numRuns: 150 },
+      );
+    }
+  });
+});

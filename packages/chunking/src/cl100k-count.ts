@@ -1,0 +1,415 @@
+/**
+ * A counting-only cl100k_base path: the exact token count of a slice of a
+ * string, without building the slice, the token ids or a string per pre-token.
+ *
+ * cl100k tokenizes in two steps: a regex splits the text into pre-tokens, then
+ * byte-pair encoding runs on each pre-token alone. The BPE of a pre-token does
+ * not depend on its neighbours, and documentation repeats its words endlessly,
+ * so the count of each distinct pre-token is computed once (by gpt-tokenizer,
+ * on a cache miss) and remembered. What is left per pre-token is finding its
+ * end and one hash-table probe.
+ *
+ * Why not the regex and a `Map<string, number>`: that is what gpt-tokenizer's
+ * own `countTokens` does, and its profile is dominated by exactly those two
+ * costs (a match array and a fresh string per pre-token, hashed again on every
+ * lookup). The scanner below walks char codes, the table compares the key's
+ * characters in place, and nothing is allocated on a hit. No library offers
+ * counting over a slice, which is what `TokenIndex` needs.
+ *
+ * The scanner implements tiktoken's cl100k_base split pattern
+ *
+ *   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
+ *    ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+ *
+ * alternative by alternative, in order, on code points (as the regex does with
+ * the `u` flag). `cl100k-count.test.ts` checks it against that regex (property
+ * tests over unicode, CRLF, contractions and special-token text) and the
+ * counts against tiktoken on every real document.
+ */
+import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
+
+// Special-token text such as `<|endoftext|>` is ordinary text to us.
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+// Character classes of the split pattern.
+const LETTER = 1; // \p{L}
+const NUMBER = 2; // \p{N}
+const SPACE = 3; // \s (JS's definition, as the reference regex uses)
+const OTHER = 4; // everything else, lone surrogates included
+
+const IS_LETTER = /^\p{L}$/u;
+const IS_NUMBER = /^\p{N}$/u;
+const IS_SPACE = /^\s$/u;
+
+function classify(ch: string): number {
+  if (IS_LETTER.test(ch)) return LETTER;
+  if (IS_NUMBER.test(ch)) return NUMBER;
+  if (IS_SPACE.test(ch)) return SPACE;
+  return OTHER;
+}
+
+/** Class of every BMP code unit, filled on first use (0 = not yet known). */
+const bmpClass = new Uint8Array(0x10000);
+for (let c = 0; c < 128; c++) bmpClass[c] = classify(String.fromCharCode(c));
+// Surrogates are classified as code points (pairs) or as OTHER (lone).
+const astralClass = new Map<number, number>();
+
+function classOfUnit(c: number): number {
+  let k = bmpClass[c]!;
+  if (k === 0) {
+    k = c >= 0xd800 && c <= 0xdfff ? OTHER : classify(String.fromCharCode(c));
+    bmpClass[c] = k;
+  }
+  return k;
+}
+
+function classOfAstral(cp: number): number {
+  let k = astralClass.get(cp);
+  if (k === undefined) {
+    k = classify(String.fromCodePoint(cp));
+    astralClass.set(cp, k);
+  }
+  return k;
+}
+
+/**
+ * Scanner state for one code point at a time: `cls` and `width` of the code
+ * point at `pos`, read with `read(s, pos, end)`. Module-level scalars rather
+ * than an object, so the hot loop allocates nothing.
+ */
+let cls = 0;
+let width = 1;
+
+function read(s: string, pos: number, end: number): void {
+  const c = s.charCodeAt(pos);
+  if (c < 0xd800 || c > 0xdbff || pos + 1 >= end) {
+    width = 1;
+    cls = c < 128 ? bmpClass[c]! : classOfUnit(c);
+    return;
+  }
+  const d = s.charCodeAt(pos + 1);
+  if (d < 0xdc00 || d > 0xdfff) {
+    width = 1;
+    cls = OTHER;
+    return;
+  }
+  width = 2;
+  cls = classOfAstral(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000);
+}
+
+/** End of the pre-token that starts at `i` (< end) in `s.slice(0, end)`. */
+export function preTokenEnd(s: string, i: number, end: number): number {
+  const c = s.charCodeAt(i);
+  // (?i:'s|'t|'re|'ve|'m|'ll|'d). Unicode case folding lets `s` match ſ (U+017F)
+  // and `k`… only s among these letters has such a partner, in tiktoken too.
+  if (c === 39 && i + 1 < end) {
+    const a = s.charCodeAt(i + 1) | 0x20;
+    if (a === 0x73 || a === 0x74 || a === 0x6d || a === 0x64 || s.charCodeAt(i + 1) === 0x17f) return i + 2;
+    if (i + 2 < end) {
+      const b = s.charCodeAt(i + 2) | 0x20;
+      if ((a === 0x6c && b === 0x6c) || (a === 0x76 && b === 0x65) || (a === 0x72 && b === 0x65)) return i + 3;
+    }
+  }
+  read(s, i, end);
+  const first = cls;
+  const firstWidth = width;
+  let j = i + firstWidth;
+  // [^\r\n\p{L}\p{N}]?\p{L}+
+  if (first === LETTER) return letterRun(s, j, end);
+  if (first !== NUMBER && c !== 10 && c !== 13 && j < end) {
+    read(s, j, end);
+    if (cls === LETTER) return letterRun(s, j + width, end);
+  }
+  // \p{N}{1,3}
+  if (first === NUMBER) {
+    for (let n = 1; n < 3 && j < end; n++) {
+      read(s, j, end);
+      if (cls !== NUMBER) break;
+      j += width;
+    }
+    return j;
+  }
+  //  ?[^\s\p{L}\p{N}]+[\r\n]*
+  if (c === 32 && j < end) {
+    read(s, j, end);
+    if (cls === OTHER) return otherRun(s, j + width, end);
+  }
+  if (first === OTHER) return otherRun(s, j, end);
+  // Whitespace: \s*[\r\n]+ ends after the run's last line break; else
+  // \s+(?!\S) leaves the run's last character to the next pre-token (unless the
+  // run ends the text); else \s+ is the single character.
+  let lastBreak = c === 10 || c === 13 ? i : -1;
+  while (j < end) {
+    const d = s.charCodeAt(j);
+    if (d === 10 || d === 13) lastBreak = j;
+    else if ((d < 128 ? bmpClass[d]! : classOfUnit(d)) !== SPACE) break;
+    j++; // every \s character is a single code unit
+  }
+  if (lastBreak >= 0) return lastBreak + 1;
+  if (j === end || j - 1 === i) return j;
+  return j - 1;
+}
+
+/**
+ * `preTokenEnd`, with a shortcut for the commonest pre-tokens: an ASCII word,
+ * with or without one space before it, followed by an ASCII non-letter. When
+ * the word runs into a non-ASCII character (which may be a letter) the full
+ * scanner decides.
+ */
+export function nextPreTokenEnd(s: string, i: number, end: number): number {
+  let j = i;
+  let c = s.charCodeAt(j);
+  if (c === 32 && j + 1 < end) c = s.charCodeAt(++j);
+  if (c < 128 && bmpClass[c] === LETTER) {
+    for (j++; j < end; j++) {
+      c = s.charCodeAt(j);
+      if (c >= 128) return preTokenEnd(s, i, end);
+      if (bmpClass[c] !== LETTER) break;
+    }
+    return j;
+  }
+  return preTokenEnd(s, i, end);
+}
+
+function letterRun(s: string, j: number, end: number): number {
+  while (j < end) {
+    read(s, j, end);
+    if (cls !== LETTER) break;
+    j += width;
+  }
+  return j;
+}
+
+function otherRun(s: string, j: number, end: number): number {
+  while (j < end) {
+    read(s, j, end);
+    if (cls !== OTHER) break;
+    j += width;
+  }
+  while (j < end) {
+    const d = s.charCodeAt(j);
+    if (d !== 10 && d !== 13) break;
+    j++;
+  }
+  return j;
+}
+
+/**
+ * Pre-token → token count. Open addressing over one Int32Array of
+ * [hash, count, key offset, key length] per slot, the keys' characters in one
+ * Uint16Array: a probe reads one slot and compares characters in place, so a
+ * hit costs no allocation and no string object. Cleared when full rather than
+ * grown without bound.
+ */
+let MAX_ENTRIES = 1 << 19;
+const MAX_KEY = 256;
+let MAX_ARENA = 1 << 22;
+let capacity = 1 << 15;
+let table = new Int32Array(capacity * 4); // count 0 = empty slot (every pre-token has ≥ 1 token)
+let arena = new Uint16Array(1 << 16);
+let arenaUsed = 0;
+let size = 0;
+
+/**
+ * Empties the memo and sets its limits, so that tests can drive it through
+ * growth and resets with little text. Not used by the pipeline.
+ */
+export function resetMemoForTests(maxEntries = 1 << 19, maxArenaUnits = 1 << 22): void {
+  MAX_ENTRIES = maxEntries;
+  MAX_ARENA = maxArenaUnits;
+  capacity = 16;
+  table = new Int32Array(capacity * 4);
+  arena = new Uint16Array(64);
+  arenaUsed = 0;
+  size = 0;
+}
+
+function resize(next: number): void {
+  const old = table;
+  const oldArena = arena;
+  capacity = next;
+  table = new Int32Array(capacity * 4);
+  size = 0;
+  if (next * 4 === old.length) {
+    // A reset: drop everything.
+    arenaUsed = 0;
+    return;
+  }
+  // Keys keep their places in the arena; only the slots move.
+  arena = oldArena;
+  for (let k = 0; k < old.length; k += 4) {
+    if (old[k + 1] === 0) continue;
+    let slot = old[k]! & (capacity - 1);
+    while (table[slot * 4 + 1] !== 0) slot = (slot + 1) & (capacity - 1);
+    table.set(old.subarray(k, k + 4), slot * 4);
+    size++;
+  }
+}
+
+function preTokenCount(s: string, a: number, b: number): number {
+  const len = b - a;
+  if (len === 1 && s.charCodeAt(a) < 128) return 1; // every single byte is a token
+  let h = len;
+  for (let k = a; k < b; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  h ^= h >>> 15;
+  const mask = capacity - 1;
+  let slot = h & mask;
+  for (;;) {
+    const base = slot * 4;
+    const n = table[base + 1]!;
+    if (n === 0) break;
+    if (table[base] === h && table[base + 3] === len) {
+      const off = table[base + 2]!;
+      let k = 0;
+      while (k < len && arena[off + k] === s.charCodeAt(a + k)) k++;
+      if (k === len) return n;
+    }
+    slot = (slot + 1) & mask;
+  }
+  const n = bpeCount(s.slice(a, b));
+  if (n < 0 || len > MAX_KEY) return n; // rare long pre-tokens are not worth a slot
+  const full = size * 2 >= capacity;
+  if (full || arenaUsed + len > MAX_ARENA) {
+    resize(full && capacity < MAX_ENTRIES ? capacity * 2 : capacity); // grow, else reset
+    slot = h & (capacity - 1);
+    while (table[slot * 4 + 1] !== 0) slot = (slot + 1) & (capacity - 1);
+  }
+  if (arenaUsed + len > arena.length) {
+    const bigger = new Uint16Array(Math.max(arena.length * 2, arenaUsed + len));
+    bigger.set(arena.subarray(0, arenaUsed));
+    arena = bigger;
+  }
+  for (let k = 0; k < len; k++) arena[arenaUsed + k] = s.charCodeAt(a + k);
+  const base = slot * 4;
+  table[base] = h;
+  table[base + 1] = n;
+  table[base + 2] = arenaUsed;
+  table[base + 3] = len;
+  arenaUsed += len;
+  size++;
+  return n;
+}
+
+/**
+ * Tokens of one pre-token: gpt-tokenizer's count of it alone. That equals its
+ * BPE length as long as gpt-tokenizer's own split leaves it whole, which is
+ * checked rather than assumed: -1 tells the caller to fall back to counting
+ * the whole text with gpt-tokenizer (never seen, but no count is ever guessed).
+ */
+function bpeCount(preToken: string): number {
+  GPT_SPLIT.lastIndex = 0;
+  const m = GPT_SPLIT.exec(preToken);
+  if (m === null || m.index !== 0 || m[0].length !== preToken.length) return -1;
+  return gptCount(preToken, PLAIN_TEXT);
+}
+
+// gpt-tokenizer's cl100k split (its own, slightly rewritten form of tiktoken's),
+// used only for the check above.
+const GPT_SPLIT =
+  /'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s/gu;
+
+/** Tokens of `s.slice(start, end)` by scanning it, or -1 (see bpeCount). */
+function scan(s: string, start: number, end: number): number {
+  let total = 0;
+  for (let i = start; i < end; ) {
+    const j = nextPreTokenEnd(s, i, end);
+    const n = preTokenCount(s, i, j);
+    if (n < 0) return -1;
+    total += n;
+    i = j;
+  }
+  return total;
+}
+
+/** Exact cl100k_base token count of `s.slice(start, end)`, without slicing. */
+export function countRange(s: string, start = 0, end = s.length): number {
+  if (end <= start) return 0;
+  const n = scan(s, start, end);
+  return n >= 0 ? n : gptCount(s.slice(start, end), PLAIN_TEXT);
+}
+
+/**
+ * Exact counts of any slice of one text, from one scan of the whole text.
+ *
+ * `cum[i]` is 1 + the tokens of `text.slice(0, i)` when a pre-token of the
+ * whole text starts at `i` (and at `text.length`), else 0. A slice
+ * `[a, b)` is scanned on its own from `a` until its pre-tokens meet one of the
+ * whole text's boundaries `p`; from there both scans agree (the pattern has
+ * no look-behind), up to a boundary `q` at or before `r`, the start of the
+ * whitespace run the slice ends with. Pre-tokens that end by then cannot see
+ * the slice's end: every alternative decides on the characters up to the
+ * pre-token's end, except `\s+(?!\S)` and `\s*[\r\n]+`, which look at the
+ * whole whitespace run, and a run that reaches the slice's end lies after `r`.
+ * A slice that ends inside a surrogate pair ends with a lone surrogate, a
+ * different character class, so `q` stays before it and the pre-token that
+ * looked at it. The count is scan(a, p) + cum[q] − cum[p] + scan(q, b). (Stopping at the
+ * last boundary before `b` is not enough: in "a  1" the whole text splits
+ * "a", " ", " ", "1", while "a  " alone splits "a", "  ".)
+ */
+export class SliceCounter {
+  private readonly cum: Int32Array | null;
+
+  constructor(readonly text: string) {
+    const cum = new Int32Array(text.length + 1);
+    let total = 0;
+    let i = 0;
+    cum[0] = 1;
+    while (i < text.length) {
+      const j = nextPreTokenEnd(text, i, text.length);
+      const n = preTokenCount(text, i, j);
+      if (n < 0) break;
+      total += n;
+      cum[j] = total + 1;
+      i = j;
+    }
+    this.cum = i === text.length ? cum : null;
+  }
+
+  /** Exact cl100k_base token count of `text.slice(a, b)`. */
+  count(a: number, b: number): number {
+    const { cum, text } = this;
+    if (b <= a) return 0;
+    if (cum === null) return countRange(text, a, b);
+    let total = 0;
+    let p = a;
+    while (p < b && cum[p] === 0) {
+      const e = nextPreTokenEnd(text, p, b);
+      const n = preTokenCount(text, p, e);
+      if (n < 0) return countRange(text, a, b);
+      total += n;
+      p = e;
+    }
+    if (p >= b) return total;
+    // The scans agree on every pre-token that ends by `limit`: the start of the
+    // whitespace run the slice ends with, or, when the slice ends between the
+    // two halves of a surrogate pair (a lone surrogate in the slice, another
+    // character in the whole text), before that half and the pre-token that
+    // looked at it.
+    let limit = b;
+    while (limit > p && isSpaceUnit(text.charCodeAt(limit - 1))) limit--;
+    if (b < text.length && isHighSurrogate(text.charCodeAt(b - 1)) && isLowSurrogate(text.charCodeAt(b))) {
+      limit = Math.min(limit, b - 2);
+    }
+    if (limit < p) {
+      const rest = scan(text, p, b);
+      return rest < 0 ? countRange(text, a, b) : total + rest;
+    }
+    let q = limit;
+    while (cum[q] === 0) q--;
+    const tail = scan(text, q, b);
+    return tail < 0 ? countRange(text, a, b) : total + (cum[q]! - cum[p]!) + tail;
+  }
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** `\s` as the split pattern means it; every such character is one code unit. */
+function isSpaceUnit(c: number): boolean {
+  return (c < 128 ? bmpClass[c]! : classOfUnit(c)) === SPACE;
+}

@@ -1,0 +1,33 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parsedPlainText, plainText } from './fast-blocks.js';
+
+describe('plainText shortcut', () => {
+  // Every ASCII character, plus a few beyond, so that any rule a character can
+  // start shows up; entities and references get an env with a definition.
+  const chars = fc.constantFrom(
+    ...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)),
+    'é', '日', '😀', '\u00a0', '\u2028', '&amp;', '&#x41;', '[x]', '[x][y]', '`c`', '`', '``', '``a`b``', '` x `', '`a b`', '`\\`', '`*x*`', '`<a>`', '*e*', '<a>', '<http://a.b>', 'http://a.b', 'a:b',
+  );
+  const inline = fc.array(chars, { maxLength: 30 }).map((a) => a.join(''));
+  const env = { references: { Y: { href: 'https://example.com', title: '' } } };
+
+  it('gives what markdown-it gives, on any inline text', () => {
+    fc.assert(
+      fc.property(inline, (s) => {
+        expect(plainText(s, { env })).toBe(parsedPlainText(s, { env }));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('skips the parser only for text without inline syntax', () => {
+    expect(plainText('Class: Buffer (deprecated) - v1.2 = 3 + 4 $ % ^ { } | # @ ?', { env: {} })).toBe(
+      'Class: Buffer (deprecated) - v1.2 = 3 + 4 $ % ^ { } | # @ ?',
+    );
+    expect(plainText('a &amp; b', { env: {} })).toBe('a & b');
+    expect(plainText('`code` and *em*', { env: {} })).toBe('code and em');
+    expect(plainText('`fs.readFile(path[, options], callback)`', { env: {} })).toBe('fs.readFile(path[, options], callback)');
+    expect(plainText('Class: `Buffer` and ``a`b``', { env: {} })).toBe('Class: Buffer and a`b');
+  });
+});

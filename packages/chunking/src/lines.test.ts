@@ -1,0 +1,33 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { lineTable } from './lines.js';
+
+// The CommonMark line split, one character at a time: the reference for both paths of lineTable.
+function reference(source: string): { starts: number[]; ends: number[] } {
+  const starts = [0];
+  const ends: number[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\n' || c === '\r') {
+      ends.push(i);
+      if (c === '\r' && source[i + 1] === '\n') i++;
+      starts.push(i + 1);
+    }
+  }
+  ends.push(source.length);
+  return { starts, ends };
+}
+
+describe('lineTable', () => {
+  it('splits at \\n, \\r\\n and lone \\r, with or without \\r in the text', () => {
+    const text = fc.array(fc.constantFrom('a', ' ', '\n', '\r', '\r\n', 'é', '😀', '\n\n'), { maxLength: 40 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(lineTable(t)).toEqual(reference(t));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(lineTable('')).toEqual({ starts: [0], ends: [0] });
+    expect(lineTable('a\n')).toEqual({ starts: [0, 2], ends: [1, 2] });
+  });
+});
