@@ -46,11 +46,17 @@ export function addTokenOverlap(drafts: DraftChunk[], ctx: TokenOverlapContext):
   });
 }
 
-/** Safe starting points in `draft`, latest first; stops at the first rebuilt piece (not a source slice). */
+/**
+ * Safe starting points in `draft`, latest first. Stops at a rebuilt piece (not
+ * a source slice) and at a part of a split atomic unit (a quote or list item
+ * larger than the cap): overlap into it would put part of that unit into a
+ * chunk not marked `splitUnit`. Parts of a split paragraph are fine: prose is
+ * not atomic.
+ */
 function* candidates(draft: DraftChunk, ctx: TokenOverlapContext): Generator<number> {
   for (let i = draft.pieces.length - 1; i >= 0; i--) {
     const p = draft.pieces[i]!;
-    if (p.rebuiltText !== null) return;
+    if (p.rebuiltText !== null || (p.splitUnit && p.unit.type !== 'paragraph')) return;
     if (p.unit.type === 'paragraph') {
       const starts = sentenceStarts(ctx.source.slice(p.start, p.end));
       for (let s = starts.length - 1; s >= 1; s--) {
