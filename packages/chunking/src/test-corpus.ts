@@ -23,7 +23,10 @@ export function realDocuments(): [string, string][] {
   const files = [
     ...walk(join(repoRoot, 'docs'), []),
     ...walk(join(repoRoot, '../shared/corpora'), []),
-  ].filter((f) => !f.endsWith('README.md') || f.includes('/docs/'));
+  ]
+    // topic-spec.md is a build output (git-ignored), present only after `nx run-many -t index`.
+    .filter((f) => !f.endsWith('/topic-spec.md'))
+    .filter((f) => !f.endsWith('README.md') || f.includes('/docs/'));
   return files.sort().map((f) => [f, readFileSync(f, 'utf8')]);
 }
 
