@@ -793,6 +793,25 @@ describe('every strategy through the tool', () => {
     expect(snapshot(outDir)).toEqual(before);
   });
 
+  it('a .txt source gets heuristic headings and boilerplate removal, reported in its manifest', async () => {
+    const page = (n: number) => `Field Guide\n\n${'The reader learns one more thing about the field on this page. '.repeat(6)}\n\n${n}\n\f`;
+    const txt = `INTRODUCTION\n\n${[1, 2, 3, 4, 5].map(page).join('\n')}\n`;
+    const topic = makeTopic('topic', { 'notes.txt': txt, 'topic.yaml': 'sources:\n  - golden-reference.md\n  - notes.txt\n' });
+    const r = await run(['--config', config, topic]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const m = JSON.parse(readFileSync(join(topic, '_chunks', 'notes.json'), 'utf8')) as Manifest & {
+      headingDetection: string;
+      removed: { start: number; end: number; reason: string }[];
+    };
+    expect(m.headingDetection).toBe('heuristic');
+    expect(m.removed.filter((x) => x.reason === 'page-number')).toHaveLength(5);
+    expect(m.removed.filter((x) => x.reason === 'header-footer')).toHaveLength(5);
+    expect((m.chunks[0] as unknown as { headerPath: string[] }).headerPath).toEqual(['INTRODUCTION']);
+    for (const c of m.chunks) expect(c.originalText).not.toContain('Field Guide');
+    expect(readManifest(join(topic, '_chunks', 'golden-reference.json')).chunks.length).toBeGreaterThan(2);
+  });
+
   it('--strategy with an unknown name lists every strategy', async () => {
     const r = await run(['--config', config, '--strategy', 'recursive', makeTopic()]);
     expect(r.code).toBe(2);
