@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chunkDocument, ChunkOptionsError, resolveOptions, type ChunkDocumentResult, type ChunkOptions } from '@chunkyard/chunking';
+import { chunkDocument, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 
@@ -32,7 +32,8 @@ Options:
   --config FILE        workspace config (default: ./chunkyard.config.yaml if present);
                        a topic's topic.yaml overrides it
   --content-type TYPE  content type used in chunk ids (default: doc)
-  --strategy NAME      chunking strategy (default: semantic, the only one so far)
+  --strategy NAME      chunking strategy: semantic (default), token-window, hierarchical
+                       or paginate; overrides chunkyard.config.yaml and topic.yaml
   --json               print a JSON summary on stdout instead of text
   -h, --help           show this help
 
@@ -171,8 +172,10 @@ function planJobs(paths: string[], values: CliValues): Job[] {
   const cliOverrides: Partial<ChunkOptions> = {};
   if (values['content-type'] !== undefined) cliOverrides.contentType = values['content-type'];
   if (values.strategy !== undefined) {
-    if (values.strategy !== 'semantic') throw new UsageError(`--strategy: unknown strategy ${JSON.stringify(values.strategy)} (known: semantic)`);
-    cliOverrides.strategy = values.strategy;
+    if (!(STRATEGIES as readonly string[]).includes(values.strategy)) {
+      throw new UsageError(`--strategy: unknown strategy ${JSON.stringify(values.strategy)} (known: ${STRATEGIES.join(', ')})`);
+    }
+    cliOverrides.strategy = values.strategy as StrategyName;
   }
   const jobs: Job[] = [];
   for (const p of paths) {

@@ -4,9 +4,11 @@
  *   import { chunkDocument } from '@chunkyard/chunking';
  *   const { chunks, strategyKey } = chunkDocument(markdown, { docName: 'guide' });
  */
-import { resolveOptions, strategyKey } from './options.js';
-import { chunkSemantic, deriveFileTitle, documentBlocks } from './semantic.js';
-import type { ChunkDocumentResult, ChunkOptions } from './types.js';
+import { recordedOptions, resolveOptions, strategyKey } from './options.js';
+import { chunkSemantic, deriveFileTitle, documentBlocks, type DocumentBlocks } from './semantic.js';
+import { chunkHierarchical } from './hierarchical.js';
+import { chunkTokenWindow } from './token-window.js';
+import type { ChunkDocumentResult, ChunkOptions, ChunkRecord, ResolvedChunkOptions } from './types.js';
 
 export interface ChunkDocumentExtras {
   /** Recount every chunk's tokens from scratch in the validate stage (slower; tests use it). */
@@ -25,25 +27,58 @@ export function chunkDocument(
   const resolved = resolveOptions(options);
   const doc = documentBlocks(source, resolved.parser);
   const fileTitle = options.fileTitle?.trim() || deriveFileTitle(doc, resolved.docName);
-  const chunks = chunkSemantic({
+  const chunks = runStrategy({
     source,
     doc,
     fileTitle,
     sourceFile: options.sourceFile ?? `${resolved.docName}.md`,
     options: resolved,
     recount: extras.recount === true,
+    ...(options.sourceId !== undefined ? { sourceId: options.sourceId } : {}),
+    ...(options.sourceSystem !== undefined ? { sourceSystem: options.sourceSystem } : {}),
   });
+  const recorded = recordedOptions(resolved);
+  for (const c of chunks) c.metadata.chunkingOptions = recorded;
   return {
     strategy: resolved.strategy,
     strategyKey: strategyKey(resolved),
-    options: resolved,
+    options: recorded,
     fileTitle,
     frontMatter: doc.frontMatter ? { start: doc.frontMatter.start, end: doc.frontMatter.end } : null,
     chunks,
   };
 }
 
-export { ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, strategyKey } from './options.js';
+interface StrategyInput {
+  source: string;
+  doc: DocumentBlocks;
+  fileTitle: string;
+  sourceFile: string;
+  options: ResolvedChunkOptions;
+  recount: boolean;
+  sourceId?: string;
+  sourceSystem?: string;
+}
+
+/** The dispatch: every strategy takes the same parsed document. */
+function runStrategy(input: StrategyInput): ChunkRecord[] {
+  switch (input.options.strategy) {
+    case 'semantic':
+      return chunkSemantic(input);
+    case 'token-window':
+      return chunkTokenWindow(input);
+    case 'hierarchical':
+      return chunkHierarchical(input);
+    default:
+      throw new Error(`strategy ${input.options.strategy} is not implemented yet`);
+  }
+}
+
+export { CHUNK_BOUNDARY, expandNeighbors, type Expandable } from './expand.js';
+export { artifactIdOf, tokenWindows, type WindowSpan } from './token-window.js';
+export { encodeWithOffsets } from './token-offsets.js';
+export { formatPrefix, fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
+export { ChunkOptionsError, DEFAULT_OPTIONS, STRATEGIES, recordedOptions, resolveOptions, strategyKey } from './options.js';
 export { ChunkingInvariantError } from './validate.js';
 export { countTokens, estimateTokens, TokenIndex } from './tokens.js';
 export { documentBlocks, deriveFileTitle } from './semantic.js';

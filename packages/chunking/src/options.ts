@@ -1,4 +1,6 @@
-import type { ChunkOptions, ResolvedChunkOptions } from './types.js';
+import type { ChunkOptions, RecordedOptions, ResolvedChunkOptions, StrategyName } from './types.js';
+
+export const STRATEGIES: readonly StrategyName[] = ['semantic', 'token-window', 'hierarchical', 'paginate'];
 
 export const DEFAULT_OPTIONS: ResolvedChunkOptions = {
   docName: 'document',
@@ -10,6 +12,20 @@ export const DEFAULT_OPTIONS: ResolvedChunkOptions = {
   overlapSentences: 2,
   breadcrumbMode: 'conditional',
   parser: 'fast',
+  windowTokens: 900,
+  windowOverlapTokens: 100,
+  singlePieceMaxTokens: 1200,
+  sectionTargetTokens: 1700,
+  sectionMaxTokens: 2048,
+  sectionOverlapTokens: 120,
+  snippetTargetTokens: 420,
+  snippetMaxTokens: 512,
+  snippetOverlapTokens: 80,
+  maxConcepts: 8,
+  ctxSize: 16384,
+  bufSize: 512,
+  pageOverlapTokens: 256,
+  leadLines: 'extractive',
 };
 
 export class ChunkOptionsError extends Error {
@@ -19,7 +35,7 @@ export class ChunkOptionsError extends Error {
 /** Fills defaults and rejects impossible settings with a message naming the option. */
 export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChunkOptions {
   const defined = Object.fromEntries(
-    Object.entries(options).filter(([k, v]) => v !== undefined && k !== 'fileTitle' && k !== 'sourceFile'),
+    Object.entries(options).filter(([k, v]) => v !== undefined && !PER_DOCUMENT.has(k)),
   );
   const o: ResolvedChunkOptions = { ...DEFAULT_OPTIONS, ...defined };
   const int = (name: keyof ResolvedChunkOptions, min: number): void => {
@@ -38,19 +54,89 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   if (!['conditional', 'always', 'none'].includes(o.breadcrumbMode)) {
     throw new ChunkOptionsError(`breadcrumbMode must be conditional, always or none, got ${JSON.stringify(o.breadcrumbMode)}`);
   }
-  if (o.strategy !== 'semantic') throw new ChunkOptionsError(`strategy must be semantic, got ${JSON.stringify(o.strategy)}`);
+  if (!STRATEGIES.includes(o.strategy)) throw new ChunkOptionsError(`strategy must be one of ${STRATEGIES.join(', ')}, got ${JSON.stringify(o.strategy)}`);
+  int('windowTokens', 16);
+  int('windowOverlapTokens', 0);
+  int('singlePieceMaxTokens', 0);
+  if (o.windowOverlapTokens >= o.windowTokens) throw new ChunkOptionsError(`windowOverlapTokens must be below windowTokens, got ${o.windowOverlapTokens}/${o.windowTokens}`);
+  int('sectionTargetTokens', 1);
+  int('sectionMaxTokens', 128);
+  int('sectionOverlapTokens', 0);
+  int('snippetTargetTokens', 1);
+  int('snippetMaxTokens', 128);
+  int('snippetOverlapTokens', 0);
+  int('maxConcepts', 0);
+  if (!(o.sectionTargetTokens <= o.sectionMaxTokens && o.snippetTargetTokens <= o.snippetMaxTokens && o.snippetMaxTokens <= o.sectionMaxTokens)) {
+    throw new ChunkOptionsError(
+      `need snippetTargetTokens <= snippetMaxTokens <= sectionMaxTokens and sectionTargetTokens <= sectionMaxTokens, got ${o.snippetTargetTokens}/${o.snippetMaxTokens}/${o.sectionTargetTokens}/${o.sectionMaxTokens}`,
+    );
+  }
+  if (o.sectionOverlapTokens * 2 > o.sectionMaxTokens || o.snippetOverlapTokens * 2 > o.snippetMaxTokens) {
+    throw new ChunkOptionsError('sectionOverlapTokens and snippetOverlapTokens must be at most half their tier\'s max');
+  }
+  int('ctxSize', 256);
+  int('bufSize', 0);
+  int('pageOverlapTokens', 0);
+  if (o.ctxSize - o.bufSize < MIN_NMAX) throw new ChunkOptionsError(`ctxSize - bufSize (Nmax) must be at least ${MIN_NMAX}, got ${o.ctxSize - o.bufSize}`);
+  if (o.pageOverlapTokens * 20 > o.ctxSize - o.bufSize) {
+    throw new ChunkOptionsError(`pageOverlapTokens must be at most 5% of Nmax (${Math.floor((o.ctxSize - o.bufSize) / 20)}), got ${o.pageOverlapTokens}`);
+  }
+  if (o.leadLines !== 'extractive' && o.leadLines !== 'none') throw new ChunkOptionsError(`leadLines must be extractive or none, got ${JSON.stringify(o.leadLines)}`);
   if (o.parser !== 'fast' && o.parser !== 'remark') throw new ChunkOptionsError(`parser must be fast or remark, got ${JSON.stringify(o.parser)}`);
   if (typeof o.docName !== 'string' || !o.docName) throw new ChunkOptionsError('docName must be a non-empty string');
   if (typeof o.contentType !== 'string' || !o.contentType) throw new ChunkOptionsError('contentType must be a non-empty string');
   return o;
 }
 
+const COMMON = ['docName', 'contentType', 'strategy'] as const;
+const OWN_OPTIONS: Record<StrategyName, readonly (keyof ResolvedChunkOptions)[]> = {
+  semantic: ['minTokens', 'targetTokens', 'maxTokens', 'overlapSentences', 'breadcrumbMode', 'parser'],
+  'token-window': ['windowTokens', 'windowOverlapTokens', 'singlePieceMaxTokens', 'parser'],
+  hierarchical: ['sectionTargetTokens', 'sectionMaxTokens', 'sectionOverlapTokens', 'snippetTargetTokens', 'snippetMaxTokens', 'snippetOverlapTokens', 'maxConcepts', 'parser'],
+  paginate: ['ctxSize', 'bufSize', 'pageOverlapTokens', 'leadLines', 'parser'],
+};
+
 /**
- * The cache key of a chunking configuration, e.g. `semantic-64-400-512`.
+ * The options a strategy actually reads, in a fixed order: what the manifest
+ * and every record's `metadata.chunkingOptions` show (the others would only
+ * be noise, and would differ between strategies that ignore them).
+ */
+export function recordedOptions(o: ResolvedChunkOptions): RecordedOptions {
+  const out: Record<string, unknown> = {};
+  for (const k of [...COMMON, ...OWN_OPTIONS[o.strategy]]) out[k] = o[k];
+  return out as RecordedOptions;
+}
+
+/** Options that describe one document, not a chunking configuration. */
+const PER_DOCUMENT = new Set(['fileTitle', 'sourceFile', 'sourceId', 'sourceSystem']);
+
+/** Smallest page size paginate accepts: room for the CT comment, two lead lines and text. */
+export const MIN_NMAX = 512;
+
+/**
+ * The cache key of a chunking configuration, e.g. `semantic-64-400-512`,
+ * `token-window-900-100`, `hierarchical-1700-420`, `paginate-15872`.
  * Settings that change embedText but not the sizes are appended only when
  * they differ from the defaults, so the common key stays short.
  */
 export function strategyKey(o: ResolvedChunkOptions): string {
+  const d = DEFAULT_OPTIONS;
+  const extra = (keys: (keyof ResolvedChunkOptions)[], tag: string): string =>
+    keys.some((k) => o[k] !== d[k]) ? `-${tag}${keys.map((k) => String(o[k])).join('.')}` : '';
+  if (o.strategy === 'token-window') {
+    return `token-window-${o.windowTokens}-${o.windowOverlapTokens}${extra(['singlePieceMaxTokens'], 's')}`;
+  }
+  if (o.strategy === 'hierarchical') {
+    return (
+      `hierarchical-${o.sectionTargetTokens}-${o.snippetTargetTokens}` +
+      extra(['sectionMaxTokens', 'snippetMaxTokens'], 'm') +
+      extra(['sectionOverlapTokens', 'snippetOverlapTokens'], 'o') +
+      extra(['maxConcepts'], 'c')
+    );
+  }
+  if (o.strategy === 'paginate') {
+    return `paginate-${o.ctxSize - o.bufSize}${extra(['pageOverlapTokens'], 'o')}${extra(['leadLines'], 'l')}`;
+  }
   let key = `${o.strategy}-${o.minTokens}-${o.targetTokens}-${o.maxTokens}`;
   if (o.overlapSentences !== DEFAULT_OPTIONS.overlapSentences) key += `-o${o.overlapSentences}`;
   if (o.breadcrumbMode !== DEFAULT_OPTIONS.breadcrumbMode) key += `-b${o.breadcrumbMode}`;

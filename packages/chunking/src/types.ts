@@ -63,7 +63,10 @@ export type BreadcrumbMode = 'conditional' | 'always' | 'none';
 
 export type ContentHint = 'prose' | 'table' | 'code' | 'list' | 'quote' | 'mixed';
 
-export type StrategyName = 'semantic';
+export type StrategyName = 'semantic' | 'token-window' | 'hierarchical' | 'paginate';
+
+/** paginate's lead-in / lead-out lines: extractive (offline default) or none. */
+export type LeadLines = 'extractive' | 'none';
 
 /** Options of `chunkDocument`. Every field has a default. */
 export interface ChunkOptions {
@@ -84,6 +87,36 @@ export interface ChunkOptions {
   parser: ParserName;
   /** Source file name recorded in `metadata.sourceFile`. */
   sourceFile?: string;
+
+  // token-window (seed 004)
+  /** Window size in exact cl100k tokens. */
+  windowTokens: number;
+  /** Tokens the end of one window shares with the start of the next. */
+  windowOverlapTokens: number;
+  /** A document of at most this many tokens is one chunk. */
+  singlePieceMaxTokens: number;
+  /** Seed 004's artifact id: `art_` + sha256(`{sourceSystem}:{sourceId}`)[:8] when given, else of the content. */
+  sourceId?: string;
+  sourceSystem?: string;
+
+  // hierarchical (seed 003)
+  sectionTargetTokens: number;
+  sectionMaxTokens: number;
+  sectionOverlapTokens: number;
+  snippetTargetTokens: number;
+  snippetMaxTokens: number;
+  snippetOverlapTokens: number;
+  /** Concept terms in a `[CONCEPTS: …]` prefix, at most. */
+  maxConcepts: number;
+
+  // paginate (seed 000)
+  /** Model context size; Nmax = ctxSize − bufSize. */
+  ctxSize: number;
+  /** Tokens reserved for system prompts. */
+  bufSize: number;
+  /** Tokens a page repeats from the end of the page before it; at most 5% of Nmax. */
+  pageOverlapTokens: number;
+  leadLines: LeadLines;
 }
 
 /** The token side of a chunk: exact cl100k count and the seed 003 estimate. */
@@ -129,20 +162,92 @@ export interface ChunkRecord {
   overlapChars: number;
   metadata: {
     sourceFile: string;
-    chunkingOptions: ResolvedChunkOptions;
+    chunkingOptions: RecordedOptions;
     pipeline: { name: string; version: string };
   };
+  /** token-window: seed 004's window record. */
+  window?: WindowInfo;
+  /** hierarchical: the tier and the parent/child links. */
+  tier?: TierInfo;
+  /** paginate: the page as emitted, with its continuity token. */
+  page?: PageInfo;
+  /** Boilerplate spans (seed 003) inside this chunk's range that `originalText` leaves out. */
+  removed?: SourceRange[];
 }
 
-export type ResolvedChunkOptions = Omit<ChunkOptions, 'fileTitle' | 'sourceFile'>;
+export interface WindowInfo {
+  artifactId: string;
+  /** `{artifactId}::chunk::{index:03}::{sha256(originalText)[:8]}`. */
+  chunkId: string;
+  chunkIndex: number;
+  /** sha256 hex of `originalText` (UTF-8). */
+  contentHash: string;
+  /** Token range `[startToken, endToken)` in the encoding of the document body. */
+  startToken: number;
+  endToken: number;
+  /** Tokens shared with the previous window (0 for the first). */
+  overlapTokens: number;
+}
+
+export interface TierInfo {
+  level: 'section' | 'snippet';
+  /** Section index (a snippet's: the section it lies in). */
+  section: number;
+  /** Snippet index within its section; null for a section. */
+  snippet: number | null;
+  /** The section's id for a snippet; null for a section (its parent is the document, `parentId`). */
+  sectionId: string | null;
+  /** A section's snippets; empty for a snippet. */
+  childIds: string[];
+  /** The `[DOC: …][PATH: …][CONCEPTS: …]` prefix of embedText. */
+  retrievalPrefix: string;
+  concepts: string[];
+  /** Tokens at the start repeated from the previous chunk of the same tier. */
+  overlapTokens: number;
+}
+
+/** Seed 000's continuity token. */
+export interface ContinuityToken {
+  id: string;
+  prev: string | null;
+  next: string | null;
+}
+
+export interface PageInfo {
+  ct: ContinuityToken;
+  leadIn: string | null;
+  leadOut: string | null;
+  /** The emitted chunk file: CT comment, lead-in, originalText, lead-out. */
+  text: string;
+  /** Exact cl100k tokens of `text`; at most Nmax. */
+  tokens: number;
+  nmax: number;
+  /** schema.org CreativeWork record. */
+  jsonLd: Record<string, unknown>;
+  /** Tokens at the start repeated from the previous page. */
+  overlapTokens: number;
+}
+
+export type ResolvedChunkOptions = Omit<ChunkOptions, 'fileTitle' | 'sourceFile' | 'sourceId' | 'sourceSystem'>;
+
+/** The options a strategy reads (`recordedOptions`): what manifests and records show. */
+export type RecordedOptions = Pick<ResolvedChunkOptions, 'docName' | 'contentType' | 'strategy'> & Partial<ResolvedChunkOptions>;
 
 export interface ChunkDocumentResult {
   strategy: StrategyName;
   /** Identifies the chunking approach for caches, e.g. `semantic-64-400-512`. */
   strategyKey: string;
-  options: ResolvedChunkOptions;
+  options: RecordedOptions;
   fileTitle: string;
   /** Range of YAML front matter excluded from chunking, if any. */
   frontMatter: SourceRange | null;
   chunks: ChunkRecord[];
+  /** Boilerplate removed before chunking (plain text, seed 003), with the reason. */
+  removed?: RemovedSpan[];
+  /** How headings were found: markdown syntax, or seed 003's heuristics for plain text. */
+  headingDetection?: 'markdown' | 'heuristic';
+}
+
+export interface RemovedSpan extends SourceRange {
+  reason: 'page-number' | 'header-footer' | 'toc' | 'index';
 }

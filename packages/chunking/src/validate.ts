@@ -22,6 +22,8 @@ export class ChunkingInvariantError extends Error {
 
 export interface ValidateOptions {
   maxTokens: number;
+  /** Per-chunk cap, for strategies whose chunks have different caps (hierarchical's tiers). */
+  maxTokensOf?: (c: ChunkRecord) => number;
   recount?: boolean;
   docName: string;
 }
@@ -39,8 +41,9 @@ export function validate(source: string, chunks: ChunkRecord[], opts: ValidateOp
     const embedTokens = opts.recount ? countTokens(c.embedText) : c.tokenStats.embedTokens;
     if (opts.recount && tokens !== c.tokenStats.tokens) problems.push(`${where}: tokens ${c.tokenStats.tokens} recorded, ${tokens} counted`);
     if (opts.recount && embedTokens !== c.tokenStats.embedTokens) problems.push(`${where}: embedTokens ${c.tokenStats.embedTokens} recorded, ${embedTokens} counted`);
-    if (tokens > opts.maxTokens) problems.push(`${where}: ${tokens} tokens > max ${opts.maxTokens}`);
-    if (embedTokens > opts.maxTokens) problems.push(`${where}: embedText ${embedTokens} tokens > max ${opts.maxTokens}`);
+    const max = opts.maxTokensOf ? opts.maxTokensOf(c) : opts.maxTokens;
+    if (tokens > max) problems.push(`${where}: ${tokens} tokens > max ${max}`);
+    if (embedTokens > max) problems.push(`${where}: embedText ${embedTokens} tokens > max ${max}`);
   });
   if (problems.length) throw new ChunkingInvariantError(problems, opts.docName);
   return chunks;

@@ -114,8 +114,22 @@ describe('parseConfig: every chunking key is validated with file:line, key and w
     ['overlapSentences', '-1', 'an integer >= 0'],
     ['overlapSentences', '0.5', 'an integer >= 0'],
     ['overlapSentences', '', 'an integer >= 0'],
-    ['strategy', 'recursive', 'one of semantic'],
-    ['strategy', '1', 'one of semantic'],
+    ['strategy', 'recursive', 'one of semantic, token-window, hierarchical, paginate'],
+    ['strategy', '1', 'one of semantic, token-window, hierarchical, paginate'],
+    ['windowTokens', '8', 'an integer >= 16'],
+    ['windowOverlapTokens', '-1', 'an integer >= 0'],
+    ['singlePieceMaxTokens', 'many', 'an integer >= 0'],
+    ['sectionTargetTokens', '0', 'an integer >= 1'],
+    ['sectionMaxTokens', '32', 'an integer >= 128'],
+    ['sectionOverlapTokens', '1.5', 'an integer >= 0'],
+    ['snippetTargetTokens', '0', 'an integer >= 1'],
+    ['snippetMaxTokens', '"512"', 'an integer >= 128'],
+    ['snippetOverlapTokens', '-80', 'an integer >= 0'],
+    ['maxConcepts', '-1', 'an integer >= 0'],
+    ['ctxSize', '100', 'an integer >= 256'],
+    ['bufSize', '-512', 'an integer >= 0'],
+    ['pageOverlapTokens', 'some', 'an integer >= 0'],
+    ['leadLines', 'llm', 'one of extractive, none'],
     ['breadcrumbMode', 'sometimes', 'one of conditional, always, none'],
     ['breadcrumbMode', 'true', 'one of conditional, always, none'],
     ['contentType', '""', 'a non-empty string'],
@@ -158,6 +172,29 @@ describe('parseConfig: every chunking key is validated with file:line, key and w
     const err = errorOf('\n\nchunking: {targetTokens: 100, maxTokens: 3}\n');
     expect(err.line).toBe(3);
     expect(err.message).toContain('chunking.maxTokens');
+  });
+});
+
+describe('parseConfig: the strategies and their options', () => {
+  it('accepts every strategy with its options', () => {
+    const config = parseConfig(
+      'chunking:\n  strategy: paginate\n  ctxSize: 8192\n  bufSize: 256\n  pageOverlapTokens: 100\n  leadLines: none\n  windowTokens: 600\n  snippetMaxTokens: 400\n',
+      FILE,
+    );
+    expect(config.chunking).toEqual({ strategy: 'paginate', ctxSize: 8192, bufSize: 256, pageOverlapTokens: 100, leadLines: 'none', windowTokens: 600, snippetMaxTokens: 400 });
+    for (const s of ['semantic', 'token-window', 'hierarchical']) expect(parseConfig(`chunking:\n  strategy: ${s}\n`, FILE).chunking.strategy).toBe(s);
+  });
+
+  it.each([
+    ['windowTokens: 100\n  windowOverlapTokens: 100', 'chunking.windowTokens', 2, 'windowOverlapTokens < windowTokens'],
+    ['sectionTargetTokens: 3000\n  sectionMaxTokens: 2048', 'chunking.sectionMaxTokens', 3, 'sectionTargetTokens <= sectionMaxTokens'],
+    ['snippetMaxTokens: 600\n  sectionMaxTokens: 512', 'chunking.sectionMaxTokens', 3, 'snippetMaxTokens <= sectionMaxTokens'],
+    ['ctxSize: 1024\n  bufSize: 1024', 'chunking.ctxSize', 2, 'bufSize < ctxSize'],
+  ])('rejects %s naming %s on line %i', (settings, key, line, rule) => {
+    const err = errorOf(`chunking:\n  ${settings}\n`);
+    expect(err.line).toBe(line);
+    expect(err.message).toContain(`${FILE}:${line}: ${key}`);
+    expect(err.message).toContain(rule);
   });
 });
 

@@ -12,7 +12,7 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 
 export interface ChunkingSettings {
-  strategy?: 'semantic';
+  strategy?: 'semantic' | 'token-window' | 'hierarchical' | 'paginate';
   minTokens?: number;
   targetTokens?: number;
   maxTokens?: number;
@@ -20,6 +20,23 @@ export interface ChunkingSettings {
   breadcrumbMode?: 'conditional' | 'always' | 'none';
   contentType?: string;
   parser?: 'fast' | 'remark';
+  // token-window
+  windowTokens?: number;
+  windowOverlapTokens?: number;
+  singlePieceMaxTokens?: number;
+  // hierarchical
+  sectionTargetTokens?: number;
+  sectionMaxTokens?: number;
+  sectionOverlapTokens?: number;
+  snippetTargetTokens?: number;
+  snippetMaxTokens?: number;
+  snippetOverlapTokens?: number;
+  maxConcepts?: number;
+  // paginate
+  ctxSize?: number;
+  bufSize?: number;
+  pageOverlapTokens?: number;
+  leadLines?: 'extractive' | 'none';
 }
 
 /**
@@ -89,7 +106,7 @@ const httpUrl =
     typeof v === 'string' && /^https?:\/\//i.test(v) && URL.canParse(v) ? null : `an http(s) URL such as ${example}`;
 
 const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
-  strategy: oneOf('semantic'),
+  strategy: oneOf('semantic', 'token-window', 'hierarchical', 'paginate'),
   minTokens: int(0),
   targetTokens: int(1),
   maxTokens: int(16),
@@ -97,6 +114,20 @@ const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
   breadcrumbMode: oneOf('conditional', 'always', 'none'),
   contentType: nonEmptyString,
   parser: oneOf('fast', 'remark'),
+  windowTokens: int(16),
+  windowOverlapTokens: int(0),
+  singlePieceMaxTokens: int(0),
+  sectionTargetTokens: int(1),
+  sectionMaxTokens: int(128),
+  sectionOverlapTokens: int(0),
+  snippetTargetTokens: int(1),
+  snippetMaxTokens: int(128),
+  snippetOverlapTokens: int(0),
+  maxConcepts: int(0),
+  ctxSize: int(256),
+  bufSize: int(0),
+  pageOverlapTokens: int(0),
+  leadLines: oneOf('extractive', 'none'),
 };
 
 const SPEC_KEYS: Record<keyof SpecSettings, Check> = {
@@ -186,6 +217,21 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   ) {
     // With targetTokens set every violation involves it, so that is the line to point at.
     throw new ConfigError(file, keyLines.targetTokens ?? keyLines.minTokens ?? null, `chunking: need minTokens <= targetTokens <= maxTokens, got ${min}/${target}/${max}`);
+  }
+  // Pairs that contradict each other within one file; the second key's line is named.
+  const pairs: [keyof ChunkingSettings, keyof ChunkingSettings, string][] = [
+    ['windowOverlapTokens', 'windowTokens', 'windowOverlapTokens < windowTokens'],
+    ['sectionTargetTokens', 'sectionMaxTokens', 'sectionTargetTokens <= sectionMaxTokens'],
+    ['snippetTargetTokens', 'snippetMaxTokens', 'snippetTargetTokens <= snippetMaxTokens'],
+    ['snippetMaxTokens', 'sectionMaxTokens', 'snippetMaxTokens <= sectionMaxTokens'],
+    ['bufSize', 'ctxSize', 'bufSize < ctxSize'],
+  ];
+  for (const [a, b, rule] of pairs) {
+    const x = c[a];
+    const y = c[b];
+    if (typeof x !== 'number' || typeof y !== 'number') continue;
+    const ok = rule.includes('<=') ? x <= y : x < y;
+    if (!ok) throw new ConfigError(file, keyLines[b] ?? keyLines[a] ?? null, `chunking.${b}: need ${rule}, got ${a} ${x} and ${b} ${y}`);
   }
   return config;
 }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { CHUNK_BOUNDARY, expandNeighbors } from './expand.js';
+import { chunkDocument } from './index.js';
+import { countTokens } from './tokens.js';
+
+/** Prose whose sentences are all different, so a repeated span can only come from overlap. */
+function prose(paragraphs: number, sentences: number): string {
+  return Array.from({ length: paragraphs }, (_, p) =>
+    Array.from({ length: sentences }, (_, s) => `Sentence ${p}.${s} of this document describes step ${p * 100 + s} of the build.`).join(' '),
+  ).join('\n\n');
+}
+
+// Between 4100 and 4900 tokens: six token windows of 900 with 100 overlap.
+let doc = '';
+for (let n = 1; countTokens(doc) < 4500; n++) doc = `# Guide\n\n${prose(n, 10)}\n`;
+const { chunks } = chunkDocument(doc, { strategy: 'token-window' });
+
+describe('expandNeighbors (seed 004)', () => {
+  it('works on a six-chunk document', () => {
+    expect(countTokens(doc)).toBeGreaterThan(4100);
+    expect(chunks).toHaveLength(6);
+  });
+
+  it('joins chunk 3 with chunks 2 and 4, with boundary markers and the overlap shown once', () => {
+    const out = expandNeighbors(chunks, 3);
+    const parts = out.split(`\n${CHUNK_BOUNDARY}\n`);
+    expect(parts).toHaveLength(3);
+    expect(parts[0]).toBe(chunks[2]!.originalText);
+    // Each later part starts where the one before it ended in the source.
+    expect(parts.join('')).toBe(doc.slice(chunks[2]!.sourcePosition.charStart, chunks[4]!.sourcePosition.charEnd));
+    expect(chunks[3]!.originalText.endsWith(parts[1]!)).toBe(true);
+    expect(parts[1]!.length).toBe(chunks[3]!.originalText.length - chunks[3]!.overlapChars);
+    const shared = doc.slice(chunks[3]!.sourcePosition.charStart, chunks[2]!.sourcePosition.charEnd);
+    expect(shared.length).toBeGreaterThan(100);
+    expect(out.split(shared)).toHaveLength(2);
+  });
+
+  it('stops at the ends of the document and takes k', () => {
+    expect(expandNeighbors(chunks, 0).split(CHUNK_BOUNDARY)).toHaveLength(2);
+    expect(expandNeighbors(chunks, 5).split(CHUNK_BOUNDARY)).toHaveLength(2);
+    expect(expandNeighbors(chunks, 2, 0)).toBe(chunks[2]!.originalText);
+    const all = expandNeighbors(chunks, 2, 3);
+    expect(all.split(CHUNK_BOUNDARY)).toHaveLength(6);
+    expect(all.split(`\n${CHUNK_BOUNDARY}\n`).join('')).toBe(doc.slice(chunks[0]!.sourcePosition.charStart, chunks[5]!.sourcePosition.charEnd));
+  });
+
+  it('works on semantic chunks too (their sentence overlap shown once)', () => {
+    const semantic = chunkDocument(prose(3, 40), { targetTokens: 200, maxTokens: 256 }).chunks;
+    const i = semantic.findIndex((c, n) => n > 0 && c.overlapChars > 0);
+    expect(i).toBeGreaterThan(0);
+    const parts = expandNeighbors(semantic, i).split(`\n${CHUNK_BOUNDARY}\n`);
+    expect(parts[1]!.trimStart()).toBe(semantic[i]!.originalText.slice(semantic[i]!.overlapChars));
+  });
+
+  it('rejects an index outside the document', () => {
+    expect(() => expandNeighbors(chunks, 6)).toThrow(RangeError);
+    expect(() => expandNeighbors([], 0)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Heading context and content analysis for an arbitrary character range, for
+ * the strategies whose chunks are not runs of packed pieces (token-window,
+ * paginate pages, hierarchical tiers). Same rules as the semantic metadata
+ * stage: a chunk is about its first heading, else the heading it continues.
+ */
+import type { HeadingRef } from './pieces.js';
+import type { BlockType, ContentHint } from './types.js';
+import type { Unit } from './units.js';
+
+export interface RangeContext {
+  path: HeadingRef[];
+  nodeTypes: BlockType[];
+  contentHints: ContentHint;
+  tableColumns: number[];
+  /** Header cells of the tables in the range (seed 003: extra path context). */
+  tableHeaders: string[][];
+}
+
+const HINT_OF: Partial<Record<BlockType, ContentHint>> = {
+  paragraph: 'prose',
+  code: 'code',
+  table: 'table',
+  listItem: 'list',
+  blockquote: 'quote',
+};
+
+/** Answers range queries over one document's units (sorted by start, as toUnits gives them). */
+export class RangeContexts {
+  private readonly starts: number[];
+
+  constructor(private readonly units: Unit[]) {
+    this.starts = units.map((u) => u.block.start);
+  }
+
+  /** Index of the last unit starting at or before `offset`, or -1. */
+  private lastAtOrBefore(offset: number): number {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+
+  of(start: number, end: number): RangeContext {
+    let i = this.lastAtOrBefore(start);
+    // The unit holding `start` may have ended before it (whitespace between units).
+    if (i >= 0 && this.units[i]!.block.end <= start) i++;
+    if (i < 0) i = 0;
+    const inRange: Unit[] = [];
+    for (let k = i; k < this.units.length && this.units[k]!.block.start < end; k++) inRange.push(this.units[k]!);
+    const heading = inRange.find((u) => u.block.type === 'heading' && u.block.start >= start);
+    const before = this.lastAtOrBefore(start);
+    const path = heading?.path ?? inRange[0]?.path ?? (before >= 0 ? this.units[before]!.path : []);
+    const types = new Set<BlockType>();
+    const hints = new Set<ContentHint>();
+    const tableColumns: number[] = [];
+    const tableHeaders: string[][] = [];
+    for (const u of inRange) {
+      for (const t of u.types) types.add(t);
+      const hint = HINT_OF[u.block.type];
+      if (hint) hints.add(hint);
+      if (u.block.type === 'table') {
+        tableColumns.push(u.block.header?.length ?? 0);
+        tableHeaders.push(u.block.header ?? []);
+      }
+    }
+    const contentHints: ContentHint = hints.size === 0 ? 'prose' : hints.size === 1 ? [...hints][0]! : 'mixed';
+    return { path, nodeTypes: [...types], contentHints, tableColumns, tableHeaders };
+  }
+}
