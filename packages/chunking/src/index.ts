@@ -7,6 +7,7 @@
 import { recordedOptions, resolveOptions, strategyKey } from './options.js';
 import { chunkSemantic, deriveFileTitle, documentBlocks, type DocumentBlocks } from './semantic.js';
 import { chunkHierarchical } from './hierarchical.js';
+import { chunkPaginate } from './paginate.js';
 import { chunkTokenWindow } from './token-window.js';
 import type { ChunkDocumentResult, ChunkOptions, ChunkRecord, ResolvedChunkOptions } from './types.js';
 
@@ -69,14 +70,15 @@ function runStrategy(input: StrategyInput): ChunkRecord[] {
       return chunkTokenWindow(input);
     case 'hierarchical':
       return chunkHierarchical(input);
-    default:
-      throw new Error(`strategy ${input.options.strategy} is not implemented yet`);
+    case 'paginate':
+      return chunkPaginate(input);
   }
 }
 
 export { CHUNK_BOUNDARY, expandNeighbors, type Expandable } from './expand.js';
 export { artifactIdOf, tokenWindows, type WindowSpan } from './token-window.js';
 export { encodeWithOffsets } from './token-offsets.js';
+export { ctComment, ctId, pageReserve } from './paginate.js';
 export { formatPrefix, fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
 export { ChunkOptionsError, DEFAULT_OPTIONS, STRATEGIES, recordedOptions, resolveOptions, strategyKey } from './options.js';
 export { ChunkingInvariantError } from './validate.js';

@@ -222,6 +222,15 @@ const OPTIONS: Partial<Record<StrategyName, fc.Arbitrary<Partial<ChunkOptions>>>
         maxConcepts,
       };
     }),
+  paginate: fc
+    .record({ nmax: fc.integer({ min: 512, max: 3000 }), bufSize: fc.integer({ min: 0, max: 600 }), overlapShare: fc.integer({ min: 0, max: 5 }), lead: fc.boolean() })
+    .map(({ nmax, bufSize, overlapShare, lead }) => ({
+      strategy: 'paginate' as const,
+      ctxSize: nmax + bufSize,
+      bufSize,
+      pageOverlapTokens: Math.floor((nmax * overlapShare) / 100),
+      leadLines: lead ? ('extractive' as const) : ('none' as const),
+    })),
 };
 
 /** Options the real documents are chunked with: the defaults, and small caps that make many chunks. */
@@ -232,6 +241,7 @@ const REAL_OPTIONS: Partial<Record<StrategyName, Partial<ChunkOptions>[]>> = {
     { strategy: 'hierarchical' },
     { strategy: 'hierarchical', sectionTargetTokens: 300, sectionMaxTokens: 400, snippetTargetTokens: 100, snippetMaxTokens: 160, sectionOverlapTokens: 60, snippetOverlapTokens: 30 },
   ],
+  paginate: [{ strategy: 'paginate' }, { strategy: 'paginate', ctxSize: 1024, bufSize: 256, pageOverlapTokens: 38 }],
 };
 
 describe.each(Object.keys(OPTIONS) as StrategyName[])('invariants of %s', (strategy) => {
