@@ -23,3 +23,28 @@ export {
 } from './metric.js';
 export { evaluate, topK, type EvaluationInput, type Vector } from './retrieve.js';
 export { parseChromaCsv, questionsFromQaPairs, QuestionsError } from './questions.js';
+export {
+  checkGraph,
+  paginationIntegrityScore,
+  parseCtComment,
+  type BreakKind,
+  type GraphBreak,
+  type GraphNode,
+  type GraphReport,
+} from './continuity.js';
+export { markdownProblems, type MarkdownProblem } from './markdown-checks.js';
+export {
+  CHECKS,
+  checkIndexes,
+  checkTopic,
+  report,
+  Tally,
+  type BuiltReport,
+  type CheckName,
+  type CheckTally,
+  type Finding,
+  type LoadedDocument,
+  type LoadedIndex,
+  type LoadedPages,
+  type LoadedTopic,
+} from './built-checks.js';
