@@ -726,3 +726,76 @@ describe('the built bin, run as a user would', () => {
     expect(snapshot(join(viaBin, '_chunks'))).toEqual(snapshot(join(inProcess, '_chunks')));
   });
 });
+
+describe('every strategy through the tool', () => {
+  it('--strategy token-window writes X-N.md with each window and seed 004 ids in the manifest', async () => {
+    const topic = makeTopic();
+    const r = await run(['--config', config, '--strategy', 'token-window', topic]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('(token-window-900-100)');
+    const m = readManifest(join(topic, '_chunks', 'golden-reference.json'));
+    expect(m.strategy).toBe('token-window');
+    expect(m.options).toEqual({ docName: 'golden-reference', contentType: 'doc', strategy: 'token-window', windowTokens: 900, windowOverlapTokens: 100, singlePieceMaxTokens: 1200, parser: 'fast' });
+    const source = readFileSync(join(topic, 'golden-reference.md'), 'utf8');
+    const artifact = `art_${sha256(source).slice(0, 8)}`;
+    m.chunks.forEach((c, i) => {
+      const w = (c as unknown as { window: { chunkId: string } }).window;
+      expect(w.chunkId).toBe(`${artifact}::chunk::${String(i).padStart(3, '0')}::${sha256(c.originalText).slice(0, 8)}`);
+      expect(readFileSync(join(topic, '_chunks', `golden-reference-${i}.md`), 'utf8')).toBe(c.originalText);
+      expect(source.slice(c.sourcePosition.charStart, c.sourcePosition.charEnd)).toBe(c.originalText);
+    });
+    expect(existsSync(join(topic, '_chunks', 'chunks.json'))).toBe(false);
+  });
+
+  it('strategy: hierarchical in topic.yaml gives sections and snippets, and --strategy overrides it', async () => {
+    const topic = makeTopic('topic', { 'topic.yaml': 'chunking:\n  strategy: hierarchical\n  snippetTargetTokens: 200\n  snippetMaxTokens: 300\n' });
+    expect((await run(['--config', config, topic])).code).toBe(0);
+    const m = readManifest(join(topic, '_chunks', 'golden-reference.json'));
+    expect(m.strategyKey).toBe('hierarchical-1700-200-m2048.300');
+    const tiers = m.chunks.map((c) => (c as unknown as { tier: { level: string } }).tier.level);
+    expect(tiers[0]).toBe('section');
+    expect(tiers.filter((t) => t === 'snippet').length).toBeGreaterThan(tiers.filter((t) => t === 'section').length);
+    expect(m.chunks.every((c) => c.embedText.startsWith('[DOC: '))).toBe(true);
+    expect((await run(['--config', config, '--strategy', 'semantic', topic])).code).toBe(0);
+    expect(readManifest(join(topic, '_chunks', 'golden-reference.json')).strategy).toBe('semantic');
+  });
+
+  it('--strategy paginate writes pages with CT comments and chunks.json with the graph and its checksum', async () => {
+    const topic = makeTopic('topic', { 'topic.yaml': 'chunking:\n  ctxSize: 1024\n  bufSize: 0\n  pageOverlapTokens: 40\n' });
+    const r = await run(['--config', config, '--strategy', 'paginate', topic]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const outDir = join(topic, '_chunks');
+    const m = readManifest(join(outDir, 'golden-reference.json'));
+    const n = m.chunks.length;
+    expect(n).toBeGreaterThan(2);
+    expect(sorted(readdirSync(outDir))).toEqual(sorted([...outputNames('golden-reference', n), 'chunks.json']));
+    const raw = readFileSync(join(outDir, 'chunks.json'), 'utf8');
+    const pages = JSON.parse(raw) as {
+      checksum: { algorithm: string; value: string };
+      documents: { source: string; chunks: { ct: { id: string; prev: string | null; next: string | null }; file: string; tokens: number; sha256: string }[] }[];
+    };
+    expect(pages.checksum.algorithm).toBe('sha256');
+    expect(pages.checksum.value).toBe(sha256(JSON.stringify(pages.documents)));
+    const [doc] = pages.documents;
+    expect(doc!.source).toBe('golden-reference.md');
+    doc!.chunks.forEach((p, i) => {
+      expect(p.ct).toEqual({ id: `chunk-${String(i + 1).padStart(3, '0')}`, prev: i ? `chunk-${String(i).padStart(3, '0')}` : null, next: i < n - 1 ? `chunk-${String(i + 2).padStart(3, '0')}` : null });
+      const file = readFileSync(join(outDir, p.file), 'utf8');
+      expect(sha256(file)).toBe(p.sha256);
+      expect(file.startsWith(`<!--CT ${JSON.stringify(p.ct)}-->\n`)).toBe(true);
+      expect(file).toContain(m.chunks[i]!.originalText);
+      expect(p.tokens).toBeLessThanOrEqual(1024);
+    });
+    // Byte-identical on a second run.
+    const before = snapshot(outDir);
+    expect((await run(['--config', config, '--strategy', 'paginate', topic])).code).toBe(0);
+    expect(snapshot(outDir)).toEqual(before);
+  });
+
+  it('--strategy with an unknown name lists every strategy', async () => {
+    const r = await run(['--config', config, '--strategy', 'recursive', makeTopic()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('known: semantic, token-window, hierarchical, paginate');
+  });
+});

@@ -24,7 +24,9 @@ Usage:
 Each argument is a topic folder (a folder holding ${TOPIC_MARKER}) or a markdown file.
 For a document X.md it writes X-0.md … X-N.md (each chunk's exact text) and X.json
 (the manifest: schemaVersion, source, sourceSha256, strategy, strategyKey, options,
-fileTitle, chunks). A topic's outputs go to <topic>/_chunks/ (replaced as a whole,
+fileTitle, chunks). With --strategy paginate each X-N.md is the emitted page (a
+<!--CT {…}--> comment, lead-in, the exact text, lead-out) and chunks.json holds the
+continuity-token graph with a SHA-256 checksum. A topic's outputs go to <topic>/_chunks/ (replaced as a whole,
 so stale files of an earlier run disappear); a file's go to <its folder>/_chunks/.
 
 Options:
@@ -92,11 +94,13 @@ export async function main(argv: string[], io: { stdout: (s: string) => void; st
   for (const job of jobs) byDir.set(job.outDir, [...(byDir.get(job.outDir) ?? []), job]);
   for (const [outDir, group] of byDir) {
     const files = new Map<string, string>();
+    const pages: PagedDocument[] = [];
     let failed = false;
     for (const job of group) {
       try {
         const result = chunkOne(job);
         for (const [name, data] of outputsOf(job, result)) files.set(name, data);
+        if (result.strategy === 'paginate') pages.push({ name: docNameOf(job.file), source: basename(job.file), result });
         summaries.push({
           source: job.source,
           out: relative(process.cwd(), outDir) || '.',
@@ -114,6 +118,7 @@ export async function main(argv: string[], io: { stdout: (s: string) => void; st
         io.stderr(`chunking-tool: ${job.source}: ${(err as Error).message}\n`);
       }
     }
+    if (pages.length) files.set(PAGES_MANIFEST, pagesManifest(pages));
     // An owned folder is replaced only when every document in it succeeded.
     if (group[0]!.ownsDir) {
       if (!failed) replaceDirAtomic(outDir, files);
@@ -261,7 +266,8 @@ function chunkOne(job: Job): ChunkDocumentResult & { sourceSha256: string } {
 function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: string }): Map<string, string> {
   const name = docNameOf(job.file);
   const files = new Map<string, string>();
-  result.chunks.forEach((c, i) => files.set(`${name}-${i}.md`, c.originalText));
+  // paginate emits pages: the CT comment and lead lines around the exact text (seed 000).
+  result.chunks.forEach((c, i) => files.set(`${name}-${i}.md`, c.page?.text ?? c.originalText));
   const manifest = {
     schemaVersion: MANIFEST_SCHEMA_VERSION,
     source: basename(job.file),
@@ -275,6 +281,38 @@ function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: strin
   };
   files.set(`${name}.json`, `${JSON.stringify(manifest, null, 2)}\n`);
   return files;
+}
+
+/** paginate's manifest (seed 000): the continuity-token graph of every paged document in the folder. */
+export const PAGES_MANIFEST = 'chunks.json';
+
+interface PagedDocument {
+  name: string;
+  source: string;
+  result: ChunkDocumentResult;
+}
+
+/**
+ * `chunks.json`: per document, each page's continuity token, file, exact token
+ * count, SHA-256 of the file and JSON-LD record; `checksum.value` is the
+ * SHA-256 of `JSON.stringify(documents)`, so a reader can tell the manifest
+ * (and, through the per-file hashes, the pages) is intact.
+ */
+export function pagesManifest(pages: PagedDocument[]): string {
+  const documents = pages.map(({ name, source, result }) => ({
+    source,
+    strategyKey: result.strategyKey,
+    chunks: result.chunks.map((c, i) => ({
+      ct: c.page!.ct,
+      file: `${name}-${i}.md`,
+      tokens: c.page!.tokens,
+      nmax: c.page!.nmax,
+      sha256: createHash('sha256').update(c.page!.text).digest('hex'),
+      jsonLd: c.page!.jsonLd,
+    })),
+  }));
+  const checksum = { algorithm: 'sha256', of: 'JSON.stringify(documents)', value: createHash('sha256').update(JSON.stringify(documents)).digest('hex') };
+  return `${JSON.stringify({ schemaVersion: 1, checksum, documents }, null, 2)}\n`;
 }
 
 /** Removes X-N.md files of an earlier run of document X that this run did not write. */

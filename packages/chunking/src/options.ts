@@ -38,6 +38,10 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
     Object.entries(options).filter(([k, v]) => v !== undefined && !PER_DOCUMENT.has(k)),
   );
   const o: ResolvedChunkOptions = { ...DEFAULT_OPTIONS, ...defined };
+  // The default page overlap is 256 tokens, held to seed 000's 5% of a smaller Nmax.
+  if (options.pageOverlapTokens === undefined && Number.isInteger(o.ctxSize) && Number.isInteger(o.bufSize)) {
+    o.pageOverlapTokens = Math.max(0, Math.min(DEFAULT_OPTIONS.pageOverlapTokens, Math.floor((o.ctxSize - o.bufSize) / 20)));
+  }
   const int = (name: keyof ResolvedChunkOptions, min: number): void => {
     const v = o[name];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
