@@ -101,6 +101,33 @@ describe('docs-score on a clean build', () => {
     expect(tw.checks.findings.map((f) => f.message).join('\n')).toMatch(/never closed|without a header/);
   });
 
+  it('checks paginate pages: CT comments, chunks.json checksum and page hashes; a dangling CT exits 13', async () => {
+    const docs = copy();
+    const dir = join(docs, TOPICS[1]!);
+    const config = join(docs, 'paginate.yaml');
+    writeFileSync(config, 'chunking:\n  strategy: paginate\n  ctxSize: 1024\n  bufSize: 0\n  pageOverlapTokens: 40\n');
+    expect(await chunk([dir, '--config', config], quiet)).toBe(0);
+    expect(await spec([dir, '--config', config], quiet)).toBe(0);
+    expect(await index([dir, '--root', docs], quiet)).toBe(0);
+    const clean = await json([dir]);
+    expect(clean.result.checks.findings).toEqual([]);
+    expect(clean.code).toBe(0);
+    expect(clean.result.checks.graphs).toBe(4); // prevId/nextId, page CT, CT comments, chunks.json
+    // Edit the manifest: its checksum no longer matches.
+    const pagesFile = join(dir, '_chunks/chunks.json');
+    const pages = readFileSync(pagesFile, 'utf8');
+    writeFileSync(pagesFile, pages.replace('"tokens": ', '"tokens": 1'));
+    expect((await run([dir])).stdout).toContain('is not the SHA-256 of JSON.stringify(documents)');
+    writeFileSync(pagesFile, pages);
+    // A page whose CT comment points to a page that does not exist.
+    const page = join(dir, '_chunks/golden-reference-1.md');
+    writeFileSync(page, readFileSync(page, 'utf8').replace('"next":"chunk-003"', '"next":"chunk-404"'));
+    const broken = await run([dir]);
+    expect(broken.code).toBe(EXIT_CONTINUITY);
+    expect(broken.stdout).toContain('CT comments: dangling: chunk-002: next points to chunk-404, which does not exist');
+    expect(broken.stdout).toContain('sha256 does not match the file');
+  });
+
   it('measures retrieval on qa-pairs.md with the Chroma metric', async () => {
     const { code, result } = await json([pristine, '--qa', '--k', '3']);
     expect(code).toBe(0);
