@@ -230,7 +230,9 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     }
     return result.exitCode;
   } catch (err) {
-    const usage = err instanceof UsageError || err instanceof QuestionsError || err instanceof QaPairsError || (err as Error)?.name === 'TypeError' && /parseArgs|option/i.test(String(err)) || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
+    // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed options.
+    const usage =
+      err instanceof UsageError || err instanceof QuestionsError || err instanceof QaPairsError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') === true;
     if (err instanceof EmbeddingError) {
       io.stderr(`docs-score: ${err.message}\n`);
       return EXIT_FAILED;
