@@ -28,7 +28,10 @@ const USAGE = `usage: npm run bench -- --corpus DIR [options]
   --adapters a,b   only these adapters (names = files in bench/adapters/)
   --label NAME     corpus name for the report (default: the directory name)
   --out DIR        results directory (default bench/results)
-  --no-rss         skip the per-adapter child processes that measure peak RSS`;
+  --no-rss         skip the per-adapter child processes that measure peak RSS
+  --slow-ms N      an adapter whose warm-up pass takes longer gets only --slow-runs
+                   timed passes (default 60000; 0 disables)
+  --slow-runs N    timed passes for such slow adapters (default 1)`;
 
 /** @param {string} msg @returns {never} */
 function fail(msg) {
@@ -52,6 +55,8 @@ try {
       label: { type: 'string' },
       out: { type: 'string' },
       'no-rss': { type: 'boolean', default: false },
+      'slow-ms': { type: 'string', default: '60000' },
+      'slow-runs': { type: 'string', default: '1' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -211,12 +216,19 @@ async function pass(a, keep) {
 }
 
 const active = () => adapters.filter((a) => a.status === 'ok');
+// A pathologically slow adapter (warm-up pass over --slow-ms) gets only --slow-runs timed
+// passes, so one peer cannot hold the whole run hostage; the report marks it.
+const slowMs = intArg('slow-ms', 0);
+const slowRuns = Math.min(intArg('slow-runs', 1), runs);
+/** @param {AdapterRun} a */
+const budget = (a) => (slowMs > 0 && a.warmupMs.some((ms) => ms > slowMs) ? slowRuns : runs);
 for (let round = 0; round < warmup + runs; round++) {
   const timed = round >= warmup;
   const label = timed ? `pass ${round - warmup + 1}/${runs}` : `warm-up ${round + 1}/${warmup}`;
   for (const a of active()) {
+    if (timed && a.passesMs.length >= budget(a)) continue;
     try {
-      const ms = await pass(a, round === warmup + runs - 1);
+      const ms = await pass(a, timed && a.passesMs.length === budget(a) - 1);
       (timed ? a.passesMs : a.warmupMs).push(ms);
       progress(`${label} ${a.name}: ${ms.toFixed(0)} ms`);
     } catch (err) {

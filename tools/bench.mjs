@@ -12,7 +12,8 @@ const run = (cmd, args, opts = {}) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
-if (!existsSync(join(root, 'bench/node_modules/@chonkiejs/core'))) {
+const PEERS = ['@chonkiejs/core', '@langchain/textsplitters', '@llamaindex/core', '@mastra/rag', 'js-tiktoken'];
+if (PEERS.some((p) => !existsSync(join(root, 'bench/node_modules', p, 'package.json')))) {
   console.error('bench: installing the peers into bench/ (once)…');
   run('npm', ['install', '--prefix', 'bench', '--no-audit', '--no-fund', '--loglevel=error']);
 }

@@ -13,6 +13,9 @@ function table(head, rows) {
   return [head, align, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
 }
 
+/** Speed ratios are given against this adapter (× its MB/s). */
+const REF = 'chunkyard-semantic';
+
 /** @param {any} results @returns {string | null} the headline throughput ratio, if both ran */
 export function ratioLine(results) {
   const c = results.comparison;
@@ -63,15 +66,18 @@ export function renderMarkdown(results) {
 
   if (ok.length > 0) {
     out.push(`### Speed and memory (median of ${s.runs} passes after ${s.warmup} warm-up)`);
+    // Throughput ratios against our default chunker: machine-independent where absolute times are not.
+    const ref = ok.find((/** @type {any} */ a) => a.name === REF);
     out.push(
       table(
-        ['adapter', 'peer@version', 'median ms', 'min–max ms', 'MB/s', 'peak RSS MiB', 'Δ RSS MiB'],
+        ['adapter', 'peer@version', 'median ms', 'min–max ms', 'MB/s', `× ${REF}`, 'peak RSS MiB', 'Δ RSS MiB'],
         ok.map((/** @type {any} */ a) => [
           a.name,
           `${a.peer}@${a.version}`,
-          int(a.timing.medianMs),
+          `${int(a.timing.medianMs)}${a.timing.passesMs.length < s.runs ? ` (${a.timing.passesMs.length} run${a.timing.passesMs.length === 1 ? '' : 's'})` : ''}`,
           `${int(a.timing.minMs)}–${int(a.timing.maxMs)}`,
           fix(a.timing.mbPerSec, 2),
+          ref ? fix(a.timing.mbPerSec / ref.timing.mbPerSec, 2) : 'n/a',
           a.rss ? int(a.rss.peakMiB) : 'n/a',
           a.rss ? int(a.rss.deltaMiB) : 'n/a',
         ]),

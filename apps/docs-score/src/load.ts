@@ -1,0 +1,90 @@
+/**
+ * The read edge of docs-score: finds topics under the given folders and reads what
+ * a build left in them (manifests, sources, chunk files, chunks.json, index.json)
+ * into the plain data @chunkyard/quality checks. Unreadable files become errors in
+ * that data, never exceptions, so one bad file does not hide the others.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
+import { readDocument, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+
+export const CHUNKS_DIR = '_chunks';
+export const PAGES_MANIFEST = 'chunks.json';
+const INDEX_FILE = 'index.json';
+
+export interface Target {
+  /** The folder as given (resolved). */
+  dir: string;
+  topics: string[];
+  indexes: string[];
+}
+
+const skip = (name: string): boolean => name.startsWith('.') || name.startsWith('_') || name === 'node_modules';
+
+/** Topic folders (holding golden-reference.md) and index.json files at or below `dir`. */
+export function findTarget(arg: string): Target {
+  const dir = resolve(arg);
+  const st = statOrNull(dir);
+  if (!st) throw new UsageError(`${arg}: no such folder`);
+  if (!st.isDirectory()) throw new UsageError(`${arg}: not a folder (give a topic folder or a docs folder)`);
+  const topics: string[] = [];
+  const indexes: string[] = [];
+  const walk = (d: string): void => {
+    if (existsSync(join(d, TOPIC_MARKER))) topics.push(d);
+    if (existsSync(join(d, INDEX_FILE))) indexes.push(join(d, INDEX_FILE));
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (e.isDirectory() && !skip(e.name)) walk(join(d, e.name));
+    }
+  };
+  walk(dir);
+  if (topics.length === 0) throw new UsageError(`${arg}: no topic folder (holding ${TOPIC_MARKER}) at or below it`);
+  return { dir, topics, indexes };
+}
+
+function readJson(file: string): { json: unknown; error?: string } {
+  try {
+    return { json: JSON.parse(readFileSync(file, 'utf8')) };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return { json: null, error: e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? `not JSON (${e.message})` : e.message };
+  }
+}
+
+/** A topic's build outputs; `null` when it has no _chunks/ folder (not built). */
+export function loadTopic(dir: string): LoadedTopic | null {
+  const out = join(dir, CHUNKS_DIR);
+  if (!statOrNull(out)?.isDirectory()) return null;
+  const entries = readdirSync(out).sort();
+  const documents: LoadedDocument[] = entries
+    .filter((f) => f.endsWith('.json') && f !== PAGES_MANIFEST)
+    .map((f) => {
+      const name = basename(f, '.json');
+      const manifestFile = join(out, f);
+      const { json, error } = readJson(manifestFile);
+      const src = typeof (json as { source?: unknown } | null)?.source === 'string' ? (json as { source: string }).source : `${name}.md`;
+      const sourceFile = join(dir, src);
+      let source: string | null = null;
+      try {
+        source = readDocument(sourceFile);
+      } catch {
+        source = null;
+      }
+      const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
+      const chunkFiles = new Map(entries.filter((e) => pattern.test(e)).map((e) => [join(out, e), readFileSync(join(out, e), 'utf8')] as const));
+      return { name, manifestFile, manifest: json, ...(error !== undefined ? { manifestError: error } : {}), sourceFile, source, chunkFiles, chunkFileOf: (n: number) => join(out, `${name}-${n}.md`) };
+    });
+  const pagesFile = join(out, PAGES_MANIFEST);
+  const pages = existsSync(pagesFile) ? { file: pagesFile, ...readJson(pagesFile) } : null;
+  return { dir, documents, pages };
+}
+
+export function loadIndexes(files: readonly string[]): LoadedIndex[] {
+  return files.map((file) => ({ file, ...readJson(file) }));
+}
+
+/** A topic's id for messages and corpus ids: its path below the target, or its folder name. */
+export function topicId(target: Target, dir: string): string {
+  const rel = relative(target.dir, dir).split('\\').join('/');
+  return rel === '' ? basename(dir) : rel;
+}

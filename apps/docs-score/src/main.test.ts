@@ -1,0 +1,266 @@
+// docs-score over real topics built by the real tools (chunking-tool, keyword-extractor,
+// topic-spec, index-tool; local embedder), then over copies corrupted one way at a time.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as chunk } from '../../chunking-tool/src/main.js';
+import { main as index } from '../../index-tool/src/main.js';
+import { main as keywords } from '../../keyword-extractor/src/main.js';
+import { main as spec } from '../../topic-spec/src/main.js';
+import { EXIT_CONTINUITY, HELP, main, type ScoreResult } from './main.js';
+
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const quiet = { stdout: () => {}, stderr: () => {} };
+const TOPICS = ['libraries/system-text-json-source-generation', 'deployment/native-aot'];
+
+async function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  return { code, stdout, stderr };
+}
+async function json(argv: string[]) {
+  const r = await run([...argv, '--json']);
+  return { code: r.code, result: JSON.parse(r.stdout) as ScoreResult };
+}
+
+let root: string;
+let pristine: string;
+let n = 0;
+/** A fresh copy of the built docs tree to corrupt. */
+function copy(): string {
+  const dir = join(root, `copy-${n++}`);
+  cpSync(pristine, dir, { recursive: true });
+  return dir;
+}
+const manifestPath = (docs: string, t: string) => join(docs, t, '_chunks/golden-reference.json');
+type Manifest = { chunks: { id: string; originalText: string; prevId: string | null; nextId: string | null; sourcePosition: { charStart: number } }[] };
+const readManifest = (docs: string, t: string) => JSON.parse(readFileSync(manifestPath(docs, t), 'utf8')) as Manifest;
+const writeManifest = (docs: string, t: string, m: Manifest) => writeFileSync(manifestPath(docs, t), JSON.stringify(m, null, 2));
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'chunkyard-docs-score-'));
+  pristine = join(root, 'docs');
+  const config = join(root, 'chunkyard.config.yaml');
+  writeFileSync(config, 'chunking:\n  maxTokens: 512\n');
+  for (const t of TOPICS) {
+    const dir = join(pristine, t);
+    mkdirSync(dir, { recursive: true });
+    for (const f of ['golden-reference.md', 'qa-pairs.md']) cpSync(join(REPO, 'docs', t, f), join(dir, f));
+    expect(await chunk([dir, '--config', config], quiet)).toBe(0);
+    expect(await keywords([dir], quiet)).toBe(0);
+    expect(await spec([dir, '--config', config], quiet)).toBe(0);
+  }
+  expect(await index([...TOPICS.map((t) => join(pristine, t)), '--root', pristine], quiet)).toBe(0);
+  expect(await index([join(pristine, 'libraries'), join(pristine, 'deployment'), '--root', pristine], quiet)).toBe(0);
+  expect(await index([pristine, '--root', pristine], quiet)).toBe(0);
+}, 180_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('docs-score on a clean build', () => {
+  it('passes every check on a docs tree, with PIS 100 and every href checked', async () => {
+    const { code, result } = await json([pristine]);
+    expect(result.checks.findings).toEqual([]);
+    expect(code).toBe(0);
+    expect(result.topics).toHaveLength(2);
+    expect(result.checks.pis).toBe(100);
+    const checked = Object.fromEntries(result.checks.tallies.map((t) => [t.check, t.checked]));
+    const chunks = TOPICS.reduce((s, t) => s + readManifest(pristine, t).chunks.length, 0);
+    expect(checked.continuity).toBe(2 * chunks); // prev and next of every chunk
+    expect(checked.markdown).toBe(chunks);
+    expect(checked.hrefs).toBeGreaterThan(chunks); // every chunk href, manifests, self/parent links
+  });
+
+  it('prints a table and the PIS for one topic folder', async () => {
+    const r = await run([join(pristine, TOPICS[0]!)]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^continuity\s+\d+\s+0\s+pass$/m);
+    expect(r.stdout).toMatch(/^hrefs\s+\d+\s+0\s+pass$/m);
+    expect(r.stdout).toContain('Pagination Integrity Score: 100.0');
+  });
+
+  it('accepts other strategies: hierarchical passes (per-tier graphs); token-window is caught cutting code and tables', async () => {
+    const results: Record<string, ScoreResult> = {};
+    for (const strategy of ['hierarchical', 'token-window']) {
+      const docs = copy();
+      const dir = join(docs, TOPICS[1]!);
+      expect(await chunk([dir, '--strategy', strategy], quiet)).toBe(0);
+      // Rebuild the topic's spec and index so its hrefs name the new chunk files.
+      expect(await spec([dir], quiet)).toBe(0);
+      expect(await index([dir, '--root', docs], quiet)).toBe(0);
+      results[strategy] = (await json([dir])).result;
+    }
+    expect(results.hierarchical!.checks.findings).toEqual([]);
+    expect(results.hierarchical!.exitCode).toBe(0);
+    // Seed 004's fixed windows cut wherever the token count says: the scorer must notice.
+    const tw = results['token-window']!;
+    expect(tw.exitCode).toBe(1);
+    expect(new Set(tw.checks.findings.map((f) => f.check))).toEqual(new Set(['markdown']));
+    expect(tw.checks.findings.map((f) => f.message).join('\n')).toMatch(/never closed|without a header/);
+  });
+
+  it('checks paginate pages: CT comments, chunks.json checksum and page hashes; a dangling CT exits 13', async () => {
+    const docs = copy();
+    const dir = join(docs, TOPICS[1]!);
+    const config = join(docs, 'paginate.yaml');
+    writeFileSync(config, 'chunking:\n  strategy: paginate\n  ctxSize: 1024\n  bufSize: 0\n  pageOverlapTokens: 40\n');
+    expect(await chunk([dir, '--config', config], quiet)).toBe(0);
+    expect(await spec([dir, '--config', config], quiet)).toBe(0);
+    expect(await index([dir, '--root', docs], quiet)).toBe(0);
+    const clean = await json([dir]);
+    expect(clean.result.checks.findings).toEqual([]);
+    expect(clean.code).toBe(0);
+    expect(clean.result.checks.graphs).toBe(4); // prevId/nextId, page CT, CT comments, chunks.json
+    // Edit the manifest: its checksum no longer matches.
+    const pagesFile = join(dir, '_chunks/chunks.json');
+    const pages = readFileSync(pagesFile, 'utf8');
+    writeFileSync(pagesFile, pages.replace('"tokens": ', '"tokens": 1'));
+    expect((await run([dir])).stdout).toContain('is not the SHA-256 of JSON.stringify(documents)');
+    writeFileSync(pagesFile, pages);
+    // A page whose CT comment points to a page that does not exist.
+    const page = join(dir, '_chunks/golden-reference-1.md');
+    writeFileSync(page, readFileSync(page, 'utf8').replace('"next":"chunk-003"', '"next":"chunk-404"'));
+    const broken = await run([dir]);
+    expect(broken.code).toBe(EXIT_CONTINUITY);
+    expect(broken.stdout).toContain('CT comments: dangling: chunk-002: next points to chunk-404, which does not exist');
+    expect(broken.stdout).toContain('sha256 does not match the file');
+  });
+
+  it('measures retrieval on qa-pairs.md with the Chroma metric', async () => {
+    const { code, result } = await json([pristine, '--qa', '--k', '3']);
+    expect(code).toBe(0);
+    const r = result.retrieval!;
+    const qa = TOPICS.map((t) => readFileSync(join(pristine, t, 'qa-pairs.md'), 'utf8'));
+    expect(r.questions).toBe(qa.reduce((s, text) => s + (text.match(/^## /gm) ?? []).length, 0)); // every sample question has an excerpt
+    expect(Object.keys(r.corpora).sort()).toEqual([...TOPICS].sort());
+    for (const q of r.perQuestion) {
+      for (const v of [q.recall, q.precision, q.iou, q.precisionOmega]) expect(v >= 0 && v <= 1).toBe(true);
+      expect(q.iou).toBeLessThanOrEqual(q.precision + 1e-12);
+    }
+    expect(r.all.recall.mean).toBeGreaterThan(0.5);
+    const strict = await run([pristine, '--qa', '--min-iou', '0.99']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('Retrieval below threshold');
+  });
+
+  it('reads questions from a Chroma-format CSV whose corpus_id names a topic', async () => {
+    const t = TOPICS[1]!;
+    const first = readManifest(pristine, t).chunks[0]!;
+    const start = first.sourcePosition.charStart;
+    const excerpt = first.originalText.slice(0, 40);
+    const csv = join(root, 'q.csv');
+    writeFileSync(csv, `question,references,corpus_id\n"What is it?","${JSON.stringify([{ content: excerpt, start_index: start, end_index: start + 40 }]).replace(/"/g, '""')}",${t}\n`);
+    const { code, result } = await json([pristine, '--questions', csv, '--k', '50']);
+    expect(code).toBe(0);
+    expect(result.retrieval!.questions).toBe(1);
+    expect(result.retrieval!.all.recall.mean).toBe(1); // k covers every chunk
+  });
+});
+
+describe('docs-score on corrupted builds', () => {
+  const t = TOPICS[0]!;
+
+  it('an offset that no longer matches the source: exit 1, naming the chunk', async () => {
+    const docs = copy();
+    const m = readManifest(docs, t);
+    m.chunks[2]!.sourcePosition.charStart += 1;
+    writeManifest(docs, t, m);
+    const r = await run([docs]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/offsets: .*golden-reference\.json: chunk 2 \(.*::ch2\): source\.slice\(\d+, \d+\) is not the chunk's originalText/);
+  });
+
+  it('a chunk file with its closing fence cut: exit 1, markdown names the line', async () => {
+    const docs = copy();
+    const dir = join(docs, t, '_chunks');
+    const file = readdirSync(dir).find((f) => f.endsWith('.md') && /\n```\s*$/m.test(readFileSync(join(dir, f), 'utf8')))!;
+    expect(file).toBeDefined();
+    const text = readFileSync(join(dir, file), 'utf8');
+    const lines = text.split('\n');
+    const last = lines.map((l) => /^\s*```\s*$/.test(l)).lastIndexOf(true);
+    writeFileSync(join(dir, file), lines.filter((_, i) => i !== last).join('\n'));
+    const r = await run([docs]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`markdown: .*${file.replace('.', '\\.')}: line \\d+: code fence opened on line \\d+ is never closed`));
+  });
+
+  it('a table cut from its header: exit 1', async () => {
+    const docs = copy();
+    const file = join(docs, t, '_chunks/golden-reference-0.md');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n| a | b |\n| c | d |\n`);
+    const r = await run([docs]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('table rows without a header and delimiter row');
+  });
+
+  it('a dangling prevId: exit 13 (seed 000)', async () => {
+    const docs = copy();
+    const m = readManifest(docs, t);
+    m.chunks[1]!.prevId = 'doc:golden-reference::ch99';
+    writeManifest(docs, t, m);
+    const r = await run([docs]);
+    expect(r.code).toBe(EXIT_CONTINUITY);
+    expect(r.stdout).toContain('dangling: doc:golden-reference::ch1: prev points to doc:golden-reference::ch99, which does not exist');
+    expect(r.stderr).toContain('exit 13');
+    expect(r.stdout).not.toContain('Pagination Integrity Score: 100.0');
+  });
+
+  it('a cycle of next links: exit 13, with the cycle spelled out', async () => {
+    const docs = copy();
+    const m = readManifest(docs, t);
+    const last = m.chunks[m.chunks.length - 1]!;
+    last.nextId = m.chunks[1]!.id;
+    writeManifest(docs, t, m);
+    const r = await run([docs]);
+    expect(r.code).toBe(EXIT_CONTINUITY);
+    expect(r.stdout).toMatch(/circular: next links form a cycle: doc:golden-reference::ch1 -> .* -> doc:golden-reference::ch1/);
+  });
+
+  it('a broken href in index.json: exit 1', async () => {
+    const docs = copy();
+    const file = join(docs, t, 'index.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('_chunks/golden-reference-1.md', '_chunks/golden-reference-1000.md'));
+    const r = await run([docs]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('_chunks/golden-reference-1000.md does not resolve to a file');
+  });
+
+  it('a source changed after the build: the manifest checksum fails', async () => {
+    const docs = copy();
+    const src = join(docs, t, 'golden-reference.md');
+    writeFileSync(src, `${readFileSync(src, 'utf8')}\nOne more line.\n`);
+    const r = await run([docs]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/checksum: .*golden-reference\.json: sourceSha256 .* does not match golden-reference\.md/);
+  });
+
+  it('a changed manifest: recorded token counts and chunk files no longer agree', async () => {
+    const docs = copy();
+    const m = readManifest(docs, t);
+    m.chunks[0]!.originalText += ' extra words';
+    writeManifest(docs, t, m);
+    const r = await run([docs, '--json']);
+    expect(r.code).toBe(1);
+    const failed = (JSON.parse(r.stdout) as ScoreResult).checks.tallies.filter((x) => x.failed > 0).map((x) => x.check);
+    expect(failed).toEqual(['tokens', 'offsets']);
+  });
+});
+
+describe('docs-score usage', () => {
+  it('exits 2 on usage errors and prints truthful help', async () => {
+    expect((await run([])).code).toBe(2);
+    expect((await run([join(root, 'nope')])).code).toBe(2);
+    expect((await run([pristine, '--k', '0'])).code).toBe(2);
+    expect((await run([pristine, '--min-iou', '2'])).code).toBe(2);
+    expect((await run([pristine, '--bogus'])).code).toBe(2);
+    const empty = mkdtempSync(join(root, 'empty-'));
+    const r = await run([empty]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no topic folder');
+    const h = await run(['--help']);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toBe(HELP);
+  });
+});

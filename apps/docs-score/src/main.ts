@@ -1,0 +1,252 @@
+/**
+ * docs-score: seed 000's aio-scorer, offline. Checks built topics and, on request,
+ * measures retrieval quality on question sets.
+ *
+ *   docs-score <topic-dir | docs-dir ...> [--qa] [--questions FILE.csv] [--json]
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
+import { checkIndexes, checkTopic, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
+import { QaPairsError } from '@chunkyard/qa-pairs';
+import { loadWorkspace, UsageError } from '@chunkyard/topic-io';
+import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
+import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, type RetrievalReport } from './retrieval.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+/** Seed 000: "Any dangling or circular CT graph edges trigger immediate failure (EXIT_CODE=13)". */
+export const EXIT_CONTINUITY = 13;
+
+export const HELP = `docs-score — check built topics and measure their retrieval quality
+
+Usage:
+  docs-score <topic-dir | docs-dir ...> [options]
+
+Every topic (a folder holding golden-reference.md) at or below each folder is
+checked, as its last build left it (_chunks/<doc>.json, _chunks/<doc>-N.md,
+_chunks/chunks.json for paginate, index.json):
+
+  continuity  prevId/nextId of every chunk (per tier for hierarchical), the
+              <!--CT {...}--> comments of pages and chunks.json's CT graph:
+              dangling, circular or duplicate ids break the graph; a pointer
+              that disagrees with reading order is a continuity miss
+  tokens      every chunk within its cap (maxTokens; the tier's max; Nmax for
+              pages, CT comment and lead lines included), counts recorded exactly
+  markdown    every chunk file: no unclosed code fence, no table rows without
+              their header and delimiter row
+  offsets     source.slice(charStart, charEnd) is the chunk's text; each chunk
+              file holds its chunk; no missing or stale chunk files
+  checksum    the manifest's sourceSha256 matches the source; chunks.json's
+              checksum and per-page SHA-256 match
+  hrefs       every link of every index.json resolves to a file
+
+It prints a table, the failures, and seed 000's Pagination Integrity Score:
+PIS = continuity hits / (hits + misses) x 100.
+
+Retrieval quality (the Chroma chunking-evaluation metric: recall, precision,
+IoU and precision_omega over characters, top k of one pooled collection):
+  --qa                 questions from each topic's qa-pairs.md (its excerpts)
+  --questions FILE     questions from a CSV in the Chroma format (question,
+                       references, corpus_id); corpus_id is <topic> (its
+                       golden-reference) or <topic>/<doc>, <topic> being the
+                       topic's path below the folder given
+  --k N                chunks retrieved per question (default 5)
+  --min-recall X       fail (exit 1) when mean recall is below X (0..1)
+  --min-iou X          fail (exit 1) when mean IoU is below X (0..1)
+  --provider NAME      embedder: local (default, offline), ollama or openai;
+                       other settings from the config's embeddings: section
+  --config FILE        chunkyard.config.yaml (default: ./chunkyard.config.yaml)
+
+Other options:
+  --json               print the full report as JSON on stdout
+  -h, --help           show this help
+
+Exit status: 0 every check passed; 13 a continuity graph is broken (dangling,
+circular or duplicate ids; seed 000); 1 another check failed, or retrieval is
+below a --min threshold; 2 usage error (unknown option, no topic found, bad
+question file).
+`;
+
+type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
+const defaultIo: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) };
+
+interface Options {
+  json: boolean;
+  qa: boolean;
+  questions: string | undefined;
+  k: number;
+  minRecall: number | null;
+  minIou: number | null;
+  provider: string | undefined;
+  config: string | undefined;
+}
+
+export interface ScoreResult {
+  targets: string[];
+  topics: string[];
+  passed: boolean;
+  exitCode: number;
+  checks: BuiltReport;
+  retrieval: RetrievalReport | null;
+}
+
+function fraction(name: string, v: string | undefined): number | null {
+  if (v === undefined) return null;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--${name} must be a number from 0 to 1, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      qa: { type: 'boolean', default: false },
+      questions: { type: 'string' },
+      k: { type: 'string', default: '5' },
+      'min-recall': { type: 'string' },
+      'min-iou': { type: 'string' },
+      provider: { type: 'string' },
+      config: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  if (positionals.length === 0) throw new UsageError('no topic or docs folder given');
+  const k = Number(values.k);
+  if (!Number.isInteger(k) || k < 1) throw new UsageError(`--k must be a positive integer, got ${JSON.stringify(values.k)}`);
+  if (values.questions !== undefined && !existsSync(values.questions)) throw new UsageError(`--questions ${values.questions}: no such file`);
+  return {
+    dirs: positionals,
+    opts: {
+      json: values.json!,
+      qa: values.qa!,
+      questions: values.questions,
+      k,
+      minRecall: fraction('min-recall', values['min-recall']),
+      minIou: fraction('min-iou', values['min-iou']),
+      provider: values.provider,
+      config: values.config,
+    },
+  };
+}
+
+const pct = (s: Stat): string => `${(100 * s.mean).toFixed(1)} ± ${(100 * s.std).toFixed(1)}`;
+
+function formatChecks(r: BuiltReport, topics: number): string {
+  const lines = [`${topics} topic(s)`, '', 'check        checked  failed  status'];
+  for (const t of r.tallies) {
+    const status = t.checked === 0 ? 'n/a' : t.failed === 0 ? 'pass' : 'FAIL';
+    lines.push(`${t.check.padEnd(12)} ${String(t.checked).padStart(7)} ${String(t.failed).padStart(7)}  ${status}`);
+  }
+  lines.push('', `Pagination Integrity Score: ${r.pis.toFixed(1)} (${r.graphs} continuity graph(s))`);
+  if (r.findings.length) {
+    lines.push('', 'Failures:');
+    const shown = r.findings.slice(0, 200);
+    for (const f of shown) lines.push(`  ${f.check}${f.graphBreak ? ' (graph broken)' : ''}: ${f.file}: ${f.message}`);
+    if (r.findings.length > shown.length) lines.push(`  … and ${r.findings.length - shown.length} more (see --json)`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function formatRetrieval(r: RetrievalReport): string {
+  const lines = [
+    '',
+    `Retrieval: ${r.questions} question(s), ${r.chunks} chunks pooled, k = ${r.k}, embedder ${r.embedder} (percent, mean ± population std)`,
+    '',
+    '| corpus | questions | recall | precision | precision_Ω | IoU |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const [id, s] of [...Object.entries(r.corpora), ['(all)', r.all] as const]) {
+    lines.push(`| ${id} | ${s.recall.n} | ${pct(s.recall)} | ${pct(s.precision)} | ${pct(s.precisionOmega)} | ${pct(s.iou)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult> {
+  const targets: Target[] = dirs.map(findTarget);
+  const tally = new Tally();
+  const graphs: GraphReport[] = [];
+  const loaded: { id: string; topic: NonNullable<ReturnType<typeof loadTopic>> }[] = [];
+  const topicDirs: string[] = [];
+  for (const target of targets) {
+    for (const dir of target.topics) {
+      topicDirs.push(dir);
+      const topic = loadTopic(dir);
+      if (!topic || topic.documents.length === 0) {
+        tally.item('offsets', false, dir, () => 'not built: no _chunks/<doc>.json manifest (run chunking-tool first)');
+        continue;
+      }
+      checkTopic(topic, tally, graphs);
+      loaded.push({ id: topicId(target, dir), topic });
+    }
+    checkIndexes(loadIndexes(target.indexes), (f) => existsSync(f), tally);
+  }
+  const checks = report(tally, graphs);
+
+  let retrieval: RetrievalReport | null = null;
+  if (opts.qa || opts.questions) {
+    const corpora = corporaOf(loaded);
+    const questions = opts.questions ? csvQuestions(opts.questions, corpora) : qaQuestions(loaded, corpora);
+    if (questions.length === 0) throw new UsageError(opts.questions ? `${opts.questions}: no questions` : 'no qa-pairs.md with reference excerpts in the scored topics');
+    const ws = loadWorkspace(opts.config);
+    const settings = { provider: 'local', ...(ws.config.embeddings ?? {}), ...(opts.provider ? { provider: opts.provider } : {}) } as EmbeddingSettings;
+    if (!opts.json) io.stderr(`docs-score: embedding ${corpora.reduce((n, c) => n + c.spans.length, 0)} chunks and ${questions.length} questions (${settings.provider})…\n`);
+    retrieval = await measureRetrieval(questions, corpora, createProvider(settings), opts.k);
+  }
+
+  const broken = checks.findings.some((f: Finding) => f.graphBreak);
+  const failed = checks.findings.length > 0;
+  const belowMin =
+    retrieval !== null && ((opts.minRecall !== null && retrieval.all.recall.mean < opts.minRecall) || (opts.minIou !== null && retrieval.all.iou.mean < opts.minIou));
+  const exitCode = broken ? EXIT_CONTINUITY : failed || belowMin ? EXIT_FAILED : EXIT_OK;
+  return { targets: targets.map((t) => t.dir), topics: topicDirs, passed: exitCode === EXIT_OK, exitCode, checks, retrieval };
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  try {
+    const parsed = parse(argv);
+    if (parsed === 'help') {
+      io.stdout(HELP);
+      return EXIT_OK;
+    }
+    const { opts, dirs } = parsed;
+    const result = await score(dirs, opts, io);
+    if (opts.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    else {
+      io.stdout(formatChecks(result.checks, result.topics.length));
+      if (result.retrieval) io.stdout(formatRetrieval(result.retrieval));
+      if (result.retrieval && result.exitCode === EXIT_FAILED && result.checks.findings.length === 0) {
+        io.stdout(`\nRetrieval below threshold: recall ${(100 * result.retrieval.all.recall.mean).toFixed(1)}%, IoU ${(100 * result.retrieval.all.iou.mean).toFixed(1)}%\n`);
+      }
+      if (result.exitCode === EXIT_CONTINUITY) io.stderr('docs-score: continuity graph broken (exit 13, seed 000)\n');
+    }
+    return result.exitCode;
+  } catch (err) {
+    // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed options.
+    const usage =
+      err instanceof UsageError || err instanceof QuestionsError || err instanceof QaPairsError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') === true;
+    if (err instanceof EmbeddingError) {
+      io.stderr(`docs-score: ${err.message}\n`);
+      return EXIT_FAILED;
+    }
+    io.stderr(`docs-score: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (usage) {
+      io.stderr('Run docs-score --help for usage.\n');
+      return EXIT_USAGE;
+    }
+    return EXIT_FAILED;
+  }
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,82 @@
+/**
+ * Retrieval quality of built topics on question sets, with the Chroma metric:
+ * every chunk of every scored document goes into one pooled collection (its
+ * span from the manifest's exact sourcePosition, its embedText embedded); each
+ * question retrieves its top k; recall / precision / IoU over characters.
+ *
+ * Questions come from each topic's qa-pairs.md (reference excerpts located in
+ * golden-reference.md) or from a Chroma-format CSV whose corpus_id names a
+ * document as `<topic>/<doc>` (or `<topic>` for its golden-reference).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EmbeddingProvider } from '@chunkyard/embeddings';
+import { evaluate, parseChromaCsv, questionsFromQaPairs, summarizeByCorpus, type ChunkSpan, type LoadedTopic, type PerQuestion, type Question, type Summary } from '@chunkyard/quality';
+
+export interface Corpus {
+  id: string;
+  source: string;
+  spans: ChunkSpan[];
+  embedTexts: string[];
+}
+
+interface ManifestChunk {
+  embedText: string;
+  sourcePosition: { charStart: number; charEnd: number };
+  tier?: { level: string };
+}
+
+/** One corpus per built document; hierarchical manifests contribute their snippet tier. */
+export function corporaOf(topics: readonly { id: string; topic: LoadedTopic }[]): Corpus[] {
+  const out: Corpus[] = [];
+  for (const { id, topic } of topics) {
+    for (const doc of topic.documents) {
+      const m = doc.manifest as { chunks?: ManifestChunk[] } | null;
+      if (!m?.chunks || doc.source === null) continue;
+      const corpusId = doc.name === 'golden-reference' ? id : `${id}/${doc.name}`;
+      const tiered = m.chunks.some((c) => c.tier);
+      const chunks = tiered ? m.chunks.filter((c) => c.tier?.level === 'snippet') : m.chunks;
+      out.push({
+        id: corpusId,
+        source: doc.source,
+        spans: chunks.map((c) => ({ corpusId, start: c.sourcePosition.charStart, end: c.sourcePosition.charEnd })),
+        embedTexts: chunks.map((c) => c.embedText),
+      });
+    }
+  }
+  return out;
+}
+
+export function qaQuestions(topics: readonly { id: string; topic: LoadedTopic }[], corpora: readonly Corpus[]): Question[] {
+  const out: Question[] = [];
+  for (const { id, topic } of topics) {
+    const file = join(topic.dir, 'qa-pairs.md');
+    const corpus = corpora.find((c) => c.id === id);
+    if (!existsSync(file) || !corpus) continue;
+    out.push(...questionsFromQaPairs(readFileSync(file, 'utf8'), file, corpus.source, 'golden-reference.md', id));
+  }
+  return out;
+}
+
+export function csvQuestions(file: string, corpora: readonly Corpus[]): Question[] {
+  return parseChromaCsv(readFileSync(file, 'utf8'), file, new Map(corpora.map((c) => [c.id, c.source])));
+}
+
+export interface RetrievalReport {
+  k: number;
+  embedder: string;
+  questions: number;
+  chunks: number;
+  all: Summary;
+  corpora: Record<string, Summary>;
+  perQuestion: PerQuestion[];
+}
+
+export async function measureRetrieval(questions: readonly Question[], corpora: readonly Corpus[], provider: EmbeddingProvider, k: number): Promise<RetrievalReport> {
+  const chunks = corpora.flatMap((c) => c.spans);
+  const chunkVectors = await provider.embed(corpora.flatMap((c) => c.embedTexts));
+  const questionVectors = await provider.embed(questions.map((q) => q.text));
+  const rows = evaluate({ questions, chunks, chunkVectors, questionVectors, k });
+  const { all, corpora: by } = summarizeByCorpus(rows);
+  return { k, embedder: `${provider.provider}/${provider.model}`, questions: questions.length, chunks: chunks.length, all, corpora: by, perQuestion: rows };
+}

@@ -1,0 +1,290 @@
+#!/usr/bin/env node
+// The retrieval benchmark: our chunking strategies at several sizes against
+// LangChain's RecursiveCharacterTextSplitter and TokenTextSplitter (the Chroma
+// report's baselines, at the report's settings), scored with the Chroma
+// chunking-evaluation metric (@chunkyard/quality) on the Chroma corpora and
+// questions, every configuration with the same embedder.
+//
+// Run through `npm run eval` (tools/eval.mjs installs the LangChain peers into
+// bench/ and builds the packages first). See eval/README.md.
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = (pkg) => pathToFileURL(join(root, 'packages', pkg, 'dist/index.js')).href;
+const { chunkDocument, countTokens } = await import(dist('chunking'));
+const { createProvider } = await import(dist('embeddings'));
+const { evaluate, locateChunk, parseChromaCsv, summarizeByCorpus } = await import(dist('quality'));
+const { parseConfig } = await import(dist('config'));
+
+const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma evaluation set
+
+Usage: npm run eval -- [options]
+
+Options:
+  --data DIR        Chroma data: corpora/*.md and questions_df.csv
+                    (default: ../shared/eval/chroma next to the repository)
+  --k N             chunks retrieved per question (default 5, as the report)
+  --provider NAME   embedder: local (default), ollama or openai; other settings come
+                    from the embeddings: section of --config
+  --config FILE     chunkyard.config.yaml to read embeddings settings from
+  --only a,b        run only these configurations (names as in the table)
+  --add SPEC        add a configuration (repeatable):
+                      ours:<strategy>[:key=value,...]   e.g. ours:semantic:targetTokens=300,maxTokens=384
+                      recursive:<size>:<overlap> | token:<size>:<overlap>
+  --embed FIELD     which text of our chunks is embedded: embedText (default, what
+                    the product indexes) or originalText
+  --out DIR         results directory (default eval/results)
+  --list            print the configuration names and exit
+  -h, --help        this help`;
+
+/** Default configurations: ours at several sizes, then the report's baseline rows. */
+const DEFAULTS = [
+  // At the baselines' caps (200 and 400 tokens), no overlap: the report's settings for Recursive/TokenText 200 and 400.
+  'ours:semantic:targetTokens=120,maxTokens=200,minTokens=32,overlapSentences=0',
+  'ours:semantic:targetTokens=150,maxTokens=200,minTokens=32,overlapSentences=0',
+  'ours:semantic:targetTokens=240,maxTokens=400,minTokens=32,overlapSentences=0',
+  'ours:token-window:windowTokens=200,windowOverlapTokens=0',
+  'ours:token-window:windowTokens=400,windowOverlapTokens=0',
+  'ours:hierarchical:snippetTargetTokens=150,snippetMaxTokens=200,snippetOverlapTokens=0',
+  // The product's settings: semantic with its default 2-sentence overlap, hierarchical defaults.
+  'ours:semantic:targetTokens=200,maxTokens=256,minTokens=32',
+  'ours:semantic:targetTokens=400,maxTokens=512,minTokens=64',
+  'ours:hierarchical',
+  'recursive:400:200',
+  'recursive:400:0',
+  'recursive:200:0',
+  'token:400:200',
+  'token:400:0',
+  'token:200:0',
+];
+
+const SEPARATORS = ['\n\n', '\n', '.', '?', '!', ' ', ''];
+
+function parseSpec(spec) {
+  const [kind, a, b] = spec.split(':');
+  if (kind === 'ours') {
+    if (!a) throw new Error(`--add ${spec}: need ours:<strategy>`);
+    const options = {};
+    for (const kv of (b ?? '').split(',').filter(Boolean)) {
+      const [k, v] = kv.split('=');
+      if (!k || v === undefined) throw new Error(`--add ${spec}: "${kv}" is not key=value`);
+      options[k] = /^-?\d+$/.test(v) ? Number(v) : v;
+    }
+    const size = options.targetTokens ?? options.windowTokens ?? options.snippetTargetTokens ?? '';
+    const overlap = options.windowOverlapTokens ?? options.snippetOverlapTokens ?? (options.overlapSentences !== undefined ? `${options.overlapSentences}s` : '');
+    const extra = Object.keys(options).filter((key) => !/^(targetTokens|maxTokens|minTokens|windowTokens|windowOverlapTokens|snippetTargetTokens|snippetMaxTokens|snippetOverlapTokens|overlapSentences)$/.test(key));
+    const cap = options.maxTokens ?? options.snippetMaxTokens;
+    const name = `chunkyard-${a}${size ? `-${size}` : ''}${cap !== undefined ? `/${cap}` : ''}${overlap !== '' ? `-o${overlap}` : ''}${extra.map((key) => `-${key}=${options[key]}`).join('')}${b ? '' : '-defaults'}`;
+    return { name, kind: 'ours', strategy: a, options, spec };
+  }
+  if (kind === 'recursive' || kind === 'token') {
+    const size = Number(a);
+    const overlap = Number(b ?? 0);
+    if (!Number.isInteger(size) || !Number.isInteger(overlap) || size < 1 || overlap < 0) throw new Error(`--add ${spec}: need ${kind}:<size>:<overlap>`);
+    return { name: `${kind === 'recursive' ? 'Recursive' : 'TokenText'}-${size}-o${overlap}`, kind, size, overlap, spec };
+  }
+  throw new Error(`--add ${spec}: kind must be ours, recursive or token`);
+}
+
+/** LangChain from bench/node_modules (installed there by tools/eval.mjs, never into the root). */
+async function langchain() {
+  const req = createRequire(join(root, 'bench/package.json'));
+  const load = async (id) => import(pathToFileURL(req.resolve(id)).href);
+  const ts = await load('@langchain/textsplitters');
+  const { Tiktoken } = await load('js-tiktoken/lite');
+  const ranks = (await load('js-tiktoken/ranks/cl100k_base')).default;
+  return {
+    version: JSON.parse(readFileSync(join(dirname(req.resolve('@langchain/textsplitters/package.json')), 'package.json'), 'utf8')).version,
+    recursive: (size, overlap) =>
+      new ts.RecursiveCharacterTextSplitter({ chunkSize: size, chunkOverlap: overlap, separators: SEPARATORS, lengthFunction: (t) => countTokens(t) }),
+    token: (size, overlap) => {
+      const s = new ts.TokenTextSplitter({ encodingName: 'cl100k_base', chunkSize: size, chunkOverlap: overlap });
+      // Offline: the splitter would fetch its ranks over HTTP; js-tiktoken bundles the same cl100k_base data.
+      s.tokenizer = new Tiktoken(ranks);
+      return s;
+    },
+  };
+}
+
+/** One configuration's chunks of one corpus: the text scored (span) and the text embedded. */
+async function chunkCorpus(cfg, text, corpusId, lc, embedField) {
+  if (cfg.kind === 'ours') {
+    const r = chunkDocument(text, { ...cfg.options, strategy: cfg.strategy, docName: corpusId, sourceFile: `${corpusId}.md` });
+    let chunks = r.chunks;
+    // hierarchical: retrieval runs over the snippet tier (sections are its parents, for expansion).
+    if (cfg.strategy === 'hierarchical') chunks = chunks.filter((c) => c.tier?.level === 'snippet');
+    return { options: r.options, chunks: chunks.map((c) => ({ text: c.originalText, embed: embedField === 'originalText' ? c.originalText : c.embedText })) };
+  }
+  const splitter = cfg.kind === 'recursive' ? lc.recursive(cfg.size, cfg.overlap) : lc.token(cfg.size, cfg.overlap);
+  const texts = await splitter.splitText(text);
+  return { options: { chunkSize: cfg.size, chunkOverlap: cfg.overlap }, chunks: texts.map((t) => ({ text: t, embed: t })) };
+}
+
+/** Mean paired difference a − b with a percentile bootstrap CI (mulberry32 PRNG, fixed seed: reproducible). */
+function paired(a, b, resamples = 2000) {
+  const d = a.map((x, i) => x - b[i]);
+  const n = d.length;
+  let seed = 0x9e3779b9;
+  const rand = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const means = [];
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += d[Math.floor(rand() * n)];
+    means.push(s / n);
+  }
+  means.sort((x, y) => x - y);
+  return {
+    mean: d.reduce((x, y) => x + y, 0) / n,
+    lo: means[Math.floor(0.025 * resamples)],
+    hi: means[Math.ceil(0.975 * resamples) - 1],
+    better: d.filter((x) => x > 1e-12).length,
+    worse: d.filter((x) => x < -1e-12).length,
+    equal: d.filter((x) => Math.abs(x) <= 1e-12).length,
+  };
+}
+
+const pct = (s) => `${(100 * s.mean).toFixed(1)} ± ${(100 * s.std).toFixed(1)}`;
+
+function table(results) {
+  const head = '| chunking | size | overlap | chunks | mean tokens | Recall | Precision | Precision_Ω | IoU |';
+  const rule = '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+  const rows = results.map((r) => {
+    const a = r.summary.all;
+    return `| ${r.name} | ${r.size} | ${r.overlap} | ${r.chunks} | ${r.meanTokens.toFixed(0)} | ${pct(a.recall)} | ${pct(a.precision)} | ${pct(a.precisionOmega)} | ${pct(a.iou)} |`;
+  });
+  return [head, rule, ...rows].join('\n');
+}
+
+function corpusTable(results) {
+  const ids = Object.keys(results[0]?.summary.corpora ?? {});
+  const head = `| chunking | ${ids.map((id) => `IoU ${id}`).join(' | ')} |`;
+  const rule = `| --- |${ids.map(() => ' ---: |').join('')}`;
+  const rows = results.map((r) => `| ${r.name} | ${ids.map((id) => (100 * r.summary.corpora[id].iou.mean).toFixed(2)).join(' | ')} |`);
+  return [head, rule, ...rows].join('\n');
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      data: { type: 'string' },
+      k: { type: 'string', default: '5' },
+      provider: { type: 'string' },
+      config: { type: 'string' },
+      only: { type: 'string' },
+      add: { type: 'string', multiple: true },
+      embed: { type: 'string', default: 'embedText' },
+      out: { type: 'string' },
+      list: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return void console.log(HELP);
+  const k = Number(values.k);
+  if (!Number.isInteger(k) || k < 1) throw new Error(`--k must be a positive integer, got ${values.k}`);
+  if (!['embedText', 'originalText'].includes(values.embed)) throw new Error(`--embed must be embedText or originalText`);
+  let configs = [...DEFAULTS, ...(values.add ?? [])].map(parseSpec);
+  if (values.list) return void console.log(configs.map((c) => `${c.name}\t${c.spec}`).join('\n'));
+  if (values.only) {
+    const want = new Set(values.only.split(','));
+    const unknown = [...want].filter((n) => !configs.some((c) => c.name === n));
+    if (unknown.length) throw new Error(`--only: unknown configuration(s) ${unknown.join(', ')} (see --list)`);
+    configs = configs.filter((c) => want.has(c.name));
+  }
+
+  const dataDir = resolve(values.data ?? join(root, '../shared/eval/chroma'));
+  const corpora = new Map(
+    readdirSync(join(dataDir, 'corpora'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => [basename(f, '.md'), readFileSync(join(dataDir, 'corpora', f), 'utf8')]),
+  );
+  const questions = parseChromaCsv(readFileSync(join(dataDir, 'questions_df.csv'), 'utf8'), 'questions_df.csv', corpora);
+
+  let settings = { provider: 'local' };
+  if (values.config) settings = { ...settings, ...(parseConfig(readFileSync(values.config, 'utf8'), values.config).embeddings ?? {}) };
+  if (values.provider) settings = { ...settings, provider: values.provider };
+  const provider = createProvider(settings);
+  const lc = configs.some((c) => c.kind !== 'ours') ? await langchain() : null;
+
+  console.error(`eval: ${questions.length} questions, ${corpora.size} corpora, k=${k}, embedder ${provider.provider}/${provider.model}`);
+  const questionVectors = await provider.embed(questions.map((q) => q.text));
+  const results = [];
+  for (const cfg of configs) {
+    const t0 = performance.now();
+    const spans = [];
+    const embedTexts = [];
+    let tokens = 0;
+    const mapping = { exact: 0, whitespace: 0, unmapped: 0 };
+    let options = null;
+    for (const [corpusId, text] of corpora) {
+      const out = await chunkCorpus(cfg, text, corpusId, lc, values.embed);
+      options = out.options;
+      for (const c of out.chunks) {
+        if (!c.text.trim()) continue;
+        const span = locateChunk(text, c.text);
+        if (!span) {
+          mapping.unmapped++;
+          continue;
+        }
+        mapping[span.method]++;
+        spans.push({ corpusId, start: span.start, end: span.end });
+        embedTexts.push(c.embed);
+        tokens += countTokens(c.text);
+      }
+    }
+    const chunkMs = performance.now() - t0;
+    const chunkVectors = await provider.embed(embedTexts);
+    const rows = evaluate({ questions, chunks: spans, chunkVectors, questionVectors, k });
+    const summary = summarizeByCorpus(rows);
+    const size = cfg.kind === 'ours' ? (cfg.options.targetTokens ?? cfg.options.windowTokens ?? cfg.options.snippetTargetTokens ?? options?.targetTokens ?? '') : cfg.size;
+    const overlap = cfg.kind === 'ours' ? (cfg.options.windowOverlapTokens ?? cfg.options.snippetOverlapTokens ?? (cfg.strategy === 'semantic' ? `${options?.overlapSentences ?? 2} sent.` : options?.snippetOverlapTokens ?? options?.windowOverlapTokens ?? '')) : cfg.overlap;
+    const r = { name: cfg.name, spec: cfg.spec, kind: cfg.kind, size, overlap, options, chunks: spans.length, meanTokens: tokens / Math.max(1, spans.length), mapping, chunkMs: Math.round(chunkMs), summary, perQuestion: rows };
+    results.push(r);
+    const a = summary.all;
+    console.error(`  ${cfg.name}: ${spans.length} chunks (${mapping.unmapped} unmapped, ${mapping.whitespace} by whitespace match) IoU ${pct(a.iou)} recall ${pct(a.recall)}`);
+  }
+
+  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memGiB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version, loadavg: loadavg() };
+  const when = new Date().toISOString();
+  const record = { when, machine, k, embedder: { provider: provider.provider, model: provider.model }, embedField: values.embed, langchain: lc?.version ?? null, questions: questions.length, results };
+  const outDir = resolve(values.out ?? join(root, 'eval/results'));
+  mkdirSync(outDir, { recursive: true });
+  const stamp = when.replace(/[:.]/g, '-');
+  writeFileSync(join(outDir, `retrieval-${stamp}.json`), `${JSON.stringify(record, null, 1)}\n`);
+  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(record, null, 1)}\n`);
+
+  console.log(`Retrieval quality, ${questions.length} Chroma questions pooled, k = ${k}, embedder ${provider.provider}/${provider.model}, ${when.slice(0, 10)}`);
+  console.log('Percentages, mean ± population std. Size/overlap in cl100k tokens.\n');
+  console.log(table(results));
+  console.log('\nIoU by corpus (mean %):\n');
+  console.log(corpusTable(results));
+  const ours = results.filter((r) => r.kind === 'ours');
+  const baselines = results.filter((r) => r.kind !== 'ours');
+  if (ours.length && baselines.length) {
+    const best = ours.reduce((x, y) => (y.summary.all.iou.mean > x.summary.all.iou.mean ? y : x));
+    console.log(`\nPaired comparison on IoU: ${best.name} (our best) minus each baseline, per question (percentage points; 95% paired bootstrap CI, 2000 resamples, fixed seed):\n`);
+    console.log('| baseline | mean ΔIoU | 95% CI | questions better / worse / equal |');
+    console.log('| --- | ---: | ---: | ---: |');
+    for (const b of baselines) {
+      const p = paired(best.perQuestion.map((r) => r.iou), b.perQuestion.map((r) => r.iou));
+      console.log(`| ${b.name} | ${(100 * p.mean).toFixed(2)} | [${(100 * p.lo).toFixed(2)}, ${(100 * p.hi).toFixed(2)}] | ${p.better} / ${p.worse} / ${p.equal} |`);
+    }
+  }
+  const unmapped = results.filter((r) => r.mapping.unmapped > 0);
+  if (unmapped.length) console.log(`\nUnmapped chunks (left out of the collection): ${unmapped.map((r) => `${r.name} ${r.mapping.unmapped}`).join(', ')}`);
+}
+
+main().catch((err) => {
+  console.error(`eval: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+});

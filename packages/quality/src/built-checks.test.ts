@@ -1,0 +1,67 @@
+// checkTopic on paginate output from the real chunker (small Nmax so a document
+// makes several pages), with chunk files and a chunks.json laid out as the
+// chunking-tool writes them, then corrupted one way at a time.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chunkDocument } from '@chunkyard/chunking';
+import { describe, expect, it } from 'vitest';
+import { checkTopic, report, type LoadedTopic } from './built-checks.js';
+
+const source = readFileSync(join(import.meta.dirname, '../../../docs/deployment/native-aot/golden-reference.md'), 'utf8');
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+function built(): { topic: LoadedTopic; manifest: ReturnType<typeof chunkDocument>; pages: { checksum: { value: string }; documents: { source: string; chunks: { ct: unknown; file: string; sha256: string }[] }[] } } {
+  const r = chunkDocument(source, { strategy: 'paginate', ctxSize: 1024, bufSize: 0, pageOverlapTokens: 40, docName: 'golden-reference', sourceFile: 'golden-reference.md' });
+  const files = new Map(r.chunks.map((c, i) => [`_chunks/golden-reference-${i}.md`, c.page!.text]));
+  const documents = [{ source: 'golden-reference.md', chunks: r.chunks.map((c, i) => ({ ct: c.page!.ct, file: `golden-reference-${i}.md`, sha256: sha(c.page!.text) })) }];
+  const pages = { checksum: { value: sha(JSON.stringify(documents)) }, documents };
+  const manifest = { ...r, source: 'golden-reference.md', sourceSha256: sha(source) };
+  const topic: LoadedTopic = {
+    dir: 'topic',
+    documents: [{ name: 'golden-reference', manifestFile: '_chunks/golden-reference.json', manifest, sourceFile: 'golden-reference.md', source, chunkFiles: files, chunkFileOf: (n) => `_chunks/golden-reference-${n}.md` }],
+    pages: { file: '_chunks/chunks.json', json: pages },
+  };
+  return { topic, manifest: r, pages };
+}
+const score = (t: LoadedTopic) => {
+  const { tally, graphs } = checkTopic(t);
+  return report(tally, graphs);
+};
+
+describe('checkTopic on paginate pages', () => {
+  it('passes a faithful build: three graphs (prev/next, page CT, CT comments) plus chunks.json, PIS 100', () => {
+    const { topic, manifest } = built();
+    expect(manifest.chunks.length).toBeGreaterThan(2);
+    const r = score(topic);
+    expect(r.findings).toEqual([]);
+    expect(r.graphs).toBe(4);
+    expect(r.pis).toBe(100);
+  });
+  it('fails the chunks.json checksum when the manifest is edited', () => {
+    const { topic, pages } = built();
+    pages.documents[0]!.chunks[0]!.file = 'renamed.md';
+    expect(score(topic).findings.map((f) => f.message)).toEqual([expect.stringMatching(/checksum .* is not the SHA-256 of JSON.stringify\(documents\)/)]);
+  });
+  it('fails a page whose file changed, through its SHA-256 and the manifest', () => {
+    const { topic } = built();
+    const files = topic.documents[0]!.chunkFiles as Map<string, string>;
+    files.set('_chunks/golden-reference-1.md', `${files.get('_chunks/golden-reference-1.md')!}tampered\n`);
+    const msgs = score(topic).findings.map((f) => `${f.check}: ${f.message}`);
+    expect(msgs).toContain('checksum: golden-reference.md page 1 (golden-reference-1.md): sha256 does not match the file');
+    expect(msgs.some((m) => m.startsWith('offsets:') && m.includes("page text"))).toBe(true);
+  });
+  it('breaks the graph (exit-13 class) when a CT comment points nowhere', () => {
+    const { topic } = built();
+    const files = topic.documents[0]!.chunkFiles as Map<string, string>;
+    const f = '_chunks/golden-reference-1.md';
+    files.set(f, files.get(f)!.replace(/"next":"chunk-003"/, '"next":"chunk-404"'));
+    const breaks = score(topic).findings.filter((x) => x.graphBreak);
+    expect(breaks.map((b) => b.message)).toEqual([expect.stringContaining('CT comments: dangling: chunk-002: next points to chunk-404')]);
+  });
+  it('flags a page over Nmax', () => {
+    const { topic, manifest } = built();
+    manifest.chunks[0]!.page!.nmax = 10;
+    expect(score(topic).findings.some((f) => f.check === 'tokens' && /Nmax 10/.test(f.message))).toBe(true);
+  });
+});

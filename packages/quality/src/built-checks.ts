@@ -1,0 +1,316 @@
+/**
+ * The scorer's checks over a built topic, on data already read from disk (the
+ * CLI does the reading): each document's manifest (`_chunks/<doc>.json`), its
+ * source, its chunk files (`_chunks/<doc>-N.md`), paginate's `chunks.json`, and
+ * the index.json files. Any strategy's manifest works: the checks use only the
+ * seed 002 record fields, plus `tier` (hierarchical) and `page` (paginate).
+ *
+ *   continuity  prev/next per tier, CT comments in pages, chunks.json CT graph → PIS
+ *   tokens      every chunk within its cap, recorded counts exact (cl100k)
+ *   markdown    every chunk file: no unclosed fence, no table without its header
+ *   offsets     source.slice(charStart, charEnd) === originalText; files hold the chunk text
+ *   checksum    manifest sourceSha256 = SHA-256 of the source; chunks.json checksum and page hashes
+ *   hrefs       every index.json link resolves to a file
+ */
+import { createHash } from 'node:crypto';
+import { countTokens } from '@chunkyard/chunking';
+import { checkGraph, paginationIntegrityScore, parseCtComment, type GraphNode, type GraphReport } from './continuity.js';
+import { markdownProblems } from './markdown-checks.js';
+
+export const CHECKS = ['continuity', 'tokens', 'markdown', 'offsets', 'checksum', 'hrefs'] as const;
+export type CheckName = (typeof CHECKS)[number];
+
+export interface Finding {
+  check: CheckName;
+  file: string;
+  message: string;
+  /** Continuity breaks (seed 000: dangling or circular edges) fail with exit code 13. */
+  graphBreak?: boolean;
+}
+
+export interface LoadedDocument {
+  name: string;
+  manifestFile: string;
+  /** Parsed manifest, or null when it could not be read (see manifestError). */
+  manifest: unknown;
+  manifestError?: string;
+  sourceFile: string;
+  source: string | null;
+  /** Chunk files of this document in _chunks/ (`<name>-N.md`): path → content. */
+  chunkFiles: ReadonlyMap<string, string>;
+  /** Path of `_chunks/<name>-N.md` for chunk N. */
+  chunkFileOf: (n: number) => string;
+}
+
+export interface LoadedPages {
+  file: string;
+  json: unknown;
+  error?: string;
+}
+
+export interface LoadedTopic {
+  dir: string;
+  documents: LoadedDocument[];
+  pages: LoadedPages | null;
+}
+
+export interface LoadedIndex {
+  file: string;
+  json: unknown;
+  error?: string;
+}
+
+export interface CheckTally {
+  check: CheckName;
+  checked: number;
+  failed: number;
+}
+
+export interface BuiltReport {
+  tallies: CheckTally[];
+  findings: Finding[];
+  pis: number;
+  graphs: number;
+}
+
+interface Chunk {
+  id: string;
+  chunkNumber: number;
+  originalText: string;
+  embedText: string;
+  prevId: string | null;
+  nextId: string | null;
+  splitUnit?: boolean;
+  sourcePosition: { charStart: number; charEnd: number; totalChars: number };
+  tokenStats: { tokens: number; embedTokens?: number };
+  tier?: { level: string };
+  page?: { ct: GraphNode; text: string; tokens: number; nmax: number };
+}
+
+interface Manifest {
+  source: string;
+  sourceSha256: string;
+  strategy: string;
+  options: Record<string, unknown>;
+  chunks: Chunk[];
+}
+
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+class Tally {
+  readonly counts = new Map<CheckName, { checked: number; failed: number }>(CHECKS.map((c) => [c, { checked: 0, failed: 0 }]));
+  readonly findings: Finding[] = [];
+  /** Counts one checked item; a failure adds a finding. */
+  item(check: CheckName, ok: boolean, file: string, message: () => string, graphBreak = false): void {
+    const c = this.counts.get(check)!;
+    c.checked++;
+    if (!ok) {
+      c.failed++;
+      this.findings.push({ check, file, message: message(), ...(graphBreak ? { graphBreak } : {}) });
+    }
+  }
+}
+
+/** Minimal shape check, so later checks can trust the fields they read. */
+function manifestShape(m: unknown): string | null {
+  if (typeof m !== 'object' || m === null) return 'not a JSON object';
+  const o = m as Record<string, unknown>;
+  if (typeof o.source !== 'string') return 'no "source"';
+  if (typeof o.sourceSha256 !== 'string') return 'no "sourceSha256"';
+  if (!Array.isArray(o.chunks)) return 'no "chunks" array';
+  for (const [i, c] of (o.chunks as unknown[]).entries()) {
+    const r = c as Record<string, unknown> | null;
+    const pos = r?.sourcePosition as Record<string, unknown> | undefined;
+    if (!r || typeof r.id !== 'string' || typeof r.originalText !== 'string' || typeof r.embedText !== 'string') return `chunk ${i}: no id/originalText/embedText`;
+    if (!pos || !Number.isInteger(pos.charStart) || !Number.isInteger(pos.charEnd)) return `chunk ${i}: no sourcePosition`;
+    if (!('prevId' in r) || !('nextId' in r)) return `chunk ${i}: no prevId/nextId`;
+  }
+  return null;
+}
+
+/** The cap a chunk must respect, from the manifest's resolved options. */
+function capOf(m: Manifest, c: Chunk): number {
+  if (c.page) return c.page.nmax;
+  const o = m.options;
+  if (c.tier?.level === 'snippet' && typeof o.snippetMaxTokens === 'number') return o.snippetMaxTokens;
+  if (c.tier?.level === 'section' && typeof o.sectionMaxTokens === 'number') return o.sectionMaxTokens;
+  return typeof o.maxTokens === 'number' ? o.maxTokens : Infinity;
+}
+
+function graphOf(t: Tally, reports: GraphReport[], file: string, label: string, nodes: GraphNode[]): void {
+  const r = checkGraph(nodes);
+  reports.push(r);
+  for (const b of r.breaks) t.item('continuity', false, file, () => `${label}: ${b.kind}: ${b.message}`, true);
+  for (const m of r.mismatches) t.item('continuity', false, file, () => `${label}: ${m}`);
+  for (let i = 0; i < r.hits; i++) t.item('continuity', true, file, () => '');
+}
+
+function checkDocument(t: Tally, graphs: GraphReport[], doc: LoadedDocument): void {
+  if (doc.manifestError !== undefined) return t.item('checksum', false, doc.manifestFile, () => `manifest unreadable: ${doc.manifestError}`);
+  const shape = manifestShape(doc.manifest);
+  if (shape) return t.item('checksum', false, doc.manifestFile, () => `not a chunk manifest: ${shape}`);
+  const m = doc.manifest as Manifest;
+  const source = doc.source;
+  t.item('checksum', source !== null, doc.sourceFile, () => `source ${m.source} named by ${doc.manifestFile} is missing`);
+  if (source !== null) {
+    t.item('checksum', sha256(source) === m.sourceSha256, doc.manifestFile, () => `sourceSha256 ${m.sourceSha256.slice(0, 12)}… does not match ${m.source} (${sha256(source).slice(0, 12)}…): the source changed after the build`);
+  }
+
+  // continuity: prev/next per tier (hierarchical links chunks of the same tier), in chunk order.
+  const tiers = new Map<string, GraphNode[]>();
+  for (const c of m.chunks) {
+    const key = c.tier?.level ?? 'chunks';
+    const list = tiers.get(key) ?? [];
+    list.push({ id: c.id, prev: c.prevId, next: c.nextId });
+    tiers.set(key, list);
+  }
+  for (const [tier, nodes] of tiers) graphOf(t, graphs, doc.manifestFile, tiers.size > 1 ? `prevId/nextId (${tier})` : 'prevId/nextId', nodes);
+  const pages = m.chunks.filter((c) => c.page);
+  if (pages.length > 0) graphOf(t, graphs, doc.manifestFile, 'page CT', pages.map((c) => c.page!.ct));
+
+  const expectedFiles = new Set<string>();
+  const cts: GraphNode[] = [];
+  m.chunks.forEach((c, i) => {
+    const file = doc.chunkFileOf(i);
+    expectedFiles.add(file);
+    const label = `chunk ${i} (${c.id})`;
+    // tokens
+    const cap = capOf(m, c);
+    const tokens = countTokens(c.originalText);
+    t.item('tokens', tokens === c.tokenStats?.tokens, doc.manifestFile, () => `${label}: tokenStats.tokens is ${c.tokenStats?.tokens}, the text has ${tokens}`);
+    t.item('tokens', tokens <= cap, doc.manifestFile, () => `${label}: ${tokens} tokens > cap ${cap}`);
+    const embed = countTokens(c.embedText);
+    t.item('tokens', embed <= cap, doc.manifestFile, () => `${label}: embedText ${embed} tokens > cap ${cap}`);
+    if (c.page) {
+      const pageTokens = countTokens(c.page.text);
+      t.item('tokens', pageTokens <= c.page.nmax, doc.manifestFile, () => `${label}: page ${pageTokens} tokens (CT comment and lead lines included) > Nmax ${c.page!.nmax}`);
+    }
+    // offsets
+    const { charStart, charEnd, totalChars } = c.sourcePosition;
+    if (source !== null) {
+      const inRange = charStart >= 0 && charStart <= charEnd && charEnd <= source.length && totalChars === source.length;
+      t.item('offsets', inRange, doc.manifestFile, () => `${label}: sourcePosition ${charStart}–${charEnd} (totalChars ${totalChars}) is outside the source (${source.length} chars)`);
+      if (inRange && c.splitUnit !== true) {
+        t.item('offsets', source.slice(charStart, charEnd) === c.originalText, doc.manifestFile, () => `${label}: source.slice(${charStart}, ${charEnd}) is not the chunk's originalText`);
+      }
+    }
+    // the chunk file holds the emitted text (the page for paginate)
+    const content = doc.chunkFiles.get(file);
+    const want = c.page?.text ?? c.originalText;
+    t.item('offsets', content !== undefined, file, () => `missing: ${label} has no chunk file`);
+    if (content === undefined) return;
+    t.item('offsets', content === want, file, () => `does not hold ${label}'s ${c.page ? 'page text' : 'originalText'} from ${doc.manifestFile}`);
+    // markdown
+    const problems = markdownProblems(content);
+    t.item('markdown', problems.length === 0, file, () => problems.map((p) => `line ${p.line}: ${p.message}`).join('; '));
+    const ct = parseCtComment(content);
+    if (ct === 'invalid') t.item('continuity', false, file, () => 'CT comment is not valid JSON with id, prev and next');
+    else if (ct) cts.push(ct);
+  });
+  if (cts.length > 0) graphOf(t, graphs, `${doc.manifestFile} (CT comments in ${doc.name}-N.md)`, 'CT comments', cts);
+  for (const file of doc.chunkFiles.keys()) {
+    t.item('offsets', expectedFiles.has(file), file, () => `stale chunk file: ${doc.manifestFile} has no chunk for it`);
+  }
+}
+
+interface PagesJson {
+  checksum?: { value?: unknown };
+  documents?: { source?: unknown; chunks?: { ct?: GraphNode; file?: unknown; sha256?: unknown }[] }[];
+}
+
+/** paginate's chunks.json (seed 000): its checksum, each page's hash, its CT graph against the pages. */
+function checkPages(t: Tally, graphs: GraphReport[], topic: LoadedTopic): void {
+  const p = topic.pages;
+  if (!p) return;
+  if (p.error !== undefined) return t.item('checksum', false, p.file, () => `unreadable: ${p.error}`);
+  const j = p.json as PagesJson;
+  if (!Array.isArray(j?.documents)) return t.item('checksum', false, p.file, () => 'no "documents" array');
+  const value = j.checksum?.value;
+  t.item('checksum', value === sha256(JSON.stringify(j.documents)), p.file, () => `checksum ${String(value).slice(0, 12)}… is not the SHA-256 of JSON.stringify(documents): the manifest was changed`);
+  for (const d of j.documents) {
+    const doc = topic.documents.find((x) => (x.manifest as Manifest | null)?.source === d.source);
+    const nodes: GraphNode[] = [];
+    for (const [i, c] of (d.chunks ?? []).entries()) {
+      if (!c.ct || typeof c.ct.id !== 'string') {
+        t.item('continuity', false, p.file, () => `${String(d.source)} page ${i}: no continuity token`);
+        continue;
+      }
+      nodes.push({ id: c.ct.id, prev: c.ct.prev ?? null, next: c.ct.next ?? null });
+      const content = doc?.chunkFiles.get(doc.chunkFileOf(i));
+      t.item('checksum', content !== undefined && sha256(content) === c.sha256, p.file, () => `${String(d.source)} page ${i} (${String(c.file)}): ${content === undefined ? 'file missing' : 'sha256 does not match the file'}`);
+    }
+    graphOf(t, graphs, p.file, `chunks.json CT graph of ${String(d.source)}`, nodes);
+  }
+}
+
+export function checkTopic(topic: LoadedTopic, t = new Tally(), graphs: GraphReport[] = []): { tally: Tally; graphs: GraphReport[] } {
+  for (const doc of topic.documents) checkDocument(t, graphs, doc);
+  checkPages(t, graphs, topic);
+  return { tally: t, graphs };
+}
+
+interface IndexLinks {
+  _links?: Record<string, { href?: unknown }>;
+  _embedded?: {
+    topics?: { _links?: { self?: { href?: unknown } } }[];
+    chunks?: Record<string, { manifest?: unknown; items?: { href?: unknown }[] }>;
+  };
+}
+
+/**
+ * index.json hrefs: `_links` and child `self` hrefs are URLs from the served docs
+ * root; chunk `href`s and `manifest` are relative to the index.json's own URL.
+ * The docs root is the file's path minus its own `self` href; `exists(file)` says
+ * whether a file is there (the only I/O, injected).
+ */
+export function checkIndexes(indexes: readonly LoadedIndex[], exists: (file: string) => boolean, t = new Tally()): Tally {
+  for (const ix of indexes) {
+    if (ix.error !== undefined) {
+      t.item('hrefs', false, ix.file, () => `unreadable: ${ix.error}`);
+      continue;
+    }
+    const j = ix.json as IndexLinks;
+    const self = j?._links?.self?.href;
+    if (typeof self !== 'string') {
+      t.item('hrefs', false, ix.file, () => 'no _links.self.href');
+      continue;
+    }
+    const base = new URL(self, 'http://docs.invalid/');
+    const selfPath = decodeURIComponent(base.pathname);
+    const file = ix.file.replace(/\\/g, '/');
+    if (!file.endsWith(selfPath)) {
+      t.item('hrefs', false, ix.file, () => `_links.self.href ${self} does not name this file`);
+      continue;
+    }
+    const root = file.slice(0, file.length - selfPath.length);
+    const hrefs: [string, unknown][] = [];
+    for (const [rel, link] of Object.entries(j._links ?? {})) hrefs.push([`_links.${rel}`, link?.href]);
+    for (const [i, child] of (j._embedded?.topics ?? []).entries()) hrefs.push([`_embedded.topics[${i}]`, child?._links?.self?.href]);
+    for (const [doc, c] of Object.entries(j._embedded?.chunks ?? {})) {
+      hrefs.push([`chunks.${doc}.manifest`, c?.manifest]);
+      for (const [i, item] of (c?.items ?? []).entries()) hrefs.push([`chunks.${doc}.items[${i}]`, item?.href]);
+    }
+    for (const [where, href] of hrefs) {
+      if (typeof href !== 'string') {
+        t.item('hrefs', false, ix.file, () => `${where}: no href`);
+        continue;
+      }
+      const url = new URL(href, base);
+      const path = decodeURIComponent(url.pathname);
+      const ok = url.origin === base.origin && exists(`${root}${path}`);
+      t.item('hrefs', ok, ix.file, () => `${where}: ${href} does not resolve to a file`);
+    }
+  }
+  return t;
+}
+
+export function report(t: Tally, graphs: readonly GraphReport[]): BuiltReport {
+  return {
+    tallies: CHECKS.map((check) => ({ check, ...t.counts.get(check)! })),
+    findings: t.findings,
+    pis: paginationIntegrityScore(graphs),
+    graphs: graphs.length,
+  };
+}
+
+export { Tally };

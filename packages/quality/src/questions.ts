@@ -1,0 +1,89 @@
+/**
+ * Question sets with reference excerpts as character ranges, from the two formats
+ * the scorer accepts:
+ *
+ * - the Chroma CSV (`question`, `references` = JSON array of
+ *   `{content, start_index, end_index}`, `corpus_id`), parsed with csv-parse
+ *   (quoted fields hold commas, quotes and newlines);
+ * - a topic's qa-pairs.md, whose block-quoted excerpts are located verbatim in
+ *   the source by @chunkyard/qa-pairs.
+ *
+ * Both check that every reference is a valid range of its corpus and, when the
+ * corpus is given, that the range holds the excerpt's text.
+ */
+import { parse } from 'csv-parse/sync';
+import { locateExcerpts, parseQaPairs } from '@chunkyard/qa-pairs';
+import type { Question } from './metric.js';
+
+export class QuestionsError extends Error {
+  override name = 'QuestionsError';
+}
+
+interface RawReference {
+  content?: unknown;
+  start_index?: unknown;
+  end_index?: unknown;
+}
+
+/**
+ * Parses a Chroma-format questions CSV. `corpora` (corpus id → text) is optional;
+ * with it, each reference's range must hold its `content` exactly.
+ */
+export function parseChromaCsv(text: string, file: string, corpora?: ReadonlyMap<string, string>): Question[] {
+  let rows: Record<string, string>[];
+  try {
+    rows = parse(text, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: false }) as Record<string, string>[];
+  } catch (err) {
+    throw new QuestionsError(`${file}: not a valid CSV: ${(err as Error).message}`);
+  }
+  for (const col of ['question', 'references', 'corpus_id']) {
+    if (rows.length > 0 && !(col in rows[0]!)) throw new QuestionsError(`${file}: missing column "${col}"`);
+  }
+  return rows.map((row, i) => {
+    const where = `${file}: row ${i + 1}`;
+    const question = row.question?.trim() ?? '';
+    const corpusId = row.corpus_id?.trim() ?? '';
+    if (!question) throw new QuestionsError(`${where}: empty question`);
+    if (!corpusId) throw new QuestionsError(`${where}: empty corpus_id`);
+    let refs: unknown;
+    try {
+      refs = JSON.parse(row.references ?? '');
+    } catch {
+      throw new QuestionsError(`${where}: references is not JSON`);
+    }
+    if (!Array.isArray(refs) || refs.length === 0) throw new QuestionsError(`${where}: references must be a non-empty JSON array`);
+    const corpus = corpora?.get(corpusId);
+    if (corpora && corpus === undefined) throw new QuestionsError(`${where}: unknown corpus "${corpusId}"`);
+    const references = (refs as RawReference[]).map((r, j) => {
+      const start = r.start_index;
+      const end = r.end_index;
+      if (!Number.isInteger(start) || !Number.isInteger(end) || (start as number) < 0 || (end as number) <= (start as number)) {
+        throw new QuestionsError(`${where}: reference ${j + 1} has no valid start_index/end_index`);
+      }
+      if (corpus !== undefined) {
+        if ((end as number) > corpus.length) throw new QuestionsError(`${where}: reference ${j + 1} ends at ${end as number}, past the corpus (${corpus.length} chars)`);
+        if (typeof r.content === 'string' && corpus.slice(start as number, end as number) !== r.content) {
+          throw new QuestionsError(`${where}: reference ${j + 1} text does not match ${corpusId}[${start as number}:${end as number}]`);
+        }
+      }
+      return { start: start as number, end: end as number };
+    });
+    return { id: String(i), text: question, corpusId, references };
+  });
+}
+
+/**
+ * Questions from a topic's qa-pairs.md; only questions that have at least one
+ * reference excerpt are kept (an answer without excerpts has no ranges to score).
+ */
+export function questionsFromQaPairs(qaText: string, qaFile: string, source: string, sourceName: string, corpusId: string): Question[] {
+  const pairs = parseQaPairs(qaText, qaFile);
+  const located = locateExcerpts(pairs, source, qaFile, sourceName);
+  const out: Question[] = [];
+  pairs.forEach((p, i) => {
+    const refs = located[i]!;
+    if (refs.length === 0) return;
+    out.push({ id: `${corpusId}#${i + 1}`, text: p.question, corpusId, references: refs.map((r) => ({ start: r.start, end: r.end })) });
+  });
+  return out;
+}
