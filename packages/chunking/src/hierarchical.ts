@@ -17,7 +17,7 @@ import { PIPELINE, isCode } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack, type PackContext } from './pack.js';
 import type { Piece } from './pieces.js';
-import { RangeContexts } from './range-context.js';
+import { headingFields, RangeContexts } from './range-context.js';
 import { fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
 import type { DocumentBlocks } from './semantic.js';
 import { splitOversized, type SplitContext } from './split-oversized.js';
@@ -121,12 +121,7 @@ function toRecords(
       embedText,
       originalText: chunk.text,
       fileTitle: input.fileTitle,
-      sectionTitle: ctx.path.length ? ctx.path[ctx.path.length - 1]!.text : '',
-      headerPath: ctx.path.map((h) => h.text),
-      headerBreadcrumb: ctx.path.map((h) => h.text).join(' > '),
-      headerDepths: ctx.path.map((h) => h.depth),
-      headerSlugs: ctx.path.map((h) => h.slug),
-      sectionSlug: ctx.path.length ? ctx.path[ctx.path.length - 1]!.slug : '',
+      ...headingFields(ctx.path),
       sourcePosition: { charStart: chunk.start, charEnd: chunk.end, totalChars: source.length },
       tokenStats: { tokens, estimatedTokens: estimateTokens(chunk.text), embedTokens: countTokens(embedText) },
       prevId,

@@ -13,7 +13,7 @@ import { leadLine, LEAD_MAX_TOKENS, pageGist } from './lead-lines.js';
 import { PIPELINE, isCode } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack } from './pack.js';
-import { RangeContexts } from './range-context.js';
+import { headingFields, RangeContexts } from './range-context.js';
 import type { DocumentBlocks } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
 import { addTokenOverlap } from './token-overlap.js';
@@ -82,7 +82,8 @@ function toRecords(input: PaginateInput, pages: NormalizedChunk[], nmax: number,
     const body = [leadIn, page.text, leadOut].filter((x): x is string => x !== null).join('\n\n');
     const text = `${ctComment(ct)}\n${body}\n`;
     const tokens = page.exact ? page.tokens : countTokens(page.text);
-    const sectionTitle = ctx.path.length ? ctx.path[ctx.path.length - 1]!.text : '';
+    const headings = headingFields(ctx.path);
+    const sectionTitle = headings.sectionTitle;
     return {
       id: idOf(i),
       parentId,
@@ -91,12 +92,7 @@ function toRecords(input: PaginateInput, pages: NormalizedChunk[], nmax: number,
       embedText: body,
       originalText: page.text,
       fileTitle: input.fileTitle,
-      sectionTitle,
-      headerPath: ctx.path.map((h) => h.text),
-      headerBreadcrumb: ctx.path.map((h) => h.text).join(' > '),
-      headerDepths: ctx.path.map((h) => h.depth),
-      headerSlugs: ctx.path.map((h) => h.slug),
-      sectionSlug: ctx.path.length ? ctx.path[ctx.path.length - 1]!.slug : '',
+      ...headings,
       sourcePosition: { charStart: page.start, charEnd: page.end, totalChars: source.length },
       tokenStats: { tokens, estimatedTokens: estimateTokens(page.text), embedTokens: countTokens(body) },
       prevId: i > 0 ? idOf(i - 1) : null,

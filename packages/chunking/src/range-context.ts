@@ -17,6 +17,27 @@ export interface RangeContext {
   tableHeaders: string[][];
 }
 
+/** The seed 002 heading fields of a record whose section is the last heading of `path`. */
+export function headingFields(path: readonly HeadingRef[]): {
+  sectionTitle: string;
+  headerPath: string[];
+  headerBreadcrumb: string;
+  headerDepths: number[];
+  headerSlugs: string[];
+  sectionSlug: string;
+} {
+  const last = path[path.length - 1];
+  const texts = path.map((h) => h.text);
+  return {
+    sectionTitle: last?.text ?? '',
+    headerPath: texts,
+    headerBreadcrumb: texts.join(' > '),
+    headerDepths: path.map((h) => h.depth),
+    headerSlugs: path.map((h) => h.slug),
+    sectionSlug: last?.slug ?? '',
+  };
+}
+
 const HINT_OF: Partial<Record<BlockType, ContentHint>> = {
   paragraph: 'prose',
   code: 'code',

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { PIPELINE } from './metadata.js';
-import { RangeContexts } from './range-context.js';
+import { headingFields, RangeContexts } from './range-context.js';
 import type { DocumentBlocks } from './semantic.js';
 import { encodeWithOffsets } from './token-offsets.js';
 import { countTokens, estimateTokens } from './tokens.js';
@@ -117,12 +117,7 @@ export function chunkTokenWindow(input: TokenWindowInput): ChunkRecord[] {
       embedText: text,
       originalText: text,
       fileTitle: input.fileTitle,
-      sectionTitle: ctx.path.length ? ctx.path[ctx.path.length - 1]!.text : '',
-      headerPath: ctx.path.map((h) => h.text),
-      headerBreadcrumb: ctx.path.map((h) => h.text).join(' > '),
-      headerDepths: ctx.path.map((h) => h.depth),
-      headerSlugs: ctx.path.map((h) => h.slug),
-      sectionSlug: ctx.path.length ? ctx.path[ctx.path.length - 1]!.slug : '',
+      ...headingFields(ctx.path),
       sourcePosition: { charStart, charEnd, totalChars: source.length },
       tokenStats: { tokens, estimatedTokens: estimateTokens(text), embedTokens: tokens },
       prevId: n > 0 ? idOf(n - 1) : null,
