@@ -17,7 +17,7 @@ import { PIPELINE, isCode } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack, type PackContext } from './pack.js';
 import type { Piece } from './pieces.js';
-import { headingFields, RangeContexts } from './range-context.js';
+import { contentFields, headingFields, RangeContexts } from './range-context.js';
 import { fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
 import type { DocumentBlocks } from './semantic.js';
 import { splitOversized, type SplitContext } from './split-oversized.js';
@@ -126,10 +126,7 @@ function toRecords(
       tokenStats: { tokens, estimatedTokens: estimateTokens(chunk.text), embedTokens: countTokens(embedText) },
       prevId,
       nextId,
-      nodeTypes: ctx.nodeTypes,
-      contentHints: ctx.contentHints,
-      containsTable: ctx.tableColumns.length > 0,
-      tableColumns: ctx.tableColumns,
+      ...contentFields(ctx),
       isCode: isCode(chunk.text),
       splitUnit: chunk.pieces.some((p) => p.splitUnit),
       overlapChars: chunk.overlapChars,

@@ -13,7 +13,7 @@ import { leadLine, LEAD_MAX_TOKENS, pageGist } from './lead-lines.js';
 import { PIPELINE, isCode } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack } from './pack.js';
-import { headingFields, RangeContexts } from './range-context.js';
+import { contentFields, headingFields, RangeContexts } from './range-context.js';
 import type { DocumentBlocks } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
 import { addTokenOverlap } from './token-overlap.js';
@@ -97,10 +97,7 @@ function toRecords(input: PaginateInput, pages: NormalizedChunk[], nmax: number,
       tokenStats: { tokens, estimatedTokens: estimateTokens(page.text), embedTokens: countTokens(body) },
       prevId: i > 0 ? idOf(i - 1) : null,
       nextId: i < n - 1 ? idOf(i + 1) : null,
-      nodeTypes: ctx.nodeTypes,
-      contentHints: ctx.contentHints,
-      containsTable: ctx.tableColumns.length > 0,
-      tableColumns: ctx.tableColumns,
+      ...contentFields(ctx),
       isCode: isCode(page.text),
       splitUnit: page.pieces.some((p) => p.splitUnit),
       overlapChars: page.overlapChars,

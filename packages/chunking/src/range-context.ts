@@ -38,6 +38,11 @@ export function headingFields(path: readonly HeadingRef[]): {
   };
 }
 
+/** The content-analysis fields of a record covering the range `ctx` describes. */
+export function contentFields(ctx: RangeContext): Pick<RangeContext, 'nodeTypes' | 'contentHints' | 'tableColumns'> & { containsTable: boolean } {
+  return { nodeTypes: ctx.nodeTypes, contentHints: ctx.contentHints, containsTable: ctx.tableColumns.length > 0, tableColumns: ctx.tableColumns };
+}
+
 const HINT_OF: Partial<Record<BlockType, ContentHint>> = {
   paragraph: 'prose',
   code: 'code',

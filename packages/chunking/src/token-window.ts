@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { PIPELINE } from './metadata.js';
-import { headingFields, RangeContexts } from './range-context.js';
+import { contentFields, headingFields, RangeContexts } from './range-context.js';
 import type { DocumentBlocks } from './semantic.js';
 import { encodeWithOffsets } from './token-offsets.js';
 import { countTokens, estimateTokens } from './tokens.js';
@@ -122,10 +122,7 @@ export function chunkTokenWindow(input: TokenWindowInput): ChunkRecord[] {
       tokenStats: { tokens, estimatedTokens: estimateTokens(text), embedTokens: tokens },
       prevId: n > 0 ? idOf(n - 1) : null,
       nextId: n < spans.length - 1 ? idOf(n + 1) : null,
-      nodeTypes: ctx.nodeTypes,
-      contentHints: ctx.contentHints,
-      containsTable: ctx.tableColumns.length > 0,
-      tableColumns: ctx.tableColumns,
+      ...contentFields(ctx),
       isCode: isCode(text),
       splitUnit: false,
       overlapChars: previous ? Math.max(0, previous.end - span.start) : 0,
