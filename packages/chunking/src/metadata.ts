@@ -141,25 +141,62 @@ export function contentHint(pieces: Piece[]): ContentHint {
   return 'mixed';
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-/** Seed 001: more than half of the chunk's lines lie inside fenced code (fences included). */
+/**
+ * Seed 001: more than half of the chunk's lines lie inside fenced code (fences
+ * included). Lines end at `\r\n`, `\r` or `\n`; a fence line is up to three
+ * spaces, then three or more backticks or tildes; a fence closes on a line
+ * holding only a run of its character at least as long as the opening one
+ * (surrounding whitespace allowed). Walks the text in place: no line strings.
+ */
 export function isCode(text: string): boolean {
   if (!text.includes('```') && !text.includes('~~~')) return false;
-  const lines = text.split(/\r\n|\r|\n/);
+  const n = text.length;
+  let lines = 0;
   let inside = 0;
-  let fence: string | null = null;
-  for (const line of lines) {
-    const m = FENCE.exec(line);
-    if (fence === null) {
-      if (m) {
-        fence = m[1]!;
+  let fenceChar = 0; // 0: outside a fence
+  let fenceLength = 0;
+  let start = 0;
+  for (;;) {
+    let end = start;
+    while (end < n) {
+      const c = text.charCodeAt(end);
+      if (c === 10 || c === 13) break;
+      end++;
+    }
+    lines++;
+    // The fence run this line opens with, if any.
+    let i = start;
+    while (i < end && i - start < 3 && text.charCodeAt(i) === 32) i++;
+    const c = text.charCodeAt(i);
+    let run = 0;
+    if (i < end && (c === 96 || c === 126)) {
+      while (i + run < end && text.charCodeAt(i + run) === c) run++;
+      if (run < 3) run = 0;
+    }
+    if (fenceChar === 0) {
+      if (run > 0) {
+        fenceChar = c;
+        fenceLength = run;
         inside++;
       }
     } else {
       inside++;
-      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = null;
+      if (run > 0 && c === fenceChar && run >= fenceLength && onlyWhitespace(text, start, i) && onlyWhitespace(text, i + run, end)) {
+        fenceChar = 0;
+      }
     }
+    if (end >= n) break;
+    start = text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
   }
-  return inside * 2 > lines.length;
+  return inside * 2 > lines;
 }
+
+/** `text.slice(a, b).trim() === ''`: String.prototype.trim's whitespace. */
+function onlyWhitespace(text: string, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 ? c !== 32 && (c < 9 || c > 13) : !TRIMMED.test(text[i]!)) return false;
+  }
+  return true;
+}
+const TRIMMED = /^\s$/u;
