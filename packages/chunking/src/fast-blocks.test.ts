@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsedPlainText, plainText } from './fast-blocks.js';
+import MarkdownIt from 'markdown-it';
+import { lineMarks, parsedPlainText, plainText } from './fast-blocks.js';
 
 describe('plainText shortcut', () => {
   // Every ASCII character, plus a few beyond, so that any rule a character can
@@ -29,5 +30,35 @@ describe('plainText shortcut', () => {
     expect(plainText('`code` and *em*', { env: {} })).toBe('code and em');
     expect(plainText('`fs.readFile(path[, options], callback)`', { env: {} })).toBe('fs.readFile(path[, options], callback)');
     expect(plainText('Class: `Buffer` and ``a`b``', { env: {} })).toBe('Class: Buffer and a`b');
+  });
+});
+
+describe('lineMarks', () => {
+  // A fresh instance: fast-blocks patches only its own parser's state class.
+  const Original = new MarkdownIt().block.State;
+  const original = (src: string) => {
+    const s = new Original(src, new MarkdownIt(), {}, []);
+    return { bMarks: s.bMarks, eMarks: s.eMarks, tShift: s.tShift, sCount: s.sCount, bsCount: s.bsCount, lineMax: s.lineMax };
+  };
+  const ours = (src: string) => {
+    const m = lineMarks(src);
+    return { bMarks: [...m.bMarks], eMarks: [...m.eMarks], tShift: [...m.tShift], sCount: [...m.sCount], bsCount: [...m.bsCount], lineMax: m.lineMax };
+  };
+
+  it('gives the line marks markdown-it computes', () => {
+    for (const src of ['', '\n', 'a', 'a\n', '  \n\tb\n', 'x\n   ', ' \t  code\n\n  \t', '\t\t- item\n  \tmore']) {
+      expect(ours(src), JSON.stringify(src)).toEqual(original(src));
+    }
+  });
+
+  it('agrees with markdown-it on arbitrary text', () => {
+    const piece = fc.constantFrom(' ', '  ', '\t', '\n', '\n\n', 'a', '- ', '>', '\u00a0', '\r');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const src = parts.join('');
+        expect(ours(src)).toEqual(original(src));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -12,7 +12,7 @@
  * link reference definitions (consumed silently by markdown-it, so they show up
  * as uncovered lines) and GFM footnote definitions.
  */
-import MarkdownIt, { type Token } from 'markdown-it';
+import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
@@ -23,7 +23,7 @@ import type { Block, BlockType } from './types.js';
 const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
 // Parser states die with each document; see shape-anchor.ts for why one is kept.
 md.core.State = anchoredClass('markdown-it core state', md.core.State);
-md.block.State = anchoredClass('markdown-it block state', blockStateWithPlainTokens(md.block.State));
+md.block.State = anchoredClass('markdown-it block state', fastBlockState(md.block.State));
 md.inline.State = anchoredClass('markdown-it inline state', md.inline.State);
 // Reference definitions' destinations are normalized (mdurl parse, punycode,
 // encode) before validateLink; the result depends on the string alone, and
@@ -41,13 +41,53 @@ md.normalizeLink = (url: string): string => {
 };
 
 /**
+ * markdown-it's paragraph rule, less the paragraph's text: markdown-it joins
+ * and trims a paragraph's lines for its inline parser, which never runs on our
+ * paragraphs (a block is a range of the source), and those strings were a
+ * tenth of all the memory a document allocated. The line logic is markdown-it
+ * 15.0.3's own; the inline token stays (empty), so the token stream keeps the
+ * open/inline/close shape that the list rule's tight-paragraph marking expects.
+ */
+function paragraphWithoutText(state: StateBlock, startLine: number, endLine: number): boolean {
+  const terminatorRules = state.md.block.ruler.getRules('paragraph');
+  const oldParentType = state.parentType;
+  let nextLine = startLine + 1;
+  state.parentType = 'paragraph';
+  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
+    if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
+    if (state.sCount[nextLine]! < 0) continue;
+    let terminate = false;
+    for (const rule of terminatorRules) {
+      if (rule(state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    if (terminate) break;
+  }
+  state.line = nextLine;
+  state.push('paragraph_open', 'p', 1).map = [startLine, nextLine];
+  state.push('inline', '', 0).map = [startLine, nextLine];
+  state.push('paragraph_close', 'p', -1);
+  state.parentType = oldParentType;
+  return true;
+}
+md.block.ruler.at('paragraph', paragraphWithoutText);
+
+/**
  * markdown-it 15's Token constructor sets each of its 13 fields through a
  * transpiled `_defineProperty` helper, which was ~5% of our time. Block tokens
  * are made here instead: same fields, defaults and prototype, pushed by the same
- * logic as markdown-it 15.0.3's `StateBlock.push` (the conformance test against
- * remark would show any difference in the blocks).
+ * logic as markdown-it 15.0.3's `StateBlock.push`.
+ *
+ * Its block state's constructor is replaced too: it walked every character of
+ * the document to find line ends and grew five arrays a push at a time (3% of
+ * our time, an eighth of the memory we allocated). `lineMarks` finds line ends
+ * with `indexOf`, reads only each line's indentation and fills typed arrays of
+ * the exact size. The conformance test against remark would show any difference
+ * in the blocks.
  */
-function blockStateWithPlainTokens(Base: typeof md.block.State): typeof md.block.State {
+function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
   const TokenClass = new md.core.State('', md, {}).Token;
   function PlainToken(this: Token, type: string, tag: string, nesting: -1 | 0 | 1): void {
     this.map = null;
@@ -65,19 +105,100 @@ function blockStateWithPlainTokens(Base: typeof md.block.State): typeof md.block
     this.meta = null;
   }
   PlainToken.prototype = TokenClass.prototype;
-  // A function constructor, so that no class-field helper runs; typed as the class it stands in for.
+  // Function constructors, so that no class-field helper runs; typed as the classes they stand in for.
   const TokenCtor = PlainToken as unknown as typeof TokenClass;
-  return class extends Base {
-    override push(type: string, tag: string, nesting: -1 | 0 | 1): Token {
-      const token = new TokenCtor(type, tag, nesting);
-      token.block = true;
-      if (nesting < 0) this.level--;
-      token.level = this.level;
-      if (nesting > 0) this.level++;
-      this.tokens.push(token);
-      return token;
-    }
+
+  function BlockState(this: StateBlock, src: string, parser: MarkdownItInstance, env: Env, tokens: Token[]): void {
+    const marks = lineMarks(src);
+    // markdown-it 15.0.3's fields in its order. Its rules only index these
+    // arrays and store integers in them, so typed arrays serve (the type says number[]).
+    this.bMarks = marks.bMarks as unknown as number[];
+    this.eMarks = marks.eMarks as unknown as number[];
+    this.tShift = marks.tShift as unknown as number[];
+    this.sCount = marks.sCount as unknown as number[];
+    this.bsCount = marks.bsCount as unknown as number[];
+    this.blkIndent = 0;
+    this.line = 0;
+    this.lineMax = marks.lineMax;
+    this.tight = false;
+    this.listIndent = -1;
+    this.parentType = 'root';
+    this.level = 0;
+    this.Token = TokenClass;
+    this.src = src;
+    this.md = parser;
+    this.env = env;
+    this.tokens = tokens;
+  }
+  BlockState.prototype = Object.create(Base.prototype) as StateBlock;
+  BlockState.prototype.constructor = BlockState;
+  BlockState.prototype.push = function push(this: StateBlock, type: string, tag: string, nesting: -1 | 0 | 1): Token {
+    const token = new TokenCtor(type, tag, nesting);
+    token.block = true;
+    if (nesting < 0) this.level--;
+    token.level = this.level;
+    if (nesting > 0) this.level++;
+    this.tokens.push(token);
+    return token;
   };
+  return BlockState as unknown as typeof Base;
+}
+
+interface LineMarks {
+  bMarks: Int32Array;
+  eMarks: Int32Array;
+  tShift: Int32Array;
+  sCount: Int32Array;
+  bsCount: Int32Array;
+  lineMax: number;
+}
+
+/**
+ * What markdown-it 15.0.3's StateBlock constructor computes per line: start,
+ * end (before the `\n`), indentation in characters (`tShift`) and in columns
+ * with tabs to multiples of 4 (`sCount`), then one empty line at the end. Like
+ * markdown-it, a last line without a line break that holds only spaces and
+ * tabs is left out. Exported for its test against markdown-it's own.
+ */
+export function lineMarks(src: string): LineMarks {
+  const len = src.length;
+  let lines = 0;
+  let lastBreak = -1;
+  for (let nl = src.indexOf('\n'); nl !== -1; nl = src.indexOf('\n', nl + 1)) {
+    lines++;
+    lastBreak = nl;
+  }
+  for (let pos = lastBreak + 1; pos < len; pos++) {
+    const ch = src.charCodeAt(pos);
+    if (ch !== 32 && ch !== 9) {
+      lines++;
+      break;
+    }
+  }
+  const bMarks = new Int32Array(lines + 1);
+  const eMarks = new Int32Array(lines + 1);
+  const tShift = new Int32Array(lines + 1);
+  const sCount = new Int32Array(lines + 1);
+  for (let line = 0, start = 0; line < lines; line++) {
+    const nl = src.indexOf('\n', start);
+    const end = nl === -1 ? len : nl;
+    let pos = start;
+    let offset = 0;
+    for (; pos < end; pos++) {
+      const ch = src.charCodeAt(pos);
+      if (ch === 32) offset++;
+      else if (ch === 9) offset += 4 - (offset % 4);
+      else break;
+    }
+    bMarks[line] = start;
+    eMarks[line] = end;
+    tShift[line] = pos - start;
+    sCount[line] = offset;
+    start = end + 1;
+  }
+  bMarks[lines] = len;
+  eMarks[lines] = len;
+  return { bMarks, eMarks, tShift, sCount, bsCount: new Int32Array(lines + 1), lineMax: lines };
 }
 
 export interface FastBlocksResult {
@@ -135,7 +256,8 @@ function buildTree(tokens: Token[]): TokenNode[] {
       stack.pop();
     } else if (token.type === 'inline') {
       const parent = stack[stack.length - 1];
-      if (parent) {
+      // Only headings and table cells read their inline text.
+      if (parent && parent.open.type !== 'paragraph_open') {
         if (parent.inline === NO_TOKENS) parent.inline = [];
         parent.inline.push(token);
       }
