@@ -246,12 +246,31 @@ function resize(next: number): void {
   }
 }
 
+// FNV-1a over the code units, then the length: the scan below hashes a word
+// while it looks for the word's end, before it knows the length.
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+function finishHash(h: number, len: number): number {
+  h = Math.imul(h ^ len, FNV_PRIME);
+  return h ^ (h >>> 15);
+}
+
+function hashRange(s: string, a: number, b: number): number {
+  let h = FNV_OFFSET;
+  for (let k = a; k < b; k++) h = Math.imul(h ^ s.charCodeAt(k), FNV_PRIME);
+  return finishHash(h, b - a);
+}
+
 function preTokenCount(s: string, a: number, b: number): number {
   const len = b - a;
   if (len === 1 && s.charCodeAt(a) < 128) return 1; // every single byte is a token
-  let h = len;
-  for (let k = a; k < b; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
-  h ^= h >>> 15;
+  return memoCount(s, a, b, hashRange(s, a, b));
+}
+
+/** The count of pre-token `s.slice(a, b)` whose hash is `h`, from the memo or the BPE. */
+function memoCount(s: string, a: number, b: number, h: number): number {
+  const len = b - a;
   const mask = capacity - 1;
   let slot = h & mask;
   for (;;) {
@@ -350,19 +369,45 @@ export class SliceCounter {
   private readonly cum: Int32Array | null;
 
   constructor(readonly text: string) {
-    const cum = new Int32Array(text.length + 1);
+    const end = text.length;
+    const cum = new Int32Array(end + 1);
     let total = 0;
     let i = 0;
     cum[0] = 1;
-    while (i < text.length) {
-      const j = nextPreTokenEnd(text, i, text.length);
-      const n = preTokenCount(text, i, j);
+    while (i < end) {
+      // The commonest pre-token, an ASCII word with or without one space before
+      // it, is found and hashed in one pass (as in nextPreTokenEnd, a word that
+      // runs into a non-ASCII character goes to the full scanner).
+      let j = i;
+      let c = text.charCodeAt(j);
+      let h = FNV_OFFSET;
+      if (c === 32 && j + 1 < end) {
+        h = Math.imul(h ^ 32, FNV_PRIME);
+        c = text.charCodeAt(++j);
+      }
+      let n: number;
+      if (c < 128 && bmpClass[c] === LETTER) {
+        do {
+          h = Math.imul(h ^ c, FNV_PRIME);
+          if (++j === end) break;
+          c = text.charCodeAt(j);
+        } while (c < 128 && bmpClass[c] === LETTER);
+        if (j === end || c < 128) {
+          n = j - i === 1 ? 1 : memoCount(text, i, j, finishHash(h, j - i));
+        } else {
+          j = preTokenEnd(text, i, end);
+          n = preTokenCount(text, i, j);
+        }
+      } else {
+        j = preTokenEnd(text, i, end);
+        n = preTokenCount(text, i, j);
+      }
       if (n < 0) break;
       total += n;
       cum[j] = total + 1;
       i = j;
     }
-    this.cum = i === text.length ? cum : null;
+    this.cum = i === end ? cum : null;
   }
 
   /** Exact cl100k_base token count of `text.slice(a, b)`. */
