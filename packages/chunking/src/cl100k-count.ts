@@ -367,10 +367,20 @@ export function countRange(s: string, start = 0, end = s.length): number {
  */
 export class SliceCounter {
   private readonly cum: Int32Array | null;
+  /**
+   * The text's words (maximal runs of non-`\s` characters), recorded by the
+   * same scan: the k-th word is `text.slice(wordStarts[k], wordEnds[k])`.
+   * Null when the scan gave up (see bpeCount).
+   */
+  readonly words: Words | null;
 
   constructor(readonly text: string) {
     const end = text.length;
     const cum = new Int32Array(end + 1);
+    const words = new WordList(end);
+    // Start of the word in progress, or -1. Whitespace appears in a pre-token
+    // only as its first character, its trailing line breaks, or all of it.
+    let wordStart = -1;
     let total = 0;
     let i = 0;
     cum[0] = 1;
@@ -385,7 +395,7 @@ export class SliceCounter {
         h = Math.imul(h ^ 32, FNV_PRIME);
         c = text.charCodeAt(++j);
       }
-      let n: number;
+      let n = -1;
       if (c < 128 && bmpClass[c] === LETTER) {
         do {
           h = Math.imul(h ^ c, FNV_PRIME);
@@ -394,20 +404,35 @@ export class SliceCounter {
         } while (c < 128 && bmpClass[c] === LETTER);
         if (j === end || c < 128) {
           n = j - i === 1 ? 1 : memoCount(text, i, j, finishHash(h, j - i));
-        } else {
-          j = preTokenEnd(text, i, end);
-          n = preTokenCount(text, i, j);
+          if (text.charCodeAt(i) === 32) {
+            if (wordStart >= 0) words.add(wordStart, i);
+            wordStart = i + 1;
+          } else if (wordStart < 0) {
+            wordStart = i;
+          }
         }
-      } else {
+      }
+      if (n < 0) {
         j = preTokenEnd(text, i, end);
         n = preTokenCount(text, i, j);
+        for (let k = i; k < j; k++) {
+          const d = text.charCodeAt(k);
+          if ((d < 128 ? bmpClass[d]! : classOfUnit(d)) === SPACE) {
+            if (wordStart >= 0) words.add(wordStart, k);
+            wordStart = -1;
+          } else if (wordStart < 0) {
+            wordStart = k;
+          }
+        }
       }
       if (n < 0) break;
       total += n;
       cum[j] = total + 1;
       i = j;
     }
+    if (wordStart >= 0) words.add(wordStart, end);
     this.cum = i === end ? cum : null;
+    this.words = i === end ? words.done() : null;
   }
 
   /** Exact cl100k_base token count of `text.slice(a, b)`. */
@@ -443,6 +468,44 @@ export class SliceCounter {
     while (cum[q] === 0) q--;
     const tail = scan(text, q, b);
     return tail < 0 ? countRange(text, a, b) : total + (cum[q]! - cum[p]!) + tail;
+  }
+}
+
+/** Word boundaries in text order, as recorded by SliceCounter. */
+export interface Words {
+  readonly count: number;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
+
+/** Growable pair of offset arrays (a word takes at least two characters with its separator). */
+class WordList {
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private count = 0;
+
+  constructor(textLength: number) {
+    const guess = Math.max(16, textLength >> 3);
+    this.starts = new Int32Array(guess);
+    this.ends = new Int32Array(guess);
+  }
+
+  add(start: number, end: number): void {
+    if (this.count === this.starts.length) {
+      const starts = new Int32Array(this.count * 2);
+      const ends = new Int32Array(this.count * 2);
+      starts.set(this.starts);
+      ends.set(this.ends);
+      this.starts = starts;
+      this.ends = ends;
+    }
+    this.starts[this.count] = start;
+    this.ends[this.count] = end;
+    this.count++;
+  }
+
+  done(): Words {
+    return { count: this.count, starts: this.starts, ends: this.ends };
   }
 }
 

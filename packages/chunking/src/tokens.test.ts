@@ -126,3 +126,48 @@ describe('estimateTokens (seed 003)', () => {
     expect(estimateTokens('abcdefghijkl')).toBe(3); // ceil(12/4)
   });
 });
+
+describe('TokenIndex.estimate', () => {
+  // Words of every weight class (1, 1.3, ceil(len/4)), separators of every kind,
+  // and enough 5-8 character words that a range's count of them often ends in 5.
+  const wordy = fc
+    .array(
+      fc.constantFrom('a', 'abcd', 'abcde', 'abcdefg', 'abcdefgh', 'abcdefghi', 'abcdefghijklmnopq', 'x.y-z', ' ', '  ', '\n', '\t', '\u00a0', '\u2028', '\ufeff', '😀', '\ud800', 'é', '日本語です'),
+      { maxLength: 80 },
+    )
+    .map((a) => a.join(''));
+
+  it('equals estimateTokensRange on every slice of generated text', () => {
+    fc.assert(
+      fc.property(wordy, fc.nat(), fc.nat(), (text, x, y) => {
+        const index = new TokenIndex(text);
+        const a = text.length === 0 ? 0 : x % (text.length + 1);
+        const b = text.length === 0 ? 0 : a + (y % (text.length - a + 1));
+        expect(index.estimate(a, b)).toBe(estimateTokensRange(text, a, b));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('rounds an exact .5 the way the float sum does', () => {
+    // 1.3 + 1 + 1.3 + 1.3 + 1.3 + 1.3 is 7.5 in tenths but 7.499999999999999 summed in floats.
+    const text = 'abcde a abcde abcde abcde abcde';
+    expect(estimateTokensRange(text, 0, text.length)).toBe(7);
+    expect(new TokenIndex(text).estimate(0, text.length)).toBe(7);
+    // Five 1.3-words in a row sum to 6.5 in floats too.
+    const five = 'abcde abcde abcde abcde abcde';
+    expect(new TokenIndex(five).estimate(0, five.length)).toBe(estimateTokensRange(five, 0, five.length));
+  });
+
+  it('equals estimateTokensRange on slices of every sample document', () => {
+    for (const [, text] of realDocuments()) {
+      const index = new TokenIndex(text);
+      for (let a = 0; a < text.length; a += 97) {
+        for (const len of [1, 40, 700, 2500]) {
+          const b = Math.min(text.length, a + len);
+          expect(index.estimate(a, b)).toBe(estimateTokensRange(text, a, b));
+        }
+      }
+    }
+  });
+});
