@@ -2,11 +2,11 @@
  * From the flattened block list to packing units: top-level blocks, with each
  * top-level list replaced by its items (an item is kept whole whenever it fits,
  * but a list may be cut between items). Each unit gets the heading path in
- * effect at it, with GitHub-style slugs (github-slugger, unique per document).
+ * effect at it, with GitHub-style slugs (github-slugger's, unique per document).
  */
-import GithubSlugger from 'github-slugger';
 import type { HeadingRef } from './pieces.js';
 import { anchor } from './shape-anchor.js';
+import { HeadingSlugger } from './slugs.js';
 import type { Block, BlockType } from './types.js';
 
 export interface Unit {
@@ -17,7 +17,7 @@ export interface Unit {
 }
 
 export function toUnits(blocks: Block[]): Unit[] {
-  const slugger = new GithubSlugger();
+  const slugger = new HeadingSlugger();
   anchor('slugger', slugger); // see shape-anchor.ts
   const units: Unit[] = [];
   let path: HeadingRef[] = [];

@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import GithubSlugger, { slug as githubSlug } from 'github-slugger';
+import { describe, expect, it } from 'vitest';
+import { HeadingSlugger, slugOf } from './slugs.js';
+
+const ascii = fc.array(fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), { maxLength: 30 }).map((a) => a.join(''));
+const headingish = fc
+  .array(fc.constantFrom('Class', ': ', '`fs.readFile(path[, options])`', ' ', '-', '_', 'API', 'v2.0', 'É', 'ß', 'İ', '日本', '😀', '\u00a0', '--', 'a-b', '#', '!'), { maxLength: 8 })
+  .map((a) => a.join(''));
+
+describe('slugOf', () => {
+  it('gives github-slugger’s slug', () => {
+    expect(slugOf('Class: `fs.Stats`')).toBe('class-fsstats');
+    expect(slugOf('Über uns')).toBe(githubSlug('Über uns'));
+    fc.assert(
+      fc.property(fc.oneof(ascii, headingish, fc.string()), (s) => {
+        expect(slugOf(s)).toBe(githubSlug(s));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('HeadingSlugger', () => {
+  it('numbers repeated slugs as github-slugger does', () => {
+    const ours = new HeadingSlugger();
+    expect(['Example', 'Example', 'Example-1', 'Example'].map((h) => ours.slug(h))).toEqual(['example', 'example-1', 'example-1-1', 'example-2']);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(headingish, fc.constantFrom('a', 'a-1', 'A', 'a 1')), { maxLength: 20 }), (headings) => {
+        const reference = new GithubSlugger();
+        const slugger = new HeadingSlugger();
+        expect(headings.map((h) => slugger.slug(h))).toEqual(headings.map((h) => reference.slug(h)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
