@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // chunkyard benchmark: runs every adapter in bench/adapters/ over a markdown
 // corpus and measures speed, peak RSS, size discipline, structure integrity and
-// fidelity, all computed by the harness from the returned chunk texts/offsets.
+// fidelity, all computed by the harness from the returned chunk texts/offsets. Each
+// adapter runs in a forked process of its own (lib/adapter-child.mjs), passes interleaved
+// across them; --in-process runs them all in this process instead.
 //
 //   npm run bench -- --corpus DIR [--runs 5] [--warmup 1] [--out DIR] [--max 512] [--target 400]
-//                    [--adapters a,b] [--label NAME] [--no-rss]
+//                    [--adapters a,b] [--label NAME] [--no-rss] [--in-process]
 //
 // Markdown report on stdout, progress on stderr, results in <out>/latest.{json,md}.
 import { spawnSync } from 'node:child_process';
@@ -31,7 +33,10 @@ const USAGE = `usage: npm run bench -- --corpus DIR [options]
   --no-rss         skip the per-adapter child processes that measure peak RSS
   --slow-ms N      an adapter whose warm-up pass takes longer gets only --slow-runs
                    timed passes (default 60000; 0 disables)
-  --slow-runs N    timed passes for such slow adapters (default 1)`;
+  --slow-runs N    timed passes for such slow adapters (default 1)
+  --in-process     run every adapter in this one process, as before isolation; their JIT
+                   state then affects one another's timings (default: one child process
+                   per adapter, passes still interleaved and one at a time)`;
 
 /** @param {string} msg @returns {never} */
 function fail(msg) {
@@ -57,6 +62,7 @@ try {
       'no-rss': { type: 'boolean', default: false },
       'slow-ms': { type: 'string', default: '60000' },
       'slow-runs': { type: 'string', default: '1' },
+      'in-process': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -106,8 +112,9 @@ if (args.adapters) {
   if (unknown.length) fail(`unknown adapter(s): ${unknown.join(', ')} (available: ${known.join(', ')})`);
 }
 
-// Forced GC before each pass needs --expose-gc: re-run this script with it.
-if (typeof globalThis.gc !== 'function' && !process.env[REEXEC_ENV]) {
+// Forced GC before each pass needs --expose-gc: re-run this script with it when the passes run
+// here (adapter children are always started with it).
+if (args['in-process'] && typeof globalThis.gc !== 'function' && !process.env[REEXEC_ENV]) {
   const r = spawnSync(process.execPath, ['--expose-gc', ...process.execArgv, SCRIPT, ...process.argv.slice(2)], {
     stdio: 'inherit',
     env: { ...process.env, [REEXEC_ENV]: '1' },
@@ -115,11 +122,11 @@ if (typeof globalThis.gc !== 'function' && !process.env[REEXEC_ENV]) {
   if (r.error) fail(`could not re-run node with --expose-gc: ${r.error.message}`);
   process.exit(r.status ?? 1);
 }
-const gc = typeof globalThis.gc === 'function' ? /** @type {() => void} */ (globalThis.gc) : () => {};
 
 // ---------------------------------------------------------------- setup
 
-const { importAdapter, runPass, withQuietConsole } = await import('./lib/adapters.mjs');
+const { corpusFingerprint, childRunner, errorText, localRunner } = await import('./lib/runners.mjs');
+const { active, closeAll, collectChunks, runRounds, startAll } = await import('./lib/schedule.mjs');
 const { analyzeCorpus, evaluate } = await import('./lib/evaluate.mjs');
 const { CHONKIE, OURS, renderMarkdown } = await import('./lib/report.mjs');
 const { pkgVersion } = await import('./lib/pkg.mjs');
@@ -148,102 +155,33 @@ progress(
     `${totals.codeBlocks} code blocks, ${totals.tables} tables`,
 );
 
-
-/**
- * @typedef {object} AdapterRun
- * @property {string} name
- * @property {string} peer
- * @property {string} version
- * @property {string} description
- * @property {'ok' | 'unavailable' | 'failed'} status
- * @property {string} [error]
- * @property {object} [settings]
- * @property {any} [impl]
- * @property {number[]} warmupMs
- * @property {number[]} passesMs
- * @property {unknown[] | null} lastOut
- * @property {number} consoleMessagesSuppressed
- * @property {any} [timing]
- * @property {any} [rss]
- * @property {any} [metrics]
- */
-
-/** @type {AdapterRun[]} */
-const adapters = [];
-for (const name of names) {
-  /** @type {AdapterRun} */
-  const run = {
-    name,
-    peer: name,
-    version: 'unknown',
-    description: '',
-    status: 'ok',
-    warmupMs: [],
-    passesMs: [],
-    lastOut: null,
-    consoleMessagesSuppressed: 0,
-  };
-  adapters.push(run);
-  try {
-    const impl = await importAdapter(name);
-    Object.assign(run, { peer: impl.peer, version: impl.version, description: impl.description, impl });
-    const { value, suppressed } = await withQuietConsole(async () => impl.setup({ maxTokens, targetTokens }));
-    run.settings = value;
-    run.consoleMessagesSuppressed += suppressed;
-    progress(`adapter ${name}: ${impl.peer}@${impl.version} ready`);
-  } catch (err) {
-    run.status = 'unavailable';
-    run.error = errorText(err);
-    progress(`adapter ${name}: unavailable: ${run.error}`);
-  }
-}
-
-/** @param {unknown} err */
-function errorText(err) {
-  const e = /** @type {Error} */ (err);
-  return (e && e.message ? e.message : String(err)).split('\n')[0] ?? String(err);
-}
+const inProcess = Boolean(args['in-process']);
+const isolation = inProcess
+  ? { mode: 'in-process', schedule: 'one process, interleaved rounds, one pass per adapter per round' }
+  : { mode: 'fork', schedule: 'each adapter in its own child process (fork), interleaved rounds, one pass per adapter per round' };
+progress(`schedule: ${isolation.schedule}`);
+const expect = corpusFingerprint(files);
+const runners = names.map((name) =>
+  inProcess
+    ? localRunner({ name, texts, ctxs, maxTokens, targetTokens })
+    : childRunner({ name, corpusDir, expect, maxTokens, targetTokens }),
+);
+const adapters = await startAll(runners, progress);
 
 // ---------------------------------------------------------------- timed passes
 
-/** @param {AdapterRun} a @param {boolean} keep */
-async function pass(a, keep) {
-  gc();
-  const { value, suppressed } = await withQuietConsole(() => runPass(a.impl.chunk, texts, ctxs));
-  a.consoleMessagesSuppressed += suppressed;
-  if (keep) a.lastOut = value.out;
-  return value.ms;
-}
-
-const active = () => adapters.filter((a) => a.status === 'ok');
-// A pathologically slow adapter (warm-up pass over --slow-ms) gets only --slow-runs timed
-// passes, so one peer cannot hold the whole run hostage; the report marks it.
-const slowMs = intArg('slow-ms', 0);
-const slowRuns = Math.min(intArg('slow-runs', 1), runs);
-/** @param {AdapterRun} a */
-const budget = (a) => (slowMs > 0 && a.warmupMs.some((ms) => ms > slowMs) ? slowRuns : runs);
-for (let round = 0; round < warmup + runs; round++) {
-  const timed = round >= warmup;
-  const label = timed ? `pass ${round - warmup + 1}/${runs}` : `warm-up ${round + 1}/${warmup}`;
-  for (const a of active()) {
-    if (timed && a.passesMs.length >= budget(a)) continue;
-    try {
-      const ms = await pass(a, timed && a.passesMs.length === budget(a) - 1);
-      (timed ? a.passesMs : a.warmupMs).push(ms);
-      progress(`${label} ${a.name}: ${ms.toFixed(0)} ms`);
-    } catch (err) {
-      a.status = 'failed';
-      a.error = `chunk() threw: ${errorText(err)}`;
-      a.lastOut = null;
-      progress(`${label} ${a.name}: ${a.error}`);
-    }
-  }
-}
+await runRounds(adapters, {
+  warmup,
+  runs,
+  slowMs: intArg('slow-ms', 0),
+  slowRuns: intArg('slow-runs', 1),
+  progress,
+});
 
 // ---------------------------------------------------------------- metrics
 
 const { median } = await import('./lib/metrics.mjs');
-for (const a of active()) {
+for (const a of active(adapters)) {
   const sorted = [...a.passesMs].sort((x, y) => x - y);
   const med = median(a.passesMs);
   a.timing = {
@@ -254,10 +192,9 @@ for (const a of active()) {
     maxMs: sorted[sorted.length - 1],
     mbPerSec: totals.bytes / 1e6 / (med / 1000),
   };
+  const chunksPerFile = await collectChunks(a, progress);
+  if (!chunksPerFile) continue;
   try {
-    const out = /** @type {unknown[]} */ (a.lastOut);
-    const chunksPerFile = out.map((raw, i) => a.impl.toChunks(raw, texts[i], ctxs[i]));
-    a.lastOut = null;
     progress(`metrics ${a.name}…`);
     a.metrics = evaluate(files, analysis, chunksPerFile, { max: maxTokens });
   } catch (err) {
@@ -266,6 +203,7 @@ for (const a of active()) {
     progress(`${a.name}: ${a.error}`);
   }
 }
+await closeAll(adapters);
 
 // ---------------------------------------------------------------- peak RSS (child processes)
 
@@ -284,11 +222,11 @@ function rssChild(adapter) {
 const KIB_TO_MIB = 1 / 1024;
 /** @type {{ peakMiB: number } | null} */
 let baselineRss = null;
-if (!args['no-rss'] && active().length > 0) {
+if (!args['no-rss'] && active(adapters).length > 0) {
   try {
     progress('peak RSS: baseline child…');
     baselineRss = { peakMiB: rssChild(null).maxRssKiB * KIB_TO_MIB };
-    for (const a of active()) {
+    for (const a of active(adapters)) {
       progress(`peak RSS: ${a.name} child…`);
       try {
         const r = rssChild(a.name);
@@ -318,7 +256,7 @@ const ours = adapters.find((a) => a.name === OURS && a.status === 'ok');
 const chonkie = adapters.find((a) => a.name === CHONKIE && a.status === 'ok');
 /** @type {Record<string, number>} */
 const oursRatios = {};
-if (ours) for (const a of active()) if (a !== ours) oursRatios[a.name] = ours.timing.mbPerSec / a.timing.mbPerSec;
+if (ours) for (const a of active(adapters)) if (a !== ours) oursRatios[a.name] = ours.timing.mbPerSec / a.timing.mbPerSec;
 
 const results = {
   schema: 1,
@@ -331,21 +269,21 @@ const results = {
     platform: os.platform(),
     arch: os.arch(),
     node: process.version,
-    exposeGc: typeof globalThis.gc === 'function',
+    exposeGc: !args['in-process'] || typeof globalThis.gc === 'function',
     loadavgStart,
     loadavgEnd: os.loadavg(),
   },
   git: gitInfo(),
   tools: { 'gpt-tokenizer': pkgVersion('gpt-tokenizer') },
   corpus: { label: args.label ?? basename(corpusDir), dir: corpusDir, ...totals },
-  settings: { maxTokens, targetTokens, runs, warmup, schedule: 'interleaved rounds, one pass per adapter per round' },
+  settings: { maxTokens, targetTokens, runs, warmup, isolation: isolation.mode, schedule: isolation.schedule },
   comparison:
     ours && chonkie
       ? { ratio: ours.timing.mbPerSec / chonkie.timing.mbPerSec, oursMBps: ours.timing.mbPerSec, chonkieMBps: chonkie.timing.mbPerSec }
       : null,
   oursThroughputRatios: oursRatios,
   baselineRss,
-  adapters: adapters.map(({ impl, lastOut, warmupMs, passesMs, ...rest }) => rest),
+  adapters: adapters.map(({ runner, warmupMs, passesMs, ...rest }) => rest),
 };
 
 const markdown = renderMarkdown(results);
@@ -359,7 +297,7 @@ for (const base of ['latest', `bench-${stamp}`]) {
 process.stdout.write(markdown);
 const shown = relative(userCwd, outDir);
 progress(`wrote ${shown && !shown.startsWith('..') ? shown : outDir}/latest.json and latest.md`);
-if (active().length === 0) {
+if (active(adapters).length === 0) {
   process.stderr.write('bench: no adapter produced results\n');
   process.exit(1);
 }

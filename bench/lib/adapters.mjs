@@ -17,9 +17,10 @@ export function listAdapterNames() {
 /**
  * Imports an adapter module and checks its shape.
  * @param {string} name
+ * @param {string} [file] the module's path, for adapters outside adapters/ (test fixtures)
  */
-export async function importAdapter(name) {
-  const mod = await import(pathToFileURL(join(ADAPTER_DIR, `${name}.mjs`)).href);
+export async function importAdapter(name, file = join(ADAPTER_DIR, `${name}.mjs`)) {
+  const mod = await import(pathToFileURL(file).href);
   const a = mod.default && typeof mod.default.chunk === 'function' ? mod.default : mod;
   if (typeof a.chunk !== 'function') throw new Error(`adapter ${name} exports no chunk()`);
   return {

@@ -30,6 +30,13 @@ export function ratioLine(results) {
   );
 }
 
+/** @param {string | undefined} mode settings.isolation (absent in results from before it existed) */
+function isolationText(mode) {
+  if (mode === 'fork') return '; each adapter in its own child process (fork)';
+  if (mode === 'in-process') return '; all adapters in one process (--in-process), so they share JIT state';
+  return '';
+}
+
 /** @param {any} results @returns {string} */
 export function renderMarkdown(results) {
   const { machine: m, corpus: c, settings: s } = results;
@@ -52,7 +59,7 @@ export function renderMarkdown(results) {
   );
   out.push(
     `- **Settings:** max ${s.maxTokens} tokens, target ${s.targetTokens}; ${s.warmup} warm-up + ${s.runs} timed passes per adapter, ` +
-      `interleaved (${ok.map((/** @type {any} */ a) => a.name).join(', ') || 'none'}, repeated)`,
+      `interleaved (${ok.map((/** @type {any} */ a) => a.name).join(', ') || 'none'}, repeated)${isolationText(s.isolation)}`,
   );
   for (const a of ok) {
     if (a.settings?.loadedFrom) {
