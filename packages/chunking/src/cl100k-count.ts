@@ -367,119 +367,47 @@ export function countRange(s: string, start = 0, end = s.length): number {
  */
 export class SliceCounter {
   private readonly cum: Int32Array | null;
-  /**
-   * The text's words (maximal runs of non-`\s` characters), recorded by the
-   * same scan: the k-th word is `text.slice(wordStarts[k], wordEnds[k])`.
-   * Null when the scan gave up (see bpeCount).
-   */
-  readonly words: Words | null;
 
   constructor(readonly text: string) {
     const end = text.length;
     const cum = new Int32Array(end + 1);
-    const words = new WordList(end);
-    // Start of the word in progress, or -1. Whitespace appears in a pre-token
-    // only as its first character, its trailing line breaks, or all of it.
-    let wordStart = -1;
     let total = 0;
     let i = 0;
     cum[0] = 1;
     while (i < end) {
-      // The commonest pre-tokens (with or without one space before them: an
-      // ASCII word, a run of ASCII punctuation with the line breaks after it,
-      // punctuation and a word; without: one to three digits) are found and
-      // hashed in one pass. Wherever the pattern would have to classify a
-      // non-ASCII character, or at an apostrophe (a contraction may start
-      // there), the full scanner decides instead.
+      // The commonest pre-token, an ASCII word with or without one space before
+      // it, is found and hashed in one pass (as in nextPreTokenEnd, a word that
+      // runs into a non-ASCII character goes to the full scanner).
       let j = i;
       let c = text.charCodeAt(j);
       let h = FNV_OFFSET;
-      const spaced = c === 32 && j + 1 < end;
-      if (spaced) {
+      if (c === 32 && j + 1 < end) {
         h = Math.imul(h ^ 32, FNV_PRIME);
         c = text.charCodeAt(++j);
       }
-      // Where the pre-token's trailing line breaks start, if it has any.
-      let breaksAt = -1;
-      let fast = false;
-      const k = c < 128 ? bmpClass[c]! : 0;
-      if (k === LETTER) {
-        j = asciiRun(text, j, end, LETTER, h);
-        h = scanHash;
-        fast = j === end || text.charCodeAt(j) < 128;
-      } else if (k === OTHER && (spaced || c !== 39)) {
-        const d = j + 1 < end ? text.charCodeAt(j + 1) : -1;
-        if (!spaced && d >= 0 && d < 128 && bmpClass[d] === LETTER) {
-          // [^\r\n\p{L}\p{N}]\p{L}+
-          h = Math.imul(h ^ c, FNV_PRIME);
-          j = asciiRun(text, j + 1, end, LETTER, h);
-          h = scanHash;
-          fast = j === end || text.charCodeAt(j) < 128;
-        } else if (d < 128 && (spaced || d < 0 || bmpClass[d] !== LETTER)) {
-          //  ?[^\s\p{L}\p{N}]+[\r\n]*
-          j = asciiRun(text, j, end, OTHER, h);
-          h = scanHash;
-          if (j === end || text.charCodeAt(j) < 128) {
-            fast = true;
-            let e = text.charCodeAt(j);
-            if (j < end && (e === 10 || e === 13)) {
-              breaksAt = j;
-              do {
-                h = Math.imul(h ^ e, FNV_PRIME);
-                e = text.charCodeAt(++j);
-              } while (j < end && (e === 10 || e === 13));
-            }
-          }
-        }
-      } else if (k === NUMBER && !spaced) {
-        // \p{N}{1,3}
-        j = asciiRun(text, j, end, NUMBER, h, 3);
-        h = scanHash;
-        fast = j === end || j - i === 3 || text.charCodeAt(j) < 128;
-      }
       let n: number;
-      if (fast) {
-        n = j - i === 1 ? 1 : memoCount(text, i, j, finishHash(h, j - i));
-        if (spaced) {
-          if (wordStart >= 0) words.add(wordStart, i);
-          wordStart = i + 1;
-        } else if (wordStart < 0) {
-          wordStart = i;
-        }
-        if (breaksAt >= 0) {
-          words.add(wordStart, breaksAt);
-          wordStart = -1;
+      if (c < 128 && bmpClass[c] === LETTER) {
+        do {
+          h = Math.imul(h ^ c, FNV_PRIME);
+          if (++j === end) break;
+          c = text.charCodeAt(j);
+        } while (c < 128 && bmpClass[c] === LETTER);
+        if (j === end || c < 128) {
+          n = j - i === 1 ? 1 : memoCount(text, i, j, finishHash(h, j - i));
+        } else {
+          j = preTokenEnd(text, i, end);
+          n = preTokenCount(text, i, j);
         }
       } else {
         j = preTokenEnd(text, i, end);
         n = preTokenCount(text, i, j);
-        for (let p = i; p < j; p++) {
-          const d = text.charCodeAt(p);
-          if ((d < 128 ? bmpClass[d]! : classOfUnit(d)) === SPACE) {
-            if (wordStart >= 0) words.add(wordStart, p);
-            wordStart = -1;
-          } else if (wordStart < 0) {
-            wordStart = p;
-          }
-        }
       }
       if (n < 0) break;
       total += n;
       cum[j] = total + 1;
       i = j;
     }
-    if (wordStart >= 0) words.add(wordStart, end);
     this.cum = i === end ? cum : null;
-    this.words = i === end ? words.done() : null;
-  }
-
-  /** Where the text's pre-tokens start, in order (for tests), or null if the scan gave up. */
-  preTokenStarts(): number[] | null {
-    const { cum } = this;
-    if (cum === null) return null;
-    const starts: number[] = [];
-    for (let p = 0; p < this.text.length; p++) if (cum[p] !== 0) starts.push(p);
-    return starts;
   }
 
   /** Exact cl100k_base token count of `text.slice(a, b)`. */
@@ -515,65 +443,6 @@ export class SliceCounter {
     while (cum[q] === 0) q--;
     const tail = scan(text, q, b);
     return tail < 0 ? countRange(text, a, b) : total + (cum[q]! - cum[p]!) + tail;
-  }
-}
-
-/** The hash asciiRun leaves behind (a module-level scalar, so the hot loop allocates nothing). */
-let scanHash = 0;
-
-/**
- * End of the run of ASCII characters of class `cls` that starts at `j` (at
- * most `max` characters), hashing them into `h`; the hash is left in
- * `scanHash`. The run stops before the first non-ASCII character, whose class
- * the caller must then settle.
- */
-function asciiRun(text: string, j: number, end: number, cls: number, h = FNV_OFFSET, max = end): number {
-  const stop = Math.min(end, j + max);
-  while (j < stop) {
-    const c = text.charCodeAt(j);
-    if (c >= 128 || bmpClass[c] !== cls) break;
-    h = Math.imul(h ^ c, FNV_PRIME);
-    j++;
-  }
-  scanHash = h;
-  return j;
-}
-
-/** Word boundaries in text order, as recorded by SliceCounter. */
-export interface Words {
-  readonly count: number;
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
-}
-
-/** Growable pair of offset arrays (a word takes at least two characters with its separator). */
-class WordList {
-  private starts: Int32Array;
-  private ends: Int32Array;
-  private count = 0;
-
-  constructor(textLength: number) {
-    const guess = Math.max(16, textLength >> 3);
-    this.starts = new Int32Array(guess);
-    this.ends = new Int32Array(guess);
-  }
-
-  add(start: number, end: number): void {
-    if (this.count === this.starts.length) {
-      const starts = new Int32Array(this.count * 2);
-      const ends = new Int32Array(this.count * 2);
-      starts.set(this.starts);
-      ends.set(this.ends);
-      this.starts = starts;
-      this.ends = ends;
-    }
-    this.starts[this.count] = start;
-    this.ends[this.count] = end;
-    this.count++;
-  }
-
-  done(): Words {
-    return { count: this.count, starts: this.starts, ends: this.ends };
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { NormalizedChunk } from './normalize.js';
 import type { HeadingRef, Piece } from './pieces.js';
-import { estimateTokens } from './tokens.js';
+import { estimateTokens, estimateTokensRange } from './tokens.js';
 import type {
   BlockType,
   BreadcrumbMode,
@@ -23,8 +23,6 @@ export interface MetadataContext {
   sourceFile: string;
   /** Exact tokens of a breadcrumb prefix as prepended (`prefix + "\n\n"`). */
   prefixTokens(prefix: string): number;
-  /** Seed 003's estimate of `source.slice(start, end)` (TokenIndex.estimate). */
-  estimateRange(start: number, end: number): number;
 }
 
 /** The heading path a chunk is about: its first heading's, else the one it continues. */
@@ -100,7 +98,7 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
       sourcePosition: { charStart: chunk.start, charEnd: chunk.end, totalChars: ctx.source.length },
       tokenStats: {
         tokens: chunk.tokens,
-        estimatedTokens: chunk.exact ? ctx.estimateRange(chunk.start, chunk.end) : estimateTokens(chunk.text),
+        estimatedTokens: chunk.exact ? estimateTokensRange(ctx.source, chunk.start, chunk.end) : estimateTokens(chunk.text),
         embedTokens: prefix ? ctx.prefixTokens(prefix) + chunk.tokens : chunk.tokens,
       },
       prevId: n > 0 ? idOf(n - 1) : null,

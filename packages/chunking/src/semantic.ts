@@ -103,7 +103,6 @@ export function chunkSemantic(input: SemanticInput): ChunkRecord[] {
     options,
     sourceFile: input.sourceFile,
     prefixTokens,
-    estimateRange: (start, end) => tokens.estimate(start, end),
   });
   // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts).
   anchor('semantic working set', { doc, units, tokens, ctx, pieces, packed, drafts, normalized, records });

@@ -10,7 +10,7 @@
  * `tokens.test.ts` checks it against direct counts on real documents and
  * random text.
  */
-import { countRange, SliceCounter, type Words } from './cl100k-count.js';
+import { countRange, SliceCounter } from './cl100k-count.js';
 
 /**
  * Exact cl100k_base token count of `text`. Special-token text such as
@@ -65,15 +65,10 @@ export function estimateTokensRange(text: string, start: number, end: number): n
 
 /**
  * Exact token counts of arbitrary slices of one source, counting each
- * character about once, and seed 003's estimate of any slice from the words
- * the same scan found.
+ * character about once.
  */
 export class TokenIndex {
   private readonly counter: SliceCounter;
-  /** Per word boundary k: the estimate's sum over words 0..k-1, in tenths of a token. */
-  private cumTenths: Int32Array | null = null;
-  /** Per word boundary k: how many of words 0..k-1 weigh 1.3 (5 to 8 characters). */
-  private cumMid: Int32Array | null = null;
 
   /**
    * @param _cuts offsets where the caller expects slices to start or end. No
@@ -90,83 +85,6 @@ export class TokenIndex {
   count(start: number, end: number): number {
     return this.counter.count(start, end);
   }
-
-  /**
-   * `estimateTokensRange(source, start, end)`, in O(log words) after the first
-   * call. The estimate is a sum of 1, 1.3 and whole numbers, added in text
-   * order; summed in tenths it is exact, and rounds as the float sum does,
-   * unless its fraction is exactly .5, where the float sum's rounding errors
-   * decide: that happens when the count of 1.3-words ends in 5, and then the
-   * words are added one by one as estimateTokensRange does.
-   */
-  estimate(start: number, end: number): number {
-    const words = this.counter.words;
-    if (words === null || end <= start) return estimateTokensRange(this.source, start, end);
-    const { starts, ends } = words;
-    const cumTenths = this.cumTenths ?? this.sumWords(words);
-    const cumMid = this.cumMid!;
-    const first = firstAbove(ends, words.count, start); // first word ending after start
-    const stop = firstAbove(starts, words.count, end - 1); // first word starting at or after end
-    if (first >= stop) return 0;
-    let tenths = cumTenths[stop]! - cumTenths[first]!;
-    let mid = cumMid[stop]! - cumMid[first]!;
-    // Words cut by the slice's ends count as the part inside it.
-    const last = stop - 1;
-    const firstCut = starts[first]! < start;
-    const lastCut = ends[last]! > end;
-    if (firstCut || lastCut) {
-      for (const k of first === last ? [first] : [first, last]) {
-        const a = starts[k]!;
-        const b = ends[k]!;
-        if (a >= start && b <= end) continue;
-        const whole = b - a;
-        const inside = Math.min(b, end) - Math.max(a, start);
-        tenths += wordTenths(inside) - wordTenths(whole);
-        mid += isMidWord(inside) - isMidWord(whole);
-      }
-    }
-    if (mid % 10 === 5) return estimateTokensRange(this.source, start, end);
-    return Math.max(1, Math.round(tenths / 10));
-  }
-
-  private sumWords(words: Words): Int32Array {
-    const { count, starts, ends } = words;
-    const cumTenths = new Int32Array(count + 1);
-    const cumMid = new Int32Array(count + 1);
-    let tenths = 0;
-    let mid = 0;
-    for (let k = 0; k < count; k++) {
-      const len = ends[k]! - starts[k]!;
-      tenths += wordTenths(len);
-      mid += isMidWord(len);
-      cumTenths[k + 1] = tenths;
-      cumMid[k + 1] = mid;
-    }
-    this.cumTenths = cumTenths;
-    this.cumMid = cumMid;
-    return cumTenths;
-  }
-}
-
-/** Seed 003's weight of a word of `len` characters, in tenths of a token. */
-function wordTenths(len: number): number {
-  return len <= 4 ? 10 : len <= 8 ? 13 : 10 * ((len + 3) >> 2); // (len + 3) >> 2 = ceil(len / 4)
-}
-
-function isMidWord(len: number): number {
-  return len > 4 && len <= 8 ? 1 : 0;
-}
-
-/** Index of the first of `sorted[0..count)` greater than `value` (count if none). */
-function firstAbove(sorted: Int32Array, count: number, value: number): number {
-  let lo = 0;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! > value) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /**
