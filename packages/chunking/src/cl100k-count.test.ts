@@ -122,6 +122,31 @@ describe('SliceCounter', () => {
     return [t, a, a + (t.length ? y % (t.length - a + 1) : 0)] as const;
   });
 
+  // The document scan has its own shortcut for ASCII words: its pre-tokens
+  // must be the pattern's.
+  const regexStarts = (t: string): number[] => {
+    const starts: number[] = [];
+    let p = 0;
+    for (const piece of regexSplit(t)) {
+      starts.push(p);
+      p += piece.length;
+    }
+    return starts;
+  };
+
+  it('splits generated and arbitrary text into the pattern’s pre-tokens', () => {
+    fc.assert(
+      fc.property(fc.oneof(texty, anyUnits, anyCodePoints), (t) => {
+        expect(new SliceCounter(t).preTokenStarts()).toEqual(regexStarts(t));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('splits every sample document into the pattern’s pre-tokens', () => {
+    for (const [, text] of realDocuments()) expect(new SliceCounter(text).preTokenStarts()).toEqual(regexStarts(text));
+  });
+
   it('counts every slice of generated text as the slice alone counts', () => {
     fc.assert(
       fc.property(sliceCase, ([t, a, b]) => new SliceCounter(t).count(a, b) === countRange(t.slice(a, b))),

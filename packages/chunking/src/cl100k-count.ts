@@ -410,6 +410,15 @@ export class SliceCounter {
     this.cum = i === end ? cum : null;
   }
 
+  /** Where the text's pre-tokens start, in order (for tests), or null if the scan gave up. */
+  preTokenStarts(): number[] | null {
+    const { cum } = this;
+    if (cum === null) return null;
+    const starts: number[] = [];
+    for (let p = 0; p < this.text.length; p++) if (cum[p] !== 0) starts.push(p);
+    return starts;
+  }
+
   /** Exact cl100k_base token count of `text.slice(a, b)`. */
   count(a: number, b: number): number {
     const { cum, text } = this;
