@@ -45,8 +45,10 @@ md.normalizeLink = (url: string): string => {
  * and trims a paragraph's lines for its inline parser, which never runs on our
  * paragraphs (a block is a range of the source), and those strings were a
  * tenth of all the memory a document allocated. The line logic is markdown-it
- * 15.0.3's own; the inline token stays (empty), so the token stream keeps the
- * open/inline/close shape that the list rule's tight-paragraph marking expects.
+ * 15.0.3's own. A paragraph is one leaf token (type PARAGRAPH) rather than
+ * open, inline and close tokens: nothing reads its inline token, and the list
+ * rule's tight-paragraph marking, which looks for `paragraph_open`, only sets
+ * `hidden`, which nothing reads either.
  */
 function paragraphWithoutText(state: StateBlock, startLine: number, endLine: number): boolean {
   const terminatorRules = state.md.block.ruler.getRules('paragraph');
@@ -66,13 +68,12 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
     if (terminate) break;
   }
   state.line = nextLine;
-  state.push('paragraph_open', 'p', 1).map = [startLine, nextLine];
-  state.push('inline', '', 0).map = [startLine, nextLine];
-  state.push('paragraph_close', 'p', -1);
+  state.push(PARAGRAPH, 'p', 0).map = [startLine, nextLine];
   state.parentType = oldParentType;
   return true;
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
+const PARAGRAPH = 'paragraph';
 
 /**
  * markdown-it 15's Token constructor sets each of its 13 fields through a
@@ -256,8 +257,7 @@ function buildTree(tokens: Token[]): TokenNode[] {
       stack.pop();
     } else if (token.type === 'inline') {
       const parent = stack[stack.length - 1];
-      // Only headings and table cells read their inline text.
-      if (parent && parent.open.type !== 'paragraph_open') {
+      if (parent) {
         if (parent.inline === NO_TOKENS) parent.inline = [];
         parent.inline.push(token);
       }
@@ -280,7 +280,7 @@ function addChild(stack: TokenNode[], roots: TokenNode[], node: TokenNode): void
 
 const TYPE_OF: Record<string, BlockType> = {
   heading_open: 'heading',
-  paragraph_open: 'paragraph',
+  [PARAGRAPH]: 'paragraph',
   blockquote_open: 'blockquote',
   bullet_list_open: 'list',
   ordered_list_open: 'list',
