@@ -27,8 +27,8 @@ export interface Piece {
   splitUnit: boolean;
   /** Headings in effect at this piece, outermost first (a heading piece includes itself). */
   path: HeadingRef[];
-  /** Block types in this piece, nested ones included. */
-  types: BlockType[];
+  /** Block types in this piece, nested ones included (shared between pieces: never mutated). */
+  types: readonly BlockType[];
 }
 
 /** A chunk before metadata: a run of pieces, possibly extended backwards by overlap. */

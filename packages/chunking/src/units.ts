@@ -12,8 +12,8 @@ import type { Block, BlockType } from './types.js';
 export interface Unit {
   block: Block;
   path: HeadingRef[];
-  /** Block types inside the unit (the unit's own first; `list` for items). */
-  types: BlockType[];
+  /** Block types inside the unit (the unit's own first; `list` for items). Shared: never mutated. */
+  types: readonly BlockType[];
 }
 
 export function toUnits(blocks: Block[]): Unit[] {
@@ -26,9 +26,11 @@ export function toUnits(blocks: Block[]): Unit[] {
       const depth = block.depth ?? 1;
       const text = block.text ?? '';
       path = [...path.filter((h) => h.depth < depth), { text, depth, slug: slugger.slug(text) }];
-      units.push({ block, path, types: ['heading'] });
+      units.push({ block, path, types: onlyType('heading') });
     } else if (block.type === 'list' && block.children?.length) {
-      for (const item of block.children) units.push({ block: item, path, types: ['list', ...typesIn(item)] });
+      for (const item of block.children) {
+        units.push({ block: item, path, types: item.children?.length || item.type !== 'listItem' ? ['list', ...typesIn(item)] : LIST_ITEM });
+      }
     } else {
       units.push({ block, path, types: typesIn(block) });
     }
@@ -36,8 +38,8 @@ export function toUnits(blocks: Block[]): Unit[] {
   return units;
 }
 
-function typesIn(block: Block): BlockType[] {
-  if (!block.children?.length) return [block.type]; // most blocks: no Set needed
+function typesIn(block: Block): readonly BlockType[] {
+  if (!block.children?.length) return onlyType(block.type); // most blocks: no Set needed
   const seen = new Set<BlockType>([block.type]);
   const walk = (b: Block): void => {
     for (const c of b.children ?? []) {
@@ -47,4 +49,18 @@ function typesIn(block: Block): BlockType[] {
   };
   walk(block);
   return [...seen];
+}
+
+// Most units have one type (or are childless list items): one frozen array per
+// type instead of a new one per unit.
+const LIST_ITEM: readonly BlockType[] = Object.freeze(['list', 'listItem']);
+const ONLY_TYPE = new Map<BlockType, readonly BlockType[]>();
+
+function onlyType(type: BlockType): readonly BlockType[] {
+  let types = ONLY_TYPE.get(type);
+  if (types === undefined) {
+    types = Object.freeze([type]);
+    ONLY_TYPE.set(type, types);
+  }
+  return types;
 }
