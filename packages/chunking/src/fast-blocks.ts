@@ -40,6 +40,9 @@ md.normalizeLink = (url: string): string => {
   return out;
 };
 
+/** The token type of a paragraph (a leaf: see paragraphWithoutText). */
+const PARAGRAPH = 'paragraph';
+
 /**
  * markdown-it's paragraph rule, less the paragraph's text: markdown-it joins
  * and trims a paragraph's lines for its inline parser, which never runs on our
@@ -73,7 +76,6 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
   return true;
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
-const PARAGRAPH = 'paragraph';
 
 /**
  * markdown-it 15's Token constructor sets each of its 13 fields through a
