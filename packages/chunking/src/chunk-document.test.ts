@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { get_encoding } from 'tiktoken';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
 import { ChunkOptionsError } from './options.js';
 import { code, fenceLines, para, table } from './test-helpers.js';
@@ -266,4 +267,31 @@ describe('options', () => {
       JSON.stringify(chunkDocument(source, { parser: 'fast' }).chunks.map((c) => ({ ...c, metadata: null }))),
     );
   });
+});
+
+describe('token counts with U+0085 and U+FEFF', () => {
+  // gpt-tokenizer counts these differently from tiktoken (its split uses JS's \s,
+  // its rank table lacks the BOM); every strategy's counts must be tiktoken's.
+  const tiktoken = get_encoding('cl100k_base');
+  afterAll(() => tiktoken.free());
+  const reference = (text: string): number => tiktoken.encode(text, [], []).length;
+  const line = 'Some words\u0085with NEL and \ufeffBOM marks\ufeff inside, repeated here. ';
+  const text = `# Title\n\n${line.repeat(20)}\n\n## Part\n\n${line.repeat(60)}\n\n\`\`\`\ncode\ufeff line\u0085\n\`\`\`\n`;
+  const strategies = {
+    semantic: { maxTokens: 64, targetTokens: 48, minTokens: 8 },
+    'token-window': { windowTokens: 64, windowOverlapTokens: 8, singlePieceMaxTokens: 64 },
+    paginate: { ctxSize: 512, bufSize: 0 },
+    hierarchical: { snippetMaxTokens: 256, snippetTargetTokens: 200 },
+  } as const;
+
+  for (const [strategy, options] of Object.entries(strategies)) {
+    it(`are tiktoken's in ${strategy}`, () => {
+      const { chunks } = chunkDocument(text, { docName: 'nel-bom', strategy: strategy as keyof typeof strategies, ...options });
+      expect(chunks.length).toBeGreaterThan(1);
+      for (const c of chunks) {
+        expect(c.tokenStats.tokens).toBe(reference(c.originalText));
+        expect(c.tokenStats.embedTokens).toBe(reference(c.embedText));
+      }
+    });
+  }
 });

@@ -11,9 +11,23 @@ const reference = (text: string): number => tiktoken.encode(text, [], []).length
 const gpt = (text: string): number => gptCount(text, { disallowedSpecial: new Set() });
 
 // tiktoken's cl100k_base pattern in JS syntax: `(?i:…)` spelled out, with the
-// one extra case-insensitive partner among the contraction letters (ſ for s).
+// one extra case-insensitive partner among the contraction letters (ſ for s),
+// and Rust's `\s` (Unicode White_Space) for JS's.
 const CL100K_SPLIT =
-  /'(?:[sSſ]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
+  /'(?:[sSſ]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\p{White_Space}\p{L}\p{N}]+[\r\n]*|\p{White_Space}*[\r\n]+|\p{White_Space}+(?!\P{White_Space})|\p{White_Space}+/gu;
+
+/** Text with a lone surrogate, which tiktoken cannot take as it is. */
+const hasLoneSurrogate = (t: string): boolean => /[\ud800-\udfff]/.test(t.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''));
+/**
+ * The count to expect: tiktoken's; for text with a lone surrogate (which both
+ * encoders turn into U+FFFD) gpt-tokenizer's, which is tiktoken's wherever
+ * U+0085 and U+FEFF are absent; null where neither reference holds.
+ */
+const expected = (t: string): number | null => (!hasLoneSurrogate(t) ? reference(t) : /[\ufeff\u0085]/.test(t) ? null : gpt(t));
+const matches = (count: number, t: string): boolean => {
+  const want = expected(t);
+  return want === null || count === want;
+};
 
 function regexSplit(text: string): string[] {
   return text.match(CL100K_SPLIT) ?? [];
@@ -76,14 +90,14 @@ describe('countRange', () => {
     for (const [, text] of realDocuments()) expect(countRange(text)).toBe(reference(text));
   });
 
-  it('matches gpt-tokenizer on generated and arbitrary text', () => {
-    fc.assert(fc.property(texty, (t) => countRange(t) === gpt(t)), { numRuns: 2000 });
-    fc.assert(fc.property(anyCodePoints, (t) => countRange(t) === gpt(t)), { numRuns: 1000 });
-  });
-
-  it('matches tiktoken on text without U+FEFF and U+0085 (where gpt-tokenizer differs too)', () => {
-    const plain = texty.filter((t) => !/[\ufeff\u0085]/.test(t) && !/[\ud800-\udfff]/.test(t.replace(/[\ud800-\udbff][\udc00-\udfff]/g, '')));
-    fc.assert(fc.property(plain, (t) => countRange(t) === reference(t)), { numRuns: 2000 });
+  it('matches tiktoken on generated and arbitrary text, U+0085 and U+FEFF included', () => {
+    fc.assert(fc.property(texty, (t) => matches(countRange(t), t)), { numRuns: 3000 });
+    fc.assert(fc.property(anyCodePoints, (t) => matches(countRange(t), t)), { numRuns: 2000 });
+    // Where gpt-tokenizer (JS's \s, and a rank table without the BOM) and tiktoken differ.
+    for (const t of ['\ufeff', '\ufeff```', 'a\u0085b', 'x \u0085\u0085 y', '\ufeffHello', 'a \ufeff b', ' \ufeff\n', 'end\u0085']) {
+      expect(countRange(t)).toBe(reference(t));
+    }
+    expect(gpt('\ufeff')).not.toBe(reference('\ufeff')); // why gpt-tokenizer is not the reference here
   });
 
   it('counts a range as its slice, and repeated text the same way every time (the memo)', () => {
@@ -91,7 +105,7 @@ describe('countRange', () => {
       fc.property(texty, fc.nat(), fc.nat(), (t, x, y) => {
         const a = t.length ? x % (t.length + 1) : 0;
         const b = a + (t.length ? y % (t.length - a + 1) : 0);
-        return countRange(t, a, b) === gpt(t.slice(a, b)) && countRange(t, a, b) === countRange(t.slice(a, b));
+        return matches(countRange(t, a, b), t.slice(a, b)) && countRange(t, a, b) === countRange(t.slice(a, b));
       }),
       { numRuns: 2000 },
     );
@@ -100,7 +114,7 @@ describe('countRange', () => {
   it('stays exact while its memo grows, fills up and resets', () => {
     try {
       resetMemoForTests(64, 300);
-      fc.assert(fc.property(texty, (t) => countRange(t) === gpt(t) && countRange(t) === countRange(t)), { numRuns: 1500 });
+      fc.assert(fc.property(texty, (t) => matches(countRange(t), t) && countRange(t) === countRange(t)), { numRuns: 1500 });
       for (const [, text] of realDocuments().slice(0, 2)) expect(countRange(text)).toBe(reference(text));
     } finally {
       resetMemoForTests();
@@ -159,7 +173,7 @@ describe('SliceCounter', () => {
       const a = t.length ? x % (t.length + 1) : 0;
       return [t, a, a + (t.length ? y % (t.length - a + 1) : 0)] as const;
     });
-    fc.assert(fc.property(units, ([t, a, b]) => new SliceCounter(t).count(a, b) === gpt(t.slice(a, b))), { numRuns: 3000 });
+    fc.assert(fc.property(units, ([t, a, b]) => matches(new SliceCounter(t).count(a, b), t.slice(a, b))), { numRuns: 3000 });
   });
 
   it('is not fooled by a whitespace run the slice cuts (the case that rules out the last boundary)', () => {

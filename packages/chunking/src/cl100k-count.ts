@@ -21,12 +21,14 @@
  *   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
  *    ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
  *
- * alternative by alternative, in order, on code points (as the regex does with
- * the `u` flag). `cl100k-count.test.ts` checks it against that regex (property
- * tests over unicode, CRLF, contractions and special-token text) and the
- * counts against tiktoken on every real document.
+ * alternative by alternative, in order, on code points, `\s` meaning Unicode
+ * White_Space as in tiktoken's Rust regex (JS's `\s`, which gpt-tokenizer's
+ * split uses, differs on U+0085 and U+FEFF). `cl100k-count.test.ts` checks it
+ * against that regex (property tests over unicode, CRLF, contractions and
+ * special-token text) and the counts against tiktoken.
  */
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
+import { bpeTokenCount } from './bpe.js';
 
 // Special-token text such as `<|endoftext|>` is ordinary text to us.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -34,12 +36,14 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 // Character classes of the split pattern.
 const LETTER = 1; // \p{L}
 const NUMBER = 2; // \p{N}
-const SPACE = 3; // \s (JS's definition, as the reference regex uses)
+const SPACE = 3; // \s as tiktoken's (Rust) regex means it: Unicode White_Space
 const OTHER = 4; // everything else, lone surrogates included
 
 const IS_LETTER = /^\p{L}$/u;
 const IS_NUMBER = /^\p{N}$/u;
-const IS_SPACE = /^\s$/u;
+// Not JS's \s, which holds U+FEFF and not U+0085: tiktoken's pattern runs on
+// Rust's regex, where \s is \p{White_Space} (U+0085 yes, U+FEFF no).
+const IS_SPACE = /^\p{White_Space}$/u;
 
 function classify(ch: string): number {
   if (IS_LETTER.test(ch)) return LETTER;
@@ -314,13 +318,18 @@ function memoCount(s: string, a: number, b: number, h: number): number {
  * BPE length as long as gpt-tokenizer's own split leaves it whole, which is
  * checked rather than assumed: -1 tells the caller to fall back to counting
  * the whole text with gpt-tokenizer (never seen, but no count is ever guessed).
+ * Pre-tokens holding U+0085 or U+FEFF, where gpt-tokenizer's split or its
+ * rank table departs from tiktoken's, go to our own BPE (bpe.ts).
  */
 function bpeCount(preToken: string): number {
+  if (TIKTOKEN_ONLY.test(preToken)) return bpeTokenCount(preToken);
   GPT_SPLIT.lastIndex = 0;
   const m = GPT_SPLIT.exec(preToken);
   if (m === null || m.index !== 0 || m[0].length !== preToken.length) return -1;
   return gptCount(preToken, PLAIN_TEXT);
 }
+
+const TIKTOKEN_ONLY = /[\u0085\ufeff]/;
 
 // gpt-tokenizer's cl100k split (its own, slightly rewritten form of tiktoken's),
 // used only for the check above.

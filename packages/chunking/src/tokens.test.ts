@@ -10,7 +10,7 @@ const reference = (text: string): number => tiktoken.encode(text, [], []).length
 
 // Text that exercises the pre-tokenizer: newlines, runs of spaces, punctuation
 // that absorbs newlines, digits, contractions, unicode spaces and letters.
-const atoms = ['\n', '\n\n', '\r\n', ' ', '  ', '\t', '\u00a0', '\u3000', '.', '```', '}', ');', '|', '#', '- ', "'s", "'ll",
+const atoms = ['\n', '\n\n', '\r\n', ' ', '  ', '\t', '\u00a0', '\u3000', '\u0085', '\ufeff', '.', '```', '}', ');', '|', '#', '- ', "'s", "'ll",
   'foo', 'Bar', 'x', '123', '4567', 'é', 'ß', '日本', '😀', '𝐀', '\u0301', '<|endoftext|>', 'a.b', '...', '>', '*'];
 const texty = fc.array(fc.constantFrom(...atoms), { maxLength: 60 }).map((a) => a.join(''));
 

@@ -98,14 +98,17 @@ export function isSafePoint(source: string, offset: number): boolean {
   for (let i = offset; i < source.length; i++) {
     const c = source.charCodeAt(i);
     if (c === 10 || c === 13) return false;
-    // Same notion of whitespace as the pre-tokenizer's `\s` (which includes NBSP etc.).
+    // Same notion of whitespace as the pre-tokenizer's `\s`: Unicode White_Space (NBSP, NEL…).
     if (c > 32 && c < 128) return true;
-    if (c >= 128 ? !WHITESPACE.test(source[i]!) : c !== 32 && c !== 9 && c !== 12 && c !== 11) return true;
+    if (c >= 128 ? !PRE_TOKEN_SPACE.test(source[i]!) : c !== 32 && c !== 9 && c !== 12 && c !== 11) return true;
   }
   return false;
 }
 
+/** Seed 003's whitespace (its estimator splits on JS's `/\s+/`). */
 const WHITESPACE = /^\s$/u;
+/** cl100k's whitespace: tiktoken's Rust `\s`, Unicode White_Space (U+0085 yes, U+FEFF no). */
+const PRE_TOKEN_SPACE = /^\p{White_Space}$/u;
 /** `\s` among ASCII: tab, line feed, vertical tab, form feed, carriage return, space. */
 const ASCII_SPACE = new Uint8Array(128);
 for (const c of [9, 10, 11, 12, 13, 32]) ASCII_SPACE[c] = 1;
