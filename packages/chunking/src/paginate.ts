@@ -51,9 +51,7 @@ export function chunkPaginate(input: PaginateInput): ChunkRecord[] {
   const nmax = o.ctxSize - o.bufSize;
   const budget = nmax - pageReserve();
   const units = toUnits(doc.blocks);
-  const cuts = [...doc.lines.starts, ...doc.lines.ends];
-  for (const b of doc.blocks) cuts.push(b.start, b.end);
-  const tokens = new TokenIndex(source, cuts);
+  const tokens = new TokenIndex(source);
   const pieces = splitOversized(units, { source, lines: doc.lines, tokens, target: budget, budget: () => budget });
   // Fill pages to the cap; a page ends early only at a heading whose whole section would not fit, once half full.
   const drafts = pack(pieces, { source, tokens, minTokens: Math.floor(budget / 2), targetTokens: budget, budget: () => budget });
