@@ -12,7 +12,7 @@
  * `[DOC: …][PATH: …][CONCEPTS: …]`; concepts are the document's keywords
  * (@chunkyard/keywords) that occur in the chunk, strongest first.
  */
-import { extractKeywords, matchKeywords, type KeywordEntry } from '@chunkyard/keywords';
+import { extractKeywords, KeywordMatcher, ScanMemo } from '@chunkyard/keywords';
 import { PIPELINE, isCode } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack, type PackContext } from './pack.js';
@@ -79,8 +79,10 @@ export function chunkHierarchical(input: HierarchicalInput): ChunkRecord[] {
     return normalize(drafts, source);
   });
 
-  const keywords = o.maxConcepts > 0 ? extractKeywords([{ name: input.sourceFile, text: source.slice(doc.frontMatter?.end ?? 0) }]) : [];
-  return validate(source, toRecords(input, sections, snippetsOf, keywords, new RangeContexts(units)), {
+  // The extraction's scan of the document is kept for matching its chunks, which repeat its text.
+  const memo = new ScanMemo();
+  const keywords = o.maxConcepts > 0 ? extractKeywords([{ name: input.sourceFile, text: source.slice(doc.frontMatter?.end ?? 0) }], { memo }) : [];
+  return validate(source, toRecords(input, sections, snippetsOf, new KeywordMatcher(keywords, memo), new RangeContexts(units)), {
     maxTokens: o.sectionMaxTokens,
     maxTokensOf: (c) => (c.tier?.level === 'snippet' ? o.snippetMaxTokens : o.sectionMaxTokens),
     docName: o.docName,
@@ -97,7 +99,7 @@ function toRecords(
   input: HierarchicalInput,
   sections: NormalizedChunk[],
   snippetsOf: NormalizedChunk[][],
-  keywords: KeywordEntry[],
+  matcher: KeywordMatcher,
   contexts: RangeContexts,
 ): ChunkRecord[] {
   const { source, options: o } = input;
@@ -108,8 +110,8 @@ function toRecords(
   const records: ChunkRecord[] = [];
   const make = (chunk: NormalizedChunk, id: string, parentId: string, prevId: string | null, nextId: string | null, tier: ChunkRecord['tier'] & object): ChunkRecord => {
     const ctx = contexts.of(chunk.start, chunk.end);
-    const ranked = [...matchKeywords(keywords, chunk.text)].sort((a, b) => b.score - a.score);
-    const concepts = (ranked.length || keywords.length ? ranked.map((k) => k.name) : []).slice(0, o.maxConcepts);
+    const ranked = matcher.match(chunk.text).sort((a, b) => b.score - a.score);
+    const concepts = (ranked.length || matcher.size ? ranked.map((k) => k.name) : []).slice(0, o.maxConcepts);
     const { prefix, parts } = fitPrefix({ doc: input.fileTitle, path: ctx.path.map((h) => h.text), tableHeaders: ctx.tableHeaders, concepts });
     const embedText = `${prefix}\n${chunk.text}`;
     const tokens = chunk.exact ? chunk.tokens : countTokens(chunk.text);

@@ -3,7 +3,7 @@
  * deterministic; the algorithm and its weights are described in ../README.md.
  */
 import { stemmer } from 'stemmer';
-import { scanMarkdown, type Context, type Occurrence } from './scan.js';
+import { scanMarkdown, type Context, type Occurrence, type ScanMemo } from './scan.js';
 import { COMMON_WORDS, STOP_WORDS } from './words.js';
 
 export interface KeywordEntry {
@@ -23,6 +23,12 @@ export interface ExtractOptions {
   max?: number;
   /** Entries that are always included with their own scores and replace extracted ones of the same name (case-insensitive). */
   handWritten?: readonly KeywordEntry[];
+  /**
+   * Keeps this scan of the sources for later scans of the same text, such as matching the
+   * table against each chunk of the document (`new KeywordMatcher(table, memo)`). The table
+   * is the same with or without it.
+   */
+  memo?: ScanMemo;
 }
 
 export const DEFAULT_MAX = 40;
@@ -105,7 +111,7 @@ export function extractKeywords(sources: readonly KeywordSource[], options: Extr
   const handWritten = (options.handWritten ?? []).map((e) => ({ name: e.name.trim(), score: e.score }));
   validateEntries(handWritten);
 
-  const ranked = rankCandidates(sources);
+  const ranked = rankCandidates(sources, options.memo);
   const overridden = new Set(handWritten.map((e) => e.name.toLowerCase()));
   const extracted = ranked.filter((c) => !overridden.has(c.name.toLowerCase())).slice(0, Math.max(0, max - handWritten.length));
   return [...handWritten, ...scoreByRank(extracted)].sort(compareEntries);
@@ -117,11 +123,11 @@ interface Ranked {
 }
 
 /** Every qualifying candidate with its raw score, best first (ties by name). */
-function rankCandidates(sources: readonly KeywordSource[]): Ranked[] {
+function rankCandidates(sources: readonly KeywordSource[], memo: ScanMemo | undefined): Ranked[] {
   const candidates = new Map<string, Candidate>();
   sources.forEach((source, sourceIndex) => {
     const seenInBlock = new Set<string>();
-    for (const o of scanMarkdown(source.text)) {
+    for (const o of scanMarkdown(source.text, memo)) {
       if (o.block !== undefined) {
         // A long listing repeats its names; a code block says "this name matters" once.
         const blockKey = `${sourceIndex}:${o.block}:${o.key}`;

@@ -6,6 +6,8 @@
  *   const md = formatWordsMd(entries, { source: ['golden-reference.md'] });
  *   const again = parseWordsMd(md, 'docs/x/_keywords/words.md');   // what `spec` reads
  *   const inChunk = matchKeywords(again, chunkText);                 // the table's keywords in one chunk
+ *   const matcher = new KeywordMatcher(again);                       // the same, for many chunks of one document
+ *   matcher.match(chunkText);
  */
 export {
   COMMON_PENALTY,
@@ -20,5 +22,6 @@ export {
   type KeywordEntry,
   type KeywordSource,
 } from './extract.js';
-export { matchKeywords } from './match.js';
+export { KeywordMatcher, matchKeywords } from './match.js';
+export { ScanMemo } from './scan.js';
 export { formatWordsMd, KeywordTableError, parseWordsMd, type FormatOptions } from './words-md.js';

@@ -5,7 +5,7 @@
  * `<xref:…>` links, code spans and code blocks counts as it did for extraction.
  */
 import type { KeywordEntry } from './extract.js';
-import { scanMarkdown, termKey } from './scan.js';
+import { ScanMemo, scanKeys, scanMarkdown, termKey } from './scan.js';
 
 /**
  * The entries of `table` that occur in `markdown`, in table order. A name the scan cannot
@@ -21,4 +21,42 @@ export function matchKeywords(table: readonly KeywordEntry[], markdown: string):
     flat ??= markdown.toLowerCase().replace(/\s+/g, ' ');
     return flat.includes(entry.name.trim().toLowerCase().replace(/\s+/g, ' '));
   });
+}
+
+/**
+ * `matchKeywords` for many pieces of one document (the chunks of a chunker) against one table:
+ * `new KeywordMatcher(table).match(markdown)` returns exactly `matchKeywords(table, markdown)`,
+ * but each entry's term key is worked out once, and the term keys of a paragraph, heading,
+ * table cell or code block are scanned once per distinct content and then remembered
+ * (ScanMemo), so text that several chunks share is lexed and stemmed once. It holds what it
+ * has scanned, so make one per document and let it go with the document.
+ */
+export class KeywordMatcher {
+  private readonly keys: readonly (string | null)[];
+  constructor(
+    private readonly table: readonly KeywordEntry[],
+    /** Shared with the extraction of `table` (ExtractOptions.memo), the chunks of a document start with its scans. */
+    private readonly memo: ScanMemo = new ScanMemo(),
+  ) {
+    this.keys = table.map((entry) => termKey(entry.name));
+  }
+
+  /** Number of entries in the table. */
+  get size(): number {
+    return this.table.length;
+  }
+
+  /** The entries of the table that occur in `markdown`, in table order. */
+  match(markdown: string): KeywordEntry[] {
+    // matchKeywords scans even for an empty table, but its answer is [] whatever it finds.
+    if (this.table.length === 0) return [];
+    const found = scanKeys(markdown, this.memo);
+    let flat: string | undefined;
+    return this.table.filter((entry, i) => {
+      const key = this.keys[i]!;
+      if (key !== null) return found.has(key);
+      flat ??= markdown.toLowerCase().replace(/\s+/g, ' ');
+      return flat.includes(entry.name.trim().toLowerCase().replace(/\s+/g, ' '));
+    });
+  }
 }

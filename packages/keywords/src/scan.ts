@@ -3,7 +3,7 @@
  * and how much: `extractKeywords` ranks what it yields and `matchKeywords` uses the same scan,
  * so a keyword found in a topic is found again in that topic's chunks.
  */
-import MarkdownIt, { type Token } from 'markdown-it';
+import MarkdownIt, { type Env, type Token } from 'markdown-it';
 import { stemmer } from 'stemmer';
 import { parse as parseYaml } from 'yaml';
 import { STOP_WORDS } from './words.js';
@@ -37,6 +37,14 @@ const MAX_PHRASE_SPAN = MAX_PHRASE_WORDS + MAX_INNER_STOP_WORDS;
 // `html: true` so raw HTML becomes html_inline/html_block tokens, which are skipped, instead
 // of text; tables on (the default preset); no linkify, no typographer: text stays as written.
 const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+/**
+ * The same parser with the core rules that parse or rewrite inline children switched off: it
+ * yields `md`'s block tokens, with each inline token's content but no children. ScanMemo
+ * parses a content's children itself (`md.parseInline`, which runs those same rules) only when
+ * it has not seen that content yet.
+ */
+const mdBlocks = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+mdBlocks.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 /** DocFX directives (`:::code …:::`, `:::zone …:::`, `:::image …:::`) reference other files. */
@@ -295,8 +303,11 @@ const FRONT_MATTER_HEADING_KEYS = ['title', 'description'];
  * Every candidate occurrence in one markdown document, in document order.
  * Front matter `title`/`description` count as headings; DocFX `:::` directive lines, HTML,
  * images and URLs are skipped; link text counts, link targets do not.
+ *
+ * With a `memo`, the same occurrences come from cached scans of the document's inline contents
+ * and code blocks (see ScanMemo), and what this scan finds is cached there for later calls.
  */
-export function scanMarkdown(source: string): Occurrence[] {
+export function scanMarkdown(source: string, memo?: ScanMemo): Occurrence[] {
   const out: Occurrence[] = [];
   let text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const fm = FRONT_MATTER.exec(text);
@@ -309,6 +320,10 @@ export function scanMarkdown(source: string): Occurrence[] {
     }
   }
   text = text.replace(DOCFX_DIRECTIVE, '');
+  if (memo) {
+    memo.scan(text, out);
+    return out;
+  }
 
   const tokens = md.parse(text, {});
   let context: Context = 'body';
@@ -324,6 +339,91 @@ export function scanMarkdown(source: string): Occurrence[] {
     }
   }
   return out;
+}
+
+/** What one inline content yields when scanned as body text: its occurrences and their distinct keys. */
+interface InlineScan {
+  occurrences: readonly Occurrence[];
+  keys: readonly string[];
+}
+
+/**
+ * Scans of inline contents (a heading's, a paragraph's, a table cell's text) and code block
+ * contents, by their text, for scanning many overlapping pieces of one document (a document
+ * and then each of its chunks): a paragraph that several chunks share is lexed and stemmed once.
+ *
+ * Exact because what a content yields depends only on that content and, for a content holding
+ * `[`, on the link references the markdown defines (`[text][label]` is a link only if `label`
+ * is defined; markdown-it's link and image rules are the only inline rules that read them).
+ * So a content with `[` is cached per set of references, any other content once. Holds
+ * everything it has seen: make one per document.
+ */
+export class ScanMemo {
+  /** By references signature ('' for none or not consulted), then content. */
+  private readonly inline = new Map<string, Map<string, InlineScan>>();
+  private readonly code = new Map<string, readonly string[]>();
+
+  /** Appends the occurrences of `text` (front matter and directive lines already removed) to `out`; returns their keys. */
+  scan(text: string, out?: Occurrence[]): Set<string> {
+    const keys = new Set<string>();
+    const env: Env = {};
+    // Block tokens only; each inline content is parsed below, on a miss, by md.parseInline
+    // with the same env, which runs the inline rules md.parse would run on it.
+    const tokens = mdBlocks.parse(text, env);
+    // markdown-it's block parse sets env.references when the markdown defines a link reference.
+    const refs = env.references !== undefined && Object.keys(env.references).length > 0 ? JSON.stringify(env.references) : '';
+    let context: Context = 'body';
+    let block = 0;
+    for (const token of tokens) {
+      if (token.type === 'heading_open') context = 'heading';
+      else if (token.type === 'heading_close') context = 'body';
+      else if (token.type === 'inline') {
+        const found = this.inlineScan(token.content, refs !== '' && token.content.includes('[') ? refs : '', env);
+        for (const key of found.keys) keys.add(key);
+        if (!out) continue;
+        // A heading's Span marks every occurrence 'heading' and changes nothing else.
+        if (context === 'body') out.push(...found.occurrences);
+        else for (const o of found.occurrences) out.push({ ...o, context });
+      } else if (token.type === 'fence' || token.type === 'code_block') {
+        block++;
+        let names = this.code.get(token.content);
+        if (!names) {
+          names = codeBlockIdentifiers(token.content);
+          this.code.set(token.content, names);
+        }
+        const span = out ? new Span(out, 'codeBlock') : undefined;
+        for (const name of names) {
+          keys.add(`i:${name.toLowerCase()}`);
+          span?.identifier(name, 'codeBlock', block);
+        }
+      }
+    }
+    return keys;
+  }
+
+  private inlineScan(content: string, refs: string, env: Env): InlineScan {
+    let byContent = this.inline.get(refs);
+    if (!byContent) {
+      byContent = new Map();
+      this.inline.set(refs, byContent);
+    }
+    let found = byContent.get(content);
+    if (!found) {
+      const occurrences: Occurrence[] = [];
+      scanInline(md.parseInline(content, env)[0]?.children ?? [], new Span(occurrences, 'body'));
+      found = { occurrences, keys: [...new Set(occurrences.map((o) => o.key))] };
+      byContent.set(content, found);
+    }
+    return found;
+  }
+}
+
+/** The set of keys of `scanMarkdown(source)`, through a memo (see ScanMemo). */
+export function scanKeys(source: string, memo: ScanMemo): Set<string> {
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  // Front matter is rare in a chunk; scanMarkdown reads it (and uses the memo for the rest).
+  if (FRONT_MATTER.test(text)) return new Set(scanMarkdown(source, memo).map((o) => o.key));
+  return memo.scan(text.replace(DOCFX_DIRECTIVE, ''));
 }
 
 function frontMatterHeadings(yamlText: string): string[] {
