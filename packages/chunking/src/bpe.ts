@@ -2,11 +2,13 @@
  * cl100k_base byte-pair encoding of one pre-token, counted: tiktoken's merge
  * loop over the pre-token's UTF-8 bytes, with the ranks gpt-tokenizer ships.
  *
- * Used only for pre-tokens that hold U+FEFF, where gpt-tokenizer's own count is
- * wrong: its rank table keeps the bytes EF BB BF (the BOM, rank 3305) as raw
- * bytes rather than a string, and its encoder does not find them, so it counts
- * "\ufeff" as two tokens where tiktoken has one. The rank map is built on first
- * use, so documents without the character never pay for it.
+ * Used only for pre-tokens that hold U+FEFF or U+0085, where gpt-tokenizer's
+ * own count departs from tiktoken's: its rank table keeps the bytes EF BB BF
+ * (the BOM, rank 3305) as raw bytes rather than a string, and its encoder does
+ * not find them, so it counts "\ufeff" as two tokens where tiktoken has one;
+ * and its split, on JS's `\s`, can cut a pre-token holding either character
+ * that tiktoken keeps whole. The rank map is built on first use, so documents
+ * without these characters never pay for it.
  */
 import bpeRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
 
