@@ -18,6 +18,7 @@ import { REMOTE_DEFAULTS, RemoteProvider, type RemoteSettings } from './remote.j
 import type { EmbeddingProvider, EmbeddingSettings, ProviderName } from './types.js';
 
 export type { EmbedOptions, EmbeddingProvider, EmbeddingSettings, ProviderName, RetryInfo } from './types.js';
+export { cosine } from './cosine.js';
 export { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 export { LocalLexicalProvider, localModelId, lexicalFeatures, featureHash, STOP_WORDS, LOCAL_DEFAULT_DIMENSIONS, LOCAL_LEXICAL_VERSION } from './local.js';
 export { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL } from './ollama.js';

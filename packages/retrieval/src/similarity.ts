@@ -3,23 +3,10 @@
  * vectors, best first. Vectors are compared as given (no normalisation assumed).
  */
 
-/** Cosine similarity; 0 when either vector is all zeros (no direction to compare). */
-export function cosine(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) throw new RangeError(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  if (na === 0 || nb === 0) return 0;
-  // Rounding can push |cos| a hair past 1 for (anti)parallel vectors.
-  return Math.max(-1, Math.min(1, dot / Math.sqrt(na * nb)));
-}
+import { cosine } from '@chunkyard/embeddings';
+
+// One cosine for the whole project; re-exported here as part of the client's API.
+export { cosine };
 
 export interface Scored<T> {
   ref: T;
