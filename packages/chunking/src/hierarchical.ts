@@ -19,22 +19,13 @@ import { pack, type PackContext } from './pack.js';
 import type { Piece } from './pieces.js';
 import { contentFields, headingFields, RangeContexts } from './range-context.js';
 import { fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
-import type { DocumentBlocks } from './semantic.js';
+import type { StrategyInput } from './semantic.js';
 import { splitOversized, type SplitContext } from './split-oversized.js';
 import { addTokenOverlap } from './token-overlap.js';
 import { countTokens, estimateTokens, TokenIndex } from './tokens.js';
-import type { ChunkRecord, ResolvedChunkOptions } from './types.js';
+import type { ChunkRecord } from './types.js';
 import { toUnits, type Unit } from './units.js';
 import { validate } from './validate.js';
-
-export interface HierarchicalInput {
-  source: string;
-  doc: DocumentBlocks;
-  fileTitle: string;
-  sourceFile: string;
-  options: ResolvedChunkOptions;
-  recount?: boolean;
-}
 
 interface Tier {
   target: number;
@@ -45,7 +36,7 @@ interface Tier {
 /** Smallest section or snippet the packer aims for before merging it with a neighbour. */
 const MIN_SHARE = 8;
 
-export function chunkHierarchical(input: HierarchicalInput): ChunkRecord[] {
+export function chunkHierarchical(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options: o } = input;
   const units = toUnits(doc.blocks);
   const cuts = [...doc.lines.starts, ...doc.lines.ends];
@@ -96,7 +87,7 @@ export function chunkHierarchical(input: HierarchicalInput): ChunkRecord[] {
  * section, a section's is the document. prev/next link chunks of the same tier.
  */
 function toRecords(
-  input: HierarchicalInput,
+  input: StrategyInput,
   sections: NormalizedChunk[],
   snippetsOf: NormalizedChunk[][],
   matcher: KeywordMatcher,

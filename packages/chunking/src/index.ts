@@ -5,7 +5,7 @@
  *   const { chunks, strategyKey } = chunkDocument(markdown, { docName: 'guide' });
  */
 import { recordedOptions, resolveOptions, strategyKey } from './options.js';
-import { chunkSemantic, deriveFileTitle, documentBlocks, type DocumentBlocks } from './semantic.js';
+import { chunkSemantic, deriveFileTitle, documentBlocks, type StrategyInput } from './semantic.js';
 import { chunkHierarchical } from './hierarchical.js';
 import { chunkPaginate } from './paginate.js';
 import { chunkTokenWindow } from './token-window.js';
@@ -81,17 +81,6 @@ function mapBack(chunks: ChunkRecord[], removed: RemovedSpan[], source: string):
     const inside = map.within(charStart, charEnd);
     return { ...c, sourcePosition: { charStart, charEnd, totalChars: source.length }, ...(inside.length ? { removed: inside } : {}) };
   });
-}
-
-interface StrategyInput {
-  source: string;
-  doc: DocumentBlocks;
-  fileTitle: string;
-  sourceFile: string;
-  options: ResolvedChunkOptions;
-  recount: boolean;
-  sourceId?: string;
-  sourceSystem?: string;
 }
 
 /** The dispatch: every strategy takes the same parsed document. */

@@ -14,22 +14,13 @@ import { PIPELINE, isCode } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack } from './pack.js';
 import { contentFields, headingFields, RangeContexts } from './range-context.js';
-import type { DocumentBlocks } from './semantic.js';
+import type { StrategyInput } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
 import { addTokenOverlap } from './token-overlap.js';
 import { countTokens, estimateTokens, TokenIndex } from './tokens.js';
-import type { ChunkRecord, ContinuityToken, ResolvedChunkOptions } from './types.js';
+import type { ChunkRecord, ContinuityToken } from './types.js';
 import { toUnits } from './units.js';
 import { ChunkingInvariantError, validate } from './validate.js';
-
-export interface PaginateInput {
-  source: string;
-  doc: DocumentBlocks;
-  fileTitle: string;
-  sourceFile: string;
-  options: ResolvedChunkOptions;
-  recount?: boolean;
-}
 
 export const ctId = (index: number): string => `chunk-${String(index + 1).padStart(3, '0')}`;
 
@@ -46,7 +37,7 @@ export function pageReserve(): number {
   return countTokens(`${ct}\n`) + 2 * (LEAD_MAX_TOKENS + 2) + 4;
 }
 
-export function chunkPaginate(input: PaginateInput): ChunkRecord[] {
+export function chunkPaginate(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options: o } = input;
   const nmax = o.ctxSize - o.bufSize;
   const budget = nmax - pageReserve();
@@ -62,7 +53,7 @@ export function chunkPaginate(input: PaginateInput): ChunkRecord[] {
   return validate(source, records, { maxTokens: nmax, docName: o.docName, recount: input.recount === true });
 }
 
-function toRecords(input: PaginateInput, pages: NormalizedChunk[], nmax: number, contexts: RangeContexts): ChunkRecord[] {
+function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number, contexts: RangeContexts): ChunkRecord[] {
   const { source, options: o, doc } = input;
   const parentId = `${o.contentType}:${o.docName}`;
   const idOf = (n: number): string => `${parentId}::ch${n}`;

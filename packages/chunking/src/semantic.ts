@@ -46,16 +46,21 @@ export function deriveFileTitle(doc: DocumentBlocks, fallback: string): string {
   return h1?.text?.trim() ?? fallback;
 }
 
-export interface SemanticInput {
+/** What every strategy takes: the parsed document and the resolved options. */
+export interface StrategyInput {
   source: string;
   doc: DocumentBlocks;
   fileTitle: string;
   sourceFile: string;
   options: ResolvedChunkOptions;
+  /** Recount every token from scratch when validating (the tests run that way). */
   recount?: boolean;
+  /** The caller's id of the source document (token-window's artifact id is derived from it). */
+  sourceId?: string;
+  sourceSystem?: string;
 }
 
-export function chunkSemantic(input: SemanticInput): ChunkRecord[] {
+export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const { lines } = doc;
   const units = toUnits(doc.blocks);

@@ -10,10 +10,10 @@
 import { createHash } from 'node:crypto';
 import { PIPELINE } from './metadata.js';
 import { contentFields, headingFields, RangeContexts } from './range-context.js';
-import type { DocumentBlocks } from './semantic.js';
+import type { StrategyInput } from './semantic.js';
 import { encodeWithOffsets } from './token-offsets.js';
 import { countTokens, estimateTokens } from './tokens.js';
-import type { ChunkRecord, ResolvedChunkOptions } from './types.js';
+import type { ChunkRecord } from './types.js';
 import { toUnits } from './units.js';
 import { validate } from './validate.js';
 import { isCode } from './metadata.js';
@@ -82,18 +82,7 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-export interface TokenWindowInput {
-  source: string;
-  doc: DocumentBlocks;
-  fileTitle: string;
-  sourceFile: string;
-  options: ResolvedChunkOptions;
-  sourceId?: string;
-  sourceSystem?: string;
-  recount?: boolean;
-}
-
-export function chunkTokenWindow(input: TokenWindowInput): ChunkRecord[] {
+export function chunkTokenWindow(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options } = input;
   const bodyStart = doc.frontMatter?.end ?? 0;
   const spans = tokenWindows(source.slice(bodyStart), options).filter((s) => source.slice(bodyStart + s.start, bodyStart + s.end).trim());
