@@ -39,9 +39,7 @@ const MIN_SHARE = 8;
 export function chunkHierarchical(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options: o } = input;
   const units = toUnits(doc.blocks);
-  const cuts = [...doc.lines.starts, ...doc.lines.ends];
-  for (const b of doc.blocks) cuts.push(b.start, b.end);
-  const tokens = new TokenIndex(source, cuts);
+  const tokens = new TokenIndex(source);
   const section: Tier = { target: o.sectionTargetTokens, budget: o.sectionMaxTokens - PREFIX_RESERVE, overlap: o.sectionOverlapTokens };
   const snippet: Tier = { target: o.snippetTargetTokens, budget: o.snippetMaxTokens - PREFIX_RESERVE, overlap: o.snippetOverlapTokens };
   const splitCtx = (t: Tier): SplitContext => ({ source, lines: doc.lines, tokens, target: t.target, budget: () => t.budget });

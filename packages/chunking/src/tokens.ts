@@ -70,14 +70,7 @@ export function estimateTokensRange(text: string, start: number, end: number): n
 export class TokenIndex {
   private readonly counter: SliceCounter;
 
-  /**
-   * @param _cuts offsets where the caller expects slices to start or end. No
-   *   longer needed (any slice is exact and cheap); kept for callers' sake.
-   */
-  constructor(
-    readonly source: string,
-    _cuts?: Iterable<number>,
-  ) {
+  constructor(readonly source: string) {
     this.counter = new SliceCounter(source);
   }
 
