@@ -5,6 +5,7 @@
  */
 import type { NormalizedChunk } from './normalize.js';
 import type { HeadingRef, Piece } from './pieces.js';
+import { contentHintOf, headingFields } from './range-context.js';
 import { estimateTokens, estimateTokensRange } from './tokens.js';
 import type {
   BlockType,
@@ -80,7 +81,6 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
     const embedText = prefix ? `${prefix}\n\n${chunk.text}` : chunk.text;
     const nodeTypes = uniqueTypes(chunk.pieces);
     const tableColumns = chunk.pieces.filter((p) => p.unit.type === 'table').map((p) => p.unit.header?.length ?? 0);
-    const sectionTitle = path.length ? path[path.length - 1]!.text : '';
     return {
       id: idOf(n),
       parentId,
@@ -89,12 +89,7 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
       embedText,
       originalText: chunk.text,
       fileTitle: ctx.fileTitle,
-      sectionTitle,
-      headerPath: path.map((h) => h.text),
-      headerBreadcrumb: path.map((h) => h.text).join(' > '),
-      headerDepths: path.map((h) => h.depth),
-      headerSlugs: path.map((h) => h.slug),
-      sectionSlug: path.length ? path[path.length - 1]!.slug : '',
+      ...headingFields(path),
       sourcePosition: { charStart: chunk.start, charEnd: chunk.end, totalChars: ctx.source.length },
       tokenStats: {
         tokens: chunk.tokens,
@@ -121,24 +116,9 @@ function uniqueTypes(pieces: Piece[]): BlockType[] {
   return [...seen];
 }
 
-const HINT_OF: Partial<Record<BlockType, ContentHint>> = {
-  paragraph: 'prose',
-  code: 'code',
-  table: 'table',
-  listItem: 'list',
-  blockquote: 'quote',
-};
-
 /** prose | table | code | list | quote when every content block is of one kind, else mixed. */
 export function contentHint(pieces: Piece[]): ContentHint {
-  const hints = new Set<ContentHint>();
-  for (const p of pieces) {
-    const hint = HINT_OF[p.unit.type];
-    if (hint) hints.add(hint);
-  }
-  if (hints.size === 0) return 'prose';
-  if (hints.size === 1) return [...hints][0]!;
-  return 'mixed';
+  return contentHintOf(pieces.map((p) => p.unit.type));
 }
 
 /**

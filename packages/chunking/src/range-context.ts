@@ -51,6 +51,21 @@ const HINT_OF: Partial<Record<BlockType, ContentHint>> = {
   blockquote: 'quote',
 };
 
+/**
+ * prose | table | code | list | quote when every content block (by its type) is of one
+ * kind, else mixed; prose when there is none (headings only).
+ */
+export function contentHintOf(blockTypes: Iterable<BlockType>): ContentHint {
+  const hints = new Set<ContentHint>();
+  for (const type of blockTypes) {
+    const hint = HINT_OF[type];
+    if (hint) hints.add(hint);
+  }
+  if (hints.size === 0) return 'prose';
+  if (hints.size === 1) return [...hints][0]!;
+  return 'mixed';
+}
+
 /** Answers range queries over one document's units (sorted by start, as toUnits gives them). */
 export class RangeContexts {
   private readonly starts: number[];
@@ -82,19 +97,16 @@ export class RangeContexts {
     const before = this.lastAtOrBefore(start);
     const path = heading?.path ?? inRange[0]?.path ?? (before >= 0 ? this.units[before]!.path : []);
     const types = new Set<BlockType>();
-    const hints = new Set<ContentHint>();
     const tableColumns: number[] = [];
     const tableHeaders: string[][] = [];
     for (const u of inRange) {
       for (const t of u.types) types.add(t);
-      const hint = HINT_OF[u.block.type];
-      if (hint) hints.add(hint);
       if (u.block.type === 'table') {
         tableColumns.push(u.block.header?.length ?? 0);
         tableHeaders.push(u.block.header ?? []);
       }
     }
-    const contentHints: ContentHint = hints.size === 0 ? 'prose' : hints.size === 1 ? [...hints][0]! : 'mixed';
+    const contentHints = contentHintOf(inRange.map((u) => u.block.type));
     return { path, nodeTypes: [...types], contentHints, tableColumns, tableHeaders };
   }
 }
