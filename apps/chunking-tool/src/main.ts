@@ -5,17 +5,16 @@
  *                 [--strategy semantic] [--json] [--help]
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chunkDocument, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type StrategyName } from '@chunkyard/chunking';
-import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { ConfigError, type ChunkyardConfig } from '@chunkyard/config';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
-import { readDocument } from '@chunkyard/topic-io';
+import { docNameOf, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
-const TOPIC_MARKER = 'golden-reference.md';
 
 export const HELP = `chunking-tool — split markdown into retrieval-ready chunks
 
@@ -62,8 +61,6 @@ interface Job {
   ownsDir: boolean;
   options: Partial<ChunkOptions>;
 }
-
-class UsageError extends Error {}
 
 export async function main(argv: string[], io: { stdout: (s: string) => void; stderr: (s: string) => void } = defaultIo): Promise<number> {
   let args: ReturnType<typeof parseCli>;
@@ -162,16 +159,6 @@ function parseCli(argv: string[]) {
 
 type CliValues = ReturnType<typeof parseCli>['values'];
 
-function loadConfigFile(file: string, topic: boolean): ChunkyardConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`${file}: cannot read config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  return parseConfig(text, file, { topic });
-}
-
 function planJobs(paths: string[], values: CliValues): Job[] {
   const configPath = values.config ?? (existsSync('chunkyard.config.yaml') ? 'chunkyard.config.yaml' : null);
   const base: ChunkyardConfig = configPath ? loadConfigFile(configPath, false) : { chunking: {} };
@@ -187,10 +174,7 @@ function planJobs(paths: string[], values: CliValues): Job[] {
   for (const p of paths) {
     const stat = statOrNull(p);
     if (stat?.isDirectory()) {
-      if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
-      const topicYaml = join(p, 'topic.yaml');
-      const config = mergeTopic(base, existsSync(topicYaml) ? loadConfigFile(topicYaml, true) : null);
-      const sources = config.sources ?? [TOPIC_MARKER];
+      const { config, sources } = topicSettings(p, base);
       const outDir = resolve(values.out ?? join(p, '_chunks'));
       for (const name of sources) {
         jobs.push({ source: join(p, name), file: join(p, name), outDir, ownsDir: values.out === undefined, options: { ...config.chunking, ...cliOverrides } });
@@ -225,20 +209,6 @@ function planJobs(paths: string[], values: CliValues): Job[] {
   }
   return jobs;
 }
-
-function statOrNull(p: string) {
-  try {
-    return statSync(p);
-  } catch {
-    return null;
-  }
-}
-
-function docNameOf(file: string): string {
-  return basename(file, extname(file));
-}
-
-export { readDocument } from '@chunkyard/topic-io';
 
 function chunkOne(job: Job): ChunkDocumentResult & { sourceSha256: string } {
   const text = readDocument(job.file);
