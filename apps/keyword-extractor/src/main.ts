@@ -3,16 +3,15 @@
  *
  *   keyword-extractor <topic-dir ...> [--out DIR] [--max N] [--json] [--help]
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { readDocument as readTextFile } from '@chunkyard/topic-io';
+import { readDocument as readTextFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
-const TOPIC_MARKER = 'golden-reference.md';
 const QA_PAIRS = 'qa-pairs.md';
 const HAND_WRITTEN = 'keywords.md';
 /** Also accepted: a hand-written words.md beside golden-reference.md (the name seed 001 uses for the table). */
@@ -66,8 +65,6 @@ interface Job {
   /** The topic's own _keywords folder is owned whole; an --out folder is shared. */
   ownsDir: boolean;
 }
-
-class UsageError extends Error {}
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
 
@@ -228,14 +225,6 @@ function handWrittenOf(topic: string): string | null {
   const found = [HAND_WRITTEN, HAND_WRITTEN_ALIAS].filter((name) => existsSync(join(topic, name)));
   if (found.length > 1) throw new UsageError(`${topic}: has both ${HAND_WRITTEN} and ${HAND_WRITTEN_ALIAS}; keep one hand-written keyword table`);
   return found[0] ?? null;
-}
-
-function statOrNull(p: string) {
-  try {
-    return statSync(p);
-  } catch {
-    return null;
-  }
 }
 
 /** Reads one document as UTF-8 text (BOM dropped); an empty source is fine here (no keywords). */
