@@ -14,10 +14,11 @@
 // backed out on 2026-11-22 after this comparison showed them slower. Compare the min column
 // first: it is what the machine's noise disturbs least.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { loadCorpus } from './lib/corpus.mjs';
 
 const USAGE = `usage: node bench/ab.mjs --corpus DIR A.js B.js [--strategy NAME] [--rounds N] [--passes N] [--warmup N]`;
 
@@ -59,24 +60,21 @@ function count(name) {
   return n;
 }
 
-/** @param {string} dir @returns {string[]} */
-function markdownFiles(dir) {
-  return readdirSync(dir).flatMap((e) => {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) return markdownFiles(p);
-    return /\.(md|markdown)$/.test(e) ? [p] : [];
-  });
-}
-
 if (!args.corpus) fail('--corpus DIR is required');
 const corpus = resolve(process.env.INIT_CWD ?? process.cwd(), args.corpus);
-if (!existsSync(corpus) || !statSync(corpus).isDirectory()) fail(`--corpus ${args.corpus}: not a directory`);
+/** @type {import('./lib/corpus.mjs').CorpusFile[]} */
+let files = [];
+try {
+  files = loadCorpus(corpus);
+} catch (err) {
+  fail(/** @type {Error} */ (err).message);
+}
 
 if (args.child) {
   // One build, one process: warm-up passes, then timed passes; one JSON line out.
   const [build] = positionals;
   const { chunkDocument } = await import(pathToFileURL(resolve(build)).href);
-  const texts = markdownFiles(corpus).sort().map((f) => readFileSync(f, 'utf8'));
+  const texts = files.map((f) => f.text);
   const gc = /** @type {() => void} */ (globalThis.gc);
   const times = [];
   for (let i = 0; i < count('warmup') + count('passes'); i++) {
@@ -92,7 +90,6 @@ if (args.child) {
 
 if (positionals.length !== 2) fail('give exactly two builds, A.js and B.js');
 for (const p of positionals) if (!existsSync(resolve(process.env.INIT_CWD ?? process.cwd(), p))) fail(`${p}: no such build`);
-if (markdownFiles(corpus).length === 0) fail(`no markdown under ${corpus}`);
 const builds = positionals.map((p) => resolve(process.env.INIT_CWD ?? process.cwd(), p));
 const self = fileURLToPath(import.meta.url);
 /** @type {{ min: number, median: number }[][]} */
