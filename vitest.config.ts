@@ -10,7 +10,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/e2e/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/e2e/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'],
     // The Nx cache test drives real `nx` runs; give it room on 2 cores.
     testTimeout: 60_000,
     hookTimeout: 120_000,
