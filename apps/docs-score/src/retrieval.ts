@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
 import { evaluate, parseChromaCsv, questionsFromQaPairs, summarizeByCorpus, type ChunkSpan, type LoadedTopic, type PerQuestion, type Question, type Summary } from '@chunkyard/quality';
+import { docNameOf, TOPIC_MARKER } from '@chunkyard/topic-io';
 
 export interface Corpus {
   id: string;
@@ -33,7 +34,7 @@ export function corporaOf(topics: readonly { id: string; topic: LoadedTopic }[])
     for (const doc of topic.documents) {
       const m = doc.manifest as { chunks?: ManifestChunk[] } | null;
       if (!m?.chunks || doc.source === null) continue;
-      const corpusId = doc.name === 'golden-reference' ? id : `${id}/${doc.name}`;
+      const corpusId = doc.name === docNameOf(TOPIC_MARKER) ? id : `${id}/${doc.name}`;
       const tiered = m.chunks.some((c) => c.tier);
       const chunks = tiered ? m.chunks.filter((c) => c.tier?.level === 'snippet') : m.chunks;
       out.push({
@@ -53,7 +54,7 @@ export function qaQuestions(topics: readonly { id: string; topic: LoadedTopic }[
     const file = join(topic.dir, 'qa-pairs.md');
     const corpus = corpora.find((c) => c.id === id);
     if (!existsSync(file) || !corpus) continue;
-    out.push(...questionsFromQaPairs(readFileSync(file, 'utf8'), file, corpus.source, 'golden-reference.md', id));
+    out.push(...questionsFromQaPairs(readFileSync(file, 'utf8'), file, corpus.source, TOPIC_MARKER, id));
   }
   return out;
 }

@@ -9,7 +9,8 @@ import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config
 import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
 import { UsageError } from './workspace.js';
 
-export const TOPIC_MARKER = 'golden-reference.md';
+// The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io).
+export const TOPIC_MARKER = process.env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
 export const SOURCE_SYSTEM = 'file';
 
 export interface PlanRequest {

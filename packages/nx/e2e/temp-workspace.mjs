@@ -2,10 +2,11 @@
 // Throwaway copies of this workspace for the cache test (cache.test.ts) and the timing
 // script (bench-cached.mjs). Real Nx, real plugin, real chunking-tool: nothing is mocked.
 //
-// The copy holds what the topic targets hash or run: nx.json, package.json + lockfile
-// (Nx resolves `externalDependencies` through the lockfile), .gitignore, tsconfig.base.json,
-// chunkyard.config.yaml, tools/, the tool apps the plugin's STEPS run (apps/chunking-tool,
-// apps/keyword-extractor, …), packages/*/{package.json,src}.
+// The copy holds what the topic targets hash or run: nx.json (which registers @chunkyard/nx,
+// as a user's does), package.json + lockfile (Nx resolves `externalDependencies` through the
+// lockfile), .gitignore, tsconfig.base.json, chunkyard.config.yaml, tools/, the tool apps the
+// plugin runs (apps/chunking-tool, apps/keyword-extractor, …), packages/*/{package.json,src}
+// (the plugin itself is packages/nx/src).
 // node_modules is a real folder of symlinks into the repo's node_modules, except the
 // workspace links (@chunkyard/*), which point at the copies, so esbuild bundles the copy's
 // sources and not the repo's.
@@ -28,15 +29,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository this file lives in (tools/topic-plugin/ -> ../..). */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The repository this file lives in (packages/nx/e2e/ -> ../../..). */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** The tool apps the topic targets run: one per step of the plugin (index.cjs `STEPS`). */
-export const toolApps = [
-  ...new Set(
-    /** @type {{ STEPS: readonly { tool: string }[] }} */ (createRequire(import.meta.url)('./index.cjs')).STEPS.map((s) => s.tool),
-  ),
-];
+/** The tool apps the topic targets run (plugin.cjs `TOOL_PACKAGES`, `@chunkyard/x` lives in apps/x). */
+export const toolApps = /** @type {{ TOOL_PACKAGES: readonly string[] }} */ (
+  createRequire(import.meta.url)('../src/plugin.cjs')
+).TOOL_PACKAGES.map((p) => p.replace('@chunkyard/', ''));
 
 /**
  * @typedef {object} TempWorkspace
@@ -66,6 +65,7 @@ export function createTempWorkspace({ prefix = 'chunkyard-nx-', topics }) {
     'tsconfig.base.json',
     'chunkyard.config.yaml',
     'tools',
+    'packages/nx/generators.json',
   ]) {
     copy(f);
   }
@@ -233,8 +233,11 @@ export function runMany(ws, args, timeoutMs) {
 
   /** @type {{ tasks: { taskId: string, cacheStatus: string, hash: string, status: number }[] }} */
   const record = JSON.parse(readFileSync(runJson, 'utf8'));
-  const ran = new Set(record.tasks.filter((t) => t.cacheStatus === 'cache-miss').map((t) => t.taskId));
-  const cached = new Set(record.tasks.filter((t) => t.cacheStatus !== 'cache-miss').map((t) => t.taskId));
+  // The `index` targets are nx:noop (they only wait for index-json tasks): they run no command
+  // and Nx prints no line for them, so they are left out of both sets.
+  const tasks = record.tasks.filter((t) => !t.taskId.endsWith(':index'));
+  const ran = new Set(tasks.filter((t) => t.cacheStatus === 'cache-miss').map((t) => t.taskId));
+  const cached = new Set(tasks.filter((t) => t.cacheStatus !== 'cache-miss').map((t) => t.taskId));
   const hashes = Object.fromEntries(record.tasks.map((t) => [t.taskId, t.hash]));
 
   const logRan = new Set();

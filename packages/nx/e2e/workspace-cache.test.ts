@@ -1,5 +1,7 @@
-// Proves the Nx caching contract of the topic plugin with real Nx runs over a temp copy of
-// the workspace (real plugin, real chunking-tool build and CLI; no mocks):
+// Proves the Nx caching contract of @chunkyard/nx in chunkyard's own repo (tools are workspace
+// projects, built by Nx), with real Nx runs over a temp copy of the workspace (real plugin, real
+// tool builds and CLIs; no mocks). e2e/installed.test.ts does the same for a user's repo that
+// installs packed tarballs.
 //   (a) a first run chunks every topic; (b) a rerun is served from cache; (c) deleted outputs
 //   are restored byte-identical; (d) editing one topic reruns only that topic; (e) a config
 //   change reruns every topic; (f) a tool source change rebuilds the tool and reruns every
@@ -63,7 +65,7 @@ afterAll(() => {
   else if (ws) console.log(`temp workspace kept at ${ws.root}`);
 });
 
-describe('topic plugin: Nx cache behaviour of the chunk target', () => {
+describe('@chunkyard/nx in its own workspace: Nx cache behaviour of the chunk target', () => {
   it('infers one project per topic and exactly one project per tool app', () => {
     const all = runNx(ws, ['show', 'projects', '--json']);
     expect(all.status, all.output).toBe(0);
@@ -175,7 +177,7 @@ const keywordNames = (folder: string) =>
     .filter((l) => l.startsWith('| ') && !l.startsWith('| keyword') && !l.startsWith('| ---'))
     .map((l) => l.split('|')[1]!.trim());
 
-describe('topic plugin: Nx cache behaviour of the keywords target', () => {
+describe('@chunkyard/nx in its own workspace: Nx cache behaviour of the keywords target', () => {
   it('(k1) a first run writes _keywords/words.md, and nothing else there, for every topic', () => {
     const r = runMany(ws, ['-t', 'keywords']);
     expect(sorted(r.ran)).toEqual(sorted([KEYWORDS_BUILD, ...KEYWORD_TASKS]));
@@ -237,9 +239,9 @@ describe('topic plugin: Nx cache behaviour of the keywords target', () => {
   });
 });
 
-const SECTION_INDEXES = ['docs:index', 'section-libraries:index', 'section-guides:index', 'section-guides-deep:index'];
+const SECTION_INDEXES = ['docs:index-json', 'section-libraries:index-json', 'section-guides:index-json', 'section-guides-deep:index-json'];
 const SPEC_TASKS = PROJECTS.map((p) => `${p}:spec`);
-const INDEX_TASKS = PROJECTS.map((p) => `${p}:index`);
+const INDEX_TASKS = PROJECTS.map((p) => `${p}:index-json`);
 
 interface IndexJson {
   id: string;
@@ -275,7 +277,7 @@ function walk(): Map<string, string[]> {
   return reached;
 }
 
-describe('topic plugin: the spec and index targets, and section indexes', () => {
+describe('@chunkyard/nx in its own workspace: the spec and index targets, and section indexes', () => {
   it('(i1) -t index builds every spec and index.json, and a client reaches every chunk from docs/index.json', () => {
     const r = runMany(ws, ['-t', 'index']);
     for (const task of ['topic-spec:build', 'index-tool:build', ...SPEC_TASKS, ...INDEX_TASKS, ...SECTION_INDEXES]) {
@@ -306,12 +308,12 @@ describe('topic plugin: the spec and index targets, and section indexes', () => 
     await nextMtimeSecond(ws);
     appendFileSync(join(ws.root, 'docs/guides/deep/gamma/golden-reference.md'), `\n## Glossary\n\n${'A glossary of gamma terms, added late. '.repeat(40)}\n`);
     const r = runMany(ws, ['-t', 'index']);
-    const gamma = ['chunk', 'keywords', 'spec', 'index'].map((t) => `topic-guides-deep-gamma:${t}`);
+    const gamma = ['chunk', 'keywords', 'spec', 'index-json'].map((t) => `topic-guides-deep-gamma:${t}`);
     // The section holding gamma reruns (its child's index.json changed). The sections above it
     // hash that section's index.json, which lists gamma by title only and did not change, so
     // they are served from cache: nothing outside the edited path reruns.
-    expect(sorted(r.ran)).toEqual(sorted([...gamma, 'section-guides-deep:index']));
-    expect(sorted(r.cached)).toEqual(expect.arrayContaining(['section-guides:index', 'docs:index', 'section-libraries:index', 'topic-alpha:index']));
+    expect(sorted(r.ran)).toEqual(sorted([...gamma, 'section-guides-deep:index-json']));
+    expect(sorted(r.cached)).toEqual(expect.arrayContaining(['section-guides:index-json', 'docs:index-json', 'section-libraries:index-json', 'topic-alpha:index-json']));
     expect(walk().get('guides/deep/gamma')!.length).toBeGreaterThan(before);
   });
 
@@ -320,13 +322,25 @@ describe('topic plugin: the spec and index targets, and section indexes', () => 
     const file = join(ws.root, 'docs/guides/deep/gamma/golden-reference.md');
     writeFileSync(file, readFileSync(file, 'utf8').replace('# Gamma guide', '# Gamma handbook'));
     const r = runMany(ws, ['-t', 'index']);
-    const gamma = ['chunk', 'keywords', 'spec', 'index'].map((t) => `topic-guides-deep-gamma:${t}`);
+    const gamma = ['chunk', 'keywords', 'spec', 'index-json'].map((t) => `topic-guides-deep-gamma:${t}`);
     // deep/index.json now lists the new title, so guides/ (which hashes it) reruns too; its own
     // output is unchanged, so the root is served from cache.
-    expect(sorted(r.ran)).toEqual(sorted([...gamma, 'section-guides-deep:index', 'section-guides:index']));
-    expect(r.cached.has('docs:index')).toBe(true);
+    expect(sorted(r.ran)).toEqual(sorted([...gamma, 'section-guides-deep:index-json', 'section-guides:index-json']));
+    expect(r.cached.has('docs:index-json')).toBe(true);
     const deep = JSON.parse(readFileSync(join(ws.root, 'docs/guides/deep/index.json'), 'utf8')) as IndexJson;
     expect(deep._embedded.topics.map((t) => t.title)).toEqual(['Gamma handbook']);
+  });
+
+  it('(i5) an author adds a topic and runs only its index: its section and the root now link it', async () => {
+    await nextMtimeSecond(ws);
+    mkdirSync(join(ws.root, 'docs/libraries/delta'), { recursive: true });
+    writeFileSync(join(ws.root, 'docs/libraries/delta/golden-reference.md'), doc('Delta library', ['Setup', 'Usage']));
+    const run = runNx(ws, ['run', 'topic-libraries-delta:index', '--outputStyle=static']);
+    expect(run.status, run.output).toBe(0);
+    const libraries = JSON.parse(readFileSync(join(ws.root, 'docs/libraries/index.json'), 'utf8')) as IndexJson;
+    expect(libraries._embedded.topics.map((t) => t.id)).toEqual(['libraries/beta', 'libraries/delta']);
+    // Every link resolves: the walk reaches the new topic's chunks from the root.
+    expect(walk().get('libraries/delta')!.length).toBeGreaterThanOrEqual(1);
   });
 
   it('(i4) an embeddings setting reruns every spec (the model is an input), but no keywords', async () => {

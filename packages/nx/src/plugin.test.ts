@@ -1,79 +1,105 @@
 // The inferred configuration, read straight from the plugin (no Nx run): which inputs,
-// command, outputs and dependencies each pipeline target gets. cache.test.ts proves what
-// Nx does with them.
+// command, outputs and dependencies each target gets, in both tool locations. The e2e tests
+// prove what Nx does with them.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 
 interface Target {
-  command: string;
+  command?: string;
+  executor?: string;
   cache: boolean;
   inputs: unknown[];
   outputs: string[];
   dependsOn: unknown[];
 }
-interface Plugin {
-  createNodes: [string, (files: string[], options: unknown) => [string, { projects: Record<string, { name: string; implicitDependencies: string[]; targets: Record<string, Target> }> }][]];
-  STEPS: readonly { target: string; tool: string }[];
-  DEFAULT_EXTERNAL_DEPENDENCIES: readonly string[];
+interface Project {
+  name: string;
+  root: string;
+  tags: string[];
+  implicitDependencies: string[];
+  targets: Record<string, Target>;
 }
-const plugin = createRequire(import.meta.url)('./index.cjs') as Plugin;
+type ToolLocation = { kind: 'installed'; packageName: string } | { kind: 'workspace'; packageName: string; project: string };
+interface PluginCore {
+  TOOL_PACKAGES: readonly string[];
+  normalizeOptions(o: unknown): { docsRoots: string[]; topicMarker: string; configFile: string; embeddingCacheDir: string };
+  createProjects(files: string[], ctx: { options: ReturnType<PluginCore['normalizeOptions']>; tools: Record<string, ToolLocation> }): [string, { projects: Record<string, Project> }][];
+}
+interface PluginEdge {
+  name: string;
+  createNodesV2: [string, (files: string[], options: unknown, context: { workspaceRoot: string }) => [string, { projects: Record<string, Project> }][]];
+  locateTool(packageName: string, workspaceRoot: string): ToolLocation;
+}
+const require = createRequire(import.meta.url);
+const core = require('./plugin.cjs') as PluginCore;
+const edge = require('./index.cjs') as PluginEdge;
 
-function inferred(marker = 'docs/libraries/foo/golden-reference.md') {
-  const [[file, result]] = plugin.createNodes[1]([marker], {}) as [[string, ReturnType<Plugin['createNodes'][1]>[number][1]]];
-  expect(file).toBe(marker);
-  return result.projects['docs/libraries/foo']!;
+const installed = Object.fromEntries(core.TOOL_PACKAGES.map((p) => [p, { kind: 'installed', packageName: p } as ToolLocation]));
+const workspace = Object.fromEntries(core.TOOL_PACKAGES.map((p) => [p, { kind: 'workspace', packageName: p, project: p.replace('@chunkyard/', '') } as ToolLocation]));
+
+function projects(files: string[], options: unknown = {}, tools = installed): Record<string, Project> {
+  const results = core.createProjects(files, { options: core.normalizeOptions(options), tools });
+  const all: Record<string, Project> = {};
+  for (const [, r] of results) {
+    for (const [root, p] of Object.entries(r.projects)) {
+      // Nx requires each project to be described by exactly one result.
+      expect(all[root], root).toBeUndefined();
+      all[root] = p;
+    }
+  }
+  return all;
 }
 
-describe('topic plugin: inferred targets', () => {
-  it('has chunk, keywords, spec and index targets, in STEPS order', () => {
-    expect(plugin.STEPS.map((s) => s.target)).toEqual(['chunk', 'keywords', 'spec', 'index']);
-    expect(Object.keys(inferred().targets)).toEqual(['chunk', 'keywords', 'spec', 'index']);
+describe('@chunkyard/nx: inferred targets', () => {
+  const topic = () => projects(['docs/libraries/foo/golden-reference.md'])['docs/libraries/foo']!;
+
+  it('a topic has chunk, keywords, spec, index-json and index', () => {
+    expect(Object.keys(topic().targets)).toEqual(['chunk', 'keywords', 'spec', 'index-json', 'index']);
+    expect(topic().tags).toContain('type:topic');
   });
 
-  it('spec: waits for chunk and keywords, hashes the topic and the config (provider and model)', () => {
-    const t = inferred().targets.spec!;
-    expect(t.command).toBe('node apps/topic-spec/dist/main.js {projectRoot} --config chunkyard.config.yaml');
-    expect(t.inputs.slice(0, 2)).toEqual(['topicSources', 'chunkyardConfig']);
-    expect(t.outputs).toEqual(['{projectRoot}/topic-spec.md']);
-    expect(t.dependsOn).toEqual(['chunk', 'keywords', { projects: ['topic-spec'], target: 'build' }]);
+  it('installed tools: each step runs its bin and hashes exactly its own package (and so its dependency closure)', () => {
+    const t = topic().targets;
+    expect(t.chunk!.command).toBe('chunking-tool docs/libraries/foo --config chunkyard.config.yaml'.replace('docs/libraries/foo', '{projectRoot}'));
+    expect(t.chunk!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/chunking-tool'] });
+    expect(t.chunk!.inputs).toContain('{workspaceRoot}/chunkyard.config.yaml');
+    expect(t.keywords!.command).toBe('keyword-extractor {projectRoot}');
+    expect(t.keywords!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/keyword-extractor'] });
+    // Keywords depend on the topic's text only: a chunking setting must not rerun them.
+    expect(t.keywords!.inputs).not.toContain('{workspaceRoot}/chunkyard.config.yaml');
+    expect(t.spec!.dependsOn).toEqual(['chunk', 'keywords']);
+    expect(t['index-json']!.command).toBe('index-tool {projectRoot} --root docs');
+    expect(t['index-json']!.dependsOn).toEqual(['spec']);
+    // Installed tools are not projects: no build to wait for, no graph edge to a tool.
+    expect(topic().implicitDependencies).toEqual([]);
   });
 
-  it('index: reads only what spec wrote, under the docs root', () => {
-    const t = inferred().targets.index!;
-    expect(t.command).toBe('node apps/index-tool/dist/main.js {projectRoot} --root docs');
-    expect(t.inputs[0]).toEqual({ dependentTasksOutputFiles: '**/*', transitive: true });
-    expect(t.outputs).toEqual(['{projectRoot}/index.json']);
-    expect(t.dependsOn).toEqual(['spec', { projects: ['index-tool'], target: 'build' }]);
+  it('spec writes its vectors into a per-topic cache folder that is one of its outputs', () => {
+    const spec = topic().targets.spec!;
+    expect(spec.command).toBe('topic-spec {projectRoot} --config chunkyard.config.yaml --cache-dir .embedding-cache/topic-libraries-foo');
+    expect(spec.outputs).toEqual(['{projectRoot}/topic-spec.md', '{workspaceRoot}/.embedding-cache/topic-libraries-foo']);
   });
 
-  it('keywords: reads the topic only (no chunking config), writes _keywords, needs its tool built', () => {
-    const t = inferred().targets.keywords!;
-    expect(t.command).toBe('node apps/keyword-extractor/dist/main.js {projectRoot}');
-    expect(t.cache).toBe(true);
-    expect(t.inputs).toEqual([
-      'topicSources',
-      { dependentTasksOutputFiles: '**/*', transitive: true },
-      { externalDependencies: [...plugin.DEFAULT_EXTERNAL_DEPENDENCIES] },
-    ]);
-    expect(t.outputs).toEqual(['{projectRoot}/_keywords']);
-    expect(t.dependsOn).toEqual([{ projects: ['keyword-extractor'], target: 'build' }]);
+  it('workspace tools (chunkyard\'s own repo): each step waits for its tool build and hashes the built bundle', () => {
+    const p = projects(['docs/libraries/foo/golden-reference.md'], {}, workspace)['docs/libraries/foo']!;
+    expect(p.targets.chunk!.dependsOn).toEqual([{ projects: ['chunking-tool'], target: 'build' }]);
+    expect(p.targets.chunk!.inputs).toContainEqual({ dependentTasksOutputFiles: '**/*', transitive: true });
+    expect(p.targets.chunk!.inputs).toContainEqual({ externalDependencies: [] });
+    expect(p.implicitDependencies).toEqual(['chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool']);
   });
 
-  it('chunk: passes --config exactly because it hashes chunkyardConfig', () => {
-    const t = inferred().targets.chunk!;
-    expect(t.command).toBe('node apps/chunking-tool/dist/main.js {projectRoot} --config chunkyard.config.yaml');
-    expect(t.inputs.slice(0, 2)).toEqual(['topicSources', 'chunkyardConfig']);
+  it('outputs never feed back into inputs', () => {
+    for (const target of ['chunk', 'keywords', 'spec']) {
+      const inputs = topic().targets[target]!.inputs;
+      expect(inputs).toEqual(expect.arrayContaining(['!{projectRoot}/topic-spec.md', '!{projectRoot}/_chunks/**', '!{projectRoot}/_keywords/**']));
+    }
   });
 
-  it('every tool is an implicit dependency, so nx affected marks every topic when a tool changes', () => {
-    expect(inferred().implicitDependencies).toEqual(['chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool']);
-  });
-
-  it('every folder above a topic, up to docs/, is a section project whose index waits for its children', () => {
-    const results = plugin.createNodes[1](['docs/a/b/t2/golden-reference.md', 'docs/a/t1/golden-reference.md', 'docs/a/t1/sub/golden-reference.md', 'docs/t0/golden-reference.md'], {});
-    const all = Object.assign({}, ...results.map(([, r]) => r.projects)) as Record<string, { name: string; implicitDependencies: string[]; targets: Record<string, Target> }>;
-    // Each project is described by exactly one marker's result.
-    expect(results.flatMap(([, r]) => Object.keys(r.projects)).sort()).toEqual(Object.keys(all).sort());
+  it('every folder above a topic is a section; index waits for this folder and every ancestor', () => {
+    const all = projects(['docs/a/b/t2/golden-reference.md', 'docs/a/t1/golden-reference.md', 'docs/a/t1/sub/golden-reference.md', 'docs/t0/golden-reference.md']);
     expect(Object.fromEntries(Object.entries(all).map(([root, p]) => [root, p.name]))).toEqual({
       docs: 'docs',
       'docs/a': 'section-a',
@@ -83,16 +109,74 @@ describe('topic plugin: inferred targets', () => {
       'docs/a/t1/sub': 'topic-a-t1-sub',
       'docs/t0': 'topic-t0',
     });
-    expect(Object.keys(all.docs!.targets)).toEqual(['index']);
-    expect(all.docs!.targets.index!.dependsOn).toEqual([{ projects: ['section-a', 'topic-t0'], target: 'index' }, { projects: ['index-tool'], target: 'build' }]);
-    expect(all['docs/a']!.targets.index!.dependsOn[0]).toEqual({ projects: ['section-a-b', 'topic-a-t1'], target: 'index' });
-    expect(all['docs/a']!.implicitDependencies).toEqual(['index-tool', 'section-a-b', 'topic-a-t1']);
-    // A topic with a topic below it lists it too, so its index waits for the child's.
-    expect(all['docs/a/t1']!.targets.index!.dependsOn).toContainEqual({ projects: ['topic-a-t1-sub'], target: 'index' });
-    expect(all['docs/a/b/t2']!.targets.index!.dependsOn).toEqual(['spec', { projects: ['index-tool'], target: 'build' }]);
+    expect(Object.keys(all.docs!.targets)).toEqual(['index-json', 'index']);
+    expect(all.docs!.targets['index-json']!.dependsOn).toEqual([{ projects: ['section-a', 'topic-t0'], target: 'index-json' }]);
+    expect(all['docs/a/b/t2']!.targets.index!.dependsOn).toEqual(['index-json', { projects: ['section-a-b', 'section-a', 'docs'], target: 'index-json' }]);
+    expect(all['docs/a/b/t2']!.targets.index!.executor).toBe('nx:noop');
+    // A topic with a topic below it lists it too.
+    expect(all['docs/a/t1']!.targets['index-json']!.dependsOn).toEqual(['spec', { projects: ['topic-a-t1-sub'], target: 'index-json' }]);
+    expect(all['docs/a']!.implicitDependencies).toEqual(['section-a-b', 'topic-a-t1']);
   });
 
-  it('hashes the npm packages the keyword extractor loads at run time', () => {
-    for (const dep of ['markdown-it', 'stemmer', 'yaml']) expect(plugin.DEFAULT_EXTERNAL_DEPENDENCIES).toContain(dep);
+  it('docsRoot, topicMarker and configFile are options; several roots get root-qualified names', () => {
+    const all = projects(['content/x/README.md', 'content/x/golden-reference.md', 'site/docs/y/README.md', 'other/z/README.md'], {
+      docsRoot: ['content', 'site/docs/'],
+      topicMarker: 'README.md',
+      configFile: 'config/chunkyard.yaml',
+    });
+    expect(Object.fromEntries(Object.entries(all).map(([root, p]) => [root, p.name]))).toEqual({
+      content: 'content',
+      'content/x': 'topic-content-x',
+      'site/docs': 'site-docs',
+      'site/docs/y': 'topic-site-docs-y',
+    });
+    expect(all['content/x']!.targets.chunk!.command).toBe('chunking-tool {projectRoot} --config config/chunkyard.yaml');
+    expect(all['site/docs/y']!.targets['index-json']!.command).toBe('index-tool {projectRoot} --root site/docs');
+    // The tools learn the marker from the task's environment, which Nx hashes with the target.
+    expect((all['content/x']!.targets.spec as unknown as { options: unknown }).options).toEqual({ env: { CHUNKYARD_TOPIC_MARKER: 'README.md' } });
+    expect('options' in projects(['docs/t/golden-reference.md'])['docs/t']!.targets.chunk!).toBe(false);
+  });
+
+  it('rejects options that cannot work, naming the option', () => {
+    expect(() => core.normalizeOptions({ docsRoot: '../elsewhere' })).toThrow(/docsRoot/);
+    expect(() => core.normalizeOptions({ docsRoot: '/abs' })).toThrow(/docsRoot/);
+    expect(() => core.normalizeOptions({ docsRoot: [] })).toThrow(/docsRoot/);
+    expect(() => core.normalizeOptions({ docsRoot: ['docs', 'docs/inner'] })).toThrow(/inside/);
+    expect(() => core.normalizeOptions({ topicMarker: 'a/b.md' })).toThrow(/topicMarker/);
+    expect(() => core.normalizeOptions({ configFile: '' })).toThrow(/configFile/);
+  });
+});
+
+describe('@chunkyard/nx: the file-system edge', () => {
+  const temp = mkdtempSync(join(tmpdir(), 'chunkyard-nx-edge-'));
+  afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+  it('in this repo the tools are workspace projects, named by their project.json', () => {
+    const repo = join(import.meta.dirname, '..', '..', '..');
+    expect(edge.locateTool('@chunkyard/chunking-tool', repo)).toEqual({ kind: 'workspace', packageName: '@chunkyard/chunking-tool', project: 'chunking-tool' });
+  });
+
+  it('a tool under node_modules is an installed package', () => {
+    const ws = join(temp, 'user');
+    mkdirSync(join(ws, 'node_modules/@chunkyard/index-tool'), { recursive: true });
+    writeFileSync(join(ws, 'node_modules/@chunkyard/index-tool/package.json'), '{"name":"@chunkyard/index-tool","version":"9.9.9"}');
+    expect(edge.locateTool('@chunkyard/index-tool', ws)).toEqual({ kind: 'installed', packageName: '@chunkyard/index-tool' });
+  });
+
+  it('a symlinked docs root is an error that says why, not a silent "No tasks were run"', () => {
+    const ws = join(temp, 'linked');
+    mkdirSync(join(temp, 'elsewhere/t'), { recursive: true });
+    writeFileSync(join(temp, 'elsewhere/t/golden-reference.md'), '# T\n');
+    mkdirSync(ws);
+    symlinkSync(join(temp, 'elsewhere'), join(ws, 'docs'));
+    expect(() => edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toThrow(/symlink.*Nx does not follow symlinks/);
+  });
+
+  it('a missing docs root names the option; an existing empty one is just nothing to build', () => {
+    const ws = join(temp, 'empty');
+    mkdirSync(ws);
+    expect(() => edge.createNodesV2[1](['nx.json'], { docsRoot: 'content' }, { workspaceRoot: ws })).toThrow(/"content" does not exist.*docsRoot/);
+    mkdirSync(join(ws, 'content'));
+    expect(edge.createNodesV2[1](['nx.json'], { docsRoot: 'content' }, { workspaceRoot: ws })).toEqual([]);
   });
 });

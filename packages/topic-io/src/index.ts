@@ -7,8 +7,16 @@ import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 
-/** The file that makes a folder a topic. */
-export const TOPIC_MARKER = 'golden-reference.md';
+/**
+ * The file that makes a folder a topic, and the document a topic chunks by default. The
+ * environment variable CHUNKYARD_TOPIC_MARKER (a plain file name) changes it for every tool:
+ * the Nx plugin's `topicMarker` option sets it on each task it runs. An unusable value is not
+ * replaced silently: every "not a topic (no X in it)" message then names it.
+ */
+export const TOPIC_MARKER = topicMarkerFrom(process.env);
+export function topicMarkerFrom(env: Record<string, string | undefined>): string {
+  return env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
+}
 export const CONFIG_FILE = 'chunkyard.config.yaml';
 
 /** A problem with how a tool was called or configured (exit 2), as opposed to a bad document (exit 1). */

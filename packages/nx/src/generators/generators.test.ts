@@ -1,0 +1,96 @@
+// The init and topic generators, on Nx's own in-memory workspace (@nx/devkit/testing), and the
+// topic they scaffold run through the plugin's inference to prove it becomes a project.
+import { createRequire } from 'node:module';
+import { readNxJson, type Tree } from '@nx/devkit';
+import { createTreeWithEmptyWorkspace } from '@nx/devkit/testing.js';
+import { parse as parseYaml } from 'yaml';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+type Generator<S> = (tree: Tree, schema: S) => Promise<void>;
+const require = createRequire(import.meta.url);
+const init = require('./init/generator.cjs') as Generator<{ docsRoot?: string; topicMarker?: string; configFile?: string }>;
+const topic = require('./topic/generator.cjs') as Generator<{ name: string; title?: string; docsRoot?: string; qaPairs?: boolean }>;
+const core = require('../plugin.cjs') as {
+  normalizeOptions(o: unknown): unknown;
+  topicMarkers(files: string[], options: unknown): string[];
+};
+const { parseQaPairs, locateExcerpts } = (await import('@chunkyard/qa-pairs')) as typeof import('@chunkyard/qa-pairs');
+const { parseConfig } = (await import('@chunkyard/config')) as typeof import('@chunkyard/config');
+
+let tree: Tree;
+beforeEach(() => {
+  tree = createTreeWithEmptyWorkspace();
+});
+
+const entries = () => (readNxJson(tree)?.plugins ?? []).filter((p) => typeof p !== 'string' && p.plugin === '@chunkyard/nx');
+
+describe('@chunkyard/nx:init', () => {
+  it('registers the plugin with the docs root, writes a config the tools accept, and ignores the outputs', async () => {
+    await init(tree, { docsRoot: 'content' });
+    expect(entries()).toEqual([{ plugin: '@chunkyard/nx', options: { docsRoot: 'content' } }]);
+    const config = tree.read('chunkyard.config.yaml', 'utf-8')!;
+    // The config loader the tools use accepts it, and it states the defaults.
+    expect(parseConfig(config, 'chunkyard.config.yaml').chunking).toMatchObject({ strategy: 'semantic', maxTokens: 512 });
+    expect(parseYaml(config)).toEqual({ chunking: expect.any(Object) });
+    const gitignore = tree.read('.gitignore', 'utf-8')!.split('\n');
+    expect(gitignore).toEqual(expect.arrayContaining(['/content/**/_chunks', '/content/**/_keywords', '/content/**/topic-spec.md', '/content/**/index.json', '/.embedding-cache', '/.nx/cache']));
+    expect(tree.exists('content/.gitkeep')).toBe(true);
+  });
+
+  it('is idempotent, keeps an existing config and .gitignore lines, and adds a second root as a second entry', async () => {
+    tree.write('.gitignore', 'node_modules\n/docs/**/_chunks');
+    tree.write('chunkyard.config.yaml', 'chunking:\n  maxTokens: 300\n');
+    await init(tree, {});
+    const once = { nx: tree.read('nx.json', 'utf-8'), gi: tree.read('.gitignore', 'utf-8') };
+    await init(tree, {});
+    expect({ nx: tree.read('nx.json', 'utf-8'), gi: tree.read('.gitignore', 'utf-8') }).toEqual(once);
+    expect(tree.read('chunkyard.config.yaml', 'utf-8')).toBe('chunking:\n  maxTokens: 300\n');
+    const gi = once.gi!.split('\n');
+    expect(gi[0]).toBe('node_modules');
+    expect(gi.filter((l) => l === '/docs/**/_chunks')).toHaveLength(1);
+    await init(tree, { docsRoot: 'handbook' });
+    expect(entries().map((e) => (e as { options: { docsRoot: string } }).options.docsRoot)).toEqual(['docs', 'handbook']);
+  });
+
+  it('records a non-default marker and config path in the plugin options', async () => {
+    await init(tree, { docsRoot: 'kb', topicMarker: 'README.md', configFile: 'config/chunkyard.yaml' });
+    expect(entries()).toEqual([{ plugin: '@chunkyard/nx', options: { docsRoot: 'kb', topicMarker: 'README.md', configFile: 'config/chunkyard.yaml' } }]);
+    expect(tree.exists('config/chunkyard.yaml')).toBe(true);
+  });
+
+  it('rejects a docs root outside the workspace, naming the option', async () => {
+    await expect(init(tree, { docsRoot: '../docs' })).rejects.toThrow(/docsRoot/);
+    expect(entries()).toEqual([]);
+  });
+});
+
+describe('@chunkyard/nx:topic', () => {
+  it('scaffolds a topic under the registered docs root that the plugin infers as a project', async () => {
+    await init(tree, { docsRoot: 'content' });
+    await topic(tree, { name: 'guides/install-steps', qaPairs: true });
+    const marker = 'content/guides/install-steps/golden-reference.md';
+    const text = tree.read(marker, 'utf-8')!;
+    expect(text.startsWith('# Install steps\n')).toBe(true);
+    // The example question's excerpt is verbatim in the source, as the pipeline requires.
+    const pairs = parseQaPairs(tree.read('content/guides/install-steps/qa-pairs.md', 'utf-8')!, 'qa-pairs.md');
+    expect(pairs).toHaveLength(1);
+    expect(pairs[0]!.excerpts).toHaveLength(1);
+    expect(() => locateExcerpts(pairs, text, 'qa-pairs.md', 'golden-reference.md')).not.toThrow();
+    const files: string[] = [];
+    tree.listChanges().forEach((c) => files.push(c.path));
+    expect(core.topicMarkers(files, core.normalizeOptions({ docsRoot: 'content' }))).toEqual([marker]);
+  });
+
+  it('uses the title given, and the marker the plugin was registered with', async () => {
+    await init(tree, { docsRoot: 'kb', topicMarker: 'README.md' });
+    await topic(tree, { name: 'faq', title: 'Frequently asked' });
+    expect(tree.read('kb/faq/README.md', 'utf-8')!.split('\n')[0]).toBe('# Frequently asked');
+  });
+
+  it('refuses to overwrite a topic and rejects paths that leave the docs root', async () => {
+    await topic(tree, { name: 'a' });
+    await expect(topic(tree, { name: 'a' })).rejects.toThrow(/already exists/);
+    await expect(topic(tree, { name: '../escape' })).rejects.toThrow(/not a folder path/);
+    await expect(topic(tree, { name: '' })).rejects.toThrow(/not a folder path/);
+  });
+});

@@ -1,0 +1,106 @@
+// @ts-check
+/**
+ * `nx g @chunkyard/nx:init` (what `nx add @chunkyard/nx` runs): registers the plugin in
+ * nx.json, writes a commented config and the .gitignore lines for chunkyard's outputs. Running
+ * it again changes nothing; running it with another docsRoot adds that root.
+ */
+const { readNxJson, updateNxJson } = require('@nx/devkit');
+const { normalizeOptions } = require('../../plugin.cjs');
+
+const PLUGIN = '@chunkyard/nx';
+
+/**
+ * @typedef {object} InitSchema
+ * @property {string} [docsRoot]
+ * @property {string} [topicMarker]
+ * @property {string} [configFile]
+ * @property {boolean} [skipFormat]
+ */
+
+/** The config the tools read, every setting at its default and explained. */
+const CONFIG_TEMPLATE = `# chunkyard settings for every topic. A topic folder can override any of them in its own
+# topic.yaml. Every setting here is an input of the Nx tasks that read it: changing one
+# rebuilds exactly the steps that depend on it.
+
+chunking:
+  # semantic (default): heading- and structure-aware chunks with exact cl100k token caps.
+  # Others: token-window, hierarchical, paginate (see the chunkyard README).
+  strategy: semantic
+  minTokens: 64          # smaller chunks merge into a neighbour
+  targetTokens: 400      # where a chunk prefers to close
+  maxTokens: 512         # hard cap, exact cl100k tokens, for originalText and embedText
+  overlapSentences: 2    # sentences repeated from the previous chunk of the same section
+  breadcrumbMode: conditional   # conditional | always | none: heading path prefixed to embedText
+
+# Embeddings for topic-spec (similarities, prompt matching). The default is an offline
+# lexical embedder: no network, no model download. A remote provider is opt-in:
+# embeddings:
+#   provider: ollama      # or openai (reads OPENAI_API_KEY)
+#   model: nomic-embed-text
+`;
+
+/**
+ * @param {string} docsRoot
+ * @param {string} cacheDir
+ */
+function gitignoreLines(docsRoot, cacheDir) {
+  return [
+    '# chunkyard outputs (rebuilt by `nx run-many -t index`, restored from the Nx cache)',
+    `/${docsRoot}/**/_chunks`,
+    `/${docsRoot}/**/_keywords`,
+    `/${docsRoot}/**/topic-spec.md`,
+    `/${docsRoot}/**/index.json`,
+    `/${cacheDir}`,
+    '/.nx/cache',
+    '/.nx/workspace-data',
+  ];
+}
+
+/**
+ * @param {import('@nx/devkit').Tree} tree
+ * @param {InitSchema} schema
+ */
+async function initGenerator(tree, schema) {
+  const options = normalizeOptions({
+    docsRoot: schema.docsRoot ?? 'docs',
+    topicMarker: schema.topicMarker,
+    configFile: schema.configFile,
+  });
+  const docsRoot = /** @type {string} */ (options.docsRoots[0]);
+
+  const nxJson = readNxJson(tree) ?? {};
+  const plugins = nxJson.plugins ?? [];
+  const registered = plugins.some((p) => {
+    if (typeof p === 'string') return p === PLUGIN && docsRoot === 'docs';
+    if (p.plugin !== PLUGIN) return false;
+    const roots = /** @type {{ docsRoot?: string | string[] } | undefined} */ (p.options)?.docsRoot ?? 'docs';
+    return (Array.isArray(roots) ? roots : [roots]).includes(docsRoot);
+  });
+  if (!registered) {
+    /** @type {Record<string, string>} */
+    const pluginOptions = { docsRoot };
+    if (options.topicMarker !== 'golden-reference.md') pluginOptions.topicMarker = options.topicMarker;
+    if (options.configFile !== 'chunkyard.config.yaml') pluginOptions.configFile = options.configFile;
+    nxJson.plugins = [...plugins, { plugin: PLUGIN, options: pluginOptions }];
+    updateNxJson(tree, nxJson);
+  }
+
+  if (!tree.exists(options.configFile)) tree.write(options.configFile, CONFIG_TEMPLATE);
+
+  const existing = tree.exists('.gitignore') ? /** @type {string} */ (tree.read('.gitignore', 'utf-8')) : '';
+  const have = new Set(existing.split(/\r?\n/).map((l) => l.trim()));
+  const missing = gitignoreLines(docsRoot, options.embeddingCacheDir).filter((l) => !have.has(l));
+  if (missing.some((l) => !l.startsWith('#'))) {
+    const sep = existing === '' || existing.endsWith('\n') ? '' : '\n';
+    tree.write('.gitignore', `${existing}${sep}${existing === '' ? '' : '\n'}${missing.join('\n')}\n`);
+  }
+
+  // The plugin reports a missing docs root as an error, so the folder exists from the start.
+  if (!tree.exists(docsRoot)) tree.write(`${docsRoot}/.gitkeep`, '');
+}
+
+module.exports = initGenerator;
+module.exports.default = initGenerator;
+module.exports.initGenerator = initGenerator;
+module.exports.CONFIG_TEMPLATE = CONFIG_TEMPLATE;
+module.exports.gitignoreLines = gitignoreLines;

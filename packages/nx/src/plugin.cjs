@@ -1,0 +1,352 @@
+// @ts-check
+/**
+ * The pure half of @chunkyard/nx: from the paths of a workspace's topic marker files and the
+ * plugin options to Nx project configurations. No file contents are read here, so adding or
+ * editing a topic's text never changes the shape of the project graph; the only file-system
+ * questions (where the tools are installed, whether a docs root is a symlink) are asked by
+ * index.cjs and passed in as data.
+ */
+const { posix } = require('node:path');
+
+/**
+ * @typedef {object} ChunkyardNxOptions
+ * @property {string | string[]} [docsRoot]  workspace-relative folder(s) holding the topics (default `docs`)
+ * @property {string} [topicMarker]          file whose presence makes a folder a topic (default `golden-reference.md`)
+ * @property {string} [configFile]           workspace-relative config every topic reads (default `chunkyard.config.yaml`)
+ * @property {string} [embeddingCacheDir]    workspace-relative root of the per-topic embedding caches (default `.embedding-cache`)
+ */
+
+/**
+ * @typedef {object} NormalizedOptions
+ * @property {string[]} docsRoots
+ * @property {string} topicMarker
+ * @property {string} configFile
+ * @property {string} embeddingCacheDir
+ */
+
+/**
+ * How a pipeline tool is wired into the task graph.
+ * - `installed`: the tool is an npm package in node_modules. Its version (and, through the
+ *   lockfile, its whole dependency closure) is hashed with `externalDependencies`, so upgrading
+ *   chunkyard reruns every topic and no other lockfile change does.
+ * - `workspace`: the tool is a project of this very workspace (chunkyard's own repo). Its cached
+ *   `build` runs first and its built bundle is hashed through `dependentTasksOutputFiles`.
+ * @typedef {{ kind: 'installed', packageName: string } | { kind: 'workspace', packageName: string, project: string }} ToolLocation
+ */
+
+/**
+ * @typedef {object} Step
+ * @property {string} target         Nx target name on every topic project.
+ * @property {string} tool           npm package name of the tool.
+ * @property {string} bin            the tool's command (node_modules/.bin is on Nx's PATH).
+ * @property {string[]} after        targets of the same topic that must run first.
+ * @property {boolean} readsConfig   hashes the config file, and so (only then) gets `--config`.
+ */
+
+/**
+ * The per-topic pipeline: chunk and keywords, then spec, then the topic's own index.json.
+ * Keywords depend on the topic's text only, so a chunking setting never reruns them; the
+ * topic's index.json depends on what spec wrote, so the config is not its input either.
+ * @type {readonly Step[]}
+ */
+const STEPS = Object.freeze([
+  { target: 'chunk', tool: '@chunkyard/chunking-tool', bin: 'chunking-tool', after: [], readsConfig: true },
+  { target: 'keywords', tool: '@chunkyard/keyword-extractor', bin: 'keyword-extractor', after: [], readsConfig: false },
+  { target: 'spec', tool: '@chunkyard/topic-spec', bin: 'topic-spec', after: ['chunk', 'keywords'], readsConfig: true },
+]);
+
+/** The index tool writes every folder's index.json (topics and sections alike). */
+const INDEX_TOOL = Object.freeze({ tool: '@chunkyard/index-tool', bin: 'index-tool' });
+
+/** Every tool package a workspace needs; index.cjs locates each one. */
+const TOOL_PACKAGES = Object.freeze([...STEPS.map((s) => s.tool), INDEX_TOOL.tool]);
+
+/**
+ * The target that writes one folder's own index.json. `index` is what users run: it also
+ * brings every ancestor's index.json up to date (see projectsFor).
+ */
+const INDEX_JSON_TARGET = 'index-json';
+
+/**
+ * @param {ChunkyardNxOptions | undefined} options
+ * @returns {NormalizedOptions}
+ */
+function normalizeOptions(options) {
+  const o = options ?? {};
+  const roots = o.docsRoot === undefined ? ['docs'] : Array.isArray(o.docsRoot) ? o.docsRoot : [o.docsRoot];
+  if (roots.length === 0) throw new Error('@chunkyard/nx: option docsRoot is an empty list; give at least one folder');
+  const docsRoots = roots.map((r) => cleanRelative(r, 'docsRoot'));
+  for (const a of docsRoots) {
+    for (const b of docsRoots) {
+      if (a !== b && (b === a || b.startsWith(`${a}/`))) {
+        throw new Error(`@chunkyard/nx: docsRoot "${b}" lies inside docsRoot "${a}"; give folders that do not nest`);
+      }
+    }
+  }
+  const topicMarker = o.topicMarker ?? 'golden-reference.md';
+  if (typeof topicMarker !== 'string' || topicMarker === '' || /[\\/*?{}[\]]/.test(topicMarker)) {
+    throw new Error(`@chunkyard/nx: option topicMarker must be a plain file name (no folders or glob characters), got ${JSON.stringify(topicMarker)}`);
+  }
+  return {
+    docsRoots: [...new Set(docsRoots)],
+    topicMarker,
+    configFile: cleanRelative(o.configFile ?? 'chunkyard.config.yaml', 'configFile'),
+    embeddingCacheDir: cleanRelative(o.embeddingCacheDir ?? '.embedding-cache', 'embeddingCacheDir'),
+  };
+}
+
+/**
+ * A workspace-relative posix path without `./`, trailing `/` or `..`.
+ * @param {unknown} value
+ * @param {string} option
+ */
+function cleanRelative(value, option) {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new Error(`@chunkyard/nx: option ${option} must be a non-empty workspace-relative path, got ${JSON.stringify(value)}`);
+  }
+  const p = posix.normalize(value.split('\\').join('/')).replace(/\/+$/, '');
+  if (p === '.' || p.startsWith('../') || p === '..' || posix.isAbsolute(p) || /[*?{}[\]]/.test(p)) {
+    throw new Error(`@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob), got ${JSON.stringify(value)}`);
+  }
+  return p;
+}
+
+/**
+ * Project names: the root of a docs tree is named after its folder (`docs`, `content`,
+ * `site-docs` for `site/docs`); below it, `topic-<path>` and `section-<path>` with the path
+ * under the root joined by `-`. With several roots, names below a root carry the root's name
+ * too, so `docs/a` and `content/a` stay distinct.
+ * @param {string} dir
+ * @param {string} docsRoot
+ * @param {boolean} isTopic
+ * @param {boolean} qualify
+ */
+function projectName(dir, docsRoot, isTopic, qualify) {
+  const rootName = docsRoot.split('/').join('-');
+  if (dir === docsRoot) return isTopic ? `topic-${rootName}` : rootName;
+  const rel = dir.slice(docsRoot.length + 1).split('/').join('-');
+  return `${isTopic ? 'topic' : 'section'}-${qualify ? `${rootName}-` : ''}${rel}`;
+}
+
+/**
+ * Every topic folder and every folder between it and its docs root, each with its direct
+ * children in that tree (sorted). Paths only.
+ * @param {string[]} topicRoots
+ * @param {string} docsRoot
+ * @returns {Map<string, string[]>}
+ */
+function docsTree(topicRoots, docsRoot) {
+  /** @type {Map<string, Set<string>>} */
+  const tree = new Map();
+  const add = (/** @type {string} */ dir) => {
+    if (!tree.has(dir)) tree.set(dir, new Set());
+  };
+  for (const topic of topicRoots) {
+    add(topic);
+    let child = topic;
+    while (child !== docsRoot) {
+      const parent = posix.dirname(child);
+      add(parent);
+      tree.get(parent)?.add(child);
+      child = parent;
+    }
+  }
+  return new Map([...tree].map(([dir, children]) => [dir, [...children].sort()]));
+}
+
+/**
+ * @param {string} path
+ * @param {string[]} docsRoots
+ */
+function docsRootOf(path, docsRoots) {
+  return docsRoots.find((r) => path.startsWith(`${r}/`));
+}
+
+/**
+ * The marker files under the docs roots, sorted, as posix paths.
+ * @param {readonly string[]} files
+ * @param {NormalizedOptions} options
+ */
+function topicMarkers(files, options) {
+  return files
+    .map((f) => f.split('\\').join('/'))
+    .filter((f) => posix.basename(f) === options.topicMarker && docsRootOf(f, options.docsRoots) !== undefined)
+    .sort();
+}
+
+/**
+ * How a target depends on a tool: its inputs and its extra dependsOn entries.
+ * @param {ToolLocation} location
+ */
+function toolWiring(location) {
+  if (location.kind === 'workspace') {
+    return {
+      inputs: [{ dependentTasksOutputFiles: '**/*', transitive: true }, { externalDependencies: [] }],
+      dependsOn: [{ projects: [location.project], target: 'build' }],
+      implicit: [location.project],
+    };
+  }
+  return {
+    // The transitive flag also hashes what earlier steps of the same topic wrote (_chunks/, …).
+    inputs: [{ dependentTasksOutputFiles: '**/*', transitive: true }, { externalDependencies: [location.packageName] }],
+    dependsOn: [],
+    implicit: [],
+  };
+}
+
+/**
+ * A non-default marker reaches the tools through CHUNKYARD_TOPIC_MARKER (read by
+ * @chunkyard/topic-io). It is part of the target's options, so Nx hashes it with the task.
+ * @param {NormalizedOptions} options
+ */
+function markerEnv(options) {
+  return options.topicMarker === 'golden-reference.md' ? {} : { options: { env: { CHUNKYARD_TOPIC_MARKER: options.topicMarker } } };
+}
+
+/**
+ * @typedef {object} BuildContext
+ * @property {NormalizedOptions} options
+ * @property {Record<string, ToolLocation>} tools   by package name
+ */
+
+/**
+ * Nx project configurations for every topic and section, grouped by the marker file whose
+ * result describes them (each project exactly once, as Nx requires).
+ * @param {readonly string[]} files workspace-relative paths the glob matched
+ * @param {BuildContext} ctx
+ * @returns {[string, { projects: Record<string, object> }][]}
+ */
+function createProjects(files, ctx) {
+  const { options } = ctx;
+  const markers = topicMarkers(files, options);
+  const qualify = options.docsRoots.length > 1;
+  /** @type {[string, { projects: Record<string, object> }][]} */
+  const results = [];
+  for (const docsRoot of options.docsRoots) {
+    const rootMarkers = markers.filter((m) => m.startsWith(`${docsRoot}/`));
+    const topics = new Set(rootMarkers.map((m) => posix.dirname(m)));
+    const tree = docsTree([...topics], docsRoot);
+    const nameOf = (/** @type {string} */ dir) => projectName(dir, docsRoot, topics.has(dir), qualify);
+    /** @type {Map<string, string[]>} dir -> ancestor dirs, nearest first */
+    const ancestorsOf = new Map();
+    for (const dir of tree.keys()) {
+      const chain = [];
+      for (let d = dir; d !== docsRoot; ) {
+        d = posix.dirname(d);
+        chain.push(d);
+      }
+      ancestorsOf.set(dir, chain);
+    }
+    for (const marker of rootMarkers) {
+      /** @type {Record<string, object>} */
+      const projects = {};
+      for (const [dir, children] of tree) {
+        // Each folder belongs to the first marker below it (or its own).
+        if (rootMarkers.find((m) => m.startsWith(`${dir}/`)) !== marker) continue;
+        projects[dir] = projectFor(dir, children.map(nameOf), (ancestorsOf.get(dir) ?? []).map(nameOf), topics.has(dir), nameOf(dir), docsRoot, ctx);
+      }
+      results.push([marker, { projects }]);
+    }
+  }
+  return results;
+}
+
+/**
+ * @param {string} dir
+ * @param {string[]} childNames     projects directly below (topics or sections)
+ * @param {string[]} ancestorNames  every folder above, up to the docs root
+ * @param {boolean} isTopic
+ * @param {string} name
+ * @param {string} docsRoot
+ * @param {BuildContext} ctx
+ */
+function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx) {
+  const { options, tools } = ctx;
+  /** @type {Record<string, object>} */
+  const targets = {};
+  const implicit = new Set(childNames);
+  const topicSources = [
+    '{projectRoot}/**/*.{md,markdown,txt}',
+    '!{projectRoot}/topic-spec.md',
+    '!{projectRoot}/_chunks/**',
+    '!{projectRoot}/_keywords/**',
+    '{projectRoot}/topic.yaml',
+  ];
+  if (isTopic) {
+    for (const step of STEPS) {
+      const wiring = toolWiring(/** @type {ToolLocation} */ (tools[step.tool]));
+      wiring.implicit.forEach((p) => implicit.add(p));
+      const cacheDir = `${options.embeddingCacheDir}/${name}`;
+      const args = [
+        '{projectRoot}',
+        ...(step.readsConfig ? ['--config', options.configFile] : []),
+        // Each topic's vectors live in their own folder, declared as an output of spec: they
+        // travel with the Nx cache (local or remote), so a fresh CI machine that restored a
+        // topic re-embeds only the chunks an edit changed.
+        ...(step.target === 'spec' ? ['--cache-dir', cacheDir] : []),
+      ];
+      const outputs =
+        step.target === 'chunk'
+          ? ['{projectRoot}/_chunks']
+          : step.target === 'keywords'
+            ? ['{projectRoot}/_keywords']
+            : ['{projectRoot}/topic-spec.md', `{workspaceRoot}/${cacheDir}`];
+      targets[step.target] = {
+        command: `${step.bin} ${args.join(' ')}`,
+        ...markerEnv(options),
+        cache: true,
+        inputs: [...topicSources, ...(step.readsConfig ? [`{workspaceRoot}/${options.configFile}`] : []), ...wiring.inputs],
+        outputs,
+        dependsOn: [...step.after, ...wiring.dependsOn],
+        metadata: { description: `${step.bin} over this topic`, technologies: ['chunkyard'] },
+      };
+    }
+  }
+  const indexWiring = toolWiring(/** @type {ToolLocation} */ (tools[INDEX_TOOL.tool]));
+  indexWiring.implicit.forEach((p) => implicit.add(p));
+  targets[INDEX_JSON_TARGET] = {
+    command: `${INDEX_TOOL.bin} {projectRoot} --root ${docsRoot}`,
+    ...markerEnv(options),
+    cache: true,
+    // A topic's index.json reads what its spec wrote; a section's reads its children's
+    // index.json (their titles). Both are outputs of the tasks it depends on, nothing else.
+    inputs: isTopic ? indexWiring.inputs : [{ dependentTasksOutputFiles: '**/*' }, ...indexWiring.inputs.slice(1)],
+    outputs: ['{projectRoot}/index.json'],
+    dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...indexWiring.dependsOn],
+    metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },
+  };
+  // What users run. It writes nothing itself: it waits for this folder's index.json and for
+  // every ancestor's, and each ancestor waits for all of its children. So `nx run <topic>:index`
+  // on a new or renamed topic also leaves its section and the root linking it.
+  targets.index = {
+    executor: 'nx:noop',
+    cache: true,
+    inputs: [],
+    outputs: [],
+    dependsOn: [INDEX_JSON_TARGET, ...(ancestorNames.length ? [{ projects: ancestorNames, target: INDEX_JSON_TARGET }] : [])],
+    metadata: { description: `brings this ${isTopic ? 'topic' : 'section'}'s index.json and every index.json above it up to date` },
+  };
+  return {
+    name,
+    root: dir,
+    projectType: 'library',
+    tags: [isTopic ? 'type:topic' : 'type:section', 'chunkyard'],
+    // Graph edges (dependsOn with `projects:` adds task edges only): `nx affected` then marks a
+    // folder when a child or, in chunkyard's own repo, a tool changes.
+    implicitDependencies: [...implicit],
+    targets,
+  };
+}
+
+module.exports = {
+  STEPS,
+  INDEX_TOOL,
+  TOOL_PACKAGES,
+  INDEX_JSON_TARGET,
+  normalizeOptions,
+  projectName,
+  docsTree,
+  createProjects,
+  topicMarkers,
+  docsRootOf,
+};
