@@ -89,6 +89,41 @@ describe('topic-spec', () => {
     expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).toBe(text);
   });
 
+  it('--prune-cache keeps the cache to what the last run used, and the next edit still re-embeds only what changed', async () => {
+    const dir = await builtTopic();
+    const cacheDir = join(root, 'per-topic-cache');
+    const files = () => {
+      const out: string[] = [];
+      const walk = (d: string) => readdirSync(d, { withFileTypes: true }).forEach((e) => (e.isDirectory() ? walk(join(d, e.name)) : out.push(join(d, e.name))));
+      walk(cacheDir);
+      return out.sort();
+    };
+    const spec = (...extra: string[]) => run([dir, '--config', config, '--cache-dir', cacheDir, '--json', ...extra]);
+    expect((await spec('--prune-cache')).code).toBe(0);
+    const afterFirst = files();
+    // Edit one paragraph and rerun without pruning: the old document entry stays beside the new one.
+    const edit = (from: string, to: string) => writeFileSync(join(dir, 'golden-reference.md'), readFileSync(join(dir, 'golden-reference.md'), 'utf8').replace(from, to));
+    edit('source generation', 'source-generation');
+    expect(await chunk([dir, '--config', config], quiet)).toBe(0);
+    const unpruned = await spec();
+    expect(summaryOf(unpruned).topics[0]!.embedded).toBeGreaterThan(0);
+    expect(files().length).toBeGreaterThan(afterFirst.length);
+    // The same run with --prune-cache embeds nothing new and drops what the current text does not use.
+    const pruned = await spec('--prune-cache');
+    expect(summaryOf(pruned).topics[0]!.embedded).toBe(0);
+    const kept = files();
+    expect(kept.length).toBeLessThanOrEqual(afterFirst.length + summaryOf(unpruned).topics[0]!.embedded);
+    // One document entry for the chunks and one for the questions, as after the first run.
+    const entries = (list: string[]) => list.filter((f) => f.endsWith('metadata.json')).length;
+    expect(entries(afterFirst)).toBe(2);
+    expect(entries(kept)).toBe(2);
+    // A failed run prunes nothing.
+    writeFileSync(join(dir, 'qa-pairs.md'), '## Not a question\n\nanswer\n');
+    const failed = await spec('--prune-cache');
+    expect(failed.code).toBe(1);
+    expect(files()).toEqual(kept);
+  });
+
   it('works without qa-pairs.md, and takes the threshold from the flag, topic.yaml or config', async () => {
     const dir = await builtTopic('t', {});
     expect((await run([dir, '--config', config])).code).toBe(0);

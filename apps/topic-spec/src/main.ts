@@ -43,6 +43,9 @@ never embedded twice and an interrupted run resumes where it stopped.
 Options:
   --config FILE             workspace config (default: ./chunkyard.config.yaml if present)
   --cache-dir DIR           embedding cache (default: .embedding-cache beside the config)
+  --prune-cache             after a run in which every topic succeeded, remove what this run
+                            did not use from the cache (for a cache folder that belongs to
+                            these topics alone, as the Nx plugin gives each topic)
   --prompt-threshold X      similarity 0..1 a question needs to a chunk (default: spec.promptThreshold
                             from the config or topic.yaml, else ${DEFAULT_PROMPT_THRESHOLD})
   --json                    print a JSON summary on stdout instead of text
@@ -113,6 +116,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     throw err;
   }
   cache.onCorrupt = (path, reason) => io.stderr(`topic-spec: embedding cache entry ${path} was corrupt (${reason}); rebuilding it\n`);
+  if (values['prune-cache']) cache.trackUse();
 
   const summaries: TopicSummary[] = [];
   const errors: { topic: string; error: string }[] = [];
@@ -126,6 +130,9 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.stderr(`topic-spec: ${topic.dir}: ${message}\n`);
     }
   }
+
+  // After a failure the unused entries may be exactly what the next run needs: keep them.
+  if (values['prune-cache'] && errors.length === 0) cache.pruneUnused();
 
   if (values.json) {
     io.stdout(`${JSON.stringify({ topics: summaries, errors }, null, 2)}\n`);
@@ -245,6 +252,7 @@ function parseCli(argv: string[]) {
     options: {
       config: { type: 'string' },
       'cache-dir': { type: 'string' },
+      'prune-cache': { type: 'boolean', default: false },
       'prompt-threshold': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },

@@ -554,3 +554,35 @@ describe('path segment escaping', () => {
 
   it('refuses an empty value', () => expect(() => encodePathSegment('')).toThrow(/empty/));
 });
+
+describe('pruneUnused: a cache that is one build output keeps only what the last run used', () => {
+  it('after an edit, only the current document entry and its texts remain; the next edit still finds the unchanged texts', async () => {
+    const embedder = new CountingEmbedder(MODEL, 8);
+    const v1 = chunkTexts(5);
+    await embedThroughCache(cache, embedder, { strategyKey: STRATEGY, fileHash: sha256Hex('v1') }, v1);
+    // Run 2: one chunk edited, the run tracks and prunes.
+    const run2 = new EmbeddingCache(cache.root);
+    run2.trackUse();
+    const v2 = [...v1.slice(0, 4), 'an edited chunk'];
+    const r2 = await embedThroughCache(run2, embedder, { strategyKey: STRATEGY, fileHash: sha256Hex('v2') }, v2);
+    expect(r2.stats.embedded).toBe(1);
+    expect(run2.pruneUnused()).toBe(1 + 5 + 1); // v1's entry (metadata + 5 vectors) and the edited-away text
+    expect(existsSync(run2.documentDir({ strategyKey: STRATEGY, model: MODEL, fileHash: sha256Hex('v1') }))).toBe(false);
+    expect(existsSync(run2.textPath(MODEL, v1[4]!))).toBe(false);
+    // Run 3: a document hit reads no text entry, yet pruning keeps the texts for the next edit.
+    const run3 = new EmbeddingCache(cache.root);
+    run3.trackUse();
+    expect((await embedThroughCache(run3, embedder, { strategyKey: STRATEGY, fileHash: sha256Hex('v2') }, v2)).stats.documentHit).toBe(true);
+    expect(run3.pruneUnused()).toBe(0);
+    const run4 = new EmbeddingCache(cache.root);
+    const r4 = await embedThroughCache(run4, embedder, { strategyKey: STRATEGY, fileHash: sha256Hex('v3') }, [...v2.slice(0, 4), 'edited again']);
+    expect(r4.stats).toEqual({ documentHit: false, textHits: 4, embedded: 1 });
+  });
+
+  it('does nothing unless trackUse() was called', async () => {
+    await embedThroughCache(cache, new CountingEmbedder(MODEL, 8), { strategyKey: STRATEGY, fileHash: sha256Hex('x') }, chunkTexts(2));
+    const before = walk(cache.root);
+    expect(new EmbeddingCache(cache.root).pruneUnused()).toBe(0);
+    expect(walk(cache.root)).toEqual(before);
+  });
+});

@@ -13,7 +13,7 @@
  * place, so readers see either nothing or a complete entry. See README.md for the format.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** The minimal provider shape this package needs (structural, so any provider fits). */
@@ -378,7 +378,53 @@ export class EmbeddingCache {
   /** Called when a corrupt entry is found (and removed so that it gets rebuilt). */
   onCorrupt?: (path: string, reason: string) => void;
 
+  /** Paths read or written since trackUse(); null while not tracking. */
+  private used: Set<string> | null = null;
+
   constructor(readonly root: string) {}
+
+  /**
+   * Records every entry this instance reads or writes from now on, so that pruneUnused() can
+   * drop the rest. For a cache that belongs to one build output (the Nx plugin gives each topic
+   * its own folder and declares it an output of spec): without pruning it would carry every
+   * edit's vectors forever, into every cache artifact.
+   */
+  trackUse(): void {
+    this.used ??= new Set();
+  }
+
+  /**
+   * Removes every file under the root that was not used since trackUse(), and the folders
+   * left empty. Returns the number of files removed. Does nothing when not tracking.
+   */
+  pruneUnused(): number {
+    const used = this.used;
+    if (!used) return 0;
+    let removed = 0;
+    const visit = (dir: string): boolean => {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return false;
+      }
+      let kept = false;
+      for (const e of entries) {
+        const path = join(dir, e.name);
+        if (used.has(path)) kept = true;
+        else if (e.isDirectory()) {
+          if (visit(path)) kept = true;
+          else rmSync(path, { recursive: true, force: true });
+        } else {
+          rmSync(path, { force: true });
+          removed++;
+        }
+      }
+      return kept;
+    };
+    visit(this.root);
+    return removed;
+  }
 
   /** `{root}/{strategyKey}/{model}/{fileHash16}` (segments escaped by {@link encodePathSegment}). */
   documentDir(key: DocumentKey): string {
@@ -399,6 +445,11 @@ export class EmbeddingCache {
    */
   getDocument(key: DocumentKey, texts: string[], dimensions?: number): Float32Array[] | null {
     const dir = this.documentDir(key);
+    if (this.used) {
+      this.used.add(dir);
+      // A document hit reads no text entry, but the next edit of the document will need them.
+      for (const text of texts) this.used.add(this.textPath(key.model, text));
+    }
     const found = this.inspectSettled(dir, key, texts, dimensions);
     if (found.kind === 'hit') return found.vectors;
     if (found.kind !== 'corrupt') return null;
@@ -429,6 +480,7 @@ export class EmbeddingCache {
       throw new RangeError(`embedding-cache: ${texts.length} texts but ${vectors.length} vectors`);
     }
     const dimensions = checkVectors(vectors, 'vector');
+    this.used?.add(dir);
     mkdirSync(dirname(dir), { recursive: true });
     const tmp = siblingName(dir, 'tmp');
     try {
@@ -459,6 +511,7 @@ export class EmbeddingCache {
   /** The vector cached for `text` under `model`, or null. A corrupt file is removed and reported. */
   getText(model: string, text: string): Float32Array | null {
     const file = this.textPath(model, text);
+    this.used?.add(file);
     const h = sha256Hex(text);
     const found = this.inspectTextSettled(file, model, h);
     if (found.kind === 'hit') return found.vector;
@@ -482,6 +535,7 @@ export class EmbeddingCache {
     checkVectors([vector], 'vector');
     const h = sha256Hex(text);
     const file = this.textPath(model, text);
+    this.used?.add(file);
     mkdirSync(dirname(file), { recursive: true });
     const tmp = siblingName(file, 'tmp');
     try {

@@ -283,7 +283,8 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
         // Each topic's vectors live in their own folder, declared as an output of spec: they
         // travel with the Nx cache (local or remote), so a fresh CI machine that restored a
         // topic re-embeds only the chunks an edit changed.
-        ...(step.target === 'spec' ? ['--cache-dir', cacheDir] : []),
+        // Pruned to what this run used, so the artifact does not carry every past edit's vectors.
+        ...(step.target === 'spec' ? ['--cache-dir', cacheDir, '--prune-cache'] : []),
       ];
       const outputs =
         step.target === 'chunk'

@@ -79,7 +79,7 @@ describe('@chunkyard/nx: inferred targets', () => {
 
   it('spec writes its vectors into a per-topic cache folder that is one of its outputs', () => {
     const spec = topic().targets.spec!;
-    expect(spec.command).toBe('topic-spec {projectRoot} --config chunkyard.config.yaml --cache-dir .embedding-cache/topic-libraries-foo');
+    expect(spec.command).toBe('topic-spec {projectRoot} --config chunkyard.config.yaml --cache-dir .embedding-cache/topic-libraries-foo --prune-cache');
     expect(spec.outputs).toEqual(['{projectRoot}/topic-spec.md', '{workspaceRoot}/.embedding-cache/topic-libraries-foo']);
   });
 
