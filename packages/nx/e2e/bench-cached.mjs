@@ -4,7 +4,7 @@
 // of this workspace (real plugin, real chunking-tool). Prints the cold run, then the median of
 // the cached runs (after one warm-up run that is not counted).
 //
-//   node tools/topic-plugin/bench-cached.mjs [--topics 200] [--runs 5] [--target index] [--keep]
+//   node packages/nx/e2e/bench-cached.mjs [--topics 200] [--runs 5] [--target index] [--keep]
 //
 // Each timed run is exactly
 //   CI=true NX_DAEMON=false NX_NO_CLOUD=true NX_ISOLATE_PLUGINS=false \
