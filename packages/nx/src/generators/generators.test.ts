@@ -52,6 +52,15 @@ describe('@chunkyard/nx:init', () => {
     expect(entries().map((e) => (e as { options: { docsRoot: string } }).options.docsRoot)).toEqual(['docs', 'handbook']);
   });
 
+  it('creates nx.json when the workspace has none (npm i -D nx writes none)', async () => {
+    tree.delete('nx.json');
+    await init(tree, {});
+    expect(JSON.parse(tree.read('nx.json', 'utf-8')!)).toEqual({
+      $schema: './node_modules/nx/schemas/nx-schema.json',
+      plugins: [{ plugin: '@chunkyard/nx', options: { docsRoot: 'docs' } }],
+    });
+  });
+
   it('records a non-default marker and config path in the plugin options', async () => {
     await init(tree, { docsRoot: 'kb', topicMarker: 'README.md', configFile: 'config/chunkyard.yaml' });
     expect(entries()).toEqual([{ plugin: '@chunkyard/nx', options: { docsRoot: 'kb', topicMarker: 'README.md', configFile: 'config/chunkyard.yaml' } }]);

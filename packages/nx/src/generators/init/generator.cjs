@@ -4,7 +4,7 @@
  * nx.json, writes a commented config and the .gitignore lines for chunkyard's outputs. Running
  * it again changes nothing; running it with another docsRoot adds that root.
  */
-const { readNxJson, updateNxJson } = require('@nx/devkit');
+const { readNxJson, updateNxJson, writeJson } = require('@nx/devkit');
 const { normalizeOptions } = require('../../plugin.cjs');
 
 const PLUGIN = '@chunkyard/nx';
@@ -82,7 +82,9 @@ async function initGenerator(tree, schema) {
     if (options.topicMarker !== 'golden-reference.md') pluginOptions.topicMarker = options.topicMarker;
     if (options.configFile !== 'chunkyard.config.yaml') pluginOptions.configFile = options.configFile;
     nxJson.plugins = [...plugins, { plugin: PLUGIN, options: pluginOptions }];
-    updateNxJson(tree, nxJson);
+    // updateNxJson only edits an existing file; `npm i -D nx` alone does not create one.
+    if (tree.exists('nx.json')) updateNxJson(tree, nxJson);
+    else writeJson(tree, 'nx.json', { $schema: './node_modules/nx/schemas/nx-schema.json', ...nxJson });
   }
 
   if (!tree.exists(options.configFile)) tree.write(options.configFile, CONFIG_TEMPLATE);
