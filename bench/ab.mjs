@@ -3,8 +3,8 @@
 //
 //   node bench/ab.mjs --corpus DIR A.js B.js [--strategy semantic] [--rounds 4] [--passes 8] [--warmup 3]
 //
-// A.js / B.js are built bundles (e.g. `node tools/build.mjs packages/chunking` and a copy of
-// packages/chunking/dist/index.js from each git state). Rounds alternate A, B, A, B …, each
+// A.js / B.js are self-contained builds, one per git state
+// (`node tools/build.mjs --standalone scratch/A.js packages/chunking`). Rounds alternate A, B, A, B …, each
 // build in a new `node --expose-gc` process that runs --warmup untimed passes and then
 // --passes timed ones (a full GC before each). It prints each process's min and median.
 //

@@ -1,77 +1,271 @@
 #!/usr/bin/env node
-// Builds workspace projects with esbuild: every `src/index.ts` becomes `dist/index.js`
-// and every `src/main.ts` becomes `dist/main.js`. Workspace packages (@chunkyard/*) are
-// bundled from source so an app's dist is the whole of its own code (which is what
-// the Nx topic targets hash); npm dependencies stay external and are hashed as
-// externalDependencies instead.
+// Builds workspace projects: esbuild turns every `src/index.ts` into `dist/index.js` and every
+// `src/main.ts` into `dist/main.js`, and one TypeScript program writes the `.d.ts` files beside
+// them (`src/x.ts` -> `dist/x.d.ts`).
 //
-//   node tools/build.mjs                 build every project under packages/ and apps/
+// - Libraries (packages/*) keep every package import external, other @chunkyard/* libraries
+//   included: those are real dependencies of the published package, so one copy of each
+//   class exists however many libraries a user installs.
+// - Apps (apps/*) bundle the @chunkyard libraries from source into `dist/main.js`, so an
+//   app's dist is the whole of its own code (what the Nx topic targets hash); npm packages and
+//   other @chunkyard apps (the tools `chunkyard` dispatches to) stay external.
+//
+//   node tools/build.mjs                      build every project under packages/ and apps/
 //   node tools/build.mjs apps/chunking-tool packages/chunking
+//   node tools/build.mjs --standalone OUT.js packages/chunking
 //
-// Runs from `npm ci` (the root `prepare` script), so `npx chunking-tool` works on a
-// fresh clone. Writes are atomic per file: esbuild writes to a temp dir first.
+// Naming projects also builds the @chunkyard packages they keep external (a library's dist
+// imports its dependencies' dists). `--standalone` writes one self-contained ESM file of a
+// library with its @chunkyard dependencies bundled in, as bench/ab.mjs compares builds.
+//
+// Runs from `npm ci` (the root `prepare` script), so `npx chunking-tool` works on a fresh
+// clone. Writes are atomic per project: everything goes to a temp dir first.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const BANNER = '// Built by tools/build.mjs from src/ — do not edit.';
 
+/**
+ * @typedef {object} Project
+ * @property {string} dir       absolute folder
+ * @property {string} name      package name
+ * @property {'app' | 'lib'} kind
+ * @property {string[]} entries `index` and/or `main`: the src/<entry>.ts files that exist
+ * @property {Record<string, string>} deps dependencies and peerDependencies
+ */
+
+/** @param {string} dir @returns {Project} */
+function loadProject(dir) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  return {
+    dir,
+    name: pkg.name,
+    kind: relative(root, dir).split(sep)[0] === 'apps' ? 'app' : 'lib',
+    entries: ['index', 'main'].filter((n) => existsSync(join(dir, 'src', `${n}.ts`))),
+    deps: { ...pkg.peerDependencies, ...pkg.dependencies },
+  };
+}
+
+/** @returns {Project[]} */
 function workspaceProjects() {
   return ['packages', 'apps'].flatMap((group) => {
     const dir = join(root, group);
     if (!existsSync(dir)) return [];
     return readdirSync(dir, { withFileTypes: true })
       .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'package.json')))
-      .map((e) => join(dir, e.name));
+      .map((e) => e.name)
+      .sort()
+      .map((name) => loadProject(join(dir, name)));
   });
 }
 
-function externalsOf(projectDir) {
-  const pkg = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8'));
-  const names = new Set([
-    ...Object.keys(rootPkg.dependencies ?? {}),
-    ...Object.keys(rootPkg.devDependencies ?? {}),
-    ...Object.keys(pkg.dependencies ?? {}),
-  ]);
-  return [...names].filter((n) => !n.startsWith('@chunkyard/'));
+const all = workspaceProjects();
+const byName = new Map(all.map((p) => [p.name, p]));
+
+/** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. @param {string} spec */
+const packageNameOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+
+/**
+ * Whether `project`'s bundle inlines the workspace package `dep` (true) or imports it at run
+ * time (false). Only apps inline, and only libraries; `standalone` inlines every library.
+ * @param {Project} project @param {Project | undefined} dep @param {boolean} standalone
+ */
+const inlines = (project, dep, standalone) => dep?.kind === 'lib' && (standalone || project.kind === 'app');
+
+/**
+ * Everything that is not inlined stays an import: npm packages (declared in the package's
+ * dependencies; tools/packaging checks that) and the @chunkyard packages it depends on.
+ * @param {Project} project @param {boolean} standalone @returns {import('esbuild').Plugin}
+ */
+function externals(project, standalone) {
+  return {
+    name: 'chunkyard-externals',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) =>
+        inlines(project, byName.get(packageNameOf(args.path)), standalone) ? undefined : { path: args.path, external: true },
+      );
+    },
+  };
 }
 
-async function buildProject(projectDir) {
-  const entries = ['index', 'main'].filter((n) => existsSync(join(projectDir, 'src', `${n}.ts`)));
-  if (entries.length === 0) return [];
-  const tmp = join(projectDir, `dist.tmp-${process.pid}`);
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
+/** @param {Project} project @param {string} outdir @param {boolean} standalone */
+function bundle(project, outdir, standalone = false) {
+  return build({
+    entryPoints: project.entries.map((n) => join(project.dir, 'src', `${n}.ts`)),
+    outdir,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    // Inlined workspace libraries are read from their TypeScript sources.
+    conditions: ['source'],
+    plugins: [externals(project, standalone)],
+    // Deterministic output: no absolute paths, no timestamps, no source maps.
+    legalComments: 'none',
+    logLevel: 'warning',
+    banner: { js: BANNER },
+  });
+}
+
+/**
+ * The @chunkyard packages `projects` import at run time, transitively: a library's dist is
+ * only usable when the dists it imports are built too.
+ * @param {Project[]} projects
+ */
+function withRuntimeDependencies(projects) {
+  const out = new Map(projects.map((p) => [p.dir, p]));
+  const queue = [...projects];
+  for (let p = queue.shift(); p; p = queue.shift()) {
+    for (const name of Object.keys(p.deps)) {
+      const dep = byName.get(name);
+      if (dep && !inlines(p, dep, false) && !out.has(dep.dir)) {
+        out.set(dep.dir, dep);
+        queue.push(dep);
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Declarations for `projects`, by project dir: Map<dir, Map<path under dist, text>>.
+ *
+ * One TypeScript program per project, rooted at its entries, so a project's declarations
+ * depend only on its own sources and those it imports (the inputs its Nx build target lists):
+ * the order TypeScript meets types in decides how it prints unions, and a program shared with
+ * other projects would let their sources change this one's output. The programs share one
+ * cache of parsed files and module resolutions, so only the first pays for parsing lib.d.ts
+ * and @types/node. `noCheck` skips type checking (`npm run typecheck` does that) and roughly
+ * halves the cost. Only files reachable from the entry declarations by relative imports are
+ * kept, so dist/ holds no declarations a user cannot reach.
+ * @param {Project[]} projects
+ */
+function declarations(projects) {
+  const { config } = ts.readConfigFile(join(root, 'tsconfig.base.json'), ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent({ ...config, files: [] }, ts.sys, root, {
+    noEmit: false,
+    declaration: true,
+    emitDeclarationOnly: true,
+    declarationMap: false,
+    noCheck: true,
+    rootDir: root,
+    // Never written: every file goes through the writeFile callback below.
+    outDir: join(root, '.declarations'),
+  });
+  const options = parsed.options;
+  const host = ts.createCompilerHost(options);
+  /** @type {Map<string, ts.SourceFile>} */
+  const parsedFiles = new Map();
+  const readSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (file, ...rest) => {
+    let sf = parsedFiles.get(file);
+    if (!sf) {
+      sf = readSourceFile(file, ...rest);
+      if (sf) parsedFiles.set(file, sf);
+    }
+    return sf;
+  };
+  const resolutions = ts.createModuleResolutionCache(root, (f) => f, options);
+  host.resolveModuleNameLiterals = (literals, containingFile, redirected, opts, sf) =>
+    literals.map((lit) => ts.resolveModuleName(lit.text, containingFile, opts, host, resolutions, redirected, ts.getModeForUsageLocation(sf, lit, opts)));
+
+  /** @type {Map<string, Map<string, string>>} */
+  const out = new Map();
+  for (const p of projects) {
+    const srcDir = join(p.dir, 'src');
+    const program = ts.createProgram({ rootNames: p.entries.map((n) => join(srcDir, `${n}.ts`)), options, host });
+    /** @type {Map<string, string>} path under src/ (posix, .d.ts) -> text */
+    const emitted = new Map();
+    /** @type {ts.Diagnostic[]} */
+    const diagnostics = [];
+    for (const sf of program.getSourceFiles()) {
+      if (!sf.fileName.startsWith(`${srcDir.split(sep).join('/')}/`)) continue;
+      const result = program.emit(sf, (file, text) => emitted.set(posix.relative(posix.join(options.outDir.split(sep).join('/'), relative(root, srcDir).split(sep).join('/')), file), text), undefined, true);
+      diagnostics.push(...result.diagnostics);
+    }
+    if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, formatHost));
+    /** @type {Map<string, string>} */
+    const files = new Map();
+    const queue = p.entries.map((n) => `${n}.d.ts`);
+    for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+      const text = emitted.get(f);
+      if (text === undefined || files.has(f)) continue;
+      files.set(f, text);
+      for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
+        queue.push(posix.normalize(posix.join(posix.dirname(f), `${m[1]}.d.ts`)));
+      }
+    }
+    out.set(p.dir, files);
+  }
+  return out;
+}
+
+/** @type {ts.FormatDiagnosticsHost} */
+const formatHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
+
+/** @param {Project[]} projects */
+async function buildProjects(projects) {
+  const todo = projects.filter((p) => p.entries.length > 0);
+  const tmpOf = (/** @type {Project} */ p) => join(p.dir, `dist.tmp-${process.pid}`);
+  for (const p of todo) {
+    rmSync(tmpOf(p), { recursive: true, force: true });
+    mkdirSync(tmpOf(p), { recursive: true });
+  }
   try {
-    await build({
-      entryPoints: entries.map((n) => join(projectDir, 'src', `${n}.ts`)),
-      outdir: tmp,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      conditions: ['source'],
-      external: externalsOf(projectDir).flatMap((n) => [n, `${n}/*`]),
-      // Deterministic output: no absolute paths, no timestamps, no source maps.
-      legalComments: 'none',
-      logLevel: 'warning',
-      banner: { js: '// Built by tools/build.mjs from src/ — do not edit.' },
-    });
-    const dist = join(projectDir, 'dist');
-    rmSync(dist, { recursive: true, force: true });
-    renameSync(tmp, dist);
+    // esbuild works in its own process while this one builds the TypeScript program.
+    const bundles = Promise.all(todo.map((p) => bundle(p, tmpOf(p))));
+    const dts = declarations(todo);
+    await bundles;
+    let dtsCount = 0;
+    for (const p of todo) {
+      for (const [file, text] of dts.get(p.dir) ?? []) {
+        mkdirSync(dirname(join(tmpOf(p), file)), { recursive: true });
+        writeFileSync(join(tmpOf(p), file), text);
+        dtsCount++;
+      }
+      const dist = join(p.dir, 'dist');
+      rmSync(dist, { recursive: true, force: true });
+      renameSync(tmpOf(p), dist);
+    }
+    return { bundles: todo.reduce((n, p) => n + p.entries.length, 0), declarations: dtsCount };
+  } finally {
+    for (const p of todo) rmSync(tmpOf(p), { recursive: true, force: true });
+  }
+}
+
+/** @param {string} out @param {Project} project */
+async function buildStandalone(out, project) {
+  const tmp = join(dirname(out), `.standalone.tmp-${process.pid}`);
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    await bundle({ ...project, entries: project.entries.slice(0, 1) }, tmp, true);
+    renameSync(join(tmp, `${project.entries[0]}.js`), out);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  return entries.map((n) => relative(root, join(projectDir, 'dist', `${n}.js`)));
 }
 
 const args = process.argv.slice(2);
-const projects = args.length > 0 ? args.map((a) => resolve(root, a)) : workspaceProjects();
 const started = performance.now();
-const built = (await Promise.all(projects.map(buildProject))).flat();
-if (!process.env.CHUNKYARD_BUILD_QUIET) {
-  console.error(`built ${built.length} bundle(s) in ${Math.round(performance.now() - started)} ms`);
+/** @param {string} arg */
+const projectAt = (arg) => {
+  const p = all.find((q) => q.dir === resolve(root, arg));
+  if (!p) throw new Error(`build: ${arg} is not a workspace project (packages/* or apps/* with a package.json)`);
+  return p;
+};
+if (args[0] === '--standalone') {
+  const [, out, project] = args;
+  if (!out || !project || args.length !== 3) throw new Error('usage: node tools/build.mjs --standalone OUT.js packages/<lib>');
+  await buildStandalone(resolve(process.env.INIT_CWD ?? process.cwd(), out), projectAt(project));
+  if (!process.env.CHUNKYARD_BUILD_QUIET) console.error(`built ${out} (${project} with its @chunkyard dependencies inlined) in ${Math.round(performance.now() - started)} ms`);
+} else {
+  const projects = args.length > 0 ? withRuntimeDependencies(args.map(projectAt)) : all;
+  const built = await buildProjects(projects);
+  if (!process.env.CHUNKYARD_BUILD_QUIET) {
+    console.error(`built ${built.bundles} bundle(s) and ${built.declarations} declaration file(s) in ${Math.round(performance.now() - started)} ms`);
+  }
 }
