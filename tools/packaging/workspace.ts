@@ -80,11 +80,26 @@ export function isBuiltin(specifier: string): boolean {
 
 /**
  * The bare specifiers a JavaScript or declaration file imports: static imports and re-exports,
- * `import()`, `require()` and `import("x").T` type references. TypeScript's own pre-processor
- * reads them, so strings and comments that merely look like imports do not count.
+ * `import()`, `import("x").T` type references, and what `require`, a `createRequire` function
+ * (esbuild renames a local `require` to `require2`) or their `.resolve` load. The file is
+ * parsed, so strings and comments that merely look like imports do not count.
  */
-export function bareImports(text: string): string[] {
-  const info = ts.preProcessFile(text, true, true);
-  const specs = [...info.importedFiles, ...info.typeReferenceDirectives].map((f) => f.fileName);
+export function bareImports(text: string, fileName = 'file.js'): string[] {
+  const specs: string[] = [];
+  const literal = (n: ts.Node | undefined) => {
+    if (n && ts.isStringLiteralLike(n)) specs.push(n.text);
+  };
+  const requireLike = (callee: ts.Expression): boolean => {
+    const fn = ts.isPropertyAccessExpression(callee) && callee.name.text === 'resolve' ? callee.expression : callee;
+    if (ts.isIdentifier(fn)) return /^require\d*$/.test(fn.text);
+    return ts.isCallExpression(fn) && ts.isIdentifier(fn.expression) && fn.expression.text === 'createRequire';
+  };
+  const visit = (n: ts.Node): void => {
+    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) literal(n.moduleSpecifier);
+    else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument)) literal(n.argument.literal);
+    else if (ts.isCallExpression(n) && (n.expression.kind === ts.SyntaxKind.ImportKeyword || requireLike(n.expression))) literal(n.arguments[0]);
+    ts.forEachChild(n, visit);
+  };
+  visit(ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false));
   return [...new Set(specs.filter((s) => !s.startsWith('.') && !s.startsWith('/')))];
 }
