@@ -5,7 +5,7 @@
  *                 [--strategy semantic] [--json] [--help]
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,9 @@ import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { docNameOf, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
+
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export const HELP = `chunking-tool — split markdown into retrieval-ready chunks
 
@@ -38,6 +41,7 @@ Options:
                        or paginate; overrides chunkyard.config.yaml and topic.yaml
   --json               print a JSON summary on stdout instead of text
   -h, --help           show this help
+  --version            print chunking-tool's version
 
 Exit status: 0 success; 1 a document could not be processed (the others are still
 written, and earlier outputs of the failed one are left as they were); 2 usage or
@@ -72,6 +76,10 @@ export async function main(argv: string[], io: { stdout: (s: string) => void; st
   }
   if (args.values.help) {
     io.stdout(HELP);
+    return 0;
+  }
+  if (args.values.version) {
+    io.stdout(`chunking-tool ${VERSION}\n`);
     return 0;
   }
   let jobs: Job[];
@@ -151,9 +159,10 @@ function parseCli(argv: string[]) {
       strategy: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
     },
   });
-  if (!parsed.values.help && parsed.positionals.length === 0) throw new Error('no topic folder or markdown file given');
+  if (!parsed.values.help && !parsed.values.version && parsed.positionals.length === 0) throw new Error('no topic folder or markdown file given');
   return parsed;
 }
 

@@ -3,7 +3,7 @@
  *
  *   docs-query [docs-dir | --base-url URL] [--list | -q TEXT] [options]
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,9 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
+
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export const DEFAULT_DISCLOSE_N = 3;
 export const DEFAULT_SEARCH_N = 5;
@@ -59,6 +62,7 @@ Options:
       --list           list the topics (id, title, chunks) and exit
       --json           print JSON on stdout instead of text
   -h, --help           show this help
+      --version        print docs-query's version
 
 The embedding fallback embeds the query and every chunk's embedText with the configured
 provider. Working from a folder inside a workspace, chunk vectors come from (and go to) the
@@ -99,6 +103,7 @@ function parseCli(argv: string[]) {
       list: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
     },
   });
   if (positionals.length > 1) throw new UsageError(`one docs folder at most, got ${positionals.length} (quote a query: -q "…")`);
@@ -130,6 +135,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const { values } = cli;
   if (values.help) {
     io.stdout(HELP);
+    return 0;
+  }
+  if (values.version) {
+    io.stdout(`docs-query ${VERSION}\n`);
     return 0;
   }
   const isUrl = values['base-url'] !== undefined;

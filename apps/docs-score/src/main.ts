@@ -4,7 +4,7 @@
  *
  *   docs-score <topic-dir | docs-dir ...> [--qa] [--questions FILE.csv] [--json]
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,9 @@ import { QaPairsError } from '@chunkyard/qa-pairs';
 import { loadWorkspace, UsageError } from '@chunkyard/topic-io';
 import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
 import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, type RetrievalReport } from './retrieval.js';
+
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -64,6 +67,7 @@ IoU and precision_omega over characters, top k of one pooled collection):
 Other options:
   --json               print the full report as JSON on stdout
   -h, --help           show this help
+  --version            print docs-score's version
 
 Exit status: 0 every check passed; 13 a continuity graph is broken (dangling,
 circular or duplicate ids; seed 000); 1 another check failed, or retrieval is
@@ -101,7 +105,7 @@ function fraction(name: string, v: string | undefined): number | null {
   return n;
 }
 
-function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' {
+function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 'version' {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -116,9 +120,11 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' {
       provider: { type: 'string' },
       config: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
     },
   });
   if (values.help) return 'help';
+  if (values.version) return 'version';
   if (positionals.length === 0) throw new UsageError('no topic or docs folder given');
   const k = Number(values.k);
   if (!Number.isInteger(k) || k < 1) throw new UsageError(`--k must be a positive integer, got ${JSON.stringify(values.k)}`);
@@ -215,6 +221,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     const parsed = parse(argv);
     if (parsed === 'help') {
       io.stdout(HELP);
+      return EXIT_OK;
+    }
+    if (parsed === 'version') {
+      io.stdout(`docs-score ${VERSION}\n`);
       return EXIT_OK;
     }
     const { opts, dirs } = parsed;

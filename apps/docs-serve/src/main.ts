@@ -3,11 +3,14 @@
  *
  *   docs-serve <docs-dir> [--port N] [--host H]
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
+
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export const HELP = `docs-serve — serve built chunkyard docs (index.json and chunk files) over HTTP
 
@@ -33,6 +36,7 @@ Options:
   --host H     address to listen on (default ${DEFAULT_HOST}, loopback only; 0.0.0.0 or ::
                makes the docs reachable from other machines)
   -h, --help   show this help
+  --version    print docs-serve's version
 
 Prints the URL once listening. Stops on SIGINT (Ctrl-C) or SIGTERM, finishing requests in
 flight. Exit status: 0 stopped by a signal; 1 could not listen; 2 usage error.
@@ -62,16 +66,21 @@ function untilSignal(): Promise<string> {
 }
 
 export async function main(argv: string[], io: Io = defaultIo, until: (s: RunningServer) => Promise<string> = untilSignal): Promise<number> {
-  let values: { port?: string; host?: string; help: boolean };
+  let values: { port?: string; host?: string; help: boolean; version: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+      },
     }));
-    if (!values.help && positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no docs folder given' : 'one docs folder only');
+    if (!values.help && !values.version && positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no docs folder given' : 'one docs folder only');
     if (values.port !== undefined && !(/^\d+$/.test(values.port) && Number(values.port) <= 65535)) throw new Error(`--port: expected an integer 0..65535, got ${JSON.stringify(values.port)}`);
     if (values.host !== undefined && values.host.trim() === '') throw new Error('--host: empty');
   } catch (err) {
@@ -80,6 +89,10 @@ export async function main(argv: string[], io: Io = defaultIo, until: (s: Runnin
   }
   if (values.help) {
     io.stdout(HELP);
+    return 0;
+  }
+  if (values.version) {
+    io.stdout(`docs-serve ${VERSION}\n`);
     return 0;
   }
   const dir = resolve(positionals[0]!);

@@ -7,6 +7,7 @@
  *   docs-store stats [--json]
  *   docs-store mcp
  */
+import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,7 +20,8 @@ import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
 import { defaultDbPath, findWorkspaceRoot, loadWorkspaceConfig, providerFor, UsageError } from './workspace.js';
 
-export const VERSION = '0.1.0';
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself (here and to MCP clients). */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const HINTS: readonly ContentHint[] = ['prose', 'table', 'code', 'list', 'quote', 'mixed'];
 
 export const HELP = `docs-store — the SQLite artifact store: ingest docs, search them, serve them to agents
@@ -55,6 +57,7 @@ Options:
                        chunking: and embeddings: sections apply (default provider: local)
   --json               machine-readable output on stdout
   -h, --help           show this help
+  --version            print docs-store's version
 
 Exit status: 0 success; 1 a document, the embedding provider or the store failed (a
 failed ingest writes nothing); 2 usage or config error.
@@ -79,6 +82,7 @@ const OPTIONS = {
   config: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', default: false },
   built: { type: 'boolean', default: false },
   topic: { type: 'string' },
   'content-type': { type: 'string' },
@@ -108,6 +112,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     return 2;
   }
   const { values, positionals } = parsed;
+  if (values.version && !values.help) {
+    io.stdout(`docs-store ${VERSION}\n`);
+    return 0;
+  }
   if (values.help || positionals.length === 0) {
     (values.help ? io.stdout : io.stderr)(HELP);
     return values.help ? 0 : 2;

@@ -16,6 +16,9 @@ import { readDocument, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/t
 const SPEC_FILE = 'topic-spec.md';
 const INDEX_FILE = 'index.json';
 
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 export const HELP = `index-tool — write index.json for topics and the sections above them
 
 Usage:
@@ -34,6 +37,7 @@ Options:
   --root DIR    the docs root, served as / (default: docs)
   --json        print a JSON summary on stdout instead of text
   -h, --help    show this help
+  --version     print index-tool's version
 
 Exit status: 0 success; 1 a folder failed (missing or malformed ${SPEC_FILE}, a child
 without index.json): its previous index.json is left as it was, the others are written;
@@ -63,7 +67,7 @@ interface Job {
 }
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
-  let values: { root: string; json: boolean; help: boolean };
+  let values: { root: string; json: boolean; help: boolean; version: boolean };
   let jobs: Job[];
   let root: string;
   try {
@@ -71,11 +75,20 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { root: { type: 'string', default: 'docs' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        root: { type: 'string', default: 'docs' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+      },
     });
     values = parsed.values as typeof values;
     if (values.help) {
       io.stdout(HELP);
+      return 0;
+    }
+    if (values.version) {
+      io.stdout(`index-tool ${VERSION}\n`);
       return 0;
     }
     if (parsed.positionals.length === 0) throw new UsageError('no topic or section folder given');

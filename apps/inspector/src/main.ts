@@ -5,13 +5,16 @@
  *
  *   inspector build --out docs/_inspect
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
 export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
+
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export const HELP = `inspector — the chunk inspector page, as static files
 
@@ -28,6 +31,7 @@ Elsewhere, ?root=<docs URL> points the page at docs on another host (which must 
 Options:
   --out DIR    where to copy the page (created if missing)
   -h, --help   show this help
+  --version    print inspector's version
 
 Exit status: 0 copied; 2 usage error.
 `;
@@ -50,10 +54,14 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+      options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false }, version: { type: 'boolean', default: false } },
     });
     if (values.help) {
       io.stdout(HELP);
+      return 0;
+    }
+    if (values.version) {
+      io.stdout(`inspector ${VERSION}\n`);
       return 0;
     }
     if (positionals[0] !== 'build' || positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no command given (build)' : `unknown command ${JSON.stringify(positionals.join(' '))} (build)`);

@@ -19,6 +19,9 @@ const HAND_WRITTEN_ALIAS = 'words.md';
 const OUT_DIR = '_keywords';
 const OUT_FILE = 'words.md';
 
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 export const HELP = `keyword-extractor — write a topic's keyword authority table (_keywords/words.md)
 
 Usage:
@@ -38,6 +41,7 @@ Options:
   --max N       keep at most N keywords (default ${DEFAULT_MAX}); hand-written ones always stay
   --json        print a JSON summary on stdout instead of text
   -h, --help    show this help
+  --version     print keyword-extractor's version
 
 Exit status: 0 success; 1 a document could not be read (missing, a directory, binary,
 not UTF-8) or ${HAND_WRITTEN} is malformed: that topic keeps its previous ${OUT_FILE}, the
@@ -78,6 +82,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
   if (args.values.help) {
     io.stdout(HELP);
+    return 0;
+  }
+  if (args.values.version) {
+    io.stdout(`keyword-extractor ${VERSION}\n`);
     return 0;
   }
   let jobs: Job[];
@@ -166,9 +174,10 @@ function parseCli(argv: string[]) {
       max: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
     },
   });
-  if (parsed.values.help) return { ...parsed, values: { ...parsed.values, max: undefined } };
+  if (parsed.values.help || parsed.values.version) return { ...parsed, values: { ...parsed.values, max: undefined } };
   if (parsed.positionals.length === 0) throw new Error('no topic folder given');
   let max: number | undefined;
   if (parsed.values.max !== undefined) {

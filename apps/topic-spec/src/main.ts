@@ -5,7 +5,7 @@
  *
  *   topic-spec <topic-dir ...> [--config FILE] [--cache-dir DIR] [--prompt-threshold X] [--json]
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,9 @@ import { ManifestError, readManifest } from './manifest.js';
 const WORDS = join('_keywords', 'words.md');
 const QA_PAIRS = 'qa-pairs.md';
 const OUT_FILE = 'topic-spec.md';
+
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export const HELP = `topic-spec — compute a topic's chunk metadata and write topic-spec.md
 
@@ -50,6 +53,7 @@ Options:
                             from the config or topic.yaml, else ${DEFAULT_PROMPT_THRESHOLD})
   --json                    print a JSON summary on stdout instead of text
   -h, --help                show this help
+  --version                 print topic-spec's version
 
 Exit status: 0 success; 1 a topic failed (missing or malformed _chunks manifest, words.md
 or ${QA_PAIRS}, or the embedding provider failed): its previous ${OUT_FILE} is left as it
@@ -87,6 +91,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
   if (values.help) {
     io.stdout(HELP);
+    return 0;
+  }
+  if (values.version) {
+    io.stdout(`topic-spec ${VERSION}\n`);
     return 0;
   }
 
@@ -256,6 +264,7 @@ function parseCli(argv: string[]) {
       'prompt-threshold': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
     },
   });
   let threshold: number | undefined;
@@ -266,7 +275,7 @@ function parseCli(argv: string[]) {
       throw new Error(`--prompt-threshold: expected a number from 0 to 1, got ${JSON.stringify(raw)}`);
     }
   }
-  if (!parsed.values.help && parsed.positionals.length === 0) throw new Error('no topic folder given');
+  if (!parsed.values.help && !parsed.values.version && parsed.positionals.length === 0) throw new Error('no topic folder given');
   return { positionals: parsed.positionals, values: { ...parsed.values, 'prompt-threshold': threshold } };
 }
 
