@@ -14,8 +14,10 @@
 //   node tools/build.mjs apps/chunking-tool packages/chunking
 //   node tools/build.mjs --standalone OUT.js packages/chunking
 //
-// Naming projects also builds the @chunkyard packages they keep external (a library's dist
-// imports its dependencies' dists). `--standalone` writes one self-contained ESM file of a
+// Naming a library also builds the libraries it imports (its dist imports theirs). Naming an
+// app builds that app alone: the apps it imports (the tools `chunkyard` dispatches to) have
+// their own Nx build targets, and rebuilding their dist/ here could pull it from under a topic
+// task running one. `--standalone` writes one self-contained ESM file of a
 // library with its @chunkyard dependencies bundled in, as bench/ab.mjs compares builds.
 //
 // Runs from `npm ci` (the root `prepare` script), so `npx chunking-tool` works on a fresh
@@ -112,17 +114,18 @@ function bundle(project, outdir, standalone = false) {
 }
 
 /**
- * The @chunkyard packages `projects` import at run time, transitively: a library's dist is
+ * `projects` and the libraries the named libraries import, transitively: a library's dist is
  * only usable when the dists it imports are built too.
  * @param {Project[]} projects
  */
-function withRuntimeDependencies(projects) {
+function withLibraryDependencies(projects) {
   const out = new Map(projects.map((p) => [p.dir, p]));
   const queue = [...projects];
   for (let p = queue.shift(); p; p = queue.shift()) {
+    if (p.kind !== 'lib') continue;
     for (const name of Object.keys(p.deps)) {
       const dep = byName.get(name);
-      if (dep && !inlines(p, dep, false) && !out.has(dep.dir)) {
+      if (dep?.kind === 'lib' && !out.has(dep.dir)) {
         out.set(dep.dir, dep);
         queue.push(dep);
       }
@@ -263,7 +266,7 @@ if (args[0] === '--standalone') {
   await buildStandalone(resolve(process.env.INIT_CWD ?? process.cwd(), out), projectAt(project));
   if (!process.env.CHUNKYARD_BUILD_QUIET) console.error(`built ${out} (${project} with its @chunkyard dependencies inlined) in ${Math.round(performance.now() - started)} ms`);
 } else {
-  const projects = args.length > 0 ? withRuntimeDependencies(args.map(projectAt)) : all;
+  const projects = args.length > 0 ? withLibraryDependencies(args.map(projectAt)) : all;
   const built = await buildProjects(projects);
   if (!process.env.CHUNKYARD_BUILD_QUIET) {
     console.error(`built ${built.bundles} bundle(s) and ${built.declarations} declaration file(s) in ${Math.round(performance.now() - started)} ms`);
