@@ -1,0 +1,104 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS, HELP, main } from './main.js';
+
+const APP = join(import.meta.dirname, '..');
+const REPO = join(APP, '../..');
+const BIN = join(APP, 'bin/chunkyard.js');
+const pkg = JSON.parse(readFileSync(join(APP, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const scratch = mkdtempSync(join(tmpdir(), 'chunkyard-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  return { code, stdout, stderr };
+}
+
+/** Runs the built bin (npm test builds first), as `npx chunkyard` would. */
+function bin(args: string[], nodeArgs: string[] = []) {
+  return spawnSync(process.execPath, [...nodeArgs, BIN, ...args], { cwd: scratch, encoding: 'utf8' });
+}
+
+describe('chunkyard', () => {
+  it('--help lists the nine commands, one line each, and exits 0', async () => {
+    const r = await run(['--help']);
+    expect(r).toEqual({ code: 0, stdout: HELP, stderr: '' });
+    const names = ['chunk', 'keywords', 'spec', 'index', 'query', 'serve', 'store', 'score', 'inspect'];
+    expect(Object.keys(COMMANDS)).toEqual(names);
+    for (const name of names) expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S.{10,}$`, 'm'));
+    for (const c of Object.values(COMMANDS)) expect(r.stdout).toContain(c.tool);
+    expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(100);
+  });
+
+  it('with no command prints the help on stderr and exits 2', async () => {
+    expect(await run([])).toEqual({ code: 2, stdout: '', stderr: HELP });
+  });
+
+  it('--version prints the version in its package.json', async () => {
+    expect(await run(['--version'])).toEqual({ code: 0, stdout: `chunkyard ${pkg.version}\n`, stderr: '' });
+  });
+
+  it('an unknown command or a leading option is a usage error (exit 2) naming the commands', async () => {
+    const r = await run(['chunks', 'docs']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('chunkyard: unknown command "chunks"');
+    expect(r.stderr).toContain('chunk, keywords, spec, index, query, serve, store, score, inspect');
+    const opt = await run(['--json', 'chunk']);
+    expect(opt.code).toBe(2);
+    expect(opt.stderr).toContain('unknown option "--json"');
+    // Not an inherited property of the command table either.
+    expect((await run(['toString'])).code).toBe(2);
+  });
+
+  it.each(Object.entries(COMMANDS))('%s loads the package whose bin is its tool, a declared dependency', async (_name, c) => {
+    const mod = (await c.load()) as { main: unknown; HELP: string };
+    expect(typeof mod.main).toBe('function');
+    expect(mod.HELP.startsWith(`${c.tool} — `)).toBe(true);
+    // Every tool's package is @chunkyard/<its bin>.
+    const owner = `@chunkyard/${c.tool}`;
+    const toolPkg = JSON.parse(readFileSync(join(REPO, 'node_modules', owner, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(Object.keys(toolPkg.bin)).toEqual([c.tool]);
+    expect(pkg.dependencies[owner]).toBe(pkg.version);
+  });
+
+  it('the built bin: `chunkyard <command> --help` prints what the tool bin prints', () => {
+    for (const [name, c] of Object.entries(COMMANDS)) {
+      const viaCli = bin([name, '--help']);
+      const direct = spawnSync(process.execPath, [join(REPO, 'node_modules/.bin', c.tool), '--help'], { encoding: 'utf8' });
+      expect(viaCli.status, `${name}: ${viaCli.stderr}`).toBe(0);
+      expect(viaCli.stdout).toBe(direct.stdout);
+      expect(viaCli.stdout.startsWith(`${c.tool} — `)).toBe(true);
+    }
+    expect(bin(['help', 'score']).stdout).toBe(bin(['score', '--help']).stdout);
+  });
+
+  it('the built bin: `chunkyard chunk` never loads the store, SQLite or the MCP SDK; `chunkyard store` does', () => {
+    // A resolve hook that logs every module URL the process loads.
+    const hook = join(scratch, 'log-resolve.mjs');
+    const log = join(scratch, 'resolved.log');
+    const hookBody = `import { appendFileSync } from 'node:fs';
+export async function resolve(spec, ctx, next) { const r = await next(spec, ctx); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }`;
+    writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hookBody)}`)});\n`);
+    const loaded = (args: string[]) => {
+      writeFileSync(log, '');
+      const r = bin(args, ['--import', hook]);
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(log, 'utf8');
+    };
+    writeFileSync(join(scratch, 'doc.md'), '# Title\n\nOne paragraph of text.\n\n## Part\n\nAnother paragraph.\n');
+    const chunk = loaded(['chunk', 'doc.md']);
+    expect(chunk).toContain('/chunking-tool/dist/main.js');
+    for (const heavy of ['better-sqlite3', '@modelcontextprotocol', '/docs-store/']) expect(chunk).not.toContain(heavy);
+    expect(readFileSync(join(scratch, '_chunks/doc.json'), 'utf8')).toContain('"source": "doc.md"');
+    // The control: the hook does see them when the store runs.
+    const store = loaded(['store', '--version']);
+    expect(store).toContain('better-sqlite3');
+    expect(store).toContain('@modelcontextprotocol');
+  });
+});

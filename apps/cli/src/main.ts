@@ -1,0 +1,100 @@
+/**
+ * chunkyard: one command in front of the chunkyard tools.
+ *
+ *   chunkyard <command> [args ...]        runs the tool's own main(args)
+ *   chunkyard --help | --version
+ *
+ * Each command imports its tool's package only when it runs, and tools/build.mjs keeps those
+ * packages out of this bundle, so `chunkyard chunk` never loads SQLite or the MCP SDK that
+ * `chunkyard store` needs. Every tool is also installed as its own bin.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export interface Command {
+  /** The tool's own bin, which takes the same arguments. */
+  tool: string;
+  /** One line for `chunkyard --help`. */
+  summary: string;
+  /** Loads the tool's package; its main(argv) prints through process.stdout/stderr and returns the exit status. */
+  load: () => Promise<{ main: (argv: string[]) => Promise<number> }>;
+}
+
+// In the order a docs build runs them, then the readers of built docs.
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  chunk: { tool: 'chunking-tool', summary: 'split topic folders or markdown files into _chunks/ (chunk files + manifest)', load: () => import('@chunkyard/chunking-tool') },
+  keywords: { tool: 'keyword-extractor', summary: "write a topic's keyword table (_keywords/words.md)", load: () => import('@chunkyard/keyword-extractor') },
+  spec: { tool: 'topic-spec', summary: "embed a topic's chunks (through the cache) and write topic-spec.md", load: () => import('@chunkyard/topic-spec') },
+  index: { tool: 'index-tool', summary: 'write index.json for topics and the sections above them', load: () => import('@chunkyard/index-tool') },
+  query: { tool: 'docs-query', summary: 'list topics and search built docs, from a folder or a URL', load: () => import('@chunkyard/docs-query') },
+  serve: { tool: 'docs-serve', summary: 'serve built docs over HTTP, with the chunk inspector at /_inspect/', load: () => import('@chunkyard/docs-serve') },
+  store: { tool: 'docs-store', summary: 'SQLite store: ingest docs, search them, serve them to agents over MCP', load: () => import('@chunkyard/docs-store') },
+  score: { tool: 'docs-score', summary: 'check built topics and measure retrieval quality on question sets', load: () => import('@chunkyard/docs-score') },
+  inspect: { tool: 'inspector', summary: 'copy the chunk inspector page beside built docs', load: () => import('@chunkyard/inspector') },
+};
+
+const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+
+export const HELP = `chunkyard — markdown docs to retrieval-ready chunks: one command for every chunkyard tool
+
+Usage:
+  chunkyard <command> [options]
+  chunkyard <command> --help     the command's own help
+  chunkyard --version
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
+  .join('\n')}
+
+Each command is also a bin of its own with the same options: chunking-tool,
+keyword-extractor, topic-spec, index-tool, docs-query, docs-serve, docs-store, docs-score
+and inspector.
+
+Exit status: the command's own; 2 no or an unknown command.
+`;
+
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+const defaultIo: Io = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    io.stderr(HELP);
+    return 2;
+  }
+  if (first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {
+    io.stdout(HELP);
+    return 0;
+  }
+  if (first === '--version') {
+    io.stdout(`chunkyard ${VERSION}\n`);
+    return 0;
+  }
+  // `chunkyard help chunk` is `chunkyard chunk --help`.
+  const [name, args] = first === 'help' ? [rest[0]!, ['--help']] : [first, rest];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    const what = name.startsWith('-') ? `unknown option ${JSON.stringify(name)} (options go after the command)` : `unknown command ${JSON.stringify(name)}`;
+    io.stderr(`chunkyard: ${what}\nCommands: ${Object.keys(COMMANDS).join(', ')}. Run chunkyard --help for usage.\n`);
+    return 2;
+  }
+  const { main: run } = await command.load();
+  return run(args);
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}
