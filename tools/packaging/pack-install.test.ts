@@ -1,0 +1,163 @@
+/**
+ * The packages as a user gets them: `npm pack --workspaces` from the repo root, then
+ * `npm i <tarballs>` in an empty folder outside the repo (nothing links back into it), then
+ * @chunkyard/chunking used from ESM, CommonJS and type-checked TypeScript, and the
+ * `chunkyard` command run from its own install. Real npm, real tarballs; npm's cache (filled by
+ * `npm ci`) serves the npm dependencies (--prefer-offline). better-sqlite3 (under
+ * `chunkyard store`) compiles from source during the install, most of this file's time.
+ */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, workspacePackages } from './workspace.js';
+
+const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
+const packages = workspacePackages();
+const temp = mkdtempSync(join(realpathSync(tmpdir()), 'chunkyard-pack-'));
+const tarballDir = join(temp, 'tarballs');
+const consumer = join(temp, 'consumer');
+afterAll(() => {
+  if (!KEEP) rmSync(temp, { recursive: true, force: true });
+});
+
+/**
+ * npm and its children without the npm_* variables an enclosing `npm test` exports: those are
+ * npm config too (npm_config_local_prefix and the like would point the install at the repo).
+ */
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
+
+function run(cmd: string, args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** `name` and every @chunkyard package it depends on, transitively. */
+function closure(name: string): string[] {
+  const out = new Set<string>();
+  const visit = (n: string) => {
+    if (out.has(n)) return;
+    out.add(n);
+    const pkg = packages.find((p) => p.pkg.name === n)?.pkg;
+    if (!pkg) throw new Error(`${n} is not a workspace package`);
+    for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies })) if (dep.startsWith('@chunkyard/')) visit(dep);
+  };
+  visit(name);
+  return [...out].sort();
+}
+
+const tarballs = new Map<string, string>();
+const install = (names: string[]) =>
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...names.map((n) => tarballs.get(n)!)], consumer);
+
+/** Every symlink under `dir` must stay inside `dir` (npm links bins; nothing may lead back into the repo). */
+function linksLeavingDir(dir: string): string[] {
+  const bad: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isSymbolicLink()) {
+        const target = realpathSync(p);
+        if (relative(dir, target).startsWith('..') || target.startsWith(ROOT)) bad.push(`${p} -> ${target}`);
+      } else if (e.isDirectory()) walk(p);
+    }
+  };
+  walk(dir);
+  return bad;
+}
+
+// A real document from the sample docs: headings, code, tables.
+const DOC = readFileSync(join(ROOT, 'docs/libraries/system-text-json-polymorphism/golden-reference.md'), 'utf8');
+
+beforeAll(() => {
+  mkdirSync(tarballDir);
+  mkdirSync(consumer);
+  const packed = JSON.parse(run('npm', ['pack', '--workspaces', '--pack-destination', tarballDir, '--json', '--loglevel=error'], ROOT).stdout) as { name: string; filename: string }[];
+  for (const p of packed) tarballs.set(p.name, join(tarballDir, p.filename));
+  run('npm', ['init', '-y'], consumer);
+  writeFileSync(join(consumer, 'guide.md'), DOC);
+}, 120_000);
+
+describe('npm pack --workspaces, installed outside the repo', () => {
+  it('packs every workspace package into @chunkyard-<name>-<version>.tgz', () => {
+    expect([...tarballs.keys()].sort()).toEqual(packages.map((p) => p.pkg.name).sort());
+    expect(tarballs.get('@chunkyard/chunking')).toBe(join(tarballDir, 'chunkyard-chunking-0.1.0.tgz'));
+  });
+
+  it('@chunkyard/chunking installs with its @chunkyard dependencies alone and works from ESM, CommonJS and TypeScript', () => {
+    const names = closure('@chunkyard/chunking');
+    expect(names).toEqual(['@chunkyard/chunking', '@chunkyard/keywords']);
+    install(names);
+    expect(lstatSync(join(consumer, 'node_modules/@chunkyard/chunking')).isSymbolicLink()).toBe(false);
+    expect(readdirSync(join(consumer, 'node_modules/@chunkyard')).sort()).toEqual(['chunking', 'keywords']);
+
+    // Each consumer prints what it got: chunk count and whether every chunk is its source slice.
+    const check = `const src = fs.readFileSync('guide.md', 'utf8');
+const r = chunkDocument(src, { docName: 'guide' });
+console.log(JSON.stringify({ chunks: r.chunks.length, slices: r.chunks.every((c) => c.originalText === src.slice(c.sourcePosition.charStart, c.sourcePosition.charEnd)), title: r.fileTitle }));`;
+    const esm = run(process.execPath, ['--input-type=module', '-e', `import fs from 'node:fs';\nimport { chunkDocument } from '@chunkyard/chunking';\n${check}`], consumer);
+    const cjs = run(process.execPath, ['-e', `const fs = require('node:fs');\nconst { chunkDocument } = require('@chunkyard/chunking');\n${check}`], consumer);
+    const got = JSON.parse(esm.stdout) as { chunks: number; slices: boolean; title: string };
+    expect(got.chunks).toBeGreaterThan(3);
+    expect(got.slices).toBe(true);
+    expect(got.title).toMatch(/derived classes/);
+    expect(JSON.parse(cjs.stdout)).toEqual(got);
+    // Loading from CommonJS is Node's require(esm): no warning, no second build.
+    expect(cjs.stderr).toBe('');
+
+    // Typed, with the repo's TypeScript and nothing else: strict, lib checks on (no skipLibCheck).
+    writeFileSync(
+      join(consumer, 'consumer.mts'),
+      `import { chunkDocument, ChunkOptionsError, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
+const options: Partial<ChunkOptions> = { docName: 'guide', maxTokens: 256 };
+const result: ChunkDocumentResult = chunkDocument('# Title\\n\\nText.\\n', options);
+const first: ChunkRecord | undefined = result.chunks[0];
+const start: number | undefined = first?.sourcePosition.charStart;
+const isError: boolean = new ChunkOptionsError('x') instanceof Error;
+// @ts-expect-error maxTokens is a number (this line would compile if the types were any)
+chunkDocument('# T', { maxTokens: 'big' });
+export { start, isError };
+`,
+    );
+    writeFileSync(
+      join(consumer, 'consumer.cts'),
+      `import chunking = require('@chunkyard/chunking');
+const n: number = chunking.chunkDocument('# T\\n\\nx\\n', { docName: 'x' }).chunks.length;
+export = n;
+`,
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    run(process.execPath, [tsc, '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--strict', 'consumer.mts', 'consumer.cts'], consumer);
+    expect(linksLeavingDir(consumer)).toEqual([]);
+  }, 120_000);
+
+  it('@chunkyard/cli installs with the tools, and `npx chunkyard` runs them', () => {
+    const names = closure('@chunkyard/cli');
+    // The nine tools, and the libraries whose types their declarations name.
+    for (const tool of ['chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool', 'docs-query', 'docs-serve', 'docs-store', 'docs-score', 'inspector']) {
+      expect(names).toContain(`@chunkyard/${tool}`);
+    }
+    install(names);
+    // npm_config_yes=false: run the installed bin, never fetch one from the registry.
+    const npx = (...args: string[]) => run('npx', args, consumer, { npm_config_yes: 'false' });
+    expect(npx('chunkyard', '--version').stdout).toBe(`chunkyard ${packages.find((p) => p.pkg.name === '@chunkyard/cli')!.pkg.version}\n`);
+    const chunk = npx('chunkyard', 'chunk', 'guide.md');
+    expect(chunk.stdout).toMatch(/^guide\.md: \d+ chunks/);
+    const manifest = JSON.parse(readFileSync(join(consumer, '_chunks/guide.json'), 'utf8')) as { source: string; chunks: { originalText: string }[] };
+    expect(manifest.source).toBe('guide.md');
+    expect(manifest.chunks.length).toBeGreaterThan(3);
+    expect(readFileSync(join(consumer, '_chunks/guide-0.md'), 'utf8')).toBe(manifest.chunks[0]!.originalText);
+    // docs-store loads better-sqlite3 (compiled during the install) and the MCP SDK.
+    expect(npx('chunkyard', 'store', '--help').stdout).toMatch(/^docs-store — /);
+    npx('chunkyard', 'store', 'ingest', 'guide.md', '--db', 'store.db');
+    const found = JSON.parse(npx('chunkyard', 'store', 'search', 'polymorphic type discriminator', '--db', 'store.db', '--json').stdout) as { hits: { sourceFile: string }[] };
+    expect(found.hits.length).toBeGreaterThan(0);
+    expect(found.hits[0]!.sourceFile).toBe('guide.md');
+    // Every tool is its own bin too.
+    expect(npx('chunking-tool', '--version').stdout).toBe('chunking-tool 0.1.0\n');
+    expect(linksLeavingDir(consumer)).toEqual([]);
+  }, 240_000);
+});
