@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds workspace projects: esbuild turns every `src/index.ts` into `dist/index.js` and every
-// `src/main.ts` into `dist/main.js`, and one TypeScript program writes the `.d.ts` files beside
-// them (`src/x.ts` -> `dist/x.d.ts`).
+// `src/main.ts` into `dist/main.js`, and TypeScript writes the `.d.ts` files beside them
+// (`src/x.ts` -> `dist/x.d.ts`; see declarations() for which programs).
 //
 // - Libraries (packages/*) keep every package import external, other @chunkyard/* libraries
 //   included: those are real dependencies of the published package, so one copy of each
@@ -17,16 +17,21 @@
 // Naming a library also builds the libraries it imports (its dist imports theirs). Naming an
 // app builds that app alone: the apps it imports (the tools `chunkyard` dispatches to) have
 // their own Nx build targets, and rebuilding their dist/ here could pull it from under a topic
-// task running one. `--standalone` writes one self-contained ESM file of a
-// library with its @chunkyard dependencies bundled in, as bench/ab.mjs compares builds.
+// task running one. `--standalone` writes one self-contained ESM file of a library with its
+// @chunkyard dependencies bundled in, as bench/ab.mjs compares builds.
 //
 // Runs from `npm ci` (the root `prepare` script), so `npx chunking-tool` works on a fresh
 // clone. Writes are atomic per project: everything goes to a temp dir first.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+
+// require, not import: importing the 9 MB CommonJS file from ESM makes Node scan it for
+// named exports first, which costs about half a second of every build.
+/** @type {typeof import('typescript')} */
+const ts = createRequire(import.meta.url)('typescript');
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BANNER = '// Built by tools/build.mjs from src/ — do not edit.';
@@ -137,18 +142,21 @@ function withLibraryDependencies(projects) {
 /**
  * Declarations for `projects`, by project dir: Map<dir, Map<path under dist, text>>.
  *
- * One TypeScript program per project, rooted at its entries, so a project's declarations
- * depend only on its own sources and those it imports (the inputs its Nx build target lists):
- * the order TypeScript meets types in decides how it prints unions, and a program shared with
- * other projects would let their sources change this one's output. The programs share one
- * cache of parsed files and module resolutions, so only the first pays for parsing lib.d.ts
- * and @types/node. `noCheck` skips type checking (`npm run typecheck` does that) and roughly
- * halves the cost. Only files reachable from the entry declarations by relative imports are
- * kept, so dist/ holds no declarations a user cannot reach.
+ * The order TypeScript meets types in decides how it prints unions, so a project's
+ * declarations depend on which files share its program. Each app gets a program of its own,
+ * rooted at its entries, so its declarations depend only on its own sources and the
+ * libraries it imports: the inputs its Nx build target lists (the topic targets hash an app's
+ * whole dist/). The libraries share one program rooted at every library's entry, in a fixed
+ * order, so a library's declarations are the same whichever projects a run builds. The
+ * programs share parsed files and module resolutions; `noCheck` skips type checking
+ * (`npm run typecheck` does that) and roughly halves the cost. Only files reachable from the
+ * entry declarations by relative imports are kept, so dist/ holds no declarations a user
+ * cannot reach.
  * @param {Project[]} projects
  */
 function declarations(projects) {
   const { config } = ts.readConfigFile(join(root, 'tsconfig.base.json'), ts.sys.readFile);
+  const outDir = join(root, '.declarations');
   const parsed = ts.parseJsonConfigFileContent({ ...config, files: [] }, ts.sys, root, {
     noEmit: false,
     declaration: true,
@@ -157,7 +165,7 @@ function declarations(projects) {
     noCheck: true,
     rootDir: root,
     // Never written: every file goes through the writeFile callback below.
-    outDir: join(root, '.declarations'),
+    outDir,
   });
   const options = parsed.options;
   const host = ts.createCompilerHost(options);
@@ -176,33 +184,44 @@ function declarations(projects) {
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, opts, sf) =>
     literals.map((lit) => ts.resolveModuleName(lit.text, containingFile, opts, host, resolutions, redirected, ts.getModeForUsageLocation(sf, lit, opts)));
 
+  const entriesOf = (/** @type {Project[]} */ ps) => ps.flatMap((p) => p.entries.map((n) => join(p.dir, 'src', `${n}.ts`)));
+  const libs = projects.filter((p) => p.kind === 'lib');
+  const groups = [
+    ...(libs.length > 0 ? [{ roots: entriesOf(all.filter((p) => p.kind === 'lib' && p.entries.length > 0)), emitFor: libs }] : []),
+    ...projects.filter((p) => p.kind === 'app').map((p) => ({ roots: entriesOf([p]), emitFor: [p] })),
+  ];
+  const toPosix = (/** @type {string} */ f) => f.split(sep).join('/');
+
   /** @type {Map<string, Map<string, string>>} */
   const out = new Map();
-  for (const p of projects) {
-    const srcDir = join(p.dir, 'src');
-    const program = ts.createProgram({ rootNames: p.entries.map((n) => join(srcDir, `${n}.ts`)), options, host });
-    /** @type {Map<string, string>} path under src/ (posix, .d.ts) -> text */
-    const emitted = new Map();
-    /** @type {ts.Diagnostic[]} */
-    const diagnostics = [];
-    for (const sf of program.getSourceFiles()) {
-      if (!sf.fileName.startsWith(`${srcDir.split(sep).join('/')}/`)) continue;
-      const result = program.emit(sf, (file, text) => emitted.set(posix.relative(posix.join(options.outDir.split(sep).join('/'), relative(root, srcDir).split(sep).join('/')), file), text), undefined, true);
-      diagnostics.push(...result.diagnostics);
-    }
-    if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, formatHost));
-    /** @type {Map<string, string>} */
-    const files = new Map();
-    const queue = p.entries.map((n) => `${n}.d.ts`);
-    for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
-      const text = emitted.get(f);
-      if (text === undefined || files.has(f)) continue;
-      files.set(f, text);
-      for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
-        queue.push(posix.normalize(posix.join(posix.dirname(f), `${m[1]}.d.ts`)));
+  for (const group of groups) {
+    const program = ts.createProgram({ rootNames: group.roots, options, host });
+    for (const p of group.emitFor) {
+      const srcDir = toPosix(join(p.dir, 'src'));
+      const emittedDir = posix.join(toPosix(outDir), toPosix(relative(root, p.dir)), 'src');
+      /** @type {Map<string, string>} path under src/ (posix, .d.ts) -> text */
+      const emitted = new Map();
+      /** @type {ts.Diagnostic[]} */
+      const diagnostics = [];
+      for (const sf of program.getSourceFiles()) {
+        if (!sf.fileName.startsWith(`${srcDir}/`)) continue;
+        const result = program.emit(sf, (file, text) => emitted.set(posix.relative(emittedDir, file), text), undefined, true);
+        diagnostics.push(...result.diagnostics);
       }
+      if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, formatHost));
+      /** @type {Map<string, string>} */
+      const files = new Map();
+      const queue = p.entries.map((n) => `${n}.d.ts`);
+      for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+        const text = emitted.get(f);
+        if (text === undefined || files.has(f)) continue;
+        files.set(f, text);
+        for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
+          queue.push(posix.normalize(posix.join(posix.dirname(f), `${m[1]}.d.ts`)));
+        }
+      }
+      out.set(p.dir, files);
     }
-    out.set(p.dir, files);
   }
   return out;
 }
