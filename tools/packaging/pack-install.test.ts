@@ -6,7 +6,7 @@
  * `npm ci`) serves the npm dependencies (--prefer-offline). better-sqlite3 (under
  * `chunkyard store`) compiles from source during the install, most of this file's time.
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -72,6 +72,29 @@ function linksLeavingDir(dir: string): string[] {
 // A real document from the sample docs: headings, code, tables.
 const DOC = readFileSync(join(ROOT, 'docs/libraries/system-text-json-polymorphism/golden-reference.md'), 'utf8');
 
+/** Starts `chunkyard serve . --port 0` in the consumer, fetches /_inspect/, stops the server. */
+async function inspectorPage(): Promise<string> {
+  const server = spawn(process.execPath, [join(consumer, 'node_modules/.bin/chunkyard'), 'serve', '.', '--port', '0'], { cwd: consumer, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)));
+  try {
+    const url = await new Promise<string>((found, fail) => {
+      let out = '';
+      server.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /chunk inspector at (http:\/\/\S+)/.exec(out);
+        if (m) found(m[1]!);
+      });
+      void exited.then((code) => fail(new Error(`chunkyard serve exited ${code} before listening: ${out}`)));
+    });
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    return await res.text();
+  } finally {
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }
+}
+
 beforeAll(() => {
   mkdirSync(tarballDir);
   mkdirSync(consumer);
@@ -134,7 +157,7 @@ export = n;
     expect(linksLeavingDir(consumer)).toEqual([]);
   }, 120_000);
 
-  it('@chunkyard/cli installs with the tools, and `npx chunkyard` runs them', () => {
+  it('@chunkyard/cli installs with the tools, and `npx chunkyard` runs them', async () => {
     const names = closure('@chunkyard/cli');
     // The nine tools, and the libraries whose types their declarations name.
     for (const tool of ['chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool', 'docs-query', 'docs-serve', 'docs-store', 'docs-score', 'inspector']) {
@@ -158,6 +181,8 @@ export = n;
     expect(found.hits[0]!.sourceFile).toBe('guide.md');
     // Every tool is its own bin too.
     expect(npx('chunking-tool', '--version').stdout).toBe('chunking-tool 0.1.0\n');
+    // docs-serve finds the inspector's page through the installed @chunkyard/inspector.
+    expect(await inspectorPage()).toMatch(/^<!doctype html>/i);
     expect(linksLeavingDir(consumer)).toEqual([]);
   }, 240_000);
 });
