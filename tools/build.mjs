@@ -23,6 +23,7 @@
 // Runs from `npm ci` (the root `prepare` script), so `npx chunking-tool` works on a fresh
 // clone. Writes are atomic per project: everything goes to a temp dir first.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
@@ -226,6 +227,52 @@ function declarations(projects) {
   return out;
 }
 
+/**
+ * declarations(), remembered in node_modules/.cache under a hash of everything they can
+ * depend on: every file under packages/*\/src and apps/*\/src, the package.json files, the
+ * lockfile (the npm packages' types), tsconfig.base.json, this script and TypeScript's version.
+ * Parsing the programs costs seconds (the types of openai and @types/node alone are 4 MB);
+ * a build whose inputs did not change since the last one (`npm test` right after `npm ci`, a
+ * test building one app) reads the cache instead. Any change recomputes every project.
+ * @param {Project[]} projects
+ */
+function cachedDeclarations(projects) {
+  const hash = createHash('sha256').update(ts.version).update('\0');
+  const files = [join(root, 'tsconfig.base.json'), join(root, 'package-lock.json'), fileURLToPath(import.meta.url)];
+  for (const p of all) {
+    files.push(join(p.dir, 'package.json'));
+    if (existsSync(join(p.dir, 'src'))) {
+      files.push(...readdirSync(join(p.dir, 'src'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort());
+    }
+  }
+  for (const f of files) hash.update(relative(root, f)).update('\0').update(existsSync(f) ? readFileSync(f) : '').update('\0');
+  const key = hash.digest('hex').slice(0, 32);
+  const dir = join(root, 'node_modules/.cache/chunkyard-declarations');
+  const file = join(dir, `${key}.json`);
+  /** @type {Record<string, Record<string, string>>} project dir (workspace-relative) -> file -> text */
+  let cached = {};
+  try {
+    cached = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // No cache for these inputs yet (or an unreadable one): compute.
+  }
+  const missing = projects.filter((p) => !(relative(root, p.dir) in cached));
+  if (missing.length > 0) {
+    for (const [d, m] of declarations(missing)) cached[relative(root, d)] = Object.fromEntries(m);
+    // Best effort: a cache that cannot be written costs the next build time, never this one.
+    try {
+      mkdirSync(dir, { recursive: true });
+      // Only the current inputs' entry is kept; written atomically, as parallel builds share it.
+      for (const old of readdirSync(dir)) if (old.endsWith('.json') && old !== `${key}.json`) rmSync(join(dir, old), { force: true });
+      writeFileSync(`${file}.tmp-${process.pid}`, JSON.stringify(cached));
+      renameSync(`${file}.tmp-${process.pid}`, file);
+    } catch {
+      rmSync(`${file}.tmp-${process.pid}`, { force: true });
+    }
+  }
+  return new Map(projects.map((p) => [p.dir, new Map(Object.entries(cached[relative(root, p.dir)] ?? {}))]));
+}
+
 /** @type {ts.FormatDiagnosticsHost} */
 const formatHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
 
@@ -238,9 +285,9 @@ async function buildProjects(projects) {
     mkdirSync(tmpOf(p), { recursive: true });
   }
   try {
-    // esbuild works in its own process while this one builds the TypeScript program.
+    // esbuild works in its own process while this one builds the TypeScript programs.
     const bundles = Promise.all(todo.map((p) => bundle(p, tmpOf(p))));
-    const dts = declarations(todo);
+    const dts = cachedDeclarations(todo);
     await bundles;
     let dtsCount = 0;
     for (const p of todo) {
