@@ -233,8 +233,8 @@ export function runMany(ws, args, timeoutMs) {
 
   /** @type {{ tasks: { taskId: string, cacheStatus: string, hash: string, status: number }[] }} */
   const record = JSON.parse(readFileSync(runJson, 'utf8'));
-  // The `index` targets are nx:noop (they only wait for index-json tasks): they run no command
-  // and Nx prints no line for them, so they are left out of both sets.
+  // The `index` targets are nx:noop (they only wait for index-json tasks): they run no command,
+  // and Nx prints a line for them only when they come from the cache. Left out of both sets.
   const tasks = record.tasks.filter((t) => !t.taskId.endsWith(':index'));
   const ran = new Set(tasks.filter((t) => t.cacheStatus === 'cache-miss').map((t) => t.taskId));
   const cached = new Set(tasks.filter((t) => t.cacheStatus !== 'cache-miss').map((t) => t.taskId));
@@ -245,7 +245,7 @@ export function runMany(ws, args, timeoutMs) {
   // eslint-disable-next-line no-control-regex
   const plain = run.output.replace(/\u001b\[[0-9;]*m/g, '');
   for (const m of plain.matchAll(/^> nx run (\S+:\S+)(?: {2}\[(local cache|remote cache|existing outputs match the cache, left as is)\])?\s*$/gm)) {
-    (m[2] ? logCached : logRan).add(m[1]);
+    if (m[1] && !m[1].endsWith(':index')) (m[2] ? logCached : logRan).add(m[1]);
   }
   const same = (/** @type {Set<string>} */ a, /** @type {Set<string>} */ b) =>
     a.size === b.size && [...a].every((x) => b.has(x));
