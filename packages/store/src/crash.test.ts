@@ -30,7 +30,7 @@ beforeAll(async () => {
     target: 'node20',
     format: 'esm',
     conditions: ['source'],
-    // As tools/build.mjs: workspace packages bundled from source, npm packages external.
+    // As tools/build.mjs does for apps: workspace packages bundled from source, npm packages external.
     external: npmPackages().flatMap((n) => [n, `${n}/*`]),
     logLevel: 'warning',
   });
