@@ -111,6 +111,29 @@ describe('ingest', () => {
   });
 });
 
+describe('environment errors are messages naming the path', () => {
+  it('search and stats on a file that is not a database: exit 1, the file named, no trace', async () => {
+    writeFileSync(join(ws, 'notes.txt'), 'not a database\n'.repeat(200));
+    for (const args of [['search', 'x', '--mode', 'fts'], ['stats'], ['expand', 'art_00000000']]) {
+      const r = await run([...args, '--db', 'notes.txt']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toBe(`docs-store: ${join(ws, 'notes.txt')}: not a docs-store database (file is not a database); pass --db with the store's path, or move this file away\n`);
+    }
+  });
+
+  it('ingest into a folder that cannot exist, or cannot be written: exit 1, the path named', async () => {
+    writeFileSync(join(ws, 'plain'), 'x');
+    const under = await run(['ingest', TOPICS[2]!, '--db', 'plain/store.db']);
+    expect(under.code).toBe(1);
+    expect(under.stderr).toBe(`docs-store: ${join(ws, 'plain/store.db')}: cannot create the folder ${join(ws, 'plain')} for the store (EEXIST); choose another --db or fix the folder's permissions\n`);
+    if (process.platform === 'linux') {
+      const proc = await run(['ingest', TOPICS[2]!, '--db', '/proc/chunkyard-docs-store-test.db']);
+      expect(proc.code).toBe(1);
+      expect(proc.stderr).toMatch(/^docs-store: \/proc\/chunkyard-docs-store-test\.db: cannot open the store for writing \(SQLITE_CANTOPEN/);
+    }
+  });
+});
+
 describe('search, expand, stats', () => {
   beforeEach(async () => {
     expect((await run(['ingest', ...TOPICS])).code).toBe(0);
@@ -175,7 +198,16 @@ describe('usage', () => {
   it.each([
     [['frobnicate'], /unknown command "frobnicate"/],
     [['search'], /search: no query given/],
-    [['search', 'x', '--limit', '0'], /--limit must be an integer >= 1, got "0"/],
+    [['search', 'x', '--limit', '0'], /--limit must be a whole number from 1 to 100, got "0"/],
+    [['search', 'x', '--limit', '1e9'], /--limit must be a whole number from 1 to 100, got "1e9"/],
+    [['search', 'x', '--limit', '1e8'], /--limit must be a whole number from 1 to 100, got "1e8"/],
+    [['search', 'x', '--limit', '101'], /--limit must be a whole number from 1 to 100, got "101"/],
+    [['search', 'x', '--limit', '0x10'], /--limit must be a whole number from 1 to 100, got "0x10"/],
+    [['search', 'x', '--limit', ''], /--limit must be a whole number from 1 to 100, got ""/],
+    [['search', 'x', '--expand', '11'], /--expand must be a whole number from 0 to 10, got "11"/],
+    [['search', 'x', '--expand=-1'], /--expand must be a whole number from 0 to 10, got "-1"/],
+    [['expand', 'art_00000000', '--k', '21'], /--k must be a whole number from 0 to 20, got "21"/],
+    [['expand', 'art_00000000', '--k', '1.5'], /--k must be a whole number from 0 to 20, got "1.5"/],
     [['search', 'x', '--hint', 'poem'], /--hint must be one of prose, table, code, list, quote, mixed/],
     [['ingest', 'deep'], /deep: a folder, but not a topic \(no golden-reference\.md in it\)/],
     [['ingest', '--nope'], /Unknown option '--nope'/],

@@ -49,6 +49,9 @@ search: each hit names its source file and its chunk id (or artifact id when the
   fts needs no embedding provider.
 expand: prints a chunk with its ±k neighbours (default k = 1).
 
+Ranges (whole numbers; anything else is a usage error, exit 2):
+  --limit 1-100 (default 10)   --expand 0-10 (default 0)   --k 0-20 (default 1)
+
 Options:
   --db PATH            the database (default: <workspace>/.chunkyard/store.db, where the
                        workspace is the nearest folder up holding chunkyard.config.yaml
@@ -148,15 +151,58 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.stderr(`docs-store: ${err.message}\n`);
       return 1;
     }
+    // The environment (permissions, a full disk, a path that is not what it should be) is
+    // reported as a message; only a real bug keeps its stack trace.
+    const env = environmentMessage(err);
+    if (env) {
+      io.stderr(`docs-store: ${env}\n`);
+      return 1;
+    }
     throw err;
   }
 }
 
-function intOption(name: string, value: string | undefined, fallback: number, min: number): number {
+/**
+ * The documented range of every numeric option. The bounds keep a typo (--limit 1e9) from
+ * becoming gigabytes of work, and match the MCP tools' own limits.
+ */
+export const RANGES = {
+  limit: { min: 1, max: 100, fallback: 10 },
+  expand: { min: 0, max: 10, fallback: 0 },
+  k: { min: 0, max: 20, fallback: 1 },
+  port: { min: 0, max: 65535, fallback: 3333 },
+} as const;
+
+function intOption(name: keyof typeof RANGES, value: string | undefined): number {
+  const { min, max, fallback } = RANGES[name];
   if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  // Digits only: Number() would also take "1e9", "0x10", " 5" and "" (as 0).
+  const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= min && n <= max)) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return n;
+}
+
+const ERRNO_HINTS: Record<string, string> = {
+  EACCES: 'permission denied; check the permissions',
+  EPERM: 'operation not permitted; check the permissions',
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'a folder, where a file was expected',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'the file system is read-only',
+  EMFILE: 'too many open files',
+};
+
+/** A file-system or SQLite failure as one line naming the path, or null for anything else. */
+function environmentMessage(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  const e = err as NodeJS.ErrnoException & { code?: unknown };
+  if (typeof e.code === 'string' && e.syscall) {
+    const hint = ERRNO_HINTS[e.code] ?? e.message;
+    return `${e.path ?? e.syscall}: ${hint} (${e.code})`;
+  }
+  if (err.name === 'SqliteError') return `the store failed: ${err.message} (${String(e.code)})`;
+  return null;
 }
 
 function display(ctx: Context, path: string): string {
@@ -226,8 +272,8 @@ async function search(ctx: Context): Promise<number> {
   const query = ctx.args.join(' ');
   const mode = (values.mode ?? 'hybrid') as SearchMode;
   if (!['hybrid', 'fts', 'vector'].includes(mode)) throw new UsageError(`--mode must be hybrid, fts or vector, got ${JSON.stringify(values.mode)}`);
-  const limit = intOption('limit', values.limit, 10, 1);
-  const expandK = intOption('expand', values.expand, 0, 0);
+  const limit = intOption('limit', values.limit);
+  const expandK = intOption('expand', values.expand);
   for (const h of values.hint ?? []) if (!HINTS.includes(h as ContentHint)) throw new UsageError(`--hint must be one of ${HINTS.join(', ')}, got ${JSON.stringify(h)}`);
   const { config } = mode === 'fts' ? { config: null } : loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
   const store = openForReading(ctx);
@@ -265,7 +311,7 @@ const indent = (s: string) => s.split('\n').map((l) => `   ${l}`).join('\n');
 function expand(ctx: Context): number {
   const { values, io } = ctx;
   if (ctx.args.length !== 1) throw new UsageError('expand: give exactly one chunk id');
-  const k = intOption('k', values.k, 1, 0);
+  const k = intOption('k', values.k);
   const store = openForReading(ctx);
   try {
     const e = store.expand(ctx.args[0]!, k);

@@ -74,6 +74,11 @@ export class DocStore {
     readonly path: string,
   ) {}
 
+  /**
+   * Opens (or, for writing, creates) the store at `path`. Every failure the environment can
+   * cause (a missing or unwritable folder, a file that is not a SQLite database, a locked or
+   * read-only file) is a StoreError naming the path and what to do, never a raw SqliteError.
+   */
   static open(path: string, options: OpenOptions = {}): DocStore {
     if (options.readonly) {
       let db: Database.Database;
@@ -82,23 +87,45 @@ export class DocStore {
       } catch (err) {
         throw new StoreError(`${path}: cannot open the store (${(err as Error).message}); run "docs-store ingest" first`);
       }
-      db.pragma('busy_timeout = 5000');
-      const version = db.pragma('user_version', { simple: true }) as number;
+      let version: number;
+      try {
+        db.pragma('busy_timeout = 5000');
+        // The first read of the header: a file that is not a database fails here, not in the constructor.
+        version = db.pragma('user_version', { simple: true }) as number;
+        db.prepare('SELECT count(*) FROM sqlite_master').get();
+      } catch (err) {
+        db.close();
+        throw openError(path, err, 'read');
+      }
       if (version !== SCHEMA_VERSION) {
         db.close();
         throw new StoreError(`${path}: schema version ${version}, this docs-store reads ${SCHEMA_VERSION}; open it once for writing to migrate`);
       }
       return new DocStore(db, path);
     }
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const db = new Database(path);
-    // WAL: readers never block the writer nor see a half-written transaction.
-    // synchronous=NORMAL keeps every commit atomic; only the last commits can be lost on power failure.
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    db.pragma('foreign_keys = ON');
-    migrate(db);
+    if (path !== ':memory:') {
+      const dir = dirname(path);
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+        throw new StoreError(`${path}: cannot create the folder ${dir} for the store (${code}); choose another --db or fix the folder's permissions`);
+      }
+    }
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(path);
+      // WAL: readers never block the writer nor see a half-written transaction.
+      // synchronous=NORMAL keeps every commit atomic; only the last commits can be lost on power failure.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+    } catch (err) {
+      db?.close();
+      throw openError(path, err, 'write');
+    }
     return new DocStore(db, path);
   }
 
@@ -331,6 +358,21 @@ function* mapRows(rows: Iterable<[string, string, string | null, string, string,
   for (const [unitId, artifactId, topic, artifactType, contentHints, embedding] of rows) {
     yield { unit: { unitId, artifactId, topic, artifactType, contentHints }, embedding };
   }
+}
+
+/** A SQLite or file-system failure while opening, as a StoreError that says what to do. */
+function openError(path: string, err: unknown, purpose: 'read' | 'write'): StoreError | unknown {
+  const code = (err as { code?: unknown }).code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === 'SQLITE_NOTADB') return new StoreError(`${path}: not a docs-store database (${message}); pass --db with the store's path, or move this file away`);
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR' || String(code).startsWith('SQLITE_IOERR')) {
+    const what = purpose === 'write' ? 'check that the folder exists and is writable, or choose another --db' : 'check its permissions';
+    return new StoreError(`${path}: cannot open the store for ${purpose === 'write' ? 'writing' : 'reading'} (${String(code)}: ${message}); ${what}`);
+  }
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new StoreError(`${path}: the store is locked by another process (${message}); try again when it finishes`);
+  if (code === 'SQLITE_CORRUPT') return new StoreError(`${path}: the database is corrupt (${message}); rebuild it with "docs-store ingest" into a new --db`);
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return new StoreError(`${path}: cannot open the store (${code}: ${message})`);
+  return err;
 }
 
 function describe(plan: ArtifactPlan): string {

@@ -129,6 +129,9 @@ export class VectorIndex {
     if (query.length !== this.dims) throw new RangeError(`query has ${query.length} dimensions, the index ${this.dims}`);
     const n = this.units.length;
     if (k <= 0 || n === 0) return [];
+    // No more matches than rows: the top-k buffers below are sized by k, and a caller's
+    // limit (1e9 once) must not become a multi-gigabyte allocation.
+    k = Math.min(k, n);
     const { buffer, outOffset, matrixOffset, kernel } = this.layout;
     const stride = this.stride;
     const q = new Float32Array(buffer, 0, stride);

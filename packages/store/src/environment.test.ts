@@ -1,0 +1,79 @@
+// What the environment can do to the store, on real files: a file that is not a database, a
+// folder that cannot be created or written, and a caller asking for absurdly many hits.
+// Each must be a StoreError naming the path (which the CLI prints without a trace), or a
+// bounded answer, never a raw SqliteError or a RangeError from a giant allocation.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StoreError } from './errors.js';
+import { DocStore } from './store.js';
+import { DOCS, localProvider, makeTempDir, readDoc } from './test-helpers.js';
+
+let temp: ReturnType<typeof makeTempDir>;
+beforeEach(() => {
+  temp = makeTempDir();
+});
+afterEach(() => {
+  chmodSync(temp.dir, 0o755);
+  temp.cleanup();
+});
+
+const isRoot = process.getuid?.() === 0;
+
+describe('opening', () => {
+  it('a file that is not a database is a StoreError naming it, for reading and for writing', () => {
+    const file = join(temp.dir, 'notes.txt');
+    writeFileSync(file, 'these are my notes, not a database\n'.repeat(100));
+    for (const readonly of [true, false]) {
+      const open = () => DocStore.open(file, { readonly });
+      expect(open).toThrow(StoreError);
+      expect(open).toThrow(`${file}: not a docs-store database (file is not a database); pass --db with the store's path, or move this file away`);
+    }
+  });
+
+  it('a folder for the database that cannot be created is a StoreError naming the path', () => {
+    writeFileSync(join(temp.dir, 'plain-file'), 'x');
+    const db = join(temp.dir, 'plain-file', 'sub', 'store.db');
+    expect(() => DocStore.open(db)).toThrow(new StoreError(`${db}: cannot create the folder ${join(temp.dir, 'plain-file', 'sub')} for the store (ENOTDIR); choose another --db or fix the folder's permissions`));
+  });
+
+  // /proc refuses new files even to root (tests here often run as root, where chmod does not bind).
+  it.runIf(process.platform === 'linux')('a folder where no file can be created (/proc) is a StoreError naming the path', () => {
+    const db = '/proc/chunkyard-store-test.db';
+    expect(() => DocStore.open(db)).toThrow(
+      new StoreError(`${db}: cannot open the store for writing (SQLITE_CANTOPEN: unable to open database file); check that the folder exists and is writable, or choose another --db`),
+    );
+  });
+
+  it.skipIf(isRoot)('a folder that cannot be written is a StoreError naming the path', () => {
+    const dir = join(temp.dir, 'locked');
+    mkdirSync(dir);
+    chmodSync(dir, 0o555);
+    try {
+      const db = join(dir, 'store.db');
+      expect(() => DocStore.open(db)).toThrow(/locked\/store\.db: cannot open the store for writing \(SQLITE_CANTOPEN: unable to open database file\); check that the folder exists and is writable/);
+    } finally {
+      chmodSync(dir, 0o755);
+    }
+  });
+});
+
+describe('bounded search', () => {
+  it('a limit far above the number of units returns them all, in every mode, without a giant allocation', async () => {
+    const store = DocStore.open(join(temp.dir, 'store.db'));
+    try {
+      const provider = localProvider();
+      await store.ingest([{ content: readDoc(DOCS.nativeAot), sourceSystem: 'file', sourceId: DOCS.nativeAot }], provider);
+      const units = store.stats().units;
+      const before = process.memoryUsage().arrayBuffers;
+      for (const mode of ['vector', 'hybrid', 'fts'] as const) {
+        const hits = await store.search('native AOT limitations', { mode, limit: 1e9, embedder: provider });
+        expect(hits.length).toBeLessThanOrEqual(units);
+        expect(hits.length).toBeGreaterThan(0);
+      }
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      store.close();
+    }
+  });
+});
