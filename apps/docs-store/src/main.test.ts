@@ -1,6 +1,6 @@
 // The CLI end to end on a real workspace in a temp dir: real files, a real SQLite file at the
 // default path, the real local provider (and a real unreachable ollama for failures).
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main as chunkingTool } from '../../chunking-tool/src/main.js';
+import { main as indexTool } from '../../index-tool/src/main.js';
+import { main as keywordExtractor } from '../../keyword-extractor/src/main.js';
+import { main as topicSpec } from '../../topic-spec/src/main.js';
 import { HELP, main } from './main.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -108,6 +111,42 @@ describe('ingest', () => {
     const b = JSON.parse(second.stdout) as { cache: { documentHits: number; embedded: number; textHits: number } };
     expect(b.cache).toEqual({ documentHits: 3, textHits: 0, embedded: 0 });
     expect(count('artifact_chunks', join(ws, 'other.db'))).toBe(a.artifacts.reduce((n, x) => n + x.numChunks, 0));
+  });
+});
+
+describe('ingest skips what chunkyard generated', () => {
+  it('a built topic and its section, passed as the README\'s globs, ingest only the sources', async () => {
+    // Build the topic with the real pipeline: _chunks/, _keywords/, topic-spec.md, index.json
+    // for the topic, then index.json for the section folder above it.
+    const topic = join(ws, TOPICS[0]!);
+    let log = '';
+    const quiet = { stdout: () => {}, stderr: (t: string) => void (log += t) };
+    const cwd = process.cwd();
+    process.chdir(ws);
+    try {
+      // Every topic of the section, since the section's index.json is built from its children's.
+      const section = [TOPICS[0]!, TOPICS[2]!].map((t) => join(ws, t));
+      expect(await chunkingTool(section, quiet), log).toBe(0);
+      expect(await keywordExtractor(section, quiet), log).toBe(0);
+      expect(await topicSpec(section, quiet), log).toBe(0);
+      expect(await indexTool([...section, join(ws, 'docs/libraries')], quiet), log).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
+    for (const built of ['_chunks', '_keywords', 'topic-spec.md', 'index.json']) expect(existsSync(join(topic, built)), built).toBe(true);
+    expect(existsSync(join(ws, 'docs/libraries/index.json'))).toBe(true);
+    // What `docs-store ingest docs/libraries/* docs/libraries/<topic>/*` passes after the shell's glob.
+    const glob = (dir: string) => readdirSync(join(ws, dir)).map((name) => `${dir}/${name}`);
+    const r = await run(['ingest', ...glob('docs/libraries'), ...glob(TOPICS[0]!), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { artifacts: { sourceFile: string }[]; skipped: string[]; errors: unknown[] };
+    expect(out.errors).toEqual([]);
+    expect(out.artifacts.map((a) => a.sourceFile).sort()).toEqual([`${TOPICS[0]}/golden-reference.md`, `${TOPICS[0]}/qa-pairs.md`, `${TOPICS[2]}/golden-reference.md`]);
+    expect(out.skipped.sort()).toEqual(['docs/libraries/index.json', `${TOPICS[0]}/_chunks`, `${TOPICS[0]}/_keywords`, `${TOPICS[0]}/index.json`, `${TOPICS[0]}/topic-spec.md`].sort());
+    expect(r.stderr).toMatch(/^docs-store: skipped 5 generated paths \(index\.json, topic-spec\.md, _chunks\/, _keywords\/\): /);
+    // Nothing generated turns up in a search for words only the build output holds.
+    const hits = JSON.parse((await run(['search', 'stripe_order baselines similarity_conceptual', '--mode', 'fts', '--json'])).stdout) as { hits: { sourceFile: string }[] };
+    for (const h of hits.hits) expect(h.sourceFile).toMatch(/(golden-reference|qa-pairs)\.md$/);
   });
 });
 

@@ -40,7 +40,8 @@ ingest: a topic folder (holding golden-reference.md) contributes its sources (to
   embeddings are computed first, then everything is written in one transaction: if the
   provider fails, nothing is written. Unchanged documents are skipped; a changed one
   replaces its old chunks. A bad document (binary, empty, not UTF-8, a huge single line)
-  is reported and left out; the others are stored.
+  is reported and left out; the others are stored. What chunkyard generates (index.json,
+  topic-spec.md, _chunks/, _keywords/) is skipped, so docs/libraries/* is safe to pass.
   --built reads topic folders' _chunks/*.json manifests and takes vectors from
   .embedding-cache/ (embedding only what is missing) instead of chunking again.
 search: each hit names its source file and its chunk id (or artifact id when the document
@@ -215,7 +216,7 @@ async function ingest(ctx: Context): Promise<number> {
   if (ctx.args.length === 0) throw new UsageError('ingest: no file or topic folder given');
   const cwd = io.cwd ?? process.cwd();
   const { config } = loadWorkspaceConfig(root, values.config && resolve(cwd, values.config));
-  const { plans, errors } = planInputs({
+  const { plans, errors, skipped } = planInputs({
     root,
     config,
     paths: ctx.args.map((p) => resolve(cwd, p)),
@@ -223,6 +224,7 @@ async function ingest(ctx: Context): Promise<number> {
     ...(values.topic !== undefined ? { topic: values.topic } : {}),
     ...(values['content-type'] !== undefined ? { contentType: values['content-type'] } : {}),
   });
+  if (skipped.length > 0) io.stderr(`docs-store: skipped ${skipped.length} generated ${skipped.length === 1 ? 'path' : 'paths'} (index.json, topic-spec.md, _chunks/, _keywords/): ${skipped.join(', ')}\n`);
   for (const e of errors) io.stderr(`docs-store: ${e.source}: ${e.error}\n`);
   const provider = providerFor(config, io.env ?? process.env);
   let outcomes: IngestOutcome[] = [];
@@ -250,7 +252,7 @@ async function ingest(ctx: Context): Promise<number> {
     }
   }
   if (values.json) {
-    io.stdout(`${JSON.stringify({ db: ctx.dbPath, model: provider.model, artifacts: outcomes, errors, ...(values.built ? { cache: cacheStats } : {}) }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ db: ctx.dbPath, model: provider.model, artifacts: outcomes, errors, skipped, ...(values.built ? { cache: cacheStats } : {}) }, null, 2)}\n`);
   } else {
     for (const o of outcomes) {
       const what = o.isChunked ? `${o.numChunks} chunks` : 'stored whole';

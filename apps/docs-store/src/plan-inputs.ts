@@ -26,6 +26,24 @@ export interface PlanRequest {
 export interface PlannedInputs {
   plans: ArtifactPlan[];
   errors: { source: string; error: string }[];
+  /** Arguments left out because chunkyard generated them (workspace-relative). */
+  skipped: string[];
+}
+
+/**
+ * What chunkyard's own tools write next to the sources: the index step's index.json, the
+ * chunking tool's _chunks/, the keyword extractor's _keywords/ and the topic-spec tool's
+ * topic-spec.md. A shell glob such as docs/libraries/* picks them up, and ingesting them
+ * would put build output (JSON manifests, keyword lists) into search results.
+ */
+export const GENERATED_FILES: ReadonlySet<string> = new Set(['index.json', 'topic-spec.md']);
+export const GENERATED_FOLDERS: ReadonlySet<string> = new Set(['_chunks', '_keywords']);
+
+/** Whether `relPath` (workspace-relative, posix) is, or lies inside, something chunkyard generated. */
+export function isGenerated(relPath: string): boolean {
+  // Relative, so a workspace that itself sits under a folder named _chunks is not all skipped.
+  const parts = relPath.split('/');
+  return GENERATED_FILES.has(parts[parts.length - 1]!) || parts.some((p) => GENERATED_FOLDERS.has(p));
 }
 
 const toPosix = (p: string) => p.split(sep).join('/');
@@ -33,8 +51,13 @@ const toPosix = (p: string) => p.split(sep).join('/');
 export function planInputs(req: PlanRequest): PlannedInputs {
   const plans: ArtifactPlan[] = [];
   const errors: PlannedInputs['errors'] = [];
+  const skipped: string[] = [];
   const rel = (p: string) => toPosix(relative(req.root, resolve(p))) || '.';
   for (const p of req.paths) {
+    if (isGenerated(rel(p))) {
+      skipped.push(rel(p));
+      continue;
+    }
     const stat = statOrNull(p);
     if (!stat) {
       errors.push({ source: p, error: 'no such file or folder' });
@@ -67,7 +90,7 @@ export function planInputs(req: PlanRequest): PlannedInputs {
       planFile(p, req.topic ?? topicOf(p, rel), req.config.chunking);
     }
   }
-  return { plans, errors };
+  return { plans, errors, skipped };
 
   function planFile(file: string, topic: string | null, chunking: Partial<ChunkOptions>): void {
     const source = rel(file);
