@@ -42,9 +42,25 @@ const BANNER = '// Built by tools/build.mjs from src/ — do not edit.';
  * @property {string} dir       absolute folder
  * @property {string} name      package name
  * @property {'app' | 'lib'} kind
- * @property {string[]} entries `index` and/or `main`: the src/<entry>.ts files that exist
+ * @property {string[]} entries `index` and/or `main`, and the subpath entries: the src/<entry>.ts files (sourceEntries)
  * @property {Record<string, string>} deps dependencies and peerDependencies
  */
+
+/**
+ * `index` and `main` when they exist, and every other `src/<name>.ts` an `exports` entry names
+ * as its `source` (subpath exports such as `@chunkyard/chunking/langchain`): each is its own
+ * `dist/<name>.js` and `.d.ts`.
+ * @param {string} dir @param {{ exports?: Record<string, unknown> }} pkg
+ */
+function sourceEntries(dir, pkg) {
+  const names = ['index', 'main'].filter((n) => existsSync(join(dir, 'src', `${n}.ts`)));
+  for (const value of Object.values(pkg.exports ?? {})) {
+    const source = typeof value === 'object' && value !== null ? /** @type {{ source?: unknown }} */ (value).source : undefined;
+    const m = typeof source === 'string' ? /^\.\/src\/([\w-]+)\.ts$/.exec(source) : null;
+    if (m && !names.includes(m[1])) names.push(m[1]);
+  }
+  return names;
+}
 
 /** @param {string} dir @returns {Project} */
 function loadProject(dir) {
@@ -53,7 +69,7 @@ function loadProject(dir) {
     dir,
     name: pkg.name,
     kind: relative(root, dir).split(sep)[0] === 'apps' ? 'app' : 'lib',
-    entries: ['index', 'main'].filter((n) => existsSync(join(dir, 'src', `${n}.ts`))),
+    entries: sourceEntries(dir, pkg),
     deps: { ...pkg.peerDependencies, ...pkg.dependencies },
   };
 }

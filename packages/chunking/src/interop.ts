@@ -1,0 +1,195 @@
+/**
+ * Chunk records in the shapes RAG libraries load: LangChain.js `Document`s and LlamaIndex.TS
+ * `TextNode`s, as plain JSON. Pure and free of those libraries, so `docs-export` (which writes
+ * JSON lines) needs neither installed; the splitters in `langchain.ts` and `llamaindex.ts` build
+ * the libraries' own objects from the same fields, so a chunk carries the same metadata
+ * whichever way it reaches a vector store.
+ *
+ *   import { chunkMetadata, toLangChainDocument, toTextNode } from '@chunkyard/chunking/interop';
+ */
+import type { ChunkRecord } from '@chunkyard/chunking';
+
+/** What a chunk's metadata says about where it came from, beyond the record itself. */
+export interface ChunkContext {
+  /** The topic folder, relative to the docs root (`libraries/json`); omitted when not in a docs tree. */
+  topic?: string;
+  /** The source file as the consumer names it (a path under the docs root, or a loader's `source`). */
+  source?: string;
+  /** The manifest's `strategyKey` (the chunking that made the record). */
+  strategyKey?: string;
+}
+
+/**
+ * The metadata every exported chunk carries: chunkyard's ids and links, heading context,
+ * offsets and token counts. Only JSON values, and no `embedText`/`originalText` (the text is
+ * the document's own content). The heading path is also given as one string
+ * (`headerBreadcrumb`), because several vector stores accept only flat string metadata.
+ */
+export function chunkMetadata(record: ChunkRecord, context: ChunkContext = {}): Record<string, unknown> {
+  const meta: Record<string, unknown> = {
+    chunkId: record.id,
+    parentId: record.parentId,
+    prevId: record.prevId,
+    nextId: record.nextId,
+    chunkNumber: record.chunkNumber,
+    contentType: record.contentType,
+    sourceFile: record.metadata.sourceFile,
+    fileTitle: record.fileTitle,
+    sectionTitle: record.sectionTitle,
+    headerPath: record.headerPath,
+    headerBreadcrumb: record.headerBreadcrumb,
+    sectionSlug: record.sectionSlug,
+    sourcePosition: record.sourcePosition,
+    tokenStats: record.tokenStats,
+    contentHints: record.contentHints,
+    isCode: record.isCode,
+    containsTable: record.containsTable,
+    splitUnit: record.splitUnit,
+    overlapChars: record.overlapChars,
+    strategy: record.metadata.chunkingOptions.strategy,
+  };
+  // Hierarchical records say which tier they are; a consumer filters sections from snippets by it.
+  if (record.tier) meta.tier = record.tier.level;
+  if (context.strategyKey !== undefined) meta.strategyKey = context.strategyKey;
+  if (context.topic !== undefined) meta.topic = context.topic;
+  if (context.source !== undefined) meta.source = context.source;
+  return meta;
+}
+
+/** A LangChain.js `Document` as JSON: `new Document(json)` takes it as it is. */
+export interface LangChainDocumentJSON {
+  pageContent: string;
+  metadata: Record<string, unknown>;
+  id: string;
+}
+
+/** `id`: the id the document gets (chunk ids repeat across topics, so an export prefixes them). */
+export function toLangChainDocument(record: ChunkRecord, context: ChunkContext = {}, id: string = record.id): LangChainDocumentJSON {
+  return { pageContent: record.originalText, metadata: chunkMetadata(record, context), id };
+}
+
+/** LlamaIndex.TS's `RelatedNodeInfo`, as `BaseNode.asRelatedNodeInfo()` gives it. */
+export interface RelatedNodeJSON {
+  nodeId: string;
+  nodeType?: 'TEXT' | 'DOCUMENT';
+  metadata: Record<string, unknown>;
+}
+
+/** LlamaIndex.TS's relationship keys (its `NodeRelationship` enum values). */
+export type Relationship = 'SOURCE' | 'PREVIOUS' | 'NEXT' | 'PARENT' | 'CHILD';
+
+/**
+ * A LlamaIndex.TS `TextNode` as `JSON.stringify(node)` writes it (camelCase fields and
+ * `type: "TEXT"`), so `new TextNode(json)` and `jsonToNode(json)` read it back. The offsets are
+ * also given as `start_char_idx`/`end_char_idx`, the field names of LlamaIndex's Python
+ * `TextNode`.
+ */
+export interface TextNodeJSON {
+  id_: string;
+  type: 'TEXT';
+  text: string;
+  metadata: Record<string, unknown>;
+  excludedEmbedMetadataKeys: string[];
+  excludedLlmMetadataKeys: string[];
+  relationships: Partial<Record<Exclude<Relationship, 'CHILD'>, RelatedNodeJSON>> & { CHILD?: RelatedNodeJSON[] };
+  startCharIdx: number;
+  endCharIdx: number;
+  start_char_idx: number;
+  end_char_idx: number;
+  metadataSeparator: string;
+  textTemplate: string;
+  embedding?: number[];
+}
+
+/**
+ * Metadata LlamaIndex leaves out of the text it embeds and shows the LLM: all but the heading
+ * breadcrumb. LlamaIndex prepends `key: value` lines for every other key, and ids, offsets and
+ * counts are noise to an embedding model (objects would even print as `[object Object]`).
+ */
+export function excludedMetadataKeys(metadata: Record<string, unknown>): string[] {
+  return Object.keys(metadata).filter((k) => k !== 'headerBreadcrumb');
+}
+
+export interface TextNodeLinks {
+  /** The node id of a chunk id of the same document (see `nodeIdOf` in `textNodesOf`). */
+  nodeId: (chunkId: string) => string;
+  /** The SOURCE relationship: the document the chunks came from. */
+  sourceId: string;
+  sourceMetadata?: Record<string, unknown>;
+  /** Ids of the chunks of this document, to tell a parent chunk from the parent document. */
+  chunkIds: ReadonlySet<string>;
+  /** chunk id -> ids of the chunks whose parentId it is (hierarchical sections -> snippets). */
+  children: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * One chunk as a TextNode. PREVIOUS and NEXT come from `prevId`/`nextId`; PARENT from
+ * `parentId` when that is a chunk (a hierarchical snippet's section) — a `parentId` naming
+ * the document is the SOURCE relationship instead; CHILD lists the chunks whose parent this
+ * chunk is.
+ */
+export function toTextNode(record: ChunkRecord, links: TextNodeLinks, context: ChunkContext = {}): TextNodeJSON {
+  const metadata = chunkMetadata(record, context);
+  const related = (chunkId: string): RelatedNodeJSON => ({ nodeId: links.nodeId(chunkId), nodeType: 'TEXT', metadata: {} });
+  const relationships: TextNodeJSON['relationships'] = {
+    SOURCE: { nodeId: links.sourceId, nodeType: 'DOCUMENT', metadata: links.sourceMetadata ?? {} },
+  };
+  if (record.prevId) relationships.PREVIOUS = related(record.prevId);
+  if (record.nextId) relationships.NEXT = related(record.nextId);
+  if (links.chunkIds.has(record.parentId)) relationships.PARENT = related(record.parentId);
+  const children = links.children.get(record.id);
+  if (children && children.length > 0) relationships.CHILD = children.map(related);
+  const { charStart, charEnd } = record.sourcePosition;
+  const excluded = excludedMetadataKeys(metadata);
+  return {
+    id_: links.nodeId(record.id),
+    type: 'TEXT',
+    text: record.originalText,
+    metadata,
+    excludedEmbedMetadataKeys: excluded,
+    excludedLlmMetadataKeys: excluded,
+    relationships,
+    startCharIdx: charStart,
+    endCharIdx: charEnd,
+    start_char_idx: charStart,
+    end_char_idx: charEnd,
+    metadataSeparator: '\n',
+    textTemplate: '',
+  };
+}
+
+/**
+ * Every chunk of one document as TextNodes, with the document's links worked out once.
+ * `nodeIdOf` maps a chunk id to its node id (default: the chunk id itself).
+ */
+export function textNodesOf(
+  chunks: readonly ChunkRecord[],
+  source: { id: string; metadata?: Record<string, unknown> },
+  context: ChunkContext = {},
+  nodeIdOf: (chunkId: string) => string = (id) => id,
+): TextNodeJSON[] {
+  const chunkIds = new Set(chunks.map((c) => c.id));
+  const children = new Map<string, string[]>();
+  for (const c of chunks) {
+    if (!chunkIds.has(c.parentId)) continue;
+    const list = children.get(c.parentId) ?? [];
+    list.push(c.id);
+    children.set(c.parentId, list);
+  }
+  const links: TextNodeLinks = { nodeId: nodeIdOf, sourceId: source.id, chunkIds, children, ...(source.metadata ? { sourceMetadata: source.metadata } : {}) };
+  return chunks.map((c) => toTextNode(c, links, context));
+}
+
+/**
+ * 1-based line numbers of `[start, end)` in `text`, counted as LangChain's splitters count
+ * `loc.lines`: `to` is `from` plus the line breaks inside the range.
+ */
+export function lineRange(text: string, start: number, end: number): { from: number; to: number } {
+  const breaks = (a: number, b: number) => {
+    let n = 0;
+    for (let i = text.indexOf('\n', a); i !== -1 && i < b; i = text.indexOf('\n', i + 1)) n++;
+    return n;
+  };
+  const from = 1 + breaks(0, start);
+  return { from, to: from + breaks(start, end) };
+}

@@ -1,0 +1,121 @@
+/**
+ * The LangChain.js splitter against the real @langchain/core and @langchain/textsplitters:
+ * a TextSplitter subclass, Documents carrying chunkyard's metadata, and a round trip through
+ * LangChain's own in-memory vector store (FakeVectorStore, the one @langchain/core ships)
+ * with an Embeddings subclass over chunkyard's offline lexical embedder.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Document } from '@langchain/core/documents';
+import { Embeddings } from '@langchain/core/embeddings';
+import { FakeVectorStore } from '@langchain/core/utils/testing';
+import { MarkdownTextSplitter as LangChainMarkdownTextSplitter, TextSplitter } from '@langchain/textsplitters';
+import { createProvider } from '@chunkyard/embeddings';
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
+import { ChunkyardTextSplitter, MarkdownTextSplitter } from './langchain.js';
+
+const DOCS = join(import.meta.dirname, '../../../docs');
+const POLY = 'libraries/system-text-json-polymorphism/golden-reference.md';
+const AOT = 'deployment/native-aot/golden-reference.md';
+const read = (rel: string) => readFileSync(join(DOCS, rel), 'utf8');
+
+/** LangChain's Embeddings interface over chunkyard's local lexical embedder (offline, deterministic). */
+class LocalEmbeddings extends Embeddings {
+  private readonly provider = createProvider({ provider: 'local' });
+  constructor() {
+    super({});
+  }
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    return (await this.provider.embed(texts)).map((v) => Array.from(v));
+  }
+  async embedQuery(text: string): Promise<number[]> {
+    return (await this.embedDocuments([text]))[0]!;
+  }
+}
+
+describe('ChunkyardTextSplitter (LangChain.js)', () => {
+  it('is a TextSplitter, exported under MarkdownTextSplitter too, and constructs from the fields LangChain takes', () => {
+    const splitter = new MarkdownTextSplitter({ chunkSize: 1000, chunkOverlap: 100 });
+    expect(splitter).toBeInstanceOf(TextSplitter);
+    expect(splitter).toBeInstanceOf(ChunkyardTextSplitter);
+    expect(MarkdownTextSplitter).toBe(ChunkyardTextSplitter);
+    // The base class still validates its own fields.
+    expect(() => new ChunkyardTextSplitter({ chunkSize: 10, chunkOverlap: 20 })).toThrow(/chunkOverlap/);
+    // And chunkyard's options fail at construction, not at the first document.
+    expect(() => new ChunkyardTextSplitter({ maxTokens: 300 })).toThrow(/minTokens <= targetTokens <= maxTokens/);
+  });
+
+  it('splitText gives the chunks chunkyard gives, and nothing for a blank text', async () => {
+    const text = read(POLY);
+    const got = await new ChunkyardTextSplitter({ targetTokens: 200, maxTokens: 300 }).splitText(text);
+    expect(got).toEqual(chunkDocument(text, { targetTokens: 200, maxTokens: 300 }).chunks.map((c) => c.originalText));
+    expect(got.length).toBeGreaterThan(5);
+    expect(await new ChunkyardTextSplitter().splitText(' \n\n ')).toEqual([]);
+  });
+
+  it('splitDocuments: Documents with the input metadata, loc.lines, chunkyard ids, offsets and heading paths', async () => {
+    const inputs = [POLY, AOT].map((rel) => new Document({ pageContent: read(rel), metadata: { source: `docs/${rel}`, owner: 'docs-team' } }));
+    const docs = await new ChunkyardTextSplitter().splitDocuments(inputs);
+    for (const [i, input] of inputs.entries()) {
+      const text = input.pageContent;
+      const mine = docs.filter((d) => d.metadata.source === input.metadata.source);
+      const expected = chunkDocument(text, { docName: `docs/${[POLY, AOT][i]!.replace(/\.md$/, '')}`, sourceFile: 'golden-reference.md' }).chunks;
+      expect(mine.map((d) => d.pageContent)).toEqual(expected.map((c) => c.originalText));
+      for (const [n, d] of mine.entries()) {
+        expect(d).toBeInstanceOf(Document);
+        const c = expected[n]!;
+        // Ids carry the source path, so two files named golden-reference.md do not collide.
+        expect(d.id).toBe(c.id);
+        expect(d.id).toMatch(/^doc:docs\/(libraries|deployment)\/.+\/golden-reference::ch\d+$/);
+        expect(d.metadata).toMatchObject({
+          owner: 'docs-team',
+          chunkId: c.id,
+          prevId: c.prevId,
+          nextId: c.nextId,
+          headerPath: c.headerPath,
+          sourcePosition: c.sourcePosition,
+          tokenStats: c.tokenStats,
+          sourceFile: 'golden-reference.md',
+          strategy: 'semantic',
+        });
+        const { charStart, charEnd } = d.metadata.sourcePosition as { charStart: number; charEnd: number };
+        if (!c.splitUnit) expect(text.slice(charStart, charEnd)).toBe(d.pageContent);
+        // LangChain's own convention: 1-based lines of the chunk in its source.
+        const from = text.slice(0, charStart).split('\n').length;
+        expect(d.metadata.loc).toEqual({ lines: { from, to: from + (d.pageContent.match(/\n/g)?.length ?? 0) } });
+      }
+    }
+    expect(new Set(docs.map((d) => d.id)).size).toBe(docs.length);
+  });
+
+  it('honours chunkHeader, and transformDocuments is splitDocuments', async () => {
+    const input = [new Document({ pageContent: read(AOT), metadata: { source: 'aot.md' } })];
+    const splitter = new ChunkyardTextSplitter({ strategy: 'hierarchical' });
+    const docs = await splitter.splitDocuments(input, { chunkHeader: 'DOC: aot\n', appendChunkOverlapHeader: true });
+    expect(docs[0]!.pageContent.startsWith('DOC: aot\n')).toBe(true);
+    expect(docs[1]!.pageContent.startsWith("DOC: aot\n(cont'd) ")).toBe(true);
+    expect(docs.some((d) => d.metadata.tier === 'snippet')).toBe(true);
+    expect((await splitter.transformDocuments(input)).map((d) => d.id)).toEqual(docs.map((d) => d.id));
+  });
+
+  it('one import to switch: the same calls as MarkdownTextSplitter, then indexed and queried in LangChain\'s in-memory store', async () => {
+    const inputs = [POLY, AOT].map((rel) => new Document({ pageContent: read(rel), metadata: { source: rel } }));
+    // The code a LangChain user has, run with either class.
+    const split = (Splitter: typeof LangChainMarkdownTextSplitter | typeof MarkdownTextSplitter) =>
+      new Splitter({ chunkSize: 2000, chunkOverlap: 200 }).splitDocuments(inputs);
+    const theirs = await split(LangChainMarkdownTextSplitter);
+    const ours = await split(MarkdownTextSplitter);
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(ours[0]!.metadata.headerPath).toBeDefined();
+    expect(theirs[0]!.metadata.headerPath).toBeUndefined();
+
+    const store = await FakeVectorStore.fromDocuments(ours, new LocalEmbeddings());
+    expect(store.memoryVectors).toHaveLength(ours.length);
+    const [top] = await store.similaritySearch('How do I publish a native AOT app and what are its limitations?', 3);
+    expect(top!.metadata.source).toBe(AOT);
+    expect(top!.metadata.headerBreadcrumb).toMatch(/AOT/i);
+    const poly = await store.similaritySearch('type discriminator for polymorphic deserialization of derived classes', 3);
+    expect(poly[0]!.metadata.source).toBe(POLY);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * chunkyard as a LangChain.js text splitter: a `TextSplitter` (from @langchain/textsplitters)
+ * whose cuts are chunkyard's, with chunkyard's metadata on every Document.
+ *
+ *   import { MarkdownTextSplitter } from '@chunkyard/chunking/langchain'; // was '@langchain/textsplitters'
+ *   const docs = await new MarkdownTextSplitter().splitDocuments(loaded);
+ *
+ * @langchain/textsplitters and @langchain/core are optional peer dependencies of
+ * @chunkyard/chunking: only this entry point imports them.
+ */
+import { Document } from '@langchain/core/documents';
+import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
+import { chunkDocument, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
+import { chunkMetadata, lineRange } from '@chunkyard/chunking/interop';
+
+/**
+ * chunkyard's chunking options (sizes in exact cl100k tokens: `maxTokens`, `targetTokens`,
+ * `strategy`, …) and LangChain's splitter fields. LangChain's `chunkSize`, `chunkOverlap`,
+ * `keepSeparator` and `lengthFunction` are accepted, so a `MarkdownTextSplitter` call compiles
+ * unchanged, but they do not steer the cut: chunkyard's token options do.
+ */
+export type ChunkyardTextSplitterParams = Partial<TextSplitterParams> & Partial<ChunkOptions>;
+
+/**
+ * The document name a loader's metadata suggests: its `source` path without the extension
+ * (the whole path, so chunk ids of two files named README.md differ), and the file name for
+ * `sourceFile` (a `.txt` name turns on chunkyard's plain-text handling).
+ */
+function nameOf(metadata: Record<string, unknown> | undefined): { docName: string; sourceFile: string } | null {
+  const source = metadata?.source;
+  if (typeof source !== 'string') return null;
+  const path = source.replace(/\\/g, '/');
+  const file = path.split('/').pop() ?? '';
+  if (file === '') return null;
+  return { docName: path.replace(/\.[^./]*$/, ''), sourceFile: file };
+}
+
+export class ChunkyardTextSplitter extends TextSplitter {
+  static override lc_name(): string {
+    return 'ChunkyardTextSplitter';
+  }
+
+  /** The chunkyard options every text is chunked with (a loader's `source` adds the document name). */
+  readonly chunkOptions: Partial<ChunkOptions>;
+
+  constructor(fields: ChunkyardTextSplitterParams = {}) {
+    const { chunkSize, chunkOverlap, keepSeparator, lengthFunction, ...chunkOptions } = fields;
+    super({
+      ...(chunkSize !== undefined ? { chunkSize } : {}),
+      ...(chunkOverlap !== undefined ? { chunkOverlap } : {}),
+      ...(keepSeparator !== undefined ? { keepSeparator } : {}),
+      ...(lengthFunction !== undefined ? { lengthFunction } : {}),
+    });
+    // A bad option fails here, as LangChain's own splitters fail on theirs, not at the first document.
+    resolveOptions(chunkOptions);
+    this.chunkOptions = chunkOptions;
+  }
+
+  /** chunkyard's records for one text (none for a blank one). */
+  chunkRecords(text: string, metadata?: Record<string, unknown>): ChunkRecord[] {
+    if (text.trim() === '') return [];
+    const named = this.chunkOptions.docName === undefined ? nameOf(metadata) : null;
+    return chunkDocument(text, { ...(named ?? {}), ...this.chunkOptions }).chunks;
+  }
+
+  /** Each chunk's `originalText`: the exact source slice (a split oversized code block or table is rebuilt whole). */
+  async splitText(text: string): Promise<string[]> {
+    return this.chunkRecords(text).map((c) => c.originalText);
+  }
+
+  /**
+   * One Document per chunk, with the input's metadata, LangChain's `loc.lines`, and chunkyard's
+   * (`chunkId`, `headerPath`, `sourcePosition`, `tokenStats`, … see `chunkMetadata`). Each
+   * Document's `id` is the chunk id (`doc:<name>::ch<n>`, the name from `docName` or from the
+   * loader's `metadata.source`). `splitDocuments` and `transformDocuments` come here too.
+   */
+  override async createDocuments(
+    texts: string[],
+    metadatas: Record<string, unknown>[] = [],
+    chunkHeaderOptions: TextSplitterChunkHeaderOptions = {},
+  ): Promise<Document[]> {
+    const { chunkHeader = '', chunkOverlapHeader = "(cont'd) ", appendChunkOverlapHeader = false } = chunkHeaderOptions;
+    const out: Document[] = [];
+    texts.forEach((text, i) => {
+      const base = metadatas[i] ?? {};
+      const records = this.chunkRecords(text, base);
+      records.forEach((c, n) => {
+        const loc = typeof base.loc === 'object' && base.loc !== null ? { ...(base.loc as Record<string, unknown>) } : {};
+        loc.lines = lineRange(text, c.sourcePosition.charStart, c.sourcePosition.charEnd);
+        const header = chunkHeader + (n > 0 && appendChunkOverlapHeader ? chunkOverlapHeader : '');
+        out.push(new Document({ pageContent: header + c.originalText, metadata: { ...base, loc, ...chunkMetadata(c) }, id: c.id }));
+      });
+    });
+    return out;
+  }
+}
+
+/**
+ * The same class under the name of the splitter it replaces, so switching is one import:
+ * `import { MarkdownTextSplitter } from '@chunkyard/chunking/langchain'`.
+ */
+export { ChunkyardTextSplitter as MarkdownTextSplitter };

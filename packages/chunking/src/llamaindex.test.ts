@@ -1,0 +1,97 @@
+/**
+ * The LlamaIndex.TS node parser against the real llamaindex package: a NodeParser, TextNodes
+ * with exact offsets and chunkyard's links as relationships, and VectorStoreIndex over
+ * LlamaIndex's in-memory SimpleVectorStore, with a BaseEmbedding subclass over chunkyard's
+ * offline lexical embedder (llamaindex ships no offline embedding model).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BaseEmbedding, Document, MetadataMode, NodeParser, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
+import { createProvider } from '@chunkyard/embeddings';
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
+import { ChunkyardNodeParser } from './llamaindex.js';
+
+const DOCS = join(import.meta.dirname, '../../../docs');
+const POLY = 'libraries/system-text-json-polymorphism/golden-reference.md';
+const AOT = 'deployment/native-aot/golden-reference.md';
+const read = (rel: string) => readFileSync(join(DOCS, rel), 'utf8');
+const docOf = (rel: string) => new Document({ id_: rel, text: read(rel), metadata: { file_name: 'golden-reference.md', topic: rel.split('/').slice(0, 2).join('/') } });
+
+class LocalEmbedding extends BaseEmbedding {
+  private readonly provider = createProvider({ provider: 'local' });
+  async getTextEmbedding(text: string): Promise<number[]> {
+    const [v] = await this.provider.embed([text]);
+    return Array.from(v!);
+  }
+}
+
+describe('ChunkyardNodeParser (LlamaIndex.TS)', () => {
+  it('is a NodeParser: one TextNode per chunk, exact offsets, stable ids, the document as SOURCE, prev/next links', () => {
+    const parser = new ChunkyardNodeParser();
+    expect(parser).toBeInstanceOf(NodeParser);
+    const doc = docOf(POLY);
+    const nodes = parser.getNodesFromDocuments([doc]);
+    const chunks = chunkDocument(doc.text, { docName: 'golden-reference', sourceFile: 'golden-reference.md' }).chunks;
+    expect(nodes.map((n) => n.text)).toEqual(chunks.map((c) => c.originalText));
+    for (const [i, node] of nodes.entries()) {
+      const c = chunks[i]!;
+      expect(node).toBeInstanceOf(TextNode);
+      expect(node.id_).toBe(`${POLY}/${c.id}`);
+      expect([node.startCharIdx, node.endCharIdx]).toEqual([c.sourcePosition.charStart, c.sourcePosition.charEnd]);
+      if (!c.splitUnit) expect(doc.text.slice(node.startCharIdx, node.endCharIdx)).toBe(node.text);
+      expect(node.sourceNode?.nodeId).toBe(POLY);
+      expect(node.prevNode?.nodeId).toBe(c.prevId ? `${POLY}/${c.prevId}` : undefined);
+      expect(node.nextNode?.nodeId).toBe(c.nextId ? `${POLY}/${c.nextId}` : undefined);
+      // chunkyard's metadata and the document's; of chunkyard's keys only the breadcrumb reaches
+      // the embedded text (the document's keys do, as LlamaIndex does with every document).
+      expect(node.metadata).toMatchObject({ chunkId: c.id, headerPath: c.headerPath, tokenStats: c.tokenStats, topic: 'libraries/system-text-json-polymorphism' });
+      const prefix = `file_name: golden-reference.md\nheaderBreadcrumb: ${c.headerBreadcrumb}\ntopic: libraries/system-text-json-polymorphism`;
+      expect(node.getContent(MetadataMode.EMBED)).toBe(`${prefix}\n\n${c.originalText}`.trim());
+    }
+    // Deterministic: a second run gives the same ids (LlamaIndex's own parsers draw UUIDs).
+    expect(parser.getNodesFromDocuments([docOf(POLY)]).map((n) => n.id_)).toEqual(nodes.map((n) => n.id_));
+  });
+
+  it('hierarchical chunks: PARENT and CHILD relationships between sections and their snippets', () => {
+    const nodes = new ChunkyardNodeParser({ strategy: 'hierarchical' }).getNodesFromDocuments([docOf(AOT)]);
+    const byId = new Map(nodes.map((n) => [n.id_, n]));
+    const sections = nodes.filter((n) => n.metadata.tier === 'section');
+    const snippets = nodes.filter((n) => n.metadata.tier === 'snippet');
+    expect(sections.length).toBeGreaterThan(0);
+    expect(snippets.length).toBeGreaterThan(sections.length);
+    for (const s of snippets) {
+      const parent = byId.get(s.parentNode!.nodeId)!;
+      expect(parent.metadata.tier).toBe('section');
+      expect(parent.childNodes.map((c) => c.nodeId)).toContain(s.id_);
+      // A snippet lies inside its section.
+      expect(s.startCharIdx!).toBeGreaterThanOrEqual(parent.startCharIdx ?? 0);
+      expect(s.endCharIdx!).toBeLessThanOrEqual(parent.endCharIdx!);
+      // Its neighbours are snippets (links stay within a tier, whatever the list order).
+      if (s.nextNode) expect(byId.get(s.nextNode.nodeId)!.metadata.tier).toBe('snippet');
+    }
+    // A section's parent is the document: SOURCE, not PARENT.
+    for (const s of sections) expect(s.relationships.PARENT).toBeUndefined();
+  });
+
+  it('VectorStoreIndex over the parsed nodes, in the in-memory SimpleVectorStore, then queried', async () => {
+    // VectorStoreIndex.init with the nodes, not fromDocuments with Settings.nodeParser: in
+    // llamaindex 0.12.1 the indices module carries its own Settings object, so a node parser set
+    // through the Settings that `llamaindex` exports never reaches fromDocuments (it splits with
+    // its default SentenceSplitter). The embedding model goes through the shared core Settings.
+    const nodes = new ChunkyardNodeParser().getNodesFromDocuments([docOf(POLY), docOf(AOT)]);
+    const index = await Settings.withEmbedModel(new LocalEmbedding(), () => VectorStoreIndex.init({ nodes }));
+    const retrieve = (query: string) => Settings.withEmbedModel(new LocalEmbedding(), () => index.asRetriever({ similarityTopK: 3 }).retrieve({ query }));
+    const aot = await retrieve('How do I publish a native AOT app and what are its limitations?');
+    expect(aot).toHaveLength(3);
+    expect(aot[0]!.node.sourceNode?.nodeId).toBe(AOT);
+    expect(String(aot[0]!.node.id_)).toMatch(/^deployment\/native-aot\/golden-reference\.md\/doc:golden-reference::ch\d+$/);
+    const poly = await retrieve('type discriminator for polymorphic deserialization of derived classes');
+    expect(poly[0]!.node.sourceNode?.nodeId).toBe(POLY);
+  });
+
+  it('a blank document gives no nodes; bad options fail at construction', () => {
+    expect(new ChunkyardNodeParser().getNodesFromDocuments([new Document({ text: '  \n' })])).toEqual([]);
+    expect(() => new ChunkyardNodeParser({ maxTokens: 10 })).toThrow();
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * chunkyard as a LlamaIndex.TS node parser: documents in, one `TextNode` per chunkyard chunk
+ * out, with exact offsets, chunkyard's metadata and the SOURCE, PREVIOUS, NEXT, PARENT and
+ * CHILD relationships from the records' links.
+ *
+ *   import { ChunkyardNodeParser } from '@chunkyard/chunking/llamaindex';
+ *   const nodes = new ChunkyardNodeParser({ maxTokens: 400 }).getNodesFromDocuments(documents);
+ *   const index = await VectorStoreIndex.init({ nodes });
+ *
+ * (Not `Settings.nodeParser` with `VectorStoreIndex.fromDocuments`: llamaindex 0.12's indices
+ * module reads a Settings object of its own, which the exported Settings does not reach.)
+ *
+ * llamaindex is an optional peer dependency of @chunkyard/chunking: only this entry point
+ * imports it.
+ */
+import { NodeParser, TextNode, type TextNodeParams } from 'llamaindex';
+import { chunkDocument, resolveOptions, type ChunkOptions } from '@chunkyard/chunking';
+import { textNodesOf } from '@chunkyard/chunking/interop';
+
+/** The document name a reader's metadata suggests (`file_name`, as SimpleDirectoryReader sets it), else the node id. */
+function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
+  const file = doc.metadata.file_name;
+  if (typeof file === 'string' && file !== '') return { docName: file.replace(/\.[^.]*$/, '') || file, sourceFile: file };
+  return { docName: doc.id_ };
+}
+
+export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
+  /** The chunkyard options every document is chunked with (sizes in exact cl100k tokens). */
+  readonly chunkOptions: Partial<ChunkOptions>;
+
+  constructor(options: Partial<ChunkOptions> = {}) {
+    super();
+    // A bad option fails here, not at the first document.
+    resolveOptions(options);
+    this.chunkOptions = options;
+  }
+
+  /**
+   * Node ids are `<document id_>/<chunk id>`: stable across runs (LlamaIndex's own parsers
+   * draw random UUIDs), and distinct for two documents whose chunk ids repeat.
+   */
+  protected parseNodes(documents: TextNode[]): TextNode[] {
+    return documents.flatMap((doc) => {
+      const text = doc.getText();
+      if (text.trim() === '') return [];
+      const named = this.chunkOptions.docName === undefined ? nameOf(doc) : {};
+      const { chunks } = chunkDocument(text, { ...named, ...this.chunkOptions });
+      return textNodesOf(chunks, { id: doc.id_ }, {}, (id) => `${doc.id_}/${id}`).map((json) => {
+        // The JSON's relationship keys are NodeRelationship's values ('SOURCE', …), as strings.
+        const node = new TextNode({ ...json, relationships: json.relationships as TextNodeParams['relationships'] });
+        // TextNode's constructor drops a start offset of 0 (it tests truthiness).
+        node.startCharIdx = json.startCharIdx;
+        node.endCharIdx = json.endCharIdx;
+        return node;
+      });
+    });
+  }
+
+  /**
+   * NodeParser's default post-processing finds each node's offsets with `indexOf` (the first
+   * occurrence, wrong for repeated or overlapping text) and relinks PREVIOUS/NEXT by list order
+   * (wrong for hierarchical output, where sections and snippets interleave). The records' own
+   * offsets and links are exact, so only the document's metadata is merged in, as LlamaIndex
+   * does (document keys win; the document's excluded keys stay excluded).
+   */
+  protected override postProcessParsedNodes(nodes: TextNode[], parentDocMap: Map<string, TextNode>): TextNode[] {
+    for (const node of nodes) {
+      const doc = parentDocMap.get(node.sourceNode?.nodeId ?? '');
+      if (!doc) continue;
+      node.relationships.SOURCE = doc.asRelatedNodeInfo();
+      if (this.includeMetadata) {
+        node.metadata = { ...node.metadata, ...doc.metadata };
+        node.excludedEmbedMetadataKeys = [...new Set([...node.excludedEmbedMetadataKeys, ...doc.excludedEmbedMetadataKeys])];
+        node.excludedLlmMetadataKeys = [...new Set([...node.excludedLlmMetadataKeys, ...doc.excludedLlmMetadataKeys])];
+      }
+    }
+    return nodes;
+  }
+}
