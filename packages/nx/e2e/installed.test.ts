@@ -254,3 +254,24 @@ describe('what an install changes', () => {
     expect(sorted(r.ran)).toEqual(sorted([...topics.flatMap((p) => STEPS.map((s) => `${p}:${s}`)), ...SECTIONS.map((s) => `${s}:index-json`)]));
   }, 300_000);
 });
+
+describe('a second docs root with its own marker', () => {
+  it('init --docsRoot kb --topicMarker README.md adds a root whose topics are READMEs; the tools read the marker from the task', async () => {
+    await nextMtimeSecond(a);
+    const g = runNx(a, ['g', '@chunkyard/nx:init', '--docsRoot', 'kb', '--topicMarker', 'README.md', '--no-interactive']);
+    expect(g.status, g.output).toBe(0);
+    const nxJson = JSON.parse(readFileSync(join(a.root, 'nx.json'), 'utf8')) as { plugins: unknown[] };
+    expect(nxJson.plugins).toContainEqual({ plugin: '@chunkyard/nx', options: { docsRoot: 'kb', topicMarker: 'README.md' } });
+    mkdirSync(join(a.root, 'kb/guides/aot'), { recursive: true });
+    cpSync(join(repoRoot, 'docs/deployment/native-aot/golden-reference.md'), join(a.root, 'kb/guides/aot/README.md'));
+    // A README.md in the root itself is not a topic of content/ (whose marker is golden-reference.md).
+    writeFileSync(join(a.root, 'content/README.md'), '# About these docs\n');
+    const r = runMany(a, ['-t', 'index', '--projects', 'kb,section-guides,topic-guides-aot']);
+    expect(sorted(r.ran)).toEqual(sorted(['topic-guides-aot:chunk', 'topic-guides-aot:keywords', 'topic-guides-aot:spec', 'topic-guides-aot:index-json', 'section-guides:index-json', 'kb:index-json']));
+    expect(existsSync(join(a.root, 'kb/guides/aot/_chunks/README.json'))).toBe(true);
+    const kb = JSON.parse(readFileSync(join(a.root, 'kb/index.json'), 'utf8')) as { _embedded: { topics: { id: string }[] } };
+    expect(kb._embedded.topics.map((t) => t.id)).toEqual(['guides']);
+    const score = spawnSync(join(a.root, 'node_modules/.bin/docs-score'), ['kb'], { cwd: a.root, encoding: 'utf8', env: { ...process.env, CHUNKYARD_TOPIC_MARKER: 'README.md' } });
+    expect(score.status, `${score.stdout}\n${score.stderr}`).toBe(0);
+  });
+});
