@@ -20,6 +20,10 @@ const docOf = (rel: string) => new Document({ id_: rel, text: read(rel), metadat
 
 class LocalEmbedding extends BaseEmbedding {
   private readonly provider = createProvider({ provider: 'local' });
+  // BaseEmbedding's constructor is protected.
+  constructor() {
+    super();
+  }
   async getTextEmbedding(text: string): Promise<number[]> {
     const [v] = await this.provider.embed([text]);
     return Array.from(v!);
@@ -63,7 +67,7 @@ describe('ChunkyardNodeParser (LlamaIndex.TS)', () => {
     for (const s of snippets) {
       const parent = byId.get(s.parentNode!.nodeId)!;
       expect(parent.metadata.tier).toBe('section');
-      expect(parent.childNodes.map((c) => c.nodeId)).toContain(s.id_);
+      expect((parent.childNodes ?? []).map((c) => c.nodeId)).toContain(s.id_);
       // A snippet lies inside its section.
       expect(s.startCharIdx!).toBeGreaterThanOrEqual(parent.startCharIdx ?? 0);
       expect(s.endCharIdx!).toBeLessThanOrEqual(parent.endCharIdx!);
