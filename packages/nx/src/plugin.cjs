@@ -237,16 +237,23 @@ function createProjects(files, ctx) {
       }
       ancestorsOf.set(dir, chain);
     }
+    // Each folder is described by one marker's result: the first marker (in sorted order) at
+    // or below it. Walking the sorted markers up their ancestors assigns exactly that, in time
+    // linear in the total depth.
+    /** @type {Map<string, Record<string, object>>} marker -> the projects its result describes */
+    const byMarker = new Map(rootMarkers.map((m) => [m, {}]));
+    /** @type {Set<string>} */
+    const owned = new Set();
     for (const marker of rootMarkers) {
-      /** @type {Record<string, object>} */
-      const projects = {};
-      for (const [dir, children] of tree) {
-        // Each folder belongs to the first marker below it (or its own).
-        if (rootMarkers.find((m) => m.startsWith(`${dir}/`)) !== marker) continue;
+      const projects = /** @type {Record<string, object>} */ (byMarker.get(marker));
+      for (const dir of [posix.dirname(marker), ...(ancestorsOf.get(posix.dirname(marker)) ?? [])]) {
+        if (owned.has(dir)) break; // and so is every folder above it
+        owned.add(dir);
+        const children = tree.get(dir) ?? [];
         projects[dir] = projectFor(dir, children.map(nameOf), (ancestorsOf.get(dir) ?? []).map(nameOf), topics.has(dir), nameOf(dir), docsRoot, ctx);
       }
-      results.push([marker, { projects }]);
     }
+    for (const [marker, projects] of byMarker) results.push([marker, { projects }]);
   }
   return results;
 }
