@@ -1,24 +1,22 @@
 // The MCP server as an agent sees it: the SDK's own Client over stdio, spawning the built
 // `docs-store mcp` (a real child process, a real SQLite file, the local provider). The
-// bundle is built once here; the bin's own test lives here too, so no two test files
-// rebuild apps/docs-store/dist at the same time.
-import { execFile, execFileSync } from 'node:child_process';
+// bundle is built by ensureBuilt, which the other test files that spawn the bin share.
+import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ensureBuilt, REPO } from './test-build.js';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const NATIVE_AOT = 'docs/deployment/native-aot/golden-reference.md';
 
 let ws: string;
 let client: Client;
 let transport: StdioClientTransport;
 beforeAll(async () => {
-  execFileSync('node', ['tools/build.mjs', 'apps/docs-store'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  await ensureBuilt();
   ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-mcp-'));
   cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
   transport = new StdioClientTransport({

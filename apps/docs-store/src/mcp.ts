@@ -4,10 +4,11 @@
  * (`isError`) with the store's message, so the agent sees what was wrong.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { ContentHint } from '@chunkyard/chunking';
 import { DocStore, type StoreEmbedder } from '@chunkyard/store';
+import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
 
 export const SERVER_NAME = 'chunkyard-docs-store';
 const HINTS = ['prose', 'table', 'code', 'list', 'quote', 'mixed'] as const;
@@ -130,14 +131,31 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
   return server;
 }
 
+/**
+ * Connects `server` to `transport` with the JSON-RPC checks of jsonrpc.ts in between, so a
+ * request with params of the wrong shape gets -32602 rather than the SDK's -32603.
+ */
+export async function connectGuarded(server: McpServer, transport: Transport, log: (line: string) => void): Promise<void> {
+  await server.connect(transport);
+  // The SDK keeps its handler table private; without it every known method is checked.
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, unknown> })._requestHandlers;
+  const tools = (server as unknown as { _registeredTools?: Record<string, unknown> })._registeredTools;
+  guardRequests(transport, {
+    handles: (method) => handlers?.has(method) ?? true,
+    tools: () => Object.keys(tools ?? {}),
+    log,
+  });
+}
+
 /** Serves `store` on stdin/stdout until the client disconnects. */
 export async function serveStdio(store: DocStore, embedder: StoreEmbedder, version: string): Promise<void> {
   const server = createMcpServer(store, embedder, version);
-  const transport = new StdioServerTransport();
+  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  const transport = new StrictStdioServerTransport(process.stdin, process.stdout, log);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
-  await server.connect(transport);
+  await connectGuarded(server, transport, log);
   // stdin ending (the client went away) closes the transport.
   process.stdin.once('end', () => void server.close());
   await closed;

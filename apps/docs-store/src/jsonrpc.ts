@@ -1,0 +1,237 @@
+/**
+ * JSON-RPC 2.0 as the MCP spec requires it, in front of the SDK's server. The SDK's stdio
+ * transport drops a line that is not JSON or not a valid message (it only calls onerror),
+ * and its request handlers answer a params mismatch with -32603 and a schema dump. A client
+ * then waits forever, or cannot tell its own mistake from a server fault. Here every
+ * request gets a response:
+ *
+ *   not JSON                                      -32700 Parse error, id null
+ *   not a request object (array, primitive, bad
+ *   jsonrpc, method or id; params not structured;
+ *   unknown members; nothing to do)               -32600 Invalid Request, the id if it is valid, else null
+ *   params of the wrong shape for the method,
+ *   or tools/call naming no known tool             -32602 Invalid params, with the id
+ *   a method the server does not serve            -32601 Method not found (the SDK's own answer)
+ *
+ * A well-formed notification never gets a reply (even for an unknown method), nor does a
+ * response from the client. The checks run for both transports: stdio reads through
+ * `StrictStdioServerTransport`; Streamable HTTP parses the body in the SDK (which answers
+ * -32700 itself) and then passes messages through `guardRequests` like stdio does.
+ */
+import { StringDecoder } from 'node:string_decoder';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+
+export interface ErrorReply {
+  jsonrpc: '2.0';
+  id: RequestId | null;
+  error: { code: number; message: string };
+}
+
+/** What one incoming line or body is: a message for the SDK, a reply to send instead, or nothing to do. */
+export type Verdict = { kind: 'message'; message: JSONRPCMessage } | { kind: 'reply'; reply: ErrorReply } | { kind: 'drop'; reason: string };
+
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const RESPONSE_MEMBERS = new Set(['jsonrpc', 'id', 'result', 'error']);
+
+const reply = (id: RequestId | null, code: number, message: string): Verdict => ({ kind: 'reply', reply: { jsonrpc: '2.0', id, error: { code, message } } });
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** MCP ids are strings or integers (JSON-RPC's null and fractions are not allowed). */
+const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
+
+/** Classifies one line of text as received. */
+export function checkLine(line: string): Verdict {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return reply(null, PARSE_ERROR, `Parse error: ${(err as Error).message}`);
+  }
+  return checkMessage(value);
+}
+
+/** Classifies one parsed JSON value against JSON-RPC 2.0 as MCP uses it. */
+export function checkMessage(value: unknown): Verdict {
+  if (Array.isArray(value)) return reply(null, INVALID_REQUEST, 'Invalid Request: batches are not supported (MCP sends one message per line)');
+  if (!isPlainObject(value)) return reply(null, INVALID_REQUEST, 'Invalid Request: a message must be a JSON object');
+  const hasId = 'id' in value;
+  const id = hasId && isRequestId(value.id) ? value.id : null;
+  const invalid = (why: string) => reply(id, INVALID_REQUEST, `Invalid Request: ${why}`);
+
+  if (hasId && !isRequestId(value.id)) return invalid('"id" must be a string or an integer');
+  if (value.jsonrpc !== '2.0') return invalid('"jsonrpc" must be "2.0"');
+
+  if (!('method' in value)) {
+    if ('result' in value || 'error' in value) {
+      // A response from the client: never answered (a reply to a reply could loop).
+      const extra = Object.keys(value).filter((k) => !RESPONSE_MEMBERS.has(k));
+      const parsed = JSONRPCMessageSchema.safeParse(value);
+      if (extra.length > 0 || !parsed.success || !hasId) return { kind: 'drop', reason: 'malformed response' };
+      return { kind: 'message', message: parsed.data };
+    }
+    return invalid('no "method" (nor "result" or "error")');
+  }
+  if (typeof value.method !== 'string' || value.method === '') return invalid('"method" must be a non-empty string');
+  const extra = Object.keys(value).filter((k) => !REQUEST_MEMBERS.has(k));
+  if (extra.length > 0) return invalid(`unexpected member${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')}`);
+  if ('params' in value && !isPlainObject(value.params)) {
+    if (!Array.isArray(value.params)) return invalid('"params" must be an object');
+    // Structured, so a valid JSON-RPC notification: nothing to answer.
+    if (!hasId) return { kind: 'drop', reason: `notification ${value.method} with positional params` };
+    return reply(id, INVALID_PARAMS, `Invalid params: ${value.method} takes named params (an object), not an array`);
+  }
+  const parsed = JSONRPCMessageSchema.safeParse(value);
+  if (!parsed.success) {
+    // The envelope is right, so what the SDK's schema rejects is inside params (such as _meta).
+    if (!hasId) return { kind: 'drop', reason: `notification ${value.method} with malformed params` };
+    return reply(id, INVALID_PARAMS, `Invalid params: ${issues(parsed.error)}`);
+  }
+  return { kind: 'message', message: parsed.data };
+}
+
+type Schema = { safeParse(v: unknown): { success: true } | { success: false; error: unknown } };
+
+/** The SDK's schema of each request a client may send, by method. */
+const REQUEST_SCHEMAS: ReadonlyMap<string, Schema> = new Map(
+  ClientRequestSchema.options.map((schema) => [(schema.shape.method as unknown as { value: string }).value, schema as unknown as Schema]),
+);
+
+/** A short description of a zod error: each issue as `path: message`. */
+function issues(error: unknown): string {
+  const list = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+  if (!list?.length) return String(error);
+  return list
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(params)'}: ${i.message}`)
+    .join('; ');
+}
+
+export interface GuardOptions {
+  /** Methods the server answers; params are checked for these (others get the SDK's -32601). */
+  handles: (method: string) => boolean;
+  /** The names tools/call accepts; an unknown name is -32602 as the MCP spec lists it. */
+  tools: () => readonly string[];
+  /** Where dropped messages are noted (stderr for stdio: stdout is the protocol). */
+  log?: (line: string) => void;
+}
+
+/** The -32602 reply a request's params deserve, or null when they fit its method. */
+export function checkParams(message: JSONRPCMessage, options: GuardOptions): ErrorReply | null {
+  if (!('method' in message) || !('id' in message) || message.id === undefined) return null;
+  const { method, id } = message as { method: string; id: RequestId };
+  if (!options.handles(method)) return null;
+  const schema = REQUEST_SCHEMAS.get(method);
+  if (schema) {
+    // The SDK's schemas are written for the request without the envelope members.
+    const parsed = schema.safeParse({ method, ...('params' in message ? { params: message.params } : {}) });
+    if (!parsed.success) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for ${method}: ${issues(parsed.error)}` } };
+  }
+  if (method === CallToolRequestSchema.shape.method.value) {
+    const name = (message.params as { name: string }).name;
+    const known = options.tools();
+    if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown tool ${JSON.stringify(name)} (tools: ${known.join(', ')})` } };
+  }
+  return null;
+}
+
+/**
+ * Puts the params check between `transport` and the server it is connected to: call after
+ * `server.connect(transport)`, which installs the server's own onmessage.
+ */
+export function guardRequests(transport: Transport, options: GuardOptions): void {
+  const inner = transport.onmessage;
+  if (!inner) throw new Error('guardRequests: connect the server to the transport first');
+  transport.onmessage = (message, extra) => {
+    const answer = checkParams(message, options);
+    if (answer) {
+      transport.send(answer as unknown as JSONRPCMessage).catch((err: unknown) => options.log?.(`cannot send an error reply: ${String(err)}`));
+      return;
+    }
+    inner.call(transport, message, extra);
+  };
+}
+
+/** Longest line accepted; a longer one is answered -32600 and skipped (the SDK's own limit is 10 MiB). */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * MCP's stdio transport (newline-delimited JSON on stdin/stdout) with a reply for every bad
+ * line, where the SDK's `StdioServerTransport` stays silent.
+ */
+export class StrictStdioServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+
+  private readonly decoder = new StringDecoder('utf8');
+  private pending = '';
+  /** Inside a line already answered as too long: skip up to its newline. */
+  private skipping = false;
+  private closed = false;
+
+  constructor(
+    private readonly stdin: NodeJS.ReadableStream = process.stdin,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+    private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+    private readonly maxLine = MAX_LINE_BYTES,
+  ) {}
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    for (let nl = this.pending.indexOf('\n'); nl !== -1; nl = this.pending.indexOf('\n')) {
+      const line = this.pending.slice(0, nl);
+      this.pending = this.pending.slice(nl + 1);
+      if (this.skipping) this.skipping = false;
+      else this.handle(line.endsWith('\r') ? line.slice(0, -1) : line);
+    }
+    if (!this.skipping && Buffer.byteLength(this.pending) > this.maxLine) {
+      this.pending = '';
+      this.skipping = true;
+      this.reply({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: `Invalid Request: message longer than ${this.maxLine} bytes` } });
+    }
+    if (this.skipping) this.pending = '';
+  };
+
+  private readonly onError = (err: Error): void => this.onerror?.(err);
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.onData);
+    this.stdin.on('error', this.onError);
+  }
+
+  private handle(line: string): void {
+    // Blank lines (a trailing "\n\n", keep-alives) carry no message.
+    if (line.trim() === '') return;
+    const verdict = checkLine(line);
+    if (verdict.kind === 'reply') this.reply(verdict.reply);
+    else if (verdict.kind === 'drop') this.log(`docs-store mcp: ignored a ${verdict.reason}`);
+    else this.onmessage?.(verdict.message);
+  }
+
+  private reply(message: ErrorReply): void {
+    this.send(message as unknown as JSONRPCMessage).catch((err: unknown) => this.onerror?.(err instanceof Error ? err : new Error(String(err))));
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.stdout.once('drain', () => resolve());
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onError);
+    this.stdin.pause();
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,152 @@
+// JSON-RPC as the bytes on the wire, not through the SDK's client (which never sends a
+// malformed message): spawn the built `docs-store mcp`, write newline-delimited frames to
+// its stdin, and read its stdout line by line. After each frame a `ping` sentinel with a
+// fresh id is written; everything that arrives before the sentinel's reply is the answer
+// to that frame, so "no reply" is observed, not waited for until a timeout.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, REPO } from './test-build.js';
+
+type Reply = { jsonrpc: string; id: string | number | null; result?: unknown; error?: { code: number; message: string } };
+
+let ws: string;
+let child: ChildProcessWithoutNullStreams;
+let stderr = '';
+const waiting: ((r: Reply) => void)[] = [];
+const inbox: Reply[] = [];
+
+function nextReply(timeoutMs = 10_000): Promise<Reply> {
+  const ready = inbox.shift();
+  if (ready) return Promise.resolve(ready);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no reply within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+    waiting.push((r) => {
+      clearTimeout(timer);
+      resolve(r);
+    });
+  });
+}
+
+let sentinel = 0;
+/** Writes `frame` (raw text, no newline) and returns every reply it caused. */
+async function exchange(frame: string): Promise<Reply[]> {
+  const id = `sentinel-${++sentinel}`;
+  child.stdin.write(`${frame}\n${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`);
+  const replies: Reply[] = [];
+  for (;;) {
+    const r = await nextReply();
+    if (r.id === id) {
+      expect(r.result).toEqual({});
+      return replies;
+    }
+    replies.push(r);
+  }
+}
+
+beforeAll(async () => {
+  ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-jsonrpc-'));
+  cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
+  await ensureBuilt();
+  child = spawn(process.execPath, [BIN, 'mcp'], { cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const r = JSON.parse(line) as Reply;
+    const w = waiting.shift();
+    if (w) w(r);
+    else inbox.push(r);
+  });
+  child.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`,
+  );
+  const init = await nextReply(30_000);
+  expect(init).toMatchObject({ id: 0, result: { serverInfo: { name: 'chunkyard-docs-store' } } });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+});
+
+afterAll(() => {
+  child?.stdin.end();
+  child?.kill();
+  rmSync(ws, { recursive: true, force: true });
+});
+
+/** Writes a request and waits for the reply with its id (a tool call may finish after a later ping). */
+async function request(frame: string, id: number): Promise<Reply> {
+  child.stdin.write(`${frame}\n`);
+  for (;;) {
+    const r = await nextReply();
+    if (r.id === id) return r;
+  }
+}
+
+const call = (id: number, method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+
+describe('every malformed request gets exactly one JSON-RPC error reply', () => {
+  it.each([
+    // -32700: not JSON at all; the id cannot be known.
+    ['not json', 'hello', null, -32700],
+    ['truncated JSON', '{"jsonrpc":"2.0","id":1,"method":"ping"', null, -32700],
+    ['a lone comma', ',', null, -32700],
+    // -32600: JSON, but not a request object.
+    ['an empty array (batch)', '[]', null, -32600],
+    ['a batch', `[${call(2, 'ping')}]`, null, -32600],
+    ['a number', '42', null, -32600],
+    ['a string', '"ping"', null, -32600],
+    ['null', 'null', null, -32600],
+    ['an empty object', '{}', null, -32600],
+    ['jsonrpc 1.0', '{"jsonrpc":"1.0","id":3,"method":"ping"}', 3, -32600],
+    ['no jsonrpc member', '{"id":4,"method":"ping"}', 4, -32600],
+    ['a numeric method', '{"jsonrpc":"2.0","id":5,"method":7}', 5, -32600],
+    ['an object id', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', null, -32600],
+    ['a null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}', null, -32600],
+    ['a fractional id', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', null, -32600],
+    ['params: "x" with a valid id', call(6, 'tools/list', 'x'), 6, -32600],
+    ['params: 1 on tools/call', call(16, 'tools/call', 1), 16, -32600],
+    ['an unknown member', '{"jsonrpc":"2.0","id":12,"method":"ping","extra":1}', 12, -32600],
+    ['an id and nothing to do', '{"jsonrpc":"2.0","id":13}', 13, -32600],
+    ['an invalid notification (method 1, params "bar")', '{"jsonrpc":"2.0","method":1,"params":"bar"}', null, -32600],
+    // -32602: a request object whose params do not fit the method.
+    ['positional params', call(7, 'tools/call', [1]), 7, -32602],
+    ['tools/call without params', call(8, 'tools/call'), 8, -32602],
+    ['tools/call without a name', call(9, 'tools/call', {}), 9, -32602],
+    ['tools/call of an unknown tool', call(10, 'tools/call', { name: 'nope' }), 10, -32602],
+    ['tools/call with arguments "x"', call(14, 'tools/call', { name: 'search_docs', arguments: 'x' }), 14, -32602],
+    ['a string _meta', call(15, 'tools/list', { _meta: 'x' }), 15, -32602],
+    ['initialize without clientInfo', call(17, 'initialize', { protocolVersion: '2025-06-18', capabilities: {} }), 17, -32602],
+    // -32601: well-formed, but not a method this server serves.
+    ['an unknown method', call(11, 'no/such/method'), 11, -32601],
+    ['a method of the spec it does not serve', call(18, 'sampling/createMessage', {}), 18, -32601],
+  ])('%s', async (_name, frame, id, code) => {
+    const replies = await exchange(frame);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({ jsonrpc: '2.0', id, error: { code } });
+    expect(replies[0]!.error!.message.length).toBeLessThan(400);
+  });
+});
+
+describe('what gets no reply, and what still works', () => {
+  it.each([
+    ['a notification of an unknown method', '{"jsonrpc":"2.0","method":"notifications/whatever"}'],
+    ['a notification with positional params', '{"jsonrpc":"2.0","method":"notifications/initialized","params":[1]}'],
+    ['a response from the client', '{"jsonrpc":"2.0","id":99,"result":{}}'],
+    ['an error response from the client', '{"jsonrpc":"2.0","id":98,"error":{"code":-1,"message":"x"}}'],
+    ['a blank line', ''],
+    ['a cancellation of nothing', '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":12345}}'],
+  ])('%s gets none', async (_name, frame) => {
+    expect(await exchange(frame)).toEqual([]);
+  });
+
+  it('string ids, CRLF line ends and a real tool call are answered normally after all that', async () => {
+    expect(await exchange(`${JSON.stringify({ jsonrpc: '2.0', id: 'text-id', method: 'ping' })}\r`)).toEqual([{ jsonrpc: '2.0', id: 'text-id', result: {} }]);
+    const stats = await request(call(20, 'tools/call', { name: 'store_stats', arguments: {} }), 20);
+    expect(stats).toMatchObject({ id: 20, result: { content: [{ type: 'text' }] } });
+    expect(JSON.parse((stats.result as { content: { text: string }[] }).content[0]!.text)).toMatchObject({ artifacts: 0 });
+    // Bad arguments of a known tool stay a tool error the model can read (MCP 2025-11-25).
+    const bad = await request(call(21, 'tools/call', { name: 'search_docs', arguments: { query: 5 } }), 21);
+    expect(bad).toMatchObject({ id: 21, result: { isError: true } });
+    expect(child.exitCode).toBeNull();
+  });
+});
