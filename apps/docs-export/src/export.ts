@@ -1,0 +1,226 @@
+/**
+ * What docs-export reads and what it writes, without the CLI: the built topics under a docs
+ * root (folders holding `_chunks/<doc>.json` manifests), each chunk as a LangChain.js
+ * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { ChunkRecord } from '@chunkyard/chunking';
+import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
+import { EmbeddingCache } from '@chunkyard/embedding-cache';
+import type { EmbeddingProvider } from '@chunkyard/embeddings';
+
+export const FORMATS = ['langchain', 'llamaindex', 'jsonl'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** A manifest that cannot be read or does not look like chunking-tool's; the message names the file. */
+export class ExportError extends Error {
+  override name = 'ExportError';
+}
+
+/** chunking-tool's manifest (`_chunks/<doc>.json`), the fields the export reads. */
+export interface Manifest {
+  schemaVersion: number;
+  source: string;
+  sourceSha256: string;
+  strategyKey: string;
+  fileTitle: string;
+  chunks: ChunkRecord[];
+}
+
+export interface BuiltDocument {
+  /** Topic folder relative to the docs root, posix (`libraries/json`); '' for the root itself. */
+  topic: string;
+  /** Absolute path of the folder holding `_chunks/`. */
+  dir: string;
+  manifestFile: string;
+  manifest: Manifest;
+}
+
+/** Folders never searched for topics: hidden ones, generated ones and installed packages. */
+const skipDir = (name: string) => name.startsWith('.') || name.startsWith('_') || name === 'node_modules';
+
+/** `_chunks/*.json` of one folder, without paginate's `chunks.json` summary. */
+function manifestFiles(dir: string): string[] {
+  const chunksDir = join(dir, '_chunks');
+  if (!existsSync(chunksDir)) return [];
+  return readdirSync(chunksDir)
+    .filter((f) => f.endsWith('.json') && f !== 'chunks.json')
+    .sort()
+    .map((f) => join(chunksDir, f));
+}
+
+/** Every folder under `root` (itself included) holding chunk manifests, in path order. */
+export function builtTopicDirs(root: string): string[] {
+  const out: string[] = [];
+  const visit = (dir: string) => {
+    if (manifestFiles(dir).length > 0) out.push(dir);
+    const subdirs = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !skipDir(e.name))
+      .map((e) => e.name)
+      .sort();
+    for (const name of subdirs) visit(join(dir, name));
+  };
+  visit(root);
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses and checks one manifest; every problem is an ExportError naming the file. */
+export function readManifest(file: string): Manifest {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const reason = err instanceof SyntaxError ? `not valid JSON (${err.message})` : `cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+    throw new ExportError(`${file}: ${reason}`);
+  }
+  const bad = (what: string) => new ExportError(`${file}: not a chunk manifest: ${what} (rebuild it with chunking-tool)`);
+  if (!isObject(data)) throw bad('not a JSON object');
+  if (data.schemaVersion !== 1) throw bad(`schemaVersion is ${JSON.stringify(data.schemaVersion)}, not 1`);
+  for (const key of ['source', 'sourceSha256', 'strategyKey'] as const) if (typeof data[key] !== 'string') throw bad(`"${key}" is not a string`);
+  if (!Array.isArray(data.chunks)) throw bad('"chunks" is not an array');
+  data.chunks.forEach((c: unknown, i) => {
+    if (!isObject(c) || typeof c.id !== 'string' || typeof c.originalText !== 'string' || typeof c.embedText !== 'string' || !isObject(c.sourcePosition) || !isObject(c.metadata)) {
+      throw bad(`chunk ${i} lacks id, originalText, embedText, sourcePosition or metadata`);
+    }
+  });
+  return data as unknown as Manifest;
+}
+
+/** Every manifest of every built topic under `root`, read and checked before anything is written. */
+export function readBuiltDocs(root: string): BuiltDocument[] {
+  return builtTopicDirs(root).flatMap((dir) => {
+    const topic = relative(root, dir).split(sep).join('/');
+    return manifestFiles(dir).map((manifestFile) => ({ topic, dir, manifestFile, manifest: readManifest(manifestFile) }));
+  });
+}
+
+/** `<topic>/<name>`: chunk ids repeat across topics (every topic has `doc:golden-reference::ch0`), export ids do not. */
+export const exportId = (topic: string, name: string): string => (topic === '' ? name : `${topic}/${name}`);
+
+// ---------------------------------------------------------------------------------------------
+// Vectors
+
+/**
+ * Where `spec` left a topic's vectors: with the Nx plugin, `.embedding-cache/<project>`
+ * (`topic-<path with - for />`, or `topic-<root>-<path>` when the workspace has several docs
+ * roots); run by hand, topic-spec's default `.embedding-cache`. `extra` (--cache-dir) first.
+ */
+export function cacheDirsFor(workspace: string, docsRoot: string, topic: string, extra: string[] = []): string[] {
+  const base = join(workspace, '.embedding-cache');
+  const rootName = relative(workspace, docsRoot).split(sep).filter(Boolean).join('-');
+  const rel = topic.split('/').join('-');
+  const projects = topic === '' ? [`topic-${rootName}`] : [`topic-${rel}`, `topic-${rootName}-${rel}`];
+  return [...extra, ...projects.map((p) => join(base, p)), base];
+}
+
+export interface VectorStats {
+  /** Chunks whose vector came from a cache. */
+  cached: number;
+  /** Chunks embedded now with the configured provider (nothing cached for them). */
+  computed: number;
+}
+
+export interface VectorSource {
+  provider: EmbeddingProvider;
+  /** Cache folders to look in, for one document. */
+  cacheDirs: (doc: BuiltDocument) => string[];
+  /** Fail instead of embedding what no cache holds. */
+  cachedOnly: boolean;
+  stats: VectorStats;
+}
+
+/**
+ * One vector per chunk of `doc`, of its embedText, for the configured model: the cached
+ * document entry, else cached texts, else (unless cachedOnly) the provider. Caches are only
+ * read: they are the `spec` task's outputs, and an export must not change a build's outputs.
+ */
+export async function vectorsFor(doc: BuiltDocument, source: VectorSource): Promise<Float32Array[]> {
+  const { manifest } = doc;
+  const texts = manifest.chunks.map((c) => c.embedText);
+  const model = source.provider.model;
+  const caches = source.cacheDirs(doc).filter((d) => existsSync(d)).map((d) => new EmbeddingCache(d));
+  for (const cache of caches) {
+    const whole = cache.getDocument({ strategyKey: manifest.strategyKey, model, fileHash: manifest.sourceSha256 }, texts);
+    if (whole) {
+      source.stats.cached += texts.length;
+      return whole;
+    }
+  }
+  const vectors: (Float32Array | null)[] = texts.map((t) => {
+    for (const cache of caches) {
+      const v = cache.getText(model, t);
+      if (v) return v;
+    }
+    return null;
+  });
+  const missing = vectors.flatMap((v, i) => (v ? [] : [i]));
+  source.stats.cached += texts.length - missing.length;
+  if (missing.length > 0) {
+    if (source.cachedOnly) {
+      throw new ExportError(
+        `${doc.manifestFile}: no cached vectors of model ${model} for ${missing.length} of ${texts.length} chunks ` +
+          `(looked in ${source.cacheDirs(doc).join(', ')}); run the spec step first (npx nx run-many -t spec, or topic-spec), ` +
+          'or drop --cached-only to embed them with the configured provider',
+      );
+    }
+    const fresh = await source.provider.embed(missing.map((i) => texts[i]!));
+    if (fresh.length !== missing.length) throw new ExportError(`embedding provider ${source.provider.provider} returned ${fresh.length} vectors for ${missing.length} texts`);
+    missing.forEach((i, j) => (vectors[i] = fresh[j]!));
+    source.stats.computed += missing.length;
+  }
+  return vectors as Float32Array[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records
+
+/**
+ * Float32 values as JSON numbers of 9 significant digits: enough for every float32 to read
+ * back exactly (`Float32Array.from(json)`), about half the text of the exact doubles.
+ */
+const vectorJson = (v: Float32Array): number[] => Array.from(v, (x) => Number(x.toPrecision(9)));
+
+/**
+ * The JSON objects for one document's chunks, one per chunk, in manifest order.
+ * - langchain: `{ pageContent, metadata, id }` (+ `embedding` when given vectors);
+ * - llamaindex: a TextNode as `JSON.stringify(node)` writes it (+ its native `embedding`);
+ * - jsonl: `{ id, topic, source, strategyKey, chunk }` with the whole chunk record
+ *   (+ `embedding` and `embeddingModel`).
+ * Vectored outputs also record `embeddingModel` in the metadata.
+ */
+export function recordsFor(doc: BuiltDocument, format: Format, vectors: Float32Array[] | null, model: string | null): object[] {
+  const { topic, manifest } = doc;
+  const source = exportId(topic, manifest.source);
+  const context: ChunkContext = { topic, source, strategyKey: manifest.strategyKey };
+  const withModel = (meta: Record<string, unknown>) => (vectors && model ? { ...meta, embeddingModel: model } : meta);
+  const embedding = (i: number) => (vectors ? { embedding: vectorJson(vectors[i]!) } : {});
+  switch (format) {
+    case 'langchain':
+      return manifest.chunks.map((c, i) => {
+        const d = toLangChainDocument(c, context, exportId(topic, c.id));
+        return { ...d, metadata: withModel(d.metadata), ...embedding(i) };
+      });
+    case 'llamaindex':
+      return textNodesOf(manifest.chunks, { id: source, metadata: { source, fileTitle: manifest.fileTitle } }, context, (id) => exportId(topic, id)).map((n, i) => ({
+        ...n,
+        metadata: withModel(n.metadata),
+        // The added key is a fact about the vector, not the text: keep it out of what LlamaIndex embeds.
+        ...(vectors && model ? { excludedEmbedMetadataKeys: [...n.excludedEmbedMetadataKeys, 'embeddingModel'], excludedLlmMetadataKeys: [...n.excludedLlmMetadataKeys, 'embeddingModel'] } : {}),
+        ...embedding(i),
+      }));
+    case 'jsonl':
+      return manifest.chunks.map((c, i) => ({
+        id: exportId(topic, c.id),
+        topic,
+        source,
+        strategyKey: manifest.strategyKey,
+        ...(vectors && model ? { embeddingModel: model } : {}),
+        ...embedding(i),
+        metadata: chunkMetadata(c, context),
+        chunk: c,
+      }));
+  }
+}

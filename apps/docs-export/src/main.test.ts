@@ -1,0 +1,291 @@
+/**
+ * docs-export on a built docs tree in a temp workspace: two topics from the sample docs, one
+ * chunked `semantic` with its vectors cached where the Nx plugin's spec task puts them, one
+ * chunked `hierarchical` with none. Every format is loaded back with the real libraries
+ * (@langchain/core's Document and in-memory FakeVectorStore; llamaindex's TextNode,
+ * VectorStoreIndex and SimpleVectorStore), indexed and queried.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Document as LcDocument } from '@langchain/core/documents';
+import { Embeddings } from '@langchain/core/embeddings';
+import { FakeVectorStore } from '@langchain/core/utils/testing';
+import { BaseEmbedding, jsonToNode, Settings, SimpleVectorStore, TextNode, VectorStoreIndex, VectorStoreQueryMode } from 'llamaindex';
+import { chunkDocument, type ChunkRecord } from '@chunkyard/chunking';
+import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
+import { createProvider } from '@chunkyard/embeddings';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HELP, main, type Io } from './main.js';
+
+const APP = join(import.meta.dirname, '..');
+const REPO = join(APP, '../..');
+const pkg = JSON.parse(readFileSync(join(APP, 'package.json'), 'utf8')) as { version: string };
+const ws = mkdtempSync(join(tmpdir(), 'docs-export-'));
+const DOCS = join(ws, 'docs');
+const POLY = 'libraries/polymorphism';
+const AOT = 'deployment/native-aot';
+const local = createProvider({ provider: 'local' });
+afterAll(() => rmSync(ws, { recursive: true, force: true }));
+
+interface Manifest {
+  source: string;
+  sourceSha256: string;
+  strategyKey: string;
+  chunks: ChunkRecord[];
+}
+const manifests = new Map<string, Manifest>();
+const sources = new Map<string, string>();
+let polyVectors: Float32Array[] = [];
+
+/** A topic as chunking-tool leaves it: the source and `_chunks/golden-reference.json`. */
+function buildTopic(topic: string, from: string, strategy: 'semantic' | 'hierarchical'): Manifest {
+  const text = readFileSync(join(REPO, 'docs', from, 'golden-reference.md'), 'utf8');
+  mkdirSync(join(DOCS, topic, '_chunks'), { recursive: true });
+  writeFileSync(join(DOCS, topic, 'golden-reference.md'), text);
+  const r = chunkDocument(text, { docName: 'golden-reference', sourceFile: 'golden-reference.md', strategy });
+  const manifest = { schemaVersion: 1, source: 'golden-reference.md', sourceSha256: sha256Hex(text), strategy: r.strategy, strategyKey: r.strategyKey, options: r.options, fileTitle: r.fileTitle, frontMatter: r.frontMatter, chunks: r.chunks };
+  writeFileSync(join(DOCS, topic, '_chunks/golden-reference.json'), JSON.stringify(manifest, null, 2));
+  manifests.set(topic, manifest);
+  sources.set(topic, text);
+  return manifest;
+}
+
+beforeAll(async () => {
+  writeFileSync(join(ws, 'nx.json'), '{}\n');
+  const poly = buildTopic(POLY, 'libraries/system-text-json-polymorphism', 'semantic');
+  buildTopic(AOT, 'deployment/native-aot', 'hierarchical');
+  // spec's cache for the poly topic, where the Nx plugin puts it: .embedding-cache/<project>.
+  const cache = new EmbeddingCache(join(ws, '.embedding-cache/topic-libraries-polymorphism'));
+  polyVectors = (await embedThroughCache(cache, local, { strategyKey: poly.strategyKey, fileHash: poly.sourceSha256 }, poly.chunks.map((c) => c.embedText))).vectors;
+  // Folders that are not topics are walked past: a section with no _chunks, a hidden folder.
+  mkdirSync(join(DOCS, '.git/_chunks'), { recursive: true });
+  writeFileSync(join(DOCS, '.git/_chunks/x.json'), 'not json');
+});
+
+async function run(argv: string[], extra: Partial<Io> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), cwd: ws, stdoutIsTTY: true, ...extra });
+  return {
+    code,
+    stdout,
+    stderr,
+    /** Each output line as JSON (read when asked: --help output is not JSON). */
+    get lines() {
+      return stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    },
+  };
+}
+
+const totalChunks = () => [...manifests.values()].reduce((n, m) => n + m.chunks.length, 0);
+
+/** LangChain's Embeddings over chunkyard's offline lexical embedder (the model the vectors were cached for). */
+class LocalEmbeddings extends Embeddings {
+  constructor() {
+    super({});
+  }
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    return (await local.embed(texts)).map((v) => Array.from(v));
+  }
+  async embedQuery(text: string): Promise<number[]> {
+    return (await this.embedDocuments([text]))[0]!;
+  }
+}
+
+class LocalEmbedding extends BaseEmbedding {
+  constructor() {
+    super();
+  }
+  async getTextEmbedding(text: string): Promise<number[]> {
+    return Array.from((await local.embed([text]))[0]!);
+  }
+}
+
+const AOT_QUERY = 'How do I publish a native AOT app and what are its limitations?';
+const POLY_QUERY = 'type discriminator for polymorphic deserialization of derived classes';
+
+describe('docs-export', () => {
+  it('--help, --version and usage errors', async () => {
+    expect(await run(['--help'])).toMatchObject({ code: 0, stdout: HELP, stderr: '' });
+    expect(HELP.startsWith('docs-export — ')).toBe(true);
+    expect(await run(['--version'])).toMatchObject({ code: 0, stdout: `docs-export ${pkg.version}\n` });
+    const usage = async (argv: string[], message: string) => {
+      const r = await run(argv);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(message);
+    };
+    await usage(['docs'], '--format is required: langchain, llamaindex, jsonl');
+    await usage(['docs', '--format', 'csv'], '--format must be langchain, llamaindex, jsonl, got "csv"');
+    await usage(['nope', '--format', 'jsonl'], 'nope: no such folder');
+    await usage(['nx.json', '--format', 'jsonl'], 'nx.json: not a folder');
+    await usage(['docs', '--format', 'jsonl', '--cached-only'], '--cached-only applies to --with-embeddings only');
+    await usage(['docs', '--format', 'jsonl', '--out', 'missing/x.jsonl'], 'does not exist');
+    await usage(['docs', '--format', 'jsonl', '--bogus'], "Unknown option '--bogus'");
+  });
+
+  it('langchain: every chunk of every topic, loaded as @langchain/core Documents, indexed and queried in FakeVectorStore', async () => {
+    const r = await run(['docs', '--format', 'langchain']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.lines).toHaveLength(totalChunks());
+    expect(r.stderr).toBe(`docs-export: ${totalChunks()} chunks of 2 documents in 2 topics as langchain\n`);
+    const docs = r.lines.map((l) => new LcDocument(l as { pageContent: string; metadata: Record<string, unknown>; id: string }));
+    // Path order: deployment/ before libraries/.
+    expect(docs[0]!.id).toBe(`${AOT}/${manifests.get(AOT)!.chunks[0]!.id}`);
+    expect(new Set(docs.map((d) => d.id)).size).toBe(docs.length);
+    for (const d of docs) {
+      const topic = d.metadata.topic as string;
+      const chunk = manifests.get(topic)!.chunks.find((c) => `${topic}/${c.id}` === d.id)!;
+      expect(d.pageContent).toBe(chunk.originalText);
+      expect(d.metadata).toMatchObject({
+        chunkId: chunk.id,
+        prevId: chunk.prevId,
+        nextId: chunk.nextId,
+        parentId: chunk.parentId,
+        headerPath: chunk.headerPath,
+        sourcePosition: chunk.sourcePosition,
+        tokenStats: chunk.tokenStats,
+        source: `${topic}/golden-reference.md`,
+        strategyKey: manifests.get(topic)!.strategyKey,
+      });
+      const { charStart, charEnd } = chunk.sourcePosition;
+      if (!chunk.splitUnit) expect(sources.get(topic)!.slice(charStart, charEnd)).toBe(d.pageContent);
+    }
+    const store = await FakeVectorStore.fromDocuments(docs, new LocalEmbeddings());
+    expect((await store.similaritySearch(AOT_QUERY, 1))[0]!.metadata.topic).toBe(AOT);
+    expect((await store.similaritySearch(POLY_QUERY, 1))[0]!.metadata.topic).toBe(POLY);
+  });
+
+  it('--with-embeddings: the cached vectors, exactly, for the configured model; uncached chunks embedded and counted', async () => {
+    const r = await run(['docs', '--format', 'langchain', '--with-embeddings']);
+    expect(r.code, r.stderr).toBe(0);
+    const aotCount = manifests.get(AOT)!.chunks.length;
+    expect(r.stderr).toContain(`vectors of ${local.model}: ${polyVectors.length} cached, ${aotCount} embedded now`);
+    const poly = r.lines.filter((l) => (l.metadata as { topic: string }).topic === POLY);
+    expect(poly.map((l) => Array.from(Float32Array.from(l.embedding as number[])))).toEqual(polyVectors.map((v) => Array.from(v)));
+    for (const l of r.lines) expect((l.metadata as { embeddingModel: string }).embeddingModel).toBe(local.model);
+    // LangChain's store takes the exported vectors as they are; the query is embedded with the same model.
+    const store = new FakeVectorStore(new LocalEmbeddings());
+    await store.addVectors(
+      r.lines.map((l) => l.embedding as number[]),
+      r.lines.map((l) => new LcDocument(l as { pageContent: string; metadata: Record<string, unknown>; id: string })),
+    );
+    const [[top, score]] = (await store.similaritySearchVectorWithScore(await new LocalEmbeddings().embedQuery(AOT_QUERY), 1)) as [[LcDocument, number]];
+    expect(top.metadata.topic).toBe(AOT);
+    expect(score).toBeGreaterThan(0);
+  });
+
+  it('llamaindex: TextNodes from JSON with SOURCE, PREVIOUS, NEXT, PARENT and CHILD; VectorStoreIndex and SimpleVectorStore queries', async () => {
+    const r = await run(['docs', '--format', 'llamaindex', '--with-embeddings']);
+    expect(r.code, r.stderr).toBe(0);
+    const nodes = r.lines.map((l) => jsonToNode(l) as TextNode);
+    const byId = new Map(nodes.map((n) => [n.id_, n]));
+    expect(byId.size).toBe(totalChunks());
+    let parents = 0;
+    for (const [i, n] of nodes.entries()) {
+      expect(n).toBeInstanceOf(TextNode);
+      const line = r.lines[i]!;
+      const topic = n.metadata.topic as string;
+      const chunk = manifests.get(topic)!.chunks.find((c) => `${topic}/${c.id}` === n.id_)!;
+      expect(n.text).toBe(chunk.originalText);
+      expect([line.start_char_idx, line.end_char_idx, line.startCharIdx, line.endCharIdx]).toEqual([chunk.sourcePosition.charStart, chunk.sourcePosition.charEnd, chunk.sourcePosition.charStart, chunk.sourcePosition.charEnd]);
+      // TextNode's constructor drops a start of 0; every other offset reads back.
+      if (chunk.sourcePosition.charStart > 0) expect(n.startCharIdx).toBe(chunk.sourcePosition.charStart);
+      expect(n.sourceNode!.nodeId).toBe(`${topic}/golden-reference.md`);
+      expect(n.prevNode?.nodeId).toBe(chunk.prevId ? `${topic}/${chunk.prevId}` : undefined);
+      expect(n.nextNode?.nodeId).toBe(chunk.nextId ? `${topic}/${chunk.nextId}` : undefined);
+      for (const rel of [n.prevNode, n.nextNode, n.parentNode]) if (rel) expect(byId.has(rel.nodeId)).toBe(true);
+      if (n.parentNode) {
+        parents++;
+        expect(byId.get(n.parentNode.nodeId)!.childNodes!.map((c) => c.nodeId)).toContain(n.id_);
+      }
+      expect(n.embedding).toHaveLength(local.dimensions!);
+    }
+    // The hierarchical topic has snippets under sections; the semantic one has no chunk parents.
+    expect(parents).toBe(manifests.get(AOT)!.chunks.filter((c) => c.tier?.level === 'snippet').length);
+    expect(parents).toBeGreaterThan(0);
+
+    // The exported vectors in LlamaIndex's in-memory vector store, queried by vector.
+    const store = new SimpleVectorStore({ embedModel: new LocalEmbedding() });
+    await store.add(nodes);
+    const q = await store.query({ queryEmbedding: Array.from((await local.embed([POLY_QUERY]))[0]!), similarityTopK: 1, mode: VectorStoreQueryMode.DEFAULT });
+    expect(byId.get(q.ids[0]!)!.metadata.topic).toBe(POLY);
+
+    // And a VectorStoreIndex over the nodes, embedded by LlamaIndex itself, queried through its retriever.
+    const index = await Settings.withEmbedModel(new LocalEmbedding(), () => VectorStoreIndex.init({ nodes: nodes.map((n) => new TextNode({ ...n, embedding: undefined })) }));
+    const hits = await Settings.withEmbedModel(new LocalEmbedding(), () => index.asRetriever({ similarityTopK: 2 }).retrieve({ query: AOT_QUERY }));
+    expect(hits[0]!.node.metadata.topic).toBe(AOT);
+    expect(hits[0]!.node.id_.startsWith(`${AOT}/`)).toBe(true);
+  });
+
+  it('jsonl: plain records holding the whole chunk record, with vectors when asked', async () => {
+    const r = await run(['docs', '--format', 'jsonl', '--with-embeddings']);
+    expect(r.code, r.stderr).toBe(0);
+    const polyLines = r.lines.filter((l) => l.topic === POLY);
+    expect(polyLines.map((l) => l.chunk)).toEqual(JSON.parse(JSON.stringify(manifests.get(POLY)!.chunks)));
+    expect(polyLines[0]).toMatchObject({ id: `${POLY}/doc:golden-reference::ch0`, source: `${POLY}/golden-reference.md`, strategyKey: 'semantic-64-400-512', embeddingModel: local.model });
+    expect(Array.from(Float32Array.from(polyLines[0]!.embedding as number[]))).toEqual(Array.from(polyVectors[0]!));
+    const plain = await run(['docs', '--format', 'jsonl']);
+    expect(plain.lines[0]!.embedding).toBeUndefined();
+    expect(plain.lines[0]!.embeddingModel).toBeUndefined();
+  });
+
+  it('--out writes atomically; --cached-only fails on the topic with no cache, naming its manifest, and leaves --out as it was', async () => {
+    const out = join(ws, 'export.jsonl');
+    const ok = await run(['docs', '--format', 'jsonl', '--out', 'export.jsonl']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('');
+    expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(totalChunks());
+    writeFileSync(out, 'previous export\n');
+    const fail = await run(['docs', '--format', 'jsonl', '--with-embeddings', '--cached-only', '--out', 'export.jsonl']);
+    expect(fail.code).toBe(1);
+    expect(fail.stderr).toContain(join(DOCS, AOT, '_chunks/golden-reference.json'));
+    expect(fail.stderr).toContain(`no cached vectors of model ${local.model}`);
+    expect(fail.stderr).toContain('nx run-many -t spec');
+    expect(readFileSync(out, 'utf8')).toBe('previous export\n');
+    expect(readdirSync(ws).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    // --cache-dir names another cache: with the aot vectors there, --cached-only passes.
+    const aot = manifests.get(AOT)!;
+    await embedThroughCache(new EmbeddingCache(join(ws, 'other-cache')), local, { strategyKey: aot.strategyKey, fileHash: aot.sourceSha256 }, aot.chunks.map((c) => c.embedText));
+    const cached = await run(['docs', '--format', 'jsonl', '--with-embeddings', '--cached-only', '--cache-dir', 'other-cache']);
+    expect(cached.code, cached.stderr).toBe(0);
+    expect(cached.stderr).toContain(`${totalChunks()} cached, 0 embedded now`);
+  });
+
+  it('a broken manifest fails before any output, naming the file; no built topic is an error too', async () => {
+    const bad = join(ws, 'bad-docs/topic/_chunks/golden-reference.json');
+    mkdirSync(dirname(bad), { recursive: true });
+    cpSync(join(DOCS, POLY, '_chunks/golden-reference.json'), join(ws, 'bad-docs/a/_chunks/golden-reference.json'), { recursive: true });
+    writeFileSync(bad, '{"schemaVersion": 1, "source": "golden-reference.md", "chunks": [');
+    const r = await run(['bad-docs', '--format', 'langchain']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${bad}: not valid JSON`);
+    writeFileSync(bad, JSON.stringify({ schemaVersion: 1, source: 'x.md', sourceSha256: 'ab', strategyKey: 'k', chunks: [{ id: 'x' }] }));
+    expect((await run(['bad-docs', '--format', 'langchain'])).stderr).toContain(`${bad}: not a chunk manifest: chunk 0 lacks id, originalText`);
+    mkdirSync(join(ws, 'empty-docs/section'), { recursive: true });
+    const none = await run(['empty-docs', '--format', 'jsonl']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no built topic');
+  });
+
+  it('progress lines on stderr when stdout is not a terminal, none when it is', async () => {
+    const piped = await run(['docs', '--format', 'jsonl'], { stdoutIsTTY: false, progressIntervalMs: 0 });
+    expect(piped.stderr).toContain(`docs-export: 1/2 documents, ${manifests.get(AOT)!.chunks.length}/${totalChunks()} chunks\n`);
+    const tty = await run(['docs', '--format', 'jsonl'], { stdoutIsTTY: false });
+    expect(tty.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect((await run(['docs', '--format', 'jsonl'], { stdoutIsTTY: true, progressIntervalMs: 0 })).stderr).not.toContain('documents,');
+  });
+
+  it('the built bin writes the same lines, and stops quietly when the reader closes the pipe', () => {
+    const bin = join(APP, 'bin/docs-export.js');
+    const r = spawnSync(process.execPath, [bin, 'docs', '--format', 'langchain'], { cwd: ws, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(totalChunks());
+    const head = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" docs --format jsonl --with-embeddings | head -c 100`], { cwd: ws, encoding: 'utf8' });
+    expect(head.stdout).toHaveLength(100);
+    expect(head.stderr).not.toContain('EPIPE');
+  });
+});

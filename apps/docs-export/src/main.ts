@@ -1,0 +1,289 @@
+/**
+ * docs-export: every chunk of a built docs tree, one JSON object per line, in the shape a RAG
+ * library loads.
+ *
+ *   docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, readFileSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
+import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
+
+export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, readBuiltDocs, readManifest, recordsFor, vectorsFor, type BuiltDocument, type Format, type Manifest } from './export.js';
+
+/** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export const HELP = `docs-export — every chunk of a built docs tree as JSON lines for LangChain, LlamaIndex or a vector database
+
+Usage:
+  docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
+
+Reads every built topic under docsRoot (each folder holding _chunks/<doc>.json manifests, as
+nx run-many -t index or chunking-tool leave them) and writes one JSON object per chunk and
+line, in path order:
+  langchain   a LangChain.js Document: { pageContent, metadata, id }
+  llamaindex  a LlamaIndex.TS TextNode as JSON.stringify(node) writes it: id_, text, metadata,
+              startCharIdx/endCharIdx (also as start_char_idx/end_char_idx) and relationships
+              SOURCE, PREVIOUS, NEXT, PARENT, CHILD
+  jsonl       { id, topic, source, strategyKey, metadata, chunk }: the whole chunk record
+Ids are <topic>/<chunk id> (chunk ids repeat across topics). Metadata: chunk id, prev/next/
+parent ids, headerPath, headerBreadcrumb, sourcePosition, tokenStats, topic, source file …
+
+Options:
+  --format F           langchain, llamaindex or jsonl (required)
+  --with-embeddings    add each chunk's vector ("embedding") and model ("embeddingModel"): the
+                       vectors the spec step cached (.embedding-cache/<project>, then
+                       .embedding-cache) for the model chunkyard.config.yaml configures (local
+                       by default); chunks with no cached vector are embedded with that
+                       provider, and the count is reported
+  --cached-only        with --with-embeddings: fail (exit 1) instead of embedding uncached chunks
+  --cache-dir DIR      another embedding cache to look in first (repeatable)
+  --config FILE        workspace config (default: chunkyard.config.yaml in the nearest folder
+                       up from docsRoot holding it or nx.json)
+  --out FILE           write FILE (atomically: a temp file renamed into place on success)
+                       instead of stdout
+  -h, --help           show this help
+  --version            print docs-export's version
+
+When stdout is not a terminal, a progress line goes to stderr every few seconds.
+
+Exit status: 0 success; 1 a manifest could not be read, no topic is built, or vectors are
+missing (--cached-only) or the provider failed (with --out, FILE is left as it was);
+2 usage or config error.
+`;
+
+export interface Io {
+  /** Receives the output lines; may return a promise to apply backpressure. */
+  stdout: (s: string) => void | Promise<void>;
+  stderr: (s: string) => void;
+  /** Whether stdout is a terminal (no progress lines then). Default: process.stdout.isTTY. */
+  stdoutIsTTY?: boolean;
+  /** Milliseconds between progress lines (default 3000). */
+  progressIntervalMs?: number;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+}
+
+const defaultIo: Io = {
+  stdout: (s) =>
+    process.stdout.write(s) ? undefined : new Promise<void>((done) => process.stdout.once('drain', () => done())),
+  stderr: (s) => process.stderr.write(s),
+};
+
+class UsageError extends Error {}
+
+const CONFIG_FILE = 'chunkyard.config.yaml';
+
+/** The nearest folder at or above `from` holding chunkyard.config.yaml or nx.json, else `from`. */
+function findWorkspaceRoot(from: string): string {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, CONFIG_FILE)) || existsSync(join(dir, 'nx.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(from);
+  }
+}
+
+function loadConfig(file: string | null): ChunkyardConfig {
+  if (!file) return { chunking: {} };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${file}: cannot read config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return parseConfig(text, file);
+}
+
+/** Streams to a temp file beside `target`, renamed over it only by commit(): readers never see half a file. */
+class AtomicOut {
+  private readonly temp: string;
+  private readonly stream: WriteStream;
+  private failed: Error | null = null;
+
+  constructor(readonly target: string) {
+    this.temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    this.stream = createWriteStream(this.temp, { flags: 'wx' });
+    this.stream.on('error', (err) => (this.failed = err));
+  }
+
+  write = (s: string): void | Promise<void> => {
+    if (this.failed) throw this.failed;
+    if (this.stream.write(s)) return;
+    return new Promise<void>((done, fail) => {
+      const onError = (err: Error) => fail(err);
+      this.stream.once('error', onError);
+      this.stream.once('drain', () => {
+        this.stream.off('error', onError);
+        done();
+      });
+    });
+  };
+
+  private close(): Promise<void> {
+    return new Promise((done, fail) => {
+      if (this.failed) return fail(this.failed);
+      this.stream.end((err?: Error | null) => (err ? fail(err) : done()));
+    });
+  }
+
+  async commit(): Promise<void> {
+    await this.close();
+    renameSync(this.temp, this.target);
+  }
+
+  async abort(): Promise<void> {
+    await this.close().catch(() => undefined);
+    rmSync(this.temp, { force: true });
+  }
+}
+
+interface Parsed {
+  docsRoot: string;
+  format: Format;
+  withEmbeddings: boolean;
+  cachedOnly: boolean;
+  cacheDirs: string[];
+  config: string | undefined;
+  out: string | undefined;
+}
+
+function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string' },
+        'with-embeddings': { type: 'boolean', default: false },
+        'cached-only': { type: 'boolean', default: false },
+        'cache-dir': { type: 'string', multiple: true },
+        config: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  if (values.version) return 'version';
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no docs root given' : `one docs root, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (values.format === undefined) throw new UsageError(`--format is required: ${FORMATS.join(', ')}`);
+  if (!(FORMATS as readonly string[]).includes(values.format)) throw new UsageError(`--format must be ${FORMATS.join(', ')}, got ${JSON.stringify(values.format)}`);
+  if (values['cached-only'] && !values['with-embeddings']) throw new UsageError('--cached-only applies to --with-embeddings only');
+  const docsRoot = resolve(cwd, positionals[0]!);
+  if (!existsSync(docsRoot)) throw new UsageError(`${positionals[0]}: no such folder`);
+  if (!statSync(docsRoot).isDirectory()) throw new UsageError(`${positionals[0]}: not a folder (give the docs root, e.g. docs)`);
+  const out = values.out === undefined ? undefined : resolve(cwd, values.out);
+  if (out !== undefined && !existsSync(dirname(out))) throw new UsageError(`--out ${values.out}: folder ${dirname(out)} does not exist`);
+  return {
+    docsRoot,
+    format: values.format as Format,
+    withEmbeddings: values['with-embeddings'],
+    cachedOnly: values['cached-only'],
+    cacheDirs: (values['cache-dir'] ?? []).map((d) => resolve(cwd, d)),
+    config: values.config === undefined ? undefined : resolve(cwd, values.config),
+    out,
+  };
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  if (io === defaultIo) {
+    // `docs-export docs --format jsonl | head` closes the pipe early: that is the reader's
+    // choice, not a failure, so stop quietly as other command-line tools do.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(0);
+    });
+  }
+  let opts: Parsed;
+  let provider: EmbeddingProvider | null = null;
+  try {
+    const p = parse(argv, cwd);
+    if (p === 'help') {
+      io.stdout(HELP);
+      return 0;
+    }
+    if (p === 'version') {
+      io.stdout(`docs-export ${VERSION}\n`);
+      return 0;
+    }
+    opts = p;
+    if (opts.withEmbeddings) {
+      const workspace = findWorkspaceRoot(opts.docsRoot);
+      const configFile = opts.config ?? (existsSync(join(workspace, CONFIG_FILE)) ? join(workspace, CONFIG_FILE) : null);
+      provider = createProvider({ provider: 'local', ...loadConfig(configFile).embeddings }, io.env ?? process.env);
+    }
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof EmbeddingError) {
+      io.stderr(`docs-export: ${err.message}\n${err instanceof UsageError ? 'Run docs-export --help for usage.\n' : ''}`);
+      return 2;
+    }
+    throw err;
+  }
+
+  let out: AtomicOut | null = null;
+  try {
+    // Every manifest is read and checked first, so a broken one fails before any line is written.
+    const docs = readBuiltDocs(opts.docsRoot);
+    if (docs.length === 0) {
+      throw new ExportError(`${opts.docsRoot}: no built topic (no _chunks/<doc>.json under it); build first: npx nx run-many -t index`);
+    }
+    const workspace = findWorkspaceRoot(opts.docsRoot);
+    const vectorSource: VectorSource | null = provider && {
+      provider,
+      cacheDirs: (doc) => cacheDirsFor(workspace, opts.docsRoot, doc.topic, opts.cacheDirs),
+      cachedOnly: opts.cachedOnly,
+      stats: { cached: 0, computed: 0 },
+    };
+    const topics = new Set(docs.map((d) => d.topic));
+    const totalChunks = docs.reduce((n, d) => n + d.manifest.chunks.length, 0);
+    out = opts.out ? new AtomicOut(opts.out) : null;
+    const write = out ? out.write : io.stdout;
+    const progress = !(io.stdoutIsTTY ?? process.stdout.isTTY);
+    const interval = io.progressIntervalMs ?? 3000;
+    let lastProgress = Date.now();
+    let written = 0;
+    for (const [i, doc] of docs.entries()) {
+      const vectors = vectorSource ? await vectorsFor(doc, vectorSource) : null;
+      const lines = recordsFor(doc, opts.format, vectors, provider?.model ?? null).map((r) => `${JSON.stringify(r)}\n`);
+      // One write per document: a few hundred small writes would cost more than the JSON.
+      if (lines.length > 0) await write(lines.join(''));
+      written += lines.length;
+      if (progress && Date.now() - lastProgress >= interval && i < docs.length - 1) {
+        io.stderr(`docs-export: ${i + 1}/${docs.length} documents, ${written}/${totalChunks} chunks\n`);
+        lastProgress = Date.now();
+      }
+    }
+    await out?.commit();
+    const where = opts.out ? ` to ${opts.out}` : '';
+    const vec = vectorSource ? `; vectors of ${provider!.model}: ${vectorSource.stats.cached} cached, ${vectorSource.stats.computed} embedded now` : '';
+    io.stderr(`docs-export: ${written} chunks of ${docs.length} documents in ${topics.size} topics as ${opts.format}${where}${vec}\n`);
+    return 0;
+  } catch (err) {
+    await out?.abort();
+    if (err instanceof ExportError || err instanceof EmbeddingError) {
+      io.stderr(`docs-export: ${err.message}\n`);
+      return 1;
+    }
+    if ((err as NodeJS.ErrnoException).code && opts.out) {
+      io.stderr(`docs-export: cannot write ${opts.out}: ${(err as Error).message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+// Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}
