@@ -1,7 +1,8 @@
 /**
- * A progress bar for the CLIs that embed many chunks. Drawn only for a person watching a
- * terminal: on a pipe, a log file or CI, escape codes and redraws would be noise, so the
- * reporter is silent there (the CLIs print their own one-line summaries).
+ * Progress for the CLIs that embed many chunks. A person at a terminal gets a bar. On a pipe,
+ * a log file or CI, escape codes and redraws would be noise, yet a long run that prints
+ * nothing looks hung: there a plain line goes out every few seconds, and a run shorter than
+ * that prints none (the CLIs print their own one-line summaries).
  */
 import cliProgress from 'cli-progress';
 
@@ -10,11 +11,32 @@ export interface ProgressReporter {
   stop(): void;
 }
 
-const SILENT: ProgressReporter = { update() {}, stop() {} };
+/** Milliseconds between plain progress lines when no terminal is watching. */
+export const PLAIN_PROGRESS_INTERVAL_MS = 5000;
 
 /**
- * A bar counting `total` items, labelled `label`, on `stream` — or a reporter that does
- * nothing when `stream` is not a TTY or `CI` is set in `env`. Feed it from
+ * `label: done/total (p%)` at most once per `intervalMs`, the first only after `intervalMs`.
+ * `now` is the clock (injected by tests).
+ */
+export function plainProgress(total: number, label: string, stream: NodeJS.WritableStream, intervalMs = PLAIN_PROGRESS_INTERVAL_MS, now: () => number = Date.now): ProgressReporter {
+  let last = now();
+  let stopped = false;
+  return {
+    update(done: number) {
+      if (stopped || now() - last < intervalMs) return;
+      last = now();
+      const pct = total > 0 ? Math.floor((100 * Math.min(done, total)) / total) : 100;
+      stream.write(`${label}: ${Math.min(done, total)}/${total} (${pct}%)\n`);
+    },
+    stop() {
+      stopped = true;
+    },
+  };
+}
+
+/**
+ * A bar counting `total` items, labelled `label`, on `stream` when it is a TTY outside CI;
+ * otherwise plain lines every few seconds (see plainProgress). Feed it from
  * `embed(texts, { onProgress: (done) => bar.update(done) })` and call `stop()` at the end.
  */
 export function progressReporter(
@@ -23,7 +45,7 @@ export function progressReporter(
   stream: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
   env: Record<string, string | undefined> = process.env,
 ): ProgressReporter {
-  if (!stream.isTTY || env.CI) return SILENT;
+  if (!stream.isTTY || env.CI) return plainProgress(total, label, stream);
   const bar = new cliProgress.SingleBar(
     {
       stream,
