@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,10 +25,10 @@ function bin(args: string[], nodeArgs: string[] = []) {
 }
 
 describe('chunkyard', () => {
-  it('--help lists the nine commands, one line each, and exits 0', async () => {
+  it('--help lists the ten commands, one line each, and exits 0', async () => {
     const r = await run(['--help']);
     expect(r).toEqual({ code: 0, stdout: HELP, stderr: '' });
-    const names = ['chunk', 'keywords', 'spec', 'index', 'query', 'serve', 'store', 'score', 'inspect'];
+    const names = ['chunk', 'keywords', 'spec', 'index', 'query', 'serve', 'store', 'export', 'score', 'inspect'];
     expect(Object.keys(COMMANDS)).toEqual(names);
     for (const name of names) expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S.{10,}$`, 'm'));
     for (const c of Object.values(COMMANDS)) expect(r.stdout).toContain(c.tool);
@@ -48,7 +48,7 @@ describe('chunkyard', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('chunkyard: unknown command "chunks"');
-    expect(r.stderr).toContain('chunk, keywords, spec, index, query, serve, store, score, inspect');
+    expect(r.stderr).toContain('chunk, keywords, spec, index, query, serve, store, export, score, inspect');
     const opt = await run(['--json', 'chunk']);
     expect(opt.code).toBe(2);
     expect(opt.stderr).toContain('unknown option "--json"');
@@ -76,6 +76,19 @@ describe('chunkyard', () => {
       expect(viaCli.stdout.startsWith(`${c.tool} — `)).toBe(true);
     }
     expect(bin(['help', 'score']).stdout).toBe(bin(['score', '--help']).stdout);
+  });
+
+  it('the built bin: `chunkyard export` writes the chunks `chunkyard chunk` made as JSON lines', () => {
+    const dir = join(scratch, 'export-docs');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'guide.md'), '# Guide\n\nOne paragraph of text.\n\n## Part\n\nAnother paragraph.\n');
+    expect(bin(['chunk', 'export-docs/guide.md']).status).toBe(0);
+    const r = bin(['export', 'export-docs', '--format', 'langchain']);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; pageContent: string; metadata: { headerPath: string[] } });
+    expect(lines[0]!.id).toBe('doc:guide::ch0');
+    expect(lines.map((l) => l.pageContent).join('')).toContain('Another paragraph.');
+    expect(r.stderr).toMatch(/^docs-export: \d+ chunks of 1 documents in 1 topics as langchain\n$/);
   });
 
   it('the built bin: `chunkyard chunk` never loads the store, SQLite or the MCP SDK; `chunkyard store` does', () => {

@@ -33,6 +33,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   query: { tool: 'docs-query', summary: 'list topics and search built docs, from a folder or a URL', load: () => import('@chunkyard/docs-query') },
   serve: { tool: 'docs-serve', summary: 'serve built docs over HTTP, with the chunk inspector at /_inspect/', load: () => import('@chunkyard/docs-serve') },
   store: { tool: 'docs-store', summary: 'SQLite store: ingest docs, search them, serve them to agents over MCP', load: () => import('@chunkyard/docs-store') },
+  export: { tool: 'docs-export', summary: 'every chunk as JSON lines: LangChain Documents, LlamaIndex TextNodes, plain records', load: () => import('@chunkyard/docs-export') },
   score: { tool: 'docs-score', summary: 'check built topics and measure retrieval quality on question sets', load: () => import('@chunkyard/docs-score') },
   inspect: { tool: 'inspector', summary: 'copy the chunk inspector page beside built docs', load: () => import('@chunkyard/inspector') },
 };
@@ -52,8 +53,8 @@ ${Object.entries(COMMANDS)
   .join('\n')}
 
 Each command is also a bin of its own with the same options: chunking-tool,
-keyword-extractor, topic-spec, index-tool, docs-query, docs-serve, docs-store, docs-score
-and inspector.
+keyword-extractor, topic-spec, index-tool, docs-query, docs-serve, docs-store, docs-export,
+docs-score and inspector.
 
 Exit status: the command's own; 2 no or an unknown command.
 `;
