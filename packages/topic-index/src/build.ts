@@ -32,8 +32,11 @@ export function childEntry(id: string, kind: 'topic' | 'section', title: string)
   return { id, kind, title, _links: { self: { href: indexHref(id) } } };
 }
 
-/** A topic's index.json. `children` are topics or sections in folders below the topic's, if any. */
-export function topicIndex(spec: TopicSpec, id: string, children: readonly IndexChild[] = []): IndexJson {
+/**
+ * A topic's index.json. `children` are topics or sections in folders below the topic's, if any;
+ * `description` is one line about the topic (see describeChunk), left out when empty.
+ */
+export function topicIndex(spec: TopicSpec, id: string, children: readonly IndexChild[] = [], description = ''): IndexJson {
   const chunks: Record<string, IndexDocument> = {};
   for (const d of spec.documents) {
     const own = spec.chunks.filter((c) => c.doc === d.doc);
@@ -67,6 +70,7 @@ export function topicIndex(spec: TopicSpec, id: string, children: readonly Index
     id,
     kind: 'topic',
     title: spec.title,
+    ...(description ? { description } : {}),
     _links: links(id),
     _embedded: { topics: sortChildren(children), chunks, ...(questions.length ? { questions } : {}) },
   };

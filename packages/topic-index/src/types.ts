@@ -53,6 +53,8 @@ export interface IndexJson {
   id: string;
   kind: 'topic' | 'section';
   title: string;
+  /** Topics: the first sentence of the topic's first chunk (what llms.txt shows); absent when it has no prose. */
+  description?: string;
   _links: { self: Link; parent?: Link };
   _embedded: {
     topics: IndexChild[];

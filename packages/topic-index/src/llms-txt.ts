@@ -1,0 +1,115 @@
+/**
+ * llms.txt (llmstxt.org) for a built docs tree: an H1 title, a blockquote summary, and H2
+ * sections listing every topic's markdown with a one-line description. Pure: the index tool
+ * gathers the topics from the built index.json files and writes the text.
+ */
+
+/** One topic as llms.txt lists it. */
+export interface LlmsTopic {
+  /** Folder under the docs root, `/`-separated (the index.json `id`). */
+  id: string;
+  title: string;
+  /** The topic's markdown source, relative to the topic folder (`golden-reference.md`). */
+  source: string;
+  /** One line; may be empty. */
+  description: string;
+}
+
+export interface LlmsTxtInput {
+  title: string;
+  summary: string;
+  /** Top-level section titles by their id (the first path segment), for the H2 headings. */
+  sectionTitles: Readonly<Record<string, string>>;
+  topics: readonly LlmsTopic[];
+}
+
+const MAX_DESCRIPTION = 200;
+
+/**
+ * The first sentence of a chunk's prose, as plain text on one line: headings, fences, tables,
+ * lists, quotes and HTML are skipped; links keep their text; emphasis and code ticks go.
+ * Cut at a word boundary past `max` characters, with an ellipsis.
+ */
+export function describeChunk(markdown: string, max = MAX_DESCRIPTION): string {
+  let inFence: string | null = null;
+  const paragraph: string[] = [];
+  for (const raw of markdown.split(/\r?\n/)) {
+    const line = raw.trim();
+    const fence = /^(`{3,}|~{3,})/.exec(line);
+    if (inFence !== null) {
+      if (fence && fence[1]![0] === inFence[0] && fence[1]!.length >= inFence.length) inFence = null;
+      continue;
+    }
+    if (fence) {
+      if (paragraph.length) break;
+      inFence = fence[1]!;
+      continue;
+    }
+    const structural = line === '' || /^(#{1,6}\s|[-*+]\s|\d+[.)]\s|>|\||<|:::|!\[)/.test(line);
+    if (structural) {
+      if (paragraph.length) break;
+      continue;
+    }
+    paragraph.push(line);
+  }
+  const text = plainText(paragraph.join(' '));
+  const sentence = /^(.+?[.!?])(?=\s|$)/.exec(text)?.[1] ?? text;
+  return clip(sentence, max);
+}
+
+function plainText(markdown: string): string {
+  return (
+    markdown
+      // [text](url) and [text][ref] keep their text; images were skipped as whole lines.
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
+      .replace(/`+([^`]*)`+/g, '$1')
+      .replace(/(\*\*|__)(.+?)\1/g, '$2')
+      .replace(/(^|[^\w*])[*_]([^*_]+)[*_](?=[^\w*]|$)/g, '$1$2')
+      .replace(/<[^>]+>/g, '')
+      // Control characters never reach a reader's terminal or an LLM prompt.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
+}
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** A title or description on one line, with the characters that would break a link escaped. */
+function inline(text: string): string {
+  return plainText(text).replace(/([[\]])/g, '\\$1');
+}
+
+/** A relative link: each path segment percent-encoded, so spaces and brackets survive. */
+function href(topic: LlmsTopic): string {
+  return [...topic.id.split('/'), ...topic.source.split('/')].filter((s) => s !== '').map(encodeURIComponent).join('/');
+}
+
+/**
+ * The llms.txt text. Topics directly under the root come first under "Topics"; then one H2 per
+ * top-level section, in id order, each listing every topic below it (nested ones included).
+ */
+export function llmsTxt(input: LlmsTxtInput): string {
+  const groups = new Map<string, LlmsTopic[]>();
+  for (const topic of [...input.topics].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const key = topic.id.includes('/') ? topic.id.slice(0, topic.id.indexOf('/')) : '';
+    groups.set(key, [...(groups.get(key) ?? []), topic]);
+  }
+  const lines = [`# ${inline(input.title)}`, '', `> ${inline(input.summary)}`];
+  const keys = [...groups.keys()].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  for (const key of keys) {
+    lines.push('', `## ${inline(key === '' ? 'Topics' : (input.sectionTitles[key] ?? key))}`, '');
+    for (const topic of groups.get(key)!) {
+      const description = inline(topic.description);
+      lines.push(`- [${inline(topic.title)}](${href(topic)})${description ? `: ${description}` : ''}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
