@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { chunkDocument, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, type ChunkyardConfig } from '@chunkyard/config';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
-import { docNameOf, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { docNameOf, guardEnvironment, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 
@@ -66,7 +66,17 @@ interface Job {
   options: Partial<ChunkOptions>;
 }
 
-export async function main(argv: string[], io: { stdout: (s: string) => void; stderr: (s: string) => void } = defaultIo): Promise<number> {
+interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+/** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  return guardEnvironment('chunking-tool', io, (safe) => run(argv, safe));
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   let args: ReturnType<typeof parseCli>;
   try {
     args = parseCli(argv);

@@ -4,10 +4,10 @@
  * into the plain data @chunkyard/quality checks. Unreadable files become errors in
  * that data, never exceptions, so one bad file does not hide the others.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
-import { readDocument, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, entryExists, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
 export const PAGES_MANIFEST = 'chunks.json';
@@ -31,7 +31,7 @@ export function findTarget(arg: string): Target {
   const topics: string[] = [];
   const indexes: string[] = [];
   const walk = (d: string): void => {
-    if (existsSync(join(d, TOPIC_MARKER))) topics.push(d);
+    if (entryExists(join(d, TOPIC_MARKER))) topics.push(d);
     if (existsSync(join(d, INDEX_FILE))) indexes.push(join(d, INDEX_FILE));
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       if (e.isDirectory() && !skip(e.name)) walk(join(d, e.name));
@@ -44,10 +44,10 @@ export function findTarget(arg: string): Target {
 
 function readJson(file: string): { json: unknown; error?: string } {
   try {
-    return { json: JSON.parse(readFileSync(file, 'utf8')) };
+    return { json: JSON.parse(readRegularFile(file).toString('utf8')) };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    return { json: null, error: e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? `not JSON (${e.message})` : e.message };
+    return { json: null, error: e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? `not JSON (${e.message})` : describeFsError(e) };
   }
 }
 
@@ -71,7 +71,7 @@ export function loadTopic(dir: string): LoadedTopic | null {
         source = null;
       }
       const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
-      const chunkFiles = new Map(entries.filter((e) => pattern.test(e)).map((e) => [join(out, e), readFileSync(join(out, e), 'utf8')] as const));
+      const chunkFiles = new Map(entries.filter((e) => pattern.test(e)).map((e) => [join(out, e), readRegularFile(join(out, e)).toString('utf8')] as const));
       return { name, manifestFile, manifest: json, ...(error !== undefined ? { manifestError: error } : {}), sourceFile, source, chunkFiles, chunkFileOf: (n: number) => join(out, `${name}-${n}.md`) };
     });
   const pagesFile = join(out, PAGES_MANIFEST);

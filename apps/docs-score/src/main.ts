@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
-import { loadWorkspace, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
 import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
 import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, type RetrievalReport } from './retrieval.js';
 
@@ -216,7 +216,12 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
   return { targets: targets.map((t) => t.dir), topics: topicDirs, passed: exitCode === EXIT_OK, exitCode, checks, retrieval };
 }
 
+/** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  return guardEnvironment('docs-score', io, (safe) => run(argv, safe));
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   try {
     const parsed = parse(argv);
     if (parsed === 'help') {
@@ -245,6 +250,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       err instanceof UsageError || err instanceof QuestionsError || err instanceof QaPairsError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') === true;
     if (err instanceof EmbeddingError) {
       io.stderr(`docs-score: ${err.message}\n`);
+      return EXIT_FAILED;
+    }
+    if (isFsError(err)) {
+      io.stderr(`docs-score: ${describeFsError(err)}\n`);
       return EXIT_FAILED;
     }
     io.stderr(`docs-score: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -8,11 +8,11 @@
  * golden-reference.md) or from a Chroma-format CSV whose corpus_id names a
  * document as `<topic>/<doc>` (or `<topic>` for its golden-reference).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
 import { evaluate, parseChromaCsv, questionsFromQaPairs, summarizeByCorpus, type ChunkSpan, type LoadedTopic, type PerQuestion, type Question, type Summary } from '@chunkyard/quality';
-import { docNameOf, TOPIC_MARKER } from '@chunkyard/topic-io';
+import { docNameOf, readRegularFile, TOPIC_MARKER } from '@chunkyard/topic-io';
 
 export interface Corpus {
   id: string;
@@ -54,13 +54,13 @@ export function qaQuestions(topics: readonly { id: string; topic: LoadedTopic }[
     const file = join(topic.dir, 'qa-pairs.md');
     const corpus = corpora.find((c) => c.id === id);
     if (!existsSync(file) || !corpus) continue;
-    out.push(...questionsFromQaPairs(readFileSync(file, 'utf8'), file, corpus.source, TOPIC_MARKER, id));
+    out.push(...questionsFromQaPairs(readRegularFile(file).toString('utf8'), file, corpus.source, TOPIC_MARKER, id));
   }
   return out;
 }
 
 export function csvQuestions(file: string, corpora: readonly Corpus[]): Question[] {
-  return parseChromaCsv(readFileSync(file, 'utf8'), file, new Map(corpora.map((c) => [c.id, c.source])));
+  return parseChromaCsv(readRegularFile(file).toString('utf8'), file, new Map(corpora.map((c) => [c.id, c.source])));
 }
 
 export interface RetrievalReport {

@@ -3,11 +3,12 @@
  *
  *   docs-serve <docs-dir> [--port N] [--host H]
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
+import { guardEnvironment } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -65,7 +66,12 @@ function untilSignal(): Promise<string> {
   });
 }
 
+/** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = defaultIo, until: (s: RunningServer) => Promise<string> = untilSignal): Promise<number> {
+  return guardEnvironment('docs-serve', io, (safe) => run(argv, safe, until));
+}
+
+async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<string>): Promise<number> {
   let values: { port?: string; host?: string; help: boolean; version: boolean };
   let positionals: string[];
   try {
@@ -100,6 +106,8 @@ export async function main(argv: string[], io: Io = defaultIo, until: (s: Runnin
     io.stderr(`docs-serve: ${positionals[0]}: no such folder\n`);
     return 2;
   }
+  // A folder the server cannot list or read would answer every request with an error; say so now.
+  readdirSync(dir);
   if (!existsSync(join(dir, 'index.json'))) io.stderr(`docs-serve: warning: ${join(dir, 'index.json')} does not exist; is ${positionals[0]} the built docs root?\n`);
   let running: RunningServer;
   try {

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '@chunkyard/fs-atomic';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
-import { readDocument, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { entryExists, guardEnvironment, isFsError, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 const SPEC_FILE = 'topic-spec.md';
 const INDEX_FILE = 'index.json';
@@ -66,7 +66,12 @@ interface Job {
   isTopic: boolean;
 }
 
+/** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  return guardEnvironment('index-tool', io, (safe) => run(argv, safe));
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   let values: { root: string; json: boolean; help: boolean; version: boolean };
   let jobs: Job[];
   let root: string;
@@ -154,7 +159,7 @@ function planJob(dir: string, root: string): Job {
   const rel = relative(root, abs);
   if (rel.startsWith('..') || resolve(root, rel) !== abs) throw new UsageError(`${dir}: outside the docs root ${root} (set --root)`);
   const id = rel.split(sep).join('/');
-  const isTopic = existsSync(join(abs, TOPIC_MARKER));
+  const isTopic = entryExists(join(abs, TOPIC_MARKER));
   if (!isTopic && !hasTopicBelow(abs)) throw new UsageError(`${dir}: neither a topic (no ${TOPIC_MARKER}) nor a section (no topic below it)`);
   return { dir, id, isTopic };
 }
@@ -168,7 +173,7 @@ function subfolders(dir: string): string[] {
 }
 
 function hasTopicBelow(dir: string): boolean {
-  return subfolders(dir).some((name) => existsSync(join(dir, name, TOPIC_MARKER)) || hasTopicBelow(join(dir, name)));
+  return subfolders(dir).some((name) => entryExists(join(dir, name, TOPIC_MARKER)) || hasTopicBelow(join(dir, name)));
 }
 
 /** The child topics and sections of a folder, titled from their built index.json. */
@@ -176,14 +181,15 @@ function childrenOf(dir: string, root: string): IndexChild[] {
   const out: IndexChild[] = [];
   for (const name of subfolders(dir)) {
     const child = join(dir, name);
-    const isTopic = existsSync(join(child, TOPIC_MARKER));
+    const isTopic = entryExists(join(child, TOPIC_MARKER));
     if (!isTopic && !hasTopicBelow(child)) continue;
     const file = join(child, INDEX_FILE);
     if (!existsSync(file)) throw new IndexError(`${file}: missing; build the child's index first (nx run-many -t index builds children before parents)`);
     let title: unknown;
     try {
-      title = (JSON.parse(readFileSync(file, 'utf8')) as { title?: unknown }).title;
+      title = (JSON.parse(readRegularFile(file).toString('utf8')) as { title?: unknown }).title;
     } catch (err) {
+      if (isFsError(err)) throw err;
       throw new IndexError(`${file}: not valid JSON (${(err as Error).message}); rebuild it with index-tool`);
     }
     if (typeof title !== 'string') throw new IndexError(`${file}: has no title; rebuild it with index-tool`);

@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { guardEnvironment } from '@chunkyard/fs-atomic';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
 export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
@@ -47,7 +48,12 @@ export function buildStatic(out: string): string[] {
   return names;
 }
 
+/** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  return guardEnvironment('inspector', io, (safe) => run(argv, safe));
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   let out: string | undefined;
   try {
     const { values, positionals } = parseArgs({

@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { readDocument as readTextFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, entryExists, guardEnvironment, readDocument as readTextFile, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
@@ -72,7 +72,12 @@ interface Job {
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
 
+/** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  return guardEnvironment('keyword-extractor', io, (safe) => run(argv, safe));
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   let args: ReturnType<typeof parseCli>;
   try {
     args = parseCli(argv);
@@ -200,7 +205,7 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
   const seen = new Map<string, string>();
   return paths.map((p): Job => {
     if (!statOrNull(p)?.isDirectory()) throw new UsageError(`${p}: not a topic folder (not a folder holding ${TOPIC_MARKER})`);
-    if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
+    if (!entryExists(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
     const dir = resolve(p);
     const other = seen.get(dir);
     if (other !== undefined) throw new UsageError(`${other} and ${p} are the same topic`);
@@ -208,12 +213,12 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
 
     let sources = [TOPIC_MARKER];
     const topicYaml = join(p, 'topic.yaml');
-    if (existsSync(topicYaml)) {
+    if (entryExists(topicYaml)) {
       let text: string;
       try {
-        text = readFileSync(topicYaml, 'utf8');
+        text = readRegularFile(topicYaml).toString('utf8');
       } catch (err) {
-        throw new UsageError(`${topicYaml}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        throw new UsageError(`cannot read: ${describeFsError(err, topicYaml)}`);
       }
       sources = parseConfig(text, topicYaml, { topic: true }).sources ?? sources;
     }

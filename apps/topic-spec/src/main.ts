@@ -16,7 +16,7 @@ import { writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
-import { docNameOf, loadWorkspace, readDocument, topicSettings, UsageError, type TopicSettings } from '@chunkyard/topic-io';
+import { docNameOf, guardEnvironment, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 
 const WORDS = join('_keywords', 'words.md');
@@ -80,7 +80,12 @@ const defaultIo: Io = {
   stderr: (s) => process.stderr.write(s),
 };
 
+/** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  return guardEnvironment('topic-spec', io, (safe) => run(argv, safe));
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
   let values: ReturnType<typeof parseCli>['values'];
   let positionals: string[];
   try {

@@ -4,23 +4,83 @@
  * never sees half a file, and a failed run leaves the previous output intact.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 
 function tempName(target: string): string {
   return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
+/** `.<name>.tmp-<pid>-<8 hex>`: the temp names tempName gives, and only those. */
+const TEMP_NAME = /^\.(.+)\.tmp-(\d+)-[0-9a-f]{8}$/;
+
+/**
+ * A temp entry older than this is removed even when its pid is alive: pids are reused, and no
+ * write of ours keeps a temp name for an hour (the content is ready before the temp is made).
+ */
+export const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
+
+function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const swept = new Set<string>();
+
+/**
+ * Removes the temp files and folders that killed runs left in `dir` (a SIGKILL skips every
+ * cleanup, so a 10 MB `._chunks.tmp-*` would otherwise stay forever): those whose pid is no
+ * longer alive, or older than STALE_TEMP_AGE_MS. A live process's temps are left alone, so
+ * parallel runs (Nx tasks) never delete each other's work in progress. Best effort: a temp
+ * that cannot be removed is not this run's problem. Each folder is swept once per process.
+ */
+export function removeStaleTemps(dir: string, now = Date.now()): string[] {
+  const removed: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of entries) {
+    const m = TEMP_NAME.exec(name);
+    if (!m) continue;
+    const path = join(dir, name);
+    try {
+      const old = now - lstatSync(path).mtimeMs > STALE_TEMP_AGE_MS;
+      if (!old && pidAlive(Number(m[2]))) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // Gone already (another run swept it) or not removable: leave it.
+    }
+  }
+  return removed;
+}
+
+function sweepOnce(dir: string): void {
+  if (swept.has(dir)) return;
+  swept.add(dir);
+  removeStaleTemps(dir);
+}
+
 /** Writes `data` to `file` atomically (temp file in the same folder + rename). */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
+  sweepOnce(dirname(file));
   const tmp = tempName(file);
   try {
     writeFileSync(tmp, data);
     renameSync(tmp, file);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
+    removeBestEffort(tmp);
+    throw withPath(err, tmp);
   }
 }
 
@@ -31,13 +91,18 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
  */
 export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string | Uint8Array>): void {
   mkdirSync(dirname(dir), { recursive: true });
+  sweepOnce(dirname(dir));
   const fresh = tempName(dir);
   const old = tempName(dir);
   try {
     mkdirSync(fresh);
     for (const [name, data] of files) {
       if (name.includes('/') || name.includes('\\') || name === '..' || name === '.') throw new Error(`bad output file name: ${name}`);
-      writeFileSync(join(fresh, name), data);
+      try {
+        writeFileSync(join(fresh, name), data);
+      } catch (err) {
+        throw withPath(err, fresh);
+      }
     }
     let hadOld = true;
     try {
@@ -52,8 +117,215 @@ export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string 
       if (hadOld) renameSync(old, dir);
       throw err;
     }
-    if (hadOld) rmSync(old, { recursive: true, force: true });
+    // The new folder is in place: failing to delete the old one must not fail the run.
+    if (hadOld) removeBestEffort(old);
   } finally {
-    rmSync(fresh, { recursive: true, force: true });
+    removeBestEffort(fresh);
   }
+}
+
+/** A write error (ENOSPC, EIO) carries no path; give it the one that was being written. */
+function withPath(err: unknown, path: string): unknown {
+  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && (err as NodeJS.ErrnoException).path === undefined) {
+    (err as NodeJS.ErrnoException).path = path;
+  }
+  return err;
+}
+
+/**
+ * Removes a temp entry without throwing, so a cleanup problem never hides the error that made
+ * the cleanup necessary. A read-only folder (an old `_chunks/` made read-only) is made writable
+ * first, since its files cannot be unlinked otherwise; what still cannot be removed is left
+ * for removeStaleTemps of a later run.
+ */
+function removeBestEffort(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+    return;
+  } catch {
+    // fall through: try again with write permission
+  }
+  try {
+    const walk = (p: string): void => {
+      if (!lstatSync(p).isDirectory()) return;
+      chmodSync(p, 0o755);
+      for (const name of readdirSync(p)) walk(join(p, name));
+    };
+    walk(path);
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // left for a later run's sweep
+  }
+}
+
+/**
+ * An error for a path that is not a regular file (a FIFO, a device, a socket): reading one
+ * would block forever (a FIFO with no writer) or never end (/dev/zero), so tools refuse it
+ * before reading. `code` lets describeFsError word it like the system's own errors.
+ */
+export class NotRegularFileError extends Error {
+  override name = 'NotRegularFileError';
+  readonly code = 'ENOTREG';
+  constructor(readonly path: string, readonly kind: string) {
+    super(`${path}: ${kind}, not a regular file`);
+  }
+}
+
+/** A user's word for what a non-regular file is. */
+export function fileKind(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isDirectory()) return 'a directory';
+  return 'a special file';
+}
+
+/**
+ * Reads a whole regular file (symlinks followed), refusing anything else at once. The file is
+ * opened non-blocking and checked with fstat on that same descriptor, so a FIFO cannot block
+ * the open and a swap between check and read cannot sneak a device in.
+ */
+export function readRegularFile(file: string): Buffer {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new NotRegularFileError(file, fileKind(stat));
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What each errno means for a user, and what to do about it. */
+const FS_ERRORS: Record<string, [what: string, fix: string]> = {
+  EACCES: ['permission denied', 'check its permissions or choose another location'],
+  EPERM: ['operation not permitted', 'check its permissions (and that it is not immutable, lsattr) or choose another location'],
+  EROFS: ['on a read-only file system', 'choose a writable location'],
+  ENOTDIR: ['a part of this path is a file where a folder is expected', 'remove or rename that file'],
+  EISDIR: ['is a folder where a file is expected', 'remove or rename that folder'],
+  ENOENT: ['no such file or folder', 'check the path'],
+  EEXIST: ['already exists', 'remove it or choose another location'],
+  ENOTEMPTY: ['is a folder that is not empty', 'remove it or choose another location'],
+  ENOSPC: ['no space left on the device', 'free some space and run again'],
+  EDQUOT: ['disk quota exceeded', 'free some space and run again'],
+  EFBIG: ['file too large for this file system', 'choose another location'],
+  ELOOP: ['a symlink loop (too many levels of symbolic links)', 'fix or remove the link'],
+  ENAMETOOLONG: ['name too long', 'use a shorter path'],
+  EMFILE: ['too many open files', 'raise the open-file limit (ulimit -n) and run again'],
+  ENFILE: ['too many open files in the system', 'close other programs and run again'],
+  EBUSY: ['busy (in use by another process or a mount point)', 'stop what uses it and run again'],
+  EIO: ['input/output error', 'check the disk'],
+  EXDEV: ['crosses file systems', 'keep the output on the same file system as its folder'],
+  ENOTREG: ['not a regular file', 'point it at a regular file'],
+};
+
+/** True for errors raised by the file system (an errno code), as opposed to a bug in our code. */
+export function isFsError(err: unknown): err is NodeJS.ErrnoException {
+  if (!(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return typeof code === 'string' && (code in FS_ERRORS || (/^E[A-Z]+$/.test(code) && typeof (err as NodeJS.ErrnoException).syscall === 'string'));
+}
+
+/**
+ * One line for a user: the path, what is wrong and what to do, with no stack trace and no
+ * control characters from the path. `fallbackPath` names the file when the error carries none.
+ */
+export function describeFsError(err: unknown, fallbackPath?: string): string {
+  if (err instanceof NotRegularFileError) return `${escapeControl(err.path)}: ${err.kind}, not a regular file; point it at a regular file`;
+  const e = err as NodeJS.ErrnoException & { dest?: string };
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  let path = e?.path ?? fallbackPath;
+  let dest = e?.dest;
+  // A temp name means nothing to a user; the folder it was made in is what needs fixing.
+  let prefix = '';
+  if (path !== undefined && TEMP_NAME.test(basename(path))) {
+    path = dirname(path);
+    dest = undefined;
+    prefix = 'cannot write in this folder: ';
+  }
+  // A recursive mkdir names the deepest folder it wanted; the one to fix is the deepest that exists.
+  if ((code === 'EACCES' || code === 'EPERM' || code === 'EROFS') && e.syscall === 'mkdir' && path !== undefined) {
+    const existing = deepestExisting(path);
+    if (existing !== null && existing !== resolve(path)) {
+      path = existing;
+      prefix = 'cannot create folders in it: ';
+    }
+  }
+  // ENOTDIR names the whole path; the user needs the file that stands where a folder belongs.
+  if (code === 'ENOTDIR' && path !== undefined) {
+    const culprit = firstNonFolder(path);
+    if (culprit !== null) return `${escapeControl(culprit)}: is a file where a folder is expected (ENOTDIR); remove or rename it`;
+  }
+  const where = path === undefined ? '' : `${escapeControl(path)}${dest ? ` -> ${escapeControl(dest)}` : ''}: `;
+  const known = code ? FS_ERRORS[code] : undefined;
+  if (known) return `${where}${prefix}${known[0]} (${code}); ${known[1]}`;
+  return `${where}${escapeControl(e instanceof Error ? e.message : String(err))}`;
+}
+
+/** The first ancestor of `path` (or `path` itself, as a parent) that exists and is not a folder. */
+function firstNonFolder(path: string): string | null {
+  const parts = resolve(path).split(sep);
+  for (let i = 2; i < parts.length; i++) {
+    const p = parts.slice(0, i).join(sep) || sep;
+    try {
+      if (!statSync(p).isDirectory()) return p;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/** The deepest ancestor of `path` (or `path` itself) that exists. */
+function deepestExisting(path: string): string | null {
+  for (let p = resolve(path); ; p = dirname(p)) {
+    try {
+      lstatSync(p);
+      return p;
+    } catch {
+      if (dirname(p) === p) return null;
+    }
+  }
+}
+
+/** Where a CLI writes; what guardEnvironment wraps. */
+export interface CliIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+/** `io` with every write passed through escapeControl. */
+export function safeIo<T extends CliIo>(io: T): T {
+  return { ...io, stdout: (s: string) => io.stdout(escapeControl(s)), stderr: (s: string) => io.stderr(escapeControl(s)) };
+}
+
+/**
+ * Runs a CLI's body with an io that escapes control characters (titles, headings, snippets and
+ * paths come from documents, and a terminal must not obey them), and turns a file-system error
+ * that escaped the body into one line on stderr and exit status 1, so a permission problem, a
+ * full disk or a file where a folder belongs is a message naming the path, never a stack
+ * trace. Anything else is a bug and still throws.
+ */
+export async function guardEnvironment<T extends CliIo>(tool: string, io: T, body: (io: T) => Promise<number>): Promise<number> {
+  const safe = safeIo(io);
+  try {
+    return await body(safe);
+  } catch (err) {
+    if (err instanceof NotRegularFileError || isFsError(err)) {
+      safe.stderr(`${tool}: ${describeFsError(err)}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Makes text from documents safe for a terminal: C0 controls (but tab, newline and the CR of a
+ * CRLF), DEL and C1 controls become \u001b-style escapes, so a title cannot clear the screen,
+ * set the window title or move the cursor. The form is JSON's own, so escaping JSON output
+ * keeps it valid JSON (JSON.stringify leaves DEL and C1 raw).
+ */
+export function escapeControl(text: string): string {
+  return text.replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

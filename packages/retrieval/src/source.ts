@@ -7,7 +7,8 @@
  * Both refuse to leave the docs tree: a folder source refuses paths (and symlinks) resolving
  * outside its root, a URL source refuses URLs on another origin or above its base path.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export class SourceError extends Error {
@@ -93,10 +94,22 @@ export class FolderSource implements DocsSource {
     }
     // A symlink may not lead out of the tree (the server refuses the same).
     if (!isInside(root, real)) throw new SourceError(file, `a link to ${real}, outside the docs folder`);
+    // Opened non-blocking and checked on the same descriptor: a FIFO would block the read until
+    // killed and /dev/zero would never end, so anything but a regular file is refused at once.
+    let handle: FileHandle;
     try {
-      return await readFile(real, 'utf8');
+      handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (err) {
       throw new SourceError(file, `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    try {
+      if (!(await handle.stat()).isFile()) throw new SourceError(file, 'not a regular file (a FIFO, device or socket); replace it with the built file');
+      return await handle.readFile('utf8');
+    } catch (err) {
+      if (err instanceof SourceError) throw err;
+      throw new SourceError(file, `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    } finally {
+      await handle.close();
     }
   }
 }

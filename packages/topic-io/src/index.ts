@@ -3,9 +3,14 @@
  * later CLIs), so each reads documents, the config and a topic's settings the same way and
  * reports the same problems in the same words.
  */
-import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { describeFsError, fileKind, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+
+// The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
+// use them too); the pipeline tools get them from here with the rest of their file edge.
+export { describeFsError, escapeControl, fileKind, guardEnvironment, isFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 
 /**
  * The file that makes a folder a topic, and the document a topic chunks by default. The
@@ -33,15 +38,54 @@ export function statOrNull(p: string): Stats | null {
 }
 
 /**
+ * Whether anything (a file, a folder, or a symlink even when dangling or looping) is at `p`.
+ * existsSync follows symlinks, so a broken `golden-reference.md` link would read as "absent"
+ * and a topic would be skipped or called "not a topic" instead of reported as broken.
+ */
+export function entryExists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why following the symlink at `p` fails, or null when it is not a broken symlink. */
+function brokenLink(p: string): string | null {
+  let code: string | undefined;
+  try {
+    statSync(p);
+    return null;
+  } catch (err) {
+    code = (err as NodeJS.ErrnoException).code;
+  }
+  try {
+    if (!lstatSync(p).isSymbolicLink()) return null;
+  } catch {
+    return null;
+  }
+  return code === 'ELOOP' ? 'a symlink loop (it never reaches a file); fix or remove the link' : 'a dangling symlink (its target does not exist); fix or remove the link';
+}
+
+/**
  * Reads a markdown (or other text) file as UTF-8 (BOM dropped), or throws an Error whose
- * message says what is wrong with it: missing, a directory, binary, not UTF-8, or (unless
- * allowed) empty. Every tool reads its documents through this, so they word problems alike.
+ * message says what is wrong with it: missing, a dangling or looping symlink, a directory, not
+ * a regular file, binary, not UTF-8, or (unless allowed) empty. Every tool reads its documents
+ * through this, so they word problems alike.
  */
 export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}): string {
   const stat = statOrNull(file);
-  if (!stat) throw new Error('no such file');
+  if (!stat) throw new Error(brokenLink(file) ?? 'no such file');
   if (stat.isDirectory()) throw new Error('is a directory, not a markdown file');
-  const bytes = readFileSync(file);
+  if (!stat.isFile()) throw new Error(`${fileKind(stat)}, not a regular file; point it at a markdown file`);
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(file);
+  } catch (err) {
+    if (err instanceof NotRegularFileError) throw new Error(`${err.kind}, not a regular file; point it at a markdown file`);
+    throw err;
+  }
   if (!opts.allowEmpty && bytes.length === 0) throw new Error('empty file');
   if (bytes.includes(0)) throw new Error('binary file (contains NUL bytes), not markdown text');
   let text: string;
@@ -59,9 +103,9 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
 export function loadConfigFile(file: string, topic: boolean): ChunkyardConfig {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file).toString('utf8');
   } catch (err) {
-    throw new UsageError(`${file}: cannot read config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(`cannot read config: ${describeFsError(err, file)}`);
   }
   return parseConfig(text, file, { topic });
 }
@@ -75,7 +119,7 @@ export interface Workspace {
 
 /** The workspace config: `--config FILE` when given, else ./chunkyard.config.yaml when present. */
 export function loadWorkspace(configFile: string | undefined, cwd = process.cwd()): Workspace {
-  const file = configFile ?? (existsSync(join(cwd, CONFIG_FILE)) ? join(cwd, CONFIG_FILE) : null);
+  const file = configFile ?? (entryExists(join(cwd, CONFIG_FILE)) ? join(cwd, CONFIG_FILE) : null);
   if (!file) return { root: resolve(cwd), configFile: null, config: { chunking: {} } };
   return { root: dirname(resolve(cwd, file)), configFile: file, config: loadConfigFile(file, false) };
 }
@@ -91,9 +135,10 @@ export interface TopicSettings {
 /** Checks that `dir` is a topic folder and merges its topic.yaml over the workspace config. */
 export function topicSettings(dir: string, base: ChunkyardConfig): TopicSettings {
   if (!statOrNull(dir)?.isDirectory()) throw new UsageError(`${dir}: not a topic folder (not a folder holding ${TOPIC_MARKER})`);
-  if (!existsSync(join(dir, TOPIC_MARKER))) throw new UsageError(`${dir}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
+  // A broken marker symlink still makes a topic: its source is then reported as broken (exit 1).
+  if (!entryExists(join(dir, TOPIC_MARKER))) throw new UsageError(`${dir}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
   const topicYaml = join(dir, 'topic.yaml');
-  const config = mergeTopic(base, existsSync(topicYaml) ? loadConfigFile(topicYaml, true) : null);
+  const config = mergeTopic(base, entryExists(topicYaml) ? loadConfigFile(topicYaml, true) : null);
   return { dir, config, sources: config.sources ?? [TOPIC_MARKER] };
 }
 

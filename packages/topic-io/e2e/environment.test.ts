@@ -1,0 +1,333 @@
+// Issue 15: an environment problem (permissions, a file where a folder belongs, a full disk, a
+// FIFO or a device instead of a document, a broken marker symlink) is one line naming the path
+// and what to do, with exit 1, never a stack trace or a hang; and temp outputs of killed or
+// failed runs do not stay behind. Every probe runs the built CLIs as real processes on a real
+// workspace built by the real pipeline. No mocks.
+//
+// Root ignores permission bits, so EACCES is made real by running the tool as `nobody`
+// (setpriv) on a folder of mode 555; `chattr +i` (EPERM, which root cannot bypass) and a
+// small tmpfs (ENOSPC) need root too. Those probes are skipped when their tool is missing.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const APPS = ['chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool', 'docs-query', 'docs-score', 'docs-serve', 'inspector'] as const;
+const bin = (app: (typeof APPS)[number]) => join(REPO, 'apps', app, 'bin', `${app}.js`);
+
+const isRoot = process.getuid?.() === 0;
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+const canSetpriv = isRoot && has('setpriv');
+const canChattr = isRoot && has('chattr') && has('lsattr');
+const canMount = isRoot && has('mount') && has('umount');
+
+let work: string;
+let ws: string;
+
+interface Run {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(app: (typeof APPS)[number], args: string[], opts: { asNobody?: boolean; cwd?: string } = {}): Run {
+  const cmd = opts.asNobody ? 'setpriv' : process.execPath;
+  const argv = opts.asNobody ? ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin(app), ...args] : [bin(app), ...args];
+  // A hang is a failure: 20 s is far above any of these runs.
+  const r = spawnSync(cmd, argv, { cwd: opts.cwd ?? ws, encoding: 'utf8', timeout: 20_000 });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** One line on stderr, naming `path`, no stack trace, the given exit status. */
+function expectMessage(r: Run, status: number, path: string | RegExp): void {
+  expect(r.signal, r.stderr).toBeNull();
+  expect(r.stderr, 'no stack trace').not.toMatch(/\n\s+at |Error:|node:internal/);
+  const lines = r.stderr.trim().split('\n').filter((l) => !l.includes('warning:'));
+  expect(lines, r.stderr).toHaveLength(1);
+  if (typeof path === 'string') expect(lines[0]).toContain(path);
+  else expect(lines[0]).toMatch(path);
+  expect(r.status, r.stderr).toBe(status);
+}
+
+/** A full workspace: one topic built by the whole pipeline, and the docs root index. */
+function buildWorkspace(into: string): void {
+  mkdirSync(join(into, 'docs/t1'), { recursive: true });
+  cpSync(join(REPO, 'chunkyard.config.yaml'), join(into, 'chunkyard.config.yaml'));
+  cpSync(join(REPO, 'docs/deployment/native-aot/golden-reference.md'), join(into, 'docs/t1/golden-reference.md'));
+  for (const [app, args] of [
+    ['chunking-tool', ['docs/t1']],
+    ['keyword-extractor', ['docs/t1']],
+    ['topic-spec', ['docs/t1']],
+    ['index-tool', ['docs/t1', '--root', 'docs']],
+    ['index-tool', ['docs', '--root', 'docs']],
+  ] as const) {
+    execFileSync(process.execPath, [bin(app), ...args], { cwd: into, stdio: 'pipe' });
+  }
+}
+
+beforeAll(() => {
+  execFileSync('node', ['tools/build.mjs', ...APPS.map((a) => `apps/${a}`)], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  work = mkdtempSync(join(tmpdir(), 'chunkyard-env-'));
+  // `nobody` must be able to reach the workspace.
+  chmodSync(work, 0o755);
+  ws = join(work, 'ws');
+  buildWorkspace(ws);
+}, 180_000);
+
+afterAll(() => {
+  if (canChattr) spawnSync('chattr', ['-R', '-i', work]);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** A fresh copy of the built workspace, so probes do not disturb each other. */
+function copyWs(name: string): string {
+  const dir = join(work, name);
+  cpSync(ws, dir, { recursive: true });
+  return dir;
+}
+
+describe('a folder that cannot be written is a message, not a trace', () => {
+  it.runIf(canSetpriv)('EACCES (run as nobody on a mode-555 topic folder): every writing tool names the folder, exit 1', () => {
+    const dir = copyWs('eacces');
+    spawnSync('chmod', ['-R', 'a+rX', dir]);
+    const cache = join(work, 'eacces-cache');
+    mkdirSync(cache, { mode: 0o777 });
+    chmodSync(cache, 0o777);
+    chmodSync(join(dir, 'docs/t1'), 0o555);
+    chmodSync(join(dir, 'docs/t1/_chunks'), 0o555);
+    // A cache folder that cannot be created: the message names the folder that refuses it.
+    expectMessage(run('topic-spec', ['docs/t1', '--cache-dir', join(work, 'no-cache/here')], { asNobody: true, cwd: dir }), 1, `${work}: cannot create folders in it: permission denied (EACCES)`);
+    for (const [app, args] of [
+      ['chunking-tool', ['docs/t1']],
+      ['keyword-extractor', ['docs/t1']],
+      ['topic-spec', ['docs/t1', '--cache-dir', cache]],
+      ['index-tool', ['docs/t1', '--root', 'docs']],
+      ['inspector', ['build', '--out', 'docs/t1/inspector']],
+    ] as const) {
+      const r = run(app, [...args], { asNobody: true, cwd: dir });
+      expectMessage(r, 1, /docs\/t1.*permission denied \(EACCES\)/);
+    }
+    // File mode writes into _chunks/, which is read-only too.
+    expectMessage(run('chunking-tool', ['docs/t1/golden-reference.md'], { asNobody: true, cwd: dir }), 1, /_chunks.*permission denied \(EACCES\)/);
+    // A failed run leaves no temp behind.
+    expect(readdirSync(join(dir, 'docs/t1')).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect(readdirSync(join(dir, 'docs/t1/_chunks')).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+
+  it.runIf(canSetpriv)('EACCES on reading: docs-score, docs-query and docs-serve name the unreadable folder', () => {
+    const dir = copyWs('eacces-read');
+    spawnSync('chmod', ['-R', 'a+rX', dir]);
+    chmodSync(join(dir, 'docs'), 0o000);
+    expectMessage(run('docs-score', ['docs'], { asNobody: true, cwd: dir }), 1, /docs.*permission denied \(EACCES\)/);
+    expectMessage(run('docs-serve', ['docs', '--port', '0'], { asNobody: true, cwd: dir }), 1, /docs.*permission denied \(EACCES\)/);
+    chmodSync(join(dir, 'docs'), 0o755);
+    chmodSync(join(dir, 'docs/t1/_chunks'), 0o000);
+    expectMessage(run('docs-score', ['docs'], { asNobody: true, cwd: dir }), 1, /_chunks.*permission denied \(EACCES\)/);
+  });
+
+  it.runIf(canChattr)('EPERM (an immutable topic folder, which root cannot write either): a message, exit 1', () => {
+    const dir = copyWs('eperm');
+    expect(spawnSync('chattr', ['+i', join(dir, 'docs/t1')]).status).toBe(0);
+    try {
+      for (const [app, args] of [
+        ['chunking-tool', ['docs/t1']],
+        ['keyword-extractor', ['docs/t1']],
+        ['topic-spec', ['docs/t1']],
+        ['index-tool', ['docs/t1', '--root', 'docs']],
+      ] as const) {
+        expectMessage(run(app, [...args], { cwd: dir }), 1, /docs\/t1: cannot write in this folder: operation not permitted \(EPERM\)/);
+      }
+    } finally {
+      spawnSync('chattr', ['-i', join(dir, 'docs/t1')]);
+    }
+  });
+
+  it('a regular file where a folder is expected (ENOTDIR): names that file', () => {
+    const dir = copyWs('enotdir');
+    // .embedding-cache a regular file: topic-spec writes vectors there, docs-query reads them.
+    rmSync(join(dir, '.embedding-cache'), { recursive: true, force: true });
+    writeFileSync(join(dir, '.embedding-cache'), 'not a folder\n');
+    const cache = join(dir, '.embedding-cache');
+    expectMessage(run('topic-spec', ['docs/t1'], { cwd: dir }), 1, `${cache}: is a file where a folder is expected (ENOTDIR)`);
+    expectMessage(run('docs-query', ['docs', '-q', 'How do I publish a native AOT app with trimming?'], { cwd: dir }), 1, `${cache}: is a file where a folder is expected (ENOTDIR)`);
+    // --out under a regular file.
+    writeFileSync(join(dir, 'afile'), 'x');
+    const afile = join(dir, 'afile');
+    expectMessage(run('chunking-tool', ['docs/t1', '--out', 'afile/out'], { cwd: dir }), 1, `${afile}: is a file where a folder is expected`);
+    expectMessage(run('chunking-tool', ['docs/t1/golden-reference.md', '--out', 'afile/out'], { cwd: dir }), 1, `${afile}: is a file where a folder is expected`);
+    expectMessage(run('keyword-extractor', ['docs/t1', '--out', 'afile/out'], { cwd: dir }), 1, `${afile}: is a file where a folder is expected`);
+    expectMessage(run('inspector', ['build', '--out', 'afile/out'], { cwd: dir }), 1, `${afile}: is a file where a folder is expected`);
+  });
+
+  it.runIf(canMount)('ENOSPC (a full tmpfs): a message, exit 1, no temp left', () => {
+    const mnt = join(work, 'full');
+    mkdirSync(mnt);
+    // Room for the source but not for its chunks and manifest.
+    const size = statSync(join(ws, 'docs/t1/golden-reference.md')).size + 8192;
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', mnt]).status).toBe(0);
+    try {
+      mkdirSync(join(mnt, 't1'));
+      cpSync(join(ws, 'docs/t1/golden-reference.md'), join(mnt, 't1/golden-reference.md'));
+      expectMessage(run('chunking-tool', [join(mnt, 't1'), '--config', join(ws, 'chunkyard.config.yaml')]), 1, /full\/t1.*no space left on the device \(ENOSPC\)/);
+      expect(readdirSync(join(mnt, 't1')).sort()).toEqual(['golden-reference.md']);
+    } finally {
+      spawnSync('umount', [mnt]);
+    }
+  });
+});
+
+describe('non-regular files are refused at once, broken marker links are named as such', () => {
+  it('a FIFO, a symlink to /dev/zero, a dangling and a looping golden-reference.md', () => {
+    const base = join(work, 'special');
+    const cases: [string, (p: string) => void, RegExp][] = [
+      ['fifo', (p) => execFileSync('mkfifo', [p]), /a FIFO \(named pipe\), not a regular file/],
+      ['zero', (p) => symlinkSync('/dev/zero', p), /a character device, not a regular file/],
+      ['dangling', (p) => symlinkSync('nowhere.md', p), /a dangling symlink/],
+      ['loop', (p) => symlinkSync('golden-reference.md', p), /a symlink loop/],
+    ];
+    for (const [name, make, message] of cases) {
+      const topic = join(base, name);
+      mkdirSync(topic, { recursive: true });
+      make(join(topic, 'golden-reference.md'));
+      for (const [app, args] of [
+        ['chunking-tool', ['--config', join(ws, 'chunkyard.config.yaml')]],
+        ['keyword-extractor', []],
+      ] as const) {
+        const r = run(app, [topic, ...args]);
+        expectMessage(r, 1, message);
+        expect(r.stderr).toContain(join(topic, 'golden-reference.md'));
+      }
+    }
+    // A config file that is a FIFO is a usage error, not a hang.
+    const fifo = join(base, 'config.yaml');
+    execFileSync('mkfifo', [fifo]);
+    expectMessage(run('chunking-tool', ['docs/t1', '--config', fifo]), 2, /config\.yaml: a FIFO \(named pipe\), not a regular file/);
+  });
+
+  it('docs-query and docs-score refuse a FIFO in the built tree', () => {
+    const dir = copyWs('fifo-built');
+    rmSync(join(dir, 'docs/index.json'));
+    execFileSync('mkfifo', [join(dir, 'docs/index.json')]);
+    expectMessage(run('docs-query', ['docs', '--list'], { cwd: dir }), 1, /index\.json.*not a regular file/);
+    rmSync(join(dir, 'docs/t1/_chunks/golden-reference.json'));
+    execFileSync('mkfifo', [join(dir, 'docs/t1/_chunks/golden-reference.json')]);
+    const r = run('docs-score', ['docs/t1'], { cwd: dir });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/golden-reference\.json.*a FIFO \(named pipe\), not a regular file/);
+  });
+});
+
+describe('temp outputs of killed and failed runs', () => {
+  it('a chunking-tool killed mid-write leaves a temp folder; the next run removes it', async () => {
+    const dir = join(work, 'killed');
+    mkdirSync(join(dir, 't1'), { recursive: true });
+    // A big document (about 10 MB), so the temp folder exists for a while before the swap.
+    const unit = (i: number) => `## Section ${i}\n\n${'Plain prose about deployment options and their trade-offs. '.repeat(40)}\n\n`;
+    writeFileSync(join(dir, 't1/golden-reference.md'), `# Big\n\n${Array.from({ length: 4000 }, (_, i) => unit(i)).join('')}`);
+    const config = join(ws, 'chunkyard.config.yaml');
+    const temps = () => readdirSync(join(dir, 't1')).filter((n) => n.startsWith('._chunks.tmp-'));
+    let caught = false;
+    for (let attempt = 0; attempt < 8 && !caught; attempt++) {
+      const child = spawn(process.execPath, [bin('chunking-tool'), join(dir, 't1'), '--config', config], { stdio: 'ignore' });
+      const exited = new Promise<void>((done) => child.on('exit', () => done()));
+      // Poll for the temp folder and SIGKILL the moment it appears, as a killed Nx task would be.
+      await new Promise<void>((done) => {
+        const timer = setInterval(() => {
+          if (temps().length > 0) {
+            child.kill('SIGKILL');
+            caught = true;
+          }
+          if (caught || child.exitCode !== null) {
+            clearInterval(timer);
+            done();
+          }
+        }, 1);
+      });
+      await exited;
+      if (caught && temps().length === 0) caught = false;
+    }
+    expect(caught, 'killed the run while its temp folder existed').toBe(true);
+    const left = temps();
+    expect(left.length).toBeGreaterThan(0);
+    // The next run sweeps it (its pid is dead) and succeeds.
+    const r = run('chunking-tool', [join(dir, 't1'), '--config', config]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(temps()).toEqual([]);
+    expect(existsSync(join(dir, 't1/_chunks/golden-reference.json'))).toBe(true);
+  }, 180_000);
+});
+
+describe('output is safe for a terminal', () => {
+  // ESC sequences (clear screen, set the window title), BEL, a bare CR, DEL and C1 controls (CSI 0x9b, OSC 0x9d).
+  const EVIL = 'Evil \u001b[2J\u001b]0;pwned\u0007 title\r\u007f\u009b2J\u009d0;x\u009c end';
+  const RAW_CONTROL = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f]|\r(?!\n)/;
+
+  function evilDocs(name: string): string {
+    const dir = copyWs(name);
+    for (const file of ['docs/t1/index.json']) {
+      const path = join(dir, file);
+      const json = JSON.parse(readFileSync(path, 'utf8')) as { title: string };
+      json.title = EVIL;
+      writeFileSync(path, JSON.stringify(json, null, 2));
+    }
+    const root = join(dir, 'docs/index.json');
+    writeFileSync(root, readFileSync(root, 'utf8').replaceAll('"Native AOT deployment overview"', JSON.stringify(EVIL)));
+    return dir;
+  }
+
+  it('docs-query escapes control characters of titles, from a folder and over --base-url', async () => {
+    const dir = evilDocs('evil');
+    for (const args of [['docs', '--list'], ['docs', '-n', '1'], ['docs', '--list', '--json']]) {
+      const r = run('docs-query', args, { cwd: dir });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Evil');
+      expect(r.stdout).not.toMatch(RAW_CONTROL);
+      expect(r.stdout).toContain('\\u001b[2J');
+      expect(r.stdout).toContain('\\u009b');
+      if (args.includes('--json')) expect(JSON.stringify(JSON.parse(r.stdout))).toContain('\\u001b[2J');
+    }
+    const server = spawn(process.execPath, [bin('docs-serve'), join(dir, 'docs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let out = '';
+        server.stdout.on('data', (b: Buffer) => {
+          out += b.toString();
+          const m = /at (http:\/\/\S+\/) /.exec(out);
+          if (m) done(m[1]!);
+        });
+        server.on('exit', () => fail(new Error(`docs-serve exited: ${out}`)));
+      });
+      const r = await new Promise<Run>((done) => {
+        const child = spawn(process.execPath, [bin('docs-query'), '--base-url', url, '--list'], { cwd: dir });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+        child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+        child.on('exit', (status, signal) => done({ status, signal, stdout, stderr }));
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Evil');
+      expect(r.stdout).not.toMatch(RAW_CONTROL);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
+  it('index-tool and docs-score print a section title from a child index.json escaped', () => {
+    const dir = evilDocs('evil-index');
+    const r = run('index-tool', ['docs', '--root', 'docs'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toMatch(RAW_CONTROL);
+    // A heading with controls in a document: chunking-tool's messages name paths escaped too.
+    const evilName = join(dir, 'docs/t1/\u001b[2Jx.md');
+    const c = run('chunking-tool', [evilName], { cwd: dir });
+    expect(c.status).toBe(1);
+    expect(c.stderr).not.toMatch(RAW_CONTROL);
+    expect(c.stderr).toContain('\\u001b[2Jx.md');
+  });
+});
