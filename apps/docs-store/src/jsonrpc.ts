@@ -10,7 +10,8 @@
  *   jsonrpc, method or id; params not structured;
  *   unknown members; nothing to do)               -32600 Invalid Request, the id if it is valid, else null
  *   params of the wrong shape for the method,
- *   or tools/call naming no known tool             -32602 Invalid params, with the id
+ *   tools/call naming no known tool, or
+ *   resources/read of something not a URI         -32602 Invalid params, with the id
  *   a method the server does not serve            -32601 Method not found (the SDK's own answer)
  *
  * A well-formed notification never gets a reply (even for an unknown method), nor does a
@@ -137,6 +138,11 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
     const name = (message.params as { name: string }).name;
     const known = options.tools();
     if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown tool ${JSON.stringify(name)} (tools: ${known.join(', ')})` } };
+  }
+  if (method === 'resources/read') {
+    // The SDK's handler calls new URL() on it unguarded: a TypeError there would be -32603.
+    const uri = (message.params as { uri: string }).uri;
+    if (!URL.canParse(uri)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for resources/read: ${JSON.stringify(uri.slice(0, 200))} is not a URI` } };
   }
   return null;
 }

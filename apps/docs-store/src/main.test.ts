@@ -1,6 +1,7 @@
 // The CLI end to end on a real workspace in a temp dir: real files, a real SQLite file at the
 // default path, the real local provider (and a real unreachable ollama for failures).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -173,6 +174,21 @@ describe('environment errors are messages naming the path', () => {
   });
 });
 
+describe('mcp --http environment errors', () => {
+  it('a port already in use: exit 1, the address named, no trace', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const r = await run(['mcp', '--http', '--port', String(port)]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`docs-store: 127.0.0.1:${port}: the port is in use; pick another --port (0 picks a free one)\n`);
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
 describe('search, expand, stats', () => {
   beforeEach(async () => {
     expect((await run(['ingest', ...TOPICS])).code).toBe(0);
@@ -247,6 +263,10 @@ describe('usage', () => {
     [['search', 'x', '--expand=-1'], /--expand must be a whole number from 0 to 10, got "-1"/],
     [['expand', 'art_00000000', '--k', '21'], /--k must be a whole number from 0 to 20, got "21"/],
     [['expand', 'art_00000000', '--k', '1.5'], /--k must be a whole number from 0 to 20, got "1.5"/],
+    [['mcp', '--http', '--port', '70000'], /--port must be a whole number from 0 to 65535, got "70000"/],
+    [['mcp', '--port', '8080'], /--port needs --http \(stdio is the default transport\)/],
+    [['mcp', '--token', 'x'], /--token needs --http/],
+    [['mcp', '--http', '--token', ' '], /the bearer token \(--token or DOCS_STORE_MCP_TOKEN\) is empty/],
     [['search', 'x', '--hint', 'poem'], /--hint must be one of prose, table, code, list, quote, mixed/],
     [['ingest', 'deep'], /deep: a folder, but not a topic \(no golden-reference\.md in it\)/],
     [['ingest', '--nope'], /Unknown option '--nope'/],
@@ -266,7 +286,7 @@ describe('usage', () => {
   it('--help lists every command and option the parser accepts', async () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
-    for (const word of ['ingest', 'search', 'expand', 'stats', 'mcp', '--db', '--config', '--json', '--built', '--topic', '--content-type', '--mode', '--limit', '--expand', '--hint', '--k']) {
+    for (const word of ['ingest', 'search', 'expand', 'stats', 'mcp', '--db', '--config', '--json', '--built', '--topic', '--content-type', '--mode', '--limit', '--expand', '--hint', '--k', '--http', '--port', '--host', '--token', 'DOCS_STORE_MCP_TOKEN']) {
       expect(HELP).toContain(word);
     }
   });

@@ -5,7 +5,7 @@
  *   docs-store search <query> [--mode hybrid|fts|vector] [--limit N] [--expand K] [--json]
  *   docs-store expand <chunk-id> [--k N] [--json]
  *   docs-store stats [--json]
- *   docs-store mcp
+ *   docs-store mcp [--http [--port N] [--host H] [--token T]]
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
 import { cachedVectors, DocStore, embedPlans, InputError, StoreError, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode } from '@chunkyard/store';
+import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
 import { defaultDbPath, findWorkspaceRoot, loadWorkspaceConfig, providerFor, UsageError } from './workspace.js';
@@ -32,7 +33,9 @@ Usage:
                             [--topic T] [--content-type T] [--hint H ...]
   docs-store expand <chunk-id> [--k N]
   docs-store stats
-  docs-store mcp                      serve ingest/search/expand as MCP tools on stdio
+  docs-store mcp                      serve the store to agents over MCP on stdio
+  docs-store mcp --http [--port N] [--host H] [--token T]
+                                      the same over Streamable HTTP at http://H:N/mcp
 
 ingest: a topic folder (holding golden-reference.md) contributes its sources (topic.yaml
   "sources", else golden-reference.md); a file is one document. Documents of at most 1200
@@ -50,8 +53,17 @@ search: each hit names its source file and its chunk id (or artifact id when the
   fts needs no embedding provider.
 expand: prints a chunk with its ±k neighbours (default k = 1).
 
+mcp: tools ingest_artifact, search_docs, expand_chunk, store_stats; every stored unit as a
+  resource (chunk://<artifact id>/<chunk index>, or /whole); the prompt answer_from_docs.
+  --http serves it over Streamable HTTP (stateless) on --host (default 127.0.0.1; any other
+  address is reachable from the network and prints a warning) and --port (default 3333,
+  0 picks a free one; the URL goes to stderr). --token T, or the DOCS_STORE_MCP_TOKEN
+  environment variable (which ps cannot show), makes every request need
+  "Authorization: Bearer T"; without it the answer is 401.
+
 Ranges (whole numbers; anything else is a usage error, exit 2):
   --limit 1-100 (default 10)   --expand 0-10 (default 0)   --k 0-20 (default 1)
+  --port 0-65535 (default 3333)
 
 Options:
   --db PATH            the database (default: <workspace>/.chunkyard/store.db, where the
@@ -95,6 +107,10 @@ const OPTIONS = {
   expand: { type: 'string' },
   hint: { type: 'string', multiple: true },
   k: { type: 'string' },
+  http: { type: 'boolean', default: false },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
@@ -148,7 +164,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.stderr(`docs-store: ${err.message}\n`);
       return 2;
     }
-    if (err instanceof StoreError || err instanceof InputError || err instanceof EmbeddingError) {
+    if (err instanceof StoreError || err instanceof InputError || err instanceof EmbeddingError || err instanceof ListenError) {
       io.stderr(`docs-store: ${err.message}\n`);
       return 1;
     }
@@ -344,18 +360,62 @@ function stats(ctx: Context): number {
 }
 
 async function mcp(ctx: Context): Promise<number> {
+  const { values, io } = ctx;
   if (ctx.args.length > 0) throw new UsageError('mcp: takes no arguments');
-  const { config } = loadWorkspaceConfig(ctx.root, ctx.values.config && resolve(ctx.io.cwd ?? process.cwd(), ctx.values.config));
+  const env = io.env ?? process.env;
+  if (!values.http) {
+    for (const name of ['port', 'host', 'token'] as const) if (values[name] !== undefined) throw new UsageError(`--${name} needs --http (stdio is the default transport)`);
+  }
+  const port = intOption('port', values.port);
+  const host = values.host ?? '127.0.0.1';
+  const token = values.token ?? env[TOKEN_ENV];
+  if (values.http && token !== undefined && token.trim() === '') throw new UsageError(`the bearer token (--token or ${TOKEN_ENV}) is empty`);
+  const { config } = loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
   const store = DocStore.open(ctx.dbPath);
   try {
-    // stdout is the protocol channel: anything else goes to stderr.
-    ctx.io.stderr(`docs-store mcp: serving ${ctx.dbPath} on stdio\n`);
-    await serveStdio(store, providerFor(config, ctx.io.env ?? process.env), VERSION);
+    const provider = providerFor(config, env);
+    if (!values.http) {
+      // stdout is the protocol channel: anything else goes to stderr.
+      io.stderr(`docs-store mcp: serving ${ctx.dbPath} on stdio\n`);
+      await serveStdio(store, provider, VERSION);
+      return 0;
+    }
+    let served: Awaited<ReturnType<typeof serveHttp>>;
+    try {
+      served = await serveHttp(store, provider, VERSION, { host, port, ...(token !== undefined ? { token } : {}), log: (line) => io.stderr(`${line}\n`) });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new ListenError(`${host}:${port}: the port is in use; pick another --port (0 picks a free one)`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ListenError(`${host}: not an address of this machine (${code}); use --host 127.0.0.1, or an address this machine has`);
+      if (code === 'EACCES') throw new ListenError(`${host}:${port}: permission denied (EACCES); ports below 1024 need privileges, pick another --port`);
+      throw err;
+    }
+    if (!isLoopback(host)) {
+      io.stderr(
+        `docs-store mcp: warning: listening on ${host}, which other machines can reach; ` +
+          (token !== undefined ? 'every request needs the bearer token, and it travels in clear text over plain HTTP (put TLS in front)\n' : `anyone who reaches it can read and write the store: set --token or ${TOKEN_ENV}\n`),
+      );
+    }
+    io.stderr(`docs-store mcp: serving ${ctx.dbPath} at ${served.url}${token !== undefined ? ' (bearer token required)' : ''}\n`);
+    // Serve until told to stop; then finish cleanly so the store closes (WAL checkpointed).
+    await new Promise<void>((resolveStop) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        served.server.closeAllConnections();
+        served.server.close(() => resolveStop());
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
   } finally {
     store.close();
   }
-  return 0;
 }
+
+/** The HTTP server could not listen: an environment problem, reported without a trace (exit 1). */
+class ListenError extends Error {}
 
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -84,6 +84,27 @@ it('ingests, searches, expands; re-ingest is a no-op; bad input is a tool error 
   expect(unknown).toMatchObject({ isError: true, text: 'no chunk or artifact with id art_nope' });
 });
 
+it('over stdio too: chunks as chunk:// resources, the template, and the prompt answering from retrieved chunks', async () => {
+  const { resourceTemplates } = await client.listResourceTemplates();
+  expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['chunk://{artifact_id}/{chunk_index}']);
+  const { resources } = await client.listResources();
+  const stats = (await call('store_stats', {})).value as { units: number };
+  expect(resources).toHaveLength(stats.units);
+  const whole = resources.find((r) => r.uri.endsWith('/whole'))!;
+  expect((await client.readResource({ uri: whole.uri })).contents[0]).toMatchObject({ uri: whole.uri, text: 'Trimming removes unused code from self-contained apps.' });
+  const chunk = resources.find((r) => /\/2$/.test(r.uri))!;
+  const read = (await client.readResource({ uri: chunk.uri })).contents[0] as unknown as { text: string; _meta: { unit_id: string; source_file: string } };
+  expect(read._meta.source_file).toBe(NATIVE_AOT);
+  expect(read._meta.unit_id).toMatch(/::chunk::002::/);
+  expect(readFileSync(join(REPO, NATIVE_AOT), 'utf8')).toContain(read.text);
+
+  const prompt = await client.getPrompt({ name: 'answer_from_docs', arguments: { question: 'How does trimming work?', limit: '2' } });
+  const text = (prompt.messages[0]!.content as { text: string }).text;
+  expect(text).toContain('Question: How does trimming work?');
+  expect(text.match(/^\[\d\] chunk:\/\/art_[0-9a-f]{8}\/(\d+|whole) \(/gm)).toHaveLength(2);
+  expect(text).toContain('Trimming removes unused code from self-contained apps.');
+});
+
 it('the bin runs the built bundle as a plain process', async () => {
   const out = await new Promise<{ code: number; text: string }>((resolve) =>
     execFile(process.execPath, [join(REPO, 'apps/docs-store/bin/docs-store.js'), 'stats', '--db', join(ws, 'none.db')], { cwd: ws, encoding: 'utf8' }, (err, stdout, stderr) =>

@@ -1,9 +1,12 @@
 /**
- * The MCP server (stdio): the store's ingest, search and neighbour expansion as tools, so an
- * agent can read the docs directly. Results are JSON text; failures come back as tool errors
- * (`isError`) with the store's message, so the agent sees what was wrong.
+ * The MCP server (stdio or Streamable HTTP): the store's ingest, search and neighbour
+ * expansion as tools, so an agent can read the docs directly; every stored unit as a
+ * `chunk://` resource; and a prompt that answers a question from retrieved chunks. Tool
+ * results are JSON text; failures come back as tool errors (`isError`) with the store's
+ * message, so the agent sees what was wrong.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { ContentHint } from '@chunkyard/chunking';
@@ -11,6 +14,16 @@ import { DocStore, type StoreEmbedder } from '@chunkyard/store';
 import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
 
 export const SERVER_NAME = 'chunkyard-docs-store';
+
+/**
+ * Resource URIs: chunk://<artifact id>/<chunk index> for a chunk, chunk://<artifact id>/whole
+ * for a document stored whole. Unit ids themselves hold "::", which a URI authority cannot.
+ */
+export const CHUNK_URI_TEMPLATE = 'chunk://{artifact_id}/{chunk_index}';
+export const chunkUri = (artifactId: string, chunkIndex: number | null): string => `chunk://${artifactId}/${chunkIndex ?? 'whole'}`;
+/** How many units resources/list returns (the SDK passes no cursor to a template's list); search reaches the rest. */
+export const RESOURCE_LIST_LIMIT = 1000;
+export const PROMPT_NAME = 'answer_from_docs';
 const HINTS = ['prose', 'table', 'code', 'list', 'quote', 'mixed'] as const;
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
@@ -126,6 +139,69 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     'store_stats',
     { title: 'Store statistics', description: 'Counts of artifacts, chunks and tokens; the embedding model; topics.', inputSchema: {} },
     () => answer(() => store.stats()),
+  );
+
+  server.registerResource(
+    'chunk',
+    new ResourceTemplate(CHUNK_URI_TEMPLATE, {
+      list: () => ({
+        resources: store.listUnits({ limit: RESOURCE_LIST_LIMIT }).map((u) => ({
+          uri: chunkUri(u.artifactId, u.chunkIndex),
+          name: u.unitId,
+          title: [u.title, u.sectionTitle].filter(Boolean).join(' › ') || u.unitId,
+          description: `${u.sourceFile ?? '(no file)'}${u.chunkIndex === null ? ', stored whole' : `, chunk ${u.chunkIndex}`}, ${u.tokenCount} tokens`,
+          mimeType: 'text/markdown',
+        })),
+      }),
+    }),
+    {
+      title: 'Stored chunks',
+      description: `One chunk of a stored document (chunk://<artifact id>/<chunk index>), or a document stored whole (chunk://<artifact id>/whole). The list holds the first ${RESOURCE_LIST_LIMIT} units; search_docs finds any.`,
+      mimeType: 'text/markdown',
+    },
+    (uri, variables) => {
+      const artifactId = String(variables.artifact_id);
+      const index = String(variables.chunk_index);
+      const chunkIndex = index === 'whole' ? null : /^\d{1,6}$/.test(index) ? Number(index) : NaN;
+      const unit = Number.isNaN(chunkIndex) ? undefined : store.unitAt(artifactId, chunkIndex);
+      // -32002 is MCP's "resource not found".
+      if (!unit) throw new McpError(-32002, `Resource not found: ${uri.href} (no ${index === 'whole' ? 'document stored whole' : `chunk ${index}`} in ${artifactId})`, { uri: uri.href });
+      return {
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: unit.content, _meta: { unit_id: unit.unitId, source_file: unit.sourceFile, title: unit.title, section: unit.sectionTitle, topic: unit.topic } }],
+      };
+    },
+  );
+
+  server.registerPrompt(
+    PROMPT_NAME,
+    {
+      title: 'Answer from the docs',
+      description: 'Retrieves the chunks most relevant to a question (hybrid search) and asks for an answer grounded in them, citing chunk:// URIs.',
+      argsSchema: {
+        question: z.string().min(1).describe('The question to answer'),
+        topic: z.string().optional().describe('Only search this topic'),
+        limit: z.string().regex(/^([1-9]|1\d|20)$/, 'a whole number from 1 to 20').optional().describe('How many chunks to retrieve, 1-20 (default 5)'),
+      },
+    },
+    async (args) => {
+      const hits = await store.search(args.question, {
+        mode: 'hybrid',
+        limit: args.limit ? Number(args.limit) : 5,
+        embedder,
+        filters: args.topic !== undefined ? { topic: args.topic } : {},
+      });
+      const excerpts = hits.map((h, i) => {
+        const where = [h.sourceFile ?? '(no file)', h.title, h.sectionTitle].filter(Boolean).join(' › ');
+        return `[${i + 1}] ${chunkUri(h.artifactId, h.chunkIndex)} (${where})\n${h.content.trim()}`;
+      });
+      const text =
+        hits.length === 0
+          ? `The documentation search found nothing for this question. Say that the docs do not cover it.\n\nQuestion: ${args.question}`
+          : 'Answer the question using only the documentation excerpts below. Cite the excerpts you use as [n] with their chunk:// URI. ' +
+            'If the excerpts do not contain the answer, say so instead of guessing.\n\n' +
+            `Question: ${args.question}\n\nExcerpts:\n\n${excerpts.join('\n\n')}`;
+      return { description: `${hits.length} chunk${hits.length === 1 ? '' : 's'} retrieved for the question`, messages: [{ role: 'user', content: { type: 'text', text } }] };
+    },
   );
 
   return server;

@@ -5,7 +5,7 @@
  *   await store.ingest([{ content, sourceSystem: 'file', sourceId: 'docs/x.md' }], provider);
  *   const hits = await store.search('source generation', { mode: 'hybrid', embedder: provider, expand: 1 });
  */
-export { DocStore, CHUNK_BOUNDARY, type OpenOptions, type SearchOptions, type IngestOptions, type VectorSource } from './store.js';
+export { DocStore, CHUNK_BOUNDARY, type OpenOptions, type SearchOptions, type IngestOptions, type VectorSource, type UnitSummary } from './store.js';
 export { planArtifact, artifactId, chunkId, unitsOf, sha256Hex, SINGLE_PIECE_MAX, WHOLE_STRATEGY_KEY, type PlanOptions } from './plan.js';
 export { decodeDocument, checkText, DEFAULT_LIMITS, type InputLimits } from './input.js';
 export { embedPlans, writeArtifacts, checkVectors, storedModel, type StoreEmbedder, type ProgressEvent, type OnProgress } from './ingest.js';

@@ -209,3 +209,20 @@ describe('search and expand', () => {
     expect(hits.length).toBeGreaterThan(0);
   });
 });
+
+describe('listing and addressing units (what MCP resources are built on)', () => {
+  it('lists every unit in source order without content, and finds each by artifact and chunk index', async () => {
+    const [chunked] = await store.ingest([fileInput(DOCS.nativeAot)], provider);
+    const [whole] = await store.ingest([{ content: 'A short note.', sourceSystem: 'file', sourceId: 'a-note.md', sourceFile: 'a-note.md' }], provider);
+    const all = store.listUnits();
+    expect(all).toHaveLength(store.stats().units);
+    expect(all[0]).toEqual({ unitId: whole!.artifactId, artifactId: whole!.artifactId, chunkIndex: null, sourceFile: 'a-note.md', title: expect.any(String), sectionTitle: '', topic: null, tokenCount: 4 });
+    expect(all.slice(1).map((u) => u.chunkIndex)).toEqual([...Array(chunked!.numChunks).keys()]);
+    expect(store.listUnits({ limit: 2, offset: 1 }).map((u) => u.unitId)).toEqual(all.slice(1, 3).map((u) => u.unitId));
+    expect(store.unitAt(chunked!.artifactId, 2)?.unitId).toBe(all[3]!.unitId);
+    expect(store.unitAt(whole!.artifactId, null)?.content).toBe('A short note.');
+    expect(store.unitAt(chunked!.artifactId, null)).toBeUndefined();
+    expect(store.unitAt(chunked!.artifactId, 999)).toBeUndefined();
+    expect(() => store.listUnits({ limit: -1 })).toThrow(StoreError);
+  });
+});

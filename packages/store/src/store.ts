@@ -32,6 +32,19 @@ export interface SearchOptions {
   embedder?: StoreEmbedder;
 }
 
+/** One unit as listed by `listUnits` (no content). */
+export interface UnitSummary {
+  unitId: string;
+  artifactId: string;
+  /** Null for a document stored whole. */
+  chunkIndex: number | null;
+  sourceFile: string | null;
+  title: string;
+  sectionTitle: string;
+  topic: string | null;
+  tokenCount: number;
+}
+
 export interface IngestOptions {
   onProgress?: OnProgress;
 }
@@ -297,6 +310,38 @@ export class DocStore {
     const whole = this.db.prepare(`SELECT ${UNIT_COLUMNS_WHOLE} FROM artifacts a WHERE a.id = ? AND a.is_chunked = 0`).get(unitId) as UnitRow | undefined;
     // Offsets are UTF-16 code units; SQLite's length() counts code points, so measure here.
     return whole && { ...whole, endChar: whole.content.length };
+  }
+
+  /**
+   * Every searchable unit in a stable order (source file, then chunk index), `limit` at a
+   * time from `offset`: what an MCP client lists as resources. Content is left out; read a
+   * unit with `unit()`.
+   */
+  listUnits(options: { limit?: number; offset?: number } = {}): UnitSummary[] {
+    const limit = options.limit ?? 1000;
+    const offset = options.offset ?? 0;
+    if (!Number.isInteger(limit) || limit < 0 || !Number.isInteger(offset) || offset < 0) throw new StoreError(`limit and offset must be non-negative integers, got ${limit} and ${offset}`);
+    return this.db
+      .prepare(
+        `SELECT unitId, artifactId, chunkIndex, sourceFile, title, sectionTitle, topic, tokenCount FROM (
+           SELECT c.id AS unitId, c.artifact_id AS artifactId, c.chunk_index AS chunkIndex, a.source_file AS sourceFile, a.title AS title,
+                  c.section_title AS sectionTitle, a.topic AS topic, c.token_count AS tokenCount
+             FROM artifact_chunks c JOIN artifacts a ON a.id = c.artifact_id
+           UNION ALL
+           SELECT a.id, a.id, NULL, a.source_file, a.title, '', a.topic, a.token_count FROM artifacts a WHERE a.is_chunked = 0
+         ) ORDER BY coalesce(sourceFile, ''), artifactId, coalesce(chunkIndex, -1) LIMIT ? OFFSET ?`,
+      )
+      .all(limit, offset) as UnitSummary[];
+  }
+
+  /** The chunk at `chunkIndex` of an artifact, or (null) a document stored whole; undefined if there is none. */
+  unitAt(artifactId: string, chunkIndex: number | null): Omit<SearchHit, 'score' | 'ranks'> | undefined {
+    if (chunkIndex === null) {
+      const whole = this.db.prepare('SELECT id FROM artifacts WHERE id = ? AND is_chunked = 0').get(artifactId) as { id: string } | undefined;
+      return whole && this.unit(whole.id);
+    }
+    const chunk = this.db.prepare('SELECT id FROM artifact_chunks WHERE artifact_id = ? AND chunk_index = ?').get(artifactId, chunkIndex) as { id: string } | undefined;
+    return chunk && this.unit(chunk.id);
   }
 
   /**

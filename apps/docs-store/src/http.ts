@@ -1,0 +1,90 @@
+/**
+ * `docs-store mcp --http`: the same MCP server over the SDK's Streamable HTTP transport.
+ *
+ * Stateless: each POST to /mcp gets its own McpServer and transport, so no session state
+ * lives in this process (the store is the state) and a restart loses nothing. The SDK then
+ * answers GET and DELETE with 405, which the spec allows for a server that offers no
+ * server-initiated stream.
+ *
+ * Loopback by default. With a bearer token (--token, or DOCS_STORE_MCP_TOKEN), a request
+ * without `Authorization: Bearer <token>` gets 401 before any MCP handling. On loopback the
+ * Host header must name the loopback address (DNS rebinding protection): a web page on
+ * another origin cannot drive the server through a name that resolves to 127.0.0.1.
+ */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { DocStore, StoreEmbedder } from '@chunkyard/store';
+import { connectGuarded, createMcpServer } from './mcp.js';
+
+export const MCP_PATH = '/mcp';
+export const TOKEN_ENV = 'DOCS_STORE_MCP_TOKEN';
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  /** Required as `Authorization: Bearer <token>` when set. */
+  token?: string;
+  log: (line: string) => void;
+}
+
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || (isIP(h) === 4 && h.startsWith('127.'));
+}
+
+/** Compares in constant time (hashing first gives both sides one length). */
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer[ ]+(.+)$/i.exec(header ?? '');
+  if (!m) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(m[1]!.trim()), digest(token));
+}
+
+function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+/** Starts serving; resolves with the listening server and the URL clients use. */
+export async function serveHttp(store: DocStore, embedder: StoreEmbedder, version: string, options: HttpOptions): Promise<{ server: Server; url: string }> {
+  const loopback = isLoopback(options.host);
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path !== MCP_PATH) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    if (options.token !== undefined && !tokenMatches(req.headers.authorization, options.token)) {
+      return jsonError(res, 401, -32001, 'Unauthorized: send "Authorization: Bearer <token>"', { 'www-authenticate': 'Bearer realm="docs-store"' });
+    }
+    const port = (server.address() as { port: number }).port;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      // JSON replies rather than an SSE stream: every tool answers in one piece.
+      enableJsonResponse: true,
+      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] } : {}),
+    });
+    const mcp = createMcpServer(store, embedder, version);
+    res.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await connectGuarded(mcp, transport, options.log);
+    await transport.handleRequest(req, res);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      options.log(`docs-store mcp: ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as { port: number };
+  const hostInUrl = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
+  return { server, url: `http://${hostInUrl}:${port}${MCP_PATH}` };
+}

@@ -1,0 +1,209 @@
+// `docs-store mcp --http` as a client sees it: the built bin in a child process listening on
+// 127.0.0.1 (port 0, the URL read from its stderr), a real SQLite store with a real
+// document, and the official SDK's Client over StreamableHTTPClientTransport. Plain fetch
+// covers what the SDK client never sends: no token, a wrong token, a foreign Host, bad JSON.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from './main.js';
+import { BIN, ensureBuilt, REPO } from './test-build.js';
+
+const NATIVE_AOT = 'docs/deployment/native-aot/golden-reference.md';
+const TOKEN = 'test-token-0f9e8d';
+
+let ws: string;
+const children: ChildProcessWithoutNullStreams[] = [];
+
+/** Spawns `docs-store mcp --http …` and resolves once it prints its URL. */
+function serve(args: string[], env: Record<string, string> = {}): Promise<{ url: string; stderr: () => string; child: ChildProcessWithoutNullStreams }> {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0', ...args], { cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1', ...env } });
+  children.push(child);
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within 30 s; stderr: ${stderr}`)), 30_000);
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const m = / at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1]!, stderr: () => stderr, child });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+}
+
+/** The SDK's Client in its own Node process (see __fixtures__/sdk-http-client.mjs). */
+interface Client {
+  call<T = unknown>(method: string, args?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+async function connect(url: string, token?: string): Promise<Client> {
+  const child = spawn(process.execPath, [join(REPO, 'apps/docs-store/src/__fixtures__/sdk-http-client.mjs'), url, ...(token ? [token] : [])], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async (): Promise<{ value?: unknown; error?: { message: string; code?: number } }> => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`the SDK client exited; stderr: ${stderr}`);
+    return JSON.parse(value as string) as { value?: unknown; error?: { message: string; code?: number } };
+  };
+  const hello = await next();
+  if (hello.error) throw Object.assign(new Error(hello.error.message), { code: hello.error.code });
+  return {
+    async call<T>(method: string, args?: unknown): Promise<T> {
+      child.stdin.write(`${JSON.stringify({ method, args })}\n`);
+      const r = await next();
+      if (r.error) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+      return r.value as T;
+    },
+    async close() {
+      child.stdin.end();
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fetch', version: '0' } } });
+const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+
+let server: Awaited<ReturnType<typeof serve>>;
+let client: Client;
+beforeAll(async () => {
+  await ensureBuilt();
+  ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-http-'));
+  cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
+  cpSync(join(REPO, 'docs/deployment/native-aot'), join(ws, 'docs/deployment/native-aot'), { recursive: true, filter: (p) => !/_chunks|_keywords|index\.json|topic-spec/.test(p) });
+  const quiet = { stdout: () => {}, stderr: () => {}, cwd: ws, env: { CI: '1' } };
+  expect(await main(['ingest', 'docs/deployment/native-aot'], quiet)).toBe(0);
+  server = await serve([], { DOCS_STORE_MCP_TOKEN: TOKEN });
+  client = await connect(server.url, TOKEN);
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  for (const c of children) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+  rmSync(ws, { recursive: true, force: true });
+});
+
+describe('the bearer token', () => {
+  it('is required: none or a wrong one is 401 with WWW-Authenticate, before any MCP handling', async () => {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }]) {
+      const r = await post(server.url, initialize, headers);
+      expect(r.status, JSON.stringify(headers)).toBe(401);
+      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(await r.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
+    }
+    expect((await post(server.url, initialize, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+  });
+
+  it('the SDK client without it cannot connect', async () => {
+    await expect(connect(server.url)).rejects.toThrow(/401|Unauthorized/);
+  });
+
+  it('--token works like the environment variable, and the log names the URL and the token requirement', async () => {
+    const other = await serve(['--token', 'from-flag']);
+    expect(other.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(other.stderr()).toMatch(/serving .*store\.db at http:\/\/127\.0\.0\.1:\d+\/mcp \(bearer token required\)/);
+    expect((await post(other.url, initialize)).status).toBe(401);
+    const c = await connect(other.url, 'from-flag');
+    expect((await c.call<{ tools: unknown[] }>('listTools')).tools).toHaveLength(4);
+    await c.close();
+  });
+});
+
+describe('over Streamable HTTP with the SDK client', () => {
+  it('lists and calls the tools', async () => {
+    expect((await client.call<{ tools: { name: string }[] }>('listTools')).tools.map((t) => t.name).sort()).toEqual(['expand_chunk', 'ingest_artifact', 'search_docs', 'store_stats']);
+    const r = await client.call<{ content: { text: string }[]; isError?: boolean }>('callTool', { name: 'search_docs', arguments: { query: 'native AOT limitations', limit: 2 } });
+    expect(r.isError).toBeFalsy();
+    const hits = JSON.parse(r.content[0]!.text) as { source_file: string }[];
+    expect(hits).toHaveLength(2);
+    expect(hits[0]!.source_file).toBe(NATIVE_AOT);
+  });
+
+  it('lists chunks as chunk:// resources, publishes the template, and reads one', async () => {
+    const { resourceTemplates } = await client.call<{ resourceTemplates: unknown[] }>('listResourceTemplates');
+    expect(resourceTemplates).toEqual([expect.objectContaining({ name: 'chunk', uriTemplate: 'chunk://{artifact_id}/{chunk_index}', mimeType: 'text/markdown' })]);
+    const { resources } = await client.call<{ resources: { uri: string; description?: string }[] }>('listResources');
+    const stats = JSON.parse((await client.call<{ content: { text: string }[] }>('callTool', { name: 'store_stats', arguments: {} })).content[0]!.text) as { units: number };
+    expect(resources).toHaveLength(stats.units);
+    for (const r of resources) expect(r.uri).toMatch(/^chunk:\/\/art_[0-9a-f]{8}\/(\d+|whole)$/);
+    expect(resources[0]!.description).toContain(NATIVE_AOT);
+    const second = resources[1]!;
+    const read = await client.call<{ contents: unknown[] }>('readResource', { uri: second.uri });
+    const content = read.contents[0] as { uri: string; text: string; mimeType: string };
+    expect(content).toMatchObject({ uri: second.uri, mimeType: 'text/markdown' });
+    // The text is the chunk's own: it appears verbatim in the source document.
+    expect(readFileSync(join(ws, NATIVE_AOT), 'utf8')).toContain(content.text);
+  });
+
+  it('a chunk that does not exist is -32002; a URI that is not one is -32602', async () => {
+    await expect(client.call('readResource', { uri: 'chunk://art_00000000/7' })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.call('readResource', { uri: 'chunk://art_00000000/seven' })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.call('readResource', { uri: 'not a uri' })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('the prompt answers from retrieved chunks, citing their URIs', async () => {
+    const { prompts } = await client.call<{ prompts: unknown[] }>('listPrompts');
+    expect(prompts).toEqual([expect.objectContaining({ name: 'answer_from_docs', arguments: expect.arrayContaining([expect.objectContaining({ name: 'question', required: true })]) })]);
+    const p = await client.call<{ messages: { content: unknown }[] }>('getPrompt', { name: 'answer_from_docs', arguments: { question: 'What are the limitations of Native AOT?', limit: '3' } });
+    expect(p.messages).toHaveLength(1);
+    const text = (p.messages[0]!.content as { text: string }).text;
+    expect(text).toMatch(/^Answer the question using only the documentation excerpts below/);
+    expect(text).toContain('Question: What are the limitations of Native AOT?');
+    expect(text.match(/^\[\d\] chunk:\/\/art_[0-9a-f]{8}\/\d+ \(/gm)).toHaveLength(3);
+    expect(text).toMatch(/Limitations of Native AOT deployment/);
+    await expect(client.call('getPrompt', { name: 'answer_from_docs', arguments: { question: 'x', limit: '500' } })).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+describe('the HTTP edge', () => {
+  it('answers malformed JSON-RPC with the right codes', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const notJson = await post(server.url, 'not json', auth);
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ id: null, error: { code: -32700 } });
+    const noParams = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call' }), auth);
+    expect(await noParams.json()).toMatchObject({ id: 7, error: { code: -32602 } });
+    const unknown = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'no/such' }), auth);
+    expect(await unknown.json()).toMatchObject({ id: 8, error: { code: -32601 } });
+  });
+
+  it('refuses a foreign Host header on loopback (DNS rebinding) and serves only /mcp', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const u = new URL(server.url);
+      const req = httpRequest(
+        { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { host: 'evil.example', authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(initialize);
+    });
+    expect(status).toBe(403);
+    expect((await post(server.url.replace(/\/mcp$/, '/other'), initialize, { authorization: `Bearer ${TOKEN}` })).status).toBe(404);
+  });
+
+  it('warns when listening beyond loopback, and stops cleanly on SIGTERM', async () => {
+    const open = await serve(['--host', '0.0.0.0']);
+    expect(open.stderr()).toMatch(/warning: listening on 0\.0\.0\.0, which other machines can reach; anyone who reaches it can read and write the store: set --token or DOCS_STORE_MCP_TOKEN/);
+    const code = await new Promise<number | null>((resolve) => {
+      open.child.once('exit', resolve);
+      open.child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  });
+});
