@@ -1,5 +1,6 @@
 // The CLI end to end on a real workspace in a temp dir: real files, a real SQLite file at the
 // default path, the real local provider (and a real unreachable ollama for failures).
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -160,6 +161,15 @@ describe('environment errors are messages naming the path', () => {
       expect(r.stderr).toBe(`docs-store: ${join(ws, 'notes.txt')}: not a docs-store database (file is not a database); pass --db with the store's path, or move this file away\n`);
     }
   });
+
+  it.runIf(process.platform !== 'win32')('a FIFO or a device is refused at once, and the rest is stored', async () => {
+    execFileSync('mkfifo', [join(ws, 'pipe.md')]);
+    const r = await run(['ingest', 'pipe.md', '/dev/zero', TOPICS[2]!]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('docs-store: pipe.md: not a regular file (a FIFO); left out');
+    expect(r.stderr).toMatch(/docs-store: \S*dev\/zero: not a regular file \(a device\); left out/);
+    expect(r.stdout).toMatch(/1 written, 0 unchanged, 2 failed/);
+  }, 20_000);
 
   it('ingest into a folder that cannot exist, or cannot be written: exit 1, the path named', async () => {
     writeFileSync(join(ws, 'plain'), 'x');

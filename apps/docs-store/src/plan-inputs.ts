@@ -95,6 +95,12 @@ export function planInputs(req: PlanRequest): PlannedInputs {
   function planFile(file: string, topic: string | null, chunking: Partial<ChunkOptions>): void {
     const source = rel(file);
     try {
+      // Reading a FIFO or a device blocks forever (or never ends): refuse anything but a regular file first.
+      const stat = statOrNull(file);
+      if (stat && !stat.isFile()) {
+        errors.push({ source, error: `not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a folder' : stat.isSocket() ? 'a socket' : 'a device'}); left out` });
+        return;
+      }
       const content = decodeDocument(readFileSync(file), source);
       plans.push(
         planArtifact(
