@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chunkDocument, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type StrategyName } from '@chunkyard/chunking';
-import { ConfigError, type ChunkyardConfig } from '@chunkyard/config';
+import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { docNameOf, guardEnvironment, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 
@@ -42,6 +42,10 @@ Options:
   --json               print a JSON summary on stdout instead of text
   -h, --help           show this help
   --version            print chunking-tool's version
+
+Numeric settings of chunking: (chunkyard.config.yaml, topic.yaml), all integers; outside
+its range a value is a config error naming file:line, the key and what was given:
+${rangesHelp('chunking', '  ')}
 
 Exit status: 0 success; 1 a document could not be processed (the others are still
 written, and earlier outputs of the failed one are left as they were); 2 usage or

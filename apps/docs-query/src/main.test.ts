@@ -112,7 +112,7 @@ describe('docs-query', () => {
   });
 
   it('reports usage errors with exit 2 and broken docs with exit 1, naming the file', async () => {
-    expect(await run(fx.docs, '--n', 'three')).toMatchObject({ code: 2, stderr: expect.stringContaining('--n: expected an integer >= 0, got "three"') });
+    expect(await run(fx.docs, '--n', 'three')).toMatchObject({ code: 2, stderr: expect.stringContaining('--n: expected an integer 0..100000, got "three"') });
     expect(await run(fx.docs, '--bogus')).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") });
     expect(await run(fx.docs, 'a question without -q')).toMatchObject({ code: 2, stderr: expect.stringContaining('quote a query: -q') });
     expect(await run(fx.docs, '--base-url', 'http://127.0.0.1:1/')).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });

@@ -29,6 +29,9 @@ export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json
 
 export const DEFAULT_DISCLOSE_N = 3;
 export const DEFAULT_SEARCH_N = 5;
+/** Ceilings of -n and -k: beyond them a value is a typo, and would only size huge arrays. */
+export const MAX_N = 100_000;
+export const MAX_K = 1_000;
 
 export const HELP = `docs-query — read built chunkyard docs (index.json + chunk files)
 
@@ -47,13 +50,13 @@ Options:
                        does, the chunks most similar to TEXT by embedding (cosine)
   -t, --topic ID       only this topic, or the topics below this section (e.g. libraries)
   -n, --n N            chunks per document when disclosing (default ${DEFAULT_DISCLOSE_N}), or in all when
-                       searching (default ${DEFAULT_SEARCH_N})
+                       searching (default ${DEFAULT_SEARCH_N}); 0..${MAX_N}
       --technical      disclose in stripe_order_technical (documents without a technical
                        baseline use stripe_order, and say so)
       --baseline       disclose the baseline chunk(s) first: chunk 0, or 0 and 1 with
                        --technical (not counted in n)
   -k, --k K            show K neighbouring chunks either side of each chunk, joined with
-                       [CHUNK BOUNDARY] lines, overlapping text shown once (default 0)
+                       [CHUNK BOUNDARY] lines, overlapping text shown once; 0..${MAX_K} (default 0)
       --max-distance D Hamming distance for a prompt match, 0..64 (default ${DEFAULT_MAX_HAMMING_DISTANCE})
       --no-embeddings  never fall back to embedding search
       --config FILE    workspace config for the embedding provider (default: the
@@ -119,8 +122,8 @@ function parseCli(argv: string[]) {
   return {
     values,
     target: values['base-url'] ?? positionals[0] ?? 'docs',
-    n: int('n', values.n),
-    k: int('k', values.k) ?? 0,
+    n: int('n', values.n, MAX_N),
+    k: int('k', values.k, MAX_K) ?? 0,
     maxDistance: int('max-distance', values['max-distance'], 64) ?? DEFAULT_MAX_HAMMING_DISTANCE,
   };
 }

@@ -57,7 +57,7 @@ IoU and precision_omega over characters, top k of one pooled collection):
                        references, corpus_id); corpus_id is <topic> (its
                        golden-reference) or <topic>/<doc>, <topic> being the
                        topic's path below the folder given
-  --k N                chunks retrieved per question (default 5)
+  --k N                chunks retrieved per question, 1..1000 (default 5)
   --min-recall X       fail (exit 1) when mean recall is below X (0..1)
   --min-iou X          fail (exit 1) when mean IoU is below X (0..1)
   --provider NAME      embedder: local (default, offline), ollama or openai;
@@ -127,7 +127,7 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   if (values.version) return 'version';
   if (positionals.length === 0) throw new UsageError('no topic or docs folder given');
   const k = Number(values.k);
-  if (!Number.isInteger(k) || k < 1) throw new UsageError(`--k must be a positive integer, got ${JSON.stringify(values.k)}`);
+  if (!/^\d+$/.test(values.k!) || !Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError(`--k must be an integer from 1 to 1000, got ${JSON.stringify(values.k)}`);
   if (values.questions !== undefined && !existsSync(values.questions)) throw new UsageError(`--questions ${values.questions}: no such file`);
   return {
     dirs: positionals,

@@ -33,7 +33,7 @@ as "/", so a client starts at http://HOST:PORT/index.json and follows the links
     leading out of the folder are refused with 403
 
 Options:
-  --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --port N     port to listen on, 0..65535 (default ${DEFAULT_PORT}; 0 picks a free one)
   --host H     address to listen on (default ${DEFAULT_HOST}, loopback only; 0.0.0.0 or ::
                makes the docs reachable from other machines)
   -h, --help   show this help

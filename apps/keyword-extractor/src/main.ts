@@ -22,6 +22,9 @@ const OUT_FILE = 'words.md';
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
+/** The ceiling of --max: a table far longer than anyone reads is a typo, not a wish. */
+export const MAX_KEYWORDS = 100_000;
+
 export const HELP = `keyword-extractor — write a topic's keyword authority table (_keywords/words.md)
 
 Usage:
@@ -38,7 +41,8 @@ The table (| keyword | score |, scores 1-10, best first) goes to
 
 Options:
   --out DIR     write ${OUT_FILE} into DIR instead (one topic only; other files in DIR stay)
-  --max N       keep at most N keywords (default ${DEFAULT_MAX}); hand-written ones always stay
+  --max N       keep at most N keywords, 0..${MAX_KEYWORDS} (default ${DEFAULT_MAX}); hand-written
+                ones always stay
   --json        print a JSON summary on stdout instead of text
   -h, --help    show this help
   --version     print keyword-extractor's version
@@ -186,7 +190,9 @@ function parseCli(argv: string[]) {
   if (parsed.positionals.length === 0) throw new Error('no topic folder given');
   let max: number | undefined;
   if (parsed.values.max !== undefined) {
-    if (!/^\d+$/.test(parsed.values.max)) throw new Error(`--max: expected a whole number >= 0, got ${JSON.stringify(parsed.values.max)}`);
+    if (!/^\d+$/.test(parsed.values.max) || Number(parsed.values.max) > MAX_KEYWORDS) {
+      throw new Error(`--max: expected a whole number from 0 to ${MAX_KEYWORDS}, got ${JSON.stringify(parsed.values.max)}`);
+    }
     max = Number(parsed.values.max);
   }
   return { ...parsed, values: { ...parsed.values, max } };

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@chunkyard/config';
+import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider, EmbeddingError, progressReporter, REMOTE_DEFAULTS, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { writeFileAtomic } from '@chunkyard/fs-atomic';
@@ -54,6 +54,13 @@ Options:
   --json                    print a JSON summary on stdout instead of text
   -h, --help                show this help
   --version                 print topic-spec's version
+
+Numeric config settings (promptThreshold a number, the others integers); outside its range a
+value is a config error naming file:line, the key and what was given:
+  spec:
+${rangesHelp('spec', '    ')}
+  embeddings:
+${rangesHelp('embeddings', '    ')}
 
 Exit status: 0 success; 1 a topic failed (missing or malformed _chunks manifest, words.md
 or ${QA_PAIRS}, or the embedding provider failed): its previous ${OUT_FILE} is left as it

@@ -101,34 +101,34 @@ describe('parseConfig: valid configs', () => {
 describe('parseConfig: every chunking key is validated with file:line, key and what was expected', () => {
   // Each case puts the bad value on line 4, between a comment and a valid setting.
   const cases: [key: string, bad: string, expected: string][] = [
-    ['maxTokens', '-3', 'an integer >= 16'],
-    ['maxTokens', '8', 'an integer >= 16'],
-    ['maxTokens', '512.5', 'an integer >= 16'],
-    ['maxTokens', '"512"', 'an integer >= 16'],
-    ['maxTokens', 'lots', 'an integer >= 16'],
-    ['minTokens', '-1', 'an integer >= 0'],
-    ['minTokens', '1.5', 'an integer >= 0'],
-    ['minTokens', 'true', 'an integer >= 0'],
-    ['targetTokens', '0', 'an integer >= 1'],
-    ['targetTokens', '[400]', 'an integer >= 1'],
-    ['overlapSentences', '-1', 'an integer >= 0'],
-    ['overlapSentences', '0.5', 'an integer >= 0'],
-    ['overlapSentences', '', 'an integer >= 0'],
+    ['maxTokens', '-3', 'an integer from 16 to 1000000'],
+    ['maxTokens', '8', 'an integer from 16 to 1000000'],
+    ['maxTokens', '512.5', 'an integer from 16 to 1000000'],
+    ['maxTokens', '"512"', 'an integer from 16 to 1000000'],
+    ['maxTokens', 'lots', 'an integer from 16 to 1000000'],
+    ['minTokens', '-1', 'an integer from 0 to 1000000'],
+    ['minTokens', '1.5', 'an integer from 0 to 1000000'],
+    ['minTokens', 'true', 'an integer from 0 to 1000000'],
+    ['targetTokens', '0', 'an integer from 1 to 1000000'],
+    ['targetTokens', '[400]', 'an integer from 1 to 1000000'],
+    ['overlapSentences', '-1', 'an integer from 0 to 1000'],
+    ['overlapSentences', '0.5', 'an integer from 0 to 1000'],
+    ['overlapSentences', '', 'an integer from 0 to 1000'],
     ['strategy', 'recursive', 'one of semantic, token-window, hierarchical, paginate'],
     ['strategy', '1', 'one of semantic, token-window, hierarchical, paginate'],
-    ['windowTokens', '8', 'an integer >= 16'],
-    ['windowOverlapTokens', '-1', 'an integer >= 0'],
-    ['singlePieceMaxTokens', 'many', 'an integer >= 0'],
-    ['sectionTargetTokens', '0', 'an integer >= 1'],
-    ['sectionMaxTokens', '32', 'an integer >= 128'],
-    ['sectionOverlapTokens', '1.5', 'an integer >= 0'],
-    ['snippetTargetTokens', '0', 'an integer >= 1'],
-    ['snippetMaxTokens', '"512"', 'an integer >= 128'],
-    ['snippetOverlapTokens', '-80', 'an integer >= 0'],
-    ['maxConcepts', '-1', 'an integer >= 0'],
-    ['ctxSize', '100', 'an integer >= 256'],
-    ['bufSize', '-512', 'an integer >= 0'],
-    ['pageOverlapTokens', 'some', 'an integer >= 0'],
+    ['windowTokens', '8', 'an integer from 16 to 1000000'],
+    ['windowOverlapTokens', '-1', 'an integer from 0 to 1000000'],
+    ['singlePieceMaxTokens', 'many', 'an integer from 0 to 1000000'],
+    ['sectionTargetTokens', '0', 'an integer from 1 to 1000000'],
+    ['sectionMaxTokens', '32', 'an integer from 128 to 1000000'],
+    ['sectionOverlapTokens', '1.5', 'an integer from 0 to 1000000'],
+    ['snippetTargetTokens', '0', 'an integer from 1 to 1000000'],
+    ['snippetMaxTokens', '"512"', 'an integer from 128 to 1000000'],
+    ['snippetOverlapTokens', '-80', 'an integer from 0 to 1000000'],
+    ['maxConcepts', '-1', 'an integer from 0 to 10000'],
+    ['ctxSize', '100', 'an integer from 256 to 1000000'],
+    ['bufSize', '-512', 'an integer from 0 to 1000000'],
+    ['pageOverlapTokens', 'some', 'an integer from 0 to 1000000'],
     ['leadLines', 'llm', 'one of extractive, none'],
     ['breadcrumbMode', 'sometimes', 'one of conditional, always, none'],
     ['breadcrumbMode', 'true', 'one of conditional, always, none'],
@@ -150,6 +150,29 @@ describe('parseConfig: every chunking key is validated with file:line, key and w
     expect(err.message).toContain(`chunking.${key}`);
     expect(err.message).toContain(`expected ${expected}`);
     expect(err.message.startsWith(`${FILE}:4: chunking.${key}: expected ${expected}`)).toBe(true);
+  });
+
+  // Issue 15: JSON.stringify showed 1e309 (Infinity) and .nan as "got null"; and a number with
+  // no ceiling (1e12) was accepted, to become a huge allocation or an endless run later.
+  it.each([
+    ['maxTokens', '1e309', 'an integer from 16 to 1000000', 'got 1e309'],
+    ['maxTokens', '.nan', 'an integer from 16 to 1000000', 'got .nan'],
+    ['maxTokens', '.inf', 'an integer from 16 to 1000000', 'got .inf'],
+    ['maxTokens', '-.Inf', 'an integer from 16 to 1000000', 'got -.Inf'],
+    ['maxTokens', '1e12', 'an integer from 16 to 1000000', 'got 1e12'],
+    ['targetTokens', '1000001', 'an integer from 1 to 1000000', 'got 1000001'],
+    ['ctxSize', '0x7fffffffffff', 'an integer from 256 to 1000000', 'got 0x7fffffffffff'],
+    ['overlapSentences', '1001', 'an integer from 0 to 1000', 'got 1001'],
+    ['maxConcepts', '1e5', 'an integer from 0 to 10000', 'got 1e5'],
+  ])('chunking.%s: %s says what was given and the range', (key, bad, expected, got) => {
+    const err = errorOf(`chunking:\n  ${key}: ${bad}\n`);
+    expect(err.message).toBe(`${FILE}:2: chunking.${key}: expected ${expected}, ${got}`);
+  });
+
+  it('embeddings and spec: what was given, not null', () => {
+    expect(errorOf('embeddings:\n  timeoutMs: 1e400\n').message).toBe(`${FILE}:2: embeddings.timeoutMs: expected an integer from 100 to 3600000, got 1e400`);
+    expect(errorOf('embeddings:\n  dimensions: 1e6\n').message).toBe(`${FILE}:2: embeddings.dimensions: expected an integer from 8 to 65536, got 1e6`);
+    expect(errorOf('spec:\n  promptThreshold: .NaN\n').message).toBe(`${FILE}:2: spec.promptThreshold: expected a number from 0 to 1, got .NaN`);
   });
 
   it('the brief example: maxTokens: -3 on line 4 names the file, line 4, the key and "integer"', () => {
@@ -446,9 +469,9 @@ describe('parseConfig: embeddings section', () => {
     ['model', '""', 'a non-empty string'],
     ['model', '42', 'a non-empty string'],
     ['model', '[a, b]', 'a non-empty string'],
-    ['dimensions', '7', 'an integer >= 8'],
-    ['dimensions', '512.5', 'an integer >= 8'],
-    ['dimensions', '"512"', 'an integer >= 8'],
+    ['dimensions', '7', 'an integer from 8 to 65536'],
+    ['dimensions', '512.5', 'an integer from 8 to 65536'],
+    ['dimensions', '"512"', 'an integer from 8 to 65536'],
     ['host', 'localhost:11434', 'an http(s) URL such as http://127.0.0.1:11434'],
     ['host', 'ftp://files.example.com', 'an http(s) URL such as http://127.0.0.1:11434'],
     ['host', 'http://[::1', 'an http(s) URL such as http://127.0.0.1:11434'],
@@ -460,9 +483,9 @@ describe('parseConfig: embeddings section', () => {
     ['batchSize', '64.5', 'an integer from 1 to 2048'],
     ['concurrency', '0', 'an integer from 1 to 16'],
     ['concurrency', '17', 'an integer from 1 to 16'],
-    ['timeoutMs', '99', 'an integer >= 100'],
-    ['timeoutMs', '1e400', 'an integer >= 100'],
-    ['timeoutMs', 'soon', 'an integer >= 100'],
+    ['timeoutMs', '99', 'an integer from 100 to 3600000'],
+    ['timeoutMs', '1e400', 'an integer from 100 to 3600000'],
+    ['timeoutMs', 'soon', 'an integer from 100 to 3600000'],
     ['maxRetries', '-1', 'an integer from 0 to 10'],
     ['maxRetries', '11', 'an integer from 0 to 10'],
     ['maxRetries', '', 'an integer from 0 to 10'],

@@ -87,19 +87,22 @@ export class ConfigError extends Error {
 
 type Check = (value: unknown) => string | null;
 
-const int =
-  (min: number): Check =>
+const intRange =
+  (min: number, max: number): Check =>
   (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= min ? null : `an integer >= ${min}`;
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `an integer from ${min} to ${max}`;
+
+/**
+ * The ceiling of every token count: far above any model's context, low enough that a typo such
+ * as 1e12 is caught here instead of as a huge allocation or a run that never ends.
+ */
+export const MAX_TOKENS = 1_000_000;
+const int = (min: number, max = MAX_TOKENS): Check => intRange(min, max);
 const oneOf =
   (...values: string[]): Check =>
   (v) =>
     typeof v === 'string' && values.includes(v) ? null : `one of ${values.join(', ')}`;
 const nonEmptyString: Check = (v) => (typeof v === 'string' && v.trim() ? null : 'a non-empty string');
-const intRange =
-  (min: number, max: number): Check =>
-  (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `an integer from ${min} to ${max}`;
 const httpUrl =
   (example: string): Check =>
   (v) =>
@@ -110,7 +113,7 @@ const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
   minTokens: int(0),
   targetTokens: int(1),
   maxTokens: int(16),
-  overlapSentences: int(0),
+  overlapSentences: int(0, 1_000),
   breadcrumbMode: oneOf('conditional', 'always', 'none'),
   contentType: nonEmptyString,
   parser: oneOf('fast', 'remark'),
@@ -123,7 +126,7 @@ const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
   snippetTargetTokens: int(1),
   snippetMaxTokens: int(128),
   snippetOverlapTokens: int(0),
-  maxConcepts: int(0),
+  maxConcepts: int(0, 10_000),
   ctxSize: int(256),
   bufSize: int(0),
   pageOverlapTokens: int(0),
@@ -137,14 +140,57 @@ const SPEC_KEYS: Record<keyof SpecSettings, Check> = {
 const EMBEDDINGS_KEYS: Record<keyof EmbeddingsConfigSection, Check> = {
   provider: oneOf('local', 'ollama', 'openai'),
   model: nonEmptyString,
-  dimensions: int(8),
+  dimensions: int(8, 65_536),
   host: httpUrl('http://127.0.0.1:11434'),
   baseURL: httpUrl('https://api.openai.com/v1'),
   batchSize: intRange(1, 2048),
   concurrency: intRange(1, 16),
-  timeoutMs: int(100),
+  timeoutMs: int(100, 3_600_000),
   maxRetries: intRange(0, 10),
 };
+
+/**
+ * The value as the user wrote it: JSON.stringify turns 1e309 (Infinity) and .nan into `null`,
+ * which is not what was given. A scalar keeps its source text; anything else is shown as JSON.
+ */
+function shown(node: unknown, value: unknown): string {
+  if (isScalar(node) && typeof (node as { source?: unknown }).source === 'string') {
+    const source = (node as unknown as { source: string }).source;
+    return typeof value === 'string' ? JSON.stringify(value) : source;
+  }
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * The numeric settings of a section and their ranges (`maxTokens 16..1000000`), taken from the
+ * checks themselves (each answers NaN with what it expects), so --help and the validation
+ * cannot drift apart.
+ */
+export function numericRanges(section: 'chunking' | 'spec' | 'embeddings'): string[] {
+  const checks: Record<string, Check> = section === 'chunking' ? CHUNKING_KEYS : section === 'spec' ? SPEC_KEYS : EMBEDDINGS_KEYS;
+  const out: string[] = [];
+  for (const [key, check] of Object.entries(checks)) {
+    const m = /^an? (?:integer|number) from (\S+) to (\S+)$/.exec(check(Number.NaN) ?? '');
+    if (m) out.push(`${key} ${m[1]}..${m[2]}`);
+  }
+  return out;
+}
+
+/** `numericRanges` wrapped for a --help text: comma-separated, lines of at most `width`. */
+export function rangesHelp(section: 'chunking' | 'spec' | 'embeddings', indent: string, width = 88): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const item of numericRanges(section)) {
+    const next = line ? `${line}, ${item}` : item;
+    if (indent.length + next.length > width && line) {
+      lines.push(`${indent}${line},`);
+      line = item;
+    } else line = next;
+  }
+  if (line) lines.push(`${indent}${line}`);
+  return lines.join('\n');
+}
 
 export interface ParseOptions {
   /** Parsing a topic.yaml: also accepts `sources`, and refuses `embeddings` (workspace-wide only). */
@@ -172,7 +218,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       if (!check) throw new ConfigError(file, itemLine, `${name}.${setting}: unknown setting (known: ${Object.keys(checks).join(', ')})`);
       const v: unknown = isScalar(item.value) ? item.value.value : (item.value as Node | null)?.toJSON();
       const expected = check(v);
-      if (expected) throw new ConfigError(file, itemLine, `${name}.${setting}: expected ${expected}, got ${JSON.stringify(v)}`);
+      if (expected) throw new ConfigError(file, itemLine, `${name}.${setting}: expected ${expected}, got ${shown(item.value, v)}`);
       out[setting] = v;
       lines[setting] = itemLine;
     }

@@ -331,3 +331,39 @@ describe('output is safe for a terminal', () => {
     expect(c.stderr).toContain('\\u001b[2Jx.md');
   });
 });
+
+describe('numeric options are bounded, with the range in --help', () => {
+  it.each([
+    ['keyword-extractor', ['docs/t1', '--max', '100001'], '--max: expected a whole number from 0 to 100000, got "100001"'],
+    ['docs-query', ['docs', '-k', '1001'], '--k: expected an integer 0..1000, got "1001"'],
+    ['docs-query', ['docs', '-n', '1e9'], '--n: expected an integer 0..100000, got "1e9"'],
+    ['docs-score', ['docs', '--k', '1e3'], '--k must be an integer from 1 to 1000, got "1e3"'],
+    ['docs-score', ['docs', '--k', '1001'], '--k must be an integer from 1 to 1000, got "1001"'],
+  ] as const)('%s %s: exit 2 naming the range', (app, args, message) => {
+    const r = run(app, [...args]);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('the --help texts give every range', () => {
+    expect(run('keyword-extractor', ['--help']).stdout).toContain('0..100000');
+    expect(run('docs-query', ['--help']).stdout).toMatch(/0\.\.100000[\s\S]*0\.\.1000 \(default 0\)/);
+    expect(run('docs-score', ['--help']).stdout).toContain('1..1000 (default 5)');
+    expect(run('docs-serve', ['--help']).stdout).toContain('0..65535');
+    const chunking = run('chunking-tool', ['--help']).stdout;
+    for (const key of ['minTokens 0..1000000', 'maxTokens 16..1000000', 'ctxSize 256..1000000', 'maxConcepts 0..10000']) expect(chunking).toContain(key);
+    const spec = run('topic-spec', ['--help']).stdout;
+    for (const key of ['promptThreshold 0..1', 'batchSize 1..2048', 'timeoutMs 100..3600000']) expect(spec).toContain(key);
+  });
+
+  it('a config value of 1e309 or .nan says what was given', () => {
+    const dir = join(work, 'bounded');
+    mkdirSync(dir, { recursive: true });
+    for (const bad of ['1e309', '.nan', '1e12']) {
+      writeFileSync(join(dir, 'c.yaml'), `chunking:\n  maxTokens: ${bad}\n`);
+      const r = run('chunking-tool', ['docs/t1', '--config', join(dir, 'c.yaml')]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`chunking.maxTokens: expected an integer from 16 to 1000000, got ${bad}`);
+    }
+  });
+});
