@@ -113,6 +113,12 @@ describe('docs-query', () => {
 
   it('reports usage errors with exit 2 and broken docs with exit 1, naming the file', async () => {
     expect(await run(fx.docs, '--n', 'three')).toMatchObject({ code: 2, stderr: expect.stringContaining('--n: expected an integer 0..100000, got "three"') });
+    // Issue 15: a file: URL was reported as a missing docs folder named "./file:/etc".
+    expect(await run('--base-url', 'file:///etc/', '--list')).toMatchObject({
+      code: 2,
+      stderr: 'docs-query: --base-url: expected an http(s) URL such as http://127.0.0.1:8080/, got "file:///etc/"; for a folder, give it as <docs-dir>\nRun docs-query --help for usage.\n',
+    });
+    expect(await run('--base-url', 'ftp://example.com/', '--list')).toMatchObject({ code: 2, stderr: expect.stringContaining('--base-url: expected an http(s) URL') });
     expect(await run(fx.docs, '--bogus')).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") });
     expect(await run(fx.docs, 'a question without -q')).toMatchObject({ code: 2, stderr: expect.stringContaining('quote a query: -q') });
     expect(await run(fx.docs, '--base-url', 'http://127.0.0.1:1/')).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });

@@ -113,6 +113,12 @@ function parseCli(argv: string[]) {
   if (positionals.length > 1) throw new UsageError(`one docs folder at most, got ${positionals.length} (quote a query: -q "…")`);
   if (positionals.length === 1 && values['base-url'] !== undefined) throw new UsageError('give a docs folder or --base-url, not both');
   if (values.list && values.query !== undefined) throw new UsageError('--list and --query do not go together');
+  // Anything but http(s) would fall through to the folder reader and be reported as a missing
+  // docs folder named like "./file:/etc", which says nothing about the real mistake.
+  const baseUrl = values['base-url'];
+  if (baseUrl !== undefined && !(/^https?:\/\//i.test(baseUrl) && URL.canParse(baseUrl))) {
+    throw new UsageError(`--base-url: expected an http(s) URL such as http://127.0.0.1:8080/, got ${JSON.stringify(baseUrl)}${/^file:/i.test(baseUrl) ? '; for a folder, give it as <docs-dir>' : ''}`);
+  }
   const int = (name: string, v: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined => {
     if (v === undefined) return undefined;
     if (!/^\d+$/.test(v) || Number(v) > max) throw new UsageError(`--${name}: expected an integer ${max === Number.MAX_SAFE_INTEGER ? '>= 0' : `0..${max}`}, got ${JSON.stringify(v)}`);

@@ -65,7 +65,14 @@ describe('walkTopics', () => {
       `${join(fx.docs, 'libraries/missing/index.json')}: no such file`,
     );
     expect(await walkError(lib, (j) => (j._embedded.topics[0].kind = 'section'))).toMatch(/is topic "libraries\/system-text-json-collections", but its parent lists it as section/);
-    expect(await walkError(lib, (j) => (j._embedded.topics[0]._links.self.href = '/index.json'))).toMatch(/already visited \(a cycle\)/);
+    expect(await walkError(lib, (j) => (j._embedded.topics[0]._links.self.href = '/index.json'))).toMatch(/links back to \/index\.json, which is this index or one above it \(a cycle\)/);
+    // Issue 15: a duplicated entry, and one listed by a second section, are not cycles.
+    expect(await walkError(lib, (j) => j._embedded.topics.push(j._embedded.topics[0]))).toBe(
+      `${lib}: libraries/system-text-json-collections: /libraries/system-text-json-collections/index.json is listed twice in _embedded.topics; remove the duplicate entry`,
+    );
+    expect(await walkError(lib, (j) => (j._embedded.topics[0]._links.self.href = '/deployment/native-aot/index.json'))).toMatch(
+      /\/deployment\/native-aot\/index\.json is also listed by \/deployment\/index\.json; a topic or section has one parent/,
+    );
     expect(await walkError(topic, (j) => (j._links.self.href = '/elsewhere/index.json'))).toMatch(/_links.self says \/elsewhere\/index.json/);
     expect(await walkError(topic, (j) => j._embedded.chunks['golden-reference'].stripe_order.pop())).toContain(`${topic}: _embedded.chunks.golden-reference.stripe_order: expected all`);
     expect(await walkError(topic, (j) => (j._embedded.chunks['golden-reference'].items[2].prompt_hashes = ['ABC']))).toMatch(/items\[2\]\.prompt_hashes\[0\]: expected a 16-digit lowercase hex SimHash/);

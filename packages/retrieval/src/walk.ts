@@ -45,6 +45,8 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
   if (root._links.parent) throw new ContractError(source.describe(source.rootIndexUrl), 'the root index has a parent link');
   const topics: LoadedTopic[] = [];
   const seen = new Set<string>([source.rootIndexUrl.href]);
+  /** Which index listed each visited one, to tell a cycle from a second parent. */
+  const parentOf = new Map<string, string>();
   let level: { url: URL; index: DocsIndex }[] = [{ url: source.rootIndexUrl, index: root }];
   while (level.length > 0) {
     const next: { url: URL; index: DocsIndex }[] = [];
@@ -59,11 +61,30 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
         const f = options.topic.replace(/^\/+|\/+$/g, '');
         return topicMatches(c.id, f) || f.startsWith(`${c.id}/`);
       });
+      // Checked before any child is loaded: a link listed twice is a duplicate entry, a link to
+      // this index or one above it is a cycle, and one another section lists too has two parents.
+      // Calling all three "a cycle" sent users looking for a loop that was not there.
+      const listedHere = new Set<string>();
+      for (const child of children) {
+        const childUrl = new URL(child._links.self.href, url);
+        if (listedHere.has(childUrl.href)) {
+          throw new ContractError(source.describe(url), `${child.id}: ${childUrl.pathname} is listed twice in _embedded.topics; remove the duplicate entry`);
+        }
+        listedHere.add(childUrl.href);
+        if (seen.has(childUrl.href)) {
+          const ancestors: string[] = [];
+          for (let at: string | undefined = url.href; at !== undefined; at = parentOf.get(at)) ancestors.push(at);
+          if (ancestors.includes(childUrl.href)) {
+            throw new ContractError(source.describe(url), `${child.id}: links back to ${childUrl.pathname}, which is this index or one above it (a cycle)`);
+          }
+          throw new ContractError(source.describe(url), `${child.id}: ${childUrl.pathname} is also listed by ${new URL(parentOf.get(childUrl.href) ?? source.rootIndexUrl.href).pathname}; a topic or section has one parent`);
+        }
+      }
       const loaded = await Promise.all(
         children.map(async (child) => {
           const childUrl = new URL(child._links.self.href, url);
-          if (seen.has(childUrl.href)) throw new ContractError(source.describe(url), `${child.id}: links back to ${childUrl.pathname}, already visited (a cycle)`);
           seen.add(childUrl.href);
+          parentOf.set(childUrl.href, url.href);
           const childIndex = await loadIndex(source, childUrl);
           if (childIndex.id !== child.id || childIndex.kind !== child.kind) {
             throw new ContractError(
