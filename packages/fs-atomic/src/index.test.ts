@@ -2,11 +2,12 @@
 // writeFileAtomic writes through a temp file + rename, replaceDirAtomic swaps in a
 // freshly built directory; neither leaves temp files behind, and a failed
 // replaceDirAtomic leaves the previous directory exactly as it was.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replaceDirAtomic, writeFileAtomic } from './index.js';
+import { describeFsError, escapeControl, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, writeFileAtomic } from './index.js';
 
 let root: string;
 beforeEach(() => {
@@ -266,5 +267,71 @@ describe('replaceDirAtomic', () => {
       expect(new Set(Object.values(entries).map((v) => v[0]))).toEqual(new Set([String(n)]));
     }
     expect(temps(root)).toEqual([]);
+  });
+});
+
+describe('temps of killed runs (issue 15)', () => {
+  /** The pid of a process that has exited: nothing answers to it now (until reused). */
+  const deadPid = (): number => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+
+  it('removes temps whose pid is dead or that are older than an hour, and keeps live ones', () => {
+    const dead = deadPid();
+    const mk = (name: string, dir: boolean) => {
+      const p = join(root, name);
+      if (dir) {
+        mkdirSync(p);
+        writeFileSync(join(p, 'x-0.md'), 'a page');
+      } else writeFileSync(p, 'partial');
+      return p;
+    };
+    mk(`._chunks.tmp-${dead}-0123abcd`, true);
+    mk(`.index.json.tmp-${dead}-89abcdef`, false);
+    mk(`._chunks.tmp-${process.pid}-00000000`, true);
+    const old = mk(`._keywords.tmp-${process.ppid}-11111111`, true);
+    const past = (Date.now() - STALE_TEMP_AGE_MS - 60_000) / 1000;
+    utimesSync(old, past, past);
+    mk(`.notes.tmp-${dead}-zzzz`, false); // not a name of ours
+    mk('._chunks', true);
+    const removed = removeStaleTemps(root).map((p) => p.slice(root.length + 1)).sort();
+    expect(removed).toEqual([`._chunks.tmp-${dead}-0123abcd`, `._keywords.tmp-${process.ppid}-11111111`, `.index.json.tmp-${dead}-89abcdef`]);
+    expect(sorted(readdirSync(root))).toEqual(sorted([`._chunks.tmp-${process.pid}-00000000`, `.notes.tmp-${dead}-zzzz`, '._chunks']));
+  });
+
+  it('a write into a folder sweeps the dead temps there first', () => {
+    const dir = join(root, 'fresh');
+    mkdirSync(dir);
+    const dead = deadPid();
+    mkdirSync(join(dir, `._chunks.tmp-${dead}-0123abcd`));
+    replaceDirAtomic(join(dir, '_chunks'), new Map([['a.md', 'A']]));
+    expect(readdirSync(dir)).toEqual(['_chunks']);
+  });
+});
+
+describe('environment errors for a user (issue 15)', () => {
+  it('names the folder of a temp, the file standing where a folder belongs, and the fix', () => {
+    writeFileSync(join(root, 'file'), 'x');
+    let err: unknown;
+    try {
+      writeFileAtomic(join(root, 'file/deeper/out.json'), '{}');
+    } catch (e) {
+      err = e;
+    }
+    expect(describeFsError(err)).toBe(`${join(root, 'file')}: is a file where a folder is expected (ENOTDIR); remove or rename it`);
+    const eacces = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES', syscall: 'open', path: join(root, '.index.json.tmp-12-0123abcd') });
+    expect(describeFsError(eacces)).toBe(`${root}: cannot write in this folder: permission denied (EACCES); check its permissions or choose another location`);
+  });
+
+  it('readRegularFile refuses a FIFO at once instead of blocking', () => {
+    const fifo = join(root, 'pipe');
+    spawnSync('mkfifo', [fifo]);
+    expect(() => readRegularFile(fifo)).toThrow(`${fifo}: a FIFO (named pipe), not a regular file`);
+    expect(() => readRegularFile('/dev/zero')).toThrow('/dev/zero: a character device, not a regular file');
+  });
+
+  it('escapeControl: ESC, BEL, bare CR, DEL and C1 become visible; tab, newline and CRLF stay', () => {
+    expect(escapeControl('a\u001b[2J\u001b]0;t\u0007b\rc\u007f\u009b\td\r\n')).toBe('a\\u001b[2J\\u001b]0;t\\u0007b\\u000dc\\u007f\\u009b\td\r\n');
+    // Escaped JSON stays JSON with the same value.
+    const json = JSON.stringify({ t: 'x\u009by\u007f' });
+    expect(JSON.parse(escapeControl(json))).toEqual({ t: 'x\u009by\u007f' });
   });
 });
