@@ -78,7 +78,9 @@ const LAWS: Record<StrategyName, Laws> = {
     tiers: (chunks) => [chunks],
     cap: (_c, o) => o.maxTokens,
     capped: () => [],
-    atomicBudget: (_t, o, reserve) => o.maxTokens - reserve,
+    // An atomic unit that fits the cap stays whole even when the breadcrumb
+    // reserve does not fit beside it: the prefix shrinks instead.
+    atomicBudget: (_t, o) => o.maxTokens,
     tierMax: (_t, o) => o.maxTokens,
   },
   'token-window': {
@@ -151,6 +153,8 @@ function checkInvariants(source: string, opts: Partial<ChunkOptions>): void {
   for (const tier of laws.tiers(chunks)) {
     expect(tier.length).toBeGreaterThan(0);
     const budget = laws.atomicBudget(tier, o, reserve);
+    // Merges must leave room for the breadcrumb; only a unit kept whole may take it.
+    const mergeBudget = o.strategy === 'semantic' ? o.maxTokens - reserve : budget;
     // 3. atomic units that fit are never cut; those that do not are split along their structure
     if (laws.holds.has('atomic')) {
       for (const u of units(source)) {
@@ -180,8 +184,8 @@ function checkInvariants(source: string, opts: Partial<ChunkOptions>): void {
         const prev = tier[i - 1];
         const next = tier[i + 1];
         if ([c, prev, next].some((x) => x?.splitUnit)) return;
-        if (prev) expect(countTokens(source.slice(core(prev), c.sourcePosition.charEnd))).toBeGreaterThan(budget);
-        if (next) expect(countTokens(source.slice(core(c), next.sourcePosition.charEnd))).toBeGreaterThan(budget);
+        if (prev) expect(countTokens(source.slice(core(prev), c.sourcePosition.charEnd))).toBeGreaterThan(mergeBudget);
+        if (next) expect(countTokens(source.slice(core(c), next.sourcePosition.charEnd))).toBeGreaterThan(mergeBudget);
       });
     }
     // 5. every non-whitespace character of the body is in some chunk (of every tier)
@@ -270,5 +274,41 @@ describe.each(Object.keys(OPTIONS) as StrategyName[])('invariants of %s', (strat
     for (const inv of ['offsets', 'caps', 'atomic', 'minSize', 'coverage', 'determinism'] as const) {
       expect(laws.holds.has(inv) !== (laws.byDesign[inv] !== undefined)).toBe(true);
     }
+  });
+});
+
+// Hostile shapes (issue 15): valid markdown that once threw an invariant
+// violation or was cut without a splitUnit flag. Long unspaced tokens, deep
+// nesting, table rows wider than the cap, headings longer than the cap, and
+// caps small enough that a breadcrumb alone is over them.
+const letters = fc.constantFrom('a', 'Z', 'é', '日', '0', '/', '+', '=', '_');
+const longToken = fc.tuple(fc.array(letters, { minLength: 1, maxLength: 4 }), fc.integer({ min: 50, max: 1500 })).map(([cs, n]) => cs.join('').repeat(n).slice(0, 3000));
+const wideTable = fc.tuple(fc.integer({ min: 20, max: 400 }), fc.integer({ min: 0, max: 4 }), word).map(([cols, rows, w]) =>
+  [`|${` ${w} h |`.repeat(cols)}`, `|${' --- |'.repeat(cols)}`, ...Array.from({ length: rows }, (_, r) => `|${` c${r} |`.repeat(cols)}`)].join('\n'));
+const longHeading = fc.tuple(fc.integer({ min: 1, max: 6 }), fc.array(word, { minLength: 20, maxLength: 1200 })).map(([d, w]) => `${'#'.repeat(d)} ${w.join(' ')}`);
+const deepList = fc.tuple(fc.integer({ min: 2, max: 40 }), paragraph).map(([depth, p]) =>
+  Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- ${p.slice(0, 80)}`).join('\n'));
+const deepQuote = fc.tuple(fc.integer({ min: 2, max: 40 }), paragraph).map(([depth, p]) =>
+  Array.from({ length: depth }, (_, i) => `${'>'.repeat(i + 1)} ${p.slice(0, 80)}`).join('\n'));
+// A list item with a lazy continuation line, then fenced blocks indented into it.
+const itemWithFences = fc.tuple(paragraph, fc.array(fc.array(word, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 4 }))
+  .map(([p, lines, fences]) => `- ${p.slice(0, 300)}\n${p.slice(0, 120)}\n${Array.from({ length: fences }, () => `\n  \`\`\`console\n${lines.map((l) => `  $ ${l.join(' ')}`).join('\n')}\n  \`\`\``).join('\n')}`);
+const hostileBlock = fc.oneof(longToken, wideTable, longHeading, deepList, deepQuote, itemWithFences, paragraph, heading, code);
+const hostileDocument = fc.array(hostileBlock, { minLength: 1, maxLength: 6 }).map((blocks) => `${blocks.join('\n\n')}\n`);
+
+/** Caps down to each strategy's minimum, where a breadcrumb or a header row alone is over the cap. */
+const TINY_OPTIONS: Record<StrategyName, fc.Arbitrary<Partial<ChunkOptions>>> = {
+  semantic: fc.record({ maxTokens: fc.integer({ min: 16, max: 600 }), breadcrumbMode: fc.constantFrom('conditional' as const, 'always' as const, 'none' as const), overlapSentences: fc.integer({ min: 0, max: 2 }) })
+    .map(({ maxTokens, breadcrumbMode, overlapSentences }) => ({ maxTokens, targetTokens: Math.max(1, Math.floor(maxTokens * 0.75)), minTokens: Math.floor(maxTokens / 8), breadcrumbMode, overlapSentences })),
+  'token-window': fc.integer({ min: 16, max: 300 }).map((w) => ({ strategy: 'token-window' as const, windowTokens: w, windowOverlapTokens: Math.floor(w / 10), singlePieceMaxTokens: 0 })),
+  hierarchical: fc.integer({ min: 128, max: 600 }).map((m) => ({
+    strategy: 'hierarchical' as const, snippetMaxTokens: m, snippetTargetTokens: m - 64, snippetOverlapTokens: 16, sectionMaxTokens: m * 2, sectionTargetTokens: m * 2 - 64, sectionOverlapTokens: 32,
+  })),
+  paginate: fc.integer({ min: 512, max: 1500 }).map((n) => ({ strategy: 'paginate' as const, ctxSize: n, bufSize: 0, pageOverlapTokens: 0 })),
+};
+
+describe.each(Object.keys(TINY_OPTIONS) as StrategyName[])('hostile shapes with %s', (strategy) => {
+  it('never throw, and every invariant the strategy claims holds', () => {
+    fc.assert(fc.property(hostileDocument, TINY_OPTIONS[strategy], (source, opts) => checkInvariants(source, opts)), { numRuns: 25 });
   });
 });

@@ -77,7 +77,8 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
   const idOf = (n: number): string => `${parentId}::ch${n}`;
   return chunks.map((chunk, n) => {
     const path = chunkPath(chunk.pieces);
-    const prefix = breadcrumbPrefix(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens);
+    const wanted = breadcrumbPrefix(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens);
+    const prefix = wanted ? shrinkBreadcrumb(wanted, options.maxTokens - chunk.tokens, ctx.prefixTokens) : '';
     const embedText = prefix ? `${prefix}\n\n${chunk.text}` : chunk.text;
     const nodeTypes = uniqueTypes(chunk.pieces);
     const tableColumns = chunk.pieces.filter((p) => p.unit.type === 'table').map((p) => p.unit.header?.length ?? 0);
@@ -108,6 +109,35 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
       metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: { ...PIPELINE } },
     };
   });
+}
+
+/**
+ * `prefix` (a breadcrumb: names joined by ` > `) shortened until its tokens,
+ * as prepended, fit `room`: each name truncated to fewer and fewer words, then
+ * the first name (the title) alone, truncated likewise, then nothing. A prefix
+ * that fits is returned as it is, so ordinary breadcrumbs never change; the
+ * packer reserves room for at most half the cap, and a unit kept whole over
+ * that reserve takes room from its prefix, never the other way round.
+ */
+export function shrinkBreadcrumb(prefix: string, room: number, prefixTokens: (p: string) => number): string {
+  if (room <= 0) return '';
+  if (prefixTokens(prefix) <= room) return prefix;
+  const names = prefix.split(' > ');
+  for (const keep of [names, names.slice(0, 1)]) {
+    // Word limits fall geometrically, so a 3000-word heading costs a few counts.
+    for (let words = 32; words >= 1; words = Math.floor(words / 2)) {
+      const shortened = keep.map((n) => truncateWords(n, words)).join(' > ');
+      if (prefixTokens(shortened) <= room) return shortened;
+    }
+  }
+  return '';
+}
+
+function truncateWords(name: string, words: number): string {
+  const parts = name.split(/\s+/).filter((w) => w.length > 0);
+  let kept = parts.slice(0, words).map((w) => (w.length > 24 ? `${w.slice(0, 24)}…` : w));
+  if (kept.length === 0) kept = [name.slice(0, 24)];
+  return parts.length > words || kept.join(' ') !== parts.join(' ') ? `${kept.join(' ')}…` : kept.join(' ');
 }
 
 function uniqueTypes(pieces: Piece[]): BlockType[] {

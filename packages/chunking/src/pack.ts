@@ -167,7 +167,17 @@ export function runText(run: Piece[], source: string): string {
   let text = '';
   for (let i = 0; i < run.length; i++) {
     const p = run[i]!;
-    if (i > 0) text += source.slice(run[i - 1]!.end, p.start);
+    if (i > 0) {
+      const prev = run[i - 1]!;
+      const gap = source.slice(prev.end, p.start);
+      // Parts of one code line too long for the cap each carry their own
+      // fences; the space between them in the source would put a closing and
+      // an opening fence on one line, which is no fence at all.
+      // Nor may indentation before a rebuilt part (a piece of a line cut
+      // after its leading spaces) push its fence into an indented code block.
+      const joint = p.rebuiltText !== null ? gap.replace(/[ \t]+$/, '') : gap;
+      text += (prev.rebuiltText !== null || p.rebuiltText !== null) && !/[\r\n]/.test(joint) ? '\n' : joint;
+    }
     text += p.rebuiltText ?? source.slice(p.start, p.end);
   }
   return text;

@@ -85,7 +85,11 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
         options.breadcrumbMode === 'none'
           ? 0
           : Math.max(prefixTokens(fullBreadcrumb(fileTitle, path)), prefixTokens(fileTitle));
-      b = Math.max(1, options.maxTokens - reserve);
+      // A breadcrumb may be longer than the cap (a heading that is a whole
+      // figure caption): reserving all of it would leave no room for text.
+      // At most half the cap is held back; attachMetadata shortens a prefix
+      // that still does not fit.
+      b = Math.max(1, options.maxTokens - Math.min(reserve, Math.floor(options.maxTokens / 2)));
       budgetCache.set(path, b);
     }
     return b;
@@ -98,7 +102,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     budget,
   };
 
-  const pieces = splitOversized(units, { source, lines, tokens, target: options.targetTokens, budget });
+  const pieces = splitOversized(units, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens });
   const packed = pack(pieces, ctx);
   const drafts = addOverlap(packed, options.overlapSentences, ctx);
   const normalized = normalize(drafts, source);

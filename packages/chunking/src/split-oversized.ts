@@ -27,6 +27,18 @@ export interface SplitContext {
   target: number;
   /** Largest originalText a chunk may have when it starts at this heading path (max less the breadcrumb reserve). */
   budget(path: HeadingRef[]): number;
+  /**
+   * An atomic unit (code, table, quote, HTML, list item…) up to this many
+   * tokens stays whole even when it is over `budget`: a reader wants the whole
+   * block more than the breadcrumb, so the prefix gives way instead (semantic
+   * passes maxTokens; unset, the budget is the only cap).
+   */
+  wholeCap?: number;
+}
+
+/** Units that are never cut while they fit: everything but prose and headings. */
+function isAtomic(block: Block): boolean {
+  return block.type !== 'paragraph' && block.type !== 'heading';
 }
 
 export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
@@ -35,7 +47,7 @@ export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
     const { block } = unit;
     const tokens = ctx.tokens.count(block.start, block.end);
     const cap = ctx.budget(unit.path);
-    if (tokens <= cap) {
+    if (tokens <= cap || (ctx.wholeCap !== undefined && tokens <= ctx.wholeCap && isAtomic(block))) {
       pieces.push({ start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, path: unit.path, types: unit.types });
       continue;
     }
@@ -164,7 +176,9 @@ function splitTable(block: Block, limit: number, cap: number, ctx: SplitContext)
   const header = source.slice(block.start, headerEnd);
   const headerTokens = countTokens(`${header}\n`);
   const last = block.endLine;
-  if (block.startLine + 2 > last) return splitLines(block.start, block.end, limit, ctx);
+  // A header (with its delimiter row) larger than the cap cannot be repeated
+  // in every part: the table is then split like text, every row alike.
+  if (block.startLine + 2 > last || headerTokens > cap) return splitLines(block.start, block.end, Math.min(limit, cap), ctx);
   const parts: Part[] = [];
   const rowsText = (from: number, to: number): string => source.slice(lines.starts[from]!, lines.ends[to]!);
   for (let from = block.startLine + 2; from <= last; ) {
