@@ -96,6 +96,37 @@ describe('index-tool', () => {
     }
   });
 
+  it('--llms-txt writes llms.txt from the built indexes: every topic linked to its markdown, with its first sentence', async () => {
+    const r = await run([docs, '--root', docs, '--llms-txt', '--llms-title', 'Sample .NET docs']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const text = readFileSync(join(docs, 'llms.txt'), 'utf8');
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('# Sample .NET docs');
+    expect(lines[2]).toMatch(/^> 3 topics, each linked to its markdown source/);
+    expect(lines.filter((l) => l.startsWith('## '))).toEqual(['## deployment', '## libraries']);
+    const links = lines.filter((l) => l.startsWith('- ['));
+    expect(links).toHaveLength(TOPICS.length);
+    for (const t of TOPICS) {
+      const index = read(t);
+      // The description is in the topic's index.json, taken from its first chunk.
+      expect(index.description!.length).toBeGreaterThan(20);
+      expect(links).toContain(`- [${index.title}](${t}/golden-reference.md): ${index.description}`);
+      expect(existsSync(join(docs, t, 'golden-reference.md'))).toBe(true);
+    }
+  });
+
+  it('--llms-txt takes the root only, and names a missing index.json', async () => {
+    expect((await run([join(docs, 'libraries'), '--root', docs, '--llms-txt'])).code).toBe(2);
+    const bare = mkdtempSync(join(tmpdir(), 'chunkyard-llms-'));
+    mkdirSync(join(bare, 't'));
+    writeFileSync(join(bare, 't/golden-reference.md'), '# T\n');
+    const r = await run([bare, '--root', bare, '--llms-txt']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(bare, 'index.json')}: missing; build the indexes first`);
+    rmSync(bare, { recursive: true, force: true });
+  });
+
   it('keeps the previous index.json when topic-spec.md is broken, naming the file', async () => {
     const t = TOPICS[2]!;
     expect((await run([join(docs, t), '--root', docs])).code).toBe(0);

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '@chunkyard/fs-atomic';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
+import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
 import { entryExists, guardEnvironment, isFsError, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 const SPEC_FILE = 'topic-spec.md';
@@ -35,6 +36,11 @@ URLs relative to the served docs root; chunk hrefs are relative to the index.jso
 
 Options:
   --root DIR    the docs root, served as / (default: docs)
+  --llms-txt    instead: write <root>/llms.txt (llmstxt.org) from the built index.json
+                files: an H1 title, a summary, and every topic's markdown with the first
+                sentence of its first chunk; give the root as the only folder
+  --llms-title T, --llms-summary S
+                llms.txt's title (default: the root index.json's) and summary
   --json        print a JSON summary on stdout instead of text
   -h, --help    show this help
   --version     print index-tool's version
@@ -72,7 +78,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
-  let values: { root: string; json: boolean; help: boolean; version: boolean };
+  let values: { root: string; json: boolean; help: boolean; version: boolean; 'llms-txt': boolean; 'llms-title'?: string; 'llms-summary'?: string };
   let jobs: Job[];
   let root: string;
   try {
@@ -82,6 +88,9 @@ async function run(argv: string[], io: Io): Promise<number> {
       strict: true,
       options: {
         root: { type: 'string', default: 'docs' },
+        'llms-txt': { type: 'boolean', default: false },
+        'llms-title': { type: 'string' },
+        'llms-summary': { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
@@ -98,6 +107,21 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
     if (parsed.positionals.length === 0) throw new UsageError('no topic or section folder given');
     root = resolve(values.root);
+    if (values['llms-txt']) {
+      if (parsed.positionals.length !== 1 || resolve(parsed.positionals[0]!) !== root) {
+        throw new UsageError(`--llms-txt writes llms.txt for the docs root: give the root (${values.root}) as the only folder`);
+      }
+      if (!statOrNull(root)?.isDirectory()) throw new UsageError(`--root ${values.root}: not a folder`);
+      try {
+        const { out, topics } = writeLlmsTxt(root, { title: values['llms-title'], summary: values['llms-summary'] });
+        io.stdout(values.json ? `${JSON.stringify({ llmsTxt: relative(process.cwd(), out), topics })}\n` : `${values.root}: ${topics} topics -> ${relative(process.cwd(), out)}\n`);
+        return 0;
+      } catch (err) {
+        if (!(err instanceof LlmsError)) throw err;
+        io.stderr(`index-tool: ${err.message}\n`);
+        return 1;
+      }
+    }
     if (!statOrNull(root)?.isDirectory()) throw new UsageError(`--root ${values.root}: not a folder`);
     jobs = parsed.positionals.map((p) => planJob(p, root));
   } catch (err) {
@@ -123,7 +147,8 @@ async function run(argv: string[], io: Io): Promise<number> {
         } catch (err) {
           throw new IndexError(`${file}: ${(err as Error).message}`);
         }
-        index = topicIndex(parseTopicSpecMd(text, file), job.id, children);
+        const spec = parseTopicSpecMd(text, file);
+        index = topicIndex(spec, job.id, children, topicDescription(job.dir, spec.chunks[0]?.href));
       } else {
         index = sectionIndex(job.id, job.id === '' ? basename(root) : basename(job.dir), children);
       }

@@ -83,6 +83,8 @@ const PROJECTS: Record<string, string> = {
   'content/libraries/collections': 'topic-libraries-collections',
 };
 const SECTIONS = ['content', 'section-deployment', 'section-deployment-trimming', 'section-libraries'];
+/** The root's llms.txt: it lists every topic, so it reruns whenever a topic's index.json changes. */
+const LLMS = 'content:llms-txt';
 const STEPS = ['chunk', 'keywords', 'spec', 'index-json'];
 
 beforeAll(async () => {
@@ -134,13 +136,18 @@ describe('@chunkyard/nx in a docs team\'s own repo, installed from packed tarbal
 
   it('nx run-many -t index builds every topic and section with the installed tools; docs-score passes', () => {
     const r = runMany(a, ['-t', 'index']);
-    const expected = [...Object.values(PROJECTS).flatMap((p) => STEPS.map((s) => `${p}:${s}`)), ...SECTIONS.map((s) => `${s}:index-json`)];
+    const expected = [...Object.values(PROJECTS).flatMap((p) => STEPS.map((s) => `${p}:${s}`)), ...SECTIONS.map((s) => `${s}:index-json`), LLMS];
     expect(sorted(r.ran)).toEqual(sorted(expected));
     // The commands are the installed bins, never paths into this repo.
     expect(r.output).toContain('> chunking-tool content/libraries/collections --config chunkyard.config.yaml');
     expect(r.output).not.toContain(repoRoot);
     const root = JSON.parse(readFileSync(join(a.root, 'content/index.json'), 'utf8')) as { _embedded: { topics: { id: string }[] } };
     expect(root._embedded.topics.map((t) => t.id)).toEqual(['deployment', 'libraries']);
+    // llms.txt at the docs root links every topic's markdown, which exists.
+    const llms = readFileSync(join(a.root, 'content/llms.txt'), 'utf8');
+    const links = [...llms.matchAll(/^- \[[^\]]+\]\(([^)]+)\)/gm)].map((m) => m[1]!);
+    expect(sorted(links)).toEqual(sorted(Object.keys(TOPICS).map((t) => `${t.slice('content/'.length)}/golden-reference.md`)));
+    for (const l of links) expect(existsSync(join(a.root, 'content', l)), l).toBe(true);
     const score = spawnSync(join(a.root, 'node_modules/.bin/docs-score'), ['content'], { cwd: a.root, encoding: 'utf8' });
     expect(score.status, `${score.stdout}\n${score.stderr}`).toBe(0);
     // Every topic's vectors were written where spec declares its output.
@@ -150,7 +157,7 @@ describe('@chunkyard/nx in a docs team\'s own repo, installed from packed tarbal
   it('a second run is served wholly from the cache', () => {
     const r = runMany(a, ['-t', 'index']);
     expect(sorted(r.ran)).toEqual([]);
-    expect(r.cached.size).toBe(Object.keys(PROJECTS).length * STEPS.length + SECTIONS.length);
+    expect(r.cached.size).toBe(Object.keys(PROJECTS).length * STEPS.length + SECTIONS.length + 1);
   });
 
   it('an edit reruns only that topic and the indexes above it', async () => {
@@ -161,7 +168,7 @@ describe('@chunkyard/nx in a docs team\'s own repo, installed from packed tarbal
     const topic = PROJECTS['content/libraries/collections']!;
     // section-libraries reruns because its child's index.json changed; its own output (titles
     // only) is the same, so the root is served from the cache.
-    expect(sorted(r.ran)).toEqual(sorted([...STEPS.map((s) => `${topic}:${s}`), 'section-libraries:index-json']));
+    expect(sorted(r.ran)).toEqual(sorted([...STEPS.map((s) => `${topic}:${s}`), 'section-libraries:index-json', LLMS]));
     git(a.root, 'commit', '-qam', 'edit collections');
   });
 
@@ -174,6 +181,7 @@ describe('@chunkyard/nx in a docs team\'s own repo, installed from packed tarbal
     expect(r.status, r.output).toBe(0);
     const section = JSON.parse(readFileSync(join(a.root, 'content/libraries/index.json'), 'utf8')) as { _embedded: { topics: { id: string }[] } };
     expect(section._embedded.topics.map((t) => t.id)).toEqual(['libraries/collections', 'libraries/polymorphism']);
+    expect(readFileSync(join(a.root, 'content/llms.txt'), 'utf8')).toContain('](libraries/polymorphism/golden-reference.md)');
     const score = spawnSync(join(a.root, 'node_modules/.bin/docs-score'), ['content'], { cwd: a.root, encoding: 'utf8' });
     expect(score.status, `${score.stdout}\n${score.stderr}`).toBe(0);
     git(a.root, 'add', '-A');
@@ -251,7 +259,7 @@ describe('what an install changes', () => {
     run('npm', ['i', '-D', ...next, '--prefer-offline', '--no-audit', '--no-fund'], a.root);
     const r = runMany(a, ['-t', 'index']);
     const topics = [...Object.values(PROJECTS), 'topic-libraries-polymorphism'];
-    expect(sorted(r.ran)).toEqual(sorted([...topics.flatMap((p) => STEPS.map((s) => `${p}:${s}`)), ...SECTIONS.map((s) => `${s}:index-json`)]));
+    expect(sorted(r.ran)).toEqual(sorted([...topics.flatMap((p) => STEPS.map((s) => `${p}:${s}`)), ...SECTIONS.map((s) => `${s}:index-json`), LLMS]));
   }, 300_000);
 });
 
@@ -267,7 +275,7 @@ describe('a second docs root with its own marker', () => {
     // A README.md in the root itself is not a topic of content/ (whose marker is golden-reference.md).
     writeFileSync(join(a.root, 'content/README.md'), '# About these docs\n');
     const r = runMany(a, ['-t', 'index', '--projects', 'kb,section-guides,topic-guides-aot']);
-    expect(sorted(r.ran)).toEqual(sorted(['topic-guides-aot:chunk', 'topic-guides-aot:keywords', 'topic-guides-aot:spec', 'topic-guides-aot:index-json', 'section-guides:index-json', 'kb:index-json']));
+    expect(sorted(r.ran)).toEqual(sorted(['topic-guides-aot:chunk', 'topic-guides-aot:keywords', 'topic-guides-aot:spec', 'topic-guides-aot:index-json', 'section-guides:index-json', 'kb:index-json', 'kb:llms-txt']));
     expect(existsSync(join(a.root, 'kb/guides/aot/_chunks/README.json'))).toBe(true);
     const kb = JSON.parse(readFileSync(join(a.root, 'kb/index.json'), 'utf8')) as { _embedded: { topics: { id: string }[] } };
     expect(kb._embedded.topics.map((t) => t.id)).toEqual(['guides']);

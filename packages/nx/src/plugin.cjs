@@ -14,6 +14,7 @@ const { posix } = require('node:path');
  * @property {string} [topicMarker]          file whose presence makes a folder a topic (default `golden-reference.md`)
  * @property {string} [configFile]           workspace-relative config every topic reads (default `chunkyard.config.yaml`)
  * @property {string} [embeddingCacheDir]    workspace-relative root of the per-topic embedding caches (default `.embedding-cache`)
+ * @property {false | { title?: string, summary?: string }} [llmsTxt]  the docs root's llms.txt (default on; false: none)
  */
 
 /**
@@ -22,6 +23,7 @@ const { posix } = require('node:path');
  * @property {string} topicMarker
  * @property {string} configFile
  * @property {string} embeddingCacheDir
+ * @property {false | { title?: string, summary?: string }} llmsTxt
  */
 
 /**
@@ -67,6 +69,9 @@ const TOOL_PACKAGES = Object.freeze([...STEPS.map((s) => s.tool), INDEX_TOOL.too
  */
 const INDEX_JSON_TARGET = 'index-json';
 
+/** The docs root's llms.txt, from every index.json below it. */
+const LLMS_TXT_TARGET = 'llms-txt';
+
 /**
  * @param {ChunkyardNxOptions | undefined} options
  * @returns {NormalizedOptions}
@@ -92,7 +97,23 @@ function normalizeOptions(options) {
     topicMarker,
     configFile: cleanRelative(o.configFile ?? 'chunkyard.config.yaml', 'configFile'),
     embeddingCacheDir: cleanRelative(o.embeddingCacheDir ?? '.embedding-cache', 'embeddingCacheDir'),
+    llmsTxt: llmsTxtOption(o.llmsTxt),
   };
+}
+
+/** @param {unknown} value @returns {false | { title?: string, summary?: string }} */
+function llmsTxtOption(value) {
+  if (value === undefined || value === true) return {};
+  if (value === false) return false;
+  const v = /** @type {Record<string, unknown>} */ (value);
+  const ok = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.entries(v).every(([k, x]) => (k === 'title' || k === 'summary') && typeof x === 'string' && x.trim() !== '');
+  if (!ok) throw new Error(`@chunkyard/nx: option llmsTxt must be false or { "title"?: string, "summary"?: string }, got ${JSON.stringify(value)}`);
+  return /** @type {{ title?: string, summary?: string }} */ (v);
+}
+
+/** A command-line argument, quoted for the shell Nx runs commands in. @param {string} arg */
+function shellQuote(arg) {
+  return /^[\w./:@=-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -323,15 +344,42 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...indexWiring.dependsOn],
     metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },
   };
+  const rootName = ancestorNames.length ? /** @type {string} */ (ancestorNames[ancestorNames.length - 1]) : name;
+  if (options.llmsTxt !== false && dir === docsRoot) {
+    const { title, summary } = options.llmsTxt;
+    targets[LLMS_TXT_TARGET] = {
+      command: [
+        INDEX_TOOL.bin,
+        '{projectRoot}',
+        '--root',
+        docsRoot,
+        '--llms-txt',
+        ...(title ? ['--llms-title', shellQuote(title)] : []),
+        ...(summary ? ['--llms-summary', shellQuote(summary)] : []),
+      ].join(' '),
+      ...markerEnv(options),
+      cache: true,
+      // Every index.json below the root (it lists every topic), and nothing else.
+      inputs: [{ dependentTasksOutputFiles: '**/index.json', transitive: true }, ...indexWiring.inputs.slice(1)],
+      outputs: ['{projectRoot}/llms.txt'],
+      dependsOn: [INDEX_JSON_TARGET, ...indexWiring.dependsOn],
+      metadata: { description: 'index-tool --llms-txt: llms.txt (llmstxt.org) for the docs root, from every index.json' },
+    };
+  }
   // What users run. It writes nothing itself: it waits for this folder's index.json and for
   // every ancestor's, and each ancestor waits for all of its children. So `nx run <topic>:index`
-  // on a new or renamed topic also leaves its section and the root linking it.
+  // on a new or renamed topic also leaves its section and the root linking it, and the root's
+  // llms.txt listing it.
   targets.index = {
     executor: 'nx:noop',
     cache: true,
     inputs: [],
     outputs: [],
-    dependsOn: [INDEX_JSON_TARGET, ...(ancestorNames.length ? [{ projects: ancestorNames, target: INDEX_JSON_TARGET }] : [])],
+    dependsOn: [
+      INDEX_JSON_TARGET,
+      ...(ancestorNames.length ? [{ projects: ancestorNames, target: INDEX_JSON_TARGET }] : []),
+      ...(options.llmsTxt !== false ? [{ projects: [rootName], target: LLMS_TXT_TARGET }] : []),
+    ],
     metadata: { description: `brings this ${isTopic ? 'topic' : 'section'}'s index.json and every index.json above it up to date` },
   };
   return {
@@ -351,6 +399,7 @@ module.exports = {
   INDEX_TOOL,
   TOOL_PACKAGES,
   INDEX_JSON_TARGET,
+  LLMS_TXT_TARGET,
   normalizeOptions,
   projectName,
   docsTree,

@@ -109,13 +109,32 @@ describe('@chunkyard/nx: inferred targets', () => {
       'docs/a/t1/sub': 'topic-a-t1-sub',
       'docs/t0': 'topic-t0',
     });
-    expect(Object.keys(all.docs!.targets)).toEqual(['index-json', 'index']);
+    expect(Object.keys(all.docs!.targets)).toEqual(['index-json', 'llms-txt', 'index']);
+    expect(Object.keys(all['docs/a']!.targets)).toEqual(['index-json', 'index']);
     expect(all.docs!.targets['index-json']!.dependsOn).toEqual([{ projects: ['section-a', 'topic-t0'], target: 'index-json' }]);
-    expect(all['docs/a/b/t2']!.targets.index!.dependsOn).toEqual(['index-json', { projects: ['section-a-b', 'section-a', 'docs'], target: 'index-json' }]);
+    expect(all['docs/a/b/t2']!.targets.index!.dependsOn).toEqual([
+      'index-json',
+      { projects: ['section-a-b', 'section-a', 'docs'], target: 'index-json' },
+      { projects: ['docs'], target: 'llms-txt' },
+    ]);
     expect(all['docs/a/b/t2']!.targets.index!.executor).toBe('nx:noop');
     // A topic with a topic below it lists it too.
     expect(all['docs/a/t1']!.targets['index-json']!.dependsOn).toEqual(['spec', { projects: ['topic-a-t1-sub'], target: 'index-json' }]);
     expect(all['docs/a']!.implicitDependencies).toEqual(['section-a-b', 'topic-a-t1']);
+  });
+
+  it('the root writes llms.txt from every index.json below it; llmsTxt sets its title and summary, or turns it off', () => {
+    const root = projects(['docs/a/t/golden-reference.md'], { llmsTxt: { title: "Bob's docs", summary: 'All of them.' } }).docs!;
+    const llms = root.targets['llms-txt']!;
+    expect(llms.command).toBe("index-tool {projectRoot} --root docs --llms-txt --llms-title 'Bob'\\''s docs' --llms-summary 'All of them.'");
+    expect(llms.inputs[0]).toEqual({ dependentTasksOutputFiles: '**/index.json', transitive: true });
+    expect(llms.outputs).toEqual(['{projectRoot}/llms.txt']);
+    expect(llms.dependsOn).toEqual(['index-json']);
+    const off = projects(['docs/a/t/golden-reference.md'], { llmsTxt: false });
+    expect(Object.keys(off.docs!.targets)).toEqual(['index-json', 'index']);
+    expect(off['docs/a/t']!.targets.index!.dependsOn).toEqual(['index-json', { projects: ['section-a', 'docs'], target: 'index-json' }]);
+    expect(() => core.normalizeOptions({ llmsTxt: { title: 3 } })).toThrow(/llmsTxt/);
+    expect(() => core.normalizeOptions({ llmsTxt: { colour: 'x' } })).toThrow(/llmsTxt/);
   });
 
   it('docsRoot, topicMarker and configFile are options; several roots get root-qualified names', () => {

@@ -50,6 +50,7 @@ function gitignoreLines(docsRoot, cacheDir) {
     `/${docsRoot}/**/_keywords`,
     `/${docsRoot}/**/topic-spec.md`,
     `/${docsRoot}/**/index.json`,
+    `/${docsRoot}/llms.txt`,
     `/${cacheDir}`,
     '/.nx/cache',
     '/.nx/workspace-data',
