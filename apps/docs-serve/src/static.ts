@@ -65,11 +65,14 @@ export function staticFiles(root: string): Handler {
     // A folder is answered with its index.json (send's `index`), which must pass the same check.
     const index = await realpath(join(real, 'index.json')).catch(() => null);
     if (index !== null && !inside(root, index)) return plain(res, 403, 'Forbidden');
+    // Only regular files and folders are served: send would stream a FIFO or a device (a
+    // symlink to /dev/zero) forever, holding the request open and never finishing.
+    const info = await stat(real).catch(() => null);
+    if (!info) return plain(res, 404, 'Not Found');
+    const served = info.isDirectory() && index !== null ? await stat(index).catch(() => null) : info;
+    if (served !== null && !served.isFile() && !served.isDirectory()) return plain(res, 403, 'Forbidden');
     const range = req.headers.range;
-    if (range !== undefined) {
-      const info = await stat(real);
-      if (info.isFile()) req.headers.range = widenSuffixRanges(range, info.size);
-    }
+    if (range !== undefined && info.isFile()) req.headers.range = widenSuffixRanges(range, info.size);
     send(req, verdict.path.split('/').map(encodeURIComponent).join('/'), {
       root,
       dotfiles: 'deny',

@@ -208,6 +208,32 @@ describe('non-regular files are refused at once, broken marker links are named a
     expectMessage(run('chunking-tool', ['docs/t1', '--config', fifo]), 2, /config\.yaml: a FIFO \(named pipe\), not a regular file/);
   });
 
+  it('docs-serve answers a FIFO in the tree with 403 at once instead of a request that never ends', async () => {
+    const dir = copyWs('fifo-served');
+    execFileSync('mkfifo', [join(dir, 'docs/t1/pipe.md')]);
+    mkdirSync(join(dir, 'docs/sub'));
+    execFileSync('mkfifo', [join(dir, 'docs/sub/index.json')]);
+    const server = spawn(process.execPath, [bin('docs-serve'), join(dir, 'docs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let out = '';
+        server.stdout.on('data', (b: Buffer) => {
+          out += b.toString();
+          const m = /at (http:\/\/\S+\/) /.exec(out);
+          if (m) done(m[1]!);
+        });
+        server.on('exit', () => fail(new Error(`docs-serve exited: ${out}`)));
+      });
+      for (const path of ['t1/pipe.md', 'sub/', 'sub/index.json']) {
+        const res = await fetch(new URL(path, url), { signal: AbortSignal.timeout(5000) });
+        expect(res.status, path).toBe(403);
+      }
+      expect((await fetch(new URL('t1/golden-reference.md', url), { signal: AbortSignal.timeout(5000) })).status).toBe(200);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
   it('docs-query and docs-score refuse a FIFO in the built tree', () => {
     const dir = copyWs('fifo-built');
     rmSync(join(dir, 'docs/index.json'));
