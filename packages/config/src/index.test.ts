@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from './index.js';
+import { ConfigError, didYouMean, mergeTopic, parseConfig, type ChunkyardConfig } from './index.js';
 
 const FILE = 'chunkyard.config.yaml';
 
@@ -554,5 +554,38 @@ describe('parseConfig: the spec section', () => {
   it('rejects unknown spec settings', () => {
     const err = errorOf('spec:\n  threshold: 0.3\n');
     expect(err.message).toContain('spec.threshold: unknown setting (known: promptThreshold)');
+  });
+});
+
+describe('every problem at once, with "did you mean"', () => {
+  it('reports each mistake of a file on its own file:line, the first as line/message', () => {
+    const text = ['chunking:', '  maxToken: 300', '  strategy: semantc', '  overlapSentences: -1', 'embedings:', '  provider: local', ''].join('\n');
+    let caught: unknown;
+    try {
+      parseConfig(text, 'chunkyard.config.yaml');
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const err = caught as ConfigError;
+    expect(err.line).toBe(2);
+    expect(err.problems.map((p) => p.line)).toEqual([2, 3, 4, 5]);
+    expect(err.message.split('\n')).toEqual([
+      expect.stringMatching(/^chunkyard\.config\.yaml:2: chunking\.maxToken: unknown setting; did you mean maxTokens\? \(known: /),
+      expect.stringMatching(/^chunkyard\.config\.yaml:3: chunking\.strategy: expected one of semantic, .*, got "semantc"; did you mean semantic\?$/),
+      expect.stringMatching(/^chunkyard\.config\.yaml:4: chunking\.overlapSentences: expected /),
+      'chunkyard.config.yaml:5: embedings: unknown key; did you mean embeddings? (known: chunking, embeddings, spec)',
+    ]);
+  });
+
+  it('suggests only names close enough to be a typo', () => {
+    expect(didYouMean('targetToken', ['minTokens', 'targetTokens', 'maxTokens'])).toBe('targetTokens');
+    expect(didYouMean('STRATEGY', ['strategy'])).toBe('strategy');
+    expect(didYouMean('colour', ['chunking', 'spec', 'embeddings'])).toBeNull();
+    expect(didYouMean('x', ['spec'])).toBeNull();
+  });
+
+  it('lists every YAML syntax error, not just the first', () => {
+    expect(() => parseConfig('chunking:\n  a: [1\nb: {\n', 'c.yaml')).toThrow(/c\.yaml:\d+: not valid YAML[\s\S]*\nc\.yaml:\d+: not valid YAML/);
   });
 });

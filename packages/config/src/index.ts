@@ -74,16 +74,57 @@ export interface ChunkyardConfig {
   sources?: string[];
 }
 
+export interface ConfigProblem {
+  line: number | null;
+  message: string;
+}
+
+/**
+ * Everything wrong with one config file. `line` and the first line of `message` are the first
+ * problem; `problems` holds them all, one `file:line: message` line each in `message`, so a
+ * user fixes the file in one pass instead of one error per run.
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  readonly problems: readonly ConfigProblem[];
   constructor(
     readonly file: string,
     readonly line: number | null,
     message: string,
+    more: readonly ConfigProblem[] = [],
   ) {
-    super(`${file}${line ? `:${line}` : ''}: ${message}`);
+    const at = (l: number | null) => `${file}${l ? `:${l}` : ''}`;
+    super([`${at(line)}: ${message}`, ...more.map((p) => `${at(p.line)}: ${p.message}`)].join('\n'));
+    this.problems = [{ line, message }, ...more];
   }
 }
+
+/** Edit distance, for "did you mean": small strings only (config keys and values). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The known name closest to `given`, when it is close enough to be a typo. */
+export function didYouMean(given: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = distance(given.toLowerCase(), k.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best !== null && bestDistance <= Math.max(1, Math.floor(given.length / 3)) ? best : null;
+}
+
+const hint = (given: string, known: readonly string[]) => {
+  const s = didYouMean(given, known);
+  return s ? `; did you mean ${s}?` : '';
+};
 
 type Check = (value: unknown) => string | null;
 
@@ -203,22 +244,35 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   const lineOfNode = (node: Node | null | undefined): number | null =>
     node?.range ? lineCounter.linePos(node.range[0]).line : null;
   if (doc.errors.length > 0) {
-    const err = doc.errors[0]!;
-    throw new ConfigError(file, lineCounter.linePos(err.pos[0]).line, `not valid YAML: ${err.message.split('\n')[0]}`);
+    const [first, ...rest] = doc.errors.map((err) => ({ line: lineCounter.linePos(err.pos[0]).line, message: `not valid YAML: ${err.message.split('\n')[0]}` }));
+    throw new ConfigError(file, first!.line, first!.message, rest);
   }
   const config: ChunkyardConfig = { chunking: {} };
+  // Every problem is collected and reported together at the end.
+  const problems: ConfigProblem[] = [];
+  const fail = (line: number | null, message: string) => void problems.push({ line, message });
   /** A `name:` mapping whose keys are all in `checks`; records each key's line in `lines`. */
   const parseSection = (value: Node | null, name: string, checks: Record<string, Check>, line: number | null, lines: Record<string, number | null>): Record<string, unknown> => {
-    if (!isMap(value)) throw new ConfigError(file, line, `${name}: expected a mapping of ${name} settings`);
     const out: Record<string, unknown> = {};
+    if (!isMap(value)) {
+      fail(line, `${name}: expected a mapping of ${name} settings`);
+      return out;
+    }
     for (const item of (value as YAMLMap).items) {
       const setting = isScalar(item.key) ? String(item.key.value) : String(item.key);
       const itemLine = lineOfNode(item.key as Node);
       const check = checks[setting];
-      if (!check) throw new ConfigError(file, itemLine, `${name}.${setting}: unknown setting (known: ${Object.keys(checks).join(', ')})`);
+      if (!check) {
+        fail(itemLine, `${name}.${setting}: unknown setting${hint(setting, Object.keys(checks))} (known: ${Object.keys(checks).join(', ')})`);
+        continue;
+      }
       const v: unknown = isScalar(item.value) ? item.value.value : (item.value as Node | null)?.toJSON();
       const expected = check(v);
-      if (expected) throw new ConfigError(file, itemLine, `${name}.${setting}: expected ${expected}, got ${shown(item.value, v)}`);
+      if (expected) {
+        const choices = expected.startsWith('one of ') ? expected.slice('one of '.length).split(', ') : [];
+        fail(itemLine, `${name}.${setting}: expected ${expected}, got ${shown(item.value, v)}${typeof v === 'string' ? hint(v, choices) : ''}`);
+        continue;
+      }
       out[setting] = v;
       lines[setting] = itemLine;
     }
@@ -242,14 +296,13 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     } else if (key === 'sources' && opts.topic) {
       const value: unknown = (pair.value as Node | null)?.toJSON();
       if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && /\.(md|markdown|txt)$/.test(v) && !v.includes('..'))) {
-        throw new ConfigError(file, line, 'sources: expected a non-empty list of .md file names inside the topic folder');
-      }
-      config.sources = value as string[];
+        fail(line, 'sources: expected a non-empty list of .md file names inside the topic folder');
+      } else config.sources = value as string[];
     } else if (key === 'embeddings') {
-      throw new ConfigError(file, line, 'embeddings: set in chunkyard.config.yaml only, so that every topic uses one model and their vectors can be compared');
+      fail(line, 'embeddings: set in chunkyard.config.yaml only, so that every topic uses one model and their vectors can be compared');
     } else {
-      const known = opts.topic ? 'chunking, spec, sources' : 'chunking, embeddings, spec';
-      throw new ConfigError(file, line, `${key}: unknown key (known: ${known})`);
+      const known = opts.topic ? ['chunking', 'spec', 'sources'] : ['chunking', 'embeddings', 'spec'];
+      fail(line, `${key}: unknown key${hint(key, known)} (known: ${known.join(', ')})`);
     }
   }
   const c = config.chunking;
@@ -262,7 +315,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     (min !== undefined && max !== undefined && min > max)
   ) {
     // With targetTokens set every violation involves it, so that is the line to point at.
-    throw new ConfigError(file, keyLines.targetTokens ?? keyLines.minTokens ?? null, `chunking: need minTokens <= targetTokens <= maxTokens, got ${min}/${target}/${max}`);
+    fail(keyLines.targetTokens ?? keyLines.minTokens ?? null, `chunking: need minTokens <= targetTokens <= maxTokens, got ${min}/${target}/${max}`);
   }
   // Pairs that contradict each other within one file; the second key's line is named.
   const pairs: [keyof ChunkingSettings, keyof ChunkingSettings, string][] = [
@@ -277,8 +330,9 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     const y = c[b];
     if (typeof x !== 'number' || typeof y !== 'number') continue;
     const ok = rule.includes('<=') ? x <= y : x < y;
-    if (!ok) throw new ConfigError(file, keyLines[b] ?? keyLines[a] ?? null, `chunking.${b}: need ${rule}, got ${a} ${x} and ${b} ${y}`);
+    if (!ok) fail(keyLines[b] ?? keyLines[a] ?? null, `chunking.${b}: need ${rule}, got ${a} ${x} and ${b} ${y}`);
   }
+  if (problems.length > 0) throw new ConfigError(file, problems[0]!.line, problems[0]!.message, problems.slice(1));
   return config;
 }
 
