@@ -380,34 +380,45 @@ async function mcp(ctx: Context): Promise<number> {
       await serveStdio(store, provider, VERSION);
       return 0;
     }
+    // The signal handlers go in before the URL is printed: a client (or a test) that stops
+    // the server as soon as it sees the URL must not meet Node's default, a kill.
+    let stopRequested = false;
+    let onStop = () => {
+      stopRequested = true;
+    };
+    const stopSignal = () => onStop();
+    process.once('SIGINT', stopSignal);
+    process.once('SIGTERM', stopSignal);
     let served: Awaited<ReturnType<typeof serveHttp>>;
     try {
-      served = await serveHttp(store, provider, VERSION, { host, port, ...(token !== undefined ? { token } : {}), log: (line) => io.stderr(`${line}\n`) });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new ListenError(`${host}:${port}: the port is in use; pick another --port (0 picks a free one)`);
-      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ListenError(`${host}: not an address of this machine (${code}); use --host 127.0.0.1, or an address this machine has`);
-      if (code === 'EACCES') throw new ListenError(`${host}:${port}: permission denied (EACCES); ports below 1024 need privileges, pick another --port`);
-      throw err;
+      try {
+        served = await serveHttp(store, provider, VERSION, { host, port, ...(token !== undefined ? { token } : {}), log: (line) => io.stderr(`${line}\n`) });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw new ListenError(`${host}:${port}: the port is in use; pick another --port (0 picks a free one)`);
+        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ListenError(`${host}: not an address of this machine (${code}); use --host 127.0.0.1, or an address this machine has`);
+        if (code === 'EACCES') throw new ListenError(`${host}:${port}: permission denied (EACCES); ports below 1024 need privileges, pick another --port`);
+        throw err;
+      }
+      if (!isLoopback(host)) {
+        io.stderr(
+          `docs-store mcp: warning: listening on ${host}, which other machines can reach; ` +
+            (token !== undefined ? 'every request needs the bearer token, and it travels in clear text over plain HTTP (put TLS in front)\n' : `anyone who reaches it can read and write the store: set --token or ${TOKEN_ENV}\n`),
+        );
+      }
+      io.stderr(`docs-store mcp: serving ${ctx.dbPath} at ${served.url}${token !== undefined ? ' (bearer token required)' : ''}\n`);
+      // Serve until told to stop; then finish cleanly so the store closes (WAL checkpointed).
+      await new Promise<void>((resolveStop) => {
+        onStop = () => {
+          served.server.closeAllConnections();
+          served.server.close(() => resolveStop());
+        };
+        if (stopRequested) onStop();
+      });
+    } finally {
+      process.off('SIGINT', stopSignal);
+      process.off('SIGTERM', stopSignal);
     }
-    if (!isLoopback(host)) {
-      io.stderr(
-        `docs-store mcp: warning: listening on ${host}, which other machines can reach; ` +
-          (token !== undefined ? 'every request needs the bearer token, and it travels in clear text over plain HTTP (put TLS in front)\n' : `anyone who reaches it can read and write the store: set --token or ${TOKEN_ENV}\n`),
-      );
-    }
-    io.stderr(`docs-store mcp: serving ${ctx.dbPath} at ${served.url}${token !== undefined ? ' (bearer token required)' : ''}\n`);
-    // Serve until told to stop; then finish cleanly so the store closes (WAL checkpointed).
-    await new Promise<void>((resolveStop) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        served.server.closeAllConnections();
-        served.server.close(() => resolveStop());
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
     return 0;
   } finally {
     store.close();
