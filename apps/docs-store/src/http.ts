@@ -16,10 +16,25 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { DocStore, StoreEmbedder } from '@chunkyard/store';
+import { checkMessage } from './jsonrpc.js';
 import { connectGuarded, createMcpServer } from './mcp.js';
 
 export const MCP_PATH = '/mcp';
 export const TOKEN_ENV = 'DOCS_STORE_MCP_TOKEN';
+/** Largest request body read (the SDK's own default is the same order). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, or null when it is larger than `limit` (reading stops there). */
+async function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 export interface HttpOptions {
   host: string;
@@ -55,6 +70,26 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     if (options.token !== undefined && !tokenMatches(req.headers.authorization, options.token)) {
       return jsonError(res, 401, -32001, 'Unauthorized: send "Authorization: Bearer <token>"', { 'www-authenticate': 'Bearer realm="docs-store"' });
     }
+    // The SDK answers any body that is not a valid message with -32700, where JSON-RPC says
+    // -32600 (an invalid request object) or -32602: a single JSON message goes through the
+    // same checks as a stdio line first. Batches and other content types are the SDK's.
+    let parsedBody: unknown;
+    if (req.method === 'POST' && /^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      const text = await readBody(req, MAX_BODY_BYTES);
+      if (text === null) return jsonError(res, 413, -32600, `Invalid Request: body larger than ${MAX_BODY_BYTES} bytes`);
+      try {
+        parsedBody = JSON.parse(text);
+      } catch (err) {
+        return jsonError(res, 400, -32700, `Parse error: ${(err as Error).message}`);
+      }
+      if (!Array.isArray(parsedBody)) {
+        const verdict = checkMessage(parsedBody);
+        if (verdict.kind === 'reply') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(verdict.reply));
+        // A malformed notification or response: accepted and ignored, as the transport does for valid ones.
+        if (verdict.kind === 'drop') return void res.writeHead(202).end();
+        parsedBody = verdict.message;
+      }
+    }
     const port = (server.address() as { port: number }).port;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -68,7 +103,7 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       void mcp.close();
     });
     await connectGuarded(mcp, transport, options.log);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsedBody);
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {

@@ -178,6 +178,25 @@ describe('the HTTP edge', () => {
     expect(await noParams.json()).toMatchObject({ id: 7, error: { code: -32602 } });
     const unknown = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'no/such' }), auth);
     expect(await unknown.json()).toMatchObject({ id: 8, error: { code: -32601 } });
+    // Not a request object: -32600 (the SDK alone said -32700 for all of these), with the id when it is valid.
+    for (const [body, id] of [
+      [{ jsonrpc: '2.0', id: 6, method: 'tools/list', params: 'x' }, 6],
+      [{}, null],
+      [42, null],
+      [{ jsonrpc: '1.0', id: 9, method: 'ping' }, 9],
+      [{ jsonrpc: '2.0', id: null, method: 'ping' }, null],
+      [{ jsonrpc: '2.0', id: 10, method: 'ping', extra: 1 }, 10],
+    ] as const) {
+      const r = await post(server.url, JSON.stringify(body), auth);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(await r.json(), JSON.stringify(body)).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32600 } });
+    }
+    const positional = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: [1] }), auth);
+    expect(await positional.json()).toMatchObject({ id: 11, error: { code: -32602 } });
+    // A notification, even a malformed one, gets no JSON-RPC reply: 202 and an empty body.
+    const note = await post(server.url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized', params: [1] }), auth);
+    expect(note.status).toBe(202);
+    expect(await note.text()).toBe('');
   });
 
   it('refuses a foreign Host header on loopback (DNS rebinding) and serves only /mcp', async () => {
