@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { chunkDocument, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
-import { docNameOf, guardEnvironment, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 
@@ -139,12 +139,25 @@ async function run(argv: string[], io: Io): Promise<number> {
       }
     }
     if (pages.length) files.set(PAGES_MANIFEST, pagesManifest(pages));
-    // An owned folder is replaced only when every document in it succeeded.
-    if (group[0]!.ownsDir) {
-      if (!failed) replaceDirAtomic(outDir, files);
-    } else {
-      for (const [name, data] of files) writeFileAtomic(join(outDir, name), data);
-      for (const job of group) if (!errors.some((e) => e.source === job.source)) removeStale(outDir, docNameOf(job.file), files);
+    try {
+      // An owned folder is replaced only when every document in it succeeded.
+      if (group[0]!.ownsDir) {
+        if (!failed) replaceDirAtomic(outDir, files);
+      } else {
+        for (const [name, data] of files) writeFileAtomic(join(outDir, name), data);
+        for (const job of group) if (!errors.some((e) => e.source === job.source)) removeStale(outDir, docNameOf(job.file), files);
+      }
+    } catch (err) {
+      // A folder that cannot be written fails its own documents only: the other topics and
+      // files are still written, as for a bad document (exit 1).
+      if (!isFsError(err)) throw err;
+      const message = describeFsError(err);
+      for (const job of group) {
+        const i = summaries.findIndex((s) => s.source === job.source);
+        if (i >= 0) summaries.splice(i, 1);
+        if (!errors.some((e) => e.source === job.source)) errors.push({ source: job.source, error: message });
+      }
+      io.stderr(`chunking-tool: ${message}\n`);
     }
   }
 

@@ -146,6 +146,25 @@ describe('a folder that cannot be written is a message, not a trace', () => {
     }
   });
 
+  it.runIf(canChattr)('chunking-tool: a topic that cannot be written fails alone; the other topics are still written', () => {
+    const dir = join(work, 'two-topics');
+    for (const t of ['a', 'b']) {
+      mkdirSync(join(dir, t), { recursive: true });
+      cpSync(join(ws, 'docs/t1/golden-reference.md'), join(dir, t, 'golden-reference.md'));
+    }
+    expect(spawnSync('chattr', ['+i', join(dir, 'b')]).status).toBe(0);
+    try {
+      const r = run('chunking-tool', [join(dir, 'b'), join(dir, 'a'), '--config', join(ws, 'chunkyard.config.yaml'), '--json']);
+      expectMessage(r, 1, `${join(dir, 'b')}: cannot write in this folder: operation not permitted (EPERM)`);
+      const out = JSON.parse(r.stdout) as { documents: { source: string }[]; errors: { source: string; error: string }[] };
+      expect(out.documents.map((d) => d.source)).toEqual([join(dir, 'a/golden-reference.md')]);
+      expect(out.errors).toEqual([{ source: join(dir, 'b/golden-reference.md'), error: expect.stringContaining('(EPERM)') }]);
+      expect(existsSync(join(dir, 'a/_chunks/golden-reference.json'))).toBe(true);
+    } finally {
+      spawnSync('chattr', ['-i', join(dir, 'b')]);
+    }
+  });
+
   it('a regular file where a folder is expected (ENOTDIR): names that file', () => {
     const dir = copyWs('enotdir');
     // .embedding-cache a regular file: topic-spec writes vectors there, docs-query reads them.
