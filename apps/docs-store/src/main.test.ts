@@ -171,6 +171,16 @@ describe('environment errors are messages naming the path', () => {
     expect(r.stdout).toMatch(/1 written, 0 unchanged, 2 failed/);
   }, 20_000);
 
+  it('--built with an .embedding-cache that is a file, not a folder: exit 1, the path named, no trace', async () => {
+    expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
+    writeFileSync(join(ws, '.embedding-cache'), 'not a folder');
+    const r = await run(['ingest', '--built', TOPICS[2]!]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.startsWith(`docs-store: ${join(ws, '.embedding-cache')}/`), r.stderr).toBe(true);
+    expect(r.stderr).toMatch(/: a part of the path is a file, not a folder \(ENOTDIR\)\n$/);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+  });
+
   it('ingest into a folder that cannot exist, or cannot be written: exit 1, the path named', async () => {
     writeFileSync(join(ws, 'plain'), 'x');
     const under = await run(['ingest', TOPICS[2]!, '--db', 'plain/store.db']);
