@@ -12,7 +12,7 @@ import { writeFileAtomic } from '@chunkyard/fs-atomic';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { entryExists, guardEnvironment, isFsError, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, entryExists, guardEnvironment, isFsError, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 const SPEC_FILE = 'topic-spec.md';
 const INDEX_FILE = 'index.json';
@@ -163,6 +163,13 @@ async function run(argv: string[], io: Io): Promise<number> {
         children: index._embedded.topics.length,
       });
     } catch (err) {
+      // A folder that cannot be written fails its own index only; the others are still written.
+      if (isFsError(err)) {
+        const message = describeFsError(err);
+        errors.push({ dir: job.dir, error: message });
+        io.stderr(`index-tool: ${message}\n`);
+        continue;
+      }
       if (!(err instanceof IndexError || err instanceof TopicSpecError)) throw err;
       errors.push({ dir: job.dir, error: err.message });
       io.stderr(`index-tool: ${err.message}\n`);

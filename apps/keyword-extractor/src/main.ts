@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { describeFsError, entryExists, guardEnvironment, readDocument as readTextFile, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
@@ -146,8 +146,17 @@ async function run(argv: string[], io: Io): Promise<number> {
 
     const keywords = extractKeywords(texts, { max: max ?? DEFAULT_MAX, handWritten });
     const text = formatWordsMd(keywords, { source: job.sources, handWritten: job.handWritten });
-    if (job.ownsDir) replaceDirAtomic(job.outDir, new Map([[OUT_FILE, text]]));
-    else writeFileAtomic(join(job.outDir, OUT_FILE), text);
+    try {
+      if (job.ownsDir) replaceDirAtomic(job.outDir, new Map([[OUT_FILE, text]]));
+      else writeFileAtomic(join(job.outDir, OUT_FILE), text);
+    } catch (err) {
+      // A folder that cannot be written fails its own topic only; the others are still written.
+      if (!isFsError(err)) throw err;
+      const message = describeFsError(err);
+      errors.push({ source: job.topic, error: message });
+      io.stderr(`keyword-extractor: ${message}\n`);
+      continue;
+    }
     summaries.push({
       topic: job.topic,
       out: relative(process.cwd(), join(job.outDir, OUT_FILE)),

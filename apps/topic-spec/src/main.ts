@@ -16,7 +16,7 @@ import { writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
-import { docNameOf, guardEnvironment, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 
 const WORDS = join('_keywords', 'words.md');
@@ -144,6 +144,13 @@ async function run(argv: string[], io: Io): Promise<number> {
     try {
       summaries.push(await specOne(topic, provider, cache, batchSize, values['prompt-threshold']));
     } catch (err) {
+      // A folder that cannot be written fails its own topic only; the others are still written.
+      if (isFsError(err)) {
+        const message = describeFsError(err);
+        errors.push({ topic: topic.dir, error: message });
+        io.stderr(`topic-spec: ${message}\n`);
+        continue;
+      }
       if (!isDocumentProblem(err)) throw err;
       const message = (err as Error).message;
       errors.push({ topic: topic.dir, error: message });

@@ -220,11 +220,17 @@ const FS_ERRORS: Record<string, [what: string, fix: string]> = {
   ENOTREG: ['not a regular file', 'point it at a regular file'],
 };
 
+const FS_SYSCALL = /^(?:open|read|write|close|f?stat|lstat|statfs|mkdir|mkdtemp|rmdir|rm|rename|unlink|scandir|opendir|copyfile|cp|chmod|chown|utime|symlink|readlink|realpath|access|fsync|fdatasync|ftruncate|link)$/;
+
 /** True for errors raised by the file system (an errno code), as opposed to a bug in our code. */
 export function isFsError(err: unknown): err is NodeJS.ErrnoException {
   if (!(err instanceof Error)) return false;
   const code = (err as NodeJS.ErrnoException).code;
-  return typeof code === 'string' && (code in FS_ERRORS || (/^E[A-Z]+$/.test(code) && typeof (err as NodeJS.ErrnoException).syscall === 'string'));
+  const syscall = (err as NodeJS.ErrnoException).syscall;
+  // Network errors carry errno codes too (ECONNREFUSED from connect): those are the embedding
+  // provider's to word, so only file-system calls count.
+  if (typeof code !== 'string' || typeof syscall !== 'string' || !FS_SYSCALL.test(syscall)) return code === 'ENOTREG';
+  return code in FS_ERRORS || /^E[A-Z]+$/.test(code);
 }
 
 /**

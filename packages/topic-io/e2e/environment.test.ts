@@ -165,6 +165,28 @@ describe('a folder that cannot be written is a message, not a trace', () => {
     }
   });
 
+  it.runIf(canChattr)('keyword-extractor, topic-spec, index-tool: an unwritable topic fails alone, the others are written', () => {
+    const dir = copyWs('two-built');
+    cpSync(join(dir, 'docs/t1'), join(dir, 'docs/t2'), { recursive: true });
+    rmSync(join(dir, 'docs/t2/index.json'));
+    expect(spawnSync('chattr', ['+i', join(dir, 'docs/t2')]).status).toBe(0);
+    try {
+      for (const [app, args, key] of [
+        ['keyword-extractor', [], 'topics'],
+        ['topic-spec', [], 'topics'],
+        ['index-tool', ['--root', 'docs'], 'indexes'],
+      ] as const) {
+        const r = run(app, ['docs/t2', 'docs/t1', ...args, '--json'], { cwd: dir });
+        expectMessage(r, 1, /docs\/t2: cannot write in this folder: operation not permitted \(EPERM\)/);
+        const out = JSON.parse(r.stdout) as Record<string, unknown[]> & { errors: unknown[] };
+        expect(out[key], app).toHaveLength(1);
+        expect(out.errors, app).toHaveLength(1);
+      }
+    } finally {
+      spawnSync('chattr', ['-i', join(dir, 'docs/t2')]);
+    }
+  });
+
   it('a regular file where a folder is expected (ENOTDIR): names that file', () => {
     const dir = copyWs('enotdir');
     // .embedding-cache a regular file: topic-spec writes vectors there, docs-query reads them.
