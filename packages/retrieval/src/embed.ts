@@ -5,9 +5,9 @@
  * uses — `{strategyKey, model, fileHash: manifest.sourceSha256}` over the manifest's
  * `embedText`s — so a built workspace answers without embedding any chunk again.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache } from '@chunkyard/embedding-cache';
 import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
 import type { Manifest } from './contract.js';
@@ -44,6 +44,9 @@ export interface BackendOptions {
 
 function readConfig(file: string): ChunkyardConfig {
   // A missing or unreadable explicit config is the caller's error to name; parseConfig names file:line for content errors.
+  // A FIFO or a device would block or never end: refuse it before reading, with the path.
+  const stat = statSync(file);
+  if (!stat.isFile()) throw new ConfigError(file, null, 'not a regular file (a FIFO, device or socket); give a YAML file');
   return parseConfig(readFileSync(file, 'utf8'), file);
 }
 
