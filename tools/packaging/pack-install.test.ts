@@ -179,6 +179,12 @@ export = n;
     const found = JSON.parse(npx('chunkyard', 'store', 'search', 'polymorphic type discriminator', '--db', 'store.db', '--json').stdout) as { hits: { sourceFile: string }[] };
     expect(found.hits.length).toBeGreaterThan(0);
     expect(found.hits[0]!.sourceFile).toBe('guide.md');
+    // chunkyard export hands the chunks to LangChain and LlamaIndex as JSON lines.
+    const docs = JSON.parse(npx('chunkyard', 'export', '.', '--format', 'langchain').stdout.split('\n')[0]!) as { pageContent: string; metadata: { sourceFile: string } };
+    expect(docs.pageContent).toBe(manifest.chunks[0]!.originalText);
+    expect(docs.metadata.sourceFile).toBe('guide.md');
+    const node = JSON.parse(npx('chunkyard', 'export', '.', '--format', 'llamaindex').stdout.split('\n')[1]!) as { relationships: Record<string, unknown> };
+    expect(Object.keys(node.relationships)).toEqual(expect.arrayContaining(['SOURCE', 'PREVIOUS']));
     // Every tool is its own bin too.
     expect(npx('chunking-tool', '--version').stdout).toBe('chunking-tool 0.1.0\n');
     // docs-serve finds the inspector's page through the installed @chunkyard/inspector.
