@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bpeTokenCount } from './bpe.js';
+import { bpeTokenCount, bpeTokenEnds } from './bpe.js';
 
 const tiktoken = get_encoding('cl100k_base');
 afterAll(() => tiktoken.free());
@@ -32,5 +32,37 @@ describe('bpeTokenCount', () => {
     for (const m of text.matchAll(/'(?:[sS]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu)) {
       expect(bpeTokenCount(m[0])).toBe(gptCount(m[0]));
     }
+  });
+
+  // Pre-tokens longer than 256 bytes take the heap merge: letters (unbounded in
+  // cl100k's pattern), punctuation runs and whitespace runs, as in minified
+  // code, base64 and long hashes.
+  it('counts long pre-tokens as tiktoken does', () => {
+    const unit = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 'é', '日本', 'ß', 'Ω', 'aa', 'the', 'ing', 'tion');
+    const letters = fc.array(unit, { minLength: 260, maxLength: 3000, size: 'max' }).map((u) => u.join(''));
+    const other = fc.array(fc.constantFrom('+', '/', '=', '(', ')', ';', '{', '}', '=>', '---'), { minLength: 200, maxLength: 1500, size: 'max' }).map((u) => u.join(''));
+    fc.assert(
+      fc.property(fc.oneof(letters, other), (p) => {
+        expect(bpeTokenCount(p)).toBe(reference(p));
+      }),
+      { numRuns: 150 },
+    );
+    for (const p of ['a'.repeat(5000), 'ab'.repeat(3000), ' '.repeat(1000), `${'\u00e9'.repeat(700)}x`]) expect(bpeTokenCount(p)).toBe(reference(p));
+  });
+
+  // splitChars cuts a long unspaced run where one of its tokens ends, trusting
+  // that the prefix up to there has exactly the tokens before it.
+  it('gives token ends whose prefixes have exactly that many tokens', () => {
+    const unit = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 'é', '日本', 'ing', '😀');
+    fc.assert(
+      fc.property(fc.array(unit, { minLength: 300, maxLength: 1200, size: 'max' }), fc.nat(), (u, pick) => {
+        const piece = u.join('');
+        const { ends, tokens } = bpeTokenEnds(piece);
+        expect(tokens[tokens.length - 1]).toBe(reference(piece));
+        const k = pick % ends.length;
+        expect(reference(piece.slice(0, ends[k]))).toBe(tokens[k]);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

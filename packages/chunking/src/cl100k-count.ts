@@ -322,7 +322,9 @@ function memoCount(s: string, a: number, b: number, h: number): number {
  * rank table departs from tiktoken's, go to our own BPE (bpe.ts).
  */
 function bpeCount(preToken: string): number {
-  if (TIKTOKEN_ONLY.test(preToken)) return bpeTokenCount(preToken);
+  // Long pre-tokens too: gpt-tokenizer's merge is quadratic in the pre-token's
+  // length, ours is O(n log n) there (bpe.ts), and both are tiktoken's merge.
+  if (preToken.length > LONG_PRE_TOKEN || TIKTOKEN_ONLY.test(preToken)) return bpeTokenCount(preToken);
   GPT_SPLIT.lastIndex = 0;
   const m = GPT_SPLIT.exec(preToken);
   if (m === null || m.index !== 0 || m[0].length !== preToken.length) return -1;
@@ -330,6 +332,7 @@ function bpeCount(preToken: string): number {
 }
 
 const TIKTOKEN_ONLY = /[\u0085\ufeff]/;
+const LONG_PRE_TOKEN = 256;
 
 // gpt-tokenizer's cl100k split (its own, slightly rewritten form of tiktoken's),
 // used only for the check above.

@@ -16,6 +16,8 @@
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import type { HeadingRef, Piece } from './pieces.js';
 import { sentenceStarts } from './sentences.js';
+import { bpeTokenEnds } from './bpe.js';
+import { nextPreTokenEnd } from './cl100k-count.js';
 import { countTokens, type TokenIndex } from './tokens.js';
 import type { Block } from './types.js';
 import type { Unit } from './units.js';
@@ -277,7 +279,15 @@ function splitChars(start: number, end: number, limit: number, ctx: SplitContext
   const parts: Part[] = [];
   const fits = (a: number, b: number): boolean => countTokens(ctx.source.slice(a, b)) <= limit;
   let a = start;
+  let hint = 0; // characters in the last part: the next window's first guess
   while (a < end) {
+    const long = splitLongPreToken(a, end, limit, ctx, hint);
+    if (long !== null) {
+      parts.push(long);
+      hint = long.end - long.start;
+      a = long.end;
+      continue;
+    }
     let lo = a + 1;
     let hi = Math.min(end, a + Math.max(16, limit * 4));
     while (hi < end && fits(a, hi)) {
@@ -296,6 +306,40 @@ function splitChars(start: number, end: number, limit: number, ctx: SplitContext
     a = b;
   }
   return parts;
+}
+
+/**
+ * The part at `a` when a pre-token longer than the part starts there (an
+ * unspaced run: base64, a hash, minified code): the binary search above would
+ * run the BPE of a window a dozen times per part. One BPE of the window gives
+ * where its tokens end, and a prefix that ends at a token end has exactly the
+ * tokens before it (bpeTokenEnds), so the part ends at the last token end
+ * within `limit`. The count is confirmed exactly; null leaves the part to the
+ * search.
+ */
+function splitLongPreToken(a: number, end: number, limit: number, ctx: SplitContext, hint: number): Part | null {
+  // The window is a guess from the last part's length (a run looks alike
+  // throughout), so each part costs about one BPE of itself.
+  for (let window = hint > 0 ? Math.ceil(hint * 1.25) + 64 : Math.max(512, limit * 8); ; window *= 2) {
+    // The pre-token is scanned only as far as the window: scanning it to its
+    // end for every part would make a long run quadratic again.
+    const reach = Math.min(end, a + window);
+    const w = nextPreTokenEnd(ctx.source, a, reach);
+    if (w - a <= 256) return null;
+    const e = w < reach || reach === end ? w : Infinity; // the pre-token's end, when the window sees it
+    const { ends, tokens } = bpeTokenEnds(ctx.source.slice(a, w));
+    const total = tokens[tokens.length - 1] ?? 0;
+    if (w === e && total <= limit) return null; // the rest of the run fits: the search takes what follows too
+    if (total <= limit && w < e) continue; // the window holds too few tokens
+    let k = tokens.length - 1;
+    while (k >= 0 && tokens[k]! > limit) k--;
+    if (k < 0 || ends[k]! === 0) return null;
+    let b = a + ends[k]!;
+    const c = ctx.source.charCodeAt(b - 1);
+    if (b < end && c >= 0xd800 && c <= 0xdbff && b - 1 > a) b--;
+    const n = countTokens(ctx.source.slice(a, b));
+    return n <= limit ? { start: a, end: b, rebuiltText: null, tokens: n } : null;
+  }
 }
 
 /**

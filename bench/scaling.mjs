@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// `npm run bench:scaling`: how chunking time grows with the input on adversarial shapes
+// (issue 15). Each shape is generated at 10 KB, 100 KB, 1 MB and 10 MB and chunked with the
+// default semantic options; the report gives seconds per MB and the ratio to ordinary prose at
+// the same size. A linear stage keeps the ratio flat across sizes; a quadratic one makes it
+// grow tenfold per step.
+//
+// Every case runs in a child process of its own with a timeout, so one slow case cannot hang
+// the run, and each case starts from the same cold JIT state rather than from whatever ran
+// before it. Inside the child only `chunkDocument` is timed (not generating the text). Small
+// inputs are chunked repeatedly until 0.5 s has passed, and the fastest pass is reported:
+// it is the one the shared machine's noise disturbed least.
+//
+//   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
+//
+// A shape that fails or times out at one size is not run at the larger ones.
+import { spawn } from 'node:child_process';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(root, 'packages/chunking/dist/index.js');
+
+/** A deterministic stream of pseudo-random numbers, so every run chunks the same text. */
+function rng(seed = 42) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const WORDS = ('the of and to in a is that for it as was with be by on not he this are or his from at which but have an ' +
+  'they you were their one all we can her has there been if more when will would who so no chunk token serializer options ' +
+  'document heading table value parser output configuration install request response buffer stream').split(' ');
+
+/** Repeats `piece(i)` until the text reaches `bytes` (ASCII shapes: one byte per character). */
+function fill(bytes, piece) {
+  const parts = [];
+  let n = 0;
+  for (let i = 0; n < bytes; i++) {
+    const p = piece(i);
+    parts.push(p);
+    n += p.length;
+  }
+  return parts.join('').slice(0, bytes);
+}
+
+function sentence(r) {
+  const n = 6 + Math.floor(r() * 14);
+  const w = Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]);
+  w[0] = w[0][0].toUpperCase() + w[0].slice(1);
+  return `${w.join(' ')}.`;
+}
+
+/** Shape → generator of about `bytes` of markdown. */
+const SHAPES = {
+  prose: (bytes) => {
+    const r = rng(1);
+    return fill(bytes, (i) => (i % 12 === 0 ? `## Section ${i}\n\n` : '') + Array.from({ length: 5 }, () => sentence(r)).join(' ') + '\n\n');
+  },
+  'unspaced-letters': (bytes) => {
+    // One pre-token of letters: cl100k's pattern never splits it.
+    const r = rng(2);
+    const a = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    return `# Blob\n\n${fill(bytes, () => a[Math.floor(r() * a.length)])}\n`;
+  },
+  'unspaced-base64': (bytes) => {
+    const r = rng(3);
+    const a = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    return `# Image\n\n![x](data:image/png;base64,${fill(bytes, () => a[Math.floor(r() * a.length)])})\n`;
+  },
+  'code-line': (bytes) => `# Minified\n\n\`\`\`js\n${fill(bytes, (i) => `function f${i}(a,b){return a*${i}+b};var v${i}=f${i}(${i},2);`)}\n\`\`\`\n`,
+  'deep-list': (bytes) => fill(bytes, (i) => `${'  '.repeat(i)}- item ${i}\n`),
+  'deep-quote': (bytes) => fill(bytes, (i) => `${'>'.repeat(i + 1)} quoted line ${i}\n`),
+  'wide-table': (bytes) => {
+    // Ten rows (header and delimiter included) of as many columns as the size allows.
+    const cols = Math.max(2, Math.floor(bytes / 10 / 8));
+    const row = (f) => `|${Array.from({ length: cols }, (_, c) => f(c)).join('|')}|\n`;
+    return `# Table\n\n${row((c) => ` h${c} `)}${row(() => ' --- ')}${Array.from({ length: 8 }, (_, r) => row((c) => ` ${r}.${c} `)).join('')}`;
+  },
+  'huge-heading': (bytes) => {
+    const r = rng(4);
+    return `# Title\n\n## ${fill(bytes, () => `${WORDS[Math.floor(r() * WORDS.length)]} `)}\n\nBody.\n`;
+  },
+  'tiny-lines': (bytes) => `# Lines\n\n${fill(bytes, (i) => `x${i % 10}\n`)}`,
+  'tiny-headings': (bytes) => fill(bytes, (i) => `# h${i % 100}\n`),
+};
+
+const SIZE_UNITS = { k: 1e3, m: 1e6 };
+function parseSize(s) {
+  const m = /^(\d+(?:\.\d+)?)([km]?)b?$/i.exec(s.trim());
+  if (!m) throw new Error(`bad size ${s}`);
+  return Math.round(Number(m[1]) * (SIZE_UNITS[m[2].toLowerCase()] ?? 1));
+}
+const label = (bytes) => (bytes >= 1e6 ? `${bytes / 1e6} MB` : `${bytes / 1e3} KB`);
+
+async function child(shape, bytes, strategy) {
+  const { chunkDocument } = await import(pathToFileURL(DIST).href);
+  const text = SHAPES[shape](bytes);
+  const opts = { docName: 'scaling', strategy };
+  const times = [];
+  let chunks = 0;
+  const began = performance.now();
+  do {
+    globalThis.gc?.();
+    const t0 = performance.now();
+    chunks = chunkDocument(text, opts).chunks.length;
+    times.push(performance.now() - t0);
+  } while (performance.now() - began < 500 && times.length < 50);
+  process.send({ ms: Math.min(...times), passes: times.length, chunks, bytes: Buffer.byteLength(text) });
+}
+
+function runCase(shape, bytes, strategy, timeoutMs) {
+  return new Promise((resolveCase) => {
+    const proc = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', fileURLToPath(import.meta.url), '--child', shape, String(bytes), strategy], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let result = null;
+    let stderr = '';
+    proc.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+    proc.on('message', (m) => (result = m));
+    const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+    proc.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (result) resolveCase({ ok: true, ...result });
+      else resolveCase({ ok: false, why: signal === 'SIGKILL' ? `> ${timeoutMs / 1000} s` : `failed (${code ?? signal}): ${stderr.trim().split('\n').pop()}` });
+    });
+  });
+}
+
+async function main(argv) {
+  const arg = (name, dflt) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : dflt;
+  };
+  const sizes = arg('sizes', '10k,100k,1m,10m').split(',').map(parseSize);
+  const shapes = arg('shapes', Object.keys(SHAPES).join(',')).split(',');
+  for (const s of shapes) if (!SHAPES[s]) throw new Error(`unknown shape ${s} (have ${Object.keys(SHAPES).join(', ')})`);
+  if (!shapes.includes('prose')) shapes.unshift('prose');
+  const timeoutMs = Number(arg('timeout', '60')) * 1000;
+  const strategy = arg('strategy', 'semantic');
+  const loadStart = loadavg();
+  const results = {};
+  for (const bytes of sizes) {
+    for (const shape of shapes) {
+      // A shape that already failed or timed out at a smaller size would only do worse.
+      const failedBefore = Object.values(results[shape] ?? {}).find((r) => !r.ok);
+      const r = failedBefore ? { ok: false, why: `not run (${failedBefore.why.startsWith('not run') ? failedBefore.why.slice(9, -1) : failedBefore.why} at a smaller size)` } : await runCase(shape, bytes, strategy, timeoutMs);
+      (results[shape] ??= {})[bytes] = r;
+      process.stderr.write(`${shape} ${label(bytes)}: ${r.ok ? `${(r.ms / 1000).toFixed(3)} s (${r.passes} pass(es), ${r.chunks} chunks)` : r.why}\n`);
+    }
+  }
+  const loadEnd = loadavg();
+  const fmtLoad = (l) => l.map((x) => x.toFixed(2)).join(' ');
+  const out = [];
+  out.push(`Command: \`${['node bench/scaling.mjs', ...argv].join(' ')}\` (strategy ${strategy}, default options)`);
+  out.push('');
+  out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average (1/5/15 min) ${fmtLoad(loadStart)} at start, ${fmtLoad(loadEnd)} at end; ${new Date().toISOString()}.`);
+  out.push('');
+  out.push('Seconds per MB of input (fastest pass), and in brackets the ratio to prose of the same size.');
+  out.push('');
+  out.push(`| shape | ${sizes.map(label).join(' | ')} |`);
+  out.push(`| --- | ${sizes.map(() => '---:').join(' | ')} |`);
+  for (const shape of shapes) {
+    const cells = sizes.map((bytes) => {
+      const r = results[shape][bytes];
+      if (!r.ok) return r.why;
+      const perMb = r.ms / 1000 / (r.bytes / 1e6);
+      const base = results.prose[bytes];
+      const ratio = base?.ok ? perMb / (base.ms / 1000 / (base.bytes / 1e6)) : NaN;
+      return `${perMb.toFixed(2)} s (${Number.isNaN(ratio) ? '–' : `${ratio.toFixed(2)}×`})`;
+    });
+    out.push(`| ${shape} | ${cells.join(' | ')} |`);
+  }
+  console.log(out.join('\n'));
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === '--child') await child(argv[1], Number(argv[2]), argv[3]);
+else await main(argv);
