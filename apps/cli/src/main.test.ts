@@ -60,8 +60,8 @@ describe('chunkyard', () => {
     const mod = (await c.load()) as { main: unknown; HELP: string };
     expect(typeof mod.main).toBe('function');
     expect(mod.HELP.startsWith(`${c.tool} — `)).toBe(true);
-    // Every tool's package is @chunkyard/<its bin>.
-    const owner = `@chunkyard/${c.tool}`;
+    // Every tool's package is @chunkyard/<its bin>, or the package it names.
+    const owner = c.package ?? `@chunkyard/${c.tool}`;
     const toolPkg = JSON.parse(readFileSync(join(REPO, 'node_modules', owner, 'package.json'), 'utf8')) as { bin: Record<string, string> };
     expect(Object.keys(toolPkg.bin)).toEqual([c.tool]);
     expect(pkg.dependencies[owner]).toBe(pkg.version);

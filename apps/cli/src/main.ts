@@ -18,6 +18,8 @@ export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json
 export interface Command {
   /** The tool's own bin, which takes the same arguments. */
   tool: string;
+  /** Its npm package, when that is not `@chunkyard/<tool>` (the inspector's bin is named apart from MCP's `inspector`). */
+  package?: string;
   /** One line for `chunkyard --help`. */
   summary: string;
   /** Loads the tool's package; its main(argv) prints through process.stdout/stderr and returns the exit status. */
@@ -35,7 +37,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   store: { tool: 'docs-store', summary: 'SQLite store: ingest docs, search them, serve them to agents over MCP', load: () => import('@chunkyard/docs-store') },
   export: { tool: 'docs-export', summary: 'every chunk as JSON lines: LangChain Documents, LlamaIndex TextNodes, plain records', load: () => import('@chunkyard/docs-export') },
   score: { tool: 'docs-score', summary: 'check built topics and measure retrieval quality on question sets', load: () => import('@chunkyard/docs-score') },
-  inspect: { tool: 'inspector', summary: 'copy the chunk inspector page beside built docs', load: () => import('@chunkyard/inspector') },
+  inspect: { tool: 'chunk-inspector', package: '@chunkyard/inspector', summary: 'copy the chunk inspector page beside built docs', load: () => import('@chunkyard/inspector') },
 };
 
 const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
@@ -54,7 +56,7 @@ ${Object.entries(COMMANDS)
 
 Each command is also a bin of its own with the same options: chunking-tool,
 keyword-extractor, topic-spec, index-tool, docs-query, docs-serve, docs-store, docs-export,
-docs-score and inspector.
+docs-score and chunk-inspector.
 
 Exit status: the command's own; 2 no or an unknown command.
 `;

@@ -1,9 +1,9 @@
 /**
- * inspector: copies the chunk inspector page (static/: index.html, ES modules, CSS) into a
+ * chunk-inspector: copies the chunk inspector page (static/: index.html, ES modules, CSS) into a
  * folder, so any static host serves it beside the docs. docs-serve serves the same files at
  * /_inspect/ without this step.
  *
- *   inspector build --out docs/_inspect
+ *   chunk-inspector build --out docs/_inspect
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,10 +17,10 @@ export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export const HELP = `inspector — the chunk inspector page, as static files
+export const HELP = `chunk-inspector — the chunk inspector page, as static files
 
 Usage:
-  inspector build --out DIR
+  chunk-inspector build --out DIR
 
 Copies the page (index.html, inspect.js and its modules, inspect.css) into DIR. Put DIR
 one level below the built docs root (e.g. docs/_inspect) and open
@@ -32,7 +32,7 @@ Elsewhere, ?root=<docs URL> points the page at docs on another host (which must 
 Options:
   --out DIR    where to copy the page (created if missing)
   -h, --help   show this help
-  --version    print inspector's version
+  --version    print chunk-inspector's version
 
 Exit status: 0 copied; 2 usage error.
 `;
@@ -50,7 +50,7 @@ export function buildStatic(out: string): string[] {
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
-  return guardEnvironment('inspector', io, (safe) => run(argv, safe));
+  return guardEnvironment('chunk-inspector', io, (safe) => run(argv, safe));
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
@@ -67,7 +67,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     if (values.version) {
-      io.stdout(`inspector ${VERSION}\n`);
+      io.stdout(`chunk-inspector ${VERSION}\n`);
       return 0;
     }
     if (positionals[0] !== 'build' || positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no command given (build)' : `unknown command ${JSON.stringify(positionals.join(' '))} (build)`);
@@ -75,11 +75,11 @@ async function run(argv: string[], io: Io): Promise<number> {
     out = resolve(values.out);
     if (existsSync(out) && !statSync(out).isDirectory()) throw new Error(`--out ${values.out}: exists and is not a folder`);
   } catch (err) {
-    io.stderr(`inspector: ${(err as Error).message}\nRun inspector --help for usage.\n`);
+    io.stderr(`chunk-inspector: ${(err as Error).message}\nRun chunk-inspector --help for usage.\n`);
     return 2;
   }
   const names = buildStatic(out);
-  io.stdout(`inspector: copied ${names.length} files to ${out} (${names.join(', ')})\n`);
+  io.stdout(`chunk-inspector: copied ${names.length} files to ${out} (${names.join(', ')})\n`);
   return 0;
 }
 
