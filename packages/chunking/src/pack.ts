@@ -115,29 +115,36 @@ function shouldClose(cur: Run, piece: Piece, joined: number, ctx: PackContext, w
 }
 
 function mergeSmall(runs: Run[], ctx: PackContext): Run[] {
-  const out = [...runs];
-  for (let i = 0; i < out.length && out.length > 1; ) {
-    const run = out[i]!;
-    if (run.tokens >= ctx.minTokens) {
-      i++;
+  // The runs before the current one are a stack and the ones after it a
+  // cursor into `runs`: merging is a pop or an advance, never a splice of the
+  // whole list, which made thousands of tiny sections quadratic.
+  const done: Run[] = [];
+  let k = 1;
+  let cur: Run | undefined = runs[0];
+  while (cur) {
+    if (done.length + 1 + (runs.length - k) <= 1 || cur.tokens >= ctx.minTokens) {
+      done.push(cur);
+      cur = runs[k++];
       continue;
     }
-    const next = out[i + 1];
-    const prev = out[i - 1];
-    const forward = next ? makeRun([...run.pieces, ...next.pieces], ctx) : null;
+    const next = runs[k];
+    const prev = done[done.length - 1];
+    const forward = next ? makeRun([...cur.pieces, ...next.pieces], ctx) : null;
     if (forward && forward.tokens <= forward.budget) {
-      out.splice(i, 2, forward);
+      k++;
+      cur = forward;
       continue;
     }
-    const backward = prev ? makeRun([...prev.pieces, ...run.pieces], ctx) : null;
+    const backward = prev ? makeRun([...prev.pieces, ...cur.pieces], ctx) : null;
     if (backward && backward.tokens <= backward.budget) {
-      out.splice(i - 1, 2, backward);
-      i--;
+      done.pop();
+      cur = backward;
       continue;
     }
-    i++;
+    done.push(cur);
+    cur = runs[k++];
   }
-  return out;
+  return done;
 }
 
 function fits(run: Piece[], ctx: PackContext): boolean {
