@@ -232,7 +232,7 @@ function heapMerge(bytes: Uint8Array): { parts: number; next: Int32Array } {
     if (size > 0) siftDown(0);
     const r = Math.floor(key / POS_SPAN);
     const i = key - r * POS_SPAN;
-    if (own[i] < 0 || rank[i] !== r) continue; // stale: the part is gone or its pair changed
+    if (own[i]! < 0 || rank[i] !== r) continue; // stale: the part is gone or its pair changed
     // Merge part i with its successor j.
     const j = next[i]!;
     own[j] = -1;
