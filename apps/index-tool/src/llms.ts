@@ -36,11 +36,13 @@ export function writeLlmsTxt(root: string, options: LlmsOptions): { out: string;
   const topics: LlmsTopic[] = [];
   const sectionTitles: Record<string, string> = {};
   const seen = new Set<string>();
+  let rootTitle = '';
   const visit = (id: string) => {
     // A link cycle or a duplicate link lists a topic once.
     if (seen.has(id)) return;
     seen.add(id);
     const index = readIndex(join(root, ...(id === '' ? [] : id.split('/')), 'index.json'));
+    if (id === '') rootTitle = index.title;
     if (index.kind === 'section' && id !== '' && !id.includes('/')) sectionTitles[id] = index.title;
     if (index.kind === 'topic') {
       const first = Object.values(index._embedded.chunks ?? {})[0];
@@ -53,7 +55,7 @@ export function writeLlmsTxt(root: string, options: LlmsOptions): { out: string;
     options.summary ??
     `${topics.length} topic${topics.length === 1 ? '' : 's'}, each linked to its markdown source. Retrieval-ready chunks of each are listed in its index.json (HAL+JSON), built by chunkyard.`;
   const out = join(root, 'llms.txt');
-  writeFileAtomic(out, llmsTxt({ title: options.title ?? readIndex(join(root, 'index.json')).title, summary, sectionTitles, topics }));
+  writeFileAtomic(out, llmsTxt({ title: options.title ?? rootTitle, summary, sectionTitles, topics }));
   return { out, topics: topics.length };
 }
 
