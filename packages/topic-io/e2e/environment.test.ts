@@ -7,9 +7,10 @@
 // Root ignores permission bits, so EACCES is made real by running the tool as `nobody`
 // (setpriv) on a folder of mode 555; `chattr +i` (EPERM, which root cannot bypass) and a
 // small tmpfs (ENOSPC) need root too. Those probes are skipped when their tool is missing.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,19 @@ interface Run {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+}
+
+/** The base URL a docs-serve child prints once it listens; rejects if it exits first. */
+function servedUrl(server: ChildProcessByStdio<null, Readable, Readable>): Promise<string> {
+  return new Promise<string>((done, fail) => {
+    let out = '';
+    server.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /at (http:\/\/\S+\/) /.exec(out);
+      if (m) done(m[1]!);
+    });
+    server.on('exit', () => fail(new Error(`docs-serve exited: ${out}`)));
+  });
 }
 
 function run(app: (typeof APPS)[number], args: string[], opts: { asNobody?: boolean; cwd?: string } = {}): Run {
@@ -256,15 +270,7 @@ describe('non-regular files are refused at once, broken marker links are named a
     execFileSync('mkfifo', [join(dir, 'docs/sub/index.json')]);
     const server = spawn(process.execPath, [bin('docs-serve'), join(dir, 'docs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((done, fail) => {
-        let out = '';
-        server.stdout.on('data', (b: Buffer) => {
-          out += b.toString();
-          const m = /at (http:\/\/\S+\/) /.exec(out);
-          if (m) done(m[1]!);
-        });
-        server.on('exit', () => fail(new Error(`docs-serve exited: ${out}`)));
-      });
+      const url = await servedUrl(server);
       for (const path of ['t1/pipe.md', 'sub/', 'sub/index.json']) {
         const res = await fetch(new URL(path, url), { signal: AbortSignal.timeout(5000) });
         expect(res.status, path).toBe(403);
@@ -364,15 +370,7 @@ describe('output is safe for a terminal', () => {
     }
     const server = spawn(process.execPath, [bin('docs-serve'), join(dir, 'docs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((done, fail) => {
-        let out = '';
-        server.stdout.on('data', (b: Buffer) => {
-          out += b.toString();
-          const m = /at (http:\/\/\S+\/) /.exec(out);
-          if (m) done(m[1]!);
-        });
-        server.on('exit', () => fail(new Error(`docs-serve exited: ${out}`)));
-      });
+      const url = await servedUrl(server);
       const r = await new Promise<Run>((done) => {
         const child = spawn(process.execPath, [bin('docs-query'), '--base-url', url, '--list'], { cwd: dir });
         let stdout = '';
