@@ -574,7 +574,7 @@ describe('every problem at once, with "did you mean"', () => {
       expect.stringMatching(/^chunkyard\.config\.yaml:2: chunking\.maxToken: unknown setting; did you mean maxTokens\? \(known: /),
       expect.stringMatching(/^chunkyard\.config\.yaml:3: chunking\.strategy: expected one of semantic, .*, got "semantc"; did you mean semantic\?$/),
       expect.stringMatching(/^chunkyard\.config\.yaml:4: chunking\.overlapSentences: expected /),
-      'chunkyard.config.yaml:5: embedings: unknown key; did you mean embeddings? (known: chunking, embeddings, spec)',
+      'chunkyard.config.yaml:5: embedings: unknown key; did you mean embeddings? (known: chunking, embeddings, llm, spec)',
     ]);
   });
 
@@ -587,5 +587,53 @@ describe('every problem at once, with "did you mean"', () => {
 
   it('lists every YAML syntax error, not just the first', () => {
     expect(() => parseConfig('chunking:\n  a: [1\nb: {\n', 'c.yaml')).toThrow(/c\.yaml:\d+: not valid YAML[\s\S]*\nc\.yaml:\d+: not valid YAML/);
+  });
+});
+
+describe('parseConfig: the llm section', () => {
+  const errorOf = (text: string, opts = {}): ConfigError => {
+    try {
+      parseConfig(text, 'chunkyard.config.yaml', opts);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return err as ConfigError;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('reads every key, and a topic inherits the section', () => {
+    const text = [
+      'llm:',
+      '  provider: ollama',
+      '  model: llama3.2',
+      '  host: http://127.0.0.1:11434',
+      '  temperature: 0.2',
+      '  timeoutMs: 30000',
+      '  maxRetries: 2',
+      '  leadLines: true',
+      '  cacheDir: .llm-cache',
+      '',
+    ].join('\n');
+    const config = parseConfig(text, 'chunkyard.config.yaml');
+    expect(config.llm).toEqual({ provider: 'ollama', model: 'llama3.2', host: 'http://127.0.0.1:11434', temperature: 0.2, timeoutMs: 30000, maxRetries: 2, leadLines: true, cacheDir: '.llm-cache' });
+    expect(mergeTopic(config, { chunking: { maxTokens: 300 } }).llm).toEqual(config.llm);
+  });
+
+  it('names the line, the key and the nearest known name for every mistake', () => {
+    const err = errorOf(['llm:', '  provider: olama', '  temprature: 0.2', '  temperature: 3', '  leadLines: yes please', ''].join('\n'));
+    expect(err.message.split('\n')).toEqual([
+      'chunkyard.config.yaml:2: llm.provider: expected one of ollama, openai, got "olama"; did you mean ollama?',
+      expect.stringMatching(/^chunkyard\.config\.yaml:3: llm\.temprature: unknown setting; did you mean temperature\? \(known: provider, model, /),
+      'chunkyard.config.yaml:4: llm.temperature: expected a number from 0 to 2, got 3',
+      'chunkyard.config.yaml:5: llm.leadLines: expected true or false, got "yes please"',
+    ]);
+  });
+
+  it('needs a provider, is workspace-only, and is suggested for a typo', () => {
+    expect(errorOf('llm:\n  model: llama3.2\n').message).toBe(
+      'chunkyard.config.yaml:1: llm.provider: missing; expected one of ollama, openai (remove the llm: section to run without an LLM)',
+    );
+    expect(errorOf('llm:\n  provider: openai\n', { topic: true }).message).toMatch(/^chunkyard\.config\.yaml:1: llm: set in chunkyard\.config\.yaml only/);
+    expect(errorOf('lm:\n  provider: openai\n').message).toMatch(/lm: unknown key; did you mean llm\?/);
   });
 });

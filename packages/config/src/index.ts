@@ -58,6 +58,29 @@ export interface EmbeddingsConfigSection {
   maxRetries?: number;
 }
 
+/**
+ * The `llm:` section (workspace only): the chat model behind seed 000's LLM work, i.e.
+ * docs-score's answer metrics and, with `leadLines: true`, paginate's lead-in/lead-out
+ * sentences. Typed here, not imported from @chunkyard/llm, for the same reason as embeddings.
+ */
+export interface LlmConfigSection {
+  provider?: 'ollama' | 'openai';
+  /** Default per provider: ollama llama3.2, openai gpt-4o-mini. */
+  model?: string;
+  /** ollama only; else env OLLAMA_HOST. */
+  host?: string;
+  /** openai only; else env OPENAI_BASE_URL. */
+  baseURL?: string;
+  /** Sampling temperature; seed 000 asks for 0.2 ("low-temperature mode to maximize determinism"). */
+  temperature?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** paginate: write lead-in/lead-out sentences with this model instead of the extractive ones. */
+  leadLines?: boolean;
+  /** Where generated text is cached, relative to the config file's folder (default .llm-cache). */
+  cacheDir?: string;
+}
+
 /** The `spec:` section: TopicSpec settings (workspace, or per topic in topic.yaml). */
 export interface SpecSettings {
   /** Cosine similarity a qa-pairs.md question needs to a chunk for its SimHash to be stored on it. */
@@ -70,6 +93,8 @@ export interface ChunkyardConfig {
   spec?: SpecSettings;
   /** Workspace config only (one model for every topic, so their vectors can be compared); absent when not configured. */
   embeddings?: EmbeddingsConfigSection;
+  /** Workspace config only (the `llm:` section); absent when not configured. */
+  llm?: LlmConfigSection;
   /** topic.yaml only: the topic's source documents, relative to the topic folder. */
   sources?: string[];
 }
@@ -190,6 +215,18 @@ const EMBEDDINGS_KEYS: Record<keyof EmbeddingsConfigSection, Check> = {
   maxRetries: intRange(0, 10),
 };
 
+const LLM_KEYS: Record<keyof LlmConfigSection, Check> = {
+  provider: oneOf('ollama', 'openai'),
+  model: nonEmptyString,
+  host: httpUrl('http://127.0.0.1:11434'),
+  baseURL: httpUrl('https://api.openai.com/v1'),
+  temperature: (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 2 ? null : 'a number from 0 to 2'),
+  timeoutMs: int(100, 3_600_000),
+  maxRetries: intRange(0, 10),
+  leadLines: (v) => (typeof v === 'boolean' ? null : 'true or false'),
+  cacheDir: nonEmptyString,
+};
+
 /**
  * The value as the user wrote it: JSON.stringify turns 1e309 (Infinity) and .nan into `null`,
  * which is not what was given. A scalar keeps its source text; anything else is shown as JSON.
@@ -208,8 +245,8 @@ function shown(node: unknown, value: unknown): string {
  * checks themselves (each answers NaN with what it expects), so --help and the validation
  * cannot drift apart.
  */
-export function numericRanges(section: 'chunking' | 'spec' | 'embeddings'): string[] {
-  const checks: Record<string, Check> = section === 'chunking' ? CHUNKING_KEYS : section === 'spec' ? SPEC_KEYS : EMBEDDINGS_KEYS;
+export function numericRanges(section: 'chunking' | 'spec' | 'embeddings' | 'llm'): string[] {
+  const checks: Record<string, Check> = section === 'chunking' ? CHUNKING_KEYS : section === 'spec' ? SPEC_KEYS : section === 'llm' ? LLM_KEYS : EMBEDDINGS_KEYS;
   const out: string[] = [];
   for (const [key, check] of Object.entries(checks)) {
     const m = /^an? (?:integer|number) from (\S+) to (\S+)$/.exec(check(Number.NaN) ?? '');
@@ -219,7 +256,7 @@ export function numericRanges(section: 'chunking' | 'spec' | 'embeddings'): stri
 }
 
 /** `numericRanges` wrapped for a --help text: comma-separated, lines of at most `width`. */
-export function rangesHelp(section: 'chunking' | 'spec' | 'embeddings', indent: string, width = 88): string {
+export function rangesHelp(section: 'chunking' | 'spec' | 'embeddings' | 'llm', indent: string, width = 88): string {
   const lines: string[] = [];
   let line = '';
   for (const item of numericRanges(section)) {
@@ -293,6 +330,13 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       config.spec = parseSection(pair.value as Node | null, 'spec', SPEC_KEYS, line, {}) as SpecSettings;
     } else if (key === 'embeddings' && !opts.topic) {
       config.embeddings = parseSection(pair.value as Node | null, 'embeddings', EMBEDDINGS_KEYS, line, {}) as EmbeddingsConfigSection;
+    } else if (key === 'llm' && !opts.topic) {
+      const llm = parseSection(pair.value as Node | null, 'llm', LLM_KEYS, line, {}) as LlmConfigSection;
+      // Without a provider the section configures nothing: say so instead of silently running offline.
+      if (isMap(pair.value) && llm.provider === undefined && !(pair.value as YAMLMap).items.some((i) => isScalar(i.key) && i.key.value === 'provider')) {
+        fail(line, 'llm.provider: missing; expected one of ollama, openai (remove the llm: section to run without an LLM)');
+      }
+      config.llm = llm;
     } else if (key === 'sources' && opts.topic) {
       const value: unknown = (pair.value as Node | null)?.toJSON();
       if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && /\.(md|markdown|txt)$/.test(v) && !v.includes('..'))) {
@@ -300,8 +344,10 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       } else config.sources = value as string[];
     } else if (key === 'embeddings') {
       fail(line, 'embeddings: set in chunkyard.config.yaml only, so that every topic uses one model and their vectors can be compared');
+    } else if (key === 'llm') {
+      fail(line, 'llm: set in chunkyard.config.yaml only (one model for the whole workspace)');
     } else {
-      const known = opts.topic ? ['chunking', 'spec', 'sources'] : ['chunking', 'embeddings', 'spec'];
+      const known = opts.topic ? ['chunking', 'spec', 'sources'] : ['chunking', 'embeddings', 'llm', 'spec'];
       fail(line, `${key}: unknown key${hint(key, known)} (known: ${known.join(', ')})`);
     }
   }
@@ -342,6 +388,7 @@ export function mergeTopic(base: ChunkyardConfig, topic: ChunkyardConfig | null)
   return {
     chunking: { ...base.chunking, ...topic.chunking },
     ...(base.embeddings ? { embeddings: base.embeddings } : {}),
+    ...(base.llm ? { llm: base.llm } : {}),
     ...(base.spec || topic.spec ? { spec: { ...base.spec, ...topic.spec } } : {}),
     ...(topic.sources ? { sources: topic.sources } : {}),
   };
