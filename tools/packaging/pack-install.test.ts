@@ -191,4 +191,106 @@ export = n;
     expect(await inspectorPage()).toMatch(/^<!doctype html>/i);
     expect(linksLeavingDir(consumer)).toEqual([]);
   }, 900_000); // better-sqlite3 compiles from source during the install: minutes on 2 busy cores
+
+  it('the drop-in splitters work from the installed package with the real LangChain.js and LlamaIndex.TS', () => {
+    // The peers a LangChain or LlamaIndex user already has, at the versions this repo tests against.
+    const version = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    const peers = ['@langchain/core', '@langchain/textsplitters', 'llamaindex'].map((n) => `${n}@${version(n)}`);
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...peers], consumer);
+    // One import changes: LangChain's MarkdownTextSplitter becomes chunkyard's.
+    const script = `import fs from 'node:fs';
+import { Document } from '@langchain/core/documents';
+import { TextSplitter } from '@langchain/textsplitters';
+import { MarkdownTextSplitter } from '@chunkyard/chunking/langchain';
+import { ChunkyardNodeParser } from '@chunkyard/chunking/llamaindex';
+import { Document as LlamaDocument, NodeParser, TextNode, NodeRelationship } from 'llamaindex';
+const text = fs.readFileSync('guide.md', 'utf8');
+const splitter = new MarkdownTextSplitter({ chunkSize: 1000, chunkOverlap: 0 });
+const docs = await splitter.splitDocuments([new Document({ pageContent: text, metadata: { source: 'guide.md' } })]);
+const parser = new ChunkyardNodeParser();
+const nodes = parser.getNodesFromDocuments([new LlamaDocument({ id_: 'guide', text })]);
+console.log(JSON.stringify({
+  isTextSplitter: splitter instanceof TextSplitter,
+  docs: docs.length,
+  docsAreDocuments: docs.every((d) => d instanceof Document),
+  docSlices: docs.every((d) => d.pageContent === text.slice(d.metadata.sourcePosition.charStart, d.metadata.sourcePosition.charEnd)),
+  firstDoc: { source: docs[0].metadata.source, chunkId: docs[0].metadata.chunkId, id: docs[0].id },
+  isNodeParser: parser instanceof NodeParser,
+  nodes: nodes.length,
+  nodesAreTextNodes: nodes.every((n) => n instanceof TextNode),
+  nodeSlices: nodes.every((n) => n.text === text.slice(n.startCharIdx, n.endCharIdx)),
+  sourceOfSecond: nodes[1].relationships[NodeRelationship.SOURCE]?.nodeId,
+  previousOfSecond: nodes[1].relationships[NodeRelationship.PREVIOUS]?.nodeId === nodes[0].id_,
+}));`;
+    const got = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script], consumer).stdout) as Record<string, unknown>;
+    expect(got).toMatchObject({
+      isTextSplitter: true,
+      docsAreDocuments: true,
+      docSlices: true,
+      isNodeParser: true,
+      nodesAreTextNodes: true,
+      nodeSlices: true,
+      sourceOfSecond: 'guide',
+      previousOfSecond: true,
+    });
+    expect(got.docs).toBeGreaterThan(3);
+    expect(got.nodes).toBe(got.docs);
+    expect(got.firstDoc).toMatchObject({ source: 'guide.md' });
+    expect((got.firstDoc as { chunkId: string; id: string }).id).toBe((got.firstDoc as { chunkId: string }).chunkId);
+  }, 600_000);
+
+  it('`chunkyard store mcp --http` from the install answers the official MCP SDK client: tools, chunk:// resources, the prompt', async () => {
+    const bin = join(consumer, 'node_modules/.bin/chunkyard');
+    run(process.execPath, [bin, 'store', 'ingest', 'guide.md', '--db', 'mcp.db'], consumer);
+    const server = spawn(process.execPath, [bin, 'store', 'mcp', '--db', 'mcp.db', '--http', '--port', '0', '--token', 's3cret'], { cwd: consumer, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)));
+    try {
+      const url = await new Promise<string>((found, fail) => {
+        let err = '';
+        server.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = / at (http:\/\/\S+\/mcp)/.exec(err);
+          if (m) found(m[1]!);
+        });
+        void exited.then((code) => fail(new Error(`docs-store mcp exited ${code} before listening: ${err}`)));
+      });
+      // The SDK the consumer got as docs-store's dependency; the client runs in its own process,
+      // resolving everything from the consumer's node_modules.
+      const client = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+const url = new URL(process.argv[1]);
+const denied = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+const client = new Client({ name: 'pack-install', version: '1.0.0' });
+await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: 'Bearer s3cret' } } }));
+const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+const search = await client.callTool({ name: 'search_docs', arguments: { query: 'polymorphic type discriminator', limit: 3 } });
+const hits = JSON.parse(search.content[0].text);
+const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+const listed = (await client.listResources()).resources;
+const read = await client.readResource({ uri: listed[0].uri });
+const prompt = await client.getPrompt({ name: 'answer_from_docs', arguments: { question: 'How is the type discriminator written?' } });
+await client.close();
+console.log(JSON.stringify({ denied: denied.status, tools, hitFile: (hits.hits ?? hits)[0]?.source_file, templates, resources: listed.length, firstUri: listed[0].uri, readText: read.contents[0].text.length, promptText: prompt.messages[0].content.text }));`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', client, url], { cwd: consumer, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((done) => child.on('exit', done));
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      const got = JSON.parse(out) as { denied: number; tools: string[]; hitFile: string; templates: string[]; resources: number; firstUri: string; readText: number; promptText: string };
+      expect(got.denied).toBe(401);
+      expect(got.tools).toEqual(expect.arrayContaining(['search_docs', 'ingest_artifact', 'expand_chunk', 'store_stats']));
+      expect(got.hitFile).toBe('guide.md');
+      expect(got.templates.some((t) => t.startsWith('chunk://'))).toBe(true);
+      expect(got.resources).toBeGreaterThan(3);
+      expect(got.firstUri).toMatch(/^chunk:\/\//);
+      expect(got.readText).toBeGreaterThan(0);
+      expect(got.promptText).toMatch(/chunk:\/\//);
+    } finally {
+      server.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }, 120_000);
 });
