@@ -13,6 +13,7 @@ import { chunkDocument, ChunkOptionsError, resolveOptions, STRATEGIES, type Chun
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 
@@ -97,8 +98,11 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   let jobs: Job[];
+  let leads: LeadWriter;
   try {
     jobs = planJobs(args.positionals, args.values);
+    // llm.leadLines: paginate's lead sentences from the configured model (identity otherwise).
+    leads = llmLeadWriter(args.values.config, io.stderr);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
       io.stderr(`chunking-tool: ${err.message}\n`);
@@ -118,7 +122,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     let failed = false;
     for (const job of group) {
       try {
-        const result = chunkOne(job);
+        const result = await leads(chunkOne(job), job.source);
         for (const [name, data] of outputsOf(job, result)) files.set(name, data);
         if (result.strategy === 'paginate') pages.push({ name: docNameOf(job.file), source: basename(job.file), result });
         summaries.push({

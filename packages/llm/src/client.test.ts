@@ -1,0 +1,89 @@
+// The chat clients, driving the real `openai` and `ollama` packages against a local HTTP server
+// that speaks each service's documented chat API.
+import { afterEach, describe, expect, it } from 'vitest';
+import { closedPort } from '../../embeddings/src/test-server.js';
+import { startChatServer, userText, type ChatBody, type TestServer } from './chat-server.js';
+import { createChatClient, LlmError, type LlmSettings } from './index.js';
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const settingsFor = (provider: 'ollama' | 'openai', origin: string, extra: Partial<LlmSettings> = {}): LlmSettings =>
+  provider === 'ollama' ? { provider, host: origin, backoffMs: 1, ...extra } : { provider, baseURL: `${origin}/v1`, backoffMs: 1, ...extra };
+const env = { OPENAI_API_KEY: 'sk-test' };
+
+async function failure(p: Promise<unknown>): Promise<LlmError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(LlmError);
+    return err as LlmError;
+  }
+  throw new Error('expected an LlmError');
+}
+
+describe.each(['ollama', 'openai'] as const)('%s chat', (provider) => {
+  it('sends the model, the messages and temperature 0.2 by default, and returns the reply', async () => {
+    server = await startChatServer((body) => `echo: ${userText(body)}`);
+    const client = createChatClient(settingsFor(provider, server.origin, { model: 'test-model' }), env);
+    expect(client.temperature).toBe(0.2);
+    const reply = await client.chat([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'hello' },
+    ]);
+    expect(reply).toBe('echo: hello');
+    expect(server.requests).toHaveLength(1);
+    const body = server.requests[0]!.body as ChatBody;
+    expect(body.model).toBe('test-model');
+    expect(body.messages).toEqual([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'hello' },
+    ]);
+    expect(provider === 'ollama' ? body.options?.temperature : body.temperature).toBe(0.2);
+    if (provider === 'ollama') expect(body.stream).toBe(false);
+    if (provider === 'openai') expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  it('retries a 503 and then answers', async () => {
+    server = await startChatServer(() => (server!.requests.length === 1 ? { text: 'busy', status: 503 } : 'ok'));
+    const reply = await createChatClient(settingsFor(provider, server.origin), env).chat([{ role: 'user', content: 'q' }]);
+    expect(reply).toBe('ok');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('names the provider, the URL and the fix for a missing model (404, not retried)', async () => {
+    server = await startChatServer(() => ({ text: 'model "nope" not found', status: 404 }));
+    const err = await failure(createChatClient(settingsFor(provider, server.origin, { model: 'nope' }), env).chat([{ role: 'user', content: 'q' }]));
+    expect(server.requests).toHaveLength(1);
+    expect(err.status).toBe(404);
+    expect(err.message).toContain(`${provider} chat (${server.origin}`);
+    expect(err.message).toContain('HTTP 404');
+    expect(err.message).not.toContain('\n');
+    expect(err.fix).toMatch(provider === 'ollama' ? /ollama pull nope/ : /llm\.model \(nope\)/);
+  });
+
+  it('says the server is unreachable, with the fix', async () => {
+    const origin = `http://127.0.0.1:${await closedPort()}`;
+    const err = await failure(createChatClient(settingsFor(provider, origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+    expect(err.message).toMatch(/cannot reach the server/);
+    expect(err.fix).toMatch(provider === 'ollama' ? /ollama serve/ : /OPENAI_BASE_URL/);
+  });
+
+  it('times out a server that never answers', async () => {
+    server = await startChatServer(() => ({ text: 'late', delayMs: 5_000 }));
+    const err = await failure(createChatClient(settingsFor(provider, server.origin, { timeoutMs: 100, maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+    expect(err.message).toMatch(/no response within 100 ms/);
+  });
+});
+
+describe('openai chat without a key', () => {
+  it('fails before sending anything', async () => {
+    server = await startChatServer(() => 'never');
+    const err = await failure(createChatClient(settingsFor('openai', server.origin), {}).chat([{ role: 'user', content: 'q' }]));
+    expect(err.message).toMatch(/OPENAI_API_KEY is not set/);
+    expect(server.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,275 @@
+/**
+ * Chat completions from the configured provider, through the real client packages:
+ *
+ *   ollama  `ollama`'s chat (POST /api/chat, stream: false), host from settings or OLLAMA_HOST
+ *   openai  `openai`'s chat.completions.create (POST {baseURL}/chat/completions), OPENAI_API_KEY,
+ *           OPENAI_BASE_URL for compatible servers (vLLM, llama.cpp, LM Studio, …)
+ *
+ * Both client packages are imported on first use, not at load: a tool that only might talk to a
+ * model (chunking-tool, docs-score) does not pay their start-up cost on every run.
+ *
+ * Every failure is one LlmError whose message names the provider, the URL and the fix.
+ */
+
+export type LlmProviderName = 'ollama' | 'openai';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmSettings {
+  provider: LlmProviderName;
+  /** Default: ollama llama3.2, openai gpt-4o-mini (the model seed 000's scorer names). */
+  model?: string;
+  /** ollama only: server address; else env OLLAMA_HOST, else http://127.0.0.1:11434. */
+  host?: string;
+  /** openai only: API base URL; else env OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  baseURL?: string;
+  /** Default 0.2: seed 000's "low-temperature (T=0.2) mode to maximize determinism". */
+  temperature?: number;
+  /** Per request (default 120000: a chat answer over a whole document takes a while). */
+  timeoutMs?: number;
+  /** Retries after the first attempt on 429, 5xx, timeouts and connection resets (default 2). */
+  maxRetries?: number;
+  /** Base of the exponential backoff in ms (default 500). Not a config key; tests set it. */
+  backoffMs?: number;
+}
+
+export const LLM_DEFAULT_MODELS: Record<LlmProviderName, string> = { ollama: 'llama3.2', openai: 'gpt-4o-mini' };
+export const LLM_DEFAULT_TEMPERATURE = 0.2;
+export const OLLAMA_DEFAULT_HOST = 'http://127.0.0.1:11434';
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+export interface ChatClient {
+  readonly provider: LlmProviderName;
+  readonly model: string;
+  readonly temperature: number;
+  /** The endpoint, for messages (no credentials). */
+  readonly url: string;
+  /** The assistant's reply text. */
+  chat(messages: readonly ChatMessage[], options?: { temperature?: number; signal?: AbortSignal }): Promise<string>;
+}
+
+export class LlmError extends Error {
+  override name = 'LlmError';
+  constructor(
+    readonly provider: LlmProviderName,
+    readonly url: string | null,
+    problem: string,
+    readonly fix: string,
+    readonly status: number | null = null,
+  ) {
+    super(`${provider} chat${url ? ` (${url})` : ''}: ${problem.replace(/\s+/g, ' ').trim()}. ${fix}`);
+  }
+}
+
+export type Env = Record<string, string | undefined>;
+
+function envValue(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v ? v : undefined;
+}
+
+/** `localhost:11434`, `0.0.0.0` or `:11434` (how OLLAMA_HOST is often written) → a full URL. */
+export function ollamaBaseUrl(host: string): string {
+  let h = host.trim();
+  let explicit = h.includes('://');
+  if (h.startsWith(':')) {
+    h = `http://127.0.0.1${h}`;
+    explicit = true;
+  }
+  if (!explicit) h = `http://${h}`;
+  const url = new URL(h);
+  const port = url.port || (explicit ? (url.protocol === 'https:' ? '443' : '80') : '11434');
+  return `${url.protocol}//${url.hostname}:${port}${url.pathname}`.replace(/\/$/, '');
+}
+
+/** A non-2xx response, with what the retry loop needs. */
+class HttpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(`HTTP ${status}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** The first system error code along an error's cause chain (fetch wraps them). */
+function networkCode(err: unknown): string | null {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+)$/.test(code)) return code;
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) for (const inner of errors) if (networkCode(inner)) return networkCode(inner);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+interface Attempt {
+  send(messages: readonly ChatMessage[], temperature: number, signal: AbortSignal): Promise<string>;
+  /** HTTP status of a failed attempt, when the error carries one. */
+  status(err: unknown): { status: number; detail: string } | null;
+  fix(kind: 'unreachable' | 'auth' | 'http' | 'timeout' | 'malformed', status?: number): string;
+}
+
+class Client implements ChatClient {
+  constructor(
+    readonly provider: LlmProviderName,
+    readonly model: string,
+    readonly temperature: number,
+    readonly url: string,
+    readonly settings: { timeoutMs: number; maxRetries: number; backoffMs: number },
+    readonly attempt: Attempt,
+    readonly before: () => void = () => {},
+  ) {}
+
+  async chat(messages: readonly ChatMessage[], options: { temperature?: number; signal?: AbortSignal } = {}): Promise<string> {
+    this.before();
+    const { timeoutMs, maxRetries, backoffMs } = this.settings;
+    const temperature = options.temperature ?? this.temperature;
+    for (let attempt = 1; ; attempt++) {
+      options.signal?.throwIfAborted();
+      const ctrl = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        ctrl.abort(new Error(`timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onAbort = () => ctrl.abort(options.signal?.reason);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      let error: LlmError;
+      let retry = false;
+      try {
+        const text = await this.attempt.send(messages, temperature, ctrl.signal);
+        if (typeof text !== 'string') throw new LlmError(this.provider, this.url, 'malformed response: no message content', this.attempt.fix('malformed'));
+        return text;
+      } catch (err) {
+        if (err instanceof LlmError) throw err;
+        if (options.signal?.aborted) throw options.signal.reason;
+        const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
+        const http = this.attempt.status(err);
+        const code = networkCode(err);
+        if (timedOut) {
+          error = new LlmError(this.provider, this.url, `no response within ${timeoutMs} ms${tries}`, this.attempt.fix('timeout'));
+          retry = true;
+        } else if (http) {
+          const kind = http.status === 401 || http.status === 403 ? 'auth' : 'http';
+          error = new LlmError(this.provider, this.url, `HTTP ${http.status}${tries}${http.detail ? `: ${http.detail.slice(0, 300)}` : ''}`, this.attempt.fix(kind, http.status), http.status);
+          retry = http.status === 429 || http.status >= 500;
+        } else if (code) {
+          error = new LlmError(this.provider, this.url, `cannot reach the server (${code})${tries}`, this.attempt.fix('unreachable'));
+          retry = RETRY_CODES.has(code);
+        } else if (err instanceof SyntaxError) {
+          error = new LlmError(this.provider, this.url, `malformed response: the body is not JSON (${err.message})`, this.attempt.fix('malformed'));
+        } else {
+          const msg = err instanceof Error ? err.message : String(err);
+          error = new LlmError(this.provider, this.url, msg === 'fetch failed' ? 'cannot reach the server' : msg, this.attempt.fix('unreachable'));
+        }
+      } finally {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      }
+      if (!retry || attempt > maxRetries) throw error;
+      await new Promise((r) => setTimeout(r, Math.min(30_000, backoffMs * 2 ** (attempt - 1))));
+    }
+  }
+}
+
+/**
+ * The chat client `settings` describe. Reads OLLAMA_HOST, OPENAI_API_KEY and OPENAI_BASE_URL
+ * from `env` only, so tests and tools pass their own. Makes no request: a missing OpenAI key
+ * is reported by the first `chat` call, so runs served from the cache need no key.
+ */
+export function createChatClient(settings: LlmSettings, env: Env = process.env): ChatClient {
+  const temperature = settings.temperature ?? LLM_DEFAULT_TEMPERATURE;
+  const retry = { timeoutMs: settings.timeoutMs ?? 120_000, maxRetries: settings.maxRetries ?? 2, backoffMs: settings.backoffMs ?? 500 };
+  if (settings.provider === 'ollama') {
+    const model = settings.model ?? LLM_DEFAULT_MODELS.ollama;
+    const from = settings.host !== undefined ? 'llm.host' : 'OLLAMA_HOST';
+    let host: string;
+    try {
+      host = ollamaBaseUrl(settings.host ?? envValue(env, 'OLLAMA_HOST') ?? OLLAMA_DEFAULT_HOST);
+    } catch {
+      throw new LlmError('ollama', null, `${from} is not a valid address`, `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`);
+    }
+    const url = `${host}/api/chat`;
+    const attempt: Attempt = {
+      async send(messages, t, signal) {
+        const { Ollama } = await import('ollama');
+        const fetchWithSignal = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+          const res = await fetch(input, { ...init, signal });
+          if (!res.ok) {
+            const body = await res.text().catch(() => '');
+            let detail = body.trim();
+            try {
+              const e = (JSON.parse(body) as { error?: unknown }).error;
+              if (typeof e === 'string') detail = e;
+            } catch {
+              // Not JSON: the text is the detail.
+            }
+            throw new HttpStatusError(res.status, detail);
+          }
+          return res;
+        };
+        const client = new Ollama({ host, fetch: fetchWithSignal });
+        const res: unknown = await client.chat({ model, messages: messages.map((m) => ({ ...m })), stream: false, options: { temperature: t } });
+        return (res as { message?: { content?: unknown } } | null)?.message?.content as string;
+      },
+      status: (err) => (err instanceof HttpStatusError ? { status: err.status, detail: err.detail } : null),
+      fix(kind, status) {
+        if (kind === 'unreachable') return 'Start Ollama with `ollama serve`, or set OLLAMA_HOST (or llm.host) to the address it listens on.';
+        if (kind === 'timeout') return 'Raise llm.timeoutMs; the first request after Ollama starts also waits for the model to load.';
+        if (kind === 'http' && status === 404) return `Pull the model with \`ollama pull ${model}\`, or set llm.model to one that \`ollama list\` shows.`;
+        if (kind === 'malformed') return 'Check that OLLAMA_HOST (or llm.host) points at an Ollama server that serves POST /api/chat.';
+        return `Check llm.model (${model}) and the Ollama log.`;
+      },
+    };
+    return new Client('ollama', model, temperature, url, retry, attempt);
+  }
+  if (settings.provider === 'openai') {
+    const model = settings.model ?? LLM_DEFAULT_MODELS.openai;
+    const baseURL = (settings.baseURL ?? envValue(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    const from = settings.baseURL !== undefined ? 'llm.baseURL' : 'OPENAI_BASE_URL';
+    if (!URL.canParse(baseURL)) throw new LlmError('openai', null, `${from} is not a valid URL`, `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`);
+    const url = `${baseURL}/chat/completions`;
+    const apiKey = envValue(env, 'OPENAI_API_KEY');
+    // One client per ChatClient; the library's own retries are off (the loop above retries).
+    let client: import('openai').OpenAI | null = null;
+    let errors: typeof import('openai') | null = null;
+    const attempt: Attempt = {
+      async send(messages, t, signal) {
+        if (!client) {
+          errors = await import('openai');
+          client = new errors.OpenAI({ apiKey: apiKey ?? '', baseURL, timeout: retry.timeoutMs, maxRetries: 0, organization: null, project: null });
+        }
+        const res: unknown = await client.chat.completions.create({ model, messages: messages.map((m) => ({ ...m })), temperature: t }, { signal });
+        return (res as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content as string;
+      },
+      status(err) {
+        if (errors && err instanceof errors.APIError && typeof err.status === 'number') {
+          const body = err.error as { message?: unknown } | undefined;
+          return { status: err.status, detail: typeof body?.message === 'string' ? body.message : err.message };
+        }
+        return null;
+      },
+      fix(kind, status) {
+        if (kind === 'unreachable') return 'Check OPENAI_BASE_URL (or llm.baseURL) and the network connection.';
+        if (kind === 'auth') return 'Set OPENAI_API_KEY to a valid API key for this server.';
+        if (kind === 'timeout') return 'Raise llm.timeoutMs.';
+        if (kind === 'http' && status === 404) return `Check llm.model (${model}), and that OPENAI_BASE_URL ends in /v1 for a compatible server.`;
+        if (kind === 'http' && status === 429) return 'The server is rate-limiting: check your quota, or try again later.';
+        if (kind === 'malformed') return 'Check that OPENAI_BASE_URL (or llm.baseURL) points at an OpenAI-compatible API that serves POST /chat/completions.';
+        return `Check llm.model (${model}) against what the server supports.`;
+      },
+    };
+    const before = () => {
+      if (!apiKey) throw new LlmError('openai', url, 'no API key: OPENAI_API_KEY is not set', 'Set OPENAI_API_KEY (for a compatible server that needs no key, any non-empty value works).');
+    };
+    return new Client('openai', model, temperature, url, retry, attempt, before);
+  }
+  throw new LlmError(settings.provider as LlmProviderName, null, `unknown provider ${JSON.stringify(settings.provider)}`, 'Set llm.provider to ollama or openai.');
+}
