@@ -48,3 +48,19 @@ export {
   type LoadedPages,
   type LoadedTopic,
 } from './built-checks.js';
+export {
+  answerTokens,
+  contextRecall,
+  exactMatch,
+  gate,
+  latencyDeltaPct,
+  LLM_GATES,
+  mean,
+  normalizeAnswer,
+  requiredTokens,
+  restoreThroughGraph,
+  tokenF1,
+  type Gate,
+  type GateStatus,
+  type GraphChunk,
+} from './answers.js';
