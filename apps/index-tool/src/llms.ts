@@ -1,11 +1,13 @@
 /**
  * The file edge of llms.txt: gathers every topic from the built index.json files, following
  * links from the root's as a client would, and writes `<root>/llms.txt` atomically. It reads
- * only index.json files, so the Nx target that runs it hashes exactly those.
+ * only index.json files, so the Nx target that runs it hashes exactly those. With `full` it also
+ * writes `<root>/llms-full.txt`, which reads the chunk files the indexes link (`_chunks/*.md`),
+ * so that target hashes those too.
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from '@chunkyard/fs-atomic';
-import { describeChunk, llmsTxt, type IndexJson, type LlmsTopic } from '@chunkyard/topic-index';
+import { describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type IndexJson, type LlmsFullTopic, type LlmsTopic } from '@chunkyard/topic-index';
 import { readRegularFile } from '@chunkyard/topic-io';
 
 /** Something the built tree lacks; the message names the file and the fix. */
@@ -29,11 +31,39 @@ function readIndex(file: string): IndexJson {
 export interface LlmsOptions {
   title?: string;
   summary?: string;
+  /** Also write llms-full.txt: every topic's chunks, in stripe reading order. */
+  full?: boolean;
 }
 
-/** Writes `<root>/llms.txt`; returns its path and the number of topics listed. */
-export function writeLlmsTxt(root: string, options: LlmsOptions): { out: string; topics: number } {
+function readChunk(file: string): string {
+  try {
+    return readRegularFile(file).toString('utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new LlmsError(`${file}: missing, but its topic's index.json links it; rebuild the topic (nx run <topic>:index)`);
+    throw err;
+  }
+}
+
+/** A topic's documents with their chunk texts in stripe reading order, read through its index. */
+function fullTopic(root: string, id: string, index: IndexJson): LlmsFullTopic {
+  const dir = join(root, ...id.split('/'));
+  const documents = Object.values(index._embedded.chunks ?? {}).map((doc) => {
+    const byIndex = new Map(doc.items.map((item) => [item.index, item]));
+    return {
+      source: doc.source,
+      chunks: stripeReadingOrder(doc)
+        .map((i) => byIndex.get(i))
+        .filter((item) => item !== undefined)
+        .map((item) => readChunk(join(dir, item.href))),
+    };
+  });
+  return { id, title: index.title, documents };
+}
+
+/** Writes `<root>/llms.txt` (and llms-full.txt if asked); returns their paths and the number of topics listed. */
+export function writeLlmsTxt(root: string, options: LlmsOptions): { out: string; full?: string; topics: number } {
   const topics: LlmsTopic[] = [];
+  const fullTopics: LlmsFullTopic[] = [];
   const sectionTitles: Record<string, string> = {};
   const seen = new Set<string>();
   let rootTitle = '';
@@ -47,6 +77,7 @@ export function writeLlmsTxt(root: string, options: LlmsOptions): { out: string;
     if (index.kind === 'topic') {
       const first = Object.values(index._embedded.chunks ?? {})[0];
       topics.push({ id, title: index.title, source: first?.source ?? '', description: index.description ?? '' });
+      if (options.full) fullTopics.push(fullTopic(root, id, index));
     }
     for (const child of index._embedded.topics) visit(child.id);
   };
@@ -55,8 +86,12 @@ export function writeLlmsTxt(root: string, options: LlmsOptions): { out: string;
     options.summary ??
     `${topics.length} topic${topics.length === 1 ? '' : 's'}, each linked to its markdown source. Retrieval-ready chunks of each are listed in its index.json (HAL+JSON), built by chunkyard.`;
   const out = join(root, 'llms.txt');
-  writeFileAtomic(out, llmsTxt({ title: options.title ?? rootTitle, summary, sectionTitles, topics }));
-  return { out, topics: topics.length };
+  const title = options.title ?? rootTitle;
+  writeFileAtomic(out, llmsTxt({ title, summary, sectionTitles, topics }));
+  if (!options.full) return { out, topics: topics.length };
+  const full = join(root, 'llms-full.txt');
+  writeFileAtomic(full, llmsFullTxt({ title, summary, topics: fullTopics }));
+  return { out, full, topics: topics.length };
 }
 
 /** The one-line description of a topic: the first sentence of its first document's first chunk. */

@@ -116,6 +116,25 @@ describe('index-tool', () => {
     }
   });
 
+  it('--llms-full also writes llms-full.txt: every topic, every chunk verbatim, in stripe reading order', async () => {
+    expect((await run([docs, '--root', docs, '--llms-full'])).code).toBe(2);
+    const r = await run([docs, '--root', docs, '--llms-txt', '--llms-full', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ llmsFullTxt: expect.stringMatching(/llms-full\.txt$/), topics: TOPICS.length });
+    const full = readFileSync(join(docs, 'llms-full.txt'), 'utf8');
+    expect(full.split('\n').filter((l) => l.startsWith('Source: '))).toEqual([...TOPICS].sort().map((t) => `Source: ${t}/golden-reference.md`));
+    for (const t of TOPICS) {
+      const doc = read(t)._embedded.chunks!['golden-reference']!;
+      const section = full.slice(full.indexOf(`Source: ${t}/`));
+      // Each chunk's file appears whole, and the stripe's first pick comes before its second.
+      const positions = [0, ...doc.stripe_order].map((i) => section.indexOf(readFileSync(join(docs, t, `_chunks/golden-reference-${i}.md`), 'utf8').trimEnd()));
+      expect(positions.every((p) => p >= 0)).toBe(true);
+      expect(positions[1]!).toBeGreaterThan(positions[0]!);
+      expect(positions[2]!).toBeGreaterThan(positions[1]!);
+    }
+  });
+
   it('--llms-txt takes the root only, and names a missing index.json', async () => {
     expect((await run([join(docs, 'libraries'), '--root', docs, '--llms-txt'])).code).toBe(2);
     const bare = mkdtempSync(join(tmpdir(), 'chunkyard-llms-'));

@@ -39,6 +39,8 @@ Options:
   --llms-txt    instead: write <root>/llms.txt (llmstxt.org) from the built index.json
                 files: an H1 title, a summary, and every topic's markdown with the first
                 sentence of its first chunk; give the root as the only folder
+  --llms-full   with --llms-txt: also write <root>/llms-full.txt, every topic's
+                chunks in stripe reading order (reads the _chunks/*.md files)
   --llms-title T, --llms-summary S
                 llms.txt's title (default: the root index.json's) and summary
   --json        print a JSON summary on stdout instead of text
@@ -78,7 +80,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
-  let values: { root: string; json: boolean; help: boolean; version: boolean; 'llms-txt': boolean; 'llms-title'?: string; 'llms-summary'?: string };
+  let values: { root: string; json: boolean; help: boolean; version: boolean; 'llms-txt': boolean; 'llms-full': boolean; 'llms-title'?: string; 'llms-summary'?: string };
   let jobs: Job[];
   let root: string;
   try {
@@ -89,6 +91,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       options: {
         root: { type: 'string', default: 'docs' },
         'llms-txt': { type: 'boolean', default: false },
+        'llms-full': { type: 'boolean', default: false },
         'llms-title': { type: 'string' },
         'llms-summary': { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -107,14 +110,20 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
     if (parsed.positionals.length === 0) throw new UsageError('no topic or section folder given');
     root = resolve(values.root);
+    if (values['llms-full'] && !values['llms-txt']) throw new UsageError('--llms-full goes with --llms-txt (llms-full.txt is written beside llms.txt)');
     if (values['llms-txt']) {
       if (parsed.positionals.length !== 1 || resolve(parsed.positionals[0]!) !== root) {
         throw new UsageError(`--llms-txt writes llms.txt for the docs root: give the root (${values.root}) as the only folder`);
       }
       if (!statOrNull(root)?.isDirectory()) throw new UsageError(`--root ${values.root}: not a folder`);
       try {
-        const { out, topics } = writeLlmsTxt(root, { title: values['llms-title'], summary: values['llms-summary'] });
-        io.stdout(values.json ? `${JSON.stringify({ llmsTxt: relative(process.cwd(), out), topics })}\n` : `${values.root}: ${topics} topics -> ${relative(process.cwd(), out)}\n`);
+        const { out, full, topics } = writeLlmsTxt(root, { title: values['llms-title'], summary: values['llms-summary'], full: values['llms-full'] });
+        const written = [out, ...(full !== undefined ? [full] : [])].map((f) => relative(process.cwd(), f));
+        io.stdout(
+          values.json
+            ? `${JSON.stringify({ llmsTxt: written[0], ...(full !== undefined ? { llmsFullTxt: written[1] } : {}), topics })}\n`
+            : `${values.root}: ${topics} topics -> ${written.join(', ')}\n`,
+        );
         return 0;
       } catch (err) {
         if (!(err instanceof LlmsError)) throw err;

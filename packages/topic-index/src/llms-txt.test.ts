@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeChunk, llmsTxt, type LlmsTopic } from './llms-txt.js';
+import { describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type LlmsTopic } from './llms-txt.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
@@ -84,6 +84,75 @@ describe('llmsTxt', () => {
           for (const id of ids) expect(links.filter((l) => l.includes(`](${id.split('/').map(encodeURIComponent).join('/')}/golden-reference.md)`))).toHaveLength(1);
         },
       ),
+    );
+  });
+});
+
+describe('stripeReadingOrder', () => {
+  it('reads the baselines, then the stripe, then whatever the stripe left out, each chunk once', () => {
+    expect(stripeReadingOrder({ count: 6, stripe_order: [4, 2, 5] })).toEqual([0, 4, 2, 5, 1, 3]);
+    expect(stripeReadingOrder({ count: 5, baseline_technical: 1, stripe_order: [3, 1, 2, 4] })).toEqual([0, 1, 3, 2, 4]);
+    expect(stripeReadingOrder({ count: 0, stripe_order: [] })).toEqual([]);
+  });
+
+  it('is a permutation of 0..count-1 for any stripe, hostile ones included', () => {
+    fc.assert(
+      fc.property(fc.nat(60), fc.array(fc.integer({ min: -5, max: 80 }), { maxLength: 100 }), fc.boolean(), (count, stripe, technical) => {
+        const order = stripeReadingOrder({ count, stripe_order: stripe, ...(technical && count > 1 ? { baseline_technical: 1 } : {}) });
+        expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i));
+        if (count > 0) expect(order[0]).toBe(0);
+      }),
+    );
+  });
+});
+
+describe('llmsFullTxt', () => {
+  it('spells out each topic under an H2 with its source link, chunks verbatim in the order given', () => {
+    const text = llmsFullTxt({
+      title: 'Docs',
+      summary: 'Two topics.',
+      topics: [
+        { id: 'b/two', title: 'Two', documents: [{ source: 'golden-reference.md', chunks: ['# Two\n\nSecond.', '```sh\nrun it\n```\n'] }] },
+        { id: 'a one', title: 'One [x]', documents: [{ source: 'golden-reference.md', chunks: ['One.\u001b[2J\r\n'] }] },
+      ],
+    });
+    expect(text).toBe(
+      [
+        '# Docs',
+        '',
+        '> Two topics.',
+        '',
+        '## One \\[x\\]',
+        '',
+        'Source: a%20one/golden-reference.md',
+        '',
+        'One.[2J',
+        '',
+        '## Two',
+        '',
+        'Source: b/two/golden-reference.md',
+        '',
+        '# Two',
+        '',
+        'Second.',
+        '',
+        '```sh',
+        'run it',
+        '```',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps every chunk\'s text and no control characters', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ minLength: 1 }).filter((s) => /\S/.test(s.replace(/[\u0000-\u001f\u007f]/g, ''))), { minLength: 1, maxLength: 8 }), (chunks) => {
+        const text = llmsFullTxt({ title: 't', summary: 's', topics: [{ id: 'x', title: 'X', documents: [{ source: 'golden-reference.md', chunks }] }] });
+        // eslint-disable-next-line no-control-regex
+        expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+        // eslint-disable-next-line no-control-regex
+        for (const chunk of chunks) expect(text).toContain(chunk.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').replace(/\s+$/, ''));
+      }),
     );
   });
 });

@@ -113,3 +113,54 @@ export function llmsTxt(input: LlmsTxtInput): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** One topic as llms-full.txt spells it out: its documents' chunk texts, in reading order. */
+export interface LlmsFullTopic {
+  id: string;
+  title: string;
+  documents: readonly { source: string; chunks: readonly string[] }[];
+}
+
+/**
+ * The order llms-full.txt reads a document's chunks in: the conceptual baseline, the technical
+ * one when there is one, then the stripe order (seed 001: a reader that stops early has still
+ * seen the whole topic's spread). Any chunk the stripe leaves out follows in document order, so
+ * nothing is lost; an index out of range is ignored rather than trusted.
+ */
+export function stripeReadingOrder(doc: { count: number; baseline_technical?: number; stripe_order: readonly number[] }): number[] {
+  const order: number[] = [];
+  const seen = new Set<number>();
+  const take = (i: number) => {
+    if (Number.isInteger(i) && i >= 0 && i < doc.count && !seen.has(i)) {
+      seen.add(i);
+      order.push(i);
+    }
+  };
+  take(0);
+  if (doc.baseline_technical !== undefined) take(doc.baseline_technical);
+  for (const i of doc.stripe_order) take(i);
+  for (let i = 0; i < doc.count; i++) take(i);
+  return order;
+}
+
+/**
+ * llms-full.txt: the H1 and summary of llms.txt, then every topic (in llms.txt's id order) as an
+ * H2 naming its folder, followed by its chunks' text verbatim in stripe reading order. Chunk text
+ * is markdown and goes in as it is; only control characters other than tab and newline are
+ * dropped, as everywhere an LLM or a terminal reads chunkyard's output.
+ */
+export function llmsFullTxt(input: { title: string; summary: string; topics: readonly LlmsFullTopic[] }): string {
+  const parts = [`# ${inline(input.title)}\n\n> ${inline(input.summary)}\n`];
+  for (const topic of [...input.topics].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    for (const doc of topic.documents) {
+      const link = [...topic.id.split('/'), ...doc.source.split('/')].filter((s) => s !== '').map(encodeURIComponent).join('/');
+      const body = doc.chunks
+        // eslint-disable-next-line no-control-regex
+        .map((chunk) => chunk.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').replace(/\s+$/, ''))
+        .filter((chunk) => chunk !== '')
+        .join('\n\n');
+      parts.push(`## ${inline(topic.title)}\n\nSource: ${link}\n\n${body}\n`);
+    }
+  }
+  return parts.join('\n');
+}
