@@ -780,7 +780,8 @@ describe('every strategy through the tool', () => {
     const [doc] = pages.documents;
     expect(doc!.source).toBe('golden-reference.md');
     doc!.chunks.forEach((p, i) => {
-      expect(p.ct).toEqual({ id: `chunk-${String(i + 1).padStart(3, '0')}`, prev: i ? `chunk-${String(i).padStart(3, '0')}` : null, next: i < n - 1 ? `chunk-${String(i + 2).padStart(3, '0')}` : null });
+      const id = (k: number) => `golden-reference:chunk-${String(k).padStart(3, '0')}`;
+      expect(p.ct).toEqual({ id: id(i + 1), prev: i ? id(i) : null, next: i < n - 1 ? id(i + 2) : null });
       const file = readFileSync(join(outDir, p.file), 'utf8');
       expect(sha256(file)).toBe(p.sha256);
       expect(file.startsWith(`<!--CT ${JSON.stringify(p.ct)}-->\n`)).toBe(true);

@@ -1,5 +1,6 @@
 // docs-score over real topics built by the real tools (chunking-tool, keyword-extractor,
 // topic-spec, index-tool; local embedder), then over copies corrupted one way at a time.
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { EXIT_CONTINUITY, HELP, main, type ScoreResult } from './main.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const quiet = { stdout: () => {}, stderr: () => {} };
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const TOPICS = ['libraries/system-text-json-source-generation', 'deployment/native-aot'];
 
 async function run(argv: string[]) {
@@ -68,7 +70,8 @@ describe('docs-score on a clean build', () => {
     expect(result.checks.pis).toBe(100);
     const checked = Object.fromEntries(result.checks.tallies.map((t) => [t.check, t.checked]));
     const chunks = TOPICS.reduce((s, t) => s + readManifest(pristine, t).chunks.length, 0);
-    expect(checked.continuity).toBe(2 * chunks); // prev and next of every chunk
+    // prev and next of every chunk, and per document: its record ids unique across the topic
+    expect(checked.continuity).toBe(2 * chunks + TOPICS.length);
     expect(checked.markdown).toBe(chunks);
     expect(checked.hrefs).toBeGreaterThan(chunks); // every chunk href, manifests, self/parent links
   });
@@ -121,11 +124,41 @@ describe('docs-score on a clean build', () => {
     writeFileSync(pagesFile, pages);
     // A page whose CT comment points to a page that does not exist.
     const page = join(dir, '_chunks/golden-reference-1.md');
-    writeFileSync(page, readFileSync(page, 'utf8').replace('"next":"chunk-003"', '"next":"chunk-404"'));
+    writeFileSync(page, readFileSync(page, 'utf8').replace('"next":"golden-reference:chunk-003"', '"next":"golden-reference:chunk-404"'));
     const broken = await run([dir]);
     expect(broken.code).toBe(EXIT_CONTINUITY);
-    expect(broken.stdout).toContain('CT comments: dangling: chunk-002: next points to chunk-404, which does not exist');
+    expect(broken.stdout).toContain('CT comments: dangling: golden-reference:chunk-002: next points to golden-reference:chunk-404, which does not exist');
     expect(broken.stdout).toContain('sha256 does not match the file');
+  });
+
+  it('passes a paged topic with two sources, and exits 13 when their CT ids collide (seed 000: CT collision in merged docs)', async () => {
+    const docs = copy();
+    const dir = join(docs, TOPICS[1]!);
+    cpSync(join(docs, TOPICS[0]!, 'golden-reference.md'), join(dir, 'guide.md'));
+    writeFileSync(join(dir, 'topic.yaml'), 'sources: [golden-reference.md, guide.md]\n');
+    const config = join(docs, 'paginate.yaml');
+    writeFileSync(config, 'chunking:\n  strategy: paginate\n  ctxSize: 1024\n  bufSize: 0\n  pageOverlapTokens: 40\n');
+    expect(await chunk([dir, '--config', config], quiet)).toBe(0);
+    rmSync(join(dir, 'index.json'));
+    const clean = await json([dir]);
+    expect(clean.result.checks.findings).toEqual([]);
+    expect(clean.code).toBe(0);
+    // What chunking-tool wrote before ids were unique: chunk-001… in both documents, each
+    // document's graph intact, every hash and checksum consistent.
+    const out = join(dir, '_chunks');
+    const legacy = (s: string) => s.replace(/(?:golden-reference|guide):chunk-/g, 'chunk-');
+    for (const f of readdirSync(out)) writeFileSync(join(out, f), legacy(readFileSync(join(out, f), 'utf8')));
+    const pagesFile = join(out, 'chunks.json');
+    const pages = JSON.parse(readFileSync(pagesFile, 'utf8')) as { checksum: { value: string }; documents: { chunks: { file: string; sha256: string }[] }[] };
+    for (const d of pages.documents) for (const c of d.chunks) c.sha256 = sha256(readFileSync(join(out, c.file), 'utf8'));
+    pages.checksum.value = sha256(JSON.stringify(pages.documents));
+    writeFileSync(pagesFile, JSON.stringify(pages, null, 2));
+    const collided = await json([dir]);
+    expect(collided.code).toBe(EXIT_CONTINUITY);
+    const messages = collided.result.checks.findings.map((f) => `${f.check}: ${f.message}`);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.every((m) => m.startsWith('continuity: ') && m.includes('ids must be unique across the topic'))).toBe(true);
+    expect(messages.join('\n')).toMatch(/page CT ids chunk-001, chunk-002, chunk-003.* also used by .*guide\.json/);
   });
 
   it('measures retrieval on qa-pairs.md with the Chroma metric', async () => {

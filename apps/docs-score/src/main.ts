@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
-import { checkIndexes, checkTopic, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
+import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
 import { describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
 import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
@@ -35,8 +35,9 @@ _chunks/chunks.json for paginate, index.json):
 
   continuity  prevId/nextId of every chunk (per tier for hierarchical), the
               <!--CT {...}--> comments of pages and chunks.json's CT graph:
-              dangling, circular or duplicate ids break the graph; a pointer
-              that disagrees with reading order is a continuity miss
+              dangling, circular or duplicate ids break the graph, and so
+              does an id two documents of one topic share; a pointer that
+              disagrees with reading order is a continuity miss
   tokens      every chunk within its cap (maxTokens; the tier's max; Nmax for
               pages, CT comment and lead lines included), counts recorded exactly
   markdown    every chunk file: no unclosed code fence, no table rows without
@@ -191,6 +192,8 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
         continue;
       }
       checkTopic(topic, tally, graphs);
+      // Each graph above is one document's; ids must also be unique across the topic (seed 000's CT collision).
+      checkUniqueIds(topic, tally);
       loaded.push({ id: topicId(target, dir), topic });
     }
     checkIndexes(loadIndexes(target.indexes), (f) => existsSync(f), tally);

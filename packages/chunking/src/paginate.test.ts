@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, ChunkOptionsError } from './index.js';
-import { ctComment, pageReserve } from './paginate.js';
+import { ctComment, ctId, pageReserve } from './paginate.js';
 import { sampleTopic } from './test-corpus.js';
 import { code, para } from './test-helpers.js';
 import { countTokens } from './tokens.js';
@@ -36,7 +36,7 @@ describe('paginate on the first sample topic', () => {
     expect(strategyKey).toBe('paginate-15872');
     expect(chunks).toHaveLength(1);
     const page = chunks[0]!.page!;
-    expect(page.ct).toEqual({ id: 'chunk-001', prev: null, next: null });
+    expect(page.ct).toEqual({ id: 'document:chunk-001', prev: null, next: null });
     expect(page.leadIn).toBeNull();
     expect(page.leadOut).toBeNull();
     expect(page.text).toBe(`${ctComment(page.ct)}\n${chunks[0]!.originalText}\n`);
@@ -58,8 +58,8 @@ describe('paginate on the first sample topic', () => {
     for (const c of chunks.slice(0, -1)) expect(c.page!.tokens).toBeGreaterThan(768);
   });
 
-  it('builds a CT graph chunk-001 … with prev/next, no dangling or circular links, injected as the first line', () => {
-    expect(walk(chunks)).toEqual(chunks.map((_, i) => `chunk-${String(i + 1).padStart(3, '0')}`));
+  it('builds a CT graph golden-reference:chunk-001 … with prev/next, no dangling or circular links, injected as the first line', () => {
+    expect(walk(chunks)).toEqual(chunks.map((_, i) => `golden-reference:chunk-${String(i + 1).padStart(3, '0')}`));
     for (const c of chunks) {
       const m = CT_LINE.exec(c.page!.text)!;
       expect(JSON.parse(m[1]!)).toEqual(c.page!.ct);
@@ -72,7 +72,7 @@ describe('paginate on the first sample topic', () => {
       const { leadIn, leadOut, text } = c.page!;
       if (i === 0) expect(leadIn).toBeNull();
       else {
-        expect(leadIn).toMatch(new RegExp(`^<p>\\[Lead-in\\] Continuing from chunk-${String(i).padStart(3, '0')}: .+</p>$`));
+        expect(leadIn).toMatch(new RegExp(`^<p>\\[Lead-in\\] Continuing from golden-reference:chunk-${String(i).padStart(3, '0')}: .+</p>$`));
         expect(text.startsWith(`${ctComment(c.page!.ct)}\n${leadIn}\n\n${c.originalText}`)).toBe(true);
         // The recap names the previous page's heading.
         const prev = chunks[i - 1]!;
@@ -81,7 +81,7 @@ describe('paginate on the first sample topic', () => {
       }
       if (i === chunks.length - 1) expect(leadOut).toBeNull();
       else {
-        expect(leadOut).toMatch(new RegExp(`^<p>\\[Lead-out\\] Upcoming in chunk-${String(i + 2).padStart(3, '0')}: .+</p>$`));
+        expect(leadOut).toMatch(new RegExp(`^<p>\\[Lead-out\\] Upcoming in golden-reference:chunk-${String(i + 2).padStart(3, '0')}: .+</p>$`));
         expect(text.endsWith(`\n\n${leadOut}\n`)).toBe(true);
       }
       for (const line of [leadIn, leadOut]) if (line) expect(countTokens(line)).toBeLessThanOrEqual(60);
@@ -152,5 +152,45 @@ describe('paginate rules', () => {
       expect(c.page!.leadOut).toBeNull();
       expect(c.page!.text).toBe(`${ctComment(c.page!.ct)}\n${c.originalText}\n`);
     }
+  });
+
+  it('rejects nothing at the smallest Nmax even for a long or unusual document name', () => {
+    const doc = `# Guide\n\n${para(400)}\n`;
+    for (const docName of ['x'.repeat(300), 'Ω😀'.repeat(40), 'a-->b <c> & d']) {
+      const { chunks } = chunkDocument(doc, { ...P, ctxSize: 512, bufSize: 0, pageOverlapTokens: 0, docName }, { recount: true });
+      expect(chunks.length).toBeGreaterThan(1);
+      for (const c of chunks) expect(countTokens(c.page!.text)).toBeLessThanOrEqual(512);
+    }
+  });
+});
+
+describe('continuity ids across a topic (seed 000: "CT collision in merged docs")', () => {
+  const doc = `# Guide\n\n${para(200)}\n`;
+  const ids = (docName: string) => chunkDocument(doc, { ...SMALL, docName }).chunks.map((c) => c.page!.ct.id);
+
+  it('are {docName}:chunk-NNN, so two sources of one topic never share an id', () => {
+    const a = ids('golden-reference');
+    const b = ids('faq');
+    expect(a.length).toBeGreaterThan(1);
+    expect(a[1]).toBe('golden-reference:chunk-002');
+    expect(b[0]).toBe('faq:chunk-001');
+    expect(a.filter((id) => b.includes(id))).toEqual([]);
+    // The same text under two names: same pages, different ids.
+    expect(a.map((id) => id.replace(/^.*:/, ''))).toEqual(b.map((id) => id.replace(/^.*:/, '')));
+  });
+
+  it('depend only on the document: the same on every run', () => {
+    expect(ids('golden-reference')).toEqual(ids('golden-reference'));
+    expect(ctId('golden-reference', 0)).toBe('golden-reference:chunk-001');
+  });
+
+  it('hash a name too long to repeat in every CT comment, and escape < > so the comment cannot end early', () => {
+    const long = 'a very long document name that goes on and on '.repeat(4).trim();
+    expect(ctId(long, 0)).toMatch(/^doc-[0-9a-f]{12}:chunk-001$/);
+    expect(ctId(`${long}!`, 0)).not.toBe(ctId(long, 0));
+    const ct = { id: ctId('a-->b', 0), prev: null, next: ctId('a-->b', 1) };
+    const comment = ctComment(ct);
+    expect(comment.indexOf('-->')).toBe(comment.length - 3);
+    expect(JSON.parse(CT_LINE.exec(`${comment}\n`)![1]!)).toEqual(ct);
   });
 });

@@ -8,7 +8,16 @@
  *
  * The emitted page is `page.text`: the CT comment, the lead-in, the exact
  * source text and the lead-out. `originalText` stays the exact source slice.
+ *
+ * CT ids are `{docName}:chunk-NNN`. Seed 000's `chunk-NNN` alone collides as
+ * soon as a topic has two paged sources ("CT collision in merged docs"); the
+ * seed's fixes, UUID v7 or a repo-wide counter, are not deterministic or make
+ * one file's ids depend on the others. The document name is unique within a
+ * topic (chunking-tool refuses two sources that would share output names), so
+ * the ids are unique across the topic while each document's pages still depend
+ * only on its own text, name and options: byte-identical reruns, exact caching.
  */
+import { createHash } from 'node:crypto';
 import { leadLine, LEAD_MAX_TOKENS, pageGist } from './lead-lines.js';
 import { PIPELINE, isCode } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
@@ -22,25 +31,51 @@ import type { ChunkRecord, ContinuityToken } from './types.js';
 import { toUnits } from './units.js';
 import { ChunkingInvariantError, validate } from './validate.js';
 
-export const ctId = (index: number): string => `chunk-${String(index + 1).padStart(3, '0')}`;
+/** Longest document name (in cl100k tokens) used as it is in CT ids. */
+const CT_NAME_MAX_TOKENS = 24;
 
-export function ctComment(ct: ContinuityToken): string {
-  return `<!--CT ${JSON.stringify(ct)}-->`;
+/**
+ * The document part of CT ids: the name itself, or, for a name longer than
+ * CT_NAME_MAX_TOKENS, `doc-` and 12 hex digits of its SHA-256, so that ids
+ * (three in each CT comment, one in each lead line) leave room for the page
+ * text even at the smallest Nmax.
+ */
+function ctName(docName: string): string {
+  return countTokens(docName) <= CT_NAME_MAX_TOKENS ? docName : `doc-${createHash('sha256').update(docName).digest('hex').slice(0, 12)}`;
 }
+
+/** Page `index`'s (0-based) continuity id: `{docName}:chunk-{index + 1, 3 digits}`, unique across a topic. */
+export const ctId = (docName: string, index: number): string => `${ctName(docName)}:chunk-${String(index + 1).padStart(3, '0')}`;
+
+/**
+ * The page's first line, `<!--CT {json}-->`. `<` and `>` (possible in a
+ * document name) are written as JSON escapes, so no id can end the comment early.
+ */
+export function ctComment(ct: ContinuityToken): string {
+  return `<!--CT ${JSON.stringify(ct).replace(/</g, '\\u003c').replace(/>/g, '\\u003e')}-->`;
+}
+
+/** `<` `>` `&` of a document name as the lead lines (HTML) show them. */
+const htmlId = (id: string): string => id.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * Tokens reserved around a page's text: the longest CT comment (four-digit
- * ids), two lead lines at their cap, and the blank lines between the parts.
+ * ids of this document), two lead lines at their cap (or at the length of the
+ * line with no gist, for a document name so long that it alone passes the
+ * cap), and the blank lines between the parts.
  */
-export function pageReserve(): number {
-  const ct = ctComment({ id: 'chunk-9999', prev: 'chunk-9998', next: 'chunk-10000' });
-  return countTokens(`${ct}\n`) + 2 * (LEAD_MAX_TOKENS + 2) + 4;
+export function pageReserve(docName = 'document'): number {
+  const name = ctName(docName);
+  const id = (n: number): string => ctId(name, n);
+  const ct = ctComment({ id: id(9998), prev: id(9997), next: id(9999) });
+  const lead = Math.max(LEAD_MAX_TOKENS, countTokens(leadLine('in', htmlId(id(9999)), '…')), countTokens(leadLine('out', htmlId(id(9999)), '…')));
+  return countTokens(`${ct}\n`) + 2 * (lead + 2) + 4;
 }
 
 export function chunkPaginate(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options: o } = input;
   const nmax = o.ctxSize - o.bufSize;
-  const budget = nmax - pageReserve();
+  const budget = nmax - pageReserve(o.docName);
   const units = toUnits(doc.blocks);
   const tokens = new TokenIndex(source);
   const pieces = splitOversized(units, { source, lines: doc.lines, tokens, target: budget, budget: () => budget });
@@ -65,9 +100,11 @@ function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number,
   const n = pages.length;
   return pages.map((page, i): ChunkRecord => {
     const ctx = ctxs[i]!;
-    const ct: ContinuityToken = { id: ctId(i), prev: i > 0 ? ctId(i - 1) : null, next: i < n - 1 ? ctId(i + 1) : null };
-    const leadIn = o.leadLines === 'extractive' && ct.prev ? leadLine('in', ct.prev, gists[i - 1]!) : null;
-    const leadOut = o.leadLines === 'extractive' && ct.next ? leadLine('out', ct.next, gists[i + 1]!) : null;
+    const name = ctName(o.docName);
+    const id = (k: number): string => ctId(name, k);
+    const ct: ContinuityToken = { id: id(i), prev: i > 0 ? id(i - 1) : null, next: i < n - 1 ? id(i + 1) : null };
+    const leadIn = o.leadLines === 'extractive' && ct.prev ? leadLine('in', htmlId(ct.prev), gists[i - 1]!) : null;
+    const leadOut = o.leadLines === 'extractive' && ct.next ? leadLine('out', htmlId(ct.next), gists[i + 1]!) : null;
     const body = [leadIn, page.text, leadOut].filter((x): x is string => x !== null).join('\n\n');
     const text = `${ctComment(ct)}\n${body}\n`;
     const tokens = page.exact ? page.tokens : countTokens(page.text);

@@ -55,9 +55,9 @@ describe('checkTopic on paginate pages', () => {
     const { topic } = built();
     const files = topic.documents[0]!.chunkFiles as Map<string, string>;
     const f = '_chunks/golden-reference-1.md';
-    files.set(f, files.get(f)!.replace(/"next":"chunk-003"/, '"next":"chunk-404"'));
+    files.set(f, files.get(f)!.replace(/"next":"golden-reference:chunk-003"/, '"next":"golden-reference:chunk-404"'));
     const breaks = score(topic).findings.filter((x) => x.graphBreak);
-    expect(breaks.map((b) => b.message)).toEqual([expect.stringContaining('CT comments: dangling: chunk-002: next points to chunk-404')]);
+    expect(breaks.map((b) => b.message)).toEqual([expect.stringContaining('CT comments: dangling: golden-reference:chunk-002: next points to golden-reference:chunk-404')]);
   });
   it('flags a page over Nmax', () => {
     const { topic, manifest } = built();

@@ -48,6 +48,7 @@ export {
   type LoadedPages,
   type LoadedTopic,
 } from './built-checks.js';
+export { checkUniqueIds, findIdCollisions, type IdCollision, type IdKind } from './unique-ids.js';
 export {
   answerTokens,
   contextRecall,
