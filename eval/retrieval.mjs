@@ -7,10 +7,10 @@
 //
 // Run through `npm run eval` (tools/eval.mjs installs the LangChain peers into
 // bench/ and builds the packages first). See eval/README.md.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -18,19 +18,29 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (pkg) => pathToFileURL(join(root, 'packages', pkg, 'dist/index.js')).href;
 const { chunkDocument, countTokens } = await import(dist('chunking'));
 const { createProvider } = await import(dist('embeddings'));
-const { evaluate, locateChunk, parseChromaCsv, summarizeByCorpus } = await import(dist('quality'));
+const { evaluate, locateChunk, parseChromaCsv, precisionOmega, scoreRetrieval, summarizeByCorpus } = await import(dist('quality'));
 const { parseConfig } = await import(dist('config'));
+const { STOP_WORDS } = await import(dist('embeddings'));
+const { recordSpan } = await import('../tools/eval/spans.mjs');
+const { fitTfidf } = await import('../tools/eval/tfidf.mjs');
+const { pairedBootstrap } = await import('../tools/eval/stats.mjs');
+const { loadSet, SETS } = await import('../tools/eval/sets.mjs');
 
 const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma evaluation set
 
 Usage: npm run eval -- [options]
 
 Options:
-  --data DIR        Chroma data: corpora/*.md and questions_df.csv
-                    (default: ../shared/eval/chroma next to the repository)
+  --set NAME        question set: chroma (default; 5 corpora, 472 questions) or
+                    dotnet-docs (our own held-out docs set, eval/dotnet-docs/)
+  --data DIR        corpora of the set (default: ../shared/eval/chroma or
+                    ../shared/corpora/dotnet-docs next to the repository)
   --k N             chunks retrieved per question (default 5, as the report)
-  --provider NAME   embedder: local (default), ollama or openai; other settings come
-                    from the embeddings: section of --config
+  --embedder NAME   local (default); tfidf (sublinear tf, English stop words, fitted on
+                    each configuration's pooled chunks: close to the published table
+                    of issue 17); tfidf-raw (scikit-learn's TfidfVectorizer defaults);
+                    ollama or openai; remote settings come
+                    from the embeddings: section of --config. --provider is an alias.
   --config FILE     chunkyard.config.yaml to read embeddings settings from
   --only a,b        run only these configurations (names as in the table)
   --add SPEC        add a configuration (repeatable):
@@ -62,6 +72,14 @@ const DEFAULTS = [
   'token:400:0',
   'token:200:0',
 ];
+
+/**
+ * The tf-idf embedders, fitted on each configuration's pooled chunks. `tfidf` (sublinear tf,
+ * English stop words) comes closest to the published table of issue 17 (Recursive 400/200:
+ * 90.1 / 3.5 here against 90.7 / 3.5 there; 200/0: 80.9 / 7.1 against 82.3 / 7.3);
+ * `tfidf-raw` is scikit-learn's TfidfVectorizer with its defaults.
+ */
+const TFIDF = { tfidf: { stopWords: STOP_WORDS, sublinear: true }, 'tfidf-raw': {} };
 
 const SEPARATORS = ['\n\n', '\n', '.', '?', '!', ' ', ''];
 
@@ -111,46 +129,25 @@ async function langchain() {
   };
 }
 
-/** One configuration's chunks of one corpus: the text scored (span) and the text embedded. */
+/**
+ * One configuration's chunks of one corpus: the text scored, its span (our records
+ * carry their own range; a bare string is searched for, Chroma's rule) and the
+ * text embedded.
+ */
 async function chunkCorpus(cfg, text, corpusId, lc, embedField) {
   if (cfg.kind === 'ours') {
     const r = chunkDocument(text, { ...cfg.options, strategy: cfg.strategy, docName: corpusId, sourceFile: `${corpusId}.md` });
     let chunks = r.chunks;
     // hierarchical: retrieval runs over the snippet tier (sections are its parents, for expansion).
     if (cfg.strategy === 'hierarchical') chunks = chunks.filter((c) => c.tier?.level === 'snippet');
-    return { options: r.options, chunks: chunks.map((c) => ({ text: c.originalText, embed: embedField === 'originalText' ? c.originalText : c.embedText })) };
+    return {
+      options: r.options,
+      chunks: chunks.map((c) => ({ text: c.originalText, span: recordSpan(text, c), embed: embedField === 'originalText' ? c.originalText : c.embedText })),
+    };
   }
   const splitter = cfg.kind === 'recursive' ? lc.recursive(cfg.size, cfg.overlap) : lc.token(cfg.size, cfg.overlap);
   const texts = await splitter.splitText(text);
-  return { options: { chunkSize: cfg.size, chunkOverlap: cfg.overlap }, chunks: texts.map((t) => ({ text: t, embed: t })) };
-}
-
-/** Mean paired difference a − b with a percentile bootstrap CI (mulberry32 PRNG, fixed seed: reproducible). */
-function paired(a, b, resamples = 2000) {
-  const d = a.map((x, i) => x - b[i]);
-  const n = d.length;
-  let seed = 0x9e3779b9;
-  const rand = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const means = [];
-  for (let r = 0; r < resamples; r++) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += d[Math.floor(rand() * n)];
-    means.push(s / n);
-  }
-  means.sort((x, y) => x - y);
-  return {
-    mean: d.reduce((x, y) => x + y, 0) / n,
-    lo: means[Math.floor(0.025 * resamples)],
-    hi: means[Math.ceil(0.975 * resamples) - 1],
-    better: d.filter((x) => x > 1e-12).length,
-    worse: d.filter((x) => x < -1e-12).length,
-    equal: d.filter((x) => Math.abs(x) <= 1e-12).length,
-  };
+  return { options: { chunkSize: cfg.size, chunkOverlap: cfg.overlap }, chunks: texts.map((t) => ({ text: t, span: locateChunk(text, t), embed: t })) };
 }
 
 const pct = (s) => `${(100 * s.mean).toFixed(1)} ± ${(100 * s.std).toFixed(1)}`;
@@ -178,6 +175,8 @@ async function main() {
     options: {
       data: { type: 'string' },
       k: { type: 'string', default: '5' },
+      set: { type: 'string', default: 'chroma' },
+      embedder: { type: 'string' },
       provider: { type: 'string' },
       config: { type: 'string' },
       only: { type: 'string' },
@@ -201,37 +200,36 @@ async function main() {
     configs = configs.filter((c) => want.has(c.name));
   }
 
-  const dataDir = resolve(values.data ?? join(root, '../shared/eval/chroma'));
-  const corpora = new Map(
-    readdirSync(join(dataDir, 'corpora'))
-      .filter((f) => f.endsWith('.md'))
-      .sort()
-      .map((f) => [basename(f, '.md'), readFileSync(join(dataDir, 'corpora', f), 'utf8')]),
-  );
-  const questions = parseChromaCsv(readFileSync(join(dataDir, 'questions_df.csv'), 'utf8'), 'questions_df.csv', corpora);
+  if (!SETS[values.set]) throw new Error(`--set must be one of ${Object.keys(SETS).join(', ')}, got ${values.set}`);
+  const { corpora, questions } = loadSet(values.set, root, values.data, parseChromaCsv);
 
-  let settings = { provider: 'local' };
-  if (values.config) settings = { ...settings, ...(parseConfig(readFileSync(values.config, 'utf8'), values.config).embeddings ?? {}) };
-  if (values.provider) settings = { ...settings, provider: values.provider };
-  const provider = createProvider(settings);
+  const embedder = values.embedder ?? values.provider ?? 'local';
+  let provider;
+  if (TFIDF[embedder]) {
+    provider = { provider: embedder, model: embedder === 'tfidf' ? 'tfidf-sublinear-stopwords' : 'sklearn-TfidfVectorizer-defaults' };
+  } else {
+    let settings = { provider: 'local' };
+    if (values.config) settings = { ...settings, ...(parseConfig(readFileSync(values.config, 'utf8'), values.config).embeddings ?? {}) };
+    provider = createProvider({ ...settings, provider: embedder });
+  }
   const lc = configs.some((c) => c.kind !== 'ours') ? await langchain() : null;
 
-  console.error(`eval: ${questions.length} questions, ${corpora.size} corpora, k=${k}, embedder ${provider.provider}/${provider.model}`);
-  const questionVectors = await provider.embed(questions.map((q) => q.text));
+  console.error(`eval: set ${values.set}, ${questions.length} questions, ${corpora.size} corpora, k=${k}, embedder ${provider.provider}/${provider.model}`);
+  const questionVectors = TFIDF[embedder] ? null : await provider.embed(questions.map((q) => q.text));
   const results = [];
   for (const cfg of configs) {
     const t0 = performance.now();
     const spans = [];
     const embedTexts = [];
     let tokens = 0;
-    const mapping = { exact: 0, whitespace: 0, unmapped: 0 };
+    const mapping = { offsets: 0, exact: 0, whitespace: 0, unmapped: 0 };
     let options = null;
     for (const [corpusId, text] of corpora) {
       const out = await chunkCorpus(cfg, text, corpusId, lc, values.embed);
       options = out.options;
       for (const c of out.chunks) {
         if (!c.text.trim()) continue;
-        const span = locateChunk(text, c.text);
+        const span = c.span;
         if (!span) {
           mapping.unmapped++;
           continue;
@@ -243,27 +241,36 @@ async function main() {
       }
     }
     const chunkMs = performance.now() - t0;
-    const chunkVectors = await provider.embed(embedTexts);
-    const rows = evaluate({ questions, chunks: spans, chunkVectors, questionVectors, k });
+    let rows;
+    if (TFIDF[embedder]) {
+      const index = fitTfidf(embedTexts, TFIDF[embedder]);
+      rows = questions.map((q) => {
+        const retrieved = index.search(q.text, k).map((j) => spans[j]);
+        return { id: q.id, corpusId: q.corpusId, ...scoreRetrieval(q, retrieved), precisionOmega: precisionOmega(q, spans) };
+      });
+    } else {
+      const chunkVectors = await provider.embed(embedTexts);
+      rows = evaluate({ questions, chunks: spans, chunkVectors, questionVectors, k });
+    }
     const summary = summarizeByCorpus(rows);
     const size = cfg.kind === 'ours' ? (cfg.options.targetTokens ?? cfg.options.windowTokens ?? cfg.options.snippetTargetTokens ?? options?.targetTokens ?? '') : cfg.size;
     const overlap = cfg.kind === 'ours' ? (cfg.options.windowOverlapTokens ?? cfg.options.snippetOverlapTokens ?? (cfg.strategy === 'semantic' ? `${options?.overlapSentences ?? 2} sent.` : options?.snippetOverlapTokens ?? options?.windowOverlapTokens ?? '')) : cfg.overlap;
     const r = { name: cfg.name, spec: cfg.spec, kind: cfg.kind, size, overlap, options, chunks: spans.length, meanTokens: tokens / Math.max(1, spans.length), mapping, chunkMs: Math.round(chunkMs), summary, perQuestion: rows };
     results.push(r);
     const a = summary.all;
-    console.error(`  ${cfg.name}: ${spans.length} chunks (${mapping.unmapped} unmapped, ${mapping.whitespace} by whitespace match) IoU ${pct(a.iou)} recall ${pct(a.recall)}`);
+    console.error(`  ${cfg.name}: ${spans.length} chunks (${mapping.unmapped} unmapped, ${mapping.whitespace} by whitespace match) IoU ${pct(a.iou)} recall ${pct(a.recall)} precision ${pct(a.precision)}`);
   }
 
   const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memGiB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version, loadavg: loadavg() };
   const when = new Date().toISOString();
-  const record = { when, machine, k, embedder: { provider: provider.provider, model: provider.model }, embedField: values.embed, langchain: lc?.version ?? null, questions: questions.length, results };
+  const record = { when, set: values.set, machine, k, embedder: { provider: provider.provider, model: provider.model }, embedField: values.embed, langchain: lc?.version ?? null, questions: questions.length, results };
   const outDir = resolve(values.out ?? join(root, 'eval/results'));
   mkdirSync(outDir, { recursive: true });
   const stamp = when.replace(/[:.]/g, '-');
   writeFileSync(join(outDir, `retrieval-${stamp}.json`), `${JSON.stringify(record, null, 1)}\n`);
   writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(record, null, 1)}\n`);
 
-  console.log(`Retrieval quality, ${questions.length} Chroma questions pooled, k = ${k}, embedder ${provider.provider}/${provider.model}, ${when.slice(0, 10)}`);
+  console.log(`Retrieval quality, set ${values.set}, ${questions.length} questions pooled, k = ${k}, embedder ${provider.provider}/${provider.model}, ${when.slice(0, 10)}`);
   console.log('Percentages, mean ± population std. Size/overlap in cl100k tokens.\n');
   console.log(table(results));
   console.log('\nIoU by corpus (mean %):\n');
@@ -271,13 +278,16 @@ async function main() {
   const ours = results.filter((r) => r.kind === 'ours');
   const baselines = results.filter((r) => r.kind !== 'ours');
   if (ours.length && baselines.length) {
-    const best = ours.reduce((x, y) => (y.summary.all.iou.mean > x.summary.all.iou.mean ? y : x));
-    console.log(`\nPaired comparison on IoU: ${best.name} (our best) minus each baseline, per question (percentage points; 95% paired bootstrap CI, 2000 resamples, fixed seed):\n`);
-    console.log('| baseline | mean ΔIoU | 95% CI | questions better / worse / equal |');
-    console.log('| --- | ---: | ---: | ---: |');
-    for (const b of baselines) {
-      const p = paired(best.perQuestion.map((r) => r.iou), b.perQuestion.map((r) => r.iou));
-      console.log(`| ${b.name} | ${(100 * p.mean).toFixed(2)} | [${(100 * p.lo).toFixed(2)}, ${(100 * p.hi).toFixed(2)}] | ${p.better} / ${p.worse} / ${p.equal} |`);
+    console.log(`\nPaired differences, ours minus each baseline, per question (percentage points; 95% paired bootstrap CI, 2000 resamples, fixed seed; better / worse / equal questions):\n`);
+    console.log(`| ours | baseline | Δ recall | 95% CI | Δ IoU | 95% CI | IoU better / worse / equal |`);
+    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const o of ours) {
+      for (const b of baselines) {
+        const r = pairedBootstrap(o.perQuestion.map((x) => x.recall), b.perQuestion.map((x) => x.recall));
+        const p = pairedBootstrap(o.perQuestion.map((x) => x.iou), b.perQuestion.map((x) => x.iou));
+        const f = (x) => (100 * x).toFixed(2);
+        console.log(`| ${o.name} | ${b.name} | ${f(r.mean)} | [${f(r.lo)}, ${f(r.hi)}] | ${f(p.mean)} | [${f(p.lo)}, ${f(p.hi)}] | ${p.better} / ${p.worse} / ${p.equal} |`);
+      }
     }
   }
   const unmapped = results.filter((r) => r.mapping.unmapped > 0);
