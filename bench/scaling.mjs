@@ -109,7 +109,11 @@ async function child(shape, bytes, strategy) {
     chunks = chunkDocument(text, opts).chunks.length;
     times.push(performance.now() - t0);
   } while (performance.now() - began < 500 && times.length < 50);
-  process.send({ ms: Math.min(...times), passes: times.length, chunks, bytes: Buffer.byteLength(text) });
+  const result = { ms: Math.min(...times), passes: times.length, chunks, bytes: Buffer.byteLength(text) };
+  // Run by hand (`node --cpu-prof bench/scaling.mjs --child SHAPE BYTES semantic`) there is no
+  // IPC channel: print the result instead.
+  if (process.send) process.send(result);
+  else console.log(JSON.stringify(result));
 }
 
 function runCase(shape, bytes, strategy, timeoutMs) {

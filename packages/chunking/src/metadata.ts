@@ -36,8 +36,15 @@ export function chunkPath(pieces: Piece[]): HeadingRef[] {
 export function fullBreadcrumb(fileTitle: string, path: HeadingRef[]): string {
   const names = path.map((h) => h.text);
   if (names.length === 0) return fileTitle;
-  return names[0] === fileTitle ? names.join(' > ') : [fileTitle, ...names].join(' > ');
+  // One string per path (and title), shared by every chunk of the section: built afresh, each
+  // chunk's copy cost time and a hash of its length in the prefix cache (issue 15's huge heading).
+  const hit = fullCache.get(path);
+  if (hit !== undefined && hit.title === fileTitle) return hit.value;
+  const value = names[0] === fileTitle ? names.join(' > ') : [fileTitle, ...names].join(' > ');
+  fullCache.set(path, { title: fileTitle, value });
+  return value;
 }
+const fullCache = new WeakMap<HeadingRef[], { title: string; value: string }>();
 
 /**
  * The embedText prefix for a chunk, seed 002's breadcrumbMode:
@@ -75,10 +82,11 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
   const { options } = ctx;
   const parentId = `${options.contentType}:${options.docName}`;
   const idOf = (n: number): string => `${parentId}::ch${n}`;
+  const memo = new BreadcrumbMemo();
   return chunks.map((chunk, n) => {
     const path = chunkPath(chunk.pieces);
     const wanted = breadcrumbPrefix(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens);
-    const prefix = wanted ? shrinkBreadcrumb(wanted, options.maxTokens - chunk.tokens, ctx.prefixTokens) : '';
+    const prefix = wanted ? shrinkBreadcrumb(wanted, options.maxTokens - chunk.tokens, ctx.prefixTokens, memo) : '';
     const embedText = prefix ? `${prefix}\n\n${chunk.text}` : chunk.text;
     const nodeTypes = uniqueTypes(chunk.pieces);
     const tableColumns = chunk.pieces.filter((p) => p.unit.type === 'table').map((p) => p.unit.header?.length ?? 0);
@@ -119,25 +127,94 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
  * packer reserves room for at most half the cap, and a unit kept whole over
  * that reserve takes room from its prefix, never the other way round.
  */
-export function shrinkBreadcrumb(prefix: string, room: number, prefixTokens: (p: string) => number): string {
+export function shrinkBreadcrumb(
+  prefix: string,
+  room: number,
+  prefixTokens: (p: string) => number,
+  memo: BreadcrumbMemo = new BreadcrumbMemo(),
+): string {
   if (room <= 0) return '';
   if (prefixTokens(prefix) <= room) return prefix;
-  const names = prefix.split(' > ');
+  let names = memo.names.get(prefix);
+  if (names === undefined) {
+    names = prefix.split(' > ');
+    memo.names.set(prefix, names);
+  }
   for (const keep of [names, names.slice(0, 1)]) {
     // Word limits fall geometrically, so a 3000-word heading costs a few counts.
     for (let words = 32; words >= 1; words = Math.floor(words / 2)) {
-      const shortened = keep.map((n) => truncateWords(n, words)).join(' > ');
+      const shortened = keep.map((n) => truncateWords(n, words, memo)).join(' > ');
       if (prefixTokens(shortened) <= room) return shortened;
     }
   }
   return '';
 }
 
-function truncateWords(name: string, words: number): string {
-  const parts = name.split(/\s+/).filter((w) => w.length > 0);
-  let kept = parts.slice(0, words).map((w) => (w.length > 24 ? `${w.slice(0, 24)}…` : w));
-  if (kept.length === 0) kept = [name.slice(0, 24)];
-  return parts.length > words || kept.join(' ') !== parts.join(' ') ? `${kept.join(' ')}…` : kept.join(' ');
+/**
+ * `name`'s first `words` words, each cut to 24 characters, with `…` where anything was cut.
+ * Only the words kept are scanned (a heading of a whole document used to be split on every
+ * call), and results are memoised per name: every chunk under a long heading asks again.
+ */
+function truncateWords(name: string, words: number, memo: BreadcrumbMemo): string {
+  let byWords = memo.truncated.get(name);
+  if (byWords === undefined) {
+    byWords = new Map();
+    memo.truncated.set(name, byWords);
+  }
+  let hit = byWords.get(words);
+  if (hit === undefined) {
+    hit = truncateWordsUncached(name, words);
+    byWords.set(words, hit);
+  }
+  return hit;
+}
+/**
+ * One document's memo for shrinkBreadcrumb. Every chunk of a section brings the same prefix
+ * string object (fullBreadcrumb is cached per path), so its split and its names' truncations are
+ * done once per document, not once per chunk: under a heading of a whole document the per-chunk
+ * work made metadata quadratic (issue 15).
+ */
+export class BreadcrumbMemo {
+  readonly names = new Map<string, string[]>();
+  readonly truncated = new Map<string, Map<number, string>>();
+}
+
+const WORD_START = /\S/g;
+const WORD_END = /\s/g;
+function truncateWordsUncached(name: string, words: number): string {
+  const kept: string[] = [];
+  let cut = false;
+  let at = 0;
+  for (;;) {
+    WORD_START.lastIndex = at;
+    const s = WORD_START.exec(name);
+    if (s === null) break;
+    if (kept.length === words) {
+      cut = true;
+      break;
+    }
+    // Only the first 25 characters are looked at; the rest of a longer word is skipped below.
+    const head = name.slice(s.index, s.index + 25);
+    const ws = head.search(/\s/);
+    if (ws >= 0) {
+      kept.push(head.slice(0, ws));
+      at = s.index + ws;
+      continue;
+    }
+    if (head.length > 24) {
+      kept.push(`${head.slice(0, 24)}…`);
+      cut = true;
+    } else kept.push(head);
+    WORD_END.lastIndex = s.index + head.length;
+    const e = WORD_END.exec(name);
+    if (e === null) break;
+    at = e.index;
+  }
+  if (kept.length === 0) {
+    const k = name.slice(0, 24);
+    return k !== '' ? `${k}…` : k;
+  }
+  return cut ? `${kept.join(' ')}…` : kept.join(' ');
 }
 
 function uniqueTypes(pieces: Piece[]): BlockType[] {

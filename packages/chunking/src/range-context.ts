@@ -17,6 +17,18 @@ export interface RangeContext {
   tableHeaders: string[][];
 }
 
+// Every chunk of a section shares its path array; joining it afresh per record made a copy of
+// the headings per chunk, quadratic time and memory under one huge heading (issue 15).
+const joined = new WeakMap<readonly HeadingRef[], string>();
+function joinedPath(path: readonly HeadingRef[], texts: string[]): string {
+  let s = joined.get(path);
+  if (s === undefined) {
+    s = texts.join(' > ');
+    joined.set(path, s);
+  }
+  return s;
+}
+
 /** The seed 002 heading fields of a record whose section is the last heading of `path`. */
 export function headingFields(path: readonly HeadingRef[]): {
   sectionTitle: string;
@@ -31,7 +43,7 @@ export function headingFields(path: readonly HeadingRef[]): {
   return {
     sectionTitle: last?.text ?? '',
     headerPath: texts,
-    headerBreadcrumb: texts.join(' > '),
+    headerBreadcrumb: joinedPath(path, texts),
     headerDepths: path.map((h) => h.depth),
     headerSlugs: path.map((h) => h.slug),
     sectionSlug: last?.slug ?? '',
