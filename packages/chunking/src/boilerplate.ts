@@ -54,15 +54,39 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   if (breaks.length) {
     // The start and the end of the document bound the first and last pages too.
     breaks.push(-1, lines.length);
+    breaks.sort((a, b) => a - b);
     const counts = new Map<string, number[]>();
     lines.forEach((l, i) => {
       if (!l.candidate || removed.has(i) || l.text.length < 3 || l.text.length > 100 || !/\p{L}/u.test(l.text)) return;
       const key = l.text.replace(/[0-9]+/g, '#').replace(/\s+/g, ' ');
-      counts.set(key, [...(counts.get(key) ?? []), i]);
+      const at = counts.get(key);
+      if (at) at.push(i);
+      else counts.set(key, [i]);
     });
+    // Non-blank lines before each line, so the distance to a break is a subtraction, and only
+    // the nearest break on either side is looked at (the distance grows with the gap). Before,
+    // every repeat was measured against every break line by line: quadratic in tiny lines.
+    const nonBlankBefore = new Int32Array(lines.length + 1);
+    for (let k = 0; k < lines.length; k++) nonBlankBefore[k + 1] = nonBlankBefore[k]! + (lines[k]!.text ? 1 : 0);
+    const between = (lo: number, hi: number): number =>
+      nonBlankBefore[Math.min(hi + 1, lines.length)]! - nonBlankBefore[Math.max(0, Math.min(lo + 1, lines.length))]!;
+    const nearBreak = (i: number): boolean => {
+      let lo = 0;
+      let hi = breaks.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (breaks[mid]! < i) lo = mid + 1;
+        else hi = mid;
+      }
+      const after = breaks[lo]!;
+      const before = lo > 0 ? breaks[lo - 1]! : undefined;
+      const dAfter = after >= i ? between(i, after) : between(after, i);
+      return dAfter <= NEAR_BREAK || (before !== undefined && between(before, i) <= NEAR_BREAK);
+    };
     for (const at of counts.values()) {
-      const nearBreak = at.filter((i) => breaks.some((b) => Math.abs(nonBlankDistance(lines, b, i)) <= NEAR_BREAK));
-      if (at.length >= MIN_REPEATS && nearBreak.length >= MIN_REPEATS) for (const i of nearBreak) removed.set(i, 'header-footer');
+      if (at.length < MIN_REPEATS) continue;
+      const near = at.filter(nearBreak);
+      if (near.length >= MIN_REPEATS) for (const i of near) removed.set(i, 'header-footer');
     }
   }
   const gapToc = lines.filter((l) => l.candidate && TOC_GAP.test(l.text)).length >= 3;
@@ -79,14 +103,6 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   return mergeAdjacent(spans);
 }
 
-/** Lines between `a` and `b` that hold text, signed. */
-function nonBlankDistance(lines: Line[], a: number, b: number): number {
-  const [lo, hi] = a < b ? [a, b] : [b, a];
-  let n = 0;
-  for (let i = lo + 1; i <= hi; i++) if (lines[i]?.text) n++;
-  return a < b ? n : -n;
-}
-
 /** First line of an alphabetically sorted run of index entries that ends the document, or null. */
 function trailingIndex(lines: Line[]): number | null {
   let i = lines.length - 1;
@@ -95,9 +111,11 @@ function trailingIndex(lines: Line[]): number | null {
     const l = lines[i]!;
     if (!l.text) continue;
     if (!l.candidate || /^index$/i.test(l.text)) break;
-    if (INDEX_WITH_PAGES.test(l.text) || INDEX_WORD.test(l.text)) entries.unshift(i);
+    if (INDEX_WITH_PAGES.test(l.text) || INDEX_WORD.test(l.text)) entries.push(i);
     else break;
   }
+  // Collected from the end (unshift made a run of thousands of short lines quadratic).
+  entries.reverse();
   if (entries.length < MIN_INDEX_ENTRIES) return null;
   const firsts = entries.map((e) => lines[e]!.text[0]!.toLowerCase());
   for (let k = 1; k < firsts.length; k++) if (firsts[k]!.localeCompare(firsts[k - 1]!, 'en') < 0) return null;
@@ -161,17 +179,33 @@ export class OffsetMap {
     return p + this.removedUpTo(p, false);
   }
 
-  /** The spans inside `[start, end)` of the source. */
+  /** The spans inside `[start, end)` of the source (spans are sorted and disjoint). */
   within(start: number, end: number): SourceRange[] {
-    return this.spans.filter((s) => s.start >= start && s.end <= end).map((s) => ({ start: s.start, end: s.end }));
+    const out: SourceRange[] = [];
+    for (let i = firstAtOrAfter(this.spans.length, (k) => this.spans[k]!.start >= start); i < this.spans.length; i++) {
+      const s = this.spans[i]!;
+      if (s.start > end) break;
+      if (s.end <= end) out.push({ start: s.start, end: s.end });
+    }
+    return out;
   }
 
+  // Binary searches: one call per chunk boundary, so a linear scan of the spans made a
+  // document with thousands of removed lines quadratic.
   private removedUpTo(p: number, inclusive: boolean): number {
-    let n = 0;
-    for (let i = 0; i < this.at.length; i++) {
-      if (this.at[i]! < p || (inclusive && this.at[i] === p)) n = this.removedThrough[i]!;
-      else break;
-    }
-    return n;
+    const k = firstAtOrAfter(this.at.length, (i) => (inclusive ? this.at[i]! > p : this.at[i]! >= p));
+    return k === 0 ? 0 : this.removedThrough[k - 1]!;
   }
+}
+
+/** The first index in [0, n) where the monotone `ok` holds, or n. */
+function firstAtOrAfter(n: number, ok: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ok(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
