@@ -14,6 +14,9 @@ import { QaPairsError } from '@chunkyard/qa-pairs';
 import { describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
 import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
 import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, type RetrievalReport } from './retrieval.js';
+import { createChatClient, LlmError, type LlmSettings } from '@chunkyard/llm';
+import { readRegularFile } from '@chunkyard/topic-io';
+import { answerDocsOf, DEFAULT_THRESHOLDS, formatAnswers, measureAnswers, METRICS, parseMetrics, parseQueries, QueriesError, type AnswerReport, type MetricName, type Thresholds } from './answers.js';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -65,6 +68,27 @@ IoU and precision_omega over characters, top k of one pooled collection):
                        other settings from the config's embeddings: section
   --config FILE        chunkyard.config.yaml (default: ./chunkyard.config.yaml)
 
+LLM evaluation (seed 000's protocol; the model from the config's llm: section):
+  --queries FILE       queries.yaml: questions with reference answers (README)
+  --metrics LIST       any of f1,recall,pis,latency (default: all four)
+                       f1       answer F1 (also exact match and semantic) of the
+                                experimental group: the top --k chunks of the
+                                document restored through the CT graph
+                                (prev/next); the control group gets the
+                                unsplit document
+                       recall   Context Recall: share of the reference's
+                                required tokens in the restored context
+                       pis      Pagination Integrity Score of the checks
+                       latency  Latency Delta, experimental vs control
+  --min-f1 X           gate, 0..1 (default 0.92)
+  --min-context-recall X
+                       gate, 0..1 (default 0.97)
+  --min-pis X          gate, 0..100 (default 98)
+  --max-latency-delta P
+                       gate in percent (default 15, i.e. at most +15%)
+  Without an llm: section, f1 and latency are skipped with a one-line
+  message; recall and PIS still run. A failed gate exits 1.
+
 Other options:
   --json               print the full report as JSON on stdout
   -h, --help           show this help
@@ -88,6 +112,9 @@ interface Options {
   minIou: number | null;
   provider: string | undefined;
   config: string | undefined;
+  queries: string | undefined;
+  metrics: MetricName[];
+  thresholds: Thresholds;
 }
 
 export interface ScoreResult {
@@ -97,6 +124,8 @@ export interface ScoreResult {
   exitCode: number;
   checks: BuiltReport;
   retrieval: RetrievalReport | null;
+  /** The LLM evaluation of --queries; null without it. */
+  answers: AnswerReport | null;
 }
 
 function fraction(name: string, v: string | undefined): number | null {
@@ -120,6 +149,12 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
       'min-iou': { type: 'string' },
       provider: { type: 'string' },
       config: { type: 'string' },
+      queries: { type: 'string' },
+      metrics: { type: 'string' },
+      'min-f1': { type: 'string' },
+      'min-context-recall': { type: 'string' },
+      'min-pis': { type: 'string' },
+      'max-latency-delta': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
     },
@@ -130,6 +165,20 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   const k = Number(values.k);
   if (!/^\d+$/.test(values.k!) || !Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError(`--k must be an integer from 1 to 1000, got ${JSON.stringify(values.k)}`);
   if (values.questions !== undefined && !existsSync(values.questions)) throw new UsageError(`--questions ${values.questions}: no such file`);
+  if (values.queries !== undefined && !existsSync(values.queries)) throw new UsageError(`--queries ${values.queries}: no such file`);
+  if (values.metrics !== undefined && values.queries === undefined) throw new UsageError('--metrics needs --queries FILE (questions with reference answers)');
+  const number = (name: string, v: string | undefined, min: number, max: number, fallback: number): number => {
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+    return n;
+  };
+  const thresholds: Thresholds = {
+    f1: number('min-f1', values['min-f1'], 0, 1, DEFAULT_THRESHOLDS.f1),
+    contextRecall: number('min-context-recall', values['min-context-recall'], 0, 1, DEFAULT_THRESHOLDS.contextRecall),
+    pis: number('min-pis', values['min-pis'], 0, 100, DEFAULT_THRESHOLDS.pis),
+    latencyDeltaPct: number('max-latency-delta', values['max-latency-delta'], -100, 10_000, DEFAULT_THRESHOLDS.latencyDeltaPct),
+  };
   return {
     dirs: positionals,
     opts: {
@@ -141,6 +190,9 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
       minIou: fraction('min-iou', values['min-iou']),
       provider: values.provider,
       config: values.config,
+      queries: values.queries,
+      metrics: values.metrics === undefined ? [...METRICS] : parseMetrics(values.metrics),
+      thresholds,
     },
   };
 }
@@ -211,12 +263,37 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
     retrieval = await measureRetrieval(questions, corpora, createProvider(settings), opts.k);
   }
 
+  let answers: AnswerReport | null = null;
+  if (opts.queries) {
+    const queries = parseQueries(readRegularFile(opts.queries).toString('utf8'), opts.queries);
+    const ws = loadWorkspace(opts.config);
+    const settings = { provider: 'local', ...(ws.config.embeddings ?? {}), ...(opts.provider ? { provider: opts.provider } : {}) } as EmbeddingSettings;
+    const llm = ws.config.llm;
+    // leadLines and cacheDir are chunking-tool's; the rest are the client's settings.
+    const chat = llm?.provider ? createChatClient({ ...llm, provider: llm.provider } as LlmSettings) : null;
+    if (!opts.json) io.stderr(`docs-score: ${queries.length} queries, ${chat ? `LLM ${chat.provider}/${chat.model}` : 'no LLM'}, embedder ${settings.provider}…\n`);
+    answers = await measureAnswers({
+      queries,
+      docs: answerDocsOf(loaded),
+      embedder: createProvider(settings),
+      chat,
+      k: opts.k,
+      hops: 1,
+      metrics: opts.metrics,
+      thresholds: opts.thresholds,
+      pis: checks.pis,
+      file: opts.queries,
+    });
+    for (const s of answers.skipped) io.stderr(`docs-score: ${s}; ${opts.metrics.filter((m) => m === 'recall' || m === 'pis').join(' and ') || 'the checks'} still run\n`);
+  }
+
   const broken = checks.findings.some((f: Finding) => f.graphBreak);
   const failed = checks.findings.length > 0;
   const belowMin =
     retrieval !== null && ((opts.minRecall !== null && retrieval.all.recall.mean < opts.minRecall) || (opts.minIou !== null && retrieval.all.iou.mean < opts.minIou));
-  const exitCode = broken ? EXIT_CONTINUITY : failed || belowMin ? EXIT_FAILED : EXIT_OK;
-  return { targets: targets.map((t) => t.dir), topics: topicDirs, passed: exitCode === EXIT_OK, exitCode, checks, retrieval };
+  const gateFailed = answers !== null && answers.gates.some((g) => g.status === 'fail');
+  const exitCode = broken ? EXIT_CONTINUITY : failed || belowMin || gateFailed ? EXIT_FAILED : EXIT_OK;
+  return { targets: targets.map((t) => t.dir), topics: topicDirs, passed: exitCode === EXIT_OK, exitCode, checks, retrieval, answers };
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
@@ -241,6 +318,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     else {
       io.stdout(formatChecks(result.checks, result.topics.length));
       if (result.retrieval) io.stdout(formatRetrieval(result.retrieval));
+      if (result.answers) io.stdout(formatAnswers(result.answers));
       if (result.retrieval && result.exitCode === EXIT_FAILED && result.checks.findings.length === 0) {
         io.stdout(`\nRetrieval below threshold: recall ${(100 * result.retrieval.all.recall.mean).toFixed(1)}%, IoU ${(100 * result.retrieval.all.iou.mean).toFixed(1)}%\n`);
       }
@@ -250,8 +328,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed options.
     const usage =
-      err instanceof UsageError || err instanceof QuestionsError || err instanceof QaPairsError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') === true;
-    if (err instanceof EmbeddingError) {
+      err instanceof UsageError || err instanceof QueriesError || err instanceof QuestionsError || err instanceof QaPairsError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') === true;
+    if (err instanceof EmbeddingError || err instanceof LlmError) {
       io.stderr(`docs-score: ${err.message}\n`);
       return EXIT_FAILED;
     }
