@@ -12,7 +12,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import { cosine, type EmbeddingProvider } from '@chunkyard/embeddings';
-import type { ChatClient } from '@chunkyard/llm';
 import {
   contextRecall,
   exactMatch,
@@ -57,8 +56,20 @@ export interface Query {
   line: number | null;
 }
 
-/** A bad queries file: usage error (exit 2), one line naming file:line and the problem. */
-export class QueriesError extends UsageError {}
+/**
+ * A bad queries file: usage error (exit 2), one line naming file:line and the problem. Its own
+ * class (not topic-io's UsageError) so the published declarations need no bundled package.
+ */
+export class QueriesError extends Error {
+  override name = 'QueriesError';
+}
+
+/** What the evaluation needs of a chat client (@chunkyard/llm's ChatClient satisfies it). */
+export interface AnswerModel {
+  readonly provider: string;
+  readonly model: string;
+  chat(messages: { role: 'system' | 'user' | 'assistant'; content: string }[]): Promise<string>;
+}
 
 const QUERY_KEYS = ['topic', 'question', 'answer', 'required'] as const;
 
@@ -209,7 +220,7 @@ export interface AnswerInput {
   queries: readonly Query[];
   docs: readonly AnswerDoc[];
   embedder: EmbeddingProvider;
-  chat: ChatClient | null;
+  chat: AnswerModel | null;
   k: number;
   hops: number;
   metrics: readonly MetricName[];
