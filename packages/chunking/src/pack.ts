@@ -13,6 +13,11 @@
  * Then chunks under `min` are merged into the next chunk, or else the previous
  * one, when the result fits the cap. A chunk stays under `min` only when it is
  * the whole document or neither merge fits.
+ *
+ * A heading for which `opensChunk` says so (semantic: a Quick Reference / API
+ * Reference / Cheat Sheet title, seed 001's technical baseline) always starts a
+ * chunk: the chunk before it closes however small, and no merge joins the two,
+ * except that a run of bare headings (a title right above it) stays with it.
  */
 import type { DraftChunk, HeadingRef, Piece } from './pieces.js';
 import { countTokens, type TokenIndex } from './tokens.js';
@@ -23,6 +28,8 @@ export interface PackContext {
   minTokens: number;
   targetTokens: number;
   budget(path: HeadingRef[]): number;
+  /** A heading piece that must start a chunk; none when absent. */
+  opensChunk?(piece: Piece): boolean;
 }
 
 export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
@@ -35,7 +42,8 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
     let joined = -1;
     if (cur) {
       joined = tokensWith(cur, piece, ctx);
-      if (shouldClose(cur, piece, joined, ctx, () => tokensOf([...cur!.pieces, ...pieces.slice(i, sectionEnds[i])], ctx))) {
+      const forced = opens(piece, ctx) && !cur.pieces.every(isHeading);
+      if (forced || shouldClose(cur, piece, joined, ctx, () => tokensOf([...cur!.pieces, ...pieces.slice(i, sectionEnds[i])], ctx))) {
         const carry: Piece[] = [];
         while (cur.pieces.length > 1 && isHeading(cur.pieces[cur.pieces.length - 1]!)) carry.unshift(cur.pieces.pop()!);
         if (carry.length) cur = makeRun(cur.pieces, ctx);
@@ -129,13 +137,14 @@ function mergeSmall(runs: Run[], ctx: PackContext): Run[] {
     }
     const next = runs[k];
     const prev = done[done.length - 1];
-    const forward = next ? makeRun([...cur.pieces, ...next.pieces], ctx) : null;
+    // Never merge into the front of a run a forced heading opens (bare headings excepted), nor that run backwards.
+    const forward = next && !(opensRun(next.pieces, ctx) && !cur.pieces.every(isHeading)) ? makeRun([...cur.pieces, ...next.pieces], ctx) : null;
     if (forward && forward.tokens <= forward.budget) {
       k++;
       cur = forward;
       continue;
     }
-    const backward = prev ? makeRun([...prev.pieces, ...cur.pieces], ctx) : null;
+    const backward = prev && !opensRun(cur.pieces, ctx) ? makeRun([...prev.pieces, ...cur.pieces], ctx) : null;
     if (backward && backward.tokens <= backward.budget) {
       done.pop();
       cur = backward;
@@ -153,6 +162,20 @@ function fits(run: Piece[], ctx: PackContext): boolean {
 
 function isHeading(piece: Piece): boolean {
   return piece.unit.type === 'heading' && !piece.splitUnit;
+}
+
+function opens(piece: Piece, ctx: PackContext): boolean {
+  return ctx.opensChunk !== undefined && isHeading(piece) && ctx.opensChunk(piece);
+}
+
+/** The run starts with a forced heading, or with bare headings that lead into one. */
+function opensRun(run: Piece[], ctx: PackContext): boolean {
+  if (ctx.opensChunk === undefined) return false;
+  for (const p of run) {
+    if (opens(p, ctx)) return true;
+    if (!isHeading(p)) return false;
+  }
+  return false;
 }
 
 /** The strictest budget of the run: its breadcrumb may come from any of its pieces' paths. */

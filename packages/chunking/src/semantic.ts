@@ -15,7 +15,7 @@ import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
-import type { HeadingRef } from './pieces.js';
+import type { HeadingRef, Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import { splitOversized } from './split-oversized.js';
 import { countTokens, TokenIndex } from './tokens.js';
@@ -60,6 +60,20 @@ export interface StrategyInput {
   sourceSystem?: string;
 }
 
+/**
+ * Seed 001 §7: a section titled Quick Reference, API Reference, Cheat Sheet (or
+ * Reference as a word) is the technical baseline, looked for in chunk 1. The
+ * same pattern as @chunkyard/spec's `TECHNICAL_TITLE`, which reads chunk 1's title.
+ */
+export const TECHNICAL_TITLE = /\b(?:quick\s+reference|api\s+reference|cheat[\s-]?sheet|reference)\b/i;
+
+/**
+ * Such a section starts its own chunk. Otherwise a short overview merges
+ * forward into it (the common case in real docs), chunk 0 holds both, and the
+ * topic has no technical baseline.
+ */
+export const opensTechnicalBaseline = (piece: Piece): boolean => TECHNICAL_TITLE.test(piece.unit.text ?? '');
+
 export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const { lines } = doc;
@@ -100,6 +114,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     minTokens: options.minTokens,
     targetTokens: options.targetTokens,
     budget,
+    opensChunk: opensTechnicalBaseline,
   };
 
   const pieces = splitOversized(units, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens });
