@@ -204,3 +204,16 @@ describe('SliceCounter', () => {
     }
   });
 });
+
+describe('past gpt-tokenizer merge budget (many distinct pre-tokens)', () => {
+  it('keeps counting exactly when our own BPE takes over', () => {
+    // 120,000 distinct base64-like words: more merges than the budget, so the later ones go
+    // through bpe.ts instead of gpt-tokenizer (whose merge cache degrades past 100,000).
+    let s = 7;
+    const rnd = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+    const words = Array.from({ length: 120_000 }, () => Array.from({ length: 6 + Math.floor(rnd() * 10) }, () => A[Math.floor(rnd() * A.length)]).join(''));
+    const text = words.join(' ');
+    expect(countRange(text)).toBe(reference(text));
+  });
+});

@@ -325,6 +325,13 @@ function bpeCount(preToken: string): number {
   // Long pre-tokens too: gpt-tokenizer's merge is quadratic in the pre-token's
   // length, ours is O(n log n) there (bpe.ts), and both are tiktoken's merge.
   if (preToken.length > LONG_PRE_TOKEN || TIKTOKEN_ONLY.test(preToken)) return bpeTokenCount(preToken);
+  // gpt-tokenizer keeps every merged pre-token in a Map of 100,000 entries and, when it is
+  // full, evicts with `keys().next()`, which walks the deleted entries V8 leaves at the front:
+  // on text with hundreds of thousands of distinct pre-tokens (base64, hashes) each count then
+  // costs a walk of up to 100,000 holes (2 MB of base64: 27 s, 1 MB: 7 s). Our own memo already
+  // holds what is worth keeping, so past half that many merges ours takes over for good.
+  if (gptMerges >= GPT_MERGE_BUDGET) return bpeTokenCount(preToken);
+  gptMerges++;
   GPT_SPLIT.lastIndex = 0;
   const m = GPT_SPLIT.exec(preToken);
   if (m === null || m.index !== 0 || m[0].length !== preToken.length) return -1;
@@ -332,6 +339,8 @@ function bpeCount(preToken: string): number {
 }
 
 const TIKTOKEN_ONLY = /[\u0085\ufeff]/;
+const GPT_MERGE_BUDGET = 50_000;
+let gptMerges = 0;
 const LONG_PRE_TOKEN = 256;
 
 // gpt-tokenizer's cl100k split (its own, slightly rewritten form of tiktoken's),
