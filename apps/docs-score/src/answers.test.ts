@@ -145,8 +145,9 @@ describe('docs-score --queries without a model', () => {
 
 describe('queries.yaml and --metrics', () => {
   it('parses questions, answers and required words', () => {
-    const q = parseQueries('queries:\n  - topic: t/\n    question: Q?\n    answer: 42\n    required: [a, 7]\n', 'q.yaml');
-    expect(q).toEqual([{ id: 'q1', corpusId: 't', question: 'Q?', answer: '42', required: ['a', '7'], line: 2 }]);
+    const q = parseQueries('queries:\n  - topic: t/\n    question: Q?\n    answer: 42\n    required: [a, 7, true]\n', 'q.yaml');
+    expect(q).toEqual([{ id: 'q1', corpusId: 't', question: 'Q?', answer: '42', required: ['a', '7', 'true'], line: 2 }]);
+    expect(() => parseQueries('queries:\n  - topic: t\n    question: Q\n    answer: A\n    required: [[x]]\n', 'q.yaml')).toThrow('q.yaml:2: queries[0].required: expected a list of words');
   });
 
   it('names the file, the line and the problem (exit 2)', async () => {

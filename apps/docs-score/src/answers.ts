@@ -118,7 +118,8 @@ export function parseQueries(text: string, file: string): Query[] {
       else if (typeof v !== 'string' || v.trim() === '') fail(node, `queries[${i}].${key}: expected a non-empty string`);
     }
     const required = value.required;
-    if (required !== undefined && (!Array.isArray(required) || !required.every((r) => typeof r === 'string' || typeof r === 'number'))) {
+    // YAML reads unquoted true / 42 as a boolean / number; as words they are text.
+    if (required !== undefined && (!Array.isArray(required) || !required.every((r) => typeof r === 'string' || typeof r === 'number' || typeof r === 'boolean'))) {
       fail(node, `queries[${i}].required: expected a list of words`);
     }
     return {
