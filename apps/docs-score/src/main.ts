@@ -96,8 +96,8 @@ Other options:
 
 Exit status: 0 every check passed; 13 a continuity graph is broken (dangling,
 circular or duplicate ids; seed 000); 1 another check failed, or retrieval is
-below a --min threshold; 2 usage error (unknown option, no topic found, bad
-question file).
+below a --min threshold, or a --queries gate failed; 2 usage error (unknown
+option, no topic found, bad question or queries file).
 `;
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
