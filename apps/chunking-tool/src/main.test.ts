@@ -125,6 +125,7 @@ interface Manifest {
     sourcePosition: { charStart: number; charEnd: number; totalChars: number };
     tokenStats: { tokens: number; estimatedTokens: number; embedTokens: number };
     metadata: { sourceFile: string; chunkingOptions: Record<string, unknown> };
+    source: { filePath: string; startLine: number; endLine: number };
   }[];
 }
 const readManifest = (file: string): Manifest => JSON.parse(readFileSync(file, 'utf8')) as Manifest;
@@ -233,6 +234,11 @@ describe('chunking a topic folder', () => {
         expect(source.slice(c.sourcePosition.charStart, c.sourcePosition.charEnd)).toBe(c.originalText);
         exact++;
       }
+      // Seed 002's source lines: 1-based, inclusive, the lines of the file holding the chunk.
+      expect(c.source.filePath).toBe('golden-reference.md');
+      const lines = source.split('\n');
+      expect(source.slice(0, c.sourcePosition.charStart).split('\n').length).toBe(c.source.startLine);
+      if (!c.splitUnit) expect(lines.slice(c.source.startLine - 1, c.source.endLine).join('\n')).toContain(c.originalText.replace(/\n$/, ''));
     });
     expect(exact).toBeGreaterThanOrEqual(3);
     // Chunks appear in document order.

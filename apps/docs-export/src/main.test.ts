@@ -146,6 +146,7 @@ describe('docs-export', () => {
         parentId: chunk.parentId,
         headerPath: chunk.headerPath,
         sourcePosition: chunk.sourcePosition,
+        sourceLines: { startLine: chunk.source!.startLine, endLine: chunk.source!.endLine },
         tokenStats: chunk.tokenStats,
         source: `${topic}/golden-reference.md`,
         strategyKey: manifests.get(topic)!.strategyKey,

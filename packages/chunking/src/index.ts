@@ -11,6 +11,7 @@ import { chunkPaginate } from './paginate.js';
 import { chunkTokenWindow } from './token-window.js';
 import { cutSpans, findBoilerplate, OffsetMap } from './boilerplate.js';
 import { detectHeadings, usesHeuristicHeadings } from './plain-text.js';
+import { attachSourceLines } from './source-lines.js';
 import type { ChunkDocumentResult, ChunkOptions, ChunkRecord, RemovedSpan, ResolvedChunkOptions } from './types.js';
 
 export interface ChunkDocumentExtras {
@@ -42,6 +43,8 @@ export function chunkDocument(
     ...(options.sourceSystem !== undefined ? { sourceSystem: options.sourceSystem } : {}),
   });
   if (removed.length) chunks = mapBack(chunks, removed, source);
+  // Seed 002's `source` lines, in the original source (doc.lines is its table unless text was cut).
+  attachSourceLines(chunks, source, sourceFile, removed.length ? undefined : doc.lines);
   const recorded = recordedOptions(resolved);
   for (const c of chunks) c.metadata.chunkingOptions = recorded;
   return {

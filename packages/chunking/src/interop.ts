@@ -50,6 +50,8 @@ export function chunkMetadata(record: ChunkRecord, context: ChunkContext = {}): 
   };
   // Hierarchical records say which tier they are; a consumer filters sections from snippets by it.
   if (record.tier) meta.tier = record.tier.level;
+  // Seed 002's source lines (1-based, inclusive); `source` is taken by the consumer's file name.
+  if (record.source) meta.sourceLines = { startLine: record.source.startLine, endLine: record.source.endLine };
   if (context.strategyKey !== undefined) meta.strategyKey = context.strategyKey;
   if (context.topic !== undefined) meta.topic = context.topic;
   if (context.source !== undefined) meta.source = context.source;

@@ -173,6 +173,23 @@ export interface ChunkRecord {
   page?: PageInfo;
   /** Boilerplate spans (seed 003) inside this chunk's range that `originalText` leaves out. */
   removed?: SourceRange[];
+  /**
+   * Seed 002's optional source location. `chunkDocument` sets it on every record of
+   * every strategy; optional because manifests written before it lack it.
+   */
+  source?: SourceLocation;
+}
+
+/**
+ * Where a chunk lies in its source file, in lines: `startLine` holds `charStart`, `endLine`
+ * the last character before `charEnd` (its line break included). 1-based and inclusive, as
+ * editors number lines; lines end at `\n`, `\r\n` or a lone `\r`.
+ */
+export interface SourceLocation {
+  /** The source file name (`metadata.sourceFile`). */
+  filePath: string;
+  startLine: number;
+  endLine: number;
 }
 
 export interface WindowInfo {
