@@ -130,5 +130,5 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   });
   // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts).
   anchor('semantic working set', { doc, units, tokens, ctx, pieces, packed, drafts, normalized, records });
-  return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true });
+  return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true, blocks: doc.blocks });
 }

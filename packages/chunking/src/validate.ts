@@ -8,7 +8,7 @@
  * packer computed, which the tests prove equal).
  */
 import { countTokens } from './tokens.js';
-import type { ChunkRecord } from './types.js';
+import type { Block, ChunkRecord } from './types.js';
 
 export class ChunkingInvariantError extends Error {
   constructor(
@@ -26,10 +26,52 @@ export interface ValidateOptions {
   maxTokensOf?: (c: ChunkRecord) => number;
   recount?: boolean;
   docName: string;
+  /**
+   * The document's blocks, for strategies that keep atomic units whole (semantic): then no
+   * chunk without `splitUnit` may start or end inside a code block or table that fits the cap
+   * (for a fenced block, that is a chunk with an unbalanced fence).
+   */
+  blocks?: readonly Block[];
+}
+
+/** Code blocks and tables anywhere in the block tree, in document order (they never nest). */
+function atomicBlocks(blocks: readonly Block[]): Block[] {
+  const out: Block[] = [];
+  const walk = (bs: readonly Block[]): void => {
+    for (const b of bs) {
+      if (b.type === 'code' || b.type === 'table') out.push(b);
+      else if (b.children) walk(b.children);
+    }
+  };
+  walk(blocks);
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** The atomic block with `start < p < end`, if any (binary search over disjoint ranges). */
+function blockAround(atomic: readonly Block[], p: number): Block | undefined {
+  let lo = 0;
+  let hi = atomic.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (atomic[mid]!.start < p) lo = mid + 1;
+    else hi = mid;
+  }
+  const b = atomic[lo - 1];
+  return b && p < b.end ? b : undefined;
 }
 
 export function validate(source: string, chunks: ChunkRecord[], opts: ValidateOptions): ChunkRecord[] {
   const problems: string[] = [];
+  const atomic = opts.blocks ? atomicBlocks(opts.blocks) : [];
+  const fitting = new Map<Block, boolean>();
+  const fits = (b: Block, c: ChunkRecord): boolean => {
+    let f = fitting.get(b);
+    if (f === undefined) {
+      f = countTokens(source.slice(b.start, b.end)) <= (opts.maxTokensOf ? opts.maxTokensOf(c) : opts.maxTokens);
+      fitting.set(b, f);
+    }
+    return f;
+  };
   chunks.forEach((c, i) => {
     const where = `chunk ${i}`;
     if (c.chunkNumber !== i) problems.push(`${where}: chunkNumber ${c.chunkNumber}`);
@@ -44,6 +86,15 @@ export function validate(source: string, chunks: ChunkRecord[], opts: ValidateOp
     const max = opts.maxTokensOf ? opts.maxTokensOf(c) : opts.maxTokens;
     if (tokens > max) problems.push(`${where}: ${tokens} tokens > max ${max}`);
     if (embedTokens > max) problems.push(`${where}: embedText ${embedTokens} tokens > max ${max}`);
+    if (atomic.length && !c.splitUnit) {
+      for (const [p, side] of [[charStart, 'starts'], [charEnd, 'ends']] as const) {
+        const b = blockAround(atomic, p);
+        if (b && fits(b, c)) {
+          const what = b.type === 'table' ? 'a table' : b.fenced ? 'a fenced code block (unbalanced fence)' : 'a code block';
+          problems.push(`${where}: ${side} inside ${what} at lines ${b.startLine + 1}-${b.endLine + 1} that fits, without splitUnit`);
+        }
+      }
+    }
   });
   if (problems.length) throw new ChunkingInvariantError(problems, opts.docName);
   return chunks;

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
+import { documentBlocks } from './semantic.js';
+import { ChunkingInvariantError, validate } from './validate.js';
+
+const source = ['# Title', '', 'Some prose before the code.', '', '```js', 'const a = 1;', 'const b = 2;', '```', '', '| a | b |', '| - | - |', '| 1 | 2 |', '', 'After.', ''].join('\n');
+
+/** The single record of `source`, cut to end at `end` (its text kept an exact slice). */
+function cutAt(end: number, splitUnit = false) {
+  const [r] = chunkDocument(source, { docName: 'v' }).chunks;
+  return [{ ...r!, originalText: source.slice(0, end), embedText: source.slice(0, end), sourcePosition: { ...r!.sourcePosition, charEnd: end }, splitUnit }];
+}
+
+describe('validate: atomic units', () => {
+  const blocks = documentBlocks(source, 'fast').blocks;
+  const opts = { maxTokens: 512, docName: 'v', blocks };
+
+  it('rejects a chunk without splitUnit that ends inside a fenced code block (unbalanced fence)', () => {
+    const end = source.indexOf('const b');
+    expect(() => validate(source, cutAt(end), opts)).toThrow(/inside a fenced code block \(unbalanced fence\) at lines 5-8/);
+    expect(() => validate(source, cutAt(end), opts)).toThrow(ChunkingInvariantError);
+  });
+
+  it('rejects one that ends inside a table', () => {
+    expect(() => validate(source, cutAt(source.indexOf('| 1 |')), opts)).toThrow(/inside a table at lines 10-12/);
+  });
+
+  it('accepts the cut when the chunk says it split a unit, and whole units', () => {
+    expect(() => validate(source, cutAt(source.indexOf('const b'), true), opts)).not.toThrow();
+    expect(() => validate(source, cutAt(source.indexOf('| a |')), opts)).not.toThrow();
+    expect(() => validate(source, cutAt(source.indexOf('After')), opts)).not.toThrow();
+  });
+
+  it('accepts a cut inside a code block over the cap', () => {
+    expect(() => validate(source, cutAt(source.indexOf('const b')), { ...opts, maxTokens: 5 })).toThrow(/tokens > max 5/);
+    expect(() => validate(source, cutAt(source.indexOf('const b')), { ...opts, maxTokens: 5 })).not.toThrow(/fenced/);
+  });
+});
