@@ -152,6 +152,33 @@ describe('ingest skips what chunkyard generated', () => {
   });
 });
 
+describe('--index', () => {
+  it('ingest --index ivf builds and persists the IVF index; search --index ivf finds what exact search finds', async () => {
+    const ing = await run(['ingest', ...TOPICS, '--index', 'ivf']);
+    expect(ing.code, ing.stderr).toBe(0);
+    expect(ing.stdout).toMatch(/vector index: ivf, \d+ lists over \d+ units, built \(no persisted index\)/);
+    expect(count('vector_ann')).toBe(1);
+    expect((await run(['stats'])).stdout).toMatch(/\n  vector index: ivf, \d+ lists over \d+ units \(\d+ KiB\), built 20/);
+    const query = ['search', 'source generation options', '--mode', 'vector', '--limit', '5', '--json'];
+    const exact = JSON.parse((await run([...query, '--index', 'exact'])).stdout) as { index: string; hits: { unitId: string }[] };
+    const ivf = JSON.parse((await run([...query, '--index', 'ivf', '--probes', '4096'])).stdout) as { index: string; hits: { unitId: string }[] };
+    expect([exact.index, ivf.index]).toEqual(['exact', 'ivf']);
+    expect(ivf.hits.map((h) => h.unitId)).toEqual(exact.hits.map((h) => h.unitId));
+    // A small store: auto is exact search, and ingest leaves the index as it was.
+    const auto = JSON.parse((await run([...query])).stdout) as { index: string };
+    expect(auto.index).toBe('exact');
+    expect((await run(['ingest', ...TOPICS])).stdout).not.toMatch(/vector index/);
+  });
+
+  it('a bad --index or --probes is a usage error (exit 2)', async () => {
+    const bad = await run(['search', 'x', '--index', 'hnsw']);
+    expect(bad).toMatchObject({ code: 2, stderr: 'docs-store: --index must be exact, ivf or auto, got "hnsw"\n' });
+    const probes = await run(['search', 'x', '--probes', '0']);
+    expect(probes).toMatchObject({ code: 2, stderr: 'docs-store: --probes must be a whole number from 1 to 4096, got "0"\n' });
+    expect((await run(['ingest', TOPICS[2]!, '--index', 'fast'])).code).toBe(2);
+  });
+});
+
 describe('environment errors are messages naming the path', () => {
   it('search and stats on a file that is not a database: exit 1, the file named, no trace', async () => {
     writeFileSync(join(ws, 'notes.txt'), 'not a database\n'.repeat(200));
@@ -257,7 +284,7 @@ describe('search, expand, stats', () => {
 
   it('stats counts what is stored', async () => {
     const r = await run(['stats', '--json']);
-    expect(JSON.parse(r.stdout)).toMatchObject({ schemaVersion: 1, artifacts: 3, chunkedArtifacts: 2, embeddingModel: 'local-lexical-v1-d512', dimensions: 512 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ schemaVersion: 2, artifacts: 3, chunkedArtifacts: 2, embeddingModel: 'local-lexical-v1-d512', dimensions: 512, ann: null });
   });
 
   it('refuses a query embedding of another dimension clearly; fts still works', async () => {

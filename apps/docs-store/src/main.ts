@@ -2,7 +2,7 @@
  * docs-store: the I/O edge around @chunkyard/store.
  *
  *   docs-store ingest <files | topic dirs ...> [--built] [--db PATH] [--json]
- *   docs-store search <query> [--mode hybrid|fts|vector] [--limit N] [--expand K] [--json]
+ *   docs-store search <query> [--mode hybrid|fts|vector] [--limit N] [--expand K] [--index exact|ivf|auto] [--probes N] [--json]
  *   docs-store expand <chunk-id> [--k N] [--json]
  *   docs-store stats [--json]
  *   docs-store mcp [--http [--port N] [--host H] [--token T]]
@@ -15,7 +15,7 @@ import type { ContentHint } from '@chunkyard/chunking';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
-import { cachedVectors, DocStore, embedPlans, InputError, StoreError, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode } from '@chunkyard/store';
+import { cachedVectors, DocStore, embedPlans, InputError, StoreError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
 import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
@@ -29,8 +29,10 @@ export const HELP = `docs-store — the SQLite artifact store: ingest docs, sear
 
 Usage:
   docs-store ingest <file | topic-dir ...> [--built] [--topic T] [--content-type T]
+                                      [--index exact|ivf|auto]
   docs-store search <query> [--mode hybrid|fts|vector] [--limit N] [--expand K]
                             [--topic T] [--content-type T] [--hint H ...]
+                            [--index exact|ivf|auto] [--probes N]
   docs-store expand <chunk-id> [--k N]
   docs-store stats
   docs-store mcp                      serve the store to agents over MCP on stdio
@@ -53,6 +55,14 @@ search: each hit names its source file and its chunk id (or artifact id when the
   fts needs no embedding provider.
 expand: prints a chunk with its ±k neighbours (default k = 1).
 
+--index (ingest, search, mcp): the vector index. exact scans every vector (an int8 scan
+  with an exact rerank: the true top hits). ivf is the approximate index (k-means lists,
+  persisted in the same database file): a query scans the --probes nearest lists (default
+  1/8 of them, at least 8). auto (the default) is exact below 256M vector cells
+  (500,000 chunks at 512 dimensions) and ivf from there. ingest builds or updates the
+  ivf index after writing when --index resolves to ivf, so that later searches find it
+  ready; a search that finds it out of date repairs it in memory.
+
 mcp: tools ingest_artifact, search_docs, expand_chunk, store_stats; every stored unit as a
   resource (chunk://<artifact id>/<chunk index>, or /whole); the prompt answer_from_docs.
   --http serves it over Streamable HTTP (stateless) on --host (default 127.0.0.1; any other
@@ -63,7 +73,7 @@ mcp: tools ingest_artifact, search_docs, expand_chunk, store_stats; every stored
 
 Ranges (whole numbers; anything else is a usage error, exit 2):
   --limit 1-100 (default 10)   --expand 0-10 (default 0)   --k 0-20 (default 1)
-  --port 0-65535 (default 3333)
+  --port 0-65535 (default 3333)   --probes 1-4096
 
 Options:
   --db PATH            the database (default: <workspace>/.chunkyard/store.db, where the
@@ -111,6 +121,8 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   token: { type: 'string' },
+  index: { type: 'string' },
+  probes: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
@@ -188,7 +200,16 @@ export const RANGES = {
   expand: { min: 0, max: 10, fallback: 0 },
   k: { min: 0, max: 20, fallback: 1 },
   port: { min: 0, max: 65535, fallback: 3333 },
+  probes: { min: 1, max: 4096, fallback: 0 },
 } as const;
+
+const INDEX_KINDS: readonly VectorIndexKind[] = ['exact', 'ivf', 'auto'];
+
+function indexOption(value: string | undefined): VectorIndexKind {
+  if (value === undefined) return 'auto';
+  if (!INDEX_KINDS.includes(value as VectorIndexKind)) throw new UsageError(`--index must be exact, ivf or auto, got ${JSON.stringify(value)}`);
+  return value as VectorIndexKind;
+}
 
 function intOption(name: keyof typeof RANGES, value: string | undefined): number {
   const { min, max, fallback } = RANGES[name];
@@ -242,8 +263,10 @@ async function ingest(ctx: Context): Promise<number> {
   });
   if (skipped.length > 0) io.stderr(`docs-store: skipped ${skipped.length} generated ${skipped.length === 1 ? 'path' : 'paths'} (index.json, topic-spec.md, _chunks/, _keywords/): ${skipped.join(', ')}\n`);
   for (const e of errors) io.stderr(`docs-store: ${e.source}: ${e.error}\n`);
+  const indexKind = indexOption(values.index);
   const provider = providerFor(config, io.env ?? process.env);
   let outcomes: IngestOutcome[] = [];
+  let ann: AnnStatus | null = null;
   const cacheStats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
   if (plans.length > 0) {
     const store = DocStore.open(ctx.dbPath);
@@ -262,26 +285,31 @@ async function ingest(ctx: Context): Promise<number> {
         ? cachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats)
         : (pending: Parameters<typeof embedPlans>[0], progress?: Parameters<typeof embedPlans>[2]) => embedPlans(pending, provider, progress);
       outcomes = await store.ingestPlans(plans, provider.model, source, { onProgress });
+      ann = store.prepareVectorIndex(indexKind);
     } finally {
       (bar as { reporter: ProgressReporter } | null)?.reporter.stop();
       store.close();
     }
   }
   if (values.json) {
-    io.stdout(`${JSON.stringify({ db: ctx.dbPath, model: provider.model, artifacts: outcomes, errors, skipped, ...(values.built ? { cache: cacheStats } : {}) }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ db: ctx.dbPath, model: provider.model, artifacts: outcomes, errors, skipped, ...(values.built ? { cache: cacheStats } : {}), vectorIndex: ann ?? { kind: 'exact' } }, null, 2)}\n`);
   } else {
     for (const o of outcomes) {
       const what = o.isChunked ? `${o.numChunks} chunks` : 'stored whole';
       io.stdout(`${o.sourceFile ?? o.artifactId}: ${o.status} ${o.artifactId} (${what}, ${o.tokenCount} tokens)\n`);
     }
     if (values.built) io.stdout(`embedding cache: ${cacheStats.documentHits} document hits, ${cacheStats.textHits} text hits, ${cacheStats.embedded} embedded\n`);
+    if (ann) {
+      const what = ann.rebuilt ? `built (${ann.rebuilt})` : ann.persisted ? `updated (${ann.assigned} placed, ${ann.removed} dropped)` : 'up to date';
+      io.stdout(`vector index: ivf, ${ann.lists} lists over ${ann.rows} units, ${what}\n`);
+    }
     io.stdout(`${display(ctx, ctx.dbPath)}: ${outcomes.filter((o) => o.status !== 'unchanged').length} written, ${outcomes.filter((o) => o.status === 'unchanged').length} unchanged, ${errors.length} failed\n`);
   }
   return errors.length > 0 ? 1 : 0;
 }
 
-function openForReading(ctx: Context): DocStore {
-  return DocStore.open(ctx.dbPath, { readonly: true });
+function openForReading(ctx: Context, vectorIndex: VectorIndexKind = 'auto'): DocStore {
+  return DocStore.open(ctx.dbPath, { readonly: true, vectorIndex });
 }
 
 async function search(ctx: Context): Promise<number> {
@@ -293,13 +321,16 @@ async function search(ctx: Context): Promise<number> {
   const limit = intOption('limit', values.limit);
   const expandK = intOption('expand', values.expand);
   for (const h of values.hint ?? []) if (!HINTS.includes(h as ContentHint)) throw new UsageError(`--hint must be one of ${HINTS.join(', ')}, got ${JSON.stringify(h)}`);
+  const indexKind = indexOption(values.index);
+  const probes = values.probes === undefined ? undefined : intOption('probes', values.probes);
   const { config } = mode === 'fts' ? { config: null } : loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
-  const store = openForReading(ctx);
+  const store = openForReading(ctx, indexKind);
   try {
     const hits = await store.search(query, {
       mode,
       limit,
       expand: expandK,
+      ...(probes !== undefined ? { probes } : {}),
       ...(config ? { embedder: providerFor(config, io.env ?? process.env) } : {}),
       filters: {
         ...(values.topic !== undefined ? { topic: values.topic } : {}),
@@ -307,7 +338,7 @@ async function search(ctx: Context): Promise<number> {
         ...(values.hint?.length ? { contentHints: values.hint as ContentHint[] } : {}),
       },
     });
-    if (values.json) io.stdout(`${JSON.stringify({ query, mode, hits }, null, 2)}\n`);
+    if (values.json) io.stdout(`${JSON.stringify({ query, mode, ...(mode === 'fts' ? {} : { index: store.resolveIndexKind() }), hits }, null, 2)}\n`);
     else if (hits.length === 0) io.stdout(`no results for ${JSON.stringify(query)}\n`);
     else hits.forEach((h, i) => io.stdout(formatHit(h, i)));
   } finally {
@@ -350,6 +381,7 @@ function stats(ctx: Context): number {
         `${display(ctx, s.path)} (schema v${s.schemaVersion}, ${(s.fileBytes / 1024).toFixed(0)} KiB)\n` +
           `  ${s.artifacts} artifacts (${s.chunkedArtifacts} chunked, ${s.artifacts - s.chunkedArtifacts} whole), ${s.chunks} chunks, ${s.units} searchable units, ${s.tokens} tokens\n` +
           `  embeddings: ${s.embeddingModel ?? '(none yet)'}${s.dimensions ? `, ${s.dimensions} dimensions` : ''}\n` +
+          (s.ann ? `  vector index: ivf, ${s.ann.lists} lists over ${s.ann.rows} units (${(s.ann.bytes / 1024).toFixed(0)} KiB), built ${s.ann.builtAt}\n` : '') +
           s.topics.map((t) => `  ${t.topic ?? '(no topic)'}: ${t.artifacts}\n`).join(''),
       );
     }
@@ -371,7 +403,7 @@ async function mcp(ctx: Context): Promise<number> {
   const token = values.token ?? env[TOKEN_ENV];
   if (values.http && token !== undefined && token.trim() === '') throw new UsageError(`the bearer token (--token or ${TOKEN_ENV}) is empty`);
   const { config } = loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
-  const store = DocStore.open(ctx.dbPath);
+  const store = DocStore.open(ctx.dbPath, { vectorIndex: indexOption(values.index) });
   try {
     const provider = providerFor(config, env);
     if (!values.http) {

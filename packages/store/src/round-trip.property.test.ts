@@ -109,7 +109,7 @@ it('the index patched after our own writes answers as one freshly loaded from th
   );
 });
 
-it('the packed index ranks exactly as a naive cosine sort, with and without a filter', () => {
+it('the packed index ranks exactly as a naive cosine sort (int8 + rerank, Float32 kernel, JS loop), with and without a filter', () => {
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 33 }),
@@ -136,14 +136,15 @@ it('the packed index ranks exactly as a naive cosine sort, with and without a fi
           }
           return nq && nv ? dot / Math.sqrt(nq * nv) : 0;
         };
-        for (const index of [simdIndex, jsIndex]) {
+        // int8 scan + exact rerank (the default), the Float32 SIMD kernel, the JS loop.
+        for (const [index, quantized] of [[simdIndex, true], [simdIndex, false], [jsIndex, true]] as const) {
           for (const filter of [undefined, (u: { contentHints: string }) => u.contentHints === 'code']) {
             const expected = vecs
               .map((v, row) => ({ row, score: cos(v) }))
               .filter((m) => !filter || filter(index.units[m.row]!))
               .sort((a, b) => b.score - a.score || a.row - b.row)
               .slice(0, k);
-            const got = index.search(q, k, filter);
+            const got = index.search(q, k, filter, { quantized });
             expect(got.map((m) => m.score)).toEqual(expected.map((m) => expect.closeTo(m.score, 5)));
             // Rows agree except where two scores are equal to float precision.
             got.forEach((m, i) => {

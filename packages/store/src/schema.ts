@@ -74,6 +74,28 @@ export const MIGRATIONS: readonly Migration[] = [
         );
       `),
   },
+  {
+    version: 2,
+    description: 'vector_ann: the persisted approximate (IVF) vector index',
+    up: (db) =>
+      db.exec(`
+        -- One row per index kind. keys (Float64, one per unit: a 53-bit hash of the unit id)
+        -- and assignments (Uint16 list numbers) are parallel arrays; checksum is the sha256
+        -- of every other column, so a damaged row is detected and rebuilt, never trusted.
+        CREATE TABLE vector_ann (
+          kind         TEXT PRIMARY KEY,
+          model        TEXT NOT NULL,
+          dims         INTEGER NOT NULL,
+          lists        INTEGER NOT NULL,
+          rows         INTEGER NOT NULL,
+          centroids    BLOB NOT NULL,
+          keys         BLOB NOT NULL,
+          assignments  BLOB NOT NULL,
+          checksum     TEXT NOT NULL,
+          built_at     TEXT NOT NULL
+        ) STRICT;
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

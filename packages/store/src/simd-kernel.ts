@@ -22,7 +22,7 @@ const V128 = 0x7b;
 const op = {
   block: 0x02, loop: 0x03, br: 0x0c, brIf: 0x0d, end: 0x0b,
   localGet: 0x20, localSet: 0x21, i32Const: 0x41, i32Add: 0x6a, i32Shl: 0x74, i32GeU: 0x4f,
-  f32Store: 0x38, f32Add: 0x92, simd: 0xfd,
+  f32Store: 0x38, f32Add: 0x92, i32Store: 0x36, simd: 0xfd,
 } as const;
 // SIMD sub-opcodes (LEB128-encoded after 0xfd).
 const simd = { v128Load: [0x00], v128Const: [0x0c], f32x4ExtractLane: [0x1f], f32x4Add: [0xe4, 0x01], f32x4Mul: [0xe6, 0x01] } as const;
@@ -82,6 +82,56 @@ export const KERNEL_BYTES = Uint8Array.from([
   ...section(10, vec([[...uleb(code.length), ...code]])),
 ]);
 
+/**
+ * The int8 kernel, `dots(q, m, stride, rows, out)`: out[r] = Σ_d q[d] · m[r·stride + d] as
+ * int32, where q holds `stride` int16 values and each row of m `stride` int8 values (stride a
+ * multiple of 16). Rows are a quarter of the Float32 bytes, so a scan reads 4× less memory,
+ * and one `i32x4.dot_i16x8_s` does 8 multiply-adds. Query values stay within ±4095 and row
+ * values within ±127, so the int32 lanes cannot overflow below 16,000 dimensions.
+ *
+ *   p = m; qend = q + stride*2
+ *   for r in 0..rows:
+ *     acc0 = acc1 = 0; qp = q
+ *     while qp < qend:                        ;; 16 dimensions per step
+ *       acc0 += dot(load(qp), load8x8_s(p)); acc1 += dot(load(qp+16), load8x8_s(p+8)); qp += 32; p += 16
+ *     out[r] = sum of the lanes of acc0 + acc1
+ */
+const simdI8 = { load8x8s: [0x01], i32x4ExtractLane: [0x1b], i32x4Add: [0xae, 0x01], i32x4DotI16x8s: [0xba, 0x01] } as const;
+const loadI8 = (offset: number) => [op.simd, ...simdI8.load8x8s, 3, offset]; // align 2^3
+const dotInto = (acc: number, qOffset: number, mOffset: number) => [
+  ...get(acc), ...get(QP), ...load(qOffset), ...get(P), ...loadI8(mOffset), op.simd, ...simdI8.i32x4DotI16x8s, op.simd, ...simdI8.i32x4Add, ...set(acc),
+];
+const laneI = (acc: number, l: number) => [...get(acc), op.simd, ...simdI8.i32x4ExtractLane, l];
+const bodyI8 = [
+  ...get(M), ...set(P),
+  ...get(Q), ...get(STRIDE), ...i32(1), op.i32Shl, op.i32Add, ...set(QEND),
+  op.block, 0x40, op.loop, 0x40,
+  ...get(R), ...get(ROWS), op.i32GeU, op.brIf, 1,
+  ...zero, ...set(ACC0), ...zero, ...set(ACC1), ...get(Q), ...set(QP),
+  op.block, 0x40, op.loop, 0x40,
+  ...get(QP), ...get(QEND), op.i32GeU, op.brIf, 1,
+  ...dotInto(ACC0, 0, 0), ...dotInto(ACC1, 16, 8),
+  ...get(QP), ...i32(32), op.i32Add, ...set(QP),
+  ...get(P), ...i32(16), op.i32Add, ...set(P),
+  op.br, 0, op.end, op.end,
+  ...get(OUT), ...get(R), ...i32(2), op.i32Shl, op.i32Add,
+  ...get(ACC0), ...get(ACC1), op.simd, ...simdI8.i32x4Add, ...set(ACC0),
+  ...laneI(ACC0, 0), ...laneI(ACC0, 1), op.i32Add, ...laneI(ACC0, 2), ...laneI(ACC0, 3), op.i32Add, op.i32Add,
+  op.i32Store, 2, 0,
+  ...get(R), ...i32(1), op.i32Add, ...set(R),
+  op.br, 0, op.end, op.end,
+  op.end,
+];
+const codeI8 = [...vec([[4, I32], [2, V128]]), ...bodyI8];
+export const KERNEL_I8_BYTES = Uint8Array.from([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0]])),
+  ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
+  ...section(3, vec([[0]])),
+  ...section(7, vec([[...name('dots'), 0x00, 0]])),
+  ...section(10, vec([[...uleb(codeI8.length), ...codeI8]])),
+]);
+
 export type ScoresFn = (q: number, m: number, stride: number, rows: number, out: number) => void;
 
 // The project's lib (ES2023, no DOM) has no WebAssembly types; these are the members used.
@@ -111,4 +161,11 @@ export function instantiateKernel(memory: WasmMemory): ScoresFn | null {
   if (!wasm || !wasm.validate(KERNEL_BYTES)) return null;
   const instance = new wasm.Instance(new wasm.Module(KERNEL_BYTES), { env: { memory } });
   return instance.exports.scores as ScoresFn;
+}
+
+/** The int8 kernel bound to `memory` (same signature; int32 results), or null without SIMD. */
+export function instantiateInt8Kernel(memory: WasmMemory): ScoresFn | null {
+  if (!wasm || !wasm.validate(KERNEL_I8_BYTES)) return null;
+  const instance = new wasm.Instance(new wasm.Module(KERNEL_I8_BYTES), { env: { memory } });
+  return instance.exports.dots as ScoresFn;
 }

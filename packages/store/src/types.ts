@@ -147,4 +147,6 @@ export interface StoreStats {
   dimensions: number | null;
   topics: { topic: string | null; artifacts: number }[];
   fileBytes: number;
+  /** The persisted approximate index (table `vector_ann`), or null when none was built. */
+  ann: { kind: 'ivf'; lists: number; rows: number; bytes: number; builtAt: string } | null;
 }

@@ -1,12 +1,16 @@
 /**
  * Brute-force cosine similarity over one packed Float32 matrix. Rows are normalised once,
- * at build time, so a query is one dot product per row. The matrix lives in WebAssembly
- * memory and the dot products run in a SIMD kernel (`simd-kernel.ts`), with a JavaScript
- * loop as the fallback. It is exact and has no index structure to keep in sync with the
- * database. Cost is linear in rows × dimensions: see the README's benchmark for where that
- * stops being enough (an ANN index such as sqlite-vec or HNSW is the next step).
+ * at build time, so a query is one dot product per row. By default the scan runs over an
+ * int8 copy of the rows with an exact Float32 rerank (`quantized.ts`: a quarter of the
+ * bytes, same answer); the Float32 SIMD kernel (`simd-kernel.ts`) and a JavaScript loop
+ * remain as the fallbacks. It is exact and has no index structure to keep in sync with the
+ * database. Cost is linear in rows × dimensions: past the size where that is fast enough,
+ * `ivf.ts` is the approximate index.
  */
+import { Int8Matrix, searchInt8, type FloatRows, type VectorMatch } from './quantized.js';
 import { createMemory, instantiateKernel, type ScoresFn } from './simd-kernel.js';
+
+export type { VectorMatch } from './quantized.js';
 
 export interface IndexedUnit {
   unitId: string;
@@ -14,13 +18,6 @@ export interface IndexedUnit {
   topic: string | null;
   artifactType: string;
   contentHints: string;
-}
-
-export interface VectorMatch {
-  /** Row in the index. */
-  row: number;
-  /** Cosine similarity, in [-1, 1]. */
-  score: number;
 }
 
 /**
@@ -52,8 +49,14 @@ class Layout {
   }
 }
 
+export interface VectorSearchOptions {
+  /** false: score every row with the Float32 kernel instead of int8 + exact rerank (a benchmark peer). */
+  quantized?: boolean;
+}
+
 export class VectorIndex {
   readonly stride: number;
+  private int8: Int8Matrix | null | undefined;
 
   private constructor(
     readonly dims: number,
@@ -75,6 +78,20 @@ export class VectorIndex {
   /** Whether the WebAssembly SIMD kernel is in use (else the JavaScript loop). */
   get simd(): boolean {
     return this.layout.kernel !== null;
+  }
+
+  /** The normalised Float32 rows, as the exact rerank reads them. */
+  get floatRows(): FloatRows {
+    return { data: this.matrix, stride: this.stride, dims: this.dims };
+  }
+
+  /**
+   * The int8 copy of the rows, quantised on first use (null without WebAssembly SIMD or
+   * memory for it). Bytes: rows × dims rounded up to 16.
+   */
+  quantized(): Int8Matrix | null {
+    if (this.int8 === undefined) this.int8 = this.simd && this.size > 0 ? Int8Matrix.fromFloat(this.floatRows, this.size) : null;
+    return this.int8;
   }
 
   /**
@@ -125,13 +142,18 @@ export class VectorIndex {
   }
 
   /** The `k` rows most similar to `query` among those `accept` lets through, best first. */
-  search(query: Float32Array, k: number, accept?: (unit: IndexedUnit) => boolean): VectorMatch[] {
+  search(query: Float32Array, k: number, accept?: (unit: IndexedUnit) => boolean, options: VectorSearchOptions = {}): VectorMatch[] {
     if (query.length !== this.dims) throw new RangeError(`query has ${query.length} dimensions, the index ${this.dims}`);
     const n = this.units.length;
     if (k <= 0 || n === 0) return [];
     // No more matches than rows: the top-k buffers below are sized by k, and a caller's
     // limit (1e9 once) must not become a multi-gigabyte allocation.
     k = Math.min(k, n);
+    const int8 = options.quantized === false ? null : this.quantized();
+    if (int8) {
+      const units = this.units;
+      return searchInt8(int8, this.floatRows, normalizeInPlace(Float32Array.from(query)), k, [[0, n]], null, accept && ((row) => accept(units[row]!)));
+    }
     const { buffer, outOffset, matrixOffset, kernel } = this.layout;
     const stride = this.stride;
     const q = new Float32Array(buffer, 0, stride);
