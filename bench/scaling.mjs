@@ -12,6 +12,12 @@
 // it is the one the shared machine's noise disturbed least.
 //
 //   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
+//                          [--stage chunk|sentences|keywords|simhash]
+//
+// `--stage` times one other stage on the same shapes instead of the whole chunker: sentence
+// segmentation (`sentenceStarts` of @chunkyard/chunking, ICU's segmenter a line at a time), keyword extraction
+// (`extractKeywords` of @chunkyard/keywords on the shape as one source) or SimHash
+// (`simhash64` of @chunkyard/simhash on the whole shape). Build those packages first.
 //
 // A shape that fails or times out at one size is not run at the larger ones.
 import { spawn } from 'node:child_process';
@@ -21,6 +27,26 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(root, 'packages/chunking/dist/index.js');
+
+/** What a case times: `(text) => a count to report`, loaded in the child. */
+const STAGES = {
+  chunk: async (strategy) => {
+    const { chunkDocument } = await import(pathToFileURL(DIST).href);
+    return (text) => chunkDocument(text, { docName: 'scaling', strategy }).chunks.length;
+  },
+  sentences: async () => {
+    const { sentenceStarts } = await import(pathToFileURL(DIST).href);
+    return (text) => sentenceStarts(text).length;
+  },
+  keywords: async () => {
+    const { extractKeywords } = await import(pathToFileURL(join(root, 'packages/keywords/dist/index.js')).href);
+    return (text) => extractKeywords([{ name: 'scaling.md', text }]).length;
+  },
+  simhash: async () => {
+    const { simhash64 } = await import(pathToFileURL(join(root, 'packages/simhash/dist/index.js')).href);
+    return (text) => Number(simhash64(text) & 0xffn);
+  },
+};
 
 /** A deterministic stream of pseudo-random numbers, so every run chunks the same text. */
 function rng(seed = 42) {
@@ -96,17 +122,16 @@ function parseSize(s) {
 }
 const label = (bytes) => (bytes >= 1e6 ? `${bytes / 1e6} MB` : `${bytes / 1e3} KB`);
 
-async function child(shape, bytes, strategy) {
-  const { chunkDocument } = await import(pathToFileURL(DIST).href);
+async function child(shape, bytes, strategy, stage = 'chunk') {
+  const run = await STAGES[stage](strategy);
   const text = SHAPES[shape](bytes);
-  const opts = { docName: 'scaling', strategy };
   const times = [];
   let chunks = 0;
   const began = performance.now();
   do {
     globalThis.gc?.();
     const t0 = performance.now();
-    chunks = chunkDocument(text, opts).chunks.length;
+    chunks = run(text);
     times.push(performance.now() - t0);
   } while (performance.now() - began < 500 && times.length < 50);
   const result = { ms: Math.min(...times), passes: times.length, chunks, bytes: Buffer.byteLength(text) };
@@ -116,9 +141,9 @@ async function child(shape, bytes, strategy) {
   else console.log(JSON.stringify(result));
 }
 
-function runCase(shape, bytes, strategy, timeoutMs) {
+function runCase(shape, bytes, strategy, timeoutMs, stage) {
   return new Promise((resolveCase) => {
-    const proc = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', fileURLToPath(import.meta.url), '--child', shape, String(bytes), strategy], {
+    const proc = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', fileURLToPath(import.meta.url), '--child', shape, String(bytes), strategy, stage], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     let result = null;
@@ -145,13 +170,15 @@ async function main(argv) {
   if (!shapes.includes('prose')) shapes.unshift('prose');
   const timeoutMs = Number(arg('timeout', '60')) * 1000;
   const strategy = arg('strategy', 'semantic');
+  const stage = arg('stage', 'chunk');
+  if (!STAGES[stage]) throw new Error(`unknown stage ${stage} (have ${Object.keys(STAGES).join(', ')})`);
   const loadStart = loadavg();
   const results = {};
   for (const bytes of sizes) {
     for (const shape of shapes) {
       // A shape that already failed or timed out at a smaller size would only do worse.
       const failedBefore = Object.values(results[shape] ?? {}).find((r) => !r.ok);
-      const r = failedBefore ? { ok: false, why: `not run (${failedBefore.why.startsWith('not run') ? failedBefore.why.slice(9, -1) : failedBefore.why} at a smaller size)` } : await runCase(shape, bytes, strategy, timeoutMs);
+      const r = failedBefore ? { ok: false, why: `not run (${failedBefore.why.startsWith('not run') ? failedBefore.why.slice(9, -1) : failedBefore.why} at a smaller size)` } : await runCase(shape, bytes, strategy, timeoutMs, stage);
       (results[shape] ??= {})[bytes] = r;
       process.stderr.write(`${shape} ${label(bytes)}: ${r.ok ? `${(r.ms / 1000).toFixed(3)} s (${r.passes} pass(es), ${r.chunks} chunks)` : r.why}\n`);
     }
@@ -159,7 +186,7 @@ async function main(argv) {
   const loadEnd = loadavg();
   const fmtLoad = (l) => l.map((x) => x.toFixed(2)).join(' ');
   const out = [];
-  out.push(`Command: \`${['node bench/scaling.mjs', ...argv].join(' ')}\` (strategy ${strategy}, default options)`);
+  out.push(`Command: \`${['node bench/scaling.mjs', ...argv].join(' ')}\` (${stage === 'chunk' ? `chunkDocument, strategy ${strategy}, default options` : `stage ${stage}`})`);
   out.push('');
   out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average (1/5/15 min) ${fmtLoad(loadStart)} at start, ${fmtLoad(loadEnd)} at end; ${new Date().toISOString()}.`);
   out.push('');
@@ -182,5 +209,5 @@ async function main(argv) {
 }
 
 const argv = process.argv.slice(2);
-if (argv[0] === '--child') await child(argv[1], Number(argv[2]), argv[3]);
+if (argv[0] === '--child') await child(argv[1], Number(argv[2]), argv[3], argv[4]);
 else await main(argv);

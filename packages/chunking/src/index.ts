@@ -110,6 +110,7 @@ export { leadLine, LEAD_MAX_TOKENS } from './lead-lines.js';
 export { formatPrefix, fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
 export { ChunkOptionsError, DEFAULT_OPTIONS, STRATEGIES, recordedOptions, resolveOptions, strategyKey } from './options.js';
 export { ChunkingInvariantError } from './validate.js';
+export { sentenceStarts } from './sentences.js';
 export { countTokens, estimateTokens, TokenIndex } from './tokens.js';
 export { documentBlocks, deriveFileTitle } from './semantic.js';
 export { fastBlocks } from './fast-blocks.js';

@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sentenceStarts } from './sentences.js';
+
+/** ICU on the whole text at once: the definition (and what sentenceStarts did before). */
+function reference(text: string): number[] {
+  const starts = [...new Intl.Segmenter('en', { granularity: 'sentence' }).segment(text)].map((s) => s.index);
+  return starts.length ? starts : [0];
+}
+
+describe('sentenceStarts', () => {
+  it('equals ICU on the whole text', () => {
+    const piece = fc.constantFrom('Hello world', '. ', '! ', '? ', '\n', '\r\n', '\n\n', 'e.g. ', 'Mr. Smith', ' lower', ' Upper', '"', ')', '1.5', '…', '  ', '\u2029', '\u0085', 'x');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        expect(sentenceStarts(text)).toEqual(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('equals ICU on lines longer than its window, and on many short lines', () => {
+    let s = 3;
+    const rnd = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const W = ['the', 'parser', 'Returns', 'a', 'value', 'e.g.', 'Node.js', 'v1.2', '(see', 'below)'];
+    const sentence = (): string => `${Array.from({ length: 4 + Math.floor(rnd() * 12) }, () => W[Math.floor(rnd() * W.length)]).join(' ')}${['.', '!', '?', '.)', '."'][Math.floor(rnd() * 5)]}`;
+    const long = Array.from({ length: 3000 }, sentence).join(' ');
+    expect(long.length).toBeGreaterThan(50_000);
+    expect(sentenceStarts(long)).toEqual(reference(long));
+    const lines = Array.from({ length: 3000 }, (_, i) => `x${i % 10}`).join('\n');
+    expect(sentenceStarts(lines)).toEqual(reference(lines));
+    expect(sentenceStarts('')).toEqual([0]);
+  });
+});
