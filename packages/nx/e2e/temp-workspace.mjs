@@ -66,6 +66,7 @@ export function createTempWorkspace({ prefix = 'chunkyard-nx-', topics }) {
     'chunkyard.config.yaml',
     'tools',
     'packages/nx/generators.json',
+    'packages/nx/executors.json',
   ]) {
     copy(f);
   }
@@ -90,6 +91,16 @@ export function createTempWorkspace({ prefix = 'chunkyard-nx-', topics }) {
   git(root, ['add', '-A']);
   git(root, ['commit', '-q', '--no-gpg-sign', '-m', 'temp workspace']);
 
+  return workspaceAt(root);
+}
+
+/**
+ * The run settings for an existing workspace folder: its own cache and workspace data under
+ * `.nx`, no daemon, no Cloud, no plugin isolation, no inherited NX_* variables.
+ * @param {string} root
+ * @returns {TempWorkspace}
+ */
+export function workspaceAt(root) {
   const cacheDir = join(root, '.nx', 'cache');
   /** @type {Record<string, string>} */
   const env = {};

@@ -98,7 +98,21 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */
   const tools = Object.fromEntries(TOOL_PACKAGES.map((p) => [p, locateTool(p, workspaceRoot)]));
-  return createProjects(markers, { options, tools });
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot) });
+}
+
+/**
+ * Where this package's executor is, for hashing: in chunkyard's own repo the plugin is
+ * workspace source (its real path is inside the workspace, outside node_modules), so the
+ * executor file is a task input; installed, its package version is.
+ * @param {string} workspaceRoot
+ * @returns {{ kind: 'installed' } | { kind: 'workspace', file: string }}
+ */
+function locateExecutor(workspaceRoot) {
+  const file = realpathSync(join(__dirname, 'executor.cjs'));
+  const rel = relative(realpathSync(workspaceRoot), file);
+  const inside = !rel.startsWith('..') && !rel.split(sep).includes('node_modules');
+  return inside ? { kind: 'workspace', file: rel.split(sep).join('/') } : { kind: 'installed' };
 }
 
 module.exports = {

@@ -111,11 +111,6 @@ function llmsTxtOption(value) {
   return /** @type {{ title?: string, summary?: string }} */ (v);
 }
 
-/** A command-line argument, quoted for the shell Nx runs commands in. @param {string} arg */
-function shellQuote(arg) {
-  return /^[\w./:@=-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * A workspace-relative posix path without `./`, trailing `/` or `..`.
  * @param {unknown} value
@@ -216,18 +211,70 @@ function toolWiring(location) {
 }
 
 /**
- * A non-default marker reaches the tools through CHUNKYARD_TOPIC_MARKER (read by
- * @chunkyard/topic-io). It is part of the target's options, so Nx hashes it with the task.
+ * A target that runs a tool through this package's executor (executor.cjs), in-process, and
+ * batched by Nx since executors.json prefers batch mode: one process for all of a run's tasks
+ * of one step. The tool and its arguments are the target's options, so Nx hashes them with the
+ * task; so is a non-default marker, which reaches the tools through CHUNKYARD_TOPIC_MARKER
+ * (read by @chunkyard/topic-io).
+ *
+ * One executor name per step (`@chunkyard/nx:chunk`, `:keywords`, `:spec`, `:index-json`):
+ * Nx batches tasks by executor name and puts a task's dependents with the same executor into
+ * its batch. Inside a batch, Nx 22.7.12 hashes a task whose inputs are a batch-mate's outputs
+ * (`dependentTasksOutputFiles`) before that batch-mate has run, and its rehash after the batch
+ * skips tasks that already have a hash (hash-task.js keeps `!task.hash` only): the cache entry
+ * gets a hash the next run does not compute, and the task reruns once (measured: every spec
+ * and index-json after a cold run). With one executor per step, a batch never holds a task
+ * together with its dependency, so every batched task is hashed when its inputs exist, as
+ * outside a batch.
+ * @param {string} step  executor name in executors.json
+ * @param {string} tool  npm package name
+ * @param {string[]} args
  * @param {NormalizedOptions} options
  */
+function runTool(step, tool, args, options) {
+  return { executor: `@chunkyard/nx:${step}`, options: { tool, args, ...markerEnv(options) } };
+}
+
+/**
+ * The same tool as a shell command (its bin; Nx puts node_modules/.bin on the PATH), for the
+ * tasks that must not batch: an index.json over a folder with folders below it (a section, the
+ * root, a topic holding topics) depends on its children's index-json tasks, which would be its
+ * batch-mates (see runTool); and llms.txt. They are few: one per folder above a topic.
+ * @param {string} bin
+ * @param {string[]} args
+ * @param {NormalizedOptions} options
+ */
+function runCommand(bin, args, options) {
+  const env = markerEnv(options);
+  return { command: [bin, ...args.map(shellQuote)].join(' '), ...(env.env ? { options: env } : {}) };
+}
+
+/** @param {NormalizedOptions} options @returns {{ env?: Record<string, string> }} */
 function markerEnv(options) {
-  return options.topicMarker === 'golden-reference.md' ? {} : { options: { env: { CHUNKYARD_TOPIC_MARKER: options.topicMarker } } };
+  return options.topicMarker === 'golden-reference.md' ? {} : { env: { CHUNKYARD_TOPIC_MARKER: options.topicMarker } };
+}
+
+/** A command-line argument, quoted for the shell Nx runs commands in. @param {string} arg */
+function shellQuote(arg) {
+  return /^[\w./:@=-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The executor's own code is part of every tool task. Installed, it is @chunkyard/nx's
+ * version (through the lockfile); in chunkyard's repo, where the plugin is workspace source,
+ * the executor file itself.
+ * @param {BuildContext} ctx
+ */
+function executorInputs(ctx) {
+  const e = ctx.executor ?? { kind: 'installed' };
+  return e.kind === 'workspace' ? [`{workspaceRoot}/${e.file}`] : [{ externalDependencies: ['@chunkyard/nx'] }];
 }
 
 /**
  * @typedef {object} BuildContext
  * @property {NormalizedOptions} options
  * @property {Record<string, ToolLocation>} tools   by package name
+ * @property {{ kind: 'installed' } | { kind: 'workspace', file: string }} [executor]  where executor.cjs is (default: installed)
  */
 
 /**
@@ -321,10 +368,9 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
             ? ['{projectRoot}/_keywords']
             : ['{projectRoot}/topic-spec.md', `{workspaceRoot}/${cacheDir}`];
       targets[step.target] = {
-        command: `${step.bin} ${args.join(' ')}`,
-        ...markerEnv(options),
+        ...runTool(step.target, step.tool, args.map((a) => (a === '{projectRoot}' ? dir : a)), options),
         cache: true,
-        inputs: [...topicSources, ...(step.readsConfig ? [`{workspaceRoot}/${options.configFile}`] : []), ...wiring.inputs],
+        inputs: [...topicSources, ...(step.readsConfig ? [`{workspaceRoot}/${options.configFile}`] : []), ...wiring.inputs, ...executorInputs(ctx)],
         outputs,
         dependsOn: [...step.after, ...wiring.dependsOn],
         metadata: { description: `${step.bin} over this topic`, technologies: ['chunkyard'] },
@@ -334,12 +380,13 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   const indexWiring = toolWiring(/** @type {ToolLocation} */ (tools[INDEX_TOOL.tool]));
   indexWiring.implicit.forEach((p) => implicit.add(p));
   targets[INDEX_JSON_TARGET] = {
-    command: `${INDEX_TOOL.bin} {projectRoot} --root ${docsRoot}`,
-    ...markerEnv(options),
+    ...(childNames.length === 0
+      ? runTool(INDEX_JSON_TARGET, INDEX_TOOL.tool, [dir, '--root', docsRoot], options)
+      : runCommand(INDEX_TOOL.bin, [dir, '--root', docsRoot], options)),
     cache: true,
     // A topic's index.json reads what its spec wrote; a section's reads its children's
     // index.json (their titles). Both are outputs of the tasks it depends on, nothing else.
-    inputs: isTopic ? indexWiring.inputs : [{ dependentTasksOutputFiles: '**/*' }, ...indexWiring.inputs.slice(1)],
+    inputs: [...(isTopic ? indexWiring.inputs : [{ dependentTasksOutputFiles: '**/*' }, ...indexWiring.inputs.slice(1)]), ...(childNames.length === 0 ? executorInputs(ctx) : [])],
     outputs: ['{projectRoot}/index.json'],
     dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...indexWiring.dependsOn],
     metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },
@@ -348,16 +395,11 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   if (options.llmsTxt !== false && dir === docsRoot) {
     const { title, summary } = options.llmsTxt;
     targets[LLMS_TXT_TARGET] = {
-      command: [
+      ...runCommand(
         INDEX_TOOL.bin,
-        '{projectRoot}',
-        '--root',
-        docsRoot,
-        '--llms-txt',
-        ...(title ? ['--llms-title', shellQuote(title)] : []),
-        ...(summary ? ['--llms-summary', shellQuote(summary)] : []),
-      ].join(' '),
-      ...markerEnv(options),
+        [dir, '--root', docsRoot, '--llms-txt', ...(title ? ['--llms-title', title] : []), ...(summary ? ['--llms-summary', summary] : [])],
+        options,
+      ),
       cache: true,
       // Every index.json below the root (it lists every topic), and nothing else.
       inputs: [{ dependentTasksOutputFiles: '**/index.json', transitive: true }, ...indexWiring.inputs.slice(1)],

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 interface Target {
   command?: string;
   executor?: string;
+  options?: { tool: string; args: string[]; env?: Record<string, string> };
   cache: boolean;
   inputs: unknown[];
   outputs: string[];
@@ -26,7 +27,7 @@ type ToolLocation = { kind: 'installed'; packageName: string } | { kind: 'worksp
 interface PluginCore {
   TOOL_PACKAGES: readonly string[];
   normalizeOptions(o: unknown): { docsRoots: string[]; topicMarker: string; configFile: string; embeddingCacheDir: string };
-  createProjects(files: string[], ctx: { options: ReturnType<PluginCore['normalizeOptions']>; tools: Record<string, ToolLocation> }): [string, { projects: Record<string, Project> }][];
+  createProjects(files: string[], ctx: { options: ReturnType<PluginCore['normalizeOptions']>; tools: Record<string, ToolLocation>; executor?: { kind: 'installed' } | { kind: 'workspace'; file: string } }): [string, { projects: Record<string, Project> }][];
 }
 interface PluginEdge {
   name: string;
@@ -40,8 +41,10 @@ const edge = require('./index.cjs') as PluginEdge;
 const installed = Object.fromEntries(core.TOOL_PACKAGES.map((p) => [p, { kind: 'installed', packageName: p } as ToolLocation]));
 const workspace = Object.fromEntries(core.TOOL_PACKAGES.map((p) => [p, { kind: 'workspace', packageName: p, project: p.replace('@chunkyard/', '') } as ToolLocation]));
 
-function projects(files: string[], options: unknown = {}, tools = installed): Record<string, Project> {
-  const results = core.createProjects(files, { options: core.normalizeOptions(options), tools });
+type ExecutorLocation = { kind: 'installed' } | { kind: 'workspace'; file: string };
+
+function projects(files: string[], options: unknown = {}, tools = installed, executor?: ExecutorLocation): Record<string, Project> {
+  const results = core.createProjects(files, { options: core.normalizeOptions(options), tools, ...(executor ? { executor } : {}) });
   const all: Record<string, Project> = {};
   for (const [, r] of results) {
     for (const [root, p] of Object.entries(r.projects)) {
@@ -61,17 +64,21 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(topic().tags).toContain('type:topic');
   });
 
-  it('installed tools: each step runs its bin and hashes exactly its own package (and so its dependency closure)', () => {
+  it('installed tools: each step runs its tool through the batchable executor and hashes exactly its own package (and so its dependency closure) and the executor\'s', () => {
     const t = topic().targets;
-    expect(t.chunk!.command).toBe('chunking-tool docs/libraries/foo --config chunkyard.config.yaml'.replace('docs/libraries/foo', '{projectRoot}'));
+    expect(t.chunk!.executor).toBe('@chunkyard/nx:chunk');
+    expect(t.chunk!.options).toEqual({ tool: '@chunkyard/chunking-tool', args: ['docs/libraries/foo', '--config', 'chunkyard.config.yaml'] });
     expect(t.chunk!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/chunking-tool'] });
+    expect(t.chunk!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/nx'] });
     expect(t.chunk!.inputs).toContain('{workspaceRoot}/chunkyard.config.yaml');
-    expect(t.keywords!.command).toBe('keyword-extractor {projectRoot}');
+    expect(t.keywords!.options).toEqual({ tool: '@chunkyard/keyword-extractor', args: ['docs/libraries/foo'] });
     expect(t.keywords!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/keyword-extractor'] });
     // Keywords depend on the topic's text only: a chunking setting must not rerun them.
     expect(t.keywords!.inputs).not.toContain('{workspaceRoot}/chunkyard.config.yaml');
     expect(t.spec!.dependsOn).toEqual(['chunk', 'keywords']);
-    expect(t['index-json']!.command).toBe('index-tool {projectRoot} --root docs');
+    expect(t['index-json']!.options).toEqual({ tool: '@chunkyard/index-tool', args: ['docs/libraries/foo', '--root', 'docs'] });
+    // One executor per step, so that no batch holds a task and its dependency (plugin.cjs, runTool).
+    for (const target of ['chunk', 'keywords', 'spec', 'index-json']) expect(t[target]!.executor, target).toBe(`@chunkyard/nx:${target}`);
     expect(t['index-json']!.dependsOn).toEqual(['spec']);
     // Installed tools are not projects: no build to wait for, no graph edge to a tool.
     expect(topic().implicitDependencies).toEqual([]);
@@ -79,12 +86,14 @@ describe('@chunkyard/nx: inferred targets', () => {
 
   it('spec writes its vectors into a per-topic cache folder that is one of its outputs', () => {
     const spec = topic().targets.spec!;
-    expect(spec.command).toBe('topic-spec {projectRoot} --config chunkyard.config.yaml --cache-dir .embedding-cache/topic-libraries-foo --prune-cache');
+    expect(spec.options!.args).toEqual(['docs/libraries/foo', '--config', 'chunkyard.config.yaml', '--cache-dir', '.embedding-cache/topic-libraries-foo', '--prune-cache']);
     expect(spec.outputs).toEqual(['{projectRoot}/topic-spec.md', '{workspaceRoot}/.embedding-cache/topic-libraries-foo']);
   });
 
-  it('workspace tools (chunkyard\'s own repo): each step waits for its tool build and hashes the built bundle', () => {
-    const p = projects(['docs/libraries/foo/golden-reference.md'], {}, workspace)['docs/libraries/foo']!;
+  it('workspace tools (chunkyard\'s own repo): each step waits for its tool build and hashes the built bundle and the executor\'s source', () => {
+    const p = projects(['docs/libraries/foo/golden-reference.md'], {}, workspace, { kind: 'workspace', file: 'packages/nx/src/executor.cjs' })['docs/libraries/foo']!;
+    expect(p.targets.chunk!.inputs).toContain('{workspaceRoot}/packages/nx/src/executor.cjs');
+    expect(p.targets.chunk!.inputs).not.toContainEqual({ externalDependencies: ['@chunkyard/nx'] });
     expect(p.targets.chunk!.dependsOn).toEqual([{ projects: ['chunking-tool'], target: 'build' }]);
     expect(p.targets.chunk!.inputs).toContainEqual({ dependentTasksOutputFiles: '**/*', transitive: true });
     expect(p.targets.chunk!.inputs).toContainEqual({ externalDependencies: [] });
@@ -118,6 +127,13 @@ describe('@chunkyard/nx: inferred targets', () => {
       { projects: ['docs'], target: 'llms-txt' },
     ]);
     expect(all['docs/a/b/t2']!.targets.index!.executor).toBe('nx:noop');
+    // A leaf topic's index.json batches; an index.json over folders below it must not share a
+    // batch with its children's (plugin.cjs, runTool), so it is the tool's command, as is llms.txt.
+    expect(all['docs/a/b/t2']!.targets['index-json']!.executor).toBe('@chunkyard/nx:index-json');
+    expect(all['docs/a']!.targets['index-json']!.command).toBe('index-tool docs/a --root docs');
+    expect(all['docs/a/t1']!.targets['index-json']!.command).toBe('index-tool docs/a/t1 --root docs');
+    expect(all.docs!.targets['index-json']!.command).toBe('index-tool docs --root docs');
+    expect(all.docs!.targets['llms-txt']!.command).toBe('index-tool docs --root docs --llms-txt');
     // A topic with a topic below it lists it too.
     expect(all['docs/a/t1']!.targets['index-json']!.dependsOn).toEqual(['spec', { projects: ['topic-a-t1-sub'], target: 'index-json' }]);
     expect(all['docs/a']!.implicitDependencies).toEqual(['section-a-b', 'topic-a-t1']);
@@ -126,7 +142,7 @@ describe('@chunkyard/nx: inferred targets', () => {
   it('the root writes llms.txt from every index.json below it; llmsTxt sets its title and summary, or turns it off', () => {
     const root = projects(['docs/a/t/golden-reference.md'], { llmsTxt: { title: "Bob's docs", summary: 'All of them.' } }).docs!;
     const llms = root.targets['llms-txt']!;
-    expect(llms.command).toBe("index-tool {projectRoot} --root docs --llms-txt --llms-title 'Bob'\\''s docs' --llms-summary 'All of them.'");
+    expect(llms.command).toBe("index-tool docs --root docs --llms-txt --llms-title 'Bob'\\''s docs' --llms-summary 'All of them.'");
     expect(llms.inputs[0]).toEqual({ dependentTasksOutputFiles: '**/index.json', transitive: true });
     expect(llms.outputs).toEqual(['{projectRoot}/llms.txt']);
     expect(llms.dependsOn).toEqual(['index-json']);
@@ -149,11 +165,12 @@ describe('@chunkyard/nx: inferred targets', () => {
       'site/docs': 'site-docs',
       'site/docs/y': 'topic-site-docs-y',
     });
-    expect(all['content/x']!.targets.chunk!.command).toBe('chunking-tool {projectRoot} --config config/chunkyard.yaml');
-    expect(all['site/docs/y']!.targets['index-json']!.command).toBe('index-tool {projectRoot} --root site/docs');
+    expect(all['content/x']!.targets.chunk!.options!.args).toEqual(['content/x', '--config', 'config/chunkyard.yaml']);
+    expect(all['site/docs/y']!.targets['index-json']!.options!.args).toEqual(['site/docs/y', '--root', 'site/docs']);
+    expect((all.content!.targets['index-json']! as unknown as { options: unknown }).options).toEqual({ env: { CHUNKYARD_TOPIC_MARKER: 'README.md' } });
     // The tools learn the marker from the task's environment, which Nx hashes with the target.
-    expect((all['content/x']!.targets.spec as unknown as { options: unknown }).options).toEqual({ env: { CHUNKYARD_TOPIC_MARKER: 'README.md' } });
-    expect('options' in projects(['docs/t/golden-reference.md'])['docs/t']!.targets.chunk!).toBe(false);
+    expect(all['content/x']!.targets.spec!.options!.env).toEqual({ CHUNKYARD_TOPIC_MARKER: 'README.md' });
+    expect('env' in projects(['docs/t/golden-reference.md'])['docs/t']!.targets.chunk!.options!).toBe(false);
   });
 
   it('rejects options that cannot work, naming the option', () => {

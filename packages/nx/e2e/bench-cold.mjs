@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+// @ts-check
+// Cold and no-op `nx run-many -t index` over N generated topics, against the Nx floor measured
+// in the same run: a bare Nx workspace whose task graph is ours, task for task (same projects,
+// same targets, same dependsOn), where every task is a trivial cached shell command writing
+// one small file (and `nx:noop` stays `nx:noop`). The ratio is what chunkyard's own work and
+// the plugin add on top of what Nx costs for that many tasks.
+//
+//   node packages/nx/e2e/bench-cold.mjs [--topics 200] [--cold-runs 1] [--runs 5] [--daemon] [--keep]
+//   npm run bench:build -- --topics 200
+//
+// Every timed run, in both workspaces, is exactly
+//   CI=true NX_DAEMON=false NX_NO_CLOUD=true NX_ISOLATE_PLUGINS=false \
+//     node_modules/.bin/nx run-many -t index --outputStyle=static  </dev/null
+// timed from spawn to exit. "Cold": an empty Nx cache and workspace data (`.nx` deleted) and no
+// embedding cache; the tool builds of chunkyard's workspace are built (and cached) before the
+// clock starts, as a user's tools are installed before theirs does, and the floor's mirror
+// tasks of those builds are run first the same way. "No-op": every task from the cache, after
+// one warm-up run; ours and the floor alternate, run by run. `--daemon` adds no-op runs with
+// NX_DAEMON=true (a developer's machine outside a container), where Nx restores a cache hit's
+// outputs only when they differ from what is on disk; the daemons are stopped at the end.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { syntheticTopics } from './synthetic-docs.mjs';
+import { createTempWorkspace, repoRoot, runNx, workspaceAt } from './temp-workspace.mjs';
+
+const { values } = parseArgs({
+  options: {
+    topics: { type: 'string', default: '200' },
+    'cold-runs': { type: 'string', default: '1' },
+    runs: { type: 'string', default: '5' },
+    keep: { type: 'boolean', default: false },
+    daemon: { type: 'boolean', default: false },
+  },
+});
+const nTopics = Number(values.topics);
+const coldRuns = Number(values['cold-runs']);
+const nRuns = Number(values.runs);
+const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const fmt = (/** @type {number} */ ms) => (ms / 1000).toFixed(2);
+const median = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** @typedef {import('./temp-workspace.mjs').TempWorkspace} TempWorkspace */
+
+/**
+ * `nx run-many` with the bench's flags; fails loudly unless every task succeeded.
+ * @param {TempWorkspace} ws @param {string[]} args
+ * @returns {{ ms: number, ran: number, cached: number, total: number }}
+ */
+function run(ws, args) {
+  const runJson = join(ws.cacheDir, 'run.json');
+  rmSync(runJson, { force: true });
+  const r = runNx(ws, ['run-many', ...args, '--outputStyle=static'], 3_600_000);
+  if (r.status !== 0) throw new Error(`nx run-many ${args.join(' ')} in ${ws.root} exited ${r.status}:\n${r.output.slice(-4000)}`);
+  /** @type {{ tasks: { taskId: string, cacheStatus: string }[] }} */
+  const record = JSON.parse(readFileSync(runJson, 'utf8'));
+  const ran = record.tasks.filter((t) => t.cacheStatus === 'cache-miss').length;
+  return { ms: r.ms, ran, cached: record.tasks.length - ran, total: record.tasks.length };
+}
+
+/** Forget everything Nx knows (cache and workspace data), and the vectors. @param {TempWorkspace} ws */
+function forget(ws) {
+  rmSync(join(ws.root, '.nx'), { recursive: true, force: true });
+  rmSync(join(ws.root, '.embedding-cache'), { recursive: true, force: true });
+}
+
+/**
+ * The floor: a bare Nx workspace (nx.json with no plugin, a project.json per project) whose
+ * task graph mirrors `graph`, every target a trivial cached command.
+ * @param {{ nodes: Record<string, { data: { root: string, targets?: Record<string, { executor?: string, dependsOn?: unknown[] }> } }> }} graph
+ * @returns {TempWorkspace}
+ */
+function floorWorkspace(graph) {
+  const root = mkdtempSync(join(tmpdir(), 'chunkyard-floor-'));
+  writeFileSync(join(root, 'nx.json'), JSON.stringify({ neverConnectToCloud: true, analytics: false }, null, 2));
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'floor', private: true, devDependencies: { nx: '22.7.12' } }, null, 2));
+  writeFileSync(join(root, '.gitignore'), '/.nx\n*.out\n');
+  mkdirSync(join(root, 'node_modules', '@nx'), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules', 'nx'), join(root, 'node_modules', 'nx'));
+  mkdirSync(join(root, 'node_modules', '.bin'));
+  symlinkSync('../nx/dist/bin/nx.js', join(root, 'node_modules', '.bin', 'nx'));
+  for (const name of ['nx-linux-x64-gnu', 'devkit']) {
+    try {
+      symlinkSync(join(repoRoot, 'node_modules', '@nx', name), join(root, 'node_modules', '@nx', name));
+    } catch {
+      // not installed for this platform
+    }
+  }
+  for (const [name, node] of Object.entries(graph.nodes)) {
+    const dir = join(root, 'p', node.data.root);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'src.txt'), `${name}\n`);
+    /** @type {Record<string, object>} */
+    const targets = {};
+    for (const [t, cfg] of Object.entries(node.data.targets ?? {})) {
+      const dependsOn = cfg.dependsOn ?? [];
+      targets[t] =
+        cfg.executor === 'nx:noop'
+          ? { executor: 'nx:noop', cache: true, inputs: [], outputs: [], dependsOn }
+          : {
+              command: `echo ${t} > {projectRoot}/${t}.out`,
+              cache: true,
+              inputs: ['{projectRoot}/src.txt', { externalDependencies: [] }],
+              outputs: [`{projectRoot}/${t}.out`],
+              dependsOn,
+            };
+    }
+    writeFileSync(join(dir, 'project.json'), JSON.stringify({ name, root: `p/${node.data.root}`, targets }, null, 2));
+  }
+  return workspaceAt(root);
+}
+
+const ours = createTempWorkspace({ prefix: 'chunkyard-bench-', topics: syntheticTopics(nTopics) });
+/** @type {TempWorkspace | undefined} */
+let floor;
+try {
+  const graphFile = join(ours.root, '.nx', 'graph.json');
+  const g = runNx(ours, ['graph', `--file=${graphFile}`]);
+  if (g.status !== 0) throw new Error(`nx graph failed:\n${g.output}`);
+  floor = floorWorkspace(JSON.parse(readFileSync(graphFile, 'utf8')).graph);
+  console.log(`ours: ${ours.root}\nfloor: ${floor.root}`);
+  const both = /** @type {const} */ ([['ours', ours], ['floor', floor]]);
+
+  /** @type {Record<string, number[]>} */
+  const cold = { ours: [], floor: [] };
+  /** @type {Record<string, number>} */
+  const tasks = {};
+  for (let c = 0; c < coldRuns; c++) {
+    for (const [label, ws] of both) {
+      forget(ws);
+      run(ws, ['-t', 'build']); // the tools (ours) or their mirror (floor), before the clock
+      const loadBefore = load();
+      const r = run(ws, ['-t', 'index']);
+      cold[label]?.push(r.ms);
+      tasks[label] = r.total;
+      console.log(`cold ${label} #${c + 1}: ${fmt(r.ms)} s, ${r.ran} ran, ${r.cached} cached, ${r.total} tasks (load ${loadBefore})`);
+    }
+  }
+  for (const [label, ws] of both) {
+    // Warm-up, not counted. Right after a cold run every task must come from the cache: a task
+    // that reruns here was cached under a hash the next run does not compute.
+    const r = run(ws, ['-t', 'index']);
+    console.log(`first rerun ${label}: ${r.ran} ran, ${r.cached} cached${r.ran ? '  <-- cache not exact' : ''}`);
+  }
+  /** @type {Record<string, number[]>} */
+  const noop = { ours: [], floor: [] };
+  for (let i = 0; i < nRuns; i++) {
+    for (const [label, ws] of both) {
+      const r = run(ws, ['-t', 'index']);
+      if (r.ran !== 0) throw new Error(`no-op run ${label} #${i + 1}: ${r.ran} tasks ran`);
+      noop[label]?.push(r.ms);
+    }
+  }
+  /** @type {Record<string, number[]>} */
+  const daemon = { ours: [], floor: [] };
+  if (values.daemon) {
+    for (const [, ws] of both) ws.env.NX_DAEMON = 'true';
+    try {
+      for (const [, ws] of both) for (let w = 0; w < 2; w++) run(ws, ['-t', 'index']); // start the daemon, warm it
+      for (let i = 0; i < nRuns; i++) {
+        for (const [label, ws] of both) {
+          const r = run(ws, ['-t', 'index']);
+          if (r.ran !== 0) throw new Error(`daemon no-op run ${label} #${i + 1}: ${r.ran} tasks ran`);
+          daemon[label]?.push(r.ms);
+        }
+      }
+    } finally {
+      for (const [, ws] of both) runNx(ws, ['daemon', '--stop']);
+    }
+  }
+  const row = (/** @type {string} */ what, /** @type {Record<string, number[]>} */ t) => {
+    const o = median(t.ours ?? []);
+    const f = median(t.floor ?? []);
+    return `| ${what} | ${fmt(o)} s | ${fmt(f)} s | ${(o / f).toFixed(2)}× |`;
+  };
+  console.log(`\n${nTopics} topics, ${tasks.ours} tasks (floor ${tasks.floor}); load at the end ${load()}; medians`);
+  console.log('| run | ours | floor | ratio |\n| --- | ---: | ---: | ---: |');
+  console.log(row(`cold (${coldRuns} run${coldRuns === 1 ? '' : 's'} each)`, cold));
+  console.log(row(`no-op (${nRuns} runs each)`, noop));
+  if (values.daemon) console.log(row(`no-op, NX_DAEMON=true (${nRuns} runs each)`, daemon));
+  console.log(`all no-op ours: ${(noop.ours ?? []).map(fmt).join(', ')}; floor: ${(noop.floor ?? []).map(fmt).join(', ')}`);
+} finally {
+  if (!values.keep) {
+    rmSync(ours.root, { recursive: true, force: true });
+    if (floor) rmSync(floor.root, { recursive: true, force: true });
+  }
+}

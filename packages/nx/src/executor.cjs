@@ -1,0 +1,202 @@
+// @ts-check
+/**
+ * The executors of executors.json (`@chunkyard/nx:chunk`, `:keywords`, `:spec`, `:index-json`;
+ * one per step, see runTool in plugin.cjs): each runs one chunkyard tool over one folder,
+ * inside the Node process Nx gives the executor instead of a fresh `node` per task.
+ *
+ * Why: a tool's own work on one topic takes milliseconds, but starting Node and loading the
+ * tool (markdown-it, the cl100k tables) takes about 0.2 s of CPU. As shell commands, every
+ * task paid that: 816 tasks for 200 topics. With `preferBatch` (executors.json), Nx hands all
+ * of a run's ready tasks of one step to `batch` in one process, which loads the tool once and
+ * calls its `main(argv, io)` (every tool exports it; the bin is a two-line wrapper around it)
+ * task after task, each after any batch-mate it depends on. Nx still hashes, caches and restores every task on its own, with
+ * the inputs and outputs the plugin declares: batching changes where a task runs, not what it
+ * reads or writes.
+ *
+ * Options (set by the plugin, hashed by Nx as part of the task):
+ *   tool  npm package name of the tool (`@chunkyard/chunking-tool`)
+ *   args  its command-line arguments
+ *   env   extra environment (CHUNKYARD_TOPIC_MARKER)
+ */
+const { spawnSync } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const { dirname, join, resolve } = require('node:path');
+const { pathToFileURL } = require('node:url');
+
+/**
+ * @typedef {object} RunOptions
+ * @property {string} tool
+ * @property {string[]} [args]
+ * @property {Record<string, string>} [env]
+ */
+
+/**
+ * @typedef {object} TaskResult
+ * @property {boolean} success
+ * @property {'success' | 'failure' | 'skipped'} [status]
+ * @property {string} terminalOutput
+ * @property {number} [startTime]
+ * @property {number} [endTime]
+ */
+
+/** @typedef {(argv: string[], io: { stdout: (s: string) => void, stderr: (s: string) => void }) => Promise<number>} ToolMain */
+
+/**
+ * The tool package's entry, resolved as the workspace resolves it: from the workspace root
+ * first (the installed tool, or in chunkyard's repo the workspace link to apps/<tool>), then
+ * from this package (a tool installed below @chunkyard/nx).
+ * @param {string} tool
+ * @param {string} root
+ */
+function resolveTool(tool, root) {
+  const key = `${root}\0${tool}`;
+  const hit = resolved.get(key);
+  if (hit) return hit;
+  const manifest = require.resolve(`${tool}/package.json`, { paths: [root, __dirname] });
+  const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+  // The published entry (`import`/`default` of `exports["."]`), read from the manifest rather
+  // than resolved, so that a process started with extra export conditions (`--conditions
+  // source`, as vitest does) still loads the built bundle and not the TypeScript source.
+  const dot = typeof pkg.exports === 'string' || Array.isArray(pkg.exports) ? pkg.exports : (pkg.exports?.['.'] ?? pkg.main ?? 'index.js');
+  const target = typeof dot === 'string' ? dot : (dot?.import ?? dot?.default);
+  if (typeof target !== 'string') throw new Error(`${tool}: its package.json names no entry (exports["."].default)`);
+  const entry = join(dirname(manifest), target);
+  const bins = typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {});
+  const bin = Object.values(bins)[0];
+  const found = { entry, bin: typeof bin === 'string' ? join(dirname(manifest), bin) : undefined };
+  resolved.set(key, found);
+  return found;
+}
+
+/** @type {Map<string, { entry: string, bin: string | undefined }>} */
+const resolved = new Map();
+
+/** @type {Map<string, Promise<ToolMain>>} tool entry file -> its main() */
+const loaded = new Map();
+
+/**
+ * @param {string} entry
+ * @returns {Promise<ToolMain>}
+ */
+function loadMain(entry) {
+  let p = loaded.get(entry);
+  if (!p) {
+    p = import(pathToFileURL(entry).href).then((/** @type {{ main?: unknown }} */ m) => {
+      if (typeof m.main !== 'function') throw new Error(`${entry} exports no main(argv, io)`);
+      return /** @type {ToolMain} */ (m.main);
+    });
+    loaded.set(entry, p);
+  }
+  return p;
+}
+
+/**
+ * The environment a tool module saw when it was first loaded in this process. Tools read
+ * some variables once, at load time (CHUNKYARD_TOPIC_MARKER in @chunkyard/topic-io), so a task
+ * whose `env` differs from it must not reuse the loaded module: it runs the tool's bin in a
+ * child process instead.
+ * @type {Record<string, string> | undefined}
+ */
+let envAtLoad;
+
+/** @param {Record<string, string> | undefined} a @param {Record<string, string> | undefined} b */
+function sameEnv(a, b) {
+  const ka = Object.keys(a ?? {}).sort();
+  const kb = Object.keys(b ?? {}).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && (a ?? {})[k] === (b ?? {})[k]);
+}
+
+/**
+ * Runs one task. Never throws: a tool that fails, or throws, gives `success: false` and its
+ * message in `terminalOutput`.
+ * @param {RunOptions} options
+ * @param {string} root workspace root (the tools' relative paths are relative to it)
+ * @returns {Promise<TaskResult>}
+ */
+async function runOne(options, root) {
+  const startTime = Date.now();
+  const args = options.args ?? [];
+  const env = options.env ?? {};
+  let out = '';
+  const io = { stdout: (/** @type {string} */ s) => void (out += s), stderr: (/** @type {string} */ s) => void (out += s) };
+  let code;
+  try {
+    if (process.cwd() !== resolve(root)) process.chdir(root);
+    const { entry, bin } = resolveTool(options.tool, root);
+    if (envAtLoad === undefined) {
+      envAtLoad = { ...env };
+      Object.assign(process.env, env);
+    }
+    if (!sameEnv(envAtLoad, env)) {
+      if (!bin) throw new Error(`${options.tool} has no bin to run with a different environment`);
+      const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+      out += (r.stdout ?? '') + (r.stderr ?? '');
+      code = r.error ? 1 : (r.status ?? 1);
+      if (r.error) out += `${options.tool}: ${r.error.message}\n`;
+    } else {
+      const main = await loadMain(entry);
+      code = await main(args, io);
+    }
+  } catch (err) {
+    // A bug in a tool (valid input never throws), or a tool that cannot be found: one task
+    // fails with the message, and the batch goes on with the tasks that do not depend on it.
+    out += `${options.tool}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
+    code = 1;
+  }
+  return { success: code === 0, status: code === 0 ? 'success' : 'failure', terminalOutput: out, startTime, endTime: Date.now() };
+}
+
+/**
+ * One task at a time (`nx run`, or `--batch=false`): the same in-process call.
+ * @param {RunOptions} options
+ * @param {{ root: string }} context
+ * @returns {Promise<{ success: boolean }>}
+ */
+async function runExecutor(options, context) {
+  const r = await runOne(options, context.root);
+  if (r.terminalOutput) process.stdout.write(r.terminalOutput);
+  return { success: r.success };
+}
+
+/**
+ * Many tasks in one process (Nx batch mode): every task of the batch, each after the tasks it
+ * depends on, yielding each task's result as soon as it has one, so Nx reports and caches
+ * every task separately. A task whose dependency failed is skipped, as Nx does outside a batch.
+ * @param {{ tasks: Record<string, unknown>, dependencies: Record<string, string[]> }} taskGraph
+ * @param {Record<string, RunOptions>} inputs task id -> its options
+ * @param {unknown} _overrides
+ * @param {{ root: string }} context
+ * @returns {AsyncGenerator<{ task: string, result: TaskResult }>}
+ */
+async function* batchExecutor(taskGraph, inputs, _overrides, context) {
+  const ids = Object.keys(taskGraph.tasks);
+  const inBatch = new Set(ids);
+  /** @type {Map<string, boolean>} id -> succeeded */
+  const done = new Map();
+  const pending = new Set(ids);
+  while (pending.size > 0) {
+    // Tasks whose dependencies inside the batch are all done (those outside it completed
+    // before Nx started the batch). Object order is Nx's scheduling order; keep it.
+    const ready = [...pending].filter((id) => (taskGraph.dependencies[id] ?? []).every((d) => !inBatch.has(d) || done.has(d)));
+    if (ready.length === 0) throw new Error(`@chunkyard/nx: the batch's tasks depend on each other in a cycle: ${[...pending].join(', ')}`);
+    for (const id of ready) {
+      pending.delete(id);
+      const failedDep = (taskGraph.dependencies[id] ?? []).find((d) => inBatch.has(d) && done.get(d) === false);
+      if (failedDep !== undefined) {
+        done.set(id, false);
+        const now = Date.now();
+        yield { task: id, result: { success: false, status: 'skipped', terminalOutput: '', startTime: now, endTime: now } };
+        continue;
+      }
+      const options = inputs[id];
+      const result = options ? await runOne(options, context.root) : { success: false, status: /** @type {const} */ ('failure'), terminalOutput: `@chunkyard/nx: no options for ${id}\n` };
+      done.set(id, result.success);
+      yield { task: id, result };
+    }
+  }
+}
+
+module.exports = runExecutor;
+module.exports.default = runExecutor;
+module.exports.batch = batchExecutor;
+module.exports.runOne = runOne;

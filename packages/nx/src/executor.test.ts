@@ -1,0 +1,168 @@
+// The executor (@chunkyard/nx:run) with the real tools, outside Nx: a batch gives the same
+// files as the tools' own bins, runs tasks after their dependencies, reports each task on its
+// own, skips what depends on a failure, and honours a per-task environment. What Nx does with
+// it (batching, caching each task) is proved by the e2e tests.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+
+interface TaskResult {
+  success: boolean;
+  status?: string;
+  terminalOutput: string;
+}
+interface RunOptions {
+  tool: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+interface Executor {
+  (options: RunOptions, context: { root: string }): Promise<{ success: boolean }>;
+  batch(
+    taskGraph: { tasks: Record<string, unknown>; dependencies: Record<string, string[]> },
+    inputs: Record<string, RunOptions>,
+    overrides: unknown,
+    context: { root: string },
+  ): AsyncGenerator<{ task: string; result: TaskResult }>;
+}
+const require = createRequire(import.meta.url);
+const executor = require('./executor.cjs') as Executor;
+const repo = join(import.meta.dirname, '..', '..', '..');
+
+const temp = mkdtempSync(join(tmpdir(), 'chunkyard-nx-executor-'));
+const cwd = process.cwd();
+afterEach(() => process.chdir(cwd));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+const DOC = '# Install\n\nRun the installer. It writes a config file and checks the cache.\n\n## Upgrade\n\nRun it again; the cache is kept.\n';
+
+/** A docs tree: docs/guide/install (a topic) and docs/guide/upgrade, in a fresh folder. */
+function workspace(name: string, marker = 'golden-reference.md'): string {
+  const root = join(temp, name);
+  for (const t of ['install', 'upgrade']) {
+    mkdirSync(join(root, 'docs/guide', t), { recursive: true });
+    writeFileSync(join(root, 'docs/guide', t, marker), DOC.replace('Install', t));
+  }
+  return root;
+}
+
+/** The topic pipeline of one topic, and the section above it, as Nx would hand it over. */
+function pipeline(topic: string) {
+  const id = (t: string) => `${topic}:${t}`;
+  const dir = `docs/guide/${topic}`;
+  const inputs: Record<string, RunOptions> = {
+    [id('chunk')]: { tool: '@chunkyard/chunking-tool', args: [dir] },
+    [id('keywords')]: { tool: '@chunkyard/keyword-extractor', args: [dir] },
+    [id('spec')]: { tool: '@chunkyard/topic-spec', args: [dir, '--cache-dir', `.embedding-cache/${topic}`] },
+    [id('index-json')]: { tool: '@chunkyard/index-tool', args: [dir, '--root', 'docs'] },
+  };
+  const dependencies: Record<string, string[]> = {
+    [id('chunk')]: [],
+    [id('keywords')]: [],
+    [id('spec')]: [id('chunk'), id('keywords')],
+    [id('index-json')]: [id('spec')],
+  };
+  return { inputs, dependencies };
+}
+
+async function runBatch(root: string, inputs: Record<string, RunOptions>, dependencies: Record<string, string[]>) {
+  // Nx lists a batch's tasks in its own order; the executor must not depend on it.
+  const ids = Object.keys(inputs).reverse();
+  const tasks = Object.fromEntries(ids.map((id) => [id, { id }]));
+  const out: { task: string; result: TaskResult }[] = [];
+  for await (const r of executor.batch({ tasks, dependencies }, inputs, {}, { root })) out.push(r);
+  return out;
+}
+
+/** Every file under dir, relative path -> content. */
+function tree(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else files[r] = readFileSync(join(dir, r), 'utf8');
+    }
+  };
+  walk('');
+  return files;
+}
+
+describe('@chunkyard/nx:run', () => {
+  it('a batch writes exactly what the bins write, each task after its dependencies, each reported on its own', async () => {
+    const viaBins = workspace('bins');
+    const viaBatch = workspace('batch');
+    const a = pipeline('install');
+    const b = pipeline('upgrade');
+    const section = { 'guide:index-json': { tool: '@chunkyard/index-tool', args: ['docs/guide', '--root', 'docs'] } };
+    const inputs = { ...a.inputs, ...b.inputs, ...section };
+    const dependencies = { ...a.dependencies, ...b.dependencies, 'guide:index-json': ['install:index-json', 'upgrade:index-json'] };
+
+    const results = await runBatch(viaBatch, inputs, dependencies);
+    expect(results.map((r) => [r.task, r.result.success])).toEqual(expect.arrayContaining(Object.keys(inputs).map((id) => [id, true])));
+    expect(results).toHaveLength(Object.keys(inputs).length);
+    const order = results.map((r) => r.task);
+    for (const [task, deps] of Object.entries(dependencies)) {
+      for (const d of deps) expect(order.indexOf(d), `${d} before ${task}`).toBeLessThan(order.indexOf(task));
+    }
+    // Each task's own output, not the whole batch's.
+    const chunk = results.find((r) => r.task === 'install:chunk')!.result.terminalOutput;
+    expect(chunk).toContain('docs/guide/install');
+    expect(chunk).not.toContain('docs/guide/upgrade');
+
+    // The same tasks through the bins, one process each, in a dependency order.
+    for (const id of ['install:chunk', 'install:keywords', 'install:spec', 'install:index-json', 'upgrade:chunk', 'upgrade:keywords', 'upgrade:spec', 'upgrade:index-json', 'guide:index-json']) {
+      const o = inputs[id as keyof typeof inputs];
+      const bin = join(repo, 'node_modules/.bin', o.tool.replace('@chunkyard/', ''));
+      const r = spawnSync(bin, o.args ?? [], { cwd: viaBins, encoding: 'utf8' });
+      expect(r.status, `${id}: ${r.stderr}`).toBe(0);
+    }
+    expect(tree(viaBatch)).toEqual(tree(viaBins));
+  });
+
+  it('a failed task fails alone: what depends on it is skipped, the rest still runs', async () => {
+    const root = workspace('failing');
+    const a = pipeline('install');
+    const b = pipeline('upgrade');
+    a.inputs['install:chunk'] = { tool: '@chunkyard/chunking-tool', args: ['docs/guide/missing'] };
+    const results = await runBatch(root, { ...a.inputs, ...b.inputs }, { ...a.dependencies, ...b.dependencies });
+    const status = Object.fromEntries(results.map((r) => [r.task, r.result.status]));
+    expect(status).toEqual({
+      'install:chunk': 'failure',
+      'install:keywords': 'success',
+      'install:spec': 'skipped',
+      'install:index-json': 'skipped',
+      'upgrade:chunk': 'success',
+      'upgrade:keywords': 'success',
+      'upgrade:spec': 'success',
+      'upgrade:index-json': 'success',
+    });
+    // The tool's own one-line message, naming the folder.
+    expect(results.find((r) => r.task === 'install:chunk')!.result.terminalOutput).toMatch(/docs\/guide\/missing/);
+  });
+
+  it('a tool that cannot be found fails its task with a message, not the batch', async () => {
+    const root = workspace('unknown');
+    const results = await runBatch(root, { 'x:chunk': { tool: '@chunkyard/no-such-tool', args: [] } }, { 'x:chunk': [] });
+    expect(results).toHaveLength(1);
+    expect(results[0]!.result.success).toBe(false);
+    expect(results[0]!.result.terminalOutput).toMatch(/@chunkyard\/no-such-tool/);
+  });
+
+  it('CHUNKYARD_TOPIC_MARKER reaches the tool even when the tools were loaded under another marker', async () => {
+    // Tools read the marker once, when loaded; earlier tests loaded them with the default. A
+    // task with another marker must still chunk the file it names.
+    const plain = workspace('marker-default');
+    expect((await executor({ tool: '@chunkyard/chunking-tool', args: ['docs/guide/install'] }, { root: plain })).success).toBe(true);
+    const root = workspace('marker', 'README.md');
+    cpSync(join(root, 'docs/guide/install/README.md'), join(root, 'docs/guide/install/other.md'));
+    const r = await executor({ tool: '@chunkyard/chunking-tool', args: ['docs/guide/install'], env: { CHUNKYARD_TOPIC_MARKER: 'README.md' } }, { root });
+    expect(r.success).toBe(true);
+    expect(readdirSync(join(root, 'docs/guide/install/_chunks')).sort()).toEqual(expect.arrayContaining(['README.json']));
+    expect(readdirSync(join(root, 'docs/guide/install/_chunks')).some((f) => f.startsWith('other'))).toBe(false);
+    expect(process.env.CHUNKYARD_TOPIC_MARKER).toBeUndefined();
+  });
+});
