@@ -42,11 +42,14 @@ function escapeHtml(s: string): string {
 /**
  * `<p>[Lead-in] Continuing from {id}: {gist}</p>` or `<p>[Lead-out] Upcoming
  * in {id}: {gist}</p>` (seed 000's templates in its HTML form), with the gist
- * cut at a word so that the line stays within LEAD_MAX_TOKENS.
+ * cut at a word so that the line stays within LEAD_MAX_TOKENS. The id is escaped here, not by
+ * callers, so every writer of lead lines (extractive or a model's) shows a document name with
+ * `<`, `>` or `&` the same way.
  */
 export function leadLine(kind: 'in' | 'out', id: string, gist: string): string {
+  const shownId = escapeHtml(id);
   const make = (g: string): string =>
-    kind === 'in' ? `<p>[Lead-in] Continuing from ${id}: ${escapeHtml(g)}</p>` : `<p>[Lead-out] Upcoming in ${id}: ${escapeHtml(g)}</p>`;
+    kind === 'in' ? `<p>[Lead-in] Continuing from ${shownId}: ${escapeHtml(g)}</p>` : `<p>[Lead-out] Upcoming in ${shownId}: ${escapeHtml(g)}</p>`;
   let words = gist.split(' ');
   let line = make(gist);
   while (countTokens(line) > LEAD_MAX_TOKENS && words.length > 0) {

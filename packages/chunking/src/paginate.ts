@@ -55,9 +55,6 @@ export function ctComment(ct: ContinuityToken): string {
   return `<!--CT ${JSON.stringify(ct).replace(/</g, '\\u003c').replace(/>/g, '\\u003e')}-->`;
 }
 
-/** `<` `>` `&` of a document name as the lead lines (HTML) show them. */
-const htmlId = (id: string): string => id.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /**
  * Tokens reserved around a page's text: the longest CT comment (four-digit
  * ids of this document), two lead lines at their cap (or at the length of the
@@ -68,7 +65,7 @@ export function pageReserve(docName = 'document'): number {
   const name = ctName(docName);
   const id = (n: number): string => ctId(name, n);
   const ct = ctComment({ id: id(9998), prev: id(9997), next: id(9999) });
-  const lead = Math.max(LEAD_MAX_TOKENS, countTokens(leadLine('in', htmlId(id(9999)), '…')), countTokens(leadLine('out', htmlId(id(9999)), '…')));
+  const lead = Math.max(LEAD_MAX_TOKENS, countTokens(leadLine('in', id(9999), '…')), countTokens(leadLine('out', id(9999), '…')));
   return countTokens(`${ct}\n`) + 2 * (lead + 2) + 4;
 }
 
@@ -103,8 +100,8 @@ function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number,
     const name = ctName(o.docName);
     const id = (k: number): string => ctId(name, k);
     const ct: ContinuityToken = { id: id(i), prev: i > 0 ? id(i - 1) : null, next: i < n - 1 ? id(i + 1) : null };
-    const leadIn = o.leadLines === 'extractive' && ct.prev ? leadLine('in', htmlId(ct.prev), gists[i - 1]!) : null;
-    const leadOut = o.leadLines === 'extractive' && ct.next ? leadLine('out', htmlId(ct.next), gists[i + 1]!) : null;
+    const leadIn = o.leadLines === 'extractive' && ct.prev ? leadLine('in', ct.prev, gists[i - 1]!) : null;
+    const leadOut = o.leadLines === 'extractive' && ct.next ? leadLine('out', ct.next, gists[i + 1]!) : null;
     const body = [leadIn, page.text, leadOut].filter((x): x is string => x !== null).join('\n\n');
     const text = `${ctComment(ct)}\n${body}\n`;
     const tokens = page.exact ? page.tokens : countTokens(page.text);

@@ -153,3 +153,23 @@ describe('applyLeadSentences', () => {
     expect(oneLine('“Quoted.”')).toBe('Quoted.');
   });
 });
+
+describe('lead lines for a document whose name holds HTML characters', () => {
+  it('show the id escaped exactly as the extractive lines do', async () => {
+    server = await startChatServer(reply);
+    const client = createChatClient({ provider: 'ollama', host: server.origin, model: 'llama3.2' }, {});
+    const result = chunkDocument(SOURCE, { strategy: 'paginate', ctxSize: 612, bufSize: 100, docName: 'a<b>&c', sourceFile: 'a<b>&c.md' });
+    const out = applyLeadSentences(result, await generateLeadSentences(result, client, new LlmCache(dir)));
+    const idPart = (line: string | null | undefined) => line?.slice(0, line.indexOf(': '));
+    for (const [i, chunk] of out.chunks.entries()) {
+      const extractive = result.chunks[i]!.page!;
+      const page = chunk.page!;
+      if (page.ct.prev) {
+        expect(idPart(page.leadIn)).toBe(idPart(extractive.leadIn));
+        expect(page.leadIn).toContain('Continuing from a&lt;b&gt;&amp;c:chunk-');
+      }
+      if (page.ct.next) expect(idPart(page.leadOut)).toBe(idPart(extractive.leadOut));
+      expect(page.tokens).toBeLessThanOrEqual(page.nmax);
+    }
+  });
+});
