@@ -6,6 +6,7 @@
 //   npm run bench:store                          100,000 chunks × 512 dims (the local provider's size)
 //   npm run bench:store -- --units 100000 --dims 1536
 //   npm run bench:store -- --units 1000000 --ann --data clustered --words 4
+//   npm run bench:store -- --suite               the README's table: the three runs below, one child process each
 //
 // Uses the built package (dist/); `npm run bench:store` builds it first. The database is a
 // temp file, removed afterwards. Vectors are seeded pseudo-random: `uniform` in [-1, 1)^dims
@@ -13,6 +14,7 @@
 // --clusters, uniform) plus uniform noise scaled by --spread, which is how embeddings of
 // related texts group. An approximate index can only beat brute force on data with such
 // structure; on uniform data every list is as close as any other.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,9 +34,30 @@ const { values } = parseArgs({
     ann: { type: 'boolean', default: false },
     probes: { type: 'string' },
     'skip-modes': { type: 'boolean', default: false },
+    suite: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
+// --suite: each configuration in a process of its own (a 1M-row index must not share a heap with the others).
+const SUITE = [
+  ['--units', '100000', '--dims', '512', '--ann'],
+  ['--units', '100000', '--dims', '1536'],
+  ['--units', '1000000', '--dims', '512', '--ann', '--data', 'clustered', '--clusters', '20000', '--words', '4', '--skip-modes', '--probes', '63,125,250'],
+];
+if (values.suite) {
+  const self = new URL(import.meta.url).pathname;
+  const rows = [];
+  for (const args of SUITE) {
+    console.error(`bench:store ${args.join(' ')}`);
+    const r = JSON.parse(execFileSync(process.execPath, [self, ...args, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 }));
+    rows.push(r);
+    const head = `| ${r.units.toLocaleString('en')} × ${r.dims}, ${r.data}, load ${r.loadAverageStart[0]}→${r.loadAverageEnd[0]} |`;
+    console.log(`${head} exact ${r.vectorMs.median} / ${r.vectorMs.p95} ms (CPU ${r.vectorMs.cpuMedian}) | Float32 peer ${r.vectorF32Ms.median} / ${r.vectorF32Ms.p95} ms (CPU ${r.vectorF32Ms.cpuMedian}) |`);
+    for (const a of r.ann ?? []) console.log(`${head} ivf ${r.annLists} lists, probes ${a.probes}: ${a.median} / ${a.p95} ms (CPU ${a.cpuMedian}), recall@10 ${a.recallAt10}; build ${r.annBuildSeconds} s, ${r.annPersistedMiB} MiB persisted |`);
+  }
+  if (values.json) console.log(JSON.stringify(rows, null, 2));
+  process.exit(0);
+}
 const UNITS = Number(values.units);
 const DIMS = Number(values.dims);
 const QUERIES = Number(values.queries);

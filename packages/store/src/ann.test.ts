@@ -142,6 +142,8 @@ describe('IVF index in the store', () => {
     expect(store.resolveIndexKind()).toBe('exact');
     expect(store.resolveIndexKind('ivf')).toBe('ivf');
     expect(store.prepareVectorIndex()).toBeNull();
+    // Decided from counts: no vector was read to learn that exact search is the answer.
+    expect(store.indexLoads).toBe(0);
     expect(store.db.prepare('SELECT count(*) AS n FROM vector_ann').get()).toEqual({ n: 0 });
     store.close();
   });

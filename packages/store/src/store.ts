@@ -270,6 +270,10 @@ export class DocStore {
     this.index = index.withChanges(new Set(written.map((w) => w.plan.id)), added);
   }
 
+  private unitCount(): number {
+    return (this.db.prepare('SELECT (SELECT count(*) FROM artifact_chunks) + (SELECT count(*) FROM artifacts WHERE is_chunked = 0) AS n').get() as { n: number }).n;
+  }
+
   /** The packed vectors of every unit, rebuilt when the database changed since the last call. */
   vectorIndex(): VectorIndex {
     const version = this.db.pragma('data_version', { simple: true }) as number;
@@ -277,7 +281,7 @@ export class DocStore {
     const { dimensions } = storedModel(this.db);
     // One read transaction, so the index is one consistent snapshot even while another process writes.
     this.index = this.db.transaction(() => {
-      const count = (this.db.prepare('SELECT (SELECT count(*) FROM artifact_chunks) + (SELECT count(*) FROM artifacts WHERE is_chunked = 0) AS n').get() as { n: number }).n;
+      const count = this.unitCount();
       const rows = this.db
         .prepare(
           `SELECT a.id, a.id, a.topic, a.artifact_type, a.content_hints, a.embedding FROM artifacts a WHERE a.is_chunked = 0
@@ -355,8 +359,9 @@ export class DocStore {
   /** `exact` or `ivf`: what `kind` (default: this connection's) means at the store's current size. */
   resolveIndexKind(kind: VectorIndexKind = this.defaultIndex): 'exact' | 'ivf' {
     if (kind !== 'auto') return kind;
-    const index = this.vectorIndex();
-    return index.size * index.dims >= AUTO_ANN_CELLS ? 'ivf' : 'exact';
+    // Counted, not loaded: an ingest that ends in exact search must not read every vector to learn that.
+    const { dimensions } = storedModel(this.db);
+    return this.unitCount() * (dimensions ?? 0) >= AUTO_ANN_CELLS ? 'ivf' : 'exact';
   }
 
   /**
