@@ -94,7 +94,10 @@ function splitByChildren(block: Block, start: number, limit: number, cap: number
     const trimmedStart = skipWhitespace(ctx.source, childStart, child.end);
     const extended: Block = { ...child, start: trimmedStart, end: Math.max(child.end, childEnd) };
     const tokens = ctx.tokens.count(extended.start, extended.end);
-    if (tokens <= limit) parts.push({ start: extended.start, end: extended.end, rebuiltText: null, tokens });
+    // A child that is itself atomic (a code block in a list item…) stays whole while it fits
+    // the cap, even over the target, as a top-level one does (wholeCap: the breadcrumb gives
+    // way): cutting it by lines left unbalanced fences (issue 15).
+    if (tokens <= limit || (isAtomic(child) && tokens <= Math.max(cap, ctx.wholeCap ?? cap))) parts.push({ start: extended.start, end: extended.end, rebuiltText: null, tokens });
     else parts.push(...splitBlock(extended, extended.start, limit, cap, ctx, false));
   }
   return mergeParts(parts, limit, ctx);

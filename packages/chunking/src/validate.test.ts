@@ -36,3 +36,12 @@ describe('validate: atomic units', () => {
     expect(() => validate(source, cutAt(source.indexOf('const b')), { ...opts, maxTokens: 5 })).not.toThrow(/fenced/);
   });
 });
+
+describe('an oversized list item split by its children', () => {
+  it('keeps a fenced block in it whole when the block fits the cap (fast-check counterexample)', () => {
+    const src = "- data data data.\ndata data data.\n\n  ```console\n  $ data\n  ```\n\n```\n    [link](https://example.com) data data `code`;\n```\n\n# data data data data data data data data data data data data data data data data data data data data\n";
+    const { chunks } = chunkDocument(src, { docName: 'x', maxTokens: 16, targetTokens: 12, minTokens: 2, overlapSentences: 0 });
+    expect(chunks.some((c) => c.originalText.includes('```console\n  $ data\n  ```'))).toBe(true);
+    for (const c of chunks) expect(c.originalText.split('\n').filter((l) => /^ {0,3}```/.test(l)).length % 2).toBe(0);
+  });
+});
