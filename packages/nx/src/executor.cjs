@@ -7,9 +7,10 @@
  * Why: a tool's own work on one topic takes milliseconds, but starting Node and loading the
  * tool (markdown-it, the cl100k tables) takes about 0.2 s of CPU. As shell commands, every
  * task paid that: 816 tasks for 200 topics. With `preferBatch` (executors.json), Nx hands all
- * of a run's ready tasks of one step to `batch` in one process, which loads the tool once and
- * calls its `main(argv, io)` (every tool exports it; the bin is a two-line wrapper around it)
- * task after task, each after any batch-mate it depends on. Nx still hashes, caches and restores every task on its own, with
+ * of a run's ready tasks of one step to `batch` in one process, which runs them on a few worker
+ * threads (workerCount); each thread loads the tool once and calls its `main(argv, io)` (every
+ * tool exports it; the bin is a two-line wrapper around it) task after task, each after any
+ * batch-mate it depends on. Nx still hashes, caches and restores every task on its own, with
  * the inputs and outputs the plugin declares: batching changes where a task runs, not what it
  * reads or writes.
  *
@@ -20,6 +21,8 @@
  */
 const { spawnSync } = require('node:child_process');
 const { readFileSync } = require('node:fs');
+const { availableParallelism } = require('node:os');
+const { isMainThread, Worker } = require('node:worker_threads');
 const { dirname, join, resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
@@ -121,7 +124,9 @@ async function runOne(options, root) {
   const io = { stdout: (/** @type {string} */ s) => void (out += s), stderr: (/** @type {string} */ s) => void (out += s) };
   let code;
   try {
-    if (process.cwd() !== resolve(root)) process.chdir(root);
+    // Worker threads share the process's working directory (and cannot change it): the
+    // batch sets it before it starts them.
+    if (isMainThread && process.cwd() !== resolve(root)) process.chdir(root);
     const { entry, bin } = resolveTool(options.tool, root);
     if (envAtLoad === undefined) {
       envAtLoad = { ...env };
@@ -159,9 +164,91 @@ async function runExecutor(options, context) {
 }
 
 /**
- * Many tasks in one process (Nx batch mode): every task of the batch, each after the tasks it
- * depends on, yielding each task's result as soon as it has one, so Nx reports and caches
- * every task separately. A task whose dependency failed is skipped, as Nx does outside a batch.
+ * How many threads a batch of `n` tasks runs on: CHUNKYARD_NX_BATCH_WORKERS if set, else one
+ * per core, but no more than one per 8 tasks (a thread costs a tool load, about 0.2 s of CPU).
+ * One means the batch's own thread, no worker.
+ * @param {number} n
+ */
+function workerCount(n) {
+  const forced = Number(process.env.CHUNKYARD_NX_BATCH_WORKERS);
+  if (Number.isInteger(forced) && forced >= 1) return Math.min(forced, n);
+  return Math.max(1, Math.min(availableParallelism(), Math.floor(n / 8)));
+}
+
+/**
+ * Runs tasks on `count` worker threads (each loads the tools once), or on this thread when
+ * count is 1. `run(id)` resolves with the task's result; a worker that dies fails the task it
+ * held and is replaced.
+ * @param {number} count
+ * @param {string} root
+ * @param {Record<string, RunOptions>} inputs
+ */
+function pool(count, root, inputs) {
+  if (count <= 1) {
+    // One task at a time on this thread: the tools are CLIs, not written to interleave.
+    /** @type {Promise<unknown>} */
+    let last = Promise.resolve();
+    return {
+      run: (/** @type {string} */ id) => {
+        const p = last.then(() => runOne(/** @type {RunOptions} */ (inputs[id]), root));
+        last = p;
+        return p;
+      },
+      close: async () => {},
+    };
+  }
+  /** @type {{ worker: Worker, busy: ((r: TaskResult) => void) | null }[]} */
+  const workers = [];
+  /** @type {{ id: string, done: (r: TaskResult) => void }[]} */
+  const queue = [];
+  const spawn = () => {
+    const slot = { worker: new Worker(require.resolve('./executor-worker.cjs'), { workerData: { root } }), busy: /** @type {((r: TaskResult) => void) | null} */ (null) };
+    slot.worker.on('message', (/** @type {{ result: TaskResult }} */ msg) => {
+      const done = slot.busy;
+      slot.busy = null;
+      done?.(msg.result);
+      next(slot);
+    });
+    slot.worker.on('error', (err) => {
+      const done = slot.busy;
+      slot.busy = null;
+      workers.splice(workers.indexOf(slot), 1);
+      done?.({ success: false, status: 'failure', terminalOutput: `@chunkyard/nx: the batch worker failed: ${err.stack ?? err.message}\n` });
+      const fresh = spawn();
+      next(fresh);
+    });
+    workers.push(slot);
+    return slot;
+  };
+  const next = (/** @type {{ worker: Worker, busy: ((r: TaskResult) => void) | null }} */ slot) => {
+    const job = queue.shift();
+    if (!job || !workers.includes(slot)) {
+      if (job) queue.unshift(job);
+      return;
+    }
+    slot.busy = job.done;
+    slot.worker.postMessage({ id: job.id, options: inputs[job.id] });
+  };
+  for (let i = 0; i < count; i++) spawn();
+  return {
+    run: (/** @type {string} */ id) =>
+      new Promise((/** @type {(r: TaskResult) => void} */ done) => {
+        queue.push({ id, done });
+        const idle = workers.find((w) => w.busy === null);
+        if (idle) next(idle);
+      }),
+    close: async () => {
+      await Promise.all(workers.map((w) => w.worker.terminate()));
+    },
+  };
+}
+
+/**
+ * Many tasks in one process (Nx batch mode): every task of the batch, each after the batch
+ * tasks it depends on (tasks outside the batch completed before Nx started it), on as many
+ * threads as workerCount allows, yielding each task's result as soon as it has one, so Nx
+ * reports and caches every task separately. A task whose dependency failed is skipped, as Nx
+ * does outside a batch.
  * @param {{ tasks: Record<string, unknown>, dependencies: Record<string, string[]> }} taskGraph
  * @param {Record<string, RunOptions>} inputs task id -> its options
  * @param {unknown} _overrides
@@ -171,28 +258,47 @@ async function runExecutor(options, context) {
 async function* batchExecutor(taskGraph, inputs, _overrides, context) {
   const ids = Object.keys(taskGraph.tasks);
   const inBatch = new Set(ids);
+  if (process.cwd() !== resolve(context.root)) process.chdir(context.root);
+  const deps = (/** @type {string} */ id) => (taskGraph.dependencies[id] ?? []).filter((d) => inBatch.has(d));
   /** @type {Map<string, boolean>} id -> succeeded */
   const done = new Map();
   const pending = new Set(ids);
-  while (pending.size > 0) {
-    // Tasks whose dependencies inside the batch are all done (those outside it completed
-    // before Nx started the batch). Object order is Nx's scheduling order; keep it.
-    const ready = [...pending].filter((id) => (taskGraph.dependencies[id] ?? []).every((d) => !inBatch.has(d) || done.has(d)));
-    if (ready.length === 0) throw new Error(`@chunkyard/nx: the batch's tasks depend on each other in a cycle: ${[...pending].join(', ')}`);
-    for (const id of ready) {
-      pending.delete(id);
-      const failedDep = (taskGraph.dependencies[id] ?? []).find((d) => inBatch.has(d) && done.get(d) === false);
-      if (failedDep !== undefined) {
-        done.set(id, false);
-        const now = Date.now();
-        yield { task: id, result: { success: false, status: 'skipped', terminalOutput: '', startTime: now, endTime: now } };
-        continue;
+  /** @type {Map<string, Promise<{ id: string, result: TaskResult }>>} */
+  const running = new Map();
+  const workers = pool(workerCount(ids.length), context.root, inputs);
+  try {
+    while (pending.size > 0 || running.size > 0) {
+      // Start every task whose batch dependencies are done, in Nx's order; skip those whose
+      // dependency failed (until a pass changes nothing: a skip can free a later task).
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (const id of [...pending]) {
+          if (!deps(id).every((d) => done.has(d))) continue;
+          pending.delete(id);
+          changed = true;
+          if (deps(id).some((d) => done.get(d) === false) || !inputs[id]) {
+            done.set(id, false);
+            const now = Date.now();
+            const result = inputs[id]
+              ? { success: false, status: /** @type {const} */ ('skipped'), terminalOutput: '', startTime: now, endTime: now }
+              : { success: false, status: /** @type {const} */ ('failure'), terminalOutput: `@chunkyard/nx: no options for ${id}\n` };
+            yield { task: id, result };
+            continue;
+          }
+          running.set(id, workers.run(id).then((result) => ({ id, result })));
+        }
       }
-      const options = inputs[id];
-      const result = options ? await runOne(options, context.root) : { success: false, status: /** @type {const} */ ('failure'), terminalOutput: `@chunkyard/nx: no options for ${id}\n` };
+      if (running.size === 0) {
+        if (pending.size > 0) throw new Error(`@chunkyard/nx: the batch's tasks depend on each other in a cycle: ${[...pending].join(', ')}`);
+        break;
+      }
+      const { id, result } = await Promise.race(running.values());
+      running.delete(id);
       done.set(id, result.success);
       yield { task: id, result };
     }
+  } finally {
+    await workers.close();
   }
 }
 

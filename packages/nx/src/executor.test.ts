@@ -92,16 +92,22 @@ function tree(dir: string): Record<string, string> {
 }
 
 describe('@chunkyard/nx:run', () => {
-  it('a batch writes exactly what the bins write, each task after its dependencies, each reported on its own', async () => {
-    const viaBins = workspace('bins');
-    const viaBatch = workspace('batch');
+  it.each(['1', '2'])('a batch on %s thread(s) writes exactly what the bins write, each task after its dependencies, each reported on its own', async (threads) => {
+    const viaBins = workspace(`bins-${threads}`);
+    const viaBatch = workspace(`batch-${threads}`);
+    process.env.CHUNKYARD_NX_BATCH_WORKERS = threads;
     const a = pipeline('install');
     const b = pipeline('upgrade');
     const section = { 'guide:index-json': { tool: '@chunkyard/index-tool', args: ['docs/guide', '--root', 'docs'] } };
     const inputs = { ...a.inputs, ...b.inputs, ...section };
     const dependencies = { ...a.dependencies, ...b.dependencies, 'guide:index-json': ['install:index-json', 'upgrade:index-json'] };
 
-    const results = await runBatch(viaBatch, inputs, dependencies);
+    let results;
+    try {
+      results = await runBatch(viaBatch, inputs, dependencies);
+    } finally {
+      delete process.env.CHUNKYARD_NX_BATCH_WORKERS;
+    }
     expect(results.map((r) => [r.task, r.result.success])).toEqual(expect.arrayContaining(Object.keys(inputs).map((id) => [id, true])));
     expect(results).toHaveLength(Object.keys(inputs).length);
     const order = results.map((r) => r.task);
@@ -128,7 +134,13 @@ describe('@chunkyard/nx:run', () => {
     const a = pipeline('install');
     const b = pipeline('upgrade');
     a.inputs['install:chunk'] = { tool: '@chunkyard/chunking-tool', args: ['docs/guide/missing'] };
-    const results = await runBatch(root, { ...a.inputs, ...b.inputs }, { ...a.dependencies, ...b.dependencies });
+    process.env.CHUNKYARD_NX_BATCH_WORKERS = '2';
+    let results;
+    try {
+      results = await runBatch(root, { ...a.inputs, ...b.inputs }, { ...a.dependencies, ...b.dependencies });
+    } finally {
+      delete process.env.CHUNKYARD_NX_BATCH_WORKERS;
+    }
     const status = Object.fromEntries(results.map((r) => [r.task, r.result.status]));
     expect(status).toEqual({
       'install:chunk': 'failure',
