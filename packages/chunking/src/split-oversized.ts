@@ -97,28 +97,33 @@ function splitByChildren(block: Block, start: number, limit: number, cap: number
     // A child that is itself atomic (a code block in a list item…) stays whole while it fits
     // the cap, even over the target, as a top-level one does (wholeCap: the breadcrumb gives
     // way): cutting it by lines left unbalanced fences (issue 15).
-    if (tokens <= limit || (isAtomic(child) && tokens <= Math.max(cap, ctx.wholeCap ?? cap))) parts.push({ start: extended.start, end: extended.end, rebuiltText: null, tokens });
-    else parts.push(...splitBlock(extended, extended.start, limit, cap, ctx, false));
+    if (tokens <= limit || (isAtomic(child) && tokens <= Math.max(cap, ctx.wholeCap ?? cap))) {
+      appendMerged(parts, [{ start: extended.start, end: extended.end, rebuiltText: null, tokens }], limit, ctx);
+    } else appendMerged(parts, splitBlock(extended, extended.start, limit, cap, ctx, false), limit, ctx);
   }
-  return mergeParts(parts, limit, ctx);
+  return parts;
 }
 
-/** Joins adjacent exact parts while they fit `limit`, so children do not become tiny chunks. */
-function mergeParts(parts: Part[], limit: number, ctx: SplitContext): Part[] {
-  const out: Part[] = [];
-  for (const part of parts) {
-    const last = out[out.length - 1];
-    if (last && last.rebuiltText === null && part.rebuiltText === null) {
+/**
+ * Appends a child's parts, joining the first of them to the last part so far when both are
+ * exact slices and together fit `limit`, so children do not become tiny chunks. Only that seam
+ * is tried: the child's own parts were packed or joined already. (Joining the whole list again
+ * at every level made a quote nested thousands deep quadratic, each level recounting every
+ * part of the levels below it.)
+ */
+function appendMerged(parts: Part[], more: Part[], limit: number, ctx: SplitContext): void {
+  for (let k = 0; k < more.length; k++) {
+    const part = more[k]!;
+    const last = parts[parts.length - 1];
+    if (k === 0 && last && last.rebuiltText === null && part.rebuiltText === null) {
       const joined = ctx.tokens.count(last.start, part.end);
       if (joined <= limit) {
-        last.end = part.end;
-        last.tokens = joined;
+        parts[parts.length - 1] = { ...last, end: part.end, tokens: joined };
         continue;
       }
     }
-    out.push({ ...part });
+    parts.push(part);
   }
-  return out;
 }
 
 function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitContext): Part[] {
