@@ -42,7 +42,7 @@ const { values } = parseArgs({
 const SUITE = [
   ['--units', '100000', '--dims', '512', '--ann'],
   ['--units', '100000', '--dims', '1536'],
-  ['--units', '1000000', '--dims', '512', '--ann', '--data', 'clustered', '--clusters', '20000', '--words', '4', '--skip-modes', '--probes', '63,125,250'],
+  ['--units', '1000000', '--dims', '512', '--ann', '--data', 'clustered', '--clusters', '20000', '--words', '4', '--skip-modes', '--probes', '250,375,500'],
 ];
 if (values.suite) {
   const self = new URL(import.meta.url).pathname;

@@ -34,8 +34,8 @@ export interface IvfTrainOptions {
 /** The default number of lists for n rows: √n, between 1 and 4096. */
 export const listsFor = (n: number): number => Math.max(1, Math.min(4096, Math.round(Math.sqrt(n))));
 
-/** The default probes for a number of lists: 1/8 of them, at least 8 (or all, if fewer). */
-export const probesFor = (lists: number): number => Math.min(lists, Math.max(8, Math.ceil(lists / 8)));
+/** The default probes for a number of lists: a quarter of them, at least 8 (or all, if fewer). */
+export const probesFor = (lists: number): number => Math.min(lists, Math.max(8, Math.ceil(lists / 4)));
 
 /** 53 bits of two FNV-1a hashes of a unit id: the persisted key of its assignment. */
 export function unitKey(id: string): number {
