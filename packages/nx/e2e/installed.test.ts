@@ -140,7 +140,7 @@ describe('@chunkyard/nx in a docs team\'s own repo, installed from packed tarbal
     expect(sorted(r.ran)).toEqual(sorted(expected));
     // One batch process ran the topic tasks with the installed tools, never code from this repo.
     // eslint-disable-next-line no-control-regex
-    expect(r.output.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Running \d+ tasks with @chunkyard\/nx:chunk/);
+    expect(r.output.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Running \d+ tasks with @chunkyard\/nx:sources/);
     expect(r.output).toContain('content/libraries/collections/golden-reference.md: ');
     expect(r.output).not.toContain(repoRoot);
     const root = JSON.parse(readFileSync(join(a.root, 'content/index.json'), 'utf8')) as { _embedded: { topics: { id: string }[] } };

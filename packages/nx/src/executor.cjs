@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * The executors of executors.json (`@chunkyard/nx:chunk`, `:keywords`, `:spec`, `:index-json`;
- * one per step, see runTool in plugin.cjs): each runs one chunkyard tool over one folder,
+ * The executors of executors.json (`@chunkyard/nx:sources` for chunk and keywords, `:spec`,
+ * `:index-json`; one per pipeline stage, see runTool in plugin.cjs): each runs one chunkyard tool over one folder,
  * inside the Node process Nx gives the executor instead of a fresh `node` per task.
  *
  * Why: a tool's own work on one topic takes milliseconds, but starting Node and loading the

@@ -217,13 +217,13 @@ function toolWiring(location) {
  * task; so is a non-default marker, which reaches the tools through CHUNKYARD_TOPIC_MARKER
  * (read by @chunkyard/topic-io).
  *
- * One executor name per step (`@chunkyard/nx:chunk`, `:keywords`, `:spec`, `:index-json`):
- * Nx batches tasks by executor name and puts a task's dependents with the same executor into
- * its batch. Inside a batch, Nx 22.7.12 hashes a task whose inputs are a batch-mate's outputs
+ * One executor name per pipeline stage (`@chunkyard/nx:sources` for chunk and keywords, which
+ * read only the topic's sources; `:spec`; `:index-json`): Nx batches tasks by executor name and
+ * puts a task's dependents with the same executor into its batch. Inside a batch, Nx 22.7.12 hashes a task whose inputs are a batch-mate's outputs
  * (`dependentTasksOutputFiles`) before that batch-mate has run, and its rehash after the batch
  * skips tasks that already have a hash (hash-task.js keeps `!task.hash` only): the cache entry
  * gets a hash the next run does not compute, and the task reruns once (measured: every spec
- * and index-json after a cold run). With one executor per step, a batch never holds a task
+ * and index-json after a cold run). With one executor per stage, a batch never holds a task
  * together with its dependency, so every batched task is hashed when its inputs exist, as
  * outside a batch.
  * @param {string} step  executor name in executors.json
@@ -368,7 +368,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
             ? ['{projectRoot}/_keywords']
             : ['{projectRoot}/topic-spec.md', `{workspaceRoot}/${cacheDir}`];
       targets[step.target] = {
-        ...runTool(step.target, step.tool, args.map((a) => (a === '{projectRoot}' ? dir : a)), options),
+        ...runTool(step.after.length === 0 ? 'sources' : step.target, step.tool, args.map((a) => (a === '{projectRoot}' ? dir : a)), options),
         cache: true,
         inputs: [...topicSources, ...(step.readsConfig ? [`{workspaceRoot}/${options.configFile}`] : []), ...wiring.inputs, ...executorInputs(ctx)],
         outputs,

@@ -66,7 +66,7 @@ describe('@chunkyard/nx: inferred targets', () => {
 
   it('installed tools: each step runs its tool through the batchable executor and hashes exactly its own package (and so its dependency closure) and the executor\'s', () => {
     const t = topic().targets;
-    expect(t.chunk!.executor).toBe('@chunkyard/nx:chunk');
+    expect(t.chunk!.executor).toBe('@chunkyard/nx:sources');
     expect(t.chunk!.options).toEqual({ tool: '@chunkyard/chunking-tool', args: ['docs/libraries/foo', '--config', 'chunkyard.config.yaml'] });
     expect(t.chunk!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/chunking-tool'] });
     expect(t.chunk!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/nx'] });
@@ -77,8 +77,8 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(t.keywords!.inputs).not.toContain('{workspaceRoot}/chunkyard.config.yaml');
     expect(t.spec!.dependsOn).toEqual(['chunk', 'keywords']);
     expect(t['index-json']!.options).toEqual({ tool: '@chunkyard/index-tool', args: ['docs/libraries/foo', '--root', 'docs'] });
-    // One executor per step, so that no batch holds a task and its dependency (plugin.cjs, runTool).
-    for (const target of ['chunk', 'keywords', 'spec', 'index-json']) expect(t[target]!.executor, target).toBe(`@chunkyard/nx:${target}`);
+    // One executor per stage, so that no batch holds a task and its dependency (plugin.cjs, runTool).
+    expect([t.chunk, t.keywords, t.spec, t['index-json']].map((x) => x!.executor)).toEqual(['@chunkyard/nx:sources', '@chunkyard/nx:sources', '@chunkyard/nx:spec', '@chunkyard/nx:index-json']);
     expect(t['index-json']!.dependsOn).toEqual(['spec']);
     // Installed tools are not projects: no build to wait for, no graph edge to a tool.
     expect(topic().implicitDependencies).toEqual([]);
