@@ -18,12 +18,13 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (pkg) => pathToFileURL(join(root, 'packages', pkg, 'dist/index.js')).href;
 const { chunkDocument, countTokens } = await import(dist('chunking'));
 const { createProvider } = await import(dist('embeddings'));
-const { evaluate, locateChunk, parseChromaCsv, precisionOmega, scoreRetrieval, summarizeByCorpus } = await import(dist('quality'));
+const { locateChunk, parseChromaCsv, precisionOmega, scoreRetrieval, summarizeByCorpus, topK } = await import(dist('quality'));
 const { parseConfig } = await import(dist('config'));
 const { STOP_WORDS } = await import(dist('embeddings'));
 const { recordSpan } = await import('../tools/eval/spans.mjs');
 const { fitTfidf } = await import('../tools/eval/tfidf.mjs');
 const { pairedBootstrap } = await import('../tools/eval/stats.mjs');
+const { mergeAdjacent, withNeighbours } = await import('../tools/eval/routes.mjs');
 const { loadSet, SETS } = await import('../tools/eval/sets.mjs');
 
 const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma evaluation set
@@ -48,6 +49,11 @@ Options:
                       recursive:<size>:<overlap> | token:<size>:<overlap>
   --embed FIELD     which text of our chunks is embedded: embedText (default, what
                     the product indexes) or originalText
+  --neighbours      route "context in what is embedded": our chunks' embedded text also
+                    gets the words of the chunks before and after it (the end of the
+                    previous, the start of the next), as many as fit the configuration's
+                    maxTokens (snippetMaxTokens for hierarchical); the span scored
+                    stays the chunk's own
   --out DIR         results directory (default eval/results)
   --list            print the configuration names and exit
   -h, --help        this help`;
@@ -129,20 +135,35 @@ async function langchain() {
   };
 }
 
+function unitVector(v) {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i] * v[i];
+  const out = new Float64Array(v.length);
+  const inv = n > 0 ? 1 / Math.sqrt(n) : 0;
+  for (let i = 0; i < v.length; i++) out[i] = v[i] * inv;
+  return out;
+}
+
 /**
  * One configuration's chunks of one corpus: the text scored, its span (our records
  * carry their own range; a bare string is searched for, Chroma's rule) and the
  * text embedded.
  */
-async function chunkCorpus(cfg, text, corpusId, lc, embedField) {
+async function chunkCorpus(cfg, text, corpusId, lc, embedField, neighbours) {
   if (cfg.kind === 'ours') {
     const r = chunkDocument(text, { ...cfg.options, strategy: cfg.strategy, docName: corpusId, sourceFile: `${corpusId}.md` });
     let chunks = r.chunks;
     // hierarchical: retrieval runs over the snippet tier (sections are its parents, for expansion).
     if (cfg.strategy === 'hierarchical') chunks = chunks.filter((c) => c.tier?.level === 'snippet');
+    const embeds = chunks.map((c) => (embedField === 'originalText' ? c.originalText : c.embedText));
+    const cap = cfg.strategy === 'hierarchical' ? r.options.snippetMaxTokens : r.options.maxTokens;
     return {
       options: r.options,
-      chunks: chunks.map((c) => ({ text: c.originalText, span: recordSpan(text, c), embed: embedField === 'originalText' ? c.originalText : c.embedText })),
+      chunks: chunks.map((c, i) => ({
+        text: c.originalText,
+        span: recordSpan(text, c),
+        embed: neighbours && cap ? withNeighbours(embeds[i], chunks[i - 1]?.originalText, chunks[i + 1]?.originalText, cap, countTokens) : embeds[i],
+      })),
     };
   }
   const splitter = cfg.kind === 'recursive' ? lc.recursive(cfg.size, cfg.overlap) : lc.token(cfg.size, cfg.overlap);
@@ -182,6 +203,8 @@ async function main() {
       only: { type: 'string' },
       add: { type: 'string', multiple: true },
       embed: { type: 'string', default: 'embedText' },
+      neighbours: { type: 'boolean' },
+      'merge-adjacent': { type: 'boolean' },
       out: { type: 'string' },
       list: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -225,7 +248,7 @@ async function main() {
     const mapping = { offsets: 0, exact: 0, whitespace: 0, unmapped: 0 };
     let options = null;
     for (const [corpusId, text] of corpora) {
-      const out = await chunkCorpus(cfg, text, corpusId, lc, values.embed);
+      const out = await chunkCorpus(cfg, text, corpusId, lc, values.embed, values.neighbours);
       options = out.options;
       for (const c of out.chunks) {
         if (!c.text.trim()) continue;
@@ -241,17 +264,22 @@ async function main() {
       }
     }
     const chunkMs = performance.now() - t0;
-    let rows;
+    // Ranking: the k best chunks, or (--merge-adjacent) k units, where a chunk that touches a
+    // unit already returned joins it instead of taking a slot of its own.
+    const depth = values['merge-adjacent'] && cfg.kind === 'ours' ? 4 * k : k;
+    let rank;
     if (TFIDF[embedder]) {
       const index = fitTfidf(embedTexts, TFIDF[embedder]);
-      rows = questions.map((q) => {
-        const retrieved = index.search(q.text, k).map((j) => spans[j]);
-        return { id: q.id, corpusId: q.corpusId, ...scoreRetrieval(q, retrieved), precisionOmega: precisionOmega(q, spans) };
-      });
+      rank = (q) => index.search(q.text, depth);
     } else {
-      const chunkVectors = await provider.embed(embedTexts);
-      rows = evaluate({ questions, chunks: spans, chunkVectors, questionVectors, k });
+      const units = (await provider.embed(embedTexts)).map(unitVector);
+      rank = (q, i) => topK(questionVectors[i], units, depth);
     }
+    const rows = questions.map((q, i) => {
+      const ranked = rank(q, i).map((j) => spans[j]);
+      const retrieved = depth > k ? mergeAdjacent(ranked, k) : ranked;
+      return { id: q.id, corpusId: q.corpusId, ...scoreRetrieval(q, retrieved), precisionOmega: precisionOmega(q, spans) };
+    });
     const summary = summarizeByCorpus(rows);
     const size = cfg.kind === 'ours' ? (cfg.options.targetTokens ?? cfg.options.windowTokens ?? cfg.options.snippetTargetTokens ?? options?.targetTokens ?? '') : cfg.size;
     const overlap = cfg.kind === 'ours' ? (cfg.options.windowOverlapTokens ?? cfg.options.snippetOverlapTokens ?? (cfg.strategy === 'semantic' ? `${options?.overlapSentences ?? 2} sent.` : options?.snippetOverlapTokens ?? options?.windowOverlapTokens ?? '')) : cfg.overlap;

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { countTokens } from '@chunkyard/chunking';
+import { mergeAdjacent, withNeighbours } from './routes.mjs';
+
+describe('mergeAdjacent', () => {
+  it('folds touching hits into one unit and stops at the first hit that would open unit k + 1', () => {
+    const ranked = [
+      { corpusId: 'a', start: 100, end: 200 },
+      { corpusId: 'a', start: 201, end: 300 },
+      { corpusId: 'b', start: 201, end: 300 },
+      { corpusId: 'a', start: 500, end: 600 },
+      { corpusId: 'a', start: 50, end: 99 },
+    ];
+    expect(mergeAdjacent(ranked, 2)).toEqual([
+      { corpusId: 'a', start: 100, end: 300 },
+      { corpusId: 'b', start: 201, end: 300 },
+    ]);
+    expect(mergeAdjacent(ranked, 5)).toEqual([
+      { corpusId: 'a', start: 50, end: 300 },
+      { corpusId: 'b', start: 201, end: 300 },
+      { corpusId: 'a', start: 500, end: 600 },
+    ]);
+  });
+  it('returns at most k units, the best hit inside one, each starting at a hit, without changing its input', () => {
+    const span = fc.record({ corpusId: fc.constantFrom('a', 'b'), start: fc.nat(1000), len: fc.integer({ min: 1, max: 50 }) });
+    fc.assert(
+      fc.property(fc.array(span, { maxLength: 30 }), fc.integer({ min: 1, max: 6 }), (raw, k) => {
+        const ranked = raw.map((s) => ({ corpusId: s.corpusId, start: s.start, end: s.start + s.len }));
+        const copy = structuredClone(ranked);
+        const units = mergeAdjacent(ranked, k);
+        expect(ranked).toEqual(copy);
+        expect(units.length).toBeLessThanOrEqual(k);
+        // The best hit is always returned, inside some unit.
+        const best = ranked[0];
+        if (best) expect(units.some((u) => u.corpusId === best.corpusId && u.start <= best.start && u.end >= best.end)).toBe(true);
+        for (const u of units) expect(ranked.some((s) => s.corpusId === u.corpusId && s.start === u.start)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('withNeighbours', () => {
+  const prev = 'alpha beta gamma delta epsilon zeta eta theta';
+  const next = 'one two three four five six seven eight';
+  it('appends the end of the previous chunk and the start of the next', () => {
+    expect(withNeighbours('core text', prev, next, 100, countTokens)).toBe(`core text\n${prev}\n${next}`);
+    const tight = withNeighbours('core text', prev, next, 12, countTokens);
+    expect(countTokens(tight)).toBeLessThanOrEqual(12);
+    expect(tight.startsWith('core text\n')).toBe(true);
+    expect(tight).toMatch(/theta\none/);
+  });
+  it('never exceeds the cap, and leaves the text alone when there is no room or no neighbour', () => {
+    expect(withNeighbours('core text', undefined, undefined, 100, countTokens)).toBe('core text');
+    expect(withNeighbours('core text', prev, next, 3, countTokens)).toBe('core text');
+    fc.assert(
+      fc.property(fc.integer({ min: 4, max: 60 }), (cap) => {
+        const out = withNeighbours('core text', prev, next, cap, countTokens);
+        expect(out === 'core text' || countTokens(out) <= cap).toBe(true);
+      }),
+    );
+  });
+});
