@@ -44,8 +44,12 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
       joined = tokensWith(cur, piece, ctx);
       const forced = opens(piece, ctx) && !cur.pieces.every(isHeading);
       if (forced || shouldClose(cur, piece, joined, ctx, () => tokensOf([...cur!.pieces, ...pieces.slice(i, sectionEnds[i])], ctx))) {
-        const carry: Piece[] = [];
-        while (cur.pieces.length > 1 && isHeading(cur.pieces[cur.pieces.length - 1]!)) carry.unshift(cur.pieces.pop()!);
+        // The bare headings that end the run move to the next one (one slice: popping them one
+        // by one onto the front of an array was quadratic in a run of hundreds of headings).
+        let cut = cur.pieces.length;
+        while (cut > 1 && isHeading(cur.pieces[cut - 1]!)) cut--;
+        const carry = cur.pieces.slice(cut);
+        cur.pieces.length = cut;
         if (carry.length) cur = makeRun(cur.pieces, ctx);
         runs.push(cur);
         cur = carry.length ? makeRun(carry, ctx) : null;
