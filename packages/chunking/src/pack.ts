@@ -48,7 +48,7 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
         // by one onto the front of an array was quadratic in a run of hundreds of headings).
         let cut = cur.pieces.length;
         while (cut > 1 && isHeading(cur.pieces[cut - 1]!)) cut--;
-        const carry = cur.pieces.slice(cut);
+        const carry: Piece[] = cur.pieces.slice(cut);
         cur.pieces.length = cut;
         if (carry.length) cur = makeRun(cur.pieces, ctx);
         runs.push(cur);
