@@ -58,7 +58,7 @@ expand: prints a chunk with its ±k neighbours (default k = 1).
 --index (ingest, search, mcp): the vector index. exact scans every vector (an int8 scan
   with an exact rerank: the true top hits). ivf is the approximate index (k-means lists,
   persisted in the same database file): a query scans the --probes nearest lists (default
-  1/4 of them, at least 8). auto (the default) is exact below 256M vector cells
+  3/8 of them, at least 8). auto (the default) is exact below 256M vector cells
   (500,000 chunks at 512 dimensions) and ivf from there. ingest builds or updates the
   ivf index after writing when --index resolves to ivf, so that later searches find it
   ready; a search that finds it out of date repairs it in memory.

@@ -56,7 +56,7 @@ function recall(store: DocStore, k = 10): number {
   return found / total;
 }
 
-describe('IVF index in the store', () => {
+describe('IVF index in the store', { timeout: 60_000 }, () => {
   it('is built, persisted in the same file, and reused by a later read-only connection', async () => {
     const path = `${tmp.dir}/s.db`;
     const store = DocStore.open(path, { vectorIndex: 'ivf' });

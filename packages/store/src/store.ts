@@ -63,7 +63,7 @@ export interface SearchOptions {
   embedder?: StoreEmbedder;
   /** Overrides the connection's vector index for this search. */
   index?: VectorIndexKind;
-  /** IVF lists to scan (default: 1/4 of them, at least 8); more is slower and closer to exact. */
+  /** IVF lists to scan (default: 3/8 of them, at least 8); more is slower and closer to exact. */
   probes?: number;
 }
 
