@@ -3,7 +3,8 @@
 // LangChain's RecursiveCharacterTextSplitter and TokenTextSplitter (the Chroma
 // report's baselines, at the report's settings), scored with the Chroma
 // chunking-evaluation metric (@chunkyard/quality) on the Chroma corpora and
-// questions, every configuration with the same embedder.
+// questions or on our held-out dotnet-docs set, every configuration with the
+// same embedder (local, tf-idf or a remote one).
 //
 // Run through `npm run eval` (tools/eval.mjs installs the LangChain peers into
 // bench/ and builds the packages first). See eval/README.md.
@@ -27,7 +28,7 @@ const { pairedBootstrap } = await import('../tools/eval/stats.mjs');
 const { mergeAdjacent, withNeighbours } = await import('../tools/eval/routes.mjs');
 const { loadSet, SETS } = await import('../tools/eval/sets.mjs');
 
-const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma evaluation set
+const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma set or the held-out dotnet-docs set
 
 Usage: npm run eval -- [options]
 
