@@ -14,7 +14,7 @@ const { posix } = require('node:path');
  * @property {string} [topicMarker]          file whose presence makes a folder a topic (default `golden-reference.md`)
  * @property {string} [configFile]           workspace-relative config every topic reads (default `chunkyard.config.yaml`)
  * @property {string} [embeddingCacheDir]    workspace-relative root of the per-topic embedding caches (default `.embedding-cache`)
- * @property {false | { title?: string, summary?: string }} [llmsTxt]  the docs root's llms.txt (default on; false: none)
+ * @property {false | { title?: string, summary?: string, full?: boolean }} [llmsTxt]  the docs root's llms.txt (default on; false: none; full: also llms-full.txt)
  */
 
 /**
@@ -23,7 +23,7 @@ const { posix } = require('node:path');
  * @property {string} topicMarker
  * @property {string} configFile
  * @property {string} embeddingCacheDir
- * @property {false | { title?: string, summary?: string }} llmsTxt
+ * @property {false | { title?: string, summary?: string, full?: boolean }} llmsTxt
  */
 
 /**
@@ -101,14 +101,18 @@ function normalizeOptions(options) {
   };
 }
 
-/** @param {unknown} value @returns {false | { title?: string, summary?: string }} */
+/** @param {unknown} value @returns {false | { title?: string, summary?: string, full?: boolean }} */
 function llmsTxtOption(value) {
   if (value === undefined || value === true) return {};
   if (value === false) return false;
   const v = /** @type {Record<string, unknown>} */ (value);
-  const ok = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.entries(v).every(([k, x]) => (k === 'title' || k === 'summary') && typeof x === 'string' && x.trim() !== '');
-  if (!ok) throw new Error(`@chunkyard/nx: option llmsTxt must be false or { "title"?: string, "summary"?: string }, got ${JSON.stringify(value)}`);
-  return /** @type {{ title?: string, summary?: string }} */ (v);
+  const ok =
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.entries(v).every(([k, x]) => ((k === 'title' || k === 'summary') && typeof x === 'string' && x.trim() !== '') || (k === 'full' && typeof x === 'boolean'));
+  if (!ok) throw new Error(`@chunkyard/nx: option llmsTxt must be false or { "title"?: string, "summary"?: string, "full"?: boolean }, got ${JSON.stringify(value)}`);
+  return /** @type {{ title?: string, summary?: string, full?: boolean }} */ (v);
 }
 
 /**
@@ -393,17 +397,22 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   };
   const rootName = ancestorNames.length ? /** @type {string} */ (ancestorNames[ancestorNames.length - 1]) : name;
   if (options.llmsTxt !== false && dir === docsRoot) {
-    const { title, summary } = options.llmsTxt;
+    const { title, summary, full } = options.llmsTxt;
     targets[LLMS_TXT_TARGET] = {
       ...runCommand(
         INDEX_TOOL.bin,
-        [dir, '--root', docsRoot, '--llms-txt', ...(title ? ['--llms-title', title] : []), ...(summary ? ['--llms-summary', summary] : [])],
+        [dir, '--root', docsRoot, '--llms-txt', ...(full ? ['--llms-full'] : []), ...(title ? ['--llms-title', title] : []), ...(summary ? ['--llms-summary', summary] : [])],
         options,
       ),
       cache: true,
-      // Every index.json below the root (it lists every topic), and nothing else.
-      inputs: [{ dependentTasksOutputFiles: '**/index.json', transitive: true }, ...indexWiring.inputs.slice(1)],
-      outputs: ['{projectRoot}/llms.txt'],
+      // Every index.json below the root (it lists every topic), and nothing else; llms-full.txt
+      // also reads every chunk file those indexes link.
+      inputs: [
+        { dependentTasksOutputFiles: '**/index.json', transitive: true },
+        ...(full ? [{ dependentTasksOutputFiles: '**/_chunks/*.md', transitive: true }] : []),
+        ...indexWiring.inputs.slice(1),
+      ],
+      outputs: ['{projectRoot}/llms.txt', ...(full ? ['{projectRoot}/llms-full.txt'] : [])],
       dependsOn: [INDEX_JSON_TARGET, ...indexWiring.dependsOn],
       metadata: { description: 'index-tool --llms-txt: llms.txt (llmstxt.org) for the docs root, from every index.json' },
     };

@@ -151,6 +151,17 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(off['docs/a/t']!.targets.index!.dependsOn).toEqual(['index-json', { projects: ['section-a', 'docs'], target: 'index-json' }]);
     expect(() => core.normalizeOptions({ llmsTxt: { title: 3 } })).toThrow(/llmsTxt/);
     expect(() => core.normalizeOptions({ llmsTxt: { colour: 'x' } })).toThrow(/llmsTxt/);
+    expect(() => core.normalizeOptions({ llmsTxt: { full: 'yes' } })).toThrow(/llmsTxt/);
+  });
+
+  it('llmsTxt.full also writes llms-full.txt, hashing the chunk files it reads', () => {
+    const llms = projects(['docs/a/t/golden-reference.md'], { llmsTxt: { full: true } }).docs!.targets['llms-txt']!;
+    expect(llms.command).toBe('index-tool docs --root docs --llms-txt --llms-full');
+    expect(llms.outputs).toEqual(['{projectRoot}/llms.txt', '{projectRoot}/llms-full.txt']);
+    expect(llms.inputs.slice(0, 2)).toEqual([
+      { dependentTasksOutputFiles: '**/index.json', transitive: true },
+      { dependentTasksOutputFiles: '**/_chunks/*.md', transitive: true },
+    ]);
   });
 
   it('docsRoot, topicMarker and configFile are options; several roots get root-qualified names', () => {
