@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bpeTokenEnds } from './bpe.js';
 import { countRange, nextPreTokenEnd, preTokenEnd, resetMemoForTests, SliceCounter } from './cl100k-count.js';
 import { realDocuments } from './test-corpus.js';
 
@@ -202,6 +203,46 @@ describe('SliceCounter', () => {
         { numRuns: 150 },
       );
     }
+  });
+});
+
+/** Long unspaced runs (one or a few huge pre-tokens): letters, base64, digits, CJK, emoji. */
+const ALPHABETS = [
+  'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  'abcXYZ0123456789+/=',
+  'aab',
+  '日本語の文字列漢字',
+  'é\u00e8ß\u0101',
+  '0123456789',
+  'ab\u{1F600}',
+];
+export const unspacedRun = fc
+  .tuple(fc.constantFrom(...ALPHABETS), fc.integer({ min: 300, max: 3000 }), fc.integer())
+  .map(([alphabet, length, seed]) => {
+    const chars = [...alphabet];
+    let x = seed >>> 0;
+    let t = '';
+    for (let i = 0; i < length; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      t += chars[(x >>> 8) % chars.length];
+    }
+    return t;
+  });
+
+describe('SliceCounter inside one long pre-token (counts from the whole run\'s BPE)', () => {
+  it('counts slices between token ends of the run, and any other slice, exactly (tiktoken)', () => {
+    fc.assert(
+      fc.property(unspacedRun, fc.string({ maxLength: 3 }), fc.nat(), fc.nat(), fc.nat(), fc.nat(), (run, before, i, j, x, y) => {
+        const text = `${before}${run} tail`;
+        const counter = new SliceCounter(text);
+        const ends = [0, ...bpeTokenEnds(run).ends].map((e) => e + before.length);
+        // Both ends on the run's token ends (the fast path), and arbitrary ends (the merge).
+        const [a, b] = [ends[i % ends.length]!, ends[j % ends.length]!].sort((p, q) => p - q) as [number, number];
+        const [c, d] = [x % (text.length + 1), y % (text.length + 1)].sort((p, q) => p - q) as [number, number];
+        return matches(counter.count(a, b), text.slice(a, b)) && matches(counter.count(c, d), text.slice(c, d)) && matches(counter.count(a, text.length), text.slice(a));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

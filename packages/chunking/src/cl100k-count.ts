@@ -28,7 +28,7 @@
  * special-token text) and the counts against tiktoken.
  */
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
-import { bpeTokenCount } from './bpe.js';
+import { bpeTokenCount, bpeTokenEnds } from './bpe.js';
 
 // Special-token text such as `<|endoftext|>` is ordinary text to us.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -388,6 +388,19 @@ export function countRange(s: string, start = 0, end = s.length): number {
  */
 export class SliceCounter {
   private readonly cum: Int32Array | null;
+  /**
+   * Inside each pre-token longer than LONG_PRE_TOKEN (an unspaced run), 1 +
+   * the tokens of its BPE that end at or before each offset where one of them
+   * ends (0 elsewhere); null when there is no such pre-token. The BPE of a
+   * slice of that pre-token that starts and ends where its tokens end merges
+   * exactly as the whole did between those ends (a merge across either end
+   * never had the lowest rank in the whole, so its absence changes no choice
+   * on either side), so such a slice's count is a subtraction, not a fresh
+   * merge: packing and overlap count thousands of slices of one huge run.
+   */
+  private tokAt: Int32Array | null = null;
+  /** Start and end of each such pre-token, in order. */
+  private readonly longRuns: number[] = [];
 
   constructor(readonly text: string) {
     const end = text.length;
@@ -414,14 +427,14 @@ export class SliceCounter {
           c = text.charCodeAt(j);
         } while (c < 128 && bmpClass[c] === LETTER);
         if (j === end || c < 128) {
-          n = j - i === 1 ? 1 : memoCount(text, i, j, finishHash(h, j - i));
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : j - i === 1 ? 1 : memoCount(text, i, j, finishHash(h, j - i));
         } else {
           j = preTokenEnd(text, i, end);
-          n = preTokenCount(text, i, j);
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
         }
       } else {
         j = preTokenEnd(text, i, end);
-        n = preTokenCount(text, i, j);
+        n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
       }
       if (n < 0) break;
       total += n;
@@ -429,6 +442,70 @@ export class SliceCounter {
       i = j;
     }
     this.cum = i === end ? cum : null;
+  }
+
+  /** BPE of the long pre-token `[i, j)`, keeping where its tokens end (tokAt); its count. */
+  private longCount(i: number, j: number): number {
+    const { ends, tokens } = bpeTokenEnds(this.text.slice(i, j));
+    const tokAt = (this.tokAt ??= new Int32Array(this.text.length + 1));
+    tokAt[i] = 1;
+    for (let k = 0; k < ends.length; k++) tokAt[i + ends[k]!] = tokens[k]! + 1;
+    this.longRuns.push(i, j);
+    return tokens[tokens.length - 1] ?? 0;
+  }
+
+  /**
+   * Count of `[p, e)`, one pre-token as the scanner sees it, from the BPE of
+   * the long pre-token that holds it when both ends are ends of its tokens;
+   * -1 otherwise. Only for slices over LONG_PRE_TOKEN, which bpeCount would
+   * merge with the same heap merge (no whole-token lookup that BPE might miss).
+   */
+  private fromLong(p: number, e: number): number {
+    const { tokAt, longRuns } = this;
+    if (tokAt === null || e - p <= LONG_PRE_TOKEN || tokAt[p] === 0 || tokAt[e] === 0) return -1;
+    // The long pre-token holding p: the last one starting at or before it.
+    let lo = 0;
+    let hi = longRuns.length / 2 - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (longRuns[mid * 2]! <= p) lo = mid;
+      else hi = mid - 1;
+    }
+    const ps = longRuns[lo * 2]!;
+    const pe = longRuns[lo * 2 + 1]!;
+    if (p < ps || e > pe) return -1;
+    return tokAt[e]! - tokAt[p]!;
+  }
+
+  /**
+   * When `a` is an end of a token of a long pre-token's BPE: the last such end
+   * `b <= end` (and within the pre-token) with at most `limit` tokens in
+   * `[a, b)`, so that a splitter cuts a huge run at the tokens it already has
+   * instead of merging each part again; -1 when there is none past `a` or the
+   * rest of the pre-token up to `end` fits. Costs the part's length.
+   */
+  lastTokenEnd(a: number, end: number, limit: number): number {
+    const { tokAt, longRuns } = this;
+    if (tokAt === null || tokAt[a] === 0 || longRuns.length === 0) return -1;
+    let lo = 0;
+    let hi = longRuns.length / 2 - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (longRuns[mid * 2]! <= a) lo = mid;
+      else hi = mid - 1;
+    }
+    const ps = longRuns[lo * 2]!;
+    const stop = Math.min(end, longRuns[lo * 2 + 1]!);
+    if (a < ps || a >= stop) return -1;
+    const most = tokAt[a]! + limit;
+    let last = -1;
+    for (let b = a + 1; b <= stop; b++) {
+      const t = tokAt[b]!;
+      if (t === 0) continue;
+      if (t > most) return last;
+      last = b;
+    }
+    return -1; // the rest fits
   }
 
   /** Where the text's pre-tokens start, in order (for tests), or null if the scan gave up. */
@@ -449,7 +526,8 @@ export class SliceCounter {
     let p = a;
     while (p < b && cum[p] === 0) {
       const e = nextPreTokenEnd(text, p, b);
-      const n = preTokenCount(text, p, e);
+      const fast = this.fromLong(p, e);
+      const n = fast >= 0 ? fast : preTokenCount(text, p, e);
       if (n < 0) return countRange(text, a, b);
       total += n;
       p = e;
@@ -471,7 +549,9 @@ export class SliceCounter {
     }
     let q = limit;
     while (cum[q] === 0) q--;
-    const tail = scan(text, q, b);
+    // A slice that ends inside a long run: its last pre-token is the run's prefix up to b.
+    const fast = q < b && cum[b] === 0 && nextPreTokenEnd(text, q, b) === b ? this.fromLong(q, b) : -1;
+    const tail = fast >= 0 ? fast : scan(text, q, b);
     return tail < 0 ? countRange(text, a, b) : total + (cum[q]! - cum[p]!) + tail;
   }
 }

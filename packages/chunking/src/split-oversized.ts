@@ -326,6 +326,16 @@ function splitChars(start: number, end: number, limit: number, ctx: SplitContext
  * search.
  */
 function splitLongPreToken(a: number, end: number, limit: number, ctx: SplitContext, hint: number): Part | null {
+  // The run's own BPE, when the token index kept it (a run over 256 characters, `a` at
+  // one of its token ends): the part is a subtraction away, confirmed exactly below.
+  const kept = ctx.tokens.lastTokenEnd(a, end, limit);
+  if (kept > a) {
+    let b = kept;
+    const c = ctx.source.charCodeAt(b - 1);
+    if (b < end && c >= 0xd800 && c <= 0xdbff && b - 1 > a) b--;
+    const n = ctx.tokens.count(a, b);
+    if (n <= limit) return { start: a, end: b, rebuiltText: null, tokens: n };
+  }
   // The window is a guess from the last part's length (a run looks alike
   // throughout), so each part costs about one BPE of itself.
   for (let window = hint > 0 ? Math.ceil(hint * 1.25) + 64 : Math.max(512, limit * 8); ; window *= 2) {
@@ -341,12 +351,18 @@ function splitLongPreToken(a: number, end: number, limit: number, ctx: SplitCont
     if (total <= limit && w < e) continue; // the window holds too few tokens
     let k = tokens.length - 1;
     while (k >= 0 && tokens[k]! > limit) k--;
-    if (k < 0 || ends[k]! === 0) return null;
-    let b = a + ends[k]!;
-    const c = ctx.source.charCodeAt(b - 1);
-    if (b < end && c >= 0xd800 && c <= 0xdbff && b - 1 > a) b--;
-    const n = countTokens(ctx.source.slice(a, b));
-    return n <= limit ? { start: a, end: b, rebuiltText: null, tokens: n } : null;
+    // The part is confirmed with one exact count (the BPE of a slice can differ from the
+    // slice of a BPE at its edges) and shortened a token at a time while it is over. The
+    // count is ctx.tokens': from a token end to a token end of the run's own BPE it is a
+    // subtraction (SliceCounter), not another merge of the part.
+    for (; k >= 0 && ends[k]! > 0; k--) {
+      let b = a + ends[k]!;
+      const c = ctx.source.charCodeAt(b - 1);
+      if (b < end && c >= 0xd800 && c <= 0xdbff && b - 1 > a) b--;
+      const n = ctx.tokens.count(a, b);
+      if (n <= limit) return { start: a, end: b, rebuiltText: null, tokens: n };
+    }
+    return null;
   }
 }
 

@@ -78,6 +78,15 @@ export class TokenIndex {
   count(start: number, end: number): number {
     return this.counter.count(start, end);
   }
+
+  /**
+   * Inside one long unspaced run, where `start` is one of its tokens' ends: the
+   * last token end `b <= end` with at most `limit` tokens between, or -1 (not in
+   * such a run, or the rest of the run up to `end` fits). See SliceCounter.lastTokenEnd.
+   */
+  lastTokenEnd(start: number, end: number, limit: number): number {
+    return this.counter.lastTokenEnd(start, end, limit);
+  }
 }
 
 /**
