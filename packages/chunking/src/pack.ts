@@ -33,6 +33,7 @@ export interface PackContext {
 }
 
 export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
+  const env = environment(pieces, ctx);
   const runs: Run[] = [];
   let cur: Run | null = null;
   const sectionEnds = sectionEndIndexes(pieces);
@@ -41,19 +42,18 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
     // Tokens of the current run with this piece appended, when still valid.
     let joined = -1;
     if (cur) {
-      joined = tokensWith(cur, piece, ctx);
-      const forced = opens(piece, ctx) && !cur.pieces.every(isHeading);
-      if (forced || shouldClose(cur, piece, joined, ctx, () => tokensOf([...cur!.pieces, ...pieces.slice(i, sectionEnds[i])], ctx))) {
-        // The bare headings that end the run move to the next one (one slice: popping them one
-        // by one onto the front of an array was quadratic in a run of hundreds of headings).
-        let cut = cur.pieces.length;
-        while (cut > 1 && isHeading(cur.pieces[cut - 1]!)) cut--;
-        const carry: Piece[] = cur.pieces.slice(cut);
-        cur.pieces.length = cut;
-        if (carry.length) cur = makeRun(cur.pieces, ctx);
+      joined = tokensWith(cur, i, env);
+      const forced = opens(piece, ctx) && !allHeadings(cur.from, cur.to, env);
+      const run: Run = cur;
+      if (forced || shouldClose(run, i, joined, env, () => tokensOfRange(run.from, sectionEnds[i]!, env))) {
+        // The bare headings that end the run move to the next one.
+        let cut: number = run.to;
+        while (cut > run.from + 1 && env.heading[cut - 1] === 1) cut--;
+        const carried: Run | null = cut < run.to ? makeRun(cut, run.to, env) : null;
+        if (carried) cur = makeRun(run.from, cut, env);
         runs.push(cur);
-        cur = carry.length ? makeRun(carry, ctx) : null;
-        if (cur && !fits([...cur.pieces, piece], ctx)) {
+        cur = carried;
+        if (cur && tokensOfRange(cur.from, i + 1, env) > Math.min(cur.budget, env.budgets[i]!)) {
           runs.push(cur);
           cur = null;
         }
@@ -61,49 +61,93 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
       }
     }
     if (cur) {
-      // Grow in place (the run owns its array): the same tokens and budget as a new run of all its pieces.
-      const tokens = joined >= 0 ? joined : tokensWith(cur, piece, ctx);
-      cur.pieces.push(piece);
-      cur.tokens = tokens;
-      cur.budget = Math.min(cur.budget, ctx.budget(piece.path));
+      // Grow in place: the same tokens and budget as a new run of all its pieces.
+      cur.tokens = joined >= 0 ? joined : tokensWith(cur, i, env);
+      cur.to = i + 1;
+      cur.budget = Math.min(cur.budget, env.budgets[i]!);
       cur.exact = cur.exact && piece.rebuiltText === null;
     } else {
-      cur = makeRun([piece], ctx);
+      cur = makeRun(i, i + 1, env);
     }
   }
   if (cur) runs.push(cur);
-  return mergeSmall(runs, ctx).map((run) => ({
-    pieces: run.pieces,
-    start: run.pieces[0]!.start,
-    end: run.pieces[run.pieces.length - 1]!.end,
+  return mergeSmall(runs, env).map((run) => ({
+    pieces: pieces.slice(run.from, run.to),
+    start: pieces[run.from]!.start,
+    end: pieces[run.to - 1]!.end,
     tokens: run.tokens,
     overlapChars: 0,
     overlapTokens: 0,
   }));
 }
 
-/** A run of pieces with its exact token count and budget, kept up to date as it grows. */
-interface Run {
+/**
+ * What packing looks up per piece, once: its budget (the per-path lookup was a
+ * tenth of the time on thousands of tiny headings, done again for every run a
+ * piece was in), whether it is a bare heading, and prefix counts of headings
+ * and rebuilt pieces, so that a run is a range of indexes and never an array
+ * copied as it grows, closes or merges (the garbage was a quarter of the time).
+ */
+interface Env {
   pieces: Piece[];
+  ctx: PackContext;
+  budgets: Float64Array;
+  heading: Uint8Array;
+  /** Bare headings in pieces[0, i). */
+  headingsBefore: Int32Array;
+  /** Rebuilt pieces in pieces[0, i). */
+  rebuiltBefore: Int32Array;
+}
+
+function environment(pieces: Piece[], ctx: PackContext): Env {
+  const n = pieces.length;
+  const budgets = new Float64Array(n);
+  const heading = new Uint8Array(n);
+  const headingsBefore = new Int32Array(n + 1);
+  const rebuiltBefore = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const p = pieces[i]!;
+    budgets[i] = ctx.budget(p.path);
+    heading[i] = isHeading(p) ? 1 : 0;
+    headingsBefore[i + 1] = headingsBefore[i]! + heading[i]!;
+    rebuiltBefore[i + 1] = rebuiltBefore[i]! + (p.rebuiltText !== null ? 1 : 0);
+  }
+  return { pieces, ctx, budgets, heading, headingsBefore, rebuiltBefore };
+}
+
+/** A run of pieces[from, to) with its exact token count and budget, kept up to date as it grows. */
+interface Run {
+  from: number;
+  to: number;
   tokens: number;
   budget: number;
   /** No piece is rebuilt: the run's text is one slice of the source. */
   exact: boolean;
 }
 
-function makeRun(pieces: Piece[], ctx: PackContext): Run {
-  return {
-    pieces,
-    tokens: tokensOf(pieces, ctx),
-    budget: budgetOf(pieces, ctx),
-    exact: pieces.every((p) => p.rebuiltText === null),
-  };
+function makeRun(from: number, to: number, env: Env): Run {
+  let budget = Infinity;
+  for (let k = from; k < to; k++) budget = Math.min(budget, env.budgets[k]!);
+  return { from, to, tokens: tokensOfRange(from, to, env), budget, exact: env.rebuiltBefore[to] === env.rebuiltBefore[from] };
 }
 
-/** `tokensOf([...run.pieces, piece])`, without building the array when the text is one slice. */
-function tokensWith(run: Run, piece: Piece, ctx: PackContext): number {
-  if (run.exact && piece.rebuiltText === null) return ctx.tokens.count(run.pieces[0]!.start, piece.end);
-  return tokensOf([...run.pieces, piece], ctx);
+function allHeadings(from: number, to: number, env: Env): boolean {
+  return env.headingsBefore[to]! - env.headingsBefore[from]! === to - from;
+}
+
+/** Exact tokens of the text pieces[from, to) make. */
+function tokensOfRange(from: number, to: number, env: Env): number {
+  const { pieces, ctx } = env;
+  if (to - from === 1) return pieces[from]!.tokens;
+  if (env.rebuiltBefore[to] === env.rebuiltBefore[from]) return ctx.tokens.count(pieces[from]!.start, pieces[to - 1]!.end);
+  return countTokens(runText(pieces.slice(from, to), ctx.source));
+}
+
+/** The tokens of the run with pieces[i] (the next piece) appended. */
+function tokensWith(run: Run, i: number, env: Env): number {
+  const piece = env.pieces[i]!;
+  if (run.exact && piece.rebuiltText === null) return env.ctx.tokens.count(env.pieces[run.from]!.start, piece.end);
+  return tokensOfRange(run.from, i + 1, env);
 }
 
 /** For each heading piece, the index one past the last piece of the section it opens. */
@@ -117,16 +161,23 @@ function sectionEndIndexes(pieces: Piece[]): number[] {
   return ends;
 }
 
-/** `joined` is the run's tokens with `piece` appended. */
-function shouldClose(cur: Run, piece: Piece, joined: number, ctx: PackContext, withWholeSection: () => number): boolean {
-  if (joined > Math.min(cur.budget, ctx.budget(piece.path))) return true;
-  if (isHeading(cur.pieces[cur.pieces.length - 1]!)) return false;
+/** `joined` is the run's tokens with pieces[i] appended. */
+function shouldClose(cur: Run, i: number, joined: number, env: Env, withWholeSection: () => number): boolean {
+  const { ctx } = env;
+  if (joined > Math.min(cur.budget, env.budgets[i]!)) return true;
+  if (env.heading[cur.to - 1] === 1) return false;
   if (cur.tokens < ctx.minTokens) return false;
-  if (isHeading(piece)) return withWholeSection() > ctx.targetTokens;
+  if (env.heading[i] === 1) return withWholeSection() > ctx.targetTokens;
   return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - cur.tokens;
 }
 
-function mergeSmall(runs: Run[], ctx: PackContext): Run[] {
+/** Two neighbouring runs as one (budget the lesser: a run's is the least of its pieces'). */
+function joinRuns(a: Run, b: Run, env: Env): Run {
+  return { from: a.from, to: b.to, tokens: tokensOfRange(a.from, b.to, env), budget: Math.min(a.budget, b.budget), exact: a.exact && b.exact };
+}
+
+function mergeSmall(runs: Run[], env: Env): Run[] {
+  const { ctx } = env;
   // The runs before the current one are a stack and the ones after it a
   // cursor into `runs`: merging is a pop or an advance, never a splice of the
   // whole list, which made thousands of tiny sections quadratic.
@@ -142,13 +193,13 @@ function mergeSmall(runs: Run[], ctx: PackContext): Run[] {
     const next = runs[k];
     const prev = done[done.length - 1];
     // Never merge into the front of a run a forced heading opens (bare headings excepted), nor that run backwards.
-    const forward = next && !(opensRun(next.pieces, ctx) && !cur.pieces.every(isHeading)) ? makeRun([...cur.pieces, ...next.pieces], ctx) : null;
+    const forward = next && !(opensRun(next, env) && !allHeadings(cur.from, cur.to, env)) ? joinRuns(cur, next, env) : null;
     if (forward && forward.tokens <= forward.budget) {
       k++;
       cur = forward;
       continue;
     }
-    const backward = prev && !opensRun(cur.pieces, ctx) ? makeRun([...prev.pieces, ...cur.pieces], ctx) : null;
+    const backward = prev && !opensRun(cur, env) ? joinRuns(prev, cur, env) : null;
     if (backward && backward.tokens <= backward.budget) {
       done.pop();
       cur = backward;
@@ -160,10 +211,6 @@ function mergeSmall(runs: Run[], ctx: PackContext): Run[] {
   return done;
 }
 
-function fits(run: Piece[], ctx: PackContext): boolean {
-  return tokensOf(run, ctx) <= budgetOf(run, ctx);
-}
-
 function isHeading(piece: Piece): boolean {
   return piece.unit.type === 'heading' && !piece.splitUnit;
 }
@@ -173,11 +220,13 @@ function opens(piece: Piece, ctx: PackContext): boolean {
 }
 
 /** The run starts with a forced heading, or with bare headings that lead into one. */
-function opensRun(run: Piece[], ctx: PackContext): boolean {
+function opensRun(run: Run, env: Env): boolean {
+  const { ctx, pieces } = env;
   if (ctx.opensChunk === undefined) return false;
-  for (const p of run) {
+  for (let k = run.from; k < run.to; k++) {
+    const p = pieces[k]!;
     if (opens(p, ctx)) return true;
-    if (!isHeading(p)) return false;
+    if (env.heading[k] !== 1) return false;
   }
   return false;
 }
