@@ -216,7 +216,7 @@ const ALPHABETS = [
   '0123456789',
   'ab\u{1F600}',
 ];
-export const unspacedRun = fc
+const unspacedRun = fc
   .tuple(fc.constantFrom(...ALPHABETS), fc.integer({ min: 300, max: 3000 }), fc.integer())
   .map(([alphabet, length, seed]) => {
     const chars = [...alphabet];
