@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Throughput of the local lexical provider, in MB/s of UTF-8 text on one core.
 //
-//   node packages/embeddings/bench.mjs [DIR] [--runs N] [--dimensions D]
+//   node packages/embeddings/bench.mjs [DIR] [--runs N] [--dimensions D] [--version v1|v2]
 //
 // DIR defaults to /work/corpus/nodejs-api-md (the Node.js API docs, 3.24 MB; see the root
 // README's Benchmarks section for how to get them). Every .md file under DIR is cut into
@@ -18,11 +18,12 @@ import { parseArgs } from 'node:util';
 const here = dirname(fileURLToPath(import.meta.url));
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { runs: { type: 'string', default: '5' }, dimensions: { type: 'string', default: '512' } },
+  options: { runs: { type: 'string', default: '5' }, dimensions: { type: 'string' }, version: { type: 'string', default: 'v1' } },
 });
 const dir = resolve(positionals[0] ?? '/work/corpus/nodejs-api-md');
 const runs = Number(values.runs);
-const dimensions = Number(values.dimensions);
+const version = values.version;
+const dimensions = values.dimensions === undefined ? undefined : Number(values.dimensions);
 
 function markdownFiles(d) {
   return readdirSync(d).flatMap((name) => {
@@ -72,7 +73,7 @@ const bundle = await build({
 const code = bundle.outputFiles[0].text;
 const { LocalLexicalProvider } = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
 
-const provider = new LocalLexicalProvider({ dimensions });
+const provider = new LocalLexicalProvider({ version, dimensions });
 // The first pass is also reported: it pays for JIT, the stem cache and the character-class
 // cache, which is what a one-off CLI run over a fresh corpus sees.
 const c0 = process.hrtime.bigint();

@@ -11,7 +11,7 @@
  * Every failure is an EmbeddingError naming the provider, the URL and the fix.
  */
 import { EmbeddingError } from './errors.js';
-import { LOCAL_DEFAULT_DIMENSIONS, LOCAL_MIN_DIMENSIONS, LocalLexicalProvider, localModelId } from './local.js';
+import { LOCAL_LEXICAL_VERSION, LOCAL_MIN_DIMENSIONS, LOCAL_VERSION_DEFAULT_DIMENSIONS, LocalLexicalProvider, localModelId, type LocalLexicalVersion } from './local.js';
 import { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL, OllamaTransport, ollamaBaseUrl } from './ollama.js';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL, OpenAITransport } from './openai.js';
 import { REMOTE_DEFAULTS, RemoteProvider, type RemoteSettings } from './remote.js';
@@ -20,7 +20,20 @@ import type { EmbeddingProvider, EmbeddingSettings, ProviderName } from './types
 export type { EmbedOptions, EmbeddingProvider, EmbeddingSettings, ProviderName, RetryInfo } from './types.js';
 export { cosine } from './cosine.js';
 export { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
-export { LocalLexicalProvider, localModelId, lexicalFeatures, featureHash, STOP_WORDS, LOCAL_DEFAULT_DIMENSIONS, LOCAL_LEXICAL_VERSION } from './local.js';
+export {
+  LocalLexicalProvider,
+  localModelId,
+  lexicalFeatures,
+  featureHash,
+  wordWeight,
+  STOP_WORDS,
+  LOCAL_DEFAULT_DIMENSIONS,
+  LOCAL_LEXICAL_VERSION,
+  LOCAL_LEXICAL_VERSIONS,
+  LOCAL_VERSION_DEFAULT_DIMENSIONS,
+  type LocalLexicalVersion,
+  type LocalProviderOptions,
+} from './local.js';
 export { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL } from './ollama.js';
 export { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './openai.js';
 export { REMOTE_DEFAULTS } from './remote.js';
@@ -68,24 +81,28 @@ function validate(settings: EmbeddingSettings): void {
   }
 }
 
-/** The local model id names its own dimension; accept `local-lexical-v1` and `local-lexical-v1-dN`. */
-function localDimensions(settings: EmbeddingSettings): number {
+/**
+ * The local model id names its version and dimension: accept `local-lexical-v1`,
+ * `local-lexical-v2` and either with `-dN`. Without a model, the default version.
+ */
+function localSettings(settings: EmbeddingSettings): { version: LocalLexicalVersion; dimensions: number } {
   const configured = settings.dimensions;
-  if (settings.model === undefined) return configured ?? LOCAL_DEFAULT_DIMENSIONS;
-  const m = /^local-lexical-v1(?:-d(\d+))?$/.exec(settings.model);
-  const fromModel = m?.[1] !== undefined ? Number(m[1]) : undefined;
+  if (settings.model === undefined) return { version: LOCAL_LEXICAL_VERSION, dimensions: configured ?? LOCAL_VERSION_DEFAULT_DIMENSIONS[LOCAL_LEXICAL_VERSION] };
+  const m = /^local-lexical-(v1|v2)(?:-d(\d+))?$/.exec(settings.model);
+  const version = (m?.[1] ?? LOCAL_LEXICAL_VERSION) as LocalLexicalVersion;
+  const fromModel = m?.[2] !== undefined ? Number(m[2]) : undefined;
   if (!m || (fromModel !== undefined && configured !== undefined && fromModel !== configured)) {
     throw configError(
       'local',
       `model ${JSON.stringify(settings.model)} is not a local model${m ? ` for ${configured} dimensions` : ''}`,
-      `For the local provider, leave embeddings.model unset, or set it to ${localModelId(configured ?? LOCAL_DEFAULT_DIMENSIONS)}.`,
+      `For the local provider, leave embeddings.model unset, or set it to ${localModelId(configured, version)} (or ${localModelId(configured, version === 'v1' ? 'v2' : 'v1')}).`,
     );
   }
-  const d = fromModel ?? configured ?? LOCAL_DEFAULT_DIMENSIONS;
+  const d = fromModel ?? configured ?? LOCAL_VERSION_DEFAULT_DIMENSIONS[version];
   if (d < LOCAL_MIN_DIMENSIONS) {
-    throw configError('local', `model ${settings.model} has fewer than ${LOCAL_MIN_DIMENSIONS} dimensions`, `Use at least ${localModelId(LOCAL_MIN_DIMENSIONS)}.`);
+    throw configError('local', `model ${settings.model} has fewer than ${LOCAL_MIN_DIMENSIONS} dimensions`, `Use at least ${localModelId(LOCAL_MIN_DIMENSIONS, version)}.`);
   }
-  return d;
+  return { version, dimensions: d };
 }
 
 function remoteSettings(settings: EmbeddingSettings, model: string): RemoteSettings {
@@ -119,7 +136,7 @@ export function createProvider(settings: EmbeddingSettings, env: Env = process.e
   validate(settings);
   switch (settings.provider) {
     case 'local':
-      return new LocalLexicalProvider({ dimensions: localDimensions(settings) });
+      return new LocalLexicalProvider(localSettings(settings));
     case 'ollama': {
       const host = settings.host ?? envValue(env, 'OLLAMA_HOST') ?? OLLAMA_DEFAULT_HOST;
       try {

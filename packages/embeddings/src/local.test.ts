@@ -1,9 +1,11 @@
 // Tests of the local lexical provider: deterministic, normalised, and lexical in the ways its
 // documentation promises (stems, stop words, identifiers, word pairs). No timings here: speed
 // is measured by bench.mjs.
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createProvider, EmbeddingError, LocalLexicalProvider, lexicalFeatures, localModelId, STOP_WORDS } from './index.js';
+import { createProvider, EmbeddingError, LocalLexicalProvider, lexicalFeatures, localModelId, STOP_WORDS, wordWeight } from './index.js';
+import { WORD_WEIGHTS } from './word-weights.js';
 
 function norm(v: Float32Array): number {
   let s = 0;
@@ -247,5 +249,84 @@ describe('local provider: properties over random text', () => {
         expect(bytes(a!).equals(bytes(b!))).toBe(true);
       }),
     );
+  });
+});
+
+describe('local provider v2: words weighted by English rarity', () => {
+  const v2 = new LocalLexicalProvider({ version: 'v2' });
+  const v2small = new LocalLexicalProvider({ version: 'v2', dimensions: 128 });
+  const golden = [
+    'Use `JsonSerializer.Serialize` with a source-generated `JsonSerializerContext` to avoid reflection.',
+    '# Native AOT\n\nPublishing with native AOT produces a self-contained app that starts fast.',
+    'Zürich, 東京, naïve café — and a 🦀 or two.',
+    'How do I read a file synchronously in Node.js? fs.readFileSync reads it.',
+  ];
+  const digest = (vs: Float32Array[]) => {
+    const h = createHash('sha256');
+    for (const v of vs) h.update(bytes(v));
+    return h.digest('hex').slice(0, 16);
+  };
+
+  it('v1 vectors are unchanged by v2 (byte digests of the version before v2), and v2 is pinned too', () => {
+    // A changed digest means every cached vector of that model id is stale: bump the version instead.
+    expect(digest(local.embedSync(golden))).toBe('b8ed34f4f8131fc7');
+    expect(digest(new LocalLexicalProvider({ dimensions: 64 }).embedSync(golden))).toBe('fbca66e5b700cc53');
+    expect(digest(v2.embedSync(golden))).toBe('92699718641271dd');
+  });
+
+  it('is local-lexical-v2-d2048 by default, chosen by model id, with its own dimension', () => {
+    expect(v2.model).toBe('local-lexical-v2-d2048');
+    expect(v2.dimensions).toBe(2048);
+    expect(localModelId(1024, 'v2')).toBe('local-lexical-v2-d1024');
+    expect(createProvider({ provider: 'local', model: 'local-lexical-v2' }).model).toBe('local-lexical-v2-d2048');
+    expect(createProvider({ provider: 'local', model: 'local-lexical-v2-d1024' }).dimensions).toBe(1024);
+    expect(createProvider({ provider: 'local', model: 'local-lexical-v2', dimensions: 512 }).model).toBe('local-lexical-v2-d512');
+    // The default stays v1 at 512: v2 is opt-in.
+    expect(createProvider({ provider: 'local' }).model).toBe('local-lexical-v1-d512');
+    expect(() => createProvider({ provider: 'local', model: 'local-lexical-v2-d1024', dimensions: 2048 })).toThrow(EmbeddingError);
+    expect(() => createProvider({ provider: 'local', model: 'local-lexical-v3' })).toThrow(EmbeddingError);
+  });
+
+  it('weighs common English words below rare ones; unknown stems (identifiers, jargon) weigh 1', () => {
+    expect(wordWeight('get')).toBeLessThan(0.35);
+    expect(wordWeight('time')).toBeLessThan(wordWeight('file'));
+    expect(wordWeight('file')).toBeLessThan(wordWeight('serial'));
+    expect(wordWeight('jsonseri')).toBe(1);
+    for (const line of WORD_WEIGHTS.split('\n')) {
+      const w = Number(line.split(' ')[0]);
+      expect(Number.isInteger(w) && w > 0 && w < 100, line.slice(0, 40)).toBe(true);
+    }
+  });
+
+  it('ranks a text sharing a rare word above one sharing as many common words (v1 cannot tell them apart)', () => {
+    const q = 'time serializer';
+    const texts = [q, 'the time', 'the serializer'];
+    const [qa, common, rare] = v2.embedSync(texts);
+    expect(cosine(qa!, rare!)).toBeGreaterThan(cosine(qa!, common!) + 0.1);
+    const [q1, c1, r1] = new LocalLexicalProvider({ dimensions: 2048 }).embedSync(texts);
+    expect(Math.abs(cosine(q1!, r1!) - cosine(q1!, c1!))).toBeLessThan(0.01);
+  });
+
+  it('a vector depends on its own text only: the same bytes alone, in any batch, after any other texts', () => {
+    const text = fc.oneof(fc.string({ maxLength: 200 }), fc.array(fc.constantFrom('file', 'time', 'serializer', 'get', 'JsonSerializer', 'native', 'aot'), { maxLength: 20 }).map((w) => w.join(' ')));
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), (texts) => {
+        const batch = new LocalLexicalProvider({ version: 'v2', dimensions: 128 }).embedSync(texts);
+        const reversed = v2small.embedSync([...texts].reverse()).reverse();
+        for (let i = 0; i < texts.length; i++) {
+          const alone = new LocalLexicalProvider({ version: 'v2', dimensions: 128 }).embedSync([texts[i]!])[0]!;
+          expect(bytes(batch[i]!).equals(bytes(alone))).toBe(true);
+          expect(bytes(reversed[i]!).equals(bytes(alone))).toBe(true);
+          const n = norm(alone);
+          expect(n === 0 || Math.abs(n - 1) < 1e-6).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps v1\'s invariances: stop words and letter case change nothing', () => {
+    const [a, b] = v2.embedSync(['Serialize the JSON file at startup', 'SERIALIZE a json File, at the Startup!']);
+    expect(bytes(a!).equals(bytes(b!))).toBe(true);
   });
 });

@@ -25,23 +25,41 @@
  *     punctuation, only stop words) gives the all-zero vector: it has no lexical content,
  *     and callers must treat its cosine similarity as 0.
  *
+ * Version 2 (`local-lexical-v2`, opt-in, 2048 dimensions by default) differs in three ways:
+ * each unigram weighs sqrt(wordWeight(stem)), a fixed rarity in everyday English from the
+ * SUBTLEX-US word counts (word-weights.ts), so "use" counts for less than "serializer";
+ * whole identifiers weigh 1; bigrams weigh 0.25 × the mean of their two words' weights. The
+ * weights are fixed data, not fitted on the texts, so a vector still depends on its own text
+ * alone (the per-topic caches stay exact).
+ *
  * Limits worth knowing: no synonyms or paraphrase beyond shared stems; scripts written
  * without spaces (Chinese, Japanese, Thai) become one "word" per run of characters, so they
  * match only on identical runs; only English is stemmed and stop-worded.
  */
 import { stemmer } from 'stemmer';
 import { EmbeddingError } from './errors.js';
+import { WORD_WEIGHTS } from './word-weights.js';
 import type { EmbeddingProvider, EmbedOptions } from './types.js';
 
 export const LOCAL_LEXICAL_VERSION = 'v1';
 export const LOCAL_DEFAULT_DIMENSIONS = 512;
+/** The local algorithm versions: v1 (unweighted words), v2 (words weighted by English rarity). */
+export type LocalLexicalVersion = 'v1' | 'v2';
+export const LOCAL_LEXICAL_VERSIONS: readonly LocalLexicalVersion[] = ['v1', 'v2'];
+/** Default dimensions per version: v2's weighting pays off only with fewer collisions. */
+export const LOCAL_VERSION_DEFAULT_DIMENSIONS: Readonly<Record<LocalLexicalVersion, number>> = { v1: 512, v2: 2048 };
 /** Below this, hashing collisions swamp the signal; also the config file's minimum. */
 export const LOCAL_MIN_DIMENSIONS = 8;
 const BIGRAM_WEIGHT = 0.5;
+/**
+ * v2's bigrams weigh a quarter of their words' mean weight: every bigram is one more feature
+ * to collide in D buckets, and at 0.5 they cost recall (Chroma set, see the README).
+ */
+const BIGRAM_WEIGHT_V2 = 0.25;
 
 /** `local-lexical-v1-d512`: the dimension is part of the id so caches of two sizes never mix. */
-export function localModelId(dimensions: number = LOCAL_DEFAULT_DIMENSIONS): string {
-  return `local-lexical-${LOCAL_LEXICAL_VERSION}-d${dimensions}`;
+export function localModelId(dimensions?: number, version: LocalLexicalVersion = LOCAL_LEXICAL_VERSION): string {
+  return `local-lexical-${version}-d${dimensions ?? LOCAL_VERSION_DEFAULT_DIMENSIONS[version]}`;
 }
 
 /**
@@ -152,8 +170,29 @@ function classAt(s: string, i: number): number {
 interface Stem {
   readonly stem: string;
   readonly hash: number;
+  /** v2's weight of the stem, sqrt(wordWeight), in (0, 1]: lower for words common in everyday English. */
+  readonly weight: number;
 }
-const STOP: Stem = { stem: '', hash: 0 };
+const STOP: Stem = { stem: '', hash: 0, weight: 0 };
+
+let wordWeights: Map<string, number> | null = null;
+/**
+ * v2's fixed word weight: ln(T / count) / ln(T) over the SUBTLEX-US word counts (T = all
+ * words counted), by Porter stem, in hundredths; a stem not in the table (rare words,
+ * identifiers, other languages) weighs 1. Fixed data shipped in word-weights.ts, so a
+ * text's vector depends on that text alone, never on the other texts embedded with it.
+ */
+export function wordWeight(stem: string): number {
+  if (wordWeights === null) {
+    wordWeights = new Map();
+    for (const line of WORD_WEIGHTS.split('\n')) {
+      const parts = line.split(' ');
+      const w = Number(parts[0]) / 100;
+      for (let i = 1; i < parts.length; i++) wordWeights.set(parts[i]!, w);
+    }
+  }
+  return wordWeights.get(stem) ?? 1;
+}
 const STEM_CACHE_LIMIT = 200_000;
 const stemCache = new Map<string, Stem>();
 
@@ -173,7 +212,7 @@ function lookupWord(lower: string): Stem {
     } else {
       // Porter is an English stemmer; other scripts and numbers are kept as written.
       const stem = lower.length > 2 && isAsciiLetters(lower) ? stemmer(lower) : lower;
-      entry = { stem, hash: featureHash(stem) };
+      entry = { stem, hash: featureHash(stem), weight: Math.sqrt(wordWeight(stem)) };
     }
     if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
     stemCache.set(lower, entry);
@@ -337,6 +376,7 @@ class Workspace {
   uni = new Int32Array(1024);
   bi = new Int32Array(1024);
   tokens: Tokens = { stems: [], identifiers: [] };
+  features = new Map<number, { tf: number; weight: number }>();
   constructor(readonly acc: Float64Array) {}
   ensure(n: number): void {
     if (this.uni.length < n) {
@@ -347,7 +387,25 @@ class Workspace {
   }
 }
 
-function embedOne(input: string, ws: Workspace): Float32Array {
+/** v2: adds weight(h) * sign(h) * (1 + ln tf) at index(h) for each distinct hash h. */
+function accumulateWeighted(features: Map<number, { tf: number; weight: number }>, acc: Float64Array): void {
+  const d = acc.length;
+  for (const [h, f] of features) {
+    const w = f.weight * (1 + Math.log(f.tf));
+    const idx = (h & 0x7fffffff) % d;
+    acc[idx]! += h < 0 ? -w : w;
+  }
+}
+
+function count(features: Map<number, { tf: number; weight: number }>, h: number, weight: number): void {
+  const f = features.get(h);
+  // Two distinct features with one 32-bit hash keep the first one's weight: rare, and still
+  // a function of the text alone.
+  if (f === undefined) features.set(h, { tf: 1, weight });
+  else f.tf++;
+}
+
+function embedOne(input: string, ws: Workspace, version: LocalLexicalVersion): Float32Array {
   const { text, lower } = prepare(input);
   const tokens = ws.tokens;
   tokens.stems.length = 0;
@@ -360,14 +418,29 @@ function embedOne(input: string, ws: Workspace): Float32Array {
   const out = new Float32Array(acc.length);
   if (stems.length === 0 && ids.length === 0) return out;
 
-  ws.ensure(stems.length + ids.length);
-  let nu = 0;
-  for (let i = 0; i < stems.length; i++) ws.uni[nu++] = stems[i]!.hash;
-  for (let i = 0; i < ids.length; i++) ws.uni[nu++] = featureHash(ids[i]!);
-  let nb = 0;
-  for (let i = 1; i < stems.length; i++) ws.bi[nb++] = pairHash(stems[i - 1]!.hash, stems[i]!.hash);
-  accumulate(ws.uni, nu, 1, acc);
-  accumulate(ws.bi, nb, BIGRAM_WEIGHT, acc);
+  if (version === 'v1') {
+    ws.ensure(stems.length + ids.length);
+    let nu = 0;
+    for (let i = 0; i < stems.length; i++) ws.uni[nu++] = stems[i]!.hash;
+    for (let i = 0; i < ids.length; i++) ws.uni[nu++] = featureHash(ids[i]!);
+    let nb = 0;
+    for (let i = 1; i < stems.length; i++) ws.bi[nb++] = pairHash(stems[i - 1]!.hash, stems[i]!.hash);
+    accumulate(ws.uni, nu, 1, acc);
+    accumulate(ws.bi, nb, BIGRAM_WEIGHT, acc);
+  } else {
+    // v2: each feature weighs its words' rarity in everyday English (wordWeight), so shared
+    // common words ("use", "make", "time") count for less than shared specific ones.
+    const features = ws.features;
+    features.clear();
+    for (let i = 0; i < stems.length; i++) count(features, stems[i]!.hash, stems[i]!.weight);
+    for (let i = 0; i < ids.length; i++) count(features, featureHash(ids[i]!), 1);
+    for (let i = 1; i < stems.length; i++) {
+      const a = stems[i - 1]!;
+      const b = stems[i]!;
+      count(features, pairHash(a.hash, b.hash), BIGRAM_WEIGHT_V2 * ((a.weight + b.weight) / 2));
+    }
+    accumulateWeighted(features, acc);
+  }
 
   let sum = 0;
   for (let i = 0; i < acc.length; i++) sum += acc[i]! * acc[i]!;
@@ -382,6 +455,9 @@ function embedOne(input: string, ws: Workspace): Float32Array {
 const LOCAL_BATCH = 256;
 
 export interface LocalProviderOptions {
+  /** Algorithm version (default v1); part of the model id. */
+  version?: LocalLexicalVersion;
+  /** Default: LOCAL_VERSION_DEFAULT_DIMENSIONS of the version. */
   dimensions?: number;
 }
 
@@ -390,10 +466,12 @@ export class LocalLexicalProvider implements EmbeddingProvider {
   readonly provider = 'local' as const;
   readonly model: string;
   readonly dimensions: number;
+  readonly version: LocalLexicalVersion;
   readonly #ws: Workspace;
 
   constructor(options: LocalProviderOptions = {}) {
-    const d = options.dimensions ?? LOCAL_DEFAULT_DIMENSIONS;
+    const version = options.version ?? LOCAL_LEXICAL_VERSION;
+    const d = options.dimensions ?? LOCAL_VERSION_DEFAULT_DIMENSIONS[version];
     if (!Number.isInteger(d) || d < LOCAL_MIN_DIMENSIONS) {
       throw new EmbeddingError(`dimensions must be an integer >= ${LOCAL_MIN_DIMENSIONS}, got ${String(d)}`, {
         provider: 'local',
@@ -403,13 +481,14 @@ export class LocalLexicalProvider implements EmbeddingProvider {
       });
     }
     this.dimensions = d;
-    this.model = localModelId(d);
+    this.version = version;
+    this.model = localModelId(d, version);
     this.#ws = new Workspace(new Float64Array(d));
   }
 
   /** Synchronous core, for callers that do not need the Promise (and for the benchmark). */
   embedSync(texts: readonly string[]): Float32Array[] {
-    return texts.map((t) => embedOne(t, this.#ws));
+    return texts.map((t) => embedOne(t, this.#ws, this.version));
   }
 
   async embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
@@ -418,7 +497,7 @@ export class LocalLexicalProvider implements EmbeddingProvider {
     for (let i = 0; i < texts.length; i += LOCAL_BATCH) {
       signal?.throwIfAborted();
       const end = Math.min(texts.length, i + LOCAL_BATCH);
-      for (let j = i; j < end; j++) out.push(embedOne(texts[j]!, this.#ws));
+      for (let j = i; j < end; j++) out.push(embedOne(texts[j]!, this.#ws, this.version));
       onProgress?.(end, texts.length);
     }
     return out;
