@@ -50,6 +50,40 @@ describe('bpeTokenCount', () => {
     for (const p of ['a'.repeat(5000), 'ab'.repeat(3000), ' '.repeat(1000), `${'\u00e9'.repeat(700)}x`]) expect(bpeTokenCount(p)).toBe(reference(p));
   });
 
+  // Short pre-tokens take the heap merge too (pairs looked up by token ids in
+  // scratch arrays reused between calls): every length from 2 bytes up, words
+  // that are whole tokens, and calls that alternate short and long ones.
+  it('counts short pre-tokens as tiktoken does, between long ones', () => {
+    const unit = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 'é', '日本', 'ß', 'ing', 'tion', ' the', 'ness');
+    const letters = fc
+      .tuple(fc.constantFrom('', ' ', '_', '"', '('), fc.array(unit, { minLength: 1, maxLength: 90 }))
+      .map(([lead, u]) => lead + u.join(''));
+    const other = fc.array(fc.constantFrom('+', '/', '=', '(', ')', ';', '{', '}', '=>', '---', '`'), { minLength: 1, maxLength: 60 }).map((u) => u.join(''));
+    const long = fc.array(unit, { minLength: 100, maxLength: 400 }).map((u) => u.join(''));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(letters, other, long), { minLength: 1, maxLength: 6 }), (ps) => {
+        for (const p of ps) expect(bpeTokenCount(p)).toBe(reference(p));
+      }),
+      { numRuns: 300 },
+    );
+    for (const p of ['ab', ' internationalization', 'CONTRIBUTING', ' pneumonoultramicroscopicsilicovolcanoconiosis', '))))))', 'x'.repeat(256), 'x'.repeat(257)]) {
+      expect(bpeTokenCount(p)).toBe(reference(p));
+    }
+  });
+
+  it('counts every pre-token of random base64 as tiktoken does', () => {
+    const a = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    fc.assert(
+      fc.property(fc.array(fc.nat(63), { minLength: 1, maxLength: 400 }), (idx) => {
+        const text = idx.map((i) => a[i]).join('');
+        let total = 0;
+        for (const m of text.matchAll(/[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*/gu)) total += bpeTokenCount(m[0]);
+        expect(total).toBe(reference(text));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   // splitChars cuts a long unspaced run where one of its tokens ends, trusting
   // that the prefix up to there has exactly the tokens before it.
   it('gives token ends whose prefixes have exactly that many tokens', () => {

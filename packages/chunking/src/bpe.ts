@@ -18,17 +18,24 @@ let ranks: Map<string, number> | null = null;
 /** Rank of every token, keyed by its bytes as a latin-1 string. */
 function rankMap(): Map<string, number> {
   if (ranks) return ranks;
-  const encoder = new TextEncoder();
   const map = new Map<string, number>();
   const table = bpeRanks as readonly (string | readonly number[])[];
   table.forEach((value, rank) => {
     // A rank is a string when its bytes are valid UTF-8, else the raw bytes.
+    // Most are ASCII, whose latin1 key is the string itself: encoding and
+    // rebuilding all 100,000 was a visible part of a document's first count.
+    if (typeof value === 'string' && ASCII_ONLY.test(value)) {
+      map.set(value, rank);
+      return;
+    }
     const bytes = typeof value === 'string' ? encoder.encode(value) : value;
     map.set(latin1(bytes, 0, bytes.length), rank);
   });
   ranks = map;
   return map;
 }
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 function latin1(bytes: ArrayLike<number>, start: number, end: number): string {
   let s = '';
@@ -43,13 +50,19 @@ function latin1(bytes: ArrayLike<number>, start: number, end: number): string {
  * the lowest rank (the leftmost on a tie) merges until no pair has a rank.
  */
 export function bpeTokenCount(piece: string): number {
-  const bytes = new TextEncoder().encode(piece);
+  const bytes = encoder.encode(piece);
   if (bytes.length <= 1) return bytes.length;
-  // The loop below finds each merge by a scan over all parts: quadratic, which
-  // an unspaced run of letters (one pre-token, however long) turns into minutes.
-  if (bytes.length > LONG_PIECE_BYTES && bytes.length < POS_SPAN) return heapMergeCount(bytes);
   const map = rankMap();
-  if (map.has(latin1(bytes, 0, bytes.length))) return 1;
+  // tiktoken looks the whole pre-token up first: a token need not be reachable
+  // by merges. No token is longer than MAX_TOKEN_BYTES.
+  if (bytes.length <= MAX_TOKEN_BYTES && map.has(latin1(bytes, 0, bytes.length))) return 1;
+  // The heap merge looks pairs up by their two token ids (no string per pair)
+  // and is O(n log n); the loop below finds each merge by a scan over all parts
+  // and a string per pair, quadratic, kept only for pre-tokens of 16 MB and
+  // more, beyond what the heap's keys can hold. Short pre-tokens take the heap
+  // too: once gpt-tokenizer's cache is spent (base64, hashes) every distinct
+  // pre-token comes here, and the scan's strings were most of their cost.
+  if (bytes.length < POS_SPAN) return heapMergeCount(bytes);
   const rankOfBytes = (a: number, b: number): number => map.get(latin1(bytes, a, b)) ?? Infinity;
   // parts[i] = [start, rank of parts i and i+1 merged]; two sentinels at the end.
   const parts: [number, number][] = [];
@@ -85,8 +98,20 @@ const pairRight = new Int32Array(1 << PAIR_BITS);
 const pairValue = new Int32Array(1 << PAIR_BITS);
 let pairsUsed = 0;
 
-/** Above this many bytes a pre-token goes to the O(n log n) merge. */
-const LONG_PIECE_BYTES = 256;
+const encoder = new TextEncoder();
+
+/**
+ * Pre-tokens up to this many bytes merge in scratch arrays kept between calls
+ * (most pre-tokens are short, and five typed arrays per call were a cost of
+ * their own); longer ones get arrays of their own, so one huge run does not
+ * pin its arrays for the rest of the process.
+ */
+const SCRATCH_BYTES = 4096;
+const scratchNext = new Int32Array(SCRATCH_BYTES + 1);
+const scratchPrev = new Int32Array(SCRATCH_BYTES + 1);
+const scratchRank = new Int32Array(SCRATCH_BYTES);
+const scratchOwn = new Int32Array(SCRATCH_BYTES);
+const scratchHeap = new Float64Array(SCRATCH_BYTES * 3);
 
 /**
  * No cl100k token is longer than this many bytes (the longest is 128), so a
@@ -118,7 +143,8 @@ function heapMergeCount(bytes: Uint8Array): number {
  * `tokens[k]` is that number.
  */
 export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] } {
-  const bytes = new TextEncoder().encode(piece);
+  const bytes = encoder.encode(piece);
+  // `next` may be the scratch array: read it before any other merge.
   const { next } = heapMerge(bytes);
   const ends: number[] = [];
   const tokens: number[] = [];
@@ -146,10 +172,11 @@ export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] 
 function heapMerge(bytes: Uint8Array): { parts: number; next: Int32Array } {
   const n = bytes.length;
   const map = rankMap();
-  const next = new Int32Array(n + 1);
-  const prev = new Int32Array(n + 1);
-  const rank = new Int32Array(n); // rank of part i merged with its successor, NONE if none
-  const own = new Int32Array(n); // rank of part i itself
+  const small = n <= SCRATCH_BYTES;
+  const next = small ? scratchNext : new Int32Array(n + 1);
+  const prev = small ? scratchPrev : new Int32Array(n + 1);
+  const rank = small ? scratchRank : new Int32Array(n); // rank of part i merged with its successor, NONE if none
+  const own = small ? scratchOwn : new Int32Array(n); // rank of part i itself
   for (let i = 0; i < n; i++) {
     next[i] = i + 1;
     prev[i] = i - 1;
@@ -190,7 +217,9 @@ function heapMerge(bytes: Uint8Array): { parts: number; next: Int32Array } {
   // A binary min-heap of keys rank × 2^24 + start (exact in a double: ranks
   // < 2^18, starts < 2^24 checked by the caller's length), so the least key is
   // the lowest rank and on a tie the leftmost pair.
-  let heap = new Float64Array(Math.max(16, n));
+  // At most n entries at first and two pushes per merge (n - 1 merges): 3n
+  // always suffices, so the scratch heap never grows.
+  let heap = small ? scratchHeap : new Float64Array(Math.max(16, n));
   let size = 0;
   const siftDown = (k: number): void => {
     const x = heap[k]!;

@@ -34,13 +34,14 @@ export function chunkPath(pieces: Piece[]): HeadingRef[] {
 
 /** The breadcrumb that `always` mode prepends (and conditional mode's "full" one). */
 export function fullBreadcrumb(fileTitle: string, path: HeadingRef[]): string {
-  const names = path.map((h) => h.text);
-  if (names.length === 0) return fileTitle;
+  if (path.length === 0) return fileTitle;
   // One string per path (and title), shared by every chunk of the section: built afresh, each
   // chunk's copy cost time and a hash of its length in the prefix cache (issue 15's huge heading).
   const hit = fullCache.get(path);
   if (hit !== undefined && hit.title === fileTitle) return hit.value;
-  const value = names[0] === fileTitle ? names.join(' > ') : [fileTitle, ...names].join(' > ');
+  // Joined by hand: no array of names per path (a document of tiny headings has one path each).
+  let value = path[0]!.text === fileTitle ? path[0]!.text : `${fileTitle} > ${path[0]!.text}`;
+  for (let i = 1; i < path.length; i++) value += ` > ${path[i]!.text}`;
   fullCache.set(path, { title: fileTitle, value });
   return value;
 }
@@ -81,7 +82,9 @@ export function breadcrumbPrefix(
 export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext): ChunkRecord[] {
   const { options } = ctx;
   const parentId = `${options.contentType}:${options.docName}`;
-  const idOf = (n: number): string => `${parentId}::ch${n}`;
+  // Each id once: a chunk's prevId and nextId are its neighbours' ids, not new copies of them.
+  const ids = chunks.map((_, n) => `${parentId}::ch${n}`);
+  const idOf = (n: number): string => ids[n]!;
   const memo = new BreadcrumbMemo();
   return chunks.map((chunk, n) => {
     const path = chunkPath(chunk.pieces);

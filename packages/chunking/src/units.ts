@@ -25,7 +25,14 @@ export function toUnits(blocks: Block[]): Unit[] {
     if (block.type === 'heading') {
       const depth = block.depth ?? 1;
       const text = block.text ?? '';
-      path = [...path.filter((h) => h.depth < depth), { text, depth, slug: slugger.slug(text) }];
+      // The path's depths strictly increase (each heading drops those at or
+      // below its own depth), so the headings it keeps are a prefix of it: one
+      // array per heading instead of a filtered copy and a spread.
+      let keep = 0;
+      while (keep < path.length && path[keep]!.depth < depth) keep++;
+      const next = path.slice(0, keep);
+      next.push({ text, depth, slug: slugger.slug(text) });
+      path = next;
       units.push({ block, path, types: onlyType('heading') });
     } else if (block.type === 'list' && block.children?.length) {
       for (const item of block.children) {
