@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chunkDocument, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
@@ -77,7 +77,7 @@ interface Io {
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
   return guardEnvironment('chunking-tool', io, (safe) => run(argv, safe));
 }
 
@@ -172,11 +172,6 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   return errors.length ? 1 : 0;
 }
-
-const defaultIo = {
-  stdout: (s: string) => process.stdout.write(s),
-  stderr: (s: string) => process.stderr.write(s),
-};
 
 function parseCli(argv: string[]) {
   const parsed = parseArgs({

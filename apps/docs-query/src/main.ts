@@ -22,7 +22,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { guardEnvironment } from '@chunkyard/fs-atomic';
+import { guardEnvironment, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -81,11 +81,6 @@ export interface Io {
   stderr: (s: string) => void;
 }
 
-const defaultIo: Io = {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
-};
-
 class UsageError extends Error {}
 
 function parseCli(argv: string[]) {
@@ -135,7 +130,7 @@ function parseCli(argv: string[]) {
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
   return guardEnvironment('docs-query', io, (safe) => run(argv, safe));
 }
 

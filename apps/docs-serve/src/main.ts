@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
-import { guardEnvironment } from '@chunkyard/fs-atomic';
+import { guardEnvironment, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -48,11 +48,6 @@ export interface Io {
   stderr: (s: string) => void;
 }
 
-const defaultIo: Io = {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
-};
-
 /** Resolves with the signal's name on the first SIGINT or SIGTERM. */
 function untilSignal(): Promise<string> {
   return new Promise((resolvePromise) => {
@@ -67,7 +62,7 @@ function untilSignal(): Promise<string> {
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
-export async function main(argv: string[], io: Io = defaultIo, until: (s: RunningServer) => Promise<string> = untilSignal): Promise<number> {
+export async function main(argv: string[], io: Io = processIo, until: (s: RunningServer) => Promise<string> = untilSignal): Promise<number> {
   return guardEnvironment('docs-serve', io, (safe) => run(argv, safe, until));
 }
 

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeFileAtomic } from '@chunkyard/fs-atomic';
+import { processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
@@ -63,7 +63,6 @@ export interface IndexSummary {
 }
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
-const defaultIo: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) };
 
 /** A folder whose index.json cannot be built; the message names the file and the fix. */
 class IndexError extends Error {}
@@ -75,7 +74,7 @@ interface Job {
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
   return guardEnvironment('index-tool', io, (safe) => run(argv, safe));
 }
 

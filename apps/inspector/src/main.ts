@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { guardEnvironment } from '@chunkyard/fs-atomic';
+import { guardEnvironment, processIo } from '@chunkyard/fs-atomic';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
 export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
@@ -38,7 +38,6 @@ Exit status: 0 copied; 2 usage error.
 `;
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
-const defaultIo: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) };
 
 /** Copies the page into `out`; returns the file names copied. */
 export function buildStatic(out: string): string[] {
@@ -49,7 +48,7 @@ export function buildStatic(out: string): string[] {
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
   return guardEnvironment('chunk-inspector', io, (safe) => run(argv, safe));
 }
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '@chunkyard/config';
 import { describeFsError, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
-import { replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
 const QA_PAIRS = 'qa-pairs.md';
@@ -77,7 +77,7 @@ interface Job {
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
   return guardEnvironment('keyword-extractor', io, (safe) => run(argv, safe));
 }
 
@@ -176,11 +176,6 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   return errors.length ? 1 : 0;
 }
-
-const defaultIo: Io = {
-  stdout: (s: string) => process.stdout.write(s),
-  stderr: (s: string) => process.stderr.write(s),
-};
 
 function parseCli(argv: string[]) {
   const parsed = parseArgs({

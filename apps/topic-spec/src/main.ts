@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider, EmbeddingError, progressReporter, REMOTE_DEFAULTS, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { writeFileAtomic } from '@chunkyard/fs-atomic';
+import { processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
@@ -82,13 +82,8 @@ export interface TopicSummary {
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env?: Record<string, string | undefined> };
 
-const defaultIo: Io = {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
-};
-
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
   return guardEnvironment('topic-spec', io, (safe) => run(argv, safe));
 }
 

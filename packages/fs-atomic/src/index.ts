@@ -301,6 +301,16 @@ export interface CliIo {
   stderr: (s: string) => void;
 }
 
+/** The process's own stdout and stderr: every CLI's default io. */
+export const processIo: CliIo = {
+  stdout: (s) => {
+    process.stdout.write(s);
+  },
+  stderr: (s) => {
+    process.stderr.write(s);
+  },
+};
+
 /** `io` with every write passed through escapeControl. */
 export function safeIo<T extends CliIo>(io: T): T {
   return { ...io, stdout: (s: string) => io.stdout(escapeControl(s)), stderr: (s: string) => io.stderr(escapeControl(s)) };
