@@ -325,6 +325,16 @@ describe('local provider v2: words weighted by English rarity', () => {
     );
   });
 
+  it('a text with thousands of features gives the same bytes while its buffers grow as after', () => {
+    // 3000 distinct words: 6000 features, past the first buffers (1024), so they grow mid-text.
+    const long = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x term${i % 7}`).join(' ');
+    const p = new LocalLexicalProvider({ version: 'v2', dimensions: 256 });
+    const [growing] = p.embedSync([long]);
+    const [grown] = p.embedSync([long]);
+    expect(bytes(growing!).equals(bytes(grown!))).toBe(true);
+    expect(Math.abs(norm(grown!) - 1)).toBeLessThan(1e-6);
+  });
+
   it('keeps v1\'s invariances: stop words and letter case change nothing', () => {
     const [a, b] = v2.embedSync(['Serialize the JSON file at startup', 'SERIALIZE a json File, at the Startup!']);
     expect(bytes(a!).equals(bytes(b!))).toBe(true);

@@ -376,7 +376,7 @@ class Workspace {
   uni = new Int32Array(1024);
   bi = new Int32Array(1024);
   tokens: Tokens = { stems: [], identifiers: [] };
-  features = new Map<number, { tf: number; weight: number }>();
+  features = new FeatureCounts();
   constructor(readonly acc: Float64Array) {}
   ensure(n: number): void {
     if (this.uni.length < n) {
@@ -387,22 +387,51 @@ class Workspace {
   }
 }
 
-/** v2: adds weight(h) * sign(h) * (1 + ln tf) at index(h) for each distinct hash h. */
-function accumulateWeighted(features: Map<number, { tf: number; weight: number }>, acc: Float64Array): void {
-  const d = acc.length;
-  for (const [h, f] of features) {
-    const w = f.weight * (1 + Math.log(f.tf));
-    const idx = (h & 0x7fffffff) % d;
-    acc[idx]! += h < 0 ? -w : w;
+/**
+ * v2's distinct features of one text, in order of first occurrence: a slot per hash, with
+ * its term frequency and weight in parallel arrays (no object per feature).
+ */
+class FeatureCounts {
+  slot = new Map<number, number>();
+  hashes = new Int32Array(1024);
+  tf = new Int32Array(1024);
+  weight = new Float64Array(1024);
+  size = 0;
+  clear(): void {
+    this.slot.clear();
+    this.size = 0;
   }
-}
-
-function count(features: Map<number, { tf: number; weight: number }>, h: number, weight: number): void {
-  const f = features.get(h);
-  // Two distinct features with one 32-bit hash keep the first one's weight: rare, and still
-  // a function of the text alone.
-  if (f === undefined) features.set(h, { tf: 1, weight });
-  else f.tf++;
+  add(h: number, weight: number): void {
+    const s = this.slot.get(h);
+    // Two distinct features with one 32-bit hash keep the first one's weight: rare, and still
+    // a function of the text alone.
+    if (s !== undefined) {
+      this.tf[s]!++;
+      return;
+    }
+    if (this.size === this.hashes.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T, b: T): T => (b.set(a), b);
+      const n = this.size * 2;
+      this.hashes = grow(this.hashes, new Int32Array(n));
+      this.tf = grow(this.tf, new Int32Array(n));
+      this.weight = grow(this.weight, new Float64Array(n));
+    }
+    this.slot.set(h, this.size);
+    this.hashes[this.size] = h;
+    this.tf[this.size] = 1;
+    this.weight[this.size] = weight;
+    this.size++;
+  }
+  /** Adds weight * sign(h) * (1 + ln tf) at index(h) for each distinct hash h, in slot order. */
+  accumulate(acc: Float64Array): void {
+    const d = acc.length;
+    for (let i = 0; i < this.size; i++) {
+      const h = this.hashes[i]!;
+      const w = this.weight[i]! * (1 + Math.log(this.tf[i]!));
+      const idx = (h & 0x7fffffff) % d;
+      acc[idx]! += h < 0 ? -w : w;
+    }
+  }
 }
 
 function embedOne(input: string, ws: Workspace, version: LocalLexicalVersion): Float32Array {
@@ -432,14 +461,14 @@ function embedOne(input: string, ws: Workspace, version: LocalLexicalVersion): F
     // common words ("use", "make", "time") count for less than shared specific ones.
     const features = ws.features;
     features.clear();
-    for (let i = 0; i < stems.length; i++) count(features, stems[i]!.hash, stems[i]!.weight);
-    for (let i = 0; i < ids.length; i++) count(features, featureHash(ids[i]!), 1);
+    for (let i = 0; i < stems.length; i++) features.add(stems[i]!.hash, stems[i]!.weight);
+    for (let i = 0; i < ids.length; i++) features.add(featureHash(ids[i]!), 1);
     for (let i = 1; i < stems.length; i++) {
       const a = stems[i - 1]!;
       const b = stems[i]!;
-      count(features, pairHash(a.hash, b.hash), BIGRAM_WEIGHT_V2 * ((a.weight + b.weight) / 2));
+      features.add(pairHash(a.hash, b.hash), BIGRAM_WEIGHT_V2 * ((a.weight + b.weight) / 2));
     }
-    accumulateWeighted(features, acc);
+    features.accumulate(acc);
   }
 
   let sum = 0;
