@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bpeTokenEnds } from './bpe.js';
 import { countRange, nextPreTokenEnd, preTokenEnd, resetMemoForTests, SliceCounter } from './cl100k-count.js';
 import { realDocuments } from './test-corpus.js';
+import { unspacedRun as unspacedRunOf } from './test-helpers.js';
 
 const tiktoken = get_encoding('cl100k_base');
 afterAll(() => tiktoken.free());
@@ -206,28 +207,7 @@ describe('SliceCounter', () => {
   });
 });
 
-/** Long unspaced runs (one or a few huge pre-tokens): letters, base64, digits, CJK, emoji. */
-const ALPHABETS = [
-  'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
-  'abcXYZ0123456789+/=',
-  'aab',
-  '日本語の文字列漢字',
-  'é\u00e8ß\u0101',
-  '0123456789',
-  'ab\u{1F600}',
-];
-const unspacedRun = fc
-  .tuple(fc.constantFrom(...ALPHABETS), fc.integer({ min: 300, max: 3000 }), fc.integer())
-  .map(([alphabet, length, seed]) => {
-    const chars = [...alphabet];
-    let x = seed >>> 0;
-    let t = '';
-    for (let i = 0; i < length; i++) {
-      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-      t += chars[(x >>> 8) % chars.length];
-    }
-    return t;
-  });
+const unspacedRun = unspacedRunOf(3000);
 
 describe('SliceCounter inside one long pre-token (counts from the whole run\'s BPE)', () => {
   it('counts slices between token ends of the run, and any other slice, exactly (tiktoken)', () => {

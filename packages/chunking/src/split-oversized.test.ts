@@ -2,31 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineTable } from './lines.js';
 import { splitOversized } from './split-oversized.js';
+import { unspacedRun as unspacedRunOf } from './test-helpers.js';
 import { countTokens, TokenIndex } from './tokens.js';
 import type { Block } from './types.js';
 
-/** Long unspaced runs (one huge pre-token, or a few): letters, base64, digits, CJK, accents, emoji. */
-const ALPHABETS = [
-  'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
-  'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/',
-  '0123456789',
-  '日本語の文字列漢字',
-  'éèßā',
-  'ab\u{1F600}',
-  'aab',
-];
-const unspacedRun = fc
-  .tuple(fc.constantFrom(...ALPHABETS), fc.integer({ min: 300, max: 4000 }), fc.integer())
-  .map(([alphabet, length, seed]) => {
-    const chars = [...alphabet];
-    let x = seed >>> 0;
-    let t = '';
-    for (let i = 0; i < length; i++) {
-      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-      t += chars[(x >>> 8) % chars.length];
-    }
-    return t;
-  });
+const unspacedRun = unspacedRunOf(4000);
 
 function split(source: string, cap: number) {
   const block: Block = { type: 'paragraph', start: 0, end: source.length, startLine: 0, endLine: 0 };

@@ -1,4 +1,5 @@
 /** Builders for test documents of known shape. */
+import fc from 'fast-check';
 let counter = 0;
 
 /** A prose paragraph of `sentences` sentences (about 12 tokens each). */
@@ -29,4 +30,32 @@ export function table(rows: number, columns = 3): string {
 
 export function fenceLines(text: string): number {
   return text.split('\n').filter((l) => /^ {0,3}(```|~~~)/.test(l)).length;
+}
+
+/**
+ * Long unspaced runs (one huge pre-token, or a few) of 300 to `maxLength` characters drawn from
+ * one alphabet: letters, base64 (short and full), digits, CJK, accented letters, emoji, and a
+ * two-letter one whose merges repeat.
+ */
+export function unspacedRun(maxLength: number): fc.Arbitrary<string> {
+  const alphabets = [
+    'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
+    'abcXYZ0123456789+/=',
+    'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/',
+    'aab',
+    '日本語の文字列漢字',
+    'éèßā',
+    '0123456789',
+    'ab\u{1F600}',
+  ];
+  return fc.tuple(fc.constantFrom(...alphabets), fc.integer({ min: 300, max: maxLength }), fc.integer()).map(([alphabet, length, seed]) => {
+    const chars = [...alphabet];
+    let x = seed >>> 0;
+    let t = '';
+    for (let i = 0; i < length; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      t += chars[(x >>> 8) % chars.length];
+    }
+    return t;
+  });
 }
