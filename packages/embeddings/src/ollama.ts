@@ -9,29 +9,12 @@
  */
 import { Ollama } from 'ollama';
 import { displayUrl, type EmbeddingErrorKind } from './errors.js';
+import { ollamaConnection } from './ollama-host.js';
 import { classifyNetwork, HttpStatusError, MalformedResponseError, retryAfterMs, type Failure, type Transport } from './remote.js';
 
 export const OLLAMA_DEFAULT_MODEL = 'mxbai-embed-large';
 export const OLLAMA_DEFAULT_HOST = 'http://127.0.0.1:11434';
-
-/**
- * The base URL the `ollama` package will use for `host`, computed the same way it does
- * (OLLAMA_HOST is often written `0.0.0.0`, `localhost:11434` or `:11434`), so messages show
- * the address that was really tried.
- */
-export function ollamaBaseUrl(host: string): string {
-  let h = host.trim();
-  let explicit = h.includes('://');
-  if (h.startsWith(':')) {
-    h = `http://127.0.0.1${h}`;
-    explicit = true;
-  }
-  if (!explicit) h = `http://${h}`;
-  const url = new URL(h);
-  const port = url.port || (explicit ? (url.protocol === 'https:' ? '443' : '80') : '11434');
-  const auth = url.username ? `${url.username}${url.password ? `:${url.password}` : ''}@` : '';
-  return `${url.protocol}//${auth}${url.hostname}:${port}${url.pathname}`.replace(/\/$/, '');
-}
+export { ollamaBaseUrl } from './ollama-host.js';
 
 /** The `error` field of Ollama's JSON error body, else the body text. */
 function errorText(body: string): string {
@@ -56,19 +39,11 @@ export class OllamaTransport implements Transport {
   readonly url: string;
   readonly #host: string;
   /** Basic auth from user:password@ in the host: fetch refuses URLs that carry credentials. */
-  readonly #headers: Record<string, string> = {};
+  readonly #headers: Record<string, string>;
 
   constructor(readonly options: OllamaTransportOptions) {
-    let host = ollamaBaseUrl(options.host);
-    const url = new URL(host);
-    if (url.username || url.password) {
-      const user = decodeURIComponent(url.username);
-      const password = decodeURIComponent(url.password);
-      this.#headers.Authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-      url.username = '';
-      url.password = '';
-      host = url.toString().replace(/\/$/, '');
-    }
+    const { host, headers } = ollamaConnection(options.host);
+    this.#headers = headers;
     this.#host = host;
     this.url = displayUrl(`${host}/api/embed`);
   }

@@ -79,6 +79,22 @@ describe.each(['ollama', 'openai'] as const)('%s chat', (provider) => {
   });
 });
 
+describe('ollama chat behind basic auth', () => {
+  // OLLAMA_HOST may carry user:password@ (a proxy in front of Ollama). fetch refuses URLs with
+  // credentials, so they must travel as an Authorization header, as the embeddings client does.
+  it.each([
+    ['llm.host', (origin: string) => ({ settings: { host: origin.replace('://', '://ann:s%3Acret@') }, env: {} })],
+    ['OLLAMA_HOST', (origin: string) => ({ settings: {}, env: { OLLAMA_HOST: origin.replace('://', '://ann:s%3Acret@') } })],
+  ] as const)('sends the credentials from %s as a Basic header, not in the URL', async (_from, make) => {
+    server = await startChatServer(() => 'ok');
+    const { settings, env: e } = make(server.origin);
+    const client = createChatClient({ provider: 'ollama', backoffMs: 1, ...settings }, e);
+    expect(await client.chat([{ role: 'user', content: 'q' }])).toBe('ok');
+    expect(server.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('ann:s:cret').toString('base64')}`);
+    expect(client.url).not.toContain('s%3Acret');
+  });
+});
+
 describe('openai chat without a key', () => {
   it('fails before sending anything', async () => {
     server = await startChatServer(() => 'never');

@@ -10,6 +10,9 @@
  *
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
+import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
+
+export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
 
 export type LlmProviderName = 'ollama' | 'openai';
 
@@ -69,20 +72,6 @@ export type Env = Record<string, string | undefined>;
 function envValue(env: Env, name: string): string | undefined {
   const v = env[name]?.trim();
   return v ? v : undefined;
-}
-
-/** `localhost:11434`, `0.0.0.0` or `:11434` (how OLLAMA_HOST is often written) → a full URL. */
-export function ollamaBaseUrl(host: string): string {
-  let h = host.trim();
-  let explicit = h.includes('://');
-  if (h.startsWith(':')) {
-    h = `http://127.0.0.1${h}`;
-    explicit = true;
-  }
-  if (!explicit) h = `http://${h}`;
-  const url = new URL(h);
-  const port = url.port || (explicit ? (url.protocol === 'https:' ? '443' : '80') : '11434');
-  return `${url.protocol}//${url.hostname}:${port}${url.pathname}`.replace(/\/$/, '');
 }
 
 /** A non-2xx response, with what the retry loop needs. */
@@ -190,12 +179,13 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
   if (settings.provider === 'ollama') {
     const model = settings.model ?? LLM_DEFAULT_MODELS.ollama;
     const from = settings.host !== undefined ? 'llm.host' : 'OLLAMA_HOST';
-    let host: string;
+    let connection: OllamaConnection;
     try {
-      host = ollamaBaseUrl(settings.host ?? envValue(env, 'OLLAMA_HOST') ?? OLLAMA_DEFAULT_HOST);
+      connection = ollamaConnection(settings.host ?? envValue(env, 'OLLAMA_HOST') ?? OLLAMA_DEFAULT_HOST);
     } catch {
       throw new LlmError('ollama', null, `${from} is not a valid address`, `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`);
     }
+    const { host, headers } = connection;
     const url = `${host}/api/chat`;
     const attempt: Attempt = {
       async send(messages, t, signal) {
@@ -215,7 +205,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
           }
           return res;
         };
-        const client = new Ollama({ host, fetch: fetchWithSignal });
+        const client = new Ollama({ host, fetch: fetchWithSignal, headers });
         const res: unknown = await client.chat({ model, messages: messages.map((m) => ({ ...m })), stream: false, options: { temperature: t } });
         return (res as { message?: { content?: unknown } } | null)?.message?.content as string;
       },
