@@ -25,7 +25,8 @@ const { STOP_WORDS } = await import(dist('embeddings'));
 const { recordSpan } = await import('../tools/eval/spans.mjs');
 const { fitTfidf } = await import('../tools/eval/tfidf.mjs');
 const { pairedBootstrap } = await import('../tools/eval/stats.mjs');
-const { mergeAdjacent, withNeighbours } = await import('../tools/eval/routes.mjs');
+const { fuseScores, mergeAdjacent, topIndexes, windowTexts, withNeighbours } = await import('../tools/eval/routes.mjs');
+const { fitBm25 } = await import('../tools/eval/bm25.mjs');
 const { loadSet, SETS } = await import('../tools/eval/sets.mjs');
 
 const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma set or the held-out dotnet-docs set
@@ -55,6 +56,16 @@ Options:
                     previous, the start of the next), as many as fit the configuration's
                     maxTokens (snippetMaxTokens for hierarchical); the span scored
                     stays the chunk's own
+  --merge-adjacent  route "small-to-big": walking down the ranking, a chunk that touches a
+                    unit already returned joins it instead of taking a slot (k units)
+  --merge-depth N   with --merge-adjacent: how far down the ranking the walk goes (default 4k)
+  --hybrid          route "hybrid ranking": each chunk's score is its embedder similarity
+                    plus its BM25 score (stemmed, English stop words, k1 1.2, b 0.75), each
+                    divided by its maximum for the question
+  --window-score W  route "score fusion": add W times the same score(s) computed on the
+                    chunk's window (itself and the chunk before and after it, scored as one
+                    text); the chunk returned stays the chunk alone
+  --routes-on-baselines  apply the routes above to the LangChain rows too (default: ours only)
   --out DIR         results directory (default eval/results)
   --list            print the configuration names and exit
   -h, --help        this help`;
@@ -136,6 +147,12 @@ async function langchain() {
   };
 }
 
+function dot(a, b) {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
 function unitVector(v) {
   let n = 0;
   for (let i = 0; i < v.length; i++) n += v[i] * v[i];
@@ -206,6 +223,10 @@ async function main() {
       embed: { type: 'string', default: 'embedText' },
       neighbours: { type: 'boolean' },
       'merge-adjacent': { type: 'boolean' },
+      'merge-depth': { type: 'string' },
+      hybrid: { type: 'boolean' },
+      'window-score': { type: 'string' },
+      'routes-on-baselines': { type: 'boolean' },
       out: { type: 'string' },
       list: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -214,6 +235,10 @@ async function main() {
   if (values.help) return void console.log(HELP);
   const k = Number(values.k);
   if (!Number.isInteger(k) || k < 1) throw new Error(`--k must be a positive integer, got ${values.k}`);
+  const windowWeight = values['window-score'] === undefined ? 0 : Number(values['window-score']);
+  if (!(windowWeight >= 0)) throw new Error(`--window-score must be a number ≥ 0, got ${values['window-score']}`);
+  const mergeDepth = values['merge-depth'] === undefined ? 4 * k : Number(values['merge-depth']);
+  if (!Number.isInteger(mergeDepth) || mergeDepth < k) throw new Error(`--merge-depth must be an integer ≥ k, got ${values['merge-depth']}`);
   if (!['embedText', 'originalText'].includes(values.embed)) throw new Error(`--embed must be embedText or originalText`);
   let configs = [...DEFAULTS, ...(values.add ?? [])].map(parseSpec);
   if (values.list) return void console.log(configs.map((c) => `${c.name}\t${c.spec}`).join('\n'));
@@ -245,6 +270,8 @@ async function main() {
     const t0 = performance.now();
     const spans = [];
     const embedTexts = [];
+    /** @type {{ corpusId: string, text: string, embed: string }[]} */
+    const ordered = [];
     let tokens = 0;
     const mapping = { offsets: 0, exact: 0, whitespace: 0, unmapped: 0 };
     let options = null;
@@ -261,15 +288,37 @@ async function main() {
         mapping[span.method]++;
         spans.push({ corpusId, start: span.start, end: span.end });
         embedTexts.push(c.embed);
+        ordered.push({ corpusId, text: c.text, embed: c.embed });
         tokens += countTokens(c.text);
       }
     }
     const chunkMs = performance.now() - t0;
     // Ranking: the k best chunks, or (--merge-adjacent) k units, where a chunk that touches a
     // unit already returned joins it instead of taking a slot of its own.
-    const depth = values['merge-adjacent'] && cfg.kind === 'ours' ? 4 * k : k;
+    const routed = cfg.kind === 'ours' || values['routes-on-baselines'];
+    const depth = values['merge-adjacent'] && routed ? mergeDepth : k;
     let rank;
-    if (TFIDF[embedder]) {
+    if (routed && (values.hybrid || windowWeight > 0)) {
+      // Score fusion: every chunk scored by the embedder (and BM25 with --hybrid), on its own
+      // text and (--window-score) on its window's, the lists max-normalised and summed.
+      const texts = windowWeight > 0 ? [embedTexts, windowTexts(ordered, 1)] : [embedTexts];
+      const scorers = [];
+      for (const [t, docs] of texts.entries()) {
+        const weight = t === 0 ? 1 : windowWeight;
+        if (TFIDF[embedder]) {
+          const index = fitTfidf(docs, TFIDF[embedder]);
+          scorers.push({ weight, score: (q) => index.scores(q.text) });
+        } else {
+          const units = (await provider.embed(docs)).map(unitVector);
+          scorers.push({ weight, score: (_q, i) => units.map((u) => dot(u, questionVectors[i])) });
+        }
+        if (values.hybrid) {
+          const bm = fitBm25(docs, { stopWords: STOP_WORDS, stem: true });
+          scorers.push({ weight, score: (q) => bm.scores(q.text) });
+        }
+      }
+      rank = (q, i) => topIndexes(fuseScores(scorers.map((s) => ({ weight: s.weight, scores: s.score(q, i) }))), depth);
+    } else if (TFIDF[embedder]) {
       const index = fitTfidf(embedTexts, TFIDF[embedder]);
       rank = (q) => index.search(q.text, depth);
     } else {
@@ -284,7 +333,8 @@ async function main() {
     const summary = summarizeByCorpus(rows);
     const size = cfg.kind === 'ours' ? (cfg.options.targetTokens ?? cfg.options.windowTokens ?? cfg.options.snippetTargetTokens ?? options?.targetTokens ?? '') : cfg.size;
     const overlap = cfg.kind === 'ours' ? (cfg.options.windowOverlapTokens ?? cfg.options.snippetOverlapTokens ?? (cfg.strategy === 'semantic' ? `${options?.overlapSentences ?? 2} sent.` : options?.snippetOverlapTokens ?? options?.windowOverlapTokens ?? '')) : cfg.overlap;
-    const r = { name: cfg.name, spec: cfg.spec, kind: cfg.kind, size, overlap, options, chunks: spans.length, meanTokens: tokens / Math.max(1, spans.length), mapping, chunkMs: Math.round(chunkMs), summary, perQuestion: rows };
+    const route = routed ? { hybrid: !!values.hybrid, windowScore: windowWeight, mergeAdjacent: !!values['merge-adjacent'], mergeDepth: values['merge-adjacent'] ? mergeDepth : null, neighbours: !!values.neighbours } : null;
+    const r = { name: cfg.name, spec: cfg.spec, route, kind: cfg.kind, size, overlap, options, chunks: spans.length, meanTokens: tokens / Math.max(1, spans.length), mapping, chunkMs: Math.round(chunkMs), summary, perQuestion: rows };
     results.push(r);
     const a = summary.all;
     console.error(`  ${cfg.name}: ${spans.length} chunks (${mapping.unmapped} unmapped, ${mapping.whitespace} by whitespace match) IoU ${pct(a.iou)} recall ${pct(a.recall)} precision ${pct(a.precision)}`);

@@ -1,4 +1,4 @@
-// The two retrieval routes `npm run eval` can switch on for our rows (issue 17).
+// The retrieval routes `npm run eval` can switch on for our rows (issue 17).
 
 /** @typedef {{ corpusId: string, start: number, end: number }} Span */
 
@@ -45,4 +45,56 @@ export function withNeighbours(embed, prev, next, cap, countTokens) {
     if (countTokens(out) <= cap) return out;
     words = Math.floor(words * 0.8);
   }
+}
+
+/**
+ * Each chunk's window: the chunks within ±w of it in the same corpus, in order, joined by
+ * blank lines, with the chunk's own embedded text in its place (score fusion: the window is
+ * scored on its own, beside the chunk, instead of being mixed into what the chunk embeds).
+ * @param {readonly { corpusId: string, text: string, embed: string }[]} chunks in document order per corpus
+ * @param {number} w
+ * @returns {string[]}
+ */
+export function windowTexts(chunks, w) {
+  return chunks.map((c, i) => {
+    const parts = [];
+    for (let j = i - w; j <= i + w; j++) {
+      const d = chunks[j];
+      if (d && d.corpusId === c.corpusId) parts.push(j === i ? c.embed : d.text);
+    }
+    return parts.join('\n\n');
+  });
+}
+
+/**
+ * Score fusion: the weighted sum of score lists, each divided by its own maximum first
+ * (scores of different scales, BM25 and cosine, or a chunk's and its window's, then count
+ * alike; a list whose maximum is not positive adds nothing).
+ * @param {readonly { scores: ArrayLike<number>, weight: number }[]} lists of equal length
+ * @returns {Float64Array}
+ */
+export function fuseScores(lists) {
+  const n = lists[0]?.scores.length ?? 0;
+  const out = new Float64Array(n);
+  for (const { scores, weight } of lists) {
+    if (scores.length !== n) throw new Error(`fuseScores: lists differ in length (${scores.length} and ${n})`);
+    let max = 0;
+    for (let i = 0; i < n; i++) if ((scores[i] ?? 0) > max) max = scores[i] ?? 0;
+    if (!(max > 0) || weight === 0) continue;
+    // Divide first: weight / max overflows for a subnormal max.
+    for (let i = 0; i < n; i++) out[i] = (out[i] ?? 0) + weight * (Math.max(0, scores[i] ?? 0) / max);
+  }
+  return out;
+}
+
+/**
+ * Indexes of the k highest scores, best first; ties to the lower index (as topK and tf-idf's search).
+ * @param {ArrayLike<number>} scores
+ * @param {number} k
+ * @returns {number[]}
+ */
+export function topIndexes(scores, k) {
+  const order = Array.from({ length: scores.length }, (_, i) => i);
+  order.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
+  return order.slice(0, k);
 }

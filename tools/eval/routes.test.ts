@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '@chunkyard/chunking';
-import { mergeAdjacent, withNeighbours } from './routes.mjs';
+import { fuseScores, mergeAdjacent, topIndexes, windowTexts, withNeighbours } from './routes.mjs';
 
 describe('mergeAdjacent', () => {
   it('folds touching hits into one unit and stops at the first hit that would open unit k + 1', () => {
@@ -57,6 +57,42 @@ describe('withNeighbours', () => {
       fc.property(fc.integer({ min: 4, max: 60 }), (cap) => {
         const out = withNeighbours('core text', prev, next, cap, countTokens);
         expect(out === 'core text' || countTokens(out) <= cap).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('windowTexts', () => {
+  it("joins each chunk's neighbours within ±w in the same corpus, its own embedded text in its place", () => {
+    const chunks = [
+      { corpusId: 'a', text: 'A0', embed: 'e0' },
+      { corpusId: 'a', text: 'A1', embed: 'e1' },
+      { corpusId: 'a', text: 'A2', embed: 'e2' },
+      { corpusId: 'b', text: 'B0', embed: 'f0' },
+    ];
+    expect(windowTexts(chunks, 1)).toEqual(['e0\n\nA1', 'A0\n\ne1\n\nA2', 'A1\n\ne2', 'f0']);
+    expect(windowTexts(chunks, 0)).toEqual(['e0', 'e1', 'e2', 'f0']);
+  });
+});
+
+describe('fuseScores and topIndexes', () => {
+  it('divides each list by its maximum before the weighted sum', () => {
+    const fused = fuseScores([
+      { scores: [2, 4, 0], weight: 1 },
+      { scores: [30, 0, 10], weight: 2 },
+    ]);
+    expect([...fused]).toEqual([0.5 + 2, 1, 2 / 3]);
+    expect(topIndexes(fused, 2)).toEqual([0, 1]);
+  });
+  it('a list without a positive score adds nothing; ties go to the lower index', () => {
+    expect([...fuseScores([{ scores: [0, 0], weight: 1 }, { scores: [1, 1], weight: 1 }])]).toEqual([1, 1]);
+    expect(topIndexes([1, 3, 3, 0], 3)).toEqual([1, 2, 0]);
+    expect(() => fuseScores([{ scores: [1], weight: 1 }, { scores: [1, 2], weight: 1 }])).toThrow(/differ in length/);
+  });
+  it('with one list, the order is that list’s order (max-normalising keeps it)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 10 }), (s, k) => {
+        expect(topIndexes(fuseScores([{ scores: s, weight: 3 }]), k)).toEqual(topIndexes(s, k));
       }),
     );
   });

@@ -20,7 +20,7 @@ export function tfidfTokens(text) {
  * @param {readonly string[]} docs the collection, in retrieval order
  * @param {{ stopWords?: ReadonlySet<string> | null, sublinear?: boolean, bigrams?: boolean }} [options]
  *   scikit-learn's stop_words, sublinear_tf (1 + ln tf) and ngram_range=(1, 2)
- * @returns {{ search(query: string, k: number): number[], vocabulary: number }}
+ * @returns {{ search(query: string, k: number): number[], scores(query: string): Float64Array, vocabulary: number }}
  */
 export function fitTfidf(docs, options = {}) {
   const { stopWords = null, sublinear = false, bigrams = false } = options;
@@ -66,21 +66,32 @@ export function fitTfidf(docs, options = {}) {
     vocabulary: vocab.size,
     /** Indexes of the k best documents, best first; ties to the lower index, as topK. */
     search(query, k) {
-      /** @type {Map<number, number>} */
-      const q = new Map();
-      for (const t of terms(query)) {
-        const id = vocab.get(t);
-        if (id !== undefined) q.set(id, (q.get(id) ?? 0) + 1);
-      }
-      const scores = new Float64Array(n);
-      // The query's norm does not change the ranking; it is left out.
-      for (const [id, c] of q) {
-        const w = tfw(c) * (idf[id] ?? 0);
-        for (const p of postings[id] ?? []) scores[p.doc] = (scores[p.doc] ?? 0) + w * p.w;
-      }
+      const scores = scoresOf(query);
       const order = Array.from({ length: n }, (_, i) => i);
       order.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
       return order.slice(0, k);
     },
+    /**
+     * Every document's score for the query (the dot product with the query's unnormalised
+     * tf-idf vector: cosine times a per-query constant), for routes that combine rankings.
+     * @param {string} query
+     */
+    scores: (query) => scoresOf(query),
   };
+  /** @param {string} query */
+  function scoresOf(query) {
+    /** @type {Map<number, number>} */
+    const q = new Map();
+    for (const t of terms(query)) {
+      const id = vocab.get(t);
+      if (id !== undefined) q.set(id, (q.get(id) ?? 0) + 1);
+    }
+    const scores = new Float64Array(n);
+    // The query's norm does not change the ranking; it is left out.
+    for (const [id, c] of q) {
+      const w = tfw(c) * (idf[id] ?? 0);
+      for (const p of postings[id] ?? []) scores[p.doc] = (scores[p.doc] ?? 0) + w * p.w;
+    }
+    return scores;
+  }
 }
