@@ -39,10 +39,17 @@ export function fullBreadcrumb(fileTitle: string, path: HeadingRef[]): string {
   // chunk's copy cost time and a hash of its length in the prefix cache (issue 15's huge heading).
   const hit = fullCache.get(path);
   if (hit !== undefined && hit.title === fileTitle) return hit.value;
+  const value = joinBreadcrumb(fileTitle, path);
+  fullCache.set(path, { title: fileTitle, value });
+  return value;
+}
+
+/** fullBreadcrumb without its cache. */
+export function joinBreadcrumb(fileTitle: string, path: readonly HeadingRef[]): string {
+  if (path.length === 0) return fileTitle;
   // Joined by hand: no array of names per path (a document of tiny headings has one path each).
   let value = path[0]!.text === fileTitle ? path[0]!.text : `${fileTitle} > ${path[0]!.text}`;
   for (let i = 1; i < path.length; i++) value += ` > ${path[i]!.text}`;
-  fullCache.set(path, { title: fileTitle, value });
   return value;
 }
 const fullCache = new WeakMap<HeadingRef[], { title: string; value: string }>();

@@ -10,7 +10,7 @@ import { fastBlocks } from './fast-blocks.js';
 import { flatten } from './flatten.js';
 import type { FrontMatter } from './front-matter.js';
 import { lineTable, type LineTable } from './lines.js';
-import { attachMetadata, fullBreadcrumb } from './metadata.js';
+import { attachMetadata, joinBreadcrumb } from './metadata.js';
 import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
@@ -22,6 +22,12 @@ import { countTokens, TokenIndex } from './tokens.js';
 import type { Block, ChunkRecord, ParserName, ResolvedChunkOptions } from './types.js';
 import { toUnits } from './units.js';
 import { validate } from './validate.js';
+
+/** One heading text's node in chunkSemantic's budget trie; `budget` is -1 until asked for. */
+interface BudgetNode {
+  budget: number;
+  next: Map<string, BudgetNode> | null;
+}
 
 export interface DocumentBlocks {
   frontMatter: FrontMatter | null;
@@ -74,6 +80,51 @@ export const TECHNICAL_TITLE = /\b(?:quick\s+reference|api\s+reference|cheat[\s-
  */
 export const opensTechnicalBaseline = (piece: Piece): boolean => TECHNICAL_TITLE.test(piece.unit.text ?? '');
 
+/**
+ * The largest originalText a chunk may have under each heading path: the cap less the room its
+ * breadcrumb prefix may take (`prefixTokens`: exact tokens of a prefix as prepended).
+ */
+export function pathBudget(
+  fileTitle: string,
+  options: Pick<ResolvedChunkOptions, 'breadcrumbMode' | 'maxTokens'>,
+  prefixTokens: (prefix: string) => number,
+): (path: HeadingRef[]) => number {
+  // Room is reserved for the largest prefix conditional mode could prepend for a path.
+  const budgetOfBreadcrumb = (breadcrumb: string): number => {
+    const reserve = options.breadcrumbMode === 'none' ? 0 : Math.max(prefixTokens(breadcrumb), prefixTokens(fileTitle));
+    // A breadcrumb may be longer than the cap (a heading that is a whole
+    // figure caption): reserving all of it would leave no room for text.
+    // At most half the cap is held back; attachMetadata shortens a prefix
+    // that still does not fit.
+    return Math.max(1, options.maxTokens - Math.min(reserve, Math.floor(options.maxTokens / 2)));
+  };
+  // A path's budget depends only on its heading texts (its breadcrumb), so budgets live in a
+  // trie of heading texts: a document of thousands of tiny headings repeating a few names asks
+  // a few Map lookups per path, instead of joining, hashing and caching a breadcrumb string for
+  // every path array (issue 15). Consecutive pieces mostly share their path array: the last
+  // answer is kept.
+  const root: BudgetNode = { budget: -1, next: null };
+  let lastPath: HeadingRef[] | null = null;
+  let lastBudget = 0;
+  return (path: HeadingRef[]): number => {
+    if (path === lastPath) return lastBudget;
+    let node = root;
+    for (let i = 0; i < path.length; i++) {
+      const text = path[i]!.text;
+      let next = node.next?.get(text);
+      if (next === undefined) {
+        next = { budget: -1, next: null };
+        (node.next ??= new Map()).set(text, next);
+      }
+      node = next;
+    }
+    if (node.budget < 0) node.budget = budgetOfBreadcrumb(joinBreadcrumb(fileTitle, path));
+    lastPath = path;
+    lastBudget = node.budget;
+    return node.budget;
+  };
+}
+
 export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const { lines } = doc;
@@ -90,24 +141,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     }
     return n;
   };
-  const budgetCache = new Map<HeadingRef[], number>();
-  // Room is reserved for the largest prefix conditional mode could prepend for a path.
-  const budget = (path: HeadingRef[]): number => {
-    let b = budgetCache.get(path);
-    if (b === undefined) {
-      const reserve =
-        options.breadcrumbMode === 'none'
-          ? 0
-          : Math.max(prefixTokens(fullBreadcrumb(fileTitle, path)), prefixTokens(fileTitle));
-      // A breadcrumb may be longer than the cap (a heading that is a whole
-      // figure caption): reserving all of it would leave no room for text.
-      // At most half the cap is held back; attachMetadata shortens a prefix
-      // that still does not fit.
-      b = Math.max(1, options.maxTokens - Math.min(reserve, Math.floor(options.maxTokens / 2)));
-      budgetCache.set(path, b);
-    }
-    return b;
-  };
+  const budget = pathBudget(fileTitle, options, prefixTokens);
   const ctx: PackContext = {
     source,
     tokens,

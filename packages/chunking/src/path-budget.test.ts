@@ -1,0 +1,42 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fullBreadcrumb } from './metadata.js';
+import type { HeadingRef } from './pieces.js';
+import { pathBudget } from './semantic.js';
+import { countTokens } from './tokens.js';
+
+const prefixTokens = (p: string): number => countTokens(`${p}\n\n`);
+
+// The budget as chunkSemantic computed it before the trie: from the path's full breadcrumb.
+function budgetRef(fileTitle: string, maxTokens: number, mode: 'none' | 'always' | 'conditional', path: HeadingRef[]): number {
+  const reserve = mode === 'none' ? 0 : Math.max(prefixTokens(fullBreadcrumb(fileTitle, path)), prefixTokens(fileTitle));
+  return Math.max(1, maxTokens - Math.min(reserve, Math.floor(maxTokens / 2)));
+}
+
+// Few distinct texts, so that paths share trie nodes, differ only by slug, or repeat.
+const text = fc.constantFrom('Intro', 'API', 'api', 'Setup', 'Intro > API', 'a long heading that is a whole figure caption '.repeat(8), '', 'Título');
+const heading = fc.record({ text, depth: fc.integer({ min: 1, max: 6 }), slug: fc.string({ maxLength: 4 }) });
+
+describe('pathBudget', () => {
+  it('gives every path the budget of its full breadcrumb, whatever was asked before', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('Intro', 'Guide', ''),
+        fc.integer({ min: 1, max: 600 }),
+        fc.constantFrom('none' as const, 'always' as const, 'conditional' as const),
+        fc.array(fc.array(heading, { maxLength: 4 }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        (fileTitle, maxTokens, breadcrumbMode, paths, order) => {
+          const budget = pathBudget(fileTitle, { maxTokens, breadcrumbMode }, prefixTokens);
+          // Each path asked in order, then again in a random order (the same array objects, as pack asks).
+          for (const path of paths) expect(budget(path)).toBe(budgetRef(fileTitle, maxTokens, breadcrumbMode, path));
+          for (const k of order) {
+            const path = paths[k % paths.length]!;
+            expect(budget(path)).toBe(budgetRef(fileTitle, maxTokens, breadcrumbMode, path));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
