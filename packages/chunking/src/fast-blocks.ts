@@ -77,6 +77,56 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
 
+/** The token type of an ATX heading (a leaf: see atxHeadingLeaf). */
+const ATX_HEADING = 'atx_heading';
+
+/**
+ * markdown-it 15.0.3's ATX heading rule, pushing one leaf token (type ATX_HEADING,
+ * tag `h1`…`h6`, `content` the heading's inline source) instead of open, inline and
+ * close tokens with a children array: on a document of thousands of tiny headings
+ * those objects were much of the garbage (issue 15). The line logic is markdown-it's
+ * own; it is also the terminator other rules call in silent mode, so its `alt` list
+ * is markdown-it's.
+ */
+function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+  let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
+  let max = state.eMarks[startLine]!;
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  let ch = state.src.charCodeAt(pos);
+  if (ch !== 0x23 || pos >= max) return false;
+  let level = 1;
+  ch = state.src.charCodeAt(++pos);
+  while (ch === 0x23 && pos < max && level <= 6) {
+    level++;
+    ch = state.src.charCodeAt(++pos);
+  }
+  if (level > 6 || (pos < max && ch !== 0x20 && ch !== 0x09)) return false;
+  if (silent) return true;
+  max = state.skipSpacesBack(max, pos);
+  const tmp = state.skipCharsBack(max, 0x23, pos);
+  if (tmp > pos) {
+    const before = state.src.charCodeAt(tmp - 1);
+    if (before === 0x20 || before === 0x09) max = tmp;
+  }
+  state.line = startLine + 1;
+  const token = state.push(ATX_HEADING, HEADING_TAGS[level]!, 0);
+  token.map = [startLine, state.line];
+  token.content = asciiTrim(state.src, pos, max);
+  return true;
+}
+const HEADING_TAGS = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+md.block.ruler.at('heading', atxHeadingLeaf, { alt: ['paragraph', 'reference', 'blockquote'] });
+
+/** markdown-it's asciiTrim of `src.slice(start, end)` (space, tab, CR, LF), slicing once. */
+function asciiTrim(src: string, start: number, end: number): string {
+  while (start < end && isAsciiTrimmable(src.charCodeAt(start))) start++;
+  while (end > start && isAsciiTrimmable(src.charCodeAt(end - 1))) end--;
+  return src.slice(start, end);
+}
+function isAsciiTrimmable(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
 /**
  * markdown-it 15's Token constructor sets each of its 13 fields through a
  * transpiled `_defineProperty` helper, which was ~5% of our time. Block tokens
@@ -282,6 +332,7 @@ function addChild(stack: TokenNode[], roots: TokenNode[], node: TokenNode): void
 
 const TYPE_OF: Record<string, BlockType> = {
   heading_open: 'heading',
+  [ATX_HEADING]: 'heading',
   [PARAGRAPH]: 'paragraph',
   blockquote_open: 'blockquote',
   bullet_list_open: 'list',
@@ -327,6 +378,10 @@ function toBlock(node: TokenNode, ctx: Ctx, mode: RangeMode): Block | null {
     endLine: lastLineOf(lines, end, lastLine),
   };
   switch (token.type) {
+    case ATX_HEADING:
+      block.depth = Number(token.tag.slice(1));
+      block.text = plainText(token.content, ctx);
+      break;
     case 'heading_open':
       block.depth = Number(token.tag.slice(1));
       block.text = plainText(node.inline.map((t) => t.content).join(''), ctx);
