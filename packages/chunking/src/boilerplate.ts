@@ -9,7 +9,7 @@
  * runs on the text without them (`cutSpans`) and `OffsetMap` maps its offsets
  * back, so every offset stays exact for what is kept.
  */
-import { lineTable } from './lines.js';
+import { lineTable, type LineTable } from './lines.js';
 import type { Block, RemovedSpan, SourceRange } from './types.js';
 
 const PAGE_NUMBER = /^(?:page\s+)?[-–—]?\s*[0-9]{1,4}\s*[-–—]?(?:\s*(?:of|\/)\s*[0-9]{1,4})?$/i;
@@ -32,8 +32,7 @@ interface Line {
   candidate: boolean;
 }
 
-export function findBoilerplate(source: string, blocks: Block[], bodyStart: number): RemovedSpan[] {
-  const table = lineTable(source);
+export function findBoilerplate(source: string, blocks: Block[], bodyStart: number, table: LineTable = lineTable(source)): RemovedSpan[] {
   const lines: Line[] = table.starts.map((start, i) => ({
     start,
     end: table.ends[i]!,
@@ -107,20 +106,27 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
 function trailingIndex(lines: Line[]): number | null {
   let i = lines.length - 1;
   const entries: number[] = [];
+  // Whether each entry (in the order collected) matched INDEX_WITH_PAGES, so that it is not tested twice.
+  const paged: boolean[] = [];
   for (; i >= 0; i--) {
     const l = lines[i]!;
     if (!l.text) continue;
     if (!l.candidate || /^index$/i.test(l.text)) break;
-    if (INDEX_WITH_PAGES.test(l.text) || INDEX_WORD.test(l.text)) entries.push(i);
-    else break;
+    const withPages = INDEX_WITH_PAGES.test(l.text);
+    if (withPages || INDEX_WORD.test(l.text)) {
+      entries.push(i);
+      paged.push(withPages);
+    } else break;
   }
   // Collected from the end (unshift made a run of thousands of short lines quadratic).
   entries.reverse();
+  paged.reverse();
   if (entries.length < MIN_INDEX_ENTRIES) return null;
   const firsts = entries.map((e) => lines[e]!.text[0]!.toLowerCase());
-  for (let k = 1; k < firsts.length; k++) if (firsts[k]!.localeCompare(firsts[k - 1]!, 'en') < 0) return null;
-  const withPages = entries.some((e) => INDEX_WITH_PAGES.test(lines[e]!.text) && /[0-9]/.test(lines[e]!.text));
-  const allWords = entries.every((e) => INDEX_WORD.test(lines[e]!.text));
+  // Equal letters compare equal: ICU is asked only where the first letter changes.
+  for (let k = 1; k < firsts.length; k++) if (firsts[k] !== firsts[k - 1] && firsts[k]!.localeCompare(firsts[k - 1]!, 'en') < 0) return null;
+  const withPages = entries.some((e, k) => paged[k] === true && /[0-9]/.test(lines[e]!.text));
+  const allWords = entries.every((e, k) => (paged[k] === true ? INDEX_WORD.test(lines[e]!.text) : true));
   if (!withPages && !allWords) return null;
   // An "Index" title right above the entries goes with them.
   let start = entries[0]!;

@@ -30,7 +30,7 @@ export function chunkDocument(
 ): ChunkDocumentResult {
   const resolved = resolveOptions(options);
   const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
-  const { text, doc, removed, headingDetection } = prepare(source, resolved, sourceFile);
+  const { text, doc, removed, headingDetection, sourceLines } = prepare(source, resolved, sourceFile);
   const fileTitle = options.fileTitle?.trim() || deriveFileTitle(doc, resolved.docName);
   let chunks = runStrategy({
     source: text,
@@ -43,8 +43,8 @@ export function chunkDocument(
     ...(options.sourceSystem !== undefined ? { sourceSystem: options.sourceSystem } : {}),
   });
   if (removed.length) chunks = mapBack(chunks, removed, source);
-  // Seed 002's `source` lines, in the original source (doc.lines is its table unless text was cut).
-  attachSourceLines(chunks, source, sourceFile, removed.length ? undefined : doc.lines);
+  // Seed 002's `source` lines, in the original source (the first parse's line table).
+  attachSourceLines(chunks, source, sourceFile, sourceLines);
   const recorded = recordedOptions(resolved);
   for (const c of chunks) c.metadata.chunkingOptions = recorded;
   return {
@@ -66,13 +66,15 @@ export function chunkDocument(
  */
 function prepare(source: string, o: ResolvedChunkOptions, sourceFile: string) {
   let doc = documentBlocks(source, o.parser);
+  // The source's line table, for the records' `source` lines, also once text was cut.
+  const sourceLines = doc.lines;
   if (!usesHeuristicHeadings(source, doc.blocks, sourceFile)) {
-    return { text: source, doc, removed: [] as RemovedSpan[], headingDetection: 'markdown' as const };
+    return { text: source, doc, removed: [] as RemovedSpan[], headingDetection: 'markdown' as const, sourceLines };
   }
-  const removed = findBoilerplate(source, doc.blocks, doc.frontMatter?.end ?? 0);
+  const removed = findBoilerplate(source, doc.blocks, doc.frontMatter?.end ?? 0, sourceLines);
   const text = removed.length ? cutSpans(source, removed) : source;
   if (removed.length) doc = documentBlocks(text, o.parser);
-  return { text, doc: { ...doc, blocks: detectHeadings(text, doc.blocks) }, removed, headingDetection: 'heuristic' as const };
+  return { text, doc: { ...doc, blocks: detectHeadings(text, doc.blocks) }, removed, headingDetection: 'heuristic' as const, sourceLines };
 }
 
 /** Offsets of chunks of the cut text, back in the source; `removed` lists what each range leaves out. */
