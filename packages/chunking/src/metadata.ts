@@ -248,6 +248,8 @@ export function contentHint(pieces: Piece[]): ContentHint {
 export function isCode(text: string): boolean {
   if (!text.includes('```') && !text.includes('~~~')) return false;
   const n = text.length;
+  // Without a CR, a line ends at the next LF, which indexOf finds far faster than a loop.
+  const lfOnly = !text.includes('\r');
   let lines = 0;
   let inside = 0;
   let fenceChar = 0; // 0: outside a fence
@@ -255,10 +257,15 @@ export function isCode(text: string): boolean {
   let start = 0;
   for (;;) {
     let end = start;
-    while (end < n) {
-      const c = text.charCodeAt(end);
-      if (c === 10 || c === 13) break;
-      end++;
+    if (lfOnly) {
+      end = text.indexOf('\n', start);
+      if (end === -1) end = n;
+    } else {
+      while (end < n) {
+        const c = text.charCodeAt(end);
+        if (c === 10 || c === 13) break;
+        end++;
+      }
     }
     lines++;
     // The fence run this line opens with, if any.
