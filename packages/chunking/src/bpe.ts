@@ -1,41 +1,55 @@
 /**
- * cl100k_base byte-pair encoding of one pre-token, counted: tiktoken's merge
- * loop over the pre-token's UTF-8 bytes, with the ranks gpt-tokenizer ships.
+ * cl100k_base byte-pair encoding of one pre-token: tiktoken's tokens over the
+ * pre-token's UTF-8 bytes, with the ranks gpt-tokenizer ships, pairs looked up
+ * by token ids in the merge table of `cl100k-merges.ts` (no string per pair,
+ * and a pair missing from the table is known to have no rank).
  *
- * Used for long pre-tokens (see `bpeTokenCountLong`), and for pre-tokens that
- * hold U+FEFF or U+0085, where gpt-tokenizer's
- * own count departs from tiktoken's: its rank table keeps the bytes EF BB BF
- * (the BOM, rank 3305) as raw bytes rather than a string, and its encoder does
- * not find them, so it counts "\ufeff" as two tokens where tiktoken has one;
- * and its split, on JS's `\s`, can cut a pre-token holding either character
- * that tiktoken keeps whole. The rank map is built on first use, so documents
- * without these characters never pay for it.
+ * It counts every pre-token the memo in cl100k-count.ts has not seen. That
+ * includes those holding U+FEFF or U+0085, where gpt-tokenizer's own count
+ * departs from tiktoken's: its rank table keeps the bytes EF BB BF (the BOM,
+ * rank 3305) as raw bytes rather than a string, and its encoder does not find
+ * them, so it counts "\ufeff" as two tokens where tiktoken has one; and its
+ * split, on JS's `\s`, can cut a pre-token holding either character that
+ * tiktoken keeps whole.
+ *
+ * Two ways to the same tokens: tiktoken's merge loop (the lowest rank, the
+ * leftmost on a tie), a scan over the parts, for short pre-tokens; and for
+ * longer ones GitHub's backtracking encoder (rust-gems `bpe`), which walks
+ * the bytes left to right in about linear time, where the merge loop is
+ * quadratic and a heap of pairs was bound by cache misses (a 1 MB run of
+ * random letters: 1.5 s, then 0.7 s with a heap, 0.1 s backtracking).
  */
-import bpeRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
+import { longestToken, mergeOf, mergeTable, prefixOf, TOKENS, type MergeTable } from './cl100k-merges.js';
 
-let ranks: Map<string, number> | null = null;
+const encoder = new TextEncoder();
 
-/** Rank of every token, keyed by its bytes as a latin-1 string. */
-function rankMap(): Map<string, number> {
-  if (ranks) return ranks;
-  const map = new Map<string, number>();
-  const table = bpeRanks as readonly (string | readonly number[])[];
-  table.forEach((value, rank) => {
-    // A rank is a string when its bytes are valid UTF-8, else the raw bytes.
-    // Most are ASCII, whose latin1 key is the string itself: encoding and
-    // rebuilding all 100,000 was a visible part of a document's first count.
-    if (typeof value === 'string' && ASCII_ONLY.test(value)) {
-      map.set(value, rank);
-      return;
-    }
-    const bytes = typeof value === 'string' ? encoder.encode(value) : value;
-    map.set(latin1(bytes, 0, bytes.length), rank);
-  });
-  ranks = map;
-  return map;
+/** Pre-tokens up to this many bytes take the merge loop; longer ones the backtracking encoder. */
+const SHORT_BYTES = 24;
+
+/**
+ * Pre-tokens up to this many bytes are encoded and merged in scratch arrays
+ * kept between calls (most pre-tokens are short, and arrays per call were a
+ * cost of their own); longer ones get arrays of their own, so one huge run
+ * does not pin its arrays for the rest of the process.
+ */
+const SCRATCH_BYTES = 4096;
+const scratchBytes = new Uint8Array(SCRATCH_BYTES * 3);
+const scratchNext = new Int32Array(SCRATCH_BYTES + 1);
+const scratchPrev = new Int32Array(SCRATCH_BYTES + 1);
+const scratchOwn = new Int32Array(SCRATCH_BYTES);
+const scratchPair = new Int32Array(SCRATCH_BYTES);
+
+/** Whole-token lookups for tokens BPE cannot build from their own bytes (none in cl100k). */
+let unbuildable: Map<string, number> | null = null;
+
+function tables(): MergeTable {
+  const t = mergeTable();
+  if (unbuildable === null) {
+    unbuildable = new Map();
+    for (const id of t.unbuildable) unbuildable.set(latin1(t.bytes, t.start[id]!, t.start[id + 1]!), id);
+  }
+  return t;
 }
-
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 function latin1(bytes: ArrayLike<number>, start: number, end: number): string {
   let s = '';
@@ -44,92 +58,41 @@ function latin1(bytes: ArrayLike<number>, start: number, end: number): string {
 }
 
 /**
- * Number of cl100k tokens in `piece`, one pre-token: tiktoken's
- * `_byte_pair_merge` (tiktoken/src/lib.rs), ported as it is. Parts start as
- * single bytes; each carries the rank of itself merged with the next part;
- * the lowest rank (the leftmost on a tie) merges until no pair has a rank.
+ * UTF-8 bytes of `s.slice(a, b)`: a view of scratch memory for short pieces
+ * (valid until the next call); an ASCII piece is copied without a slice.
  */
-export function bpeTokenCount(piece: string): number {
-  const bytes = encoder.encode(piece);
-  if (bytes.length <= 1) return bytes.length;
-  const map = rankMap();
-  // tiktoken looks the whole pre-token up first: a token need not be reachable
-  // by merges. No token is longer than MAX_TOKEN_BYTES.
-  if (bytes.length <= MAX_TOKEN_BYTES && map.has(latin1(bytes, 0, bytes.length))) return 1;
-  // The heap merge looks pairs up by their two token ids (no string per pair)
-  // and is O(n log n); the loop below finds each merge by a scan over all parts
-  // and a string per pair, quadratic, kept only for pre-tokens of 16 MB and
-  // more, beyond what the heap's keys can hold. Short pre-tokens take the heap
-  // too: once gpt-tokenizer's cache is spent (base64, hashes) every distinct
-  // pre-token comes here, and the scan's strings were most of their cost.
-  if (bytes.length < POS_SPAN) return heapMergeCount(bytes);
-  const rankOfBytes = (a: number, b: number): number => map.get(latin1(bytes, a, b)) ?? Infinity;
-  // parts[i] = [start, rank of parts i and i+1 merged]; two sentinels at the end.
-  const parts: [number, number][] = [];
-  for (let i = 0; i < bytes.length - 1; i++) parts.push([i, rankOfBytes(i, i + 2)]);
-  parts.push([bytes.length - 1, Infinity], [bytes.length, Infinity]);
-  const rankAt = (i: number): number => (i + 3 < parts.length ? rankOfBytes(parts[i]![0], parts[i + 3]![0]) : Infinity);
-  for (;;) {
-    let min = Infinity;
-    let at = -1;
-    for (let i = 0; i < parts.length - 1; i++) {
-      if (parts[i]![1] < min) {
-        min = parts[i]![1];
-        at = i;
-      }
+function utf8(s: string, a: number, b: number): Uint8Array {
+  if (b - a <= SCRATCH_BYTES) {
+    for (let i = a; i < b; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 128) return scratchBytes.subarray(0, encoder.encodeInto(s.slice(a, b), scratchBytes).written);
+      scratchBytes[i - a] = c;
     }
-    if (at < 0) break;
-    if (at > 0) parts[at - 1]![1] = rankAt(at - 1);
-    parts[at]![1] = rankAt(at);
-    parts.splice(at + 1, 1);
+    return scratchBytes.subarray(0, b - a);
   }
-  return parts.length - 1;
+  return encoder.encode(s.slice(a, b));
 }
 
 /**
- * Rank of the token two tokens make (-1: none), keyed by the pair of ranks:
- * open addressing over Int32Arrays, since a Map keyed by a number as large
- * as two ranks combined hashes a heap number on every probe.
+ * Number of cl100k tokens in `piece`, one pre-token, as tiktoken counts it
+ * (`_byte_pair_merge` in tiktoken/src/lib.rs, after its whole-piece lookup).
  */
-const PAIR_BITS = 18;
-const PAIR_MASK = (1 << PAIR_BITS) - 1;
-const pairLeft = new Int32Array(1 << PAIR_BITS).fill(-1);
-const pairRight = new Int32Array(1 << PAIR_BITS);
-const pairValue = new Int32Array(1 << PAIR_BITS);
-let pairsUsed = 0;
+export function bpeTokenCount(piece: string): number {
+  return bpeTokenCountRange(piece, 0, piece.length);
+}
 
-const encoder = new TextEncoder();
-
-/**
- * Pre-tokens up to this many bytes merge in scratch arrays kept between calls
- * (most pre-tokens are short, and five typed arrays per call were a cost of
- * their own); longer ones get arrays of their own, so one huge run does not
- * pin its arrays for the rest of the process.
- */
-const SCRATCH_BYTES = 4096;
-const scratchNext = new Int32Array(SCRATCH_BYTES + 1);
-const scratchPrev = new Int32Array(SCRATCH_BYTES + 1);
-const scratchRank = new Int32Array(SCRATCH_BYTES);
-const scratchOwn = new Int32Array(SCRATCH_BYTES);
-const scratchHeap = new Float64Array(SCRATCH_BYTES * 3);
-
-/**
- * No cl100k token is longer than this many bytes (the longest is 128), so a
- * pair spanning more has no rank and its bytes need not become a string.
- */
-const MAX_TOKEN_BYTES = 256;
-
-/**
- * The same merges as `bpeTokenCount`'s loop, found with a binary heap instead
- * of a scan: parts form a doubly linked list, and the heap holds
- * (rank of a part merged with its successor, part start). Popping the least
- * (rank, start) pair is the loop's choice, the lowest rank and on a tie the
- * leftmost, because parts never change order. An entry is stale once its part
- * is gone or its pair's rank was recomputed; it is then skipped. Each merge
- * pushes at most two entries, so the whole run is O(n log n).
- */
-function heapMergeCount(bytes: Uint8Array): number {
-  return heapMerge(bytes).parts;
+/** `bpeTokenCount(s.slice(a, b))`, without the slice when it is ASCII. */
+export function bpeTokenCountRange(s: string, a: number, b: number): number {
+  const bytes = utf8(s, a, b);
+  const n = bytes.length;
+  if (n <= 1) return n;
+  const t = tables();
+  // tiktoken looks the whole pre-token up first: a token need not be buildable
+  // by merges (none in cl100k is, the table says, but the lookup is kept).
+  if (unbuildable!.size > 0 && n <= 256 && unbuildable!.has(latin1(bytes, 0, n))) return 1;
+  if (n <= SHORT_BYTES || t.unbuildable.length > 0) return scanMerge(bytes, n, t, null);
+  const k = backtrackMerge(bytes, n, t, n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1));
+  return k >= 0 ? k : scanMerge(bytes, n, t, null);
 }
 
 /**
@@ -143,22 +106,33 @@ function heapMergeCount(bytes: Uint8Array): number {
  * `tokens[k]` is that number.
  */
 export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] } {
-  const bytes = encoder.encode(piece);
-  // `next` may be the scratch array: read it before any other merge.
-  const { next } = heapMerge(bytes);
+  const bytes = utf8(piece, 0, piece.length);
+  const n = bytes.length;
+  const t = tables();
+  const next = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
+  if (unbuildable!.size > 0 && n <= 256 && unbuildable!.has(latin1(bytes, 0, n))) {
+    next[0] = n;
+  } else if (n > 0 && (t.unbuildable.length > 0 || backtrackMerge(bytes, n, t, next) < 0)) {
+    scanMerge(bytes, n, t, next);
+  }
   const ends: number[] = [];
   const tokens: number[] = [];
   // Walk the characters and the tokens side by side.
   let unit = 0; // UTF-16 offset of the character that starts at byte `at`
   let at = 0;
   let count = 0;
-  for (let i = 0; i < bytes.length; i = next[i]!) {
+  for (let i = 0; i < n; i = next[i]!) {
     const end = next[i]!;
     count++;
     while (at < end) {
       const c = piece.charCodeAt(unit);
+      if (c < 0x80) {
+        at++;
+        unit++;
+        continue;
+      }
       const cp = piece.codePointAt(unit)!;
-      at += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      at += cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
       unit += c >= 0xd800 && c <= 0xdbff && cp > 0xffff ? 2 : 1;
     }
     if (at === end) {
@@ -169,128 +143,155 @@ export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] 
   return { ends, tokens };
 }
 
-function heapMerge(bytes: Uint8Array): { parts: number; next: Int32Array } {
-  const n = bytes.length;
-  const map = rankMap();
+/**
+ * tiktoken's loop as it is: parts in an array, each with the token it makes
+ * with the next one; the lowest (the leftmost on a tie) merges until none is
+ * left. Quadratic, for short pre-tokens (and as the reference the tests hold
+ * the backtracking encoder to). Fills `next` when given; returns the number
+ * of parts.
+ */
+function scanMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array | null): number {
   const small = n <= SCRATCH_BYTES;
-  const next = small ? scratchNext : new Int32Array(n + 1);
-  const prev = small ? scratchPrev : new Int32Array(n + 1);
-  const rank = small ? scratchRank : new Int32Array(n); // rank of part i merged with its successor, NONE if none
-  const own = small ? scratchOwn : new Int32Array(n); // rank of part i itself
+  const parts = small ? scratchOwn : new Int32Array(n);
+  const pair = small ? scratchPair : new Int32Array(n);
+  const at0 = small ? scratchPrev : new Int32Array(n); // byte offset where each part starts
+  const { byteToken, bytePair } = t;
   for (let i = 0; i < n; i++) {
-    next[i] = i + 1;
-    prev[i] = i - 1;
-    own[i] = byteRank(map, bytes[i]!);
+    parts[i] = byteToken[bytes[i]!]!;
+    at0[i] = i;
   }
-  next[n] = n + 1;
-  // Every part is a token, so its rank names its bytes, and a pair's rank is a
-  // function of the two parts' ranks: looked up by number (merged), the bytes
-  // become a string only the first time a pair of tokens meets.
-  // Part i spans [i, next[i]); the pair (i, next[i]) spans [i, next[next[i]]).
-  const pairRank = (i: number): number => {
-    const j = next[i]!;
-    if (j >= n) return NONE;
-    const end = next[j]!;
-    if (end - i > MAX_TOKEN_BYTES) return NONE;
-    const l = own[i]!;
-    const rr = own[j]!;
-    let slot = (Math.imul(l, 0x9e3779b1) ^ Math.imul(rr, 0x85ebca6b)) >>> (32 - PAIR_BITS);
-    for (;;) {
-      const k = pairLeft[slot]!;
-      if (k === l && pairRight[slot] === rr) return pairValue[slot]!;
-      if (k === -1) break;
-      slot = (slot + 1) & PAIR_MASK;
+  for (let i = 0; i + 1 < n; i++) pair[i] = bytePair[(bytes[i]! << 8) | bytes[i + 1]!]!;
+  pair[n - 1] = -1;
+  let m = n;
+  for (;;) {
+    let at = -1;
+    let best = TOKENS;
+    for (let i = 0; i + 1 < m; i++) {
+      const r = pair[i]!;
+      if (r >= 0 && r < best) {
+        best = r;
+        at = i;
+      }
     }
-    const r = map.get(latin1(bytes, i, end)) ?? NONE;
-    if (pairsUsed * 2 >= PAIR_MASK) {
-      // Full: start again rather than grow (the pairs of one text repeat).
-      pairLeft.fill(-1);
-      pairsUsed = 0;
-      slot = (Math.imul(l, 0x9e3779b1) ^ Math.imul(rr, 0x85ebca6b)) >>> (32 - PAIR_BITS);
+    if (at < 0) break;
+    parts[at] = best;
+    m--;
+    for (let i = at + 1; i < m; i++) {
+      parts[i] = parts[i + 1]!;
+      pair[i] = pair[i + 1]!;
+      at0[i] = at0[i + 1]!;
     }
-    pairLeft[slot] = l;
-    pairRight[slot] = rr;
-    pairValue[slot] = r;
-    pairsUsed++;
-    return r;
-  };
-  // A binary min-heap of keys rank × 2^24 + start (exact in a double: ranks
-  // < 2^18, starts < 2^24 checked by the caller's length), so the least key is
-  // the lowest rank and on a tie the leftmost pair.
-  // At most n entries at first and two pushes per merge (n - 1 merges): 3n
-  // always suffices, so the scratch heap never grows.
-  let heap = small ? scratchHeap : new Float64Array(Math.max(16, n));
-  let size = 0;
-  const siftDown = (k: number): void => {
-    const x = heap[k]!;
-    for (;;) {
-      let c = 2 * k + 1;
-      if (c >= size) break;
-      if (c + 1 < size && heap[c + 1]! < heap[c]!) c++;
-      if (heap[c]! >= x) break;
-      heap[k] = heap[c]!;
-      k = c;
-    }
-    heap[k] = x;
-  };
-  const push = (key: number): void => {
-    if (size === heap.length) {
-      const bigger = new Float64Array(size * 2);
-      bigger.set(heap);
-      heap = bigger;
-    }
-    let k = size++;
-    while (k > 0) {
-      const parent = (k - 1) >> 1;
-      if (heap[parent]! <= key) break;
-      heap[k] = heap[parent]!;
-      k = parent;
-    }
-    heap[k] = key;
-  };
-  for (let i = 0; i < n; i++) {
-    const r = pairRank(i);
-    rank[i] = r;
-    if (r !== NONE) heap[size++] = r * POS_SPAN + i;
+    if (at > 0) pair[at - 1] = mergeOf(parts[at - 1]!, best);
+    pair[at] = at + 1 < m ? mergeOf(best, parts[at + 1]!) : -1;
   }
-  for (let k = (size >> 1) - 1; k >= 0; k--) siftDown(k); // heapify: O(n)
-  let parts = n;
-  while (size > 0) {
-    const key = heap[0]!;
-    heap[0] = heap[--size]!;
-    if (size > 0) siftDown(0);
-    const r = Math.floor(key / POS_SPAN);
-    const i = key - r * POS_SPAN;
-    if (own[i]! < 0 || rank[i] !== r) continue; // stale: the part is gone or its pair changed
-    // Merge part i with its successor j.
-    const j = next[i]!;
-    own[j] = -1;
-    own[i] = r;
-    next[i] = next[j]!;
-    if (next[j]! <= n) prev[next[j]!] = i;
-    parts--;
-    const ri = pairRank(i);
-    rank[i] = ri;
-    if (ri !== NONE) push(ri * POS_SPAN + i);
-    const p = prev[i]!;
-    if (p >= 0) {
-      const rp = pairRank(p);
-      rank[p] = rp;
-      if (rp !== NONE) push(rp * POS_SPAN + p);
-    }
+  if (next !== null) {
+    for (let i = 0; i < m; i++) next[at0[i]!] = i + 1 < m ? at0[i + 1]! : n;
+    next[n] = n + 1;
   }
-  return { parts, next };
+  return m;
 }
 
-const NONE = -1;
-const POS_SPAN = 2 ** 24;
-const byteRanks = new Int32Array(256).fill(-1);
+const scratchOpen = new Uint8Array(SCRATCH_BYTES + 1);
 
-function byteRank(map: Map<string, number>, b: number): number {
-  let r = byteRanks[b]!;
-  if (r < 0) {
-    r = map.get(String.fromCharCode(b))!;
-    byteRanks[b] = r;
+/**
+ * The same tokens by GitHub's backtracking encoder (rust-gems, crates/bpe,
+ * `BacktrackEncoder`), which walks the bytes left to right instead of
+ * merging: take the longest token that starts at the current position; keep
+ * it if it ends at a position not yet ruled out and BPE would leave it next to
+ * the previous token (`validPair`), else try the next shorter token that is
+ * a prefix of it; when none is left, rule out the current position and take
+ * back the previous token. The tokens that survive are exactly BPE's. Fills
+ * `next` (next[n] = n + 1) and returns the number of tokens, or -1 if it ever
+ * had to take back a token that is not there (cannot happen, see the crate).
+ */
+function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array): number {
+  const { start } = t;
+  const small = n <= SCRATCH_BYTES;
+  const stack = small ? scratchOwn : new Int32Array(n);
+  const open = small ? scratchOpen : new Uint8Array(n + 1);
+  open.fill(1, 0, n + 1);
+  let top = 0;
+  let pos = 0;
+  let token = longestToken(t, bytes, 0, n);
+  while (token >= 0) {
+    const last = top > 0 ? stack[top - 1]! : -1;
+    for (;;) {
+      const end = pos + start[token + 1]! - start[token]!;
+      if (open[end] === 1 && (last < 0 || validPair(last, token, t))) {
+        stack[top++] = token;
+        pos = end;
+        token = end < n ? longestToken(t, bytes, end, n) : -1;
+        break;
+      }
+      const shorter = prefixOf(token);
+      if (shorter >= 0) {
+        token = shorter;
+        continue;
+      }
+      if (last < 0) return -1;
+      open[pos] = 0;
+      top--;
+      pos -= start[last + 1]! - start[last]!;
+      token = last;
+      break;
+    }
   }
-  return r;
+  let p = 0;
+  for (let k = 0; k < top; k++) {
+    const tk = stack[k]!;
+    const e = p + start[tk + 1]! - start[tk]!;
+    next[p] = e;
+    p = e;
+  }
+  next[n] = n + 1;
+  return top;
+}
+
+/**
+ * Whether BPE can leave tokens `a` then `b` side by side: undo the merges
+ * that built each (the later one first) and check that no pair across the
+ * seam would have merged before them (rust-gems' `is_valid_token_pair`).
+ */
+function validPair(a: number, b: number, t: MergeTable): boolean {
+  const { splitLeft, splitRight } = t;
+  let limit = 0x7fffffff;
+  for (;;) {
+    const c = mergeOf(a, b);
+    if (c >= 0 && c < limit) return false;
+    if (a > b) {
+      limit = a;
+      a = splitRight[a]!;
+      if (a === limit) {
+        limit = b + 1;
+        b = splitLeft[b]!;
+        if (b + 1 === limit) return true;
+      }
+    } else {
+      limit = b + 1;
+      b = splitLeft[b]!;
+      if (b + 1 === limit) {
+        limit = a;
+        a = splitRight[a]!;
+        if (a === limit) return true;
+      }
+    }
+  }
+}
+
+/**
+ * Byte offsets where the tokens of `piece` start, by tiktoken's merge loop
+ * (`loop`) or by the backtracking encoder: for tests, which hold the
+ * encoder to the loop on inputs of any length.
+ */
+export function tokenStartsForTests(piece: string, loop: boolean): number[] {
+  const bytes = encoder.encode(piece);
+  const n = bytes.length;
+  if (n === 0) return [];
+  const t = tables();
+  const next = new Int32Array(n + 1);
+  if (loop) scanMerge(bytes, n, t, next);
+  else if (backtrackMerge(bytes, n, t, next) < 0) throw new Error('backtracking ran out of tokens');
+  const starts: number[] = [];
+  for (let i = 0; i < n; i = next[i]!) starts.push(i);
+  return starts;
 }

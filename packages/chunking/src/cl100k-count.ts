@@ -5,9 +5,10 @@
  * cl100k tokenizes in two steps: a regex splits the text into pre-tokens, then
  * byte-pair encoding runs on each pre-token alone. The BPE of a pre-token does
  * not depend on its neighbours, and documentation repeats its words endlessly,
- * so the count of each distinct pre-token is computed once (by gpt-tokenizer,
- * on a cache miss) and remembered. What is left per pre-token is finding its
- * end and one hash-table probe.
+ * so the count of each distinct pre-token is computed once (by our BPE,
+ * bpe.ts, on a cache miss) and remembered. What is left per pre-token is
+ * finding its end and one hash-table probe. Special-token text such as
+ * `<|endoftext|>` is ordinary text here.
  *
  * Why not the regex and a `Map<string, number>`: that is what gpt-tokenizer's
  * own `countTokens` does, and its profile is dominated by exactly those two
@@ -27,11 +28,7 @@
  * against that regex (property tests over unicode, CRLF, contractions and
  * special-token text) and the counts against tiktoken.
  */
-import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
-import { bpeTokenCount, bpeTokenEnds } from './bpe.js';
-
-// Special-token text such as `<|endoftext|>` is ordinary text to us.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+import { bpeTokenCountRange, bpeTokenEnds } from './bpe.js';
 
 // Character classes of the split pattern.
 const LETTER = 1; // \p{L}
@@ -289,8 +286,8 @@ function memoCount(s: string, a: number, b: number, h: number): number {
     }
     slot = (slot + 1) & mask;
   }
-  const n = bpeCount(s.slice(a, b));
-  if (n < 0 || len > MAX_KEY) return n; // rare long pre-tokens are not worth a slot
+  const n = bpeTokenCountRange(s, a, b);
+  if (len > MAX_KEY) return n; // rare long pre-tokens are not worth a slot
   const full = size * 2 >= capacity;
   if (full || arenaUsed + len > MAX_ARENA) {
     resize(full && capacity < MAX_ENTRIES ? capacity * 2 : capacity); // grow, else reset
@@ -313,49 +310,14 @@ function memoCount(s: string, a: number, b: number, h: number): number {
   return n;
 }
 
-/**
- * Tokens of one pre-token: gpt-tokenizer's count of it alone. That equals its
- * BPE length as long as gpt-tokenizer's own split leaves it whole, which is
- * checked rather than assumed: -1 tells the caller to fall back to counting
- * the whole text with gpt-tokenizer (never seen, but no count is ever guessed).
- * Pre-tokens holding U+0085 or U+FEFF, where gpt-tokenizer's split or its
- * rank table departs from tiktoken's, go to our own BPE (bpe.ts).
- */
-function bpeCount(preToken: string): number {
-  // Long pre-tokens too: gpt-tokenizer's merge is quadratic in the pre-token's
-  // length, ours is O(n log n) there (bpe.ts), and both are tiktoken's merge.
-  if (preToken.length > LONG_PRE_TOKEN || TIKTOKEN_ONLY.test(preToken)) return bpeTokenCount(preToken);
-  // gpt-tokenizer keeps every merged pre-token in a Map of 100,000 entries and, when it is
-  // full, evicts with `keys().next()`, which walks the deleted entries V8 leaves at the front:
-  // on text with hundreds of thousands of distinct pre-tokens (base64, hashes) each count then
-  // costs a walk of up to 100,000 holes (2 MB of base64: 27 s, 1 MB: 7 s). Our own memo already
-  // holds what is worth keeping, so past half that many merges ours takes over for good.
-  if (gptMerges >= GPT_MERGE_BUDGET) return bpeTokenCount(preToken);
-  gptMerges++;
-  GPT_SPLIT.lastIndex = 0;
-  const m = GPT_SPLIT.exec(preToken);
-  if (m === null || m.index !== 0 || m[0].length !== preToken.length) return -1;
-  return gptCount(preToken, PLAIN_TEXT);
-}
-
-const TIKTOKEN_ONLY = /[\u0085\ufeff]/;
-const GPT_MERGE_BUDGET = 50_000;
-let gptMerges = 0;
 const LONG_PRE_TOKEN = 256;
 
-// gpt-tokenizer's cl100k split (its own, slightly rewritten form of tiktoken's),
-// used only for the check above.
-const GPT_SPLIT =
-  /'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s/gu;
-
-/** Tokens of `s.slice(start, end)` by scanning it, or -1 (see bpeCount). */
+/** Tokens of `s.slice(start, end)` by scanning it. */
 function scan(s: string, start: number, end: number): number {
   let total = 0;
   for (let i = start; i < end; ) {
     const j = nextPreTokenEnd(s, i, end);
-    const n = preTokenCount(s, i, j);
-    if (n < 0) return -1;
-    total += n;
+    total += preTokenCount(s, i, j);
     i = j;
   }
   return total;
@@ -363,9 +325,7 @@ function scan(s: string, start: number, end: number): number {
 
 /** Exact cl100k_base token count of `s.slice(start, end)`, without slicing. */
 export function countRange(s: string, start = 0, end = s.length): number {
-  if (end <= start) return 0;
-  const n = scan(s, start, end);
-  return n >= 0 ? n : gptCount(s.slice(start, end), PLAIN_TEXT);
+  return end <= start ? 0 : scan(s, start, end);
 }
 
 /**
@@ -436,12 +396,11 @@ export class SliceCounter {
         j = preTokenEnd(text, i, end);
         n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
       }
-      if (n < 0) break;
       total += n;
       cum[j] = total + 1;
       i = j;
     }
-    this.cum = i === end ? cum : null;
+    this.cum = cum;
   }
 
   /** BPE of the long pre-token `[i, j)`, keeping where its tokens end (tokAt); its count. */
@@ -457,8 +416,8 @@ export class SliceCounter {
   /**
    * Count of `[p, e)`, one pre-token as the scanner sees it, from the BPE of
    * the long pre-token that holds it when both ends are ends of its tokens;
-   * -1 otherwise. Only for slices over LONG_PRE_TOKEN, which bpeCount would
-   * merge with the same heap merge (no whole-token lookup that BPE might miss).
+   * -1 otherwise. Only for slices over LONG_PRE_TOKEN, which bpeTokenCountRange
+   * would encode the same way (no whole-token lookup: no token is that long).
    */
   private fromLong(p: number, e: number): number {
     const { tokAt, longRuns } = this;
@@ -527,9 +486,7 @@ export class SliceCounter {
     while (p < b && cum[p] === 0) {
       const e = nextPreTokenEnd(text, p, b);
       const fast = this.fromLong(p, e);
-      const n = fast >= 0 ? fast : preTokenCount(text, p, e);
-      if (n < 0) return countRange(text, a, b);
-      total += n;
+      total += fast >= 0 ? fast : preTokenCount(text, p, e);
       p = e;
     }
     if (p >= b) return total;
@@ -543,16 +500,13 @@ export class SliceCounter {
     if (b < text.length && isHighSurrogate(text.charCodeAt(b - 1)) && isLowSurrogate(text.charCodeAt(b))) {
       limit = Math.min(limit, b - 2);
     }
-    if (limit < p) {
-      const rest = scan(text, p, b);
-      return rest < 0 ? countRange(text, a, b) : total + rest;
-    }
+    if (limit < p) return total + scan(text, p, b);
     let q = limit;
     while (cum[q] === 0) q--;
     // A slice that ends inside a long run: its last pre-token is the run's prefix up to b.
     const fast = q < b && cum[b] === 0 && nextPreTokenEnd(text, q, b) === b ? this.fromLong(q, b) : -1;
     const tail = fast >= 0 ? fast : scan(text, q, b);
-    return tail < 0 ? countRange(text, a, b) : total + (cum[q]! - cum[p]!) + tail;
+    return total + (cum[q]! - cum[p]!) + tail;
   }
 }
 
