@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pack, runText } from './pack.js';
+import { blockMinima, pack, rangeMin, runText } from './pack.js';
 import type { HeadingRef, Piece } from './pieces.js';
 import { documentBlocks, opensTechnicalBaseline } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
@@ -35,6 +35,20 @@ describe('pack', () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('rangeMin', () => {
+  it('is the least value of the range, whatever blocks it spans', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 600 }), { maxLength: 200 }), fc.nat(), fc.nat(), (xs, a, b) => {
+        const values = Float64Array.from(xs);
+        const from = xs.length ? a % (xs.length + 1) : 0;
+        const to = from + (xs.length ? b % (xs.length - from + 1) : 0);
+        expect(rangeMin(values, blockMinima(values), from, to)).toBe(Math.min(Infinity, ...xs.slice(from, to)));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

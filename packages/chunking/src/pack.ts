@@ -47,8 +47,8 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
       const run: Run = cur;
       if (forced || shouldClose(run, i, joined, env, () => tokensOfRange(run.from, sectionEnds[i]!, env))) {
         // The bare headings that end the run move to the next one.
-        let cut: number = run.to;
-        while (cut > run.from + 1 && env.heading[cut - 1] === 1) cut--;
+        // Just after the run's last piece that is not a bare heading (but after its first piece).
+        const cut = Math.max(run.from + 1, env.lastNonHeading[run.to]! + 1);
         const carried: Run | null = cut < run.to ? makeRun(cut, run.to, env) : null;
         if (carried) cur = makeRun(run.from, cut, env);
         runs.push(cur);
@@ -97,7 +97,14 @@ interface Env {
   headingsBefore: Int32Array;
   /** Rebuilt pieces in pieces[0, i). */
   rebuiltBefore: Int32Array;
+  /** The last index below i of a piece that is not a bare heading, or -1. */
+  lastNonHeading: Int32Array;
+  /** The least budget of each block of BLOCK pieces, for budgetOfRange. */
+  blockBudgets: Float64Array;
 }
+
+/** Pieces per entry of Env.blockBudgets. */
+const BLOCK = 32;
 
 function environment(pieces: Piece[], ctx: PackContext): Env {
   const n = pieces.length;
@@ -105,14 +112,45 @@ function environment(pieces: Piece[], ctx: PackContext): Env {
   const heading = new Uint8Array(n);
   const headingsBefore = new Int32Array(n + 1);
   const rebuiltBefore = new Int32Array(n + 1);
+  const lastNonHeading = new Int32Array(n + 1);
+  lastNonHeading[0] = -1;
   for (let i = 0; i < n; i++) {
     const p = pieces[i]!;
     budgets[i] = ctx.budget(p.path);
     heading[i] = isHeading(p) ? 1 : 0;
     headingsBefore[i + 1] = headingsBefore[i]! + heading[i]!;
     rebuiltBefore[i + 1] = rebuiltBefore[i]! + (p.rebuiltText !== null ? 1 : 0);
+    lastNonHeading[i + 1] = heading[i] === 1 ? lastNonHeading[i]! : i;
   }
-  return { pieces, ctx, budgets, heading, headingsBefore, rebuiltBefore };
+  return { pieces, ctx, budgets, heading, headingsBefore, rebuiltBefore, lastNonHeading, blockBudgets: blockMinima(budgets) };
+}
+
+/**
+ * The least budget of pieces[from, to): whole blocks by their minimum, so that a run of
+ * thousands of tiny headings closing at every piece does not rescan all it carries.
+ */
+function budgetOfRange(from: number, to: number, env: Env): number {
+  return rangeMin(env.budgets, env.blockBudgets, from, to);
+}
+
+/** min(values[from, to)), Infinity when empty; `blocks[b]` is the least of values[b·BLOCK, (b+1)·BLOCK). Exported for its test. */
+export function rangeMin(values: Float64Array, blocks: Float64Array, from: number, to: number): number {
+  let min = Infinity;
+  let k = from;
+  for (; k < to && k % BLOCK !== 0; k++) min = Math.min(min, values[k]!);
+  for (; k + BLOCK <= to; k += BLOCK) min = Math.min(min, blocks[k / BLOCK]!);
+  for (; k < to; k++) min = Math.min(min, values[k]!);
+  return min;
+}
+
+/** The `blocks` argument of rangeMin for `values`. */
+export function blockMinima(values: Float64Array): Float64Array {
+  const blocks = new Float64Array(Math.ceil(values.length / BLOCK)).fill(Infinity);
+  for (let i = 0; i < values.length; i++) {
+    const b = (i / BLOCK) | 0;
+    blocks[b] = Math.min(blocks[b]!, values[i]!);
+  }
+  return blocks;
 }
 
 /** A run of pieces[from, to) with its exact token count and budget, kept up to date as it grows. */
@@ -126,9 +164,7 @@ interface Run {
 }
 
 function makeRun(from: number, to: number, env: Env): Run {
-  let budget = Infinity;
-  for (let k = from; k < to; k++) budget = Math.min(budget, env.budgets[k]!);
-  return { from, to, tokens: tokensOfRange(from, to, env), budget, exact: env.rebuiltBefore[to] === env.rebuiltBefore[from] };
+  return { from, to, tokens: tokensOfRange(from, to, env), budget: budgetOfRange(from, to, env), exact: env.rebuiltBefore[to] === env.rebuiltBefore[from] };
 }
 
 function allHeadings(from: number, to: number, env: Env): boolean {
