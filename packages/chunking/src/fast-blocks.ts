@@ -300,7 +300,15 @@ const NO_TOKENS: Token[] = Object.freeze([]) as unknown as Token[];
 function buildTree(tokens: Token[]): TokenNode[] {
   const roots: TokenNode[] = [];
   const stack: TokenNode[] = [];
-  for (const token of tokens) {
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t]!;
+    if (token.type === 'tbody_open') {
+      // A table's body rows are never read (its block is a range; only the header's cells
+      // are): no node per body cell, which were most of the objects of a wide table.
+      let depth = 1;
+      while (depth > 0 && ++t < tokens.length) depth += tokens[t]!.nesting;
+      continue;
+    }
     if (token.nesting === 1) {
       const node: TokenNode = { open: token, children: NO_NODES, inline: NO_TOKENS };
       addChild(stack, roots, node);
