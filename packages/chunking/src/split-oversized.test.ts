@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineTable } from './lines.js';
-import { splitOversized } from './split-oversized.js';
+import { splitOversized, whitespaceRunEnds } from './split-oversized.js';
 import { unspacedRun as unspacedRunOf } from './test-helpers.js';
 import { countTokens, TokenIndex } from './tokens.js';
 import type { Block } from './types.js';
@@ -42,5 +42,24 @@ describe('splitOversized on one huge unspaced run', () => {
     expect(pieces.map((p) => run!.slice(p.start, p.end)).join('')).toBe(run);
     const total = countTokens(run!);
     expect(pieces.length).toBeLessThanOrEqual(Math.ceil(total / 90) + 1);
+  });
+});
+
+describe('whitespaceRunEnds', () => {
+  it('cuts where the regex /\\s+/g ends a run, inside the range', () => {
+    const piece = fc.constantFrom('a', 'bc', ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\ufeff', '\u3000', '\ud83d', '\ude00', '😀', '|', 'é', '\u200b');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.nat(), fc.nat(), (parts, x, y) => {
+        const source = parts.join('');
+        const start = x % (source.length + 1);
+        const end = start + (y % (source.length - start + 1));
+        const re = /\s+/g;
+        const text = source.slice(start, end);
+        const expected: number[] = [];
+        for (let m = re.exec(text); m; m = re.exec(text)) expected.push(start + m.index + m[0].length);
+        expect(whitespaceRunEnds(source, start, end)).toEqual(expected.filter((c) => c > start && c < end));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -271,12 +271,36 @@ function splitProse(start: number, end: number, limit: number, ctx: SplitContext
 }
 
 function splitWords(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
-  const cuts: number[] = [];
-  const re = /\s+/g;
-  const text = ctx.source.slice(start, end);
-  for (let m = re.exec(text); m; m = re.exec(text)) cuts.push(start + m.index + m[0].length);
-  return packAt(start, end, cuts.filter((c) => c > start && c < end), limit, ctx, (a, b) => splitChars(a, b, limit, ctx));
+  return packAt(start, end, whitespaceRunEnds(ctx.source, start, end), limit, ctx, (a, b) => splitChars(a, b, limit, ctx));
 }
+
+/**
+ * The offsets inside (start, end) just after each run of whitespace (JS `\s+`) in
+ * source[start, end), read in place: no slice, no match array per run (a wide table row is
+ * tens of thousands of cells, issue 15). Exported for its test.
+ */
+export function whitespaceRunEnds(source: string, start: number, end: number): number[] {
+  const cuts: number[] = [];
+  for (let i = start; i < end; ) {
+    if (!isJsSpace(source, i)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < end && isJsSpace(source, j)) j++;
+    if (j < end) cuts.push(j);
+    i = j;
+  }
+  return cuts;
+}
+
+/** JS `\s` at source[i] (a UTF-16 unit, as the regex reads it without the u flag). */
+function isJsSpace(source: string, i: number): boolean {
+  const c = source.charCodeAt(i);
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return JS_SPACE.test(source[i]!);
+}
+const JS_SPACE = /^\s$/;
 
 /**
  * Last resort: the longest prefix that fits, never inside a surrogate pair.
