@@ -152,8 +152,12 @@ describe('@chunkyard/nx in a docs team\'s own repo, installed from packed tarbal
     for (const l of links) expect(existsSync(join(a.root, 'content', l)), l).toBe(true);
     const score = spawnSync(join(a.root, 'node_modules/.bin/docs-score'), ['content'], { cwd: a.root, encoding: 'utf8' });
     expect(score.status, `${score.stdout}\n${score.stderr}`).toBe(0);
-    // Every topic's vectors were written where spec declares its output.
-    for (const p of Object.values(PROJECTS)) expect(existsSync(join(a.root, '.embedding-cache', p)), p).toBe(true);
+    // Every topic's vectors were written into its cache folder, and packed into the one file
+    // spec declares as its output.
+    for (const p of Object.values(PROJECTS)) {
+      expect(existsSync(join(a.root, '.embedding-cache', p)), p).toBe(true);
+      expect(existsSync(join(a.root, '.embedding-cache', `${p}.pack`)), p).toBe(true);
+    }
   });
 
   it('a second run is served wholly from the cache', () => {
@@ -209,7 +213,10 @@ describe('CI across machines on Nx\'s self-hosted remote cache', () => {
     expect(sorted(r.ran)).toEqual([]);
     expect(r.output).toContain('[remote cache]');
     expect(readTree(join(b.root, 'content'))).toEqual(readTree(join(a.root, 'content')));
-    expect(readTree(join(b.root, '.embedding-cache'))).toEqual(readTree(join(a.root, '.embedding-cache')));
+    // The vectors come as one pack per topic (the folders are unpacked when spec next runs).
+    const packs = (root: string) => Object.fromEntries(Object.entries(readTree(join(root, '.embedding-cache'))).filter(([f]) => f.endsWith('.pack')));
+    expect(Object.keys(packs(b.root))).toEqual(expect.arrayContaining(Object.values(PROJECTS).map((p) => `${p}.pack`)));
+    expect(packs(b.root)).toEqual(packs(a.root));
   });
 
   it('on machine B, editing one paragraph re-embeds only the changed chunk: the vectors travelled with the cache', async () => {

@@ -15,15 +15,17 @@
  * reads or writes.
  *
  * Options (set by the plugin, hashed by Nx as part of the task):
- *   tool  npm package name of the tool (`@chunkyard/chunking-tool`)
- *   args  its command-line arguments
- *   env   extra environment (CHUNKYARD_TOPIC_MARKER)
+ *   tool     npm package name of the tool (`@chunkyard/chunking-tool`)
+ *   args     its command-line arguments
+ *   env      extra environment (CHUNKYARD_TOPIC_MARKER)
+ *   packDir  a folder the tool keeps a cache in (spec's vectors), which travels with the Nx
+ *            cache as one file, `<packDir>.pack`: see unpackDir and packDir below
  */
 const { spawnSync } = require('node:child_process');
-const { readFileSync } = require('node:fs');
+const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { availableParallelism } = require('node:os');
 const { isMainThread, Worker } = require('node:worker_threads');
-const { dirname, join, resolve } = require('node:path');
+const { dirname, join, relative, resolve, sep } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 /**
@@ -31,6 +33,7 @@ const { pathToFileURL } = require('node:url');
  * @property {string} tool
  * @property {string[]} [args]
  * @property {Record<string, string>} [env]
+ * @property {string} [packDir]
  */
 
 /**
@@ -110,6 +113,117 @@ function sameEnv(a, b) {
 }
 
 /**
+ * The pack: every file below a folder, in one file, so that Nx stores and restores one file
+ * per topic instead of a tree (spec's vectors are 5 files in 9 folders for a small topic, and
+ * a restore without the daemon removes and copies every one of them on every run: that was
+ * most of a no-op build's restore time). Format: the line `chunkyard-pack 1`, then per file,
+ * sorted by path, a line `<byte length> <posix path>` and the bytes. Same folder, same bytes.
+ */
+const PACK_MAGIC = 'chunkyard-pack 1\n';
+
+/**
+ * Every file below `dir` as a pack (undefined when the folder does not exist).
+ * @param {string} dir
+ * @returns {Buffer | undefined}
+ */
+function packFolder(dir) {
+  if (!existsSync(dir)) return undefined;
+  /** @type {string[]} */
+  const files = [];
+  const walk = (/** @type {string} */ rel) => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else if (e.isFile()) files.push(r);
+    }
+  };
+  walk('');
+  files.sort();
+  /** @type {Buffer[]} */
+  const parts = [Buffer.from(PACK_MAGIC)];
+  for (const f of files) {
+    const bytes = readFileSync(join(dir, f));
+    parts.push(Buffer.from(`${bytes.length} ${f}\n`), bytes);
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * The files of a pack (path -> bytes), or undefined if it is not one (then it is ignored: it
+ * only saves recomputing what the folder caches).
+ * @param {Buffer} pack
+ * @returns {Map<string, Buffer> | undefined}
+ */
+function readPack(pack) {
+  if (pack.subarray(0, PACK_MAGIC.length).toString() !== PACK_MAGIC) return undefined;
+  /** @type {Map<string, Buffer>} */
+  const files = new Map();
+  let at = PACK_MAGIC.length;
+  while (at < pack.length) {
+    const nl = pack.indexOf(10, at);
+    if (nl < 0) return undefined;
+    const m = /^(\d+) (.+)$/.exec(pack.subarray(at, nl).toString());
+    const size = m ? Number(m[1]) : NaN;
+    const path = m?.[2] ?? '';
+    // Only plain relative paths: a pack never writes outside its folder.
+    if (!m || nl + 1 + size > pack.length || path.split('/').some((p) => p === '' || p === '.' || p === '..') || path.includes('\\')) return undefined;
+    files.set(path, pack.subarray(nl + 1, nl + 1 + size));
+    at = nl + 1 + size;
+  }
+  return files;
+}
+
+/**
+ * Before the tool runs: every file of `<dir>.pack` that the folder lacks is written into it (a
+ * fresh machine that restored the topic from the Nx cache has the pack, not the folder). Files
+ * the folder already has are kept: they are cache entries named by their content.
+ * @param {string} dir absolute
+ */
+function unpackDir(dir) {
+  let pack;
+  try {
+    pack = readFileSync(`${dir}.pack`);
+  } catch {
+    return;
+  }
+  const files = readPack(pack);
+  if (!files) return;
+  for (const [rel, bytes] of files) {
+    const file = join(dir, ...rel.split('/'));
+    if (existsSync(file)) continue;
+    mkdirSync(dirname(file), { recursive: true });
+    writeAtomic(file, bytes);
+  }
+}
+
+/**
+ * After the tool succeeded: the folder as `<dir>.pack` (or no pack if there is no folder).
+ * @param {string} dir absolute
+ */
+function packDir(dir) {
+  const pack = packFolder(dir);
+  if (pack) writeAtomic(`${dir}.pack`, pack);
+  else rmSync(`${dir}.pack`, { force: true });
+}
+
+/**
+ * Temp file in the same folder + rename, as @chunkyard/fs-atomic's writeFileAtomic does (this
+ * CommonJS package loads no workspace library unbundled): a reader never sees half a file.
+ * @param {string} file
+ * @param {Buffer} bytes
+ */
+function writeAtomic(file, bytes) {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
  * Runs one task. Never throws: a tool that fails, or throws, gives `success: false` and its
  * message in `terminalOutput`.
  * @param {RunOptions} options
@@ -127,6 +241,9 @@ async function runOne(options, root) {
     // Worker threads share the process's working directory (and cannot change it): the
     // batch sets it before it starts them.
     if (isMainThread && process.cwd() !== resolve(root)) process.chdir(root);
+    const packed = options.packDir ? resolve(root, options.packDir) : undefined;
+    if (packed && relative(resolve(root), packed).split(sep).includes('..')) throw new Error(`packDir ${options.packDir} is outside the workspace`);
+    if (packed) unpackDir(packed);
     const { entry, bin } = resolveTool(options.tool, root);
     if (envAtLoad === undefined) {
       envAtLoad = { ...env };
@@ -142,6 +259,7 @@ async function runOne(options, root) {
       const main = await loadMain(entry);
       code = await main(args, io);
     }
+    if (code === 0 && packed) packDir(packed);
   } catch (err) {
     // A bug in a tool (valid input never throws), or a tool that cannot be found: one task
     // fails with the message, and the batch goes on with the tasks that do not depend on it.
@@ -306,3 +424,5 @@ module.exports = runExecutor;
 module.exports.default = runExecutor;
 module.exports.batch = batchExecutor;
 module.exports.runOne = runOne;
+module.exports.packFolder = packFolder;
+module.exports.readPack = readPack;

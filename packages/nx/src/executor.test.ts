@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 interface TaskResult {
@@ -18,6 +19,7 @@ interface RunOptions {
   tool: string;
   args?: string[];
   env?: Record<string, string>;
+  packDir?: string;
 }
 interface Executor {
   (options: RunOptions, context: { root: string }): Promise<{ success: boolean }>;
@@ -27,6 +29,8 @@ interface Executor {
     overrides: unknown,
     context: { root: string },
   ): AsyncGenerator<{ task: string; result: TaskResult }>;
+  packFolder(dir: string): Buffer | undefined;
+  readPack(pack: Buffer): Map<string, Buffer> | undefined;
 }
 const require = createRequire(import.meta.url);
 const executor = require('./executor.cjs') as Executor;
@@ -176,5 +180,57 @@ describe('@chunkyard/nx:run', () => {
     expect(readdirSync(join(root, 'docs/guide/install/_chunks')).sort()).toEqual(expect.arrayContaining(['README.json']));
     expect(readdirSync(join(root, 'docs/guide/install/_chunks')).some((f) => f.startsWith('other'))).toBe(false);
     expect(process.env.CHUNKYARD_TOPIC_MARKER).toBeUndefined();
+  });
+
+  it('packDir: a pack holds exactly the files of its folder, and reads back to them (any names and bytes)', () => {
+    let n = 0;
+    const segment = fc.stringMatching(/^[a-z0-9_-]{1,8}(\.[a-z]{1,3})?$/);
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.uint8Array({ maxLength: 64 })), { selector: ([p]) => p[0], maxLength: 6 }), (entries) => {
+        const dir = join(temp, `pack-${n++}`);
+        const want = new Map<string, Buffer>();
+        for (const [parts, bytes] of entries) {
+          // A path and a folder of the same name cannot both exist: keep the first.
+          const rel = parts.join('/');
+          if ([...want.keys()].some((k) => k.startsWith(`${rel}/`) || rel.startsWith(`${k}/`))) continue;
+          mkdirSync(join(dir, ...parts.slice(0, -1)), { recursive: true });
+          writeFileSync(join(dir, ...parts), bytes);
+          want.set(rel, Buffer.from(bytes));
+        }
+        mkdirSync(dir, { recursive: true });
+        const pack = executor.packFolder(dir)!;
+        const got = executor.readPack(pack)!;
+        expect(new Map([...got].map(([k, v]) => [k, Buffer.from(v)]))).toEqual(want);
+        // Same folder, same bytes: sorted paths, nothing else in it.
+        expect(executor.packFolder(dir)!.equals(pack)).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+    expect(executor.packFolder(join(temp, 'no-such-folder'))).toBeUndefined();
+    // Not a pack, or a path that would leave its folder: ignored, never written.
+    expect(executor.readPack(Buffer.from('something else'))).toBeUndefined();
+    expect(executor.readPack(Buffer.from('chunkyard-pack 1\n3 ../x\nabc'))).toBeUndefined();
+    expect(executor.readPack(Buffer.from('chunkyard-pack 1\n9 a\nabc'))).toBeUndefined();
+  });
+
+  it("packDir: spec's vector folder is packed after the tool, and a machine with only the pack re-embeds nothing", async () => {
+    const root = workspace('packed');
+    const { inputs, dependencies } = pipeline('install');
+    inputs['install:spec'] = { ...inputs['install:spec']!, args: [...inputs['install:spec']!.args!, '--prune-cache'], packDir: '.embedding-cache/install' };
+    const first = await runBatch(root, inputs, dependencies);
+    expect(first.every((r) => r.result.success)).toBe(true);
+    const folder = join(root, '.embedding-cache/install');
+    const files = tree(folder);
+    expect(Object.keys(files).length).toBeGreaterThan(0);
+    const pack = readFileSync(`${folder}.pack`);
+    expect(new Map([...executor.readPack(pack)!].map(([k, v]) => [k, v.toString('utf8')]))).toEqual(new Map(Object.entries(files)));
+
+    // A fresh machine restores outputs, so the pack but not the folder: spec finds every vector.
+    rmSync(folder, { recursive: true });
+    const again = await runBatch(root, { 'install:spec': inputs['install:spec']! }, { 'install:spec': [] });
+    expect(again[0]!.result.success, again[0]!.result.terminalOutput).toBe(true);
+    expect(again[0]!.result.terminalOutput).toMatch(/embedded 0, cached [1-9]/);
+    expect(tree(folder)).toEqual(files);
+    expect(readFileSync(`${folder}.pack`).equals(pack)).toBe(true);
   });
 });

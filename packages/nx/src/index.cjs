@@ -13,7 +13,7 @@
  */
 const { existsSync, lstatSync, readFileSync, realpathSync } = require('node:fs');
 const { dirname, join, relative, sep } = require('node:path');
-const { createProjects, normalizeOptions, topicMarkers, TOOL_PACKAGES } = require('./plugin.cjs');
+const { createProjects, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES } = require('./plugin.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
@@ -41,8 +41,15 @@ function locateTool(packageName, workspaceRoot) {
   const inside = rel !== '' && !rel.startsWith('..') && !rel.split(sep).includes('node_modules');
   if (!inside) return { kind: 'installed', packageName };
   const projectJson = join(dir, 'project.json');
-  const project = existsSync(projectJson) ? JSON.parse(readFileSync(projectJson, 'utf8')).name : undefined;
-  return { kind: 'workspace', packageName, project: typeof project === 'string' ? project : packageName };
+  const config = existsSync(projectJson) ? JSON.parse(readFileSync(projectJson, 'utf8')) : {};
+  const project = config.name;
+  const buildInputs = mirrorBuildInputs(config.targets?.build?.inputs, rel.split(sep).join('/'));
+  return {
+    kind: 'workspace',
+    packageName,
+    project: typeof project === 'string' ? project : packageName,
+    ...(buildInputs ? { buildInputs } : {}),
+  };
 }
 
 /**
@@ -104,15 +111,19 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
 /**
  * Where this package's executor is, for hashing: in chunkyard's own repo the plugin is
  * workspace source (its real path is inside the workspace, outside node_modules), so the
- * executor file is a task input; installed, its package version is.
+ * executor files are task inputs and the targets name the package by its folder; installed,
+ * its package version is hashed and its name used.
  * @param {string} workspaceRoot
- * @returns {{ kind: 'installed' } | { kind: 'workspace', file: string }}
+ * @returns {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir: string }}
  */
 function locateExecutor(workspaceRoot) {
+  const root = realpathSync(workspaceRoot);
   const file = realpathSync(join(__dirname, 'executor.cjs'));
-  const rel = relative(realpathSync(workspaceRoot), file);
+  const rel = relative(root, file);
   const inside = !rel.startsWith('..') && !rel.split(sep).includes('node_modules');
-  return inside ? { kind: 'workspace', file: rel.split(sep).join('/') } : { kind: 'installed' };
+  if (!inside) return { kind: 'installed' };
+  const packageDir = relative(root, realpathSync(join(__dirname, '..')));
+  return { kind: 'workspace', file: rel.split(sep).join('/'), packageDir: packageDir.split(sep).join('/') };
 }
 
 module.exports = {

@@ -32,8 +32,12 @@ const { posix } = require('node:path');
  *   lockfile, its whole dependency closure) is hashed with `externalDependencies`, so upgrading
  *   chunkyard reruns every topic and no other lockfile change does.
  * - `workspace`: the tool is a project of this very workspace (chunkyard's own repo). Its cached
- *   `build` runs first and its built bundle is hashed through `dependentTasksOutputFiles`.
- * @typedef {{ kind: 'installed', packageName: string } | { kind: 'workspace', packageName: string, project: string }} ToolLocation
+ *   `build` runs first. A topic task hashes what that build hashes (`buildInputs`: the build
+ *   target's own inputs, with `{projectRoot}` made the tool's folder; see mirrorBuildInputs), so
+ *   the tool is known from sources and no task re-reads the git-ignored bundle. Without them (a
+ *   build whose inputs are not written out, or name other projects' inputs), the built bundle
+ *   is hashed through `dependentTasksOutputFiles`, as before.
+ * @typedef {{ kind: 'installed', packageName: string } | { kind: 'workspace', packageName: string, project: string, buildInputs?: unknown[] }} ToolLocation
  */
 
 /**
@@ -195,23 +199,130 @@ function topicMarkers(files, options) {
 }
 
 /**
- * How a target depends on a tool: its inputs and its extra dependsOn entries.
+ * How a target depends on a tool: what it hashes for the tool, and its extra dependsOn entries.
+ * `inputs` never reads a file some task wrote, except in the fallback for a workspace tool
+ * without mirrorable build inputs (the bundle, through `dependentTasksOutputFiles`).
  * @param {ToolLocation} location
  */
 function toolWiring(location) {
   if (location.kind === 'workspace') {
     return {
-      inputs: [{ dependentTasksOutputFiles: '**/*', transitive: true }, { externalDependencies: [] }],
+      inputs: location.buildInputs ?? [{ dependentTasksOutputFiles: '**/*', transitive: true }, { externalDependencies: [] }],
       dependsOn: [{ projects: [location.project], target: 'build' }],
       implicit: [location.project],
     };
   }
-  return {
-    // The transitive flag also hashes what earlier steps of the same topic wrote (_chunks/, …).
-    inputs: [{ dependentTasksOutputFiles: '**/*', transitive: true }, { externalDependencies: [location.packageName] }],
-    dependsOn: [],
-    implicit: [],
+  return { inputs: [{ externalDependencies: [location.packageName] }], dependsOn: [], implicit: [] };
+}
+
+/**
+ * The tool for a task that already hashes its dependencies' outputs without `transitive` (a
+ * section's or llms.txt's index.json inputs): its installed package, or a workspace tool's
+ * build inputs; in the fallback, nothing more (`[]` keeps Nx from hashing every external
+ * package), as the bundle is a direct dependency's output.
+ * @param {ToolLocation} location
+ */
+function toolSourceInputs(location) {
+  if (location.kind === 'installed') return [{ externalDependencies: [location.packageName] }];
+  return location.buildInputs ?? [{ externalDependencies: [] }];
+}
+
+/**
+ * A workspace tool's build target inputs, rewritten so that a topic task can hash the same
+ * files: `{projectRoot}` becomes the tool's folder. Undefined when they cannot be mirrored
+ * exactly: no inputs written out (Nx would use defaults), a named input (it would resolve
+ * against the topic project) or an input that reads other tasks' outputs or other projects.
+ * Also the tool's package.json: its `exports` name the entry the executor loads.
+ * @param {unknown} inputs  the build target's `inputs`
+ * @param {string} toolRoot workspace-relative posix folder of the tool
+ * @returns {unknown[] | undefined}
+ */
+function mirrorBuildInputs(inputs, toolRoot) {
+  if (!Array.isArray(inputs) || inputs.length === 0) return undefined;
+  const root = `{workspaceRoot}/${toolRoot}`;
+  /** @param {string} glob */
+  const path = (glob) => {
+    const neg = glob.startsWith('!');
+    const g = neg ? glob.slice(1) : glob;
+    if (g.startsWith('{projectRoot}')) return `${neg ? '!' : ''}${root}${g.slice('{projectRoot}'.length)}`;
+    if (g.startsWith('{workspaceRoot}')) return glob;
+    return undefined;
   };
+  /** @type {unknown[]} */
+  const out = [];
+  for (const input of inputs) {
+    if (typeof input === 'string') {
+      const p = path(input);
+      if (p === undefined) return undefined;
+      out.push(p);
+    } else if (input && typeof input === 'object' && !Array.isArray(input)) {
+      const keys = Object.keys(input);
+      const o = /** @type {Record<string, unknown>} */ (input);
+      if (keys.length === 1 && keys[0] === 'fileset' && typeof o.fileset === 'string') {
+        const p = path(o.fileset);
+        if (p === undefined) return undefined;
+        out.push(p);
+      } else if (keys.length === 1 && keys[0] === 'externalDependencies' && Array.isArray(o.externalDependencies)) {
+        out.push({ externalDependencies: [...o.externalDependencies] });
+      } else if (keys.length === 1 && (keys[0] === 'env' || keys[0] === 'runtime') && typeof o[keys[0]] === 'string') {
+        out.push({ ...o });
+      } else {
+        return undefined;
+      }
+    } else {
+      return undefined;
+    }
+  }
+  out.push(`${root}/package.json`);
+  // Without an externalDependencies entry Nx would hash every external package.
+  if (!out.some((i) => typeof i === 'object' && i !== null && 'externalDependencies' in i)) out.push({ externalDependencies: [] });
+  return out;
+}
+
+/**
+ * One inputs list from several: strings and objects once each (first position kept), every
+ * `externalDependencies` entry merged into one (sorted), which goes last.
+ * @param {unknown[][]} lists
+ */
+function mergeInputs(lists) {
+  /** @type {unknown[]} */
+  const out = [];
+  const seen = new Set();
+  /** @type {Set<string>} */
+  const external = new Set();
+  let hasExternal = false;
+  for (const list of lists) {
+    for (const input of list) {
+      if (input && typeof input === 'object' && 'externalDependencies' in input) {
+        hasExternal = true;
+        for (const e of /** @type {{ externalDependencies: string[] }} */ (input).externalDependencies) external.add(e);
+        continue;
+      }
+      const key = JSON.stringify(input);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(input);
+    }
+  }
+  if (hasExternal) out.push({ externalDependencies: [...external].sort() });
+  return out;
+}
+
+/**
+ * The steps a step's output is a function of: itself and every step before it, in STEPS order.
+ * @param {string} target
+ * @returns {Step[]}
+ */
+function upstreamSteps(target) {
+  /** @type {Set<string>} */
+  const want = new Set();
+  const add = (/** @type {string} */ t) => {
+    if (want.has(t)) return;
+    want.add(t);
+    for (const a of STEPS.find((s) => s.target === t)?.after ?? []) add(a);
+  };
+  add(target);
+  return STEPS.filter((s) => want.has(s.target));
 }
 
 /**
@@ -234,9 +345,24 @@ function toolWiring(location) {
  * @param {string} tool  npm package name
  * @param {string[]} args
  * @param {NormalizedOptions} options
+ * @param {BuildContext} ctx
+ * @param {{ packDir?: string }} [extra]  executor options beyond the tool's command line
  */
-function runTool(step, tool, args, options) {
-  return { executor: `@chunkyard/nx:${step}`, options: { tool, args, ...markerEnv(options) } };
+function runTool(step, tool, args, options, ctx, extra = {}) {
+  return { executor: `${executorPackage(ctx)}:${step}`, options: { tool, args, ...extra, ...markerEnv(options) } };
+}
+
+/**
+ * How targets name this package's executors: `@chunkyard/nx` when installed. In chunkyard's
+ * own repo, the package folder (`./packages/nx`): Nx reads a workspace package's executor
+ * schema "from source" by its package name, and for that loads TypeScript to read the root
+ * tsconfig's export conditions, about 0.2 s of every command; a path skips that lookup and
+ * names the same executors.json.
+ * @param {BuildContext} ctx
+ */
+function executorPackage(ctx) {
+  const e = ctx.executor;
+  return e?.kind === 'workspace' && e.packageDir ? `./${e.packageDir}` : '@chunkyard/nx';
 }
 
 /**
@@ -271,14 +397,16 @@ function shellQuote(arg) {
  */
 function executorInputs(ctx) {
   const e = ctx.executor ?? { kind: 'installed' };
-  return e.kind === 'workspace' ? [`{workspaceRoot}/${e.file}`] : [{ externalDependencies: ['@chunkyard/nx'] }];
+  return e.kind === 'workspace'
+    ? [`{workspaceRoot}/${e.file}`, `{workspaceRoot}/${posix.join(posix.dirname(e.file), 'executor-worker.cjs')}`]
+    : [{ externalDependencies: ['@chunkyard/nx'] }];
 }
 
 /**
  * @typedef {object} BuildContext
  * @property {NormalizedOptions} options
  * @property {Record<string, ToolLocation>} tools   by package name
- * @property {{ kind: 'installed' } | { kind: 'workspace', file: string }} [executor]  where executor.cjs is (default: installed)
+ * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
  */
 
 /**
@@ -351,17 +479,33 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     '!{projectRoot}/_keywords/**',
     '{projectRoot}/topic.yaml',
   ];
+  const tool = (/** @type {string} */ pkg) => /** @type {ToolLocation} */ (tools[pkg]);
+  // What a topic step hashes: the topic's sources, the config if it or a step before it reads
+  // it, and the tools and executor of it and every step before it. Each step's output is a
+  // deterministic function of exactly these, so hashing them is as exact as hashing the
+  // earlier steps' outputs (`dependentTasksOutputFiles`), and needs no read of a git-ignored
+  // output on every run: Nx hashes tracked files from its file index, and these tasks are
+  // hashed up front, in one batch, not each after its dependencies ran.
+  const topicInputs = (/** @type {Step[]} */ steps, /** @type {ToolLocation[]} */ extra) =>
+    mergeInputs([
+      topicSources,
+      steps.some((s) => s.readsConfig) ? [`{workspaceRoot}/${options.configFile}`] : [],
+      ...[...steps.map((s) => tool(s.tool)), ...extra].map((t) => toolWiring(t).inputs),
+      executorInputs(ctx),
+    ]);
   if (isTopic) {
     for (const step of STEPS) {
-      const wiring = toolWiring(/** @type {ToolLocation} */ (tools[step.tool]));
+      const wiring = toolWiring(tool(step.tool));
       wiring.implicit.forEach((p) => implicit.add(p));
       const cacheDir = `${options.embeddingCacheDir}/${name}`;
       const args = [
         '{projectRoot}',
         ...(step.readsConfig ? ['--config', options.configFile] : []),
-        // Each topic's vectors live in their own folder, declared as an output of spec: they
-        // travel with the Nx cache (local or remote), so a fresh CI machine that restored a
-        // topic re-embeds only the chunks an edit changed.
+        // Each topic's vectors live in their own folder, which travels with the Nx cache (local
+        // or remote) as one file, `<folder>.pack`, an output of spec (the executor unpacks it
+        // before topic-spec runs and packs the folder after): a fresh CI machine that restored
+        // a topic re-embeds only the chunks an edit changed, and a restore copies one file per
+        // topic, not the folder's tree.
         // Pruned to what this run used, so the artifact does not carry every past edit's vectors.
         ...(step.target === 'spec' ? ['--cache-dir', cacheDir, '--prune-cache'] : []),
       ];
@@ -370,27 +514,32 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
           ? ['{projectRoot}/_chunks']
           : step.target === 'keywords'
             ? ['{projectRoot}/_keywords']
-            : ['{projectRoot}/topic-spec.md', `{workspaceRoot}/${cacheDir}`];
+            : ['{projectRoot}/topic-spec.md', `{workspaceRoot}/${cacheDir}.pack`];
       targets[step.target] = {
-        ...runTool(step.after.length === 0 ? 'sources' : step.target, step.tool, args.map((a) => (a === '{projectRoot}' ? dir : a)), options),
+        ...runTool(step.after.length === 0 ? 'sources' : step.target, step.tool, args.map((a) => (a === '{projectRoot}' ? dir : a)), options, ctx, step.target === 'spec' ? { packDir: cacheDir } : {}),
         cache: true,
-        inputs: [...topicSources, ...(step.readsConfig ? [`{workspaceRoot}/${options.configFile}`] : []), ...wiring.inputs, ...executorInputs(ctx)],
+        inputs: topicInputs(upstreamSteps(step.target), []),
         outputs,
         dependsOn: [...step.after, ...wiring.dependsOn],
         metadata: { description: `${step.bin} over this topic`, technologies: ['chunkyard'] },
       };
     }
   }
-  const indexWiring = toolWiring(/** @type {ToolLocation} */ (tools[INDEX_TOOL.tool]));
+  const indexTool = tool(INDEX_TOOL.tool);
+  const indexWiring = toolWiring(indexTool);
   indexWiring.implicit.forEach((p) => implicit.add(p));
   targets[INDEX_JSON_TARGET] = {
     ...(childNames.length === 0
-      ? runTool(INDEX_JSON_TARGET, INDEX_TOOL.tool, [dir, '--root', docsRoot], options)
+      ? runTool(INDEX_JSON_TARGET, INDEX_TOOL.tool, [dir, '--root', docsRoot], options, ctx)
       : runCommand(INDEX_TOOL.bin, [dir, '--root', docsRoot], options)),
     cache: true,
-    // A topic's index.json reads what its spec wrote; a section's reads its children's
-    // index.json (their titles). Both are outputs of the tasks it depends on, nothing else.
-    inputs: [...(isTopic ? indexWiring.inputs : [{ dependentTasksOutputFiles: '**/*' }, ...indexWiring.inputs.slice(1)]), ...(childNames.length === 0 ? executorInputs(ctx) : [])],
+    // A topic's index.json is a function of the topic's whole pipeline (as its steps are); one
+    // over folders below it also reads their index.json (their titles), which are outputs of
+    // the tasks it depends on. A section hashes exactly those, not its children's sources, so
+    // a section reruns only when a child's listing changed.
+    inputs: isTopic
+      ? [...topicInputs(upstreamSteps('spec'), [indexTool]), ...(childNames.length ? [{ dependentTasksOutputFiles: '**/index.json' }] : [])]
+      : mergeInputs([[{ dependentTasksOutputFiles: '**/*' }], toolSourceInputs(indexTool)]),
     outputs: ['{projectRoot}/index.json'],
     dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...indexWiring.dependsOn],
     metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },
@@ -405,13 +554,27 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
         options,
       ),
       cache: true,
-      // Every index.json below the root (it lists every topic), and nothing else; llms-full.txt
-      // also reads every chunk file those indexes link.
-      inputs: [
-        { dependentTasksOutputFiles: '**/index.json', transitive: true },
-        ...(full ? [{ dependentTasksOutputFiles: '**/_chunks/*.md', transitive: true }] : []),
-        ...indexWiring.inputs.slice(1),
-      ],
+      // It reads every index.json below the root (llms-full.txt also every chunk file they
+      // link): outputs of every task below, so a function of what all of them hash, which is
+      // every source file under the root (and every marker), the config, and every tool.
+      // Hashing those, not the outputs (`dependentTasksOutputFiles` with `transitive`), spares
+      // a walk of every task's outputs below the root on every run; it reruns on any edit under
+      // the root, as it did, since an edit almost always changes some index.json.
+      inputs: mergeInputs([
+        [
+          `{workspaceRoot}/${docsRoot}/**/*.{md,markdown,txt}`,
+          `{workspaceRoot}/${docsRoot}/**/topic.yaml`,
+          `{workspaceRoot}/${docsRoot}/**/${options.topicMarker}`,
+          `!{workspaceRoot}/${docsRoot}/**/topic-spec.md`,
+          `!{workspaceRoot}/${docsRoot}/**/_chunks/**`,
+          `!{workspaceRoot}/${docsRoot}/**/_keywords/**`,
+          `!{workspaceRoot}/${docsRoot}/llms.txt`,
+          `!{workspaceRoot}/${docsRoot}/llms-full.txt`,
+          `{workspaceRoot}/${options.configFile}`,
+        ],
+        ...[...STEPS.map((s) => tool(s.tool)), indexTool].map((t) => toolWiring(t).inputs),
+        executorInputs(ctx),
+      ]),
       outputs: ['{projectRoot}/llms.txt', ...(full ? ['{projectRoot}/llms-full.txt'] : [])],
       dependsOn: [INDEX_JSON_TARGET, ...indexWiring.dependsOn],
       metadata: { description: 'index-tool --llms-txt: llms.txt (llmstxt.org) for the docs root, from every index.json' },
@@ -447,6 +610,9 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
 
 module.exports = {
   STEPS,
+  mirrorBuildInputs,
+  mergeInputs,
+  upstreamSteps,
   INDEX_TOOL,
   TOOL_PACKAGES,
   INDEX_JSON_TARGET,

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 interface Target {
   command?: string;
   executor?: string;
-  options?: { tool: string; args: string[]; env?: Record<string, string> };
+  options?: { tool: string; args: string[]; env?: Record<string, string>; packDir?: string };
   cache: boolean;
   inputs: unknown[];
   outputs: string[];
@@ -23,17 +23,21 @@ interface Project {
   implicitDependencies: string[];
   targets: Record<string, Target>;
 }
-type ToolLocation = { kind: 'installed'; packageName: string } | { kind: 'workspace'; packageName: string; project: string };
+type ToolLocation = { kind: 'installed'; packageName: string } | { kind: 'workspace'; packageName: string; project: string; buildInputs?: unknown[] };
 interface PluginCore {
   TOOL_PACKAGES: readonly string[];
   normalizeOptions(o: unknown): { docsRoots: string[]; topicMarker: string; configFile: string; embeddingCacheDir: string };
-  createProjects(files: string[], ctx: { options: ReturnType<PluginCore['normalizeOptions']>; tools: Record<string, ToolLocation>; executor?: { kind: 'installed' } | { kind: 'workspace'; file: string } }): [string, { projects: Record<string, Project> }][];
+  createProjects(files: string[], ctx: { options: ReturnType<PluginCore['normalizeOptions']>; tools: Record<string, ToolLocation>; executor?: ExecutorLocation }): [string, { projects: Record<string, Project> }][];
+  mirrorBuildInputs(inputs: unknown, toolRoot: string): unknown[] | undefined;
+  mergeInputs(lists: unknown[][]): unknown[];
+  upstreamSteps(target: string): { target: string }[];
 }
 interface PluginEdge {
   name: string;
   createNodesV2: [string, (files: string[], options: unknown, context: { workspaceRoot: string }) => [string, { projects: Record<string, Project> }][]];
   locateTool(packageName: string, workspaceRoot: string): ToolLocation;
 }
+type ExecutorLocation = { kind: 'installed' } | { kind: 'workspace'; file: string; packageDir?: string };
 const require = createRequire(import.meta.url);
 const core = require('./plugin.cjs') as PluginCore;
 const edge = require('./index.cjs') as PluginEdge;
@@ -41,7 +45,6 @@ const edge = require('./index.cjs') as PluginEdge;
 const installed = Object.fromEntries(core.TOOL_PACKAGES.map((p) => [p, { kind: 'installed', packageName: p } as ToolLocation]));
 const workspace = Object.fromEntries(core.TOOL_PACKAGES.map((p) => [p, { kind: 'workspace', packageName: p, project: p.replace('@chunkyard/', '') } as ToolLocation]));
 
-type ExecutorLocation = { kind: 'installed' } | { kind: 'workspace'; file: string };
 
 function projects(files: string[], options: unknown = {}, tools = installed, executor?: ExecutorLocation): Record<string, Project> {
   const results = core.createProjects(files, { options: core.normalizeOptions(options), tools, ...(executor ? { executor } : {}) });
@@ -68,11 +71,10 @@ describe('@chunkyard/nx: inferred targets', () => {
     const t = topic().targets;
     expect(t.chunk!.executor).toBe('@chunkyard/nx:sources');
     expect(t.chunk!.options).toEqual({ tool: '@chunkyard/chunking-tool', args: ['docs/libraries/foo', '--config', 'chunkyard.config.yaml'] });
-    expect(t.chunk!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/chunking-tool'] });
-    expect(t.chunk!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/nx'] });
+    expect(t.chunk!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/chunking-tool', '@chunkyard/nx'] });
     expect(t.chunk!.inputs).toContain('{workspaceRoot}/chunkyard.config.yaml');
     expect(t.keywords!.options).toEqual({ tool: '@chunkyard/keyword-extractor', args: ['docs/libraries/foo'] });
-    expect(t.keywords!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/keyword-extractor'] });
+    expect(t.keywords!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/keyword-extractor', '@chunkyard/nx'] });
     // Keywords depend on the topic's text only: a chunking setting must not rerun them.
     expect(t.keywords!.inputs).not.toContain('{workspaceRoot}/chunkyard.config.yaml');
     expect(t.spec!.dependsOn).toEqual(['chunk', 'keywords']);
@@ -84,20 +86,92 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(topic().implicitDependencies).toEqual([]);
   });
 
+  it("a step hashes its own and every earlier step's sources, config and tools, never an earlier step's outputs", () => {
+    const t = topic().targets;
+    const sources = ['{projectRoot}/**/*.{md,markdown,txt}', '!{projectRoot}/topic-spec.md', '!{projectRoot}/_chunks/**', '!{projectRoot}/_keywords/**', '{projectRoot}/topic.yaml'];
+    const config = '{workspaceRoot}/chunkyard.config.yaml';
+    const ext = (...tools: string[]) => ({ externalDependencies: [...tools.map((x) => `@chunkyard/${x}`), '@chunkyard/nx'].sort() });
+    expect(t.chunk!.inputs).toEqual([...sources, config, ext('chunking-tool')]);
+    expect(t.keywords!.inputs).toEqual([...sources, ext('keyword-extractor')]);
+    // spec reads _chunks/ and _keywords/: functions of exactly what chunk and keywords hash.
+    expect(t.spec!.inputs).toEqual([...sources, config, ext('chunking-tool', 'keyword-extractor', 'topic-spec')]);
+    expect(t['index-json']!.inputs).toEqual([...sources, config, ext('chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool')]);
+    // Nx hashes a task with no dependentTasksOutputFiles input up front, from its file index:
+    // no git-ignored output is read to hash any topic step.
+    for (const target of ['chunk', 'keywords', 'spec', 'index-json']) {
+      expect(JSON.stringify(t[target]!.inputs), target).not.toContain('dependentTasksOutputFiles');
+    }
+  });
+
+  it('upstreamSteps: a step and every step before it, in pipeline order', () => {
+    expect(core.upstreamSteps('chunk').map((s) => s.target)).toEqual(['chunk']);
+    expect(core.upstreamSteps('keywords').map((s) => s.target)).toEqual(['keywords']);
+    expect(core.upstreamSteps('spec').map((s) => s.target)).toEqual(['chunk', 'keywords', 'spec']);
+  });
+
+  it('mergeInputs keeps each input once, in first-seen order, and merges every externalDependencies entry into one, last', () => {
+    expect(core.mergeInputs([['a', { env: 'X' }, { externalDependencies: ['z'] }], ['a', 'b', { env: 'X' }, { externalDependencies: ['y', 'z'] }]])).toEqual(['a', { env: 'X' }, 'b', { externalDependencies: ['y', 'z'] }]);
+    expect(core.mergeInputs([['a'], ['b']])).toEqual(['a', 'b']);
+  });
+
+  it("mirrorBuildInputs: a workspace tool's build inputs, as a topic task hashes them, or undefined where that would not be exact", () => {
+    const build = ['{projectRoot}/src/**/*.ts', '!{projectRoot}/src/**/*.test.ts', '{workspaceRoot}/packages/*/src/**/*.ts', { fileset: '{projectRoot}/assets/*' }, { externalDependencies: ['esbuild'] }, { env: 'MODE' }];
+    expect(core.mirrorBuildInputs(build, 'apps/chunking-tool')).toEqual([
+      '{workspaceRoot}/apps/chunking-tool/src/**/*.ts',
+      '!{workspaceRoot}/apps/chunking-tool/src/**/*.test.ts',
+      '{workspaceRoot}/packages/*/src/**/*.ts',
+      '{workspaceRoot}/apps/chunking-tool/assets/*',
+      { externalDependencies: ['esbuild'] },
+      { env: 'MODE' },
+      '{workspaceRoot}/apps/chunking-tool/package.json',
+    ]);
+    // No externalDependencies entry: an empty one, or Nx would hash every external package.
+    expect(core.mirrorBuildInputs(['{projectRoot}/src/**/*.ts'], 'apps/x')).toEqual(['{workspaceRoot}/apps/x/src/**/*.ts', '{workspaceRoot}/apps/x/package.json', { externalDependencies: [] }]);
+    // Nx's defaults, a named input (it would resolve against the topic), another project's or task's files: not mirrored.
+    for (const inputs of [undefined, [], ['production'], ['^production'], [{ input: 'production', projects: ['x'] }], [{ dependentTasksOutputFiles: '**/*' }], [{ fileset: 'src/**' }]]) {
+      expect(core.mirrorBuildInputs(inputs, 'apps/x'), JSON.stringify(inputs)).toBeUndefined();
+    }
+  });
+
   it('spec writes its vectors into a per-topic cache folder that is one of its outputs', () => {
     const spec = topic().targets.spec!;
     expect(spec.options!.args).toEqual(['docs/libraries/foo', '--config', 'chunkyard.config.yaml', '--cache-dir', '.embedding-cache/topic-libraries-foo', '--prune-cache']);
-    expect(spec.outputs).toEqual(['{projectRoot}/topic-spec.md', '{workspaceRoot}/.embedding-cache/topic-libraries-foo']);
+    expect(spec.options!.packDir).toBe('.embedding-cache/topic-libraries-foo');
+    // One file for the folder: a restore copies it, not the folder's tree (executor.cjs, packDir).
+    expect(spec.outputs).toEqual(['{projectRoot}/topic-spec.md', '{workspaceRoot}/.embedding-cache/topic-libraries-foo.pack']);
   });
 
-  it('workspace tools (chunkyard\'s own repo): each step waits for its tool build and hashes the built bundle and the executor\'s source', () => {
+  it('workspace tools (chunkyard\'s own repo) without mirrorable build inputs: each step waits for its tool build and hashes the built bundle and the executor\'s source', () => {
     const p = projects(['docs/libraries/foo/golden-reference.md'], {}, workspace, { kind: 'workspace', file: 'packages/nx/src/executor.cjs' })['docs/libraries/foo']!;
     expect(p.targets.chunk!.inputs).toContain('{workspaceRoot}/packages/nx/src/executor.cjs');
+    expect(p.targets.chunk!.inputs).toContain('{workspaceRoot}/packages/nx/src/executor-worker.cjs');
     expect(p.targets.chunk!.inputs).not.toContainEqual({ externalDependencies: ['@chunkyard/nx'] });
     expect(p.targets.chunk!.dependsOn).toEqual([{ projects: ['chunking-tool'], target: 'build' }]);
     expect(p.targets.chunk!.inputs).toContainEqual({ dependentTasksOutputFiles: '**/*', transitive: true });
     expect(p.targets.chunk!.inputs).toContainEqual({ externalDependencies: [] });
     expect(p.implicitDependencies).toEqual(['chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool']);
+    // Without a package folder the executors keep their package name.
+    expect(p.targets.chunk!.executor).toBe('@chunkyard/nx:sources');
+  });
+
+  it("workspace tools with build inputs: each step hashes its own and earlier tools' build inputs, not their bundles; executors are named by the package folder", () => {
+    const withBuild = Object.fromEntries(
+      core.TOOL_PACKAGES.map((p) => {
+        const dir = p.replace('@chunkyard/', '');
+        return [p, { kind: 'workspace', packageName: p, project: dir, buildInputs: [`{workspaceRoot}/apps/${dir}/src/**/*.ts`, { externalDependencies: ['esbuild'] }] } as ToolLocation];
+      }),
+    );
+    const p = projects(['docs/libraries/foo/golden-reference.md'], {}, withBuild, { kind: 'workspace', file: 'packages/nx/src/executor.cjs', packageDir: 'packages/nx' })['docs/libraries/foo']!;
+    expect(p.targets.keywords!.inputs).toContain('{workspaceRoot}/apps/keyword-extractor/src/**/*.ts');
+    expect(p.targets.keywords!.inputs).not.toContain('{workspaceRoot}/apps/chunking-tool/src/**/*.ts');
+    expect(p.targets.spec!.inputs).toEqual(expect.arrayContaining(['{workspaceRoot}/apps/chunking-tool/src/**/*.ts', '{workspaceRoot}/apps/keyword-extractor/src/**/*.ts', '{workspaceRoot}/apps/topic-spec/src/**/*.ts']));
+    expect(p.targets['index-json']!.inputs).toContain('{workspaceRoot}/apps/index-tool/src/**/*.ts');
+    expect(p.targets.spec!.inputs.at(-1)).toEqual({ externalDependencies: ['esbuild'] });
+    for (const target of ['chunk', 'keywords', 'spec', 'index-json']) {
+      expect(JSON.stringify(p.targets[target]!.inputs), target).not.toContain('dependentTasksOutputFiles');
+    }
+    expect(p.targets.chunk!.dependsOn).toEqual([{ projects: ['chunking-tool'], target: 'build' }]);
+    expect([p.targets.chunk, p.targets.spec, p.targets['index-json']].map((x) => x!.executor)).toEqual(['./packages/nx:sources', './packages/nx:spec', './packages/nx:index-json']);
   });
 
   it('outputs never feed back into inputs', () => {
@@ -143,7 +217,21 @@ describe('@chunkyard/nx: inferred targets', () => {
     const root = projects(['docs/a/t/golden-reference.md'], { llmsTxt: { title: "Bob's docs", summary: 'All of them.' } }).docs!;
     const llms = root.targets['llms-txt']!;
     expect(llms.command).toBe("index-tool docs --root docs --llms-txt --llms-title 'Bob'\\''s docs' --llms-summary 'All of them.'");
-    expect(llms.inputs[0]).toEqual({ dependentTasksOutputFiles: '**/index.json', transitive: true });
+    // Every source under the root (what every index.json below is a function of), not the
+    // index.json files themselves: no walk of every task's outputs on every run.
+    expect(llms.inputs.slice(0, 8)).toEqual([
+      '{workspaceRoot}/docs/**/*.{md,markdown,txt}',
+      '{workspaceRoot}/docs/**/topic.yaml',
+      '{workspaceRoot}/docs/**/golden-reference.md',
+      '!{workspaceRoot}/docs/**/topic-spec.md',
+      '!{workspaceRoot}/docs/**/_chunks/**',
+      '!{workspaceRoot}/docs/**/_keywords/**',
+      '!{workspaceRoot}/docs/llms.txt',
+      '!{workspaceRoot}/docs/llms-full.txt',
+    ]);
+    expect(llms.inputs).toContain('{workspaceRoot}/chunkyard.config.yaml');
+    expect(llms.inputs.at(-1)).toEqual({ externalDependencies: ['@chunkyard/chunking-tool', '@chunkyard/index-tool', '@chunkyard/keyword-extractor', '@chunkyard/nx', '@chunkyard/topic-spec'] });
+    expect(JSON.stringify(llms.inputs)).not.toContain('dependentTasksOutputFiles');
     expect(llms.outputs).toEqual(['{projectRoot}/llms.txt']);
     expect(llms.dependsOn).toEqual(['index-json']);
     const off = projects(['docs/a/t/golden-reference.md'], { llmsTxt: false });
@@ -158,10 +246,9 @@ describe('@chunkyard/nx: inferred targets', () => {
     const llms = projects(['docs/a/t/golden-reference.md'], { llmsTxt: { full: true } }).docs!.targets['llms-txt']!;
     expect(llms.command).toBe('index-tool docs --root docs --llms-txt --llms-full');
     expect(llms.outputs).toEqual(['{projectRoot}/llms.txt', '{projectRoot}/llms-full.txt']);
-    expect(llms.inputs.slice(0, 2)).toEqual([
-      { dependentTasksOutputFiles: '**/index.json', transitive: true },
-      { dependentTasksOutputFiles: '**/_chunks/*.md', transitive: true },
-    ]);
+    // The chunk files are functions of the same sources, config and tools.
+    expect(llms.inputs).toContain('{workspaceRoot}/docs/**/*.{md,markdown,txt}');
+    expect(JSON.stringify(llms.inputs)).not.toContain('dependentTasksOutputFiles');
   });
 
   it('docsRoot, topicMarker and configFile are options; several roots get root-qualified names', () => {
@@ -198,9 +285,11 @@ describe('@chunkyard/nx: the file-system edge', () => {
   const temp = mkdtempSync(join(tmpdir(), 'chunkyard-nx-edge-'));
   afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-  it('in this repo the tools are workspace projects, named by their project.json', () => {
+  it('in this repo the tools are workspace projects, named by their project.json, with their build inputs mirrored', () => {
     const repo = join(import.meta.dirname, '..', '..', '..');
-    expect(edge.locateTool('@chunkyard/chunking-tool', repo)).toEqual({ kind: 'workspace', packageName: '@chunkyard/chunking-tool', project: 'chunking-tool' });
+    const found = edge.locateTool('@chunkyard/chunking-tool', repo);
+    expect(found).toMatchObject({ kind: 'workspace', packageName: '@chunkyard/chunking-tool', project: 'chunking-tool' });
+    expect(found.kind === 'workspace' && found.buildInputs).toEqual(expect.arrayContaining(['{workspaceRoot}/apps/chunking-tool/src/**/*.ts', '{workspaceRoot}/apps/chunking-tool/package.json']));
   });
 
   it('a tool under node_modules is an installed package', () => {
