@@ -72,17 +72,58 @@ export function breadcrumbPrefix(
   minTokens: number,
 ): string {
   if (mode === 'none') return '';
-  const path = chunkPath(chunk.pieces);
-  const full = fullBreadcrumb(fileTitle, path);
+  const shape = chunkShape(chunk.pieces);
+  return prefixOf(mode, chunk, fileTitle, minTokens, shape, fullBreadcrumb(fileTitle, shape.path));
+}
+
+/** What the metadata stage reads from a chunk's pieces, gathered in one pass over them. */
+interface ChunkShape {
+  /** chunkPath: the first heading's path, else the first piece's. */
+  path: HeadingRef[];
+  /** The first heading piece, if any. */
+  opening: Piece | undefined;
+  /** Some piece is not a heading, and every such piece is code, a table, a list item or HTML. */
+  contextless: boolean;
+  /** Each piece's unit type, in order. */
+  unitTypes: BlockType[];
+  /** uniqueTypes: every type of every piece, once, in order of first appearance. */
+  nodeTypes: BlockType[];
+  tableColumns: number[];
+  splitUnit: boolean;
+}
+
+function chunkShape(pieces: Piece[]): ChunkShape {
+  let opening: Piece | undefined;
+  let content = 0;
+  let contextless = true;
+  const unitTypes: BlockType[] = [];
+  const nodeTypes: BlockType[] = [];
+  const tableColumns: number[] = [];
+  let splitUnit = false;
+  for (const p of pieces) {
+    const type = p.unit.type;
+    unitTypes.push(type);
+    if (type === 'heading') {
+      opening ??= p;
+    } else {
+      content++;
+      if (type !== 'code' && type !== 'table' && type !== 'listItem' && type !== 'html') contextless = false;
+    }
+    if (type === 'table') tableColumns.push(p.unit.header?.length ?? 0);
+    // A chunk has a handful of types: a linear search keeps a Set's first-appearance order.
+    for (const t of p.types) if (!nodeTypes.includes(t)) nodeTypes.push(t);
+    if (p.splitUnit) splitUnit = true;
+  }
+  return { path: (opening ?? pieces[0]!).path, opening, contextless: content > 0 && contextless, unitTypes, nodeTypes, tableColumns, splitUnit };
+}
+
+/** breadcrumbPrefix for a mode other than `none`, with the chunk's shape and full breadcrumb at hand. */
+function prefixOf(mode: BreadcrumbMode, chunk: NormalizedChunk, fileTitle: string, minTokens: number, shape: ChunkShape, full: string): string {
   if (mode === 'always') return full;
-  const contentTypes = chunk.pieces.filter((p) => p.unit.type !== 'heading').map((p) => p.unit.type);
-  const contextless =
-    contentTypes.length > 0 && contentTypes.every((t) => t === 'code' || t === 'table' || t === 'listItem' || t === 'html');
   const short = chunk.tokens - chunk.overlapTokens < minTokens;
-  if (contextless || short) return full;
-  const opening = chunk.pieces.find((p) => p.unit.type === 'heading');
-  if (opening) return full === opening.unit.text ? '' : full;
-  if (path.length > 0 && path[0]!.text !== fileTitle) return fileTitle;
+  if (shape.contextless || short) return full;
+  if (shape.opening) return full === shape.opening.unit.text ? '' : full;
+  if (shape.path.length > 0 && shape.path[0]!.text !== fileTitle) return fileTitle;
   return '';
 }
 
@@ -93,13 +134,23 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
   const ids = chunks.map((_, n) => `${parentId}::ch${n}`);
   const idOf = (n: number): string => ids[n]!;
   const memo = new BreadcrumbMemo();
+  // The chunks of a section are consecutive and share its path array: the last path's full
+  // breadcrumb is kept (a global WeakMap entry per path cost GC time on thousands of headings).
+  let lastPath: HeadingRef[] | null = null;
+  let lastFull = '';
   return chunks.map((chunk, n) => {
-    const path = chunkPath(chunk.pieces);
-    const wanted = breadcrumbPrefix(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens);
+    const shape = chunkShape(chunk.pieces);
+    const { path } = shape;
+    let wanted = '';
+    if (options.breadcrumbMode !== 'none') {
+      if (path !== lastPath) {
+        lastPath = path;
+        lastFull = joinBreadcrumb(ctx.fileTitle, path);
+      }
+      wanted = prefixOf(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens, shape, lastFull);
+    }
     const prefix = wanted ? shrinkBreadcrumb(wanted, options.maxTokens - chunk.tokens, ctx.prefixTokens, memo) : '';
     const embedText = prefix ? `${prefix}\n\n${chunk.text}` : chunk.text;
-    const nodeTypes = uniqueTypes(chunk.pieces);
-    const tableColumns = chunk.pieces.filter((p) => p.unit.type === 'table').map((p) => p.unit.header?.length ?? 0);
     return {
       id: idOf(n),
       parentId,
@@ -117,12 +168,12 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
       },
       prevId: n > 0 ? idOf(n - 1) : null,
       nextId: n < chunks.length - 1 ? idOf(n + 1) : null,
-      nodeTypes,
-      contentHints: contentHint(chunk.pieces),
-      containsTable: tableColumns.length > 0,
-      tableColumns,
+      nodeTypes: shape.nodeTypes,
+      contentHints: contentHintOf(shape.unitTypes),
+      containsTable: shape.tableColumns.length > 0,
+      tableColumns: shape.tableColumns,
       isCode: isCode(chunk.text),
-      splitUnit: chunk.pieces.some((p) => p.splitUnit),
+      splitUnit: shape.splitUnit,
       overlapChars: chunk.overlapChars,
       metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: { ...PIPELINE } },
     };
@@ -225,12 +276,6 @@ function truncateWordsUncached(name: string, words: number): string {
     return k !== '' ? `${k}…` : k;
   }
   return cut ? `${kept.join(' ')}…` : kept.join(' ');
-}
-
-function uniqueTypes(pieces: Piece[]): BlockType[] {
-  const seen = new Set<BlockType>();
-  for (const p of pieces) for (const t of p.types) seen.add(t);
-  return [...seen];
 }
 
 /** prose | table | code | list | quote when every content block is of one kind, else mixed. */

@@ -54,13 +54,14 @@ export class HeadingSlugger {
       return original;
     }
     // github-slugger tries n = count + 1, + 2, … until `original-n` is free. The count is stored
-    // after the search: while it runs, `original-n` must not look taken by its own number.
+    // after the search: a candidate's number is above it, so a candidate is taken only when
+    // stored as it is (a heading that reads `original-n` itself).
     let n = this.counts.get(original) ?? 0;
     let result: string;
     do {
       n++;
       result = `${original}-${n}`;
-    } while (this.taken(result));
+    } while (this.counts.has(result));
     // The numbered result is implied by this count; it is not stored.
     this.counts.set(original, n);
     return result;
