@@ -286,19 +286,27 @@ interface Ctx {
 
 interface TokenNode {
   open: Token;
-  children: TokenNode[];
+  children: TreeNode[];
   /** Inline tokens directly inside (heading text, table cells). */
   inline: Token[];
 }
 
+/**
+ * A container (an open token, what it holds) or a leaf token itself: a leaf (paragraph,
+ * heading, fence…) has no children and no inline tokens, so it needs no node of its own.
+ */
+type TreeNode = TokenNode | Token;
+
+const isContainer = (node: TreeNode): node is TokenNode => 'open' in node;
+
 // Shared by every node without children or inline tokens (most of them), so that
 // building the tree allocates two arrays only where they are filled. Frozen:
 // a push onto them would throw instead of leaking into other nodes.
-const NO_NODES: TokenNode[] = Object.freeze([]) as unknown as TokenNode[];
+const NO_NODES: TreeNode[] = Object.freeze([]) as unknown as TreeNode[];
 const NO_TOKENS: Token[] = Object.freeze([]) as unknown as Token[];
 
-function buildTree(tokens: Token[]): TokenNode[] {
-  const roots: TokenNode[] = [];
+function buildTree(tokens: Token[]): TreeNode[] {
+  const roots: TreeNode[] = [];
   const stack: TokenNode[] = [];
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t]!;
@@ -322,13 +330,13 @@ function buildTree(tokens: Token[]): TokenNode[] {
         parent.inline.push(token);
       }
     } else {
-      addChild(stack, roots, { open: token, children: NO_NODES, inline: NO_TOKENS });
+      addChild(stack, roots, token);
     }
   }
   return roots;
 }
 
-function addChild(stack: TokenNode[], roots: TokenNode[], node: TokenNode): void {
+function addChild(stack: TokenNode[], roots: TreeNode[], node: TreeNode): void {
   const parent = stack[stack.length - 1];
   if (!parent) {
     roots.push(node);
@@ -355,13 +363,14 @@ const TYPE_OF: Record<string, BlockType> = {
 
 type RangeMode = 'exact' | 'lines';
 
-function toBlock(node: TokenNode, ctx: Ctx, mode: RangeMode): Block | null {
-  const token = node.open;
+function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
+  const container = isContainer(node) ? node : null;
+  const token = container ? container.open : (node as Token);
   const type = TYPE_OF[token.type];
   if (!type || !token.map) return null;
   const children =
-    type === 'list' || type === 'listItem' || type === 'blockquote'
-      ? node.children
+    container && (type === 'list' || type === 'listItem' || type === 'blockquote')
+      ? container.children
           .map((c) => toBlock(c, ctx, type === 'list' ? mode : 'lines'))
           .filter((b): b is Block => b !== null)
       : undefined;
@@ -392,7 +401,7 @@ function toBlock(node: TokenNode, ctx: Ctx, mode: RangeMode): Block | null {
       break;
     case 'heading_open':
       block.depth = Number(token.tag.slice(1));
-      block.text = plainText(node.inline.map((t) => t.content).join(''), ctx);
+      block.text = plainText((container?.inline ?? NO_TOKENS).map((t) => t.content).join(''), ctx);
       break;
     case 'fence': {
       block.fenced = true;
@@ -405,7 +414,7 @@ function toBlock(node: TokenNode, ctx: Ctx, mode: RangeMode): Block | null {
       block.lang = null;
       break;
     case 'table_open':
-      block.header = tableHeader(node, ctx);
+      block.header = container ? tableHeader(container, ctx) : [];
       break;
     case 'bullet_list_open':
     case 'ordered_list_open':
@@ -430,9 +439,9 @@ function lastLineOf(lines: LineTable, end: number, hint: number): number {
 }
 
 function tableHeader(node: TokenNode, ctx: Ctx): string[] {
-  const thead = node.children.find((c) => c.open.type === 'thead_open');
-  const row = thead?.children.find((c) => c.open.type === 'tr_open');
-  return (row?.children ?? []).map((cell) => plainText(cell.inline.map((t) => t.content).join(''), ctx));
+  const thead = node.children.find((c): c is TokenNode => isContainer(c) && c.open.type === 'thead_open');
+  const row = thead?.children.find((c): c is TokenNode => isContainer(c) && c.open.type === 'tr_open');
+  return (row?.children ?? []).map((cell) => plainText((isContainer(cell) ? cell.inline : NO_TOKENS).map((t) => t.content).join(''), ctx));
 }
 
 // Characters where one of markdown-it's inline rules (with our options: no
