@@ -162,7 +162,10 @@ function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
   const TokenCtor = PlainToken as unknown as typeof TokenClass;
 
   function BlockState(this: StateBlock, src: string, parser: MarkdownItInstance, env: Env, tokens: Token[]): void {
-    const marks = lineMarks(src);
+    // fastBlocks hands over its line table when `src` breaks lines where the source does.
+    const known = pendingLines !== null && pendingLines.src === src ? pendingLines.lines : undefined;
+    pendingLines = null;
+    const marks = lineMarks(src, known);
     // markdown-it 15.0.3's fields in its order. Its rules only index these
     // arrays and store integers in them, so typed arrays serve (the type says number[]).
     this.bMarks = marks.bMarks as unknown as number[];
@@ -197,6 +200,9 @@ function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
   return BlockState as unknown as typeof Base;
 }
 
+/** The line table of the text fastBlocks is about to parse, for the block state's constructor. */
+let pendingLines: { src: string; lines: LineTable } | null = null;
+
 interface LineMarks {
   bMarks: Int32Array;
   eMarks: Int32Array;
@@ -213,13 +219,19 @@ interface LineMarks {
  * markdown-it, a last line without a line break that holds only spaces and
  * tabs is left out. Exported for its test against markdown-it's own.
  */
-export function lineMarks(src: string): LineMarks {
+export function lineMarks(src: string, table?: LineTable): LineMarks {
   const len = src.length;
   let lines = 0;
   let lastBreak = -1;
-  for (let nl = src.indexOf('\n'); nl !== -1; nl = src.indexOf('\n', nl + 1)) {
-    lines++;
-    lastBreak = nl;
+  if (table) {
+    // The table's lines are split at `\n` alone (src has no `\r`); its last line starts after the last break.
+    lines = table.starts.length - 1;
+    lastBreak = table.starts[lines]! - 1;
+  } else {
+    for (let nl = src.indexOf('\n'); nl !== -1; nl = src.indexOf('\n', nl + 1)) {
+      lines++;
+      lastBreak = nl;
+    }
   }
   for (let pos = lastBreak + 1; pos < len; pos++) {
     const ch = src.charCodeAt(pos);
@@ -233,8 +245,13 @@ export function lineMarks(src: string): LineMarks {
   const tShift = new Int32Array(lines + 1);
   const sCount = new Int32Array(lines + 1);
   for (let line = 0, start = 0; line < lines; line++) {
-    const nl = src.indexOf('\n', start);
-    const end = nl === -1 ? len : nl;
+    let end: number;
+    if (table) {
+      end = table.ends[line]!;
+    } else {
+      const nl = src.indexOf('\n', start);
+      end = nl === -1 ? len : nl;
+    }
     let pos = start;
     let offset = 0;
     for (; pos < end; pos++) {
@@ -265,11 +282,19 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source))
   // original break, so its line numbers are those of `lines`. NUL becomes
   // U+FFFD as CommonMark requires (markdown-it's own normalize step does this).
   let text = blankOut(source, frontMatter);
-  if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+  const hasCr = text.includes('\r');
+  if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const env: Record<string, unknown> = {};
   const tokens: Token[] = [];
-  md.block.parse(text, md, env, tokens);
+  // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
+  // keep every character's place): the block state reuses the table instead of finding them again.
+  pendingLines = !hasCr && lines.ends[lines.ends.length - 1] === text.length ? { src: text, lines } : null;
+  try {
+    md.block.parse(text, md, env, tokens);
+  } finally {
+    pendingLines = null;
+  }
   // One token keeps the (single) hidden class of block tokens alive; see shape-anchor.ts.
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
