@@ -49,7 +49,11 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
     if (pageNumber(l)) removed.set(i, 'page-number');
   });
   // Page breaks: form feeds (PDF extraction) and page-number lines.
-  const breaks = lines.map((l, i) => (l.text.includes('\f') || source.slice(l.start, l.next).includes('\f') || removed.get(i) === 'page-number' ? i : -1)).filter((i) => i >= 0);
+  // Without a form feed anywhere, only page-number lines are breaks (no slice per line to look).
+  const formFeeds = source.includes('\f');
+  const breaks = lines
+    .map((l, i) => ((formFeeds && (l.text.includes('\f') || source.slice(l.start, l.next).includes('\f'))) || removed.get(i) === 'page-number' ? i : -1))
+    .filter((i) => i >= 0);
   if (breaks.length) {
     // The start and the end of the document bound the first and last pages too.
     breaks.push(-1, lines.length);
@@ -122,9 +126,15 @@ function trailingIndex(lines: Line[]): number | null {
   entries.reverse();
   paged.reverse();
   if (entries.length < MIN_INDEX_ENTRIES) return null;
-  const firsts = entries.map((e) => lines[e]!.text[0]!.toLowerCase());
-  // Equal letters compare equal: ICU is asked only where the first letter changes.
-  for (let k = 1; k < firsts.length; k++) if (firsts[k] !== firsts[k - 1] && firsts[k]!.localeCompare(firsts[k - 1]!, 'en') < 0) return null;
+  // Equal letters compare equal: lower-cased and given to ICU only where the first letter changes.
+  for (let k = 1; k < entries.length; k++) {
+    const a = lines[entries[k - 1]!]!.text[0]!;
+    const b = lines[entries[k]!]!.text[0]!;
+    if (a === b) continue;
+    const la = a.toLowerCase();
+    const lb = b.toLowerCase();
+    if (la !== lb && lb.localeCompare(la, 'en') < 0) return null;
+  }
   const withPages = entries.some((e, k) => paged[k] === true && /[0-9]/.test(lines[e]!.text));
   const allWords = entries.every((e, k) => (paged[k] === true ? INDEX_WORD.test(lines[e]!.text) : true));
   if (!withPages && !allWords) return null;
