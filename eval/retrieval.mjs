@@ -17,7 +17,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (pkg) => pathToFileURL(join(root, 'packages', pkg, 'dist/index.js')).href;
-const { chunkDocument, countTokens } = await import(dist('chunking'));
+// CHUNKYARD_EVAL_CHUNKING: a chunking build to score instead of packages/chunking/dist (e.g. one
+// bundled from a given commit, while the working tree's chunker is being changed).
+const { chunkDocument, countTokens } = await import(process.env.CHUNKYARD_EVAL_CHUNKING ? pathToFileURL(resolve(process.env.CHUNKYARD_EVAL_CHUNKING)).href : dist('chunking'));
 const { createProvider } = await import(dist('embeddings'));
 const { locateChunk, parseChromaCsv, precisionOmega, scoreRetrieval, summarizeByCorpus, topK } = await import(dist('quality'));
 const { parseConfig } = await import(dist('config'));
@@ -26,7 +28,7 @@ const { recordSpan } = await import('../tools/eval/spans.mjs');
 const { fitTfidf } = await import('../tools/eval/tfidf.mjs');
 const { pairedBootstrap } = await import('../tools/eval/stats.mjs');
 const { fuseScores, mergeAdjacent, topIndexes, windowTexts, withNeighbours } = await import('../tools/eval/routes.mjs');
-const { fitBm25 } = await import('../tools/eval/bm25.mjs');
+const { Bm25Index } = await import(dist('retrieval'));
 const { loadSet, SETS } = await import('../tools/eval/sets.mjs');
 
 const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma set or the held-out dotnet-docs set
@@ -60,8 +62,9 @@ Options:
                     unit already returned joins it instead of taking a slot (k units)
   --merge-depth N   with --merge-adjacent: how far down the ranking the walk goes (default 4k)
   --hybrid          route "hybrid ranking": each chunk's score is its embedder similarity
-                    plus its BM25 score (stemmed, English stop words, k1 1.2, b 0.75), each
-                    divided by its maximum for the question
+                    plus its BM25 score (@chunkyard/retrieval's, as docs-query --ranking
+                    hybrid: the local embedder's stems, k1 1.2, b 0.75), each divided by its
+                    maximum for the question
   --window-score W  route "score fusion": add W times the same score(s) computed on the
                     chunk's window (itself and the chunk before and after it, scored as one
                     text); the chunk returned stays the chunk alone
@@ -313,7 +316,8 @@ async function main() {
           scorers.push({ weight, score: (_q, i) => units.map((u) => dot(u, questionVectors[i])) });
         }
         if (values.hybrid) {
-          const bm = fitBm25(docs, { stopWords: STOP_WORDS, stem: true });
+          // The product's BM25 (docs-query --ranking hybrid), so the rows measure what users get.
+          const bm = new Bm25Index(docs);
           scorers.push({ weight, score: (q) => bm.scores(q.text) });
         }
       }

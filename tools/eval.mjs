@@ -16,6 +16,6 @@ if (!existsSync(join(root, 'bench/node_modules/@langchain/textsplitters'))) {
   console.error('eval: installing the peers into bench/ (once)…');
   run('npm', ['install', '--prefix', 'bench', '--no-audit', '--no-fund', '--loglevel=error']);
 }
-const packages = ['chunking', 'embeddings', 'quality', 'config'].map((p) => `packages/${p}`);
+const packages = ['chunking', 'embeddings', 'quality', 'config', 'retrieval'].map((p) => `packages/${p}`);
 run('node', ['tools/build.mjs', ...packages], { env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' } });
 run('node', ['eval/retrieval.mjs', ...process.argv.slice(2)]);

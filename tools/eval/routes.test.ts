@@ -88,10 +88,13 @@ describe('fuseScores and topIndexes', () => {
     expect([...fuseScores([{ scores: [0, 0], weight: 1 }, { scores: [1, 1], weight: 1 }])]).toEqual([1, 1]);
     expect(topIndexes([1, 3, 3, 0], 3)).toEqual([1, 2, 0]);
     expect(() => fuseScores([{ scores: [1], weight: 1 }, { scores: [1, 2], weight: 1 }])).toThrow(/differ in length/);
+    // A subnormal maximum: weight / max would overflow to Infinity and 0 · Infinity to NaN.
+    expect([...fuseScores([{ scores: [0, 5e-324], weight: 1 }])]).toEqual([0, 1]);
   });
   it('with one list, the order is that list’s order (max-normalising keeps it)', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 10 }), (s, k) => {
+      // Tenths in [0, 100]: no subnormal maximum, whose quotients could tie (that case: the test above).
+      fc.property(fc.array(fc.integer({ min: 0, max: 1000 }).map((x) => x / 10), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 10 }), (s, k) => {
         expect(topIndexes(fuseScores([{ scores: s, weight: 3 }]), k)).toEqual(topIndexes(s, k));
       }),
     );

@@ -35,7 +35,7 @@ describe('docs-query', () => {
   it('--help names every option it accepts', async () => {
     const r = await run('--help');
     expect(r).toMatchObject({ code: 0, stdout: HELP });
-    for (const opt of ['--query', '--topic', '--n', '--technical', '--baseline', '--k', '--max-distance', '--no-embeddings', '--config', '--base-url', '--list', '--json']) {
+    for (const opt of ['--query', '--topic', '--n', '--technical', '--baseline', '--k', '--max-distance', '--no-embeddings', '--ranking', '--config', '--base-url', '--list', '--json']) {
       expect(HELP).toContain(opt);
     }
   });
@@ -102,6 +102,23 @@ describe('docs-query', () => {
     expect(existsSync(join(fx.workspace, '.embedding-cache', 'semantic-64-400-512', 'local-lexical-v1-d512'))).toBe(true);
     const none = await run(fx.docs, '-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '--no-embeddings');
     expect(none.stdout).toContain('embedding fallback off: --no-embeddings');
+  });
+
+  it('--ranking hybrid ranks the fallback by cosine + BM25 and prints both parts', async () => {
+    const q = ['-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '-n', '3'];
+    const r = await run(fx.docs, ...q, '--ranking', 'hybrid', '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { method: string; chunks: { score: { kind: string; score: number; similarity: number; bm25: number } }[] };
+    expect(out.method).toBe('embedding');
+    expect(out.chunks.map((c) => c.score.kind)).toEqual(['hybrid', 'hybrid', 'hybrid']);
+    expect(out.chunks[0]!.score.score).toBeGreaterThanOrEqual(out.chunks[1]!.score.score);
+    expect(out.chunks[0]!.score.bm25).toBeGreaterThan(0);
+    const human = await run(fx.docs, ...q, '--ranking', 'hybrid');
+    expect(human.stdout).toMatch(/ — hybrid \d\.\d{3} \(similarity -?\d\.\d{3}, BM25 \d+\.\d{2}\)/);
+    // The default stays cosine.
+    const plain = JSON.parse((await run(fx.docs, ...q, '--json')).stdout) as { chunks: { score: { kind: string } }[] };
+    expect(plain.chunks[0]!.score.kind).toBe('cosine');
+    expect(await run(fx.docs, ...q, '--ranking', 'bm25')).toMatchObject({ code: 2, stderr: expect.stringContaining('--ranking: expected embedding or hybrid, got "bm25"') });
   });
 
   it('says when --topic matches nothing', async () => {

@@ -16,9 +16,11 @@ import {
   discloseTopics,
   DocsClient,
   openSource,
+  RANKINGS,
   search,
   SourceError,
   type DocumentDisclosure,
+  type Ranking,
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
@@ -59,6 +61,10 @@ Options:
                        [CHUNK BOUNDARY] lines, overlapping text shown once; 0..${MAX_K} (default 0)
       --max-distance D Hamming distance for a prompt match, 0..64 (default ${DEFAULT_MAX_HAMMING_DISTANCE})
       --no-embeddings  never fall back to embedding search
+      --ranking R      how the embedding fallback ranks chunks: embedding (default: cosine
+                       similarity) or hybrid (cosine plus BM25 over the chunks searched,
+                       each divided by its best; more recall with the local embedder, see
+                       the README's Retrieval quality section)
       --config FILE    workspace config for the embedding provider (default: the
                        chunkyard.config.yaml of the workspace holding <docs-dir>, or of the
                        current folder with --base-url; else the local provider)
@@ -97,6 +103,7 @@ function parseCli(argv: string[]) {
       baseline: { type: 'boolean', default: false },
       'max-distance': { type: 'string' },
       'no-embeddings': { type: 'boolean', default: false },
+      ranking: { type: 'string' },
       config: { type: 'string' },
       'base-url': { type: 'string' },
       list: { type: 'boolean', default: false },
@@ -126,7 +133,15 @@ function parseCli(argv: string[]) {
     n: int('n', values.n, MAX_N),
     k: int('k', values.k, MAX_K) ?? 0,
     maxDistance: int('max-distance', values['max-distance'], 64) ?? DEFAULT_MAX_HAMMING_DISTANCE,
+    ranking: rankingOf(values.ranking),
   };
+}
+
+function rankingOf(v: string | undefined): Ranking | undefined {
+  if (v === undefined) return undefined;
+  const r = RANKINGS.find((x) => x === v);
+  if (!r) throw new UsageError(`--ranking: expected ${RANKINGS.join(' or ')}, got ${JSON.stringify(v)}`);
+  return r;
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
@@ -184,6 +199,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         n: cli.n ?? DEFAULT_SEARCH_N,
         k: cli.k,
         maxDistance: cli.maxDistance,
+        ...(cli.ranking !== undefined ? { ranking: cli.ranking } : {}),
         embeddings: values['no-embeddings']
           ? null
           : () => createBackend({ folder: source.folder, ...(values.config !== undefined ? { configFile: values.config } : {}) }),
@@ -229,6 +245,14 @@ export function formatDisclosure(docs: DocumentDisclosure[]): string {
   return out;
 }
 
+function scoreNote(c: RetrievedChunk): string {
+  const s = c.score;
+  if (s?.kind === 'hamming') return ` — distance ${s.distance}`;
+  if (s?.kind === 'cosine') return ` — similarity ${s.similarity.toFixed(3)}`;
+  if (s?.kind === 'hybrid') return ` — hybrid ${s.score.toFixed(3)} (similarity ${s.similarity.toFixed(3)}, BM25 ${s.bm25.toFixed(2)})`;
+  return '';
+}
+
 export function formatSearch(r: SearchResult, embeddingsDisabled: boolean): string {
   let head = `query: ${JSON.stringify(r.query)} (SimHash ${r.queryHash})\n`;
   if (r.method === 'prompt') head += `prompt match: ${r.chunks.length} chunk(s) with a stored question within ${r.maxDistance} bits\n\n`;
@@ -237,7 +261,7 @@ export function formatSearch(r: SearchResult, embeddingsDisabled: boolean): stri
   return (
     head +
     r.chunks
-      .map((c) => formatChunk(c, c.score?.kind === 'hamming' ? ` — distance ${c.score.distance}` : c.score?.kind === 'cosine' ? ` — similarity ${c.score.similarity.toFixed(3)}` : ''))
+      .map((c) => formatChunk(c, scoreNote(c)))
       .join('')
   );
 }

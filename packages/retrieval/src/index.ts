@@ -14,6 +14,7 @@ export * from './client.js';
 export * from './disclose.js';
 export * from './prompt-match.js';
 export * from './similarity.js';
+export * from './hybrid.js';
 export * from './expand.js';
 export * from './embed.js';
 export * from './retrieve.js';

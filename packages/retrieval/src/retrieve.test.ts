@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocsClient } from './client.js';
 import { CACHE_DIR, createBackend, findWorkspaceRoot, type EmbeddingBackend } from './embed.js';
 import { BOUNDARY_SEPARATOR } from './expand.js';
+import { rankHybrid } from './hybrid.js';
 import { discloseTopics, search } from './retrieve.js';
 import { FolderSource } from './source.js';
 import { buildFixtureDocs, SAMPLE_QUESTIONS, type FixtureDocs } from './test-fixture-docs.js';
@@ -139,6 +140,32 @@ describe('search', () => {
     expect(r.method).toBe('embedding');
     expect(r.chunks.every((c) => c.topic === topic)).toBe(true);
     expect(existsSync(join(entry, 'metadata.json'))).toBe(true);
+  });
+
+  it("with ranking 'hybrid', ranks every chunk searched by cosine + BM25 over their embedTexts", async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const real = createProvider({ provider: 'local' });
+    const backend: EmbeddingBackend = { provider: real, cache: null, configFile: null };
+    const query = 'Which garbage collector settings does trimming remove from the app?';
+    const r = await search(client, { query, n: 3, maxDistance: 0, embeddings: () => backend, ranking: 'hybrid' });
+    expect(r.method).toBe('embedding');
+    expect(r.chunks).toHaveLength(3);
+    // Against the pure stage over every chunk of every topic, built independently here.
+    const items: { ref: string; vector: Float32Array; text: string }[] = [];
+    for (const t of await client.topics()) {
+      const texts = manifestOf(t.id).chunks.map((c) => c.embedText);
+      (await real.embed(texts)).forEach((vector, i) => items.push({ ref: `${t.id}#${i}`, vector, text: texts[i]! }));
+    }
+    const [qv] = await real.embed([query]);
+    const expected = rankHybrid(query, qv!, items, 3);
+    expect(r.chunks.map((c) => `${c.topic}#${c.index}`)).toEqual(expected.map((e) => e.ref));
+    r.chunks.forEach((c, i) => expect(c.score).toEqual({ kind: 'hybrid', score: expected[i]!.score, similarity: expected[i]!.similarity, bm25: expected[i]!.bm25 }));
+  });
+
+  it('rejects an unknown ranking', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    // @ts-expect-error: a caller outside TypeScript may pass anything
+    await expect(search(client, { query: 'x?', embeddings: null, ranking: 'bm25' })).rejects.toThrow(/ranking must be embedding or hybrid/);
   });
 
   it('rejects an empty query and a distance beyond 64 bits', async () => {

@@ -3,18 +3,27 @@
  *
  *   discloseTopics  topics -> first n of a stripe order per document -> chunk texts
  *   search          query -> SimHash prompt match -> (none within distance) embedding ranking
- *                   -> chunk texts, expanded by ±k neighbours
+ *                   (cosine, or with ranking 'hybrid' cosine + BM25) -> chunk texts, expanded by ±k neighbours
  */
 import { toHex } from '@chunkyard/simhash';
 import type { DocsClient } from './client.js';
 import { disclose } from './disclose.js';
 import { chunkVectors, queryVector, type EmbeddingBackend } from './embed.js';
 import { expand } from './expand.js';
+import { rankHybrid } from './hybrid.js';
 import { checkMaxDistance, DEFAULT_MAX_HAMMING_DISTANCE, matchQuery, promptCandidates } from './prompt-match.js';
 import { rankBySimilarity } from './similarity.js';
 import type { LoadedTopic } from './walk.js';
 
-export type Score = { kind: 'hamming'; distance: number; hash: string } | { kind: 'cosine'; similarity: number };
+export type Score =
+  | { kind: 'hamming'; distance: number; hash: string }
+  | { kind: 'cosine'; similarity: number }
+  /** Hybrid ranking: `score` = similarity and BM25, each divided by its maximum over the chunks searched, summed (0..2). */
+  | { kind: 'hybrid'; score: number; similarity: number; bm25: number };
+
+/** How the embedding fallback ranks chunks: by cosine alone, or cosine + BM25 (see hybrid.ts). */
+export type Ranking = 'embedding' | 'hybrid';
+export const RANKINGS: readonly Ranking[] = ['embedding', 'hybrid'];
 
 export interface RetrievedChunk {
   topic: string;
@@ -109,6 +118,11 @@ export interface SearchRequest {
    * fallback (the result is then `method: 'none'` when nothing matches).
    */
   embeddings: (() => EmbeddingBackend) | null;
+  /**
+   * The fallback's ranking (default 'embedding'): 'hybrid' adds each chunk's BM25 score over
+   * the chunks searched (their embedText) to its cosine similarity, both max-normalised.
+   */
+  ranking?: Ranking;
 }
 
 export interface SearchResult {
@@ -127,6 +141,8 @@ export async function search(client: DocsClient, req: SearchRequest): Promise<Se
   const k = checkCount('k', req.k ?? 0);
   const maxDistance = checkMaxDistance(req.maxDistance ?? DEFAULT_MAX_HAMMING_DISTANCE);
   if (req.query.trim() === '') throw new RangeError('the query is empty');
+  const ranking = req.ranking ?? 'embedding';
+  if (!RANKINGS.includes(ranking)) throw new RangeError(`ranking must be ${RANKINGS.join(' or ')}, got ${String(ranking)}`);
   const topics = await client.topics(req.topic);
   const byId = new Map(topics.map((t) => [t.id, t]));
   const { queryHash, matches } = matchQuery(req.query, promptCandidates(topics), maxDistance);
@@ -141,14 +157,19 @@ export async function search(client: DocsClient, req: SearchRequest): Promise<Se
   if (!req.embeddings) return { ...base, method: 'none', chunks: [] };
 
   const backend = req.embeddings();
-  const items: { ref: { topic: LoadedTopic; doc: string; index: number }; vector: Float32Array }[] = [];
+  const items: { ref: { topic: LoadedTopic; doc: string; index: number }; vector: Float32Array; text: string }[] = [];
   for (const topic of topics) {
     for (const doc of Object.keys(topic.index._embedded.chunks)) {
-      const vectors = await chunkVectors(backend, await client.manifest(topic, doc));
-      vectors.forEach((vector, index) => items.push({ ref: { topic, doc, index }, vector }));
+      const manifest = await client.manifest(topic, doc);
+      const vectors = await chunkVectors(backend, manifest);
+      vectors.forEach((vector, index) => items.push({ ref: { topic, doc, index }, vector, text: manifest.chunks[index]?.embedText ?? '' }));
     }
   }
-  const ranked = rankBySimilarity(await queryVector(backend, req.query), items, n);
-  const chunks = await Promise.all(ranked.map((r) => retrieveChunk(client, r.ref.topic, r.ref.doc, r.ref.index, k, { kind: 'cosine', similarity: r.score })));
+  const qv = await queryVector(backend, req.query);
+  const ranked: { ref: { topic: LoadedTopic; doc: string; index: number }; score: Score }[] =
+    ranking === 'hybrid'
+      ? rankHybrid(req.query, qv, items, n).map((r) => ({ ref: r.ref, score: { kind: 'hybrid', score: r.score, similarity: r.similarity, bm25: r.bm25 } }))
+      : rankBySimilarity(qv, items, n).map((r) => ({ ref: r.ref, score: { kind: 'cosine', similarity: r.score } }));
+  const chunks = await Promise.all(ranked.map((r) => retrieveChunk(client, r.ref.topic, r.ref.doc, r.ref.index, k, r.score)));
   return { ...base, method: 'embedding', model: backend.provider.model, chunks };
 }
