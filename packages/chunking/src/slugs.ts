@@ -18,11 +18,23 @@ for (let c = 0; c < 128; c++) {
 
 /** github-slugger's `slug(value)`: lowercased, punctuation dropped, spaces to `-`. */
 export function slugOf(value: string): string {
+  // One read first: non-ASCII goes to github-slugger, and a slug that only lower-cases and
+  // turns spaces into `-` is made by two native passes (a heading of a whole document
+  // otherwise built its slug a word at a time).
+  let drops = false;
+  let changes = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 128) return githubSlug(value);
+    const action = ASCII_ACTION[c]!;
+    if (action === 0) drops = true;
+    else if (action !== 1) changes = true;
+  }
+  if (!drops) return changes ? value.toLowerCase().replace(/ /g, '-') : value;
   let out = '';
   let kept = 0; // start of the run of characters copied unchanged
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (c >= 128) return githubSlug(value);
     const action = ASCII_ACTION[c]!;
     if (action === 1) continue;
     out += value.slice(kept, i);
