@@ -47,15 +47,21 @@ export function toUnits(blocks: Block[]): Unit[] {
 
 function typesIn(block: Block): readonly BlockType[] {
   if (!block.children?.length) return onlyType(block.type); // most blocks: no Set needed
-  const seen = new Set<BlockType>([block.type]);
-  const walk = (b: Block): void => {
-    for (const c of b.children ?? []) {
-      seen.add(c.type);
-      walk(c);
-    }
-  };
-  walk(block);
-  return [...seen];
+  // A handful of types: an array searched linearly keeps a Set's first-appearance order
+  // without a Set, a closure and a spread per block.
+  const seen: BlockType[] = [block.type];
+  addTypesBelow(block, seen);
+  return seen;
+}
+
+/** The types of `block`'s descendants, depth first, each appended to `seen` once. */
+function addTypesBelow(block: Block, seen: BlockType[]): void {
+  const children = block.children;
+  if (children === undefined) return;
+  for (const c of children) {
+    if (!seen.includes(c.type)) seen.push(c.type);
+    addTypesBelow(c, seen);
+  }
 }
 
 // Most units have one type (or are childless list items): one frozen array per
