@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bpeTokenCount, bpeTokenEnds, tokenStartsForTests } from './bpe.js';
+import { bpeTokenCount, bpeTokenEnds, bpeTokenEndsInto, tokenStartsForTests } from './bpe.js';
 import { unspacedRun } from './test-helpers.js';
 
 // Fixed seeds: a property that fails must fail on every run, not one run in fifty.
@@ -158,6 +158,33 @@ describe('bpeTokenCount', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  // The token index writes a run's token ends in place, reading the run inside
+  // the whole text: a run that ends between the two halves of a surrogate pair
+  // must read its last half as the lone surrogate the slice holds.
+  it('writes the token ends of a range in place exactly as of its slice, cut surrogate pairs included', () => {
+    const unit = fc.constantFrom('a', 'b', 'ab', 'é', '日', '\u{1F600}', '\u{1F9D1}', '\ud83d', '\ude00', 'Z');
+    fc.assert(
+      fc.property(fc.array(unit, { minLength: 1, maxLength: 400 }), fc.nat(), fc.nat(), (u, x, y) => {
+        const s = u.join('');
+        const a = x % s.length;
+        const b = a + 1 + (y % (s.length - a));
+        const out = new Int32Array(s.length + 1);
+        const total = bpeTokenEndsInto(s, a, b, out);
+        const { ends, tokens } = bpeTokenEnds(s.slice(a, b));
+        const expected = new Int32Array(s.length + 1);
+        for (let k = 0; k < ends.length; k++) expected[a + ends[k]!] = tokens[k]! + 1;
+        expect(Array.from(out)).toEqual(Array.from(expected));
+        expect(total).toBe(bpeTokenCount(s.slice(a, b)));
+      }),
+      { numRuns: 400 },
+    );
+    // "x😀" cut after the high surrogate: 'x' and U+FFFD, never the whole emoji.
+    const s = 'x\u{1F600}y';
+    const out = new Int32Array(s.length + 1);
+    expect(bpeTokenEndsInto(s, 0, 2, out)).toBe(bpeTokenCount('x\ud83d'));
+    expect(out[2]).toBe(bpeTokenCount('x\ud83d') + 1);
   });
 });
 

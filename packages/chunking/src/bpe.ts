@@ -106,7 +106,30 @@ export function bpeTokenCountRange(s: string, a: number, b: number): number {
  * `tokens[k]` is that number.
  */
 export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] } {
-  const bytes = utf8(piece, 0, piece.length);
+  const ends: number[] = [];
+  const tokens: number[] = [];
+  walkTokenEnds(piece, 0, piece.length, (unit, count) => {
+    ends.push(unit);
+    tokens.push(count);
+  });
+  return { ends, tokens };
+}
+
+/**
+ * `bpeTokenEnds(s.slice(a, b))` written into `out`, an array indexed by
+ * offsets into `s`: `out[a + ends[k]] = tokens[k] + 1` (the token index's
+ * layout, see SliceCounter), with no array per token (a 10 MB run has six
+ * million). Returns the number of tokens.
+ */
+export function bpeTokenEndsInto(s: string, a: number, b: number, out: Int32Array): number {
+  return walkTokenEnds(s, a, b, (unit, count) => {
+    out[a + unit] = count + 1;
+  });
+}
+
+/** Calls `onEnd(UTF-16 offset in the piece, tokens so far)` at each token end that is a character end; returns the token count. */
+function walkTokenEnds(s: string, a: number, b: number, onEnd: (unit: number, count: number) => void): number {
+  const bytes = utf8(s, a, b);
   const n = bytes.length;
   const t = tables();
   const next = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
@@ -115,32 +138,34 @@ export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] 
   } else if (n > 0 && (t.unbuildable.length > 0 || backtrackMerge(bytes, n, t, next) < 0)) {
     scanMerge(bytes, n, t, next);
   }
-  const ends: number[] = [];
-  const tokens: number[] = [];
   // Walk the characters and the tokens side by side.
-  let unit = 0; // UTF-16 offset of the character that starts at byte `at`
+  let unit = a; // offset in `s` of the character that starts at byte `at`
   let at = 0;
   let count = 0;
   for (let i = 0; i < n; i = next[i]!) {
     const end = next[i]!;
     count++;
     while (at < end) {
-      const c = piece.charCodeAt(unit);
+      const c = s.charCodeAt(unit);
       if (c < 0x80) {
         at++;
         unit++;
         continue;
       }
-      const cp = piece.codePointAt(unit)!;
-      at += cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-      unit += c >= 0xd800 && c <= 0xdbff && cp > 0xffff ? 2 : 1;
+      if (c < 0x800) {
+        at += 2;
+        unit++;
+      } else if (c >= 0xd800 && c <= 0xdbff && unit + 1 < b && (s.charCodeAt(unit + 1) & 0xfc00) === 0xdc00) {
+        at += 4; // a surrogate pair inside the piece
+        unit += 2;
+      } else {
+        at += 3; // the rest of the BMP, and a lone surrogate (U+FFFD)
+        unit++;
+      }
     }
-    if (at === end) {
-      ends.push(unit);
-      tokens.push(count);
-    }
+    if (at === end) onEnd(unit - a, count);
   }
-  return { ends, tokens };
+  return count;
 }
 
 /**

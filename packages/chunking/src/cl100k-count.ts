@@ -28,7 +28,7 @@
  * against that regex (property tests over unicode, CRLF, contractions and
  * special-token text) and the counts against tiktoken.
  */
-import { bpeTokenCountRange, bpeTokenEnds } from './bpe.js';
+import { bpeTokenCountRange, bpeTokenEndsInto } from './bpe.js';
 
 // Character classes of the split pattern.
 const LETTER = 1; // \p{L}
@@ -405,12 +405,10 @@ export class SliceCounter {
 
   /** BPE of the long pre-token `[i, j)`, keeping where its tokens end (tokAt); its count. */
   private longCount(i: number, j: number): number {
-    const { ends, tokens } = bpeTokenEnds(this.text.slice(i, j));
     const tokAt = (this.tokAt ??= new Int32Array(this.text.length + 1));
     tokAt[i] = 1;
-    for (let k = 0; k < ends.length; k++) tokAt[i + ends[k]!] = tokens[k]! + 1;
     this.longRuns.push(i, j);
-    return tokens[tokens.length - 1] ?? 0;
+    return bpeTokenEndsInto(this.text, i, j, tokAt);
   }
 
   /**
