@@ -5,7 +5,7 @@
  * Why: the local embedder hashes words into few dimensions, so unrelated words collide and
  * every word counts alike; BM25 weighs each query term by its rarity in the collection
  * (idf), saturates repeats (k1) and normalises by chunk length (b). On `npm run eval` (issue
- * 17, eval/README.md) the default chunking with the local embedder gains 13.5 [10.2, 16.7]
+ * 17, eval/README.md) the default chunking with the local embedder gains 13.4 [10.2, 16.5]
  * recall points on the Chroma set and 5.5 [0.0, 11.0] on the held-out docs set, IoU unchanged.
  * BM25's statistics come from the chunks being searched at query time, never from a cache,
  * so a topic's stored vectors still depend on its own text alone.
