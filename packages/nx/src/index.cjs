@@ -18,6 +18,9 @@ const { createProjects, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
 
+/** The lockfiles npm, pnpm, yarn and bun write at the workspace root, in that order. */
+const LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock', 'bun.lockb'];
+
 /**
  * Where a tool package is, seen from the workspace root. A package whose real path lies inside
  * the workspace and outside node_modules is one of the workspace's own projects (chunkyard's
@@ -43,7 +46,8 @@ function locateTool(packageName, workspaceRoot) {
   const projectJson = join(dir, 'project.json');
   const config = existsSync(projectJson) ? JSON.parse(readFileSync(projectJson, 'utf8')) : {};
   const project = config.name;
-  const buildInputs = mirrorBuildInputs(config.targets?.build?.inputs, rel.split(sep).join('/'));
+  const lockfile = LOCKFILES.find((f) => existsSync(join(workspaceRoot, f)));
+  const buildInputs = mirrorBuildInputs(config.targets?.build?.inputs, rel.split(sep).join('/'), lockfile);
   return {
     kind: 'workspace',
     packageName,

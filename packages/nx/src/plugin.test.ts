@@ -28,7 +28,7 @@ interface PluginCore {
   TOOL_PACKAGES: readonly string[];
   normalizeOptions(o: unknown): { docsRoots: string[]; topicMarker: string; configFile: string; embeddingCacheDir: string };
   createProjects(files: string[], ctx: { options: ReturnType<PluginCore['normalizeOptions']>; tools: Record<string, ToolLocation>; executor?: ExecutorLocation }): [string, { projects: Record<string, Project> }][];
-  mirrorBuildInputs(inputs: unknown, toolRoot: string): unknown[] | undefined;
+  mirrorBuildInputs(inputs: unknown, toolRoot: string, lockfile?: string): unknown[] | undefined;
   mergeInputs(lists: unknown[][]): unknown[];
   upstreamSteps(target: string): { target: string }[];
 }
@@ -93,6 +93,8 @@ describe('@chunkyard/nx: inferred targets', () => {
     const ext = (...tools: string[]) => ({ externalDependencies: [...tools.map((x) => `@chunkyard/${x}`), '@chunkyard/nx'].sort() });
     expect(t.chunk!.inputs).toEqual([...sources, config, ext('chunking-tool')]);
     expect(t.keywords!.inputs).toEqual([...sources, ext('keyword-extractor')]);
+    expect(t.chunk!.outputs).toEqual(['{projectRoot}/_chunks']);
+    expect(t.keywords!.outputs).toEqual(['{projectRoot}/_keywords/words.md']);
     // spec reads _chunks/ and _keywords/: functions of exactly what chunk and keywords hash.
     expect(t.spec!.inputs).toEqual([...sources, config, ext('chunking-tool', 'keyword-extractor', 'topic-spec')]);
     expect(t['index-json']!.inputs).toEqual([...sources, config, ext('chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool')]);
@@ -124,6 +126,13 @@ describe('@chunkyard/nx: inferred targets', () => {
       { externalDependencies: ['esbuild'] },
       { env: 'MODE' },
       '{workspaceRoot}/apps/chunking-tool/package.json',
+    ]);
+    // With a lockfile, one tracked file stands for the build's external packages (and their closure).
+    expect(core.mirrorBuildInputs(['{projectRoot}/src/**/*.ts', { externalDependencies: ['esbuild', 'typescript'] }], 'apps/x', 'package-lock.json')).toEqual([
+      '{workspaceRoot}/apps/x/src/**/*.ts',
+      '{workspaceRoot}/package-lock.json',
+      { externalDependencies: [] },
+      '{workspaceRoot}/apps/x/package.json',
     ]);
     // No externalDependencies entry: an empty one, or Nx would hash every external package.
     expect(core.mirrorBuildInputs(['{projectRoot}/src/**/*.ts'], 'apps/x')).toEqual(['{workspaceRoot}/apps/x/src/**/*.ts', '{workspaceRoot}/apps/x/package.json', { externalDependencies: [] }]);
@@ -289,7 +298,7 @@ describe('@chunkyard/nx: the file-system edge', () => {
     const repo = join(import.meta.dirname, '..', '..', '..');
     const found = edge.locateTool('@chunkyard/chunking-tool', repo);
     expect(found).toMatchObject({ kind: 'workspace', packageName: '@chunkyard/chunking-tool', project: 'chunking-tool' });
-    expect(found.kind === 'workspace' && found.buildInputs).toEqual(expect.arrayContaining(['{workspaceRoot}/apps/chunking-tool/src/**/*.ts', '{workspaceRoot}/apps/chunking-tool/package.json']));
+    expect(found.kind === 'workspace' && found.buildInputs).toEqual(expect.arrayContaining(['{workspaceRoot}/apps/chunking-tool/src/**/*.ts', '{workspaceRoot}/apps/chunking-tool/package.json', '{workspaceRoot}/package-lock.json']));
   });
 
   it('a tool under node_modules is an installed package', () => {
