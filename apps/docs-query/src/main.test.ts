@@ -104,19 +104,20 @@ describe('docs-query', () => {
     expect(none.stdout).toContain('embedding fallback off: --no-embeddings');
   });
 
-  it('--ranking hybrid ranks the fallback by cosine + BM25 and prints both parts', async () => {
+  it('ranks the fallback by cosine + BM25 by default (--ranking hybrid) and prints both parts', async () => {
     const q = ['-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '-n', '3'];
-    const r = await run(fx.docs, ...q, '--ranking', 'hybrid', '--json');
+    const r = await run(fx.docs, ...q, '--json');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { method: string; chunks: { score: { kind: string; score: number; similarity: number; bm25: number } }[] };
     expect(out.method).toBe('embedding');
     expect(out.chunks.map((c) => c.score.kind)).toEqual(['hybrid', 'hybrid', 'hybrid']);
     expect(out.chunks[0]!.score.score).toBeGreaterThanOrEqual(out.chunks[1]!.score.score);
     expect(out.chunks[0]!.score.bm25).toBeGreaterThan(0);
-    const human = await run(fx.docs, ...q, '--ranking', 'hybrid');
+    expect(JSON.parse((await run(fx.docs, ...q, '--ranking', 'hybrid', '--json')).stdout)).toEqual(out);
+    const human = await run(fx.docs, ...q);
     expect(human.stdout).toMatch(/ — hybrid \d\.\d{3} \(similarity -?\d\.\d{3}, BM25 \d+\.\d{2}\)/);
-    // The default stays cosine.
-    const plain = JSON.parse((await run(fx.docs, ...q, '--json')).stdout) as { chunks: { score: { kind: string } }[] };
+    // --ranking embedding is cosine alone.
+    const plain = JSON.parse((await run(fx.docs, ...q, '--ranking', 'embedding', '--json')).stdout) as { chunks: { score: { kind: string } }[] };
     expect(plain.chunks[0]!.score.kind).toBe('cosine');
     expect(await run(fx.docs, ...q, '--ranking', 'bm25')).toMatchObject({ code: 2, stderr: expect.stringContaining('--ranking: expected embedding or hybrid, got "bm25"') });
   });

@@ -61,10 +61,10 @@ Options:
                        [CHUNK BOUNDARY] lines, overlapping text shown once; 0..${MAX_K} (default 0)
       --max-distance D Hamming distance for a prompt match, 0..64 (default ${DEFAULT_MAX_HAMMING_DISTANCE})
       --no-embeddings  never fall back to embedding search
-      --ranking R      how the embedding fallback ranks chunks: embedding (default: cosine
-                       similarity) or hybrid (cosine plus BM25 over the chunks searched,
-                       each divided by its best; more recall with the local embedder, see
-                       the README's Retrieval quality section)
+      --ranking R      how the embedding fallback ranks chunks: hybrid (default: cosine
+                       similarity plus BM25 over the chunks searched, each divided by its
+                       best; more recall, see the README's Retrieval quality section) or
+                       embedding (cosine similarity alone)
       --config FILE    workspace config for the embedding provider (default: the
                        chunkyard.config.yaml of the workspace holding <docs-dir>, or of the
                        current folder with --base-url; else the local provider)

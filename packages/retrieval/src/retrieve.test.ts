@@ -105,7 +105,7 @@ describe('search', () => {
     const rec = recording(real);
     const backend: EmbeddingBackend = { provider: rec.provider, cache, configFile: null };
     const query = 'Which garbage collector settings does trimming remove from the app?';
-    const r = await search(client, { query, n: 4, maxDistance: 0, embeddings: () => backend });
+    const r = await search(client, { query, n: 4, maxDistance: 0, embeddings: () => backend, ranking: 'embedding' });
     expect(r.method).toBe('embedding');
     expect(r.model).toBe(real.model);
     expect(rec.texts).toEqual([query]); // every chunk vector came from the cache

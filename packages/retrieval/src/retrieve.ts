@@ -3,7 +3,7 @@
  *
  *   discloseTopics  topics -> first n of a stripe order per document -> chunk texts
  *   search          query -> SimHash prompt match -> (none within distance) embedding ranking
- *                   (cosine, or with ranking 'hybrid' cosine + BM25) -> chunk texts, expanded by ±k neighbours
+ *                   (cosine + BM25 by default, or with ranking 'embedding' cosine alone) -> chunk texts, expanded by ±k neighbours
  */
 import { toHex } from '@chunkyard/simhash';
 import type { DocsClient } from './client.js';
@@ -119,8 +119,10 @@ export interface SearchRequest {
    */
   embeddings: (() => EmbeddingBackend) | null;
   /**
-   * The fallback's ranking (default 'embedding'): 'hybrid' adds each chunk's BM25 score over
-   * the chunks searched (their embedText) to its cosine similarity, both max-normalised.
+   * The fallback's ranking (default 'hybrid'): each chunk's BM25 score over the chunks searched
+   * (their embedText) added to its cosine similarity, both max-normalised; 'embedding' is cosine
+   * alone. Hybrid is the default because the evaluation says so: with the local embedder it
+   * finds 13.4 recall points more on the Chroma set and 5.5 more on the held-out docs set.
    */
   ranking?: Ranking;
 }
@@ -141,7 +143,7 @@ export async function search(client: DocsClient, req: SearchRequest): Promise<Se
   const k = checkCount('k', req.k ?? 0);
   const maxDistance = checkMaxDistance(req.maxDistance ?? DEFAULT_MAX_HAMMING_DISTANCE);
   if (req.query.trim() === '') throw new RangeError('the query is empty');
-  const ranking = req.ranking ?? 'embedding';
+  const ranking = req.ranking ?? 'hybrid';
   if (!RANKINGS.includes(ranking)) throw new RangeError(`ranking must be ${RANKINGS.join(' or ')}, got ${String(ranking)}`);
   const topics = await client.topics(req.topic);
   const byId = new Map(topics.map((t) => [t.id, t]));
