@@ -3,12 +3,14 @@
  * it goes through. From a folder inside a workspace, chunk vectors are read from (and written
  * to) `<workspace>/.embedding-cache/` under the same document key the build-time `spec` step
  * uses — `{strategyKey, model, fileHash: manifest.sourceSha256}` over the manifest's
- * `embedText`s — so a built workspace answers without embedding any chunk again.
+ * `embedText`s — so a built workspace answers without embedding any chunk again. The Nx
+ * plugin gives each topic a cache of its own (`.embedding-cache/<project>/`), so those are
+ * read too, before anything is embedded.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { EmbeddingCache, embedThroughCache } from '@chunkyard/embedding-cache';
+import { EmbeddingCache, embedThroughCache, TEXT_STORE_DIR } from '@chunkyard/embedding-cache';
 import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
 import type { Manifest } from './contract.js';
 
@@ -19,6 +21,11 @@ export interface EmbeddingBackend {
   provider: EmbeddingProvider;
   /** Null when not working from a folder inside a workspace. */
   cache: EmbeddingCache | null;
+  /**
+   * Caches only read from: the per-topic caches below `cache` (the Nx plugin's
+   * `.embedding-cache/<project>/`, each a cache of its own, with its own `_by-text` store).
+   */
+  buildCaches?: EmbeddingCache[];
   /** The config file the provider settings came from, if any. */
   configFile: string | null;
 }
@@ -60,12 +67,37 @@ export function createBackend(options: BackendOptions): EmbeddingBackend {
   const config = configFile ? readConfig(configFile) : null;
   const provider = createProvider({ provider: 'local', ...config?.embeddings }, options.env);
   const cache = workspace ? new EmbeddingCache(join(workspace, CACHE_DIR)) : null;
-  return { provider, cache, configFile };
+  return { provider, cache, buildCaches: cache ? nestedCaches(cache.root) : [], configFile };
+}
+
+/**
+ * The caches directly below `root`: folders holding a `_by-text` store of their own. The root's
+ * own entries (`{strategyKey}/…`, `_by-text`, `qa-pairs`) hold none, so they are never taken
+ * for one.
+ */
+export function nestedCaches(root: string): EmbeddingCache[] {
+  let names: string[];
+  try {
+    names = readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('_') && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return []; // no cache yet
+  }
+  return names.filter((n) => existsSync(join(root, n, TEXT_STORE_DIR))).map((n) => new EmbeddingCache(join(root, n)));
 }
 
 /** One vector per manifest chunk (of its embedText), through the cache when there is one. */
 export async function chunkVectors(backend: EmbeddingBackend, manifest: Manifest): Promise<Float32Array[]> {
   const texts = manifest.chunks.map((c) => c.embedText);
+  const key = { strategyKey: manifest.strategyKey, model: backend.provider.model, fileHash: manifest.sourceSha256 };
+  for (const built of backend.buildCaches ?? []) {
+    // A stat first: most topics' caches do not hold this document.
+    if (!existsSync(built.documentDir(key))) continue;
+    const hit = built.getDocument(key, texts);
+    if (hit) return hit;
+  }
   if (!backend.cache) return backend.provider.embed(texts);
   const { vectors } = await embedThroughCache(backend.cache, backend.provider, { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, texts);
   return vectors;

@@ -1,7 +1,8 @@
 // Retrieval end to end over a real fixture workspace: disclosure reads the chunk files, prompt
 // matching finds stored questions, the embedding fallback runs the real local embedder through
 // the workspace's .embedding-cache (keyed as the build-time spec step keys it).
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddingCache, embedThroughCache } from '@chunkyard/embedding-cache';
 import { createProvider, type EmbeddingProvider } from '@chunkyard/embeddings';
@@ -140,6 +141,35 @@ describe('search', () => {
     expect(r.method).toBe('embedding');
     expect(r.chunks.every((c) => c.topic === topic)).toBe(true);
     expect(existsSync(join(entry, 'metadata.json'))).toBe(true);
+  });
+
+  it("reads the Nx plugin's per-topic caches (.embedding-cache/<project>/) before embedding anything", async () => {
+    // A workspace built by the Nx plugin: spec wrote each topic's vectors into a cache of its own.
+    const workspace = mkdtempSync(join(tmpdir(), 'cy-topic-caches-'));
+    try {
+      cpSync(fx.docs, join(workspace, 'docs'), { recursive: true });
+      writeFileSync(join(workspace, 'nx.json'), '{}\n');
+      const real = createProvider({ provider: 'local' });
+      const client = new DocsClient(new FolderSource(join(workspace, 'docs')));
+      const topics = await client.topics();
+      for (const t of topics) {
+        const m = manifestOf(t.id);
+        const own = new EmbeddingCache(join(workspace, CACHE_DIR, `topic-${t.id.replace(/\//g, '-')}`));
+        await embedThroughCache(own, real, { strategyKey: m.strategyKey, fileHash: m.sourceSha256 }, m.chunks.map((c) => c.embedText));
+      }
+      const backend = createBackend({ folder: join(workspace, 'docs') });
+      expect(backend.buildCaches).toHaveLength(topics.length);
+      const rec = recording(real);
+      const query = 'Which garbage collector settings does trimming remove from the app?';
+      const r = await search(client, { query, n: 3, maxDistance: 0, embeddings: () => ({ ...backend, provider: rec.provider }) });
+      expect(r.method).toBe('embedding');
+      expect(rec.texts).toEqual([query]); // every chunk vector came from a topic's cache
+      // Nothing was copied into the root cache either.
+      const m = manifestOf(topics[0]!.id);
+      expect(existsSync(backend.cache!.documentDir({ strategyKey: m.strategyKey, model: real.model, fileHash: m.sourceSha256 }))).toBe(false);
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 
   it("with ranking 'hybrid', ranks every chunk searched by cosine + BM25 over their embedTexts", async () => {
