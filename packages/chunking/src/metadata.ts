@@ -24,6 +24,8 @@ export interface MetadataContext {
   sourceFile: string;
   /** Exact tokens of a breadcrumb prefix as prepended (`prefix + "\n\n"`). */
   prefixTokens(prefix: string): number;
+  /** The one string object kept for a breadcrumb's text (see chunkSemantic); identity when absent. */
+  intern?(breadcrumb: string): string;
 }
 
 /** The heading path a chunk is about: its first heading's, else the one it continues. */
@@ -146,6 +148,7 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
       if (path !== lastPath) {
         lastPath = path;
         lastFull = joinBreadcrumb(ctx.fileTitle, path);
+        if (ctx.intern) lastFull = ctx.intern(lastFull);
       }
       wanted = prefixOf(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens, shape, lastFull);
     }

@@ -88,6 +88,7 @@ export function pathBudget(
   fileTitle: string,
   options: Pick<ResolvedChunkOptions, 'breadcrumbMode' | 'maxTokens'>,
   prefixTokens: (prefix: string) => number,
+  intern: (breadcrumb: string) => string = (b) => b,
 ): (path: HeadingRef[]) => number {
   // Room is reserved for the largest prefix conditional mode could prepend for a path.
   const budgetOfBreadcrumb = (breadcrumb: string): number => {
@@ -118,7 +119,7 @@ export function pathBudget(
       }
       node = next;
     }
-    if (node.budget < 0) node.budget = budgetOfBreadcrumb(joinBreadcrumb(fileTitle, path));
+    if (node.budget < 0) node.budget = budgetOfBreadcrumb(intern(joinBreadcrumb(fileTitle, path)));
     lastPath = path;
     lastBudget = node.budget;
     return node.budget;
@@ -141,7 +142,17 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     }
     return n;
   };
-  const budget = pathBudget(fileTitle, options, prefixTokens);
+  // One string object per breadcrumb text: the prefix cache compares a key it already holds by
+  // identity, but an equal string built again by its characters, which under a heading of a
+  // whole document is megabytes per chunk.
+  const canonical = new Map<string, string>();
+  const intern = (breadcrumb: string): string => {
+    const known = canonical.get(breadcrumb);
+    if (known !== undefined) return known;
+    canonical.set(breadcrumb, breadcrumb);
+    return breadcrumb;
+  };
+  const budget = pathBudget(fileTitle, options, prefixTokens, intern);
   const ctx: PackContext = {
     source,
     tokens,
@@ -161,6 +172,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     options,
     sourceFile: input.sourceFile,
     prefixTokens,
+    intern,
   });
   // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts).
   anchor('semantic working set', { doc, units, tokens, ctx, pieces, packed, drafts, normalized, records });
