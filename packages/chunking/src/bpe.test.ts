@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bpeTokenCount, bpeTokenEnds, bpeTokenEndsInto, tokenStartsForTests } from './bpe.js';
+import { bpeTokenCount, bpeTokenEnds, bpeTokenEndsInto, tokenStartsForTests, validPairForTests } from './bpe.js';
+import { mergeTable, TOKENS } from './cl100k-merges.js';
 import { unspacedRun } from './test-helpers.js';
 
 // Fixed seeds: a property that fails must fail on every run, not one run in fifty.
@@ -185,6 +186,49 @@ describe('bpeTokenCount', () => {
     const out = new Int32Array(s.length + 1);
     expect(bpeTokenEndsInto(s, 0, 2, out)).toBe(bpeTokenCount('x\ud83d'));
     expect(out[2]).toBe(bpeTokenCount('x\ud83d') + 1);
+  });
+
+  // Pairs of long tokens are checked once and remembered (a run of one
+  // character pairs the same long tokens again and again): the answer for one
+  // pair must never be taken for another that shares a token.
+  it('remembers the check of long token pairs per pair, not per token', () => {
+    const long = fc.constantFrom(
+      ' '.repeat(16), ' '.repeat(23), '='.repeat(16), '-'.repeat(16), '_'.repeat(16), '/'.repeat(16), '*'.repeat(8),
+      'internationalization', ' configuration', 'ABCDEFGHIJKLMNOP', '>'.repeat(12), '.'.repeat(12), '\t'.repeat(12), 'x',
+    );
+    fc.assert(
+      fc.property(fc.array(long, { minLength: 2, maxLength: 40 }), (u) => {
+        const t = u.join('');
+        expect(tokenStartsForTests(t, false)).toEqual(tokenStartsForTests(t, true));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('answers each long pair from memory as the full check does', () => {
+    const { start } = mergeTable();
+    const longIds: number[] = [];
+    for (let t = 0; t < TOKENS; t++) if (start[t + 1]! - start[t]! >= 6) longIds.push(t);
+    const id = fc.nat(longIds.length - 1).map((k) => longIds[k]!);
+    let valid = 0;
+    let invalid = 0;
+    // A few left tokens with many right ones each: the memo's slots see the same left token
+    // with other right tokens, and every pair is asked twice.
+    fc.assert(
+      fc.property(fc.array(id, { minLength: 1, maxLength: 4 }), fc.array(id, { minLength: 50, maxLength: 200 }), (lefts, rights) => {
+        for (const a of lefts) {
+          for (const b of [...rights, ...rights]) {
+            const full = validPairForTests(a, b, false);
+            if (full) valid++;
+            else invalid++;
+            expect(validPairForTests(a, b, true)).toBe(full);
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+    expect(invalid).toBeGreaterThan(0);
+    expect(valid).toBeGreaterThan(0);
   });
 });
 
