@@ -309,7 +309,8 @@ const JS_SPACE = /^\s$/;
  */
 function splitChars(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
   const parts: Part[] = [];
-  const fits = (a: number, b: number): boolean => countTokens(ctx.source.slice(a, b)) <= limit;
+  // ctx.tokens counts any slice exactly as if it stood alone, without rescanning the window.
+  const fits = (a: number, b: number): boolean => ctx.tokens.count(a, b) <= limit;
   let a = start;
   let hint = 0; // characters in the last part: the next window's first guess
   while (a < end) {
@@ -334,7 +335,7 @@ function splitChars(start: number, end: number, limit: number, ctx: SplitContext
     let b = lo;
     const c = ctx.source.charCodeAt(b - 1);
     if (b < end && c >= 0xd800 && c <= 0xdbff && b - 1 > a) b--;
-    parts.push({ start: a, end: b, rebuiltText: null, tokens: countTokens(ctx.source.slice(a, b)) });
+    parts.push({ start: a, end: b, rebuiltText: null, tokens: ctx.tokens.count(a, b) });
     a = b;
   }
   return parts;
