@@ -4,7 +4,7 @@ import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bpeTokenCount, bpeTokenEnds, bpeTokenEndsInto, tokenStartsForTests, validPairForTests } from './bpe.js';
 import { mergeTable, TOKENS } from './cl100k-merges.js';
-import { unspacedRun } from './test-helpers.js';
+import { seededText, unspacedRun } from './test-helpers.js';
 
 // Fixed seeds: a property that fails must fail on every run, not one run in fifty.
 fc.configureGlobal({ seed: 20261123 });
@@ -128,16 +128,7 @@ describe('bpeTokenCount', () => {
       '(){};=>',
       'x\u0085\ufeff',
     );
-    const text = fc.tuple(alphabet, fc.integer({ min: 1, max: 1500 }), fc.integer()).map(([a, length, seed]) => {
-      const chars = [...a];
-      let x = seed >>> 0;
-      let t = '';
-      for (let i = 0; i < length; i++) {
-        x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-        t += chars[(x >>> 8) % chars.length];
-      }
-      return t;
-    });
+    const text = fc.tuple(alphabet, fc.integer({ min: 1, max: 1500 }), fc.integer()).map(([a, length, seed]) => seededText(a, length, seed));
     fc.assert(
       fc.property(fc.oneof(text, fc.string({ unit: 'binary', minLength: 1, maxLength: 400 })), (t) => {
         expect(tokenStartsForTests(t, false)).toEqual(tokenStartsForTests(t, true));

@@ -48,14 +48,20 @@ export function unspacedRun(maxLength: number): fc.Arbitrary<string> {
     '0123456789',
     'ab\u{1F600}',
   ];
-  return fc.tuple(fc.constantFrom(...alphabets), fc.integer({ min: 300, max: maxLength }), fc.integer()).map(([alphabet, length, seed]) => {
-    const chars = [...alphabet];
-    let x = seed >>> 0;
-    let t = '';
-    for (let i = 0; i < length; i++) {
-      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-      t += chars[(x >>> 8) % chars.length];
-    }
-    return t;
-  });
+  return fc.tuple(fc.constantFrom(...alphabets), fc.integer({ min: 300, max: maxLength }), fc.integer()).map(([alphabet, length, seed]) => seededText(alphabet, length, seed));
+}
+
+/**
+ * `length` characters (code points) of `alphabet` picked by a linear congruential generator from
+ * `seed`: fast-check shrinks the seed and length, not each of thousands of characters.
+ */
+export function seededText(alphabet: string, length: number, seed: number): string {
+  const chars = [...alphabet];
+  let x = seed >>> 0;
+  let t = '';
+  for (let i = 0; i < length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    t += chars[(x >>> 8) % chars.length];
+  }
+  return t;
 }
