@@ -120,6 +120,16 @@ describe('estimateTokens (seed 003)', () => {
     );
   });
 
+  it('splits words on exactly the code units that match /\\s/', () => {
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      const text = `abcde${ch}fghij`;
+      // One word of 11 code units: 3 tokens; two words of 5: 1.3 + 1.3, 3 as well. Told apart by the range's second half.
+      expect(estimateTokensRange(text, 5, 11), `U+${c.toString(16)}`).toBe(seed003(text.slice(5, 11)));
+      expect(estimateTokens(`a${ch}b`), `U+${c.toString(16)}`).toBe(/\s/.test(ch) ? 2 : 1);
+    }
+  });
+
   it('follows the seed rules', () => {
     expect(estimateTokens('')).toBe(0);
     expect(estimateTokens('a bb ccc dddd')).toBe(4);
