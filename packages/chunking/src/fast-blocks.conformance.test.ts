@@ -47,4 +47,18 @@ describe('fast blocks conform to remark', () => {
     ];
     for (const s of samples) expect(fastBlocks(s).blocks).toEqual(flatten(parse(s)));
   });
+
+  it('on reference definitions inside large containers (lines marked covered once, not child by child)', () => {
+    const parts = Array.from({ length: 40 }, (_, i) => `para ${i}\n\n[d${i}]: /u${i}\n`);
+    const samples = [
+      parts.map((p) => p.replace(/^/gm, '> ')).join('>\n'),
+      `- item\n\n${parts.map((p) => p.replace(/^(?=.)/gm, '  ')).join('\n')}`,
+      `> - ${parts.join('\n').replace(/\n(?=.)/g, '\n>   ')}`,
+    ];
+    for (const s of samples) {
+      const blocks = fastBlocks(s).blocks;
+      expect(JSON.stringify(blocks)).toContain('"definition"');
+      expect(blocks).toEqual(flatten(parse(s)));
+    }
+  });
 });

@@ -276,7 +276,9 @@ export interface FastBlocksResult {
   blocks: Block[];
 }
 
-export function fastBlocks(source: string, lines: LineTable = lineTable(source)): FastBlocksResult {
+// `env`: markdown-it's environment, where reference definitions collect; a document chunked in
+// sections (stream.ts) passes the whole document's, so heading texts resolve links alike.
+export function fastBlocks(source: string, lines: LineTable = lineTable(source), env: Record<string, unknown> = {}): FastBlocksResult {
   const frontMatter = findFrontMatter(source);
   // markdown-it splits lines on `\n` only: give it `\n` line breaks, one per
   // original break, so its line numbers are those of `lines`. NUL becomes
@@ -285,7 +287,6 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source))
   const hasCr = text.includes('\r');
   if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
-  const env: Record<string, unknown> = {};
   const tokens: Token[] = [];
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
   // keep every character's place): the block state reuses the table instead of finding them again.
@@ -299,7 +300,11 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source))
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
   const ctx: Ctx = { source, lines, env };
-  const blocks = tree.map((node) => toBlock(node, ctx, 'exact')).filter((b): b is Block => b !== null);
+  const blocks: Block[] = [];
+  for (const node of tree) {
+    const block = toBlock(node, ctx, 'exact');
+    if (block !== null) blocks.push(block);
+  }
   return { frontMatter, blocks: addUncoveredLines(blocks, ctx, frontMatter) };
 }
 
@@ -393,22 +398,26 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   const token = container ? container.open : (node as Token);
   const type = TYPE_OF[token.type];
   if (!type || !token.map) return null;
-  const children =
-    container && (type === 'list' || type === 'listItem' || type === 'blockquote')
-      ? container.children
-          .map((c) => toBlock(c, ctx, type === 'list' ? mode : 'lines'))
-          .filter((b): b is Block => b !== null)
-      : undefined;
+  let children: Block[] | undefined;
+  if (container && (type === 'list' || type === 'listItem' || type === 'blockquote')) {
+    children = [];
+    const childMode = type === 'list' ? mode : 'lines';
+    for (const c of container.children) {
+      const child = toBlock(c, ctx, childMode);
+      if (child !== null) children.push(child);
+    }
+  }
   const startLine = token.map[0];
   const { source, lines } = ctx;
-  if (children && type !== 'list') children.push(...uncoveredDefinitions(children, startLine, token.map[1] - 1, ctx));
-  children?.sort((a, b) => a.start - b.start);
+  if (children && type !== 'list') addUncoveredDefinitions(children, startLine, token.map[1] - 1, ctx);
+  if (children && !sortedByStart(children)) children.sort((a, b) => a.start - b.start);
   // A list item ends with its last child (its map can run over trailing blank
   // lines); lists and quotes end with their map, less trailing whitespace, as in remark.
-  const lastLine =
-    type === 'listItem' && children && children.length
-      ? Math.max(...children.map((c) => c.endLine))
-      : token.map[1] - 1;
+  let lastLine = token.map[1] - 1;
+  if (type === 'listItem' && children && children.length) {
+    lastLine = children[0]!.endLine;
+    for (const c of children) if (c.endLine > lastLine) lastLine = c.endLine;
+  }
   const exactStart = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, exactStart, lines.ends[lastLine]!);
   if (end <= exactStart) return null;
@@ -558,21 +567,49 @@ function startsFootnote(source: string, start: number): boolean {
 const DEFINITION_START = /^ {0,3}\[/;
 
 /**
- * Lines inside a container that none of its children covers and that start a
- * link reference definition (after the container's `>` markers and
- * indentation): markdown-it drops those, remark keeps them as children.
+ * Appends to `children` a definition block for each line inside a container that none of
+ * its children covers and that starts a link reference definition (after the container's
+ * `>` markers and indentation): markdown-it drops those, remark keeps them as children.
+ * Covered lines are marked once, not looked up child by child for every line (which was
+ * quadratic in a quote of thousands of paragraphs).
  */
-function uncoveredDefinitions(children: Block[], first: number, last: number, ctx: Ctx): Block[] {
+function addUncoveredDefinitions(children: Block[], first: number, last: number, ctx: Ctx): void {
+  if (last < first) return;
   const { source, lines } = ctx;
-  const found: Block[] = [];
+  const count = children.length;
+  // Small containers (most list items) are checked child by child, without an array.
+  let covered: Uint8Array | null = null;
+  if ((last - first + 1) * count > 64) {
+    covered = new Uint8Array(last - first + 1);
+    for (let k = 0; k < count; k++) {
+      const c = children[k]!;
+      const from = Math.max(c.startLine, first);
+      const to = Math.min(c.endLine, last);
+      if (from <= to) covered.fill(1, from - first, to - first + 1);
+    }
+  }
   for (let line = first; line <= last; line++) {
-    if (children.some((c) => c.startLine <= line && line <= c.endLine)) continue;
+    if (covered !== null ? covered[line - first] === 1 : coveredBy(children, count, line)) continue;
     const ls = lines.starts[line]!;
     const le = lines.ends[line]!;
     if (!/^[\s>]*\[/.test(source.slice(ls, le))) continue;
-    found.push({ type: 'definition', start: ls, end: trimEndOffset(source, ls, le), startLine: line, endLine: line });
+    children.push({ type: 'definition', start: ls, end: trimEndOffset(source, ls, le), startLine: line, endLine: line });
   }
-  return found;
+}
+
+/** Some of the first `count` blocks spans `line`. */
+function coveredBy(blocks: Block[], count: number, line: number): boolean {
+  for (let k = 0; k < count; k++) {
+    const b = blocks[k]!;
+    if (b.startLine <= line && line <= b.endLine) return true;
+  }
+  return false;
+}
+
+/** Whether `blocks` is in order of start already (Array.prototype.sort is stable: it would leave it as it is). */
+function sortedByStart(blocks: Block[]): boolean {
+  for (let k = 1; k < blocks.length; k++) if (blocks[k]!.start < blocks[k - 1]!.start) return false;
+  return true;
 }
 
 /**
