@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { lineMarks, parsedPlainText, plainText } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, lineMarks, parsedPlainText, plainText, setInterruptSkipForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 describe('plainText shortcut', () => {
@@ -62,6 +62,39 @@ describe('lineMarks', () => {
         if (!src.includes('\r')) expect(ours(src, lineTable(src))).toEqual(original(src));
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('paragraph interruption shortcut', () => {
+  // Lines made of what starts or ends a block: list markers, fences, quotes, rules, HTML,
+  // headings, setext underlines, table rows and delimiter rows, indentation, and plain text.
+  const start = fc.constantFrom('', ' ', '  ', '   ', '    ', '\t', '> ', '>', '- ', '* ', '+ ', '1. ', '1) ', '2. ', '10. ');
+  const body = fc.constantFrom(
+    'text', 'a | b', '| a | b |', '|-|-|', '| --- | :-: |', '---', '- - -', '***', '___', '===', '=', '-', ':-', ':--:|',
+    '```', '```js', '~~~', '# h', '###### h', '#no', '<div>', '<!-- c -->', '<p>', '</div>', '[d]: /u', '[^1]: n',
+    '1.', '1', '* x', '+', '>', '\u00a0x', 'é', '<http://a.b>', '',
+  );
+  const line = fc.tuple(start, body).map(([a, b]) => a + b);
+  const doc = fc.array(line, { maxLength: 25 }).map((lines) => lines.join('\n'));
+
+  it('is active on this build of markdown-it', () => {
+    fastBlocks('para\nmore\n');
+    expect(interruptSkipActive()).toBe(true);
+  });
+
+  it('gives the blocks the terminator rules give when each line runs through them', () => {
+    fc.assert(
+      fc.property(doc, (text) => {
+        const fast = fastBlocks(text).blocks;
+        setInterruptSkipForTests(false);
+        try {
+          expect(fast).toEqual(fastBlocks(text).blocks);
+        } finally {
+          setInterruptSkipForTests(true);
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 });

@@ -61,14 +61,7 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
   for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
     if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
     if (state.sCount[nextLine]! < 0) continue;
-    let terminate = false;
-    for (const rule of terminatorRules) {
-      if (rule(state, nextLine, endLine, true)) {
-        terminate = true;
-        break;
-      }
-    }
-    if (terminate) break;
+    if (interrupts(state, nextLine, endLine, terminatorRules)) break;
   }
   state.line = nextLine;
   state.push(PARAGRAPH, 'p', 0).map = [startLine, nextLine];
@@ -76,6 +69,120 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
   return true;
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
+
+/**
+ * markdown-it 15.0.3's setext heading rule (lheading), its line logic unchanged, with the
+ * terminator check of `interrupts`: it walks every line of every paragraph (to look for an
+ * underline) before the paragraph rule walks them again, each line through seven rules.
+ */
+function lheadingSkipping(state: StateBlock, startLine: number, endLine: number): boolean {
+  const terminatorRules = state.md.block.ruler.getRules('paragraph');
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  const oldParentType = state.parentType;
+  state.parentType = 'paragraph';
+  let level = 0;
+  let marker = 0;
+  let nextLine = startLine + 1;
+  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
+    if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
+    if (state.sCount[nextLine]! >= state.blkIndent) {
+      let pos = state.bMarks[nextLine]! + state.tShift[nextLine]!;
+      const max = state.eMarks[nextLine]!;
+      if (pos < max) {
+        marker = state.src.charCodeAt(pos);
+        if (marker === 0x2d || marker === 0x3d) {
+          pos = state.skipChars(pos, marker);
+          pos = state.skipSpaces(pos);
+          if (pos >= max) {
+            level = marker === 0x3d ? 1 : 2;
+            break;
+          }
+        }
+      }
+    }
+    if (state.sCount[nextLine]! < 0) continue;
+    if (interrupts(state, nextLine, endLine, terminatorRules)) break;
+  }
+  if (!level) {
+    state.parentType = oldParentType;
+    return false;
+  }
+  const text = state.getLines(startLine, nextLine, state.blkIndent, false);
+  const content = asciiTrim(text, 0, text.length);
+  state.line = nextLine + 1;
+  const open = state.push('heading_open', `h${level}`, 1);
+  open.markup = String.fromCharCode(marker);
+  open.map = [startLine, state.line];
+  const inline = state.push('inline', '', 0);
+  inline.content = content;
+  inline.map = [startLine, state.line - 1];
+  inline.children = [];
+  const close = state.push('heading_close', `h${level}`, -1);
+  close.markup = String.fromCharCode(marker);
+  state.parentType = oldParentType;
+  return true;
+}
+md.block.ruler.at('lheading', lheadingSkipping);
+
+/** The paragraph terminators of markdown-it 15.0.3 (ours for `heading`), by rule name, in its order: what `interrupts` knows. */
+const KNOWN_TERMINATORS = ['table', 'fence', 'blockquote', 'hr', 'list', 'html_block', 'heading'];
+/**
+ * Characters a line may start with (after its indentation) for one of those rules to
+ * accept it: fence ` ~, blockquote >, hr * - _, list * - + and digits, html_block <, heading #.
+ * Each of them returns false at once on any other first character.
+ */
+const MAY_INTERRUPT = new Uint8Array(128);
+for (const ch of '`~>*-_+<#0123456789') MAY_INTERRUPT[ch.charCodeAt(0)] = 1;
+/** The rule list last checked against KNOWN_TERMINATORS (getRules returns one array until the rules change), and the answer. */
+let checkedRules: unknown = null;
+let rulesKnown = false;
+/** Off only in the test that compares the two routes. */
+let skipping = true;
+
+/** For tests: turns the first-character check of `interrupts` off or on again. */
+export function setInterruptSkipForTests(on: boolean): void {
+  skipping = on;
+}
+
+/**
+ * Whether one of the paragraph terminators accepts line `line` (the loop markdown-it's
+ * paragraph and setext heading rules run for each line after the first). Most lines of a
+ * paragraph start with a letter, where none of them can: that is checked first, from the
+ * line's first character and, for a table (whose delimiter row is the next line), the next
+ * line's (| - :). The rules run only when one of them might accept.
+ */
+function interrupts(state: StateBlock, line: number, endLine: number, rules: ReturnType<typeof md.block.ruler.getRules>): boolean {
+  if (rules !== checkedRules) {
+    checkedRules = rules;
+    rulesKnown = sameRules(rules, KNOWN_TERMINATORS);
+  }
+  if (skipping && rulesKnown) {
+    const c = state.src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
+    if (!(c < 128 && MAY_INTERRUPT[c] === 1) && !delimiterRowMayFollow(state, line, endLine)) return false;
+  }
+  for (const rule of rules) if (rule(state, line, endLine, true)) return true;
+  return false;
+}
+
+/** The block rule functions the ruler holds under these names (markdown-it's `__rules__`), in this order: is it `rules`? */
+function sameRules(rules: readonly unknown[], names: readonly string[]): boolean {
+  const known = (md.block.ruler as unknown as { __rules__: { name: string; fn: unknown }[] }).__rules__;
+  return rules.length === names.length && names.every((name, i) => known.find((r) => r.name === name)?.fn === rules[i]);
+}
+
+/** False when markdown-it's table rule would reject `line + 1` as a delimiter row by its first character (or its absence). */
+function delimiterRowMayFollow(state: StateBlock, line: number, endLine: number): boolean {
+  if (line + 2 > endLine) return false;
+  const pos = state.bMarks[line + 1]! + state.tShift[line + 1]!;
+  if (pos >= state.eMarks[line + 1]!) return false;
+  const c = state.src.charCodeAt(pos);
+  return c === 0x7c || c === 0x2d || c === 0x3a;
+}
+
+/** Whether `interrupts` takes its shortcut on this build (the rule names are as expected): for its test. */
+export function interruptSkipActive(): boolean {
+  return rulesKnown;
+}
 
 /** The token type of an ATX heading (a leaf: see atxHeadingLeaf). */
 const ATX_HEADING = 'atx_heading';
