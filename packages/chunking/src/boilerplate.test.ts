@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findBoilerplate, OffsetMap } from './boilerplate.js';
+import { findBoilerplate, mayBeGapToc, mayBeIndexWithPages, mayBeIndexWord, mayBeLeaderToc, mayBePageNumber, OffsetMap, PATTERNS } from './boilerplate.js';
 import { documentBlocks } from './semantic.js';
 import type { SourceRange } from './types.js';
 
@@ -93,5 +93,48 @@ describe('findBoilerplate trailing index', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('the cheap checks before each boilerplate pattern', () => {
+  const checks: [RegExp, (t: string) => boolean][] = [
+    [PATTERNS.PAGE_NUMBER, mayBePageNumber],
+    [PATTERNS.TOC_LEADERS, mayBeLeaderToc],
+    [PATTERNS.TOC_GAP, mayBeGapToc],
+    [PATTERNS.INDEX_WITH_PAGES, mayBeIndexWithPages],
+    [PATTERNS.INDEX_WORD, mayBeIndexWord],
+  ];
+  // What the patterns are made of, and characters that fold or look alike (ſ, ı, K, NBSP, full stops).
+  const piece = fc.constantFrom(
+    ...'0123456789pPaAgGeEoOfF-–—/ \t.…,ivxlcIVXLCmMzZ\'’()é日ſıK\u00a0\u2003\u3000'.split(''),
+    'page ', 'Page', 'PAGE', ' of ', '...', '. . . ', '   ', '\t\t', ', 12', '–3', 'xiv', 'Chapter ', '😀',
+  );
+  const line = fc.array(piece, { maxLength: 24 }).map((parts) => parts.join('').trim());
+
+  it('hold whenever their pattern matches (a trimmed line)', () => {
+    fc.assert(
+      fc.property(line, (text) => {
+        for (const [pattern, check] of checks) if (pattern.test(text)) expect(check(text), `${pattern} on ${JSON.stringify(text)}`).toBe(true);
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('hold on lines each pattern is there for', () => {
+    const samples: [RegExp, string][] = [
+      [PATTERNS.PAGE_NUMBER, 'Page 12 of 40'],
+      [PATTERNS.PAGE_NUMBER, '– 7 –'],
+      [PATTERNS.TOC_LEADERS, 'Chapter 3 ........ 47'],
+      [PATTERNS.TOC_LEADERS, 'Preface …… xiv'],
+      [PATTERNS.TOC_GAP, 'Introduction     9'],
+      [PATTERNS.TOC_GAP, 'Appendix\tIV'],
+      [PATTERNS.INDEX_WITH_PAGES, 'apples, 12-14, 20'],
+      [PATTERNS.INDEX_WORD, 'Zürich'],
+    ];
+    for (const [pattern, text] of samples) {
+      expect(pattern.test(text), text).toBe(true);
+      const check = checks.find(([p]) => p === pattern)![1];
+      expect(check(text), text).toBe(true);
+    }
   });
 });

@@ -33,27 +33,34 @@ interface Line {
 }
 
 export function findBoilerplate(source: string, blocks: Block[], bodyStart: number, table: LineTable = lineTable(source)): RemovedSpan[] {
-  const lines: Line[] = table.starts.map((start, i) => ({
-    start,
-    end: table.ends[i]!,
-    next: table.starts[i + 1] ?? source.length,
-    text: source.slice(start, table.ends[i]!).trim(),
-    candidate: false,
-  }));
-  const paragraphs = blocks.filter((b) => b.type === 'paragraph');
-  for (const p of paragraphs) for (let l = p.startLine; l <= p.endLine; l++) if (lines[l] && lines[l]!.start >= bodyStart) lines[l]!.candidate = true;
+  const count = table.starts.length;
+  // Candidates are known before the objects are made, so that each is made with its final
+  // `candidate` (writing it afterwards changed the field's representation on a hot path).
+  const candidate = new Uint8Array(count);
+  for (const b of blocks) {
+    if (b.type !== 'paragraph') continue;
+    for (let l = b.startLine; l <= b.endLine && l < count; l++) if (table.starts[l]! >= bodyStart) candidate[l] = 1;
+  }
+  const lines: Line[] = new Array<Line>(count);
+  for (let i = 0; i < count; i++) {
+    const start = table.starts[i]!;
+    const end = table.ends[i]!;
+    lines[i] = { start, end, next: i + 1 < count ? table.starts[i + 1]! : source.length, text: source.slice(start, end).trim(), candidate: candidate[i] === 1 };
+  }
 
   const removed = new Map<number, RemovedSpan['reason']>();
-  const pageNumber = (l: Line) => l.candidate && PAGE_NUMBER.test(l.text);
-  lines.forEach((l, i) => {
-    if (pageNumber(l)) removed.set(i, 'page-number');
-  });
+  for (let i = 0; i < count; i++) {
+    const l = lines[i]!;
+    if (l.candidate && mayBePageNumber(l.text) && PAGE_NUMBER.test(l.text)) removed.set(i, 'page-number');
+  }
   // Page breaks: form feeds (PDF extraction) and page-number lines.
   // Without a form feed anywhere, only page-number lines are breaks (no slice per line to look).
   const formFeeds = source.includes('\f');
-  const breaks = lines
-    .map((l, i) => ((formFeeds && (l.text.includes('\f') || source.slice(l.start, l.next).includes('\f'))) || removed.get(i) === 'page-number' ? i : -1))
-    .filter((i) => i >= 0);
+  const breaks: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const l = lines[i]!;
+    if ((formFeeds && (l.text.includes('\f') || source.slice(l.start, l.next).includes('\f'))) || removed.get(i) === 'page-number') breaks.push(i);
+  }
   if (breaks.length) {
     // The start and the end of the document bound the first and last pages too.
     breaks.push(-1, lines.length);
@@ -92,10 +99,14 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
       if (near.length >= MIN_REPEATS) for (const i of near) removed.set(i, 'header-footer');
     }
   }
-  const gapToc = lines.filter((l) => l.candidate && TOC_GAP.test(l.text)).length >= 3;
-  lines.forEach((l, i) => {
-    if (l.candidate && !removed.has(i) && (TOC_LEADERS.test(l.text) || (gapToc && TOC_GAP.test(l.text)))) removed.set(i, 'toc');
-  });
+  let gapLines = 0;
+  for (const l of lines) if (l.candidate && mayBeGapToc(l.text) && TOC_GAP.test(l.text)) gapLines++;
+  const gapToc = gapLines >= 3;
+  for (let i = 0; i < count; i++) {
+    const l = lines[i]!;
+    if (!l.candidate || removed.has(i)) continue;
+    if ((mayBeLeaderToc(l.text) && TOC_LEADERS.test(l.text)) || (gapToc && mayBeGapToc(l.text) && TOC_GAP.test(l.text))) removed.set(i, 'toc');
+  }
   const index = trailingIndex(lines);
   const spans: RemovedSpan[] = [];
   lines.forEach((l, i) => {
@@ -116,8 +127,8 @@ function trailingIndex(lines: Line[]): number | null {
     const l = lines[i]!;
     if (!l.text) continue;
     if (!l.candidate || /^index$/i.test(l.text)) break;
-    const withPages = INDEX_WITH_PAGES.test(l.text);
-    if (withPages || INDEX_WORD.test(l.text)) {
+    const withPages = mayBeIndexWithPages(l.text) && INDEX_WITH_PAGES.test(l.text);
+    if (withPages || (mayBeIndexWord(l.text) && INDEX_WORD.test(l.text))) {
       entries.push(i);
       paged.push(withPages);
     } else break;
@@ -148,6 +159,49 @@ function trailingIndex(lines: Line[]): number | null {
   }
   return start;
 }
+
+// Cheap conditions each pattern above needs of a trimmed line, checked before the regex
+// runs: most lines of prose fail them at their first or last character. Each is implied by
+// its pattern (boilerplate.test.ts checks that on hostile strings); none decides alone.
+
+/** PAGE_NUMBER (case-insensitive without `u`: only p/P fold to P) starts with p, a dash or a digit. */
+export function mayBePageNumber(text: string): boolean {
+  const c = text.charCodeAt(0);
+  return (c >= 0x30 && c <= 0x39) || c === 0x70 || c === 0x50 || c === 0x2d || c === 0x2013 || c === 0x2014;
+}
+
+/** TOC_LEADERS and TOC_GAP end with a digit or a roman numeral letter (i v x l c, either case). */
+function endsLikePageRef(text: string): boolean {
+  if (text.length === 0) return false;
+  const c = text.charCodeAt(text.length - 1);
+  return (c >= 0x30 && c <= 0x39) || ROMAN.includes(text[text.length - 1]!);
+}
+const ROMAN = 'ivxlcIVXLC';
+
+/** TOC_LEADERS also holds a `.` or a `…` (its leaders). */
+export function mayBeLeaderToc(text: string): boolean {
+  return endsLikePageRef(text) && (text.includes('.') || text.includes('…'));
+}
+
+/** TOC_GAP also holds whitespace (its gap), `\s` being JS's: any of it fails the test below. */
+export function mayBeGapToc(text: string): boolean {
+  return endsLikePageRef(text) && SPACE.test(text);
+}
+const SPACE = /\s/;
+
+/** INDEX_WITH_PAGES holds a comma and ends with a digit. */
+export function mayBeIndexWithPages(text: string): boolean {
+  const c = text.charCodeAt(text.length - 1);
+  return c >= 0x30 && c <= 0x39 && text.includes(',');
+}
+
+/** INDEX_WORD is at most 31 code points (62 code units) with no space. */
+export function mayBeIndexWord(text: string): boolean {
+  return text.length <= 62 && !text.includes(' ');
+}
+
+/** The patterns, for the test of the conditions above. */
+export const PATTERNS = { PAGE_NUMBER, TOC_LEADERS, TOC_GAP, INDEX_WITH_PAGES, INDEX_WORD } as const;
 
 function mergeAdjacent(spans: RemovedSpan[]): RemovedSpan[] {
   const out: RemovedSpan[] = [];
