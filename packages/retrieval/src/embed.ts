@@ -5,7 +5,8 @@
  * uses — `{strategyKey, model, fileHash: manifest.sourceSha256}` over the manifest's
  * `embedText`s — so a built workspace answers without embedding any chunk again. The Nx
  * plugin gives each topic a cache of its own (`.embedding-cache/<project>/`), so those are
- * read too, before anything is embedded.
+ * read too, before anything is embedded, and so are their packs (`.embedding-cache/<project>.pack`,
+ * all a machine has that restored the topics from the Nx cache; read-only, see pack-cache.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/confi
 import { EmbeddingCache, embedThroughCache, TEXT_STORE_DIR } from '@chunkyard/embedding-cache';
 import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
 import type { Manifest } from './contract.js';
+import { nestedPacks, type PackedCache } from './pack-cache.js';
 
 export const CONFIG_FILE = 'chunkyard.config.yaml';
 export const CACHE_DIR = '.embedding-cache';
@@ -26,6 +28,11 @@ export interface EmbeddingBackend {
    * `.embedding-cache/<project>/`, each a cache of its own, with its own `_by-text` store).
    */
   buildCaches?: EmbeddingCache[];
+  /**
+   * The same caches as the Nx plugin stores them (`.embedding-cache/<project>.pack`), read after
+   * `buildCaches`: a machine that restored the topics from the Nx cache holds only these.
+   */
+  buildPacks?: PackedCache[];
   /** The config file the provider settings came from, if any. */
   configFile: string | null;
 }
@@ -67,7 +74,7 @@ export function createBackend(options: BackendOptions): EmbeddingBackend {
   const config = configFile ? readConfig(configFile) : null;
   const provider = createProvider({ provider: 'local', ...config?.embeddings }, options.env);
   const cache = workspace ? new EmbeddingCache(join(workspace, CACHE_DIR)) : null;
-  return { provider, cache, buildCaches: cache ? nestedCaches(cache.root) : [], configFile };
+  return { provider, cache, buildCaches: cache ? nestedCaches(cache.root) : [], buildPacks: cache ? nestedPacks(cache.root) : [], configFile };
 }
 
 /**
@@ -96,6 +103,10 @@ export async function chunkVectors(backend: EmbeddingBackend, manifest: Manifest
     // A stat first: most topics' caches do not hold this document.
     if (!existsSync(built.documentDir(key))) continue;
     const hit = built.getDocument(key, texts);
+    if (hit) return hit;
+  }
+  for (const pack of backend.buildPacks ?? []) {
+    const hit = pack.getDocument(key, texts);
     if (hit) return hit;
   }
   if (!backend.cache) return backend.provider.embed(texts);

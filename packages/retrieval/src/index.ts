@@ -17,5 +17,6 @@ export * from './similarity.js';
 export * from './hybrid.js';
 export * from './expand.js';
 export * from './embed.js';
+export * from './pack-cache.js';
 export * from './retrieve.js';
 export * from './measure.js';
