@@ -22,11 +22,28 @@ export function normalize(drafts: DraftChunk[], source: string): NormalizedChunk
     const start = skipWhitespace(source, draft.start, draft.end);
     const end = trimEndOffset(source, start, draft.end);
     if (end <= start) continue;
-    const exact = draft.pieces.every((p) => p.rebuiltText === null);
+    const exact = noneRebuilt(draft.pieces);
     const text = exact
       ? source.slice(start, end)
       : source.slice(start, draft.pieces[0]!.start) + runText(draft.pieces, source);
-    out.push({ ...draft, start, end, text, exact });
+    // Field by field rather than `{ ...draft, start, end, text, exact }`: the same object (pack
+    // makes every draft with these six fields), but the spread took V8's generic copy, a
+    // few microseconds per chunk (2% of the chunker's time on the npm docs).
+    out.push({
+      pieces: draft.pieces,
+      start,
+      end,
+      tokens: draft.tokens,
+      overlapChars: draft.overlapChars,
+      overlapTokens: draft.overlapTokens,
+      text,
+      exact,
+    });
   }
   return out;
+}
+
+function noneRebuilt(pieces: DraftChunk['pieces']): boolean {
+  for (const p of pieces) if (p.rebuiltText !== null) return false;
+  return true;
 }

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { normalize } from './normalize.js';
+import { addOverlap } from './overlap.js';
 import { blockMinima, pack, rangeMin, runText } from './pack.js';
 import type { HeadingRef, Piece } from './pieces.js';
 import { documentBlocks, opensTechnicalBaseline } from './semantic.js';
@@ -49,6 +51,36 @@ describe('rangeMin', () => {
         expect(rangeMin(values, blockMinima(values), from, to)).toBe(Math.min(Infinity, ...xs.slice(from, to)));
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('normalize', () => {
+  it('gives what spreading each draft with its trimmed range and text gives, key order included', () => {
+    fc.assert(
+      fc.property(doc, fc.integer({ min: 8, max: 120 }), fc.nat(2), (source, cap, overlap) => {
+        const { blocks, lines } = documentBlocks(source, 'fast');
+        const tokens = new TokenIndex(source);
+        const budget = (): number => cap;
+        const pieces = splitOversized(toUnits(blocks), { source, lines, tokens, target: cap, budget });
+        const ctx = { source, tokens, minTokens: 4, targetTokens: Math.max(1, cap - 4), budget };
+        const drafts = addOverlap(pack(pieces, ctx), overlap, ctx);
+        // The formulation it replaced.
+        const reference = drafts.flatMap((draft) => {
+          let start = draft.start;
+          while (start < draft.end && /\s/.test(source[start]!) && source.charCodeAt(start) < 128) start++;
+          let end = draft.end;
+          while (end > start && /\s/.test(source[end - 1]!) && source.charCodeAt(end - 1) < 128) end--;
+          if (end <= start) return [];
+          const exact = draft.pieces.every((p) => p.rebuiltText === null);
+          const text = exact ? source.slice(start, end) : source.slice(start, draft.pieces[0]!.start) + runText(draft.pieces, source);
+          return [{ ...draft, start, end, text, exact }];
+        });
+        const normalized = normalize(drafts, source);
+        expect(normalized).toStrictEqual(reference);
+        expect(normalized.map((c) => Object.keys(c))).toEqual(reference.map((c) => Object.keys(c)));
+      }),
+      { numRuns: 200 },
     );
   });
 });
