@@ -734,8 +734,8 @@ function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter |
   for (let line = 0; line < lines.starts.length; line++) {
     const ls = lines.starts[line]!;
     const le = lines.ends[line]!;
-    const blank = skipWhitespace(source, ls, le) === le || (frontMatter !== null && ls < frontMatter.end);
-    if (covered[line] || blank) {
+    // Covered lines (nearly all) are passed over before their characters are read.
+    if (covered[line] || skipWhitespace(source, ls, le) === le || (frontMatter !== null && ls < frontMatter.end)) {
       current = null;
       continue;
     }
