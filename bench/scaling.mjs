@@ -7,9 +7,10 @@
 //
 // Every case runs in a child process of its own with a timeout, so one slow case cannot hang
 // the run, and each case starts from the same cold JIT state rather than from whatever ran
-// before it. Inside the child only `chunkDocument` is timed (not generating the text). Small
-// inputs are chunked repeatedly until 0.5 s has passed, and the fastest pass is reported:
-// it is the one the shared machine's noise disturbed least.
+// before it. Inside the child only `chunkDocument` is timed (not generating the text). Each
+// input is chunked repeatedly until 0.5 s has passed, at least three times up to 1 MB and once
+// at 10 MB, and the fastest pass is reported: it is the one the shared machine's noise
+// disturbed least, and up to 1 MB it is never the cold first pass (see minPasses).
 //
 //   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
 //                          [--stage chunk|sentences|keywords|simhash]
@@ -133,12 +134,22 @@ async function child(shape, bytes, strategy, stage = 'chunk') {
     const t0 = performance.now();
     chunks = run(text);
     times.push(performance.now() - t0);
-  } while (performance.now() - began < 500 && times.length < 50);
+  } while ((performance.now() - began < 500 || times.length < minPasses(bytes)) && times.length < 50);
   const result = { ms: Math.min(...times), passes: times.length, chunks, bytes: Buffer.byteLength(text) };
   // Run by hand (`node --cpu-prof bench/scaling.mjs --child SHAPE BYTES semantic`) there is no
   // IPC channel: print the result instead.
   if (process.send) process.send(result);
   else console.log(JSON.stringify(result));
+}
+
+/**
+ * Passes a case gets at least. Up to 1 MB: three, so that a shape whose pass takes longer than
+ * the 0.5 s window is not timed cold (JIT warm-up included) against prose timed warm as the
+ * best of several passes in the same window: at 1 MB that alone made some cells 2-3x. At
+ * 10 MB one pass: warm-up is a small part of it, and three would take minutes.
+ */
+function minPasses(bytes) {
+  return bytes <= 1e6 ? 3 : 1;
 }
 
 function runCase(shape, bytes, strategy, timeoutMs, stage) {
