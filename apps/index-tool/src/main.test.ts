@@ -9,6 +9,7 @@ import { main as chunk } from '../../chunking-tool/src/main.js';
 import { main as keywords } from '../../keyword-extractor/src/main.js';
 import { main as spec } from '../../topic-spec/src/main.js';
 import { DocsClient, openSource, walkTopics } from '@chunkyard/retrieval';
+import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import type { IndexJson } from '@chunkyard/topic-index';
 import { HELP, main } from './main.js';
 
@@ -160,6 +161,22 @@ describe('index-tool', () => {
     rmSync(specFile);
     expect((await run([join(docs, t), '--root', docs])).stderr).toContain('topic-spec.md: missing; run topic-spec on the topic first');
     writeFileSync(specFile, good);
+  });
+
+  it('refuses a topic-spec.md whose prompt hashes are of another SimHash version, keeping the previous index.json', async () => {
+    const t = TOPICS[2]!;
+    expect((await run([join(docs, t), '--root', docs])).code).toBe(0);
+    const before = readFileSync(join(docs, t, 'index.json'), 'utf8');
+    const specFile = join(docs, t, 'topic-spec.md');
+    const good = readFileSync(specFile, 'utf8');
+    expect(good).toContain(`simhash: ${SIMHASH_VERSION}`);
+    writeFileSync(specFile, good.replace(`simhash: ${SIMHASH_VERSION}`, 'simhash: simhash64-lexical-v1'));
+    const r = await run([join(docs, t), '--root', docs]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`index-tool: ${specFile}: its prompt hashes are simhash64-lexical-v1, but queries are hashed with ${SIMHASH_VERSION}; run topic-spec on the topic again (nx run <topic>:spec)\n`);
+    expect(readFileSync(join(docs, t, 'index.json'), 'utf8')).toBe(before);
+    writeFileSync(specFile, good);
+    expect((await run([join(docs, t), '--root', docs])).code).toBe(0);
   });
 
   it('refuses folders outside the root or without topics, and unknown options, with exit 2', async () => {

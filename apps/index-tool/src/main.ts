@@ -9,6 +9,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
@@ -47,8 +48,8 @@ Options:
   -h, --help    show this help
   --version     print index-tool's version
 
-Exit status: 0 success; 1 a folder failed (missing or malformed ${SPEC_FILE}, a child
-without index.json): its previous index.json is left as it was, the others are written;
+Exit status: 0 success; 1 a folder failed (missing or malformed ${SPEC_FILE}, one whose
+prompt hashes are of another SimHash version, a child without index.json): its previous index.json is left as it was, the others are written;
 2 usage error (unknown option, a folder outside the root or without topics; nothing written).
 `;
 
@@ -156,6 +157,13 @@ async function run(argv: string[], io: Io): Promise<number> {
           throw new IndexError(`${file}: ${(err as Error).message}`);
         }
         const spec = parseTopicSpecMd(text, file);
+        // Prompt hashes of another SimHash version never match a query hashed by this one:
+        // an index with them would fall back to embeddings for every query without saying so.
+        if (spec.promptMatching.simhash !== SIMHASH_VERSION) {
+          throw new IndexError(
+            `${file}: its prompt hashes are ${spec.promptMatching.simhash}, but queries are hashed with ${SIMHASH_VERSION}; run topic-spec on the topic again (nx run <topic>:spec)`,
+          );
+        }
         index = topicIndex(spec, job.id, children, topicDescription(job.dir, spec.chunks[0]?.href));
       } else {
         index = sectionIndex(job.id, job.id === '' ? basename(root) : basename(job.dir), children);
