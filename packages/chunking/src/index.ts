@@ -102,6 +102,7 @@ function runStrategy(input: StrategyInput): ChunkRecord[] {
   }
 }
 
+export { chunkDocumentStream, type ChunkStream, type ChunkStreamExtras } from './stream.js';
 export { CHUNK_BOUNDARY, expandNeighbors, type Expandable } from './expand.js';
 export { artifactIdOf, tokenWindows, type WindowSpan } from './token-window.js';
 export { encodeWithOffsets } from './token-offsets.js';

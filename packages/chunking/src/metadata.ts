@@ -130,33 +130,60 @@ function prefixOf(mode: BreadcrumbMode, chunk: NormalizedChunk, fileTitle: strin
 }
 
 export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext): ChunkRecord[] {
-  const { options } = ctx;
-  const parentId = `${options.contentType}:${options.docName}`;
-  // Each id once: a chunk's prevId and nextId are its neighbours' ids, not new copies of them.
-  const ids = chunks.map((_, n) => `${parentId}::ch${n}`);
-  const idOf = (n: number): string => ids[n]!;
-  const memo = new BreadcrumbMemo();
+  const records = new RecordBuilder(ctx);
+  return chunks.map((chunk, n) => records.record(chunk, n, n < chunks.length - 1));
+}
+
+/**
+ * attachMetadata one chunk at a time, in order, for a document whose chunks stream out
+ * (stream.ts): the caller numbers the chunks and says whether another follows.
+ */
+export class RecordBuilder {
+  private readonly parentId: string;
+  private readonly memo = new BreadcrumbMemo();
   // The chunks of a section are consecutive and share its path array: the last path's full
   // breadcrumb is kept (a global WeakMap entry per path cost GC time on thousands of headings).
-  let lastPath: HeadingRef[] | null = null;
-  let lastFull = '';
-  return chunks.map((chunk, n) => {
+  private lastPath: HeadingRef[] | null = null;
+  private lastFull = '';
+  // Each id once: a chunk's prevId and nextId are its neighbours' ids, not new copies of them.
+  private nextIdOf: { n: number; id: string } | null = null;
+  private lastId: { n: number; id: string } | null = null;
+
+  constructor(private readonly ctx: MetadataContext) {
+    this.parentId = `${ctx.options.contentType}:${ctx.options.docName}`;
+  }
+
+  private idOf(n: number): string {
+    const known = this.nextIdOf;
+    if (known !== null && known.n === n) return known.id;
+    return `${this.parentId}::ch${n}`;
+  }
+
+  /** The record of chunk `n` (0-based); `hasNext`: a chunk `n + 1` follows. */
+  record(chunk: NormalizedChunk, n: number, hasNext: boolean): ChunkRecord {
+    const { ctx } = this;
+    const { options } = ctx;
     const shape = chunkShape(chunk.pieces);
     const { path } = shape;
     let wanted = '';
     if (options.breadcrumbMode !== 'none') {
-      if (path !== lastPath) {
-        lastPath = path;
-        lastFull = joinBreadcrumb(ctx.fileTitle, path);
-        if (ctx.intern) lastFull = ctx.intern(lastFull);
+      if (path !== this.lastPath) {
+        this.lastPath = path;
+        this.lastFull = joinBreadcrumb(ctx.fileTitle, path);
+        if (ctx.intern) this.lastFull = ctx.intern(this.lastFull);
       }
-      wanted = prefixOf(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens, shape, lastFull);
+      wanted = prefixOf(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens, shape, this.lastFull);
     }
-    const prefix = wanted ? shrinkBreadcrumb(wanted, options.maxTokens - chunk.tokens, ctx.prefixTokens, memo) : '';
+    const prefix = wanted ? shrinkBreadcrumb(wanted, options.maxTokens - chunk.tokens, ctx.prefixTokens, this.memo) : '';
     const embedText = prefix ? `${prefix}\n\n${chunk.text}` : chunk.text;
+    const id = this.idOf(n);
+    const prevId = n > 0 ? this.prevId(n - 1) : null;
+    const nextId = hasNext ? `${this.parentId}::ch${n + 1}` : null;
+    this.lastId = { n, id };
+    this.nextIdOf = nextId === null ? null : { n: n + 1, id: nextId };
     return {
-      id: idOf(n),
-      parentId,
+      id,
+      parentId: this.parentId,
       chunkNumber: n,
       contentType: options.contentType,
       embedText,
@@ -169,8 +196,8 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
         estimatedTokens: chunk.exact ? estimateTokensRange(ctx.source, chunk.start, chunk.end) : estimateTokens(chunk.text),
         embedTokens: prefix ? ctx.prefixTokens(prefix) + chunk.tokens : chunk.tokens,
       },
-      prevId: n > 0 ? idOf(n - 1) : null,
-      nextId: n < chunks.length - 1 ? idOf(n + 1) : null,
+      prevId,
+      nextId,
       nodeTypes: shape.nodeTypes,
       contentHints: contentHintOf(shape.unitTypes),
       containsTable: shape.tableColumns.length > 0,
@@ -180,7 +207,12 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
       overlapChars: chunk.overlapChars,
       metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: { ...PIPELINE } },
     };
-  });
+  }
+
+  private prevId(n: number): string {
+    const last = this.lastId;
+    return last !== null && last.n === n ? last.id : `${this.parentId}::ch${n}`;
+  }
 }
 
 /**

@@ -19,3 +19,45 @@ export function attachSourceLines(chunks: ChunkRecord[], source: string, sourceF
     c.source = { filePath: sourceFile, startLine, endLine };
   }
 }
+
+/**
+ * lineOf without a line table, for records that stream out in order (stream.ts): the 0-based
+ * line of an offset, found by counting line starts from the previous answer. Records come in
+ * document order and overlap moves back only a few sentences, so a document costs about one
+ * pass over its characters and no table of its lines.
+ */
+export class LineCursor {
+  private pos = 0;
+  private line = 0;
+
+  constructor(private readonly source: string) {}
+
+  /** A line starts at p: after `\n`, or after a `\r` that no `\n` follows. */
+  private startsLine(p: number): boolean {
+    const c = this.source.charCodeAt(p - 1);
+    return c === 10 || (c === 13 && this.source.charCodeAt(p) !== 10);
+  }
+
+  lineOf(offset: number): number {
+    let { pos, line } = this;
+    while (pos < offset) {
+      pos++;
+      if (this.startsLine(pos)) line++;
+    }
+    while (pos > offset) {
+      if (this.startsLine(pos)) line--;
+      pos--;
+    }
+    this.pos = pos;
+    this.line = line;
+    return line;
+  }
+
+  /** attachSourceLines for one record. */
+  attach(c: ChunkRecord, filePath: string): void {
+    const { charStart, charEnd } = c.sourcePosition;
+    const startLine = this.lineOf(charStart) + 1;
+    const endLine = charEnd > charStart ? this.lineOf(charEnd - 1) + 1 : startLine;
+    c.source = { filePath, startLine, endLine };
+  }
+}

@@ -16,11 +16,17 @@ export interface Unit {
   types: readonly BlockType[];
 }
 
-export function toUnits(blocks: Block[]): Unit[] {
-  const slugger = new HeadingSlugger();
+/** Where toUnits resumes when a document comes in sections (stream.ts): its slugs and heading path so far. */
+export interface UnitsState {
+  slugger: HeadingSlugger;
+  path: HeadingRef[];
+}
+
+export function toUnits(blocks: Block[], state: UnitsState = { slugger: new HeadingSlugger(), path: [] }): Unit[] {
+  const { slugger } = state;
   anchor('slugger', slugger); // see shape-anchor.ts
   const units: Unit[] = [];
-  let path: HeadingRef[] = [];
+  let path: HeadingRef[] = state.path;
   for (const block of blocks) {
     if (block.type === 'heading') {
       const depth = block.depth ?? 1;
@@ -42,6 +48,7 @@ export function toUnits(blocks: Block[]): Unit[] {
       units.push({ block, path, types: typesIn(block) });
     }
   }
+  state.path = path;
   return units;
 }
 

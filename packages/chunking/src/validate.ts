@@ -61,18 +61,40 @@ function blockAround(atomic: readonly Block[], p: number): Block | undefined {
 }
 
 export function validate(source: string, chunks: ChunkRecord[], opts: ValidateOptions): ChunkRecord[] {
-  const problems: string[] = [];
-  const atomic = opts.blocks ? atomicBlocks(opts.blocks) : [];
-  const fitting = new Map<Block, boolean>();
-  const fits = (b: Block, c: ChunkRecord): boolean => {
+  const checker = new RecordChecker(source, opts);
+  chunks.forEach((c, i) => checker.check(c, i));
+  checker.finish();
+  return chunks;
+}
+
+/**
+ * validate one record at a time (stream.ts checks each window's records as they are made);
+ * `finish` throws what was found.
+ */
+export class RecordChecker {
+  private readonly problems: string[] = [];
+  private readonly atomic: Block[];
+  private readonly fitting = new Map<Block, boolean>();
+
+  constructor(
+    private readonly source: string,
+    private readonly opts: ValidateOptions,
+  ) {
+    this.atomic = opts.blocks ? atomicBlocks(opts.blocks) : [];
+  }
+
+  private fits(b: Block, c: ChunkRecord): boolean {
+    const { opts, fitting } = this;
     let f = fitting.get(b);
     if (f === undefined) {
-      f = countTokens(source.slice(b.start, b.end)) <= (opts.maxTokensOf ? opts.maxTokensOf(c) : opts.maxTokens);
+      f = countTokens(this.source.slice(b.start, b.end)) <= (opts.maxTokensOf ? opts.maxTokensOf(c) : opts.maxTokens);
       fitting.set(b, f);
     }
     return f;
-  };
-  chunks.forEach((c, i) => {
+  }
+
+  check(c: ChunkRecord, i: number): void {
+    const { source, opts, problems, atomic } = this;
     const where = `chunk ${i}`;
     if (c.chunkNumber !== i) problems.push(`${where}: chunkNumber ${c.chunkNumber}`);
     if (!c.originalText.trim()) problems.push(`${where}: empty`);
@@ -89,13 +111,15 @@ export function validate(source: string, chunks: ChunkRecord[], opts: ValidateOp
     if (atomic.length && !c.splitUnit) {
       for (const [p, side] of [[charStart, 'starts'], [charEnd, 'ends']] as const) {
         const b = blockAround(atomic, p);
-        if (b && fits(b, c)) {
+        if (b && this.fits(b, c)) {
           const what = b.type === 'table' ? 'a table' : b.fenced ? 'a fenced code block (unbalanced fence)' : 'a code block';
           problems.push(`${where}: ${side} inside ${what} at lines ${b.startLine + 1}-${b.endLine + 1} that fits, without splitUnit`);
         }
       }
     }
-  });
-  if (problems.length) throw new ChunkingInvariantError(problems, opts.docName);
-  return chunks;
+  }
+
+  finish(): void {
+    if (this.problems.length) throw new ChunkingInvariantError(this.problems, this.opts.docName);
+  }
 }

@@ -1,0 +1,372 @@
+/**
+ * `chunkDocumentStream`: the records of `chunkDocument`, byte for byte and in the same order,
+ * made a window of the document at a time, so that a big document never holds all its parsed
+ * blocks, token tables, pieces or records at once (issue 16: peak memory per MB of input).
+ *
+ * The semantic pipeline runs on sections of the document cut where the whole-document run
+ * would have cut anyway:
+ *
+ * 1. **Parse groups.** markdown-it parses a slab of lines at a time. A top-level heading the
+ *    slab's parse finds (not in its last lines) starts a block in the parse of the whole
+ *    document too: what comes before it was decided by the lines before it. The text from
+ *    one such heading's line to the next is parsed again on its own with the whole
+ *    document's reference definitions (a heading's text depends on them), which gives the
+ *    blocks the whole parse gives there. A cut is taken only after a `\n` on a line with
+ *    text, where no cl100k pre-token spans it, so token counts add up across cuts.
+ * 2. **Units and pieces** are per block: the slugger and heading path carry over from one
+ *    group to the next, and each group's token table covers its own text.
+ * 3. **Packing** looks ahead (a heading's whole section) and merges small chunks both ways,
+ *    so a window of groups is packed and only its chunks before a safe boundary are kept:
+ *    a chunk that opens with a heading, holds at least minTokens, and has at least
+ *    `SETTLED` chunks after it in the window. Packing then restarts at that heading, with
+ *    the pieces after it; what lies further on cannot reach back past chunks that size.
+ *    The property tests compare the two paths on hostile documents.
+ * 4. **Overlap** never reaches into a chunk that opens with a heading, so each window's
+ *    drafts get theirs alone; normalize, metadata, validation and source lines are per record.
+ *
+ * Everything else falls back to `chunkDocument` itself and streams its array: other
+ * strategies (hierarchical and paginate relate chunks across the document; token-window's
+ * artifact id hashes the whole text), the remark parser, plain text with guessed headings
+ * and boilerplate removal (both need the whole document), and documents under two windows.
+ */
+import { findFrontMatter, type FrontMatter } from './front-matter.js';
+import { fastBlocks } from './fast-blocks.js';
+import { chunkDocument, type ChunkDocumentExtras } from './index.js';
+import { lineTable, type LineTable } from './lines.js';
+import { RecordBuilder } from './metadata.js';
+import { normalize, type NormalizedChunk } from './normalize.js';
+import { recordedOptions, resolveOptions, strategyKey } from './options.js';
+import { addOverlap } from './overlap.js';
+import { pack, type PackContext } from './pack.js';
+import type { Piece } from './pieces.js';
+import { opensTechnicalBaseline, pathBudget } from './semantic.js';
+import { HeadingSlugger } from './slugs.js';
+import { LineCursor } from './source-lines.js';
+import { splitOversized } from './split-oversized.js';
+import { countTokens, TokenIndex } from './tokens.js';
+import type { Block, ChunkDocumentResult, ChunkOptions, ChunkRecord, ResolvedChunkOptions } from './types.js';
+import { toUnits, type UnitsState } from './units.js';
+import { RecordChecker } from './validate.js';
+
+export interface ChunkStreamExtras extends ChunkDocumentExtras {
+  /**
+   * Characters of text parsed and packed at a time (default 256 Ki). A document shorter
+   * than two windows is chunked whole. Tests set it small to exercise the sectioned path.
+   */
+  windowChars?: number;
+}
+
+/** chunkDocument's result with its records as an iterator, made as they are read. */
+export interface ChunkStream extends Omit<ChunkDocumentResult, 'chunks'> {
+  /** The records, in order; read once. */
+  chunks: IterableIterator<ChunkRecord>;
+  /** True when the document was chunked in windows, false when whole (see the module comment). */
+  sectioned: boolean;
+}
+
+/**
+ * Characters parsed at a time when looking for parse groups. Small, so that each slab's
+ * markdown-it tokens die young: a slab of 1 MB survived into V8's old generation, which then
+ * grew by hundreds of MB of garbage before a full collection (peak RSS, not live memory).
+ */
+const PLAN_SLAB = 64 * 1024;
+
+/** Chunks after a boundary, in the window, before the chunks before it are kept. */
+const SETTLED = 3;
+
+/**
+ * The records `chunkDocument(source, options, extras)` returns, as an iterator over records
+ * made a window at a time (semantic strategy, fast parser, markdown headings); the other
+ * fields are computed first. Throws what chunkDocument throws; a ChunkingInvariantError may
+ * come while reading the records.
+ */
+export function chunkDocumentStream(source: string, options: Partial<ChunkOptions> = {}, extras: ChunkStreamExtras = {}): ChunkStream {
+  const resolved = resolveOptions(options);
+  const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
+  const windowChars = Math.max(1, extras.windowChars ?? 256 * 1024);
+  const whole = (): ChunkStream => {
+    const { chunks, ...rest } = chunkDocument(source, options, extras);
+    return { ...rest, chunks: chunks[Symbol.iterator](), sectioned: false };
+  };
+  if (resolved.strategy !== 'semantic' || resolved.parser !== 'fast' || /\.txt$/i.test(sourceFile) || source.length < 2 * windowChars) return whole();
+  const plan = planGroups(source, Math.min(windowChars, PLAN_SLAB));
+  // Seed 003's plain-text rule (usesHeuristicHeadings): fewer than 3 `#` headings.
+  if (plan.atxHeadings < 3 || plan.cuts.length < 2) return whole();
+  const fileTitle = options.fileTitle?.trim() || deriveTitle(source, plan, resolved.docName);
+  const recorded = recordedOptions(resolved);
+  return {
+    strategy: resolved.strategy,
+    strategyKey: strategyKey(resolved),
+    options: recorded,
+    fileTitle,
+    frontMatter: plan.frontMatter ? { start: plan.frontMatter.start, end: plan.frontMatter.end } : null,
+    chunks: streamRecords(source, plan, { resolved, recorded, fileTitle, sourceFile, windowChars, recount: extras.recount === true }),
+    removed: [],
+    headingDetection: 'markdown',
+    sectioned: true,
+  };
+}
+
+interface Plan {
+  /** Offsets where parse groups start: 0, then line starts of top-level headings. */
+  cuts: number[];
+  /** The whole document's markdown-it environment (its reference definitions). */
+  env: Record<string, unknown>;
+  frontMatter: FrontMatter | null;
+  /** Top-level headings whose first character is `#` (plain-text.ts's atxHeadingCount). */
+  atxHeadings: number;
+  /** Indexes into `cuts` of the groups holding a top-level H1, in order. */
+  h1Groups: number[];
+}
+
+/** The offset just past the line break ending the line that holds `p` (or the end). */
+function lineEndAfter(source: string, p: number): number {
+  if (p >= source.length) return source.length;
+  const nl = source.indexOf('\n', p);
+  return nl < 0 ? source.length : nl + 1;
+}
+
+/** Parses `[start, end)` of the source; blocks in its own offsets and lines. */
+function parseRange(source: string, start: number, end: number, env: Record<string, unknown>): { text: string; lines: LineTable; blocks: Block[]; frontMatter: FrontMatter | null } {
+  const text = source.slice(start, end);
+  const lines = lineTable(text);
+  const { blocks, frontMatter } = fastBlocks(text, lines, env);
+  return { text, lines, blocks, frontMatter };
+}
+
+/** Line start of a top-level block, when a parse group may begin there (after a `\n`). */
+function cutBefore(text: string, lines: LineTable, b: Block): number {
+  const at = lines.starts[b.startLine]!;
+  return at > 0 && text.charCodeAt(at - 1) === 10 ? at : -1;
+}
+
+/**
+ * Pass 1: where the parse groups start, and the whole document's reference definitions
+ * (each group's, in order, first definition of a label winning as in one parse).
+ */
+function planGroups(source: string, slabChars: number): Plan {
+  const frontMatter = findFrontMatter(source);
+  const env: Record<string, unknown> = {};
+  const cuts: number[] = [0];
+  let atxHeadings = 0;
+  const h1Groups: number[] = [];
+  let start = 0;
+  let slab = slabChars;
+  while (start < source.length) {
+    let end = lineEndAfter(source, Math.max(start + slab, start === 0 && frontMatter ? frontMatter.end : 0));
+    const scratch: Record<string, unknown> = {};
+    const { text, lines, blocks } = parseRange(source, start, end, scratch);
+    const lastLine = lines.starts.length - 1;
+    // The last top-level heading the rest of the document cannot change (not in the slab's
+    // last lines) ends the group.
+    let cut = text.length;
+    if (end < source.length) {
+      cut = -1;
+      for (let k = blocks.length - 1; k >= 0 && cut < 0; k--) {
+        const b = blocks[k]!;
+        if (b.type === 'heading' && b.endLine < lastLine - 2) cut = cutBefore(text, lines, b);
+      }
+      if (cut <= 0) {
+        slab *= 2; // no heading to cut at: a bigger slab
+        continue;
+      }
+      end = start + cut;
+    }
+    if (start > 0) cuts.push(start);
+    // With reference definitions, the group is parsed again alone with the shared environment:
+    // exactly the definitions of the whole parse there (the slab's last lines may differ).
+    const withDefinitions = scratch.references !== undefined && Object.keys(scratch.references as object).length > 0;
+    const groupBlocks = withDefinitions ? parseRange(source, start, end, env).blocks : blocks;
+    let h1 = false;
+    for (const b of groupBlocks) {
+      if (b.type !== 'heading' || b.start >= cut) continue;
+      if (source.charCodeAt(start + b.start) === 35) atxHeadings++;
+      if (b.depth === 1) h1 = true;
+    }
+    if (h1) h1Groups.push(cuts.length - 1);
+    start = end;
+    slab = slabChars;
+  }
+  return { cuts, env, frontMatter, atxHeadings, h1Groups };
+}
+
+/** deriveFileTitle: front matter `title`, else the first top-level H1 with text, else the fallback. */
+function deriveTitle(source: string, plan: Plan, fallback: string): string {
+  if (plan.frontMatter?.title) return plan.frontMatter.title;
+  for (const g of plan.h1Groups) {
+    const { blocks } = parseRange(source, plan.cuts[g]!, plan.cuts[g + 1] ?? source.length, plan.env);
+    const h1 = blocks.find((b) => b.type === 'heading' && b.depth === 1 && b.text?.trim());
+    if (h1) return h1.text!.trim();
+  }
+  return fallback;
+}
+
+/** Moves a parsed group's blocks to document offsets (lines stay the group's own). */
+function shift(blocks: Block[] | undefined, by: number): void {
+  if (!blocks) return;
+  for (const b of blocks) {
+    b.start += by;
+    b.end += by;
+    shift(b.children, by);
+  }
+}
+
+/**
+ * Exact token counts over the groups of a window, each group counted by its own table: a
+ * group starts after a `\n`, on a line with text, where no pre-token spans, so a slice's
+ * count is the sum of its parts' counts in each group.
+ */
+class WindowTokens extends TokenIndex {
+  private readonly groups: { start: number; end: number; index: TokenIndex; total: number }[] = [];
+
+  constructor() {
+    super('');
+  }
+
+  add(start: number, text: string): TokenIndex {
+    const index = new TokenIndex(text);
+    this.groups.push({ start, end: start + text.length, index, total: -1 });
+    return index;
+  }
+
+  /** Forgets the groups that end at or before `offset`. */
+  dropBefore(offset: number): void {
+    let k = 0;
+    while (k < this.groups.length - 1 && this.groups[k]!.end <= offset) k++;
+    if (k > 0) this.groups.splice(0, k);
+  }
+
+  private groupAt(p: number): number {
+    const { groups } = this;
+    for (let k = groups.length - 1; k > 0; k--) if (groups[k]!.start <= p) return k;
+    return 0;
+  }
+
+  override count(start: number, end: number): number {
+    if (end <= start) return 0;
+    let k = this.groupAt(start);
+    let g = this.groups[k]!;
+    if (end <= g.end) return g.index.count(start - g.start, end - g.start);
+    let n = g.index.count(start - g.start, g.end - g.start);
+    for (g = this.groups[++k]!; end > g.end; g = this.groups[++k]!) {
+      if (g.total < 0) g.total = g.index.count(0, g.end - g.start);
+      n += g.total;
+    }
+    return n + g.index.count(0, end - g.start);
+  }
+
+  override lastTokenEnd(start: number, end: number, limit: number): number {
+    // A long unspaced run lies within one group (it holds no line break).
+    const g = this.groups[this.groupAt(start)]!;
+    const b = g.index.lastTokenEnd(start - g.start, Math.min(end, g.end) - g.start, limit);
+    return b < 0 ? b : b + g.start;
+  }
+}
+
+interface StreamSettings {
+  resolved: ResolvedChunkOptions;
+  recorded: ReturnType<typeof recordedOptions>;
+  fileTitle: string;
+  sourceFile: string;
+  windowChars: number;
+  recount: boolean;
+}
+
+const isHeadingPiece = (p: Piece): boolean => p.unit.type === 'heading' && !p.splitUnit;
+
+function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generator<ChunkRecord, void, undefined> {
+  const o = s.resolved;
+  const prefixCache = new Map<string, number>();
+  const prefixTokens = (prefix: string): number => {
+    let n = prefixCache.get(prefix);
+    if (n === undefined) {
+      n = countTokens(`${prefix}\n\n`);
+      prefixCache.set(prefix, n);
+    }
+    return n;
+  };
+  const canonical = new Map<string, string>();
+  const intern = (breadcrumb: string): string => {
+    const known = canonical.get(breadcrumb);
+    if (known !== undefined) return known;
+    canonical.set(breadcrumb, breadcrumb);
+    return breadcrumb;
+  };
+  const budget = pathBudget(s.fileTitle, o, prefixTokens, intern);
+  const tokens = new WindowTokens();
+  const ctx: PackContext = { source, tokens, minTokens: o.minTokens, targetTokens: o.targetTokens, budget, opensChunk: opensTechnicalBaseline };
+  const records = new RecordBuilder({ source, fileTitle: s.fileTitle, options: o, sourceFile: s.sourceFile, prefixTokens, intern });
+  const lines = new LineCursor(source);
+  const unitsState: UnitsState = { slugger: new HeadingSlugger(), path: [] };
+
+  // The window: pieces not yet packed for good, and the top-level blocks they come from.
+  let pieces: Piece[] = [];
+  let blocks: Block[] = [];
+  let group = 0;
+  let want = s.windowChars;
+  let n = 0;
+  let pending: { chunk: NormalizedChunk; checker: RecordChecker } | null = null;
+
+  const finish = (chunk: NormalizedChunk, checker: RecordChecker, hasNext: boolean): ChunkRecord => {
+    const record = records.record(chunk, n, hasNext);
+    lines.attach(record, s.sourceFile);
+    record.metadata.chunkingOptions = s.recorded;
+    checker.check(record, n);
+    checker.finish();
+    n++;
+    return record;
+  };
+
+  while (true) {
+    // Fill the window up to `want` characters past its first piece.
+    const from = pieces.length ? pieces[0]!.start : group < plan.cuts.length ? plan.cuts[group]! : source.length;
+    while (group < plan.cuts.length && (plan.cuts[group]! - from < want || pieces.length === 0)) {
+      const gStart = plan.cuts[group]!;
+      const gEnd = plan.cuts[group + 1] ?? source.length;
+      const parsed = parseRange(source, gStart, gEnd, plan.env);
+      shift(parsed.blocks, gStart);
+      const groupLines: LineTable = { starts: parsed.lines.starts.map((x) => x + gStart), ends: parsed.lines.ends.map((x) => x + gStart) };
+      tokens.add(gStart, parsed.text);
+      const units = toUnits(parsed.blocks, unitsState);
+      for (const p of splitOversized(units, { source, lines: groupLines, tokens, target: o.targetTokens, budget, wholeCap: o.maxTokens })) pieces.push(p);
+      for (const b of parsed.blocks) blocks.push(b);
+      group++;
+    }
+    const atEnd = group >= plan.cuts.length;
+    if (pieces.length === 0) break;
+    const drafts = pack(pieces, ctx);
+    let keep = drafts.length;
+    if (!atEnd) {
+      keep = 0;
+      for (let k = drafts.length - SETTLED; k >= 1; k--) {
+        const d = drafts[k]!;
+        const first = d.pieces[0]!;
+        if (isHeadingPiece(first) && d.tokens >= o.minTokens) {
+          keep = k;
+          break;
+        }
+      }
+      if (keep === 0) {
+        want *= 2; // no safe boundary yet: a bigger window
+        continue;
+      }
+    }
+    want = s.windowChars;
+    const kept = drafts.slice(0, keep);
+    const checker = new RecordChecker(source, { maxTokens: o.maxTokens, docName: o.docName, recount: s.recount, blocks });
+    for (const chunk of normalize(addOverlap(kept, o.overlapSentences, ctx), source)) {
+      if (pending) yield finish(pending.chunk, pending.checker, true);
+      pending = { chunk, checker };
+    }
+    if (atEnd) break;
+    // Restart at the boundary: the pieces from the first chunk not kept.
+    const next = drafts[keep]!.pieces[0]!;
+    const at = pieces.indexOf(next);
+    pieces = pieces.slice(at);
+    blocks = blocks.filter((b) => b.end > next.start);
+    tokens.dropBefore(next.start);
+  }
+  if (pending) {
+    yield finish(pending.chunk, pending.checker, false);
+  }
+}
