@@ -88,29 +88,76 @@ export type Lexeme = Word | { kind: 'identifier'; name: string } | { kind: 'brea
 
 const BREAK: Lexeme = Object.freeze({ kind: 'break' });
 
-/** Splits running text into lexemes. Hyphens join ("source-generation" = "source generation"). */
-export function lex(text: string): Lexeme[] {
+/** What a token of TOKEN yields: a lexeme, or nothing (spaces, hyphens). */
+type LexResult = Lexeme | null;
+
+/**
+ * Lexemes by their raw token, for one document's scan (see `lex`). What a token yields
+ * depends on that token alone, so the cache is exact; its lexemes are frozen, as BREAK is,
+ * because every occurrence of the token shares one.
+ */
+export class LexCache {
+  /** By raw token. */
+  readonly tokens = new Map<string, LexResult>();
+  /** By whole text, for short texts (a word between two soft breaks, a space): shared, read-only arrays. */
+  readonly texts = new Map<string, readonly Lexeme[]>();
+}
+/**
+ * Longer tokens are lexed each time: rarely repeated, and V8 makes a match of 13 characters or
+ * more a slice of the source, which as a key would keep the whole source alive.
+ */
+const LEX_CACHE_MAX_TOKEN = 12;
+const LEX_CACHE_MAX_ENTRIES = 100_000;
+
+function lexToken(raw: string): LexResult {
+  if (/^\s+$/.test(raw) || /^[-‐‑]$/.test(raw)) return null;
+  if (raw.includes('://') || raw.startsWith('www.') || !/[\p{L}\p{N}_]/u.test(raw)) return BREAK;
+  const t = raw.replace(/’/g, "'").replace(/'s$/i, '').replace(/'+$/, '');
+  if (isIdentifier(t)) return Object.freeze({ kind: 'identifier', name: t });
+  // Numbers and versions ("9.0"), lower-case dotted tokens ("e.g", "appsettings.json")
+  // and single letters end a phrase: they are never part of a keyword.
+  if (!/\p{L}/u.test(t) || t.includes('.') || t.length < 2) return BREAK;
+  const lower = t.toLowerCase();
+  return Object.freeze({ kind: 'word', text: lower, stem: stemmer(lower), stop: STOP_WORDS.has(lower) });
+}
+
+/**
+ * Splits running text into lexemes. Hyphens join ("source-generation" = "source generation").
+ * With a `cache`, a token seen before is not lexed and stemmed again (a document repeats its
+ * words; a heading or a line of one word is a call of its own).
+ */
+export function lex(text: string, cache?: LexCache): Lexeme[] {
   const out: Lexeme[] = [];
-  for (const m of text.replace(DOCFX_ALERT, ' ').matchAll(TOKEN)) {
+  // DOCFX_ALERT needs a `[`; most texts have none.
+  const source = text.includes('[') ? text.replace(DOCFX_ALERT, ' ') : text;
+  for (const m of source.matchAll(TOKEN)) {
     const raw = m[0];
-    if (/^\s+$/.test(raw) || /^[-‐‑]$/.test(raw)) continue;
-    if (raw.includes('://') || raw.startsWith('www.') || !/[\p{L}\p{N}_]/u.test(raw)) {
-      out.push(BREAK);
-      continue;
-    }
-    const t = raw.replace(/’/g, "'").replace(/'s$/i, '').replace(/'+$/, '');
-    if (isIdentifier(t)) {
-      out.push({ kind: 'identifier', name: t });
-    } else if (!/\p{L}/u.test(t) || t.includes('.') || t.length < 2) {
-      // Numbers and versions ("9.0"), lower-case dotted tokens ("e.g", "appsettings.json")
-      // and single letters end a phrase: they are never part of a keyword.
-      out.push(BREAK);
+    let l: LexResult | undefined;
+    if (cache !== undefined && raw.length <= LEX_CACHE_MAX_TOKEN) {
+      l = cache.tokens.get(raw);
+      if (l === undefined) {
+        l = lexToken(raw);
+        if (cache.tokens.size >= LEX_CACHE_MAX_ENTRIES) cache.tokens.clear();
+        cache.tokens.set(raw, l);
+      }
     } else {
-      const lower = t.toLowerCase();
-      out.push({ kind: 'word', text: lower, stem: stemmer(lower), stop: STOP_WORDS.has(lower) });
+      l = lexToken(raw);
     }
+    if (l !== null) out.push(l);
   }
   return out;
+}
+
+/** `lex(text, cache)`, for reading only: a short text seen before gives the same array again. */
+function lexShared(text: string, cache: LexCache | undefined): readonly Lexeme[] {
+  if (cache === undefined || text.length > LEX_CACHE_MAX_TOKEN) return lex(text, cache);
+  let lexemes = cache.texts.get(text);
+  if (lexemes === undefined) {
+    lexemes = Object.freeze(lex(text, cache));
+    if (cache.texts.size >= LEX_CACHE_MAX_ENTRIES) cache.texts.clear();
+    cache.texts.set(text, lexemes);
+  }
+  return lexemes;
 }
 
 /**
@@ -137,11 +184,12 @@ class Span {
   constructor(
     private readonly out: Occurrence[],
     private readonly context: Context,
+    private readonly cache?: LexCache,
   ) {}
 
   /** Feeds running text; phrases continue across calls until `breakRun`. */
   text(text: string): void {
-    for (const l of lex(text)) {
+    for (const l of lexShared(text, this.cache)) {
       if (l.kind === 'word') {
         this.run.push(l);
         // Phrases ending at this word only look back, so they are complete now.
@@ -181,21 +229,19 @@ class Span {
     if (last.stop) return;
     let content = 0;
     let inner = 0;
+    // The phrase run[start..end], built backwards a word at a time (stop words inside included).
+    let key = '';
+    let surface = '';
     for (let start = end; start >= 0 && end - start < MAX_PHRASE_SPAN; start--) {
       const first = this.run[start]!;
+      key = start === end ? first.stem : `${first.stem} ${key}`;
+      surface = start === end ? first.text : `${first.text} ${surface}`;
       if (first.stop) {
         if (!CONNECTORS.has(first.text) || ++inner > MAX_INNER_STOP_WORDS) break;
         continue;
       }
       if (++content > MAX_PHRASE_WORDS) break;
-      const words = this.run.slice(start, end + 1);
-      this.out.push({
-        key: `w:${words.map((w) => w.stem).join(' ')}`,
-        surface: words.map((w) => w.text).join(' '),
-        kind: 'phrase',
-        words: content,
-        context: this.context,
-      });
+      this.out.push({ key: `w:${key}`, surface, kind: 'phrase', words: content, context: this.context });
     }
   }
 }
@@ -309,12 +355,13 @@ const FRONT_MATTER_HEADING_KEYS = ['title', 'description'];
  */
 export function scanMarkdown(source: string, memo?: ScanMemo): Occurrence[] {
   const out: Occurrence[] = [];
+  const cache = new LexCache();
   let text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const fm = FRONT_MATTER.exec(text);
   if (fm) {
     text = text.slice(fm[0].length);
     for (const value of frontMatterHeadings(fm[1] ?? '')) {
-      const span = new Span(out, 'heading');
+      const span = new Span(out, 'heading', cache);
       span.text(value);
       span.breakRun();
     }
@@ -331,7 +378,7 @@ export function scanMarkdown(source: string, memo?: ScanMemo): Occurrence[] {
   for (const token of tokens) {
     if (token.type === 'heading_open') context = 'heading';
     else if (token.type === 'heading_close') context = 'body';
-    else if (token.type === 'inline') scanInline(token.children ?? [], new Span(out, context));
+    else if (token.type === 'inline') scanInline(token.children ?? [], new Span(out, context, cache));
     else if (token.type === 'fence' || token.type === 'code_block') {
       const span = new Span(out, 'codeBlock');
       block++;
@@ -362,6 +409,7 @@ export class ScanMemo {
   /** By references signature ('' for none or not consulted), then content. */
   private readonly inline = new Map<string, Map<string, InlineScan>>();
   private readonly code = new Map<string, readonly string[]>();
+  private readonly lexCache = new LexCache();
 
   /** Appends the occurrences of `text` (front matter and directive lines already removed) to `out`; returns their keys. */
   scan(text: string, out?: Occurrence[]): Set<string> {
@@ -382,7 +430,8 @@ export class ScanMemo {
         for (const key of found.keys) keys.add(key);
         if (!out) continue;
         // A heading's Span marks every occurrence 'heading' and changes nothing else.
-        if (context === 'body') out.push(...found.occurrences);
+        // A loop, not push(...): a paragraph of 100,000s of occurrences would overflow the stack.
+        if (context === 'body') for (const o of found.occurrences) out.push(o);
         else for (const o of found.occurrences) out.push({ ...o, context });
       } else if (token.type === 'fence' || token.type === 'code_block') {
         block++;
@@ -410,7 +459,7 @@ export class ScanMemo {
     let found = byContent.get(content);
     if (!found) {
       const occurrences: Occurrence[] = [];
-      scanInline(md.parseInline(content, env)[0]?.children ?? [], new Span(occurrences, 'body'));
+      scanInline(md.parseInline(content, env)[0]?.children ?? [], new Span(occurrences, 'body', this.lexCache));
       found = { occurrences, keys: [...new Set(occurrences.map((o) => o.key))] };
       byContent.set(content, found);
     }

@@ -1,0 +1,74 @@
+// The lex cache and the backwards-built phrases (issue 15: tiny lines and tiny headings cost
+// 3-9x prose) must not change what a scan yields: the same occurrences, in the same order, as
+// the frozen copy of the scan before them (scan.reference.ts), on documents built to stress
+// them: repeated short tokens, stop words and connectors at phrase edges, apostrophes,
+// hyphens, URLs, DocFX alerts, identifiers, headings, code, front matter, link references.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { extractKeywords } from './index.js';
+import * as ref from './scan.reference.js';
+import { lex, LexCache, ScanMemo, scanMarkdown, termKey } from './scan.js';
+
+const PIECES = [
+  'cache', 'Cache', 'caches', 'cached', 'widget', 'x0', 'x1', 'a', 'I', 'of', 'and', 'the', 'to', 'for', 'with', 'your', 'from',
+  "widget's", 'widgets’', "rock'n'roll", 'source-generation', '‐', '-', '9.0', 'e.g.', 'appsettings.json', 'System.Text.Json',
+  'JsonSerializer', 'IAsyncEnumerable', 'TValue', 'C#', 'C++', '.NET', 'ASP.NET', 'https://example.com/a_b', 'www.x.org',
+  '[!NOTE]', '[!tip]', '`JsonSerializer.Serialize`', '<xref:System.Text.Json.JsonSerializer?displayProperty=nameWithType>',
+  '<b>', '[link][ref]', '[ref]: https://x.y', '*em*', '**strong**', 'ünïcode', '日本語', '😀', '123', '_under_', 'snake_case_name',
+];
+const SEPARATORS = [' ', ' ', ' ', '\n', '\n\n', '. ', ', ', '\n# ', '\n## ', '\n- ', '\n> ', '\n| a | b |\n|---|---|\n| ', '\n```cs\nvar x = new JsonSerializerOptions();\nusing System.Text.Json;\n```\n', '\t'];
+
+const doc = fc
+  .array(fc.tuple(fc.constantFrom(...PIECES), fc.constantFrom(...SEPARATORS)), { maxLength: 120 })
+  .chain((parts) =>
+    fc.tuple(fc.constant(parts.map(([p, s]) => p + s).join('')), fc.boolean()).map(([body, fm]) => (fm ? `---\ntitle: Widget cache of the app\n---\n${body}` : body)),
+  );
+/** Tiny lines and tiny headings, the shapes the cache is for. */
+const tiny = fc.tuple(fc.integer({ min: 1, max: 300 }), fc.constantFrom('x', '# h', '## the ', 'cache '), fc.integer({ min: 1, max: 20 })).map(([n, p, m]) =>
+  Array.from({ length: n }, (_, i) => `${p}${i % m}`).join('\n'),
+);
+
+describe('scan with the lex cache equals the scan before it', () => {
+  it('scanMarkdown yields the same occurrences on hostile documents', () => {
+    fc.assert(
+      fc.property(fc.oneof(doc, tiny, fc.string({ maxLength: 200 })), (text) => {
+        expect(scanMarkdown(text)).toEqual(ref.scanMarkdown(text));
+        expect(scanMarkdown(text, new ScanMemo())).toEqual(ref.scanMarkdown(text, new ref.ScanMemo()));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('lex with one cache over many texts equals lex without', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(doc, fc.string({ maxLength: 40 })), { maxLength: 8 }), (texts) => {
+        const cache = new LexCache();
+        for (const t of texts) {
+          expect(lex(t, cache)).toEqual(ref.lex(t));
+          expect(lex(t)).toEqual(ref.lex(t));
+        }
+      }),
+    );
+  });
+
+  it('termKey and extractKeywords are unchanged', () => {
+    fc.assert(
+      fc.property(doc, (text) => {
+        for (const name of text.split(/[\n.,]/).slice(0, 5)) expect(termKey(name)).toBe(ref.termKey(name));
+        expect(extractKeywords([{ name: 'd.md', text }])).toEqual(extractKeywords([{ name: 'd.md', text }], { memo: new ScanMemo() }));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('ScanMemo on a huge paragraph', () => {
+  it('scans a paragraph of 200,000 lines (600,000 occurrences) without overflowing the stack', () => {
+    const text = Array.from({ length: 200_000 }, (_, i) => `x${i % 10}`).join('\n');
+    const memo = new ScanMemo();
+    const occurrences = scanMarkdown(text, memo);
+    expect(occurrences.length).toBeGreaterThan(500_000);
+    expect(extractKeywords([{ name: 'lines.md', text }], { memo: new ScanMemo() }).length).toBeGreaterThan(0);
+  });
+});
+
