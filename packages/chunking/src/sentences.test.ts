@@ -20,6 +20,26 @@ describe('sentenceStarts', () => {
     );
   });
 
+  it('equals ICU on any ASCII text and on lines with and without terminators (the path that skips ICU)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 300 }), (text) => {
+        expect(sentenceStarts(text)).toEqual(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
+    const line = fc.oneof(
+      fc.constantFrom('x0', '# h1', '- item', '  ', '', 'A b c', 'tab\there', 'form\ffeed', 'v\vt'),
+      fc.constantFrom('end.', 'Why?', 'No!', 'a.b', 'cr\r', '\u2029', '\u0085', 'déjà vu', '。', '\u2024', 'x\u00a0y', '"Quote."', '(x.)'),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 200 }), fc.constantFrom('\n', '\r\n', '\n\n'), (lines, sep) => {
+        const text = lines.join(sep);
+        expect(sentenceStarts(text)).toEqual(reference(text));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('equals ICU on lines longer than its window, and on many short lines', () => {
     let s = 3;
     const rnd = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);

@@ -45,8 +45,32 @@ function lineEnd(text: string, from: number): number {
   return nl < 0 ? text.length : nl + 1;
 }
 
+/**
+ * Whether `text.slice(from, to)` can hold no sentence boundary but those after its line feeds:
+ * it is ASCII without `.`, `!`, `?` or CR. A UAX #29 boundary other than after a separator
+ * (SB4: CR, LF, NEL, LS, PS) needs a terminator before it (SB11: ATerm or STerm, then Close,
+ * Sp, ParaSep), and the ASCII ones are `.` (ATerm), `!` and `?` (STerm); any other character
+ * that could be one is outside ASCII. Short lines without punctuation (lists of names, tiny
+ * lines, headings) then skip ICU, whose fixed cost per segment is most of their time.
+ */
+function onlyLineBreaks(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80 || c === 0x2e || c === 0x21 || c === 0x3f || c === 0x0d) return false;
+  }
+  return true;
+}
+
 /** Pushes the boundaries ICU finds in `text.slice(from, to)` that lie in (lo, hi). */
 function segmentInto(text: string, from: number, to: number, lo: number, hi: number, starts: number[]): void {
+  if (onlyLineBreaks(text, from, to)) {
+    // ICU's answer here: a boundary after each line feed (SB4), nowhere else.
+    for (let nl = text.indexOf('\n', from); nl >= 0 && nl < to; nl = text.indexOf('\n', nl + 1)) {
+      const at = nl + 1;
+      if (at > lo && at < hi && at > starts[starts.length - 1]!) starts.push(at);
+    }
+    return;
+  }
   const slice = from === 0 && to === text.length ? text : text.slice(from, to);
   for (const s of segmenter.segment(slice)) {
     const at = from + s.index;
