@@ -2,13 +2,17 @@
 // Peak memory of chunking one big document (issue 16, goal 4: at most 6 MiB of peak RSS per MB
 // of input for a single 64 MB document).
 //
-//   node bench/memory.mjs [--mb 64] [--corpus DIR] [--strategy semantic]
+//   node bench/memory.mjs [--mb 64] [--corpus DIR] [--strategy semantic] [--path both|whole|stream]
 //
 // The document is the corpus's markdown files joined, repeated until it reaches the size
 // (without --corpus: generated prose, a heading every 12 paragraphs). A child process with
 // nothing else loaded builds the text, then chunks it once; it reports its peak RSS
 // (getrusage's maxrss), the RSS before the text was built, and the chunk count. Run
 // `node tools/build.mjs packages/chunking` first.
+//
+// --path: `whole` is chunkDocument (all records returned at once); `stream` is
+// chunkDocumentStream with each record serialized (JSON.stringify, as chunking-tool writes it)
+// and dropped as it comes, so nothing holds the records; `both` (default) runs one child each.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -51,9 +55,9 @@ function prose(bytes) {
 }
 
 if (argv[0] === '--child') {
-  const [, bytesArg, corpus, strategy] = argv;
+  const [, bytesArg, corpus, strategy, path] = argv;
   const bytes = Number(bytesArg);
-  const { chunkDocument } = await import(pathToFileURL(join(root, 'packages/chunking/dist/index.js')).href);
+  const { chunkDocument, chunkDocumentStream } = await import(pathToFileURL(join(root, 'packages/chunking/dist/index.js')).href);
   // Warm the module's lazy tables on a small text, so the baseline holds them.
   chunkDocument('# Warm\n\nSome text.\n', { docName: 'warm', strategy });
   globalThis.gc?.();
@@ -73,25 +77,45 @@ if (argv[0] === '--child') {
   globalThis.gc?.();
   const withText = process.memoryUsage().rss;
   const t0 = performance.now();
-  const out = chunkDocument(text, { docName: 'big', strategy });
+  let chunks = 0;
+  let sectioned = false;
+  if (path === 'stream') {
+    const out = chunkDocumentStream(text, { docName: 'big', strategy });
+    sectioned = out.sectioned;
+    let json = 0;
+    for (const record of out.chunks) {
+      json += JSON.stringify(record).length;
+      chunks++;
+    }
+    if (json === 0) throw new Error('no records');
+  } else {
+    chunks = chunkDocument(text, { docName: 'big', strategy }).chunks.length;
+  }
   const ms = performance.now() - t0;
   const peak = process.resourceUsage().maxRSS * 1024;
-  console.log(JSON.stringify({ bytes: Buffer.byteLength(text), chunks: out.chunks.length, ms, baseline, withText, peak }));
+  console.log(JSON.stringify({ bytes: Buffer.byteLength(text), chunks, sectioned, ms, baseline, withText, peak }));
 } else {
   const mb = Number(arg('mb', '64'));
   const corpus = arg('corpus', '');
   const strategy = arg('strategy', 'semantic');
+  const paths = arg('path', 'both') === 'both' ? ['whole', 'stream'] : [arg('path', 'both')];
   const load0 = loadavg();
-  const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(mb * 1e6), corpus ? resolve(corpus) : '', strategy], { encoding: 'utf8' });
-  if (r.status !== 0) {
-    console.error(r.stderr.trim().split('\n').slice(-5).join('\n'));
-    process.exit(1);
+  const results = [];
+  for (const path of paths) {
+    const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(mb * 1e6), corpus ? resolve(corpus) : '', strategy, path], { encoding: 'utf8' });
+    if (r.status !== 0) {
+      console.error(r.stderr.trim().split('\n').slice(-5).join('\n'));
+      process.exit(1);
+    }
+    results.push([path, JSON.parse(r.stdout.trim().split('\n').pop())]);
   }
-  const res = JSON.parse(r.stdout.trim().split('\n').pop());
   const MiB = 2 ** 20;
-  const perMb = (x) => (x / MiB / (res.bytes / 1e6)).toFixed(2);
   console.log(`Command: node bench/memory.mjs ${argv.join(' ')}`);
   console.log(`Load average ${load0.map((x) => x.toFixed(2)).join(' ')} at start, ${loadavg().map((x) => x.toFixed(2)).join(' ')} at end; Node ${process.version}; ${new Date().toISOString()}`);
-  console.log(`Document: ${(res.bytes / 1e6).toFixed(1)} MB (${corpus ? `the files of ${corpus}, repeated` : 'generated prose'}), ${res.chunks} chunks in ${(res.ms / 1000).toFixed(1)} s (${strategy})`);
-  console.log(`Peak RSS ${(res.peak / MiB).toFixed(0)} MiB = ${perMb(res.peak)} MiB per MB; over the process before the text: ${perMb(res.peak - res.baseline)} MiB per MB; the text alone: ${perMb(res.withText - res.baseline)} MiB per MB`);
+  for (const [path, res] of results) {
+    const perMb = (x) => (x / MiB / (res.bytes / 1e6)).toFixed(2);
+    const how = path === 'stream' ? `chunkDocumentStream, records serialized and dropped${res.sectioned ? '' : ' (fell back to the whole document)'}` : 'chunkDocument';
+    console.log(`${how}: ${(res.bytes / 1e6).toFixed(1)} MB (${corpus ? `the files of ${corpus}, repeated` : 'generated prose'}), ${res.chunks} chunks in ${(res.ms / 1000).toFixed(1)} s (${strategy})`);
+    console.log(`  Peak RSS ${(res.peak / MiB).toFixed(0)} MiB = ${perMb(res.peak)} MiB per MB; over the process before the text: ${perMb(res.peak - res.baseline)} MiB per MB; the text alone: ${perMb(res.withText - res.baseline)} MiB per MB`);
+  }
 }

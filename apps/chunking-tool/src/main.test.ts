@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chunkDocument, chunkDocumentStream } from '@chunkyard/chunking';
 import { HELP, main, MANIFEST_SCHEMA_VERSION } from './main.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -823,5 +824,80 @@ describe('every strategy through the tool', () => {
     const r = await run(['--config', config, '--strategy', 'recursive', makeTopic()]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('known: semantic, token-window, hierarchical, paginate');
+  });
+});
+
+describe('a big document', () => {
+  // Over two of chunkDocumentStream's windows (256 Ki characters each): its records are
+  // written as they come, never all held. The outputs must be what chunking it whole gives.
+  const BIG = Array.from({ length: 32 }, (_, i) => GOLDEN.replace(/^# /m, `# Part ${i}: `)).join('\n\n');
+
+  function expectedOutputs(text: string, name: string, sourceFile: string): Map<string, string> {
+    const result = chunkDocument(text, { strategy: 'semantic', docName: name, sourceFile });
+    const files = new Map<string, string>();
+    result.chunks.forEach((c, i) => files.set(`${name}-${i}.md`, c.originalText));
+    const manifest = {
+      schemaVersion: MANIFEST_SCHEMA_VERSION,
+      source: sourceFile,
+      sourceSha256: createHash('sha256').update(text).digest('hex'),
+      strategy: result.strategy,
+      strategyKey: result.strategyKey,
+      options: result.options,
+      fileTitle: result.fileTitle,
+      frontMatter: result.frontMatter,
+      headingDetection: result.headingDetection,
+      removed: result.removed ?? [],
+      chunks: result.chunks,
+    };
+    files.set(`${name}.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+    return files;
+  }
+
+  it('is streamed: its files are byte for byte those of chunkDocument, in a topic and as a file', async () => {
+    expect(BIG.length).toBeGreaterThan(2 * 256 * 1024);
+    const s = chunkDocumentStream(BIG, { docName: 'golden-reference' });
+    expect(s.sectioned).toBe(true);
+    const expected = expectedOutputs(BIG, 'golden-reference', 'golden-reference.md');
+    expect(expected.size).toBeGreaterThan(100);
+
+    const topic = makeTopic('big');
+    writeFileSync(join(topic, 'golden-reference.md'), BIG);
+    mkdirSync(join(topic, '_chunks'));
+    writeFileSync(join(topic, '_chunks', 'stale.md'), 'from an earlier run');
+    const r = await run(['--config', config, '--json', topic]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const outDir = join(topic, '_chunks');
+    expect(sorted(readdirSync(outDir))).toEqual(sorted(expected.keys()));
+    for (const [name, data] of expected) expect(readFileSync(join(outDir, name), 'utf8'), name).toBe(data);
+    expect(sorted(readdirSync(topic))).toEqual(['_chunks', 'golden-reference.md']);
+    const summary = JSON.parse(r.stdout) as { documents: { chunks: number; tokens: number }[] };
+    expect(summary.documents[0]!.chunks).toBe(expected.size - 1);
+
+    const dir = join(root, 'loose');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'Big.md'), BIG);
+    mkdirSync(join(dir, '_chunks'));
+    writeFileSync(join(dir, '_chunks', 'Big-99999.md'), 'stale chunk');
+    writeFileSync(join(dir, '_chunks', 'keep.txt'), 'unrelated');
+    const f = await run(['--config', config, join(dir, 'Big.md')]);
+    expect(f.code).toBe(0);
+    const expectedFile = expectedOutputs(BIG, 'Big', 'Big.md');
+    expect(sorted(readdirSync(join(dir, '_chunks')))).toEqual(sorted([...expectedFile.keys(), 'keep.txt']));
+    for (const [name, data] of expectedFile) expect(readFileSync(join(dir, '_chunks', name), 'utf8'), name).toBe(data);
+    expect(sorted(readdirSync(dir))).toEqual(['Big.md', '_chunks']);
+  });
+
+  it('leaves a topic’s earlier outputs and no temp folder when another document fails', async () => {
+    const topic = makeTopic('bigfail');
+    writeFileSync(join(topic, 'golden-reference.md'), BIG);
+    writeFileSync(join(topic, 'topic.yaml'), 'sources:\n  - golden-reference.md\n  - empty.md\n');
+    writeFileSync(join(topic, 'empty.md'), '');
+    mkdirSync(join(topic, '_chunks'));
+    writeFileSync(join(topic, '_chunks', 'earlier.md'), 'earlier output');
+    const r = await run(['--config', config, topic]);
+    expect(r.code).toBe(1);
+    expect(readdirSync(join(topic, '_chunks'))).toEqual(['earlier.md']);
+    expect(sorted(readdirSync(topic))).toEqual(['_chunks', 'empty.md', 'golden-reference.md', 'topic.yaml']);
   });
 });

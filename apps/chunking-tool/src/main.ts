@@ -4,12 +4,12 @@
  *   chunking-tool <topic-dir | file.md ...> [--out DIR] [--config FILE] [--content-type doc]
  *                 [--strategy semantic] [--json] [--help]
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chunkDocument, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type StrategyName } from '@chunkyard/chunking';
+import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
@@ -119,10 +119,20 @@ async function run(argv: string[], io: Io): Promise<number> {
   for (const [outDir, group] of byDir) {
     const files = new Map<string, string>();
     const pages: PagedDocument[] = [];
+    // A big document's outputs are written as its records come (see Stage), not held in `files`.
+    const stage = new Stage(outDir);
     let failed = false;
     for (const job of group) {
       try {
-        const result = await leads(chunkOne(job), job.source);
+        const read = readJob(job);
+        if (read.stream.sectioned) {
+          summaries.push(stage.write(job, read));
+          continue;
+        }
+        const { sectioned: _sectioned, ...rest } = read.stream;
+        const whole = { ...rest, chunks: [...read.stream.chunks], sourceSha256: read.sourceSha256 };
+        assertChunks(whole.chunks.length);
+        const result = await leads(whole, job.source);
         for (const [name, data] of outputsOf(job, result)) files.set(name, data);
         if (result.strategy === 'paginate') pages.push({ name: docNameOf(job.file), source: basename(job.file), result });
         summaries.push({
@@ -138,6 +148,7 @@ async function run(argv: string[], io: Io): Promise<number> {
           return 2;
         }
         failed = true;
+        stage.discard(job);
         errors.push({ source: job.source, error: (err as Error).message });
         io.stderr(`chunking-tool: ${job.source}: ${(err as Error).message}\n`);
       }
@@ -146,10 +157,14 @@ async function run(argv: string[], io: Io): Promise<number> {
     try {
       // An owned folder is replaced only when every document in it succeeded.
       if (group[0]!.ownsDir) {
-        if (!failed) replaceDirAtomic(outDir, files);
+        if (!failed) {
+          if (stage.used) stage.replace(files);
+          else replaceDirAtomic(outDir, files);
+        }
       } else {
         for (const [name, data] of files) writeFileAtomic(join(outDir, name), data);
-        for (const job of group) if (!errors.some((e) => e.source === job.source)) removeStale(outDir, docNameOf(job.file), files);
+        const written = new Set([...files.keys(), ...stage.moveInto()]);
+        for (const job of group) if (!errors.some((e) => e.source === job.source)) removeStale(outDir, docNameOf(job.file), written);
       }
     } catch (err) {
       // A folder that cannot be written fails its own documents only: the other topics and
@@ -162,6 +177,8 @@ async function run(argv: string[], io: Io): Promise<number> {
         if (!errors.some((e) => e.source === job.source)) errors.push({ source: job.source, error: message });
       }
       io.stderr(`chunking-tool: ${message}\n`);
+    } finally {
+      stage.remove();
     }
   }
 
@@ -245,11 +262,150 @@ function planJobs(paths: string[], values: CliValues): Job[] {
   return jobs;
 }
 
-function chunkOne(job: Job): ChunkDocumentResult & { sourceSha256: string } {
+interface ReadJob {
+  stream: ChunkStream;
+  sourceSha256: string;
+}
+
+/**
+ * Reads a document and starts chunking it: a big markdown document comes back as a stream
+ * of records made a window at a time (`sectioned`), anything else chunked whole.
+ */
+function readJob(job: Job): ReadJob {
   const text = readDocument(job.file);
-  const result = chunkDocument(text, { ...job.options, docName: docNameOf(job.file), sourceFile: basename(job.file) });
-  if (result.chunks.length === 0) throw new Error('no content to chunk (only front matter)');
-  return { ...result, sourceSha256: createHash('sha256').update(text).digest('hex') };
+  const stream = chunkDocumentStream(text, { ...job.options, docName: docNameOf(job.file), sourceFile: basename(job.file) });
+  return { stream, sourceSha256: createHash('sha256').update(text).digest('hex') };
+}
+
+function assertChunks(n: number): void {
+  if (n === 0) throw new Error('no content to chunk (only front matter)');
+}
+
+/**
+ * Where the outputs of big documents are written as their records come, so that a document
+ * never holds all its records: a temp folder beside the output folder, named as fs-atomic
+ * names its temps (`.<dir>.tmp-<pid>-<hex>`, so removeStaleTemps clears one a killed run
+ * left). A topic's folder is then swapped in whole with two renames (replaceDirAtomic's
+ * protocol); a file's outputs are renamed one by one into the shared folder. Nothing reaches
+ * the output folder before the document is complete.
+ */
+class Stage {
+  private dir: string | null = null;
+  private readonly names = new Map<string, string[]>();
+
+  constructor(private readonly outDir: string) {}
+
+  get used(): boolean {
+    return this.dir !== null;
+  }
+
+  private tempName(): string {
+    return join(dirname(this.outDir), `.${basename(this.outDir)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  }
+
+  private path(): string {
+    if (this.dir === null) {
+      mkdirSync(dirname(this.outDir), { recursive: true });
+      const dir = this.tempName();
+      mkdirSync(dir);
+      this.dir = dir;
+    }
+    return this.dir;
+  }
+
+  /** Writes one document's chunk files and manifest (byte for byte what outputsOf gives) as its records come. */
+  write(job: Job, read: ReadJob): DocumentSummary {
+    const dir = this.path();
+    const name = docNameOf(job.file);
+    const names: string[] = [];
+    this.names.set(job.source, names);
+    const { stream } = read;
+    const manifest = {
+      schemaVersion: MANIFEST_SCHEMA_VERSION,
+      source: basename(job.file),
+      sourceSha256: read.sourceSha256,
+      strategy: stream.strategy,
+      strategyKey: stream.strategyKey,
+      options: stream.options,
+      fileTitle: stream.fileTitle,
+      frontMatter: stream.frontMatter,
+      headingDetection: stream.headingDetection,
+      removed: stream.removed ?? [],
+      chunks: [],
+    };
+    // JSON.stringify(manifest, null, 2) with the records spliced in where `[]` stands.
+    const head = JSON.stringify(manifest, null, 2);
+    const cut = head.lastIndexOf('[]');
+    const manifestName = `${name}.json`;
+    names.push(manifestName);
+    const fd = openSync(join(dir, manifestName), 'w');
+    let n = 0;
+    let tokens = 0;
+    try {
+      writeSync(fd, head.slice(0, cut + 1));
+      for (const c of stream.chunks) {
+        const file = `${name}-${n}.md`;
+        names.push(file);
+        writeFileSync(join(dir, file), c.originalText);
+        writeSync(fd, `${n > 0 ? ',' : ''}\n    ${JSON.stringify(c, null, 2).replace(/\n/g, '\n    ')}`);
+        tokens += c.tokenStats.tokens;
+        n++;
+      }
+      assertChunks(n);
+      writeSync(fd, `\n  ${head.slice(cut + 1)}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return { source: job.source, out: relative(process.cwd(), this.outDir) || '.', chunks: n, strategyKey: stream.strategyKey, tokens };
+  }
+
+  /** Removes a failed document's staged files. */
+  discard(job: Job): void {
+    for (const name of this.names.get(job.source) ?? []) rmSync(join(this.dir!, name), { force: true });
+    this.names.delete(job.source);
+  }
+
+  /** A topic: the other documents' files join the staged ones, and the folder replaces outDir. */
+  replace(files: ReadonlyMap<string, string>): void {
+    const dir = this.path();
+    for (const [name, data] of files) writeFileSync(join(dir, name), data);
+    const old = this.tempName();
+    let hadOld = true;
+    try {
+      renameSync(this.outDir, old);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      hadOld = false;
+    }
+    try {
+      renameSync(dir, this.outDir);
+    } catch (err) {
+      if (hadOld) renameSync(old, this.outDir);
+      throw err;
+    }
+    this.dir = null;
+    if (hadOld) rmSync(old, { recursive: true, force: true });
+  }
+
+  /** Files: each staged output renamed into outDir (one atomic rename each); their names. */
+  moveInto(): string[] {
+    if (this.dir === null) return [];
+    mkdirSync(this.outDir, { recursive: true });
+    const moved: string[] = [];
+    for (const names of this.names.values()) {
+      for (const name of names) {
+        renameSync(join(this.dir, name), join(this.outDir, name));
+        moved.push(name);
+      }
+    }
+    return moved;
+  }
+
+  /** The temp folder, whatever happened. */
+  remove(): void {
+    if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = null;
+  }
 }
 
 function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: string }): Map<string, string> {
@@ -307,7 +463,7 @@ export function pagesManifest(pages: PagedDocument[]): string {
 }
 
 /** Removes X-N.md files of an earlier run of document X that this run did not write. */
-function removeStale(outDir: string, name: string, written: ReadonlyMap<string, string>): void {
+function removeStale(outDir: string, name: string, written: ReadonlySet<string>): void {
   const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
   for (const entry of readdirSync(outDir)) {
     if (pattern.test(entry) && !written.has(entry)) rmSync(join(outDir, entry), { force: true });
