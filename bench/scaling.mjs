@@ -13,6 +13,7 @@
 // disturbed least, and up to 1 MB it is never the cold first pass (see minPasses).
 //
 //   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
+//   CHUNKYARD_BENCH_CHUNKING=build.js node bench/scaling.mjs …   times that build instead of packages/chunking/dist
 //                          [--stage chunk|sentences|keywords|simhash]
 //
 // `--stage` times one other stage on the same shapes instead of the whole chunker: sentence
@@ -27,7 +28,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = join(root, 'packages/chunking/dist/index.js');
+// CHUNKYARD_BENCH_CHUNKING=<file.js> times another build (a standalone one of a git state), as the peer bench's adapters do.
+const DIST = process.env.CHUNKYARD_BENCH_CHUNKING ? resolve(process.env.CHUNKYARD_BENCH_CHUNKING) : join(root, 'packages/chunking/dist/index.js');
 
 /** What a case times: `(text) => a count to report`, loaded in the child. */
 const STAGES = {
