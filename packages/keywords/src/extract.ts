@@ -3,7 +3,7 @@
  * deterministic; the algorithm and its weights are described in ../README.md.
  */
 import { stemmer } from 'stemmer';
-import { scanMarkdown, type Context, type Occurrence, type ScanMemo } from './scan.js';
+import { scanMarkdownInto, type Context, type Occurrence, type ScanMemo } from './scan.js';
 import { COMMON_WORDS, STOP_WORDS } from './words.js';
 
 export interface KeywordEntry {
@@ -127,11 +127,12 @@ function rankCandidates(sources: readonly KeywordSource[], memo: ScanMemo | unde
   const candidates = new Map<string, Candidate>();
   sources.forEach((source, sourceIndex) => {
     const seenInBlock = new Set<string>();
-    for (const o of scanMarkdown(source.text, memo)) {
+    // Counted as the scan finds them (in document order, as from scanMarkdown's array).
+    const count = (o: Occurrence): void => {
       if (o.block !== undefined) {
         // A long listing repeats its names; a code block says "this name matters" once.
         const blockKey = `${sourceIndex}:${o.block}:${o.key}`;
-        if (seenInBlock.has(blockKey)) continue;
+        if (seenInBlock.has(blockKey)) return;
         seenInBlock.add(blockKey);
       }
       let c = candidates.get(o.key);
@@ -143,7 +144,8 @@ function rankCandidates(sources: readonly KeywordSource[], memo: ScanMemo | unde
       c.count++;
       if (o.context !== 'body') c.strong = true;
       c.surfaces.set(o.surface, (c.surfaces.get(o.surface) ?? 0) + 1);
-    }
+    };
+    scanMarkdownInto(source.text, { push: count }, memo);
   });
 
   const inside = insideLongerPhrases(candidates);

@@ -182,7 +182,7 @@ class Span {
   private run: Word[] = [];
 
   constructor(
-    private readonly out: Occurrence[],
+    private readonly out: OccurrenceSink,
     private readonly context: Context,
     private readonly cache?: LexCache,
   ) {}
@@ -355,6 +355,20 @@ const FRONT_MATTER_HEADING_KEYS = ['title', 'description'];
  */
 export function scanMarkdown(source: string, memo?: ScanMemo): Occurrence[] {
   const out: Occurrence[] = [];
+  scanMarkdownInto(source, out, memo);
+  return out;
+}
+
+/** Where a scan puts its occurrences, in document order: an array, or a consumer that keeps none. */
+export interface OccurrenceSink {
+  push(o: Occurrence): unknown;
+}
+
+/**
+ * `scanMarkdown`, handing each occurrence to `out` as it is found: a consumer that only
+ * counts them (extractKeywords) keeps no array of millions of short-lived objects.
+ */
+export function scanMarkdownInto(source: string, out: OccurrenceSink, memo?: ScanMemo): void {
   const cache = new LexCache();
   let text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const fm = FRONT_MATTER.exec(text);
@@ -369,7 +383,7 @@ export function scanMarkdown(source: string, memo?: ScanMemo): Occurrence[] {
   text = text.replace(DOCFX_DIRECTIVE, '');
   if (memo) {
     memo.scan(text, out);
-    return out;
+    return;
   }
 
   const tokens = md.parse(text, {});
@@ -385,7 +399,6 @@ export function scanMarkdown(source: string, memo?: ScanMemo): Occurrence[] {
       for (const name of codeBlockIdentifiers(token.content)) span.identifier(name, 'codeBlock', block);
     }
   }
-  return out;
 }
 
 /** What one inline content yields when scanned as body text: its occurrences and their distinct keys. */
@@ -412,7 +425,7 @@ export class ScanMemo {
   private readonly lexCache = new LexCache();
 
   /** Appends the occurrences of `text` (front matter and directive lines already removed) to `out`; returns their keys. */
-  scan(text: string, out?: Occurrence[]): Set<string> {
+  scan(text: string, out?: OccurrenceSink): Set<string> {
     const keys = new Set<string>();
     const env: Env = {};
     // Block tokens only; each inline content is parsed below, on a miss, by md.parseInline
