@@ -287,6 +287,25 @@ describe('search, expand, stats', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ schemaVersion: 2, artifacts: 3, chunkedArtifacts: 2, embeddingModel: 'local-lexical-v1-d512', dimensions: 512, ann: null });
   });
 
+  it('escapes control characters from documents before they reach the terminal (C1 CSI, OSC, ST), in text and JSON', async () => {
+    const file = join(ws, 'c1.md');
+    writeFileSync(file, '# Title \u009b2J end\n\nThe zanzibar widget keeps \u009d0;PWNED\u009c things.\n');
+    expect((await run(['ingest', file])).code).toBe(0);
+    const controls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+    const text = await run(['search', 'zanzibar', '--mode', 'fts']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('Title \\u009b2J end');
+    expect(text.stdout).not.toMatch(controls);
+    const json = await run(['search', 'zanzibar', '--mode', 'fts', '--json']);
+    expect(json.stdout).not.toMatch(controls);
+    const hit = (JSON.parse(json.stdout) as { hits: { content: string; unitId: string }[] }).hits[0]!;
+    expect(hit.content).toContain('\u009d0;PWNED\u009c');
+    const expanded = await run(['expand', hit.unitId]);
+    expect(expanded.code).toBe(0);
+    expect(expanded.stdout).toContain('\\u009d0;PWNED');
+    expect(expanded.stdout).not.toMatch(controls);
+  });
+
   it('refuses a query embedding of another dimension clearly; fts still works', async () => {
     writeFileSync(join(ws, 'chunkyard.config.yaml'), 'embeddings:\n  provider: local\n  dimensions: 256\n');
     const r = await run(['search', 'trimming']);

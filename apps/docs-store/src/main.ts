@@ -12,6 +12,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ContentHint } from '@chunkyard/chunking';
+import { escapeControl } from '@chunkyard/fs-atomic';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
@@ -135,7 +136,11 @@ interface Context {
   dbPath: string;
 }
 
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], rawIo: Io = defaultIo): Promise<number> {
+  // Titles, snippets and source paths come from documents: a terminal must not obey control
+  // characters in them (C1 ones too: ingest refuses C0 ones, but U+009B is a CSI to some
+  // terminals). The MCP server writes its protocol to process.stdout directly, not here.
+  const io: Io = { ...rawIo, stdout: (s) => rawIo.stdout(escapeControl(s)), stderr: (s) => rawIo.stderr(escapeControl(s)) };
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
