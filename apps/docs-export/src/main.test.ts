@@ -272,6 +272,24 @@ describe('docs-export', () => {
     expect(none.stderr).toContain('no built topic');
   });
 
+  it('escapes DEL and C1 controls from chunk text in its JSON lines, keeping the values', async () => {
+    const root = join(ws, 'c1-docs');
+    const text = '# Title \u009b2J end\n\nThe widget \u009d0;PWNED\u009c keeps \u007f things.\n';
+    mkdirSync(join(root, 't', '_chunks'), { recursive: true });
+    writeFileSync(join(root, 't', 'golden-reference.md'), text);
+    const c = chunkDocument(text, { docName: 'golden-reference', sourceFile: 'golden-reference.md' });
+    writeFileSync(
+      join(root, 't', '_chunks/golden-reference.json'),
+      JSON.stringify({ schemaVersion: 1, source: 'golden-reference.md', sourceSha256: sha256Hex(text), strategy: c.strategy, strategyKey: c.strategyKey, options: c.options, fileTitle: c.fileTitle, frontMatter: c.frontMatter, chunks: c.chunks }),
+    );
+    const r = await run([root, '--format', 'jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stdout).toContain('\\u009b2J');
+    expect((r.lines[0]!.chunk as { originalText: string }).originalText).toBe(c.chunks[0]!.originalText);
+    expect(c.chunks[0]!.originalText).toContain('\u009d0;PWNED\u009c');
+  });
+
   it('progress lines on stderr when stdout is not a terminal, none when it is', async () => {
     const piped = await run(['docs', '--format', 'jsonl'], { stdoutIsTTY: false, progressIntervalMs: 0 });
     expect(piped.stderr).toContain(`docs-export: 1/2 documents, ${manifests.get(AOT)!.chunks.length}/${totalChunks()} chunks\n`);

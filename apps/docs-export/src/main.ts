@@ -255,7 +255,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     let written = 0;
     for (const [i, doc] of docs.entries()) {
       const vectors = vectorSource ? await vectorsFor(doc, vectorSource) : null;
-      const lines = recordsFor(doc, opts.format, vectors, provider?.model ?? null).map((r) => `${JSON.stringify(r)}\n`);
+      const lines = recordsFor(doc, opts.format, vectors, provider?.model ?? null).map((r) => `${jsonLine(r)}\n`);
       // One write per document: a few hundred small writes would cost more than the JSON.
       if (lines.length > 0) await write(lines.join(''));
       written += lines.length;
@@ -281,6 +281,15 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     }
     throw err;
   }
+}
+
+/**
+ * One record as JSON, with DEL and C1 controls escaped as well (JSON.stringify escapes C0 but
+ * leaves U+007F-U+009F raw, and U+009B is a CSI to some terminals): the same value for any
+ * JSON reader, and nothing a terminal obeys when the lines go to one.
+ */
+export function jsonLine(record: unknown): string {
+  return JSON.stringify(record).replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
