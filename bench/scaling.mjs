@@ -8,9 +8,9 @@
 // Every case runs in a child process of its own with a timeout, so one slow case cannot hang
 // the run, and each case starts from the same cold JIT state rather than from whatever ran
 // before it. Inside the child only `chunkDocument` is timed (not generating the text). Each
-// input is chunked repeatedly until 0.5 s has passed, at least three times up to 1 MB and once
+// input is chunked repeatedly until 1 s has passed, at least five times up to 1 MB and once
 // at 10 MB, and the fastest pass is reported: it is the one the shared machine's noise
-// disturbed least, and up to 1 MB it is never the cold first pass (see minPasses).
+// disturbed least, and up to 1 MB it is a warm pass, not the cold first one (see minPasses).
 //
 //   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
 //   CHUNKYARD_BENCH_CHUNKING=build.js node bench/scaling.mjs …   times that build instead of packages/chunking/dist
@@ -136,7 +136,7 @@ async function child(shape, bytes, strategy, stage = 'chunk') {
     const t0 = performance.now();
     chunks = run(text);
     times.push(performance.now() - t0);
-  } while ((performance.now() - began < 500 || times.length < minPasses(bytes)) && times.length < 50);
+  } while ((performance.now() - began < WINDOW_MS || times.length < minPasses(bytes)) && times.length < 50);
   const result = { ms: Math.min(...times), passes: times.length, chunks, bytes: Buffer.byteLength(text) };
   // Run by hand (`node --cpu-prof bench/scaling.mjs --child SHAPE BYTES semantic`) there is no
   // IPC channel: print the result instead.
@@ -144,14 +144,19 @@ async function child(shape, bytes, strategy, stage = 'chunk') {
   else console.log(JSON.stringify(result));
 }
 
+/** How long a case is chunked again and again (with at least minPasses passes). */
+const WINDOW_MS = 1000;
+
 /**
- * Passes a case gets at least. Up to 1 MB: three, so that a shape whose pass takes longer than
- * the 0.5 s window is not timed cold (JIT warm-up included) against prose timed warm as the
- * best of several passes in the same window: at 1 MB that alone made some cells 2-3x. At
- * 10 MB one pass: warm-up is a small part of it, and three would take minutes.
+ * Passes a case gets at least. Up to 1 MB: five, so that a shape whose first passes take
+ * most of the window is not timed cold (JIT warm-up included) against prose timed warm as the
+ * best of many passes: deep-quote at 100 KB takes about 0.33 s, then 0.13 s, then 0.05 s and
+ * 0.02 s per pass, and with 0.5 s and no minimum its cell was 0.12 or 1.1 s per MB depending
+ * on the machine's load. At 10 MB one pass: warm-up is a small part of it, and five would
+ * take minutes.
  */
 function minPasses(bytes) {
-  return bytes <= 1e6 ? 3 : 1;
+  return bytes <= 1e6 ? 5 : 1;
 }
 
 function runCase(shape, bytes, strategy, timeoutMs, stage) {
