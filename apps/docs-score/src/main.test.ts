@@ -287,6 +287,13 @@ describe('docs-score usage', () => {
     expect((await run([join(root, 'nope')])).code).toBe(2);
     expect((await run([pristine, '--k', '0'])).code).toBe(2);
     expect((await run([pristine, '--min-iou', '2'])).code).toBe(2);
+    // Only plain decimals: Number() would read these as 1, 16, 0.5 and 0.
+    for (const [name, v] of [['--min-recall', '0x1'], ['--min-pis', '0x10'], ['--min-f1', '5e-1'], ['--min-iou', '-0'], ['--min-pis', ' 50']]) {
+      const bad = await run([pristine, `${name}=${v}`]);
+      expect(bad.code, `${name}=${v}`).toBe(2);
+      expect(bad.stderr).toContain(`${name} must be a number from`);
+    }
+    expect((await run([pristine, '--min-pis=50.5', '--min-recall=.5', '--min-iou=0'])).code).not.toBe(2);
     expect((await run([pristine, '--bogus'])).code).toBe(2);
     const empty = mkdtempSync(join(root, 'empty-'));
     const r = await run([empty]);

@@ -128,10 +128,13 @@ export interface ScoreResult {
   answers: AnswerReport | null;
 }
 
+/** A plain decimal: Number() would also take "0x1", "1e-1", "-0", "" and " 1 ". */
+const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
 function fraction(name: string, v: string | undefined): number | null {
   if (v === undefined) return null;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--${name} must be a number from 0 to 1, got ${JSON.stringify(v)}`);
+  if (!DECIMAL.test(v) || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--${name} must be a number from 0 to 1, got ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -170,7 +173,7 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   const number = (name: string, v: string | undefined, min: number, max: number, fallback: number): number => {
     if (v === undefined) return fallback;
     const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+    if (!DECIMAL.test(v) || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
     return n;
   };
   const thresholds: Thresholds = {

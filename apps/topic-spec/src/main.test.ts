@@ -150,6 +150,9 @@ describe('topic-spec', () => {
   it.each([
     ['--prompt-threshold', '1.5'],
     ['--prompt-threshold', 'x'],
+    ['--prompt-threshold', '0x1'],
+    ['--prompt-threshold', ' 0.5'],
+    ['--prompt-threshold', '5e-1'],
     ['--bogus'],
   ])('rejects %j with exit 2', async (...args) => {
     const dir = await builtTopic();

@@ -285,7 +285,8 @@ function parseCli(argv: string[]) {
   const raw = parsed.values['prompt-threshold'];
   if (raw !== undefined) {
     threshold = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+    // A plain decimal only: Number() would also take "0x1", "0b1", " 1 " and "1e-0".
+    if (!/^(?:0|1)?(?:\.\d+)?$|^[01]\.?$/.test(raw) || raw === '' || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
       throw new Error(`--prompt-threshold: expected a number from 0 to 1, got ${JSON.stringify(raw)}`);
     }
   }
