@@ -189,6 +189,22 @@ describe('environment errors are messages naming the path', () => {
     }
   });
 
+  it.runIf(process.platform !== 'win32')('a --db or --config that is a FIFO, a device or a folder is refused at once, naming it', async () => {
+    execFileSync('mkfifo', [join(ws, 'db.pipe')]);
+    mkdirSync(join(ws, 'db.dir'));
+    for (const [db, kind] of [['db.pipe', 'a FIFO (named pipe)'], ['/dev/zero', 'a device'], ['db.dir', 'a folder']] as const) {
+      for (const args of [['stats'], ['search', 'x', '--mode', 'fts'], ['ingest', TOPICS[2]!]]) {
+        const r = await run([...args, '--db', db]);
+        expect(r.code, `${args[0]} --db ${db}`).toBe(1);
+        expect(r.stderr).toBe(`docs-store: ${db.startsWith('/') ? db : join(ws, db)}: ${kind}, not a database file; pass --db with the path of a store file (one that does not exist yet is created)\n`);
+      }
+    }
+    execFileSync('mkfifo', [join(ws, 'config.pipe')]);
+    const c = await run(['search', 'x', '--config', 'config.pipe']);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toBe(`docs-store: ${join(ws, 'config.pipe')}: cannot read config (a FIFO (named pipe), not a regular file)\n`);
+  }, 30_000);
+
   it.runIf(process.platform !== 'win32')('a FIFO or a device is refused at once, and the rest is stored', async () => {
     execFileSync('mkfifo', [join(ws, 'pipe.md')]);
     const r = await run(['ingest', 'pipe.md', '/dev/zero', TOPICS[2]!]);

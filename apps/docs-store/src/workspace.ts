@@ -3,7 +3,8 @@
  * chunkyard.config.yaml or nx.json, else the cwd), the default database in it, the
  * workspace config, and the embedding provider that config names.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 import { dirname, join, resolve } from 'node:path';
 import { parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
@@ -28,8 +29,10 @@ export function loadWorkspaceConfig(root: string, explicit?: string): { config: 
   if (!file) return { config: { chunking: {} }, file: null };
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Refuses a FIFO or device at once (a plain read would block on a FIFO forever).
+    text = readRegularFile(file).toString('utf8');
   } catch (err) {
+    if (err instanceof NotRegularFileError) throw new UsageError(`${file}: cannot read config (${err.kind}, not a regular file)`);
     throw new UsageError(`${file}: cannot read config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   return { config: parseConfig(text, file), file };

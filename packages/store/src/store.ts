@@ -5,7 +5,7 @@
  * `PRAGMA data_version` reveals).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
@@ -136,6 +136,7 @@ export class DocStore {
    * read-only file) is a StoreError naming the path and what to do, never a raw SqliteError.
    */
   static open(path: string, options: OpenOptions = {}): DocStore {
+    if (path !== ':memory:') refuseNonRegular(path);
     if (options.readonly) {
       let db: Database.Database;
       try {
@@ -617,3 +618,29 @@ function outcomeOf(plan: ArtifactPlan): IngestOutcome {
     storedIds: plan.isChunked ? [plan.id, ...plan.units.map((u) => u.id)] : [plan.id],
   };
 }
+
+/**
+ * A store path that exists must be a regular file (symlinks followed): SQLite would block on
+ * a FIFO until a writer appears, read a device as an empty database of schema 0, and call a
+ * folder a "disk I/O error". A path that does not exist yet is for `open` to create.
+ */
+function refuseNonRegular(path: string): void {
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch {
+    return;
+  }
+  if (stat.isFile()) return;
+  const kind = stat.isDirectory()
+    ? 'a folder'
+    : stat.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : stat.isCharacterDevice() || stat.isBlockDevice()
+        ? 'a device'
+        : stat.isSocket()
+          ? 'a socket'
+          : 'a special file';
+  throw new StoreError(`${path}: ${kind}, not a database file; pass --db with the path of a store file (one that does not exist yet is created)`);
+}
+
