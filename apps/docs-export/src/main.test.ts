@@ -6,7 +6,7 @@
  * VectorStoreIndex and SimpleVectorStore), indexed and queried.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Document as LcDocument } from '@langchain/core/documents';
@@ -253,6 +253,19 @@ describe('docs-export', () => {
     const cached = await run(['docs', '--format', 'jsonl', '--with-embeddings', '--cached-only', '--cache-dir', 'other-cache']);
     expect(cached.code, cached.stderr).toBe(0);
     expect(cached.stderr).toContain(`${totalChunks()} cached, 0 embedded now`);
+  });
+
+  it('--out removes the temp file a killed run left beside it, and leaves a live run\'s', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    const leftover = join(ws, `.killed.jsonl.tmp-${dead}-0123abcd`);
+    const live = join(ws, `.killed.jsonl.tmp-${process.pid}-4567cdef`);
+    writeFileSync(leftover, 'half an export');
+    writeFileSync(live, 'another run in progress');
+    const r = await run(['docs', '--format', 'jsonl', '--out', 'killed.jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(leftover)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    rmSync(live);
   });
 
   it('a broken manifest fails before any output, naming the file; no built topic is an error too', async () => {

@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -105,6 +106,9 @@ class AtomicOut {
   private failed: Error | null = null;
 
   constructor(readonly target: string) {
+    // The temps of killed runs (same naming as @chunkyard/fs-atomic: .<name>.tmp-<pid>-<hex>,
+    // pid gone or an hour old); a SIGKILL skips abort(), and nothing else would remove them.
+    removeStaleTemps(dirname(target));
     this.temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     this.stream = createWriteStream(this.temp, { flags: 'wx' });
     this.stream.on('error', (err) => (this.failed = err));
