@@ -25,11 +25,12 @@ const { locateChunk, parseChromaCsv, precisionOmega, scoreRetrieval, summarizeBy
 const { parseConfig } = await import(dist('config'));
 const { STOP_WORDS } = await import(dist('embeddings'));
 const { recordSpan } = await import('../tools/eval/spans.mjs');
-const { fitTfidf } = await import('../tools/eval/tfidf.mjs');
+const { fitTfidf, tfidfTokens } = await import('../tools/eval/tfidf.mjs');
 const { pairedBootstrap } = await import('../tools/eval/stats.mjs');
-const { fuseScores, mergeAdjacent, topIndexes, windowTexts, withNeighbours } = await import('../tools/eval/routes.mjs');
-const { Bm25Index } = await import(dist('retrieval'));
+const { expandByScore, fuseScores, mergeAdjacent, topIndexes, trimUnit, windowTexts, withNeighbours } = await import('../tools/eval/routes.mjs');
+const { Bm25Index, bm25Terms } = await import(dist('retrieval'));
 const { loadSet, SETS } = await import('../tools/eval/sets.mjs');
+const { contextualTexts, parseContextModes } = await import('../tools/eval/context.mjs');
 
 const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma set or the held-out dotnet-docs set
 
@@ -68,6 +69,23 @@ Options:
   --window-score W  route "score fusion": add W times the same score(s) computed on the
                     chunk's window (itself and the chunk before and after it, scored as one
                     text); the chunk returned stays the chunk alone
+  --context MODES   route "contextual embed text": our chunks' embedded text also gets, within
+                    the cap, context from the document's own records (tools/eval/context.mjs):
+                    path, lead (the section's first sentence), kw:N (section key terms),
+                    nkw:N (key terms of the chunks before and after), comma-separated
+  --expand-gate T   route "expansion by neighbours' scores": after ranking, each returned unit
+                    takes in the chunk just before / after it when that chunk's fused score is
+                    at least T times the best score (needs --hybrid or --window-score)
+  --expand-own      with --expand-gate: gate on the chunk's own-text scores, not the window's
+  --merge-fill      with --merge-adjacent: walk on to --merge-depth past a hit that would open
+                    unit k + 1, taking only hits that touch a unit
+  --trim MIN        each returned unit drops the sentences at its edges sharing fewer than MIN
+                    terms with the question (--trim-terms prefix5 (default) or bm25)
+  --mmr L           maximal marginal relevance over the 30 best (L in (0, 1]; neighbours exempt)
+  --skip-near R     one slot per region: pass over chunks within ±R of one taken
+  --local-idf W[@R] add W times a score with idf over the chunk's ±R region (default R 3)
+  --bm25-weight W, --bm25-k1 K   BM25's weight in the fusion and its k1 (with --hybrid)
+  --window-score W@R[+W@R...]    several window scores, radius R each
   --routes-on-baselines  apply the routes above to the LangChain rows too (default: ours only)
   --out DIR         results directory (default eval/results)
   --list            print the configuration names and exit
@@ -170,14 +188,16 @@ function unitVector(v) {
  * carry their own range; a bare string is searched for, Chroma's rule) and the
  * text embedded.
  */
-async function chunkCorpus(cfg, text, corpusId, lc, embedField, neighbours) {
+async function chunkCorpus(cfg, text, corpusId, lc, embedField, neighbours, context) {
   if (cfg.kind === 'ours') {
     const r = chunkDocument(text, { ...cfg.options, strategy: cfg.strategy, docName: corpusId, sourceFile: `${corpusId}.md` });
     let chunks = r.chunks;
     // hierarchical: retrieval runs over the snippet tier (sections are its parents, for expansion).
     if (cfg.strategy === 'hierarchical') chunks = chunks.filter((c) => c.tier?.level === 'snippet');
-    const embeds = chunks.map((c) => (embedField === 'originalText' ? c.originalText : c.embedText));
     const cap = cfg.strategy === 'hierarchical' ? r.options.snippetMaxTokens : r.options.maxTokens;
+    const embeds = context
+      ? contextualTexts(chunks, context, { cap, countTokens, stopWords: STOP_WORDS })
+      : chunks.map((c) => (embedField === 'originalText' ? c.originalText : c.embedText));
     return {
       options: r.options,
       chunks: chunks.map((c, i) => ({
@@ -230,6 +250,17 @@ async function main() {
       hybrid: { type: 'boolean' },
       'window-score': { type: 'string' },
       'routes-on-baselines': { type: 'boolean' },
+      context: { type: 'string' },
+      'expand-gate': { type: 'string' },
+      'expand-own': { type: 'boolean' },
+      'merge-fill': { type: 'boolean' },
+      mmr: { type: 'string' },
+      'bm25-weight': { type: 'string' },
+      'skip-near': { type: 'string' },
+      'local-idf': { type: 'string' },
+      trim: { type: 'string' },
+      'trim-terms': { type: 'string', default: 'prefix5' },
+      'bm25-k1': { type: 'string' },
       out: { type: 'string' },
       list: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -238,10 +269,19 @@ async function main() {
   if (values.help) return void console.log(HELP);
   const k = Number(values.k);
   if (!Number.isInteger(k) || k < 1) throw new Error(`--k must be a positive integer, got ${values.k}`);
-  const windowWeight = values['window-score'] === undefined ? 0 : Number(values['window-score']);
-  if (!(windowWeight >= 0)) throw new Error(`--window-score must be a number ≥ 0, got ${values['window-score']}`);
+  // W (radius 1) or W@R[+W@R...]: one window score per radius R (chunks within ±R), weight W.
+  const windows = (values['window-score'] ?? '').split('+').filter(Boolean).map((part) => {
+    const [w, r] = part.split('@');
+    const out = { weight: Number(w), radius: r === undefined ? 1 : Number(r) };
+    if (!(out.weight >= 0) || !Number.isInteger(out.radius) || out.radius < 1) throw new Error(`--window-score must be W or W@R[+W@R…] (W ≥ 0, R ≥ 1), got ${values['window-score']}`);
+    return out;
+  });
+  const windowWeight = windows.reduce((s, w) => s + w.weight, 0);
   const mergeDepth = values['merge-depth'] === undefined ? 4 * k : Number(values['merge-depth']);
   if (!Number.isInteger(mergeDepth) || mergeDepth < k) throw new Error(`--merge-depth must be an integer ≥ k, got ${values['merge-depth']}`);
+  const context = values.context ? parseContextModes(values.context) : null;
+  const gate = values['expand-gate'] === undefined ? 0 : Number(values['expand-gate']);
+  if (!(gate >= 0 && gate <= 1)) throw new Error(`--expand-gate must be a number in [0, 1], got ${values['expand-gate']}`);
   if (!['embedText', 'originalText'].includes(values.embed)) throw new Error(`--embed must be embedText or originalText`);
   let configs = [...DEFAULTS, ...(values.add ?? [])].map(parseSpec);
   if (values.list) return void console.log(configs.map((c) => `${c.name}\t${c.spec}`).join('\n'));
@@ -279,7 +319,7 @@ async function main() {
     const mapping = { offsets: 0, exact: 0, whitespace: 0, unmapped: 0 };
     let options = null;
     for (const [corpusId, text] of corpora) {
-      const out = await chunkCorpus(cfg, text, corpusId, lc, values.embed, values.neighbours);
+      const out = await chunkCorpus(cfg, text, corpusId, lc, values.embed, values.neighbours, cfg.kind === 'ours' || values['routes-on-baselines'] ? context : null);
       options = out.options;
       for (const c of out.chunks) {
         if (!c.text.trim()) continue;
@@ -301,27 +341,103 @@ async function main() {
     const routed = cfg.kind === 'ours' || values['routes-on-baselines'];
     const depth = values['merge-adjacent'] && routed ? mergeDepth : k;
     let rank;
+    /** @type {((q: any, i: number) => Float64Array) | null} */
+    let fused = null;
+    /** @type {((q: any, i: number) => Float64Array) | null} */
+    let own = null;
     if (routed && (values.hybrid || windowWeight > 0)) {
       // Score fusion: every chunk scored by the embedder (and BM25 with --hybrid), on its own
       // text and (--window-score) on its window's, the lists max-normalised and summed.
-      const texts = windowWeight > 0 ? [embedTexts, windowTexts(ordered, 1)] : [embedTexts];
+      const texts = [embedTexts, ...windows.map((w) => windowTexts(ordered, w.radius))];
       const scorers = [];
       for (const [t, docs] of texts.entries()) {
-        const weight = t === 0 ? 1 : windowWeight;
+        const weight = t === 0 ? 1 : (windows[t - 1]?.weight ?? 0);
         if (TFIDF[embedder]) {
           const index = fitTfidf(docs, TFIDF[embedder]);
-          scorers.push({ weight, score: (q) => index.scores(q.text) });
+          scorers.push({ weight, window: t > 0, score: (q) => index.scores(q.text) });
         } else {
           const units = (await provider.embed(docs)).map(unitVector);
-          scorers.push({ weight, score: (_q, i) => units.map((u) => dot(u, questionVectors[i])) });
+          scorers.push({ weight, window: t > 0, score: (_q, i) => units.map((u) => dot(u, questionVectors[i])) });
         }
         if (values.hybrid) {
           // The product's BM25 (docs-query --ranking hybrid), so the rows measure what users get.
-          const bm = new Bm25Index(docs);
-          scorers.push({ weight, score: (q) => bm.scores(q.text) });
+          const bm = new Bm25Index(docs, values['bm25-k1'] ? { k1: Number(values['bm25-k1']) } : {});
+          scorers.push({ weight: weight * Number(values['bm25-weight'] ?? 1), window: t > 0, score: (q) => bm.scores(q.text) });
         }
       }
-      rank = (q, i) => topIndexes(fuseScores(scorers.map((s) => ({ weight: s.weight, scores: s.score(q, i) }))), depth);
+      fused = (q, i) => fuseScores(scorers.map((s) => ({ weight: s.weight, scores: s.score(q, i) })));
+      if (values['local-idf']) {
+        // Local contrast: among the 50 best, each chunk also scores the query's words weighed
+        // by their idf over its own region (chunks within ±R, same corpus): words the whole
+        // region shares (its topic, which the window score already found) count little there,
+        // so the chunk that holds the rest of the question wins within the region.
+        const [lw, lr] = values['local-idf'].split('@');
+        const lambda = Number(lw);
+        const radius = lr === undefined ? 3 : Number(lr);
+        const bags = embedTexts.map((t) => {
+          const m = new Map();
+          for (const w of tfidfTokens(t)) if (!STOP_WORDS.has(w)) m.set(w, (m.get(w) ?? 0) + 1);
+          return m;
+        });
+        const base = fused;
+        fused = (q, i) => {
+          const sc = base(q, i);
+          const qt = [...new Set(tfidfTokens(q.text).filter((w) => !STOP_WORDS.has(w)))];
+          const cand = topIndexes(sc, 50);
+          const local = new Float64Array(sc.length);
+          for (const j of cand) {
+            const region = [];
+            for (let r = j - radius; r <= j + radius; r++) if (spans[r] && spans[r].corpusId === spans[j].corpusId) region.push(r);
+            let v = 0, norm = 0;
+            for (const [w, c] of bags[j]) {
+              let df = 0;
+              for (const r of region) if (bags[r].has(w)) df++;
+              const x = (1 + Math.log(c)) * (Math.log((1 + region.length) / (1 + df)) + 1);
+              norm += x * x;
+              if (qt.includes(w)) v += x;
+            }
+            local[j] = norm > 0 ? v / Math.sqrt(norm) : 0;
+          }
+          return fuseScores([{ weight: 1, scores: sc }, { weight: lambda, scores: local }]);
+        };
+      }
+      // The chunks' own-text scorers alone (the window's shared score makes neighbours look alike).
+      own = (q, i) => fuseScores(scorers.filter((s) => !s.window).map((s) => ({ weight: s.weight, scores: s.score(q, i) })));
+      const lambda = values.mmr === undefined ? 1 : Number(values.mmr);
+      if (!(lambda > 0 && lambda <= 1)) throw new Error(`--mmr must be in (0, 1], got ${values.mmr}`);
+      if (lambda < 1) {
+        // Maximal marginal relevance over the 30 best: relevance (fused, max-normalised) minus
+        // redundancy (tf-idf cosine to a chunk already picked); neighbours are not redundant
+        // (small-to-big merges them), so the chunks adjacent to a pick are exempt.
+        const sims = fitTfidf(embedTexts, { stopWords: STOP_WORDS, sublinear: true });
+        const cache = new Map();
+        const row = (j) => {
+          if (!cache.has(j)) {
+            const sc = sims.scores(embedTexts[j]);
+            const self = sc[j] || 1;
+            cache.set(j, (x) => sc[x] / self);
+          }
+          return cache.get(j);
+        };
+        rank = (q, i) => {
+          const sc = fused(q, i);
+          const pool = topIndexes(sc, 30);
+          const max = sc[pool[0]] || 1;
+          const picked = [];
+          while (picked.length < Math.min(depth, pool.length)) {
+            let best = -Infinity, at = -1;
+            for (const c of pool) {
+              if (picked.includes(c)) continue;
+              let red = 0;
+              for (const p of picked) if (Math.abs(p - c) > 1 || spans[p].corpusId !== spans[c].corpusId) red = Math.max(red, row(p)(c));
+              const v = lambda * (sc[c] / max) - (1 - lambda) * red;
+              if (v > best) (best = v), (at = c);
+            }
+            picked.push(at);
+          }
+          return picked;
+        };
+      } else rank = (q, i) => topIndexes(fused(q, i), depth);
     } else if (TFIDF[embedder]) {
       const index = fitTfidf(embedTexts, TFIDF[embedder]);
       rank = (q) => index.search(q.text, depth);
@@ -329,16 +445,40 @@ async function main() {
       const units = (await provider.embed(embedTexts)).map(unitVector);
       rank = (q, i) => topK(questionVectors[i], units, depth);
     }
+    const startAt = new Map(spans.map((s, j) => [`${s.corpusId}\0${s.start}`, j]));
+    const endAt = new Map(spans.map((s, j) => [`${s.corpusId}\0${s.end}`, j]));
+    // --trim's terms: prefix5 (tf-idf's words without stop words, cut to 5 letters) or bm25 (BM25's stems).
+    const trimTerms = values['trim-terms'] === 'bm25' ? bm25Terms : (t) => tfidfTokens(t).filter((w) => !STOP_WORDS.has(w)).map((w) => w.slice(0, 5));
+    const skipNear = values['skip-near'] === undefined ? 0 : Number(values['skip-near']);
     const rows = questions.map((q, i) => {
-      const ranked = rank(q, i).map((j) => spans[j]);
-      const retrieved = depth > k ? mergeAdjacent(ranked, k) : ranked;
-      return { id: q.id, corpusId: q.corpusId, ...scoreRetrieval(q, retrieved), precisionOmega: precisionOmega(q, spans) };
+      let order = rank(q, i);
+      if (skipNear > 0 && fused && routed) {
+        // Region diversity: down the whole ranking, a chunk within ±skipNear of one already
+        // taken (same corpus) is passed over, so each of the k slots goes to another place.
+        const all = topIndexes(fused(q, i), 200);
+        const taken = [];
+        for (const j of all) {
+          if (taken.length >= depth) break;
+          if (taken.some((t) => spans[t].corpusId === spans[j].corpusId && Math.abs(t - j) <= skipNear)) continue;
+          taken.push(j);
+        }
+        order = taken;
+      }
+      const ranked = order.map((j) => spans[j]);
+      let retrieved = depth > k ? mergeAdjacent(ranked, k, !!values['merge-fill']) : ranked.map((s) => ({ ...s }));
+      if (values.trim && routed) retrieved = retrieved.map((u) => trimUnit(u, corpora.get(u.corpusId) ?? '', q.text, Number(values.trim), trimTerms));
+      if (gate > 0 && fused && routed) retrieved = expandByScore(retrieved, (values['expand-own'] ? own : fused)(q, i), spans, startAt, endAt, gate);
+      const row = { id: q.id, corpusId: q.corpusId, ...scoreRetrieval(q, retrieved), precisionOmega: precisionOmega(q, spans) };
+      // CHUNKYARD_EVAL_DUMP=1: each question's ranking (chunk indexes, best first), for miss analysis.
+      if (process.env.CHUNKYARD_EVAL_DUMP) row.ranking = fused ? topIndexes(fused(q, i), 50) : rank(q, i);
+      return row;
     });
     const summary = summarizeByCorpus(rows);
     const size = cfg.kind === 'ours' ? (cfg.options.targetTokens ?? cfg.options.windowTokens ?? cfg.options.snippetTargetTokens ?? options?.targetTokens ?? '') : cfg.size;
     const overlap = cfg.kind === 'ours' ? (cfg.options.windowOverlapTokens ?? cfg.options.snippetOverlapTokens ?? (cfg.strategy === 'semantic' ? `${options?.overlapSentences ?? 2} sent.` : options?.snippetOverlapTokens ?? options?.windowOverlapTokens ?? '')) : cfg.overlap;
-    const route = routed ? { hybrid: !!values.hybrid, windowScore: windowWeight, mergeAdjacent: !!values['merge-adjacent'], mergeDepth: values['merge-adjacent'] ? mergeDepth : null, neighbours: !!values.neighbours } : null;
-    const r = { name: cfg.name, spec: cfg.spec, route, kind: cfg.kind, size, overlap, options, chunks: spans.length, meanTokens: tokens / Math.max(1, spans.length), mapping, chunkMs: Math.round(chunkMs), summary, perQuestion: rows };
+    const route = routed ? { hybrid: !!values.hybrid, windowScore: values['window-score'] ?? 0, mergeAdjacent: !!values['merge-adjacent'], mergeDepth: values['merge-adjacent'] ? mergeDepth : null, neighbours: !!values.neighbours, context: values.context ?? null, expandGate: gate || null } : null;
+    const dump = process.env.CHUNKYARD_EVAL_DUMP ? { spans, embeds: embedTexts } : {};
+    const r = { ...dump, name: cfg.name, spec: cfg.spec, route, kind: cfg.kind, size, overlap, options, chunks: spans.length, meanTokens: tokens / Math.max(1, spans.length), mapping, chunkMs: Math.round(chunkMs), summary, perQuestion: rows };
     results.push(r);
     const a = summary.all;
     console.error(`  ${cfg.name}: ${spans.length} chunks (${mapping.unmapped} unmapped, ${mapping.whitespace} by whitespace match) IoU ${pct(a.iou)} recall ${pct(a.recall)} precision ${pct(a.precision)}`);

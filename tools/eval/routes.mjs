@@ -5,12 +5,14 @@
 /**
  * Small-to-big at query time: walking down the ranking, a span that touches a unit already
  * returned (gap of at most 2 characters, same corpus) extends that unit instead of taking a
- * slot; the walk stops at the first span that would open unit k + 1.
+ * slot; the walk stops at the first span that would open unit k + 1, or (`fill`) goes on to
+ * the end of `ranked`, taking only spans that touch a unit (a touching span can join two units).
  * @param {readonly Span[]} ranked best first
  * @param {number} k
+ * @param {boolean} [fill]
  * @returns {Span[]}
  */
-export function mergeAdjacent(ranked, k) {
+export function mergeAdjacent(ranked, k, fill = false) {
   /** @type {Span[]} */
   const units = [];
   for (const s of ranked) {
@@ -19,7 +21,7 @@ export function mergeAdjacent(ranked, k) {
       u.start = Math.min(u.start, s.start);
       u.end = Math.max(u.end, s.end);
     } else if (units.length < k) units.push({ ...s });
-    else break;
+    else if (!fill) break;
   }
   return units;
 }
@@ -97,4 +99,64 @@ export function topIndexes(scores, k) {
   const order = Array.from({ length: scores.length }, (_, i) => i);
   order.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
   return order.slice(0, k);
+}
+
+/**
+ * Query-time expansion by the neighbours' scores: each unit takes in the chunk just before its
+ * first chunk and just after its last (same corpus) when that chunk scores at least `gate`
+ * times the best score of the question.
+ * @param {readonly Span[]} units
+ * @param {ArrayLike<number>} scores one per span
+ * @param {readonly Span[]} spans every chunk, in document order per corpus
+ * @param {Map<string, number>} startAt `${corpusId}\0${start}` -> span index
+ * @param {Map<string, number>} endAt `${corpusId}\0${end}` -> span index
+ * @param {number} gate
+ * @returns {Span[]}
+ */
+export function expandByScore(units, scores, spans, startAt, endAt, gate) {
+  let best = 0;
+  for (let i = 0; i < scores.length; i++) if ((scores[i] ?? 0) > best) best = scores[i] ?? 0;
+  if (!(best > 0)) return units.map((u) => ({ ...u }));
+  return units.map((u) => {
+    const out = { ...u };
+    const first = startAt.get(`${u.corpusId}\0${u.start}`);
+    const last = endAt.get(`${u.corpusId}\0${u.end}`);
+    const before = first === undefined ? undefined : spans[first - 1];
+    const after = last === undefined ? undefined : spans[last + 1];
+    if (first !== undefined && before && before.corpusId === u.corpusId && (scores[first - 1] ?? 0) >= gate * best) out.start = Math.min(out.start, before.start);
+    if (last !== undefined && after && after.corpusId === u.corpusId && (scores[last + 1] ?? 0) >= gate * best) out.end = Math.max(out.end, after.end);
+    return out;
+  });
+}
+
+/**
+ * Query-time trimming of a returned unit: its sentences (or paragraphs) at either edge that
+ * share fewer than `min` distinct terms with the question are dropped (when none shares that
+ * many, the unit stays whole).
+ * The unit still starts and ends on the text's own sentence boundaries, inside its span.
+ * @param {Span} u
+ * @param {string} text the corpus the span indexes
+ * @param {string} question
+ * @param {number} min
+ * @param {(text: string) => string[]} terms the ranking's terms (BM25's stems)
+ * @returns {Span}
+ */
+export function trimUnit(u, text, question, min, terms) {
+  const q = new Set(terms(question));
+  const body = text.slice(u.start, u.end);
+  const cuts = [0];
+  for (const m of body.matchAll(/[.!?]["')\]]?\s+|\n\s*\n/g)) cuts.push((m.index ?? 0) + m[0].length);
+  cuts.push(body.length);
+  /** @type {[number, number][]} */
+  const parts = [];
+  for (let i = 0; i + 1 < cuts.length; i++) if ((cuts[i + 1] ?? 0) > (cuts[i] ?? 0)) parts.push([cuts[i] ?? 0, cuts[i + 1] ?? 0]);
+  if (parts.length < 2) return { ...u };
+  const hits = parts.map(([a, b]) => new Set(terms(body.slice(a, b)).filter((w) => q.has(w))).size >= min);
+  // No sentence matches: nothing tells which part to keep, so the unit stays whole.
+  if (!hits.some(Boolean)) return { ...u };
+  let lo = 0;
+  let hi = parts.length - 1;
+  while (lo < hi && !hits[lo]) lo++;
+  while (hi > lo && !hits[hi]) hi--;
+  return { ...u, start: u.start + (parts[lo]?.[0] ?? 0), end: u.start + (parts[hi]?.[1] ?? body.length) };
 }

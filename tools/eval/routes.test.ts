@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '@chunkyard/chunking';
-import { fuseScores, mergeAdjacent, topIndexes, windowTexts, withNeighbours } from './routes.mjs';
+import { expandByScore, fuseScores, mergeAdjacent, topIndexes, trimUnit, windowTexts, withNeighbours } from './routes.mjs';
 
 describe('mergeAdjacent', () => {
   it('folds touching hits into one unit and stops at the first hit that would open unit k + 1', () => {
@@ -98,5 +98,62 @@ describe('fuseScores and topIndexes', () => {
         expect(topIndexes(fuseScores([{ scores: s, weight: 3 }]), k)).toEqual(topIndexes(s, k));
       }),
     );
+  });
+});
+
+describe('mergeAdjacent with fill', () => {
+  it('walks past a hit that would open unit k + 1 and still takes the touching ones after it', () => {
+    const ranked = [
+      { corpusId: 'a', start: 100, end: 200 },
+      { corpusId: 'a', start: 500, end: 600 },
+      { corpusId: 'a', start: 201, end: 300 },
+    ];
+    expect(mergeAdjacent(ranked, 1)).toEqual([{ corpusId: 'a', start: 100, end: 200 }]);
+    expect(mergeAdjacent(ranked, 1, true)).toEqual([{ corpusId: 'a', start: 100, end: 300 }]);
+  });
+  it('returns at most k units, each covering what the walk without fill returns', () => {
+    const span = fc.record({ corpusId: fc.constantFrom('a', 'b'), start: fc.nat(500), len: fc.integer({ min: 1, max: 80 }) });
+    fc.assert(
+      fc.property(fc.array(span, { maxLength: 30 }), fc.integer({ min: 1, max: 6 }), (raw, k) => {
+        const ranked = raw.map((s) => ({ corpusId: s.corpusId, start: s.start, end: s.start + s.len }));
+        const filled = mergeAdjacent(ranked, k, true);
+        expect(filled.length).toBeLessThanOrEqual(k);
+        for (const u of mergeAdjacent(ranked, k)) expect(filled.some((f) => f.corpusId === u.corpusId && f.start <= u.start && f.end >= u.end)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('expandByScore', () => {
+  const spans = [0, 1, 2, 3, 4].map((i) => ({ corpusId: i < 4 ? 'a' : 'b', start: i * 100, end: i * 100 + 99 }));
+  const startAt = new Map(spans.map((s, j) => [`${s.corpusId}\0${s.start}`, j]));
+  const endAt = new Map(spans.map((s, j) => [`${s.corpusId}\0${s.end}`, j]));
+  it('takes in a neighbour that scores at least gate × the best, never one of another corpus', () => {
+    const scores = [0.9, 1, 0.2, 0.95, 1];
+    expect(expandByScore([{ ...spans[1]! }], scores, spans, startAt, endAt, 0.8)).toEqual([{ corpusId: 'a', start: 0, end: 199 }]);
+    expect(expandByScore([{ ...spans[1]! }], scores, spans, startAt, endAt, 0.95)).toEqual([spans[1]]);
+    // Span 3's next (4) is in corpus b: not taken although it scores best.
+    expect(expandByScore([{ ...spans[3]! }], scores, spans, startAt, endAt, 0.1)).toEqual([{ corpusId: 'a', start: 200, end: 399 }]);
+  });
+});
+
+describe('trimUnit', () => {
+  const terms = (t: string) => t.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+  const text = 'Cats sleep a lot. Dogs bark at night. Parrots can talk. Fish swim. ';
+  const unit = { corpusId: 'a', start: 0, end: text.length };
+  it('drops the sentences at either edge that share no term with the question', () => {
+    const t = trimUnit(unit, text, 'Why do dogs bark and parrots talk?', 1, terms);
+    expect(text.slice(t.start, t.end)).toBe('Dogs bark at night. Parrots can talk. ');
+  });
+  it('stays whole when no sentence matches, and always inside the unit', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.integer({ min: 1, max: 3 }), (q, min) => {
+        const t = trimUnit(unit, text, q, min, terms);
+        expect(t.start).toBeGreaterThanOrEqual(unit.start);
+        expect(t.end).toBeLessThanOrEqual(unit.end);
+        expect(t.end).toBeGreaterThan(t.start);
+      }),
+    );
+    expect(trimUnit(unit, text, 'zebra', 1, terms)).toEqual(unit);
   });
 });
