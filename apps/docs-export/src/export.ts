@@ -3,7 +3,8 @@
  * root (folders holding `_chunks/<doc>.json` manifests), each chunk as a LangChain.js
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
@@ -71,9 +72,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function readManifest(file: string): Manifest {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    // A FIFO or a device is refused at once (a plain read would block on a FIFO).
+    data = JSON.parse(readRegularFile(file).toString('utf8'));
   } catch (err) {
-    const reason = err instanceof SyntaxError ? `not valid JSON (${err.message})` : `cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+    const reason = err instanceof NotRegularFileError
+      ? `${err.kind}, not a regular file (rebuild it with chunking-tool)`
+      : err instanceof SyntaxError ? `not valid JSON (${err.message})` : `cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
     throw new ExportError(`${file}: ${reason}`);
   }
   const bad = (what: string) => new ExportError(`${file}: not a chunk manifest: ${what} (rebuild it with chunking-tool)`);

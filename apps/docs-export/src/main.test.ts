@@ -268,6 +268,19 @@ describe('docs-export', () => {
     rmSync(live);
   });
 
+  it.runIf(process.platform !== 'win32')('a manifest or --config that is a FIFO is refused at once, naming it', async () => {
+    const fifo = join(ws, 'fifo-docs/topic/_chunks/golden-reference.json');
+    mkdirSync(dirname(fifo), { recursive: true });
+    spawnSync('mkfifo', [fifo]);
+    const r = await run(['fifo-docs', '--format', 'jsonl']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`docs-export: ${fifo}: a FIFO (named pipe), not a regular file (rebuild it with chunking-tool)\n`);
+    spawnSync('mkfifo', [join(ws, 'config.pipe')]);
+    const c = await run(['docs', '--format', 'jsonl', '--with-embeddings', '--config', 'config.pipe']);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain('config.pipe: cannot read config (a FIFO (named pipe), not a regular file)');
+  }, 20_000);
+
   it('a broken manifest fails before any output, naming the file; no built topic is an error too', async () => {
     const bad = join(ws, 'bad-docs/topic/_chunks/golden-reference.json');
     mkdirSync(dirname(bad), { recursive: true });

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { removeStaleTemps } from '@chunkyard/fs-atomic';
+import { NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -92,8 +92,10 @@ function loadConfig(file: string | null): ChunkyardConfig {
   if (!file) return { chunking: {} };
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // A FIFO or a device is refused at once (a plain read would block on a FIFO).
+    text = readRegularFile(file).toString('utf8');
   } catch (err) {
+    if (err instanceof NotRegularFileError) throw new UsageError(`${file}: cannot read config (${err.kind}, not a regular file)`);
     throw new UsageError(`${file}: cannot read config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   return parseConfig(text, file);

@@ -214,6 +214,17 @@ describe('environment errors are messages naming the path', () => {
     expect(r.stdout).toMatch(/1 written, 0 unchanged, 2 failed/);
   }, 20_000);
 
+  it.runIf(process.platform !== 'win32')('--built with a manifest that is a FIFO: exit 1 at once, the path named', async () => {
+    expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
+    const manifest = join(ws, TOPICS[2]!, '_chunks/golden-reference.json');
+    rmSync(manifest);
+    execFileSync('mkfifo', [manifest]);
+    const r = await run(['ingest', '--built', TOPICS[2]!]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^docs-store: [^\n]*: a FIFO \(named pipe\), not a regular file\n$/);
+    expect(r.stderr).toContain(`${manifest}: a FIFO`);
+  }, 20_000);
+
   it('--built with an .embedding-cache that is a file, not a folder: exit 1, the path named, no trace', async () => {
     expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
     writeFileSync(join(ws, '.embedding-cache'), 'not a folder');

@@ -7,7 +7,7 @@
  * A built document keeps the build's chunking even when it is short: its cached vectors
  * belong to those chunks, and the manifest is what topic-spec and index.json describe.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens, type ChunkRecord } from '@chunkyard/chunking';
 import { embedThroughCache, type EmbeddingCache } from '@chunkyard/embedding-cache';
@@ -47,6 +47,25 @@ export interface BuiltSource {
   sourceIdOf: (source: string) => string;
 }
 
+/**
+ * Reads a regular file (symlinks followed), refusing a FIFO, a device or a folder at once: the
+ * file is opened non-blocking and checked with fstat on that descriptor (a plain read blocks
+ * on a FIFO until a writer comes).
+ */
+function readRegular(path: string): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      const kind = stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO (named pipe)' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'a special file';
+      throw new InputError(path, `${kind}, not a regular file`);
+    }
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads every manifest in `<topicDir>/_chunks/`, checked against its source file. */
 export function readBuiltTopic(src: BuiltSource): BuiltDocument[] {
   const dir = join(src.topicDir, '_chunks');
@@ -55,10 +74,10 @@ export function readBuiltTopic(src: BuiltSource): BuiltDocument[] {
   if (manifests.length === 0) throw new InputError(dir, 'no chunk manifests (*.json)');
   return manifests.map((name) => {
     const manifestPath = join(dir, name);
-    const manifest = parseManifest(readFileSync(manifestPath, 'utf8'), manifestPath);
+    const manifest = parseManifest(readRegular(manifestPath).toString('utf8'), manifestPath);
     const sourcePath = join(src.topicDir, manifest.source);
     if (!existsSync(sourcePath)) throw new InputError(manifestPath, `its source ${manifest.source} is missing`);
-    const text = decodeDocument(readFileSync(sourcePath), src.displayOf(manifest.source));
+    const text = decodeDocument(readRegular(sourcePath), src.displayOf(manifest.source));
     if (sha256Hex(text) !== manifest.sourceSha256) {
       throw new InputError(manifestPath, `stale: ${manifest.source} changed since it was built; rebuild the topic's chunks`);
     }
