@@ -249,6 +249,11 @@ describe('docs-serve: CLI', () => {
     expect(await main([fx.docs, '--port', '70000'], io)).toBe(2);
     expect(await main([join(fx.docs, 'missing')], io)).toBe(2);
     expect(err.join('')).toMatch(/no docs folder given[\s\S]*--port: expected an integer 0..65535[\s\S]*missing: no such folder/);
+    // A file or a FIFO given as the docs folder: the path itself is named, not "a part of" it.
+    err.length = 0;
+    expect(await main([join(fx.docs, 'index.json')], io)).toBe(2);
+    expect(await main(['/dev/null'], io)).toBe(2);
+    expect(err.join('')).toBe(`docs-serve: ${join(fx.docs, 'index.json')}: not a folder (a regular file); give the built docs root\ndocs-serve: /dev/null: not a folder (a character device); give the built docs root\n`);
   });
 
   it('reports a port in use with exit 1', async () => {
