@@ -80,7 +80,8 @@ if (argv[0] === '--child') {
   let chunks = 0;
   let sectioned = false;
   if (path === 'stream') {
-    const out = chunkDocumentStream(text, { docName: 'big', strategy });
+    // BENCH_WINDOW_CHARS: try another window size (chunkDocumentStream's extras.windowChars).
+    const out = chunkDocumentStream(text, { docName: 'big', strategy }, process.env.BENCH_WINDOW_CHARS ? { windowChars: Number(process.env.BENCH_WINDOW_CHARS) } : {});
     sectioned = out.sectioned;
     let json = 0;
     for (const record of out.chunks) {

@@ -828,9 +828,9 @@ describe('every strategy through the tool', () => {
 });
 
 describe('a big document', () => {
-  // Over two of chunkDocumentStream's windows (256 Ki characters each): its records are
+  // Over two of chunkDocumentStream's windows (64 Ki characters each): its records are
   // written as they come, never all held. The outputs must be what chunking it whole gives.
-  const BIG = Array.from({ length: 32 }, (_, i) => GOLDEN.replace(/^# /m, `# Part ${i}: `)).join('\n\n');
+  const BIG = Array.from({ length: 10 }, (_, i) => GOLDEN.replace(/^# /m, `# Part ${i}: `)).join('\n\n');
 
   function expectedOutputs(text: string, name: string, sourceFile: string): Map<string, string> {
     const result = chunkDocument(text, { strategy: 'semantic', docName: name, sourceFile });
@@ -854,7 +854,7 @@ describe('a big document', () => {
   }
 
   it('is streamed: its files are byte for byte those of chunkDocument, in a topic and as a file', async () => {
-    expect(BIG.length).toBeGreaterThan(2 * 256 * 1024);
+    expect(BIG.length).toBeGreaterThan(2 * 64 * 1024);
     const s = chunkDocumentStream(BIG, { docName: 'golden-reference' });
     expect(s.sectioned).toBe(true);
     const expected = expectedOutputs(BIG, 'golden-reference', 'golden-reference.md');

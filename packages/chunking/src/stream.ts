@@ -17,7 +17,9 @@
  *    group to the next, and each group's token table covers its own text.
  * 3. **Packing** looks ahead (a heading's whole section) and merges small chunks both ways,
  *    so a window of groups is packed and only its chunks before a safe boundary are kept:
- *    a chunk that opens with a heading, holds at least minTokens, and has at least
+ *    a chunk that opens with a heading, holds more than headings, follows a chunk that does
+ *    not end with one (bare headings are carried to what follows them), holds at least
+ *    minTokens, and has at least
  *    `SETTLED` chunks after it in the window. Packing then restarts at that heading, with
  *    the pieces after it; what lies further on cannot reach back past chunks that size.
  *    The property tests compare the two paths on hostile documents.
@@ -50,7 +52,7 @@ import { RecordChecker } from './validate.js';
 
 export interface ChunkStreamExtras extends ChunkDocumentExtras {
   /**
-   * Characters of text parsed and packed at a time (default 256 Ki). A document shorter
+   * Characters of text parsed and packed at a time (default 64 Ki). A document shorter
    * than two windows is chunked whole. Tests set it small to exercise the sectioned path.
    */
   windowChars?: number;
@@ -83,7 +85,7 @@ const SETTLED = 3;
 export function chunkDocumentStream(source: string, options: Partial<ChunkOptions> = {}, extras: ChunkStreamExtras = {}): ChunkStream {
   const resolved = resolveOptions(options);
   const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
-  const windowChars = Math.max(1, extras.windowChars ?? 256 * 1024);
+  const windowChars = Math.max(1, extras.windowChars ?? 64 * 1024);
   const whole = (): ChunkStream => {
     const { chunks, ...rest } = chunkDocument(source, options, extras);
     return { ...rest, chunks: chunks[Symbol.iterator](), sectioned: false };
@@ -341,7 +343,11 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
       for (let k = drafts.length - SETTLED; k >= 1; k--) {
         const d = drafts[k]!;
         const first = d.pieces[0]!;
-        if (isHeadingPiece(first) && d.tokens >= o.minTokens) {
+        const before = drafts[k - 1]!.pieces;
+        // Never inside or right after a run of bare headings: packing carries those to what
+        // follows them, and a run it pushed alone (too big with what follows) is no place
+        // where the whole document's packing closed a chunk.
+        if (isHeadingPiece(first) && !isHeadingPiece(before[before.length - 1]!) && !d.pieces.every(isHeadingPiece) && d.tokens >= o.minTokens) {
           keep = k;
           break;
         }

@@ -1,0 +1,163 @@
+/**
+ * chunkDocumentStream gives chunkDocument's result, byte for byte, on hostile markdown (small
+ * windows, so that every document is cut into many groups and windows) and on the real
+ * sample documents joined into one big document.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
+import { lineTable } from './lines.js';
+import { attachSourceLines, LineCursor } from './source-lines.js';
+import { chunkDocumentStream, type ChunkStreamExtras } from './stream.js';
+import { realDocuments } from './test-corpus.js';
+import { seededText } from './test-helpers.js';
+import type { ChunkDocumentResult, ChunkOptions, ChunkRecord } from './types.js';
+
+/**
+ * Both paths' full results, as JSON, for one comparison; a path that throws gives its error's
+ * name (chunkDocument's invariant check throws on some hostile documents: the stream must too).
+ */
+function both(source: string, options: Partial<ChunkOptions>, extras: ChunkStreamExtras): { whole: string; stream: string; sectioned: boolean; chunks: number } {
+  let whole: ChunkDocumentResult;
+  try {
+    whole = chunkDocument(source, options, { recount: extras.recount });
+  } catch (err) {
+    let thrown = 'nothing';
+    try {
+      [...chunkDocumentStream(source, options, extras).chunks];
+    } catch (e) {
+      thrown = (e as Error).name;
+    }
+    return { whole: (err as Error).name, stream: thrown, sectioned: false, chunks: 0 };
+  }
+  const s = chunkDocumentStream(source, options, extras);
+  const { chunks, sectioned, ...rest } = s;
+  const records = [...chunks];
+  const fields: Record<string, unknown> = { ...rest, chunks: records };
+  // The same fields, in chunkDocument's order.
+  const stream = Object.fromEntries([...Object.keys(whole), ...Object.keys(fields).filter((k) => !(k in whole))].map((k) => [k, fields[k]]));
+  return { whole: JSON.stringify(whole), stream: JSON.stringify(stream), sectioned, chunks: records.length };
+}
+
+const word = fc.constantFrom('data', 'JSON', 'the', 'of', 'options', 'naïve', '日本語', 'x', 'API', '`code[0]`', '**bold**', '[link](https://e.x)', '[ref]', '[Ref][other]', 'Reference');
+const words = (min: number, max: number) => fc.array(word, { minLength: min, maxLength: max }).map((w) => w.join(' '));
+const sentence = words(2, 16).map((w) => `${w}.`);
+const paragraph = fc.array(sentence, { minLength: 1, maxLength: 12 }).map((s) => s.join(' '));
+const atx = fc.tuple(fc.integer({ min: 1, max: 6 }), fc.constantFrom('', ' ', '  ', '   '), words(0, 5), fc.constantFrom('', ' #', ' ##')).map(([d, indent, w, close]) => `${indent}${'#'.repeat(d)} ${w}${close}`);
+const setext = fc.tuple(words(1, 4), fc.constantFrom('===', '---', '=')).map(([w, u]) => `${w}\n${u}`);
+const technical = fc.constantFrom('## API Reference', '# Quick Reference', '### Cheat sheet');
+const code = fc.tuple(fc.constantFrom('```', '~~~'), fc.array(fc.oneof(fc.constant(''), fc.constant('# not a heading'), words(1, 8)), { minLength: 0, maxLength: 40 }), fc.boolean())
+  .map(([f, lines, closed]) => `${f}js\n${lines.join('\n')}${closed ? `\n${f}` : ''}`);
+const table = fc.integer({ min: 1, max: 30 }).map((rows) => ['| a | b |', '| --- | --- |', ...Array.from({ length: rows }, (_, r) => `| ${r} | [ref] x |`)].join('\n'));
+const list = fc.array(paragraph, { minLength: 1, maxLength: 6 }).map((items) => items.map((p) => `- ${p}\n  # nested heading`).join('\n'));
+const quote = paragraph.map((p) => `> ${p}\n> # quoted heading`);
+const html = fc.constantFrom('<div>\n# inside html\n</div>', '<!-- comment\n# in comment -->', '<details>\n\ntext\n\n</details>');
+const definition = fc.constantFrom('[ref]: https://example.com/ref', '[other]: /other "T"', '[REF]: /dup', '  [ref]: /x\n  "title"');
+const long = fc.integer({ min: 0, max: 99 }).map((seed) => seededText('abcdefghijklmnopqrstuvwxyz', 3000, seed));
+const bigHeading = fc.integer({ min: 0, max: 99 }).map((seed) => `## ${seededText('abcde fghij klmno ', 2500, seed)}`);
+const block = fc.oneof(
+  { weight: 6, arbitrary: paragraph },
+  { weight: 6, arbitrary: atx },
+  { weight: 1, arbitrary: setext },
+  { weight: 1, arbitrary: technical },
+  { weight: 2, arbitrary: code },
+  { weight: 1, arbitrary: table },
+  { weight: 1, arbitrary: list },
+  { weight: 1, arbitrary: quote },
+  { weight: 1, arbitrary: html },
+  { weight: 2, arbitrary: definition },
+  { weight: 1, arbitrary: long },
+  { weight: 1, arbitrary: bigHeading },
+);
+const frontMatter = fc.constantFrom('', '---\ntitle: Front Title\n---\n', '---\nother: 1\n---\n');
+const document = fc
+  .tuple(frontMatter, fc.array(fc.tuple(block, fc.constantFrom('\n\n', '\n', '\n\n\n')), { minLength: 10, maxLength: 60 }), fc.constantFrom('\n', '\r\n', '\r'))
+  .map(([fm, blocks, eol]) => (fm + blocks.map(([b, sep]) => b + sep).join('')).replace(/\n/g, eol));
+const options = fc
+  .record({
+    minTokens: fc.integer({ min: 0, max: 80 }),
+    extraTarget: fc.integer({ min: 0, max: 300 }),
+    extraMax: fc.integer({ min: 0, max: 200 }),
+    overlapSentences: fc.integer({ min: 0, max: 3 }),
+    breadcrumbMode: fc.constantFrom('conditional' as const, 'always' as const, 'none' as const),
+  })
+  .map(({ minTokens, extraTarget, extraMax, overlapSentences, breadcrumbMode }): Partial<ChunkOptions> => {
+    const targetTokens = Math.max(minTokens + extraTarget, 40);
+    return { docName: 'doc', minTokens, targetTokens, maxTokens: Math.max(targetTokens + extraMax, 96), overlapSentences, breadcrumbMode };
+  });
+
+describe('chunkDocumentStream', () => {
+  it('gives chunkDocument’s result on hostile markdown, cut into small windows', () => {
+    let sectioned = 0;
+    fc.assert(
+      fc.property(document, options, fc.integer({ min: 40, max: 1500 }), (source, opts, windowChars) => {
+        const r = both(source, opts, { windowChars, recount: true });
+        expect(r.stream).toBe(r.whole);
+        if (r.sectioned) sectioned++;
+      }),
+      { numRuns: 200 },
+    );
+    // The property must exercise the sectioned path, not only the fallbacks.
+    expect(sectioned).toBeGreaterThan(60);
+  });
+
+  it('gives chunkDocument’s result on the real documents joined into one', () => {
+    const source = realDocuments()
+      .map(([, text]) => text)
+      .join('\n\n');
+    for (const windowChars of [300, 5000, 40000]) {
+      const r = both(source, { docName: 'joined' }, { windowChars });
+      expect(r.sectioned).toBe(true);
+      expect(r.chunks).toBeGreaterThan(20);
+      expect(r.stream).toBe(r.whole);
+    }
+  });
+
+  it('falls back to the whole document where sections cannot be cut, with the same result', () => {
+    const md = Array.from({ length: 40 }, (_, i) => `## Part ${i}\n\n${'Some words here. '.repeat(30)}`).join('\n\n');
+    for (const [opts, why] of [
+      [{ strategy: 'hierarchical' }, 'strategy'],
+      [{ parser: 'remark' }, 'parser'],
+      [{ sourceFile: 'notes.txt' }, 'plain text'],
+    ] as const) {
+      const r = both(md, { docName: 'd', ...opts }, { windowChars: 500 });
+      expect(r.sectioned, why).toBe(false);
+      expect(r.stream).toBe(r.whole);
+    }
+    const r = both(md, { docName: 'd' }, { windowChars: 500 });
+    expect(r.sectioned).toBe(true);
+    expect(r.stream).toBe(r.whole);
+  });
+
+  it('makes records as they are read', () => {
+    const md = Array.from({ length: 200 }, (_, i) => `## Part ${i}\n\n${'Some words here. '.repeat(60)}`).join('\n\n');
+    const s = chunkDocumentStream(md, { docName: 'd' }, { windowChars: 2000 });
+    const first = s.chunks.next();
+    expect(first.done).toBe(false);
+    expect((first.value as ChunkRecord).chunkNumber).toBe(0);
+    expect((first.value as ChunkRecord).prevId).toBeNull();
+    const rest = [...s.chunks];
+    expect(rest.length).toBeGreaterThan(60);
+    expect(rest[rest.length - 1]!.nextId).toBeNull();
+  });
+});
+
+describe('LineCursor', () => {
+  it('numbers lines as attachSourceLines does, moving back and forth', () => {
+    const text = fc.array(fc.constantFrom('a', ' ', '\n', '\r', '\r\n', 'b\n\n'), { maxLength: 80 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 20 }), (source, ranges) => {
+        const records = ranges.map(([a, b]) => {
+          const s = source.length ? a % (source.length + 1) : 0;
+          const e = source.length ? Math.max(s, b % (source.length + 1)) : 0;
+          return { sourcePosition: { charStart: s, charEnd: e, totalChars: source.length } } as ChunkRecord;
+        });
+        const expected = records.map((r) => ({ ...r }));
+        attachSourceLines(expected, source, 'f.md', lineTable(source));
+        const cursor = new LineCursor(source);
+        for (const r of records) cursor.attach(r, 'f.md');
+        expect(records.map((r) => r.source)).toEqual(expected.map((r) => r.source));
+      }),
+    );
+  });
+});
