@@ -5,11 +5,11 @@
  *
  *   chunk-inspector build --out docs/_inspect
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { guardEnvironment, processIo } from '@chunkyard/fs-atomic';
+import { guardEnvironment, mkdirp, processIo } from '@chunkyard/fs-atomic';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
 export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
@@ -41,7 +41,7 @@ type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
 
 /** Copies the page into `out`; returns the file names copied. */
 export function buildStatic(out: string): string[] {
-  mkdirSync(out, { recursive: true });
+  mkdirp(out); // not mkdirSync({ recursive }): it loops forever under /proc
   const names = readdirSync(STATIC_DIR).filter((n) => !n.startsWith('.') && statSync(join(STATIC_DIR, n)).isFile()).sort();
   for (const n of names) copyFileSync(join(STATIC_DIR, n), join(out, n));
   return names;

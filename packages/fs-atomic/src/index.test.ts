@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, writeFileAtomic } from './index.js';
+import { describeFsError, escapeControl, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, writeFileAtomic } from './index.js';
 
 let root: string;
 beforeEach(() => {
@@ -335,3 +335,26 @@ describe('environment errors for a user (issue 15)', () => {
     expect(JSON.parse(escapeControl(json))).toEqual({ t: 'x\u009by\u007f' });
   });
 });
+
+describe('mkdirp', () => {
+  it('creates missing parents, accepts an existing folder, and refuses a file like mkdirSync', () => {
+    const base = mkdtempSync(join(tmpdir(), 'fs-atomic-mkdirp-'));
+    try {
+      mkdirp(join(base, 'a/b/c'));
+      expect(statSync(join(base, 'a/b/c')).isDirectory()).toBe(true);
+      mkdirp(join(base, 'a/b/c'));
+      mkdirp(base);
+      writeFileSync(join(base, 'file'), 'x');
+      expect(() => mkdirp(join(base, 'file'))).toThrow(expect.objectContaining({ code: 'EEXIST' }));
+      expect(() => mkdirp(join(base, 'file/sub/deeper'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('fails with ENOENT under /proc, where mkdirSync({ recursive }) loops forever', () => {
+    expect(() => mkdirp('/proc/chunkyard-no-such/x')).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    expect(() => writeFileAtomic('/proc/chunkyard-no-such/out.json', '{}')).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+});
+

@@ -70,9 +70,48 @@ function sweepOnce(dir: string): void {
   removeStaleTemps(dir);
 }
 
+/**
+ * `mkdir -p`: creates `dir` and its missing parents. Node's own `mkdirSync(dir, { recursive:
+ * true })` loops forever where the kernel answers ENOENT for a child of a folder that exists
+ * (/proc, /proc/self/fd, some FUSE mounts: `--out /proc/x` hung every CLI); here the missing
+ * folders are found first and made one by one, so such a path is an ENOENT error. An existing
+ * folder is fine; an existing non-folder is EEXIST (the path itself) or ENOTDIR (a parent),
+ * as with mkdirSync.
+ */
+export function mkdirp(dir: string): void {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  for (;;) {
+    let stat: Stats | undefined;
+    try {
+      stat = statSync(at);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (stat) {
+      // The path itself is a file: mkdirSync says EEXIST. A parent that is a file: the first
+      // mkdirSync below says ENOTDIR.
+      if (!stat.isDirectory() && missing.length === 0) mkdirSync(at);
+      break;
+    }
+    missing.push(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (let i = missing.length - 1; i >= 0; i--) {
+    try {
+      mkdirSync(missing[i]!);
+    } catch (err) {
+      // Made meanwhile by a parallel run: fine when it is a folder.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(missing[i]!).isDirectory()) throw err;
+    }
+  }
+}
+
 /** Writes `data` to `file` atomically (temp file in the same folder + rename). */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirp(dirname(file));
   sweepOnce(dirname(file));
   const tmp = tempName(file);
   try {
@@ -90,7 +129,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
  * renames; if anything fails before the swap, `dir` is untouched.
  */
 export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string | Uint8Array>): void {
-  mkdirSync(dirname(dir), { recursive: true });
+  mkdirp(dirname(dir));
   sweepOnce(dirname(dir));
   const fresh = tempName(dir);
   const old = tempName(dir);

@@ -37,6 +37,12 @@ describe('opening', () => {
     expect(() => DocStore.open(db)).toThrow(new StoreError(`${db}: cannot create the folder ${join(temp.dir, 'plain-file', 'sub')} for the store (ENOTDIR); choose another --db or fix the folder's permissions`));
   });
 
+  // Node's mkdirSync({ recursive: true }) loops forever here: /proc answers ENOENT for a new folder.
+  it.runIf(process.platform === 'linux')('a folder that cannot be created under /proc is a StoreError at once, not a hang', () => {
+    const db = '/proc/chunkyard-no-such/sub/store.db';
+    expect(() => DocStore.open(db)).toThrow(new StoreError(`${db}: cannot create the folder /proc/chunkyard-no-such/sub for the store (ENOENT); choose another --db or fix the folder's permissions`));
+  });
+
   // /proc refuses new files even to root (tests here often run as root, where chmod does not bind).
   it.runIf(process.platform === 'linux')('a folder where no file can be created (/proc) is a StoreError naming the path', () => {
     const db = '/proc/chunkyard-store-test.db';

@@ -5,9 +5,10 @@
  * `PRAGMA data_version` reveals).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { mkdirp } from '@chunkyard/fs-atomic';
 import { StoreError } from './errors.js';
 import { assertModel, deleteArtifactRows, embedPlans, findArtifact, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
 import { planArtifact, type PlanOptions } from './plan.js';
@@ -165,7 +166,8 @@ export class DocStore {
     if (path !== ':memory:') {
       const dir = dirname(path);
       try {
-        mkdirSync(dir, { recursive: true });
+        // Not mkdirSync({ recursive }): it loops forever under /proc (see mkdirp).
+        mkdirp(dir);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
         throw new StoreError(`${path}: cannot create the folder ${dir} for the store (${code}); choose another --db or fix the folder's permissions`);
