@@ -54,6 +54,11 @@ describe('chunkyard', () => {
     expect(opt.stderr).toContain('unknown option "--json"');
     // Not an inherited property of the command table either.
     expect((await run(['toString'])).code).toBe(2);
+    // Control characters in the name are escaped, C1 included.
+    const evil = await run(['bad\u001b]0;X\u0007\u009b2J']);
+    expect(evil.code).toBe(2);
+    expect(evil.stderr).toContain('chunkyard: unknown command "bad\\u001b]0;X\\u0007\\u009b2J"');
+    expect(evil.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 
   it.each(Object.entries(COMMANDS))('%s loads the package whose bin is its tool, a declared dependency', async (_name, c) => {

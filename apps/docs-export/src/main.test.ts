@@ -298,6 +298,13 @@ describe('docs-export', () => {
     expect(none.stderr).toContain('no built topic');
   });
 
+  it('escapes control characters in its messages (a docs root named with an escape sequence)', async () => {
+    const r = await run(['no\u001b[2Jsuch\u009b', '--format', 'jsonl']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no\\u001b[2Jsuch\\u009b');
+    expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
   it('escapes DEL and C1 controls from chunk text in its JSON lines, keeping the values', async () => {
     const root = join(ws, 'c1-docs');
     const text = '# Title \u009b2J end\n\nThe widget \u009d0;PWNED\u009c keeps \u007f things.\n';

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { escapeControl, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -201,9 +201,12 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   };
 }
 
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], rawIo: Io = defaultIo): Promise<number> {
+  // Messages name paths and arguments as given: a terminal must not obey control characters
+  // in them. (stdout is JSON lines, escaped by jsonLine.)
+  const io: Io = { ...rawIo, stderr: (s) => rawIo.stderr(escapeControl(s)) };
   const cwd = io.cwd ?? process.cwd();
-  if (io === defaultIo) {
+  if (rawIo === defaultIo) {
     // `docs-export docs --format jsonl | head` closes the pipe early: that is the reader's
     // choice, not a failure, so stop quietly as other command-line tools do.
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
