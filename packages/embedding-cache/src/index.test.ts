@@ -160,6 +160,38 @@ describe('document entries: layout and round trip', () => {
   });
 });
 
+describe('what a killed writer leaves behind', () => {
+  // A SIGKILL skips every cleanup: pid 2^31-2 is never a live process here.
+  const deadTemp = (dir: string, name: string) => join(dir, `.${name}.tmp-2147483646-0badc0de`);
+
+  it('the next write into a folder removes the dead runs\' temp entries there, and keeps a live run\'s', () => {
+    const texts = chunkTexts(2);
+    const docParent = join(cache.documentDir(KEY), '..');
+    const textParent = join(cache.textPath(MODEL, 'some text'), '..');
+    mkdirSync(docParent, { recursive: true });
+    mkdirSync(textParent, { recursive: true });
+    const halfDocument = deadTemp(docParent, 'abcdef0123456789');
+    const halfText = deadTemp(textParent, 'ff.bin');
+    const live = join(docParent, `.other.tmp-${process.pid}-0badc0de`);
+    mkdirSync(halfDocument);
+    writeFileSync(join(halfDocument, 'chunk-0.bin'), 'partial');
+    writeFileSync(halfText, 'partial');
+    mkdirSync(live);
+    cache.putDocument(KEY, texts, vectorsFor(texts));
+    cache.putText(MODEL, 'some text', fakeVector('some text', 16));
+    expect(existsSync(halfDocument)).toBe(false);
+    expect(existsSync(halfText)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expectSameBits(cache.getDocument(KEY, texts), vectorsFor(texts));
+  });
+
+  it.skipIf(process.platform !== 'linux')('a cache root the kernel will not create folders in fails at once (Node\'s recursive mkdir loops forever under /proc)', () => {
+    const stuck = new EmbeddingCache('/proc/self/no-such-folder/.embedding-cache');
+    expect(() => stuck.putText(MODEL, 'text', fakeVector('text', 16))).toThrow(/ENOENT/);
+    expect(() => stuck.putDocument(KEY, ['a'], vectorsFor(['a']))).toThrow(/ENOENT/);
+  });
+});
+
 describe('document entries: misses leave the entry in place', () => {
   const texts = chunkTexts(5);
   beforeEach(() => cache.putDocument(KEY, texts, vectorsFor(texts)));

@@ -13,6 +13,7 @@
  * place, so readers see either nothing or a complete entry. See README.md for the format.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdirp, removeStaleTempsOnce } from '@chunkyard/fs-atomic';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -154,9 +155,13 @@ function errCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
-/** A hidden name beside `target` (readers only ever open exact names, so they never see it). */
-function siblingName(target: string, kind: 'tmp' | 'old'): string {
-  return join(dirname(target), `.${basename(target)}.${kind}-${process.pid}-${randomBytes(4).toString('hex')}`);
+/**
+ * A hidden name beside `target` (readers only ever open exact names, so they never see it), in
+ * fs-atomic's temp form `.<name>.tmp-<pid>-<hex>`: what a killed run leaves there (a half-built
+ * entry, or one moved aside) is removed by the next write into that folder (removeStaleTempsOnce).
+ */
+function siblingName(target: string): string {
+  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
 /** Errors a rename into place gives when something is already there or briefly held open (Windows). */
@@ -196,7 +201,7 @@ type MoveAside<T> = { moved: true; aside: string; found: T } | { moved: false; s
  * rename failed, e.g. a file held open on Windows; the next reader or writer tries again).
  */
 function moveAside<T>(path: string, inspect: (moved: string) => T): MoveAside<T> {
-  const aside = siblingName(path, 'old');
+  const aside = siblingName(path);
   try {
     renameSync(path, aside);
   } catch (err) {
@@ -481,8 +486,9 @@ export class EmbeddingCache {
     }
     const dimensions = checkVectors(vectors, 'vector');
     this.used?.add(dir);
-    mkdirSync(dirname(dir), { recursive: true });
-    const tmp = siblingName(dir, 'tmp');
+    mkdirp(dirname(dir));
+    removeStaleTempsOnce(dirname(dir));
+    const tmp = siblingName(dir);
     try {
       mkdirSync(tmp);
       const chunks = vectors.map((vector, i) => {
@@ -536,8 +542,9 @@ export class EmbeddingCache {
     const h = sha256Hex(text);
     const file = this.textPath(model, text);
     this.used?.add(file);
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = siblingName(file, 'tmp');
+    mkdirp(dirname(file));
+    removeStaleTempsOnce(dirname(file));
+    const tmp = siblingName(file);
     try {
       writeFileSync(tmp, encodeTextEntry(model, h, vector));
       try {

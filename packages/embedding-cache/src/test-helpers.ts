@@ -56,7 +56,7 @@ export function walk(dir: string, prefix = ''): string[] {
   return out;
 }
 
-/** Leftovers of writers: hidden temp (`.tmp-`) or moved-aside (`.old-`) names. */
+/** Leftovers of writers: hidden temp names (`.tmp-`; entries moved aside use them too; `.old-` was their former name). */
 export const leftovers = (dir: string): string[] => walk(dir).filter((p) => /\.(tmp|old)-\d+-[0-9a-f]+/.test(p));
 
 export const bitsOf = (v: Float32Array): number[] => [...new Uint32Array(v.buffer, v.byteOffset, v.length)];

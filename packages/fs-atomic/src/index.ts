@@ -64,7 +64,8 @@ export function removeStaleTemps(dir: string, now = Date.now()): string[] {
   return removed;
 }
 
-function sweepOnce(dir: string): void {
+/** removeStaleTemps, at most once per folder per process (for writers that write there often). */
+export function removeStaleTempsOnce(dir: string): void {
   if (swept.has(dir)) return;
   swept.add(dir);
   removeStaleTemps(dir);
@@ -112,7 +113,7 @@ export function mkdirp(dir: string): void {
 /** Writes `data` to `file` atomically (temp file in the same folder + rename). */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   mkdirp(dirname(file));
-  sweepOnce(dirname(file));
+  removeStaleTempsOnce(dirname(file));
   const tmp = tempName(file);
   try {
     writeFileSync(tmp, data);
@@ -130,7 +131,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
  */
 export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string | Uint8Array>): void {
   mkdirp(dirname(dir));
-  sweepOnce(dirname(dir));
+  removeStaleTempsOnce(dirname(dir));
   const fresh = tempName(dir);
   const old = tempName(dir);
   try {
