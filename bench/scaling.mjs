@@ -113,7 +113,9 @@ const SHAPES = {
     const r = rng(4);
     return `# Title\n\n## ${fill(bytes, () => `${WORDS[Math.floor(r() * WORDS.length)]} `)}\n\nBody.\n`;
   },
-  'tiny-lines': (bytes) => `# Lines\n\n${fill(bytes, (i) => `x${i % 10}\n`)}`,
+  // Three headings, so the markdown path chunks the lines: with fewer, seed 003's plain-text
+  // path takes ten lines repeated thousands of times for page furniture and cuts them all.
+  'tiny-lines': (bytes) => `# Lines\n\n## One\n\n## Two\n\n${fill(bytes, (i) => `x${i % 10}\n`)}`,
   'tiny-headings': (bytes) => fill(bytes, (i) => `# h${i % 100}\n`),
 };
 

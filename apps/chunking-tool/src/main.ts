@@ -9,7 +9,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
+import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
@@ -320,19 +320,7 @@ class Stage {
     const names: string[] = [];
     this.names.set(job.source, names);
     const { stream } = read;
-    const manifest = {
-      schemaVersion: MANIFEST_SCHEMA_VERSION,
-      source: basename(job.file),
-      sourceSha256: read.sourceSha256,
-      strategy: stream.strategy,
-      strategyKey: stream.strategyKey,
-      options: stream.options,
-      fileTitle: stream.fileTitle,
-      frontMatter: stream.frontMatter,
-      headingDetection: stream.headingDetection,
-      removed: stream.removed ?? [],
-      chunks: [],
-    };
+    const manifest = manifestOf(job, stream, read.sourceSha256, []);
     // JSON.stringify(manifest, null, 2) with the records spliced in where `[]` stands.
     const head = JSON.stringify(manifest, null, 2);
     const cut = head.lastIndexOf('[]');
@@ -408,15 +396,12 @@ class Stage {
   }
 }
 
-function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: string }): Map<string, string> {
-  const name = docNameOf(job.file);
-  const files = new Map<string, string>();
-  // paginate emits pages: the CT comment and lead lines around the exact text (seed 000).
-  result.chunks.forEach((c, i) => files.set(`${name}-${i}.md`, c.page?.text ?? c.originalText));
-  const manifest = {
+/** A document's manifest (`<name>.json`); the stream writes it with `chunks: []` and splices the records in. */
+function manifestOf(job: Job, result: Omit<ChunkDocumentResult, 'chunks'>, sourceSha256: string, chunks: readonly ChunkRecord[]) {
+  return {
     schemaVersion: MANIFEST_SCHEMA_VERSION,
     source: basename(job.file),
-    sourceSha256: result.sourceSha256,
+    sourceSha256,
     strategy: result.strategy,
     strategyKey: result.strategyKey,
     options: result.options,
@@ -424,8 +409,16 @@ function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: strin
     frontMatter: result.frontMatter,
     headingDetection: result.headingDetection,
     removed: result.removed ?? [],
-    chunks: result.chunks,
+    chunks,
   };
+}
+
+function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: string }): Map<string, string> {
+  const name = docNameOf(job.file);
+  const files = new Map<string, string>();
+  // paginate emits pages: the CT comment and lead lines around the exact text (seed 000).
+  result.chunks.forEach((c, i) => files.set(`${name}-${i}.md`, c.page?.text ?? c.originalText));
+  const manifest = manifestOf(job, result, result.sourceSha256, result.chunks);
   files.set(`${name}.json`, `${JSON.stringify(manifest, null, 2)}\n`);
   return files;
 }

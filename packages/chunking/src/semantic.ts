@@ -126,13 +126,14 @@ export function pathBudget(
   };
 }
 
-export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
-  const { source, doc, options, fileTitle } = input;
-  const { lines } = doc;
-  const units = toUnits(doc.blocks);
-  // One scan of the document; any slice's exact count is cheap after it.
-  const tokens = new TokenIndex(source);
-
+/**
+ * A document's breadcrumb helpers, shared by chunkSemantic and the stream: the token count of a
+ * retrieval prefix (with its blank line), cached per prefix, and `intern`, which keeps one
+ * string object per breadcrumb text. The cache compares a key it already holds by identity but
+ * an equal string built again by its characters, which under a heading of a whole document is
+ * megabytes per chunk.
+ */
+export function breadcrumbPrefixes(): { prefixTokens: (prefix: string) => number; intern: (breadcrumb: string) => string } {
   const prefixCache = new Map<string, number>();
   const prefixTokens = (prefix: string): number => {
     let n = prefixCache.get(prefix);
@@ -142,9 +143,6 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     }
     return n;
   };
-  // One string object per breadcrumb text: the prefix cache compares a key it already holds by
-  // identity, but an equal string built again by its characters, which under a heading of a
-  // whole document is megabytes per chunk.
   const canonical = new Map<string, string>();
   const intern = (breadcrumb: string): string => {
     const known = canonical.get(breadcrumb);
@@ -152,6 +150,17 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     canonical.set(breadcrumb, breadcrumb);
     return breadcrumb;
   };
+  return { prefixTokens, intern };
+}
+
+export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
+  const { source, doc, options, fileTitle } = input;
+  const { lines } = doc;
+  const units = toUnits(doc.blocks);
+  // One scan of the document; any slice's exact count is cheap after it.
+  const tokens = new TokenIndex(source);
+
+  const { prefixTokens, intern } = breadcrumbPrefixes();
   const budget = pathBudget(fileTitle, options, prefixTokens, intern);
   const ctx: PackContext = {
     source,

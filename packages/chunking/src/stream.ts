@@ -41,11 +41,11 @@ import { recordedOptions, resolveOptions, strategyKey } from './options.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import type { Piece } from './pieces.js';
-import { opensTechnicalBaseline, pathBudget } from './semantic.js';
+import { breadcrumbPrefixes, opensTechnicalBaseline, pathBudget } from './semantic.js';
 import { HeadingSlugger } from './slugs.js';
 import { LineCursor } from './source-lines.js';
 import { splitOversized } from './split-oversized.js';
-import { countTokens, TokenIndex } from './tokens.js';
+import { TokenIndex } from './tokens.js';
 import type { Block, ChunkDocumentResult, ChunkOptions, ChunkRecord, ResolvedChunkOptions } from './types.js';
 import { toUnits, type UnitsState } from './units.js';
 import { RecordChecker } from './validate.js';
@@ -278,22 +278,7 @@ const isHeadingPiece = (p: Piece): boolean => p.unit.type === 'heading' && !p.sp
 
 function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generator<ChunkRecord, void, undefined> {
   const o = s.resolved;
-  const prefixCache = new Map<string, number>();
-  const prefixTokens = (prefix: string): number => {
-    let n = prefixCache.get(prefix);
-    if (n === undefined) {
-      n = countTokens(`${prefix}\n\n`);
-      prefixCache.set(prefix, n);
-    }
-    return n;
-  };
-  const canonical = new Map<string, string>();
-  const intern = (breadcrumb: string): string => {
-    const known = canonical.get(breadcrumb);
-    if (known !== undefined) return known;
-    canonical.set(breadcrumb, breadcrumb);
-    return breadcrumb;
-  };
+  const { prefixTokens, intern } = breadcrumbPrefixes();
   const budget = pathBudget(s.fileTitle, o, prefixTokens, intern);
   const tokens = new WindowTokens();
   const ctx: PackContext = { source, tokens, minTokens: o.minTokens, targetTokens: o.targetTokens, budget, opensChunk: opensTechnicalBaseline };
