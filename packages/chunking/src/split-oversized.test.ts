@@ -63,3 +63,25 @@ describe('whitespaceRunEnds', () => {
     );
   });
 });
+
+describe('a split table, whatever its line breaks', () => {
+  const cell = fc.array(fc.constantFrom('a', 'bb', 'x y', '1', '\\|', '`c`', 'é', '-', 'longword'), { maxLength: 6 }).map((w) => ` ${w.join(' ')} `);
+  const table = fc.integer({ min: 1, max: 4 }).chain((cols) =>
+    fc.tuple(fc.array(fc.array(cell, { minLength: cols, maxLength: cols }), { minLength: 2, maxLength: 14 }), fc.constant(cols)),
+  );
+
+  it('records the exact count of every part (the first, verbatim, keeps a lone CR or CRLF)', async () => {
+    const { chunkDocument } = await import('./index.js');
+    fc.assert(
+      fc.property(table, fc.constantFrom('\n', '\r', '\r\n'), fc.boolean(), fc.integer({ min: 24, max: 100 }), ([rows, cols], eol, heading, maxTokens) => {
+        const lines = rows.map((r) => `|${r.join('|')}|`);
+        lines.splice(1, 0, `|${Array(cols).fill('---').join('|')}|`);
+        const text = `${heading ? `# T${eol}${eol}` : ''}${lines.join(eol)}${eol}`;
+        // recount: the validate stage counts every chunk again from its text and throws on a difference.
+        const { chunks } = chunkDocument(text, { minTokens: 0, targetTokens: Math.min(40, maxTokens), maxTokens }, { recount: true });
+        for (const c of chunks) expect(c.tokenStats.tokens).toBe(countTokens(c.originalText));
+      }),
+      { seed: 1123, numRuns: 300 },
+    );
+  });
+});

@@ -193,14 +193,17 @@ function splitTable(block: Block, limit: number, cap: number, ctx: SplitContext)
   const rowsText = (from: number, to: number): string => source.slice(lines.starts[from]!, lines.ends[to]!);
   for (let from = block.startLine + 2; from <= last; ) {
     const first = parts.length === 0;
+    // The first part is the source verbatim, so it is counted with the source's own line break
+    // (a lone CR or CRLF counts differently from the LF the rebuilt parts use).
+    const join = first ? source.slice(headerEnd, lines.starts[from]!) : '\n';
     // Grow while the estimate stays within the soft limit, then enforce the hard cap exactly.
     let to = from;
     while (to < last && headerTokens + ctx.tokens.count(lines.starts[from]!, lines.ends[to + 1]!) <= limit) to++;
-    let text = `${header}\n${rowsText(from, to)}`;
+    let text = `${header}${join}${rowsText(from, to)}`;
     let tokens = countTokens(text);
     while (tokens > cap && to > from) {
       to--;
-      text = `${header}\n${rowsText(from, to)}`;
+      text = `${header}${join}${rowsText(from, to)}`;
       tokens = countTokens(text);
     }
     if (tokens <= cap) {
