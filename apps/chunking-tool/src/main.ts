@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { mkdirp, processIo, removeStaleTempsOnce, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
@@ -305,7 +305,10 @@ class Stage {
 
   private path(): string {
     if (this.dir === null) {
-      mkdirSync(dirname(this.outDir), { recursive: true });
+      mkdirp(dirname(this.outDir));
+      // A killed run's stage folder is only removed here: this path does not go through
+      // replaceDirAtomic or writeFileAtomic, which sweep their folder themselves.
+      removeStaleTempsOnce(dirname(this.outDir));
       const dir = this.tempName();
       mkdirSync(dir);
       this.dir = dir;
@@ -378,7 +381,7 @@ class Stage {
   /** Files: each staged output renamed into outDir (one atomic rename each); their names. */
   moveInto(): string[] {
     if (this.dir === null) return [];
-    mkdirSync(this.outDir, { recursive: true });
+    mkdirp(this.outDir);
     const moved: string[] = [];
     for (const names of this.names.values()) {
       for (const name of names) {
