@@ -170,10 +170,10 @@ describe('index-tool', () => {
     const specFile = join(docs, t, 'topic-spec.md');
     const good = readFileSync(specFile, 'utf8');
     expect(good).toContain(`simhash: ${SIMHASH_VERSION}`);
-    writeFileSync(specFile, good.replace(`simhash: ${SIMHASH_VERSION}`, 'simhash: simhash64-lexical-v1'));
+    writeFileSync(specFile, good.replace(`simhash: ${SIMHASH_VERSION}`, 'simhash: simhash64-lexical-v0'));
     const r = await run([join(docs, t), '--root', docs]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`index-tool: ${specFile}: its prompt hashes are simhash64-lexical-v1, but queries are hashed with ${SIMHASH_VERSION}; run topic-spec on the topic again (nx run <topic>:spec)\n`);
+    expect(r.stderr).toBe(`index-tool: ${specFile}: its prompt hashes are simhash64-lexical-v0, but queries are hashed with ${SIMHASH_VERSION}; run topic-spec on the topic again (nx run <topic>:spec)\n`);
     expect(readFileSync(join(docs, t, 'index.json'), 'utf8')).toBe(before);
     writeFileSync(specFile, good);
     expect((await run([join(docs, t), '--root', docs])).code).toBe(0);
