@@ -309,6 +309,16 @@ const TINY_OPTIONS: Record<StrategyName, fc.Arbitrary<Partial<ChunkOptions>>> = 
 
 describe.each(Object.keys(TINY_OPTIONS) as StrategyName[])('hostile shapes with %s', (strategy) => {
   it('never throw, and every invariant the strategy claims holds', () => {
-    fc.assert(fc.property(hostileDocument, TINY_OPTIONS[strategy], (source, opts) => checkInvariants(source, opts)), { numRuns: 25 });
+    // Seeded: an unseeded run on a fresh clone (2026-11-23) found the bug pinned below, and CI
+    // must not pass or fail by the draw. Change the seed to explore; pin what it finds.
+    fc.assert(fc.property(hostileDocument, TINY_OPTIONS[strategy], (source, opts) => checkInvariants(source, opts)), { numRuns: 25, seed: 20261123 });
   });
+});
+
+// Known bug, open (issue 15): a fenced block after a list item holding an indented console
+// fence, split under a 16-token cap, gives a splitUnit chunk with an odd number of fence lines.
+// it.fails passes while the bug is there and fails once it is fixed: then make it a plain it.
+it.fails('known bug: a split fence after a list item with indented fences keeps its fences balanced', () => {
+  const source = '- data data data.\ndata data data.\n\n  ```console\n  $ émoji😀 日本語 data\n  ```\n\n```\n    [link](https://example.com);\n    日本語;\n\n```\n\n- data data data.\ndata data data.\n\n  ```console\n  $ data\n  ```\n';
+  checkInvariants(source, { maxTokens: 16, targetTokens: 12, minTokens: 2, breadcrumbMode: 'conditional', overlapSentences: 0 });
 });
