@@ -241,3 +241,44 @@ describe('many distinct pre-tokens', () => {
     expect(countRange(text)).toBe(reference(text));
   });
 });
+
+describe('short pre-tokens keyed by their packed code units', () => {
+  // Keys that differ only where a byte is 0, or by one unit either side of 255/256 (a unit
+  // of 256 must not pack into its neighbour), at lengths about 8, the short key's limit.
+  const units = ['\0', '\u0001', 'a', 'A', 'z', '\u007f', '\u0080', 'é', '\u00ff', '\u0100', '\u0101', '\u0141', ' ', '\t', '\r', '\n', '.', '1', '😀', '日'];
+  const shortText = fc.array(fc.array(fc.constantFrom(...units), { minLength: 1, maxLength: 10 }).map((a) => a.join('')), { maxLength: 12 }).map((w) => w.join(' '));
+  const crlfRuns = fc.array(fc.constantFrom(' ', '  ', '\r\n', '\r', '\n', '\t', 'ab', 'abcdefgh', 'abcdefghi', 'ÿÿÿÿ', 'ĀĀ'), { maxLength: 30 }).map((a) => a.join(''));
+
+  it('count exactly and the same on a memo hit as on a miss, through growth and resets (tiktoken)', () => {
+    for (const [entries, arena] of [
+      [16, 64],
+      [1 << 19, 1 << 22],
+    ] as const) {
+      try {
+        resetMemoForTests(entries, arena);
+        fc.assert(
+          fc.property(fc.oneof(shortText, crlfRuns), (t) => {
+            const first = countRange(t);
+            const slices = new SliceCounter(t);
+            return matches(first, t) && countRange(t) === first && slices.count(0, t.length) === first;
+          }),
+          { numRuns: 2500 },
+        );
+      } finally {
+        resetMemoForTests();
+      }
+    }
+  });
+
+  it('count keys that pack alike but for their length, a zero byte or a unit past 255 exactly', () => {
+    // Each a single pre-token: "\0\0" and "\0\0\0" pack to the same words and differ by length only.
+    const keys = ['\0\0', '\0\0\0', '\0\0\0\0\0\0\0\0', '\0\0\0\0\0\0\0\0\0', ' \0', ' \0\0', '.\0', '\0.', 'aÿ', 'aĀ', 'ÿÿÿÿÿÿÿÿ', 'ÿÿÿÿÿÿÿÿÿ', ' ab', ' abcdefg', ' abcdefgh'];
+    for (const t of keys) expect(regexSplit(t)).toEqual([t]);
+    try {
+      resetMemoForTests();
+      for (let round = 0; round < 2; round++) for (const t of keys) expect(countRange(t)).toBe(reference(t));
+    } finally {
+      resetMemoForTests();
+    }
+  });
+});

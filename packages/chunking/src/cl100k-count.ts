@@ -223,6 +223,9 @@ export function resetMemoForTests(maxEntries = 1 << 19, maxArenaUnits = 1 << 22)
   arena = new Uint16Array(64);
   arenaUsed = 0;
   size = 0;
+  shortCapacity = 16;
+  shortTable = new Int32Array(shortCapacity * 4);
+  shortSize = 0;
 }
 
 function resize(next: number): void {
@@ -247,8 +250,8 @@ function resize(next: number): void {
   }
 }
 
-// FNV-1a over the code units, then the length: the scan below hashes a word
-// while it looks for the word's end, before it knows the length.
+// FNV-1a over the code units, then the length: the key of the longer pre-tokens
+// (short ones are keyed by their packed units, see shortCount).
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
@@ -265,8 +268,81 @@ function hashRange(s: string, a: number, b: number): number {
 
 function preTokenCount(s: string, a: number, b: number): number {
   const len = b - a;
-  if (len === 1 && s.charCodeAt(a) < 128) return 1; // every single byte is a token
+  if (len <= SHORT_KEY) {
+    // Pack the code units into two words while checking that each fits a byte.
+    let k0 = 0;
+    let k1 = 0;
+    let wide = 0;
+    for (let k = 0; k < len; k++) {
+      const c = s.charCodeAt(a + k);
+      wide |= c;
+      if (k < 4) k0 |= c << (k << 3);
+      else k1 |= c << ((k - 4) << 3);
+    }
+    if (wide < 128 && len === 1) return 1; // every single byte is a token
+    if (wide < 256) return shortCount(s, a, b, k0, k1);
+  }
   return memoCount(s, a, b, hashRange(s, a, b));
+}
+
+/**
+ * The commonest pre-tokens, up to SHORT_KEY code units each below 256, are
+ * their own key: the units packed a byte each into two 32-bit words, with the
+ * length. A probe compares three integers in one slot of
+ * [k0, k1, count << 4 | length, unused], with no hash over the characters and
+ * no second array to read; that is most of what a document's scan costs.
+ */
+const SHORT_KEY = 8;
+let shortCapacity = 1 << 13;
+let shortTable = new Int32Array(shortCapacity * 4); // 0 in the third word = empty slot (every count is ≥ 1)
+let shortSize = 0;
+
+function shortSlot(k0: number, k1: number, len: number): number {
+  const h = Math.imul(k0 ^ Math.imul(k1 ^ len, 0x9e3779b1), 0x85ebca6b);
+  return (h ^ (h >>> 16)) & (shortCapacity - 1);
+}
+
+/** The count of `s.slice(a, b)`, a short pre-token whose packed key is `k0`, `k1`. */
+function shortCount(s: string, a: number, b: number, k0: number, k1: number): number {
+  const len = b - a;
+  const mask = shortCapacity - 1;
+  let slot = shortSlot(k0, k1, len);
+  for (;;) {
+    const base = slot << 2;
+    const v = shortTable[base + 2]!;
+    if (v === 0) break;
+    if ((v & 15) === len && shortTable[base] === k0 && shortTable[base + 1] === k1) return v >>> 4;
+    slot = (slot + 1) & mask;
+  }
+  const n = bpeTokenCountRange(s, a, b);
+  if (shortSize * 2 >= shortCapacity) {
+    growShort(shortCapacity < MAX_ENTRIES ? shortCapacity * 2 : shortCapacity); // grow, else reset
+    slot = shortSlot(k0, k1, len);
+    while (shortTable[(slot << 2) + 2] !== 0) slot = (slot + 1) & (shortCapacity - 1);
+  }
+  const base = slot << 2;
+  shortTable[base] = k0;
+  shortTable[base + 1] = k1;
+  shortTable[base + 2] = (n << 4) | len;
+  shortSize++;
+  return n;
+}
+
+function growShort(next: number): void {
+  const old = shortTable;
+  const reset = next === shortCapacity;
+  shortCapacity = next;
+  shortTable = new Int32Array(next * 4);
+  shortSize = 0;
+  if (reset) return;
+  for (let k = 0; k < old.length; k += 4) {
+    const v = old[k + 2]!;
+    if (v === 0) continue;
+    let slot = shortSlot(old[k]!, old[k + 1]!, v & 15);
+    while (shortTable[(slot << 2) + 2] !== 0) slot = (slot + 1) & (shortCapacity - 1);
+    shortTable.set(old.subarray(k, k + 4), slot << 2);
+    shortSize++;
+  }
 }
 
 /** The count of pre-token `s.slice(a, b)` whose hash is `h`, from the memo or the BPE. */
@@ -370,24 +446,37 @@ export class SliceCounter {
     cum[0] = 1;
     while (i < end) {
       // The commonest pre-token, an ASCII word with or without one space before
-      // it, is found and hashed in one pass (as in nextPreTokenEnd, a word that
-      // runs into a non-ASCII character goes to the full scanner).
+      // it, is found and packed into its short key in one pass (as in
+      // nextPreTokenEnd, a word that runs into a non-ASCII character goes to the
+      // full scanner).
       let j = i;
       let c = text.charCodeAt(j);
-      let h = FNV_OFFSET;
+      // The first SHORT_KEY units packed as shortCount keys them.
+      let k0 = 0;
+      let k1 = 0;
       if (c === 32 && j + 1 < end) {
-        h = Math.imul(h ^ 32, FNV_PRIME);
+        k0 = 32;
         c = text.charCodeAt(++j);
       }
       let n: number;
       if (c < 128 && bmpClass[c] === LETTER) {
         do {
-          h = Math.imul(h ^ c, FNV_PRIME);
+          const at = j - i;
+          if (at < 4) k0 |= c << (at << 3);
+          else if (at < SHORT_KEY) k1 |= c << ((at - 4) << 3);
           if (++j === end) break;
           c = text.charCodeAt(j);
         } while (c < 128 && bmpClass[c] === LETTER);
         if (j === end || c < 128) {
-          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : j - i === 1 ? 1 : memoCount(text, i, j, finishHash(h, j - i));
+          const len = j - i;
+          n =
+            len <= SHORT_KEY
+              ? len === 1
+                ? 1
+                : shortCount(text, i, j, k0, k1)
+              : len > LONG_PRE_TOKEN
+                ? this.longCount(i, j)
+                : memoCount(text, i, j, hashRange(text, i, j));
         } else {
           j = preTokenEnd(text, i, end);
           n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
