@@ -4,14 +4,14 @@
  *   chunking-tool <topic-dir | file.md ...> [--out DIR] [--config FILE] [--content-type doc]
  *                 [--strategy semantic] [--json] [--help]
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { mkdirp, processIo, removeStaleTempsOnce, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
@@ -283,42 +283,26 @@ function assertChunks(n: number): void {
 
 /**
  * Where the outputs of big documents are written as their records come, so that a document
- * never holds all its records: a temp folder beside the output folder, named as fs-atomic
- * names its temps (`.<dir>.tmp-<pid>-<hex>`, so removeStaleTemps clears one a killed run
- * left). A topic's folder is then swapped in whole with two renames (replaceDirAtomic's
- * protocol); a file's outputs are renamed one by one into the shared folder. Nothing reaches
- * the output folder before the document is complete.
+ * never holds all its records: fs-atomic's StagedDir beside the output folder (a killed run's
+ * is swept by the next). A topic's folder is then swapped in whole; a file's outputs are
+ * renamed one by one into the shared folder. Nothing reaches the output folder before the
+ * document is complete.
  */
 class Stage {
-  private dir: string | null = null;
+  private readonly staged: StagedDir;
   private readonly names = new Map<string, string[]>();
 
-  constructor(private readonly outDir: string) {}
+  constructor(private readonly outDir: string) {
+    this.staged = new StagedDir(outDir);
+  }
 
   get used(): boolean {
-    return this.dir !== null;
-  }
-
-  private tempName(): string {
-    return join(dirname(this.outDir), `.${basename(this.outDir)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-  }
-
-  private path(): string {
-    if (this.dir === null) {
-      mkdirp(dirname(this.outDir));
-      // A killed run's stage folder is only removed here: this path does not go through
-      // replaceDirAtomic or writeFileAtomic, which sweep their folder themselves.
-      removeStaleTempsOnce(dirname(this.outDir));
-      const dir = this.tempName();
-      mkdirSync(dir);
-      this.dir = dir;
-    }
-    return this.dir;
+    return this.staged.created;
   }
 
   /** Writes one document's chunk files and manifest (byte for byte what outputsOf gives) as its records come. */
   write(job: Job, read: ReadJob): DocumentSummary {
-    const dir = this.path();
+    const dir = this.staged.path;
     const name = docNameOf(job.file);
     const names: string[] = [];
     this.names.set(job.source, names);
@@ -352,40 +336,26 @@ class Stage {
 
   /** Removes a failed document's staged files. */
   discard(job: Job): void {
-    for (const name of this.names.get(job.source) ?? []) rmSync(join(this.dir!, name), { force: true });
+    if (this.staged.created) for (const name of this.names.get(job.source) ?? []) rmSync(join(this.staged.path, name), { force: true });
     this.names.delete(job.source);
   }
 
   /** A topic: the other documents' files join the staged ones, and the folder replaces outDir. */
   replace(files: ReadonlyMap<string, string>): void {
-    const dir = this.path();
+    const dir = this.staged.path;
     for (const [name, data] of files) writeFileSync(join(dir, name), data);
-    const old = this.tempName();
-    let hadOld = true;
-    try {
-      renameSync(this.outDir, old);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      hadOld = false;
-    }
-    try {
-      renameSync(dir, this.outDir);
-    } catch (err) {
-      if (hadOld) renameSync(old, this.outDir);
-      throw err;
-    }
-    this.dir = null;
-    if (hadOld) rmSync(old, { recursive: true, force: true });
+    this.staged.commit();
   }
 
   /** Files: each staged output renamed into outDir (one atomic rename each); their names. */
   moveInto(): string[] {
-    if (this.dir === null) return [];
+    if (!this.staged.created) return [];
+    const dir = this.staged.path;
     mkdirp(this.outDir);
     const moved: string[] = [];
     for (const names of this.names.values()) {
       for (const name of names) {
-        renameSync(join(this.dir, name), join(this.outDir, name));
+        renameSync(join(dir, name), join(this.outDir, name));
         moved.push(name);
       }
     }
@@ -394,8 +364,7 @@ class Stage {
 
   /** The temp folder, whatever happened. */
   remove(): void {
-    if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
-    this.dir = null;
+    this.staged.discard();
   }
 }
 

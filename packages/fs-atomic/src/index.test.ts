@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, writeFileAtomic } from './index.js';
+import { describeFsError, escapeControl, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, writeFileAtomic } from './index.js';
 
 let root: string;
 beforeEach(() => {
@@ -266,6 +266,50 @@ describe('replaceDirAtomic', () => {
       expect(Object.keys(entries)).toHaveLength(10);
       expect(new Set(Object.values(entries).map((v) => v[0]))).toEqual(new Set([String(n)]));
     }
+    expect(temps(root)).toEqual([]);
+  });
+});
+
+describe('StagedDir', () => {
+  it('makes nothing until its path is used, and then one temp folder beside the target', () => {
+    const target = join(root, 'sub', '_chunks');
+    const staged = new StagedDir(target);
+    expect(staged.created).toBe(false);
+    expect(existsSync(join(root, 'sub'))).toBe(false);
+    const path = staged.path;
+    expect(staged.path).toBe(path);
+    expect(staged.created).toBe(true);
+    expect(temps(join(root, 'sub'))).toEqual([path.slice(join(root, 'sub').length + 1)]);
+    expect(existsSync(target)).toBe(false);
+    staged.discard();
+    expect(readdirSync(join(root, 'sub'))).toEqual([]);
+  });
+
+  it('commit swaps the staged folder in whole and removes the old one; the target is untouched before', () => {
+    const target = join(root, '_chunks');
+    mkdirSync(target);
+    writeFileSync(join(target, 'old.md'), 'old');
+    const staged = new StagedDir(target);
+    writeFileSync(join(staged.path, 'new.md'), 'new');
+    expect(tree(target)).toEqual({ 'old.md': 'old' });
+    staged.commit();
+    staged.discard();
+    expect(tree(target)).toEqual({ 'new.md': 'new' });
+    expect(temps(root)).toEqual([]);
+  });
+
+  it('a failed swap puts the old folder back and discard removes the staged one', () => {
+    // The staged folder vanishes before the swap (another process removed it): the second
+    // rename (staged → target) fails after the first moved the old folder aside.
+    const target = join(root, '_chunks');
+    mkdirSync(target);
+    writeFileSync(join(target, 'old.md'), 'old');
+    const staged = new StagedDir(target);
+    writeFileSync(join(staged.path, 'new.md'), 'new');
+    rmSync(staged.path, { recursive: true });
+    expect(() => staged.commit()).toThrow(/ENOENT/);
+    staged.discard();
+    expect(tree(target)).toEqual({ 'old.md': 'old' });
     expect(temps(root)).toEqual([]);
   });
 });

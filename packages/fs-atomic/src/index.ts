@@ -125,17 +125,76 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
 }
 
 /**
+ * A folder built beside `target` under a temp name and swapped in whole: until commit(),
+ * `target` is untouched, and a killed run's staged folder carries a temp name that the next
+ * run's removeStaleTemps clears. The temp folder is made on first use of `path`, so a stage
+ * nobody writes to costs nothing. For writers that fill the folder as they go (the
+ * chunking-tool streams a big document's chunk files into one); replaceDirAtomic is the
+ * whole-map form.
+ */
+export class StagedDir {
+  private dir: string | null = null;
+
+  constructor(readonly target: string) {}
+
+  /** True once the temp folder exists (something was staged). */
+  get created(): boolean {
+    return this.dir !== null;
+  }
+
+  /** The temp folder, made (with the target's parents, after sweeping killed runs' temps) on first use. */
+  get path(): string {
+    if (this.dir === null) {
+      mkdirp(dirname(this.target));
+      removeStaleTempsOnce(dirname(this.target));
+      const dir = tempName(this.target);
+      mkdirSync(dir);
+      this.dir = dir;
+    }
+    return this.dir;
+  }
+
+  /**
+   * Swaps the staged folder in with two renames (target → temp, staged → target), putting the
+   * old folder back if the second fails; the old folder is then removed, best effort, since
+   * the new one is already in place.
+   */
+  commit(): void {
+    const fresh = this.path;
+    const old = tempName(this.target);
+    let hadOld = true;
+    try {
+      renameSync(this.target, old);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      hadOld = false;
+    }
+    try {
+      renameSync(fresh, this.target);
+    } catch (err) {
+      if (hadOld) renameSync(old, this.target);
+      throw err;
+    }
+    this.dir = null;
+    if (hadOld) removeBestEffort(old);
+  }
+
+  /** Removes the staged folder, if any, without throwing (safe in a finally after commit). */
+  discard(): void {
+    if (this.dir !== null) removeBestEffort(this.dir);
+    this.dir = null;
+  }
+}
+
+/**
  * Replaces the directory `dir` with one holding exactly `files` (name → content).
  * The new directory is built beside the old one and swapped in with two
  * renames; if anything fails before the swap, `dir` is untouched.
  */
 export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string | Uint8Array>): void {
-  mkdirp(dirname(dir));
-  removeStaleTempsOnce(dirname(dir));
-  const fresh = tempName(dir);
-  const old = tempName(dir);
+  const staged = new StagedDir(dir);
   try {
-    mkdirSync(fresh);
+    const fresh = staged.path;
     for (const [name, data] of files) {
       if (name.includes('/') || name.includes('\\') || name === '..' || name === '.') throw new Error(`bad output file name: ${name}`);
       try {
@@ -144,23 +203,9 @@ export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string 
         throw withPath(err, fresh);
       }
     }
-    let hadOld = true;
-    try {
-      renameSync(dir, old);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      hadOld = false;
-    }
-    try {
-      renameSync(fresh, dir);
-    } catch (err) {
-      if (hadOld) renameSync(old, dir);
-      throw err;
-    }
-    // The new folder is in place: failing to delete the old one must not fail the run.
-    if (hadOld) removeBestEffort(old);
+    staged.commit();
   } finally {
-    removeBestEffort(fresh);
+    staged.discard();
   }
 }
 
