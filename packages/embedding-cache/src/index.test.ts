@@ -14,6 +14,7 @@ import {
   decodePathSegment,
   embedThroughCache,
   encodePathSegment,
+  readPackedDocument,
   sha256Hex,
   type DocumentKey,
   type DocumentMetadata,
@@ -616,5 +617,34 @@ describe('pruneUnused: a cache that is one build output keeps only what the last
     const before = walk(cache.root);
     expect(new EmbeddingCache(cache.root).pruneUnused()).toBe(0);
     expect(walk(cache.root)).toEqual(before);
+  });
+});
+
+describe('readPackedDocument (an entry held in memory, as the Nx plugin packs a cache folder)', () => {
+  /** Every file below the cache root, as relative posix path → bytes. */
+  const filesOf = (dir: string): Map<string, Uint8Array> =>
+    new Map(walk(dir).filter((p) => !p.endsWith('/')).map((p) => [p, readFileSync(join(dir, p))]));
+
+  it('reads back what putDocument wrote, and misses on any changed text, key or damaged byte', () => {
+    const texts = chunkTexts(3);
+    const vectors = texts.map((t) => fakeVector(t, 8));
+    cache.putDocument(KEY, texts, vectors);
+    const files = filesOf(join(root, '.embedding-cache'));
+    expect(readPackedDocument(files, KEY, texts)?.map((v) => [...v])).toEqual(vectors.map((v) => [...v]));
+    expect(readPackedDocument(files, KEY, [...texts.slice(0, 2), 'edited'])).toBeNull();
+    expect(readPackedDocument(files, KEY, texts.slice(0, 2))).toBeNull();
+    expect(readPackedDocument(files, { ...KEY, model: 'other' }, texts)).toBeNull();
+    expect(readPackedDocument(files, { ...KEY, fileHash: 'not-hex' }, texts)).toBeNull();
+    const bin = [...files.keys()].find((p) => p.endsWith('/chunk-1.bin'))!;
+    const damaged = new Map(files);
+    const bytes = Uint8Array.from(files.get(bin)!);
+    bytes[0]! ^= 1;
+    damaged.set(bin, bytes);
+    expect(readPackedDocument(damaged, KEY, texts)).toBeNull();
+    const truncated = new Map(files);
+    truncated.set(bin, files.get(bin)!.subarray(0, 4));
+    expect(readPackedDocument(truncated, KEY, texts)).toBeNull();
+    // Nothing on disk is touched or reported: the pack belongs to the Nx cache.
+    expect(corrupt).toEqual([]);
   });
 });

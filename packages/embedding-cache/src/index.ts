@@ -264,21 +264,55 @@ function metadataProblem(value: unknown): string | null {
   return null;
 }
 
+/** One file of a document entry by name (`metadata.json`, `chunk-<i>.bin`), wherever the entry lives. */
+type EntryFileReader = (name: string) => Uint8Array | 'missing' | 'not-a-file';
+
 /**
  * Reads and validates the entry in `dir` against the caller's key and texts. Key or text
  * mismatches are misses (checked before any .bin is opened); damage is corruption.
  */
 function inspectDocument(dir: string, key: DocumentKey, texts: readonly string[], dimensions: number | undefined): Inspection {
-  const raw = readOrMissing(join(dir, 'metadata.json'));
-  if (raw === 'missing') {
+  return inspectEntry((name) => readOrMissing(join(dir, name)), key, texts, dimensions, () => {
     const kind = kindOf(dir);
     if (kind === 'absent') return { kind: 'absent' };
     return { kind: 'corrupt', reason: kind === 'dir' ? 'metadata.json is missing' : 'the entry is not a folder' };
-  }
+  });
+}
+
+/**
+ * The entry's relative folder, `{strategyKey}/{model}/{fileHash16}` with `/` between segments:
+ * where it sits below a cache root and inside a pack.
+ */
+export function documentEntryPath(key: DocumentKey): string {
+  checkFileHash(key.fileHash);
+  return `${encodePathSegment(key.strategyKey)}/${encodePathSegment(key.model)}/${key.fileHash.slice(0, 16)}`;
+}
+
+/**
+ * The vectors of a document entry held in memory as `files` (relative path → bytes, as the Nx
+ * plugin's `.pack` of a cache folder holds them), validated exactly as a cache folder's entry
+ * is; null unless it is a whole, valid hit. Read-only: nothing is removed or reported.
+ */
+export function readPackedDocument(files: ReadonlyMap<string, Uint8Array>, key: DocumentKey, texts: readonly string[]): Float32Array[] | null {
+  if (typeof key.fileHash !== 'string' || !HEX64.test(key.fileHash)) return null;
+  const dir = documentEntryPath(key);
+  const found = inspectEntry((name) => files.get(`${dir}/${name}`) ?? 'missing', key, texts, undefined, () => ({ kind: 'absent' }));
+  return found.kind === 'hit' ? found.vectors : null;
+}
+
+function inspectEntry(
+  read: EntryFileReader,
+  key: DocumentKey,
+  texts: readonly string[],
+  dimensions: number | undefined,
+  whenNoMetadata: () => Inspection,
+): Inspection {
+  const raw = read('metadata.json');
+  if (raw === 'missing') return whenNoMetadata();
   if (raw === 'not-a-file') return { kind: 'corrupt', reason: 'metadata.json is not a file' };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
   } catch {
     return { kind: 'corrupt', reason: 'metadata.json is not valid JSON' };
   }
@@ -302,7 +336,7 @@ function inspectDocument(dir: string, key: DocumentKey, texts: readonly string[]
   const expectedBytes = meta.dimensions * 4;
   for (let i = 0; i < meta.chunkCount; i++) {
     const name = `chunk-${i}.bin`;
-    const bytes = readOrMissing(join(dir, name));
+    const bytes = read(name);
     if (bytes === 'missing') return { kind: 'corrupt', reason: `${name} is missing` };
     if (bytes === 'not-a-file') return { kind: 'corrupt', reason: `${name} is not a file` };
     if (bytes.length !== expectedBytes) {
@@ -433,8 +467,7 @@ export class EmbeddingCache {
 
   /** `{root}/{strategyKey}/{model}/{fileHash16}` (segments escaped by {@link encodePathSegment}). */
   documentDir(key: DocumentKey): string {
-    checkFileHash(key.fileHash);
-    return join(this.root, encodePathSegment(key.strategyKey), encodePathSegment(key.model), key.fileHash.slice(0, 16));
+    return join(this.root, ...documentEntryPath(key).split('/'));
   }
 
   /** `{root}/_by-text/{model}/{hh}/{textSha256}.bin`, hh = the hash's first two hex digits. */

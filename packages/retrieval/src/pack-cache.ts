@@ -8,15 +8,13 @@
  *
  * Format (written by packFolder, read by its readPack): the line `chunkyard-pack 1`, then per
  * file, sorted by path, a line `<byte length> <posix path>` and the bytes. The files are an
- * `@chunkyard/embedding-cache` folder; a document entry is validated here as that cache
- * validates it (model, strategy, file hash, chunk count, every chunk's text hash, byte length,
- * bytes hash, finite values). Anything wrong is a miss: a pack is never written or removed
- * here (it belongs to the Nx cache).
+ * `@chunkyard/embedding-cache` folder, and a document entry in it is validated by that cache's
+ * own check (readPackedDocument). Anything wrong is a miss: a pack is never written or
+ * removed here (it belongs to the Nx cache).
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodePathSegment, SCHEMA_VERSION, sha256Hex, type DocumentKey } from '@chunkyard/embedding-cache';
+import { readPackedDocument, type DocumentKey } from '@chunkyard/embedding-cache';
 
 export const PACK_MAGIC = 'chunkyard-pack 1\n';
 export const PACK_SUFFIX = '.pack';
@@ -44,18 +42,6 @@ export function readPack(pack: Uint8Array): Map<string, Uint8Array> | null {
   return files;
 }
 
-const HEX64 = /^[0-9a-f]{64}$/;
-
-interface Meta {
-  schemaVersion: unknown;
-  model: unknown;
-  strategyKey: unknown;
-  fileHash: unknown;
-  chunkCount: unknown;
-  dimensions: unknown;
-  chunks: unknown;
-}
-
 /** One packed per-topic cache, read (once, on first use) only when a document is looked up. */
 export class PackedCache {
   private files: Map<string, Uint8Array> | null | undefined;
@@ -75,41 +61,8 @@ export class PackedCache {
 
   /** Every chunk's vector of the document, or null unless the pack holds the whole, valid entry. */
   getDocument(key: DocumentKey, texts: readonly string[]): Float32Array[] | null {
-    if (!HEX64.test(key.fileHash)) return null;
     const files = this.load();
-    if (!files) return null;
-    const dir = `${encodePathSegment(key.strategyKey)}/${encodePathSegment(key.model)}/${key.fileHash.slice(0, 16)}`;
-    const raw = files.get(`${dir}/metadata.json`);
-    if (!raw) return null;
-    let meta: Meta;
-    try {
-      meta = JSON.parse(Buffer.from(raw).toString('utf8')) as Meta;
-    } catch {
-      return null;
-    }
-    if (typeof meta !== 'object' || meta === null) return null;
-    if (meta.schemaVersion !== SCHEMA_VERSION || meta.model !== key.model || meta.strategyKey !== key.strategyKey || meta.fileHash !== key.fileHash) return null;
-    const dims = meta.dimensions;
-    const chunks = meta.chunks;
-    if (meta.chunkCount !== texts.length || !Array.isArray(chunks) || chunks.length !== texts.length) return null;
-    if (typeof dims !== 'number' || !Number.isInteger(dims) || dims < 0 || (texts.length > 0 && dims === 0)) return null;
-    const vectors: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i++) {
-      const c = chunks[i] as { textSha256?: unknown; bytesSha256?: unknown } | null;
-      if (typeof c !== 'object' || c === null || c.textSha256 !== sha256Hex(texts[i]!)) return null;
-      const bytes = files.get(`${dir}/chunk-${i}.bin`);
-      if (!bytes || bytes.length !== dims * 4) return null;
-      if (createHash('sha256').update(bytes).digest('hex') !== c.bytesSha256) return null;
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const v = new Float32Array(dims);
-      for (let d = 0; d < dims; d++) {
-        const x = view.getFloat32(d * 4, true);
-        if (!Number.isFinite(x)) return null;
-        v[d] = x;
-      }
-      vectors.push(v);
-    }
-    return vectors;
+    return files ? readPackedDocument(files, key, texts) : null;
   }
 }
 
