@@ -74,7 +74,11 @@ interface Part {
  */
 function splitBlock(block: Block, start: number, limit: number, cap: number, ctx: SplitContext, topLevel: boolean): Part[] {
   if (block.children?.length) return splitByChildren(block, start, limit, cap, ctx);
-  if (topLevel && block.type === 'code' && block.fenced) return splitFencedCode(block, limit, cap, ctx);
+  // Fenced code is split by lines with each part re-fenced, nested in a container or not: a
+  // nested one cut as plain lines left parts with a lone fence line, which packing then joined
+  // to a neighbour (a closing fence of a list item's code before the next block's part: three
+  // fence lines in one chunk, issue 15).
+  if (block.type === 'code' && block.fenced) return splitFencedCode(block, limit, cap, ctx, topLevel);
   if (topLevel && block.type === 'table') return splitTable(block, limit, cap, ctx);
   if (block.type === 'paragraph' || block.type === 'heading') return splitProse(start, block.end, limit, ctx);
   return splitLines(start, block.end, limit, ctx);
@@ -126,18 +130,37 @@ function appendMerged(parts: Part[], more: Part[], limit: number, ctx: SplitCont
   }
 }
 
-function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitContext): Part[] {
+function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitContext, topLevel: boolean): Part[] {
   const { source, lines } = ctx;
   const openLine = block.startLine;
-  const open = source.slice(block.start, lines.ends[openLine]!);
+  // Nested in a list item or quote, the open line starts with the container's markers or
+  // indentation (and the part may start before the fence): the fence is taken from where its
+  // characters begin, and each line loses that prefix (the same text, or as many spaces).
+  const openText = source.slice(lines.starts[openLine]!, lines.ends[openLine]!);
+  const fenceAt = topLevel ? -1 : openText.search(/`{3,}|~{3,}/);
+  const prefix = fenceAt > 0 ? openText.slice(0, fenceAt) : '';
+  const open = prefix ? openText.slice(fenceAt) : source.slice(block.start, lines.ends[openLine]!);
   const fence = /^(`{3,}|~{3,})/.exec(open)?.[1] ?? '```';
+  const lineStart = (l: number): number => {
+    const s = lines.starts[l]!;
+    if (!prefix) return s;
+    if (source.startsWith(prefix, s)) return Math.min(s + prefix.length, lines.ends[l]!);
+    let i = s;
+    while (i < s + prefix.length && i < lines.ends[l]! && source.charCodeAt(i) === 32) i++;
+    return i === s + prefix.length ? i : s;
+  };
   const lastLine = block.endLine;
-  const closed = lastLine > openLine && new RegExp(`^ {0,3}${fence[0]}{${fence.length},}\\s*$`).test(source.slice(lines.starts[lastLine]!, lines.ends[lastLine]!));
+  const closed = lastLine > openLine && new RegExp(`^ {0,3}${fence[0]}{${fence.length},}\\s*$`).test(source.slice(lineStart(lastLine), lines.ends[lastLine]!));
   const bodyFirst = openLine + 1;
   const bodyLast = closed ? lastLine - 1 : lastLine;
   if (bodyLast < bodyFirst) return splitLines(block.start, block.end, limit, ctx);
-  const wrap = (from: number, to: number): string =>
-    `${open}\n${source.slice(lines.starts[from]!, lines.ends[to]!)}\n${fence}`;
+  const body = (from: number, to: number): string => {
+    if (!prefix) return source.slice(lines.starts[from]!, lines.ends[to]!);
+    let t = source.slice(lineStart(from), lines.ends[from]!);
+    for (let l = from + 1; l <= to; l++) t += `\n${source.slice(lineStart(l), lines.ends[l]!)}`;
+    return t;
+  };
+  const wrap = (from: number, to: number): string => `${open}\n${body(from, to)}\n${fence}`;
   const overhead = countTokens(`${open}\n`) + countTokens(`\n${fence}`);
   const groups = lineGroups(bodyFirst, bodyLast, ctx);
   const parts: Part[] = [];
@@ -163,10 +186,12 @@ function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitCon
     }
     if (tokens > cap) {
       // One line longer than the cap: split the line itself, fence kept around each part.
-      for (const p of splitProse(lines.starts[from]!, lines.ends[from]!, Math.max(1, cap - overhead - 2), ctx)) {
+      // (The line's container prefix is left out of the text but covered by its first part.)
+      const lineParts = splitProse(lineStart(from), lines.ends[from]!, Math.max(1, cap - overhead - 2), ctx);
+      lineParts.forEach((p, k) => {
         const t = `${open}\n${source.slice(p.start, p.end)}\n${fence}`;
-        parts.push({ start: p.start, end: p.end, rebuiltText: t, tokens: countTokens(t) });
-      }
+        parts.push({ start: k === 0 ? Math.min(p.start, lines.starts[from]!) : p.start, end: p.end, rebuiltText: t, tokens: countTokens(t) });
+      });
     } else {
       parts.push({ start: lines.starts[from]!, end: lines.ends[to]!, rebuiltText: text, tokens });
     }
