@@ -4,6 +4,7 @@
  * (send one batch through its client library, and say what a thrown error means); this
  * module turns everything into vectors in input order or one EmbeddingError.
  */
+import { runAttempt } from './attempt.js';
 import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
 
@@ -251,27 +252,16 @@ export class RemoteProvider implements EmbeddingProvider {
     const { transport } = this;
     for (let attempt = 1; ; attempt++) {
       parent.throwIfAborted();
-      const ctrl = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        ctrl.abort(new Error(`timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
-      const onAbort = () => ctrl.abort(parent.reason);
-      parent.addEventListener('abort', onAbort, { once: true });
-      let failure: Failure;
-      let cause: unknown;
-      try {
-        return this.#check(await transport.send(texts, ctrl.signal), texts.length);
-      } catch (err) {
-        if (err instanceof EmbeddingError) throw err;
-        if (parent.aborted) throw parent.reason;
-        cause = err;
-        failure = timedOut ? { kind: 'timeout' } : err instanceof MalformedResponseError ? { kind: 'malformed', detail: err.message } : transport.classify(err);
-      } finally {
-        clearTimeout(timer);
-        parent.removeEventListener('abort', onAbort);
-      }
+      const outcome = await runAttempt(timeoutMs, parent, async (signal) => this.#check(await transport.send(texts, signal), texts.length));
+      if (outcome.ok) return outcome.value;
+      const cause = outcome.error;
+      if (cause instanceof EmbeddingError) throw cause;
+      if (parent.aborted) throw parent.reason;
+      const failure: Failure = outcome.timedOut
+        ? { kind: 'timeout' }
+        : cause instanceof MalformedResponseError
+          ? { kind: 'malformed', detail: cause.message }
+          : transport.classify(cause);
       if (!isRetryable(failure) || attempt > maxRetries) throw this.#error(failure, attempt, cause);
       const hinted = failure.kind === 'http' ? failure.retryAfterMs : null;
       const backoff = backoffMs * 2 ** (attempt - 1);

@@ -11,6 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
+import { runAttempt } from '@chunkyard/embeddings/attempt';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
 
@@ -122,45 +123,35 @@ class Client implements ChatClient {
     const temperature = options.temperature ?? this.temperature;
     for (let attempt = 1; ; attempt++) {
       options.signal?.throwIfAborted();
-      const ctrl = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        ctrl.abort(new Error(`timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
-      const onAbort = () => ctrl.abort(options.signal?.reason);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      let error: LlmError;
-      let retry = false;
-      try {
-        const text = await this.attempt.send(messages, temperature, ctrl.signal);
+      const outcome = await runAttempt(timeoutMs, options.signal, async (signal) => {
+        const text = await this.attempt.send(messages, temperature, signal);
         if (typeof text !== 'string') throw new LlmError(this.provider, this.url, 'malformed response: no message content', this.attempt.fix('malformed'));
         return text;
-      } catch (err) {
-        if (err instanceof LlmError) throw err;
-        if (options.signal?.aborted) throw options.signal.reason;
-        const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
-        const http = this.attempt.status(err);
-        const code = networkCode(err);
-        if (timedOut) {
-          error = new LlmError(this.provider, this.url, `no response within ${timeoutMs} ms${tries}`, this.attempt.fix('timeout'));
-          retry = true;
-        } else if (http) {
-          const kind = http.status === 401 || http.status === 403 ? 'auth' : 'http';
-          error = new LlmError(this.provider, this.url, `HTTP ${http.status}${tries}${http.detail ? `: ${http.detail.slice(0, 300)}` : ''}`, this.attempt.fix(kind, http.status), http.status);
-          retry = http.status === 429 || http.status >= 500;
-        } else if (code) {
-          error = new LlmError(this.provider, this.url, `cannot reach the server (${code})${tries}`, this.attempt.fix('unreachable'));
-          retry = RETRY_CODES.has(code);
-        } else if (err instanceof SyntaxError) {
-          error = new LlmError(this.provider, this.url, `malformed response: the body is not JSON (${err.message})`, this.attempt.fix('malformed'));
-        } else {
-          const msg = err instanceof Error ? err.message : String(err);
-          error = new LlmError(this.provider, this.url, msg === 'fetch failed' ? 'cannot reach the server' : msg, this.attempt.fix('unreachable'));
-        }
-      } finally {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
+      });
+      if (outcome.ok) return outcome.value;
+      const err = outcome.error;
+      if (err instanceof LlmError) throw err;
+      if (options.signal?.aborted) throw options.signal.reason;
+      let error: LlmError;
+      let retry = false;
+      const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
+      const http = this.attempt.status(err);
+      const code = networkCode(err);
+      if (outcome.timedOut) {
+        error = new LlmError(this.provider, this.url, `no response within ${timeoutMs} ms${tries}`, this.attempt.fix('timeout'));
+        retry = true;
+      } else if (http) {
+        const kind = http.status === 401 || http.status === 403 ? 'auth' : 'http';
+        error = new LlmError(this.provider, this.url, `HTTP ${http.status}${tries}${http.detail ? `: ${http.detail.slice(0, 300)}` : ''}`, this.attempt.fix(kind, http.status), http.status);
+        retry = http.status === 429 || http.status >= 500;
+      } else if (code) {
+        error = new LlmError(this.provider, this.url, `cannot reach the server (${code})${tries}`, this.attempt.fix('unreachable'));
+        retry = RETRY_CODES.has(code);
+      } else if (err instanceof SyntaxError) {
+        error = new LlmError(this.provider, this.url, `malformed response: the body is not JSON (${err.message})`, this.attempt.fix('malformed'));
+      } else {
+        const msg = err instanceof Error ? err.message : String(err);
+        error = new LlmError(this.provider, this.url, msg === 'fetch failed' ? 'cannot reach the server' : msg, this.attempt.fix('unreachable'));
       }
       if (!retry || attempt > maxRetries) throw error;
       await new Promise((r) => setTimeout(r, Math.min(30_000, backoffMs * 2 ** (attempt - 1))));
