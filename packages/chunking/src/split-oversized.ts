@@ -103,9 +103,33 @@ function splitByChildren(block: Block, start: number, limit: number, cap: number
     // way): cutting it by lines left unbalanced fences (issue 15).
     if (tokens <= limit || (isAtomic(child) && tokens <= Math.max(cap, ctx.wholeCap ?? cap))) {
       appendMerged(parts, [{ start: extended.start, end: extended.end, rebuiltText: null, tokens }], limit, ctx);
+      // A fenced block that starts a part on its own is re-fenced when its slice would not read as one.
+      const last = parts[parts.length - 1]!;
+      if (child.type === 'code' && child.fenced && last.start === extended.start) {
+        const refenced = refencedWhole(extended, Math.max(cap, ctx.wholeCap ?? cap), ctx);
+        if (refenced) parts[parts.length - 1] = refenced;
+      }
     } else appendMerged(parts, splitBlock(extended, extended.start, limit, cap, ctx, false), limit, ctx);
   }
   return parts;
+}
+
+/**
+ * A nested fenced block kept whole, re-fenced without its container prefix, when its exact slice
+ * (which starts at the fence) would not read as the same block on its own: a quote's `>` on its
+ * lines, or a closing fence indented four or more columns past the opening one (a list nested
+ * in a list), which then closes nothing. Null when the slice is fine, or the text is over `cap`.
+ */
+function refencedWhole(block: Block, cap: number, ctx: SplitContext): Part | null {
+  const { source, lines } = ctx;
+  const lineStart = lines.starts[block.startLine]!;
+  const prefix = source.slice(lineStart, block.start);
+  if (/^ {0,3}$/.test(prefix)) return null;
+  if (!/^(`{3,}|~{3,})/.test(source.slice(block.start, block.start + 3))) return null;
+  const [part] = splitFencedCode(block, Infinity, Infinity, ctx, false);
+  if (!part || part.rebuiltText === null) return null;
+  const tokens = countTokens(part.rebuiltText);
+  return tokens <= cap ? { start: block.start, end: block.end, rebuiltText: part.rebuiltText, tokens } : null;
 }
 
 /**
