@@ -554,6 +554,37 @@ export class SliceCounter {
     return -1; // the rest fits
   }
 
+  /**
+   * For a text that holds `text.slice(a, b)` at some place followed by anything
+   * else (countJoined's joined text), when `off` (a <= off < b) starts one of
+   * this text's pre-tokens: the last such start `q <= b` whose pre-tokens in
+   * `[off, q)` are that text's pre-tokens too; -1 when there is none past
+   * `off`. Both scans stand at `off` with the same characters ahead, and agree
+   * on every pre-token whose extent is decided by characters of the slice: one
+   * that ends before the slice's last character (which a greedy run may look
+   * past), or at the start of the whitespace run the slice ends with (a run
+   * that reaches the slice's end may go on in the other text), and not at a
+   * high surrogate that ends the slice (the other text may pair it). The
+   * pattern has no look-behind, so what precedes `off` does not matter.
+   */
+  syncEnd(off: number, a: number, b: number): number {
+    const { cum, text } = this;
+    if (cum === null || off < a || off >= b || cum[off] === 0) return -1;
+    let limit = b;
+    while (limit > off && isSpaceUnit(text.charCodeAt(limit - 1))) limit--;
+    if (limit === b) limit = b - 1;
+    if (isHighSurrogate(text.charCodeAt(b - 1))) limit = Math.min(limit, b - 2);
+    if (limit <= off) return -1;
+    let q = limit;
+    while (cum[q] === 0) q--;
+    return q > off ? q : -1;
+  }
+
+  /** Tokens of the pre-tokens from `p` to `q`, both starts of pre-tokens of the text. */
+  between(p: number, q: number): number {
+    return this.cum![q]! - this.cum![p]!;
+  }
+
   /** Where the text's pre-tokens start, in order (for tests), or null if the scan gave up. */
   preTokenStarts(): number[] | null {
     const { cum } = this;
@@ -608,4 +639,46 @@ function isLowSurrogate(c: number): boolean {
 /** `\s` as the split pattern means it; every such character is one code unit. */
 function isSpaceUnit(c: number): boolean {
   return (c < 128 ? bmpClass[c]! : classOfUnit(c)) === SPACE;
+}
+
+/** `joined.slice(at, at + b - a)` is `counter.text.slice(a, b)`. */
+export interface JoinedSlice {
+  at: number;
+  counter: SliceCounter;
+  a: number;
+  b: number;
+}
+
+/**
+ * Exact cl100k_base token count of `joined`, a text made of slices of texts
+ * whose SliceCounters are at hand (`parts`, in order, not overlapping) and
+ * whatever lies between them. The scan of `joined` jumps over the inside of
+ * each slice, from where it meets one of that text's pre-token starts to the
+ * slice's syncEnd, adding that text's counts: only the few pre-tokens at each
+ * joint are counted again. Equal to `countRange(joined)`.
+ */
+export function countJoined(joined: string, parts: readonly JoinedSlice[]): number {
+  const end = joined.length;
+  let total = 0;
+  let pos = 0;
+  let k = 0;
+  while (pos < end) {
+    while (k < parts.length && parts[k]!.at + (parts[k]!.b - parts[k]!.a) <= pos) k++;
+    if (k < parts.length) {
+      const part = parts[k]!;
+      if (pos >= part.at) {
+        const off = part.a + (pos - part.at);
+        const q = part.counter.syncEnd(off, part.a, part.b);
+        if (q > off) {
+          total += part.counter.between(off, q);
+          pos = part.at + (q - part.a);
+          continue;
+        }
+      }
+    }
+    const e = nextPreTokenEnd(joined, pos, end);
+    total += preTokenCount(joined, pos, e);
+    pos = e;
+  }
+  return total;
 }

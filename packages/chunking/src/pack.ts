@@ -20,7 +20,7 @@
  * except that a run of bare headings (a title right above it) stays with it.
  */
 import type { DraftChunk, HeadingRef, Piece } from './pieces.js';
-import { countTokens, type TokenIndex } from './tokens.js';
+import type { JoinedPart, TokenIndex } from './tokens.js';
 
 export interface PackContext {
   source: string;
@@ -176,7 +176,8 @@ function tokensOfRange(from: number, to: number, env: Env): number {
   const { pieces, ctx } = env;
   if (to - from === 1) return pieces[from]!.tokens;
   if (env.rebuiltBefore[to] === env.rebuiltBefore[from]) return ctx.tokens.count(pieces[from]!.start, pieces[to - 1]!.end);
-  return countTokens(runText(pieces.slice(from, to), ctx.source));
+  const parts: JoinedPart[] = [];
+  return ctx.tokens.countJoined(runText(pieces.slice(from, to), ctx.source, parts), parts);
 }
 
 /** The tokens of the run with pieces[i] (the next piece) appended. */
@@ -278,11 +279,15 @@ export function budgetOf(run: Piece[], ctx: Pick<PackContext, 'budget'>): number
 export function tokensOf(run: Piece[], ctx: Pick<PackContext, 'source' | 'tokens'>): number {
   if (run.length === 1) return run[0]!.tokens;
   if (run.every((p) => p.rebuiltText === null)) return ctx.tokens.count(run[0]!.start, run[run.length - 1]!.end);
-  return countTokens(runText(run, ctx.source));
+  const parts: JoinedPart[] = [];
+  return ctx.tokens.countJoined(runText(run, ctx.source, parts), parts);
 }
 
-/** The text of a run: the pieces' own texts with the source between them. */
-export function runText(run: Piece[], source: string): string {
+/**
+ * The text of a run: the pieces' own texts with the source between them.
+ * `parts`, when given, receives where each piece's text sits in it (for TokenIndex.countJoined).
+ */
+export function runText(run: Piece[], source: string, parts?: JoinedPart[]): string {
   let text = '';
   for (let i = 0; i < run.length; i++) {
     const p = run[i]!;
@@ -297,6 +302,7 @@ export function runText(run: Piece[], source: string): string {
       const joint = p.rebuiltText !== null ? gap.replace(/[ \t]+$/, '') : gap;
       text += (prev.rebuiltText !== null || p.rebuiltText !== null) && !/[\r\n]/.test(joint) ? '\n' : joint;
     }
+    parts?.push({ at: text.length, start: p.start, end: p.end, text: p.rebuiltText });
     text += p.rebuiltText ?? source.slice(p.start, p.end);
   }
   return text;

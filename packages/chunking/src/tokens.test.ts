@@ -137,3 +137,77 @@ describe('estimateTokens (seed 003)', () => {
     expect(estimateTokens('abcdefghijkl')).toBe(3); // ceil(12/4)
   });
 });
+
+describe('TokenIndex.countJoined (runs of split pieces: slices and rebuilt strings with joints)', () => {
+  // Hostile shapes: long unspaced runs (past the long pre-token limit), CR and CRLF, emoji and
+  // CJK (a slice may cut a surrogate pair), whitespace runs that a joint may extend.
+  const hostile = [...atoms, '\r', '\r\n\r\n', '   \n', ' \t ', 'ab'.repeat(150), 'Zm9vYmFy'.repeat(40), '漢字かな', '👍🏽', '```\n', '    '];
+  const hostileText = fc.array(fc.constantFrom(...hostile), { maxLength: 40 }).map((a) => a.join(''));
+  const joint = fc.constantFrom('', '\n', '\n\n', ' ', '  ', '\r\n', '\r', '\t', 'x', '.', '😀', '\ud83d', '\udc00');
+  const part = fc.oneof(
+    fc.tuple(fc.nat(), fc.nat()).map(([x, y]) => ({ kind: 'slice' as const, x, y })),
+    hostileText.map((text) => ({ kind: 'text' as const, text })),
+  );
+  const hasLoneSurrogate = (t: string): boolean => /[\ud800-\udfff]/.test(t.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''));
+
+  it('counts the joined text exactly (our scan of the whole, and tiktoken where it applies)', () => {
+    fc.assert(
+      fc.property(hostileText, fc.array(fc.tuple(joint, part), { minLength: 1, maxLength: 6 }), joint, (source, spec, tail) => {
+        const index = new TokenIndex(source);
+        const parts: { at: number; start: number; end: number; text: string | null }[] = [];
+        let joined = '';
+        for (const [before, p] of spec) {
+          joined += before;
+          if (p.kind === 'slice') {
+            const a = source.length ? p.x % (source.length + 1) : 0;
+            const b = a + (source.length ? p.y % (source.length - a + 1) : 0);
+            parts.push({ at: joined.length, start: a, end: b, text: null });
+            joined += source.slice(a, b);
+          } else {
+            parts.push({ at: joined.length, start: 0, end: 0, text: p.text });
+            joined += p.text;
+          }
+        }
+        joined += tail;
+        const n = index.countJoined(joined, parts);
+        expect(n).toBe(countTokens(joined));
+        if (!hasLoneSurrogate(joined)) expect(n).toBe(reference(joined));
+        // A string part is remembered by its text: counting again gives the same.
+        expect(index.countJoined(joined, parts)).toBe(n);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('counts slices that cut a surrogate pair exactly, apart and joined again', () => {
+    // In the source '..𝐀' splits "..", "𝐀"; its slice '..\ud835' ends with a lone surrogate,
+    // which joins the dots in one pre-token: "..\ud835\n" is one pre-token, not "..", "\ud835\n".
+    const source = '..𝐀';
+    const index = new TokenIndex(source);
+    const joined = `${source.slice(0, 3)}\n`;
+    expect(index.countJoined(joined, [{ at: 0, start: 0, end: 3, text: null }])).toBe(countTokens(joined));
+    // And a pair that two parts make again: '😀' cut in two, joined back.
+    const emoji = new TokenIndex('a😀b');
+    expect(emoji.countJoined('a😀b', [{ at: 0, start: 0, end: 2, text: null }, { at: 2, start: 2, end: 4, text: null }])).toBe(reference('a😀b'));
+  });
+
+  it('counts runs of pieces of real documents joined by new line breaks exactly (tiktoken)', () => {
+    for (const [, text] of realDocuments()) {
+      const index = new TokenIndex(text);
+      fc.assert(
+        fc.property(fc.array(fc.tuple(fc.nat(text.length), fc.nat(800)), { minLength: 2, maxLength: 5 }), (cuts) => {
+          const parts: { at: number; start: number; end: number; text: string | null }[] = [];
+          let joined = '';
+          for (const [a, len] of cuts) {
+            if (joined) joined += '\n';
+            const b = Math.min(text.length, a + len);
+            parts.push({ at: joined.length, start: a, end: b, text: null });
+            joined += text.slice(a, b);
+          }
+          return !hasLoneSurrogate(joined) ? index.countJoined(joined, parts) === reference(joined) : index.countJoined(joined, parts) === countTokens(joined);
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+});

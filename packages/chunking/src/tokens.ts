@@ -10,7 +10,7 @@
  * `tokens.test.ts` checks it against direct counts on real documents and
  * random text.
  */
-import { countRange, SliceCounter } from './cl100k-count.js';
+import { countJoined, countRange, type JoinedSlice, SliceCounter } from './cl100k-count.js';
 
 /**
  * Exact cl100k_base token count of `text`. Special-token text such as
@@ -63,11 +63,24 @@ export function estimateTokensRange(text: string, start: number, end: number): n
 }
 
 /**
+ * One part of a text given to `TokenIndex.countJoined`, at offset `at` of it:
+ * `source.slice(start, end)` when `text` is null, else `text`.
+ */
+export interface JoinedPart {
+  at: number;
+  start: number;
+  end: number;
+  text: string | null;
+}
+
+/**
  * Exact token counts of arbitrary slices of one source, counting each
  * character about once.
  */
 export class TokenIndex {
   private readonly counter: SliceCounter;
+  /** SliceCounters of the strings countJoined was given, by their text. */
+  private rebuilt: Map<string, SliceCounter> | null = null;
 
   constructor(readonly source: string) {
     this.counter = new SliceCounter(source);
@@ -76,6 +89,36 @@ export class TokenIndex {
   /** Exact token count of `source.slice(start, end)`. */
   count(start: number, end: number): number {
     return this.counter.count(start, end);
+  }
+
+  /**
+   * Exact token count of `joined`, a text built from slices of the source and
+   * other strings (`parts`, in order: each says where in `joined` it sits and
+   * what it is), with anything between them. Counts again only the pre-tokens
+   * at the joints, not the slices' insides: the packer counts runs of split
+   * pieces, whose text is not one slice of the source, many times over.
+   * Each string part is scanned once per TokenIndex.
+   */
+  countJoined(joined: string, parts: readonly JoinedPart[]): number {
+    // A subclass that counts slices its own way (stream.ts's windows of groups) does not
+    // hold its source in this counter: the joined text is counted whole.
+    if (this.count !== TokenIndex.prototype.count) return countRange(joined, 0, joined.length);
+    const slices: JoinedSlice[] = [];
+    for (const part of parts) {
+      if (part.text === null) {
+        if (part.end > part.start) slices.push({ at: part.at, counter: this.counter, a: part.start, b: part.end });
+        continue;
+      }
+      if (part.text.length === 0) continue;
+      const rebuilt = (this.rebuilt ??= new Map());
+      let counter = rebuilt.get(part.text);
+      if (counter === undefined) {
+        counter = new SliceCounter(part.text);
+        rebuilt.set(part.text, counter);
+      }
+      slices.push({ at: part.at, counter, a: 0, b: part.text.length });
+    }
+    return countJoined(joined, slices);
   }
 
   /**
