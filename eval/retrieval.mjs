@@ -27,7 +27,7 @@ const { STOP_WORDS } = await import(dist('embeddings'));
 const { recordSpan } = await import('../tools/eval/spans.mjs');
 const { fitTfidf, tfidfTokens } = await import('../tools/eval/tfidf.mjs');
 const { pairedBootstrap } = await import('../tools/eval/stats.mjs');
-const { expandByScore, fuseScores, mergeAdjacent, topIndexes, trimUnit, windowTexts, withNeighbours } = await import('../tools/eval/routes.mjs');
+const { expandByScore, fuseScores, mergeAdjacent, mergeRanked, topIndexes, trimUnit, windowTexts, withNeighbours } = await import('../tools/eval/routes.mjs');
 const { Bm25Index, bm25Terms } = await import(dist('retrieval'));
 const { loadSet, SETS } = await import('../tools/eval/sets.mjs');
 const { contextualTexts, parseContextModes } = await import('../tools/eval/context.mjs');
@@ -86,6 +86,14 @@ Options:
   --local-idf W[@R] add W times a score with idf over the chunk's ±R region (default R 3)
   --bm25-weight W, --bm25-k1 K   BM25's weight in the fusion and its k1 (with --hybrid)
   --window-score W@R[+W@R...]    several window scores, radius R each
+  --bridge B        with --merge-adjacent: a hit within B chunks of a unit joins it, the chunks
+                    between included (structure-free "parent when several snippets match")
+  --fill-gate G     with --merge-adjacent: past rank k, only hits scoring ≥ G × the best join or
+                    join units (how far units grow adapts to the ranking; --merge-depth is the
+                    cap); --gate-open gates the hits that would open a unit too (then fewer
+                    than k units can come back)
+  --half even|odd   only the questions at even (0, 2, …) or odd positions of the set: tune on
+                    one half, report the other untouched
   --routes-on-baselines  apply the routes above to the LangChain rows too (default: ours only)
   --out DIR         results directory (default eval/results)
   --list            print the configuration names and exit
@@ -261,6 +269,10 @@ async function main() {
       trim: { type: 'string' },
       'trim-terms': { type: 'string', default: 'prefix5' },
       'bm25-k1': { type: 'string' },
+      bridge: { type: 'string' },
+      'fill-gate': { type: 'string' },
+      'gate-open': { type: 'boolean' },
+      half: { type: 'string' },
       out: { type: 'string' },
       list: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -293,7 +305,14 @@ async function main() {
   }
 
   if (!SETS[values.set]) throw new Error(`--set must be one of ${Object.keys(SETS).join(', ')}, got ${values.set}`);
-  const { corpora, questions } = loadSet(values.set, root, values.data, parseChromaCsv);
+  const loaded = loadSet(values.set, root, values.data, parseChromaCsv);
+  const { corpora } = loaded;
+  if (values.half !== undefined && !['even', 'odd'].includes(values.half)) throw new Error(`--half must be even or odd, got ${values.half}`);
+  const questions = values.half ? loaded.questions.filter((_, i) => i % 2 === (values.half === 'odd' ? 1 : 0)) : loaded.questions;
+  const bridge = values.bridge === undefined ? 0 : Number(values.bridge);
+  if (!Number.isInteger(bridge) || bridge < 0) throw new Error(`--bridge must be an integer ≥ 0, got ${values.bridge}`);
+  const fillGate = values['fill-gate'] === undefined ? 0 : Number(values['fill-gate']);
+  if (!(fillGate >= 0 && fillGate <= 1)) throw new Error(`--fill-gate must be a number in [0, 1], got ${values['fill-gate']}`);
 
   const embedder = values.embedder ?? values.provider ?? 'local';
   let provider;
@@ -465,10 +484,14 @@ async function main() {
         order = taken;
       }
       const ranked = order.map((j) => spans[j]);
-      let retrieved = depth > k ? mergeAdjacent(ranked, k, !!values['merge-fill']) : ranked.map((s) => ({ ...s }));
+      let retrieved;
+      if (depth > k && (bridge > 0 || fillGate > 0)) {
+        const sc = fused ? fused(q, i) : null;
+        retrieved = mergeRanked(order.map((j) => ({ ...spans[j], index: j, score: sc ? sc[j] : 0 })), k, { fill: !!values['merge-fill'], bridge, gate: sc ? fillGate : 0, gateOpen: !!values['gate-open'] });
+      } else retrieved = depth > k ? mergeAdjacent(ranked, k, !!values['merge-fill']) : ranked.map((s) => ({ ...s }));
       if (values.trim && routed) retrieved = retrieved.map((u) => trimUnit(u, corpora.get(u.corpusId) ?? '', q.text, Number(values.trim), trimTerms));
       if (gate > 0 && fused && routed) retrieved = expandByScore(retrieved, (values['expand-own'] ? own : fused)(q, i), spans, startAt, endAt, gate);
-      const row = { id: q.id, corpusId: q.corpusId, ...scoreRetrieval(q, retrieved), precisionOmega: precisionOmega(q, spans) };
+      const row = { id: q.id, corpusId: q.corpusId, units: retrieved.length, chars: retrieved.reduce((s, u) => s + u.end - u.start, 0), ...scoreRetrieval(q, retrieved), precisionOmega: precisionOmega(q, spans) };
       // CHUNKYARD_EVAL_DUMP=1: each question's ranking (chunk indexes, best first), for miss analysis.
       if (process.env.CHUNKYARD_EVAL_DUMP) row.ranking = fused ? topIndexes(fused(q, i), 50) : rank(q, i);
       return row;
@@ -476,7 +499,7 @@ async function main() {
     const summary = summarizeByCorpus(rows);
     const size = cfg.kind === 'ours' ? (cfg.options.targetTokens ?? cfg.options.windowTokens ?? cfg.options.snippetTargetTokens ?? options?.targetTokens ?? '') : cfg.size;
     const overlap = cfg.kind === 'ours' ? (cfg.options.windowOverlapTokens ?? cfg.options.snippetOverlapTokens ?? (cfg.strategy === 'semantic' ? `${options?.overlapSentences ?? 2} sent.` : options?.snippetOverlapTokens ?? options?.windowOverlapTokens ?? '')) : cfg.overlap;
-    const route = routed ? { hybrid: !!values.hybrid, windowScore: values['window-score'] ?? 0, mergeAdjacent: !!values['merge-adjacent'], mergeDepth: values['merge-adjacent'] ? mergeDepth : null, neighbours: !!values.neighbours, context: values.context ?? null, expandGate: gate || null } : null;
+    const route = routed ? { hybrid: !!values.hybrid, windowScore: values['window-score'] ?? 0, mergeAdjacent: !!values['merge-adjacent'], mergeDepth: values['merge-adjacent'] ? mergeDepth : null, bridge: bridge || null, fillGate: fillGate || null, half: values.half ?? null, neighbours: !!values.neighbours, context: values.context ?? null, expandGate: gate || null } : null;
     const dump = process.env.CHUNKYARD_EVAL_DUMP ? { spans, embeds: embedTexts } : {};
     const r = { ...dump, name: cfg.name, spec: cfg.spec, route, kind: cfg.kind, size, overlap, options, chunks: spans.length, meanTokens: tokens / Math.max(1, spans.length), mapping, chunkMs: Math.round(chunkMs), summary, perQuestion: rows };
     results.push(r);

@@ -160,3 +160,54 @@ export function trimUnit(u, text, question, min, terms) {
   while (hi > lo && !hits[hi]) hi--;
   return { ...u, start: u.start + (parts[lo]?.[0] ?? 0), end: u.start + (parts[hi]?.[1] ?? body.length) };
 }
+
+/**
+ * Small-to-big with two more knobs (fourth round, issue 17), over ranked chunks that carry
+ * their index in document order:
+ * - `bridge` B: a hit within B chunks of a unit (same corpus; the chunks between not yet
+ *   taken) joins it, taking in the chunks between; B = 0 is `mergeAdjacent`'s touching rule.
+ *   It is the structure-free form of "return the parent when several of its snippets match":
+ *   two hits close together become one passage instead of two slots.
+ * - `gate` G: past rank `k` a hit joins a unit only when its score is at least G times the
+ *   best score of the question, so how far units grow depends on how flat the ranking is,
+ *   not on a fixed depth (G = 0: every hit up to the end of `ranked`). A hit that would open
+ *   a unit is not gated (k units whenever the ranking has them) unless `gateOpen`.
+ * Units are returned in the order they were opened; each covers whole chunks.
+ * @param {readonly (Span & { index: number, score?: number })[]} ranked best first
+ * @param {number} k
+ * @param {{ fill?: boolean, bridge?: number, gate?: number, gateOpen?: boolean }} [options]
+ * @returns {Span[]}
+ */
+export function mergeRanked(ranked, k, options = {}) {
+  const { fill = false, bridge = 0, gate = 0, gateOpen = false } = options;
+  const best = ranked[0]?.score ?? 0;
+  /** @type {(Span & { first: number, last: number })[]} */
+  const units = [];
+  for (const [rank, s] of ranked.entries()) {
+    const weak = rank >= k && gate > 0 && !((s.score ?? 0) >= gate * best);
+    const u = units.find(
+      (x) => x.corpusId === s.corpusId && ((s.start <= x.end + 2 && s.end >= x.start - 2) || (s.index >= x.first - bridge - 1 && s.index <= x.last + bridge + 1)),
+    );
+    if (weak && (u || gateOpen)) continue;
+    if (u) {
+      u.start = Math.min(u.start, s.start);
+      u.end = Math.max(u.end, s.end);
+      u.first = Math.min(u.first, s.index);
+      u.last = Math.max(u.last, s.index);
+      // A unit that grew may now touch or reach another: the other joins it.
+      for (let j = units.length - 1; j >= 0; j--) {
+        const o = units[j];
+        if (!o || o === u || o.corpusId !== u.corpusId) continue;
+        if (o.first <= u.last + bridge + 1 && o.last >= u.first - bridge - 1) {
+          u.start = Math.min(u.start, o.start);
+          u.end = Math.max(u.end, o.end);
+          u.first = Math.min(u.first, o.first);
+          u.last = Math.max(u.last, o.last);
+          units.splice(j, 1);
+        }
+      }
+    } else if (units.length < k) units.push({ corpusId: s.corpusId, start: s.start, end: s.end, first: s.index, last: s.index });
+    else if (!fill) break;
+  }
+  return units.map(({ corpusId, start, end }) => ({ corpusId, start, end }));
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '@chunkyard/chunking';
-import { expandByScore, fuseScores, mergeAdjacent, topIndexes, trimUnit, windowTexts, withNeighbours } from './routes.mjs';
+import { expandByScore, fuseScores, mergeAdjacent, mergeRanked, topIndexes, trimUnit, windowTexts, withNeighbours } from './routes.mjs';
 
 describe('mergeAdjacent', () => {
   it('folds touching hits into one unit and stops at the first hit that would open unit k + 1', () => {
@@ -155,5 +155,66 @@ describe('trimUnit', () => {
       }),
     );
     expect(trimUnit(unit, text, 'zebra', 1, terms)).toEqual(unit);
+  });
+});
+
+describe('mergeRanked', () => {
+  // Chunks of 100 characters, index i at [100 i, 100 i + 99], all in corpus a.
+  const at = (i: number, score = 1) => ({ corpusId: 'a', start: i * 100, end: i * 100 + 99, index: i, score });
+  it('with no bridge and no gate returns what mergeAdjacent returns', () => {
+    const ranked = [at(3), at(4), at(9), at(2), at(20)];
+    const plain = (units: { corpusId: string; start: number; end: number }[]) => units.map(({ corpusId, start, end }) => ({ corpusId, start, end }));
+    expect(mergeRanked(ranked, 2)).toEqual(plain(mergeAdjacent(ranked, 2)));
+    expect(mergeRanked(ranked, 2, { fill: true })).toEqual(plain(mergeAdjacent(ranked, 2, true)));
+  });
+  it('bridge: a hit within B chunks of a unit joins it with the chunks between', () => {
+    const ranked = [at(3), at(5), at(9)];
+    expect(mergeRanked(ranked, 3)).toHaveLength(3);
+    expect(mergeRanked(ranked, 3, { bridge: 1 })).toEqual([
+      { corpusId: 'a', start: 300, end: 599 },
+      { corpusId: 'a', start: 900, end: 999 },
+    ]);
+    // Never across corpora.
+    expect(mergeRanked([at(3), { ...at(4), corpusId: 'b' }], 2, { bridge: 1 })).toHaveLength(2);
+  });
+  it('joins two units that a later hit connects', () => {
+    expect(mergeRanked([at(3), at(5), at(4)], 2)).toEqual([{ corpusId: 'a', start: 300, end: 599 }]);
+  });
+  it('gate: past rank k, a weak hit neither joins nor (gateOpen) opens a unit', () => {
+    const ranked = [at(3, 1), at(10, 0.9), at(4, 0.5), at(11, 0.8), at(20, 0.2)];
+    // k = 2: ranks 0-1 always; rank 2 (0.5) is below 0.7 × 1, rank 3 (0.8) joins unit 10.
+    expect(mergeRanked(ranked, 2, { fill: true, gate: 0.7 })).toEqual([
+      { corpusId: 'a', start: 300, end: 399 },
+      { corpusId: 'a', start: 1000, end: 1199 },
+    ]);
+    // With k = 3 the weak hit 20 opens the third unit unless gateOpen.
+    const units = mergeRanked([at(3, 1), at(4, 0.9), at(10, 0.8), at(20, 0.2)], 3, { fill: true, gate: 0.7 });
+    expect(units).toHaveLength(3);
+    expect(mergeRanked([at(3, 1), at(4, 0.9), at(10, 0.8), at(20, 0.2)], 3, { fill: true, gate: 0.7, gateOpen: true })).toHaveLength(2);
+  });
+  it('returns at most k disjoint units covering the best hit, each a union of whole ranked chunks', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(40), { maxLength: 25 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.nat(2),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.boolean(),
+        (idx, k, bridge, gate, gateOpen) => {
+          const ranked = idx.map((i, r) => at(i, 1 - r / 50));
+          const units = mergeRanked(ranked, k, { fill: true, bridge, gate, gateOpen });
+          expect(units.length).toBeLessThanOrEqual(k);
+          if (ranked[0]) expect(units.some((u) => u.start <= ranked[0]!.start && u.end >= ranked[0]!.end)).toBe(true);
+          const sorted = [...units].sort((a, b) => a.start - b.start);
+          for (let j = 1; j < sorted.length; j++) expect(sorted[j]!.start).toBeGreaterThan(sorted[j - 1]!.end + 2);
+          for (const u of units) {
+            expect(u.start % 100).toBe(0);
+            expect(u.end % 100).toBe(99);
+            expect(ranked.some((s) => s.start === u.start) && ranked.some((s) => s.end === u.end)).toBe(true);
+          }
+        },
+      ),
+      { seed: 17 },
+    );
   });
 });
