@@ -21,6 +21,19 @@ describe('slugOf', () => {
   });
 });
 
+describe('slugOf on long headings', () => {
+  it('gives github-slugger’s slug above the length where it maps bytes', () => {
+    const words = fc.array(fc.constantFrom('Alpha', 'beta', ' ', '  ', 'X_1', 'a-b', 'Zed', '9'), { minLength: 1, maxLength: 40 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(words, fc.integer({ min: 4000, max: 9000 }), fc.option(fc.constantFrom('.', 'é', '!'), { nil: '' }), (w, n, extra) => {
+        const s = `${w.repeat(Math.ceil(n / w.length)).slice(0, n)}${extra}`;
+        expect(slugOf(s)).toBe(githubSlug(s));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe('HeadingSlugger', () => {
   it('numbers repeated slugs as github-slugger does', () => {
     const ours = new HeadingSlugger();
