@@ -6,7 +6,7 @@
  * VectorStoreIndex and SimpleVectorStore), indexed and queried.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Document as LcDocument } from '@langchain/core/documents';
@@ -296,6 +296,39 @@ describe('docs-export', () => {
     const none = await run(['empty-docs', '--format', 'jsonl']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('no built topic');
+  });
+
+  it('environment errors are one line naming the path: a _chunks that is a file, an --out folder that is a file, an --out FIFO or device', async () => {
+    // Found by probing: each of these printed a stack trace (the abort's rmSync threw over
+    // the real error), and a FIFO --out was silently replaced by a regular file.
+    const docs = join(ws, 'enotdir-docs');
+    mkdirSync(join(docs, 't'), { recursive: true });
+    writeFileSync(join(docs, 't/_chunks'), 'a file where a folder belongs');
+    const a = await run(['enotdir-docs', '--format', 'jsonl']);
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(new RegExp(`^docs-export: ${join(docs, 't/_chunks')}: .*file where a folder is expected \\(ENOTDIR\\); remove or rename .*\n$`));
+    const file = join(ws, 'plain-file');
+    writeFileSync(file, 'x');
+    const b = await run(['docs', '--format', 'jsonl', '--out', join(file, 'out.jsonl')]);
+    expect(b.code).toBe(1);
+    expect(b.stderr).toMatch(new RegExp(`^docs-export: ${file}: .*file where a folder is expected \\(ENOTDIR\\); remove or rename .*\n$`));
+    const fifo = join(ws, 'out.fifo');
+    spawnSync('mkfifo', [fifo]);
+    for (const target of [fifo, '/dev/null']) {
+      const c = await run(['docs', '--format', 'jsonl', '--out', target]);
+      expect(c.code, target).toBe(2);
+      expect(c.stderr.split('\n')[0]).toMatch(new RegExp(`^docs-export: --out ${target}: a (FIFO \\(named pipe\\)|character device), not a regular file; give a file path, or leave out --out`));
+    }
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('a --config given is read even without --with-embeddings: a missing or invalid one is exit 2', async () => {
+    const missing = await run(['docs', '--format', 'jsonl', '--config', 'no-such.yaml']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`${join(ws, 'no-such.yaml')}: cannot read config (ENOENT)`);
+    expect(missing.stdout).toBe('');
+    writeFileSync(join(ws, 'bad.yaml'), 'embeddings:\n  dimensions: 1e309\n');
+    expect((await run(['docs', '--format', 'jsonl', '--config', 'bad.yaml'])).code).toBe(2);
   });
 
   it('escapes control characters in its messages (a docs root named with an escape sequence)', async () => {

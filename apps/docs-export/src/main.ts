@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { escapeControl, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { describeFsError, escapeControl, fileKind, isFsError, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -143,7 +143,13 @@ class AtomicOut {
 
   async abort(): Promise<void> {
     await this.close().catch(() => undefined);
-    rmSync(this.temp, { force: true });
+    // Best effort: the temp may never have been created (a folder that refuses it), and the
+    // error that made us abort is the one to report, not this one.
+    try {
+      rmSync(this.temp, { force: true });
+    } catch {
+      // left for the next run's sweep
+    }
   }
 }
 
@@ -190,6 +196,18 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   if (!statSync(docsRoot).isDirectory()) throw new UsageError(`${positionals[0]}: not a folder (give the docs root, e.g. docs)`);
   const out = values.out === undefined ? undefined : resolve(cwd, values.out);
   if (out !== undefined && !existsSync(dirname(out))) throw new UsageError(`--out ${values.out}: folder ${dirname(out)} does not exist`);
+  if (out !== undefined) {
+    // --out is replaced by a rename: a FIFO or a device there would silently become a regular
+    // file (and a reader on the FIFO would wait forever). Piping is what stdout is for.
+    let kind: string | null = null;
+    try {
+      const st = statSync(out);
+      if (!st.isFile()) kind = fileKind(st);
+    } catch {
+      // missing (or unreadable: the write reports that, naming the folder)
+    }
+    if (kind) throw new UsageError(`--out ${values.out}: ${kind}, not a regular file; give a file path, or leave out --out to write to stdout`);
+  }
   return {
     docsRoot,
     format: values.format as Format,
@@ -227,10 +245,13 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       return 0;
     }
     opts = p;
+    // A --config given is read and checked even without --with-embeddings: a typo in its
+    // path should not pass silently.
+    const config = opts.config !== undefined ? loadConfig(opts.config) : null;
     if (opts.withEmbeddings) {
       const workspace = findWorkspaceRoot(opts.docsRoot);
-      const configFile = opts.config ?? (existsSync(join(workspace, CONFIG_FILE)) ? join(workspace, CONFIG_FILE) : null);
-      provider = createProvider({ provider: 'local', ...loadConfig(configFile).embeddings }, io.env ?? process.env);
+      const configFile = existsSync(join(workspace, CONFIG_FILE)) ? join(workspace, CONFIG_FILE) : null;
+      provider = createProvider({ provider: 'local', ...(config ?? loadConfig(configFile)).embeddings }, io.env ?? process.env);
     }
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof EmbeddingError) {
@@ -282,6 +303,12 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
     await out?.abort();
     if (err instanceof ExportError || err instanceof EmbeddingError) {
       io.stderr(`docs-export: ${err.message}\n`);
+      return 1;
+    }
+    // A docs root, cache or --out folder that cannot be read or written: one line naming the
+    // path and what to do, never a stack trace.
+    if (err instanceof NotRegularFileError || isFsError(err)) {
+      io.stderr(`docs-export: ${describeFsError(err)}\n`);
       return 1;
     }
     if ((err as NodeJS.ErrnoException).code && opts.out) {
