@@ -304,3 +304,20 @@ describe('docs-score usage', () => {
     expect(h.stdout).toBe(HELP);
   });
 });
+
+describe('docs-score --config', () => {
+  it('a --config that is not a valid chunkyard config is a config error, exit 2 as the help says, naming file:line', async () => {
+    // Found by probing: a parse or schema error in --config exited 1, as if a check had failed.
+    const bad = join(root, 'bad-config.yaml');
+    writeFileSync(bad, 'chunking:\n  maxTokens: 1e309\n');
+    const r = await run([pristine, '--qa', '--config', bad]);
+    expect(r.stderr).toContain(`${bad}:2`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.code).toBe(2);
+    const foreign = join(root, 'foreign.yaml');
+    writeFileSync(foreign, 'name: x\n');
+    expect((await run([pristine, '--qa', '--config', foreign])).code).toBe(2);
+    expect(HELP).toContain('2 usage or config error');
+    expect(HELP).toContain('-100..10000');
+  });
+});

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
-import { describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
+import { ConfigError, describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
 import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
 import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, type RetrievalReport } from './retrieval.js';
 import { createChatClient, LlmError, type LlmSettings } from '@chunkyard/llm';
@@ -85,7 +85,7 @@ LLM evaluation (seed 000's protocol; the model from the config's llm: section):
                        gate, 0..1 (default 0.97)
   --min-pis X          gate, 0..100 (default 98)
   --max-latency-delta P
-                       gate in percent (default 15, i.e. at most +15%)
+                       gate in percent, -100..10000 (default 15, i.e. at most +15%)
   Without an llm: section, f1 and latency are skipped with a one-line
   message; recall and PIS still run. A failed gate exits 1.
 
@@ -96,8 +96,9 @@ Other options:
 
 Exit status: 0 every check passed; 13 a continuity graph is broken (dangling,
 circular or duplicate ids; seed 000); 1 another check failed, or retrieval is
-below a --min threshold, or a --queries gate failed; 2 usage error (unknown
-option, no topic found, bad question or queries file).
+below a --min threshold, or a --queries gate failed; 2 usage or config error
+(unknown option, no topic found, bad question or queries file, a --config that
+cannot be read or is not valid).
 `;
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
@@ -331,7 +332,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed options.
     const usage =
-      err instanceof UsageError || err instanceof QueriesError || err instanceof QuestionsError || err instanceof QaPairsError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') === true;
+      err instanceof UsageError || err instanceof ConfigError || err instanceof QueriesError || err instanceof QuestionsError || err instanceof QaPairsError || (err as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS') === true;
     if (err instanceof EmbeddingError || err instanceof LlmError) {
       io.stderr(`docs-score: ${err.message}\n`);
       return EXIT_FAILED;

@@ -6,6 +6,7 @@
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+export { ConfigError } from '@chunkyard/config';
 import { describeFsError, fileKind, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
