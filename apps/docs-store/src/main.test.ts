@@ -1,7 +1,7 @@
 // The CLI end to end on a real workspace in a temp dir: real files, a real SQLite file at the
 // default path, the real local provider (and a real unreachable ollama for failures).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
@@ -188,6 +188,35 @@ describe('environment errors are messages naming the path', () => {
       expect(r.stderr).toBe(`docs-store: ${join(ws, 'notes.txt')}: not a docs-store database (file is not a database); pass --db with the store's path, or move this file away\n`);
     }
   });
+
+  it('a corrupt page SQLite finds only mid-query names the database and what to do; a newer schema says upgrade, not migrate', async () => {
+    // Found by probing: the open-time checks pass (header and schema intact) and the query
+    // then failed with "the store failed: database disk image is malformed (SQLITE_CORRUPT)",
+    // naming neither the file nor a way out.
+    const db = join(ws, 'corrupt.db');
+    expect((await run(['ingest', TOPICS[1]!, '--db', db])).code).toBe(0);
+    const size = statSync(db).size;
+    const junk = Buffer.alloc(5 * 4096, 0);
+    for (let i = 0; i < junk.length; i++) junk[i] = (i * 131 + 7) & 255;
+    const fd = openSync(db, 'r+');
+    writeSync(fd, junk, 0, junk.length, size - 6 * 4096);
+    closeSync(fd);
+    for (const args of [['search', 'native', '--mode', 'fts'], ['search', 'native']]) {
+      const r = await run([...args, '--db', db]);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toBe(`docs-store: ${db}: the database is corrupt (database disk image is malformed); rebuild it with "docs-store ingest" into a new --db\n`);
+    }
+    // A reader met a newer schema with "open it once for writing to migrate"; a write says upgrade.
+    const newer = join(ws, 'newer.db');
+    const d = new Database(newer);
+    d.exec('CREATE TABLE t (x); PRAGMA user_version = 7');
+    d.close();
+    for (const args of [['stats'], ['search', 'x', '--mode', 'fts']]) {
+      const r = await run([...args, '--db', newer]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`docs-store: ${newer}: schema version 7 is newer than this docs-store knows (2); upgrade chunkyard\n`);
+    }
+  }, 30_000);
 
   it.runIf(process.platform !== 'win32')('a --db or --config that is a FIFO, a device or a folder is refused at once, naming it', async () => {
     execFileSync('mkfifo', [join(ws, 'db.pipe')]);

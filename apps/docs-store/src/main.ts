@@ -187,7 +187,7 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
     }
     // The environment (permissions, a full disk, a path that is not what it should be) is
     // reported as a message; only a real bug keeps its stack trace.
-    const env = environmentMessage(err);
+    const env = environmentMessage(err, ctx.dbPath);
     if (env) {
       io.stderr(`docs-store: ${env}\n`);
       return 1;
@@ -237,14 +237,30 @@ const ERRNO_HINTS: Record<string, string> = {
 };
 
 /** A file-system or SQLite failure as one line naming the path, or null for anything else. */
-function environmentMessage(err: unknown): string | null {
+function environmentMessage(err: unknown, dbPath: string): string | null {
   if (!(err instanceof Error)) return null;
   const e = err as NodeJS.ErrnoException & { code?: unknown };
   if (typeof e.code === 'string' && e.syscall) {
     const hint = ERRNO_HINTS[e.code] ?? e.message;
     return `${e.path ?? e.syscall}: ${hint} (${e.code})`;
   }
-  if (err.name === 'SqliteError') return `the store failed: ${err.message} (${String(e.code)})`;
+  if (err.name === 'SqliteError') {
+    // A fault SQLite finds after the store opened (a corrupt page deep in the file, a full
+    // disk mid-write): name the database and what to do, as an open-time fault does.
+    const code = String(e.code);
+    const fix = code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB'
+      ? `the database is corrupt (${err.message}); rebuild it with "docs-store ingest" into a new --db`
+      : code === 'SQLITE_FULL'
+        ? `the disk is full (${err.message}); free some space and run again`
+        : code.startsWith('SQLITE_IOERR')
+          ? `input/output error (${code}: ${err.message}); check the disk`
+          : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+            ? `the store is locked by another process (${err.message}); try again when it finishes`
+            : code === 'SQLITE_READONLY'
+              ? `cannot write the store (${err.message}); check its permissions or choose another --db`
+              : `the store failed: ${err.message} (${code})`;
+    return `${dbPath}: ${fix}`;
+  }
   return null;
 }
 

@@ -157,6 +157,11 @@ export class DocStore {
       }
       // Version 1 lacks only vector_ann (added in 2), which a reader can do without: it
       // builds the approximate index in memory when asked. Older or newer is refused.
+      if (version > SCHEMA_VERSION) {
+        db.close();
+        // Writing cannot migrate a newer schema down: the same advice as a write-open gives.
+        throw new StoreError(`${path}: schema version ${version} is newer than this docs-store knows (${SCHEMA_VERSION}); upgrade chunkyard`);
+      }
       if (version !== SCHEMA_VERSION && version !== 1) {
         db.close();
         throw new StoreError(`${path}: schema version ${version}, this docs-store reads ${SCHEMA_VERSION}; open it once for writing to migrate`);
