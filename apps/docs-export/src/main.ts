@@ -308,7 +308,8 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
     // A docs root, cache or --out folder that cannot be read or written: one line naming the
     // path and what to do, never a stack trace.
     if (err instanceof NotRegularFileError || isFsError(err)) {
-      io.stderr(`docs-export: ${describeFsError(err)}\n`);
+      // A failed write(2) (ENOSPC, EIO) carries no path: then it was --out's.
+      io.stderr(`docs-export: ${describeFsError(err, opts.out)}\n`);
       return 1;
     }
     if ((err as NodeJS.ErrnoException).code && opts.out) {

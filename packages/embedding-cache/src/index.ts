@@ -289,6 +289,21 @@ export function documentEntryPath(key: DocumentKey): string {
 }
 
 /**
+ * writeFileSync, with the cache entry named in its error: a failed write(2) (ENOSPC, EDQUOT,
+ * EIO) carries no path, so a full disk was reported as "no space left on the device" with
+ * nothing saying that the embedding cache was where it ran out.
+ */
+function writeNamed(file: string, data: string | Uint8Array, entry: string): void {
+  try {
+    writeFileSync(file, data);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e && typeof e === 'object' && typeof e.code === 'string' && e.path === undefined) e.path = entry;
+    throw err;
+  }
+}
+
+/**
  * The vectors of a document entry held in memory as `files` (relative path → bytes, as the Nx
  * plugin's `.pack` of a cache folder holds them), validated exactly as a cache folder's entry
  * is; null unless it is a whole, valid hit. Read-only: nothing is removed or reported.
@@ -526,7 +541,7 @@ export class EmbeddingCache {
       mkdirSync(tmp);
       const chunks = vectors.map((vector, i) => {
         const bytes = encodeVector(vector);
-        writeFileSync(join(tmp, `chunk-${i}.bin`), bytes);
+        writeNamed(join(tmp, `chunk-${i}.bin`), bytes, dir);
         return { textSha256: sha256Hex(texts[i]!), bytesSha256: sha256OfBytes(bytes).toString('hex') };
       });
       const meta: DocumentMetadata = {
@@ -539,7 +554,7 @@ export class EmbeddingCache {
         dimensions,
         chunks,
       };
-      writeFileSync(join(tmp, 'metadata.json'), `${JSON.stringify(meta, null, 2)}\n`);
+      writeNamed(join(tmp, 'metadata.json'), `${JSON.stringify(meta, null, 2)}\n`, dir);
       this.placeDocument(tmp, dir, key, texts, dimensions);
     } finally {
       // After a successful rename `tmp` no longer exists; otherwise this drops our copy.
@@ -579,7 +594,7 @@ export class EmbeddingCache {
     removeStaleTempsOnce(dirname(file));
     const tmp = siblingName(file);
     try {
-      writeFileSync(tmp, encodeTextEntry(model, h, vector));
+      writeNamed(tmp, encodeTextEntry(model, h, vector), file);
       try {
         renameSync(tmp, file);
       } catch (err) {

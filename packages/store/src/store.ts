@@ -605,6 +605,7 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
     return new StoreError(`${path}: cannot open the store for ${purpose === 'write' ? 'writing' : 'reading'} (${String(code)}: ${message}); ${what}`);
   }
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new StoreError(`${path}: the store is locked by another process (${message}); try again when it finishes`);
+  if (code === 'SQLITE_FULL') return new StoreError(`${path}: the disk is full (${message}); free some space and run again`);
   if (code === 'SQLITE_CORRUPT') return new StoreError(`${path}: the database is corrupt (${message}); rebuild it with "docs-store ingest" into a new --db`);
   if (typeof code === 'string' && code.startsWith('SQLITE_')) return new StoreError(`${path}: cannot open the store (${code}: ${message})`);
   return err;

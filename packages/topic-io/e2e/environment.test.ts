@@ -84,7 +84,7 @@ function buildWorkspace(into: string): void {
 }
 
 beforeAll(() => {
-  execFileSync('node', ['tools/build.mjs', ...APPS.map((a) => `apps/${a}`)], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  execFileSync('node', ['tools/build.mjs', ...APPS.map((a) => `apps/${a}`), 'apps/docs-export', 'apps/docs-store'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
   work = mkdtempSync(join(tmpdir(), 'chunkyard-env-'));
   // `nobody` must be able to reach the workspace.
   chmodSync(work, 0o755);
@@ -229,6 +229,30 @@ describe('a folder that cannot be written is a message, not a trace', () => {
       cpSync(join(ws, 'docs/t1/golden-reference.md'), join(mnt, 't1/golden-reference.md'));
       expectMessage(run('chunking-tool', [join(mnt, 't1'), '--config', join(ws, 'chunkyard.config.yaml')]), 1, /full\/t1.*no space left on the device \(ENOSPC\)/);
       expect(readdirSync(join(mnt, 't1')).sort()).toEqual(['golden-reference.md']);
+    } finally {
+      spawnSync('umount', [mnt]);
+    }
+  });
+});
+
+describe('a full disk names where it ran out', () => {
+  // Found by probing: a failed write(2) carries no path, so topic-spec (its embedding cache)
+  // and docs-export (--out) said only "no space left on the device", and docs-store said
+  // "cannot open the store (SQLITE_FULL: ...)" with nothing to do.
+  it.runIf(canMount)('ENOSPC on a full tmpfs: topic-spec --cache-dir, docs-export --out, docs-store --db each name the path', () => {
+    const mnt = join(work, 'full2');
+    mkdirSync(mnt);
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mnt]).status).toBe(0);
+    try {
+      // Leave 4 KiB: folders fit, the data does not.
+      writeFileSync(join(mnt, 'fill'), Buffer.alloc(60 * 1024));
+      const runBin = (app: string, args: string[]): Run => {
+        const r = spawnSync(process.execPath, [join(REPO, 'apps', app, 'bin', `${app}.js`), ...args], { cwd: ws, encoding: 'utf8', timeout: 20_000 });
+        return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+      };
+      expectMessage(runBin('topic-spec', ['docs/t1', '--cache-dir', join(mnt, 'cache')]), 1, new RegExp(`^topic-spec: ${mnt}/cache/\\S+: no space left on the device \\(ENOSPC\\); free some space`));
+      expectMessage(runBin('docs-export', ['docs', '--format', 'jsonl', '--out', join(mnt, 'x.jsonl')]), 1, `docs-export: ${mnt}/x.jsonl: no space left on the device (ENOSPC); free some space and run again`);
+      expectMessage(runBin('docs-store', ['ingest', 'docs/t1', '--db', join(mnt, 's.db')]), 1, `docs-store: ${mnt}/s.db: the disk is full (database or disk is full); free some space and run again`);
     } finally {
       spawnSync('umount', [mnt]);
     }
