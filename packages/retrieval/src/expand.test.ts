@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { chunkDocument } from '@chunkyard/chunking';
 import { describe, expect, it } from 'vitest';
 import type { ManifestChunk } from './contract.js';
-import { BOUNDARY_SEPARATOR, CHUNK_BOUNDARY, expand } from './expand.js';
+import { BOUNDARY_SEPARATOR, CHUNK_BOUNDARY, expand, expandRange } from './expand.js';
 import { REPO, SAMPLE_TOPICS } from './test-fixture-docs.js';
 
 const word = fc.constantFrom('source', 'generation', 'serializer', 'context', 'options', 'type', 'metadata', 'mode', 'runtime', 'trim', 'value', 'field');
@@ -92,5 +92,25 @@ describe('expand', () => {
     const chunks = chunksOf('# T\n\nOne paragraph only.\n', { minTokens: 1, targetTokens: 40, maxTokens: 60 });
     expect(() => expand(chunks, 5, 1)).toThrow(/no chunk 5/);
     expect(() => expand(chunks, 0, -1)).toThrow(/k must be/);
+  });
+});
+
+describe('expandRange', () => {
+  it('is expand for one chunk, and a unit first..last plus ±k is the segments of each chunk in it', () => {
+    fc.assert(
+      fc.property(documentArb, fc.nat(), fc.nat(), fc.integer({ min: 0, max: 2 }), (source, x, y, k) => {
+        const chunks = chunksOf(source, { minTokens: 8, targetTokens: 24, maxTokens: 48 });
+        const a = x % chunks.length;
+        const b = a + (y % (chunks.length - a));
+        expect(expandRange(chunks, a, a, k)).toEqual(expand(chunks, a, k));
+        const e = expandRange(chunks, a, b, k);
+        expect([e.from, e.to]).toEqual([Math.max(0, a - k), Math.min(chunks.length - 1, b + k)]);
+        // Each segment of a range is the same slice expand gives the chunk after its predecessor.
+        e.segments.slice(1).forEach((s) => expect(s).toEqual(expand(chunks, s.index - 1, 1).segments.find((t) => t.index === s.index)));
+        expect(e.text).toBe(e.segments.map((s) => s.text).join(BOUNDARY_SEPARATOR));
+      }),
+      { numRuns: 40 },
+    );
+    expect(() => expandRange([], 0, 0, 0)).toThrow(/no chunks 0..0/);
   });
 });

@@ -16,6 +16,7 @@ export * from './prompt-match.js';
 export * from './similarity.js';
 export * from './hybrid.js';
 export * from './expand.js';
+export * from './routes.js';
 export * from './embed.js';
 export * from './pack-cache.js';
 export * from './retrieve.js';

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocsClient } from './client.js';
 import { CACHE_DIR, createBackend, findWorkspaceRoot, type EmbeddingBackend } from './embed.js';
 import { BOUNDARY_SEPARATOR } from './expand.js';
-import { rankHybrid } from './hybrid.js';
+import { bm25Terms, rankHybrid } from './hybrid.js';
+import { mergeHits, trimSegments, windowScores } from './routes.js';
 import { discloseTopics, search } from './retrieve.js';
 import { FolderSource } from './source.js';
 import { buildFixtureDocs, SAMPLE_QUESTIONS, type FixtureDocs } from './test-fixture-docs.js';
@@ -172,14 +173,17 @@ describe('search', () => {
     }
   });
 
-  it("with ranking 'hybrid', ranks every chunk searched by cosine + BM25 over their embedTexts", async () => {
+  it("with ranking 'hybrid' and routes off, ranks every chunk searched by cosine + BM25 over their embedTexts", async () => {
     const client = new DocsClient(new FolderSource(fx.docs));
     const real = createProvider({ provider: 'local' });
     const backend: EmbeddingBackend = { provider: real, cache: null, configFile: null };
     const query = 'Which garbage collector settings does trimming remove from the app?';
-    const r = await search(client, { query, n: 3, maxDistance: 0, embeddings: () => backend, ranking: 'hybrid' });
+    const r = await search(client, { query, n: 3, maxDistance: 0, embeddings: () => backend, ranking: 'hybrid', routes: false });
     expect(r.method).toBe('embedding');
     expect(r.chunks).toHaveLength(3);
+    // Every route switched off on its own, with BM25's k1 back at 1.2, is the same ranking.
+    const off = await search(client, { query, n: 3, maxDistance: 0, embeddings: () => backend, routes: { windows: [], merge: false, trim: 0, bm25K1: 1.2 } });
+    expect(off.chunks).toEqual(r.chunks);
     // Against the pure stage over every chunk of every topic, built independently here.
     const items: { ref: string; vector: Float32Array; text: string }[] = [];
     for (const t of await client.topics()) {
@@ -190,6 +194,48 @@ describe('search', () => {
     const expected = rankHybrid(query, qv!, items, 3);
     expect(r.chunks.map((c) => `${c.topic}#${c.index}`)).toEqual(expected.map((e) => e.ref));
     r.chunks.forEach((c, i) => expect(c.score).toEqual({ kind: 'hybrid', score: expected[i]!.score, similarity: expected[i]!.similarity, bm25: expected[i]!.bm25 }));
+  });
+
+  it('by default runs the routes: window scores, gated small-to-big units of adjacent chunks, trimmed edges', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const real = createProvider({ provider: 'local' });
+    const backend: EmbeddingBackend = { provider: real, cache: null, configFile: null };
+    const query = 'Which garbage collector settings does trimming remove from the app?';
+    const r = await search(client, { query, n: 5, maxDistance: 0, embeddings: () => backend });
+    expect(r.method).toBe('embedding');
+    // Against the pure stages composed here over every chunk of every topic.
+    const items: { group: string; index: number; vector: Float32Array; embed: string; text: string }[] = [];
+    const chunksOf = new Map<string, { originalText: string; embedText: string; overlapChars: number }[]>();
+    for (const t of await client.topics()) {
+      const m = JSON.parse(readFileSync(join(fx.docs, t.id, '_chunks/golden-reference.json'), 'utf8')) as { chunks: { originalText: string; embedText: string; overlapChars: number }[] };
+      const doc = Object.keys(t.index._embedded.chunks)[0]!;
+      chunksOf.set(`${t.id}\0${doc}`, m.chunks);
+      (await real.embed(m.chunks.map((c) => c.embedText))).forEach((vector, index) =>
+        items.push({ group: `${t.id}\0${doc}`, index, vector, embed: m.chunks[index]!.embedText, text: m.chunks[index]!.originalText }),
+      );
+    }
+    const [qv] = await real.embed([query]);
+    const s = windowScores(query, qv!, items);
+    const order = items.map((_, i) => i).sort((a, b) => s.fused[b]! - s.fused[a]! || a - b).slice(0, 30);
+    const units = mergeHits(order.map((i) => ({ group: items[i]!.group, index: items[i]!.index, score: s.fused[i]! })), 5);
+    expect(r.chunks.map((c) => [c.topic, c.index])).toEqual(units.map((u) => [u.group.split('\0')[0], items[order[u.opener]!]!.index]));
+    expect(r.chunks.length).toBeLessThanOrEqual(5);
+    r.chunks.forEach((c, i) => {
+      const u = units[i]!;
+      expect(c.span.from).toBeGreaterThanOrEqual(u.first);
+      expect(c.span.to).toBeLessThanOrEqual(u.last);
+      const all = chunksOf.get(u.group)!;
+      const segs = [];
+      for (let j = u.first; j <= u.last; j++) segs.push({ index: j, text: j === u.first ? all[j]!.originalText : all[j]!.originalText.slice(all[j]!.overlapChars) });
+      expect(c.text).toBe(trimSegments(segs, query, 1, bm25Terms).map((x) => x.text).join(BOUNDARY_SEPARATOR));
+      expect(c.score?.kind).toBe('hybrid');
+    });
+    const scores = r.chunks.map((c) => (c.score?.kind === 'hybrid' ? c.score.score : NaN));
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    // The routes shorten what comes back against the same n chunks unmerged, untrimmed.
+    const plain = await search(client, { query, n: 5, maxDistance: 0, embeddings: () => backend, routes: false });
+    expect(r.chunks.reduce((a, c) => a + c.text.length, 0)).toBeLessThan(plain.chunks.reduce((a, c) => a + c.text.length, 0) * 2);
+    await expect(search(client, { query, maxDistance: 0, embeddings: () => backend, routes: { trim: -1 } })).rejects.toThrow(/routes.trim/);
   });
 
   it('rejects an unknown ranking', async () => {

@@ -4,21 +4,28 @@
  *   discloseTopics  topics -> first n of a stripe order per document -> chunk texts
  *   search          query -> SimHash prompt match -> (none within distance) embedding ranking
  *                   (cosine + BM25 by default, or with ranking 'embedding' cosine alone) -> chunk texts, expanded by ±k neighbours
+ *                   With ranking 'hybrid' the routes of routes.ts run by default: window scores (±1, ±2),
+ *                   gated small-to-big merge of adjacent hits, edge trimming (issue 17).
  */
 import { toHex } from '@chunkyard/simhash';
 import type { DocsClient } from './client.js';
 import { disclose } from './disclose.js';
 import { chunkVectors, queryVector, type EmbeddingBackend } from './embed.js';
-import { expand } from './expand.js';
-import { rankHybrid } from './hybrid.js';
+import { BOUNDARY_SEPARATOR, expand, expandRange } from './expand.js';
+import { bm25Terms, rankHybrid } from './hybrid.js';
 import { checkMaxDistance, DEFAULT_MAX_HAMMING_DISTANCE, matchQuery, promptCandidates } from './prompt-match.js';
+import { DEFAULT_MERGE, DEFAULT_ROUTE_BM25, DEFAULT_WINDOWS, mergeHits, trimSegments, windowScores, type MergeOptions, type WindowScore } from './routes.js';
 import { rankBySimilarity } from './similarity.js';
 import type { LoadedTopic } from './walk.js';
 
 export type Score =
   | { kind: 'hamming'; distance: number; hash: string }
   | { kind: 'cosine'; similarity: number }
-  /** Hybrid ranking: `score` = similarity and BM25, each divided by its maximum over the chunks searched, summed (0..2). */
+  /**
+   * Hybrid ranking: `score` = similarity and BM25, each divided by its maximum over the chunks
+   * searched, summed (0..2); with the routes on, plus each window's same two scores times its
+   * weight (0..2 + 2 × the window weights: 0..6 by default). similarity and bm25 are the chunk's own.
+   */
   | { kind: 'hybrid'; score: number; similarity: number; bm25: number };
 
 /** How the embedding fallback ranks chunks: by cosine alone, or cosine + BM25 (see hybrid.ts). */
@@ -33,9 +40,12 @@ export interface RetrievedChunk {
   isCode: boolean;
   /** The chunk file's path (folder source) or URL. */
   location: string;
-  /** The chunk's text, or with k > 0 the expanded text (neighbours joined with [CHUNK BOUNDARY]). */
+  /**
+   * The chunk's text, or with k > 0 the expanded text (neighbours joined with [CHUNK BOUNDARY]).
+   * A small-to-big unit of search's routes: its chunks joined the same way, edges trimmed.
+   */
   text: string;
-  /** The chunk indices `text` spans (from = to = index when k = 0). */
+  /** The chunk indices `text` spans (from = to = index when k = 0 and no unit merged). */
   span: { from: number; to: number };
   score?: Score;
 }
@@ -125,6 +135,23 @@ export interface SearchRequest {
    * finds 13.4 recall points more on the Chroma set and 5.5 more on the held-out docs set.
    */
   ranking?: Ranking;
+  /**
+   * The retrieval routes run after the hybrid ranking (default on; false: off, the n best
+   * chunks as ranked by cosine + BM25 with k1 1.2). Not applied with ranking 'embedding'.
+   */
+  routes?: RouteOptions | false;
+}
+
+/** search()'s routes (routes.ts); each part turned off on its own. */
+export interface RouteOptions {
+  /** Window scores added to each chunk's (default ±1 and ±2, weight 1 each; [] turns off). */
+  windows?: readonly WindowScore[];
+  /** BM25's k1 in the hybrid ranking with routes (default 0.6). */
+  bm25K1?: number;
+  /** Small-to-big merge of adjacent hits (default depth 30, gate 0.65, gateOpen, fill; false turns off). */
+  merge?: MergeOptions | false;
+  /** Edge trimming: sentences sharing fewer than this many terms with the query are cut from a unit's edges (default 1; 0 turns off). Only with k = 0. */
+  trim?: number;
 }
 
 export interface SearchResult {
@@ -168,10 +195,77 @@ export async function search(client: DocsClient, req: SearchRequest): Promise<Se
     }
   }
   const qv = await queryVector(backend, req.query);
+  if (ranking === 'hybrid' && req.routes !== false) {
+    const chunks = await routedSearch(client, req.query, qv, items, n, k, req.routes ?? {});
+    return { ...base, method: 'embedding', model: backend.provider.model, chunks };
+  }
   const ranked: { ref: { topic: LoadedTopic; doc: string; index: number }; score: Score }[] =
     ranking === 'hybrid'
       ? rankHybrid(req.query, qv, items, n).map((r) => ({ ref: r.ref, score: { kind: 'hybrid', score: r.score, similarity: r.similarity, bm25: r.bm25 } }))
       : rankBySimilarity(qv, items, n).map((r) => ({ ref: r.ref, score: { kind: 'cosine', similarity: r.score } }));
   const chunks = await Promise.all(ranked.map((r) => retrieveChunk(client, r.ref.topic, r.ref.doc, r.ref.index, k, r.score)));
   return { ...base, method: 'embedding', model: backend.provider.model, chunks };
+}
+
+type Ref = { topic: LoadedTopic; doc: string; index: number };
+
+async function routedSearch(
+  client: DocsClient,
+  query: string,
+  qv: Float32Array,
+  items: readonly { ref: Ref; vector: Float32Array; text: string }[],
+  n: number,
+  k: number,
+  routes: RouteOptions,
+): Promise<RetrievedChunk[]> {
+  const trim = routes.trim ?? 1;
+  if (!Number.isInteger(trim) || trim < 0) throw new RangeError(`routes.trim must be a non-negative integer, got ${trim}`);
+  const manifests = new Map<string, Awaited<ReturnType<DocsClient['manifest']>>>();
+  const groupOf = (r: Ref) => `${r.topic.id}\0${r.doc}`;
+  for (const it of items) if (!manifests.has(groupOf(it.ref))) manifests.set(groupOf(it.ref), await client.manifest(it.ref.topic, it.ref.doc));
+  const scored = windowScores(
+    query,
+    qv,
+    items.map((it) => ({ group: groupOf(it.ref), vector: it.vector, embed: it.text, text: manifests.get(groupOf(it.ref))!.chunks[it.ref.index]?.originalText ?? '' })),
+    { windows: routes.windows ?? DEFAULT_WINDOWS, bm25: { ...DEFAULT_ROUTE_BM25, ...(routes.bm25K1 !== undefined ? { k1: routes.bm25K1 } : {}) } },
+  );
+  const merge = routes.merge === false ? null : { ...DEFAULT_MERGE, ...routes.merge };
+  const order = Array.from(items.keys())
+    .sort((a, b) => scored.fused[b]! - scored.fused[a]! || a - b)
+    .slice(0, Math.max(n, merge?.depth ?? 0));
+
+
+  const hits = order.map((i) => ({ group: groupOf(items[i]!.ref), index: items[i]!.ref.index, score: scored.fused[i]! }));
+  // Merge off: each of the n best chunks is its own unit.
+  const units = merge ? mergeHits(hits, n, merge) : hits.slice(0, n).map((h, rank) => ({ group: h.group, first: h.index, last: h.index, opener: rank, hits: 1 }));
+  return Promise.all(
+    units.map(async (u) => {
+      const opener = order[u.opener]!;
+      const { topic, doc, index } = items[opener]!.ref;
+      const manifest = manifests.get(u.group)!;
+      let text: string;
+      let span: { from: number; to: number };
+      if (k === 0 && u.first === u.last && trim === 0) {
+        text = await client.chunkText(topic, doc, index);
+        span = { from: index, to: index };
+      } else {
+        const e = expandRange(manifest.chunks, u.first, u.last, k, index);
+        const segs = k === 0 && trim > 0 ? trimSegments(e.segments, query, trim, bm25Terms) : e.segments;
+        text = segs.map((s) => s.text).join(BOUNDARY_SEPARATOR);
+        span = { from: segs[0]?.index ?? e.from, to: segs[segs.length - 1]?.index ?? e.to };
+      }
+      const item = client.item(topic, doc, index);
+      return {
+        topic: topic.id,
+        doc,
+        index,
+        title: item.title,
+        isCode: item.is_code,
+        location: client.source.describe(client.chunkUrl(topic, doc, index)),
+        text,
+        span,
+        score: { kind: 'hybrid', score: scored.fused[opener]!, similarity: scored.similarity[opener]!, bm25: scored.bm25[opener]! },
+      };
+    }),
+  );
 }
