@@ -28,7 +28,7 @@ const { recordSpan } = await import('../tools/eval/spans.mjs');
 const { fitTfidf, tfidfTokens } = await import('../tools/eval/tfidf.mjs');
 const { pairedBootstrap } = await import('../tools/eval/stats.mjs');
 const { expandByScore, fuseScores, mergeAdjacent, mergeRanked, topIndexes, trimUnit, windowTexts, withNeighbours } = await import('../tools/eval/routes.mjs');
-const { Bm25Index, bm25Terms } = await import(dist('retrieval'));
+const { Bm25Index, bm25Terms, windowVectors } = await import(dist('retrieval'));
 const { loadSet, SETS } = await import('../tools/eval/sets.mjs');
 const { contextualTexts, parseContextModes } = await import('../tools/eval/context.mjs');
 
@@ -86,6 +86,9 @@ Options:
   --local-idf W[@R] add W times a score with idf over the chunk's ±R region (default R 3)
   --bm25-weight W, --bm25-k1 K   BM25's weight in the fusion and its k1 (with --hybrid)
   --window-score W@R[+W@R...]    several window scores, radius R each
+  --window-vectors text|sum      a window's embedder score: its text embedded (default), or
+                    (not with tf-idf) the sum of its chunks' vectors, as search() in
+                    @chunkyard/retrieval does (windowVectors)
   --bridge B        with --merge-adjacent: a hit within B chunks of a unit joins it, the chunks
                     between included (structure-free "parent when several snippets match")
   --fill-gate G     with --merge-adjacent: past rank k, only hits scoring ≥ G × the best join or
@@ -268,6 +271,7 @@ async function main() {
       'local-idf': { type: 'string' },
       trim: { type: 'string' },
       'trim-terms': { type: 'string', default: 'prefix5' },
+      'window-vectors': { type: 'string', default: 'text' },
       'bm25-k1': { type: 'string' },
       bridge: { type: 'string' },
       'fill-gate': { type: 'string' },
@@ -295,6 +299,7 @@ async function main() {
   const gate = values['expand-gate'] === undefined ? 0 : Number(values['expand-gate']);
   if (!(gate >= 0 && gate <= 1)) throw new Error(`--expand-gate must be a number in [0, 1], got ${values['expand-gate']}`);
   if (!['embedText', 'originalText'].includes(values.embed)) throw new Error(`--embed must be embedText or originalText`);
+  if (!['text', 'sum'].includes(values['window-vectors'])) throw new Error(`--window-vectors must be text or sum, got ${values['window-vectors']}`);
   let configs = [...DEFAULTS, ...(values.add ?? [])].map(parseSpec);
   if (values.list) return void console.log(configs.map((c) => `${c.name}\t${c.spec}`).join('\n'));
   if (values.only) {
@@ -323,6 +328,7 @@ async function main() {
     if (values.config) settings = { ...settings, ...(parseConfig(readFileSync(values.config, 'utf8'), values.config).embeddings ?? {}) };
     provider = createProvider({ ...settings, provider: embedder });
   }
+  if (values['window-vectors'] === 'sum' && TFIDF[embedder]) throw new Error('--window-vectors sum needs an embedder with vectors (not tf-idf)');
   const lc = configs.some((c) => c.kind !== 'ours') ? await langchain() : null;
 
   console.error(`eval: set ${values.set}, ${questions.length} questions, ${corpora.size} corpora, k=${k}, embedder ${provider.provider}/${provider.model}`);
@@ -374,6 +380,11 @@ async function main() {
         if (TFIDF[embedder]) {
           const index = fitTfidf(docs, TFIDF[embedder]);
           scorers.push({ weight, window: t > 0, score: (q) => index.scores(q.text) });
+        } else if (t > 0 && values['window-vectors'] === 'sum') {
+          // @chunkyard/retrieval's search(): the window's vector is the sum of its chunks' vectors.
+          const own = await provider.embed(embedTexts);
+          const units = windowVectors(ordered.map((c, j) => ({ group: c.corpusId, vector: own[j] })), windows[t - 1].radius).map(unitVector);
+          scorers.push({ weight, window: true, score: (_q, i) => units.map((u) => dot(u, questionVectors[i])) });
         } else {
           const units = (await provider.embed(docs)).map(unitVector);
           scorers.push({ weight, window: t > 0, score: (_q, i) => units.map((u) => dot(u, questionVectors[i])) });
@@ -499,7 +510,7 @@ async function main() {
     const summary = summarizeByCorpus(rows);
     const size = cfg.kind === 'ours' ? (cfg.options.targetTokens ?? cfg.options.windowTokens ?? cfg.options.snippetTargetTokens ?? options?.targetTokens ?? '') : cfg.size;
     const overlap = cfg.kind === 'ours' ? (cfg.options.windowOverlapTokens ?? cfg.options.snippetOverlapTokens ?? (cfg.strategy === 'semantic' ? `${options?.overlapSentences ?? 2} sent.` : options?.snippetOverlapTokens ?? options?.windowOverlapTokens ?? '')) : cfg.overlap;
-    const route = routed ? { hybrid: !!values.hybrid, windowScore: values['window-score'] ?? 0, mergeAdjacent: !!values['merge-adjacent'], mergeDepth: values['merge-adjacent'] ? mergeDepth : null, bridge: bridge || null, fillGate: fillGate || null, half: values.half ?? null, neighbours: !!values.neighbours, context: values.context ?? null, expandGate: gate || null } : null;
+    const route = routed ? { hybrid: !!values.hybrid, windowScore: values['window-score'] ?? 0, mergeAdjacent: !!values['merge-adjacent'], mergeDepth: values['merge-adjacent'] ? mergeDepth : null, bridge: bridge || null, fillGate: fillGate || null, half: values.half ?? null, neighbours: !!values.neighbours, context: values.context ?? null, expandGate: gate || null, trim: values.trim ?? null, trimTerms: values.trim ? values['trim-terms'] : null, windowVectors: values['window-vectors'] } : null;
     const dump = process.env.CHUNKYARD_EVAL_DUMP ? { spans, embeds: embedTexts } : {};
     const r = { ...dump, name: cfg.name, spec: cfg.spec, route, kind: cfg.kind, size, overlap, options, chunks: spans.length, meanTokens: tokens / Math.max(1, spans.length), mapping, chunkMs: Math.round(chunkMs), summary, perQuestion: rows };
     results.push(r);
