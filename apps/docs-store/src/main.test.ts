@@ -392,6 +392,8 @@ describe('usage', () => {
     [['search', 'x', '--hint', 'poem'], /--hint must be one of prose, table, code, list, quote, mixed/],
     [['ingest', 'deep'], /deep: a folder, but not a topic \(no golden-reference\.md in it\)/],
     [['ingest', '--nope'], /Unknown option '--nope'/],
+    // Found by probing: `stats extra` ignored the word and printed the default store's stats.
+    [['stats', 'other.db'], /stats: takes no arguments, got "other\.db" \(the database is --db PATH\)/],
   ])('%j exits 2 with a clear message', async (args, message) => {
     const r = await run(args);
     expect(r.code).toBe(2);

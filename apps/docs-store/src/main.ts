@@ -393,6 +393,8 @@ function expand(ctx: Context): number {
 }
 
 function stats(ctx: Context): number {
+  // As mcp: an extra word (a path meant for --db) must not pass silently.
+  if (ctx.args.length > 0) throw new UsageError(`stats: takes no arguments, got ${ctx.args.map((a) => JSON.stringify(a)).join(' ')} (the database is --db PATH)`);
   const store = openForReading(ctx);
   try {
     const s = store.stats();

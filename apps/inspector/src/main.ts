@@ -69,7 +69,9 @@ async function run(argv: string[], io: Io): Promise<number> {
       io.stdout(`chunk-inspector ${VERSION}\n`);
       return 0;
     }
-    if (positionals[0] !== 'build' || positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no command given (build)' : `unknown command ${JSON.stringify(positionals.join(' '))} (build)`);
+    if (positionals.length === 0) throw new Error('no command given (build)');
+    if (positionals[0] !== 'build') throw new Error(`unknown command ${JSON.stringify(positionals[0])} (build)`);
+    if (positionals.length > 1) throw new Error(`build takes no arguments, got ${positionals.slice(1).map((a) => JSON.stringify(a)).join(' ')} (the folder is --out DIR)`);
     if (!values.out) throw new Error('build: --out DIR is required');
     out = resolve(values.out);
     if (existsSync(out) && !statSync(out).isDirectory()) throw new Error(`--out ${values.out}: exists and is not a folder`);
