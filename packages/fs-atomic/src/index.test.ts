@@ -378,6 +378,14 @@ describe('environment errors for a user (issue 15)', () => {
     const json = JSON.stringify({ t: 'x\u009by\u007f' });
     expect(JSON.parse(escapeControl(json))).toEqual({ t: 'x\u009by\u007f' });
   });
+
+  it('escapeControl: bidi embeddings, overrides and isolates become visible; other marks and scripts stay', () => {
+    const trojan = 'title \u202eexe.txt\u202c and \u2066x\u2069 \u202a\u202b\u202d \u2067\u2068';
+    expect(escapeControl(trojan)).toBe('title \\u202eexe.txt\\u202c and \\u2066x\\u2069 \\u202a\\u202b\\u202d \\u2067\\u2068');
+    // Right-to-left text itself, and the left/right marks that only nudge neutral characters, are content.
+    expect(escapeControl('שלום עולם \u200e\u200f مرحبا \u2065\u206a')).toBe('שלום עולם \u200e\u200f مرحبا \u2065\u206a');
+    expect(JSON.parse(escapeControl(JSON.stringify({ t: 'a\u202eb' })))).toEqual({ t: 'a\u202eb' });
+  });
 });
 
 describe('mkdirp', () => {

@@ -424,9 +424,11 @@ export async function guardEnvironment<T extends CliIo>(tool: string, io: T, bod
 /**
  * Makes text from documents safe for a terminal: C0 controls (but tab, newline and the CR of a
  * CRLF), DEL and C1 controls become \u001b-style escapes, so a title cannot clear the screen,
- * set the window title or move the cursor. The form is JSON's own, so escaping JSON output
- * keeps it valid JSON (JSON.stringify leaves DEL and C1 raw).
+ * set the window title or move the cursor. So do the bidirectional embeddings, overrides and
+ * isolates (U+202A–202E, U+2066–2069): they reorder what a terminal shows, so a title or path
+ * could display as something else ("Trojan Source"). The form is JSON's own, so escaping JSON
+ * output keeps it valid JSON (JSON.stringify leaves DEL, C1 and these raw).
  */
 export function escapeControl(text: string): string {
-  return text.replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
