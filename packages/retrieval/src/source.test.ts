@@ -88,6 +88,46 @@ describe('UrlSource', () => {
     await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(/request failed \(ECONNREFUSED\); is the server running\?/);
   });
 
+  it('stops reading a body at its byte cap: an endless or oversized response is an error, not unbounded memory', async () => {
+    const block = Buffer.alloc(64 * 1024, 'x');
+    const endless = createServer((req, res) => {
+      if (req.url === '/sized.json') {
+        res.writeHead(200, { 'content-length': String(10 * 1024 * 1024) });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const pump = () => {
+        while (res.write(block));
+      };
+      res.on('drain', pump);
+      res.on('close', () => res.off('drain', pump));
+      pump();
+    });
+    await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
+    const port = (endless.address() as AddressInfo).port;
+    try {
+      const s = new UrlSource(`http://127.0.0.1:${port}/`, { maxBytes: 1024 * 1024 });
+      await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(`http://127.0.0.1:${port}/index.json: response larger than 1048576 bytes; is this a chunkyard docs server?`);
+      await expect(s.readText(new URL(`http://127.0.0.1:${port}/sized.json`))).rejects.toThrow(/response larger than 1048576 bytes/);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise<void>((r) => endless.close(() => r()));
+    }
+  });
+
+  it('decodes a body as res.text() does: UTF-8, BOM dropped, a body under the cap whole', async () => {
+    const text = '\ufeff{"t":"chunk ✓ 日本語"}';
+    const server2 = createServer((_req, res) => res.end(Buffer.from(text, 'utf8')));
+    await new Promise<void>((r) => server2.listen(0, '127.0.0.1', r));
+    try {
+      const s = new UrlSource(`http://127.0.0.1:${(server2.address() as AddressInfo).port}/`, { maxBytes: Buffer.byteLength(text) });
+      expect(await s.readText(s.rootIndexUrl)).toBe('{"t":"chunk ✓ 日本語"}');
+    } finally {
+      await new Promise<void>((r) => server2.close(() => r()));
+    }
+  });
+
   it('rejects URLs it cannot use', () => {
     expect(() => new UrlSource('ftp://x/')).toThrow(/only http and https/);
     expect(() => new UrlSource('http://')).toThrow(/not a valid URL/);

@@ -115,15 +115,25 @@ export class FolderSource implements DocsSource {
 }
 
 export interface UrlSourceOptions {
-  /** Per-request timeout (default 30 s). */
+  /** Per-request timeout, body included (default 30 s). */
   timeoutMs?: number;
+  /** Largest response body read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxBytes?: number;
 }
+
+/**
+ * 512 MiB: about the longest string V8 can make (2^29 − 24 UTF-16 units), so a larger body
+ * could not be returned as text anyway. Without a cap, a server that never ends its body grew
+ * docs-query past 10 GB of memory before any timeout fired.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 512 * 1024 * 1024;
 
 export class UrlSource implements DocsSource {
   readonly folder = null;
   readonly base: URL;
   readonly rootIndexUrl: URL;
   private readonly timeoutMs: number;
+  private readonly maxBytes: number;
 
   constructor(baseUrl: string | URL, options: UrlSourceOptions = {}) {
     let base: URL;
@@ -139,6 +149,7 @@ export class UrlSource implements DocsSource {
     this.base = base;
     this.rootIndexUrl = new URL('index.json', base);
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   describe(url: URL): string {
@@ -153,15 +164,44 @@ export class UrlSource implements DocsSource {
     try {
       res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'error' });
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      const why = e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (e.cause?.code ?? e.message);
-      throw new SourceError(url.href, `request failed (${why}); is the server running?`);
+      throw new SourceError(url.href, `request failed (${this.why(err)}); is the server running?`);
     }
     if (!res.ok) {
       await res.body?.cancel();
       throw new SourceError(url.href, `HTTP ${res.status} ${res.statusText}`.trim());
     }
-    return res.text();
+    const tooLarge = () => new SourceError(url.href, `response larger than ${this.maxBytes} bytes; is this a chunkyard docs server?`);
+    if (Number(res.headers.get('content-length')) > this.maxBytes) {
+      await res.body?.cancel();
+      throw tooLarge();
+    }
+    if (!res.body) return '';
+    // Read piece by piece so that an endless or oversized body stops at the cap.
+    const reader = res.body.getReader();
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > this.maxBytes) {
+          await reader.cancel();
+          throw tooLarge();
+        }
+        parts.push(value);
+      }
+    } catch (err) {
+      if (err instanceof SourceError) throw err;
+      throw new SourceError(url.href, `reading the response failed (${this.why(err)})`);
+    }
+    // What res.text() does: UTF-8, a BOM dropped, bad bytes replaced.
+    return new TextDecoder().decode(Buffer.concat(parts, size));
+  }
+
+  private why(err: unknown): string {
+    const e = err as Error & { cause?: { code?: string } };
+    return e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (e.cause?.code ?? e.message);
   }
 }
 
