@@ -55,10 +55,19 @@ export function isDelimiterRow(line) {
   return t.includes('|') && DELIMITER_ROW.test(t);
 }
 
-/** A line that looks like a table row: trimmed, it starts or ends with `|`. @param {string} line */
+/** A list item's first line: a bullet (`-`, `*`, `+`) or ordered marker (`1.`, `1)`), then a space or the line end. */
+const LIST_ITEM_START = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+
+/**
+ * A line that looks like a table row: trimmed, it starts or ends with `|`, and it
+ * does not open a list item. In GFM a list item starts a new block, which ends a
+ * table, so `* \`opt\`: {string|Buffer|` (a list item whose type union wraps onto
+ * the next line, as in the Node.js API docs) is never a table row.
+ * @param {string} line
+ */
 export function isTableRow(line) {
   const t = line.trim();
-  return t.length > 0 && (t.startsWith('|') || t.endsWith('|'));
+  return t.length > 0 && (t.startsWith('|') || t.endsWith('|')) && !LIST_ITEM_START.test(t);
 }
 
 /** Number of cells of a table row (unescaped pipes; leading/trailing pipe optional). @param {string} line */
@@ -85,8 +94,10 @@ export function isHeadlessTableChunk(text) {
   let i = 0;
   while (i < lines.length && (lines[i] ?? '').trim() === '') i++;
   const first = lines[i];
-  if (first === undefined || !isTableRow(first)) return false;
+  if (first === undefined) return false;
+  // The delimiter row first: `- | -` is one, though it starts like a list item.
   if (isDelimiterRow(first)) return true;
+  if (!isTableRow(first)) return false;
   const next = lines[i + 1];
   return next === undefined || !isDelimiterRow(next);
 }

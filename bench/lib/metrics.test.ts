@@ -67,6 +67,22 @@ describe('tables', () => {
     expect(isHeadlessTableChunk('Some prose | with a pipe inside.')).toBe(false);
     expect(isHeadlessTableChunk('')).toBe(false);
   });
+
+  it('a list item whose first line ends with a pipe is not a table row (issue 15: tls.md)', () => {
+    // The one "headless-table chunk" of chunkyard-semantic on the Node.js API docs: a
+    // split list starting at this item of tls.md, whose type union wraps after a `|`.
+    const item =
+      '* `ALPNProtocols`: {string\\[]|Buffer\\[]|TypedArray\\[]|DataView\\[]|Buffer|\n' +
+      '    TypedArray|DataView}\n    An array of strings.';
+    expect(isHeadlessTableChunk(item)).toBe(false);
+    expect(isHeadlessTableChunk('- a |\n- b |')).toBe(false);
+    expect(isHeadlessTableChunk('12) x | y |\ntext')).toBe(false);
+    // Still headless: a body row indented inside a list item, and a pipe-less delimiter row.
+    expect(isHeadlessTableChunk('  | 1 | 2 |\n  | 3 | 4 |')).toBe(true);
+    expect(isHeadlessTableChunk('- | -\n1 | 2')).toBe(true);
+    // Not a list marker: no space after it.
+    expect(isHeadlessTableChunk('-x | y |')).toBe(true);
+  });
 });
 
 describe('source structure', () => {
