@@ -11,7 +11,7 @@
  * This file is the edge: it asks the file system where the tools are installed and whether a
  * docs root is a symlink. Everything else is in plugin.cjs, which only sees paths.
  */
-const { existsSync, lstatSync, readFileSync, realpathSync } = require('node:fs');
+const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, join, relative, sep } = require('node:path');
 const { createProjects, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES } = require('./plugin.cjs');
 
@@ -83,6 +83,44 @@ function explainEmptyRoot(docsRoot, workspaceRoot) {
 }
 
 /**
+ * The first topic marker under a docs root that is a symlink Node cannot follow (dangling, a
+ * loop): Nx leaves such a file out of the files it hands the plugin, so without this the
+ * topic silently has no project, and index-tool later fails on its parent with a misleading
+ * "index.json: missing". A message naming the file instead. Symlinked folders are not entered
+ * (Nx does not follow them either); dot-folders, node_modules and `_chunks` hold no topics.
+ * @param {string} docsRoot
+ * @param {string} marker
+ * @param {string} workspaceRoot
+ * @returns {string | null}
+ */
+function brokenMarker(docsRoot, marker, workspaceRoot) {
+  const stack = [docsRoot];
+  for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
+    let entries;
+    try {
+      entries = readdirSync(join(workspaceRoot, dir), { withFileTypes: true });
+    } catch {
+      continue; // a missing or unreadable root: explainEmptyRoot says what is wrong
+    }
+    for (const e of entries) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(rel);
+      } else if (e.name === marker && e.isSymbolicLink()) {
+        try {
+          statSync(join(workspaceRoot, rel));
+        } catch (err) {
+          const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+          const why = code === 'ELOOP' ? 'a symlink loop' : code === 'ENOENT' ? 'a symlink to a missing file' : `a symlink that cannot be followed (${code})`;
+          return `@chunkyard/nx: ${rel} is ${why}, so this folder cannot be a topic. Point it at a real file or remove it.`;
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * Nx reads the glob before it knows the options, so it cannot name the docs roots or the marker:
  * it matches every file, and plugin.cjs keeps the markers under the configured roots (a path
  * test per file, done in one pass). Matching nx.json too makes the plugin run even when no
@@ -105,6 +143,11 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
     if (markers.some((m) => m.startsWith(`${root}/`))) continue;
     const problem = explainEmptyRoot(root, workspaceRoot);
     if (problem) throw new Error(problem);
+  }
+  // After the root checks: a symlinked root is explained above, never walked here.
+  for (const root of options.docsRoots) {
+    const broken = brokenMarker(root, options.topicMarker, workspaceRoot);
+    if (broken) throw new Error(broken);
   }
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */
@@ -138,4 +181,5 @@ module.exports = {
   createNodesV2,
   locateTool,
   explainEmptyRoot,
+  brokenMarker,
 };

@@ -317,6 +317,30 @@ describe('@chunkyard/nx: the file-system edge', () => {
     expect(() => edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toThrow(/symlink.*Nx does not follow symlinks/);
   });
 
+  it('a dangling or looping marker symlink is an error naming the file, not a silently missing topic (issue 15)', () => {
+    // Nx leaves such a file out of `files`, so the plugin sees only the good topic's marker.
+    const ws = join(temp, 'broken-marker');
+    mkdirSync(join(ws, 'docs/good'), { recursive: true });
+    writeFileSync(join(ws, 'docs/good/golden-reference.md'), '# Good\n');
+    const files = ['nx.json', 'docs/good/golden-reference.md'];
+    expect(Object.keys(edge.createNodesV2[1](files, {}, { workspaceRoot: ws })[0]![1].projects)).toContain('docs/good');
+    mkdirSync(join(ws, 'docs/sec/dangling'), { recursive: true });
+    symlinkSync('missing.md', join(ws, 'docs/sec/dangling/golden-reference.md'));
+    expect(() => edge.createNodesV2[1](files, {}, { workspaceRoot: ws })).toThrow(
+      /^@chunkyard\/nx: docs\/sec\/dangling\/golden-reference\.md is a symlink to a missing file/,
+    );
+    rmSync(join(ws, 'docs/sec'), { recursive: true });
+    mkdirSync(join(ws, 'docs/loop'));
+    symlinkSync('golden-reference.md', join(ws, 'docs/loop/golden-reference.md'));
+    expect(() => edge.createNodesV2[1](files, {}, { workspaceRoot: ws })).toThrow(/docs\/loop\/golden-reference\.md is a symlink loop/);
+    // A symlink to a real file is a topic like any other (Nx lists it); no error.
+    rmSync(join(ws, 'docs/loop'), { recursive: true });
+    mkdirSync(join(ws, 'docs/linked'));
+    writeFileSync(join(ws, 'docs/linked/real.md'), '# Linked\n');
+    symlinkSync('real.md', join(ws, 'docs/linked/golden-reference.md'));
+    expect(() => edge.createNodesV2[1]([...files, 'docs/linked/golden-reference.md'], {}, { workspaceRoot: ws })).not.toThrow();
+  });
+
   it('a missing docs root names the option; an existing empty one is just nothing to build', () => {
     const ws = join(temp, 'empty');
     mkdirSync(ws);
