@@ -233,8 +233,6 @@ async function routedSearch(
   const order = Array.from(items.keys())
     .sort((a, b) => scored.fused[b]! - scored.fused[a]! || a - b)
     .slice(0, Math.max(n, merge?.depth ?? 0));
-
-
   const hits = order.map((i) => ({ group: groupOf(items[i]!.ref), index: items[i]!.ref.index, score: scored.fused[i]! }));
   // Merge off: each of the n best chunks is its own unit.
   const units = merge ? mergeHits(hits, n, merge) : hits.slice(0, n).map((h, rank) => ({ group: h.group, first: h.index, last: h.index, opener: rank, hits: 1 }));
