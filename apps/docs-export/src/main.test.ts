@@ -6,7 +6,7 @@
  * VectorStoreIndex and SimpleVectorStore), indexed and queried.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Document as LcDocument } from '@langchain/core/documents';
@@ -321,6 +321,34 @@ describe('docs-export', () => {
     }
     expect(statSync(fifo).isFIFO()).toBe(true);
   });
+
+  it.runIf(process.platform !== 'win32')('a --cache-dir that is a FIFO, a device, a dangling symlink or a file is refused (exit 2), naming it', async () => {
+    // Found by probing: each of these was silently skipped (existsSync passed a FIFO or device
+    // and failed a dangling symlink), so --cached-only blamed the cache rather than the option.
+    const fifo = join(ws, 'cache.fifo');
+    spawnSync('mkfifo', [fifo]);
+    const dangling = join(ws, 'cache.dangling');
+    symlinkSync(join(ws, 'no-such-cache'), dangling);
+    const file = join(ws, 'cache.file');
+    writeFileSync(file, 'x');
+    const cases: [string, string][] = [
+      [fifo, 'a FIFO \\(named pipe\\), not a folder'],
+      ['/dev/null', 'a character device, not a folder'],
+      [dangling, `a symlink to ${join(ws, 'no-such-cache')}, which does not exist`],
+      [file, 'a regular file, not a folder'],
+    ];
+    for (const [target, what] of cases) {
+      for (const extra of [[], ['--with-embeddings']]) {
+        const r = await run(['docs', '--format', 'jsonl', ...extra, '--cache-dir', target]);
+        expect(r.code, `${target} ${extra.join(' ')}`).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(new RegExp(`^docs-export: --cache-dir ${target}: ${what}; give an embedding cache folder \\(or one not yet made\\)\n`));
+      }
+    }
+    // A folder not made yet is an empty cache, as topic-spec --cache-dir makes it: not an error.
+    const fresh = await run(['docs', '--format', 'jsonl', '--cache-dir', 'not-yet-made']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+  }, 20_000);
 
   it('a --config given is read even without --with-embeddings: a missing or invalid one is exit 2', async () => {
     const missing = await run(['docs', '--format', 'jsonl', '--config', 'no-such.yaml']);

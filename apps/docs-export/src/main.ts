@@ -5,7 +5,7 @@
  *   docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -163,6 +163,32 @@ interface Parsed {
   out: string | undefined;
 }
 
+/**
+ * Why a --cache-dir cannot be a cache, or null. A folder not made yet is an empty cache (as
+ * topic-spec --cache-dir makes it), but a FIFO, device or file there, or a symlink to nothing
+ * (an unmounted volume, a moved cache), was silently skipped: --cached-only then blamed the
+ * caches instead of the option, and without it every vector was embedded again.
+ */
+function cacheDirProblem(dir: string): string | null {
+  let link;
+  try {
+    link = lstatSync(dir);
+  } catch {
+    return null; // not made yet (or unreadable: reading the cache reports that, naming it)
+  }
+  try {
+    const st = statSync(dir);
+    if (st.isDirectory()) return null;
+    return st.isFile() ? 'a regular file, not a folder' : `${fileKind(st)}, not a folder`;
+  } catch (err) {
+    if (link.isSymbolicLink() && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return `a symlink to ${resolve(dirname(dir), readlinkSync(dir))}, which does not exist`;
+    }
+    if (link.isSymbolicLink() && (err as NodeJS.ErrnoException).code === 'ELOOP') return 'a symlink loop';
+    return null; // unreadable: reading the cache reports that, naming it
+  }
+}
+
 function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   let parsed;
   try {
@@ -208,12 +234,18 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
     }
     if (kind) throw new UsageError(`--out ${values.out}: ${kind}, not a regular file; give a file path, or leave out --out to write to stdout`);
   }
+  const cacheDirs = (values['cache-dir'] ?? []).map((d) => {
+    const dir = resolve(cwd, d);
+    const problem = cacheDirProblem(dir);
+    if (problem) throw new UsageError(`--cache-dir ${d}: ${problem}; give an embedding cache folder (or one not yet made)`);
+    return dir;
+  });
   return {
     docsRoot,
     format: values.format as Format,
     withEmbeddings: values['with-embeddings'],
     cachedOnly: values['cached-only'],
-    cacheDirs: (values['cache-dir'] ?? []).map((d) => resolve(cwd, d)),
+    cacheDirs,
     config: values.config === undefined ? undefined : resolve(cwd, values.config),
     out,
   };
