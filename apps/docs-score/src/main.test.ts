@@ -320,4 +320,23 @@ describe('docs-score --config', () => {
     expect(HELP).toContain('2 usage or config error');
     expect(HELP).toContain('-100..10000');
   });
+
+  it('a --config given is read and checked without --qa, --questions or --queries too: missing or invalid is exit 2', async () => {
+    // Found by probing: the checks alone never opened --config, so a typo in its path or a
+    // broken file passed silently (exit 0), and only a later --qa run reported it.
+    const missing = join(root, 'no-such-config.yaml');
+    const m = await run([pristine, '--config', missing]);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toContain(missing);
+    expect(m.stderr).not.toMatch(/\n\s+at /);
+    expect(m.stdout).toBe('');
+    const bad = join(root, 'bad-config-checks.yaml');
+    writeFileSync(bad, 'chunking:\n  maxTokens: 1e309\n');
+    const b = await run([pristine, '--config', bad]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain(`${bad}:2`);
+    expect(b.stdout).toBe('');
+    // A valid one changes nothing for the checks.
+    expect((await run([pristine, '--config', join(root, 'chunkyard.config.yaml')])).code).toBe(0);
+  });
 });

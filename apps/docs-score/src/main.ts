@@ -234,6 +234,11 @@ function formatRetrieval(r: RetrievalReport): string {
 }
 
 async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult> {
+  // A --config given is read and checked first, whatever else is asked: the checks alone never
+  // opened it, so a typo in its path or a broken file passed silently until a later --qa run.
+  // The default ./chunkyard.config.yaml is read only when embedding needs it.
+  const given = opts.config !== undefined ? loadWorkspace(opts.config) : null;
+  const workspace = () => given ?? loadWorkspace(opts.config);
   const targets: Target[] = dirs.map(findTarget);
   const tally = new Tally();
   const graphs: GraphReport[] = [];
@@ -261,7 +266,7 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
     const corpora = corporaOf(loaded);
     const questions = opts.questions ? csvQuestions(opts.questions, corpora) : qaQuestions(loaded, corpora);
     if (questions.length === 0) throw new UsageError(opts.questions ? `${opts.questions}: no questions` : 'no qa-pairs.md with reference excerpts in the scored topics');
-    const ws = loadWorkspace(opts.config);
+    const ws = workspace();
     const settings = { provider: 'local', ...(ws.config.embeddings ?? {}), ...(opts.provider ? { provider: opts.provider } : {}) } as EmbeddingSettings;
     if (!opts.json) io.stderr(`docs-score: embedding ${corpora.reduce((n, c) => n + c.spans.length, 0)} chunks and ${questions.length} questions (${settings.provider})…\n`);
     retrieval = await measureRetrieval(questions, corpora, createProvider(settings), opts.k);
@@ -270,7 +275,7 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
   let answers: AnswerReport | null = null;
   if (opts.queries) {
     const queries = parseQueries(readRegularFile(opts.queries).toString('utf8'), opts.queries);
-    const ws = loadWorkspace(opts.config);
+    const ws = workspace();
     const settings = { provider: 'local', ...(ws.config.embeddings ?? {}), ...(opts.provider ? { provider: opts.provider } : {}) } as EmbeddingSettings;
     const llm = ws.config.llm;
     // leadLines and cacheDir are chunking-tool's; the rest are the client's settings.
