@@ -122,11 +122,24 @@ describe('docs-query', () => {
     expect(await run(fx.docs, ...q, '--ranking', 'bm25')).toMatchObject({ code: 2, stderr: expect.stringContaining('--ranking: expected embedding or hybrid, got "bm25"') });
   });
 
-  it('says when --topic matches nothing', async () => {
-    for (const extra of [[], ['-q', 'How do I publish an app as native AOT?']]) {
+  it('a --topic that matches nothing is exit 2, naming it and the nearest topics (disclose, search and --list alike)', async () => {
+    // It printed a line but exited 0 with no results, so a script could not tell a typo in
+    // --topic from a search that found nothing.
+    const all = (JSON.parse((await run(fx.docs, '--list', '--json')).stdout) as { topics: { id: string }[] }).topics.map((t) => t.id);
+    expect(all.length).toBeGreaterThan(5);
+    for (const extra of [[], ['-q', 'How do I publish an app as native AOT?'], ['--list'], ['--json']]) {
       const r = await run(fx.docs, '-t', 'nonexistent', '--no-embeddings', ...extra);
-      expect(r).toMatchObject({ code: 0, stderr: 'docs-query: no topic matches nonexistent\n' });
+      expect(r.code, extra.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`docs-query: --topic nonexistent: no topic or section matches; topics: ${all.slice(0, 5).join(', ')} and ${all.length - 5} more (--list shows them all)\n`);
     }
+    // The topics sharing a word with the one given come first: a topic given without its section.
+    const near = await run(fx.docs, '--topic', 'native-aot');
+    expect(near.code).toBe(2);
+    expect(near.stderr).toMatch(/^docs-query: --topic native-aot: no topic or section matches; topics: deployment\/native-aot, /);
+    // A section or a whole id still matches (a trailing slash too).
+    expect((await run(fx.docs, '-t', 'deployment/', '--list')).code).toBe(0);
+    expect((await run(fx.docs, '-t', 'deployment/native-aot', '-n', '1')).code).toBe(0);
   });
 
   it('reports usage errors with exit 2 and broken docs with exit 1, naming the file', async () => {

@@ -79,7 +79,8 @@ provider. Working from a folder inside a workspace, chunk vectors come from (and
 workspace's .embedding-cache/, so a workspace built with the spec step embeds only the query.
 
 Exit status: 0 success (also when a search finds nothing); 1 the docs could not be read or
-are not valid, or embedding failed; 2 usage or config error.
+are not valid, or embedding failed; 2 usage or config error (also a --topic that matches
+no topic or section: the message names the nearest topics).
 `;
 
 export interface Io {
@@ -144,6 +145,21 @@ function rankingOf(v: string | undefined): Ranking | undefined {
   return r;
 }
 
+/**
+ * Up to five topic ids to offer for a --topic that matched nothing: those sharing the most
+ * words with it first (a topic given without its section, a section's word), then by id.
+ */
+function nearestTopics(given: string, ids: readonly string[]): string {
+  if (ids.length === 0) return 'the docs hold no topics';
+  const words = (s: string) => new Set(s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1));
+  const wanted = words(given);
+  const shared = (id: string) => [...words(id)].filter((w) => wanted.has(w)).length;
+  const ranked = ids.map((id) => ({ id, n: shared(id) })).sort((a, b) => b.n - a.n || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const shown = ranked.slice(0, 5).map((r) => r.id);
+  const more = ids.length - shown.length;
+  return `topics: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''} (--list shows them all)`;
+}
+
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   return guardEnvironment('docs-query', io, (safe) => run(argv, safe));
@@ -178,6 +194,13 @@ async function run(argv: string[], io: Io): Promise<number> {
   try {
     const source = isUrl ? openSource(cli.target) : openSource(resolve(cli.target));
     const client = new DocsClient(source);
+    // A --topic that names nothing is a mistake in the arguments (a typo, a topic given without
+    // its section), not an empty result: it printed a line and exited 0, so a script could not
+    // tell it from a search that found nothing. Exit 2, as for a docs folder that does not exist.
+    if (values.topic !== undefined && (await client.topics(values.topic)).length === 0) {
+      io.stderr(`docs-query: --topic ${values.topic}: no topic or section matches; ${nearestTopics(values.topic, (await client.topics()).map((t) => t.id))}\n`);
+      return 2;
+    }
     if (values.list) {
       const topics = await client.topics(values.topic);
       const rows = topics.map((t) => ({
@@ -187,12 +210,10 @@ async function run(argv: string[], io: Io): Promise<number> {
       }));
       if (values.json) io.stdout(`${JSON.stringify({ topics: rows }, null, 2)}\n`);
       else for (const r of rows) io.stdout(`${r.id}\t${r.title}\t${Object.entries(r.documents).map(([d, c]) => `${d}: ${c} chunks`).join(', ')}\n`);
-      if (rows.length === 0) io.stderr(`docs-query: no topic${values.topic ? ` matches ${values.topic}` : 's'}\n`);
+      if (rows.length === 0) io.stderr('docs-query: no topics\n');
       return 0;
     }
-    const noTopics = async () => values.topic !== undefined && (await client.topics(values.topic)).length === 0;
     if (values.query !== undefined) {
-      if (await noTopics()) io.stderr(`docs-query: no topic matches ${values.topic}\n`);
       const result = await search(client, {
         query: values.query,
         ...(values.topic !== undefined ? { topic: values.topic } : {}),
@@ -214,7 +235,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       technical: values.technical,
       withBaseline: values.baseline,
     });
-    if (docs.length === 0) io.stderr(`docs-query: no topic${values.topic ? ` matches ${values.topic}` : 's'}\n`);
+    if (docs.length === 0) io.stderr('docs-query: no topics\n');
     io.stdout(values.json ? `${JSON.stringify({ mode: 'disclose', documents: docs }, null, 2)}\n` : formatDisclosure(docs));
     return 0;
   } catch (err) {
