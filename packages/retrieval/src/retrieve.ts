@@ -50,17 +50,9 @@ export interface RetrievedChunk {
   score?: Score;
 }
 
-async function retrieveChunk(client: DocsClient, topic: LoadedTopic, doc: string, index: number, k: number, score?: Score): Promise<RetrievedChunk> {
+/** The record for chunk `index` of a document, with the text returned for it and the chunks that text spans. */
+function retrievedChunk(client: DocsClient, topic: LoadedTopic, doc: string, index: number, text: string, span: { from: number; to: number }, score?: Score): RetrievedChunk {
   const item = client.item(topic, doc, index);
-  let text: string;
-  let span = { from: index, to: index };
-  if (k > 0) {
-    const e = expand((await client.manifest(topic, doc)).chunks, index, k);
-    text = e.text;
-    span = { from: e.from, to: e.to };
-  } else {
-    text = await client.chunkText(topic, doc, index);
-  }
   const out: RetrievedChunk = {
     topic: topic.id,
     doc,
@@ -73,6 +65,19 @@ async function retrieveChunk(client: DocsClient, topic: LoadedTopic, doc: string
   };
   if (score) out.score = score;
   return out;
+}
+
+async function retrieveChunk(client: DocsClient, topic: LoadedTopic, doc: string, index: number, k: number, score?: Score): Promise<RetrievedChunk> {
+  let text: string;
+  let span = { from: index, to: index };
+  if (k > 0) {
+    const e = expand((await client.manifest(topic, doc)).chunks, index, k);
+    text = e.text;
+    span = { from: e.from, to: e.to };
+  } else {
+    text = await client.chunkText(topic, doc, index);
+  }
+  return retrievedChunk(client, topic, doc, index, text, span, score);
 }
 
 function checkCount(name: string, v: number): number {
@@ -252,18 +257,8 @@ async function routedSearch(
         text = segs.map((s) => s.text).join(BOUNDARY_SEPARATOR);
         span = { from: segs[0]?.index ?? e.from, to: segs[segs.length - 1]?.index ?? e.to };
       }
-      const item = client.item(topic, doc, index);
-      return {
-        topic: topic.id,
-        doc,
-        index,
-        title: item.title,
-        isCode: item.is_code,
-        location: client.source.describe(client.chunkUrl(topic, doc, index)),
-        text,
-        span,
-        score: { kind: 'hybrid', score: scored.fused[opener]!, similarity: scored.similarity[opener]!, bm25: scored.bm25[opener]! },
-      };
+      const score: Score = { kind: 'hybrid', score: scored.fused[opener]!, similarity: scored.similarity[opener]!, bm25: scored.bm25[opener]! };
+      return retrievedChunk(client, topic, doc, index, text, span, score);
     }),
   );
 }
