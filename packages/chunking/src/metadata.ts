@@ -5,7 +5,7 @@
  */
 import type { NormalizedChunk } from './normalize.js';
 import type { HeadingRef, Piece } from './pieces.js';
-import { contentHintOf, headingFields } from './range-context.js';
+import { contentHintOf, headerBreadcrumbOf, withHint } from './range-context.js';
 import { estimateTokens, estimateTokensRange } from './tokens.js';
 import type {
   BlockType,
@@ -86,8 +86,8 @@ interface ChunkShape {
   opening: Piece | undefined;
   /** Some piece is not a heading, and every such piece is code, a table, a list item or HTML. */
   contextless: boolean;
-  /** Each piece's unit type, in order. */
-  unitTypes: BlockType[];
+  /** contentHintOf the pieces' unit types. */
+  contentHints: ContentHint;
   /** uniqueTypes: every type of every piece, once, in order of first appearance. */
   nodeTypes: BlockType[];
   tableColumns: number[];
@@ -98,13 +98,13 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   let opening: Piece | undefined;
   let content = 0;
   let contextless = true;
-  const unitTypes: BlockType[] = [];
   const nodeTypes: BlockType[] = [];
   const tableColumns: number[] = [];
   let splitUnit = false;
+  let hint: ContentHint | null = null;
   for (const p of pieces) {
     const type = p.unit.type;
-    unitTypes.push(type);
+    hint = withHint(hint, type);
     if (type === 'heading') {
       opening ??= p;
     } else {
@@ -116,7 +116,7 @@ function chunkShape(pieces: Piece[]): ChunkShape {
     for (const t of p.types) if (!nodeTypes.includes(t)) nodeTypes.push(t);
     if (p.splitUnit) splitUnit = true;
   }
-  return { path: (opening ?? pieces[0]!).path, opening, contextless: content > 0 && contextless, unitTypes, nodeTypes, tableColumns, splitUnit };
+  return { path: (opening ?? pieces[0]!).path, opening, contextless: content > 0 && contextless, contentHints: hint ?? 'prose', nodeTypes, tableColumns, splitUnit };
 }
 
 /** breadcrumbPrefix for a mode other than `none`, with the chunk's shape and full breadcrumb at hand. */
@@ -181,6 +181,18 @@ export class RecordBuilder {
     const nextId = hasNext ? `${this.parentId}::ch${n + 1}` : null;
     this.lastId = { n, id };
     this.nextIdOf = nextId === null ? null : { n: n + 1, id: nextId };
+    // headingFields(path) written out, in its order: no object to spread per record.
+    const last = path[path.length - 1];
+    const depth = path.length;
+    const headerPath: string[] = [];
+    const headerDepths: number[] = [];
+    const headerSlugs: string[] = [];
+    for (let i = 0; i < depth; i++) {
+      const h = path[i]!;
+      headerPath.push(h.text);
+      headerDepths.push(h.depth);
+      headerSlugs.push(h.slug);
+    }
     return {
       id,
       parentId: this.parentId,
@@ -189,7 +201,12 @@ export class RecordBuilder {
       embedText,
       originalText: chunk.text,
       fileTitle: ctx.fileTitle,
-      ...headingFields(path),
+      sectionTitle: last?.text ?? '',
+      headerPath,
+      headerBreadcrumb: headerBreadcrumbOf(path),
+      headerDepths,
+      headerSlugs,
+      sectionSlug: last?.slug ?? '',
       sourcePosition: { charStart: chunk.start, charEnd: chunk.end, totalChars: ctx.source.length },
       tokenStats: {
         tokens: chunk.tokens,
@@ -199,13 +216,13 @@ export class RecordBuilder {
       prevId,
       nextId,
       nodeTypes: shape.nodeTypes,
-      contentHints: contentHintOf(shape.unitTypes),
+      contentHints: shape.contentHints,
       containsTable: shape.tableColumns.length > 0,
       tableColumns: shape.tableColumns,
       isCode: isCode(chunk.text),
       splitUnit: shape.splitUnit,
       overlapChars: chunk.overlapChars,
-      metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: { ...PIPELINE } },
+      metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: { name: PIPELINE.name, version: PIPELINE.version } },
     };
   }
 

@@ -20,10 +20,18 @@ export interface RangeContext {
 // Every chunk of a section shares its path array; joining it afresh per record made a copy of
 // the headings per chunk, quadratic time and memory under one huge heading (issue 15).
 const joined = new WeakMap<readonly HeadingRef[], string>();
-function joinedPath(path: readonly HeadingRef[], texts: string[]): string {
+
+/**
+ * `path`'s texts joined by ` > ` (seed 002's headerBreadcrumb). A path of one heading is its
+ * text, with no cache entry: a document of tiny headings has a path per heading, and a WeakMap
+ * entry for each cost more than the join it saves (issue 15).
+ */
+export function headerBreadcrumbOf(path: readonly HeadingRef[]): string {
+  if (path.length <= 1) return path.length === 0 ? '' : path[0]!.text;
   let s = joined.get(path);
   if (s === undefined) {
-    s = texts.join(' > ');
+    s = path[0]!.text;
+    for (let i = 1; i < path.length; i++) s += ` > ${path[i]!.text}`;
     joined.set(path, s);
   }
   return s;
@@ -39,11 +47,10 @@ export function headingFields(path: readonly HeadingRef[]): {
   sectionSlug: string;
 } {
   const last = path[path.length - 1];
-  const texts = path.map((h) => h.text);
   return {
     sectionTitle: last?.text ?? '',
-    headerPath: texts,
-    headerBreadcrumb: joinedPath(path, texts),
+    headerPath: path.map((h) => h.text),
+    headerBreadcrumb: headerBreadcrumbOf(path),
     headerDepths: path.map((h) => h.depth),
     headerSlugs: path.map((h) => h.slug),
     sectionSlug: last?.slug ?? '',
@@ -68,14 +75,20 @@ const HINT_OF: Partial<Record<BlockType, ContentHint>> = {
  * kind, else mixed; prose when there is none (headings only).
  */
 export function contentHintOf(blockTypes: Iterable<BlockType>): ContentHint {
-  const hints = new Set<ContentHint>();
-  for (const type of blockTypes) {
-    const hint = HINT_OF[type];
-    if (hint) hints.add(hint);
-  }
-  if (hints.size === 0) return 'prose';
-  if (hints.size === 1) return [...hints][0]!;
-  return 'mixed';
+  let hint: ContentHint | null = null;
+  for (const type of blockTypes) hint = withHint(hint, type);
+  return hint ?? 'prose';
+}
+
+/**
+ * contentHintOf one type at a time: `hint` is the answer so far (null before any content
+ * block), the result the answer with `type` added. No Set per record (issue 15: a document of
+ * tiny headings makes a record per few headings).
+ */
+export function withHint(hint: ContentHint | null, type: BlockType): ContentHint | null {
+  const h = HINT_OF[type];
+  if (h === undefined || hint === h) return hint;
+  return hint === null ? h : 'mixed';
 }
 
 /** Answers range queries over one document's units (sorted by start, as toUnits gives them). */
