@@ -2,7 +2,7 @@
  * docs-store: the I/O edge around @chunkyard/store.
  *
  *   docs-store ingest <files | topic dirs ...> [--built] [--db PATH] [--json]
- *   docs-store search <query> [--mode hybrid|fts|vector] [--limit N] [--expand K] [--index exact|ivf|auto] [--probes N] [--json]
+ *   docs-store search <query> [--mode hybrid|fts|vector] [--no-routes] [--limit N] [--expand K] [--index exact|ivf|auto] [--probes N] [--json]
  *   docs-store expand <chunk-id> [--k N] [--json]
  *   docs-store stats [--json]
  *   docs-store mcp [--http [--port N] [--host H] [--token T]]
@@ -31,8 +31,8 @@ export const HELP = `docs-store — the SQLite artifact store: ingest docs, sear
 Usage:
   docs-store ingest <file | topic-dir ...> [--built] [--topic T] [--content-type T]
                                       [--index exact|ivf|auto]
-  docs-store search <query> [--mode hybrid|fts|vector] [--limit N] [--expand K]
-                            [--topic T] [--content-type T] [--hint H ...]
+  docs-store search <query> [--mode hybrid|fts|vector] [--no-routes] [--limit N]
+                            [--expand K] [--topic T] [--content-type T] [--hint H ...]
                             [--index exact|ivf|auto] [--probes N]
   docs-store expand <chunk-id> [--k N]
   docs-store stats
@@ -50,13 +50,22 @@ ingest: a topic folder (holding golden-reference.md) contributes its sources (to
   topic-spec.md, _chunks/, _keywords/) is skipped, so docs/libraries/* is safe to pass.
   --built reads topic folders' _chunks/*.json manifests and takes vectors from
   .embedding-cache/ (embedding only what is missing) instead of chunking again.
-search: each hit names its source file and its chunk id (or artifact id when the document
-  is stored whole). --expand K adds K neighbouring chunks on each side, joined by
-  [CHUNK BOUNDARY]. Hybrid fuses BM25 and vector ranks by reciprocal rank (k = 60).
-  fts needs no embedding provider.
+search: hybrid (the default) retrieves as docs-query does (issue 17's routes): every chunk
+  scored by cosine + BM25 (k1 0.6) plus the same two scores of its window (the chunks
+  within ±1 and ±2 of it), adjacent matching chunks merged into one unit (small-to-big,
+  gated at 0.65 of the best score, 30 ranks deep), and a unit's edge sentences that share
+  no word with the query trimmed. Each hit is a unit: the chunks it spans, its text (chunks
+  joined by [CHUNK BOUNDARY]), and its best chunk's id. --limit caps the units. For the
+  same built docs (ingest --built) and question it returns what docs-query returns.
+  --no-routes: hybrid fuses FTS5 BM25 and vector ranks by reciprocal rank (k = 60), one
+  chunk per hit (the ranking before routes). --expand K adds K neighbouring chunks on each
+  side, joined by [CHUNK BOUNDARY]. fts needs no embedding provider. A store written by an
+  older docs-store needs its documents ingested again for routed search (--no-routes works
+  on it as it is).
 expand: prints a chunk with its ±k neighbours (default k = 1).
 
---index (ingest, search, mcp): the vector index. exact scans every vector (an int8 scan
+--index (ingest, search, mcp): the vector index of vector search and --no-routes (routed
+  search scores every chunk exactly). exact scans every vector (an int8 scan
   with an exact rerank: the true top hits). ivf is the approximate index (k-means lists,
   persisted in the same database file): a query scans the --probes nearest lists (default
   3/8 of them, at least 8). auto (the default) is exact below 256M vector cells
@@ -124,6 +133,7 @@ const OPTIONS = {
   token: { type: 'string' },
   index: { type: 'string' },
   probes: { type: 'string' },
+  'no-routes': { type: 'boolean', default: false },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
@@ -339,6 +349,8 @@ async function search(ctx: Context): Promise<number> {
   const query = ctx.args.join(' ');
   const mode = (values.mode ?? 'hybrid') as SearchMode;
   if (!['hybrid', 'fts', 'vector'].includes(mode)) throw new UsageError(`--mode must be hybrid, fts or vector, got ${JSON.stringify(values.mode)}`);
+  if (values['no-routes'] && mode !== 'hybrid') throw new UsageError(`--no-routes is for hybrid search; --mode ${mode} has no routes`);
+  const routes = mode === 'hybrid' && !values['no-routes'];
   const limit = intOption('limit', values.limit);
   const expandK = intOption('expand', values.expand);
   for (const h of values.hint ?? []) if (!HINTS.includes(h as ContentHint)) throw new UsageError(`--hint must be one of ${HINTS.join(', ')}, got ${JSON.stringify(h)}`);
@@ -351,6 +363,7 @@ async function search(ctx: Context): Promise<number> {
       mode,
       limit,
       expand: expandK,
+      ...(routes ? {} : { routes: false as const }),
       ...(probes !== undefined ? { probes } : {}),
       ...(config ? { embedder: providerFor(config, io.env ?? process.env) } : {}),
       filters: {
@@ -359,7 +372,7 @@ async function search(ctx: Context): Promise<number> {
         ...(values.hint?.length ? { contentHints: values.hint as ContentHint[] } : {}),
       },
     });
-    if (values.json) io.stdout(`${JSON.stringify({ query, mode, ...(mode === 'fts' ? {} : { index: store.resolveIndexKind() }), hits }, null, 2)}\n`);
+    if (values.json) io.stdout(`${JSON.stringify({ query, mode, ...(mode === 'hybrid' ? { routes } : {}), ...(mode === 'fts' || routes ? {} : { index: store.resolveIndexKind() }), hits }, null, 2)}\n`);
     else if (hits.length === 0) io.stdout(`no results for ${JSON.stringify(query)}\n`);
     else hits.forEach((h, i) => io.stdout(formatHit(h, i)));
   } finally {
@@ -369,6 +382,13 @@ async function search(ctx: Context): Promise<number> {
 }
 
 function formatHit(h: SearchHit, i: number): string {
+  if (h.unit) {
+    // A routed unit: its whole text (units are small, and the edges are trimmed already).
+    const c = h.unit.chunks;
+    const span = c === null ? 'stored whole' : c.from === c.to ? `chunk ${c.from}` : `chunks ${c.from}-${c.to}, ${h.unit.hits} ${h.unit.hits === 1 ? 'hit' : 'hits'}`;
+    const where = [h.title, h.sectionTitle].filter(Boolean).join(' › ');
+    return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${h.score.toFixed(4)}; ${span}]\n${indent(h.unit.text.trim())}\n\n`;
+  }
   const ranks = Object.entries(h.ranks).map(([k, r]) => `${k} #${r}`).join(', ');
   const where = [h.title, h.sectionTitle].filter(Boolean).join(' › ');
   const text = (h.expanded ?? h.content).trim();

@@ -127,9 +127,12 @@ describe('over Streamable HTTP with the SDK client', () => {
     expect((await client.call<{ tools: { name: string }[] }>('listTools')).tools.map((t) => t.name).sort()).toEqual(['expand_chunk', 'ingest_artifact', 'search_docs', 'store_stats']);
     const r = await client.call<{ content: { text: string }[]; isError?: boolean }>('callTool', { name: 'search_docs', arguments: { query: 'native AOT limitations', limit: 2 } });
     expect(r.isError).toBeFalsy();
-    const hits = JSON.parse(r.content[0]!.text) as { source_file: string }[];
-    expect(hits).toHaveLength(2);
+    const hits = JSON.parse(r.content[0]!.text) as { source_file: string; chunks: { from: number; to: number } }[];
+    // Routed units: adjacent matching chunks merge, so 1 or 2 units, each with its chunk range.
+    expect(hits.length).toBeGreaterThanOrEqual(1);
+    expect(hits.length).toBeLessThanOrEqual(2);
     expect(hits[0]!.source_file).toBe(NATIVE_AOT);
+    for (const h of hits) expect(h.chunks.to).toBeGreaterThanOrEqual(h.chunks.from);
   });
 
   it('lists chunks as chunk:// resources, publishes the template, and reads one', async () => {
@@ -162,7 +165,9 @@ describe('over Streamable HTTP with the SDK client', () => {
     const text = (p.messages[0]!.content as { text: string }).text;
     expect(text).toMatch(/^Answer the question using only the documentation excerpts below/);
     expect(text).toContain('Question: What are the limitations of Native AOT?');
-    expect(text.match(/^\[\d\] chunk:\/\/art_[0-9a-f]{8}\/\d+ \(/gm)).toHaveLength(3);
+    const cited = text.match(/^\[\d\] chunk:\/\/art_[0-9a-f]{8}\/\d+ \(/gm) ?? [];
+    expect(cited.length).toBeGreaterThanOrEqual(1);
+    expect(cited.length).toBeLessThanOrEqual(3);
     expect(text).toMatch(/Limitations of Native AOT deployment/);
     await expect(client.call('getPrompt', { name: 'answer_from_docs', arguments: { question: 'x', limit: '500' } })).rejects.toMatchObject({ code: -32602 });
   });

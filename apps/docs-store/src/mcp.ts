@@ -81,8 +81,10 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     {
       title: 'Search the docs',
       description:
-        'Hybrid (full-text BM25 + vector, fused by reciprocal rank), fts or vector search. Each hit names its source_file and unit_id ' +
-        '(a chunk id, or an artifact id for a document stored whole); pass expand=k to include ±k neighbouring chunks joined by [CHUNK BOUNDARY].',
+        'Hybrid search (default) returns units as docs-query does: cosine + BM25 with window scores, adjacent matching chunks merged into one unit ' +
+        '(chunks.from..chunks.to, text joined by [CHUNK BOUNDARY]), edge sentences sharing no query term trimmed. routes=false gives the older ' +
+        'ranking (full-text BM25 + vector fused by reciprocal rank, one chunk per hit); fts and vector are single rankers. Each hit names its ' +
+        'source_file and unit_id (the best chunk\'s id, or an artifact id for a document stored whole); pass expand=k to include ±k neighbouring chunks.',
       inputSchema: {
         query: z.string().min(1),
         limit: z.number().int().min(1).max(100).optional(),
@@ -91,6 +93,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         content_type: z.string().optional(),
         content_hints: z.array(z.enum(HINTS)).optional(),
         expand: z.number().int().min(0).max(10).optional(),
+        routes: z.boolean().optional().describe('Hybrid only: return routed units (default true); false for reciprocal-rank fusion of single chunks'),
       },
     },
     (args) =>
@@ -100,6 +103,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
           limit: args.limit ?? 5,
           expand: args.expand ?? 0,
           embedder,
+          ...(args.routes === false ? { routes: false as const } : {}),
           filters: {
             ...(args.topic !== undefined ? { topic: args.topic } : {}),
             ...(args.content_type !== undefined ? { contentType: args.content_type } : {}),
@@ -115,8 +119,9 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
           section: h.sectionTitle,
           topic: h.topic,
           score: h.score,
-          ranks: h.ranks,
-          text: h.expanded ?? h.content,
+          ...(h.unit
+            ? { chunks: h.unit.chunks, merged_hits: h.unit.hits, similarity: h.unit.similarity, bm25: h.unit.bm25, text: h.unit.text }
+            : { ranks: h.ranks, text: h.expanded ?? h.content }),
         }));
       }),
   );
@@ -192,7 +197,8 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       });
       const excerpts = hits.map((h, i) => {
         const where = [h.sourceFile ?? '(no file)', h.title, h.sectionTitle].filter(Boolean).join(' › ');
-        return `[${i + 1}] ${chunkUri(h.artifactId, h.chunkIndex)} (${where})\n${h.content.trim()}`;
+        const span = h.unit?.chunks && h.unit.chunks.to > h.unit.chunks.from ? `, chunks ${h.unit.chunks.from}-${h.unit.chunks.to}` : '';
+        return `[${i + 1}] ${chunkUri(h.artifactId, h.chunkIndex)} (${where}${span})\n${(h.unit?.text ?? h.content).trim()}`;
       });
       const text =
         hits.length === 0

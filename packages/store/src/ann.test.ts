@@ -2,6 +2,7 @@
 // connection, repaired after writes, rebuilt when damaged.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DocStore } from './store.js';
+import { SCHEMA_VERSION } from './schema.js';
 import { makeTempDir } from './test-helpers.js';
 import type { ArtifactPlan } from './types.js';
 
@@ -121,7 +122,9 @@ describe('IVF index in the store', { timeout: 60_000 }, () => {
     const path = `${tmp.dir}/s.db`;
     const store = DocStore.open(path);
     await ingest(store, 0, 4, 1);
-    store.db.exec('DROP TABLE vector_ann; PRAGMA user_version = 1;');
+    // What version 1 lacked: vector_ann (version 2) and the route columns (version 3).
+    store.db.exec(`DROP TABLE vector_ann; ALTER TABLE artifact_chunks DROP COLUMN overlap_chars; ALTER TABLE artifact_chunks DROP COLUMN embed_terms;
+      ALTER TABLE artifact_chunks DROP COLUMN content_terms; ALTER TABLE artifacts DROP COLUMN route_terms; PRAGMA user_version = 1;`);
     store.close();
     const reader = DocStore.open(path, { readonly: true });
     expect(reader.searchWith('', queries(1)[0]!, { mode: 'vector', limit: 3, index: 'ivf' })).toHaveLength(3);
@@ -129,7 +132,7 @@ describe('IVF index in the store', { timeout: 60_000 }, () => {
     expect(reader.stats()).toMatchObject({ schemaVersion: 1, ann: null });
     reader.close();
     const writer = DocStore.open(path);
-    expect(writer.stats()).toMatchObject({ schemaVersion: 2, ann: null });
+    expect(writer.stats()).toMatchObject({ schemaVersion: SCHEMA_VERSION, ann: null });
     writer.prepareVectorIndex('ivf');
     expect(writer.stats().ann).toMatchObject({ kind: 'ivf', rows: 200 });
     writer.close();

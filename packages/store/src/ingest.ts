@@ -5,6 +5,7 @@
  * exactly as it was.
  */
 import type Database from 'better-sqlite3';
+import { bm25Terms } from '@chunkyard/retrieval';
 import { StoreError } from './errors.js';
 import type { ArtifactPlan, EmbeddedArtifact, IngestOutcome } from './types.js';
 import { vectorBytes } from './vector-index.js';
@@ -66,6 +67,17 @@ export function findArtifact(db: DB, id: string): ExistingArtifact | undefined {
     .get(id) as ExistingArtifact | undefined;
 }
 
+/** Whether a stored artifact was written before schema 3 and lacks what routed search needs (ingest rewrites it). */
+export function lacksRouteData(db: DB, id: string): boolean {
+  const row = db
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM artifact_chunks WHERE artifact_id = ? AND (embed_terms IS NULL OR content_terms IS NULL OR overlap_chars IS NULL))
+           OR EXISTS (SELECT 1 FROM artifacts WHERE id = ? AND is_chunked = 0 AND route_terms IS NULL) AS stale`,
+    )
+    .get(id, id) as { stale: number };
+  return row.stale === 1;
+}
+
 /** The embedding model and dimension the store was built with, or nulls while it is empty of vectors. */
 export function storedModel(db: DB): { model: string | null; dimensions: number | null } {
   const get = (key: string) => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
@@ -94,15 +106,15 @@ export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model
   const total = items.reduce((n, i) => n + i.plan.units.length, 0);
   const insertArtifact = db.prepare(
     `INSERT INTO artifacts (id, artifact_type, source_system, source_id, source_file, topic, title, content, token_count,
-       is_chunked, num_chunks, content_hash, strategy_key, content_hints, embedding, ingested_at)
+       is_chunked, num_chunks, content_hash, strategy_key, content_hints, embedding, ingested_at, route_terms)
      VALUES (@id, @artifactType, @sourceSystem, @sourceId, @sourceFile, @topic, @title, @content, @tokenCount,
-       @isChunked, @numChunks, @contentHash, @strategyKey, @contentHints, @embedding, @ingestedAt)`,
+       @isChunked, @numChunks, @contentHash, @strategyKey, @contentHints, @embedding, @ingestedAt, @routeTerms)`,
   );
   const insertChunk = db.prepare(
     `INSERT INTO artifact_chunks (id, artifact_id, chunk_index, record_id, content, embed_text, start_char, end_char,
-       token_count, content_hash, section_title, header_breadcrumb, content_hints, is_code, embedding)
+       token_count, content_hash, section_title, header_breadcrumb, content_hints, is_code, embedding, overlap_chars, embed_terms, content_terms)
      VALUES (@id, @artifactId, @chunkIndex, @recordId, @content, @embedText, @startChar, @endChar,
-       @tokenCount, @contentHash, @sectionTitle, @headerBreadcrumb, @contentHints, @isCode, @embedding)`,
+       @tokenCount, @contentHash, @sectionTitle, @headerBreadcrumb, @contentHints, @isCode, @embedding, @overlapChars, @embedTerms, @contentTerms)`,
   );
   const insertFts = db.prepare(
     `INSERT INTO units_fts (rowid, title, headings, body, unit_id, artifact_id, topic, artifact_type, content_hints)
@@ -129,6 +141,7 @@ export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model
         numChunks: plan.isChunked ? plan.units.length : 0,
         embedding: plan.isChunked ? null : vectorBytes(vectors[0]!),
         ingestedAt: now,
+        routeTerms: plan.isChunked ? null : routeTerms(plan.units[0]!.embedText),
       });
       const seq = Number(info.lastInsertRowid);
       if (!plan.isChunked) {
@@ -137,7 +150,15 @@ export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model
         onProgress?.({ stage: 'write', done: ++written, total });
       } else {
         plan.units.forEach((unit, i) => {
-          const row = insertChunk.run({ ...unit, artifactId: plan.id, isCode: unit.isCode ? 1 : 0, embedding: vectorBytes(vectors[i]!) });
+          const row = insertChunk.run({
+            ...unit,
+            artifactId: plan.id,
+            isCode: unit.isCode ? 1 : 0,
+            embedding: vectorBytes(vectors[i]!),
+            overlapChars: unit.overlapChars ?? 0,
+            embedTerms: routeTerms(unit.embedText),
+            contentTerms: routeTerms(unit.content),
+          });
           // FTS indexes the exact text plus headings; the breadcrumb in embedText would count twice.
           insertFts.run(Number(row.lastInsertRowid), plan.title, unit.headerBreadcrumb, unit.content, unit.id, plan.id, plan.topic, plan.artifactType, unit.contentHints);
           onProgress?.({ stage: 'write', done: ++written, total });
@@ -156,6 +177,11 @@ export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model
     return outcomes;
   });
   return run.immediate();
+}
+
+/** A text's BM25 terms as stored for routed search: space-separated (a term never holds whitespace). */
+export function routeTerms(text: string): string {
+  return bm25Terms(text).join(' ');
 }
 
 /** Removes an artifact with its chunks and full-text rows (inside the caller's transaction). */

@@ -96,6 +96,7 @@ export function unitsOf(id: string, chunks: readonly ChunkRecord[]): UnitPlan[] 
       embedText: c.embedText,
       startChar: c.sourcePosition.charStart,
       endChar: c.sourcePosition.charEnd,
+      overlapChars: c.overlapChars,
       tokenCount: c.tokenStats.tokens,
       contentHash: hash,
       sectionTitle: c.sectionTitle,

@@ -138,16 +138,22 @@ describe('search and expand', () => {
 
   it('full-text, vector and hybrid search find the document a query is about', async () => {
     for (const mode of ['fts', 'vector', 'hybrid'] as const) {
-      const hits = await store.search('polymorphic type discriminator', { mode, embedder: provider, limit: 5 });
+      // Hybrid without routes: the reciprocal-rank fusion, whose ranks say which list found a hit.
+      const hits = await store.search('polymorphic type discriminator', { mode, embedder: provider, limit: 5, routes: false });
       expect(hits.length, mode).toBeGreaterThan(0);
       expect(hits[0]!.sourceFile, mode).toBe(DOCS.polymorphism);
       expect(hits[0]!.ranks[mode === 'hybrid' ? 'fts' : mode], mode).toBe(1);
       for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
     }
+    // Hybrid with the routes (the default): routed units, best first.
+    const routed = await store.search('polymorphic type discriminator', { embedder: provider, limit: 5 });
+    expect(routed[0]!.sourceFile).toBe(DOCS.polymorphism);
+    expect(routed[0]!.unit!.text.length).toBeGreaterThan(0);
+    for (let i = 1; i < routed.length; i++) expect(routed[i - 1]!.score).toBeGreaterThanOrEqual(routed[i]!.score);
   });
 
   it('hybrid fuses both lists by reciprocal rank', async () => {
-    const hits = await store.search('native AOT trimming warnings', { mode: 'hybrid', embedder: provider, limit: 10 });
+    const hits = await store.search('native AOT trimming warnings', { mode: 'hybrid', embedder: provider, limit: 10, routes: false });
     for (const h of hits) {
       const expected = (h.ranks.fts ? 1 / (60 + h.ranks.fts) : 0) + (h.ranks.vector ? 1 / (60 + h.ranks.vector) : 0);
       expect(h.score).toBeCloseTo(expected, 12);

@@ -10,9 +10,11 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { mkdirp } from '@chunkyard/fs-atomic';
 import { StoreError } from './errors.js';
-import { assertModel, deleteArtifactRows, embedPlans, findArtifact, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
+import type { RouteOptions } from '@chunkyard/retrieval';
+import { assertModel, deleteArtifactRows, embedPlans, findArtifact, lacksRouteData, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
 import { planArtifact, type PlanOptions } from './plan.js';
 import { migrate, SCHEMA_VERSION } from './schema.js';
+import { RouteIndex, routedUnits } from './routes.js';
 import { acceptsUnit, fuseRrf, searchFts, type RankedId } from './search.js';
 import type { ArtifactInput, ArtifactPlan, EmbeddedArtifact, Expansion, IngestOutcome, SearchFilters, SearchHit, SearchMode, StoreStats } from './types.js';
 import { assign, IvfIndex, listsFor, train, unitKey, type IvfModel } from './ivf.js';
@@ -66,6 +68,14 @@ export interface SearchOptions {
   index?: VectorIndexKind;
   /** IVF lists to scan (default: 3/8 of them, at least 8); more is slower and closer to exact. */
   probes?: number;
+  /**
+   * Hybrid mode only: the retrieval routes of @chunkyard/retrieval (default on: window
+   * scores ±1 and ±2 over cosine + BM25 with k1 0.6, gated small-to-big merge, edge
+   * trimming), so a search returns the units docs-query returns; each part can be turned
+   * off as in retrieval's search(). false: the reciprocal-rank fusion of FTS5 BM25 and
+   * vector ranks, as before. Routes score every unit exactly, whatever `index` says.
+   */
+  routes?: RouteOptions | false;
 }
 
 /** One unit as listed by `listUnits` (no content). */
@@ -118,6 +128,7 @@ export class DocStore {
   /** Full index loads from the database so far (a diagnostic; patches after our writes do not count). */
   indexLoads = 0;
   private ivf: IvfIndex | null = null;
+  private routeIndex: RouteIndex | null = null;
   /** What the last load of the IVF index found (null until one is loaded). */
   annStatus: AnnStatus | null = null;
   /** False only for a version 1 store opened read-only. */
@@ -162,7 +173,8 @@ export class DocStore {
         // Writing cannot migrate a newer schema down: the same advice as a write-open gives.
         throw new StoreError(`${path}: schema version ${version} is newer than this docs-store knows (${SCHEMA_VERSION}); upgrade chunkyard`);
       }
-      if (version !== SCHEMA_VERSION && version !== 1) {
+      // Versions 1 and 2 lack vector_ann and what routed search needs: both are asked for only when used (and then named).
+      if (version !== SCHEMA_VERSION && version !== 1 && version !== 2) {
         db.close();
         throw new StoreError(`${path}: schema version ${version}, this docs-store reads ${SCHEMA_VERSION}; open it once for writing to migrate`);
       }
@@ -228,7 +240,8 @@ export class DocStore {
         // 8 hex digits of an id collide eventually (seed 004's length); refuse rather than overwrite another document.
         throw new StoreError(`${describe(plan)}: artifact id ${plan.id} is already used by ${existing.sourceSystem}:${existing.sourceId ?? '(content id)'}`);
       }
-      if (existing && existing.contentHash === plan.contentHash && existing.strategyKey === plan.strategyKey) {
+      // A document written before schema 3 is rewritten even when unchanged: that is how a store gains what routed search needs.
+      if (existing && existing.contentHash === plan.contentHash && existing.strategyKey === plan.strategyKey && !lacksRouteData(this.db, plan.id)) {
         outcomes.set(plan.id, { ...outcomeOf(plan), status: 'unchanged' });
       } else {
         pending.push(plan);
@@ -321,6 +334,10 @@ export class DocStore {
     const limit = options.limit ?? 10;
     const filters = options.filters ?? {};
     if (!Number.isInteger(limit) || limit < 1) throw new StoreError(`limit must be a positive integer, got ${limit}`);
+    if (mode === 'hybrid' && options.routes !== false) {
+      if (!vector) throw new StoreError(`${mode} search needs a query vector`);
+      return this.routedSearch(query, vector, limit, options.expand ?? 0, filters, options.routes ?? {}, model);
+    }
     // Fusion works on the heads of both lists; a deeper pool lets a unit ranked
     // moderately by both beat one ranked first by only one.
     const pool = mode === 'hybrid' ? Math.max(limit * 4, 50) : limit;
@@ -346,9 +363,10 @@ export class DocStore {
     });
   }
 
-  private searchVector(vector: Float32Array, filters: SearchFilters, limit: number, model: string | undefined, options: { index?: VectorIndexKind; probes?: number }): RankedId[] {
+  /** False when the store holds no vectors yet; throws when `vector` is not of the store's model. */
+  private checkQueryVector(vector: Float32Array, model: string | undefined): boolean {
     const stored = storedModel(this.db);
-    if (stored.model === null) return [];
+    if (stored.model === null) return false;
     if (vector.length !== stored.dimensions || (model !== undefined && model !== stored.model)) {
       throw new StoreError(
         `the query embedding has ${vector.length} dimensions${model ? ` (model ${model})` : ''}, but ${this.path} holds ` +
@@ -356,6 +374,49 @@ export class DocStore {
           `(embeddings: in chunkyard.config.yaml), or use full-text search`,
       );
     }
+    return true;
+  }
+
+  /** The route index over the current vectors, loaded when the store changed since the last one. */
+  routes(): RouteIndex {
+    const vectors = this.vectorIndex();
+    if (this.routeIndex?.vectors !== vectors) {
+      this.routeIndex = null; // the old one's memory can go before the new one is built
+      this.routeIndex = RouteIndex.load(this.db, this.path, vectors);
+    }
+    return this.routeIndex;
+  }
+
+  /** Routed search (routes.ts): the units retrieval's search() returns over the same chunks. */
+  private routedSearch(query: string, vector: Float32Array, limit: number, k: number, filters: SearchFilters, routes: RouteOptions, model: string | undefined): SearchHit[] {
+    if (!Number.isInteger(k) || k < 0) throw new StoreError(`k must be a non-negative integer, got ${k}`);
+    if (!this.checkQueryVector(vector, model)) return [];
+    const index = this.routes();
+    const chunkRows = this.db.prepare(
+      `SELECT chunk_index AS "index", content, start_char AS startChar, end_char AS endChar, coalesce(overlap_chars, 0) AS overlapChars
+       FROM artifact_chunks WHERE artifact_id = ? AND chunk_index BETWEEN ? AND ? ORDER BY chunk_index`,
+    );
+    const whole = this.db.prepare('SELECT content FROM artifacts WHERE id = ?');
+    const units = routedUnits(
+      index,
+      (artifactId, from, to) => chunkRows.all(artifactId, from, to) as { index: number; content: string; startChar: number; endChar: number; overlapChars: number }[],
+      (artifactId) => (whole.get(artifactId) as { content: string } | undefined)?.content ?? '',
+      query,
+      vector,
+      acceptsUnit(filters),
+      limit,
+      k,
+      routes,
+    );
+    return units.map((u) => {
+      const unit = this.unit(u.unitId);
+      if (!unit) throw new StoreError(`unit ${u.unitId} vanished during the search; search again`);
+      return { ...unit, score: u.score, ranks: {}, unit: { chunks: u.span, text: u.text, hits: u.hits, similarity: u.similarity, bm25: u.bm25 } };
+    });
+  }
+
+  private searchVector(vector: Float32Array, filters: SearchFilters, limit: number, model: string | undefined, options: { index?: VectorIndexKind; probes?: number }): RankedId[] {
+    if (!this.checkQueryVector(vector, model)) return [];
     const index = this.vectorIndex();
     const matches =
       this.resolveIndexKind(options.index) === 'ivf'

@@ -41,6 +41,8 @@ export interface UnitPlan {
   /** UTF-16 offsets of `content` in the source. */
   startChar: number;
   endChar: number;
+  /** How many leading characters of `content` repeat the chunk before (sentence overlap; default 0). */
+  overlapChars?: number;
   /** Exact cl100k tokens of `content`. */
   tokenCount: number;
   /** sha256 hex of `content`. */
@@ -124,6 +126,24 @@ export interface SearchHit {
   ranks: { fts?: number; vector?: number };
   /** With `expand`: the unit and its ±k neighbours joined by `[CHUNK BOUNDARY]`. */
   expanded?: string;
+  /**
+   * Routed search (hybrid, by default): the small-to-big unit this hit stands for, as
+   * docs-query returns it. The hit's own fields are its best chunk's (the one that opened
+   * the unit); `score` is the fused route score.
+   */
+  unit?: RoutedSpan;
+}
+
+export interface RoutedSpan {
+  /** The chunk indices the text spans, first and last (null for a document stored whole). */
+  chunks: { from: number; to: number } | null;
+  /** The unit's chunks joined by `[CHUNK BOUNDARY]` (with `expand`, ±k neighbours too), edge sentences that share no term with the query trimmed. */
+  text: string;
+  /** How many ranked chunks merged into the unit. */
+  hits: number;
+  /** The best chunk's own cosine similarity and BM25 score. */
+  similarity: number;
+  bm25: number;
 }
 
 export interface Expansion {

@@ -62,6 +62,8 @@ export class VectorIndex {
     readonly dims: number,
     readonly units: IndexedUnit[],
     private readonly layout: Layout,
+    /** Each row's length before it was normalised (routed search sums raw vectors over a window). */
+    readonly norms: Float64Array,
   ) {
     this.stride = layout.stride;
   }
@@ -100,12 +102,13 @@ export class VectorIndex {
    * sizes the buffer once; more rows than that grow it by copying. `simd: false` forces the
    * JavaScript loop (tests compare the two).
    */
-  static fromRows(dims: number, rows: Iterable<{ unit: IndexedUnit; embedding: Uint8Array }>, expectedRows = 0, options: { simd?: boolean } = {}): VectorIndex {
+  static fromRows(dims: number, rows: Iterable<{ unit: IndexedUnit; embedding: Uint8Array; norm?: number }>, expectedRows = 0, options: { simd?: boolean } = {}): VectorIndex {
     const stride = Math.max(8, Math.ceil(dims / 8) * 8);
     const simd = options.simd ?? true;
     let layout = new Layout(Math.max(expectedRows, 16), stride, simd);
     const units: IndexedUnit[] = [];
-    for (const { unit, embedding } of rows) {
+    const norms: number[] = [];
+    for (const { unit, embedding, norm } of rows) {
       if (embedding.byteLength !== dims * 4) {
         throw new RangeError(`vector of ${unit.unitId} has ${embedding.byteLength / 4} dimensions, the store ${dims}`);
       }
@@ -115,10 +118,15 @@ export class VectorIndex {
         layout = grown;
       }
       new Uint8Array(layout.buffer, layout.matrixOffset + units.length * stride * 4, dims * 4).set(embedding);
-      normalizeInPlace(layout.row(units.length, dims));
+      const row = layout.row(units.length, dims);
+      let sum = 0;
+      for (let i = 0; i < row.length; i++) sum += row[i]! * row[i]!;
+      // A row copied from another index is normalised already: its original length comes along.
+      norms.push(norm ?? Math.sqrt(sum));
+      normalizeInPlace(row);
       units.push(unit);
     }
-    return new VectorIndex(dims, units, layout);
+    return new VectorIndex(dims, units, layout, Float64Array.from(norms));
   }
 
   /**
@@ -130,15 +138,34 @@ export class VectorIndex {
     const dims = this.dims;
     const stride = this.stride;
     const units = this.units;
+    const norms = this.norms;
     let kept = 0;
     for (const u of units) if (!removed.has(u.artifactId)) kept++;
-    function* rows(): Generator<{ unit: IndexedUnit; embedding: Uint8Array }> {
+    function* rows(): Generator<{ unit: IndexedUnit; embedding: Uint8Array; norm?: number }> {
       for (let r = 0; r < units.length; r++) {
-        if (!removed.has(units[r]!.artifactId)) yield { unit: units[r]!, embedding: new Uint8Array(buffer, matrixOffset + r * stride * 4, dims * 4) };
+        if (!removed.has(units[r]!.artifactId)) yield { unit: units[r]!, embedding: new Uint8Array(buffer, matrixOffset + r * stride * 4, dims * 4), norm: norms[r]! };
       }
       for (const { unit, vector } of added) yield { unit, embedding: new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength) };
     }
     return VectorIndex.fromRows(dims, rows(), kept + added.length, { simd: this.simd });
+  }
+
+  /**
+   * The cosine similarity of `query` to every row, in row order (the Float32 kernel over all
+   * rows): what routed search needs, which normalises each score list by its maximum.
+   */
+  scoreAll(query: Float32Array): Float32Array {
+    if (query.length !== this.dims) throw new RangeError(`query has ${query.length} dimensions, the index ${this.dims}`);
+    const n = this.units.length;
+    const { buffer, outOffset, matrixOffset, kernel } = this.layout;
+    const q = new Float32Array(buffer, 0, this.stride);
+    q.fill(0);
+    q.set(query);
+    normalizeInPlace(q);
+    const scores = new Float32Array(buffer, outOffset, n);
+    if (kernel) kernel(0, matrixOffset, this.stride, n, outOffset);
+    else scoreAll(q, new Float32Array(buffer, matrixOffset, n * this.stride), this.stride, scores);
+    return Float32Array.from(scores);
   }
 
   /** The `k` rows most similar to `query` among those `accept` lets through, best first. */

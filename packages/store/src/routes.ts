@@ -1,0 +1,390 @@
+/**
+ * Routed search in the store: the retrieval routes of @chunkyard/retrieval (issue 17) over
+ * the stored chunks, so `docs-store search` returns the units `docs-query` returns for the
+ * same docs and question.
+ *
+ *   RouteIndex.load   the chunks in document order, their BM25 terms (stored at ingest),
+ *                     each vector's length; postings per term; built once per index version
+ *   routeScores       the scores retrieval's windowScores computes (own cosine, own BM25,
+ *                     per window the window's cosine and BM25), fused by fuseMaxNormalised
+ *   routedUnits       the ranking through retrieval's mergeHits and trimSegments
+ *
+ * Why not call windowScores itself: it tokenises every chunk and builds three BM25 indexes
+ * per query (about 65 µs a chunk: seconds at 100k chunks). The same numbers come from
+ * postings: a window's term frequency is the chunk's embed-text frequency plus its
+ * neighbours' content frequencies, its length the same sums; a window's cosine is
+ * Σ |v_j| (q̂ · v̂_j) / |Σ v_j|, where the window lengths |Σ v_j| do not depend on the query.
+ */
+import {
+  bm25Terms,
+  BOUNDARY_SEPARATOR,
+  DEFAULT_MERGE,
+  DEFAULT_ROUTE_BM25,
+  DEFAULT_WINDOWS,
+  expandRange,
+  fuseMaxNormalised,
+  mergeHits,
+  trimSegments,
+  type ManifestChunk,
+  type RankedHit,
+  type RouteOptions,
+  type Unit,
+} from '@chunkyard/retrieval';
+import type Database from 'better-sqlite3';
+import { StoreError } from './errors.js';
+import type { IndexedUnit, VectorIndex } from './vector-index.js';
+
+type DB = Database.Database;
+
+/** BM25's length normalisation, as retrieval's Bm25Index defaults it. */
+const BM25_B = 0.75;
+
+/** Postings of one term: item, frequency, item, frequency, … (items ascending). */
+type Postings = number[];
+
+export class RouteIndex {
+  private readonly windowNorms = new Map<number, Float64Array>();
+  private readonly windowLengths = new Map<number, Float64Array>();
+
+  private constructor(
+    /** The vector index the rows refer to (a new one means the store changed). */
+    readonly vectors: VectorIndex,
+    /** Per item, in document order (artifact, then chunk index): its row in `vectors`. */
+    readonly rows: Int32Array,
+    /** Per item: the chunk index, -1 for a document stored whole. */
+    readonly chunkIndex: Int32Array,
+    /** Per item: where its document's items start and end (exclusive). */
+    readonly groupStart: Int32Array,
+    readonly groupEnd: Int32Array,
+    readonly embedLength: Float64Array,
+    readonly contentLength: Float64Array,
+    private readonly embedPostings: Map<string, Postings>,
+    private readonly contentPostings: Map<string, Postings>,
+  ) {}
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  unitOf(item: number): IndexedUnit {
+    return this.vectors.units[this.rows[item]!]!;
+  }
+
+  /**
+   * Reads every unit's terms in document order. A store with rows written before schema 3
+   * (no terms) is refused with what to do.
+   */
+  static load(db: DB, path: string, vectors: VectorIndex): RouteIndex {
+    const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('artifact_chunks')").all() as { name: string }[]).map((c) => c.name));
+    if (!columns.has('embed_terms')) {
+      throw new StoreError(`${path}: written by an older docs-store (schema before 3), which did not keep what routed search needs; run "docs-store ingest" on the same documents (it upgrades the store and rewrites them), or search with --no-routes`);
+    }
+    const rowOf = new Map<string, number>();
+    vectors.units.forEach((u, r) => rowOf.set(u.unitId, r));
+    const rows: number[] = [];
+    const chunkIndex: number[] = [];
+    const groupStart: number[] = [];
+    const groupEnd: number[] = [];
+    const embedLength: number[] = [];
+    const contentLength: number[] = [];
+    const embedPostings = new Map<string, Postings>();
+    const contentPostings = new Map<string, Postings>();
+    let stale = 0;
+    let start = 0;
+    let lastArtifact: string | null = null;
+    const addTerms = (postings: Map<string, Postings>, terms: string, item: number): number => {
+      if (terms === '') return 0;
+      const list = terms.split(' ');
+      const tf = new Map<string, number>();
+      for (const t of list) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, c] of tf) {
+        let p = postings.get(t);
+        if (!p) postings.set(t, (p = []));
+        p.push(item, c);
+      }
+      return list.length;
+    };
+    const closeGroup = (end: number) => {
+      for (let i = start; i < end; i++) groupEnd[i] = end;
+    };
+    // One read transaction: the same snapshot as the vector index was read from, or a newer
+    // one (a unit the index lacks is then left out, as the vector search leaves it out).
+    db.transaction(() => {
+      const iter = db
+        .prepare(
+          `SELECT c.id, c.artifact_id, c.chunk_index, c.embed_terms, c.content_terms FROM artifact_chunks c
+           UNION ALL
+           SELECT a.id, a.id, -1, a.route_terms, a.route_terms FROM artifacts a WHERE a.is_chunked = 0
+           ORDER BY 2, 3`,
+        )
+        .raw()
+        .iterate() as IterableIterator<[string, string, number, string | null, string | null]>;
+      for (const [unitId, artifactId, index, embedTerms, contentTerms] of iter) {
+        const row = rowOf.get(unitId);
+        if (row === undefined) continue;
+        if (embedTerms === null || contentTerms === null) {
+          stale++;
+          continue;
+        }
+        const item = rows.length;
+        if (artifactId !== lastArtifact) {
+          closeGroup(item);
+          start = item;
+          lastArtifact = artifactId;
+        }
+        rows.push(row);
+        chunkIndex.push(index);
+        groupStart.push(start);
+        groupEnd.push(0);
+        embedLength.push(addTerms(embedPostings, embedTerms, item));
+        contentLength.push(addTerms(contentPostings, contentTerms, item));
+      }
+      closeGroup(rows.length);
+    })();
+    if (stale > 0) {
+      throw new StoreError(
+        `${path}: ${stale} stored ${stale === 1 ? 'unit was' : 'units were'} written by an older docs-store and lack what routed search needs; ` +
+          `run "docs-store ingest" on the same documents again (they are rewritten), or search with --no-routes`,
+      );
+    }
+    return new RouteIndex(
+      vectors,
+      Int32Array.from(rows),
+      Int32Array.from(chunkIndex),
+      Int32Array.from(groupStart),
+      Int32Array.from(groupEnd),
+      Float64Array.from(embedLength),
+      Float64Array.from(contentLength),
+      embedPostings,
+      contentPostings,
+    );
+  }
+
+  /** |Σ v_j| over each item's window of radius r (raw vectors: the normalised rows times their lengths). */
+  private windowNorm(radius: number): Float64Array {
+    let out = this.windowNorms.get(radius);
+    if (out) return out;
+    const { matrix, stride, dims, norms } = { matrix: this.vectors.matrix, stride: this.vectors.stride, dims: this.vectors.dims, norms: this.vectors.norms };
+    out = new Float64Array(this.size);
+    // A Float32Array, as retrieval's windowVectors sums into one.
+    const sum = new Float32Array(dims);
+    for (let i = 0; i < this.size; i++) {
+      sum.fill(0);
+      const a = Math.max(this.groupStart[i]!, i - radius);
+      const b = Math.min(this.groupEnd[i]! - 1, i + radius);
+      for (let j = a; j <= b; j++) {
+        const row = this.rows[j]!;
+        const scale = norms[row]!;
+        const base = row * stride;
+        for (let d = 0; d < dims; d++) sum[d]! += matrix[base + d]! * scale;
+      }
+      let s = 0;
+      for (let d = 0; d < dims; d++) s += sum[d]! * sum[d]!;
+      out[i] = Math.sqrt(s);
+    }
+    this.windowNorms.set(radius, out);
+    return out;
+  }
+
+  /** Each item's window length in terms: its embed text plus its neighbours' content. */
+  private windowLength(radius: number): Float64Array {
+    let out = this.windowLengths.get(radius);
+    if (out) return out;
+    out = new Float64Array(this.size);
+    for (let i = 0; i < this.size; i++) {
+      let len = this.embedLength[i]!;
+      const a = Math.max(this.groupStart[i]!, i - radius);
+      const b = Math.min(this.groupEnd[i]! - 1, i + radius);
+      for (let j = a; j <= b; j++) if (j !== i) len += this.contentLength[j]!;
+      out[i] = len;
+    }
+    this.windowLengths.set(radius, out);
+    return out;
+  }
+
+  /**
+   * The route scores of the `active` items (ascending item numbers): the collection is those
+   * items, as docs-query's collection is the chunks of the topics searched. A window still
+   * reaches the document's other chunks (all of them are the document's context).
+   */
+  scores(query: string, queryVector: Float32Array, active: Int32Array, routes: RouteOptions): { fused: Float64Array; similarity: Float64Array; bm25: Float64Array } {
+    const windows = routes.windows ?? DEFAULT_WINDOWS;
+    for (const w of windows) {
+      if (!(w.weight >= 0) || !Number.isInteger(w.radius) || w.radius < 1) throw new StoreError(`a window score needs weight ≥ 0 and an integer radius ≥ 1, got weight ${w.weight}, radius ${w.radius}`);
+    }
+    const k1 = routes.bm25K1 ?? DEFAULT_ROUTE_BM25.k1 ?? 1.2;
+    if (!(k1 >= 0)) throw new StoreError(`BM25 needs k1 ≥ 0, got ${k1}`);
+    const n = active.length;
+    const pos = new Int32Array(this.size).fill(-1);
+    active.forEach((item, p) => (pos[item] = p));
+    const all = this.vectors.scoreAll(queryVector);
+    const similarity = new Float64Array(n);
+    for (let p = 0; p < n; p++) similarity[p] = Math.max(-1, Math.min(1, all[this.rows[active[p]!]!]!));
+    const terms = [...new Set(bm25Terms(query))];
+
+    // Own BM25 over the embed texts of the active items.
+    const ownLength = new Float64Array(n);
+    for (let p = 0; p < n; p++) ownLength[p] = this.embedLength[active[p]!]!;
+    const bm25 = new Float64Array(n);
+    this.addBm25(bm25, ownLength, k1, terms.map((t) => this.ownFrequencies(t, pos)));
+
+    const lists = [
+      { scores: similarity, weight: 1 },
+      { scores: bm25, weight: 1 },
+    ];
+    for (const w of windows) {
+      if (w.weight === 0) continue;
+      const norm = this.windowNorm(w.radius);
+      const wsim = new Float64Array(n);
+      for (let p = 0; p < n; p++) {
+        const i = active[p]!;
+        if (!(norm[i]! > 0)) continue;
+        let dot = 0;
+        const a = Math.max(this.groupStart[i]!, i - w.radius);
+        const b = Math.min(this.groupEnd[i]! - 1, i + w.radius);
+        for (let j = a; j <= b; j++) dot += this.vectors.norms[this.rows[j]!]! * all[this.rows[j]!]!;
+        wsim[p] = Math.max(-1, Math.min(1, dot / norm[i]!));
+      }
+      const wlen = this.windowLength(w.radius);
+      const length = new Float64Array(n);
+      for (let p = 0; p < n; p++) length[p] = wlen[active[p]!]!;
+      const wbm25 = new Float64Array(n);
+      this.addBm25(wbm25, length, k1, terms.map((t) => this.windowFrequencies(t, pos, w.radius)));
+      lists.push({ scores: wsim, weight: w.weight }, { scores: wbm25, weight: w.weight });
+    }
+    return { fused: fuseMaxNormalised(lists), similarity, bm25 };
+  }
+
+  /** The frequency of `term` in each active item's embed text, as [position, tf] pairs. */
+  private ownFrequencies(term: string, pos: Int32Array): Map<number, number> {
+    const out = new Map<number, number>();
+    const p = this.embedPostings.get(term);
+    if (p) for (let x = 0; x < p.length; x += 2) if (pos[p[x]!]! >= 0) out.set(pos[p[x]!]!, p[x + 1]!);
+    return out;
+  }
+
+  /** The frequency of `term` in each active item's window text (own embed text, neighbours' content). */
+  private windowFrequencies(term: string, pos: Int32Array, radius: number): Map<number, number> {
+    const out = new Map<number, number>();
+    const e = this.embedPostings.get(term);
+    if (e) for (let x = 0; x < e.length; x += 2) if (pos[e[x]!]! >= 0) out.set(pos[e[x]!]!, e[x + 1]!);
+    const c = this.contentPostings.get(term);
+    if (c) {
+      for (let x = 0; x < c.length; x += 2) {
+        const j = c[x]!;
+        const a = Math.max(this.groupStart[j]!, j - radius);
+        const b = Math.min(this.groupEnd[j]! - 1, j + radius);
+        for (let i = a; i <= b; i++) {
+          if (i === j || pos[i]! < 0) continue;
+          out.set(pos[i]!, (out.get(pos[i]!) ?? 0) + c[x + 1]!);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Okapi BM25 as retrieval's Bm25Index computes it, from the frequencies of each query term. */
+  private addBm25(out: Float64Array, lengths: Float64Array, k1: number, frequencies: Map<number, number>[]): void {
+    const n = lengths.length;
+    let total = 0;
+    for (let p = 0; p < n; p++) total += lengths[p]!;
+    const avg = total > 0 ? total / n : 1;
+    for (const tf of frequencies) {
+      if (tf.size === 0) continue;
+      const idf = Math.log(1 + (n - tf.size + 0.5) / (tf.size + 0.5));
+      // Added in ascending position order, as Bm25Index's postings are, for the same rounding.
+      for (const p of [...tf.keys()].sort((a, b) => a - b)) {
+        const f = tf.get(p)!;
+        const norm = k1 * (1 - BM25_B + (BM25_B * lengths[p]!) / avg);
+        out[p]! += (idf * f * (k1 + 1)) / (f + norm);
+      }
+    }
+  }
+}
+
+/** One routed unit: chunks first..last of an artifact (null for a document stored whole), its text and scores. */
+export interface RoutedUnit {
+  /** The unit id of the hit that opened the unit (its best chunk). */
+  unitId: string;
+  artifactId: string;
+  /** Chunk range the text spans; null for a document stored whole. */
+  span: { from: number; to: number } | null;
+  text: string;
+  /** How many ranked hits the unit took in. */
+  hits: number;
+  score: number;
+  similarity: number;
+  bm25: number;
+}
+
+/**
+ * The n routed units for a query: scores over the active items, the ranking (ties by
+ * document order), small-to-big merge, then each unit's text (with ±k neighbours when k > 0,
+ * else edge-trimmed), as retrieval's search() builds them.
+ */
+export function routedUnits(
+  index: RouteIndex,
+  chunkRows: (artifactId: string, from: number, to: number) => { index: number; content: string; startChar: number; endChar: number; overlapChars: number }[],
+  wholeContent: (artifactId: string) => string,
+  query: string,
+  queryVector: Float32Array,
+  accept: ((u: IndexedUnit) => boolean) | undefined,
+  n: number,
+  k: number,
+  routes: RouteOptions,
+): RoutedUnit[] {
+  const trim = routes.trim ?? 1;
+  if (!Number.isInteger(trim) || trim < 0) throw new StoreError(`routes.trim must be a non-negative integer, got ${trim}`);
+  const activeList: number[] = [];
+  for (let i = 0; i < index.size; i++) if (!accept || accept(index.unitOf(i))) activeList.push(i);
+  const active = Int32Array.from(activeList);
+  if (active.length === 0 || n === 0) return [];
+  const scored = index.scores(query, queryVector, active, routes);
+  const merge = routes.merge === false ? null : { ...DEFAULT_MERGE, ...routes.merge };
+  const order = topPositions(scored.fused, Math.max(n, merge?.depth ?? 0));
+  const hits: RankedHit[] = order.map((p) => {
+    const item = active[p]!;
+    return { group: index.unitOf(item).artifactId, index: Math.max(0, index.chunkIndex[item]!), score: scored.fused[p]! };
+  });
+  const units: Unit[] = merge ? mergeHits(hits, n, merge) : hits.slice(0, n).map((h, rank) => ({ group: h.group, first: h.index, last: h.index, opener: rank, hits: 1 }));
+  return units.map((u) => {
+    const p = order[u.opener]!;
+    const item = active[p]!;
+    const unit = index.unitOf(item);
+    const base = { unitId: unit.unitId, artifactId: unit.artifactId, hits: u.hits, score: scored.fused[p]!, similarity: scored.similarity[p]!, bm25: scored.bm25[p]! };
+    if (index.chunkIndex[item]! < 0) return { ...base, span: null, text: wholeContent(unit.artifactId) };
+    const center = index.chunkIndex[item]!;
+    // Only the chunks the unit and its ±k neighbours cover are read; expandRange sees them
+    // as a document that starts at `from` (its first segment keeps its overlap, as there).
+    const rows = chunkRows(unit.artifactId, Math.max(0, u.first - k), u.last + k);
+    const from = rows[0]?.index ?? u.first;
+    // Another process may have replaced the document since the index was read.
+    if (rows.length === 0 || from > u.first || rows[rows.length - 1]!.index < u.last || rows.some((r, i) => r.index !== from + i)) {
+      throw new StoreError(`${unit.artifactId} changed during the search; search again`);
+    }
+    // expandRange reads only originalText, overlapChars and sourcePosition of a manifest chunk.
+    const chunks = rows.map((r) => ({ originalText: r.content, overlapChars: r.overlapChars, sourcePosition: { charStart: r.startChar, charEnd: r.endChar } }) as unknown as ManifestChunk);
+    const e = expandRange(chunks, u.first - from, u.last - from, k, center - from);
+    const segs = (k === 0 && trim > 0 ? trimSegments(e.segments, query, trim, bm25Terms) : e.segments).map((s) => ({ ...s, index: s.index + from }));
+    return { ...base, span: { from: segs[0]?.index ?? e.from + from, to: segs[segs.length - 1]?.index ?? e.to + from }, text: segs.map((s) => s.text).join(BOUNDARY_SEPARATOR) };
+  });
+}
+
+/** Positions of the `m` highest scores, best first, ties by position (a bounded insertion, not a sort of every item). */
+function topPositions(scores: Float64Array, m: number): number[] {
+  const k = Math.min(m, scores.length);
+  if (k <= 0) return [];
+  const top = new Int32Array(k);
+  let filled = 0;
+  for (let p = 0; p < scores.length; p++) {
+    const s = scores[p]!;
+    if (filled === k && !(s > scores[top[k - 1]!]!)) continue;
+    let i = filled < k ? filled++ : k - 1;
+    while (i > 0 && scores[top[i - 1]!]! < s) {
+      top[i] = top[i - 1]!;
+      i--;
+    }
+    top[i] = p;
+  }
+  return Array.from(top.subarray(0, filled));
+}
