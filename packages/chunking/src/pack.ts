@@ -45,7 +45,7 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
       joined = tokensWith(cur, i, env);
       const forced = opens(piece, ctx) && !allHeadings(cur.from, cur.to, env);
       const run: Run = cur;
-      if (forced || shouldClose(run, i, joined, env, () => tokensOfRange(run.from, sectionEnds[i]!, env))) {
+      if (forced || shouldClose(run, i, joined, env, sectionEnds[i]!)) {
         // The bare headings that end the run move to the next one.
         // Just after the run's last piece that is not a bare heading (but after its first piece).
         const cut = Math.max(run.from + 1, env.lastNonHeading[run.to]! + 1);
@@ -188,8 +188,8 @@ function tokensWith(run: Run, i: number, env: Env): number {
 }
 
 /** For each heading piece, the index one past the last piece of the section it opens. */
-function sectionEndIndexes(pieces: Piece[]): number[] {
-  const ends = new Array<number>(pieces.length).fill(pieces.length);
+function sectionEndIndexes(pieces: Piece[]): Int32Array {
+  const ends = new Int32Array(pieces.length);
   let next = pieces.length;
   for (let i = pieces.length - 1; i >= 0; i--) {
     ends[i] = next;
@@ -198,13 +198,16 @@ function sectionEndIndexes(pieces: Piece[]): number[] {
   return ends;
 }
 
-/** `joined` is the run's tokens with pieces[i] appended. */
-function shouldClose(cur: Run, i: number, joined: number, env: Env, withWholeSection: () => number): boolean {
+/**
+ * `joined` is the run's tokens with pieces[i] appended; `sectionEnd` one past the last piece of
+ * the section pieces[i] opens, when it is a heading (an index, not a closure per piece: issue 15).
+ */
+function shouldClose(cur: Run, i: number, joined: number, env: Env, sectionEnd: number): boolean {
   const { ctx } = env;
   if (joined > Math.min(cur.budget, env.budgets[i]!)) return true;
   if (env.heading[cur.to - 1] === 1) return false;
   if (cur.tokens < ctx.minTokens) return false;
-  if (env.heading[i] === 1) return withWholeSection() > ctx.targetTokens;
+  if (env.heading[i] === 1) return tokensOfRange(cur.from, sectionEnd, env) > ctx.targetTokens;
   return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - cur.tokens;
 }
 

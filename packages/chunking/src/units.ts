@@ -36,9 +36,13 @@ export function toUnits(blocks: Block[], state: UnitsState = { slugger: new Head
       // array per heading instead of a filtered copy and a spread.
       let keep = 0;
       while (keep < path.length && path[keep]!.depth < depth) keep++;
-      const next = path.slice(0, keep);
-      next.push({ text, depth, slug: slugger.slug(text) });
-      path = next;
+      const ref: HeadingRef = { text, depth, slug: slugger.slug(text) };
+      if (keep === 0) path = [ref];
+      else {
+        const next = path.slice(0, keep);
+        next.push(ref);
+        path = next;
+      }
       units.push({ block, path, types: onlyType('heading') });
     } else if (block.type === 'list' && block.children?.length) {
       for (const item of block.children) {
