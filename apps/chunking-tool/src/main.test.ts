@@ -177,7 +177,7 @@ describe('chunking a topic folder', () => {
 
     // The text summary names the document, the chunk count and the strategy key.
     expect(r.stdout).toContain(`${topic}/golden-reference.md: ${n} chunks`);
-    expect(r.stdout).toContain('(semantic-64-400-512)');
+    expect(r.stdout).toContain('(semantic-16-80-512)');
   });
 
   it('writes a manifest with the schema fields, options, title and exact source positions', async () => {
@@ -195,15 +195,15 @@ describe('chunking a topic folder', () => {
     expect(m.sourceSha256).toBe(sha256(source));
     expect(m.sourceSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(m.strategy).toBe('semantic');
-    expect(m.strategyKey).toBe('semantic-64-400-512');
+    expect(m.strategyKey).toBe('semantic-16-80-512');
     expect(m.options).toEqual({
       docName: 'golden-reference',
       contentType: 'doc',
       strategy: 'semantic',
-      minTokens: 64,
-      targetTokens: 400,
+      minTokens: 16,
+      targetTokens: 80,
       maxTokens: 512,
-      overlapSentences: 2,
+      overlapSentences: 0,
       breadcrumbMode: 'conditional',
       parser: 'fast',
     });
@@ -386,7 +386,7 @@ describe('--json and --help', () => {
         source: join(topic, 'golden-reference.md'),
         out: relative(process.cwd(), join(topic, '_chunks')),
         chunks: m.chunks.length,
-        strategyKey: 'semantic-64-400-512',
+        strategyKey: 'semantic-16-80-512',
         tokens: m.chunks.reduce((n, c) => n + c.tokenStats.tokens, 0),
       },
     ]);
@@ -529,10 +529,10 @@ describe('exit 2: usage and config errors (nothing written)', () => {
   });
 
   it('topic settings that contradict the workspace config are a config error, and nothing is written', async () => {
-    // maxTokens 256 alone leaves the workspace targetTokens (400) above it.
+    // maxTokens 64 alone leaves the workspace targetTokens (80) above it.
     const good = makeTopic('good');
-    const bad = makeTopic('bad', { 'topic.yaml': 'chunking:\n  maxTokens: 256\n' });
-    const r = await expectUsage(['--config', config, good, bad], 'minTokens <= targetTokens <= maxTokens', '64/400/256');
+    const bad = makeTopic('bad', { 'topic.yaml': 'chunking:\n  maxTokens: 64\n' });
+    const r = await expectUsage(['--config', config, good, bad], 'minTokens <= targetTokens <= maxTokens', '16/80/64');
     expect(r.stderr).toContain(bad);
     expect(existsSync(join(good, '_chunks'))).toBe(false);
     expect(existsSync(join(bad, '_chunks'))).toBe(false);
@@ -646,15 +646,15 @@ describe('nothing is lost on failure', () => {
 describe('settings: topic.yaml, workspace config and CLI overrides', () => {
   it('topic.yaml chunking overrides apply: every chunk fits maxTokens 256 and the strategy key says so', async () => {
     const plain = makeTopic('plain');
-    const small = makeTopic('small', { 'topic.yaml': 'chunking: {maxTokens: 256, targetTokens: 200}\n' });
+    const small = makeTopic('small', { 'topic.yaml': 'chunking: {maxTokens: 256, targetTokens: 40}\n' });
     expect((await run(['--config', config, plain, small])).code).toBe(0);
     const m = readManifest(join(small, '_chunks', 'golden-reference.json'));
     const p = readManifest(join(plain, '_chunks', 'golden-reference.json'));
-    expect(m.strategyKey).toBe('semantic-64-200-256');
-    expect(m.options).toMatchObject({ minTokens: 64, targetTokens: 200, maxTokens: 256 });
+    expect(m.strategyKey).toBe('semantic-16-40-256');
+    expect(m.options).toMatchObject({ minTokens: 16, targetTokens: 40, maxTokens: 256 });
     for (const c of m.chunks) expect(c.tokenStats.tokens).toBeLessThanOrEqual(256);
     expect(m.chunks.length).toBeGreaterThan(p.chunks.length);
-    expect(p.strategyKey).toBe('semantic-64-400-512');
+    expect(p.strategyKey).toBe('semantic-16-80-512');
     expect(sorted(readdirSync(join(small, '_chunks')))).toEqual(outputNames('golden-reference', m.chunks.length));
   });
 
@@ -665,7 +665,8 @@ describe('settings: topic.yaml, workspace config and CLI overrides', () => {
     expect((await run(['--config', config, a, b])).code).toBe(0);
     const ma = readManifest(join(a, '_chunks', 'golden-reference.json'));
     const mb = readManifest(join(b, '_chunks', 'golden-reference.json'));
-    expect(ma.strategyKey).toBe('semantic-32-300-350-o0');
+    // overlapSentences 0 is the default, so the key does not name it.
+    expect(ma.strategyKey).toBe('semantic-32-300-350');
     expect(ma.chunks[0]!.id).toBe('guide:golden-reference::ch0');
     expect(ma.chunks.every((c) => c.tokenStats.tokens <= 350)).toBe(true);
     expect(mb.strategyKey).toBe('semantic-32-300-350-o1');
@@ -684,7 +685,7 @@ describe('settings: topic.yaml, workspace config and CLI overrides', () => {
     }
     expect(m.options.contentType).toBe('post');
     // The content type is not part of the cache key.
-    expect(m.strategyKey).toBe('semantic-64-400-512');
+    expect(m.strategyKey).toBe('semantic-16-80-512');
   });
 
   it('--content-type applies to plain files too', async () => {

@@ -226,7 +226,7 @@ describe('docs-export', () => {
     expect(r.code, r.stderr).toBe(0);
     const polyLines = r.lines.filter((l) => l.topic === POLY);
     expect(polyLines.map((l) => l.chunk)).toEqual(JSON.parse(JSON.stringify(manifests.get(POLY)!.chunks)));
-    expect(polyLines[0]).toMatchObject({ id: `${POLY}/doc:golden-reference::ch0`, source: `${POLY}/golden-reference.md`, strategyKey: 'semantic-64-400-512', embeddingModel: local.model });
+    expect(polyLines[0]).toMatchObject({ id: `${POLY}/doc:golden-reference::ch0`, source: `${POLY}/golden-reference.md`, strategyKey: 'semantic-16-80-512', embeddingModel: local.model });
     expect(Array.from(Float32Array.from(polyLines[0]!.embedding as number[]))).toEqual(Array.from(polyVectors[0]!));
     const plain = await run(['docs', '--format', 'jsonl']);
     expect(plain.lines[0]!.embedding).toBeUndefined();

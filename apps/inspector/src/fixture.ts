@@ -46,7 +46,9 @@ export async function buildDocs(opts: { big?: boolean; sample?: boolean; extra?:
     mkdirSync(t, { recursive: true });
     for (const f of ['golden-reference.md', 'qa-pairs.md']) cpSync(join(REPO, 'docs', SAMPLE_TOPIC, f), join(t, f));
     const config = join(dir, 'sample.yaml');
-    writeFileSync(config, 'chunking:\n  maxTokens: 512\n');
+    // Seed 002's sizes with its sentence overlap (not the default since issue 17): the page
+    // draws overlaps, and the tests need chunks that have them.
+    writeFileSync(config, 'chunking:\n  minTokens: 64\n  targetTokens: 400\n  maxTokens: 512\n  overlapSentences: 2\n');
     await ok('chunking-tool', chunk([t, '--config', config], quiet));
     await ok('keyword-extractor', keywords([t], quiet));
     await ok('topic-spec', spec([t, '--config', config], quiet));

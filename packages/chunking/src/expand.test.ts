@@ -45,7 +45,7 @@ describe('expandNeighbors (seed 004)', () => {
   });
 
   it('works on semantic chunks too (their sentence overlap shown once)', () => {
-    const semantic = chunkDocument(prose(3, 40), { targetTokens: 200, maxTokens: 256 }).chunks;
+    const semantic = chunkDocument(prose(3, 40), { minTokens: 64, targetTokens: 200, maxTokens: 256, overlapSentences: 2 }).chunks;
     const i = semantic.findIndex((c, n) => n > 0 && c.overlapChars > 0);
     expect(i).toBeGreaterThan(0);
     const parts = expandNeighbors(semantic, i).split(`\n${CHUNK_BOUNDARY}\n`);

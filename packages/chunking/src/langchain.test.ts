@@ -43,7 +43,7 @@ describe('ChunkyardTextSplitter (LangChain.js)', () => {
     // The base class still validates its own fields.
     expect(() => new ChunkyardTextSplitter({ chunkSize: 10, chunkOverlap: 20 })).toThrow(/chunkOverlap/);
     // And chunkyard's options fail at construction, not at the first document.
-    expect(() => new ChunkyardTextSplitter({ maxTokens: 300 })).toThrow(/minTokens <= targetTokens <= maxTokens/);
+    expect(() => new ChunkyardTextSplitter({ targetTokens: 400, maxTokens: 300 })).toThrow(/minTokens <= targetTokens <= maxTokens/);
   });
 
   it('splitText gives the chunks chunkyard gives, and nothing for a blank text', async () => {

@@ -6,10 +6,13 @@ export const DEFAULT_OPTIONS: ResolvedChunkOptions = {
   docName: 'document',
   contentType: 'doc',
   strategy: 'semantic',
-  minTokens: 64,
-  targetTokens: 400,
+  // Small chunks without overlap, capped at 512 so whole code blocks and tables
+  // still fit: with the retrieval routes (small-to-big at query time) this is
+  // the configuration the evaluation measured best (issue 17; eval/README.md).
+  minTokens: 16,
+  targetTokens: 80,
   maxTokens: 512,
-  overlapSentences: 2,
+  overlapSentences: 0,
   breadcrumbMode: 'conditional',
   parser: 'fast',
   windowTokens: 900,

@@ -26,10 +26,10 @@ chunking:
   # semantic (default): heading- and structure-aware chunks with exact cl100k token caps.
   # Others: token-window, hierarchical, paginate (see the chunkyard README).
   strategy: semantic
-  minTokens: 64          # smaller chunks merge into a neighbour
-  targetTokens: 400      # where a chunk prefers to close
+  minTokens: 16          # smaller chunks merge into a neighbour
+  targetTokens: 80       # where a chunk prefers to close: small chunks, widened at query time
   maxTokens: 512         # hard cap, exact cl100k tokens, for originalText and embedText
-  overlapSentences: 2    # sentences repeated from the previous chunk of the same section
+  overlapSentences: 0    # sentences repeated from the previous chunk of the same section
   breadcrumbMode: conditional   # conditional | always | none: heading path prefixed to embedText
 
 # Embeddings for topic-spec (similarities, prompt matching). The default is an offline
