@@ -96,7 +96,27 @@ if (argv[0] === '--child') {
   const peak = process.resourceUsage().maxRSS * 1024;
   console.log(JSON.stringify({ bytes: Buffer.byteLength(text), chunks, sectioned, ms, baseline, withText, peak }));
 } else {
+  const usage = 'usage: node bench/memory.mjs [--mb 64] [--corpus DIR] [--strategy semantic] [--path both|whole|stream]';
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(`${usage}\n\nPeak RSS per MB of chunking one big document (issue 16, goal 4); see the comment at the top of this file.`);
+    process.exit(0);
+  }
+  const known = new Set(['--mb', '--corpus', '--strategy', '--path']);
+  for (let i = 0; i < argv.length; i += 2) {
+    if (!known.has(argv[i]) || argv[i + 1] === undefined) {
+      console.error(`bench/memory.mjs: ${known.has(argv[i]) ? `${argv[i]} needs a value` : `unknown argument ${argv[i]}`}\n${usage}`);
+      process.exit(2);
+    }
+  }
   const mb = Number(arg('mb', '64'));
+  if (!(mb > 0)) {
+    console.error(`bench/memory.mjs: --mb must be a positive number of MB, got ${arg('mb')}`);
+    process.exit(2);
+  }
+  if (!['both', 'whole', 'stream'].includes(arg('path', 'both'))) {
+    console.error(`bench/memory.mjs: --path must be both, whole or stream, got ${arg('path')}`);
+    process.exit(2);
+  }
   const corpus = arg('corpus', '');
   const strategy = arg('strategy', 'semantic');
   const paths = arg('path', 'both') === 'both' ? ['whole', 'stream'] : [arg('path', 'both')];
