@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { locateExcerpt, questionsFromQuotes } from './excerpts.mjs';
-import { readMarkdownTree, SETS } from './sets.mjs';
+import { findNpmDocs, NPM_DOCS_VERSION, readMarkdownTree, SETS } from './sets.mjs';
 
 describe('locateExcerpt', () => {
   const corpus = 'Alpha beta.\n\n| a   | b |\nGamma   delta\nepsilon. Alpha beta.';
@@ -43,5 +44,42 @@ describe('the dotnet-docs question set', () => {
     const questions = questionsFromQuotes(items, corpora, 'questions.json');
     expect(questions).toHaveLength(items.length);
     for (const q of questions) for (const r of q.references) expect(r.end).toBeGreaterThan(r.start);
+  });
+});
+
+describe('the npm-docs question set', () => {
+  const root = join(import.meta.dirname, '../..');
+  const set = SETS['npm-docs']!;
+  const items = JSON.parse(readFileSync(join(root, 'eval/npm-docs/questions.json'), 'utf8')) as { corpus: string; question: string; excerpts: string[] }[];
+  // The npm installed with Node, when it is the release the quotes were taken from; else why not.
+  const found = findNpmDocs();
+  it('has at least 60 questions, none repeated, each on one of the set\'s articles', () => {
+    expect(items.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(items.map((q) => q.question)).size).toBe(items.length);
+    for (const q of items) expect(set.files).toContain(q.corpus);
+    expect(new Set(items.map((q) => q.corpus)).size).toBe(set.files!.length);
+  });
+  it('refuses docs of another npm release, saying how to get the right one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'npm-docs-'));
+    try {
+      mkdirSync(join(dir, 'docs', 'content'), { recursive: true });
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ version: '0.0.1' }));
+      expect(findNpmDocs(join(dir, 'docs')).problem).toMatch(new RegExp(`npm 0\\.0\\.1's docs.*npm pack npm@${NPM_DOCS_VERSION.replaceAll('.', '\\.')}`));
+      expect(findNpmDocs(join(dir, 'nowhere')).problem).toMatch(/no npm docs at .*tar -xzf/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  // Skipped only when this machine's npm docs are absent or another release: the reason is found.problem.
+  it.skipIf(found.problem !== null)(`quotes every answer exactly once from its article, and from no other article of the set (${found.problem ?? `npm ${NPM_DOCS_VERSION}`})`, () => {
+    const corpora = new Map<string, string>(readMarkdownTree(join(found.dir, set.corpora)).filter(([id]) => set.files!.includes(id)));
+    expect(corpora.size).toBe(set.files!.length);
+    const questions = questionsFromQuotes(items, corpora, 'questions.json');
+    expect(questions).toHaveLength(items.length);
+    items.forEach((q, i) => {
+      for (const e of q.excerpts) {
+        for (const [id, text] of corpora) if (id !== q.corpus) expect(() => locateExcerpt(text, e), `question ${i + 1} also in ${id}`).toThrow(/not found/);
+      }
+    });
   });
 });
