@@ -442,6 +442,13 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     expect(r.stderr).toContain('--help');
   });
 
+  it('a negative number as an option value gets the option\'s own message, not parseArgs\'s "ambiguous" (issue 15)', async () => {
+    const topic = makeTopic();
+    const r = await expectUsage(['--config', config, '--strategy', '-1', topic], '--strategy: unknown strategy "-1"');
+    expect(r.stderr).not.toContain('ambiguous');
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
   it('an unknown option', async () => {
     const topic = makeTopic();
     await expectUsage(['--config', config, '--bogus', topic], '--bogus');

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { joinNegativeValues, mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
@@ -191,19 +191,20 @@ async function run(argv: string[], io: Io): Promise<number> {
 }
 
 function parseCli(argv: string[]) {
+  const options = {
+    out: { type: 'string' },
+    config: { type: 'string' },
+    'content-type': { type: 'string' },
+    strategy: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+    version: { type: 'boolean', default: false },
+  } as const;
   const parsed = parseArgs({
-    args: argv,
+    args: joinNegativeValues(argv, options),
     allowPositionals: true,
     strict: true,
-    options: {
-      out: { type: 'string' },
-      config: { type: 'string' },
-      'content-type': { type: 'string' },
-      strategy: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      version: { type: 'boolean', default: false },
-    },
+    options,
   });
   if (!parsed.values.help && !parsed.values.version && parsed.positionals.length === 0) throw new Error('no topic folder or markdown file given');
   return parsed;

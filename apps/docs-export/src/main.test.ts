@@ -119,6 +119,9 @@ describe('docs-export', () => {
     };
     await usage(['docs'], '--format is required: langchain, llamaindex, jsonl');
     await usage(['docs', '--format', 'csv'], '--format must be langchain, llamaindex, jsonl, got "csv"');
+    // Issue 15: parseArgs called a value starting with a minus "ambiguous"; the tool's own check words it.
+    await usage(['docs', '--format', '-1'], '--format must be langchain, llamaindex, jsonl, got "-1"');
+    expect((await run(['docs', '--format', '-1'])).stderr).not.toContain('ambiguous');
     await usage(['nope', '--format', 'jsonl'], 'nope: no such folder');
     await usage(['nx.json', '--format', 'jsonl'], 'nx.json: not a folder');
     await usage(['docs', '--format', 'jsonl', '--cached-only'], '--cached-only applies to --with-embeddings only');

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, escapeControl, fileKind, isFsError, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { describeFsError, escapeControl, fileKind, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -192,20 +192,21 @@ function cacheDirProblem(dir: string): string | null {
 function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   let parsed;
   try {
+    const options = {
+      format: { type: 'string' },
+      'with-embeddings': { type: 'boolean', default: false },
+      'cached-only': { type: 'boolean', default: false },
+      'cache-dir': { type: 'string', multiple: true },
+      config: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
+    } as const;
     parsed = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, options),
       allowPositionals: true,
       strict: true,
-      options: {
-        format: { type: 'string' },
-        'with-embeddings': { type: 'boolean', default: false },
-        'cached-only': { type: 'boolean', default: false },
-        'cache-dir': { type: 'string', multiple: true },
-        config: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
+      options,
     });
   } catch (err) {
     throw new UsageError((err as Error).message);

@@ -159,6 +159,23 @@ describe('docs-query', () => {
     expect(r).toMatchObject({ code: 1, stderr: `docs-query: ${join(fx.docs, 'libraries/index.json')}: _links.self says /libraries/index.json, but it was loaded from /index.json\n` });
   });
 
+  it('a negative number for a numeric option gets the range message, not parseArgs\'s "ambiguous" (issue 15)', async () => {
+    // parseArgs read `-n -1` as -n followed by an option and answered "Option '-n' argument is ambiguous ... use '--n=-XYZ'".
+    for (const [argv, message] of [
+      [['-n', '-1'], '--n: expected an integer 0..100000, got "-1"'],
+      [['--n', '-1'], '--n: expected an integer 0..100000, got "-1"'],
+      [['-k', '-5'], '--k: expected an integer 0..'],
+      [['--max-distance', '-Infinity'], '--max-distance: expected an integer 0..64, got "-Infinity"'],
+      [['--max-distance', '-NaN'], 'got "-NaN"'],
+    ] as const) {
+      const r = await run(fx.docs, '-q', 'x', ...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).not.toContain('ambiguous');
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('the built bin runs as a user would', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [BIN, fx.docs, '--list'], { cwd: fx.workspace });
     expect(stdout.split('\n').filter(Boolean)).toHaveLength(7);

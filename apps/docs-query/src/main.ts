@@ -24,7 +24,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { guardEnvironment, processIo } from '@chunkyard/fs-atomic';
+import { guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -91,27 +91,28 @@ export interface Io {
 class UsageError extends Error {}
 
 function parseCli(argv: string[]) {
+  const options = {
+    query: { type: 'string', short: 'q' },
+    topic: { type: 'string', short: 't' },
+    n: { type: 'string', short: 'n' },
+    k: { type: 'string', short: 'k' },
+    technical: { type: 'boolean', default: false },
+    baseline: { type: 'boolean', default: false },
+    'max-distance': { type: 'string' },
+    'no-embeddings': { type: 'boolean', default: false },
+    ranking: { type: 'string' },
+    config: { type: 'string' },
+    'base-url': { type: 'string' },
+    list: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+    version: { type: 'boolean', default: false },
+  } as const;
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: joinNegativeValues(argv, options),
     allowPositionals: true,
     strict: true,
-    options: {
-      query: { type: 'string', short: 'q' },
-      topic: { type: 'string', short: 't' },
-      n: { type: 'string', short: 'n' },
-      k: { type: 'string', short: 'k' },
-      technical: { type: 'boolean', default: false },
-      baseline: { type: 'boolean', default: false },
-      'max-distance': { type: 'string' },
-      'no-embeddings': { type: 'boolean', default: false },
-      ranking: { type: 'string' },
-      config: { type: 'string' },
-      'base-url': { type: 'string' },
-      list: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      version: { type: 'boolean', default: false },
-    },
+    options,
   });
   if (positionals.length > 1) throw new UsageError(`one docs folder at most, got ${positionals.length} (quote a query: -q "…")`);
   if (positionals.length === 1 && values['base-url'] !== undefined) throw new UsageError('give a docs folder or --base-url, not both');

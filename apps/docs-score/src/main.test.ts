@@ -286,6 +286,13 @@ describe('docs-score usage', () => {
     expect((await run([])).code).toBe(2);
     expect((await run([join(root, 'nope')])).code).toBe(2);
     expect((await run([pristine, '--k', '0'])).code).toBe(2);
+    // Issue 15: a negative number got util.parseArgs's "ambiguous" instead of the range message.
+    for (const argv of [['--k', '-1'], ['--min-f1', '-0.5']]) {
+      const neg = await run([pristine, ...argv]);
+      expect(neg.code, argv.join(' ')).toBe(2);
+      expect(neg.stderr).toContain(`${argv[0]} must be`);
+      expect(neg.stderr).toContain(`got "${argv[1]}"`);
+    }
     expect((await run([pristine, '--min-iou', '2'])).code).toBe(2);
     // Only plain decimals: Number() would read these as 1, 16, 0.5 and 0.
     for (const [name, v] of [['--min-recall', '0x1'], ['--min-pis', '0x10'], ['--min-f1', '5e-1'], ['--min-iou', '-0'], ['--min-pis', ' 50']]) {

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { joinNegativeValues } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
@@ -140,28 +141,29 @@ function fraction(name: string, v: string | undefined): number | null {
 }
 
 function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 'version' {
+  const options = {
+    json: { type: 'boolean', default: false },
+    qa: { type: 'boolean', default: false },
+    questions: { type: 'string' },
+    k: { type: 'string', default: '5' },
+    'min-recall': { type: 'string' },
+    'min-iou': { type: 'string' },
+    provider: { type: 'string' },
+    config: { type: 'string' },
+    queries: { type: 'string' },
+    metrics: { type: 'string' },
+    'min-f1': { type: 'string' },
+    'min-context-recall': { type: 'string' },
+    'min-pis': { type: 'string' },
+    'max-latency-delta': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+    version: { type: 'boolean', default: false },
+  } as const;
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: joinNegativeValues(argv, options),
     allowPositionals: true,
     strict: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      qa: { type: 'boolean', default: false },
-      questions: { type: 'string' },
-      k: { type: 'string', default: '5' },
-      'min-recall': { type: 'string' },
-      'min-iou': { type: 'string' },
-      provider: { type: 'string' },
-      config: { type: 'string' },
-      queries: { type: 'string' },
-      metrics: { type: 'string' },
-      'min-f1': { type: 'string' },
-      'min-context-recall': { type: 'string' },
-      'min-pis': { type: 'string' },
-      'max-latency-delta': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-      version: { type: 'boolean', default: false },
-    },
+    options,
   });
   if (values.help) return 'help';
   if (values.version) return 'version';

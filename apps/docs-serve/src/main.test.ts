@@ -249,6 +249,10 @@ describe('docs-serve: CLI', () => {
     expect(await main([fx.docs, '--port', '70000'], io)).toBe(2);
     expect(await main([join(fx.docs, 'missing')], io)).toBe(2);
     expect(err.join('')).toMatch(/no docs folder given[\s\S]*--port: expected an integer 0..65535[\s\S]*missing: no such folder/);
+    // Issue 15: a negative port got util.parseArgs's "ambiguous" instead of the range message.
+    err.length = 0;
+    expect(await main([fx.docs, '--port', '-1'], io)).toBe(2);
+    expect(err.join('')).toContain('--port: expected an integer 0..65535, got "-1"');
     // A file or a FIFO given as the docs folder: the path itself is named, not "a part of" it.
     err.length = 0;
     expect(await main([join(fx.docs, 'index.json')], io)).toBe(2);

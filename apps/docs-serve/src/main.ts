@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
-import { fileKind, guardEnvironment, processIo } from '@chunkyard/fs-atomic';
+import { fileKind, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -70,16 +70,17 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
   let values: { port?: string; host?: string; help: boolean; version: boolean };
   let positionals: string[];
   try {
+    const options = {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
+    } as const;
     ({ values, positionals } = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, options),
       allowPositionals: true,
       strict: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
+      options,
     }));
     if (!values.help && !values.version && positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no docs folder given' : 'one docs folder only');
     if (values.port !== undefined && !(/^\d+$/.test(values.port) && Number(values.port) <= 65535)) throw new Error(`--port: expected an integer 0..65535, got ${JSON.stringify(values.port)}`);

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -84,20 +84,21 @@ async function run(argv: string[], io: Io): Promise<number> {
   let jobs: Job[];
   let root: string;
   try {
+    const options = {
+      root: { type: 'string', default: 'docs' },
+      'llms-txt': { type: 'boolean', default: false },
+      'llms-full': { type: 'boolean', default: false },
+      'llms-title': { type: 'string' },
+      'llms-summary': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
+    } as const;
     const parsed = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, options),
       allowPositionals: true,
       strict: true,
-      options: {
-        root: { type: 'string', default: 'docs' },
-        'llms-txt': { type: 'boolean', default: false },
-        'llms-full': { type: 'boolean', default: false },
-        'llms-title': { type: 'string' },
-        'llms-summary': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
+      options,
     });
     values = parsed.values as typeof values;
     if (values.help) {

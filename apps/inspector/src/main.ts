@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'n
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { guardEnvironment, mkdirp, processIo } from '@chunkyard/fs-atomic';
+import { guardEnvironment, joinNegativeValues, mkdirp, processIo } from '@chunkyard/fs-atomic';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
 export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
@@ -55,11 +55,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
 async function run(argv: string[], io: Io): Promise<number> {
   let out: string | undefined;
   try {
+    const options = { out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false }, version: { type: 'boolean', default: false } } as const;
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, options),
       allowPositionals: true,
       strict: true,
-      options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false }, version: { type: 'boolean', default: false } },
+      options,
     });
     if (values.help) {
       io.stdout(HELP);

@@ -251,8 +251,9 @@ describe('exit 2: usage errors, nothing written', () => {
 
   it.each([['ten'], ['2.5'], [''], ['-1']])('--max %j', async (value) => {
     const topic = makeTopic();
-    // util.parseArgs itself rejects "-1" (it looks like an option); the others are ours.
-    await expectUsage(['--max', value, topic], '--max', ...(value === '-1' ? [] : ['whole number']));
+    // "-1" too gets our message (issue 15: util.parseArgs called it "ambiguous", as if an option).
+    const r = await expectUsage(['--max', value, topic], `--max: expected a whole number from 0 to`, `got ${JSON.stringify(value)}`);
+    expect(r.stderr).not.toContain('ambiguous');
     expect(existsSync(join(topic, '_keywords'))).toBe(false);
   });
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '@chunkyard/config';
 import { describeFsError, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
-import { processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { joinNegativeValues, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
 const QA_PAIRS = 'qa-pairs.md';
@@ -178,17 +178,18 @@ async function run(argv: string[], io: Io): Promise<number> {
 }
 
 function parseCli(argv: string[]) {
+  const options = {
+    out: { type: 'string' },
+    max: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+    version: { type: 'boolean', default: false },
+  } as const;
   const parsed = parseArgs({
-    args: argv,
+    args: joinNegativeValues(argv, options),
     allowPositionals: true,
     strict: true,
-    options: {
-      out: { type: 'string' },
-      max: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      version: { type: 'boolean', default: false },
-    },
+    options,
   });
   if (parsed.values.help || parsed.values.version) return { ...parsed, values: { ...parsed.values, max: undefined } };
   if (parsed.positionals.length === 0) throw new Error('no topic folder given');

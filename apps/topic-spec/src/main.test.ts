@@ -156,12 +156,15 @@ describe('topic-spec', () => {
     ['--prompt-threshold', '0x1'],
     ['--prompt-threshold', ' 0.5'],
     ['--prompt-threshold', '5e-1'],
+    ['--prompt-threshold', '-0.5'],
     ['--bogus'],
   ])('rejects %j with exit 2', async (...args) => {
     const dir = await builtTopic();
     const r = await run([dir, ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^topic-spec: /);
+    // Issue 15: a negative value got util.parseArgs's "ambiguous" instead of the range message.
+    if (args[0] === '--prompt-threshold') expect(r.stderr).toContain(`--prompt-threshold: expected a number from 0 to 1, got ${JSON.stringify(args[1])}`);
     expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
   });
 

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider, EmbeddingError, progressReporter, REMOTE_DEFAULTS, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
@@ -267,19 +267,20 @@ function withProgress(provider: EmbeddingProvider, label: string) {
 }
 
 function parseCli(argv: string[]) {
+  const options = {
+    config: { type: 'string' },
+    'cache-dir': { type: 'string' },
+    'prune-cache': { type: 'boolean', default: false },
+    'prompt-threshold': { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+    version: { type: 'boolean', default: false },
+  } as const;
   const parsed = parseArgs({
-    args: argv,
+    args: joinNegativeValues(argv, options),
     allowPositionals: true,
     strict: true,
-    options: {
-      config: { type: 'string' },
-      'cache-dir': { type: 'string' },
-      'prune-cache': { type: 'boolean', default: false },
-      'prompt-threshold': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      version: { type: 'boolean', default: false },
-    },
+    options,
   });
   let threshold: number | undefined;
   const raw = parsed.values['prompt-threshold'];

@@ -1,0 +1,122 @@
+// joinNegativeValues against the real node:util parseArgs: it turns `-n -1` into a form
+// parseArgs accepts, and it never changes anything else.
+import { parseArgs } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { joinNegativeValues } from './index.js';
+
+const OPTIONS = {
+  n: { type: 'string', short: 'n' },
+  query: { type: 'string', short: 'q' },
+  'max-distance': { type: 'string' },
+  dir: { type: 'string', multiple: true },
+  json: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', short: 'v', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+const parse = (args: string[]) => parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+
+const NEGATIVES = ['-1', '-0', '-0.5', '-.5', '-1e3', '-1E-3', '-Infinity', '-NaN', '-12abc', '-1.'];
+
+describe('joinNegativeValues', () => {
+  it('joins a value-taking option and the negative number after it, long and short', () => {
+    expect(joinNegativeValues(['-q', 'x', '-n', '-1'], OPTIONS)).toEqual(['-q', 'x', '-n-1']);
+    expect(joinNegativeValues(['--n', '-1'], OPTIONS)).toEqual(['--n=-1']);
+    expect(joinNegativeValues(['--max-distance', '-0.5', 'docs'], OPTIONS)).toEqual(['--max-distance=-0.5', 'docs']);
+    expect(joinNegativeValues(['-vn', '-Infinity'], OPTIONS)).toEqual(['-vn-Infinity']);
+    expect(joinNegativeValues(['--dir', '-1', '--dir', '-2'], OPTIONS)).toEqual(['--dir=-1', '--dir=-2']);
+    for (const neg of NEGATIVES) expect(parse(joinNegativeValues(['-n', neg], OPTIONS)).values.n).toBe(neg);
+  });
+
+  it('fixes the ambiguity parseArgs itself reports', () => {
+    expect(() => parse(['-n', '-1'])).toThrow(/ambiguous/);
+    expect(parse(joinNegativeValues(['-n', '-1'], OPTIONS)).values).toMatchObject({ n: '-1' });
+  });
+
+  it('leaves what is not an option value alone', () => {
+    // A boolean takes no value: -1 after it stays a token of its own (parseArgs refuses it as an unknown option).
+    expect(joinNegativeValues(['--json', '-1'], OPTIONS)).toEqual(['--json', '-1']);
+    expect(joinNegativeValues(['-v', '-1'], OPTIONS)).toEqual(['-v', '-1']);
+    // Already inline, an unknown option, a value inside a short group, after --.
+    expect(joinNegativeValues(['--n=-1', '-2'], OPTIONS)).toEqual(['--n=-1', '-2']);
+    expect(joinNegativeValues(['--nope', '-1'], OPTIONS)).toEqual(['--nope', '-1']);
+    expect(joinNegativeValues(['-n5', '-1'], OPTIONS)).toEqual(['-n5', '-1']);
+    expect(joinNegativeValues(['--', '-n', '-1'], OPTIONS)).toEqual(['--', '-n', '-1']);
+    // Not negative numbers: an option-looking value stays for parseArgs to refuse.
+    expect(joinNegativeValues(['-n', '-v'], OPTIONS)).toEqual(['-n', '-v']);
+    expect(joinNegativeValues(['-n', '--json'], OPTIONS)).toEqual(['-n', '--json']);
+    expect(joinNegativeValues(['-n', '-x1'], OPTIONS)).toEqual(['-n', '-x1']);
+    expect(joinNegativeValues(['-n', '-inf'], OPTIONS)).toEqual(['-n', '-inf']);
+  });
+
+  it('skips an option value like parseArgs does, so a value is never read as an option', () => {
+    // `-n` takes `-q` as its value here (and parseArgs refuses it); `-1` is then a token of its own.
+    expect(joinNegativeValues(['-n', '-q', '-1'], OPTIONS)).toEqual(['-n', '-q', '-1']);
+    // `--` as an option's value does not end the options.
+    expect(joinNegativeValues(['-q', '--', '-n', '-1'], OPTIONS)).toEqual(['-q', '--', '-n-1']);
+  });
+
+  const token = fc.oneof(
+    fc.constantFrom('-n', '--n', '-q', '--query', '--max-distance', '--dir', '--json', '-v', '-h', '-vh', '-vn', '--', '-', '--n=3', '-n3', '--nope', 'docs', 'x', '3', '0.5'),
+    fc.string({ maxLength: 6 }),
+  );
+  const negative = fc.oneof(fc.constantFrom(...NEGATIVES), fc.double({ max: -Number.MIN_VALUE, noNaN: true }).map(String));
+
+  it('never changes an argv with no negative number in it', () => {
+    fc.assert(
+      fc.property(fc.array(token.filter((t) => !/^-(?:\.?\d|Infinity$|NaN$)/.test(t)), { maxLength: 12 }), (argv) => {
+        expect(joinNegativeValues(argv, OPTIONS)).toEqual(argv);
+      }),
+    );
+  });
+
+  it('never changes an argv parseArgs accepts as it is', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(token, negative), { maxLength: 12 }), (argv) => {
+        let ok = true;
+        try {
+          parse(argv);
+        } catch {
+          ok = false;
+        }
+        fc.pre(ok);
+        expect(joinNegativeValues(argv, OPTIONS)).toEqual(argv);
+      }),
+    );
+  });
+
+  it('never joins the token after a boolean option', () => {
+    const boolean = fc.constantFrom('--json', '-v', '-h', '-vh', '--verbose');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(boolean, negative, fc.constantFrom('docs', 'x')), { maxLength: 12 }), (argv) => {
+        expect(joinNegativeValues(argv, OPTIONS)).toEqual(argv);
+      }),
+    );
+  });
+
+  it('leaves everything after the -- that ends the options alone', () => {
+    const takesValue = /^(?:-n|--n|-q|--query|--max-distance|--dir|-vn)$/;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(token, negative), { maxLength: 8 }), fc.array(fc.oneof(token, negative), { maxLength: 8 }), (head, tail) => {
+        // `--` ends the options unless parseArgs takes it as the value of the option before it.
+        fc.pre(!head.includes('--') && !takesValue.test(head.at(-1) ?? ''));
+        const out = joinNegativeValues([...head, '--', ...tail], OPTIONS);
+        expect(out.slice(out.indexOf('--') + 1)).toEqual(tail);
+      }),
+    );
+  });
+
+  it('makes any option given a negative number parse to that number', () => {
+    const pair = fc.tuple(fc.constantFrom(['-n', 'n'], ['--n', 'n'], ['-q', 'query'], ['--query', 'query'], ['--max-distance', 'max-distance']), negative);
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 6 }), fc.array(fc.constantFrom('--json', '-v', 'docs'), { maxLength: 3 }), (pairs, rest) => {
+        const argv = [...rest, ...pairs.flatMap(([[flag], value]) => [flag, value])];
+        const { values } = parse(joinNegativeValues(argv, OPTIONS));
+        const want: Record<string, string> = {};
+        for (const [[, name], value] of pairs) want[name] = value;
+        expect(values).toMatchObject(want);
+      }),
+    );
+  });
+});

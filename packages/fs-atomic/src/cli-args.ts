@@ -1,0 +1,68 @@
+/**
+ * node:util parseArgs reads `-n -1` as option `-n` followed by something that looks like an
+ * option, and in strict mode refuses it with "Option '-n' argument is ambiguous ... use
+ * '--n=-XYZ'": a user who typed a negative number gets a lesson in parseArgs syntax instead of
+ * the tool's own range message. joinNegativeValues rewrites such pairs into the inline form
+ * parseArgs accepts, so the value reaches the tool's own check.
+ */
+
+/** The part of a parseArgs options table this needs (a parseArgs `options` object is one). */
+export type ArgOptions = Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string }>>;
+
+/**
+ * A token that is a negative number: `-1`, `-0.5`, `-.5`, `-1e3`, and anything else a minus
+ * then a digit starts (`-1x` is a bad number for the tool to refuse, never an option), plus
+ * `-Infinity` and `-NaN`, which Number() reads.
+ */
+const NEGATIVE = /^-(?:\.?\d|Infinity$|NaN$)/;
+
+/** True when `token` is a negative number and not one of `options`' short flags (none is a digit today). */
+function isNegativeValue(token: string, shorts: ReadonlySet<string>): boolean {
+  return NEGATIVE.test(token) && !shorts.has(token.charAt(1));
+}
+
+/**
+ * `argv` with every value-taking option that is followed by a negative number joined to it:
+ * `--n -1` → `--n=-1`, `-n -1` → `-n-1` (parseArgs's short form with its value attached, which
+ * also holds for a short group such as `-jn -1`). What parseArgs takes as an option's value
+ * (the token after a value-taking option) is skipped like parseArgs skips it, so a value that
+ * merely looks like an option is not read as one; `--` ends the options, and everything after
+ * it is left alone. Boolean options never take the next token, and an argv with no such pair
+ * comes back unchanged (a copy).
+ */
+export function joinNegativeValues(argv: readonly string[], options: ArgOptions): string[] {
+  const byShort = new Map<string, string>();
+  for (const [name, opt] of Object.entries(options)) if (opt.short !== undefined) byShort.set(opt.short, name);
+  const shorts = new Set(byShort.keys());
+  const takesValue = (name: string | undefined): boolean => name !== undefined && Object.hasOwn(options, name) && options[name]!.type === 'string';
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    out.push(token);
+    if (token === '--') {
+      out.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!valueFollows(token, takesValue, byShort) || i + 1 >= argv.length) continue;
+    // parseArgs takes the next token as this option's value whatever it looks like.
+    const next = argv[++i]!;
+    if (isNegativeValue(next, shorts)) out[out.length - 1] = token.startsWith('--') ? `${token}=${next}` : `${token}${next}`;
+    else out.push(next);
+  }
+  return out;
+}
+
+/** True when parseArgs would take the token after `token` as an option's value. */
+function valueFollows(token: string, takesValue: (name: string | undefined) => boolean, byShort: ReadonlyMap<string, string>): boolean {
+  if (token.startsWith('--')) return !token.includes('=') && takesValue(token.slice(2));
+  if (!token.startsWith('-') || token.length < 2) return false;
+  // `-x` or a short group `-abx`: booleans up to the last letter, which takes the next token
+  // when it is a value-taking option. A value-taking letter before the end takes the rest of
+  // the group as its value (`-nfoo`), so nothing follows.
+  for (let j = 1; j < token.length; j++) {
+    const name = byShort.get(token.charAt(j));
+    if (name === undefined) return false;
+    if (takesValue(name)) return j === token.length - 1;
+  }
+  return false;
+}
