@@ -32,15 +32,17 @@ const { Bm25Index, bm25Terms, windowVectors } = await import(dist('retrieval'));
 const { loadSet, SETS } = await import('../tools/eval/sets.mjs');
 const { contextualTexts, parseContextModes } = await import('../tools/eval/context.mjs');
 
-const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma set or the held-out dotnet-docs set
+const HELP = `eval/retrieval.mjs — retrieval quality of chunkers on the Chroma set or one of our two docs sets
 
 Usage: npm run eval -- [options]
 
 Options:
-  --set NAME        question set: chroma (default; 5 corpora, 472 questions) or
-                    dotnet-docs (our own held-out docs set, eval/dotnet-docs/)
-  --data DIR        corpora of the set (default: ../shared/eval/chroma or
-                    ../shared/corpora/dotnet-docs next to the repository)
+  --set NAME        question set: chroma (default; 5 corpora, 472 questions),
+                    dotnet-docs (our own docs set, eval/dotnet-docs/) or npm-docs
+                    (a second docs set, never tuned on, eval/npm-docs/)
+  --data DIR        corpora of the set (default: ../shared/eval/chroma,
+                    ../shared/corpora/dotnet-docs next to the repository, or the
+                    docs of the npm that comes with Node: $(npm root -g)/npm/docs)
   --k N             chunks retrieved per question (default 5, as the report)
   --embedder NAME   local (default); tfidf (sublinear tf, English stop words, fitted on
                     each configuration's pooled chunks: close to the published table
