@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Vector (and hybrid) search over a store of N chunks: median / p95 query time, index load
+// Vector, hybrid and routed hybrid search over a store of N chunks: median / p95 query time, index load
 // time, memory; with --ann, the IVF index too (build time, size, p95, recall@10 against exact
 // search on the same queries). Not a unit test: timings depend on the machine and its load.
 //
@@ -176,7 +176,17 @@ try {
   if (!values['skip-modes']) {
     results.vectorFilteredMs = timeQueries(search('vector', { topic: 't3', contentHints: ['prose'] }), queries);
     results.ftsMs = timeQueries(search('fts'), queries);
-    results.hybridMs = timeQueries(search('hybrid'), queries);
+    // Hybrid without routes: the reciprocal-rank fusion (the default before issue 17's routes).
+    results.hybridMs = timeQueries(search('hybrid', undefined, { routes: false }), queries);
+    // Routed hybrid (the default): the first query also loads the route index (postings,
+    // window norms), as the first search of a process does.
+    t0 = performance.now();
+    search('hybrid')(queries[0]);
+    results.routeIndexLoadMs = +ms(t0).toFixed(0);
+    results.rssRoutesMiB = +(process.memoryUsage().rss / 2 ** 20).toFixed(0);
+    timeQueries(search('hybrid'), queries.slice(0, 5));
+    results.routedMs = timeQueries(search('hybrid'), queries);
+    results.routedFilteredMs = timeQueries(search('hybrid', { topic: 't3', contentHints: ['prose'] }), queries);
   }
 
   if (values.ann) {
@@ -209,7 +219,8 @@ try {
     console.log(`${UNITS} × ${DIMS}, ${r.data}, load ${r.loadAverageStart.join(' ')} → ${r.loadAverageEnd.join(' ')}`);
     console.log(`  exact (int8 scan + exact rerank): median ${r.vectorMs.median} ms, p95 ${r.vectorMs.p95} ms, CPU median ${r.vectorMs.cpuMedian} ms (limit ${LIMIT}, ${QUERIES} queries)`);
     console.log(`  peer, Float32 kernel over every row: median ${r.vectorF32Ms.median} ms, p95 ${r.vectorF32Ms.p95} ms, CPU ${r.vectorF32Ms.cpuMedian} ms`);
-    if (r.ftsMs) console.log(`  with topic + hint filter: median ${r.vectorFilteredMs.median} ms; fts: median ${r.ftsMs.median} ms; hybrid: median ${r.hybridMs.median} ms`);
+    if (r.ftsMs) console.log(`  with topic + hint filter: median ${r.vectorFilteredMs.median} ms; fts: median ${r.ftsMs.median} ms; hybrid (no routes): median ${r.hybridMs.median} ms, p95 ${r.hybridMs.p95} ms`);
+    if (r.routedMs) console.log(`  routed hybrid (the default): median ${r.routedMs.median} ms, p95 ${r.routedMs.p95} ms, CPU ${r.routedMs.cpuMedian} ms; filtered median ${r.routedFilteredMs.median} ms; route index load ${r.routeIndexLoadMs} ms (RSS ${r.rssRoutesMiB} MiB after)`);
     console.log(`  index load ${r.indexLoadMs} ms + quantise ${r.quantizeMs} ms, matrix ${r.matrixMiB} MiB + int8 ${r.int8MiB} MiB, RSS ${r.rssMiB} MiB (+${r.rssIndexMiB} MiB for the index)`);
     if (values.ann) {
       for (const a of r.ann) console.log(`  ivf (${r.annLists} lists, probes ${a.probes}): median ${a.median} ms, p95 ${a.p95} ms, CPU ${a.cpuMedian} ms; filtered median ${a.filteredMedian} ms; recall@${LIMIT} ${a.recallAt10}`);

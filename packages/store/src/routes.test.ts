@@ -9,6 +9,7 @@ import { readBuiltTopic } from './built.js';
 import { embedPlans } from './ingest.js';
 import { fuseRrf, searchFts } from './search.js';
 import { DocStore } from './store.js';
+import { VectorIndex } from './vector-index.js';
 import type { SearchHit } from './types.js';
 
 let fx: FixtureDocs;
@@ -97,14 +98,14 @@ describe('routed search (the default) returns the units docs-query returns', () 
     }
   });
 
-  it('each part of the routes turns off as in retrieval (merge off, trim 0, no windows)', async () => {
+  it('each part of the routes turns off or changes as in retrieval (merge off, trim 0, no windows; a radius-3 window, k1 1.2)', async () => {
     const client = new DocsClient(openSource(fx.docs));
-    const routes = { merge: false as const, trim: 0, windows: [] };
-    for (const q of QUESTIONS.slice(0, 3)) {
+    const variants = [{ merge: false as const, trim: 0, windows: [] }, { windows: [{ weight: 0.5, radius: 3 }], bm25K1: 1.2 }];
+    for (const [routes, q] of variants.flatMap((v) => QUESTIONS.slice(0, 3).map((q) => [v, q] as const))) {
       const r = await retrievalSearch(client, { query: q, n: 4, maxDistance: 0, embeddings: () => backend, routes });
       const hits = await store.search(q, { limit: 4, embedder: backend.provider, routes });
-      expect(hits.map((h) => [storeDoc(h), h.chunkIndex, h.unit!.text])).toEqual(r.chunks.map((c) => [`${c.topic}/${c.doc}.md`, c.index, c.text]));
-      for (const h of hits) expect(h.unit!.chunks!.from).toBe(h.unit!.chunks!.to);
+      expect(hits.map((h) => [storeDoc(h), h.chunkIndex, h.unit!.chunks, h.unit!.text])).toEqual(r.chunks.map((c) => [`${c.topic}/${c.doc}.md`, c.index, c.span, c.text]));
+      if (routes.merge === false) for (const h of hits) expect(h.unit!.chunks!.from).toBe(h.unit!.chunks!.to);
     }
   });
 });
@@ -171,5 +172,17 @@ describe('a store written before schema 3', () => {
       await store.ingestPlans(b.map((x) => x.plan), backend.provider.model, (pending) => embedPlans(pending, backend.provider));
     }
     expect(storeKeys(await store.search(QUESTIONS[0]!, { limit: 5, embedder: backend.provider })).length).toBeGreaterThan(0);
+  });
+});
+
+describe('VectorIndex.norms', () => {
+  it('keeps each row\'s length before normalising, also through withChanges (which copies normalised rows)', () => {
+    const unit = (id: string) => ({ unitId: id, artifactId: id.split(':')[0]!, topic: null, artifactType: 'doc', contentHints: 'prose' });
+    const bytes = (v: number[]) => new Uint8Array(Float32Array.from(v).buffer);
+    const index = VectorIndex.fromRows(2, [{ unit: unit('a:1'), embedding: bytes([3, 4]) }, { unit: unit('b:1'), embedding: bytes([0, 2]) }], 2);
+    expect(Array.from(index.norms)).toEqual([5, 2]);
+    const changed = index.withChanges(new Set(['b']), [{ unit: unit('c:1'), vector: Float32Array.from([6, 8]) }]);
+    expect(Array.from(changed.norms)).toEqual([5, 10]);
+    expect(Array.from(changed.scoreAll(Float32Array.from([1, 0]))).map((x) => +x.toFixed(6))).toEqual([0.6, 0.6]);
   });
 });

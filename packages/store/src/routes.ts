@@ -36,15 +36,89 @@ import type { IndexedUnit, VectorIndex } from './vector-index.js';
 
 type DB = Database.Database;
 
+/** How many following chunks each chunk's dot products reach: enough for the default windows (radius ≤ 2). */
+const GRAM_SPAN = 4;
+
 /** BM25's length normalisation, as retrieval's Bm25Index defaults it. */
 const BM25_B = 0.75;
 
-/** Postings of one term: item, frequency, item, frequency, … (items ascending). */
-type Postings = number[];
+/**
+ * Postings of every term of one field, compressed rows: term t's postings are entries
+ * offsets[t] .. offsets[t + 1] of items (ascending) and tfs. Typed arrays, not a Map of
+ * arrays: at 100k chunks that is 8M postings, which as JS arrays cost seconds of GC.
+ */
+interface Postings {
+  offsets: Int32Array;
+  items: Int32Array;
+  tfs: Int32Array;
+}
+
+/** A growable Int32Array. */
+class IntBuffer {
+  data = new Int32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = v;
+  }
+}
+
+/** Collects one field's (item, term, tf) triples in item order, then packs them as Postings. */
+class PostingsBuilder {
+  private readonly items = new IntBuffer();
+  private readonly terms = new IntBuffer();
+  private readonly tfs = new IntBuffer();
+  private scratch = new Int32Array(256);
+
+  /** Adds an item's space-separated terms; returns how many terms it has. */
+  add(item: number, text: string, termIds: Map<string, number>): number {
+    if (text === '') return 0;
+    const words = text.split(' ');
+    if (words.length > this.scratch.length) this.scratch = new Int32Array(words.length * 2);
+    for (let w = 0; w < words.length; w++) {
+      let id = termIds.get(words[w]!);
+      if (id === undefined) termIds.set(words[w]!, (id = termIds.size));
+      this.scratch[w] = id;
+    }
+    const ids = this.scratch.subarray(0, words.length).sort();
+    for (let a = 0; a < ids.length; ) {
+      let b = a + 1;
+      while (b < ids.length && ids[b] === ids[a]) b++;
+      this.items.push(item);
+      this.terms.push(ids[a]!);
+      this.tfs.push(b - a);
+      a = b;
+    }
+    return words.length;
+  }
+
+  build(termCount: number): Postings {
+    const n = this.items.length;
+    const offsets = new Int32Array(termCount + 1);
+    const terms = this.terms.data;
+    for (let x = 0; x < n; x++) offsets[terms[x]! + 1]!++;
+    for (let t = 0; t < termCount; t++) offsets[t + 1]! += offsets[t]!;
+    const fill = offsets.slice(0, termCount);
+    const items = new Int32Array(n);
+    const tfs = new Int32Array(n);
+    // Triples come in item order, so each term's postings stay ascending.
+    for (let x = 0; x < n; x++) {
+      const at = fill[terms[x]!]!++;
+      items[at] = this.items.data[x]!;
+      tfs[at] = this.tfs.data[x]!;
+    }
+    return { offsets, items, tfs };
+  }
+}
 
 export class RouteIndex {
   private readonly windowNorms = new Map<number, Float64Array>();
   private readonly windowLengths = new Map<number, Float64Array>();
+  private gram: Float64Array | null = null;
 
   private constructor(
     /** The vector index the rows refer to (a new one means the store changed). */
@@ -58,8 +132,9 @@ export class RouteIndex {
     readonly groupEnd: Int32Array,
     readonly embedLength: Float64Array,
     readonly contentLength: Float64Array,
-    private readonly embedPostings: Map<string, Postings>,
-    private readonly contentPostings: Map<string, Postings>,
+    private readonly termIds: Map<string, number>,
+    private readonly embedPostings: Postings,
+    private readonly contentPostings: Postings,
   ) {}
 
   get size(): number {
@@ -87,23 +162,12 @@ export class RouteIndex {
     const groupEnd: number[] = [];
     const embedLength: number[] = [];
     const contentLength: number[] = [];
-    const embedPostings = new Map<string, Postings>();
-    const contentPostings = new Map<string, Postings>();
+    const termIds = new Map<string, number>();
+    const embedPostings = new PostingsBuilder();
+    const contentPostings = new PostingsBuilder();
     let stale = 0;
     let start = 0;
     let lastArtifact: string | null = null;
-    const addTerms = (postings: Map<string, Postings>, terms: string, item: number): number => {
-      if (terms === '') return 0;
-      const list = terms.split(' ');
-      const tf = new Map<string, number>();
-      for (const t of list) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, c] of tf) {
-        let p = postings.get(t);
-        if (!p) postings.set(t, (p = []));
-        p.push(item, c);
-      }
-      return list.length;
-    };
     const closeGroup = (end: number) => {
       for (let i = start; i < end; i++) groupEnd[i] = end;
     };
@@ -136,8 +200,8 @@ export class RouteIndex {
         chunkIndex.push(index);
         groupStart.push(start);
         groupEnd.push(0);
-        embedLength.push(addTerms(embedPostings, embedTerms, item));
-        contentLength.push(addTerms(contentPostings, contentTerms, item));
+        embedLength.push(embedPostings.add(item, embedTerms, termIds));
+        contentLength.push(contentPostings.add(item, contentTerms, termIds));
       }
       closeGroup(rows.length);
     })();
@@ -155,32 +219,72 @@ export class RouteIndex {
       Int32Array.from(groupEnd),
       Float64Array.from(embedLength),
       Float64Array.from(contentLength),
-      embedPostings,
-      contentPostings,
+      termIds,
+      embedPostings.build(termIds.size),
+      contentPostings.build(termIds.size),
     );
+  }
+
+  /**
+   * Raw dot products of each item with the next GRAM_SPAN items of its document (0 past its
+   * end): |Σ v_j|² of a window is Σ |v_j|² + 2 Σ_{j<k} v_j · v_k, so windows up to radius
+   * GRAM_SPAN / 2 need no vector summed (4 dot products per item instead of 2r + 1 vector
+   * additions per radius).
+   */
+  private neighbourDots(): Float64Array {
+    if (this.gram) return this.gram;
+    const { matrix, stride, dims, norms } = this.vectors;
+    const out = new Float64Array(this.size * GRAM_SPAN);
+    for (let i = 0; i < this.size; i++) {
+      const ri = this.rows[i]!;
+      const bi = ri * stride;
+      for (let d = 1; d <= GRAM_SPAN && i + d < this.groupEnd[i]!; d++) {
+        const rj = this.rows[i + d]!;
+        const bj = rj * stride;
+        let dot = 0;
+        for (let x = 0; x < dims; x++) dot += matrix[bi + x]! * matrix[bj + x]!;
+        out[i * GRAM_SPAN + d - 1] = dot * norms[ri]! * norms[rj]!;
+      }
+    }
+    return (this.gram = out);
   }
 
   /** |Σ v_j| over each item's window of radius r (raw vectors: the normalised rows times their lengths). */
   private windowNorm(radius: number): Float64Array {
     let out = this.windowNorms.get(radius);
     if (out) return out;
-    const { matrix, stride, dims, norms } = { matrix: this.vectors.matrix, stride: this.vectors.stride, dims: this.vectors.dims, norms: this.vectors.norms };
     out = new Float64Array(this.size);
-    // A Float32Array, as retrieval's windowVectors sums into one.
-    const sum = new Float32Array(dims);
-    for (let i = 0; i < this.size; i++) {
-      sum.fill(0);
-      const a = Math.max(this.groupStart[i]!, i - radius);
-      const b = Math.min(this.groupEnd[i]! - 1, i + radius);
-      for (let j = a; j <= b; j++) {
-        const row = this.rows[j]!;
-        const scale = norms[row]!;
-        const base = row * stride;
-        for (let d = 0; d < dims; d++) sum[d]! += matrix[base + d]! * scale;
+    const norms = this.vectors.norms;
+    if (2 * radius <= GRAM_SPAN) {
+      const gram = this.neighbourDots();
+      for (let i = 0; i < this.size; i++) {
+        const a = Math.max(this.groupStart[i]!, i - radius);
+        const b = Math.min(this.groupEnd[i]! - 1, i + radius);
+        let s = 0;
+        for (let j = a; j <= b; j++) {
+          const n = norms[this.rows[j]!]!;
+          s += n * n;
+          for (let k = j + 1; k <= b; k++) s += 2 * gram[j * GRAM_SPAN + k - j - 1]!;
+        }
+        out[i] = Math.sqrt(Math.max(0, s));
       }
-      let s = 0;
-      for (let d = 0; d < dims; d++) s += sum[d]! * sum[d]!;
-      out[i] = Math.sqrt(s);
+    } else {
+      const { matrix, stride, dims } = this.vectors;
+      const sum = new Float64Array(dims);
+      for (let i = 0; i < this.size; i++) {
+        sum.fill(0);
+        const a = Math.max(this.groupStart[i]!, i - radius);
+        const b = Math.min(this.groupEnd[i]! - 1, i + radius);
+        for (let j = a; j <= b; j++) {
+          const row = this.rows[j]!;
+          const scale = norms[row]!;
+          const base = row * stride;
+          for (let d = 0; d < dims; d++) sum[d]! += matrix[base + d]! * scale;
+        }
+        let s = 0;
+        for (let d = 0; d < dims; d++) s += sum[d]! * sum[d]!;
+        out[i] = Math.sqrt(s);
+      }
     }
     this.windowNorms.set(radius, out);
     return out;
@@ -215,11 +319,19 @@ export class RouteIndex {
     const k1 = routes.bm25K1 ?? DEFAULT_ROUTE_BM25.k1 ?? 1.2;
     if (!(k1 >= 0)) throw new StoreError(`BM25 needs k1 ≥ 0, got ${k1}`);
     const n = active.length;
-    const pos = new Int32Array(this.size).fill(-1);
-    active.forEach((item, p) => (pos[item] = p));
+    const size = this.size;
+    const rows = this.rows;
+    const groupStart = this.groupStart;
+    const groupEnd = this.groupEnd;
+    const pos = new Int32Array(size).fill(-1);
+    for (let p = 0; p < n; p++) pos[active[p]!] = p;
     const all = this.vectors.scoreAll(queryVector);
     const similarity = new Float64Array(n);
-    for (let p = 0; p < n; p++) similarity[p] = Math.max(-1, Math.min(1, all[this.rows[active[p]!]!]!));
+    for (let p = 0; p < n; p++) similarity[p] = Math.max(-1, Math.min(1, all[rows[active[p]!]!]!));
+    // q̂ · v_j (raw v_j) per item, summed in document order: a window's dot is a difference of two prefix sums.
+    const prefix = new Float64Array(size + 1);
+    const norms = this.vectors.norms;
+    for (let i = 0; i < size; i++) prefix[i + 1] = prefix[i]! + norms[rows[i]!]! * all[rows[i]!]!;
     const terms = [...new Set(bm25Terms(query))];
 
     // Own BM25 over the embed texts of the active items.
@@ -239,11 +351,9 @@ export class RouteIndex {
       for (let p = 0; p < n; p++) {
         const i = active[p]!;
         if (!(norm[i]! > 0)) continue;
-        let dot = 0;
-        const a = Math.max(this.groupStart[i]!, i - w.radius);
-        const b = Math.min(this.groupEnd[i]! - 1, i + w.radius);
-        for (let j = a; j <= b; j++) dot += this.vectors.norms[this.rows[j]!]! * all[this.rows[j]!]!;
-        wsim[p] = Math.max(-1, Math.min(1, dot / norm[i]!));
+        const a = Math.max(groupStart[i]!, i - w.radius);
+        const b = Math.min(groupEnd[i]! - 1, i + w.radius);
+        wsim[p] = Math.max(-1, Math.min(1, (prefix[b + 1]! - prefix[a]!) / norm[i]!));
       }
       const wlen = this.windowLength(w.radius);
       const length = new Float64Array(n);
@@ -258,26 +368,26 @@ export class RouteIndex {
   /** The frequency of `term` in each active item's embed text, as [position, tf] pairs. */
   private ownFrequencies(term: string, pos: Int32Array): Map<number, number> {
     const out = new Map<number, number>();
-    const p = this.embedPostings.get(term);
-    if (p) for (let x = 0; x < p.length; x += 2) if (pos[p[x]!]! >= 0) out.set(pos[p[x]!]!, p[x + 1]!);
+    const id = this.termIds.get(term);
+    if (id === undefined) return out;
+    const { offsets, items, tfs } = this.embedPostings;
+    for (let x = offsets[id]!; x < offsets[id + 1]!; x++) if (pos[items[x]!]! >= 0) out.set(pos[items[x]!]!, tfs[x]!);
     return out;
   }
 
   /** The frequency of `term` in each active item's window text (own embed text, neighbours' content). */
   private windowFrequencies(term: string, pos: Int32Array, radius: number): Map<number, number> {
-    const out = new Map<number, number>();
-    const e = this.embedPostings.get(term);
-    if (e) for (let x = 0; x < e.length; x += 2) if (pos[e[x]!]! >= 0) out.set(pos[e[x]!]!, e[x + 1]!);
-    const c = this.contentPostings.get(term);
-    if (c) {
-      for (let x = 0; x < c.length; x += 2) {
-        const j = c[x]!;
-        const a = Math.max(this.groupStart[j]!, j - radius);
-        const b = Math.min(this.groupEnd[j]! - 1, j + radius);
-        for (let i = a; i <= b; i++) {
-          if (i === j || pos[i]! < 0) continue;
-          out.set(pos[i]!, (out.get(pos[i]!) ?? 0) + c[x + 1]!);
-        }
+    const out = this.ownFrequencies(term, pos);
+    const id = this.termIds.get(term);
+    if (id === undefined) return out;
+    const { offsets, items, tfs } = this.contentPostings;
+    for (let x = offsets[id]!; x < offsets[id + 1]!; x++) {
+      const j = items[x]!;
+      const a = Math.max(this.groupStart[j]!, j - radius);
+      const b = Math.min(this.groupEnd[j]! - 1, j + radius);
+      for (let i = a; i <= b; i++) {
+        if (i === j || pos[i]! < 0) continue;
+        out.set(pos[i]!, (out.get(pos[i]!) ?? 0) + tfs[x]!);
       }
     }
     return out;
@@ -335,9 +445,15 @@ export function routedUnits(
 ): RoutedUnit[] {
   const trim = routes.trim ?? 1;
   if (!Number.isInteger(trim) || trim < 0) throw new StoreError(`routes.trim must be a non-negative integer, got ${trim}`);
-  const activeList: number[] = [];
-  for (let i = 0; i < index.size; i++) if (!accept || accept(index.unitOf(i))) activeList.push(i);
-  const active = Int32Array.from(activeList);
+  let active: Int32Array;
+  if (accept) {
+    const list: number[] = [];
+    for (let i = 0; i < index.size; i++) if (accept(index.unitOf(i))) list.push(i);
+    active = Int32Array.from(list);
+  } else {
+    active = new Int32Array(index.size);
+    for (let i = 0; i < active.length; i++) active[i] = i;
+  }
   if (active.length === 0 || n === 0) return [];
   const scored = index.scores(query, queryVector, active, routes);
   const merge = routes.merge === false ? null : { ...DEFAULT_MERGE, ...routes.merge };
