@@ -323,6 +323,14 @@ describe('docs-export', () => {
       expect(c.stderr.split('\n')[0]).toMatch(new RegExp(`^docs-export: --out ${target}: a (FIFO \\(named pipe\\)|character device), not a regular file; give a file path, or leave out --out`));
     }
     expect(statSync(fifo).isFIFO()).toBe(true);
+    // A folder that refuses the temp file: named by the shared guard, not by the temp name.
+    if (process.platform === 'linux') {
+      expect(await run(['docs', '--format', 'jsonl', '--out', '/proc/self/out.jsonl'])).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: 'docs-export: /proc/self: cannot write in this folder: no such file or folder (ENOENT); check the path\n',
+      });
+    }
   });
 
   it.runIf(process.platform !== 'win32')('a --cache-dir that is a FIFO, a device, a dangling symlink or a file is refused (exit 2), naming it', async () => {

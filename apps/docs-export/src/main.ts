@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, escapeControl, fileKind, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { fileKind, guardEnvironment, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -253,10 +253,6 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
 }
 
 export async function main(argv: string[], rawIo: Io = defaultIo): Promise<number> {
-  // Messages name paths and arguments as given: a terminal must not obey control characters
-  // in them. (stdout is JSON lines, escaped by jsonLine.)
-  const io: Io = { ...rawIo, stderr: (s) => rawIo.stderr(escapeControl(s)) };
-  const cwd = io.cwd ?? process.cwd();
   if (rawIo === defaultIo) {
     // `docs-export docs --format jsonl | head` closes the pipe early: that is the reader's
     // choice, not a failure, so stop quietly as other command-line tools do.
@@ -265,6 +261,14 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       process.exit(0);
     });
   }
+  // The shared guard escapes control characters in messages (they name paths and arguments as
+  // given) and turns a file-system error into one line and exit 1. stdout keeps the raw writer:
+  // it is JSON lines already escaped by jsonLine, byte for byte what --out gets.
+  return guardEnvironment('docs-export', rawIo, (safe) => run(argv, { ...safe, stdout: rawIo.stdout }));
+}
+
+async function run(argv: string[], io: Io): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
   let opts: Parsed;
   let provider: EmbeddingProvider | null = null;
   try {
@@ -338,13 +342,11 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       io.stderr(`docs-export: ${err.message}\n`);
       return 1;
     }
-    // A docs root, cache or --out folder that cannot be read or written: one line naming the
-    // path and what to do, never a stack trace.
-    if (err instanceof NotRegularFileError || isFsError(err)) {
-      // A failed write(2) (ENOSPC, EIO) carries no path: then it was --out's.
-      io.stderr(`docs-export: ${describeFsError(err, opts.out)}\n`);
-      return 1;
-    }
+    // A docs root, cache or --out folder that cannot be read or written is guardEnvironment's
+    // to word (one line naming the path, exit 1). A failed write(2) (ENOSPC, EIO) carries no
+    // path: then it was --out's.
+    if (isFsError(err) && err.path === undefined && opts.out !== undefined) err.path = opts.out;
+    if (err instanceof NotRegularFileError || isFsError(err)) throw err;
     if ((err as NodeJS.ErrnoException).code && opts.out) {
       io.stderr(`docs-export: cannot write ${opts.out}: ${(err as Error).message}\n`);
       return 1;
