@@ -3,7 +3,7 @@ import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bpeTokenEnds } from './bpe.js';
-import { countRange, nextPreTokenEnd, preTokenEnd, resetMemoForTests, SliceCounter } from './cl100k-count.js';
+import { asciiPreTokenEnd, countRange, nextPreTokenEnd, preTokenEnd, resetMemoForTests, SliceCounter } from './cl100k-count.js';
 import { realDocuments } from './test-corpus.js';
 import { unspacedRun as unspacedRunOf } from './test-helpers.js';
 
@@ -44,6 +44,9 @@ function scannerSplit(text: string): string[] {
     const j = preTokenEnd(text, i, text.length);
     // The shortcut for ASCII words must agree with the full scanner everywhere.
     expect(nextPreTokenEnd(text, i, text.length)).toBe(j);
+    // So must the ASCII scanner wherever it answers.
+    const ascii = asciiPreTokenEnd(text, i, text.length);
+    if (ascii !== -1) expect(ascii).toBe(j);
     out.push(text.slice(i, j));
     i = j;
   }
@@ -80,11 +83,26 @@ describe('preTokenEnd (the cl100k split, without the regex)', () => {
     for (const [, text] of realDocuments()) expect(scannerSplit(text)).toEqual(regexSplit(text));
   });
 
+  it('answers every ASCII pre-token but a contraction with the ASCII scanner, as the pattern splits', () => {
+    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 40 });
+    const asciiAtoms = fc.array(fc.constantFrom(...atoms.filter((a) => /^[\x00-\x7f]*$/.test(a))), { maxLength: 40 }).map((a) => a.join(''));
+    fc.assert(fc.property(fc.oneof(ascii, asciiAtoms), (t) => {
+      expect(scannerSplit(t)).toEqual(regexSplit(t));
+      for (let i = 0; i < t.length; i = preTokenEnd(t, i, t.length)) {
+        if (t[i] !== "'") expect(asciiPreTokenEnd(t, i, t.length)).toBe(preTokenEnd(t, i, t.length));
+      }
+    }), { numRuns: 5000 });
+    // A character it cannot class (a letter, number or space past ASCII) is left to the full scanner.
+    for (const t of ['abé', '.é', ' \u00a0', '1٣', '\n\u2028', '-½']) expect(asciiPreTokenEnd(t, 0, t.length)).toBe(-1);
+  });
+
   it('treats the end of a range as the end of the text', () => {
     // `\s+(?!\S)` keeps all of a trailing run when the range ends there.
     const text = 'a   b';
     expect(preTokenEnd(text, 1, 4)).toBe(4);
     expect(preTokenEnd(text, 1, 5)).toBe(3);
+    expect(asciiPreTokenEnd(text, 1, 4)).toBe(4);
+    expect(asciiPreTokenEnd(text, 1, 5)).toBe(3);
     // A surrogate pair cut by the range end is a lone surrogate.
     expect(preTokenEnd('x😀', 1, 2)).toBe(2);
   });

@@ -155,7 +155,7 @@ export function preTokenEnd(s: string, i: number, end: number): number {
  * `preTokenEnd`, with a shortcut for the commonest pre-tokens: an ASCII word,
  * with or without one space before it, followed by an ASCII non-letter. When
  * the word runs into a non-ASCII character (which may be a letter) the full
- * scanner decides.
+ * scanner decides; other ASCII pre-tokens go through asciiPreTokenEnd first.
  */
 export function nextPreTokenEnd(s: string, i: number, end: number): number {
   let j = i;
@@ -169,7 +169,81 @@ export function nextPreTokenEnd(s: string, i: number, end: number): number {
     }
     return j;
   }
-  return preTokenEnd(s, i, end);
+  const e = asciiPreTokenEnd(s, i, end);
+  return e >= 0 ? e : preTokenEnd(s, i, end);
+}
+
+/**
+ * `preTokenEnd` for a pre-token decided by ASCII characters alone, or -1 when
+ * it would have to look at a non-ASCII one (which may be a letter, a number or
+ * a space) or starts with `'` (a contraction, rare enough for the full
+ * scanner). Punctuation, digits and whitespace are a third of the pre-tokens of
+ * code-heavy docs and half of the Node.js API docs; the full scanner spends a
+ * call and two module-variable writes per character on them (`read`), this
+ * one a table lookup.
+ */
+export function asciiPreTokenEnd(s: string, i: number, end: number): number {
+  const c = s.charCodeAt(i);
+  if (c >= 128 || c === 39) return -1;
+  const first = bmpClass[c]!;
+  let j = i + 1;
+  // [^\r\n\p{L}\p{N}]?\p{L}+
+  if (first === LETTER) return asciiLetterRun(s, j, end);
+  let next = 0; // class of s[j] when j < end
+  if (j < end) {
+    const d = s.charCodeAt(j);
+    if (d >= 128) return -1;
+    next = bmpClass[d]!;
+    if (next === LETTER && first !== NUMBER && c !== 10 && c !== 13) return asciiLetterRun(s, j + 1, end);
+  }
+  // \p{N}{1,3}
+  if (first === NUMBER) {
+    for (let n = 1; n < 3 && j < end; n++) {
+      const d = s.charCodeAt(j);
+      if (d >= 128) return -1;
+      if (bmpClass[d] !== NUMBER) break;
+      j++;
+    }
+    return j;
+  }
+  //  ?[^\s\p{L}\p{N}]+[\r\n]*
+  if (c === 32 && next === OTHER) return asciiOtherRun(s, j + 1, end);
+  if (first === OTHER) return asciiOtherRun(s, j, end);
+  // Whitespace, as in preTokenEnd.
+  let lastBreak = c === 10 || c === 13 ? i : -1;
+  while (j < end) {
+    const d = s.charCodeAt(j);
+    if (d === 10 || d === 13) lastBreak = j;
+    else if (d >= 128) return -1;
+    else if (bmpClass[d] !== SPACE) break;
+    j++;
+  }
+  if (lastBreak >= 0) return lastBreak + 1;
+  if (j === end || j - 1 === i) return j;
+  return j - 1;
+}
+
+function asciiLetterRun(s: string, j: number, end: number): number {
+  for (; j < end; j++) {
+    const d = s.charCodeAt(j);
+    if (d >= 128) return -1;
+    if (bmpClass[d] !== LETTER) break;
+  }
+  return j;
+}
+
+function asciiOtherRun(s: string, j: number, end: number): number {
+  for (; j < end; j++) {
+    const d = s.charCodeAt(j);
+    if (d >= 128) return -1;
+    if (bmpClass[d] !== OTHER) break;
+  }
+  while (j < end) {
+    const d = s.charCodeAt(j);
+    if (d !== 10 && d !== 13) break;
+    j++;
+  }
+  return j;
 }
 
 function letterRun(s: string, j: number, end: number): number {
@@ -264,6 +338,21 @@ function hashRange(s: string, a: number, b: number): number {
   let h = FNV_OFFSET;
   for (let k = a; k < b; k++) h = Math.imul(h ^ s.charCodeAt(k), FNV_PRIME);
   return finishHash(h, b - a);
+}
+
+/** `preTokenCount` of a pre-token of ASCII characters only (every unit fits a byte). */
+function asciiCount(s: string, a: number, b: number): number {
+  const len = b - a;
+  if (len === 1) return 1; // every single byte is a token
+  if (len > SHORT_KEY) return memoCount(s, a, b, hashRange(s, a, b));
+  let k0 = 0;
+  let k1 = 0;
+  for (let k = 0; k < len; k++) {
+    const c = s.charCodeAt(a + k);
+    if (k < 4) k0 |= c << (k << 3);
+    else k1 |= c << ((k - 4) << 3);
+  }
+  return shortCount(s, a, b, k0, k1);
 }
 
 function preTokenCount(s: string, a: number, b: number): number {
@@ -482,8 +571,13 @@ export class SliceCounter {
           n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
         }
       } else {
-        j = preTokenEnd(text, i, end);
-        n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
+        j = asciiPreTokenEnd(text, i, end);
+        if (j < 0) {
+          j = preTokenEnd(text, i, end);
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
+        } else {
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : asciiCount(text, i, j);
+        }
       }
       total += n;
       cum[j] = total + 1;
