@@ -2,6 +2,7 @@
 // docs (real chunking-tool output, real local embedder, real SQLite file) go into a store,
 // and store.search must return the units @chunkyard/retrieval's search() returns.
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackend, DocsClient, openSource, search as retrievalSearch, type EmbeddingBackend } from '@chunkyard/retrieval';
 import { buildFixtureDocs, SAMPLE_QUESTIONS, SAMPLE_TOPICS, type FixtureDocs } from '../../retrieval/src/test-fixture-docs.js';
@@ -108,6 +109,31 @@ describe('routed search (the default) returns the units docs-query returns', () 
       if (routes.merge === false) for (const h of hits) expect(h.unit!.chunks!.from).toBe(h.unit!.chunks!.to);
     }
   });
+});
+
+describe('property: any query of the docs\' words', () => {
+  const WORDS = ['serialize', 'JSON', 'options', 'native', 'AOT', 'trimming', 'polymorphic', 'converter', 'dictionary', 'source', 'generation', 'reflection',
+    'property', 'name', 'the', 'warnings', 'publish', 'JsonSerializerOptions', 'discriminator', 'startup', 'enum', 'null', 'camelCase', 'collection'];
+  it('store and retrieval give the same units; at most limit units, disjoint and not touching within a document, none empty', async () => {
+    const client = new DocsClient(openSource(fx.docs));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 8 }), async (words, limit) => {
+        const query = words.join(' ');
+        const r = await retrievalSearch(client, { query, n: limit, maxDistance: 0, embeddings: () => backend });
+        const hits = await store.search(query, { limit, embedder: backend.provider });
+        expect(storeKeys(hits)).toEqual(r.chunks.map((c) => ({ doc: `${c.topic}/${c.doc}.md`, index: c.index, from: c.span.from, to: c.span.to, text: c.text })));
+        expect(hits.length).toBeLessThanOrEqual(limit);
+        for (const h of hits) expect(h.unit!.text.length).toBeGreaterThan(0);
+        for (const a of hits) {
+          for (const b of hits) {
+            if (a === b || a.artifactId !== b.artifactId) continue;
+            expect(a.unit!.chunks!.to + 1 < b.unit!.chunks!.from || b.unit!.chunks!.to + 1 < a.unit!.chunks!.from).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 25, seed: 17 },
+    );
+  }, 120_000);
 });
 
 describe('routes: false is the reciprocal-rank fusion of before', () => {
