@@ -78,7 +78,12 @@ export const TECHNICAL_TITLE = /\b(?:quick\s+reference|api\s+reference|cheat[\s-
  * forward into it (the common case in real docs), chunk 0 holds both, and the
  * topic has no technical baseline.
  */
-export const opensTechnicalBaseline = (piece: Piece): boolean => TECHNICAL_TITLE.test(piece.unit.text ?? '');
+export const opensTechnicalBaseline = (piece: Piece): boolean => {
+  const text = piece.unit.text ?? '';
+  // Every title the pattern matches has at least 9 characters (`reference`): shorter ones skip
+  // the regex, asked of every heading piece (a document of tiny headings has one per line).
+  return text.length >= 9 && TECHNICAL_TITLE.test(text);
+};
 
 /**
  * The largest originalText a chunk may have under each heading path: the cap less the room its

@@ -43,7 +43,7 @@ export function toUnits(blocks: Block[], state: UnitsState = { slugger: new Head
         next.push(ref);
         path = next;
       }
-      units.push({ block, path, types: onlyType('heading') });
+      units.push({ block, path, types: HEADING_ONLY });
     } else if (block.type === 'list' && block.children?.length) {
       for (const item of block.children) {
         units.push({ block: item, path, types: item.children?.length || item.type !== 'listItem' ? ['list', ...typesIn(item)] : LIST_ITEM });
@@ -88,3 +88,6 @@ function onlyType(type: BlockType): readonly BlockType[] {
   }
   return types;
 }
+
+/** A heading unit's types, looked up once: a document of tiny headings has one unit per line. */
+const HEADING_ONLY = onlyType('heading');
