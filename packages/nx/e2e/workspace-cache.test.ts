@@ -15,7 +15,8 @@
 //   spec and index.json and an index.json for every folder above a topic, and a client walks
 //   from docs/index.json to every chunk by links alone; (i2) a rerun is cached and restores
 //   deleted outputs; (i3) editing one topic reruns that topic and only the section indexes
-//   above it; (i4) an embeddings setting in the config reruns every spec, no keywords.
+//   above it; (i4) an embeddings setting in the config reruns every spec, no keywords; (i6) a
+//   model server address in the environment reruns every chunk and spec, no keywords.
 // Ran-vs-cached comes from Nx's own run record (.nx/cache/run.json, `cacheStatus` per task),
 // cross-checked against the `--outputStyle=static` log; see runMany() in temp-workspace.mjs.
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -356,5 +357,22 @@ describe('@chunkyard/nx in its own workspace: the spec and index targets, and se
     for (const task of SPEC_TASKS) expect(r.ran.has(task), task).toBe(true);
     for (const task of KEYWORD_TASKS) expect(r.cached.has(task), task).toBe(true);
     expect(readFileSync(join(ws.root, 'docs/alpha/topic-spec.md'), 'utf8')).toContain('model: local-lexical-v1-d256');
+  });
+
+  it('(i6) a model server address from the environment (OLLAMA_HOST) reruns every chunk and spec, no keywords; the same address again is cached', () => {
+    // Another server may serve other weights under the same model name (chunk's LLM lead
+    // lines, spec's vectors): its output must not be served from the cache of the first.
+    const before = ws.env.OLLAMA_HOST;
+    ws.env.OLLAMA_HOST = 'http://127.0.0.1:9/';
+    try {
+      const r = runMany(ws, ['-t', 'index']);
+      for (const task of [...CHUNK_TASKS, ...SPEC_TASKS]) expect(r.ran.has(task), task).toBe(true);
+      for (const task of KEYWORD_TASKS) expect(r.cached.has(task), task).toBe(true);
+      const again = runMany(ws, ['-t', 'index']);
+      for (const task of [...CHUNK_TASKS, ...KEYWORD_TASKS, ...SPEC_TASKS]) expect(again.cached.has(task), task).toBe(true);
+    } finally {
+      if (before === undefined) delete ws.env.OLLAMA_HOST;
+      else ws.env.OLLAMA_HOST = before;
+    }
   });
 });

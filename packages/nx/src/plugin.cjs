@@ -47,7 +47,19 @@ const { posix } = require('node:path');
  * @property {string} bin            the tool's command (node_modules/.bin is on Nx's PATH).
  * @property {string[]} after        targets of the same topic that must run first.
  * @property {boolean} readsConfig   hashes the config file, and so (only then) gets `--config`.
+ * @property {string[]} env          environment variables the tool reads that change what it writes (see SERVER_ENV).
  */
+
+/**
+ * The model servers' addresses, read from the environment when chunkyard.config.yaml names
+ * none (@chunkyard/llm for chunk's lead lines under `llm:`, @chunkyard/embeddings for spec's
+ * vectors): another server may serve other weights under the same model name, so a changed
+ * address is a cache miss, not the other server's output served from the cache. Each is an Nx
+ * `{ env }` input of the step that reads it and of every step after it. OPENAI_API_KEY and the
+ * OpenAI organisation and project are not: they change who pays, not what is written, and a
+ * rotated key must not rerun every topic.
+ */
+const SERVER_ENV = Object.freeze(['OLLAMA_HOST', 'OPENAI_BASE_URL']);
 
 /**
  * The per-topic pipeline: chunk and keywords, then spec, then the topic's own index.json.
@@ -56,9 +68,9 @@ const { posix } = require('node:path');
  * @type {readonly Step[]}
  */
 const STEPS = Object.freeze([
-  { target: 'chunk', tool: '@chunkyard/chunking-tool', bin: 'chunking-tool', after: [], readsConfig: true },
-  { target: 'keywords', tool: '@chunkyard/keyword-extractor', bin: 'keyword-extractor', after: [], readsConfig: false },
-  { target: 'spec', tool: '@chunkyard/topic-spec', bin: 'topic-spec', after: ['chunk', 'keywords'], readsConfig: true },
+  { target: 'chunk', tool: '@chunkyard/chunking-tool', bin: 'chunking-tool', after: [], readsConfig: true, env: [...SERVER_ENV] },
+  { target: 'keywords', tool: '@chunkyard/keyword-extractor', bin: 'keyword-extractor', after: [], readsConfig: false, env: [] },
+  { target: 'spec', tool: '@chunkyard/topic-spec', bin: 'topic-spec', after: ['chunk', 'keywords'], readsConfig: true, env: [...SERVER_ENV] },
 ]);
 
 /** The index tool writes every folder's index.json (topics and sections alike). */
@@ -387,6 +399,18 @@ function runCommand(bin, args, options) {
   return { command: [bin, ...args.map(shellQuote)].join(' '), ...(env.env ? { options: env } : {}) };
 }
 
+/**
+ * The `{ env }` inputs of a task running `steps` (and the index tool): each step's SERVER_ENV,
+ * and CHUNKYARD_TOPIC_MARKER when the plugin leaves it unset (the default marker), since every
+ * tool then reads it from the environment Nx was started in (a set marker is a task option).
+ * @param {readonly Step[]} steps @param {NormalizedOptions} options
+ */
+function envInputs(steps, options) {
+  const names = [...new Set(steps.flatMap((s) => s.env))];
+  if (!markerEnv(options).env) names.push('CHUNKYARD_TOPIC_MARKER');
+  return names.map((env) => ({ env }));
+}
+
 /** @param {NormalizedOptions} options @returns {{ env?: Record<string, string> }} */
 function markerEnv(options) {
   return options.topicMarker === 'golden-reference.md' ? {} : { env: { CHUNKYARD_TOPIC_MARKER: options.topicMarker } };
@@ -513,6 +537,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     mergeInputs([
       topicSources,
       steps.some((s) => s.readsConfig) ? [`{workspaceRoot}/${options.configFile}`] : [],
+      envInputs(steps, options),
       ...[...steps.map((s) => tool(s.tool)), ...extra].map((t) => toolWiring(t).inputs),
       executorInputs(ctx),
     ]);
@@ -564,7 +589,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     // a section reruns only when a child's listing changed.
     inputs: isTopic
       ? [...topicInputs(upstreamSteps('spec'), [indexTool]), ...(childNames.length ? [{ dependentTasksOutputFiles: '**/index.json' }] : [])]
-      : mergeInputs([[{ dependentTasksOutputFiles: '**/*' }], toolSourceInputs(indexTool)]),
+      : mergeInputs([[{ dependentTasksOutputFiles: '**/*' }], envInputs([], options), toolSourceInputs(indexTool)]),
     outputs: ['{projectRoot}/index.json'],
     dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...indexWiring.dependsOn],
     metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },
@@ -597,6 +622,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
           `!{workspaceRoot}/${docsRoot}/llms-full.txt`,
           `{workspaceRoot}/${options.configFile}`,
         ],
+        envInputs(STEPS, options),
         ...[...STEPS.map((s) => tool(s.tool)), indexTool].map((t) => toolWiring(t).inputs),
         executorInputs(ctx),
       ]),

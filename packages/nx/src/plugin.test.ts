@@ -91,18 +91,45 @@ describe('@chunkyard/nx: inferred targets', () => {
     const sources = ['{projectRoot}/**/*.{md,markdown,txt}', '!{projectRoot}/topic-spec.md', '!{projectRoot}/_chunks/**', '!{projectRoot}/_keywords/**', '{projectRoot}/topic.yaml'];
     const config = '{workspaceRoot}/chunkyard.config.yaml';
     const ext = (...tools: string[]) => ({ externalDependencies: [...tools.map((x) => `@chunkyard/${x}`), '@chunkyard/nx'].sort() });
-    expect(t.chunk!.inputs).toEqual([...sources, config, ext('chunking-tool')]);
-    expect(t.keywords!.inputs).toEqual([...sources, ext('keyword-extractor')]);
+    // The model servers' addresses (chunk's lead lines, spec's vectors) and the default marker, from the environment.
+    const env = (...names: string[]) => names.map((n) => ({ env: n }));
+    const servers = env('OLLAMA_HOST', 'OPENAI_BASE_URL', 'CHUNKYARD_TOPIC_MARKER');
+    expect(t.chunk!.inputs).toEqual([...sources, config, ...servers, ext('chunking-tool')]);
+    expect(t.keywords!.inputs).toEqual([...sources, ...env('CHUNKYARD_TOPIC_MARKER'), ext('keyword-extractor')]);
     expect(t.chunk!.outputs).toEqual(['{projectRoot}/_chunks']);
     expect(t.keywords!.outputs).toEqual(['{projectRoot}/_keywords/words.md']);
     // spec reads _chunks/ and _keywords/: functions of exactly what chunk and keywords hash.
-    expect(t.spec!.inputs).toEqual([...sources, config, ext('chunking-tool', 'keyword-extractor', 'topic-spec')]);
-    expect(t['index-json']!.inputs).toEqual([...sources, config, ext('chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool')]);
+    expect(t.spec!.inputs).toEqual([...sources, config, ...servers, ext('chunking-tool', 'keyword-extractor', 'topic-spec')]);
+    expect(t['index-json']!.inputs).toEqual([...sources, config, ...servers, ext('chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool')]);
     // Nx hashes a task with no dependentTasksOutputFiles input up front, from its file index:
     // no git-ignored output is read to hash any topic step.
     for (const target of ['chunk', 'keywords', 'spec', 'index-json']) {
       expect(JSON.stringify(t[target]!.inputs), target).not.toContain('dependentTasksOutputFiles');
     }
+  });
+
+  it('the environment that changes an output is an input of every task whose output it changes', () => {
+    const all = projects(['docs/a/t/golden-reference.md']);
+    const t = all['docs/a/t']!.targets;
+    const hasEnv = (target: { inputs: unknown[] }, name: string) => target.inputs.some((i) => JSON.stringify(i) === JSON.stringify({ env: name }));
+    // OLLAMA_HOST / OPENAI_BASE_URL pick the server of chunk's LLM lead lines and spec's vectors:
+    // a changed address must not serve the other server's output from the cache.
+    for (const name of ['OLLAMA_HOST', 'OPENAI_BASE_URL']) {
+      for (const target of ['chunk', 'spec', 'index-json']) expect(hasEnv(t[target]!, name), `${target} ${name}`).toBe(true);
+      expect(hasEnv(t.keywords!, name), `keywords ${name}`).toBe(false);
+      expect(hasEnv(all.docs!.targets['llms-txt']!, name), `llms-txt ${name}`).toBe(true);
+    }
+    // An API key changes who pays, not what is written: never an input (a rotated key reruns nothing).
+    for (const target of ['chunk', 'keywords', 'spec', 'index-json']) {
+      expect(JSON.stringify(t[target]!.inputs), target).not.toMatch(/OPENAI_API_KEY|OPENAI_ORG_ID|OPENAI_PROJECT_ID/);
+    }
+    // The default marker is read from Nx's environment by every tool, sections' index-json too;
+    // a topicMarker option is set in the task's options instead, so then it is no env input.
+    for (const target of ['chunk', 'keywords', 'spec', 'index-json']) expect(hasEnv(t[target]!, 'CHUNKYARD_TOPIC_MARKER'), target).toBe(true);
+    expect(hasEnv(all['docs/a']!.targets['index-json']!, 'CHUNKYARD_TOPIC_MARKER')).toBe(true);
+    const readme = projects(['docs/a/t/README.md'], { topicMarker: 'README.md' })['docs/a/t']!.targets;
+    expect(hasEnv(readme.chunk!, 'CHUNKYARD_TOPIC_MARKER')).toBe(false);
+    expect(readme.chunk!.options).toMatchObject({ env: { CHUNKYARD_TOPIC_MARKER: 'README.md' } });
   });
 
   it('upstreamSteps: a step and every step before it, in pipeline order', () => {
