@@ -437,6 +437,9 @@ describe('usage', () => {
     [['search', 'x', '--limit', ''], /--limit must be a whole number from 1 to 100, got ""/],
     [['search', 'x', '--expand', '11'], /--expand must be a whole number from 0 to 10, got "11"/],
     [['search', 'x', '--expand=-1'], /--expand must be a whole number from 0 to 10, got "-1"/],
+    // parseArgs took a negative value for an option and said "argument is ambiguous".
+    [['search', 'x', '--limit', '-1'], /--limit must be a whole number from 1 to 100, got "-1"/],
+    [['search', 'x', '--expand', '-1'], /--expand must be a whole number from 0 to 10, got "-1"/],
     [['expand', 'art_00000000', '--k', '21'], /--k must be a whole number from 0 to 20, got "21"/],
     [['expand', 'art_00000000', '--k', '1.5'], /--k must be a whole number from 0 to 20, got "1.5"/],
     [['mcp', '--http', '--port', '70000'], /--port must be a whole number from 0 to 65535, got "70000"/],
