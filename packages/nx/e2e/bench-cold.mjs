@@ -26,18 +26,37 @@ import { parseArgs } from 'node:util';
 import { syntheticTopics } from './synthetic-docs.mjs';
 import { createTempWorkspace, repoRoot, runNx, workspaceAt } from './temp-workspace.mjs';
 
-const { values } = parseArgs({
-  options: {
-    topics: { type: 'string', default: '200' },
-    'cold-runs': { type: 'string', default: '1' },
-    runs: { type: 'string', default: '5' },
-    keep: { type: 'boolean', default: false },
-    daemon: { type: 'boolean', default: false },
-  },
-});
+const USAGE = 'usage: node packages/nx/e2e/bench-cold.mjs [--topics 200] [--cold-runs 1] [--runs 5] [--daemon] [--keep]';
+/** @type {{ topics: string, 'cold-runs': string, runs: string, keep: boolean, daemon: boolean, help: boolean }} */
+let values;
+try {
+  ({ values } = /** @type {any} parseArgs's inferred type; the table below fixes it */ (parseArgs({
+    options: {
+      topics: { type: 'string', default: '200' },
+      'cold-runs': { type: 'string', default: '1' },
+      runs: { type: 'string', default: '5' },
+      keep: { type: 'boolean', default: false },
+      daemon: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })));
+} catch (err) {
+  console.error(`bench-cold: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(`${USAGE}\n\nCold and no-op nx run-many -t index over N generated topics against a bare Nx workspace\nwith the same task graph (issue 16, goals 2 and 3); see the comment at the top of this file.`);
+  process.exit(0);
+}
 const nTopics = Number(values.topics);
 const coldRuns = Number(values['cold-runs']);
 const nRuns = Number(values.runs);
+for (const [name, v, min] of /** @type {const} */ ([['--topics', nTopics, 1], ['--cold-runs', coldRuns, 0], ['--runs', nRuns, 0]])) {
+  if (!Number.isInteger(v) || v < min) {
+    console.error(`bench-cold: ${name} must be a whole number >= ${min}\n${USAGE}`);
+    process.exit(2);
+  }
+}
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const fmt = (/** @type {number} */ ms) => (ms / 1000).toFixed(2);
 const median = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
