@@ -23,6 +23,24 @@ export function bm25Terms(text: string): string[] {
   return [...f.unigrams, ...f.identifiers];
 }
 
+/** BM25's default length normalisation. */
+export const DEFAULT_BM25_B = 0.75;
+
+/** A query term's idf in a collection of `n` texts, `df` of which hold it: ln(1 + (n − df + 0.5) / (df + 0.5)). */
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * One term's BM25 contribution to a text of `length` terms holding it `tf` times:
+ * idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / avgLength)). Every BM25 score here
+ * (Bm25Index, the store's routed search) adds these, so they agree to the last bit.
+ */
+export function bm25Weight(idf: number, tf: number, length: number, avgLength: number, k1: number, b: number): number {
+  const norm = k1 * (1 - b + (b * length) / avgLength);
+  return (idf * tf * (k1 + 1)) / (tf + norm);
+}
+
 export interface Bm25Options {
   /** Term-frequency saturation (default 1.2). */
   k1?: number;
@@ -40,7 +58,7 @@ export class Bm25Index {
 
   constructor(docs: readonly string[], options: Bm25Options = {}) {
     this.k1 = options.k1 ?? 1.2;
-    this.b = options.b ?? 0.75;
+    this.b = options.b ?? DEFAULT_BM25_B;
     if (!(this.k1 >= 0) || !(this.b >= 0 && this.b <= 1)) throw new RangeError(`BM25 needs k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${this.k1}, b ${this.b}`);
     this.lengths = new Float64Array(docs.length);
     let total = 0;
@@ -69,11 +87,8 @@ export class Bm25Index {
     for (const t of new Set(bm25Terms(query))) {
       const p = this.postings.get(t);
       if (!p) continue;
-      const idf = Math.log(1 + (n - p.length + 0.5) / (p.length + 0.5));
-      for (const { doc, tf } of p) {
-        const norm = this.k1 * (1 - this.b + (this.b * this.lengths[doc]!) / this.avg);
-        out[doc]! += (idf * tf * (this.k1 + 1)) / (tf + norm);
-      }
+      const idf = bm25Idf(n, p.length);
+      for (const { doc, tf } of p) out[doc]! += bm25Weight(idf, tf, this.lengths[doc]!, this.avg, this.k1, this.b);
     }
     return out;
   }

@@ -16,8 +16,11 @@
  * Σ |v_j| (q̂ · v̂_j) / |Σ v_j|, where the window lengths |Σ v_j| do not depend on the query.
  */
 import {
+  bm25Idf,
   bm25Terms,
+  bm25Weight,
   BOUNDARY_SEPARATOR,
+  DEFAULT_BM25_B,
   DEFAULT_MERGE,
   DEFAULT_ROUTE_BM25,
   DEFAULT_WINDOWS,
@@ -38,9 +41,6 @@ type DB = Database.Database;
 
 /** How many following chunks each chunk's dot products reach: enough for the default windows (radius ≤ 2). */
 const GRAM_SPAN = 4;
-
-/** BM25's length normalisation, as retrieval's Bm25Index defaults it. */
-const BM25_B = 0.75;
 
 /**
  * Postings of every term of one field, compressed rows: term t's postings are entries
@@ -393,7 +393,7 @@ export class RouteIndex {
     return out;
   }
 
-  /** Okapi BM25 as retrieval's Bm25Index computes it, from the frequencies of each query term. */
+  /** Okapi BM25 as retrieval's Bm25Index computes it (its bm25Idf and bm25Weight), from the frequencies of each query term. */
   private addBm25(out: Float64Array, lengths: Float64Array, k1: number, frequencies: Map<number, number>[]): void {
     const n = lengths.length;
     let total = 0;
@@ -401,13 +401,9 @@ export class RouteIndex {
     const avg = total > 0 ? total / n : 1;
     for (const tf of frequencies) {
       if (tf.size === 0) continue;
-      const idf = Math.log(1 + (n - tf.size + 0.5) / (tf.size + 0.5));
+      const idf = bm25Idf(n, tf.size);
       // Added in ascending position order, as Bm25Index's postings are, for the same rounding.
-      for (const p of [...tf.keys()].sort((a, b) => a - b)) {
-        const f = tf.get(p)!;
-        const norm = k1 * (1 - BM25_B + (BM25_B * lengths[p]!) / avg);
-        out[p]! += (idf * f * (k1 + 1)) / (f + norm);
-      }
+      for (const p of [...tf.keys()].sort((a, b) => a - b)) out[p]! += bm25Weight(idf, tf.get(p)!, lengths[p]!, avg, k1, DEFAULT_BM25_B);
     }
   }
 }
