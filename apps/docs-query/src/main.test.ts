@@ -1,7 +1,7 @@
 // Tests of the docs-query CLI: `main(argv, io)` in-process against a real fixture workspace
 // (real chunking-tool output, index.json per the contract), plus the built bin run as a user
 // would. No mocks: real files, the real local embedder, the real embedding cache.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,7 +144,7 @@ describe('docs-query', () => {
   });
 
   it('reports usage errors with exit 2 and broken docs with exit 1, naming the file', async () => {
-    expect(await run(fx.docs, '--n', 'three')).toMatchObject({ code: 2, stderr: expect.stringContaining('--n: expected an integer 0..100000, got "three"') });
+    expect(await run(fx.docs, '--n', 'three')).toMatchObject({ code: 2, stderr: expect.stringContaining('-n/--n: expected an integer 0..100000, got "three"') });
     // Issue 15: a file: URL was reported as a missing docs folder named "./file:/etc".
     expect(await run('--base-url', 'file:///etc/', '--list')).toMatchObject({
       code: 2,
@@ -155,6 +155,12 @@ describe('docs-query', () => {
     expect(await run(fx.docs, 'a question without -q')).toMatchObject({ code: 2, stderr: expect.stringContaining('quote a query: -q') });
     expect(await run(fx.docs, '--base-url', 'http://127.0.0.1:1/')).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });
     expect(await run(join(fx.docs, 'nope'))).toMatchObject({ code: 2, stderr: expect.stringContaining('no such folder') });
+    // A file or a FIFO given as the docs folder was "<it>/index.json: cannot read (ENOTDIR)", exit 1.
+    const indexFile = join(fx.docs, 'index.json');
+    expect(await run(indexFile, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${indexFile}: not a folder (a file); give the built docs root, the folder holding the root index.json\nRun docs-query --help for usage.\n` });
+    const fifo = join(fx.workspace, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    expect(await run(fifo, '--list')).toMatchObject({ code: 2, stderr: expect.stringContaining(`${fifo}: not a folder (a FIFO (named pipe)); give the built docs root`) });
     const r = await run(join(fx.docs, 'libraries'));
     expect(r).toMatchObject({ code: 1, stderr: `docs-query: ${join(fx.docs, 'libraries/index.json')}: _links.self says /libraries/index.json, but it was loaded from /index.json\n` });
   });
@@ -162,9 +168,11 @@ describe('docs-query', () => {
   it('a negative number for a numeric option gets the range message, not parseArgs\'s "ambiguous" (issue 15)', async () => {
     // parseArgs read `-n -1` as -n followed by an option and answered "Option '-n' argument is ambiguous ... use '--n=-XYZ'".
     for (const [argv, message] of [
-      [['-n', '-1'], '--n: expected an integer 0..100000, got "-1"'],
-      [['--n', '-1'], '--n: expected an integer 0..100000, got "-1"'],
-      [['-k', '-5'], '--k: expected an integer 0..'],
+      // The message names the option with its short form, as -n was typed (it said "--n").
+      [['-n', '-1'], 'docs-query: -n/--n: expected an integer 0..100000, got "-1"'],
+      [['--n', '-1'], 'docs-query: -n/--n: expected an integer 0..100000, got "-1"'],
+      [['-k', '-5'], 'docs-query: -k/--k: expected an integer 0..'],
+      [['--max-distance', '1e3'], 'docs-query: --max-distance: expected an integer 0..64, got "1e3"'],
       [['--max-distance', '-Infinity'], '--max-distance: expected an integer 0..64, got "-Infinity"'],
       [['--max-distance', '-NaN'], 'got "-NaN"'],
     ] as const) {

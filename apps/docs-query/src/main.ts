@@ -3,7 +3,7 @@
  *
  *   docs-query [docs-dir | --base-url URL] [--list | -q TEXT] [options]
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,7 +24,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
+import { escapeControl, fileKind, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -123,9 +123,12 @@ function parseCli(argv: string[]) {
   if (baseUrl !== undefined && !(/^https?:\/\//i.test(baseUrl) && URL.canParse(baseUrl))) {
     throw new UsageError(`--base-url: expected an http(s) URL such as http://127.0.0.1:8080/, got ${JSON.stringify(baseUrl)}${/^file:/i.test(baseUrl) ? '; for a folder, give it as <docs-dir>' : ''}`);
   }
-  const int = (name: string, v: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined => {
+  const int = (name: keyof typeof options, v: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined => {
     if (v === undefined) return undefined;
-    if (!/^\d+$/.test(v) || Number(v) > max) throw new UsageError(`--${name}: expected an integer ${max === Number.MAX_SAFE_INTEGER ? '>= 0' : `0..${max}`}, got ${JSON.stringify(v)}`);
+    // The option as the user may have typed it: `-n 1e5` reported as "--n" read like another option.
+    const spec = options[name];
+    const label = 'short' in spec ? `-${spec.short}/--${name}` : `--${name}`;
+    if (!/^\d+$/.test(v) || Number(v) > max) throw new UsageError(`${label}: expected an integer ${max === Number.MAX_SAFE_INTEGER ? '>= 0' : `0..${max}`}, got ${JSON.stringify(v)}`);
     return Number(v);
   };
   if (values.query !== undefined && values.query.trim() === '') throw new UsageError('--query: empty');
@@ -184,8 +187,16 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const isUrl = values['base-url'] !== undefined;
-  if (!isUrl && !existsSync(cli.target)) {
-    io.stderr(`docs-query: ${cli.target}: no such folder${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
+  const targetStat = isUrl ? undefined : statSync(cli.target, { throwIfNoEntry: false });
+  if (!isUrl && targetStat === undefined) {
+    io.stderr(`docs-query: ${escapeControl(cli.target)}: no such folder${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
+    return 2;
+  }
+  // A file, FIFO or device given as the docs folder was reported as "<it>/index.json: cannot
+  // read (ENOTDIR)", exit 1, as if the built docs were broken.
+  if (targetStat !== undefined && !targetStat.isDirectory()) {
+    const kind = targetStat.isFile() ? 'a file' : fileKind(targetStat);
+    io.stderr(`docs-query: ${escapeControl(cli.target)}: not a folder (${kind}); give the built docs root, the folder holding the root index.json\nRun docs-query --help for usage.\n`);
     return 2;
   }
   if (values.config !== undefined && !existsSync(values.config)) {
