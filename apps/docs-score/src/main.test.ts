@@ -1,5 +1,6 @@
 // docs-score over real topics built by the real tools (chunking-tool, keyword-extractor,
 // topic-spec, index-tool; local embedder), then over copies corrupted one way at a time.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -302,6 +303,14 @@ describe('docs-score usage', () => {
     }
     expect((await run([pristine, '--min-pis=50.5', '--min-recall=.5', '--min-iou=0'])).code).not.toBe(2);
     expect((await run([pristine, '--bogus'])).code).toBe(2);
+    // A folder or FIFO for --questions/--queries is a bad question file: exit 2 at once, before
+    // the checks and any embedding (it was exit 1 "a directory, not a regular file" after them).
+    const fifo = join(root, 'questions.fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const [opt, file, kind] of [['--questions', root, 'a directory'], ['--queries', root, 'a directory'], ['--questions', fifo, 'a FIFO (named pipe)']] as const) {
+      const bad = await run([pristine, opt, file]);
+      expect(bad, `${opt} ${kind}`).toEqual({ code: 2, stdout: '', stderr: `docs-score: ${opt} ${file}: ${kind}, not a regular file; give ${opt === '--queries' ? 'a queries.yaml file' : 'a CSV file (question,references,corpus_id)'}\nRun docs-score --help for usage.\n` });
+    }
     const empty = mkdtempSync(join(root, 'empty-'));
     const r = await run([empty]);
     expect(r.code).toBe(2);

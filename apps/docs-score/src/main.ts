@@ -4,11 +4,11 @@
  *
  *   docs-score <topic-dir | docs-dir ...> [--qa] [--questions FILE.csv] [--json]
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { joinNegativeValues } from '@chunkyard/fs-atomic';
+import { escapeControl, fileKind, joinNegativeValues } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
@@ -170,8 +170,16 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   if (positionals.length === 0) throw new UsageError('no topic or docs folder given');
   const k = Number(values.k);
   if (!/^\d+$/.test(values.k!) || !Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError(`--k must be an integer from 1 to 1000, got ${JSON.stringify(values.k)}`);
-  if (values.questions !== undefined && !existsSync(values.questions)) throw new UsageError(`--questions ${values.questions}: no such file`);
-  if (values.queries !== undefined && !existsSync(values.queries)) throw new UsageError(`--queries ${values.queries}: no such file`);
+  // A folder or FIFO given for a questions file is a bad question file (exit 2, as the help says),
+  // found before any embedding work; it was exit 1 after the checks ran.
+  const inputFile = (name: string, file: string | undefined, what: string): void => {
+    if (file === undefined) return;
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (stat === undefined) throw new UsageError(`--${name} ${escapeControl(file)}: no such file`);
+    if (!stat.isFile()) throw new UsageError(`--${name} ${escapeControl(file)}: ${fileKind(stat)}, not a regular file; give ${what}`);
+  };
+  inputFile('questions', values.questions, 'a CSV file (question,references,corpus_id)');
+  inputFile('queries', values.queries, 'a queries.yaml file');
   if (values.metrics !== undefined && values.queries === undefined) throw new UsageError('--metrics needs --queries FILE (questions with reference answers)');
   const number = (name: string, v: string | undefined, min: number, max: number, fallback: number): number => {
     if (v === undefined) return fallback;
