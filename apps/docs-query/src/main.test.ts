@@ -2,7 +2,7 @@
 // (real chunking-tool output, index.json per the contract), plus the built bin run as a user
 // would. No mocks: real files, the real local embedder, the real embedding cache.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -25,6 +25,32 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
   let stderr = '';
   const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
   return { code, stdout, stderr };
+}
+
+/**
+ * Makes `dir` unwritable: chmod for a normal user; root ignores modes, so chattr +i there.
+ * Returns the undo, or null when neither works (checked by trying to write).
+ */
+function lockFolder(dir: string): (() => void) | null {
+  const tries: [lock: () => void, unlock: () => void][] = [
+    [() => execFileSync('chmod', ['555', dir]), () => execFileSync('chmod', ['755', dir])],
+    [() => execFileSync('chattr', ['+i', dir], { stdio: 'ignore' }), () => execFileSync('chattr', ['-i', dir], { stdio: 'ignore' })],
+  ];
+  for (const [lock, unlock] of tries) {
+    try {
+      lock();
+    } catch {
+      continue;
+    }
+    try {
+      writeFileSync(join(dir, 'probe'), '');
+    } catch {
+      return unlock;
+    }
+    unlock();
+    execFileSync('rm', ['-f', join(dir, 'probe')]);
+  }
+  return null;
 }
 
 const chunkFile = (topic: string, i: number) => readFileSync(join(fx.docs, topic, `_chunks/golden-reference-${i}.md`), 'utf8');
@@ -103,6 +129,28 @@ describe('docs-query', () => {
     expect(existsSync(join(fx.workspace, '.embedding-cache', 'semantic-16-80-512', 'local-lexical-v1-d512'))).toBe(true);
     const none = await run(fx.docs, '-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '--no-embeddings');
     expect(none.stdout).toContain('embedding fallback off: --no-embeddings');
+  });
+
+  it('-q searches a workspace whose embedding cache cannot be written, saying so once (issue 15)', async () => {
+    // A read-only docs tree (installed, mounted read-only) failed the whole search: "cannot write
+    // in this folder … (EROFS)", exit 1. The cache is a speed-up; reading the docs needs no write.
+    const ro = await buildFixtureDocs({ topics: ['deployment/native-aot'] });
+    const cache = join(ro.workspace, '.embedding-cache');
+    mkdirSync(cache);
+    const unlock = lockFolder(cache);
+    try {
+      if (unlock === null) return; // neither chmod (root) nor chattr works here: nothing to test
+      const r = await run(ro.docs, '-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '-n', '2', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`^docs-query: ${cache}: cannot write the embedding cache \\((EACCES|EPERM)\\); searching without storing vectors\n$`));
+      const out = JSON.parse(r.stdout) as { method: string; chunks: unknown[] };
+      expect(out.method).toBe('embedding');
+      expect(out.chunks.length).toBeGreaterThan(0);
+      expect(readdirSync(cache)).toEqual([]);
+    } finally {
+      unlock?.();
+      ro.cleanup();
+    }
   });
 
   it('ranks the fallback by cosine + BM25 by default (--ranking hybrid) and prints both parts', async () => {

@@ -20,6 +20,7 @@ import {
   search,
   SourceError,
   type DocumentDisclosure,
+  type EmbeddingBackend,
   type Ranking,
   type RetrievedChunk,
   type SearchResult,
@@ -226,6 +227,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       return 0;
     }
     if (values.query !== undefined) {
+      let backend: EmbeddingBackend | undefined;
       const result = await search(client, {
         query: values.query,
         ...(values.topic !== undefined ? { topic: values.topic } : {}),
@@ -235,8 +237,10 @@ async function run(argv: string[], io: Io): Promise<number> {
         ...(cli.ranking !== undefined ? { ranking: cli.ranking } : {}),
         embeddings: values['no-embeddings']
           ? null
-          : () => createBackend({ folder: source.folder, ...(values.config !== undefined ? { configFile: values.config } : {}) }),
+          : () => (backend = createBackend({ folder: source.folder, ...(values.config !== undefined ? { configFile: values.config } : {}) })),
       });
+      // A read-only workspace is searched all the same; say once that nothing was cached.
+      if (backend?.cacheUnwritable !== undefined) io.stderr(`docs-query: ${escapeControl(backend.cacheUnwritable)}\n`);
       io.stdout(values.json ? `${JSON.stringify({ mode: 'search', ...result }, null, 2)}\n` : formatSearch(result, values['no-embeddings']));
       return 0;
     }

@@ -35,7 +35,16 @@ export interface EmbeddingBackend {
   buildPacks?: PackedCache[];
   /** The config file the provider settings came from, if any. */
   configFile: string | null;
+  /**
+   * Set by chunkVectors when writing `cache` failed for want of permission or space (a read-only
+   * docs tree, a full disk): the reason, one line naming the path. From then on the cache is only
+   * read, and the caller may tell the user once.
+   */
+  cacheUnwritable?: string;
 }
+
+/** Write errors after which searching goes on without storing vectors: reading needs no writing. */
+const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT']);
 
 /** The nearest folder at or above `dir` holding chunkyard.config.yaml or nx.json; null if none. */
 export function findWorkspaceRoot(dir: string): string | null {
@@ -110,8 +119,35 @@ export async function chunkVectors(backend: EmbeddingBackend, manifest: Manifest
     if (hit) return hit;
   }
   if (!backend.cache) return backend.provider.embed(texts);
-  const { vectors } = await embedThroughCache(backend.cache, backend.provider, { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, texts);
-  return vectors;
+  if (backend.cacheUnwritable !== undefined) return backend.cache.getDocument(key, texts) ?? backend.provider.embed(texts);
+  // The vectors the provider returns on the way, so a failed cache write costs no second embedding.
+  const fresh = new Map<string, Float32Array>();
+  const provider = backend.provider;
+  const recording = {
+    model: provider.model,
+    embed: async (batch: string[]) => {
+      const out = await provider.embed(batch);
+      batch.forEach((t, i) => out[i] && fresh.set(t, out[i]));
+      return out;
+    },
+  };
+  try {
+    const { vectors } = await embedThroughCache(backend.cache, recording, { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, texts);
+    return vectors;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (typeof e?.code !== 'string' || !UNWRITABLE.has(e.code) || typeof e.syscall !== 'string') throw err;
+    // A read-only docs tree (installed, mounted) stays searchable: the cache is only a speed-up.
+    backend.cacheUnwritable = `${backend.cache.root}: cannot write the embedding cache (${e.code}); searching without storing vectors`;
+    const missing = texts.filter((t) => !fresh.has(t));
+    const more = missing.length > 0 ? await provider.embed(missing) : [];
+    missing.forEach((t, i) => more[i] && fresh.set(t, more[i]));
+    return texts.map((t) => {
+      const v = fresh.get(t);
+      if (!v) throw new Error(`embedding provider ${provider.provider} returned no vector for a chunk`);
+      return v;
+    });
+  }
 }
 
 export async function queryVector(backend: EmbeddingBackend, query: string): Promise<Float32Array> {
