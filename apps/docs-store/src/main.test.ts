@@ -247,7 +247,8 @@ describe('environment errors are messages naming the path', () => {
     // A reader met a newer schema with "open it once for writing to migrate"; a write says upgrade.
     const newer = join(ws, 'newer.db');
     const d = new Database(newer);
-    d.exec('CREATE TABLE t (x); PRAGMA user_version = 7');
+    // A newer store still has the tables every version has (else it is another program's database).
+    d.exec('CREATE TABLE artifacts (x); CREATE TABLE store_meta (k); PRAGMA user_version = 7');
     d.close();
     for (const args of [['stats'], ['search', 'x', '--mode', 'fts']]) {
       const r = await run([...args, '--db', newer]);
@@ -429,6 +430,8 @@ describe('usage', () => {
   it.each([
     [['frobnicate'], /unknown command "frobnicate"/],
     [['search'], /search: no query given/],
+    [['search', ''], /search: the query is blank; give the words to search for/],
+    [['search', ' ', '\t'], /search: the query is blank/],
     [['search', 'x', '--limit', '0'], /--limit must be a whole number from 1 to 100, got "0"/],
     [['search', 'x', '--limit', '1e9'], /--limit must be a whole number from 1 to 100, got "1e9"/],
     [['search', 'x', '--limit', '1e8'], /--limit must be a whole number from 1 to 100, got "1e8"/],

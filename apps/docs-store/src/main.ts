@@ -347,6 +347,8 @@ async function search(ctx: Context): Promise<number> {
   const { values, io } = ctx;
   if (ctx.args.length === 0) throw new UsageError('search: no query given');
   const query = ctx.args.join(' ');
+  // A blank query matched everything with score 0 (one unit spanning a whole document).
+  if (query.trim() === '') throw new UsageError('search: the query is blank; give the words to search for');
   const mode = (values.mode ?? 'hybrid') as SearchMode;
   if (!['hybrid', 'fts', 'vector'].includes(mode)) throw new UsageError(`--mode must be hybrid, fts or vector, got ${JSON.stringify(values.mode)}`);
   if (values['no-routes'] && mode !== 'hybrid') throw new UsageError(`--no-routes is for hybrid search; --mode ${mode} has no routes`);

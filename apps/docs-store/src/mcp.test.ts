@@ -97,6 +97,11 @@ it('ingests, searches, expands; re-ingest is a no-op; bad input is a tool error 
   expect(huge.text).toMatch(/^huge\.txt: line 1 is 30000 characters long/);
   expect((await call('store_stats', {})).value).toMatchObject({ artifacts: before.artifacts, chunks: before.chunks });
 
+  // A blank query matched every chunk with score 0; now it is invalid arguments.
+  const blank = await call('search_docs', { query: ' \n ' });
+  expect(blank.isError).toBe(true);
+  expect(blank.text).toMatch(/Invalid arguments for tool search_docs: query is blank: give the words to search for/);
+
   const unknown = await call('expand_chunk', { chunk_id: 'art_nope' });
   expect(unknown).toMatchObject({ isError: true, text: 'no chunk or artifact with id art_nope' });
 });

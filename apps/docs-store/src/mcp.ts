@@ -86,7 +86,8 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         'ranking (full-text BM25 + vector fused by reciprocal rank, one chunk per hit); fts and vector are single rankers. Each hit names its ' +
         'source_file and unit_id (the best chunk\'s id, or an artifact id for a document stored whole); pass expand=k to include ±k neighbouring chunks.',
       inputSchema: {
-        query: z.string().min(1),
+        // A blank query matched everything with score 0.
+        query: z.string().regex(/\S/, 'query is blank: give the words to search for'),
         limit: z.number().int().min(1).max(100).optional(),
         mode: z.enum(['hybrid', 'fts', 'vector']).optional(),
         topic: z.string().optional(),

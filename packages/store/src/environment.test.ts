@@ -2,7 +2,8 @@
 // folder that cannot be created or written, and a caller asking for absurdly many hits.
 // Each must be a StoreError naming the path (which the CLI prints without a trace), or a
 // bounded answer, never a raw SqliteError or a RangeError from a giant allocation.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError } from './errors.js';
@@ -29,6 +30,34 @@ describe('opening', () => {
       expect(open).toThrow(StoreError);
       expect(open).toThrow(`${file}: not a docs-store database (file is not a database); pass --db with the store's path, or move this file away`);
     }
+  });
+
+  it("another program's SQLite database is refused and left byte for byte as it was (issue 15)", () => {
+    // --db at an application's database got the store's tables (and WAL mode) added to it; one
+    // with its own user_version was told to upgrade chunkyard.
+    for (const [name, setup, shown] of [
+      ['app.db', 'CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, \'ann\');', 'the tables users'],
+      ['versioned.db', 'CREATE TABLE a (x); CREATE TABLE b (y); PRAGMA user_version = 7;', 'the tables a, b, user_version 7'],
+      ['old-looking.db', 'CREATE TABLE artifacts (x); PRAGMA user_version = 2;', 'the tables artifacts, user_version 2'],
+    ] as const) {
+      const file = join(temp.dir, name);
+      const app = new Database(file);
+      app.exec(setup);
+      app.close();
+      const before = readFileSync(file);
+      for (const readonly of [true, false]) {
+        expect(() => DocStore.open(file, { readonly }), `${name} readonly=${readonly}`).toThrow(
+          new StoreError(`${file}: not a docs-store database (a SQLite database with ${shown}); it was left as it was: pass --db with the store's path, or a new file`),
+        );
+      }
+      expect(readFileSync(file).equals(before), name).toBe(true);
+      expect(existsSync(`${file}-wal`), name).toBe(false);
+    }
+    // An empty SQLite file is still a store to create.
+    const empty = join(temp.dir, 'empty.db');
+    new Database(empty).close();
+    DocStore.open(empty).close();
+    DocStore.open(empty, { readonly: true }).close();
   });
 
   it('a folder for the database that cannot be created is a StoreError naming the path', () => {

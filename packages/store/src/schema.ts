@@ -117,6 +117,28 @@ export const MIGRATIONS: readonly Migration[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
+/** The tables every version of the store has: their absence marks another program's database. */
+const STORE_TABLES = ['artifacts', 'store_meta'];
+
+/**
+ * Refuses a SQLite database that docs-store did not make, before anything is written to it
+ * (journal mode included): `--db` pointed at an application's own database used to get the
+ * store's tables added to it ("schema version 0 … open it once for writing to migrate"), and
+ * one with its own user_version was told to upgrade chunkyard. A store has user_version 0 only
+ * while it is still empty, since every migration sets it in the transaction that creates tables.
+ */
+export function refuseForeign(db: DB, path: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").all() as { name: string }[]).map(
+    (r) => r.name,
+  );
+  if (version === 0 ? tables.length === 0 : STORE_TABLES.every((t) => tables.includes(t))) return;
+  const shown = tables.length === 0 ? 'no tables' : `the tables ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ` and ${tables.length - 5} more` : ''}`;
+  throw new StoreError(
+    `${path}: not a docs-store database (a SQLite database with ${shown}${version !== 0 ? `, user_version ${version}` : ''}); it was left as it was: pass --db with the store's path, or a new file`,
+  );
+}
+
 /** Brings `db` up to SCHEMA_VERSION; refuses a database from a newer version. */
 export function migrate(db: DB): number {
   const current = db.pragma('user_version', { simple: true }) as number;

@@ -13,7 +13,7 @@ import { StoreError } from './errors.js';
 import type { RouteOptions } from '@chunkyard/retrieval';
 import { assertModel, deleteArtifactRows, embedPlans, findArtifact, lacksRouteData, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
 import { planArtifact, type PlanOptions } from './plan.js';
-import { migrate, SCHEMA_VERSION } from './schema.js';
+import { migrate, refuseForeign, SCHEMA_VERSION } from './schema.js';
 import { RouteIndex, routedUnits } from './routes.js';
 import { acceptsUnit, fuseRrf, searchFts, type RankedId } from './search.js';
 import type { ArtifactInput, ArtifactPlan, EmbeddedArtifact, Expansion, IngestOutcome, SearchFilters, SearchHit, SearchMode, StoreStats } from './types.js';
@@ -162,6 +162,7 @@ export class DocStore {
         // The first read of the header: a file that is not a database fails here, not in the constructor.
         version = db.pragma('user_version', { simple: true }) as number;
         db.prepare('SELECT count(*) FROM sqlite_master').get();
+        refuseForeign(db, path);
       } catch (err) {
         db.close();
         throw openError(path, err, 'read');
@@ -193,6 +194,9 @@ export class DocStore {
     let db: Database.Database | undefined;
     try {
       db = new Database(path);
+      db.pragma('busy_timeout = 5000');
+      // Before the journal mode, which is itself a write to the file.
+      if (path !== ':memory:') refuseForeign(db, path);
       // WAL: readers never block the writer nor see a half-written transaction.
       // synchronous=NORMAL keeps every commit atomic; only the last commits can be lost on power failure.
       db.pragma('journal_mode = WAL');
