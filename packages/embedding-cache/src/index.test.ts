@@ -2,8 +2,9 @@
 // the seed 001 layout and exact little-endian bytes, misses on every key mismatch, detection
 // and rebuild of every kind of corruption, the content-addressed text store, and
 // embedThroughCache (one edited chunk re-embeds one text; a failing provider resumes).
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -320,6 +321,27 @@ describe('document entries: corruption is detected, removed, reported and rebuil
     expect(corrupt).toEqual([{ path: dir, reason: 'the entry is not a folder' }]);
     cache.putDocument(KEY, texts, vectorsFor(texts, DIMS));
     expectSameBits(cache.getDocument(KEY, texts), vectorsFor(texts, DIMS));
+  });
+
+  it.runIf(process.platform === 'linux')('an entry file that is a FIFO or a link to /dev/zero is corrupt at once, not a hang (issue 15)', async () => {
+    // readFileSync blocked on the FIFO, and read /dev/zero until memory ran out: topic-spec,
+    // docs-query, docs-export and docs-store --built hung on such a cache until killed.
+    const embedder = new CountingEmbedder(MODEL, DIMS);
+    const first = await embedThroughCache(cache, embedder, KEY, texts);
+    const dir = cache.documentDir(KEY);
+    rmSync(join(dir, 'chunk-2.bin'));
+    execFileSync('mkfifo', [join(dir, 'chunk-2.bin')]);
+    expect(cache.getDocument(KEY, texts)).toBeNull();
+    expect(corrupt).toEqual([{ path: dir, reason: 'chunk-2.bin is not a file' }]);
+    const text = cache.textPath(MODEL, texts[3]!);
+    rmSync(text);
+    symlinkSync('/dev/zero', text);
+    expect(cache.getText(MODEL, texts[3]!)).toBeNull();
+    expect(corrupt[1]).toEqual({ path: text, reason: 'not a regular file (a folder, FIFO or device in its place)' });
+    // The next run rebuilds both from what is left, embedding only the lost text.
+    const again = await embedThroughCache(cache, embedder, KEY, texts);
+    expect(again.stats).toEqual({ documentHit: false, textHits: texts.length - 1, embedded: 1 });
+    expectSameBits(again.vectors, first.vectors);
   });
 
   // Root ignores permission bits, so this only runs as an ordinary user (checked by hand as nobody).

@@ -13,8 +13,8 @@
  * place, so readers see either nothing or a complete entry. See README.md for the format.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirp, removeStaleTempsOnce } from '@chunkyard/fs-atomic';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { mkdirp, NotRegularFileError, readRegularFile, removeStaleTempsOnce } from '@chunkyard/fs-atomic';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** The minimal provider shape this package needs (structural, so any provider fits). */
@@ -183,8 +183,11 @@ function kindOf(path: string): 'dir' | 'other' | 'absent' {
  */
 function readOrMissing(path: string): Buffer | 'missing' | 'not-a-file' {
   try {
-    return readFileSync(path);
+    // Regular files only: an entry file swapped for a FIFO or a link to /dev/zero hung every
+    // reader of the cache (topic-spec, docs-query, docs-export, docs-store --built) until killed.
+    return readRegularFile(path);
   } catch (err) {
+    if (err instanceof NotRegularFileError) return 'not-a-file';
     const code = errCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
     if (code === 'EISDIR') return 'not-a-file';
@@ -398,7 +401,7 @@ function encodeTextEntry(model: string, textSha256: string, vector: Float32Array
 function inspectTextFile(file: string, model: string, textSha256: string): TextInspection {
   const bytes = readOrMissing(file);
   if (bytes === 'missing') return { kind: 'absent' };
-  if (bytes === 'not-a-file') return { kind: 'corrupt', reason: 'a folder is in place of the file' };
+  if (bytes === 'not-a-file') return { kind: 'corrupt', reason: 'not a regular file (a folder, FIFO or device in its place)' };
   return inspectTextEntry(bytes, model, textSha256);
 }
 
