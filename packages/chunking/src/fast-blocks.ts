@@ -556,6 +556,11 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
       break;
     case 'table_open':
       block.header = container ? tableHeader(container, ctx) : [];
+      // A table block's hidden class (with `header`) is used by few documents: kept alive past
+      // documents without tables, so that the stages reading `header` stay optimized (see
+      // shape-anchor.ts; without it every few passes of the npm docs deoptimized toBlock and
+      // chunkShape, "Insufficient type feedback" after a full GC had dropped the class).
+      anchor('table block', block);
       break;
     case 'bullet_list_open':
     case 'ordered_list_open':
