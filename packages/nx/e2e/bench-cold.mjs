@@ -6,7 +6,7 @@
 // one small file (and `nx:noop` stays `nx:noop`). The ratio is what chunkyard's own work and
 // the plugin add on top of what Nx costs for that many tasks.
 //
-//   node packages/nx/e2e/bench-cold.mjs [--topics 200] [--cold-runs 1] [--runs 5] [--daemon] [--keep]
+//   node packages/nx/e2e/bench-cold.mjs [--topics 200] [--cold-runs 1] [--runs 5] [--daemon] [--floor-files] [--keep]
 //   npm run bench:build -- --topics 200
 //
 // Every timed run, in both workspaces, is exactly
@@ -19,15 +19,21 @@
 // one warm-up run; ours and the floor alternate, run by run. `--daemon` adds no-op runs with
 // NX_DAEMON=true (a developer's machine outside a container), where Nx restores a cache hit's
 // outputs only when they differ from what is on disk; the daemons are stopped at the end.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// `--floor-files` adds a third workspace to the no-op runs: the floor, but every task that has
+// outputs in ours writes (by copying them from ours) exactly the files ours' task wrote, so a
+// cache hit restores the same files, bytes and folders as ours. Without the daemon Nx removes
+// and copies every output file of every cache hit (task-orchestrator.js,
+// shouldCopyOutputsFromCacheBatch: "No daemon → can't verify on-disk outputs, always copy"), so
+// ours against this row is what chunkyard adds beyond the restores its output files cost.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { syntheticTopics } from './synthetic-docs.mjs';
 import { createTempWorkspace, repoRoot, runNx, workspaceAt } from './temp-workspace.mjs';
 
-const USAGE = 'usage: node packages/nx/e2e/bench-cold.mjs [--topics 200] [--cold-runs 1] [--runs 5] [--daemon] [--keep]';
-/** @type {{ topics: string, 'cold-runs': string, runs: string, keep: boolean, daemon: boolean, help: boolean }} */
+const USAGE = 'usage: node packages/nx/e2e/bench-cold.mjs [--topics 200] [--cold-runs 1] [--runs 5] [--daemon] [--floor-files] [--keep]';
+/** @type {{ topics: string, 'cold-runs': string, runs: string, keep: boolean, daemon: boolean, 'floor-files': boolean, help: boolean }} */
 let values;
 try {
   ({ values } = /** @type {any} parseArgs's inferred type; the table below fixes it */ (parseArgs({
@@ -37,6 +43,7 @@ try {
       runs: { type: 'string', default: '5' },
       keep: { type: 'boolean', default: false },
       daemon: { type: 'boolean', default: false },
+      'floor-files': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })));
@@ -88,14 +95,20 @@ function forget(ws) {
 /**
  * The floor: a bare Nx workspace (nx.json with no plugin, a project.json per project) whose
  * task graph mirrors `graph`, every target a trivial cached command.
- * @param {{ nodes: Record<string, { data: { root: string, targets?: Record<string, { executor?: string, dependsOn?: unknown[] }> } }> }} graph
+ *
+ * With `copyOutputsFrom` (the root of ours, after a build), each target that has outputs there
+ * instead copies them from it into `o/<the same path>` (git-ignored, as ours' outputs are) and
+ * declares them as its outputs: the same files and folders per task, so a cache hit restores
+ * what ours' does.
+ * @param {{ nodes: Record<string, { data: { root: string, targets?: Record<string, { executor?: string, dependsOn?: unknown[], outputs?: string[] }> } }> }} graph
+ * @param {string} [copyOutputsFrom]
  * @returns {TempWorkspace}
  */
-function floorWorkspace(graph) {
-  const root = mkdtempSync(join(tmpdir(), 'chunkyard-floor-'));
+function floorWorkspace(graph, copyOutputsFrom) {
+  const root = mkdtempSync(join(tmpdir(), copyOutputsFrom ? 'chunkyard-floor-files-' : 'chunkyard-floor-'));
   writeFileSync(join(root, 'nx.json'), JSON.stringify({ neverConnectToCloud: true, analytics: false }, null, 2));
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'floor', private: true, devDependencies: { nx: '22.7.12' } }, null, 2));
-  writeFileSync(join(root, '.gitignore'), '/.nx\n*.out\n');
+  writeFileSync(join(root, '.gitignore'), '/.nx\n*.out\n/o\n');
   mkdirSync(join(root, 'node_modules', '@nx'), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules', 'nx'), join(root, 'node_modules', 'nx'));
   mkdirSync(join(root, 'node_modules', '.bin'));
@@ -115,16 +128,30 @@ function floorWorkspace(graph) {
     const targets = {};
     for (const [t, cfg] of Object.entries(node.data.targets ?? {})) {
       const dependsOn = cfg.dependsOn ?? [];
+      // ours' outputs of this target, workspace-relative, that exist
+      const copied = copyOutputsFrom
+        ? (cfg.outputs ?? [])
+            .map((o) => o.replace('{projectRoot}', node.data.root).replace(/^\{workspaceRoot\}\//, ''))
+            .filter((rel) => existsSync(join(copyOutputsFrom, rel)))
+        : [];
       targets[t] =
         cfg.executor === 'nx:noop'
           ? { executor: 'nx:noop', cache: true, inputs: [], outputs: [], dependsOn }
-          : {
-              command: `echo ${t} > {projectRoot}/${t}.out`,
-              cache: true,
-              inputs: ['{projectRoot}/src.txt', { externalDependencies: [] }],
-              outputs: [`{projectRoot}/${t}.out`],
-              dependsOn,
-            };
+          : copied.length
+            ? {
+                command: copied.map((rel) => `rm -rf o/${rel} && mkdir -p ${dirname(`o/${rel}`)} && cp -R ${join(copyOutputsFrom ?? '', rel)} o/${rel}`).join(' && '),
+                cache: true,
+                inputs: ['{projectRoot}/src.txt', { externalDependencies: [] }],
+                outputs: copied.map((rel) => `{workspaceRoot}/o/${rel}`),
+                dependsOn,
+              }
+            : {
+                command: `echo ${t} > {projectRoot}/${t}.out`,
+                cache: true,
+                inputs: ['{projectRoot}/src.txt', { externalDependencies: [] }],
+                outputs: [`{projectRoot}/${t}.out`],
+                dependsOn,
+              };
     }
     writeFileSync(join(dir, 'project.json'), JSON.stringify({ name, root: `p/${node.data.root}`, targets }, null, 2));
   }
@@ -134,13 +161,17 @@ function floorWorkspace(graph) {
 const ours = createTempWorkspace({ prefix: 'chunkyard-bench-', topics: syntheticTopics(nTopics) });
 /** @type {TempWorkspace | undefined} */
 let floor;
+/** @type {TempWorkspace | undefined} */
+let floorFiles;
 try {
   const graphFile = join(ours.root, '.nx', 'graph.json');
   const g = runNx(ours, ['graph', `--file=${graphFile}`]);
   if (g.status !== 0) throw new Error(`nx graph failed:\n${g.output}`);
-  floor = floorWorkspace(JSON.parse(readFileSync(graphFile, 'utf8')).graph);
+  const graph = JSON.parse(readFileSync(graphFile, 'utf8')).graph;
+  floor = floorWorkspace(graph);
   console.log(`ours: ${ours.root}\nfloor: ${floor.root}`);
-  const both = /** @type {const} */ ([['ours', ours], ['floor', floor]]);
+  /** @type {[string, TempWorkspace][]} */
+  const both = [['ours', ours], ['floor', floor]];
 
   /** @type {Record<string, number[]>} */
   const cold = { ours: [], floor: [] };
@@ -157,14 +188,25 @@ try {
       console.log(`cold ${label} #${c + 1}: ${fmt(r.ms)} s, ${r.ran} ran, ${r.cached} cached, ${r.total} tasks (load ${loadBefore})`);
     }
   }
+  if (values['floor-files']) {
+    // Ours' outputs must exist to be copied: built here when no cold run built them.
+    if (coldRuns === 0) for (const t of ['build', 'index']) run(ours, ['-t', t]);
+    floorFiles = floorWorkspace(graph, ours.root);
+    for (const t of ['build', 'index']) run(floorFiles, ['-t', t]); // fills its cache, not timed
+    console.log(`floor with ours' output files: ${floorFiles.root}`);
+    both.push(['floor-files', floorFiles]);
+  }
   for (const [label, ws] of both) {
     // Warm-up, not counted. Right after a cold run every task must come from the cache: a task
     // that reruns here was cached under a hash the next run does not compute.
     const r = run(ws, ['-t', 'index']);
-    console.log(`first rerun ${label}: ${r.ran} ran, ${r.cached} cached${r.ran ? '  <-- cache not exact' : ''}`);
+    tasks[label] ??= r.total;
+    // With --cold-runs 0 the floor's cache starts empty: its first run fills it.
+    const filled = coldRuns > 0 || label !== 'floor';
+    console.log(`first rerun ${label}: ${r.ran} ran, ${r.cached} cached${r.ran && filled ? '  <-- cache not exact' : ''}`);
   }
   /** @type {Record<string, number[]>} */
-  const noop = { ours: [], floor: [] };
+  const noop = { ours: [], floor: [], 'floor-files': [] };
   for (let i = 0; i < nRuns; i++) {
     for (const [label, ws] of both) {
       const r = run(ws, ['-t', 'index']);
@@ -173,7 +215,7 @@ try {
     }
   }
   /** @type {Record<string, number[]>} */
-  const daemon = { ours: [], floor: [] };
+  const daemon = { ours: [], floor: [], 'floor-files': [] };
   if (values.daemon) {
     for (const [, ws] of both) ws.env.NX_DAEMON = 'true';
     try {
@@ -189,9 +231,9 @@ try {
       for (const [, ws] of both) runNx(ws, ['daemon', '--stop']);
     }
   }
-  const row = (/** @type {string} */ what, /** @type {Record<string, number[]>} */ t) => {
+  const row = (/** @type {string} */ what, /** @type {Record<string, number[]>} */ t, peer = 'floor') => {
     const o = median(t.ours ?? []);
-    const f = median(t.floor ?? []);
+    const f = median(t[peer] ?? []);
     return `| ${what} | ${fmt(o)} s | ${fmt(f)} s | ${(o / f).toFixed(2)}× |`;
   };
   console.log(`\n${nTopics} topics, ${tasks.ours} tasks (floor ${tasks.floor}); load at the end ${load()}; medians`);
@@ -199,10 +241,18 @@ try {
   console.log(row(`cold (${coldRuns} run${coldRuns === 1 ? '' : 's'} each)`, cold));
   console.log(row(`no-op (${nRuns} runs each)`, noop));
   if (values.daemon) console.log(row(`no-op, NX_DAEMON=true (${nRuns} runs each)`, daemon));
-  console.log(`all no-op ours: ${(noop.ours ?? []).map(fmt).join(', ')}; floor: ${(noop.floor ?? []).map(fmt).join(', ')}`);
+  if (floorFiles) {
+    console.log(row(`no-op against the floor with ours' output files (${nRuns} runs each)`, noop, 'floor-files'));
+    if (values.daemon) console.log(row(`no-op, NX_DAEMON=true, against the floor with ours' output files`, daemon, 'floor-files'));
+  }
+  for (const [label, t] of /** @type {const} */ ([['no-op', noop], ['daemon no-op', daemon]])) {
+    const all = Object.entries(t).filter(([, xs]) => xs.length);
+    if (all.length) console.log(`all ${label}: ${all.map(([k, xs]) => `${k} ${xs.map(fmt).join(', ')}`).join('; ')}`);
+  }
 } finally {
   if (!values.keep) {
     rmSync(ours.root, { recursive: true, force: true });
     if (floor) rmSync(floor.root, { recursive: true, force: true });
+    if (floorFiles) rmSync(floorFiles.root, { recursive: true, force: true });
   }
 }
