@@ -151,6 +151,8 @@ describe('queries.yaml and --metrics', () => {
   });
 
   it('names the file, the line and the problem (exit 2)', async () => {
+    // A second document was "Source contains multiple documents; please use YAML.parseAllDocuments()".
+    expect(() => parseQueries('queries: []\n---\nqueries: []\n', 'q.yaml')).toThrow(/^q\.yaml:2: not valid YAML: a second document starts here \(a --- line\); the file must hold one document, so remove it$/);
     expect(() => parseQueries('queries:\n  - topic: t\n    question: Q\n    answr: A\n', 'q.yaml')).toThrow('q.yaml:4: queries[0].answr: unknown key (known: topic, question, answer, required)');
     expect(() => parseQueries('queries:\n  - topic: t\n    question: Q\n', 'q.yaml')).toThrow('q.yaml:2: queries[0].answer: expected a non-empty string');
     expect(() => parseQueries('questions: []\n', 'q.yaml')).toThrow(/^q\.yaml:1: questions: unknown key/);

@@ -29,6 +29,7 @@ import {
 } from '@chunkyard/quality';
 import { docNameOf, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { yamlErrorText } from '@chunkyard/config';
 
 export const METRICS = ['f1', 'recall', 'pis', 'latency'] as const;
 export type MetricName = (typeof METRICS)[number];
@@ -93,7 +94,7 @@ export function parseQueries(text: string, file: string): Query[] {
     const line = lineOf(n);
     throw new QueriesError(`${file}${line ? `:${line}` : ''}: ${msg}`);
   };
-  if (doc.errors.length) throw new QueriesError(`${file}:${lc.linePos(doc.errors[0]!.pos[0]).line}: not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
+  if (doc.errors.length) throw new QueriesError(`${file}:${lc.linePos(doc.errors[0]!.pos[0]).line}: ${yamlErrorText(doc.errors[0]!)}`);
   const top = doc.contents;
   if (!isMap(top)) return fail(top, 'expected a mapping with a `queries:` list');
   const list = (top as YAMLMap).get('queries', true) as Node | undefined;

@@ -280,6 +280,12 @@ describe('parseConfig: invalid YAML', () => {
     // One line of explanation, not the multi-line pretty error.
     expect(err.message).not.toContain('\n');
   });
+
+  it('a second YAML document is named by its line, without the parser\'s advice about its API (issue 15)', () => {
+    // It said "Source contains multiple documents; please use YAML.parseAllDocuments()".
+    const err = errorOf('chunking:\n  maxTokens: 512\n---\nchunking:\n  maxTokens: 16\n');
+    expect(err.message).toBe(`${FILE}:3: not valid YAML: a second document starts here (a --- line); the file must hold one document, so remove it`);
+  });
 });
 
 describe('parseConfig: sources (topic.yaml only)', () => {

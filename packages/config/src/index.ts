@@ -270,6 +270,15 @@ export function rangesHelp(section: 'chunking' | 'spec' | 'embeddings' | 'llm', 
   return lines.join('\n');
 }
 
+/**
+ * A YAML parse error as one line a user can act on. The parser's own text for a second
+ * document ends "please use YAML.parseAllDocuments()", advice about its API, not the file.
+ */
+export function yamlErrorText(err: { code: string; message: string }): string {
+  if (err.code === 'MULTIPLE_DOCS') return 'not valid YAML: a second document starts here (a --- line); the file must hold one document, so remove it';
+  return `not valid YAML: ${err.message.split('\n')[0]}`;
+}
+
 export interface ParseOptions {
   /** Parsing a topic.yaml: also accepts `sources`, and refuses `embeddings` (workspace-wide only). */
   topic?: boolean;
@@ -281,7 +290,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   const lineOfNode = (node: Node | null | undefined): number | null =>
     node?.range ? lineCounter.linePos(node.range[0]).line : null;
   if (doc.errors.length > 0) {
-    const [first, ...rest] = doc.errors.map((err) => ({ line: lineCounter.linePos(err.pos[0]).line, message: `not valid YAML: ${err.message.split('\n')[0]}` }));
+    const [first, ...rest] = doc.errors.map((err) => ({ line: lineCounter.linePos(err.pos[0]).line, message: yamlErrorText(err) }));
     throw new ConfigError(file, first!.line, first!.message, rest);
   }
   const config: ChunkyardConfig = { chunking: {} };
