@@ -119,6 +119,11 @@ describe('index-tool', () => {
 
   it('--llms-full also writes llms-full.txt: every topic, every chunk verbatim, in stripe reading order', async () => {
     expect((await run([docs, '--root', docs, '--llms-full'])).code).toBe(2);
+    // --llms-title and --llms-summary without --llms-txt were ignored while index.json was written.
+    for (const [opt, what] of [['--llms-title', 'title'], ['--llms-summary', 'summary']] as const) {
+      const r = await run([docs, '--root', docs, opt, 'X']);
+      expect(r, opt).toMatchObject({ code: 2, stdout: '', stderr: `index-tool: ${opt} goes with --llms-txt (it is llms.txt's ${what})\nRun index-tool --help for usage.\n` });
+    }
     const r = await run([docs, '--root', docs, '--llms-txt', '--llms-full', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

@@ -112,6 +112,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     if (parsed.positionals.length === 0) throw new UsageError('no topic or section folder given');
     root = resolve(values.root);
     if (values['llms-full'] && !values['llms-txt']) throw new UsageError('--llms-full goes with --llms-txt (llms-full.txt is written beside llms.txt)');
+    // Without --llms-txt these were silently ignored while the index.json files were written.
+    for (const opt of ['llms-title', 'llms-summary'] as const) {
+      if (values[opt] !== undefined && !values['llms-txt']) throw new UsageError(`--${opt} goes with --llms-txt (it is llms.txt's ${opt === 'llms-title' ? 'title' : 'summary'})`);
+    }
     if (values['llms-txt']) {
       if (parsed.positionals.length !== 1 || resolve(parsed.positionals[0]!) !== root) {
         throw new UsageError(`--llms-txt writes llms.txt for the docs root: give the root (${values.root}) as the only folder`);
