@@ -180,6 +180,14 @@ function runCase(shape, bytes, strategy, timeoutMs, stage) {
 }
 
 async function main(argv) {
+  // An unknown option was ignored, and the whole benchmark ran without it.
+  const known = new Set(['--sizes', '--shapes', '--timeout', '--strategy', '--stage']);
+  for (let i = 0; i < argv.length; i += 2) {
+    if (!known.has(argv[i]) || argv[i + 1] === undefined) {
+      console.error(`${known.has(argv[i]) ? `${argv[i]} needs a value` : `unknown argument ${argv[i]}`}\n${USAGE}`);
+      process.exit(2);
+    }
+  }
   const arg = (name, dflt) => {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 ? argv[i + 1] : dflt;
@@ -228,6 +236,15 @@ async function main(argv) {
   console.log(out.join('\n'));
 }
 
+const USAGE = `usage: node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
+                              [--stage chunk|sentences|keywords|simhash]
+       node bench/scaling.mjs --child SHAPE BYTES [STRATEGY] [STAGE]   one case in the foreground (for node --cpu-prof)
+shapes: ${Object.keys(SHAPES).join(', ')}
+CHUNKYARD_BENCH_CHUNKING=build.js times that build instead of packages/chunking/dist.
+Prose is always run: every other cell is a ratio to it.`;
+
 const argv = process.argv.slice(2);
-if (argv[0] === '--child') await child(argv[1], Number(argv[2]), argv[3], argv[4]);
+// --help printed nothing and ran the whole benchmark (minutes, on a shared machine).
+if (argv.includes('--help') || argv.includes('-h')) console.log(USAGE);
+else if (argv[0] === '--child') await child(argv[1], Number(argv[2]), argv[3], argv[4]);
 else await main(argv);
