@@ -105,12 +105,26 @@ export interface Manifest {
 
 type Obj = Record<string, unknown>;
 
+/**
+ * At most 80 characters of a JSON value for a message. JSON.stringify itself overflowed the
+ * stack on a value nested a few thousand deep (an index.json of [[[[…]]]]), so the user saw
+ * "Maximum call stack size exceeded" without the file; a string is cut before it is quoted.
+ */
+function shown(got: unknown): string {
+  if (got === undefined) return 'nothing';
+  if (typeof got === 'string') return JSON.stringify(got.slice(0, 80)).slice(0, 80);
+  try {
+    return (JSON.stringify(got) ?? String(got)).slice(0, 80);
+  } catch {
+    return `${Array.isArray(got) ? 'a list' : 'an object'} nested too deeply to show`;
+  }
+}
+
 class Checker {
   constructor(readonly where: string) {}
 
   fail(path: string, expected: string, got: unknown): never {
-    const shown = got === undefined ? 'nothing' : JSON.stringify(got)?.slice(0, 80);
-    throw new ContractError(this.where, `${path}: expected ${expected}, got ${shown}`);
+    throw new ContractError(this.where, `${path}: expected ${expected}, got ${shown(got)}`);
   }
 
   obj(v: unknown, path: string): Obj {

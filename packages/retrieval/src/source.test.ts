@@ -128,6 +128,43 @@ describe('UrlSource', () => {
     }
   });
 
+  // Ten seconds of waiting: below about 9 s Node 20's fetch signal did end the stalled read, so
+  // a shorter timeout would pass without the fix too.
+  it('a server that sends its headers and then stalls is a timeout naming the URL, not a wait for good (issue 15)', async () => {
+    const stalled = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+    });
+    await new Promise<void>((r) => stalled.listen(0, '127.0.0.1', r));
+    const port = (stalled.address() as AddressInfo).port;
+    try {
+      const s = new UrlSource(`http://127.0.0.1:${port}/`, { timeoutMs: 10_000 });
+      await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(`http://127.0.0.1:${port}/index.json: reading the response failed (no answer within 10000 ms)`);
+    } finally {
+      stalled.closeAllConnections();
+      await new Promise<void>((r) => stalled.close(() => r()));
+    }
+  }, 25_000);
+
+  it('a redirect is refused, naming where it pointed (issue 15)', async () => {
+    // It was "request failed (fetch failed); is the server running?" from a running server.
+    const redirecting = createServer((req, res) => {
+      res.writeHead(req.url === '/none/index.json' ? 302 : 301, req.url === '/none/index.json' ? {} : { location: req.url === '/file/index.json' ? 'file:///etc/passwd' : '/elsewhere/index.json' });
+      res.end();
+    });
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/`;
+    try {
+      for (const [path, to] of [['a/', `${base}elsewhere/index.json`], ['file/', 'file:///etc/passwd'], ['none/', 'nowhere (no Location header)']] as const) {
+        const s = new UrlSource(base + path);
+        const status = path === 'none/' ? 302 : 301;
+        await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(`${base}${path}index.json: HTTP ${status}: a redirect to ${to}, which is not followed; use the address the docs are served at`);
+      }
+    } finally {
+      await new Promise<void>((r) => redirecting.close(() => r()));
+    }
+  });
+
   it('rejects URLs it cannot use', () => {
     expect(() => new UrlSource('ftp://x/')).toThrow(/only http and https/);
     expect(() => new UrlSource('http://')).toThrow(/not a valid URL/);

@@ -161,10 +161,20 @@ export class UrlSource implements DocsSource {
       throw new SourceError(url.href, `outside the docs at ${this.base.href}`);
     }
     let res: Response;
+    const started = Date.now();
     try {
-      res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'error' });
+      // Not followed (a redirect could lead out of the docs), and 'manual' rather than 'error' so
+      // the message can say where it pointed: 'error' was "request failed (fetch failed); is the
+      // server running?" for a server that was running.
+      res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'manual' });
     } catch (err) {
       throw new SourceError(url.href, `request failed (${this.why(err)}); is the server running?`);
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      const location = res.headers.get('location');
+      const target = location === null ? 'nowhere (no Location header)' : (URL.canParse(location, url) ? new URL(location, url).href : location).slice(0, 200);
+      throw new SourceError(url.href, `HTTP ${res.status}: a redirect to ${target}, which is not followed; use the address the docs are served at`);
     }
     if (!res.ok) {
       await res.body?.cancel();
@@ -180,9 +190,17 @@ export class UrlSource implements DocsSource {
     const reader = res.body.getReader();
     const parts: Uint8Array[] = [];
     let size = 0;
+    // The fetch signal does not always end a body read: a server that sent its headers and then
+    // stalled kept docs-query waiting for good (seen with Node 20's fetch when the abort came
+    // 10 s or more into the body). So each read also races the request's own deadline.
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), Math.max(0, started + this.timeoutMs - Date.now()));
+    });
+    deadline.catch(() => {}); // rejected only while a read is pending; never unhandled
     try {
       for (;;) {
-        const { done, value } = await reader.read();
+        const { done, value } = await Promise.race([reader.read(), deadline]);
         if (done) break;
         size += value.byteLength;
         if (size > this.maxBytes) {
@@ -192,8 +210,12 @@ export class UrlSource implements DocsSource {
         parts.push(value);
       }
     } catch (err) {
+      // Closes the connection, which would otherwise keep the process alive after the error.
+      reader.cancel().catch(() => {});
       if (err instanceof SourceError) throw err;
       throw new SourceError(url.href, `reading the response failed (${this.why(err)})`);
+    } finally {
+      clearTimeout(timer);
     }
     // What res.text() does: UTF-8, a BOM dropped, bad bytes replaced.
     return new TextDecoder().decode(Buffer.concat(parts, size));

@@ -117,4 +117,15 @@ describe('parseIndex', () => {
     expect(() => parseIndex(j, 'http://h/t/index.json')).toThrow(typeof message === 'function' ? message(n) : message);
     expect(() => parseIndex(j, 'http://h/t/index.json')).toThrow(/^http:\/\/h\/t\/index.json: /);
   });
+
+  it('an index nested thousands deep is a ContractError naming the file, not a stack overflow (issue 15)', () => {
+    // Showing the bad value ran JSON.stringify over it: "Maximum call stack size exceeded", no file.
+    const deep = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)) as unknown;
+    expect(() => parseIndex(deep, 'http://h/index.json')).toThrow(new ContractError('http://h/index.json', '(top level): expected an object, got a list nested too deeply to show'));
+    const j = topicJson();
+    j.title = JSON.parse('{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)) as Json;
+    expect(() => parseIndex(j, 'http://h/t/index.json')).toThrow('title: expected a string, got an object nested too deeply to show');
+    // A long string is cut to 80 characters, quotes included, before it is quoted.
+    expect(() => parseIndex({ ...topicJson(), kind: 'x'.repeat(10_000_000) }, 'i')).toThrow(`i: kind: expected "topic" or "section", got "${'x'.repeat(79)}`);
+  });
 });
