@@ -206,6 +206,20 @@ describe('--index', () => {
     const auto = JSON.parse((await run([...query])).stdout) as { index: string };
     expect(auto.index).toBe('exact');
     expect((await run(['ingest', ...TOPICS])).stdout).not.toMatch(/vector index/);
+    // Routed hybrid search (the default) and fts use no vector index: --index ivf and --probes
+    // were ignored without a word. They still are (routed search is exact), and stderr says so.
+    const routed = await run(['search', 'source generation options', '--limit', '5', '--json']);
+    for (const [extra, given] of [[['--index', 'ivf'], '--index ivf'], [['--probes', '8'], '--probes'], [['--index', 'ivf', '--probes', '8'], '--index ivf and --probes']] as const) {
+      const r = await run(['search', 'source generation options', '--limit', '5', '--json', ...extra]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(routed.stdout);
+      expect(r.stderr).toBe(`docs-store: ${given} not used: routed hybrid search scores every chunk exactly; the ivf index serves --mode vector and hybrid --no-routes\n`);
+    }
+    expect((await run(['search', 'options', '--mode', 'fts', '--index', 'ivf'])).stderr).toBe(
+      'docs-store: --index ivf not used: fts search uses no vectors; the ivf index serves --mode vector and hybrid --no-routes\n',
+    );
+    for (const used of [['--mode', 'vector'], ['--no-routes']]) expect((await run(['search', 'options', ...used, '--index', 'ivf', '--probes', '8'])).stderr).toBe('');
+    expect((await run(['search', 'options', '--index', 'exact'])).stderr).toBe('');
   });
 
   it('a bad --index or --probes is a usage error (exit 2)', async () => {

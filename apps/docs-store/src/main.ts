@@ -65,7 +65,8 @@ search: hybrid (the default) retrieves as docs-query does (issue 17's routes): e
 expand: prints a chunk with its ±k neighbours (default k = 1).
 
 --index (ingest, search, mcp): the vector index of vector search and --no-routes (routed
-  search scores every chunk exactly). exact scans every vector (an int8 scan
+  search scores every chunk exactly and fts uses no vectors: there --index ivf and --probes
+  are not used, and stderr says so). exact scans every vector (an int8 scan
   with an exact rerank: the true top hits). ivf is the approximate index (k-means lists,
   persisted in the same database file): a query scans the --probes nearest lists (default
   3/8 of them, at least 8). auto (the default) is exact below 256M vector cells
@@ -358,6 +359,13 @@ async function search(ctx: Context): Promise<number> {
   for (const h of values.hint ?? []) if (!HINTS.includes(h as ContentHint)) throw new UsageError(`--hint must be one of ${HINTS.join(', ')}, got ${JSON.stringify(h)}`);
   const indexKind = indexOption(values.index);
   const probes = values.probes === undefined ? undefined : intOption('probes', values.probes);
+  // Routed search scores every chunk exactly, and fts has no vectors: an ivf request there was
+  // silently ignored, so a user could believe results came through the approximate index.
+  const notApplied = routes ? 'routed hybrid search scores every chunk exactly' : mode === 'fts' ? 'fts search uses no vectors' : null;
+  if (notApplied !== null && (values.index === 'ivf' || probes !== undefined)) {
+    const given = [values.index === 'ivf' ? '--index ivf' : null, probes !== undefined ? '--probes' : null].filter(Boolean).join(' and ');
+    io.stderr(`docs-store: ${given} not used: ${notApplied}; the ivf index serves --mode vector and hybrid --no-routes\n`);
+  }
   const { config } = mode === 'fts' ? { config: null } : loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
   const store = openForReading(ctx, indexKind);
   try {
