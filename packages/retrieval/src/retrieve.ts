@@ -191,12 +191,17 @@ export async function search(client: DocsClient, req: SearchRequest): Promise<Se
   if (!req.embeddings) return { ...base, method: 'none', chunks: [] };
 
   const backend = req.embeddings();
-  const items: { ref: { topic: LoadedTopic; doc: string; index: number }; vector: Float32Array; text: string }[] = [];
+  // Every searched document's manifest is needed here whatever the ranking: its embedTexts give
+  // the vectors and BM25's text, and routed search's window BM25 reads every chunk's
+  // originalText too. Each is read once (DocsClient keeps it for the units' expansion).
+  const items: { ref: { topic: LoadedTopic; doc: string; index: number }; vector: Float32Array; text: string; original: string }[] = [];
   for (const topic of topics) {
     for (const doc of Object.keys(topic.index._embedded.chunks)) {
       const manifest = await client.manifest(topic, doc);
       const vectors = await chunkVectors(backend, manifest);
-      vectors.forEach((vector, index) => items.push({ ref: { topic, doc, index }, vector, text: manifest.chunks[index]?.embedText ?? '' }));
+      vectors.forEach((vector, index) =>
+        items.push({ ref: { topic, doc, index }, vector, text: manifest.chunks[index]?.embedText ?? '', original: manifest.chunks[index]?.originalText ?? '' }),
+      );
     }
   }
   const qv = await queryVector(backend, req.query);
@@ -218,20 +223,18 @@ async function routedSearch(
   client: DocsClient,
   query: string,
   qv: Float32Array,
-  items: readonly { ref: Ref; vector: Float32Array; text: string }[],
+  items: readonly { ref: Ref; vector: Float32Array; text: string; original: string }[],
   n: number,
   k: number,
   routes: RouteOptions,
 ): Promise<RetrievedChunk[]> {
   const trim = routes.trim ?? 1;
   if (!Number.isInteger(trim) || trim < 0) throw new RangeError(`routes.trim must be a non-negative integer, got ${trim}`);
-  const manifests = new Map<string, Awaited<ReturnType<DocsClient['manifest']>>>();
   const groupOf = (r: Ref) => `${r.topic.id}\0${r.doc}`;
-  for (const it of items) if (!manifests.has(groupOf(it.ref))) manifests.set(groupOf(it.ref), await client.manifest(it.ref.topic, it.ref.doc));
   const scored = windowScores(
     query,
     qv,
-    items.map((it) => ({ group: groupOf(it.ref), vector: it.vector, embed: it.text, text: manifests.get(groupOf(it.ref))!.chunks[it.ref.index]?.originalText ?? '' })),
+    items.map((it) => ({ group: groupOf(it.ref), vector: it.vector, embed: it.text, text: it.original })),
     { windows: routes.windows ?? DEFAULT_WINDOWS, bm25: { ...DEFAULT_ROUTE_BM25, ...(routes.bm25K1 !== undefined ? { k1: routes.bm25K1 } : {}) } },
   );
   const merge = routes.merge === false ? null : { ...DEFAULT_MERGE, ...routes.merge };
@@ -245,14 +248,14 @@ async function routedSearch(
     units.map(async (u) => {
       const opener = order[u.opener]!;
       const { topic, doc, index } = items[opener]!.ref;
-      const manifest = manifests.get(u.group)!;
       let text: string;
       let span: { from: number; to: number };
       if (k === 0 && u.first === u.last && trim === 0) {
         text = await client.chunkText(topic, doc, index);
         span = { from: index, to: index };
       } else {
-        const e = expandRange(manifest.chunks, u.first, u.last, k, index);
+        // Only a unit's own document is asked for (DocsClient already holds it from the scoring).
+        const e = expandRange((await client.manifest(topic, doc)).chunks, u.first, u.last, k, index);
         const segs = k === 0 && trim > 0 ? trimSegments(e.segments, query, trim, bm25Terms) : e.segments;
         text = segs.map((s) => s.text).join(BOUNDARY_SEPARATOR);
         span = { from: segs[0]?.index ?? e.from, to: segs[segs.length - 1]?.index ?? e.to };
