@@ -19,7 +19,7 @@
  * quadratic and a heap of pairs was bound by cache misses (a 1 MB run of
  * random letters: 1.5 s, then 0.7 s with a heap, 0.1 s backtracking).
  */
-import { longestToken, mergeOf, mergeTable, prefixOf, TOKENS, type MergeTable } from './cl100k-merges.js';
+import { longestToken, mergeLowest, mergeOf, mergeTable, prefixOf, type MergeTable } from './cl100k-merges.js';
 
 const encoder = new TextEncoder();
 
@@ -169,7 +169,8 @@ function walkTokenEnds(s: string, a: number, b: number, onEnd: (unit: number, co
 }
 
 /**
- * tiktoken's loop as it is: parts in an array, each with the token it makes
+ * tiktoken's loop as it is (cl100k-merges.ts's mergeLowest, which also
+ * derives the merge table): parts in an array, each with the token it makes
  * with the next one; the lowest (the leftmost on a tie) merges until none is
  * left. Quadratic, for short pre-tokens (and as the reference the tests hold
  * the backtracking encoder to). Fills `next` when given; returns the number
@@ -187,28 +188,7 @@ function scanMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array
   }
   for (let i = 0; i + 1 < n; i++) pair[i] = bytePair[(bytes[i]! << 8) | bytes[i + 1]!]!;
   pair[n - 1] = -1;
-  let m = n;
-  for (;;) {
-    let at = -1;
-    let best = TOKENS;
-    for (let i = 0; i + 1 < m; i++) {
-      const r = pair[i]!;
-      if (r >= 0 && r < best) {
-        best = r;
-        at = i;
-      }
-    }
-    if (at < 0) break;
-    parts[at] = best;
-    m--;
-    for (let i = at + 1; i < m; i++) {
-      parts[i] = parts[i + 1]!;
-      pair[i] = pair[i + 1]!;
-      at0[i] = at0[i + 1]!;
-    }
-    if (at > 0) pair[at - 1] = mergeOf(parts[at - 1]!, best);
-    pair[at] = at + 1 < m ? mergeOf(best, parts[at + 1]!) : -1;
-  }
+  const m = mergeLowest(parts, pair, at0, n, 1);
   if (next !== null) {
     for (let i = 0; i < m; i++) next[at0[i]!] = i + 1 < m ? at0[i + 1]! : n;
     next[n] = n + 1;

@@ -187,36 +187,50 @@ let lastRight = 0;
 
 /**
  * BPE of `bytes[a, a + n)` (a token's bytes, at most 128) with the pairs in
- * the table so far, a plain scan: true when it ends in two parts, then
- * `lastLeft` and `lastRight`.
+ * the table so far: true when it ends in two parts, then `lastLeft` and
+ * `lastRight`.
  */
 function lastMerge(bytes: Uint8Array, a: number, n: number, byteToken: Int32Array): boolean {
   for (let i = 0; i < n; i++) parts[i] = byteToken[bytes[a + i]!]!;
   for (let i = 0; i + 1 < n; i++) pair[i] = mergeOf(parts[i]!, parts[i + 1]!);
-  let m = n;
-  while (m > 2) {
-    let at = -1;
+  if (mergeLowest(parts, pair, null, n, 2) !== 2) return false;
+  lastLeft = parts[0]!;
+  lastRight = parts[1]!;
+  return true;
+}
+
+/**
+ * tiktoken's merge loop (`_byte_pair_merge`) as it is, on the `m` parts in
+ * `parts` (token ids), `pair[i]` being the token parts i and i + 1 make (-1:
+ * none): the lowest pair, the leftmost on a tie, merges until none is left
+ * or `stop` parts remain. `at`, when given, holds where each part starts and
+ * moves with the parts. Quadratic: for short texts (bpe.ts's short
+ * pre-tokens, and the derivation above, a token's bytes at a time). Returns
+ * the number of parts left.
+ */
+export function mergeLowest(parts: Int32Array, pair: Int32Array, at: Int32Array | null, m: number, stop: number): number {
+  while (m > stop) {
+    let k = -1;
     let best = TOKENS;
     for (let i = 0; i + 1 < m; i++) {
       const r = pair[i]!;
       if (r >= 0 && r < best) {
         best = r;
-        at = i;
+        k = i;
       }
     }
-    if (at < 0) return false;
-    parts[at] = best;
+    if (k < 0) break;
+    parts[k] = best;
     m--;
-    for (let i = at + 1; i < m; i++) {
+    for (let i = k + 1; i < m; i++) {
       parts[i] = parts[i + 1]!;
       pair[i] = pair[i + 1]!;
     }
-    if (at > 0) pair[at - 1] = mergeOf(parts[at - 1]!, best);
-    pair[at] = at + 1 < m ? mergeOf(best, parts[at + 1]!) : -1;
+    if (at !== null) for (let i = k + 1; i < m; i++) at[i] = at[i + 1]!;
+    if (k > 0) pair[k - 1] = mergeOf(parts[k - 1]!, best);
+    pair[k] = k + 1 < m ? mergeOf(best, parts[k + 1]!) : -1;
   }
-  lastLeft = parts[0]!;
-  lastRight = parts[1]!;
-  return true;
+  return m;
 }
 
 /** 17 bits per token id (cl100k has 100,256). */
