@@ -123,6 +123,9 @@ describe('docs-export', () => {
     await usage(['docs', '--format', '-1'], '--format must be langchain, llamaindex, jsonl, got "-1"');
     expect((await run(['docs', '--format', '-1'])).stderr).not.toContain('ambiguous');
     await usage(['nope', '--format', 'jsonl'], 'nope: no such folder');
+    // Issue 15: a dangling symlink was "no such folder", though it is there to fix.
+    symlinkSync('nowhere', join(ws, 'dangling-docs'));
+    await usage(['dangling-docs', '--format', 'jsonl'], 'dangling-docs: a dangling symlink (its target does not exist); fix or remove the link');
     await usage(['nx.json', '--format', 'jsonl'], 'nx.json: not a folder');
     await usage(['docs', '--format', 'jsonl', '--cached-only'], '--cached-only applies to --with-embeddings only');
     await usage(['docs', '--format', 'jsonl', '--out', 'missing/x.jsonl'], 'does not exist');

@@ -2,7 +2,7 @@
 // (real chunking-tool output, index.json per the contract), plus the built bin run as a user
 // would. No mocks: real files, the real local embedder, the real embedding cache.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -203,6 +203,10 @@ describe('docs-query', () => {
     expect(await run(fx.docs, 'a question without -q')).toMatchObject({ code: 2, stderr: expect.stringContaining('quote a query: -q') });
     expect(await run(fx.docs, '--base-url', 'http://127.0.0.1:1/')).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });
     expect(await run(join(fx.docs, 'nope'))).toMatchObject({ code: 2, stderr: expect.stringContaining('no such folder') });
+    // Issue 15: a dangling symlink was "no such folder", though it is there to fix.
+    const dangling = join(fx.workspace, 'dangling-docs');
+    symlinkSync(join(fx.workspace, 'nowhere'), dangling);
+    expect(await run(dangling, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${dangling}: a dangling symlink (its target does not exist); fix or remove the link\n` });
     // A file or a FIFO given as the docs folder was "<it>/index.json: cannot read (ENOTDIR)", exit 1.
     const indexFile = join(fx.docs, 'index.json');
     expect(await run(indexFile, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${indexFile}: not a folder (a file); give the built docs root, the folder holding the root index.json\nRun docs-query --help for usage.\n` });

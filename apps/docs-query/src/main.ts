@@ -25,7 +25,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { escapeControl, fileKind, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
+import { brokenLink, escapeControl, fileKind, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -190,7 +190,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const isUrl = values['base-url'] !== undefined;
   const targetStat = isUrl ? undefined : statSync(cli.target, { throwIfNoEntry: false });
   if (!isUrl && targetStat === undefined) {
-    io.stderr(`docs-query: ${escapeControl(cli.target)}: no such folder${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
+    io.stderr(`docs-query: ${escapeControl(cli.target)}: ${brokenLink(cli.target) ?? 'no such folder'}${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
     return 2;
   }
   // A file, FIFO or device given as the docs folder was reported as "<it>/index.json: cannot

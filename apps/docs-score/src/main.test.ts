@@ -2,7 +2,7 @@
 // topic-spec, index-tool; local embedder), then over copies corrupted one way at a time.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -286,6 +286,9 @@ describe('docs-score usage', () => {
   it('exits 2 on usage errors and prints truthful help', async () => {
     expect((await run([])).code).toBe(2);
     expect((await run([join(root, 'nope')])).code).toBe(2);
+    // Issue 15: a dangling symlink was "no such folder", though it is there to fix.
+    symlinkSync(join(root, 'nowhere'), join(root, 'dangling-docs'));
+    expect(await run([join(root, 'dangling-docs')])).toMatchObject({ code: 2, stderr: expect.stringContaining(`${join(root, 'dangling-docs')}: a dangling symlink (its target does not exist); fix or remove the link`) });
     expect((await run([pristine, '--k', '0'])).code).toBe(2);
     // Issue 15: a negative number got util.parseArgs's "ambiguous" instead of the range message.
     for (const argv of [['--k', '-1'], ['--min-f1', '-0.5']]) {

@@ -249,6 +249,17 @@ describe('docs-serve: CLI', () => {
     expect(await main([fx.docs, '--port', '70000'], io)).toBe(2);
     expect(await main([join(fx.docs, 'missing')], io)).toBe(2);
     expect(err.join('')).toMatch(/no docs folder given[\s\S]*--port: expected an integer 0..65535[\s\S]*missing: no such folder/);
+    // Issue 15: a dangling or looping symlink was "no such folder", though it is there to fix.
+    err.length = 0;
+    symlinkSync(join(fx.docs, 'nowhere'), join(fx.workspace, 'dangling-docs'));
+    symlinkSync(join(fx.workspace, 'loop-b'), join(fx.workspace, 'loop-a'));
+    symlinkSync(join(fx.workspace, 'loop-a'), join(fx.workspace, 'loop-b'));
+    expect(await main([join(fx.workspace, 'dangling-docs')], io)).toBe(2);
+    expect(await main([join(fx.workspace, 'loop-a')], io)).toBe(2);
+    expect(err.join('')).toBe(
+      `docs-serve: ${join(fx.workspace, 'dangling-docs')}: a dangling symlink (its target does not exist); fix or remove the link\n` +
+        `docs-serve: ${join(fx.workspace, 'loop-a')}: a symlink loop (it never reaches a file); fix or remove the link\n`,
+    );
     // Issue 15: a negative port got util.parseArgs's "ambiguous" instead of the range message.
     err.length = 0;
     expect(await main([fx.docs, '--port', '-1'], io)).toBe(2);

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
-import { fileKind, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
+import { brokenLink, escapeControl, fileKind, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -99,7 +99,8 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
   }
   const dir = resolve(positionals[0]!);
   if (!existsSync(dir)) {
-    io.stderr(`docs-serve: ${positionals[0]}: no such folder\n`);
+    // A link that leads nowhere is not a missing folder (it is there, and needs fixing).
+    io.stderr(`docs-serve: ${escapeControl(positionals[0]!)}: ${brokenLink(dir) ?? 'no such folder'}\n`);
     return 2;
   }
   const stat = statSync(dir);

@@ -1,7 +1,7 @@
 // The CLI end to end on a real workspace in a temp dir: real files, a real SQLite file at the
 // default path, the real local provider (and a real unreachable ollama for failures).
 import { execFileSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
@@ -75,6 +75,14 @@ describe('ingest', () => {
     expect(r.stderr).toContain('docs-store: latin1.md: not valid UTF-8 (first bad byte at offset 3)');
     expect(r.stderr).toContain('docs-store: minified.md: line 1 is 50000 characters long (limit 20000)');
     expect(r.stderr).toMatch(/missing\.md: no such file or folder/);
+    // Issue 15: a dangling or looping symlink was "no such file or folder", though it is there to fix.
+    symlinkSync('nowhere.md', join(ws, 'dangling.md'));
+    symlinkSync('loop-b.md', join(ws, 'loop-a.md'));
+    symlinkSync('loop-a.md', join(ws, 'loop-b.md'));
+    const links = await run(['ingest', 'dangling.md', 'loop-a.md']);
+    expect(links.code).toBe(1);
+    expect(links.stderr).toContain('dangling.md: a dangling symlink (its target does not exist); fix or remove the link');
+    expect(links.stderr).toContain('loop-a.md: a symlink loop (it never reaches a file); fix or remove the link');
     expect(r.stdout).toMatch(/1 written, 0 unchanged, 5 failed/);
     expect(count('artifacts')).toBe(1);
   });

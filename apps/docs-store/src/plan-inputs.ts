@@ -8,6 +8,7 @@ import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
 import { UsageError } from './workspace.js';
+import { brokenLink } from '@chunkyard/fs-atomic';
 
 // The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io).
 export const TOPIC_MARKER = process.env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
@@ -60,7 +61,7 @@ export function planInputs(req: PlanRequest): PlannedInputs {
     }
     const stat = statOrNull(p);
     if (!stat) {
-      errors.push({ source: p, error: 'no such file or folder' });
+      errors.push({ source: p, error: brokenLink(p) ?? 'no such file or folder' });
       continue;
     }
     if (stat.isDirectory()) {

@@ -282,6 +282,27 @@ export function readRegularFile(file: string): Buffer {
   }
 }
 
+/**
+ * Why following the symlink at `p` fails ("a dangling symlink …" or "a symlink loop …", with
+ * what to do), or null when it is not a broken symlink: for every "no such file/folder" message,
+ * which is wrong for a link that exists but leads nowhere.
+ */
+export function brokenLink(p: string): string | null {
+  let code: string | undefined;
+  try {
+    statSync(p);
+    return null;
+  } catch (err) {
+    code = (err as NodeJS.ErrnoException).code;
+  }
+  try {
+    if (!lstatSync(p).isSymbolicLink()) return null;
+  } catch {
+    return null;
+  }
+  return code === 'ELOOP' ? 'a symlink loop (it never reaches a file); fix or remove the link' : 'a dangling symlink (its target does not exist); fix or remove the link';
+}
+
 /** What each errno means for a user, and what to do about it. */
 const FS_ERRORS: Record<string, [what: string, fix: string]> = {
   EACCES: ['permission denied', 'check its permissions or choose another location'],

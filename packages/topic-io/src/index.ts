@@ -7,11 +7,11 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { describeFsError, fileKind, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, fileKind, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
-export { describeFsError, escapeControl, fileKind, guardEnvironment, isFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+export { brokenLink, describeFsError, escapeControl, fileKind, guardEnvironment, isFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 
 /**
  * The file that makes a folder a topic, and the document a topic chunks by default. The
@@ -52,22 +52,6 @@ export function entryExists(p: string): boolean {
   }
 }
 
-/** Why following the symlink at `p` fails, or null when it is not a broken symlink. */
-function brokenLink(p: string): string | null {
-  let code: string | undefined;
-  try {
-    statSync(p);
-    return null;
-  } catch (err) {
-    code = (err as NodeJS.ErrnoException).code;
-  }
-  try {
-    if (!lstatSync(p).isSymbolicLink()) return null;
-  } catch {
-    return null;
-  }
-  return code === 'ELOOP' ? 'a symlink loop (it never reaches a file); fix or remove the link' : 'a dangling symlink (its target does not exist); fix or remove the link';
-}
 
 /**
  * Reads a markdown (or other text) file as UTF-8 (BOM dropped), or throws an Error whose
