@@ -363,6 +363,11 @@ describe('environment errors for a user (issue 15)', () => {
     expect(describeFsError(err)).toBe(`${join(root, 'file')}: is a file where a folder is expected (ENOTDIR); remove or rename it`);
     const eacces = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES', syscall: 'open', path: join(root, '.index.json.tmp-12-0123abcd') });
     expect(describeFsError(eacces)).toBe(`${root}: cannot write in this folder: permission denied (EACCES); check its permissions or choose another location`);
+    // Issue 15: an immutable _chunks/ that could not be moved aside was named "_chunks -> ._chunks.tmp-25022-4d062b52".
+    const eperm = Object.assign(new Error('EPERM: operation not permitted, rename'), { code: 'EPERM', syscall: 'rename', path: join(root, '_chunks'), dest: join(root, '._chunks.tmp-25022-4d062b52') });
+    expect(describeFsError(eperm)).toBe(`${join(root, '_chunks')}: operation not permitted (EPERM); check its permissions (and that it is not immutable, lsattr) or choose another location`);
+    const moved = Object.assign(new Error('EXDEV'), { code: 'EXDEV', syscall: 'rename', path: join(root, 'a'), dest: join(root, 'b') });
+    expect(describeFsError(moved)).toBe(`${join(root, 'a')} -> ${join(root, 'b')}: crosses file systems (EXDEV); keep the output on the same file system as its folder`);
   });
 
   it('readRegularFile refuses a FIFO at once instead of blocking', () => {

@@ -356,6 +356,8 @@ export function describeFsError(err: unknown, fallbackPath?: string): string {
     dest = undefined;
     prefix = 'cannot write in this folder: ';
   }
+  // Moving a folder aside to a temp name (replaceDirAtomic) failed: the folder is what to fix.
+  if (dest !== undefined && TEMP_NAME.test(basename(dest))) dest = undefined;
   // A recursive mkdir names the deepest folder it wanted; the one to fix is the deepest that exists.
   if ((code === 'EACCES' || code === 'EPERM' || code === 'EROFS') && e.syscall === 'mkdir' && path !== undefined) {
     const existing = deepestExisting(path);
