@@ -82,7 +82,15 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       } catch (err) {
         return jsonError(res, 400, -32700, `Parse error: ${(err as Error).message}`);
       }
-      if (!Array.isArray(parsedBody)) {
+      // A batch: JSON-RPC answers an empty one with one -32600 and an invalid member with its own
+      // error; the SDK gave 202 and no answer for [], and -32700 ("Parse error") for [1]. A batch
+      // holding an invalid member is not run at all (MCP 2025-06-18 has no batches; the SDK still
+      // takes valid ones, as before), and the answer lists the members' errors.
+      if (Array.isArray(parsedBody)) {
+        if (parsedBody.length === 0) return jsonError(res, 400, -32600, 'Invalid Request: an empty batch');
+        const errors = parsedBody.map((m) => checkMessage(m)).flatMap((v) => (v.kind === 'reply' ? [v.reply] : []));
+        if (errors.length > 0) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(errors));
+      } else {
         const verdict = checkMessage(parsedBody);
         if (verdict.kind === 'reply') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(verdict.reply));
         // A malformed notification or response: accepted and ignored, as the transport does for valid ones.

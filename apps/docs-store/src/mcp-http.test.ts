@@ -202,6 +202,19 @@ describe('the HTTP edge', () => {
     const note = await post(server.url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized', params: [1] }), auth);
     expect(note.status).toBe(202);
     expect(await note.text()).toBe('');
+    // Batches (issue 15): [] got 202 and no answer, [1] a -32700 "Parse error" for valid JSON.
+    const empty = await post(server.url, '[]', auth);
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } });
+    const bad = await post(server.url, JSON.stringify([1, { jsonrpc: '2.0', id: 12, method: 'ping' }, { jsonrpc: '2.0', id: 13 }]), auth);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a message must be a JSON object' } },
+      { jsonrpc: '2.0', id: 13, error: { code: -32600, message: 'Invalid Request: no "method" (nor "result" or "error")' } },
+    ]);
+    // A batch of valid messages is still the SDK's to run (it answers a batch of one unwrapped).
+    const good = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', id: 14, method: 'ping' }]), auth);
+    expect(await good.json()).toMatchObject({ jsonrpc: '2.0', id: 14, result: {} });
   });
 
   it('refuses a foreign Host header on loopback (DNS rebinding) and serves only /mcp', async () => {
