@@ -50,14 +50,27 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
         // Just after the run's last piece that is not a bare heading (but after its first piece).
         const cut = Math.max(run.from + 1, env.lastNonHeading[run.to]! + 1);
         const carried: Run | null = cut < run.to ? makeRun(cut, run.to, env) : null;
-        if (carried) cur = makeRun(run.from, cut, env);
-        runs.push(cur);
-        cur = carried;
-        if (cur && tokensOfRange(cur.from, i + 1, env) > Math.min(cur.budget, env.budgets[i]!)) {
-          runs.push(cur);
-          cur = null;
+        if (carried) {
+          // The run keeps pieces[from, cut): narrowed in place, not copied (a run of
+          // thousands of tiny headings closes at nearly every piece: issue 15).
+          run.to = cut;
+          run.tokens = tokensOfRange(run.from, cut, env);
+          run.budget = budgetOfRange(run.from, cut, env);
+          run.exact = env.rebuiltBefore[cut] === env.rebuiltBefore[run.from];
         }
+        runs.push(run);
+        cur = carried;
         joined = -1;
+        if (cur) {
+          // The carried run with this piece: kept as `joined` when it fits (the same count tokensWith makes below).
+          const withPiece = tokensOfRange(cur.from, i + 1, env);
+          if (withPiece > Math.min(cur.budget, env.budgets[i]!)) {
+            runs.push(cur);
+            cur = null;
+          } else {
+            joined = withPiece;
+          }
+        }
       }
     }
     if (cur) {
