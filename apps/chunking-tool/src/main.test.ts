@@ -442,6 +442,16 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     expect(r.stderr).toContain('--help');
   });
 
+  it('--out naming a file or a device is a usage error; it was "already exists (EEXIST); remove it", of the source itself (issue 15)', async () => {
+    const topic = makeTopic();
+    const source = join(topic, 'golden-reference.md');
+    const before = readFileSync(source);
+    await expectUsage(['--config', config, topic, '--out', source], `--out ${source}: a file, not a folder; give a folder (or one not yet made)`);
+    await expectUsage(['--config', config, source, '--out', '/dev/null'], '--out /dev/null: a character device, not a folder; give a folder (or one not yet made)');
+    expect(readFileSync(source).equals(before)).toBe(true);
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
   it('a negative number as an option value gets the option\'s own message, not parseArgs\'s "ambiguous" (issue 15)', async () => {
     const topic = makeTopic();
     const r = await expectUsage(['--config', config, '--strategy', '-1', topic], '--strategy: unknown strategy "-1"');

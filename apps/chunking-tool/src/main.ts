@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { joinNegativeValues, mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
-import { describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -223,6 +223,7 @@ function planJobs(paths: string[], values: CliValues): Job[] {
     }
     cliOverrides.strategy = values.strategy as StrategyName;
   }
+  checkFolderOption('out', values.out);
   const jobs: Job[] = [];
   for (const p of paths) {
     const stat = statOrNull(p);

@@ -249,6 +249,13 @@ describe('exit 2: usage errors, nothing written', () => {
     expect(existsSync(join(topic, '_keywords'))).toBe(false);
   });
 
+  it('--out naming a file or a device (issue 15: it was exit 1, "already exists (EEXIST); remove it" of /dev/null)', async () => {
+    const topic = makeTopic();
+    await expectUsage([topic, '--out', '/dev/null'], '--out /dev/null: a character device, not a folder; give a folder (or one not yet made)');
+    await expectUsage([topic, '--out', join(topic, 'golden-reference.md')], `--out ${join(topic, 'golden-reference.md')}: a file, not a folder`);
+    expect(existsSync(join(topic, '_keywords'))).toBe(false);
+  });
+
   it.each([['ten'], ['2.5'], [''], ['-1']])('--max %j', async (value) => {
     const topic = makeTopic();
     // "-1" too gets our message (issue 15: util.parseArgs called it "ambiguous", as if an option).

@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { describeFsError, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { joinNegativeValues, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
@@ -99,6 +99,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   let jobs: Job[];
   try {
+    checkFolderOption('out', args.values.out);
     jobs = planJobs(args.positionals, args.values.out);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {

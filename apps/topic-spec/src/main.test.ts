@@ -158,6 +158,8 @@ describe('topic-spec', () => {
     ['--prompt-threshold', '5e-1'],
     ['--prompt-threshold', '-0.5'],
     ['--bogus'],
+    // Issue 15: it was exit 1 "/dev/null: is a file where a folder is expected (ENOTDIR); remove or rename it".
+    ['--cache-dir', '/dev/null'],
   ])('rejects %j with exit 2', async (...args) => {
     const dir = await builtTopic();
     const r = await run([dir, ...args]);
@@ -165,6 +167,7 @@ describe('topic-spec', () => {
     expect(r.stderr).toMatch(/^topic-spec: /);
     // Issue 15: a negative value got util.parseArgs's "ambiguous" instead of the range message.
     if (args[0] === '--prompt-threshold') expect(r.stderr).toContain(`--prompt-threshold: expected a number from 0 to 1, got ${JSON.stringify(args[1])}`);
+    if (args[0] === '--cache-dir') expect(r.stderr).toBe('topic-spec: --cache-dir /dev/null: a character device, not a folder; give a folder (or one not yet made)\n');
     expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
   });
 

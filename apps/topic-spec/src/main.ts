@@ -16,7 +16,7 @@ import { joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-at
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
-import { describeFsError, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 
 const WORDS = join('_keywords', 'words.md');
@@ -122,6 +122,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     // One call keeps every concurrent request busy; its results are cached before the next
     // call, so a provider that dies mid-topic loses at most one call's worth of work.
     batchSize = (ws.config.embeddings?.batchSize ?? REMOTE_DEFAULTS.batchSize) * (ws.config.embeddings?.concurrency ?? REMOTE_DEFAULTS.concurrency);
+    checkFolderOption('cache-dir', values['cache-dir']);
     cache = new EmbeddingCache(resolve(values['cache-dir'] ?? join(ws.root, '.embedding-cache')));
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || (err instanceof EmbeddingError && err.kind === 'config')) {

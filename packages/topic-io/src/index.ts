@@ -7,7 +7,7 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { brokenLink, describeFsError, fileKind, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, escapeControl, fileKind, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
@@ -28,6 +28,19 @@ export const CONFIG_FILE = 'chunkyard.config.yaml';
 /** A problem with how a tool was called or configured (exit 2), as opposed to a bad document (exit 1). */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/**
+ * Refuses an option naming an output or cache folder when something else is there. The write
+ * itself failed with "<path>: already exists (EEXIST); remove it" or "is a file where a folder
+ * is expected; remove or rename it", advice to delete /dev/null or, for `--out
+ * golden-reference.md`, the source document itself.
+ */
+export function checkFolderOption(option: string, path: string | undefined): void {
+  if (path === undefined) return;
+  const stat = statOrNull(path);
+  if (stat === null || stat.isDirectory()) return;
+  throw new UsageError(`--${option} ${escapeControl(path)}: ${stat.isFile() ? 'a file' : fileKind(stat)}, not a folder; give a folder (or one not yet made)`);
 }
 
 export function statOrNull(p: string): Stats | null {
