@@ -85,3 +85,41 @@ describe('a split table, whatever its line breaks', () => {
     );
   });
 });
+
+describe('splitOversized on prose that does not start the source', () => {
+  // splitProse hands packAt sentence starts relative to the paragraph, which packAt shifts:
+  // the parts of a paragraph after other text are the parts of the paragraph alone, moved.
+  const sentence = fc.constantFrom('A b c.', 'Tiny.', 'x1', 'x2', 'Is it? Yes!', 'word word word word', 'ΩΩΩ.', '😀 ok.', 'aVeryLongTokenWithoutSpacesAtAllReallyLong.');
+  const joint = fc.constantFrom(' ', '\n', '  ');
+  const paragraph = fc
+    .array(fc.tuple(sentence, joint), { minLength: 1, maxLength: 60 })
+    .map((xs) => xs.map(([s, j]) => s + j).join('').trimEnd())
+    .filter((p) => p.length > 0);
+  const prefix = fc.constantFrom('', '# T\n\n', 'Some text before.\n\n', 'é\n\n');
+
+  function splitAt(source: string, start: number, cap: number) {
+    const block: Block = { type: 'paragraph', start, end: source.length, startLine: 0, endLine: 0 };
+    return splitOversized([{ block, path: [], types: ['paragraph'] }], {
+      source,
+      lines: lineTable(source),
+      tokens: new TokenIndex(source),
+      target: cap,
+      budget: () => cap,
+    });
+  }
+
+  it('cuts it where it cuts the paragraph alone, each part within the cap', () => {
+    fc.assert(
+      fc.property(paragraph, prefix, fc.integer({ min: 4, max: 24 }), (para, pre, cap) => {
+        const alone = splitAt(para, 0, cap).map((p) => [p.start, p.end, p.tokens]);
+        const after = splitAt(pre + para, pre.length, cap).map((p) => [p.start - pre.length, p.end - pre.length, p.tokens]);
+        expect(after).toEqual(alone);
+        for (const [s, e, n] of alone) {
+          expect(n).toBe(countTokens(para.slice(s, e)));
+          expect(n).toBeLessThanOrEqual(cap);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
