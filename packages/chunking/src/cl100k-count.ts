@@ -29,6 +29,7 @@
  * special-token text) and the counts against tiktoken.
  */
 import { bpeTokenCountRange, bpeTokenEndsInto } from './bpe.js';
+import { mergeTable } from './cl100k-merges.js';
 
 // Character classes of the split pattern.
 const LETTER = 1; // \p{L}
@@ -477,6 +478,9 @@ function memoCount(s: string, a: number, b: number, h: number): number {
 
 const LONG_PRE_TOKEN = 256;
 
+/** Whether BPE builds every token from its own bytes (true of cl100k); read when first needed. */
+let allTokensBuildable: boolean | undefined;
+
 /** Tokens of `s.slice(start, end)` by scanning it. */
 function scan(s: string, start: number, end: number): number {
   let total = 0;
@@ -597,12 +601,16 @@ export class SliceCounter {
   /**
    * Count of `[p, e)`, one pre-token as the scanner sees it, from the BPE of
    * the long pre-token that holds it when both ends are ends of its tokens;
-   * -1 otherwise. Only for slices over LONG_PRE_TOKEN, which bpeTokenCountRange
-   * would encode the same way (no whole-token lookup: no token is that long).
+   * -1 otherwise. bpeTokenCountRange encodes such a slice the same way unless it
+   * is a token BPE cannot build from its bytes (a whole-token lookup, and no token
+   * is over LONG_PRE_TOKEN long). cl100k has none, so shorter slices qualify too:
+   * with small chunks the packed parts of a huge run are 100-250 characters, and
+   * each was merged again (15% of an unspaced run's instructions).
    */
   private fromLong(p: number, e: number): number {
     const { tokAt, longRuns } = this;
-    if (tokAt === null || e - p <= LONG_PRE_TOKEN || tokAt[p] === 0 || tokAt[e] === 0) return -1;
+    if (tokAt === null || tokAt[p] === 0 || tokAt[e] === 0) return -1;
+    if (e - p <= LONG_PRE_TOKEN && !(allTokensBuildable ??= mergeTable().unbuildable.length === 0)) return -1;
     // The long pre-token holding p: the last one starting at or before it.
     let lo = 0;
     let hi = longRuns.length / 2 - 1;
