@@ -8,8 +8,9 @@ import type { Block } from './types.js';
 
 const unspacedRun = unspacedRunOf(4000);
 
-function split(source: string, cap: number) {
-  const block: Block = { type: 'paragraph', start: 0, end: source.length, startLine: 0, endLine: 0 };
+/** splitOversized on the paragraph `source.slice(start)`, with the cap as target and budget. */
+function splitAt(source: string, start: number, cap: number) {
+  const block: Block = { type: 'paragraph', start, end: source.length, startLine: 0, endLine: 0 };
   return splitOversized([{ block, path: [], types: ['paragraph'] }], {
     source,
     lines: lineTable(source),
@@ -18,6 +19,8 @@ function split(source: string, cap: number) {
     budget: () => cap,
   });
 }
+
+const split = (source: string, cap: number) => splitAt(source, 0, cap);
 
 describe('splitOversized on one huge unspaced run', () => {
   it('cuts it into pieces of at most the cap (exact count) that make up the run', () => {
@@ -96,17 +99,6 @@ describe('splitOversized on prose that does not start the source', () => {
     .map((xs) => xs.map(([s, j]) => s + j).join('').trimEnd())
     .filter((p) => p.length > 0);
   const prefix = fc.constantFrom('', '# T\n\n', 'Some text before.\n\n', 'é\n\n');
-
-  function splitAt(source: string, start: number, cap: number) {
-    const block: Block = { type: 'paragraph', start, end: source.length, startLine: 0, endLine: 0 };
-    return splitOversized([{ block, path: [], types: ['paragraph'] }], {
-      source,
-      lines: lineTable(source),
-      tokens: new TokenIndex(source),
-      target: cap,
-      budget: () => cap,
-    });
-  }
 
   it('cuts it where it cuts the paragraph alone, each part within the cap', () => {
     fc.assert(
