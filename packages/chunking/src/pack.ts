@@ -50,14 +50,9 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
         // Just after the run's last piece that is not a bare heading (but after its first piece).
         const cut = Math.max(run.from + 1, env.lastNonHeading[run.to]! + 1);
         const carried: Run | null = cut < run.to ? makeRun(cut, run.to, env) : null;
-        if (carried) {
-          // The run keeps pieces[from, cut): narrowed in place, not copied (a run of
-          // thousands of tiny headings closes at nearly every piece: issue 15).
-          run.to = cut;
-          run.tokens = tokensOfRange(run.from, cut, env);
-          run.budget = budgetOfRange(run.from, cut, env);
-          run.exact = env.rebuiltBefore[cut] === env.rebuiltBefore[run.from];
-        }
+        // The run keeps pieces[from, cut): narrowed in place, not copied (a run of
+        // thousands of tiny headings closes at nearly every piece: issue 15).
+        if (carried) endRunAt(run, cut, env);
         runs.push(run);
         cur = carried;
         joined = -1;
@@ -177,7 +172,16 @@ interface Run {
 }
 
 function makeRun(from: number, to: number, env: Env): Run {
-  return { from, to, tokens: tokensOfRange(from, to, env), budget: budgetOfRange(from, to, env), exact: env.rebuiltBefore[to] === env.rebuiltBefore[from] };
+  return endRunAt({ from, to, tokens: 0, budget: 0, exact: true }, to, env);
+}
+
+/** `run` ended at `to`, with what follows from its range recomputed (in place: no new Run). */
+function endRunAt(run: Run, to: number, env: Env): Run {
+  run.to = to;
+  run.tokens = tokensOfRange(run.from, to, env);
+  run.budget = budgetOfRange(run.from, to, env);
+  run.exact = env.rebuiltBefore[to] === env.rebuiltBefore[run.from];
+  return run;
 }
 
 function allHeadings(from: number, to: number, env: Env): boolean {
