@@ -127,6 +127,8 @@ describe('docs-export', () => {
     symlinkSync('nowhere', join(ws, 'dangling-docs'));
     await usage(['dangling-docs', '--format', 'jsonl'], 'dangling-docs: a dangling symlink (its target does not exist); fix or remove the link');
     await usage(['nx.json', '--format', 'jsonl'], 'nx.json: not a folder');
+    // Issue 15 probe: a name too long was "no such folder".
+    await usage(['x'.repeat(300), '--format', 'jsonl'], `${'x'.repeat(300)}: name too long (ENAMETOOLONG); use a shorter path`);
     await usage(['docs', '--format', 'jsonl', '--cached-only'], '--cached-only applies to --with-embeddings only');
     await usage(['docs', '--format', 'jsonl', '--out', 'missing/x.jsonl'], 'does not exist');
     await usage(['docs', '--format', 'jsonl', '--bogus'], "Unknown option '--bogus'");

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { brokenLink, fileKind, guardEnvironment, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { fileKind, folderProblem, guardEnvironment, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -219,8 +219,8 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   if (!(FORMATS as readonly string[]).includes(values.format)) throw new UsageError(`--format must be ${FORMATS.join(', ')}, got ${JSON.stringify(values.format)}`);
   if (values['cached-only'] && !values['with-embeddings']) throw new UsageError('--cached-only applies to --with-embeddings only');
   const docsRoot = resolve(cwd, positionals[0]!);
-  if (!existsSync(docsRoot)) throw new UsageError(`${positionals[0]}: ${brokenLink(docsRoot) ?? 'no such folder'}`);
-  if (!statSync(docsRoot).isDirectory()) throw new UsageError(`${positionals[0]}: not a folder (give the docs root, e.g. docs)`);
+  const problem = folderProblem(docsRoot);
+  if (problem) throw new UsageError(`${positionals[0]}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give the docs root, e.g. docs' : ''}`);
   const out = values.out === undefined ? undefined : resolve(cwd, values.out);
   if (out !== undefined && !existsSync(dirname(out))) throw new UsageError(`--out ${values.out}: folder ${dirname(out)} does not exist`);
   if (out !== undefined) {

@@ -213,6 +213,9 @@ describe('docs-query', () => {
     const fifo = join(fx.workspace, 'pipe');
     execFileSync('mkfifo', [fifo]);
     expect(await run(fifo, '--list')).toMatchObject({ code: 2, stderr: expect.stringContaining(`${fifo}: not a folder (a FIFO (named pipe)); give the built docs root`) });
+    // Issue 15 probe: a name too long got the same message as the other CLIs (it was one of its own).
+    const long = join(fx.workspace, 'x'.repeat(300));
+    expect(await run(long, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${long}: name too long (ENAMETOOLONG); use a shorter path\n` });
     const r = await run(join(fx.docs, 'libraries'));
     expect(r).toMatchObject({ code: 1, stderr: `docs-query: ${join(fx.docs, 'libraries/index.json')}: _links.self says /libraries/index.json, but it was loaded from /index.json\n` });
   });

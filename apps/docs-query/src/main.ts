@@ -3,7 +3,7 @@
  *
  *   docs-query [docs-dir | --base-url URL] [--list | -q TEXT] [options]
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -25,7 +25,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { brokenLink, escapeControl, fileKind, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
+import { escapeControl, folderProblem, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -188,16 +188,15 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const isUrl = values['base-url'] !== undefined;
-  const targetStat = isUrl ? undefined : statSync(cli.target, { throwIfNoEntry: false });
-  if (!isUrl && targetStat === undefined) {
-    io.stderr(`docs-query: ${escapeControl(cli.target)}: ${brokenLink(cli.target) ?? 'no such folder'}${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
+  const problem = isUrl ? null : folderProblem(cli.target, { file: 'a file' });
+  if (problem?.problem === 'not-a-folder') {
+    // A file, FIFO or device given as the docs folder was reported as "<it>/index.json: cannot
+    // read (ENOTDIR)", exit 1, as if the built docs were broken.
+    io.stderr(`docs-query: ${escapeControl(cli.target)}: ${problem.reason}; give the built docs root, the folder holding the root index.json\nRun docs-query --help for usage.\n`);
     return 2;
   }
-  // A file, FIFO or device given as the docs folder was reported as "<it>/index.json: cannot
-  // read (ENOTDIR)", exit 1, as if the built docs were broken.
-  if (targetStat !== undefined && !targetStat.isDirectory()) {
-    const kind = targetStat.isFile() ? 'a file' : fileKind(targetStat);
-    io.stderr(`docs-query: ${escapeControl(cli.target)}: not a folder (${kind}); give the built docs root, the folder holding the root index.json\nRun docs-query --help for usage.\n`);
+  if (problem) {
+    io.stderr(`docs-query: ${escapeControl(cli.target)}: ${problem.reason}${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
     return 2;
   }
   if (values.config !== undefined && !existsSync(values.config)) {

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
-import { brokenLink, describeFsError, entryExists, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
 export const PAGES_MANIFEST = 'chunks.json';
@@ -25,9 +25,8 @@ const skip = (name: string): boolean => name.startsWith('.') || name.startsWith(
 /** Topic folders (holding golden-reference.md) and index.json files at or below `dir`. */
 export function findTarget(arg: string): Target {
   const dir = resolve(arg);
-  const st = statOrNull(dir);
-  if (!st) throw new UsageError(`${arg}: ${brokenLink(dir) ?? 'no such folder'}`);
-  if (!st.isDirectory()) throw new UsageError(`${arg}: not a folder (give a topic folder or a docs folder)`);
+  const problem = folderProblem(dir);
+  if (problem) throw new UsageError(`${arg}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give a topic folder or a docs folder' : ''}`);
   const topics: string[] = [];
   const indexes: string[] = [];
   const walk = (d: string): void => {

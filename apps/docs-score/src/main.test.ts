@@ -289,6 +289,13 @@ describe('docs-score usage', () => {
     // Issue 15: a dangling symlink was "no such folder", though it is there to fix.
     symlinkSync(join(root, 'nowhere'), join(root, 'dangling-docs'));
     expect(await run([join(root, 'dangling-docs')])).toMatchObject({ code: 2, stderr: expect.stringContaining(`${join(root, 'dangling-docs')}: a dangling symlink (its target does not exist); fix or remove the link`) });
+    // Issue 15 probe: a name too long was "no such folder"; a dangling --queries link "no such file".
+    const long = join(root, 'x'.repeat(300));
+    expect(await run([long])).toMatchObject({ code: 2, stderr: expect.stringContaining(`${long}: name too long (ENAMETOOLONG); use a shorter path`) });
+    expect(await run([pristine, '--queries', join(root, 'dangling-docs')])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`--queries ${join(root, 'dangling-docs')}: a dangling symlink (its target does not exist); fix or remove the link`),
+    });
     expect((await run([pristine, '--k', '0'])).code).toBe(2);
     // Issue 15: a negative number got util.parseArgs's "ambiguous" instead of the range message.
     for (const argv of [['--k', '-1'], ['--min-f1', '-0.5']]) {

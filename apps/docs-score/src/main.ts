@@ -4,11 +4,11 @@
  *
  *   docs-score <topic-dir | docs-dir ...> [--qa] [--questions FILE.csv] [--json]
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { escapeControl, fileKind, joinNegativeValues } from '@chunkyard/fs-atomic';
+import { escapeControl, fileProblem, joinNegativeValues } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
@@ -174,9 +174,8 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   // found before any embedding work; it was exit 1 after the checks ran.
   const inputFile = (name: string, file: string | undefined, what: string): void => {
     if (file === undefined) return;
-    const stat = statSync(file, { throwIfNoEntry: false });
-    if (stat === undefined) throw new UsageError(`--${name} ${escapeControl(file)}: no such file`);
-    if (!stat.isFile()) throw new UsageError(`--${name} ${escapeControl(file)}: ${fileKind(stat)}, not a regular file; give ${what}`);
+    const problem = fileProblem(file);
+    if (problem) throw new UsageError(`--${name} ${escapeControl(file)}: ${problem.reason}${problem.problem === 'not-a-file' ? `; give ${what}` : ''}`);
   };
   inputFile('questions', values.questions, 'a CSV file (question,references,corpus_id)');
   inputFile('queries', values.queries, 'a queries.yaml file');

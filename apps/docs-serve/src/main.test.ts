@@ -269,6 +269,10 @@ describe('docs-serve: CLI', () => {
     expect(await main([join(fx.docs, 'index.json')], io)).toBe(2);
     expect(await main(['/dev/null'], io)).toBe(2);
     expect(err.join('')).toBe(`docs-serve: ${join(fx.docs, 'index.json')}: not a folder (a regular file); give the built docs root\ndocs-serve: /dev/null: not a folder (a character device); give the built docs root\n`);
+    // Issue 15 probe: a name too long was "no such folder".
+    err.length = 0;
+    expect(await main([join(fx.workspace, 'x'.repeat(300))], io)).toBe(2);
+    expect(err.join('')).toBe(`docs-serve: ${join(fx.workspace, 'x'.repeat(300))}: name too long (ENAMETOOLONG); use a shorter path\n`);
   });
 
   it('reports a port in use with exit 1', async () => {

@@ -3,12 +3,12 @@
  *
  *   docs-serve <docs-dir> [--port N] [--host H]
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
-import { brokenLink, escapeControl, fileKind, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
+import { escapeControl, folderProblem, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -98,15 +98,11 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
     return 0;
   }
   const dir = resolve(positionals[0]!);
-  if (!existsSync(dir)) {
-    // A link that leads nowhere is not a missing folder (it is there, and needs fixing).
-    io.stderr(`docs-serve: ${escapeControl(positionals[0]!)}: ${brokenLink(dir) ?? 'no such folder'}\n`);
-    return 2;
-  }
-  const stat = statSync(dir);
-  if (!stat.isDirectory()) {
-    // readdirSync would call it "a part of this path is a file" (ENOTDIR): it is the path itself.
-    io.stderr(`docs-serve: ${positionals[0]}: not a folder (${stat.isFile() ? 'a regular file' : fileKind(stat)}); give the built docs root\n`);
+  // A link that leads nowhere is not a missing folder (it is there, and needs fixing); a file
+  // given as the folder is not "a part of this path is a file" (ENOTDIR): it is the path itself.
+  const problem = folderProblem(dir);
+  if (problem) {
+    io.stderr(`docs-serve: ${escapeControl(positionals[0]!)}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give the built docs root' : ''}\n`);
     return 2;
   }
   // A folder the server cannot list or read would answer every request with an error; say so now.

@@ -83,6 +83,10 @@ describe('ingest', () => {
     expect(links.code).toBe(1);
     expect(links.stderr).toContain('dangling.md: a dangling symlink (its target does not exist); fix or remove the link');
     expect(links.stderr).toContain('loop-a.md: a symlink loop (it never reaches a file); fix or remove the link');
+    // Issue 15 probe: a name too long was "no such file or folder".
+    const long = await run(['ingest', 'x'.repeat(300)]);
+    expect(long.code).toBe(1);
+    expect(long.stderr).toContain(`${'x'.repeat(300)}: name too long (ENAMETOOLONG); use a shorter path`);
     expect(r.stdout).toMatch(/1 written, 0 unchanged, 5 failed/);
     expect(count('artifacts')).toBe(1);
   });

@@ -8,7 +8,7 @@ import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
 import { UsageError } from './workspace.js';
-import { brokenLink } from '@chunkyard/fs-atomic';
+import { folderProblem } from '@chunkyard/fs-atomic';
 
 // The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io).
 export const TOPIC_MARKER = process.env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
@@ -59,12 +59,13 @@ export function planInputs(req: PlanRequest): PlannedInputs {
       skipped.push(rel(p));
       continue;
     }
-    const stat = statOrNull(p);
-    if (!stat) {
-      errors.push({ source: p, error: brokenLink(p) ?? 'no such file or folder' });
+    // A file or a topic folder: "not a folder" is a document to plan; anything else is reported.
+    const problem = folderProblem(p, { missing: 'no such file or folder' });
+    if (problem !== null && problem.problem !== 'not-a-folder') {
+      errors.push({ source: p, error: problem.reason });
       continue;
     }
-    if (stat.isDirectory()) {
+    if (problem === null) {
       if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
       const topicYaml = join(p, 'topic.yaml');
       const config = mergeTopic(req.config, existsSync(topicYaml) ? parseConfig(readFileSync(topicYaml, 'utf8'), topicYaml, { topic: true }) : null);

@@ -3,11 +3,11 @@
 // freshly built directory; neither leaves temp files behind, and a failed
 // replaceDirAtomic leaves the previous directory exactly as it was.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, writeFileAtomic } from './index.js';
+import { describeFsError, escapeControl, fileProblem, folderProblem, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, writeFileAtomic } from './index.js';
 
 let root: string;
 beforeEach(() => {
@@ -390,6 +390,53 @@ describe('environment errors for a user (issue 15)', () => {
     // Right-to-left text itself, and the left/right marks that only nudge neutral characters, are content.
     expect(escapeControl('שלום עולם \u200e\u200f مرحبا \u2065\u206a')).toBe('שלום עולם \u200e\u200f مرحبا \u2065\u206a');
     expect(JSON.parse(escapeControl(JSON.stringify({ t: 'a\u202eb' })))).toEqual({ t: 'a\u202eb' });
+  });
+});
+
+describe('folderProblem (review leftover: one folder check for every CLI)', () => {
+  it('null for a folder or a link to one; missing, broken links, files, FIFOs and devices each get their reason', () => {
+    mkdirSync(join(root, 'd'));
+    symlinkSync(join(root, 'd'), join(root, 'to-d'));
+    writeFileSync(join(root, 'f.txt'), 'x');
+    symlinkSync(join(root, 'nowhere'), join(root, 'dangling'));
+    symlinkSync(join(root, 'loop-b'), join(root, 'loop-a'));
+    symlinkSync(join(root, 'loop-a'), join(root, 'loop-b'));
+    expect(folderProblem(join(root, 'd'))).toBeNull();
+    expect(folderProblem(join(root, 'to-d'))).toBeNull();
+    expect(folderProblem(join(root, 'nope'))).toEqual({ problem: 'missing', reason: 'no such folder' });
+    expect(folderProblem(join(root, 'nope'), { missing: 'no such file or folder' })).toEqual({ problem: 'missing', reason: 'no such file or folder' });
+    // A file standing where a parent belongs: the path is missing, as existsSync said.
+    expect(folderProblem(join(root, 'f.txt', 'x'))).toEqual({ problem: 'missing', reason: 'no such folder' });
+    expect(folderProblem(join(root, 'dangling'))).toEqual({ problem: 'missing', reason: 'a dangling symlink (its target does not exist); fix or remove the link' });
+    expect(folderProblem(join(root, 'loop-a'))).toEqual({ problem: 'missing', reason: 'a symlink loop (it never reaches a file); fix or remove the link' });
+    expect(folderProblem(join(root, 'f.txt'))).toEqual({ problem: 'not-a-folder', reason: 'not a folder (a regular file)' });
+    expect(folderProblem(join(root, 'f.txt'), { file: 'a file' })).toEqual({ problem: 'not-a-folder', reason: 'not a folder (a file)' });
+    expect(folderProblem('/dev/null')).toEqual({ problem: 'not-a-folder', reason: 'not a folder (a character device)' });
+  });
+
+  it('a name too long is said so, not called missing', () => {
+    // Issue 15 probe: docs-serve, docs-export and docs-score said "no such folder" for it.
+    expect(folderProblem(join(root, 'a'.repeat(300)))).toEqual({ problem: 'unusable', reason: 'name too long (ENAMETOOLONG); use a shorter path' });
+  });
+
+  it.runIf(process.platform !== 'win32')('a FIFO is refused without opening it', () => {
+    const fifo = join(root, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    expect(folderProblem(fifo)).toEqual({ problem: 'not-a-folder', reason: 'not a folder (a FIFO (named pipe))' });
+    expect(fileProblem(fifo)).toEqual({ problem: 'not-a-file', reason: 'a FIFO (named pipe), not a regular file' });
+  });
+
+  it('fileProblem: null for a file or a link to one; folders, devices, broken links and long names get their reason', () => {
+    writeFileSync(join(root, 'f.txt'), 'x');
+    symlinkSync(join(root, 'f.txt'), join(root, 'to-f'));
+    symlinkSync(join(root, 'nowhere'), join(root, 'dangling'));
+    expect(fileProblem(join(root, 'f.txt'))).toBeNull();
+    expect(fileProblem(join(root, 'to-f'))).toBeNull();
+    expect(fileProblem(join(root, 'nope'))).toEqual({ problem: 'missing', reason: 'no such file' });
+    expect(fileProblem(join(root, 'dangling'))).toEqual({ problem: 'missing', reason: 'a dangling symlink (its target does not exist); fix or remove the link' });
+    expect(fileProblem(root)).toEqual({ problem: 'not-a-file', reason: 'a directory, not a regular file' });
+    expect(fileProblem('/dev/zero')).toEqual({ problem: 'not-a-file', reason: 'a character device, not a regular file' });
+    expect(fileProblem(join(root, 'b'.repeat(300)))).toEqual({ problem: 'unusable', reason: 'name too long (ENAMETOOLONG); use a shorter path' });
   });
 });
 

@@ -303,6 +303,69 @@ export function brokenLink(p: string): string | null {
   return code === 'ELOOP' ? 'a symlink loop (it never reaches a file); fix or remove the link' : 'a dangling symlink (its target does not exist); fix or remove the link';
 }
 
+/** What keeps a path from being read as a folder; see folderProblem. */
+export interface FolderProblem {
+  /**
+   * `missing`: nothing usable is there (no entry, a dangling or looping symlink, or a file
+   * standing where a parent folder belongs); `not-a-folder`: a file, FIFO, device or socket is
+   * there; `unusable`: the path cannot be looked at (too long, a parent without permission).
+   */
+  readonly problem: 'missing' | 'not-a-folder' | 'unusable';
+  /** The text after "<path>: ": "no such folder", "not a folder (a FIFO (named pipe))", "name too long (ENAMETOOLONG); use a shorter path". */
+  readonly reason: string;
+}
+
+/**
+ * Why `p` cannot be read as a folder (symlinks followed), or null when it is one: the check
+ * every CLI taking a folder argument makes before any work, so each says the same thing for
+ * the same path and only adds its own hint ("give the built docs root"). `missing` words the
+ * plain-absent case ("no such folder" by default; "no such file or folder" where either is
+ * taken), `file` the word for a regular file in "not a folder (…)" ("a regular file" by
+ * default). A path that is too long or behind a folder without permission is said so, where a
+ * bare existsSync would have called it missing.
+ */
+export function folderProblem(p: string, words: { missing?: string; file?: string } = {}): FolderProblem | null {
+  const stat = statFor(p, words.missing ?? 'no such folder');
+  if (!('isDirectory' in stat)) return stat;
+  if (stat.isDirectory()) return null;
+  return { problem: 'not-a-folder', reason: `not a folder (${stat.isFile() ? (words.file ?? 'a regular file') : fileKind(stat)})` };
+}
+
+/** What keeps a path from being read as a regular file; see fileProblem. */
+export interface FileProblem {
+  /** As FolderProblem's, with `not-a-file` for a folder, FIFO, device or socket. */
+  readonly problem: 'missing' | 'not-a-file' | 'unusable';
+  /** The text after "<path>: ": "no such file", "a FIFO (named pipe), not a regular file". */
+  readonly reason: string;
+}
+
+/** folderProblem's counterpart for an input file option (`--queries FILE`): null for a regular file. */
+export function fileProblem(p: string, words: { missing?: string } = {}): FileProblem | null {
+  const stat = statFor(p, words.missing ?? 'no such file');
+  if (!('isDirectory' in stat)) return stat;
+  if (stat.isFile()) return null;
+  return { problem: 'not-a-file', reason: `${fileKind(stat)}, not a regular file` };
+}
+
+/** `p`'s stat (symlinks followed), or why there is none. */
+function statFor(p: string, missing: string): Stats | { problem: 'missing' | 'unusable'; reason: string } {
+  try {
+    return statSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { problem: 'missing', reason: brokenLink(p) ?? missing };
+    return { problem: 'unusable', reason: errnoReason(err) };
+  }
+}
+
+/** "permission denied (EACCES); check its permissions …" for a known errno, else the error's own message. */
+function errnoReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const known = typeof code === 'string' ? FS_ERRORS[code] : undefined;
+  if (known) return `${known[0]} (${code}); ${known[1]}`;
+  return escapeControl(err instanceof Error ? err.message : String(err));
+}
+
 /** What each errno means for a user, and what to do about it. */
 const FS_ERRORS: Record<string, [what: string, fix: string]> = {
   EACCES: ['permission denied', 'check its permissions or choose another location'],

@@ -11,7 +11,7 @@ import { brokenLink, describeFsError, escapeControl, fileKind, NotRegularFileErr
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
-export { brokenLink, describeFsError, escapeControl, fileKind, guardEnvironment, isFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+export { brokenLink, describeFsError, escapeControl, fileKind, fileProblem, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 
 /**
  * The file that makes a folder a topic, and the document a topic chunks by default. The
