@@ -93,6 +93,15 @@ describe('topic-spec.md', () => {
     expect((err as Error).message).toContain('not valid YAML');
   });
 
+  it('a YAML alias bomb in the front matter is a TopicSpecError, not a ReferenceError (issue 15 probe)', () => {
+    // Eight lines of anchors standing for 9^8 strings: index-tool printed yaml's ReferenceError with a stack trace.
+    const anchors = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 8; i++) anchors.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+    const text = `---\nschemaVersion: 1\n${anchors.join('\n')}\n---\n`;
+    expect(() => parseTopicSpecMd(text, 'x/topic-spec.md')).toThrow(TopicSpecError);
+    expect(() => parseTopicSpecMd(text, 'x/topic-spec.md')).toThrow(/^x\/topic-spec\.md: front matter: .*alias.*; run topic-spec again to rewrite it$/);
+  });
+
   it('names the field that is wrong', () => {
     const spec = fc.sample(specArb, { numRuns: 1, seed: 7 })[0]!;
     const broken = (f: (s: Record<string, unknown>) => void) => {

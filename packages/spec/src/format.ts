@@ -87,7 +87,15 @@ export function parseTopicSpecMd(text: string, file: string): TopicSpec {
     throw new TopicSpecError(file, lineCounter.linePos(err.pos[0]).line + 1, `front matter is not valid YAML: ${err.message.split('\n')[0]}`);
   }
   if (!isMap(doc.contents)) throw new TopicSpecError(file, 2, 'front matter must be a mapping');
-  const data: unknown = doc.toJS();
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (err) {
+    // yaml refuses to expand an alias bomb (a few lines of anchors standing for billions of
+    // nodes) with a ReferenceError; index-tool printed it with a stack trace.
+    if (err instanceof ReferenceError) throw new TopicSpecError(file, null, `front matter: ${err.message.toLowerCase()} (YAML aliases expanding too far); run topic-spec again to rewrite it`);
+    throw err;
+  }
   const problem = checkSpec(data);
   if (problem) throw new TopicSpecError(file, null, `front matter: ${problem}`);
   return data as TopicSpec;
