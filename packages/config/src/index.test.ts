@@ -175,6 +175,13 @@ describe('parseConfig: every chunking key is validated with file:line, key and w
     expect(errorOf('spec:\n  promptThreshold: .NaN\n').message).toBe(`${FILE}:2: spec.promptThreshold: expected a number from 0 to 1, got .NaN`);
   });
 
+  it('a long value is cut in the message, saying how long it was (issue 15 probe: 100 KB were echoed)', () => {
+    const long = 'x'.repeat(100_000);
+    expect(errorOf(`chunking:\n  minTokens: "${long}"\n`).message).toBe(`${FILE}:2: chunking.minTokens: expected an integer from 0 to 1000000, got "${'x'.repeat(79)}… (100002 characters)`);
+    const list = `[${Array(2000).fill('1').join(', ')}]`;
+    expect(errorOf(`chunking:\n  maxTokens: ${list}\n`).message).toMatch(/got \[1,1,1,.{73}… \(4001 characters\)$/);
+  });
+
   it('the brief example: maxTokens: -3 on line 4 names the file, line 4, the key and "integer"', () => {
     const err = errorOf('chunking:\n  minTokens: 10\n  targetTokens: 100\n  maxTokens: -3\n');
     expect(err.message).toContain('chunkyard.config.yaml:4');

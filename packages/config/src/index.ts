@@ -232,6 +232,18 @@ const LLM_KEYS: Record<keyof LlmConfigSection, Check> = {
  * which is not what was given. A scalar keeps its source text; anything else is shown as JSON.
  */
 function shown(node: unknown, value: unknown): string {
+  return clip(shownWhole(node, value));
+}
+
+/** Longest value a message repeats: a 100 KB string or a nested list was echoed whole, one line of it. */
+const SHOWN_MAX = 80;
+
+/** `text` cut to SHOWN_MAX characters, saying how long it was. */
+function clip(text: string): string {
+  return text.length <= SHOWN_MAX ? text : `${text.slice(0, SHOWN_MAX)}… (${text.length} characters)`;
+}
+
+function shownWhole(node: unknown, value: unknown): string {
   if (isScalar(node) && typeof (node as { source?: unknown }).source === 'string') {
     const source = (node as unknown as { source: string }).source;
     return typeof value === 'string' ? JSON.stringify(value) : source;
