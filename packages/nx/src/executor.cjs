@@ -1,13 +1,13 @@
 // @ts-check
 /**
- * The executors of executors.json (`@chunkyard/nx:sources` for chunk and keywords, `:spec`,
- * `:index-json`; one per pipeline stage, see runTool in plugin.cjs): each runs one chunkyard tool over one folder,
- * inside the Node process Nx gives the executor instead of a fresh `node` per task.
+ * The executor of executors.json (`@chunkyard/nx:tool`, which every pipeline target names; see
+ * runTool in plugin.cjs): it runs one chunkyard tool over one folder, inside the Node process
+ * Nx gives the executor instead of a fresh `node` per task.
  *
  * Why: a tool's own work on one topic takes milliseconds, but starting Node and loading the
  * tool (markdown-it, the cl100k tables) takes about 0.2 s of CPU. As shell commands, every
  * task paid that: 816 tasks for 200 topics. With `preferBatch` (executors.json), Nx hands all
- * of a run's ready tasks of one step to `batch` in one process, which runs them on a few worker
+ * of a run's tasks (every stage: they share the executor) to `batch` in one process, which runs them on a few worker
  * threads (workerCount); each thread loads the tool once and calls its `main(argv, io)` (every
  * tool exports it; the bin is a two-line wrapper around it) task after task, each after any
  * batch-mate it depends on. Nx still hashes, caches and restores every task on its own, with
@@ -377,42 +377,79 @@ async function* batchExecutor(taskGraph, inputs, _overrides, context) {
   const ids = Object.keys(taskGraph.tasks);
   const inBatch = new Set(ids);
   if (process.cwd() !== resolve(context.root)) process.chdir(context.root);
-  const deps = (/** @type {string} */ id) => (taskGraph.dependencies[id] ?? []).filter((d) => inBatch.has(d));
-  /** @type {Map<string, boolean>} id -> succeeded */
-  const done = new Map();
-  const pending = new Set(ids);
-  /** @type {Map<string, Promise<{ id: string, result: TaskResult }>>} */
-  const running = new Map();
+  // Kahn's order, in time linear in the tasks and edges (a cold run of 2,000 topics is one
+  // batch of 8,000 tasks): each task counts its unfinished batch dependencies, and a finished
+  // task releases its dependents, which start in Nx's order.
+  /** @type {Map<string, number>} */
+  const waitingOn = new Map();
+  /** @type {Map<string, string[]>} */
+  const dependents = new Map(ids.map((id) => [id, []]));
+  /** @type {Map<string, boolean>} id -> every batch dependency succeeded so far */
+  const depsOk = new Map();
+  for (const id of ids) {
+    const deps = [...new Set(taskGraph.dependencies[id] ?? [])].filter((d) => inBatch.has(d) && d !== id);
+    waitingOn.set(id, deps.length);
+    depsOk.set(id, true);
+    for (const d of deps) /** @type {string[]} */ (dependents.get(d)).push(id);
+  }
+  /** @type {string[]} ready tasks: Nx's order, then as their dependencies finish */
+  let ready = ids.filter((id) => waitingOn.get(id) === 0);
+  let finished = 0;
+  let running = 0;
+  // Finished tasks, in the order they finished, and the wakeup of a loop waiting for one
+  // (rather than Promise.race over every started task, which is linear per completion).
+  /** @type {{ id: string, result: TaskResult }[]} */
+  const completed = [];
+  /** @type {(() => void) | null} */
+  let wake = null;
   const workers = pool(workerCount(ids.length), context.root, inputs);
+  /** @param {string} id @param {boolean} ok */
+  const release = (id, ok) => {
+    finished++;
+    /** @type {string[]} */
+    const freed = [];
+    for (const t of /** @type {string[]} */ (dependents.get(id))) {
+      if (!ok) depsOk.set(t, false);
+      const left = /** @type {number} */ (waitingOn.get(t)) - 1;
+      waitingOn.set(t, left);
+      if (left === 0) freed.push(t);
+    }
+    ready.push(...freed);
+  };
   try {
-    while (pending.size > 0 || running.size > 0) {
-      // Start every task whose batch dependencies are done, in Nx's order; skip those whose
-      // dependency failed (until a pass changes nothing: a skip can free a later task).
-      for (let changed = true; changed; ) {
-        changed = false;
-        for (const id of [...pending]) {
-          if (!deps(id).every((d) => done.has(d))) continue;
-          pending.delete(id);
-          changed = true;
-          if (deps(id).some((d) => done.get(d) === false) || !inputs[id]) {
-            done.set(id, false);
+    while (finished < ids.length) {
+      // Start every ready task; a task whose dependency failed is skipped, as Nx does outside
+      // a batch (and a skip can free a later task, so this loops until nothing is ready).
+      while (ready.length > 0) {
+        const batch = ready;
+        ready = [];
+        for (const id of batch) {
+          if (!depsOk.get(id) || !inputs[id]) {
             const now = Date.now();
             const result = inputs[id]
               ? { success: false, status: /** @type {const} */ ('skipped'), terminalOutput: '', startTime: now, endTime: now }
               : { success: false, status: /** @type {const} */ ('failure'), terminalOutput: `@chunkyard/nx: no options for ${id}\n` };
+            release(id, false);
             yield { task: id, result };
             continue;
           }
-          running.set(id, workers.run(id).then((result) => ({ id, result })));
+          running++;
+          void workers.run(id).then((result) => {
+            completed.push({ id, result });
+            wake?.();
+          });
         }
       }
-      if (running.size === 0) {
-        if (pending.size > 0) throw new Error(`@chunkyard/nx: the batch's tasks depend on each other in a cycle: ${[...pending].join(', ')}`);
-        break;
+      if (finished === ids.length) break; // the last tasks were skips
+      if (running === 0 && completed.length === 0) {
+        const stuck = ids.filter((id) => /** @type {number} */ (waitingOn.get(id)) > 0);
+        throw new Error(`@chunkyard/nx: the batch's tasks depend on each other in a cycle: ${stuck.join(', ')}`);
       }
-      const { id, result } = await Promise.race(running.values());
-      running.delete(id);
-      done.set(id, result.success);
+      if (completed.length === 0) await new Promise((/** @type {(v?: unknown) => void} */ r) => (wake = r));
+      wake = null;
+      const { id, result } = /** @type {{ id: string, result: TaskResult }} */ (completed.shift());
+      running--;
+      release(id, result.success);
       yield { task: id, result };
     }
   } finally {

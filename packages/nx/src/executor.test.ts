@@ -160,6 +160,57 @@ describe('@chunkyard/nx:run', () => {
     expect(results.find((r) => r.task === 'install:chunk')!.result.terminalOutput).toMatch(/docs\/guide\/missing/);
   });
 
+  it('any task graph: each task reported once, run only after every batch dependency succeeded, skipped iff one did not (a whole pipeline is one batch)', async () => {
+    // A real tool package (not one of chunkyard's: a few lines) that logs each call and fails
+    // when told to, so graphs of any shape run fast.
+    const root = join(temp, 'any-graph');
+    const pkg = join(root, 'node_modules', 'log-tool');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'log-tool', type: 'module', exports: { '.': { default: './index.js' }, './package.json': './package.json' } }));
+    writeFileSync(
+      join(pkg, 'index.js'),
+      "import { appendFileSync } from 'node:fs';\nexport async function main([log, id, fail]) { appendFileSync(log, id + '\\n'); return fail === 'fail' ? 1 : 0; }\n",
+    );
+    const graph = fc
+      .integer({ min: 1, max: 40 })
+      .chain((n) =>
+        fc.record({
+          n: fc.constant(n),
+          // Edges only from a later task to an earlier one: any DAG, some edges to tasks outside the batch.
+          deps: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: n }), { maxLength: 4 }), { minLength: n, maxLength: n }),
+          failing: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { maxLength: 3 }),
+        }),
+      );
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(graph, async ({ n, deps, failing }) => {
+        const log = join(root, `log-${round++}.txt`);
+        writeFileSync(log, '');
+        const id = (i: number) => `t${i}`;
+        const inputs: Record<string, RunOptions> = {};
+        const dependencies: Record<string, string[]> = {};
+        for (let i = 0; i < n; i++) {
+          inputs[id(i)] = { tool: 'log-tool', args: [log, id(i), failing.includes(i) ? 'fail' : 'ok'] };
+          // j >= n names a task outside the batch (done before it, as Nx guarantees); j < i a batch-mate.
+          dependencies[id(i)] = (deps[i] ?? []).filter((j) => j < i || j >= n).map((j) => (j >= n ? 'outside:done' : id(j)));
+        }
+        const results = await runBatch(root, inputs, dependencies);
+        const ran = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+        expect(results.map((r) => r.task).sort()).toEqual(Object.keys(inputs).sort());
+        const status = new Map(results.map((r) => [r.task, r.result.status]));
+        const position = new Map(ran.map((t, k) => [t, k]));
+        for (let i = 0; i < n; i++) {
+          const mates = (dependencies[id(i)] ?? []).filter((d) => d in inputs);
+          const blocked = mates.some((d) => status.get(d) !== 'success');
+          expect(status.get(id(i)), id(i)).toBe(blocked ? 'skipped' : failing.includes(i) ? 'failure' : 'success');
+          expect(position.has(id(i)), id(i)).toBe(!blocked);
+          if (!blocked) for (const d of mates) expect(position.get(d)!, `${d} before ${id(i)}`).toBeLessThan(position.get(id(i))!);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('a tool that cannot be found fails its task with a message, not the batch', async () => {
     const root = workspace('unknown');
     const results = await runBatch(root, { 'x:chunk': { tool: '@chunkyard/no-such-tool', args: [] } }, { 'x:chunk': [] });

@@ -228,18 +228,6 @@ function toolWiring(location) {
 }
 
 /**
- * The tool for a task that already hashes its dependencies' outputs without `transitive` (a
- * section's or llms.txt's index.json inputs): its installed package, or a workspace tool's
- * build inputs; in the fallback, nothing more (`[]` keeps Nx from hashing every external
- * package), as the bundle is a direct dependency's output.
- * @param {ToolLocation} location
- */
-function toolSourceInputs(location) {
-  if (location.kind === 'installed') return [{ externalDependencies: [location.packageName] }];
-  return location.buildInputs ?? [{ externalDependencies: [] }];
-}
-
-/**
  * A workspace tool's build target inputs, rewritten so that a topic task can hash the same
  * files: `{projectRoot}` becomes the tool's folder. Undefined when they cannot be mirrored
  * exactly: no inputs written out (Nx would use defaults), a named input (it would resolve
@@ -347,29 +335,27 @@ function upstreamSteps(target) {
 
 /**
  * A target that runs a tool through this package's executor (executor.cjs), in-process, and
- * batched by Nx since executors.json prefers batch mode: one process for all of a run's tasks
- * of one step. The tool and its arguments are the target's options, so Nx hashes them with the
- * task; so is a non-default marker, which reaches the tools through CHUNKYARD_TOPIC_MARKER
- * (read by @chunkyard/topic-io).
+ * batched by Nx since executors.json prefers batch mode. The tool and its arguments are the
+ * target's options, so Nx hashes them with the task; so is a non-default marker, which reaches
+ * the tools through CHUNKYARD_TOPIC_MARKER (read by @chunkyard/topic-io).
  *
- * One executor name per pipeline stage (`@chunkyard/nx:sources` for chunk and keywords, which
- * read only the topic's sources; `:spec`; `:index-json`): Nx batches tasks by executor name and
- * puts a task's dependents with the same executor into its batch. Inside a batch, Nx 22.7.12 hashes a task whose inputs are a batch-mate's outputs
- * (`dependentTasksOutputFiles`) before that batch-mate has run, and its rehash after the batch
- * skips tasks that already have a hash (hash-task.js keeps `!task.hash` only): the cache entry
- * gets a hash the next run does not compute, and the task reruns once (measured: every spec
- * and index-json after a cold run). With one executor per stage, a batch never holds a task
- * together with its dependency, so every batched task is hashed when its inputs exist, as
- * outside a batch.
- * @param {string} step  executor name in executors.json
+ * Every target of the pipeline (every topic step, every folder's index.json, llms.txt) names
+ * the one executor `@chunkyard/nx:tool`. Nx batches tasks by executor name and pulls a task's
+ * dependents with the same executor into its batch, so a cold run is one batch process: one
+ * fork, each thread loading the tools once, no waits between stages. That is exact only
+ * because no task of the pipeline hashes another's outputs: inside a batch, Nx 22.7.12 hashes
+ * every task before any runs and its rehash after the batch skips tasks that already have a
+ * hash (hash-task.js keeps `!task.hash` only), so a `dependentTasksOutputFiles` input would be
+ * hashed from the previous run's outputs. Each task hashes the sources, config and tools its
+ * output is a function of instead (topicInputs, folderInputs).
  * @param {string} tool  npm package name
  * @param {string[]} args
  * @param {NormalizedOptions} options
  * @param {BuildContext} ctx
  * @param {{ packDir?: string }} [extra]  executor options beyond the tool's command line
  */
-function runTool(step, tool, args, options, ctx, extra = {}) {
-  return { executor: `${executorPackage(ctx)}:${step}`, options: { tool, args, ...extra, ...markerEnv(options) } };
+function runTool(tool, args, options, ctx, extra = {}) {
+  return { executor: `${executorPackage(ctx)}:tool`, options: { tool, args, ...extra, ...markerEnv(options) } };
 }
 
 /**
@@ -383,20 +369,6 @@ function runTool(step, tool, args, options, ctx, extra = {}) {
 function executorPackage(ctx) {
   const e = ctx.executor;
   return e?.kind === 'workspace' && e.packageDir ? `./${e.packageDir}` : '@chunkyard/nx';
-}
-
-/**
- * The same tool as a shell command (its bin; Nx puts node_modules/.bin on the PATH), for the
- * tasks that must not batch: an index.json over a folder with folders below it (a section, the
- * root, a topic holding topics) depends on its children's index-json tasks, which would be its
- * batch-mates (see runTool); and llms.txt. They are few: one per folder above a topic.
- * @param {string} bin
- * @param {string[]} args
- * @param {NormalizedOptions} options
- */
-function runCommand(bin, args, options) {
-  const env = markerEnv(options);
-  return { command: [bin, ...args.map(shellQuote)].join(' '), ...(env.env ? { options: env } : {}) };
 }
 
 /**
@@ -414,11 +386,6 @@ function envInputs(steps, options) {
 /** @param {NormalizedOptions} options @returns {{ env?: Record<string, string> }} */
 function markerEnv(options) {
   return options.topicMarker === 'golden-reference.md' ? {} : { env: { CHUNKYARD_TOPIC_MARKER: options.topicMarker } };
-}
-
-/** A command-line argument, quoted for the shell Nx runs commands in. @param {string} arg */
-function shellQuote(arg) {
-  return /^[\w./:@=-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -566,7 +533,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
               ['{projectRoot}/_keywords/words.md']
             : ['{projectRoot}/topic-spec.md', `{workspaceRoot}/${cacheDir}.pack`];
       targets[step.target] = {
-        ...runTool(step.after.length === 0 ? 'sources' : step.target, step.tool, args.map((a) => (a === '{projectRoot}' ? dir : a)), options, ctx, step.target === 'spec' ? { packDir: cacheDir } : {}),
+        ...runTool(step.tool, args.map((a) => (a === '{projectRoot}' ? dir : a)), options, ctx, step.target === 'spec' ? { packDir: cacheDir } : {}),
         cache: true,
         inputs: topicInputs(upstreamSteps(step.target), []),
         outputs,
@@ -578,18 +545,38 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   const indexTool = tool(INDEX_TOOL.tool);
   const indexWiring = toolWiring(indexTool);
   indexWiring.implicit.forEach((p) => implicit.add(p));
+  // A folder's index.json over folders below it (a section, the root, a topic holding topics)
+  // reads their index.json, and llms.txt every index.json below the root: outputs of the tasks
+  // they depend on, so functions of what those hash. They hash that (every source under the
+  // folder, every marker, the config, every tool), not the outputs, so that they can run in the
+  // same batch as the tasks below them (see runTool). They rerun on any edit below them, which
+  // costs milliseconds in-process.
+  // Workspace-root globs: Nx gives each file to the deepest project holding it, so a
+  // `{projectRoot}` glob of a section would see none of its topics' files.
+  const below = `{workspaceRoot}/${dir}`;
+  const folderInputs = (/** @type {string[]} */ excluded) =>
+    mergeInputs([
+      [
+        `${below}/**/*.{md,markdown,txt}`,
+        `${below}/**/topic.yaml`,
+        `${below}/**/${options.topicMarker}`,
+        `!${below}/**/topic-spec.md`,
+        `!${below}/**/_chunks/**`,
+        `!${below}/**/_keywords/**`,
+        ...excluded.map((f) => `!${below}/${f}`),
+        `{workspaceRoot}/${options.configFile}`,
+      ],
+      envInputs(STEPS, options),
+      ...[...STEPS.map((s) => tool(s.tool)), indexTool].map((t) => toolWiring(t).inputs),
+      executorInputs(ctx),
+    ]);
+  // The root's llms.txt and llms-full.txt are outputs of a task after its index.json.
+  const rootOutputs = dir === docsRoot ? ['llms.txt', 'llms-full.txt'] : [];
   targets[INDEX_JSON_TARGET] = {
-    ...(childNames.length === 0
-      ? runTool(INDEX_JSON_TARGET, INDEX_TOOL.tool, [dir, '--root', docsRoot], options, ctx)
-      : runCommand(INDEX_TOOL.bin, [dir, '--root', docsRoot], options)),
+    ...runTool(INDEX_TOOL.tool, [dir, '--root', docsRoot], options, ctx),
     cache: true,
-    // A topic's index.json is a function of the topic's whole pipeline (as its steps are); one
-    // over folders below it also reads their index.json (their titles), which are outputs of
-    // the tasks it depends on. A section hashes exactly those, not its children's sources, so
-    // a section reruns only when a child's listing changed.
-    inputs: isTopic
-      ? [...topicInputs(upstreamSteps('spec'), [indexTool]), ...(childNames.length ? [{ dependentTasksOutputFiles: '**/index.json' }] : [])]
-      : mergeInputs([[{ dependentTasksOutputFiles: '**/*' }], envInputs([], options), toolSourceInputs(indexTool)]),
+    // A topic's index.json is a function of the topic's whole pipeline (as its steps are).
+    inputs: isTopic && childNames.length === 0 ? topicInputs(upstreamSteps('spec'), [indexTool]) : folderInputs(rootOutputs),
     outputs: ['{projectRoot}/index.json'],
     dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...indexWiring.dependsOn],
     metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },
@@ -598,34 +585,17 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   if (options.llmsTxt !== false && dir === docsRoot) {
     const { title, summary, full } = options.llmsTxt;
     targets[LLMS_TXT_TARGET] = {
-      ...runCommand(
-        INDEX_TOOL.bin,
+      ...runTool(
+        INDEX_TOOL.tool,
         [dir, '--root', docsRoot, '--llms-txt', ...(full ? ['--llms-full'] : []), ...(title ? ['--llms-title', title] : []), ...(summary ? ['--llms-summary', summary] : [])],
         options,
+        ctx,
       ),
       cache: true,
       // It reads every index.json below the root (llms-full.txt also every chunk file they
-      // link): outputs of every task below, so a function of what all of them hash, which is
-      // every source file under the root (and every marker), the config, and every tool.
-      // Hashing those, not the outputs (`dependentTasksOutputFiles` with `transitive`), spares
-      // a walk of every task's outputs below the root on every run; it reruns on any edit under
-      // the root, as it did, since an edit almost always changes some index.json.
-      inputs: mergeInputs([
-        [
-          `{workspaceRoot}/${docsRoot}/**/*.{md,markdown,txt}`,
-          `{workspaceRoot}/${docsRoot}/**/topic.yaml`,
-          `{workspaceRoot}/${docsRoot}/**/${options.topicMarker}`,
-          `!{workspaceRoot}/${docsRoot}/**/topic-spec.md`,
-          `!{workspaceRoot}/${docsRoot}/**/_chunks/**`,
-          `!{workspaceRoot}/${docsRoot}/**/_keywords/**`,
-          `!{workspaceRoot}/${docsRoot}/llms.txt`,
-          `!{workspaceRoot}/${docsRoot}/llms-full.txt`,
-          `{workspaceRoot}/${options.configFile}`,
-        ],
-        envInputs(STEPS, options),
-        ...[...STEPS.map((s) => tool(s.tool)), indexTool].map((t) => toolWiring(t).inputs),
-        executorInputs(ctx),
-      ]),
+      // link), so it hashes what the root's index.json hashes. It reruns on any edit under the
+      // root, as it did, since an edit almost always changes some index.json.
+      inputs: folderInputs(rootOutputs),
       outputs: ['{projectRoot}/llms.txt', ...(full ? ['{projectRoot}/llms-full.txt'] : [])],
       dependsOn: [INDEX_JSON_TARGET, ...indexWiring.dependsOn],
       metadata: { description: 'index-tool --llms-txt: llms.txt (llmstxt.org) for the docs root, from every index.json' },

@@ -69,7 +69,7 @@ describe('@chunkyard/nx: inferred targets', () => {
 
   it('installed tools: each step runs its tool through the batchable executor and hashes exactly its own package (and so its dependency closure) and the executor\'s', () => {
     const t = topic().targets;
-    expect(t.chunk!.executor).toBe('@chunkyard/nx:sources');
+    expect(t.chunk!.executor).toBe('@chunkyard/nx:tool');
     expect(t.chunk!.options).toEqual({ tool: '@chunkyard/chunking-tool', args: ['docs/libraries/foo', '--config', 'chunkyard.config.yaml'] });
     expect(t.chunk!.inputs).toContainEqual({ externalDependencies: ['@chunkyard/chunking-tool', '@chunkyard/nx'] });
     expect(t.chunk!.inputs).toContain('{workspaceRoot}/chunkyard.config.yaml');
@@ -79,8 +79,8 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(t.keywords!.inputs).not.toContain('{workspaceRoot}/chunkyard.config.yaml');
     expect(t.spec!.dependsOn).toEqual(['chunk', 'keywords']);
     expect(t['index-json']!.options).toEqual({ tool: '@chunkyard/index-tool', args: ['docs/libraries/foo', '--root', 'docs'] });
-    // One executor per stage, so that no batch holds a task and its dependency (plugin.cjs, runTool).
-    expect([t.chunk, t.keywords, t.spec, t['index-json']].map((x) => x!.executor)).toEqual(['@chunkyard/nx:sources', '@chunkyard/nx:sources', '@chunkyard/nx:spec', '@chunkyard/nx:index-json']);
+    // One executor for every step, so that Nx runs the whole pipeline as one batch (plugin.cjs, runTool).
+    expect([t.chunk, t.keywords, t.spec, t['index-json']].map((x) => x!.executor)).toEqual(['@chunkyard/nx:tool', '@chunkyard/nx:tool', '@chunkyard/nx:tool', '@chunkyard/nx:tool']);
     expect(t['index-json']!.dependsOn).toEqual(['spec']);
     // Installed tools are not projects: no build to wait for, no graph edge to a tool.
     expect(topic().implicitDependencies).toEqual([]);
@@ -186,8 +186,8 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(p.targets.chunk!.inputs).toContainEqual({ dependentTasksOutputFiles: '**/*', transitive: true });
     expect(p.targets.chunk!.inputs).toContainEqual({ externalDependencies: [] });
     expect(p.implicitDependencies).toEqual(['chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool']);
-    // Without a package folder the executors keep their package name.
-    expect(p.targets.chunk!.executor).toBe('@chunkyard/nx:sources');
+    // Without a package folder the executor keeps its package name.
+    expect(p.targets.chunk!.executor).toBe('@chunkyard/nx:tool');
   });
 
   it("workspace tools with build inputs: each step hashes its own and earlier tools' build inputs, not their bundles; executors are named by the package folder", () => {
@@ -207,7 +207,7 @@ describe('@chunkyard/nx: inferred targets', () => {
       expect(JSON.stringify(p.targets[target]!.inputs), target).not.toContain('dependentTasksOutputFiles');
     }
     expect(p.targets.chunk!.dependsOn).toEqual([{ projects: ['chunking-tool'], target: 'build' }]);
-    expect([p.targets.chunk, p.targets.spec, p.targets['index-json']].map((x) => x!.executor)).toEqual(['./packages/nx:sources', './packages/nx:spec', './packages/nx:index-json']);
+    expect([p.targets.chunk, p.targets.spec, p.targets['index-json']].map((x) => x!.executor)).toEqual(['./packages/nx:tool', './packages/nx:tool', './packages/nx:tool']);
   });
 
   it('outputs never feed back into inputs', () => {
@@ -237,13 +237,27 @@ describe('@chunkyard/nx: inferred targets', () => {
       { projects: ['docs'], target: 'llms-txt' },
     ]);
     expect(all['docs/a/b/t2']!.targets.index!.executor).toBe('nx:noop');
-    // A leaf topic's index.json batches; an index.json over folders below it must not share a
-    // batch with its children's (plugin.cjs, runTool), so it is the tool's command, as is llms.txt.
-    expect(all['docs/a/b/t2']!.targets['index-json']!.executor).toBe('@chunkyard/nx:index-json');
-    expect(all['docs/a']!.targets['index-json']!.command).toBe('index-tool docs/a --root docs');
-    expect(all['docs/a/t1']!.targets['index-json']!.command).toBe('index-tool docs/a/t1 --root docs');
-    expect(all.docs!.targets['index-json']!.command).toBe('index-tool docs --root docs');
-    expect(all.docs!.targets['llms-txt']!.command).toBe('index-tool docs --root docs --llms-txt');
+    // Every index.json, and llms.txt, runs through the same executor as the topic steps, so one
+    // batch holds the whole pipeline (plugin.cjs, runTool).
+    const run = (t: Target) => ({ executor: t.executor, options: t.options, command: t.command });
+    expect(run(all['docs/a/b/t2']!.targets['index-json']!)).toEqual({ executor: '@chunkyard/nx:tool', options: { tool: '@chunkyard/index-tool', args: ['docs/a/b/t2', '--root', 'docs'] } });
+    expect(run(all['docs/a']!.targets['index-json']!)).toEqual({ executor: '@chunkyard/nx:tool', options: { tool: '@chunkyard/index-tool', args: ['docs/a', '--root', 'docs'] } });
+    expect(all['docs/a/t1']!.targets['index-json']!.options!.args).toEqual(['docs/a/t1', '--root', 'docs']);
+    expect(all.docs!.targets['index-json']!.options!.args).toEqual(['docs', '--root', 'docs']);
+    expect(run(all.docs!.targets['llms-txt']!)).toEqual({ executor: '@chunkyard/nx:tool', options: { tool: '@chunkyard/index-tool', args: ['docs', '--root', 'docs', '--llms-txt'] } });
+    // No index.json hashes its children's outputs (a batch hashes every task before any runs):
+    // a folder's hashes every source below it, the config and every tool instead.
+    // Workspace-root globs: a section's own project holds none of its topics' files.
+    for (const dir of ['docs', 'docs/a', 'docs/a/b', 'docs/a/t1']) {
+      const inputs = all[dir]!.targets['index-json']!.inputs;
+      expect(JSON.stringify(inputs), dir).not.toContain('dependentTasksOutputFiles');
+      expect(JSON.stringify(inputs), dir).not.toContain('{projectRoot}');
+      expect(inputs, dir).toEqual(expect.arrayContaining([`{workspaceRoot}/${dir}/**/*.{md,markdown,txt}`, `{workspaceRoot}/${dir}/**/golden-reference.md`, `!{workspaceRoot}/${dir}/**/_chunks/**`, '{workspaceRoot}/chunkyard.config.yaml']));
+      expect(inputs.at(-1), dir).toEqual({ externalDependencies: ['@chunkyard/chunking-tool', '@chunkyard/index-tool', '@chunkyard/keyword-extractor', '@chunkyard/nx', '@chunkyard/topic-spec'] });
+    }
+    // The root's llms.txt is written after its index.json, so it is no input of it.
+    expect(all.docs!.targets['index-json']!.inputs).toEqual(expect.arrayContaining(['!{workspaceRoot}/docs/llms.txt', '!{workspaceRoot}/docs/llms-full.txt']));
+    expect(JSON.stringify(all['docs/a']!.targets['index-json']!.inputs)).not.toContain('llms.txt');
     // A topic with a topic below it lists it too.
     expect(all['docs/a/t1']!.targets['index-json']!.dependsOn).toEqual(['spec', { projects: ['topic-a-t1-sub'], target: 'index-json' }]);
     expect(all['docs/a']!.implicitDependencies).toEqual(['section-a-b', 'topic-a-t1']);
@@ -252,7 +266,8 @@ describe('@chunkyard/nx: inferred targets', () => {
   it('the root writes llms.txt from every index.json below it; llmsTxt sets its title and summary, or turns it off', () => {
     const root = projects(['docs/a/t/golden-reference.md'], { llmsTxt: { title: "Bob's docs", summary: 'All of them.' } }).docs!;
     const llms = root.targets['llms-txt']!;
-    expect(llms.command).toBe("index-tool docs --root docs --llms-txt --llms-title 'Bob'\\''s docs' --llms-summary 'All of them.'");
+    // Arguments, not a shell line: a title with quotes or spaces reaches the tool as written.
+    expect(llms.options!.args).toEqual(['docs', '--root', 'docs', '--llms-txt', '--llms-title', "Bob's docs", '--llms-summary', 'All of them.']);
     // Every source under the root (what every index.json below is a function of), not the
     // index.json files themselves: no walk of every task's outputs on every run.
     expect(llms.inputs.slice(0, 8)).toEqual([
@@ -280,7 +295,7 @@ describe('@chunkyard/nx: inferred targets', () => {
 
   it('llmsTxt.full also writes llms-full.txt, hashing the chunk files it reads', () => {
     const llms = projects(['docs/a/t/golden-reference.md'], { llmsTxt: { full: true } }).docs!.targets['llms-txt']!;
-    expect(llms.command).toBe('index-tool docs --root docs --llms-txt --llms-full');
+    expect(llms.options!.args).toEqual(['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
     expect(llms.outputs).toEqual(['{projectRoot}/llms.txt', '{projectRoot}/llms-full.txt']);
     // The chunk files are functions of the same sources, config and tools.
     expect(llms.inputs).toContain('{workspaceRoot}/docs/**/*.{md,markdown,txt}');
@@ -301,7 +316,9 @@ describe('@chunkyard/nx: inferred targets', () => {
     });
     expect(all['content/x']!.targets.chunk!.options!.args).toEqual(['content/x', '--config', 'config/chunkyard.yaml']);
     expect(all['site/docs/y']!.targets['index-json']!.options!.args).toEqual(['site/docs/y', '--root', 'site/docs']);
-    expect((all.content!.targets['index-json']! as unknown as { options: unknown }).options).toEqual({ env: { CHUNKYARD_TOPIC_MARKER: 'README.md' } });
+    expect(all.content!.targets['index-json']!.options).toEqual({ tool: '@chunkyard/index-tool', args: ['content', '--root', 'content'], env: { CHUNKYARD_TOPIC_MARKER: 'README.md' } });
+    // A set marker is hashed as a task option and globbed as a source of every folder index.
+    expect(all.content!.targets['index-json']!.inputs).toContain('{workspaceRoot}/content/**/README.md');
     // The tools learn the marker from the task's environment, which Nx hashes with the target.
     expect(all['content/x']!.targets.spec!.options!.env).toEqual({ CHUNKYARD_TOPIC_MARKER: 'README.md' });
     expect('env' in projects(['docs/t/golden-reference.md'])['docs/t']!.targets.chunk!.options!).toBe(false);
