@@ -369,7 +369,8 @@ describe('docs-export', () => {
   it('a --config given is read even without --with-embeddings: a missing or invalid one is exit 2', async () => {
     const missing = await run(['docs', '--format', 'jsonl', '--config', 'no-such.yaml']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(`${join(ws, 'no-such.yaml')}: cannot read config (ENOENT)`);
+    // Issue 15 probe: it was "<file>: cannot read config (ENOENT)", the errno and nothing to do.
+    expect(missing.stderr).toContain(`cannot read config: ${join(ws, 'no-such.yaml')}: no such file or folder (ENOENT); check the path`);
     expect(missing.stdout).toBe('');
     writeFileSync(join(ws, 'bad.yaml'), 'embeddings:\n  dimensions: 1e309\n');
     expect((await run(['docs', '--format', 'jsonl', '--config', 'bad.yaml'])).code).toBe(2);

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { fileKind, folderProblem, guardEnvironment, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { describeFsError, fileKind, folderProblem, guardEnvironment, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -96,7 +96,8 @@ function loadConfig(file: string | null): ChunkyardConfig {
     text = readRegularFile(file).toString('utf8');
   } catch (err) {
     if (err instanceof NotRegularFileError) throw new UsageError(`${file}: cannot read config (${err.kind}, not a regular file)`);
-    throw new UsageError(`${file}: cannot read config (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    // "cannot read config (ENOENT)" named the errno only: the other CLIs' wording says what to do.
+    throw new UsageError(`cannot read config: ${describeFsError(err, file)}`);
   }
   return parseConfig(text, file);
 }

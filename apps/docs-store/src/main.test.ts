@@ -299,7 +299,7 @@ describe('environment errors are messages naming the path', () => {
     expect(c.stderr).toBe(`docs-store: ${join(ws, 'config.pipe')}: cannot read config (a FIFO (named pipe), not a regular file)\n`);
     // Issue 15 probe: a missing --config was "cannot read config (ENOENT)", the errno and nothing to do.
     const missing = await run(['search', 'x', '--config', 'typo.yaml']);
-    expect(missing).toMatchObject({ code: 2, stderr: `docs-store: ${join(ws, 'typo.yaml')}: cannot read config (no such file); check the path given to --config\n` });
+    expect(missing).toMatchObject({ code: 2, stderr: `docs-store: cannot read config: ${join(ws, 'typo.yaml')}: no such file or folder (ENOENT); check the path\n` });
   }, 30_000);
 
   it.runIf(process.platform !== 'win32')('a FIFO or a device is refused at once, and the rest is stored', async () => {

@@ -4,7 +4,7 @@
  * workspace config, and the embedding provider that config names.
  */
 import { existsSync } from 'node:fs';
-import { describeFsError, fileProblem, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+import { describeFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 import { dirname, join, resolve } from 'node:path';
 import { parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
@@ -33,9 +33,8 @@ export function loadWorkspaceConfig(root: string, explicit?: string): { config: 
     text = readRegularFile(file).toString('utf8');
   } catch (err) {
     if (err instanceof NotRegularFileError) throw new UsageError(`${file}: cannot read config (${err.kind}, not a regular file)`);
-    // "cannot read config (ENOENT)" named the errno only: say what it means and what to do.
-    const problem = fileProblem(file);
-    if (problem) throw new UsageError(`${file}: cannot read config (${problem.reason})${problem.problem === 'missing' ? `; check the path${explicit !== undefined ? ' given to --config' : ''}` : ''}`);
+    // "cannot read config (ENOENT)" named the errno only: this is chunking-tool's, topic-spec's
+    // and docs-score's wording, with what it means and what to do.
     throw new UsageError(`cannot read config: ${describeFsError(err, file)}`);
   }
   return { config: parseConfig(text, file), file };
