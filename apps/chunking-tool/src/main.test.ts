@@ -551,6 +551,8 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     const bad = makeTopic('bad', { 'topic.yaml': 'chunking:\n  maxTokens: 64\n' });
     const r = await expectUsage(['--config', config, good, bad], 'minTokens <= targetTokens <= maxTokens', '16/80/64');
     expect(r.stderr).toContain(bad);
+    // Issue 15 probe: the message named the document only, as if it were at fault; it names the settings' files.
+    expect(r.stderr).toContain(`${join(bad, 'golden-reference.md')}: chunking settings (${config} + ${join(bad, 'topic.yaml')} + the defaults): need minTokens <= targetTokens <= maxTokens, got 16/80/64; fix them in ${config} or ${join(bad, 'topic.yaml')}\n`);
     expect(existsSync(join(good, '_chunks'))).toBe(false);
     expect(existsSync(join(bad, '_chunks'))).toBe(false);
   });

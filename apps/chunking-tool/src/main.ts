@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { joinNegativeValues, mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
-import { checkFolderOption, describeFsError, docNameOf, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -69,6 +69,8 @@ interface Job {
   /** A topic's _chunks folder is owned whole; a file's outputs share a folder. */
   ownsDir: boolean;
   options: Partial<ChunkOptions>;
+  /** Where `options` came from, for a message about them: the config files and command-line options that set any. */
+  settingsFrom: string[];
 }
 
 interface Io {
@@ -224,19 +226,23 @@ function planJobs(paths: string[], values: CliValues): Job[] {
     cliOverrides.strategy = values.strategy as StrategyName;
   }
   checkFolderOption('out', values.out);
+  const baseFrom = configPath ? [configPath] : [];
+  const cliFrom = Object.keys(cliOverrides).length > 0 ? ['the command line'] : [];
   const jobs: Job[] = [];
   for (const p of paths) {
     const stat = statOrNull(p);
     if (stat?.isDirectory()) {
       const { config, sources } = topicSettings(p, base);
       const outDir = resolve(values.out ?? join(p, '_chunks'));
+      const topicYaml = join(p, 'topic.yaml');
+      const from = [...baseFrom, ...(entryExists(topicYaml) ? [topicYaml] : []), ...cliFrom];
       for (const name of sources) {
-        jobs.push({ source: join(p, name), file: join(p, name), outDir, ownsDir: values.out === undefined, options: { ...config.chunking, ...cliOverrides } });
+        jobs.push({ source: join(p, name), file: join(p, name), outDir, ownsDir: values.out === undefined, options: { ...config.chunking, ...cliOverrides }, settingsFrom: from });
       }
     } else {
       // Missing files and other problems with one document are reported per document (exit 1).
       const outDir = resolve(values.out ?? join(dirname(p), '_chunks'));
-      jobs.push({ source: p, file: p, outDir, ownsDir: false, options: { ...base.chunking, ...cliOverrides } });
+      jobs.push({ source: p, file: p, outDir, ownsDir: false, options: { ...base.chunking, ...cliOverrides }, settingsFrom: [...baseFrom, ...cliFrom] });
     }
   }
   // Outputs must never land on or beside their sources (stale-file removal would
@@ -257,7 +263,8 @@ function planJobs(paths: string[], values: CliValues): Job[] {
     try {
       resolveOptions(job.options);
     } catch (err) {
-      if (err instanceof ChunkOptionsError) throw new UsageError(`${job.source}: ${err.message}`);
+      // The settings are at fault, not the document: name where they were set (the rest are defaults).
+      if (err instanceof ChunkOptionsError) throw new UsageError(`${job.source}: chunking settings (${[...job.settingsFrom, 'the defaults'].join(' + ')}): ${err.message}; fix them in ${job.settingsFrom.length > 0 ? job.settingsFrom.join(' or ') : 'a chunkyard.config.yaml'}`);
       throw err;
     }
   }
