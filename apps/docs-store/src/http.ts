@@ -15,8 +15,10 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DocStore, StoreEmbedder } from '@chunkyard/store';
-import { checkMessage } from './jsonrpc.js';
+import { checkMessage, type ErrorReply } from './jsonrpc.js';
 import { connectGuarded, createMcpServer } from './mcp.js';
 
 export const MCP_PATH = '/mcp';
@@ -82,14 +84,17 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       } catch (err) {
         return jsonError(res, 400, -32700, `Parse error: ${(err as Error).message}`);
       }
-      // A batch: JSON-RPC answers an empty one with one -32600 and an invalid member with its own
-      // error; the SDK gave 202 and no answer for [], and -32700 ("Parse error") for [1]. A batch
-      // holding an invalid member is not run at all (MCP 2025-06-18 has no batches; the SDK still
-      // takes valid ones, as before), and the answer lists the members' errors.
+      // A batch: JSON-RPC answers an empty one with one -32600 and each invalid member with its own
+      // error; the SDK gave 202 and no answer for [], and -32700 ("Parse error") for [1]. The
+      // valid members still run and get their results in the same answer (JSON-RPC 2.0 section
+      // 6); MCP 2025-06-18 has no batches, but the SDK still takes them, as before.
       if (Array.isArray(parsedBody)) {
         if (parsedBody.length === 0) return jsonError(res, 400, -32600, 'Invalid Request: an empty batch');
-        const errors = parsedBody.map((m) => checkMessage(m)).flatMap((v) => (v.kind === 'reply' ? [v.reply] : []));
-        if (errors.length > 0) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(errors));
+        const verdicts = parsedBody.map((m) => checkMessage(m));
+        const errors = verdicts.flatMap((v) => (v.kind === 'reply' ? [v.reply] : []));
+        const valid = verdicts.flatMap((v) => (v.kind === 'message' ? [v.message] : []));
+        if (errors.length > 0 && valid.length === 0) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(errors));
+        if (errors.length > 0) return answerMixedBatch(req, res, valid, errors);
       } else {
         const verdict = checkMessage(parsedBody);
         if (verdict.kind === 'reply') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(verdict.reply));
@@ -98,13 +103,7 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
         parsedBody = verdict.message;
       }
     }
-    const port = (server.address() as { port: number }).port;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      // JSON replies rather than an SSE stream: every tool answers in one piece.
-      enableJsonResponse: true,
-      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] } : {}),
-    });
+    const transport = new StreamableHTTPServerTransport(transportOptions());
     const mcp = createMcpServer(store, embedder, version);
     res.on('close', () => {
       void transport.close();
@@ -112,6 +111,47 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     });
     await connectGuarded(mcp, transport, options.log);
     await transport.handleRequest(req, res, parsedBody);
+  };
+  /** The SDK transport's options: stateless, JSON replies, loopback Host names only on loopback. */
+  const transportOptions = () => {
+    const port = (server.address() as { port: number }).port;
+    return {
+      sessionIdGenerator: undefined,
+      // JSON replies rather than an SSE stream: every tool answers in one piece.
+      enableJsonResponse: true,
+      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] } : {}),
+    };
+  };
+  /**
+   * A batch with both valid and invalid members: the valid ones go to the SDK as a batch of
+   * their own, through its web-standard transport (which hands back the Response instead of
+   * writing it), and the answer is the SDK's replies followed by the members' errors. A reply
+   * the SDK makes to the request as a whole (406 for the Accept header, 403 for the Host) is
+   * passed on as it is.
+   */
+  const answerMixedBatch = async (req: IncomingMessage, res: ServerResponse, valid: JSONRPCMessage[], errors: ErrorReply[]): Promise<void> => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
+      else if (Array.isArray(value)) headers.set(name, value.join(', '));
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport(transportOptions());
+    const mcp = createMcpServer(store, embedder, version);
+    try {
+      await connectGuarded(mcp, transport, options.log);
+      const answer = await transport.handleRequest(new Request(new URL(req.url ?? MCP_PATH, 'http://127.0.0.1'), { method: 'POST', headers }), { parsedBody: valid });
+      const text = await answer.text();
+      if (answer.status !== 200 && answer.status !== 202) {
+        res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(text);
+        return;
+      }
+      // 202: every valid member was a notification, which gets no reply.
+      const replies: unknown[] = answer.status === 202 || text === '' ? [] : ([] as unknown[]).concat(JSON.parse(text) as unknown);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([...replies, ...errors]));
+    } finally {
+      void transport.close();
+      void mcp.close();
+    }
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {

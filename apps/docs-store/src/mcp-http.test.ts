@@ -206,12 +206,39 @@ describe('the HTTP edge', () => {
     const empty = await post(server.url, '[]', auth);
     expect(empty.status).toBe(400);
     expect(await empty.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } });
-    const bad = await post(server.url, JSON.stringify([1, { jsonrpc: '2.0', id: 12, method: 'ping' }, { jsonrpc: '2.0', id: 13 }]), auth);
-    expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual([
+    const invalidOnly = await post(server.url, JSON.stringify([1, { jsonrpc: '2.0', id: 13 }]), auth);
+    expect(invalidOnly.status).toBe(400);
+    expect(await invalidOnly.json()).toEqual([
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a message must be a JSON object' } },
       { jsonrpc: '2.0', id: 13, error: { code: -32600, message: 'Invalid Request: no "method" (nor "result" or "error")' } },
     ]);
+    // A batch of valid and invalid members: each valid request gets its result, each invalid one
+    // its error (JSON-RPC 2.0 section 6); the valid ones were not run, and only the errors came back.
+    const mixed = await post(
+      server.url,
+      JSON.stringify([
+        1,
+        { jsonrpc: '2.0', id: 12, method: 'ping' },
+        { jsonrpc: '2.0', id: 13 },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 15, method: 'tools/call', params: { name: 'store_stats', arguments: {} } },
+        { jsonrpc: '2.0', id: 16, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } },
+      ]),
+      auth,
+    );
+    expect(mixed.status).toBe(200);
+    const replies = (await mixed.json()) as { id: unknown; result?: { content?: { text: string }[] }; error?: { code: number } }[];
+    const byId = new Map(replies.map((r) => [JSON.stringify(r.id) + (r.error ? `:${r.error.code}` : ''), r]));
+    expect(replies).toHaveLength(5);
+    expect(byId.get('12')).toMatchObject({ jsonrpc: '2.0', id: 12, result: {} });
+    expect(JSON.parse(byId.get('15')!.result!.content![0]!.text)).toMatchObject({ artifacts: expect.any(Number) });
+    expect(byId.get('16:-32602')).toMatchObject({ id: 16, error: { code: -32602 } });
+    expect(byId.get('null:-32600')).toMatchObject({ error: { message: 'Invalid Request: a message must be a JSON object' } });
+    expect(byId.get('13:-32600')).toMatchObject({ error: { message: 'Invalid Request: no "method" (nor "result" or "error")' } });
+    // Only a notification beside the invalid member: nothing but the errors to answer.
+    const noteAndBad = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }, 2]), auth);
+    expect(noteAndBad.status).toBe(200);
+    expect(await noteAndBad.json()).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a message must be a JSON object' } }]);
     // A batch of valid messages is still the SDK's to run (it answers a batch of one unwrapped).
     const good = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', id: 14, method: 'ping' }]), auth);
     expect(await good.json()).toMatchObject({ jsonrpc: '2.0', id: 14, result: {} });
