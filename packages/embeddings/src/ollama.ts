@@ -7,10 +7,12 @@
  * the request's signal and keeps the status and headers of a failed response; that is what
  * timeouts, cancellation and Retry-After need. A client is a few fields, so this is cheap.
  */
-import { Ollama } from 'ollama';
 import { displayUrl, type EmbeddingErrorKind } from './errors.js';
 import { ollamaConnection } from './ollama-host.js';
 import { classifyNetwork, HttpStatusError, MalformedResponseError, retryAfterMs, type Failure, type Transport } from './remote.js';
+
+/** The `ollama` package, loaded on the first request (module loading every tool paid at start-up). */
+let ollamaModule: typeof import('ollama') | null = null;
 
 export const OLLAMA_DEFAULT_MODEL = 'mxbai-embed-large';
 export const OLLAMA_DEFAULT_HOST = 'http://127.0.0.1:11434';
@@ -54,6 +56,7 @@ export class OllamaTransport implements Transport {
       if (!res.ok) throw new HttpStatusError(res.status, res.headers, errorText(await res.text().catch(() => '')));
       return res;
     };
+    const { Ollama } = (ollamaModule ??= await import('ollama'));
     const client = new Ollama({ host: this.#host, fetch: fetchWithSignal, headers: this.#headers });
     const { model, dimensions } = this.options;
     // Ollama truncates to `dimensions` for models that support it; servers that do not ignore

@@ -9,13 +9,24 @@
  * would come back as garbage. Asking explicitly hands us the body as sent, and we decode
  * either form.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import { classifyNetwork, MalformedResponseError, retryAfterMs, rootMessage, type Failure, type Transport } from './remote.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
 /** The `openai` package's own default, spelled out so that it never reads process.env itself. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * The `openai` package, loaded on the first request: it is about 0.1 s of module loading, which
+ * every tool that bundles this provider (topic-spec, index-tool, docs-query…) paid at start-up,
+ * and each Nx batch thread once per tool, whatever provider the config named.
+ */
+type OpenAIModule = typeof import('openai');
+let openaiModule: OpenAIModule | null = null;
+async function loadOpenAI(): Promise<OpenAIModule> {
+  return (openaiModule ??= await import('openai'));
+}
 
 /** Little-endian float32s in base64 → Float32Array; null when the byte count is not a multiple of 4. */
 export function decodeBase64Floats(b64: string): Float32Array | null {
@@ -57,9 +68,10 @@ export class OpenAITransport implements Transport {
     }
   }
 
-  #getClient(): OpenAI {
+  async #getClient(): Promise<OpenAI> {
     this.beforeRequest();
-    this.#client ??= new OpenAI({
+    const { default: OpenAIClient } = await loadOpenAI();
+    this.#client ??= new OpenAIClient({
       apiKey: this.options.apiKey ?? '',
       baseURL: this.options.baseURL,
       organization: this.options.organization ?? null,
@@ -72,7 +84,7 @@ export class OpenAITransport implements Transport {
 
   async send(texts: string[], signal: AbortSignal): Promise<unknown[]> {
     const { model, dimensions } = this.options;
-    const res: unknown = await this.#getClient().embeddings.create(
+    const res: unknown = await (await this.#getClient()).embeddings.create(
       // text-embedding-3-* shorten to `dimensions` on request; other models may reject it, which
       // is why it is only sent when configured.
       { model, input: texts, encoding_format: 'base64', ...(dimensions !== null ? { dimensions } : {}) },
@@ -101,9 +113,11 @@ export class OpenAITransport implements Transport {
   }
 
   classify(err: unknown): Failure {
-    if (err instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
-    if (err instanceof APIConnectionError) return classifyNetwork(err) ?? { kind: 'unreachable', code: 'fetch failed', detail: rootMessage(err) };
-    if (err instanceof APIError && typeof err.status === 'number') {
+    // The library's errors exist only once a request loaded it (and only a request fails).
+    const { APIConnectionError, APIConnectionTimeoutError, APIError } = openaiModule ?? {};
+    if (APIConnectionTimeoutError && err instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
+    if (APIConnectionError && err instanceof APIConnectionError) return classifyNetwork(err) ?? { kind: 'unreachable', code: 'fetch failed', detail: rootMessage(err) };
+    if (APIError && err instanceof APIError && typeof err.status === 'number') {
       const body = err.error as { message?: unknown } | undefined;
       const detail = typeof body?.message === 'string' ? body.message : err.message;
       return { kind: 'http', status: err.status, detail, retryAfterMs: retryAfterMs(err.headers) };

@@ -4,7 +4,7 @@
  * nothing looks hung: there a plain line goes out every few seconds, and a run shorter than
  * that prints none (the CLIs print their own one-line summaries).
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 
 export interface ProgressReporter {
   update(done: number): void;
@@ -46,6 +46,8 @@ export function progressReporter(
   env: Record<string, string | undefined> = process.env,
 ): ProgressReporter {
   if (!stream.isTTY || env.CI) return plainProgress(total, label, stream);
+  // Loaded only for a terminal: the tools that import this module start without it.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
   const bar = new cliProgress.SingleBar(
     {
       stream,
