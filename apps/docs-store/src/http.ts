@@ -2,9 +2,10 @@
  * `docs-store mcp --http`: the same MCP server over the SDK's Streamable HTTP transport.
  *
  * Stateless: each POST to /mcp gets its own McpServer and transport, so no session state
- * lives in this process (the store is the state) and a restart loses nothing. The SDK then
- * answers GET and DELETE with 405, which the spec allows for a server that offers no
- * server-initiated stream.
+ * lives in this process (the store is the state) and a restart loses nothing. GET and DELETE
+ * are answered 405 here, which the spec allows for a server that offers no server-initiated
+ * stream and no sessions: the SDK's stateless transport opened an SSE stream for a GET that
+ * nothing ever wrote to and that stayed open until the client left, and answered DELETE 200.
  *
  * Loopback by default. With a bearer token (--token, or DOCS_STORE_MCP_TOKEN), a request
  * without `Authorization: Bearer <token>` gets 401 before any MCP handling. On loopback the
@@ -71,6 +72,9 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     if (path !== MCP_PATH) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
     if (options.token !== undefined && !tokenMatches(req.headers.authorization, options.token)) {
       return jsonError(res, 401, -32001, 'Unauthorized: send "Authorization: Bearer <token>"', { 'www-authenticate': 'Bearer realm="docs-store"' });
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      return jsonError(res, 405, -32000, `Method not allowed: ${req.method} (this server is stateless and sends no stream of its own; POST messages to ${MCP_PATH})`, { allow: 'POST' });
     }
     // The SDK answers any body that is not a valid message with -32700, where JSON-RPC says
     // -32600 (an invalid request object) or -32602: a single JSON message goes through the

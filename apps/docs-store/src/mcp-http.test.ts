@@ -244,6 +244,18 @@ describe('the HTTP edge', () => {
     expect(await good.json()).toMatchObject({ jsonrpc: '2.0', id: 14, result: {} });
   });
 
+  it('GET and DELETE are 405 at once, as the README says (issue 15 probe)', async () => {
+    // The SDK's stateless transport opened an event stream for GET that nothing wrote to and
+    // that stayed open until the client left (the signal ends such a wait), and answered DELETE 200.
+    const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json, text/event-stream' };
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(server.url, { method, headers, signal: AbortSignal.timeout(5000) });
+      expect(r.status, method).toBe(405);
+      expect(r.headers.get('allow')).toBe('POST');
+      expect(await r.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining(`Method not allowed: ${method}`) } });
+    }
+  });
+
   it('refuses a foreign Host header on loopback (DNS rebinding) and serves only /mcp', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(server.url);
