@@ -184,13 +184,39 @@ describe('index-tool', () => {
     expect((await run([join(docs, t), '--root', docs])).code).toBe(0);
   });
 
+  it('refuses the filesystem root as the docs root, and writes nothing (review leftover c)', async () => {
+    // It was accepted: topic "tmp/…/docs/deployment/native-aot", its links under "/tmp/…", which
+    // no server of the docs answers; `--root / /` would walk the whole disk for topics.
+    const topic = join(docs, 'deployment/native-aot');
+    await run([topic, '--root', docs]);
+    const before = readFileSync(join(topic, 'index.json'), 'utf8');
+    for (const args of [[topic, '--root', '/'], ['/', '--root', '/'], ['/', '--root', '/', '--llms-txt']]) {
+      const r = await run(args);
+      expect(r, args.join(' ')).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr).toContain('index-tool: --root /: the filesystem root cannot be the docs root (ids and links would carry the absolute path of every topic); give the folder the docs are served from, e.g. --root docs\n');
+    }
+    expect(readFileSync(join(topic, 'index.json'), 'utf8')).toBe(before);
+    expect(existsSync('/index.json')).toBe(false);
+    // Without --root, a missing default root says it was the default.
+    const cwd = process.cwd();
+    mkdirSync(join(root, 'elsewhere'), { recursive: true });
+    process.chdir(join(root, 'elsewhere'));
+    try {
+      const r = await run([topic]);
+      expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--root docs: no such folder (the default root; give --root DOCS_DIR)') });
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it('refuses folders outside the root or without topics, and unknown options, with exit 2', async () => {
     const empty = join(docs, 'empty');
     mkdirSync(empty, { recursive: true });
     for (const [args, msg] of [
       [[empty, '--root', docs], 'neither a topic'],
       [[REPO, '--root', docs], 'outside the docs root'],
-      [[docs, '--root', join(root, 'nope')], 'not a folder'],
+      [[docs, '--root', join(root, 'nope')], `--root ${join(root, 'nope')}: no such folder\n`],
+      [[docs, '--root', join(docs, 'index.json')], 'not a folder (a regular file)'],
       [[docs, '--bogus'], "Unknown option '--bogus'"],
       [[], 'no topic or section folder given'],
     ] as const) {

@@ -5,7 +5,7 @@
  *   index-tool <topic-or-section-dir ...> [--root DOCS_DIR] [--json]
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
@@ -13,7 +13,7 @@ import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { describeFsError, entryExists, guardEnvironment, isFsError, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, entryExists, folderProblem, guardEnvironment, isFsError, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 const SPEC_FILE = 'topic-spec.md';
 const INDEX_FILE = 'index.json';
@@ -36,7 +36,8 @@ titled from their own index.json (build those first). _links.self and _links.par
 URLs relative to the served docs root; chunk hrefs are relative to the index.json.
 
 Options:
-  --root DIR    the docs root, served as / (default: docs)
+  --root DIR    the docs root, served as / (default: docs); a folder, not the
+                filesystem root (ids and links would carry absolute paths)
   --llms-txt    instead: write <root>/llms.txt (llmstxt.org) from the built index.json
                 files: an H1 title, a summary, and every topic's markdown with the first
                 sentence of its first chunk; give the root as the only folder
@@ -50,7 +51,8 @@ Options:
 
 Exit status: 0 success; 1 a folder failed (missing or malformed ${SPEC_FILE}, one whose
 prompt hashes are of another SimHash version, a child without index.json): its previous index.json is left as it was, the others are written;
-2 usage error (unknown option, a folder outside the root or without topics; nothing written).
+2 usage error (unknown option, a root that is missing or /, a folder outside the root or
+without topics; nothing written).
 `;
 
 export interface IndexSummary {
@@ -85,7 +87,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   let root: string;
   try {
     const options = {
-      root: { type: 'string', default: 'docs' },
+      // No parseArgs default: whether --root was given changes the message of a missing root.
+      root: { type: 'string' },
       'llms-txt': { type: 'boolean', default: false },
       'llms-full': { type: 'boolean', default: false },
       'llms-title': { type: 'string' },
@@ -100,7 +103,8 @@ async function run(argv: string[], io: Io): Promise<number> {
       strict: true,
       options,
     });
-    values = parsed.values as typeof values;
+    const rootGiven = parsed.values.root !== undefined;
+    values = { ...parsed.values, root: parsed.values.root ?? 'docs' } as typeof values;
     if (values.help) {
       io.stdout(HELP);
       return 0;
@@ -120,7 +124,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       if (parsed.positionals.length !== 1 || resolve(parsed.positionals[0]!) !== root) {
         throw new UsageError(`--llms-txt writes llms.txt for the docs root: give the root (${values.root}) as the only folder`);
       }
-      if (!statOrNull(root)?.isDirectory()) throw new UsageError(`--root ${values.root}: not a folder`);
+      checkRoot(root, values.root, rootGiven);
       try {
         const { out, full, topics } = writeLlmsTxt(root, { title: values['llms-title'], summary: values['llms-summary'], full: values['llms-full'] });
         const written = [out, ...(full !== undefined ? [full] : [])].map((f) => relative(process.cwd(), f));
@@ -136,7 +140,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         return 1;
       }
     }
-    if (!statOrNull(root)?.isDirectory()) throw new UsageError(`--root ${values.root}: not a folder`);
+    checkRoot(root, values.root, rootGiven);
     jobs = parsed.positionals.map((p) => planJob(p, root));
   } catch (err) {
     if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
@@ -204,6 +208,20 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
   }
   return errors.length ? 1 : 0;
+}
+
+/**
+ * The docs root must be a folder, and not the filesystem root: served as /, `--root /` made
+ * every id and link carry the folder's absolute path (topic "tmp/ws/docs/x", href
+ * "/tmp/ws/docs/x/index.json"), which no server of the docs answers, and `index-tool --root / /`
+ * would walk the whole disk looking for topics. A user giving / means the docs folder.
+ */
+function checkRoot(root: string, shown: string, explicit: boolean): void {
+  const problem = folderProblem(root);
+  if (problem) throw new UsageError(`--root ${shown}: ${problem.reason}${explicit ? '' : ' (the default root; give --root DOCS_DIR)'}`);
+  if (dirname(root) === root) {
+    throw new UsageError(`--root ${shown}: the filesystem root cannot be the docs root (ids and links would carry the absolute path of every topic); give the folder the docs are served from, e.g. --root docs`);
+  }
 }
 
 function planJob(dir: string, root: string): Job {
