@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
-import { blockMinima, pack, rangeMin, runText } from './pack.js';
-import type { HeadingRef, Piece } from './pieces.js';
+import { blockMinima, budgetOf, pack, rangeMin, runText, tokensOf, type PackContext } from './pack.js';
+import type { DraftChunk, HeadingRef, Piece } from './pieces.js';
 import { documentBlocks, opensTechnicalBaseline } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
 import { countTokens, TokenIndex } from './tokens.js';
@@ -37,6 +37,113 @@ describe('pack', () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+/**
+ * pack's rules restated over arrays of pieces, each count and budget taken afresh (tokensOf,
+ * budgetOf): what pack's typed-array runs must give, run for run.
+ */
+function referencePack(pieces: Piece[], ctx: PackContext): { from: number; to: number }[] {
+  const tok = (from: number, to: number): number => tokensOf(pieces.slice(from, to), ctx);
+  const bud = (from: number, to: number): number => budgetOf(pieces.slice(from, to), ctx);
+  const isHeading = (k: number): boolean => pieces[k]!.unit.type === 'heading' && !pieces[k]!.splitUnit;
+  const allHeadings = (from: number, to: number): boolean => pieces.slice(from, to).every((_, j) => isHeading(from + j));
+  const opens = (k: number): boolean => ctx.opensChunk !== undefined && isHeading(k) && ctx.opensChunk(pieces[k]!);
+  const opensRun = (from: number, to: number): boolean => {
+    for (let k = from; k < to; k++) {
+      if (opens(k)) return true;
+      if (!isHeading(k)) return false;
+    }
+    return false;
+  };
+  const sectionEnd = (i: number): number => {
+    let k = i + 1;
+    while (k < pieces.length && !isHeading(k)) k++;
+    return k;
+  };
+  const runs: { from: number; to: number }[] = [];
+  let cur: { from: number; to: number } | null = null;
+  for (let i = 0; i < pieces.length; i++) {
+    if (cur) {
+      const joined = tok(cur.from, i + 1);
+      const own = tok(cur.from, cur.to);
+      const close =
+        (opens(i) && !allHeadings(cur.from, cur.to)) ||
+        joined > Math.min(bud(cur.from, cur.to), ctx.budget(pieces[i]!.path)) ||
+        (!isHeading(cur.to - 1) &&
+          own >= ctx.minTokens &&
+          (isHeading(i) ? tok(cur.from, sectionEnd(i)) > ctx.targetTokens : joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - own));
+      if (close) {
+        let lastNonHeading = -1;
+        for (let k = cur.from; k < cur.to; k++) if (!isHeading(k)) lastNonHeading = k;
+        const cut = Math.max(cur.from + 1, lastNonHeading + 1);
+        runs.push({ from: cur.from, to: cut });
+        const carried: { from: number; to: number } | null = cut < cur.to ? { from: cut, to: cur.to } : null;
+        cur = carried;
+        if (carried && tok(carried.from, i + 1) > Math.min(bud(carried.from, carried.to), ctx.budget(pieces[i]!.path))) {
+          runs.push(carried);
+          cur = null;
+        }
+      }
+    }
+    if (cur) cur.to = i + 1;
+    else cur = { from: i, to: i + 1 };
+  }
+  if (cur) runs.push(cur);
+  const done: { from: number; to: number }[] = [];
+  let k = 0;
+  let run = runs[k++];
+  while (run) {
+    if (done.length + 1 + (runs.length - k) > 1 && tok(run.from, run.to) < ctx.minTokens) {
+      const next = runs[k];
+      if (next && !(opensRun(next.from, next.to) && !allHeadings(run.from, run.to)) && tok(run.from, next.to) <= bud(run.from, next.to)) {
+        run = { from: run.from, to: next.to };
+        k++;
+        continue;
+      }
+      const prev = done[done.length - 1];
+      if (prev && !opensRun(run.from, run.to) && tok(prev.from, run.to) <= bud(prev.from, run.to)) {
+        done.pop();
+        run = { from: prev.from, to: run.to };
+        continue;
+      }
+    }
+    done.push(run);
+    run = runs[k++];
+  }
+  return done;
+}
+
+describe('pack against its rules restated', () => {
+  const tinyHeading = fc.nat(99).map((n) => `# h${n}`);
+  const longToken = fc.integer({ min: 20, max: 400 }).map((n) => 'q'.repeat(n));
+  const wideRow = fc.integer({ min: 2, max: 40 }).map((n) => {
+    const cells = Array.from({ length: n }, (_, c) => `c${c}`);
+    return `| ${cells.join(' | ')} |\n|${' --- |'.repeat(n)}\n| ${cells.join(' | ')} |`;
+  });
+  const hostile = fc
+    .array(
+      fc.oneof({ weight: 6, arbitrary: tinyHeading }, { weight: 3, arbitrary: heading }, { weight: 2, arbitrary: paragraph }, { weight: 1, arbitrary: fence }, { weight: 1, arbitrary: longToken }, { weight: 1, arbitrary: wideRow }),
+      { minLength: 1, maxLength: 120 },
+    )
+    .map((b) => `${b.join('\n\n')}\n`);
+  it('gives the same runs, each with its exact count, on tiny headings, long tokens, wide rows and tiny caps', () => {
+    fc.assert(
+      fc.property(hostile, fc.integer({ min: 4, max: 120 }), fc.integer({ min: 0, max: 80 }), fc.boolean(), (source, cap, min, forced) => {
+        const { blocks, lines } = documentBlocks(source, 'fast');
+        const tokens = new TokenIndex(source);
+        const budget = (path: HeadingRef[]): number => Math.max(4, cap - (path.reduce((n, h) => n + h.text.length, 0) % 7));
+        const pieces = splitOversized(toUnits(blocks), { source, lines, tokens, target: cap, budget });
+        const ctx: PackContext = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, ...(forced ? { opensChunk: opensTechnicalBaseline } : {}) };
+        const drafts: DraftChunk[] = pack(pieces, ctx);
+        const expected = referencePack(pieces, ctx);
+        let at = 0;
+        expect(drafts.map((d) => { const r = { from: at, to: at + d.pieces.length }; at = r.to; return r; })).toEqual(expected);
+        for (const d of drafts) expect(d.tokens).toBe(countTokens(runText(d.pieces, source)));
+      }),
+      { numRuns: 300 },
     );
   });
 });
