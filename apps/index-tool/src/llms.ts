@@ -21,11 +21,48 @@ function readIndex(file: string): IndexJson {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new LlmsError(`${file}: missing; build the indexes first (nx run-many -t index)`);
     throw err;
   }
+  let json: unknown;
   try {
-    return JSON.parse(text) as IndexJson;
+    json = JSON.parse(text);
   } catch (err) {
     throw new LlmsError(`${file}: not valid JSON (${(err as Error).message}); rebuild it with index-tool`);
   }
+  return checkIndex(json, file);
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A relative path of plain names: `a/b`, never `..`, `.`, empty parts or a leading slash. */
+const isInnerPath = (v: unknown): v is string => typeof v === 'string' && v !== '' && v.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+
+/**
+ * The fields llms.txt reads, checked: a null, a list or an index without `_embedded` was a
+ * TypeError with a stack trace, and a child id or chunk href with `..` was read from outside
+ * the docs root (an index.json is our output, but a hand-edited or corrupt one is input).
+ */
+function checkIndex(json: unknown, file: string): IndexJson {
+  const bad = (what: string) => new LlmsError(`${file}: ${what}; rebuild it with index-tool`);
+  if (!isObj(json)) throw bad('not an index.json object');
+  if (typeof json.title !== 'string') throw bad('"title" is not a string');
+  if (json.kind !== 'topic' && json.kind !== 'section') throw bad('"kind" is neither "topic" nor "section"');
+  if (json.description !== undefined && typeof json.description !== 'string') throw bad('"description" is not a string');
+  const embedded = json._embedded;
+  if (!isObj(embedded) || !Array.isArray(embedded.topics)) throw bad('"_embedded.topics" is not a list');
+  embedded.topics.forEach((t: unknown, i) => {
+    if (!isObj(t) || !isInnerPath(t.id)) throw bad(`_embedded.topics[${i}].id is not a folder path below the docs root`);
+  });
+  if (json.kind === 'topic' && embedded.chunks !== undefined) {
+    if (!isObj(embedded.chunks)) throw bad('"_embedded.chunks" is not an object');
+    for (const [doc, g] of Object.entries(embedded.chunks)) {
+      const where = `_embedded.chunks.${doc}`;
+      if (!isObj(g) || typeof g.source !== 'string' || !Number.isInteger(g.count) || !Array.isArray(g.stripe_order) || !Array.isArray(g.items)) {
+        throw bad(`${where} lacks its source, count, stripe_order or items`);
+      }
+      g.items.forEach((item: unknown, i) => {
+        if (!isObj(item) || !Number.isInteger(item.index) || !isInnerPath(item.href)) throw bad(`${where}.items[${i}] is not { index, href } with href below the topic`);
+      });
+    }
+  }
+  return json as unknown as IndexJson;
 }
 
 export interface LlmsOptions {

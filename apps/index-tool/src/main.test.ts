@@ -152,6 +152,32 @@ describe('index-tool', () => {
     rmSync(bare, { recursive: true, force: true });
   });
 
+  it('--llms-txt names a malformed index.json and what is wrong, and reads nothing outside the root (issue 15 probe)', async () => {
+    // null, [] or an index without _embedded was a TypeError with a stack trace; a child id or a
+    // chunk href with .. was read from outside the docs root.
+    const bare = mkdtempSync(join(tmpdir(), 'chunkyard-llms-'));
+    const self = { self: { href: '/index.json' } };
+    const topic = (items: unknown) => ({ id: 't', kind: 'topic', title: 'T', _links: self, _embedded: { topics: [], chunks: { d: { source: 'd.md', count: 1, stripe_order: [0], items } } } });
+    mkdirSync(join(bare, 't'));
+    for (const [root, child, problem] of [
+      ['null', null, 'not an index.json object'],
+      ['[]', null, 'not an index.json object'],
+      [JSON.stringify({ id: '', kind: 'section', title: 'x', _links: self }), null, '"_embedded.topics" is not a list'],
+      [JSON.stringify({ id: '', kind: 'section', title: 'x', _links: self, _embedded: { topics: 'x' } }), null, '"_embedded.topics" is not a list'],
+      [JSON.stringify({ id: '', kind: 'section', title: 'x', _links: self, _embedded: { topics: [{ id: '../../etc' }] } }), null, '_embedded.topics[0].id is not a folder path below the docs root'],
+      [JSON.stringify({ id: '', kind: 'section', title: 7, _links: self, _embedded: { topics: [] } }), null, '"title" is not a string'],
+      [JSON.stringify({ id: '', kind: 'section', title: 'x', _links: self, _embedded: { topics: [{ id: 't' }] } }), topic([{ index: 0, href: '../../../etc/passwd' }]), '_embedded.chunks.d.items[0] is not { index, href } with href below the topic'],
+    ] as const) {
+      writeFileSync(join(bare, 'index.json'), root);
+      if (child) writeFileSync(join(bare, 't/index.json'), JSON.stringify(child));
+      const r = await run([bare, '--root', bare, '--llms-txt', '--llms-full']);
+      const file = join(bare, child ? 't/index.json' : 'index.json');
+      expect(r, root).toEqual({ code: 1, stdout: '', stderr: `index-tool: ${file}: ${problem}; rebuild it with index-tool\n` });
+    }
+    expect(existsSync(join(bare, 'llms.txt'))).toBe(false);
+    rmSync(bare, { recursive: true, force: true });
+  });
+
   it('keeps the previous index.json when topic-spec.md is broken, naming the file', async () => {
     const t = TOPICS[2]!;
     expect((await run([join(docs, t), '--root', docs])).code).toBe(0);
