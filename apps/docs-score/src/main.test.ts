@@ -63,6 +63,17 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('docs-score on a clean build', () => {
+  it('scores a topic reached twice once: given twice, or as a topic and within its docs folder (issue 15 probe)', async () => {
+    const once = await json([pristine]);
+    const t = join(pristine, TOPICS[0]!);
+    for (const argv of [[pristine, pristine], [t, pristine], [pristine, t, `${t}/`]]) {
+      const twice = await json(argv);
+      expect(twice.result.topics, argv.join(' ')).toHaveLength(once.result.topics.length);
+      // Every tally as with the folder once: they were doubled, "2 topic(s)" for one topic given twice.
+      expect(twice.result.checks.tallies, argv.join(' ')).toEqual(once.result.checks.tallies);
+    }
+  });
+
   it('passes every check on a docs tree, with PIS 100 and every href checked', async () => {
     const { code, result } = await json([pristine]);
     expect(result.checks.findings).toEqual([]);

@@ -4,7 +4,7 @@
  *
  *   docs-score <topic-dir | docs-dir ...> [--qa] [--questions FILE.csv] [--json]
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -253,8 +253,24 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
   const graphs: GraphReport[] = [];
   const loaded: { id: string; topic: NonNullable<ReturnType<typeof loadTopic>> }[] = [];
   const topicDirs: string[] = [];
+  // A topic reached twice (given twice, or as a topic and within a docs folder given too) is
+  // scored once: it was checked and counted twice ("2 topic(s)", every tally doubled), and its
+  // questions asked twice. The same holds for an index.json.
+  const seen = new Set<string>();
+  const firstTime = (p: string): boolean => {
+    let key = resolve(p);
+    try {
+      key = realpathSync(p);
+    } catch {
+      // unreadable: its own check reports it
+    }
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
   for (const target of targets) {
     for (const dir of target.topics) {
+      if (!firstTime(dir)) continue;
       topicDirs.push(dir);
       const topic = loadTopic(dir);
       if (!topic || topic.documents.length === 0) {
@@ -266,7 +282,7 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
       checkUniqueIds(topic, tally);
       loaded.push({ id: topicId(target, dir), topic });
     }
-    checkIndexes(loadIndexes(target.indexes), (f) => existsSync(f), tally);
+    checkIndexes(loadIndexes(target.indexes.filter(firstTime)), (f) => existsSync(f), tally);
   }
   const checks = report(tally, graphs);
 
