@@ -207,9 +207,20 @@ export class StrictStdioServerTransport implements Transport {
 
   private readonly onError = (err: Error): void => this.onerror?.(err);
 
+  /**
+   * A client that closes its end of stdout (it exited, or `| head` had enough) makes the next
+   * write fail with EPIPE. Unheard, that 'error' event was an uncaught exception with a stack
+   * trace; the client is gone, so the transport closes as when stdin ends.
+   */
+  private readonly onOutError = (err: NodeJS.ErrnoException): void => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' || err.code === 'ECONNRESET') void this.close();
+    else this.onerror?.(err);
+  };
+
   async start(): Promise<void> {
     this.stdin.on('data', this.onData);
     this.stdin.on('error', this.onError);
+    this.stdout.on('error', this.onOutError);
   }
 
   private handle(line: string): void {
@@ -227,6 +238,8 @@ export class StrictStdioServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
+      // After the client left nothing can be delivered: drop the reply rather than write into a closed pipe.
+      if (this.closed) return resolve();
       if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.stdout.once('drain', () => resolve());
     });

@@ -3,8 +3,8 @@
 // its stdin, and read its stdout line by line. After each frame a `ping` sentinel with a
 // fresh id is written; everything that arrives before the sentinel's reply is the answer
 // to that frame, so "no reply" is observed, not waited for until a timeout.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -149,4 +149,19 @@ describe('what gets no reply, and what still works', () => {
     expect(bad).toMatchObject({ id: 21, result: { isError: true } });
     expect(child.exitCode).toBeNull();
   });
+});
+
+describe('a client that closes stdout', () => {
+  it.runIf(process.platform !== 'win32')('stops the server quietly, exit 0 (issue 15 probe: EPIPE was an uncaught error with a stack trace)', () => {
+    // `| head -c 10` closes the pipe after the first bytes; the replies after that hit EPIPE.
+    const frames = [
+      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+      ...Array.from({ length: 200 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'ping' })),
+    ].join('\n');
+    const script = `"${process.execPath}" "${BIN}" mcp 2>"${join(ws, 'mcp.err')}" | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    const r = spawnSync('bash', ['-c', script], { cwd: ws, input: `${frames}\n`, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+    const err = readFileSync(join(ws, 'mcp.err'), 'utf8');
+    expect(r.stdout.trim(), err).toBe('0');
+    expect(err).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
+  }, 40_000);
 });
