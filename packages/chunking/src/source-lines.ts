@@ -11,7 +11,8 @@ import type { ChunkRecord } from './types.js';
 
 /** Sets `source` on every record, in place. `lines` must be the line table of `source`. */
 export function attachSourceLines(chunks: ChunkRecord[], source: string, sourceFile: string, lines: LineTable = lineTable(source)): void {
-  for (const c of chunks) {
+  for (let k = 0; k < chunks.length; k++) {
+    const c = chunks[k]!;
     const { charStart, charEnd } = c.sourcePosition;
     const startLine = lineOf(lines, charStart) + 1;
     // The last character of the range; an empty range ends on the line it starts on.

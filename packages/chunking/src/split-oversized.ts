@@ -45,7 +45,9 @@ function isAtomic(block: Block): boolean {
 
 export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
   const pieces: Piece[] = [];
-  for (const unit of units) {
+  // Indexed loops: a `for…of` allocated an iterator result per unit (issue 15).
+  for (let u = 0; u < units.length; u++) {
+    const unit = units[u]!;
     const { block } = unit;
     const tokens = ctx.tokens.count(block.start, block.end);
     const cap = ctx.budget(unit.path);
@@ -54,7 +56,9 @@ export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
       continue;
     }
     const limit = Math.min(ctx.target, cap);
-    for (const part of splitBlock(block, block.start, limit, cap, ctx, true)) {
+    const parts = splitBlock(block, block.start, limit, cap, ctx, true);
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k]!;
       pieces.push({ start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, path: unit.path, types: unit.types });
     }
   }

@@ -38,7 +38,8 @@ export interface ValidateOptions {
 function atomicBlocks(blocks: readonly Block[]): Block[] {
   const out: Block[] = [];
   const walk = (bs: readonly Block[]): void => {
-    for (const b of bs) {
+    for (let k = 0; k < bs.length; k++) {
+      const b = bs[k]!;
       if (b.type === 'code' || b.type === 'table') out.push(b);
       else if (b.children) walk(b.children);
     }
