@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, lineMarks, parsedPlainText, plainText, setInterruptSkipForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, lineMarks, parsedPlainText, plainText, setCodeWithoutTextForTests, setInterruptSkipForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 describe('plainText shortcut', () => {
@@ -92,6 +92,34 @@ describe('paragraph interruption shortcut', () => {
           expect(fast).toEqual(fastBlocks(text).blocks);
         } finally {
           setInterruptSkipForTests(true);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('fence and indented code rules without the code text', () => {
+  // Fences of both markers and several lengths, closing or not, indented, inside lists and
+  // quotes, with tabs, lazy lines, info strings (a backtick in a backtick fence's info makes it
+  // no fence) and the lines that end a fence early (less indented container content).
+  const start = fc.constantFrom('', ' ', '   ', '    ', '     ', '\t', '\t\t', '> ', '>', '- ', '  ', '1. ', '   > ');
+  const body = fc.constantFrom(
+    '```', '````', '``', '~~~', '~~~~', '```js', '``` a`b', '~~~ x`y', '```  ', '~~~ \t', 'code', 'a = 1', '', ' ', '#x', '- item',
+    '> q', '<div>', '---', 'text', '\tindented', '```\t', '~~~~~ more',
+  );
+  const line = fc.tuple(start, body).map(([a, b]) => a + b);
+  const doc = fc.array(line, { maxLength: 30 }).map((lines) => lines.join('\n'));
+
+  it("gives the blocks markdown-it's own rules give", () => {
+    fc.assert(
+      fc.property(doc, (text) => {
+        const fast = fastBlocks(text).blocks;
+        setCodeWithoutTextForTests(false);
+        try {
+          expect(fast).toEqual(fastBlocks(text).blocks);
+        } finally {
+          setCodeWithoutTextForTests(true);
         }
       }),
       { numRuns: 3000 },

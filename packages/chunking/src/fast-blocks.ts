@@ -124,6 +124,86 @@ function lheadingSkipping(state: StateBlock, startLine: number, endLine: number)
 }
 md.block.ruler.at('lheading', lheadingSkipping);
 
+/**
+ * markdown-it 15.0.3's fence rule, less the block's text: it joined the code's lines into
+ * `content` (state.getLines, a slice per line), which nothing here reads (a code block is a
+ * range of the source; toBlock reads `info` only), and code-heavy docs are mostly fences.
+ * The line logic is markdown-it's own; its `alt` list is markdown-it's, since `at` resets it.
+ */
+function fenceWithoutText(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
+  let max = state.eMarks[startLine]!;
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  if (pos + 3 > max) return false;
+  const marker = state.src.charCodeAt(pos);
+  if (marker !== 0x7e && marker !== 0x60) return false;
+  let mem = pos;
+  pos = state.skipChars(pos, marker);
+  const len = pos - mem;
+  if (len < 3) return false;
+  const markup = state.src.slice(mem, pos);
+  const params = state.src.slice(pos, max);
+  if (marker === 0x60 && params.indexOf('`') >= 0) return false;
+  if (silent) return true;
+  let nextLine = startLine;
+  let haveEndMarker = false;
+  for (;;) {
+    nextLine++;
+    if (nextLine >= endLine) break;
+    pos = mem = state.bMarks[nextLine]! + state.tShift[nextLine]!;
+    max = state.eMarks[nextLine]!;
+    if (pos < max && state.sCount[nextLine]! < state.blkIndent) break;
+    if (state.src.charCodeAt(pos) !== marker) continue;
+    if (state.sCount[nextLine]! - state.blkIndent >= 4) continue;
+    pos = state.skipChars(pos, marker);
+    if (pos - mem < len) continue;
+    pos = state.skipSpaces(pos);
+    if (pos < max) continue;
+    haveEndMarker = true;
+    break;
+  }
+  state.line = nextLine + (haveEndMarker ? 1 : 0);
+  const token = state.push('fence', 'code', 0);
+  token.info = params;
+  token.markup = markup;
+  token.map = [startLine, state.line];
+  return true;
+}
+/** markdown-it's own block rule functions by name, before ours replace them (for tests). */
+const stockRules = new Map((md.block.ruler as unknown as { __rules__: { name: string; fn: unknown }[] }).__rules__.map((r) => [r.name, r.fn]));
+const FENCE_ALT = { alt: ['paragraph', 'reference', 'blockquote', 'list'] };
+
+
+/** markdown-it 15.0.3's indented code rule, less the block's text (as fenceWithoutText). */
+function codeWithoutText(state: StateBlock, startLine: number, endLine: number): boolean {
+  if (state.sCount[startLine]! - state.blkIndent < 4) return false;
+  let nextLine = startLine + 1;
+  let last = nextLine;
+  while (nextLine < endLine) {
+    if (state.isEmpty(nextLine)) {
+      nextLine++;
+      continue;
+    }
+    if (state.sCount[nextLine]! - state.blkIndent >= 4) {
+      nextLine++;
+      last = nextLine;
+      continue;
+    }
+    break;
+  }
+  state.line = last;
+  state.push('code_block', 'code', 0).map = [startLine, state.line];
+  return true;
+}
+
+type BlockRule = Parameters<typeof md.block.ruler.at>[1];
+/** Ours (`on`), or markdown-it's own fence and indented code rules (for tests). */
+export function setCodeWithoutTextForTests(on: boolean): void {
+  md.block.ruler.at('fence', on ? fenceWithoutText : (stockRules.get('fence') as BlockRule), FENCE_ALT);
+  md.block.ruler.at('code', on ? codeWithoutText : (stockRules.get('code') as BlockRule));
+}
+setCodeWithoutTextForTests(true);
+
 /** The paragraph terminators of markdown-it 15.0.3 (ours for `heading`), by rule name, in its order: what `interrupts` knows. */
 const KNOWN_TERMINATORS = ['table', 'fence', 'blockquote', 'hr', 'list', 'html_block', 'heading'];
 /**
