@@ -479,6 +479,12 @@ describe('usage', () => {
     [['mcp', '--token', 'x'], /--token needs --http/],
     [['mcp', '--http', '--token', ' '], /the bearer token \(--token or DOCS_STORE_MCP_TOKEN\) is empty/],
     [['search', 'x', '--hint', 'poem'], /--hint must be one of prose, table, code, list, quote, mixed/],
+    // Issue 15 probe: an empty --topic searched (or stored) the topic "", and every search came back empty.
+    [['search', 'x', '--topic', ''], /--topic: empty; give a value, or leave --topic out/],
+    [['search', 'x', '--content-type', ''], /--content-type: empty; give a value, or leave --content-type out/],
+    [['ingest', 'deep', '--topic', ''], /--topic: empty; give a value, or leave --topic out/],
+    [['stats', '--db', ''], /--db: empty; give a value, or leave --db out/],
+    [['mcp', '--http', '--token', ''], /the bearer token \(--token or DOCS_STORE_MCP_TOKEN\) is empty/],
     [['ingest', 'deep'], /deep: a folder, but not a topic \(no golden-reference\.md in it\)/],
     [['ingest', '--nope'], /Unknown option '--nope'/],
     // Found by probing: `stats extra` ignored the word and printed the default store's stats.

@@ -173,6 +173,12 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
   const root = findWorkspaceRoot(cwd);
   const ctx: Context = { values, args, io, root, dbPath: values.db ? resolve(cwd, values.db) : defaultDbPath(root) };
   try {
+    // An empty value is a mistake, never a choice: `--topic ''` stored or searched the topic ""
+    // (every search then came back empty, without a word) and `--db ''` opened the current
+    // folder as the database. (An empty --token has its own message, with --http.)
+    for (const name of ['topic', 'content-type', 'db', 'config', 'host'] as const) {
+      if (values[name] === '') throw new UsageError(`--${name}: empty; give a value, or leave --${name} out`);
+    }
     switch (command) {
       case 'ingest':
         return await ingest(ctx);
