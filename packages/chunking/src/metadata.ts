@@ -102,6 +102,7 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   const tableColumns: number[] = [];
   let splitUnit = false;
   let hint: ContentHint | null = null;
+  let lastTypes: readonly BlockType[] | null = null;
   for (const p of pieces) {
     const type = p.unit.type;
     hint = withHint(hint, type);
@@ -113,7 +114,12 @@ function chunkShape(pieces: Piece[]): ChunkShape {
     }
     if (type === 'table') tableColumns.push(p.unit.header?.length ?? 0);
     // A chunk has a handful of types: a linear search keeps a Set's first-appearance order.
-    for (const t of p.types) if (!nodeTypes.includes(t)) nodeTypes.push(t);
+    // Leaf units share one frozen array per type, so a run of paragraphs (or of pieces of one
+    // split unit) brings the same array again, whose types are all in already.
+    if (p.types !== lastTypes) {
+      lastTypes = p.types;
+      for (const t of lastTypes) if (!nodeTypes.includes(t)) nodeTypes.push(t);
+    }
     if (p.splitUnit) splitUnit = true;
   }
   return { path: (opening ?? pieces[0]!).path, opening, contextless: content > 0 && contextless, contentHints: hint ?? 'prose', nodeTypes, tableColumns, splitUnit };
