@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { findFrontMatter, simpleTitle } from './front-matter.js';
+import { blankOut, findFrontMatter, simpleTitle } from './front-matter.js';
 
 /** What the YAML parser makes of the title, as findFrontMatter's slow path reads it. */
 function yamlTitle(text: string): string | null {
@@ -45,5 +45,28 @@ describe('simpleTitle (front matter without the YAML parser)', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('blankOut', () => {
+  const reference = (s: string, start: number, end: number): string =>
+    s.slice(0, start) + s.slice(start, end).replace(/[^\r\n]/g, ' ') + s.slice(end);
+  // Line breaks of every kind (CRLF, lone CR, runs of them), tabs, surrogate pairs and lone halves.
+  const unit = fc.constantFrom('a', ' ', '\t', '\n', '\r', '\r\n', '\n\n', '-', '😀', '\ud800', '\udc00', 'é', '\u2028', '\0');
+  const text = fc.array(unit, { maxLength: 40 }).map((a) => a.join(''));
+
+  it('replaces every code unit of the range but CR and LF by a space, as the regex replace did', () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (s, x, y) => {
+        const start = x % (s.length + 1);
+        const end = start + (y % (s.length - start + 1));
+        const out = blankOut(s, { start, end });
+        expect(out).toBe(reference(s, start, end));
+        expect(out.length).toBe(s.length);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(blankOut('---\r\nt: x\r\n---\rbody', { start: 0, end: 15 })).toBe('   \r\n    \r\n   \rbody');
+    expect(blankOut('abc', null)).toBe('abc');
   });
 });
