@@ -147,6 +147,15 @@ describe('what gets no reply, and what still works', () => {
     // Bad arguments of a known tool stay a tool error the model can read (MCP 2025-11-25).
     const bad = await request(call(21, 'tools/call', { name: 'search_docs', arguments: { query: 5 } }), 21);
     expect(bad).toMatchObject({ id: 21, result: { isError: true } });
+    // Issue 15 probe: an empty topic or content type searched (or stored) "", without a word.
+    for (const [id, name, args] of [
+      [22, 'search_docs', { query: 'x', topic: '' }],
+      [23, 'search_docs', { query: 'x', content_type: '' }],
+      [24, 'ingest_artifact', { content: '# x\n\nhello', topic: '' }],
+    ] as const) {
+      const empty = await request(call(id, 'tools/call', { name, arguments: args }), id);
+      expect(empty, JSON.stringify(args)).toMatchObject({ id, result: { isError: true, content: [{ text: expect.stringContaining('empty: give a value, or leave the field out') }] } });
+    }
     expect(child.exitCode).toBeNull();
   });
 });

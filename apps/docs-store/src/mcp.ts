@@ -25,6 +25,11 @@ export const chunkUri = (artifactId: string, chunkIndex: number | null): string 
 export const RESOURCE_LIST_LIMIT = 1000;
 export const PROMPT_NAME = 'answer_from_docs';
 const HINTS = ['prose', 'table', 'code', 'list', 'quote', 'mixed'] as const;
+/**
+ * A name or filter given as "" is a mistake (issue 15 probe): search_docs with topic "" came
+ * back empty without a word, and ingest_artifact stored the topic "". Leave the field out instead.
+ */
+const nonEmpty = z.string().min(1, 'empty: give a value, or leave the field out');
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
@@ -51,10 +56,10 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       inputSchema: {
         content: z.string().describe('The document text'),
         title: z.string().optional(),
-        artifact_type: z.string().optional().describe('Content type, default doc'),
-        source_system: z.string().optional().describe('Where it comes from, default mcp'),
-        source_id: z.string().optional().describe('Stable id in the source system'),
-        topic: z.string().optional(),
+        artifact_type: nonEmpty.optional().describe('Content type, default doc'),
+        source_system: nonEmpty.optional().describe('Where it comes from, default mcp'),
+        source_id: nonEmpty.optional().describe('Stable id in the source system'),
+        topic: nonEmpty.optional(),
       },
     },
     (args) =>
@@ -90,8 +95,8 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         query: z.string().regex(/\S/, 'query is blank: give the words to search for'),
         limit: z.number().int().min(1).max(100).optional(),
         mode: z.enum(['hybrid', 'fts', 'vector']).optional(),
-        topic: z.string().optional(),
-        content_type: z.string().optional(),
+        topic: nonEmpty.optional(),
+        content_type: nonEmpty.optional(),
         content_hints: z.array(z.enum(HINTS)).optional(),
         expand: z.number().int().min(0).max(10).optional(),
         routes: z.boolean().optional().describe('Hybrid only: return routed units (default true); false for reciprocal-rank fusion of single chunks'),
@@ -185,7 +190,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       description: 'Retrieves the chunks most relevant to a question (hybrid search) and asks for an answer grounded in them, citing chunk:// URIs.',
       argsSchema: {
         question: z.string().min(1).describe('The question to answer'),
-        topic: z.string().optional().describe('Only search this topic'),
+        topic: nonEmpty.optional().describe('Only search this topic'),
         limit: z.string().regex(/^([1-9]|1\d|20)$/, 'a whole number from 1 to 20').optional().describe('How many chunks to retrieve, 1-20 (default 5)'),
       },
     },
