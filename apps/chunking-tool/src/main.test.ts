@@ -437,6 +437,22 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     return r;
   }
 
+  it('an empty --out, --config or argument is a usage error; --out "" wrote the chunk files into the current folder (issue 15 probe)', async () => {
+    const topic = makeTopic();
+    const here = mkdtempSync(join(root, 'cwd-'));
+    const cwd = process.cwd();
+    process.chdir(here);
+    try {
+      await expectUsage([topic, '--out', ''], '--out: empty; give a value, or leave --out out');
+      await expectUsage([topic, '--config', ''], '--config: empty; give a value, or leave --config out');
+      await expectUsage([topic, ''], 'an empty argument (""); give a path');
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readdirSync(here)).toEqual([]);
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
   it('no arguments', async () => {
     const r = await expectUsage([], 'no topic folder or markdown file given');
     expect(r.stderr).toContain('--help');

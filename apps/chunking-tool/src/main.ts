@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { joinNegativeValues, mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, joinNegativeValues, mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
@@ -208,6 +208,8 @@ function parseCli(argv: string[]) {
     strict: true,
     options,
   });
+  const empty = emptyArgument(parsed.values, parsed.positionals);
+  if (empty) throw new Error(empty);
   if (!parsed.values.help && !parsed.values.version && parsed.positionals.length === 0) throw new Error('no topic folder or markdown file given');
   return parsed;
 }

@@ -127,6 +127,9 @@ describe('docs-export', () => {
     symlinkSync('nowhere', join(ws, 'dangling-docs'));
     await usage(['dangling-docs', '--format', 'jsonl'], 'dangling-docs: a dangling symlink (its target does not exist); fix or remove the link');
     await usage(['nx.json', '--format', 'jsonl'], 'nx.json: not a folder');
+    // Issue 15 probe: '' exported the current folder, and --cache-dir '' looked for a cache in it.
+    await usage(['', '--format', 'jsonl'], 'an empty argument (""); give a path');
+    await usage(['docs', '--format', 'jsonl', '--with-embeddings', '--cache-dir', ''], '--cache-dir: empty; give a value, or leave --cache-dir out');
     // Issue 15 probe: a name too long was "no such folder".
     await usage(['x'.repeat(300), '--format', 'jsonl'], `${'x'.repeat(300)}: name too long (ENAMETOOLONG); use a shorter path`);
     await usage(['docs', '--format', 'jsonl', '--cached-only'], '--cached-only applies to --with-embeddings only');

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, fileKind, folderProblem, guardEnvironment, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, fileKind, folderProblem, guardEnvironment, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -215,6 +215,8 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   const { values, positionals } = parsed;
   if (values.help) return 'help';
   if (values.version) return 'version';
+  const empty = emptyArgument(values, positionals);
+  if (empty) throw new UsageError(empty);
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no docs root given' : `one docs root, got ${positionals.length}: ${positionals.join(' ')}`);
   if (values.format === undefined) throw new UsageError(`--format is required: ${FORMATS.join(', ')}`);
   if (!(FORMATS as readonly string[]).includes(values.format)) throw new UsageError(`--format must be ${FORMATS.join(', ')}, got ${JSON.stringify(values.format)}`);

@@ -300,6 +300,9 @@ describe('docs-score usage', () => {
     // Issue 15: a dangling symlink was "no such folder", though it is there to fix.
     symlinkSync(join(root, 'nowhere'), join(root, 'dangling-docs'));
     expect(await run([join(root, 'dangling-docs')])).toMatchObject({ code: 2, stderr: expect.stringContaining(`${join(root, 'dangling-docs')}: a dangling symlink (its target does not exist); fix or remove the link`) });
+    // Issue 15 probe: '' scored the current folder, --config '' was ignored.
+    expect(await run([''])).toMatchObject({ code: 2, stderr: expect.stringContaining('an empty argument (""); give a path') });
+    expect(await run([pristine, '--config', ''])).toMatchObject({ code: 2, stderr: expect.stringContaining('--config: empty; give a value, or leave --config out') });
     // Issue 15 probe: a name too long was "no such folder"; a dangling --queries link "no such file".
     const long = join(root, 'x'.repeat(300));
     expect(await run([long])).toMatchObject({ code: 2, stderr: expect.stringContaining(`${long}: name too long (ENAMETOOLONG); use a shorter path`) });

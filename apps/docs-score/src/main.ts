@@ -8,7 +8,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { escapeControl, fileProblem, joinNegativeValues } from '@chunkyard/fs-atomic';
+import { emptyArgument, escapeControl, fileProblem, joinNegativeValues } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
@@ -167,6 +167,8 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   });
   if (values.help) return 'help';
   if (values.version) return 'version';
+  const empty = emptyArgument(values, positionals);
+  if (empty) throw new UsageError(empty);
   if (positionals.length === 0) throw new UsageError('no topic or docs folder given');
   const k = Number(values.k);
   if (!/^\d+$/.test(values.k!) || !Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError(`--k must be an integer from 1 to 1000, got ${JSON.stringify(values.k)}`);

@@ -243,6 +243,8 @@ describe('index-tool', () => {
       [[REPO, '--root', docs], 'outside the docs root'],
       [[docs, '--root', join(root, 'nope')], `--root ${join(root, 'nope')}: no such folder\n`],
       [[docs, '--root', join(docs, 'index.json')], 'not a folder (a regular file)'],
+      // Issue 15 probe: --root '' took the current folder as the docs root.
+      [[docs, '--root', ''], '--root: empty; give a value, or leave --root out'],
       [[docs, '--bogus'], "Unknown option '--bogus'"],
       [[], 'no topic or section folder given'],
     ] as const) {

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -113,6 +113,8 @@ async function run(argv: string[], io: Io): Promise<number> {
       io.stdout(`index-tool ${VERSION}\n`);
       return 0;
     }
+    const empty = emptyArgument(parsed.values, parsed.positionals);
+    if (empty) throw new UsageError(empty);
     if (parsed.positionals.length === 0) throw new UsageError('no topic or section folder given');
     root = resolve(values.root);
     if (values['llms-full'] && !values['llms-txt']) throw new UsageError('--llms-full goes with --llms-txt (llms-full.txt is written beside llms.txt)');

@@ -246,6 +246,8 @@ describe('exit 2: usage errors, nothing written', () => {
     await expectUsage(['--bogus', topic], '--bogus');
     await expectUsage(['--config', 'chunkyard.config.yaml', topic], '--config');
     await expectUsage([topic, '--out'], '--out');
+    // Issue 15 probe: --out '' wrote words.md into the current folder.
+    await expectUsage([topic, '--out', ''], '--out: empty; give a value, or leave --out out');
     expect(existsSync(join(topic, '_keywords'))).toBe(false);
   });
 

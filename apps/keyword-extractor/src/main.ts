@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '@chunkyard/config';
 import { checkFolderOption, describeFsError, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
-import { joinNegativeValues, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, joinNegativeValues, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
 const QA_PAIRS = 'qa-pairs.md';
@@ -193,6 +193,9 @@ function parseCli(argv: string[]) {
     options,
   });
   if (parsed.values.help || parsed.values.version) return { ...parsed, values: { ...parsed.values, max: undefined } };
+  // --max has its own range message, "" included.
+  const empty = emptyArgument({ ...parsed.values, max: undefined }, parsed.positionals);
+  if (empty) throw new Error(empty);
   if (parsed.positionals.length === 0) throw new Error('no topic folder given');
   let max: number | undefined;
   if (parsed.values.max !== undefined) {

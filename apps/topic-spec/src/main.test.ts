@@ -160,6 +160,8 @@ describe('topic-spec', () => {
     ['--bogus'],
     // Issue 15: it was exit 1 "/dev/null: is a file where a folder is expected (ENOTDIR); remove or rename it".
     ['--cache-dir', '/dev/null'],
+    // Issue 15 probe: --cache-dir '' made the embedding cache in the current folder.
+    ['--cache-dir', ''],
   ])('rejects %j with exit 2', async (...args) => {
     const dir = await builtTopic();
     const r = await run([dir, ...args]);
@@ -167,7 +169,8 @@ describe('topic-spec', () => {
     expect(r.stderr).toMatch(/^topic-spec: /);
     // Issue 15: a negative value got util.parseArgs's "ambiguous" instead of the range message.
     if (args[0] === '--prompt-threshold') expect(r.stderr).toContain(`--prompt-threshold: expected a number from 0 to 1, got ${JSON.stringify(args[1])}`);
-    if (args[0] === '--cache-dir') expect(r.stderr).toBe('topic-spec: --cache-dir /dev/null: a character device, not a folder; give a folder (or one not yet made)\n');
+    if (args[0] === '--cache-dir' && args[1] === '') expect(r.stderr).toContain('topic-spec: --cache-dir: empty; give a value, or leave --cache-dir out\n');
+    else if (args[0] === '--cache-dir') expect(r.stderr).toBe('topic-spec: --cache-dir /dev/null: a character device, not a folder; give a folder (or one not yet made)\n');
     expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
   });
 

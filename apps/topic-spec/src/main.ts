@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider, EmbeddingError, progressReporter, REMOTE_DEFAULTS, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
@@ -283,6 +283,8 @@ function parseCli(argv: string[]) {
     strict: true,
     options,
   });
+  const empty = emptyArgument(parsed.values, parsed.positionals);
+  if (empty) throw new Error(empty);
   let threshold: number | undefined;
   const raw = parsed.values['prompt-threshold'];
   if (raw !== undefined) {

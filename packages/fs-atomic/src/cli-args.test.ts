@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { joinNegativeValues } from './index.js';
+import { emptyArgument, joinNegativeValues } from './index.js';
 
 const OPTIONS = {
   n: { type: 'string', short: 'n' },
@@ -118,5 +118,16 @@ describe('joinNegativeValues', () => {
         expect(values).toMatchObject(want);
       }),
     );
+  });
+});
+
+describe('emptyArgument (issue 15 probe)', () => {
+  it('names the first option or argument given as an empty string, and nothing else', () => {
+    expect(emptyArgument({ out: 'x', json: false, n: undefined }, ['a'])).toBeNull();
+    expect(emptyArgument({ out: '' }, ['a'])).toBe('--out: empty; give a value, or leave --out out');
+    expect(emptyArgument({ dir: ['a', ''] }, [])).toBe('--dir: empty; give a value, or leave --dir out');
+    expect(emptyArgument({}, ['a', ''])).toBe('an empty argument (""); give a path');
+    // A blank value is not empty: the tools' own checks word it ("the query is blank").
+    expect(emptyArgument({ query: ' ' }, [' '])).toBeNull();
   });
 });

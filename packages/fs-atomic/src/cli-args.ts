@@ -66,3 +66,16 @@ function valueFollows(token: string, takesValue: (name: string | undefined) => b
   }
   return false;
 }
+
+/**
+ * The first option or argument given as an empty string, as a usage message, or null. An
+ * empty path resolves to the current folder, so `--out ''` wrote a topic's chunk files into
+ * it, `--cache-dir ''` the embedding cache, and `docs-score ''` scored it; an empty name or
+ * filter matched nothing without a word. Every CLI refuses one (exit 2).
+ */
+export function emptyArgument(values: Readonly<Record<string, unknown>>, positionals: readonly string[]): string | null {
+  for (const [name, v] of Object.entries(values)) {
+    if (v === '' || (Array.isArray(v) && v.includes(''))) return `--${name}: empty; give a value, or leave --${name} out`;
+  }
+  return positionals.includes('') ? 'an empty argument (""); give a path' : null;
+}
