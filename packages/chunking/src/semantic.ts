@@ -17,10 +17,9 @@ import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
 import type { HeadingRef, Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
-import { splitOversized } from './split-oversized.js';
+import { splitOversizedBlocks } from './split-oversized.js';
 import { countTokens, TokenIndex } from './tokens.js';
 import type { Block, ChunkRecord, ParserName, ResolvedChunkOptions } from './types.js';
-import { toUnits } from './units.js';
 import { validate } from './validate.js';
 
 /** One heading text's node in chunkSemantic's budget trie; `budget` is -1 until asked for. */
@@ -161,7 +160,6 @@ export function breadcrumbPrefixes(): { prefixTokens: (prefix: string) => number
 export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const { lines } = doc;
-  const units = toUnits(doc.blocks);
   // One scan of the document; any slice's exact count is cheap after it.
   const tokens = new TokenIndex(source);
 
@@ -176,7 +174,8 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     opensChunk: opensTechnicalBaseline,
   };
 
-  const pieces = splitOversized(units, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens });
+  // The units are made into pieces as they are found (no Unit object per unit: issue 15).
+  const pieces = splitOversizedBlocks(doc.blocks, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens });
   const packed = pack(pieces, ctx);
   const drafts = addOverlap(packed, options.overlapSentences, ctx);
   const normalized = normalize(drafts, source);
@@ -189,6 +188,6 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     intern,
   });
   // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts).
-  anchor('semantic working set', { doc, units, tokens, ctx, pieces, packed, drafts, normalized, records });
+  anchor('semantic working set', { doc, tokens, ctx, pieces, packed, drafts, normalized, records });
   return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true, blocks: doc.blocks });
 }

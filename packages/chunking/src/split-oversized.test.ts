@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineTable } from './lines.js';
-import { splitOversized, whitespaceRunEnds } from './split-oversized.js';
+import type { HeadingRef } from './pieces.js';
+import { documentBlocks } from './semantic.js';
+import { splitOversized, splitOversizedBlocks, whitespaceRunEnds } from './split-oversized.js';
 import { unspacedRun as unspacedRunOf } from './test-helpers.js';
 import { countTokens, TokenIndex } from './tokens.js';
 import type { Block } from './types.js';
+import { newUnitsState, toUnits } from './units.js';
 
 const unspacedRun = unspacedRunOf(4000);
 
@@ -112,6 +115,34 @@ describe('splitOversized on prose that does not start the source', () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('splitOversizedBlocks', () => {
+  const word = fc.constantFrom('alpha', 'beta', 'Reference', 'x', 'fn()', 'data');
+  const part = fc.oneof(
+    fc.nat(99).map((n) => `# h${n}`),
+    fc.tuple(fc.integer({ min: 1, max: 4 }), fc.array(word, { minLength: 1, maxLength: 30 })).map(([d, w]) => `${'#'.repeat(d)} ${w.join(' ')}`),
+    fc.array(word, { minLength: 1, maxLength: 80 }).map((w) => `${w.join(' ')}.`),
+    fc.array(word, { minLength: 1, maxLength: 80 }).map((w) => `\`\`\`\n${w.join(' ')}\n\`\`\``),
+    fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.map((x) => `- ${x}\n  > ${x} ${x}`).join('\n')),
+    fc.integer({ min: 2, max: 40 }).map((n) => `| ${Array.from({ length: n }, (_, c) => `c${c}`).join(' | ')} |\n|${' --- |'.repeat(n)}\n| ${'v | '.repeat(n)}`),
+    fc.integer({ min: 20, max: 600 }).map((n) => 'q'.repeat(n)),
+  );
+  it('gives what splitOversized gives on toUnits, pieces and heading state alike, down to tiny caps', () => {
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 60 }), fc.integer({ min: 4, max: 120 }), (parts, cap) => {
+        const source = `${parts.join('\n\n')}\n`;
+        const { blocks, lines } = documentBlocks(source, 'fast');
+        const budget = (path: HeadingRef[]): number => Math.max(4, cap - (path.length % 3));
+        const ctx = { source, lines, tokens: new TokenIndex(source), target: cap, budget, wholeCap: cap + 8 };
+        const state = newUnitsState();
+        const expectedState = newUnitsState();
+        expect(splitOversizedBlocks(blocks, ctx, state)).toEqual(splitOversized(toUnits(blocks, expectedState), ctx));
+        expect(state.path).toEqual(expectedState.path);
+      }),
+      { numRuns: 150 },
     );
   });
 });

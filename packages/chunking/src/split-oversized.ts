@@ -19,8 +19,8 @@ import { sentenceStarts } from './sentences.js';
 import { bpeTokenEnds } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
 import { countTokens, type TokenIndex } from './tokens.js';
-import type { Block } from './types.js';
-import type { Unit } from './units.js';
+import type { Block, BlockType } from './types.js';
+import { newUnitsState, visitUnits, type Unit, type UnitsState } from './units.js';
 
 export interface SplitContext {
   source: string;
@@ -48,21 +48,32 @@ export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
   // Indexed loops: a `for…of` allocated an iterator result per unit (issue 15).
   for (let u = 0; u < units.length; u++) {
     const unit = units[u]!;
-    const { block } = unit;
-    const tokens = ctx.tokens.count(block.start, block.end);
-    const cap = ctx.budget(unit.path);
-    if (tokens <= cap || (ctx.wholeCap !== undefined && tokens <= ctx.wholeCap && isAtomic(block))) {
-      pieces.push({ start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, path: unit.path, types: unit.types });
-      continue;
-    }
-    const limit = Math.min(ctx.target, cap);
-    const parts = splitBlock(block, block.start, limit, cap, ctx, true);
-    for (let k = 0; k < parts.length; k++) {
-      const part = parts[k]!;
-      pieces.push({ start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, path: unit.path, types: unit.types });
-    }
+    addPieces(pieces, unit.block, unit.path, unit.types, ctx);
   }
   return pieces;
+}
+
+/** splitOversized(toUnits(blocks, state), ctx) without a Unit object per unit (visitUnits). */
+export function splitOversizedBlocks(blocks: Block[], ctx: SplitContext, state: UnitsState = newUnitsState()): Piece[] {
+  const pieces: Piece[] = [];
+  visitUnits(blocks, state, (block, path, types) => addPieces(pieces, block, path, types, ctx));
+  return pieces;
+}
+
+/** The pieces of one unit: itself when it fits, else its parts. */
+function addPieces(pieces: Piece[], block: Block, path: HeadingRef[], types: readonly BlockType[], ctx: SplitContext): void {
+  const tokens = ctx.tokens.count(block.start, block.end);
+  const cap = ctx.budget(path);
+  if (tokens <= cap || (ctx.wholeCap !== undefined && tokens <= ctx.wholeCap && isAtomic(block))) {
+    pieces.push({ start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, path, types });
+    return;
+  }
+  const limit = Math.min(ctx.target, cap);
+  const parts = splitBlock(block, block.start, limit, cap, ctx, true);
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
+    pieces.push({ start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, path, types });
+  }
 }
 
 interface Part {
