@@ -44,10 +44,10 @@ import type { Piece } from './pieces.js';
 import { breadcrumbPrefixes, opensTechnicalBaseline, pathBudget } from './semantic.js';
 import { HeadingSlugger } from './slugs.js';
 import { LineCursor } from './source-lines.js';
-import { splitOversized } from './split-oversized.js';
+import { splitOversizedBlocks } from './split-oversized.js';
 import { TokenIndex } from './tokens.js';
 import type { Block, ChunkDocumentResult, ChunkOptions, ChunkRecord, ResolvedChunkOptions } from './types.js';
-import { toUnits, type UnitsState } from './units.js';
+import type { UnitsState } from './units.js';
 import { RecordChecker } from './validate.js';
 
 export interface ChunkStreamExtras extends ChunkDocumentExtras {
@@ -314,8 +314,9 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
       shift(parsed.blocks, gStart);
       const groupLines: LineTable = { starts: parsed.lines.starts.map((x) => x + gStart), ends: parsed.lines.ends.map((x) => x + gStart) };
       tokens.add(gStart, parsed.text);
-      const units = toUnits(parsed.blocks, unitsState);
-      for (const p of splitOversized(units, { source, lines: groupLines, tokens, target: o.targetTokens, budget, wholeCap: o.maxTokens })) pieces.push(p);
+      // Units become pieces as they are found (no Unit object per unit: issue 15).
+      const groupPieces = splitOversizedBlocks(parsed.blocks, { source, lines: groupLines, tokens, target: o.targetTokens, budget, wholeCap: o.maxTokens }, unitsState);
+      for (let k = 0; k < groupPieces.length; k++) pieces.push(groupPieces[k]!);
       for (const b of parsed.blocks) blocks.push(b);
       group++;
     }
