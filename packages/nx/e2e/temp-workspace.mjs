@@ -255,7 +255,8 @@ export function runMany(ws, args, timeoutMs) {
   const logCached = new Set();
   // eslint-disable-next-line no-control-regex
   const plain = run.output.replace(/\u001b\[[0-9;]*m/g, '');
-  for (const m of plain.matchAll(/^> nx run (\S+:\S+)(?: {2}\[(local cache|remote cache|existing outputs match the cache, left as is)\])?\s*$/gm)) {
+  // A project name may hold spaces (a folder named `odd (beta)`); a target name does not.
+  for (const m of plain.matchAll(/^> nx run (.+?:[\w-]+)(?: {2}\[(local cache|remote cache|existing outputs match the cache, left as is)\])?\s*$/gm)) {
     if (m[1] && !m[1].endsWith(':index')) (m[2] ? logCached : logRan).add(m[1]);
   }
   const same = (/** @type {Set<string>} */ a, /** @type {Set<string>} */ b) =>

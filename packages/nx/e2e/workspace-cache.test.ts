@@ -377,4 +377,29 @@ describe('@chunkyard/nx in its own workspace: the spec and index targets, and se
       else ws.env.OLLAMA_HOST = before;
     }
   });
+
+  it('(i7) a folder named with glob characters ([ ] { } ( ) !) is cached and rerun like any other', async () => {
+    // Nx reads inputs and outputs as globs: before globLiteral, such a topic's edits reran
+    // nothing and its outputs were cached empty (a deleted _chunks/ was never restored).
+    await nextMtimeSecond(ws);
+    const dir = 'docs/odd [v2] {x} (beta)!/t';
+    const project = 'topic-odd [v2] {x} (beta)!-t';
+    mkdirSync(join(ws.root, dir), { recursive: true });
+    writeFileSync(join(ws.root, dir, 'golden-reference.md'), doc('Odd folder', ['Setup', 'Usage']));
+    const first = runMany(ws, ['-t', 'index']);
+    for (const t of ['chunk', 'keywords', 'spec', 'index-json']) expect(first.ran.has(`${project}:${t}`), t).toBe(true);
+    const chunks = readTree(join(ws.root, dir, '_chunks'));
+    expect(Object.keys(chunks).length).toBeGreaterThan(1);
+    rmSync(join(ws.root, dir, '_chunks'), { recursive: true });
+    rmSync(join(ws.root, dir, 'topic-spec.md'));
+    const restored = runMany(ws, ['-t', 'index']);
+    expect(sorted(restored.ran)).toEqual([]);
+    expect(readTree(join(ws.root, dir, '_chunks'))).toEqual(chunks);
+    expect(existsSync(join(ws.root, dir, 'topic-spec.md'))).toBe(true);
+    await nextMtimeSecond(ws);
+    appendFileSync(join(ws.root, dir, 'golden-reference.md'), '\n## Limits\n\nThe odd folder gained a section on limits in this edit.\n');
+    const edited = runMany(ws, ['-t', 'index']);
+    for (const t of ['chunk', 'keywords', 'spec', 'index-json']) expect(edited.ran.has(`${project}:${t}`), t).toBe(true);
+    expect(edited.ran.has('section-odd [v2] {x} (beta)!:index-json')).toBe(true);
+  });
 });

@@ -372,6 +372,18 @@ function executorPackage(ctx) {
 }
 
 /**
+ * A path as an Nx input or output pattern that matches that path: Nx 22.7.12 reads both as
+ * globs, with braces, extglob and `!`. A backslash makes `[ ] { } * ?` literal; it does not
+ * make `( ) !` literal (nor itself), so each of those becomes `?`, any one character, which
+ * could also match a sibling folder differing only there. Checked against Nx in a workspace:
+ * with each form an edit reruns the task and a cache hit restores the output.
+ * @param {string} path posix, workspace-relative
+ */
+function globLiteral(path) {
+  return path.replace(/[*?[\]{}()!\\]/g, (c) => ('()!\\'.includes(c) ? '?' : `\\${c}`));
+}
+
+/**
  * The `{ env }` inputs of a task running `steps` (and the index tool): each step's SERVER_ENV,
  * and CHUNKYARD_TOPIC_MARKER when the plugin leaves it unset (the default marker), since every
  * tool then reads it from the environment Nx was started in (a set marker is a task option).
@@ -485,6 +497,14 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     '{projectRoot}/topic.yaml',
   ];
   const tool = (/** @type {string} */ pkg) => /** @type {ToolLocation} */ (tools[pkg]);
+  // Nx puts the project root into `{projectRoot}` patterns as it is, and reads inputs and
+  // outputs as globs: a folder named `v[2]` or `api (beta)` matched nothing, so its edits
+  // reran nothing and its outputs were cached empty. Such a folder's patterns name it from the
+  // workspace root, escaped (globLiteral); every other folder's stay `{projectRoot}`.
+  const literalRoot = (/** @type {unknown[]} */ list) =>
+    globLiteral(dir) === dir
+      ? list
+      : list.map((i) => (typeof i === 'string' ? i.replace(/^(!?)\{projectRoot\}/, (_, neg) => `${neg}{workspaceRoot}/${globLiteral(dir)}`) : i));
   // What a topic step hashes: the topic's sources, the config if it or a step before it reads
   // it, and the tools and executor of it and every step before it. Each step's output is a
   // deterministic function of exactly these, so hashing them is as exact as hashing the
@@ -531,12 +551,12 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
             ? // The one file keyword-extractor writes in the folder it owns: a restore copies a
               // file, not a folder it first removes and recreates.
               ['{projectRoot}/_keywords/words.md']
-            : ['{projectRoot}/topic-spec.md', `{workspaceRoot}/${cacheDir}.pack`];
+            : ['{projectRoot}/topic-spec.md', `{workspaceRoot}/${globLiteral(cacheDir)}.pack`];
       targets[step.target] = {
         ...runTool(step.tool, args.map((a) => (a === '{projectRoot}' ? dir : a)), options, ctx, step.target === 'spec' ? { packDir: cacheDir } : {}),
         cache: true,
-        inputs: topicInputs(upstreamSteps(step.target), []),
-        outputs,
+        inputs: literalRoot(topicInputs(upstreamSteps(step.target), [])),
+        outputs: literalRoot(outputs),
         dependsOn: [...step.after, ...wiring.dependsOn],
         metadata: { description: `${step.bin} over this topic`, technologies: ['chunkyard'] },
       };
@@ -553,7 +573,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   // costs milliseconds in-process.
   // Workspace-root globs: Nx gives each file to the deepest project holding it, so a
   // `{projectRoot}` glob of a section would see none of its topics' files.
-  const below = `{workspaceRoot}/${dir}`;
+  const below = `{workspaceRoot}/${globLiteral(dir)}`;
   const folderInputs = (/** @type {string[]} */ excluded) =>
     mergeInputs([
       [
@@ -576,8 +596,8 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     ...runTool(INDEX_TOOL.tool, [dir, '--root', docsRoot], options, ctx),
     cache: true,
     // A topic's index.json is a function of the topic's whole pipeline (as its steps are).
-    inputs: isTopic && childNames.length === 0 ? topicInputs(upstreamSteps('spec'), [indexTool]) : folderInputs(rootOutputs),
-    outputs: ['{projectRoot}/index.json'],
+    inputs: isTopic && childNames.length === 0 ? literalRoot(topicInputs(upstreamSteps('spec'), [indexTool])) : folderInputs(rootOutputs),
+    outputs: literalRoot(['{projectRoot}/index.json']),
     dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...indexWiring.dependsOn],
     metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },
   };
@@ -596,7 +616,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
       // link), so it hashes what the root's index.json hashes. It reruns on any edit under the
       // root, as it did, since an edit almost always changes some index.json.
       inputs: folderInputs(rootOutputs),
-      outputs: ['{projectRoot}/llms.txt', ...(full ? ['{projectRoot}/llms-full.txt'] : [])],
+      outputs: literalRoot(['{projectRoot}/llms.txt', ...(full ? ['{projectRoot}/llms-full.txt'] : [])]),
       dependsOn: [INDEX_JSON_TARGET, ...indexWiring.dependsOn],
       metadata: { description: 'index-tool --llms-txt: llms.txt (llmstxt.org) for the docs root, from every index.json' },
     };

@@ -324,6 +324,23 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect('env' in projects(['docs/t/golden-reference.md'])['docs/t']!.targets.chunk!.options!).toBe(false);
   });
 
+  it('a folder named with glob characters gets patterns that match it: [ ] { } * ? escaped, ( ) ! as ?', () => {
+    const all = projects(['docs/v[2] {x} (beta)!/t*/golden-reference.md']);
+    const t = all['docs/v[2] {x} (beta)!/t*']!.targets;
+    const root = '{workspaceRoot}/docs/v\\[2\\] \\{x\\} ?beta??/t\\*';
+    expect(t.chunk!.outputs).toEqual([`${root}/_chunks`]);
+    expect(t.chunk!.inputs.slice(0, 3)).toEqual([`${root}/**/*.{md,markdown,txt}`, `!${root}/topic-spec.md`, `!${root}/_chunks/**`]);
+    expect(t.spec!.outputs).toEqual([`${root}/topic-spec.md`, '{workspaceRoot}/.embedding-cache/topic-v\\[2\\] \\{x\\} ?beta??-t\\*.pack']);
+    expect(t['index-json']!.outputs).toEqual([`${root}/index.json`]);
+    // The tools get the path itself, not a pattern.
+    expect(t.chunk!.options!.args[0]).toBe('docs/v[2] {x} (beta)!/t*');
+    expect(t.spec!.options!.packDir).toBe('.embedding-cache/topic-v[2] {x} (beta)!-t*');
+    const section = all['docs/v[2] {x} (beta)!']!.targets['index-json']!;
+    expect(section.inputs[0]).toBe('{workspaceRoot}/docs/v\\[2\\] \\{x\\} ?beta??/**/*.{md,markdown,txt}');
+    // A plain folder keeps {projectRoot}: its hashes do not change.
+    expect(topic().targets.chunk!.outputs).toEqual(['{projectRoot}/_chunks']);
+  });
+
   it('rejects options that cannot work, naming the option', () => {
     expect(() => core.normalizeOptions({ docsRoot: '../elsewhere' })).toThrow(/docsRoot/);
     expect(() => core.normalizeOptions({ docsRoot: '/abs' })).toThrow(/docsRoot/);
