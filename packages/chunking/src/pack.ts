@@ -34,105 +34,59 @@ export interface PackContext {
 
 export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   const env = environment(pieces, ctx);
-  // Runs partition the pieces in order, so there are at most pieces.length of them: their
-  // fields live in typed arrays, and the current run in locals. A document of tiny headings
-  // closes a run at nearly every piece and merges most of them again (issue 15): a Run object
-  // per close and per merge was a tenth of its allocation.
-  const runs = new Runs(pieces.length);
+  const runs: Run[] = [];
+  let cur: Run | null = null;
   const sectionEnds = sectionEndIndexes(pieces);
-  let open = false;
-  let from = 0;
-  let to = 0;
-  let tokens = 0;
-  let budget = 0;
-  let exact = true;
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     // Tokens of the current run with this piece appended, when still valid.
     let joined = -1;
-    if (open) {
-      joined = exact && piece.rebuiltText === null ? ctx.tokens.count(pieces[from]!.start, piece.end) : tokensOfRange(from, i + 1, env);
-      const forced = opens(piece, ctx) && !allHeadings(from, to, env);
-      if (forced || shouldClose(from, to, tokens, budget, i, joined, env, sectionEnds[i]!)) {
+    if (cur) {
+      joined = tokensWith(cur, i, env);
+      const forced = opens(piece, ctx) && !allHeadings(cur.from, cur.to, env);
+      const run: Run = cur;
+      if (forced || shouldClose(run, i, joined, env, sectionEnds[i]!)) {
         // The bare headings that end the run move to the next one.
         // Just after the run's last piece that is not a bare heading (but after its first piece).
-        const cut = Math.max(from + 1, env.lastNonHeading[to]! + 1);
-        if (cut < to) {
-          runs.push(from, cut, tokensOfRange(from, cut, env), budgetOfRange(from, cut, env));
-          // The carried run pieces[cut, to) with this piece: kept as `joined` when it fits. The
-          // carried run's own count is only needed when it does not.
-          const carriedBudget = budgetOfRange(cut, to, env);
-          const withPiece = tokensOfRange(cut, i + 1, env);
-          if (withPiece > Math.min(carriedBudget, env.budgets[i]!)) {
-            runs.push(cut, to, tokensOfRange(cut, to, env), carriedBudget);
-            open = false;
+        const cut = Math.max(run.from + 1, env.lastNonHeading[run.to]! + 1);
+        const carried: Run | null = cut < run.to ? makeRun(cut, run.to, env) : null;
+        // The run keeps pieces[from, cut): narrowed in place, not copied (a run of
+        // thousands of tiny headings closes at nearly every piece: issue 15).
+        if (carried) endRunAt(run, cut, env);
+        runs.push(run);
+        cur = carried;
+        joined = -1;
+        if (cur) {
+          // The carried run with this piece: kept as `joined` when it fits (the same count tokensWith makes below).
+          const withPiece = tokensOfRange(cur.from, i + 1, env);
+          if (withPiece > Math.min(cur.budget, env.budgets[i]!)) {
+            runs.push(cur);
+            cur = null;
           } else {
-            from = cut;
-            budget = carriedBudget;
-            exact = env.rebuiltBefore[to] === env.rebuiltBefore[cut];
             joined = withPiece;
           }
-        } else {
-          runs.push(from, to, tokens, budget);
-          open = false;
         }
       }
     }
-    if (open) {
+    if (cur) {
       // Grow in place: the same tokens and budget as a new run of all its pieces.
-      tokens = joined;
-      to = i + 1;
-      budget = Math.min(budget, env.budgets[i]!);
-      exact = exact && piece.rebuiltText === null;
+      cur.tokens = joined >= 0 ? joined : tokensWith(cur, i, env);
+      cur.to = i + 1;
+      cur.budget = Math.min(cur.budget, env.budgets[i]!);
+      cur.exact = cur.exact && piece.rebuiltText === null;
     } else {
-      open = true;
-      from = i;
-      to = i + 1;
-      tokens = piece.tokens;
-      budget = env.budgets[i]!;
-      exact = piece.rebuiltText === null;
+      cur = makeRun(i, i + 1, env);
     }
   }
-  if (open) runs.push(from, to, tokens, budget);
-  mergeSmall(runs, env);
-  const drafts: DraftChunk[] = new Array(runs.length);
-  for (let k = 0; k < runs.length; k++) {
-    const f = runs.from[k]!;
-    const t = runs.to[k]!;
-    drafts[k] = {
-      pieces: pieces.slice(f, t),
-      start: pieces[f]!.start,
-      end: pieces[t - 1]!.end,
-      tokens: runs.tokens[k]!,
-      overlapChars: 0,
-      overlapTokens: 0,
-    };
-  }
-  return drafts;
-}
-
-/** Runs pieces[from[k], to[k]) with their exact token counts and budgets, as parallel arrays. */
-class Runs {
-  readonly from: Int32Array;
-  readonly to: Int32Array;
-  readonly tokens: Float64Array;
-  readonly budget: Float64Array;
-  length = 0;
-
-  constructor(capacity: number) {
-    this.from = new Int32Array(capacity);
-    this.to = new Int32Array(capacity);
-    this.tokens = new Float64Array(capacity);
-    this.budget = new Float64Array(capacity);
-  }
-
-  push(from: number, to: number, tokens: number, budget: number): void {
-    const k = this.length++;
-    this.from[k] = from;
-    this.to[k] = to;
-    this.tokens[k] = tokens;
-    this.budget[k] = budget;
-  }
+  if (cur) runs.push(cur);
+  return mergeSmall(runs, env).map((run) => ({
+    pieces: pieces.slice(run.from, run.to),
+    start: pieces[run.from]!.start,
+    end: pieces[run.to - 1]!.end,
+    tokens: run.tokens,
+    overlapChars: 0,
+    overlapTokens: 0,
+  }));
 }
 
 /**
@@ -207,6 +161,29 @@ export function blockMinima(values: Float64Array): Float64Array {
   return blocks;
 }
 
+/** A run of pieces[from, to) with its exact token count and budget, kept up to date as it grows. */
+interface Run {
+  from: number;
+  to: number;
+  tokens: number;
+  budget: number;
+  /** No piece is rebuilt: the run's text is one slice of the source. */
+  exact: boolean;
+}
+
+function makeRun(from: number, to: number, env: Env): Run {
+  return endRunAt({ from, to, tokens: 0, budget: 0, exact: true }, to, env);
+}
+
+/** `run` ended at `to`, with what follows from its range recomputed (in place: no new Run). */
+function endRunAt(run: Run, to: number, env: Env): Run {
+  run.to = to;
+  run.tokens = tokensOfRange(run.from, to, env);
+  run.budget = budgetOfRange(run.from, to, env);
+  run.exact = env.rebuiltBefore[to] === env.rebuiltBefore[run.from];
+  return run;
+}
+
 function allHeadings(from: number, to: number, env: Env): boolean {
   return env.headingsBefore[to]! - env.headingsBefore[from]! === to - from;
 }
@@ -218,6 +195,13 @@ function tokensOfRange(from: number, to: number, env: Env): number {
   if (env.rebuiltBefore[to] === env.rebuiltBefore[from]) return ctx.tokens.count(pieces[from]!.start, pieces[to - 1]!.end);
   const parts: JoinedPart[] = [];
   return ctx.tokens.countJoined(runText(pieces.slice(from, to), ctx.source, parts), parts);
+}
+
+/** The tokens of the run with pieces[i] (the next piece) appended. */
+function tokensWith(run: Run, i: number, env: Env): number {
+  const piece = env.pieces[i]!;
+  if (run.exact && piece.rebuiltText === null) return env.ctx.tokens.count(env.pieces[run.from]!.start, piece.end);
+  return tokensOfRange(run.from, i + 1, env);
 }
 
 /** For each heading piece, the index one past the last piece of the section it opens. */
@@ -232,78 +216,56 @@ function sectionEndIndexes(pieces: Piece[]): Int32Array {
 }
 
 /**
- * Whether the run pieces[from, to) of `tokens` tokens and budget `budget` closes before
- * pieces[i]: `joined` is its tokens with pieces[i] appended; `sectionEnd` one past the last
- * piece of the section pieces[i] opens, when it is a heading (an index, not a closure per
- * piece: issue 15).
+ * `joined` is the run's tokens with pieces[i] appended; `sectionEnd` one past the last piece of
+ * the section pieces[i] opens, when it is a heading (an index, not a closure per piece: issue 15).
  */
-function shouldClose(from: number, to: number, tokens: number, budget: number, i: number, joined: number, env: Env, sectionEnd: number): boolean {
+function shouldClose(cur: Run, i: number, joined: number, env: Env, sectionEnd: number): boolean {
   const { ctx } = env;
-  if (joined > Math.min(budget, env.budgets[i]!)) return true;
-  if (env.heading[to - 1] === 1) return false;
-  if (tokens < ctx.minTokens) return false;
-  if (env.heading[i] === 1) return tokensOfRange(from, sectionEnd, env) > ctx.targetTokens;
-  return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - tokens;
+  if (joined > Math.min(cur.budget, env.budgets[i]!)) return true;
+  if (env.heading[cur.to - 1] === 1) return false;
+  if (cur.tokens < ctx.minTokens) return false;
+  if (env.heading[i] === 1) return tokensOfRange(cur.from, sectionEnd, env) > ctx.targetTokens;
+  return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - cur.tokens;
 }
 
-/**
- * Merges runs under `min` into a neighbour, in place. The runs kept so far are a stack at the
- * front of `runs` and the ones not yet read follow a cursor: merging is a pop or an advance,
- * never a splice of the whole list, which made thousands of tiny sections quadratic. The stack
- * never reaches the cursor (each kept run and the current one hold at least one run read), so
- * it is written over runs already read. Two runs joined take the lesser budget (a run's is the
- * least of its pieces').
- */
-function mergeSmall(runs: Runs, env: Env): void {
+/** Two neighbouring runs as one (budget the lesser: a run's is the least of its pieces'). */
+function joinRuns(a: Run, b: Run, env: Env): Run {
+  return { from: a.from, to: b.to, tokens: tokensOfRange(a.from, b.to, env), budget: Math.min(a.budget, b.budget), exact: a.exact && b.exact };
+}
+
+function mergeSmall(runs: Run[], env: Env): Run[] {
   const { ctx } = env;
-  const m = runs.length;
-  if (m === 0) return;
-  let done = 0;
+  // The runs before the current one are a stack and the ones after it a
+  // cursor into `runs`: merging is a pop or an advance, never a splice of the
+  // whole list, which made thousands of tiny sections quadratic.
+  const done: Run[] = [];
   let k = 1;
-  let from = runs.from[0]!;
-  let to = runs.to[0]!;
-  let tokens = runs.tokens[0]!;
-  let budget = runs.budget[0]!;
-  for (;;) {
-    // A run under `min` (and not the whole document) tries the next run, then the previous one.
-    if (done + 1 + (m - k) > 1 && tokens < ctx.minTokens) {
-      // Never merge into the front of a run a forced heading opens (bare headings excepted), nor that run backwards.
-      if (k < m && !(opensRun(runs.from[k]!, runs.to[k]!, env) && !allHeadings(from, to, env))) {
-        const joined = tokensOfRange(from, runs.to[k]!, env);
-        const joinedBudget = Math.min(budget, runs.budget[k]!);
-        if (joined <= joinedBudget) {
-          to = runs.to[k]!;
-          tokens = joined;
-          budget = joinedBudget;
-          k++;
-          continue;
-        }
-      }
-      if (done > 0 && !opensRun(from, to, env)) {
-        const joined = tokensOfRange(runs.from[done - 1]!, to, env);
-        const joinedBudget = Math.min(runs.budget[done - 1]!, budget);
-        if (joined <= joinedBudget) {
-          done--;
-          from = runs.from[done]!;
-          tokens = joined;
-          budget = joinedBudget;
-          continue;
-        }
-      }
+  let cur: Run | undefined = runs[0];
+  while (cur) {
+    if (done.length + 1 + (runs.length - k) <= 1 || cur.tokens >= ctx.minTokens) {
+      done.push(cur);
+      cur = runs[k++];
+      continue;
     }
-    runs.from[done] = from;
-    runs.to[done] = to;
-    runs.tokens[done] = tokens;
-    runs.budget[done] = budget;
-    done++;
-    if (k >= m) break;
-    from = runs.from[k]!;
-    to = runs.to[k]!;
-    tokens = runs.tokens[k]!;
-    budget = runs.budget[k]!;
-    k++;
+    const next = runs[k];
+    const prev = done[done.length - 1];
+    // Never merge into the front of a run a forced heading opens (bare headings excepted), nor that run backwards.
+    const forward = next && !(opensRun(next, env) && !allHeadings(cur.from, cur.to, env)) ? joinRuns(cur, next, env) : null;
+    if (forward && forward.tokens <= forward.budget) {
+      k++;
+      cur = forward;
+      continue;
+    }
+    const backward = prev && !opensRun(cur, env) ? joinRuns(prev, cur, env) : null;
+    if (backward && backward.tokens <= backward.budget) {
+      done.pop();
+      cur = backward;
+      continue;
+    }
+    done.push(cur);
+    cur = runs[k++];
   }
-  runs.length = done;
+  return done;
 }
 
 function isHeading(piece: Piece): boolean {
@@ -315,10 +277,10 @@ function opens(piece: Piece, ctx: PackContext): boolean {
 }
 
 /** The run starts with a forced heading, or with bare headings that lead into one. */
-function opensRun(from: number, to: number, env: Env): boolean {
+function opensRun(run: Run, env: Env): boolean {
   const { ctx, pieces } = env;
   if (ctx.opensChunk === undefined) return false;
-  for (let k = from; k < to; k++) {
+  for (let k = run.from; k < run.to; k++) {
     const p = pieces[k]!;
     if (opens(p, ctx)) return true;
     if (env.heading[k] !== 1) return false;
