@@ -173,7 +173,6 @@ function fenceWithoutText(state: StateBlock, startLine: number, endLine: number,
 const stockRules = new Map((md.block.ruler as unknown as { __rules__: { name: string; fn: unknown }[] }).__rules__.map((r) => [r.name, r.fn]));
 const FENCE_ALT = { alt: ['paragraph', 'reference', 'blockquote', 'list'] };
 
-
 /** markdown-it 15.0.3's indented code rule, less the block's text (as fenceWithoutText). */
 function codeWithoutText(state: StateBlock, startLine: number, endLine: number): boolean {
   if (state.sCount[startLine]! - state.blkIndent < 4) return false;

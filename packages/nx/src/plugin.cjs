@@ -44,7 +44,7 @@ const { posix } = require('node:path');
  * @typedef {object} Step
  * @property {string} target         Nx target name on every topic project.
  * @property {string} tool           npm package name of the tool.
- * @property {string} bin            the tool's command (node_modules/.bin is on Nx's PATH).
+ * @property {string} bin            the tool's command name (in the target's description).
  * @property {string[]} after        targets of the same topic that must run first.
  * @property {boolean} readsConfig   hashes the config file, and so (only then) gets `--config`.
  * @property {string[]} env          environment variables the tool reads that change what it writes (see SERVER_ENV).
@@ -74,7 +74,7 @@ const STEPS = Object.freeze([
 ]);
 
 /** The index tool writes every folder's index.json (topics and sections alike). */
-const INDEX_TOOL = Object.freeze({ tool: '@chunkyard/index-tool', bin: 'index-tool' });
+const INDEX_TOOL = Object.freeze({ tool: '@chunkyard/index-tool' });
 
 /** Every tool package a workspace needs; index.cjs locates each one. */
 const TOOL_PACKAGES = Object.freeze([...STEPS.map((s) => s.tool), INDEX_TOOL.tool]);
