@@ -8,10 +8,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { emptyArgument, joinNegativeValues, mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, parseCliArgs, mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
@@ -202,8 +201,8 @@ function parseCli(argv: string[]) {
     help: { type: 'boolean', short: 'h', default: false },
     version: { type: 'boolean', default: false },
   } as const;
-  const parsed = parseArgs({
-    args: joinNegativeValues(argv, options),
+  const parsed = parseCliArgs({
+    args: argv,
     allowPositionals: true,
     strict: true,
     options,

@@ -119,4 +119,26 @@ export async function resolve(spec, ctx, next) { const r = await next(spec, ctx)
     expect(store).toContain('better-sqlite3');
     expect(store).toContain('@modelcontextprotocol');
   });
+
+  it('the built bin: every command refuses a single-valued option given twice (exit 2), where it took the last (issue 15 probe)', () => {
+    const repeats: Record<string, string[]> = {
+      chunk: ['--out', 'a', '--out', 'b', 'x.md'],
+      keywords: ['--max', '3', '--max', '5', 'x'],
+      spec: ['--cache-dir', 'a', '--cache-dir=b', 'x'],
+      index: ['--root', 'a', '--root', 'b'],
+      query: ['-n', '3', '-n', '5', 'q'],
+      serve: ['--port', '1', '--port', '2'],
+      store: ['search', '--limit', '3', '--limit', '5', 'q'],
+      export: ['--format', 'a', '--format', 'b', 'x'],
+      score: ['--k', '3', '--k', '-3', 'x'],
+      inspect: ['--out', 'a', '--out', 'b'],
+    };
+    expect(Object.keys(repeats)).toEqual(Object.keys(COMMANDS));
+    for (const [name, args] of Object.entries(repeats)) {
+      const r = bin([name, ...args]);
+      const flag = args.find((a) => a.startsWith('-'))!.split('=')[0]!.replace(/^-(\w)$/, '--$1');
+      expect({ name, status: r.status, stdout: r.stdout }).toEqual({ name, status: 2, stdout: '' });
+      expect(r.stderr, name).toMatch(new RegExp(`^${COMMANDS[name]!.tool}: ${flag}: given twice \\(".+", then ".+"\\); give it once\nRun ${COMMANDS[name]!.tool} --help for usage\\.\n$`));
+    }
+  });
 });

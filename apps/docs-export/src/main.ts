@@ -8,9 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, fileKind, folderProblem, guardEnvironment, isFsError, joinNegativeValues, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -203,8 +202,8 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
     } as const;
-    parsed = parseArgs({
-      args: joinNegativeValues(argv, options),
+    parsed = parseCliArgs({
+      args: argv,
       allowPositionals: true,
       strict: true,
       options,

@@ -6,7 +6,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingError } from '@chunkyard/embeddings';
 import {
@@ -25,7 +24,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { escapeControl, folderProblem, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
+import { escapeControl, folderProblem, guardEnvironment, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -109,8 +108,8 @@ function parseCli(argv: string[]) {
     help: { type: 'boolean', short: 'h', default: false },
     version: { type: 'boolean', default: false },
   } as const;
-  const { values, positionals } = parseArgs({
-    args: joinNegativeValues(argv, options),
+  const { values, positionals } = parseCliArgs({
+    args: argv,
     allowPositionals: true,
     strict: true,
     options,

@@ -7,8 +7,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { emptyArgument, escapeControl, fileProblem, joinNegativeValues } from '@chunkyard/fs-atomic';
+import { emptyArgument, escapeControl, fileProblem, parseCliArgs } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
@@ -159,8 +158,8 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
     help: { type: 'boolean', short: 'h', default: false },
     version: { type: 'boolean', default: false },
   } as const;
-  const { values, positionals } = parseArgs({
-    args: joinNegativeValues(argv, options),
+  const { values, positionals } = parseCliArgs({
+    args: argv,
     allowPositionals: true,
     strict: true,
     options,

@@ -6,9 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
-import { escapeControl, folderProblem, guardEnvironment, joinNegativeValues, processIo } from '@chunkyard/fs-atomic';
+import { escapeControl, folderProblem, guardEnvironment, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -76,8 +75,8 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
     } as const;
-    ({ values, positionals } = parseArgs({
-      args: joinNegativeValues(argv, options),
+    ({ values, positionals } = parseCliArgs({
+      args: argv,
       allowPositionals: true,
       strict: true,
       options,

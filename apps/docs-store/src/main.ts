@@ -10,9 +10,9 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import type { ContentHint } from '@chunkyard/chunking';
-import { escapeControl, joinNegativeValues } from '@chunkyard/fs-atomic';
+import { escapeControl, parseCliArgs } from '@chunkyard/fs-atomic';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
@@ -154,7 +154,7 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
   const io: Io = { ...rawIo, stdout: (s) => rawIo.stdout(escapeControl(s)), stderr: (s) => rawIo.stderr(escapeControl(s)) };
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: joinNegativeValues(argv, OPTIONS), options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseCliArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
     io.stderr(`docs-store: ${(err as Error).message}\nRun docs-store --help for usage.\n`);
     return 2;

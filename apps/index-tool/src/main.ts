@@ -7,8 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { emptyArgument, joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -97,8 +96,8 @@ async function run(argv: string[], io: Io): Promise<number> {
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
     } as const;
-    const parsed = parseArgs({
-      args: joinNegativeValues(argv, options),
+    const parsed = parseCliArgs({
+      args: argv,
       allowPositionals: true,
       strict: true,
       options,

@@ -8,8 +8,7 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { guardEnvironment, joinNegativeValues, mkdirp, processIo } from '@chunkyard/fs-atomic';
+import { guardEnvironment, parseCliArgs, mkdirp, processIo } from '@chunkyard/fs-atomic';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
 export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
@@ -56,8 +55,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   let out: string | undefined;
   try {
     const options = { out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false }, version: { type: 'boolean', default: false } } as const;
-    const { values, positionals } = parseArgs({
-      args: joinNegativeValues(argv, options),
+    const { values, positionals } = parseCliArgs({
+      args: argv,
       allowPositionals: true,
       strict: true,
       options,

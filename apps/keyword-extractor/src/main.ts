@@ -6,10 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig } from '@chunkyard/config';
 import { checkFolderOption, describeFsError, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
-import { emptyArgument, joinNegativeValues, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
 const QA_PAIRS = 'qa-pairs.md';
@@ -186,8 +185,8 @@ function parseCli(argv: string[]) {
     help: { type: 'boolean', short: 'h', default: false },
     version: { type: 'boolean', default: false },
   } as const;
-  const parsed = parseArgs({
-    args: joinNegativeValues(argv, options),
+  const parsed = parseCliArgs({
+    args: argv,
     allowPositionals: true,
     strict: true,
     options,

@@ -8,11 +8,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider, EmbeddingError, progressReporter, REMOTE_DEFAULTS, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { emptyArgument, joinNegativeValues, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
@@ -277,8 +276,8 @@ function parseCli(argv: string[]) {
     help: { type: 'boolean', short: 'h', default: false },
     version: { type: 'boolean', default: false },
   } as const;
-  const parsed = parseArgs({
-    args: joinNegativeValues(argv, options),
+  const parsed = parseCliArgs({
+    args: argv,
     allowPositionals: true,
     strict: true,
     options,

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyArgument, joinNegativeValues } from './index.js';
+import { emptyArgument, joinNegativeValues, parseCliArgs } from './index.js';
 
 const OPTIONS = {
   n: { type: 'string', short: 'n' },
@@ -129,5 +129,65 @@ describe('emptyArgument (issue 15 probe)', () => {
     expect(emptyArgument({}, ['a', ''])).toBe('an empty argument (""); give a path');
     // A blank value is not empty: the tools' own checks word it ("the query is blank").
     expect(emptyArgument({ query: ' ' }, [' '])).toBeNull();
+  });
+});
+
+describe('parseCliArgs (issue 15 probe: a repeated option took the last value)', () => {
+  const cli = (args: string[]) => parseCliArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+
+  it('refuses a single-valued option given twice, in any spelling, as a parseArgs usage error', () => {
+    for (const argv of [
+      ['--n', '3', '--n', '5'],
+      ['-n', '3', '--n=5'],
+      ['-n3', '-n', '3'],
+      ['--query', 'a', 'docs', '-q', 'b'],
+      ['--n', '-1', '--n', '-2'],
+    ]) {
+      let err: unknown;
+      try {
+        cli(argv);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, argv.join(' ')).toBeInstanceOf(TypeError);
+      expect((err as NodeJS.ErrnoException).code).toBe('ERR_PARSE_ARGS_INVALID_OPTION_VALUE');
+      expect((err as Error).message).toMatch(/^--(n|query): given twice \(".*", then ".*"\); give it once$/);
+    }
+    expect(() => cli(['--n', '3', '--n', '5'])).toThrow('--n: given twice ("3", then "5"); give it once');
+  });
+
+  it('quotes values terminal-safe and cut', () => {
+    expect(() => cli(['-q', '\u001b[2J', '-q', 'x'.repeat(100)])).toThrow('--query: given twice ("\\u001b[2J", then "' + 'x'.repeat(40) + '…" (100 characters)); give it once');
+  });
+
+  it('lets booleans repeat and multiple options collect, and parses like parseArgs otherwise', () => {
+    expect(cli(['-v', '--verbose', '--dir', 'a', '--dir', 'b', '-n', '-1', 'x']).values).toEqual({ verbose: true, json: false, help: false, dir: ['a', 'b'], n: '-1' });
+    expect(cli(['--', '--n', '1', '--n', '2']).positionals).toEqual(['--n', '1', '--n', '2']);
+    expect('tokens' in cli(['x'])).toBe(false);
+  });
+
+  it('agrees with parseArgs on every argv without a repeated single-valued option (property)', () => {
+    const pair = fc.tuple(fc.constantFrom('--n', '-n', '--query', '-q', '--max-distance', '--dir', '--json', '-v', 'docs'), fc.constantFrom('1', '-1', 'a', '-0.5'));
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 6 }), (pairs) => {
+        const argv = pairs.flatMap(([f, v]) => (f.startsWith('-') && !['--json', '-v'].includes(f) ? [f, v] : [f]));
+        let want: unknown;
+        try {
+          want = parse(joinNegativeValues(argv, OPTIONS));
+        } catch (e) {
+          want = (e as NodeJS.ErrnoException).code;
+        }
+        const names = pairs.map(([f]) => ({ '-n': 'n', '--n': 'n', '-q': 'query', '--query': 'query', '--max-distance': 'max-distance' })[f as '-n']).filter((x) => x);
+        const repeated = names.length !== new Set(names).size;
+        let got: unknown;
+        try {
+          got = cli(argv);
+        } catch (e) {
+          got = (e as NodeJS.ErrnoException).code;
+        }
+        if (repeated && typeof want !== 'string') expect(got).toBe('ERR_PARSE_ARGS_INVALID_OPTION_VALUE');
+        else expect(got).toEqual(want);
+      }),
+    );
   });
 });

@@ -6,6 +6,9 @@
  * parseArgs accepts, so the value reaches the tool's own check.
  */
 
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { escapeControl } from './index.js';
+
 /** The part of a parseArgs options table this needs (a parseArgs `options` object is one). */
 export type ArgOptions = Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string }>>;
 
@@ -78,4 +81,42 @@ export function emptyArgument(values: Readonly<Record<string, unknown>>, positio
     if (v === '' || (Array.isArray(v) && v.includes(''))) return `--${name}: empty; give a value, or leave --${name} out`;
   }
   return positionals.includes('') ? 'an empty argument (""); give a path' : null;
+}
+
+/** A value as a usage message quotes it: JSON-quoted, terminal-safe, and cut so a huge value cannot flood a line. */
+function quoteValue(v: string): string {
+  const q = escapeControl(JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v));
+  return v.length > 40 ? `${q} (${v.length} characters)` : q;
+}
+
+/**
+ * Every CLI's parseArgs: negative numbers joined (joinNegativeValues), and a single-valued
+ * option given twice refused. parseArgs itself keeps the last of `--limit 3 --limit 5`
+ * without a word, so a user who meant 3 got 5 (and a script that appends an override to a
+ * default argument line hides the conflict). A repeat is refused whether the two values
+ * differ or not; boolean flags may repeat (`-h -h` means the same), and options declared
+ * `multiple` are lists. The error is a TypeError with parseArgs's own
+ * `ERR_PARSE_ARGS_INVALID_OPTION_VALUE` code, so each CLI's existing handling of parseArgs
+ * errors reports it as a usage error (exit 2).
+ */
+export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(config: T): ReturnType<typeof parseArgs<T>> {
+  const options = (config.options ?? {}) as Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }>>;
+  const args = joinNegativeValues(config.args, options);
+  const parsed = parseArgs({ ...config, args, tokens: true });
+  const seen = new Map<string, string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    const opt = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
+    if (opt === undefined || opt.type !== 'string' || opt.multiple === true) continue;
+    const first = seen.get(token.name);
+    if (first !== undefined) {
+      const err = new TypeError(`--${token.name}: given twice (${quoteValue(first)}, then ${quoteValue(token.value)}); give it once`);
+      (err as NodeJS.ErrnoException).code = 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE';
+      throw err;
+    }
+    seen.set(token.name, token.value);
+  }
+  if (config.tokens === true) return parsed as ReturnType<typeof parseArgs<T>>;
+  const { tokens: _tokens, ...rest } = parsed;
+  return rest as ReturnType<typeof parseArgs<T>>;
 }
