@@ -489,6 +489,14 @@ describe('usage', () => {
     [['ingest', '--nope'], /Unknown option '--nope'/],
     // Found by probing: `stats extra` ignored the word and printed the default store's stats.
     [['stats', 'other.db'], /stats: takes no arguments, got "other\.db" \(the database is --db PATH\)/],
+    // Issue 15 probe: `stats --config other.yaml` printed the default store's stats as if the
+    // config counted; an option a command does not read was ignored without a word.
+    [['stats', '--config', 'other.yaml'], /^docs-store: --config: stats does not use it \(stats takes --db, --json\); leave it out\n$/],
+    [['expand', 'art_00000000', '--limit', '3'], /--limit: expand does not use it \(expand takes --db, --json, --k\); leave it out/],
+    [['ingest', 'deep', '--mode', 'fts'], /--mode: ingest does not use it/],
+    [['search', 'x', '--built'], /--built: search does not use it/],
+    [['mcp', '--json'], /--json: mcp does not use it/],
+    [['mcp', '--hint', 'code'], /--hint: mcp does not use it/],
   ])('%j exits 2 with a clear message', async (args, message) => {
     const r = await run(args);
     expect(r.code).toBe(2);

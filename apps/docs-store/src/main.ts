@@ -96,6 +96,8 @@ Options:
   -h, --help           show this help
   --version            print docs-store's version
 
+An option the command does not use (stats --config, expand --limit) is a usage error.
+
 Exit status: 0 success; 1 a document, the embedding provider or the store failed (a
 failed ingest writes nothing); 2 usage or config error.
 `;
@@ -179,6 +181,7 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
     for (const name of ['topic', 'content-type', 'db', 'config', 'host'] as const) {
       if (values[name] === '') throw new UsageError(`--${name}: empty; give a value, or leave --${name} out`);
     }
+    unusedOption(command, values);
     switch (command) {
       case 'ingest':
         return await ingest(ctx);
@@ -210,6 +213,29 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       return 1;
     }
     throw err;
+  }
+}
+
+/**
+ * The options each command reads (besides --help and --version). One it does not read was
+ * ignored without a word: `stats --config other.yaml` printed the default store's stats as if
+ * the config had been taken into account, `expand --limit 3` ignored the limit.
+ */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly (keyof typeof OPTIONS)[]>> = {
+  ingest: ['db', 'config', 'json', 'built', 'topic', 'content-type', 'index'],
+  search: ['db', 'config', 'json', 'topic', 'content-type', 'mode', 'limit', 'expand', 'hint', 'index', 'probes', 'no-routes'],
+  expand: ['db', 'json', 'k'],
+  stats: ['db', 'json'],
+  mcp: ['db', 'config', 'http', 'port', 'host', 'token', 'index'],
+};
+
+/** An unknown command, or an option given to a command that does not read it, as a usage error. */
+function unusedOption(command: string, values: Values): void {
+  const allowed = Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command]! : undefined;
+  if (allowed === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: ${Object.keys(COMMAND_OPTIONS).join(', ')})`);
+  for (const [name, v] of Object.entries(values)) {
+    if (v === undefined || v === false || name === 'help' || name === 'version' || (allowed as readonly string[]).includes(name)) continue;
+    throw new UsageError(`--${name}: ${command} does not use it (${command} takes ${allowed.map((o) => `--${o}`).join(', ')}); leave it out`);
   }
 }
 
