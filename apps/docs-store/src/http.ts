@@ -19,7 +19,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DocStore, StoreEmbedder } from '@chunkyard/store';
-import { checkMessage, type ErrorReply } from './jsonrpc.js';
+import { checkBatch, checkMessage, type ErrorReply } from './jsonrpc.js';
 import { connectGuarded, createMcpServer } from './mcp.js';
 
 export const MCP_PATH = '/mcp';
@@ -94,7 +94,7 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       // 6); MCP 2025-06-18 has no batches, but the SDK still takes them, as before.
       if (Array.isArray(parsedBody)) {
         if (parsedBody.length === 0) return jsonError(res, 400, -32600, 'Invalid Request: an empty batch');
-        const verdicts = parsedBody.map((m) => checkMessage(m));
+        const verdicts = checkBatch(parsedBody);
         const errors = verdicts.flatMap((v) => (v.kind === 'reply' ? [v.reply] : []));
         const valid = verdicts.flatMap((v) => (v.kind === 'message' ? [v.message] : []));
         if (errors.length > 0 && valid.length === 0) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(errors));

@@ -97,6 +97,32 @@ export function checkMessage(value: unknown): Verdict {
   return { kind: 'message', message: parsed.data };
 }
 
+/** The id of a member that is a request (has a method and a valid id), else undefined. */
+const requestIdOf = (m: unknown): RequestId | undefined => (isPlainObject(m) && 'method' in m && isRequestId(m.id) ? m.id : undefined);
+
+/**
+ * checkMessage for each member of an HTTP batch, with -32600 for every request whose id
+ * another request of the same batch carries. The SDK's transport keys its replies by id, so
+ * of two requests sharing one it answered one and dropped the other, and a client waited for
+ * it forever. JSON-RPC 2.0 owes each request its own response, and MCP says a requestor MUST
+ * NOT reuse an id: every one of them is answered -32600 with that id and none is run, so the
+ * client learns that all of them failed (one run and one refused would carry the same id,
+ * and the client could not tell which was which). Ids compare as JSON does: 1 and "1" differ.
+ */
+export function checkBatch(members: readonly unknown[]): Verdict[] {
+  const count = new Map<RequestId, number>();
+  for (const m of members) {
+    const id = requestIdOf(m);
+    if (id !== undefined) count.set(id, (count.get(id) ?? 0) + 1);
+  }
+  return members.map((m) => {
+    const id = requestIdOf(m);
+    const n = id === undefined ? 1 : count.get(id)!;
+    if (n < 2) return checkMessage(m);
+    return reply(id!, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} is used by ${n} requests of this batch; give each request its own id`);
+  });
+}
+
 type Schema = { safeParse(v: unknown): { success: true } | { success: false; error: unknown } };
 
 /** The SDK's schema of each request a client may send, by method. */

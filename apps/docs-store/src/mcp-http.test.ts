@@ -242,6 +242,31 @@ describe('the HTTP edge', () => {
     // A batch of valid messages is still the SDK's to run (it answers a batch of one unwrapped).
     const good = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', id: 14, method: 'ping' }]), auth);
     expect(await good.json()).toMatchObject({ jsonrpc: '2.0', id: 14, result: {} });
+    // Issue 15 probe: two requests sharing an id got one reply (the SDK keys replies by id), and
+    // the client waited for the other forever. Each gets its own -32600 with the id, and none
+    // runs; 1 and "1" are different ids, and a request beside them still gets its result.
+    const dup = await post(
+      server.url,
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 21, method: 'ping' },
+        { jsonrpc: '2.0', id: 21, method: 'tools/call', params: { name: 'store_stats', arguments: {} } },
+        { jsonrpc: '2.0', id: '21', method: 'ping' },
+      ]),
+      auth,
+    );
+    const dupMessage = 'Invalid Request: id 21 is used by 2 requests of this batch; give each request its own id';
+    expect(dup.status).toBe(200);
+    expect(await dup.json()).toEqual([
+      { jsonrpc: '2.0', id: '21', result: {} },
+      { jsonrpc: '2.0', id: 21, error: { code: -32600, message: dupMessage } },
+      { jsonrpc: '2.0', id: 21, error: { code: -32600, message: dupMessage } },
+    ]);
+    const onlyDup = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', id: 'a', method: 'ping' }, { jsonrpc: '2.0', id: 'a', method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }]), auth);
+    expect(onlyDup.status).toBe(200);
+    expect(((await onlyDup.json()) as { id: unknown; error: { code: number } }[]).map((r) => [r.id, r.error.code])).toEqual([
+      ['a', -32600],
+      ['a', -32600],
+    ]);
   });
 
   it('GET and DELETE are 405 at once, as the README says (issue 15 probe)', async () => {
