@@ -759,6 +759,35 @@ describe('the built bin, run as a user would', () => {
     expect(r.stderr).toContain('no topic folder or markdown file given');
   });
 
+  it('a write that fails (a file-size limit, as on a full disk) lands none of the outputs of --out and leaves the previous set (issue 15 probe)', async () => {
+    // `ulimit -f` makes every write past 16 KiB fail with EFBIG (Node ignores SIGXFSZ), the
+    // nearest to a full disk a test can make without root: A's outputs are small, B's
+    // manifest is not. Writing them one by one put A's new outputs beside B's old ones.
+    const a = join(root, 'A.md');
+    const b = join(root, 'B.md');
+    const out = join(root, 'out');
+    const big = ['# B', ''];
+    for (let i = 0; i < 40; i++) big.push(`## Section ${i}`, '', ...Array.from({ length: 8 }, (_, j) => `Sentence ${j} of section ${i} talks about some detail of the large document in plain words.`), '');
+    writeFileSync(a, '# A\n\nShort doc about a thing that is described in a single sentence here.\n');
+    writeFileSync(b, big.join('\n'));
+    expect((await exec(['--config', config, '--out', out, a, b])).code).toBe(0);
+    const before = snapshot(out);
+    expect(Buffer.from(before['B.json']!, 'hex').length).toBeGreaterThan(16 * 1024);
+    writeFileSync(a, '# A\n\nAnother short doc, changed since the last run.\n');
+    writeFileSync(b, `${big.join('\n')}\nOne more paragraph.\n`);
+    const limited = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile('bash', ['-c', 'ulimit -f 16; exec "$0" "$@"', BIN, '--config', config, '--out', out, a, b], { cwd: REPO, encoding: 'utf8' }, (err, stdout, stderr) => {
+        done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
+      });
+    });
+    expect(limited).toEqual({ code: 1, stdout: '', stderr: `chunking-tool: ${join(out, 'B.json')}: file too large for this file system (EFBIG); choose another location\n` });
+    expect(snapshot(out)).toEqual(before);
+    // Without the limit the next run writes the new set.
+    expect((await exec(['--config', config, '--out', out, a, b])).code).toBe(0);
+    expect(readFileSync(join(out, 'A-0.md'), 'utf8')).toContain('changed since the last run');
+    expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
   it('chunking-tool on a topic writes the same outputs as main() in-process', async () => {
     const viaBin = makeTopic('bin');
     const inProcess = makeTopic('in-process');

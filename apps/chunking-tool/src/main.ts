@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { emptyArgument, parseCliArgs, mkdirp, processIo, replaceDirAtomic, StagedDir, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, parseCliArgs, processIo, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
@@ -121,7 +121,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     const files = new Map<string, string>();
     const pages: PagedDocument[] = [];
     // A big document's outputs are written as its records come (see Stage), not held in `files`.
-    const stage = new Stage(outDir);
+    const stage = new Stage(outDir, group[0]!.ownsDir);
     let failed = false;
     for (const job of group) {
       try {
@@ -149,6 +149,12 @@ async function run(argv: string[], io: Io): Promise<number> {
           return 2;
         }
         failed = true;
+        // Writing the stage failed (a full disk): the folder's fault, not the document's; it is
+        // reported once below for every document of the folder, and nothing of theirs lands.
+        if (err === stage.writeError) {
+          stage.discard(job);
+          continue;
+        }
         stage.discard(job);
         errors.push({ source: job.source, error: (err as Error).message });
         io.stderr(`chunking-tool: ${job.source}: ${(err as Error).message}\n`);
@@ -156,6 +162,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
     if (pages.length) files.set(PAGES_MANIFEST, pagesManifest(pages));
     try {
+      if (stage.writeError !== null) throw stage.writeError;
       // An owned folder is replaced only when every document in it succeeded.
       if (group[0]!.ownsDir) {
         if (!failed) {
@@ -163,8 +170,9 @@ async function run(argv: string[], io: Io): Promise<number> {
           else replaceDirAtomic(outDir, files);
         }
       } else {
-        for (const [name, data] of files) writeFileAtomic(join(outDir, name), data);
-        const written = new Set([...files.keys(), ...stage.moveInto()]);
+        // Every output is staged first, so a write that fails (a full disk, a file-size
+        // limit) leaves the previous set as it was; only renames reach outDir.
+        const written = new Set(stage.moveInto(files));
         for (const job of group) if (!errors.some((e) => e.source === job.source)) removeStale(outDir, docNameOf(job.file), written);
       }
     } catch (err) {
@@ -301,9 +309,20 @@ function assertChunks(n: number): void {
 class Stage {
   private readonly staged: StagedDir;
   private readonly names = new Map<string, string[]>();
+  /** The file-system error a write into the stage met, if any: then nothing of the stage lands. */
+  writeError: NodeJS.ErrnoException | null = null;
 
-  constructor(private readonly outDir: string) {
-    this.staged = new StagedDir(outDir);
+  /**
+   * A topic's own folder is staged beside it and swapped in whole. Files share `--out` (or
+   * `<folder>/_chunks`) with outputs of other runs: they are staged inside it, so only that
+   * folder needs to be writable (its parent may not be: `--out .`), and the renames into it
+   * never cross a file system.
+   */
+  constructor(
+    private readonly outDir: string,
+    ownsDir: boolean,
+  ) {
+    this.staged = new StagedDir(ownsDir ? outDir : join(outDir, 'staged'));
   }
 
   get used(): boolean {
@@ -312,7 +331,13 @@ class Stage {
 
   /** Writes one document's chunk files and manifest (byte for byte what outputsOf gives) as its records come. */
   write(job: Job, read: ReadJob): DocumentSummary {
-    const dir = this.staged.path;
+    let dir: string;
+    try {
+      dir = this.staged.path;
+    } catch (err) {
+      if (isFsError(err)) this.writeError = err;
+      throw err;
+    }
     const name = docNameOf(job.file);
     const names: string[] = [];
     this.names.set(job.source, names);
@@ -323,23 +348,34 @@ class Stage {
     const cut = head.lastIndexOf('[]');
     const manifestName = `${name}.json`;
     names.push(manifestName);
-    const fd = openSync(join(dir, manifestName), 'w');
     let n = 0;
     let tokens = 0;
+    // A write error (ENOSPC, EFBIG) carries no path: name the output it was for.
+    let writing = join(this.outDir, manifestName);
+    let fd = -1;
     try {
+      fd = openSync(join(dir, manifestName), 'w');
       writeSync(fd, head.slice(0, cut + 1));
       for (const c of stream.chunks) {
         const file = `${name}-${n}.md`;
         names.push(file);
+        writing = join(this.outDir, file);
         writeFileSync(join(dir, file), c.originalText);
+        writing = join(this.outDir, manifestName);
         writeSync(fd, `${n > 0 ? ',' : ''}\n    ${JSON.stringify(c, null, 2).replace(/\n/g, '\n    ')}`);
         tokens += c.tokenStats.tokens;
         n++;
       }
       assertChunks(n);
       writeSync(fd, `\n  ${head.slice(cut + 1)}\n`);
+    } catch (err) {
+      if (isFsError(err)) {
+        if (err.path === undefined) err.path = writing;
+        this.writeError = err;
+      }
+      throw err;
     } finally {
-      closeSync(fd);
+      if (fd !== -1) closeSync(fd);
     }
     return { source: job.source, out: relative(process.cwd(), this.outDir) || '.', chunks: n, strategyKey: stream.strategyKey, tokens };
   }
@@ -353,17 +389,22 @@ class Stage {
   /** A topic: the other documents' files join the staged ones, and the folder replaces outDir. */
   replace(files: ReadonlyMap<string, string>): void {
     const dir = this.staged.path;
-    for (const [name, data] of files) writeFileSync(join(dir, name), data);
+    for (const [name, data] of files) stageFile(dir, name, data, this.outDir);
     this.staged.commit();
   }
 
-  /** Files: each staged output renamed into outDir (one atomic rename each); their names. */
-  moveInto(): string[] {
-    if (!this.staged.created) return [];
+  /**
+   * Files: `files` (the documents chunked whole) join the staged outputs, and then each is
+   * renamed into outDir (one atomic rename each); their names. Writing them one by one into
+   * outDir left a partial set when a write failed (issue 15 probe: a full disk): the new
+   * chunk files of one document beside the old manifest of another.
+   */
+  moveInto(files: ReadonlyMap<string, string>): string[] {
+    if (!this.staged.created && files.size === 0) return [];
     const dir = this.staged.path;
-    mkdirp(this.outDir);
+    for (const [name, data] of files) stageFile(dir, name, data, this.outDir);
     const moved: string[] = [];
-    for (const names of this.names.values()) {
+    for (const names of [...this.names.values(), [...files.keys()]]) {
       for (const name of names) {
         renameSync(join(dir, name), join(this.outDir, name));
         moved.push(name);
@@ -375,6 +416,16 @@ class Stage {
   /** The temp folder, whatever happened. */
   remove(): void {
     this.staged.discard();
+  }
+}
+
+/** Writes one output into the stage; a write error (ENOSPC, EFBIG carry no path) names the output it was for. */
+function stageFile(dir: string, name: string, data: string, outDir: string): void {
+  try {
+    writeFileSync(join(dir, name), data);
+  } catch (err) {
+    if (isFsError(err) && err.path === undefined) err.path = join(outDir, name);
+    throw err;
   }
 }
 
