@@ -444,6 +444,14 @@ describe('search, expand, stats', () => {
     expect(expanded.code).toBe(0);
     expect(expanded.stdout).toContain('\\u009d0;PWNED');
     expect(expanded.stdout).not.toMatch(controls);
+    // Issue 15 probe: a page whose C0 escapes are over 1% of its characters was refused as
+    // "binary content", where chunking-tool chunks it; one rule now (only NUL is binary).
+    const ansi = join(ws, 'ansi.md');
+    writeFileSync(ansi, '# Colours\n\nThe quokka log:\n\n```console\n\u001b[31mERROR\u001b[0m \u001b[1mquokka\u001b[0m\u001b]0;PWNED\u0007\f\n```\n');
+    expect((await run(['ingest', ansi])).code).toBe(0);
+    const colours = await run(['search', 'quokka', '--mode', 'fts']);
+    expect(colours.stdout).toContain('\\u001b[31mERROR');
+    expect(colours.stdout).not.toMatch(controls);
   });
 
   it('refuses a query embedding of another dimension clearly; fts still works', async () => {
