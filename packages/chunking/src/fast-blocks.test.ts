@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, lineMarks, parsedPlainText, plainText, setCodeWithoutTextForTests, setInterruptSkipForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setCodeWithoutTextForTests, setInterruptSkipForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -119,5 +119,73 @@ describe('fence and indented code rules without the code text', () => {
       fc.property(doc, (text) => expectSameBlocksWithout(setCodeWithoutTextForTests, text)),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('table rule without cell tokens', () => {
+  // Rows of cells holding what splits or trims a row differently: escaped pipes, backslashes,
+  // pipes in code spans, entities, HTML, trailing `#`s; cell padding of spaces, tabs and the
+  // Unicode spaces JS's trim removes (and one it keeps, U+200B); delimiter rows valid and not;
+  // rows indented, quoted, listed, lazy; blank lines and CRLF.
+  const cell = fc.constantFrom(
+    '', ' ', 'a', ' a ', '\ta\t', 'b\\|c', '\\', '\\\\', '`x|y`', '&#124;', '&amp;', '<b>|</b>', '# h ##', '\u00a0a\u3000', '\u200bz', '\ufeff', '---', ':-:', '-',
+  );
+  const row = fc
+    .tuple(fc.boolean(), fc.array(cell, { maxLength: 6 }), fc.boolean(), fc.constantFrom('', '\\', ' ', '\u00a0'))
+    .map(([lead, cells, trail, end]) => `${lead ? '|' : ''}${cells.join('|')}${trail ? '|' : ''}${end}`);
+  // Mostly valid delimiter cells, so that most tables are tables; sometimes one that is not.
+  const delimiterCell = fc.oneof(
+    { arbitrary: fc.constantFrom('-', '---', ':--', '--:', ':-:', ' - ', '\t-\t', ' :-- '), weight: 12 },
+    { arbitrary: fc.constantFrom(':', '::', '- -', '', ' ', '-:-'), weight: 1 },
+  );
+  const delimiter = fc
+    .tuple(fc.boolean(), fc.array(delimiterCell, { minLength: 1, maxLength: 6 }), fc.boolean())
+    .map(([lead, cells, trail]) => `${lead ? '|' : ''}${cells.join('|')}${trail ? '|' : ''}`);
+  const start = fc.constantFrom('', '', '', ' ', '   ', '    ', '\t', '> ', '>', '- ', '  ', '1. ', '\u00a0');
+  const other = fc.constantFrom('', 'text', '> q', '- item', '```', '# h', '<div>', '***', '    code');
+  const line = fc.tuple(start, fc.oneof(row, delimiter, other)).map(([a, b]) => a + b);
+  // A table: a header row, a delimiter row of about as many columns, then rows, all under
+  // one prefix or each line under its own.
+  const table = fc
+    .tuple(fc.integer({ min: 1, max: 5 }), fc.constantFrom(0, 0, 0, 0, -1, 1), fc.array(fc.oneof(row, row, other), { maxLength: 5 }), start, fc.array(start, { minLength: 8, maxLength: 8 }), fc.constantFrom(true, true, true, false))
+    .chain(([k, skew, body, prefix, prefixes, same]) =>
+      fc.tuple(fc.array(cell, { minLength: k, maxLength: k }), fc.array(delimiterCell, { minLength: Math.max(1, k + skew), maxLength: Math.max(1, k + skew) }), fc.boolean(), fc.boolean()).map(([head, delim, lead, trail]) => {
+        const bar = (cells: string[]) => `${lead ? '|' : ''}${cells.join('|')}${trail || cells.length === 1 ? '|' : ''}`;
+        return [bar(head), bar(delim), ...body].map((l, i) => (same ? prefix : prefixes[i % 8]!) + l);
+      }),
+    );
+  const doc = fc
+    .tuple(fc.array(fc.oneof(line.map((l) => [l]), table), { maxLength: 6 }), fc.constantFrom('\n', '\r\n'))
+    .map(([parts, nl]) => parts.flat().join(nl));
+
+  it("gives the blocks markdown-it's own rule gives", () => {
+    fc.assert(
+      fc.property(doc, (text) => expectSameBlocksWithout(setTableWithoutCellsForTests, text)),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('ends a table where markdown-it does when body rows lack more than 65,536 cells', () => {
+    const header = `|${Array.from({ length: 10_000 }, (_, i) => ` h${i} `).join('|')}|\n`;
+    const delimiter = `|${'-|'.repeat(10_000)}\n`;
+    const text = `${header}${delimiter}${'| x |\n'.repeat(9)}\nafter\n`;
+    const blocks = fastBlocks(text).blocks;
+    // 6 rows lack 59,994 cells, the 7th takes it over the limit: it is a paragraph of its own.
+    expect(blocks.map((b) => [b.type, b.startLine, b.endLine])).toEqual([
+      ['table', 0, 7],
+      ['paragraph', 8, 10],
+      ['paragraph', 12, 12],
+    ]);
+    expectSameBlocksWithout(setTableWithoutCellsForTests, text);
+    // A row's cells are counted after JS's trim (a leading U+00A0 hides no `|` from the
+    // count), exactly: with 9,364 columns the 7th row passes the limit by 5 cells.
+    const columns = 9_364;
+    const padded = `|${' h |'.repeat(columns)}\n|${'-|'.repeat(columns)}\n${'\u00a0| x |\u3000\n'.repeat(9)}`;
+    expect(fastBlocks(padded).blocks[0]).toMatchObject({ type: 'table', startLine: 0, endLine: 7 });
+    expectSameBlocksWithout(setTableWithoutCellsForTests, padded);
+  });
+
+  it("trims what String.prototype.trim trims", () => {
+    for (let c = 0; c < 0x10000; c++) expect([c, isJsTrimmed(c)]).toEqual([c, String.fromCharCode(c).trim() === '']);
   });
 });

@@ -203,6 +203,184 @@ export function setCodeWithoutTextForTests(on: boolean): void {
 }
 setCodeWithoutTextForTests(true);
 
+/** markdown-it 15.0.3's limit on cells a table's body rows may lack before the table ends there. */
+const MAX_AUTOCOMPLETED_CELLS = 65536;
+
+/**
+ * markdown-it 15.0.3's GFM table rule, less the tokens of its cells: it made a token and a
+ * string per cell of every row (on a table of 10 rows of 13,600 columns, 29 MB a pass, issue
+ * 15), and a table block is a range of the source that reads its header's text only. The
+ * line logic is markdown-it's own: the same delimiter row check, the same terminators, the
+ * same column counts (and limit on missing cells) decide where the table ends. It pushes
+ * `table_open` (its `meta.header` the header cells' trimmed inline source) and `table_close`,
+ * nothing between.
+ */
+function tableWithoutCells(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (startLine + 2 > endLine) return false;
+  const src = state.src;
+  const delimiterLine = startLine + 1;
+  if (state.sCount[delimiterLine]! < state.blkIndent) return false;
+  if (state.sCount[delimiterLine]! - state.blkIndent >= 4) return false;
+  let pos = state.bMarks[delimiterLine]! + state.tShift[delimiterLine]!;
+  const delimiterEnd = state.eMarks[delimiterLine]!;
+  if (pos >= delimiterEnd) return false;
+  const firstCh = src.charCodeAt(pos++);
+  if (firstCh !== 0x7c && firstCh !== 0x2d && firstCh !== 0x3a) return false;
+  if (pos >= delimiterEnd) return false;
+  const secondCh = src.charCodeAt(pos++);
+  if (secondCh !== 0x7c && secondCh !== 0x2d && secondCh !== 0x3a && secondCh !== 0x20 && secondCh !== 0x09) return false;
+  if (firstCh === 0x2d && (secondCh === 0x20 || secondCh === 0x09)) return false;
+  for (; pos < delimiterEnd; pos++) {
+    const ch = src.charCodeAt(pos);
+    if (ch !== 0x7c && ch !== 0x2d && ch !== 0x3a && ch !== 0x20 && ch !== 0x09) return false;
+  }
+  const aligns = delimiterColumns(src, state.bMarks[delimiterLine]! + state.tShift[delimiterLine]!, delimiterEnd);
+  if (aligns < 0) return false;
+  const headerStart = jsTrimStart(src, state.bMarks[startLine]! + state.tShift[startLine]!, state.eMarks[startLine]!);
+  const headerEnd = jsTrimEnd(src, headerStart, state.eMarks[startLine]!);
+  const firstPipe = src.indexOf('|', headerStart);
+  if (firstPipe === -1 || firstPipe >= headerEnd) return false;
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  const columnCount = rowColumns(src, headerStart, headerEnd);
+  if (columnCount === 0 || columnCount !== aligns) return false;
+  if (silent) return true;
+  const oldParentType = state.parentType;
+  state.parentType = 'table';
+  const terminatorRules = state.md.block.ruler.getRules('blockquote');
+  const open = state.push('table_open', 'table', 1);
+  const map: [number, number] = [startLine, 0];
+  open.map = map;
+  open.meta = { header: headerCells(src.slice(headerStart, headerEnd)) };
+  let autocompletedCells = 0;
+  let nextLine = startLine + 2;
+  for (; nextLine < endLine; nextLine++) {
+    if (state.sCount[nextLine]! < state.blkIndent) break;
+    let terminate = false;
+    for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      if (terminatorRules[i]!(state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    if (terminate) break;
+    const rowStart = jsTrimStart(src, state.bMarks[nextLine]! + state.tShift[nextLine]!, state.eMarks[nextLine]!);
+    const rowEnd = jsTrimEnd(src, rowStart, state.eMarks[nextLine]!);
+    if (rowStart === rowEnd) break;
+    if (state.sCount[nextLine]! - state.blkIndent >= 4) break;
+    autocompletedCells += columnCount - rowColumns(src, rowStart, rowEnd);
+    if (autocompletedCells > MAX_AUTOCOMPLETED_CELLS) break;
+  }
+  state.push('table_close', 'table', -1);
+  map[1] = nextLine;
+  state.parentType = oldParentType;
+  state.line = nextLine;
+  return true;
+}
+
+/**
+ * The number of columns markdown-it's table rule reads from a delimiter row (`src[start, end)`,
+ * made of `|`, `-`, `:`, spaces and tabs only), or -1 where it rejects the row: cells split at
+ * every `|`, each trimmed; an empty one is skipped first or last and rejects the row elsewhere;
+ * the rest must match `:?-+:?`.
+ */
+function delimiterColumns(src: string, start: number, end: number): number {
+  let columns = 0;
+  let cellStart = start;
+  for (let index = 0; ; index++) {
+    let cellEnd = src.indexOf('|', cellStart);
+    const last = cellEnd === -1 || cellEnd >= end;
+    if (last) cellEnd = end;
+    let a = cellStart;
+    let b = cellEnd;
+    while (a < b && (src.charCodeAt(a) === 0x20 || src.charCodeAt(a) === 0x09)) a++;
+    while (b > a && (src.charCodeAt(b - 1) === 0x20 || src.charCodeAt(b - 1) === 0x09)) b--;
+    if (a === b) {
+      if (!(index === 0 || last)) return -1;
+    } else {
+      if (src.charCodeAt(a) === 0x3a) a++;
+      if (b > a && src.charCodeAt(b - 1) === 0x3a) b--;
+      if (a === b) return -1;
+      for (let k = a; k < b; k++) if (src.charCodeAt(k) !== 0x2d) return -1;
+      columns++;
+    }
+    if (last) return columns;
+    cellStart = cellEnd + 1;
+  }
+}
+
+/**
+ * How many cells markdown-it's table rule finds in a trimmed row `src[start, end)`: its
+ * `escapedSplit` splits at each `|` not right after a backslash, then an empty first and an
+ * empty last cell are dropped. A cell is empty only where a split `|` starts or ends the row
+ * (an escaped `|` stays in its cell).
+ */
+function rowColumns(src: string, start: number, end: number): number {
+  if (start === end) return 0;
+  let pipes = 0;
+  for (let p = src.indexOf('|', start); p !== -1 && p < end; p = src.indexOf('|', p + 1)) {
+    if (p === start || src.charCodeAt(p - 1) !== 0x5c) pipes++;
+  }
+  let columns = pipes + 1;
+  if (src.charCodeAt(start) === 0x7c) columns--;
+  if (columns > 0 && src.charCodeAt(end - 1) === 0x7c && (end - 1 === start || src.charCodeAt(end - 2) !== 0x5c)) columns--;
+  return columns;
+}
+
+/** The header row's cells as markdown-it's table rule gives them to its inline tokens (markdown-it's `escapedSplit`, then trim). */
+function headerCells(row: string): string[] {
+  const cells: string[] = [];
+  const max = row.length;
+  let pos = 0;
+  let ch = row.charCodeAt(pos);
+  let isEscaped = false;
+  let lastPos = 0;
+  let current = '';
+  while (pos < max) {
+    if (ch === 0x7c) {
+      if (!isEscaped) {
+        cells.push(current + row.substring(lastPos, pos));
+        current = '';
+        lastPos = pos + 1;
+      } else {
+        current += row.substring(lastPos, pos - 1);
+        lastPos = pos;
+      }
+    }
+    isEscaped = ch === 0x5c;
+    pos++;
+    ch = row.charCodeAt(pos);
+  }
+  cells.push(current + row.substring(lastPos));
+  if (cells.length && cells[0] === '') cells.shift();
+  if (cells.length && cells[cells.length - 1] === '') cells.pop();
+  for (let i = 0; i < cells.length; i++) cells[i] = cells[i]!.trim();
+  return cells;
+}
+
+/** Whether String.prototype.trim removes this UTF-16 unit (ECMAScript's WhiteSpace and LineTerminator). */
+export function isJsTrimmed(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+/** Where `src.slice(start, end).trim()` starts in `src`. */
+function jsTrimStart(src: string, start: number, end: number): number {
+  while (start < end && isJsTrimmed(src.charCodeAt(start))) start++;
+  return start;
+}
+/** Where `src.slice(start, end).trim()` ends in `src` (`start` already trimmed). */
+function jsTrimEnd(src: string, start: number, end: number): number {
+  while (end > start && isJsTrimmed(src.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+/** Ours (`on`), or markdown-it's own table rule (for tests). */
+export function setTableWithoutCellsForTests(on: boolean): void {
+  md.block.ruler.at('table', on ? tableWithoutCells : (stockRules.get('table') as BlockRule), { alt: ['paragraph', 'reference'] });
+}
+setTableWithoutCellsForTests(true);
+
 /** The paragraph terminators of markdown-it 15.0.3 (ours for `heading`), by rule name, in its order: what `interrupts` knows. */
 const KNOWN_TERMINATORS = ['table', 'fence', 'blockquote', 'hr', 'list', 'html_block', 'heading'];
 /**
@@ -300,6 +478,7 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
   token.content = asciiTrim(state.src, pos, max);
   return true;
 }
+
 const HEADING_TAGS = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 md.block.ruler.at('heading', atxHeadingLeaf, { alt: ['paragraph', 'reference', 'blockquote'] });
 
@@ -634,7 +813,8 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
       block.lang = null;
       break;
     case 'table_open':
-      block.header = container ? tableHeader(container, ctx) : [];
+      // tableWithoutCells leaves the header's cells on the open token; markdown-it's own rule (tests) makes cell tokens.
+      block.header = tableHeaderCells(token)?.map((cell) => plainText(cell, ctx)) ?? (container ? tableHeader(container, ctx) : []);
       // A table block's hidden class (with `header`) is used by few documents: kept alive past
       // documents without tables, so that the stages reading `header` stay optimized (see
       // shape-anchor.ts; without it every few passes of the npm docs deoptimized toBlock and
@@ -661,6 +841,11 @@ function lastLineOf(lines: LineTable, end: number, hint: number): number {
   let line = hint;
   while (line > 0 && lines.starts[line]! >= end) line--;
   return line;
+}
+
+/** The header cells tableWithoutCells left on a table's open token (markdown-it's own rule leaves none). */
+function tableHeaderCells(token: Token): string[] | undefined {
+  return (token.meta as { header?: string[] } | null)?.header;
 }
 
 function tableHeader(node: TokenNode, ctx: Ctx): string[] {
