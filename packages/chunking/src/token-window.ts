@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { PIPELINE } from './metadata.js';
 import { contentFields, headingFields, RangeContexts } from './range-context.js';
 import type { StrategyInput } from './semantic.js';
-import { encodeWithOffsets } from './token-offsets.js';
+import { tokenBoundaries } from './token-boundaries.js';
 import { countTokens, estimateTokens } from './tokens.js';
 import type { ChunkRecord } from './types.js';
 import { toUnits } from './units.js';
@@ -43,8 +43,7 @@ export interface WindowSizes {
  */
 export function tokenWindows(text: string, sizes: WindowSizes): WindowSpan[] {
   if (!text.trim()) return [];
-  const { tokens, offsets } = encodeWithOffsets(text);
-  const n = tokens.length;
+  const { count: n, offsets } = tokenBoundaries(text);
   if (n <= sizes.singlePieceMaxTokens) {
     const start = text.length - text.trimStart().length;
     const end = text.trimEnd().length;
