@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -139,6 +139,42 @@ export async function resolve(spec, ctx, next) { const r = await next(spec, ctx)
       const flag = args.find((a) => a.startsWith('-'))!.split('=')[0]!.replace(/^-(\w)$/, '--$1');
       expect({ name, status: r.status, stdout: r.stdout }).toEqual({ name, status: 2, stdout: '' });
       expect(r.stderr, name).toMatch(new RegExp(`^${COMMANDS[name]!.tool}: ${flag}: given twice \\(".+", then ".+"\\); give it once\nRun ${COMMANDS[name]!.tool} --help for usage\\.\n$`));
+    }
+  });
+
+  it('the built bin: every command names a path that is not a usable folder in the same words (issue 15 probe)', () => {
+    // fs-atomic's folderProblem/fileProblem wording, path as given. Before: docs-query said
+    // "not a folder (a file)", docs-store named the absolute path and "not a regular file (a
+    // FIFO); left out", and keyword-extractor and topic-spec called a missing folder, a
+    // dangling link and a FIFO alike "not a topic folder (not a folder holding …)".
+    const dir = join(scratch, 'paths');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'file.md'), '# A file\n\nWith a sentence.\n');
+    symlinkSync('nowhere', join(dir, 'dangling'));
+    symlinkSync('loop', join(dir, 'loop'));
+    spawnSync('mkfifo', [join(dir, 'fifo')]);
+    const dangling = 'a dangling symlink (its target does not exist); fix or remove the link';
+    const loop = 'a symlink loop (it never reaches a file); fix or remove the link';
+    const folder = { missing: 'no such folder', dangling, loop, fifo: 'not a folder (a FIFO (named pipe))', 'file.md': 'not a folder (a regular file)' };
+    const fileOrFolder = { missing: 'no such file or folder', dangling, loop, fifo: 'a FIFO (named pipe), not a regular file' };
+    const cases: [string[], string, Record<string, string>][] = [
+      [['query', '--list'], '', folder],
+      [['serve', '--port', '0'], '', folder],
+      [['export', '--format', 'jsonl'], '', folder],
+      [['score'], '', folder],
+      [['index', 'x', '--root'], '--root ', folder],
+      [['keywords'], '', folder],
+      [['spec'], '', folder],
+      [['store', 'ingest'], '', fileOrFolder],
+      [['chunk'], '', { ...fileOrFolder, missing: 'no such file' }],
+    ];
+    for (const [args, prefix, reasons] of cases) {
+      for (const [name, reason] of Object.entries(reasons)) {
+        const r = spawnSync(process.execPath, [BIN, ...args, `paths/${name}`], { cwd: scratch, encoding: 'utf8', timeout: 20_000 });
+        const tool = COMMANDS[args[0]!]!.tool;
+        expect(r.status, `${args.join(' ')} ${name}: ${r.stderr}`).not.toBe(0);
+        expect(r.stderr.split('\n')[0], `${args.join(' ')} ${name}`).toMatch(new RegExp(`^${tool}: ${prefix}paths/${name}: ${reason.replace(/[()]/g, '\\$&')}(;|$)`));
+      }
     }
   });
 });

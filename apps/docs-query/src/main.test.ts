@@ -209,7 +209,7 @@ describe('docs-query', () => {
     expect(await run(dangling, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${dangling}: a dangling symlink (its target does not exist); fix or remove the link\n` });
     // A file or a FIFO given as the docs folder was "<it>/index.json: cannot read (ENOTDIR)", exit 1.
     const indexFile = join(fx.docs, 'index.json');
-    expect(await run(indexFile, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${indexFile}: not a folder (a file); give the built docs root, the folder holding the root index.json\nRun docs-query --help for usage.\n` });
+    expect(await run(indexFile, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${indexFile}: not a folder (a regular file); give the built docs root, the folder holding the root index.json\nRun docs-query --help for usage.\n` });
     const fifo = join(fx.workspace, 'pipe');
     execFileSync('mkfifo', [fifo]);
     expect(await run(fifo, '--list')).toMatchObject({ code: 2, stderr: expect.stringContaining(`${fifo}: not a folder (a FIFO (named pipe)); give the built docs root`) });

@@ -187,7 +187,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const isUrl = values['base-url'] !== undefined;
-  const problem = isUrl ? null : folderProblem(cli.target, { file: 'a file' });
+  const problem = isUrl ? null : folderProblem(cli.target);
   if (problem?.problem === 'not-a-folder') {
     // A file, FIFO or device given as the docs folder was reported as "<it>/index.json: cannot
     // read (ENOTDIR)", exit 1, as if the built docs were broken.

@@ -306,8 +306,8 @@ describe('environment errors are messages naming the path', () => {
     execFileSync('mkfifo', [join(ws, 'pipe.md')]);
     const r = await run(['ingest', 'pipe.md', '/dev/zero', TOPICS[2]!]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('docs-store: pipe.md: not a regular file (a FIFO); left out');
-    expect(r.stderr).toMatch(/docs-store: \S*dev\/zero: not a regular file \(a device\); left out/);
+    expect(r.stderr).toContain('docs-store: pipe.md: a FIFO (named pipe), not a regular file; left out');
+    expect(r.stderr).toMatch(/docs-store: \S*dev\/zero: a character device, not a regular file; left out/);
     expect(r.stdout).toMatch(/1 written, 0 unchanged, 2 failed/);
   }, 20_000);
 

@@ -2,13 +2,13 @@
  * Turns `ingest` arguments (files and topic folders) into plans, one document at a time, so
  * that a bad document is reported by name and the others still go in.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
 import { UsageError } from './workspace.js';
-import { folderProblem } from '@chunkyard/fs-atomic';
+import { fileProblem, folderProblem } from '@chunkyard/fs-atomic';
 
 // The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io).
 export const TOPIC_MARKER = process.env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
@@ -62,7 +62,8 @@ export function planInputs(req: PlanRequest): PlannedInputs {
     // A file or a topic folder: "not a folder" is a document to plan; anything else is reported.
     const problem = folderProblem(p, { missing: 'no such file or folder' });
     if (problem !== null && problem.problem !== 'not-a-folder') {
-      errors.push({ source: p, error: problem.reason });
+      // Named as every other source is (workspace-relative), not by its absolute path.
+      errors.push({ source: rel(p), error: problem.reason });
       continue;
     }
     if (problem === null) {
@@ -98,9 +99,10 @@ export function planInputs(req: PlanRequest): PlannedInputs {
     const source = rel(file);
     try {
       // Reading a FIFO or a device blocks forever (or never ends): refuse anything but a regular file first.
-      const stat = statOrNull(file);
-      if (stat && !stat.isFile()) {
-        errors.push({ source, error: `not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a folder' : stat.isSocket() ? 'a socket' : 'a device'}); left out` });
+      // fileProblem's words, as the other CLIs say them ("a FIFO (named pipe), not a regular file").
+      const problem = fileProblem(file);
+      if (problem !== null) {
+        errors.push({ source, error: `${problem.reason}${problem.problem === 'not-a-file' ? '; left out' : ''}` });
         return;
       }
       const content = decodeDocument(readFileSync(file), source);
@@ -130,12 +132,4 @@ function topicOf(file: string, rel: (p: string) => string): string | null {
 function messageOf(err: unknown, source: string): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.startsWith(`${source}: `) ? message.slice(source.length + 2) : message;
-}
-
-function statOrNull(p: string) {
-  try {
-    return statSync(p);
-  } catch {
-    return null;
-  }
 }

@@ -271,8 +271,8 @@ describe('exit 2: usage errors, nothing written', () => {
     const plain = join(root, 'plain');
     mkdirSync(plain);
     writeFileSync(join(plain, 'README.md'), '# Readme\n');
-    await expectUsage([topic, join(root, 'missing')], join(root, 'missing'), 'not a topic folder');
-    await expectUsage([topic, join(topic, 'golden-reference.md')], 'not a topic folder');
+    await expectUsage([topic, join(root, 'missing')], join(root, 'missing'), 'no such folder');
+    await expectUsage([topic, join(topic, 'golden-reference.md')], 'not a folder (a regular file); give a topic folder (a folder holding golden-reference.md)');
     await expectUsage([topic, plain], plain, 'not a topic', 'golden-reference.md');
     expect(existsSync(join(topic, '_keywords'))).toBe(false);
   });

@@ -55,7 +55,8 @@ describe('loadWorkspace and topicSettings', () => {
     const topic = join(dir, 't');
     mkdirSync(topic);
     expect(() => topicSettings(topic, { chunking: {} })).toThrow(/not a topic \(no golden-reference\.md in it\)/);
-    expect(() => topicSettings(join(dir, 'none'), { chunking: {} })).toThrow(/not a topic folder/);
+    expect(() => topicSettings(join(dir, 'none'), { chunking: {} })).toThrow(/none: no such folder$/);
+    expect(() => topicSettings(join(topic, 'golden-reference.md'), { chunking: {} })).toThrow(/not a folder|no such folder/);
     writeFileSync(join(topic, 'golden-reference.md'), '# T\n');
     expect(topicSettings(topic, { chunking: { maxTokens: 300 } })).toEqual({ dir: topic, config: { chunking: { maxTokens: 300 } }, sources: ['golden-reference.md'] });
     writeFileSync(join(topic, 'topic.yaml'), 'sources: [a.md, b.md]\nchunking:\n  maxTokens: 200\n');

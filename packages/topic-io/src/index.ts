@@ -7,7 +7,7 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { brokenLink, describeFsError, escapeControl, fileKind, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, escapeControl, fileKind, folderProblem, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
@@ -130,9 +130,20 @@ export interface TopicSettings {
   sources: string[];
 }
 
+/**
+ * Throws a UsageError when `dir` cannot be read as a folder, in folderProblem's words (as
+ * every folder-taking CLI says them), with a topic hint when something else stands there. A
+ * missing folder, a dangling link and a FIFO were all "not a topic folder (not a folder
+ * holding golden-reference.md)", which hid what was wrong.
+ */
+export function topicFolderProblem(dir: string): void {
+  const problem = folderProblem(dir);
+  if (problem) throw new UsageError(`${dir}: ${problem.reason}${problem.problem === 'not-a-folder' ? `; give a topic folder (a folder holding ${TOPIC_MARKER})` : ''}`);
+}
+
 /** Checks that `dir` is a topic folder and merges its topic.yaml over the workspace config. */
 export function topicSettings(dir: string, base: ChunkyardConfig): TopicSettings {
-  if (!statOrNull(dir)?.isDirectory()) throw new UsageError(`${dir}: not a topic folder (not a folder holding ${TOPIC_MARKER})`);
+  topicFolderProblem(dir);
   // A broken marker symlink still makes a topic: its source is then reported as broken (exit 1).
   if (!entryExists(join(dir, TOPIC_MARKER))) throw new UsageError(`${dir}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
   const topicYaml = join(dir, 'topic.yaml');
