@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setCodeWithoutTextForTests, setInterruptSkipForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setCodeWithoutTextForTests, setDirectHeadingsForTests, setInterruptSkipForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -187,5 +187,44 @@ describe('table rule without cell tokens', () => {
 
   it("trims what String.prototype.trim trims", () => {
     for (let c = 0; c < 0x10000; c++) expect([c, isJsTrimmed(c)]).toEqual([c, String.fromCharCode(c).trim() === '']);
+  });
+});
+
+describe('top-level ATX headings made into blocks without tokens', () => {
+  // Heading lines with and without inline syntax (which keeps the token), closing `#`s,
+  // escaped ones, tabs, trailing spaces, NUL, entities, HTML, empty headings, seven `#`s, and
+  // headings inside quotes and lists (which keep their tokens) or after a paragraph line.
+  const start = fc.constantFrom('', '', ' ', '   ', '    ', '\t', '> ', '- ', '  ', '1. ');
+  const hashes = fc.constantFrom('#', '##', '######', '#######', '#\t', '# ', '## ', '#\u00a0');
+  const text = fc.constantFrom(
+    '', 'h1', ' title ', 'a # b', 'x #', 'x ##  ', 'x \\#', 'x#', '#', ' # ', '\t#\t', '`c`', '*em*', 'a_b', '[l]', '[l]: /u', '&amp;', '<b>',
+    'a\0b', 'é ü', '\u00a0x\u00a0', 'x\\', '!', '~',
+  );
+  const heading = fc.tuple(start, hashes, text).map(([a, b, c]) => a + b + c);
+  const other = fc.constantFrom('', 'para', '===', '---', '[l]: /u', '```', '> q', '<div>');
+  const doc = fc
+    .tuple(fc.array(fc.oneof(heading, heading, other), { maxLength: 16 }), fc.constantFrom('\n', '\r\n', '\r'))
+    .map(([lines, nl]) => lines.join(nl));
+
+  it('gives the blocks made from their tokens', () => {
+    fc.assert(
+      fc.property(doc, (source) => expectSameBlocksWithout(setDirectHeadingsForTests, source)),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('keeps the order of blocks around them, and their text', () => {
+    const source = '---\ntitle: x\n---\n# One\n\npara\n## Two ##\n> # Quoted\n# [l]\n\n[l]: /u\n  ### Three\t\n';
+    const blocks = fastBlocks(source).blocks;
+    expect(blocks.map((b) => [b.type, b.startLine, b.text ?? null])).toEqual([
+      ['heading', 3, 'One'],
+      ['paragraph', 5, null],
+      ['heading', 6, 'Two'],
+      ['blockquote', 7, null],
+      ['heading', 8, 'l'],
+      ['definition', 10, null],
+      ['heading', 11, 'Three'],
+    ]);
+    expectSameBlocksWithout(setDirectHeadingsForTests, source);
   });
 });

@@ -19,6 +19,18 @@ import { anchor, anchoredClass } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
 
+/** The token type of DirectBlocks' mark. */
+const DIRECT_MARK = 'direct_block';
+/** Makes a token as the block state's `push` does (set by fastBlockState, below: declared first so that it may set it). */
+let makeMark: () => Token = () => {
+  throw new Error('fastBlockState has not run');
+};
+let sharedMark: Token | null = null;
+/** The one mark token (a token of the block state's own class: see shape-anchor.ts on why tokens keep one class). */
+function directMark(): Token {
+  return (sharedMark ??= makeMark());
+}
+
 // `html: true` because CommonMark HTML blocks are structure we must keep whole.
 const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
 // Parser states die with each document; see shape-anchor.ts for why one is kept.
@@ -473,12 +485,68 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
     if (before === 0x20 || before === 0x09) max = tmp;
   }
   state.line = startLine + 1;
+  if (direct !== null && state.level === 0 && directHeading(direct, state.src, startLine, level, pos, max)) {
+    state.tokens.push(direct.mark);
+    return true;
+  }
   const token = state.push(ATX_HEADING, HEADING_TAGS[level]!, 0);
   token.map = [startLine, state.line];
   token.content = asciiTrim(state.src, pos, max);
   return true;
 }
 
+/**
+ * Blocks made while markdown-it parses, with no token of their own: a top-level ATX heading
+ * whose text has no inline syntax is a block as soon as its line is read (its text is the
+ * line's, trimmed; no reference definition later in the document can change it). On a
+ * document of thousands of tiny headings the token, its line map and the block made from
+ * them afterwards were a fifth of all the memory a pass allocated (issue 15). The rule pushes
+ * `mark` (one shared token) where the heading's token stood; fastBlocks takes the blocks in
+ * that order.
+ */
+interface DirectBlocks {
+  source: string;
+  lines: LineTable;
+  blocks: Block[];
+  mark: Token;
+}
+/** Set by fastBlocks for the length of its parse (null: every heading makes a token). */
+let direct: DirectBlocks | null = null;
+/** Off only in the test that compares the heading blocks with those made from tokens. */
+let directHeadings = true;
+
+/** For tests: makes every ATX heading a token again (`on` false), or not. */
+export function setDirectHeadingsForTests(on: boolean): void {
+  directHeadings = on;
+}
+
+/** Characters INLINE_SYNTAX matches, as a table by char code. */
+const INLINE_SYNTAX_TABLE = new Uint8Array(128);
+for (const ch of '\n\r\0\\`~*_[!<&') INLINE_SYNTAX_TABLE[ch.charCodeAt(0)] = 1;
+
+/**
+ * Appends the block toBlock would make of a top-level ATX heading's token (`src[pos, max)`
+ * its text before trimming, in markdown-it's text) and returns true, or returns false
+ * where the heading needs its token (its text has inline syntax).
+ */
+function directHeading(into: DirectBlocks, src: string, startLine: number, depth: number, pos: number, max: number): boolean {
+  while (pos < max && isAsciiTrimmable(src.charCodeAt(pos))) pos++;
+  while (max > pos && isAsciiTrimmable(src.charCodeAt(max - 1))) max--;
+  for (let k = pos; k < max; k++) {
+    const c = src.charCodeAt(k);
+    if (c < 128 && INLINE_SYNTAX_TABLE[c] === 1) return false;
+  }
+  const { source, lines } = into;
+  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[startLine]!);
+  const end = trimEndOffset(source, start, lines.ends[startLine]!);
+  if (end <= start) return false;
+  // toBlock's fields in toBlock's order, so that both make blocks of one hidden class.
+  const block: Block = { type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, startLine) };
+  block.depth = depth;
+  block.text = src.slice(pos, max);
+  into.blocks.push(block);
+  return true;
+}
 const HEADING_TAGS = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 md.block.ruler.at('heading', atxHeadingLeaf, { alt: ['paragraph', 'reference', 'blockquote'] });
 
@@ -551,6 +619,11 @@ function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
     this.env = env;
     this.tokens = tokens;
   }
+  makeMark = () => {
+    const mark = new TokenCtor(DIRECT_MARK, '', 0);
+    mark.block = true;
+    return mark;
+  };
   BlockState.prototype = Object.create(Base.prototype) as StateBlock;
   BlockState.prototype.constructor = BlockState;
   BlockState.prototype.push = function push(this: StateBlock, type: string, tag: string, nesting: -1 | 0 | 1): Token {
@@ -653,21 +726,26 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const tokens: Token[] = [];
+  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark() } : null;
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
   // keep every character's place): the block state reuses the table instead of finding them again.
   pendingLines = !hasCr && lines.ends[lines.ends.length - 1] === text.length ? { src: text, lines } : null;
+  direct = made;
   try {
     md.block.parse(text, md, env, tokens);
   } finally {
     pendingLines = null;
+    direct = null;
   }
   // One token keeps the (single) hidden class of block tokens alive; see shape-anchor.ts.
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
   const ctx: Ctx = { source, lines, env };
   const blocks: Block[] = [];
+  let nextMade = 0;
   for (const node of tree) {
-    const block = toBlock(node, ctx, 'exact');
+    // The direct blocks, in the order their marks stand among the top-level tokens.
+    const block = made !== null && node === made.mark ? made.blocks[nextMade++]! : toBlock(node, ctx, 'exact');
     if (block !== null) blocks.push(block);
   }
   return { frontMatter, blocks: addUncoveredLines(blocks, ctx, frontMatter) };
