@@ -58,6 +58,8 @@ describe('chunkyard', () => {
     const evil = await run(['bad\u001b]0;X\u0007\u009b2J']);
     expect(evil.code).toBe(2);
     expect(evil.stderr).toContain('chunkyard: unknown command "bad\\u001b]0;X\\u0007\\u009b2J"');
+    // So are the bidi overrides and isolates (issue 15 probe: U+202E went out raw).
+    expect((await run(['x\u202eexe.\u2066'])).stderr).toContain('chunkyard: unknown command "x\\u202eexe.\\u2066"');
     expect(evil.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 

@@ -89,8 +89,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const [name, args] = first === 'help' ? [rest[0]!, ['--help']] : [first, rest];
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    // JSON.stringify escapes C0 controls but leaves DEL and C1 (U+009B is a CSI to some terminals).
-    const shown = JSON.stringify(name).replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // JSON.stringify escapes C0 controls but leaves DEL, C1 (U+009B is a CSI to some terminals)
+    // and the bidi overrides and isolates (which reorder what the terminal shows), as
+    // fs-atomic's escapeControl escapes them for every tool.
+    const shown = JSON.stringify(name).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const what = name.startsWith('-') ? `unknown option ${shown} (options go after the command)` : `unknown command ${shown}`;
     io.stderr(`chunkyard: ${what}\nCommands: ${Object.keys(COMMANDS).join(', ')}. Run chunkyard --help for usage.\n`);
     return 2;

@@ -388,7 +388,9 @@ describe('docs-export', () => {
 
   it('escapes DEL and C1 controls from chunk text in its JSON lines, keeping the values', async () => {
     const root = join(ws, 'c1-docs');
-    const text = '# Title \u009b2J end\n\nThe widget \u009d0;PWNED\u009c keeps \u007f things.\n';
+    // Issue 15 probe: the bidi overrides and isolates (U+202E in a title shows "gnp.exe" as
+    // "exe.png") went out raw; every CLI's escapeControl escapes them.
+    const text = '# Title \u009b2J end \u202egnp.exe\u2066x\u2069\n\nThe widget \u009d0;PWNED\u009c keeps \u007f things.\n';
     mkdirSync(join(root, 't', '_chunks'), { recursive: true });
     writeFileSync(join(root, 't', 'golden-reference.md'), text);
     const c = chunkDocument(text, { docName: 'golden-reference', sourceFile: 'golden-reference.md' });
@@ -398,8 +400,9 @@ describe('docs-export', () => {
     );
     const r = await run([root, '--format', 'jsonl']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     expect(r.stdout).toContain('\\u009b2J');
+    expect(r.stdout).toContain('\\u202egnp.exe\\u2066x\\u2069');
     expect((r.lines[0]!.chunk as { originalText: string }).originalText).toBe(c.chunks[0]!.originalText);
     expect(c.chunks[0]!.originalText).toContain('\u009d0;PWNED\u009c');
   });

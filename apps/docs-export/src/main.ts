@@ -9,7 +9,7 @@ import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, r
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, escapeControl, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -358,12 +358,13 @@ async function run(argv: string[], io: Io): Promise<number> {
 }
 
 /**
- * One record as JSON, with DEL and C1 controls escaped as well (JSON.stringify escapes C0 but
- * leaves U+007F-U+009F raw, and U+009B is a CSI to some terminals): the same value for any
- * JSON reader, and nothing a terminal obeys when the lines go to one.
+ * One record as JSON, with DEL, C1 controls and the bidi overrides and isolates escaped as
+ * well (JSON.stringify escapes C0 but leaves them raw; U+009B is a CSI to some terminals, and
+ * U+202E shows "gnp.exe" as "exe.png"): fs-atomic's escapeControl, whose escapes are JSON's
+ * own, so the same value for any JSON reader and nothing a terminal obeys.
  */
 export function jsonLine(record: unknown): string {
-  return JSON.stringify(record).replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeControl(JSON.stringify(record));
 }
 
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
