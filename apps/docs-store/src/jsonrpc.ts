@@ -147,7 +147,18 @@ export interface GuardOptions {
   tools: () => readonly string[];
   /** Where dropped messages are noted (stderr for stdio: stdout is the protocol). */
   log?: (line: string) => void;
+  /**
+   * Whether a URI is of a form this server's resources take. resources/read of another
+   * (`chunk://../../etc/passwd`, `file:///etc/passwd`) is -32002, MCP's "resource not found",
+   * as for a chunk that does not exist; the SDK said -32602 (invalid params) for it.
+   */
+  resourceUri?: (uri: string) => boolean;
+  /** The form resources take, for that message: `chunk://<artifact id>/<chunk index>`. */
+  resourceForm?: string;
 }
+
+/** MCP's "resource not found". */
+export const RESOURCE_NOT_FOUND = -32002;
 
 /** The -32602 reply a request's params deserve, or null when they fit its method. */
 export function checkParams(message: JSONRPCMessage, options: GuardOptions): ErrorReply | null {
@@ -169,6 +180,9 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
     // The SDK's handler calls new URL() on it unguarded: a TypeError there would be -32603.
     const uri = (message.params as { uri: string }).uri;
     if (!URL.canParse(uri)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for resources/read: ${JSON.stringify(uri.slice(0, 200))} is not a URI` } };
+    if (options.resourceUri && !options.resourceUri(uri)) {
+      return { jsonrpc: '2.0', id, error: { code: RESOURCE_NOT_FOUND, message: `Resource not found: ${JSON.stringify(uri.slice(0, 200))}${options.resourceForm ? ` (resources are ${options.resourceForm})` : ''}` } };
+    }
   }
   return null;
 }

@@ -116,6 +116,9 @@ describe('every malformed request gets exactly one JSON-RPC error reply', () => 
     ['tools/call with arguments "x"', call(14, 'tools/call', { name: 'search_docs', arguments: 'x' }), 14, -32602],
     ['a string _meta', call(15, 'tools/list', { _meta: 'x' }), 15, -32602],
     ['initialize without clientInfo', call(17, 'initialize', { protocolVersion: '2025-06-18', capabilities: {} }), 17, -32602],
+    // -32002 (resource not found): a URI of another form; the SDK said -32602 (issue 15 probe).
+    ['resources/read of chunk://../../etc/passwd', call(19, 'resources/read', { uri: 'chunk://../../etc/passwd' }), 19, -32002],
+    ['resources/read of file:///etc/passwd', call(20, 'resources/read', { uri: 'file:///etc/passwd' }), 20, -32002],
     // -32601: well-formed, but not a method this server serves.
     ['an unknown method', call(11, 'no/such/method'), 11, -32601],
     ['a method of the spec it does not serve', call(18, 'sampling/createMessage', {}), 18, -32601],

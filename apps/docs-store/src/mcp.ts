@@ -6,6 +6,7 @@
  * message, so the agent sees what was wrong.
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
@@ -20,6 +21,8 @@ export const SERVER_NAME = 'chunkyard-docs-store';
  * for a document stored whole. Unit ids themselves hold "::", which a URI authority cannot.
  */
 export const CHUNK_URI_TEMPLATE = 'chunk://{artifact_id}/{chunk_index}';
+/** The template as the SDK matches it (on the URL's normalized form, as its resources/read does). */
+const CHUNK_URI = new UriTemplate(CHUNK_URI_TEMPLATE);
 export const chunkUri = (artifactId: string, chunkIndex: number | null): string => `chunk://${artifactId}/${chunkIndex ?? 'whole'}`;
 /** How many units resources/list returns (the SDK passes no cursor to a template's list); search reaches the rest. */
 export const RESOURCE_LIST_LIMIT = 1000;
@@ -232,6 +235,8 @@ export async function connectGuarded(server: McpServer, transport: Transport, lo
     handles: (method) => handlers?.has(method) ?? true,
     tools: () => Object.keys(tools ?? {}),
     log,
+    resourceUri: (uri) => CHUNK_URI.match(new URL(uri).toString()) !== null,
+    resourceForm: 'chunk://<artifact id>/<chunk index> or chunk://<artifact id>/whole',
   });
 }
 
