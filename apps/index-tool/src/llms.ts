@@ -6,7 +6,7 @@
  * so that target hashes those too.
  */
 import { join } from 'node:path';
-import { writeFileAtomic } from '@chunkyard/fs-atomic';
+import { writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
 import { describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type IndexJson, type LlmsFullTopic, type LlmsTopic } from '@chunkyard/topic-index';
 import { readRegularFile } from '@chunkyard/topic-io';
 
@@ -124,10 +124,14 @@ export function writeLlmsTxt(root: string, options: LlmsOptions): { out: string;
     `${topics.length} topic${topics.length === 1 ? '' : 's'}, each linked to its markdown source. Retrieval-ready chunks of each are listed in its index.json (HAL+JSON), built by chunkyard.`;
   const out = join(root, 'llms.txt');
   const title = options.title ?? rootTitle;
-  writeFileAtomic(out, llmsTxt({ title, summary, sectionTitles, topics }));
-  if (!options.full) return { out, topics: topics.length };
+  const text = llmsTxt({ title, summary, sectionTitles, topics });
+  if (!options.full) {
+    writeFileAtomic(out, text);
+    return { out, topics: topics.length };
+  }
+  // One set: a failure writing llms-full.txt left a new llms.txt beside an older full text.
   const full = join(root, 'llms-full.txt');
-  writeFileAtomic(full, llmsFullTxt({ title, summary, topics: fullTopics }));
+  writeFilesAtomic(new Map([[out, text], [full, llmsFullTxt({ title, summary, topics: fullTopics })]]));
   return { out, full, topics: topics.length };
 }
 

@@ -1,6 +1,6 @@
 // Tests of the index-tool CLI over real topics built by the real chunking-tool,
 // keyword-extractor and topic-spec (local embedder), in a temp docs tree.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,6 +139,25 @@ describe('index-tool', () => {
       expect(positions[1]!).toBeGreaterThan(positions[0]!);
       expect(positions[2]!).toBeGreaterThan(positions[1]!);
     }
+  });
+
+  it('--llms-full: llms.txt and llms-full.txt land together or not at all (issue 15 probe)', async () => {
+    // A folder where llms-full.txt goes: llms.txt was replaced, then the second write failed.
+    expect((await run([docs, '--root', docs, '--llms-txt'])).code).toBe(0);
+    const before = readFileSync(join(docs, 'llms.txt'), 'utf8');
+    rmSync(join(docs, 'llms-full.txt'), { force: true });
+    mkdirSync(join(docs, 'llms-full.txt'));
+    try {
+      const r = await run([docs, '--root', docs, '--llms-txt', '--llms-full', '--llms-title', 'Another title']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${join(docs, 'llms-full.txt')}: is a folder where a file is expected (EISDIR); remove or rename that folder`);
+      expect(readFileSync(join(docs, 'llms.txt'), 'utf8')).toBe(before);
+      expect(readdirSync(docs).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    } finally {
+      rmSync(join(docs, 'llms-full.txt'), { recursive: true });
+    }
+    expect((await run([docs, '--root', docs, '--llms-txt', '--llms-full', '--llms-title', 'Another title'])).code).toBe(0);
+    expect(readFileSync(join(docs, 'llms.txt'), 'utf8')).toMatch(/^# Another title\n/);
   });
 
   it('--llms-txt takes the root only, and names a missing index.json', async () => {

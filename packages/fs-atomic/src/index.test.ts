@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, fileProblem, folderProblem, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, writeFileAtomic } from './index.js';
+import { describeFsError, escapeControl, fileProblem, folderProblem, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, writeFileAtomic, writeFilesAtomic } from './index.js';
 
 let root: string;
 beforeEach(() => {
@@ -100,6 +100,39 @@ describe('writeFileAtomic', () => {
     expect(() => writeFileAtomic(join(parent, 'x.md'), 'data')).toThrow();
     expect(readdirSync(root)).toEqual(['plain']);
     expect(readFileSync(parent, 'utf8')).toBe('i am a file');
+  });
+});
+
+describe('writeFilesAtomic (issue 15 probe: one of a set written, the other not)', () => {
+  it('writes every file, making parents, and leaves no temp', () => {
+    writeFilesAtomic(new Map([[join(root, 'a.txt'), 'A'], [join(root, 'sub/b.txt'), 'B']]));
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('A');
+    expect(readFileSync(join(root, 'sub/b.txt'), 'utf8')).toBe('B');
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'sub']);
+  });
+
+  it('a folder standing at any target: EISDIR naming it, and no file of the set replaced', () => {
+    writeFileSync(join(root, 'a.txt'), 'old');
+    mkdirSync(join(root, 'b.txt'));
+    let err: unknown;
+    try {
+      writeFilesAtomic(new Map([[join(root, 'a.txt'), 'new'], [join(root, 'b.txt'), 'B']]));
+    } catch (e) {
+      err = e;
+    }
+    expect(describeFsError(err)).toBe(`${join(root, 'b.txt')}: is a folder where a file is expected (EISDIR); remove or rename that folder`);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old');
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'b.txt']);
+  });
+
+  it.runIf(process.platform === 'linux')('a write that fails (EFBIG under ulimit -f): no file of the set replaced, the folder named', () => {
+    writeFileSync(join(root, 'a.txt'), 'old');
+    const script = `import { writeFilesAtomic, describeFsError } from ${JSON.stringify(join(import.meta.dirname, '../dist/index.js'))};
+      try { writeFilesAtomic(new Map([[${JSON.stringify(join(root, 'a.txt'))}, 'new'], [${JSON.stringify(join(root, 'b.txt'))}, 'x'.repeat(20000)]])); } catch (e) { console.log(describeFsError(e)); }`;
+    const r = spawnSync('bash', ['-c', 'ulimit -f 8; exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8' });
+    expect(r.stdout).toBe(`${root}: cannot write in this folder: file too large for this file system (EFBIG); choose another location\n`);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('old');
+    expect(readdirSync(root)).toEqual(['a.txt']);
   });
 });
 

@@ -125,6 +125,44 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
 }
 
 /**
+ * Writes several files as one set (each path → content): every content goes to a temp file
+ * beside its target first, then every target is checked (a folder standing there would stop
+ * the renames halfway), and only then is each renamed into place. A write that fails (a full
+ * disk, EFBIG) or a folder in the way leaves every target as it was; writeFileAtomic one
+ * after another left the first file new and the second old (index-tool's llms.txt beside an
+ * older llms-full.txt). The renames themselves can still fail in between (a target folder
+ * made read-only meanwhile), which no file system lets a set of files avoid.
+ */
+export function writeFilesAtomic(files: ReadonlyMap<string, string | Uint8Array>): void {
+  const temps: [tmp: string, file: string][] = [];
+  try {
+    for (const [file, data] of files) {
+      mkdirp(dirname(file));
+      removeStaleTempsOnce(dirname(file));
+      const tmp = tempName(file);
+      temps.push([tmp, file]);
+      try {
+        writeFileSync(tmp, data);
+      } catch (err) {
+        throw withPath(err, tmp);
+      }
+    }
+    for (const [, file] of temps) {
+      let folder = false;
+      try {
+        folder = lstatSync(file).isDirectory();
+      } catch {
+        // absent: the rename creates it
+      }
+      if (folder) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${file}'`), { code: 'EISDIR', syscall: 'rename', path: file });
+    }
+    for (const [tmp, file] of temps) renameSync(tmp, file);
+  } finally {
+    for (const [tmp] of temps) removeBestEffort(tmp);
+  }
+}
+
+/**
  * A folder built beside `target` under a temp name and swapped in whole: until commit(),
  * `target` is untouched, and a killed run's staged folder carries a temp name that the next
  * run's removeStaleTemps clears. The temp folder is made on first use of `path`, so a stage
