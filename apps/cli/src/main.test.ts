@@ -179,4 +179,18 @@ export async function resolve(spec, ctx, next) { const r = await next(spec, ctx)
       }
     }
   });
+
+  it('the built bin: every command taking --config refuses a FIFO there in the same words, exit 2 (issue 15 probe)', () => {
+    // docs-store and docs-export said "<file>: cannot read config (a FIFO (named pipe), not a
+    // regular file)", docs-query "not a regular file (a FIFO, device or socket); give a YAML file".
+    const dir = join(scratch, 'config-fifo');
+    mkdirSync(join(dir, 'docs'), { recursive: true });
+    spawnSync('mkfifo', [join(dir, 'c.yaml')]);
+    // (docs-query reads its docs first; packages/retrieval words its config check alike.)
+    for (const args of [['chunk', 'x.md'], ['spec', 'docs'], ['score', 'docs'], ['export', '--format', 'jsonl', 'docs'], ['store', 'search', 'x']]) {
+      const r = spawnSync(process.execPath, [BIN, ...args, '--config', 'c.yaml'], { cwd: dir, encoding: 'utf8', timeout: 20_000 });
+      expect({ args, status: r.status }).toEqual({ args, status: 2 });
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(/c\.yaml: a FIFO \(named pipe\), not a regular file; point it at a regular file$/);
+    }
+  });
 });

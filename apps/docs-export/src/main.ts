@@ -94,7 +94,8 @@ function loadConfig(file: string | null): ChunkyardConfig {
     // A FIFO or a device is refused at once (a plain read would block on a FIFO).
     text = readRegularFile(file).toString('utf8');
   } catch (err) {
-    if (err instanceof NotRegularFileError) throw new UsageError(`${file}: cannot read config (${err.kind}, not a regular file)`);
+    // A FIFO or device too (describeFsError words NotRegularFileError as fileProblem does;
+    // it was "<file>: cannot read config (a FIFO (named pipe), not a regular file)").
     // "cannot read config (ENOENT)" named the errno only: the other CLIs' wording says what to do.
     throw new UsageError(`cannot read config: ${describeFsError(err, file)}`);
   }

@@ -213,6 +213,9 @@ describe('docs-query', () => {
     const fifo = join(fx.workspace, 'pipe');
     execFileSync('mkfifo', [fifo]);
     expect(await run(fifo, '--list')).toMatchObject({ code: 2, stderr: expect.stringContaining(`${fifo}: not a folder (a FIFO (named pipe)); give the built docs root`) });
+    // Issue 15 probe: a FIFO as --config was "not a regular file (a FIFO, device or socket); give
+    // a YAML file", where every other CLI says what fs-atomic's fileProblem says.
+    expect(await run(fx.docs, '-q', 'x', '--config', fifo)).toMatchObject({ code: 2, stderr: expect.stringContaining(`${fifo}: a FIFO (named pipe), not a regular file; point it at a regular file\n`) });
     // Issue 15 probe: a name too long got the same message as the other CLIs (it was one of its own).
     const long = join(fx.workspace, 'x'.repeat(300));
     expect(await run(long, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${long}: name too long (ENAMETOOLONG); use a shorter path\n` });

@@ -296,7 +296,7 @@ describe('environment errors are messages naming the path', () => {
     execFileSync('mkfifo', [join(ws, 'config.pipe')]);
     const c = await run(['search', 'x', '--config', 'config.pipe']);
     expect(c.code).toBe(2);
-    expect(c.stderr).toBe(`docs-store: ${join(ws, 'config.pipe')}: cannot read config (a FIFO (named pipe), not a regular file)\n`);
+    expect(c.stderr).toBe(`docs-store: cannot read config: ${join(ws, 'config.pipe')}: a FIFO (named pipe), not a regular file; point it at a regular file\n`);
     // Issue 15 probe: a missing --config was "cannot read config (ENOENT)", the errno and nothing to do.
     const missing = await run(['search', 'x', '--config', 'typo.yaml']);
     expect(missing).toMatchObject({ code: 2, stderr: `docs-store: cannot read config: ${join(ws, 'typo.yaml')}: no such file or folder (ENOENT); check the path\n` });

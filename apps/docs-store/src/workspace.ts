@@ -4,7 +4,7 @@
  * workspace config, and the embedding provider that config names.
  */
 import { existsSync } from 'node:fs';
-import { describeFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+import { describeFsError, readRegularFile } from '@chunkyard/fs-atomic';
 import { dirname, join, resolve } from 'node:path';
 import { parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
@@ -32,7 +32,8 @@ export function loadWorkspaceConfig(root: string, explicit?: string): { config: 
     // Refuses a FIFO or device at once (a plain read would block on a FIFO forever).
     text = readRegularFile(file).toString('utf8');
   } catch (err) {
-    if (err instanceof NotRegularFileError) throw new UsageError(`${file}: cannot read config (${err.kind}, not a regular file)`);
+    // A FIFO or device too (describeFsError words NotRegularFileError as fileProblem does;
+    // it was "<file>: cannot read config (a FIFO (named pipe), not a regular file)").
     // "cannot read config (ENOENT)" named the errno only: this is chunking-tool's, topic-spec's
     // and docs-score's wording, with what it means and what to do.
     throw new UsageError(`cannot read config: ${describeFsError(err, file)}`);

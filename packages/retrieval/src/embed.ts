@@ -8,7 +8,7 @@
  * read too, before anything is embedded, and so are their packs (`.embedding-cache/<project>.pack`,
  * all a machine has that restored the topics from the Nx cache; read-only, see pack-cache.ts).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, TEXT_STORE_DIR } from '@chunkyard/embedding-cache';
@@ -65,11 +65,22 @@ export interface BackendOptions {
   env?: Env;
 }
 
+/** fs-atomic's fileKind, word for word (retrieval does not depend on fs-atomic; cli.test.ts compares the messages). */
+function fileKind(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isDirectory()) return 'a directory';
+  return 'a special file';
+}
+
 function readConfig(file: string): ChunkyardConfig {
   // A missing or unreadable explicit config is the caller's error to name; parseConfig names file:line for content errors.
   // A FIFO or a device would block or never end: refuse it before reading, with the path.
   const stat = statSync(file);
-  if (!stat.isFile()) throw new ConfigError(file, null, 'not a regular file (a FIFO, device or socket); give a YAML file');
+  // Worded as fs-atomic's fileProblem words it for every other CLI ("a FIFO (named pipe), not a regular file").
+  if (!stat.isFile()) throw new ConfigError(file, null, `${fileKind(stat)}, not a regular file; point it at a regular file`);
   return parseConfig(readFileSync(file, 'utf8'), file);
 }
 
