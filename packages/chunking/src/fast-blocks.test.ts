@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setCodeWithoutTextForTests, setDirectHeadingsForTests, setInterruptSkipForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setInterruptSkipForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -226,5 +226,30 @@ describe('top-level ATX headings made into blocks without tokens', () => {
       ['heading', 11, 'Three'],
     ]);
     expectSameBlocksWithout(setDirectHeadingsForTests, source);
+  });
+});
+
+describe('blockquote rule keeping line marks in one typed array', () => {
+  // Quote markers with and without a space, with tabs at every column (markdown-it's partial
+  // tab rule), indented up to code, inside lists and lists inside quotes, lazy continuation
+  // lines, empty quote lines, and lines that end a quote (fences, rules, headings, HTML).
+  const marker = fc.constantFrom('>', '> ', '>\t', '>  ', ' >', '   >', '    >', '>\t\t', ' > ', '\t>', '- ', '1. ', '  ', '\t', '');
+  const body = fc.constantFrom('', 'text', 'more text', '# h', '```', '~~~', '---', '***', '- item', '    code', '\tcode', '<div>', '[d]: /u', '| a |', '|-|', '===', '1) x');
+  const line = fc.tuple(fc.array(marker, { maxLength: 5 }), body).map(([m, b]) => m.join('') + b);
+  const doc = fc
+    .tuple(fc.array(line, { maxLength: 20 }), fc.constantFrom('\n', '\r\n'))
+    .map(([lines, nl]) => lines.join(nl));
+
+  it("gives the blocks markdown-it's own rule gives", () => {
+    fc.assert(
+      fc.property(doc, (text) => expectSameBlocksWithout(setBlockquoteScratchForTests, text)),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('gives them on quotes nested past markdown-it’s nesting limit and past the first scratch size', () => {
+    const deep = Array.from({ length: 160 }, (_, i) => `${'>'.repeat(i + 1)} line ${i}\n`).join('');
+    const wide = Array.from({ length: 3000 }, (_, i) => `> > - item ${i}\n>   lazy\n`).join('');
+    for (const text of [deep, wide, `- ${deep.replace(/\n(?=.)/g, '\n  ')}`]) expectSameBlocksWithout(setBlockquoteScratchForTests, text);
   });
 });
