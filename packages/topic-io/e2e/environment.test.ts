@@ -313,7 +313,7 @@ describe('non-regular files are refused at once, broken marker links are named a
     // A config that is a FIFO, read when a query falls back to embeddings.
     const fifoConfig = join(dir, 'fifo.yaml');
     execFileSync('mkfifo', [fifoConfig]);
-    expectMessage(run('docs-query', [join(ws, 'docs'), '-q', 'zebra quantum', '--config', fifoConfig], { cwd: dir }), 2, `${fifoConfig}: not a regular file`);
+    expectMessage(run('docs-query', [join(ws, 'docs'), '-q', 'zebra quantum', '--config', fifoConfig], { cwd: dir }), 2, `${fifoConfig}: a FIFO (named pipe), not a regular file; point it at a regular file`);
     rmSync(join(dir, 'docs/t1/_chunks/golden-reference.json'));
     execFileSync('mkfifo', [join(dir, 'docs/t1/_chunks/golden-reference.json')]);
     const r = run('docs-score', ['docs/t1'], { cwd: dir });
