@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setInterruptSkipForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setInterruptSkipForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -251,5 +251,42 @@ describe('blockquote rule keeping line marks in one typed array', () => {
     const deep = Array.from({ length: 160 }, (_, i) => `${'>'.repeat(i + 1)} line ${i}\n`).join('');
     const wide = Array.from({ length: 3000 }, (_, i) => `> > - item ${i}\n>   lazy\n`).join('');
     for (const text of [deep, wide, `- ${deep.replace(/\n(?=.)/g, '\n  ')}`]) expectSameBlocksWithout(setBlockquoteScratchForTests, text);
+  });
+});
+
+describe('top-level paragraphs made into blocks without tokens', () => {
+  // Paragraph lines with lazy continuations, setext underlines, footnote definitions (in a
+  // paragraph, or a reference definition to markdown-it) and reference definitions, lines of spaces JS or CommonMark treat differently (U+00A0, U+3000), NUL,
+  // indentation, tabs, and the containers and blocks around them; front matter and CRLF.
+  const start = fc.constantFrom('', '', '', ' ', '   ', '    ', '\t', '> ', '- ', '  ', '1. ');
+  const body = fc.constantFrom(
+    'para', 'more text', '[^1]: note', '[^1]: a note', '[^x]: *b* c', '[^x]', '[d]: /u', '[d]: /u\n', '\u00a0', '\u3000', '\u00a0x', 'a\0b', '===', '---', '# h', '```', '<div>',
+    '| a |', '|-|', '', ' ', 'x  ', '\\', '&amp;',
+  );
+  const line = fc.tuple(start, body).map(([a, b]) => a + b);
+  const doc = fc
+    .tuple(fc.boolean(), fc.array(line, { maxLength: 18 }), fc.constantFrom('\n', '\r\n', '\r'))
+    .map(([front, lines, nl]) => (front ? `---${nl}a: 1${nl}---${nl}` : '') + lines.join(nl));
+
+  it('gives the blocks made from their tokens', () => {
+    fc.assert(
+      fc.property(doc, (source) => expectSameBlocksWithout(setDirectParagraphsForTests, source)),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('keeps footnote definitions and the order of blocks around them', () => {
+    // `[^n]: a note` is no reference definition (a destination, then no title): a paragraph for markdown-it.
+    const source = 'one\nlazy\n\n[^n]: a note\n\n> quoted\npara\n# h\ntwo\n===\nthree\n';
+    const blocks = fastBlocks(source).blocks;
+    expect(blocks.map((b) => [b.type, b.startLine, b.endLine])).toEqual([
+      ['paragraph', 0, 1],
+      ['footnoteDefinition', 3, 3],
+      ['blockquote', 5, 6],
+      ['heading', 7, 7],
+      ['heading', 8, 9],
+      ['paragraph', 10, 10],
+    ]);
+    expectSameBlocksWithout(setDirectParagraphsForTests, source);
   });
 });

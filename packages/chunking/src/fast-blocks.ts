@@ -76,7 +76,9 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
     if (interrupts(state, nextLine, endLine, terminatorRules)) break;
   }
   state.line = nextLine;
-  state.push(PARAGRAPH, 'p', 0).map = [startLine, nextLine];
+  // A top-level paragraph is a block at once (see DirectBlocks), unless toBlock would make it a footnote definition or nothing.
+  if (direct !== null && directParagraphs && state.level === 0 && directParagraph(direct, startLine, nextLine - 1)) state.tokens.push(direct.mark);
+  else state.push(PARAGRAPH, 'p', 0).map = [startLine, nextLine];
   state.parentType = oldParentType;
   return true;
 }
@@ -631,8 +633,9 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
 }
 
 /**
- * Blocks made while markdown-it parses, with no token of their own: a top-level ATX heading
- * whose text has no inline syntax is a block as soon as its line is read (its text is the
+ * Blocks made while markdown-it parses, with no token of their own: a top-level paragraph
+ * (a range of lines) and a top-level ATX heading
+ * whose text has no inline syntax are blocks as soon as their lines are read (a heading's text is the
  * line's, trimmed; no reference definition later in the document can change it). On a
  * document of thousands of tiny headings the token, its line map and the block made from
  * them afterwards were a fifth of all the memory a pass allocated (issue 15). The rule pushes
@@ -653,6 +656,28 @@ let directHeadings = true;
 /** For tests: makes every ATX heading a token again (`on` false), or not. */
 export function setDirectHeadingsForTests(on: boolean): void {
   directHeadings = on;
+}
+
+/** Off only in the test that compares the paragraph blocks with those made from tokens. */
+let directParagraphs = true;
+
+/** For tests: makes every paragraph a token again (`on` false), or not. */
+export function setDirectParagraphsForTests(on: boolean): void {
+  directParagraphs = on;
+}
+
+/**
+ * Appends the block toBlock would make of a top-level paragraph's token (lines `startLine`
+ * to `lastLine`) and returns true, or returns false where toBlock would make no block of it
+ * (no visible character) or a footnote definition (it starts with `[^`): those keep their token.
+ */
+function directParagraph(into: DirectBlocks, startLine: number, lastLine: number): boolean {
+  const { source, lines } = into;
+  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
+  const end = trimEndOffset(source, start, lines.ends[lastLine]!);
+  if (end <= start || startsFootnote(source, start)) return false;
+  into.blocks.push({ type: 'paragraph', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) });
+  return true;
 }
 
 /** Characters INLINE_SYNTAX matches, as a table by char code. */
