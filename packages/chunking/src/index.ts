@@ -46,7 +46,7 @@ export function chunkDocument(
   // Seed 002's `source` lines, in the original source (the first parse's line table).
   attachSourceLines(chunks, source, sourceFile, sourceLines);
   const recorded = recordedOptions(resolved);
-  for (const c of chunks) c.metadata.chunkingOptions = recorded;
+  for (let k = 0; k < chunks.length; k++) chunks[k]!.metadata.chunkingOptions = recorded; // (no iterator result per record)
   return {
     strategy: resolved.strategy,
     strategyKey: strategyKey(resolved),

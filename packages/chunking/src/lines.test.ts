@@ -23,11 +23,12 @@ describe('lineTable', () => {
     const text = fc.array(fc.constantFrom('a', ' ', '\n', '\r', '\r\n', 'é', '😀', '\n\n'), { maxLength: 40 }).map((a) => a.join(''));
     fc.assert(
       fc.property(text, (t) => {
-        expect(lineTable(t)).toEqual(reference(t));
+        const table = lineTable(t);
+        expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(reference(t));
       }),
       { numRuns: 3000 },
     );
-    expect(lineTable('')).toEqual({ starts: [0], ends: [0] });
-    expect(lineTable('a\n')).toEqual({ starts: [0, 2], ends: [1, 2] });
+    expect(lineTable('')).toEqual({ starts: Int32Array.of(0), ends: Int32Array.of(0) });
+    expect(lineTable('a\n')).toEqual({ starts: Int32Array.of(0, 2), ends: Int32Array.of(1, 2) });
   });
 });

@@ -98,12 +98,17 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   let opening: Piece | undefined;
   let content = 0;
   let contextless = true;
-  const nodeTypes: BlockType[] = [];
-  const tableColumns: number[] = [];
+  let tableColumns: number[] | null = null;
   let splitUnit = false;
   let hint: ContentHint | null = null;
   let lastTypes: readonly BlockType[] | null = null;
-  for (const p of pieces) {
+  // The types are gathered in one scratch array and copied out at their exact length: a
+  // record's `[]` grown by push took a backing store of 17 slots (issue 15: a record per few
+  // tiny headings). Indexed loops: a `for…of` made an iterator result per piece.
+  const seen = TYPES_SCRATCH;
+  seen.length = 0;
+  for (let k = 0; k < pieces.length; k++) {
+    const p = pieces[k]!;
     const type = p.unit.type;
     hint = withHint(hint, type);
     if (type === 'heading') {
@@ -112,18 +117,34 @@ function chunkShape(pieces: Piece[]): ChunkShape {
       content++;
       if (type !== 'code' && type !== 'table' && type !== 'listItem' && type !== 'html') contextless = false;
     }
-    if (type === 'table') tableColumns.push(p.unit.header?.length ?? 0);
+    if (type === 'table') (tableColumns ??= []).push(p.unit.header?.length ?? 0);
     // A chunk has a handful of types: a linear search keeps a Set's first-appearance order.
     // Leaf units share one frozen array per type, so a run of paragraphs (or of pieces of one
     // split unit) brings the same array again, whose types are all in already.
     if (p.types !== lastTypes) {
       lastTypes = p.types;
-      for (const t of lastTypes) if (!nodeTypes.includes(t)) nodeTypes.push(t);
+      for (let t = 0; t < lastTypes.length; t++) if (!seen.includes(lastTypes[t]!)) seen.push(lastTypes[t]!);
     }
     if (p.splitUnit) splitUnit = true;
   }
-  return { path: (opening ?? pieces[0]!).path, opening, contextless: content > 0 && contextless, contentHints: hint ?? 'prose', nodeTypes, tableColumns, splitUnit };
+  const nodeTypes = seen.slice();
+  seen.length = 0;
+  return { path: (opening ?? pieces[0]!).path, opening, contextless: content > 0 && contextless, contentHints: hint ?? 'prose', nodeTypes, tableColumns: tableColumns ?? [], splitUnit };
 }
+const TYPES_SCRATCH: BlockType[] = [];
+
+/** `path`'s values of one field, in an array of exactly its length (a pushed `[]` reserves 17 slots). */
+function fieldOf<T>(path: readonly HeadingRef[], field: (h: HeadingRef) => T): T[] {
+  const n = path.length;
+  if (n === 0) return [];
+  if (n === 1) return [field(path[0]!)];
+  const out = new Array<T>(n);
+  for (let i = 0; i < n; i++) out[i] = field(path[i]!);
+  return out;
+}
+const textOf = (h: HeadingRef): string => h.text;
+const depthOf = (h: HeadingRef): number => h.depth;
+const slugOfRef = (h: HeadingRef): string => h.slug;
 
 /** breadcrumbPrefix for a mode other than `none`, with the chunk's shape and full breadcrumb at hand. */
 function prefixOf(mode: BreadcrumbMode, chunk: NormalizedChunk, fileTitle: string, minTokens: number, shape: ChunkShape, full: string): string {
@@ -152,17 +173,18 @@ export class RecordBuilder {
   private lastPath: HeadingRef[] | null = null;
   private lastFull = '';
   // Each id once: a chunk's prevId and nextId are its neighbours' ids, not new copies of them.
-  private nextIdOf: { n: number; id: string } | null = null;
-  private lastId: { n: number; id: string } | null = null;
+  // Held as number and string fields, not an object per record (issue 15).
+  private nextN = -1;
+  private nextId = '';
+  private lastN = -1;
+  private lastId = '';
 
   constructor(private readonly ctx: MetadataContext) {
     this.parentId = `${ctx.options.contentType}:${ctx.options.docName}`;
   }
 
   private idOf(n: number): string {
-    const known = this.nextIdOf;
-    if (known !== null && known.n === n) return known.id;
-    return `${this.parentId}::ch${n}`;
+    return this.nextN === n ? this.nextId : `${this.parentId}::ch${n}`;
   }
 
   /** The record of chunk `n` (0-based); `hasNext`: a chunk `n + 1` follows. */
@@ -185,20 +207,18 @@ export class RecordBuilder {
     const id = this.idOf(n);
     const prevId = n > 0 ? this.prevId(n - 1) : null;
     const nextId = hasNext ? `${this.parentId}::ch${n + 1}` : null;
-    this.lastId = { n, id };
-    this.nextIdOf = nextId === null ? null : { n: n + 1, id: nextId };
+    this.lastN = n;
+    this.lastId = id;
+    if (nextId === null) this.nextN = -1;
+    else {
+      this.nextN = n + 1;
+      this.nextId = nextId;
+    }
     // headingFields(path) written out, in its order: no object to spread per record.
     const last = path[path.length - 1];
-    const depth = path.length;
-    const headerPath: string[] = [];
-    const headerDepths: number[] = [];
-    const headerSlugs: string[] = [];
-    for (let i = 0; i < depth; i++) {
-      const h = path[i]!;
-      headerPath.push(h.text);
-      headerDepths.push(h.depth);
-      headerSlugs.push(h.slug);
-    }
+    const headerPath = fieldOf(path, textOf);
+    const headerDepths = fieldOf(path, depthOf);
+    const headerSlugs = fieldOf(path, slugOfRef);
     return {
       id,
       parentId: this.parentId,
@@ -233,8 +253,7 @@ export class RecordBuilder {
   }
 
   private prevId(n: number): string {
-    const last = this.lastId;
-    return last !== null && last.n === n ? last.id : `${this.parentId}::ch${n}`;
+    return this.lastN === n ? this.lastId : `${this.parentId}::ch${n}`;
   }
 }
 

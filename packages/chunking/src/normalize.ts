@@ -18,7 +18,9 @@ export interface NormalizedChunk extends DraftChunk {
 
 export function normalize(drafts: DraftChunk[], source: string): NormalizedChunk[] {
   const out: NormalizedChunk[] = [];
-  for (const draft of drafts) {
+  // Indexed loops: a `for…of` made an iterator result per chunk (issue 15).
+  for (let k = 0; k < drafts.length; k++) {
+    const draft = drafts[k]!;
     const start = skipWhitespace(source, draft.start, draft.end);
     const end = trimEndOffset(source, start, draft.end);
     if (end <= start) continue;
@@ -44,6 +46,6 @@ export function normalize(drafts: DraftChunk[], source: string): NormalizedChunk
 }
 
 function noneRebuilt(pieces: DraftChunk['pieces']): boolean {
-  for (const p of pieces) if (p.rebuiltText !== null) return false;
+  for (let k = 0; k < pieces.length; k++) if (pieces[k]!.rebuiltText !== null) return false;
   return true;
 }

@@ -45,3 +45,14 @@ describe('an oversized list item split by its children', () => {
     for (const c of chunks) expect(c.originalText.split('\n').filter((l) => /^ {0,3}```/.test(l)).length % 2).toBe(0);
   });
 });
+
+describe('validate: text and emptiness', () => {
+  const [r] = chunkDocument(source, { docName: 'v' }).chunks;
+  it('rejects a text of the right length that is not the source slice, and a text of only (Unicode) whitespace', () => {
+    const other = `${r!.originalText.slice(0, -1)}X`;
+    expect(() => validate(source, [{ ...r!, originalText: other }], { maxTokens: 512, docName: 'v' })).toThrow(/text is not source\.slice/);
+    const blank = '\u2003\u00a0 \n';
+    expect(() => validate(blank, [{ ...r!, originalText: blank, splitUnit: true, sourcePosition: { charStart: 0, charEnd: blank.length, totalChars: blank.length } }], { maxTokens: 512, docName: 'v' })).toThrow(/chunk 0: empty/);
+    expect(validate(source, [r!], { maxTokens: 512, docName: 'v' })).toEqual([r]);
+  });
+});
