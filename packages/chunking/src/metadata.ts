@@ -4,8 +4,9 @@
  * content analysis fields (contentHints, containsTable, tableColumns, isCode).
  */
 import type { NormalizedChunk } from './normalize.js';
+import { NO_HEADING, type Headings } from './headings.js';
 import type { HeadingRef, Piece } from './pieces.js';
-import { contentHintOf, headerBreadcrumbOf, withHint } from './range-context.js';
+import { contentHintOf, withHint } from './range-context.js';
 import { estimateTokens, estimateTokensRange } from './tokens.js';
 import type {
   BlockType,
@@ -26,12 +27,8 @@ export interface MetadataContext {
   prefixTokens(prefix: string): number;
   /** The one string object kept for a breadcrumb's text (see chunkSemantic); identity when absent. */
   intern?(breadcrumb: string): string;
-}
-
-/** The heading path a chunk is about: its first heading's, else the one it continues. */
-export function chunkPath(pieces: Piece[]): HeadingRef[] {
-  const heading = pieces.find((p) => p.unit.type === 'heading');
-  return (heading ?? pieces[0]!).path;
+  /** The document's headings, which the pieces' heading paths index (units.ts). */
+  headings: Headings;
 }
 
 /** The breadcrumb that `always` mode prepends (and conditional mode's "full" one). */
@@ -56,32 +53,10 @@ export function joinBreadcrumb(fileTitle: string, path: readonly HeadingRef[]): 
 }
 const fullCache = new WeakMap<HeadingRef[], { title: string; value: string }>();
 
-/**
- * The embedText prefix for a chunk, seed 002's breadcrumbMode:
- * - `none`: nothing.
- * - `always`: the full breadcrumb.
- * - `conditional`, in this order: context-less chunks (only code, tables, lists,
- *   HTML) and short chunks (fewer than minTokens beyond their overlap) get the
- *   full breadcrumb; a chunk that opens a section gets it too, unless it would
- *   only repeat the heading the chunk starts with; prose in the middle of a
- *   section gets the file title when the title is not the first heading, and
- *   nothing otherwise.
- */
-export function breadcrumbPrefix(
-  mode: BreadcrumbMode,
-  chunk: NormalizedChunk,
-  fileTitle: string,
-  minTokens: number,
-): string {
-  if (mode === 'none') return '';
-  const shape = chunkShape(chunk.pieces);
-  return prefixOf(mode, chunk, fileTitle, minTokens, shape, fullBreadcrumb(fileTitle, shape.path));
-}
-
 /** What the metadata stage reads from a chunk's pieces, gathered in one pass over them. */
 interface ChunkShape {
-  /** chunkPath: the first heading's path, else the first piece's. */
-  path: HeadingRef[];
+  /** The heading path the chunk is about: its first heading's, else the first piece's (an index in Headings). */
+  heading: number;
   /** The first heading piece, if any. */
   opening: Piece | undefined;
   /** Some piece is not a heading, and every such piece is code, a table, a list item or HTML. */
@@ -129,31 +104,62 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   }
   const nodeTypes = seen.slice();
   seen.length = 0;
-  return { path: (opening ?? pieces[0]!).path, opening, contextless: content > 0 && contextless, contentHints: hint ?? 'prose', nodeTypes, tableColumns: tableColumns ?? [], splitUnit };
+  return { heading: (opening ?? pieces[0]!).heading, opening, contextless: content > 0 && contextless, contentHints: hint ?? 'prose', nodeTypes, tableColumns: tableColumns ?? [], splitUnit };
 }
 const TYPES_SCRATCH: BlockType[] = [];
 
-/** `path`'s values of one field, in an array of exactly its length (a pushed `[]` reserves 17 slots). */
-function fieldOf<T>(path: readonly HeadingRef[], field: (h: HeadingRef) => T): T[] {
-  const n = path.length;
+/** The path `h` ends, one field of each heading, in an array of exactly its length (a pushed `[]` reserves 17 slots). */
+function fieldOf<T>(headings: Headings, h: number, field: (headings: Headings, k: number) => T): T[] {
+  const n = headings.pathLength(h);
   if (n === 0) return [];
-  if (n === 1) return [field(path[0]!)];
+  if (n === 1) return [field(headings, h)];
   const out = new Array<T>(n);
-  for (let i = 0; i < n; i++) out[i] = field(path[i]!);
+  for (let i = 0, k = h; i < n; i++, k = headings.parent(k)) out[n - 1 - i] = field(headings, k);
   return out;
 }
-const textOf = (h: HeadingRef): string => h.text;
-const depthOf = (h: HeadingRef): number => h.depth;
-const slugOfRef = (h: HeadingRef): string => h.slug;
+const textAt = (headings: Headings, k: number): string => headings.text(k);
+const depthAt = (headings: Headings, k: number): number => headings.depth(k);
+const slugAt = (headings: Headings, k: number): string => headings.slug(k);
 
-/** breadcrumbPrefix for a mode other than `none`, with the chunk's shape and full breadcrumb at hand. */
-function prefixOf(mode: BreadcrumbMode, chunk: NormalizedChunk, fileTitle: string, minTokens: number, shape: ChunkShape, full: string): string {
+/**
+ * The embedText prefix for a chunk, seed 002's breadcrumbMode:
+ * - `none`: nothing.
+ * - `always`: the full breadcrumb.
+ * - `conditional`, in this order: context-less chunks (only code, tables, lists,
+ *   HTML) and short chunks (fewer than minTokens beyond their overlap) get the
+ *   full breadcrumb; a chunk that opens a section gets it too, unless it would
+ *   only repeat the heading the chunk starts with; prose in the middle of a
+ *   section gets the file title when the title is not the first heading, and
+ *   nothing otherwise.
+ *
+ * For a mode other than `none`, with the chunk's shape and full breadcrumb at hand.
+ */
+function prefixOf(mode: BreadcrumbMode, chunk: NormalizedChunk, fileTitle: string, minTokens: number, shape: ChunkShape, full: string, headings: Headings): string {
   if (mode === 'always') return full;
   const short = chunk.tokens - chunk.overlapTokens < minTokens;
   if (shape.contextless || short) return full;
   if (shape.opening) return full === shape.opening.unit.text ? '' : full;
-  if (shape.path.length > 0 && shape.path[0]!.text !== fileTitle) return fileTitle;
+  if (shape.heading !== NO_HEADING && headings.text(headings.at(shape.heading, 0)) !== fileTitle) return fileTitle;
   return '';
+}
+
+/** joinBreadcrumb of the path `h` ends in `headings`. */
+export function breadcrumbOf(fileTitle: string, headings: Headings, h: number): string {
+  const n = headings.pathLength(h);
+  if (n === 0) return fileTitle;
+  const first = headings.text(headings.at(h, 0));
+  let value = first === fileTitle ? first : `${fileTitle} > ${first}`;
+  for (let i = 1; i < n; i++) value += ` > ${headings.text(headings.at(h, i))}`;
+  return value;
+}
+
+/** headerBreadcrumbOf the path `h` ends: its texts joined by ` > ` (a one-heading path is its text). */
+function headerBreadcrumbAt(headings: Headings, h: number): string {
+  const n = headings.pathLength(h);
+  if (n <= 1) return n === 0 ? '' : headings.text(h);
+  let value = headings.text(headings.at(h, 0));
+  for (let i = 1; i < n; i++) value += ` > ${headings.text(headings.at(h, i))}`;
+  return value;
 }
 
 export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext): ChunkRecord[] {
@@ -168,10 +174,12 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
 export class RecordBuilder {
   private readonly parentId: string;
   private readonly memo = new BreadcrumbMemo();
-  // The chunks of a section are consecutive and share its path array: the last path's full
-  // breadcrumb is kept (a global WeakMap entry per path cost GC time on thousands of headings).
-  private lastPath: HeadingRef[] | null = null;
+  // The chunks of a section are consecutive and share its heading path: the last path's full
+  // breadcrumb and header breadcrumb are kept (a global WeakMap entry per path cost GC time on
+  // thousands of headings).
+  private lastHeading = NO_HEADING - 1;
   private lastFull = '';
+  private lastHeader = '';
   // Each id once: a chunk's prevId and nextId are its neighbours' ids, not new copies of them.
   // Held as number and string fields, not an object per record (issue 15).
   private nextN = -1;
@@ -192,15 +200,19 @@ export class RecordBuilder {
     const { ctx } = this;
     const { options } = ctx;
     const shape = chunkShape(chunk.pieces);
-    const { path } = shape;
-    let wanted = '';
-    if (options.breadcrumbMode !== 'none') {
-      if (path !== this.lastPath) {
-        this.lastPath = path;
-        this.lastFull = joinBreadcrumb(ctx.fileTitle, path);
+    const { heading } = shape;
+    const { headings } = ctx;
+    if (heading !== this.lastHeading) {
+      this.lastHeading = heading;
+      this.lastHeader = headerBreadcrumbAt(headings, heading);
+      if (options.breadcrumbMode !== 'none') {
+        this.lastFull = breadcrumbOf(ctx.fileTitle, headings, heading);
         if (ctx.intern) this.lastFull = ctx.intern(this.lastFull);
       }
-      wanted = prefixOf(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens, shape, this.lastFull);
+    }
+    let wanted = '';
+    if (options.breadcrumbMode !== 'none') {
+      wanted = prefixOf(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens, shape, this.lastFull, headings);
     }
     const prefix = wanted ? shrinkBreadcrumb(wanted, options.maxTokens - chunk.tokens, ctx.prefixTokens, this.memo) : '';
     const embedText = prefix ? `${prefix}\n\n${chunk.text}` : chunk.text;
@@ -215,10 +227,9 @@ export class RecordBuilder {
       this.nextId = nextId;
     }
     // headingFields(path) written out, in its order: no object to spread per record.
-    const last = path[path.length - 1];
-    const headerPath = fieldOf(path, textOf);
-    const headerDepths = fieldOf(path, depthOf);
-    const headerSlugs = fieldOf(path, slugOfRef);
+    const headerPath = fieldOf(headings, heading, textAt);
+    const headerDepths = fieldOf(headings, heading, depthAt);
+    const headerSlugs = fieldOf(headings, heading, slugAt);
     return {
       id,
       parentId: this.parentId,
@@ -227,12 +238,12 @@ export class RecordBuilder {
       embedText,
       originalText: chunk.text,
       fileTitle: ctx.fileTitle,
-      sectionTitle: last?.text ?? '',
+      sectionTitle: heading === NO_HEADING ? '' : headings.text(heading),
       headerPath,
-      headerBreadcrumb: headerBreadcrumbOf(path),
+      headerBreadcrumb: this.lastHeader,
       headerDepths,
       headerSlugs,
-      sectionSlug: last?.slug ?? '',
+      sectionSlug: heading === NO_HEADING ? '' : headings.slug(heading),
       sourcePosition: { charStart: chunk.start, charEnd: chunk.end, totalChars: ctx.source.length },
       tokenStats: {
         tokens: chunk.tokens,

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { blockMinima, budgetOf, pack, rangeMin, runText, tokensOf, type PackContext } from './pack.js';
-import type { DraftChunk, HeadingRef, Piece } from './pieces.js';
+import type { DraftChunk, Piece } from './pieces.js';
 import { documentBlocks, opensTechnicalBaseline } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
 import { countTokens, TokenIndex } from './tokens.js';
-import { toUnits } from './units.js';
+import { newUnitsState, toUnits } from './units.js';
 
 const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'Reference', 'x', 'fn()', 'Quick', 'data');
 const heading = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.array(word, { minLength: 1, maxLength: 4 })).map(([d, w]) => `${'#'.repeat(d)} ${w.join(' ')}`);
@@ -23,8 +23,9 @@ describe('pack', () => {
         const { blocks, lines } = documentBlocks(source, 'fast');
         const tokens = new TokenIndex(source);
         // A budget that depends on the path, as the breadcrumb reserve does.
-        const budget = (path: HeadingRef[]): number => Math.max(4, cap - path.reduce((n, h) => n + h.text.length, 0) % 7);
-        const pieces = splitOversized(toUnits(blocks), { source, lines, tokens, target: cap, budget });
+        const state = newUnitsState();
+        const budget = (heading: number): number => Math.max(4, cap - state.headings.refs(heading).reduce((n, h) => n + h.text.length, 0) % 7);
+        const pieces = splitOversized(toUnits(blocks, state), { source, lines, tokens, target: cap, budget });
         const ctx = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, opensChunk: opensTechnicalBaseline };
         const drafts = pack(pieces, ctx);
         const flat: Piece[] = drafts.flatMap((d) => d.pieces);
@@ -33,7 +34,7 @@ describe('pack', () => {
           expect(d.tokens).toBe(countTokens(runText(d.pieces, source)));
           expect(d.start).toBe(d.pieces[0]!.start);
           expect(d.end).toBe(d.pieces[d.pieces.length - 1]!.end);
-          if (d.pieces.length > 1) expect(d.tokens).toBeLessThanOrEqual(Math.min(...d.pieces.map((p) => budget(p.path))));
+          if (d.pieces.length > 1) expect(d.tokens).toBeLessThanOrEqual(Math.min(...d.pieces.map((p) => budget(p.heading))));
         }
       }),
       { numRuns: 200 },
@@ -71,7 +72,7 @@ function referencePack(pieces: Piece[], ctx: PackContext): { from: number; to: n
       const own = tok(cur.from, cur.to);
       const close =
         (opens(i) && !allHeadings(cur.from, cur.to)) ||
-        joined > Math.min(bud(cur.from, cur.to), ctx.budget(pieces[i]!.path)) ||
+        joined > Math.min(bud(cur.from, cur.to), ctx.budget(pieces[i]!.heading)) ||
         (!isHeading(cur.to - 1) &&
           own >= ctx.minTokens &&
           (isHeading(i) ? tok(cur.from, sectionEnd(i)) > ctx.targetTokens : joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - own));
@@ -82,7 +83,7 @@ function referencePack(pieces: Piece[], ctx: PackContext): { from: number; to: n
         runs.push({ from: cur.from, to: cut });
         const carried: { from: number; to: number } | null = cut < cur.to ? { from: cut, to: cur.to } : null;
         cur = carried;
-        if (carried && tok(carried.from, i + 1) > Math.min(bud(carried.from, carried.to), ctx.budget(pieces[i]!.path))) {
+        if (carried && tok(carried.from, i + 1) > Math.min(bud(carried.from, carried.to), ctx.budget(pieces[i]!.heading))) {
           runs.push(carried);
           cur = null;
         }
@@ -134,8 +135,9 @@ describe('pack against its rules restated', () => {
       fc.property(hostile, fc.integer({ min: 4, max: 120 }), fc.integer({ min: 0, max: 80 }), fc.boolean(), (source, cap, min, forced) => {
         const { blocks, lines } = documentBlocks(source, 'fast');
         const tokens = new TokenIndex(source);
-        const budget = (path: HeadingRef[]): number => Math.max(4, cap - (path.reduce((n, h) => n + h.text.length, 0) % 7));
-        const pieces = splitOversized(toUnits(blocks), { source, lines, tokens, target: cap, budget });
+        const state = newUnitsState();
+        const budget = (heading: number): number => Math.max(4, cap - (state.headings.refs(heading).reduce((n, h) => n + h.text.length, 0) % 7));
+        const pieces = splitOversized(toUnits(blocks, state), { source, lines, tokens, target: cap, budget });
         const ctx: PackContext = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, ...(forced ? { opensChunk: opensTechnicalBaseline } : {}) };
         const drafts: DraftChunk[] = pack(pieces, ctx);
         const expected = referencePack(pieces, ctx);

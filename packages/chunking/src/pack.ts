@@ -19,7 +19,7 @@
  * chunk: the chunk before it closes however small, and no merge joins the two,
  * except that a run of bare headings (a title right above it) stays with it.
  */
-import type { DraftChunk, HeadingRef, Piece } from './pieces.js';
+import type { DraftChunk, Piece } from './pieces.js';
 import type { JoinedPart, TokenIndex } from './tokens.js';
 
 export interface PackContext {
@@ -27,7 +27,8 @@ export interface PackContext {
   tokens: TokenIndex;
   minTokens: number;
   targetTokens: number;
-  budget(path: HeadingRef[]): number;
+  /** The budget of a heading path (an index in the document's Headings: Piece.heading). */
+  budget(heading: number): number;
   /** A heading piece that must start a chunk; none when absent. */
   opensChunk?(piece: Piece): boolean;
 }
@@ -124,7 +125,7 @@ function environment(pieces: Piece[], ctx: PackContext): Env {
   lastNonHeading[0] = -1;
   for (let i = 0; i < n; i++) {
     const p = pieces[i]!;
-    budgets[i] = ctx.budget(p.path);
+    budgets[i] = ctx.budget(p.heading);
     heading[i] = isHeading(p) ? 1 : 0;
     headingsBefore[i + 1] = headingsBefore[i]! + heading[i]!;
     rebuiltBefore[i + 1] = rebuiltBefore[i]! + (p.rebuiltText !== null ? 1 : 0);
@@ -291,7 +292,7 @@ function opensRun(run: Run, env: Env): boolean {
 /** The strictest budget of the run: its breadcrumb may come from any of its pieces' paths. */
 export function budgetOf(run: Piece[], ctx: Pick<PackContext, 'budget'>): number {
   let b = Infinity;
-  for (const p of run) b = Math.min(b, ctx.budget(p.path));
+  for (let k = 0; k < run.length; k++) b = Math.min(b, ctx.budget(run[k]!.heading));
   return b;
 }
 

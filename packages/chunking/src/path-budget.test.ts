@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Headings, NO_HEADING } from './headings.js';
 import { fullBreadcrumb } from './metadata.js';
 import type { HeadingRef } from './pieces.js';
 import { pathBudget } from './semantic.js';
@@ -27,12 +28,15 @@ describe('pathBudget', () => {
         fc.array(fc.array(heading, { maxLength: 4 }), { minLength: 1, maxLength: 12 }),
         fc.array(fc.nat(), { maxLength: 30 }),
         (fileTitle, maxTokens, breadcrumbMode, paths, order) => {
-          const budget = pathBudget(fileTitle, { maxTokens, breadcrumbMode }, prefixTokens);
-          // Each path asked in order, then again in a random order (the same array objects, as pack asks).
-          for (const path of paths) expect(budget(path)).toBe(budgetRef(fileTitle, maxTokens, breadcrumbMode, path));
+          // Each path is a chain of the table's headings, asked by the index of its last one.
+          const headings = new Headings();
+          const indexes = paths.map((path) => path.reduce((parent, h) => headings.add(h.text, h.depth, parent, h.slug, 0), NO_HEADING));
+          const budget = pathBudget(fileTitle, { maxTokens, breadcrumbMode }, headings, prefixTokens);
+          // Each path asked in order, then again in a random order (the same paths again, as pack asks).
+          paths.forEach((path, k) => expect(budget(indexes[k]!)).toBe(budgetRef(fileTitle, maxTokens, breadcrumbMode, path)));
           for (const k of order) {
             const path = paths[k % paths.length]!;
-            expect(budget(path)).toBe(budgetRef(fileTitle, maxTokens, breadcrumbMode, path));
+            expect(budget(indexes[k % paths.length]!)).toBe(budgetRef(fileTitle, maxTokens, breadcrumbMode, path));
           }
         },
       ),

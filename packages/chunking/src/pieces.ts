@@ -25,8 +25,12 @@ export interface Piece {
   unit: Block;
   /** Part of a unit larger than the cap. */
   splitUnit: boolean;
-  /** Headings in effect at this piece, outermost first (a heading piece includes itself). */
-  path: HeadingRef[];
+  /**
+   * The headings in effect at this piece (a heading piece includes itself): an index in the
+   * document's Headings, whose parent chain is the path (NO_HEADING: none). An index, not an
+   * array of HeadingRefs: a document of tiny headings has a path per heading (issue 15).
+   */
+  heading: number;
   /** Block types in this piece, nested ones included (shared between pieces: never mutated). */
   types: readonly BlockType[];
 }

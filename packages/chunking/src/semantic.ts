@@ -10,14 +10,16 @@ import { fastBlocks } from './fast-blocks.js';
 import { flatten } from './flatten.js';
 import type { FrontMatter } from './front-matter.js';
 import { lineTable, type LineTable } from './lines.js';
-import { attachMetadata, joinBreadcrumb } from './metadata.js';
+import type { Headings } from './headings.js';
+import { attachMetadata, breadcrumbOf } from './metadata.js';
 import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
-import type { HeadingRef, Piece } from './pieces.js';
+import type { Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import { splitOversizedBlocks } from './split-oversized.js';
+import { newUnitsState } from './units.js';
 import { countTokens, TokenIndex } from './tokens.js';
 import type { Block, ChunkRecord, ParserName, ResolvedChunkOptions } from './types.js';
 import { validate } from './validate.js';
@@ -91,9 +93,10 @@ export const opensTechnicalBaseline = (piece: Piece): boolean => {
 export function pathBudget(
   fileTitle: string,
   options: Pick<ResolvedChunkOptions, 'breadcrumbMode' | 'maxTokens'>,
+  headings: Headings,
   prefixTokens: (prefix: string) => number,
   intern: (breadcrumb: string) => string = (b) => b,
-): (path: HeadingRef[]) => number {
+): (heading: number) => number {
   // Room is reserved for the largest prefix conditional mode could prepend for a path.
   const budgetOfBreadcrumb = (breadcrumb: string): number => {
     const reserve = options.breadcrumbMode === 'none' ? 0 : Math.max(prefixTokens(breadcrumb), prefixTokens(fileTitle));
@@ -106,16 +109,17 @@ export function pathBudget(
   // A path's budget depends only on its heading texts (its breadcrumb), so budgets live in a
   // trie of heading texts: a document of thousands of tiny headings repeating a few names asks
   // a few Map lookups per path, instead of joining, hashing and caching a breadcrumb string for
-  // every path array (issue 15). Consecutive pieces mostly share their path array: the last
-  // answer is kept.
+  // every path (issue 15). A path is an index in `headings` (units.ts); consecutive pieces
+  // mostly share it: the last answer is kept.
   const root: BudgetNode = { budget: -1, next: null };
-  let lastPath: HeadingRef[] | null = null;
+  let lastHeading = -2; // no path's index
   let lastBudget = 0;
-  return (path: HeadingRef[]): number => {
-    if (path === lastPath) return lastBudget;
+  return (heading: number): number => {
+    if (heading === lastHeading) return lastBudget;
     let node = root;
-    for (let i = 0; i < path.length; i++) {
-      const text = path[i]!.text;
+    const n = headings.pathLength(heading);
+    for (let i = 0; i < n; i++) {
+      const text = headings.text(headings.at(heading, i));
       let next = node.next?.get(text);
       if (next === undefined) {
         next = { budget: -1, next: null };
@@ -123,8 +127,8 @@ export function pathBudget(
       }
       node = next;
     }
-    if (node.budget < 0) node.budget = budgetOfBreadcrumb(intern(joinBreadcrumb(fileTitle, path)));
-    lastPath = path;
+    if (node.budget < 0) node.budget = budgetOfBreadcrumb(intern(breadcrumbOf(fileTitle, headings, heading)));
+    lastHeading = heading;
     lastBudget = node.budget;
     return node.budget;
   };
@@ -164,7 +168,8 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const tokens = new TokenIndex(source);
 
   const { prefixTokens, intern } = breadcrumbPrefixes();
-  const budget = pathBudget(fileTitle, options, prefixTokens, intern);
+  const units = newUnitsState();
+  const budget = pathBudget(fileTitle, options, units.headings, prefixTokens, intern);
   const ctx: PackContext = {
     source,
     tokens,
@@ -175,7 +180,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   };
 
   // The units are made into pieces as they are found (no Unit object per unit: issue 15).
-  const pieces = splitOversizedBlocks(doc.blocks, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens });
+  const pieces = splitOversizedBlocks(doc.blocks, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens }, units);
   const packed = pack(pieces, ctx);
   const drafts = addOverlap(packed, options.overlapSentences, ctx);
   const normalized = normalize(drafts, source);
@@ -186,6 +191,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     sourceFile: input.sourceFile,
     prefixTokens,
     intern,
+    headings: units.headings,
   });
   // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts).
   anchor('semantic working set', { doc, tokens, ctx, pieces, packed, drafts, normalized, records });

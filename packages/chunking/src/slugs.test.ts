@@ -47,4 +47,15 @@ describe('HeadingSlugger', () => {
       { numRuns: 4000 },
     );
   });
+
+  it('numbers thousands of repeats of a few names (no numbered-looking slug stored: the count alone decides) as github-slugger does', () => {
+    const reference = new GithubSlugger();
+    const slugger = new HeadingSlugger();
+    const names = Array.from({ length: 3000 }, (_, i) => `h${i % 100}`);
+    names.push('h5-30', 'h5', 'h5', 'h5-31');
+    for (const n of names) {
+      const k = slugger.slugNumber(n);
+      expect(k === 0 ? slugger.base : `${slugger.base}-${k}`).toBe(reference.slug(n));
+    }
+  });
 });

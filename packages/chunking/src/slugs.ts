@@ -75,42 +75,71 @@ function lowerDashed(value: string): string {
 export class HeadingSlugger {
   /** Slug → how far it was numbered as a base (0: never). Holds every slug returned unnumbered. */
   private readonly counts = new Map<string, number>();
+  /**
+   * Keys of `counts` that read `base-n` (a numbering's form): only these can make a candidate
+   * `original-n` taken. While there are none (tiny headings `h0`…`h99`), a repeated slug's
+   * number is the base's count + 1, with no candidate string built to look up.
+   */
+  private numberedLooking = 0;
+  /** The base of the slug the last `slugNumber` call decided. */
+  base = '';
 
   slug(value: string): string {
+    const n = this.slugNumber(value);
+    return n === 0 ? this.base : `${this.base}-${n}`;
+  }
+
+  /**
+   * `slug(value)` in two parts: the result is `this.base` when this returns 0, else
+   * `${this.base}-${n}` (built by the caller only if it needs the string).
+   */
+  slugNumber(value: string): number {
     const original = slugOf(value);
+    this.base = original;
     if (!this.taken(original)) {
-      this.counts.set(original, 0);
-      return original;
+      this.store(original, 0);
+      return 0;
     }
     // github-slugger tries n = count + 1, + 2, … until `original-n` is free. The count is stored
     // after the search: a candidate's number is above it, so a candidate is taken only when
     // stored as it is (a heading that reads `original-n` itself).
     let n = this.counts.get(original) ?? 0;
-    let result: string;
-    do {
-      n++;
-      result = `${original}-${n}`;
-    } while (this.counts.has(result));
+    if (this.numberedLooking === 0) n++;
+    else {
+      do n++;
+      while (this.counts.has(`${original}-${n}`));
+    }
     // The numbered result is implied by this count; it is not stored.
-    this.counts.set(original, n);
-    return result;
+    this.store(original, n);
+    return n;
+  }
+
+  private store(key: string, n: number): void {
+    if (!this.counts.has(key) && numberSuffix(key) > 0) this.numberedLooking++;
+    this.counts.set(key, n);
   }
 
   /** Whether github-slugger's Map would hold `slug`. */
   private taken(slug: string): boolean {
     if (this.counts.has(slug)) return true;
-    const dash = slug.lastIndexOf('-');
-    if (dash < 0) return false;
-    // The suffix a numbering makes: decimal digits without a leading zero (n >= 1).
-    const digits = slug.length - dash - 1;
-    if (digits === 0 || digits > 15 || slug.charCodeAt(dash + 1) === 0x30) return false;
-    let n = 0;
-    for (let i = dash + 1; i < slug.length; i++) {
-      const d = slug.charCodeAt(i) - 0x30;
-      if (d < 0 || d > 9) return false;
-      n = n * 10 + d;
-    }
-    const numbered = this.counts.get(slug.slice(0, dash));
+    const n = numberSuffix(slug);
+    if (n === 0) return false;
+    const numbered = this.counts.get(slug.slice(0, slug.lastIndexOf('-')));
     return numbered !== undefined && numbered >= n;
   }
+}
+
+/** n when `slug` reads `base-n` as a numbering makes it (decimal digits, no leading zero, n >= 1), else 0. */
+function numberSuffix(slug: string): number {
+  const dash = slug.lastIndexOf('-');
+  if (dash < 0) return 0;
+  const digits = slug.length - dash - 1;
+  if (digits === 0 || digits > 15 || slug.charCodeAt(dash + 1) === 0x30) return 0;
+  let n = 0;
+  for (let i = dash + 1; i < slug.length; i++) {
+    const d = slug.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return 0;
+    n = n * 10 + d;
+  }
+  return n;
 }

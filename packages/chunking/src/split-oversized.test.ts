@@ -1,20 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { NO_HEADING } from './headings.js';
 import { lineTable } from './lines.js';
-import type { HeadingRef } from './pieces.js';
 import { documentBlocks } from './semantic.js';
 import { splitOversized, splitOversizedBlocks, whitespaceRunEnds } from './split-oversized.js';
 import { unspacedRun as unspacedRunOf } from './test-helpers.js';
 import { countTokens, TokenIndex } from './tokens.js';
 import type { Block } from './types.js';
-import { newUnitsState, toUnits } from './units.js';
+import { newUnitsState, toUnits, type UnitsState } from './units.js';
 
 const unspacedRun = unspacedRunOf(4000);
 
 /** splitOversized on the paragraph `source.slice(start)`, with the cap as target and budget. */
 function splitAt(source: string, start: number, cap: number) {
   const block: Block = { type: 'paragraph', start, end: source.length, startLine: 0, endLine: 0 };
-  return splitOversized([{ block, path: [], types: ['paragraph'] }], {
+  return splitOversized([{ block, path: [], heading: NO_HEADING, types: ['paragraph'] }], {
     source,
     lines: lineTable(source),
     tokens: new TokenIndex(source),
@@ -63,7 +63,7 @@ describe('whitespaceRunEnds', () => {
         const text = source.slice(start, end);
         const expected: number[] = [];
         for (let m = re.exec(text); m; m = re.exec(text)) expected.push(start + m.index + m[0].length);
-        expect(whitespaceRunEnds(source, start, end)).toEqual(expected.filter((c) => c > start && c < end));
+        expect([...whitespaceRunEnds(source, start, end)]).toEqual(expected.filter((c) => c > start && c < end));
       }),
       { numRuns: 3000 },
     );
@@ -135,12 +135,14 @@ describe('splitOversizedBlocks', () => {
       fc.property(fc.array(part, { minLength: 1, maxLength: 60 }), fc.integer({ min: 4, max: 120 }), (parts, cap) => {
         const source = `${parts.join('\n\n')}\n`;
         const { blocks, lines } = documentBlocks(source, 'fast');
-        const budget = (path: HeadingRef[]): number => Math.max(4, cap - (path.length % 3));
-        const ctx = { source, lines, tokens: new TokenIndex(source), target: cap, budget, wholeCap: cap + 8 };
+        const tokens = new TokenIndex(source);
+        // Each side's budget reads its own heading table (a budget by path length).
+        const ctxOf = (state: UnitsState) => ({ source, lines, tokens, target: cap, budget: (h: number): number => Math.max(4, cap - (state.headings.pathLength(h) % 3)), wholeCap: cap + 8 });
         const state = newUnitsState();
         const expectedState = newUnitsState();
-        expect(splitOversizedBlocks(blocks, ctx, state)).toEqual(splitOversized(toUnits(blocks, expectedState), ctx));
-        expect(state.path).toEqual(expectedState.path);
+        expect(splitOversizedBlocks(blocks, ctxOf(state), state)).toEqual(splitOversized(toUnits(blocks, expectedState), ctxOf(expectedState)));
+        expect(state.heading).toBe(expectedState.heading);
+        expect(state.headings.refs(state.heading)).toEqual(expectedState.headings.refs(expectedState.heading));
       }),
       { numRuns: 150 },
     );

@@ -14,7 +14,7 @@
  * Parts aim at `target` tokens so that they pack with their neighbours.
  */
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
-import type { HeadingRef, Piece } from './pieces.js';
+import type { Piece } from './pieces.js';
 import { sentenceStarts } from './sentences.js';
 import { bpeTokenEnds } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
@@ -27,8 +27,11 @@ export interface SplitContext {
   lines: LineTable;
   tokens: TokenIndex;
   target: number;
-  /** Largest originalText a chunk may have when it starts at this heading path (max less the breadcrumb reserve). */
-  budget(path: HeadingRef[]): number;
+  /**
+   * Largest originalText a chunk may have when it starts at this heading path (max less the
+   * breadcrumb reserve); the path is an index in the document's Headings (units.ts).
+   */
+  budget(heading: number): number;
   /**
    * An atomic unit (code, table, quote, HTML, list item…) up to this many
    * tokens stays whole even when it is over `budget`: a reader wants the whole
@@ -48,7 +51,7 @@ export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
   // Indexed loops: a `for…of` allocated an iterator result per unit (issue 15).
   for (let u = 0; u < units.length; u++) {
     const unit = units[u]!;
-    addPieces(pieces, unit.block, unit.path, unit.types, ctx);
+    addPieces(pieces, unit.block, unit.heading, unit.types, ctx);
   }
   return pieces;
 }
@@ -56,23 +59,23 @@ export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
 /** splitOversized(toUnits(blocks, state), ctx) without a Unit object per unit (visitUnits). */
 export function splitOversizedBlocks(blocks: Block[], ctx: SplitContext, state: UnitsState = newUnitsState()): Piece[] {
   const pieces: Piece[] = [];
-  visitUnits(blocks, state, (block, path, types) => addPieces(pieces, block, path, types, ctx));
+  visitUnits(blocks, state, (block, heading, types) => addPieces(pieces, block, heading, types, ctx));
   return pieces;
 }
 
 /** The pieces of one unit: itself when it fits, else its parts. */
-function addPieces(pieces: Piece[], block: Block, path: HeadingRef[], types: readonly BlockType[], ctx: SplitContext): void {
+function addPieces(pieces: Piece[], block: Block, heading: number, types: readonly BlockType[], ctx: SplitContext): void {
   const tokens = ctx.tokens.count(block.start, block.end);
-  const cap = ctx.budget(path);
+  const cap = ctx.budget(heading);
   if (tokens <= cap || (ctx.wholeCap !== undefined && tokens <= ctx.wholeCap && isAtomic(block))) {
-    pieces.push({ start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, path, types });
+    pieces.push({ start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, heading, types });
     return;
   }
   const limit = Math.min(ctx.target, cap);
   const parts = splitBlock(block, block.start, limit, cap, ctx, true);
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    pieces.push({ start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, path, types });
+    pieces.push({ start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, heading, types });
   }
 }
 

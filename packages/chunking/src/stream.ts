@@ -42,12 +42,11 @@ import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import type { Piece } from './pieces.js';
 import { breadcrumbPrefixes, opensTechnicalBaseline, pathBudget } from './semantic.js';
-import { HeadingSlugger } from './slugs.js';
 import { LineCursor } from './source-lines.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { TokenIndex } from './tokens.js';
 import type { Block, ChunkDocumentResult, ChunkOptions, ChunkRecord, ResolvedChunkOptions } from './types.js';
-import type { UnitsState } from './units.js';
+import { newUnitsState, type UnitsState } from './units.js';
 import { RecordChecker } from './validate.js';
 
 export interface ChunkStreamExtras extends ChunkDocumentExtras {
@@ -279,12 +278,12 @@ const isHeadingPiece = (p: Piece): boolean => p.unit.type === 'heading' && !p.sp
 function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generator<ChunkRecord, void, undefined> {
   const o = s.resolved;
   const { prefixTokens, intern } = breadcrumbPrefixes();
-  const budget = pathBudget(s.fileTitle, o, prefixTokens, intern);
+  const unitsState: UnitsState = newUnitsState();
+  const budget = pathBudget(s.fileTitle, o, unitsState.headings, prefixTokens, intern);
   const tokens = new WindowTokens();
   const ctx: PackContext = { source, tokens, minTokens: o.minTokens, targetTokens: o.targetTokens, budget, opensChunk: opensTechnicalBaseline };
-  const records = new RecordBuilder({ source, fileTitle: s.fileTitle, options: o, sourceFile: s.sourceFile, prefixTokens, intern });
+  const records = new RecordBuilder({ source, fileTitle: s.fileTitle, options: o, sourceFile: s.sourceFile, prefixTokens, intern, headings: unitsState.headings });
   const lines = new LineCursor(source);
-  const unitsState: UnitsState = { slugger: new HeadingSlugger(), path: [] };
 
   // The window: pieces not yet packed for good, and the top-level blocks they come from.
   let pieces: Piece[] = [];

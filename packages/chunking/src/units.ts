@@ -4,6 +4,7 @@
  * but a list may be cut between items). Each unit gets the heading path in
  * effect at it, with GitHub-style slugs (github-slugger's, unique per document).
  */
+import { Headings, NO_HEADING } from './headings.js';
 import type { HeadingRef } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import { HeadingSlugger } from './slugs.js';
@@ -12,37 +13,44 @@ import type { Block, BlockType } from './types.js';
 export interface Unit {
   block: Block;
   path: HeadingRef[];
+  /** The path as an index in the document's Headings (its innermost heading; NO_HEADING: none). */
+  heading: number;
   /** Block types inside the unit (the unit's own first; `list` for items). Shared: never mutated. */
   types: readonly BlockType[];
 }
 
-/** Where toUnits resumes when a document comes in sections (stream.ts): its slugs and heading path so far. */
+/** Where toUnits resumes when a document comes in sections (stream.ts): its slugs, headings and heading path so far. */
 export interface UnitsState {
   slugger: HeadingSlugger;
-  path: HeadingRef[];
+  headings: Headings;
+  /** The heading path in effect: an index in `headings`. */
+  heading: number;
 }
 
 export function toUnits(blocks: Block[], state: UnitsState = newUnitsState()): Unit[] {
   const units: Unit[] = [];
-  visitUnits(blocks, state, (block, path, types) => {
-    units.push({ block, path, types });
+  const { headings } = state;
+  visitUnits(blocks, state, (block, heading, types) => {
+    units.push({ block, path: headings.refs(heading), heading, types });
   });
   return units;
 }
 
 export function newUnitsState(): UnitsState {
-  return { slugger: new HeadingSlugger(), path: [] };
+  return { slugger: new HeadingSlugger(), headings: new Headings(), heading: NO_HEADING };
 }
 
 /**
- * toUnits without the Unit objects: `visit` gets each unit's fields in order. splitOversizedBlocks
- * makes pieces from them directly: on a document of tiny headings a Unit per heading, kept until
- * the pieces were made, was a fifth of toUnits' allocation (issue 15).
+ * toUnits without the Unit objects: `visit` gets each unit's fields in order, its heading path
+ * as an index in `state.headings`. splitOversizedBlocks makes pieces from them directly: on a
+ * document of tiny headings a Unit per heading, kept until the pieces were made, was a fifth
+ * of toUnits' allocation, and a path array, a HeadingRef and a slug string per heading most of
+ * the rest (issue 15).
  */
-export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Block, path: HeadingRef[], types: readonly BlockType[]) => void): void {
-  const { slugger } = state;
+export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Block, heading: number, types: readonly BlockType[]) => void): void {
+  const { slugger, headings } = state;
   anchor('slugger', slugger); // see shape-anchor.ts
-  let path: HeadingRef[] = state.path;
+  let heading = state.heading;
   // Indexed loops: a `for…of` here allocated an iterator result per block (a fifth of the
   // allocation on a document of tiny headings, issue 15).
   for (let b = 0; b < blocks.length; b++) {
@@ -50,30 +58,24 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
     if (block.type === 'heading') {
       const depth = block.depth ?? 1;
       const text = block.text ?? '';
-      // The path's depths strictly increase (each heading drops those at or
-      // below its own depth), so the headings it keeps are a prefix of it: one
-      // array per heading instead of a filtered copy and a spread.
-      let keep = 0;
-      while (keep < path.length && path[keep]!.depth < depth) keep++;
-      const ref: HeadingRef = { text, depth, slug: slugger.slug(text) };
-      if (keep === 0) path = [ref];
-      else {
-        const next = path.slice(0, keep);
-        next.push(ref);
-        path = next;
-      }
-      visit(block, path, HEADING_ONLY);
+      // The path's depths strictly increase: a heading is nested in the innermost heading
+      // of the path in effect whose depth is below its own.
+      let parent = heading;
+      while (parent !== NO_HEADING && headings.depth(parent) >= depth) parent = headings.parent(parent);
+      const n = slugger.slugNumber(text);
+      heading = headings.add(text, depth, parent, slugger.base, n);
+      visit(block, heading, HEADING_ONLY);
     } else if (block.type === 'list' && block.children?.length) {
       const items = block.children;
       for (let k = 0; k < items.length; k++) {
         const item = items[k]!;
-        visit(item, path, item.children?.length || item.type !== 'listItem' ? ['list', ...typesIn(item)] : LIST_ITEM);
+        visit(item, heading, item.children?.length || item.type !== 'listItem' ? ['list', ...typesIn(item)] : LIST_ITEM);
       }
     } else {
-      visit(block, path, typesIn(block));
+      visit(block, heading, typesIn(block));
     }
   }
-  state.path = path;
+  state.heading = heading;
 }
 
 function typesIn(block: Block): readonly BlockType[] {

@@ -1,0 +1,111 @@
+/**
+ * One document's headings, in document order, as a table: a heading path is the index of its
+ * innermost heading (-1: no heading), whose parent chain is the path. A document of tiny
+ * headings made, per heading, a path array, a HeadingRef object and a numbered slug string,
+ * all kept alive with the pieces until the records were made and copied by every scavenge in
+ * between (issue 15). Here a heading is a few typed-array slots and two references to strings
+ * that exist anyway (its text and its slug's base); a numbered slug is built only when a record
+ * asks for it.
+ */
+import type { HeadingRef } from './pieces.js';
+
+/** The index of no heading: the path before the first heading. */
+export const NO_HEADING = -1;
+
+export class Headings {
+  /** Headings in the table. */
+  count = 0;
+  private texts: string[] = [];
+  /** Slug as github-slugger numbers it: `slugBases[h]`, then `-n` when `slugNumbers[h]` is n > 0. */
+  private slugBases: string[] = [];
+  private depths: Int32Array = new Int32Array(16);
+  private parents: Int32Array = new Int32Array(16);
+  /** Headings in the path a heading ends (itself included). */
+  private lengths: Int32Array = new Int32Array(16);
+  private slugNumbers: Int32Array = new Int32Array(16);
+  // One materialised path and slug at a time: the units and records of a section are consecutive.
+  private refsCache: (HeadingRef[] | undefined)[] = [];
+  private lastSlugOf = NO_HEADING;
+  private lastSlug = '';
+
+  /** Appends a heading under `parent` (NO_HEADING for a top-level path); returns its index. */
+  add(text: string, depth: number, parent: number, slugBase: string, slugNumber: number): number {
+    const h = this.count++;
+    if (h === this.depths.length) this.grow();
+    this.texts.push(text);
+    this.slugBases.push(slugBase);
+    this.depths[h] = depth;
+    this.parents[h] = parent;
+    this.lengths[h] = parent < 0 ? 1 : this.lengths[parent]! + 1;
+    this.slugNumbers[h] = slugNumber;
+    return h;
+  }
+
+  private grow(): void {
+    const size = this.depths.length * 2;
+    const bigger = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(size);
+      b.set(a);
+      return b;
+    };
+    this.depths = bigger(this.depths);
+    this.parents = bigger(this.parents);
+    this.lengths = bigger(this.lengths);
+    this.slugNumbers = bigger(this.slugNumbers);
+  }
+
+  text(h: number): string {
+    return this.texts[h]!;
+  }
+
+  depth(h: number): number {
+    return this.depths[h]!;
+  }
+
+  /** The heading `h` is nested in (NO_HEADING at the top). */
+  parent(h: number): number {
+    return this.parents[h]!;
+  }
+
+  /** Headings in the path `h` ends: 0 for NO_HEADING. */
+  pathLength(h: number): number {
+    return h < 0 ? 0 : this.lengths[h]!;
+  }
+
+  /** The path's heading at `i` (0: outermost) of the path `h` ends. */
+  at(h: number, i: number): number {
+    let k = h;
+    for (let up = this.lengths[h]! - 1 - i; up > 0; up--) k = this.parents[k]!;
+    return k;
+  }
+
+  slug(h: number): string {
+    const n = this.slugNumbers[h]!;
+    if (n === 0) return this.slugBases[h]!;
+    if (h !== this.lastSlugOf) {
+      this.lastSlugOf = h;
+      this.lastSlug = `${this.slugBases[h]!}-${n}`;
+    }
+    return this.lastSlug;
+  }
+
+  /**
+   * The path `h` ends as HeadingRef objects, outermost first (the form toUnits' callers read);
+   * one array per heading, shared by every call, and the parent's objects reused.
+   */
+  refs(h: number): HeadingRef[] {
+    if (h < 0) return EMPTY_PATH;
+    let path = this.refsCache[h];
+    if (path === undefined) {
+      const parent = this.parents[h]!;
+      const above = parent < 0 ? EMPTY_PATH : this.refs(parent);
+      path = above.slice();
+      path.push({ text: this.texts[h]!, depth: this.depths[h]!, slug: this.slug(h) });
+      this.refsCache[h] = path;
+    }
+    return path;
+  }
+}
+
+// Never mutated: every consumer of a path only reads it.
+const EMPTY_PATH: HeadingRef[] = [];
