@@ -73,7 +73,6 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   let opening: Piece | undefined;
   let content = 0;
   let contextless = true;
-  let tableColumns: number[] | null = null;
   let splitUnit = false;
   let hint: ContentHint | null = null;
   let lastTypes: readonly BlockType[] | null = null;
@@ -82,6 +81,8 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   // tiny headings). Indexed loops: a `for…of` made an iterator result per piece.
   const seen = TYPES_SCRATCH;
   seen.length = 0;
+  const columns = COLUMNS_SCRATCH;
+  columns.length = 0;
   for (let k = 0; k < pieces.length; k++) {
     const p = pieces[k]!;
     const type = p.unit.type;
@@ -92,7 +93,7 @@ function chunkShape(pieces: Piece[]): ChunkShape {
       content++;
       if (type !== 'code' && type !== 'table' && type !== 'listItem' && type !== 'html') contextless = false;
     }
-    if (type === 'table') (tableColumns ??= []).push(p.unit.header?.length ?? 0);
+    if (type === 'table') columns.push(p.unit.header?.length ?? 0);
     // A chunk has a handful of types: a linear search keeps a Set's first-appearance order.
     // Leaf units share one frozen array per type, so a run of paragraphs (or of pieces of one
     // split unit) brings the same array again, whose types are all in already.
@@ -104,9 +105,21 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   }
   const nodeTypes = seen.slice();
   seen.length = 0;
-  return { heading: (opening ?? pieces[0]!).heading, opening, contextless: content > 0 && contextless, contentHints: hint ?? 'prose', nodeTypes, tableColumns: tableColumns ?? [], splitUnit };
+  // One shape object, refilled per chunk: record() reads it before the next chunk's.
+  const shape = SHAPE;
+  shape.heading = (opening ?? pieces[0]!).heading;
+  shape.opening = opening;
+  shape.contextless = content > 0 && contextless;
+  shape.contentHints = hint ?? 'prose';
+  shape.nodeTypes = nodeTypes;
+  shape.tableColumns = columns.length === 0 ? [] : columns.slice();
+  columns.length = 0;
+  shape.splitUnit = splitUnit;
+  return shape;
 }
 const TYPES_SCRATCH: BlockType[] = [];
+const COLUMNS_SCRATCH: number[] = [];
+const SHAPE: ChunkShape = { heading: NO_HEADING, opening: undefined, contextless: false, contentHints: 'prose', nodeTypes: [], tableColumns: [], splitUnit: false };
 
 /** The path `h` ends, one field of each heading, in an array of exactly its length (a pushed `[]` reserves 17 slots). */
 function fieldOf<T>(headings: Headings, h: number, field: (headings: Headings, k: number) => T): T[] {

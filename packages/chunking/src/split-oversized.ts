@@ -322,13 +322,13 @@ function splitLines(start: number, end: number, limit: number, ctx: SplitContext
 }
 
 function splitLinesPlain(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
-  const cuts: number[] = [];
-  for (let l = lineOf(ctx.lines, start) + 1; l < ctx.lines.starts.length; l++) {
-    const ls = ctx.lines.starts[l]!;
-    if (ls >= end) break;
-    if (ls > start) cuts.push(ls);
-  }
-  return packAt(start, end, cuts, limit, ctx, (a, b) => splitWords(a, b, limit, ctx));
+  // The line starts after `start`'s line and before `end`, as a view of the line table (packAt
+  // keeps only those strictly inside the range): no array of them per call.
+  const { starts } = ctx.lines;
+  const first = lineOf(ctx.lines, start) + 1;
+  let last = first;
+  while (last < starts.length && starts[last]! < end) last++;
+  return packAt(start, end, starts.subarray(first, last), limit, ctx, (a, b) => splitWords(a, b, limit, ctx));
 }
 
 /** Prose: sentences first, then lines, words, characters. */
@@ -347,21 +347,26 @@ function splitWords(start: number, end: number, limit: number, ctx: SplitContext
 /**
  * The offsets inside (start, end) just after each run of whitespace (JS `\s+`) in
  * source[start, end), read in place: no slice, no match array per run (a wide table row is
- * tens of thousands of cells, issue 15). Exported for its test.
+ * tens of thousands of cells, issue 15). Counted first, then written into a typed array of
+ * exactly that length: a `number[]` grown by push was most of the splitter's allocation on
+ * wide tables. Exported for its test.
  */
-export function whitespaceRunEnds(source: string, start: number, end: number): number[] {
-  const cuts: number[] = [];
-  for (let i = start; i < end; ) {
-    if (!isJsSpace(source, i)) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < end && isJsSpace(source, j)) j++;
-    if (j < end) cuts.push(j);
-    i = j;
-  }
+export function whitespaceRunEnds(source: string, start: number, end: number): Int32Array {
+  let n = 0;
+  for (let i = nextRunEnd(source, start, end); i < end; i = nextRunEnd(source, i, end)) n++;
+  const cuts = new Int32Array(n);
+  let m = 0;
+  for (let i = nextRunEnd(source, start, end); i < end; i = nextRunEnd(source, i, end)) cuts[m++] = i;
   return cuts;
+}
+
+/** The offset just after the next whitespace run at or after `i`, or `end` when none ends before it. */
+function nextRunEnd(source: string, i: number, end: number): number {
+  while (i < end && !isJsSpace(source, i)) i++;
+  if (i >= end) return end;
+  let j = i + 1;
+  while (j < end && isJsSpace(source, j)) j++;
+  return j;
 }
 
 /** JS `\s` at source[i] (a UTF-16 unit, as the regex reads it without the u flag). */
@@ -472,7 +477,7 @@ function splitLongPreToken(a: number, end: number, limit: number, ctx: SplitCont
 function packAt(
   start: number,
   end: number,
-  cuts: number[],
+  cuts: ArrayLike<number>,
   limit: number,
   ctx: SplitContext,
   finer: (a: number, b: number) => Part[],
