@@ -87,4 +87,34 @@ describe('cl100k merge table', () => {
     expect(tokenOrNone('zq')).toBe(-1);
     expect(mergeOf(token('z'), token('q'))).toBe(-1);
   });
+
+  // Pairs of two ids below 256 have a dense table of their own, the rest the hashed one.
+  it('answers every pair of two low ids exactly as the split table says, and pairs across the 256 line', () => {
+    const table = mergeTable();
+    const want = new Map<number, number>();
+    for (let t = 0; t < TOKENS; t++) {
+      const l = table.splitLeft[t]!;
+      const r = table.splitRight[t]!;
+      if (l !== t) want.set(l * 131072 + r, t);
+    }
+    let low = 0;
+    for (let l = 0; l < 256; l++) {
+      for (let r = 0; r < 256; r++) {
+        const got = mergeOf(l, r);
+        if (got !== (want.get(l * 131072 + r) ?? -1)) throw new Error(`pair ${l}, ${r}: ${got}`);
+        if (got >= 0) low++;
+      }
+    }
+    expect(low).toBeGreaterThan(1000);
+    let mixed = 0;
+    for (const [key, t] of want) {
+      const l = Math.floor(key / 131072);
+      const r = key % 131072;
+      if ((l < 256) === (r < 256)) continue;
+      mixed++;
+      if (mergeOf(l, r) !== t) throw new Error(`pair ${l}, ${r} does not look up ${t}`);
+      if (mergeOf(r, l) !== (want.get(r * 131072 + l) ?? -1)) throw new Error(`pair ${r}, ${l}`);
+    }
+    expect(mixed).toBeGreaterThan(1000);
+  });
 });

@@ -59,10 +59,18 @@ const pairSlots = new Int32Array((1 << PAIR_BITS) * 3);
  * says so without a probe of the 3 MB table.
  */
 const pairFilter = new Int32Array(1 << 15);
+/**
+ * The pairs of two token ids below 256 (cl100k's single bytes), indexed by
+ * `l * 256 + r` (-1: no merge): a quarter of a long unspaced run's pair
+ * lookups, and most of those that find a merge, which in the hashed table
+ * are a cache miss each.
+ */
+const lowPairs = new Int32Array(65536).fill(-1);
 let table: MergeTable | null = null;
 
 /** Token that BPE builds from tokens `l` then `r`, or -1. */
 export function mergeOf(l: number, r: number): number {
+  if ((l | r) < 256) return lowPairs[(l << 8) | r]!;
   const h = Math.imul(l, 0x9e3779b1) ^ Math.imul(r, 0x85ebca6b);
   if ((pairFilter[h >>> 17]! & (1 << ((h >>> 12) & 31))) === 0) return -1;
   let slot = h >>> (32 - PAIR_BITS);
@@ -78,9 +86,14 @@ export function mergeOf(l: number, r: number): number {
 function clearPairs(): void {
   pairFilter.fill(0);
   pairSlots.fill(0);
+  lowPairs.fill(-1);
 }
 
 function insertPair(l: number, r: number, t: number): void {
+  if ((l | r) < 256) {
+    lowPairs[(l << 8) | r] = t;
+    return;
+  }
   const h = Math.imul(l, 0x9e3779b1) ^ Math.imul(r, 0x85ebca6b);
   pairFilter[h >>> 17] = pairFilter[h >>> 17]! | (1 << ((h >>> 12) & 31));
   let slot = h >>> (32 - PAIR_BITS);
