@@ -19,7 +19,7 @@
  * quadratic and a heap of pairs was bound by cache misses (a 1 MB run of
  * random letters: 1.5 s, then 0.7 s with a heap, 0.1 s backtracking).
  */
-import { longestToken, mergeLowest, mergeOf, mergeTable, prefixOf, type MergeTable } from './cl100k-merges.js';
+import { longestToken, mergeLowest, mergeOf, mergeTable, type MergeTable } from './cl100k-merges.js';
 
 const encoder = new TextEncoder();
 
@@ -210,7 +210,7 @@ const scratchOpen = new Uint8Array(SCRATCH_BYTES + 1);
  * had to take back a token that is not there (cannot happen, see the crate).
  */
 function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array): number {
-  const { start } = t;
+  const { info } = t;
   const small = n <= SCRATCH_BYTES;
   const stack = small ? scratchOwn : new Int32Array(n);
   const open = small ? scratchOpen : new Uint8Array(n + 1);
@@ -221,14 +221,14 @@ function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32
   while (token >= 0) {
     const last = top > 0 ? stack[top - 1]! : -1;
     for (;;) {
-      const end = pos + start[token + 1]! - start[token]!;
-      if (open[end] === 1 && (last < 0 || validPair(last, token, t))) {
+      const end = pos + info[token << 2]!;
+      if (open[end] === 1 && (last < 0 || validPair(last, token, info))) {
         stack[top++] = token;
         pos = end;
         token = end < n ? longestToken(t, bytes, end, n) : -1;
         break;
       }
-      const shorter = prefixOf(token);
+      const shorter = info[(token << 2) + 1]!; // prefixOf(token)
       if (shorter >= 0) {
         token = shorter;
         continue;
@@ -236,15 +236,14 @@ function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32
       if (last < 0) return -1;
       open[pos] = 0;
       top--;
-      pos -= start[last + 1]! - start[last]!;
+      pos -= info[last << 2]!;
       token = last;
       break;
     }
   }
   let p = 0;
   for (let k = 0; k < top; k++) {
-    const tk = stack[k]!;
-    const e = p + start[tk + 1]! - start[tk]!;
+    const e = p + info[stack[k]! << 2]!;
     next[p] = e;
     p = e;
   }
@@ -257,16 +256,15 @@ function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32
  * that built each (the later one first) and check that no pair across the
  * seam would have merged before them (rust-gems' `is_valid_token_pair`).
  */
-function validPair(a: number, b: number, t: MergeTable): boolean {
-  const { start } = t;
+function validPair(a: number, b: number, info: Int32Array): boolean {
   // Undoing the merges costs about one probe per merge: little for the short
   // tokens of random text, whose pairs rarely repeat, but a run of one
   // character (spaces before a deep list item, `>>>>`, `====`) pairs its long
   // tokens again and again, each undone dozens of merges deep.
-  if (start[a + 1]! - start[a]! + start[b + 1]! - start[b]! < LONG_PAIR_BYTES) return checkPair(a, b, t);
+  if (info[a << 2]! + info[b << 2]! < LONG_PAIR_BYTES) return checkPair(a, b, info);
   const slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
   if (pairCacheA[slot] === a && pairCacheB[slot] === b) return pairCacheV[slot] === 1;
-  const v = checkPair(a, b, t);
+  const v = checkPair(a, b, info);
   pairCacheA[slot] = a;
   pairCacheB[slot] = b;
   pairCacheV[slot] = v ? 1 : 0;
@@ -280,26 +278,26 @@ const pairCacheA = new Int32Array(1 << PAIR_CACHE_BITS).fill(-1);
 const pairCacheB = new Int32Array(1 << PAIR_CACHE_BITS);
 const pairCacheV = new Uint8Array(1 << PAIR_CACHE_BITS);
 
-function checkPair(a: number, b: number, t: MergeTable): boolean {
-  const { splitLeft, splitRight } = t;
+/** `info[4t + 2]` and `info[4t + 3]` are the pair token t is built from (MergeTable.info). */
+function checkPair(a: number, b: number, info: Int32Array): boolean {
   let limit = 0x7fffffff;
   for (;;) {
     const c = mergeOf(a, b);
     if (c >= 0 && c < limit) return false;
     if (a > b) {
       limit = a;
-      a = splitRight[a]!;
+      a = info[(a << 2) + 3]!; // splitRight
       if (a === limit) {
         limit = b + 1;
-        b = splitLeft[b]!;
+        b = info[(b << 2) + 2]!; // splitLeft
         if (b + 1 === limit) return true;
       }
     } else {
       limit = b + 1;
-      b = splitLeft[b]!;
+      b = info[(b << 2) + 2]!;
       if (b + 1 === limit) {
         limit = a;
-        a = splitRight[a]!;
+        a = info[(a << 2) + 3]!;
         if (a === limit) return true;
       }
     }
@@ -327,5 +325,5 @@ export function tokenStartsForTests(piece: string, loop: boolean): number[] {
 /** Whether BPE can leave tokens `a` then `b` side by side, through the memo of long pairs or not: for tests. */
 export function validPairForTests(a: number, b: number, remembered: boolean): boolean {
   const t = tables();
-  return remembered ? validPair(a, b, t) : checkPair(a, b, t);
+  return remembered ? validPair(a, b, t.info) : checkPair(a, b, t.info);
 }

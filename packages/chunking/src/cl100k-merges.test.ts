@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { deriveSplits, encodeSplits, mergeOf, mergeTable, ranksHash, tokenBytes, TOKENS } from './cl100k-merges.js';
+import { deriveSplits, encodeSplits, longestToken, mergeOf, mergeTable, prefixOf, ranksHash, tokenBytes, TOKENS } from './cl100k-merges.js';
 import { CL100K_RANKS_HASH, CL100K_SPLITS } from './cl100k-splits.js';
 
 const SPLITS_FILE = fileURLToPath(new URL('./cl100k-splits.ts', import.meta.url));
@@ -116,5 +116,29 @@ describe('cl100k merge table', () => {
       if (mergeOf(r, l) !== (want.get(r * 131072 + l) ?? -1)) throw new Error(`pair ${r}, ${l}`);
     }
     expect(mixed).toBeGreaterThan(1000);
+  });
+
+  it("keeps each token's length, pair and longest proper prefix side by side in info", () => {
+    const table = mergeTable();
+    // Put every token in the trie, as the encoder does by first byte.
+    for (let b = 0; b < 256; b++) longestToken(table, new Uint8Array([b, 0]), 0, 2);
+    for (let t = 0; t < TOKENS; t++) {
+      const n = start[t + 1]! - start[t]!;
+      const got = Array.from(table.info.subarray(t * 4, t * 4 + 4));
+      if (got.join() !== [n, prefixOf(t), table.splitLeft[t], table.splitRight[t]].join()) throw new Error(`token ${t}: ${got}`);
+      const p = prefixOf(t);
+      if (n === 1) {
+        if (p !== -1) throw new Error(`single byte ${t} has prefix ${p}`);
+        continue;
+      }
+      // The longest proper prefix: no token spells a longer one.
+      const lo = p < 0 ? 1 : start[p + 1]! - start[p]! + 1;
+      for (let k = lo; k < n; k++) {
+        const sub = bytes.subarray(start[t]!, start[t]! + k);
+        if (longestToken(table, sub, 0, k) !== -1 && start[longestToken(table, sub, 0, k) + 1]! - start[longestToken(table, sub, 0, k)]! === k) {
+          throw new Error(`token ${t}: a prefix of ${k} bytes is a token, longer than ${p}`);
+        }
+      }
+    }
   });
 });
