@@ -118,6 +118,22 @@ describe('cl100k merge table', () => {
     expect(mixed).toBeGreaterThan(1000);
   });
 
+  // The trie numbers a node that spells a token as the token: the walk reads it off the node.
+  it('finds every token as the longest token of its own bytes, and of its bytes followed by more', () => {
+    const table = mergeTable();
+    for (let t = 0; t < TOKENS; t++) {
+      const n = start[t + 1]! - start[t]!;
+      const own = bytes.slice(start[t]!, start[t + 1]!);
+      if (longestToken(table, own, 0, n) !== t) throw new Error(`token ${t} not found from its bytes`);
+      // A byte after it may make a longer token, never a different one of the same length or shorter.
+      const more = new Uint8Array(n + 1);
+      more.set(own);
+      more[n] = 0x01;
+      const got = longestToken(table, more, 0, n + 1);
+      if (got !== t && start[got + 1]! - start[got]! <= n) throw new Error(`token ${t} + 0x01 gave ${got}`);
+    }
+  });
+
   it("keeps each token's length, pair and longest proper prefix side by side in info", () => {
     const table = mergeTable();
     // Put every token in the trie, as the encoder does by first byte.

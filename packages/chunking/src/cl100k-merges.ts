@@ -320,16 +320,19 @@ export function ranksHash(start: Int32Array, bytes: Uint8Array): number {
 /**
  * Trie edges: slot k holds [node * 256 + byte, child] at 2k (key -1: empty).
  * Open addressing rather than a child array per node: 100,000 tokens make
- * about 217,000 nodes, most with one child.
+ * about 217,000 nodes, most with one child. A node whose path spells a token
+ * is numbered as that token, so the walk reads which token it has reached
+ * from the node itself (a table of tokens by node was a cache miss per step
+ * on a long unspaced run); the root is TOKENS, the other nodes follow it.
  */
 const TRIE_BITS = 19;
 const TRIE_MASK = (1 << TRIE_BITS) - 1;
 const trieSlots = new Int32Array(2 << TRIE_BITS).fill(-1);
 /** One bit per 21-bit hash of every edge, as `pairFilter`. */
 const trieFilter = new Int32Array(1 << 16);
-/** Token spelled by the path to each node (-1: none); the root is node 0. */
-let trieToken = new Int32Array(1 << 16).fill(-1);
-let trieNodes = 1;
+const ROOT = TOKENS;
+let trieNodes = TOKENS + 1;
+let trieEdges = 0;
 /** Node of each two-byte path, `b0 * 256 + b1` (-1: none or not built yet). */
 const trie2 = new Int32Array(65536).fill(-1);
 /** Longest token that is a proper prefix of token t (-1: none, or its first byte not built yet). */
@@ -388,8 +391,9 @@ function buildFirst(t: MergeTable, b0: number): void {
   }
   for (let o = firstAt[b0]!; o < firstAt[b0 + 1]!; o++) {
     const tk = byFirst[o]!;
-    let node = 0;
-    for (let i = start[tk]!; i < start[tk + 1]!; i++) {
+    let node = ROOT;
+    const last = start[tk + 1]! - 1;
+    for (let i = start[tk]!; i <= last; i++) {
       const key = (node << 8) | bytes[i]!;
       const h = Math.imul(key, 0x9e3779b1);
       let slot = h >>> (32 - TRIE_BITS);
@@ -405,23 +409,20 @@ function buildFirst(t: MergeTable, b0: number): void {
       }
       if (child < 0) {
         trieFilter[h >>> 16] = trieFilter[h >>> 16]! | (1 << ((h >>> 11) & 31));
-        child = trieNodes++;
-        if (child * 2 > TRIE_MASK) throw new Error('cl100k trie table too small');
+        // Shortest first, so a token's own node is always new here.
+        child = i === last ? tk : trieNodes++;
+        if (++trieEdges * 2 > TRIE_MASK) throw new Error('cl100k trie table too small');
         trieSlots[slot << 1] = key;
         trieSlots[(slot << 1) + 1] = child;
-        if (child >= trieToken.length) {
-          const bigger = new Int32Array(trieToken.length * 2).fill(-1);
-          bigger.set(trieToken);
-          trieToken = bigger;
-        }
         if (i === start[tk]! + 1) trie2[(b0 << 8) | bytes[i]!] = child;
-      } else if (trieToken[child]! >= 0) {
-        prefixes[tk] = trieToken[child]!;
-        t.info[tk * 4 + 1] = trieToken[child]!;
+      } else if (i === last) {
+        throw new Error(`cl100k token ${tk} spelled twice`);
+      } else if (child < TOKENS) {
+        prefixes[tk] = child;
+        t.info[tk * 4 + 1] = child;
       }
       node = child;
     }
-    trieToken[node] = tk;
   }
 }
 
@@ -437,8 +438,7 @@ export function longestToken(t: MergeTable, bytes: Uint8Array, pos: number, n: n
   let node = trie2[(b0 << 8) | bytes[pos + 1]!]!;
   if (node < 0) return best;
   for (let k = pos + 2; ; k++) {
-    const tk = trieToken[node]!;
-    if (tk >= 0) best = tk;
+    if (node < TOKENS) best = node; // a token's node is numbered as the token
     if (k === n) return best;
     node = trieChild(node, bytes[k]!);
     if (node < 0) return best;
