@@ -48,8 +48,9 @@ its range a value is a config error naming file:line, the key and what was given
 ${rangesHelp('chunking', '  ')}
 
 Exit status: 0 success; 1 a document could not be processed (the others are still
-written, and earlier outputs of the failed one are left as they were); 2 usage or
-config error (nothing written).
+written, and earlier outputs of the failed one are left as they were), or an output
+folder could not be written (a full disk: none of its outputs land, its earlier ones
+stay); 2 usage or config error (nothing written).
 `;
 
 export interface DocumentSummary {
