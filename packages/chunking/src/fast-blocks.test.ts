@@ -185,6 +185,25 @@ describe('table rule without cell tokens', () => {
     expectSameBlocksWithout(setTableWithoutCellsForTests, padded);
   });
 
+  it('reads only the lines it tries: no search for a `|` runs past the line (linear time, issue 15)', () => {
+    // A delimiter-like line after each pipe-less line, and the document's only `|` at its end:
+    // indexOf('|') from each header line read the rest of the document (quadratic).
+    const text = `${'a\n-:\n\n'.repeat(2000)}z|`;
+    const indexOf = String.prototype.indexOf;
+    let read = 0;
+    String.prototype.indexOf = function (this: string, search: string, from?: number): number {
+      const at = indexOf.call(this, search, from);
+      if (search === '|') read += (at === -1 ? this.length : at) - (from ?? 0);
+      return at;
+    };
+    try {
+      fastBlocks(text);
+    } finally {
+      String.prototype.indexOf = indexOf;
+    }
+    expect(read).toBeLessThanOrEqual(text.length);
+  });
+
   it("trims what String.prototype.trim trims", () => {
     for (let c = 0; c < 0x10000; c++) expect([c, isJsTrimmed(c)]).toEqual([c, String.fromCharCode(c).trim() === '']);
   });

@@ -252,8 +252,7 @@ function tableWithoutCells(state: StateBlock, startLine: number, endLine: number
   if (aligns < 0) return false;
   const headerStart = jsTrimStart(src, state.bMarks[startLine]! + state.tShift[startLine]!, state.eMarks[startLine]!);
   const headerEnd = jsTrimEnd(src, headerStart, state.eMarks[startLine]!);
-  const firstPipe = src.indexOf('|', headerStart);
-  if (firstPipe === -1 || firstPipe >= headerEnd) return false;
+  if (pipeAt(src, headerStart, headerEnd) === headerEnd) return false;
   if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
   const columnCount = rowColumns(src, headerStart, headerEnd);
   if (columnCount === 0 || columnCount !== aligns) return false;
@@ -301,9 +300,8 @@ function delimiterColumns(src: string, start: number, end: number): number {
   let columns = 0;
   let cellStart = start;
   for (let index = 0; ; index++) {
-    let cellEnd = src.indexOf('|', cellStart);
-    const last = cellEnd === -1 || cellEnd >= end;
-    if (last) cellEnd = end;
+    const cellEnd = pipeAt(src, cellStart, end);
+    const last = cellEnd === end;
     let a = cellStart;
     let b = cellEnd;
     while (a < b && (src.charCodeAt(a) === 0x20 || src.charCodeAt(a) === 0x09)) a++;
@@ -331,13 +329,23 @@ function delimiterColumns(src: string, start: number, end: number): number {
 function rowColumns(src: string, start: number, end: number): number {
   if (start === end) return 0;
   let pipes = 0;
-  for (let p = src.indexOf('|', start); p !== -1 && p < end; p = src.indexOf('|', p + 1)) {
+  for (let p = pipeAt(src, start, end); p < end; p = pipeAt(src, p + 1, end)) {
     if (p === start || src.charCodeAt(p - 1) !== 0x5c) pipes++;
   }
   let columns = pipes + 1;
   if (src.charCodeAt(start) === 0x7c) columns--;
   if (columns > 0 && src.charCodeAt(end - 1) === 0x7c && (end - 1 === start || src.charCodeAt(end - 2) !== 0x5c)) columns--;
   return columns;
+}
+
+/**
+ * The first `|` in `src[from, end)`, or `end`. Not `indexOf`, which would look past the line
+ * to the next `|` of the document: on lines without one, every try of the rule read the
+ * rest of the document.
+ */
+function pipeAt(src: string, from: number, end: number): number {
+  while (from < end && src.charCodeAt(from) !== 0x7c) from++;
+  return from;
 }
 
 /** The header row's cells as markdown-it's table rule gives them to its inline tokens (markdown-it's `escapedSplit`, then trim). */
