@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { realDocuments } from './test-corpus.js';
-import { countTokens, estimateTokens, estimateTokensRange, isSafePoint, TokenIndex } from './tokens.js';
+import { countTokens, estimateTokens, estimateTokensRange, isSafePoint, TokenIndex, wrappedAt } from './tokens.js';
 
 // Fixed seeds: a property that fails must fail on every run, not one run in fifty.
 fc.configureGlobal({ seed: 20261123 });
@@ -177,6 +177,54 @@ describe('TokenIndex.countJoined (runs of split pieces: slices and rebuilt strin
       }),
       { numRuns: 3000 },
     );
+  });
+
+  // split-oversized rebuilds a code piece as its source range between fences: the index
+  // counts that range from its own scan and only the joints afresh.
+  it('counts string parts that wrap their source range exactly, whatever the wrapper joins to', () => {
+    const wrapper = fc.constantFrom('', '```js\n', '\n```', '```\n', 'x', '  ', '\n', '😀', '\ud83d', '\udc00', "'", 'ab', '1', '.', '\r');
+    fc.assert(
+      fc.property(hostileText, hostileText, fc.nat(), fc.nat(), wrapper, wrapper, joint, (head, body, x, y, before, after, tail) => {
+        const source = head + body;
+        if (source.length < 64) return;
+        const a = x % (source.length - 63);
+        const b = a + 64 + (y % (source.length - a - 63));
+        const index = new TokenIndex(source);
+        const text = before + source.slice(a, b) + after;
+        expect(wrappedAt(text, source, a, b)).toBeGreaterThanOrEqual(0);
+        const joined = `${tail}${text}${tail}`;
+        const parts = [{ at: tail.length, start: a, end: b, text }];
+        const n = index.countJoined(joined, parts);
+        expect(n).toBe(countTokens(joined));
+        if (!hasLoneSurrogate(joined)) expect(n).toBe(reference(joined));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('finds a source range in a string part only where it sits whole, near the start', () => {
+    const source = `${'function f(a,b){return a*1+b};'.repeat(8)}tail`;
+    const range = source.slice(0, 100);
+    expect(wrappedAt(`\`\`\`js\n${range}\n\`\`\``, source, 0, 100)).toBe(6);
+    expect(wrappedAt(range, source, 0, 100)).toBe(0);
+    expect(wrappedAt(`${range.slice(0, 99)}!`, source, 0, 100)).toBe(-1); // last character differs
+    expect(wrappedAt(`${'x'.repeat(65)}${range}`, source, 0, 100)).toBe(-1); // starts too far in
+    expect(wrappedAt(source.slice(0, 40), source, 0, 40)).toBe(-1); // too short to be worth it
+    // A repeated source: the first place that matches whole is taken, and it is a true match.
+    const text = `${source.slice(0, 130)}`;
+    const at = wrappedAt(text, source, 30, 130);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(text.slice(at, at + 100)).toBe(source.slice(30, 130));
+    // The same text again, said to come from another range: what it holds is remembered by its text.
+    const twice = new TokenIndex(source);
+    const wrapped = `\`\`\`js\n${source.slice(30, 130)}\n\`\`\``;
+    for (const [start, end] of [[30, 130], [0, 100], [60, 160], [0, 0]] as const) {
+      expect(twice.countJoined(`x${wrapped}`, [{ at: 1, start, end, text: wrapped }])).toBe(reference(`x${wrapped}`));
+    }
+    // A changed string part is counted from its own text, not from the source.
+    const index = new TokenIndex(source);
+    const changed = `${range.slice(0, 50)}X${range.slice(51)}`;
+    expect(index.countJoined(changed, [{ at: 0, start: 0, end: 100, text: changed }])).toBe(reference(changed));
   });
 
   it('counts slices that cut a surrogate pair exactly, apart and joined again', () => {

@@ -80,8 +80,11 @@ export interface JoinedPart {
  */
 export class TokenIndex {
   private readonly counter: SliceCounter;
-  /** SliceCounters of the strings countJoined was given, by their text. */
-  private rebuilt: Map<string, SliceCounter> | null = null;
+  /**
+   * SliceCounters of the strings countJoined was given, by their text; or,
+   * for a string that holds its source range whole, where it holds it.
+   */
+  private rebuilt: Map<string, SliceCounter | { at: number; start: number; end: number }> | null = null;
 
   constructor(readonly source: string) {
     this.counter = new SliceCounter(source);
@@ -111,13 +114,22 @@ export class TokenIndex {
         continue;
       }
       if (part.text.length === 0) continue;
+      // A piece rebuilt around its source range (a code piece reopened and
+      // closed with fences: "```js\n" + slice + "\n```") is that slice of the
+      // source between two short strings: counted from this index, only the
+      // joints are scanned, where a counter of its own scanned all of it
+      // (minified code on one line scanned every character three times).
+      // Either is remembered by the text (the packer counts one piece many
+      // times): what the text holds where does not depend on the part.
       const rebuilt = (this.rebuilt ??= new Map());
-      let counter = rebuilt.get(part.text);
-      if (counter === undefined) {
-        counter = new SliceCounter(part.text);
-        rebuilt.set(part.text, counter);
+      let known = rebuilt.get(part.text);
+      if (known === undefined) {
+        const o = wrappedAt(part.text, this.source, part.start, part.end);
+        known = o >= 0 ? { at: o, start: part.start, end: part.end } : new SliceCounter(part.text);
+        rebuilt.set(part.text, known);
       }
-      slices.push({ at: part.at, counter, a: 0, b: part.text.length });
+      if (known instanceof SliceCounter) slices.push({ at: part.at, counter: known, a: 0, b: part.text.length });
+      else slices.push({ at: part.at + known.at, counter: this.counter, a: known.start, b: known.end });
     }
     return countJoined(joined, slices);
   }
@@ -130,6 +142,34 @@ export class TokenIndex {
   lastTokenEnd(start: number, end: number, limit: number): number {
     return this.counter.lastTokenEnd(start, end, limit);
   }
+}
+
+/** String parts shorter than this are not searched for their source range. */
+const WRAPPED_MIN = 64;
+/** How far into a string part its source range may start. */
+const WRAPPER_MAX = 64;
+/** How many places it is compared at, so that a near miss costs a few passes over the part, not WRAPPER_MAX. */
+const WRAPPED_TRIES = 4;
+
+/**
+ * Where `source.slice(start, end)` sits whole in `text`, starting within its
+ * first WRAPPER_MAX units; -1 when it does not (or is too short to matter).
+ * Compared in place, without slicing either string.
+ */
+export function wrappedAt(text: string, source: string, start: number, end: number): number {
+  const len = end - start;
+  if (len < WRAPPED_MIN || start < 0 || end > source.length || len > text.length) return -1;
+  const first = source.charCodeAt(start);
+  const last = Math.min(text.length - len, WRAPPER_MAX);
+  let tries = 0;
+  for (let o = 0; o <= last; o++) {
+    if (text.charCodeAt(o) !== first) continue;
+    let k = 1;
+    while (k < len && text.charCodeAt(o + k) === source.charCodeAt(start + k)) k++;
+    if (k === len) return o;
+    if (++tries === WRAPPED_TRIES) return -1;
+  }
+  return -1;
 }
 
 /**
