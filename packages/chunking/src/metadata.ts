@@ -79,10 +79,11 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   // The types are gathered in one scratch array and copied out at their exact length: a
   // record's `[]` grown by push took a backing store of 17 slots (issue 15: a record per few
   // tiny headings). Indexed loops: a `for…of` made an iterator result per piece.
+  // Scratch arrays filled from 0 with counts of their own (setting `length` is a runtime call).
   const seen = TYPES_SCRATCH;
-  seen.length = 0;
+  let types = 0;
   const columns = COLUMNS_SCRATCH;
-  columns.length = 0;
+  let tables = 0;
   for (let k = 0; k < pieces.length; k++) {
     const p = pieces[k]!;
     const type = p.unit.type;
@@ -93,18 +94,22 @@ function chunkShape(pieces: Piece[]): ChunkShape {
       content++;
       if (type !== 'code' && type !== 'table' && type !== 'listItem' && type !== 'html') contextless = false;
     }
-    if (type === 'table') columns.push(p.unit.header?.length ?? 0);
+    if (type === 'table') columns[tables++] = p.unit.header?.length ?? 0;
     // A chunk has a handful of types: a linear search keeps a Set's first-appearance order.
     // Leaf units share one frozen array per type, so a run of paragraphs (or of pieces of one
     // split unit) brings the same array again, whose types are all in already.
     if (p.types !== lastTypes) {
       lastTypes = p.types;
-      for (let t = 0; t < lastTypes.length; t++) if (!seen.includes(lastTypes[t]!)) seen.push(lastTypes[t]!);
+      for (let t = 0; t < lastTypes.length; t++) {
+        const inner = lastTypes[t]!;
+        let k = 0;
+        while (k < types && seen[k] !== inner) k++;
+        if (k === types) seen[types++] = inner;
+      }
     }
     if (p.splitUnit) splitUnit = true;
   }
-  const nodeTypes = seen.slice();
-  seen.length = 0;
+  const nodeTypes = seen.slice(0, types);
   // One shape object, refilled per chunk: record() reads it before the next chunk's.
   const shape = SHAPE;
   shape.heading = (opening ?? pieces[0]!).heading;
@@ -112,8 +117,7 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   shape.contextless = content > 0 && contextless;
   shape.contentHints = hint ?? 'prose';
   shape.nodeTypes = nodeTypes;
-  shape.tableColumns = columns.length === 0 ? [] : columns.slice();
-  columns.length = 0;
+  shape.tableColumns = tables === 0 ? [] : columns.slice(0, tables);
   shape.splitUnit = splitUnit;
   return shape;
 }
