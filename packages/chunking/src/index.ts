@@ -4,6 +4,7 @@
  *   import { chunkDocument } from '@chunkyard/chunking';
  *   const { chunks, strategyKey } = chunkDocument(markdown, { docName: 'guide' });
  */
+import { headingLabel } from './heading-label.js';
 import { recordedOptions, resolveOptions, strategyKey } from './options.js';
 import { chunkSemantic, deriveFileTitle, documentBlocks, type StrategyInput } from './semantic.js';
 import { chunkHierarchical } from './hierarchical.js';
@@ -31,7 +32,7 @@ export function chunkDocument(
   const resolved = resolveOptions(options);
   const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
   const { text, doc, removed, headingDetection, sourceLines } = prepare(source, resolved, sourceFile);
-  const fileTitle = options.fileTitle?.trim() || deriveFileTitle(doc, resolved.docName);
+  const fileTitle = headingLabel(options.fileTitle?.trim() || deriveFileTitle(doc, resolved.docName));
   let chunks = runStrategy({
     source: text,
     doc,

@@ -6,6 +6,7 @@
  * (`fastBlocks` stands in for parse + flatten on the default path; both give
  * the same blocks.)
  */
+import { headingLabel } from './heading-label.js';
 import { fastBlocks } from './fast-blocks.js';
 import { flatten } from './flatten.js';
 import type { FrontMatter } from './front-matter.js';
@@ -48,9 +49,9 @@ export function documentBlocks(source: string, parser: ParserName): DocumentBloc
 
 /** The title seed 002 asks the caller for: front matter `title`, else the first H1, else the fallback. */
 export function deriveFileTitle(doc: DocumentBlocks, fallback: string): string {
-  if (doc.frontMatter?.title) return doc.frontMatter.title;
+  if (doc.frontMatter?.title) return headingLabel(doc.frontMatter.title);
   const h1 = doc.blocks.find((b) => b.type === 'heading' && b.depth === 1 && b.text?.trim());
-  return h1?.text?.trim() ?? fallback;
+  return h1?.text ? headingLabel(h1.text.trim()) : fallback;
 }
 
 /** What every strategy takes: the parsed document and the resolved options. */

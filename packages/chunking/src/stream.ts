@@ -31,6 +31,7 @@
  * artifact id hashes the whole text), the remark parser, plain text with guessed headings
  * and boilerplate removal (both need the whole document), and documents under two windows.
  */
+import { headingLabel } from './heading-label.js';
 import { findFrontMatter, type FrontMatter } from './front-matter.js';
 import { fastBlocks } from './fast-blocks.js';
 import { chunkDocument, type ChunkDocumentExtras } from './index.js';
@@ -93,7 +94,7 @@ export function chunkDocumentStream(source: string, options: Partial<ChunkOption
   const plan = planGroups(source, Math.min(windowChars, PLAN_SLAB));
   // Seed 003's plain-text rule (usesHeuristicHeadings): fewer than 3 `#` headings.
   if (plan.atxHeadings < 3 || plan.cuts.length < 2) return whole();
-  const fileTitle = options.fileTitle?.trim() || deriveTitle(source, plan, resolved.docName);
+  const fileTitle = headingLabel(options.fileTitle?.trim() || deriveTitle(source, plan, resolved.docName));
   const recorded = recordedOptions(resolved);
   return {
     strategy: resolved.strategy,
@@ -193,11 +194,11 @@ function planGroups(source: string, slabChars: number): Plan {
 
 /** deriveFileTitle: front matter `title`, else the first top-level H1 with text, else the fallback. */
 function deriveTitle(source: string, plan: Plan, fallback: string): string {
-  if (plan.frontMatter?.title) return plan.frontMatter.title;
+  if (plan.frontMatter?.title) return headingLabel(plan.frontMatter.title);
   for (const g of plan.h1Groups) {
     const { blocks } = parseRange(source, plan.cuts[g]!, plan.cuts[g + 1] ?? source.length, plan.env);
     const h1 = blocks.find((b) => b.type === 'heading' && b.depth === 1 && b.text?.trim());
-    if (h1) return h1.text!.trim();
+    if (h1) return headingLabel(h1.text!.trim());
   }
   return fallback;
 }

@@ -4,6 +4,7 @@
  * but a list may be cut between items). Each unit gets the heading path in
  * effect at it, with GitHub-style slugs (github-slugger's, unique per document).
  */
+import { headingLabel } from './heading-label.js';
 import { Headings, NO_HEADING } from './headings.js';
 import type { HeadingRef } from './pieces.js';
 import { anchor } from './shape-anchor.js';
@@ -57,7 +58,8 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
     const block = blocks[b]!;
     if (block.type === 'heading') {
       const depth = block.depth ?? 1;
-      const text = block.text ?? '';
+      // Records repeat a heading's label, not its text: see heading-label.ts.
+      const text = headingLabel(block.text ?? '');
       // The path's depths strictly increase: a heading is nested in the innermost heading
       // of the path in effect whose depth is below its own.
       let parent = heading;
