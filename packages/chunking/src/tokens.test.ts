@@ -186,9 +186,9 @@ describe('TokenIndex.countJoined (runs of split pieces: slices and rebuilt strin
     fc.assert(
       fc.property(hostileText, hostileText, fc.nat(), fc.nat(), wrapper, wrapper, joint, (head, body, x, y, before, after, tail) => {
         const source = head + body;
-        if (source.length < 64) return;
-        const a = x % (source.length - 63);
-        const b = a + 64 + (y % (source.length - a - 63));
+        if (source.length < 512) return;
+        const a = x % (source.length - 511);
+        const b = a + 512 + (y % (source.length - a - 511));
         const index = new TokenIndex(source);
         const text = before + source.slice(a, b) + after;
         expect(wrappedAt(text, source, a, b)).toBeGreaterThanOrEqual(0);
@@ -203,28 +203,28 @@ describe('TokenIndex.countJoined (runs of split pieces: slices and rebuilt strin
   });
 
   it('finds a source range in a string part only where it sits whole, near the start', () => {
-    const source = `${'function f(a,b){return a*1+b};'.repeat(8)}tail`;
-    const range = source.slice(0, 100);
-    expect(wrappedAt(`\`\`\`js\n${range}\n\`\`\``, source, 0, 100)).toBe(6);
-    expect(wrappedAt(range, source, 0, 100)).toBe(0);
-    expect(wrappedAt(`${range.slice(0, 99)}!`, source, 0, 100)).toBe(-1); // last character differs
-    expect(wrappedAt(`${'x'.repeat(65)}${range}`, source, 0, 100)).toBe(-1); // starts too far in
-    expect(wrappedAt(source.slice(0, 40), source, 0, 40)).toBe(-1); // too short to be worth it
+    const source = `${'function f(a,b){return a*1+b};'.repeat(40)}tail`;
+    const range = source.slice(0, 600);
+    expect(wrappedAt(`\`\`\`js\n${range}\n\`\`\``, source, 0, 600)).toBe(6);
+    expect(wrappedAt(range, source, 0, 600)).toBe(0);
+    expect(wrappedAt(`${range.slice(0, 599)}!`, source, 0, 600)).toBe(-1); // last character differs
+    expect(wrappedAt(`${'x'.repeat(65)}${range}`, source, 0, 600)).toBe(-1); // starts too far in
+    expect(wrappedAt(source.slice(0, 400), source, 0, 400)).toBe(-1); // too short to be worth it
     // A repeated source: the first place that matches whole is taken, and it is a true match.
-    const text = `${source.slice(0, 130)}`;
-    const at = wrappedAt(text, source, 30, 130);
+    const text = `${source.slice(0, 630)}`;
+    const at = wrappedAt(text, source, 30, 630);
     expect(at).toBeGreaterThanOrEqual(0);
-    expect(text.slice(at, at + 100)).toBe(source.slice(30, 130));
+    expect(text.slice(at, at + 600)).toBe(source.slice(30, 630));
     // The same text again, said to come from another range: what it holds is remembered by its text.
     const twice = new TokenIndex(source);
-    const wrapped = `\`\`\`js\n${source.slice(30, 130)}\n\`\`\``;
-    for (const [start, end] of [[30, 130], [0, 100], [60, 160], [0, 0]] as const) {
+    const wrapped = `\`\`\`js\n${source.slice(30, 630)}\n\`\`\``;
+    for (const [start, end] of [[30, 630], [0, 600], [60, 660], [0, 0]] as const) {
       expect(twice.countJoined(`x${wrapped}`, [{ at: 1, start, end, text: wrapped }])).toBe(reference(`x${wrapped}`));
     }
     // A changed string part is counted from its own text, not from the source.
     const index = new TokenIndex(source);
     const changed = `${range.slice(0, 50)}X${range.slice(51)}`;
-    expect(index.countJoined(changed, [{ at: 0, start: 0, end: 100, text: changed }])).toBe(reference(changed));
+    expect(index.countJoined(changed, [{ at: 0, start: 0, end: 600, text: changed }])).toBe(reference(changed));
   });
 
   it('counts slices that cut a surrogate pair exactly, apart and joined again', () => {
