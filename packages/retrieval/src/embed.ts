@@ -8,11 +8,12 @@
  * read too, before anything is embedded, and so are their packs (`.embedding-cache/<project>.pack`,
  * all a machine has that restored the topics from the Nx cache; read-only, see pack-cache.ts).
  */
-import { existsSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, TEXT_STORE_DIR } from '@chunkyard/embedding-cache';
 import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
+import { fileKind } from '@chunkyard/fs-atomic';
 import type { Manifest } from './contract.js';
 import { nestedPacks, type PackedCache } from './pack-cache.js';
 
@@ -63,16 +64,6 @@ export interface BackendOptions {
   /** An explicit config file; else the workspace's (folder source) or ./chunkyard.config.yaml (URL source), when present. */
   configFile?: string;
   env?: Env;
-}
-
-/** fs-atomic's fileKind, word for word (retrieval does not depend on fs-atomic; cli.test.ts compares the messages). */
-function fileKind(stat: Stats): string {
-  if (stat.isFIFO()) return 'a FIFO (named pipe)';
-  if (stat.isCharacterDevice()) return 'a character device';
-  if (stat.isBlockDevice()) return 'a block device';
-  if (stat.isSocket()) return 'a socket';
-  if (stat.isDirectory()) return 'a directory';
-  return 'a special file';
 }
 
 function readConfig(file: string): ChunkyardConfig {
