@@ -6,6 +6,8 @@
  * length` (issue 15). The chunk texts still hold the whole heading; only the label is bounded.
  */
 
+import { isWhitespaceCode } from './lines.js';
+
 /** The longest label, in UTF-16 code units (the `…` included). Real headings stay far below it. */
 export const HEADING_LABEL_MAX = 256;
 
@@ -32,5 +34,5 @@ export function headingLabel(text: string): string {
 }
 
 function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0;
+  return isWhitespaceCode(c) || c === 0xa0;
 }

@@ -160,14 +160,13 @@ function prefixOf(mode: BreadcrumbMode, chunk: NormalizedChunk, fileTitle: strin
   return '';
 }
 
-/** joinBreadcrumb of the path `h` ends in `headings`. */
-export function breadcrumbOf(fileTitle: string, headings: Headings, h: number): string {
-  const n = headings.pathLength(h);
-  if (n === 0) return fileTitle;
-  const first = headings.text(headings.at(h, 0));
-  let value = first === fileTitle ? first : `${fileTitle} > ${first}`;
-  for (let i = 1; i < n; i++) value += ` > ${headings.text(headings.at(h, i))}`;
-  return value;
+/**
+ * joinBreadcrumb of the path `h` ends in `headings`: its header breadcrumb (`header`, when the
+ * caller has it already) behind the file title, unless the path starts with the title.
+ */
+export function breadcrumbOf(fileTitle: string, headings: Headings, h: number, header = headerBreadcrumbAt(headings, h)): string {
+  if (h === NO_HEADING) return fileTitle;
+  return headings.text(headings.at(h, 0)) === fileTitle ? header : `${fileTitle} > ${header}`;
 }
 
 /** headerBreadcrumbOf the path `h` ends: its texts joined by ` > ` (a one-heading path is its text). */
@@ -223,7 +222,7 @@ export class RecordBuilder {
       this.lastHeading = heading;
       this.lastHeader = headerBreadcrumbAt(headings, heading);
       if (options.breadcrumbMode !== 'none') {
-        this.lastFull = breadcrumbOf(ctx.fileTitle, headings, heading);
+        this.lastFull = breadcrumbOf(ctx.fileTitle, headings, heading, this.lastHeader);
         if (ctx.intern) this.lastFull = ctx.intern(this.lastFull);
       }
     }
