@@ -108,7 +108,7 @@ export function bpeTokenCountRange(s: string, a: number, b: number): number {
 export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] } {
   const ends: number[] = [];
   const tokens: number[] = [];
-  walkTokenEnds(piece, 0, piece.length, (unit, count) => {
+  walkTokenEnds(piece, 0, piece.length, utf8(piece, 0, piece.length), (unit, count) => {
     ends.push(unit);
     tokens.push(count);
   });
@@ -122,14 +122,37 @@ export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] 
  * million). Returns the number of tokens.
  */
 export function bpeTokenEndsInto(s: string, a: number, b: number, out: Int32Array): number {
-  return walkTokenEnds(s, a, b, (unit, count) => {
+  const bytes = utf8(s, a, b);
+  const n = bytes.length;
+  const t = tables();
+  // An ASCII piece (as many bytes as units) has its token ends at the same offsets in bytes
+  // and in units: they are written straight from the encoder's tokens, without the
+  // character walk, a `next` array over the piece and a call per token (a tenth of a
+  // document of deep `>>>>` quotes, and a 1 MB unspaced run allocated 4 MB more).
+  if (n === b - a && n > 0 && t.unbuildable.length === 0) {
+    const top = backtrack(bytes, n, t, out, a, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1));
+    if (top >= 0) {
+      // `out` holds 1 + the token that ends at each token end: 1 + the count, from the last.
+      const { info } = t;
+      for (let p = a + n, k = top; k > 0; k--) {
+        const token = out[p]! - 1;
+        out[p] = k + 1;
+        p -= info[token << 2]!;
+      }
+      return top;
+    }
+    out.fill(0, a + 1, b + 1); // what the walk left, before the merge loop writes the ends
+  }
+  return walkTokenEnds(s, a, b, bytes, (unit, count) => {
     out[a + unit] = count + 1;
   });
 }
 
-/** Calls `onEnd(UTF-16 offset in the piece, tokens so far)` at each token end that is a character end; returns the token count. */
-function walkTokenEnds(s: string, a: number, b: number, onEnd: (unit: number, count: number) => void): number {
-  const bytes = utf8(s, a, b);
+/**
+ * Calls `onEnd(UTF-16 offset in the piece, tokens so far)` at each token end that is a
+ * character end; returns the token count. `bytes` is utf8(s, a, b).
+ */
+function walkTokenEnds(s: string, a: number, b: number, bytes: Uint8Array, onEnd: (unit: number, count: number) => void): number {
   const n = bytes.length;
   const t = tables();
   const next = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
@@ -210,20 +233,44 @@ const scratchOpen = new Uint8Array(SCRATCH_BYTES + 1);
  * had to take back a token that is not there (cannot happen, see the crate).
  */
 function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array): number {
+  const top = backtrack(bytes, n, t, next, 0, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1));
+  if (top < 0) return -1;
+  // next[e] is 1 + the token that ends at e, for each token end e: walked from the last token
+  // back, each token's start gets its end (read before it is overwritten).
   const { info } = t;
-  const small = n <= SCRATCH_BYTES;
-  const stack = small ? scratchOwn : new Int32Array(n);
-  const open = small ? scratchOpen : new Uint8Array(n + 1);
+  let p = n;
+  let token = next[n]! - 1;
+  while (p > 0) {
+    const s = p - info[token << 2]!;
+    const before = s > 0 ? next[s]! - 1 : -1;
+    next[s] = p;
+    p = s;
+    token = before;
+  }
+  next[n] = n + 1;
+  return top;
+}
+
+/**
+ * backtrackMerge's walk over `bytes[0, n)`. The tokens kept so far are a stack, held in
+ * `ends` itself: `ends[base + e] = 1 + the token` that ends at byte e, for each of them
+ * (cleared when one is taken back), so the caller reads the tokens back from the last end
+ * and no array of tokens is allocated (4 MB for a 1 MB run). `open` holds n + 1 bytes.
+ * Returns the number of tokens, or -1 (`ends` then holds leftovers in (base, base + n]).
+ */
+function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array, base: number, open: Uint8Array): number {
+  const { info } = t;
   open.fill(1, 0, n + 1);
   let top = 0;
   let pos = 0;
   let token = longestToken(t, bytes, 0, n);
   while (token >= 0) {
-    const last = top > 0 ? stack[top - 1]! : -1;
+    const last = top > 0 ? ends[base + pos]! - 1 : -1;
     for (;;) {
       const end = pos + info[token << 2]!;
       if (open[end] === 1 && (last < 0 || validPair(last, token, info))) {
-        stack[top++] = token;
+        ends[base + end] = token + 1;
+        top++;
         pos = end;
         token = end < n ? longestToken(t, bytes, end, n) : -1;
         break;
@@ -235,19 +282,13 @@ function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32
       }
       if (last < 0) return -1;
       open[pos] = 0;
+      ends[base + pos] = 0;
       top--;
       pos -= info[last << 2]!;
       token = last;
       break;
     }
   }
-  let p = 0;
-  for (let k = 0; k < top; k++) {
-    const e = p + info[stack[k]! << 2]!;
-    next[p] = e;
-    p = e;
-  }
-  next[n] = n + 1;
   return top;
 }
 
