@@ -192,7 +192,7 @@ describe('docs-query', () => {
   });
 
   it('reports usage errors with exit 2 and broken docs with exit 1, naming the file', async () => {
-    expect(await run(fx.docs, '--n', 'three')).toMatchObject({ code: 2, stderr: expect.stringContaining('-n/--n: expected an integer 0..100000, got "three"') });
+    expect(await run(fx.docs, '--n', 'three')).toMatchObject({ code: 2, stderr: expect.stringContaining('-n/--n: expected a whole number from 0 to 100000, got "three"') });
     // Issue 15: a file: URL was reported as a missing docs folder named "./file:/etc".
     expect(await run('--base-url', 'file:///etc/', '--list')).toMatchObject({
       code: 2,
@@ -227,11 +227,11 @@ describe('docs-query', () => {
     // parseArgs read `-n -1` as -n followed by an option and answered "Option '-n' argument is ambiguous ... use '--n=-XYZ'".
     for (const [argv, message] of [
       // The message names the option with its short form, as -n was typed (it said "--n").
-      [['-n', '-1'], 'docs-query: -n/--n: expected an integer 0..100000, got "-1"'],
-      [['--n', '-1'], 'docs-query: -n/--n: expected an integer 0..100000, got "-1"'],
-      [['-k', '-5'], 'docs-query: -k/--k: expected an integer 0..'],
-      [['--max-distance', '1e3'], 'docs-query: --max-distance: expected an integer 0..64, got "1e3"'],
-      [['--max-distance', '-Infinity'], '--max-distance: expected an integer 0..64, got "-Infinity"'],
+      [['-n', '-1'], 'docs-query: -n/--n: expected a whole number from 0 to 100000, got "-1"'],
+      [['--n', '-1'], 'docs-query: -n/--n: expected a whole number from 0 to 100000, got "-1"'],
+      [['-k', '-5'], 'docs-query: -k/--k: expected a whole number from 0 to '],
+      [['--max-distance', '1e3'], 'docs-query: --max-distance: expected a whole number from 0 to 64, got "1e3"'],
+      [['--max-distance', '-Infinity'], '--max-distance: expected a whole number from 0 to 64, got "-Infinity"'],
       [['--max-distance', '-NaN'], 'got "-NaN"'],
     ] as const) {
       const r = await run(fx.docs, '-q', 'x', ...argv);

@@ -24,7 +24,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { escapeControl, folderProblem, guardEnvironment, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
+import { escapeControl, folderProblem, guardEnvironment, numberOption, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -123,13 +123,11 @@ function parseCli(argv: string[]) {
   if (baseUrl !== undefined && !(/^https?:\/\//i.test(baseUrl) && URL.canParse(baseUrl))) {
     throw new UsageError(`--base-url: expected an http(s) URL such as http://127.0.0.1:8080/, got ${JSON.stringify(baseUrl)}${/^file:/i.test(baseUrl) ? '; for a folder, give it as <docs-dir>' : ''}`);
   }
-  const int = (name: keyof typeof options, v: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined => {
+  const int = (name: keyof typeof options, v: string | undefined, max: number): number | undefined => {
     if (v === undefined) return undefined;
     // The option as the user may have typed it: `-n 1e5` reported as "--n" read like another option.
     const spec = options[name];
-    const label = 'short' in spec ? `-${spec.short}/--${name}` : `--${name}`;
-    if (!/^\d+$/.test(v) || Number(v) > max) throw new UsageError(`${label}: expected an integer ${max === Number.MAX_SAFE_INTEGER ? '>= 0' : `0..${max}`}, got ${JSON.stringify(v)}`);
-    return Number(v);
+    return numberOption('short' in spec ? `-${spec.short}/--${name}` : `--${name}`, v, { min: 0, max }, UsageError);
   };
   if (values.query !== undefined && values.query.trim() === '') throw new UsageError('--query: empty');
   return {

@@ -167,6 +167,6 @@ describe('queries.yaml and --metrics', () => {
     expect(parseMetrics('f1, pis,f1')).toEqual(['f1', 'pis']);
     expect(() => parseMetrics('f1,recal')).toThrow('--metrics: unknown metric "recal" (known: f1, recall, pis, latency)');
     expect((await run([docs, '--metrics', 'pis'])).code).toBe(2);
-    expect((await run([docs, '--queries', join(root, 'queries.yaml'), '--min-f1', '2'])).stderr).toMatch(/--min-f1 must be a number from 0 to 1/);
+    expect((await run([docs, '--queries', join(root, 'queries.yaml'), '--min-f1', '2'])).stderr).toMatch(/--min-f1: expected a number from 0 to 1/);
   });
 });

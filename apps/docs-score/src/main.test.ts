@@ -315,7 +315,7 @@ describe('docs-score usage', () => {
     for (const argv of [['--k', '-1'], ['--min-f1', '-0.5']]) {
       const neg = await run([pristine, ...argv]);
       expect(neg.code, argv.join(' ')).toBe(2);
-      expect(neg.stderr).toContain(`${argv[0]} must be`);
+      expect(neg.stderr).toContain(`${argv[0]}: expected a`);
       expect(neg.stderr).toContain(`got "${argv[1]}"`);
     }
     expect((await run([pristine, '--min-iou', '2'])).code).toBe(2);
@@ -323,7 +323,7 @@ describe('docs-score usage', () => {
     for (const [name, v] of [['--min-recall', '0x1'], ['--min-pis', '0x10'], ['--min-f1', '5e-1'], ['--min-iou', '-0'], ['--min-pis', ' 50']]) {
       const bad = await run([pristine, `${name}=${v}`]);
       expect(bad.code, `${name}=${v}`).toBe(2);
-      expect(bad.stderr).toContain(`${name} must be a number from`);
+      expect(bad.stderr).toContain(`${name}: expected a number from`);
     }
     expect((await run([pristine, '--min-pis=50.5', '--min-recall=.5', '--min-iou=0'])).code).not.toBe(2);
     expect((await run([pristine, '--bogus'])).code).toBe(2);

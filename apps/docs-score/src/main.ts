@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, escapeControl, fileProblem, parseCliArgs } from '@chunkyard/fs-atomic';
+import { emptyArgument, escapeControl, fileProblem, numberOption, parseCliArgs } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
@@ -129,14 +129,8 @@ export interface ScoreResult {
   answers: AnswerReport | null;
 }
 
-/** A plain decimal: Number() would also take "0x1", "1e-1", "-0", "" and " 1 ". */
-const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
-
 function fraction(name: string, v: string | undefined): number | null {
-  if (v === undefined) return null;
-  const n = Number(v);
-  if (!DECIMAL.test(v) || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--${name} must be a number from 0 to 1, got ${JSON.stringify(v)}`);
-  return n;
+  return v === undefined ? null : numberOption(`--${name}`, v, { min: 0, max: 1, whole: false }, UsageError);
 }
 
 function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 'version' {
@@ -166,11 +160,10 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   });
   if (values.help) return 'help';
   if (values.version) return 'version';
-  const empty = emptyArgument(values, positionals);
+  const empty = emptyArgument(values, positionals, ['k', 'min-recall', 'min-iou', 'min-f1', 'min-context-recall', 'min-pis', 'max-latency-delta']);
   if (empty) throw new UsageError(empty);
   if (positionals.length === 0) throw new UsageError('no topic or docs folder given');
-  const k = Number(values.k);
-  if (!/^\d+$/.test(values.k!) || !Number.isInteger(k) || k < 1 || k > 1000) throw new UsageError(`--k must be an integer from 1 to 1000, got ${JSON.stringify(values.k)}`);
+  const k = numberOption('--k', values.k!, { min: 1, max: 1000 }, UsageError);
   // A folder or FIFO given for a questions file is a bad question file (exit 2, as the help says),
   // found before any embedding work; it was exit 1 after the checks ran.
   const inputFile = (name: string, file: string | undefined, what: string): void => {
@@ -181,12 +174,8 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   inputFile('questions', values.questions, 'a CSV file (question,references,corpus_id)');
   inputFile('queries', values.queries, 'a queries.yaml file');
   if (values.metrics !== undefined && values.queries === undefined) throw new UsageError('--metrics needs --queries FILE (questions with reference answers)');
-  const number = (name: string, v: string | undefined, min: number, max: number, fallback: number): number => {
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (!DECIMAL.test(v) || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
-    return n;
-  };
+  const number = (name: string, v: string | undefined, min: number, max: number, fallback: number): number =>
+    v === undefined ? fallback : numberOption(`--${name}`, v, { min, max, whole: false }, UsageError);
   const thresholds: Thresholds = {
     f1: number('min-f1', values['min-f1'], 0, 1, DEFAULT_THRESHOLDS.f1),
     contextRecall: number('min-context-recall', values['min-context-recall'], 0, 1, DEFAULT_THRESHOLDS.contextRecall),

@@ -248,7 +248,7 @@ describe('docs-serve: CLI', () => {
     expect(await main([], io)).toBe(2);
     expect(await main([fx.docs, '--port', '70000'], io)).toBe(2);
     expect(await main([join(fx.docs, 'missing')], io)).toBe(2);
-    expect(err.join('')).toMatch(/no docs folder given[\s\S]*--port: expected an integer 0..65535[\s\S]*missing: no such folder/);
+    expect(err.join('')).toMatch(/no docs folder given[\s\S]*--port: expected a whole number from 0 to 65535[\s\S]*missing: no such folder/);
     // Issue 15: a dangling or looping symlink was "no such folder", though it is there to fix.
     err.length = 0;
     symlinkSync(join(fx.docs, 'nowhere'), join(fx.workspace, 'dangling-docs'));
@@ -263,7 +263,7 @@ describe('docs-serve: CLI', () => {
     // Issue 15: a negative port got util.parseArgs's "ambiguous" instead of the range message.
     err.length = 0;
     expect(await main([fx.docs, '--port', '-1'], io)).toBe(2);
-    expect(err.join('')).toContain('--port: expected an integer 0..65535, got "-1"');
+    expect(err.join('')).toContain('--port: expected a whole number from 0 to 65535, got "-1"');
     // A file or a FIFO given as the docs folder: the path itself is named, not "a part of" it.
     err.length = 0;
     expect(await main([join(fx.docs, 'index.json')], io)).toBe(2);

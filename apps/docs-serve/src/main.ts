@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
-import { escapeControl, folderProblem, guardEnvironment, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
+import { escapeControl, folderProblem, guardEnvironment, numberOption, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -82,7 +82,7 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
       options,
     }));
     if (!values.help && !values.version && positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no docs folder given' : 'one docs folder only');
-    if (values.port !== undefined && !(/^\d+$/.test(values.port) && Number(values.port) <= 65535)) throw new Error(`--port: expected an integer 0..65535, got ${JSON.stringify(values.port)}`);
+    if (values.port !== undefined) numberOption('--port', values.port, { min: 0, max: 65535 });
     if (values.host !== undefined && values.host.trim() === '') throw new Error('--host: empty');
   } catch (err) {
     io.stderr(`docs-serve: ${(err as Error).message}\nRun docs-serve --help for usage.\n`);

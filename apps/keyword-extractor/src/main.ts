@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
 import { checkFolderOption, describeFsError, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
-import { emptyArgument, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
 const QA_PAIRS = 'qa-pairs.md';
@@ -193,16 +193,11 @@ function parseCli(argv: string[]) {
   });
   if (parsed.values.help || parsed.values.version) return { ...parsed, values: { ...parsed.values, max: undefined } };
   // --max has its own range message, "" included.
-  const empty = emptyArgument({ ...parsed.values, max: undefined }, parsed.positionals);
+  const empty = emptyArgument(parsed.values, parsed.positionals, ['max']);
   if (empty) throw new Error(empty);
   if (parsed.positionals.length === 0) throw new Error('no topic folder given');
   let max: number | undefined;
-  if (parsed.values.max !== undefined) {
-    if (!/^\d+$/.test(parsed.values.max) || Number(parsed.values.max) > MAX_KEYWORDS) {
-      throw new Error(`--max: expected a whole number from 0 to ${MAX_KEYWORDS}, got ${JSON.stringify(parsed.values.max)}`);
-    }
-    max = Number(parsed.values.max);
-  }
+  if (parsed.values.max !== undefined) max = numberOption('--max', parsed.values.max, { min: 0, max: MAX_KEYWORDS }, Error);
   return { ...parsed, values: { ...parsed.values, max } };
 }
 

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider, EmbeddingError, progressReporter, REMOTE_DEFAULTS, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { emptyArgument, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, numberOption, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
@@ -282,17 +282,11 @@ function parseCli(argv: string[]) {
     strict: true,
     options,
   });
-  const empty = emptyArgument(parsed.values, parsed.positionals);
+  const empty = emptyArgument(parsed.values, parsed.positionals, ['prompt-threshold']);
   if (empty) throw new Error(empty);
   let threshold: number | undefined;
   const raw = parsed.values['prompt-threshold'];
-  if (raw !== undefined) {
-    threshold = Number(raw);
-    // A plain decimal only: Number() would also take "0x1", "0b1", " 1 " and "1e-0".
-    if (!/^(?:0|1)?(?:\.\d+)?$|^[01]\.?$/.test(raw) || raw === '' || !Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
-      throw new Error(`--prompt-threshold: expected a number from 0 to 1, got ${JSON.stringify(raw)}`);
-    }
-  }
+  if (raw !== undefined) threshold = numberOption('--prompt-threshold', raw, { min: 0, max: 1, whole: false }, Error);
   if (!parsed.values.help && !parsed.values.version && parsed.positionals.length === 0) throw new Error('no topic folder given');
   return { positionals: parsed.positionals, values: { ...parsed.values, 'prompt-threshold': threshold } };
 }

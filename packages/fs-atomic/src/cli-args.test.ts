@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyArgument, joinNegativeValues, parseCliArgs } from './index.js';
+import { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs } from './index.js';
 
 const OPTIONS = {
   n: { type: 'string', short: 'n' },
@@ -187,6 +187,62 @@ describe('parseCliArgs (issue 15 probe: a repeated option took the last value)',
         }
         if (repeated && typeof want !== 'string') expect(got).toBe('ERR_PARSE_ARGS_INVALID_OPTION_VALUE');
         else expect(got).toEqual(want);
+      }),
+    );
+  });
+});
+
+describe('numberProblem / numberOption: one wording for every bad number', () => {
+  const whole = { min: 1, max: 100 };
+  it.each([
+    ['1e9', '--limit: expected a whole number from 1 to 100, got "1e9"'],
+    ['0', '--limit: expected a whole number from 1 to 100, got "0"'],
+    ['101', '--limit: expected a whole number from 1 to 100, got "101"'],
+    ['0x10', '--limit: expected a whole number from 1 to 100, got "0x10"'],
+    [' 5', '--limit: expected a whole number from 1 to 100, got " 5"'],
+    ['', '--limit: expected a whole number from 1 to 100, got ""'],
+    ['1.5', '--limit: expected a whole number from 1 to 100, got "1.5"'],
+    ['-1', '--limit: expected a whole number from 1 to 100, got "-1"'],
+    ['-0', '--limit: expected a whole number from 1 to 100, got "-0"'],
+    ['Infinity', '--limit: expected a whole number from 1 to 100, got "Infinity"'],
+    ['99999999999999999999999', '--limit: expected a whole number from 1 to 100, got "99999999999999999999999"'],
+    // Terminal-safe and cut: a pasted blob or an escape sequence is not echoed raw.
+    ['\u001b[2J', '--limit: expected a whole number from 1 to 100, got "\\u001b[2J"'],
+    ['7'.repeat(50), `--limit: expected a whole number from 1 to 100, got "${'7'.repeat(40)}…" (50 characters)`],
+  ])('whole 1..100, %j', (raw, message) => {
+    expect(numberProblem('--limit', raw, whole)).toBe(message);
+    expect(() => numberOption('--limit', raw, whole)).toThrow(new RangeError(message));
+  });
+
+  it('decimals: a plain decimal in range, a negative minimum allowed', () => {
+    const gate = { min: -100, max: 10_000, whole: false };
+    expect(numberOption('--max-latency-delta', '-12.5', gate)).toBe(-12.5);
+    expect(numberOption('--max-latency-delta', '.5', gate)).toBe(0.5);
+    expect(numberOption('--max-latency-delta', '-0', gate)).toBe(0);
+    expect(Object.is(numberOption('--max-latency-delta', '-0', gate), -0)).toBe(false);
+    for (const bad of ['1e3', '-101', 'NaN', '0x1', '+1', '1 ', '.', '-']) {
+      expect(numberProblem('--max-latency-delta', bad, gate)).toBe(`--max-latency-delta: expected a number from -100 to 10000, got ${JSON.stringify(bad)}`);
+    }
+  });
+
+  it('a minus sign only where the range has negatives', () => {
+    expect(numberProblem('--min-iou', '-0', { min: 0, max: 1, whole: false })).toBe('--min-iou: expected a number from 0 to 1, got "-0"');
+    expect(numberProblem('--max', '-0', { min: 0, max: 5 })).toBe('--max: expected a whole number from 0 to 5, got "-0"');
+    expect(numberOption('--x', '-0', { min: -1, max: 1 })).toBe(0);
+  });
+
+  it('throws the error class it is given', () => {
+    class UsageError extends Error {}
+    expect(() => numberOption('-n/--n', 'x', { min: 0, max: 5 }, UsageError)).toThrow(UsageError);
+  });
+
+  it('accepts every whole number in range, as written, and refuses its neighbours outside', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -50, max: 50 }), fc.integer({ min: 0, max: 100 }), (min, span) => {
+        const range = { min, max: min + span };
+        for (const n of [min, min + span, min + Math.floor(span / 2)]) expect(numberOption('--x', String(n), range)).toBe(n);
+        expect(numberProblem('--x', String(min - 1), range)).toContain(`from ${min} to ${min + span}, got "${min - 1}"`);
+        expect(numberProblem('--x', String(min + span + 1), range)).not.toBeNull();
       }),
     );
   });

@@ -74,10 +74,12 @@ function valueFollows(token: string, takesValue: (name: string | undefined) => b
  * The first option or argument given as an empty string, as a usage message, or null. An
  * empty path resolves to the current folder, so `--out ''` wrote a topic's chunk files into
  * it, `--cache-dir ''` the embedding cache, and `docs-score ''` scored it; an empty name or
- * filter matched nothing without a word. Every CLI refuses one (exit 2).
+ * filter matched nothing without a word. Every CLI refuses one (exit 2). `numeric` names the
+ * options left to numberOption, whose message for "" names the range as for any bad number.
  */
-export function emptyArgument(values: Readonly<Record<string, unknown>>, positionals: readonly string[]): string | null {
+export function emptyArgument(values: Readonly<Record<string, unknown>>, positionals: readonly string[], numeric: readonly string[] = []): string | null {
   for (const [name, v] of Object.entries(values)) {
+    if (numeric.includes(name)) continue;
     if (v === '' || (Array.isArray(v) && v.includes(''))) return `--${name}: empty; give a value, or leave --${name} out`;
   }
   return positionals.includes('') ? 'an empty argument (""); give a path' : null;
@@ -87,6 +89,44 @@ export function emptyArgument(values: Readonly<Record<string, unknown>>, positio
 function quoteValue(v: string): string {
   const q = escapeControl(JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v));
   return v.length > 40 ? `${q} (${v.length} characters)` : q;
+}
+
+/** The documented range of a numeric option: whole numbers unless `whole` is false. */
+export interface NumberRange {
+  readonly min: number;
+  readonly max: number;
+  /** False for a decimal (a threshold, a fraction); whole numbers otherwise. */
+  readonly whole?: boolean;
+}
+
+/** Digits only, or a plain decimal: Number() would also take "1e9", "0x10", " 5", "Infinity" and "" (as 0). */
+const WHOLE = /^-?\d+$/;
+const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * The problem with `raw` as a value of option `label` (`--limit`, or `-n/--n` for one the user
+ * may have typed short), or null when it is a number in `range`. Every CLI words a bad number
+ * the same way: the option, its range and what was given,
+ * `--limit: expected a whole number from 1 to 100, got "1e9"`. Each CLI used to have its own
+ * ("expected an integer 0..N", "must be a whole number from A to B", "must be a number from").
+ */
+export function numberProblem(label: string, raw: string, range: NumberRange): string | null {
+  const whole = range.whole !== false;
+  // A minus sign only where the range has negatives: "-0" is no way to write 0 for a count.
+  const n = (whole ? WHOLE : DECIMAL).test(raw) && (range.min < 0 || !raw.startsWith('-')) ? Number(raw) : NaN;
+  if (n >= range.min && n <= range.max) return null;
+  return `${label}: expected ${whole ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}, got ${quoteValue(raw)}`;
+}
+
+/**
+ * `raw` as a number in `range`; otherwise throws `usageError` (each CLI's own usage error
+ * class, so its exit 2 path reports it) with numberProblem's message.
+ */
+export function numberOption(label: string, raw: string, range: NumberRange, usageError: new (message: string) => Error = RangeError): number {
+  const problem = numberProblem(label, raw, range);
+  if (problem !== null) throw new usageError(problem);
+  // `-0` is 0: a range that allows it prints and stores no minus sign.
+  return Number(raw) + 0;
 }
 
 /**
