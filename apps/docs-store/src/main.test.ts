@@ -238,7 +238,7 @@ describe('--index', () => {
     const bad = await run(['search', 'x', '--index', 'hnsw']);
     expect(bad).toMatchObject({ code: 2, stderr: 'docs-store: --index must be exact, ivf or auto, got "hnsw"\n' });
     const probes = await run(['search', 'x', '--probes', '0']);
-    expect(probes).toMatchObject({ code: 2, stderr: 'docs-store: --probes must be a whole number from 1 to 4096, got "0"\n' });
+    expect(probes).toMatchObject({ code: 2, stderr: 'docs-store: --probes: expected a whole number from 1 to 4096, got "0"\n' });
     expect((await run(['ingest', TOPICS[2]!, '--index', 'fast'])).code).toBe(2);
   });
 });
@@ -469,20 +469,20 @@ describe('usage', () => {
     [['search'], /search: no query given/],
     [['search', ''], /search: the query is blank; give the words to search for/],
     [['search', ' ', '\t'], /search: the query is blank/],
-    [['search', 'x', '--limit', '0'], /--limit must be a whole number from 1 to 100, got "0"/],
-    [['search', 'x', '--limit', '1e9'], /--limit must be a whole number from 1 to 100, got "1e9"/],
-    [['search', 'x', '--limit', '1e8'], /--limit must be a whole number from 1 to 100, got "1e8"/],
-    [['search', 'x', '--limit', '101'], /--limit must be a whole number from 1 to 100, got "101"/],
-    [['search', 'x', '--limit', '0x10'], /--limit must be a whole number from 1 to 100, got "0x10"/],
-    [['search', 'x', '--limit', ''], /--limit must be a whole number from 1 to 100, got ""/],
-    [['search', 'x', '--expand', '11'], /--expand must be a whole number from 0 to 10, got "11"/],
-    [['search', 'x', '--expand=-1'], /--expand must be a whole number from 0 to 10, got "-1"/],
+    [['search', 'x', '--limit', '0'], /--limit: expected a whole number from 1 to 100, got "0"/],
+    [['search', 'x', '--limit', '1e9'], /--limit: expected a whole number from 1 to 100, got "1e9"/],
+    [['search', 'x', '--limit', '1e8'], /--limit: expected a whole number from 1 to 100, got "1e8"/],
+    [['search', 'x', '--limit', '101'], /--limit: expected a whole number from 1 to 100, got "101"/],
+    [['search', 'x', '--limit', '0x10'], /--limit: expected a whole number from 1 to 100, got "0x10"/],
+    [['search', 'x', '--limit', ''], /--limit: expected a whole number from 1 to 100, got ""/],
+    [['search', 'x', '--expand', '11'], /--expand: expected a whole number from 0 to 10, got "11"/],
+    [['search', 'x', '--expand=-1'], /--expand: expected a whole number from 0 to 10, got "-1"/],
     // parseArgs took a negative value for an option and said "argument is ambiguous".
-    [['search', 'x', '--limit', '-1'], /--limit must be a whole number from 1 to 100, got "-1"/],
-    [['search', 'x', '--expand', '-1'], /--expand must be a whole number from 0 to 10, got "-1"/],
-    [['expand', 'art_00000000', '--k', '21'], /--k must be a whole number from 0 to 20, got "21"/],
-    [['expand', 'art_00000000', '--k', '1.5'], /--k must be a whole number from 0 to 20, got "1.5"/],
-    [['mcp', '--http', '--port', '70000'], /--port must be a whole number from 0 to 65535, got "70000"/],
+    [['search', 'x', '--limit', '-1'], /--limit: expected a whole number from 1 to 100, got "-1"/],
+    [['search', 'x', '--expand', '-1'], /--expand: expected a whole number from 0 to 10, got "-1"/],
+    [['expand', 'art_00000000', '--k', '21'], /--k: expected a whole number from 0 to 20, got "21"/],
+    [['expand', 'art_00000000', '--k', '1.5'], /--k: expected a whole number from 0 to 20, got "1.5"/],
+    [['mcp', '--http', '--port', '70000'], /--port: expected a whole number from 0 to 65535, got "70000"/],
     [['mcp', '--port', '8080'], /--port needs --http \(stdio is the default transport\)/],
     [['mcp', '--token', 'x'], /--token needs --http/],
     [['mcp', '--http', '--token', ' '], /the bearer token \(--token or DOCS_STORE_MCP_TOKEN\) is empty/],
@@ -505,6 +505,9 @@ describe('usage', () => {
     [['search', 'x', '--built'], /--built: search does not use it/],
     [['mcp', '--json'], /--json: mcp does not use it/],
     [['mcp', '--hint', 'code'], /--hint: mcp does not use it/],
+    // Issue 15: fts never read --config, so a missing or broken file passed without a word
+    // (and a user could think its embeddings: section counted).
+    [['search', 'x', '--mode', 'fts', '--config', 'bad.yaml'], /^docs-store: --config: search --mode fts does not use it \(fts matches the stored text; the config's embeddings: section serves --mode hybrid and vector\); leave it out\n$/],
   ])('%j exits 2 with a clear message', async (args, message) => {
     const r = await run(args);
     expect(r.code).toBe(2);

@@ -12,7 +12,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { parseArgs } from 'node:util';
 import type { ContentHint } from '@chunkyard/chunking';
-import { escapeControl, parseCliArgs } from '@chunkyard/fs-atomic';
+import { escapeControl, numberOption, parseCliArgs } from '@chunkyard/fs-atomic';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
@@ -83,8 +83,11 @@ mcp: tools ingest_artifact, search_docs, expand_chunk, store_stats; every stored
   "Authorization: Bearer T"; without it the answer is 401.
 
 Ranges (whole numbers; anything else is a usage error, exit 2):
-  --limit 1-100 (default 10)   --expand 0-10 (default 0)   --k 0-20 (default 1)
-  --port 0-65535 (default 3333)   --probes 1-4096
+  --limit N            1..100 (default 10)
+  --expand K           0..10 (default 0)
+  --k N                0..20 (default 1)
+  --port N             0..65535 (default 3333)
+  --probes N           1..4096
 
 Options:
   --db PATH            the database (default: <workspace>/.chunkyard/store.db, where the
@@ -96,7 +99,8 @@ Options:
   -h, --help           show this help
   --version            print docs-store's version
 
-An option the command does not use (stats --config, expand --limit) is a usage error.
+An option the command does not use (stats --config, expand --limit, search --mode fts
+--config) is a usage error.
 
 Exit status: 0 success; 1 a document, the embedding provider or the store failed (a
 failed ingest writes nothing); 2 usage or config error.
@@ -261,11 +265,7 @@ function indexOption(value: string | undefined): VectorIndexKind {
 
 function intOption(name: keyof typeof RANGES, value: string | undefined): number {
   const { min, max, fallback } = RANGES[name];
-  if (value === undefined) return fallback;
-  // Digits only: Number() would also take "1e9", "0x10", " 5" and "" (as 0).
-  const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!(n >= min && n <= max)) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  return n;
+  return value === undefined ? fallback : numberOption(`--${name}`, value, { min, max }, UsageError);
 }
 
 const ERRNO_HINTS: Record<string, string> = {
@@ -384,6 +384,12 @@ async function search(ctx: Context): Promise<number> {
   if (query.trim() === '') throw new UsageError('search: the query is blank; give the words to search for');
   const mode = (values.mode ?? 'hybrid') as SearchMode;
   if (!['hybrid', 'fts', 'vector'].includes(mode)) throw new UsageError(`--mode must be hybrid, fts or vector, got ${JSON.stringify(values.mode)}`);
+  // fts ranks stored text by FTS5 BM25: the config's embeddings: section (the query embedder)
+  // and chunking: section (ingest's) play no part in it, so --config was read by nothing, and a
+  // missing or broken file passed without a word. Refused, as stats --config is.
+  if (mode === 'fts' && values.config !== undefined) {
+    throw new UsageError('--config: search --mode fts does not use it (fts matches the stored text; the config\'s embeddings: section serves --mode hybrid and vector); leave it out');
+  }
   if (values['no-routes'] && mode !== 'hybrid') throw new UsageError(`--no-routes is for hybrid search; --mode ${mode} has no routes`);
   const routes = mode === 'hybrid' && !values['no-routes'];
   const limit = intOption('limit', values.limit);
