@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS, HELP, main } from './main.js';
 
@@ -61,6 +62,20 @@ describe('chunkyard', () => {
     // So are the bidi overrides and isolates (issue 15 probe: U+202E went out raw).
     expect((await run(['x\u202eexe.\u2066'])).stderr).toContain('chunkyard: unknown command "x\\u202eexe.\\u2066"');
     expect(evil.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('an unknown command is shown escaped whatever it holds: no raw control, DEL, C1 or bidi character reaches the terminal', async () => {
+    const hostile = fc.constantFrom('\u0000', '\u0007', '\u001b', '\r', '\u007f', '\u0085', '\u009b', '\u202a', '\u202e', '\u2066', '\u2069', 'a', 'é', ' ', '"', '\\');
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostile, { minLength: 1, maxLength: 12 }).map((cs) => `x${cs.join('')}`), async (name) => {
+        const r = await run([name]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+        // What it shows is the name, JSON-quoted: read back, it is what was typed.
+        const shown = /^chunkyard: unknown command (".*")\n/.exec(r.stderr)![1]!;
+        expect(JSON.parse(shown)).toBe(name);
+      }),
+    );
   });
 
   it.each(Object.entries(COMMANDS))('%s loads the package whose bin is its tool, a declared dependency', async (_name, c) => {
@@ -192,5 +207,44 @@ export async function resolve(spec, ctx, next) { const r = await next(spec, ctx)
       expect({ args, status: r.status }).toEqual({ args, status: 2 });
       expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(/c\.yaml: a FIFO \(named pipe\), not a regular file; point it at a regular file$/);
     }
+  });
+});
+
+describe('numeric options: one wording in every command, ranges as --help states them (issue 15)', () => {
+  // Before: docs-query and docs-serve said "expected an integer 0..N", docs-store "--limit must
+  // be a whole number from A to B", docs-score "--k must be an integer from 1 to 1000" and
+  // "--min-f1 must be a number from 0 to 1"; --k '' was "--k: empty" in docs-score alone.
+  const cases: [args: string[], option: string, kind: 'a whole number' | 'a number', range: [number, number], given: string][] = [
+    [['query', '-n', '1e9'], '-n/--n', 'a whole number', [0, 100_000], '1e9'],
+    [['query', '-k', 'x'], '-k/--k', 'a whole number', [0, 1000], 'x'],
+    [['query', '--max-distance', '65'], '--max-distance', 'a whole number', [0, 64], '65'],
+    [['serve', 'docs', '--port', '70000'], '--port', 'a whole number', [0, 65535], '70000'],
+    [['store', 'search', 'x', '--limit', '1e9'], '--limit', 'a whole number', [1, 100], '1e9'],
+    [['store', 'search', 'x', '--expand', '11'], '--expand', 'a whole number', [0, 10], '11'],
+    [['store', 'search', 'x', '--mode', 'vector', '--probes', '0'], '--probes', 'a whole number', [1, 4096], '0'],
+    [['store', 'expand', 'id', '--k', '1.5'], '--k', 'a whole number', [0, 20], '1.5'],
+    [['store', 'mcp', '--http', '--port', '-1'], '--port', 'a whole number', [0, 65535], '-1'],
+    [['score', 'd', '--k', ''], '--k', 'a whole number', [1, 1000], ''],
+    [['score', 'd', '--min-recall', '2'], '--min-recall', 'a number', [0, 1], '2'],
+    [['score', 'd', '--min-iou', '0x1'], '--min-iou', 'a number', [0, 1], '0x1'],
+    [['score', 'd', '--min-f1', '5e-1'], '--min-f1', 'a number', [0, 1], '5e-1'],
+    [['score', 'd', '--min-context-recall', '-1'], '--min-context-recall', 'a number', [0, 1], '-1'],
+    [['score', 'd', '--min-pis', '101'], '--min-pis', 'a number', [0, 100], '101'],
+    [['score', 'd', '--max-latency-delta', '-101'], '--max-latency-delta', 'a number', [-100, 10_000], '-101'],
+    [['keywords', 't', '--max', '1e9'], '--max', 'a whole number', [0, 100_000], '1e9'],
+    [['spec', 't', '--prompt-threshold', ''], '--prompt-threshold', 'a number', [0, 1], ''],
+  ];
+  const helps = new Map<string, string>();
+  it.each(cases)('chunkyard %j', (args, option, kind, [min, max], given) => {
+    const tool = COMMANDS[args[0]!]!.tool;
+    const r = bin(args);
+    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 2, stdout: '' });
+    expect(r.stderr.split('\n')[0]).toBe(`${tool}: ${option}: expected ${kind} from ${min} to ${max}, got ${JSON.stringify(given)}`);
+    if (!helps.has(tool)) helps.set(tool, bin([args[0]!, '--help']).stdout);
+    // The help names the same range in the option's entry (docs-store in its Ranges block):
+    // the line that starts with the option, and the lines indented under it.
+    const long = option.split('/').at(-1)!;
+    const entry = new RegExp(`^ +(?:-\\w, )?${long}\\b.*(?:\\n {8,}.*)*`, 'm').exec(helps.get(tool)!);
+    expect(entry?.[0], `${tool} --help: ${long}`).toContain(`${min}..${max}`);
   });
 });

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { escapeControl } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -90,9 +91,9 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     // JSON.stringify escapes C0 controls but leaves DEL, C1 (U+009B is a CSI to some terminals)
-    // and the bidi overrides and isolates (which reorder what the terminal shows), as
-    // fs-atomic's escapeControl escapes them for every tool.
-    const shown = JSON.stringify(name).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // and the bidi overrides and isolates (which reorder what the terminal shows): escapeControl
+    // escapes those as it does for every tool.
+    const shown = escapeControl(JSON.stringify(name));
     const what = name.startsWith('-') ? `unknown option ${shown} (options go after the command)` : `unknown command ${shown}`;
     io.stderr(`chunkyard: ${what}\nCommands: ${Object.keys(COMMANDS).join(', ')}. Run chunkyard --help for usage.\n`);
     return 2;
