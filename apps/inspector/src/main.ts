@@ -5,10 +5,10 @@
  *
  *   chunk-inspector build --out docs/_inspect
  */
-import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { guardEnvironment, parseCliArgs, processIo, StagedDir } from '@chunkyard/fs-atomic';
+import { guardEnvironment, parseCliArgs, processIo, writeFilesAtomic } from '@chunkyard/fs-atomic';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
 export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
@@ -42,33 +42,15 @@ type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
  * Copies the page into `out`; returns the file names copied. The files land together or not
  * at all (issue 15 probe): copied one by one into `out`, a failure halfway (a full disk, a
  * folder standing where render.js goes) left new modules beside old ones, a page that loads
- * and breaks. They are copied into a temp folder inside `out` (fs-atomic's StagedDir, made
- * with mkdirp, which does not loop under /proc, and swept by the next run if this one is
- * killed), every target is checked, and only then is each renamed into place.
+ * and breaks. fs-atomic's writeFilesAtomic writes each beside its target under a temp name
+ * (made with mkdirp, which does not loop under /proc, and swept by the next run if this one is
+ * killed), checks every target, and only then renames each into place, as it does for
+ * index-tool's llms.txt and llms-full.txt. The page is a few small files, read whole.
  */
 export function buildStatic(out: string): string[] {
   const names = readdirSync(STATIC_DIR).filter((n) => !n.startsWith('.') && statSync(join(STATIC_DIR, n)).isFile()).sort();
-  const staged = new StagedDir(join(out, 'staged'));
-  try {
-    const dir = staged.path;
-    for (const n of names) copyFileSync(join(STATIC_DIR, n), join(dir, n));
-    for (const n of names) {
-      const target = join(out, n);
-      if (lstatOrNull(target)?.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${target}'`), { code: 'EISDIR', syscall: 'rename', path: target });
-    }
-    for (const n of names) renameSync(join(dir, n), join(out, n));
-  } finally {
-    staged.discard();
-  }
+  writeFilesAtomic(new Map(names.map((n) => [join(out, n), readFileSync(join(STATIC_DIR, n))])));
   return names;
-}
-
-function lstatOrNull(p: string) {
-  try {
-    return lstatSync(p);
-  } catch {
-    return null;
-  }
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
