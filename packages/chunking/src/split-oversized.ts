@@ -103,8 +103,29 @@ function splitBlock(block: Block, start: number, limit: number, cap: number, ctx
 }
 
 function splitByChildren(block: Block, start: number, limit: number, cap: number, ctx: SplitContext): Part[] {
+  const out: (Part | null)[] = [];
+  splitChildrenInto(block, start, limit, cap, ctx, out);
+  // The holes the seams left, dropped in one pass.
+  let kept = 0;
+  for (let k = 0; k < out.length; k++) {
+    const part = out[k]!;
+    if (part !== null) out[kept++] = part;
+  }
+  out.length = kept;
+  return out as Part[];
+}
+
+/**
+ * splitByChildren's parts of `block`, appended to `out` from its current length on. A nested
+ * container appends its own parts to the same array: returning them made each level copy all
+ * the parts of the levels below it, quadratic in a quote nested thousands deep. A child's
+ * first part joined to the part before it becomes a hole (null), so that nothing after it
+ * moves; `out` never ends with one (the parts after `out.length` at the call are this
+ * block's, and its last part is out's last element).
+ */
+function splitChildrenInto(block: Block, start: number, limit: number, cap: number, ctx: SplitContext, out: (Part | null)[]): void {
   const children = block.children ?? [];
-  const parts: Part[] = [];
+  const from = out.length;
   for (let i = 0; i < children.length; i++) {
     const child = children[i]!;
     const childStart = i === 0 ? start : child.start;
@@ -120,16 +141,30 @@ function splitByChildren(block: Block, start: number, limit: number, cap: number
     // the cap, even over the target, as a top-level one does (wholeCap: the breadcrumb gives
     // way): cutting it by lines left unbalanced fences (issue 15).
     if (tokens <= limit || (isAtomic(child) && tokens <= Math.max(cap, ctx.wholeCap ?? cap))) {
-      appendMerged(parts, [{ start: extended.start, end: extended.end, rebuiltText: null, tokens }], limit, ctx);
+      appendMerged(out, from, [{ start: extended.start, end: extended.end, rebuiltText: null, tokens }], limit, ctx);
       // A fenced block that starts a part on its own is re-fenced when its slice would not read as one.
-      const last = parts[parts.length - 1]!;
+      const last = out[out.length - 1]!;
       if (child.type === 'code' && child.fenced && last.start === extended.start) {
         const refenced = refencedWhole(extended, Math.max(cap, ctx.wholeCap ?? cap), ctx);
-        if (refenced) parts[parts.length - 1] = refenced;
+        if (refenced) out[out.length - 1] = refenced;
       }
-    } else appendMerged(parts, splitBlock(extended, extended.start, limit, cap, ctx, false), limit, ctx);
+    } else if (extended.children?.length) {
+      // A nested container (splitBlock would split it by its children): its parts go straight
+      // into `out`, and only its first one may join this block's last, as appendMerged does.
+      const mark = out.length;
+      splitChildrenInto(extended, extended.start, limit, cap, ctx, out);
+      const last = mark > from ? out[mark - 1]! : null;
+      const first = out.length > mark ? out[mark]! : null;
+      if (last !== null && first !== null && last.rebuiltText === null && first.rebuiltText === null) {
+        const joined = ctx.tokens.count(last.start, first.end);
+        if (joined <= limit) {
+          out[mark - 1] = { ...last, end: first.end, tokens: joined };
+          if (mark === out.length - 1) out.pop();
+          else out[mark] = null;
+        }
+      }
+    } else appendMerged(out, from, splitBlock(extended, extended.start, limit, cap, ctx, false), limit, ctx);
   }
-  return parts;
 }
 
 /**
@@ -151,17 +186,17 @@ function refencedWhole(block: Block, cap: number, ctx: SplitContext): Part | nul
 }
 
 /**
- * Appends a child's parts, joining the first of them to the last part so far when both are
- * exact slices and together fit `limit`, so children do not become tiny chunks. Only that seam
+ * Appends a child's parts, joining the first of them to the last part so far (the block's
+ * parts are those from `from` on) when both are exact slices and together fit `limit`, so children do not become tiny chunks. Only that seam
  * is tried: the child's own parts were packed or joined already. (Joining the whole list again
  * at every level made a quote nested thousands deep quadratic, each level recounting every
  * part of the levels below it.)
  */
-function appendMerged(parts: Part[], more: Part[], limit: number, ctx: SplitContext): void {
+function appendMerged(parts: (Part | null)[], from: number, more: Part[], limit: number, ctx: SplitContext): void {
   for (let k = 0; k < more.length; k++) {
     const part = more[k]!;
-    const last = parts[parts.length - 1];
-    if (k === 0 && last && last.rebuiltText === null && part.rebuiltText === null) {
+    const last = parts.length > from ? parts[parts.length - 1]! : null;
+    if (k === 0 && last !== null && last.rebuiltText === null && part.rebuiltText === null) {
       const joined = ctx.tokens.count(last.start, part.end);
       if (joined <= limit) {
         parts[parts.length - 1] = { ...last, end: part.end, tokens: joined };
