@@ -117,6 +117,9 @@ const SHAPES = {
   // path takes ten lines repeated thousands of times for page furniture and cuts them all.
   'tiny-lines': (bytes) => `# Lines\n\n## One\n\n## Two\n\n${fill(bytes, (i) => `x${i % 10}\n`)}`,
   'tiny-headings': (bytes) => fill(bytes, (i) => `# h${i % 100}\n`),
+  // One flat list of one-word items, as a changelog or an API index has (issue 15's probes
+  // found lists a hundred times slower than prose per MB).
+  'long-list': (bytes) => fill(bytes, (i) => `- item ${i}\n`),
 };
 
 const SIZE_UNITS = { k: 1e3, m: 1e6 };
