@@ -403,6 +403,28 @@ describe('environment errors for a user (issue 15)', () => {
     expect(describeFsError(moved)).toBe(`${join(root, 'a')} -> ${join(root, 'b')}: crosses file systems (EXDEV); keep the output on the same file system as its folder`);
   });
 
+  it('an output under a dangling symlink or a loop names the link, not "no such file or folder (ENOENT)" (issue 15 probe)', () => {
+    symlinkSync(join(root, 'nowhere'), join(root, 'dangling'));
+    symlinkSync('loop', join(root, 'loop'));
+    const dangling = `${join(root, 'dangling')}: a dangling symlink (its target does not exist); fix or remove the link`;
+    const caught = (f: () => void): string => {
+      try {
+        f();
+      } catch (e) {
+        return describeFsError(e);
+      }
+      return 'no error';
+    };
+    expect(caught(() => mkdirp(join(root, 'dangling')))).toBe(dangling);
+    expect(caught(() => writeFileAtomic(join(root, 'dangling/deeper/out.json'), '{}'))).toBe(dangling);
+    expect(caught(() => writeFilesAtomic(new Map([[join(root, 'dangling/a'), 'a']])))).toBe(dangling);
+    expect(caught(() => replaceDirAtomic(join(root, 'dangling/_chunks'), new Map([['a.md', 'A']])))).toBe(dangling);
+    expect(caught(() => mkdirp(join(root, 'loop/x')))).toBe(`${join(root, 'loop')}: a symlink loop (it never reaches a file); fix or remove the link`);
+    // A plain missing path keeps its message.
+    const missing = Object.assign(new Error('ENOENT'), { code: 'ENOENT', syscall: 'open', path: join(root, 'absent/x') });
+    expect(describeFsError(missing)).toBe(`${join(root, 'absent/x')}: no such file or folder (ENOENT); check the path`);
+  });
+
   it('readRegularFile refuses a FIFO at once instead of blocking', () => {
     const fifo = join(root, 'pipe');
     spawnSync('mkfifo', [fifo]);

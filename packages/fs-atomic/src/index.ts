@@ -467,6 +467,14 @@ export function describeFsError(err: unknown, fallbackPath?: string): string {
       prefix = 'cannot create folders in it: ';
     }
   }
+  // A symlink that leads nowhere, at the path or above it, is "no such file" to the system
+  // (`--out dangling-link` said "no such file or folder (ENOENT); check the path" in every
+  // CLI, though the link is there to fix): name the link, as folderProblem does for inputs.
+  if ((code === 'ENOENT' || code === 'ELOOP') && path !== undefined) {
+    const link = deepestExisting(path);
+    const broken = link === null ? null : brokenLink(link);
+    if (broken !== null) return `${escapeControl(link!)}: ${prefix}${broken}`;
+  }
   // ENOTDIR names the whole path; the user needs the file that stands where a folder belongs.
   if (code === 'ENOTDIR' && path !== undefined) {
     const culprit = firstNonFolder(path);
