@@ -85,6 +85,15 @@ describe('a topic folder', () => {
     expect(r.stdout).toBe(`${topic}: 40 keywords from golden-reference.md -> ${relative(process.cwd(), join(topic, '_keywords', 'words.md'))}\n`);
   });
 
+  it('an output folder that cannot be written: exit 1 naming what is in the way, as --help says (issue 15 probe: --help named only unreadable documents for 1)', async () => {
+    const topic = makeTopic();
+    // A file where a folder of --out goes.
+    writeFileSync(join(topic, 'file'), 'x');
+    const r = await run([topic, '--out', join(topic, 'file', 'out')]);
+    expect(r).toMatchObject({ code: 1, stderr: `keyword-extractor: ${join(topic, 'file')}: is a file where a folder is expected (ENOTDIR); remove or rename it\n` });
+    expect(HELP).toMatch(/1 a document could not be read \(missing, a directory, binary,\nnot UTF-8\), keywords\.md is malformed, or the output folder cannot be written/);
+  });
+
   it('is deterministic: a second run and the same topic elsewhere give byte-identical words.md', async () => {
     const a = makeTopic('a');
     const b = makeTopic('deeper/elsewhere/b');

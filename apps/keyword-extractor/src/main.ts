@@ -47,8 +47,9 @@ Options:
   --version     print keyword-extractor's version
 
 Exit status: 0 success; 1 a document could not be read (missing, a directory, binary,
-not UTF-8) or ${HAND_WRITTEN} is malformed: that topic keeps its previous ${OUT_FILE}, the
-other topics are still written; 2 usage or topic.yaml error (nothing written).
+not UTF-8), ${HAND_WRITTEN} is malformed, or the output folder cannot be written: that topic
+keeps its previous ${OUT_FILE}, the other topics are still written; 2 usage or topic.yaml
+error (nothing written).
 `;
 
 export interface TopicSummary {
