@@ -429,19 +429,29 @@ async function search(ctx: Context): Promise<number> {
   return 0;
 }
 
+/**
+ * A score as text: four decimals, or three significant digits where those would round a
+ * nonzero score to 0.0000 (FTS5's BM25 floors its IDF at 1e-6 for a word in half a small
+ * store's documents or more, so every fts hit there printed "score 0.0000", as if nothing matched).
+ */
+export function formatScore(score: number): string {
+  const fixed = score.toFixed(4);
+  return score !== 0 && Number(fixed) === 0 ? score.toPrecision(3) : fixed;
+}
+
 function formatHit(h: SearchHit, i: number): string {
   if (h.unit) {
     // A routed unit: its whole text (units are small, and the edges are trimmed already).
     const c = h.unit.chunks;
     const span = c === null ? 'stored whole' : c.from === c.to ? `chunk ${c.from}` : `chunks ${c.from}-${c.to}, ${h.unit.hits} ${h.unit.hits === 1 ? 'hit' : 'hits'}`;
     const where = [h.title, h.sectionTitle].filter(Boolean).join(' › ');
-    return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${h.score.toFixed(4)}; ${span}]\n${indent(h.unit.text.trim())}\n\n`;
+    return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${formatScore(h.score)}; ${span}]\n${indent(h.unit.text.trim())}\n\n`;
   }
   const ranks = Object.entries(h.ranks).map(([k, r]) => `${k} #${r}`).join(', ');
   const where = [h.title, h.sectionTitle].filter(Boolean).join(' › ');
   const text = (h.expanded ?? h.content).trim();
   const body = h.expanded !== undefined ? text : text.replace(/\s+/g, ' ').slice(0, 240) + (text.length > 240 ? '…' : '');
-  return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${h.score.toFixed(4)}; ${ranks}]\n${indent(body)}\n\n`;
+  return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${formatScore(h.score)}; ${ranks}]\n${indent(body)}\n\n`;
 }
 
 const indent = (s: string) => s.split('\n').map((l) => `   ${l}`).join('\n');
