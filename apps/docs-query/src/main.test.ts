@@ -2,7 +2,7 @@
 // (real chunking-tool output, index.json per the contract), plus the built bin run as a user
 // would. No mocks: real files, the real local embedder, the real embedding cache.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -219,6 +219,9 @@ describe('docs-query', () => {
     // Issue 15 probe: a name too long got the same message as the other CLIs (it was one of its own).
     const long = join(fx.workspace, 'x'.repeat(300));
     expect(await run(long, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${long}: name too long (ENAMETOOLONG); use a shorter path\n` });
+    // Issue 15 probe: a folder with no index.json (not built, or not the docs root) said only "<dir>/index.json: no such file".
+    const unbuilt = mkdtempSync(join(fx.workspace, 'unbuilt-'));
+    expect(await run(unbuilt, '--list')).toMatchObject({ code: 1, stderr: `docs-query: ${join(unbuilt, 'index.json')}: no such file; is ${unbuilt} the built docs root? Build it first: npx nx run-many -t index (or index-tool)\n` });
     const r = await run(join(fx.docs, 'libraries'));
     expect(r).toMatchObject({ code: 1, stderr: `docs-query: ${join(fx.docs, 'libraries/index.json')}: _links.self says /libraries/index.json, but it was loaded from /index.json\n` });
   });

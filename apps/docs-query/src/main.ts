@@ -4,7 +4,7 @@
  *   docs-query [docs-dir | --base-url URL] [--list | -q TEXT] [options]
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingError } from '@chunkyard/embeddings';
@@ -256,7 +256,11 @@ async function run(argv: string[], io: Io): Promise<number> {
       return 2;
     }
     if (err instanceof ContractError || err instanceof SourceError || err instanceof EmbeddingError || err instanceof RangeError) {
-      io.stderr(`docs-query: ${err.message}\n`);
+      // A folder without the root index.json is most often not built yet, or not the docs root
+      // (a topic folder, the repository): "<dir>/index.json: no such file" alone said neither.
+      const unbuilt = err instanceof SourceError && err.problem === 'no such file' && !isUrl && err.where === join(resolve(cli.target), 'index.json');
+      const hint = unbuilt ? `; is ${escapeControl(cli.target)} the built docs root? Build it first: npx nx run-many -t index (or index-tool)` : '';
+      io.stderr(`docs-query: ${err.message}${hint}\n`);
       return 1;
     }
     throw err;
