@@ -246,6 +246,14 @@ describe('top-level ATX headings made into blocks without tokens', () => {
     ]);
     expectSameBlocksWithout(setDirectHeadingsForTests, source);
   });
+
+  it('gives them on many tiny blocks, in runs that share a mark, between containers (issue 15)', () => {
+    const source = Array.from({ length: 30_000 }, (_, i) => (i % 997 === 0 ? `- item ${i}\n> q\n\n` : i % 7 === 0 ? `para ${i}\n\n` : `# h${i % 100}\n`)).join('');
+    const blocks = fastBlocks(source).blocks;
+    expect(blocks.length).toBeGreaterThan(30_000);
+    expectSameBlocksWithout(setDirectHeadingsForTests, source);
+    expectSameBlocksWithout(setDirectHeadingsForTests, source.replace(/^- .*\n> q\n\n/gm, ''));
+  });
 });
 
 describe('blockquote rule keeping line marks in one typed array', () => {

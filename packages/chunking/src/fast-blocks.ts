@@ -77,7 +77,7 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
   }
   state.line = nextLine;
   // A top-level paragraph is a block at once (see DirectBlocks), unless toBlock would make it a footnote definition or nothing.
-  if (direct !== null && directParagraphs && state.level === 0 && directParagraph(direct, startLine, nextLine - 1)) state.tokens.push(direct.mark);
+  if (direct !== null && directParagraphs && state.level === 0 && directParagraph(direct, startLine, nextLine - 1)) pushMark(state, direct);
   else state.push(PARAGRAPH, 'p', 0).map = [startLine, nextLine];
   state.parentType = oldParentType;
   return true;
@@ -631,7 +631,7 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
   }
   state.line = startLine + 1;
   if (direct !== null && state.level === 0 && directHeading(direct, state.src, startLine, level, pos, max)) {
-    state.tokens.push(direct.mark);
+    pushMark(state, direct);
     return true;
   }
   const token = state.push(ATX_HEADING, HEADING_TAGS[level]!, 0);
@@ -647,14 +647,31 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
  * line's, trimmed; no reference definition later in the document can change it). On a
  * document of thousands of tiny headings the token, its line map and the block made from
  * them afterwards were a fifth of all the memory a pass allocated (issue 15). The rule pushes
- * `mark` (one shared token) where the heading's token stood; fastBlocks takes the blocks in
- * that order.
+ * `mark` (one shared token) where the heading's token stood, once for a run of direct blocks
+ * (see pushMark); fastBlocks takes the blocks in that order.
  */
 interface DirectBlocks {
   source: string;
   lines: LineTable;
   blocks: Block[];
   mark: Token;
+  /** How many blocks each `mark` among the tokens stands for, in order. */
+  runs: number[];
+}
+
+/**
+ * Marks where a direct block stood among the top-level tokens: consecutive direct blocks
+ * share one mark (the tokens array and the tree's roots grew a slot per heading on a document
+ * of tiny headings, 200,000 a megabyte, and were copied at every growth). Marks are pushed at
+ * level 0 only, so a mark last among the tokens is a top-level one, just before this block.
+ */
+function pushMark(state: StateBlock, into: DirectBlocks): void {
+  const tokens = state.tokens;
+  if (tokens.length > 0 && tokens[tokens.length - 1] === into.mark) into.runs[into.runs.length - 1]!++;
+  else {
+    tokens.push(into.mark);
+    into.runs.push(1);
+  }
 }
 /** Set by fastBlocks for the length of its parse (null: every heading makes a token). */
 let direct: DirectBlocks | null = null;
@@ -708,11 +725,10 @@ function directHeading(into: DirectBlocks, src: string, startLine: number, depth
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[startLine]!);
   const end = trimEndOffset(source, start, lines.ends[startLine]!);
   if (end <= start) return false;
-  // toBlock's fields in toBlock's order, so that both make blocks of one hidden class.
-  const block: Block = { type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, startLine) };
-  block.depth = depth;
-  block.text = src.slice(pos, max);
-  into.blocks.push(block);
+  // One literal of all seven fields, as toBlock and plain-text.ts make headings (one hidden
+  // class), rather than five and then two added: those two went to a property array of their
+  // own, one more object per heading.
+  into.blocks.push({ type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, startLine), depth, text: src.slice(pos, max) });
   return true;
 }
 const HEADING_TAGS = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
@@ -850,14 +866,29 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
   const eMarks = new Int32Array(lines + 1);
   const tShift = new Int32Array(lines + 1);
   const sCount = new Int32Array(lines + 1);
-  for (let line = 0, start = 0; line < lines; line++) {
-    let end: number;
-    if (table) {
-      end = table.ends[line]!;
-    } else {
-      const nl = src.indexOf('\n', start);
-      end = nl === -1 ? len : nl;
+  if (table) {
+    // Starts and ends are the table's (its lines are these, and one more when the last is blank).
+    const copied = Math.min(lines, table.starts.length);
+    bMarks.set(table.starts.subarray(0, copied));
+    eMarks.set(table.ends.subarray(0, copied));
+    for (let line = 0; line < lines; line++) {
+      const start = bMarks[line]!;
+      const end = eMarks[line]!;
+      let pos = start;
+      let offset = 0;
+      for (; pos < end; pos++) {
+        const ch = src.charCodeAt(pos);
+        if (ch === 32) offset++;
+        else if (ch === 9) offset += 4 - (offset % 4);
+        else break;
+      }
+      tShift[line] = pos - start;
+      sCount[line] = offset;
     }
+  }
+  for (let line = 0, start = 0; table === undefined && line < lines; line++) {
+    const nl = src.indexOf('\n', start);
+    const end = nl === -1 ? len : nl;
     let pos = start;
     let offset = 0;
     for (; pos < end; pos++) {
@@ -894,7 +925,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const tokens: Token[] = [];
-  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark() } : null;
+  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark(), runs: [] } : null;
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
   // keep every character's place): the block state reuses the table instead of finding them again.
   pendingLines = !hasCr && lines.ends[lines.ends.length - 1] === text.length ? { src: text, lines } : null;
@@ -911,11 +942,18 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
   const ctx: Ctx = { source, lines, env };
+  // A document of direct blocks alone (one mark) has its block list made already.
+  if (made !== null && tree.length === 1 && tree[0] === made.mark) return { frontMatter, blocks: addUncoveredLines(made.blocks, ctx, frontMatter) };
   const blocks: Block[] = [];
   let nextMade = 0;
+  let run = 0;
   for (const node of tree) {
-    // The direct blocks, in the order their marks stand among the top-level tokens.
-    const block = made !== null && node === made.mark ? made.blocks[nextMade++]! : toBlock(node, ctx, 'exact');
+    if (made !== null && node === made.mark) {
+      // The direct blocks, in the order their marks stand among the top-level tokens.
+      for (let end = nextMade + made.runs[run++]!; nextMade < end; ) blocks.push(made.blocks[nextMade++]!);
+      continue;
+    }
+    const block = toBlock(node, ctx, 'exact');
     if (block !== null) blocks.push(block);
   }
   return { frontMatter, blocks: addUncoveredLines(blocks, ctx, frontMatter) };
@@ -1034,6 +1072,19 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   const exactStart = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, exactStart, lines.ends[lastLine]!);
   if (end <= exactStart) return null;
+  if (type === 'heading') {
+    // All seven fields in one literal, as directHeading makes headings (see there).
+    const text = token.type === ATX_HEADING ? token.content : (container?.inline ?? NO_TOKENS).map((t) => t.content).join('');
+    return {
+      type,
+      start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
+      end,
+      startLine,
+      endLine: lastLineOf(lines, end, lastLine),
+      depth: Number(token.tag.slice(1)),
+      text: plainText(text, ctx),
+    };
+  }
   const block: Block = {
     type,
     start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
@@ -1042,14 +1093,6 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
     endLine: lastLineOf(lines, end, lastLine),
   };
   switch (token.type) {
-    case ATX_HEADING:
-      block.depth = Number(token.tag.slice(1));
-      block.text = plainText(token.content, ctx);
-      break;
-    case 'heading_open':
-      block.depth = Number(token.tag.slice(1));
-      block.text = plainText((container?.inline ?? NO_TOKENS).map((t) => t.content).join(''), ctx);
-      break;
     case 'fence': {
       block.fenced = true;
       const info = md.utils.unescapeAll(token.info).trim();
