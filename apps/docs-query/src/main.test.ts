@@ -216,6 +216,11 @@ describe('docs-query', () => {
     // Issue 15 probe: a FIFO as --config was "not a regular file (a FIFO, device or socket); give
     // a YAML file", where every other CLI says what fs-atomic's fileProblem says.
     expect(await run(fx.docs, '-q', 'x', '--config', fifo)).toMatchObject({ code: 2, stderr: expect.stringContaining(`${fifo}: a FIFO (named pipe), not a regular file; point it at a regular file\n`) });
+    // Issue 15 probe: a missing, dangling or folder --config in every other CLI's words (it was
+    // "--config <it>: no such file" for the first two, and no "cannot read config" for a folder).
+    expect(await run(fx.docs, '-q', 'x', '--config', join(fx.workspace, 'nope.yaml'))).toMatchObject({ code: 2, stderr: `docs-query: cannot read config: ${join(fx.workspace, 'nope.yaml')}: no such file or folder (ENOENT); check the path\n` });
+    expect(await run(fx.docs, '-q', 'x', '--config', dangling)).toMatchObject({ code: 2, stderr: `docs-query: cannot read config: ${dangling}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+    expect(await run(fx.docs, '-q', 'x', '--config', fx.docs)).toMatchObject({ code: 2, stderr: `docs-query: cannot read config: ${fx.docs}: a directory, not a regular file; point it at a regular file\n` });
     // Issue 15 probe: a name too long got the same message as the other CLIs (it was one of its own).
     const long = join(fx.workspace, 'x'.repeat(300));
     expect(await run(long, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${long}: name too long (ENAMETOOLONG); use a shorter path\n` });

@@ -3,7 +3,7 @@
  *
  *   docs-query [docs-dir | --base-url URL] [--list | -q TEXT] [options]
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '@chunkyard/config';
@@ -24,7 +24,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { escapeControl, folderProblem, guardEnvironment, numberOption, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
+import { describeFsError, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, parseCliArgs, processIo, readRegularFile } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -196,9 +196,17 @@ async function run(argv: string[], io: Io): Promise<number> {
     io.stderr(`docs-query: ${escapeControl(cli.target)}: ${problem.reason}${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
     return 2;
   }
-  if (values.config !== undefined && !existsSync(values.config)) {
-    io.stderr(`docs-query: --config ${values.config}: no such file\n`);
-    return 2;
+  if (values.config !== undefined) {
+    // Every other CLI's words for a config it cannot read ("cannot read config: c.yaml: no such
+    // file or folder (ENOENT); check the path", a dangling link named as one); this said
+    // "--config c.yaml: no such file", path raw, and a folder had no "cannot read config".
+    try {
+      readRegularFile(values.config);
+    } catch (err) {
+      if (!(err instanceof NotRegularFileError) && !isFsError(err)) throw err;
+      io.stderr(`docs-query: cannot read config: ${describeFsError(err, values.config)}\n`);
+      return 2;
+    }
   }
   try {
     const source = isUrl ? openSource(cli.target) : openSource(resolve(cli.target));
