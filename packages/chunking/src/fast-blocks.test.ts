@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setInterruptSkipForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -315,5 +315,24 @@ describe('top-level paragraphs made into blocks without tokens', () => {
       ['paragraph', 10, 10],
     ]);
     expectSameBlocksWithout(setDirectParagraphsForTests, source);
+  });
+});
+
+describe('paragraph end shared by the setext heading rule', () => {
+  // Paragraphs with and without setext underlines (which the shared end must not skip), lazy
+  // lines, indented lines, lines that end a paragraph, inside quotes and lists; tiny lines.
+  const start = fc.constantFrom('', '', '', ' ', '    ', '\t', '> ', '- ', '  ', '1. ', '>> ');
+  const body = fc.constantFrom('x0', 'para', '===', '---', '  ===', '- -', '# h', '```', '<div>', '| a |', '|-|', '', ' ', '[d]: /u', '> q', '* * *');
+  const line = fc.tuple(start, body).map(([a, b]) => a + b);
+  const doc = fc.tuple(fc.array(line, { maxLength: 24 }), fc.constantFrom('\n', '\r\n')).map(([lines, nl]) => lines.join(nl));
+
+  it('gives the blocks the paragraph rule gives walking its lines itself', () => {
+    fc.assert(
+      fc.property(doc, (source) => expectSameBlocksWithout(setParagraphEndSharedForTests, source)),
+      { numRuns: 4000 },
+    );
+    const tiny = `# Lines\n\n${Array.from({ length: 50_000 }, (_, i) => `x${i % 10}`).join('\n')}\n`;
+    expectSameBlocksWithout(setParagraphEndSharedForTests, tiny);
+    expectSameBlocksWithout(setParagraphEndSharedForTests, `${tiny}===\n`);
   });
 });

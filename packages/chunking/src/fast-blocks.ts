@@ -70,11 +70,15 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
   const oldParentType = state.parentType;
   let nextLine = startLine + 1;
   state.parentType = 'paragraph';
-  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
-    if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
-    if (state.sCount[nextLine]! < 0) continue;
-    if (interrupts(state, nextLine, endLine, terminatorRules)) break;
+  if (paragraphEnd.state === state && paragraphEnd.startLine === startLine && paragraphEnd.endLine === endLine) nextLine = paragraphEnd.nextLine;
+  else {
+    for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
+      if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
+      if (state.sCount[nextLine]! < 0) continue;
+      if (interrupts(state, nextLine, endLine, terminatorRules)) break;
+    }
   }
+  paragraphEnd.state = null;
   state.line = nextLine;
   // A top-level paragraph is a block at once (see DirectBlocks), unless toBlock would make it a footnote definition or nothing.
   if (direct !== null && directParagraphs && state.level === 0 && directParagraph(direct, startLine, nextLine - 1)) pushMark(state, direct);
@@ -83,6 +87,22 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
   return true;
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
+
+/**
+ * Where lheadingSkipping, finding no underline, saw the paragraph at `startLine` end. Both rules
+ * walk a paragraph's lines, each through the terminators, and end it on the same line when there
+ * is no underline (lheading's loop is the paragraph rule's plus the underline check); markdown-it
+ * runs the paragraph rule right after lheading fails, on the same line, and it takes the end from
+ * here instead of walking the lines again (a paragraph of a million tiny lines, issue 15).
+ */
+const paragraphEnd: { state: StateBlock | null; startLine: number; endLine: number; nextLine: number } = { state: null, startLine: 0, endLine: 0, nextLine: 0 };
+/** Off only in the test that compares the blocks with and without it. */
+let paragraphEndShared = true;
+
+/** For tests: makes the paragraph rule walk its lines itself (`on` false), or not. */
+export function setParagraphEndSharedForTests(on: boolean): void {
+  paragraphEndShared = on;
+}
 
 /**
  * markdown-it 15.0.3's setext heading rule (lheading), its line logic unchanged, with the
@@ -119,6 +139,12 @@ function lheadingSkipping(state: StateBlock, startLine: number, endLine: number)
   }
   if (!level) {
     state.parentType = oldParentType;
+    if (paragraphEndShared) {
+      paragraphEnd.state = state;
+      paragraphEnd.startLine = startLine;
+      paragraphEnd.endLine = endLine;
+      paragraphEnd.nextLine = nextLine;
+    }
     return false;
   }
   const text = state.getLines(startLine, nextLine, state.blkIndent, false);
@@ -937,6 +963,8 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   } finally {
     pendingLines = null;
     direct = null;
+    // Set only between two rules; a parse that threw there must not keep its state alive.
+    paragraphEnd.state = null;
   }
   // One token keeps the (single) hidden class of block tokens alive; see shape-anchor.ts.
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
