@@ -182,6 +182,16 @@ describe('hand-written keywords.md', () => {
     expect(sorted(readdirSync(topic))).toEqual(['_keywords', 'golden-reference.md', 'keywords.md']);
   });
 
+  it('an empty keywords.md holds no keywords: the topic is written (issue 15 probe: it failed with "no keyword table")', async () => {
+    for (const empty of ['', '\n  \n']) {
+      const topic = makeTopic('topic', { 'keywords.md': empty });
+      const r = await run([topic]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(namesOf(topic).length).toBeGreaterThan(0);
+      rmSync(topic, { recursive: true });
+    }
+  });
+
   it('a keywords.md without a table is an error too', async () => {
     const topic = makeTopic('topic', { 'keywords.md': 'source generation, trimming\n' });
     const r = await run([topic]);
