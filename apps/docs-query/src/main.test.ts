@@ -231,6 +231,14 @@ describe('docs-query', () => {
     expect(r).toMatchObject({ code: 1, stderr: `docs-query: ${join(fx.docs, 'libraries/index.json')}: _links.self says /libraries/index.json, but it was loaded from /index.json\n` });
   });
 
+  it('a huge query is echoed cut, with its length, not whole (issue 15 probe)', async () => {
+    const long = 'zzq '.repeat(5000);
+    const r = await run(fx.docs, '-q', long, '--no-embeddings');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`query: ${JSON.stringify(long.slice(0, 200) + '…')} (20000 characters) (SimHash ${/SimHash ([0-9a-f]+)/.exec(r.stdout)![1]})`);
+    expect(r.stdout.length).toBeLessThan(1000);
+  });
+
   it('a negative number for a numeric option gets the range message, not parseArgs\'s "ambiguous" (issue 15)', async () => {
     // parseArgs read `-n -1` as -n followed by an option and answered "Option '-n' argument is ambiguous ... use '--n=-XYZ'".
     for (const [argv, message] of [

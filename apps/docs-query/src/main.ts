@@ -24,7 +24,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { describeFsError, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, parseCliArgs, processIo, readRegularFile } from '@chunkyard/fs-atomic';
+import { describeFsError, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, parseCliArgs, processIo, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -299,7 +299,7 @@ function scoreNote(c: RetrievedChunk): string {
 }
 
 export function formatSearch(r: SearchResult, embeddingsDisabled: boolean): string {
-  let head = `query: ${JSON.stringify(r.query)} (SimHash ${r.queryHash})\n`;
+  let head = `query: ${quoteArgument(r.query, 200)} (SimHash ${r.queryHash})\n`;
   if (r.method === 'prompt') head += `prompt match: ${r.chunks.length} chunk(s) with a stored question within ${r.maxDistance} bits\n\n`;
   else if (r.method === 'embedding') head += `no stored question within ${r.maxDistance} bits; embedding search with ${r.model}\n\n`;
   else head += `no stored question within ${r.maxDistance} bits${embeddingsDisabled ? ' (embedding fallback off: --no-embeddings)' : ''}; nothing found\n`;

@@ -476,6 +476,10 @@ describe('search output', () => {
       expect(s).not.toBe('0.0000');
       expect(Number(s)).toBeGreaterThan(0);
     }
+    // A pasted huge query came back whole in "no results for …" (80 KB on the terminal).
+    const long = 'zzq'.repeat(20_000);
+    const none = await run(['search', long, '--mode', 'fts']);
+    expect(none).toEqual({ code: 0, stdout: `no results for "${long.slice(0, 200)}…" (60000 characters)\n`, stderr: '' });
     expect(formatScore(6)).toBe('6.0000');
     expect(formatScore(0)).toBe('0.0000');
     expect(formatScore(0.0000012345)).toBe('0.00000123');

@@ -12,7 +12,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { parseArgs } from 'node:util';
 import type { ContentHint } from '@chunkyard/chunking';
-import { escapeControl, numberOption, parseCliArgs } from '@chunkyard/fs-atomic';
+import { escapeControl, numberOption, parseCliArgs, quoteArgument } from '@chunkyard/fs-atomic';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
@@ -421,7 +421,7 @@ async function search(ctx: Context): Promise<number> {
       },
     });
     if (values.json) io.stdout(`${JSON.stringify({ query, mode, ...(mode === 'hybrid' ? { routes } : {}), ...(mode === 'fts' || routes ? {} : { index: store.resolveIndexKind() }), hits }, null, 2)}\n`);
-    else if (hits.length === 0) io.stdout(`no results for ${JSON.stringify(query)}\n`);
+    else if (hits.length === 0) io.stdout(`no results for ${quoteArgument(query, 200)}\n`);
     else hits.forEach((h, i) => io.stdout(formatHit(h, i)));
   } finally {
     store.close();
