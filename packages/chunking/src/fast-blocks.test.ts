@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setHeadingFirstForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -334,5 +334,24 @@ describe('paragraph end shared by the setext heading rule', () => {
     const tiny = `# Lines\n\n${Array.from({ length: 50_000 }, (_, i) => `x${i % 10}`).join('\n')}\n`;
     expectSameBlocksWithout(setParagraphEndSharedForTests, tiny);
     expectSameBlocksWithout(setParagraphEndSharedForTests, `${tiny}===\n`);
+  });
+});
+
+describe('ATX heading rule tried first on lines starting with #', () => {
+  // Heading-like lines (closed, empty, seven #s, no space, indented to code) before lines that
+  // make them a table header (delimiter rows) or not, inside quotes and lists, after paragraphs.
+  const start = fc.constantFrom('', '', ' ', '   ', '    ', '\t', '> ', '- ', '  ', '1. ');
+  const body = fc.constantFrom('# h', '## h ##', '#', '#######', '#x', '# a | b', '| a |', '|-|', '-|-', ':-', '---', '- x', 'para', '', '```', '<div>', '[d]: /u', '# `c`');
+  const line = fc.tuple(start, body).map(([a, b]) => a + b);
+  const doc = fc.tuple(fc.array(line, { maxLength: 20 }), fc.constantFrom('\n', '\r\n')).map(([lines, nl]) => lines.join(nl));
+
+  it("gives the blocks markdown-it's order of rules gives", () => {
+    fc.assert(
+      fc.property(doc, (source) => expectSameBlocksWithout(setHeadingFirstForTests, source)),
+      { numRuns: 4000 },
+    );
+    for (const source of ['# a | b\n--|--\nc | d\n', '# a | b\n:-\n', '    # code\n# h\n', Array.from({ length: 20_000 }, (_, i) => `# h${i % 100}`).join('\n')]) {
+      expectSameBlocksWithout(setHeadingFirstForTests, source);
+    }
   });
 });
