@@ -316,7 +316,7 @@ describe('exit 2: usage errors, nothing written', () => {
 describe('exit 1: a document that cannot be read', () => {
   const BAD: [what: string, content: Buffer, problem: string][] = [
     ['a binary file (NUL bytes)', Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x0a]), 'binary file'],
-    ['invalid UTF-8', Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x41]), 'not UTF-8'],
+    ['invalid UTF-8', Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x41]), 'not valid UTF-8 (first bad byte at offset 2)'],
   ];
 
   it.each(BAD)('golden-reference.md is %s: exit 1 naming the file, previous words.md kept byte for byte', async (_what, content, problem) => {
@@ -326,7 +326,7 @@ describe('exit 1: a document that cannot be read', () => {
     writeFileSync(join(topic, 'golden-reference.md'), content);
     const r = await run([topic]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`keyword-extractor: ${join(topic, 'golden-reference.md')}: ${problem}${problem === 'binary file' ? ' (contains NUL bytes), not markdown text' : ' text'}\n`);
+    expect(r.stderr).toBe(`keyword-extractor: ${join(topic, 'golden-reference.md')}: ${problem}${problem === 'binary file' ? ' (contains NUL bytes), not markdown text' : ''}\n`);
     expect(r.stdout).toBe('');
     expect(snapshot(join(topic, '_keywords'))).toEqual(before);
     // No temp folders left beside _keywords.
@@ -338,7 +338,7 @@ describe('exit 1: a document that cannot be read', () => {
     const good = makeTopic('good');
     const r = await run([bad, good]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`keyword-extractor: ${join(bad, 'qa-pairs.md')}: not UTF-8 text\n`);
+    expect(r.stderr).toBe(`keyword-extractor: ${join(bad, 'qa-pairs.md')}: not valid UTF-8 (first bad byte at offset 0)\n`);
     expect(existsSync(join(bad, '_keywords'))).toBe(false);
     expect(namesOf(good)).toHaveLength(40);
   });

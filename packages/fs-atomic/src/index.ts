@@ -590,4 +590,5 @@ export function escapeControl(text: string): string {
   return text.replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+export { firstInvalidUtf8, invalidUtf8Message } from './utf8.js';
 export { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';
