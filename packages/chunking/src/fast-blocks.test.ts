@@ -247,6 +247,13 @@ describe('top-level ATX headings made into blocks without tokens', () => {
     expectSameBlocksWithout(setDirectHeadingsForTests, source);
   });
 
+  it('gives each heading its own text where texts repeat or share a slot of the texts seen lately', () => {
+    const texts = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `h${i % 100}` : i % 3 === 1 ? `t${i}` : 'x'.repeat(i % 90)));
+    const source = texts.map((t) => `## ${t}\n`).join('');
+    expect(fastBlocks(source).blocks.map((b) => b.text)).toEqual(texts);
+    expectSameBlocksWithout(setDirectHeadingsForTests, source);
+  });
+
   it('gives them on many tiny blocks, in runs that share a mark, between containers (issue 15)', () => {
     const source = Array.from({ length: 30_000 }, (_, i) => (i % 997 === 0 ? `- item ${i}\n> q\n\n` : i % 7 === 0 ? `para ${i}\n\n` : `# h${i % 100}\n`)).join('');
     const blocks = fastBlocks(source).blocks;
