@@ -58,7 +58,9 @@ export class Headings {
    * zeroed copy of every column: 2% of a pass, issue 15).
    */
   reserve(n: number): void {
-    if (n > this.depths.length) this.grow(Math.max(n, this.depths.length * 2));
+    // Only for many blocks: a small document's columns stay small typed arrays on the heap
+    // (one of more than 64 bytes has an ArrayBuffer of its own, costly per document).
+    if (n > RESERVE_FROM && n > this.depths.length) this.grow(Math.max(n, this.depths.length * 2));
   }
 
   private grow(size = this.depths.length * 2): void {
@@ -131,6 +133,9 @@ export class Headings {
     return path;
   }
 }
+
+/** Headings.reserve acts on more blocks than this. */
+const RESERVE_FROM = 4096;
 
 // Never mutated: every consumer of a path only reads it.
 const EMPTY_PATH: HeadingRef[] = [];
