@@ -13,6 +13,7 @@
  * as uncovered lines) and GFM footnote definitions.
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
+import { directList } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
@@ -216,6 +217,25 @@ export function setCodeWithoutTextForTests(on: boolean): void {
   md.block.ruler.at('code', on ? codeWithoutText : (stockRules.get('code') as BlockRule));
 }
 setCodeWithoutTextForTests(true);
+
+/** Off only in the test that compares the list blocks with those made from tokens. */
+let directLists = true;
+
+/** For tests: makes every list tokens again (`on` false), or not. */
+export function setDirectListsForTests(on: boolean): void {
+  directLists = on;
+}
+
+const stockList = stockRules.get('list') as BlockRule;
+/** markdown-it's list rule, but a top-level list of one-paragraph items is a block at once (see fast-lists.ts and DirectBlocks). */
+function listDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (!silent && direct !== null && directLists && state.level === 0 && directList(state, startLine, endLine, direct, interrupts)) {
+    state.tokens.push(direct.mark);
+    return true;
+  }
+  return stockList(state, startLine, endLine, silent);
+}
+md.block.ruler.at('list', listDirect, { alt: ['paragraph', 'reference', 'blockquote'] });
 
 /** markdown-it 15.0.3's limit on cells a table's body rows may lack before the table ends there. */
 const MAX_AUTOCOMPLETED_CELLS = 65536;
