@@ -229,13 +229,54 @@ export function setDirectListsForTests(on: boolean): void {
 const stockList = stockRules.get('list') as BlockRule;
 /** markdown-it's list rule, but a top-level list of one-paragraph items is a block at once (see fast-lists.ts and DirectBlocks). */
 function listDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
-  if (!silent && direct !== null && directLists && state.level === 0 && directList(state, startLine, endLine, direct, interrupts)) {
+  if (!silent && direct !== null && directLists && state.level === 0 && directList(state, startLine, endLine, direct, interrupts, tokenItem)) {
     state.tokens.push(direct.mark);
     return true;
   }
   return stockList(state, startLine, endLine, silent);
 }
 md.block.ruler.at('list', listDirect, { alt: ['paragraph', 'reference', 'blockquote'] });
+
+/**
+ * An item of a direct list that is not one paragraph (fast-lists.ts' TokenItem): markdown-it's
+ * list rule's tokens of it, at the levels that rule gives them. Its block is made from them
+ * after the parse (resolveTokenItems), as toBlock makes every block: the text of a heading in
+ * it may use a reference defined further down.
+ */
+function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: boolean, items: Block[], ordered: boolean): void {
+  const outer = state.tokens;
+  const tokens: Token[] = [];
+  state.tokens = tokens;
+  state.level = 1;
+  const map: [number, number] = [line, 0];
+  state.push('list_item_open', 'li', 1).map = map;
+  if (emptyItem) state.line = Math.min(state.line + 2, endLine);
+  else state.md.block.tokenize(state, line, endLine);
+  state.push('list_item_close', 'li', -1);
+  state.tokens = outer;
+  state.level = 0;
+  map[1] = state.line;
+  direct!.tokenItems.push({ node: buildTree(tokens)[0]!, items, at: items.length, ordered });
+  items.push(PENDING_ITEM);
+}
+/** Where a token item's block will stand (resolveTokenItems replaces it). */
+const PENDING_ITEM: Block = Object.freeze({ type: 'listItem', start: 0, end: 0, startLine: 0, endLine: 0 });
+
+/** The blocks of the direct lists' token items, made now that every reference is known; an item with no block (none has) leaves its list. */
+function resolveTokenItems(made: DirectBlocks, ctx: Ctx): void {
+  let lost: Block[] | null = null;
+  for (const { node, items, at, ordered } of made.tokenItems) {
+    const block = toBlock(node, ctx, 'exact');
+    if (block !== null) block.ordered = ordered;
+    else lost = items;
+    items[at] = block ?? PENDING_ITEM;
+  }
+  if (lost !== null) {
+    for (const { items } of made.tokenItems) {
+      for (let k = items.indexOf(PENDING_ITEM); k >= 0; k = items.indexOf(PENDING_ITEM)) items.splice(k, 1);
+    }
+  }
+}
 
 /** markdown-it 15.0.3's limit on cells a table's body rows may lack before the table ends there. */
 const MAX_AUTOCOMPLETED_CELLS = 65536;
@@ -675,6 +716,8 @@ interface DirectBlocks {
   lines: LineTable;
   blocks: Block[];
   mark: Token;
+  /** The items of direct lists left to markdown-it's tokens (see tokenItem). */
+  tokenItems: { node: TreeNode; items: Block[]; at: number; ordered: boolean }[];
 }
 /** Set by fastBlocks for the length of its parse (null: every heading makes a token). */
 let direct: DirectBlocks | null = null;
@@ -914,7 +957,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const tokens: Token[] = [];
-  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark() } : null;
+  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark(), tokenItems: [] } : null;
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
   // keep every character's place): the block state reuses the table instead of finding them again.
   pendingLines = !hasCr && lines.ends[lines.ends.length - 1] === text.length ? { src: text, lines } : null;
@@ -931,6 +974,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
   const ctx: Ctx = { source, lines, env };
+  if (made !== null && made.tokenItems.length) resolveTokenItems(made, ctx);
   const blocks: Block[] = [];
   let nextMade = 0;
   for (const node of tree) {

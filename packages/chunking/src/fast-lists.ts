@@ -3,16 +3,17 @@
  * list of one-line items was a hundred times slower per MB than prose: per item, markdown-it's
  * list rule made `list_item_open`, paragraph and `list_item_close` tokens with two line maps,
  * fast-blocks a tree node for it, then toBlock the item and paragraph blocks; most of a pass was
- * garbage collection. Here a list whose every item is one paragraph becomes its list, item and
- * paragraph blocks at once, as toBlock would make them from markdown-it's tokens.
+ * garbage collection. Here a top-level list becomes its list block at once, and each item that
+ * is one paragraph its item and paragraph blocks, as toBlock would make them from markdown-it's
+ * tokens; any other item (an empty one, content indented as code, an item holding other blocks
+ * or a nested list, a first line starting HTML) is tokenized by markdown-it as its list rule
+ * would, and its block made from those tokens after the parse (fast-blocks' tokenItem).
  *
  * The control flow is markdown-it 15.0.3's (its list rule, the block tokenizer it runs per
- * item, its setext heading and paragraph rules), followed only as far as those lists need: at
- * every point where markdown-it asks a block rule, the same rule is asked here (in silent mode,
- * where its answer is the one it gives when not silent), with the state it would see. Anything
- * else (an empty item, content indented as code, an item holding another block, a nested list,
- * a first line that starts HTML, a block rule unknown to this code) returns false before any
- * block is made, and markdown-it's own rule parses the list.
+ * item, its setext heading and paragraph rules), followed only as far as one-paragraph items
+ * need: at every point where markdown-it asks a block rule, the same rule is asked here (in
+ * silent mode, where its answer is the one it gives when not silent), with the state it would
+ * see. A ruler with other rules than markdown-it's (KNOWN_RULES) leaves lists to markdown-it.
  */
 import type { StateBlock } from 'markdown-it';
 import { skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
@@ -29,6 +30,14 @@ export interface ListTarget {
 
 /** fast-blocks' `interrupts`: whether a paragraph terminator accepts the line (markdown-it's loop, with its shortcut). */
 export type Interrupts = (state: StateBlock, line: number, endLine: number, rules: Rule[]) => boolean;
+
+/**
+ * fast-blocks' item left to markdown-it (the item's state set as the list rule sets it): makes
+ * the tokens the list rule makes of it (or, for an empty item followed by an empty line, none),
+ * leaves `state.line` after the item and appends to `items` what stands for its block until
+ * toBlock makes it of those tokens, after the parse (its `ordered` then set).
+ */
+export type TokenItem = (state: StateBlock, line: number, endLine: number, emptyItem: boolean, items: Block[], ordered: boolean) => void;
 
 /** markdown-it 15.0.3's block rules by name, in its order: the only ruler this code knows. */
 const KNOWN_RULES = 'table,code,fence,blockquote,hr,list,reference,html_block,heading,lheading,paragraph';
@@ -144,6 +153,31 @@ function firstParagraphEnd(state: StateBlock, line: number, endLine: number, int
   return next;
 }
 
+/**
+ * Where the paragraph that the tokenizer makes of an item's first line `line` ends (the line
+ * after its last), with the item's state in place; or -1 where a rule before the paragraph
+ * rule takes the line (or may: a first character `<`, which html_block's silent answer does
+ * not tell).
+ */
+function oneParagraph(state: StateBlock, line: number, endLine: number, rules: Rule[], interrupts: Interrupts): number {
+  const src = state.src;
+  const c = src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
+  if (c === 0x3c) return -1;
+  if (c < 128 && MAY_START[c] === 1) {
+    for (let i = 1; i < rules.length; i++) if (rules[i]!(state, line, endLine, true)) return -1;
+  }
+  if (line + 1 < endLine) {
+    // The table rule reads the next line first (a delimiter row starts with | - or :).
+    const next = state.bMarks[line + 1]! + state.tShift[line + 1]!;
+    const n = src.charCodeAt(next);
+    if (next < state.eMarks[line + 1]! && (n === 0x7c || n === 0x2d || n === 0x3a) && rules[0]!(state, line, endLine, true)) return -1;
+  }
+  state.parentType = 'paragraph';
+  const end = firstParagraphEnd(state, line, endLine, interrupts);
+  state.parentType = 'list';
+  return end;
+}
+
 /** toBlock's lastLineOf: the line holding the character before `end`, searched back from `hint`. */
 function lastLineOf(lines: LineTable, end: number, hint: number): number {
   let line = hint;
@@ -158,11 +192,10 @@ function lastLineOf(lines: LineTable, end: number, hint: number): number {
  * would, and returns true. Returns false, the state as it was and nothing appended, for any
  * other list.
  */
-export function directList(state: StateBlock, startLine: number, endLine: number, into: ListTarget, interrupts: Interrupts): boolean {
+export function directList(state: StateBlock, startLine: number, endLine: number, into: ListTarget, interrupts: Interrupts, tokenItem: TokenItem): boolean {
   if (state.blkIndent !== 0 || state.listIndent !== -1 || endLine !== state.lineMax) return false;
   const rules = firstLineRulesOf(state);
   if (rules === null) return false;
-  const tableRule = rules[0]!;
   if (state.sCount[startLine]! >= 4) return false;
   let isOrdered: boolean;
   let posAfterMarker = orderedMarkerEnd(state, startLine);
@@ -176,7 +209,6 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   const items: Block[] = [];
   const oldParentType = state.parentType;
   let nextLine = startLine;
-  let ok = true;
   state.parentType = 'list';
   while (nextLine < endLine) {
     const line = nextLine;
@@ -192,12 +224,11 @@ export function directList(state: StateBlock, startLine: number, endLine: number
       else break;
       pos++;
     }
-    // An empty first line, or content indented as code past the marker: left to markdown-it.
-    if (pos >= max || offset - initial > 4) {
-      ok = false;
-      break;
-    }
-    const indent = offset;
+    // markdown-it's item indentation: an empty first line, or content indented as code past the marker, counts one column.
+    const emptyFirst = pos >= max;
+    let indentAfterMarker = emptyFirst ? 1 : offset - initial;
+    if (indentAfterMarker > 4) indentAfterMarker = 1;
+    const indent = initial + indentAfterMarker;
     // The item's state, as the list rule sets it before tokenizing the item.
     const oldTShift = state.tShift[line]!;
     const oldSCount = state.sCount[line]!;
@@ -205,47 +236,40 @@ export function directList(state: StateBlock, startLine: number, endLine: number
     state.blkIndent = indent;
     state.tShift[line] = pos - state.bMarks[line]!;
     state.sCount[line] = offset;
-    let paragraphEnd = -1;
-    const c = src.charCodeAt(pos);
-    // The block the tokenizer makes of the first line: a paragraph when no rule before it takes the line.
-    let taken = c === 0x3c;
-    if (!taken && c < 128 && MAY_START[c] === 1) {
-      for (let i = 1; i < rules.length && !taken; i++) taken = rules[i]!(state, line, endLine, true);
+    let direct = false;
+    let after = -1;
+    if (!emptyFirst && offset === indent) {
+      const paragraphEnd = oneParagraph(state, line, endLine, rules, interrupts);
+      if (paragraphEnd >= 0) {
+        // The tokenizer goes on after the paragraph: past one empty line, then past empty lines
+        // to the next line, where it stops if that is left of the item's content.
+        after = paragraphEnd;
+        if (after < endLine && state.isEmpty(after)) after++;
+        while (after < endLine && state.isEmpty(after)) after++;
+        if (!(after < endLine && state.sCount[after]! >= indent)) {
+          items.push(itemBlock(source, lines, line, paragraphEnd - 1, isOrdered));
+          direct = true;
+        }
+      }
     }
-    if (!taken && line + 1 < endLine) {
-      // The table rule reads the next line first (a delimiter row starts with | - or :).
-      const next = state.bMarks[line + 1]! + state.tShift[line + 1]!;
-      const n = src.charCodeAt(next);
-      if (next < state.eMarks[line + 1]! && (n === 0x7c || n === 0x2d || n === 0x3a)) taken = tableRule(state, line, endLine, true);
-    }
-    if (!taken) {
-      state.parentType = 'paragraph';
-      paragraphEnd = firstParagraphEnd(state, line, endLine, interrupts);
-      state.parentType = 'list';
+    if (!direct) {
+      // Any other item: markdown-it's tokens of it, made into its block after the parse.
+      const oldTight = state.tight;
+      state.tight = true;
+      state.line = line;
+      tokenItem(state, line, endLine, emptyFirst && state.isEmpty(line + 1), items, isOrdered);
+      after = state.line;
+      state.tight = oldTight;
     }
     state.tShift[line] = oldTShift;
     state.sCount[line] = oldSCount;
     state.blkIndent = 0;
     state.listIndent = -1;
-    if (paragraphEnd < 0) {
-      ok = false;
-      break;
-    }
-    // The tokenizer goes on after the paragraph: past one empty line, then past empty lines
-    // to the next line, where it stops if that is left of the item's content (else the item
-    // holds more blocks: left to markdown-it).
-    let after = paragraphEnd;
-    if (after < endLine && state.isEmpty(after)) after++;
-    while (after < endLine && state.isEmpty(after)) after++;
-    if (after < endLine && state.sCount[after]! >= indent) {
-      ok = false;
-      break;
-    }
-    items.push(itemBlock(source, lines, line, paragraphEnd - 1));
+    state.parentType = 'list';
     // The list rule's checks before the next item.
     nextLine = after;
     if (nextLine >= endLine) break;
-    if (state.sCount[nextLine]! >= 4) break;
+    if (state.sCount[nextLine]! < 0 || state.sCount[nextLine]! >= 4) break;
     let terminate = false;
     for (let i = 0; i < listTerminators.length && !terminate; i++) terminate = listTerminators[i]!(state, nextLine, endLine, true);
     if (terminate) break;
@@ -254,14 +278,12 @@ export function directList(state: StateBlock, startLine: number, endLine: number
     if (src.charCodeAt(posAfterMarker - 1) !== markerCharCode) break;
   }
   state.parentType = oldParentType;
-  if (!ok) return false;
   // toBlock's list: its map's lines less trailing whitespace, then `ordered`, then the items.
   const lastLine = nextLine - 1;
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);
   const list: Block = { type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) };
   list.ordered = isOrdered;
-  for (const item of items) item.ordered = isOrdered;
   list.children = items;
   into.blocks.push(list);
   made++;
@@ -273,9 +295,9 @@ export function directList(state: StateBlock, startLine: number, endLine: number
  * toBlock's list item holding one paragraph (source lines `line` to `last`): the paragraph
  * from its first line's start (toBlock's 'lines' mode inside items), the item from its first
  * visible character, each to its last one. Fields in toBlock's order, so that both make
- * blocks of one hidden class (`ordered` is set by the caller, after `children`, as toBlock does).
+ * blocks of one hidden class (`ordered` after `children`, as toBlock's list sets it on its items).
  */
-function itemBlock(source: string, lines: LineTable, line: number, last: number): Block {
+function itemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean): Block {
   const lineStart = lines.starts[line]!;
   const end = trimEndOffset(source, skipWhitespace(source, lineStart, lines.ends[last]!), lines.ends[last]!);
   const paragraph: Block = { type: 'paragraph', start: lineStart, end, startLine: line, endLine: lastLineOf(lines, end, last) };
@@ -284,5 +306,6 @@ function itemBlock(source: string, lines: LineTable, line: number, last: number)
   const itemEnd = trimEndOffset(source, itemStart, lines.ends[itemLast]!);
   const item: Block = { type: 'listItem', start: itemStart, end: itemEnd, startLine: line, endLine: lastLineOf(lines, itemEnd, itemLast) };
   item.children = [paragraph];
+  item.ordered = ordered;
   return item;
 }
