@@ -227,7 +227,7 @@ export function setDirectListsForTests(on: boolean): void {
 }
 
 const stockList = stockRules.get('list') as BlockRule;
-/** markdown-it's list rule, but a top-level list of one-paragraph items is a block at once (see fast-lists.ts and DirectBlocks). */
+/** markdown-it's list rule, but a top-level list is a block at once, its one-paragraph items too (see fast-lists.ts and DirectBlocks). */
 function listDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (!silent && direct !== null && directLists && state.level === 0 && directList(state, startLine, endLine, direct, interrupts, tokenItem)) {
     state.tokens.push(direct.mark);
@@ -262,20 +262,21 @@ function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: 
 /** Where a token item's block will stand (resolveTokenItems replaces it). */
 const PENDING_ITEM: Block = Object.freeze({ type: 'listItem', start: 0, end: 0, startLine: 0, endLine: 0 });
 
-/** The blocks of the direct lists' token items, made now that every reference is known; an item with no block (none has) leaves its list. */
+/**
+ * The blocks of the direct lists' token items, made now that every reference is known (toBlock
+ * sets an item's `ordered` after its children, as here). An item with no block leaves its list,
+ * as in toBlock's list (none has: its marker is visible).
+ */
 function resolveTokenItems(made: DirectBlocks, ctx: Ctx): void {
-  let lost: Block[] | null = null;
+  let lost = false;
   for (const { node, items, at, ordered } of made.tokenItems) {
     const block = toBlock(node, ctx, 'exact');
-    if (block !== null) block.ordered = ordered;
-    else lost = items;
-    items[at] = block ?? PENDING_ITEM;
+    if (block !== null) {
+      block.ordered = ordered;
+      items[at] = block;
+    } else lost = true;
   }
-  if (lost !== null) {
-    for (const { items } of made.tokenItems) {
-      for (let k = items.indexOf(PENDING_ITEM); k >= 0; k = items.indexOf(PENDING_ITEM)) items.splice(k, 1);
-    }
-  }
+  if (lost) for (const { items } of made.tokenItems) for (let k = items.indexOf(PENDING_ITEM); k >= 0; k = items.indexOf(PENDING_ITEM)) items.splice(k, 1);
 }
 
 /** markdown-it 15.0.3's limit on cells a table's body rows may lack before the table ends there. */
