@@ -100,6 +100,10 @@ const SHAPES = {
     const a = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
     return `# Image\n\n![x](data:image/png;base64,${fill(bytes, () => a[Math.floor(r() * a.length)])})\n`;
   },
+  // One pre-token of a single repeated punctuation character (a rule, an ASCII-art line):
+  // cl100k has tokens for runs of many dashes, so BPE merges much longer runs here than in
+  // random letters (found by a probe: five times the letters shape per MB).
+  'unspaced-dashes': (bytes) => `# Rule\n\n${'-'.repeat(Math.max(0, bytes - 14))} end\n`,
   'code-line': (bytes) => `# Minified\n\n\`\`\`js\n${fill(bytes, (i) => `function f${i}(a,b){return a*${i}+b};var v${i}=f${i}(${i},2);`)}\n\`\`\`\n`,
   'deep-list': (bytes) => fill(bytes, (i) => `${'  '.repeat(i)}- item ${i}\n`),
   'deep-quote': (bytes) => fill(bytes, (i) => `${'>'.repeat(i + 1)} quoted line ${i}\n`),

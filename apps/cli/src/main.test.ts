@@ -100,6 +100,14 @@ describe('chunkyard', () => {
     expect(bin(['help', 'score']).stdout).toBe(bin(['score', '--help']).stdout);
   });
 
+  it('every tool\'s --help keeps its lines within 110 columns (index-tool\'s exit status ran to 141)', async () => {
+    for (const c of Object.values(COMMANDS)) {
+      const { HELP: help } = (await c.load()) as unknown as { HELP: string };
+      const long = help.split('\n').filter((l) => l.length > 110);
+      expect({ tool: c.tool, long }).toEqual({ tool: c.tool, long: [] });
+    }
+  });
+
   it('the built bin: `chunkyard export` writes the chunks `chunkyard chunk` made as JSON lines', () => {
     const dir = join(scratch, 'export-docs');
     mkdirSync(dir);

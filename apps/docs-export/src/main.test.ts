@@ -6,7 +6,7 @@
  * VectorStoreIndex and SimpleVectorStore), indexed and queried.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Document as LcDocument } from '@langchain/core/documents';
@@ -264,6 +264,21 @@ describe('docs-export', () => {
     const cached = await run(['docs', '--format', 'jsonl', '--with-embeddings', '--cached-only', '--cache-dir', 'other-cache']);
     expect(cached.code, cached.stderr).toBe(0);
     expect(cached.stderr).toContain(`${totalChunks()} cached, 0 embedded now`);
+  });
+
+  it('--out that is a symlink: what it points to is written and the link kept; a link to nothing is named, exit 1 (issue 15 probe)', async () => {
+    mkdirSync(join(ws, 'exports'), { recursive: true });
+    writeFileSync(join(ws, 'exports/week.jsonl'), 'old\n');
+    symlinkSync('exports/week.jsonl', join(ws, 'latest.jsonl'));
+    const ok = await run(['docs', '--format', 'jsonl', '--out', 'latest.jsonl']);
+    expect(ok.code, ok.stderr).toBe(0);
+    // Before: the rename put a regular file where the link was, and week.jsonl kept "old".
+    expect(lstatSync(join(ws, 'latest.jsonl')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(ws, 'exports/week.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(totalChunks());
+    symlinkSync(join(ws, 'nowhere.jsonl'), join(ws, 'dangling.jsonl'));
+    const dangling = await run(['docs', '--format', 'jsonl', '--out', 'dangling.jsonl']);
+    expect({ code: dangling.code, stderr: dangling.stderr }).toEqual({ code: 1, stderr: `docs-export: ${join(ws, 'dangling.jsonl')}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+    expect(lstatSync(join(ws, 'dangling.jsonl')).isSymbolicLink()).toBe(true);
   });
 
   it('--out removes the temp file a killed run left beside it, and leaves a live run\'s', async () => {

@@ -9,7 +9,7 @@ import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, r
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, escapeControl, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, escapeControl, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 
@@ -102,13 +102,20 @@ function loadConfig(file: string | null): ChunkyardConfig {
   return parseConfig(text, file);
 }
 
-/** Streams to a temp file beside `target`, renamed over it only by commit(): readers never see half a file. */
+/**
+ * Streams to a temp file beside `target`, renamed over it only by commit(): readers never see
+ * half a file. A symlink at --out is written through (fs-atomic's writeTarget): the rename
+ * replaced the link with a regular file and left what it points to as it was.
+ */
 class AtomicOut {
+  readonly target: string;
   private readonly temp: string;
   private readonly stream: WriteStream;
   private failed: Error | null = null;
 
-  constructor(readonly target: string) {
+  constructor(out: string) {
+    const target = writeTarget(out);
+    this.target = target;
     // The temps of killed runs (same naming as @chunkyard/fs-atomic: .<name>.tmp-<pid>-<hex>,
     // pid gone or an hour old); a SIGKILL skips abort(), and nothing else would remove them.
     removeStaleTemps(dirname(target));

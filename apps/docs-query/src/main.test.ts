@@ -2,7 +2,7 @@
 // (real chunking-tool output, index.json per the contract), plus the built bin run as a user
 // would. No mocks: real files, the real local embedder, the real embedding cache.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -216,11 +216,27 @@ describe('docs-query', () => {
     // Issue 15 probe: a FIFO as --config was "not a regular file (a FIFO, device or socket); give
     // a YAML file", where every other CLI says what fs-atomic's fileProblem says.
     expect(await run(fx.docs, '-q', 'x', '--config', fifo)).toMatchObject({ code: 2, stderr: expect.stringContaining(`${fifo}: a FIFO (named pipe), not a regular file; point it at a regular file\n`) });
+    // Issue 15 probe: a missing, dangling or folder --config in every other CLI's words (it was
+    // "--config <it>: no such file" for the first two, and no "cannot read config" for a folder).
+    expect(await run(fx.docs, '-q', 'x', '--config', join(fx.workspace, 'nope.yaml'))).toMatchObject({ code: 2, stderr: `docs-query: cannot read config: ${join(fx.workspace, 'nope.yaml')}: no such file or folder (ENOENT); check the path\n` });
+    expect(await run(fx.docs, '-q', 'x', '--config', dangling)).toMatchObject({ code: 2, stderr: `docs-query: cannot read config: ${dangling}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+    expect(await run(fx.docs, '-q', 'x', '--config', fx.docs)).toMatchObject({ code: 2, stderr: `docs-query: cannot read config: ${fx.docs}: a directory, not a regular file; point it at a regular file\n` });
     // Issue 15 probe: a name too long got the same message as the other CLIs (it was one of its own).
     const long = join(fx.workspace, 'x'.repeat(300));
     expect(await run(long, '--list')).toMatchObject({ code: 2, stderr: `docs-query: ${long}: name too long (ENAMETOOLONG); use a shorter path\n` });
+    // Issue 15 probe: a folder with no index.json (not built, or not the docs root) said only "<dir>/index.json: no such file".
+    const unbuilt = mkdtempSync(join(fx.workspace, 'unbuilt-'));
+    expect(await run(unbuilt, '--list')).toMatchObject({ code: 1, stderr: `docs-query: ${join(unbuilt, 'index.json')}: no such file; is ${unbuilt} the built docs root? Build it first: npx nx run-many -t index (or index-tool)\n` });
     const r = await run(join(fx.docs, 'libraries'));
     expect(r).toMatchObject({ code: 1, stderr: `docs-query: ${join(fx.docs, 'libraries/index.json')}: _links.self says /libraries/index.json, but it was loaded from /index.json\n` });
+  });
+
+  it('a huge query is echoed cut, with its length, not whole (issue 15 probe)', async () => {
+    const long = 'zzq '.repeat(5000);
+    const r = await run(fx.docs, '-q', long, '--no-embeddings');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`query: ${JSON.stringify(long.slice(0, 200) + '…')} (20000 characters) (SimHash ${/SimHash ([0-9a-f]+)/.exec(r.stdout)![1]})`);
+    expect(r.stdout.length).toBeLessThan(1000);
   });
 
   it('a negative number for a numeric option gets the range message, not parseArgs\'s "ambiguous" (issue 15)', async () => {

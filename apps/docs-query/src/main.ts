@@ -3,8 +3,8 @@
  *
  *   docs-query [docs-dir | --base-url URL] [--list | -q TEXT] [options]
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingError } from '@chunkyard/embeddings';
@@ -24,7 +24,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { escapeControl, folderProblem, guardEnvironment, numberOption, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
+import { describeFsError, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, parseCliArgs, processIo, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -196,9 +196,17 @@ async function run(argv: string[], io: Io): Promise<number> {
     io.stderr(`docs-query: ${escapeControl(cli.target)}: ${problem.reason}${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
     return 2;
   }
-  if (values.config !== undefined && !existsSync(values.config)) {
-    io.stderr(`docs-query: --config ${values.config}: no such file\n`);
-    return 2;
+  if (values.config !== undefined) {
+    // Every other CLI's words for a config it cannot read ("cannot read config: c.yaml: no such
+    // file or folder (ENOENT); check the path", a dangling link named as one); this said
+    // "--config c.yaml: no such file", path raw, and a folder had no "cannot read config".
+    try {
+      readRegularFile(values.config);
+    } catch (err) {
+      if (!(err instanceof NotRegularFileError) && !isFsError(err)) throw err;
+      io.stderr(`docs-query: cannot read config: ${describeFsError(err, values.config)}\n`);
+      return 2;
+    }
   }
   try {
     const source = isUrl ? openSource(cli.target) : openSource(resolve(cli.target));
@@ -256,7 +264,11 @@ async function run(argv: string[], io: Io): Promise<number> {
       return 2;
     }
     if (err instanceof ContractError || err instanceof SourceError || err instanceof EmbeddingError || err instanceof RangeError) {
-      io.stderr(`docs-query: ${err.message}\n`);
+      // A folder without the root index.json is most often not built yet, or not the docs root
+      // (a topic folder, the repository): "<dir>/index.json: no such file" alone said neither.
+      const unbuilt = err instanceof SourceError && err.problem === 'no such file' && !isUrl && err.where === join(resolve(cli.target), 'index.json');
+      const hint = unbuilt ? `; is ${escapeControl(cli.target)} the built docs root? Build it first: npx nx run-many -t index (or index-tool)` : '';
+      io.stderr(`docs-query: ${err.message}${hint}\n`);
       return 1;
     }
     throw err;
@@ -287,7 +299,7 @@ function scoreNote(c: RetrievedChunk): string {
 }
 
 export function formatSearch(r: SearchResult, embeddingsDisabled: boolean): string {
-  let head = `query: ${JSON.stringify(r.query)} (SimHash ${r.queryHash})\n`;
+  let head = `query: ${quoteArgument(r.query, 200)} (SimHash ${r.queryHash})\n`;
   if (r.method === 'prompt') head += `prompt match: ${r.chunks.length} chunk(s) with a stored question within ${r.maxDistance} bits\n\n`;
   else if (r.method === 'embedding') head += `no stored question within ${r.maxDistance} bits; embedding search with ${r.model}\n\n`;
   else head += `no stored question within ${r.maxDistance} bits${embeddingsDisabled ? ' (embedding fallback off: --no-embeddings)' : ''}; nothing found\n`;

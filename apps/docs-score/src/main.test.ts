@@ -240,6 +240,17 @@ describe('docs-score on corrupted builds', () => {
     expect(r.stdout).toContain('table rows without a header and delimiter row');
   });
 
+  it('a topic never built: the PIS is n/a, not 100 of nothing (issue 15 probe)', async () => {
+    const docs = mkdtempSync(join(root, 'unbuilt-'));
+    mkdirSync(join(docs, 'topic'));
+    writeFileSync(join(docs, 'topic/golden-reference.md'), '# Topic\n\nText.\n');
+    const r = await run([docs]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Pagination Integrity Score: n/a (no continuity graph: no built chunks to check)');
+    expect(r.stdout).not.toContain('Pagination Integrity Score: 100.0');
+    expect(r.stdout).toContain('not built: no _chunks/<doc>.json manifest');
+  });
+
   it('a dangling prevId: exit 13 (seed 000)', async () => {
     const docs = copy();
     const m = readManifest(docs, t);

@@ -208,7 +208,9 @@ function formatChecks(r: BuiltReport, topics: number): string {
     const status = t.checked === 0 ? 'n/a' : t.failed === 0 ? 'pass' : 'FAIL';
     lines.push(`${t.check.padEnd(12)} ${String(t.checked).padStart(7)} ${String(t.failed).padStart(7)}  ${status}`);
   }
-  lines.push('', `Pagination Integrity Score: ${r.pis.toFixed(1)} (${r.graphs} continuity graph(s))`);
+  // With no graph there is nothing to score: 100 (no misses among no hits) read as a pass
+  // on a docs folder whose topics were never built.
+  lines.push('', r.graphs === 0 ? 'Pagination Integrity Score: n/a (no continuity graph: no built chunks to check)' : `Pagination Integrity Score: ${r.pis.toFixed(1)} (${r.graphs} continuity graph(s))`);
   if (r.findings.length) {
     lines.push('', 'Failures:');
     const shown = r.findings.slice(0, 200);

@@ -13,7 +13,7 @@ import { main as chunkingTool } from '../../chunking-tool/src/main.js';
 import { main as indexTool } from '../../index-tool/src/main.js';
 import { main as keywordExtractor } from '../../keyword-extractor/src/main.js';
 import { main as topicSpec } from '../../topic-spec/src/main.js';
-import { HELP, main } from './main.js';
+import { formatScore, HELP, main } from './main.js';
 import { createBackend, DocsClient, openSource, search as retrievalSearch } from '@chunkyard/retrieval';
 import { SCHEMA_VERSION } from '@chunkyard/store';
 
@@ -460,6 +460,30 @@ describe('search, expand, stats', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/query embedding has 256 dimensions \(model local-lexical-v1-d256\), but .*store\.db holds 512-dimension vectors of model local-lexical-v1-d512/);
     expect((await run(['search', 'trimming', '--mode', 'fts'])).code).toBe(0);
+  });
+});
+
+describe('search output', () => {
+  it('an fts hit in a small store shows its score, not "score 0.0000" (issue 15 probe)', async () => {
+    writeFileSync(join(ws, 'a.md'), '# Alpha\n\nSome words about trimming the output.\n');
+    writeFileSync(join(ws, 'b.md'), '# Beta\n\nOther words entirely.\n');
+    expect((await run(['ingest', 'a.md', 'b.md'])).code).toBe(0);
+    const r = await run(['search', 'words', '--mode', 'fts']);
+    expect(r.code, r.stderr).toBe(0);
+    const scores = [...r.stdout.matchAll(/\[score ([^;]+);/g)].map((m) => m[1]!);
+    expect(scores).toHaveLength(2);
+    for (const s of scores) {
+      expect(s).not.toBe('0.0000');
+      expect(Number(s)).toBeGreaterThan(0);
+    }
+    // A pasted huge query came back whole in "no results for …" (80 KB on the terminal).
+    const long = 'zzq'.repeat(20_000);
+    const none = await run(['search', long, '--mode', 'fts']);
+    expect(none).toEqual({ code: 0, stdout: `no results for "${long.slice(0, 200)}…" (60000 characters)\n`, stderr: '' });
+    expect(formatScore(6)).toBe('6.0000');
+    expect(formatScore(0)).toBe('0.0000');
+    expect(formatScore(0.0000012345)).toBe('0.00000123');
+    expect(formatScore(-0.00002)).toBe('-0.0000200');
   });
 });
 

@@ -12,7 +12,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { parseArgs } from 'node:util';
 import type { ContentHint } from '@chunkyard/chunking';
-import { escapeControl, numberOption, parseCliArgs } from '@chunkyard/fs-atomic';
+import { escapeControl, numberOption, parseCliArgs, quoteArgument } from '@chunkyard/fs-atomic';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
@@ -421,12 +421,22 @@ async function search(ctx: Context): Promise<number> {
       },
     });
     if (values.json) io.stdout(`${JSON.stringify({ query, mode, ...(mode === 'hybrid' ? { routes } : {}), ...(mode === 'fts' || routes ? {} : { index: store.resolveIndexKind() }), hits }, null, 2)}\n`);
-    else if (hits.length === 0) io.stdout(`no results for ${JSON.stringify(query)}\n`);
+    else if (hits.length === 0) io.stdout(`no results for ${quoteArgument(query, 200)}\n`);
     else hits.forEach((h, i) => io.stdout(formatHit(h, i)));
   } finally {
     store.close();
   }
   return 0;
+}
+
+/**
+ * A score as text: four decimals, or three significant digits where those would round a
+ * nonzero score to 0.0000 (FTS5's BM25 floors its IDF at 1e-6 for a word in half a small
+ * store's documents or more, so every fts hit there printed "score 0.0000", as if nothing matched).
+ */
+export function formatScore(score: number): string {
+  const fixed = score.toFixed(4);
+  return score !== 0 && Number(fixed) === 0 ? score.toPrecision(3) : fixed;
 }
 
 function formatHit(h: SearchHit, i: number): string {
@@ -435,13 +445,13 @@ function formatHit(h: SearchHit, i: number): string {
     const c = h.unit.chunks;
     const span = c === null ? 'stored whole' : c.from === c.to ? `chunk ${c.from}` : `chunks ${c.from}-${c.to}, ${h.unit.hits} ${h.unit.hits === 1 ? 'hit' : 'hits'}`;
     const where = [h.title, h.sectionTitle].filter(Boolean).join(' › ');
-    return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${h.score.toFixed(4)}; ${span}]\n${indent(h.unit.text.trim())}\n\n`;
+    return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${formatScore(h.score)}; ${span}]\n${indent(h.unit.text.trim())}\n\n`;
   }
   const ranks = Object.entries(h.ranks).map(([k, r]) => `${k} #${r}`).join(', ');
   const where = [h.title, h.sectionTitle].filter(Boolean).join(' › ');
   const text = (h.expanded ?? h.content).trim();
   const body = h.expanded !== undefined ? text : text.replace(/\s+/g, ' ').slice(0, 240) + (text.length > 240 ? '…' : '');
-  return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${h.score.toFixed(4)}; ${ranks}]\n${indent(body)}\n\n`;
+  return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${formatScore(h.score)}; ${ranks}]\n${indent(body)}\n\n`;
 }
 
 const indent = (s: string) => s.split('\n').map((l) => `   ${l}`).join('\n');

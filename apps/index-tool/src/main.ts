@@ -49,9 +49,9 @@ Options:
   --version     print index-tool's version
 
 Exit status: 0 success; 1 a folder failed (missing or malformed ${SPEC_FILE}, one whose
-prompt hashes are of another SimHash version, a child without index.json): its previous index.json is left as it was, the others are written;
-2 usage error (unknown option, a root that is missing or /, a folder outside the root or
-without topics; nothing written).
+prompt hashes are of another SimHash version, a child without index.json): its previous
+index.json is left as it was, the others are written; 2 usage error (unknown option, a
+root that is missing or /, a folder outside the root or without topics; nothing written).
 `;
 
 export interface IndexSummary {

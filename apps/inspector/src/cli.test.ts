@@ -1,10 +1,11 @@
 // chunk-inspector's CLI on paths where the page cannot be copied: one line naming the
 // path, exit 1, and never a hang (Node's recursive mkdir loops forever under /proc).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, STATIC_DIR } from './main.js';
+import { HELP, main, STATIC_DIR } from './main.js';
 
 describe('chunk-inspector build --out where no folder can be made', () => {
   it.runIf(process.platform === 'linux')('under /proc: exit 1 at once, the path named', async () => {
@@ -49,6 +50,34 @@ describe('chunk-inspector build --out lands the page whole or not at all (issue 
       expect(readdirSync(out).sort()).toEqual(names);
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('chunk-inspector --out that is no folder (issue 15 probe)', () => {
+  const run = async (argv: string[]) => {
+    let stderr = '';
+    const code = await main(argv, { stdout: () => {}, stderr: (s) => void (stderr += s) });
+    return { code, stderr };
+  };
+
+  it('a file, a device or a FIFO: the words of every other --out, exit 2; a dangling link is named as one, exit 1 as --help says', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunk-inspector-out-'));
+    try {
+      writeFileSync(join(dir, 'file'), 'x');
+      spawnSync('mkfifo', [join(dir, 'fifo')]);
+      symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
+      const usage = (what: string) => `${what}\nRun chunk-inspector --help for usage.\n`;
+      // Before: "--out <path>: exists and is not a folder" for all three.
+      expect(await run(['build', '--out', join(dir, 'file')])).toEqual({ code: 2, stderr: usage(`chunk-inspector: --out ${join(dir, 'file')}: a file, not a folder; give a folder (or one not yet made)`) });
+      expect(await run(['build', '--out', '/dev/null'])).toEqual({ code: 2, stderr: usage('chunk-inspector: --out /dev/null: a character device, not a folder; give a folder (or one not yet made)') });
+      expect(await run(['build', '--out', join(dir, 'fifo')])).toEqual({ code: 2, stderr: usage(`chunk-inspector: --out ${join(dir, 'fifo')}: a FIFO (named pipe), not a folder; give a folder (or one not yet made)`) });
+      // Before: "<dir>/dangling: no such file or folder (ENOENT); check the path".
+      expect(await run(['build', '--out', join(dir, 'dangling')])).toEqual({ code: 1, stderr: `chunk-inspector: ${join(dir, 'dangling')}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+      // --help told of 0 and 2 only, though a write that fails exits 1.
+      expect(HELP).toMatch(/Exit status: 0 copied; 1 the files could not be written/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

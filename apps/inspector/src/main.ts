@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { guardEnvironment, parseCliArgs, processIo, writeFilesAtomic } from '@chunkyard/fs-atomic';
+import { escapeControl, fileKind, guardEnvironment, parseCliArgs, processIo, writeFilesAtomic } from '@chunkyard/fs-atomic';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
 export const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
@@ -33,7 +33,8 @@ Options:
   -h, --help   show this help
   --version    print chunk-inspector's version
 
-Exit status: 0 copied; 2 usage error.
+Exit status: 0 copied; 1 the files could not be written (none of them is replaced: a
+folder where one goes, a full disk, a dangling link for DIR); 2 usage error.
 `;
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
@@ -81,7 +82,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     if (positionals.length > 1) throw new Error(`build takes no arguments, got ${positionals.slice(1).map((a) => JSON.stringify(a)).join(' ')} (the folder is --out DIR)`);
     if (!values.out) throw new Error('build: --out DIR is required');
     out = resolve(values.out);
-    if (existsSync(out) && !statSync(out).isDirectory()) throw new Error(`--out ${values.out}: exists and is not a folder`);
+    // The words of every other CLI's --out (topic-io's checkFolderOption), path escaped; it was
+    // "--out /dev/null: exists and is not a folder", the path raw.
+    const stat = existsSync(out) ? statSync(out) : null;
+    if (stat && !stat.isDirectory()) throw new Error(`--out ${escapeControl(values.out)}: ${stat.isFile() ? 'a file' : fileKind(stat)}, not a folder; give a folder (or one not yet made)`);
   } catch (err) {
     io.stderr(`chunk-inspector: ${(err as Error).message}\nRun chunk-inspector --help for usage.\n`);
     return 2;

@@ -85,6 +85,15 @@ describe('a topic folder', () => {
     expect(r.stdout).toBe(`${topic}: 40 keywords from golden-reference.md -> ${relative(process.cwd(), join(topic, '_keywords', 'words.md'))}\n`);
   });
 
+  it('an output folder that cannot be written: exit 1 naming what is in the way, as --help says (issue 15 probe: --help named only unreadable documents for 1)', async () => {
+    const topic = makeTopic();
+    // A file where a folder of --out goes.
+    writeFileSync(join(topic, 'file'), 'x');
+    const r = await run([topic, '--out', join(topic, 'file', 'out')]);
+    expect(r).toMatchObject({ code: 1, stderr: `keyword-extractor: ${join(topic, 'file')}: is a file where a folder is expected (ENOTDIR); remove or rename it\n` });
+    expect(HELP).toMatch(/1 a document could not be read \(missing, a directory, binary,\nnot UTF-8\), keywords\.md is malformed, or the output folder cannot be written/);
+  });
+
   it('is deterministic: a second run and the same topic elsewhere give byte-identical words.md', async () => {
     const a = makeTopic('a');
     const b = makeTopic('deeper/elsewhere/b');
@@ -171,6 +180,16 @@ describe('hand-written keywords.md', () => {
     expect(snapshot(join(topic, '_keywords'))).toEqual(before);
     expect(existsSync(join(other, '_keywords', 'words.md'))).toBe(true);
     expect(sorted(readdirSync(topic))).toEqual(['_keywords', 'golden-reference.md', 'keywords.md']);
+  });
+
+  it('an empty keywords.md holds no keywords: the topic is written (issue 15 probe: it failed with "no keyword table")', async () => {
+    for (const empty of ['', '\n  \n']) {
+      const topic = makeTopic('topic', { 'keywords.md': empty });
+      const r = await run([topic]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(namesOf(topic).length).toBeGreaterThan(0);
+      rmSync(topic, { recursive: true });
+    }
   });
 
   it('a keywords.md without a table is an error too', async () => {
@@ -297,7 +316,7 @@ describe('exit 2: usage errors, nothing written', () => {
 describe('exit 1: a document that cannot be read', () => {
   const BAD: [what: string, content: Buffer, problem: string][] = [
     ['a binary file (NUL bytes)', Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x0a]), 'binary file'],
-    ['invalid UTF-8', Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x41]), 'not UTF-8'],
+    ['invalid UTF-8', Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x41]), 'not valid UTF-8 (first bad byte at offset 2)'],
   ];
 
   it.each(BAD)('golden-reference.md is %s: exit 1 naming the file, previous words.md kept byte for byte', async (_what, content, problem) => {
@@ -307,7 +326,7 @@ describe('exit 1: a document that cannot be read', () => {
     writeFileSync(join(topic, 'golden-reference.md'), content);
     const r = await run([topic]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`keyword-extractor: ${join(topic, 'golden-reference.md')}: ${problem}${problem === 'binary file' ? ' (contains NUL bytes), not markdown text' : ' text'}\n`);
+    expect(r.stderr).toBe(`keyword-extractor: ${join(topic, 'golden-reference.md')}: ${problem}${problem === 'binary file' ? ' (contains NUL bytes), not markdown text' : ''}\n`);
     expect(r.stdout).toBe('');
     expect(snapshot(join(topic, '_keywords'))).toEqual(before);
     // No temp folders left beside _keywords.
@@ -319,7 +338,7 @@ describe('exit 1: a document that cannot be read', () => {
     const good = makeTopic('good');
     const r = await run([bad, good]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`keyword-extractor: ${join(bad, 'qa-pairs.md')}: not UTF-8 text\n`);
+    expect(r.stderr).toBe(`keyword-extractor: ${join(bad, 'qa-pairs.md')}: not valid UTF-8 (first bad byte at offset 0)\n`);
     expect(existsSync(join(bad, '_keywords'))).toBe(false);
     expect(namesOf(good)).toHaveLength(40);
   });

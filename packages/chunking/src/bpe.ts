@@ -96,6 +96,47 @@ export function bpeTokenCountRange(s: string, a: number, b: number): number {
 }
 
 /**
+ * The cl100k token ids (ranks) of `s.slice(a, b)`, one pre-token, appended to `ids`, as
+ * tiktoken encodes it: the merge loop for short pieces, the backtracking encoder for longer
+ * ones, so that a huge unspaced run costs about its length (gpt-tokenizer's `encode` merges
+ * it in quadratic time). Returns how many were appended.
+ */
+export function bpeTokenIdsInto(s: string, a: number, b: number, ids: number[]): number {
+  const bytes = utf8(s, a, b);
+  const n = bytes.length;
+  if (n === 0) return 0;
+  const t = tables();
+  if (unbuildable!.size > 0 && n <= 256) {
+    const whole = unbuildable!.get(latin1(bytes, 0, n));
+    if (whole !== undefined) {
+      ids.push(whole);
+      return 1;
+    }
+  }
+  if (n > SHORT_BYTES && t.unbuildable.length === 0) {
+    const ends = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
+    const top = backtrack(bytes, n, t, ends, 0, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1));
+    if (top >= 0) {
+      // ends[e] = 1 + the token that ends at e: moved to where each token starts (from the
+      // last, each read before it is overwritten), then read from the first.
+      const { info } = t;
+      let p = n;
+      let token = ends[n]! - 1;
+      while (p > 0) {
+        const start = p - info[token << 2]!;
+        const before = start > 0 ? ends[start]! - 1 : -1;
+        ends[start] = token;
+        p = start;
+        token = before;
+      }
+      for (let i = 0; i < n; i += info[ends[i]! << 2]!) ids.push(ends[i]!);
+      return top;
+    }
+  }
+  return scanMerge(bytes, n, t, null, ids);
+}
+
+/**
  * Where the tokens of `piece` (one pre-token) end, as UTF-16 offsets into it,
  * in order; a token that ends inside a character (its UTF-8 bytes split
  * between two tokens) contributes no offset. The BPE of a prefix of a
@@ -196,10 +237,10 @@ function walkTokenEnds(s: string, a: number, b: number, bytes: Uint8Array, onEnd
  * derives the merge table): parts in an array, each with the token it makes
  * with the next one; the lowest (the leftmost on a tie) merges until none is
  * left. Quadratic, for short pre-tokens (and as the reference the tests hold
- * the backtracking encoder to). Fills `next` when given; returns the number
- * of parts.
+ * the backtracking encoder to). Fills `next` when given, appends the tokens to
+ * `ids` when given; returns the number of parts.
  */
-function scanMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array | null): number {
+function scanMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array | null, ids: number[] | null = null): number {
   const small = n <= SCRATCH_BYTES;
   const parts = small ? scratchOwn : new Int32Array(n);
   const pair = small ? scratchPair : new Int32Array(n);
@@ -216,6 +257,7 @@ function scanMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array
     for (let i = 0; i < m; i++) next[at0[i]!] = i + 1 < m ? at0[i + 1]! : n;
     next[n] = n + 1;
   }
+  if (ids !== null) for (let i = 0; i < m; i++) ids.push(parts[i]!);
   return m;
 }
 

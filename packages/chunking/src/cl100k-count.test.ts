@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bpeTokenEnds } from './bpe.js';
 import { asciiPreTokenEnd, countRange, nextPreTokenEnd, preTokenEnd, resetMemoForTests, SliceCounter } from './cl100k-count.js';
 import { realDocuments } from './test-corpus.js';
-import { unspacedRun as unspacedRunOf } from './test-helpers.js';
+import { seededText, unspacedRun as unspacedRunOf } from './test-helpers.js';
 
 // Fixed seeds: a property that fails must fail on every run, not one run in fifty.
 fc.configureGlobal({ seed: 20261123 });
@@ -241,6 +241,28 @@ describe('SliceCounter inside one long pre-token (counts from the whole run\'s B
         const [a, b] = [ends[i % ends.length]!, ends[j % ends.length]!].sort((p, q) => p - q) as [number, number];
         const [c, d] = [x % (text.length + 1), y % (text.length + 1)].sort((p, q) => p - q) as [number, number];
         return matches(counter.count(a, b), text.slice(a, b)) && matches(counter.count(c, d), text.slice(c, d)) && matches(counter.count(a, text.length), text.slice(a));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('SliceCounter inside the letters of long runs (counted without a scan)', () => {
+  const letters = fc
+    .tuple(fc.constantFrom('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 'ab', 'xyzXYZ'), fc.integer({ min: 257, max: 1500 }), fc.integer())
+    .map(([alphabet, length, seed]) => seededText(alphabet, length, seed));
+  it('counts slices between token ends of letter runs exactly, a run after a space, runs side by side, and across them (tiktoken)', () => {
+    fc.assert(
+      fc.property(letters, letters, fc.constantFrom('', ' ', '_', '\n', ' 1'), fc.constantFrom('', '>'.repeat(300), ' ', '.'), fc.nat(), fc.nat(), (r1, r2, before, between, i, j) => {
+        // Two runs (the second right after the first's end when `between` is empty is one run: letters join).
+        const text = `${before}${r1}${between}${r2}\n`;
+        const counter = new SliceCounter(text);
+        const at1 = before.length;
+        const at2 = at1 + r1.length + between.length;
+        const ends = [at1, ...bpeTokenEnds(r1).ends.map((e) => e + at1), at2, ...bpeTokenEnds(r2).ends.map((e) => e + at2)];
+        if (between.length > 0) ends.push(...bpeTokenEnds(between).ends.map((e) => e + at1 + r1.length));
+        const [a, b] = [ends[i % ends.length]!, ends[j % ends.length]!].sort((p, q) => p - q) as [number, number];
+        return matches(counter.count(a, b), text.slice(a, b));
       }),
       { numRuns: 300 },
     );

@@ -539,6 +539,12 @@ export class SliceCounter {
   private tokAt: Int32Array | null = null;
   /** Start and end of each such pre-token, in order. */
   private readonly longRuns: number[] = [];
+  /**
+   * For each of them, where the ASCII letters it ends with begin when it is
+   * known to be an optional space and ASCII letters (the scanner's word path),
+   * else 0x7fffffff. Any slice of such letters is one pre-token on its own.
+   */
+  private readonly lettersFrom: number[] = [];
 
   constructor(readonly text: string) {
     const end = text.length;
@@ -577,7 +583,7 @@ export class SliceCounter {
                 ? 1
                 : shortCount(text, i, j, k0, k1)
               : len > LONG_PRE_TOKEN
-                ? this.longCount(i, j)
+                ? this.longCount(i, j, text.charCodeAt(i) === 32 ? i + 1 : i)
                 : memoCount(text, i, j, hashRange(text, i, j));
         } else {
           j = preTokenEnd(text, i, end);
@@ -600,10 +606,11 @@ export class SliceCounter {
   }
 
   /** BPE of the long pre-token `[i, j)`, keeping where its tokens end (tokAt); its count. */
-  private longCount(i: number, j: number): number {
+  private longCount(i: number, j: number, lettersFrom = 0x7fffffff): number {
     const tokAt = (this.tokAt ??= new Int32Array(this.text.length + 1));
     tokAt[i] = 1;
     this.longRuns.push(i, j);
+    this.lettersFrom.push(lettersFrom);
     return bpeTokenEndsInto(this.text, i, j, tokAt);
   }
 
@@ -632,6 +639,28 @@ export class SliceCounter {
     const pe = longRuns[lo * 2 + 1]!;
     if (p < ps || e > pe) return -1;
     return tokAt[e]! - tokAt[p]!;
+  }
+
+  /**
+   * Count of `[a, b)` (a < b) when both are ends of tokens of one long pre-token's BPE and the
+   * slice lies in the ASCII letters it ends with (lettersFrom), which make one pre-token of any
+   * slice of them: the BPE of that slice merges as the whole did between those ends (see
+   * fromLong). -1 otherwise.
+   */
+  private withinLetters(a: number, b: number): number {
+    const { tokAt, longRuns } = this;
+    if (tokAt === null || tokAt[a] === 0 || tokAt[b] === 0) return -1;
+    if (b - a <= LONG_PRE_TOKEN && !(allTokensBuildable ??= mergeTable().unbuildable.length === 0)) return -1;
+    let lo = 0;
+    let hi = longRuns.length / 2 - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (longRuns[mid * 2]! <= a) lo = mid;
+      else hi = mid - 1;
+    }
+    if (a < this.lettersFrom[lo]! || b > longRuns[lo * 2 + 1]!) return -1;
+    const n = tokAt[b]! - tokAt[a]!;
+    return n > 0 ? n : -1; // (a run's end is also where a long run after it starts, marked 1)
   }
 
   /**
@@ -710,6 +739,13 @@ export class SliceCounter {
     const { cum, text } = this;
     if (b <= a) return 0;
     if (cum === null) return countRange(text, a, b);
+    // Inside the letters of a long run, from one of its token ends to another: the slice is
+    // one pre-token, whose count is a subtraction (fromLong), without scanning it to see so
+    // (the splitter and the packer count thousands of slices of one huge unspaced run).
+    if (cum[a] === 0 && this.tokAt !== null) {
+      const fast = this.withinLetters(a, b);
+      if (fast >= 0) return fast;
+    }
     let total = 0;
     let p = a;
     while (p < b && cum[p] === 0) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setInterruptSkipForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setHeadingFirstForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -246,6 +246,21 @@ describe('top-level ATX headings made into blocks without tokens', () => {
     ]);
     expectSameBlocksWithout(setDirectHeadingsForTests, source);
   });
+
+  it('gives each heading its own text where texts repeat or share a slot of the texts seen lately', () => {
+    const texts = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `h${i % 100}` : i % 3 === 1 ? `t${i}` : 'x'.repeat(i % 90)));
+    const source = texts.map((t) => `## ${t}\n`).join('');
+    expect(fastBlocks(source).blocks.map((b) => b.text)).toEqual(texts);
+    expectSameBlocksWithout(setDirectHeadingsForTests, source);
+  });
+
+  it('gives them on many tiny blocks, in runs that share a mark, between containers (issue 15)', () => {
+    const source = Array.from({ length: 30_000 }, (_, i) => (i % 997 === 0 ? `- item ${i}\n> q\n\n` : i % 7 === 0 ? `para ${i}\n\n` : `# h${i % 100}\n`)).join('');
+    const blocks = fastBlocks(source).blocks;
+    expect(blocks.length).toBeGreaterThan(30_000);
+    expectSameBlocksWithout(setDirectHeadingsForTests, source);
+    expectSameBlocksWithout(setDirectHeadingsForTests, source.replace(/^- .*\n> q\n\n/gm, ''));
+  });
 });
 
 describe('blockquote rule keeping line marks in one typed array', () => {
@@ -307,5 +322,43 @@ describe('top-level paragraphs made into blocks without tokens', () => {
       ['paragraph', 10, 10],
     ]);
     expectSameBlocksWithout(setDirectParagraphsForTests, source);
+  });
+});
+
+describe('paragraph end shared by the setext heading rule', () => {
+  // Paragraphs with and without setext underlines (which the shared end must not skip), lazy
+  // lines, indented lines, lines that end a paragraph, inside quotes and lists; tiny lines.
+  const start = fc.constantFrom('', '', '', ' ', '    ', '\t', '> ', '- ', '  ', '1. ', '>> ');
+  const body = fc.constantFrom('x0', 'para', '===', '---', '  ===', '- -', '# h', '```', '<div>', '| a |', '|-|', '', ' ', '[d]: /u', '> q', '* * *');
+  const line = fc.tuple(start, body).map(([a, b]) => a + b);
+  const doc = fc.tuple(fc.array(line, { maxLength: 24 }), fc.constantFrom('\n', '\r\n')).map(([lines, nl]) => lines.join(nl));
+
+  it('gives the blocks the paragraph rule gives walking its lines itself', () => {
+    fc.assert(
+      fc.property(doc, (source) => expectSameBlocksWithout(setParagraphEndSharedForTests, source)),
+      { numRuns: 4000 },
+    );
+    const tiny = `# Lines\n\n${Array.from({ length: 50_000 }, (_, i) => `x${i % 10}`).join('\n')}\n`;
+    expectSameBlocksWithout(setParagraphEndSharedForTests, tiny);
+    expectSameBlocksWithout(setParagraphEndSharedForTests, `${tiny}===\n`);
+  });
+});
+
+describe('ATX heading rule tried first on lines starting with #', () => {
+  // Heading-like lines (closed, empty, seven #s, no space, indented to code) before lines that
+  // make them a table header (delimiter rows) or not, inside quotes and lists, after paragraphs.
+  const start = fc.constantFrom('', '', ' ', '   ', '    ', '\t', '> ', '- ', '  ', '1. ');
+  const body = fc.constantFrom('# h', '## h ##', '#', '#######', '#x', '# a | b', '| a |', '|-|', '-|-', ':-', '---', '- x', 'para', '', '```', '<div>', '[d]: /u', '# `c`');
+  const line = fc.tuple(start, body).map(([a, b]) => a + b);
+  const doc = fc.tuple(fc.array(line, { maxLength: 20 }), fc.constantFrom('\n', '\r\n')).map(([lines, nl]) => lines.join(nl));
+
+  it("gives the blocks markdown-it's order of rules gives", () => {
+    fc.assert(
+      fc.property(doc, (source) => expectSameBlocksWithout(setHeadingFirstForTests, source)),
+      { numRuns: 4000 },
+    );
+    for (const source of ['# a | b\n--|--\nc | d\n', '# a | b\n:-\n', '    # code\n# h\n', Array.from({ length: 20_000 }, (_, i) => `# h${i % 100}`).join('\n')]) {
+      expectSameBlocksWithout(setHeadingFirstForTests, source);
+    }
   });
 });

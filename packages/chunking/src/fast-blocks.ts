@@ -71,19 +71,39 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
   const oldParentType = state.parentType;
   let nextLine = startLine + 1;
   state.parentType = 'paragraph';
-  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
-    if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
-    if (state.sCount[nextLine]! < 0) continue;
-    if (interrupts(state, nextLine, endLine, terminatorRules)) break;
+  if (paragraphEnd.state === state && paragraphEnd.startLine === startLine && paragraphEnd.endLine === endLine) nextLine = paragraphEnd.nextLine;
+  else {
+    for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
+      if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
+      if (state.sCount[nextLine]! < 0) continue;
+      if (interrupts(state, nextLine, endLine, terminatorRules)) break;
+    }
   }
+  paragraphEnd.state = null;
   state.line = nextLine;
   // A top-level paragraph is a block at once (see DirectBlocks), unless toBlock would make it a footnote definition or nothing.
-  if (direct !== null && directParagraphs && state.level === 0 && directParagraph(direct, startLine, nextLine - 1)) state.tokens.push(direct.mark);
+  if (direct !== null && directParagraphs && state.level === 0 && directParagraph(direct, startLine, nextLine - 1)) pushMark(state, direct);
   else state.push(PARAGRAPH, 'p', 0).map = [startLine, nextLine];
   state.parentType = oldParentType;
   return true;
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
+
+/**
+ * Where lheadingSkipping, finding no underline, saw the paragraph at `startLine` end. Both rules
+ * walk a paragraph's lines, each through the terminators, and end it on the same line when there
+ * is no underline (lheading's loop is the paragraph rule's plus the underline check); markdown-it
+ * runs the paragraph rule right after lheading fails, on the same line, and it takes the end from
+ * here instead of walking the lines again (a paragraph of a million tiny lines, issue 15).
+ */
+const paragraphEnd: { state: StateBlock | null; startLine: number; endLine: number; nextLine: number } = { state: null, startLine: 0, endLine: 0, nextLine: 0 };
+/** Off only in the test that compares the blocks with and without it. */
+let paragraphEndShared = true;
+
+/** For tests: makes the paragraph rule walk its lines itself (`on` false), or not. */
+export function setParagraphEndSharedForTests(on: boolean): void {
+  paragraphEndShared = on;
+}
 
 /**
  * markdown-it 15.0.3's setext heading rule (lheading), its line logic unchanged, with the
@@ -120,6 +140,12 @@ function lheadingSkipping(state: StateBlock, startLine: number, endLine: number)
   }
   if (!level) {
     state.parentType = oldParentType;
+    if (paragraphEndShared) {
+      paragraphEnd.state = state;
+      paragraphEnd.startLine = startLine;
+      paragraphEnd.endLine = endLine;
+      paragraphEnd.nextLine = nextLine;
+    }
     return false;
   }
   const text = state.getLines(startLine, nextLine, state.blkIndent, false);
@@ -230,7 +256,7 @@ const stockList = stockRules.get('list') as BlockRule;
 /** markdown-it's list rule, but a top-level list is a block at once, its one-paragraph items too (see fast-lists.ts and DirectBlocks). */
 function listDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (!silent && direct !== null && directLists && state.level === 0 && directList(state, startLine, endLine, direct, interrupts, tokenItem)) {
-    state.tokens.push(direct.mark);
+    pushMark(state, direct);
     return true;
   }
   return stockList(state, startLine, endLine, silent);
@@ -693,7 +719,7 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
   }
   state.line = startLine + 1;
   if (direct !== null && state.level === 0 && directHeading(direct, state.src, startLine, level, pos, max)) {
-    state.tokens.push(direct.mark);
+    pushMark(state, direct);
     return true;
   }
   const token = state.push(ATX_HEADING, HEADING_TAGS[level]!, 0);
@@ -709,16 +735,33 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
  * line's, trimmed; no reference definition later in the document can change it). On a
  * document of thousands of tiny headings the token, its line map and the block made from
  * them afterwards were a fifth of all the memory a pass allocated (issue 15). The rule pushes
- * `mark` (one shared token) where the heading's token stood; fastBlocks takes the blocks in
- * that order.
+ * `mark` (one shared token) where the heading's token stood, once for a run of direct blocks
+ * (see pushMark); fastBlocks takes the blocks in that order.
  */
 interface DirectBlocks {
   source: string;
   lines: LineTable;
   blocks: Block[];
   mark: Token;
+  /** How many blocks each `mark` among the tokens stands for, in order. */
+  runs: number[];
   /** The items of direct lists left to markdown-it's tokens (see tokenItem). */
   tokenItems: { node: TreeNode; items: Block[]; at: number; ordered: boolean }[];
+}
+
+/**
+ * Marks where a direct block stood among the top-level tokens: consecutive direct blocks
+ * share one mark (the tokens array and the tree's roots grew a slot per heading on a document
+ * of tiny headings, 200,000 a megabyte, and were copied at every growth). Marks are pushed at
+ * level 0 only, so a mark last among the tokens is a top-level one, just before this block.
+ */
+function pushMark(state: StateBlock, into: DirectBlocks): void {
+  const tokens = state.tokens;
+  if (tokens.length > 0 && tokens[tokens.length - 1] === into.mark) into.runs[into.runs.length - 1]!++;
+  else {
+    tokens.push(into.mark);
+    into.runs.push(1);
+  }
 }
 /** Set by fastBlocks for the length of its parse (null: every heading makes a token). */
 let direct: DirectBlocks | null = null;
@@ -772,15 +815,66 @@ function directHeading(into: DirectBlocks, src: string, startLine: number, depth
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[startLine]!);
   const end = trimEndOffset(source, start, lines.ends[startLine]!);
   if (end <= start) return false;
-  // toBlock's fields in toBlock's order, so that both make blocks of one hidden class.
-  const block: Block = { type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, startLine) };
-  block.depth = depth;
-  block.text = src.slice(pos, max);
-  into.blocks.push(block);
+  // One literal of all seven fields, as toBlock and plain-text.ts make headings (one hidden
+  // class), rather than five and then two added: those two went to a property array of their
+  // own, one more object per heading.
+  into.blocks.push({ type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, startLine), depth, text: headingText(src, pos, max) });
   return true;
+}
+
+/**
+ * Short heading texts seen lately, by a hash of their characters: documents repeat headings
+ * ("Parameters", "Returns", "Example" in every section of API docs; `h0`…`h99` in the tiny
+ * headings shape), and a heading's string, kept by its block until the records are made, was
+ * most of the cost of making the block (the collector copies every new string that survives;
+ * issue 15: 250M of 850M instructions of fastBlocks on 1 MB of tiny headings). Equal strings,
+ * one copy.
+ */
+const TEXT_SLOTS = 1024;
+const headingTexts: string[] = new Array<string>(TEXT_SLOTS).fill('');
+/** The longest text looked up there (a longer one is sliced, as rarely repeated). */
+const MAX_SHARED_TEXT = 64;
+
+/** `src.slice(pos, max)`, or an equal string sliced before. */
+function headingText(src: string, pos: number, max: number): string {
+  const length = max - pos;
+  if (length > MAX_SHARED_TEXT) return src.slice(pos, max);
+  let hash = length;
+  for (let k = pos; k < max; k++) hash = (Math.imul(hash, 31) + src.charCodeAt(k)) | 0;
+  const slot = (hash ^ (hash >>> 16)) & (TEXT_SLOTS - 1);
+  const seen = headingTexts[slot]!;
+  if (seen.length === length && src.startsWith(seen, pos)) return seen;
+  const text = src.slice(pos, max);
+  headingTexts[slot] = text;
+  return text;
 }
 const HEADING_TAGS = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 md.block.ruler.at('heading', atxHeadingLeaf, { alt: ['paragraph', 'reference', 'blockquote'] });
+
+/** Off only in the test that compares the blocks with and without it. */
+let headingFirstOn = true;
+
+/** For tests: leaves every line to markdown-it's order of rules (`on` false), or not. */
+export function setHeadingFirstForTests(on: boolean): void {
+  headingFirstOn = on;
+}
+
+/**
+ * A line starting with `#` (after its indentation) goes to the ATX heading rule first: of the
+ * eight rules markdown-it tries before it, only the table rule can take such a line (as a
+ * table's header row, when the next line may be a delimiter row: then this rule steps aside),
+ * and the others reject it by its first character (fence, blockquote, hr, list, reference,
+ * HTML) or by the indentation the heading rule rejects too (indented code). On a document of
+ * tiny headings those eight calls a line were a fifth of the parse (issue 15). Never a
+ * terminator (silent mode says no): terminators keep markdown-it's order.
+ */
+function headingFirst(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (silent || !headingFirstOn) return false;
+  if (state.src.charCodeAt(state.bMarks[startLine]! + state.tShift[startLine]!) !== 0x23) return false;
+  if (delimiterRowMayFollow(state, startLine, endLine)) return false;
+  return atxHeadingLeaf(state, startLine, endLine, false);
+}
+md.block.ruler.before('table', 'heading_first', headingFirst);
 
 /** markdown-it's asciiTrim of `src.slice(start, end)` (space, tab, CR, LF), slicing once. */
 function asciiTrim(src: string, start: number, end: number): string {
@@ -914,14 +1008,29 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
   const eMarks = new Int32Array(lines + 1);
   const tShift = new Int32Array(lines + 1);
   const sCount = new Int32Array(lines + 1);
-  for (let line = 0, start = 0; line < lines; line++) {
-    let end: number;
-    if (table) {
-      end = table.ends[line]!;
-    } else {
-      const nl = src.indexOf('\n', start);
-      end = nl === -1 ? len : nl;
+  if (table) {
+    // Starts and ends are the table's (its lines are these, and one more when the last is blank).
+    const copied = Math.min(lines, table.starts.length);
+    bMarks.set(table.starts.subarray(0, copied));
+    eMarks.set(table.ends.subarray(0, copied));
+    for (let line = 0; line < lines; line++) {
+      const start = bMarks[line]!;
+      const end = eMarks[line]!;
+      let pos = start;
+      let offset = 0;
+      for (; pos < end; pos++) {
+        const ch = src.charCodeAt(pos);
+        if (ch === 32) offset++;
+        else if (ch === 9) offset += 4 - (offset % 4);
+        else break;
+      }
+      tShift[line] = pos - start;
+      sCount[line] = offset;
     }
+  }
+  for (let line = 0, start = 0; table === undefined && line < lines; line++) {
+    const nl = src.indexOf('\n', start);
+    const end = nl === -1 ? len : nl;
     let pos = start;
     let offset = 0;
     for (; pos < end; pos++) {
@@ -958,7 +1067,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const tokens: Token[] = [];
-  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark(), tokenItems: [] } : null;
+  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark(), runs: [], tokenItems: [] } : null;
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
   // keep every character's place): the block state reuses the table instead of finding them again.
   pendingLines = !hasCr && lines.ends[lines.ends.length - 1] === text.length ? { src: text, lines } : null;
@@ -970,17 +1079,26 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   } finally {
     pendingLines = null;
     direct = null;
+    // Set only between two rules; a parse that threw there must not keep its state alive.
+    paragraphEnd.state = null;
   }
   // One token keeps the (single) hidden class of block tokens alive; see shape-anchor.ts.
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
   const ctx: Ctx = { source, lines, env };
   if (made !== null && made.tokenItems.length) resolveTokenItems(made, ctx);
+  // A document of direct blocks alone (one mark) has its block list made already.
+  if (made !== null && tree.length === 1 && tree[0] === made.mark) return { frontMatter, blocks: addUncoveredLines(made.blocks, ctx, frontMatter) };
   const blocks: Block[] = [];
   let nextMade = 0;
+  let run = 0;
   for (const node of tree) {
-    // The direct blocks, in the order their marks stand among the top-level tokens.
-    const block = made !== null && node === made.mark ? made.blocks[nextMade++]! : toBlock(node, ctx, 'exact');
+    if (made !== null && node === made.mark) {
+      // The direct blocks, in the order their marks stand among the top-level tokens.
+      for (let end = nextMade + made.runs[run++]!; nextMade < end; ) blocks.push(made.blocks[nextMade++]!);
+      continue;
+    }
+    const block = toBlock(node, ctx, 'exact');
     if (block !== null) blocks.push(block);
   }
   return { frontMatter, blocks: addUncoveredLines(blocks, ctx, frontMatter) };
@@ -1099,6 +1217,19 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   const exactStart = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, exactStart, lines.ends[lastLine]!);
   if (end <= exactStart) return null;
+  if (type === 'heading') {
+    // All seven fields in one literal, as directHeading makes headings (see there).
+    const text = token.type === ATX_HEADING ? token.content : (container?.inline ?? NO_TOKENS).map((t) => t.content).join('');
+    return {
+      type,
+      start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
+      end,
+      startLine,
+      endLine: lastLineOf(lines, end, lastLine),
+      depth: Number(token.tag.slice(1)),
+      text: plainText(text, ctx),
+    };
+  }
   const block: Block = {
     type,
     start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
@@ -1107,14 +1238,6 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
     endLine: lastLineOf(lines, end, lastLine),
   };
   switch (token.type) {
-    case ATX_HEADING:
-      block.depth = Number(token.tag.slice(1));
-      block.text = plainText(token.content, ctx);
-      break;
-    case 'heading_open':
-      block.depth = Number(token.tag.slice(1));
-      block.text = plainText((container?.inline ?? NO_TOKENS).map((t) => t.content).join(''), ctx);
-      break;
     case 'fence': {
       block.fenced = true;
       const info = md.utils.unescapeAll(token.info).trim();

@@ -31,4 +31,13 @@ describe('lineTable', () => {
     expect(lineTable('')).toEqual({ starts: Int32Array.of(0), ends: Int32Array.of(0) });
     expect(lineTable('a\n')).toEqual({ starts: Int32Array.of(0, 2), ends: Int32Array.of(1, 2) });
   });
+
+  it('grows its buffers past the first guess (a line per 64 characters) on tiny lines, with either break style', () => {
+    for (const sep of ['\n', '\r\n', '\r']) {
+      const text = Array.from({ length: 20_000 }, (_, i) => `x${i % 10}`).join(sep);
+      const table = lineTable(text);
+      expect(table.starts.length).toBe(20_000);
+      expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(reference(text));
+    }
+  });
 });

@@ -45,3 +45,52 @@ describe('isCode', () => {
     );
   });
 });
+
+describe('records share only frozen objects', () => {
+  const word = fc.constantFrom('alpha', 'beta', 'x', 'Reference', 'fn()');
+  const block = fc.oneof(
+    fc.tuple(fc.integer({ min: 1, max: 4 }), fc.array(word, { minLength: 1, maxLength: 3 })).map(([d, w]) => `${'#'.repeat(d)} ${w.join(' ')}`),
+    fc.array(word, { minLength: 1, maxLength: 40 }).map((w) => `${w.join(' ')}.`),
+    fc.constant('| a | b |\n| - | - |\n| 1 | 2 |'),
+    fc.constant('- one\n- two'),
+    fc.constant('```\ncode\n```'),
+  );
+  const doc = fc.array(block, { minLength: 1, maxLength: 40 }).map((b) => `${b.join('\n\n')}\n`);
+  const FIELDS = ['headerPath', 'headerDepths', 'headerSlugs', 'nodeTypes', 'tableColumns'] as const;
+
+  it('an array or pipeline object held by two records is frozen, so changing it in place cannot change another record', async () => {
+    const { chunkDocument } = await import('./index.js');
+    fc.assert(
+      fc.property(doc, (source) => {
+        const { chunks } = chunkDocument(source, { docName: 'd', minTokens: 4, targetTokens: 12, maxTokens: 64 });
+        const owner = new Map<object, number>();
+        for (let n = 0; n < chunks.length; n++) {
+          const r = chunks[n]!;
+          for (const value of [...FIELDS.map((f) => r[f]), r.metadata.pipeline] as object[]) {
+            const first = owner.get(value);
+            if (first !== undefined && first !== n) expect(Object.isFrozen(value)).toBe(true);
+            owner.set(value, n);
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('tiny headings share their depths, types, empty table columns and pipeline, and a shared array refuses changes', async () => {
+    const { chunkDocument } = await import('./index.js');
+    const source = Array.from({ length: 200 }, (_, i) => `# h${i % 10}\n`).join('');
+    const { chunks } = chunkDocument(source, { docName: 'd' });
+    const [a, b] = [chunks[1]!, chunks[2]!];
+    expect(a.headerDepths).toBe(b.headerDepths);
+    expect(a.nodeTypes).toBe(b.nodeTypes);
+    expect(a.tableColumns).toBe(b.tableColumns);
+    expect(a.metadata.pipeline).toBe(b.metadata.pipeline);
+    expect(() => a.headerDepths.push(2)).toThrow(TypeError);
+    expect(() => a.nodeTypes.push('code')).toThrow(TypeError);
+    expect(b.headerDepths).toEqual([1]);
+    // Assigning a new array is how a consumer changes one record.
+    a.nodeTypes = ['code'];
+    expect(b.nodeTypes).toEqual(['heading']);
+  });
+});

@@ -109,26 +109,80 @@ function chunkShape(pieces: Piece[]): ChunkShape {
     }
     if (p.splitUnit) splitUnit = true;
   }
-  const nodeTypes = seen.slice(0, types);
   // One shape object, refilled per chunk: record() reads it before the next chunk's.
   const shape = SHAPE;
   shape.heading = (opening ?? pieces[0]!).heading;
   shape.opening = opening;
   shape.contextless = content > 0 && contextless;
   shape.contentHints = hint ?? 'prose';
-  shape.nodeTypes = nodeTypes;
-  shape.tableColumns = tables === 0 ? [] : columns.slice(0, tables);
+  shape.nodeTypes = sharedTypes(seen, types);
+  shape.tableColumns = tables === 0 ? NO_NUMBERS : columns.slice(0, tables);
   shape.splitUnit = splitUnit;
   return shape;
 }
 const TYPES_SCRATCH: BlockType[] = [];
+
+/**
+ * Records share what many of them hold alike, frozen (see ChunkRecord): a document of tiny
+ * headings makes tens of thousands of records, and their copies of `[]`, `['heading']`, `[1]`
+ * and the pipeline were a quarter of a record's allocation (issue 15).
+ */
+const NO_NUMBERS: number[] = Object.freeze([]) as unknown as number[];
+const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
+const PIPELINE_FIELD: ChunkRecord['metadata']['pipeline'] = Object.freeze({ name: PIPELINE.name, version: PIPELINE.version });
+
+/** A node of the trie of nodeTypes lists: the frozen list of the types on the way to it. */
+interface TypesNode {
+  types: BlockType[] | null;
+  next: Map<BlockType, TypesNode> | null;
+}
+// Module-wide: there are 11 block types, and a chunk's list is them in order of first appearance.
+const TYPES_ROOT: TypesNode = { types: null, next: null };
+
+/** The frozen array shared by every record whose nodeTypes are seen[0, n). */
+function sharedTypes(seen: readonly BlockType[], n: number): BlockType[] {
+  let node = TYPES_ROOT;
+  for (let k = 0; k < n; k++) {
+    const type = seen[k]!;
+    let next = node.next?.get(type);
+    if (next === undefined) {
+      next = { types: null, next: null };
+      (node.next ??= new Map()).set(type, next);
+    }
+    node = next;
+  }
+  return (node.types ??= Object.freeze(seen.slice(0, n)) as BlockType[]);
+}
+
+/**
+ * The headerDepths of the path `h` ends, frozen and shared: a path's depths strictly increase
+ * (units.ts), so the set of them, a mask of at most 6 bits, names the list.
+ */
+function sharedDepths(headings: Headings, h: number): number[] {
+  if (h === NO_HEADING) return NO_NUMBERS;
+  let mask = 0;
+  let below = 32;
+  for (let k = h; k !== NO_HEADING; k = headings.parent(k)) {
+    const d = headings.depth(k);
+    // Not a path units.ts makes (depths 1–6, increasing): its own array.
+    if (!(d >= 0 && d < below)) return fieldOf(headings, h, depthAt);
+    below = d;
+    mask |= 1 << d;
+  }
+  let depths = DEPTHS[mask];
+  if (depths === undefined) {
+    depths = Object.freeze(fieldOf(headings, h, depthAt)) as number[];
+    DEPTHS[mask] = depths;
+  }
+  return depths;
+}
+const DEPTHS: (number[] | undefined)[] = [];
 const COLUMNS_SCRATCH: number[] = [];
 const SHAPE: ChunkShape = { heading: NO_HEADING, opening: undefined, contextless: false, contentHints: 'prose', nodeTypes: [], tableColumns: [], splitUnit: false };
 
 /** The path `h` ends, one field of each heading, in an array of exactly its length (a pushed `[]` reserves 17 slots). */
 function fieldOf<T>(headings: Headings, h: number, field: (headings: Headings, k: number) => T): T[] {
   const n = headings.pathLength(h);
-  if (n === 0) return [];
   if (n === 1) return [field(headings, h)];
   const out = new Array<T>(n);
   for (let i = 0, k = h; i < n; i++, k = headings.parent(k)) out[n - 1 - i] = field(headings, k);
@@ -243,9 +297,10 @@ export class RecordBuilder {
       this.nextId = nextId;
     }
     // headingFields(path) written out, in its order: no object to spread per record.
-    const headerPath = fieldOf(headings, heading, textAt);
-    const headerDepths = fieldOf(headings, heading, depthAt);
-    const headerSlugs = fieldOf(headings, heading, slugAt);
+    const none = heading === NO_HEADING;
+    const headerPath = none ? NO_STRINGS : fieldOf(headings, heading, textAt);
+    const headerDepths = sharedDepths(headings, heading);
+    const headerSlugs = none ? NO_STRINGS : fieldOf(headings, heading, slugAt);
     return {
       id,
       parentId: this.parentId,
@@ -275,7 +330,7 @@ export class RecordBuilder {
       isCode: isCode(chunk.text),
       splitUnit: shape.splitUnit,
       overlapChars: chunk.overlapChars,
-      metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: { name: PIPELINE.name, version: PIPELINE.version } },
+      metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: PIPELINE_FIELD },
     };
   }
 

@@ -35,59 +35,116 @@ export interface PackContext {
 
 export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   const env = environment(pieces, ctx);
-  const runs: Run[] = [];
-  let cur: Run | null = null;
+  // Closed runs go to columns, not a Run object each: a document of tiny headings closes a
+  // run at nearly every piece (issue 15: 169,000 runs per MB, a tenth of the allocation).
+  const runs = new Runs(pieces.length);
+  // The current run, in locals: pieces[from, to) with its exact tokens and budget; none when from < 0.
+  let from = -1;
+  let to = 0;
+  let tokens = 0;
+  let budget = 0;
+  let exact = true;
   const sectionEnds = sectionEndIndexes(pieces);
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     // Tokens of the current run with this piece appended, when still valid.
     let joined = -1;
-    if (cur) {
-      joined = tokensWith(cur, i, env);
-      const forced = opens(piece, ctx) && !allHeadings(cur.from, cur.to, env);
-      const run: Run = cur;
-      if (forced || shouldClose(run, i, joined, env, sectionEnds[i]!)) {
+    if (from >= 0) {
+      joined = tokensWith(from, exact, i, env);
+      const forced = opens(piece, ctx) && !allHeadings(from, to, env);
+      if (forced || shouldClose(from, to, tokens, budget, i, joined, env, sectionEnds[i]!)) {
         // The bare headings that end the run move to the next one.
         // Just after the run's last piece that is not a bare heading (but after its first piece).
-        const cut = Math.max(run.from + 1, env.lastNonHeading[run.to]! + 1);
-        const carried: Run | null = cut < run.to ? makeRun(cut, run.to, env) : null;
-        // The run keeps pieces[from, cut): narrowed in place, not copied (a run of
-        // thousands of tiny headings closes at nearly every piece: issue 15).
-        if (carried) endRunAt(run, cut, env);
-        runs.push(run);
-        cur = carried;
-        joined = -1;
-        if (cur) {
+        const cut = Math.max(from + 1, env.lastNonHeading[to]! + 1);
+        if (cut < to) {
+          // The run keeps pieces[from, cut), the rest is carried into the next run.
+          runs.push(from, cut, tokensOfRange(from, cut, env), budgetOfRange(from, cut, env), isExact(from, cut, env));
+          from = cut;
+          tokens = tokensOfRange(from, to, env);
+          budget = budgetOfRange(from, to, env);
+          exact = isExact(from, to, env);
           // The carried run with this piece: kept as `joined` when it fits (the same count tokensWith makes below).
-          const withPiece = tokensOfRange(cur.from, i + 1, env);
-          if (withPiece > Math.min(cur.budget, env.budgets[i]!)) {
-            runs.push(cur);
-            cur = null;
+          const withPiece = tokensOfRange(from, i + 1, env);
+          if (withPiece > Math.min(budget, env.budgets[i]!)) {
+            runs.push(from, to, tokens, budget, exact);
+            from = -1;
+            joined = -1;
           } else {
             joined = withPiece;
           }
+        } else {
+          runs.push(from, to, tokens, budget, exact);
+          from = -1;
+          joined = -1;
         }
       }
     }
-    if (cur) {
+    if (from >= 0) {
       // Grow in place: the same tokens and budget as a new run of all its pieces.
-      cur.tokens = joined >= 0 ? joined : tokensWith(cur, i, env);
-      cur.to = i + 1;
-      cur.budget = Math.min(cur.budget, env.budgets[i]!);
-      cur.exact = cur.exact && piece.rebuiltText === null;
+      tokens = joined >= 0 ? joined : tokensWith(from, exact, i, env);
+      to = i + 1;
+      budget = Math.min(budget, env.budgets[i]!);
+      exact = exact && piece.rebuiltText === null;
     } else {
-      cur = makeRun(i, i + 1, env);
+      from = i;
+      to = i + 1;
+      tokens = piece.tokens;
+      budget = env.budgets[i]!;
+      exact = piece.rebuiltText === null;
     }
   }
-  if (cur) runs.push(cur);
-  return mergeSmall(runs, env).map((run) => ({
-    pieces: pieces.slice(run.from, run.to),
-    start: pieces[run.from]!.start,
-    end: pieces[run.to - 1]!.end,
-    tokens: run.tokens,
-    overlapChars: 0,
-    overlapTokens: 0,
-  }));
+  if (from >= 0) runs.push(from, to, tokens, budget, exact);
+  const n = mergeSmall(runs, env);
+  const drafts: DraftChunk[] = new Array<DraftChunk>(n);
+  for (let r = 0; r < n; r++) {
+    const a = runs.from[r]!;
+    const b = runs.to[r]!;
+    drafts[r] = {
+      pieces: pieces.slice(a, b),
+      start: pieces[a]!.start,
+      end: pieces[b - 1]!.end,
+      tokens: runs.tokens[r]!,
+      overlapChars: 0,
+      overlapTokens: 0,
+      text: '',
+      exact: false,
+    };
+  }
+  return drafts;
+}
+
+/**
+ * Runs of pieces[from, to) as columns, each with its exact token count, budget (the least of
+ * its pieces') and whether no piece is rebuilt (its text is one slice of the source). Sized for
+ * one run per piece, the most there can be: never grown.
+ */
+class Runs {
+  length = 0;
+  from: Int32Array;
+  to: Int32Array;
+  tokens: Float64Array;
+  budget: Float64Array;
+  exact: Uint8Array;
+
+  constructor(capacity: number) {
+    this.from = new Int32Array(capacity);
+    this.to = new Int32Array(capacity);
+    this.tokens = new Float64Array(capacity);
+    this.budget = new Float64Array(capacity);
+    this.exact = new Uint8Array(capacity);
+  }
+
+  push(from: number, to: number, tokens: number, budget: number, exact: boolean): void {
+    this.set(this.length++, from, to, tokens, budget, exact);
+  }
+
+  set(r: number, from: number, to: number, tokens: number, budget: number, exact: boolean): void {
+    this.from[r] = from;
+    this.to[r] = to;
+    this.tokens[r] = tokens;
+    this.budget[r] = budget;
+    this.exact[r] = exact ? 1 : 0;
+  }
 }
 
 /**
@@ -162,27 +219,9 @@ export function blockMinima(values: Float64Array): Float64Array {
   return blocks;
 }
 
-/** A run of pieces[from, to) with its exact token count and budget, kept up to date as it grows. */
-interface Run {
-  from: number;
-  to: number;
-  tokens: number;
-  budget: number;
-  /** No piece is rebuilt: the run's text is one slice of the source. */
-  exact: boolean;
-}
-
-function makeRun(from: number, to: number, env: Env): Run {
-  return endRunAt({ from, to, tokens: 0, budget: 0, exact: true }, to, env);
-}
-
-/** `run` ended at `to`, with what follows from its range recomputed (in place: no new Run). */
-function endRunAt(run: Run, to: number, env: Env): Run {
-  run.to = to;
-  run.tokens = tokensOfRange(run.from, to, env);
-  run.budget = budgetOfRange(run.from, to, env);
-  run.exact = env.rebuiltBefore[to] === env.rebuiltBefore[run.from];
-  return run;
+/** No piece of pieces[from, to) is rebuilt. */
+function isExact(from: number, to: number, env: Env): boolean {
+  return env.rebuiltBefore[to] === env.rebuiltBefore[from];
 }
 
 function allHeadings(from: number, to: number, env: Env): boolean {
@@ -198,11 +237,11 @@ function tokensOfRange(from: number, to: number, env: Env): number {
   return ctx.tokens.countJoined(runText(pieces.slice(from, to), ctx.source, parts), parts);
 }
 
-/** The tokens of the run with pieces[i] (the next piece) appended. */
-function tokensWith(run: Run, i: number, env: Env): number {
+/** The tokens of the run pieces[from, i) with pieces[i] (the next piece) appended; `exact`: no piece of the run is rebuilt. */
+function tokensWith(from: number, exact: boolean, i: number, env: Env): number {
   const piece = env.pieces[i]!;
-  if (run.exact && piece.rebuiltText === null) return env.ctx.tokens.count(env.pieces[run.from]!.start, piece.end);
-  return tokensOfRange(run.from, i + 1, env);
+  if (exact && piece.rebuiltText === null) return env.ctx.tokens.count(env.pieces[from]!.start, piece.end);
+  return tokensOfRange(from, i + 1, env);
 }
 
 /** For each heading piece, the index one past the last piece of the section it opens. */
@@ -217,65 +256,89 @@ function sectionEndIndexes(pieces: Piece[]): Int32Array {
 }
 
 /**
- * `joined` is the run's tokens with pieces[i] appended; `sectionEnd` one past the last piece of
- * the section pieces[i] opens, when it is a heading (an index, not a closure per piece: issue 15).
+ * Whether the run pieces[from, to) (`tokens`, `budget`) closes before pieces[i]: `joined` is
+ * its tokens with pieces[i] appended; `sectionEnd` one past the last piece of the section
+ * pieces[i] opens, when it is a heading (an index, not a closure per piece: issue 15).
  */
-function shouldClose(cur: Run, i: number, joined: number, env: Env, sectionEnd: number): boolean {
+function shouldClose(from: number, to: number, tokens: number, budget: number, i: number, joined: number, env: Env, sectionEnd: number): boolean {
   const { ctx } = env;
-  if (joined > Math.min(cur.budget, env.budgets[i]!)) return true;
-  if (env.heading[cur.to - 1] === 1) return false;
-  if (cur.tokens < ctx.minTokens) return false;
-  if (env.heading[i] === 1) return tokensOfRange(cur.from, sectionEnd, env) > ctx.targetTokens;
-  return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - cur.tokens;
+  if (joined > Math.min(budget, env.budgets[i]!)) return true;
+  if (env.heading[to - 1] === 1) return false;
+  if (tokens < ctx.minTokens) return false;
+  if (env.heading[i] === 1) return tokensOfRange(from, sectionEnd, env) > ctx.targetTokens;
+  return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - tokens;
 }
 
-function mergeSmall(runs: Run[], env: Env): Run[] {
+/** Merges runs under `min` (in place); returns how many runs remain, in runs[0, n). */
+function mergeSmall(runs: Runs, env: Env): number {
   const { ctx } = env;
-  // The runs before the current one are a stack and the ones after it a
-  // cursor into `runs`: merging is a pop or an advance, never a splice of the
-  // whole list, which made thousands of tiny sections quadratic.
-  // A merge grows one of the two runs in place (the run absorbed is never read again: it was
-  // `runs[k]` behind the cursor, or `cur`), not a new Run per merge: a document of tiny headings
-  // merges 135,000 times per MB (issue 15). A candidate is counted before anything is changed.
-  const done: Run[] = [];
+  // The runs kept so far are a stack in runs[0, done) and the ones after the current one a
+  // cursor into the runs not yet read, runs[k, total): merging is a pop or an advance, never a
+  // splice of the whole list, which made thousands of tiny sections quadratic. The stack never
+  // reaches the cursor (done < k), so kept runs are written over runs already read, and a
+  // merge grows one run's values in place: a document of tiny headings merges 135,000 times
+  // per MB (issue 15). A candidate is counted before anything is changed.
+  const total = runs.length;
+  if (total === 0) return 0;
+  let done = 0;
   let k = 1;
-  let cur: Run | undefined = runs[0];
-  while (cur) {
-    if (done.length + 1 + (runs.length - k) <= 1 || cur.tokens >= ctx.minTokens) {
-      done.push(cur);
-      cur = runs[k++];
+  // The current run, in locals.
+  let from = runs.from[0]!;
+  let to = runs.to[0]!;
+  let tokens = runs.tokens[0]!;
+  let budget = runs.budget[0]!;
+  let exact = runs.exact[0] === 1;
+  let has = true;
+  while (has) {
+    if (done + 1 + (total - k) <= 1 || tokens >= ctx.minTokens) {
+      runs.set(done++, from, to, tokens, budget, exact);
+      if (k < total) {
+        from = runs.from[k]!;
+        to = runs.to[k]!;
+        tokens = runs.tokens[k]!;
+        budget = runs.budget[k]!;
+        exact = runs.exact[k] === 1;
+        k++;
+      } else has = false;
       continue;
     }
-    const next = runs[k];
-    const prev = done[done.length - 1];
     // Never merge into the front of a run a forced heading opens (bare headings excepted), nor that run backwards.
-    if (next && !(opensRun(next, env) && !allHeadings(cur.from, cur.to, env))) {
-      const tokens = tokensOfRange(cur.from, next.to, env);
-      const budget = Math.min(cur.budget, next.budget);
-      if (tokens <= budget) {
+    if (k < total && !(opensRun(runs.from[k]!, runs.to[k]!, env) && !allHeadings(from, to, env))) {
+      const nextTo = runs.to[k]!;
+      const merged = tokensOfRange(from, nextTo, env);
+      const mergedBudget = Math.min(budget, runs.budget[k]!);
+      if (merged <= mergedBudget) {
+        exact = exact && runs.exact[k] === 1;
         k++;
-        cur.to = next.to;
-        cur.tokens = tokens;
-        cur.budget = budget;
-        cur.exact = cur.exact && next.exact;
+        to = nextTo;
+        tokens = merged;
+        budget = mergedBudget;
         continue;
       }
     }
-    if (prev && !opensRun(cur, env)) {
-      const tokens = tokensOfRange(prev.from, cur.to, env);
-      const budget = Math.min(prev.budget, cur.budget);
-      if (tokens <= budget) {
-        done.pop();
-        prev.to = cur.to;
-        prev.tokens = tokens;
-        prev.budget = budget;
-        prev.exact = prev.exact && cur.exact;
-        cur = prev;
+    if (done > 0 && !opensRun(from, to, env)) {
+      const p = done - 1;
+      const prevFrom = runs.from[p]!;
+      const merged = tokensOfRange(prevFrom, to, env);
+      const mergedBudget = Math.min(runs.budget[p]!, budget);
+      if (merged <= mergedBudget) {
+        done = p;
+        exact = runs.exact[p] === 1 && exact;
+        from = prevFrom;
+        tokens = merged;
+        budget = mergedBudget;
         continue;
       }
     }
-    done.push(cur);
-    cur = runs[k++];
+    runs.set(done++, from, to, tokens, budget, exact);
+    if (k < total) {
+      from = runs.from[k]!;
+      to = runs.to[k]!;
+      tokens = runs.tokens[k]!;
+      budget = runs.budget[k]!;
+      exact = runs.exact[k] === 1;
+      k++;
+    } else has = false;
   }
   return done;
 }
@@ -288,11 +351,11 @@ function opens(piece: Piece, ctx: PackContext): boolean {
   return ctx.opensChunk !== undefined && isHeading(piece) && ctx.opensChunk(piece);
 }
 
-/** The run starts with a forced heading, or with bare headings that lead into one. */
-function opensRun(run: Run, env: Env): boolean {
+/** The run pieces[from, to) starts with a forced heading, or with bare headings that lead into one. */
+function opensRun(from: number, to: number, env: Env): boolean {
   const { ctx, pieces } = env;
   if (ctx.opensChunk === undefined) return false;
-  for (let k = run.from; k < run.to; k++) {
+  for (let k = from; k < to; k++) {
     const p = pieces[k]!;
     if (opens(p, ctx)) return true;
     if (env.heading[k] !== 1) return false;

@@ -46,4 +46,12 @@ export interface DraftChunk {
   /** Characters at the start that repeat the previous chunk. */
   overlapChars: number;
   overlapTokens: number;
+  /**
+   * The chunk's text (normalize.ts sets it; '' before): `source.slice(start, end)`, or the
+   * pieces' own texts when one is rebuilt. A field from the start, so that normalize fills the
+   * draft in place and no second object per chunk is made (issue 15).
+   */
+  text: string;
+  /** `text === source.slice(start, end)` (normalize.ts sets it; false before). */
+  exact: boolean;
 }

@@ -47,11 +47,14 @@ export function documentBlocks(source: string, parser: ParserName): DocumentBloc
   return { ...fastBlocks(source, lines), lines };
 }
 
-/** The title seed 002 asks the caller for: front matter `title`, else the first H1, else the fallback. */
+/**
+ * The title seed 002 asks the caller for: front matter `title`, else the first H1, else the
+ * fallback; as a label (headingLabel), so a caller need not label it again.
+ */
 export function deriveFileTitle(doc: DocumentBlocks, fallback: string): string {
   if (doc.frontMatter?.title) return headingLabel(doc.frontMatter.title);
   const h1 = doc.blocks.find((b) => b.type === 'heading' && b.depth === 1 && b.text?.trim());
-  return h1?.text ? headingLabel(h1.text.trim()) : fallback;
+  return headingLabel(h1?.text ? h1.text.trim() : fallback);
 }
 
 /** What every strategy takes: the parsed document and the resolved options. */

@@ -53,3 +53,31 @@ describe('sentenceStarts', () => {
     expect(sentenceStarts('')).toEqual([0]);
   });
 });
+
+describe('sentenceStarts, line groups read a character at a time', () => {
+  it('equals ICU on the whole text for groups around GROUP (256) and WINDOW (8192) characters', () => {
+    // Plain lines (no terminator: no ICU) and lines with one, of lengths that put group ends just
+    // before, at and after the limits; and texts ending with and without a line feed.
+    const plain = (n: number): string => 'ab cd'.repeat(Math.ceil(n / 5)).slice(0, n);
+    const line = fc.oneof(
+      fc.constantFrom(0, 1, 2, 250, 254, 255, 256, 257, 511, 8190, 8191, 8192, 8193, 9000).map(plain),
+      fc.constantFrom(1, 255, 8191, 8300).map((n) => `${plain(n)} Next one. Here`),
+      fc.constantFrom('x0', 'é', 'a\rb', 'Why? No'),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.boolean(), (lines, trailing) => {
+        const text = lines.join('\n') + (trailing ? '\n' : '');
+        expect(sentenceStarts(text)).toEqual(reference(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives a fresh array each call (the starts are gathered in one buffer kept between calls)', () => {
+    const a = sentenceStarts('One.\nTwo.\n');
+    const b = sentenceStarts('x\ny\nz');
+    expect(a).toEqual([0, 5]);
+    expect(b).toEqual([0, 2, 4]);
+    expect(sentenceStarts(Array.from({ length: 5000 }, () => 'x').join('\n')).length).toBe(5000);
+  });
+});

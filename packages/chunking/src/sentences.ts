@@ -17,26 +17,81 @@ const WINDOW = 8192;
 const MARGIN = 512;
 const GROUP = 256;
 
+/**
+ * The starts found so far, in a typed array kept from call to call: a `number[]` grown a push at
+ * a time was a third of all the memory a pass allocated on a paragraph of a million tiny lines
+ * (issue 15); the result is copied once into an array of its exact length.
+ */
+let found = new Int32Array(1024);
+let count = 0;
+
+function add(at: number): void {
+  if (count === found.length) {
+    const grown = new Int32Array(found.length * 2);
+    grown.set(found);
+    found = grown;
+  }
+  found[count++] = at;
+}
+
 /** Start offsets (relative to `text`) of each sentence, first one 0. */
 export function sentenceStarts(text: string): number[] {
-  const starts: number[] = [0];
+  count = 0;
+  add(0);
+  const len = text.length;
   let line = 0;
-  while (line < text.length) {
+  while (line < len) {
     // Short lines go to ICU together (each call has a fixed cost, and the iterator's cost per
     // segment grows with the text, so a group of a few hundred characters is the sweet spot).
-    let end = lineEnd(text, line);
-    while (end - line < GROUP && end < text.length) {
-      const next = lineEnd(text, end);
-      if (next - line > WINDOW) break;
-      end = next;
+    // The group is first read a character at a time (plainGroup): most groups of short lines
+    // hold no terminator, and that one read finds their lines and boundaries.
+    let end = plainGroup(text, line);
+    if (end < 0) {
+      end = lineEnd(text, line);
+      while (end - line < GROUP && end < len) {
+        const next = lineEnd(text, end);
+        if (next - line > WINDOW) break;
+        end = next;
+      }
+      if (end - line <= WINDOW) segmentInto(text, line, end, line, end);
+      else longLine(text, line, end);
     }
-    if (end - line <= WINDOW) segmentInto(text, line, end, line, end, starts);
-    else longLine(text, line, end, starts);
     // A line feed always ends a sentence: the next line (group) starts one.
-    if (end < text.length && starts[starts.length - 1] !== end) starts.push(end);
+    if (end < len && found[count - 1] !== end) add(end);
     line = end;
   }
+  const starts = new Array<number>(count);
+  for (let k = 0; k < count; k++) starts[k] = found[k]!;
   return starts;
+}
+
+/**
+ * The end of the group of lines that starts at `line` (as sentenceStarts groups them: the first
+ * line, then more while the group is shorter than GROUP and stays within WINDOW) when all of it
+ * is plain (see onlyLineBreaks), having added the boundary after each of its line feeds but the
+ * last (ICU's answer there); or -1, having added nothing, when it is not plain.
+ */
+function plainGroup(text: string, line: number): number {
+  const len = text.length;
+  const mark = count;
+  let end = -1;
+  for (let i = line; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      if (end >= 0 && i + 1 - line > WINDOW) return end;
+      if (end >= 0) add(end);
+      end = i + 1;
+      if (end - line >= GROUP) return end;
+    } else if (c >= 0x80 || c === 0x2e || c === 0x21 || c === 0x3f || c === 0x0d) {
+      count = mark;
+      return -1;
+    }
+  }
+  // The text ends with the line feed (no boundary at its end), or with a line without one.
+  if (end === len) return len;
+  if (end >= 0 && len - line > WINDOW) return end;
+  if (end >= 0) add(end);
+  return len;
 }
 
 /** One past the line feed that ends the line at `from`, or the text's end. */
@@ -61,30 +116,30 @@ function onlyLineBreaks(text: string, from: number, to: number): boolean {
   return true;
 }
 
-/** Pushes the boundaries ICU finds in `text.slice(from, to)` that lie in (lo, hi). */
-function segmentInto(text: string, from: number, to: number, lo: number, hi: number, starts: number[]): void {
+/** Adds the boundaries ICU finds in `text.slice(from, to)` that lie in (lo, hi). */
+function segmentInto(text: string, from: number, to: number, lo: number, hi: number): void {
   if (onlyLineBreaks(text, from, to)) {
     // ICU's answer here: a boundary after each line feed (SB4), nowhere else.
     for (let nl = text.indexOf('\n', from); nl >= 0 && nl < to; nl = text.indexOf('\n', nl + 1)) {
       const at = nl + 1;
-      if (at > lo && at < hi && at > starts[starts.length - 1]!) starts.push(at);
+      if (at > lo && at < hi && at > found[count - 1]!) add(at);
     }
     return;
   }
   const slice = from === 0 && to === text.length ? text : text.slice(from, to);
   for (const s of segmenter.segment(slice)) {
     const at = from + s.index;
-    if (at > lo && at < hi && at > starts[starts.length - 1]!) starts.push(at);
+    if (at > lo && at < hi && at > found[count - 1]!) add(at);
   }
 }
 
-function longLine(text: string, line: number, end: number, starts: number[]): void {
+function longLine(text: string, line: number, end: number): void {
   // Boundaries are final in [lo, hi): each window reaches MARGIN before lo and after hi.
   for (let lo = line; lo < end; ) {
     const from = Math.max(line, lo - MARGIN);
     const to = Math.min(end, from + WINDOW);
     const hi = to === end ? end : to - MARGIN;
-    segmentInto(text, from, to, lo === line ? line : lo - 1, hi, starts);
+    segmentInto(text, from, to, lo === line ? line : lo - 1, hi);
     lo = hi;
   }
 }

@@ -148,3 +148,31 @@ describe('splitOversizedBlocks', () => {
     );
   });
 });
+
+describe('rebuilt parts and the token index', () => {
+  /** A TokenIndex that keeps the notes split-oversized hands it. */
+  class NotingIndex extends TokenIndex {
+    notes: { text: string; at: number; start: number; end: number }[] = [];
+    override noteWrapped(text: string, at: number, start: number, end: number): void {
+      this.notes.push({ text, at, start, end });
+      super.noteWrapped(text, at, start, end);
+    }
+  }
+
+  it('says where each re-fenced code part and repeated-header table part holds its source range, short ones too', () => {
+    const minified = Array.from({ length: 400 }, (_, i) => `function f${i}(a,b){return a*${i}+b};`).join('');
+    const lines = Array.from({ length: 300 }, (_, i) => `const v${i} = compute(${i}, "value ${i}");`).join('\n');
+    const rows = Array.from({ length: 200 }, (_, i) => `| ${i} | cell ${i} | more ${i} |`).join('\n');
+    const source = `# Code\n\n\`\`\`js\n${minified}\n\`\`\`\n\n\`\`\`ts\n${lines}\n\`\`\`\n\n| a | b | c |\n|---|---|---|\n${rows}\n`;
+    const { blocks } = documentBlocks(source, 'fast');
+    const tokens = new NotingIndex(source);
+    const pieces = splitOversizedBlocks(blocks, { source, lines: lineTable(source), tokens, target: 80, budget: () => 100 });
+    const rebuilt = pieces.filter((p) => p.rebuiltText !== null);
+    expect(rebuilt.length).toBeGreaterThan(20);
+    // Every rebuilt part is noted, and every note is true: the text holds that source range there.
+    for (const p of rebuilt) expect(tokens.notes.some((n) => n.text === p.rebuiltText), p.rebuiltText!).toBe(true);
+    for (const n of tokens.notes) expect(n.text.slice(n.at, n.at + n.end - n.start)).toBe(source.slice(n.start, n.end));
+    // And each part's count is the exact count of its text.
+    for (const p of rebuilt) expect(p.tokens).toBe(countTokens(p.rebuiltText!));
+  });
+});

@@ -18,7 +18,7 @@ import type { Piece } from './pieces.js';
 import { sentenceStarts } from './sentences.js';
 import { bpeTokenEnds } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
-import { countTokens, type TokenIndex } from './tokens.js';
+import { countTokens, type JoinedPart, type TokenIndex } from './tokens.js';
 import type { Block, BlockType } from './types.js';
 import { newUnitsState, visitUnits, type Unit, type UnitsState } from './units.js';
 
@@ -238,6 +238,10 @@ function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitCon
     return t;
   };
   const wrap = (from: number, to: number): string => `${open}\n${body(from, to)}\n${fence}`;
+  // The code between the fences is one source range when no container prefix was taken off its
+  // lines: the text is then counted from the index, only the joints at the fences afresh.
+  const count = (text: string, from: number, to: number): number =>
+    !prefix || from === to ? countWrapped(text, open.length + 1, lineStart(from), lines.ends[to]!, ctx) : countTokens(text);
   const overhead = countTokens(`${open}\n`) + countTokens(`\n${fence}`);
   const groups = lineGroups(bodyFirst, bodyLast, ctx);
   const parts: Part[] = [];
@@ -255,11 +259,11 @@ function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitCon
       while (to < bodyLast && overhead + ctx.tokens.count(lines.starts[from]!, lines.ends[to + 1]!) <= limit) to++;
     }
     let text = wrap(from, to);
-    let tokens = countTokens(text);
+    let tokens = count(text, from, to);
     while (tokens > cap && to > from) {
       to--;
       text = wrap(from, to);
-      tokens = countTokens(text);
+      tokens = count(text, from, to);
     }
     if (tokens > cap) {
       // One line longer than the cap: split the line itself, fence kept around each part.
@@ -267,9 +271,12 @@ function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitCon
       const lineParts = splitProse(lineStart(from), lines.ends[from]!, Math.max(1, cap - overhead - 2), ctx);
       lineParts.forEach((p, k) => {
         const t = `${open}\n${source.slice(p.start, p.end)}\n${fence}`;
-        parts.push({ start: k === 0 ? Math.min(p.start, lines.starts[from]!) : p.start, end: p.end, rebuiltText: t, tokens: countTokens(t) });
+        ctx.tokens.noteWrapped(t, open.length + 1, p.start, p.end);
+        parts.push({ start: k === 0 ? Math.min(p.start, lines.starts[from]!) : p.start, end: p.end, rebuiltText: t, tokens: countWrapped(t, open.length + 1, p.start, p.end, ctx) });
       });
     } else {
+      // The code between the fences is one source range when no container prefix was taken off its lines.
+      if (!prefix || from === to) ctx.tokens.noteWrapped(text, open.length + 1, lineStart(from), lines.ends[to]!);
       parts.push({ start: lines.starts[from]!, end: lines.ends[to]!, rebuiltText: text, tokens });
     }
     from = to + 1;
@@ -301,15 +308,21 @@ function splitTable(block: Block, limit: number, cap: number, ctx: SplitContext)
     // Grow while the estimate stays within the soft limit, then enforce the hard cap exactly.
     let to = from;
     while (to < last && headerTokens + ctx.tokens.count(lines.starts[from]!, lines.ends[to + 1]!) <= limit) to++;
+    // The text is the header and the rows, two source ranges (the first part all one range,
+    // its own line break between them): counted from the index, only the joint afresh.
+    const rowsAt = header.length + join.length;
+    const count = (text: string, to: number): number =>
+      first ? ctx.tokens.count(block.start, lines.ends[to]!) : countWrapped(text, rowsAt, lines.starts[from]!, lines.ends[to]!, ctx, block.start, headerEnd);
     let text = `${header}${join}${rowsText(from, to)}`;
-    let tokens = countTokens(text);
+    let tokens = count(text, to);
     while (tokens > cap && to > from) {
       to--;
       text = `${header}${join}${rowsText(from, to)}`;
-      tokens = countTokens(text);
+      tokens = count(text, to);
     }
     if (tokens <= cap) {
-      // The first part is the table's own opening lines, verbatim.
+      // The first part is the table's own opening lines, verbatim; the others hold their rows whole after the header.
+      if (!first) ctx.tokens.noteWrapped(text, rowsAt, lines.starts[from]!, lines.ends[to]!);
       parts.push({ start: first ? block.start : lines.starts[from]!, end: lines.ends[to]!, rebuiltText: first ? null : text, tokens });
     } else {
       // One row longer than the cap even alone: the header stands on its own, the row is split as text.
@@ -319,6 +332,20 @@ function splitTable(block: Block, limit: number, cap: number, ctx: SplitContext)
     from = to + 1;
   }
   return parts;
+}
+
+/**
+ * `countTokens(text)`, where `text.slice(at, at + end - start)` is `source.slice(start, end)`
+ * (and, when given, `text.slice(0, headEnd - headStart)` is `source.slice(headStart, headEnd)`):
+ * the ranges are counted from the token index, only the text around and between them is
+ * scanned (TokenIndex.countJoined). A rebuilt code or table part was scanned whole, its code
+ * or rows once more after the index had counted them while growing the part.
+ */
+function countWrapped(text: string, at: number, start: number, end: number, ctx: SplitContext, headStart = 0, headEnd = 0): number {
+  const parts: JoinedPart[] = [];
+  if (headEnd > headStart) parts.push({ at: 0, start: headStart, end: headEnd, text: null });
+  parts.push({ at, start, end, text: null });
+  return ctx.tokens.countJoined(text, parts);
 }
 
 /** Runs of non-blank lines in `[first, last]`, as `{from, to}` line pairs. */

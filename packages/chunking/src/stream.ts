@@ -94,7 +94,9 @@ export function chunkDocumentStream(source: string, options: Partial<ChunkOption
   const plan = planGroups(source, Math.min(windowChars, PLAN_SLAB));
   // Seed 003's plain-text rule (usesHeuristicHeadings): fewer than 3 `#` headings.
   if (plan.atxHeadings < 3 || plan.cuts.length < 2) return whole();
-  const fileTitle = headingLabel(options.fileTitle?.trim() || deriveTitle(source, plan, resolved.docName));
+  // Labelled once: deriveTitle's result is a label already.
+  const given = options.fileTitle?.trim();
+  const fileTitle = given ? headingLabel(given) : deriveTitle(source, plan, resolved.docName);
   const recorded = recordedOptions(resolved);
   return {
     strategy: resolved.strategy,
@@ -192,7 +194,7 @@ function planGroups(source: string, slabChars: number): Plan {
   return { cuts, env, frontMatter, atxHeadings, h1Groups };
 }
 
-/** deriveFileTitle: front matter `title`, else the first top-level H1 with text, else the fallback. */
+/** deriveFileTitle: front matter `title`, else the first top-level H1 with text, else the fallback; as a label (headingLabel). */
 function deriveTitle(source: string, plan: Plan, fallback: string): string {
   if (plan.frontMatter?.title) return headingLabel(plan.frontMatter.title);
   for (const g of plan.h1Groups) {
@@ -200,7 +202,7 @@ function deriveTitle(source: string, plan: Plan, fallback: string): string {
     const h1 = blocks.find((b) => b.type === 'heading' && b.depth === 1 && b.text?.trim());
     if (h1) return headingLabel(h1.text!.trim());
   }
-  return fallback;
+  return headingLabel(fallback);
 }
 
 /** Moves a parsed group's blocks to document offsets (lines stay the group's own). */

@@ -1,18 +1,18 @@
 /**
- * tokenBoundaries gives the token starts gpt-tokenizer's encode gives (encodeWithOffsets), by
+ * tokenBoundaries gives the token starts gpt-tokenizer's encode gives (reference-offsets.ts), by
  * the counter's own scanner and backtracking BPE, linear where encode is quadratic (issue 15).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { gptTokenizerEncodeWithOffsets } from './reference-offsets.js';
 import { realDocuments } from './test-corpus.js';
 import { unspacedRun } from './test-helpers.js';
 import { tokenBoundaries } from './token-boundaries.js';
-import { encodeWithOffsets } from './token-offsets.js';
 
 /** Both, as plain arrays; gpt-tokenizer departs from tiktoken on U+FEFF and U+0085 (bpe.ts), which the generators leave out. */
 function both(text: string): { ours: number[]; reference: number[] } {
   const { count, offsets } = tokenBoundaries(text);
-  const ref = encodeWithOffsets(text);
+  const ref = gptTokenizerEncodeWithOffsets(text);
   return { ours: Array.from(offsets.subarray(0, count + 1)), reference: Array.from(ref.offsets) };
 }
 

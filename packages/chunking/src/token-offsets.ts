@@ -1,30 +1,20 @@
 /**
  * The cl100k encoding of a text with the UTF-16 offset of every token
- * boundary, for token-window: a window may end only where a token ends and a
- * character ends (a token can hold part of a multi-byte UTF-8 character, e.g.
- * half of an emoji or of a CJK character).
+ * boundary: a window may end only where a token ends and a character ends (a
+ * token can hold part of a multi-byte UTF-8 character, e.g. half of an emoji
+ * or of a CJK character).
+ *
+ * The ids are cl100k ranks, as gpt-tokenizer's `encode` returns them, from the
+ * counter's own pre-token scanner (cl100k-count.ts) and BPE (bpe.ts). `encode`
+ * merges each pre-token with tiktoken's loop, quadratic in its length: one
+ * unspaced run of 100 KB took seconds (issue 15); the backtracking encoder
+ * takes about the run's length. Special-token text such as `<|endoftext|>` is
+ * ordinary text. Where gpt-tokenizer departs from tiktoken (U+FEFF, U+0085: see
+ * bpe.ts), these are tiktoken's tokens.
  */
-import bpeRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
-import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
-
-// Special-token text such as `<|endoftext|>` in a document is ordinary text to us.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-let byteLengths: Uint32Array | null = null;
-
-/** UTF-8 byte length of every cl100k token, by rank (built once, on first use). */
-function tokenByteLengths(): Uint32Array {
-  if (byteLengths) return byteLengths;
-  const ranks = bpeRanks as readonly (string | readonly number[])[];
-  const out = new Uint32Array(ranks.length);
-  const encoder = new TextEncoder();
-  ranks.forEach((value, rank) => {
-    // A rank is a string when its bytes are valid UTF-8, else the raw bytes.
-    out[rank] = typeof value === 'string' ? encoder.encode(value).length : value.length;
-  });
-  byteLengths = out;
-  return out;
-}
+import { bpeTokenIdsInto } from './bpe.js';
+import { nextPreTokenEnd } from './cl100k-count.js';
+import { mergeTable } from './cl100k-merges.js';
 
 export interface EncodedText {
   tokens: number[];
@@ -36,8 +26,13 @@ export interface EncodedText {
 }
 
 export function encodeWithOffsets(text: string): EncodedText {
-  const tokens = encode(text, PLAIN_TEXT);
-  const lengths = tokenByteLengths();
+  const tokens: number[] = [];
+  for (let a = 0; a < text.length; ) {
+    const b = nextPreTokenEnd(text, a, text.length);
+    bpeTokenIdsInto(text, a, b, tokens);
+    a = b;
+  }
+  const { start } = mergeTable();
   const offsets = new Int32Array(tokens.length + 1);
   let bytes = 0;
   // The character walk: `charBytes` UTF-8 bytes lie before UTF-16 offset `char`.
@@ -45,9 +40,8 @@ export function encodeWithOffsets(text: string): EncodedText {
   let charBytes = 0;
   offsets[0] = 0;
   for (let i = 0; i < tokens.length; i++) {
-    const len = lengths[tokens[i]!];
-    if (len === undefined) throw new Error(`token ${tokens[i]} is not a cl100k rank`);
-    bytes += len;
+    const t = tokens[i]!;
+    bytes += start[t + 1]! - start[t]!;
     while (charBytes < bytes && char < text.length) {
       const c = text.charCodeAt(char);
       if (c < 0x80) {

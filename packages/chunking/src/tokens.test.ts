@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { realDocuments } from './test-corpus.js';
-import { countTokens, estimateTokens, estimateTokensRange, isSafePoint, TokenIndex, wrappedAt } from './tokens.js';
+import { countTokens, estimateTokens, estimateTokensRange, isSafePoint, TokenIndex } from './tokens.js';
 
 // Fixed seeds: a property that fails must fail on every run, not one run in fifty.
 fc.configureGlobal({ seed: 20261123 });
@@ -179,9 +179,9 @@ describe('TokenIndex.countJoined (runs of split pieces: slices and rebuilt strin
     );
   });
 
-  // split-oversized rebuilds a code piece as its source range between fences: the index
-  // counts that range from its own scan and only the joints afresh.
-  it('counts string parts that wrap their source range exactly, whatever the wrapper joins to', () => {
+  // split-oversized rebuilds a code piece as its source range between fences and says so
+  // (noteWrapped): the index counts that range from its own scan and only the joints afresh.
+  it('counts string parts noted to wrap their source range exactly, whatever the wrapper joins to', () => {
     const wrapper = fc.constantFrom('', '```js\n', '\n```', '```\n', 'x', '  ', '\n', '😀', '\ud83d', '\udc00', "'", 'ab', '1', '.', '\r');
     fc.assert(
       fc.property(hostileText, hostileText, fc.nat(), fc.nat(), wrapper, wrapper, joint, (head, body, x, y, before, after, tail) => {
@@ -191,7 +191,7 @@ describe('TokenIndex.countJoined (runs of split pieces: slices and rebuilt strin
         const b = a + 512 + (y % (source.length - a - 511));
         const index = new TokenIndex(source);
         const text = before + source.slice(a, b) + after;
-        expect(wrappedAt(text, source, a, b)).toBeGreaterThanOrEqual(0);
+        index.noteWrapped(text, before.length, a, b);
         const joined = `${tail}${text}${tail}`;
         const parts = [{ at: tail.length, start: a, end: b, text }];
         const n = index.countJoined(joined, parts);
@@ -202,26 +202,25 @@ describe('TokenIndex.countJoined (runs of split pieces: slices and rebuilt strin
     );
   });
 
-  it('finds a source range in a string part only where it sits whole, near the start', () => {
+  it('takes a note of a wrapped range only where the text holds it whole, and remembers it by the text', () => {
     const source = `${'function f(a,b){return a*1+b};'.repeat(40)}tail`;
     const range = source.slice(0, 600);
-    expect(wrappedAt(`\`\`\`js\n${range}\n\`\`\``, source, 0, 600)).toBe(6);
-    expect(wrappedAt(range, source, 0, 600)).toBe(0);
-    expect(wrappedAt(`${range.slice(0, 599)}!`, source, 0, 600)).toBe(-1); // last character differs
-    expect(wrappedAt(`${'x'.repeat(65)}${range}`, source, 0, 600)).toBe(-1); // starts too far in
-    expect(wrappedAt(source.slice(0, 400), source, 0, 400)).toBe(-1); // too short to be worth it
-    // A repeated source: the first place that matches whole is taken, and it is a true match.
-    const text = `${source.slice(0, 630)}`;
-    const at = wrappedAt(text, source, 30, 630);
-    expect(at).toBeGreaterThanOrEqual(0);
-    expect(text.slice(at, at + 600)).toBe(source.slice(30, 630));
+    const fenced = `\`\`\`js\n${range}\n\`\`\``;
+    // A wrong note (the text does not hold that range there) is dropped: the count stays exact.
+    for (const [at, start, end] of [[5, 0, 600], [6, 1, 601], [6, 0, 700], [-1, 0, 600], [6, 0, 5000]] as const) {
+      const index = new TokenIndex(source);
+      index.noteWrapped(fenced, at, start, end);
+      expect(index.countJoined(`x${fenced}`, [{ at: 1, start: 0, end: 600, text: fenced }])).toBe(reference(`x${fenced}`));
+    }
     // The same text again, said to come from another range: what it holds is remembered by its text.
     const twice = new TokenIndex(source);
     const wrapped = `\`\`\`js\n${source.slice(30, 630)}\n\`\`\``;
+    twice.noteWrapped(wrapped, 6, 30, 630);
+    twice.noteWrapped(wrapped, 6, 0, 600); // not held there: ignored, the first note stands
     for (const [start, end] of [[30, 630], [0, 600], [60, 660], [0, 0]] as const) {
       expect(twice.countJoined(`x${wrapped}`, [{ at: 1, start, end, text: wrapped }])).toBe(reference(`x${wrapped}`));
     }
-    // A changed string part is counted from its own text, not from the source.
+    // A string part nobody took a note of is counted from its own text, not from the source.
     const index = new TokenIndex(source);
     const changed = `${range.slice(0, 50)}X${range.slice(51)}`;
     expect(index.countJoined(changed, [{ at: 0, start: 0, end: 600, text: changed }])).toBe(reference(changed));

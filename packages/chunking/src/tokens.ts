@@ -81,8 +81,8 @@ export interface JoinedPart {
 export class TokenIndex {
   private readonly counter: SliceCounter;
   /**
-   * SliceCounters of the strings countJoined was given, by their text; or,
-   * for a string that holds its source range whole, where it holds it.
+   * SliceCounters of the strings countJoined was given, by their text; or, for
+   * a string noted to hold a source range whole (noteWrapped), where it holds it.
    */
   private rebuilt: Map<string, SliceCounter | { at: number; start: number; end: number }> | null = null;
 
@@ -114,24 +114,39 @@ export class TokenIndex {
         continue;
       }
       if (part.text.length === 0) continue;
-      // A piece rebuilt around its source range (a code piece reopened and
-      // closed with fences: "```js\n" + slice + "\n```") is that slice of the
-      // source between two short strings: counted from this index, only the
-      // joints are scanned, where a counter of its own scanned all of it
-      // (minified code on one line scanned every character three times).
-      // Either is remembered by the text (the packer counts one piece many
-      // times): what the text holds where does not depend on the part.
+      // A piece rebuilt around its source range (a code piece reopened and closed with fences:
+      // "```js\n" + slice + "\n```"), as split-oversized notes it (noteWrapped), is that slice of
+      // the source between two short strings: counted from this index, only the joints are
+      // scanned, where a counter of its own scanned all of it (minified code on one line
+      // scanned every character three times). Either is remembered by the text (the packer
+      // counts one piece many times): what the text holds where does not depend on the part.
       const rebuilt = (this.rebuilt ??= new Map());
       let known = rebuilt.get(part.text);
       if (known === undefined) {
-        const o = wrappedAt(part.text, this.source, part.start, part.end);
-        known = o >= 0 ? { at: o, start: part.start, end: part.end } : new SliceCounter(part.text);
+        known = new SliceCounter(part.text);
         rebuilt.set(part.text, known);
       }
       if (known instanceof SliceCounter) slices.push({ at: part.at, counter: known, a: 0, b: part.text.length });
       else slices.push({ at: part.at + known.at, counter: this.counter, a: known.start, b: known.end });
     }
     return countJoined(joined, slices);
+  }
+
+  /**
+   * Notes that `text`, a piece's rebuilt text, holds `source.slice(start, end)` whole at offset
+   * `at` (split-oversized builds it so: a fence, the code's source range, a fence), so that
+   * countJoined counts that range from this index and scans only the joints, without looking
+   * for the range in the text. Ranges under WRAPPED_MIN units are left to a counter of the
+   * text's own, as is a note whose text does not hold the range (checked once, in place).
+   */
+  noteWrapped(text: string, at: number, start: number, end: number): void {
+    const len = end - start;
+    if (len < WRAPPED_MIN || start < 0 || end > this.source.length || at < 0 || at + len > text.length) return;
+    const rebuilt = (this.rebuilt ??= new Map());
+    if (rebuilt.has(text)) return;
+    const { source } = this;
+    for (let k = 0; k < len; k++) if (text.charCodeAt(at + k) !== source.charCodeAt(start + k)) return;
+    rebuilt.set(text, { at, start, end });
   }
 
   /**
@@ -145,36 +160,11 @@ export class TokenIndex {
 }
 
 /**
- * Ranges shorter than this are not searched for in their string part: the
- * npm docs' rebuilt code pieces (about 300 units) cost 1.5% more instructions
+ * Source ranges shorter than this in a rebuilt piece are counted by a counter of the piece's
+ * own: the npm docs' rebuilt code pieces (about 300 units) cost 1.5% more instructions
  * counted from the source's index than from counters of their own.
  */
 const WRAPPED_MIN = 512;
-/** How far into a string part its source range may start. */
-const WRAPPER_MAX = 64;
-/** How many places it is compared at, so that a near miss costs a few passes over the part, not WRAPPER_MAX. */
-const WRAPPED_TRIES = 4;
-
-/**
- * Where `source.slice(start, end)` sits whole in `text`, starting within its
- * first WRAPPER_MAX units; -1 when it does not (or is too short to matter).
- * Compared in place, without slicing either string.
- */
-export function wrappedAt(text: string, source: string, start: number, end: number): number {
-  const len = end - start;
-  if (len < WRAPPED_MIN || start < 0 || end > source.length || len > text.length) return -1;
-  const first = source.charCodeAt(start);
-  const last = Math.min(text.length - len, WRAPPER_MAX);
-  let tries = 0;
-  for (let o = 0; o <= last; o++) {
-    if (text.charCodeAt(o) !== first) continue;
-    let k = 1;
-    while (k < len && text.charCodeAt(o + k) === source.charCodeAt(start + k)) k++;
-    if (k === len) return o;
-    if (++tries === WRAPPED_TRIES) return -1;
-  }
-  return -1;
-}
 
 /**
  * True when `source` may be split at `offset` without changing the

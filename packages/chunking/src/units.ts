@@ -52,6 +52,8 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
   const { slugger, headings } = state;
   anchor('slugger', slugger); // see shape-anchor.ts
   let heading = state.heading;
+  // At most one heading per block (list items are never headings).
+  headings.reserve(headings.count + blocks.length);
   // Indexed loops: a `for…of` here allocated an iterator result per block (a fifth of the
   // allocation on a document of tiny headings, issue 15).
   for (let b = 0; b < blocks.length; b++) {

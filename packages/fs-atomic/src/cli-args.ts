@@ -85,10 +85,14 @@ export function emptyArgument(values: Readonly<Record<string, unknown>>, positio
   return positionals.includes('') ? 'an empty argument (""); give a path' : null;
 }
 
-/** A value as a usage message quotes it: JSON-quoted, terminal-safe, and cut so a huge value cannot flood a line. */
-function quoteValue(v: string): string {
-  const q = escapeControl(JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v));
-  return v.length > 40 ? `${q} (${v.length} characters)` : q;
+/**
+ * A value as a message quotes it: JSON-quoted, terminal-safe, and cut after `max` characters
+ * (its length said) so a huge value cannot flood the terminal: a pasted 80 KB query came back
+ * whole in "no results for …".
+ */
+export function quoteArgument(v: string, max = 40): string {
+  const q = escapeControl(JSON.stringify(v.length > max ? `${v.slice(0, max)}…` : v));
+  return v.length > max ? `${q} (${v.length} characters)` : q;
 }
 
 /** The documented range of a numeric option: whole numbers unless `whole` is false. */
@@ -115,7 +119,7 @@ export function numberProblem(label: string, raw: string, range: NumberRange): s
   // A minus sign only where the range has negatives: "-0" is no way to write 0 for a count.
   const n = (whole ? WHOLE : DECIMAL).test(raw) && (range.min < 0 || !raw.startsWith('-')) ? Number(raw) : NaN;
   if (n >= range.min && n <= range.max) return null;
-  return `${label}: expected ${whole ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}, got ${quoteValue(raw)}`;
+  return `${label}: expected ${whole ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}, got ${quoteArgument(raw)}`;
 }
 
 /**
@@ -150,7 +154,7 @@ export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(con
     if (opt === undefined || opt.type !== 'string' || opt.multiple === true) continue;
     const first = seen.get(token.name);
     if (first !== undefined) {
-      const err = new TypeError(`--${token.name}: given twice (${quoteValue(first)}, then ${quoteValue(token.value)}); give it once`);
+      const err = new TypeError(`--${token.name}: given twice (${quoteArgument(first)}, then ${quoteArgument(token.value)}); give it once`);
       (err as NodeJS.ErrnoException).code = 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE';
       throw err;
     }

@@ -3,7 +3,7 @@
 // freshly built directory; neither leaves temp files behind, and a failed
 // replaceDirAtomic leaves the previous directory exactly as it was.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -401,6 +401,52 @@ describe('environment errors for a user (issue 15)', () => {
     expect(describeFsError(eperm)).toBe(`${join(root, '_chunks')}: operation not permitted (EPERM); check its permissions (and that it is not immutable, lsattr) or choose another location`);
     const moved = Object.assign(new Error('EXDEV'), { code: 'EXDEV', syscall: 'rename', path: join(root, 'a'), dest: join(root, 'b') });
     expect(describeFsError(moved)).toBe(`${join(root, 'a')} -> ${join(root, 'b')}: crosses file systems (EXDEV); keep the output on the same file system as its folder`);
+  });
+
+  it('an output under a dangling symlink or a loop names the link, not "no such file or folder (ENOENT)" (issue 15 probe)', () => {
+    symlinkSync(join(root, 'nowhere'), join(root, 'dangling'));
+    symlinkSync('loop', join(root, 'loop'));
+    const dangling = `${join(root, 'dangling')}: a dangling symlink (its target does not exist); fix or remove the link`;
+    const caught = (f: () => void): string => {
+      try {
+        f();
+      } catch (e) {
+        return describeFsError(e);
+      }
+      return 'no error';
+    };
+    expect(caught(() => mkdirp(join(root, 'dangling')))).toBe(dangling);
+    expect(caught(() => writeFileAtomic(join(root, 'dangling/deeper/out.json'), '{}'))).toBe(dangling);
+    expect(caught(() => writeFilesAtomic(new Map([[join(root, 'dangling/a'), 'a']])))).toBe(dangling);
+    expect(caught(() => replaceDirAtomic(join(root, 'dangling/_chunks'), new Map([['a.md', 'A']])))).toBe(dangling);
+    expect(caught(() => mkdirp(join(root, 'loop/x')))).toBe(`${join(root, 'loop')}: a symlink loop (it never reaches a file); fix or remove the link`);
+    // A plain missing path keeps its message.
+    const missing = Object.assign(new Error('ENOENT'), { code: 'ENOENT', syscall: 'open', path: join(root, 'absent/x') });
+    expect(describeFsError(missing)).toBe(`${join(root, 'absent/x')}: no such file or folder (ENOENT); check the path`);
+  });
+
+  it('a symlink at an output path is written through, not replaced by a file; one that leads nowhere is named (issue 15 probe)', () => {
+    mkdirSync(join(root, 'exports'));
+    writeFileSync(join(root, 'exports/2026.jsonl'), 'old');
+    symlinkSync('exports/2026.jsonl', join(root, 'latest.jsonl'));
+    symlinkSync(join(root, 'exports'), join(root, 'out'));
+    writeFileAtomic(join(root, 'latest.jsonl'), 'new');
+    expect(lstatSync(join(root, 'latest.jsonl')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(root, 'exports/2026.jsonl'), 'utf8')).toBe('new');
+    writeFilesAtomic(new Map([[join(root, 'latest.jsonl'), 'newer'], [join(root, 'out/other.txt'), 'x']]));
+    expect(lstatSync(join(root, 'latest.jsonl')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(root, 'exports/2026.jsonl'), 'utf8')).toBe('newer');
+    expect(readdirSync(join(root, 'exports')).sort()).toEqual(['2026.jsonl', 'other.txt']);
+    symlinkSync(join(root, 'nowhere'), join(root, 'dangling.json'));
+    let err: unknown;
+    try {
+      writeFileAtomic(join(root, 'dangling.json'), '{}');
+    } catch (e) {
+      err = e;
+    }
+    expect(describeFsError(err)).toBe(`${join(root, 'dangling.json')}: a dangling symlink (its target does not exist); fix or remove the link`);
+    expect(lstatSync(join(root, 'dangling.json')).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(root, 'nowhere'))).toBe(false);
   });
 
   it('readRegularFile refuses a FIFO at once instead of blocking', () => {

@@ -4,7 +4,7 @@
  * never sees half a file, and a failed run leaves the previous output intact.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
 function tempName(target: string): string {
@@ -110,8 +110,31 @@ export function mkdirp(dir: string): void {
   }
 }
 
-/** Writes `data` to `file` atomically (temp file in the same folder + rename). */
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+/**
+ * The file a write to `file` replaces: `file` itself, or the file the symlink there leads to.
+ * A temp + rename over a symlink replaced the link with a regular file, so `--out latest.jsonl`
+ * (a link to this week's export) cut the link and left its target as it was. A link that
+ * leads nowhere (or loops) is an error on the link (ENOENT or ELOOP, which describeFsError
+ * words as "a dangling symlink … fix or remove the link"), not a file made in its place.
+ */
+export function writeTarget(file: string): string {
+  try {
+    if (!lstatSync(file).isSymbolicLink()) return file;
+  } catch {
+    return file;
+  }
+  try {
+    return realpathSync(file);
+  } catch (err) {
+    // realpath names the missing target; the link is what the user gave and has to fix.
+    if (err instanceof Error) (err as NodeJS.ErrnoException).path = file;
+    throw err;
+  }
+}
+
+/** Writes `data` to `file` atomically (temp file in the same folder + rename); a symlink there is written through (writeTarget). */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const file = writeTarget(path);
   mkdirp(dirname(file));
   removeStaleTempsOnce(dirname(file));
   const tmp = tempName(file);
@@ -131,12 +154,14 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
  * disk, EFBIG) or a folder in the way leaves every target as it was; writeFileAtomic one
  * after another left the first file new and the second old (index-tool's llms.txt beside an
  * older llms-full.txt). The renames themselves can still fail in between (a target folder
- * made read-only meanwhile), which no file system lets a set of files avoid.
+ * made read-only meanwhile), which no file system lets a set of files avoid. A symlink at a
+ * path is written through (writeTarget).
  */
 export function writeFilesAtomic(files: ReadonlyMap<string, string | Uint8Array>): void {
   const temps: [tmp: string, file: string][] = [];
   try {
-    for (const [file, data] of files) {
+    for (const [path, data] of files) {
+      const file = writeTarget(path);
       mkdirp(dirname(file));
       removeStaleTempsOnce(dirname(file));
       const tmp = tempName(file);
@@ -467,6 +492,14 @@ export function describeFsError(err: unknown, fallbackPath?: string): string {
       prefix = 'cannot create folders in it: ';
     }
   }
+  // A symlink that leads nowhere, at the path or above it, is "no such file" to the system
+  // (`--out dangling-link` said "no such file or folder (ENOENT); check the path" in every
+  // CLI, though the link is there to fix): name the link, as folderProblem does for inputs.
+  if ((code === 'ENOENT' || code === 'ELOOP') && path !== undefined) {
+    const link = deepestExisting(path);
+    const broken = link === null ? null : brokenLink(link);
+    if (broken !== null) return `${escapeControl(link!)}: ${prefix}${broken}`;
+  }
   // ENOTDIR names the whole path; the user needs the file that stands where a folder belongs.
   if (code === 'ENOTDIR' && path !== undefined) {
     const culprit = firstNonFolder(path);
@@ -557,4 +590,5 @@ export function escapeControl(text: string): string {
   return text.replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-export { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, type ArgOptions, type NumberRange } from './cli-args.js';
+export { firstInvalidUtf8, invalidUtf8Message } from './utf8.js';
+export { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';

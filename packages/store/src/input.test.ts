@@ -12,6 +12,8 @@ describe('decodeDocument', () => {
 
   it.each([
     ['an empty file', bytes(), /^a\.md: empty file$/],
+    // topic-io's words for the same file (chunking-tool said 'empty file (only whitespace)', the store 'empty document (only whitespace)')
+    ['a file of whitespace', utf8(' \n\t\n'), /^a\.md: empty file \(only whitespace\)$/],
     ['a binary file', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]), /binary file \(contains NUL bytes\)/],
     ['invalid UTF-8', Uint8Array.from([...utf8('café '), 0xc3, 0x28, ...utf8(' more')]), /not valid UTF-8 \(first bad byte at offset 6\)/],
     ['Latin-1 text', Uint8Array.from([...utf8('na'), 0xef, ...utf8('ve')]), /not valid UTF-8 \(first bad byte at offset 2\)/],

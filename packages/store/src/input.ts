@@ -2,6 +2,7 @@
  * Bad input is refused before anything is planned, with a message that says what is wrong,
  * so a binary file or a minified blob never reaches the chunker or the database.
  */
+import { invalidUtf8Message } from '@chunkyard/fs-atomic';
 import { InputError } from './errors.js';
 
 export interface InputLimits {
@@ -22,9 +23,11 @@ export function decodeDocument(bytes: Uint8Array, source: string, limits: InputL
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new InputError(source, `not valid UTF-8 (first bad byte at offset ${firstInvalidUtf8(bytes)})`);
+    throw new InputError(source, invalidUtf8Message(bytes));
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // A file's words, as topic-io gives them to chunking-tool; checkText's 'empty document' is for text that came as a string.
+  if (!text.trim()) throw new InputError(source, 'empty file (only whitespace)');
   checkText(text, source, limits);
   return text;
 }
@@ -61,19 +64,3 @@ export function checkText(text: string, source: string, limits: InputLimits = DE
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  // Decode growing prefixes would be quadratic; walk the byte structure instead.
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
-    if (need < 0) return i;
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + need + 1));
-    } catch {
-      return i;
-    }
-    i += need + 1;
-  }
-  return i;
-}

@@ -7,7 +7,7 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { brokenLink, describeFsError, escapeControl, fileKind, folderProblem, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, escapeControl, fileKind, folderProblem, invalidUtf8Message, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
@@ -90,7 +90,7 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new Error('not UTF-8 text');
+    throw new Error(invalidUtf8Message(bytes));
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (!opts.allowEmpty && !text.trim()) throw new Error('empty file (only whitespace)');
