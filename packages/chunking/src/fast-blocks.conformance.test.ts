@@ -61,4 +61,17 @@ describe('fast blocks conform to remark', () => {
       expect(blocks).toEqual(flatten(parse(s)));
     }
   });
+
+  it('on the lists made without tokens (fast-lists.ts) and those next to them', () => {
+    const samples = [
+      '- a\n- b\n* c\n+ d\n',
+      '1. one\n2. two\n10) ten\n11) eleven\n',
+      '- a\n  more\nlazy\n- b\n\n\n- loose\n\npara\n',
+      ' - a\n   - nested\n-\ttab\n-    four\n-     code\n',
+      '- **b**: x\n- `c` y\n- [l](u) z\n- #tag\n- 2024 was\n- <b>x</b>\n',
+      'para\n- a\n- b\n---\n- c\n  ---\n2. x\n1. y\n',
+      '- a\r\n- b\r\n\r\n- c\r\n',
+    ];
+    for (const s of samples) expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
+  });
 });

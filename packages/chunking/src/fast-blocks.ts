@@ -13,6 +13,7 @@
  * as uncovered lines) and GFM footnote definitions.
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
+import { directList } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
@@ -242,6 +243,67 @@ export function setCodeWithoutTextForTests(on: boolean): void {
   md.block.ruler.at('code', on ? codeWithoutText : (stockRules.get('code') as BlockRule));
 }
 setCodeWithoutTextForTests(true);
+
+/** Off only in the test that compares the list blocks with those made from tokens. */
+let directLists = true;
+
+/** For tests: makes every list tokens again (`on` false), or not. */
+export function setDirectListsForTests(on: boolean): void {
+  directLists = on;
+}
+
+const stockList = stockRules.get('list') as BlockRule;
+/** markdown-it's list rule, but a top-level list is a block at once, its one-paragraph items too (see fast-lists.ts and DirectBlocks). */
+function listDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (!silent && direct !== null && directLists && state.level === 0 && directList(state, startLine, endLine, direct, interrupts, tokenItem)) {
+    pushMark(state, direct);
+    return true;
+  }
+  return stockList(state, startLine, endLine, silent);
+}
+md.block.ruler.at('list', listDirect, { alt: ['paragraph', 'reference', 'blockquote'] });
+
+/**
+ * An item of a direct list that is not one paragraph (fast-lists.ts' TokenItem): markdown-it's
+ * list rule's tokens of it, at the levels that rule gives them. Its block is made from them
+ * after the parse (resolveTokenItems), as toBlock makes every block: the text of a heading in
+ * it may use a reference defined further down.
+ */
+function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: boolean, items: Block[], ordered: boolean): void {
+  const outer = state.tokens;
+  const tokens: Token[] = [];
+  state.tokens = tokens;
+  state.level = 1;
+  const map: [number, number] = [line, 0];
+  state.push('list_item_open', 'li', 1).map = map;
+  if (emptyItem) state.line = Math.min(state.line + 2, endLine);
+  else state.md.block.tokenize(state, line, endLine);
+  state.push('list_item_close', 'li', -1);
+  state.tokens = outer;
+  state.level = 0;
+  map[1] = state.line;
+  direct!.tokenItems.push({ node: buildTree(tokens)[0]!, items, at: items.length, ordered });
+  items.push(PENDING_ITEM);
+}
+/** Where a token item's block will stand (resolveTokenItems replaces it). */
+const PENDING_ITEM: Block = Object.freeze({ type: 'listItem', start: 0, end: 0, startLine: 0, endLine: 0 });
+
+/**
+ * The blocks of the direct lists' token items, made now that every reference is known (toBlock
+ * sets an item's `ordered` after its children, as here). An item with no block leaves its list,
+ * as in toBlock's list (none has: its marker is visible).
+ */
+function resolveTokenItems(made: DirectBlocks, ctx: Ctx): void {
+  let lost = false;
+  for (const { node, items, at, ordered } of made.tokenItems) {
+    const block = toBlock(node, ctx, 'exact');
+    if (block !== null) {
+      block.ordered = ordered;
+      items[at] = block;
+    } else lost = true;
+  }
+  if (lost) for (const { items } of made.tokenItems) for (let k = items.indexOf(PENDING_ITEM); k >= 0; k = items.indexOf(PENDING_ITEM)) items.splice(k, 1);
+}
 
 /** markdown-it 15.0.3's limit on cells a table's body rows may lack before the table ends there. */
 const MAX_AUTOCOMPLETED_CELLS = 65536;
@@ -683,6 +745,8 @@ interface DirectBlocks {
   mark: Token;
   /** How many blocks each `mark` among the tokens stands for, in order. */
   runs: number[];
+  /** The items of direct lists left to markdown-it's tokens (see tokenItem). */
+  tokenItems: { node: TreeNode; items: Block[]; at: number; ordered: boolean }[];
 }
 
 /**
@@ -1003,7 +1067,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const tokens: Token[] = [];
-  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark(), runs: [] } : null;
+  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark(), runs: [], tokenItems: [] } : null;
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
   // keep every character's place): the block state reuses the table instead of finding them again.
   pendingLines = !hasCr && lines.ends[lines.ends.length - 1] === text.length ? { src: text, lines } : null;
@@ -1022,6 +1086,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
   const ctx: Ctx = { source, lines, env };
+  if (made !== null && made.tokenItems.length) resolveTokenItems(made, ctx);
   // A document of direct blocks alone (one mark) has its block list made already.
   if (made !== null && tree.length === 1 && tree[0] === made.mark) return { frontMatter, blocks: addUncoveredLines(made.blocks, ctx, frontMatter) };
   const blocks: Block[] = [];

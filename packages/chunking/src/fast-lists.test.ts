@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fastBlocks, setDirectListsForTests } from './fast-blocks.js';
+import { directListsMadeForTests } from './fast-lists.js';
+import { flatten } from './flatten.js';
+import { parse } from './parse.js';
+
+/** `text`'s blocks with direct lists (as it runs), and whether they equal those made from markdown-it's tokens, in JSON (field order too). */
+function expectSameAsTokens(text: string): void {
+  const direct = JSON.stringify(fastBlocks(text).blocks);
+  setDirectListsForTests(false);
+  try {
+    expect(direct).toBe(JSON.stringify(fastBlocks(text).blocks));
+  } finally {
+    setDirectListsForTests(true);
+  }
+}
+
+/** How many lists `text` makes directly. */
+function madeDirectly(text: string): number {
+  const before = directListsMadeForTests();
+  fastBlocks(text);
+  return directListsMadeForTests() - before;
+}
+
+describe('top-level lists made into blocks without tokens', () => {
+  // Item lines: indentation 0-6 (and tabs), every marker kind and ordered numbers up to
+  // markdown-it's 9 digits and past them, marker spacing from none to code-deep, tabs after
+  // the marker; bodies that are paragraphs or that start other blocks (headings, fences,
+  // quotes, HTML, rules, setext underlines, reference and footnote definitions, nested
+  // lists, tables); continuation lines indented, lazy, blank, or starting blocks.
+  const indent = fc.constantFrom('', '', '', ' ', '  ', '   ', '    ', '     ', '      ', '\t', ' \t', '  \t');
+  const marker = fc.constantFrom('-', '-', '*', '+', '1.', '1)', '2.', '0.', '10)', '123456789.', '1234567890.', '-', '*');
+  const gap = fc.constantFrom(' ', ' ', ' ', '  ', '    ', '     ', '\t', '\t\t', ' \t', '');
+  const body = fc.constantFrom(
+    'item', 'item', 'two words', 'x  ', '# h', '#tag', '```', '```js', '~~~', '> q', '>', '<div>', '<span>x</span>', '<!-- c -->', '[d]: /u', '[l](u)', '[l]', '[^1]: n',
+    '**b**', '*e* x', '_u_', '* * *', '- - -', '---', '***', '===', '`code`', '1. x', '2) y', '- nested', '+ n', '|a|b|', 'a | b', '', '    code', '&amp;', '\u00a0', '\f',
+    '\u00a0x', 'a\0b', '2024 year', '\\- x',
+  );
+  const item = fc.tuple(indent, marker, gap, body).map(([a, m, g, b]) => a + m + g + b);
+  const other = fc.constantFrom(
+    '', '', '  ', 'lazy', '  cont', '   cont', '    deep', '      deeper', '\tx', '|-|', '--|--', ':-', '---', '===', '  ===', '  ---', '  - x', '   1. y', '> q', '```', '# h', '<div>', '[d]: /u',
+    '    - x', '\t- x', '*em*', '-x', '2024', '  [d]: /u', '\u00a0', '\f', '  \f',
+  );
+  const line = fc.oneof({ arbitrary: item, weight: 3 }, { arbitrary: other, weight: 2 });
+  const doc = fc
+    .tuple(fc.boolean(), fc.array(line, { maxLength: 24 }), fc.constantFrom('\n', '\n', '\r\n', '\r'))
+    .map(([front, lines, nl]) => (front ? `---${nl}a: 1${nl}---${nl}` : '') + lines.join(nl));
+
+  it('give the blocks made from their tokens', () => {
+    const before = directListsMadeForTests();
+    fc.assert(
+      fc.property(doc, (text) => expectSameAsTokens(text)),
+      { numRuns: 6000 },
+    );
+    // The inputs reach the direct path, not only markdown-it's rule.
+    expect(directListsMadeForTests() - before).toBeGreaterThan(1500);
+  });
+
+  // Lists of plain items only: the ones the direct path takes, every marker, spacing and lazy line.
+  const plainItem = fc.tuple(fc.constantFrom('', ' ', '  ', '   '), fc.constantFrom('-', '*', '+', '1.', '3)', '99.'), fc.constantFrom(' ', '  ', '\t', '    '), fc.constantFrom('a', 'item two', '**b** c', '`x`', '[l](u)', '#x', 'é'));
+  const plainLine = fc.oneof(
+    { arbitrary: plainItem.map(([a, m, g, b]) => a + m + g + b), weight: 4 },
+    { arbitrary: fc.constantFrom('', 'lazy', '  cont', '     deep', '*e*', '\tt'), weight: 1 },
+  );
+  it('give them on lists of plain items, lazy and indented lines, loose or tight', () => {
+    fc.assert(
+      fc.property(fc.array(plainLine, { maxLength: 30 }), (lines) => expectSameAsTokens(lines.join('\n'))),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('make the usual lists directly, and equal remark on them', () => {
+    const samples = [
+      '- a\n- b\n- c\n',
+      '* a\n* b\n\n* c\n\n\npara\n',
+      '1. one\n2. two\n10. ten\n',
+      '3) x\n4) y\n',
+      '- a\n  more a\nlazy a\n- b\n',
+      '- a\n+ b\n* c\n',
+      '1. a\n1) b\n- c\n',
+      '- **Bold**: text\n- `code` text\n- [link](u) text\n- #tag\n- 2024 was\n',
+      '-\ta\n-  b\n-    c\n',
+      ' - a\n - b\n   c\n',
+      '- a\r\n- b\r\n',
+      '---\ntitle: t\n---\n- a\n- b\n',
+      'para\n\n- a\n- b\n# h\n',
+      '- a\n- b\n---\n',
+      '- a\n- b\n      - c\n',
+    ];
+    for (const s of samples) {
+      expect(madeDirectly(s), s).toBeGreaterThan(0);
+      expect(fastBlocks(s).blocks, s).toEqual(flatten(parse(s)));
+      expectSameAsTokens(s);
+    }
+  });
+
+  it("make the items that are not one paragraph from markdown-it's tokens of them, and leave lists inside containers to markdown-it", () => {
+    for (const s of ['- a\n\n  b\n', '- a\n  - b\n', '- a\n- b\n    - c\n', ' - a\n   - b\n', '-\n  a\n', '-\n\n  a\n', '- # h\n', '- ```\n  x\n  ```\n', '- <div>\n', '- a\n  ---\n', '-     code\n', '- [d]: /u\n', '- a\n  > q\n', '- a\n- b\n  | x |\n  | - |\n']) {
+      expect(madeDirectly(s), s).toBe(1);
+      expectSameAsTokens(s);
+    }
+    // A heading's text in a token item reads references defined after the list: its block is made after the parse.
+    const later = '- # [l] x\n- | [l] |\n  | - |\n\n[l]: /u\n';
+    expect(madeDirectly(later)).toBe(1);
+    expect(fastBlocks(later).blocks[0]!.children!.map((item) => item.children![0]!.text ?? item.children![0]!.header)).toEqual(['l x', ['l']]);
+    expectSameAsTokens(later);
+    for (const s of ['> - a\n', '> 1. a\n> 2. b\n']) {
+      expect(madeDirectly(s), s).toBe(0);
+      expectSameAsTokens(s);
+    }
+  });
+
+  it('give them on very many and very long items', () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `${i % 7 === 0 ? '\n' : ''}- item ${i}\n`).join('');
+    const long = Array.from({ length: 50 }, (_, i) => `${i + 1}. ${'word '.repeat(2000)}\n   ${'more '.repeat(500)}\n`).join('');
+    const nested = Array.from({ length: 2000 }, (_, i) => `* \`opt${i}\` {Object}\n  * \`a\` {string} text\n  * \`b\` {number}\n\n    more\n`).join('');
+    for (const s of [many, long, `${many}  - nested at the end\n`, nested]) expectSameAsTokens(s);
+    expect(madeDirectly(nested)).toBe(1);
+    expect(madeDirectly(many)).toBe(1);
+    expect(madeDirectly(long)).toBe(1);
+  });
+});

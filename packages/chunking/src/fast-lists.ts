@@ -1,0 +1,313 @@
+/**
+ * Top-level lists made into blocks while markdown-it parses, with no token (issue 15). A flat
+ * list of one-line items was a hundred times slower per MB than prose: per item, markdown-it's
+ * list rule made `list_item_open`, paragraph and `list_item_close` tokens with two line maps,
+ * fast-blocks a tree node for it, then toBlock the item and paragraph blocks; most of a pass was
+ * garbage collection. Here a top-level list becomes its list block at once, and each item that
+ * is one paragraph its item and paragraph blocks, as toBlock would make them from markdown-it's
+ * tokens; any other item (an empty one, content indented as code, an item holding other blocks
+ * or a nested list, a first line starting HTML) is tokenized by markdown-it as its list rule
+ * would, and its block made from those tokens after the parse (fast-blocks' tokenItem).
+ *
+ * The control flow is markdown-it 15.0.3's (its list rule, the block tokenizer it runs per
+ * item, its setext heading and paragraph rules), followed only as far as one-paragraph items
+ * need: at every point where markdown-it asks a block rule, the same rule is asked here (in
+ * silent mode, where its answer is the one it gives when not silent), with the state it would
+ * see. A ruler with other rules than markdown-it's (KNOWN_RULES) leaves lists to markdown-it.
+ */
+import type { StateBlock } from 'markdown-it';
+import { skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import type { Block } from './types.js';
+
+type Rule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+
+/** Where the blocks go: fast-blocks' DirectBlocks. */
+export interface ListTarget {
+  source: string;
+  lines: LineTable;
+  blocks: Block[];
+}
+
+/** fast-blocks' `interrupts`: whether a paragraph terminator accepts the line (markdown-it's loop, with its shortcut). */
+export type Interrupts = (state: StateBlock, line: number, endLine: number, rules: Rule[]) => boolean;
+
+/**
+ * fast-blocks' item left to markdown-it (the item's state set as the list rule sets it): makes
+ * the tokens the list rule makes of it (or, for an empty item followed by an empty line, none),
+ * leaves `state.line` after the item and appends to `items` what stands for its block until
+ * toBlock makes it of those tokens, after the parse (its `ordered` then set).
+ */
+export type TokenItem = (state: StateBlock, line: number, endLine: number, emptyItem: boolean, items: Block[], ordered: boolean) => void;
+
+/** markdown-it 15.0.3's block rules by name, in its order: the only ruler this code knows. */
+const KNOWN_RULES = 'table,code,fence,blockquote,hr,list,reference,html_block,heading,lheading,paragraph';
+/**
+ * The rules that may take an item's first line before the paragraph rule, each of which
+ * answers in silent mode as it would otherwise: `code` is left out (content indented less
+ * than 4 columns past the item's, which it needs, never reaches here), `html_block` too (its
+ * silent answer is whether it may interrupt a paragraph, not whether it matches: a first line
+ * starting with `<` is left to markdown-it), and `lheading` is followed by firstParagraphEnd.
+ */
+const SILENT_FIRST_LINE = new Set(['table', 'fence', 'blockquote', 'hr', 'list', 'reference', 'heading']);
+
+/** How many lists directList has made (for tests: that the generated inputs reach it). */
+let made = 0;
+export function directListsMadeForTests(): number {
+  return made;
+}
+
+let rulesChecked: unknown = null;
+/** SILENT_FIRST_LINE's rules in the ruler's order (table first), or null when the ruler is not KNOWN_RULES. */
+let firstLineRules: Rule[] | null = null;
+
+function firstLineRulesOf(state: StateBlock): Rule[] | null {
+  const ruler = state.md.block.ruler;
+  // getRules returns one array until the rules change (tests swap rules).
+  const all = ruler.getRules('');
+  if (all !== rulesChecked) {
+    rulesChecked = all;
+    // fast-blocks' heading_first (a `#` line to the heading rule before the others) is
+    // markdown-it's order with a shortcut, and says no in silent mode: not a rule of its own here.
+    const known = (ruler as unknown as { __rules__: { name: string; enabled: boolean; fn: Rule }[] }).__rules__.filter((r) => r.enabled && r.name !== 'heading_first');
+    firstLineRules = known.map((r) => r.name).join(',') === KNOWN_RULES ? known.filter((r) => SILENT_FIRST_LINE.has(r.name)).map((r) => r.fn) : null;
+  }
+  return firstLineRules;
+}
+
+/**
+ * First characters (after indentation) with which one of SILENT_FIRST_LINE's rules, or
+ * html_block, may take a line: fence ` ~, blockquote >, hr * - _, list * - + and digits,
+ * reference [, heading #, html_block <. The table rule looks at the next line instead.
+ */
+const MAY_START = new Uint8Array(128);
+for (const ch of '`~>*-_+[#<0123456789') MAY_START[ch.charCodeAt(0)] = 1;
+
+/** markdown-it 15.0.3's skipBulletListMarker: the position after the marker, or -1. */
+function bulletMarkerEnd(state: StateBlock, line: number): number {
+  const max = state.eMarks[line]!;
+  let pos = state.bMarks[line]! + state.tShift[line]!;
+  const marker = state.src.charCodeAt(pos++);
+  if (marker !== 0x2a && marker !== 0x2d && marker !== 0x2b) return -1;
+  if (pos < max) {
+    const ch = state.src.charCodeAt(pos);
+    if (ch !== 0x20 && ch !== 0x09) return -1;
+  }
+  return pos;
+}
+
+/** markdown-it 15.0.3's skipOrderedListMarker: the position after the marker, or -1. */
+function orderedMarkerEnd(state: StateBlock, line: number): number {
+  const start = state.bMarks[line]! + state.tShift[line]!;
+  const max = state.eMarks[line]!;
+  let pos = start;
+  if (pos + 1 >= max) return -1;
+  let ch = state.src.charCodeAt(pos++);
+  if (ch < 0x30 || ch > 0x39) return -1;
+  for (;;) {
+    if (pos >= max) return -1;
+    ch = state.src.charCodeAt(pos++);
+    if (ch >= 0x30 && ch <= 0x39) {
+      if (pos - start >= 10) return -1;
+      continue;
+    }
+    if (ch === 0x29 || ch === 0x2e) break;
+    return -1;
+  }
+  if (pos < max) {
+    ch = state.src.charCodeAt(pos);
+    if (ch !== 0x20 && ch !== 0x09) return -1;
+  }
+  return pos;
+}
+
+/**
+ * Where the paragraph that starts an item's first line `line` ends (the line after its
+ * last), with the item's state in place (blkIndent the item's content column), or -1 where
+ * markdown-it's setext heading rule would take it instead: the loop both rules run, with
+ * lheading's underline check.
+ */
+function firstParagraphEnd(state: StateBlock, line: number, endLine: number, interrupts: Interrupts): number {
+  const rules = state.md.block.ruler.getRules('paragraph') as Rule[];
+  const indent = state.blkIndent;
+  const src = state.src;
+  let next = line + 1;
+  for (; next < endLine; next++) {
+    const first = state.bMarks[next]! + state.tShift[next]!;
+    const max = state.eMarks[next]!;
+    if (first >= max) break;
+    const sCount = state.sCount[next]!;
+    if (sCount - indent > 3) continue;
+    const c = src.charCodeAt(first);
+    if (sCount >= indent) {
+      // lheading: a line of `=` or `-` (then spaces or tabs) under the paragraph.
+      if (c === 0x3d || c === 0x2d) {
+        const pos = state.skipSpaces(state.skipChars(first, c));
+        if (pos >= max) return -1;
+      }
+    } else if (sCount < 4 && (c === 0x2d || c === 0x2a || c === 0x2b || (c >= 0x30 && c <= 0x39)) && (bulletMarkerEnd(state, next) >= 0 || orderedMarkerEnd(state, next) >= 0)) {
+      // A marker left of the content column (and of code's 4, from listIndent 0): the list
+      // rule, as a terminator, accepts it whatever follows the marker; so the paragraph ends.
+      break;
+    }
+    if (sCount < 0) continue;
+    if (interrupts(state, next, endLine, rules)) break;
+  }
+  return next;
+}
+
+/**
+ * Where the paragraph that the tokenizer makes of an item's first line `line` ends (the line
+ * after its last), with the item's state in place; or -1 where a rule before the paragraph
+ * rule takes the line (or may: a first character `<`, which html_block's silent answer does
+ * not tell).
+ */
+function oneParagraph(state: StateBlock, line: number, endLine: number, rules: Rule[], interrupts: Interrupts): number {
+  const src = state.src;
+  const c = src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
+  if (c === 0x3c) return -1;
+  if (c < 128 && MAY_START[c] === 1) {
+    for (let i = 1; i < rules.length; i++) if (rules[i]!(state, line, endLine, true)) return -1;
+  }
+  if (line + 1 < endLine) {
+    // The table rule reads the next line first (a delimiter row starts with | - or :).
+    const next = state.bMarks[line + 1]! + state.tShift[line + 1]!;
+    const n = src.charCodeAt(next);
+    if (next < state.eMarks[line + 1]! && (n === 0x7c || n === 0x2d || n === 0x3a) && rules[0]!(state, line, endLine, true)) return -1;
+  }
+  state.parentType = 'paragraph';
+  const end = firstParagraphEnd(state, line, endLine, interrupts);
+  state.parentType = 'list';
+  return end;
+}
+
+/** toBlock's lastLineOf: the line holding the character before `end`, searched back from `hint`. */
+function lastLineOf(lines: LineTable, end: number, hint: number): number {
+  let line = hint;
+  while (line > 0 && lines.starts[line]! >= end) line--;
+  return line;
+}
+
+/**
+ * Parses the list starting at `startLine` (at the document's top level, markdown-it's list
+ * rule about to run not silently) if every item of it is one paragraph: appends the list's
+ * block to `into` (children and all), sets `state.line` past the list as markdown-it's rule
+ * would, and returns true. Returns false, the state as it was and nothing appended, for any
+ * other list.
+ */
+export function directList(state: StateBlock, startLine: number, endLine: number, into: ListTarget, interrupts: Interrupts, tokenItem: TokenItem): boolean {
+  if (state.blkIndent !== 0 || state.listIndent !== -1 || endLine !== state.lineMax) return false;
+  const rules = firstLineRulesOf(state);
+  if (rules === null) return false;
+  if (state.sCount[startLine]! >= 4) return false;
+  let isOrdered: boolean;
+  let posAfterMarker = orderedMarkerEnd(state, startLine);
+  if (posAfterMarker >= 0) isOrdered = true;
+  else if ((posAfterMarker = bulletMarkerEnd(state, startLine)) >= 0) isOrdered = false;
+  else return false;
+  const src = state.src;
+  const markerCharCode = src.charCodeAt(posAfterMarker - 1);
+  const listTerminators = state.md.block.ruler.getRules('list') as Rule[];
+  const { source, lines } = into;
+  const items: Block[] = [];
+  const oldParentType = state.parentType;
+  let nextLine = startLine;
+  state.parentType = 'list';
+  while (nextLine < endLine) {
+    const line = nextLine;
+    const lineStart = state.bMarks[line]! + state.tShift[line]!;
+    const max = state.eMarks[line]!;
+    const initial = state.sCount[line]! + posAfterMarker - lineStart;
+    let offset = initial;
+    let pos = posAfterMarker;
+    while (pos < max) {
+      const ch = src.charCodeAt(pos);
+      if (ch === 0x09) offset += 4 - ((offset + state.bsCount[line]!) % 4);
+      else if (ch === 0x20) offset++;
+      else break;
+      pos++;
+    }
+    // markdown-it's item indentation: an empty first line, or content indented as code past the marker, counts one column.
+    const emptyFirst = pos >= max;
+    let indentAfterMarker = emptyFirst ? 1 : offset - initial;
+    if (indentAfterMarker > 4) indentAfterMarker = 1;
+    const indent = initial + indentAfterMarker;
+    // The item's state, as the list rule sets it before tokenizing the item.
+    const oldTShift = state.tShift[line]!;
+    const oldSCount = state.sCount[line]!;
+    state.listIndent = 0;
+    state.blkIndent = indent;
+    state.tShift[line] = pos - state.bMarks[line]!;
+    state.sCount[line] = offset;
+    let direct = false;
+    let after = -1;
+    if (!emptyFirst && offset === indent) {
+      const paragraphEnd = oneParagraph(state, line, endLine, rules, interrupts);
+      if (paragraphEnd >= 0) {
+        // The tokenizer goes on after the paragraph: past one empty line, then past empty lines
+        // to the next line, where it stops if that is left of the item's content.
+        after = paragraphEnd;
+        if (after < endLine && state.isEmpty(after)) after++;
+        while (after < endLine && state.isEmpty(after)) after++;
+        if (!(after < endLine && state.sCount[after]! >= indent)) {
+          items.push(itemBlock(source, lines, line, paragraphEnd - 1, isOrdered));
+          direct = true;
+        }
+      }
+    }
+    if (!direct) {
+      // Any other item: markdown-it's tokens of it, made into its block after the parse.
+      const oldTight = state.tight;
+      state.tight = true;
+      state.line = line;
+      tokenItem(state, line, endLine, emptyFirst && state.isEmpty(line + 1), items, isOrdered);
+      after = state.line;
+      state.tight = oldTight;
+    }
+    state.tShift[line] = oldTShift;
+    state.sCount[line] = oldSCount;
+    state.blkIndent = 0;
+    state.listIndent = -1;
+    state.parentType = 'list';
+    // The list rule's checks before the next item.
+    nextLine = after;
+    if (nextLine >= endLine) break;
+    if (state.sCount[nextLine]! < 0 || state.sCount[nextLine]! >= 4) break;
+    let terminate = false;
+    for (let i = 0; i < listTerminators.length && !terminate; i++) terminate = listTerminators[i]!(state, nextLine, endLine, true);
+    if (terminate) break;
+    posAfterMarker = isOrdered ? orderedMarkerEnd(state, nextLine) : bulletMarkerEnd(state, nextLine);
+    if (posAfterMarker < 0) break;
+    if (src.charCodeAt(posAfterMarker - 1) !== markerCharCode) break;
+  }
+  state.parentType = oldParentType;
+  // toBlock's list: its map's lines less trailing whitespace, then `ordered`, then the items.
+  const lastLine = nextLine - 1;
+  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
+  const end = trimEndOffset(source, start, lines.ends[lastLine]!);
+  const list: Block = { type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) };
+  list.ordered = isOrdered;
+  list.children = items;
+  into.blocks.push(list);
+  made++;
+  state.line = nextLine;
+  return true;
+}
+
+/**
+ * toBlock's list item holding one paragraph (source lines `line` to `last`): the paragraph
+ * from its first line's start (toBlock's 'lines' mode inside items), the item from its first
+ * visible character, each to its last one. Fields in toBlock's order, so that both make
+ * blocks of one hidden class (`ordered` after `children`, as toBlock's list sets it on its items).
+ */
+function itemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean): Block {
+  const lineStart = lines.starts[line]!;
+  const end = trimEndOffset(source, skipWhitespace(source, lineStart, lines.ends[last]!), lines.ends[last]!);
+  const paragraph: Block = { type: 'paragraph', start: lineStart, end, startLine: line, endLine: lastLineOf(lines, end, last) };
+  const itemLast = paragraph.endLine;
+  const itemStart = skipWhitespace(source, lineStart, lines.ends[itemLast]!);
+  const itemEnd = trimEndOffset(source, itemStart, lines.ends[itemLast]!);
+  const item: Block = { type: 'listItem', start: itemStart, end: itemEnd, startLine: line, endLine: lastLineOf(lines, itemEnd, itemLast) };
+  item.children = [paragraph];
+  item.ordered = ordered;
+  return item;
+}
