@@ -577,7 +577,7 @@ describe('exit 2: usage and config errors (nothing written)', () => {
 describe('exit 1: a document that cannot be processed', () => {
   const BAD: [what: string, content: string | Buffer, problem: string][] = [
     ['a binary file (NUL bytes)', Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x02, 0x0a]), 'binary file'],
-    ['invalid UTF-8', Buffer.from([0xff, 0xfe, 0x41]), 'not UTF-8'],
+    ['invalid UTF-8', Buffer.from([0xff, 0xfe, 0x41]), 'not valid UTF-8 (first bad byte at offset 0)'],
     ['an empty file', '', 'empty file'],
     ['a whitespace-only file', ' \n\t\n   \r\n', 'only whitespace'],
     ['front matter only', '---\ntitle: Nothing else\n---\n', 'no content to chunk'],
@@ -629,7 +629,7 @@ describe('exit 1: a document that cannot be processed', () => {
     writeFileSync(bad, Buffer.from([0xff, 0xfe, 0x41]));
     const r = await run(['--config', config, bad, good]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${bad}: not UTF-8`);
+    expect(r.stderr).toContain(`${bad}: not valid UTF-8 (first bad byte at offset 0)`);
     expect(r.stderr).not.toContain(good);
     expect(r.stdout).toContain(`${good}: `);
     const m = readManifest(join(root, '_chunks', 'good.json'));
@@ -658,7 +658,7 @@ describe('nothing is lost on failure', () => {
     writeFileSync(join(topic, 'golden-reference.md'), Buffer.concat([Buffer.from('# Title\n\nText '), Buffer.from([0xff, 0xfe, 0x41])]));
     const r = await run(['--config', config, topic]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${join(topic, 'golden-reference.md')}: not UTF-8`);
+    expect(r.stderr).toContain(`${join(topic, 'golden-reference.md')}: not valid UTF-8 (first bad byte at offset 14)`);
     expect(snapshot(join(topic, '_chunks'))).toEqual(before);
     // No temp folders were left behind next to _chunks.
     expect(sorted(readdirSync(topic))).toEqual(['_chunks', 'golden-reference.md']);

@@ -428,10 +428,10 @@ describe('output is safe for a terminal', () => {
 describe('numeric options are bounded, with the range in --help', () => {
   it.each([
     ['keyword-extractor', ['docs/t1', '--max', '100001'], '--max: expected a whole number from 0 to 100000, got "100001"'],
-    ['docs-query', ['docs', '-k', '1001'], '--k: expected an integer 0..1000, got "1001"'],
-    ['docs-query', ['docs', '-n', '1e9'], '--n: expected an integer 0..100000, got "1e9"'],
-    ['docs-score', ['docs', '--k', '1e3'], '--k must be an integer from 1 to 1000, got "1e3"'],
-    ['docs-score', ['docs', '--k', '1001'], '--k must be an integer from 1 to 1000, got "1001"'],
+    ['docs-query', ['docs', '-k', '1001'], '-k/--k: expected a whole number from 0 to 1000, got "1001"'],
+    ['docs-query', ['docs', '-n', '1e9'], '-n/--n: expected a whole number from 0 to 100000, got "1e9"'],
+    ['docs-score', ['docs', '--k', '1e3'], '--k: expected a whole number from 1 to 1000, got "1e3"'],
+    ['docs-score', ['docs', '--k', '1001'], '--k: expected a whole number from 1 to 1000, got "1001"'],
   ] as const)('%s %s: exit 2 naming the range', (app, args, message) => {
     const r = run(app, [...args]);
     expect(r.status, r.stderr).toBe(2);
