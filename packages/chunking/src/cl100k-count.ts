@@ -614,6 +614,19 @@ export class SliceCounter {
     return bpeTokenEndsInto(this.text, i, j, tokAt);
   }
 
+  /** The long pre-token holding offset `p`: the index (in pairs of longRuns) of the last one starting at or before it. */
+  private longRunAt(p: number): number {
+    const { longRuns } = this;
+    let lo = 0;
+    let hi = longRuns.length / 2 - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (longRuns[mid * 2]! <= p) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
   /**
    * Count of `[p, e)`, one pre-token as the scanner sees it, from the BPE of
    * the long pre-token that holds it when both ends are ends of its tokens;
@@ -627,14 +640,7 @@ export class SliceCounter {
     const { tokAt, longRuns } = this;
     if (tokAt === null || tokAt[p] === 0 || tokAt[e] === 0) return -1;
     if (e - p <= LONG_PRE_TOKEN && !(allTokensBuildable ??= mergeTable().unbuildable.length === 0)) return -1;
-    // The long pre-token holding p: the last one starting at or before it.
-    let lo = 0;
-    let hi = longRuns.length / 2 - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (longRuns[mid * 2]! <= p) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = this.longRunAt(p);
     const ps = longRuns[lo * 2]!;
     const pe = longRuns[lo * 2 + 1]!;
     if (p < ps || e > pe) return -1;
@@ -651,13 +657,7 @@ export class SliceCounter {
     const { tokAt, longRuns } = this;
     if (tokAt === null || tokAt[a] === 0 || tokAt[b] === 0) return -1;
     if (b - a <= LONG_PRE_TOKEN && !(allTokensBuildable ??= mergeTable().unbuildable.length === 0)) return -1;
-    let lo = 0;
-    let hi = longRuns.length / 2 - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (longRuns[mid * 2]! <= a) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = this.longRunAt(a);
     if (a < this.lettersFrom[lo]! || b > longRuns[lo * 2 + 1]!) return -1;
     const n = tokAt[b]! - tokAt[a]!;
     return n > 0 ? n : -1; // (a run's end is also where a long run after it starts, marked 1)
@@ -673,13 +673,7 @@ export class SliceCounter {
   lastTokenEnd(a: number, end: number, limit: number): number {
     const { tokAt, longRuns } = this;
     if (tokAt === null || tokAt[a] === 0 || longRuns.length === 0) return -1;
-    let lo = 0;
-    let hi = longRuns.length / 2 - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (longRuns[mid * 2]! <= a) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = this.longRunAt(a);
     const ps = longRuns[lo * 2]!;
     const stop = Math.min(end, longRuns[lo * 2 + 1]!);
     if (a < ps || a >= stop) return -1;

@@ -1013,24 +1013,19 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
     const copied = Math.min(lines, table.starts.length);
     bMarks.set(table.starts.subarray(0, copied));
     eMarks.set(table.ends.subarray(0, copied));
-    for (let line = 0; line < lines; line++) {
-      const start = bMarks[line]!;
-      const end = eMarks[line]!;
-      let pos = start;
-      let offset = 0;
-      for (; pos < end; pos++) {
-        const ch = src.charCodeAt(pos);
-        if (ch === 32) offset++;
-        else if (ch === 9) offset += 4 - (offset % 4);
-        else break;
-      }
-      tShift[line] = pos - start;
-      sCount[line] = offset;
+  } else {
+    for (let line = 0, start = 0; line < lines; line++) {
+      const nl = src.indexOf('\n', start);
+      const end = nl === -1 ? len : nl;
+      bMarks[line] = start;
+      eMarks[line] = end;
+      start = end + 1;
     }
   }
-  for (let line = 0, start = 0; table === undefined && line < lines; line++) {
-    const nl = src.indexOf('\n', start);
-    const end = nl === -1 ? len : nl;
+  // Each line's indentation, as markdown-it's StateBlock reads it (a tab to the next multiple of 4).
+  for (let line = 0; line < lines; line++) {
+    const start = bMarks[line]!;
+    const end = eMarks[line]!;
     let pos = start;
     let offset = 0;
     for (; pos < end; pos++) {
@@ -1039,11 +1034,8 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
       else if (ch === 9) offset += 4 - (offset % 4);
       else break;
     }
-    bMarks[line] = start;
-    eMarks[line] = end;
     tShift[line] = pos - start;
     sCount[line] = offset;
-    start = end + 1;
   }
   bMarks[lines] = len;
   eMarks[lines] = len;
