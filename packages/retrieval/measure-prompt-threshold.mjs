@@ -22,7 +22,7 @@ if (values.help || positionals.length !== 2) {
 }
 const max = Number(values.max);
 if (!Number.isInteger(max) || max < 0 || max > 64) {
-  process.stderr.write(`--max: expected an integer 0..64, got ${values.max}\n`);
+  process.stderr.write(`--max: expected a whole number from 0 to 64, got ${values.max}\n`);
   process.exit(2);
 }
 const [docs, file] = positionals;

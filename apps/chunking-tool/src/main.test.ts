@@ -536,7 +536,7 @@ describe('exit 2: usage and config errors (nothing written)', () => {
   it('a config file with a bad value names the file and the line', async () => {
     const topic = makeTopic();
     writeFileSync(config, 'chunking:\n  strategy: semantic\n  minTokens: 10\n  maxTokens: -3\n');
-    await expectUsage(['--config', config, topic], `${config}:4`, 'chunking.maxTokens', 'integer');
+    await expectUsage(['--config', config, topic], `${config}:4`, 'chunking.maxTokens', 'a whole number from 16');
     expect(existsSync(join(topic, '_chunks'))).toBe(false);
   });
 

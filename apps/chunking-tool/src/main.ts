@@ -43,7 +43,7 @@ Options:
   -h, --help           show this help
   --version            print chunking-tool's version
 
-Numeric settings of chunking: (chunkyard.config.yaml, topic.yaml), all integers; outside
+Numeric settings of chunking: (chunkyard.config.yaml, topic.yaml), all whole numbers; outside
 its range a value is a config error naming file:line, the key and what was given:
 ${rangesHelp('chunking', '  ')}
 

@@ -176,7 +176,7 @@ describe('hand-written keywords.md', () => {
     writeFileSync(join(topic, 'keywords.md'), '| keyword | score |\n| --- | --- |\n| fine | 4 |\n| broken | 12 |\n');
     const r = await run([topic, other]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`keyword-extractor: ${join(topic, 'keywords.md')}:4: score "12" of keyword "broken" is not an integer from 1 to 10\n`);
+    expect(r.stderr).toBe(`keyword-extractor: ${join(topic, 'keywords.md')}:4: score "12" of keyword "broken" is not a whole number from 1 to 10\n`);
     expect(snapshot(join(topic, '_keywords'))).toEqual(before);
     expect(existsSync(join(other, '_keywords', 'words.md'))).toBe(true);
     expect(sorted(readdirSync(topic))).toEqual(['_keywords', 'golden-reference.md', 'keywords.md']);

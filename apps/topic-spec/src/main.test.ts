@@ -204,7 +204,7 @@ describe('topic-spec', () => {
 
   it.each([
     ['qa-pairs.md', '## Not a question\n\nanswer\n', 'qa-pairs.md:1: a question heading must end with "?"'],
-    ['_keywords/words.md', '| keyword | score |\n| --- | --- |\n| json | 11 |\n', 'words.md:3: score "11" of keyword "json" is not an integer from 1 to 10'],
+    ['_keywords/words.md', '| keyword | score |\n| --- | --- |\n| json | 11 |\n', 'words.md:3: score "11" of keyword "json" is not a whole number from 1 to 10'],
     ['_chunks/golden-reference.json', '{"schemaVersion": 1, "chunks": [', 'golden-reference.json: not valid JSON'],
     ['_chunks/golden-reference.json', '{"schemaVersion": 2}', 'golden-reference.json: schemaVersion 2 is not 1'],
   ])('a malformed %s fails its topic with file, line and problem, and leaves the previous spec', async (file, text, message) => {

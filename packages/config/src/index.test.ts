@@ -101,34 +101,34 @@ describe('parseConfig: valid configs', () => {
 describe('parseConfig: every chunking key is validated with file:line, key and what was expected', () => {
   // Each case puts the bad value on line 4, between a comment and a valid setting.
   const cases: [key: string, bad: string, expected: string][] = [
-    ['maxTokens', '-3', 'an integer from 16 to 1000000'],
-    ['maxTokens', '8', 'an integer from 16 to 1000000'],
-    ['maxTokens', '512.5', 'an integer from 16 to 1000000'],
-    ['maxTokens', '"512"', 'an integer from 16 to 1000000'],
-    ['maxTokens', 'lots', 'an integer from 16 to 1000000'],
-    ['minTokens', '-1', 'an integer from 0 to 1000000'],
-    ['minTokens', '1.5', 'an integer from 0 to 1000000'],
-    ['minTokens', 'true', 'an integer from 0 to 1000000'],
-    ['targetTokens', '0', 'an integer from 1 to 1000000'],
-    ['targetTokens', '[400]', 'an integer from 1 to 1000000'],
-    ['overlapSentences', '-1', 'an integer from 0 to 1000'],
-    ['overlapSentences', '0.5', 'an integer from 0 to 1000'],
-    ['overlapSentences', '', 'an integer from 0 to 1000'],
+    ['maxTokens', '-3', 'a whole number from 16 to 1000000'],
+    ['maxTokens', '8', 'a whole number from 16 to 1000000'],
+    ['maxTokens', '512.5', 'a whole number from 16 to 1000000'],
+    ['maxTokens', '"512"', 'a whole number from 16 to 1000000'],
+    ['maxTokens', 'lots', 'a whole number from 16 to 1000000'],
+    ['minTokens', '-1', 'a whole number from 0 to 1000000'],
+    ['minTokens', '1.5', 'a whole number from 0 to 1000000'],
+    ['minTokens', 'true', 'a whole number from 0 to 1000000'],
+    ['targetTokens', '0', 'a whole number from 1 to 1000000'],
+    ['targetTokens', '[400]', 'a whole number from 1 to 1000000'],
+    ['overlapSentences', '-1', 'a whole number from 0 to 1000'],
+    ['overlapSentences', '0.5', 'a whole number from 0 to 1000'],
+    ['overlapSentences', '', 'a whole number from 0 to 1000'],
     ['strategy', 'recursive', 'one of semantic, token-window, hierarchical, paginate'],
     ['strategy', '1', 'one of semantic, token-window, hierarchical, paginate'],
-    ['windowTokens', '8', 'an integer from 16 to 1000000'],
-    ['windowOverlapTokens', '-1', 'an integer from 0 to 1000000'],
-    ['singlePieceMaxTokens', 'many', 'an integer from 0 to 1000000'],
-    ['sectionTargetTokens', '0', 'an integer from 1 to 1000000'],
-    ['sectionMaxTokens', '32', 'an integer from 128 to 1000000'],
-    ['sectionOverlapTokens', '1.5', 'an integer from 0 to 1000000'],
-    ['snippetTargetTokens', '0', 'an integer from 1 to 1000000'],
-    ['snippetMaxTokens', '"512"', 'an integer from 128 to 1000000'],
-    ['snippetOverlapTokens', '-80', 'an integer from 0 to 1000000'],
-    ['maxConcepts', '-1', 'an integer from 0 to 10000'],
-    ['ctxSize', '100', 'an integer from 256 to 1000000'],
-    ['bufSize', '-512', 'an integer from 0 to 1000000'],
-    ['pageOverlapTokens', 'some', 'an integer from 0 to 1000000'],
+    ['windowTokens', '8', 'a whole number from 16 to 1000000'],
+    ['windowOverlapTokens', '-1', 'a whole number from 0 to 1000000'],
+    ['singlePieceMaxTokens', 'many', 'a whole number from 0 to 1000000'],
+    ['sectionTargetTokens', '0', 'a whole number from 1 to 1000000'],
+    ['sectionMaxTokens', '32', 'a whole number from 128 to 1000000'],
+    ['sectionOverlapTokens', '1.5', 'a whole number from 0 to 1000000'],
+    ['snippetTargetTokens', '0', 'a whole number from 1 to 1000000'],
+    ['snippetMaxTokens', '"512"', 'a whole number from 128 to 1000000'],
+    ['snippetOverlapTokens', '-80', 'a whole number from 0 to 1000000'],
+    ['maxConcepts', '-1', 'a whole number from 0 to 10000'],
+    ['ctxSize', '100', 'a whole number from 256 to 1000000'],
+    ['bufSize', '-512', 'a whole number from 0 to 1000000'],
+    ['pageOverlapTokens', 'some', 'a whole number from 0 to 1000000'],
     ['leadLines', 'llm', 'one of extractive, none'],
     ['breadcrumbMode', 'sometimes', 'one of conditional, always, none'],
     ['breadcrumbMode', 'true', 'one of conditional, always, none'],
@@ -155,38 +155,38 @@ describe('parseConfig: every chunking key is validated with file:line, key and w
   // Issue 15: JSON.stringify showed 1e309 (Infinity) and .nan as "got null"; and a number with
   // no ceiling (1e12) was accepted, to become a huge allocation or an endless run later.
   it.each([
-    ['maxTokens', '1e309', 'an integer from 16 to 1000000', 'got 1e309'],
-    ['maxTokens', '.nan', 'an integer from 16 to 1000000', 'got .nan'],
-    ['maxTokens', '.inf', 'an integer from 16 to 1000000', 'got .inf'],
-    ['maxTokens', '-.Inf', 'an integer from 16 to 1000000', 'got -.Inf'],
-    ['maxTokens', '1e12', 'an integer from 16 to 1000000', 'got 1e12'],
-    ['targetTokens', '1000001', 'an integer from 1 to 1000000', 'got 1000001'],
-    ['ctxSize', '0x7fffffffffff', 'an integer from 256 to 1000000', 'got 0x7fffffffffff'],
-    ['overlapSentences', '1001', 'an integer from 0 to 1000', 'got 1001'],
-    ['maxConcepts', '1e5', 'an integer from 0 to 10000', 'got 1e5'],
+    ['maxTokens', '1e309', 'a whole number from 16 to 1000000', 'got 1e309'],
+    ['maxTokens', '.nan', 'a whole number from 16 to 1000000', 'got .nan'],
+    ['maxTokens', '.inf', 'a whole number from 16 to 1000000', 'got .inf'],
+    ['maxTokens', '-.Inf', 'a whole number from 16 to 1000000', 'got -.Inf'],
+    ['maxTokens', '1e12', 'a whole number from 16 to 1000000', 'got 1e12'],
+    ['targetTokens', '1000001', 'a whole number from 1 to 1000000', 'got 1000001'],
+    ['ctxSize', '0x7fffffffffff', 'a whole number from 256 to 1000000', 'got 0x7fffffffffff'],
+    ['overlapSentences', '1001', 'a whole number from 0 to 1000', 'got 1001'],
+    ['maxConcepts', '1e5', 'a whole number from 0 to 10000', 'got 1e5'],
   ])('chunking.%s: %s says what was given and the range', (key, bad, expected, got) => {
     const err = errorOf(`chunking:\n  ${key}: ${bad}\n`);
     expect(err.message).toBe(`${FILE}:2: chunking.${key}: expected ${expected}, ${got}`);
   });
 
   it('embeddings and spec: what was given, not null', () => {
-    expect(errorOf('embeddings:\n  timeoutMs: 1e400\n').message).toBe(`${FILE}:2: embeddings.timeoutMs: expected an integer from 100 to 3600000, got 1e400`);
-    expect(errorOf('embeddings:\n  dimensions: 1e6\n').message).toBe(`${FILE}:2: embeddings.dimensions: expected an integer from 8 to 65536, got 1e6`);
+    expect(errorOf('embeddings:\n  timeoutMs: 1e400\n').message).toBe(`${FILE}:2: embeddings.timeoutMs: expected a whole number from 100 to 3600000, got 1e400`);
+    expect(errorOf('embeddings:\n  dimensions: 1e6\n').message).toBe(`${FILE}:2: embeddings.dimensions: expected a whole number from 8 to 65536, got 1e6`);
     expect(errorOf('spec:\n  promptThreshold: .NaN\n').message).toBe(`${FILE}:2: spec.promptThreshold: expected a number from 0 to 1, got .NaN`);
   });
 
   it('a long value is cut in the message, saying how long it was (issue 15 probe: 100 KB were echoed)', () => {
     const long = 'x'.repeat(100_000);
-    expect(errorOf(`chunking:\n  minTokens: "${long}"\n`).message).toBe(`${FILE}:2: chunking.minTokens: expected an integer from 0 to 1000000, got "${'x'.repeat(79)}… (100002 characters)`);
+    expect(errorOf(`chunking:\n  minTokens: "${long}"\n`).message).toBe(`${FILE}:2: chunking.minTokens: expected a whole number from 0 to 1000000, got "${'x'.repeat(79)}… (100002 characters)`);
     const list = `[${Array(2000).fill('1').join(', ')}]`;
     expect(errorOf(`chunking:\n  maxTokens: ${list}\n`).message).toMatch(/got \[1,1,1,.{73}… \(4001 characters\)$/);
   });
 
-  it('the brief example: maxTokens: -3 on line 4 names the file, line 4, the key and "integer"', () => {
+  it('the brief example: maxTokens: -3 on line 4 names the file, line 4, the key and "whole number"', () => {
     const err = errorOf('chunking:\n  minTokens: 10\n  targetTokens: 100\n  maxTokens: -3\n');
     expect(err.message).toContain('chunkyard.config.yaml:4');
     expect(err.message).toContain('chunking.maxTokens');
-    expect(err.message).toContain('integer');
+    expect(err.message).toContain('a whole number from 16');
     expect(err.message).toContain('got -3');
     expect(err.name).toBe('ConfigError');
     expect(err).toBeInstanceOf(Error);
@@ -482,26 +482,26 @@ describe('parseConfig: embeddings section', () => {
     ['model', '""', 'a non-empty string'],
     ['model', '42', 'a non-empty string'],
     ['model', '[a, b]', 'a non-empty string'],
-    ['dimensions', '7', 'an integer from 8 to 65536'],
-    ['dimensions', '512.5', 'an integer from 8 to 65536'],
-    ['dimensions', '"512"', 'an integer from 8 to 65536'],
+    ['dimensions', '7', 'a whole number from 8 to 65536'],
+    ['dimensions', '512.5', 'a whole number from 8 to 65536'],
+    ['dimensions', '"512"', 'a whole number from 8 to 65536'],
     ['host', 'localhost:11434', 'an http(s) URL such as http://127.0.0.1:11434'],
     ['host', 'ftp://files.example.com', 'an http(s) URL such as http://127.0.0.1:11434'],
     ['host', 'http://[::1', 'an http(s) URL such as http://127.0.0.1:11434'],
     ['host', '11434', 'an http(s) URL such as http://127.0.0.1:11434'],
     ['baseURL', 'api.openai.com/v1', 'an http(s) URL such as https://api.openai.com/v1'],
     ['baseURL', 'true', 'an http(s) URL such as https://api.openai.com/v1'],
-    ['batchSize', '0', 'an integer from 1 to 2048'],
-    ['batchSize', '2049', 'an integer from 1 to 2048'],
-    ['batchSize', '64.5', 'an integer from 1 to 2048'],
-    ['concurrency', '0', 'an integer from 1 to 16'],
-    ['concurrency', '17', 'an integer from 1 to 16'],
-    ['timeoutMs', '99', 'an integer from 100 to 3600000'],
-    ['timeoutMs', '1e400', 'an integer from 100 to 3600000'],
-    ['timeoutMs', 'soon', 'an integer from 100 to 3600000'],
-    ['maxRetries', '-1', 'an integer from 0 to 10'],
-    ['maxRetries', '11', 'an integer from 0 to 10'],
-    ['maxRetries', '', 'an integer from 0 to 10'],
+    ['batchSize', '0', 'a whole number from 1 to 2048'],
+    ['batchSize', '2049', 'a whole number from 1 to 2048'],
+    ['batchSize', '64.5', 'a whole number from 1 to 2048'],
+    ['concurrency', '0', 'a whole number from 1 to 16'],
+    ['concurrency', '17', 'a whole number from 1 to 16'],
+    ['timeoutMs', '99', 'a whole number from 100 to 3600000'],
+    ['timeoutMs', '1e400', 'a whole number from 100 to 3600000'],
+    ['timeoutMs', 'soon', 'a whole number from 100 to 3600000'],
+    ['maxRetries', '-1', 'a whole number from 0 to 10'],
+    ['maxRetries', '11', 'a whole number from 0 to 10'],
+    ['maxRetries', '', 'a whole number from 0 to 10'],
   ];
 
   it.each(cases)('embeddings.%s: %s is rejected with file:line, key and what was expected', (key, bad, expected) => {

@@ -156,7 +156,7 @@ type Check = (value: unknown) => string | null;
 const intRange =
   (min: number, max: number): Check =>
   (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `an integer from ${min} to ${max}`;
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `a whole number from ${min} to ${max}`;
 
 /**
  * The ceiling of every token count: far above any model's context, low enough that a typo such
@@ -261,7 +261,7 @@ export function numericRanges(section: 'chunking' | 'spec' | 'embeddings' | 'llm
   const checks: Record<string, Check> = section === 'chunking' ? CHUNKING_KEYS : section === 'spec' ? SPEC_KEYS : section === 'llm' ? LLM_KEYS : EMBEDDINGS_KEYS;
   const out: string[] = [];
   for (const [key, check] of Object.entries(checks)) {
-    const m = /^an? (?:integer|number) from (\S+) to (\S+)$/.exec(check(Number.NaN) ?? '');
+    const m = /^an? (?:whole number|number) from (\S+) to (\S+)$/.exec(check(Number.NaN) ?? '');
     if (m) out.push(`${key} ${m[1]}..${m[2]}`);
   }
   return out;

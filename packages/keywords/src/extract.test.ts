@@ -254,7 +254,7 @@ describe('hand-written entries', () => {
   });
 
   it('are validated', () => {
-    expect(() => one(GUIDE, { handWritten: [{ name: 'x', score: 11 }] })).toThrow(/not an integer from 1 to 10/);
+    expect(() => one(GUIDE, { handWritten: [{ name: 'x', score: 11 }] })).toThrow(/not a whole number from 1 to 10/);
     expect(() => one(GUIDE, { handWritten: [{ name: 'x', score: 2.5 }] })).toThrow(RangeError);
     expect(() => one(GUIDE, { handWritten: [{ name: '  ', score: 2 }] })).toThrow(/empty name/);
     expect(() => one(GUIDE, { handWritten: [{ name: 'x', score: 2 }, { name: 'X', score: 3 }] })).toThrow(/twice/);

@@ -102,8 +102,8 @@ describe('parseWordsMd', () => {
 
   const HEAD = '| keyword | score |\n| --- | --- |\n';
   it.each([
-    ['a score above 10', `${HEAD}| ok | 4 |\n| big | 11 |\n`, 4, 'score "11" of keyword "big" is not an integer from 1 to 10'],
-    ['a score of 0', `${HEAD}| zero | 0 |\n`, 3, 'score "0" of keyword "zero" is not an integer from 1 to 10'],
+    ['a score above 10', `${HEAD}| ok | 4 |\n| big | 11 |\n`, 4, 'score "11" of keyword "big" is not a whole number from 1 to 10'],
+    ['a score of 0', `${HEAD}| zero | 0 |\n`, 3, 'score "0" of keyword "zero" is not a whole number from 1 to 10'],
     ['a fractional score', `${HEAD}| half | 2.5 |\n`, 3, 'score "2.5"'],
     ['a word as score', `${HEAD}| high | high |\n`, 3, 'score "high"'],
     ['an empty score', `${HEAD}| lonely |  |\n`, 3, 'keyword "lonely" has no score'],

@@ -105,7 +105,7 @@ export function parseWordsMd(text: string, file: string): KeywordEntry[] {
         if (!name) throw new KeywordTableError(file, lineNo, 'empty keyword');
         if (scoreCell === undefined || scoreCell === '') throw new KeywordTableError(file, lineNo, `keyword ${JSON.stringify(name)} has no score`);
         if (!/^\d+$/.test(scoreCell) || Number(scoreCell) < 1 || Number(scoreCell) > 10) {
-          throw new KeywordTableError(file, lineNo, `score ${JSON.stringify(scoreCell)} of keyword ${JSON.stringify(name)} is not an integer from 1 to 10`);
+          throw new KeywordTableError(file, lineNo, `score ${JSON.stringify(scoreCell)} of keyword ${JSON.stringify(name)} is not a whole number from 1 to 10`);
         }
         const lower = name.toLowerCase();
         const first = firstLine.get(lower);

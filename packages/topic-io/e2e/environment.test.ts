@@ -456,7 +456,7 @@ describe('numeric options are bounded, with the range in --help', () => {
       writeFileSync(join(dir, 'c.yaml'), `chunking:\n  maxTokens: ${bad}\n`);
       const r = run('chunking-tool', ['docs/t1', '--config', join(dir, 'c.yaml')]);
       expect(r.status).toBe(2);
-      expect(r.stderr).toContain(`chunking.maxTokens: expected an integer from 16 to 1000000, got ${bad}`);
+      expect(r.stderr).toContain(`chunking.maxTokens: expected a whole number from 16 to 1000000, got ${bad}`);
     }
   });
 });
