@@ -36,6 +36,15 @@ describe('chunkyard', () => {
     expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(100);
   });
 
+  it('help with more than one word is a usage error naming them, not the first one\'s help', async () => {
+    const r = await run(['help', 'chunk', 'extra\u001b[2J']);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'chunkyard: help takes one command name, got 2: "chunk" "extra\\u001b[2J"\nRun chunkyard help COMMAND, or chunkyard --help for usage.\n',
+    });
+  });
+
   it('with no command prints the help on stderr and exits 2', async () => {
     expect(await run([])).toEqual({ code: 2, stdout: '', stderr: HELP });
   });

@@ -86,7 +86,12 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     io.stdout(`chunkyard ${VERSION}\n`);
     return 0;
   }
-  // `chunkyard help chunk` is `chunkyard chunk --help`.
+  // `chunkyard help chunk` is `chunkyard chunk --help`; a word after the command's name was
+  // dropped without a word, as if the help it printed were about it.
+  if (first === 'help' && rest.length > 1) {
+    io.stderr(`chunkyard: help takes one command name, got ${rest.length}: ${rest.map((w) => escapeControl(JSON.stringify(w))).join(' ')}\nRun chunkyard help COMMAND, or chunkyard --help for usage.\n`);
+    return 2;
+  }
   const [name, args] = first === 'help' ? [rest[0]!, ['--help']] : [first, rest];
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
