@@ -68,19 +68,31 @@ describe('llmsTxt', () => {
     );
   });
 
+  it('drops bidi embeddings, overrides and isolates from titles and descriptions (they reordered the link line)', () => {
+    const text = llmsTxt({
+      title: 'Docs\u202e',
+      summary: 'All \u2066of\u2069 it',
+      sectionTitles: {},
+      topics: [{ id: 'a', title: 'exe.\u202etxt', source: 'golden-reference.md', description: 'Runs \u202asafely\u202c.' }],
+    });
+    expect(text).toBe('# Docs\n\n> All of it\n\n## Topics\n\n- [exe.txt](a/golden-reference.md): Runs safely.\n');
+  });
+
   it('lists every topic exactly once on one line, whatever its title, id or description', () => {
+    // Any text, with controls, bidi formatting characters and brackets made common.
+    const hostileText = fc.string({ unit: fc.oneof(fc.constantFrom('\u202a', '\u202e', '\u2066', '\u2069', '\u001b', '\u0085', '[', ']', ' '), fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' })) });
     const segment = fc.stringMatching(/^[a-z0-9 ()[\]-]{1,8}$/);
     fc.assert(
       fc.property(
         fc.uniqueArray(fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('/')), { minLength: 1, maxLength: 12 }),
-        fc.string(),
-        fc.string(),
+        hostileText,
+        hostileText,
         (ids, title, description) => {
           const text = llmsTxt({ title: 't', summary: 's', sectionTitles: {}, topics: ids.map((id) => ({ id, title, source: 'golden-reference.md', description })) });
           const links = text.split('\n').filter((l) => l.startsWith('- ['));
           expect(links).toHaveLength(ids.length);
           // eslint-disable-next-line no-control-regex
-          expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+          expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202a-\u202e\u2066-\u2069]/);
           for (const id of ids) expect(links.filter((l) => l.includes(`](${id.split('/').map(encodeURIComponent).join('/')}/golden-reference.md)`))).toHaveLength(1);
         },
       ),

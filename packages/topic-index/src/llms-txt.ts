@@ -67,9 +67,12 @@ function plainText(markdown: string): string {
       .replace(/(\*\*|__)(.+?)\1/g, '$2')
       .replace(/(^|[^\w*])[*_]([^*_]+)[*_](?=[^\w*]|$)/g, '$1$2')
       .replace(/<[^>]+>/g, '')
-      // Control characters never reach a reader's terminal or an LLM prompt.
+      // Control characters never reach a reader's terminal or an LLM prompt; nor do the bidi
+      // embeddings, overrides and isolates (U+202A–202E, U+2066–2069), which make a one-line
+      // title or description, and the link beside it, show in another order than it reads.
       // eslint-disable-next-line no-control-regex
       .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+      .replace(/[\u202a-\u202e\u2066-\u2069]/g, '')
       .replace(/\s+/g, ' ')
       .trim()
   );
