@@ -155,6 +155,22 @@ function makeTopic(name = 'topic', files: Record<string, string | Buffer> = {}):
   return dir;
 }
 
+describe('names holding line breaks', () => {
+  it('a topic or file whose name holds a newline or tab is shown on one line, escaped, in results and errors', async () => {
+    const topic = makeTopic('line\nbreak\tx');
+    const ok = await run([topic]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.split('\n')).toHaveLength(2); // one line and the final newline
+    expect(ok.stdout).toContain('line\\u000abreak\\u0009x/golden-reference.md: ');
+    const bad = join(topic, 'bad\nname.md');
+    writeFileSync(bad, Buffer.from([0x23, 0x20, 0xff, 0xfe]));
+    const failed = await run([bad]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.split('\n')).toHaveLength(2);
+    expect(failed.stderr).toMatch(/^chunking-tool: .*line\\u000abreak\\u0009x\/bad\\u000aname\.md: not valid UTF-8/);
+  });
+});
+
 describe('chunking a topic folder', () => {
   it('writes golden-reference-0..N.md and golden-reference.json into <topic>/_chunks', async () => {
     const topic = makeTopic();

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { emptyArgument, parseCliArgs, processIo, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
-import { checkFolderOption, describeFsError, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -88,7 +88,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   try {
     args = parseCli(argv);
   } catch (err) {
-    io.stderr(`chunking-tool: ${(err as Error).message}\nRun chunking-tool --help for usage.\n`);
+    io.stderr(`chunking-tool: ${oneLine((err as Error).message)}\nRun chunking-tool --help for usage.\n`);
     return 2;
   }
   if (args.values.help) {
@@ -107,7 +107,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     leads = llmLeadWriter(args.values.config, io.stderr);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
-      io.stderr(`chunking-tool: ${err.message}\n`);
+      io.stderr(`chunking-tool: ${oneLine(err.message)}\n`);
       return 2;
     }
     throw err;
@@ -146,7 +146,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         });
       } catch (err) {
         if (err instanceof ChunkOptionsError) {
-          io.stderr(`chunking-tool: ${job.source}: ${err.message}\n`);
+          io.stderr(`chunking-tool: ${oneLine(job.source)}: ${oneLine(err.message)}\n`);
           return 2;
         }
         failed = true;
@@ -158,7 +158,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         }
         stage.discard(job);
         errors.push({ source: job.source, error: (err as Error).message });
-        io.stderr(`chunking-tool: ${job.source}: ${(err as Error).message}\n`);
+        io.stderr(`chunking-tool: ${oneLine(job.source)}: ${oneLine((err as Error).message)}\n`);
       }
     }
     if (pages.length) files.set(PAGES_MANIFEST, pagesManifest(pages));
@@ -186,7 +186,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         if (i >= 0) summaries.splice(i, 1);
         if (!errors.some((e) => e.source === job.source)) errors.push({ source: job.source, error: message });
       }
-      io.stderr(`chunking-tool: ${message}\n`);
+      io.stderr(`chunking-tool: ${oneLine(message)}\n`);
     } finally {
       stage.remove();
     }
@@ -195,7 +195,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (args.values.json) {
     io.stdout(`${JSON.stringify({ documents: summaries, errors }, null, 2)}\n`);
   } else {
-    for (const s of summaries) io.stdout(`${s.source}: ${s.chunks} chunks, ${s.tokens} tokens (${s.strategyKey}) -> ${s.out}\n`);
+    for (const s of summaries) io.stdout(`${oneLine(s.source)}: ${s.chunks} chunks, ${s.tokens} tokens (${s.strategyKey}) -> ${oneLine(s.out)}\n`);
   }
   return errors.length ? 1 : 0;
 }

@@ -274,3 +274,19 @@ describe('index-tool', () => {
     expect((await run(['--help'])).stdout).toBe(HELP);
   });
 });
+
+describe('names holding line breaks', () => {
+  it('a topic folder whose name holds a newline is named on one line, escaped (it printed as two lines)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkyard-index-nl-'));
+    try {
+      const topic = join(dir, 'docs', 'a\nb');
+      mkdirSync(topic, { recursive: true });
+      writeFileSync(join(topic, 'golden-reference.md'), '# A\n\nBody.\n');
+      const r = await run(['--root', join(dir, 'docs'), topic]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`index-tool: ${join(dir, 'docs')}/a\\u000ab/topic-spec.md: missing; run topic-spec on the topic first (nx run <topic>:spec)\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

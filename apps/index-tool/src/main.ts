@@ -12,7 +12,7 @@ import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { describeFsError, entryExists, folderProblem, guardEnvironment, isFsError, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 const SPEC_FILE = 'topic-spec.md';
 const INDEX_FILE = 'index.json';
@@ -137,7 +137,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         return 0;
       } catch (err) {
         if (!(err instanceof LlmsError)) throw err;
-        io.stderr(`index-tool: ${err.message}\n`);
+        io.stderr(`index-tool: ${oneLine(err.message)}\n`);
         return 1;
       }
     }
@@ -145,7 +145,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     jobs = parsed.positionals.map((p) => planJob(p, root));
   } catch (err) {
     if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`index-tool: ${(err as Error).message}\nRun index-tool --help for usage.\n`);
+      io.stderr(`index-tool: ${oneLine((err as Error).message)}\nRun index-tool --help for usage.\n`);
       return 2;
     }
     throw err;
@@ -193,19 +193,19 @@ async function run(argv: string[], io: Io): Promise<number> {
       if (isFsError(err)) {
         const message = describeFsError(err);
         errors.push({ dir: job.dir, error: message });
-        io.stderr(`index-tool: ${message}\n`);
+        io.stderr(`index-tool: ${oneLine(message)}\n`);
         continue;
       }
       if (!(err instanceof IndexError || err instanceof TopicSpecError)) throw err;
       errors.push({ dir: job.dir, error: err.message });
-      io.stderr(`index-tool: ${err.message}\n`);
+      io.stderr(`index-tool: ${oneLine(err.message)}\n`);
     }
   }
   if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors }, null, 2)}\n`);
   else {
     for (const s of summaries) {
       const what = s.kind === 'topic' ? `${s.chunks} chunks` : `${s.children} children`;
-      io.stdout(`${s.dir}: ${s.kind} ${JSON.stringify(s.id)}, ${what} -> ${s.out}\n`);
+      io.stdout(`${oneLine(s.dir)}: ${s.kind} ${JSON.stringify(s.id)}, ${what} -> ${oneLine(s.out)}\n`);
     }
   }
   return errors.length ? 1 : 0;

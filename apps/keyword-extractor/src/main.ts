@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { checkFolderOption, describeFsError, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
 import { emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 
@@ -86,7 +86,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   try {
     args = parseCli(argv);
   } catch (err) {
-    io.stderr(`keyword-extractor: ${(err as Error).message}\nRun keyword-extractor --help for usage.\n`);
+    io.stderr(`keyword-extractor: ${oneLine((err as Error).message)}\nRun keyword-extractor --help for usage.\n`);
     return 2;
   }
   if (args.values.help) {
@@ -103,7 +103,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     jobs = planJobs(args.positionals, args.values.out);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
-      io.stderr(`keyword-extractor: ${err.message}\n`);
+      io.stderr(`keyword-extractor: ${oneLine(err.message)}\n`);
       return 2;
     }
     throw err;
@@ -119,7 +119,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     const fail = (file: string, message: string) => {
       failed = true;
       errors.push({ source: file, error: message });
-      io.stderr(`keyword-extractor: ${file}: ${message}\n`);
+      io.stderr(`keyword-extractor: ${oneLine(file)}: ${oneLine(message)}\n`);
     };
     for (const name of job.sources) {
       const file = join(job.topic, name);
@@ -142,7 +142,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         if (err instanceof KeywordTableError) {
           failed = true;
           errors.push({ source: file, error: err.message });
-          io.stderr(`keyword-extractor: ${err.message}\n`);
+          io.stderr(`keyword-extractor: ${oneLine(err.message)}\n`);
         } else fail(file, (err as Error).message);
       }
     }
@@ -159,7 +159,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       if (!isFsError(err)) throw err;
       const message = describeFsError(err);
       errors.push({ source: job.topic, error: message });
-      io.stderr(`keyword-extractor: ${message}\n`);
+      io.stderr(`keyword-extractor: ${oneLine(message)}\n`);
       continue;
     }
     summaries.push({
@@ -176,7 +176,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   } else {
     for (const s of summaries) {
       const hand = s.handWritten ? ` + ${s.handWritten}` : '';
-      io.stdout(`${s.topic}: ${s.keywords.length} keywords from ${s.sources.join(', ')}${hand} -> ${s.out}\n`);
+      io.stdout(`${oneLine(s.topic)}: ${s.keywords.length} keywords from ${s.sources.map(oneLine).join(', ')}${hand} -> ${oneLine(s.out)}\n`);
     }
   }
   return errors.length ? 1 : 0;

@@ -15,7 +15,7 @@ import { emptyArgument, numberOption, parseCliArgs, processIo, writeFileAtomic }
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
-import { checkFolderOption, describeFsError, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 
 const WORDS = join('_keywords', 'words.md');
@@ -92,7 +92,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   try {
     ({ values, positionals } = parseCli(argv));
   } catch (err) {
-    io.stderr(`topic-spec: ${(err as Error).message}\nRun topic-spec --help for usage.\n`);
+    io.stderr(`topic-spec: ${oneLine((err as Error).message)}\nRun topic-spec --help for usage.\n`);
     return 2;
   }
   if (values.help) {
@@ -125,12 +125,12 @@ async function run(argv: string[], io: Io): Promise<number> {
     cache = new EmbeddingCache(resolve(values['cache-dir'] ?? join(ws.root, '.embedding-cache')));
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || (err instanceof EmbeddingError && err.kind === 'config')) {
-      io.stderr(`topic-spec: ${err.message}\n`);
+      io.stderr(`topic-spec: ${oneLine(err.message)}\n`);
       return 2;
     }
     throw err;
   }
-  cache.onCorrupt = (path, reason) => io.stderr(`topic-spec: embedding cache entry ${path} was corrupt (${reason}); rebuilding it\n`);
+  cache.onCorrupt = (path, reason) => io.stderr(`topic-spec: embedding cache entry ${oneLine(path)} was corrupt (${reason}); rebuilding it\n`);
   if (values['prune-cache']) cache.trackUse();
 
   const summaries: TopicSummary[] = [];
@@ -143,13 +143,13 @@ async function run(argv: string[], io: Io): Promise<number> {
       if (isFsError(err)) {
         const message = describeFsError(err);
         errors.push({ topic: topic.dir, error: message });
-        io.stderr(`topic-spec: ${message}\n`);
+        io.stderr(`topic-spec: ${oneLine(message)}\n`);
         continue;
       }
       if (!isDocumentProblem(err)) throw err;
       const message = (err as Error).message;
       errors.push({ topic: topic.dir, error: message });
-      io.stderr(`topic-spec: ${topic.dir}: ${message}\n`);
+      io.stderr(`topic-spec: ${oneLine(topic.dir)}: ${oneLine(message)}\n`);
     }
   }
 
@@ -162,7 +162,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     for (const s of summaries) {
       const qs = s.questions ? `, ${s.questions} questions (${s.matchedQuestions} matched)` : '';
       io.stdout(
-        `${s.topic}: ${s.chunks} chunks${qs}${s.technicalBaseline ? ', technical baseline' : ''}; embedded ${s.embedded}, cached ${s.cached} -> ${s.out}\n`,
+        `${oneLine(s.topic)}: ${s.chunks} chunks${qs}${s.technicalBaseline ? ', technical baseline' : ''}; embedded ${s.embedded}, cached ${s.cached} -> ${oneLine(s.out)}\n`,
       );
     }
   }

@@ -470,7 +470,7 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
  * control characters from the path. `fallbackPath` names the file when the error carries none.
  */
 export function describeFsError(err: unknown, fallbackPath?: string): string {
-  if (err instanceof NotRegularFileError) return `${escapeControl(err.path)}: ${err.kind}, not a regular file; point it at a regular file`;
+  if (err instanceof NotRegularFileError) return `${oneLine(err.path)}: ${err.kind}, not a regular file; point it at a regular file`;
   const e = err as NodeJS.ErrnoException & { dest?: string };
   const code = typeof e?.code === 'string' ? e.code : undefined;
   let path = e?.path ?? fallbackPath;
@@ -498,14 +498,14 @@ export function describeFsError(err: unknown, fallbackPath?: string): string {
   if ((code === 'ENOENT' || code === 'ELOOP') && path !== undefined) {
     const link = deepestExisting(path);
     const broken = link === null ? null : brokenLink(link);
-    if (broken !== null) return `${escapeControl(link!)}: ${prefix}${broken}`;
+    if (broken !== null) return `${oneLine(link!)}: ${prefix}${broken}`;
   }
   // ENOTDIR names the whole path; the user needs the file that stands where a folder belongs.
   if (code === 'ENOTDIR' && path !== undefined) {
     const culprit = firstNonFolder(path);
-    if (culprit !== null) return `${escapeControl(culprit)}: is a file where a folder is expected (ENOTDIR); remove or rename it`;
+    if (culprit !== null) return `${oneLine(culprit)}: is a file where a folder is expected (ENOTDIR); remove or rename it`;
   }
-  const where = path === undefined ? '' : `${escapeControl(path)}${dest ? ` -> ${escapeControl(dest)}` : ''}: `;
+  const where = path === undefined ? '' : `${oneLine(path)}${dest ? ` -> ${oneLine(dest)}` : ''}: `;
   const known = code ? FS_ERRORS[code] : undefined;
   if (known) return `${where}${prefix}${known[0]} (${code}); ${known[1]}`;
   return `${where}${escapeControl(e instanceof Error ? e.message : String(err))}`;
@@ -587,8 +587,24 @@ export async function guardEnvironment<T extends CliIo>(tool: string, io: T, bod
  * output keeps it valid JSON (JSON.stringify leaves DEL, C1 and these raw).
  */
 export function escapeControl(text: string): string {
-  return text.replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, unicodeEscape);
 }
+
+/**
+ * A path, or an error message that names one, as one line: escapeControl's escapes and also
+ * newline, tab and CR, which a file or folder name may hold (a folder named `a\nb` printed as
+ * two lines, the second of which could pass for a line of the tool's own output). Error
+ * messages are one line by construction, so a line break in one came from a name.
+ */
+export function oneLine(path: string): string {
+  // eslint-disable-next-line no-control-regex
+  return path.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, unicodeEscape);
+}
+
+function unicodeEscape(ch: string): string {
+  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
 
 export { firstInvalidUtf8, invalidUtf8Message } from './utf8.js';
 export { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';

@@ -7,11 +7,11 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { brokenLink, describeFsError, escapeControl, fileKind, folderProblem, invalidUtf8Message, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, fileKind, folderProblem, invalidUtf8Message, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
-export { brokenLink, describeFsError, escapeControl, fileKind, fileProblem, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+export { brokenLink, describeFsError, escapeControl, fileKind, fileProblem, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
 
 /**
  * The file that makes a folder a topic, and the document a topic chunks by default. The
@@ -40,7 +40,7 @@ export function checkFolderOption(option: string, path: string | undefined): voi
   if (path === undefined) return;
   const stat = statOrNull(path);
   if (stat === null || stat.isDirectory()) return;
-  throw new UsageError(`--${option} ${escapeControl(path)}: ${stat.isFile() ? 'a file' : fileKind(stat)}, not a folder; give a folder (or one not yet made)`);
+  throw new UsageError(`--${option} ${oneLine(path)}: ${stat.isFile() ? 'a file' : fileKind(stat)}, not a folder; give a folder (or one not yet made)`);
 }
 
 export function statOrNull(p: string): Stats | null {
@@ -138,14 +138,14 @@ export interface TopicSettings {
  */
 export function topicFolderProblem(dir: string): void {
   const problem = folderProblem(dir);
-  if (problem) throw new UsageError(`${dir}: ${problem.reason}${problem.problem === 'not-a-folder' ? `; give a topic folder (a folder holding ${TOPIC_MARKER})` : ''}`);
+  if (problem) throw new UsageError(`${oneLine(dir)}: ${problem.reason}${problem.problem === 'not-a-folder' ? `; give a topic folder (a folder holding ${TOPIC_MARKER})` : ''}`);
 }
 
 /** Checks that `dir` is a topic folder and merges its topic.yaml over the workspace config. */
 export function topicSettings(dir: string, base: ChunkyardConfig): TopicSettings {
   topicFolderProblem(dir);
   // A broken marker symlink still makes a topic: its source is then reported as broken (exit 1).
-  if (!entryExists(join(dir, TOPIC_MARKER))) throw new UsageError(`${dir}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
+  if (!entryExists(join(dir, TOPIC_MARKER))) throw new UsageError(`${oneLine(dir)}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
   const topicYaml = join(dir, 'topic.yaml');
   const config = mergeTopic(base, entryExists(topicYaml) ? loadConfigFile(topicYaml, true) : null);
   return { dir, config, sources: config.sources ?? [TOPIC_MARKER] };
