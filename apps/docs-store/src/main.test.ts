@@ -131,6 +131,15 @@ describe('ingest', () => {
   });
 });
 
+describe('ingest names inputs on one line', () => {
+  it('a file whose name holds a newline is shown escaped in its error line (it printed as two lines)', async () => {
+    writeFileSync(join(ws, 'bad\nname.md'), Buffer.from([0xff, 0xfe]));
+    const r = await run(['ingest', 'bad\nname.md']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe('docs-store: bad\\u000aname.md: not valid UTF-8 (first bad byte at offset 0)');
+  });
+});
+
 describe('ingest skips what chunkyard generated', () => {
   it('a built topic and its section, passed as the README\'s globs, ingest only the sources', async () => {
     // Build the topic with the real pipeline: _chunks/, _keywords/, topic-spec.md, index.json

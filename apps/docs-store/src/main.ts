@@ -12,7 +12,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { parseArgs } from 'node:util';
 import type { ContentHint } from '@chunkyard/chunking';
-import { escapeControl, numberOption, parseCliArgs, quoteArgument } from '@chunkyard/fs-atomic';
+import { escapeControl, numberOption, oneLine, parseCliArgs, quoteArgument } from '@chunkyard/fs-atomic';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
@@ -325,8 +325,8 @@ async function ingest(ctx: Context): Promise<number> {
     ...(values.topic !== undefined ? { topic: values.topic } : {}),
     ...(values['content-type'] !== undefined ? { contentType: values['content-type'] } : {}),
   });
-  if (skipped.length > 0) io.stderr(`docs-store: skipped ${skipped.length} generated ${skipped.length === 1 ? 'path' : 'paths'} (index.json, topic-spec.md, _chunks/, _keywords/): ${skipped.join(', ')}\n`);
-  for (const e of errors) io.stderr(`docs-store: ${e.source}: ${e.error}\n`);
+  if (skipped.length > 0) io.stderr(`docs-store: skipped ${skipped.length} generated ${skipped.length === 1 ? 'path' : 'paths'} (index.json, topic-spec.md, _chunks/, _keywords/): ${skipped.map(oneLine).join(', ')}\n`);
+  for (const e of errors) io.stderr(`docs-store: ${oneLine(e.source)}: ${oneLine(e.error)}\n`);
   const indexKind = indexOption(values.index);
   const provider = providerFor(config, io.env ?? process.env);
   let outcomes: IngestOutcome[] = [];
