@@ -62,6 +62,28 @@ describe('scan with the lex cache equals the scan before it', () => {
   });
 });
 
+describe('plain inline contents are scanned without an inline parse', () => {
+  // Contents with and without inline syntax, line breaks with one, two or no trailing spaces,
+  // tabs, indented continuation lines, setext headings, list items and table cells: the
+  // shortcut must give what markdown-it's inline parse gives, token for token.
+  const plainPiece = fc.constantFrom('cache', 'Cache of the app', 'item 12', 'x1', 'source-generation', 'a.b', '#', '$', '%', '+', '=', '^', '{', '}', ':', '@', '日本', '😀', '-', "it's");
+  const syntaxPiece = fc.constantFrom('*em*', '_u_', '`c`', '~~s~~', '[l](/u)', '![i](/p)', '<b>', '&amp;', '\\*', '\u0000', '!', '<', '&');
+  const lineBreak = fc.constantFrom('\n', ' \n', '  \n', '   \n', '\t\n', '\n  ', '\n\t ', ' \t\n', '\n\n', '\n- ', '\n===\n', '\n---\n', '\n| a | b |\n|---|---|\n| ');
+  const text = fc
+    .array(fc.tuple(fc.oneof({ weight: 5, arbitrary: plainPiece }, { weight: 1, arbitrary: syntaxPiece }), fc.oneof(fc.constantFrom(' ', '  ', '\t', ''), lineBreak)), { maxLength: 60 })
+    .map((parts) => parts.map(([p, sep]) => p + sep).join(''));
+  it('scanMarkdown equals the scan before it', () => {
+    fc.assert(
+      fc.property(text, fc.constantFrom('', '- ', '# ', '> ', '  '), (body, lead) => {
+        const doc = lead + body;
+        expect(scanMarkdown(doc)).toEqual(ref.scanMarkdown(doc));
+        expect(scanMarkdown(doc, new ScanMemo())).toEqual(ref.scanMarkdown(doc, new ref.ScanMemo()));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 describe('ScanMemo on a huge paragraph', () => {
   it('scans a paragraph of 200,000 lines (600,000 occurrences) without overflowing the stack', () => {
     const text = Array.from({ length: 200_000 }, (_, i) => `x${i % 10}`).join('\n');

@@ -299,6 +299,31 @@ function codeBlockIdentifiers(code: string): string[] {
   return names;
 }
 
+/**
+ * The characters at which an inline rule of `md` other than plain text can act (markdown-it
+ * 15 with html on, linkify off: newline, escape, backticks, strikethrough, emphasis, links,
+ * images, autolinks and HTML, entities), and those its normalize step rewrites (CR, NUL).
+ */
+const INLINE_SYNTAX = /[\0\r\\`*_~[\]!<&]/;
+
+/**
+ * Scans one inline content (a heading's, a paragraph's, a table cell's) as
+ * `scanInline(md.parseInline(content, env)[0].children, span)` does. A content holding no
+ * INLINE_SYNTAX character parses to its lines as text tokens between soft (or hard) breaks,
+ * with the spaces around each break dropped; the scan reads a break as a space, and spaces
+ * only separate words, so the whole content is fed to the span as it is: no parse state and
+ * no tokens per content (a flat list of 125,000 one-line items made a million tokens, whose
+ * garbage was 40% of the scan). `scan-cache.test.ts` holds it to the parse.
+ */
+function scanInlineContent(content: string, env: Env, span: Span): void {
+  if (INLINE_SYNTAX.test(content)) {
+    scanInline(md.parseInline(content, env)[0]?.children ?? [], span);
+    return;
+  }
+  span.text(content);
+  span.breakRun();
+}
+
 /** Walks the inline children of a heading, paragraph or table cell. */
 function scanInline(children: readonly Token[], span: Span): void {
   let autolink: 'xref' | 'other' | null = null;
@@ -386,13 +411,16 @@ export function scanMarkdownInto(source: string, out: OccurrenceSink, memo?: Sca
     return;
   }
 
-  const tokens = md.parse(text, {});
+  // Block tokens, then each inline content on its own (as ScanMemo does): most contents are
+  // plain text, which needs no inline parse at all (scanInlineContent).
+  const env: Env = {};
+  const tokens = mdBlocks.parse(text, env);
   let context: Context = 'body';
   let block = 0;
   for (const token of tokens) {
     if (token.type === 'heading_open') context = 'heading';
     else if (token.type === 'heading_close') context = 'body';
-    else if (token.type === 'inline') scanInline(token.children ?? [], new Span(out, context, cache));
+    else if (token.type === 'inline') scanInlineContent(token.content, env, new Span(out, context, cache));
     else if (token.type === 'fence' || token.type === 'code_block') {
       const span = new Span(out, 'codeBlock');
       block++;
@@ -472,7 +500,7 @@ export class ScanMemo {
     let found = byContent.get(content);
     if (!found) {
       const occurrences: Occurrence[] = [];
-      scanInline(md.parseInline(content, env)[0]?.children ?? [], new Span(occurrences, 'body', this.lexCache));
+      scanInlineContent(content, env, new Span(occurrences, 'body', this.lexCache));
       found = { occurrences, keys: [...new Set(occurrences.map((o) => o.key))] };
       byContent.set(content, found);
     }
