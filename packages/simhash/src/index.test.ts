@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromHex, hammingDistance, isSimhashHex, simhash64, simhashFeatures, toHex } from './index.js';
@@ -26,6 +27,27 @@ describe('simhash64', () => {
 
   it('is pinned: stored hashes must not move without a version bump', () => {
     expect(toHex(simhash64('How do I enable source generation?'))).toMatchInlineSnapshot(`"1681e58c9a691f4c"`);
+  });
+
+  it('equals the hash as first written (a BigInt per feature, a Hash object per digest) on any text', () => {
+    // The reference: version 1's vote loop, kept here so a faster one cannot drift from it.
+    const reference = (text: string): bigint => {
+      const votes = new Float64Array(64);
+      for (const [feature, weight] of simhashFeatures(text)) {
+        const h = createHash('sha256').update(feature, 'utf8').digest().readBigUInt64BE(0);
+        for (let bit = 0; bit < 64; bit++) votes[bit]! += (h >> BigInt(bit)) & 1n ? weight : -weight;
+      }
+      let out = 0n;
+      for (let bit = 0; bit < 64; bit++) if (votes[bit]! > 0) out |= 1n << BigInt(bit);
+      return out;
+    };
+    const word = fc.constantFrom('source', 'generation', 'JsonSerializer', 'options', 'the', 'AOT', 'native', 'readFile', 'x', 'ünïcode', '日本語', 'C#');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.array(word, { maxLength: 40 }).map((w) => w.join(' '))), (text) => {
+        expect(simhash64(text)).toBe(reference(text));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('is a 64-bit value that round-trips through hex', () => {

@@ -15,7 +15,7 @@
  * Version 1. Any change to the features or the hash changes every stored hash, so it bumps
  * SIMHASH_VERSION, which `spec` writes next to the hashes.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { lexicalFeatures } from '@chunkyard/embeddings';
 
 export const SIMHASH_VERSION = 'simhash64-lexical-v1';
@@ -23,16 +23,23 @@ export const SIMHASH_VERSION = 'simhash64-lexical-v1';
 /** Bigrams weigh less than words: a reordered question should stay close. */
 const BIGRAM_WEIGHT = 0.5;
 
-/** The first 8 bytes of sha256(feature), big-endian: stable on every platform. */
-function featureHash64(feature: string): bigint {
-  return createHash('sha256').update(feature, 'utf8').digest().readBigUInt64BE(0);
+/**
+ * The first 8 bytes of sha256(feature), big-endian (stable on every platform), as two 32-bit
+ * halves: the votes read them as numbers. A BigInt per feature and 64 BigInt shifts per
+ * feature were half of hashing a text with many distinct features (an unspaced run, minified
+ * code); `crypto.hash` is the one-shot digest, without a Hash object per feature.
+ */
+function featureHash(feature: string): { hi: number; lo: number } {
+  const digest = hash('sha256', feature, 'buffer');
+  return { hi: digest.readUInt32BE(0), lo: digest.readUInt32BE(4) };
 }
 
 /** The weighted features of a text (distinct). Exposed for tests and for explaining a match. */
 export function simhashFeatures(text: string): Map<string, number> {
   const { unigrams, identifiers, bigrams } = lexicalFeatures(text);
   const features = new Map<string, number>();
-  for (const f of [...unigrams, ...identifiers]) features.set(f, 1);
+  for (const f of unigrams) features.set(f, 1);
+  for (const f of identifiers) features.set(f, 1);
   for (const f of bigrams) if (!features.has(f)) features.set(f, BIGRAM_WEIGHT);
   return features;
 }
@@ -43,14 +50,23 @@ export function simhashFeatures(text: string): Map<string, number> {
  * (empty, only stop words or punctuation) hashes to 0n.
  */
 export function simhash64(text: string): bigint {
+  // votes[b] is bit b's (bit 0 the least significant); the weights are 1 and 0.5, so every
+  // sum is exact in a double whatever the order.
   const votes = new Float64Array(64);
   for (const [feature, weight] of simhashFeatures(text)) {
-    const h = featureHash64(feature);
-    for (let bit = 0; bit < 64; bit++) votes[bit]! += (h >> BigInt(bit)) & 1n ? weight : -weight;
+    const { hi, lo } = featureHash(feature);
+    for (let bit = 0; bit < 32; bit++) {
+      votes[bit]! += (lo >>> bit) & 1 ? weight : -weight;
+      votes[bit + 32]! += (hi >>> bit) & 1 ? weight : -weight;
+    }
   }
-  let out = 0n;
-  for (let bit = 0; bit < 64; bit++) if (votes[bit]! > 0) out |= 1n << BigInt(bit);
-  return out;
+  let hi = 0;
+  let lo = 0;
+  for (let bit = 0; bit < 32; bit++) {
+    if (votes[bit]! > 0) lo |= 1 << bit;
+    if (votes[bit + 32]! > 0) hi |= 1 << bit;
+  }
+  return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
 
 /** 16 lowercase hex digits: a JSON number cannot hold 64 bits exactly. */
