@@ -217,7 +217,7 @@ class Span {
 
   /** Ends the current phrase run (punctuation, code, an identifier, the end of the span). */
   breakRun(): void {
-    this.run = [];
+    if (this.run.length > 0) this.run = [];
   }
 
   /**
@@ -417,10 +417,14 @@ export function scanMarkdownInto(source: string, out: OccurrenceSink, memo?: Sca
   const tokens = mdBlocks.parse(text, env);
   let context: Context = 'body';
   let block = 0;
+  // One span per context, not one per content: a span holds nothing from one content to the
+  // next (each scan ends with breakRun), and a document of tiny headings has 200,000 a MB.
+  const bodySpan = new Span(out, 'body', cache);
+  const headingSpan = new Span(out, 'heading', cache);
   for (const token of tokens) {
     if (token.type === 'heading_open') context = 'heading';
     else if (token.type === 'heading_close') context = 'body';
-    else if (token.type === 'inline') scanInlineContent(token.content, env, new Span(out, context, cache));
+    else if (token.type === 'inline') scanInlineContent(token.content, env, context === 'body' ? bodySpan : headingSpan);
     else if (token.type === 'fence' || token.type === 'code_block') {
       const span = new Span(out, 'codeBlock');
       block++;
