@@ -15,7 +15,7 @@
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { directList } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
-import { lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
@@ -467,13 +467,7 @@ function headerCells(row: string): string[] {
   return cells;
 }
 
-/** Whether String.prototype.trim removes this UTF-16 unit (ECMAScript's WhiteSpace and LineTerminator). */
-export function isJsTrimmed(c: number): boolean {
-  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return (
-    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
-  );
-}
+export { isJsTrimmed };
 /** Where `src.slice(start, end).trim()` starts in `src`. */
 function jsTrimStart(src: string, start: number, end: number): number {
   while (start < end && isJsTrimmed(src.charCodeAt(start))) start++;

@@ -97,3 +97,17 @@ export function trimEndOffset(source: string, start: number, end: number): numbe
   while (i > start && isWhitespaceCode(source.charCodeAt(i - 1))) i--;
   return i;
 }
+
+/** Whether String.prototype.trim removes this UTF-16 unit (ECMAScript's WhiteSpace and LineTerminator). */
+export function isJsTrimmed(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** Whether `source.slice(start, end).trim()` is empty, without slicing. */
+export function isJsBlank(source: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isJsTrimmed(source.charCodeAt(i))) return false;
+  return true;
+}
