@@ -1216,6 +1216,19 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
       text: plainText(text, ctx),
     };
   }
+  if (type === 'listItem' && children) {
+    // All seven fields in one literal, as fast-lists' itemBlock makes items (`ordered` is set by
+    // the item's list, as below): one object per item, not one and a property array.
+    return {
+      type,
+      start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
+      end,
+      startLine,
+      endLine: lastLineOf(lines, end, lastLine),
+      children,
+      ordered: false,
+    };
+  }
   const block: Block = {
     type,
     start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
