@@ -958,6 +958,14 @@ function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
   return BlockState as unknown as typeof Base;
 }
 
+/** Off only in the test that compares the blocks with and without it. */
+let sharedMarks = true;
+
+/** For tests: makes lineMarks copy the line table's starts and ends (`on` false), or not. */
+export function setSharedMarksForTests(on: boolean): void {
+  sharedMarks = on;
+}
+
 /** The line table of the text fastBlocks is about to parse, for the block state's constructor. */
 let pendingLines: { src: string; lines: LineTable } | null = null;
 
@@ -998,16 +1006,27 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
       break;
     }
   }
-  const bMarks = new Int32Array(lines + 1);
-  const eMarks = new Int32Array(lines + 1);
+  let bMarks: Int32Array;
+  let eMarks: Int32Array;
   const tShift = new Int32Array(lines + 1);
   const sCount = new Int32Array(lines + 1);
-  if (table) {
+  if (table && lines + 1 === table.starts.length && table.starts[lines] === len && sharedMarks) {
+    // A text ending with a line break: the table's starts and ends are bMarks and eMarks, the
+    // empty line after the break included (issue 15: two arrays a line, allocated and copied,
+    // for nothing). The rules that change bMarks (the blockquote rule) restore it before they
+    // return, and the blocks made during the parse (at the top level) are made outside them.
+    bMarks = table.starts;
+    eMarks = table.ends;
+  } else if (table) {
+    bMarks = new Int32Array(lines + 1);
+    eMarks = new Int32Array(lines + 1);
     // Starts and ends are the table's (its lines are these, and one more when the last is blank).
     const copied = Math.min(lines, table.starts.length);
     bMarks.set(table.starts.subarray(0, copied));
     eMarks.set(table.ends.subarray(0, copied));
   } else {
+    bMarks = new Int32Array(lines + 1);
+    eMarks = new Int32Array(lines + 1);
     for (let line = 0, start = 0; line < lines; line++) {
       const nl = src.indexOf('\n', start);
       const end = nl === -1 ? len : nl;
@@ -1431,15 +1450,24 @@ function sortedByStart(blocks: Block[]): boolean {
  */
 function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter | null): Block[] {
   const { source, lines } = ctx;
-  const covered = new Uint8Array(lines.starts.length);
-  for (const b of blocks) covered.fill(1, b.startLine, b.endLine + 1);
+  const count = lines.starts.length;
+  const covered = new Uint8Array(count);
+  // Stores, not covered.fill: a call per block was most of this function's time on 200,000 one-line headings.
+  for (let k = 0; k < blocks.length; k++) {
+    const b = blocks[k]!;
+    for (let line = b.startLine, last = Math.min(b.endLine, count - 1); line <= last; line++) covered[line] = 1;
+  }
   const extra: Block[] = [];
   let current: Block | null = null;
-  for (let line = 0; line < lines.starts.length; line++) {
+  for (let line = 0; line < count; line++) {
+    // Covered lines (nearly all) are passed over before their characters are read.
+    if (covered[line] === 1) {
+      current = null;
+      continue;
+    }
     const ls = lines.starts[line]!;
     const le = lines.ends[line]!;
-    // Covered lines (nearly all) are passed over before their characters are read.
-    if (covered[line] || skipWhitespace(source, ls, le) === le || (frontMatter !== null && ls < frontMatter.end)) {
+    if (skipWhitespace(source, ls, le) === le || (frontMatter !== null && ls < frontMatter.end)) {
       current = null;
       continue;
     }
