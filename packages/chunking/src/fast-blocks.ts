@@ -1395,6 +1395,12 @@ function startsFootnote(source: string, start: number): boolean {
   return source.charCodeAt(start) === 0x5b && source.charCodeAt(start + 1) === 0x5e;
 }
 const DEFINITION_START = /^ {0,3}\[/;
+/**
+ * A line of a container starting a definition: `[` after the container's indentation and
+ * `>` markers, and on an item's first line its marker (and those of the items and quotes
+ * opened on the same line): remark keeps `- [d]: /u` as an item holding a definition.
+ */
+const DEFINITION_IN_CONTAINER = /^(?:[\s>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*\[/;
 
 /**
  * Appends to `children` a definition block for each line inside a container that none of
@@ -1418,14 +1424,29 @@ function addUncoveredDefinitions(children: Block[], first: number, last: number,
       if (from <= to) covered.fill(1, from - first, to - first + 1);
     }
   }
+  // The definition the line before started or continued (one written over several lines:
+  // `[d]:` then its destination, or a title, on the next), as addUncoveredLines joins them.
+  let current: Block | null = null;
   for (let line = first; line <= last; line++) {
-    if (covered !== null ? covered[line - first] === 1 : coveredBy(children, count, line)) continue;
+    if (covered !== null ? covered[line - first] === 1 : coveredBy(children, count, line)) {
+      current = null;
+      continue;
+    }
     const ls = lines.starts[line]!;
     const le = lines.ends[line]!;
-    if (!/^[\s>]*\[/.test(source.slice(ls, le))) continue;
-    children.push({ type: 'definition', start: ls, end: trimEndOffset(source, ls, le), startLine: line, endLine: line });
+    const text = source.slice(ls, le);
+    if (DEFINITION_IN_CONTAINER.test(text)) {
+      current = { type: 'definition', start: ls, end: trimEndOffset(source, ls, le), startLine: line, endLine: line };
+      children.push(current);
+    } else if (current !== null && !CONTAINER_BLANK.test(text)) {
+      current.end = trimEndOffset(source, ls, le);
+      current.endLine = line;
+    } else current = null;
   }
 }
+
+/** A line holding nothing but a container's indentation and `>` markers. */
+const CONTAINER_BLANK = /^[\s>]*$/;
 
 /** Some of the first `count` blocks spans `line`. */
 function coveredBy(blocks: Block[], count: number, line: number): boolean {
