@@ -49,7 +49,7 @@ function pushedDuring(run: () => void): number {
 
 describe('splitting a quote nested thousands deep', () => {
   it('pushes elements in proportion to the depth (parts are not copied level by level)', () => {
-    const pushes = [1000, 2000, 4000].map((depth) => {
+    const pushes = [400, 800, 1600].map((depth) => {
       const { source, blocks } = deepQuote(depth);
       const ctx = { source, lines: lineTable(source), tokens: new TokenIndex(source), target: 40, budget: () => 60 };
       let pieces = 0;
