@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findBoilerplate, mayBeGapToc, mayBeIndexWithPages, mayBeIndexWord, mayBeLeaderToc, mayBePageNumber, OffsetMap, PATTERNS } from './boilerplate.js';
+import { findBoilerplate, mayBeGapToc, setBoilerplateShortcutsForTests, mayBeIndexWithPages, mayBeIndexWord, mayBeLeaderToc, mayBePageNumber, OffsetMap, PATTERNS } from './boilerplate.js';
 import { documentBlocks } from './semantic.js';
 import type { SourceRange } from './types.js';
 
@@ -136,5 +136,47 @@ describe('the cheap checks before each boilerplate pattern', () => {
       const check = checks.find(([p]) => p === pattern)![1];
       expect(check(text), text).toBe(true);
     }
+  });
+});
+
+describe('findBoilerplate shortcuts', () => {
+  // Lines of every kind the rules look at, and of the kinds they must leave alone (lists,
+  // quotes, code, headings), with blank lines of JS whitespace that markdown does not count as blank.
+  const LINES = [
+    '- item 1', '1. first', '* star', 'Page 3', '3', '- 4 -', '12 of 40', '\f', 'x\fy', 'Running Header', 'Running Header 2',
+    'Chapter 3 ..... 47', 'Intro   12', 'Setup\tiv', 'Index', 'apple, 3', 'banana, 4-5', 'cherry', 'Date', '', '   ', '\u00a0', '\u3000 \ufeff',
+    '> quoted 3', '```', '    code 5', '# Heading', '[d]: /u', 'Body text says things.', '  indented 7',
+  ];
+  it('finds the spans that slicing every line finds, with and without paragraphs', () => {
+    // Pages (a header, a body, a page number) and index entries, among lines of any kind: the
+    // rules find something in most documents, and the lines between tell blank from not blank.
+    const piece = fc.oneof(
+      fc.constantFrom(...LINES).map((line) => [line]),
+      fc
+        .tuple(fc.constantFrom('Running Header', 'Footer 2'), fc.array(fc.constantFrom(...LINES), { maxLength: 3 }), fc.nat(99))
+        .map(([head, mid, n]) => [head, '', ...mid.flatMap((line) => [line, '']), String(n), '']),
+      fc.tuple(fc.constantFrom('apple, 3', 'banana, 4', 'cherry', 'Date', 'elder, 7'), fc.constantFrom('', '- item', '    code', '\u00a0', '> q')).map(([entry, gap]) => ['', gap, '', entry]),
+    );
+    const doc = fc.tuple(fc.array(piece, { maxLength: 30 }), fc.constantFrom('\n', '\r\n', '\r'), fc.nat(40));
+    fc.assert(
+      fc.property(doc, ([pieces, eol, bodyAt]) => {
+        const source = pieces.flat().join(eol) + eol;
+        const blocks = documentBlocks(source, 'fast').blocks;
+        const bodyStart = Math.min(bodyAt, source.length);
+        const fast = findBoilerplate(source, blocks, bodyStart);
+        setBoilerplateShortcutsForTests(false);
+        try {
+          expect(fast).toEqual(findBoilerplate(source, blocks, bodyStart));
+        } finally {
+          setBoilerplateShortcutsForTests(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('removes something in generated documents (the property above is not vacuous)', () => {
+    const source = ['Running Header', '', 'Text one.', '', '1', '', 'Running Header', '', 'Text two.', '', '2', '', 'Running Header', '', 'Three.', '', '3', '', 'Running Header', '', 'Four.', '', '4', '', '- a list', '- of items', ''].join('\n');
+    expect(findBoilerplate(source, documentBlocks(source, 'fast').blocks, 0).length).toBeGreaterThan(0);
   });
 });

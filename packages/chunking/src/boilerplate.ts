@@ -9,7 +9,7 @@
  * runs on the text without them (`cutSpans`) and `OffsetMap` maps its offsets
  * back, so every offset stays exact for what is kept.
  */
-import { lineTable, type LineTable } from './lines.js';
+import { isJsBlank, lineTable, type LineTable } from './lines.js';
 import type { Block, RemovedSpan, SourceRange } from './types.js';
 
 const PAGE_NUMBER = /^(?:page\s+)?[-–—]?\s*[0-9]{1,4}\s*[-–—]?(?:\s*(?:of|\/)\s*[0-9]{1,4})?$/i;
@@ -22,11 +22,23 @@ const MIN_REPEATS = 4;
 const MIN_INDEX_ENTRIES = 8;
 const NEAR_BREAK = 2;
 
+/** The `text` of a non-blank line that is no candidate: no rule matches it or reads it but to see that it is not blank. */
+const NOT_A_CANDIDATE = '\u0000';
+
+/** Off only in the test that compares the spans found with and without them. */
+let shortcuts = true;
+
+/** For tests: every line's text sliced and every document scanned (`on` false), or not. */
+export function setBoilerplateShortcutsForTests(on: boolean): void {
+  shortcuts = on;
+}
+
 interface Line {
   /** Line start, content end, and the start of the next line (the removable span). */
   start: number;
   end: number;
   next: number;
+  /** The line trimmed (a candidate's); '' for a blank line, NOT_A_CANDIDATE for any other. */
   text: string;
   /** Inside a top-level paragraph, after the front matter. */
   candidate: boolean;
@@ -37,15 +49,26 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   // Candidates are known before the objects are made, so that each is made with its final
   // `candidate` (writing it afterwards changed the field's representation on a hot path).
   const candidate = new Uint8Array(count);
+  let candidates = 0;
   for (const b of blocks) {
     if (b.type !== 'paragraph') continue;
-    for (let l = b.startLine; l <= b.endLine && l < count; l++) if (table.starts[l]! >= bodyStart) candidate[l] = 1;
+    for (let l = b.startLine; l <= b.endLine && l < count; l++) {
+      if (table.starts[l]! >= bodyStart && candidate[l] === 0) {
+        candidate[l] = 1;
+        candidates++;
+      }
+    }
   }
+  // Every rule below removes candidate lines only (a trailing index starts with one), so a
+  // document without a top-level paragraph (a long list, issue 15) has nothing to remove.
+  if (candidates === 0 && shortcuts) return [];
   const lines: Line[] = new Array<Line>(count);
   for (let i = 0; i < count; i++) {
     const start = table.starts[i]!;
     const end = table.ends[i]!;
-    lines[i] = { start, end, next: i + 1 < count ? table.starts[i + 1]! : source.length, text: source.slice(start, end).trim(), candidate: candidate[i] === 1 };
+    // Only a candidate's text is read; of any other line, only whether it is blank.
+    const text = candidate[i] === 1 || !shortcuts ? source.slice(start, end).trim() : isJsBlank(source, start, end) ? '' : NOT_A_CANDIDATE;
+    lines[i] = { start, end, next: i + 1 < count ? table.starts[i + 1]! : source.length, text, candidate: candidate[i] === 1 };
   }
 
   const removed = new Map<number, RemovedSpan['reason']>();
@@ -59,7 +82,8 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   const breaks: number[] = [];
   for (let i = 0; i < count; i++) {
     const l = lines[i]!;
-    if ((formFeeds && (l.text.includes('\f') || source.slice(l.start, l.next).includes('\f'))) || removed.get(i) === 'page-number') breaks.push(i);
+    // (The line with its break holds its trimmed text: a form feed in either is in the slice.)
+    if ((formFeeds && source.slice(l.start, l.next).includes('\f')) || removed.get(i) === 'page-number') breaks.push(i);
   }
   if (breaks.length) {
     // The start and the end of the document bound the first and last pages too.

@@ -48,6 +48,15 @@ describe('fast blocks conform to remark', () => {
     for (const s of samples) expect(fastBlocks(s).blocks).toEqual(flatten(parse(s)));
   });
 
+  it('on reference definitions on the first line of a list item, after its marker (and quote markers)', () => {
+    const samples = [
+      '- [d]: /u\n', '- [d]: /u\n- x\n', '1. [d]: /u\n', '2) [d]: /u\n   para\n', '-\t[d]: /u\n', '* [d]: /u\n\n  [e]: /v\n',
+      '- - [d]: /u\n', '> - [d]: /u\n', '- > [d]: /u\n', '- > - [d]: /u\n', '   - [d]: /u\n', '- a\n- [d]: /u\n', '- [d]:\n  /u\n',
+      '> [d]:\n> /u\n> "title"\n', '- a\n\n  [d]: /u\n  "t"\n', '> [d]: /u\n>\n> para\n', '> - [d]:\n>   /u\n>\n>   [e]: /v\n',
+    ];
+    for (const s of samples) expect({ s, blocks: fastBlocks(s).blocks }).toEqual({ s, blocks: flatten(parse(s)) });
+  });
+
   it('on reference definitions inside large containers (lines marked covered once, not child by child)', () => {
     const parts = Array.from({ length: 40 }, (_, i) => `para ${i}\n\n[d${i}]: /u${i}\n`);
     const samples = [

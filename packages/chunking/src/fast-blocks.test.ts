@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setHeadingFirstForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setHeadingFirstForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -285,6 +285,34 @@ describe('blockquote rule keeping line marks in one typed array', () => {
     const deep = Array.from({ length: 160 }, (_, i) => `${'>'.repeat(i + 1)} line ${i}\n`).join('');
     const wide = Array.from({ length: 3000 }, (_, i) => `> > - item ${i}\n>   lazy\n`).join('');
     for (const text of [deep, wide, `- ${deep.replace(/\n(?=.)/g, '\n  ')}`]) expectSameBlocksWithout(setBlockquoteScratchForTests, text);
+  });
+});
+
+describe("the line table's starts and ends as the block state's bMarks and eMarks", () => {
+  // Quotes (whose rule rewrites bMarks and restores it) nested, in lists, lazy, and ended by
+  // other blocks, next to the blocks made during the parse from the table (headings,
+  // paragraphs, list items); every text ends with a line break, where the table is shared.
+  const marker = fc.constantFrom('>', '> ', '>\t', ' >', '- ', '1. ', '  ', '\t', '', '', '');
+  const body = fc.constantFrom('', 'text', '# h', '```', '---', '- item', '    code', '<div>', '[d]: /u', '| a |', '|-|', '===', '1) x', '[^1]: n');
+  const line = fc.tuple(fc.array(marker, { maxLength: 4 }), body).map(([m, b]) => m.join('') + b);
+  const doc = fc.tuple(fc.array(line, { maxLength: 20 }), fc.constantFrom('\n', '\n\n', '\n   \n')).map(([lines, end]) => lines.join('\n') + end);
+
+  it('gives the blocks of copied marks, and leaves the table as it was', () => {
+    fc.assert(
+      fc.property(doc, (text) => {
+        const table = lineTable(text);
+        const before = { starts: [...table.starts], ends: [...table.ends] };
+        const fast = fastBlocks(text, table).blocks;
+        expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(before);
+        setSharedMarksForTests(false);
+        try {
+          expect(fast).toEqual(fastBlocks(text).blocks);
+        } finally {
+          setSharedMarksForTests(true);
+        }
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

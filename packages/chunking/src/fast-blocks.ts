@@ -15,7 +15,7 @@
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { directList } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
-import { lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
@@ -467,13 +467,7 @@ function headerCells(row: string): string[] {
   return cells;
 }
 
-/** Whether String.prototype.trim removes this UTF-16 unit (ECMAScript's WhiteSpace and LineTerminator). */
-export function isJsTrimmed(c: number): boolean {
-  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return (
-    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
-  );
-}
+export { isJsTrimmed };
 /** Where `src.slice(start, end).trim()` starts in `src`. */
 function jsTrimStart(src: string, start: number, end: number): number {
   while (start < end && isJsTrimmed(src.charCodeAt(start))) start++;
@@ -964,6 +958,14 @@ function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
   return BlockState as unknown as typeof Base;
 }
 
+/** Off only in the test that compares the blocks with and without it. */
+let sharedMarks = true;
+
+/** For tests: makes lineMarks copy the line table's starts and ends (`on` false), or not. */
+export function setSharedMarksForTests(on: boolean): void {
+  sharedMarks = on;
+}
+
 /** The line table of the text fastBlocks is about to parse, for the block state's constructor. */
 let pendingLines: { src: string; lines: LineTable } | null = null;
 
@@ -1004,16 +1006,27 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
       break;
     }
   }
-  const bMarks = new Int32Array(lines + 1);
-  const eMarks = new Int32Array(lines + 1);
+  let bMarks: Int32Array;
+  let eMarks: Int32Array;
   const tShift = new Int32Array(lines + 1);
   const sCount = new Int32Array(lines + 1);
-  if (table) {
+  if (table && lines + 1 === table.starts.length && table.starts[lines] === len && sharedMarks) {
+    // A text ending with a line break: the table's starts and ends are bMarks and eMarks, the
+    // empty line after the break included (issue 15: two arrays a line, allocated and copied,
+    // for nothing). The rules that change bMarks (the blockquote rule) restore it before they
+    // return, and the blocks made during the parse (at the top level) are made outside them.
+    bMarks = table.starts;
+    eMarks = table.ends;
+  } else if (table) {
+    bMarks = new Int32Array(lines + 1);
+    eMarks = new Int32Array(lines + 1);
     // Starts and ends are the table's (its lines are these, and one more when the last is blank).
     const copied = Math.min(lines, table.starts.length);
     bMarks.set(table.starts.subarray(0, copied));
     eMarks.set(table.ends.subarray(0, copied));
   } else {
+    bMarks = new Int32Array(lines + 1);
+    eMarks = new Int32Array(lines + 1);
     for (let line = 0, start = 0; line < lines; line++) {
       const nl = src.indexOf('\n', start);
       const end = nl === -1 ? len : nl;
@@ -1222,6 +1235,19 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
       text: plainText(text, ctx),
     };
   }
+  if (type === 'listItem' && children) {
+    // All seven fields in one literal, as fast-lists' itemBlock makes items (`ordered` is set by
+    // the item's list, as below): one object per item, not one and a property array.
+    return {
+      type,
+      start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
+      end,
+      startLine,
+      endLine: lastLineOf(lines, end, lastLine),
+      children,
+      ordered: false,
+    };
+  }
   const block: Block = {
     type,
     start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
@@ -1369,6 +1395,12 @@ function startsFootnote(source: string, start: number): boolean {
   return source.charCodeAt(start) === 0x5b && source.charCodeAt(start + 1) === 0x5e;
 }
 const DEFINITION_START = /^ {0,3}\[/;
+/**
+ * A line of a container starting a definition: `[` after the container's indentation and
+ * `>` markers, and on an item's first line its marker (and those of the items and quotes
+ * opened on the same line): remark keeps `- [d]: /u` as an item holding a definition.
+ */
+const DEFINITION_IN_CONTAINER = /^(?:[\s>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*\[/;
 
 /**
  * Appends to `children` a definition block for each line inside a container that none of
@@ -1392,14 +1424,29 @@ function addUncoveredDefinitions(children: Block[], first: number, last: number,
       if (from <= to) covered.fill(1, from - first, to - first + 1);
     }
   }
+  // The definition the line before started or continued (one written over several lines:
+  // `[d]:` then its destination, or a title, on the next), as addUncoveredLines joins them.
+  let current: Block | null = null;
   for (let line = first; line <= last; line++) {
-    if (covered !== null ? covered[line - first] === 1 : coveredBy(children, count, line)) continue;
+    if (covered !== null ? covered[line - first] === 1 : coveredBy(children, count, line)) {
+      current = null;
+      continue;
+    }
     const ls = lines.starts[line]!;
     const le = lines.ends[line]!;
-    if (!/^[\s>]*\[/.test(source.slice(ls, le))) continue;
-    children.push({ type: 'definition', start: ls, end: trimEndOffset(source, ls, le), startLine: line, endLine: line });
+    const text = source.slice(ls, le);
+    if (DEFINITION_IN_CONTAINER.test(text)) {
+      current = { type: 'definition', start: ls, end: trimEndOffset(source, ls, le), startLine: line, endLine: line };
+      children.push(current);
+    } else if (current !== null && !CONTAINER_BLANK.test(text)) {
+      current.end = trimEndOffset(source, ls, le);
+      current.endLine = line;
+    } else current = null;
   }
 }
+
+/** A line holding nothing but a container's indentation and `>` markers. */
+const CONTAINER_BLANK = /^[\s>]*$/;
 
 /** Some of the first `count` blocks spans `line`. */
 function coveredBy(blocks: Block[], count: number, line: number): boolean {
@@ -1424,15 +1471,24 @@ function sortedByStart(blocks: Block[]): boolean {
  */
 function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter | null): Block[] {
   const { source, lines } = ctx;
-  const covered = new Uint8Array(lines.starts.length);
-  for (const b of blocks) covered.fill(1, b.startLine, b.endLine + 1);
+  const count = lines.starts.length;
+  const covered = new Uint8Array(count);
+  // Stores, not covered.fill: a call per block was most of this function's time on 200,000 one-line headings.
+  for (let k = 0; k < blocks.length; k++) {
+    const b = blocks[k]!;
+    for (let line = b.startLine, last = Math.min(b.endLine, count - 1); line <= last; line++) covered[line] = 1;
+  }
   const extra: Block[] = [];
   let current: Block | null = null;
-  for (let line = 0; line < lines.starts.length; line++) {
+  for (let line = 0; line < count; line++) {
+    // Covered lines (nearly all) are passed over before their characters are read.
+    if (covered[line] === 1) {
+      current = null;
+      continue;
+    }
     const ls = lines.starts[line]!;
     const le = lines.ends[line]!;
-    // Covered lines (nearly all) are passed over before their characters are read.
-    if (covered[line] || skipWhitespace(source, ls, le) === le || (frontMatter !== null && ls < frontMatter.end)) {
+    if (skipWhitespace(source, ls, le) === le || (frontMatter !== null && ls < frontMatter.end)) {
       current = null;
       continue;
     }

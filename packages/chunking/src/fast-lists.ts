@@ -297,7 +297,7 @@ export function directList(state: StateBlock, startLine: number, endLine: number
  * toBlock's list item holding one paragraph (source lines `line` to `last`): the paragraph
  * from its first line's start (toBlock's 'lines' mode inside items), the item from its first
  * visible character, each to its last one. Fields in toBlock's order, so that both make
- * blocks of one hidden class (`ordered` after `children`, as toBlock's list sets it on its items).
+ * blocks of one hidden class.
  */
 function itemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean): Block {
   const lineStart = lines.starts[line]!;
@@ -306,8 +306,7 @@ function itemBlock(source: string, lines: LineTable, line: number, last: number,
   const itemLast = paragraph.endLine;
   const itemStart = skipWhitespace(source, lineStart, lines.ends[itemLast]!);
   const itemEnd = trimEndOffset(source, itemStart, lines.ends[itemLast]!);
-  const item: Block = { type: 'listItem', start: itemStart, end: itemEnd, startLine: line, endLine: lastLineOf(lines, itemEnd, itemLast) };
-  item.children = [paragraph];
-  item.ordered = ordered;
-  return item;
+  // All seven fields in one literal, as toBlock makes items: the two added afterwards went to
+  // a property array of their own, one more object per item of a long list (issue 15).
+  return { type: 'listItem', start: itemStart, end: itemEnd, startLine: line, endLine: lastLineOf(lines, itemEnd, itemLast), children: [paragraph], ordered };
 }

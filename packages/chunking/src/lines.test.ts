@@ -40,4 +40,16 @@ describe('lineTable', () => {
       expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(reference(text));
     }
   });
+
+  it('grows past an extrapolation that falls short: long lines first, then tiny ones, or the other way', () => {
+    const run = fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 3000 }));
+    fc.assert(
+      fc.property(fc.array(run, { minLength: 1, maxLength: 4 }), fc.constantFrom('\n', '\r\n', '\r'), (runs, sep) => {
+        const text = runs.map(([width, count]) => Array.from({ length: count }, () => 'y'.repeat(width)).join(sep)).join(sep);
+        const table = lineTable(text);
+        expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(reference(text));
+      }),
+      { numRuns: 60 },
+    );
+  });
 });

@@ -31,8 +31,9 @@ function lineFeeds(source: string): LineTable {
   let line = 0;
   for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) {
     if (line + 2 > starts.length) {
-      starts = grown(starts);
-      ends = grown(ends);
+      const capacity = extrapolated(line, i, source.length);
+      starts = grown(starts, capacity);
+      ends = grown(ends, capacity);
     }
     ends[line++] = i;
     starts[line] = i + 1;
@@ -49,8 +50,9 @@ function anyBreaks(source: string): LineTable {
     const c = source.charCodeAt(i);
     if (c === 10 || c === 13) {
       if (line + 2 > starts.length) {
-        starts = grown(starts);
-        ends = grown(ends);
+        const capacity = extrapolated(line, i, source.length);
+        starts = grown(starts, capacity);
+        ends = grown(ends, capacity);
       }
       ends[line++] = i;
       if (c === 13 && source.charCodeAt(i + 1) === 10) i++;
@@ -61,8 +63,20 @@ function anyBreaks(source: string): LineTable {
   return { starts: starts.subarray(0, line + 1), ends: ends.subarray(0, line + 1) };
 }
 
-function grown(array: Int32Array): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
+/**
+ * A capacity for the lines of a source of `length` characters when `lines` lines have filled
+ * `at` of them: the rate so far over the whole source, and an eighth more (a tenth of the lines
+ * more than that rate is a second growth, not one a doubling; on tiny lines doubling from the
+ * first guess grew five times, allocating and copying twice the final size). At least double,
+ * so that a source whose lines shorten as it goes still grows geometrically.
+ */
+function extrapolated(lines: number, at: number, length: number): number {
+  const rate = Math.ceil(((lines + 2) / (at + 1)) * length * 1.125) + 16;
+  return Math.max(rate, (lines + 2) * 2);
+}
+
+function grown(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(capacity);
   bigger.set(array);
   return bigger;
 }
@@ -96,4 +110,18 @@ export function trimEndOffset(source: string, start: number, end: number): numbe
   let i = end;
   while (i > start && isWhitespaceCode(source.charCodeAt(i - 1))) i--;
   return i;
+}
+
+/** Whether String.prototype.trim removes this UTF-16 unit (ECMAScript's WhiteSpace and LineTerminator). */
+export function isJsTrimmed(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** Whether `source.slice(start, end).trim()` is empty, without slicing. */
+export function isJsBlank(source: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isJsTrimmed(source.charCodeAt(i))) return false;
+  return true;
 }

@@ -51,6 +51,14 @@ describe('when heuristics apply', () => {
     expect(chunkDocument(three).headingDetection).toBe('markdown');
     expect(chunkDocument(two).headingDetection).toBe('heuristic');
   });
+
+  it('counts up to `enough` headings when asked (the rule needs 3, not every one of 200,000)', () => {
+    const five = '# A\n# B\n## C\ntext\n# D\n# E\n';
+    const blocks = documentBlocks(five, 'fast').blocks;
+    expect(atxHeadingCount(five, blocks)).toBe(5);
+    expect(atxHeadingCount(five, blocks, 3)).toBe(3);
+    expect(atxHeadingCount(five, blocks, 9)).toBe(5);
+  });
 });
 
 const BOOK = [

@@ -61,15 +61,18 @@ function isTitleCase(text: string): boolean {
 }
 
 /** Number of ATX (`#`) headings in the parse: the seed's test for "this is markdown". */
-export function atxHeadingCount(source: string, blocks: Block[]): number {
+export function atxHeadingCount(source: string, blocks: Block[], enough = Infinity): number {
   let n = 0;
-  for (const b of blocks) if (b.type === 'heading' && source.charCodeAt(b.start) === 35) n++;
+  for (let k = 0; k < blocks.length && n < enough; k++) {
+    const b = blocks[k]!;
+    if (b.type === 'heading' && source.charCodeAt(b.start) === 35) n++;
+  }
   return n;
 }
 
-/** Seed 003's rule: plain text, or markdown with fewer than 3 `#` headings. */
+/** Seed 003's rule: plain text, or markdown with fewer than 3 `#` headings (counted up to 3, not through 200,000 tiny ones). */
 export function usesHeuristicHeadings(source: string, blocks: Block[], sourceFile: string): boolean {
-  return /\.txt$/i.test(sourceFile) || atxHeadingCount(source, blocks) < 3;
+  return /\.txt$/i.test(sourceFile) || atxHeadingCount(source, blocks, 3) < 3;
 }
 
 interface LineInfo {
