@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HEADING_LABEL_MAX, headingLabel } from './heading-label.js';
 import { chunkDocument } from './index.js';
+import { deriveFileTitle, documentBlocks } from './semantic.js';
 import type { ChunkOptions } from './types.js';
 
 const WORDS = 'the of and to in a is that for it as was with be by on not'.split(' ');
@@ -95,5 +96,28 @@ describe('records under a huge heading', () => {
     const long = wordsOf(5000);
     expect(chunkDocument('# T\n\nBody.\n', { docName: 'doc', fileTitle: long }).fileTitle).toBe(headingLabel(long));
     expect(chunkDocument(`---\ntitle: ${long}\n---\n\n# T\n\nBody.\n`, { docName: 'doc' }).fileTitle).toBe(headingLabel(long));
+  });
+});
+
+describe('the derived file title', () => {
+  // chunkDocument labels only a caller's title: deriveFileTitle labels the one it derives.
+  const piece = fc.oneof(
+    fc.constantFrom('*em*', '**strong**', '`code`', '\\*', '\\#', '&amp;', '[link](u)', '<b>', '\u0000', '\u0007', '\u001b[1m', '\u00a0', '\t', '😀', ' ', 'word'),
+    fc.string({ maxLength: 8 }),
+  );
+  const title = fc.array(piece, { maxLength: 120 }).map((parts) => parts.join(''));
+  it('is headingLabel of itself, as chunkDocument returned it before (property)', () => {
+    fc.assert(
+      fc.property(title, fc.constantFrom('h1', 'front matter', 'none'), (t, where) => {
+        const line = t.replace(/[\r\n]/g, ' ');
+        const source =
+          where === 'h1' ? `# ${line}\n\nBody text.\n` : where === 'front matter' ? `---\ntitle: ${JSON.stringify(line)}\n---\n\nBody text.\n` : 'Body text.\n';
+        const docName = line.trim() || 'doc';
+        const derived = deriveFileTitle(documentBlocks(source, 'fast'), docName);
+        expect(headingLabel(derived)).toBe(derived);
+        expect(chunkDocument(source, { docName }).fileTitle).toBe(derived);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -32,7 +32,9 @@ export function chunkDocument(
   const resolved = resolveOptions(options);
   const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
   const { text, doc, removed, headingDetection, sourceLines } = prepare(source, resolved, sourceFile);
-  const fileTitle = headingLabel(options.fileTitle?.trim() || deriveFileTitle(doc, resolved.docName));
+  // deriveFileTitle labels the title it derives; only the caller's needs labelling here.
+  const givenTitle = options.fileTitle?.trim();
+  const fileTitle = givenTitle ? headingLabel(givenTitle) : deriveFileTitle(doc, resolved.docName);
   let chunks = runStrategy({
     source: text,
     doc,

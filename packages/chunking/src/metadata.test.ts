@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCode } from './metadata.js';
+import { chunkDocument } from './index.js';
+import { isCode, shrinkBreadcrumb } from './metadata.js';
+import { countTokens } from './tokens.js';
 
 /** Seed 001's rule written the obvious way: split into lines, match each against the fence pattern. */
 function isCodeByLines(text: string): boolean {
@@ -92,5 +94,39 @@ describe('records share only frozen objects', () => {
     // Assigning a new array is how a consumer changes one record.
     a.nodeTypes = ['code'];
     expect(b.nodeTypes).toEqual(['heading']);
+  });
+});
+
+describe('breadcrumbs per heading path', () => {
+  // RecordBuilder keeps a path's breadcrumbs in a trie of heading texts: paths that repeat
+  // names under other parents, at other depths, or that start with the title must still each
+  // get their own. Checked against the record's own headerPath, built independently.
+  const names = ['A', 'B', 'Guide', 'a b c d e f g h i j k l m n o p q r s t u v w x y z'];
+  const doc = fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.constantFrom(...names), fc.integer({ min: 0, max: 40 })), { minLength: 1, maxLength: 40 }).map((parts) =>
+    parts.map(([depth, name, words]) => `${depth ? `${'#'.repeat(depth)} ${name}\n\n` : ''}${'word '.repeat(words)}end.\n\n`).join(''),
+  );
+  it('gives each record the breadcrumb of its path, shortened only to fit (property)', () => {
+    fc.assert(
+      fc.property(doc, fc.constantFrom('always', 'conditional'), fc.constantFrom(undefined, 'Guide', 'A'), fc.integer({ min: 24, max: 120 }), (source, breadcrumbMode, fileTitle, maxTokens) => {
+        const prefixTokens = (p: string): number => countTokens(`${p}\n\n`);
+        const { chunks, fileTitle: title } = chunkDocument(source, { docName: 'd', breadcrumbMode, maxTokens, targetTokens: Math.floor(maxTokens / 2), minTokens: 8, ...(fileTitle ? { fileTitle } : {}) }, { recount: true });
+        for (const c of chunks) {
+          expect(c.headerBreadcrumb).toBe(c.headerPath.join(' > '));
+          const full = c.headerPath.length === 0 ? title : c.headerPath[0] === title ? c.headerBreadcrumb : `${title} > ${c.headerBreadcrumb}`;
+          expect(c.embedText.endsWith(c.originalText)).toBe(true);
+          const head = c.embedText.slice(0, c.embedText.length - c.originalText.length);
+          if (head === '') continue;
+          expect(head.endsWith('\n\n')).toBe(true);
+          const prefix = head.slice(0, -2);
+          const room = maxTokens - c.tokenStats.tokens;
+          // The title alone (mid-section prose), or the path's breadcrumb as shrinkBreadcrumb fits it.
+          const asTitle = shrinkBreadcrumb(title, room, prefixTokens);
+          const asFull = shrinkBreadcrumb(full, room, prefixTokens);
+          expect([asTitle, asFull]).toContain(prefix);
+          expect(c.tokenStats.embedTokens).toBe(countTokens(c.embedText));
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -7,6 +7,7 @@ import type { NormalizedChunk } from './normalize.js';
 import { NO_HEADING, type Headings } from './headings.js';
 import type { HeadingRef, Piece } from './pieces.js';
 import { contentHintOf, withHint } from './range-context.js';
+import { anchor } from './shape-anchor.js';
 import { estimateTokens, estimateTokensRange } from './tokens.js';
 import type {
   BlockType,
@@ -237,19 +238,38 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
   return chunks.map((chunk, n) => records.record(chunk, n, n < chunks.length - 1));
 }
 
+/** A heading path's breadcrumbs, as RecordBuilder keeps them in its trie. */
+interface PathNode {
+  /** headerBreadcrumbAt the path. */
+  header: string;
+  /** breadcrumbOf the path, interned; '' in breadcrumbMode `none`. */
+  full: string;
+  /** prefixTokens(full), -1 until asked. */
+  fullTokens: number;
+  /** `${full}\n\n`, the embedText's head, null until asked. */
+  fullHead: string | null;
+  next: Map<string, PathNode> | null;
+}
+
 /**
  * attachMetadata one chunk at a time, in order, for a document whose chunks stream out
  * (stream.ts): the caller numbers the chunks and says whether another follows.
  */
 export class RecordBuilder {
   private readonly parentId: string;
+  /** `${parentId}::ch`, the part of every id before its number. */
+  private readonly idStem: string;
   private readonly memo = new BreadcrumbMemo();
-  // The chunks of a section are consecutive and share its heading path: the last path's full
-  // breadcrumb and header breadcrumb are kept (a global WeakMap entry per path cost GC time on
-  // thousands of headings).
+  /**
+   * What records share per heading path, in a trie of heading texts: a document of tiny
+   * headings starts a new path with (nearly) every record, but repeats a few names, and each
+   * record built its breadcrumb afresh, hashed it to intern it and counted its tokens twice
+   * (issue 15). The root is the path of no heading.
+   */
+  private readonly root: PathNode;
+  // The chunks of a section are consecutive and share its heading path: the last one's node is kept.
   private lastHeading = NO_HEADING - 1;
-  private lastFull = '';
-  private lastHeader = '';
+  private lastPath: PathNode;
   // Each id once: a chunk's prevId and nextId are its neighbours' ids, not new copies of them.
   // Held as number and string fields, not an object per record (issue 15).
   private nextN = -1;
@@ -259,10 +279,44 @@ export class RecordBuilder {
 
   constructor(private readonly ctx: MetadataContext) {
     this.parentId = `${ctx.options.contentType}:${ctx.options.docName}`;
+    this.idStem = `${this.parentId}::ch`;
+    this.root = this.newPath(NO_HEADING);
+    this.lastPath = this.root;
+    // Its hidden class outlives the document, and with it record()'s optimized code (shape-anchor.ts).
+    anchor('record builder', this);
   }
 
   private idOf(n: number): string {
-    return this.nextN === n ? this.nextId : `${this.parentId}::ch${n}`;
+    return this.nextN === n ? this.nextId : this.idStem + n;
+  }
+
+  /** The node of the heading texts on the path `h` ends, made on first use. */
+  private pathOf(h: number): PathNode {
+    const { headings } = this.ctx;
+    const n = headings.pathLength(h);
+    let node = this.root;
+    for (let i = 0; i < n; i++) {
+      const text = headings.text(headings.at(h, i));
+      let next = node.next?.get(text);
+      if (next === undefined) {
+        // Its breadcrumbs are those of the prefix of h's path that ends here.
+        next = this.newPath(headings.at(h, i));
+        (node.next ??= new Map()).set(text, next);
+      }
+      node = next;
+    }
+    return node;
+  }
+
+  private newPath(h: number): PathNode {
+    const { ctx } = this;
+    const header = headerBreadcrumbAt(ctx.headings, h);
+    let full = '';
+    if (ctx.options.breadcrumbMode !== 'none') {
+      full = breadcrumbOf(ctx.fileTitle, ctx.headings, h, header);
+      if (ctx.intern) full = ctx.intern(full);
+    }
+    return { header, full, fullTokens: -1, fullHead: null, next: null };
   }
 
   /** The record of chunk `n` (0-based); `hasNext`: a chunk `n + 1` follows. */
@@ -274,28 +328,38 @@ export class RecordBuilder {
     const { headings } = ctx;
     if (heading !== this.lastHeading) {
       this.lastHeading = heading;
-      this.lastHeader = headerBreadcrumbAt(headings, heading);
-      if (options.breadcrumbMode !== 'none') {
-        this.lastFull = breadcrumbOf(ctx.fileTitle, headings, heading, this.lastHeader);
-        if (ctx.intern) this.lastFull = ctx.intern(this.lastFull);
+      this.lastPath = this.pathOf(heading);
+    }
+    const path = this.lastPath;
+    let embedText = chunk.text;
+    let embedTokens = chunk.tokens;
+    if (options.breadcrumbMode !== 'none') {
+      const wanted = prefixOf(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens, shape, path.full, headings);
+      const room = options.maxTokens - chunk.tokens;
+      // The path's breadcrumb or the file title (the root's), as they mostly are: their counts
+      // and heads are kept on their nodes. Otherwise (no room, or one to shorten) shrinkBreadcrumb.
+      const node = wanted === '' || room <= 0 ? null : wanted === path.full ? path : wanted === this.root.full ? this.root : null;
+      if (node !== null && (node.fullTokens < 0 ? (node.fullTokens = ctx.prefixTokens(node.full)) : node.fullTokens) <= room) {
+        embedText = (node.fullHead ??= `${node.full}\n\n`) + chunk.text;
+        embedTokens += node.fullTokens;
+      } else if (wanted !== '') {
+        const prefix = shrinkBreadcrumb(wanted, room, ctx.prefixTokens, this.memo);
+        if (prefix) {
+          embedText = `${prefix}\n\n${chunk.text}`;
+          embedTokens += ctx.prefixTokens(prefix);
+        }
       }
     }
-    let wanted = '';
-    if (options.breadcrumbMode !== 'none') {
-      wanted = prefixOf(options.breadcrumbMode, chunk, ctx.fileTitle, options.minTokens, shape, this.lastFull, headings);
-    }
-    const prefix = wanted ? shrinkBreadcrumb(wanted, options.maxTokens - chunk.tokens, ctx.prefixTokens, this.memo) : '';
-    const embedText = prefix ? `${prefix}\n\n${chunk.text}` : chunk.text;
     const id = this.idOf(n);
     const prevId = n > 0 ? this.prevId(n - 1) : null;
-    const nextId = hasNext ? `${this.parentId}::ch${n + 1}` : null;
+    const nextId = hasNext ? this.idStem + (n + 1) : null;
     this.lastN = n;
     this.lastId = id;
-    if (nextId === null) this.nextN = -1;
-    else {
-      this.nextN = n + 1;
-      this.nextId = nextId;
-    }
+    // One store of each field whatever hasNext is: a branch run by the last record alone had no
+    // type feedback when record() was optimized, so every document deoptimized it at its end
+    // and the next document ran it unoptimized until V8 had compiled it again (issue 15).
+    this.nextN = nextId === null ? -1 : n + 1;
+    this.nextId = nextId ?? '';
     // headingFields(path) written out, in its order: no object to spread per record.
     const none = heading === NO_HEADING;
     const headerPath = none ? NO_STRINGS : fieldOf(headings, heading, textAt);
@@ -311,7 +375,7 @@ export class RecordBuilder {
       fileTitle: ctx.fileTitle,
       sectionTitle: heading === NO_HEADING ? '' : headings.text(heading),
       headerPath,
-      headerBreadcrumb: this.lastHeader,
+      headerBreadcrumb: path.header,
       headerDepths,
       headerSlugs,
       sectionSlug: heading === NO_HEADING ? '' : headings.slug(heading),
@@ -319,7 +383,7 @@ export class RecordBuilder {
       tokenStats: {
         tokens: chunk.tokens,
         estimatedTokens: chunk.exact ? estimateTokensRange(ctx.source, chunk.start, chunk.end) : estimateTokens(chunk.text),
-        embedTokens: prefix ? ctx.prefixTokens(prefix) + chunk.tokens : chunk.tokens,
+        embedTokens,
       },
       prevId,
       nextId,
@@ -335,7 +399,7 @@ export class RecordBuilder {
   }
 
   private prevId(n: number): string {
-    return this.lastN === n ? this.lastId : `${this.parentId}::ch${n}`;
+    return this.lastN === n ? this.lastId : this.idStem + n;
   }
 }
 

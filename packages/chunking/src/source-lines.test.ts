@@ -4,6 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
+import { lineOf } from './lines.js';
+import { attachSourceLines, lineNear } from './source-lines.js';
 import { realDocuments } from './test-corpus.js';
 import type { ChunkOptions, ChunkRecord, StrategyName } from './types.js';
 
@@ -95,5 +97,43 @@ describe('source lines (seed 002)', () => {
     const lastText = linesOf(source).map((l, i) => (l.startsWith('The reader') ? i + 1 : 0)).reduce((a, b) => Math.max(a, b));
     expect(lastText).toBe(29);
     expect(chunks[chunks.length - 1]!.source!.endLine).toBe(lastText);
+  });
+});
+
+describe('lineNear', () => {
+  it('is lineOf whatever line it starts from (property)', () => {
+    // Line starts as a table holds them: 0 first, then increasing (empty lines are one apart).
+    const table = fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 300 }).map((gaps) => {
+      const starts = new Int32Array(gaps.length + 1);
+      for (let i = 0; i < gaps.length; i++) starts[i + 1] = starts[i]! + gaps[i]!;
+      return starts;
+    });
+    fc.assert(
+      fc.property(table, fc.nat(400), fc.integer({ min: -5, max: 13000 }), (starts, from, offset) => {
+        expect(lineNear(starts, from % (starts.length + 2), offset)).toBe(lineOf({ starts, ends: starts }, offset));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives attachSourceLines lineOf\'s lines for records out of order and overlapping', () => {
+    const source = 'a\nbb\n\nccc\r\nd\re\n'.repeat(50);
+    const starts = [0];
+    for (let i = 0; i < source.length; i++) {
+      const c = source[i];
+      if (c === '\n' || (c === '\r' && source[i + 1] !== '\n')) starts.push(i + 1);
+    }
+    const table = { starts: Int32Array.from(starts), ends: Int32Array.from(starts) };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(source.length - 1), fc.nat(60)), { minLength: 1, maxLength: 40 }), (ranges) => {
+        const records = ranges.map(([a, len]) => ({ sourcePosition: { charStart: a, charEnd: Math.min(source.length, a + len), totalChars: source.length } }) as ChunkRecord);
+        attachSourceLines(records, source, 'x.md', table);
+        for (const r of records) {
+          const { charStart, charEnd } = r.sourcePosition;
+          const startLine = lineOf(table, charStart) + 1;
+          expect(r.source).toEqual({ filePath: 'x.md', startLine, endLine: charEnd > charStart ? lineOf(table, charEnd - 1) + 1 : startLine });
+        }
+      }),
+    );
   });
 });

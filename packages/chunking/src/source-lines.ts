@@ -6,19 +6,64 @@
  * unless boilerplate was cut, when the strategy saw other text; each chunk then
  * costs two binary searches, O(n + c log lines) for the document.
  */
-import { lineOf, lineTable, type LineTable } from './lines.js';
+import { lineTable, type LineTable } from './lines.js';
 import type { ChunkRecord } from './types.js';
 
 /** Sets `source` on every record, in place. `lines` must be the line table of `source`. */
 export function attachSourceLines(chunks: ChunkRecord[], source: string, sourceFile: string, lines: LineTable = lineTable(source)): void {
+  const { starts } = lines;
+  // Records come in document order, overlap stepping back a few sentences: each line is sought
+  // from the previous answer, outward, not by a binary search over the whole table, whose
+  // probes of a large table missed the cache (a document of tiny lines has a record per few
+  // dozen of its hundreds of thousands of lines, issue 15).
+  let at = 0;
   for (let k = 0; k < chunks.length; k++) {
     const c = chunks[k]!;
     const { charStart, charEnd } = c.sourcePosition;
-    const startLine = lineOf(lines, charStart) + 1;
+    at = lineNear(starts, at, charStart);
+    const startLine = at + 1;
     // The last character of the range; an empty range ends on the line it starts on.
-    const endLine = charEnd > charStart ? lineOf(lines, charEnd - 1) + 1 : startLine;
+    const endLine = charEnd > charStart ? lineNear(starts, at, charEnd - 1) + 1 : startLine;
     c.source = { filePath: sourceFile, startLine, endLine };
   }
+}
+
+/**
+ * lineOf(table, offset) for a table of line starts, searched from line `from`: steps of
+ * doubling size bracket the answer, then a binary search inside the bracket, O(log distance).
+ */
+export function lineNear(starts: Int32Array, from: number, offset: number): number {
+  const n = starts.length;
+  if (n === 0) return 0;
+  let lo: number;
+  let hi: number; // the answer lies in [lo, hi]
+  if (from < n && starts[from]! <= offset) {
+    lo = from;
+    let step = 1;
+    while (lo + step < n && starts[lo + step]! <= offset) {
+      lo += step;
+      step *= 2;
+    }
+    hi = Math.min(n - 1, lo + step - 1);
+  } else {
+    // The answer lies before `from`: steps of doubling size back to a line that starts at or
+    // before `offset`, or to line 0 (lineOf's answer also when no line does).
+    hi = Math.min(from, n) - 1;
+    if (hi <= 0) return 0;
+    lo = hi;
+    let step = 1;
+    while (lo > 0 && starts[lo]! > offset) {
+      hi = lo - 1;
+      lo = Math.max(0, lo - step);
+      step *= 2;
+    }
+  }
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**
