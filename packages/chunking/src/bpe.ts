@@ -117,18 +117,8 @@ export function bpeTokenIdsInto(s: string, a: number, b: number, ids: number[]):
     const ends = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
     const top = backtrack(bytes, n, t, ends, 0, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1));
     if (top >= 0) {
-      // ends[e] = 1 + the token that ends at e: moved to where each token starts (from the
-      // last, each read before it is overwritten), then read from the first.
       const { info } = t;
-      let p = n;
-      let token = ends[n]! - 1;
-      while (p > 0) {
-        const start = p - info[token << 2]!;
-        const before = start > 0 ? ends[start]! - 1 : -1;
-        ends[start] = token;
-        p = start;
-        token = before;
-      }
+      tokensToStarts(ends, n, info);
       for (let i = 0; i < n; i += info[ends[i]! << 2]!) ids.push(ends[i]!);
       return top;
     }
@@ -277,20 +267,32 @@ const scratchOpen = new Uint8Array(SCRATCH_BYTES + 1);
 function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array): number {
   const top = backtrack(bytes, n, t, next, 0, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1));
   if (top < 0) return -1;
-  // next[e] is 1 + the token that ends at e, for each token end e: walked from the last token
-  // back, each token's start gets its end (read before it is overwritten).
   const { info } = t;
-  let p = n;
-  let token = next[n]! - 1;
-  while (p > 0) {
-    const s = p - info[token << 2]!;
-    const before = s > 0 ? next[s]! - 1 : -1;
-    next[s] = p;
-    p = s;
-    token = before;
+  tokensToStarts(next, n, info);
+  for (let i = 0; i < n; ) {
+    const end = i + info[next[i]! << 2]!;
+    next[i] = end;
+    i = end;
   }
   next[n] = n + 1;
   return top;
+}
+
+/**
+ * Moves backtrack's tokens, `ends[e] = 1 + the token that ends at e` for each token end e in
+ * (0, n], to where each starts: `ends[s] = the token` that starts at s. Walked from the last
+ * token back, each entry read before it is overwritten.
+ */
+function tokensToStarts(ends: Int32Array, n: number, info: Int32Array): void {
+  let p = n;
+  let token = ends[n]! - 1;
+  while (p > 0) {
+    const start = p - info[token << 2]!;
+    const before = start > 0 ? ends[start]! - 1 : -1;
+    ends[start] = token;
+    p = start;
+    token = before;
+  }
 }
 
 /**
