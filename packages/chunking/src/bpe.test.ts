@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { countTokens as gptCount } from 'gpt-tokenizer/encoding/cl100k_base';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bpeTokenCount, bpeTokenEnds, bpeTokenEndsInto, tokenStartsForTests, validPairForTests } from './bpe.js';
+import {
+  bpeTokenCount,
+  bpeTokenEnds,
+  bpeTokenEndsInto,
+  bpeTokenIdsInto,
+  runTokenLengthForTests,
+  setRunMarginForTests,
+  tokenStartsForTests,
+  validPairForTests,
+} from './bpe.js';
 import { mergeTable, TOKENS } from './cl100k-merges.js';
 import { seededText, unspacedRun } from './test-helpers.js';
 
@@ -223,3 +232,93 @@ describe('bpeTokenCount', () => {
   });
 });
 
+
+// A run of one byte starts with copies of the byte's run token pushed at once (pushRun), a
+// guess the walk checks like any token it chose: right, it saves the walk down the run (a
+// 1 MB line of dashes took half a second); wrong, it is taken back and costs time only.
+describe('runs of one byte', () => {
+  const RUN_BYTES = '-=*#. a0_~';
+  const same = (t: string): void => {
+    expect(tokenStartsForTests(t, false)).toEqual(tokenStartsForTests(t, true));
+  };
+  const withMargin = (margin: number, f: () => void): void => {
+    const old = setRunMarginForTests(margin);
+    try {
+      f();
+    } finally {
+      setRunMarginForTests(old);
+    }
+  };
+
+  it('encodes every run length as the merge loop does', () => {
+    for (const c of RUN_BYTES) {
+      const L = runTokenLengthForTests(c.charCodeAt(0));
+      // Every length up to five run tokens past the shortcut's threshold (each remainder
+      // modulo the token twice), then a sample up to 1500 (the loop is quadratic).
+      const every = Math.max(600, 5 * L + 200);
+      for (let n = 1; n <= every; n++) same(c.repeat(n));
+      for (let n = every + 1; n <= 1500; n += 23) same(c.repeat(n));
+    }
+    // The benchmark's byte: every length up to 1500.
+    for (let n = 601; n <= 1500; n++) same('-'.repeat(n));
+  });
+
+  it('guesses right on whole runs: BPE of c^n starts with all but two of its run tokens', () => {
+    // Not needed for exactness (the other tests), but a wrong guess is undone token by token:
+    // the shortcut would cost time instead of saving it.
+    for (const c of RUN_BYTES) {
+      const L = runTokenLengthForTests(c.charCodeAt(0));
+      expect(L).toBeGreaterThan(1);
+      for (let n = 3 * L; n <= 3000; n += n < 6 * L ? 1 : 7) {
+        const starts = tokenStartsForTests(c.repeat(n), false);
+        const k = Math.floor(n / L) - 2;
+        let j = 0;
+        while (j <= k && starts[j] === j * L) j++;
+        expect([c, n, j]).toEqual([c, n, k + 1]);
+      }
+    }
+  });
+
+  it('stays exact when the guess is wrong (run tokens pushed up to the run end and past it)', () => {
+    for (const margin of [0, -1, -3]) {
+      withMargin(margin, () => {
+        for (const c of RUN_BYTES) for (let n = 150 + margin; n <= 1300; n += 29) same(c.repeat(n));
+        for (const t of ['x' + '-'.repeat(700) + 'y', ' ' + '='.repeat(500), '*'.repeat(400) + '/'.repeat(400), '>'.repeat(300) + ' '.repeat(900) + '\n']) same(t);
+      });
+    }
+  });
+
+  it('stays exact on runs inside other bytes, with and without wrong guesses', () => {
+    const run = fc.tuple(fc.constantFrom(...RUN_BYTES, '/', '\t', '\n', '>', '\u00e9'), fc.integer({ min: 40, max: 900 })).map(([c, n]) => c.repeat(n));
+    const other = fc.oneof(
+      fc.constantFrom('', ' ', 'x', '--', '+', '\n', ' -', '=>', '\u00e9'),
+      fc.string({ unit: 'binary', maxLength: 30 }),
+      fc.tuple(fc.constantFrom('abcXYZ', ' -=*', '日本'), fc.integer({ min: 1, max: 60 }), fc.integer()).map(([a, n, seed]) => seededText(a, n, seed)),
+    );
+    const text = fc.array(fc.oneof(run, other), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, fc.constantFrom(2, 2, 0, -2), (t, margin) => {
+        withMargin(margin, () => same(t));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts, lists and places the tokens of long runs as tiktoken does, through every entry point', () => {
+    for (const t of ['-'.repeat(5000), '='.repeat(4099), ' '.repeat(3001), 'a'.repeat(4097), '_'.repeat(2500) + 'x', ' ' + '#'.repeat(3000), '~'.repeat(1000) + '\n\n']) {
+      const ids = tiktoken.encode(t, [], []);
+      expect(bpeTokenCount(t)).toBe(ids.length);
+      const mine: number[] = [];
+      expect(bpeTokenIdsInto(t, 0, t.length, mine)).toBe(ids.length);
+      expect(mine).toEqual(Array.from(ids));
+      // In place at an offset inside a longer text, as the token index writes them.
+      const s = `ab${t}cd`;
+      const out = new Int32Array(s.length + 1);
+      expect(bpeTokenEndsInto(s, 2, 2 + t.length, out)).toBe(ids.length);
+      const { ends, tokens } = bpeTokenEnds(t);
+      const expected = new Int32Array(s.length + 1);
+      for (let k = 0; k < ends.length; k++) expected[2 + ends[k]!] = tokens[k]! + 1;
+      expect(Array.from(out)).toEqual(Array.from(expected));
+    }
+  });
+});

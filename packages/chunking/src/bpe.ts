@@ -117,18 +117,8 @@ export function bpeTokenIdsInto(s: string, a: number, b: number, ids: number[]):
     const ends = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
     const top = backtrack(bytes, n, t, ends, 0, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1));
     if (top >= 0) {
-      // ends[e] = 1 + the token that ends at e: moved to where each token starts (from the
-      // last, each read before it is overwritten), then read from the first.
       const { info } = t;
-      let p = n;
-      let token = ends[n]! - 1;
-      while (p > 0) {
-        const start = p - info[token << 2]!;
-        const before = start > 0 ? ends[start]! - 1 : -1;
-        ends[start] = token;
-        p = start;
-        token = before;
-      }
+      tokensToStarts(ends, n, info);
       for (let i = 0; i < n; i += info[ends[i]! << 2]!) ids.push(ends[i]!);
       return top;
     }
@@ -277,20 +267,32 @@ const scratchOpen = new Uint8Array(SCRATCH_BYTES + 1);
 function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array): number {
   const top = backtrack(bytes, n, t, next, 0, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1));
   if (top < 0) return -1;
-  // next[e] is 1 + the token that ends at e, for each token end e: walked from the last token
-  // back, each token's start gets its end (read before it is overwritten).
   const { info } = t;
-  let p = n;
-  let token = next[n]! - 1;
-  while (p > 0) {
-    const s = p - info[token << 2]!;
-    const before = s > 0 ? next[s]! - 1 : -1;
-    next[s] = p;
-    p = s;
-    token = before;
+  tokensToStarts(next, n, info);
+  for (let i = 0; i < n; ) {
+    const end = i + info[next[i]! << 2]!;
+    next[i] = end;
+    i = end;
   }
   next[n] = n + 1;
   return top;
+}
+
+/**
+ * Moves backtrack's tokens, `ends[e] = 1 + the token that ends at e` for each token end e in
+ * (0, n], to where each starts: `ends[s] = the token` that starts at s. Walked from the last
+ * token back, each entry read before it is overwritten.
+ */
+function tokensToStarts(ends: Int32Array, n: number, info: Int32Array): void {
+  let p = n;
+  let token = ends[n]! - 1;
+  while (p > 0) {
+    const start = p - info[token << 2]!;
+    const before = start > 0 ? ends[start]! - 1 : -1;
+    ends[start] = token;
+    p = start;
+    token = before;
+  }
 }
 
 /**
@@ -305,16 +307,32 @@ function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array
   open.fill(1, 0, n + 1);
   let top = 0;
   let pos = 0;
-  let token = longestToken(t, bytes, 0, n);
-  while (token >= 0) {
-    const last = top > 0 ? ends[base + pos]! - 1 : -1;
+  let last = -1; // the token on top, -1 when none
+  let runEnd = 0; // a run of one byte is looked at once, where the walk first reaches it
+  for (;;) {
+    // At a position the walk has just reached: 0, or the end of the token it just kept.
+    if (pos + 1 < n && bytes[pos] === bytes[pos + 1] && pos >= runEnd) {
+      const c = bytes[pos]!;
+      runEnd = pos + 2;
+      while (runEnd < n && bytes[runEnd] === c) runEnd++;
+      if (runEnd - pos >= MIN_RUN) {
+        const k = pushRun(t, c, pos, runEnd - pos, last, ends, base, open);
+        if (k > 0) {
+          top += k;
+          last = runToken[c]!;
+          pos += k * info[last << 2]!;
+          if (pos === n) return top;
+        }
+      }
+    }
+    let token = longestToken(t, bytes, pos, n);
     for (;;) {
       const end = pos + info[token << 2]!;
       if (open[end] === 1 && (last < 0 || validPair(last, token, info))) {
         ends[base + end] = token + 1;
         top++;
         pos = end;
-        token = end < n ? longestToken(t, bytes, end, n) : -1;
+        last = token;
         break;
       }
       const shorter = info[(token << 2) + 1]!; // prefixOf(token)
@@ -327,12 +345,76 @@ function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array
       ends[base + pos] = 0;
       top--;
       pos -= info[last << 2]!;
-      token = last;
-      break;
+      // A run token may have been pushed by pushRun, without the longer tokens from its start
+      // tried first: they all are now (it fails again at once, its end just ruled out).
+      token = last === runToken[bytes[pos]!] ? longestToken(t, bytes, pos, n) : last;
+      last = top > 0 ? ends[base + pos]! - 1 : -1;
     }
+    if (pos === n) return top;
   }
-  return top;
 }
+
+/**
+ * A run of one byte at least this long may be started with copies of its run token
+ * (pushRun); shorter ones are walked as any other bytes.
+ */
+const MIN_RUN = 48;
+
+/**
+ * For each byte c, the longest token c^L that BPE leaves beside itself (`validPair(T, T)`),
+ * -1 if none, -2 not yet known. Its copies are how BPE encodes a long run of c away from the
+ * run's ends (64 dashes, 128 spaces, 8 letters a).
+ */
+const runToken = new Int32Array(256).fill(-2);
+
+function runTokenOf(t: MergeTable, c: number): number {
+  let known = runToken[c]!;
+  if (known !== -2) return known;
+  const { info } = t;
+  const run = new Uint8Array(256).fill(c);
+  // The tokens c, cc, ccc... are prefixes of each other: the longest and its prefixOf chain.
+  let tk = longestToken(t, run, 0, run.length);
+  while (tk >= 0 && !validPair(tk, tk, info)) tk = info[(tk << 2) + 1]!;
+  known = tk >= 0 && info[tk << 2]! > 1 ? tk : -1;
+  runToken[c] = known;
+  return known;
+}
+
+/**
+ * A shortcut for a run of `r` bytes c starting at `pos`, where the walk stands with `last` on
+ * top (-1: none): pushes copies of c's run token T up to about two of them short of the run's
+ * end, as if the walk had kept them, and returns how many (0: none). The guess is right when
+ * BPE's tokens of the run start with T's (c^n encodes as T, T, ... and a tail shorter than two
+ * T's, for every byte tried), and the walk stays exact when it is not:
+ *
+ * - The tokens kept are always a valid sequence (every pair is checked, T beside T included),
+ *   and by rust-gems' corollaries (crates/bpe/README.md) a valid sequence is the one BPE
+ *   gives its bytes; so a walk that gets to the end has BPE's tokens, and a stack that ends at
+ *   one of BPE's token ends is BPE's encoding up to there.
+ * - A position is ruled out when every token from it failed. At one of BPE's token ends, BPE's
+ *   next token is among them and fits the stack below (BPE's own prefix), so it is never ruled
+ *   out, provided every token from it is tried: when the walk takes back a T that pushRun put
+ *   there (the longer tokens from its start never tried), it tries them all from the longest.
+ *
+ * So a wrong guess is taken back token by token like any other, and costs what it pushed.
+ */
+function pushRun(t: MergeTable, c: number, pos: number, r: number, last: number, ends: Int32Array, base: number, open: Uint8Array): number {
+  const T = runTokenOf(t, c);
+  if (T < 0) return 0;
+  const { info } = t;
+  const L = info[T << 2]!;
+  const k = Math.floor(r / L) - runMargin;
+  if (k < 1 || (last >= 0 && !validPair(last, T, info))) return 0;
+  let pushed = 0;
+  for (let p = pos + L; pushed < k && p <= pos + r && open[p] === 1; p += L) {
+    ends[base + p] = T + 1;
+    pushed++;
+  }
+  return pushed;
+}
+
+/** How many run tokens pushRun leaves to the walk before a run's end (a test changes it to force wrong guesses). */
+let runMargin = 2;
 
 /**
  * Whether BPE can leave tokens `a` then `b` side by side: undo the merges
@@ -403,6 +485,23 @@ export function tokenStartsForTests(piece: string, loop: boolean): number[] {
   const starts: number[] = [];
   for (let i = 0; i < n; i = next[i]!) starts.push(i);
   return starts;
+}
+
+/**
+ * Sets how many run tokens pushRun leaves before a run's end (2 when the pipeline runs; fewer,
+ * even negative, makes it guess wrong, which must cost time only); returns the old value.
+ */
+export function setRunMarginForTests(margin: number): number {
+  const old = runMargin;
+  runMargin = margin;
+  return old;
+}
+
+/** Length in bytes of byte `c`'s run token (pushRun), -1 when it has none: for tests. */
+export function runTokenLengthForTests(c: number): number {
+  const t = tables();
+  const T = runTokenOf(t, c);
+  return T < 0 ? -1 : t.info[T << 2]!;
 }
 
 /** Whether BPE can leave tokens `a` then `b` side by side, through the memo of long pairs or not: for tests. */

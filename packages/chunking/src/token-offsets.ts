@@ -32,16 +32,23 @@ export function encodeWithOffsets(text: string): EncodedText {
     bpeTokenIdsInto(text, a, b, tokens);
     a = b;
   }
-  const { start } = mergeTable();
+  const { info } = mergeTable();
+  return { tokens, offsets: boundaryOffsets(text, tokens, (t) => info[t << 2]!) };
+}
+
+/**
+ * The UTF-16 offset where each of `tokens` (a text's tokens, in order, `byteLength(t)` UTF-8
+ * bytes each) starts, and the text's length after the last: -1 for a boundary inside a
+ * character (a token can hold part of one). Lone surrogates count as U+FFFD, 3 bytes.
+ */
+export function boundaryOffsets(text: string, tokens: readonly number[], byteLength: (token: number) => number): Int32Array {
   const offsets = new Int32Array(tokens.length + 1);
   let bytes = 0;
   // The character walk: `charBytes` UTF-8 bytes lie before UTF-16 offset `char`.
   let char = 0;
   let charBytes = 0;
-  offsets[0] = 0;
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    bytes += start[t + 1]! - start[t]!;
+    bytes += byteLength(tokens[i]!);
     while (charBytes < bytes && char < text.length) {
       const c = text.charCodeAt(char);
       if (c < 0x80) {
@@ -50,7 +57,7 @@ export function encodeWithOffsets(text: string): EncodedText {
       } else if (c < 0x800) {
         charBytes += 2;
         char += 1;
-      } else if (c >= 0xd800 && c <= 0xdbff && isLow(text.charCodeAt(char + 1))) {
+      } else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(char + 1) & 0xfc00) === 0xdc00) {
         charBytes += 4;
         char += 2;
       } else {
@@ -61,9 +68,5 @@ export function encodeWithOffsets(text: string): EncodedText {
     }
     offsets[i + 1] = charBytes === bytes ? char : -1;
   }
-  return { tokens, offsets };
-}
-
-function isLow(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
+  return offsets;
 }
