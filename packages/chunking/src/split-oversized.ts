@@ -47,61 +47,36 @@ function isAtomic(block: Block): boolean {
 }
 
 export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
-  const pieces: Piece[] = new Array<Piece>(units.length);
-  let n = 0;
+  const pieces: Piece[] = [];
   // Indexed loops: a `for…of` allocated an iterator result per unit (issue 15).
   for (let u = 0; u < units.length; u++) {
     const unit = units[u]!;
-    n = addPieces(pieces, n, unit.block, unit.heading, unit.types, ctx);
+    addPieces(pieces, unit.block, unit.heading, unit.types, ctx);
   }
-  pieces.length = n;
   return pieces;
 }
 
 /** splitOversized(toUnits(blocks, state), ctx) without a Unit object per unit (visitUnits). */
 export function splitOversizedBlocks(blocks: Block[], ctx: SplitContext, state: UnitsState = newUnitsState()): Piece[] {
-  const pieces: Piece[] = new Array<Piece>(unitCount(blocks));
-  let n = 0;
-  visitUnits(blocks, state, (block, heading, types) => {
-    n = addPieces(pieces, n, block, heading, types, ctx);
-  });
-  pieces.length = n;
+  const pieces: Piece[] = [];
+  visitUnits(blocks, state, (block, heading, types) => addPieces(pieces, block, heading, types, ctx));
   return pieces;
 }
 
-/**
- * The units `blocks` make (visitUnits: a top-level list is its items), the least number of
- * pieces they make: the pieces array is made that long at once. Grown by push, a large array
- * was copied a few dozen times, and every copy, in the old generation, recorded a slot for each
- * piece still young (the push was a tenth of a pass over a document of tiny headings, issue 15).
- */
-function unitCount(blocks: Block[]): number {
-  let n = 0;
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b]!;
-    n += block.type === 'list' && block.children?.length ? block.children.length : 1;
-  }
-  return n;
-}
-
-/**
- * The pieces of one unit (itself when it fits, else its parts), written into `pieces` from
- * index `n` on (past its length they are appended); returns the index after them.
- */
-function addPieces(pieces: Piece[], n: number, block: Block, heading: number, types: readonly BlockType[], ctx: SplitContext): number {
+/** The pieces of one unit: itself when it fits, else its parts. */
+function addPieces(pieces: Piece[], block: Block, heading: number, types: readonly BlockType[], ctx: SplitContext): void {
   const tokens = ctx.tokens.count(block.start, block.end);
   const cap = ctx.budget(heading);
   if (tokens <= cap || (ctx.wholeCap !== undefined && tokens <= ctx.wholeCap && isAtomic(block))) {
-    pieces[n] = { start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, heading, types };
-    return n + 1;
+    pieces.push({ start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, heading, types });
+    return;
   }
   const limit = Math.min(ctx.target, cap);
   const parts = splitBlock(block, block.start, limit, cap, ctx, true);
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    pieces[n++] = { start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, heading, types };
+    pieces.push({ start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, heading, types });
   }
-  return n;
 }
 
 interface Part {
