@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
-import { blockMinima, budgetOf, pack, rangeMin, runText, tokensOf, type PackContext } from './pack.js';
+import { blockMinima, budgetOf, equalStretches, pack, rangeMin, runText, tokensOf, type PackContext } from './pack.js';
 import type { DraftChunk, Piece } from './pieces.js';
 import { documentBlocks, opensTechnicalBaseline } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
@@ -150,6 +150,32 @@ describe('pack against its rules restated', () => {
   });
 });
 
+describe('pack against its rules restated, on thousands of tiny headings', () => {
+  // A run of bare headings closes at nearly every piece and carries all but its first on: the
+  // runs go to mergeSmall as they close, and most are merged away as they arrive.
+  const tinyHeading = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.nat(99)).map(([d, n]) => `${'#'.repeat(d)} h${n}`);
+  const rare = fc.constantFrom('# Quick Reference', '## API Reference', 'Some prose, a sentence or two. Another one.', '- item\n- item', '```\ncode\n```');
+  const block = fc.oneof({ weight: 40, arbitrary: tinyHeading }, { weight: 1, arbitrary: rare });
+  const many = fc.array(block, { minLength: 500, maxLength: 2500 }).map((b) => `${b.join('\n')}\n`);
+  it('gives the same runs with one budget for all, budgets by path, forced headings or none, tiny caps and mins', () => {
+    fc.assert(
+      fc.property(many, fc.integer({ min: 4, max: 200 }), fc.integer({ min: 0, max: 40 }), fc.boolean(), fc.boolean(), (source, cap, min, forced, byPath) => {
+        const { blocks, lines } = documentBlocks(source, 'fast');
+        const tokens = new TokenIndex(source);
+        const state = newUnitsState();
+        const budget = byPath ? (heading: number): number => Math.max(4, cap - (heading < 0 ? 0 : state.headings.text(heading).length % 3)) : (): number => cap;
+        const pieces = splitOversized(toUnits(blocks, state), { source, lines, tokens, target: cap, budget });
+        const ctx: PackContext = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, ...(forced ? { opensChunk: opensTechnicalBaseline } : {}) };
+        const drafts: DraftChunk[] = pack(pieces, ctx);
+        let at = 0;
+        expect(drafts.map((d) => { const r = { from: at, to: at + d.pieces.length }; at = r.to; return r; })).toEqual(referencePack(pieces, ctx));
+        for (const d of drafts) expect(d.tokens).toBe(countTokens(runText(d.pieces, source)));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
 describe('rangeMin', () => {
   it('is the least value of the range, whatever blocks it spans', () => {
     fc.assert(
@@ -158,6 +184,19 @@ describe('rangeMin', () => {
         const from = xs.length ? a % (xs.length + 1) : 0;
         const to = from + (xs.length ? b % (xs.length - from + 1) : 0);
         expect(rangeMin(values, blockMinima(values), from, to)).toBe(Math.min(Infinity, ...xs.slice(from, to)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('is the least value of the range with the stretches of equal values given, whatever they span', () => {
+    // Few values, so that stretches of equal ones are long and end anywhere.
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 200 }), fc.nat(), fc.nat(), (xs, a, b) => {
+        const values = Float64Array.from(xs);
+        const from = xs.length ? a % (xs.length + 1) : 0;
+        const to = from + (xs.length ? b % (xs.length - from + 1) : 0);
+        expect(rangeMin(values, blockMinima(values), from, to, equalStretches(values))).toBe(Math.min(Infinity, ...xs.slice(from, to)));
       }),
       { numRuns: 2000 },
     );

@@ -35,52 +35,69 @@ export interface PackContext {
 
 export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   const env = environment(pieces, ctx);
-  const runs: Run[] = [];
-  let cur: Run | null = null;
+  // Each run closed goes straight to mergeSmall's stream: a Run object is made only for a run
+  // that is not merged into the one before it as it arrives. A document of tiny headings closes
+  // a run at nearly every piece (169,000 per MB) and merges nearly all of them away: a Run per
+  // closed run, kept in an array until all were closed, was a sixth of the time in pack.
+  const merged = new MergeSmall(env);
+  // The current run, in locals: pieces[from, to) with its exact tokens and budget; none unless `open`.
+  let open = false;
+  let from = 0;
+  let to = 0;
+  let tokens = 0;
+  let budget = 0;
+  let exact = true;
   const sectionEnds = sectionEndIndexes(pieces);
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     // Tokens of the current run with this piece appended, when still valid.
     let joined = -1;
-    if (cur) {
-      joined = tokensWith(cur, i, env);
-      const forced = opens(piece, ctx) && !allHeadings(cur.from, cur.to, env);
-      const run: Run = cur;
-      if (forced || shouldClose(run, i, joined, env, sectionEnds[i]!)) {
+    if (open) {
+      joined = tokensWith(from, exact, i, env);
+      const forced = opens(piece, ctx) && !allHeadings(from, to, env);
+      if (forced || shouldClose(from, to, tokens, budget, i, joined, env, sectionEnds[i]!)) {
+        joined = -1;
         // The bare headings that end the run move to the next one.
         // Just after the run's last piece that is not a bare heading (but after its first piece).
-        const cut = Math.max(run.from + 1, env.lastNonHeading[run.to]! + 1);
-        const carried: Run | null = cut < run.to ? makeRun(cut, run.to, env) : null;
-        // The run keeps pieces[from, cut): narrowed in place, not copied (a run of
-        // thousands of tiny headings closes at nearly every piece: issue 15).
-        if (carried) endRunAt(run, cut, env);
-        runs.push(run);
-        cur = carried;
-        joined = -1;
-        if (cur) {
-          // The carried run with this piece: kept as `joined` when it fits (the same count tokensWith makes below).
-          const withPiece = tokensOfRange(cur.from, i + 1, env);
-          if (withPiece > Math.min(cur.budget, env.budgets[i]!)) {
-            runs.push(cur);
-            cur = null;
+        const cut = Math.max(from + 1, env.lastNonHeading[to]! + 1);
+        if (cut < to) {
+          // The run keeps pieces[from, cut); pieces[cut, to) are carried into the next run.
+          merged.push(from, cut, tokensOfRange(from, cut, env), budgetOfRange(from, cut, env), isExact(from, cut, env));
+          from = cut;
+          budget = budgetOfRange(from, to, env);
+          exact = isExact(from, to, env);
+          // The carried run with this piece: kept as `joined` when it fits (the same count tokensWith
+          // makes below). The carried run's own count is needed only when it does not.
+          const withPiece = tokensOfRange(from, i + 1, env);
+          if (withPiece > Math.min(budget, env.budgets[i]!)) {
+            merged.push(from, to, tokensOfRange(from, to, env), budget, exact);
+            open = false;
           } else {
             joined = withPiece;
           }
+        } else {
+          merged.push(from, to, tokens, budget, exact);
+          open = false;
         }
       }
     }
-    if (cur) {
+    if (open) {
       // Grow in place: the same tokens and budget as a new run of all its pieces.
-      cur.tokens = joined >= 0 ? joined : tokensWith(cur, i, env);
-      cur.to = i + 1;
-      cur.budget = Math.min(cur.budget, env.budgets[i]!);
-      cur.exact = cur.exact && piece.rebuiltText === null;
+      tokens = joined >= 0 ? joined : tokensWith(from, exact, i, env);
+      to = i + 1;
+      budget = Math.min(budget, env.budgets[i]!);
+      exact = exact && piece.rebuiltText === null;
     } else {
-      cur = makeRun(i, i + 1, env);
+      open = true;
+      from = i;
+      to = i + 1;
+      tokens = piece.tokens;
+      budget = env.budgets[i]!;
+      exact = piece.rebuiltText === null;
     }
   }
-  if (cur) runs.push(cur);
-  return mergeSmall(runs, env).map((run) => ({
+  if (open) merged.push(from, to, tokens, budget, exact);
+  return merged.end().map((run) => ({
     pieces: pieces.slice(run.from, run.to),
     start: pieces[run.from]!.start,
     end: pieces[run.to - 1]!.end,
@@ -112,6 +129,8 @@ interface Env {
   lastNonHeading: Int32Array;
   /** The least budget of each block of BLOCK pieces, for budgetOfRange. */
   blockBudgets: Float64Array;
+  /** The first index of the stretch of equal budgets that pieces[i] ends. */
+  sameFrom: Int32Array;
 }
 
 /** Pieces per entry of Env.blockBudgets. */
@@ -133,7 +152,7 @@ function environment(pieces: Piece[], ctx: PackContext): Env {
     rebuiltBefore[i + 1] = rebuiltBefore[i]! + (p.rebuiltText !== null ? 1 : 0);
     lastNonHeading[i + 1] = heading[i] === 1 ? lastNonHeading[i]! : i;
   }
-  return { pieces, ctx, budgets, heading, headingsBefore, rebuiltBefore, lastNonHeading, blockBudgets: blockMinima(budgets) };
+  return { pieces, ctx, budgets, heading, headingsBefore, rebuiltBefore, lastNonHeading, blockBudgets: blockMinima(budgets), sameFrom: equalStretches(budgets) };
 }
 
 /**
@@ -141,17 +160,30 @@ function environment(pieces: Piece[], ctx: PackContext): Env {
  * thousands of tiny headings closing at every piece does not rescan all it carries.
  */
 function budgetOfRange(from: number, to: number, env: Env): number {
-  return rangeMin(env.budgets, env.blockBudgets, from, to);
+  return rangeMin(env.budgets, env.blockBudgets, from, to, env.sameFrom);
 }
 
-/** min(values[from, to)), Infinity when empty; `blocks[b]` is the least of values[b·BLOCK, (b+1)·BLOCK). Exported for its test. */
-export function rangeMin(values: Float64Array, blocks: Float64Array, from: number, to: number): number {
+/**
+ * min(values[from, to)), Infinity when empty; `blocks[b]` is the least of values[b·BLOCK, (b+1)·BLOCK),
+ * `sameFrom` (when given) is equalStretches(values). Exported for its test.
+ */
+export function rangeMin(values: Float64Array, blocks: Float64Array, from: number, to: number, sameFrom?: Int32Array): number {
+  // Most ranges lie within one stretch of equal budgets (a path's budget is mostly the cap less
+  // the same reserve): a run carried on at every piece scanned its whole range (issue 15).
+  if (sameFrom !== undefined && to > from && sameFrom[to - 1]! <= from) return values[from]!;
   let min = Infinity;
   let k = from;
   for (; k < to && k % BLOCK !== 0; k++) min = Math.min(min, values[k]!);
   for (; k + BLOCK <= to; k += BLOCK) min = Math.min(min, blocks[k / BLOCK]!);
   for (; k < to; k++) min = Math.min(min, values[k]!);
   return min;
+}
+
+/** The `sameFrom` argument of rangeMin for `values`: for each index, where the stretch of values equal to its own that it ends starts. */
+export function equalStretches(values: Float64Array): Int32Array {
+  const sameFrom = new Int32Array(values.length);
+  for (let i = 1; i < values.length; i++) sameFrom[i] = values[i] === values[i - 1] ? sameFrom[i - 1]! : i;
+  return sameFrom;
 }
 
 /** The `blocks` argument of rangeMin for `values`. */
@@ -174,17 +206,9 @@ interface Run {
   exact: boolean;
 }
 
-function makeRun(from: number, to: number, env: Env): Run {
-  return endRunAt({ from, to, tokens: 0, budget: 0, exact: true }, to, env);
-}
-
-/** `run` ended at `to`, with what follows from its range recomputed (in place: no new Run). */
-function endRunAt(run: Run, to: number, env: Env): Run {
-  run.to = to;
-  run.tokens = tokensOfRange(run.from, to, env);
-  run.budget = budgetOfRange(run.from, to, env);
-  run.exact = env.rebuiltBefore[to] === env.rebuiltBefore[run.from];
-  return run;
+/** No piece of pieces[from, to) is rebuilt. */
+function isExact(from: number, to: number, env: Env): boolean {
+  return env.rebuiltBefore[to] === env.rebuiltBefore[from];
 }
 
 function allHeadings(from: number, to: number, env: Env): boolean {
@@ -200,11 +224,11 @@ function tokensOfRange(from: number, to: number, env: Env): number {
   return ctx.tokens.countJoined(runText(pieces.slice(from, to), ctx.source, parts), parts);
 }
 
-/** The tokens of the run with pieces[i] (the next piece) appended. */
-function tokensWith(run: Run, i: number, env: Env): number {
+/** The tokens of the run pieces[from, i) with pieces[i] (the next piece) appended; `exact`: none of the run's pieces is rebuilt. */
+function tokensWith(from: number, exact: boolean, i: number, env: Env): number {
   const piece = env.pieces[i]!;
-  if (run.exact && piece.rebuiltText === null) return env.ctx.tokens.count(env.pieces[run.from]!.start, piece.end);
-  return tokensOfRange(run.from, i + 1, env);
+  if (exact && piece.rebuiltText === null) return env.ctx.tokens.count(env.pieces[from]!.start, piece.end);
+  return tokensOfRange(from, i + 1, env);
 }
 
 /** For each heading piece, the index one past the last piece of the section it opens. */
@@ -219,67 +243,108 @@ function sectionEndIndexes(pieces: Piece[]): Int32Array {
 }
 
 /**
- * `joined` is the run's tokens with pieces[i] appended; `sectionEnd` one past the last piece of
- * the section pieces[i] opens, when it is a heading (an index, not a closure per piece: issue 15).
+ * Whether the run pieces[from, to) (`tokens`, `budget`) closes before pieces[i]: `joined` is its
+ * tokens with pieces[i] appended; `sectionEnd` one past the last piece of the section pieces[i]
+ * opens, when it is a heading (an index, not a closure per piece: issue 15).
  */
-function shouldClose(cur: Run, i: number, joined: number, env: Env, sectionEnd: number): boolean {
+function shouldClose(from: number, to: number, tokens: number, budget: number, i: number, joined: number, env: Env, sectionEnd: number): boolean {
   const { ctx } = env;
-  if (joined > Math.min(cur.budget, env.budgets[i]!)) return true;
-  if (env.heading[cur.to - 1] === 1) return false;
-  if (cur.tokens < ctx.minTokens) return false;
-  if (env.heading[i] === 1) return tokensOfRange(cur.from, sectionEnd, env) > ctx.targetTokens;
-  return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - cur.tokens;
+  if (joined > Math.min(budget, env.budgets[i]!)) return true;
+  if (env.heading[to - 1] === 1) return false;
+  if (tokens < ctx.minTokens) return false;
+  if (env.heading[i] === 1) return tokensOfRange(from, sectionEnd, env) > ctx.targetTokens;
+  return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - tokens;
 }
 
-function mergeSmall(runs: Run[], env: Env): Run[] {
-  const { ctx } = env;
-  // The runs before the current one are a stack and the ones after it a
-  // cursor into `runs`: merging is a pop or an advance, never a splice of the
-  // whole list, which made thousands of tiny sections quadratic.
-  // A merge grows one of the two runs in place (the run absorbed is never read again: it was
-  // `runs[k]` behind the cursor, or `cur`), not a new Run per merge: a document of tiny headings
-  // merges 135,000 times per MB (issue 15). A candidate is counted before anything is changed.
-  const done: Run[] = [];
-  let k = 1;
-  let cur: Run | undefined = runs[0];
-  while (cur) {
-    if (done.length + 1 + (runs.length - k) <= 1 || cur.tokens >= ctx.minTokens) {
-      done.push(cur);
-      cur = runs[k++];
-      continue;
+/**
+ * Chunks under `min` merged into the next chunk, or else the previous one, as the runs arrive
+ * (push, then end): the runs kept so far are a stack (`done`), and the run that arrives is the
+ * one after the current run. A run absorbed as it arrives is never made into an object.
+ * Merging is a pop or a growth in place, never a splice of the whole list (thousands of tiny
+ * sections were quadratic). A candidate is counted before anything is changed.
+ */
+class MergeSmall {
+  private readonly done: Run[] = [];
+  /** The current run: one under `min`, waiting for the next run to know where it goes. */
+  private cur: Run | null = null;
+
+  constructor(private readonly env: Env) {}
+
+  push(from: number, to: number, tokens: number, budget: number, exact: boolean): void {
+    const { env, done } = this;
+    let cur = this.cur;
+    if (cur === null) {
+      this.become({ from, to, tokens, budget, exact });
+      return;
     }
-    const next = runs[k];
-    const prev = done[done.length - 1];
-    // Never merge into the front of a run a forced heading opens (bare headings excepted), nor that run backwards.
-    if (next && !(opensRun(next, env) && !allHeadings(cur.from, cur.to, env))) {
-      const tokens = tokensOfRange(cur.from, next.to, env);
-      const budget = Math.min(cur.budget, next.budget);
-      if (tokens <= budget) {
-        k++;
-        cur.to = next.to;
-        cur.tokens = tokens;
-        cur.budget = budget;
-        cur.exact = cur.exact && next.exact;
-        continue;
+    // `cur` is under min with runs before or after it: it merges into this run, or the one before it, when that fits.
+    for (;;) {
+      // Never merge into the front of a run a forced heading opens (bare headings excepted), nor that run backwards.
+      if (!(opensRun(from, to, env) && !allHeadings(cur.from, cur.to, env))) {
+        const merged = tokensOfRange(cur.from, to, env);
+        const mergedBudget = Math.min(cur.budget, budget);
+        if (merged <= mergedBudget) {
+          cur.to = to;
+          cur.tokens = merged;
+          cur.budget = mergedBudget;
+          cur.exact = cur.exact && exact;
+          this.become(cur);
+          return;
+        }
       }
-    }
-    if (prev && !opensRun(cur, env)) {
-      const tokens = tokensOfRange(prev.from, cur.to, env);
-      const budget = Math.min(prev.budget, cur.budget);
-      if (tokens <= budget) {
-        done.pop();
-        prev.to = cur.to;
-        prev.tokens = tokens;
-        prev.budget = budget;
-        prev.exact = prev.exact && cur.exact;
-        cur = prev;
-        continue;
+      const prev = done.length > 0 ? done[done.length - 1]! : null;
+      if (prev !== null && !opensRun(cur.from, cur.to, env)) {
+        const merged = tokensOfRange(prev.from, cur.to, env);
+        const mergedBudget = Math.min(prev.budget, cur.budget);
+        if (merged <= mergedBudget) {
+          done.pop();
+          prev.to = cur.to;
+          prev.tokens = merged;
+          prev.budget = mergedBudget;
+          prev.exact = prev.exact && cur.exact;
+          cur = prev;
+          // The grown run, with this one still after it.
+          if (cur.tokens >= env.ctx.minTokens) break;
+          continue;
+        }
       }
+      break;
     }
     done.push(cur);
-    cur = runs[k++];
+    this.become({ from, to, tokens, budget, exact });
   }
-  return done;
+
+  /** The runs, once the last has been pushed. */
+  end(): Run[] {
+    const { env, done } = this;
+    let cur = this.cur;
+    this.cur = null;
+    while (cur !== null) {
+      // The whole document, or a run that is not small: kept.
+      if (done.length === 0 || cur.tokens >= env.ctx.minTokens) break;
+      const prev = done[done.length - 1]!;
+      if (opensRun(cur.from, cur.to, env)) break;
+      const merged = tokensOfRange(prev.from, cur.to, env);
+      const mergedBudget = Math.min(prev.budget, cur.budget);
+      if (merged > mergedBudget) break;
+      done.pop();
+      prev.to = cur.to;
+      prev.tokens = merged;
+      prev.budget = mergedBudget;
+      prev.exact = prev.exact && cur.exact;
+      cur = prev;
+    }
+    if (cur !== null) done.push(cur);
+    return done;
+  }
+
+  /** `run` is the current run: kept at once when it is not small, else held for the run after it. */
+  private become(run: Run): void {
+    if (run.tokens >= this.env.ctx.minTokens) {
+      this.done.push(run);
+      this.cur = null;
+    } else this.cur = run;
+  }
 }
 
 function isHeading(piece: Piece): boolean {
@@ -290,11 +355,11 @@ function opens(piece: Piece, ctx: PackContext): boolean {
   return ctx.opensChunk !== undefined && isHeading(piece) && ctx.opensChunk(piece);
 }
 
-/** The run starts with a forced heading, or with bare headings that lead into one. */
-function opensRun(run: Run, env: Env): boolean {
+/** The run pieces[from, to) starts with a forced heading, or with bare headings that lead into one. */
+function opensRun(from: number, to: number, env: Env): boolean {
   const { ctx, pieces } = env;
   if (ctx.opensChunk === undefined) return false;
-  for (let k = run.from; k < run.to; k++) {
+  for (let k = from; k < to; k++) {
     const p = pieces[k]!;
     if (opens(p, ctx)) return true;
     if (env.heading[k] !== 1) return false;

@@ -73,7 +73,7 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
       const items = block.children;
       for (let k = 0; k < items.length; k++) {
         const item = items[k]!;
-        visit(item, heading, item.children?.length || item.type !== 'listItem' ? ['list', ...typesIn(item)] : LIST_ITEM);
+        visit(item, heading, item.children?.length || item.type !== 'listItem' ? itemTypes(item) : LIST_ITEM);
       }
     } else {
       visit(block, heading, typesIn(block));
@@ -84,22 +84,78 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
 
 function typesIn(block: Block): readonly BlockType[] {
   if (!block.children?.length) return onlyType(block.type); // most blocks: no Set needed
-  // A handful of types: an array searched linearly keeps a Set's first-appearance order
-  // without a Set, a closure and a spread per block.
-  const seen: BlockType[] = [block.type];
-  addTypesBelow(block, seen);
-  return seen;
+  SCRATCH[0] = block.type;
+  return sharedTypes(SCRATCH, addTypesBelow(block, 1, 0));
 }
 
-/** The types of `block`'s descendants, depth first, each appended to `seen` once. */
-function addTypesBelow(block: Block, seen: BlockType[]): void {
-  const children = block.children;
-  if (children === undefined) return;
-  for (const c of children) {
-    if (!seen.includes(c.type)) seen.push(c.type);
-    addTypesBelow(c, seen);
-  }
+/**
+ * A list item's types: `list`, then the item's own types as typesIn gives them (a nested list
+ * inside the item names `list` again: the item's types are told apart only among themselves).
+ */
+function itemTypes(item: Block): readonly BlockType[] {
+  SCRATCH[0] = 'list';
+  SCRATCH[1] = item.type;
+  return sharedTypes(SCRATCH, addTypesBelow(item, 2, 1));
 }
+
+/**
+ * The types of `block`'s descendants, depth first, each appended to SCRATCH[0, n) unless in
+ * SCRATCH[from, n) already; returns the new length. A handful of types: a linear search keeps a
+ * Set's first-appearance order.
+ */
+function addTypesBelow(block: Block, n: number, from: number): number {
+  const children = block.children;
+  if (children === undefined) return n;
+  for (let k = 0; k < children.length; k++) {
+    const c = children[k]!;
+    let j = from;
+    while (j < n && SCRATCH[j] !== c.type) j++;
+    if (j === n) SCRATCH[n++] = c.type;
+    n = addTypesBelow(c, n, from);
+  }
+  return n;
+}
+
+/**
+ * The types are gathered in one scratch array (its length never set back: that would drop its
+ * store) and looked up in a trie of the lists seen so far, so every unit with the same list
+ * shares one frozen array. A list item made two arrays (its types, then `list` spread in front
+ * of them), kept alive with its piece until the records were made: two fifths of a flat list's
+ * allocation (issue 15). Room for every type, and `list` once more before an item's own.
+ */
+const SCRATCH: BlockType[] = new Array<BlockType>(16).fill('list');
+
+/** A node of the trie of types lists: the frozen list of the types on the way to it. */
+interface TypesNode {
+  types: readonly BlockType[] | null;
+  next: Map<BlockType, TypesNode> | null;
+}
+// Module-wide: there are 11 block types, and a unit's list is some of them in order of first appearance.
+const TYPES_ROOT: TypesNode = { types: null, next: null };
+
+/** The frozen array shared by every unit whose types are seen[0, n). */
+function sharedTypes(seen: readonly BlockType[], n: number): readonly BlockType[] {
+  // The items of a list mostly have the list of the item before.
+  const last = lastShared;
+  if (last.length === n) {
+    let k = 0;
+    while (k < n && last[k] === seen[k]) k++;
+    if (k === n) return last;
+  }
+  let node = TYPES_ROOT;
+  for (let k = 0; k < n; k++) {
+    const type = seen[k]!;
+    let next = node.next?.get(type);
+    if (next === undefined) {
+      next = { types: null, next: null };
+      (node.next ??= new Map()).set(type, next);
+    }
+    node = next;
+  }
+  lastShared = node.types ??= Object.freeze(seen.slice(0, n));
+  return lastShared;
+}
+let lastShared: readonly BlockType[] = [];
 
 // Most units have one type (or are childless list items): one frozen array per
 // type instead of a new one per unit.
