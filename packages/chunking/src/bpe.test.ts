@@ -7,6 +7,7 @@ import {
   bpeTokenEnds,
   bpeTokenEndsInto,
   bpeTokenIdsInto,
+  runPushesForTests,
   runTokenLengthForTests,
   setRunMarginForTests,
   tokenStartsForTests,
@@ -302,6 +303,17 @@ describe('runs of one byte', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('takes the shortcut on a run the walk enters with another token (" ====…"), exactly', () => {
+    // The token that enters the run (a space and 65 '=') cannot sit beside the run token; the
+    // next one can. The shortcut was tried once, at the run's first byte, and the whole run
+    // was walked byte by byte: "x ==== y" lines cost five times prose per MB.
+    for (const t of [` ${'='.repeat(3000)}`, ` ${'-'.repeat(3000)}`, `x${'='.repeat(2999)}`, `ab${'*'.repeat(2000)}cd`, ` ${'='.repeat(1000)} ${'='.repeat(1000)}`]) {
+      runPushesForTests();
+      same(t);
+      expect(runPushesForTests(), JSON.stringify(t.slice(0, 4))).toBeGreaterThan(0);
+    }
   });
 
   it('counts, lists and places the tokens of long runs as tiktoken does, through every entry point', () => {

@@ -308,21 +308,32 @@ function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array
   let top = 0;
   let pos = 0;
   let last = -1; // the token on top, -1 when none
-  let runEnd = 0; // a run of one byte is looked at once, where the walk first reaches it
+  let runEnd = 0; // a run of one byte is scanned once, where the walk first reaches it
+  // Until a push succeeds, each token end the walk keeps inside the run may push: the token
+  // that enters the run (" ====…": a space and 65 '=') need not sit beside the run token,
+  // while the next one does. After one push, none for that run: a wrong guess is taken back
+  // token by token, and guessing again could cost that again and again.
+  let runByte = -1;
+  let runStart = 0; // the run found: bytes[runStart, runEnd) are all runByte
+  let runPushed = false;
   for (;;) {
     // At a position the walk has just reached: 0, or the end of the token it just kept.
     if (pos + 1 < n && bytes[pos] === bytes[pos + 1] && pos >= runEnd) {
-      const c = bytes[pos]!;
+      runByte = bytes[pos]!;
+      runPushed = false;
+      runStart = pos;
       runEnd = pos + 2;
-      while (runEnd < n && bytes[runEnd] === c) runEnd++;
-      if (runEnd - pos >= MIN_RUN) {
-        const k = pushRun(t, c, pos, runEnd - pos, last, ends, base, open);
-        if (k > 0) {
-          top += k;
-          last = runToken[c]!;
-          pos += k * info[last << 2]!;
-          if (pos === n) return top;
-        }
+      while (runEnd < n && bytes[runEnd] === runByte) runEnd++;
+    }
+    if (!runPushed && pos >= runStart && runEnd - pos >= MIN_RUN) {
+      const k = pushRun(t, runByte, pos, runEnd - pos, last, ends, base, open);
+      if (k > 0) {
+        runPushed = true;
+        runPushes++;
+        top += k;
+        last = runToken[runByte]!;
+        pos += k * info[last << 2]!;
+        if (pos === n) return top;
       }
     }
     let token = longestToken(t, bytes, pos, n);
@@ -413,6 +424,9 @@ function pushRun(t: MergeTable, c: number, pos: number, r: number, last: number,
   return pushed;
 }
 
+/** Runs that took the shortcut since the last runPushesForTests call. */
+let runPushes = 0;
+
 /** How many run tokens pushRun leaves to the walk before a run's end (a test changes it to force wrong guesses). */
 let runMargin = 2;
 
@@ -495,6 +509,13 @@ export function setRunMarginForTests(margin: number): number {
   const old = runMargin;
   runMargin = margin;
   return old;
+}
+
+/** How many runs took the shortcut since the last call (counted from zero again): for tests. */
+export function runPushesForTests(): number {
+  const n = runPushes;
+  runPushes = 0;
+  return n;
 }
 
 /** Length in bytes of byte `c`'s run token (pushRun), -1 when it has none: for tests. */
