@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
 import { findBoilerplate, isIndexWord, mayBeGapToc, mayBeIndexWithPages, mayBeLeaderToc, mayBePageNumber, OffsetMap, PATTERNS } from './boilerplate.js';
 import type { Block, RemovedSpan, SourceRange } from './types.js';
 import { documentBlocks } from './semantic.js';
@@ -142,7 +143,8 @@ describe('the cheap checks before each boilerplate pattern', () => {
 });
 
 // findBoilerplate as it was before the columnar rewrite: an object per line and every line's
-// trimmed text sliced, each rule's pattern run plainly.
+// trimmed text sliced, each rule's pattern run plainly (with the rule that an index needs a
+// kept line before it).
 interface RefLine {
   start: number;
   next: number;
@@ -213,6 +215,7 @@ function refFindBoilerplate(source: string, blocks: Block[], bodyStart: number):
     index = entries[0]!;
     const title = lines.slice(0, index).findLastIndex((l) => l.text !== '');
     if (title >= 0 && lines[title]!.candidate && /^index$/i.test(lines[title]!.text)) index = title;
+    if (!lines.some((l, k) => k < index! && l.start >= bodyStart && l.text && !removed.has(k))) index = null;
   }
   const spans: RemovedSpan[] = [];
   lines.forEach((l, i) => {
@@ -251,7 +254,7 @@ describe('findBoilerplate against the line-object reference', () => {
         .tuple(fc.array(fc.constantFrom('x1', 'x2', 'y', 'Index', 'zeta', 'alpha, 2', 'Beta'), { minLength: 8, maxLength: 12 }), fc.boolean(), fc.boolean())
         .map(([words, sorted, tight]) => (sorted ? words.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase(), 'en')) : words).flatMap((w) => (tight ? [w] : [w, '']))),
     );
-    // Short documents too, where a run of words is often all there is.
+    // Short documents too, where a run of words is often all there is (no index then).
     const doc = fc.tuple(fc.oneof(fc.array(piece, { maxLength: 30 }), fc.array(piece, { maxLength: 3 })), fc.constantFrom('\n', '\r\n', '\r'), fc.nat(40));
     fc.assert(
       fc.property(doc, ([pieces, eol, bodyAt]) => {
@@ -268,5 +271,25 @@ describe('findBoilerplate against the line-object reference', () => {
     const source = ['Running Header', '', 'Text one.', '', '1', '', 'Running Header', '', 'Text two.', '', '2', '', 'Running Header', '', 'Three.', '', '3', '', 'Running Header', '', 'Four.', '', '4', '', '- a list', '- of items', ''].join('\n');
     expect(findBoilerplate(source, documentBlocks(source, 'fast').blocks, 0).length).toBeGreaterThan(0);
     expect(refFindBoilerplate(source, documentBlocks(source, 'fast').blocks, 0)).toEqual(findBoilerplate(source, documentBlocks(source, 'fast').blocks, 0));
+  });
+});
+
+describe('a document that is nothing but short word lines', () => {
+  it('keeps all its text: no trailing index without text before it', () => {
+    const words = Array.from({ length: 40 }, (_, i) => `x${i}`);
+    for (const source of [words.join('\n\n') + '\n', words.join('\n') + '\n', 'Index\n\n' + words.join('\n\n') + '\n', ['apple', 'banana', 'cherry', 'date', 'elder', 'fig', 'grape', 'honey', 'iris'].join('\n\n') + '\n']) {
+      const { chunks, removed } = chunkDocument(source, { docName: 'g' });
+      expect(removed).toEqual([]);
+      const kept = chunks.map((c) => c.originalText).join('\n');
+      for (const line of source.split('\n')) expect(kept).toContain(line);
+    }
+  });
+
+  it('a book with body text, then "Index" and sorted entries, still loses the index', () => {
+    const entries = ['apple', 'banana', 'cherry', 'date', 'elder', 'fig', 'grape', 'honey', 'iris'];
+    const source = 'The body of the book says things at length.\n\nIndex\n\n' + entries.join('\n\n') + '\n';
+    const { chunks, removed } = chunkDocument(source, { docName: 'b' });
+    expect(removed).toEqual([{ start: source.indexOf('Index'), end: source.length, reason: 'index' }]);
+    expect(chunks.map((c) => c.originalText).join('\n')).not.toContain('banana');
   });
 });

@@ -137,7 +137,10 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
     const z = trimEnd[i]!;
     if ((mayBeLeaderTocAt(source, a, z) && TOC_LEADERS.test(text(i))) || (gapToc && mayBeGapTocAt(source, a, z) && TOC_GAP.test(text(i)))) removed[i] = TOC;
   }
-  const index = trailingIndex(source, candidate, trimStart, trimEnd, blankAt);
+  let index = trailingIndex(source, candidate, trimStart, trimEnd, blankAt);
+  // An index ends a document with something else in it: a document of nothing but short word
+  // lines (a glossary, `x1` paragraphs) is its own text, not a book's index (it lost every line).
+  if (index !== null && !keptBefore(index, starts, bodyStart, removed, blankAt)) index = null;
   const spans: RemovedSpan[] = [];
   const last = index ?? count;
   for (let i = 0; i < last; i++) {
@@ -148,45 +151,53 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   return mergeAdjacent(spans);
 }
 
+/** Whether a non-blank line of the body before `line` is kept. */
+function keptBefore(line: number, starts: Int32Array, bodyStart: number, removed: Uint8Array, blankAt: (i: number) => boolean): boolean {
+  for (let k = line - 1; k >= 0 && starts[k]! >= bodyStart; k--) if (removed[k] === 0 && !blankAt(k)) return true;
+  return false;
+}
+
 const isIndexTitle = (source: string, a: number, z: number): boolean => z - a === 5 && /^index$/i.test(source.slice(a, z));
 
 /** First line of an alphabetically sorted run of index entries that ends the document, or null. */
 function trailingIndex(source: string, candidate: Uint8Array, trimStart: Int32Array, trimEnd: Int32Array, blankAt: (i: number) => boolean): number | null {
-  let i = candidate.length - 1;
-  const entries: number[] = [];
-  // Whether each entry (in the order collected) matched INDEX_WITH_PAGES, so that it is not tested twice.
-  const paged: boolean[] = [];
-  for (; i >= 0; i--) {
+  // Walked from the end with no array of the entries (a document of tiny lines is one run of
+  // hundreds of thousands): each entry is compared with the one after it as it is reached, and
+  // an unsorted pair ends the walk, the answer being null however long the run.
+  let entries = 0;
+  let first = -1;
+  let withPages = false;
+  let allWords = true;
+  for (let i = candidate.length - 1; i >= 0; i--) {
     if (blankAt(i)) continue;
     if (candidate[i] === 0) break;
     const a = trimStart[i]!;
     const z = trimEnd[i]!;
     if (isIndexTitle(source, a, z)) break;
-    const withPages = mayBeIndexWithPagesAt(source, a, z) && INDEX_WITH_PAGES.test(source.slice(a, z));
-    if (withPages || isIndexWordAt(source, a, z)) {
-      entries.push(i);
-      paged.push(withPages);
-    } else break;
+    const paged = mayBeIndexWithPagesAt(source, a, z) && INDEX_WITH_PAGES.test(source.slice(a, z));
+    if (!paged && !isIndexWordAt(source, a, z)) break;
+    if (paged) {
+      const t = source.slice(a, z);
+      if (/[0-9]/.test(t)) withPages = true;
+      if (!INDEX_WORD.test(t)) allWords = false;
+    }
+    // Equal letters compare equal: lower-cased and given to ICU only where the first letter changes.
+    if (first !== -1) {
+      const x = source[a]!;
+      const y = source[trimStart[first]!]!;
+      if (x !== y) {
+        const lx = x.toLowerCase();
+        const ly = y.toLowerCase();
+        if (lx !== ly && ly.localeCompare(lx, 'en') < 0) return null;
+      }
+    }
+    first = i;
+    entries++;
   }
-  // Collected from the end (unshift made a run of thousands of short lines quadratic).
-  entries.reverse();
-  paged.reverse();
-  if (entries.length < MIN_INDEX_ENTRIES) return null;
-  // Equal letters compare equal: lower-cased and given to ICU only where the first letter changes.
-  for (let k = 1; k < entries.length; k++) {
-    const a = source[trimStart[entries[k - 1]!]!]!;
-    const b = source[trimStart[entries[k]!]!]!;
-    if (a === b) continue;
-    const la = a.toLowerCase();
-    const lb = b.toLowerCase();
-    if (la !== lb && lb.localeCompare(la, 'en') < 0) return null;
-  }
-  const slice = (e: number): string => source.slice(trimStart[e], trimEnd[e]);
-  const withPages = entries.some((e, k) => paged[k] === true && /[0-9]/.test(slice(e)));
-  const allWords = entries.every((e, k) => (paged[k] === true ? INDEX_WORD.test(slice(e)) : true));
+  if (entries < MIN_INDEX_ENTRIES) return null;
   if (!withPages && !allWords) return null;
   // An "Index" title right above the entries goes with them.
-  let start = entries[0]!;
+  let start = first;
   for (let k = start - 1; k >= 0; k--) {
     if (blankAt(k)) continue;
     if (candidate[k] === 1 && isIndexTitle(source, trimStart[k]!, trimEnd[k]!)) start = k;
