@@ -9,7 +9,7 @@
  * runs on the text without them (`cutSpans`) and `OffsetMap` maps its offsets
  * back, so every offset stays exact for what is kept.
  */
-import { isJsBlank, lineTable, type LineTable } from './lines.js';
+import { isJsBlank, isJsTrimmed, lineTable, type LineTable } from './lines.js';
 import type { Block, RemovedSpan, SourceRange } from './types.js';
 
 const PAGE_NUMBER = /^(?:page\s+)?[-–—]?\s*[0-9]{1,4}\s*[-–—]?(?:\s*(?:of|\/)\s*[0-9]{1,4})?$/i;
@@ -22,38 +22,27 @@ const MIN_REPEATS = 4;
 const MIN_INDEX_ENTRIES = 8;
 const NEAR_BREAK = 2;
 
-/** The `text` of a non-blank line that is no candidate: no rule matches it or reads it but to see that it is not blank. */
-const NOT_A_CANDIDATE = '\u0000';
+/** Codes of `RemovedSpan['reason']` per line (0: kept). */
+const PAGE = 1;
+const HEADER_FOOTER = 2;
+const TOC = 3;
+const REASONS = [undefined, 'page-number', 'header-footer', 'toc'] as const;
 
-/** Off only in the test that compares the spans found with and without them. */
-let shortcuts = true;
-
-/** For tests: every line's text sliced and every document scanned (`on` false), or not. */
-export function setBoilerplateShortcutsForTests(on: boolean): void {
-  shortcuts = on;
-}
-
-interface Line {
-  /** Line start, content end, and the start of the next line (the removable span). */
-  start: number;
-  end: number;
-  next: number;
-  /** The line trimmed (a candidate's); '' for a blank line, NOT_A_CANDIDATE for any other. */
-  text: string;
-  /** Inside a top-level paragraph, after the front matter. */
-  candidate: boolean;
-}
-
+/**
+ * Columnar: a line is its index into the line table, and a candidate's trimmed text is the
+ * offsets `trimStart`/`trimEnd`, sliced only where a rule's cheap condition holds. An object
+ * and a slice per line were a fifth of a document of tiny paragraphs (issue 15).
+ * boilerplate.test.ts holds this to a line-object reference that slices every line.
+ */
 export function findBoilerplate(source: string, blocks: Block[], bodyStart: number, table: LineTable = lineTable(source)): RemovedSpan[] {
-  const count = table.starts.length;
-  // Candidates are known before the objects are made, so that each is made with its final
-  // `candidate` (writing it afterwards changed the field's representation on a hot path).
+  const { starts, ends } = table;
+  const count = starts.length;
   const candidate = new Uint8Array(count);
   let candidates = 0;
   for (const b of blocks) {
     if (b.type !== 'paragraph') continue;
     for (let l = b.startLine; l <= b.endLine && l < count; l++) {
-      if (table.starts[l]! >= bodyStart && candidate[l] === 0) {
+      if (starts[l]! >= bodyStart && candidate[l] === 0) {
         candidate[l] = 1;
         candidates++;
       }
@@ -61,49 +50,65 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   }
   // Every rule below removes candidate lines only (a trailing index starts with one), so a
   // document without a top-level paragraph (a long list, issue 15) has nothing to remove.
-  if (candidates === 0 && shortcuts) return [];
-  const lines: Line[] = new Array<Line>(count);
+  if (candidates === 0) return [];
+  // A blank candidate has trimStart === trimEnd. Other lines' are not set: of them, only
+  // whether they are blank is read (`blankAt`).
+  const trimStart = new Int32Array(count);
+  const trimEnd = new Int32Array(count);
   for (let i = 0; i < count; i++) {
-    const start = table.starts[i]!;
-    const end = table.ends[i]!;
-    // Only a candidate's text is read; of any other line, only whether it is blank.
-    const text = candidate[i] === 1 || !shortcuts ? source.slice(start, end).trim() : isJsBlank(source, start, end) ? '' : NOT_A_CANDIDATE;
-    lines[i] = { start, end, next: i + 1 < count ? table.starts[i + 1]! : source.length, text, candidate: candidate[i] === 1 };
+    if (candidate[i] === 0) continue;
+    let a = starts[i]!;
+    let z = ends[i]!;
+    while (a < z && isJsTrimmed(source.charCodeAt(a))) a++;
+    while (z > a && isJsTrimmed(source.charCodeAt(z - 1))) z--;
+    trimStart[i] = a;
+    trimEnd[i] = z;
   }
+  const text = (i: number): string => source.slice(trimStart[i], trimEnd[i]);
+  const blankAt = (i: number): boolean => (candidate[i] === 1 ? trimStart[i] === trimEnd[i] : isJsBlank(source, starts[i]!, ends[i]!));
+  const next = (i: number): number => (i + 1 < count ? starts[i + 1]! : source.length);
 
-  const removed = new Map<number, RemovedSpan['reason']>();
+  const removed = new Uint8Array(count);
+  let pageNumbers = 0;
   for (let i = 0; i < count; i++) {
-    const l = lines[i]!;
-    if (l.candidate && mayBePageNumber(l.text) && PAGE_NUMBER.test(l.text)) removed.set(i, 'page-number');
+    if (candidate[i] === 1 && trimStart[i]! < trimEnd[i]! && mayBePageNumberAt(source, trimStart[i]!) && PAGE_NUMBER.test(text(i))) {
+      removed[i] = PAGE;
+      pageNumbers++;
+    }
   }
   // Page breaks: form feeds (PDF extraction) and page-number lines.
-  // Without a form feed anywhere, only page-number lines are breaks (no slice per line to look).
-  const formFeeds = source.includes('\f');
   const breaks: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const l = lines[i]!;
-    // (The line with its break holds its trimmed text: a form feed in either is in the slice.)
-    if ((formFeeds && source.slice(l.start, l.next).includes('\f')) || removed.get(i) === 'page-number') breaks.push(i);
+  if (pageNumbers > 0 || source.includes('\f')) {
+    // A line holds a form feed when one lies in its span with its break (`\f` breaks no line).
+    let ff = source.indexOf('\f');
+    for (let i = 0; i < count; i++) {
+      const n = next(i);
+      while (ff !== -1 && ff < starts[i]!) ff = source.indexOf('\f', ff + 1);
+      if ((ff !== -1 && ff < n) || removed[i] === PAGE) breaks.push(i);
+    }
   }
   if (breaks.length) {
     // The start and the end of the document bound the first and last pages too.
-    breaks.push(-1, lines.length);
+    breaks.push(-1, count);
     breaks.sort((a, b) => a - b);
     const counts = new Map<string, number[]>();
-    lines.forEach((l, i) => {
-      if (!l.candidate || removed.has(i) || l.text.length < 3 || l.text.length > 100 || !/\p{L}/u.test(l.text)) return;
-      const key = l.text.replace(/[0-9]+/g, '#').replace(/\s+/g, ' ');
+    for (let i = 0; i < count; i++) {
+      if (candidate[i] === 0 || removed[i] !== 0) continue;
+      const length = trimEnd[i]! - trimStart[i]!;
+      if (length < 3 || length > 100) continue;
+      const t = text(i);
+      if (!/\p{L}/u.test(t)) continue;
+      const key = t.replace(/[0-9]+/g, '#').replace(/\s+/g, ' ');
       const at = counts.get(key);
       if (at) at.push(i);
       else counts.set(key, [i]);
-    });
+    }
     // Non-blank lines before each line, so the distance to a break is a subtraction, and only
     // the nearest break on either side is looked at (the distance grows with the gap). Before,
     // every repeat was measured against every break line by line: quadratic in tiny lines.
-    const nonBlankBefore = new Int32Array(lines.length + 1);
-    for (let k = 0; k < lines.length; k++) nonBlankBefore[k + 1] = nonBlankBefore[k]! + (lines[k]!.text ? 1 : 0);
-    const between = (lo: number, hi: number): number =>
-      nonBlankBefore[Math.min(hi + 1, lines.length)]! - nonBlankBefore[Math.max(0, Math.min(lo + 1, lines.length))]!;
+    const nonBlankBefore = new Int32Array(count + 1);
+    for (let k = 0; k < count; k++) nonBlankBefore[k + 1] = nonBlankBefore[k]! + (blankAt(k) ? 0 : 1);
+    const between = (lo: number, hi: number): number => nonBlankBefore[Math.min(hi + 1, count)]! - nonBlankBefore[Math.max(0, Math.min(lo + 1, count))]!;
     const nearBreak = (i: number): boolean => {
       let lo = 0;
       let hi = breaks.length - 1;
@@ -120,109 +125,160 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
     for (const at of counts.values()) {
       if (at.length < MIN_REPEATS) continue;
       const near = at.filter(nearBreak);
-      if (near.length >= MIN_REPEATS) for (const i of near) removed.set(i, 'header-footer');
+      if (near.length >= MIN_REPEATS) for (const i of near) removed[i] = HEADER_FOOTER;
     }
   }
   let gapLines = 0;
-  for (const l of lines) if (l.candidate && mayBeGapToc(l.text) && TOC_GAP.test(l.text)) gapLines++;
+  for (let i = 0; i < count; i++) if (candidate[i] === 1 && mayBeGapTocAt(source, trimStart[i]!, trimEnd[i]!) && TOC_GAP.test(text(i))) gapLines++;
   const gapToc = gapLines >= 3;
   for (let i = 0; i < count; i++) {
-    const l = lines[i]!;
-    if (!l.candidate || removed.has(i)) continue;
-    if ((mayBeLeaderToc(l.text) && TOC_LEADERS.test(l.text)) || (gapToc && mayBeGapToc(l.text) && TOC_GAP.test(l.text))) removed.set(i, 'toc');
+    if (candidate[i] === 0 || removed[i] !== 0) continue;
+    const a = trimStart[i]!;
+    const z = trimEnd[i]!;
+    if ((mayBeLeaderTocAt(source, a, z) && TOC_LEADERS.test(text(i))) || (gapToc && mayBeGapTocAt(source, a, z) && TOC_GAP.test(text(i)))) removed[i] = TOC;
   }
-  const index = trailingIndex(lines);
+  let index = trailingIndex(source, candidate, trimStart, trimEnd, blankAt);
+  // An index ends a document with something else in it: a document of nothing but short word
+  // lines (a glossary, `x1` paragraphs) is its own text, not a book's index (it lost every line).
+  if (index !== null && !keptBefore(index, starts, bodyStart, removed, blankAt)) index = null;
   const spans: RemovedSpan[] = [];
-  lines.forEach((l, i) => {
-    const reason = removed.get(i);
-    if (reason && (index === null || i < index)) spans.push({ start: l.start, end: l.next, reason });
-  });
-  if (index !== null) spans.push({ start: lines[index]!.start, end: source.length, reason: 'index' });
+  const last = index ?? count;
+  for (let i = 0; i < last; i++) {
+    const reason = REASONS[removed[i]!];
+    if (reason) spans.push({ start: starts[i]!, end: next(i), reason });
+  }
+  if (index !== null) spans.push({ start: starts[index]!, end: source.length, reason: 'index' });
   return mergeAdjacent(spans);
 }
 
+/** Whether a non-blank line of the body before `line` is kept. */
+function keptBefore(line: number, starts: Int32Array, bodyStart: number, removed: Uint8Array, blankAt: (i: number) => boolean): boolean {
+  for (let k = line - 1; k >= 0 && starts[k]! >= bodyStart; k--) if (removed[k] === 0 && !blankAt(k)) return true;
+  return false;
+}
+
+const isIndexTitle = (source: string, a: number, z: number): boolean => z - a === 5 && /^index$/i.test(source.slice(a, z));
+
 /** First line of an alphabetically sorted run of index entries that ends the document, or null. */
-function trailingIndex(lines: Line[]): number | null {
-  let i = lines.length - 1;
-  const entries: number[] = [];
-  // Whether each entry (in the order collected) matched INDEX_WITH_PAGES, so that it is not tested twice.
-  const paged: boolean[] = [];
-  for (; i >= 0; i--) {
-    const l = lines[i]!;
-    if (!l.text) continue;
-    if (!l.candidate || /^index$/i.test(l.text)) break;
-    const withPages = mayBeIndexWithPages(l.text) && INDEX_WITH_PAGES.test(l.text);
-    if (withPages || (mayBeIndexWord(l.text) && INDEX_WORD.test(l.text))) {
-      entries.push(i);
-      paged.push(withPages);
-    } else break;
+function trailingIndex(source: string, candidate: Uint8Array, trimStart: Int32Array, trimEnd: Int32Array, blankAt: (i: number) => boolean): number | null {
+  // Walked from the end with no array of the entries (a document of tiny lines is one run of
+  // hundreds of thousands): each entry is compared with the one after it as it is reached, and
+  // an unsorted pair ends the walk, the answer being null however long the run.
+  let entries = 0;
+  let first = -1;
+  let withPages = false;
+  let allWords = true;
+  for (let i = candidate.length - 1; i >= 0; i--) {
+    if (blankAt(i)) continue;
+    if (candidate[i] === 0) break;
+    const a = trimStart[i]!;
+    const z = trimEnd[i]!;
+    if (isIndexTitle(source, a, z)) break;
+    const paged = mayBeIndexWithPagesAt(source, a, z) && INDEX_WITH_PAGES.test(source.slice(a, z));
+    if (!paged && !isIndexWordAt(source, a, z)) break;
+    if (paged) {
+      const t = source.slice(a, z);
+      if (/[0-9]/.test(t)) withPages = true;
+      if (!INDEX_WORD.test(t)) allWords = false;
+    }
+    // Equal letters compare equal: lower-cased and given to ICU only where the first letter changes.
+    if (first !== -1) {
+      const x = source[a]!;
+      const y = source[trimStart[first]!]!;
+      if (x !== y) {
+        const lx = x.toLowerCase();
+        const ly = y.toLowerCase();
+        if (lx !== ly && ly.localeCompare(lx, 'en') < 0) return null;
+      }
+    }
+    first = i;
+    entries++;
   }
-  // Collected from the end (unshift made a run of thousands of short lines quadratic).
-  entries.reverse();
-  paged.reverse();
-  if (entries.length < MIN_INDEX_ENTRIES) return null;
-  // Equal letters compare equal: lower-cased and given to ICU only where the first letter changes.
-  for (let k = 1; k < entries.length; k++) {
-    const a = lines[entries[k - 1]!]!.text[0]!;
-    const b = lines[entries[k]!]!.text[0]!;
-    if (a === b) continue;
-    const la = a.toLowerCase();
-    const lb = b.toLowerCase();
-    if (la !== lb && lb.localeCompare(la, 'en') < 0) return null;
-  }
-  const withPages = entries.some((e, k) => paged[k] === true && /[0-9]/.test(lines[e]!.text));
-  const allWords = entries.every((e, k) => (paged[k] === true ? INDEX_WORD.test(lines[e]!.text) : true));
+  if (entries < MIN_INDEX_ENTRIES) return null;
   if (!withPages && !allWords) return null;
   // An "Index" title right above the entries goes with them.
-  let start = entries[0]!;
+  let start = first;
   for (let k = start - 1; k >= 0; k--) {
-    const t = lines[k]!.text;
-    if (!t) continue;
-    if (/^index$/i.test(t) && lines[k]!.candidate) start = k;
+    if (blankAt(k)) continue;
+    if (candidate[k] === 1 && isIndexTitle(source, trimStart[k]!, trimEnd[k]!)) start = k;
     break;
   }
   return start;
 }
 
-// Cheap conditions each pattern above needs of a trimmed line, checked before the regex
-// runs: most lines of prose fail them at their first or last character. Each is implied by
-// its pattern (boilerplate.test.ts checks that on hostile strings); none decides alone.
+/**
+ * INDEX_WORD on `source.slice(a, z)` (trimmed, non-empty): ASCII decided here, anything else
+ * by the pattern.
+ */
+function isIndexWordAt(source: string, a: number, z: number): boolean {
+  if (z - a > 62) return false;
+  const first = source.charCodeAt(a);
+  const c = first | 0x20;
+  if (first < 0x80 && !(c >= 0x61 && c <= 0x7a)) return false;
+  if (first < 0x80) {
+    let ascii = true;
+    for (let k = a + 1; k < z; k++) {
+      const d = source.charCodeAt(k);
+      if (d >= 0x80) {
+        ascii = false;
+        break;
+      }
+      const l = d | 0x20;
+      if (!((l >= 0x61 && l <= 0x7a) || (d >= 0x30 && d <= 0x39) || d === 0x27 || d === 0x2d)) return false;
+    }
+    if (ascii) return z - a <= 31;
+  }
+  return INDEX_WORD.test(source.slice(a, z));
+}
 
 /** PAGE_NUMBER (case-insensitive without `u`: only p/P fold to P) starts with p, a dash or a digit. */
-export function mayBePageNumber(text: string): boolean {
-  const c = text.charCodeAt(0);
+function mayBePageNumberAt(source: string, a: number): boolean {
+  const c = source.charCodeAt(a);
   return (c >= 0x30 && c <= 0x39) || c === 0x70 || c === 0x50 || c === 0x2d || c === 0x2013 || c === 0x2014;
 }
 
 /** TOC_LEADERS and TOC_GAP end with a digit or a roman numeral letter (i v x l c, either case). */
-function endsLikePageRef(text: string): boolean {
-  if (text.length === 0) return false;
-  const c = text.charCodeAt(text.length - 1);
-  return (c >= 0x30 && c <= 0x39) || ROMAN.includes(text[text.length - 1]!);
+function endsLikePageRefAt(source: string, a: number, z: number): boolean {
+  if (z <= a) return false;
+  const c = source.charCodeAt(z - 1);
+  return (c >= 0x30 && c <= 0x39) || ROMAN.includes(source[z - 1]!);
 }
-const ROMAN = 'ivxlcIVXLC';
+
+function holdsAt(source: string, a: number, z: number, has: (c: number) => boolean): boolean {
+  for (let k = a; k < z; k++) if (has(source.charCodeAt(k))) return true;
+  return false;
+}
+const isLeader = (c: number): boolean => c === 0x2e || c === 0x2026;
 
 /** TOC_LEADERS also holds a `.` or a `…` (its leaders). */
-export function mayBeLeaderToc(text: string): boolean {
-  return endsLikePageRef(text) && (text.includes('.') || text.includes('…'));
+function mayBeLeaderTocAt(source: string, a: number, z: number): boolean {
+  return endsLikePageRefAt(source, a, z) && holdsAt(source, a, z, isLeader);
 }
 
-/** TOC_GAP also holds whitespace (its gap), `\s` being JS's: any of it fails the test below. */
-export function mayBeGapToc(text: string): boolean {
-  return endsLikePageRef(text) && SPACE.test(text);
+/** TOC_GAP also holds whitespace (its gap); JS's `\s` is the set String.prototype.trim removes (isJsTrimmed). */
+function mayBeGapTocAt(source: string, a: number, z: number): boolean {
+  return endsLikePageRefAt(source, a, z) && holdsAt(source, a, z, isJsTrimmed);
 }
-const SPACE = /\s/;
 
 /** INDEX_WITH_PAGES holds a comma and ends with a digit. */
-export function mayBeIndexWithPages(text: string): boolean {
-  const c = text.charCodeAt(text.length - 1);
-  return c >= 0x30 && c <= 0x39 && text.includes(',');
+function mayBeIndexWithPagesAt(source: string, a: number, z: number): boolean {
+  const c = source.charCodeAt(z - 1);
+  return c >= 0x30 && c <= 0x39 && holdsAt(source, a, z, (d) => d === 0x2c);
 }
 
-/** INDEX_WORD is at most 31 code points (62 code units) with no space. */
-export function mayBeIndexWord(text: string): boolean {
-  return text.length <= 62 && !text.includes(' ');
-}
+// Cheap conditions each pattern above needs of a trimmed line (`source.slice(a, z)`), checked
+// before the regex runs: most lines of prose fail them at their first or last character. Each
+// is implied by its pattern (boilerplate.test.ts checks that on hostile strings); none decides
+// alone. The string forms are for that test.
+
+export const mayBePageNumber = (text: string): boolean => mayBePageNumberAt(text, 0);
+export const mayBeLeaderToc = (text: string): boolean => mayBeLeaderTocAt(text, 0, text.length);
+export const mayBeGapToc = (text: string): boolean => mayBeGapTocAt(text, 0, text.length);
+export const mayBeIndexWithPages = (text: string): boolean => mayBeIndexWithPagesAt(text, 0, text.length);
+/** Decides (not only a condition): equal to INDEX_WORD's test. */
+export const isIndexWord = (text: string): boolean => text.length > 0 && isIndexWordAt(text, 0, text.length);
+
+const ROMAN = 'ivxlcIVXLC';
 
 /** The patterns, for the test of the conditions above. */
 export const PATTERNS = { PAGE_NUMBER, TOC_LEADERS, TOC_GAP, INDEX_WITH_PAGES, INDEX_WORD } as const;
