@@ -7,6 +7,7 @@ import type { NormalizedChunk } from './normalize.js';
 import { NO_HEADING, type Headings } from './headings.js';
 import type { HeadingRef, Piece } from './pieces.js';
 import { contentHintOf, withHint } from './range-context.js';
+import { sharedTypeList } from './type-lists.js';
 import { anchor } from './shape-anchor.js';
 import { estimateTokens, estimateTokensRange } from './tokens.js';
 import type {
@@ -116,7 +117,8 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   shape.opening = opening;
   shape.contextless = content > 0 && contextless;
   shape.contentHints = hint ?? 'prose';
-  shape.nodeTypes = sharedTypes(seen, types);
+  // Frozen and shared (type-lists.ts); ChunkRecord's doc says so.
+  shape.nodeTypes = sharedTypeList(seen, types) as BlockType[];
   shape.tableColumns = tables === 0 ? NO_NUMBERS : columns.slice(0, tables);
   shape.splitUnit = splitUnit;
   return shape;
@@ -132,28 +134,6 @@ const NO_NUMBERS: number[] = Object.freeze([]) as unknown as number[];
 const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[];
 const PIPELINE_FIELD: ChunkRecord['metadata']['pipeline'] = Object.freeze({ name: PIPELINE.name, version: PIPELINE.version });
 
-/** A node of the trie of nodeTypes lists: the frozen list of the types on the way to it. */
-interface TypesNode {
-  types: BlockType[] | null;
-  next: Map<BlockType, TypesNode> | null;
-}
-// Module-wide: there are 11 block types, and a chunk's list is them in order of first appearance.
-const TYPES_ROOT: TypesNode = { types: null, next: null };
-
-/** The frozen array shared by every record whose nodeTypes are seen[0, n). */
-function sharedTypes(seen: readonly BlockType[], n: number): BlockType[] {
-  let node = TYPES_ROOT;
-  for (let k = 0; k < n; k++) {
-    const type = seen[k]!;
-    let next = node.next?.get(type);
-    if (next === undefined) {
-      next = { types: null, next: null };
-      (node.next ??= new Map()).set(type, next);
-    }
-    node = next;
-  }
-  return (node.types ??= Object.freeze(seen.slice(0, n)) as BlockType[]);
-}
 
 /**
  * The headerDepths of the path `h` ends, frozen and shared: a path's depths strictly increase

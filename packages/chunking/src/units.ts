@@ -10,6 +10,7 @@ import type { HeadingRef } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import { HeadingSlugger } from './slugs.js';
 import type { Block, BlockType } from './types.js';
+import { sharedTypeList } from './type-lists.js';
 
 export interface Unit {
   block: Block;
@@ -85,7 +86,7 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
 function typesIn(block: Block): readonly BlockType[] {
   if (!block.children?.length) return onlyType(block.type); // most blocks: no Set needed
   SCRATCH[0] = block.type;
-  return sharedTypes(SCRATCH, addTypesBelow(block, 1, 0));
+  return sharedTypeList(SCRATCH, addTypesBelow(block, 1, 0));
 }
 
 /**
@@ -95,7 +96,7 @@ function typesIn(block: Block): readonly BlockType[] {
 function itemTypes(item: Block): readonly BlockType[] {
   SCRATCH[0] = 'list';
   SCRATCH[1] = item.type;
-  return sharedTypes(SCRATCH, addTypesBelow(item, 2, 1));
+  return sharedTypeList(SCRATCH, addTypesBelow(item, 2, 1));
 }
 
 /**
@@ -125,37 +126,6 @@ function addTypesBelow(block: Block, n: number, from: number): number {
  */
 const SCRATCH: BlockType[] = new Array<BlockType>(16).fill('list');
 
-/** A node of the trie of types lists: the frozen list of the types on the way to it. */
-interface TypesNode {
-  types: readonly BlockType[] | null;
-  next: Map<BlockType, TypesNode> | null;
-}
-// Module-wide: there are 11 block types, and a unit's list is some of them in order of first appearance.
-const TYPES_ROOT: TypesNode = { types: null, next: null };
-
-/** The frozen array shared by every unit whose types are seen[0, n). */
-function sharedTypes(seen: readonly BlockType[], n: number): readonly BlockType[] {
-  // The items of a list mostly have the list of the item before.
-  const last = lastShared;
-  if (last.length === n) {
-    let k = 0;
-    while (k < n && last[k] === seen[k]) k++;
-    if (k === n) return last;
-  }
-  let node = TYPES_ROOT;
-  for (let k = 0; k < n; k++) {
-    const type = seen[k]!;
-    let next = node.next?.get(type);
-    if (next === undefined) {
-      next = { types: null, next: null };
-      (node.next ??= new Map()).set(type, next);
-    }
-    node = next;
-  }
-  lastShared = node.types ??= Object.freeze(seen.slice(0, n));
-  return lastShared;
-}
-let lastShared: readonly BlockType[] = [];
 
 // Most units have one type (or are childless list items): one frozen array per
 // type instead of a new one per unit.
