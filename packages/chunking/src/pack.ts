@@ -293,20 +293,12 @@ class MergeSmall {
         }
       }
       const prev = done.length > 0 ? done[done.length - 1]! : null;
-      if (prev !== null && !opensRun(cur.from, cur.to, env)) {
-        const merged = tokensOfRange(prev.from, cur.to, env);
-        const mergedBudget = Math.min(prev.budget, cur.budget);
-        if (merged <= mergedBudget) {
-          done.pop();
-          prev.to = cur.to;
-          prev.tokens = merged;
-          prev.budget = mergedBudget;
-          prev.exact = prev.exact && cur.exact;
-          cur = prev;
-          // The grown run, with this one still after it.
-          if (cur.tokens >= env.ctx.minTokens) break;
-          continue;
-        }
+      if (prev !== null && !opensRun(cur.from, cur.to, env) && absorb(prev, cur, env)) {
+        done.pop();
+        cur = prev;
+        // The grown run, with this one still after it.
+        if (cur.tokens >= env.ctx.minTokens) break;
+        continue;
       }
       break;
     }
@@ -323,15 +315,8 @@ class MergeSmall {
       // The whole document, or a run that is not small: kept.
       if (done.length === 0 || cur.tokens >= env.ctx.minTokens) break;
       const prev = done[done.length - 1]!;
-      if (opensRun(cur.from, cur.to, env)) break;
-      const merged = tokensOfRange(prev.from, cur.to, env);
-      const mergedBudget = Math.min(prev.budget, cur.budget);
-      if (merged > mergedBudget) break;
+      if (opensRun(cur.from, cur.to, env) || !absorb(prev, cur, env)) break;
       done.pop();
-      prev.to = cur.to;
-      prev.tokens = merged;
-      prev.budget = mergedBudget;
-      prev.exact = prev.exact && cur.exact;
       cur = prev;
     }
     if (cur !== null) done.push(cur);
@@ -345,6 +330,18 @@ class MergeSmall {
       this.cur = null;
     } else this.cur = run;
   }
+}
+
+/** Grows `prev` over `cur`, the run right after it, when the two fit one budget; false (and nothing changed) when not. */
+function absorb(prev: Run, cur: Run, env: Env): boolean {
+  const merged = tokensOfRange(prev.from, cur.to, env);
+  const mergedBudget = Math.min(prev.budget, cur.budget);
+  if (merged > mergedBudget) return false;
+  prev.to = cur.to;
+  prev.tokens = merged;
+  prev.budget = mergedBudget;
+  prev.exact = prev.exact && cur.exact;
+  return true;
 }
 
 function isHeading(piece: Piece): boolean {
