@@ -4,6 +4,7 @@ import { chunkDocument } from './index.js';
 import { findBoilerplate, isIndexWord, mayBeGapToc, mayBeIndexWithPages, mayBeLeaderToc, mayBePageNumber, OffsetMap, PATTERNS } from './boilerplate.js';
 import type { Block, RemovedSpan, SourceRange } from './types.js';
 import { documentBlocks } from './semantic.js';
+import { referenceLineSplit } from './test-helpers.js';
 
 // The linear-scan definitions the binary searches replaced.
 function refRemovedUpTo(spans: SourceRange[], p: number, inclusive: boolean): number {
@@ -153,17 +154,7 @@ interface RefLine {
 }
 function refFindBoilerplate(source: string, blocks: Block[], bodyStart: number): RemovedSpan[] {
   const { PAGE_NUMBER, TOC_LEADERS, TOC_GAP, INDEX_WITH_PAGES, INDEX_WORD } = PATTERNS;
-  const starts: number[] = [0];
-  const ends: number[] = [];
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\n' || c === '\r') {
-      ends.push(i);
-      if (c === '\r' && source[i + 1] === '\n') i++;
-      starts.push(i + 1);
-    }
-  }
-  ends.push(source.length);
+  const { starts, ends } = referenceLineSplit(source);
   const candidate = new Set<number>();
   for (const b of blocks) if (b.type === 'paragraph') for (let l = b.startLine; l <= b.endLine && l < starts.length; l++) if (starts[l]! >= bodyStart) candidate.add(l);
   const lines: RefLine[] = starts.map((start, i) => ({ start, next: starts[i + 1] ?? source.length, text: source.slice(start, ends[i]).trim(), candidate: candidate.has(i) }));

@@ -1,22 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineTable } from './lines.js';
+import { referenceLineSplit } from './test-helpers.js';
 
-// The CommonMark line split, one character at a time: the reference for both paths of lineTable.
-function reference(source: string): { starts: number[]; ends: number[] } {
-  const starts = [0];
-  const ends: number[] = [];
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\n' || c === '\r') {
-      ends.push(i);
-      if (c === '\r' && source[i + 1] === '\n') i++;
-      starts.push(i + 1);
-    }
-  }
-  ends.push(source.length);
-  return { starts, ends };
-}
 
 describe('lineTable', () => {
   it('splits at \\n, \\r\\n and lone \\r, with or without \\r in the text', () => {
@@ -24,7 +10,7 @@ describe('lineTable', () => {
     fc.assert(
       fc.property(text, (t) => {
         const table = lineTable(t);
-        expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(reference(t));
+        expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(referenceLineSplit(t));
       }),
       { numRuns: 3000 },
     );
@@ -37,7 +23,7 @@ describe('lineTable', () => {
       const text = Array.from({ length: 20_000 }, (_, i) => `x${i % 10}`).join(sep);
       const table = lineTable(text);
       expect(table.starts.length).toBe(20_000);
-      expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(reference(text));
+      expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(referenceLineSplit(text));
     }
   });
 
@@ -47,7 +33,7 @@ describe('lineTable', () => {
       fc.property(fc.array(run, { minLength: 1, maxLength: 4 }), fc.constantFrom('\n', '\r\n', '\r'), (runs, sep) => {
         const text = runs.map(([width, count]) => Array.from({ length: count }, () => 'y'.repeat(width)).join(sep)).join(sep);
         const table = lineTable(text);
-        expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(reference(text));
+        expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(referenceLineSplit(text));
       }),
       { numRuns: 60 },
     );

@@ -65,3 +65,22 @@ export function seededText(alphabet: string, length: number, seed: number): stri
   }
   return t;
 }
+
+/**
+ * The CommonMark line split (LF, CR or CRLF), one character at a time: the reference that
+ * lineTable and the boilerplate scan are held to. `ends[i]` is where line i's content ends.
+ */
+export function referenceLineSplit(source: string): { starts: number[]; ends: number[] } {
+  const starts = [0];
+  const ends: number[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\n' || c === '\r') {
+      ends.push(i);
+      if (c === '\r' && source[i + 1] === '\n') i++;
+      starts.push(i + 1);
+    }
+  }
+  ends.push(source.length);
+  return { starts, ends };
+}
