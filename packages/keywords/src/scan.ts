@@ -4,6 +4,7 @@
  * so a keyword found in a topic is found again in that topic's chunks.
  */
 import MarkdownIt, { type Env, type Token } from 'markdown-it';
+import { BODY, blockItems, CODE } from './block-items.js';
 import { stemmer } from 'stemmer';
 import { parse as parseYaml } from 'yaml';
 import { STOP_WORDS } from './words.js';
@@ -37,15 +38,6 @@ const MAX_PHRASE_SPAN = MAX_PHRASE_WORDS + MAX_INNER_STOP_WORDS;
 // `html: true` so raw HTML becomes html_inline/html_block tokens, which are skipped, instead
 // of text; tables on (the default preset); no linkify, no typographer: text stays as written.
 const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
-/**
- * The same parser with the core rules that parse or rewrite inline children switched off: it
- * yields `md`'s block tokens, with each inline token's content but no children. ScanMemo
- * parses a content's children itself (`md.parseInline`, which runs those same rules) only when
- * it has not seen that content yet.
- */
-const mdBlocks = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
-mdBlocks.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
-
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 /** DocFX directives (`:::code …:::`, `:::zone …:::`, `:::image …:::`) reference other files. */
 const DOCFX_DIRECTIVE = /^[ \t]*:::.*$/gm;
@@ -414,21 +406,19 @@ export function scanMarkdownInto(source: string, out: OccurrenceSink, memo?: Sca
   // Block tokens, then each inline content on its own (as ScanMemo does): most contents are
   // plain text, which needs no inline parse at all (scanInlineContent).
   const env: Env = {};
-  const tokens = mdBlocks.parse(text, env);
-  let context: Context = 'body';
+  const { kinds, contents } = blockItems(text, env);
   let block = 0;
   // One span per context, not one per content: a span holds nothing from one content to the
   // next (each scan ends with breakRun), and a document of tiny headings has 200,000 a MB.
   const bodySpan = new Span(out, 'body', cache);
   const headingSpan = new Span(out, 'heading', cache);
-  for (const token of tokens) {
-    if (token.type === 'heading_open') context = 'heading';
-    else if (token.type === 'heading_close') context = 'body';
-    else if (token.type === 'inline') scanInlineContent(token.content, env, context === 'body' ? bodySpan : headingSpan);
-    else if (token.type === 'fence' || token.type === 'code_block') {
+  for (let k = 0; k < kinds.length; k++) {
+    const kind = kinds[k]!;
+    if (kind !== CODE) scanInlineContent(contents[k]!, env, kind === BODY ? bodySpan : headingSpan);
+    else {
       const span = new Span(out, 'codeBlock');
       block++;
-      for (const name of codeBlockIdentifiers(token.content)) span.identifier(name, 'codeBlock', block);
+      for (const name of codeBlockIdentifiers(contents[k]!)) span.identifier(name, 'codeBlock', block);
     }
   }
 }
@@ -462,28 +452,27 @@ export class ScanMemo {
     const env: Env = {};
     // Block tokens only; each inline content is parsed below, on a miss, by md.parseInline
     // with the same env, which runs the inline rules md.parse would run on it.
-    const tokens = mdBlocks.parse(text, env);
+    const { kinds, contents } = blockItems(text, env);
     // markdown-it's block parse sets env.references when the markdown defines a link reference.
     const refs = env.references !== undefined && Object.keys(env.references).length > 0 ? JSON.stringify(env.references) : '';
-    let context: Context = 'body';
     let block = 0;
-    for (const token of tokens) {
-      if (token.type === 'heading_open') context = 'heading';
-      else if (token.type === 'heading_close') context = 'body';
-      else if (token.type === 'inline') {
-        const found = this.inlineScan(token.content, refs !== '' && token.content.includes('[') ? refs : '', env);
+    for (let k = 0; k < kinds.length; k++) {
+      const kind = kinds[k]!;
+      const content = contents[k]!;
+      if (kind !== CODE) {
+        const found = this.inlineScan(content, refs !== '' && content.includes('[') ? refs : '', env);
         for (const key of found.keys) keys.add(key);
         if (!out) continue;
         // A heading's Span marks every occurrence 'heading' and changes nothing else.
         // A loop, not push(...): a paragraph of 100,000s of occurrences would overflow the stack.
-        if (context === 'body') for (const o of found.occurrences) out.push(o);
-        else for (const o of found.occurrences) out.push({ ...o, context });
-      } else if (token.type === 'fence' || token.type === 'code_block') {
+        if (kind === BODY) for (const o of found.occurrences) out.push(o);
+        else for (const o of found.occurrences) out.push({ ...o, context: 'heading' });
+      } else {
         block++;
-        let names = this.code.get(token.content);
+        let names = this.code.get(content);
         if (!names) {
-          names = codeBlockIdentifiers(token.content);
-          this.code.set(token.content, names);
+          names = codeBlockIdentifiers(content);
+          this.code.set(content, names);
         }
         const span = out ? new Span(out, 'codeBlock') : undefined;
         for (const name of names) {

@@ -1,0 +1,68 @@
+// blockItems reads markdown-it's block tokens as the parse makes them and drops each one (issue
+// 15: a long list's tokens all lived until the end of the parse). It must read exactly what a
+// plain markdown-it parse yields, on documents built to stress the drain and the line marks:
+// lists (tight and loose, nested, holding headings, code and quotes), quotes, tables, fences,
+// indented code, link references defined after their use, tabs, lines of only spaces, CRLF.
+import fc from 'fast-check';
+import MarkdownIt, { type Env } from 'markdown-it';
+import { describe, expect, it } from 'vitest';
+import { BODY, blockItems, CODE, HEADING, type BlockItems } from './block-items.js';
+
+const plain = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+plain.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
+
+/** What blockItems should give: read from markdown-it's own tokens after its whole parse. */
+function expected(text: string, env: Env): BlockItems {
+  const kinds: number[] = [];
+  const contents: string[] = [];
+  let inHeading = false;
+  for (const token of plain.parse(text, env)) {
+    if (token.type === 'heading_open') inHeading = true;
+    else if (token.type === 'heading_close') inHeading = false;
+    else if (token.type === 'inline') {
+      kinds.push(inHeading ? HEADING : BODY);
+      contents.push(token.content);
+    } else if (token.type === 'fence' || token.type === 'code_block') {
+      kinds.push(CODE);
+      contents.push(token.content);
+    }
+  }
+  return { kinds, contents };
+}
+
+const LINES = [
+  '- item', '* star', '1. one', '2) two', '  - nested', '    - deeper', '\t- tabbed', '- # heading in item', '- ```js', '```', '  ```',
+  '  code in item', '> quote', '> - quoted item', '>> deep', '# Title', '## Sub', 'Setext', '===', '---', '| a | b |', '|---|---|',
+  '| 1 | 2 |', '    indented code', '\tcode after tab', '[ref]: https://x.y', 'see [text][ref]', '<div>', '</div>', '', '', '   ',
+  ' \t ', 'plain words here', 'lazy continuation', '+ plus', '- [ ] task', '~~~', 'x\0y', 'word\r',
+];
+const doc = fc
+  .tuple(fc.array(fc.constantFrom(...LINES), { maxLength: 80 }), fc.constantFrom('\n', '\r\n'), fc.constantFrom('', '\n', '  ', '\t'))
+  .map(([lines, eol, tail]) => lines.join(eol) + tail);
+
+describe('blockItems', () => {
+  it('reads what markdown-it parses, with the same link references, on hostile documents', () => {
+    fc.assert(
+      fc.property(fc.oneof(doc, fc.string({ maxLength: 300 })), (text) => {
+        const env: Env = {};
+        const want: Env = {};
+        expect(blockItems(text, env)).toEqual(expected(text, want));
+        expect(env.references).toEqual(want.references);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads a long list item by item, the headings and code inside it included', () => {
+    const text = Array.from({ length: 3000 }, (_, i) => (i % 100 === 0 ? `- ## Part ${i}\n` : i % 7 === 0 ? `-     code ${i}\n` : `- item ${i}\n`)).join('');
+    const items = blockItems(text, {});
+    expect(items).toEqual(expected(text, {}));
+    expect(items.kinds.filter((k) => k === HEADING)).toHaveLength(30);
+    expect(items.kinds.filter((k) => k === CODE).length).toBeGreaterThan(400);
+  });
+
+  it('gives nothing for an empty document or one of only blank lines', () => {
+    expect(blockItems('', {})).toEqual({ kinds: [], contents: [] });
+    expect(blockItems('\n \n\t\n  ', {})).toEqual({ kinds: [], contents: [] });
+  });
+});

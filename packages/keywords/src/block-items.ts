@@ -1,0 +1,189 @@
+/**
+ * Markdown → what the keyword scans read of its block structure: each inline content (a
+ * heading's, a paragraph's, a table cell's text) with whether it is a heading, and each code
+ * block's content, in document order. markdown-it's block parse, without keeping its tokens.
+ */
+import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
+
+/** What the scans read of a document's block tokens, in document order. */
+export interface BlockItems {
+  /** BODY or HEADING (an inline content, and where it is), or CODE (a fenced or indented code block's content). */
+  kinds: number[];
+  contents: string[];
+}
+export const BODY = 0;
+export const HEADING = 1;
+export const CODE = 2;
+
+/**
+ * The scan's parser (`default` preset, `html: true` so raw HTML is its own token, no linkify,
+ * no typographer) with the core rules that parse or rewrite inline children switched off: it
+ * yields the block tokens, with each inline token's content but no children. The scans parse a
+ * content's children themselves (`parseInline` of the full parser, which runs those same
+ * rules), and only when a content holds inline syntax. strip_references is off too: it
+ * compacts the token array after the block parse, and the drain below reads it by index; the
+ * scans skip reference definitions anyway.
+ */
+const mdBlocks = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+mdBlocks.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join', 'strip_references']);
+
+/** Where DrainingState hands finished tokens during a blockItems parse (one parse at a time: none is reentrant). */
+let drain: TokenDrain | null = null;
+
+/**
+ * Reads block tokens into a BlockItems as the parse goes and puts SPENT in their places: a
+ * token then dies young instead of living until the whole document is parsed. A list item is
+ * five tokens; a 1 MB list kept half a million of them, and copying them into the old
+ * generation was a third of a keywords pass (issue 15).
+ */
+class TokenDrain {
+  readonly items: BlockItems = { kinds: [], contents: [] };
+  /** Tokens before this index are read. */
+  private done = 0;
+  private inHeading = false;
+
+  take(tokens: Token[]): void {
+    const { kinds, contents } = this.items;
+    for (let i = this.done; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      const type = token.type;
+      if (type === 'heading_open') this.inHeading = true;
+      else if (type === 'heading_close') this.inHeading = false;
+      else if (type === 'inline') {
+        kinds.push(this.inHeading ? HEADING : BODY);
+        contents.push(token.content);
+      } else if (type === 'fence' || type === 'code_block') {
+        kinds.push(CODE);
+        contents.push(token.content);
+      }
+      tokens[i] = SPENT;
+    }
+    this.done = tokens.length;
+  }
+}
+
+/**
+ * markdown-it 15's Token constructor sets its 13 fields through a transpiled `_defineProperty`
+ * helper (8% of a keywords pass over a long list). Block tokens are made here instead: the same
+ * fields in the same order, the same defaults and prototype.
+ */
+const TokenClass = new mdBlocks.core.State('', mdBlocks, {}).Token;
+function PlainToken(this: Token, type: string, tag: string, nesting: -1 | 0 | 1): void {
+  this.map = null;
+  this.level = 0;
+  this.children = null;
+  this.content = '';
+  this.markup = '';
+  this.info = '';
+  this.block = false;
+  this.hidden = false;
+  this.type = type;
+  this.tag = tag;
+  this.attrs = null;
+  this.nesting = nesting;
+  this.meta = null;
+}
+PlainToken.prototype = TokenClass.prototype;
+// A function constructor, so that no class-field helper runs; typed as the class it stands in for.
+const PlainTokenClass = PlainToken as unknown as typeof TokenClass;
+/** What a read token's slot holds: a block token no rule looks at again. */
+const SPENT: Token = new PlainTokenClass('spent', '', 0);
+
+/**
+ * mdBlocks' block state. Its constructor computes what markdown-it 15.0.3's does (each line's
+ * start, end before the `\n`, indentation in characters and in columns with tabs to multiples
+ * of 4, and one empty line at the end; a last line of only spaces and tabs is left out), with
+ * `indexOf` and typed arrays of the exact size: markdown-it's walks every character and grows
+ * five arrays a push at a time (a quarter of a keywords pass over a document of tiny lines).
+ * Its rules only index these arrays and store integers in them, so typed arrays serve.
+ *
+ * Its `push` is markdown-it's, with PlainToken, after handing the tokens pushed so far to the
+ * drain. Each of them is complete: a block rule sets a token's fields right after pushing it,
+ * before it pushes another, and reads no token back but through the list rule's
+ * markTightParagraphs, which only marks paragraph tokens hidden and passes over SPENT (its type
+ * is no paragraph's). Draining at every push, not at each top-level block, is what lets a long
+ * list's tokens die young: the whole list is one block.
+ */
+function DrainingState(this: StateBlock, src: string, parser: MarkdownItInstance, env: Env, tokens: Token[]): void {
+  const len = src.length;
+  let lines = 0;
+  let lastBreak = -1;
+  for (let nl = src.indexOf('\n'); nl !== -1; nl = src.indexOf('\n', nl + 1)) {
+    lines++;
+    lastBreak = nl;
+  }
+  for (let pos = lastBreak + 1; pos < len; pos++) {
+    const ch = src.charCodeAt(pos);
+    if (ch !== 32 && ch !== 9) {
+      lines++;
+      break;
+    }
+  }
+  const bMarks = new Int32Array(lines + 1);
+  const eMarks = new Int32Array(lines + 1);
+  const tShift = new Int32Array(lines + 1);
+  const sCount = new Int32Array(lines + 1);
+  for (let line = 0, start = 0; line < lines; line++) {
+    const nl = src.indexOf('\n', start);
+    const end = nl === -1 ? len : nl;
+    let pos = start;
+    let offset = 0;
+    for (; pos < end; pos++) {
+      const ch = src.charCodeAt(pos);
+      if (ch === 32) offset++;
+      else if (ch === 9) offset += 4 - (offset % 4);
+      else break;
+    }
+    bMarks[line] = start;
+    eMarks[line] = end;
+    tShift[line] = pos - start;
+    sCount[line] = offset;
+    start = end + 1;
+  }
+  bMarks[lines] = len;
+  eMarks[lines] = len;
+  // markdown-it 15.0.3's fields, in its order (the type says number[]).
+  this.bMarks = bMarks as unknown as number[];
+  this.eMarks = eMarks as unknown as number[];
+  this.tShift = tShift as unknown as number[];
+  this.sCount = sCount as unknown as number[];
+  this.bsCount = new Int32Array(lines + 1) as unknown as number[];
+  this.blkIndent = 0;
+  this.line = 0;
+  this.lineMax = lines;
+  this.tight = false;
+  this.listIndent = -1;
+  this.parentType = 'root';
+  this.level = 0;
+  this.Token = TokenClass;
+  this.src = src;
+  this.md = parser;
+  this.env = env;
+  this.tokens = tokens;
+}
+DrainingState.prototype = Object.create(mdBlocks.block.State.prototype) as StateBlock;
+DrainingState.prototype.constructor = DrainingState;
+DrainingState.prototype.push = function push(this: StateBlock, type: string, tag: string, nesting: -1 | 0 | 1): Token {
+  if (drain !== null) drain.take(this.tokens);
+  const token = new PlainTokenClass(type, tag, nesting);
+  token.block = true;
+  if (nesting < 0) this.level--;
+  token.level = this.level;
+  if (nesting > 0) this.level++;
+  this.tokens.push(token);
+  return token;
+};
+// A function constructor, so that no class-field helper runs; typed as the class it stands in for.
+mdBlocks.block.State = DrainingState as unknown as typeof mdBlocks.block.State;
+
+/** The inline contents and code blocks of `text`, in order; `env` gets its link reference definitions. */
+export function blockItems(text: string, env: Env): BlockItems {
+  const reader = new TokenDrain();
+  drain = reader;
+  try {
+    reader.take(mdBlocks.parse(text, env));
+  } finally {
+    drain = null;
+  }
+  return reader.items;
+}
