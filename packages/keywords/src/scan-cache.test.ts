@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractKeywords } from './index.js';
 import * as ref from './scan.reference.js';
-import { lex, LexCache, ScanMemo, scanMarkdown, termKey } from './scan.js';
+import { asciiTokensForTests, lex, LexCache, ScanMemo, scanMarkdown, termKey } from './scan.js';
 
 const PIECES = [
   'cache', 'Cache', 'caches', 'cached', 'widget', 'x0', 'x1', 'a', 'I', 'of', 'and', 'the', 'to', 'for', 'with', 'your', 'from',
@@ -58,6 +58,24 @@ describe('scan with the lex cache equals the scan before it', () => {
         expect(extractKeywords([{ name: 'd.md', text }])).toEqual(extractKeywords([{ name: 'd.md', text }], { memo: new ScanMemo() }));
       }),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe('the ASCII tokenizer cuts where TOKEN does', () => {
+  // TOKEN as scan.reference.ts has it: the regular expression lex used for every text.
+  const TOKEN = /(?:https?|ftp|file):\/\/[^\s<>)\]]+|www\.[^\s<>)\]]+|\.?[\p{L}\p{N}_]+(?:['’.#+]+[\p{L}\p{N}_]+)*[#+]*|[-‐‑]|\s+|[^\s]/gu;
+  const piece = fc.constantFrom(
+    'http://', 'https://', 'ftp://', 'file://', 'www.', 'http:/', 'https:', 'ww.', 'w', 'h', 'f', 'x', 'Ab_9', '_', '0', '.', '..', "'", '#', '+', '-', '<', '>',
+    ')', ']', '(', '[', ' ', '\t', '\n', '\r', '\v', '\f', '\0', '\x7f', '!', '?', '/', ':', '.NET', 'C#', 'C++', "it's", 'a.b.c', 'v1.2', 'x#+y',
+  );
+  const ascii = fc.oneof(fc.array(piece, { maxLength: 40 }).map((p) => p.join('')), fc.string({ maxLength: 60 }).map((t) => t.replace(/[^\0-\x7f]/g, '')));
+  it('gives the same tokens on hostile ASCII texts', () => {
+    fc.assert(
+      fc.property(ascii, (text) => {
+        expect(asciiTokensForTests(text)).toEqual([...text.matchAll(TOKEN)].map((m) => m[0]));
+      }),
+      { numRuns: 3000 },
     );
   });
 });
