@@ -127,11 +127,26 @@ export function lex(text: string, cache?: LexCache): Lexeme[] {
   } else {
     for (let i = 0; i < source.length; ) {
       const end = asciiTokenEnd(source, i);
-      addLexeme(source.slice(i, end), cache, out);
+      // What lexToken gives a token without a letter, known from its first character: spaces
+      // and a hyphen nothing, anything else (a number, `_`, punctuation) a break. Numbers were
+      // most of a long list's tokens, each new to the cache (issue 15).
+      if (hasAsciiLetter(source, i, end)) addLexeme(source.slice(i, end), cache, out);
+      else {
+        const c = source.charCodeAt(i);
+        if (c !== 45 && !isAsciiSpace(c)) out.push(BREAK);
+      }
       i = end;
     }
   }
   return out;
+}
+
+function hasAsciiLetter(s: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = s.charCodeAt(k) | 32;
+    if (c >= 97 && c <= 122) return true;
+  }
+  return false;
 }
 
 /** Appends what the token `raw` yields, through the cache when it is short. */
