@@ -336,15 +336,26 @@ async function buildStandalone(out, project) {
 
 const args = process.argv.slice(2);
 const started = performance.now();
+const USAGE = `usage: node tools/build.mjs [PROJECT…]                     build these projects (default: all of packages/ and apps/)
+       node tools/build.mjs --standalone OUT.js packages/<lib>   one self-contained ESM file of a library`;
+/** A usage error: the message and the usage, no stack trace, exit 2. @param {string} message @returns {never} */
+const usageError = (message) => {
+  console.error(`build: ${message}\n${USAGE}`);
+  process.exit(2);
+};
+if (args[0] === '--help' || args[0] === '-h') {
+  console.log(USAGE);
+  process.exit(0);
+}
 /** @param {string} arg */
 const projectAt = (arg) => {
   const p = all.find((q) => q.dir === resolve(root, arg));
-  if (!p) throw new Error(`build: ${arg} is not a workspace project (packages/* or apps/* with a package.json)`);
+  if (!p) usageError(`${arg} is not a workspace project (packages/* or apps/* with a package.json)`);
   return p;
 };
 if (args[0] === '--standalone') {
   const [, out, project] = args;
-  if (!out || !project || args.length !== 3) throw new Error('usage: node tools/build.mjs --standalone OUT.js packages/<lib>');
+  if (!out || !project || args.length !== 3) usageError('--standalone takes an output file and one library');
   await buildStandalone(resolve(process.env.INIT_CWD ?? process.cwd(), out), projectAt(project));
   if (!process.env.CHUNKYARD_BUILD_QUIET) console.error(`built ${out} (${project} with its @chunkyard dependencies inlined) in ${Math.round(performance.now() - started)} ms`);
 } else {
