@@ -130,3 +130,38 @@ describe('breadcrumbs per heading path', () => {
     );
   });
 });
+
+describe('heading fields shared per path', () => {
+  // RecordBuilder shares a path node's headerPath, and headerSlugs across a section's records and
+  // across paths of the same texts whose slugs are the same. Held to the heading refs toUnits
+  // makes for each unit (Headings.refs, numbered by the slugger in document order), found for a
+  // record's range as the other strategies find them (RangeContexts).
+  const name = fc.constantFrom('A', 'B', 'Setup', 'A B');
+  const doc = fc
+    .array(fc.tuple(fc.integer({ min: 0, max: 3 }), name, fc.integer({ min: 0, max: 3 })), { minLength: 3, maxLength: 40 })
+    .map((parts) =>
+      parts
+        .map(([depth, text, paragraphs]) => `${depth ? `${'#'.repeat(depth)} ${text}\n\n` : ''}${'Some words here. '.repeat(6).concat('\n\n').repeat(paragraphs)}`)
+        .join(''),
+    );
+  it('gives each record the texts, slugs and section slug of its own heading path (property)', async () => {
+    const { documentBlocks } = await import('./semantic.js');
+    const { toUnits } = await import('./units.js');
+    const { RangeContexts } = await import('./range-context.js');
+    fc.assert(
+      fc.property(doc, (body) => {
+        // Three top-level headings first: the markdown path (no heuristic headings, no cut text).
+        const source = `# T\n\n## U\n\n## V\n\n${body}`;
+        const { chunks } = chunkDocument(source, { docName: 'd', minTokens: 4, targetTokens: 16, maxTokens: 64 });
+        const contexts = new RangeContexts(toUnits(documentBlocks(source, 'fast').blocks));
+        for (const c of chunks) {
+          const { path } = contexts.of(c.sourcePosition.charStart, c.sourcePosition.charEnd);
+          expect(c.headerPath).toEqual(path.map((h) => h.text));
+          expect(c.headerSlugs).toEqual(path.map((h) => h.slug));
+          expect(c.sectionSlug).toBe(path[path.length - 1]?.slug ?? '');
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

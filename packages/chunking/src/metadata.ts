@@ -173,6 +173,12 @@ const textAt = (headings: Headings, k: number): string => headings.text(k);
 const depthAt = (headings: Headings, k: number): number => headings.depth(k);
 const slugAt = (headings: Headings, k: number): string => headings.slug(k);
 
+/** `slugs` is fieldOf(headings, h, slugAt) (of the same length: a path node's), compared without making it. */
+function sameSlugs(headings: Headings, h: number, slugs: readonly string[]): boolean {
+  for (let i = slugs.length - 1, k = h; i >= 0; i--, k = headings.parent(k)) if (headings.slug(k) !== slugs[i]) return false;
+  return true;
+}
+
 /**
  * The embedText prefix for a chunk, seed 002's breadcrumbMode:
  * - `none`: nothing.
@@ -229,6 +235,10 @@ interface PathNode {
   /** `${full}\n\n`, the embedText's head, null until asked. */
   fullHead: string | null;
   next: Map<string, PathNode> | null;
+  /** The path's heading texts (every record's headerPath here), frozen; null until asked. */
+  headerPath: string[] | null;
+  /** The first record's headerSlugs here, frozen: later paths of these texts share it when their slugs are the same. */
+  headerSlugs: string[] | null;
 }
 
 /**
@@ -250,6 +260,10 @@ export class RecordBuilder {
   // The chunks of a section are consecutive and share its heading path: the last one's node is kept.
   private lastHeading = NO_HEADING - 1;
   private lastPath: PathNode;
+  // The headerSlugs of the last record's heading, for the next record of the same section (null
+  // when the heading changed), and whether it is frozen yet: only an array a second record holds is.
+  private lastSlugs: string[] | null = null;
+  private lastSlugsFrozen = false;
   // Each id once: a chunk's prevId and nextId are its neighbours' ids, not new copies of them.
   // Held as number and string fields, not an object per record (issue 15).
   private nextN = -1;
@@ -296,7 +310,7 @@ export class RecordBuilder {
       full = breadcrumbOf(ctx.fileTitle, ctx.headings, h, header);
       if (ctx.intern) full = ctx.intern(full);
     }
-    return { header, full, fullTokens: -1, fullHead: null, next: null };
+    return { header, full, fullTokens: -1, fullHead: null, next: null, headerPath: null, headerSlugs: null };
   }
 
   /** The record of chunk `n` (0-based); `hasNext`: a chunk `n + 1` follows. */
@@ -309,6 +323,7 @@ export class RecordBuilder {
     if (heading !== this.lastHeading) {
       this.lastHeading = heading;
       this.lastPath = this.pathOf(heading);
+      this.lastSlugs = null;
     }
     const path = this.lastPath;
     let embedText = chunk.text;
@@ -340,11 +355,14 @@ export class RecordBuilder {
     // and the next document ran it unoptimized until V8 had compiled it again (issue 15).
     this.nextN = nextId === null ? -1 : n + 1;
     this.nextId = nextId ?? '';
-    // headingFields(path) written out, in its order: no object to spread per record.
+    // headingFields(path) written out, in its order: no object to spread per record. The texts
+    // are the path node's, one frozen array for every record of these heading texts (a document
+    // of tiny headings repeats a few names: a new array per record was a sixth of its bytes,
+    // all of them copied by the scavenger as the records survive, issue 15).
     const none = heading === NO_HEADING;
-    const headerPath = none ? NO_STRINGS : fieldOf(headings, heading, textAt);
+    const headerPath = none ? NO_STRINGS : (path.headerPath ??= Object.freeze(fieldOf(headings, heading, textAt)) as string[]);
     const headerDepths = sharedDepths(headings, heading);
-    const headerSlugs = none ? NO_STRINGS : fieldOf(headings, heading, slugAt);
+    const headerSlugs = none ? NO_STRINGS : this.slugsOf(heading, path);
     return {
       id,
       parentId: this.parentId,
@@ -376,6 +394,34 @@ export class RecordBuilder {
       overlapChars: chunk.overlapChars,
       metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: PIPELINE_FIELD },
     };
+  }
+
+  /**
+   * The headerSlugs of the path `h` ends, whose node is `path`: the previous record's when it has
+   * the same heading (a section's chunks), the node's when the slugs are the same (headings
+   * whose slugs github-slugger did not number), else a new array.
+   */
+  private slugsOf(h: number, path: PathNode): string[] {
+    let slugs = this.lastSlugs;
+    if (slugs !== null) {
+      if (!this.lastSlugsFrozen) {
+        Object.freeze(slugs);
+        this.lastSlugsFrozen = true;
+      }
+      return slugs;
+    }
+    const { headings } = this.ctx;
+    const shared = path.headerSlugs;
+    if (shared !== null && sameSlugs(headings, h, shared)) {
+      slugs = shared;
+      this.lastSlugsFrozen = true;
+    } else {
+      slugs = fieldOf(headings, h, slugAt);
+      if (shared === null) path.headerSlugs = Object.freeze(slugs) as string[];
+      this.lastSlugsFrozen = shared === null;
+    }
+    this.lastSlugs = slugs;
+    return slugs;
   }
 
   private prevId(n: number): string {
