@@ -20,6 +20,7 @@
  * except that a run of bare headings (a title right above it) stays with it.
  */
 import type { DraftChunk, Piece } from './pieces.js';
+import { anchor } from './shape-anchor.js';
 import type { JoinedPart, TokenIndex } from './tokens.js';
 
 export interface PackContext {
@@ -40,6 +41,10 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   // a run at nearly every piece (169,000 per MB) and merges nearly all of them away: a Run per
   // closed run, kept in an array until all were closed, was a sixth of the time in pack.
   const merged = new MergeSmall(env);
+  // A MergeSmall's map is a field transition, held weakly: once the last instance died at a full
+  // GC between documents, `merged.end()` after the loop had no feedback and deoptimized pack in
+  // every pass (see shape-anchor.ts).
+  anchor('pack merge', merged);
   // The current run, in locals: pieces[from, to) with its exact tokens and budget; none unless `open`.
   let open = false;
   let from = 0;
@@ -97,16 +102,30 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
     }
   }
   if (open) merged.push(from, to, tokens, budget, exact);
-  return merged.end().map((run) => ({
-    pieces: pieces.slice(run.from, run.to),
-    start: pieces[run.from]!.start,
-    end: pieces[run.to - 1]!.end,
-    tokens: run.tokens,
-    overlapChars: 0,
-    overlapTokens: 0,
-    text: '',
-    exact: false,
-  }));
+  return draftsOf(merged.end(), pieces);
+}
+
+/**
+ * The runs as draft chunks. A loop of its own, not `.map` at the end of pack: pack's loop is
+ * compiled on stack (OSR) in every pass over a large document, and that code deoptimized at the
+ * `.map` after the loop ("out of bounds") in every pass over a document of tiny headings.
+ */
+function draftsOf(runs: Run[], pieces: Piece[]): DraftChunk[] {
+  const drafts = new Array<DraftChunk>(runs.length);
+  for (let k = 0; k < runs.length; k++) {
+    const run = runs[k]!;
+    drafts[k] = {
+      pieces: pieces.slice(run.from, run.to),
+      start: pieces[run.from]!.start,
+      end: pieces[run.to - 1]!.end,
+      tokens: run.tokens,
+      overlapChars: 0,
+      overlapTokens: 0,
+      text: '',
+      exact: false,
+    };
+  }
+  return drafts;
 }
 
 /**
