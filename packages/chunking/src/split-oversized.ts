@@ -15,7 +15,7 @@
  */
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import type { Piece } from './pieces.js';
-import { sentenceStarts } from './sentences.js';
+import { sentenceStartOffsets } from './sentences.js';
 import { bpeTokenEnds } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
 import { countTokens, type JoinedPart, type TokenIndex } from './tokens.js';
@@ -406,7 +406,7 @@ function splitProse(start: number, end: number, limit: number, ctx: SplitContext
   // The starts are offsets into the slice: packAt shifts them and drops those not inside
   // (start, end) as it copies them (a map and a filter made two arrays of a line per entry
   // on a paragraph of a million tiny lines: a tenth of its time).
-  const starts = sentenceStarts(ctx.source.slice(start, end));
+  const starts = sentenceStartOffsets(ctx.source.slice(start, end));
   return packAt(start, end, starts, limit, ctx, (a, b) => splitLinesPlain(a, b, limit, ctx), start);
 }
 
