@@ -52,14 +52,14 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   let tokens = 0;
   let budget = 0;
   let exact = true;
-  const sectionEnds = sectionEndIndexes(pieces);
+  const sectionEnds = sectionEndIndexes(env.heading);
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     // Tokens of the current run with this piece appended, when still valid.
     let joined = -1;
     if (open) {
       joined = tokensWith(from, exact, i, env);
-      const forced = opens(piece, ctx) && !allHeadings(from, to, env);
+      const forced = opens(i, env) && !allHeadings(from, to, env);
       if (forced || shouldClose(from, to, tokens, budget, i, joined, env, sectionEnds[i]!)) {
         joined = -1;
         // The bare headings that end the run move to the next one.
@@ -242,13 +242,17 @@ function tokensWith(from: number, exact: boolean, i: number, env: Env): number {
   return tokensOfRange(from, i + 1, env);
 }
 
-/** For each heading piece, the index one past the last piece of the section it opens. */
-function sectionEndIndexes(pieces: Piece[]): Int32Array {
-  const ends = new Int32Array(pieces.length);
-  let next = pieces.length;
-  for (let i = pieces.length - 1; i >= 0; i--) {
+/**
+ * For each heading piece, the index one past the last piece of the section it opens; `heading`
+ * is Env.heading (read there, not from the pieces again: each piece's block is a pointer away,
+ * and a document of tiny headings has 170,000 of them per MB).
+ */
+function sectionEndIndexes(heading: Uint8Array): Int32Array {
+  const ends = new Int32Array(heading.length);
+  let next = heading.length;
+  for (let i = heading.length - 1; i >= 0; i--) {
     ends[i] = next;
-    if (isHeading(pieces[i]!)) next = i;
+    if (heading[i] === 1) next = i;
   }
   return ends;
 }
@@ -411,17 +415,17 @@ function isHeading(piece: Piece): boolean {
   return piece.unit.type === 'heading' && !piece.splitUnit;
 }
 
-function opens(piece: Piece, ctx: PackContext): boolean {
-  return ctx.opensChunk !== undefined && isHeading(piece) && ctx.opensChunk(piece);
+/** pieces[i] is a heading that must start a chunk. */
+function opens(i: number, env: Env): boolean {
+  const { ctx } = env;
+  return ctx.opensChunk !== undefined && env.heading[i] === 1 && ctx.opensChunk(env.pieces[i]!);
 }
 
 /** The run pieces[from, to) starts with a forced heading, or with bare headings that lead into one. */
 function opensRun(from: number, to: number, env: Env): boolean {
-  const { ctx, pieces } = env;
-  if (ctx.opensChunk === undefined) return false;
+  if (env.ctx.opensChunk === undefined) return false;
   for (let k = from; k < to; k++) {
-    const p = pieces[k]!;
-    if (opens(p, ctx)) return true;
+    if (opens(k, env)) return true;
     if (env.heading[k] !== 1) return false;
   }
   return false;
