@@ -79,5 +79,18 @@ describe('Headings (heading paths as indexes)', () => {
     expect(headings.pathLength(99)).toBe(4);
     expect(headings.slug(98)).toBe('t98-2');
     expect(headings.slug(99)).toBe('t99');
+    for (let h = 0; h < 100; h++) expect(headings.text(h)).toBe(`t${h}`);
+  });
+
+  it('keeps every text across a reserve and the growths after it (texts are written by index)', () => {
+    const headings = new Headings();
+    for (let i = 0; i < 20; i++) headings.add(`a${i}`, 1, NO_HEADING, `a${i}`, 0);
+    headings.reserve(5000); // above RESERVE_FROM: the columns and texts are made 5000 long at once
+    for (let i = 20; i < 12000; i++) headings.add(`a${i}`, 1, NO_HEADING, i % 2 ? `b${i}` : `a${i}`, 0);
+    expect(headings.count).toBe(12000);
+    for (let h = 0; h < 12000; h++) {
+      expect(headings.text(h)).toBe(`a${h}`);
+      expect(headings.slug(h)).toBe(h >= 20 && h % 2 ? `b${h}` : `a${h}`);
+    }
   });
 });

@@ -15,7 +15,11 @@ export const NO_HEADING = -1;
 export class Headings {
   /** Headings in the table. */
   count = 0;
-  private texts: string[] = [];
+  /**
+   * Sized with the columns (grow), written by index: a `push` per heading into an array of
+   * a hundred thousand grew it in steps and cost ~300 ns a heading on tiny headings (issue 15).
+   */
+  private texts: string[] = new Array<string>(16);
   /**
    * Slug as github-slugger numbers it: its base, then `-n` when `slugNumbers[h]` is n > 0. The
    * base is the heading's text when `slugBaseAt[h]` is -1 (a text that is a slug already, such
@@ -39,7 +43,7 @@ export class Headings {
   add(text: string, depth: number, parent: number, slugBase: string, slugNumber: number): number {
     const h = this.count++;
     if (h === this.depths.length) this.grow();
-    this.texts.push(text);
+    this.texts[h] = text;
     if (slugBase === text) this.slugBaseAt[h] = -1;
     else {
       this.slugBaseAt[h] = this.slugBases.length;
@@ -74,6 +78,10 @@ export class Headings {
     this.lengths = bigger(this.lengths);
     this.slugNumbers = bigger(this.slugNumbers);
     this.slugBaseAt = bigger(this.slugBaseAt);
+    const texts = new Array<string>(size);
+    const old = this.texts;
+    for (let k = 0; k < old.length; k++) texts[k] = old[k]!;
+    this.texts = texts;
   }
 
   private slugBase(h: number): string {

@@ -20,6 +20,7 @@
  * except that a run of bare headings (a title right above it) stays with it.
  */
 import type { DraftChunk, Piece } from './pieces.js';
+import { anchor } from './shape-anchor.js';
 import type { JoinedPart, TokenIndex } from './tokens.js';
 
 export interface PackContext {
@@ -35,11 +36,15 @@ export interface PackContext {
 
 export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   const env = environment(pieces, ctx);
-  // Each run closed goes straight to mergeSmall's stream: a Run object is made only for a run
-  // that is not merged into the one before it as it arrives. A document of tiny headings closes
-  // a run at nearly every piece (169,000 per MB) and merges nearly all of them away: a Run per
-  // closed run, kept in an array until all were closed, was a sixth of the time in pack.
+  // Each run closed goes straight to mergeSmall's stream, which stores only a run that is not
+  // merged into the one before it as it arrives. A document of tiny headings closes a run at
+  // nearly every piece (169,000 per MB) and merges nearly all of them away: a Run per closed
+  // run, kept in an array until all were closed, was a sixth of the time in pack.
   const merged = new MergeSmall(env);
+  // A MergeSmall's map is a field transition, held weakly: once the last instance died at a full
+  // GC between documents, `merged.end()` after the loop had no feedback and deoptimized pack in
+  // every pass (see shape-anchor.ts).
+  anchor('pack merge', merged);
   // The current run, in locals: pieces[from, to) with its exact tokens and budget; none unless `open`.
   let open = false;
   let from = 0;
@@ -47,14 +52,14 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   let tokens = 0;
   let budget = 0;
   let exact = true;
-  const sectionEnds = sectionEndIndexes(pieces);
+  const sectionEnds = sectionEndIndexes(env.heading);
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     // Tokens of the current run with this piece appended, when still valid.
     let joined = -1;
     if (open) {
       joined = tokensWith(from, exact, i, env);
-      const forced = opens(piece, ctx) && !allHeadings(from, to, env);
+      const forced = opens(i, env) && !allHeadings(from, to, env);
       if (forced || shouldClose(from, to, tokens, budget, i, joined, env, sectionEnds[i]!)) {
         joined = -1;
         // The bare headings that end the run move to the next one.
@@ -97,16 +102,32 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
     }
   }
   if (open) merged.push(from, to, tokens, budget, exact);
-  return merged.end().map((run) => ({
-    pieces: pieces.slice(run.from, run.to),
-    start: pieces[run.from]!.start,
-    end: pieces[run.to - 1]!.end,
-    tokens: run.tokens,
-    overlapChars: 0,
-    overlapTokens: 0,
-    text: '',
-    exact: false,
-  }));
+  merged.end();
+  return draftsOf(merged, pieces);
+}
+
+/**
+ * The runs as draft chunks. A loop of its own, not `.map` at the end of pack: pack's loop is
+ * compiled on stack (OSR) in every pass over a large document, and that code deoptimized at the
+ * `.map` after the loop ("out of bounds") in every pass over a document of tiny headings.
+ */
+function draftsOf(runs: MergeSmall, pieces: Piece[]): DraftChunk[] {
+  const drafts = new Array<DraftChunk>(runs.n);
+  for (let k = 0; k < runs.n; k++) {
+    const from = runs.from[k]!;
+    const to = runs.to[k]!;
+    drafts[k] = {
+      pieces: pieces.slice(from, to),
+      start: pieces[from]!.start,
+      end: pieces[to - 1]!.end,
+      tokens: runs.tokens[k]!,
+      overlapChars: 0,
+      overlapTokens: 0,
+      text: '',
+      exact: false,
+    };
+  }
+  return drafts;
 }
 
 /**
@@ -196,16 +217,6 @@ export function blockMinima(values: Float64Array): Float64Array {
   return blocks;
 }
 
-/** A run of pieces[from, to) with its exact token count and budget, kept up to date as it grows. */
-interface Run {
-  from: number;
-  to: number;
-  tokens: number;
-  budget: number;
-  /** No piece is rebuilt: the run's text is one slice of the source. */
-  exact: boolean;
-}
-
 /** No piece of pieces[from, to) is rebuilt. */
 function isExact(from: number, to: number, env: Env): boolean {
   return env.rebuiltBefore[to] === env.rebuiltBefore[from];
@@ -231,13 +242,17 @@ function tokensWith(from: number, exact: boolean, i: number, env: Env): number {
   return tokensOfRange(from, i + 1, env);
 }
 
-/** For each heading piece, the index one past the last piece of the section it opens. */
-function sectionEndIndexes(pieces: Piece[]): Int32Array {
-  const ends = new Int32Array(pieces.length);
-  let next = pieces.length;
-  for (let i = pieces.length - 1; i >= 0; i--) {
+/**
+ * For each heading piece, the index one past the last piece of the section it opens; `heading`
+ * is Env.heading (read there, not from the pieces again: each piece's block is a pointer away,
+ * and a document of tiny headings has 170,000 of them per MB).
+ */
+function sectionEndIndexes(heading: Uint8Array): Int32Array {
+  const ends = new Int32Array(heading.length);
+  let next = heading.length;
+  for (let i = heading.length - 1; i >= 0; i--) {
     ends[i] = next;
-    if (isHeading(pieces[i]!)) next = i;
+    if (heading[i] === 1) next = i;
   }
   return ends;
 }
@@ -259,106 +274,158 @@ function shouldClose(from: number, to: number, tokens: number, budget: number, i
 /**
  * Chunks under `min` merged into the next chunk, or else the previous one, as the runs arrive
  * (push, then end): the runs kept so far are a stack (`done`), and the run that arrives is the
- * one after the current run. A run absorbed as it arrives is never made into an object.
+ * one after the current run. A run absorbed as it arrives is never stored.
  * Merging is a pop or a growth in place, never a splice of the whole list (thousands of tiny
  * sections were quadratic). A candidate is counted before anything is changed.
+ *
+ * The stack is columns of typed arrays and the current run five fields, not a Run object per
+ * run: on a document of tiny headings (34,000 runs per MB, all alive until the drafts were made)
+ * the objects and their array were half of pack's time (issue 15).
  */
 class MergeSmall {
-  private readonly done: Run[] = [];
-  /** The current run: one under `min`, waiting for the next run to know where it goes. */
-  private cur: Run | null = null;
+  /** The stack of kept runs, runs[0, n): pieces[from[k], to[k]) with their tokens, budget and exactness. */
+  n = 0;
+  from: Int32Array;
+  to: Int32Array;
+  tokens: Float64Array;
+  budget: Float64Array;
+  exact: Uint8Array;
+  /** The current run: one under `min`, waiting for the next run to know where it goes (none unless `hasCur`). */
+  private hasCur = false;
+  private curFrom = 0;
+  private curTo = 0;
+  private curTokens = 0;
+  private curBudget = 0;
+  private curExact = false;
 
-  constructor(private readonly env: Env) {}
+  constructor(private readonly env: Env) {
+    // At most one run per piece; grown as needed from a size that fits small documents.
+    const size = Math.max(16, Math.min(env.pieces.length, 1024));
+    this.from = new Int32Array(size);
+    this.to = new Int32Array(size);
+    this.tokens = new Float64Array(size);
+    this.budget = new Float64Array(size);
+    this.exact = new Uint8Array(size);
+  }
 
   push(from: number, to: number, tokens: number, budget: number, exact: boolean): void {
-    const { env, done } = this;
-    let cur = this.cur;
-    if (cur === null) {
-      this.become({ from, to, tokens, budget, exact });
+    const { env } = this;
+    if (!this.hasCur) {
+      this.become(from, to, tokens, budget, exact);
       return;
     }
-    // `cur` is under min with runs before or after it: it merges into this run, or the one before it, when that fits.
+    // The current run is under min with runs before or after it: it merges into this run, or the one before it, when that fits.
     for (;;) {
       // Never merge into the front of a run a forced heading opens (bare headings excepted), nor that run backwards.
-      if (!(opensRun(from, to, env) && !allHeadings(cur.from, cur.to, env))) {
-        const merged = tokensOfRange(cur.from, to, env);
-        const mergedBudget = Math.min(cur.budget, budget);
+      if (!(opensRun(from, to, env) && !allHeadings(this.curFrom, this.curTo, env))) {
+        const merged = tokensOfRange(this.curFrom, to, env);
+        const mergedBudget = Math.min(this.curBudget, budget);
         if (merged <= mergedBudget) {
-          cur.to = to;
-          cur.tokens = merged;
-          cur.budget = mergedBudget;
-          cur.exact = cur.exact && exact;
-          this.become(cur);
+          this.become(this.curFrom, to, merged, mergedBudget, this.curExact && exact);
           return;
         }
       }
-      const prev = done.length > 0 ? done[done.length - 1]! : null;
-      if (prev !== null && !opensRun(cur.from, cur.to, env) && absorb(prev, cur, env)) {
-        done.pop();
-        cur = prev;
+      if (this.n > 0 && !opensRun(this.curFrom, this.curTo, env) && this.absorbIntoTop()) {
         // The grown run, with this one still after it.
-        if (cur.tokens >= env.ctx.minTokens) break;
+        if (this.curTokens >= env.ctx.minTokens) break;
         continue;
       }
       break;
     }
-    done.push(cur);
-    this.become({ from, to, tokens, budget, exact });
+    this.keep(this.curFrom, this.curTo, this.curTokens, this.curBudget, this.curExact);
+    this.become(from, to, tokens, budget, exact);
   }
 
-  /** The runs, once the last has been pushed. */
-  end(): Run[] {
-    const { env, done } = this;
-    let cur = this.cur;
-    this.cur = null;
-    while (cur !== null) {
-      // The whole document, or a run that is not small: kept.
-      if (done.length === 0 || cur.tokens >= env.ctx.minTokens) break;
-      const prev = done[done.length - 1]!;
-      if (opensRun(cur.from, cur.to, env) || !absorb(prev, cur, env)) break;
-      done.pop();
-      cur = prev;
+  /** The runs are the stack, once the last has been pushed and this has returned. */
+  end(): void {
+    const { env } = this;
+    if (!this.hasCur) return;
+    this.hasCur = false;
+    // Unless it is the whole document or not small, the current run goes into the run before it when that fits.
+    while (this.n > 0 && this.curTokens < env.ctx.minTokens) {
+      if (opensRun(this.curFrom, this.curTo, env) || !this.absorbIntoTop()) break;
     }
-    if (cur !== null) done.push(cur);
-    return done;
+    this.keep(this.curFrom, this.curTo, this.curTokens, this.curBudget, this.curExact);
   }
 
-  /** `run` is the current run: kept at once when it is not small, else held for the run after it. */
-  private become(run: Run): void {
-    if (run.tokens >= this.env.ctx.minTokens) {
-      this.done.push(run);
-      this.cur = null;
-    } else this.cur = run;
+  /**
+   * The top of the stack grown over the current run (the run right after it), popped into the
+   * current run, when the two fit one budget; false (and nothing changed) when not.
+   */
+  private absorbIntoTop(): boolean {
+    const top = this.n - 1;
+    const merged = tokensOfRange(this.from[top]!, this.curTo, this.env);
+    const mergedBudget = Math.min(this.budget[top]!, this.curBudget);
+    if (merged > mergedBudget) return false;
+    this.curFrom = this.from[top]!;
+    this.curTokens = merged;
+    this.curBudget = mergedBudget;
+    this.curExact = this.exact[top] === 1 && this.curExact;
+    this.n = top;
+    return true;
   }
-}
 
-/** Grows `prev` over `cur`, the run right after it, when the two fit one budget; false (and nothing changed) when not. */
-function absorb(prev: Run, cur: Run, env: Env): boolean {
-  const merged = tokensOfRange(prev.from, cur.to, env);
-  const mergedBudget = Math.min(prev.budget, cur.budget);
-  if (merged > mergedBudget) return false;
-  prev.to = cur.to;
-  prev.tokens = merged;
-  prev.budget = mergedBudget;
-  prev.exact = prev.exact && cur.exact;
-  return true;
+  /** The run is the current run: kept at once when it is not small, else held for the run after it. */
+  private become(from: number, to: number, tokens: number, budget: number, exact: boolean): void {
+    if (tokens >= this.env.ctx.minTokens) {
+      this.hasCur = false;
+      this.keep(from, to, tokens, budget, exact);
+    } else {
+      this.hasCur = true;
+      this.curFrom = from;
+      this.curTo = to;
+      this.curTokens = tokens;
+      this.curBudget = budget;
+      this.curExact = exact;
+    }
+  }
+
+  private keep(from: number, to: number, tokens: number, budget: number, exact: boolean): void {
+    const k = this.n;
+    if (k === this.from.length) this.grow();
+    this.from[k] = from;
+    this.to[k] = to;
+    this.tokens[k] = tokens;
+    this.budget[k] = budget;
+    this.exact[k] = exact ? 1 : 0;
+    this.n = k + 1;
+  }
+
+  private grow(): void {
+    const size = this.from.length * 2;
+    const from = new Int32Array(size);
+    from.set(this.from);
+    this.from = from;
+    const to = new Int32Array(size);
+    to.set(this.to);
+    this.to = to;
+    const tokens = new Float64Array(size);
+    tokens.set(this.tokens);
+    this.tokens = tokens;
+    const budget = new Float64Array(size);
+    budget.set(this.budget);
+    this.budget = budget;
+    const exact = new Uint8Array(size);
+    exact.set(this.exact);
+    this.exact = exact;
+  }
 }
 
 function isHeading(piece: Piece): boolean {
   return piece.unit.type === 'heading' && !piece.splitUnit;
 }
 
-function opens(piece: Piece, ctx: PackContext): boolean {
-  return ctx.opensChunk !== undefined && isHeading(piece) && ctx.opensChunk(piece);
+/** pieces[i] is a heading that must start a chunk. */
+function opens(i: number, env: Env): boolean {
+  const { ctx } = env;
+  return ctx.opensChunk !== undefined && env.heading[i] === 1 && ctx.opensChunk(env.pieces[i]!);
 }
 
 /** The run pieces[from, to) starts with a forced heading, or with bare headings that lead into one. */
 function opensRun(from: number, to: number, env: Env): boolean {
-  const { ctx, pieces } = env;
-  if (ctx.opensChunk === undefined) return false;
+  if (env.ctx.opensChunk === undefined) return false;
   for (let k = from; k < to; k++) {
-    const p = pieces[k]!;
-    if (opens(p, ctx)) return true;
+    if (opens(k, env)) return true;
     if (env.heading[k] !== 1) return false;
   }
   return false;

@@ -43,4 +43,28 @@ describe('pathBudget', () => {
       { numRuns: 200 },
     );
   });
+
+  it('answers the same as headings are added after it was made (the stream asks section by section)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 600 }),
+        fc.array(fc.tuple(fc.array(heading, { minLength: 1, maxLength: 3 }), fc.nat()), { minLength: 1, maxLength: 120 }),
+        (maxTokens, steps) => {
+          const headings = new Headings();
+          const budget = pathBudget('Guide', { maxTokens, breadcrumbMode: 'always' }, headings, prefixTokens);
+          const paths: HeadingRef[][] = [];
+          const indexes: number[] = [];
+          for (const [path, ask] of steps) {
+            // A new path of new headings, then a budget asked of it and of an earlier one.
+            indexes.push(path.reduce((parent, h) => headings.add(h.text, h.depth, parent, h.slug, 0), NO_HEADING));
+            paths.push(path);
+            const k = ask % paths.length;
+            expect(budget(indexes[indexes.length - 1]!)).toBe(budgetRef('Guide', maxTokens, 'always', path));
+            expect(budget(indexes[k]!)).toBe(budgetRef('Guide', maxTokens, 'always', paths[k]!));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -118,8 +118,17 @@ export function pathBudget(
   const root: BudgetNode = { budget: -1, next: null };
   let lastHeading = -2; // no path's index
   let lastBudget = 0;
+  // Each heading's answer, by index (0: not asked yet; a budget is at least 1): the splitter and
+  // then pack ask for every piece's path in turn, and on a document of tiny headings each piece
+  // has a path of its own, so the second pass walked the trie again for every one.
+  let known = new Float64Array(0);
   return (heading: number): number => {
     if (heading === lastHeading) return lastBudget;
+    if (heading >= 0 && heading < known.length && known[heading] !== 0) {
+      lastHeading = heading;
+      lastBudget = known[heading]!;
+      return lastBudget;
+    }
     let node = root;
     const n = headings.pathLength(heading);
     for (let i = 0; i < n; i++) {
@@ -132,6 +141,14 @@ export function pathBudget(
       node = next;
     }
     if (node.budget < 0) node.budget = budgetOfBreadcrumb(intern(breadcrumbOf(fileTitle, headings, heading)));
+    if (heading >= 0) {
+      if (heading >= known.length) {
+        const more = new Float64Array(Math.max(64, headings.count, heading + 1, known.length * 2));
+        more.set(known);
+        known = more;
+      }
+      known[heading] = node.budget;
+    }
     lastHeading = heading;
     lastBudget = node.budget;
     return node.budget;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sentenceStarts } from './sentences.js';
+import { sentenceStartOffsets, sentenceStarts } from './sentences.js';
 
 /** ICU on the whole text at once: the definition (and what sentenceStarts did before). */
 function reference(text: string): number[] {
@@ -79,5 +79,25 @@ describe('sentenceStarts, line groups read a character at a time', () => {
     expect(a).toEqual([0, 5]);
     expect(b).toEqual([0, 2, 4]);
     expect(sentenceStarts(Array.from({ length: 5000 }, () => 'x').join('\n')).length).toBe(5000);
+  });
+});
+
+describe('sentenceStartOffsets', () => {
+  it('gives sentenceStarts as a fresh typed array, on tiny lines, long lines and terminators', () => {
+    const line = fc.oneof(
+      fc.constantFrom('x0', 'x9', '', 'é', 'a\rb', 'Why? No', 'One. Two! Three?'),
+      fc.constantFrom(255, 256, 8191, 8193).map((n) => 'ab cd'.repeat(Math.ceil(n / 5)).slice(0, n)),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 400 }), fc.boolean(), (lines, trailing) => {
+        const text = lines.join('\n') + (trailing ? '\n' : '');
+        const offsets = sentenceStartOffsets(text);
+        const kept = Array.from(offsets);
+        sentenceStartOffsets('x\ny\nz'); // the buffer is reused: the first result must not change
+        expect(Array.from(offsets)).toEqual(kept);
+        expect(kept).toEqual(sentenceStarts(text));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

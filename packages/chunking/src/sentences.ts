@@ -36,6 +36,25 @@ function add(at: number): void {
 
 /** Start offsets (relative to `text`) of each sentence, first one 0. */
 export function sentenceStarts(text: string): number[] {
+  findStarts(text);
+  const starts = new Array<number>(count);
+  for (let k = 0; k < count; k++) starts[k] = found[k]!;
+  return starts;
+}
+
+/**
+ * sentenceStarts(text) as a typed array (one copy of the scratch array). For the splitter, which
+ * copies the offsets into typed arrays anyway: on a paragraph of a million tiny lines the
+ * `number[]` of 330,000 starts, made and dropped in every pass, cost a fifth of the splitter's
+ * time per MB (issue 15).
+ */
+export function sentenceStartOffsets(text: string): Int32Array {
+  findStarts(text);
+  return found.slice(0, count);
+}
+
+/** Leaves text's sentence starts in found[0, count). */
+function findStarts(text: string): void {
   count = 0;
   add(0);
   const len = text.length;
@@ -60,9 +79,6 @@ export function sentenceStarts(text: string): number[] {
     if (end < len && found[count - 1] !== end) add(end);
     line = end;
   }
-  const starts = new Array<number>(count);
-  for (let k = 0; k < count; k++) starts[k] = found[k]!;
-  return starts;
 }
 
 /**

@@ -15,7 +15,7 @@
  */
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import type { Piece } from './pieces.js';
-import { sentenceStarts } from './sentences.js';
+import { sentenceStartOffsets } from './sentences.js';
 import { bpeTokenEnds } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
 import { countTokens, type JoinedPart, type TokenIndex } from './tokens.js';
@@ -51,32 +51,40 @@ export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
   // Indexed loops: a `for…of` allocated an iterator result per unit (issue 15).
   for (let u = 0; u < units.length; u++) {
     const unit = units[u]!;
-    addPieces(pieces, unit.block, unit.heading, unit.types, ctx);
+    addPieces(pieces, pieces.length, unit.block, unit.heading, unit.types, ctx);
   }
   return pieces;
 }
 
 /** splitOversized(toUnits(blocks, state), ctx) without a Unit object per unit (visitUnits). */
 export function splitOversizedBlocks(blocks: Block[], ctx: SplitContext, state: UnitsState = newUnitsState()): Piece[] {
-  const pieces: Piece[] = [];
-  visitUnits(blocks, state, (block, heading, types) => addPieces(pieces, block, heading, types, ctx));
+  // Every block makes at least one piece (a list one per item): the array is made that long at
+  // once and written by index. A `push` per piece grew it in steps, and on a document of tiny
+  // headings (a piece per line) that was a fifth of this stage (issue 15).
+  const pieces = new Array<Piece>(blocks.length);
+  let n = 0;
+  visitUnits(blocks, state, (block, heading, types) => {
+    n = addPieces(pieces, n, block, heading, types, ctx);
+  });
+  pieces.length = n;
   return pieces;
 }
 
-/** The pieces of one unit: itself when it fits, else its parts. */
-function addPieces(pieces: Piece[], block: Block, heading: number, types: readonly BlockType[], ctx: SplitContext): void {
+/** The pieces of one unit (itself when it fits, else its parts), written into pieces[n, …); returns the new count. */
+function addPieces(pieces: Piece[], n: number, block: Block, heading: number, types: readonly BlockType[], ctx: SplitContext): number {
   const tokens = ctx.tokens.count(block.start, block.end);
   const cap = ctx.budget(heading);
   if (tokens <= cap || (ctx.wholeCap !== undefined && tokens <= ctx.wholeCap && isAtomic(block))) {
-    pieces.push({ start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, heading, types });
-    return;
+    pieces[n] = { start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, heading, types };
+    return n + 1;
   }
   const limit = Math.min(ctx.target, cap);
   const parts = splitBlock(block, block.start, limit, cap, ctx, true);
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    pieces.push({ start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, heading, types });
+    pieces[n++] = { start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, heading, types };
   }
+  return n;
 }
 
 interface Part {
@@ -398,7 +406,7 @@ function splitProse(start: number, end: number, limit: number, ctx: SplitContext
   // The starts are offsets into the slice: packAt shifts them and drops those not inside
   // (start, end) as it copies them (a map and a filter made two arrays of a line per entry
   // on a paragraph of a million tiny lines: a tenth of its time).
-  const starts = sentenceStarts(ctx.source.slice(start, end));
+  const starts = sentenceStartOffsets(ctx.source.slice(start, end));
   return packAt(start, end, starts, limit, ctx, (a, b) => splitLinesPlain(a, b, limit, ctx), start);
 }
 

@@ -51,7 +51,10 @@ export function newUnitsState(): UnitsState {
  */
 export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Block, heading: number, types: readonly BlockType[]) => void): void {
   const { slugger, headings } = state;
-  anchor('slugger', slugger); // see shape-anchor.ts
+  // The state, not only its slugger: its own map (an object literal's, held weakly) died at a
+  // full GC between documents, and the store of `state.heading` after the loop then found its
+  // feedback cleared and deoptimized visitUnits in every pass (see shape-anchor.ts).
+  anchor('units state', state);
   let heading = state.heading;
   // At most one heading per block (list items are never headings).
   headings.reserve(headings.count + blocks.length);
