@@ -15,7 +15,7 @@
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { directList } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
-import { isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
@@ -732,15 +732,26 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
  * `mark` (one shared token) where the heading's token stood, once for a run of direct blocks
  * (see pushMark); fastBlocks takes the blocks in that order.
  */
-interface DirectBlocks {
-  source: string;
-  lines: LineTable;
-  blocks: Block[];
-  mark: Token;
+class DirectBlocks {
+  readonly blocks: Block[] = [];
   /** How many blocks each `mark` among the tokens stands for, in order. */
-  runs: number[];
+  readonly runs: number[] = [];
   /** The items of direct lists left to markdown-it's tokens (see tokenItem). */
-  tokenItems: { node: TreeNode; items: Block[]; at: number; ordered: boolean }[];
+  readonly tokenItems: { node: TreeNode; items: Block[]; at: number; ordered: boolean }[] = [];
+  readonly source: string;
+  readonly lines: LineTable;
+  readonly mark: Token;
+  /**
+   * A class, with an instance that lives as long as the module (below): there is one per
+   * document, so its hidden class died at a full GC between documents, and with it the
+   * optimized code of every rule that reads it (directHeading, pushMark, directList: "weak
+   * objects" or "Insufficient type feedback", see shape-anchor.ts).
+   */
+  constructor(source: string, lines: LineTable, mark: Token) {
+    this.source = source;
+    this.lines = lines;
+    this.mark = mark;
+  }
 }
 
 /**
@@ -757,6 +768,7 @@ function pushMark(state: StateBlock, into: DirectBlocks): void {
     into.runs.push(1);
   }
 }
+anchor('direct blocks', new DirectBlocks('', EMPTY_LINES, directMark()));
 /** Set by fastBlocks for the length of its parse (null: every heading makes a token). */
 let direct: DirectBlocks | null = null;
 /** Off only in the test that compares the heading blocks with those made from tokens. */
@@ -1072,7 +1084,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const tokens: Token[] = [];
-  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark(), runs: [], tokenItems: [] } : null;
+  const made = directHeadings ? new DirectBlocks(source, lines, directMark()) : null;
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
   // keep every character's place): the block state reuses the table instead of finding them again.
   pendingLines = !hasCr && lines.ends[lines.ends.length - 1] === text.length ? { src: text, lines } : null;
@@ -1090,7 +1102,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   // One token keeps the (single) hidden class of block tokens alive; see shape-anchor.ts.
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
-  const ctx: Ctx = { source, lines, env };
+  const ctx = new Ctx(source, lines, env);
   if (made !== null && made.tokenItems.length) resolveTokenItems(made, ctx);
   // A document of direct blocks alone (one mark) has its block list made already.
   if (made !== null && tree.length === 1 && tree[0] === made.mark) return { frontMatter, blocks: addUncoveredLines(made.blocks, ctx, frontMatter) };
@@ -1109,11 +1121,18 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   return { frontMatter, blocks: addUncoveredLines(blocks, ctx, frontMatter) };
 }
 
-interface Ctx {
-  source: string;
-  lines: LineTable;
-  env: Record<string, unknown>;
+/** A class with a lasting instance, for the reason DirectBlocks is one. */
+class Ctx {
+  readonly source: string;
+  readonly lines: LineTable;
+  readonly env: Record<string, unknown>;
+  constructor(source: string, lines: LineTable, env: Record<string, unknown>) {
+    this.source = source;
+    this.lines = lines;
+    this.env = env;
+  }
 }
+anchor('fast-blocks context', new Ctx('', EMPTY_LINES, {}));
 
 interface TokenNode {
   open: Token;
@@ -1233,6 +1252,20 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
       endLine: lastLineOf(lines, end, lastLine),
       depth: Number(token.tag.slice(1)),
       text: plainText(text, ctx),
+    };
+  }
+  if (type === 'list' && children) {
+    // All seven fields in one literal, as fast-lists' directList makes lists (one hidden class).
+    const ordered = token.type === 'ordered_list_open';
+    for (const item of children) item.ordered = ordered;
+    return {
+      type,
+      start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
+      end,
+      startLine,
+      endLine: lastLineOf(lines, end, lastLine),
+      ordered,
+      children,
     };
   }
   if (type === 'listItem' && children) {

@@ -284,10 +284,11 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   const lastLine = nextLine - 1;
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);
-  const list: Block = { type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) };
-  list.ordered = isOrdered;
-  list.children = items;
-  into.blocks.push(list);
+  // All seven fields in one literal, as toBlock makes lists: `ordered` and `children` added
+  // afterwards went through two hidden-class transitions that the one list of a document was
+  // the only user of, gone at a full GC between documents (deoptimizing this function at every
+  // pass of a long list, "Insufficient type feedback"; see shape-anchor.ts).
+  into.blocks.push({ type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), ordered: isOrdered, children: items });
   made++;
   state.line = nextLine;
   return true;
