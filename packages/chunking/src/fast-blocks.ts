@@ -13,7 +13,7 @@
  * as uncovered lines) and GFM footnote definitions.
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
-import { directList } from './fast-lists.js';
+import { BlockArray, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
@@ -269,7 +269,7 @@ md.block.ruler.at('list', listDirect, { alt: ['paragraph', 'reference', 'blockqu
  * after the parse (resolveTokenItems), as toBlock makes every block: the text of a heading in
  * it may use a reference defined further down.
  */
-function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: boolean, items: Block[], ordered: boolean): void {
+function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: boolean): TreeNode {
   const outer = state.tokens;
   const tokens: Token[] = [];
   state.tokens = tokens;
@@ -282,11 +282,8 @@ function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: 
   state.tokens = outer;
   state.level = 0;
   map[1] = state.line;
-  direct!.tokenItems.push({ node: buildTree(tokens)[0]!, items, at: items.length, ordered });
-  items.push(PENDING_ITEM);
+  return buildTree(tokens)[0]!;
 }
-/** Where a token item's block will stand (resolveTokenItems replaces it). */
-const PENDING_ITEM: Block = Object.freeze({ type: 'listItem', start: 0, end: 0, startLine: 0, endLine: 0 });
 
 /**
  * The blocks of the direct lists' token items, made now that every reference is known (toBlock
@@ -732,8 +729,8 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
  * `mark` (one shared token) where the heading's token stood, once for a run of direct blocks
  * (see pushMark); fastBlocks takes the blocks in that order.
  */
-class DirectBlocks {
-  readonly blocks: Block[] = [];
+class DirectBlocks implements ListTarget {
+  readonly blocks: BlockArray;
   /** How many blocks each `mark` among the tokens stands for, in order. */
   readonly runs: number[] = [];
   /** The items of direct lists left to markdown-it's tokens (see tokenItem). */
@@ -751,6 +748,12 @@ class DirectBlocks {
     this.source = source;
     this.lines = lines;
     this.mark = mark;
+    this.blocks = new BlockArray(lines.starts.length);
+  }
+
+  addTokenItem(node: unknown, items: Block[], at: number, ordered: boolean): void {
+    // What tokenItem returned.
+    this.tokenItems.push({ node: node as TreeNode, items, at, ordered });
   }
 }
 
@@ -797,7 +800,7 @@ function directParagraph(into: DirectBlocks, startLine: number, lastLine: number
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);
   if (end <= start || startsFootnote(source, start)) return false;
-  into.blocks.push({ type: 'paragraph', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) });
+  into.blocks.push({ type: 'paragraph', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) }, startLine);
   return true;
 }
 
@@ -824,7 +827,7 @@ function directHeading(into: DirectBlocks, src: string, startLine: number, depth
   // One literal of all seven fields, as toBlock and plain-text.ts make headings (one hidden
   // class), rather than five and then two added: those two went to a property array of their
   // own, one more object per heading.
-  into.blocks.push({ type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, startLine), depth, text: headingText(src, pos, max) });
+  into.blocks.push({ type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, startLine), depth, text: headingText(src, pos, max) }, startLine);
   return true;
 }
 
@@ -1105,20 +1108,21 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   const ctx = new Ctx(source, lines, env);
   if (made !== null && made.tokenItems.length) resolveTokenItems(made, ctx);
   // A document of direct blocks alone (one mark) has its block list made already.
-  if (made !== null && tree.length === 1 && tree[0] === made.mark) return { frontMatter, blocks: addUncoveredLines(made.blocks, ctx, frontMatter) };
-  const blocks: Block[] = [];
+  const madeBlocks = made !== null ? made.blocks.toArray() : NO_BLOCKS;
+  if (made !== null && tree.length === 1 && tree[0] === made.mark) return { frontMatter, blocks: addUncoveredLines(madeBlocks, ctx, frontMatter) };
+  const blocks = new BlockArray(lines.starts.length);
   let nextMade = 0;
   let run = 0;
   for (const node of tree) {
     if (made !== null && node === made.mark) {
       // The direct blocks, in the order their marks stand among the top-level tokens.
-      for (let end = nextMade + made.runs[run++]!; nextMade < end; ) blocks.push(made.blocks[nextMade++]!);
+      for (let end = nextMade + made.runs[run++]!; nextMade < end; nextMade++) blocks.push(madeBlocks[nextMade]!, madeBlocks[nextMade]!.startLine);
       continue;
     }
     const block = toBlock(node, ctx, 'exact');
-    if (block !== null) blocks.push(block);
+    if (block !== null) blocks.push(block, block.startLine);
   }
-  return { frontMatter, blocks: addUncoveredLines(blocks, ctx, frontMatter) };
+  return { frontMatter, blocks: addUncoveredLines(blocks.toArray(), ctx, frontMatter) };
 }
 
 /** A class with a lasting instance, for the reason DirectBlocks is one. */
@@ -1154,6 +1158,7 @@ const isContainer = (node: TreeNode): node is TokenNode => 'open' in node;
 // a push onto them would throw instead of leaking into other nodes.
 const NO_NODES: TreeNode[] = Object.freeze([]) as unknown as TreeNode[];
 const NO_TOKENS: Token[] = Object.freeze([]) as unknown as Token[];
+const NO_BLOCKS: Block[] = Object.freeze([]) as unknown as Block[];
 
 function buildTree(tokens: Token[]): TreeNode[] {
   const roots: TreeNode[] = [];
