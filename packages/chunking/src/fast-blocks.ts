@@ -933,7 +933,7 @@ function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
     // fastBlocks hands over its line table when `src` breaks lines where the source does.
     const known = pendingLines !== null && pendingLines.src === src ? pendingLines.lines : undefined;
     pendingLines = null;
-    const marks = lineMarks(src, known);
+    const marks = lineMarks(src, known, pooledMarks);
     // markdown-it 15.0.3's fields in its order. Its rules only index these
     // arrays and store integers in them, so typed arrays serve (the type says number[]).
     this.bMarks = marks.bMarks as unknown as number[];
@@ -981,6 +981,24 @@ export function setSharedMarksForTests(on: boolean): void {
   sharedMarks = on;
 }
 
+/** Off only in the test that compares the blocks with and without it. */
+let pooledMarks = true;
+
+/** For tests: makes every parse allocate its own tShift, sCount and bsCount (`on` false), or not. */
+export function setPooledMarksForTests(on: boolean): void {
+  pooledMarks = on;
+}
+
+/**
+ * The buffer the block state's tShift, sCount and bsCount are views of, kept from one parse to
+ * the next: they die with the parse (no token or block refers to them). Typed arrays of a
+ * megabyte are memory fresh from the system at each allocation: on 1 MB of tiny lines (333,000
+ * lines) those three were ~980 page faults a pass, more than half of fastBlocks' time (issue 15).
+ */
+let markPool: Int32Array | null = null;
+/** Lines past which a parse allocates its own arrays, so that the pool keeps at most 12 MB. */
+const MAX_POOLED_LINES = 1 << 20;
+
 /** The line table of the text fastBlocks is about to parse, for the block state's constructor. */
 let pendingLines: { src: string; lines: LineTable } | null = null;
 
@@ -1000,7 +1018,7 @@ interface LineMarks {
  * markdown-it, a last line without a line break that holds only spaces and
  * tabs is left out. Exported for its test against markdown-it's own.
  */
-export function lineMarks(src: string, table?: LineTable): LineMarks {
+export function lineMarks(src: string, table?: LineTable, pooled = false): LineMarks {
   const len = src.length;
   let lines = 0;
   let lastBreak = -1;
@@ -1023,8 +1041,24 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
   }
   let bMarks: Int32Array;
   let eMarks: Int32Array;
-  const tShift = new Int32Array(lines + 1);
-  const sCount = new Int32Array(lines + 1);
+  const size = lines + 1;
+  let tShift: Int32Array;
+  let sCount: Int32Array;
+  let bsCount: Int32Array;
+  if (pooled && size <= MAX_POOLED_LINES) {
+    if (markPool === null || markPool.length < 3 * size) markPool = new Int32Array(3 * Math.min(MAX_POOLED_LINES, Math.max(size, 4096)));
+    tShift = markPool.subarray(0, size);
+    sCount = markPool.subarray(size, 2 * size);
+    bsCount = markPool.subarray(2 * size, 3 * size);
+    // The loop below sets tShift and sCount of every line but the last (empty) one.
+    tShift[lines] = 0;
+    sCount[lines] = 0;
+    bsCount.fill(0);
+  } else {
+    tShift = new Int32Array(size);
+    sCount = new Int32Array(size);
+    bsCount = new Int32Array(size);
+  }
   if (table && lines + 1 === table.starts.length && table.starts[lines] === len && sharedMarks) {
     // A text ending with a line break: the table's starts and ends are bMarks and eMarks, the
     // empty line after the break included (issue 15: two arrays a line, allocated and copied,
@@ -1067,7 +1101,7 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
   }
   bMarks[lines] = len;
   eMarks[lines] = len;
-  return { bMarks, eMarks, tShift, sCount, bsCount: new Int32Array(lines + 1), lineMax: lines };
+  return { bMarks, eMarks, tShift, sCount, bsCount, lineMax: lines };
 }
 
 export interface FastBlocksResult {
