@@ -31,9 +31,9 @@ const PUSHED_BLOCKS = 8192;
  * size the blocks so far extrapolate to over the source's lines, an eighth more, and filled by
  * index (trimmed to its length at the end). An array grown by push past 16,384 slots (128 KB,
  * V8's largest ordinary object) is made again at every growth by half in V8's large-object
- * space, each time from fresh memory: on 1 MB of tiny headings (166,000 blocks) those growths
- * were ~930 page faults and half the time fastBlocks took (issue 15); one extrapolated array is
- * ~360. Past PUSHED_BLOCKS the array has holes as V8 sees it (no element is missing).
+ * space, each time from fresh memory: on 1 MB of tiny headings (166,000 blocks) fastBlocks took
+ * ~930 page faults a pass with them and ~420 with one extrapolated array, and a third less time
+ * (issue 15). Past PUSHED_BLOCKS the array has holes as V8 sees it (no element is missing).
  */
 export class BlockArray {
   private array: Block[] = [];
