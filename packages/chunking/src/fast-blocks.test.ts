@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setHeadingFirstForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setHeadingFirstForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -312,6 +312,24 @@ describe("the line table's starts and ends as the block state's bMarks and eMark
         }
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe("the block state's tShift, sCount and bsCount kept from one parse to the next", () => {
+  // Documents of every size in turn (the pool, 4,096 lines at first, grows, then serves smaller ones), with tabs and
+  // quotes (whose rule rewrites the marks of their lines and restores them) at any depth.
+  const marker = fc.constantFrom('>', '> ', '>\t', ' >', '- ', '1. ', '  ', '\t', ' \t', '    ', '', '', '');
+  const body = fc.constantFrom('', 'text', '# h', '```', '---', '- item', '\tcode', '<div>', '[d]: /u', '| a |', '|-|', '===', '1) x', ' ');
+  const line = fc.tuple(fc.array(marker, { maxLength: 4 }), body).map(([m, b]) => m.join('') + b);
+  const doc = fc
+    .tuple(fc.array(line, { maxLength: 20 }), fc.nat({ max: 5000 }), fc.constantFrom('\n', '', '\n  '))
+    .map(([lines, repeat, end]) => (repeat > 4600 ? Array.from({ length: repeat }, (_, i) => lines[i % Math.max(1, lines.length)] ?? '') : lines).join('\n') + end);
+
+  it('gives the blocks of arrays of its own, parse after parse (issue 15)', () => {
+    fc.assert(
+      fc.property(doc, (text) => expectSameBlocksWithout(setPooledMarksForTests, text)),
+      { numRuns: 400 },
     );
   });
 });

@@ -13,9 +13,9 @@
  * as uncovered lines) and GFM footnote definitions.
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
-import { directList } from './fast-lists.js';
+import { BlockArray, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
-import { isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
@@ -269,7 +269,7 @@ md.block.ruler.at('list', listDirect, { alt: ['paragraph', 'reference', 'blockqu
  * after the parse (resolveTokenItems), as toBlock makes every block: the text of a heading in
  * it may use a reference defined further down.
  */
-function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: boolean, items: Block[], ordered: boolean): void {
+function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: boolean): TreeNode {
   const outer = state.tokens;
   const tokens: Token[] = [];
   state.tokens = tokens;
@@ -282,11 +282,8 @@ function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: 
   state.tokens = outer;
   state.level = 0;
   map[1] = state.line;
-  direct!.tokenItems.push({ node: buildTree(tokens)[0]!, items, at: items.length, ordered });
-  items.push(PENDING_ITEM);
+  return buildTree(tokens)[0]!;
 }
-/** Where a token item's block will stand (resolveTokenItems replaces it). */
-const PENDING_ITEM: Block = Object.freeze({ type: 'listItem', start: 0, end: 0, startLine: 0, endLine: 0 });
 
 /**
  * The blocks of the direct lists' token items, made now that every reference is known (toBlock
@@ -732,15 +729,32 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
  * `mark` (one shared token) where the heading's token stood, once for a run of direct blocks
  * (see pushMark); fastBlocks takes the blocks in that order.
  */
-interface DirectBlocks {
-  source: string;
-  lines: LineTable;
-  blocks: Block[];
-  mark: Token;
+class DirectBlocks implements ListTarget {
+  readonly blocks: BlockArray;
   /** How many blocks each `mark` among the tokens stands for, in order. */
-  runs: number[];
+  readonly runs: number[] = [];
   /** The items of direct lists left to markdown-it's tokens (see tokenItem). */
-  tokenItems: { node: TreeNode; items: Block[]; at: number; ordered: boolean }[];
+  readonly tokenItems: { node: TreeNode; items: Block[]; at: number; ordered: boolean }[] = [];
+  readonly source: string;
+  readonly lines: LineTable;
+  readonly mark: Token;
+  /**
+   * A class, with an instance that lives as long as the module (below): there is one per
+   * document, so its hidden class died at a full GC between documents, and with it the
+   * optimized code of every rule that reads it (directHeading, pushMark, directList: "weak
+   * objects" or "Insufficient type feedback", see shape-anchor.ts).
+   */
+  constructor(source: string, lines: LineTable, mark: Token) {
+    this.source = source;
+    this.lines = lines;
+    this.mark = mark;
+    this.blocks = new BlockArray(lines.starts.length);
+  }
+
+  addTokenItem(node: unknown, items: Block[], at: number, ordered: boolean): void {
+    // What tokenItem returned.
+    this.tokenItems.push({ node: node as TreeNode, items, at, ordered });
+  }
 }
 
 /**
@@ -757,6 +771,7 @@ function pushMark(state: StateBlock, into: DirectBlocks): void {
     into.runs.push(1);
   }
 }
+anchor('direct blocks', new DirectBlocks('', EMPTY_LINES, directMark()));
 /** Set by fastBlocks for the length of its parse (null: every heading makes a token). */
 let direct: DirectBlocks | null = null;
 /** Off only in the test that compares the heading blocks with those made from tokens. */
@@ -785,7 +800,7 @@ function directParagraph(into: DirectBlocks, startLine: number, lastLine: number
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);
   if (end <= start || startsFootnote(source, start)) return false;
-  into.blocks.push({ type: 'paragraph', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) });
+  into.blocks.push({ type: 'paragraph', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) }, startLine);
   return true;
 }
 
@@ -812,7 +827,7 @@ function directHeading(into: DirectBlocks, src: string, startLine: number, depth
   // One literal of all seven fields, as toBlock and plain-text.ts make headings (one hidden
   // class), rather than five and then two added: those two went to a property array of their
   // own, one more object per heading.
-  into.blocks.push({ type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, startLine), depth, text: headingText(src, pos, max) });
+  into.blocks.push({ type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, startLine), depth, text: headingText(src, pos, max) }, startLine);
   return true;
 }
 
@@ -918,7 +933,7 @@ function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
     // fastBlocks hands over its line table when `src` breaks lines where the source does.
     const known = pendingLines !== null && pendingLines.src === src ? pendingLines.lines : undefined;
     pendingLines = null;
-    const marks = lineMarks(src, known);
+    const marks = lineMarks(src, known, pooledMarks);
     // markdown-it 15.0.3's fields in its order. Its rules only index these
     // arrays and store integers in them, so typed arrays serve (the type says number[]).
     this.bMarks = marks.bMarks as unknown as number[];
@@ -966,6 +981,24 @@ export function setSharedMarksForTests(on: boolean): void {
   sharedMarks = on;
 }
 
+/** Off only in the test that compares the blocks with and without it. */
+let pooledMarks = true;
+
+/** For tests: makes every parse allocate its own tShift, sCount and bsCount (`on` false), or not. */
+export function setPooledMarksForTests(on: boolean): void {
+  pooledMarks = on;
+}
+
+/**
+ * The buffer the block state's tShift, sCount and bsCount are views of, kept from one parse to
+ * the next: they die with the parse (no token or block refers to them). Typed arrays of a
+ * megabyte are memory fresh from the system at each allocation: on 1 MB of tiny lines (333,000
+ * lines) those three were ~980 page faults a pass, more than half of fastBlocks' time (issue 15).
+ */
+let markPool: Int32Array | null = null;
+/** Lines past which a parse allocates its own arrays, so that the pool keeps at most 12 MB. */
+const MAX_POOLED_LINES = 1 << 20;
+
 /** The line table of the text fastBlocks is about to parse, for the block state's constructor. */
 let pendingLines: { src: string; lines: LineTable } | null = null;
 
@@ -985,7 +1018,7 @@ interface LineMarks {
  * markdown-it, a last line without a line break that holds only spaces and
  * tabs is left out. Exported for its test against markdown-it's own.
  */
-export function lineMarks(src: string, table?: LineTable): LineMarks {
+export function lineMarks(src: string, table?: LineTable, pooled = false): LineMarks {
   const len = src.length;
   let lines = 0;
   let lastBreak = -1;
@@ -1008,8 +1041,24 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
   }
   let bMarks: Int32Array;
   let eMarks: Int32Array;
-  const tShift = new Int32Array(lines + 1);
-  const sCount = new Int32Array(lines + 1);
+  const size = lines + 1;
+  let tShift: Int32Array;
+  let sCount: Int32Array;
+  let bsCount: Int32Array;
+  if (pooled && size <= MAX_POOLED_LINES) {
+    if (markPool === null || markPool.length < 3 * size) markPool = new Int32Array(3 * Math.min(MAX_POOLED_LINES, Math.max(size, 4096)));
+    tShift = markPool.subarray(0, size);
+    sCount = markPool.subarray(size, 2 * size);
+    bsCount = markPool.subarray(2 * size, 3 * size);
+    // The loop below sets tShift and sCount of every line but the last (empty) one.
+    tShift[lines] = 0;
+    sCount[lines] = 0;
+    bsCount.fill(0);
+  } else {
+    tShift = new Int32Array(size);
+    sCount = new Int32Array(size);
+    bsCount = new Int32Array(size);
+  }
   if (table && lines + 1 === table.starts.length && table.starts[lines] === len && sharedMarks) {
     // A text ending with a line break: the table's starts and ends are bMarks and eMarks, the
     // empty line after the break included (issue 15: two arrays a line, allocated and copied,
@@ -1052,7 +1101,7 @@ export function lineMarks(src: string, table?: LineTable): LineMarks {
   }
   bMarks[lines] = len;
   eMarks[lines] = len;
-  return { bMarks, eMarks, tShift, sCount, bsCount: new Int32Array(lines + 1), lineMax: lines };
+  return { bMarks, eMarks, tShift, sCount, bsCount, lineMax: lines };
 }
 
 export interface FastBlocksResult {
@@ -1072,7 +1121,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const tokens: Token[] = [];
-  const made: DirectBlocks | null = directHeadings ? { source, lines, blocks: [], mark: directMark(), runs: [], tokenItems: [] } : null;
+  const made = directHeadings ? new DirectBlocks(source, lines, directMark()) : null;
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
   // keep every character's place): the block state reuses the table instead of finding them again.
   pendingLines = !hasCr && lines.ends[lines.ends.length - 1] === text.length ? { src: text, lines } : null;
@@ -1090,30 +1139,38 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   // One token keeps the (single) hidden class of block tokens alive; see shape-anchor.ts.
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
-  const ctx: Ctx = { source, lines, env };
+  const ctx = new Ctx(source, lines, env);
   if (made !== null && made.tokenItems.length) resolveTokenItems(made, ctx);
   // A document of direct blocks alone (one mark) has its block list made already.
-  if (made !== null && tree.length === 1 && tree[0] === made.mark) return { frontMatter, blocks: addUncoveredLines(made.blocks, ctx, frontMatter) };
-  const blocks: Block[] = [];
+  const madeBlocks = made !== null ? made.blocks.toArray() : NO_BLOCKS;
+  if (made !== null && tree.length === 1 && tree[0] === made.mark) return { frontMatter, blocks: addUncoveredLines(madeBlocks, ctx, frontMatter) };
+  const blocks = new BlockArray(lines.starts.length);
   let nextMade = 0;
   let run = 0;
   for (const node of tree) {
     if (made !== null && node === made.mark) {
       // The direct blocks, in the order their marks stand among the top-level tokens.
-      for (let end = nextMade + made.runs[run++]!; nextMade < end; ) blocks.push(made.blocks[nextMade++]!);
+      for (let end = nextMade + made.runs[run++]!; nextMade < end; nextMade++) blocks.push(madeBlocks[nextMade]!, madeBlocks[nextMade]!.startLine);
       continue;
     }
     const block = toBlock(node, ctx, 'exact');
-    if (block !== null) blocks.push(block);
+    if (block !== null) blocks.push(block, block.startLine);
   }
-  return { frontMatter, blocks: addUncoveredLines(blocks, ctx, frontMatter) };
+  return { frontMatter, blocks: addUncoveredLines(blocks.toArray(), ctx, frontMatter) };
 }
 
-interface Ctx {
-  source: string;
-  lines: LineTable;
-  env: Record<string, unknown>;
+/** A class with a lasting instance, for the reason DirectBlocks is one. */
+class Ctx {
+  readonly source: string;
+  readonly lines: LineTable;
+  readonly env: Record<string, unknown>;
+  constructor(source: string, lines: LineTable, env: Record<string, unknown>) {
+    this.source = source;
+    this.lines = lines;
+    this.env = env;
+  }
 }
+anchor('fast-blocks context', new Ctx('', EMPTY_LINES, {}));
 
 interface TokenNode {
   open: Token;
@@ -1135,6 +1192,7 @@ const isContainer = (node: TreeNode): node is TokenNode => 'open' in node;
 // a push onto them would throw instead of leaking into other nodes.
 const NO_NODES: TreeNode[] = Object.freeze([]) as unknown as TreeNode[];
 const NO_TOKENS: Token[] = Object.freeze([]) as unknown as Token[];
+const NO_BLOCKS: Block[] = Object.freeze([]) as unknown as Block[];
 
 function buildTree(tokens: Token[]): TreeNode[] {
   const roots: TreeNode[] = [];
@@ -1233,6 +1291,20 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
       endLine: lastLineOf(lines, end, lastLine),
       depth: Number(token.tag.slice(1)),
       text: plainText(text, ctx),
+    };
+  }
+  if (type === 'list' && children) {
+    // All seven fields in one literal, as fast-lists' directList makes lists (one hidden class).
+    const ordered = token.type === 'ordered_list_open';
+    for (const item of children) item.ordered = ordered;
+    return {
+      type,
+      start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
+      end,
+      startLine,
+      endLine: lastLineOf(lines, end, lastLine),
+      ordered,
+      children,
     };
   }
   if (type === 'listItem' && children) {

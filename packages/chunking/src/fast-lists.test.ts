@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastBlocks, setDirectListsForTests } from './fast-blocks.js';
-import { directListsMadeForTests } from './fast-lists.js';
+import { BlockArray, directListsMadeForTests } from './fast-lists.js';
+import type { Block } from './types.js';
 import { flatten } from './flatten.js';
 import { parse } from './parse.js';
 
@@ -111,6 +112,21 @@ describe('top-level lists made into blocks without tokens', () => {
     }
   });
 
+  it('give them on lists past the length where their items are no longer pushed, with token items on either side (issue 15)', () => {
+    // 20,000 items (BlockArray pushes 8,192, then extrapolates), some of them token items (a
+    // nested list), the first 9,000 of two lines and the rest of one, so that the items thicken
+    // (per line) after the extrapolation: it falls short and the array grows again.
+    const items = Array.from({ length: 20_000 }, (_, i) => (i % 2999 === 5 ? `- a${i}\n  - nested\n` : i < 9000 ? `- item ${i}\n  more\n` : `- i\n`));
+    const list = items.join('');
+    expect(madeDirectly(list)).toBe(1);
+    expectSameAsTokens(list);
+    const block = fastBlocks(list).blocks[0]!;
+    expect(block.children).toHaveLength(20_000);
+    const starts: number[] = [];
+    for (let i = 0, line = 0; i < items.length; line += items[i]!.split('\n').length - 1, i++) starts.push(line);
+    expect(block.children!.map((item) => item.startLine)).toEqual(starts);
+  });
+
   it('give them on very many and very long items', () => {
     const many = Array.from({ length: 5000 }, (_, i) => `${i % 7 === 0 ? '\n' : ''}- item ${i}\n`).join('');
     const long = Array.from({ length: 50 }, (_, i) => `${i + 1}. ${'word '.repeat(2000)}\n   ${'more '.repeat(500)}\n`).join('');
@@ -119,5 +135,34 @@ describe('top-level lists made into blocks without tokens', () => {
     expect(madeDirectly(nested)).toBe(1);
     expect(madeDirectly(many)).toBe(1);
     expect(madeDirectly(long)).toBe(1);
+  });
+});
+
+describe('BlockArray', () => {
+  const block = (line: number): Block => ({ type: 'paragraph', start: line, end: line + 1, startLine: line, endLine: line });
+  it('gives the blocks pushed, in order, however their lines run against the line count it extrapolates from', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 40_000 }),
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 200_000 }),
+        (count, gaps, lineCount) => {
+          // Lines grow by `gaps` in turn: even, thinning and thickening runs of blocks.
+          const pushed: Block[] = [];
+          const array = new BlockArray(lineCount);
+          for (let k = 0, line = 0; k < count; k++, line += gaps[k % gaps.length]!) {
+            const b = block(line);
+            pushed.push(b);
+            array.push(b, line);
+          }
+          expect(array.length).toBe(count);
+          const out = array.toArray();
+          expect(out.length).toBe(count);
+          for (let k = 0; k < count; k++) if (out[k] !== pushed[k]) expect([k, out[k]]).toEqual([k, pushed[k]]);
+          expect(Object.keys(out).length).toBe(count);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

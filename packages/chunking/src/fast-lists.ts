@@ -17,15 +17,76 @@
  */
 import type { StateBlock } from 'markdown-it';
 import { skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { anchor } from './shape-anchor.js';
 import type { Block } from './types.js';
 
 type Rule = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+
+/** Up to this many blocks, a BlockArray is an ordinary array grown by push. */
+const PUSHED_BLOCKS = 8192;
+
+/**
+ * Blocks appended in order of their lines (a document's top-level blocks, a list's items), as
+ * one array. Up to PUSHED_BLOCKS they are pushed; past that, the array is made again at the
+ * size the blocks so far extrapolate to over the source's lines, an eighth more, and filled by
+ * index (trimmed to its length at the end). An array grown by push past 16,384 slots (128 KB,
+ * V8's largest ordinary object) is made again at every growth by half in V8's large-object
+ * space, each time from fresh memory: on 1 MB of tiny headings (166,000 blocks) fastBlocks took
+ * ~930 page faults a pass with them and ~420 with one extrapolated array, and a third less time
+ * (issue 15). Past PUSHED_BLOCKS the array has holes as V8 sees it (no element is missing).
+ */
+export class BlockArray {
+  private array: Block[] = [];
+  private count = 0;
+  private readonly lineCount: number;
+
+  constructor(lineCount: number) {
+    this.lineCount = lineCount;
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Appends `block`, which starts on line `line` (for the extrapolation). */
+  push(block: Block, line: number): void {
+    const array = this.array;
+    if (this.count < array.length) array[this.count++] = block;
+    else if (this.count < PUSHED_BLOCKS) {
+      array.push(block);
+      this.count++;
+    } else {
+      const count = this.count;
+      const rate = Math.ceil(((count + 1) / (line + 1)) * this.lineCount * 1.125) + 16;
+      const bigger = new Array<Block>(Math.max(rate, count * 2));
+      for (let k = 0; k < count; k++) bigger[k] = array[k]!;
+      bigger[count] = block;
+      this.array = bigger;
+      this.count = count + 1;
+    }
+  }
+
+  /** The blocks, as one array (call once, when every block is in). */
+  toArray(): Block[] {
+    const array = this.array;
+    if (array.length !== this.count) array.length = this.count;
+    return array;
+  }
+}
+// A class whose instances live no longer than a document: one instance keeps its hidden class
+// alive (see shape-anchor.ts).
+anchor('block array', new BlockArray(0));
 
 /** Where the blocks go: fast-blocks' DirectBlocks. */
 export interface ListTarget {
   source: string;
   lines: LineTable;
-  blocks: Block[];
+  blocks: BlockArray;
+  /**
+   * Records that the block of `items[at]` is to be made after the parse from `node` (what
+   * tokenItem returned), as an item of an ordered list or not.
+   */
+  addTokenItem(node: unknown, items: Block[], at: number, ordered: boolean): void;
 }
 
 /** fast-blocks' `interrupts`: whether a paragraph terminator accepts the line (markdown-it's loop, with its shortcut). */
@@ -34,10 +95,13 @@ export type Interrupts = (state: StateBlock, line: number, endLine: number, rule
 /**
  * fast-blocks' item left to markdown-it (the item's state set as the list rule sets it): makes
  * the tokens the list rule makes of it (or, for an empty item followed by an empty line, none),
- * leaves `state.line` after the item and appends to `items` what stands for its block until
- * toBlock makes it of those tokens, after the parse (its `ordered` then set).
+ * leaves `state.line` after the item and returns what toBlock makes its block of, after the
+ * parse (ListTarget's addTokenItem; its `ordered` then set).
  */
-export type TokenItem = (state: StateBlock, line: number, endLine: number, emptyItem: boolean, items: Block[], ordered: boolean) => void;
+export type TokenItem = (state: StateBlock, line: number, endLine: number, emptyItem: boolean) => unknown;
+
+/** Where a token item's block will stand until fast-blocks makes it (resolveTokenItems replaces it). */
+export const PENDING_ITEM: Block = Object.freeze({ type: 'listItem', start: 0, end: 0, startLine: 0, endLine: 0 });
 
 /** markdown-it 15.0.3's block rules by name, in its order: the only ruler this code knows. */
 const KNOWN_RULES = 'table,code,fence,blockquote,hr,list,reference,html_block,heading,lheading,paragraph';
@@ -208,7 +272,9 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   const markerCharCode = src.charCodeAt(posAfterMarker - 1);
   const listTerminators = state.md.block.ruler.getRules('list') as Rule[];
   const { source, lines } = into;
-  const items: Block[] = [];
+  const items = new BlockArray(lines.starts.length);
+  /** The token items of this list: what tokenItem returned, then where the item stands, in turn. */
+  let tokenItems: unknown[] | null = null;
   const oldParentType = state.parentType;
   let nextLine = startLine;
   state.parentType = 'list';
@@ -249,7 +315,7 @@ export function directList(state: StateBlock, startLine: number, endLine: number
         if (after < endLine && state.isEmpty(after)) after++;
         while (after < endLine && state.isEmpty(after)) after++;
         if (!(after < endLine && state.sCount[after]! >= indent)) {
-          items.push(itemBlock(source, lines, line, paragraphEnd - 1, isOrdered));
+          items.push(itemBlock(source, lines, line, paragraphEnd - 1, isOrdered), line);
           direct = true;
         }
       }
@@ -259,7 +325,8 @@ export function directList(state: StateBlock, startLine: number, endLine: number
       const oldTight = state.tight;
       state.tight = true;
       state.line = line;
-      tokenItem(state, line, endLine, emptyFirst && state.isEmpty(line + 1), items, isOrdered);
+      (tokenItems ??= []).push(tokenItem(state, line, endLine, emptyFirst && state.isEmpty(line + 1)), items.length);
+      items.push(PENDING_ITEM, line);
       after = state.line;
       state.tight = oldTight;
     }
@@ -284,10 +351,13 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   const lastLine = nextLine - 1;
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);
-  const list: Block = { type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) };
-  list.ordered = isOrdered;
-  list.children = items;
-  into.blocks.push(list);
+  // All seven fields in one literal, as toBlock makes lists: `ordered` and `children` added
+  // afterwards went through two hidden-class transitions that the one list of a document was
+  // the only user of, gone at a full GC between documents (deoptimizing this function at every
+  // pass of a long list, "Insufficient type feedback"; see shape-anchor.ts).
+  const children = items.toArray();
+  if (tokenItems !== null) for (let k = 0; k < tokenItems.length; k += 2) into.addTokenItem(tokenItems[k], children, tokenItems[k + 1] as number, isOrdered);
+  into.blocks.push({ type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), ordered: isOrdered, children }, startLine);
   made++;
   state.line = nextLine;
   return true;

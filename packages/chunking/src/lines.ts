@@ -21,6 +21,23 @@ export function lineTable(source: string): LineTable {
   return source.includes('\r') ? anyBreaks(source) : lineFeeds(source);
 }
 
+/**
+ * A class, one instance of which lives as long as the module: a document's table is its only
+ * one, so the hidden class of a literal (or of a class, reached by transitions V8 holds weakly)
+ * died with it at a full GC between documents, deoptimizing every stage that reads `starts`
+ * (shape-anchor.ts).
+ */
+class Lines implements LineTable {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  constructor(starts: Int32Array, ends: Int32Array) {
+    this.starts = starts;
+    this.ends = ends;
+  }
+}
+/** Keeps Lines' hidden class alive (see Lines). */
+export const EMPTY_LINES: LineTable = new Lines(new Int32Array(1), new Int32Array(1));
+
 /** A guess of a line per 64 characters (prose's lines are longer; the shapes with shorter ones double a few times). */
 const initialCapacity = (source: string): number => (source.length >> 6) + 16;
 
@@ -39,7 +56,7 @@ function lineFeeds(source: string): LineTable {
     starts[line] = i + 1;
   }
   ends[line] = source.length;
-  return { starts: starts.subarray(0, line + 1), ends: ends.subarray(0, line + 1) };
+  return new Lines(starts.subarray(0, line + 1), ends.subarray(0, line + 1));
 }
 
 function anyBreaks(source: string): LineTable {
@@ -60,7 +77,7 @@ function anyBreaks(source: string): LineTable {
     }
   }
   ends[line] = source.length;
-  return { starts: starts.subarray(0, line + 1), ends: ends.subarray(0, line + 1) };
+  return new Lines(starts.subarray(0, line + 1), ends.subarray(0, line + 1));
 }
 
 /**
