@@ -57,20 +57,26 @@ function latin1(bytes: ArrayLike<number>, start: number, end: number): string {
   return s;
 }
 
+/** Where utf8() put the bytes: the scratch array for short pieces (until the next call), else an array of their own. */
+let utf8Bytes = scratchBytes;
+
 /**
- * UTF-8 bytes of `s.slice(a, b)`: a view of scratch memory for short pieces
- * (valid until the next call); an ASCII piece is copied without a slice.
+ * Writes the UTF-8 bytes of `s.slice(a, b)` to the start of `utf8Bytes` and returns how
+ * many; an ASCII piece is copied without a slice. No view of the scratch array per call:
+ * making one cost more than copying a short piece (base64's pre-tokens, each new to the memo).
  */
-function utf8(s: string, a: number, b: number): Uint8Array {
+function utf8(s: string, a: number, b: number): number {
   if (b - a <= SCRATCH_BYTES) {
+    utf8Bytes = scratchBytes;
     for (let i = a; i < b; i++) {
       const c = s.charCodeAt(i);
-      if (c >= 128) return scratchBytes.subarray(0, encoder.encodeInto(s.slice(a, b), scratchBytes).written);
+      if (c >= 128) return encoder.encodeInto(s.slice(a, b), scratchBytes).written;
       scratchBytes[i - a] = c;
     }
-    return scratchBytes.subarray(0, b - a);
+    return b - a;
   }
-  return encoder.encode(s.slice(a, b));
+  utf8Bytes = encoder.encode(s.slice(a, b));
+  return utf8Bytes.length;
 }
 
 /**
@@ -83,8 +89,8 @@ export function bpeTokenCount(piece: string): number {
 
 /** `bpeTokenCount(s.slice(a, b))`, without the slice when it is ASCII. */
 export function bpeTokenCountRange(s: string, a: number, b: number): number {
-  const bytes = utf8(s, a, b);
-  const n = bytes.length;
+  const n = utf8(s, a, b);
+  const bytes = utf8Bytes;
   if (n <= 1) return n;
   const t = tables();
   // tiktoken looks the whole pre-token up first: a token need not be buildable
@@ -104,8 +110,8 @@ export function bpeTokenCountRange(s: string, a: number, b: number): number {
  * it in quadratic time). Returns how many were appended.
  */
 export function bpeTokenIdsInto(s: string, a: number, b: number, ids: number[]): number {
-  const bytes = utf8(s, a, b);
-  const n = bytes.length;
+  const n = utf8(s, a, b);
+  const bytes = utf8Bytes;
   if (n === 0) return 0;
   const t = tables();
   if (unbuildable!.size > 0 && n <= 256) {
@@ -141,7 +147,8 @@ export function bpeTokenIdsInto(s: string, a: number, b: number, ids: number[]):
 export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] } {
   const ends: number[] = [];
   const tokens: number[] = [];
-  walkTokenEnds(piece, 0, piece.length, utf8(piece, 0, piece.length), (unit, count) => {
+  const n = utf8(piece, 0, piece.length);
+  walkTokenEnds(piece, 0, piece.length, utf8Bytes, n, (unit, count) => {
     ends.push(unit);
     tokens.push(count);
   });
@@ -155,8 +162,8 @@ export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] 
  * million). Returns the number of tokens.
  */
 export function bpeTokenEndsInto(s: string, a: number, b: number, out: Int32Array): number {
-  const bytes = utf8(s, a, b);
-  const n = bytes.length;
+  const n = utf8(s, a, b);
+  const bytes = utf8Bytes;
   const t = tables();
   // An ASCII piece (as many bytes as units) has its token ends at the same offsets in bytes
   // and in units: they are written straight from the encoder's tokens, without the
@@ -167,17 +174,16 @@ export function bpeTokenEndsInto(s: string, a: number, b: number, out: Int32Arra
     if (top >= 0) return top;
     out.fill(0, a + 1, b + 1); // what the walk left, before the merge loop writes the ends
   }
-  return walkTokenEnds(s, a, b, bytes, (unit, count) => {
+  return walkTokenEnds(s, a, b, bytes, n, (unit, count) => {
     out[a + unit] = count + 1;
   });
 }
 
 /**
  * Calls `onEnd(UTF-16 offset in the piece, tokens so far)` at each token end that is a
- * character end; returns the token count. `bytes` is utf8(s, a, b).
+ * character end; returns the token count. `bytes[0, n)` is utf8(s, a, b)'s.
  */
-function walkTokenEnds(s: string, a: number, b: number, bytes: Uint8Array, onEnd: (unit: number, count: number) => void): number {
-  const n = bytes.length;
+function walkTokenEnds(s: string, a: number, b: number, bytes: Uint8Array, n: number, onEnd: (unit: number, count: number) => void): number {
   const t = tables();
   const next = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
   if (unbuildable!.size > 0 && n <= 256 && unbuildable!.has(latin1(bytes, 0, n))) {
