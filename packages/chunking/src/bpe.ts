@@ -159,7 +159,8 @@ export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] 
  * `bpeTokenEnds(s.slice(a, b))` written into `out`, an array indexed by
  * offsets into `s`: `out[a + ends[k]] = tokens[k] + 1` (the token index's
  * layout, see SliceCounter), with no array per token (a 10 MB run has six
- * million). Returns the number of tokens.
+ * million). `out` must hold zeros in (a, b] (the walk tells token ends from
+ * the rest by them). Returns the number of tokens.
  */
 export function bpeTokenEndsInto(s: string, a: number, b: number, out: Int32Array): number {
   const n = utf8(s, a, b);
