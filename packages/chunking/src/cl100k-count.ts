@@ -329,9 +329,17 @@ function resize(next: number): void {
     if (old[k + 1] === 0) continue;
     let slot = old[k]! & (capacity - 1);
     while (table[slot * 4 + 1] !== 0) slot = (slot + 1) & (capacity - 1);
-    table.set(old.subarray(k, k + 4), slot * 4);
+    copySlot(old, k, table, slot * 4);
     size++;
   }
+}
+
+/** `to.set(from.subarray(k, k + 4), at)`, without a view per slot (a table of 200,000 entries made as many). */
+function copySlot(from: Int32Array, k: number, to: Int32Array, at: number): void {
+  to[at] = from[k]!;
+  to[at + 1] = from[k + 1]!;
+  to[at + 2] = from[k + 2]!;
+  to[at + 3] = from[k + 3]!;
 }
 
 // FNV-1a over the code units, then the length: the key of the longer pre-tokens
@@ -439,7 +447,7 @@ function growShort(next: number): void {
     if (v === 0) continue;
     let slot = shortSlot(old[k]!, old[k + 1]!, v & 15);
     while (shortTable[(slot << 2) + 2] !== 0) slot = (slot + 1) & (shortCapacity - 1);
-    shortTable.set(old.subarray(k, k + 4), slot << 2);
+    copySlot(old, k, shortTable, slot << 2);
     shortSize++;
   }
 }
