@@ -131,7 +131,7 @@ export interface TokenStats {
  * A chunk record as seed 002 defines it, plus the content analysis fields.
  *
  * Records are plain JSON data, but the semantic strategy's records share what many of them hold
- * alike: empty arrays, `headerDepths` and `nodeTypes` lists, `metadata.pipeline` (and
+ * alike: empty arrays, `headerPath`, `headerSlugs`, `headerDepths` and `nodeTypes` lists, `metadata.pipeline` (and
  * `metadata.chunkingOptions`, one object per document) may be one object for many records.
  * The shared arrays and the pipeline are frozen, so changing one in place throws instead of
  * changing other records: to change such a field, assign a new value (`r.nodeTypes = [...]`).
