@@ -547,8 +547,9 @@ export class ScanMemo {
   scan(text: string, out?: OccurrenceSink): Set<string> {
     const keys = new Set<string>();
     const env: Env = {};
-    // Block tokens only; each inline content is parsed below, on a miss, by md.parseInline
-    // with the same env, which runs the inline rules md.parse would run on it.
+    // The block parse's inline contents and code blocks only; each inline content is parsed
+    // below, on a miss, by md.parseInline with the same env, which runs the inline rules
+    // md.parse would run on it.
     const { kinds, contents } = blockItems(text, env);
     // markdown-it's block parse sets env.references when the markdown defines a link reference.
     const refs = env.references !== undefined && Object.keys(env.references).length > 0 ? JSON.stringify(env.references) : '';
