@@ -12,7 +12,7 @@
 // at 10 MB, and the fastest pass is reported: it is the one the shared machine's noise
 // disturbed least, and up to 1 MB it is a warm pass, not the cold first one (see minPasses).
 //
-//   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
+//   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic] [--repeat N]
 //   CHUNKYARD_BENCH_CHUNKING=build.js node bench/scaling.mjs …   times that build instead of packages/chunking/dist
 //                          [--stage chunk|sentences|keywords|simhash]
 //
@@ -20,6 +20,10 @@
 // segmentation (`sentenceStarts` of @chunkyard/chunking, ICU's segmenter a line at a time), keyword extraction
 // (`extractKeywords` of @chunkyard/keywords on the shape as one source) or SimHash
 // (`simhash64` of @chunkyard/simhash on the whole shape). Build those packages first.
+//
+// `--repeat N` runs the whole table N times in turn and reports each cell's median, with the
+// range of its ratio to prose over the rounds: one run of this shared VM can be off by 3× in a
+// cell.
 //
 // A shape that fails or times out at one size is not run at the larger ones.
 import { spawn } from 'node:child_process';
@@ -138,15 +142,21 @@ async function child(shape, bytes, strategy, stage = 'chunk') {
   const run = await STAGES[stage](strategy);
   const text = SHAPES[shape](bytes);
   const times = [];
+  const faults = [];
   let chunks = 0;
   const began = performance.now();
   do {
     globalThis.gc?.();
+    const f0 = process.resourceUsage().minorPageFault;
     const t0 = performance.now();
     chunks = run(text);
     times.push(performance.now() - t0);
+    faults.push(process.resourceUsage().minorPageFault - f0);
   } while ((performance.now() - began < WINDOW_MS || times.length < minPasses(bytes)) && times.length < 50);
-  const result = { ms: Math.min(...times), passes: times.length, chunks, bytes: Buffer.byteLength(text) };
+  const fastest = times.indexOf(Math.min(...times));
+  // The fastest pass's page faults: fresh memory it touched (4 KB each), what an
+  // allocation-heavy shape pays for on a machine where a fault is dear (see firstTouchCost).
+  const result = { ms: times[fastest], faults: faults[fastest], passes: times.length, chunks, bytes: Buffer.byteLength(text) };
   // Run by hand (`node --cpu-prof bench/scaling.mjs --child SHAPE BYTES semantic`) there is no
   // IPC channel: print the result instead.
   if (process.send) process.send(result);
@@ -188,7 +198,7 @@ function runCase(shape, bytes, strategy, timeoutMs, stage) {
 
 async function main(argv) {
   // An unknown option was ignored, and the whole benchmark ran without it.
-  const known = new Set(['--sizes', '--shapes', '--timeout', '--strategy', '--stage']);
+  const known = new Set(['--sizes', '--shapes', '--timeout', '--strategy', '--stage', '--repeat']);
   for (let i = 0; i < argv.length; i += 2) {
     if (!known.has(argv[i]) || argv[i + 1] === undefined) {
       console.error(`${known.has(argv[i]) ? `${argv[i]} needs a value` : `unknown argument ${argv[i]}`}\n${USAGE}`);
@@ -207,39 +217,60 @@ async function main(argv) {
   const strategy = arg('strategy', 'semantic');
   const stage = arg('stage', 'chunk');
   if (!STAGES[stage]) throw new Error(`unknown stage ${stage} (have ${Object.keys(STAGES).join(', ')})`);
+  const repeat = Number(arg('repeat', '1'));
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) {
+    console.error(`--repeat takes a whole number from 1 to 20, got ${arg('repeat')}\n${USAGE}`);
+    process.exit(2);
+  }
   const loadStart = loadavg();
+  const touch = firstTouchCost();
+  // results[shape][bytes]: one result per round. Rounds run the whole table in turn, so a
+  // spell of load on the shared machine lands on every shape of a round, not on one shape's
+  // repeats; the ratio is taken within a round (a shape against that round's prose).
   const results = {};
-  for (const bytes of sizes) {
-    for (const shape of shapes) {
-      // A shape that already failed or timed out at a smaller size would only do worse.
-      const failedBefore = Object.values(results[shape] ?? {}).find((r) => !r.ok);
-      const r = failedBefore ? { ok: false, why: `not run (${failedBefore.why.startsWith('not run') ? failedBefore.why.slice(9, -1) : failedBefore.why} at a smaller size)` } : await runCase(shape, bytes, strategy, timeoutMs, stage);
-      (results[shape] ??= {})[bytes] = r;
-      process.stderr.write(`${shape} ${label(bytes)}: ${r.ok ? `${(r.ms / 1000).toFixed(3)} s (${r.passes} pass(es), ${r.chunks} chunks)` : r.why}\n`);
+  for (let round = 1; round <= repeat; round++) {
+    for (const bytes of sizes) {
+      for (const shape of shapes) {
+        // A shape that already failed or timed out at a smaller size would only do worse.
+        const failedBefore = Object.entries(results[shape] ?? {}).filter(([smaller]) => Number(smaller) < bytes).flatMap(([, runs]) => runs).find((r) => !r.ok);
+        const r = failedBefore ? { ok: false, why: `not run (${failedBefore.why.startsWith('not run') ? failedBefore.why.slice(9, -1) : failedBefore.why} at a smaller size)` } : await runCase(shape, bytes, strategy, timeoutMs, stage);
+        ((results[shape] ??= {})[bytes] ??= []).push(r);
+        process.stderr.write(`${repeat > 1 ? `[${round}/${repeat}] ` : ''}${shape} ${label(bytes)}: ${r.ok ? `${(r.ms / 1000).toFixed(3)} s (${r.passes} pass(es), ${r.chunks} chunks)` : r.why}\n`);
+      }
     }
   }
   const loadEnd = loadavg();
   const fmtLoad = (l) => l.map((x) => x.toFixed(2)).join(' ');
+  const perMb = (r, value) => value / (r.bytes / 1e6);
+  /** A cell over the rounds: the median of `value`, and each round's ratio to that round's prose. */
+  const cell = (shape, bytes, value) => {
+    const runs = results[shape][bytes];
+    const failed = runs.find((r) => !r.ok);
+    if (failed) return { why: failed.why };
+    const ratios = runs.map((r, i) => {
+      const base = results.prose[bytes][i];
+      return base?.ok ? perMb(r, value(r)) / perMb(base, value(base)) : NaN;
+    });
+    return { perMb: median(runs.map((r) => perMb(r, value(r)))), ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
+  };
+  const fmtRatio = (c) => (Number.isNaN(c.ratio) ? '–' : `${c.ratio.toFixed(1)}×${repeat > 1 && c.low !== c.high ? `; ${c.low.toFixed(1)}–${c.high.toFixed(1)}` : ''}`);
   const out = [];
   out.push(`Command: \`${['node bench/scaling.mjs', ...argv].join(' ')}\` (${stage === 'chunk' ? `chunkDocument, strategy ${strategy}, default options` : `stage ${stage}`})`);
   out.push('');
   out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average (1/5/15 min) ${fmtLoad(loadStart)} at start, ${fmtLoad(loadEnd)} at end; ${new Date().toISOString()}.`);
+  out.push(`Fresh memory: first touch ${touch.fresh.toFixed(1)} ms per MB, touching it again ${touch.again.toFixed(2)} ms per MB.`);
   out.push('');
-  out.push('Seconds per MB of input (fastest pass), and in brackets the ratio to prose of the same size.');
+  out.push(`Seconds per MB of input (fastest pass${repeat > 1 ? `; median of ${repeat} rounds` : ''}), and in brackets the ratio to prose of the same size${repeat > 1 ? ' (median, then the range over the rounds)' : ''}.`);
   out.push('');
-  out.push(`| shape | ${sizes.map(label).join(' | ')} |`);
-  out.push(`| --- | ${sizes.map(() => '---:').join(' | ')} |`);
-  for (const shape of shapes) {
-    const cells = sizes.map((bytes) => {
-      const r = results[shape][bytes];
-      if (!r.ok) return r.why;
-      const perMb = r.ms / 1000 / (r.bytes / 1e6);
-      const base = results.prose[bytes];
-      const ratio = base?.ok ? perMb / (base.ms / 1000 / (base.bytes / 1e6)) : NaN;
-      return `${perMb.toFixed(2)} s (${Number.isNaN(ratio) ? '–' : `${ratio.toFixed(2)}×`})`;
-    });
-    out.push(`| ${shape} | ${cells.join(' | ')} |`);
-  }
+  const table = (rowOf) => {
+    out.push(`| shape | ${sizes.map(label).join(' | ')} |`);
+    out.push(`| --- | ${sizes.map(() => '---:').join(' | ')} |`);
+    for (const shape of shapes) out.push(`| ${shape} | ${sizes.map((bytes) => rowOf(shape, bytes)).join(' | ')} |`);
+  };
+  table((shape, bytes) => {
+    const c = cell(shape, bytes, (r) => r.ms / 1000);
+    return c.why ?? `${c.perMb.toFixed(2)} s (${fmtRatio(c)})`;
+  });
   if (stage === 'chunk') {
     // Records per MB differ elevenfold between shapes (prose ~3,100, tiny headings ~34,000),
     // and every record costs about the same to build: this table separates "more output per
@@ -247,25 +278,49 @@ async function main(argv) {
     out.push('');
     out.push('Records per MB, and in brackets the time per record as a ratio to prose of the same size.');
     out.push('');
-    out.push(`| shape | ${sizes.map(label).join(' | ')} |`);
-    out.push(`| --- | ${sizes.map(() => '---:').join(' | ')} |`);
-    const perRecord = (r) => r.ms / Math.max(1, r.chunks);
-    for (const shape of shapes) {
-      const cells = sizes.map((bytes) => {
-        const r = results[shape][bytes];
-        if (!r.ok) return '–';
-        const base = results.prose[bytes];
-        const ratio = base?.ok ? perRecord(r) / perRecord(base) : NaN;
-        return `${Math.round(r.chunks / (r.bytes / 1e6)).toLocaleString('en-US')} (${Number.isNaN(ratio) ? '–' : `${ratio.toFixed(2)}×`})`;
-      });
-      out.push(`| ${shape} | ${cells.join(' | ')} |`);
-    }
+    table((shape, bytes) => {
+      const c = cell(shape, bytes, (r) => (r.ms / Math.max(1, r.chunks)) * (r.bytes / 1e6));
+      return c.why ? '–' : `${Math.round(median(results[shape][bytes].map((r) => r.chunks / (r.bytes / 1e6)))).toLocaleString('en-US')} (${fmtRatio(c)})`;
+    });
   }
+  // Where a first touch costs what it does on a VM, the fresh memory a pass touches is much of
+  // its time: this table shows which shapes pay it.
+  out.push('');
+  out.push(`Fresh memory the fastest pass touched (page faults × 4 KB), MB per MB of input${repeat > 1 ? ' (median)' : ''}. Prose's fastest pass is often one that touched none.`);
+  out.push('');
+  table((shape, bytes) => {
+    const c = cell(shape, bytes, (r) => (r.faults * 4096) / 1e6);
+    return c.why ? '–' : c.perMb.toFixed(1);
+  });
   console.log(out.join('\n'));
 }
 
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * What this machine charges for memory: milliseconds per MB to fill 64 MB never touched before,
+ * and to fill it again. On an ordinary machine the first is ~0.3 ms; on a VM that backs guest
+ * pages lazily it can be twenty times that, and a shape that allocates much pays it per pass
+ * (the collector gives pages back between passes).
+ */
+function firstTouchCost() {
+  const bytes = 64 << 20;
+  let t = performance.now();
+  const buffer = new Uint8Array(bytes);
+  buffer.fill(1);
+  const fresh = performance.now() - t;
+  t = performance.now();
+  buffer.fill(2);
+  const again = performance.now() - t;
+  return { fresh: fresh / (bytes / 1e6), again: again / (bytes / 1e6) };
+}
+
 const USAGE = `usage: node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
-                              [--stage chunk|sentences|keywords|simhash]
+                              [--stage chunk|sentences|keywords|simhash] [--repeat N]
        node bench/scaling.mjs --child SHAPE BYTES [STRATEGY] [STAGE]   one case in the foreground (for node --cpu-prof)
 shapes: ${Object.keys(SHAPES).join(', ')}
 CHUNKYARD_BENCH_CHUNKING=build.js times that build instead of packages/chunking/dist.
