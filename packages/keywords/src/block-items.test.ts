@@ -35,6 +35,9 @@ const LINES = [
   '  code in item', '> quote', '> - quoted item', '>> deep', '# Title', '## Sub', 'Setext', '===', '---', '| a | b |', '|---|---|',
   '| 1 | 2 |', '    indented code', '\tcode after tab', '[ref]: https://x.y', 'see [text][ref]', '<div>', '</div>', '', '', '   ',
   ' \t ', 'plain words here', 'lazy continuation', '+ plus', '- [ ] task', '~~~', 'x\0y', 'word\r',
+  // ATX headings at the edges of markdown-it's heading rule (blockItems has its own copy of it).
+  '#', '#\tTab', '####### seven', '###### six', '# closing ##', '# closing # ', '#no space', '   # indented', '# \u00a0nbsp\u00a0 ', '## #',
+  '# a \\#', '>#', '- #',
 ];
 const doc = fc
   .tuple(fc.array(fc.constantFrom(...LINES), { maxLength: 80 }), fc.constantFrom('\n', '\r\n'), fc.constantFrom('', '\n', '  ', '\t'))

@@ -42,6 +42,13 @@ class TokenDrain {
   private done = 0;
   private inHeading = false;
 
+  /** An inline content a rule hands over without tokens (headingItem, paragraphItem), after the tokens before it. */
+  item(tokens: Token[], kind: number, content: string): void {
+    this.take(tokens);
+    this.items.kinds.push(kind);
+    this.items.contents.push(content);
+  }
+
   take(tokens: Token[]): void {
     const { kinds, contents } = this.items;
     for (let i = this.done; i < tokens.length; i++) {
@@ -175,6 +182,89 @@ DrainingState.prototype.push = function push(this: StateBlock, type: string, tag
 };
 // A function constructor, so that no class-field helper runs; typed as the class it stands in for.
 mdBlocks.block.State = DrainingState as unknown as typeof mdBlocks.block.State;
+
+/**
+ * markdown-it 15.0.3's heading and paragraph rules, handing their inline content to the drain
+ * instead of pushing three tokens: an open, an inline and a close token with two map arrays
+ * and a children array were 580 bytes a heading (99 MB a pass over 1 MB of tiny headings, issue
+ * 15) and a third of a long list's allocation. No rule reads these tokens back but list's
+ * markTightParagraphs, which only marks paragraph tokens `hidden`, which the scans never read;
+ * and an open and its close change `state.level` by nothing. Setext headings (lheading) still
+ * push tokens, which the drain reads as before.
+ */
+function headingItem(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+  let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
+  let max = state.eMarks[startLine]!;
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  let ch = state.src.charCodeAt(pos);
+  if (ch !== 0x23 || pos >= max) return false;
+  let level = 1;
+  ch = state.src.charCodeAt(++pos);
+  while (ch === 0x23 && pos < max && level <= 6) {
+    level++;
+    ch = state.src.charCodeAt(++pos);
+  }
+  if (level > 6 || (pos < max && !isSpace(ch))) return false;
+  if (silent) return true;
+  max = state.skipSpacesBack(max, pos);
+  const tmp = state.skipCharsBack(max, 0x23, pos);
+  if (tmp > pos && isSpace(state.src.charCodeAt(tmp - 1))) max = tmp;
+  state.line = startLine + 1;
+  drainNow().item(state.tokens, HEADING, asciiTrim(state.src.slice(pos, max)));
+  return true;
+}
+
+function paragraphItem(state: StateBlock, startLine: number, endLine: number): boolean {
+  const terminatorRules = state.md.block.ruler.getRules('paragraph');
+  const oldParentType = state.parentType;
+  let nextLine = startLine + 1;
+  state.parentType = 'paragraph';
+  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
+    if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
+    if (state.sCount[nextLine]! < 0) continue;
+    let terminate = false;
+    for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      if (terminatorRules[i]!(state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    if (terminate) break;
+  }
+  const content = asciiTrim(state.getLines(startLine, nextLine, state.blkIndent, false));
+  state.line = nextLine;
+  drainNow().item(state.tokens, BODY, content);
+  state.parentType = oldParentType;
+  return true;
+}
+
+/** The drain of the parse under way: mdBlocks parses only inside blockItems. */
+function drainNow(): TokenDrain {
+  if (drain === null) throw new Error('block-items: mdBlocks parsed outside blockItems');
+  return drain;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
+/** markdown-it's asciiTrim: blocks keep Unicode spaces at their edges. */
+function asciiTrim(str: string): string {
+  let start = 0;
+  while (start < str.length && isAsciiTrimmable(str.charCodeAt(start))) start++;
+  let end = str.length - 1;
+  while (end >= start && isAsciiTrimmable(str.charCodeAt(end))) end--;
+  return str.slice(start, end + 1);
+}
+
+function isAsciiTrimmable(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+// The alternatives are markdown-it's own for these rules: other rules' terminator lists are
+// built from them.
+mdBlocks.block.ruler.at('heading', headingItem, { alt: ['paragraph', 'reference', 'blockquote'] });
+mdBlocks.block.ruler.at('paragraph', paragraphItem);
 
 /** The inline contents and code blocks of `text`, in order; `env` gets its link reference definitions. */
 export function blockItems(text: string, env: Env): BlockItems {

@@ -102,6 +102,27 @@ describe('plain inline contents are scanned without an inline parse', () => {
   });
 });
 
+describe('the phrase trie', () => {
+  it('starts again empty past its bound (200,000 phrases) and still yields the scan before it', () => {
+    // 80,000 different words, three phrases each: the trie fills and is emptied mid-document.
+    const word = (i: number): string => {
+      let w = '';
+      for (let n = i + 26 * 27; n > 0; n = Math.floor(n / 26)) w += String.fromCharCode(97 + (n % 26));
+      return w;
+    };
+    const text = Array.from({ length: 80_000 }, (_, i) => word(i)).join(' ');
+    const occurrences = scanMarkdown(text);
+    expect(occurrences.length).toBeGreaterThan(200_000);
+    expect(occurrences).toEqual(ref.scanMarkdown(text));
+  });
+
+  it('shares one frozen occurrence between the uses of a phrase, so no sink can change another use', () => {
+    const [first, second] = scanMarkdown('cache widget\n\ncache widget').filter((o) => o.key === 'w:cach widget');
+    expect(first).toBe(second);
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+});
+
 describe('ScanMemo on a huge paragraph', () => {
   it('scans a paragraph of 200,000 lines (600,000 occurrences) without overflowing the stack', () => {
     const text = Array.from({ length: 200_000 }, (_, i) => `x${i % 10}`).join('\n');

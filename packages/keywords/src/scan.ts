@@ -93,7 +93,66 @@ export class LexCache {
   readonly tokens = new Map<string, LexResult>();
   /** By whole text, for short texts (a word between two soft breaks, a space): shared, read-only arrays. */
   readonly texts = new Map<string, readonly Lexeme[]>();
+  /** The phrases seen so far (see PhraseNode). */
+  readonly phrases = new PhraseTrie();
 }
+
+/**
+ * A phrase by its words, last word first, as Span builds phrases: backwards from the word that
+ * ends them. A phrase seen before costs one Map lookup a word; making its key and surface again
+ * took five strings and an occurrence object (three phrases, 380 bytes, for each line of a
+ * document of tiny lines, issue 15). What a node holds depends only on the words' texts: a
+ * word's stem and stop-ness are functions of its text (lexToken).
+ */
+class PhraseNode {
+  /** This phrase with one more word before it, by that word's text. */
+  before: Map<string, PhraseNode> | null = null;
+  /** The occurrence of this phrase in running text and in a heading, made at its first use. */
+  private body: Occurrence | null = null;
+  private heading: Occurrence | null = null;
+
+  constructor(
+    /** The stems, space-separated: an occurrence's key without `w:`. */
+    readonly stems: string,
+    readonly surface: string,
+  ) {}
+
+  /**
+   * The occurrence of this phrase in `context`, `words` its words that are not stop words.
+   * Shared by every occurrence of the phrase, so frozen: a sink must not change it.
+   */
+  occurrence(words: number, context: Context): Occurrence {
+    if (context === 'body') return (this.body ??= Object.freeze({ key: `w:${this.stems}`, surface: this.surface, kind: 'phrase', words, context }));
+    if (context === 'heading') return (this.heading ??= Object.freeze({ key: `w:${this.stems}`, surface: this.surface, kind: 'phrase', words, context }));
+    return { key: `w:${this.stems}`, surface: this.surface, kind: 'phrase', words, context };
+  }
+}
+
+/**
+ * The phrases of one scan. At PHRASES_MAX nodes it starts again empty, so memory stays bounded
+ * on a document whose phrases are all different (each then costs what it cost before the trie).
+ */
+class PhraseTrie {
+  readonly root = new PhraseNode('', '');
+  private size = 0;
+
+  /** The phrase `word` followed by the phrase of `node` (the root: none). */
+  extend(node: PhraseNode, word: Word): PhraseNode {
+    let next = node.before?.get(word.text);
+    if (next === undefined) {
+      // Emptied only when a phrase starts, never under a phrase being built.
+      if (this.size >= PHRASES_MAX && node === this.root) {
+        this.root.before = null;
+        this.size = 0;
+      }
+      next = node === this.root ? new PhraseNode(word.stem, word.text) : new PhraseNode(`${word.stem} ${node.stems}`, `${word.text} ${node.surface}`);
+      (node.before ??= new Map()).set(word.text, next);
+      this.size++;
+    }
+    return next;
+  }
+}
+const PHRASES_MAX = 200_000;
 /**
  * Longer tokens are lexed each time: rarely repeated, and V8 makes a match of 13 characters or
  * more a slice of the source, which as a key would keep the whole source alive.
@@ -269,16 +328,22 @@ export function termKey(name: string): string | null {
 /** Collects occurrences from one span of text (a heading, a paragraph, a table cell). */
 class Span {
   private run: Word[] = [];
+  private readonly phrases: PhraseTrie;
 
   constructor(
     private readonly out: OccurrenceSink,
     private readonly context: Context,
     private readonly cache?: LexCache,
-  ) {}
+  ) {
+    this.phrases = cache?.phrases ?? new PhraseTrie();
+  }
 
   /** Feeds running text; phrases continue across calls until `breakRun`. */
   text(text: string): void {
-    for (const l of lexShared(text, this.cache)) {
+    const lexemes = lexShared(text, this.cache);
+    // Indexed: a document of tiny lines calls this once a line.
+    for (let k = 0; k < lexemes.length; k++) {
+      const l = lexemes[k]!;
       if (l.kind === 'word') {
         this.run.push(l);
         // Phrases ending at this word only look back, so they are complete now.
@@ -319,18 +384,17 @@ class Span {
     let content = 0;
     let inner = 0;
     // The phrase run[start..end], built backwards a word at a time (stop words inside included).
-    let key = '';
-    let surface = '';
+    const { phrases } = this;
+    let phrase = phrases.root;
     for (let start = end; start >= 0 && end - start < MAX_PHRASE_SPAN; start--) {
       const first = this.run[start]!;
-      key = start === end ? first.stem : `${first.stem} ${key}`;
-      surface = start === end ? first.text : `${first.text} ${surface}`;
+      phrase = phrases.extend(phrase, first);
       if (first.stop) {
         if (!CONNECTORS.has(first.text) || ++inner > MAX_INNER_STOP_WORDS) break;
         continue;
       }
       if (++content > MAX_PHRASE_WORDS) break;
-      this.out.push({ key: `w:${key}`, surface, kind: 'phrase', words: content, context: this.context });
+      this.out.push(phrase.occurrence(content, this.context));
     }
   }
 }
