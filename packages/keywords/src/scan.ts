@@ -84,15 +84,13 @@ const BREAK: Lexeme = Object.freeze({ kind: 'break' });
 type LexResult = Lexeme | null;
 
 /**
- * Lexemes by their raw token, for one document's scan (see `lex`). What a token yields
- * depends on that token alone, so the cache is exact; its lexemes are frozen, as BREAK is,
- * because every occurrence of the token shares one.
+ * Lexemes by their raw token, and phrases by their words, for one document's scan (see `lex`
+ * and PhraseNode). What a token yields depends on that token alone, so the cache is exact; its
+ * lexemes are frozen, as BREAK is, because every occurrence of the token shares one.
  */
 export class LexCache {
   /** By raw token. */
   readonly tokens = new Map<string, LexResult>();
-  /** By whole text, for short texts (a word between two soft breaks, a space): shared, read-only arrays. */
-  readonly texts = new Map<string, readonly Lexeme[]>();
   /** The phrases seen so far (see PhraseNode). */
   readonly phrases = new PhraseTrie();
 }
@@ -179,25 +177,32 @@ function lexToken(raw: string): LexResult {
  */
 export function lex(text: string, cache?: LexCache): Lexeme[] {
   const out: Lexeme[] = [];
+  lexInto(text, cache, out);
+  return out;
+}
+
+/** `lex`, writing the lexemes to `out[0, n)` and returning n (what `out` held past n stays). */
+function lexInto(text: string, cache: LexCache | undefined, out: Lexeme[]): number {
+  let n = 0;
   // DOCFX_ALERT needs a `[`; most texts have none.
   const source = text.includes('[') ? text.replace(DOCFX_ALERT, ' ') : text;
   if (NOT_ASCII.test(source)) {
-    for (const m of source.matchAll(TOKEN)) addLexeme(m[0], cache, out);
+    for (const m of source.matchAll(TOKEN)) n = addLexeme(m[0], cache, out, n);
   } else {
     for (let i = 0; i < source.length; ) {
       const end = asciiTokenEnd(source, i);
       // What lexToken gives a token without a letter, known from its first character: spaces
       // and a hyphen nothing, anything else (a number, `_`, punctuation) a break. Numbers were
       // most of a long list's tokens, each new to the cache (issue 15).
-      if (hasAsciiLetter(source, i, end)) addLexeme(source.slice(i, end), cache, out);
+      if (hasAsciiLetter(source, i, end)) n = addLexeme(source.slice(i, end), cache, out, n);
       else {
         const c = source.charCodeAt(i);
-        if (c !== 45 && !isAsciiSpace(c)) out.push(BREAK);
+        if (c !== 45 && !isAsciiSpace(c)) out[n++] = BREAK;
       }
       i = end;
     }
   }
-  return out;
+  return n;
 }
 
 function hasAsciiLetter(s: string, from: number, to: number): boolean {
@@ -208,8 +213,8 @@ function hasAsciiLetter(s: string, from: number, to: number): boolean {
   return false;
 }
 
-/** Appends what the token `raw` yields, through the cache when it is short. */
-function addLexeme(raw: string, cache: LexCache | undefined, out: Lexeme[]): void {
+/** Writes what the token `raw` yields to out[n], through the cache when it is short; returns the new n. */
+function addLexeme(raw: string, cache: LexCache | undefined, out: Lexeme[], n: number): number {
   let l: LexResult | undefined;
   if (cache !== undefined && raw.length <= LEX_CACHE_MAX_TOKEN) {
     l = cache.tokens.get(raw);
@@ -221,7 +226,8 @@ function addLexeme(raw: string, cache: LexCache | undefined, out: Lexeme[]): voi
   } else {
     l = lexToken(raw);
   }
-  if (l !== null) out.push(l);
+  if (l !== null) out[n++] = l;
+  return n;
 }
 
 const NOT_ASCII = /[^\0-\x7f]/;
@@ -296,18 +302,6 @@ function isUrlStop(c: number): boolean {
   return isAsciiSpace(c) || c === 60 || c === 62 || c === 41 || c === 93;
 }
 
-/** `lex(text, cache)`, for reading only: a short text seen before gives the same array again. */
-function lexShared(text: string, cache: LexCache | undefined): readonly Lexeme[] {
-  if (cache === undefined || text.length > LEX_CACHE_MAX_TOKEN) return lex(text, cache);
-  let lexemes = cache.texts.get(text);
-  if (lexemes === undefined) {
-    lexemes = Object.freeze(lex(text, cache));
-    if (cache.texts.size >= LEX_CACHE_MAX_ENTRIES) cache.texts.clear();
-    cache.texts.set(text, lexemes);
-  }
-  return lexemes;
-}
-
 /**
  * The grouping key a keyword name would get from the scan: `i:` for an identifier, `w:` and
  * stems for a phrase the scan can produce. Null for any other name (more than
@@ -325,9 +319,18 @@ export function termKey(name: string): string | null {
   return whole?.key ?? null;
 }
 
+/** Span.text's lexemes (Span.text is never reentered: nothing it calls lexes). */
+const LEXEMES: Lexeme[] = [];
+
 /** Collects occurrences from one span of text (a heading, a paragraph, a table cell). */
 class Span {
-  private run: Word[] = [];
+  /**
+   * The words a phrase ending at the next word may start from: run[0, runLength). One array
+   * kept for the span's life: a new one after every break took a fresh backing store at its
+   * first push (30 MB a pass over 1 MB of tiny headings, a break at every heading).
+   */
+  private readonly run: Word[] = [];
+  private runLength = 0;
   private readonly phrases: PhraseTrie;
 
   constructor(
@@ -340,15 +343,20 @@ class Span {
 
   /** Feeds running text; phrases continue across calls until `breakRun`. */
   text(text: string): void {
-    const lexemes = lexShared(text, this.cache);
-    // Indexed: a document of tiny lines calls this once a line.
-    for (let k = 0; k < lexemes.length; k++) {
+    // Into one scratch array, read at once: an array per call (a text per line of tiny lines,
+    // each a new array, or a frozen one cached by text) was a fifth of a long list's allocation.
+    const lexemes = LEXEMES;
+    const n = lexInto(text, this.cache, lexemes);
+    for (let k = 0; k < n; k++) {
       const l = lexemes[k]!;
       if (l.kind === 'word') {
-        this.run.push(l);
+        this.run[this.runLength++] = l;
         // Phrases ending at this word only look back, so they are complete now.
-        this.emitEndingAt(this.run.length - 1);
-        if (this.run.length >= MAX_PHRASE_SPAN) this.run.shift();
+        this.emitEndingAt(this.runLength - 1);
+        if (this.runLength >= MAX_PHRASE_SPAN) {
+          for (let j = 1; j < this.runLength; j++) this.run[j - 1] = this.run[j]!;
+          this.runLength--;
+        }
       } else {
         this.breakRun();
         if (l.kind === 'identifier') this.identifier(l.name);
@@ -371,7 +379,7 @@ class Span {
 
   /** Ends the current phrase run (punctuation, code, an identifier, the end of the span). */
   breakRun(): void {
-    if (this.run.length > 0) this.run = [];
+    this.runLength = 0;
   }
 
   /**
