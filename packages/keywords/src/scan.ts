@@ -596,6 +596,8 @@ export function scanMarkdownInto(source: string, out: OccurrenceSink, memo?: Sca
 interface InlineScan {
   occurrences: readonly Occurrence[];
   keys: readonly string[];
+  /** The occurrences as a heading's Span makes them (every one marked 'heading'), made at the content's first use in a heading. */
+  inHeading: readonly Occurrence[] | null;
 }
 
 /**
@@ -631,12 +633,16 @@ export class ScanMemo {
       const content = contents[k]!;
       if (kind !== CODE) {
         const found = this.inlineScan(content, refs !== '' && content.includes('[') ? refs : '', env);
-        for (const key of found.keys) keys.add(key);
+        // Indexed loops: a document of tiny headings or lines has a content a line, and a
+        // `for…of` made an iterator result per element until optimized.
+        const foundKeys = found.keys;
+        for (let i = 0; i < foundKeys.length; i++) keys.add(foundKeys[i]!);
         if (!out) continue;
-        // A heading's Span marks every occurrence 'heading' and changes nothing else.
+        // A heading's Span marks every occurrence 'heading' and changes nothing else: made
+        // once per content, shared (frozen) by its every use in a heading.
         // A loop, not push(...): a paragraph of 100,000s of occurrences would overflow the stack.
-        if (kind === BODY) for (const o of found.occurrences) out.push(o);
-        else for (const o of found.occurrences) out.push({ ...o, context: 'heading' });
+        const occurrences = kind === BODY ? found.occurrences : (found.inHeading ??= found.occurrences.map((o) => Object.freeze({ ...o, context: 'heading' })));
+        for (let i = 0; i < occurrences.length; i++) out.push(occurrences[i]!);
       } else {
         block++;
         let names = this.code.get(content);
@@ -664,7 +670,7 @@ export class ScanMemo {
     if (!found) {
       const occurrences: Occurrence[] = [];
       scanInlineContent(content, env, new Span(occurrences, 'body', this.lexCache));
-      found = { occurrences, keys: [...new Set(occurrences.map((o) => o.key))] };
+      found = { occurrences, keys: [...new Set(occurrences.map((o) => o.key))], inHeading: null };
       byContent.set(content, found);
     }
     return found;
