@@ -210,7 +210,7 @@ function headingItem(state: StateBlock, startLine: number, _endLine: number, sil
   const tmp = state.skipCharsBack(max, 0x23, pos);
   if (tmp > pos && isSpace(state.src.charCodeAt(tmp - 1))) max = tmp;
   state.line = startLine + 1;
-  drainNow().item(state.tokens, HEADING, asciiTrim(state.src.slice(pos, max)));
+  drainNow().item(state.tokens, HEADING, asciiTrim(state.src, pos, max));
   return true;
 }
 
@@ -231,7 +231,8 @@ function paragraphItem(state: StateBlock, startLine: number, endLine: number): b
     }
     if (terminate) break;
   }
-  const content = asciiTrim(state.getLines(startLine, nextLine, state.blkIndent, false));
+  const lines = state.getLines(startLine, nextLine, state.blkIndent, false);
+  const content = asciiTrim(lines, 0, lines.length);
   state.line = nextLine;
   drainNow().item(state.tokens, BODY, content);
   state.parentType = oldParentType;
@@ -248,13 +249,11 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09;
 }
 
-/** markdown-it's asciiTrim: blocks keep Unicode spaces at their edges. */
-function asciiTrim(str: string): string {
-  let start = 0;
-  while (start < str.length && isAsciiTrimmable(str.charCodeAt(start))) start++;
-  let end = str.length - 1;
-  while (end >= start && isAsciiTrimmable(str.charCodeAt(end))) end--;
-  return str.slice(start, end + 1);
+/** markdown-it's asciiTrim of `src.slice(start, end)`, slicing once: blocks keep Unicode spaces at their edges. */
+function asciiTrim(src: string, start: number, end: number): string {
+  while (start < end && isAsciiTrimmable(src.charCodeAt(start))) start++;
+  while (end > start && isAsciiTrimmable(src.charCodeAt(end - 1))) end--;
+  return src.slice(start, end);
 }
 
 function isAsciiTrimmable(c: number): boolean {
