@@ -46,7 +46,9 @@ const STAGES = {
     return (text) => sentenceStarts(text).length;
   },
   keywords: async () => {
-    const { extractKeywords } = await import(pathToFileURL(join(root, 'packages/keywords/dist/index.js')).href);
+    // CHUNKYARD_BENCH_KEYWORDS=<file.js>: another build of @chunkyard/keywords, as for chunking.
+    const keywords = process.env.CHUNKYARD_BENCH_KEYWORDS ? resolve(process.env.CHUNKYARD_BENCH_KEYWORDS) : join(root, 'packages/keywords/dist/index.js');
+    const { extractKeywords } = await import(pathToFileURL(keywords).href);
     return (text) => extractKeywords([{ name: 'scaling.md', text }]).length;
   },
   simhash: async () => {
@@ -323,7 +325,8 @@ const USAGE = `usage: node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes
                               [--stage chunk|sentences|keywords|simhash] [--repeat N]
        node bench/scaling.mjs --child SHAPE BYTES [STRATEGY] [STAGE]   one case in the foreground (for node --cpu-prof)
 shapes: ${Object.keys(SHAPES).join(', ')}
-CHUNKYARD_BENCH_CHUNKING=build.js times that build instead of packages/chunking/dist.
+CHUNKYARD_BENCH_CHUNKING=build.js times that build instead of packages/chunking/dist
+(CHUNKYARD_BENCH_KEYWORDS=build.js the same for packages/keywords/dist, with --stage keywords).
 Prose is always run: every other cell is a ratio to it.`;
 
 const argv = process.argv.slice(2);
