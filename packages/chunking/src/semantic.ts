@@ -22,7 +22,7 @@ import { anchor } from './shape-anchor.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { newUnitsState } from './units.js';
 import { countTokens, TokenIndex } from './tokens.js';
-import type { Block, ChunkRecord, ParserName, ResolvedChunkOptions } from './types.js';
+import type { Block, ChunkRecord, ParserName, RecordedOptions, ResolvedChunkOptions } from './types.js';
 import { validate } from './validate.js';
 
 /** One heading text's node in chunkSemantic's budget trie; `budget` is -1 until asked for. */
@@ -64,6 +64,8 @@ export interface StrategyInput {
   fileTitle: string;
   sourceFile: string;
   options: ResolvedChunkOptions;
+  /** `metadata.chunkingOptions` as chunkDocument records it (recordedOptions), when known. */
+  recorded?: RecordedOptions;
   /** Recount every token from scratch when validating (the tests run that way). */
   recount?: boolean;
   /** The caller's id of the source document (token-window's artifact id is derived from it). */
@@ -213,6 +215,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     prefixTokens,
     intern,
     headings: units.headings,
+    recorded: input.recorded,
   });
   // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts).
   anchor('semantic working set', { doc, tokens, ctx, pieces, packed, drafts, normalized, records });
