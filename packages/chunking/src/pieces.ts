@@ -55,3 +55,13 @@ export interface DraftChunk {
   /** `text === source.slice(start, end)` (normalize.ts sets it; false before). */
   exact: boolean;
 }
+
+/** A typed-array column of the stages' tables (pack's runs, the headings). */
+export type Column = Int32Array | Float64Array | Uint8Array;
+
+/** `column` copied into a new zeroed one of the same type and `size` elements (at least its length): columns grow by it. */
+export function grown<T extends Column>(column: T, size: number): T {
+  const bigger = new (column.constructor as new (length: number) => T)(size);
+  (bigger as Column).set(column);
+  return bigger;
+}

@@ -17,7 +17,7 @@ import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
-import type { Piece } from './pieces.js';
+import { grown, type Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { newUnitsState } from './units.js';
@@ -145,9 +145,7 @@ export function pathBudget(
     if (node.budget < 0) node.budget = budgetOfBreadcrumb(intern(breadcrumbOf(fileTitle, headings, heading)));
     if (heading >= 0) {
       if (heading >= known.length) {
-        const more = new Float64Array(Math.max(64, headings.count, heading + 1, known.length * 2));
-        more.set(known);
-        known = more;
+        known = grown(known, Math.max(64, headings.count, heading + 1, known.length * 2));
       }
       known[heading] = node.budget;
     }
