@@ -303,3 +303,35 @@ describe('token counts with U+0085 and U+FEFF', () => {
     });
   }
 });
+
+describe('shared record parts (issue 15)', () => {
+  const source = ['# T', '', 'Intro text.', '', '## A', '', 'Some prose here.', '', '## B', '', 'More prose.'].join('\n');
+
+  it('gives every record one frozen metadata with the recorded options, and source as the last key', () => {
+    const result = chunkDocument(source, { docName: 'd', minTokens: 1, targetTokens: 8, maxTokens: 64 });
+    expect(result.chunks.length).toBeGreaterThan(1);
+    const [first, second] = result.chunks;
+    expect(second!.metadata).toBe(first!.metadata);
+    expect(Object.isFrozen(first!.metadata)).toBe(true);
+    expect(first!.metadata.chunkingOptions).toBe(result.options);
+    expect(() => {
+      (first!.metadata as { sourceFile: string }).sourceFile = 'x';
+    }).toThrow();
+    for (const c of result.chunks) {
+      const keys = Object.keys(c);
+      expect(keys[keys.length - 1]).toBe('source');
+      expect(keys.indexOf('metadata')).toBe(keys.length - 2);
+      expect(c.source).toEqual({ filePath: 'd.md', startLine: expect.any(Number), endLine: expect.any(Number) });
+    }
+  });
+
+  it('puts `removed` before `source` when boilerplate was cut', () => {
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'lambda'];
+    let text = '';
+    for (let p = 1; p <= 30; p++) text += `ACME Corp Manual\n\nThe ${words[p % 8]} unit talks to ${words[(p * 3) % 8]} over bus ${p * 7}.\n\n${p}\n\f`;
+    const { chunks } = chunkDocument(text, { sourceFile: 'm.txt', docName: 'm', minTokens: 100, targetTokens: 300, maxTokens: 400 });
+    const cut = chunks.filter((c) => c.removed !== undefined);
+    expect(cut.length).toBeGreaterThan(0);
+    for (const c of cut) expect(Object.keys(c).slice(-3)).toEqual(['metadata', 'removed', 'source']);
+  });
+});

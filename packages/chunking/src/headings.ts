@@ -7,7 +7,7 @@
  * that exist anyway (its text and its slug's base); a numbered slug is built only when a record
  * asks for it.
  */
-import type { HeadingRef } from './pieces.js';
+import { grown, type HeadingRef } from './pieces.js';
 
 /** The index of no heading: the path before the first heading. */
 export const NO_HEADING = -1;
@@ -68,16 +68,11 @@ export class Headings {
   }
 
   private grow(size = this.depths.length * 2): void {
-    const bigger = (a: Int32Array): Int32Array => {
-      const b = new Int32Array(size);
-      b.set(a);
-      return b;
-    };
-    this.depths = bigger(this.depths);
-    this.parents = bigger(this.parents);
-    this.lengths = bigger(this.lengths);
-    this.slugNumbers = bigger(this.slugNumbers);
-    this.slugBaseAt = bigger(this.slugBaseAt);
+    this.depths = grown(this.depths, size);
+    this.parents = grown(this.parents, size);
+    this.lengths = grown(this.lengths, size);
+    this.slugNumbers = grown(this.slugNumbers, size);
+    this.slugBaseAt = grown(this.slugBaseAt, size);
     const texts = new Array<string>(size);
     const old = this.texts;
     for (let k = 0; k < old.length; k++) texts[k] = old[k]!;

@@ -35,12 +35,14 @@ export function chunkDocument(
   // deriveFileTitle labels the title it derives; only the caller's needs labelling here.
   const givenTitle = options.fileTitle?.trim();
   const fileTitle = givenTitle ? headingLabel(givenTitle) : deriveFileTitle(doc, resolved.docName);
+  const recorded = recordedOptions(resolved);
   let chunks = runStrategy({
     source: text,
     doc,
     fileTitle,
     sourceFile,
     options: resolved,
+    recorded,
     recount: extras.recount === true,
     ...(options.sourceId !== undefined ? { sourceId: options.sourceId } : {}),
     ...(options.sourceSystem !== undefined ? { sourceSystem: options.sourceSystem } : {}),
@@ -48,8 +50,11 @@ export function chunkDocument(
   if (removed.length) chunks = mapBack(chunks, removed, source);
   // Seed 002's `source` lines, in the original source (the first parse's line table).
   attachSourceLines(chunks, source, sourceFile, sourceLines);
-  const recorded = recordedOptions(resolved);
-  for (let k = 0; k < chunks.length; k++) chunks[k]!.metadata.chunkingOptions = recorded; // (no iterator result per record)
+  // The semantic strategy's records share one frozen metadata holding `recorded` already.
+  for (let k = 0; k < chunks.length; k++) {
+    const { metadata } = chunks[k]!; // (indexed: no iterator result per record)
+    if (metadata.chunkingOptions !== recorded) metadata.chunkingOptions = recorded;
+  }
   return {
     strategy: resolved.strategy,
     strategyKey: strategyKey(resolved),
@@ -87,7 +92,9 @@ function mapBack(chunks: ChunkRecord[], removed: RemovedSpan[], source: string):
     const charStart = map.start(c.sourcePosition.charStart);
     const charEnd = map.end(c.sourcePosition.charEnd);
     const inside = map.within(charStart, charEnd);
-    return { ...c, sourcePosition: { charStart, charEnd, totalChars: source.length }, ...(inside.length ? { removed: inside } : {}) };
+    // `source` (declared, still unset) left out: attachSourceLines adds it after `removed`, as it always has.
+    const { source: _unset, ...rest } = c;
+    return { ...rest, sourcePosition: { charStart, charEnd, totalChars: source.length }, ...(inside.length ? { removed: inside } : {}) };
   });
 }
 

@@ -15,6 +15,7 @@ import type {
   BreadcrumbMode,
   ChunkRecord,
   ContentHint,
+  RecordedOptions,
   ResolvedChunkOptions,
 } from './types.js';
 
@@ -31,6 +32,11 @@ export interface MetadataContext {
   intern?(breadcrumb: string): string;
   /** The document's headings, which the pieces' heading paths index (units.ts). */
   headings: Headings;
+  /**
+   * `metadata.chunkingOptions` as the records show it (recordedOptions): when given, every
+   * record holds one frozen `metadata` object; otherwise each has its own, with `options`.
+   */
+  recorded?: RecordedOptions;
 }
 
 /** The breadcrumb that `always` mode prepends (and conditional mode's "full" one). */
@@ -270,9 +276,15 @@ export class RecordBuilder {
   private nextId = '';
   private lastN = -1;
   private lastId = '';
+  /**
+   * The document's one `metadata`, frozen (see ChunkRecord), when ctx.recorded is given: an
+   * object per record was 48 bytes of every record of a document of tiny headings (issue 15).
+   */
+  private readonly metadata: ChunkRecord['metadata'] | null;
 
   constructor(private readonly ctx: MetadataContext) {
     this.parentId = `${ctx.options.contentType}:${ctx.options.docName}`;
+    this.metadata = ctx.recorded === undefined ? null : Object.freeze({ sourceFile: ctx.sourceFile, chunkingOptions: ctx.recorded, pipeline: PIPELINE_FIELD });
     this.idStem = `${this.parentId}::ch`;
     this.root = this.newPath(NO_HEADING);
     this.lastPath = this.root;
@@ -392,7 +404,11 @@ export class RecordBuilder {
       isCode: isCode(chunk.text),
       splitUnit: shape.splitUnit,
       overlapChars: chunk.overlapChars,
-      metadata: { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: PIPELINE_FIELD },
+      metadata: this.metadata ?? { sourceFile: ctx.sourceFile, chunkingOptions: options, pipeline: PIPELINE_FIELD },
+      // Declared here, filled by attachSourceLines (or LineCursor.attach): a field the literal
+      // lacks added later took a property store per record besides its object (issue 15).
+      // JSON leaves an undefined field out, and the key is last either way.
+      source: undefined,
     };
   }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { blockMinima, budgetOf, equalStretches, pack, rangeMin, runText, tokensOf, type PackContext } from './pack.js';
-import type { DraftChunk, Piece } from './pieces.js';
+import { grown, type DraftChunk, type Piece } from './pieces.js';
 import { documentBlocks, opensTechnicalBaseline } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
 import { countTokens, TokenIndex } from './tokens.js';
@@ -230,5 +230,16 @@ describe('normalize', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('grown', () => {
+  it('copies a column into a zeroed one of the same type and the given size', () => {
+    for (const column of [Int32Array.of(-1, 2), Float64Array.of(0.5, Infinity), Uint8Array.of(1, 255)]) {
+      const bigger = grown(column, 5);
+      expect(bigger.constructor).toBe(column.constructor);
+      expect([...bigger]).toEqual([...column, 0, 0, 0]);
+      expect(bigger).not.toBe(column);
+    }
   });
 });

@@ -19,7 +19,7 @@
  * chunk: the chunk before it closes however small, and no merge joins the two,
  * except that a run of bare headings (a title right above it) stays with it.
  */
-import type { DraftChunk, Piece } from './pieces.js';
+import { grown, type DraftChunk, type Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import type { JoinedPart, TokenIndex } from './tokens.js';
 
@@ -393,22 +393,13 @@ class MergeSmall {
 
   private grow(): void {
     const size = this.from.length * 2;
-    const from = new Int32Array(size);
-    from.set(this.from);
-    this.from = from;
-    const to = new Int32Array(size);
-    to.set(this.to);
-    this.to = to;
-    const tokens = new Float64Array(size);
-    tokens.set(this.tokens);
-    this.tokens = tokens;
-    const budget = new Float64Array(size);
-    budget.set(this.budget);
-    this.budget = budget;
-    const exact = new Uint8Array(size);
-    exact.set(this.exact);
-    this.exact = exact;
+    this.from = grown(this.from, size);
+    this.to = grown(this.to, size);
+    this.tokens = grown(this.tokens, size);
+    this.budget = grown(this.budget, size);
+    this.exact = grown(this.exact, size);
   }
+
 }
 
 function isHeading(piece: Piece): boolean {

@@ -17,12 +17,12 @@ import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
-import type { Piece } from './pieces.js';
+import { grown, type Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { newUnitsState } from './units.js';
 import { countTokens, TokenIndex } from './tokens.js';
-import type { Block, ChunkRecord, ParserName, ResolvedChunkOptions } from './types.js';
+import type { Block, ChunkRecord, ParserName, RecordedOptions, ResolvedChunkOptions } from './types.js';
 import { validate } from './validate.js';
 
 /** One heading text's node in chunkSemantic's budget trie; `budget` is -1 until asked for. */
@@ -64,6 +64,8 @@ export interface StrategyInput {
   fileTitle: string;
   sourceFile: string;
   options: ResolvedChunkOptions;
+  /** `metadata.chunkingOptions` as chunkDocument records it (recordedOptions), when known. */
+  recorded?: RecordedOptions;
   /** Recount every token from scratch when validating (the tests run that way). */
   recount?: boolean;
   /** The caller's id of the source document (token-window's artifact id is derived from it). */
@@ -143,9 +145,7 @@ export function pathBudget(
     if (node.budget < 0) node.budget = budgetOfBreadcrumb(intern(breadcrumbOf(fileTitle, headings, heading)));
     if (heading >= 0) {
       if (heading >= known.length) {
-        const more = new Float64Array(Math.max(64, headings.count, heading + 1, known.length * 2));
-        more.set(known);
-        known = more;
+        known = grown(known, Math.max(64, headings.count, heading + 1, known.length * 2));
       }
       known[heading] = node.budget;
     }
@@ -213,6 +213,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     prefixTokens,
     intern,
     headings: units.headings,
+    recorded: input.recorded,
   });
   // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts).
   anchor('semantic working set', { doc, tokens, ctx, pieces, packed, drafts, normalized, records });

@@ -176,3 +176,24 @@ describe('rebuilt parts and the token index', () => {
     for (const p of rebuilt) expect(p.tokens).toBe(countTokens(p.rebuiltText!));
   });
 });
+
+describe('pieces as UnitPiece (issue 15: four fields and a part, not eight fields)', () => {
+  it('read as the eight-field piece did: a whole unit its block, a split one its part', () => {
+    const source = ['# Title', '', 'Short prose.', '', 'A long paragraph. '.repeat(60), '', '```js', ...Array.from({ length: 80 }, (_, i) => `line(${i});`), '```'].join('\n');
+    const { blocks, lines } = documentBlocks(source, 'fast');
+    const state = newUnitsState();
+    const pieces = splitOversizedBlocks(blocks, { source, lines, tokens: new TokenIndex(source), target: 40, budget: () => 60, wholeCap: 80 }, state);
+    const plain = pieces.map((p) => ({ start: p.start, end: p.end, rebuiltText: p.rebuiltText, tokens: p.tokens, unit: p.unit, splitUnit: p.splitUnit }));
+    expect(plain.some((p) => p.splitUnit && p.rebuiltText !== null)).toBe(true);
+    expect(plain.some((p) => p.splitUnit && p.rebuiltText === null)).toBe(true);
+    for (const p of plain) {
+      if (!p.splitUnit) {
+        expect([p.start, p.end, p.rebuiltText]).toEqual([p.unit.start, p.unit.end, null]);
+      } else {
+        expect(p.start).toBeGreaterThanOrEqual(p.unit.start);
+        expect(p.end).toBeLessThanOrEqual(p.unit.end);
+      }
+      expect(p.tokens).toBe(countTokens(p.rebuiltText ?? source.slice(p.start, p.end)));
+    }
+  });
+});

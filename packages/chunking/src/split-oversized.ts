@@ -14,7 +14,7 @@
  * Parts aim at `target` tokens so that they pack with their neighbours.
  */
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
-import type { Piece } from './pieces.js';
+import { UnitPiece, type Piece, type UnitPart } from './pieces.js';
 import { sentenceStartOffsets } from './sentences.js';
 import { bpeTokenEnds } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
@@ -75,24 +75,20 @@ function addPieces(pieces: Piece[], n: number, block: Block, heading: number, ty
   const tokens = ctx.tokens.count(block.start, block.end);
   const cap = ctx.budget(heading);
   if (tokens <= cap || (ctx.wholeCap !== undefined && tokens <= ctx.wholeCap && isAtomic(block))) {
-    pieces[n] = { start: block.start, end: block.end, rebuiltText: null, tokens, unit: block, splitUnit: false, heading, types };
+    pieces[n] = new UnitPiece(block, tokens, heading, types, null);
     return n + 1;
   }
   const limit = Math.min(ctx.target, cap);
   const parts = splitBlock(block, block.start, limit, cap, ctx, true);
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    pieces[n++] = { start: part.start, end: part.end, rebuiltText: part.rebuiltText, tokens: part.tokens, unit: block, splitUnit: true, heading, types };
+    pieces[n++] = new UnitPiece(block, part.tokens, heading, types, part);
   }
   return n;
 }
 
-interface Part {
-  start: number;
-  end: number;
-  rebuiltText: string | null;
-  tokens: number;
-}
+/** A split unit's pieces hold their parts (UnitPiece.part): a part is not changed once its piece is made. */
+type Part = UnitPart;
 
 /**
  * Splits `block` (from `start`, which may be earlier than block.start for

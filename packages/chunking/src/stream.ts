@@ -285,7 +285,7 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
   const budget = pathBudget(s.fileTitle, o, unitsState.headings, prefixTokens, intern);
   const tokens = new WindowTokens();
   const ctx: PackContext = { source, tokens, minTokens: o.minTokens, targetTokens: o.targetTokens, budget, opensChunk: opensTechnicalBaseline };
-  const records = new RecordBuilder({ source, fileTitle: s.fileTitle, options: o, sourceFile: s.sourceFile, prefixTokens, intern, headings: unitsState.headings });
+  const records = new RecordBuilder({ source, fileTitle: s.fileTitle, options: o, sourceFile: s.sourceFile, prefixTokens, intern, headings: unitsState.headings, recorded: s.recorded });
   const lines = new LineCursor(source);
 
   // The window: pieces not yet packed for good, and the top-level blocks they come from.
@@ -299,7 +299,6 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
   const finish = (chunk: NormalizedChunk, checker: RecordChecker, hasNext: boolean): ChunkRecord => {
     const record = records.record(chunk, n, hasNext);
     lines.attach(record, s.sourceFile);
-    record.metadata.chunkingOptions = s.recorded;
     checker.check(record, n);
     checker.finish();
     n++;

@@ -131,10 +131,11 @@ export interface TokenStats {
  * A chunk record as seed 002 defines it, plus the content analysis fields.
  *
  * Records are plain JSON data, but the semantic strategy's records share what many of them hold
- * alike: empty arrays, `headerPath`, `headerSlugs`, `headerDepths` and `nodeTypes` lists, `metadata.pipeline` (and
- * `metadata.chunkingOptions`, one object per document) may be one object for many records.
- * The shared arrays and the pipeline are frozen, so changing one in place throws instead of
- * changing other records: to change such a field, assign a new value (`r.nodeTypes = [...]`).
+ * alike: empty arrays, `headerPath`, `headerSlugs`, `headerDepths` and `nodeTypes` lists, and
+ * `metadata` itself (one object per document, its `chunkingOptions` and `pipeline` too) may be
+ * one object for many records. The shared arrays and objects are frozen, so changing one in
+ * place throws instead of changing other records: to change such a field, assign a new value
+ * (`r.nodeTypes = [...]`, `r.metadata = { ...r.metadata, sourceFile }`).
  */
 export interface ChunkRecord {
   id: string;
