@@ -401,32 +401,82 @@ function neverPairTable(t: MergeTable): Uint8Array {
  * and 1 MB of them took least time at 16 (24 and 32 no better; its cost is quadratic).
  */
 const SEGMENT_MERGE_BYTES = 16;
-const segmentParts = new Int32Array(SEGMENT_MERGE_BYTES);
-const segmentPair = new Int32Array(SEGMENT_MERGE_BYTES);
-const segmentAt = new Int32Array(SEGMENT_MERGE_BYTES);
+const segmentToken = new Int32Array(SEGMENT_MERGE_BYTES);
+const segmentRank = new Int32Array(SEGMENT_MERGE_BYTES);
+const segmentNext = new Int32Array(SEGMENT_MERGE_BYTES);
+const segmentPrev = new Int32Array(SEGMENT_MERGE_BYTES);
 
 /**
  * tiktoken's merge loop over `bytes[from, to)`, a short segment, its tokens written as the
  * walk writes them (`ends[base + e] = 1 + the token` ending at e); returns how many. The
  * first pairs come from the byte-pair table, which stays in cache, and the few merges of a
  * few bytes cost less than the walk's trie steps and pair checks per token.
+ *
+ * mergeLowest's loop, with the parts in a list over the segment's bytes instead of an array
+ * shifted at each merge: part i starts at byte from + i and ends where the next live part
+ * starts, so no offsets are carried along, and a merged-away part keeps its slot with no rank
+ * (NO_RANK), so the scan for the lowest rank (the leftmost on a tie) reads one short array.
+ * 100 KB of random letters: 3-5% less time than mergeLowest's shifting (interleaved runs).
  */
 function mergeSegment(bytes: Uint8Array, from: number, to: number, t: MergeTable, ends: Int32Array, base: number, before: number): number {
   const n = to - from;
   const { byteToken, bytePair } = t;
-  const parts = segmentParts;
-  const pair = segmentPair;
-  const at = segmentAt;
-  for (let i = 0; i < n; i++) {
-    parts[i] = byteToken[bytes[from + i]!]!;
-    at[i] = from + i;
+  const token = segmentToken;
+  const rank = segmentRank;
+  const next = segmentNext;
+  const prev = segmentPrev;
+  let b = bytes[from]!;
+  for (let i = 0; i + 1 < n; i++) {
+    const c = bytes[from + i + 1]!;
+    token[i] = byteToken[b]!;
+    const r = bytePair[(b << 8) | c]!;
+    rank[i] = r >= 0 ? r : NO_RANK;
+    next[i] = i + 1;
+    prev[i] = i - 1;
+    b = c;
   }
-  for (let i = 0; i + 1 < n; i++) pair[i] = bytePair[(bytes[from + i]! << 8) | bytes[from + i + 1]!]!;
-  pair[n - 1] = -1;
-  const m = mergeLowest(parts, pair, at, n, 1);
-  for (let k = 0; k < m; k++) ends[base + (k + 1 < m ? at[k + 1]! : to)] = before < 0 ? parts[k]! + 1 : before + k + 2;
+  token[n - 1] = byteToken[b]!;
+  rank[n - 1] = NO_RANK;
+  next[n - 1] = n;
+  prev[n - 1] = n - 2;
+  let m = n;
+  for (;;) {
+    let k = -1;
+    let best = NO_RANK;
+    for (let i = 0; i < n; i++) {
+      const r = rank[i]!;
+      if (r < best) {
+        best = r;
+        k = i;
+      }
+    }
+    if (k < 0) break;
+    // Part k takes in the part after it, j.
+    const j = next[k]!;
+    const after = next[j]!;
+    token[k] = best;
+    rank[j] = NO_RANK;
+    next[k] = after;
+    if (after < n) {
+      prev[after] = k;
+      const r = mergeOf(best, token[after]!);
+      rank[k] = r >= 0 ? r : NO_RANK;
+    } else {
+      rank[k] = NO_RANK;
+    }
+    const p = prev[k]!;
+    if (p >= 0) {
+      const r = mergeOf(token[p]!, best);
+      rank[p] = r >= 0 ? r : NO_RANK;
+    }
+    m--;
+  }
+  for (let i = 0, k = 0; i < n; i = next[i]!, k++) ends[base + from + next[i]!] = before < 0 ? token[i]! + 1 : before + k + 2;
   return m;
 }
+
+/** A rank above every token's: no merge (a part merged away, or a pair with no token). */
+const NO_RANK = 0x7fffffff;
 
 /**
  * The walk over `bytes[from, n)` alone, as over a pre-token of those bytes: token ends at

@@ -310,19 +310,57 @@ export function resetMemoForTests(maxEntries = 1 << 19, maxArenaUnits = 1 << 22)
   shortCapacity = 16;
   shortTable = new Int32Array(shortCapacity * 4);
   shortSize = 0;
+  seen.fill(0);
+  seenSet = 0;
+  overflowed = false;
+}
+
+/**
+ * The memo's doorkeeper (TinyLFU's), once the memo has filled up and reset: from then on a
+ * pre-token takes a slot the second time it misses, its first miss only sets a bit of its hash
+ * here. A text that fills the memo is mostly pre-tokens seen once (10 MB of random base64 filled
+ * it and reset it every 262,144 new ones), each costing a slot, a copy of its characters and
+ * probes of a table far bigger than the cache, for nothing. Until then every miss takes a slot,
+ * as before: a document's words come back, and the bench's 1 MB base64, which fits, is all
+ * hits from its second pass. Cleared when an eighth of the bits are set, so that at most one
+ * new pre-token in eight is let in by another's bit.
+ */
+const SEEN_BITS = 20;
+const seen = new Int32Array(1 << (SEEN_BITS - 5));
+let seenSet = 0;
+/** Whether the memo has reset since it was made (resetMemoForTests), turning the doorkeeper on. */
+let overflowed = false;
+
+/** Whether a pre-token with hash `h` that missed the memo takes a slot. */
+function admit(h: number): boolean {
+  if (!overflowed) return true;
+  const bit = h >>> (32 - SEEN_BITS);
+  const word = bit >>> 5;
+  const mask = 1 << (bit & 31);
+  const w = seen[word]!;
+  if ((w & mask) !== 0) return true;
+  seen[word] = w | mask;
+  if (++seenSet > 1 << (SEEN_BITS - 3)) {
+    seen.fill(0);
+    seenSet = 0;
+  }
+  return false;
 }
 
 function resize(next: number): void {
   const old = table;
   const oldArena = arena;
-  capacity = next;
-  table = new Int32Array(capacity * 4);
   size = 0;
   if (next * 4 === old.length) {
-    // A reset: drop everything.
+    // A reset: drop everything, in the same array. A new one costs a page fault per 4 KB
+    // touched again (8 MB at the largest), each reset of a text of new pre-tokens.
+    old.fill(0);
     arenaUsed = 0;
+    overflowed = true;
     return;
   }
+  capacity = next;
+  table = new Int32Array(capacity * 4);
   // Keys keep their places in the arena; only the slots move.
   arena = oldArena;
   for (let k = 0; k < old.length; k += 4) {
@@ -422,6 +460,7 @@ function shortCount(s: string, a: number, b: number, k0: number, k1: number): nu
     slot = (slot + 1) & mask;
   }
   const n = bpeTokenCountRange(s, a, b);
+  if (!admit(Math.imul(k0 ^ Math.imul(k1 ^ len, 0x85ebca6b), 0x9e3779b1))) return n;
   if (shortSize * 2 >= shortCapacity) {
     growShort(shortCapacity < MAX_ENTRIES ? shortCapacity * 2 : shortCapacity); // grow, else reset
     slot = shortSlot(k0, k1, len);
@@ -437,11 +476,14 @@ function shortCount(s: string, a: number, b: number, k0: number, k1: number): nu
 
 function growShort(next: number): void {
   const old = shortTable;
-  const reset = next === shortCapacity;
+  shortSize = 0;
+  if (next === shortCapacity) {
+    old.fill(0); // a reset, in the same array (see resize)
+    overflowed = true;
+    return;
+  }
   shortCapacity = next;
   shortTable = new Int32Array(next * 4);
-  shortSize = 0;
-  if (reset) return;
   for (let k = 0; k < old.length; k += 4) {
     const v = old[k + 2]!;
     if (v === 0) continue;
@@ -470,7 +512,7 @@ function memoCount(s: string, a: number, b: number, h: number): number {
     slot = (slot + 1) & mask;
   }
   const n = bpeTokenCountRange(s, a, b);
-  if (len > MAX_KEY) return n; // rare long pre-tokens are not worth a slot
+  if (len > MAX_KEY || !admit(h)) return n; // rare long pre-tokens are not worth a slot
   const full = size * 2 >= capacity;
   if (full || arenaUsed + len > MAX_ARENA) {
     resize(full && capacity < MAX_ENTRIES ? capacity * 2 : capacity); // grow, else reset
