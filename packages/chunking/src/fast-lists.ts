@@ -188,10 +188,9 @@ function orderedMarkerEnd(state: StateBlock, line: number): number {
  * Where the paragraph that starts an item's first line `line` ends (the line after its
  * last), with the item's state in place (blkIndent the item's content column), or -1 where
  * markdown-it's setext heading rule would take it instead: the loop both rules run, with
- * lheading's underline check.
+ * lheading's underline check. `rules`: the paragraph rule's terminators.
  */
-function firstParagraphEnd(state: StateBlock, line: number, endLine: number, interrupts: Interrupts): number {
-  const rules = state.md.block.ruler.getRules('paragraph') as Rule[];
+function firstParagraphEnd(state: StateBlock, line: number, endLine: number, interrupts: Interrupts, rules: Rule[]): number {
   const indent = state.blkIndent;
   const src = state.src;
   let next = line + 1;
@@ -225,7 +224,7 @@ function firstParagraphEnd(state: StateBlock, line: number, endLine: number, int
  * rule takes the line (or may: a first character `<`, which html_block's silent answer does
  * not tell).
  */
-function oneParagraph(state: StateBlock, line: number, endLine: number, rules: Rule[], interrupts: Interrupts): number {
+function oneParagraph(state: StateBlock, line: number, endLine: number, rules: Rule[], interrupts: Interrupts, paragraphTerminators: Rule[]): number {
   const src = state.src;
   const c = src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
   if (c === 0x3c) return -1;
@@ -241,7 +240,7 @@ function oneParagraph(state: StateBlock, line: number, endLine: number, rules: R
     if (next < state.eMarks[line + 1]! && (n === 0x7c || n === 0x2d || n === 0x3a) && state.sCount[line + 1]! >= state.blkIndent && rules[0]!(state, line, endLine, true)) return -1;
   }
   state.parentType = 'paragraph';
-  const end = firstParagraphEnd(state, line, endLine, interrupts);
+  const end = firstParagraphEnd(state, line, endLine, interrupts, paragraphTerminators);
   state.parentType = 'list';
   return end;
 }
@@ -273,6 +272,8 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   const src = state.src;
   const markerCharCode = src.charCodeAt(posAfterMarker - 1);
   const listTerminators = state.md.block.ruler.getRules('list') as Rule[];
+  // Looked up once a list, not once an item (the ruler does not change during a parse).
+  const paragraphTerminators = state.md.block.ruler.getRules('paragraph') as Rule[];
   const { source, lines } = into;
   const items = new BlockArray(lines.starts.length);
   /** The token items of this list: what tokenItem returned for each, and where it stands among `items`. */
@@ -310,7 +311,7 @@ export function directList(state: StateBlock, startLine: number, endLine: number
     let direct = false;
     let after = -1;
     if (!emptyFirst && offset === indent) {
-      const paragraphEnd = oneParagraph(state, line, endLine, rules, interrupts);
+      const paragraphEnd = oneParagraph(state, line, endLine, rules, interrupts, paragraphTerminators);
       if (paragraphEnd >= 0) {
         // The tokenizer goes on after the paragraph: past one empty line, then past empty lines
         // to the next line, where it stops if that is left of the item's content.
