@@ -71,6 +71,16 @@ describe('top-level lists made into blocks without tokens', () => {
     );
   });
 
+  it('give them on items whose paragraph has no visible character, and on items with trailing whitespace lines', () => {
+    // itemBlock takes the item's offsets from its paragraph's, except where the paragraph is
+    // all whitespace to lines.ts (form feed, vertical tab: content to markdown-it).
+    const samples = ['- \f', '- \v\n- x', '- a\n- \f\n  \v\n- b', '1. \f \f\n2. y', '- a  \n  b \t\n- c\f', '- x\n  \f\n\n- y', '* a\r\n* \f\r\n', '- \u00a0\n- \f\u00a0'];
+    for (const text of samples) {
+      expect(madeDirectly(text)).toBe(1);
+      expectSameAsTokens(text);
+    }
+  });
+
   it('make the usual lists directly, and equal remark on them', () => {
     const samples = [
       '- a\n- b\n- c\n',

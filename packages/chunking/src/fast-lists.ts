@@ -188,10 +188,9 @@ function orderedMarkerEnd(state: StateBlock, line: number): number {
  * Where the paragraph that starts an item's first line `line` ends (the line after its
  * last), with the item's state in place (blkIndent the item's content column), or -1 where
  * markdown-it's setext heading rule would take it instead: the loop both rules run, with
- * lheading's underline check.
+ * lheading's underline check. `rules`: the paragraph rule's terminators.
  */
-function firstParagraphEnd(state: StateBlock, line: number, endLine: number, interrupts: Interrupts): number {
-  const rules = state.md.block.ruler.getRules('paragraph') as Rule[];
+function firstParagraphEnd(state: StateBlock, line: number, endLine: number, interrupts: Interrupts, rules: Rule[]): number {
   const indent = state.blkIndent;
   const src = state.src;
   let next = line + 1;
@@ -225,7 +224,7 @@ function firstParagraphEnd(state: StateBlock, line: number, endLine: number, int
  * rule takes the line (or may: a first character `<`, which html_block's silent answer does
  * not tell).
  */
-function oneParagraph(state: StateBlock, line: number, endLine: number, rules: Rule[], interrupts: Interrupts): number {
+function oneParagraph(state: StateBlock, line: number, endLine: number, rules: Rule[], interrupts: Interrupts, paragraphTerminators: Rule[]): number {
   const src = state.src;
   const c = src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
   if (c === 0x3c) return -1;
@@ -236,10 +235,12 @@ function oneParagraph(state: StateBlock, line: number, endLine: number, rules: R
     // The table rule reads the next line first (a delimiter row starts with | - or :).
     const next = state.bMarks[line + 1]! + state.tShift[line + 1]!;
     const n = src.charCodeAt(next);
-    if (next < state.eMarks[line + 1]! && (n === 0x7c || n === 0x2d || n === 0x3a) && rules[0]!(state, line, endLine, true)) return -1;
+    // (The rule's own first check, a next line left of the item's content, made here: every
+    // item of a `-` list but the last has such a next line.)
+    if (next < state.eMarks[line + 1]! && (n === 0x7c || n === 0x2d || n === 0x3a) && state.sCount[line + 1]! >= state.blkIndent && rules[0]!(state, line, endLine, true)) return -1;
   }
   state.parentType = 'paragraph';
-  const end = firstParagraphEnd(state, line, endLine, interrupts);
+  const end = firstParagraphEnd(state, line, endLine, interrupts, paragraphTerminators);
   state.parentType = 'list';
   return end;
 }
@@ -271,10 +272,13 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   const src = state.src;
   const markerCharCode = src.charCodeAt(posAfterMarker - 1);
   const listTerminators = state.md.block.ruler.getRules('list') as Rule[];
+  // Looked up once a list, not once an item (the ruler does not change during a parse).
+  const paragraphTerminators = state.md.block.ruler.getRules('paragraph') as Rule[];
   const { source, lines } = into;
   const items = new BlockArray(lines.starts.length);
-  /** The token items of this list: what tokenItem returned, then where the item stands, in turn. */
-  let tokenItems: unknown[] | null = null;
+  /** The token items of this list: what tokenItem returned for each, and where it stands among `items`. */
+  let tokenNodes: unknown[] | null = null;
+  let tokenAts: number[] | null = null;
   const oldParentType = state.parentType;
   let nextLine = startLine;
   state.parentType = 'list';
@@ -307,7 +311,7 @@ export function directList(state: StateBlock, startLine: number, endLine: number
     let direct = false;
     let after = -1;
     if (!emptyFirst && offset === indent) {
-      const paragraphEnd = oneParagraph(state, line, endLine, rules, interrupts);
+      const paragraphEnd = oneParagraph(state, line, endLine, rules, interrupts, paragraphTerminators);
       if (paragraphEnd >= 0) {
         // The tokenizer goes on after the paragraph: past one empty line, then past empty lines
         // to the next line, where it stops if that is left of the item's content.
@@ -325,7 +329,8 @@ export function directList(state: StateBlock, startLine: number, endLine: number
       const oldTight = state.tight;
       state.tight = true;
       state.line = line;
-      (tokenItems ??= []).push(tokenItem(state, line, endLine, emptyFirst && state.isEmpty(line + 1)), items.length);
+      (tokenNodes ??= []).push(tokenItem(state, line, endLine, emptyFirst && state.isEmpty(line + 1)));
+      (tokenAts ??= []).push(items.length);
       items.push(PENDING_ITEM, line);
       after = state.line;
       state.tight = oldTight;
@@ -356,7 +361,7 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   // the only user of, gone at a full GC between documents (deoptimizing this function at every
   // pass of a long list, "Insufficient type feedback"; see shape-anchor.ts).
   const children = items.toArray();
-  if (tokenItems !== null) for (let k = 0; k < tokenItems.length; k += 2) into.addTokenItem(tokenItems[k], children, tokenItems[k + 1] as number, isOrdered);
+  if (tokenNodes !== null && tokenAts !== null) for (let k = 0; k < tokenNodes.length; k++) into.addTokenItem(tokenNodes[k], children, tokenAts[k]!, isOrdered);
   into.blocks.push({ type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), ordered: isOrdered, children }, startLine);
   made++;
   state.line = nextLine;
@@ -371,12 +376,24 @@ export function directList(state: StateBlock, startLine: number, endLine: number
  */
 function itemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean): Block {
   const lineStart = lines.starts[line]!;
-  const end = trimEndOffset(source, skipWhitespace(source, lineStart, lines.ends[last]!), lines.ends[last]!);
-  const paragraph: Block = { type: 'paragraph', start: lineStart, end, startLine: line, endLine: lastLineOf(lines, end, last) };
-  const itemLast = paragraph.endLine;
-  const itemStart = skipWhitespace(source, lineStart, lines.ends[itemLast]!);
-  const itemEnd = trimEndOffset(source, itemStart, lines.ends[itemLast]!);
+  const visible = skipWhitespace(source, lineStart, lines.ends[last]!);
+  const end = trimEndOffset(source, visible, lines.ends[last]!);
+  const itemLast = lastLineOf(lines, end, last);
+  const paragraph: Block = { type: 'paragraph', start: lineStart, end, startLine: line, endLine: itemLast };
+  let itemStart = visible;
+  let itemEnd = end;
+  let itemEndLine = itemLast;
+  if (end <= visible) {
+    // No visible character: toBlock's own steps, over the item's last line.
+    itemStart = skipWhitespace(source, lineStart, lines.ends[itemLast]!);
+    itemEnd = trimEndOffset(source, itemStart, lines.ends[itemLast]!);
+    itemEndLine = lastLineOf(lines, itemEnd, itemLast);
+  }
+  // Otherwise the item's are the paragraph's: its first visible character comes before `end`,
+  // on or before line itemLast, and everything from `end` to the end of line `last` is
+  // whitespace; so toBlock's scans over [lineStart, ends[itemLast]) stop where these did, and
+  // `end - 1` is on line itemLast. One scan each way and one line search less per item.
   // All seven fields in one literal, as toBlock makes items: the two added afterwards went to
   // a property array of their own, one more object per item of a long list (issue 15).
-  return { type: 'listItem', start: itemStart, end: itemEnd, startLine: line, endLine: lastLineOf(lines, itemEnd, itemLast), children: [paragraph], ordered };
+  return { type: 'listItem', start: itemStart, end: itemEnd, startLine: line, endLine: itemEndLine, children: [paragraph], ordered };
 }

@@ -51,6 +51,32 @@ describe('toUnits types', () => {
     );
   });
 
+  it('are the reference lists on the items looked up without a walk (no children, one paragraph), and near them', () => {
+    const b = (type: BlockType, children?: Block[]): Block => ({ type, start: 0, end: 1, startLine: 0, endLine: 0, ...(children ? { children } : {}) });
+    const items = [
+      b('listItem', [b('paragraph')]),
+      b('listItem'),
+      b('listItem', []),
+      b('listItem', [b('paragraph', [])]),
+      b('listItem', [b('paragraph', [b('code')])]),
+      b('listItem', [b('code')]),
+      b('listItem', [b('paragraph'), b('paragraph')]),
+      b('listItem', [b('paragraph'), b('list', [b('listItem', [b('paragraph')])])]),
+      b('paragraph'),
+      b('paragraph', [b('paragraph')]),
+      b('listItem', [b('paragraph')]),
+    ];
+    const blocks = [b('list', items)];
+    const units = toUnits(blocks, newUnitsState());
+    expect(units.map((u) => [...u.types])).toEqual(referenceTypes(blocks));
+    // One frozen array for every item of one paragraph, the one a walk finds for that list.
+    const walked = toUnits([b('list', [b('listItem', [b('paragraph'), b('paragraph')])])], newUnitsState())[0]!.types;
+    expect(units[0]!.types).toBe(units[10]!.types);
+    expect(units[0]!.types).toBe(units[3]!.types);
+    expect(units[0]!.types).toBe(walked);
+    expect(Object.isFrozen(units[0]!.types)).toBe(true);
+  });
+
   it('are the reference lists on parsed markdown, one frozen array per distinct list', () => {
     fc.assert(
       fc.property(source, (text) => {

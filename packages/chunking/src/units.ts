@@ -77,7 +77,7 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
       const items = block.children;
       for (let k = 0; k < items.length; k++) {
         const item = items[k]!;
-        visit(item, heading, item.children?.length || item.type !== 'listItem' ? itemTypes(item) : LIST_ITEM);
+        visit(item, heading, item.type !== 'listItem' ? itemTypes(item) : listItemTypes(item));
       }
     } else {
       visit(block, heading, typesIn(block));
@@ -121,6 +121,20 @@ function addTypesBelow(block: Block, n: number, from: number): number {
 }
 
 /**
+ * A list item's types as itemTypes gives them, with the two lists nearly every item has (no
+ * children; one paragraph, every item of a flat list: 90,000 a megabyte) looked up once.
+ */
+function listItemTypes(item: Block): readonly BlockType[] {
+  const children = item.children;
+  if (children === undefined || children.length === 0) return LIST_ITEM;
+  if (children.length === 1) {
+    const only = children[0]!;
+    if (only.type === 'paragraph' && !only.children?.length) return LIST_ITEM_PARAGRAPH;
+  }
+  return itemTypes(item);
+}
+
+/**
  * The types are gathered in one scratch array (its length never set back: that would drop its
  * store) and looked up in a trie of the lists seen so far, so every unit with the same list
  * shares one frozen array. A list item made two arrays (its types, then `list` spread in front
@@ -134,6 +148,8 @@ const SCRATCH: BlockType[] = new Array<BlockType>(16).fill('list');
 // type instead of a new one per unit.
 const LIST_ITEM: readonly BlockType[] = Object.freeze(['list', 'listItem']);
 const ONLY_TYPE = new Map<BlockType, readonly BlockType[]>();
+// The trie's own array (sharedTypeList's lists live as long as the module), as itemTypes returns it.
+const LIST_ITEM_PARAGRAPH = sharedTypeList(['list', 'listItem', 'paragraph'], 3);
 
 function onlyType(type: BlockType): readonly BlockType[] {
   let types = ONLY_TYPE.get(type);
