@@ -214,6 +214,56 @@ function headingItem(state: StateBlock, startLine: number, _endLine: number, sil
   return true;
 }
 
+/**
+ * markdown-it 15.0.3's setext heading rule, which is tried on every paragraph first: it scans
+ * the paragraph's lines for an underline with the paragraph's terminators and, finding none,
+ * returns false for the paragraph rule to scan the same lines again (two fifths of a keywords
+ * pass over a paragraph of 30,000 tiny lines, issue 15). Finding none, this one hands the
+ * paragraph over itself: the paragraph rule's loop is this loop less the underline check, so
+ * it would stop at the same line.
+ */
+function setextOrParagraphItem(state: StateBlock, startLine: number, endLine: number): boolean {
+  const terminatorRules = state.md.block.ruler.getRules('paragraph');
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  const oldParentType = state.parentType;
+  state.parentType = 'paragraph';
+  let level = 0;
+  let nextLine = startLine + 1;
+  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
+    if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
+    if (state.sCount[nextLine]! >= state.blkIndent) {
+      let pos = state.bMarks[nextLine]! + state.tShift[nextLine]!;
+      const max = state.eMarks[nextLine]!;
+      if (pos < max) {
+        const marker = state.src.charCodeAt(pos);
+        if (marker === 0x2d || marker === 0x3d) {
+          pos = state.skipChars(pos, marker);
+          pos = state.skipSpaces(pos);
+          if (pos >= max) {
+            level = marker === 0x3d ? 1 : 2;
+            break;
+          }
+        }
+      }
+    }
+    if (state.sCount[nextLine]! < 0) continue;
+    let terminate = false;
+    for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      if (terminatorRules[i]!(state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    if (terminate) break;
+  }
+  const lines = state.getLines(startLine, nextLine, state.blkIndent, false);
+  // A setext heading ends past its underline; a paragraph at the line that ended it.
+  state.line = level ? nextLine + 1 : nextLine;
+  drainNow().item(state.tokens, level ? HEADING : BODY, asciiTrim(lines, 0, lines.length));
+  state.parentType = oldParentType;
+  return true;
+}
+
 function paragraphItem(state: StateBlock, startLine: number, endLine: number): boolean {
   const terminatorRules = state.md.block.ruler.getRules('paragraph');
   const oldParentType = state.parentType;
@@ -263,6 +313,7 @@ function isAsciiTrimmable(c: number): boolean {
 // The alternatives are markdown-it's own for these rules: other rules' terminator lists are
 // built from them.
 mdBlocks.block.ruler.at('heading', headingItem, { alt: ['paragraph', 'reference', 'blockquote'] });
+mdBlocks.block.ruler.at('lheading', setextOrParagraphItem);
 mdBlocks.block.ruler.at('paragraph', paragraphItem);
 
 /** The inline contents and code blocks of `text`, in order; `env` gets its link reference definitions. */
