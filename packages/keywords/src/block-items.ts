@@ -247,14 +247,7 @@ function setextOrParagraphItem(state: StateBlock, startLine: number, endLine: nu
       }
     }
     if (state.sCount[nextLine]! < 0) continue;
-    let terminate = false;
-    for (let i = 0, l = terminatorRules.length; i < l; i++) {
-      if (terminatorRules[i]!(state, nextLine, endLine, true)) {
-        terminate = true;
-        break;
-      }
-    }
-    if (terminate) break;
+    if (terminatedAt(state, terminatorRules, nextLine, endLine)) break;
   }
   const lines = state.getLines(startLine, nextLine, state.blkIndent, false);
   // A setext heading ends past its underline; a paragraph at the line that ended it.
@@ -272,14 +265,7 @@ function paragraphItem(state: StateBlock, startLine: number, endLine: number): b
   for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
     if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
     if (state.sCount[nextLine]! < 0) continue;
-    let terminate = false;
-    for (let i = 0, l = terminatorRules.length; i < l; i++) {
-      if (terminatorRules[i]!(state, nextLine, endLine, true)) {
-        terminate = true;
-        break;
-      }
-    }
-    if (terminate) break;
+    if (terminatedAt(state, terminatorRules, nextLine, endLine)) break;
   }
   const lines = state.getLines(startLine, nextLine, state.blkIndent, false);
   const content = asciiTrim(lines, 0, lines.length);
@@ -287,6 +273,15 @@ function paragraphItem(state: StateBlock, startLine: number, endLine: number): b
   drainNow().item(state.tokens, BODY, content);
   state.parentType = oldParentType;
   return true;
+}
+
+/** A block rule as a terminator calls it: silent, asking only whether it would start at `line`. */
+type Terminator = (state: StateBlock, line: number, endLine: number, silent: boolean) => boolean;
+
+/** Whether one of the paragraph's terminator `rules` ends it at `line` (markdown-it's inner loop). */
+function terminatedAt(state: StateBlock, rules: readonly Terminator[], line: number, endLine: number): boolean {
+  for (let i = 0; i < rules.length; i++) if (rules[i]!(state, line, endLine, true)) return true;
+  return false;
 }
 
 /** The drain of the parse under way: mdBlocks parses only inside blockItems. */
