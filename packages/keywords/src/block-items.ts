@@ -42,7 +42,7 @@ class TokenDrain {
   private done = 0;
   private inHeading = false;
 
-  /** An inline content a rule hands over without tokens (headingItem, paragraphItem), after the tokens before it. */
+  /** An inline content a rule hands over without tokens (headingItem, setextOrParagraphItem), after the tokens before it. */
   item(tokens: Token[], kind: number, content: string): void {
     this.take(tokens);
     this.items.kinds.push(kind);
@@ -184,13 +184,13 @@ DrainingState.prototype.push = function push(this: StateBlock, type: string, tag
 mdBlocks.block.State = DrainingState as unknown as typeof mdBlocks.block.State;
 
 /**
- * markdown-it 15.0.3's heading and paragraph rules, handing their inline content to the drain
+ * markdown-it 15.0.3's ATX heading rule, handing its inline content to the drain
  * instead of pushing three tokens: an open, an inline and a close token with two map arrays
  * and a children array were 580 bytes a heading (99 MB a pass over 1 MB of tiny headings, issue
- * 15) and a third of a long list's allocation. No rule reads these tokens back but list's
+ * 15), and for paragraphs a third of a long list's allocation. No rule reads these tokens back but list's
  * markTightParagraphs, which only marks paragraph tokens `hidden`, which the scans never read;
- * and an open and its close change `state.level` by nothing. Setext headings (lheading) still
- * push tokens, which the drain reads as before.
+ * and an open and its close change `state.level` by nothing. Setext headings and paragraphs
+ * are handed over the same way (setextOrParagraphItem).
  */
 function headingItem(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
   let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
@@ -257,24 +257,6 @@ function setextOrParagraphItem(state: StateBlock, startLine: number, endLine: nu
   return true;
 }
 
-function paragraphItem(state: StateBlock, startLine: number, endLine: number): boolean {
-  const terminatorRules = state.md.block.ruler.getRules('paragraph');
-  const oldParentType = state.parentType;
-  let nextLine = startLine + 1;
-  state.parentType = 'paragraph';
-  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
-    if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
-    if (state.sCount[nextLine]! < 0) continue;
-    if (terminatedAt(state, terminatorRules, nextLine, endLine)) break;
-  }
-  const lines = state.getLines(startLine, nextLine, state.blkIndent, false);
-  const content = asciiTrim(lines, 0, lines.length);
-  state.line = nextLine;
-  drainNow().item(state.tokens, BODY, content);
-  state.parentType = oldParentType;
-  return true;
-}
-
 /** A block rule as a terminator calls it: silent, asking only whether it would start at `line`. */
 type Terminator = (state: StateBlock, line: number, endLine: number, silent: boolean) => boolean;
 
@@ -309,7 +291,9 @@ function isAsciiTrimmable(c: number): boolean {
 // built from them.
 mdBlocks.block.ruler.at('heading', headingItem, { alt: ['paragraph', 'reference', 'blockquote'] });
 mdBlocks.block.ruler.at('lheading', setextOrParagraphItem);
-mdBlocks.block.ruler.at('paragraph', paragraphItem);
+// markdown-it's own paragraph rule stays, unreached: lheading comes just before it and now
+// takes every paragraph but one whose first line is indented 4 or more, which the code rule
+// takes first. Were it reached, its tokens would go through the drain like any others.
 
 /** The inline contents and code blocks of `text`, in order; `env` gets its link reference definitions. */
 export function blockItems(text: string, env: Env): BlockItems {
