@@ -89,6 +89,56 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
 
+const stockReference = (md.block.ruler as unknown as { __rules__: { name: string; fn: BlockRuleFn }[] }).__rules__.find((r) => r.name === 'reference')!.fn;
+type BlockRuleFn = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+
+/**
+ * markdown-it's reference rule, then the lines that continue the paragraph a definition was
+ * read from. CommonMark reads definitions out of a paragraph, so the line after one continues
+ * that paragraph even where markdown-it starts something else: an indented line (`[d]: /u` then
+ * `    x` is a definition and a paragraph `x`, not indented code), and in a container a lazy
+ * line (`- [d]: /u` then `x` is an item holding a definition and a paragraph `x`, as remark
+ * parses it, not an item and a paragraph after the list). Such a line is read as the rest of
+ * the paragraph: a definition again, a setext heading, or a paragraph.
+ */
+function referenceThenLazy(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (!stockReference(state, startLine, endLine, silent)) return false;
+  if (silent) return true;
+  for (;;) {
+    const line = state.line;
+    if (!continuesParagraph(state, line, endLine)) return true;
+    const indent = state.sCount[line]!;
+    if (indent - state.blkIndent < 4 && stockReference(state, line, endLine, false)) continue;
+    // The rest of a paragraph may be a setext heading's text however indented (lheading turns an
+    // indented first line away, as code would have taken it), so the line counts as unindented.
+    state.sCount[line] = Math.min(indent, state.blkIndent);
+    const heading = lheadingSkipping(state, line, endLine);
+    state.sCount[line] = indent;
+    if (!heading) paragraphWithoutText(state, line, endLine);
+    return true;
+  }
+}
+
+/**
+ * Line `line` continues an open paragraph where markdown-it would not read it so: indented four
+ * columns or more past the container (code cannot interrupt a paragraph), a quote's lazy line
+ * (markdown-it marks those with sCount -1), or a line less indented than its list item that
+ * starts nothing that may interrupt a paragraph. Any other line markdown-it reads as the
+ * paragraph would.
+ */
+function continuesParagraph(state: StateBlock, line: number, endLine: number): boolean {
+  if (line >= endLine || state.isEmpty(line)) return false;
+  const indent = state.sCount[line]!;
+  if (indent - state.blkIndent > 3 || indent < 0) return true;
+  if (indent >= state.blkIndent) return false;
+  const oldParentType = state.parentType;
+  state.parentType = 'paragraph';
+  const interrupted = interrupts(state, line, endLine, state.md.block.ruler.getRules('paragraph'));
+  state.parentType = oldParentType;
+  return !interrupted;
+}
+md.block.ruler.at('reference', referenceThenLazy);
+
 /**
  * Where lheadingSkipping, finding no underline, saw the paragraph at `startLine` end. Both rules
  * walk a paragraph's lines, each through the terminators, and end it on the same line when there
