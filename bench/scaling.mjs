@@ -130,6 +130,9 @@ const SHAPES = {
   // One flat list of one-word items, as a changelog or an API index has (issue 15's probes
   // found lists a hundred times slower than prose per MB).
   'long-list': (bytes) => fill(bytes, (i) => `- item ${i}\n`),
+  // Quotes each ended by a line without `>` that no paragraph takes (a probe found markdown-it's
+  // quote rule scanning the rest of the document for each: 200 KB took 15 s).
+  'lazy-quotes': (bytes) => fill(bytes, (i) => `> # h${i % 100}\nlazy ${i}\n`),
 };
 
 const SIZE_UNITS = { k: 1e3, m: 1e6 };

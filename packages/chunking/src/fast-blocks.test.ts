@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setHeadingFirstForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setHeadingFirstForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -279,6 +279,38 @@ describe('blockquote rule keeping line marks in one typed array', () => {
       fc.property(doc, (text) => expectSameBlocksWithout(setBlockquoteScratchForTests, text)),
       { numRuns: 4000 },
     );
+  });
+
+  // Each of these quotes ends at a lazy line that no paragraph takes; markdown-it's rule scanned
+  // every line after each of them first (the rest of the document: quadratic, issue 15).
+  const endedByLazyLines = [
+    (i: number) => `> # h${i}\nlazy ${i}\n`,
+    (i: number) => `> ***\nlazy ${i}\n`,
+    (i: number) => `> \`\`\`\n> c${i}\n> \`\`\`\nlazy ${i}\n`,
+    (i: number) => `> [d${i}]: /u\nlazy ${i}\n`,
+    (i: number) => `> a ${i}\nlazy\n> # h\nlazy ${i}\n`,
+    (i: number) => `- > # h${i}\n  lazy ${i}\n`,
+  ];
+
+  it('gives them on quotes each ended by a lazy line, and on quotes whose paragraph takes thousands of lazy lines', () => {
+    for (const unit of endedByLazyLines) expectSameBlocksWithout(setBlockquoteScratchForTests, Array.from({ length: 400 }, (_, i) => unit(i)).join(''));
+    const oneParagraph = Array.from({ length: 3000 }, (_, i) => (i % 2 ? `lazy ${i}\n` : `> line ${i}\n`)).join('');
+    expectSameBlocksWithout(setBlockquoteScratchForTests, oneParagraph);
+    expectSameBlocksWithout(setBlockquoteScratchForTests, `> > x\n${oneParagraph}`);
+  });
+
+  it('marks lines in proportion to the document, not to its square, on quotes each ended by a lazy line', () => {
+    for (const unit of [...endedByLazyLines, (i: number) => (i % 2 ? `lazy ${i}\n` : `> line ${i}\n`)]) {
+      const marked = [1000, 2000, 4000].map((n) => {
+        const text = Array.from({ length: n }, (_, i) => unit(i)).join('');
+        const before = quoteLinesMarkedForTests();
+        fastBlocks(text);
+        return quoteLinesMarkedForTests() - before;
+      });
+      expect(marked[0]).toBeGreaterThan(0);
+      expect(marked[1]! / marked[0]!, unit(0)).toBeLessThan(2.3);
+      expect(marked[2]! / marked[1]!, unit(0)).toBeLessThan(2.3);
+    }
   });
 
   it('gives them on quotes nested past markdown-it’s nesting limit and past the first scratch size', () => {

@@ -557,78 +557,122 @@ function blockquoteWithScratch(state: StateBlock, startLine: number, endLine: nu
   let saved = 0;
   const terminatorRules = state.md.block.ruler.getRules('blockquote');
   const oldParentType = state.parentType;
-  state.parentType = 'blockquote';
-  let lastLineEmpty = false;
-  let nextLine: number;
-  for (nextLine = startLine; nextLine < endLine; nextLine++) {
-    const isOutdented = state.sCount[nextLine]! < state.blkIndent;
-    pos = state.bMarks[nextLine]! + state.tShift[nextLine]!;
-    max = state.eMarks[nextLine]!;
-    if (pos >= max) break;
-    if (state.src.charCodeAt(pos++) === 0x3e && !isOutdented) {
-      let initial = state.sCount[nextLine]! + 1;
-      let spaceAfterMarker: boolean;
-      let adjustTab = false;
-      if (state.src.charCodeAt(pos) === 0x20) {
-        pos++;
-        initial++;
-        adjustTab = false;
-        spaceAfterMarker = true;
-      } else if (state.src.charCodeAt(pos) === 0x09) {
-        spaceAfterMarker = true;
-        if ((state.bsCount[nextLine]! + initial) % 4 === 3) {
-          pos++;
-          initial++;
-          adjustTab = false;
-        } else {
-          adjustTab = true;
-        }
-      } else {
-        spaceAfterMarker = false;
-      }
-      let offset = initial;
-      saveMarks(state, nextLine, base + 4 * saved++);
-      state.bMarks[nextLine] = pos;
-      while (pos < max) {
-        const ch = state.src.charCodeAt(pos);
-        if (ch === 0x09) offset += 4 - ((offset + state.bsCount[nextLine]! + (adjustTab ? 1 : 0)) % 4);
-        else if (ch === 0x20) offset++;
-        else break;
-        pos++;
-      }
-      lastLineEmpty = pos >= max;
-      state.bsCount[nextLine] = state.sCount[nextLine]! + 1 + (spaceAfterMarker ? 1 : 0);
-      state.sCount[nextLine] = offset - initial;
-      state.tShift[nextLine] = pos - state.bMarks[nextLine]!;
-      continue;
-    }
-    if (lastLineEmpty) break;
-    let terminate = false;
-    for (let i = 0, l = terminatorRules.length; i < l; i++) {
-      if (terminatorRules[i]!(state, nextLine, endLine, true)) {
-        terminate = true;
-        break;
-      }
-    }
-    if (terminate) {
-      state.lineMax = nextLine;
-      if (state.blkIndent !== 0) {
-        saveMarks(state, nextLine, base + 4 * saved++);
-        state.sCount[nextLine] = state.sCount[nextLine]! - state.blkIndent;
-      }
-      break;
-    }
-    saveMarks(state, nextLine, base + 4 * saved++);
-    state.sCount[nextLine] = -1;
-  }
-  scratchTop = base + 4 * saved;
   const oldIndent = state.blkIndent;
-  state.blkIndent = 0;
   const open = state.push('blockquote_open', 'blockquote', 1);
   open.markup = '>';
   const map: [number, number] = [startLine, 0];
   open.map = map;
-  state.md.block.tokenize(state, startLine, nextLine);
+  const firstInner = state.tokens.length;
+  let lastLineEmpty = false;
+  let nextLine = startLine;
+  // Where the next tokenize of the quote's content starts, and the first line from which a lazy
+  // line stops the scan instead of being marked (see LAZY_WINDOW).
+  let restart = startLine;
+  let stopAtLazyFrom = startLine;
+  for (;;) {
+    state.blkIndent = oldIndent;
+    state.parentType = 'blockquote';
+    // A lazy line the scan stopped at, not marked yet; -1 when the scan ended the quote.
+    let pendingLazy = -1;
+    for (; nextLine < endLine; nextLine++) {
+      const isOutdented = state.sCount[nextLine]! < state.blkIndent;
+      pos = state.bMarks[nextLine]! + state.tShift[nextLine]!;
+      max = state.eMarks[nextLine]!;
+      if (pos >= max) break;
+      if (state.src.charCodeAt(pos++) === 0x3e && !isOutdented) {
+        let initial = state.sCount[nextLine]! + 1;
+        let spaceAfterMarker: boolean;
+        let adjustTab = false;
+        if (state.src.charCodeAt(pos) === 0x20) {
+          pos++;
+          initial++;
+          adjustTab = false;
+          spaceAfterMarker = true;
+        } else if (state.src.charCodeAt(pos) === 0x09) {
+          spaceAfterMarker = true;
+          if ((state.bsCount[nextLine]! + initial) % 4 === 3) {
+            pos++;
+            initial++;
+            adjustTab = false;
+          } else {
+            adjustTab = true;
+          }
+        } else {
+          spaceAfterMarker = false;
+        }
+        let offset = initial;
+        saveMarks(state, nextLine, base + 4 * saved++);
+        state.bMarks[nextLine] = pos;
+        while (pos < max) {
+          const ch = state.src.charCodeAt(pos);
+          if (ch === 0x09) offset += 4 - ((offset + state.bsCount[nextLine]! + (adjustTab ? 1 : 0)) % 4);
+          else if (ch === 0x20) offset++;
+          else break;
+          pos++;
+        }
+        lastLineEmpty = pos >= max;
+        state.bsCount[nextLine] = state.sCount[nextLine]! + 1 + (spaceAfterMarker ? 1 : 0);
+        state.sCount[nextLine] = offset - initial;
+        state.tShift[nextLine] = pos - state.bMarks[nextLine]!;
+        continue;
+      }
+      if (lastLineEmpty) break;
+      let terminate = false;
+      for (let i = 0, l = terminatorRules.length; i < l; i++) {
+        if (terminatorRules[i]!(state, nextLine, endLine, true)) {
+          terminate = true;
+          break;
+        }
+      }
+      if (terminate) {
+        state.lineMax = nextLine;
+        if (state.blkIndent !== 0) {
+          saveMarks(state, nextLine, base + 4 * saved++);
+          state.sCount[nextLine] = state.sCount[nextLine]! - state.blkIndent;
+        }
+        break;
+      }
+      if (nextLine >= stopAtLazyFrom) {
+        pendingLazy = nextLine;
+        break;
+      }
+      saveMarks(state, nextLine, base + 4 * saved++);
+      state.sCount[nextLine] = -1;
+    }
+    scratchTop = base + 4 * saved;
+    state.blkIndent = 0;
+    // Rules that look past their range read up to lineMax (a definition's title, a list's blank
+    // lines): up to the lazy line here, as the lines after it are not marked yet.
+    if (pendingLazy >= 0) state.lineMax = pendingLazy;
+    state.md.block.tokenize(state, restart, nextLine);
+    if (pendingLazy < 0) break;
+    state.lineMax = oldLineMax;
+    if (state.line !== pendingLazy) break;
+    // The content was parsed up to the lazy line. Only a paragraph takes a lazy line, so unless
+    // the content ends in one there (or in something without tokens, a definition, which may
+    // take it as its title), the quote ends there as markdown-it's whole scan would end it.
+    const inner = open.level + 1;
+    let last = lastBlockAt(state.tokens, firstInner, inner);
+    if (last >= 0 && state.tokens[last]!.map![1] !== pendingLazy) {
+      // Content without tokens ends the quote (blank lines, a definition's lines): parse it again.
+      restart = state.tokens[last]!.map![1];
+    } else {
+      if (last >= 0 && !mayTakeLazyLine(state.tokens, last, pendingLazy)) break;
+      // A block right after a definition, or on a lazy line, may continue the paragraph the
+      // definition came from (see referenceThenLazy): the parse starts again before it.
+      while (last >= 0) {
+        const begin = state.tokens[last]!.map![0];
+        const before = lastBlockAt(state.tokens, firstInner, inner, last);
+        const afterDefinition = before >= 0 && state.tokens[before]!.type === 'reference_definition' && state.tokens[before]!.map![1] === begin;
+        if (!afterDefinition && state.sCount[begin]! >= 0) break;
+        last = before;
+      }
+      restart = last >= 0 ? state.tokens[last]!.map![0] : startLine;
+      state.tokens.length = last >= 0 ? last : firstInner;
+      state.level = inner;
+    }
+    stopAtLazyFrom = pendingLazy + LAZY_WINDOW * Math.max(1, pendingLazy - restart);
+  }
   const close = state.push('blockquote_close', 'blockquote', -1);
   close.markup = '>';
   state.lineMax = oldLineMax;
@@ -647,8 +691,56 @@ function blockquoteWithScratch(state: StateBlock, startLine: number, endLine: nu
   return true;
 }
 
+/**
+ * How far past a lazy line the scan of a quote goes before it stops at the next one, as a
+ * multiple of the lines parsed again. markdown-it's rule scans to the end of every line a quote
+ * might take (all its `>` lines and the lazy lines between them) before parsing any of it, and
+ * a quote ends at the first lazy line no paragraph takes: `> # h` then `lazy`, repeated, made
+ * every quote scan the rest of the document (200 KB took 15 s, issue 15). This rule scans to
+ * the first lazy line, parses, and goes on only when the content ends in a paragraph there,
+ * parsing again from that paragraph's outermost block with a window grown by this factor each
+ * time, so that a paragraph taking a thousand lazy lines is parsed a bounded number of times
+ * over, not once per line.
+ */
+const LAZY_WINDOW = 2;
+
+/** The index of the last token at `level` in tokens[from, before) that opens a block or is one (-1: none). */
+function lastBlockAt(tokens: Token[], from: number, level: number, before = tokens.length): number {
+  for (let k = before - 1; k >= from; k--) {
+    const t = tokens[k]!;
+    if (t.level === level && t.nesting !== -1 && t.map) return k;
+  }
+  return -1;
+}
+
+/**
+ * Whether what the tokens from `from` on end with may take lazy line `line` once the scan goes
+ * on: a paragraph ending there (inside any containers), or a definition (which may take its
+ * title from it), or content without tokens at the end. Only a block that plainly ends at `line`
+ * and takes no lazy line (a heading, a fence, a rule, code, HTML) answers no; anything else is
+ * parsed again, which costs time, never a different answer.
+ */
+function mayTakeLazyLine(tokens: Token[], from: number, line: number): boolean {
+  for (let k = tokens.length - 1; k >= from; k--) {
+    const t = tokens[k]!;
+    if (t.nesting === -1 || t.type === 'inline') continue;
+    // markdown-it 15 marks a definition with a token of its own.
+    if (t.type === PARAGRAPH || t.type === 'reference_definition') return true;
+    if (t.nesting === 1 && t.type !== 'heading_open') return true;
+    return t.map === null || t.map[1] !== line;
+  }
+  return true;
+}
+
+/** Lines the blockquote rule has marked (each scanned line once per scan): for the test of its linear time. */
+let quoteLinesMarked = 0;
+export function quoteLinesMarkedForTests(): number {
+  return quoteLinesMarked;
+}
+
 /** Stores line `line`'s bMarks, bsCount, sCount and tShift at `scratch[at…at + 3]`, growing it as needed. */
 function saveMarks(state: StateBlock, line: number, at: number): void {
+  quoteLinesMarked++;
   if (at + 4 > scratch.length) {
     const grown = new Int32Array(Math.max(scratch.length * 2, at + 4));
     grown.set(scratch);
