@@ -268,7 +268,7 @@ describe('blockquote rule keeping line marks in one typed array', () => {
   // tab rule), indented up to code, inside lists and lists inside quotes, lazy continuation
   // lines, empty quote lines, and lines that end a quote (fences, rules, headings, HTML).
   const marker = fc.constantFrom('>', '> ', '>\t', '>  ', ' >', '   >', '    >', '>\t\t', ' > ', '\t>', '- ', '1. ', '  ', '\t', '');
-  const body = fc.constantFrom('', 'text', 'more text', '# h', '```', '~~~', '---', '***', '- item', '    code', '\tcode', '<div>', '[d]: /u', '| a |', '|-|', '===', '1) x');
+  const body = fc.constantFrom('', 'text', 'more text', '# h', '```', '~~~', '---', '***', '- item', '    code', '\tcode', '<div>', '[d]: /u', '| a |', '|-|', '===', '1) x', '[e]: /v "open', 'closed"', '[t]:', '/dest');
   const line = fc.tuple(fc.array(marker, { maxLength: 5 }), body).map(([m, b]) => m.join('') + b);
   const doc = fc
     .tuple(fc.array(line, { maxLength: 20 }), fc.constantFrom('\n', '\r\n'))

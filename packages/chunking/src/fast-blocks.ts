@@ -716,9 +716,10 @@ function lastBlockAt(tokens: Token[], from: number, level: number, before = toke
 /**
  * Whether what the tokens from `from` on end with may take lazy line `line` once the scan goes
  * on: a paragraph ending there (inside any containers), or a definition (which may take its
- * title from it), or content without tokens at the end. Only a block that plainly ends at `line`
- * and takes no lazy line (a heading, a fence, a rule, code, HTML) answers no; anything else is
- * parsed again, which costs time, never a different answer.
+ * title from it), or content without tokens at the end, or a setext heading (a definition cut
+ * short may have become one). Only a block that plainly ends at `line` and takes no lazy line
+ * (an ATX heading, a fence, a rule, code, HTML, a table) answers no; anything else is parsed
+ * again, which costs time, never a different answer.
  */
 function mayTakeLazyLine(tokens: Token[], from: number, line: number): boolean {
   for (let k = tokens.length - 1; k >= from; k--) {
@@ -726,7 +727,9 @@ function mayTakeLazyLine(tokens: Token[], from: number, line: number): boolean {
     if (t.nesting === -1 || t.type === 'inline') continue;
     // markdown-it 15 marks a definition with a token of its own.
     if (t.type === PARAGRAPH || t.type === 'reference_definition') return true;
-    if (t.nesting === 1 && t.type !== 'heading_open') return true;
+    // An open with nothing after it but closes: content without tokens; or a setext heading,
+    // which may be a definition cut short at the lazy line (its title running on past it).
+    if (t.nesting === 1) return true;
     return t.map === null || t.map[1] !== line;
   }
   return true;

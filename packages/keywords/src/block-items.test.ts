@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import MarkdownIt, { type Env } from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { BODY, blockItems, CODE, HEADING, type BlockItems } from './block-items.js';
+import { BODY, blockItems, CODE, HEADING, quoteLinesMarkedForTests, type BlockItems } from './block-items.js';
 
 const plain = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
 plain.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
@@ -38,6 +38,9 @@ const LINES = [
   // ATX headings at the edges of markdown-it's heading rule (blockItems has its own copy of it).
   '#', '#\tTab', '####### seven', '###### six', '# closing ##', '# closing # ', '#no space', '   # indented', '# \u00a0nbsp\u00a0 ', '## #',
   '# a \\#', '>#', '- #',
+  // Quotes ended by a lazy line (a line without `>` that no paragraph takes), and quoted
+  // definitions whose title or destination may be on the lazy line (quoteItems scans lazily).
+  '> # quoted heading', '> ---', '> ```', '> [q]: /quoted', '> [t]:', '/dest', '"title"', '> > nested', '>     code', '> [u]: /v "open', 'closed"', '> ===',
 ];
 const doc = fc
   .tuple(fc.array(fc.constantFrom(...LINES), { maxLength: 80 }), fc.constantFrom('\n', '\r\n'), fc.constantFrom('', '\n', '  ', '\t'))
@@ -52,8 +55,49 @@ describe('blockItems', () => {
         expect(blockItems(text, env)).toEqual(expected(text, want));
         expect(env.references).toEqual(want.references);
       }),
-      { numRuns: 500 },
+      { numRuns: 3000 },
     );
+  });
+
+  // Each of these quotes ends at a lazy line no paragraph takes; markdown-it's rule marked every
+  // line after each of them first (the rest of the document: quadratic, issue 15).
+  const endedByLazyLines = [
+    (i: number) => `> # h${i}\nlazy ${i}\n`,
+    (i: number) => `> ***\nlazy ${i}\n`,
+    (i: number) => `> \`\`\`\n> c${i}\n> \`\`\`\nlazy ${i}\n`,
+    (i: number) => `> [d${i}]: /u\nlazy ${i}\n`,
+    (i: number) => `> a ${i}\nlazy\n> # h\nlazy ${i}\n`,
+    (i: number) => `- > # h${i}\n  lazy ${i}\n`,
+    (i: number) => (i % 2 ? `lazy ${i}\n` : `> line ${i}\n`),
+  ];
+
+  it('reads quotes each ended by a lazy line, and a quoted paragraph taking thousands of lazy lines, as markdown-it does', () => {
+    for (const unit of endedByLazyLines) {
+      const text = Array.from({ length: 400 }, (_, i) => unit(i)).join('');
+      const env: Env = {};
+      const want: Env = {};
+      expect(blockItems(text, env)).toEqual(expected(text, want));
+      expect(env.references).toEqual(want.references);
+    }
+    const text = '> [d]: /u\n"title"\n> [e]:\n/v\n> # h\nlazy\n';
+    const env: Env = {};
+    const want: Env = {};
+    expect(blockItems(text, env)).toEqual(expected(text, want));
+    expect(env.references).toEqual(want.references);
+  });
+
+  it('marks lines in proportion to the document, not to its square, on quotes each ended by a lazy line', () => {
+    for (const unit of endedByLazyLines) {
+      const marked = [1000, 2000, 4000].map((n) => {
+        const text = Array.from({ length: n }, (_, i) => unit(i)).join('');
+        const before = quoteLinesMarkedForTests();
+        blockItems(text, {});
+        return quoteLinesMarkedForTests() - before;
+      });
+      expect(marked[0]).toBeGreaterThan(0);
+      expect(marked[1]! / marked[0]!, unit(0)).toBeLessThan(2.3);
+      expect(marked[2]! / marked[1]!, unit(0)).toBeLessThan(2.3);
+    }
   });
 
   it('reads a long list item by item, the headings and code inside it included', () => {

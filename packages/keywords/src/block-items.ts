@@ -49,6 +49,19 @@ class TokenDrain {
     this.items.contents.push(content);
   }
 
+  /** What the drain holds now, for `rollback` (a quote parsed again: see quoteItems). */
+  checkpoint(): number {
+    return this.items.kinds.length;
+  }
+
+  /** Back to `checkpoint`'s items, with the tokens from `tokensFrom` on dropped (the caller truncates them). */
+  rollback(checkpoint: number, tokensFrom: number): void {
+    this.items.kinds.length = checkpoint;
+    this.items.contents.length = checkpoint;
+    if (this.done > tokensFrom) this.done = tokensFrom;
+    this.inHeading = false;
+  }
+
   take(tokens: Token[]): void {
     const { kinds, contents } = this.items;
     for (let i = this.done; i < tokens.length; i++) {
@@ -249,6 +262,10 @@ function setextOrParagraphItem(state: StateBlock, startLine: number, endLine: nu
     if (state.sCount[nextLine]! < 0) continue;
     if (terminatedAt(state, terminatorRules, nextLine, endLine)) break;
   }
+  // A paragraph cut by the end of its range might go on past it, and a setext heading whose
+  // underline is the range's last line may be a definition cut short (its title running on past
+  // the range, see quoteItems).
+  if (level ? nextLine + 1 === endLine : nextLine === endLine) rangeEndHit = endLine;
   const lines = state.getLines(startLine, nextLine, state.blkIndent, false);
   // A setext heading ends past its underline; a paragraph at the line that ended it.
   state.line = level ? nextLine + 1 : nextLine;
@@ -287,10 +304,194 @@ function isAsciiTrimmable(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
+/**
+ * Where a paragraph (or a definition) last ended because its range did, not because of what
+ * follows it: -1 when none since quoteItems last looked.
+ */
+let rangeEndHit = -1;
+
+const stockRules = (mdBlocks.block.ruler as unknown as { __rules__: { name: string; fn: Terminator }[] }).__rules__;
+const stockReference = stockRules.find((r) => r.name === 'reference')!.fn;
+
+/** markdown-it's reference rule, noting a definition that ends where the lines it may read do (its title may be on the next). */
+function referenceItem(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (!stockReference(state, startLine, endLine, silent)) return false;
+  if (!silent && (state.line >= endLine || state.line >= state.lineMax)) rangeEndHit = state.line;
+  return true;
+}
+
+/**
+ * How far past a lazy line quoteItems scans before it stops at the next one, as a multiple of
+ * the lines it parses again.
+ */
+const LAZY_WINDOW = 2;
+
+/** Lines quoteItems has marked (each scanned line once per scan): for the test of its linear time. */
+let quoteLinesMarked = 0;
+export function quoteLinesMarkedForTests(): number {
+  return quoteLinesMarked;
+}
+
+/**
+ * markdown-it 15.0.3's blockquote rule, its line logic unchanged, but scanning lazily.
+ * markdown-it's rule marks every line a quote might take (its `>` lines and the lazy lines
+ * between them) before parsing any of it, and a quote ends at the first lazy line no paragraph
+ * takes: `> # h` then `lazy`, repeated, made every quote mark the rest of the document (200 KB
+ * took 51 s, issue 15). This one stops its scan at the first lazy line, parses, and goes on
+ * only when a paragraph (or a definition) ended there because the range did: then it parses
+ * the quote again with a scan that goes on past the lazy line, as far again as it had come, so
+ * that a quote is parsed a bounded number of times over. Its tokens and items are dropped
+ * before each new parse; the references a parse defines are defined again the same.
+ */
+function quoteItems(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
+  let max = state.eMarks[startLine]!;
+  const oldLineMax = state.lineMax;
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  if (state.src.charCodeAt(pos) !== 0x3e) return false;
+  if (silent) return true;
+  const oldBMarks: number[] = [];
+  const oldBSCount: number[] = [];
+  const oldSCount: number[] = [];
+  const oldTShift: number[] = [];
+  const terminatorRules = state.md.block.ruler.getRules('blockquote');
+  const oldParentType = state.parentType;
+  const oldIndent = state.blkIndent;
+  const open = state.push('blockquote_open', 'blockquote', 1);
+  open.markup = '>';
+  const lines: [number, number] = [startLine, 0];
+  open.map = lines;
+  const tokensAtOpen = state.tokens.length;
+  const reader = drainNow();
+  const itemsAtOpen = reader.checkpoint();
+  let lastLineEmpty = false;
+  let nextLine = startLine;
+  let stopAtLazyFrom = startLine;
+  for (;;) {
+    state.blkIndent = oldIndent;
+    state.parentType = 'blockquote';
+    // A lazy line the scan stopped at, not marked yet; -1 when the scan ended the quote.
+    let pendingLazy = -1;
+    for (; nextLine < endLine; nextLine++) {
+      const isOutdented = state.sCount[nextLine]! < state.blkIndent;
+      pos = state.bMarks[nextLine]! + state.tShift[nextLine]!;
+      max = state.eMarks[nextLine]!;
+      if (pos >= max) break;
+      if (state.src.charCodeAt(pos++) === 0x3e && !isOutdented) {
+        let initial = state.sCount[nextLine]! + 1;
+        let spaceAfterMarker: boolean;
+        let adjustTab = false;
+        if (state.src.charCodeAt(pos) === 0x20) {
+          pos++;
+          initial++;
+          adjustTab = false;
+          spaceAfterMarker = true;
+        } else if (state.src.charCodeAt(pos) === 0x09) {
+          spaceAfterMarker = true;
+          if ((state.bsCount[nextLine]! + initial) % 4 === 3) {
+            pos++;
+            initial++;
+            adjustTab = false;
+          } else adjustTab = true;
+        } else spaceAfterMarker = false;
+        let offset = initial;
+        quoteLinesMarked++;
+        oldBMarks.push(state.bMarks[nextLine]!);
+        state.bMarks[nextLine] = pos;
+        while (pos < max) {
+          const ch = state.src.charCodeAt(pos);
+          if (ch === 0x09) offset += 4 - ((offset + state.bsCount[nextLine]! + (adjustTab ? 1 : 0)) % 4);
+          else if (ch === 0x20) offset++;
+          else break;
+          pos++;
+        }
+        lastLineEmpty = pos >= max;
+        oldBSCount.push(state.bsCount[nextLine]!);
+        state.bsCount[nextLine] = state.sCount[nextLine]! + 1 + (spaceAfterMarker ? 1 : 0);
+        oldSCount.push(state.sCount[nextLine]!);
+        state.sCount[nextLine] = offset - initial;
+        oldTShift.push(state.tShift[nextLine]!);
+        state.tShift[nextLine] = pos - state.bMarks[nextLine]!;
+        continue;
+      }
+      if (lastLineEmpty) break;
+      if (terminatedAt(state, terminatorRules, nextLine, endLine)) {
+        state.lineMax = nextLine;
+        if (state.blkIndent !== 0) {
+          quoteLinesMarked++;
+          oldBMarks.push(state.bMarks[nextLine]!);
+          oldBSCount.push(state.bsCount[nextLine]!);
+          oldTShift.push(state.tShift[nextLine]!);
+          oldSCount.push(state.sCount[nextLine]!);
+          state.sCount[nextLine] = state.sCount[nextLine]! - state.blkIndent;
+        }
+        break;
+      }
+      if (nextLine >= stopAtLazyFrom) {
+        pendingLazy = nextLine;
+        break;
+      }
+      quoteLinesMarked++;
+      oldBMarks.push(state.bMarks[nextLine]!);
+      oldBSCount.push(state.bsCount[nextLine]!);
+      oldTShift.push(state.tShift[nextLine]!);
+      oldSCount.push(state.sCount[nextLine]!);
+      state.sCount[nextLine] = -1;
+    }
+    state.blkIndent = 0;
+    // Rules that look past their range read up to lineMax (a definition's title): up to the
+    // lazy line here, as the lines after it are not marked yet.
+    if (pendingLazy >= 0) state.lineMax = pendingLazy;
+    rangeEndHit = -1;
+    if (pendingLazy < 0) {
+      state.md.block.tokenize(state, startLine, nextLine);
+      break;
+    }
+    // A parse that may be dropped defines its references apart (a definition cut short at the
+    // lazy line would otherwise keep its place: the first definition of a label wins).
+    const env = state.env;
+    const passReferences = Object.create((env.references as object | undefined) ?? null) as Record<string, unknown>;
+    state.env = Object.assign(Object.create(env) as Env, { references: passReferences });
+    try {
+      state.md.block.tokenize(state, startLine, nextLine);
+    } finally {
+      state.env = env;
+    }
+    state.lineMax = oldLineMax;
+    if (state.line !== pendingLazy || rangeEndHit !== pendingLazy) {
+      const defined = Object.keys(passReferences);
+      if (defined.length > 0) {
+        const references = (env.references ??= {}) as Record<string, unknown>;
+        for (const label of defined) references[label] = passReferences[label];
+      }
+      break;
+    }
+    state.tokens.length = tokensAtOpen;
+    reader.rollback(itemsAtOpen, tokensAtOpen);
+    state.level = open.level + 1;
+    stopAtLazyFrom = pendingLazy + LAZY_WINDOW * Math.max(1, pendingLazy - startLine);
+  }
+  const close = state.push('blockquote_close', 'blockquote', -1);
+  close.markup = '>';
+  state.lineMax = oldLineMax;
+  state.parentType = oldParentType;
+  lines[1] = state.line;
+  for (let i = 0; i < oldTShift.length; i++) {
+    state.bMarks[i + startLine] = oldBMarks[i]!;
+    state.tShift[i + startLine] = oldTShift[i]!;
+    state.sCount[i + startLine] = oldSCount[i]!;
+    state.bsCount[i + startLine] = oldBSCount[i]!;
+  }
+  state.blkIndent = oldIndent;
+  return true;
+}
+
 // The alternatives are markdown-it's own for these rules: other rules' terminator lists are
 // built from them.
 mdBlocks.block.ruler.at('heading', headingItem, { alt: ['paragraph', 'reference', 'blockquote'] });
 mdBlocks.block.ruler.at('lheading', setextOrParagraphItem);
+mdBlocks.block.ruler.at('reference', referenceItem);
+mdBlocks.block.ruler.at('blockquote', quoteItems, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
 // markdown-it's own paragraph rule stays, unreached: lheading comes just before it and now
 // takes every paragraph but one whose first line is indented 4 or more, which the code rule
 // takes first. Were it reached, its tokens would go through the drain like any others.
