@@ -453,6 +453,18 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     return r;
   }
 
+  it('a config with several problems lists each on its own line, as file:line (s33 probe: they were joined by a literal \\u000a)', async () => {
+    const topic = makeTopic();
+    const config = join(root, 'two-problems.yaml');
+    writeFileSync(config, 'chunking:\n  minTokens: 1000\n  targetTokens: 2000\n  maxTokens: 17\n  windowTokens: 16\n  windowOverlapTokens: 1000000\n');
+    const r = await expectUsage([topic, '--config', config]);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^chunking-tool: ${config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
+    expect(lines[1]).toMatch(new RegExp(`^chunking-tool: ${config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: chunking.windowTokens`));
+    expect(r.stderr).not.toContain('\\u000a');
+  });
+
   it('an empty --out, --config or argument is a usage error; --out "" wrote the chunk files into the current folder (issue 15 probe)', async () => {
     const topic = makeTopic();
     const here = mkdtempSync(join(root, 'cwd-'));

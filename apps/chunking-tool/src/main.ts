@@ -107,7 +107,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     leads = llmLeadWriter(args.values.config, io.stderr);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
-      io.stderr(`chunking-tool: ${oneLine(err.message)}\n`);
+      io.stderr(errorLines(err).map((line) => `chunking-tool: ${line}\n`).join(''));
       return 2;
     }
     throw err;
@@ -500,4 +500,16 @@ function removeStale(outDir: string, name: string, written: ReadonlySet<string>)
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   process.exitCode = await main(process.argv.slice(2));
+}
+
+/**
+ * A usage or config error's message for stderr, each line made safe with oneLine. A
+ * ConfigError lists every problem of its file, one `file:line: problem` per line, so that the
+ * user fixes them in one pass; oneLine over the whole message turned those line breaks into a
+ * literal \u000a. Its lines are rebuilt from file and problems (not split on "\n", which a
+ * file name may hold), each escaped.
+ */
+function errorLines(err: Error): string[] {
+  if (!(err instanceof ConfigError) || err.problems.length < 2) return [oneLine(err.message)];
+  return err.problems.map((p) => oneLine(`${err.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
 }

@@ -320,6 +320,22 @@ describe('environment errors are messages naming the path', () => {
     expect(r.stdout).toMatch(/1 written, 0 unchanged, 2 failed/);
   }, 20_000);
 
+  it.runIf(process.platform !== 'win32')('a topic.yaml that is a FIFO, a device, a folder or a dangling link: a config error at once (it hung, or was ignored)', async () => {
+    const yaml = join(ws, TOPICS[2]!, 'topic.yaml');
+    const cases: [string, () => void, string][] = [
+      ['FIFO', () => execFileSync('mkfifo', [yaml]), 'a FIFO (named pipe), not a regular file; point it at a regular file'],
+      ['device', () => symlinkSync('/dev/zero', yaml), 'a character device, not a regular file; point it at a regular file'],
+      ['folder', () => mkdirSync(yaml), 'a directory, not a regular file; point it at a regular file'],
+      ['dangling', () => symlinkSync('nowhere.yaml', yaml), 'a dangling symlink (its target does not exist); fix or remove the link'],
+    ];
+    for (const [what, make, reason] of cases) {
+      rmSync(yaml, { recursive: true, force: true });
+      make();
+      const r = await run(['ingest', TOPICS[2]!]);
+      expect(r, what).toMatchObject({ code: 2, stderr: `docs-store: cannot read config: ${yaml}: ${reason}\n` });
+    }
+  }, 30_000);
+
   it.runIf(process.platform !== 'win32')('--built with a manifest that is a FIFO: exit 1 at once, the path named', async () => {
     expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
     const manifest = join(ws, TOPICS[2]!, '_chunks/golden-reference.json');

@@ -2,13 +2,13 @@
  * Turns `ingest` arguments (files and topic folders) into plans, one document at a time, so
  * that a bad document is reported by name and the others still go in.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
 import { UsageError } from './workspace.js';
-import { fileProblem, folderProblem } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, fileProblem, folderProblem, readRegularFile } from '@chunkyard/fs-atomic';
 
 // The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io).
 export const TOPIC_MARKER = process.env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
@@ -69,7 +69,7 @@ export function planInputs(req: PlanRequest): PlannedInputs {
     if (problem === null) {
       if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
       const topicYaml = join(p, 'topic.yaml');
-      const config = mergeTopic(req.config, existsSync(topicYaml) ? parseConfig(readFileSync(topicYaml, 'utf8'), topicYaml, { topic: true }) : null);
+      const config = mergeTopic(req.config, readTopicYaml(topicYaml));
       const topic = req.topic ?? rel(p);
       if (req.built) {
         try {
@@ -117,6 +117,33 @@ export function planInputs(req: PlanRequest): PlannedInputs {
       if (err instanceof ChunkOptionsError) throw new UsageError(`${source}: chunking settings: ${err.message}`);
       errors.push({ source, error: messageOf(err, source) });
     }
+  }
+}
+
+/**
+ * A topic's topic.yaml, or null when there is none. A FIFO or device there blocked the read
+ * forever (readFileSync), and a dangling link was taken for no file at all: it is read as
+ * chunking-tool reads it, refused at once when not a regular file, and any failure is a config
+ * error naming the file (exit 2), the wording of the workspace config's.
+ */
+function readTopicYaml(file: string): ChunkyardConfig | null {
+  if (!entryExists(file)) return null;
+  let text: string;
+  try {
+    text = readRegularFile(file).toString('utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read config: ${brokenLink(file) !== null ? `${file}: ${brokenLink(file)}` : describeFsError(err, file)}`);
+  }
+  return parseConfig(text, file, { topic: true });
+}
+
+/** Whether anything (a dangling symlink included) is at `p`. */
+function entryExists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
   }
 }
 

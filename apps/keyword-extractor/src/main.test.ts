@@ -305,6 +305,15 @@ describe('exit 2: usage errors, nothing written', () => {
     expect(existsSync(join(a, '_keywords'))).toBe(false);
   });
 
+  it('a topic.yaml with two problems lists each on its own line (s33 probe: joined by a literal \\u000a)', async () => {
+    const bad = makeTopic('bad', { 'topic.yaml': 'sources: 42\nchunking:\n  maxTokens: 1\n' });
+    const r = await run([bad]);
+    expect(r.code).toBe(2);
+    const yaml = join(bad, 'topic.yaml');
+    expect(r.stderr.trimEnd().split('\n').map((l) => l.slice(0, `keyword-extractor: ${yaml}:1`.length))).toEqual([`keyword-extractor: ${yaml}:1`, `keyword-extractor: ${yaml}:3`]);
+    expect(r.stderr).not.toContain('\\u000a');
+  });
+
   it('a topic.yaml that is not valid names the file and the line', async () => {
     const good = makeTopic('good');
     const bad = makeTopic('bad', { 'topic.yaml': '# sources\nsources: 42\n' });

@@ -65,6 +65,18 @@ async function builtTopic(name = 'topic', files: Record<string, string> = { 'qa-
 
 const summaryOf = (r: Run): { topics: TopicSummary[]; errors: { topic: string; error: string }[] } => JSON.parse(r.stdout);
 
+
+describe('config errors', () => {
+  it('a config with two problems lists each on its own line (s33 probe: joined by a literal \\u000a)', async () => {
+    const dir = await builtTopic();
+    writeFileSync(config, 'spec:\n  promptThreshold: 2\nembeddings:\n  dimensions: 1\n');
+    const r = await run([dir, '--config', config]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n').map((l) => l.slice(0, `topic-spec: ${config}:2`.length))).toEqual([`topic-spec: ${config}:2`, `topic-spec: ${config}:4`]);
+    expect(r.stderr).not.toContain('\\u000a');
+  });
+});
+
 describe('topic-spec', () => {
   it('writes topic-spec.md for a built topic, then serves a rerun from the cache, byte-identical', async () => {
     const dir = await builtTopic();

@@ -125,7 +125,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     cache = new EmbeddingCache(resolve(values['cache-dir'] ?? join(ws.root, '.embedding-cache')));
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || (err instanceof EmbeddingError && err.kind === 'config')) {
-      io.stderr(`topic-spec: ${oneLine(err.message)}\n`);
+      io.stderr(errorLines(err).map((line) => `topic-spec: ${line}\n`).join(''));
       return 2;
     }
     throw err;
@@ -294,4 +294,16 @@ function parseCli(argv: string[]) {
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   process.exitCode = await main(process.argv.slice(2));
+}
+
+/**
+ * A usage or config error's message for stderr, each line made safe with oneLine. A
+ * ConfigError lists every problem of its file, one `file:line: problem` per line, so that the
+ * user fixes them in one pass; oneLine over the whole message turned those line breaks into a
+ * literal \u000a. Its lines are rebuilt from file and problems (not split on "\n", which a
+ * file name may hold), each escaped.
+ */
+function errorLines(err: Error): string[] {
+  if (!(err instanceof ConfigError) || err.problems.length < 2) return [oneLine(err.message)];
+  return err.problems.map((p) => oneLine(`${err.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
 }

@@ -40,6 +40,14 @@ describe('FolderSource', () => {
     await expect(s.readText(new URL('/../secret.txt', s.rootIndexUrl))).rejects.toThrow(`${join(docs, 'secret.txt')}: no such file`);
   });
 
+  it('says what is wrong and what to do when a file cannot be read (s33 probe: "cannot read (EACCES)", the errno alone; a folder was "a FIFO, device or socket")', async () => {
+    const s = new FolderSource(docs);
+    await expect(s.readText(new URL('/a/_chunks/x-0.md/index.json', s.rootIndexUrl))).rejects.toThrow(
+      `${join(docs, 'a/_chunks/x-0.md/index.json')}: cannot read: a part of this path is a file where a folder is expected (ENOTDIR); remove or rename that file`,
+    );
+    await expect(s.readText(new URL('/a/_chunks', s.rootIndexUrl))).rejects.toThrow(`${join(docs, 'a/_chunks')}: a folder, not a regular file; replace it with the built file`);
+  });
+
   it('names the folder when it does not exist', async () => {
     const s = new FolderSource(join(dir, 'nope'));
     await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(/docs folder not found|no such file/);

@@ -8,6 +8,7 @@
  * outside its root, a URL source refuses URLs on another origin or above its base path.
  */
 import { constants } from 'node:fs';
+import { describeFsError, fileKind } from '@chunkyard/fs-atomic';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -90,7 +91,7 @@ export class FolderSource implements DocsSource {
       real = await realpath(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new SourceError(file, code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? (err as Error).message})`);
+      throw new SourceError(file, code === 'ENOENT' ? 'no such file' : cannotRead(err));
     }
     // A symlink may not lead out of the tree (the server refuses the same).
     if (!isInside(root, real)) throw new SourceError(file, `a link to ${real}, outside the docs folder`);
@@ -100,14 +101,15 @@ export class FolderSource implements DocsSource {
     try {
       handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (err) {
-      throw new SourceError(file, `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new SourceError(file, cannotRead(err));
     }
     try {
-      if (!(await handle.stat()).isFile()) throw new SourceError(file, 'not a regular file (a FIFO, device or socket); replace it with the built file');
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new SourceError(file, `${stat.isDirectory() ? 'a folder' : fileKind(stat)}, not a regular file; replace it with the built file`);
       return await handle.readFile('utf8');
     } catch (err) {
       if (err instanceof SourceError) throw err;
-      throw new SourceError(file, `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new SourceError(file, cannotRead(err));
     } finally {
       await handle.close();
     }
@@ -230,4 +232,14 @@ export class UrlSource implements DocsSource {
 /** A URL source for `http(s)://…`, a folder source for anything else. */
 export function openSource(target: string): DocsSource {
   return /^https?:\/\//i.test(target) ? new UrlSource(target) : new FolderSource(target);
+}
+
+/**
+ * "cannot read: permission denied (EACCES); check its permissions …": what the errno means and
+ * what to do, in fs-atomic's words as every CLI says them ("cannot read (EACCES)" named the
+ * errno alone). The error is passed without its path: SourceError names the file already.
+ */
+function cannotRead(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return `cannot read: ${describeFsError(Object.assign(new Error(e?.message ?? String(err)), { code: e?.code }))}`;
 }

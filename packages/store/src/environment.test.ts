@@ -60,6 +60,18 @@ describe('opening', () => {
     DocStore.open(empty, { readonly: true }).close();
   });
 
+  it('a store never written (a 0-byte file, or SQLite without tables) read for search says it is empty and what to run (s33 probe: "schema version 0 … open it once for writing to migrate")', () => {
+    const zero = join(temp.dir, 'zero.db');
+    writeFileSync(zero, '');
+    const fresh = join(temp.dir, 'fresh.db');
+    new Database(fresh).close();
+    for (const file of [zero, fresh]) {
+      expect(() => DocStore.open(file, { readonly: true }), file).toThrow(
+        new StoreError(`${file}: an empty database, no documents stored in it yet; store some first (docs-store ingest … --db ${file})`),
+      );
+    }
+  });
+
   it('a folder for the database that cannot be created is a StoreError naming the path', () => {
     writeFileSync(join(temp.dir, 'plain-file'), 'x');
     const db = join(temp.dir, 'plain-file', 'sub', 'store.db');

@@ -177,6 +177,10 @@ export class DocStore {
       // Versions 1 and 2 lack vector_ann and what routed search needs: both are asked for only when used (and then named).
       if (version !== SCHEMA_VERSION && version !== 1 && version !== 2) {
         db.close();
+        // Version 0 with no foreign tables (refuseForeign passed) is a store nothing was ever
+        // written to: a touched file, or one a read-only command was pointed at first. "Schema
+        // version 0 … open it once for writing to migrate" told the user neither.
+        if (version === 0) throw new StoreError(`${path}: an empty database, no documents stored in it yet; store some first (docs-store ingest … --db ${path})`);
         throw new StoreError(`${path}: schema version ${version}, this docs-store reads ${SCHEMA_VERSION}; open it once for writing to migrate`);
       }
       return new DocStore(db, path, options.vectorIndex);

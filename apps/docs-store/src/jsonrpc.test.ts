@@ -1,0 +1,61 @@
+// The stdio transport's line framing on its own, with in-memory streams: how long lines are
+// split into frames, refused, and how fast.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { StrictStdioServerTransport } from './jsonrpc.js';
+
+/** A started transport and what it hands on or answers. */
+async function transport(maxLine?: number) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let written = '';
+  stdout.on('data', (d: Buffer) => (written += d.toString()));
+  const t = new StrictStdioServerTransport(stdin, stdout, () => {}, maxLine);
+  const messages: JSONRPCMessage[] = [];
+  t.onmessage = (m) => messages.push(m);
+  await t.start();
+  return { t, messages, replies: () => written.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: unknown; error?: { code: number } }) };
+}
+
+/** Feeds `text` to the transport's data handler in pipe-sized pieces, as a 64 KiB pipe delivers it. */
+function feed(t: StrictStdioServerTransport, text: string, piece = 64 * 1024): void {
+  // The handler is what stdin's 'data' event calls; calling it directly keeps the test synchronous.
+  const onData = (t as unknown as { onData: (chunk: Buffer | string) => void }).onData;
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < bytes.length; i += piece) onData(bytes.subarray(i, i + piece));
+}
+
+describe('StrictStdioServerTransport framing', () => {
+  it('a line of almost 16 MiB arriving in 64 KiB pieces is handled in linear time (issue 15 probe: 15 MiB took 15 s, the whole line rescanned per piece)', async () => {
+    const { t, messages } = await transport();
+    const frame = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { pad: 'p'.repeat(16 * 1024 * 1024 - 200) } } });
+    const start = performance.now();
+    feed(t, `${frame}\n`);
+    const ms = performance.now() - start;
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ id: 1, method: 'ping' });
+    // Linear is well under a second here; the quadratic scan was over ten.
+    expect(ms).toBeLessThan(4000);
+  }, 60_000);
+
+  it('a line over the limit is answered once, -32600 with id null, and the next line is served', async () => {
+    const { t, messages, replies } = await transport(1000);
+    feed(t, `"${'a'.repeat(5000)}"\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`, 100);
+    expect(replies()).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: message longer than 1000 bytes' } }]);
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 2, method: 'ping' }]);
+  });
+
+  it('a line over the limit that arrives in one piece is refused too, and frames around it are served', async () => {
+    const { t, messages, replies } = await transport(1000);
+    feed(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}\n"${'a'.repeat(5000)}"\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`, 1 << 20);
+    expect(replies()).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: message longer than 1000 bytes' } }]);
+    expect(messages.map((m) => (m as { id: number }).id)).toEqual([1, 2]);
+  });
+
+  it('a frame split inside a multi-byte character, and several frames in one piece, arrive whole', async () => {
+    const { t, messages } = await transport();
+    feed(t, `{"jsonrpc":"2.0","id":"é€😀","method":"ping"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\r\n`, 1);
+    expect(messages.map((m) => (m as { id: unknown }).id)).toEqual(['é€😀', 3]);
+  });
+});
