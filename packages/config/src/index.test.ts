@@ -126,7 +126,8 @@ describe('parseConfig: every chunking key is validated with file:line, key and w
     ['snippetMaxTokens', '"512"', 'a whole number from 128 to 1000000'],
     ['snippetOverlapTokens', '-80', 'a whole number from 0 to 1000000'],
     ['maxConcepts', '-1', 'a whole number from 0 to 10000'],
-    ['ctxSize', '100', 'a whole number from 256 to 1000000'],
+    ['ctxSize', '100', 'a whole number from 512 to 1000000'],
+    ['ctxSize', '300', 'a whole number from 512 to 1000000'],
     ['bufSize', '-512', 'a whole number from 0 to 1000000'],
     ['pageOverlapTokens', 'some', 'a whole number from 0 to 1000000'],
     ['leadLines', 'llm', 'one of extractive, none'],
@@ -161,7 +162,7 @@ describe('parseConfig: every chunking key is validated with file:line, key and w
     ['maxTokens', '-.Inf', 'a whole number from 16 to 1000000', 'got -.Inf'],
     ['maxTokens', '1e12', 'a whole number from 16 to 1000000', 'got 1e12'],
     ['targetTokens', '1000001', 'a whole number from 1 to 1000000', 'got 1000001'],
-    ['ctxSize', '0x7fffffffffff', 'a whole number from 256 to 1000000', 'got 0x7fffffffffff'],
+    ['ctxSize', '0x7fffffffffff', 'a whole number from 512 to 1000000', 'got 0x7fffffffffff'],
     ['overlapSentences', '1001', 'a whole number from 0 to 1000', 'got 1001'],
     ['maxConcepts', '1e5', 'a whole number from 0 to 10000', 'got 1e5'],
   ])('chunking.%s: %s says what was given and the range', (key, bad, expected, got) => {
@@ -219,7 +220,8 @@ describe('parseConfig: the strategies and their options', () => {
     ['windowTokens: 100\n  windowOverlapTokens: 100', 'chunking.windowTokens', 2, 'windowOverlapTokens < windowTokens'],
     ['sectionTargetTokens: 3000\n  sectionMaxTokens: 2048', 'chunking.sectionMaxTokens', 3, 'sectionTargetTokens <= sectionMaxTokens'],
     ['snippetMaxTokens: 600\n  sectionMaxTokens: 512', 'chunking.sectionMaxTokens', 3, 'snippetMaxTokens <= sectionMaxTokens'],
-    ['ctxSize: 1024\n  bufSize: 1024', 'chunking.ctxSize', 2, 'bufSize < ctxSize'],
+    ['ctxSize: 1024\n  bufSize: 1024', 'chunking.ctxSize', 2, 'ctxSize - bufSize >= 512'],
+    ['ctxSize: 1000\n  bufSize: 600', 'chunking.ctxSize', 2, 'ctxSize - bufSize >= 512'],
   ])('rejects %s naming %s on line %i', (settings, key, line, rule) => {
     const err = errorOf(`chunking:\n  ${settings}\n`);
     expect(err.line).toBe(line);

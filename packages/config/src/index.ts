@@ -193,7 +193,8 @@ const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
   snippetMaxTokens: int(128),
   snippetOverlapTokens: int(0),
   maxConcepts: int(0, 10_000),
-  ctxSize: int(256),
+  // paginate needs Nmax = ctxSize - bufSize >= 512 (chunking's MIN_NMAX): a smaller ctxSize never passes.
+  ctxSize: int(512),
   bufSize: int(0),
   pageOverlapTokens: int(0),
   leadLines: oneOf('extractive', 'none'),
@@ -390,7 +391,6 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     ['sectionTargetTokens', 'sectionMaxTokens', 'sectionTargetTokens <= sectionMaxTokens'],
     ['snippetTargetTokens', 'snippetMaxTokens', 'snippetTargetTokens <= snippetMaxTokens'],
     ['snippetMaxTokens', 'sectionMaxTokens', 'snippetMaxTokens <= sectionMaxTokens'],
-    ['bufSize', 'ctxSize', 'bufSize < ctxSize'],
   ];
   for (const [a, b, rule] of pairs) {
     const x = c[a];
@@ -398,6 +398,10 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     if (typeof x !== 'number' || typeof y !== 'number') continue;
     const ok = rule.includes('<=') ? x <= y : x < y;
     if (!ok) fail(keyLines[b] ?? keyLines[a] ?? null, `chunking.${b}: need ${rule}, got ${a} ${x} and ${b} ${y}`);
+  }
+  // A page holds Nmax = ctxSize - bufSize tokens, and paginate needs at least 512 of them.
+  if (typeof c.ctxSize === 'number' && typeof c.bufSize === 'number' && c.ctxSize - c.bufSize < 512) {
+    fail(keyLines.ctxSize ?? keyLines.bufSize ?? null, `chunking.ctxSize: need ctxSize - bufSize >= 512 (a page's Nmax), got ctxSize ${c.ctxSize} and bufSize ${c.bufSize}`);
   }
   if (problems.length > 0) throw new ConfigError(file, problems[0]!.line, problems[0]!.message, problems.slice(1));
   return config;
