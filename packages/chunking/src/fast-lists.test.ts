@@ -122,6 +122,23 @@ describe('top-level lists made into blocks without tokens', () => {
     }
   });
 
+  it('end where the one terminator a line\'s first character names (fence, blockquote or rule) takes the line, as all three asked in turn', () => {
+    // Before each item past the first only the rule its first character names is asked: lines
+    // next to items that each rule takes, nearly takes, or that start with its characters.
+    const next = fc.constantFrom(
+      '```', '~~~', '``', '~~', '```js', '~~~ x', '> q', '>', '>>', ' > q', '---', '***', '___', '* * *', '- - -', '_ _ _', '-', '--', '*', '_', '- -', '**', '__',
+      ' ---', '   ***', '    ---', '\t---', '-\t-\t-', '***x', '---a', '- x', '* x', '+ x', '1. x', '2) x', '', '  ---', '  > q', '  ```', '# h', '+++', '=', 'lazy',
+    );
+    const listItem = fc.tuple(fc.constantFrom('-', '*', '+', '1.', '2)', '_'), fc.constantFrom(' a', ' item 1', ' ---', ' > q', ' ```', ' *', '  b')).map(([m, b]) => m + b);
+    const line = fc.oneof({ arbitrary: listItem, weight: 2 }, { arbitrary: next, weight: 1 });
+    const before = directListsMadeForTests();
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 16 }), fc.constantFrom('\n', '\r\n'), (lines, nl) => expectSameAsTokens(lines.join(nl))),
+      { numRuns: 3000 },
+    );
+    expect(directListsMadeForTests() - before).toBeGreaterThan(1000);
+  });
+
   it('give them on lists past the length where their items are no longer pushed, with token items on either side (issue 15)', () => {
     // 20,000 items (BlockArray pushes 8,192, then extrapolates), some of them token items (a
     // nested list), the first 9,000 of two lines and the rest of one, so that the items thicken

@@ -123,6 +123,8 @@ export function directListsMadeForTests(): number {
 let rulesChecked: unknown = null;
 /** SILENT_FIRST_LINE's rules in the ruler's order (table first), or null when the ruler is not KNOWN_RULES. */
 let firstLineRules: Rule[] | null = null;
+/** Whether the list rule's terminators are markdown-it's fence, blockquote and hr, in that order (what TERMINATOR_OF indexes). */
+let listTerminatorsKnown = false;
 
 function firstLineRulesOf(state: StateBlock): Rule[] | null {
   const ruler = state.md.block.ruler;
@@ -134,6 +136,9 @@ function firstLineRulesOf(state: StateBlock): Rule[] | null {
     // markdown-it's order with a shortcut, and says no in silent mode: not a rule of its own here.
     const known = (ruler as unknown as { __rules__: { name: string; enabled: boolean; fn: Rule }[] }).__rules__.filter((r) => r.enabled && r.name !== 'heading_first');
     firstLineRules = known.map((r) => r.name).join(',') === KNOWN_RULES ? known.filter((r) => SILENT_FIRST_LINE.has(r.name)).map((r) => r.fn) : null;
+    const fn = (name: string): Rule | undefined => known.find((r) => r.name === name)?.fn;
+    const chain = ruler.getRules('list') as Rule[];
+    listTerminatorsKnown = firstLineRules !== null && chain.length === 3 && chain[0] === fn('fence') && chain[1] === fn('blockquote') && chain[2] === fn('hr');
   }
   return firstLineRules;
 }
@@ -145,6 +150,16 @@ function firstLineRulesOf(state: StateBlock): Rule[] | null {
  */
 const MAY_START = new Uint8Array(128);
 for (const ch of '`~>*-_+[#<0123456789') MAY_START[ch.charCodeAt(0)] = 1;
+
+/**
+ * Which of the list rule's terminators may take a line starting (after indentation) with a
+ * character: 1 fence (` ~), 2 blockquote (>), 3 hr (* - _), 0 none. Each of those rules says
+ * no at once to any other first character, and no character starts two of them: so before
+ * each item past the first one rule at most is asked instead of three (on a flat `-` list the
+ * calls of fence and blockquote that said no were a twentieth of directList's time, issue 15).
+ */
+const TERMINATOR_OF = new Uint8Array(128);
+for (const [chars, rule] of [['`~', 1], ['>', 2], ['*-_', 3]] as const) for (const ch of chars) TERMINATOR_OF[ch.charCodeAt(0)] = rule;
 
 /** markdown-it 15.0.3's skipBulletListMarker: the position after the marker, or -1. */
 function bulletMarkerEnd(state: StateBlock, line: number): number {
@@ -344,9 +359,15 @@ export function directList(state: StateBlock, startLine: number, endLine: number
     nextLine = after;
     if (nextLine >= endLine) break;
     if (state.sCount[nextLine]! < 0 || state.sCount[nextLine]! >= 4) break;
-    let terminate = false;
-    for (let i = 0; i < listTerminators.length && !terminate; i++) terminate = listTerminators[i]!(state, nextLine, endLine, true);
-    if (terminate) break;
+    if (listTerminatorsKnown) {
+      const c = src.charCodeAt(state.bMarks[nextLine]! + state.tShift[nextLine]!);
+      const t = c < 128 ? TERMINATOR_OF[c]! : 0;
+      if (t !== 0 && listTerminators[t - 1]!(state, nextLine, endLine, true)) break;
+    } else {
+      let terminate = false;
+      for (let i = 0; i < listTerminators.length && !terminate; i++) terminate = listTerminators[i]!(state, nextLine, endLine, true);
+      if (terminate) break;
+    }
     posAfterMarker = isOrdered ? orderedMarkerEnd(state, nextLine) : bulletMarkerEnd(state, nextLine);
     if (posAfterMarker < 0) break;
     if (src.charCodeAt(posAfterMarker - 1) !== markerCharCode) break;
