@@ -24,11 +24,11 @@ import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack } from './pack.js';
 import { contentFields, headingFields, RangeContexts } from './range-context.js';
 import type { StrategyInput } from './semantic.js';
-import { splitOversized } from './split-oversized.js';
+import { splitOversizedBlocks } from './split-oversized.js';
 import { addTokenOverlap } from './token-overlap.js';
 import { countTokens, estimateTokens, TokenIndex } from './tokens.js';
-import type { ChunkRecord, ContinuityToken } from './types.js';
-import { toUnits } from './units.js';
+import type { Block, ChunkRecord, ContinuityToken } from './types.js';
+import { newUnitsState } from './units.js';
 import { ChunkingInvariantError, validate } from './validate.js';
 
 /** Longest document name (in cl100k tokens) used as it is in CT ids. */
@@ -73,16 +73,39 @@ export function chunkPaginate(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options: o } = input;
   const nmax = o.ctxSize - o.bufSize;
   const budget = nmax - pageReserve(o.docName);
-  const units = toUnits(doc.blocks);
   const tokens = new TokenIndex(source);
-  const pieces = splitOversized(units, { source, lines: doc.lines, tokens, target: budget, budget: () => budget });
+  // Pieces straight from the blocks, no Unit per unit (see splitOversizedBlocks); the pages'
+  // heading paths come from the units' Headings when a page asks (RangeContexts over pieces).
+  const state = newUnitsState();
+  const pieces = splitOversizedBlocks(doc.blocks, { source, lines: doc.lines, tokens, target: budget, budget: () => budget }, state);
   // Fill pages to the cap; a page ends early only at a heading whose whole section would not fit, once half full.
   const drafts = pack(pieces, { source, tokens, minTokens: Math.floor(budget / 2), targetTokens: budget, budget: () => budget });
   const pages = normalize(addTokenOverlap(drafts, { source, tokens, budget, overlapTokens: o.pageOverlapTokens }), source);
-  const records = toRecords(input, pages, nmax, new RangeContexts(units));
+  const records = toRecords(input, pages, nmax, new RangeContexts(pieces, state.headings));
   const over = records.filter((r) => r.page!.tokens > nmax).map((r) => `chunk ${r.chunkNumber}: page ${r.page!.tokens} tokens > Nmax ${nmax}`);
   if (over.length) throw new ChunkingInvariantError(over, o.docName);
   return validate(source, records, { maxTokens: nmax, docName: o.docName, recount: input.recount === true });
+}
+
+const NO_BLOCKS: Block[] = [];
+
+/**
+ * The first paragraph among `blocks` (top level: sorted and disjoint, so their ends increase too)
+ * that overlaps [start, end): the one pageGist looks for. Found from the first block ending
+ * after `start`, not from the document's first block: searched from the start for every page,
+ * the blocks before the page made the lead lines quadratic in the document's length (issue 15:
+ * three quarters of a second per pass on a megabyte of tiny headings).
+ */
+export function firstParagraph(blocks: readonly Block[], start: number, end: number): Block | null {
+  let lo = 0;
+  let hi = blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (blocks[mid]!.end > start) hi = mid;
+    else lo = mid + 1;
+  }
+  for (let k = lo; k < blocks.length && blocks[k]!.start < end; k++) if (blocks[k]!.type === 'paragraph') return blocks[k]!;
+  return null;
 }
 
 function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number, contexts: RangeContexts): ChunkRecord[] {
@@ -92,7 +115,9 @@ function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number,
   const ctxs = pages.map((p) => contexts.of(p.start, p.end));
   const gists = pages.map((p, i) => {
     const path = ctxs[i]!.path;
-    return pageGist(source, doc.blocks, p.start + p.overlapChars, p.end, path.length ? path[path.length - 1]!.text : '');
+    const from = p.start + p.overlapChars;
+    const para = firstParagraph(doc.blocks, from, p.end);
+    return pageGist(source, para === null ? NO_BLOCKS : [para], from, p.end, path.length ? path[path.length - 1]!.text : '');
   });
   const n = pages.length;
   return pages.map((page, i): ChunkRecord => {
