@@ -66,7 +66,7 @@ export function chunkHierarchical(input: StrategyInput): ChunkRecord[] {
   // The extraction's scan of the document is kept for matching its chunks, which repeat its text.
   const memo = new ScanMemo();
   const keywords = o.maxConcepts > 0 ? extractKeywords([{ name: input.sourceFile, text: source.slice(doc.frontMatter?.end ?? 0) }], { memo }) : [];
-  return validate(source, toRecords(input, sections, snippetsOf, new KeywordMatcher(keywords, memo), new RangeContexts(sectionPieces, state.headings)), {
+  return validate(source, toRecords(input, sections, snippetsOf, new KeywordMatcher(keywords, memo), new RangeContexts(sectionPieces, state.headings), tokens), {
     maxTokens: o.sectionMaxTokens,
     maxTokensOf: (c) => (c.tier?.level === 'snippet' ? o.snippetMaxTokens : o.sectionMaxTokens),
     docName: o.docName,
@@ -120,6 +120,18 @@ function unitOf(block: Block, heading: number, types: readonly BlockType[], head
 }
 
 /**
+ * countTokens(embedText), the prefix and a newline before the chunk's text: for a chunk whose
+ * text is its source range, counted by the document's TokenIndex, which tokenizes the prefix
+ * and the joint and takes the range's inside from its index, instead of the whole text again
+ * (issue 15). The prefix is left to the joint scan: a counter of its own per record, held by
+ * the index, would cost more than the few tokens it holds.
+ */
+function embedTokensOf(embedText: string, at: number, chunk: NormalizedChunk, index: TokenIndex): number {
+  if (!chunk.exact) return countTokens(embedText);
+  return index.countJoined(embedText, [{ at, start: chunk.start, end: chunk.end, text: null }]);
+}
+
+/**
  * Records in reading order: each section followed by its snippets. Ids:
  * `{doc}::sec{s}` and `{doc}::sec{s}::sn{k}`; a snippet's `parentId` is its
  * section, a section's is the document. prev/next link chunks of the same tier.
@@ -130,6 +142,7 @@ function toRecords(
   snippetsOf: NormalizedChunk[][],
   matcher: KeywordMatcher,
   contexts: RangeContexts,
+  index: TokenIndex,
 ): ChunkRecord[] {
   const { source, options: o } = input;
   const docId = `${o.contentType}:${o.docName}`;
@@ -157,7 +170,7 @@ function toRecords(
       fileTitle: input.fileTitle,
       ...headings,
       sourcePosition: { charStart: chunk.start, charEnd: chunk.end, totalChars: source.length },
-      tokenStats: { tokens, estimatedTokens: estimateTokens(chunk.text), embedTokens: countTokens(embedText) },
+      tokenStats: { tokens, estimatedTokens: estimateTokens(chunk.text), embedTokens: embedTokensOf(embedText, prefix.length + 1, chunk, index) },
       prevId,
       nextId,
       ...contentFields(ctx),
