@@ -12,19 +12,20 @@
  * `[DOC: …][PATH: …][CONCEPTS: …]`; concepts are the document's keywords
  * (@chunkyard/keywords) that occur in the chunk, strongest first.
  */
+import type { Headings } from './headings.js';
 import { extractKeywords, KeywordMatcher, ScanMemo } from '@chunkyard/keywords';
 import { PIPELINE, isCode } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack, type PackContext } from './pack.js';
-import type { Piece } from './pieces.js';
+import { UnitPiece, type Piece } from './pieces.js';
 import { contentFields, headingFields, RangeContexts } from './range-context.js';
 import { fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
 import type { StrategyInput } from './semantic.js';
 import { splitOversized, type SplitContext } from './split-oversized.js';
 import { addTokenOverlap } from './token-overlap.js';
 import { countTokens, estimateTokens, TokenIndex } from './tokens.js';
-import type { ChunkRecord } from './types.js';
-import { toUnits, type Unit } from './units.js';
+import type { Block, BlockType, ChunkRecord } from './types.js';
+import { newUnitsState, visitUnits, type Unit, type UnitsState } from './units.js';
 import { validate } from './validate.js';
 
 interface Tier {
@@ -38,11 +39,10 @@ const MIN_SHARE = 8;
 
 export function chunkHierarchical(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options: o } = input;
-  const units = toUnits(doc.blocks);
   const tokens = new TokenIndex(source);
   const section: Tier = { target: o.sectionTargetTokens, budget: o.sectionMaxTokens - PREFIX_RESERVE, overlap: o.sectionOverlapTokens };
   const snippet: Tier = { target: o.snippetTargetTokens, budget: o.snippetMaxTokens - PREFIX_RESERVE, overlap: o.snippetOverlapTokens };
-  const splitCtx = (t: Tier): SplitContext => ({ source, lines: doc.lines, tokens, target: t.target, budget: () => t.budget });
+  const snippetSplit: SplitContext = { source, lines: doc.lines, tokens, target: snippet.target, budget: () => snippet.budget };
   const packCtx = (t: Tier): PackContext => ({
     source,
     tokens,
@@ -51,18 +51,13 @@ export function chunkHierarchical(input: StrategyInput): ChunkRecord[] {
     budget: () => t.budget,
   });
 
-  // Section tier: a unit that fits a section is one piece; a larger one is cut at snippet size.
-  const unitOf = new Map<unknown, Unit>(units.map((u) => [u.block, u]));
-  const sectionPieces = units.flatMap((u) =>
-    tokens.count(u.block.start, u.block.end) <= section.budget ? splitOversized([u], splitCtx(section)) : splitOversized([u], splitCtx(snippet)),
-  );
+  const state = newUnitsState();
+  const sectionPieces = sectionTierPieces(doc.blocks, state, tokens, section.budget, snippetSplit);
   const sectionDrafts = addTokenOverlap(pack(sectionPieces, packCtx(section)), { source, tokens, budget: section.budget, overlapTokens: section.overlap });
   const sections = normalize(sectionDrafts, source);
 
   const snippetsOf = sections.map((s) => {
-    const pieces = s.pieces.flatMap((p): Piece[] =>
-      !p.splitUnit && p.tokens > snippet.budget ? splitOversized([unitOf.get(p.unit)!], splitCtx(snippet)) : [p],
-    );
+    const pieces = snippetTierPieces(s.pieces, state.headings, snippet.budget, snippetSplit);
     const core = pieces[0]!.start;
     const drafts = addTokenOverlap(pack(pieces, packCtx(snippet)), { source, tokens, budget: snippet.budget, overlapTokens: snippet.overlap, floor: core });
     return normalize(drafts, source);
@@ -71,12 +66,69 @@ export function chunkHierarchical(input: StrategyInput): ChunkRecord[] {
   // The extraction's scan of the document is kept for matching its chunks, which repeat its text.
   const memo = new ScanMemo();
   const keywords = o.maxConcepts > 0 ? extractKeywords([{ name: input.sourceFile, text: source.slice(doc.frontMatter?.end ?? 0) }], { memo }) : [];
-  return validate(source, toRecords(input, sections, snippetsOf, new KeywordMatcher(keywords, memo), new RangeContexts(units)), {
+  return validate(source, toRecords(input, sections, snippetsOf, new KeywordMatcher(keywords, memo), new RangeContexts(sectionPieces, state.headings), tokens), {
     maxTokens: o.sectionMaxTokens,
     maxTokensOf: (c) => (c.tier?.level === 'snippet' ? o.snippetMaxTokens : o.sectionMaxTokens),
     docName: o.docName,
     recount: input.recount === true,
   });
+}
+
+/**
+ * The section tier's pieces: a unit within `budget` is one whole piece (what splitOversized
+ * makes of it), a larger one is cut as for snippets. From visitUnits, not toUnits: a Unit, a
+ * path array, a one-unit array, a context and a piece array per unit (and a Map from blocks to
+ * units) were a third of what a pass over a document of tiny headings allocated (issue 15).
+ * Only a unit over a section is given a Unit, to be split.
+ */
+export function sectionTierPieces(blocks: Block[], state: UnitsState, tokens: TokenIndex, budget: number, snippetSplit: SplitContext): Piece[] {
+  const { headings } = state;
+  // At least a piece per block, written by index (see splitOversizedBlocks).
+  const pieces = new Array<Piece>(blocks.length);
+  let count = 0;
+  visitUnits(blocks, state, (block, heading, types) => {
+    const n = tokens.count(block.start, block.end);
+    if (n <= budget) pieces[count++] = new UnitPiece(block, n, heading, types, null);
+    else for (const p of splitOversized([unitOf(block, heading, types, headings)], snippetSplit)) pieces[count++] = p;
+  });
+  pieces.length = count;
+  return pieces;
+}
+
+/**
+ * A section's pieces for its snippets: each whole unit over the snippet `budget` split as for
+ * snippets. The section's own array when none is (no copy, and no one-piece array per piece as
+ * a flatMap made).
+ */
+export function snippetTierPieces(own: Piece[], headings: Headings, budget: number, snippetSplit: SplitContext): Piece[] {
+  let pieces = own;
+  for (let k = 0; k < own.length; k++) {
+    const p = own[k]!;
+    if (p.splitUnit || p.tokens <= budget) {
+      if (pieces !== own) pieces.push(p);
+      continue;
+    }
+    if (pieces === own) pieces = own.slice(0, k);
+    for (const part of splitOversized([unitOf(p.unit, p.heading, p.types, headings)], snippetSplit)) pieces.push(part);
+  }
+  return pieces;
+}
+
+/** The Unit toUnits gives for a unit (its path from the document's Headings). */
+function unitOf(block: Block, heading: number, types: readonly BlockType[], headings: Headings): Unit {
+  return { block, path: headings.refs(heading), heading, types };
+}
+
+/**
+ * countTokens(embedText), the prefix and a newline before the chunk's text: for a chunk whose
+ * text is its source range, counted by the document's TokenIndex, which tokenizes the prefix
+ * and the joint and takes the range's inside from its index, instead of the whole text again
+ * (issue 15). The prefix is left to the joint scan: a counter of its own per record, held by
+ * the index, would cost more than the few tokens it holds.
+ */
+function embedTokensOf(embedText: string, at: number, chunk: NormalizedChunk, index: TokenIndex): number {
+  if (!chunk.exact) return countTokens(embedText);
+  return index.countJoined(embedText, [{ at, start: chunk.start, end: chunk.end, text: null }]);
 }
 
 /**
@@ -90,18 +142,22 @@ function toRecords(
   snippetsOf: NormalizedChunk[][],
   matcher: KeywordMatcher,
   contexts: RangeContexts,
+  index: TokenIndex,
 ): ChunkRecord[] {
   const { source, options: o } = input;
   const docId = `${o.contentType}:${o.docName}`;
-  const sectionId = (s: number): string => `${docId}::sec${s}`;
-  const snippetId = (s: number, k: number): string => `${sectionId(s)}::sn${k}`;
-  const allSnippets = snippetsOf.flatMap((list, s) => list.map((_, k) => snippetId(s, k)));
+  // Each id made once: the records' ids, parent ids, child lists and links share the strings.
+  const sectionIds = sections.map((_, s) => `${docId}::sec${s}`);
+  const childIdsOf = snippetsOf.map((list, s) => list.map((_, k) => `${sectionIds[s]!}::sn${k}`));
+  const allSnippets = childIdsOf.flat();
   const records: ChunkRecord[] = [];
   const make = (chunk: NormalizedChunk, id: string, parentId: string, prevId: string | null, nextId: string | null, tier: ChunkRecord['tier'] & object): ChunkRecord => {
     const ctx = contexts.of(chunk.start, chunk.end);
     const ranked = matcher.match(chunk.text).sort((a, b) => b.score - a.score);
     const concepts = (ranked.length || matcher.size ? ranked.map((k) => k.name) : []).slice(0, o.maxConcepts);
-    const { prefix, parts } = fitPrefix({ doc: input.fileTitle, path: ctx.path.map((h) => h.text), tableHeaders: ctx.tableHeaders, concepts });
+    const headings = headingFields(ctx.path);
+    // fitPrefix copies the path it is given: the record's own headerPath serves.
+    const { prefix, parts } = fitPrefix({ doc: input.fileTitle, path: headings.headerPath, tableHeaders: ctx.tableHeaders, concepts });
     const embedText = `${prefix}\n${chunk.text}`;
     const tokens = chunk.exact ? chunk.tokens : countTokens(chunk.text);
     return {
@@ -112,9 +168,9 @@ function toRecords(
       embedText,
       originalText: chunk.text,
       fileTitle: input.fileTitle,
-      ...headingFields(ctx.path),
+      ...headings,
       sourcePosition: { charStart: chunk.start, charEnd: chunk.end, totalChars: source.length },
-      tokenStats: { tokens, estimatedTokens: estimateTokens(chunk.text), embedTokens: countTokens(embedText) },
+      tokenStats: { tokens, estimatedTokens: estimateTokens(chunk.text), embedTokens: embedTokensOf(embedText, prefix.length + 1, chunk, index) },
       prevId,
       nextId,
       ...contentFields(ctx),
@@ -127,9 +183,10 @@ function toRecords(
   };
   let snippetIndex = 0;
   sections.forEach((sec, s) => {
-    const children = snippetsOf[s]!.map((_, k) => snippetId(s, k));
+    const children = childIdsOf[s]!;
+    const id = sectionIds[s]!;
     records.push(
-      make(sec, sectionId(s), docId, s > 0 ? sectionId(s - 1) : null, s < sections.length - 1 ? sectionId(s + 1) : null, {
+      make(sec, id, docId, sectionIds[s - 1] ?? null, sectionIds[s + 1] ?? null, {
         level: 'section',
         section: s,
         snippet: null,
@@ -143,11 +200,11 @@ function toRecords(
     snippetsOf[s]!.forEach((sn, k) => {
       const n = snippetIndex++;
       records.push(
-        make(sn, snippetId(s, k), sectionId(s), allSnippets[n - 1] ?? null, allSnippets[n + 1] ?? null, {
+        make(sn, children[k]!, id, allSnippets[n - 1] ?? null, allSnippets[n + 1] ?? null, {
           level: 'snippet',
           section: s,
           snippet: k,
-          sectionId: sectionId(s),
+          sectionId: id,
           childIds: [],
           retrievalPrefix: '',
           concepts: [],

@@ -24,11 +24,11 @@ import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack } from './pack.js';
 import { contentFields, headingFields, RangeContexts } from './range-context.js';
 import type { StrategyInput } from './semantic.js';
-import { splitOversized } from './split-oversized.js';
+import { splitOversizedBlocks } from './split-oversized.js';
 import { addTokenOverlap } from './token-overlap.js';
-import { countTokens, estimateTokens, TokenIndex } from './tokens.js';
-import type { ChunkRecord, ContinuityToken } from './types.js';
-import { toUnits } from './units.js';
+import { countTokens, estimateTokens, TokenIndex, type JoinedPart } from './tokens.js';
+import type { Block, ChunkRecord, ContinuityToken } from './types.js';
+import { newUnitsState } from './units.js';
 import { ChunkingInvariantError, validate } from './validate.js';
 
 /** Longest document name (in cl100k tokens) used as it is in CT ids. */
@@ -73,26 +73,83 @@ export function chunkPaginate(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options: o } = input;
   const nmax = o.ctxSize - o.bufSize;
   const budget = nmax - pageReserve(o.docName);
-  const units = toUnits(doc.blocks);
   const tokens = new TokenIndex(source);
-  const pieces = splitOversized(units, { source, lines: doc.lines, tokens, target: budget, budget: () => budget });
+  // Pieces straight from the blocks, no Unit per unit (see splitOversizedBlocks); the pages'
+  // heading paths come from the units' Headings when a page asks (RangeContexts over pieces).
+  const state = newUnitsState();
+  const pieces = splitOversizedBlocks(doc.blocks, { source, lines: doc.lines, tokens, target: budget, budget: () => budget }, state);
   // Fill pages to the cap; a page ends early only at a heading whose whole section would not fit, once half full.
   const drafts = pack(pieces, { source, tokens, minTokens: Math.floor(budget / 2), targetTokens: budget, budget: () => budget });
   const pages = normalize(addTokenOverlap(drafts, { source, tokens, budget, overlapTokens: o.pageOverlapTokens }), source);
-  const records = toRecords(input, pages, nmax, new RangeContexts(units));
+  const records = toRecords(input, pages, nmax, new RangeContexts(pieces, state.headings), tokens);
   const over = records.filter((r) => r.page!.tokens > nmax).map((r) => `chunk ${r.chunkNumber}: page ${r.page!.tokens} tokens > Nmax ${nmax}`);
   if (over.length) throw new ChunkingInvariantError(over, o.docName);
   return validate(source, records, { maxTokens: nmax, docName: o.docName, recount: input.recount === true });
 }
 
-function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number, contexts: RangeContexts): ChunkRecord[] {
+const NO_BLOCKS: Block[] = [];
+
+/**
+ * The first paragraph among `blocks` (top level: sorted and disjoint, so their ends increase too)
+ * that overlaps [start, end): the one pageGist looks for. Found from the first block ending
+ * after `start`, not from the document's first block: searched from the start for every page,
+ * the blocks before the page made the lead lines quadratic in the document's length (issue 15:
+ * three quarters of a second per pass on a megabyte of tiny headings).
+ */
+export function firstParagraph(blocks: readonly Block[], start: number, end: number): Block | null {
+  let lo = 0;
+  let hi = blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (blocks[mid]!.end > start) hi = mid;
+    else lo = mid + 1;
+  }
+  for (let k = lo; k < blocks.length && blocks[k]!.start < end; k++) if (blocks[k]!.type === 'paragraph') return blocks[k]!;
+  return null;
+}
+
+/**
+ * The exact tokens of a page's body (lead-in, the page's source text, lead-out) and of its whole
+ * text (CT comment, body), as countTokens gives them, for a page whose text is its source range:
+ * counted by the document's TokenIndex, which scans only the joints around the range. Counted
+ * whole, each page's text was tokenized twice more after packing had counted it: three fifths of
+ * a pass over a megabyte of unspaced letters, where every token is a BPE merge (issue 15).
+ */
+function joinedCounts(
+  index: TokenIndex,
+  page: NormalizedChunk,
+  comment: string,
+  leadIn: string | null,
+  leadOut: string | null,
+  body: string,
+  text: string,
+): { embedTokens: number; pageTokens: number } {
+  const parts: JoinedPart[] = [];
+  let at = 0;
+  if (leadIn !== null) {
+    parts.push({ at, start: 0, end: 0, text: leadIn });
+    at += leadIn.length + 2;
+  }
+  parts.push({ at, start: page.start, end: page.end, text: null });
+  at += page.end - page.start;
+  if (leadOut !== null) parts.push({ at: at + 2, start: 0, end: 0, text: leadOut });
+  const embedTokens = index.countJoined(body, parts);
+  const shift = comment.length + 1;
+  const whole: JoinedPart[] = [{ at: 0, start: 0, end: 0, text: comment }];
+  for (const p of parts) whole.push({ ...p, at: p.at + shift });
+  return { embedTokens, pageTokens: index.countJoined(text, whole) };
+}
+
+function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number, contexts: RangeContexts, index: TokenIndex): ChunkRecord[] {
   const { source, options: o, doc } = input;
   const parentId = `${o.contentType}:${o.docName}`;
   const idOf = (n: number): string => `${parentId}::ch${n}`;
   const ctxs = pages.map((p) => contexts.of(p.start, p.end));
   const gists = pages.map((p, i) => {
     const path = ctxs[i]!.path;
-    return pageGist(source, doc.blocks, p.start + p.overlapChars, p.end, path.length ? path[path.length - 1]!.text : '');
+    const from = p.start + p.overlapChars;
+    const para = firstParagraph(doc.blocks, from, p.end);
+    return pageGist(source, para === null ? NO_BLOCKS : [para], from, p.end, path.length ? path[path.length - 1]!.text : '');
   });
   const n = pages.length;
   return pages.map((page, i): ChunkRecord => {
@@ -103,8 +160,10 @@ function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number,
     const leadIn = o.leadLines === 'extractive' && ct.prev ? leadLine('in', ct.prev, gists[i - 1]!) : null;
     const leadOut = o.leadLines === 'extractive' && ct.next ? leadLine('out', ct.next, gists[i + 1]!) : null;
     const body = [leadIn, page.text, leadOut].filter((x): x is string => x !== null).join('\n\n');
-    const text = `${ctComment(ct)}\n${body}\n`;
+    const comment = ctComment(ct);
+    const text = `${comment}\n${body}\n`;
     const tokens = page.exact ? page.tokens : countTokens(page.text);
+    const { embedTokens, pageTokens } = page.exact ? joinedCounts(index, page, comment, leadIn, leadOut, body, text) : { embedTokens: countTokens(body), pageTokens: countTokens(text) };
     const headings = headingFields(ctx.path);
     const sectionTitle = headings.sectionTitle;
     return {
@@ -117,7 +176,7 @@ function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number,
       fileTitle: input.fileTitle,
       ...headings,
       sourcePosition: { charStart: page.start, charEnd: page.end, totalChars: source.length },
-      tokenStats: { tokens, estimatedTokens: estimateTokens(page.text), embedTokens: countTokens(body) },
+      tokenStats: { tokens, estimatedTokens: estimateTokens(page.text), embedTokens },
       prevId: i > 0 ? idOf(i - 1) : null,
       nextId: i < n - 1 ? idOf(i + 1) : null,
       ...contentFields(ctx),
@@ -130,7 +189,7 @@ function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number,
         leadIn,
         leadOut,
         text,
-        tokens: countTokens(text),
+        tokens: pageTokens,
         nmax,
         overlapTokens: page.overlapTokens,
         jsonLd: {

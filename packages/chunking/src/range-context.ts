@@ -4,8 +4,9 @@
  * paginate pages, hierarchical tiers). Same rules as the semantic metadata
  * stage: a chunk is about its first heading, else the heading it continues.
  */
-import type { HeadingRef } from './pieces.js';
-import type { BlockType, ContentHint } from './types.js';
+import type { Headings } from './headings.js';
+import type { HeadingRef, Piece } from './pieces.js';
+import type { Block, BlockType, ContentHint } from './types.js';
 import type { Unit } from './units.js';
 
 export interface RangeContext {
@@ -91,12 +92,88 @@ export function withHint(hint: ContentHint | null, type: BlockType): ContentHint
   return hint === null ? h : 'mixed';
 }
 
+/**
+ * The units a RangeContexts answers over, in document order (sorted by start): a unit's block,
+ * types and heading path by index.
+ */
+interface UnitTable {
+  readonly count: number;
+  block(i: number): Block;
+  types(i: number): readonly BlockType[];
+  path(i: number): HeadingRef[];
+}
+
+/** Units as toUnits gives them. */
+class UnitList implements UnitTable {
+  readonly count: number;
+  constructor(private readonly units: readonly Unit[]) {
+    this.count = units.length;
+  }
+  block(i: number): Block {
+    return this.units[i]!.block;
+  }
+  types(i: number): readonly BlockType[] {
+    return this.units[i]!.types;
+  }
+  path(i: number): HeadingRef[] {
+    return this.units[i]!.path;
+  }
+}
+
+/**
+ * The units of a piece list (splitOversized's, in order: a unit's pieces are consecutive and
+ * share its block), each as the index of its first piece, with its path built from the
+ * document's Headings only when a range asks for it. A Unit object and a path array per unit,
+ * alive until the records were made, were most of what paginate and hierarchical allocated on
+ * a document of tiny headings (issue 15).
+ */
+class PieceUnits implements UnitTable {
+  readonly count: number;
+  private readonly first: Int32Array;
+
+  constructor(
+    private readonly pieces: readonly Piece[],
+    private readonly headings: Headings,
+  ) {
+    const first = new Int32Array(pieces.length);
+    let n = 0;
+    let last: Block | null = null;
+    for (let k = 0; k < pieces.length; k++) {
+      const unit = pieces[k]!.unit;
+      if (unit !== last) {
+        first[n++] = k;
+        last = unit;
+      }
+    }
+    this.first = first.subarray(0, n);
+    this.count = n;
+  }
+  block(i: number): Block {
+    return this.pieces[this.first[i]!]!.unit;
+  }
+  types(i: number): readonly BlockType[] {
+    return this.pieces[this.first[i]!]!.types;
+  }
+  path(i: number): HeadingRef[] {
+    return this.headings.refs(this.pieces[this.first[i]!]!.heading);
+  }
+}
+
 /** Answers range queries over one document's units (sorted by start, as toUnits gives them). */
 export class RangeContexts {
-  private readonly starts: number[];
+  private readonly starts: Float64Array;
+  private readonly table: UnitTable;
 
-  constructor(private readonly units: Unit[]) {
-    this.starts = units.map((u) => u.block.start);
+  constructor(units: readonly Unit[]);
+  /** Over the units of `pieces` (splitOversized's output), whose heading indexes are in `headings`. */
+  constructor(pieces: readonly Piece[], headings: Headings);
+  constructor(items: readonly Unit[] | readonly Piece[], headings?: Headings) {
+    // Only the piece form passes the headings; a Unit list comes alone.
+    const table: UnitTable = headings === undefined ? new UnitList(items as readonly Unit[]) : new PieceUnits(items as readonly Piece[], headings);
+    const starts = new Float64Array(table.count);
+    for (let i = 0; i < table.count; i++) starts[i] = table.block(i).start;
+    this.starts = starts;
+    this.table = table;
   }
 
   /** Index of the last unit starting at or before `offset`, or -1. */
@@ -111,27 +188,37 @@ export class RangeContexts {
     return lo - 1;
   }
 
+  /**
+   * One pass over the units in [start, end), folding each into the answer: an array of the
+   * units in range, a Set of their types and its iterator per range were a tenth of what
+   * paginate allocated on a document of tiny headings (issue 15).
+   */
   of(start: number, end: number): RangeContext {
-    let i = this.lastAtOrBefore(start);
-    // The unit holding `start` may have ended before it (whitespace between units).
-    if (i >= 0 && this.units[i]!.block.end <= start) i++;
-    if (i < 0) i = 0;
-    const inRange: Unit[] = [];
-    for (let k = i; k < this.units.length && this.units[k]!.block.start < end; k++) inRange.push(this.units[k]!);
-    const heading = inRange.find((u) => u.block.type === 'heading' && u.block.start >= start);
+    const t = this.table;
     const before = this.lastAtOrBefore(start);
-    const path = heading?.path ?? inRange[0]?.path ?? (before >= 0 ? this.units[before]!.path : []);
-    const types = new Set<BlockType>();
+    let i = before;
+    // The unit holding `start` may have ended before it (whitespace between units).
+    if (i >= 0 && t.block(i).end <= start) i++;
+    if (i < 0) i = 0;
+    let heading = -1;
+    let hint: ContentHint | null = null;
+    const nodeTypes: BlockType[] = [];
     const tableColumns: number[] = [];
     const tableHeaders: string[][] = [];
-    for (const u of inRange) {
-      for (const t of u.types) types.add(t);
-      if (u.block.type === 'table') {
-        tableColumns.push(u.block.header?.length ?? 0);
-        tableHeaders.push(u.block.header ?? []);
+    let k = i;
+    for (; k < t.count; k++) {
+      const block = t.block(k);
+      if (block.start >= end) break;
+      if (heading < 0 && block.type === 'heading' && block.start >= start) heading = k;
+      const types = t.types(k);
+      for (let j = 0; j < types.length; j++) if (!nodeTypes.includes(types[j]!)) nodeTypes.push(types[j]!);
+      if (block.type === 'table') {
+        tableColumns.push(block.header?.length ?? 0);
+        tableHeaders.push(block.header ?? []);
       }
+      hint = withHint(hint, block.type);
     }
-    const contentHints = contentHintOf(inRange.map((u) => u.block.type));
-    return { path, nodeTypes: [...types], contentHints, tableColumns, tableHeaders };
+    const path = heading >= 0 ? t.path(heading) : k > i ? t.path(i) : before >= 0 ? t.path(before) : [];
+    return { path, nodeTypes, contentHints: hint ?? 'prose', tableColumns, tableHeaders };
   }
 }
