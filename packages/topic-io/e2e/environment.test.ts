@@ -444,7 +444,7 @@ describe('numeric options are bounded, with the range in --help', () => {
     expect(run('docs-score', ['--help']).stdout).toContain('1..1000 (default 5)');
     expect(run('docs-serve', ['--help']).stdout).toContain('0..65535');
     const chunking = run('chunking-tool', ['--help']).stdout;
-    for (const key of ['minTokens 0..1000000', 'maxTokens 16..1000000', 'ctxSize 256..1000000', 'maxConcepts 0..10000']) expect(chunking).toContain(key);
+    for (const key of ['minTokens 0..1000000', 'maxTokens 16..1000000', 'ctxSize 512..1000000', 'maxConcepts 0..10000']) expect(chunking).toContain(key);
     const spec = run('topic-spec', ['--help']).stdout;
     for (const key of ['promptThreshold 0..1', 'batchSize 1..2048', 'timeoutMs 100..3600000']) expect(spec).toContain(key);
   });
