@@ -648,9 +648,9 @@ function blockquoteWithScratch(state: StateBlock, startLine: number, endLine: nu
     if (pendingLazy < 0) break;
     state.lineMax = oldLineMax;
     if (state.line !== pendingLazy) break;
-    // The content was parsed up to the lazy line. Only a paragraph takes a lazy line, so unless
-    // the content ends in one there (or in something without tokens, a definition, which may
-    // take it as its title), the quote ends there as markdown-it's whole scan would end it.
+    // The content was parsed up to the lazy line. Only a paragraph takes a lazy line (or a
+    // definition, as its title), so unless the content may end in one there (mayTakeLazyLine),
+    // the quote ends there as markdown-it's whole scan would end it.
     const inner = open.level + 1;
     let last = lastBlockAt(state.tokens, firstInner, inner);
     if (last >= 0 && state.tokens[last]!.map![1] !== pendingLazy) {
@@ -697,10 +697,10 @@ function blockquoteWithScratch(state: StateBlock, startLine: number, endLine: nu
  * might take (all its `>` lines and the lazy lines between them) before parsing any of it, and
  * a quote ends at the first lazy line no paragraph takes: `> # h` then `lazy`, repeated, made
  * every quote scan the rest of the document (200 KB took 15 s, issue 15). This rule scans to
- * the first lazy line, parses, and goes on only when the content ends in a paragraph there,
- * parsing again from that paragraph's outermost block with a window grown by this factor each
- * time, so that a paragraph taking a thousand lazy lines is parsed a bounded number of times
- * over, not once per line.
+ * the first lazy line, parses, and goes on only when the content may take that line
+ * (mayTakeLazyLine), parsing again from the outermost block that may with a window grown by
+ * this factor each time, so that a paragraph taking a thousand lazy lines is parsed a bounded
+ * number of times over, not once per line.
  */
 const LAZY_WINDOW = 2;
 

@@ -305,8 +305,8 @@ function isAsciiTrimmable(c: number): boolean {
 }
 
 /**
- * Where a paragraph (or a definition) last ended because its range did, not because of what
- * follows it: -1 when none since quoteItems last looked.
+ * Where a paragraph, a definition or a setext heading last ended because its range did, not
+ * because of what follows it: -1 when none since quoteItems last looked.
  */
 let rangeEndHit = -1;
 
@@ -338,10 +338,11 @@ export function quoteLinesMarkedForTests(): number {
  * between them) before parsing any of it, and a quote ends at the first lazy line no paragraph
  * takes: `> # h` then `lazy`, repeated, made every quote mark the rest of the document (200 KB
  * took 51 s, issue 15). This one stops its scan at the first lazy line, parses, and goes on
- * only when a paragraph (or a definition) ended there because the range did: then it parses
- * the quote again with a scan that goes on past the lazy line, as far again as it had come, so
- * that a quote is parsed a bounded number of times over. Its tokens and items are dropped
- * before each new parse; the references a parse defines are defined again the same.
+ * only when a paragraph, a definition or a setext heading ended there because the range did:
+ * then it parses the quote again with a scan that goes on past the lazy line, LAZY_WINDOW times
+ * as far as it had come, so that a quote is parsed a bounded number of times over. Its tokens
+ * and items are dropped before each new parse, and a parse that may be dropped defines its
+ * references apart.
  */
 function quoteItems(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
