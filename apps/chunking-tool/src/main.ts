@@ -13,6 +13,8 @@ import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config
 import { emptyArgument, parseCliArgs, processIo, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
+// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
+export { exitOnStdoutError } from '@chunkyard/fs-atomic';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 

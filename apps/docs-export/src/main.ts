@@ -12,6 +12,8 @@ import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/confi
 import { describeFsError, emptyArgument, escapeControl, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
+// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
+export { exitOnStdoutError } from '@chunkyard/fs-atomic';
 
 export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, readBuiltDocs, readManifest, recordsFor, vectorsFor, type BuiltDocument, type Format, type Manifest } from './export.js';
 

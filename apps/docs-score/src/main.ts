@@ -17,6 +17,8 @@ import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, type RetrievalR
 import { createChatClient, LlmError, type LlmSettings } from '@chunkyard/llm';
 import { readRegularFile } from '@chunkyard/topic-io';
 import { answerDocsOf, DEFAULT_THRESHOLDS, formatAnswers, measureAnswers, METRICS, parseMetrics, parseQueries, QueriesError, type AnswerReport, type MetricName, type Thresholds } from './answers.js';
+// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
+export { exitOnStdoutError } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
 import { escapeControl, folderProblem, guardEnvironment, numberOption, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
+// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
+export { exitOnStdoutError } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

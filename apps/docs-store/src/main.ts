@@ -21,6 +21,8 @@ import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
 import { defaultDbPath, findWorkspaceRoot, loadWorkspaceConfig, providerFor, UsageError } from './workspace.js';
+// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
+export { exitOnStdoutError } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself (here and to MCP clients). */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -10,6 +10,8 @@ import { ConfigError, parseConfig } from '@chunkyard/config';
 import { checkFolderOption, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
 import { emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
+// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
+export { exitOnStdoutError } from '@chunkyard/fs-atomic';
 
 const QA_PAIRS = 'qa-pairs.md';
 const HAND_WRITTEN = 'keywords.md';

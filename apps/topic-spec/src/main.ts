@@ -17,6 +17,8 @@ import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
+// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
+export { exitOnStdoutError } from '@chunkyard/fs-atomic';
 
 const WORDS = join('_keywords', 'words.md');
 const QA_PAIRS = 'qa-pairs.md';

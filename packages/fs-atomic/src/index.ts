@@ -537,6 +537,21 @@ function deepestExisting(path: string): string | null {
   }
 }
 
+/**
+ * For a CLI's bin: a write to stdout that fails (a full disk under `> out.txt`, or /dev/full)
+ * fails after main() handed the text over, as an 'error' event on process.stdout, which unheard
+ * was an uncaught exception with a stack trace. It becomes one line on stderr naming stdout and
+ * exit status 1. A reader that left early (`| head`, EPIPE) is its choice: the exit is quiet.
+ */
+export function exitOnStdoutError(tool: string): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    const why = err.code === 'ENOSPC' ? 'no space left on the device (ENOSPC); free some space and run again' : err.message;
+    process.stderr.write(`${tool}: cannot write to stdout: ${oneLine(why)}\n`);
+    process.exit(1);
+  });
+}
+
 /** Where a CLI writes; what guardEnvironment wraps. */
 export interface CliIo {
   stdout: (s: string) => void;
