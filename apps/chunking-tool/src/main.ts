@@ -13,8 +13,7 @@ import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config
 import { emptyArgument, parseCliArgs, processIo, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
-// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
-export { exitOnStdoutError } from '@chunkyard/fs-atomic';
+import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 
@@ -514,4 +513,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
 function errorLines(err: Error): string[] {
   if (!(err instanceof ConfigError) || err.problems.length < 2) return [oneLine(err.message)];
   return err.problems.map((p) => oneLine(`${err.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
+}
+
+/** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
+export function exitOnStdoutError(tool: string): void {
+  exitOnStdoutErrorOf(tool);
 }

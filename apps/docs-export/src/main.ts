@@ -12,8 +12,7 @@ import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/confi
 import { describeFsError, emptyArgument, escapeControl, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
-// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
-export { exitOnStdoutError } from '@chunkyard/fs-atomic';
+import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, readBuiltDocs, readManifest, recordsFor, vectorsFor, type BuiltDocument, type Format, type Manifest } from './export.js';
 
@@ -380,4 +379,9 @@ export function jsonLine(record: unknown): string {
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   process.exitCode = await main(process.argv.slice(2));
+}
+
+/** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
+export function exitOnStdoutError(tool: string): void {
+  exitOnStdoutErrorOf(tool);
 }

@@ -17,8 +17,7 @@ import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, type RetrievalR
 import { createChatClient, LlmError, type LlmSettings } from '@chunkyard/llm';
 import { readRegularFile } from '@chunkyard/topic-io';
 import { answerDocsOf, DEFAULT_THRESHOLDS, formatAnswers, measureAnswers, METRICS, parseMetrics, parseQueries, QueriesError, type AnswerReport, type MetricName, type Thresholds } from './answers.js';
-// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
-export { exitOnStdoutError } from '@chunkyard/fs-atomic';
+import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -377,4 +376,9 @@ async function run(argv: string[], io: Io): Promise<number> {
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   process.exitCode = await main(process.argv.slice(2));
+}
+
+/** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
+export function exitOnStdoutError(tool: string): void {
+  exitOnStdoutErrorOf(tool);
 }

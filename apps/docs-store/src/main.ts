@@ -21,8 +21,7 @@ import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
 import { defaultDbPath, findWorkspaceRoot, loadWorkspaceConfig, providerFor, UsageError } from './workspace.js';
-// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
-export { exitOnStdoutError } from '@chunkyard/fs-atomic';
+import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself (here and to MCP clients). */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -566,4 +565,9 @@ class ListenError extends Error {}
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   process.exitCode = await main(process.argv.slice(2));
+}
+
+/** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
+export function exitOnStdoutError(tool: string): void {
+  exitOnStdoutErrorOf(tool);
 }

@@ -10,8 +10,7 @@ import { ConfigError, parseConfig } from '@chunkyard/config';
 import { checkFolderOption, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
 import { emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
-// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
-export { exitOnStdoutError } from '@chunkyard/fs-atomic';
+import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 const QA_PAIRS = 'qa-pairs.md';
 const HAND_WRITTEN = 'keywords.md';
@@ -277,4 +276,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
 function errorLines(err: Error): string[] {
   if (!(err instanceof ConfigError) || err.problems.length < 2) return [oneLine(err.message)];
   return err.problems.map((p) => oneLine(`${err.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
+}
+
+/** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
+export function exitOnStdoutError(tool: string): void {
+  exitOnStdoutErrorOf(tool);
 }

@@ -17,8 +17,7 @@ import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
-// For the bin: its stdout failing (a full disk) is one line, not a stack trace.
-export { exitOnStdoutError } from '@chunkyard/fs-atomic';
+import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 const WORDS = join('_keywords', 'words.md');
 const QA_PAIRS = 'qa-pairs.md';
@@ -308,4 +307,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
 function errorLines(err: Error): string[] {
   if (!(err instanceof ConfigError) || err.problems.length < 2) return [oneLine(err.message)];
   return err.problems.map((p) => oneLine(`${err.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
+}
+
+/** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
+export function exitOnStdoutError(tool: string): void {
+  exitOnStdoutErrorOf(tool);
 }
