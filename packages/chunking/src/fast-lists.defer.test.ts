@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import MarkdownIt, { type StateBlock } from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { BlockArray, DEFERRED_PARAGRAPH, deferredParagraph, directList, type ListTarget } from './fast-lists.js';
+import { BlockArray, childrenOf, DEFERRED_PARAGRAPH, deferredParagraph, directList, type ListTarget } from './fast-lists.js';
 import { lineTable, type LineTable } from './lines.js';
 import type { Block } from './types.js';
 
@@ -60,6 +60,7 @@ function expectDeferredGiveBack(text: string): number {
     children: list.children!.map((item) => {
       if (item === null || item.children !== DEFERRED_PARAGRAPH) return item;
       deferred++;
+      expect(childrenOf(item, lines)).toEqual([deferredParagraph(item, lines)]);
       return { ...item, children: [deferredParagraph(item, lines)] };
     }),
   }));
@@ -96,5 +97,7 @@ describe('direct list items made with their paragraph deferred', () => {
     expect(Object.isFrozen(DEFERRED_PARAGRAPH)).toBe(true);
     expect(DEFERRED_PARAGRAPH).toHaveLength(0);
     expect(expectDeferredGiveBack(text)).toBe(3);
+    const plain = directLists(text, false);
+    for (const item of plain.lists[0]!.children!) if (item !== null) expect(childrenOf(item, plain.lines)).toBe(item.children);
   });
 });

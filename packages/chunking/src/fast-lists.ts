@@ -114,6 +114,14 @@ export function deferredParagraph(item: Block, lines: LineTable): Block {
   return { type: 'paragraph', start: lines.starts[item.startLine]!, end: item.end, startLine: item.startLine, endLine: item.endLine };
 }
 
+/**
+ * `block.children`, a deferred paragraph made again (for a reader that needs the child itself,
+ * as splitting an oversized item by its children does).
+ */
+export function childrenOf(block: Block, lines: LineTable): Block[] | undefined {
+  return block.children === DEFERRED_PARAGRAPH ? [deferredParagraph(block, lines)] : block.children;
+}
+
 /** fast-blocks' `interrupts`: whether a paragraph terminator accepts the line (markdown-it's loop, with its shortcut). */
 export type Interrupts = (state: StateBlock, line: number, endLine: number, rules: Rule[]) => boolean;
 
