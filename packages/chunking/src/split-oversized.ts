@@ -62,7 +62,14 @@ export function splitOversizedBlocks(blocks: Block[], ctx: SplitContext, state: 
   // Every block makes at least one piece (a list one per item): the array is made that long at
   // once and written by index. A `push` per piece grew it in steps, and on a document of tiny
   // headings (a piece per line) that was a fifth of this stage (issue 15).
-  const pieces = new Array<Piece>(blocks.length);
+  // A list with items is a unit per item (visitUnits): on a long list the array grew from one
+  // slot by steps, each a copy, to a slot per item.
+  let units = blocks.length;
+  for (let b = 0; b < blocks.length; b++) {
+    const items = blocks[b]!.children;
+    if (items !== undefined && items.length > 1 && blocks[b]!.type === 'list') units += items.length - 1;
+  }
+  const pieces = new Array<Piece>(units);
   let n = 0;
   visitUnits(blocks, state, (block, heading, types) => {
     n = addPieces(pieces, n, block, heading, types, ctx);
