@@ -37,7 +37,7 @@ export interface DocumentBlocks {
   lines: LineTable;
 }
 
-/** Stages 1–2 with the chosen block producer. */
+/** Stages 1–2 with the chosen block producer (every list item with its paragraph block: public). */
 export function documentBlocks(source: string, parser: ParserName): DocumentBlocks {
   return blocksOf(source, parser, false);
 }
