@@ -883,16 +883,19 @@ class DirectBlocks implements ListTarget {
   readonly source: string;
   readonly lines: LineTable;
   readonly mark: Token;
+  /** ListTarget's: set only for chunkerBlocks, whose readers know DEFERRED_PARAGRAPH. */
+  readonly deferItemParagraphs: boolean;
   /**
    * A class, with an instance that lives as long as the module (below): there is one per
    * document, so its hidden class died at a full GC between documents, and with it the
    * optimized code of every rule that reads it (directHeading, pushMark, directList: "weak
    * objects" or "Insufficient type feedback", see shape-anchor.ts).
    */
-  constructor(source: string, lines: LineTable, mark: Token) {
+  constructor(source: string, lines: LineTable, mark: Token, deferItemParagraphs: boolean) {
     this.source = source;
     this.lines = lines;
     this.mark = mark;
+    this.deferItemParagraphs = deferItemParagraphs;
     this.blocks = new BlockArray(lines.starts.length);
   }
 
@@ -916,9 +919,35 @@ function pushMark(state: StateBlock, into: DirectBlocks): void {
     into.runs.push(1);
   }
 }
-anchor('direct blocks', new DirectBlocks('', EMPTY_LINES, directMark()));
+anchor('direct blocks', new DirectBlocks('', EMPTY_LINES, directMark(), false));
 /** Set by fastBlocks for the length of its parse (null: every heading makes a token). */
 let direct: DirectBlocks | null = null;
+/** Set by chunkerBlocks for the length of its fastBlocks call: direct lists defer their items' paragraphs. */
+let deferring = false;
+/** Off only in the test that compares chunkDocument's records with and without deferral. */
+let deferItemParagraphs = true;
+
+/** For tests: makes chunkerBlocks keep every item's paragraph (`on` false), or not. */
+export function setDeferItemParagraphsForTests(on: boolean): void {
+  deferItemParagraphs = on;
+}
+
+/**
+ * fastBlocks for chunkDocument's own stages: a flat list's one-paragraph items are made with
+ * fast-lists' DEFERRED_PARAGRAPH as children (one object an item instead of three: on a long
+ * list the paragraphs and their arrays were a third of a pass's allocation, each MB of it
+ * faulted in fresh, issue 15). Only for blocks that no caller outside the package sees, and
+ * whose every reader of item children knows the sentinel (units.ts, split-oversized.ts's
+ * childrenOf); fastBlocks' own blocks and stream.ts's keep their paragraphs.
+ */
+export function chunkerBlocks(source: string, lines: LineTable): FastBlocksResult {
+  deferring = deferItemParagraphs;
+  try {
+    return fastBlocks(source, lines);
+  } finally {
+    deferring = false;
+  }
+}
 /** Off only in the test that compares the heading blocks with those made from tokens. */
 let directHeadings = true;
 
@@ -1266,7 +1295,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (hasCr) text = text.replace(/\r\n?/g, '\n');
   if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
   const tokens: Token[] = [];
-  const made = directHeadings ? new DirectBlocks(source, lines, directMark()) : null;
+  const made = directHeadings ? new DirectBlocks(source, lines, directMark(), deferring) : null;
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
   // keep every character's place): the block state reuses the table instead of finding them again.
   pendingLines = !hasCr && lines.ends[lines.ends.length - 1] === text.length ? { src: text, lines } : null;

@@ -87,6 +87,39 @@ export interface ListTarget {
    * tokenItem returned), as an item of an ordered list or not.
    */
   addTokenItem(node: unknown, items: Block[], at: number, ordered: boolean): void;
+  /**
+   * Whether an item that is one paragraph is made with DEFERRED_PARAGRAPH as its children, not
+   * its paragraph block (absent: not). Only for a caller whose every reader of item children
+   * knows DEFERRED_PARAGRAPH: the blocks fastBlocks returns keep their paragraphs.
+   */
+  deferItemParagraphs?: boolean;
+}
+
+/**
+ * The children of an item made without its paragraph block (ListTarget.deferItemParagraphs):
+ * one shared frozen empty array, so a reader that does not know it finds no children rather
+ * than a wrong block, and none can add to it. deferredParagraph(item, lines) is the paragraph.
+ * A flat list's item and paragraph blocks were over half of a chunkDocument pass's allocation
+ * on one (200 bytes an item: 80 the item, 56 its children array, 64 the paragraph), and the
+ * paragraph and its array are made only to be read back as "list, listItem, paragraph" by
+ * units.ts (issue 15).
+ */
+export const DEFERRED_PARAGRAPH: Block[] = Object.freeze([]) as unknown as Block[];
+
+/**
+ * The paragraph block of an item made with DEFERRED_PARAGRAPH (as itemBlock makes it: from the
+ * item's first line's start, then the item's end and lines, which are the paragraph's there).
+ */
+export function deferredParagraph(item: Block, lines: LineTable): Block {
+  return { type: 'paragraph', start: lines.starts[item.startLine]!, end: item.end, startLine: item.startLine, endLine: item.endLine };
+}
+
+/**
+ * `block.children`, a deferred paragraph made again (for a reader that needs the child itself,
+ * as splitting an oversized item by its children does).
+ */
+export function childrenOf(block: Block, lines: LineTable): Block[] | undefined {
+  return block.children === DEFERRED_PARAGRAPH ? [deferredParagraph(block, lines)] : block.children;
 }
 
 /** fast-blocks' `interrupts`: whether a paragraph terminator accepts the line (markdown-it's loop, with its shortcut). */
@@ -290,6 +323,7 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   // Looked up once a list, not once an item (the ruler does not change during a parse).
   const paragraphTerminators = state.md.block.ruler.getRules('paragraph') as Rule[];
   const { source, lines } = into;
+  const defer = into.deferItemParagraphs === true;
   const items = new BlockArray(lines.starts.length);
   /** The token items of this list: what tokenItem returned for each, and where it stands among `items`. */
   let tokenNodes: unknown[] | null = null;
@@ -334,7 +368,7 @@ export function directList(state: StateBlock, startLine: number, endLine: number
         if (after < endLine && state.isEmpty(after)) after++;
         while (after < endLine && state.isEmpty(after)) after++;
         if (!(after < endLine && state.sCount[after]! >= indent)) {
-          items.push(itemBlock(source, lines, line, paragraphEnd - 1, isOrdered), line);
+          items.push(itemBlock(source, lines, line, paragraphEnd - 1, isOrdered, defer), line);
           direct = true;
         }
       }
@@ -393,13 +427,15 @@ export function directList(state: StateBlock, startLine: number, endLine: number
  * toBlock's list item holding one paragraph (source lines `line` to `last`): the paragraph
  * from its first line's start (toBlock's 'lines' mode inside items), the item from its first
  * visible character, each to its last one. Fields in toBlock's order, so that both make
- * blocks of one hidden class.
+ * blocks of one hidden class. `defer`: the paragraph is DEFERRED_PARAGRAPH where
+ * deferredParagraph gives it back (wherever it has a visible character).
  */
-function itemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean): Block {
+function itemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean, defer: boolean): Block {
   const lineStart = lines.starts[line]!;
   const visible = skipWhitespace(source, lineStart, lines.ends[last]!);
   const end = trimEndOffset(source, visible, lines.ends[last]!);
   const itemLast = lastLineOf(lines, end, last);
+  if (defer && end > visible) return { type: 'listItem', start: visible, end, startLine: line, endLine: itemLast, children: DEFERRED_PARAGRAPH, ordered };
   const paragraph: Block = { type: 'paragraph', start: lineStart, end, startLine: line, endLine: itemLast };
   let itemStart = visible;
   let itemEnd = end;

@@ -6,7 +6,7 @@
  */
 import { headingLabel } from './heading-label.js';
 import { recordedOptions, resolveOptions, strategyKey } from './options.js';
-import { chunkSemantic, deriveFileTitle, documentBlocks, type StrategyInput } from './semantic.js';
+import { chunkSemantic, chunkerDocumentBlocks, deriveFileTitle, type StrategyInput } from './semantic.js';
 import { chunkHierarchical } from './hierarchical.js';
 import { chunkPaginate } from './paginate.js';
 import { chunkTokenWindow } from './token-window.js';
@@ -73,7 +73,7 @@ export function chunkDocument(
  * them) and headings are guessed from line patterns.
  */
 function prepare(source: string, o: ResolvedChunkOptions, sourceFile: string) {
-  let doc = documentBlocks(source, o.parser);
+  let doc = chunkerDocumentBlocks(source, o.parser);
   // The source's line table, for the records' `source` lines, also once text was cut.
   const sourceLines = doc.lines;
   if (!usesHeuristicHeadings(source, doc.blocks, sourceFile)) {
@@ -81,7 +81,7 @@ function prepare(source: string, o: ResolvedChunkOptions, sourceFile: string) {
   }
   const removed = findBoilerplate(source, doc.blocks, doc.frontMatter?.end ?? 0, sourceLines);
   const text = removed.length ? cutSpans(source, removed) : source;
-  if (removed.length) doc = documentBlocks(text, o.parser);
+  if (removed.length) doc = chunkerDocumentBlocks(text, o.parser);
   return { text, doc: { ...doc, blocks: detectHeadings(text, doc.blocks) }, removed, headingDetection: 'heuristic' as const, sourceLines };
 }
 

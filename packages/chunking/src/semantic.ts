@@ -7,7 +7,7 @@
  * the same blocks.)
  */
 import { headingLabel } from './heading-label.js';
-import { fastBlocks } from './fast-blocks.js';
+import { chunkerBlocks, fastBlocks } from './fast-blocks.js';
 import { flatten } from './flatten.js';
 import type { FrontMatter } from './front-matter.js';
 import { lineTable, type LineTable } from './lines.js';
@@ -37,14 +37,26 @@ export interface DocumentBlocks {
   lines: LineTable;
 }
 
-/** Stages 1–2 with the chosen block producer. */
+/** Stages 1–2 with the chosen block producer (every list item with its paragraph block: public). */
 export function documentBlocks(source: string, parser: ParserName): DocumentBlocks {
+  return blocksOf(source, parser, false);
+}
+
+/**
+ * documentBlocks for chunkDocument's own stages: on the fast path a flat list's one-paragraph
+ * items hold fast-lists' DEFERRED_PARAGRAPH (see chunkerBlocks). Never returned to a caller.
+ */
+export function chunkerDocumentBlocks(source: string, parser: ParserName): DocumentBlocks {
+  return blocksOf(source, parser, true);
+}
+
+function blocksOf(source: string, parser: ParserName, deferred: boolean): DocumentBlocks {
   const lines = lineTable(source);
   if (parser === 'remark') {
     const parsed = parse(source);
     return { frontMatter: parsed.frontMatter, blocks: flatten(parsed), lines };
   }
-  return { ...fastBlocks(source, lines), lines };
+  return { ...(deferred ? chunkerBlocks(source, lines) : fastBlocks(source, lines)), lines };
 }
 
 /**

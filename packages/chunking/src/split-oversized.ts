@@ -13,6 +13,7 @@
  *
  * Parts aim at `target` tokens so that they pack with their neighbours.
  */
+import { childrenOf } from './fast-lists.js';
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { UnitPiece, type Piece, type UnitPart } from './pieces.js';
 import { sentenceStartOffsets } from './sentences.js';
@@ -61,7 +62,14 @@ export function splitOversizedBlocks(blocks: Block[], ctx: SplitContext, state: 
   // Every block makes at least one piece (a list one per item): the array is made that long at
   // once and written by index. A `push` per piece grew it in steps, and on a document of tiny
   // headings (a piece per line) that was a fifth of this stage (issue 15).
-  const pieces = new Array<Piece>(blocks.length);
+  // A list with items is a unit per item (visitUnits): on a long list the array grew from one
+  // slot by steps, each a copy, to a slot per item.
+  let units = blocks.length;
+  for (let b = 0; b < blocks.length; b++) {
+    const items = blocks[b]!.children;
+    if (items !== undefined && items.length > 1 && blocks[b]!.type === 'list') units += items.length - 1;
+  }
+  const pieces = new Array<Piece>(units);
   let n = 0;
   visitUnits(blocks, state, (block, heading, types) => {
     n = addPieces(pieces, n, block, heading, types, ctx);
@@ -95,7 +103,9 @@ type Part = UnitPart;
  * line-aligned children) into parts of at most `limit` tokens, never above `cap`.
  */
 function splitBlock(block: Block, start: number, limit: number, cap: number, ctx: SplitContext, topLevel: boolean): Part[] {
-  if (block.children?.length) return splitByChildren(block, start, limit, cap, ctx);
+  // childrenOf: a flat list's item may hold DEFERRED_PARAGRAPH (an empty array) for its paragraph.
+  const children = childrenOf(block, ctx.lines);
+  if (children?.length) return splitByChildren(block, children, start, limit, cap, ctx);
   // Fenced code is split by lines with each part re-fenced, nested in a container or not: a
   // nested one cut as plain lines left parts with a lone fence line, which packing then joined
   // to a neighbour (a closing fence of a list item's code before the next block's part: three
@@ -106,9 +116,9 @@ function splitBlock(block: Block, start: number, limit: number, cap: number, ctx
   return splitLines(start, block.end, limit, ctx);
 }
 
-function splitByChildren(block: Block, start: number, limit: number, cap: number, ctx: SplitContext): Part[] {
+function splitByChildren(block: Block, children: Block[], start: number, limit: number, cap: number, ctx: SplitContext): Part[] {
   const out: (Part | null)[] = [];
-  splitChildrenInto(block, start, limit, cap, ctx, out);
+  splitChildrenInto(block, children, start, limit, cap, ctx, out);
   // The holes the seams left, dropped in one pass.
   let kept = 0;
   for (let k = 0; k < out.length; k++) {
@@ -127,8 +137,7 @@ function splitByChildren(block: Block, start: number, limit: number, cap: number
  * moves; `out` never ends with one (the parts after `out.length` at the call are this
  * block's, and its last part is out's last element).
  */
-function splitChildrenInto(block: Block, start: number, limit: number, cap: number, ctx: SplitContext, out: (Part | null)[]): void {
-  const children = block.children ?? [];
+function splitChildrenInto(block: Block, children: Block[], start: number, limit: number, cap: number, ctx: SplitContext, out: (Part | null)[]): void {
   const from = out.length;
   for (let i = 0; i < children.length; i++) {
     const child = children[i]!;
@@ -152,22 +161,27 @@ function splitChildrenInto(block: Block, start: number, limit: number, cap: numb
         const refenced = refencedWhole(extended, Math.max(cap, ctx.wholeCap ?? cap), ctx);
         if (refenced) out[out.length - 1] = refenced;
       }
-    } else if (extended.children?.length) {
-      // A nested container (splitBlock would split it by its children): its parts go straight
-      // into `out`, and only its first one may join this block's last, as appendMerged does.
-      const mark = out.length;
-      splitChildrenInto(extended, extended.start, limit, cap, ctx, out);
-      const last = mark > from ? out[mark - 1]! : null;
-      const first = out.length > mark ? out[mark]! : null;
-      if (last !== null && first !== null && last.rebuiltText === null && first.rebuiltText === null) {
-        const joined = ctx.tokens.count(last.start, first.end);
-        if (joined <= limit) {
-          out[mark - 1] = { ...last, end: first.end, tokens: joined };
-          if (mark === out.length - 1) out.pop();
-          else out[mark] = null;
+    } else {
+      // The child's own children. Only the items of a top-level list defer their paragraph, and
+      // a list is never split whole, so no child here holds DEFERRED_PARAGRAPH; childrenOf all the same.
+      const grandChildren = childrenOf(child, ctx.lines);
+      if (grandChildren !== undefined && grandChildren.length > 0) {
+        // A nested container (splitBlock would split it by its children): its parts go straight
+        // into `out`, and only its first one may join this block's last, as appendMerged does.
+        const mark = out.length;
+        splitChildrenInto(extended, grandChildren, extended.start, limit, cap, ctx, out);
+        const last = mark > from ? out[mark - 1]! : null;
+        const first = out.length > mark ? out[mark]! : null;
+        if (last !== null && first !== null && last.rebuiltText === null && first.rebuiltText === null) {
+          const joined = ctx.tokens.count(last.start, first.end);
+          if (joined <= limit) {
+            out[mark - 1] = { ...last, end: first.end, tokens: joined };
+            if (mark === out.length - 1) out.pop();
+            else out[mark] = null;
+          }
         }
-      }
-    } else appendMerged(out, from, splitBlock(extended, extended.start, limit, cap, ctx, false), limit, ctx);
+      } else appendMerged(out, from, splitBlock(extended, extended.start, limit, cap, ctx, false), limit, ctx);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
  * but a list may be cut between items). Each unit gets the heading path in
  * effect at it, with GitHub-style slugs (github-slugger's, unique per document).
  */
+import { DEFERRED_PARAGRAPH } from './fast-lists.js';
 import { headingLabel } from './heading-label.js';
 import { Headings, NO_HEADING } from './headings.js';
 import type { HeadingRef } from './pieces.js';
@@ -110,6 +111,13 @@ function itemTypes(item: Block): readonly BlockType[] {
 function addTypesBelow(block: Block, n: number, from: number): number {
   const children = block.children;
   if (children === undefined) return n;
+  if (children === DEFERRED_PARAGRAPH) {
+    // An item's one paragraph, not made (fast-lists' deferItemParagraphs); it has no children.
+    let j = from;
+    while (j < n && SCRATCH[j] !== 'paragraph') j++;
+    if (j === n) SCRATCH[n++] = 'paragraph';
+    return n;
+  }
   for (let k = 0; k < children.length; k++) {
     const c = children[k]!;
     let j = from;
@@ -126,6 +134,8 @@ function addTypesBelow(block: Block, n: number, from: number): number {
  */
 function listItemTypes(item: Block): readonly BlockType[] {
   const children = item.children;
+  // Before the length test: the sentinel is an empty array standing for one paragraph.
+  if (children === DEFERRED_PARAGRAPH) return LIST_ITEM_PARAGRAPH;
   if (children === undefined || children.length === 0) return LIST_ITEM;
   if (children.length === 1) {
     const only = children[0]!;
