@@ -38,6 +38,8 @@ const md = new MarkdownIt('default', { html: true, linkify: false, typographer: 
 md.core.State = anchoredClass('markdown-it core state', md.core.State);
 md.block.State = anchoredClass('markdown-it block state', fastBlockState(md.block.State));
 md.inline.State = anchoredClass('markdown-it inline state', md.inline.State);
+/** markdown-it's own block rule functions by name, before ours replace them (for referenceThenLazy, and for tests). */
+const stockRules = new Map((md.block.ruler as unknown as { __rules__: { name: string; fn: unknown }[] }).__rules__.map((r) => [r.name, r.fn]));
 // Reference definitions' destinations are normalized (mdurl parse, punycode,
 // encode) before validateLink; the result depends on the string alone, and
 // documentation repeats the same definitions in file after file.
@@ -89,8 +91,7 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
 
-const stockReference = (md.block.ruler as unknown as { __rules__: { name: string; fn: BlockRuleFn }[] }).__rules__.find((r) => r.name === 'reference')!.fn;
-type BlockRuleFn = (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean;
+const stockReference = stockRules.get('reference') as BlockRule;
 
 /**
  * markdown-it's reference rule, then the lines that continue the paragraph a definition was
@@ -260,8 +261,6 @@ function fenceWithoutText(state: StateBlock, startLine: number, endLine: number,
   token.map = [startLine, state.line];
   return true;
 }
-/** markdown-it's own block rule functions by name, before ours replace them (for tests). */
-const stockRules = new Map((md.block.ruler as unknown as { __rules__: { name: string; fn: unknown }[] }).__rules__.map((r) => [r.name, r.fn]));
 const FENCE_ALT = { alt: ['paragraph', 'reference', 'blockquote', 'list'] };
 
 /** markdown-it 15.0.3's indented code rule, less the block's text (as fenceWithoutText). */
