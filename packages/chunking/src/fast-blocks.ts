@@ -552,6 +552,7 @@ function blockquoteWithScratch(state: StateBlock, startLine: number, endLine: nu
   if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
   if (state.src.charCodeAt(pos) !== 0x3e) return false;
   if (silent) return true;
+  if (direct !== null && directQuotes && state.level === 0 && state.blkIndent === 0 && directQuote(state, direct, startLine, endLine)) return true;
   const base = scratchTop;
   let saved = 0;
   const terminatorRules = state.md.block.ruler.getRules('blockquote');
@@ -687,6 +688,99 @@ function blockquoteWithScratch(state: StateBlock, startLine: number, endLine: nu
   }
   scratchTop = base;
   state.blkIndent = oldIndent;
+  return true;
+}
+
+/** Off only in the test that compares the quote blocks with those made from tokens. */
+let directQuotes = true;
+
+/** For tests: makes every quote tokens again (`on` false), or not. */
+export function setDirectQuotesForTests(on: boolean): void {
+  directQuotes = on;
+}
+
+/**
+ * Makes a top-level quote of one line (startLine, a `>` line) holding an ATX heading whose
+ * text has no inline syntax, when the next line is not a `>` line, into its blocks at once and
+ * returns true (false: nothing done, the rule goes on). Such a quote ends at the next line
+ * whatever that line is: a blank line or a terminator ends it, and a lazy line is taken only by
+ * a paragraph, which a heading is not. A document of `> # h` then `lazy` lines made, per quote,
+ * three tokens, a tree node and two blocks through toBlock (issue 15); here it is the two blocks
+ * toBlock makes of them: the quote ('exact' range) holding the heading (its range from the line's
+ * start, as toBlock gives children of a quote), with the text directHeading gives.
+ * The marker and indentation logic is blockquoteWithScratch's for one line, the heading's
+ * atxHeadingLeaf's, on the marks the rule would set (not stored: nothing else reads them).
+ */
+function directQuote(state: StateBlock, into: DirectBlocks, startLine: number, endLine: number): boolean {
+  const src = state.src;
+  const next = startLine + 1;
+  if (next < endLine) {
+    const p = state.bMarks[next]! + state.tShift[next]!;
+    if (p < state.eMarks[next]! && src.charCodeAt(p) === 0x3e) return false;
+  }
+  // After the `>` (the rule's check), as blockquoteWithScratch reads the line.
+  let pos = state.bMarks[startLine]! + state.tShift[startLine]! + 1;
+  let max = state.eMarks[startLine]!;
+  let initial = state.sCount[startLine]! + 1;
+  let adjustTab = false;
+  const after = src.charCodeAt(pos);
+  if (after === 0x20) {
+    pos++;
+    initial++;
+  } else if (after === 0x09) {
+    if ((state.bsCount[startLine]! + initial) % 4 === 3) {
+      pos++;
+      initial++;
+    } else adjustTab = true;
+  }
+  let offset = initial;
+  // The quote's bsCount for the line, which the tab stops below count from.
+  const bsCount = state.bsCount[startLine]!;
+  while (pos < max) {
+    const ch = src.charCodeAt(pos);
+    if (ch === 0x09) offset += 4 - ((offset + bsCount + (adjustTab ? 1 : 0)) % 4);
+    else if (ch === 0x20) offset++;
+    else break;
+    pos++;
+  }
+  // Empty content, or indented code (the heading rule's check, blkIndent being 0 inside).
+  if (pos >= max || offset - initial >= 4) return false;
+  // atxHeadingLeaf from here.
+  let ch = src.charCodeAt(pos);
+  if (ch !== 0x23) return false;
+  let level = 1;
+  ch = src.charCodeAt(++pos);
+  while (ch === 0x23 && pos < max && level <= 6) {
+    level++;
+    ch = src.charCodeAt(++pos);
+  }
+  if (level > 6 || (pos < max && ch !== 0x20 && ch !== 0x09)) return false;
+  max = state.skipSpacesBack(max, pos);
+  const tmp = state.skipCharsBack(max, 0x23, pos);
+  if (tmp > pos) {
+    const before = src.charCodeAt(tmp - 1);
+    if (before === 0x20 || before === 0x09) max = tmp;
+  }
+  // directHeading's text and its check for inline syntax (which needs the token's plainText).
+  while (pos < max && isAsciiTrimmable(src.charCodeAt(pos))) pos++;
+  while (max > pos && isAsciiTrimmable(src.charCodeAt(max - 1))) max--;
+  for (let k = pos; k < max; k++) {
+    const c = src.charCodeAt(k);
+    if (c < 128 && INLINE_SYNTAX_TABLE[c] === 1) return false;
+  }
+  const { source, lines } = into;
+  const lineStart = lines.starts[startLine]!;
+  const start = skipWhitespace(source, lineStart, lines.ends[startLine]!);
+  const end = trimEndOffset(source, start, lines.ends[startLine]!);
+  if (end <= start) return false;
+  const last = lastLineOf(lines, end, startLine);
+  const heading: Block = { type: 'heading', start: lineStart, end, startLine, endLine: last, depth: level, text: headingText(src, pos, max) };
+  // Five fields, then children, as toBlock makes a quote (one hidden class).
+  const quote: Block = { type: 'blockquote', start, end, startLine, endLine: last };
+  quote.children = [heading];
+  into.blocks.push(quote, startLine);
+  state.line = next;
+  pushMark(state, into);
   return true;
 }
 
