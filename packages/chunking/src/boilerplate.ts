@@ -255,9 +255,18 @@ function mayBeLeaderTocAt(source: string, a: number, z: number): boolean {
   return endsLikePageRefAt(source, a, z) && holdsAt(source, a, z, isLeader);
 }
 
-/** TOC_GAP also holds whitespace (its gap); JS's `\s` is the set String.prototype.trim removes (isJsTrimmed). */
+/**
+ * TOC_GAP's gap ends where its page reference starts, after the line's last whitespace
+ * character: that one is a tab, or the last of three whitespace characters (JS's `\s` is the set
+ * String.prototype.trim removes, isJsTrimmed). A line of words with a number (`lazy 12`) had
+ * the pattern run and a slice made for it (issue 15).
+ */
 function mayBeGapTocAt(source: string, a: number, z: number): boolean {
-  return endsLikePageRefAt(source, a, z) && holdsAt(source, a, z, isJsTrimmed);
+  if (!endsLikePageRefAt(source, a, z)) return false;
+  let w = z - 1;
+  while (w > a && !isJsTrimmed(source.charCodeAt(w))) w--;
+  if (w <= a) return false;
+  return source.charCodeAt(w) === 0x09 || (w - 2 > a && isJsTrimmed(source.charCodeAt(w - 1)) && isJsTrimmed(source.charCodeAt(w - 2)));
 }
 
 /** INDEX_WITH_PAGES holds a comma and ends with a digit. */
