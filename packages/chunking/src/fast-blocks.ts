@@ -775,9 +775,10 @@ function directQuote(state: StateBlock, into: DirectBlocks, startLine: number, e
   if (end <= start) return false;
   const last = lastLineOf(lines, end, startLine);
   const heading: Block = { type: 'heading', start: lineStart, end, startLine, endLine: last, depth: level, text: headingText(src, pos, max) };
-  // Five fields, then children, as toBlock makes a quote (one hidden class).
-  const quote: Block = { type: 'blockquote', start, end, startLine, endLine: last };
-  quote.children = [heading];
+  // All six fields in one literal, as toBlock makes a quote (one hidden class; a `children`
+  // added to a literal of five took a property array and a map transition per quote, a quarter of
+  // this function's time).
+  const quote: Block = { type: 'blockquote', start, end, startLine, endLine: last, children: [heading] };
   into.blocks.push(quote, startLine);
   state.line = next;
   pushMark(state, into);
@@ -1542,6 +1543,17 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
       startLine,
       endLine: lastLineOf(lines, end, lastLine),
       ordered,
+      children,
+    };
+  }
+  if (type === 'blockquote' && children) {
+    // All six fields in one literal, as directQuote makes quotes (one hidden class).
+    return {
+      type,
+      start: mode === 'exact' ? exactStart : lines.starts[startLine]!,
+      end,
+      startLine,
+      endLine: lastLineOf(lines, end, lastLine),
       children,
     };
   }
