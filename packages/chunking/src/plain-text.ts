@@ -116,12 +116,14 @@ export function surelyNotHeading(source: string, start: number, end: number): bo
   return c >= 0x61 && c <= 0x7a && c !== 0x61 && c !== 0x63 && c !== 0x70 && c !== 0x73;
 }
 
-/** Blocks with guessed headings split out of top-level paragraphs (and one-line numbered lists). */
+/**
+ * Blocks with guessed headings split out of top-level paragraphs (and one-line numbered lists):
+ * a new array, or `blocks` itself when no heading is guessed.
+ */
 export function detectHeadings(source: string, blocks: Block[]): Block[] {
-  // The blocks up to the first guessed heading are copied once, when it is found (or all at the
-  // end, at their exact size): an array grown by a push per block was made again at every growth
-  // past 128 KB, each time from fresh memory (two thirds of this function's time on 100,000
-  // paragraphs without a heading, issue 15).
+  // The blocks up to the first guessed heading are copied once, when it is found: an array grown
+  // by a push per block was made again at every growth past 128 KB, each time from fresh memory
+  // (two thirds of this function's time on 100,000 paragraphs without a heading, issue 15).
   let out: Block[] | null = null;
   for (let k = 0; k < blocks.length; k++) {
     const b = blocks[k]!;
@@ -160,5 +162,5 @@ export function detectHeadings(source: string, blocks: Block[]): Block[] {
       out.push({ ...b, start: restStart, startLine: b.startLine + 1 });
     }
   }
-  return out ?? blocks.slice();
+  return out ?? blocks;
 }
