@@ -335,7 +335,8 @@ describe('top-level one-line quotes of an ATX heading made into blocks without t
   const marker = fc.constantFrom('>', '> ', '>\t', '>  ', '>    ', '>     ', ' >', '   >', '    >', '\t>', ' \t>', '>\t\t', '> \t', '>>', '> > ', '- > ', '1. > ', '  ');
   const hashes = fc.constantFrom('#', '##', '######', '#######', '# ', '#\t', '  #', '    #', '#\u00a0');
   const text = fc.constantFrom('', 'h1', ' h ', 'a # b', 'x #', 'x ## ', 'x \\#', 'x#', '#', '`c`', '*e*', '[l]', '&amp;', '<b>', 'a\0b', 'é', '\u00a0x\u00a0');
-  const quoted = fc.tuple(marker, hashes, text).map(([m, h, t]) => m + h + t);
+  // One or two markers: `  > # h` continues a list item, `> > # h` nests, `- > # h` opens both.
+  const quoted = fc.tuple(fc.array(marker, { minLength: 1, maxLength: 2 }), hashes, text).map(([m, h, t]) => m.join('') + h + t);
   const other = fc.constantFrom('', ' ', 'lazy', 'lazy 1', '> more', '>', '---', '===', '***', '- item', '1. item', '    code', '```', '[d]: /u', '[d]:', '"title"', '|-|', '| a |', '<div>', '# h', 'Title Case');
   const doc = fc
     .tuple(fc.array(fc.oneof(quoted, quoted, other), { maxLength: 16 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean())
