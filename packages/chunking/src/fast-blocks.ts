@@ -552,7 +552,6 @@ function blockquoteWithScratch(state: StateBlock, startLine: number, endLine: nu
   if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
   if (state.src.charCodeAt(pos) !== 0x3e) return false;
   if (silent) return true;
-  if (direct !== null && directQuotes && state.level === 0 && state.blkIndent === 0 && directQuote(state, direct, startLine, endLine)) return true;
   const base = scratchTop;
   let saved = 0;
   const terminatorRules = state.md.block.ruler.getRules('blockquote');
@@ -856,10 +855,24 @@ function saveMarks(state: StateBlock, line: number, at: number): void {
   scratch[at + 3] = state.tShift[line]!;
 }
 
+/**
+ * The blockquote rule: a top-level quote directQuote can make into blocks at once, else
+ * blockquoteWithScratch (kept apart so that its loop, which nested quotes run line by line, is
+ * compiled without directQuote's code in it).
+ */
+function blockquoteRule(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (!silent && direct !== null && directQuotes && state.level === 0 && state.blkIndent === 0) {
+    // blockquoteWithScratch's own first checks: not indented code, and a `>` first.
+    if (state.sCount[startLine]! >= 4 || state.src.charCodeAt(state.bMarks[startLine]! + state.tShift[startLine]!) !== 0x3e) return false;
+    if (directQuote(state, direct, startLine, endLine)) return true;
+  }
+  return blockquoteWithScratch(state, startLine, endLine, silent);
+}
+
 /** Ours (`on`), or markdown-it's own blockquote rule (for tests). */
 export function setBlockquoteScratchForTests(on: boolean): void {
   // markdown-it gives the blockquote rule the fence rule's `alt` list.
-  md.block.ruler.at('blockquote', on ? blockquoteWithScratch : (stockRules.get('blockquote') as BlockRule), FENCE_ALT);
+  md.block.ruler.at('blockquote', on ? blockquoteRule : (stockRules.get('blockquote') as BlockRule), FENCE_ALT);
 }
 setBlockquoteScratchForTests(true);
 
