@@ -239,9 +239,7 @@ function mayBePageNumberAt(source: string, a: number): boolean {
 
 /** TOC_LEADERS and TOC_GAP end with a digit or a roman numeral letter (i v x l c, either case). */
 function endsLikePageRefAt(source: string, a: number, z: number): boolean {
-  if (z <= a) return false;
-  const c = source.charCodeAt(z - 1);
-  return (c >= 0x30 && c <= 0x39) || ROMAN.includes(source[z - 1]!);
+  return z > a && isPageRefChar(source.charCodeAt(z - 1));
 }
 
 function holdsAt(source: string, a: number, z: number, has: (c: number) => boolean): boolean {
@@ -250,14 +248,39 @@ function holdsAt(source: string, a: number, z: number, has: (c: number) => boole
 }
 const isLeader = (c: number): boolean => c === 0x2e || c === 0x2026;
 
-/** TOC_LEADERS also holds a `.` or a `…` (its leaders). */
+/**
+ * TOC_LEADERS's leaders (`...`, `……`, `. . . `) end with a `.` or a `…` right before its page
+ * reference, but for whitespace: the reference's digits or roman letters are walked back over,
+ * then whitespace, rather than the whole line searched for a leader (a line of words ending in a
+ * number, issue 15).
+ */
 function mayBeLeaderTocAt(source: string, a: number, z: number): boolean {
-  return endsLikePageRefAt(source, a, z) && holdsAt(source, a, z, isLeader);
+  if (!endsLikePageRefAt(source, a, z)) return false;
+  let k = z - 1;
+  while (k > a && isPageRefChar(source.charCodeAt(k))) k--;
+  while (k > a && isJsTrimmed(source.charCodeAt(k))) k--;
+  return k > a && isLeader(source.charCodeAt(k));
 }
 
-/** TOC_GAP also holds whitespace (its gap); JS's `\s` is the set String.prototype.trim removes (isJsTrimmed). */
+/** A character of TOC_LEADERS's and TOC_GAP's page reference: a digit or a roman numeral letter (either case). */
+function isPageRefChar(c: number): boolean {
+  if (c >= 0x30 && c <= 0x39) return true;
+  const l = c | 0x20;
+  return l === 0x69 || l === 0x76 || l === 0x78 || l === 0x6c || l === 0x63;
+}
+
+/**
+ * TOC_GAP's gap ends where its page reference starts, after the line's last whitespace
+ * character: that one is a tab, or the last of three whitespace characters (JS's `\s` is the set
+ * String.prototype.trim removes, isJsTrimmed). A line of words with a number (`lazy 12`) had
+ * the pattern run and a slice made for it (issue 15).
+ */
 function mayBeGapTocAt(source: string, a: number, z: number): boolean {
-  return endsLikePageRefAt(source, a, z) && holdsAt(source, a, z, isJsTrimmed);
+  if (!endsLikePageRefAt(source, a, z)) return false;
+  let w = z - 1;
+  while (w > a && !isJsTrimmed(source.charCodeAt(w))) w--;
+  if (w <= a) return false;
+  return source.charCodeAt(w) === 0x09 || (w - 2 > a && isJsTrimmed(source.charCodeAt(w - 1)) && isJsTrimmed(source.charCodeAt(w - 2)));
 }
 
 /** INDEX_WITH_PAGES holds a comma and ends with a digit. */
@@ -277,8 +300,6 @@ export const mayBeGapToc = (text: string): boolean => mayBeGapTocAt(text, 0, tex
 export const mayBeIndexWithPages = (text: string): boolean => mayBeIndexWithPagesAt(text, 0, text.length);
 /** Decides (not only a condition): equal to INDEX_WORD's test. */
 export const isIndexWord = (text: string): boolean => text.length > 0 && isIndexWordAt(text, 0, text.length);
-
-const ROMAN = 'ivxlcIVXLC';
 
 /** The patterns, for the test of the conditions above. */
 export const PATTERNS = { PAGE_NUMBER, TOC_LEADERS, TOC_GAP, INDEX_WITH_PAGES, INDEX_WORD } as const;

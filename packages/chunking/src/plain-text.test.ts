@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
-import { atxHeadingCount, detectHeadings, headingOf, usesHeuristicHeadings } from './plain-text.js';
+import { atxHeadingCount, detectHeadings, headingOf, surelyNotHeading, usesHeuristicHeadings } from './plain-text.js';
+import type { Block } from './types.js';
 import { documentBlocks } from './semantic.js';
 import { para } from './test-helpers.js';
 
@@ -226,6 +227,93 @@ describe('boilerplate removal keeps offsets exact (property)', () => {
         for (let i = 0; i < text.length; i++) if (!/\s/.test(text[i]!)) expect(covered[i]).toBe(1);
       }),
       { numRuns: 40 },
+    );
+  });
+});
+
+/** detectHeadings as it was (an array of line objects per paragraph, every first line to headingOf): the reference. */
+function referenceDetectHeadings(source: string, blocks: Block[]): Block[] {
+  const linesIn = (start: number, end: number): { start: number; end: number }[] => {
+    const out: { start: number; end: number }[] = [];
+    let s = start;
+    for (let i = start; i <= end; i++) {
+      if (i === end || source.charCodeAt(i) === 10 || source.charCodeAt(i) === 13) {
+        if (i > s || i === end) out.push({ start: s, end: i });
+        if (source.charCodeAt(i) === 13 && source.charCodeAt(i + 1) === 10) i++;
+        s = i + 1;
+      }
+    }
+    return out.filter((l) => l.end > l.start);
+  };
+  const out: Block[] = [];
+  for (const b of blocks) {
+    if (b.type === 'list' && b.ordered && b.children?.length === 1 && b.startLine === b.endLine) {
+      const text = source.slice(b.start, b.end);
+      const guess = headingOf(text, true);
+      if (guess && /^([0-9]{1,2}(?:\.[0-9]{1,2}){0,4})\.?\s+(\p{Lu}\S*)(\s+\S+){0,11}$/u.test(text.trim())) {
+        out.push({ type: 'heading', start: b.start, end: b.end, startLine: b.startLine, endLine: b.endLine, depth: guess.depth, text: guess.text });
+        continue;
+      }
+    }
+    if (b.type !== 'paragraph') {
+      out.push(b);
+      continue;
+    }
+    const lines = linesIn(b.start, b.end);
+    const first = lines[0];
+    const guess = first ? headingOf(source.slice(first.start, first.end), lines.length === 1) : null;
+    if (!first || !guess) {
+      out.push(b);
+      continue;
+    }
+    out.push({ type: 'heading', start: first.start, end: first.end, startLine: b.startLine, endLine: b.startLine, depth: guess.depth, text: guess.text });
+    const rest = lines[1];
+    if (rest) {
+      let restStart = rest.start;
+      while (/\s/.test(source[restStart] ?? '') && restStart < b.end) restStart++;
+      out.push({ ...b, start: restStart, startLine: b.startLine + 1 });
+    }
+  }
+  return out;
+}
+
+describe('detectHeadings without a slice or an array per paragraph (issue 15)', () => {
+  // Words each pattern starts with, in both cases, look-alikes that fold or not (ſ, K, ı),
+  // digits, sentence ends, whitespace of every kind, and the characters headingOf turns away.
+  const piece = fc.constantFrom(
+    'lazy', 'lazy 12', 'chapter', 'Chapter', 'CHAPTER', 'section', 'part', 'appendix', 'apple', 'sun', 'cat', 'pear', 'b', 'z', 'x1',
+    'Title', 'The', 'of', 'ALL', 'CAPS', 'IV', 'A', '2', '3.1', '12', '.', ',', ':', '!', '?', '#', '>', '-', '*', '=', '|', '`',
+    ' ', '  ', '\t', '\u00a0', '\u2003', '\u3000', '\ufeff', 'ſ', 'K', 'ı', 'é', 'Élan', '日本', '😀', '𝐀',
+  );
+  const line = fc.array(piece, { maxLength: 10 }).map((p) => p.join(''));
+
+  it('rejects only lines headingOf rejects', () => {
+    fc.assert(
+      fc.property(line, (text) => {
+        if (surelyNotHeading(text, 0, text.length)) {
+          expect(headingOf(text, true), JSON.stringify(text)).toBeNull();
+          expect(headingOf(text, false), JSON.stringify(text)).toBeNull();
+        }
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('gives the blocks the line-array version gave', () => {
+    const doc = fc
+      .tuple(fc.array(fc.oneof(line, line, fc.constantFrom('', '1. Intro', '1. lazy', '- item', '> q', '    code', '# h')), { maxLength: 14 }), fc.constantFrom('\n', '\r\n', '\r'))
+      .map(([ls, nl]) => ls.join(nl));
+    fc.assert(
+      fc.property(doc, (text) => {
+        const blocks = documentBlocks(text, 'fast').blocks;
+        const out = detectHeadings(text, blocks);
+        const reference = referenceDetectHeadings(text, blocks);
+        expect(out).toEqual(reference);
+        // The input itself when nothing changed, else a new array (the input untouched).
+        if (reference.every((b, k) => b === blocks[k]) && reference.length === blocks.length) expect(out).toBe(blocks);
+        else expect(out).not.toBe(blocks);
+      }),
+      { numRuns: 4000 },
     );
   });
 });

@@ -21,6 +21,7 @@
  * written as a full sentence, or run into its paragraph mid-line, is missed;
  * depth is a guess from the pattern, not from the layout.
  */
+import { isJsTrimmed } from './lines.js';
 import type { Block } from './types.js';
 
 const MAX_HEADING_CHARS = 80;
@@ -75,55 +76,91 @@ export function usesHeuristicHeadings(source: string, blocks: Block[], sourceFil
   return /\.txt$/i.test(sourceFile) || atxHeadingCount(source, blocks, 3) < 3;
 }
 
-interface LineInfo {
-  start: number;
-  end: number;
+/** The line scanLine found: `[lineStart, lineEnd)`, without its line break. */
+let lineStart = 0;
+let lineEnd = 0;
+
+/**
+ * Finds the first non-empty line of `[from, end)` (a line ends at `\n`, `\r` or `\r\n`) into
+ * lineStart/lineEnd; false when there is none. One line at a time, in place of an array of
+ * line objects per paragraph (issue 15).
+ */
+function scanLine(source: string, from: number, end: number): boolean {
+  let s = from;
+  while (s < end && isBreak(source.charCodeAt(s))) s++;
+  if (s >= end) return false;
+  let e = s + 1;
+  while (e < end && !isBreak(source.charCodeAt(e))) e++;
+  lineStart = s;
+  lineEnd = e;
+  return true;
 }
 
-/** The lines of `[start, end)`: content ranges without their line breaks. */
-function linesIn(source: string, start: number, end: number): LineInfo[] {
-  const out: LineInfo[] = [];
-  let s = start;
-  for (let i = start; i <= end; i++) {
-    if (i === end || source.charCodeAt(i) === 10 || source.charCodeAt(i) === 13) {
-      if (i > s || i === end) out.push({ start: s, end: i });
-      if (source.charCodeAt(i) === 13 && source.charCodeAt(i + 1) === 10) i++;
-      s = i + 1;
-    }
-  }
-  return out.filter((l) => l.end > l.start);
+function isBreak(c: number): boolean {
+  return c === 10 || c === 13;
 }
 
-/** Blocks with guessed headings split out of top-level paragraphs (and one-line numbered lists). */
+/**
+ * True when headingOf(source.slice(start, end), standalone) is surely null, read from the
+ * characters in place: the trimmed line starts with an ASCII lower-case letter that no
+ * Chapter/Section/Part/Appendix word starts with (a numbered heading starts with a digit; an
+ * ALL CAPS line has no lower-case letter; a Title Case line starts with an upper-case one).
+ * A document of paragraphs such as `lazy 12` ran four patterns, a replace and a split on each
+ * (issue 15). plain-text.test.ts holds it to headingOf.
+ */
+export function surelyNotHeading(source: string, start: number, end: number): boolean {
+  let k = start;
+  while (k < end && isJsTrimmed(source.charCodeAt(k))) k++;
+  if (k >= end) return false;
+  const c = source.charCodeAt(k);
+  return c >= 0x61 && c <= 0x7a && c !== 0x61 && c !== 0x63 && c !== 0x70 && c !== 0x73;
+}
+
+/**
+ * Blocks with guessed headings split out of top-level paragraphs (and one-line numbered lists):
+ * a new array, or `blocks` itself when no heading is guessed.
+ */
 export function detectHeadings(source: string, blocks: Block[]): Block[] {
-  const out: Block[] = [];
-  for (const b of blocks) {
+  // The blocks up to the first guessed heading are copied once, when it is found: an array grown
+  // by a push per block was made again at every growth past 128 KB, each time from fresh memory
+  // (two thirds of this function's time on 100,000 paragraphs without a heading, issue 15).
+  let out: Block[] | null = null;
+  for (let k = 0; k < blocks.length; k++) {
+    const b = blocks[k]!;
     if (b.type === 'list' && b.ordered && b.children?.length === 1 && b.startLine === b.endLine) {
       const text = source.slice(b.start, b.end);
       const guess = headingOf(text, true);
       if (guess && NUMBERED.test(text.trim())) {
+        out ??= blocks.slice(0, k);
         out.push({ type: 'heading', start: b.start, end: b.end, startLine: b.startLine, endLine: b.endLine, depth: guess.depth, text: guess.text });
         continue;
       }
     }
     if (b.type !== 'paragraph') {
-      out.push(b);
+      if (out !== null) out.push(b);
       continue;
     }
-    const lines = linesIn(source, b.start, b.end);
-    const first = lines[0];
-    const guess = first ? headingOf(source.slice(first.start, first.end), lines.length === 1) : null;
-    if (!first || !guess) {
-      out.push(b);
+    // The paragraph's first non-empty line, and whether another follows (it is then not standalone).
+    const found = scanLine(source, b.start, b.end);
+    const first = lineStart;
+    const firstEnd = lineEnd;
+    if (!found || surelyNotHeading(source, first, firstEnd)) {
+      if (out !== null) out.push(b);
       continue;
     }
-    out.push({ type: 'heading', start: first.start, end: first.end, startLine: b.startLine, endLine: b.startLine, depth: guess.depth, text: guess.text });
-    const rest = lines[1];
-    if (rest) {
-      let restStart = rest.start;
+    const more = scanLine(source, firstEnd, b.end);
+    const guess = headingOf(source.slice(first, firstEnd), !more);
+    if (!guess) {
+      if (out !== null) out.push(b);
+      continue;
+    }
+    out ??= blocks.slice(0, k);
+    out.push({ type: 'heading', start: first, end: firstEnd, startLine: b.startLine, endLine: b.startLine, depth: guess.depth, text: guess.text });
+    if (more) {
+      let restStart = lineStart;
       while (/\s/.test(source[restStart] ?? '') && restStart < b.end) restStart++;
       out.push({ ...b, start: restStart, startLine: b.startLine + 1 });
     }
   }
-  return out;
+  return out ?? blocks;
 }
