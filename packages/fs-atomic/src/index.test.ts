@@ -78,6 +78,14 @@ describe('writeFileAtomic', () => {
     expect(temps(join(root, 'a', 'b', 'c'))).toEqual([]);
   });
 
+  it('with parents: false a missing folder is ENOENT and is not made (s34 probe: topic-spec re-created a topic folder removed mid-run)', () => {
+    const gone = join(root, 'removed-topic');
+    expect(() => writeFileAtomic(join(gone, 'topic-spec.md'), 'x', { parents: false })).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    expect(existsSync(gone)).toBe(false);
+    writeFileAtomic(join(root, 'here.md'), 'y', { parents: false });
+    expect(readFileSync(join(root, 'here.md'), 'utf8')).toBe('y');
+  });
+
   it('many writes to the same file in a row: the last one wins, no temp files', () => {
     const file = join(root, 'n.txt');
     for (let i = 0; i < 50; i++) writeFileAtomic(file, `value ${i}\n`);

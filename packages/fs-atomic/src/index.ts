@@ -154,10 +154,15 @@ export function writeTarget(file: string): string {
   }
 }
 
-/** Writes `data` to `file` atomically (temp file in the same folder + rename); a symlink there is written through (writeTarget). */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+/**
+ * Writes `data` to `file` atomically (temp file in the same folder + rename); a symlink there is
+ * written through (writeTarget). Missing folders are made unless `parents` is false: a file
+ * that belongs in an input folder (a topic's topic-spec.md) must not bring back a folder that
+ * was removed while the run read it.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: { parents?: boolean } = {}): void {
   const file = writeTarget(path);
-  mkdirp(dirname(file));
+  if (options.parents !== false) mkdirp(dirname(file));
   removeStaleTempsOnce(dirname(file));
   const tmp = tempName(file);
   try {
