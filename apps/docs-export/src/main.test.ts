@@ -266,6 +266,15 @@ describe('docs-export', () => {
     expect(cached.stderr).toContain(`${totalChunks()} cached, 0 embedded now`);
   });
 
+  it('--out with a legal name of 250 bytes is written (s34 probe: its temp name was over NAME_MAX, ENAMETOOLONG)', async () => {
+    const name = 'e'.repeat(250);
+    const r = await run(['docs', '--format', 'jsonl', '--out', name]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(ws, name), 'utf8').split('\n').filter(Boolean)).toHaveLength(totalChunks());
+    expect(readdirSync(ws).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    rmSync(join(ws, name));
+  });
+
   it('--out that is a symlink: what it points to is written and the link kept; a link to nothing is named, exit 1 (issue 15 probe)', async () => {
     mkdirSync(join(ws, 'exports'), { recursive: true });
     writeFileSync(join(ws, 'exports/week.jsonl'), 'old\n');

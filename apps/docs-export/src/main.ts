@@ -4,12 +4,11 @@
  *
  *   docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
  */
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, escapeControl, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, writeTarget } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, escapeControl, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -120,7 +119,8 @@ class AtomicOut {
     // The temps of killed runs (same naming as @chunkyard/fs-atomic: .<name>.tmp-<pid>-<hex>,
     // pid gone or an hour old); a SIGKILL skips abort(), and nothing else would remove them.
     removeStaleTemps(dirname(target));
-    this.temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    // fs-atomic's own name: it shortens the name part so a 250-byte target still gets a temp.
+    this.temp = tempName(target);
     this.stream = createWriteStream(this.temp, { flags: 'wx' });
     this.stream.on('error', (err) => (this.failed = err));
   }

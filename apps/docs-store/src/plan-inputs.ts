@@ -10,8 +10,17 @@ import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from 
 import { UsageError } from './workspace.js';
 import { brokenLink, describeFsError, fileProblem, folderProblem, readRegularFile } from '@chunkyard/fs-atomic';
 
-// The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io).
-export const TOPIC_MARKER = process.env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
+// The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io):
+// ".", ".." or a path (in every folder, or outside the topic) becomes a name no folder holds
+// that says what is wrong.
+export const TOPIC_MARKER = topicMarkerFrom(process.env);
+export function topicMarkerFrom(env: Record<string, string | undefined>): string {
+  const name = env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
+  if (name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name)) {
+    return `CHUNKYARD_TOPIC_MARKER=${JSON.stringify(name).replace(/[/\\]/g, '∕')} (not a plain file name)`;
+  }
+  return name;
+}
 export const SOURCE_SYSTEM = 'file';
 
 export interface PlanRequest {

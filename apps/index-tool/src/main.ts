@@ -180,7 +180,14 @@ async function run(argv: string[], io: Io): Promise<number> {
         index = sectionIndex(job.id, job.id === '' ? basename(root) : basename(job.dir), children);
       }
       const out = join(job.dir, INDEX_FILE);
-      writeFileAtomic(out, formatIndexJson(index));
+      try {
+        // parents: false: a topic or section folder removed during the run stays removed (it
+        // came back holding only index.json).
+        writeFileAtomic(out, formatIndexJson(index), { parents: false });
+      } catch (err) {
+        if (isFsError(err) && err.code === 'ENOENT' && !existsSync(job.dir)) throw new IndexError(`${job.dir}: the folder was removed during the run; nothing written`);
+        throw err;
+      }
       summaries.push({
         dir: job.dir,
         id: job.id,

@@ -238,7 +238,14 @@ async function specOne(topic: TopicSettings, provider: EmbeddingProvider, cache:
     promptThreshold: threshold,
   });
   const out = join(topic.dir, OUT_FILE);
-  writeFileAtomic(out, formatTopicSpecMd(spec));
+  try {
+    // parents: false: a topic folder removed during the run stays removed (it came back
+    // holding only topic-spec.md).
+    writeFileAtomic(out, formatTopicSpecMd(spec), { parents: false });
+  } catch (err) {
+    if (isFsError(err) && err.code === 'ENOENT' && !existsSync(topic.dir)) throw new DocumentError('the topic folder was removed during the run; nothing written');
+    throw err;
+  }
   const matched = new Set(spec.chunks.flatMap((c) => c.prompt_hashes ?? []));
   return {
     topic: topic.dir,

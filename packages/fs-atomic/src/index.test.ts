@@ -78,6 +78,14 @@ describe('writeFileAtomic', () => {
     expect(temps(join(root, 'a', 'b', 'c'))).toEqual([]);
   });
 
+  it('with parents: false a missing folder is ENOENT and is not made (s34 probe: topic-spec re-created a topic folder removed mid-run)', () => {
+    const gone = join(root, 'removed-topic');
+    expect(() => writeFileAtomic(join(gone, 'topic-spec.md'), 'x', { parents: false })).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    expect(existsSync(gone)).toBe(false);
+    writeFileAtomic(join(root, 'here.md'), 'y', { parents: false });
+    expect(readFileSync(join(root, 'here.md'), 'utf8')).toBe('y');
+  });
+
   it('many writes to the same file in a row: the last one wins, no temp files', () => {
     const file = join(root, 'n.txt');
     for (let i = 0; i < 50; i++) writeFileAtomic(file, `value ${i}\n`);
@@ -100,6 +108,43 @@ describe('writeFileAtomic', () => {
     expect(() => writeFileAtomic(join(parent, 'x.md'), 'data')).toThrow();
     expect(readdirSync(root)).toEqual(['plain']);
     expect(readFileSync(parent, 'utf8')).toBe('i am a file');
+  });
+});
+
+describe('names near NAME_MAX (s34 probe: --out with a 250-byte file name failed with ENAMETOOLONG)', () => {
+  // The temp name adds a dot and ".tmp-<pid>-<8 hex>" to the target's name, so a legal name of
+  // 234..255 bytes made a temp name the file system refuses.
+  for (const [label, name] of [
+    ['250 ASCII bytes', 'y'.repeat(250)],
+    ['255 ASCII bytes', 'n'.repeat(255)],
+    ['255 bytes of 2- and 3-byte characters', 'é'.repeat(126) + 'x' + '€'.repeat(0)],
+    ['254 bytes ending in a 3-byte character', 'a'.repeat(251) + '€'],
+  ] as const) {
+    it(`writeFileAtomic, writeFilesAtomic and replaceDirAtomic accept a target of ${label}`, () => {
+      expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+      writeFileAtomic(join(root, name), 'one');
+      expect(readFileSync(join(root, name), 'utf8')).toBe('one');
+      writeFileAtomic(join(root, name), 'two');
+      expect(readFileSync(join(root, name), 'utf8')).toBe('two');
+      writeFilesAtomic(new Map([[join(root, 'sub', name), 'three']]));
+      expect(readFileSync(join(root, 'sub', name), 'utf8')).toBe('three');
+      replaceDirAtomic(join(root, 'dirs', name), new Map([['a.md', 'four']]));
+      replaceDirAtomic(join(root, 'dirs', name), new Map([['b.md', 'five']]));
+      expect(readdirSync(join(root, 'dirs', name))).toEqual(['b.md']);
+      expect(sorted(readdirSync(root))).toEqual(sorted(['dirs', 'sub', name]));
+      expect(readdirSync(join(root, 'dirs'))).toEqual([name]);
+    });
+  }
+
+  it('a shortened temp name left by a killed run is still swept', () => {
+    const name = 'z'.repeat(255);
+    writeFileAtomic(join(root, name), 'x');
+    // what a run killed between write and rename leaves: a temp of a dead pid
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const temp = `.${'z'.repeat(255 - 1 - '.tmp-'.length - String(dead).length - 9)}.tmp-${dead}-0123abcd`;
+    expect(Buffer.byteLength(temp)).toBeLessThanOrEqual(255);
+    writeFileSync(join(root, temp), 'partial');
+    expect(removeStaleTemps(root)).toEqual([join(root, temp)]);
   });
 });
 

@@ -7,8 +7,30 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
-function tempName(target: string): string {
-  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+/** The longest file name, in bytes, of the file systems written to (ext4, xfs, btrfs, tmpfs, APFS). */
+const NAME_MAX = 255;
+
+/** The temp name a write to `target` uses beside it: `.<name>.tmp-<pid>-<8 hex>`, within NAME_MAX. */
+export function tempName(target: string): string {
+  const suffix = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // The dot and suffix add up to 23 bytes, so a legal target name of 233..255 bytes gave a temp
+  // name the file system refuses (ENAMETOOLONG for `--out` of a 250-byte name). The name part
+  // is only there for a person looking at a leftover; cut it, whole characters only.
+  return join(dirname(target), `.${cutUtf8(basename(target), NAME_MAX - 1 - Buffer.byteLength(suffix))}${suffix}`);
+}
+
+/** `text`'s longest prefix of at most `bytes` UTF-8 bytes that ends on a whole character. */
+function cutUtf8(text: string, bytes: number): string {
+  if (Buffer.byteLength(text) <= bytes) return text;
+  let used = 0;
+  let end = 0;
+  for (const ch of text) {
+    const n = Buffer.byteLength(ch);
+    if (used + n > bytes) break;
+    used += n;
+    end += ch.length;
+  }
+  return text.slice(0, end);
 }
 
 /** `.<name>.tmp-<pid>-<8 hex>`: the temp names tempName gives, and only those. */
@@ -132,10 +154,15 @@ export function writeTarget(file: string): string {
   }
 }
 
-/** Writes `data` to `file` atomically (temp file in the same folder + rename); a symlink there is written through (writeTarget). */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+/**
+ * Writes `data` to `file` atomically (temp file in the same folder + rename); a symlink there is
+ * written through (writeTarget). Missing folders are made unless `parents` is false: a file
+ * that belongs in an input folder (a topic's topic-spec.md) must not bring back a folder that
+ * was removed while the run read it.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: { parents?: boolean } = {}): void {
   const file = writeTarget(path);
-  mkdirp(dirname(file));
+  if (options.parents !== false) mkdirp(dirname(file));
   removeStaleTempsOnce(dirname(file));
   const tmp = tempName(file);
   try {

@@ -105,7 +105,9 @@ function normalizeOptions(options) {
     }
   }
   const topicMarker = o.topicMarker ?? 'golden-reference.md';
-  if (typeof topicMarker !== 'string' || topicMarker === '' || /[\\/*?{}[\]]/.test(topicMarker)) {
+  // "." and ".." are in every folder, and control characters cannot be a file name the tools
+  // accept: topic-io refuses all of them in CHUNKYARD_TOPIC_MARKER, so refuse them here first.
+  if (typeof topicMarker !== 'string' || topicMarker === '' || topicMarker === '.' || topicMarker === '..' || /[\\/*?{}[\]\u0000-\u001f\u007f]/.test(topicMarker)) {
     throw new Error(`@chunkyard/nx: option topicMarker must be a plain file name (no folders or glob characters), got ${JSON.stringify(topicMarker)}`);
   }
   return {

@@ -347,6 +347,9 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(() => core.normalizeOptions({ docsRoot: [] })).toThrow(/docsRoot/);
     expect(() => core.normalizeOptions({ docsRoot: ['docs', 'docs/inner'] })).toThrow(/inside/);
     expect(() => core.normalizeOptions({ topicMarker: 'a/b.md' })).toThrow(/topicMarker/);
+    // s34 probe: "." and ".." passed as plain file names, and control characters went into
+    // CHUNKYARD_TOPIC_MARKER, which the tools refuse (topic-io's topicMarkerFrom).
+    for (const bad of ['.', '..', 'x\n.md', 'x\u001b[31m.md']) expect(() => core.normalizeOptions({ topicMarker: bad }), JSON.stringify(bad)).toThrow(/topicMarker must be a plain file name/);
     expect(() => core.normalizeOptions({ configFile: '' })).toThrow(/configFile/);
   });
 });

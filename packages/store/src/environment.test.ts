@@ -2,7 +2,7 @@
 // folder that cannot be created or written, and a caller asking for absurdly many hits.
 // Each must be a StoreError naming the path (which the CLI prints without a trace), or a
 // bounded answer, never a raw SqliteError or a RangeError from a giant allocation.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,6 +60,27 @@ describe('opening', () => {
     DocStore.open(empty, { readonly: true }).close();
   });
 
+  it("another program's database holding only views or triggers is refused too (s34 probe: the store's tables were added beside a view)", () => {
+    // refuseForeign counted tables only, so a database whose schema is views (over an attached
+    // database, say) or a lone trigger-free view looked empty and got the store written into it.
+    for (const [name, setup, shown] of [
+      ['views.db', 'CREATE VIEW chunks AS SELECT 1 AS x; CREATE VIEW b AS SELECT 2 AS y;', 'the views b, chunks'],
+      ['v7.db', 'CREATE VIEW v AS SELECT 1; PRAGMA user_version = 7;', 'the views v, user_version 7'],
+    ] as const) {
+      const file = join(temp.dir, name);
+      const app = new Database(file);
+      app.exec(setup);
+      app.close();
+      const before = readFileSync(file);
+      for (const readonly of [true, false]) {
+        expect(() => DocStore.open(file, { readonly }), `${name} readonly=${readonly}`).toThrow(
+          new StoreError(`${file}: not a docs-store database (a SQLite database with ${shown}); it was left as it was: pass --db with the store's path, or a new file`),
+        );
+      }
+      expect(readFileSync(file).equals(before), name).toBe(true);
+    }
+  });
+
   it('a store never written (a 0-byte file, or SQLite without tables) read for search says it is empty and what to run (s33 probe: "schema version 0 … open it once for writing to migrate")', () => {
     const zero = join(temp.dir, 'zero.db');
     writeFileSync(zero, '');
@@ -90,6 +111,20 @@ describe('opening', () => {
     expect(() => DocStore.open(db)).toThrow(
       new StoreError(`${db}: cannot open the store for writing (SQLITE_CANTOPEN: unable to open database file); check that the folder exists and is writable, or choose another --db`),
     );
+  });
+
+  it('a --db name too long for the -journal beside it says so, and leaves nothing behind (s34 probe: "check that the folder exists and is writable")', () => {
+    // 250 bytes is a legal file name, but SQLite opens <name>-journal (258 bytes) beside it.
+    const name = 'z'.repeat(250);
+    const db = join(temp.dir, name);
+    expect(() => DocStore.open(db)).toThrow(
+      new StoreError(`${db}: a file name of 250 bytes is too long for a store: SQLite keeps files named with -journal, -wal and -shm added beside it, and a file name has at most 255 bytes; use a name of at most 247 bytes`),
+    );
+    expect(readdirSync(temp.dir)).toEqual([]);
+    // 247 bytes fits, and the store works.
+    const fits = join(temp.dir, 'f'.repeat(247));
+    DocStore.open(fits).close();
+    expect(existsSync(fits)).toBe(true);
   });
 
   it.skipIf(isRoot)('a folder that cannot be written is a StoreError naming the path', () => {

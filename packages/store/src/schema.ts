@@ -129,11 +129,16 @@ const STORE_TABLES = ['artifacts', 'store_meta'];
  */
 export function refuseForeign(db: DB, path: string): void {
   const version = db.pragma('user_version', { simple: true }) as number;
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").all() as { name: string }[]).map(
-    (r) => r.name,
-  );
-  if (version === 0 ? tables.length === 0 : STORE_TABLES.every((t) => tables.includes(t))) return;
-  const shown = tables.length === 0 ? 'no tables' : `the tables ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ` and ${tables.length - 5} more` : ''}`;
+  const named = (type: string) =>
+    (db.prepare(`SELECT name FROM sqlite_master WHERE type = '${type}' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+  const tables = named('table');
+  // Views count as well: a database of views only (over attached databases, say) had no
+  // tables, looked like a store never written, and got the store's tables added beside them.
+  const views = named('view');
+  if (version === 0 ? tables.length === 0 && views.length === 0 : STORE_TABLES.every((t) => tables.includes(t))) return;
+  const list = (kind: string, names: string[]) => `the ${kind} ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
+  const parts = [...(tables.length ? [list('tables', tables)] : []), ...(views.length ? [list('views', views)] : [])];
+  const shown = parts.length === 0 ? 'no tables' : parts.join(' and ');
   throw new StoreError(
     `${path}: not a docs-store database (a SQLite database with ${shown}${version !== 0 ? `, user_version ${version}` : ''}); it was left as it was: pass --db with the store's path, or a new file`,
   );

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { mkdirp } from '@chunkyard/fs-atomic';
 import { StoreError } from './errors.js';
@@ -115,6 +115,9 @@ interface UnitRow {
   tokenCount: number;
 }
 
+/** The longest file name, in bytes, of the usual file systems (ext4, xfs, btrfs, tmpfs, APFS). */
+const NAME_MAX = 255;
+
 const UNIT_COLUMNS_CHUNK = `c.id AS unitId, c.artifact_id AS artifactId, c.chunk_index AS chunkIndex, a.num_chunks AS numChunks,
   a.source_file AS sourceFile, a.title AS title, c.section_title AS sectionTitle, a.topic AS topic, a.artifact_type AS contentType,
   c.content_hints AS contentHints, c.content AS content, c.start_char AS startChar, c.end_char AS endChar, c.token_count AS tokenCount`;
@@ -186,6 +189,14 @@ export class DocStore {
       return new DocStore(db, path, options.vectorIndex);
     }
     if (path !== ':memory:') {
+      // SQLite opens <name>-journal (and -wal, -shm) beside the store; with a name of 248..255
+      // bytes that fails as SQLITE_CANTOPEN, which said to check the folder's permissions.
+      const bytes = Buffer.byteLength(basename(path));
+      if (bytes > NAME_MAX - '-journal'.length) {
+        throw new StoreError(
+          `${path}: a file name of ${bytes} bytes is too long for a store: SQLite keeps files named with -journal, -wal and -shm added beside it, and a file name has at most ${NAME_MAX} bytes; use a name of at most ${NAME_MAX - '-journal'.length} bytes`,
+        );
+      }
       const dir = dirname(path);
       try {
         // Not mkdirSync({ recursive }): it loops forever under /proc (see mkdirp).

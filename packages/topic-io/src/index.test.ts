@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@chunkyard/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { docNameOf, loadWorkspace, readDocument, topicSettings, UsageError } from './index.js';
+import { docNameOf, loadWorkspace, readDocument, topicMarkerFrom, topicSettings, UsageError } from './index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -17,6 +17,26 @@ const file = (name: string, data: string | Buffer) => {
   writeFileSync(p, data);
   return p;
 };
+
+describe('topicMarkerFrom (CHUNKYARD_TOPIC_MARKER)', () => {
+  it('a plain file name is the marker; unset or empty is golden-reference.md', () => {
+    expect(topicMarkerFrom({ CHUNKYARD_TOPIC_MARKER: 'faq.md' })).toBe('faq.md');
+    expect(topicMarkerFrom({})).toBe('golden-reference.md');
+    expect(topicMarkerFrom({ CHUNKYARD_TOPIC_MARKER: '' })).toBe('golden-reference.md');
+  });
+
+  it('"." and "..", a path and control characters make no folder a topic, and the name says why (s34 probe)', () => {
+    // ".." made every folder a topic whose document was its parent folder: "docs/lib: is a
+    // directory, not a markdown file", which named neither the variable nor the mistake.
+    for (const bad of ['.', '..', 'a/b.md', '../qa-pairs.md', '/etc/passwd', 'a\\b.md', 'x\n.md', 'x\u001b[31m.md']) {
+      const marker = topicMarkerFrom({ CHUNKYARD_TOPIC_MARKER: bad });
+      expect(marker, bad).toBe(`CHUNKYARD_TOPIC_MARKER=${JSON.stringify(bad).replace(/[/\\]/g, '∕')} (not a plain file name)`);
+      expect(marker, bad).not.toMatch(/[/\\\u0000-\u001f]/);
+      mkdirSync(join(dir, 't'), { recursive: true });
+      expect(() => topicSettings(join(dir, 't'), {} as never, marker), bad).toThrow(/CHUNKYARD_TOPIC_MARKER=.*not a plain file name/);
+    }
+  });
+});
 
 describe('readDocument', () => {
   it('reads UTF-8 and drops a BOM', () => {

@@ -21,7 +21,15 @@ export { brokenLink, describeFsError, escapeControl, fileKind, fileProblem, fold
  */
 export const TOPIC_MARKER = topicMarkerFrom(process.env);
 export function topicMarkerFrom(env: Record<string, string | undefined>): string {
-  return env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
+  const name = env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
+  // "." and ".." are in every folder, so every folder was a topic whose document was itself or
+  // its parent ("docs/lib: is a directory, not a markdown file"), and a path reached outside
+  // the topic. Such a value becomes a name no folder holds (no slash, no control character)
+  // that says what is wrong, so every "not a topic (no X in it)" message explains itself.
+  if (name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name)) {
+    return `CHUNKYARD_TOPIC_MARKER=${JSON.stringify(name).replace(/[/\\]/g, '∕')} (not a plain file name)`;
+  }
+  return name;
 }
 export const CONFIG_FILE = 'chunkyard.config.yaml';
 
@@ -142,13 +150,13 @@ export function topicFolderProblem(dir: string): void {
 }
 
 /** Checks that `dir` is a topic folder and merges its topic.yaml over the workspace config. */
-export function topicSettings(dir: string, base: ChunkyardConfig): TopicSettings {
+export function topicSettings(dir: string, base: ChunkyardConfig, marker = TOPIC_MARKER): TopicSettings {
   topicFolderProblem(dir);
   // A broken marker symlink still makes a topic: its source is then reported as broken (exit 1).
-  if (!entryExists(join(dir, TOPIC_MARKER))) throw new UsageError(`${oneLine(dir)}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
+  if (!entryExists(join(dir, marker))) throw new UsageError(`${oneLine(dir)}: a folder, but not a topic (no ${marker} in it)`);
   const topicYaml = join(dir, 'topic.yaml');
   const config = mergeTopic(base, entryExists(topicYaml) ? loadConfigFile(topicYaml, true) : null);
-  return { dir, config, sources: config.sources ?? [TOPIC_MARKER] };
+  return { dir, config, sources: config.sources ?? [marker] };
 }
 
 /** `golden-reference.md` → `golden-reference`: the name of its chunk files and manifest. */
