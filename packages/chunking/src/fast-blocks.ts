@@ -763,10 +763,7 @@ function directQuote(state: StateBlock, into: DirectBlocks, startLine: number, e
   // directHeading's text and its check for inline syntax (which needs the token's plainText).
   while (pos < max && isAsciiTrimmable(src.charCodeAt(pos))) pos++;
   while (max > pos && isAsciiTrimmable(src.charCodeAt(max - 1))) max--;
-  for (let k = pos; k < max; k++) {
-    const c = src.charCodeAt(k);
-    if (c < 128 && INLINE_SYNTAX_TABLE[c] === 1) return false;
-  }
+  if (hasInlineSyntax(src, pos, max)) return false;
   const { source, lines } = into;
   const lineStart = lines.starts[startLine]!;
   const start = skipWhitespace(source, lineStart, lines.ends[startLine]!);
@@ -1097,6 +1094,18 @@ const INLINE_SYNTAX_TABLE = new Uint8Array(128);
 for (const ch of '\n\r\0\\`~*_[!<&') INLINE_SYNTAX_TABLE[ch.charCodeAt(0)] = 1;
 
 /**
+ * Whether `src[pos, max)` holds a character where one of markdown-it's inline rules could start
+ * (INLINE_SYNTAX_TABLE): a heading text without one is its own plain text.
+ */
+function hasInlineSyntax(src: string, pos: number, max: number): boolean {
+  for (let k = pos; k < max; k++) {
+    const c = src.charCodeAt(k);
+    if (c < 128 && INLINE_SYNTAX_TABLE[c] === 1) return true;
+  }
+  return false;
+}
+
+/**
  * Appends the block toBlock would make of a top-level ATX heading's token (`src[pos, max)`
  * its text before trimming, in markdown-it's text) and returns true, or returns false
  * where the heading needs its token (its text has inline syntax).
@@ -1104,10 +1113,7 @@ for (const ch of '\n\r\0\\`~*_[!<&') INLINE_SYNTAX_TABLE[ch.charCodeAt(0)] = 1;
 function directHeading(into: DirectBlocks, src: string, startLine: number, depth: number, pos: number, max: number): boolean {
   while (pos < max && isAsciiTrimmable(src.charCodeAt(pos))) pos++;
   while (max > pos && isAsciiTrimmable(src.charCodeAt(max - 1))) max--;
-  for (let k = pos; k < max; k++) {
-    const c = src.charCodeAt(k);
-    if (c < 128 && INLINE_SYNTAX_TABLE[c] === 1) return false;
-  }
+  if (hasInlineSyntax(src, pos, max)) return false;
   const { source, lines } = into;
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[startLine]!);
   const end = trimEndOffset(source, start, lines.ends[startLine]!);
