@@ -288,9 +288,26 @@ async function runExecutor(options, context) {
  * @param {number} n
  */
 function workerCount(n) {
-  const forced = Number(process.env.CHUNKYARD_NX_BATCH_WORKERS);
-  if (Number.isInteger(forced) && forced >= 1) return Math.min(forced, n);
+  const forced = forcedWorkers(process.env.CHUNKYARD_NX_BATCH_WORKERS);
+  if (typeof forced === 'number') return Math.min(forced, n);
   return Math.max(1, Math.min(availableParallelism(), Math.floor(n / 8)));
+}
+
+/** The most threads CHUNKYARD_NX_BATCH_WORKERS may ask for: each loads every tool (~50 MB). */
+const MAX_BATCH_WORKERS = 256;
+
+/**
+ * CHUNKYARD_NX_BATCH_WORKERS as a thread count, null when it is unset or empty, or a message
+ * saying what is wrong with it: a value that is not a whole number from 1 to MAX_BATCH_WORKERS
+ * was ignored silently (found by a probe), and a huge one started a thread per task.
+ * @param {string | undefined} value
+ * @returns {number | string | null}
+ */
+function forcedWorkers(value) {
+  if (value === undefined || value.trim() === '') return null;
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (n >= 1 && n <= MAX_BATCH_WORKERS) return n;
+  return `CHUNKYARD_NX_BATCH_WORKERS=${JSON.stringify(value)}: expected a whole number of threads from 1 to ${MAX_BATCH_WORKERS} (1 runs the batch on its own thread), or unset for one per core`;
 }
 
 /**
@@ -375,6 +392,12 @@ function pool(count, root, inputs) {
  */
 async function* batchExecutor(taskGraph, inputs, _overrides, context) {
   const ids = Object.keys(taskGraph.tasks);
+  const workersProblem = forcedWorkers(process.env.CHUNKYARD_NX_BATCH_WORKERS);
+  if (typeof workersProblem === 'string') {
+    // Every task fails with the reason, rather than the batch running with another count.
+    for (const id of ids) yield { task: id, result: { success: false, status: /** @type {const} */ ('failure'), terminalOutput: `@chunkyard/nx: ${workersProblem}\n` } };
+    return;
+  }
   const inBatch = new Set(ids);
   if (process.cwd() !== resolve(context.root)) process.chdir(context.root);
   // Kahn's order, in time linear in the tasks and edges (a cold run of 2,000 topics is one

@@ -3,7 +3,7 @@
 // own, skips what depends on a failure, and honours a per-task environment. What Nx does with
 // it (batching, caching each task) is proved by the e2e tests.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,6 +131,25 @@ describe('@chunkyard/nx:run', () => {
       expect(r.status, `${id}: ${r.stderr}`).toBe(0);
     }
     expect(tree(viaBatch)).toEqual(tree(viaBins));
+  });
+
+  it.each(['abc', '0', '1.5', '-2', '257', '1e3'])('CHUNKYARD_NX_BATCH_WORKERS=%s fails every task with a message naming it (it was ignored silently)', async (value) => {
+    const root = workspace(`workers-${value}`);
+    const a = pipeline('install');
+    process.env.CHUNKYARD_NX_BATCH_WORKERS = value;
+    let results;
+    try {
+      results = await runBatch(root, a.inputs, a.dependencies);
+    } finally {
+      delete process.env.CHUNKYARD_NX_BATCH_WORKERS;
+    }
+    expect(results).toHaveLength(Object.keys(a.inputs).length);
+    for (const r of results) {
+      expect(r.result.success).toBe(false);
+      expect(r.result.terminalOutput).toContain(`CHUNKYARD_NX_BATCH_WORKERS=${JSON.stringify(value)}: expected a whole number of threads from 1 to 256`);
+    }
+    // Nothing was written: no task ran.
+    expect(existsSync(join(root, 'docs/guide/install/_chunks'))).toBe(false);
   });
 
   it('a failed task fails alone: what depends on it is skipped, the rest still runs', async () => {
