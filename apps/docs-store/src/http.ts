@@ -70,11 +70,27 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== MCP_PATH) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    // DNS rebinding: on loopback only loopback names are served. Checked here, not by the SDK's
+    // transport, because host names are case-insensitive (RFC 9110 7.2) and the SDK compares
+    // them exactly: "LOCALHOST:port" was 403.
+    if (loopback) {
+      const allowed = loopbackHosts();
+      if (!allowed.includes((req.headers.host ?? '').toLowerCase())) {
+        return jsonError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not one of ${allowed.join(', ')} (this server listens on loopback only)`);
+      }
+    }
     if (options.token !== undefined && !tokenMatches(req.headers.authorization, options.token)) {
       return jsonError(res, 401, -32001, 'Unauthorized: send "Authorization: Bearer <token>"', { 'www-authenticate': 'Bearer realm="docs-store"' });
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       return jsonError(res, 405, -32000, `Method not allowed: ${req.method} (this server is stateless and sends no stream of its own; POST messages to ${MCP_PATH})`, { allow: 'POST' });
+    }
+    // A body in a content coding (gzip…) was read as it came: a compressed one answered -32700,
+    // and a plain one labelled gzip was served as if unlabelled. Neither is decoded here, so the
+    // coding is refused as HTTP says (RFC 9110 15.5.16), naming the one this server takes.
+    const coding = req.headers['content-encoding'];
+    if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+      return jsonError(res, 415, -32600, `Unsupported Media Type: Content-Encoding ${JSON.stringify(coding)}; send the body uncompressed`, { 'accept-encoding': 'identity' });
     }
     // The SDK answers any body that is not a valid message with -32700, where JSON-RPC says
     // -32600 (an invalid request object) or -32602: a single JSON message goes through the
@@ -116,21 +132,22 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     await connectGuarded(mcp, transport, options.log);
     await transport.handleRequest(req, res, parsedBody);
   };
-  /** The SDK transport's options: stateless, JSON replies, loopback Host names only on loopback. */
-  const transportOptions = () => {
+  /** The Host values a loopback server answers (lower case). */
+  const loopbackHosts = (): string[] => {
     const port = (server.address() as { port: number }).port;
-    return {
-      sessionIdGenerator: undefined,
-      // JSON replies rather than an SSE stream: every tool answers in one piece.
-      enableJsonResponse: true,
-      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] } : {}),
-    };
+    return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
   };
+  /** The SDK transport's options: stateless, JSON replies (the Host check is handle's). */
+  const transportOptions = () => ({
+    sessionIdGenerator: undefined,
+    // JSON replies rather than an SSE stream: every tool answers in one piece.
+    enableJsonResponse: true,
+  });
   /**
    * A batch with both valid and invalid members: the valid ones go to the SDK as a batch of
    * their own, through its web-standard transport (which hands back the Response instead of
    * writing it), and the answer is the SDK's replies followed by the members' errors. A reply
-   * the SDK makes to the request as a whole (406 for the Accept header, 403 for the Host) is
+   * the SDK makes to the request as a whole (406 for the Accept header) is
    * passed on as it is.
    */
   const answerMixedBatch = async (req: IncomingMessage, res: ServerResponse, valid: JSONRPCMessage[], errors: ErrorReply[]): Promise<void> => {

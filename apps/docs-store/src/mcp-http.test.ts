@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
 import { BIN, ensureBuilt, REPO } from './test-build.js';
@@ -279,6 +280,40 @@ describe('the HTTP edge', () => {
       expect(r.headers.get('allow')).toBe('POST');
       expect(await r.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining(`Method not allowed: ${method}`) } });
     }
+  });
+
+  /** A raw POST of `body` with `headers` (fetch sets Host itself): status, headers and text. */
+  const rawPost = (headers: Record<string, string>, body: string | Buffer) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
+      const u = new URL(server.url);
+      const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  it('takes its own Host name in any case (s34 probe: LOCALHOST:port was 403)', async () => {
+    const port = new URL(server.url).port;
+    for (const host of [`LOCALHOST:${port}`, `LocalHost:${port}`]) {
+      const r = await rawPost({ host }, initialize);
+      expect(r.status, host).toBe(200);
+      expect(JSON.parse(r.text)).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: expect.any(String) } } });
+    }
+  });
+
+  it('refuses a body in a content coding with 415 and Accept-Encoding: identity (it was parsed as it came)', async () => {
+    for (const [coding, body] of [['gzip', gzipSync(initialize)], ['gzip', Buffer.from(initialize)], ['br', Buffer.from(initialize)]] as const) {
+      const r = await rawPost({ 'content-encoding': coding }, body);
+      expect(r.status, coding).toBe(415);
+      expect(r.headers['accept-encoding']).toBe('identity');
+      expect(JSON.parse(r.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining(`Content-Encoding "${coding}"`) } });
+    }
+    // identity is no coding at all.
+    expect((await rawPost({ 'content-encoding': 'identity' }, initialize)).status).toBe(200);
   });
 
   it('refuses a foreign Host header on loopback (DNS rebinding) and serves only /mcp', async () => {
