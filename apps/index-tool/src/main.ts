@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, FolderGoneError, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -185,7 +185,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         // came back holding only index.json).
         writeFileAtomic(out, formatIndexJson(index), { parents: false });
       } catch (err) {
-        if (isFsError(err) && err.code === 'ENOENT' && !existsSync(job.dir)) throw new IndexError(`${job.dir}: the folder was removed during the run; nothing written`);
+        if (err instanceof FolderGoneError) throw new IndexError(`${job.dir}: the folder was removed during the run; nothing written`);
         throw err;
       }
       summaries.push({

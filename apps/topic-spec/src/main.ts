@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider, EmbeddingError, progressReporter, REMOTE_DEFAULTS, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { emptyArgument, numberOption, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
@@ -243,7 +243,7 @@ async function specOne(topic: TopicSettings, provider: EmbeddingProvider, cache:
     // holding only topic-spec.md).
     writeFileAtomic(out, formatTopicSpecMd(spec), { parents: false });
   } catch (err) {
-    if (isFsError(err) && err.code === 'ENOENT' && !existsSync(topic.dir)) throw new DocumentError('the topic folder was removed during the run; nothing written');
+    if (err instanceof FolderGoneError) throw new DocumentError('the topic folder was removed during the run; nothing written');
     throw err;
   }
   const matched = new Set(spec.chunks.flatMap((c) => c.prompt_hashes ?? []));

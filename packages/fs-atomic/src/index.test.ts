@@ -7,7 +7,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, fileProblem, folderProblem, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, writeFileAtomic, writeFilesAtomic } from './index.js';
+import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, writeFileAtomic, writeFilesAtomic } from './index.js';
 
 let root: string;
 beforeEach(() => {
@@ -82,6 +82,17 @@ describe('writeFileAtomic', () => {
     const gone = join(root, 'removed-topic');
     expect(() => writeFileAtomic(join(gone, 'topic-spec.md'), 'x', { parents: false })).toThrow(expect.objectContaining({ code: 'ENOENT' }));
     expect(existsSync(gone)).toBe(false);
+    // A named error for the folder, not an ENOENT naming the temp file: each tool says what the
+    // missing folder means for its run (topic-spec and index-tool had the same try/catch each).
+    let thrown: unknown;
+    try {
+      writeFileAtomic(join(gone, 'topic-spec.md'), 'x', { parents: false });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(FolderGoneError);
+    expect((thrown as FolderGoneError).path).toBe(gone);
+    expect((thrown as Error).message).not.toMatch(/\.tmp-/);
     writeFileAtomic(join(root, 'here.md'), 'y', { parents: false });
     expect(readFileSync(join(root, 'here.md'), 'utf8')).toBe('y');
   });

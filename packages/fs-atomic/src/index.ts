@@ -4,7 +4,7 @@
  * never sees half a file, and a failed run leaves the previous output intact.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
 /** The longest file name, in bytes, of the file systems written to (ext4, xfs, btrfs, tmpfs, APFS). */
@@ -170,7 +170,21 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
     renameSync(tmp, file);
   } catch (err) {
     removeBestEffort(tmp);
+    if (options.parents === false && isFsError(err) && err.code === 'ENOENT' && !existsSync(dirname(file))) throw new FolderGoneError(dirname(file));
     throw withPath(err, tmp);
+  }
+}
+
+/**
+ * writeFileAtomic's error when `parents: false` and the file's folder is not there (removed
+ * while the run read it): the caller says what that means for its run, instead of an ENOENT
+ * that names a temp file.
+ */
+export class FolderGoneError extends Error {
+  override name = 'FolderGoneError';
+  readonly code = 'ENOENT';
+  constructor(readonly path: string) {
+    super(`${path}: the folder is gone (removed during the run?); nothing written`);
   }
 }
 
