@@ -173,6 +173,23 @@ describe('UrlSource', () => {
     }
   });
 
+  it('a 3xx that is not a redirect says what it got, not "a redirect to nowhere" (s34 probe)', async () => {
+    const odd = createServer((req, res) => {
+      res.writeHead(Number(req.url!.split('/')[1]));
+      res.end();
+    });
+    await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(odd.address() as AddressInfo).port}/`;
+    try {
+      for (const [status, text] of [[304, 'Not Modified'], [300, 'Multiple Choices'], [305, 'Use Proxy']] as const) {
+        const s = new UrlSource(`${base}${status}/`);
+        await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(`${base}${status}/index.json: HTTP ${status} ${text} to a plain GET; is this a chunkyard docs server?`);
+      }
+    } finally {
+      await new Promise<void>((r) => odd.close(() => r()));
+    }
+  });
+
   it('rejects URLs it cannot use', () => {
     expect(() => new UrlSource('ftp://x/')).toThrow(/only http and https/);
     expect(() => new UrlSource('http://')).toThrow(/not a valid URL/);

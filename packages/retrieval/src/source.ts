@@ -123,6 +123,9 @@ export interface UrlSourceOptions {
   maxBytes?: number;
 }
 
+/** The statuses whose Location is where the resource went (RFC 9110 15.4). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 /**
  * 512 MiB: about the longest string V8 can make (2^29 − 24 UTF-16 units), so a larger body
  * could not be returned as text anyway. Without a cap, a server that never ends its body grew
@@ -171,6 +174,11 @@ export class UrlSource implements DocsSource {
       res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'manual' });
     } catch (err) {
       throw new SourceError(url.href, `request failed (${this.why(err)}); is the server running?`);
+    }
+    if (!REDIRECTS.has(res.status) && res.status >= 300 && res.status < 400) {
+      // 304 answers a conditional request and we send none; 300 and 305 point nowhere usable.
+      await res.body?.cancel();
+      throw new SourceError(url.href, `HTTP ${res.status} ${res.statusText}`.trim() + ' to a plain GET; is this a chunkyard docs server?');
     }
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel();
