@@ -16,7 +16,7 @@ function built(): { topic: LoadedTopic; manifest: ReturnType<typeof chunkDocumen
   const files = new Map(r.chunks.map((c, i) => [`_chunks/golden-reference-${i}.md`, c.page!.text]));
   const documents = [{ source: 'golden-reference.md', chunks: r.chunks.map((c, i) => ({ ct: c.page!.ct, file: `golden-reference-${i}.md`, sha256: sha(c.page!.text) })) }];
   const pages = { checksum: { value: sha(JSON.stringify(documents)) }, documents };
-  const manifest = { ...r, source: 'golden-reference.md', sourceSha256: sha(source) };
+  const manifest: Record<string, unknown> = { schemaVersion: 1, ...r, source: 'golden-reference.md', sourceSha256: sha(source) };
   const topic: LoadedTopic = {
     dir: 'topic',
     documents: [{ name: 'golden-reference', manifestFile: '_chunks/golden-reference.json', manifest, sourceFile: 'golden-reference.md', source, chunkFiles: files, chunkFileOf: (n) => `_chunks/golden-reference-${n}.md` }],
@@ -37,6 +37,16 @@ describe('checkTopic on paginate pages', () => {
     expect(r.findings).toEqual([]);
     expect(r.graphs).toBe(4);
     expect(r.pis).toBe(100);
+  });
+  it('refuses a manifest of another schema version (or none) as not one it reads (s34 probe: 999 was scored as 1)', () => {
+    for (const [version, shown] of [[999, '999'], [undefined, 'missing'], ['1', '"1"']] as const) {
+      const { topic } = built();
+      const manifest = topic.documents[0]!.manifest as Record<string, unknown>;
+      if (version === undefined) delete manifest.schemaVersion;
+      else manifest.schemaVersion = version;
+      const { findings } = score(topic);
+      expect(findings[0]).toEqual({ check: 'checksum', file: '_chunks/golden-reference.json', message: `not a chunk manifest: schemaVersion ${shown} is not 1; rebuild it with this chunkyard's chunking-tool` });
+    }
   });
   it('fails the chunks.json checksum when the manifest is edited', () => {
     const { topic, pages } = built();

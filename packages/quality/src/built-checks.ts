@@ -111,10 +111,16 @@ class Tally {
   }
 }
 
+/** The manifest schema these checks read (chunking-tool's MANIFEST_SCHEMA_VERSION). */
+const MANIFEST_SCHEMA_VERSION = 1;
+
 /** Minimal shape check, so later checks can trust the fields they read. */
 function manifestShape(m: unknown): string | null {
   if (typeof m !== 'object' || m === null) return 'not a JSON object';
   const o = m as Record<string, unknown>;
+  // The fields below mean what schema 1 says; a later schema may not (topic-spec, the store and
+  // docs-export refuse it the same way), so its checks would be guesses.
+  if (o.schemaVersion !== MANIFEST_SCHEMA_VERSION) return `schemaVersion ${JSON.stringify(o.schemaVersion) ?? 'missing'} is not ${MANIFEST_SCHEMA_VERSION}; rebuild it with this chunkyard's chunking-tool`;
   if (typeof o.source !== 'string') return 'no "source"';
   if (typeof o.sourceSha256 !== 'string') return 'no "sourceSha256"';
   if (!Array.isArray(o.chunks)) return 'no "chunks" array';
