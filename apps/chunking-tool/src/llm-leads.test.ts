@@ -1,7 +1,7 @@
 // chunking-tool with `llm.leadLines: true`: paginate's lead sentences come from the configured
 // model (a local server speaking Ollama's / OpenAI's chat API), are cached beside the config,
 // and a rerun makes no request and writes the same bytes.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,5 +79,27 @@ describe('chunking-tool: lead lines from an LLM', () => {
     expect(r.stderr).toMatch(/golden-reference\.md: ollama chat \(http:\/\/127\.0\.0\.1:\d+\/api\/chat\): HTTP 404: .*ollama pull llama3\.2/);
     // The earlier outputs are left intact.
     expect(readFileSync(join(topic, '_chunks/golden-reference-1.md'), 'utf8')).toContain('[Lead-in]');
+  });
+
+  it('a topic renamed while its pages are made is not brought back holding only _chunks/ (s34 probe)', async () => {
+    // The lead sentences are the last thing before the write: the topic is renamed as their log
+    // line comes. The folder came back at the old path with _chunks/ alone, exit 0 (or, renamed
+    // while a big document streamed, the error named the staging temp file).
+    const config = join(root, 'chunkyard.config.yaml');
+    writeFileSync(config, `chunking:\n  strategy: paginate\n  ctxSize: 612\n  bufSize: 100\nllm:\n  provider: ollama\n  host: ${server.origin}\n  model: llama3.2\n  leadLines: true\n`);
+    const topic = join(root, 'docs/native-aot');
+    const moved = join(root, 'docs/moved');
+    let stderr = '';
+    const code = await main([topic, '--config', config], {
+      stdout: () => {},
+      stderr: (s) => {
+        stderr += s;
+        if (s.includes('lead sentence(s)')) renameSync(topic, moved);
+      },
+    });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n').at(-1)).toBe(`chunking-tool: ${topic}: the folder was removed or renamed during the run; nothing written there`);
+    expect(existsSync(topic)).toBe(false);
+    expect(readdirSync(moved)).toEqual(['golden-reference.md']);
   });
 });

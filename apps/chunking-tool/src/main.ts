@@ -169,7 +169,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       if (group[0]!.ownsDir) {
         if (!failed) {
           if (stage.used) stage.replace(files);
-          else replaceDirAtomic(outDir, files);
+          else replaceDirAtomic(outDir, files, { parents: false });
         }
       } else {
         // Every output is staged first, so a write that fails (a full disk, a file-size
@@ -324,7 +324,9 @@ class Stage {
     private readonly outDir: string,
     ownsDir: boolean,
   ) {
-    this.staged = new StagedDir(ownsDir ? outDir : join(outDir, 'staged'));
+    // parents: false for a topic's _chunks: a topic folder removed or renamed during the run
+    // stays so (it came back holding only _chunks/).
+    this.staged = ownsDir ? new StagedDir(outDir, { parents: false }) : new StagedDir(join(outDir, 'staged'));
   }
 
   get used(): boolean {

@@ -153,7 +153,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     const keywords = extractKeywords(texts, { max: max ?? DEFAULT_MAX, handWritten });
     const text = formatWordsMd(keywords, { source: job.sources, handWritten: job.handWritten });
     try {
-      if (job.ownsDir) replaceDirAtomic(job.outDir, new Map([[OUT_FILE, text]]));
+      // parents: false: a topic folder removed or renamed during the run stays so.
+      if (job.ownsDir) replaceDirAtomic(job.outDir, new Map([[OUT_FILE, text]]), { parents: false });
       else writeFileAtomic(join(job.outDir, OUT_FILE), text);
     } catch (err) {
       // A folder that cannot be written fails its own topic only; the others are still written.

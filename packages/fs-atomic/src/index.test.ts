@@ -3,7 +3,7 @@
 // freshly built directory; neither leaves temp files behind, and a failed
 // replaceDirAtomic leaves the previous directory exactly as it was.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -400,6 +400,42 @@ describe('StagedDir', () => {
     staged.discard();
     expect(tree(target)).toEqual({ 'old.md': 'old' });
     expect(temps(root)).toEqual([]);
+  });
+
+  it('with parents: false a missing folder is a FolderGoneError and is not made (s34 probe: a topic removed mid-run came back holding _chunks/)', () => {
+    const topic = join(root, 'removed-topic');
+    const staged = new StagedDir(join(topic, '_chunks'), { parents: false });
+    let thrown: unknown;
+    try {
+      void staged.path;
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(FolderGoneError);
+    expect((thrown as FolderGoneError).path).toBe(topic);
+    expect(describeFsError(thrown)).toBe(`${topic}: the folder was removed or renamed during the run; nothing written there`);
+    expect(existsSync(topic)).toBe(false);
+    expect(() => replaceDirAtomic(join(topic, '_keywords'), new Map([['words.md', 'x']]), { parents: false })).toThrow(FolderGoneError);
+    expect(existsSync(topic)).toBe(false);
+    // Where the folder is there, parents: false changes nothing.
+    mkdirSync(topic);
+    replaceDirAtomic(join(topic, '_keywords'), new Map([['words.md', 'x']]), { parents: false });
+    expect(tree(join(topic, '_keywords'))).toEqual({ 'words.md': 'x' });
+  });
+
+  it('a write into a staging folder renamed away is reported on the folder that held it, not the temp file (s34 probe)', () => {
+    const topic = join(root, 'topic');
+    mkdirSync(topic);
+    const staged = new StagedDir(join(topic, '_chunks'), { parents: false });
+    const file = join(staged.path, 'golden-reference-74.md');
+    renameSync(topic, join(root, 'renamed'));
+    let thrown: unknown;
+    try {
+      writeFileSync(file, 'x');
+    } catch (err) {
+      thrown = err;
+    }
+    expect(describeFsError(thrown)).toBe(`${topic}: the folder was removed or renamed during the run; nothing written there`);
   });
 });
 

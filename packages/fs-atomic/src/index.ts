@@ -239,7 +239,11 @@ export function writeFilesAtomic(files: ReadonlyMap<string, string | Uint8Array>
 export class StagedDir {
   private dir: string | null = null;
 
-  constructor(readonly target: string) {}
+  /** `parents: false`: as for writeFileAtomic, the target's folder is not made (FolderGoneError when it is gone). */
+  constructor(
+    readonly target: string,
+    private readonly options: { parents?: boolean } = {},
+  ) {}
 
   /** True once the temp folder exists (something was staged). */
   get created(): boolean {
@@ -249,10 +253,16 @@ export class StagedDir {
   /** The temp folder, made (with the target's parents, after sweeping killed runs' temps) on first use. */
   get path(): string {
     if (this.dir === null) {
-      mkdirp(dirname(this.target));
-      removeStaleTempsOnce(dirname(this.target));
+      const parent = dirname(this.target);
+      if (this.options.parents !== false) mkdirp(parent);
+      removeStaleTempsOnce(parent);
       const dir = tempName(this.target);
-      mkdirSync(dir);
+      try {
+        mkdirSync(dir);
+      } catch (err) {
+        if (this.options.parents === false && isFsError(err) && err.code === 'ENOENT' && !existsSync(parent)) throw new FolderGoneError(parent);
+        throw err;
+      }
       this.dir = dir;
     }
     return this.dir;
@@ -295,8 +305,8 @@ export class StagedDir {
  * The new directory is built beside the old one and swapped in with two
  * renames; if anything fails before the swap, `dir` is untouched.
  */
-export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string | Uint8Array>): void {
-  const staged = new StagedDir(dir);
+export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string | Uint8Array>, options: { parents?: boolean } = {}): void {
+  const staged = new StagedDir(dir, options);
   try {
     const fresh = staged.path;
     for (const [name, data] of files) {
@@ -502,7 +512,7 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
   const syscall = (err as NodeJS.ErrnoException).syscall;
   // Network errors carry errno codes too (ECONNREFUSED from connect): those are the embedding
   // provider's to word, so only file-system calls count.
-  if (typeof code !== 'string' || typeof syscall !== 'string' || !FS_SYSCALL.test(syscall)) return code === 'ENOTREG';
+  if (typeof code !== 'string' || typeof syscall !== 'string' || !FS_SYSCALL.test(syscall)) return code === 'ENOTREG' || err instanceof FolderGoneError;
   return code in FS_ERRORS || /^E[A-Z]+$/.test(code);
 }
 
@@ -512,9 +522,16 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
  */
 export function describeFsError(err: unknown, fallbackPath?: string): string {
   if (err instanceof NotRegularFileError) return `${oneLine(err.path)}: ${err.kind}, not a regular file; point it at a regular file`;
+  if (err instanceof FolderGoneError) return `${oneLine(err.path)}: the folder was removed or renamed during the run; nothing written there`;
   const e = err as NodeJS.ErrnoException & { dest?: string };
   const code = typeof e?.code === 'string' ? e.code : undefined;
   let path = e?.path ?? fallbackPath;
+  // A file in a staging folder (StagedDir) that vanished: the folder holding it was removed or
+  // renamed while the run wrote into it (it named the temp file, which means nothing to a user).
+  if (code === 'ENOENT' && path !== undefined) {
+    const staging = stagingFolderOf(path);
+    if (staging !== null && !existsSync(staging)) return `${oneLine(dirname(staging))}: the folder was removed or renamed during the run; nothing written there`;
+  }
   let dest = e?.dest;
   // A temp name means nothing to a user; the folder it was made in is what needs fixing.
   let prefix = '';
@@ -550,6 +567,12 @@ export function describeFsError(err: unknown, fallbackPath?: string): string {
   const known = code ? FS_ERRORS[code] : undefined;
   if (known) return `${where}${prefix}${known[0]} (${code}); ${known[1]}`;
   return `${where}${escapeControl(e instanceof Error ? e.message : String(err))}`;
+}
+
+/** The temp folder (a tempName) that `path` lies inside, or null. */
+function stagingFolderOf(path: string): string | null {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) if (TEMP_NAME.test(basename(dir))) return dir;
+  return null;
 }
 
 /** The first ancestor of `path` (or `path` itself, as a parent) that exists and is not a folder. */
