@@ -99,7 +99,7 @@ export function bpeTokenCountRange(s: string, a: number, b: number): number {
   if (n <= SHORT_BYTES || t.unbuildable.length > 0) return scanMerge(bytes, n, t, null);
   // Only the number: the walk's own stack, with no pass to where each token starts.
   const small = n <= SCRATCH_BYTES;
-  const k = backtrack(bytes, n, t, small ? scratchNext : new Int32Array(n + 1), 0, small ? scratchOpen : new Uint8Array(n + 1));
+  const k = backtrack(bytes, n, t, small ? scratchNext : new Int32Array(n + 1), 0);
   return k >= 0 ? k : scanMerge(bytes, n, t, null);
 }
 
@@ -123,7 +123,7 @@ export function bpeTokenIdsInto(s: string, a: number, b: number, ids: number[]):
   }
   if (n > SHORT_BYTES && t.unbuildable.length === 0) {
     const ends = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
-    const top = backtrack(bytes, n, t, ends, 0, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1));
+    const top = backtrack(bytes, n, t, ends, 0);
     if (top >= 0) {
       const { info } = t;
       tokensToStarts(ends, n, info);
@@ -171,7 +171,7 @@ export function bpeTokenEndsInto(s: string, a: number, b: number, out: Int32Arra
   // character walk, a `next` array over the piece and a call per token (a tenth of a
   // document of deep `>>>>` quotes, and a 1 MB unspaced run allocated 4 MB more).
   if (n === b - a && n > 0 && t.unbuildable.length === 0) {
-    const top = backtrack(bytes, n, t, out, a, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1), true);
+    const top = backtrack(bytes, n, t, out, a, true);
     if (top >= 0) return top;
     out.fill(0, a + 1, b + 1); // what the walk left, before the merge loop writes the ends
   }
@@ -265,7 +265,7 @@ const scratchOpen = new Uint8Array(SCRATCH_BYTES + 1);
  * had to take back a token that is not there (cannot happen, see the crate).
  */
 function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array): number {
-  const top = backtrack(bytes, n, t, next, 0, n <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n + 1));
+  const top = backtrack(bytes, n, t, next, 0);
   if (top < 0) return -1;
   const { info } = t;
   tokensToStarts(next, n, info);
@@ -299,7 +299,7 @@ function tokensToStarts(ends: Int32Array, n: number, info: Int32Array): void {
  * backtrackMerge's walk over `bytes[0, n)`. The tokens kept so far are a stack, held in
  * `ends` itself: `ends[base + e] = 1 + the token` that ends at byte e, for each of them
  * (cleared when one is taken back), so the caller reads the tokens back from the last end
- * and no array of tokens is allocated (4 MB for a 1 MB run). `open` holds n + 1 bytes.
+ * and no array of tokens is allocated (4 MB for a 1 MB run).
  * With `counts`, each token end gets 1 + the number of tokens up to it instead (the token
  * index's layout), and `ends` must hold zeros in (base, base + n].
  * Returns the number of tokens, or -1 (`ends` then holds leftovers in (base, base + n]).
@@ -309,10 +309,9 @@ function tokensToStarts(ends: Int32Array, n: number, info: Int32Array): void {
  * walked (backtrackRange), each alone. 1 MB of random letters took 19% less time, base64
  * 38%; lowercase letters alone (a never pair every 30 bytes) about the same.
  */
-function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array, base: number, open: Uint8Array, counts = false): number {
-  open.fill(1, 0, n + 1);
+function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array, base: number, counts = false): number {
   if (!segmenting) {
-    const top = backtrackRange(bytes, 0, n, t, ends, base, open);
+    const top = backtrackRange(bytes, 0, n, t, ends, base);
     if (top >= 0 && counts) toCounts(ends, base, base + n, 0);
     return top;
   }
@@ -345,7 +344,7 @@ function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array
     } else if (len <= SEGMENT_MERGE_BYTES) {
       top += mergeSegment(bytes, from, i, t, ends, base, counts ? top : -1);
     } else {
-      const k = backtrackRange(bytes, from, i, t, ends, base, open);
+      const k = backtrackRange(bytes, from, i, t, ends, base);
       if (k < 0) return -1;
       if (counts) toCounts(ends, base + from, base + i, top);
       top += k;
@@ -397,14 +396,31 @@ function neverPairTable(t: MergeTable): Uint8Array {
 
 /**
  * Segments up to this many bytes are merged by tiktoken's loop (mergeSegment), longer ones
- * walked: on random letters the loop cost half as much per byte as the walk at up to 8 bytes,
- * and 1 MB of them took least time at 16 (24 and 32 no better; its cost is quadratic).
+ * walked: on random letters the loop cost half as much per byte as the walk at up to 8 bytes.
+ * With the branch-free scan (segmentKeyOf) 1 MB of random letters took least time at 32
+ * (24: 6% more, 48 no better; 16: 15% more); its cost is quadratic, so bounded per byte by this.
  */
-const SEGMENT_MERGE_BYTES = 16;
+const SEGMENT_MERGE_BYTES = 32;
 const segmentToken = new Int32Array(SEGMENT_MERGE_BYTES);
-const segmentRank = new Int32Array(SEGMENT_MERGE_BYTES);
+const segmentKey = new Int32Array(SEGMENT_MERGE_BYTES);
 const segmentNext = new Int32Array(SEGMENT_MERGE_BYTES);
 const segmentPrev = new Int32Array(SEGMENT_MERGE_BYTES);
+
+/** Bits of a part's index in a segment key (SEGMENT_MERGE_BYTES parts at most). */
+const KEY_INDEX_BITS = 5;
+if (SEGMENT_MERGE_BYTES > 1 << KEY_INDEX_BITS) throw new Error('segment keys too narrow for SEGMENT_MERGE_BYTES');
+/** Above every key of a pair with a token (ranks are below 2^17): no merge. Small enough that two keys' difference fits an int32. */
+const NO_KEY = 0x3fffffff;
+
+/**
+ * The key of part i whose pair with the next part makes token `r` (-1: none): the rank, then
+ * the index, so the least key is the lowest rank and the leftmost on a tie. Branch-free:
+ * whether a pair of random letters has a token is a coin toss to the branch predictor.
+ */
+function segmentKeyOf(r: number, i: number): number {
+  const x = (r << KEY_INDEX_BITS) | i;
+  return x + ((x >> 31) & (NO_KEY - x)); // r = -1 makes x negative, and the key NO_KEY
+}
 
 /**
  * tiktoken's merge loop over `bytes[from, to)`, a short segment, its tokens written as the
@@ -414,75 +430,71 @@ const segmentPrev = new Int32Array(SEGMENT_MERGE_BYTES);
  *
  * mergeLowest's loop, with the parts in a list over the segment's bytes instead of an array
  * shifted at each merge: part i starts at byte from + i and ends where the next live part
- * starts, so no offsets are carried along, and a merged-away part keeps its slot with no rank
- * (NO_RANK), so the scan for the lowest rank (the leftmost on a tie) reads one short array.
- * 100 KB of random letters: 3-5% less time than mergeLowest's shifting (interleaved runs).
+ * starts, so no offsets are carried along, and a merged-away part keeps its slot with no
+ * pair (NO_KEY). Each pair is held as one key, rank and index together (segmentKeyOf), so
+ * the scan for the lowest rank, the leftmost on a tie, is a minimum taken without a branch
+ * per part (a quarter of this loop's time, most of it mispredicted branches, on 1 MB of
+ * random letters).
  */
 function mergeSegment(bytes: Uint8Array, from: number, to: number, t: MergeTable, ends: Int32Array, base: number, before: number): number {
   const n = to - from;
   const { byteToken, bytePair } = t;
   const token = segmentToken;
-  const rank = segmentRank;
+  const key = segmentKey;
   const next = segmentNext;
   const prev = segmentPrev;
   let b = bytes[from]!;
   for (let i = 0; i + 1 < n; i++) {
     const c = bytes[from + i + 1]!;
     token[i] = byteToken[b]!;
-    const r = bytePair[(b << 8) | c]!;
-    rank[i] = r >= 0 ? r : NO_RANK;
+    key[i] = segmentKeyOf(bytePair[(b << 8) | c]!, i);
     next[i] = i + 1;
     prev[i] = i - 1;
     b = c;
   }
   token[n - 1] = byteToken[b]!;
-  rank[n - 1] = NO_RANK;
+  key[n - 1] = NO_KEY;
   next[n - 1] = n;
   prev[n - 1] = n - 2;
   let m = n;
   for (;;) {
-    let k = -1;
-    let best = NO_RANK;
+    let least = NO_KEY;
     for (let i = 0; i < n; i++) {
-      const r = rank[i]!;
-      if (r < best) {
-        best = r;
-        k = i;
-      }
+      const d = key[i]! - least;
+      least += d & (d >> 31);
     }
-    if (k < 0) break;
+    if (least === NO_KEY) break;
     // Part k takes in the part after it, j.
+    const best = least >> KEY_INDEX_BITS;
+    const k = least & ((1 << KEY_INDEX_BITS) - 1);
     const j = next[k]!;
     const after = next[j]!;
     token[k] = best;
-    rank[j] = NO_RANK;
+    key[j] = NO_KEY;
     next[k] = after;
     if (after < n) {
       prev[after] = k;
-      const r = mergeOf(best, token[after]!);
-      rank[k] = r >= 0 ? r : NO_RANK;
+      key[k] = segmentKeyOf(mergeOf(best, token[after]!), k);
     } else {
-      rank[k] = NO_RANK;
+      key[k] = NO_KEY;
     }
     const p = prev[k]!;
-    if (p >= 0) {
-      const r = mergeOf(token[p]!, best);
-      rank[p] = r >= 0 ? r : NO_RANK;
-    }
+    if (p >= 0) key[p] = segmentKeyOf(mergeOf(token[p]!, best), p);
     m--;
   }
   for (let i = 0, k = 0; i < n; i = next[i]!, k++) ends[base + from + next[i]!] = before < 0 ? token[i]! + 1 : before + k + 2;
   return m;
 }
 
-/** A rank above every token's: no merge (a part merged away, or a pair with no token). */
-const NO_RANK = 0x7fffffff;
-
 /**
  * The walk over `bytes[from, n)` alone, as over a pre-token of those bytes: token ends at
- * `ends[base + e]` for e in (from, n], `open` already set over [from, n].
+ * `ends[base + e]` for e in (from, n]. Which positions are still open is kept for this range
+ * alone (`open[e - from]`), so a long run cut into segments needs no array over all of it
+ * (1 MB allocated and filled per pass of 1 MB of letters, of which 2% is walked).
  */
-function backtrackRange(bytes: Uint8Array, from: number, n: number, t: MergeTable, ends: Int32Array, base: number, open: Uint8Array): number {
+function backtrackRange(bytes: Uint8Array, from: number, n: number, t: MergeTable, ends: Int32Array, base: number): number {
+  const open = n - from <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n - from + 1);
+  open.fill(1, 0, n - from + 1);
   const { info } = t;
   let top = 0;
   let pos = from;
@@ -505,7 +517,7 @@ function backtrackRange(bytes: Uint8Array, from: number, n: number, t: MergeTabl
       while (runEnd < n && bytes[runEnd] === runByte) runEnd++;
     }
     if (!runPushed && pos >= runStart && runEnd - pos >= MIN_RUN) {
-      const k = pushRun(t, runByte, pos, runEnd - pos, last, ends, base, open);
+      const k = pushRun(t, runByte, pos, runEnd - pos, last, ends, base, open, from);
       if (k > 0) {
         runPushed = true;
         runPushes++;
@@ -518,7 +530,7 @@ function backtrackRange(bytes: Uint8Array, from: number, n: number, t: MergeTabl
     let token = longestToken(t, bytes, pos, n);
     for (;;) {
       const end = pos + info[token << 2]!;
-      if (open[end] === 1 && (last < 0 || validPair(last, token, info))) {
+      if (open[end - from] === 1 && (last < 0 || validPair(last, token, info))) {
         ends[base + end] = token + 1;
         top++;
         pos = end;
@@ -531,7 +543,7 @@ function backtrackRange(bytes: Uint8Array, from: number, n: number, t: MergeTabl
         continue;
       }
       if (last < 0) return -1;
-      open[pos] = 0;
+      open[pos - from] = 0;
       ends[base + pos] = 0;
       top--;
       pos -= info[last << 2]!;
@@ -572,7 +584,7 @@ function runTokenOf(t: MergeTable, c: number): number {
 
 /**
  * A shortcut for a run of `r` bytes c starting at `pos`, where the walk stands with `last` on
- * top (-1: none): pushes copies of c's run token T up to about two of them short of the run's
+ * top (-1: none) and `open[p - openAt]` says whether p is still open: pushes copies of c's run token T up to about two of them short of the run's
  * end, as if the walk had kept them, and returns how many (0: none). The guess is right when
  * BPE's tokens of the run start with T's (c^n encodes as T, T, ... and a tail shorter than two
  * T's, for every byte tried), and the walk stays exact when it is not:
@@ -588,7 +600,7 @@ function runTokenOf(t: MergeTable, c: number): number {
  *
  * So a wrong guess is taken back token by token like any other, and costs what it pushed.
  */
-function pushRun(t: MergeTable, c: number, pos: number, r: number, last: number, ends: Int32Array, base: number, open: Uint8Array): number {
+function pushRun(t: MergeTable, c: number, pos: number, r: number, last: number, ends: Int32Array, base: number, open: Uint8Array, openAt: number): number {
   const T = runTokenOf(t, c);
   if (T < 0) return 0;
   const { info } = t;
@@ -596,7 +608,7 @@ function pushRun(t: MergeTable, c: number, pos: number, r: number, last: number,
   const k = Math.floor(r / L) - runMargin;
   if (k < 1 || (last >= 0 && !validPair(last, T, info))) return 0;
   let pushed = 0;
-  for (let p = pos + L; pushed < k && p <= pos + r && open[p] === 1; p += L) {
+  for (let p = pos + L; pushed < k && p <= pos + r && open[p - openAt] === 1; p += L) {
     ends[base + p] = T + 1;
     pushed++;
   }
