@@ -1155,29 +1155,62 @@ const HEADING_TAGS = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 md.block.ruler.at('heading', atxHeadingLeaf, { alt: ['paragraph', 'reference', 'blockquote'] });
 
 /** Off only in the test that compares the blocks with and without it. */
-let headingFirstOn = true;
+let byFirstCharOn = true;
 
 /** For tests: leaves every line to markdown-it's order of rules (`on` false), or not. */
-export function setHeadingFirstForTests(on: boolean): void {
-  headingFirstOn = on;
+export function setByFirstCharForTests(on: boolean): void {
+  byFirstCharOn = on;
+}
+
+/** The rule chain last checked by byFirstChar (getRules returns one array until the rules change), and what it found. */
+let chainChecked: unknown = null;
+/** The blockquote rule of that chain, when the chain is the one byFirstChar knows (else null: it steps aside). */
+let chainBlockquote: BlockRule | null = null;
+/** markdown-it 15.0.3's rules after ours, in its order: what byFirstChar knows of the rules it passes over. */
+const KNOWN_CHAIN = 'by_first_char,table,code,fence,blockquote,hr,list,reference,html_block,heading,lheading,paragraph';
+
+function knownChain(state: StateBlock): BlockRule | null {
+  const rules = state.md.block.ruler.getRules('');
+  if (rules !== chainChecked) {
+    chainChecked = rules;
+    const known = (state.md.block.ruler as unknown as { __rules__: { name: string; enabled: boolean; fn: BlockRule }[] }).__rules__.filter((r) => r.enabled);
+    const fn = (name: string): BlockRule | undefined => known.find((r) => r.name === name)?.fn;
+    const ours = known.map((r) => r.name).join(',') === KNOWN_CHAIN && fn('lheading') === lheadingSkipping && fn('paragraph') === paragraphWithoutText;
+    chainBlockquote = ours ? fn('blockquote')! : null;
+  }
+  return chainBlockquote;
 }
 
 /**
- * A line starting with `#` (after its indentation) goes to the ATX heading rule first: of the
- * eight rules markdown-it tries before it, only the table rule can take such a line (as a
- * table's header row, when the next line may be a delimiter row: then this rule steps aside),
- * and the others reject it by its first character (fence, blockquote, hr, list, reference,
- * HTML) or by the indentation the heading rule rejects too (indented code). On a document of
- * tiny headings those eight calls a line were a fifth of the parse (issue 15). Never a
- * terminator (silent mode says no): terminators keep markdown-it's order.
+ * A line goes at once to the first rule that may take it, by its first character (after its
+ * indentation), rather than through markdown-it's order of rules, each of which says no to
+ * most first characters at once:
+ * - `#`: the ATX heading rule. Of the eight rules before it, only the table rule can take such
+ *   a line (as a table's header row, when the next line may be a delimiter row: then this rule
+ *   steps aside), and the others reject it by its first character (fence, blockquote, hr, list,
+ *   reference, HTML) or by the indentation the heading rule rejects too (indented code). On a
+ *   document of tiny headings those eight calls a line were a fifth of the parse (issue 15).
+ * - `>`: the blockquote rule (before it, table, code and fence, which say no likewise).
+ * - a character none of the rules before lheading starts with (a letter, most lines): lheading,
+ *   then the paragraph rule. On quotes each ended by a lazy line (`> # h`, `lazy N`), the twelve
+ *   calls a lazy line made through the rules were a sixth of the parse (issue 15).
+ * Lines indented four columns past the container, and every other first character, keep
+ * markdown-it's order. Never a terminator (silent mode says no): terminators keep their order.
  */
-function headingFirst(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
-  if (silent || !headingFirstOn) return false;
-  if (state.src.charCodeAt(state.bMarks[startLine]! + state.tShift[startLine]!) !== 0x23) return false;
+function byFirstChar(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (silent || !byFirstCharOn) return false;
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  const c = state.src.charCodeAt(state.bMarks[startLine]! + state.tShift[startLine]!);
+  const plain = c >= 128 || (MAY_INTERRUPT[c] === 0 && c !== 0x5b);
+  if (c !== 0x23 && c !== 0x3e && !plain) return false;
   if (delimiterRowMayFollow(state, startLine, endLine)) return false;
-  return atxHeadingLeaf(state, startLine, endLine, false);
+  const blockquote = knownChain(state);
+  if (blockquote === null) return false;
+  if (c === 0x23) return atxHeadingLeaf(state, startLine, endLine, false);
+  if (c === 0x3e) return blockquote(state, startLine, endLine, false);
+  return lheadingSkipping(state, startLine, endLine) || paragraphWithoutText(state, startLine, endLine);
 }
-md.block.ruler.before('table', 'heading_first', headingFirst);
+md.block.ruler.before('table', 'by_first_char', byFirstChar);
 
 /** markdown-it's asciiTrim of `src.slice(start, end)` (space, tab, CR, LF), slicing once. */
 function asciiTrim(src: string, start: number, end: number): string {
