@@ -94,6 +94,23 @@ describe('paragraph interruption shortcut', () => {
     expect(interruptSkipActive()).toBe(true);
   });
 
+  it('sees the rules as they are after a rule changes (the chains are cached by the ruler\'s cache)', () => {
+    // With markdown-it's own blockquote rule in place, ours must mark no line: a chain cached
+    // from before the change would still send `>` lines to ours (byFirstChar).
+    fastBlocks('> a\n> b\n');
+    setBlockquoteScratchForTests(false);
+    try {
+      const before = quoteLinesMarkedForTests();
+      fastBlocks('> a\n> b\n');
+      expect(quoteLinesMarkedForTests()).toBe(before);
+    } finally {
+      setBlockquoteScratchForTests(true);
+    }
+    const before = quoteLinesMarkedForTests();
+    fastBlocks('> a\n> b\n');
+    expect(quoteLinesMarkedForTests()).toBeGreaterThan(before);
+  });
+
   it('gives the blocks the terminator rules give when each line runs through them', () => {
     fc.assert(
       fc.property(doc, (text) => expectSameBlocksWithout(setInterruptSkipForTests, text)),

@@ -58,6 +58,40 @@ md.normalizeLink = (url: string): string => {
 /** The token type of a paragraph (a leaf: see paragraphWithoutText). */
 const PARAGRAPH = 'paragraph';
 
+type BlockRule = Parameters<typeof md.block.ruler.at>[1];
+type BlockRules = ReturnType<typeof md.block.ruler.getRules>;
+/** markdown-it's Ruler keeps its rule chains here (null until asked for after a change of rules). */
+interface RulerCache {
+  __cache__: unknown;
+}
+/**
+ * The rule chains the rules below ask for on every paragraph line, by the ruler's cache they came
+ * from: getRules looks a chain up by name in an object without a prototype (a dictionary), and on
+ * quotes each ended by a lazy line three lookups a line were a twentieth of the parse (issue 15).
+ */
+class Chains {
+  readonly cache: unknown;
+  readonly all: BlockRules;
+  readonly paragraph: BlockRules;
+  constructor(cache: unknown, all: BlockRules, paragraph: BlockRules) {
+    this.cache = cache;
+    this.all = all;
+    this.paragraph = paragraph;
+  }
+}
+let chains = new Chains(null, [], []);
+
+/** The ruler's chains: those of its cache when that is the one they came from, else looked up again. */
+function chainsOf(state: StateBlock): Chains {
+  const ruler = state.md.block.ruler;
+  const cache = (ruler as unknown as RulerCache).__cache__;
+  if (cache === null || cache !== chains.cache) {
+    const all = ruler.getRules('');
+    chains = new Chains((ruler as unknown as RulerCache).__cache__, all, ruler.getRules('paragraph'));
+  }
+  return chains;
+}
+
 /**
  * markdown-it's paragraph rule, less the paragraph's text: markdown-it joins
  * and trims a paragraph's lines for its inline parser, which never runs on our
@@ -69,7 +103,7 @@ const PARAGRAPH = 'paragraph';
  * `hidden`, which nothing reads either.
  */
 function paragraphWithoutText(state: StateBlock, startLine: number, endLine: number): boolean {
-  const terminatorRules = state.md.block.ruler.getRules('paragraph');
+  const terminatorRules = chainsOf(state).paragraph;
   const oldParentType = state.parentType;
   let nextLine = startLine + 1;
   state.parentType = 'paragraph';
@@ -134,7 +168,7 @@ function continuesParagraph(state: StateBlock, line: number, endLine: number): b
   if (indent >= state.blkIndent) return false;
   const oldParentType = state.parentType;
   state.parentType = 'paragraph';
-  const interrupted = interrupts(state, line, endLine, state.md.block.ruler.getRules('paragraph'));
+  const interrupted = interrupts(state, line, endLine, chainsOf(state).paragraph);
   state.parentType = oldParentType;
   return !interrupted;
 }
@@ -162,7 +196,7 @@ export function setParagraphEndSharedForTests(on: boolean): void {
  * underline) before the paragraph rule walks them again, each line through seven rules.
  */
 function lheadingSkipping(state: StateBlock, startLine: number, endLine: number): boolean {
-  const terminatorRules = state.md.block.ruler.getRules('paragraph');
+  const terminatorRules = chainsOf(state).paragraph;
   if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
   const oldParentType = state.parentType;
   state.parentType = 'paragraph';
@@ -285,7 +319,6 @@ function codeWithoutText(state: StateBlock, startLine: number, endLine: number):
   return true;
 }
 
-type BlockRule = Parameters<typeof md.block.ruler.at>[1];
 /** Ours (`on`), or markdown-it's own fence and indented code rules (for tests). */
 export function setCodeWithoutTextForTests(on: boolean): void {
   md.block.ruler.at('fence', on ? fenceWithoutText : (stockRules.get('fence') as BlockRule), FENCE_ALT);
@@ -1170,7 +1203,7 @@ let chainBlockquote: BlockRule | null = null;
 const KNOWN_CHAIN = 'by_first_char,table,code,fence,blockquote,hr,list,reference,html_block,heading,lheading,paragraph';
 
 function knownChain(state: StateBlock): BlockRule | null {
-  const rules = state.md.block.ruler.getRules('');
+  const rules = chainsOf(state).all;
   if (rules !== chainChecked) {
     chainChecked = rules;
     const known = (state.md.block.ruler as unknown as { __rules__: { name: string; enabled: boolean; fn: BlockRule }[] }).__rules__.filter((r) => r.enabled);
