@@ -203,24 +203,29 @@ function lheadingSkipping(state: StateBlock, startLine: number, endLine: number)
   let level = 0;
   let marker = 0;
   let nextLine = startLine + 1;
-  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
-    if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
-    if (state.sCount[nextLine]! >= state.blkIndent) {
-      let pos = state.bMarks[nextLine]! + state.tShift[nextLine]!;
-      const max = state.eMarks[nextLine]!;
-      if (pos < max) {
-        marker = state.src.charCodeAt(pos);
-        if (marker === 0x2d || marker === 0x3d) {
-          pos = state.skipChars(pos, marker);
-          pos = state.skipSpaces(pos);
-          if (pos >= max) {
-            level = marker === 0x3d ? 1 : 2;
-            break;
-          }
-        }
+  // The line marks read once each, into locals (the terminators, asked in silent mode, change
+  // none of them), and interrupts' first-character shortcut taken here without a call: on a
+  // paragraph of a million tiny lines this loop is most of the parse (issue 15).
+  const { src, bMarks, eMarks, tShift, sCount, blkIndent } = state;
+  const quick = interruptsByFirstChar(terminatorRules);
+  for (; nextLine < endLine; nextLine++) {
+    const first = bMarks[nextLine]! + tShift[nextLine]!;
+    const max = eMarks[nextLine]!;
+    // state.isEmpty(nextLine)
+    if (first >= max) break;
+    const indent = sCount[nextLine]!;
+    if (indent - blkIndent > 3) continue;
+    const c = src.charCodeAt(first);
+    if (indent >= blkIndent && (c === 0x2d || c === 0x3d)) {
+      const pos = state.skipSpaces(state.skipChars(first, c));
+      if (pos >= max) {
+        marker = c;
+        level = c === 0x3d ? 1 : 2;
+        break;
       }
     }
-    if (state.sCount[nextLine]! < 0) continue;
+    if (indent < 0) continue;
+    if (quick && !(c < 128 && MAY_INTERRUPT[c] === 1) && !delimiterRowMayFollow(state, nextLine, endLine)) continue;
     if (interrupts(state, nextLine, endLine, terminatorRules)) break;
   }
   if (!level) {
@@ -934,16 +939,21 @@ export function setInterruptSkipForTests(on: boolean): void {
  * line's (| - :). The rules run only when one of them might accept.
  */
 function interrupts(state: StateBlock, line: number, endLine: number, rules: ReturnType<typeof md.block.ruler.getRules>): boolean {
-  if (rules !== checkedRules) {
-    checkedRules = rules;
-    rulesKnown = sameRules(rules, KNOWN_TERMINATORS);
-  }
-  if (skipping && rulesKnown) {
+  if (interruptsByFirstChar(rules)) {
     const c = state.src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
     if (!(c < 128 && MAY_INTERRUPT[c] === 1) && !delimiterRowMayFollow(state, line, endLine)) return false;
   }
   for (const rule of rules) if (rule(state, line, endLine, true)) return true;
   return false;
+}
+
+/** Whether `interrupts` may answer no by a line's first character (and the next line's) with these terminators. */
+function interruptsByFirstChar(rules: ReturnType<typeof md.block.ruler.getRules>): boolean {
+  if (rules !== checkedRules) {
+    checkedRules = rules;
+    rulesKnown = sameRules(rules, KNOWN_TERMINATORS);
+  }
+  return skipping && rulesKnown;
 }
 
 /** The block rule functions the ruler holds under these names (markdown-it's `__rules__`), in this order: is it `rules`? */
