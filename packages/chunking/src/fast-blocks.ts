@@ -1247,9 +1247,10 @@ function byFirstChar(state: StateBlock, startLine: number, endLine: number, sile
   const plain = c >= 128 || (MAY_INTERRUPT[c] === 0 && c !== 0x5b);
   if (c !== 0x23 && c !== 0x3e && !plain) return false;
   if (delimiterRowMayFollow(state, startLine, endLine)) return false;
+  // The heading rule is always ours, and every rule before it says no to `#` whatever it is.
+  if (c === 0x23) return atxHeadingLeaf(state, startLine, endLine, false);
   const blockquote = knownChain(state);
   if (blockquote === null) return false;
-  if (c === 0x23) return atxHeadingLeaf(state, startLine, endLine, false);
   if (c === 0x3e) return blockquote(state, startLine, endLine, false);
   return lheadingSkipping(state, startLine, endLine) || paragraphWithoutText(state, startLine, endLine);
 }
