@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setDirectQuotesForTests, setHeadingFirstForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -92,6 +92,23 @@ describe('paragraph interruption shortcut', () => {
   it('is active on this build of markdown-it', () => {
     fastBlocks('para\nmore\n');
     expect(interruptSkipActive()).toBe(true);
+  });
+
+  it('sees the rules as they are after a rule changes (the chains are cached by the ruler\'s cache)', () => {
+    // With markdown-it's own blockquote rule in place, ours must mark no line: a chain cached
+    // from before the change would still send `>` lines to ours (byFirstChar).
+    fastBlocks('> a\n> b\n');
+    setBlockquoteScratchForTests(false);
+    try {
+      const before = quoteLinesMarkedForTests();
+      fastBlocks('> a\n> b\n');
+      expect(quoteLinesMarkedForTests()).toBe(before);
+    } finally {
+      setBlockquoteScratchForTests(true);
+    }
+    const before = quoteLinesMarkedForTests();
+    fastBlocks('> a\n> b\n');
+    expect(quoteLinesMarkedForTests()).toBeGreaterThan(before);
   });
 
   it('gives the blocks the terminator rules give when each line runs through them', () => {
@@ -460,21 +477,38 @@ describe('paragraph end shared by the setext heading rule', () => {
   });
 });
 
-describe('ATX heading rule tried first on lines starting with #', () => {
+describe('lines given at once to the first rule that may take them, by their first character', () => {
   // Heading-like lines (closed, empty, seven #s, no space, indented to code) before lines that
-  // make them a table header (delimiter rows) or not, inside quotes and lists, after paragraphs.
-  const start = fc.constantFrom('', '', ' ', '   ', '    ', '\t', '> ', '- ', '  ', '1. ');
-  const body = fc.constantFrom('# h', '## h ##', '#', '#######', '#x', '# a | b', '| a |', '|-|', '-|-', ':-', '---', '- x', 'para', '', '```', '<div>', '[d]: /u', '# `c`');
+  // make them a table header (delimiter rows) or not; quote lines and lazy lines after them;
+  // plain text (ASCII, Unicode, odd whitespace) next to every character a rule starts with,
+  // setext underlines and definitions; inside quotes and lists, after paragraphs, indented.
+  const start = fc.constantFrom('', '', '', ' ', '   ', '    ', '\t', ' \t', '> ', '>', '- ', '  ', '1. ', '> > ', '- > ');
+  const body = fc.constantFrom(
+    '# h', '## h ##', '#', '#######', '#x', '# a | b', '| a |', '|-|', '-|-', ':-', '---', '===', '- x', '+ x', '1) x', '* * *', '_ _ _',
+    'para', 'lazy 1', 'x0', 'é', '\u00a0x', '\fx', '\vx', '', ' ', '```', '~~~', '<div>', '<!-- c -->', '[d]: /u', '[x]', '"title"', '# `c`', '> # h', '>', '> q', '*e*', '\\x', '&amp;',
+  );
   const line = fc.tuple(start, body).map(([a, b]) => a + b);
-  const doc = fc.tuple(fc.array(line, { maxLength: 20 }), fc.constantFrom('\n', '\r\n')).map(([lines, nl]) => lines.join(nl));
+  const doc = fc
+    .tuple(fc.array(line, { maxLength: 20 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean())
+    .map(([lines, nl, frontMatter]) => (frontMatter ? `---${nl}a: b${nl}---${nl}` : '') + lines.join(nl));
 
   it("gives the blocks markdown-it's order of rules gives", () => {
     fc.assert(
-      fc.property(doc, (source) => expectSameBlocksWithout(setHeadingFirstForTests, source)),
-      { numRuns: 4000 },
+      fc.property(doc, (source) => expectSameBlocksWithout(setByFirstCharForTests, source)),
+      { numRuns: 6000 },
     );
-    for (const source of ['# a | b\n--|--\nc | d\n', '# a | b\n:-\n', '    # code\n# h\n', Array.from({ length: 20_000 }, (_, i) => `# h${i % 100}`).join('\n')]) {
-      expectSameBlocksWithout(setHeadingFirstForTests, source);
+    for (const source of [
+      '# a | b\n--|--\nc | d\n',
+      '# a | b\n:-\n',
+      '    # code\n# h\n',
+      'a | b\n--|--\n',
+      '> a | b\n--|--\n',
+      'text\n===\n',
+      'text\n    code\n',
+      Array.from({ length: 20_000 }, (_, i) => `# h${i % 100}`).join('\n'),
+      Array.from({ length: 20_000 }, (_, i) => `> # h${i % 100}\nlazy ${i}`).join('\n'),
+    ]) {
+      expectSameBlocksWithout(setByFirstCharForTests, source);
     }
   });
 });

@@ -58,6 +58,40 @@ md.normalizeLink = (url: string): string => {
 /** The token type of a paragraph (a leaf: see paragraphWithoutText). */
 const PARAGRAPH = 'paragraph';
 
+type BlockRule = Parameters<typeof md.block.ruler.at>[1];
+type BlockRules = ReturnType<typeof md.block.ruler.getRules>;
+/** markdown-it's Ruler keeps its rule chains here (null until asked for after a change of rules). */
+interface RulerCache {
+  __cache__: unknown;
+}
+/**
+ * The rule chains the rules below ask for on every paragraph line, by the ruler's cache they came
+ * from: getRules looks a chain up by name in an object without a prototype (a dictionary), and on
+ * quotes each ended by a lazy line three lookups a line were a twentieth of the parse (issue 15).
+ */
+class Chains {
+  readonly cache: unknown;
+  readonly all: BlockRules;
+  readonly paragraph: BlockRules;
+  constructor(cache: unknown, all: BlockRules, paragraph: BlockRules) {
+    this.cache = cache;
+    this.all = all;
+    this.paragraph = paragraph;
+  }
+}
+let chains = new Chains(null, [], []);
+
+/** The ruler's chains: those of its cache when that is the one they came from, else looked up again. */
+function chainsOf(state: StateBlock): Chains {
+  const ruler = state.md.block.ruler;
+  const cache = (ruler as unknown as RulerCache).__cache__;
+  if (cache === null || cache !== chains.cache) {
+    const all = ruler.getRules('');
+    chains = new Chains((ruler as unknown as RulerCache).__cache__, all, ruler.getRules('paragraph'));
+  }
+  return chains;
+}
+
 /**
  * markdown-it's paragraph rule, less the paragraph's text: markdown-it joins
  * and trims a paragraph's lines for its inline parser, which never runs on our
@@ -69,7 +103,7 @@ const PARAGRAPH = 'paragraph';
  * `hidden`, which nothing reads either.
  */
 function paragraphWithoutText(state: StateBlock, startLine: number, endLine: number): boolean {
-  const terminatorRules = state.md.block.ruler.getRules('paragraph');
+  const terminatorRules = chainsOf(state).paragraph;
   const oldParentType = state.parentType;
   let nextLine = startLine + 1;
   state.parentType = 'paragraph';
@@ -134,7 +168,7 @@ function continuesParagraph(state: StateBlock, line: number, endLine: number): b
   if (indent >= state.blkIndent) return false;
   const oldParentType = state.parentType;
   state.parentType = 'paragraph';
-  const interrupted = interrupts(state, line, endLine, state.md.block.ruler.getRules('paragraph'));
+  const interrupted = interrupts(state, line, endLine, chainsOf(state).paragraph);
   state.parentType = oldParentType;
   return !interrupted;
 }
@@ -162,31 +196,36 @@ export function setParagraphEndSharedForTests(on: boolean): void {
  * underline) before the paragraph rule walks them again, each line through seven rules.
  */
 function lheadingSkipping(state: StateBlock, startLine: number, endLine: number): boolean {
-  const terminatorRules = state.md.block.ruler.getRules('paragraph');
+  const terminatorRules = chainsOf(state).paragraph;
   if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
   const oldParentType = state.parentType;
   state.parentType = 'paragraph';
   let level = 0;
   let marker = 0;
   let nextLine = startLine + 1;
-  for (; nextLine < endLine && !state.isEmpty(nextLine); nextLine++) {
-    if (state.sCount[nextLine]! - state.blkIndent > 3) continue;
-    if (state.sCount[nextLine]! >= state.blkIndent) {
-      let pos = state.bMarks[nextLine]! + state.tShift[nextLine]!;
-      const max = state.eMarks[nextLine]!;
-      if (pos < max) {
-        marker = state.src.charCodeAt(pos);
-        if (marker === 0x2d || marker === 0x3d) {
-          pos = state.skipChars(pos, marker);
-          pos = state.skipSpaces(pos);
-          if (pos >= max) {
-            level = marker === 0x3d ? 1 : 2;
-            break;
-          }
-        }
+  // The line marks read once each, into locals (the terminators, asked in silent mode, change
+  // none of them), and interrupts' first-character shortcut taken here without a call: on a
+  // paragraph of a million tiny lines this loop is most of the parse (issue 15).
+  const { src, bMarks, eMarks, tShift, sCount, blkIndent } = state;
+  const quick = interruptsByFirstChar(terminatorRules);
+  for (; nextLine < endLine; nextLine++) {
+    const first = bMarks[nextLine]! + tShift[nextLine]!;
+    const max = eMarks[nextLine]!;
+    // state.isEmpty(nextLine)
+    if (first >= max) break;
+    const indent = sCount[nextLine]!;
+    if (indent - blkIndent > 3) continue;
+    const c = src.charCodeAt(first);
+    if (indent >= blkIndent && (c === 0x2d || c === 0x3d)) {
+      const pos = state.skipSpaces(state.skipChars(first, c));
+      if (pos >= max) {
+        marker = c;
+        level = c === 0x3d ? 1 : 2;
+        break;
       }
     }
-    if (state.sCount[nextLine]! < 0) continue;
+    if (indent < 0) continue;
+    if (quick && !(c < 128 && MAY_INTERRUPT[c] === 1) && !delimiterRowMayFollow(state, nextLine, endLine)) continue;
     if (interrupts(state, nextLine, endLine, terminatorRules)) break;
   }
   if (!level) {
@@ -285,7 +324,6 @@ function codeWithoutText(state: StateBlock, startLine: number, endLine: number):
   return true;
 }
 
-type BlockRule = Parameters<typeof md.block.ruler.at>[1];
 /** Ours (`on`), or markdown-it's own fence and indented code rules (for tests). */
 export function setCodeWithoutTextForTests(on: boolean): void {
   md.block.ruler.at('fence', on ? fenceWithoutText : (stockRules.get('fence') as BlockRule), FENCE_ALT);
@@ -901,16 +939,21 @@ export function setInterruptSkipForTests(on: boolean): void {
  * line's (| - :). The rules run only when one of them might accept.
  */
 function interrupts(state: StateBlock, line: number, endLine: number, rules: ReturnType<typeof md.block.ruler.getRules>): boolean {
-  if (rules !== checkedRules) {
-    checkedRules = rules;
-    rulesKnown = sameRules(rules, KNOWN_TERMINATORS);
-  }
-  if (skipping && rulesKnown) {
+  if (interruptsByFirstChar(rules)) {
     const c = state.src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
     if (!(c < 128 && MAY_INTERRUPT[c] === 1) && !delimiterRowMayFollow(state, line, endLine)) return false;
   }
   for (const rule of rules) if (rule(state, line, endLine, true)) return true;
   return false;
+}
+
+/** Whether `interrupts` may answer no by a line's first character (and the next line's) with these terminators. */
+function interruptsByFirstChar(rules: ReturnType<typeof md.block.ruler.getRules>): boolean {
+  if (rules !== checkedRules) {
+    checkedRules = rules;
+    rulesKnown = sameRules(rules, KNOWN_TERMINATORS);
+  }
+  return skipping && rulesKnown;
 }
 
 /** The block rule functions the ruler holds under these names (markdown-it's `__rules__`), in this order: is it `rules`? */
@@ -1155,29 +1198,63 @@ const HEADING_TAGS = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 md.block.ruler.at('heading', atxHeadingLeaf, { alt: ['paragraph', 'reference', 'blockquote'] });
 
 /** Off only in the test that compares the blocks with and without it. */
-let headingFirstOn = true;
+let byFirstCharOn = true;
 
 /** For tests: leaves every line to markdown-it's order of rules (`on` false), or not. */
-export function setHeadingFirstForTests(on: boolean): void {
-  headingFirstOn = on;
+export function setByFirstCharForTests(on: boolean): void {
+  byFirstCharOn = on;
+}
+
+/** The rule chain last checked by byFirstChar (getRules returns one array until the rules change), and what it found. */
+let chainChecked: unknown = null;
+/** The blockquote rule of that chain, when the chain is the one byFirstChar knows (else null: it steps aside). */
+let chainBlockquote: BlockRule | null = null;
+/** markdown-it 15.0.3's rules after ours, in its order: what byFirstChar knows of the rules it passes over. */
+const KNOWN_CHAIN = 'by_first_char,table,code,fence,blockquote,hr,list,reference,html_block,heading,lheading,paragraph';
+
+function knownChain(state: StateBlock): BlockRule | null {
+  const rules = chainsOf(state).all;
+  if (rules !== chainChecked) {
+    chainChecked = rules;
+    const known = (state.md.block.ruler as unknown as { __rules__: { name: string; enabled: boolean; fn: BlockRule }[] }).__rules__.filter((r) => r.enabled);
+    const fn = (name: string): BlockRule | undefined => known.find((r) => r.name === name)?.fn;
+    const ours = known.map((r) => r.name).join(',') === KNOWN_CHAIN && fn('lheading') === lheadingSkipping && fn('paragraph') === paragraphWithoutText;
+    chainBlockquote = ours ? fn('blockquote')! : null;
+  }
+  return chainBlockquote;
 }
 
 /**
- * A line starting with `#` (after its indentation) goes to the ATX heading rule first: of the
- * eight rules markdown-it tries before it, only the table rule can take such a line (as a
- * table's header row, when the next line may be a delimiter row: then this rule steps aside),
- * and the others reject it by its first character (fence, blockquote, hr, list, reference,
- * HTML) or by the indentation the heading rule rejects too (indented code). On a document of
- * tiny headings those eight calls a line were a fifth of the parse (issue 15). Never a
- * terminator (silent mode says no): terminators keep markdown-it's order.
+ * A line goes at once to the first rule that may take it, by its first character (after its
+ * indentation), rather than through markdown-it's order of rules, each of which says no to
+ * most first characters at once:
+ * - `#`: the ATX heading rule. Of the eight rules before it, only the table rule can take such
+ *   a line (as a table's header row, when the next line may be a delimiter row: then this rule
+ *   steps aside), and the others reject it by its first character (fence, blockquote, hr, list,
+ *   reference, HTML) or by the indentation the heading rule rejects too (indented code). On a
+ *   document of tiny headings those eight calls a line were a fifth of the parse (issue 15).
+ * - `>`: the blockquote rule (before it, table, code and fence, which say no likewise).
+ * - a character none of the rules before lheading starts with (a letter, most lines): lheading,
+ *   then the paragraph rule. On quotes each ended by a lazy line (`> # h`, `lazy N`), the twelve
+ *   calls a lazy line made through the rules were a sixth of the parse (issue 15).
+ * Lines indented four columns past the container, and every other first character, keep
+ * markdown-it's order. Never a terminator (silent mode says no): terminators keep their order.
  */
-function headingFirst(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
-  if (silent || !headingFirstOn) return false;
-  if (state.src.charCodeAt(state.bMarks[startLine]! + state.tShift[startLine]!) !== 0x23) return false;
+function byFirstChar(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (silent || !byFirstCharOn) return false;
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  const c = state.src.charCodeAt(state.bMarks[startLine]! + state.tShift[startLine]!);
+  const plain = c >= 128 || (MAY_INTERRUPT[c] === 0 && c !== 0x5b);
+  if (c !== 0x23 && c !== 0x3e && !plain) return false;
   if (delimiterRowMayFollow(state, startLine, endLine)) return false;
-  return atxHeadingLeaf(state, startLine, endLine, false);
+  // The heading rule is always ours, and every rule before it says no to `#` whatever it is.
+  if (c === 0x23) return atxHeadingLeaf(state, startLine, endLine, false);
+  const blockquote = knownChain(state);
+  if (blockquote === null) return false;
+  if (c === 0x3e) return blockquote(state, startLine, endLine, false);
+  return lheadingSkipping(state, startLine, endLine) || paragraphWithoutText(state, startLine, endLine);
 }
-md.block.ruler.before('table', 'heading_first', headingFirst);
+md.block.ruler.before('table', 'by_first_char', byFirstChar);
 
 /** markdown-it's asciiTrim of `src.slice(start, end)` (space, tab, CR, LF), slicing once. */
 function asciiTrim(src: string, start: number, end: number): string {

@@ -165,9 +165,9 @@ function firstLineRulesOf(state: StateBlock): Rule[] | null {
   const all = ruler.getRules('');
   if (all !== rulesChecked) {
     rulesChecked = all;
-    // fast-blocks' heading_first (a `#` line to the heading rule before the others) is
-    // markdown-it's order with a shortcut, and says no in silent mode: not a rule of its own here.
-    const known = (ruler as unknown as { __rules__: { name: string; enabled: boolean; fn: Rule }[] }).__rules__.filter((r) => r.enabled && r.name !== 'heading_first');
+    // fast-blocks' by_first_char (a line to the first rule that may take it, before the others)
+    // is markdown-it's order with a shortcut, and says no in silent mode: not a rule of its own here.
+    const known = (ruler as unknown as { __rules__: { name: string; enabled: boolean; fn: Rule }[] }).__rules__.filter((r) => r.enabled && r.name !== 'by_first_char');
     firstLineRules = known.map((r) => r.name).join(',') === KNOWN_RULES ? known.filter((r) => SILENT_FIRST_LINE.has(r.name)).map((r) => r.fn) : null;
     const fn = (name: string): Rule | undefined => known.find((r) => r.name === name)?.fn;
     const chain = ruler.getRules('list') as Rule[];
