@@ -17,7 +17,7 @@ import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
-import { grown, type Piece } from './pieces.js';
+import { grown, PiecePool, type Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { newUnitsState } from './units.js';
@@ -194,6 +194,9 @@ export function breadcrumbPrefixes(): { prefixTokens: (prefix: string) => number
   return { prefixTokens, intern };
 }
 
+/** chunkSemantic's pieces, handed out again by every call (pieces.ts). */
+const PIECES = new PiecePool();
+
 export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const { lines } = doc;
@@ -213,7 +216,9 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   };
 
   // The units are made into pieces as they are found (no Unit object per unit: issue 15).
-  const pieces = splitOversizedBlocks(doc.blocks, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens }, units);
+  PIECES.reset();
+  const pieces = splitOversizedBlocks(doc.blocks, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens, pool: PIECES }, units);
+  PIECES.settle();
   const packed = pack(pieces, ctx);
   const drafts = addOverlap(packed, options.overlapSentences, ctx);
   const normalized = normalize(drafts, source);
