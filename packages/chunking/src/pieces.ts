@@ -158,3 +158,55 @@ export class PiecePool {
     return p;
   }
 }
+
+/**
+ * DraftChunks handed out again from one document to the next (chunkSemantic's, through pack):
+ * a document of tiny headings has a chunk per five lines, and each draft and its array of
+ * pieces were made, copied by the scavenger and promoted in every pass (issue 15). A draft's
+ * pieces array is rewritten in place when the run has its length (the same document chunked
+ * again, or runs alike), else a new one. A draft handed out is the caller's until the next
+ * `reset`; nothing may keep one past its document (the records hold none).
+ */
+export class DraftPool {
+  private drafts: DraftChunk[] = [];
+  private used = 0;
+
+  /** Drafts the pool holds (for its test). */
+  get size(): number {
+    return this.drafts.length;
+  }
+
+  /** Hands out from the first draft again: those handed out before are the pool's again. */
+  reset(): void {
+    this.used = 0;
+  }
+
+  /** After a document's drafts were taken: the drafts it did not use are let go (see PiecePool.settle). */
+  settle(): void {
+    if (this.drafts.length > this.used) this.drafts.length = this.used;
+  }
+
+  /** A draft of the run pieces[from, to), with its range and tokens, nothing overlapped, no text yet. */
+  take(pieces: Piece[], from: number, to: number, start: number, end: number, tokens: number): DraftChunk {
+    const k = this.used++;
+    const drafts = this.drafts;
+    if (k < drafts.length) {
+      const d = drafts[k]!;
+      const run = d.pieces;
+      if (run.length === to - from) {
+        for (let j = 0; j < run.length; j++) run[j] = pieces[from + j]!;
+      } else d.pieces = pieces.slice(from, to);
+      d.start = start;
+      d.end = end;
+      d.tokens = tokens;
+      d.overlapChars = 0;
+      d.overlapTokens = 0;
+      d.text = '';
+      d.exact = false;
+      return d;
+    }
+    const d: DraftChunk = { pieces: pieces.slice(from, to), start, end, tokens, overlapChars: 0, overlapTokens: 0, text: '', exact: false };
+    drafts.push(d);
+    return d;
+  }
+}

@@ -6,8 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
-import { PiecePool, type Piece } from './pieces.js';
-import { documentBlocks } from './semantic.js';
+import { DraftPool, PiecePool, type DraftChunk, type Piece } from './pieces.js';
+import { pack } from './pack.js';
+import { documentBlocks, opensTechnicalBaseline } from './semantic.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { TokenIndex } from './tokens.js';
 import { newUnitsState } from './units.js';
@@ -65,6 +66,29 @@ describe('pooled working objects', () => {
           const pooled = splitOversizedBlocks(blocks, { source, lines, tokens, target: cap, budget, pool }, newUnitsState());
           pool.settle();
           expect(pooled.map(view)).toEqual(fresh.map(view));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('pack gives the same drafts from a pool, one used by other documents before, as new ones', () => {
+    const draftView = (d: DraftChunk) => ({ ...d, pieces: d.pieces.map(view) });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(doc, fc.integer({ min: 8, max: 120 }), fc.integer({ min: 0, max: 60 })), { minLength: 1, maxLength: 4 }), (docs) => {
+        const pool = new DraftPool();
+        for (const [source, cap, min] of docs) {
+          const { blocks, lines } = documentBlocks(source, 'fast');
+          const tokens = new TokenIndex(source);
+          const budget = (heading: number): number => Math.max(4, cap - (heading % 5));
+          const pieces = splitOversizedBlocks(blocks, { source, lines, tokens, target: cap, budget }, newUnitsState());
+          const ctx = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, opensChunk: opensTechnicalBaseline };
+          const fresh = pack(pieces, ctx).map(draftView);
+          pool.reset();
+          const pooled = pack(pieces, { ...ctx, drafts: pool });
+          pool.settle();
+          expect(pooled.map(draftView)).toEqual(fresh);
+          expect(pool.size).toBe(pooled.length);
         }
       }),
       { numRuns: 150 },
