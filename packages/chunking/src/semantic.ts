@@ -157,7 +157,9 @@ export function pathBudget(
     if (node.budget < 0) node.budget = budgetOfBreadcrumb(intern(breadcrumbOf(fileTitle, headings, heading)));
     if (heading >= 0) {
       if (heading >= known.length) {
-        known = grown(known, Math.max(64, headings.count, heading + 1, known.length * 2));
+        // Room for every heading the table has room for: visitUnits reserves a slot per block
+        // ahead, so a document of tiny headings grows this once, not by doubling from 64.
+        known = grown(known, Math.max(64, headings.capacity, heading + 1, known.length * 2));
       }
       known[heading] = node.budget;
     }
