@@ -79,6 +79,11 @@ export class Headings {
     this.texts = texts;
   }
 
+  /** Headings the columns have room for (reserve's, at least `count`). */
+  get capacity(): number {
+    return this.depths.length;
+  }
+
   private slugBase(h: number): string {
     const at = this.slugBaseAt[h]!;
     return at < 0 ? this.texts[h]! : this.slugBases[at]!;

@@ -176,6 +176,34 @@ describe('pack against its rules restated, on thousands of tiny headings', () =>
   });
 });
 
+describe('pack (pooled columns)', () => {
+  it('gives the same runs as referencePack whatever documents were packed before (its columns are pooled)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(doc, fc.integer({ min: 8, max: 120 }), fc.integer({ min: 0, max: 60 })), { minLength: 2, maxLength: 4 }), (docs) => {
+        const runsOf = (source: string, cap: number, min: number): { from: number; to: number; tokens: number }[] => {
+          const { blocks, lines } = documentBlocks(source, 'fast');
+          const tokens = new TokenIndex(source);
+          const budget = (heading: number): number => Math.max(4, cap - (heading % 5));
+          const pieces = splitOversized(toUnits(blocks), { source, lines, tokens, target: cap, budget });
+          const ctx = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, opensChunk: opensTechnicalBaseline };
+          let at = 0;
+          const runs = pack(pieces, ctx).map((d) => {
+            const r = { from: at, to: at + d.pieces.length, tokens: d.tokens };
+            at = r.to;
+            return r;
+          });
+          expect(runs.map(({ from, to }) => ({ from, to }))).toEqual(referencePack(pieces, ctx));
+          return runs;
+        };
+        const forward = docs.map(([source, cap, min]) => runsOf(source, cap, min));
+        const backward = [...docs].reverse().map(([source, cap, min]) => runsOf(source, cap, min)).reverse();
+        expect(backward).toEqual(forward);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe('rangeMin', () => {
   it('is the least value of the range, whatever blocks it spans', () => {
     fc.assert(

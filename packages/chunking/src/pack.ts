@@ -19,7 +19,7 @@
  * chunk: the chunk before it closes however small, and no merge joins the two,
  * except that a run of bare headings (a title right above it) stays with it.
  */
-import { grown, type DraftChunk, type Piece } from './pieces.js';
+import { grown, type Column, type DraftChunk, type DraftPool, type Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import type { JoinedPart, TokenIndex } from './tokens.js';
 
@@ -32,6 +32,8 @@ export interface PackContext {
   budget(heading: number): number;
   /** A heading piece that must start a chunk; none when absent. */
   opensChunk?(piece: Piece): boolean;
+  /** Where the drafts come from when given (DraftPool: chunkSemantic's, reset by it); new ones otherwise. */
+  drafts?: DraftPool;
 }
 
 export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
@@ -103,7 +105,7 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   }
   if (open) merged.push(from, to, tokens, budget, exact);
   merged.end();
-  return draftsOf(merged, pieces);
+  return draftsOf(merged, pieces, ctx.drafts);
 }
 
 /**
@@ -111,21 +113,24 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
  * compiled on stack (OSR) in every pass over a large document, and that code deoptimized at the
  * `.map` after the loop ("out of bounds") in every pass over a document of tiny headings.
  */
-function draftsOf(runs: MergeSmall, pieces: Piece[]): DraftChunk[] {
+function draftsOf(runs: MergeSmall, pieces: Piece[], pool: DraftPool | undefined): DraftChunk[] {
   const drafts = new Array<DraftChunk>(runs.n);
   for (let k = 0; k < runs.n; k++) {
     const from = runs.from[k]!;
     const to = runs.to[k]!;
-    drafts[k] = {
-      pieces: pieces.slice(from, to),
-      start: pieces[from]!.start,
-      end: pieces[to - 1]!.end,
-      tokens: runs.tokens[k]!,
-      overlapChars: 0,
-      overlapTokens: 0,
-      text: '',
-      exact: false,
-    };
+    drafts[k] =
+      pool !== undefined
+        ? pool.take(pieces, from, to, pieces[from]!.start, pieces[to - 1]!.end, runs.tokens[k]!)
+        : {
+            pieces: pieces.slice(from, to),
+            start: pieces[from]!.start,
+            end: pieces[to - 1]!.end,
+            tokens: runs.tokens[k]!,
+            overlapChars: 0,
+            overlapTokens: 0,
+            text: '',
+            exact: false,
+          };
   }
   return drafts;
 }
@@ -159,11 +164,14 @@ const BLOCK = 32;
 
 function environment(pieces: Piece[], ctx: PackContext): Env {
   const n = pieces.length;
-  const budgets = new Float64Array(n);
-  const heading = new Uint8Array(n);
-  const headingsBefore = new Int32Array(n + 1);
-  const rebuiltBefore = new Int32Array(n + 1);
-  const lastNonHeading = new Int32Array(n + 1);
+  const budgets = column(BUDGETS, Float64Array, n);
+  const heading = column(HEADING, Uint8Array, n);
+  const headingsBefore = column(HEADINGS_BEFORE, Int32Array, n + 1);
+  const rebuiltBefore = column(REBUILT_BEFORE, Int32Array, n + 1);
+  const lastNonHeading = column(LAST_NON_HEADING, Int32Array, n + 1);
+  // Every entry is written below: a pooled column holds the last call's values.
+  headingsBefore[0] = 0;
+  rebuiltBefore[0] = 0;
   lastNonHeading[0] = -1;
   for (let i = 0; i < n; i++) {
     const p = pieces[i]!;
@@ -173,7 +181,49 @@ function environment(pieces: Piece[], ctx: PackContext): Env {
     rebuiltBefore[i + 1] = rebuiltBefore[i]! + (p.rebuiltText !== null ? 1 : 0);
     lastNonHeading[i + 1] = heading[i] === 1 ? lastNonHeading[i]! : i;
   }
-  return { pieces, ctx, budgets, heading, headingsBefore, rebuiltBefore, lastNonHeading, blockBudgets: blockMinima(budgets), sameFrom: equalStretches(budgets) };
+  const blockBudgets = blockMinima(budgets, column(BLOCK_BUDGETS, Float64Array, Math.ceil(n / BLOCK)));
+  const sameFrom = equalStretches(budgets, column(SAME_FROM, Int32Array, n));
+  return { pieces, ctx, budgets, heading, headingsBefore, rebuiltBefore, lastNonHeading, blockBudgets, sameFrom };
+}
+
+/**
+ * pack's typed columns, kept from one call to the next and handed out again (pack runs to its
+ * end before it returns, and nothing reads its columns after). A document of tiny headings has
+ * a piece per line: eight columns of 170,000 entries per MB were made in every pass, each page
+ * of them faulted in fresh and zeroed (issue 15). A column much larger than a call needs is
+ * let go, so that one huge document does not hold its columns for every small one after it.
+ */
+const POOL: (Column | undefined)[] = [];
+const BUDGETS = 0;
+const HEADING = 1;
+const HEADINGS_BEFORE = 2;
+const REBUILT_BEFORE = 3;
+const LAST_NON_HEADING = 4;
+const BLOCK_BUDGETS = 5;
+const SAME_FROM = 6;
+const SECTION_ENDS = 7;
+const RUN_FROM = 8;
+const RUN_TO = 9;
+const RUN_TOKENS = 10;
+const RUN_BUDGET = 11;
+const RUN_EXACT = 12;
+
+/**
+ * Pool slot `slot`'s column (of `Type`, the slot's own) with room for at least `n` entries, its
+ * contents unspecified; a new one when the pooled one is too small or larger than `most`.
+ */
+function room<T extends Column>(slot: number, Type: new (length: number) => T, n: number, most = 4 * n + 4096): T {
+  const pooled = POOL[slot] as T | undefined;
+  if (pooled !== undefined && pooled.length >= n && pooled.length <= most) return pooled;
+  const made = new Type(n);
+  POOL[slot] = made;
+  return made;
+}
+
+/** room(slot, Type, n) as a column of exactly `n` entries (a view of the pooled one), its contents unspecified. */
+function column<T extends Column>(slot: number, Type: new (length: number) => T, n: number): T {
+  const pooled = room(slot, Type, n);
+  return pooled.length === n ? pooled : (pooled.subarray(0, n) as T);
 }
 
 /**
@@ -200,16 +250,19 @@ export function rangeMin(values: Float64Array, blocks: Float64Array, from: numbe
   return min;
 }
 
-/** The `sameFrom` argument of rangeMin for `values`: for each index, where the stretch of values equal to its own that it ends starts. */
-export function equalStretches(values: Float64Array): Int32Array {
-  const sameFrom = new Int32Array(values.length);
+/**
+ * The `sameFrom` argument of rangeMin for `values`: for each index, where the stretch of values
+ * equal to its own that it ends starts. Written into `sameFrom` when given (of values' length).
+ */
+export function equalStretches(values: Float64Array, sameFrom = new Int32Array(values.length)): Int32Array {
+  if (values.length > 0) sameFrom[0] = 0;
   for (let i = 1; i < values.length; i++) sameFrom[i] = values[i] === values[i - 1] ? sameFrom[i - 1]! : i;
   return sameFrom;
 }
 
-/** The `blocks` argument of rangeMin for `values`. */
-export function blockMinima(values: Float64Array): Float64Array {
-  const blocks = new Float64Array(Math.ceil(values.length / BLOCK)).fill(Infinity);
+/** The `blocks` argument of rangeMin for `values`, written into `blocks` when given (of its length). */
+export function blockMinima(values: Float64Array, blocks = new Float64Array(Math.ceil(values.length / BLOCK))): Float64Array {
+  blocks.fill(Infinity);
   for (let i = 0; i < values.length; i++) {
     const b = (i / BLOCK) | 0;
     blocks[b] = Math.min(blocks[b]!, values[i]!);
@@ -248,7 +301,7 @@ function tokensWith(from: number, exact: boolean, i: number, env: Env): number {
  * and a document of tiny headings has 170,000 of them per MB).
  */
 function sectionEndIndexes(heading: Uint8Array): Int32Array {
-  const ends = new Int32Array(heading.length);
+  const ends = column(SECTION_ENDS, Int32Array, heading.length);
   let next = heading.length;
   for (let i = heading.length - 1; i >= 0; i--) {
     ends[i] = next;
@@ -299,13 +352,16 @@ class MergeSmall {
   private curExact = false;
 
   constructor(private readonly env: Env) {
-    // At most one run per piece; grown as needed from a size that fits small documents.
+    // At most one run per piece; grown as needed from a size that fits small documents (pooled
+    // columns: whatever room the last call left, its contents unspecified, each entry written
+    // before it is read).
     const size = Math.max(16, Math.min(env.pieces.length, 1024));
-    this.from = new Int32Array(size);
-    this.to = new Int32Array(size);
-    this.tokens = new Float64Array(size);
-    this.budget = new Float64Array(size);
-    this.exact = new Uint8Array(size);
+    const most = 4 * env.pieces.length + 4096;
+    this.from = room(RUN_FROM, Int32Array, size, most);
+    this.to = room(RUN_TO, Int32Array, size, most);
+    this.tokens = room(RUN_TOKENS, Float64Array, size, most);
+    this.budget = room(RUN_BUDGET, Float64Array, size, most);
+    this.exact = room(RUN_EXACT, Uint8Array, size, most);
   }
 
   push(from: number, to: number, tokens: number, budget: number, exact: boolean): void {
@@ -393,11 +449,12 @@ class MergeSmall {
 
   private grow(): void {
     const size = this.from.length * 2;
-    this.from = grown(this.from, size);
-    this.to = grown(this.to, size);
-    this.tokens = grown(this.tokens, size);
-    this.budget = grown(this.budget, size);
-    this.exact = grown(this.exact, size);
+    // The grown columns are the pool's from now on.
+    this.from = POOL[RUN_FROM] = grown(this.from, size);
+    this.to = POOL[RUN_TO] = grown(this.to, size);
+    this.tokens = POOL[RUN_TOKENS] = grown(this.tokens, size);
+    this.budget = POOL[RUN_BUDGET] = grown(this.budget, size);
+    this.exact = POOL[RUN_EXACT] = grown(this.exact, size);
   }
 
 }

@@ -52,12 +52,12 @@ export interface UnitPart {
  */
 export class UnitPiece implements Piece {
   constructor(
-    readonly unit: Block,
-    readonly tokens: number,
-    readonly heading: number,
-    readonly types: readonly BlockType[],
+    public unit: Block,
+    public tokens: number,
+    public heading: number,
+    public types: readonly BlockType[],
     /** The part of the unit this piece is, or null for the whole unit. */
-    readonly part: UnitPart | null,
+    public part: UnitPart | null,
   ) {}
 
   get start(): number {
@@ -109,4 +109,104 @@ export function grown<T extends Column>(column: T, size: number): T {
   const bigger = new (column.constructor as new (length: number) => T)(size);
   (bigger as Column).set(column);
   return bigger;
+}
+
+/**
+ * UnitPieces handed out again from one document to the next (chunkSemantic's): a document of
+ * tiny headings has a piece per line, 170,000 per MB, each made, copied by the scavenger while
+ * the stages after it ran, and promoted, in every pass (issue 15). A piece handed out is the
+ * caller's until the next `reset`; nothing may keep one past its document (the records hold
+ * none).
+ */
+export class PiecePool {
+  private pieces: UnitPiece[] = [];
+  private used = 0;
+
+  /** Pieces the pool holds (for its test). */
+  get size(): number {
+    return this.pieces.length;
+  }
+
+  /** Hands out from the first piece again: those handed out before are the pool's again. */
+  reset(): void {
+    this.used = 0;
+  }
+
+  /**
+   * After a document's pieces were taken: pieces it did not use are let go, so that the pool
+   * holds no more pieces, nor blocks of earlier documents through them, than the last document
+   * used.
+   */
+  settle(): void {
+    if (this.pieces.length > this.used) this.pieces.length = this.used;
+  }
+
+  take(unit: Block, tokens: number, heading: number, types: readonly BlockType[], part: UnitPart | null): UnitPiece {
+    const k = this.used++;
+    const pieces = this.pieces;
+    if (k < pieces.length) {
+      const p = pieces[k]!;
+      p.unit = unit;
+      p.tokens = tokens;
+      p.heading = heading;
+      p.types = types;
+      p.part = part;
+      return p;
+    }
+    const p = new UnitPiece(unit, tokens, heading, types, part);
+    pieces.push(p);
+    return p;
+  }
+}
+
+/**
+ * DraftChunks handed out again from one document to the next (chunkSemantic's, through pack):
+ * a document of tiny headings has a chunk per five lines, and each draft and its array of
+ * pieces were made, copied by the scavenger and promoted in every pass (issue 15). A draft's
+ * pieces array is rewritten in place when the run has its length (the same document chunked
+ * again, or runs alike), else a new one. A draft handed out is the caller's until the next
+ * `reset`; nothing may keep one past its document (the records hold none).
+ */
+export class DraftPool {
+  private drafts: DraftChunk[] = [];
+  private used = 0;
+
+  /** Drafts the pool holds (for its test). */
+  get size(): number {
+    return this.drafts.length;
+  }
+
+  /** Hands out from the first draft again: those handed out before are the pool's again. */
+  reset(): void {
+    this.used = 0;
+  }
+
+  /** After a document's drafts were taken: the drafts it did not use are let go (see PiecePool.settle). */
+  settle(): void {
+    if (this.drafts.length > this.used) this.drafts.length = this.used;
+  }
+
+  /** A draft of the run pieces[from, to), with its range and tokens, nothing overlapped, no text yet. */
+  take(pieces: Piece[], from: number, to: number, start: number, end: number, tokens: number): DraftChunk {
+    const k = this.used++;
+    const drafts = this.drafts;
+    if (k < drafts.length) {
+      const d = drafts[k]!;
+      const run = d.pieces;
+      if (run.length === to - from) {
+        for (let j = 0; j < run.length; j++) run[j] = pieces[from + j]!;
+      } else d.pieces = pieces.slice(from, to);
+      d.start = start;
+      d.end = end;
+      d.tokens = tokens;
+      d.overlapChars = 0;
+      d.overlapTokens = 0;
+      d.text = '';
+      d.exact = false;
+      return d;
+    }
+    const d: DraftChunk = { pieces: pieces.slice(from, to), start, end, tokens, overlapChars: 0, overlapTokens: 0, text: '', exact: false };
+    drafts.push(d);
+    return d;
+  }
 }
