@@ -64,12 +64,23 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 
+/** How many Host header lines a request came with (rawHeaders alternates names and values). */
+function hostLines(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
 /** Starts serving; resolves with the listening server and the URL clients use. */
 export async function serveHttp(store: DocStore, embedder: StoreEmbedder, version: string, options: HttpOptions): Promise<{ server: Server; url: string }> {
   const loopback = isLoopback(options.host);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== MCP_PATH) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    // Node keeps the first of several Host lines and drops the rest, so "Host: 127.0.0.1, Host:
+    // evil.example" passed the rebinding check below; HTTP/1.1 says such a request is a 400
+    // (RFC 9112 3.2).
+    if (hostLines(req.rawHeaders) > 1) return jsonError(res, 400, -32600, 'Bad Request: more than one Host header');
     // DNS rebinding: on loopback only loopback names are served. Checked here, not by the SDK's
     // transport, because host names are case-insensitive (RFC 9110 7.2) and the SDK compares
     // them exactly: "LOCALHOST:port" was 403.

@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
+import { connect as netConnect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -303,6 +304,27 @@ describe('the HTTP edge', () => {
       expect(r.status, host).toBe(200);
       expect(JSON.parse(r.text)).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: expect.any(String) } } });
     }
+  });
+
+  it('answers 400 to a request with two Host lines (s35 probe: Node kept the first, so a second foreign one was served)', async () => {
+    const u = new URL(server.url);
+    const ask = (hosts: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = netConnect(Number(u.port), u.hostname);
+        let out = '';
+        socket.on('data', (d) => {
+          out += d.toString('latin1');
+          if (/\r\n\r\n[\s\S]*\}$/.test(out)) socket.end();
+        });
+        socket.on('end', () => resolve(out));
+        socket.on('error', reject);
+        const head = hosts.map((h) => `Host: ${h}\r\n`).join('');
+        socket.write(`POST ${u.pathname} HTTP/1.1\r\n${head}Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(initialize)}\r\n\r\n${initialize}`);
+      });
+    const two = await ask([u.host, 'evil.example']);
+    expect(two).toMatch(/^HTTP\/1\.1 400 /);
+    expect(two).toContain('more than one Host header');
+    expect(await ask([u.host])).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('refuses a body in a content coding with 415 and Accept-Encoding: identity (it was parsed as it came)', async () => {
