@@ -112,38 +112,43 @@ export function grown<T extends Column>(column: T, size: number): T {
 }
 
 /**
- * UnitPieces handed out again from one document to the next (chunkSemantic's): a document of
- * tiny headings has a piece per line, 170,000 per MB, each made, copied by the scavenger while
- * the stages after it ran, and promoted, in every pass (issue 15). A piece handed out is the
- * caller's until the next `reset`; nothing may keep one past its document (the records hold
- * none).
+ * Objects handed out again from one document to the next: `take` rewrites the next one the pool
+ * holds or makes one. What a pool handed out is the caller's until the next `reset`; nothing
+ * may keep one past its document (the records hold none).
  */
-export class PiecePool {
-  private pieces: UnitPiece[] = [];
-  private used = 0;
+abstract class ReusePool<T> {
+  protected readonly items: T[] = [];
+  protected used = 0;
 
-  /** Pieces the pool holds (for its test). */
+  /** Objects the pool holds (for its test). */
   get size(): number {
-    return this.pieces.length;
+    return this.items.length;
   }
 
-  /** Hands out from the first piece again: those handed out before are the pool's again. */
+  /** Hands out from the first object again: those handed out before are the pool's again. */
   reset(): void {
     this.used = 0;
   }
 
   /**
-   * After a document's pieces were taken: pieces it did not use are let go, so that the pool
-   * holds no more pieces, nor blocks of earlier documents through them, than the last document
+   * After a document's objects were taken: those it did not use are let go, so that the pool
+   * holds no more objects, nor blocks of earlier documents through them, than the last document
    * used.
    */
   settle(): void {
-    if (this.pieces.length > this.used) this.pieces.length = this.used;
+    if (this.items.length > this.used) this.items.length = this.used;
   }
+}
 
+/**
+ * chunkSemantic's UnitPieces: a document of tiny headings has a piece per line, 170,000 per
+ * MB, each made, copied by the scavenger while the stages after it ran, and promoted, in every
+ * pass (issue 15).
+ */
+export class PiecePool extends ReusePool<UnitPiece> {
   take(unit: Block, tokens: number, heading: number, types: readonly BlockType[], part: UnitPart | null): UnitPiece {
     const k = this.used++;
-    const pieces = this.pieces;
+    const pieces = this.items;
     if (k < pieces.length) {
       const p = pieces[k]!;
       p.unit = unit;
@@ -160,36 +165,16 @@ export class PiecePool {
 }
 
 /**
- * DraftChunks handed out again from one document to the next (chunkSemantic's, through pack):
- * a document of tiny headings has a chunk per five lines, and each draft and its array of
- * pieces were made, copied by the scavenger and promoted in every pass (issue 15). A draft's
- * pieces array is rewritten in place when the run has its length (the same document chunked
- * again, or runs alike), else a new one. A draft handed out is the caller's until the next
- * `reset`; nothing may keep one past its document (the records hold none).
+ * chunkSemantic's DraftChunks (through pack): a document of tiny headings has a chunk per five
+ * lines, and each draft and its array of pieces were made, copied by the scavenger and promoted
+ * in every pass (issue 15). A draft's pieces array is rewritten in place when the run has its
+ * length (the same document chunked again, or runs alike), else a new one.
  */
-export class DraftPool {
-  private drafts: DraftChunk[] = [];
-  private used = 0;
-
-  /** Drafts the pool holds (for its test). */
-  get size(): number {
-    return this.drafts.length;
-  }
-
-  /** Hands out from the first draft again: those handed out before are the pool's again. */
-  reset(): void {
-    this.used = 0;
-  }
-
-  /** After a document's drafts were taken: the drafts it did not use are let go (see PiecePool.settle). */
-  settle(): void {
-    if (this.drafts.length > this.used) this.drafts.length = this.used;
-  }
-
+export class DraftPool extends ReusePool<DraftChunk> {
   /** A draft of the run pieces[from, to), with its range and tokens, nothing overlapped, no text yet. */
   take(pieces: Piece[], from: number, to: number, start: number, end: number, tokens: number): DraftChunk {
     const k = this.used++;
-    const drafts = this.drafts;
+    const drafts = this.items;
     if (k < drafts.length) {
       const d = drafts[k]!;
       const run = d.pieces;
