@@ -184,7 +184,7 @@ export class FolderGoneError extends Error {
   override name = 'FolderGoneError';
   readonly code = 'ENOENT';
   constructor(readonly path: string) {
-    super(`${path}: the folder is gone (removed during the run?); nothing written`);
+    super(`${path}: the folder was removed or renamed during the run; nothing written there`);
   }
 }
 
@@ -522,7 +522,7 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
  */
 export function describeFsError(err: unknown, fallbackPath?: string): string {
   if (err instanceof NotRegularFileError) return `${oneLine(err.path)}: ${err.kind}, not a regular file; point it at a regular file`;
-  if (err instanceof FolderGoneError) return `${oneLine(err.path)}: the folder was removed or renamed during the run; nothing written there`;
+  if (err instanceof FolderGoneError) return oneLine(err.message);
   const e = err as NodeJS.ErrnoException & { dest?: string };
   const code = typeof e?.code === 'string' ? e.code : undefined;
   let path = e?.path ?? fallbackPath;
