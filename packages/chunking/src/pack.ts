@@ -19,7 +19,7 @@
  * chunk: the chunk before it closes however small, and no merge joins the two,
  * except that a run of bare headings (a title right above it) stays with it.
  */
-import { grown, type Column, type DraftChunk, type DraftPool, type Piece } from './pieces.js';
+import { grown, type Column, type DraftChunk, type Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import type { JoinedPart, TokenIndex } from './tokens.js';
 
@@ -32,8 +32,6 @@ export interface PackContext {
   budget(heading: number): number;
   /** A heading piece that must start a chunk; none when absent. */
   opensChunk?(piece: Piece): boolean;
-  /** Where the drafts come from when given (DraftPool: chunkSemantic's, reset by it); new ones otherwise. */
-  drafts?: DraftPool;
 }
 
 export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
@@ -105,7 +103,7 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   }
   if (open) merged.push(from, to, tokens, budget, exact);
   merged.end();
-  return draftsOf(merged, pieces, ctx.drafts);
+  return draftsOf(merged, pieces);
 }
 
 /**
@@ -113,24 +111,21 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
  * compiled on stack (OSR) in every pass over a large document, and that code deoptimized at the
  * `.map` after the loop ("out of bounds") in every pass over a document of tiny headings.
  */
-function draftsOf(runs: MergeSmall, pieces: Piece[], pool: DraftPool | undefined): DraftChunk[] {
+function draftsOf(runs: MergeSmall, pieces: Piece[]): DraftChunk[] {
   const drafts = new Array<DraftChunk>(runs.n);
   for (let k = 0; k < runs.n; k++) {
     const from = runs.from[k]!;
     const to = runs.to[k]!;
-    drafts[k] =
-      pool !== undefined
-        ? pool.take(pieces, from, to, pieces[from]!.start, pieces[to - 1]!.end, runs.tokens[k]!)
-        : {
-            pieces: pieces.slice(from, to),
-            start: pieces[from]!.start,
-            end: pieces[to - 1]!.end,
-            tokens: runs.tokens[k]!,
-            overlapChars: 0,
-            overlapTokens: 0,
-            text: '',
-            exact: false,
-          };
+    drafts[k] = {
+      pieces: pieces.slice(from, to),
+      start: pieces[from]!.start,
+      end: pieces[to - 1]!.end,
+      tokens: runs.tokens[k]!,
+      overlapChars: 0,
+      overlapTokens: 0,
+      text: '',
+      exact: false,
+    };
   }
   return drafts;
 }

@@ -52,12 +52,12 @@ export interface UnitPart {
  */
 export class UnitPiece implements Piece {
   constructor(
-    public unit: Block,
-    public tokens: number,
-    public heading: number,
-    public types: readonly BlockType[],
+    readonly unit: Block,
+    readonly tokens: number,
+    readonly heading: number,
+    readonly types: readonly BlockType[],
     /** The part of the unit this piece is, or null for the whole unit. */
-    public part: UnitPart | null,
+    readonly part: UnitPart | null,
   ) {}
 
   get start(): number {
@@ -109,89 +109,4 @@ export function grown<T extends Column>(column: T, size: number): T {
   const bigger = new (column.constructor as new (length: number) => T)(size);
   (bigger as Column).set(column);
   return bigger;
-}
-
-/**
- * Objects handed out again from one document to the next: `take` rewrites the next one the pool
- * holds or makes one. What a pool handed out is the caller's until the next `reset`; nothing
- * may keep one past its document (the records hold none).
- */
-abstract class ReusePool<T> {
-  protected readonly items: T[] = [];
-  protected used = 0;
-
-  /** Objects the pool holds (for its test). */
-  get size(): number {
-    return this.items.length;
-  }
-
-  /** Hands out from the first object again: those handed out before are the pool's again. */
-  reset(): void {
-    this.used = 0;
-  }
-
-  /**
-   * After a document's objects were taken: those it did not use are let go, so that the pool
-   * holds no more objects, nor blocks of earlier documents through them, than the last document
-   * used.
-   */
-  settle(): void {
-    if (this.items.length > this.used) this.items.length = this.used;
-  }
-}
-
-/**
- * chunkSemantic's UnitPieces: a document of tiny headings has a piece per line, 170,000 per
- * MB, each made, copied by the scavenger while the stages after it ran, and promoted, in every
- * pass (issue 15).
- */
-export class PiecePool extends ReusePool<UnitPiece> {
-  take(unit: Block, tokens: number, heading: number, types: readonly BlockType[], part: UnitPart | null): UnitPiece {
-    const k = this.used++;
-    const pieces = this.items;
-    if (k < pieces.length) {
-      const p = pieces[k]!;
-      p.unit = unit;
-      p.tokens = tokens;
-      p.heading = heading;
-      p.types = types;
-      p.part = part;
-      return p;
-    }
-    const p = new UnitPiece(unit, tokens, heading, types, part);
-    pieces.push(p);
-    return p;
-  }
-}
-
-/**
- * chunkSemantic's DraftChunks (through pack): a document of tiny headings has a chunk per five
- * lines, and each draft and its array of pieces were made, copied by the scavenger and promoted
- * in every pass (issue 15). A draft's pieces array is rewritten in place when the run has its
- * length (the same document chunked again, or runs alike), else a new one.
- */
-export class DraftPool extends ReusePool<DraftChunk> {
-  /** A draft of the run pieces[from, to), with its range and tokens, nothing overlapped, no text yet. */
-  take(pieces: Piece[], from: number, to: number, start: number, end: number, tokens: number): DraftChunk {
-    const k = this.used++;
-    const drafts = this.items;
-    if (k < drafts.length) {
-      const d = drafts[k]!;
-      const run = d.pieces;
-      if (run.length === to - from) {
-        for (let j = 0; j < run.length; j++) run[j] = pieces[from + j]!;
-      } else d.pieces = pieces.slice(from, to);
-      d.start = start;
-      d.end = end;
-      d.tokens = tokens;
-      d.overlapChars = 0;
-      d.overlapTokens = 0;
-      d.text = '';
-      d.exact = false;
-      return d;
-    }
-    const d: DraftChunk = { pieces: pieces.slice(from, to), start, end, tokens, overlapChars: 0, overlapTokens: 0, text: '', exact: false };
-    drafts.push(d);
-    return d;
-  }
 }

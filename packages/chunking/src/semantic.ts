@@ -17,7 +17,7 @@ import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
-import { DraftPool, grown, PiecePool, type Piece } from './pieces.js';
+import { grown, type Piece } from './pieces.js';
 import { anchor } from './shape-anchor.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { newUnitsState } from './units.js';
@@ -196,10 +196,6 @@ export function breadcrumbPrefixes(): { prefixTokens: (prefix: string) => number
   return { prefixTokens, intern };
 }
 
-/** chunkSemantic's pieces and drafts, handed out again by every call (pieces.ts). */
-const PIECES = new PiecePool();
-const DRAFTS = new DraftPool();
-
 export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const { lines } = doc;
@@ -216,16 +212,11 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     targetTokens: options.targetTokens,
     budget,
     opensChunk: opensTechnicalBaseline,
-    drafts: DRAFTS,
   };
 
   // The units are made into pieces as they are found (no Unit object per unit: issue 15).
-  PIECES.reset();
-  const pieces = splitOversizedBlocks(doc.blocks, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens, pool: PIECES }, units);
-  PIECES.settle();
-  DRAFTS.reset();
+  const pieces = splitOversizedBlocks(doc.blocks, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens }, units);
   const packed = pack(pieces, ctx);
-  DRAFTS.settle();
   const drafts = addOverlap(packed, options.overlapSentences, ctx);
   const normalized = normalize(drafts, source);
   const records = attachMetadata(normalized, {

@@ -15,7 +15,7 @@
  */
 import { childrenOf } from './fast-lists.js';
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
-import { UnitPiece, type PiecePool, type Piece, type UnitPart } from './pieces.js';
+import { UnitPiece, type Piece, type UnitPart } from './pieces.js';
 import { sentenceStartOffsets } from './sentences.js';
 import { bpeTokenEnds } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
@@ -40,8 +40,6 @@ export interface SplitContext {
    * passes maxTokens; unset, the budget is the only cap).
    */
   wholeCap?: number;
-  /** Where the pieces come from when given (PiecePool: chunkSemantic's, reset by it); new ones otherwise. */
-  pool?: PiecePool;
 }
 
 /** Units that are never cut while they fit: everything but prose and headings. */
@@ -85,16 +83,14 @@ function addPieces(pieces: Piece[], n: number, block: Block, heading: number, ty
   const tokens = ctx.tokens.count(block.start, block.end);
   const cap = ctx.budget(heading);
   if (tokens <= cap || (ctx.wholeCap !== undefined && tokens <= ctx.wholeCap && isAtomic(block))) {
-    const { pool } = ctx;
-    pieces[n] = pool === undefined ? new UnitPiece(block, tokens, heading, types, null) : pool.take(block, tokens, heading, types, null);
+    pieces[n] = new UnitPiece(block, tokens, heading, types, null);
     return n + 1;
   }
   const limit = Math.min(ctx.target, cap);
   const parts = splitBlock(block, block.start, limit, cap, ctx, true);
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    const { pool } = ctx;
-    pieces[n++] = pool === undefined ? new UnitPiece(block, part.tokens, heading, types, part) : pool.take(block, part.tokens, heading, types, part);
+    pieces[n++] = new UnitPiece(block, part.tokens, heading, types, part);
   }
   return n;
 }
