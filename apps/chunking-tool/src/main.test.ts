@@ -646,7 +646,8 @@ describe('exit 1: a document that cannot be processed', () => {
     writeFileSync(join(topic, 'topic.yaml'), 'sources: [golden-reference.md, gone.md]\n');
     const r = await run(['--config', config, topic]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${join(topic, 'gone.md')}: no such file`);
+    // The name came from topic.yaml, so the message says where to fix it.
+    expect(r.stderr).toContain(`${join(topic, 'gone.md')}: no such file (listed in the sources of ${join(topic, 'topic.yaml')})`);
     expect(snapshot(join(topic, '_chunks'))).toEqual(before);
   });
 

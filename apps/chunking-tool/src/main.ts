@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { emptyArgument, parseCliArgs, processIo, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
-import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readDocument, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readTopicSource, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -72,6 +72,8 @@ interface Job {
   options: Partial<ChunkOptions>;
   /** Where `options` came from, for a message about them: the config files and command-line options that set any. */
   settingsFrom: string[];
+  /** The topic.yaml whose `sources` listed this document, or null (named in a read error). */
+  listedIn: string | null;
 }
 
 interface Io {
@@ -243,17 +245,17 @@ function planJobs(paths: string[], values: CliValues): Job[] {
   for (const p of paths) {
     const stat = statOrNull(p);
     if (stat?.isDirectory()) {
-      const { config, sources } = topicSettings(p, base);
+      const { config, sources, sourcesListedIn } = topicSettings(p, base);
       const outDir = resolve(values.out ?? join(p, '_chunks'));
       const topicYaml = join(p, 'topic.yaml');
       const from = [...baseFrom, ...(entryExists(topicYaml) ? [topicYaml] : []), ...cliFrom];
       for (const name of sources) {
-        jobs.push({ source: join(p, name), file: join(p, name), outDir, ownsDir: values.out === undefined, options: { ...config.chunking, ...cliOverrides }, settingsFrom: from });
+        jobs.push({ source: join(p, name), file: join(p, name), outDir, ownsDir: values.out === undefined, options: { ...config.chunking, ...cliOverrides }, settingsFrom: from, listedIn: sourcesListedIn });
       }
     } else {
       // Missing files and other problems with one document are reported per document (exit 1).
       const outDir = resolve(values.out ?? join(dirname(p), '_chunks'));
-      jobs.push({ source: p, file: p, outDir, ownsDir: false, options: { ...base.chunking, ...cliOverrides }, settingsFrom: [...baseFrom, ...cliFrom] });
+      jobs.push({ source: p, file: p, outDir, ownsDir: false, options: { ...base.chunking, ...cliOverrides }, settingsFrom: [...baseFrom, ...cliFrom], listedIn: null });
     }
   }
   // Outputs must never land on or beside their sources (stale-file removal would
@@ -292,7 +294,7 @@ interface ReadJob {
  * of records made a window at a time (`sectioned`), anything else chunked whole.
  */
 function readJob(job: Job): ReadJob {
-  const text = readDocument(job.file);
+  const text = readTopicSource(job.file, job.listedIn);
   const stream = chunkDocumentStream(text, { ...job.options, docName: docNameOf(job.file), sourceFile: basename(job.file) });
   return { stream, sourceSha256: createHash('sha256').update(text).digest('hex') };
 }

@@ -78,7 +78,8 @@ export function planInputs(req: PlanRequest): PlannedInputs {
     if (problem === null) {
       if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
       const topicYaml = join(p, 'topic.yaml');
-      const config = mergeTopic(req.config, readTopicYaml(topicYaml));
+      const topicConfig = readTopicYaml(topicYaml);
+      const config = mergeTopic(req.config, topicConfig);
       const topic = req.topic ?? rel(p);
       if (req.built) {
         try {
@@ -96,22 +97,25 @@ export function planInputs(req: PlanRequest): PlannedInputs {
         }
         continue;
       }
-      for (const name of config.sources ?? [TOPIC_MARKER]) planFile(join(p, name), topic, config.chunking);
+      const listedIn = topicConfig?.sources ? rel(topicYaml) : null;
+      for (const name of config.sources ?? [TOPIC_MARKER]) planFile(join(p, name), topic, config.chunking, listedIn);
     } else {
       if (req.built) throw new UsageError(`${p}: --built takes topic folders (it reads their _chunks/), not files`);
-      planFile(p, req.topic ?? topicOf(p, rel), req.config.chunking);
+      planFile(p, req.topic ?? topicOf(p, rel), req.config.chunking, null);
     }
   }
   return { plans, errors, skipped };
 
-  function planFile(file: string, topic: string | null, chunking: Partial<ChunkOptions>): void {
+  /** `listedIn`: the topic.yaml whose `sources` named the file, said in a read error (the fix may be there). */
+  function planFile(file: string, topic: string | null, chunking: Partial<ChunkOptions>, listedIn: string | null): void {
     const source = rel(file);
+    const listed = listedIn === null ? '' : ` (listed in the sources of ${listedIn})`;
     try {
       // Reading a FIFO or a device blocks forever (or never ends): refuse anything but a regular file first.
       // fileProblem's words, as the other CLIs say them ("a FIFO (named pipe), not a regular file").
       const problem = fileProblem(file);
       if (problem !== null) {
-        errors.push({ source, error: `${problem.reason}${problem.problem === 'not-a-file' ? '; left out' : ''}` });
+        errors.push({ source, error: `${problem.reason}${problem.problem === 'not-a-file' ? '; left out' : ''}${listed}` });
         return;
       }
       const content = decodeDocument(readFileSync(file), source);

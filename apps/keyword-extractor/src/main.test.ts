@@ -357,8 +357,9 @@ describe('exit 1: a document that cannot be read', () => {
     mkdirSync(join(topic, 'folder.md'));
     const r = await run([topic]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${join(topic, 'gone.md')}: no such file`);
-    expect(r.stderr).toContain(`${join(topic, 'folder.md')}: is a directory`);
+    const listed = ` (listed in the sources of ${join(topic, 'topic.yaml')})`;
+    expect(r.stderr).toContain(`${join(topic, 'gone.md')}: no such file${listed}`);
+    expect(r.stderr).toContain(`${join(topic, 'folder.md')}: is a directory, not a markdown file${listed}`);
     expect(existsSync(join(topic, '_keywords'))).toBe(false);
   });
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { checkFolderOption, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
 import { emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -69,6 +69,10 @@ interface Job {
   topic: string;
   /** Source paths relative to the topic folder. */
   sources: string[];
+  /** The topic.yaml whose `sources` listed them, or null for the default (named in a read error). */
+  sourcesListedIn: string | null;
+  /** qa-pairs.md is among `sources` because it was found in the folder, not because it was listed. */
+  qaPairsFound: boolean;
   handWritten: string | null;
   outDir: string;
   /** The topic's own _keywords folder is owned whole; an --out folder is shared. */
@@ -125,7 +129,9 @@ async function run(argv: string[], io: Io): Promise<number> {
     for (const name of job.sources) {
       const file = join(job.topic, name);
       try {
-        texts.push({ name, text: readDocument(file) });
+        // A qa-pairs.md found beside the sources was not listed: topic.yaml is not where to fix it.
+        const listedIn = name === QA_PAIRS && job.qaPairsFound ? null : job.sourcesListedIn;
+        texts.push({ name, text: readTopicSource(file, listedIn, { allowEmpty: true }) });
       } catch (err) {
         fail(file, (err as Error).message);
       }
@@ -228,6 +234,7 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
     seen.set(dir, p);
 
     let sources = [TOPIC_MARKER];
+    let sourcesListedIn: string | null = null;
     const topicYaml = join(p, 'topic.yaml');
     if (entryExists(topicYaml)) {
       let text: string;
@@ -236,13 +243,20 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
       } catch (err) {
         throw new UsageError(`cannot read: ${describeFsError(err, topicYaml)}`);
       }
-      sources = parseConfig(text, topicYaml, { topic: true }).sources ?? sources;
+      const listed = parseConfig(text, topicYaml, { topic: true }).sources;
+      if (listed) {
+        sources = listed;
+        sourcesListedIn = topicYaml;
+      }
     }
     sources = sources.filter((s) => !isGenerated(s));
-    if (!sources.includes(QA_PAIRS) && existsSync(join(p, QA_PAIRS))) sources.push(QA_PAIRS);
+    const qaPairsFound = !sources.includes(QA_PAIRS) && existsSync(join(p, QA_PAIRS));
+    if (qaPairsFound) sources.push(QA_PAIRS);
     return {
       topic: p,
       sources,
+      sourcesListedIn,
+      qaPairsFound,
       handWritten: handWrittenOf(p),
       outDir: resolve(out ?? join(p, OUT_DIR)),
       ownsDir: out === undefined,

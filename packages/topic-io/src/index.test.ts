@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@chunkyard/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { docNameOf, loadWorkspace, readDocument, topicMarkerFrom, topicSettings, UsageError } from './index.js';
+import { docNameOf, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -78,11 +78,29 @@ describe('loadWorkspace and topicSettings', () => {
     expect(() => topicSettings(join(dir, 'none'), { chunking: {} })).toThrow(/none: no such folder$/);
     expect(() => topicSettings(join(topic, 'golden-reference.md'), { chunking: {} })).toThrow(/not a folder|no such folder/);
     writeFileSync(join(topic, 'golden-reference.md'), '# T\n');
-    expect(topicSettings(topic, { chunking: { maxTokens: 300 } })).toEqual({ dir: topic, config: { chunking: { maxTokens: 300 } }, sources: ['golden-reference.md'] });
+    expect(topicSettings(topic, { chunking: { maxTokens: 300 } })).toEqual({ dir: topic, config: { chunking: { maxTokens: 300 } }, sources: ['golden-reference.md'], sourcesListedIn: null });
+    // A topic.yaml without `sources` leaves the default, which nothing listed.
+    writeFileSync(join(topic, 'topic.yaml'), 'chunking:\n  maxTokens: 200\n');
+    expect(topicSettings(topic, { chunking: {} }).sourcesListedIn).toBeNull();
     writeFileSync(join(topic, 'topic.yaml'), 'sources: [a.md, b.md]\nchunking:\n  maxTokens: 200\n');
     const s = topicSettings(topic, { chunking: { maxTokens: 300, minTokens: 10 } });
     expect(s.sources).toEqual(['a.md', 'b.md']);
+    expect(s.sourcesListedIn).toBe(join(topic, 'topic.yaml'));
     expect(s.config.chunking).toEqual({ maxTokens: 200, minTokens: 10 });
     expect(docNameOf('a/b/golden-reference.md')).toBe('golden-reference');
+  });
+
+  it('readTopicSource names the topic.yaml that listed a source it cannot read, and only then', () => {
+    const listedIn = join(dir, 't', 'topic.yaml');
+    const gone = join(dir, 'gone.md');
+    expect(() => readTopicSource(gone, listedIn)).toThrow(`no such file (listed in the sources of ${listedIn})`);
+    expect(() => readTopicSource(gone, null)).toThrow(/^no such file$/);
+    mkdirSync(join(dir, 'folder.md'));
+    expect(() => readTopicSource(join(dir, 'folder.md'), listedIn)).toThrow(`is a directory, not a markdown file (listed in the sources of ${listedIn})`);
+    // Content problems are the file's own: the name in topic.yaml is right.
+    writeFileSync(join(dir, 'bad.md'), Buffer.from([0xff, 0x41]));
+    expect(() => readTopicSource(join(dir, 'bad.md'), listedIn)).toThrow(/^not valid UTF-8 \(first bad byte at offset 0\)$/);
+    writeFileSync(join(dir, 'ok.md'), '# ok\n');
+    expect(readTopicSource(join(dir, 'ok.md'), listedIn)).toBe('# ok\n');
   });
 });

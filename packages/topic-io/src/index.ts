@@ -7,7 +7,7 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { brokenLink, describeFsError, fileKind, folderProblem, invalidUtf8Message, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, fileKind, fileProblem, folderProblem, invalidUtf8Message, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
@@ -105,6 +105,25 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
   return text;
 }
 
+/**
+ * readDocument for a topic's source, whose message also says where the name came from when
+ * topic.yaml's `sources` listed it (`listedIn`, that topic.yaml) and the name leads to no
+ * regular file (missing, a dangling link, a folder, a FIFO): "docs/t/red.md: no such file" sent
+ * the author looking for a file when the fix was a line of topic.yaml. A file that is there but
+ * unreadable or not markdown text is the file's problem, and its message stays as it is.
+ */
+export function readTopicSource(file: string, listedIn: string | null, opts: { allowEmpty?: boolean } = {}): string {
+  try {
+    return readDocument(file, opts);
+  } catch (err) {
+    if (listedIn !== null && err instanceof Error) {
+      const problem = fileProblem(file);
+      if (problem !== null && problem.problem !== 'unusable') err.message += ` (listed in the sources of ${oneLine(listedIn)})`;
+    }
+    throw err;
+  }
+}
+
 /** Reads and validates a config file; an unreadable file is a UsageError, a bad one a ConfigError. */
 export function loadConfigFile(file: string, topic: boolean): ChunkyardConfig {
   let text: string;
@@ -136,6 +155,8 @@ export interface TopicSettings {
   config: ChunkyardConfig;
   /** Source documents, relative to the topic folder: topic.yaml `sources`, else golden-reference.md. */
   sources: string[];
+  /** The topic.yaml that listed `sources`, or null when they are the default (for readTopicSource). */
+  sourcesListedIn: string | null;
 }
 
 /**
@@ -155,8 +176,9 @@ export function topicSettings(dir: string, base: ChunkyardConfig, marker = TOPIC
   // A broken marker symlink still makes a topic: its source is then reported as broken (exit 1).
   if (!entryExists(join(dir, marker))) throw new UsageError(`${oneLine(dir)}: a folder, but not a topic (no ${marker} in it)`);
   const topicYaml = join(dir, 'topic.yaml');
-  const config = mergeTopic(base, entryExists(topicYaml) ? loadConfigFile(topicYaml, true) : null);
-  return { dir, config, sources: config.sources ?? [marker] };
+  const topic = entryExists(topicYaml) ? loadConfigFile(topicYaml, true) : null;
+  const config = mergeTopic(base, topic);
+  return { dir, config, sources: config.sources ?? [marker], sourcesListedIn: topic?.sources ? topicYaml : null };
 }
 
 /** `golden-reference.md` → `golden-reference`: the name of its chunk files and manifest. */
