@@ -54,13 +54,13 @@ export function chunkHierarchical(input: StrategyInput): ChunkRecord[] {
   const state = newUnitsState();
   const sectionPieces = sectionTierPieces(doc.blocks, state, tokens, section.budget, snippetSplit);
   const sectionDrafts = addTokenOverlap(pack(sectionPieces, packCtx(section)), { source, tokens, budget: section.budget, overlapTokens: section.overlap });
-  const sections = normalize(sectionDrafts, source);
+  const sections = normalize(sectionDrafts, source, tokens);
 
   const snippetsOf = sections.map((s) => {
     const pieces = snippetTierPieces(s.pieces, state.headings, snippet.budget, snippetSplit);
     const core = pieces[0]!.start;
     const drafts = addTokenOverlap(pack(pieces, packCtx(snippet)), { source, tokens, budget: snippet.budget, overlapTokens: snippet.overlap, floor: core });
-    return normalize(drafts, source);
+    return normalize(drafts, source, tokens);
   });
 
   // The extraction's scan of the document is kept for matching its chunks, which repeat its text.

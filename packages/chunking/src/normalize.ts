@@ -9,6 +9,7 @@
 import { skipWhitespace, trimEndOffset } from './lines.js';
 import { runText } from './pack.js';
 import type { DraftChunk } from './pieces.js';
+import { countTokens, type TokenIndex } from './tokens.js';
 
 /** A draft whose `text` and `exact` normalize has set, and whose range it has trimmed. */
 export type NormalizedChunk = DraftChunk;
@@ -18,7 +19,7 @@ export type NormalizedChunk = DraftChunk;
  * `drafts` itself left as it was): a draft is its chunk's until the records are made, and a
  * copy of each was one more object per chunk to allocate and to carry through every scavenge.
  */
-export function normalize(drafts: DraftChunk[], source: string): NormalizedChunk[] {
+export function normalize(drafts: DraftChunk[], source: string, tokens: TokenIndex): NormalizedChunk[] {
   const out: NormalizedChunk[] = [];
   // Indexed loops: a `for…of` made an iterator result per chunk (issue 15).
   for (let k = 0; k < drafts.length; k++) {
@@ -28,6 +29,10 @@ export function normalize(drafts: DraftChunk[], source: string): NormalizedChunk
     if (end <= start) continue;
     const exact = noneRebuilt(draft.pieces);
     draft.text = exact ? source.slice(start, end) : source.slice(start, draft.pieces[0]!.start) + runText(draft.pieces, source);
+    // A part cut inside a run of spaces ends (or starts) in whitespace that goes here: its count
+    // was of the untrimmed range (s36 probe: "tokens 6 recorded, 5 counted"). A rebuilt text
+    // loses only what precedes its first piece.
+    if (exact ? start !== draft.start || end !== draft.end : start !== draft.start) draft.tokens = exact ? tokens.count(start, end) : countTokens(draft.text);
     draft.start = start;
     draft.end = end;
     draft.exact = exact;

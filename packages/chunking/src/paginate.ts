@@ -80,7 +80,7 @@ export function chunkPaginate(input: StrategyInput): ChunkRecord[] {
   const pieces = splitOversizedBlocks(doc.blocks, { source, lines: doc.lines, tokens, target: budget, budget: () => budget }, state);
   // Fill pages to the cap; a page ends early only at a heading whose whole section would not fit, once half full.
   const drafts = pack(pieces, { source, tokens, minTokens: Math.floor(budget / 2), targetTokens: budget, budget: () => budget });
-  const pages = normalize(addTokenOverlap(drafts, { source, tokens, budget, overlapTokens: o.pageOverlapTokens }), source);
+  const pages = normalize(addTokenOverlap(drafts, { source, tokens, budget, overlapTokens: o.pageOverlapTokens }), source, tokens);
   const records = toRecords(input, pages, nmax, new RangeContexts(pieces, state.headings), tokens);
   const over = records.filter((r) => r.page!.tokens > nmax).map((r) => `chunk ${r.chunkNumber}: page ${r.page!.tokens} tokens > Nmax ${nmax}`);
   if (over.length) throw new ChunkingInvariantError(over, o.docName);

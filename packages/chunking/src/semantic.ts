@@ -218,7 +218,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const pieces = splitOversizedBlocks(doc.blocks, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens }, units);
   const packed = pack(pieces, ctx);
   const drafts = addOverlap(packed, options.overlapSentences, ctx);
-  const normalized = normalize(drafts, source);
+  const normalized = normalize(drafts, source, tokens);
   const records = attachMetadata(normalized, {
     source,
     fileTitle,

@@ -347,7 +347,7 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
     want = s.windowChars;
     const kept = drafts.slice(0, keep);
     const checker = new RecordChecker(source, { maxTokens: o.maxTokens, docName: o.docName, recount: s.recount, blocks });
-    for (const chunk of normalize(addOverlap(kept, o.overlapSentences, ctx), source)) {
+    for (const chunk of normalize(addOverlap(kept, o.overlapSentences, ctx), source, tokens)) {
       if (pending) yield finish(pending.chunk, pending.checker, true);
       pending = { chunk, checker };
     }

@@ -1,0 +1,49 @@
+/**
+ * Stage 6 trims a draft's range; its token count must follow the range it keeps (s36 probe:
+ * a part cut inside a run of spaces kept the count of its untrimmed range, and `validate`
+ * with a recount threw "tokens 6 recorded, 5 counted" on valid markdown).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
+import { normalize } from './normalize.js';
+import type { DraftChunk } from './pieces.js';
+import { countTokens, TokenIndex } from './tokens.js';
+import type { Block } from './types.js';
+
+const unit = { type: 'paragraph', start: 0, end: 0, startLine: 0, endLine: 0 } as unknown as Block;
+
+function draftOf(start: number, end: number, tokens: TokenIndex): DraftChunk {
+  const piece = { start, end, rebuiltText: null, tokens: tokens.count(start, end), unit, splitUnit: true, heading: -1, types: [] };
+  return { pieces: [piece], start, end, tokens: tokens.count(start, end), overlapChars: 0, overlapTokens: 0, text: '', exact: false };
+}
+
+describe('normalize', () => {
+  it('recounts a draft whose range it trims', () => {
+    const source = 'word1.5   \t  \nmore';
+    const tokens = new TokenIndex(source);
+    const [chunk] = normalize([draftOf(0, 13, tokens)], source, tokens);
+    expect(chunk!.text).toBe('word1.5');
+    expect(chunk!.tokens).toBe(countTokens('word1.5'));
+  });
+
+  it('keeps every chunk\'s count equal to its text\'s, whatever whitespace its range starts or ends in', () => {
+    const ws = fc.constantFrom(' ', '  ', '\t', '\n', '\u00a0', ' \u00a0 ', '\r\n');
+    const word = fc.constantFrom('1.5', 'word', 'x', '|', 'İ', 'nés', '数据');
+    const text = fc.array(fc.oneof(ws, word), { minLength: 1, maxLength: 40 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (source, a, b) => {
+        const start = a % (source.length + 1);
+        const end = start + (b % (source.length - start + 1));
+        const tokens = new TokenIndex(source);
+        for (const chunk of normalize([draftOf(start, end, tokens)], source, tokens)) expect(chunk.tokens).toBe(countTokens(chunk.text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('chunks a line of spaces and no-break spaces cut to a tiny target with exact counts (the probe\'s document)', () => {
+    const source = '1.5  \u00a0  \u00a0|  |İ| \u00a0nés|!!';
+    expect(() => chunkDocument(source, { docName: 'd', maxTokens: 16, targetTokens: 6, minTokens: 1, breadcrumbMode: 'none', overlapSentences: 3 }, { recount: true })).not.toThrow();
+  });
+});
