@@ -129,6 +129,12 @@ export function trimEndOffset(source: string, start: number, end: number): numbe
   return i;
 }
 
+/** Whether source[start, end) holds a character that is not JS whitespace (`\s`, what trim removes). */
+export function hasNonJsSpace(source: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isJsTrimmed(source.charCodeAt(i))) return true;
+  return false;
+}
+
 /** Whether String.prototype.trim removes this UTF-16 unit (ECMAScript's WhiteSpace and LineTerminator). */
 export function isJsTrimmed(c: number): boolean {
   if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);

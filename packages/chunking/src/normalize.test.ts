@@ -47,3 +47,23 @@ describe('normalize', () => {
     expect(() => chunkDocument(source, { docName: 'd', maxTokens: 16, targetTokens: 6, minTokens: 1, breadcrumbMode: 'none', overlapSentences: 3 }, { recount: true })).not.toThrow();
   });
 });
+
+describe('a document or a block of nothing but whitespace outside ASCII', () => {
+  // markdown-it makes a paragraph of a line holding only a no-break space (it is not a blank
+  // line), and the chunk of it was "empty" to validate, which reads whitespace as JS does.
+  const strategies = ['semantic', 'token-window', 'hierarchical', 'paginate'] as const;
+  it.each(['\u00a0', '\ufeff', '\ufeff\n', '\u3000\u2028', ' \u00a0 \n\n\u2003\n'])('%j makes no chunk, in every strategy', (source) => {
+    for (const strategy of strategies) {
+      for (const sourceFile of ['d.md', 'd.txt']) {
+        expect(chunkDocument(source, { docName: 'd', strategy, sourceFile }, { recount: true }).chunks, `${strategy} ${sourceFile}`).toEqual([]);
+      }
+    }
+  });
+
+  it('a paragraph of no-break spaces between two others is left out, not a chunk of its own', () => {
+    const source = `# Title\n\n${'First paragraph words. '.repeat(30)}\n\n\u00a0\u00a0\n\n${'Second paragraph words. '.repeat(30)}\n`;
+    const chunks = chunkDocument(source, { docName: 'd', maxTokens: 64, targetTokens: 48, minTokens: 0 }, { recount: true }).chunks;
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(c.originalText.trim()).not.toBe('');
+  });
+});

@@ -6,7 +6,7 @@
  * Nothing else is rewritten: line endings, tabs and trailing spaces inside a
  * chunk are kept, so offsets stay exact.
  */
-import { skipWhitespace, trimEndOffset } from './lines.js';
+import { hasNonJsSpace, skipWhitespace, trimEndOffset } from './lines.js';
 import { runText } from './pack.js';
 import type { DraftChunk } from './pieces.js';
 import { countTokens, type TokenIndex } from './tokens.js';
@@ -26,8 +26,11 @@ export function normalize(drafts: DraftChunk[], source: string, tokens: TokenInd
     const draft = drafts[k]!;
     const start = skipWhitespace(source, draft.start, draft.end);
     const end = trimEndOffset(source, start, draft.end);
-    if (end <= start) continue;
     const exact = noneRebuilt(draft.pieces);
+    // Trimmed of ASCII whitespace only, so that offsets stay where markdown puts them; but a
+    // range of nothing else (a paragraph of no-break spaces, a lone BOM) is no chunk, as
+    // validate reads it.
+    if (end <= start || (exact && !hasNonJsSpace(source, start, end))) continue;
     draft.text = exact ? source.slice(start, end) : source.slice(start, draft.pieces[0]!.start) + runText(draft.pieces, source);
     // A part cut inside a run of spaces ends (or starts) in whitespace that goes here: its count
     // was of the untrimmed range (s36 probe: "tokens 6 recorded, 5 counted"). A rebuilt text

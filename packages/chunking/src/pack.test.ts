@@ -247,8 +247,8 @@ describe('normalize', () => {
           while (start < draft.end && /\s/.test(source[start]!) && source.charCodeAt(start) < 128) start++;
           let end = draft.end;
           while (end > start && /\s/.test(source[end - 1]!) && source.charCodeAt(end - 1) < 128) end--;
-          if (end <= start) return [];
           const exact = draft.pieces.every((p) => p.rebuiltText === null);
+          if (end <= start || (exact && source.slice(start, end).trim() === '')) return [];
           const text = exact ? source.slice(start, end) : source.slice(start, draft.pieces[0]!.start) + runText(draft.pieces, source);
           // A trimmed range is counted again (the count was of the untrimmed one).
           const trimmed = exact ? start !== draft.start || end !== draft.end : start !== draft.start;

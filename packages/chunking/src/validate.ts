@@ -7,6 +7,7 @@
  * (the tests run that way; the default path trusts the exact counts the
  * packer computed, which the tests prove equal).
  */
+import { hasNonJsSpace } from './lines.js';
 import { anchor } from './shape-anchor.js';
 import { countTokens } from './tokens.js';
 import type { Block, ChunkRecord } from './types.js';
@@ -62,15 +63,6 @@ function blockAround(atomic: readonly Block[], p: number): Block | undefined {
   return b && p < b.end ? b : undefined;
 }
 
-/** `text.trim() !== ''` without a trimmed copy: String.prototype.trim's whitespace is JS `\s`. */
-function hasNonWhitespace(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 128 ? c !== 32 && (c < 9 || c > 13) : !JS_SPACE.test(text[i]!)) return true;
-  }
-  return false;
-}
-const JS_SPACE = /^\s$/;
 
 export function validate(source: string, chunks: ChunkRecord[], opts: ValidateOptions): ChunkRecord[] {
   const checker = new RecordChecker(source, opts);
@@ -112,7 +104,7 @@ export class RecordChecker {
     // `chunk ${i}` is built only where a problem is reported: built for every record, it was a
     // string per chunk (issue 15: tens of thousands of records per MB of tiny headings).
     if (c.chunkNumber !== i) problems.push(`chunk ${i}: chunkNumber ${c.chunkNumber}`);
-    if (!hasNonWhitespace(c.originalText)) problems.push(`chunk ${i}: empty`);
+    if (!hasNonJsSpace(c.originalText, 0, c.originalText.length)) problems.push(`chunk ${i}: empty`);
     const { charStart, charEnd } = c.sourcePosition;
     if (!(charStart >= 0 && charEnd <= source.length && charStart < charEnd)) problems.push(`chunk ${i}: bad range ${charStart}-${charEnd}`);
     // Compared through a slice, not `startsWith` at the offset: startsWith compares a character
