@@ -75,4 +75,20 @@ describe('valid markdown never throws', () => {
       expect(lines.filter((l) => /^ {0,3}```/.test(l)).length % 2).toBe(0);
     }
   });
+
+  // s36 fuzz probe: a fence whose opening line alone takes most of a small cap (a run of 127
+  // backticks, a long info string) left every re-fenced part over the cap, 129 tokens > 64.
+  it.each([
+    ['a fence of 127 backticks, unclosed', `${'`'.repeat(127)}\nD`, 64],
+    ['a fence of 127 backticks around a body', `# T\n\n${'`'.repeat(127)}\n${'let x = 1;\n'.repeat(40)}${'`'.repeat(127)}\n`, 100],
+    ['a long info string', '```/x) *d*\ufb01g\t\u200b\t\tPI\r>', 16],
+    ['a long info string around a body', `\`\`\`js ${'word '.repeat(30)}\n${'call();\n'.repeat(30)}\`\`\`\n`, 32],
+  ])('%s: its parts fit the cap (cut as exact lines when re-fencing cannot fit)', (_what, source, maxTokens) => {
+    for (const parser of ['fast', 'remark'] as const) {
+      const chunks = chunkAll(source, { maxTokens, targetTokens: Math.floor(maxTokens * 0.8), minTokens: 2, breadcrumbMode: 'none', parser });
+      for (const c of chunks) expect(countTokens(c.originalText)).toBeLessThanOrEqual(maxTokens);
+      // Nothing of the source is lost.
+      expect(chunks.map((c) => c.originalText).join('').replace(/\s/g, '').length).toBeGreaterThanOrEqual(source.replace(/\s/g, '').length);
+    }
+  });
 });

@@ -110,10 +110,21 @@ function splitBlock(block: Block, start: number, limit: number, cap: number, ctx
   // nested one cut as plain lines left parts with a lone fence line, which packing then joined
   // to a neighbour (a closing fence of a list item's code before the next block's part: three
   // fence lines in one chunk, issue 15).
-  if (block.type === 'code' && block.fenced) return splitFencedCode(block, limit, cap, ctx, topLevel);
+  if (block.type === 'code' && block.fenced) {
+    const parts = splitFencedCode(block, limit, cap, ctx, topLevel);
+    // Fences that take the cap themselves (a line of 127 backticks, a long info string) leave
+    // no re-fenced part under it: the block is then cut as its exact lines, like any other
+    // block too large for one chunk (s36 fuzz probe: 129 tokens > max 64).
+    return partsOver(parts, cap) ? splitLines(start, block.end, limit, ctx) : parts;
+  }
   if (topLevel && block.type === 'table') return splitTable(block, limit, cap, ctx);
   if (block.type === 'paragraph' || block.type === 'heading') return splitProse(start, block.end, limit, ctx);
   return splitLines(start, block.end, limit, ctx);
+}
+
+function partsOver(parts: Part[], cap: number): boolean {
+  for (let k = 0; k < parts.length; k++) if (parts[k]!.tokens > cap) return true;
+  return false;
 }
 
 function splitByChildren(block: Block, children: Block[], start: number, limit: number, cap: number, ctx: SplitContext): Part[] {
