@@ -82,6 +82,7 @@ describe('valid markdown never throws', () => {
     ['a fence of 127 backticks, unclosed', `${'`'.repeat(127)}\nD`, 64],
     ['a fence of 127 backticks around a body', `# T\n\n${'`'.repeat(127)}\n${'let x = 1;\n'.repeat(40)}${'`'.repeat(127)}\n`, 100],
     ['a long info string', '```/x) *d*\ufb01g\t\u200b\t\tPI\r>', 16],
+    ['a long info string around blank lines only (a TypeError before)', '```the the the e.g. 1.5   the \r\r```\n\n\n\n', 16],
     ['a long info string around a body', `\`\`\`js ${'word '.repeat(30)}\n${'call();\n'.repeat(30)}\`\`\`\n`, 32],
   ])('%s: its parts fit the cap (cut as exact lines when re-fencing cannot fit)', (_what, source, maxTokens) => {
     for (const parser of ['fast', 'remark'] as const) {
@@ -89,6 +90,13 @@ describe('valid markdown never throws', () => {
       for (const c of chunks) expect(countTokens(c.originalText)).toBeLessThanOrEqual(maxTokens);
       // Nothing of the source is lost.
       expect(chunks.map((c) => c.originalText).join('').replace(/\s/g, '').length).toBeGreaterThanOrEqual(source.replace(/\s/g, '').length);
+    }
+  });
+
+  it('a list item whose text is tab-indented code, trimmed to its first character, is not "inside a code block" (s36 property test)', () => {
+    const source = '  - \t the \n- \n\n```\n\n\n';
+    for (const parser of ['fast', 'remark'] as const) {
+      expect(() => chunkAll(source, { maxTokens: 16, targetTokens: 1, minTokens: 0, parser })).not.toThrow();
     }
   });
 });

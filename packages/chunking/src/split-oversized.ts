@@ -115,7 +115,7 @@ function splitBlock(block: Block, start: number, limit: number, cap: number, ctx
     // Fences that take the cap themselves (a line of 127 backticks, a long info string) leave
     // no re-fenced part under it: the block is then cut as its exact lines, like any other
     // block too large for one chunk (s36 fuzz probe: 129 tokens > max 64).
-    return partsOver(parts, cap) ? splitLines(start, block.end, limit, ctx) : parts;
+    return parts.length === 0 || partsOver(parts, cap) ? splitLines(start, block.end, limit, ctx) : parts;
   }
   if (topLevel && block.type === 'table') return splitTable(block, limit, cap, ctx);
   if (block.type === 'paragraph' || block.type === 'heading') return splitProse(start, block.end, limit, ctx);
@@ -312,6 +312,9 @@ function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitCon
     // A part starts at code, not at the blank line it was cut at.
     while (from <= bodyLast && skipWhitespace(source, lines.starts[from]!, lines.ends[from]!) === lines.ends[from]!) from++;
   }
+  // Code of blank lines only, under fences too long to wrap it in the cap, leaves no part: the
+  // caller cuts the block as its exact lines (a TypeError here before, s36 property test).
+  if (parts.length === 0) return parts;
   // The parts name the code lines they hold; the first and last also cover the fences.
   parts[0]!.start = block.start;
   parts[parts.length - 1]!.end = block.end;

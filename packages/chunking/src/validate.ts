@@ -7,7 +7,7 @@
  * (the tests run that way; the default path trusts the exact counts the
  * packer computed, which the tests prove equal).
  */
-import { hasNonJsSpace } from './lines.js';
+import { hasNonJsSpace, skipWhitespace, trimEndOffset } from './lines.js';
 import { anchor } from './shape-anchor.js';
 import { countTokens } from './tokens.js';
 import type { Block, ChunkRecord } from './types.js';
@@ -122,7 +122,9 @@ export class RecordChecker {
     if (atomic.length && !c.splitUnit) {
       for (const [p, side] of [[charStart, 'starts'], [charEnd, 'ends']] as const) {
         const b = blockAround(atomic, p);
-        if (b && this.fits(b, c)) {
+        // Only text is cut: a chunk trimmed to the first character of an indented code block
+        // whose range opens on whitespace (a list item's tab-indented code) starts at the code.
+        if (b && this.fits(b, c) && (side === 'starts' ? skipWhitespace(source, b.start, b.end) < p : trimEndOffset(source, b.start, b.end) > p)) {
           const what = b.type === 'table' ? 'a table' : b.fenced ? 'a fenced code block (unbalanced fence)' : 'a code block';
           problems.push(`chunk ${i}: ${side} inside ${what} at lines ${b.startLine + 1}-${b.endLine + 1} that fits, without splitUnit`);
         }
