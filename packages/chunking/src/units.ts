@@ -4,7 +4,7 @@
  * but a list may be cut between items). Each unit gets the heading path in
  * effect at it, with GitHub-style slugs (github-slugger's, unique per document).
  */
-import { DEFERRED_PARAGRAPH } from './fast-lists.js';
+import { DEFERRED_HEADING, DEFERRED_PARAGRAPH } from './fast-lists.js';
 import { headingLabel } from './heading-label.js';
 import { Headings, NO_HEADING } from './headings.js';
 import type { HeadingRef } from './pieces.js';
@@ -88,7 +88,10 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
 }
 
 function typesIn(block: Block): readonly BlockType[] {
-  if (!block.children?.length) return onlyType(block.type); // most blocks: no Set needed
+  const children = block.children;
+  // Before the length test: the sentinel is an empty array standing for a quote's one heading.
+  if (children === DEFERRED_HEADING) return QUOTE_HEADING;
+  if (!children?.length) return onlyType(block.type); // most blocks: no Set needed
   SCRATCH[0] = block.type;
   return sharedTypeList(SCRATCH, addTypesBelow(block, 1, 0));
 }
@@ -116,6 +119,13 @@ function addTypesBelow(block: Block, n: number, from: number): number {
     let j = from;
     while (j < n && SCRATCH[j] !== 'paragraph') j++;
     if (j === n) SCRATCH[n++] = 'paragraph';
+    return n;
+  }
+  if (children === DEFERRED_HEADING) {
+    // A quote's one heading, not made (fast-blocks' directQuote, top-level quotes only); it has no children.
+    let j = from;
+    while (j < n && SCRATCH[j] !== 'heading') j++;
+    if (j === n) SCRATCH[n++] = 'heading';
     return n;
   }
   for (let k = 0; k < children.length; k++) {
@@ -169,6 +179,9 @@ function onlyType(type: BlockType): readonly BlockType[] {
   }
   return types;
 }
+
+/** A deferred quote heading's quote, as typesIn gives a quote holding a heading (the trie's own array). */
+const QUOTE_HEADING = sharedTypeList(['blockquote', 'heading'], 2);
 
 /** A heading unit's types, looked up once: a document of tiny headings has one unit per line. */
 const HEADING_ONLY = onlyType('heading');
