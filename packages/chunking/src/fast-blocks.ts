@@ -13,7 +13,7 @@
  * as uncovered lines) and GFM footnote definitions.
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
-import { BlockArray, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
+import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, registerDeferredSource, type ListTarget } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
@@ -808,8 +808,12 @@ function directQuote(state: StateBlock, into: DirectBlocks, startLine: number, e
   const end = trimEndOffset(source, start, lines.ends[startLine]!);
   if (end <= start) return false;
   const last = lastLineOf(lines, end, startLine);
-  const heading: Block = { type: 'heading', start: lineStart, end, startLine, endLine: last, depth: level, text: headingText(src, pos, max) };
-  into.blocks.push(quoteBlock(start, end, startLine, last, [heading]), startLine);
+  // For chunkerBlocks, the heading is made only when a reader asks for it (fast-lists' childrenOf).
+  if (into.deferItemParagraphs && deferQuoteHeadings) into.blocks.push(quoteBlock(start, end, startLine, last, DEFERRED_HEADING), startLine);
+  else {
+    const heading: Block = { type: 'heading', start: lineStart, end, startLine, endLine: last, depth: level, text: headingText(src, pos, max) };
+    into.blocks.push(quoteBlock(start, end, startLine, last, [heading]), startLine);
+  }
   state.line = next;
   pushMark(state, into);
   return true;
@@ -1081,7 +1085,15 @@ let deferring = false;
 /** Off only in the test that compares chunkDocument's records with and without deferral. */
 let deferItemParagraphs = true;
 
-/** For tests: makes chunkerBlocks keep every item's paragraph (`on` false), or not. */
+/** Off only in the tests that compare chunkDocument's records with and without deferred quote headings. */
+let deferQuoteHeadings = true;
+
+/** For tests: makes chunkerBlocks keep every one-line quote's heading (`on` false), or not. */
+export function setDeferQuoteHeadingsForTests(on: boolean): void {
+  deferQuoteHeadings = on;
+}
+
+/** For tests: makes chunkerBlocks keep every item's paragraph and quote heading (`on` false), or not. */
 export function setDeferItemParagraphsForTests(on: boolean): void {
   deferItemParagraphs = on;
 }
@@ -1096,6 +1108,7 @@ export function setDeferItemParagraphsForTests(on: boolean): void {
  */
 export function chunkerBlocks(source: string, lines: LineTable): FastBlocksResult {
   deferring = deferItemParagraphs;
+  if (deferring && deferQuoteHeadings) registerDeferredSource(lines, source);
   try {
     return fastBlocks(source, lines);
   } finally {

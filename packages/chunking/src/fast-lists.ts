@@ -115,11 +115,80 @@ export function deferredParagraph(item: Block, lines: LineTable): Block {
 }
 
 /**
- * `block.children`, a deferred paragraph made again (for a reader that needs the child itself,
- * as splitting an oversized item by its children does).
+ * The children of a top-level quote of one line holding an ATX heading (fast-blocks'
+ * directQuote), made without the heading block and its one-element array when the reader knows
+ * this sentinel (as DEFERRED_PARAGRAPH). A document of `> # h` quotes each ended by a lazy line
+ * made three objects a quote (~110 bytes), two of them only to be read back as "blockquote,
+ * heading" by units.ts; the allocation was most of directQuote's time and of the parse's garbage
+ * (issue 15). deferredQuoteHeading(quote, source, lines) is the heading.
+ */
+export const DEFERRED_HEADING: Block[] = Object.freeze([]) as unknown as Block[];
+
+/**
+ * The heading block of a quote made with DEFERRED_HEADING, as directQuote makes it: from the
+ * line's start to the quote's end, its depth and text read again from the line (`source`'s line
+ * holds markdown-it's characters, NUL aside, which markdown-it reads as U+FFFD: no `>`, `#`,
+ * space or tab is either, so the same scan finds the same bounds).
+ */
+export function deferredQuoteHeading(quote: Block, source: string, lines: LineTable): Block {
+  const line = quote.startLine;
+  const lineStart = lines.starts[line]!;
+  let max = lines.ends[line]!;
+  // The quote starts at its `>`; directQuote took the heading's `#` as the content's first character past the spaces and tabs after it.
+  let pos = quote.start + 1;
+  while (pos < max && isSpaceOrTab(source.charCodeAt(pos))) pos++;
+  let depth = 0;
+  while (pos < max && source.charCodeAt(pos) === 0x23) {
+    depth++;
+    pos++;
+  }
+  // markdown-it's skipSpacesBack, then skipCharsBack of `#` (a closing sequence after a space or tab).
+  while (max > pos && isSpaceOrTab(source.charCodeAt(max - 1))) max--;
+  let tmp = max;
+  while (tmp > pos && source.charCodeAt(tmp - 1) === 0x23) tmp--;
+  if (tmp > pos && isSpaceOrTab(source.charCodeAt(tmp - 1))) max = tmp;
+  while (pos < max && isAsciiTrimmable(source.charCodeAt(pos))) pos++;
+  while (max > pos && isAsciiTrimmable(source.charCodeAt(max - 1))) max--;
+  let text = source.slice(pos, max);
+  if (text.includes('\0')) text = text.replace(/\0/g, '\uFFFD');
+  return { type: 'heading', start: lineStart, end: quote.end, startLine: line, endLine: quote.endLine, depth, text };
+}
+
+function isSpaceOrTab(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
+/** fast-blocks' isAsciiTrimmable: what markdown-it's heading rule trims from a heading's text. */
+function isAsciiTrimmable(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/**
+ * The source of each line table whose blocks may hold DEFERRED_HEADING (fast-blocks'
+ * chunkerBlocks registers it): childrenOf's callers pass the table alone, and a deferred
+ * heading's text is read from the source. One entry a document, gone with its table.
+ */
+const deferredSources = new WeakMap<LineTable, string>();
+
+/** Records that blocks read with `lines` may hold DEFERRED_HEADING, made from `source`. */
+export function registerDeferredSource(lines: LineTable, source: string): void {
+  deferredSources.set(lines, source);
+}
+
+/**
+ * `block.children`, a deferred paragraph or quote heading made again (for a reader that needs
+ * the child itself, as splitting an oversized item or quote by its children does).
  */
 export function childrenOf(block: Block, lines: LineTable): Block[] | undefined {
-  return block.children === DEFERRED_PARAGRAPH ? [deferredParagraph(block, lines)] : block.children;
+  const children = block.children;
+  if (children === DEFERRED_PARAGRAPH) return [deferredParagraph(block, lines)];
+  if (children === DEFERRED_HEADING) {
+    const source = deferredSources.get(lines);
+    // chunkerBlocks registers every table it defers headings for: a miss is a caller's bug.
+    if (source === undefined) throw new Error('childrenOf: a deferred quote heading read with a line table chunkerBlocks did not make it with');
+    return [deferredQuoteHeading(block, source, lines)];
+  }
+  return children;
 }
 
 /** fast-blocks' `interrupts`: whether a paragraph terminator accepts the line (markdown-it's loop, with its shortcut). */

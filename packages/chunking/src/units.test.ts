@@ -95,3 +95,31 @@ describe('toUnits types', () => {
     );
   });
 });
+
+describe('the heading columns visitUnits reserves', () => {
+  const blocksOf = (source: string): Block[] => documentBlocks(source, 'fast').blocks;
+
+  it('have room for the headings ahead, not a slot per block', () => {
+    // 12,000 blocks (quotes each ended by a lazy line), not one a heading of the path.
+    const quotes = blocksOf(Array.from({ length: 6000 }, (_, i) => `> # h${i % 100}\nlazy ${i}\n`).join(''));
+    expect(quotes.length).toBe(12_000);
+    const state = newUnitsState();
+    toUnits(quotes, state);
+    expect(state.headings.capacity).toBeLessThan(100);
+  });
+
+  it('reserve them at once on a document of many headings, and again for a later section', () => {
+    const headings = blocksOf(Array.from({ length: 9000 }, (_, i) => `# h${i % 100}\n${i % 3 ? '' : 'text\n'}`).join(''));
+    const state = newUnitsState();
+    const units = toUnits(headings, state);
+    expect(state.headings.count).toBe(9000);
+    expect(state.headings.capacity).toBe(9000);
+    expect(units.at(-1)!.path.map((r) => r.text)).toEqual(['h99']);
+    // A second section (stream.ts) reserves past the headings so far.
+    const later = headings.slice(0, 5000);
+    const more = later.filter((b) => b.type === 'heading').length;
+    toUnits(later, state);
+    expect(state.headings.count).toBe(9000 + more);
+    expect(state.headings.capacity).toBeGreaterThanOrEqual(9000 + more);
+  });
+});

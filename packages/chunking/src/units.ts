@@ -4,7 +4,7 @@
  * but a list may be cut between items). Each unit gets the heading path in
  * effect at it, with GitHub-style slugs (github-slugger's, unique per document).
  */
-import { DEFERRED_PARAGRAPH } from './fast-lists.js';
+import { DEFERRED_HEADING, DEFERRED_PARAGRAPH } from './fast-lists.js';
 import { headingLabel } from './heading-label.js';
 import { Headings, NO_HEADING } from './headings.js';
 import type { HeadingRef } from './pieces.js';
@@ -57,8 +57,13 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
   // feedback cleared and deoptimized visitUnits in every pass (see shape-anchor.ts).
   anchor('units state', state);
   let heading = state.heading;
-  // At most one heading per block (list items are never headings).
-  headings.reserve(headings.count + blocks.length);
+  // Room for the headings ahead, counted: reserving a slot per block (at most one heading each)
+  // made five typed columns and a texts array a slot per block on documents with few headings or
+  // none (quotes each ended by a lazy line: 96,000 slots a megabyte, ~2.7 MB a pass, the texts
+  // array's ~0.8 MB touched fresh by its fill; pathBudget sizes its column to the same room).
+  let ahead = 0;
+  for (let b = 0; b < blocks.length; b++) if (blocks[b]!.type === 'heading') ahead++;
+  headings.reserve(headings.count + ahead);
   // Indexed loops: a `for…of` here allocated an iterator result per block (a fifth of the
   // allocation on a document of tiny headings, issue 15).
   for (let b = 0; b < blocks.length; b++) {
@@ -88,7 +93,10 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
 }
 
 function typesIn(block: Block): readonly BlockType[] {
-  if (!block.children?.length) return onlyType(block.type); // most blocks: no Set needed
+  const children = block.children;
+  // Before the length test: the sentinel is an empty array standing for a quote's one heading.
+  if (children === DEFERRED_HEADING) return QUOTE_HEADING;
+  if (!children?.length) return onlyType(block.type); // most blocks: no Set needed
   SCRATCH[0] = block.type;
   return sharedTypeList(SCRATCH, addTypesBelow(block, 1, 0));
 }
@@ -116,6 +124,13 @@ function addTypesBelow(block: Block, n: number, from: number): number {
     let j = from;
     while (j < n && SCRATCH[j] !== 'paragraph') j++;
     if (j === n) SCRATCH[n++] = 'paragraph';
+    return n;
+  }
+  if (children === DEFERRED_HEADING) {
+    // A quote's one heading, not made (fast-blocks' directQuote, top-level quotes only); it has no children.
+    let j = from;
+    while (j < n && SCRATCH[j] !== 'heading') j++;
+    if (j === n) SCRATCH[n++] = 'heading';
     return n;
   }
   for (let k = 0; k < children.length; k++) {
@@ -169,6 +184,9 @@ function onlyType(type: BlockType): readonly BlockType[] {
   }
   return types;
 }
+
+/** A deferred quote heading's quote, as typesIn gives a quote holding a heading (the trie's own array). */
+const QUOTE_HEADING = sharedTypeList(['blockquote', 'heading'], 2);
 
 /** A heading unit's types, looked up once: a document of tiny headings has one unit per line. */
 const HEADING_ONLY = onlyType('heading');
