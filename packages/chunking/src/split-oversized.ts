@@ -433,10 +433,13 @@ function splitWords(start: number, end: number, limit: number, ctx: SplitContext
  */
 export function whitespaceRunEnds(source: string, start: number, end: number): Int32Array {
   let n = 0;
-  for (let i = nextRunEnd(source, start, end); i < end; i = nextRunEnd(source, i, end)) n++;
+  const first = nextRunEnd(source, start, end);
+  for (let i = first; i < end; i = nextRunEnd(source, i, end)) n++;
   const cuts = new Int32Array(n);
+  // The second pass starts at the first run's end: a word of a megabyte (an unspaced run, which
+  // has no run at all) was read twice to find nothing.
   let m = 0;
-  for (let i = nextRunEnd(source, start, end); i < end; i = nextRunEnd(source, i, end)) cuts[m++] = i;
+  for (let i = first; m < n; i = nextRunEnd(source, i, end)) cuts[m++] = i;
   return cuts;
 }
 
