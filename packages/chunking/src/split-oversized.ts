@@ -447,10 +447,13 @@ function splitWords(start: number, end: number, limit: number, ctx: SplitContext
  */
 export function whitespaceRunEnds(source: string, start: number, end: number): Int32Array {
   let n = 0;
-  for (let i = nextRunEnd(source, start, end); i < end; i = nextRunEnd(source, i, end)) n++;
+  const first = nextRunEnd(source, start, end);
+  for (let i = first; i < end; i = nextRunEnd(source, i, end)) n++;
   const cuts = new Int32Array(n);
+  // The second pass starts at the first run's end: a word of a megabyte (an unspaced run, which
+  // has no run at all) was read twice to find nothing.
   let m = 0;
-  for (let i = nextRunEnd(source, start, end); i < end; i = nextRunEnd(source, i, end)) cuts[m++] = i;
+  for (let i = first; m < n; i = nextRunEnd(source, i, end)) cuts[m++] = i;
   return cuts;
 }
 
@@ -475,11 +478,10 @@ const JS_SPACE = /^\s$/;
  * Last resort: the longest prefix that fits, never inside a surrogate pair.
  * The search window doubles from a few characters per token, so a huge line
  * costs about its own length per part, not the rest of the line each time.
+ * Exported for its test.
  */
-function splitChars(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
+export function splitChars(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
   const parts: Part[] = [];
-  // ctx.tokens counts any slice exactly as if it stood alone, without rescanning the window.
-  const fits = (a: number, b: number): boolean => ctx.tokens.count(a, b) <= limit;
   let a = start;
   let hint = 0; // characters in the last part: the next window's first guess
   while (a < end) {
@@ -490,21 +492,31 @@ function splitChars(start: number, end: number, limit: number, ctx: SplitContext
       a = long.end;
       continue;
     }
+    // ctx.tokens counts any slice exactly as if it stood alone, without rescanning the window.
+    // The part's own count is the one its end was probed with: counting it again was a tenth
+    // of the counts of a base64 run, each a cache miss in the index and the count memo.
     let lo = a + 1;
+    let loTokens = -1; // count(a, lo), once a probe has counted it
     let hi = Math.min(end, a + Math.max(16, limit * 4));
-    while (hi < end && fits(a, hi)) {
+    while (hi < end) {
+      const n = ctx.tokens.count(a, hi);
+      if (n > limit) break;
       lo = hi;
+      loTokens = n;
       hi = Math.min(end, a + (hi - a) * 2);
     }
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (fits(a, mid)) lo = mid;
-      else hi = mid - 1;
+      const n = ctx.tokens.count(a, mid);
+      if (n <= limit) {
+        lo = mid;
+        loTokens = n;
+      } else hi = mid - 1;
     }
     let b = lo;
     const c = ctx.source.charCodeAt(b - 1);
     if (b < end && c >= 0xd800 && c <= 0xdbff && b - 1 > a) b--;
-    parts.push({ start: a, end: b, rebuiltText: null, tokens: ctx.tokens.count(a, b) });
+    parts.push({ start: a, end: b, rebuiltText: null, tokens: b === lo && loTokens >= 0 ? loTokens : ctx.tokens.count(a, b) });
     a = b;
   }
   return parts;
