@@ -30,7 +30,7 @@ const specVersion = (require('commonmark-spec/package.json') as { version: strin
 function chunkerBlocksRestored(text: string): Block[] {
   const lines = lineTable(text);
   const restore = (b: Block): Block => {
-    const children = childrenOf(b, lines);
+    const children = childrenOf(b, text, lines);
     return children === undefined ? b : { ...b, children: children.map(restore) };
   };
   return chunkerBlocks(text, lines).blocks.map(restore);

@@ -13,7 +13,7 @@
  * as uncovered lines) and GFM footnote definitions.
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
-import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, registerDeferredSource, type ListTarget } from './fast-lists.js';
+import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
@@ -1108,7 +1108,6 @@ export function setDeferItemParagraphsForTests(on: boolean): void {
  */
 export function chunkerBlocks(source: string, lines: LineTable): FastBlocksResult {
   deferring = deferItemParagraphs;
-  if (deferring && deferQuoteHeadings) registerDeferredSource(lines, source);
   try {
     return fastBlocks(source, lines);
   } finally {

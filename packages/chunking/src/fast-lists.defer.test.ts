@@ -60,7 +60,7 @@ function expectDeferredGiveBack(text: string): number {
     children: list.children!.map((item) => {
       if (item === null || item.children !== DEFERRED_PARAGRAPH) return item;
       deferred++;
-      expect(childrenOf(item, lines)).toEqual([deferredParagraph(item, lines)]);
+      expect(childrenOf(item, text, lines)).toEqual([deferredParagraph(item, lines)]);
       return { ...item, children: [deferredParagraph(item, lines)] };
     }),
   }));
@@ -98,6 +98,6 @@ describe('direct list items made with their paragraph deferred', () => {
     expect(DEFERRED_PARAGRAPH).toHaveLength(0);
     expect(expectDeferredGiveBack(text)).toBe(3);
     const plain = directLists(text, false);
-    for (const item of plain.lists[0]!.children!) if (item !== null) expect(childrenOf(item, plain.lines)).toBe(item.children);
+    for (const item of plain.lists[0]!.children!) if (item !== null) expect(childrenOf(item, text, plain.lines)).toBe(item.children);
   });
 });

@@ -164,30 +164,13 @@ function isAsciiTrimmable(c: number): boolean {
 }
 
 /**
- * The source of each line table whose blocks may hold DEFERRED_HEADING (fast-blocks'
- * chunkerBlocks registers it): childrenOf's callers pass the table alone, and a deferred
- * heading's text is read from the source. One entry a document, gone with its table.
- */
-const deferredSources = new WeakMap<LineTable, string>();
-
-/** Records that blocks read with `lines` may hold DEFERRED_HEADING, made from `source`. */
-export function registerDeferredSource(lines: LineTable, source: string): void {
-  deferredSources.set(lines, source);
-}
-
-/**
  * `block.children`, a deferred paragraph or quote heading made again (for a reader that needs
  * the child itself, as splitting an oversized item or quote by its children does).
  */
-export function childrenOf(block: Block, lines: LineTable): Block[] | undefined {
+export function childrenOf(block: Block, source: string, lines: LineTable): Block[] | undefined {
   const children = block.children;
   if (children === DEFERRED_PARAGRAPH) return [deferredParagraph(block, lines)];
-  if (children === DEFERRED_HEADING) {
-    const source = deferredSources.get(lines);
-    // chunkerBlocks registers every table it defers headings for: a miss is a caller's bug.
-    if (source === undefined) throw new Error('childrenOf: a deferred quote heading read with a line table chunkerBlocks did not make it with');
-    return [deferredQuoteHeading(block, source, lines)];
-  }
+  if (children === DEFERRED_HEADING) return [deferredQuoteHeading(block, source, lines)];
   return children;
 }
 

@@ -104,7 +104,7 @@ type Part = UnitPart;
  */
 function splitBlock(block: Block, start: number, limit: number, cap: number, ctx: SplitContext, topLevel: boolean): Part[] {
   // childrenOf: a flat list's item may hold DEFERRED_PARAGRAPH (an empty array) for its paragraph.
-  const children = childrenOf(block, ctx.lines);
+  const children = childrenOf(block, ctx.source, ctx.lines);
   if (children?.length) return splitByChildren(block, children, start, limit, cap, ctx);
   // Fenced code is split by lines with each part re-fenced, nested in a container or not: a
   // nested one cut as plain lines left parts with a lone fence line, which packing then joined
@@ -175,7 +175,7 @@ function splitChildrenInto(block: Block, children: Block[], start: number, limit
     } else {
       // The child's own children. Only the items of a top-level list defer their paragraph, and
       // a list is never split whole, so no child here holds DEFERRED_PARAGRAPH; childrenOf all the same.
-      const grandChildren = childrenOf(child, ctx.lines);
+      const grandChildren = childrenOf(child, ctx.source, ctx.lines);
       if (grandChildren !== undefined && grandChildren.length > 0) {
         // A nested container (splitBlock would split it by its children): its parts go straight
         // into `out`, and only its first one may join this block's last, as appendMerged does.
