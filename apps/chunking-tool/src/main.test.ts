@@ -561,6 +561,12 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a document named chunks.md, whose manifest would be paginate\'s pages manifest (every reader of _chunks/ leaves chunks.json out)', async () => {
+    const topic = makeTopic('topic', { 'topic.yaml': 'sources:\n  - golden-reference.md\n  - chunks.md\n', 'chunks.md': SMALL });
+    await expectUsage(['--config', config, topic], `${join(topic, 'chunks.md')}: its manifest would be chunks.json`, 'rename the file');
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
   it('a config file with a bad value names the file and the line', async () => {
     const topic = makeTopic();
     writeFileSync(config, 'chunking:\n  strategy: semantic\n  minTokens: 10\n  maxTokens: -3\n');

@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chunkDocumentStream, ChunkOptionsError, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
+import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { emptyArgument, parseCliArgs, processIo, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readTopicSource, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
@@ -265,6 +265,11 @@ function planJobs(paths: string[], values: CliValues): Job[] {
     if (resolve(dirname(job.file)) === job.outDir) {
       throw new UsageError(`--out ${relative(process.cwd(), job.outDir) || '.'}: holds the source ${job.source}; choose a folder of its own (e.g. _chunks)`);
     }
+    // Its manifest would take the name of paginate's pages manifest, which every reader of
+    // _chunks/ leaves out: the document would build and then be missing from every export.
+    if (`${docNameOf(job.file)}.json` === PAGES_MANIFEST) {
+      throw new UsageError(`${job.source}: its manifest would be ${PAGES_MANIFEST}, the name of paginate's pages manifest in _chunks/; rename the file (e.g. ${docNameOf(job.file)}-guide${extname(job.file)})`);
+    }
     const key = join(job.outDir, docNameOf(job.file));
     const other = seen.get(key);
     if (other) throw new UsageError(`${other} and ${job.source} would both write ${docNameOf(job.file)}-N.md into ${job.outDir}`);
@@ -462,8 +467,7 @@ function outputsOf(job: Job, result: ChunkDocumentResult & { sourceSha256: strin
   return files;
 }
 
-/** paginate's manifest (seed 000): the continuity-token graph of every paged document in the folder. */
-export const PAGES_MANIFEST = 'chunks.json';
+export { PAGES_MANIFEST };
 
 interface PagedDocument {
   name: string;

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
-import type { ChunkRecord } from '@chunkyard/chunking';
+import { PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
@@ -46,7 +46,7 @@ function manifestFiles(dir: string): string[] {
   const chunksDir = join(dir, '_chunks');
   if (!existsSync(chunksDir)) return [];
   return readdirSync(chunksDir)
-    .filter((f) => f.endsWith('.json') && f !== 'chunks.json')
+    .filter((f) => f.endsWith('.json') && f !== PAGES_MANIFEST)
     .sort()
     .map((f) => join(chunksDir, f));
 }

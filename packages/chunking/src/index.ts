@@ -118,7 +118,7 @@ export { artifactIdOf, tokenWindows, type WindowSpan } from './token-window.js';
 export { encodeWithOffsets } from './token-offsets.js';
 export { cutSpans, findBoilerplate, OffsetMap } from './boilerplate.js';
 export { atxHeadingCount, detectHeadings, headingOf, usesHeuristicHeadings } from './plain-text.js';
-export { ctComment, ctId, pageReserve } from './paginate.js';
+export { ctComment, ctId, PAGES_MANIFEST, pageReserve } from './paginate.js';
 export { leadLine, LEAD_MAX_TOKENS } from './lead-lines.js';
 export { formatPrefix, fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
 export { ChunkOptionsError, DEFAULT_OPTIONS, STRATEGIES, recordedOptions, resolveOptions, strategyKey } from './options.js';

@@ -45,6 +45,13 @@ function ctName(docName: string): string {
 }
 
 /** Page `index`'s (0-based) continuity id: `{docName}:chunk-{index + 1, 3 digits}`, unique across a topic. */
+/**
+ * The file in `_chunks/` that holds paginate's continuity-token graph of the folder's paged
+ * documents (seed 000), not a chunk manifest: every reader of `_chunks/*.json` leaves it out,
+ * and no document may be named so that its own manifest would take the name.
+ */
+export const PAGES_MANIFEST = 'chunks.json';
+
 export const ctId = (docName: string, index: number): string => `${ctName(docName)}:chunk-${String(index + 1).padStart(3, '0')}`;
 
 /**

@@ -65,3 +65,12 @@ it('refuses a stale manifest (source edited after the build)', () => {
   expect(() => readBuiltTopic(source)).toThrow(InputError);
   expect(() => readBuiltTopic(source)).toThrow(/stale: golden-reference\.md changed since it was built/);
 });
+
+it('reads a paginate topic: its pages manifest (chunks.json) is not a chunk manifest (s36 probe: "manifest field source missing")', async () => {
+  writeFileSync(join(topicDir, 'topic.yaml'), 'chunking:\n  strategy: paginate\n');
+  expect(await chunkingTool([topicDir], { stdout: () => {}, stderr: () => {} })).toBe(0);
+  expect(readFileSync(join(topicDir, '_chunks', 'chunks.json'), 'utf8')).toContain('"checksum"');
+  const docs = readBuiltTopic(source);
+  expect(docs.map((d) => d.manifestPath.split('/').pop())).toEqual(['golden-reference.json']);
+  expect(docs[0]!.plan.strategyKey).toMatch(/^paginate/);
+});

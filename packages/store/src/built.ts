@@ -9,7 +9,7 @@
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTokens, type ChunkRecord } from '@chunkyard/chunking';
+import { countTokens, PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
 import { embedThroughCache, type EmbeddingCache } from '@chunkyard/embedding-cache';
 import { InputError } from './errors.js';
 import { decodeDocument } from './input.js';
@@ -70,7 +70,7 @@ function readRegular(path: string): Buffer {
 export function readBuiltTopic(src: BuiltSource): BuiltDocument[] {
   const dir = join(src.topicDir, '_chunks');
   if (!existsSync(dir)) throw new InputError(src.topicDir, 'no _chunks/ folder: build the topic first (nx run <topic>:chunk, or chunking-tool)');
-  const manifests = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const manifests = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== PAGES_MANIFEST).sort();
   if (manifests.length === 0) throw new InputError(dir, 'no chunk manifests (*.json)');
   return manifests.map((name) => {
     const manifestPath = join(dir, name);
