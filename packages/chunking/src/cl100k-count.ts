@@ -28,7 +28,7 @@
  * against that regex (property tests over unicode, CRLF, contractions and
  * special-token text) and the counts against tiktoken.
  */
-import { bpeTokenCountRange, bpeTokenEndsInto } from './bpe.js';
+import { bpeTokenCountRange, bpeTokenEndsInto, RunningCounts } from './bpe.js';
 import { mergeTable } from './cl100k-merges.js';
 
 // Character classes of the split pattern.
@@ -559,8 +559,8 @@ export function countRange(s: string, start = 0, end = s.length): number {
 /**
  * Exact counts of any slice of one text, from one scan of the whole text.
  *
- * `cum[i]` is 1 + the tokens of `text.slice(0, i)` when a pre-token of the
- * whole text starts at `i` (and at `text.length`), else 0. A slice
+ * `cum.get(i)` is 1 + the tokens of `text.slice(0, i)` when a pre-token of the
+ * whole text starts at `i` (and at `text.length`), else 0 (a byte an offset, see RunningCounts). A slice
  * `[a, b)` is scanned on its own from `a` until its pre-tokens meet one of the
  * whole text's boundaries `p`; from there both scans agree (the pattern has
  * no look-behind), up to a boundary `q` at or before `r`, the start of the
@@ -570,12 +570,12 @@ export function countRange(s: string, start = 0, end = s.length): number {
  * whole whitespace run, and a run that reaches the slice's end lies after `r`.
  * A slice that ends inside a surrogate pair ends with a lone surrogate, a
  * different character class, so `q` stays before it and the pre-token that
- * looked at it. The count is scan(a, p) + cum[q] − cum[p] + scan(q, b). (Stopping at the
+ * looked at it. The count is scan(a, p) + cum(q) − cum(p) + scan(q, b). (Stopping at the
  * last boundary before `b` is not enough: in "a  1" the whole text splits
  * "a", " ", " ", "1", while "a  " alone splits "a", "  ".)
  */
 export class SliceCounter {
-  private readonly cum: Int32Array | null;
+  private readonly cum: RunningCounts | null;
   /**
    * Inside each pre-token longer than LONG_PRE_TOKEN (an unspaced run), 1 +
    * the tokens of its BPE that end at or before each offset where one of them
@@ -598,10 +598,10 @@ export class SliceCounter {
 
   constructor(readonly text: string) {
     const end = text.length;
-    const cum = new Int32Array(end + 1);
+    const cum = new RunningCounts(end);
     let total = 0;
     let i = 0;
-    cum[0] = 1;
+    cum.set(0, 1);
     while (i < end) {
       // The commonest pre-token, an ASCII word with or without one space before
       // it, is found and packed into its short key in one pass (as in
@@ -649,7 +649,7 @@ export class SliceCounter {
         }
       }
       total += n;
-      cum[j] = total + 1;
+      cum.set(j, total + 1);
       i = j;
     }
     this.cum = cum;
@@ -753,20 +753,20 @@ export class SliceCounter {
    */
   syncEnd(off: number, a: number, b: number): number {
     const { cum, text } = this;
-    if (cum === null || off < a || off >= b || cum[off] === 0) return -1;
+    if (cum === null || off < a || off >= b || cum.rel[off] === 0) return -1;
     let limit = b;
     while (limit > off && isSpaceUnit(text.charCodeAt(limit - 1))) limit--;
     if (limit === b) limit = b - 1;
     if (isHighSurrogate(text.charCodeAt(b - 1))) limit = Math.min(limit, b - 2);
     if (limit <= off) return -1;
     let q = limit;
-    while (cum[q] === 0) q--;
+    while (cum.rel[q] === 0) q--;
     return q > off ? q : -1;
   }
 
   /** Tokens of the pre-tokens from `p` to `q`, both starts of pre-tokens of the text. */
   between(p: number, q: number): number {
-    return this.cum![q]! - this.cum![p]!;
+    return this.cum!.get(q) - this.cum!.get(p);
   }
 
   /** Where the text's pre-tokens start, in order (for tests), or null if the scan gave up. */
@@ -774,7 +774,7 @@ export class SliceCounter {
     const { cum } = this;
     if (cum === null) return null;
     const starts: number[] = [];
-    for (let p = 0; p < this.text.length; p++) if (cum[p] !== 0) starts.push(p);
+    for (let p = 0; p < this.text.length; p++) if (cum.rel[p] !== 0) starts.push(p);
     return starts;
   }
 
@@ -786,7 +786,7 @@ export class SliceCounter {
     // Inside the letters of a long run, from one of its token ends to another: the slice is
     // one pre-token, whose count is a subtraction (fromLong), without scanning it to see so
     // (the splitter and the packer count thousands of slices of one huge unspaced run).
-    // Asked before `cum[a]` is read: inside a long run `cum` is never written, so each read
+    // Asked before `cum` at `a` is read: inside a long run `cum` is never written, so each read
     // there was a cache miss, or the fault of a page first touched (93% of this method's
     // time on 1 MB of random letters); withinLetters reads only tokAt, written all along it.
     if (this.tokAt !== null) {
@@ -795,7 +795,8 @@ export class SliceCounter {
     }
     let total = 0;
     let p = a;
-    while (p < b && cum[p] === 0) {
+    const { rel } = cum;
+    while (p < b && rel[p] === 0) {
       const e = nextPreTokenEnd(text, p, b);
       const fast = this.fromLong(p, e);
       total += fast >= 0 ? fast : preTokenCount(text, p, e);
@@ -814,11 +815,11 @@ export class SliceCounter {
     }
     if (limit < p) return total + scan(text, p, b);
     let q = limit;
-    while (cum[q] === 0) q--;
+    while (rel[q] === 0) q--;
     // A slice that ends inside a long run: its last pre-token is the run's prefix up to b.
-    const fast = q < b && cum[b] === 0 && nextPreTokenEnd(text, q, b) === b ? this.fromLong(q, b) : -1;
+    const fast = q < b && rel[b] === 0 && nextPreTokenEnd(text, q, b) === b ? this.fromLong(q, b) : -1;
     const tail = fast >= 0 ? fast : scan(text, q, b);
-    return total + (cum[q]! - cum[p]!) + tail;
+    return total + (cum.get(q) - cum.get(p)) + tail;
   }
 }
 
