@@ -28,7 +28,7 @@
  * against that regex (property tests over unicode, CRLF, contractions and
  * special-token text) and the counts against tiktoken.
  */
-import { bpeTokenCountRange, bpeTokenEndsInto, RunningCounts } from './bpe.js';
+import { bpeTokenCountRange, bpeTokenCountsInto, RunningCounts } from './bpe.js';
 import { mergeTable } from './cl100k-merges.js';
 
 // Character classes of the split pattern.
@@ -578,15 +578,18 @@ export class SliceCounter {
   private readonly cum: RunningCounts | null;
   /**
    * Inside each pre-token longer than LONG_PRE_TOKEN (an unspaced run), 1 +
-   * the tokens of its BPE that end at or before each offset where one of them
-   * ends (0 elsewhere); null when there is no such pre-token. The BPE of a
+   * the tokens of the text (those before the pre-token, then those of its BPE)
+   * that end at or before each offset where one of them ends, and at its start
+   * (0 elsewhere, a byte an offset: RunningCounts); null when there is no such
+   * pre-token. Counted from the text's start, not the run's, so that they never
+   * decrease and a run that starts where another ends agrees with it there. The BPE of a
    * slice of that pre-token that starts and ends where its tokens end merges
    * exactly as the whole did between those ends (a merge across either end
    * never had the lowest rank in the whole, so its absence changes no choice
    * on either side), so such a slice's count is a subtraction, not a fresh
    * merge: packing and overlap count thousands of slices of one huge run.
    */
-  private tokAt: Int32Array | null = null;
+  private tokAt: RunningCounts | null = null;
   /** Start and end of each such pre-token, in order. */
   private readonly longRuns: number[] = [];
   /**
@@ -633,19 +636,19 @@ export class SliceCounter {
                 ? 1
                 : shortCount(text, i, j, k0, k1)
               : len > LONG_PRE_TOKEN
-                ? this.longCount(i, j, text.charCodeAt(i) === 32 ? i + 1 : i)
+                ? this.longCount(i, j, total, text.charCodeAt(i) === 32 ? i + 1 : i)
                 : memoCount(text, i, j, hashRange(text, i, j));
         } else {
           j = preTokenEnd(text, i, end);
-          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j, total) : preTokenCount(text, i, j);
         }
       } else {
         j = asciiPreTokenEnd(text, i, end);
         if (j < 0) {
           j = preTokenEnd(text, i, end);
-          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j, total) : preTokenCount(text, i, j);
         } else {
-          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : asciiCount(text, i, j);
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j, total) : asciiCount(text, i, j);
         }
       }
       total += n;
@@ -655,13 +658,13 @@ export class SliceCounter {
     this.cum = cum;
   }
 
-  /** BPE of the long pre-token `[i, j)`, keeping where its tokens end (tokAt); its count. */
-  private longCount(i: number, j: number, lettersFrom = 0x7fffffff): number {
-    const tokAt = (this.tokAt ??= new Int32Array(this.text.length + 1));
-    tokAt[i] = 1;
+  /** BPE of the long pre-token `[i, j)`, `before` tokens before it, keeping where its tokens end (tokAt); its count. */
+  private longCount(i: number, j: number, before: number, lettersFrom = 0x7fffffff): number {
+    const tokAt = (this.tokAt ??= new RunningCounts(this.text.length));
+    tokAt.set(i, before + 1);
     this.longRuns.push(i, j);
     this.lettersFrom.push(lettersFrom);
-    return bpeTokenEndsInto(this.text, i, j, tokAt);
+    return bpeTokenCountsInto(this.text, i, j, tokAt, before);
   }
 
   /** The long pre-token holding offset `p`: the index (in pairs of longRuns) of the last one starting at or before it. */
@@ -688,13 +691,13 @@ export class SliceCounter {
    */
   private fromLong(p: number, e: number): number {
     const { tokAt, longRuns } = this;
-    if (tokAt === null || tokAt[p] === 0 || tokAt[e] === 0) return -1;
+    if (tokAt === null || tokAt.rel[p] === 0 || tokAt.rel[e] === 0) return -1;
     if (e - p <= LONG_PRE_TOKEN && !(allTokensBuildable ??= mergeTable().unbuildable.length === 0)) return -1;
     const lo = this.longRunAt(p);
     const ps = longRuns[lo * 2]!;
     const pe = longRuns[lo * 2 + 1]!;
     if (p < ps || e > pe) return -1;
-    return tokAt[e]! - tokAt[p]!;
+    return tokAt.get(e) - tokAt.get(p);
   }
 
   /**
@@ -705,12 +708,12 @@ export class SliceCounter {
    */
   private withinLetters(a: number, b: number): number {
     const { tokAt, longRuns } = this;
-    if (tokAt === null || tokAt[a] === 0 || tokAt[b] === 0) return -1;
+    if (tokAt === null || tokAt.rel[a] === 0 || tokAt.rel[b] === 0) return -1;
     if (b - a <= LONG_PRE_TOKEN && !(allTokensBuildable ??= mergeTable().unbuildable.length === 0)) return -1;
     const lo = this.longRunAt(a);
     if (a < this.lettersFrom[lo]! || b > longRuns[lo * 2 + 1]!) return -1;
-    const n = tokAt[b]! - tokAt[a]!;
-    return n > 0 ? n : -1; // (a run's end is also where a long run after it starts, marked 1)
+    const n = tokAt.get(b) - tokAt.get(a);
+    return n > 0 ? n : -1;
   }
 
   /**
@@ -722,16 +725,17 @@ export class SliceCounter {
    */
   lastTokenEnd(a: number, end: number, limit: number): number {
     const { tokAt, longRuns } = this;
-    if (tokAt === null || tokAt[a] === 0 || longRuns.length === 0) return -1;
+    if (tokAt === null || tokAt.rel[a] === 0 || longRuns.length === 0) return -1;
     const lo = this.longRunAt(a);
     const ps = longRuns[lo * 2]!;
     const stop = Math.min(end, longRuns[lo * 2 + 1]!);
     if (a < ps || a >= stop) return -1;
-    const most = tokAt[a]! + limit;
+    const most = tokAt.get(a) + limit;
+    const { rel } = tokAt;
     let last = -1;
     for (let b = a + 1; b <= stop; b++) {
-      const t = tokAt[b]!;
-      if (t === 0) continue;
+      if (rel[b] === 0) continue;
+      const t = tokAt.get(b);
       if (t > most) return last;
       last = b;
     }

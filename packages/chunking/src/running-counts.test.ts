@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RunningCounts } from './bpe.js';
+import { bpeTokenEnds, RunningCounts } from './bpe.js';
 import { SliceCounter } from './cl100k-count.js';
 import { seededText } from './test-helpers.js';
 
@@ -89,5 +89,39 @@ describe('SliceCounter on text of many tokens a unit (its marks at their steepes
       if (b < text.length && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b++;
       expect(counter.count(a, b)).toBe(reference(text.slice(a, b)));
     }
+  });
+});
+
+describe('SliceCounter over many long runs (their token ends counted from the text\'s start)', () => {
+  const run = fc
+    .tuple(
+      fc.constantFrom('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 'ABCabc0123456789+/', '日本語の文字', 'éß\u{1F600}a', '-', 'aab'),
+      fc.integer({ min: 200, max: 900 }),
+      fc.integer(),
+    )
+    .map(([alphabet, length, seed]) => seededText(alphabet, length, seed));
+  it('counts slices within, between and across runs side by side as tiktoken does', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(run, fc.constantFrom('', ' ', '\n', '.', ' x ', '1')), { minLength: 2, maxLength: 6 }), fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 4, maxLength: 4 }), (runs, cuts) => {
+        const text = runs.map(([r, sep]) => r + sep).join('');
+        const counter = new SliceCounter(text);
+        if (counter.count(0, text.length) !== reference(text)) return false;
+        // Slices between the runs' own token ends (mostly the text's: the subtraction) and anywhere (the scan).
+        const ends: number[] = [];
+        let at = 0;
+        for (const [r, sep] of runs) {
+          ends.push(at, ...bpeTokenEnds(r).ends.map((e) => at + e));
+          at += r.length + sep.length;
+        }
+        const keepPairs = (p: number): number => (p > 0 && p < text.length && (text.charCodeAt(p) & 0xfc00) === 0xdc00 ? p - 1 : p);
+        for (const [x, y] of cuts) {
+          const [a, b] = [ends[x % ends.length]!, ends[y % ends.length]!].sort((p, q) => p - q) as [number, number];
+          const [c, d] = [keepPairs(x % (text.length + 1)), keepPairs(y % (text.length + 1))].sort((p, q) => p - q) as [number, number];
+          if (counter.count(a, b) !== reference(text.slice(a, b)) || counter.count(c, d) !== reference(text.slice(c, d))) return false;
+        }
+        return true;
+      }),
+      { numRuns: 150 },
+    );
   });
 });
