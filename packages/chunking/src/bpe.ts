@@ -780,7 +780,7 @@ export function neverPairForTests(x: number, y: number): boolean {
 }
 
 /** log2 of the offsets per block of RunningCounts. */
-const BLOCK_BITS = 6;
+export const BLOCK_BITS = 6;
 
 /**
  * A running token count marked at some offsets of a text (0 = unmarked, counts are >= 1),

@@ -28,7 +28,7 @@
  * against that regex (property tests over unicode, CRLF, contractions and
  * special-token text) and the counts against tiktoken.
  */
-import { bpeTokenCountRange, bpeTokenCountsInto, RunningCounts } from './bpe.js';
+import { BLOCK_BITS, bpeTokenCountRange, bpeTokenCountsInto, RunningCounts } from './bpe.js';
 import { mergeTable } from './cl100k-merges.js';
 
 // Character classes of the split pattern.
@@ -602,6 +602,9 @@ export class SliceCounter {
   constructor(readonly text: string) {
     const end = text.length;
     const cum = new RunningCounts(end);
+    const { rel, bases } = cum;
+    let block = 0; // cum's, written at 0 below
+    let base = 0;
     let total = 0;
     let i = 0;
     cum.set(0, 1);
@@ -652,7 +655,14 @@ export class SliceCounter {
         }
       }
       total += n;
-      cum.set(j, total + 1);
+      // cum.set(j, total + 1), with its block and base in locals: the object's fields were
+      // loaded and stored again at every pre-token (tiny lines have one every 1.5 units).
+      if (j >> BLOCK_BITS !== block) {
+        block = j >> BLOCK_BITS;
+        base = total;
+        bases[block] = total;
+      }
+      rel[j] = total + 1 - base;
       i = j;
     }
     this.cum = cum;
