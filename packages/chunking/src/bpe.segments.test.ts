@@ -4,10 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   bpeTokenCount,
   bpeTokenCountRange,
+  bpeTokenCountsInto,
   bpeTokenEnds,
   bpeTokenEndsInto,
   bpeTokenIdsInto,
   neverPairForTests,
+  RunningCounts,
   setSegmentingForTests,
   tokenStartsForTests,
 } from './bpe.js';
@@ -29,6 +31,14 @@ function encodeAll(s: string, a: number, b: number, segmented: boolean) {
     const idCount = bpeTokenIdsInto(s, a, b, ids);
     const out = new Int32Array(s.length + 1);
     const inPlace = bpeTokenEndsInto(s, a, b, out);
+    // The token index's marks, counted on from far past 0 (tokens before the run): the same
+    // ends and counts less `before`.
+    const marks = new RunningCounts(s.length);
+    const before = (1 << 20) + 3 * a;
+    marks.set(a, before + 1);
+    expect(bpeTokenCountsInto(s, a, b, marks, before)).toBe(inPlace);
+    const marked = Array.from({ length: s.length + 1 }, (_, p) => (p > a && marks.get(p) !== 0 ? marks.get(p) - before : 0));
+    if (JSON.stringify(marked) !== JSON.stringify(Array.from(out))) expect(marked).toEqual(Array.from(out));
     return {
       count: bpeTokenCount(piece),
       countRange: bpeTokenCountRange(s, a, b),

@@ -99,7 +99,7 @@ export function bpeTokenCountRange(s: string, a: number, b: number): number {
   if (n <= SHORT_BYTES || t.unbuildable.length > 0) return scanMerge(bytes, n, t, null);
   // Only the number: the walk's own stack, with no pass to where each token starts.
   const small = n <= SCRATCH_BYTES;
-  const k = backtrack(bytes, n, t, small ? scratchNext : new Int32Array(n + 1), 0);
+  const k = backtrack(bytes, n, t, small ? scratchNext : new Int32Array(n + 1), null, 0, 0);
   return k >= 0 ? k : scanMerge(bytes, n, t, null);
 }
 
@@ -123,7 +123,7 @@ export function bpeTokenIdsInto(s: string, a: number, b: number, ids: number[]):
   }
   if (n > SHORT_BYTES && t.unbuildable.length === 0) {
     const ends = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
-    const top = backtrack(bytes, n, t, ends, 0);
+    const top = backtrack(bytes, n, t, ends, null, 0, 0);
     if (top >= 0) {
       const { info } = t;
       tokensToStarts(ends, n, info);
@@ -157,12 +157,36 @@ export function bpeTokenEnds(piece: string): { ends: number[]; tokens: number[] 
 
 /**
  * `bpeTokenEnds(s.slice(a, b))` written into `out`, an array indexed by
- * offsets into `s`: `out[a + ends[k]] = tokens[k] + 1` (the token index's
- * layout, see SliceCounter), with no array per token (a 10 MB run has six
- * million). `out` must hold zeros in (a, b] (the walk tells token ends from
- * the rest by them). Returns the number of tokens.
+ * offsets into `s`: `out[a + ends[k]] = tokens[k] + 1`, with no array per
+ * token (a 10 MB run has six million). `out` must hold zeros in (a, b] (the
+ * walk tells token ends from the rest by them). Returns the number of tokens.
  */
 export function bpeTokenEndsInto(s: string, a: number, b: number, out: Int32Array): number {
+  const n = utf8(s, a, b);
+  const bytes = utf8Bytes;
+  const t = tables();
+  // An ASCII piece (as many bytes as units) has its token ends at the same offsets in bytes
+  // and in units: the encoder's tokens are written there, then turned into counts in order.
+  if (n === b - a && n > 0 && t.unbuildable.length === 0) {
+    const top = backtrack(bytes, n, t, out, null, a, 0);
+    if (top >= 0) {
+      let k = 1;
+      for (let p = a + 1; p <= b; p++) if (out[p] !== 0) out[p] = ++k;
+      return top;
+    }
+    out.fill(0, a + 1, b + 1); // what the walk left, before the merge loop writes the ends
+  }
+  return walkTokenEnds(s, a, b, bytes, n, (unit, count) => {
+    out[a + unit] = count + 1;
+  });
+}
+
+/**
+ * `bpeTokenEndsInto` for the token index (SliceCounter): `before + tokens[k] + 1` marked at
+ * `a + ends[k]` in `out`, a byte an offset. Nothing in `out` may be marked past `a`, nor with
+ * more than `before + 1`. Returns the number of tokens.
+ */
+export function bpeTokenCountsInto(s: string, a: number, b: number, out: RunningCounts, before: number): number {
   const n = utf8(s, a, b);
   const bytes = utf8Bytes;
   const t = tables();
@@ -171,13 +195,11 @@ export function bpeTokenEndsInto(s: string, a: number, b: number, out: Int32Arra
   // character walk, a `next` array over the piece and a call per token (a tenth of a
   // document of deep `>>>>` quotes, and a 1 MB unspaced run allocated 4 MB more).
   if (n === b - a && n > 0 && t.unbuildable.length === 0) {
-    const top = backtrack(bytes, n, t, out, a, true);
+    const top = backtrack(bytes, n, t, null, out, a, before);
     if (top >= 0) return top;
-    out.fill(0, a + 1, b + 1); // what the walk left, before the merge loop writes the ends
+    out.clearAfter(a, b); // what the walk left, before the merge loop writes the ends
   }
-  return walkTokenEnds(s, a, b, bytes, n, (unit, count) => {
-    out[a + unit] = count + 1;
-  });
+  return walkTokenEnds(s, a, b, bytes, n, (unit, count) => out.set(a + unit, before + count + 1));
 }
 
 /**
@@ -265,7 +287,7 @@ const scratchOpen = new Uint8Array(SCRATCH_BYTES + 1);
  * had to take back a token that is not there (cannot happen, see the crate).
  */
 function backtrackMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array): number {
-  const top = backtrack(bytes, n, t, next, 0);
+  const top = backtrack(bytes, n, t, next, null, 0, 0);
   if (top < 0) return -1;
   const { info } = t;
   tokensToStarts(next, n, info);
@@ -300,21 +322,18 @@ function tokensToStarts(ends: Int32Array, n: number, info: Int32Array): void {
  * `ends` itself: `ends[base + e] = 1 + the token` that ends at byte e, for each of them
  * (cleared when one is taken back), so the caller reads the tokens back from the last end
  * and no array of tokens is allocated (4 MB for a 1 MB run).
- * With `counts`, each token end gets 1 + the number of tokens up to it instead (the token
- * index's layout), and `ends` must hold zeros in (base, base + n].
- * Returns the number of tokens, or -1 (`ends` then holds leftovers in (base, base + n]).
+ * With `out` instead of `ends`, each token end e is marked there at base + e with
+ * `before` + 1 + the number of tokens up to it (the token index's layout), a segment at a
+ * time (the walk of a long segment keeps its stack in scratch, rangeCounts).
+ * Returns the number of tokens, or -1 (leaving leftovers in (base, base + n]).
  *
  * The bytes are cut at their never pairs (neverPairTable) first: a segment of one or two
  * bytes is its tokens at once, up to SEGMENT_MERGE_BYTES merged by the loop, longer ones
  * walked (backtrackRange), each alone. 1 MB of random letters took 19% less time, base64
  * 38%; lowercase letters alone (a never pair every 30 bytes) about the same.
  */
-function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array, base: number, counts = false): number {
-  if (!segmenting) {
-    const top = backtrackRange(bytes, 0, n, t, ends, base);
-    if (top >= 0 && counts) toCounts(ends, base, base + n, 0);
-    return top;
-  }
+function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array | null, out: RunningCounts | null, base: number, before: number): number {
+  if (!segmenting) return out === null ? backtrackRange(bytes, 0, n, t, ends!, base) : rangeCounts(bytes, 0, n, t, out, base, before);
   const never = neverPairTable(t);
   const { byteToken, bytePair } = t;
   let top = 0;
@@ -330,23 +349,29 @@ function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array
     const len = i - from;
     if (len === 1) {
       top++;
-      ends[base + i] = counts ? top + 1 : byteToken[prev]! + 1;
+      if (out === null) ends![base + i] = byteToken[prev]! + 1;
+      else out.set(base + i, before + top + 1);
     } else if (len === 2) {
       const pair = bytePair[(bytes[from]! << 8) | prev]!;
       if (pair >= 0) {
         top++;
-        ends[base + i] = counts ? top + 1 : pair + 1;
+        if (out === null) ends![base + i] = pair + 1;
+        else out.set(base + i, before + top + 1);
       } else {
-        ends[base + from + 1] = counts ? top + 2 : byteToken[bytes[from]!]! + 1;
-        ends[base + i] = counts ? top + 3 : byteToken[prev]! + 1;
+        if (out === null) {
+          ends![base + from + 1] = byteToken[bytes[from]!]! + 1;
+          ends![base + i] = byteToken[prev]! + 1;
+        } else {
+          out.set(base + from + 1, before + top + 2);
+          out.set(base + i, before + top + 3);
+        }
         top += 2;
       }
     } else if (len <= SEGMENT_MERGE_BYTES) {
-      top += mergeSegment(bytes, from, i, t, ends, base, counts ? top : -1);
+      top += mergeSegment(bytes, from, i, t, ends, out, base, before + top);
     } else {
-      const k = backtrackRange(bytes, from, i, t, ends, base);
+      const k = out === null ? backtrackRange(bytes, from, i, t, ends!, base) : rangeCounts(bytes, from, i, t, out, base, before + top);
       if (k < 0) return -1;
-      if (counts) toCounts(ends, base + from, base + i, top);
       top += k;
     }
     from = i;
@@ -355,15 +380,30 @@ function backtrack(bytes: Uint8Array, n: number, t: MergeTable, ends: Int32Array
   return top;
 }
 
+/** The walk's stack for a segment of up to SCRATCH_BYTES bytes (rangeCounts); zeros between calls. */
+const scratchEnds = new Int32Array(SCRATCH_BYTES + 1);
+
 /**
- * Turns the walk's tokens in `ends(from, to]` (1 + the token at each token end, 0 elsewhere)
- * into 1 + the running count, `before` tokens ending at or before `from`: read in order, while
- * the segment is still in cache, with no look-up of each token's length (a random read per
- * token of a long run, when the counts were written back from the last token).
+ * backtrackRange over `bytes[from, to)`, its tokens' ends marked in `out` at base + e with
+ * `before` + 1 + the tokens up to each: the walk keeps its stack in an array over the segment
+ * alone, read back in order while it is still in cache, with no look-up of each token's
+ * length (a random read per token of a long run).
  */
-function toCounts(ends: Int32Array, from: number, to: number, before: number): void {
-  let k = before + 1;
-  for (let p = from + 1; p <= to; p++) if (ends[p] !== 0) ends[p] = ++k;
+function rangeCounts(bytes: Uint8Array, from: number, to: number, t: MergeTable, out: RunningCounts, base: number, before: number): number {
+  const len = to - from;
+  const ends = len <= SCRATCH_BYTES ? scratchEnds : new Int32Array(len + 1);
+  const k = backtrackRange(bytes, from, to, t, ends, -from);
+  if (k < 0) {
+    ends.fill(0, 0, len + 1);
+    return -1;
+  }
+  let c = before + 1;
+  for (let p = 1; p <= len; p++) {
+    if (ends[p] === 0) continue;
+    ends[p] = 0;
+    out.set(base + from + p, ++c);
+  }
+  return k;
 }
 
 /**
@@ -424,7 +464,8 @@ function segmentKeyOf(r: number, i: number): number {
 
 /**
  * tiktoken's merge loop over `bytes[from, to)`, a short segment, its tokens written as the
- * walk writes them (`ends[base + e] = 1 + the token` ending at e); returns how many. The
+ * walk writes them (`ends[base + e] = 1 + the token` ending at e, or to `out` as backtrack's
+ * counts, `before` tokens before the segment); returns how many. The
  * first pairs come from the byte-pair table, which stays in cache, and the few merges of a
  * few bytes cost less than the walk's trie steps and pair checks per token.
  *
@@ -436,7 +477,7 @@ function segmentKeyOf(r: number, i: number): number {
  * per part (a quarter of this loop's time, most of it mispredicted branches, on 1 MB of
  * random letters).
  */
-function mergeSegment(bytes: Uint8Array, from: number, to: number, t: MergeTable, ends: Int32Array, base: number, before: number): number {
+function mergeSegment(bytes: Uint8Array, from: number, to: number, t: MergeTable, ends: Int32Array | null, out: RunningCounts | null, base: number, before: number): number {
   const n = to - from;
   const { byteToken, bytePair } = t;
   const token = segmentToken;
@@ -482,7 +523,8 @@ function mergeSegment(bytes: Uint8Array, from: number, to: number, t: MergeTable
     if (p >= 0) key[p] = segmentKeyOf(mergeOf(token[p]!, best), p);
     m--;
   }
-  for (let i = 0, k = 0; i < n; i = next[i]!, k++) ends[base + from + next[i]!] = before < 0 ? token[i]! + 1 : before + k + 2;
+  if (out === null) for (let i = 0; i < n; i = next[i]!) ends![base + from + next[i]!] = token[i]! + 1;
+  else for (let i = 0, k = before + 2; i < n; i = next[i]!, k++) out.set(base + from + next[i]!, k);
   return m;
 }
 
@@ -735,4 +777,58 @@ export function setSegmentingForTests(on: boolean): boolean {
 /** Where BPE may cut a pre-token before it merges anything (no token holds bytes `x`, `y` side by side): for tests. */
 export function neverPairForTests(x: number, y: number): boolean {
   return neverPairTable(tables())[(x << 8) | y] === 1;
+}
+
+/** log2 of the offsets per block of RunningCounts. */
+export const BLOCK_BITS = 6;
+
+/**
+ * A running token count marked at some offsets of a text (0 = unmarked, counts are >= 1),
+ * written at increasing offsets with counts that never decrease: a byte per offset, the count
+ * less its block's base, and an int per block of 64 offsets, instead of an int per offset.
+ * These arrays are fresh memory for every document, and a page's first touch is dear on some
+ * machines (the bench's VM: about 10 µs a 4 KB page, so 4 bytes an offset made 11 ms of faults
+ * a MB, 84% of SliceCounter's time on 1 MB of tiny lines). A block's base is its first count
+ * less 1, and two counts of one block differ by at most 3 × 63: the tokens between two offsets
+ * are at most the UTF-8 bytes between them, at most 3 a code unit; so every byte is 1 to 190.
+ */
+export class RunningCounts {
+  readonly rel: Uint8Array;
+  readonly bases: Int32Array;
+  /** The block written last, and its base. */
+  private block = -1;
+  private base = 0;
+
+  /** For offsets 0 to `length`. */
+  constructor(length: number) {
+    this.rel = new Uint8Array(length + 1);
+    this.bases = new Int32Array((length >> BLOCK_BITS) + 1);
+  }
+
+  /** Marks offset `p` with count `v`: `p` past every offset marked before, `v` at least their counts. */
+  set(p: number, v: number): void {
+    const b = p >> BLOCK_BITS;
+    if (b !== this.block) {
+      this.block = b;
+      this.base = v - 1;
+      this.bases[b] = v - 1;
+    }
+    this.rel[p] = v - this.base;
+  }
+
+  /** The count at `p`, 0 when unmarked. */
+  get(p: number): number {
+    const r = this.rel[p]!;
+    return r === 0 ? 0 : this.bases[p >> BLOCK_BITS]! + r;
+  }
+
+  /** Unmarks (from, to], nothing being marked past `to`, so that it can be written again after `from`. */
+  clearAfter(from: number, to: number): void {
+    this.rel.fill(0, from + 1, to + 1);
+    const b = from >> BLOCK_BITS;
+    let marked = false;
+    for (let p = b << BLOCK_BITS; p <= from && !marked; p++) marked = this.rel[p] !== 0;
+    this.block = marked ? b : -1;
+    this.base = marked ? this.bases[b]! : 0;
+  }
 }

@@ -28,7 +28,7 @@
  * against that regex (property tests over unicode, CRLF, contractions and
  * special-token text) and the counts against tiktoken.
  */
-import { bpeTokenCountRange, bpeTokenEndsInto } from './bpe.js';
+import { BLOCK_BITS, bpeTokenCountRange, bpeTokenCountsInto, RunningCounts } from './bpe.js';
 import { mergeTable } from './cl100k-merges.js';
 
 // Character classes of the split pattern.
@@ -559,8 +559,8 @@ export function countRange(s: string, start = 0, end = s.length): number {
 /**
  * Exact counts of any slice of one text, from one scan of the whole text.
  *
- * `cum[i]` is 1 + the tokens of `text.slice(0, i)` when a pre-token of the
- * whole text starts at `i` (and at `text.length`), else 0. A slice
+ * `cum.get(i)` is 1 + the tokens of `text.slice(0, i)` when a pre-token of the
+ * whole text starts at `i` (and at `text.length`), else 0 (a byte an offset, see RunningCounts). A slice
  * `[a, b)` is scanned on its own from `a` until its pre-tokens meet one of the
  * whole text's boundaries `p`; from there both scans agree (the pattern has
  * no look-behind), up to a boundary `q` at or before `r`, the start of the
@@ -570,23 +570,26 @@ export function countRange(s: string, start = 0, end = s.length): number {
  * whole whitespace run, and a run that reaches the slice's end lies after `r`.
  * A slice that ends inside a surrogate pair ends with a lone surrogate, a
  * different character class, so `q` stays before it and the pre-token that
- * looked at it. The count is scan(a, p) + cum[q] − cum[p] + scan(q, b). (Stopping at the
+ * looked at it. The count is scan(a, p) + cum(q) − cum(p) + scan(q, b). (Stopping at the
  * last boundary before `b` is not enough: in "a  1" the whole text splits
  * "a", " ", " ", "1", while "a  " alone splits "a", "  ".)
  */
 export class SliceCounter {
-  private readonly cum: Int32Array | null;
+  private readonly cum: RunningCounts | null;
   /**
    * Inside each pre-token longer than LONG_PRE_TOKEN (an unspaced run), 1 +
-   * the tokens of its BPE that end at or before each offset where one of them
-   * ends (0 elsewhere); null when there is no such pre-token. The BPE of a
+   * the tokens of the text (those before the pre-token, then those of its BPE)
+   * that end at or before each offset where one of them ends, and at its start
+   * (0 elsewhere, a byte an offset: RunningCounts); null when there is no such
+   * pre-token. Counted from the text's start, not the run's, so that they never
+   * decrease and a run that starts where another ends agrees with it there. The BPE of a
    * slice of that pre-token that starts and ends where its tokens end merges
    * exactly as the whole did between those ends (a merge across either end
    * never had the lowest rank in the whole, so its absence changes no choice
    * on either side), so such a slice's count is a subtraction, not a fresh
    * merge: packing and overlap count thousands of slices of one huge run.
    */
-  private tokAt: Int32Array | null = null;
+  private tokAt: RunningCounts | null = null;
   /** Start and end of each such pre-token, in order. */
   private readonly longRuns: number[] = [];
   /**
@@ -598,10 +601,13 @@ export class SliceCounter {
 
   constructor(readonly text: string) {
     const end = text.length;
-    const cum = new Int32Array(end + 1);
+    const cum = new RunningCounts(end);
+    const { rel, bases } = cum;
+    let block = 0; // cum's, written at 0 below
+    let base = 0;
     let total = 0;
     let i = 0;
-    cum[0] = 1;
+    cum.set(0, 1);
     while (i < end) {
       // The commonest pre-token, an ASCII word with or without one space before
       // it, is found and packed into its short key in one pass (as in
@@ -633,35 +639,42 @@ export class SliceCounter {
                 ? 1
                 : shortCount(text, i, j, k0, k1)
               : len > LONG_PRE_TOKEN
-                ? this.longCount(i, j, text.charCodeAt(i) === 32 ? i + 1 : i)
+                ? this.longCount(i, j, total, text.charCodeAt(i) === 32 ? i + 1 : i)
                 : memoCount(text, i, j, hashRange(text, i, j));
         } else {
           j = preTokenEnd(text, i, end);
-          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j, total) : preTokenCount(text, i, j);
         }
       } else {
         j = asciiPreTokenEnd(text, i, end);
         if (j < 0) {
           j = preTokenEnd(text, i, end);
-          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : preTokenCount(text, i, j);
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j, total) : preTokenCount(text, i, j);
         } else {
-          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j) : asciiCount(text, i, j);
+          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j, total) : asciiCount(text, i, j);
         }
       }
       total += n;
-      cum[j] = total + 1;
+      // cum.set(j, total + 1), with its block and base in locals: the object's fields were
+      // loaded and stored again at every pre-token (tiny lines have one every 1.5 units).
+      if (j >> BLOCK_BITS !== block) {
+        block = j >> BLOCK_BITS;
+        base = total;
+        bases[block] = total;
+      }
+      rel[j] = total + 1 - base;
       i = j;
     }
     this.cum = cum;
   }
 
-  /** BPE of the long pre-token `[i, j)`, keeping where its tokens end (tokAt); its count. */
-  private longCount(i: number, j: number, lettersFrom = 0x7fffffff): number {
-    const tokAt = (this.tokAt ??= new Int32Array(this.text.length + 1));
-    tokAt[i] = 1;
+  /** BPE of the long pre-token `[i, j)`, `before` tokens before it, keeping where its tokens end (tokAt); its count. */
+  private longCount(i: number, j: number, before: number, lettersFrom = 0x7fffffff): number {
+    const tokAt = (this.tokAt ??= new RunningCounts(this.text.length));
+    tokAt.set(i, before + 1);
     this.longRuns.push(i, j);
     this.lettersFrom.push(lettersFrom);
-    return bpeTokenEndsInto(this.text, i, j, tokAt);
+    return bpeTokenCountsInto(this.text, i, j, tokAt, before);
   }
 
   /** The long pre-token holding offset `p`: the index (in pairs of longRuns) of the last one starting at or before it. */
@@ -688,13 +701,13 @@ export class SliceCounter {
    */
   private fromLong(p: number, e: number): number {
     const { tokAt, longRuns } = this;
-    if (tokAt === null || tokAt[p] === 0 || tokAt[e] === 0) return -1;
+    if (tokAt === null || tokAt.rel[p] === 0 || tokAt.rel[e] === 0) return -1;
     if (e - p <= LONG_PRE_TOKEN && !(allTokensBuildable ??= mergeTable().unbuildable.length === 0)) return -1;
     const lo = this.longRunAt(p);
     const ps = longRuns[lo * 2]!;
     const pe = longRuns[lo * 2 + 1]!;
     if (p < ps || e > pe) return -1;
-    return tokAt[e]! - tokAt[p]!;
+    return tokAt.get(e) - tokAt.get(p);
   }
 
   /**
@@ -705,12 +718,12 @@ export class SliceCounter {
    */
   private withinLetters(a: number, b: number): number {
     const { tokAt, longRuns } = this;
-    if (tokAt === null || tokAt[a] === 0 || tokAt[b] === 0) return -1;
+    if (tokAt === null || tokAt.rel[a] === 0 || tokAt.rel[b] === 0) return -1;
     if (b - a <= LONG_PRE_TOKEN && !(allTokensBuildable ??= mergeTable().unbuildable.length === 0)) return -1;
     const lo = this.longRunAt(a);
     if (a < this.lettersFrom[lo]! || b > longRuns[lo * 2 + 1]!) return -1;
-    const n = tokAt[b]! - tokAt[a]!;
-    return n > 0 ? n : -1; // (a run's end is also where a long run after it starts, marked 1)
+    const n = tokAt.get(b) - tokAt.get(a);
+    return n > 0 ? n : -1;
   }
 
   /**
@@ -722,16 +735,17 @@ export class SliceCounter {
    */
   lastTokenEnd(a: number, end: number, limit: number): number {
     const { tokAt, longRuns } = this;
-    if (tokAt === null || tokAt[a] === 0 || longRuns.length === 0) return -1;
+    if (tokAt === null || tokAt.rel[a] === 0 || longRuns.length === 0) return -1;
     const lo = this.longRunAt(a);
     const ps = longRuns[lo * 2]!;
     const stop = Math.min(end, longRuns[lo * 2 + 1]!);
     if (a < ps || a >= stop) return -1;
-    const most = tokAt[a]! + limit;
+    const most = tokAt.get(a) + limit;
+    const { rel } = tokAt;
     let last = -1;
     for (let b = a + 1; b <= stop; b++) {
-      const t = tokAt[b]!;
-      if (t === 0) continue;
+      if (rel[b] === 0) continue;
+      const t = tokAt.get(b);
       if (t > most) return last;
       last = b;
     }
@@ -753,20 +767,20 @@ export class SliceCounter {
    */
   syncEnd(off: number, a: number, b: number): number {
     const { cum, text } = this;
-    if (cum === null || off < a || off >= b || cum[off] === 0) return -1;
+    if (cum === null || off < a || off >= b || cum.rel[off] === 0) return -1;
     let limit = b;
     while (limit > off && isSpaceUnit(text.charCodeAt(limit - 1))) limit--;
     if (limit === b) limit = b - 1;
     if (isHighSurrogate(text.charCodeAt(b - 1))) limit = Math.min(limit, b - 2);
     if (limit <= off) return -1;
     let q = limit;
-    while (cum[q] === 0) q--;
+    while (cum.rel[q] === 0) q--;
     return q > off ? q : -1;
   }
 
   /** Tokens of the pre-tokens from `p` to `q`, both starts of pre-tokens of the text. */
   between(p: number, q: number): number {
-    return this.cum![q]! - this.cum![p]!;
+    return this.cum!.get(q) - this.cum!.get(p);
   }
 
   /** Where the text's pre-tokens start, in order (for tests), or null if the scan gave up. */
@@ -774,7 +788,7 @@ export class SliceCounter {
     const { cum } = this;
     if (cum === null) return null;
     const starts: number[] = [];
-    for (let p = 0; p < this.text.length; p++) if (cum[p] !== 0) starts.push(p);
+    for (let p = 0; p < this.text.length; p++) if (cum.rel[p] !== 0) starts.push(p);
     return starts;
   }
 
@@ -786,7 +800,7 @@ export class SliceCounter {
     // Inside the letters of a long run, from one of its token ends to another: the slice is
     // one pre-token, whose count is a subtraction (fromLong), without scanning it to see so
     // (the splitter and the packer count thousands of slices of one huge unspaced run).
-    // Asked before `cum[a]` is read: inside a long run `cum` is never written, so each read
+    // Asked before `cum` at `a` is read: inside a long run `cum` is never written, so each read
     // there was a cache miss, or the fault of a page first touched (93% of this method's
     // time on 1 MB of random letters); withinLetters reads only tokAt, written all along it.
     if (this.tokAt !== null) {
@@ -795,7 +809,8 @@ export class SliceCounter {
     }
     let total = 0;
     let p = a;
-    while (p < b && cum[p] === 0) {
+    const { rel } = cum;
+    while (p < b && rel[p] === 0) {
       const e = nextPreTokenEnd(text, p, b);
       const fast = this.fromLong(p, e);
       total += fast >= 0 ? fast : preTokenCount(text, p, e);
@@ -814,11 +829,11 @@ export class SliceCounter {
     }
     if (limit < p) return total + scan(text, p, b);
     let q = limit;
-    while (cum[q] === 0) q--;
+    while (rel[q] === 0) q--;
     // A slice that ends inside a long run: its last pre-token is the run's prefix up to b.
-    const fast = q < b && cum[b] === 0 && nextPreTokenEnd(text, q, b) === b ? this.fromLong(q, b) : -1;
+    const fast = q < b && rel[b] === 0 && nextPreTokenEnd(text, q, b) === b ? this.fromLong(q, b) : -1;
     const tail = fast >= 0 ? fast : scan(text, q, b);
-    return total + (cum[q]! - cum[p]!) + tail;
+    return total + (cum.get(q) - cum.get(p)) + tail;
   }
 }
 
