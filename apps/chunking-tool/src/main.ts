@@ -30,7 +30,8 @@ For a document X.md it writes X-0.md … X-N.md (each chunk's exact text) and X.
 (the manifest: schemaVersion, source, sourceSha256, strategy, strategyKey, options,
 fileTitle, chunks). With --strategy paginate each X-N.md is the emitted page (a
 <!--CT {…}--> comment, lead-in, the exact text, lead-out) and chunks.json holds the
-continuity-token graph with a SHA-256 checksum. A topic's outputs go to <topic>/_chunks/ (replaced as a whole,
+continuity-token graph with a SHA-256 checksum (so no document may be named chunks.md).
+A topic's outputs go to <topic>/_chunks/ (replaced as a whole,
 so stale files of an earlier run disappear); a file's go to <its folder>/_chunks/.
 
 Options:
