@@ -6,12 +6,19 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
-import { PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
+import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
 
 export const FORMATS = ['langchain', 'llamaindex', 'jsonl'] as const;
+
+/**
+ * @chunkyard/chunking's PAGES_MANIFEST (paginate's chunks.json, not a chunk manifest), kept here:
+ * imported as a value it would bundle the whole chunker into this CLI, which reads only JSON.
+ * A test holds the two equal.
+ */
+export const PAGES_MANIFEST = 'chunks.json';
 export type Format = (typeof FORMATS)[number];
 
 /** A manifest that cannot be read or does not look like chunking-tool's; the message names the file. */

@@ -13,10 +13,11 @@ import { Document as LcDocument } from '@langchain/core/documents';
 import { Embeddings } from '@langchain/core/embeddings';
 import { FakeVectorStore } from '@langchain/core/utils/testing';
 import { BaseEmbedding, jsonToNode, Settings, SimpleVectorStore, TextNode, VectorStoreIndex, VectorStoreQueryMode } from 'llamaindex';
-import { chunkDocument, type ChunkRecord } from '@chunkyard/chunking';
+import { chunkDocument, PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
 import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider } from '@chunkyard/embeddings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGES_MANIFEST as LOCAL_PAGES_MANIFEST } from './export.js';
 import { HELP, main, type Io } from './main.js';
 
 const APP = join(import.meta.dirname, '..');
@@ -107,6 +108,10 @@ const AOT_QUERY = 'How do I publish a native AOT app and what are its limitation
 const POLY_QUERY = 'type discriminator for polymorphic deserialization of derived classes';
 
 describe('docs-export', () => {
+  it('leaves out the pages manifest under the name the chunker writes it', () => {
+    expect(LOCAL_PAGES_MANIFEST).toBe(PAGES_MANIFEST);
+  });
+
   it('--help, --version and usage errors', async () => {
     expect(await run(['--help'])).toMatchObject({ code: 0, stdout: HELP, stderr: '' });
     expect(HELP.startsWith('docs-export — ')).toBe(true);

@@ -63,7 +63,6 @@ function blockAround(atomic: readonly Block[], p: number): Block | undefined {
   return b && p < b.end ? b : undefined;
 }
 
-
 export function validate(source: string, chunks: ChunkRecord[], opts: ValidateOptions): ChunkRecord[] {
   const checker = new RecordChecker(source, opts);
   chunks.forEach((c, i) => checker.check(c, i));
