@@ -60,7 +60,9 @@ function convert(node: RootContent, source: string, lines: LineTable, mode: Rang
   switch (node.type) {
     case 'heading':
       block.depth = node.depth;
-      block.text = toString(node);
+      // A setext heading's lines keep their CRLF or CR in mdast; markdown-it (the fast parser)
+      // reads every line ending as `\n`, and a heading's text must not depend on the parser.
+      block.text = toString(node).replace(/\r\n?/g, '\n');
       break;
     case 'code':
       block.fenced = isFenced(source, pos.start.offset, exactStart);
