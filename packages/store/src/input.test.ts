@@ -17,7 +17,6 @@ describe('decodeDocument', () => {
     ['a binary file', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]), /binary file \(contains NUL bytes\)/],
     ['invalid UTF-8', Uint8Array.from([...utf8('café '), 0xc3, 0x28, ...utf8(' more')]), /not valid UTF-8 \(first bad byte at offset 6\)/],
     ['Latin-1 text', Uint8Array.from([...utf8('na'), 0xef, ...utf8('ve')]), /not valid UTF-8 \(first bad byte at offset 2\)/],
-    ['a huge single line', utf8(`{"minified":"${'x'.repeat(30_000)}"}`), /line 1 is 30015 characters long \(limit 20000\)/],
   ])('refuses %s with an error naming the file', (_name, input, message) => {
     const err = (() => {
       try {
@@ -39,6 +38,12 @@ describe('decodeDocument', () => {
     const ansi = '# Colours\n\n```console\n\u001b[31mERROR\u001b[0m \u001b[1mbuild\u001b[0m\f\u007f\u009b\n```\n';
     expect(decodeDocument(utf8(ansi), 'a.md')).toBe(ansi);
     expect(() => checkText(ansi, 'a.md')).not.toThrow();
+  });
+
+  it('takes a line of any length by default, as chunking-tool does (a base64 image; issue 15 probe)', () => {
+    const image = `# Logo\n\n![logo](data:image/png;base64,${'iVBORw0KGgo'.repeat(6_000)})\n`;
+    expect(decodeDocument(utf8(image), 'a.md')).toBe(image);
+    expect(() => checkText(image, 'a.md')).not.toThrow();
   });
 
   it('applies its limits', () => {

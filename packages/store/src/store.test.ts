@@ -119,7 +119,6 @@ describe('ingest', () => {
     ['whitespace', ' \n\t\n', /only whitespace/],
     ['binary', 'PNG\u0000\u0001\u0002', /binary content/],
     ['lone surrogate', 'text \uD800 more', /lone surrogate/],
-    ['huge single line', `# Title\n\n${'a'.repeat(25_000)}\n`, /line 3 is 25000 characters long/],
   ])('rejects %s input with a clear error and stores nothing', async (_name, content, message) => {
     await store.ingest([{ content: 'An existing document.' }], provider);
     const before = snapshot(store);
