@@ -31,6 +31,7 @@
  * artifact id hashes the whole text), the remark parser, plain text with guessed headings
  * and boilerplate removal (both need the whole document), and documents under two windows.
  */
+import { bomLength, rangePastBom, recordPastBom } from './bom.js';
 import { headingLabel } from './heading-label.js';
 import { findFrontMatter, type FrontMatter } from './front-matter.js';
 import { fastBlocks } from './fast-blocks.js';
@@ -83,6 +84,24 @@ const SETTLED = 3;
  * come while reading the records.
  */
 export function chunkDocumentStream(source: string, options: Partial<ChunkOptions> = {}, extras: ChunkStreamExtras = {}): ChunkStream {
+  const shift = bomLength(source);
+  if (shift === 0) return streamText(source, options, extras);
+  // The text after the marks, as chunkDocument takes it (bom.ts); its whole() finds none left.
+  const stream = streamText(source.slice(shift), options, extras);
+  return {
+    ...stream,
+    frontMatter: stream.frontMatter && rangePastBom(stream.frontMatter, shift),
+    ...(stream.removed ? { removed: stream.removed.map((r) => rangePastBom(r, shift)) } : {}),
+    chunks: recordsPastBom(stream.chunks, shift, source.length),
+  };
+}
+
+function* recordsPastBom(records: IterableIterator<ChunkRecord>, shift: number, totalChars: number): IterableIterator<ChunkRecord> {
+  for (const record of records) yield recordPastBom(record, shift, totalChars);
+}
+
+/** chunkDocumentStream of a source without a byte order mark. */
+function streamText(source: string, options: Partial<ChunkOptions>, extras: ChunkStreamExtras): ChunkStream {
   const resolved = resolveOptions(options);
   const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
   const windowChars = Math.max(1, extras.windowChars ?? 64 * 1024);
