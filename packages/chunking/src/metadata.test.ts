@@ -81,7 +81,7 @@ describe('records share only frozen objects', () => {
 
   it('tiny headings share their depths, types, empty table columns and pipeline, and a shared array refuses changes', async () => {
     const { chunkDocument } = await import('./index.js');
-    const source = Array.from({ length: 200 }, (_, i) => `# h${i % 10}\n`).join('');
+    const source = Array.from({ length: 600 }, (_, i) => `# h${i % 10}\n`).join('');
     const { chunks } = chunkDocument(source, { docName: 'd' });
     const [a, b] = [chunks[1]!, chunks[2]!];
     expect(a.headerDepths).toBe(b.headerDepths);

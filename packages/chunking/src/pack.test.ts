@@ -7,6 +7,7 @@ import { grown, type DraftChunk, type Piece } from './pieces.js';
 import { documentBlocks, opensTechnicalBaseline } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
 import { countTokens, TokenIndex } from './tokens.js';
+import { chunkDocument } from './index.js';
 import { newUnitsState, toUnits } from './units.js';
 
 const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'Reference', 'x', 'fn()', 'Quick', 'data');
@@ -79,7 +80,11 @@ function referencePack(pieces: Piece[], ctx: PackContext): { from: number; to: n
       if (close) {
         let lastNonHeading = -1;
         for (let k = cur.from; k < cur.to; k++) if (!isHeading(k)) lastNonHeading = k;
-        const cut = Math.max(cur.from + 1, lastNonHeading + 1);
+        // A run of bare headings only keeps all but its last heading and the shallower ones right above it.
+        const depth = (k: number): number => pieces[k]!.unit.depth ?? 0;
+        let lastOpening = cur.to - 1;
+        while (lastOpening - 1 > cur.from && depth(lastOpening - 1) < depth(lastOpening)) lastOpening--;
+        const cut = Math.max(cur.from + 1, lastNonHeading >= cur.from ? lastNonHeading + 1 : lastOpening);
         runs.push({ from: cur.from, to: cut });
         const carried: { from: number; to: number } | null = cut < cur.to ? { from: cut, to: cur.to } : null;
         cur = carried;
@@ -271,5 +276,31 @@ describe('grown', () => {
       expect([...bigger]).toEqual([...column, 0, 0, 0]);
       expect(bigger).not.toBe(column);
     }
+  });
+});
+
+describe('a run of bare headings longer than the cap', () => {
+  const options = { docName: 'd', minTokens: 4, targetTokens: 20, maxTokens: 64 };
+
+  it('is cut into chunks that fill the cap, not peeled a heading at a time (issue 15 probe)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 40, max: 600 }), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 7 }), fc.integer({ min: 1, max: 100 }), (n, depths, names) => {
+        const source = Array.from({ length: n }, (_, i) => `${'#'.repeat(depths[i % depths.length]!)} h${i % names}`).join('\n') + '\n';
+        const { chunks } = chunkDocument(source, options);
+        const total = countTokens(source.trimEnd());
+        // Before: chunks of a few headings each, merged only up to minTokens (200 headings made 16 chunks where 100 made one).
+        expect(chunks.length).toBeLessThanOrEqual(Math.ceil(total / (options.maxTokens / 2)) + 1);
+        for (const c of chunks.slice(0, -1)) expect(c.tokenStats.tokens).toBeGreaterThan(options.maxTokens / 2);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('carries its last heading and the shallower ones right above it to what follows', () => {
+    const bare = Array.from({ length: 40 }, (_, i) => `## h${i}`).join('\n');
+    const { chunks } = chunkDocument(`${bare}\n## Parent\n### Child\n\nThe content under the child heading.\n`, options);
+    const last = chunks[chunks.length - 1]!;
+    expect(last.originalText).toBe('## Parent\n### Child\n\nThe content under the child heading.');
+    expect(chunks.slice(0, -1).every((c) => c.tokenStats.tokens > options.maxTokens / 2)).toBe(true);
   });
 });

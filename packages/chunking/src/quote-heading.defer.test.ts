@@ -69,8 +69,9 @@ describe('one-line quotes of a heading made with their heading deferred', () => 
       }),
       { numRuns: 6000 },
     );
-    // The generator reaches deferred headings, many of them.
-    expect(deferred).toBeGreaterThan(3000);
+    // The generator reaches deferred headings, many of them (about 3,000 a run: 3,000 itself
+    // was under the run-to-run spread of fast-check's random seed, one run in session 37 drew 2,938).
+    expect(deferred).toBeGreaterThan(1500);
   });
 
   it('give the units the types of a quote holding a heading', () => {
