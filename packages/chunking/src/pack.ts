@@ -8,7 +8,9 @@
  *   so short neighbouring sections share a chunk instead of each making a small one;
  * - past `target`, the chunk closes at whichever side of the next piece is
  *   nearer to `target`;
- * - headings stay with what follows them: a chunk never closes right after one.
+ * - headings stay with what follows them: a chunk never closes right after one (a run of
+ *   bare headings that reaches the cap closes before its last heading and that heading's
+ *   parents right above it).
  *
  * Then chunks under `min` are merged into the next chunk, or else the previous
  * one, when the result fits the cap. A chunk stays under `min` only when it is
@@ -113,7 +115,7 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
  * it), but after its first piece. It once kept its first heading alone and carried the rest,
  * and the carried run, as full as the first, did the same at every piece after: 1 MB of tiny
  * headings made 33,874 chunks of five headings (each under `min` until five were merged)
- * where 1,350 fit (issue 15 probe; 200 headings made 16 chunks where 100 made one).
+ * where 1,356 fit (issue 15 probe; 200 headings made 16 chunks where 100 made one).
  */
 function carriedHeadings(from: number, to: number, env: Env): number {
   let cut = to - 1;
