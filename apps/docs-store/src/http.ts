@@ -125,7 +125,9 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
         const errors = verdicts.flatMap((v) => (v.kind === 'reply' ? [v.reply] : []));
         const valid = verdicts.flatMap((v) => (v.kind === 'message' ? [v.message] : []));
         if (errors.length > 0 && valid.length === 0) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(errors));
-        if (errors.length > 0) return answerMixedBatch(req, res, valid, errors);
+        // Every batch, not only a mixed one: the SDK answers a batch of one request with the
+        // bare reply, where JSON-RPC answers a batch with an array.
+        return answerBatch(req, res, valid, errors);
       } else {
         const verdict = checkMessage(parsedBody);
         if (verdict.kind === 'reply') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(verdict.reply));
@@ -155,13 +157,13 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     enableJsonResponse: true,
   });
   /**
-   * A batch with both valid and invalid members: the valid ones go to the SDK as a batch of
-   * their own, through its web-standard transport (which hands back the Response instead of
-   * writing it), and the answer is the SDK's replies followed by the members' errors. A reply
-   * the SDK makes to the request as a whole (406 for the Accept header) is
+   * A batch: the valid members go to the SDK as a batch of their own, through its web-standard
+   * transport (which hands back the Response instead of writing it), and the answer is an
+   * array of the SDK's replies followed by the invalid members' errors. A reply the SDK makes
+   * to the request as a whole (406 for the Accept header, 400 for more than 100 members) is
    * passed on as it is.
    */
-  const answerMixedBatch = async (req: IncomingMessage, res: ServerResponse, valid: JSONRPCMessage[], errors: ErrorReply[]): Promise<void> => {
+  const answerBatch = async (req: IncomingMessage, res: ServerResponse, valid: JSONRPCMessage[], errors: ErrorReply[]): Promise<void> => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (typeof value === 'string') headers.set(name, value);
@@ -179,6 +181,8 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       }
       // 202: every valid member was a notification, which gets no reply.
       const replies: unknown[] = answer.status === 202 || text === '' ? [] : ([] as unknown[]).concat(JSON.parse(text) as unknown);
+      // Nothing to answer (notifications and responses only): JSON-RPC sends no empty array.
+      if (replies.length + errors.length === 0) return void res.writeHead(202).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([...replies, ...errors]));
     } finally {
       void transport.close();

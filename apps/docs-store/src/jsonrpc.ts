@@ -110,6 +110,10 @@ const requestIdOf = (m: unknown): RequestId | undefined => (isPlainObject(m) && 
  * and the client could not tell which was which). Ids compare as JSON does: 1 and "1" differ.
  */
 export function checkBatch(members: readonly unknown[]): Verdict[] {
+  // MCP sends initialize alone (it opens the lifecycle). The SDK answered a batch holding it and
+  // anything else with one -32600 of id null and ran nothing, so no request of the batch was
+  // answered by its id; here it is refused with its own id and the rest run.
+  const initAlone = members.length < 2;
   const count = new Map<RequestId, number>();
   for (const m of members) {
     const id = requestIdOf(m);
@@ -118,6 +122,9 @@ export function checkBatch(members: readonly unknown[]): Verdict[] {
   return members.map((m) => {
     const id = requestIdOf(m);
     const n = id === undefined ? 1 : count.get(id)!;
+    if (n < 2 && id !== undefined && !initAlone && (m as { method?: unknown }).method === 'initialize') {
+      return reply(id, INVALID_REQUEST, 'Invalid Request: initialize must be sent alone, not in a batch (MCP lifecycle)');
+    }
     if (n < 2) return checkMessage(m);
     return reply(id!, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} is used by ${n} requests of this batch; give each request its own id`);
   });

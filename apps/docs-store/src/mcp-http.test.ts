@@ -241,9 +241,12 @@ describe('the HTTP edge', () => {
     const noteAndBad = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }, 2]), auth);
     expect(noteAndBad.status).toBe(200);
     expect(await noteAndBad.json()).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a message must be a JSON object' } }]);
-    // A batch of valid messages is still the SDK's to run (it answers a batch of one unwrapped).
+    // A batch of valid messages is answered with an array, a batch of one too (JSON-RPC 2.0
+    // section 6; s37 probe: the SDK answered it with the bare object, which a client reading an
+    // array cannot match to its request).
     const good = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', id: 14, method: 'ping' }]), auth);
-    expect(await good.json()).toMatchObject({ jsonrpc: '2.0', id: 14, result: {} });
+    expect(good.status).toBe(200);
+    expect(await good.json()).toEqual([{ jsonrpc: '2.0', id: 14, result: {} }]);
     // Issue 15 probe: two requests sharing an id got one reply (the SDK keys replies by id), and
     // the client waited for the other forever. Each gets its own -32600 with the id, and none
     // runs; 1 and "1" are different ids, and a request beside them still gets its result.
@@ -296,6 +299,48 @@ describe('the HTTP edge', () => {
       req.on('error', reject);
       req.end(body);
     });
+
+  it('answers every request of a batch by its id, initialize in a batch included (s37 probe)', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const init = JSON.parse(initialize) as { params: unknown };
+    // The SDK answered a batch holding initialize and anything else with one -32600 of id null
+    // and ran nothing: neither request got an answer with its id. MCP says initialize is sent
+    // alone; it gets -32600 with its id, and the other requests run (the server is stateless).
+    const withInit = await post(
+      server.url,
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 'i', method: 'initialize', params: init.params },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ]),
+      auth,
+    );
+    expect(withInit.status).toBe(200);
+    expect(await withInit.json()).toEqual([
+      { jsonrpc: '2.0', id: 2, result: {} },
+      { jsonrpc: '2.0', id: 'i', error: { code: -32600, message: 'Invalid Request: initialize must be sent alone, not in a batch (MCP lifecycle)' } },
+    ]);
+    const twoInits = await post(
+      server.url,
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 3, method: 'initialize', params: init.params },
+        { jsonrpc: '2.0', id: 4, method: 'initialize', params: init.params },
+      ]),
+      auth,
+    );
+    expect(twoInits.status).toBe(400);
+    expect(((await twoInits.json()) as { id: unknown; error: { code: number } }[]).map((r) => [r.id, r.error.code])).toEqual([
+      [3, -32600],
+      [4, -32600],
+    ]);
+    // Alone in a batch it initializes as it does outside one, answered in an array.
+    const alone = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', id: 5, method: 'initialize', params: init.params }]), auth);
+    expect(alone.status).toBe(200);
+    expect(await alone.json()).toMatchObject([{ jsonrpc: '2.0', id: 5, result: { serverInfo: { name: 'chunkyard-docs-store' } } }]);
+    // Only notifications: nothing to answer, so no array at all (JSON-RPC: never an empty one).
+    const notes = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }]), auth);
+    expect(notes.status).toBe(202);
+    expect(await notes.text()).toBe('');
+  });
 
   it('takes its own Host name in any case (s34 probe: LOCALHOST:port was 403)', async () => {
     const port = new URL(server.url).port;
