@@ -19,7 +19,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DocStore, StoreEmbedder } from '@chunkyard/store';
-import { checkBatch, checkMessage, type ErrorReply } from './jsonrpc.js';
+import { checkBatch, checkMessage, decodeUtf8, NOT_UTF8, type ErrorReply } from './jsonrpc.js';
 import { connectGuarded, createMcpServer } from './mcp.js';
 
 export const MCP_PATH = '/mcp';
@@ -27,8 +27,8 @@ export const TOKEN_ENV = 'DOCS_STORE_MCP_TOKEN';
 /** Largest request body read (the SDK's own default is the same order). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The body as text, or null when it is larger than `limit` (reading stops there). */
-async function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+/** The body's bytes, or null when it is larger than `limit` (reading stops there). */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -36,7 +36,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | n
     if (size > limit) return null;
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export interface HttpOptions {
@@ -108,8 +108,10 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     // same checks as a stdio line first. Batches and other content types are the SDK's.
     let parsedBody: unknown;
     if (req.method === 'POST' && /^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-      const text = await readBody(req, MAX_BODY_BYTES);
-      if (text === null) return jsonError(res, 413, -32600, `Invalid Request: body larger than ${MAX_BODY_BYTES} bytes`);
+      const body = await readBody(req, MAX_BODY_BYTES);
+      if (body === null) return jsonError(res, 413, -32600, `Invalid Request: body larger than ${MAX_BODY_BYTES} bytes`);
+      const text = decodeUtf8(body);
+      if (text === null) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(NOT_UTF8));
       try {
         parsedBody = JSON.parse(text);
       } catch (err) {

@@ -19,7 +19,6 @@
  * `StrictStdioServerTransport`; Streamable HTTP parses the body in the SDK (which answers
  * -32700 itself) and then passes messages through `guardRequests` like stdio does.
  */
-import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
@@ -46,6 +45,24 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 
 /** MCP ids are strings or integers (JSON-RPC's null and fractions are not allowed). */
 const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The bytes as text, or null when they are not UTF-8. JSON text is UTF-8 (RFC 8259 8.1); a
+ * lenient decode put U+FFFD in place of bad bytes and the message was served as if the client
+ * had sent that. A BOM is kept, so JSON.parse refuses it as before.
+ */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The -32700 reply to a message that is not UTF-8. */
+export const NOT_UTF8: ErrorReply = { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Parse error: the message is not valid UTF-8 (JSON text is UTF-8, RFC 8259 8.1)' } };
 
 /** Classifies one line of text as received. */
 export function checkLine(line: string): Verdict {
@@ -223,13 +240,14 @@ export class StrictStdioServerTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
 
-  private readonly decoder = new StringDecoder('utf8');
   /**
-   * The start of the current line, as the pieces it came in, and their size in bytes. Joined
-   * once its newline arrives: a string grown piece by piece and searched whole for a newline
-   * (and measured whole) each time made a 15 MiB line cost 15 s, quadratic in its length.
+   * The start of the current line, as the pieces of bytes it came in, and their total size.
+   * Joined once its newline arrives: a line grown piece by piece and searched whole for a
+   * newline each time made a 15 MiB line cost 15 s, quadratic in its length. Kept as bytes, not
+   * text, so that a line that is not UTF-8 is seen as such (a newline byte never occurs inside a
+   * multi-byte character, so splitting bytes at it is safe).
    */
-  private pieces: string[] = [];
+  private pieces: Buffer[] = [];
   private pieceBytes = 0;
   /** Inside a line already answered as too long: skip up to its newline. */
   private skipping = false;
@@ -243,28 +261,29 @@ export class StrictStdioServerTransport implements Transport {
   ) {}
 
   private readonly onData = (chunk: Buffer | string): void => {
-    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let start = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      const tail = text.slice(start, nl);
+    for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
+      const tail = bytes.subarray(start, nl);
       start = nl + 1;
       if (this.skipping) {
         this.skipping = false;
         continue;
       }
-      const bytes = this.pieceBytes + Buffer.byteLength(tail);
-      const line = this.pieces.length > 0 ? this.pieces.join('') + tail : tail;
+      const size = this.pieceBytes + tail.length;
+      const line = this.pieces.length > 0 ? Buffer.concat([...this.pieces, tail], size) : tail;
       this.pieces = [];
       this.pieceBytes = 0;
       // A whole line can arrive in one piece (a write to a pipe is not cut at 64 KiB when the
       // reader keeps up): it is held to the same limit as one that arrived in many.
-      if (bytes > this.maxLine) this.tooLong();
-      else this.handle(line.endsWith('\r') ? line.slice(0, -1) : line);
+      if (size > this.maxLine) this.tooLong();
+      else this.handle(line.at(-1) === 0x0d ? line.subarray(0, -1) : line);
     }
-    if (this.skipping || start === text.length) return;
-    const rest = start === 0 ? text : text.slice(start);
+    if (this.skipping || start === bytes.length) return;
+    // A copy: the stream may reuse the chunk's memory once this handler returns.
+    const rest = Buffer.from(bytes.subarray(start));
     this.pieces.push(rest);
-    this.pieceBytes += Buffer.byteLength(rest);
+    this.pieceBytes += rest.length;
     if (this.pieceBytes > this.maxLine) {
       this.pieces = [];
       this.pieceBytes = 0;
@@ -295,7 +314,9 @@ export class StrictStdioServerTransport implements Transport {
     this.stdout.on('error', this.onOutError);
   }
 
-  private handle(line: string): void {
+  private handle(bytes: Uint8Array): void {
+    const line = decodeUtf8(bytes);
+    if (line === null) return this.reply(NOT_UTF8);
     // Blank lines (a trailing "\n\n", keep-alives) carry no message.
     if (line.trim() === '') return;
     const verdict = checkLine(line);

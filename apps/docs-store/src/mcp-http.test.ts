@@ -342,6 +342,15 @@ describe('the HTTP edge', () => {
     expect(await notes.text()).toBe('');
   });
 
+  it('answers a body that is not UTF-8 with -32700 (s37 probe: it was decoded with U+FFFD and run)', async () => {
+    const body = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":41,"method":"pi'), Buffer.from([0xc3]), Buffer.from('ng"}')]);
+    const r = await rawPost({}, body);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not valid UTF-8 (JSON text is UTF-8, RFC 8259 8.1)' } });
+    const ok = await rawPost({}, Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'é€😀', method: 'ping' })));
+    expect(JSON.parse(ok.text)).toEqual({ jsonrpc: '2.0', id: 'é€😀', result: {} });
+  });
+
   it('takes its own Host name in any case (s34 probe: LOCALHOST:port was 403)', async () => {
     const port = new URL(server.url).port;
     for (const host of [`LOCALHOST:${port}`, `LocalHost:${port}`]) {

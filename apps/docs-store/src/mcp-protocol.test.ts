@@ -130,6 +130,29 @@ describe('every malformed request gets exactly one JSON-RPC error reply', () => 
   });
 });
 
+describe('a frame that is not UTF-8', () => {
+  // JSON text is UTF-8 (RFC 8259 8.1). A frame with other bytes was decoded with U+FFFD in
+  // their place and served as if it said that: a ping answered, "pi\xc3ng" called an unknown
+  // method, and ingest_artifact would store text the sender never wrote (the CLI's ingest
+  // refuses a file that is not UTF-8). s37 probe.
+  it.each([
+    ['0xff inside a string', [Buffer.from('{"jsonrpc":"2.0","id":31,"method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}}')]],
+    ['a lead byte without its continuation, in the method', [Buffer.from('{"jsonrpc":"2.0","id":32,"method":"pi'), Buffer.from([0xc3]), Buffer.from('ng"}')]],
+    ['an overlong "/"', [Buffer.from('{"jsonrpc":"2.0","id":33,"method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}}}')]],
+    ['a surrogate encoded on its own (CESU-8)', [Buffer.from('{"jsonrpc":"2.0","id":34,"method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}}}')]],
+  ])('%s is -32700 with id null, and the server goes on', async (_name, parts) => {
+    const id = `sentinel-${++sentinel}`;
+    child.stdin.write(Buffer.concat([...(parts as Buffer[]), Buffer.from(`\n${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`)]));
+    const replies: Reply[] = [];
+    for (let r = await nextReply(); r.id !== id; r = await nextReply()) replies.push(r);
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not valid UTF-8 (JSON text is UTF-8, RFC 8259 8.1)' } }]);
+  });
+
+  it('valid multi-byte text is served as before', async () => {
+    expect(await exchange(JSON.stringify({ jsonrpc: '2.0', id: 'é€😀', method: 'ping' }))).toEqual([{ jsonrpc: '2.0', id: 'é€😀', result: {} }]);
+  });
+});
+
 describe('what gets no reply, and what still works', () => {
   it.each([
     ['a notification of an unknown method', '{"jsonrpc":"2.0","method":"notifications/whatever"}'],
