@@ -169,6 +169,11 @@ export interface GuardOptions {
   handles: (method: string) => boolean;
   /** The names tools/call accepts; an unknown name is -32602 as the MCP spec lists it. */
   tools: () => readonly string[];
+  /**
+   * The names prompts/get accepts, likewise. The SDK looks a prompt up in a plain object, so
+   * "__proto__" or "constructor" found Object.prototype's members: "Prompt __proto__ disabled".
+   */
+  prompts?: () => readonly string[];
   /** Where dropped messages are noted (stderr for stdio: stdout is the protocol). */
   log?: (line: string) => void;
   /**
@@ -199,6 +204,11 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
     const name = (message.params as { name: string }).name;
     const known = options.tools();
     if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown tool ${JSON.stringify(name)} (tools: ${known.join(', ')})` } };
+  }
+  if (method === 'prompts/get' && options.prompts) {
+    const name = (message.params as { name: string }).name;
+    const known = options.prompts();
+    if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown prompt ${JSON.stringify(name)} (prompts: ${known.join(', ')})` } };
   }
   if (method === 'resources/read') {
     // The SDK's handler calls new URL() on it unguarded: a TypeError there would be -32603.

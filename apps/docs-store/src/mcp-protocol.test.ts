@@ -130,6 +130,16 @@ describe('every malformed request gets exactly one JSON-RPC error reply', () => 
   });
 });
 
+describe('prompts/get of a name the server has not', () => {
+  // The SDK looks prompts up in a plain object, so "__proto__" or "constructor" found
+  // Object.prototype's members and was answered "Prompt __proto__ disabled" (s37 probe).
+  it.each(['__proto__', 'constructor', 'toString', 'nope'])('%s is -32602 "Unknown prompt", naming the prompts there are', async (name) => {
+    expect(await exchange(call(36, 'prompts/get', { name }))).toEqual([
+      { jsonrpc: '2.0', id: 36, error: { code: -32602, message: `Unknown prompt ${JSON.stringify(name)} (prompts: answer_from_docs)` } },
+    ]);
+  });
+});
+
 describe('a frame that is not UTF-8', () => {
   // JSON text is UTF-8 (RFC 8259 8.1). A frame with other bytes was decoded with U+FFFD in
   // their place and served as if it said that: a ping answered, "pi\xc3ng" called an unknown
