@@ -361,7 +361,12 @@ describe('environment errors are messages naming the path', () => {
     writeFileSync(join(ws, 'plain'), 'x');
     const under = await run(['ingest', TOPICS[2]!, '--db', 'plain/store.db']);
     expect(under.code).toBe(1);
-    expect(under.stderr).toBe(`docs-store: ${join(ws, 'plain/store.db')}: cannot create the folder ${join(ws, 'plain')} for the store (EEXIST); choose another --db or fix the folder's permissions\n`);
+    // s37 probe: it said "cannot create the folder … (EEXIST); … fix the folder's permissions", and stats "run docs-store ingest first".
+    const said = `docs-store: ${join(ws, 'plain/store.db')}: ${join(ws, 'plain')} is a file, not a folder, so no store can be there; choose another --db, or move ${join(ws, 'plain')} away\n`;
+    expect(under.stderr).toBe(said);
+    const read = await run(['stats', '--db', 'plain/store.db']);
+    expect(read.code).toBe(1);
+    expect(read.stderr).toBe(said);
     if (process.platform === 'linux') {
       const proc = await run(['ingest', TOPICS[2]!, '--db', '/proc/chunkyard-docs-store-test.db']);
       expect(proc.code).toBe(1);

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync, type Stats } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { mkdirp } from '@chunkyard/fs-atomic';
 import { StoreError } from './errors.js';
@@ -712,11 +712,30 @@ function outcomeOf(plan: ArtifactPlan): IngestOutcome {
  * a FIFO until a writer appears, read a device as an empty database of schema 0, and call a
  * folder a "disk I/O error". A path that does not exist yet is for `open` to create.
  */
+/** The nearest existing ancestor of `path` when it is not a folder, with what it is. */
+function fileAbove(path: string): { path: string; kind: string } | null {
+  for (let p = dirname(resolve(path)); ; p = dirname(p)) {
+    try {
+      const stat = statSync(p);
+      if (stat.isDirectory()) return null;
+      return { path: p, kind: stat.isFile() ? 'a file' : stat.isFIFO() ? 'a FIFO (named pipe)' : stat.isSocket() ? 'a socket' : 'a device' };
+    } catch {
+      if (dirname(p) === p) return null;
+    }
+  }
+}
+
 function refuseNonRegular(path: string): void {
   let stat: Stats;
   try {
     stat = statSync(path);
-  } catch {
+  } catch (err) {
+    // A file where a folder of the path belongs: creating the folder said "(EEXIST) … fix the
+    // folder's permissions" and a read said "run docs-store ingest first", neither of which helps.
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      const culprit = fileAbove(path);
+      if (culprit !== null) throw new StoreError(`${path}: ${culprit.path} is ${culprit.kind}, not a folder, so no store can be there; choose another --db, or move ${culprit.path} away`);
+    }
     return;
   }
   if (stat.isFile()) return;
