@@ -189,6 +189,9 @@ export interface GuardOptions {
 /** MCP's "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
 
+/** The paginated list methods (MCP's pagination), whose replies here never carry a nextCursor. */
+const LIST_METHODS: ReadonlySet<string> = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
+
 /** The -32602 reply a request's params deserve, or null when they fit its method. */
 export function checkParams(message: JSONRPCMessage, options: GuardOptions): ErrorReply | null {
   if (!('method' in message) || !('id' in message) || message.id === undefined) return null;
@@ -204,6 +207,11 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
     const name = (message.params as { name: string }).name;
     const known = options.tools();
     if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown tool ${JSON.stringify(name)} (tools: ${known.join(', ')})` } };
+  }
+  // Every list of this server comes in one page (no nextCursor), so no cursor is one it gave:
+  // ignoring it sent the first page again as if it were the page asked for.
+  if (LIST_METHODS.has(method) && (message.params as { cursor?: unknown } | undefined)?.cursor !== undefined) {
+    return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for ${method}: cursor ${JSON.stringify(String((message.params as { cursor: unknown }).cursor).slice(0, 100))} was not given by this server (its lists come in one page); leave it out` } };
   }
   if (method === 'prompts/get' && options.prompts) {
     const name = (message.params as { name: string }).name;

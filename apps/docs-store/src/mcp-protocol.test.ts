@@ -116,6 +116,12 @@ describe('every malformed request gets exactly one JSON-RPC error reply', () => 
     ['tools/call with arguments "x"', call(14, 'tools/call', { name: 'search_docs', arguments: 'x' }), 14, -32602],
     ['a string _meta', call(15, 'tools/list', { _meta: 'x' }), 15, -32602],
     ['initialize without clientInfo', call(17, 'initialize', { protocolVersion: '2025-06-18', capabilities: {} }), 17, -32602],
+    // s37 probe: a cursor this server never handed out (its lists come in one page) was ignored
+    // and the first page sent again; MCP: "Invalid cursors SHOULD result in an error with code -32602".
+    ['tools/list with a cursor', call(37, 'tools/list', { cursor: 'zzz' }), 37, -32602],
+    ['resources/list with a cursor', call(38, 'resources/list', { cursor: 'zzz' }), 38, -32602],
+    ['resources/templates/list with a cursor', call(39, 'resources/templates/list', { cursor: '' }), 39, -32602],
+    ['prompts/list with a cursor', call(40, 'prompts/list', { cursor: 'x' }), 40, -32602],
     // -32002 (resource not found): a URI of another form; the SDK said -32602 (issue 15 probe).
     ['resources/read of chunk://../../etc/passwd', call(19, 'resources/read', { uri: 'chunk://../../etc/passwd' }), 19, -32002],
     ['resources/read of file:///etc/passwd', call(20, 'resources/read', { uri: 'file:///etc/passwd' }), 20, -32002],
