@@ -5,7 +5,7 @@
  * `PRAGMA data_version` reveals).
  */
 import { createHash } from 'node:crypto';
-import { statSync, type Stats } from 'node:fs';
+import { accessSync, constants, existsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { mkdirp } from '@chunkyard/fs-atomic';
@@ -681,6 +681,17 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
   const message = err instanceof Error ? err.message : String(err);
   if (code === 'SQLITE_NOTADB') return new StoreError(`${path}: not a docs-store database (${message}); pass --db with the store's path, or move this file away`);
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR' || String(code).startsWith('SQLITE_IOERR')) {
+    // A store is in WAL mode, and SQLite makes <store>-shm beside it even to read it: in a
+    // folder nothing can be written to, every command failed with "check its permissions",
+    // though the file's own permissions were fine.
+    const dir = dirname(resolve(path));
+    const unwritable = unwritableReason(dir);
+    if (unwritable !== null && existsSync(path)) {
+      if (purpose === 'write') return new StoreError(`${path}: cannot open the store for writing: ${dir} ${unwritable}; choose another --db`);
+      return new StoreError(
+        `${path}: cannot open the store for reading: ${dir} ${unwritable}, and SQLite must make ${basename(path)}-shm beside a store (WAL mode) even to read it; copy the store to a writable folder and pass --db with the copy`,
+      );
+    }
     const what = purpose === 'write' ? 'check that the folder exists and is writable, or choose another --db' : 'check its permissions';
     return new StoreError(`${path}: cannot open the store for ${purpose === 'write' ? 'writing' : 'reading'} (${String(code)}: ${message}); ${what}`);
   }
@@ -689,6 +700,19 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
   if (code === 'SQLITE_CORRUPT') return new StoreError(`${path}: the database is corrupt (${message}); rebuild it with "docs-store ingest" into a new --db`);
   if (typeof code === 'string' && code.startsWith('SQLITE_')) return new StoreError(`${path}: cannot open the store (${code}: ${message})`);
   return err;
+}
+
+/** Why nothing can be written in `dir` ("is on a read-only file system (EROFS)"), or null. */
+function unwritableReason(dir: string): string | null {
+  try {
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EROFS') return 'is on a read-only file system (EROFS)';
+    if (code === 'EACCES' || code === 'EPERM') return `is not writable (${code})`;
+    return null;
+  }
 }
 
 function describe(plan: ArtifactPlan): string {
@@ -707,11 +731,6 @@ function outcomeOf(plan: ArtifactPlan): IngestOutcome {
   };
 }
 
-/**
- * A store path that exists must be a regular file (symlinks followed): SQLite would block on
- * a FIFO until a writer appears, read a device as an empty database of schema 0, and call a
- * folder a "disk I/O error". A path that does not exist yet is for `open` to create.
- */
 /** The nearest existing ancestor of `path` when it is not a folder, with what it is. */
 function fileAbove(path: string): { path: string; kind: string } | null {
   for (let p = dirname(resolve(path)); ; p = dirname(p)) {
@@ -725,6 +744,11 @@ function fileAbove(path: string): { path: string; kind: string } | null {
   }
 }
 
+/**
+ * A store path that exists must be a regular file (symlinks followed): SQLite would block on
+ * a FIFO until a writer appears, read a device as an empty database of schema 0, and call a
+ * folder a "disk I/O error". A path that does not exist yet is for `open` to create.
+ */
 function refuseNonRegular(path: string): void {
   let stat: Stats;
   try {
