@@ -384,6 +384,20 @@ describe('environment errors are messages naming the path', () => {
     expect(w.stderr).toBe(`docs-store: ${db}: cannot open the store for writing: ${ro} is on a read-only file system (EROFS); choose another --db\n`);
   }, 60_000);
 
+  it.runIf(canBindReadOnly)('a disk too full for the shared-memory file is a full disk, not "check that the folder exists and is writable" (s37 probe: SQLITE_IOERR_SHMSIZE)', async () => {
+    await ensureBuilt();
+    const mnt = join(ws, 'small');
+    mkdirSync(mnt);
+    // A 200 KiB file system with 20 KiB left: room for the store's first page, not for its -shm.
+    const r = spawnSync(
+      'unshare',
+      ['--mount', '--map-root-user', 'sh', '-c', 'mount -t tmpfs -o size=200k tmpfs "$1" && head -c 180k /dev/zero > "$1/filler" && shift && exec "$@"', 'sh', mnt, process.execPath, BIN, 'ingest', TOPICS[2]!, '--db', join(mnt, 'store.db')],
+      { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', CI: '1' } },
+    );
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^docs-store: ${join(mnt, 'store.db')}: the disk is full \\([^)]*\\); free some space and run again\n$`));
+  }, 60_000);
+
   it('ingest into a folder that cannot exist, or cannot be written: exit 1, the path named', async () => {
     writeFileSync(join(ws, 'plain'), 'x');
     const under = await run(['ingest', TOPICS[2]!, '--db', 'plain/store.db']);

@@ -5,7 +5,7 @@
  * `PRAGMA data_version` reveals).
  */
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, existsSync, statfsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { mkdirp } from '@chunkyard/fs-atomic';
@@ -680,6 +680,11 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
   const code = (err as { code?: unknown }).code;
   const message = err instanceof Error ? err.message : String(err);
   if (code === 'SQLITE_NOTADB') return new StoreError(`${path}: not a docs-store database (${message}); pass --db with the store's path, or move this file away`);
+  // SQLite says "disk I/O error" when it cannot grow <store>-shm (SQLITE_IOERR_SHMSIZE) or write
+  // a page on a full disk: that said "check that the folder exists and is writable".
+  if ((code === 'SQLITE_IOERR_SHMSIZE' || String(code).startsWith('SQLITE_IOERR')) && diskFull(dirname(resolve(path)))) {
+    return new StoreError(`${path}: the disk is full (${String(code)}: ${message}); free some space and run again`);
+  }
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR' || String(code).startsWith('SQLITE_IOERR')) {
     // A store is in WAL mode, and SQLite makes <store>-shm beside it even to read it: in a
     // folder nothing can be written to, every command failed with "check its permissions",
@@ -700,6 +705,16 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
   if (code === 'SQLITE_CORRUPT') return new StoreError(`${path}: the database is corrupt (${message}); rebuild it with "docs-store ingest" into a new --db`);
   if (typeof code === 'string' && code.startsWith('SQLITE_')) return new StoreError(`${path}: cannot open the store (${code}: ${message})`);
   return err;
+}
+
+/** Whether the file system holding `dir` has less room left than SQLite's shared-memory file takes (32 KiB). */
+function diskFull(dir: string): boolean {
+  try {
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize < 32 * 1024;
+  } catch {
+    return false;
+  }
 }
 
 /** Why nothing can be written in `dir` ("is on a read-only file system (EROFS)"), or null. */
