@@ -96,6 +96,8 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     if (req.method === 'GET' || req.method === 'DELETE') {
       return jsonError(res, 405, -32000, `Method not allowed: ${req.method} (this server is stateless and sends no stream of its own; POST messages to ${MCP_PATH})`, { allow: 'POST' });
     }
+    // Any other method: the SDK's answer said "Allow: GET, POST, DELETE", two of which are 405 above.
+    if (req.method !== 'POST') return jsonError(res, 405, -32000, `Method not allowed: ${req.method} (POST messages to ${MCP_PATH})`, { allow: 'POST' });
     // A body in a content coding (gzip…) was read as it came: a compressed one answered -32700,
     // and a plain one labelled gzip was served as if unlabelled. Neither is decoded here, so the
     // coding is refused as HTTP says (RFC 9110 15.5.16), naming the one this server takes.

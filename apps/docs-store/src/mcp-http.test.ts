@@ -300,6 +300,26 @@ describe('the HTTP edge', () => {
       req.end(body);
     });
 
+  it('any method but POST is 405 with Allow: POST (s37 probe: PUT, PATCH, OPTIONS, HEAD and TRACE got the SDK\'s "Allow: GET, POST, DELETE", two of which are 405 here)', async () => {
+    const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+    for (const method of ['PUT', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE']) {
+      const u = new URL(server.url);
+      const r = await new Promise<{ status: number; allow: unknown; text: string }>((resolve, reject) => {
+        const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname, method, headers, agent: false }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, text }));
+        });
+        req.on('error', reject);
+        req.end(method === 'TRACE' || method === 'HEAD' ? undefined : '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+      });
+      expect(r.status, method).toBe(405);
+      expect(r.allow, method).toBe('POST');
+      if (method !== 'HEAD') expect(JSON.parse(r.text), method).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining(`Method not allowed: ${method}`) } });
+    }
+  });
+
   it('answers every request of a batch by its id, initialize in a batch included (s37 probe)', async () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
     const init = JSON.parse(initialize) as { params: unknown };
