@@ -270,6 +270,10 @@ export class StrictStdioServerTransport implements Transport {
   /** Inside a line already answered as too long: skip up to its newline. */
   private skipping = false;
   private closed = false;
+  /** Requests handed to the server and not answered yet. */
+  private readonly pending = new Set<RequestId>();
+  /** Input has ended: close once every pending request is answered. */
+  private ended = false;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
@@ -314,6 +318,27 @@ export class StrictStdioServerTransport implements Transport {
     this.reply({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: `Invalid Request: message longer than ${this.maxLine} bytes` } });
   }
 
+  /**
+   * End of input ends the last line too: a frame without its newline (`printf '{…}' | docs-store
+   * mcp`) was left waiting for one that could no longer come, and the request went unanswered.
+   */
+  private readonly onEnd = (): void => {
+    if (!this.skipping && this.pieces.length > 0) {
+      const line = Buffer.concat(this.pieces, this.pieceBytes);
+      this.pieces = [];
+      this.pieceBytes = 0;
+      this.handle(line.at(-1) === 0x0d ? line.subarray(0, -1) : line);
+    }
+    // Closing at once dropped the replies of requests still running (a search embedding its
+    // query, an ingest): the client closed its end of stdin, not of stdout.
+    this.ended = true;
+    this.closeWhenAnswered();
+  };
+
+  private closeWhenAnswered(): void {
+    if (this.ended && this.pending.size === 0) void this.close();
+  }
+
   private readonly onError = (err: Error): void => this.onerror?.(err);
 
   /**
@@ -328,6 +353,8 @@ export class StrictStdioServerTransport implements Transport {
 
   async start(): Promise<void> {
     this.stdin.on('data', this.onData);
+    // Before serveStdio's own 'end' listener, which closes the server.
+    this.stdin.on('end', this.onEnd);
     this.stdin.on('error', this.onError);
     this.stdout.on('error', this.onOutError);
   }
@@ -340,7 +367,13 @@ export class StrictStdioServerTransport implements Transport {
     const verdict = checkLine(line);
     if (verdict.kind === 'reply') this.reply(verdict.reply);
     else if (verdict.kind === 'drop') this.log(`docs-store mcp: ignored a ${verdict.reason}`);
-    else this.onmessage?.(verdict.message);
+    else {
+      const m = verdict.message as { method?: unknown; id?: RequestId; params?: { requestId?: RequestId } };
+      if (typeof m.method === 'string' && m.id !== undefined) this.pending.add(m.id);
+      this.onmessage?.(verdict.message);
+      // A cancelled request gets no response (MCP), so it is no longer waited for.
+      if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined && this.pending.delete(m.params.requestId)) this.closeWhenAnswered();
+    }
   }
 
   private reply(message: ErrorReply): void {
@@ -351,8 +384,13 @@ export class StrictStdioServerTransport implements Transport {
     return new Promise((resolve) => {
       // After the client left nothing can be delivered: drop the reply rather than write into a closed pipe.
       if (this.closed) return resolve();
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.stdout.once('drain', () => resolve());
+      const answered = !('method' in message) && 'id' in message ? (message.id as RequestId | null) : null;
+      const done = () => {
+        if (answered !== null && this.pending.delete(answered)) this.closeWhenAnswered();
+        resolve();
+      };
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) done();
+      else this.stdout.once('drain', done);
     });
   }
 
@@ -360,6 +398,7 @@ export class StrictStdioServerTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
     this.stdin.off('error', this.onError);
     this.stdin.pause();
     this.onclose?.();

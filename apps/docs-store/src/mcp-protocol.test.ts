@@ -202,6 +202,37 @@ describe('what gets no reply, and what still works', () => {
   });
 });
 
+describe('the last frame of the input without its newline', () => {
+  // s37 probe: `printf '{…"ping"}' | docs-store mcp` got no reply: the line was waiting for a
+  // newline that end of input ruled out, and the request was dropped without a word.
+  it('is served when it is a message, answered -32700 when it is not, and other frames before it as always', () => {
+    const input = `${call(1, 'ping')}\n${call(2, 'tools/call', { name: 'store_stats', arguments: {} })}`;
+    for (const [stdin, expected] of [
+      [input, [{ id: 1, result: {} }, { id: 2, result: { content: [{ type: 'text' }] } }]],
+      [`${call(1, 'ping')}\n{"jsonrpc":"2.0","id":3,"meth`, [{ id: 1, result: {} }, { id: null, error: { code: -32700 } }]],
+    ] as const) {
+      const r = spawnSync(process.execPath, [BIN, 'mcp'], { cwd: ws, input: stdin, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+      expect(r.status, r.stderr).toBe(0);
+      const replies = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Reply);
+      expect(replies, r.stdout).toMatchObject(expected);
+      expect(replies).toHaveLength(expected.length);
+    }
+    // A request cancelled before the input ends is not waited for (it gets no response): the server still stops.
+    const cancelled = spawnSync(
+      process.execPath,
+      [BIN, 'mcp'],
+      {
+        cwd: ws,
+        input: `${call(5, 'tools/call', { name: 'search_docs', arguments: { query: 'native aot publishing' } })}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } })}\n`,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { PATH: process.env.PATH ?? '', CI: '1' },
+      },
+    );
+    expect(cancelled.status, cancelled.stderr).toBe(0);
+  }, 60_000);
+});
+
 describe('a client that closes stdout', () => {
   it.runIf(process.platform !== 'win32')('stops the server quietly, exit 0 (issue 15 probe: EPIPE was an uncaught error with a stack trace)', () => {
     // `| head -c 10` closes the pipe after the first bytes; the replies after that hit EPIPE.

@@ -252,7 +252,6 @@ export async function serveStdio(store: DocStore, embedder: StoreEmbedder, versi
     server.server.onclose = () => resolve();
   });
   await connectGuarded(server, transport, log);
-  // stdin ending (the client went away) closes the transport.
-  process.stdin.once('end', () => void server.close());
+  // stdin ending (the client went away) closes the transport once the requests it sent are answered.
   await closed;
 }
