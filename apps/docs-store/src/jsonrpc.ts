@@ -270,8 +270,8 @@ export class StrictStdioServerTransport implements Transport {
   /** Inside a line already answered as too long: skip up to its newline. */
   private skipping = false;
   private closed = false;
-  /** Requests handed to the server and not answered yet. */
-  private readonly pending = new Set<RequestId>();
+  /** Requests handed to the server and not answered yet, by id (a client may reuse one while it runs). */
+  private readonly pending = new Map<RequestId, number>();
   /** Input has ended: close once every pending request is answered. */
   private ended = false;
 
@@ -335,6 +335,15 @@ export class StrictStdioServerTransport implements Transport {
     this.closeWhenAnswered();
   };
 
+  /** One request with this id is answered (or cancelled); false when none was pending. */
+  private settle(id: RequestId): boolean {
+    const n = this.pending.get(id);
+    if (n === undefined) return false;
+    if (n > 1) this.pending.set(id, n - 1);
+    else this.pending.delete(id);
+    return true;
+  }
+
   private closeWhenAnswered(): void {
     if (this.ended && this.pending.size === 0) void this.close();
   }
@@ -369,10 +378,10 @@ export class StrictStdioServerTransport implements Transport {
     else if (verdict.kind === 'drop') this.log(`docs-store mcp: ignored a ${verdict.reason}`);
     else {
       const m = verdict.message as { method?: unknown; id?: RequestId; params?: { requestId?: RequestId } };
-      if (typeof m.method === 'string' && m.id !== undefined) this.pending.add(m.id);
+      if (typeof m.method === 'string' && m.id !== undefined) this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
       this.onmessage?.(verdict.message);
       // A cancelled request gets no response (MCP), so it is no longer waited for.
-      if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined && this.pending.delete(m.params.requestId)) this.closeWhenAnswered();
+      if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined && this.settle(m.params.requestId)) this.closeWhenAnswered();
     }
   }
 
@@ -386,7 +395,7 @@ export class StrictStdioServerTransport implements Transport {
       if (this.closed) return resolve();
       const answered = !('method' in message) && 'id' in message ? (message.id as RequestId | null) : null;
       const done = () => {
-        if (answered !== null && this.pending.delete(answered)) this.closeWhenAnswered();
+        if (answered !== null && this.settle(answered)) this.closeWhenAnswered();
         resolve();
       };
       if (this.stdout.write(`${JSON.stringify(message)}\n`)) done();
