@@ -384,6 +384,8 @@ describe('docs-export', () => {
       ['/dev/null', 'a character device, not a folder'],
       [dangling, `a symlink to ${join(ws, 'no-such-cache')}, which does not exist`],
       [file, 'a regular file, not a folder'],
+      // s37 probe: a path through a file (it can never be made) was skipped without a word.
+      [join(file, 'sub'), `${file} is a regular file, so no folder can be made below it`],
     ];
     for (const [target, what] of cases) {
       for (const extra of [[], ['--with-embeddings']]) {

@@ -182,7 +182,16 @@ function cacheDirProblem(dir: string): string | null {
   let link;
   try {
     link = lstatSync(dir);
-  } catch {
+  } catch (err) {
+    // A file where a parent folder belongs: the cache can never be made there.
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      for (let p = dirname(resolve(dir)); p !== dirname(p); p = dirname(p)) {
+        const st = statSync(p, { throwIfNoEntry: false });
+        if (st === undefined) continue;
+        if (!st.isDirectory()) return `${p} is ${st.isFile() ? 'a regular file' : fileKind(st)}, so no folder can be made below it`;
+        break;
+      }
+    }
     return null; // not made yet (or unreadable: reading the cache reports that, naming it)
   }
   try {

@@ -64,14 +64,28 @@ export function loadTopic(dir: string): LoadedTopic | null {
       const src = typeof (json as { source?: unknown } | null)?.source === 'string' ? (json as { source: string }).source : `${name}.md`;
       const sourceFile = join(dir, src);
       let source: string | null = null;
+      let sourceError: string | undefined;
       try {
-        source = readDocument(sourceFile);
-      } catch {
-        source = null;
+        // Empty is a source too: its checksum says it changed, where "missing" said it was gone.
+        source = readDocument(sourceFile, { allowEmpty: true });
+      } catch (err) {
+        // A FIFO, a device, a binary or non-UTF-8 file was reported as "missing" (s37 probe).
+        const why = err instanceof Error ? err.message : String(err);
+        if (why !== 'no such file') sourceError = why;
       }
       const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
       const chunkFiles = new Map(entries.filter((e) => pattern.test(e)).map((e) => [join(out, e), readRegularFile(join(out, e)).toString('utf8')] as const));
-      return { name, manifestFile, manifest: json, ...(error !== undefined ? { manifestError: error } : {}), sourceFile, source, chunkFiles, chunkFileOf: (n: number) => join(out, `${name}-${n}.md`) };
+      return {
+        name,
+        manifestFile,
+        manifest: json,
+        ...(error !== undefined ? { manifestError: error } : {}),
+        sourceFile,
+        source,
+        ...(sourceError !== undefined ? { sourceError } : {}),
+        chunkFiles,
+        chunkFileOf: (n: number) => join(out, `${name}-${n}.md`),
+      };
     });
   const pagesFile = join(out, PAGES_MANIFEST);
   const pages = existsSync(pagesFile) ? { file: pagesFile, ...readJson(pagesFile) } : null;

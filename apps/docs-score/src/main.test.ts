@@ -292,6 +292,25 @@ describe('docs-score on corrupted builds', () => {
     expect(r.stdout).toMatch(/checksum: .*golden-reference\.json: sourceSha256 .* does not match golden-reference\.md/);
   });
 
+  it('a source that is there but unreadable is said what it is, not "missing"; an emptied one fails its checksum (s37 probe)', async () => {
+    const docs = copy();
+    const src = join(docs, t, 'golden-reference.md');
+    const named = `source golden-reference.md named by ${manifestPath(docs, t)}`;
+    rmSync(src);
+    execFileSync('mkfifo', [src]);
+    let r = await run([docs]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`checksum: ${src}: ${named}: a FIFO (named pipe), not a regular file; point it at a markdown file\n`);
+    rmSync(src);
+    writeFileSync(src, Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]));
+    r = await run([docs]);
+    expect(r.stdout).toContain(`checksum: ${src}: ${named}: not valid UTF-8 (first bad byte at offset 2)\n`);
+    writeFileSync(src, '');
+    r = await run([docs]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/checksum: .*golden-reference\.json: sourceSha256 .* does not match golden-reference\.md/);
+  });
+
   it('a changed manifest: recorded token counts and chunk files no longer agree', async () => {
     const docs = copy();
     const m = readManifest(docs, t);

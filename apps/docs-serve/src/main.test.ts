@@ -283,6 +283,24 @@ describe('docs-serve: CLI', () => {
     expect(err.join('')).toContain(`port ${port} on 127.0.0.1 is in use`);
   });
 
+  it('a --host that is not an address of this machine says so and what to do, exit 1 (s37 probe: "getaddrinfo ENOTFOUND x", "listen EADDRNOTAVAIL: address not available")', async () => {
+    for (const [host, code] of [
+      ['nonexistent.invalid', 'ENOTFOUND'],
+      ['192.0.2.1', 'EADDRNOTAVAIL'],
+    ] as const) {
+      const err: string[] = [];
+      expect(await main([fx.docs, '--port', '0', '--host', host], { stdout: () => undefined, stderr: (s) => err.push(s) }, () => Promise.resolve('test')), host).toBe(1);
+      // EAI_AGAIN is what a resolver without network answers for a name.
+      expect(err.join(''), host).toMatch(new RegExp(`^docs-serve: ${host.replace(/\./g, '\\.')}: not an address of this machine \\((${code}|EAI_AGAIN)\\); use --host 127\\.0\\.0\\.1, or an address this machine has\n$`));
+    }
+  });
+
+  it('a --host that is no host name at all (getaddrinfo EINVAL) is said so, escaped', async () => {
+    const err: string[] = [];
+    expect(await main([fx.docs, '--port', '0', '--host', 'x\u001b[31m\u202e'], { stdout: () => undefined, stderr: (s) => err.push(s) }, () => Promise.resolve('test'))).toBe(1);
+    expect(err.join('')).toMatch(/^docs-serve: x\\u001b\[31m\\u202e: not (a host name or address \(EINVAL\)|an address of this machine \(ENOTFOUND\)); use --host 127\.0\.0\.1, or an address this machine has\n$/);
+  });
+
   it('the bin prints its URL, serves, and stops cleanly on SIGTERM and SIGINT', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const child = spawn(process.execPath, [BIN, fx.docs, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -50,7 +50,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       const port = options.port ?? DEFAULT_PORT;
-      reject(new ServeError(err.code === 'EADDRINUSE' ? `port ${port} on ${host} is in use (try --port 0 for any free port)` : `cannot listen on ${host}:${port}: ${err.message}`));
+      // Node's own words ("getaddrinfo ENOTFOUND x") said neither what was wrong nor what to do.
+      const code = err.code;
+      reject(
+        new ServeError(
+          code === 'EADDRINUSE'
+            ? `port ${port} on ${host} is in use (try --port 0 for any free port)`
+            : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+              ? `${host}: not an address of this machine (${code}); use --host 127.0.0.1, or an address this machine has`
+              : code === 'EINVAL' && err.syscall === 'getaddrinfo'
+                ? `${host}: not a host name or address (EINVAL); use --host 127.0.0.1, or an address this machine has`
+              : code === 'EACCES'
+                ? `${host}:${port}: permission denied (EACCES); ports below 1024 need privileges, pick another --port`
+                : `cannot listen on ${host}:${port}: ${err.message}`,
+        ),
+      );
     });
     server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
   });

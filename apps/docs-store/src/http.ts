@@ -19,7 +19,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DocStore, StoreEmbedder } from '@chunkyard/store';
-import { checkBatch, checkMessage, type ErrorReply } from './jsonrpc.js';
+import { checkBatch, checkMessage, decodeUtf8, NOT_UTF8, type ErrorReply } from './jsonrpc.js';
 import { connectGuarded, createMcpServer } from './mcp.js';
 
 export const MCP_PATH = '/mcp';
@@ -27,8 +27,8 @@ export const TOKEN_ENV = 'DOCS_STORE_MCP_TOKEN';
 /** Largest request body read (the SDK's own default is the same order). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The body as text, or null when it is larger than `limit` (reading stops there). */
-async function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+/** The body's bytes, or null when it is larger than `limit` (reading stops there). */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -36,7 +36,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | n
     if (size > limit) return null;
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export interface HttpOptions {
@@ -96,6 +96,8 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     if (req.method === 'GET' || req.method === 'DELETE') {
       return jsonError(res, 405, -32000, `Method not allowed: ${req.method} (this server is stateless and sends no stream of its own; POST messages to ${MCP_PATH})`, { allow: 'POST' });
     }
+    // Any other method: the SDK's answer said "Allow: GET, POST, DELETE", two of which are 405 above.
+    if (req.method !== 'POST') return jsonError(res, 405, -32000, `Method not allowed: ${req.method} (POST messages to ${MCP_PATH})`, { allow: 'POST' });
     // A body in a content coding (gzip…) was read as it came: a compressed one answered -32700,
     // and a plain one labelled gzip was served as if unlabelled. Neither is decoded here, so the
     // coding is refused as HTTP says (RFC 9110 15.5.16), naming the one this server takes.
@@ -108,8 +110,10 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     // same checks as a stdio line first. Batches and other content types are the SDK's.
     let parsedBody: unknown;
     if (req.method === 'POST' && /^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-      const text = await readBody(req, MAX_BODY_BYTES);
-      if (text === null) return jsonError(res, 413, -32600, `Invalid Request: body larger than ${MAX_BODY_BYTES} bytes`);
+      const body = await readBody(req, MAX_BODY_BYTES);
+      if (body === null) return jsonError(res, 413, -32600, `Invalid Request: body larger than ${MAX_BODY_BYTES} bytes`);
+      const text = decodeUtf8(body);
+      if (text === null) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(NOT_UTF8));
       try {
         parsedBody = JSON.parse(text);
       } catch (err) {
@@ -125,7 +129,9 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
         const errors = verdicts.flatMap((v) => (v.kind === 'reply' ? [v.reply] : []));
         const valid = verdicts.flatMap((v) => (v.kind === 'message' ? [v.message] : []));
         if (errors.length > 0 && valid.length === 0) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(errors));
-        if (errors.length > 0) return answerMixedBatch(req, res, valid, errors);
+        // Every batch, not only a mixed one: the SDK answers a batch of one request with the
+        // bare reply, where JSON-RPC answers a batch with an array.
+        return answerBatch(req, res, valid, errors);
       } else {
         const verdict = checkMessage(parsedBody);
         if (verdict.kind === 'reply') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(verdict.reply));
@@ -155,13 +161,13 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     enableJsonResponse: true,
   });
   /**
-   * A batch with both valid and invalid members: the valid ones go to the SDK as a batch of
-   * their own, through its web-standard transport (which hands back the Response instead of
-   * writing it), and the answer is the SDK's replies followed by the members' errors. A reply
-   * the SDK makes to the request as a whole (406 for the Accept header) is
+   * A batch: the valid members go to the SDK as a batch of their own, through its web-standard
+   * transport (which hands back the Response instead of writing it), and the answer is an
+   * array of the SDK's replies followed by the invalid members' errors. A reply the SDK makes
+   * to the request as a whole (406 for the Accept header, 400 for more than 100 members) is
    * passed on as it is.
    */
-  const answerMixedBatch = async (req: IncomingMessage, res: ServerResponse, valid: JSONRPCMessage[], errors: ErrorReply[]): Promise<void> => {
+  const answerBatch = async (req: IncomingMessage, res: ServerResponse, valid: JSONRPCMessage[], errors: ErrorReply[]): Promise<void> => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (typeof value === 'string') headers.set(name, value);
@@ -179,6 +185,8 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       }
       // 202: every valid member was a notification, which gets no reply.
       const replies: unknown[] = answer.status === 202 || text === '' ? [] : ([] as unknown[]).concat(JSON.parse(text) as unknown);
+      // Nothing to answer (notifications and responses only): JSON-RPC sends no empty array.
+      if (replies.length + errors.length === 0) return void res.writeHead(202).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([...replies, ...errors]));
     } finally {
       void transport.close();

@@ -19,7 +19,6 @@
  * `StrictStdioServerTransport`; Streamable HTTP parses the body in the SDK (which answers
  * -32700 itself) and then passes messages through `guardRequests` like stdio does.
  */
-import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
@@ -46,6 +45,24 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 
 /** MCP ids are strings or integers (JSON-RPC's null and fractions are not allowed). */
 const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The bytes as text, or null when they are not UTF-8. JSON text is UTF-8 (RFC 8259 8.1); a
+ * lenient decode put U+FFFD in place of bad bytes and the message was served as if the client
+ * had sent that. A BOM is kept, so JSON.parse refuses it as before.
+ */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The -32700 reply to a message that is not UTF-8. */
+export const NOT_UTF8: ErrorReply = { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Parse error: the message is not valid UTF-8 (JSON text is UTF-8, RFC 8259 8.1)' } };
 
 /** Classifies one line of text as received. */
 export function checkLine(line: string): Verdict {
@@ -110,6 +127,10 @@ const requestIdOf = (m: unknown): RequestId | undefined => (isPlainObject(m) && 
  * and the client could not tell which was which). Ids compare as JSON does: 1 and "1" differ.
  */
 export function checkBatch(members: readonly unknown[]): Verdict[] {
+  // MCP sends initialize alone (it opens the lifecycle). The SDK answered a batch holding it and
+  // anything else with one -32600 of id null and ran nothing, so no request of the batch was
+  // answered by its id; here it is refused with its own id and the rest run.
+  const initAlone = members.length < 2;
   const count = new Map<RequestId, number>();
   for (const m of members) {
     const id = requestIdOf(m);
@@ -118,6 +139,9 @@ export function checkBatch(members: readonly unknown[]): Verdict[] {
   return members.map((m) => {
     const id = requestIdOf(m);
     const n = id === undefined ? 1 : count.get(id)!;
+    if (n < 2 && id !== undefined && !initAlone && (m as { method?: unknown }).method === 'initialize') {
+      return reply(id, INVALID_REQUEST, 'Invalid Request: initialize must be sent alone, not in a batch (MCP lifecycle)');
+    }
     if (n < 2) return checkMessage(m);
     return reply(id!, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} is used by ${n} requests of this batch; give each request its own id`);
   });
@@ -145,6 +169,11 @@ export interface GuardOptions {
   handles: (method: string) => boolean;
   /** The names tools/call accepts; an unknown name is -32602 as the MCP spec lists it. */
   tools: () => readonly string[];
+  /**
+   * The names prompts/get accepts, likewise. The SDK looks a prompt up in a plain object, so
+   * "__proto__" or "constructor" found Object.prototype's members: "Prompt __proto__ disabled".
+   */
+  prompts?: () => readonly string[];
   /** Where dropped messages are noted (stderr for stdio: stdout is the protocol). */
   log?: (line: string) => void;
   /**
@@ -159,6 +188,9 @@ export interface GuardOptions {
 
 /** MCP's "resource not found". */
 export const RESOURCE_NOT_FOUND = -32002;
+
+/** The paginated list methods (MCP's pagination), whose replies here never carry a nextCursor. */
+const LIST_METHODS: ReadonlySet<string> = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
 
 /** The -32602 reply a request's params deserve, or null when they fit its method. */
 export function checkParams(message: JSONRPCMessage, options: GuardOptions): ErrorReply | null {
@@ -175,6 +207,16 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
     const name = (message.params as { name: string }).name;
     const known = options.tools();
     if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown tool ${JSON.stringify(name)} (tools: ${known.join(', ')})` } };
+  }
+  // Every list of this server comes in one page (no nextCursor), so no cursor is one it gave:
+  // ignoring it sent the first page again as if it were the page asked for.
+  if (LIST_METHODS.has(method) && (message.params as { cursor?: unknown } | undefined)?.cursor !== undefined) {
+    return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for ${method}: cursor ${JSON.stringify(String((message.params as { cursor: unknown }).cursor).slice(0, 100))} was not given by this server (its lists come in one page); leave it out` } };
+  }
+  if (method === 'prompts/get' && options.prompts) {
+    const name = (message.params as { name: string }).name;
+    const known = options.prompts();
+    if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown prompt ${JSON.stringify(name)} (prompts: ${known.join(', ')})` } };
   }
   if (method === 'resources/read') {
     // The SDK's handler calls new URL() on it unguarded: a TypeError there would be -32603.
@@ -216,17 +258,22 @@ export class StrictStdioServerTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
 
-  private readonly decoder = new StringDecoder('utf8');
   /**
-   * The start of the current line, as the pieces it came in, and their size in bytes. Joined
-   * once its newline arrives: a string grown piece by piece and searched whole for a newline
-   * (and measured whole) each time made a 15 MiB line cost 15 s, quadratic in its length.
+   * The start of the current line, as the pieces of bytes it came in, and their total size.
+   * Joined once its newline arrives: a line grown piece by piece and searched whole for a
+   * newline each time made a 15 MiB line cost 15 s, quadratic in its length. Kept as bytes, not
+   * text, so that a line that is not UTF-8 is seen as such (a newline byte never occurs inside a
+   * multi-byte character, so splitting bytes at it is safe).
    */
-  private pieces: string[] = [];
+  private pieces: Buffer[] = [];
   private pieceBytes = 0;
   /** Inside a line already answered as too long: skip up to its newline. */
   private skipping = false;
   private closed = false;
+  /** Requests handed to the server and not answered yet, by id (a client may reuse one while it runs). */
+  private readonly pending = new Map<RequestId, number>();
+  /** Input has ended: close once every pending request is answered. */
+  private ended = false;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
@@ -236,28 +283,29 @@ export class StrictStdioServerTransport implements Transport {
   ) {}
 
   private readonly onData = (chunk: Buffer | string): void => {
-    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let start = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      const tail = text.slice(start, nl);
+    for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, start)) {
+      const tail = bytes.subarray(start, nl);
       start = nl + 1;
       if (this.skipping) {
         this.skipping = false;
         continue;
       }
-      const bytes = this.pieceBytes + Buffer.byteLength(tail);
-      const line = this.pieces.length > 0 ? this.pieces.join('') + tail : tail;
+      const size = this.pieceBytes + tail.length;
+      const line = this.pieces.length > 0 ? Buffer.concat([...this.pieces, tail], size) : tail;
       this.pieces = [];
       this.pieceBytes = 0;
       // A whole line can arrive in one piece (a write to a pipe is not cut at 64 KiB when the
       // reader keeps up): it is held to the same limit as one that arrived in many.
-      if (bytes > this.maxLine) this.tooLong();
-      else this.handle(line.endsWith('\r') ? line.slice(0, -1) : line);
+      if (size > this.maxLine) this.tooLong();
+      else this.handle(line.at(-1) === 0x0d ? line.subarray(0, -1) : line);
     }
-    if (this.skipping || start === text.length) return;
-    const rest = start === 0 ? text : text.slice(start);
+    if (this.skipping || start === bytes.length) return;
+    // A copy: the stream may reuse the chunk's memory once this handler returns.
+    const rest = Buffer.from(bytes.subarray(start));
     this.pieces.push(rest);
-    this.pieceBytes += Buffer.byteLength(rest);
+    this.pieceBytes += rest.length;
     if (this.pieceBytes > this.maxLine) {
       this.pieces = [];
       this.pieceBytes = 0;
@@ -268,6 +316,36 @@ export class StrictStdioServerTransport implements Transport {
 
   private tooLong(): void {
     this.reply({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: `Invalid Request: message longer than ${this.maxLine} bytes` } });
+  }
+
+  /**
+   * End of input ends the last line too: a frame without its newline (`printf '{…}' | docs-store
+   * mcp`) was left waiting for one that could no longer come, and the request went unanswered.
+   */
+  private readonly onEnd = (): void => {
+    if (!this.skipping && this.pieces.length > 0) {
+      const line = Buffer.concat(this.pieces, this.pieceBytes);
+      this.pieces = [];
+      this.pieceBytes = 0;
+      this.handle(line.at(-1) === 0x0d ? line.subarray(0, -1) : line);
+    }
+    // Closing at once dropped the replies of requests still running (a search embedding its
+    // query, an ingest): the client closed its end of stdin, not of stdout.
+    this.ended = true;
+    this.closeWhenAnswered();
+  };
+
+  /** One request with this id is answered (or cancelled); false when none was pending. */
+  private settle(id: RequestId): boolean {
+    const n = this.pending.get(id);
+    if (n === undefined) return false;
+    if (n > 1) this.pending.set(id, n - 1);
+    else this.pending.delete(id);
+    return true;
+  }
+
+  private closeWhenAnswered(): void {
+    if (this.ended && this.pending.size === 0) void this.close();
   }
 
   private readonly onError = (err: Error): void => this.onerror?.(err);
@@ -284,17 +362,27 @@ export class StrictStdioServerTransport implements Transport {
 
   async start(): Promise<void> {
     this.stdin.on('data', this.onData);
+    // Before serveStdio's own 'end' listener, which closes the server.
+    this.stdin.on('end', this.onEnd);
     this.stdin.on('error', this.onError);
     this.stdout.on('error', this.onOutError);
   }
 
-  private handle(line: string): void {
+  private handle(bytes: Uint8Array): void {
+    const line = decodeUtf8(bytes);
+    if (line === null) return this.reply(NOT_UTF8);
     // Blank lines (a trailing "\n\n", keep-alives) carry no message.
     if (line.trim() === '') return;
     const verdict = checkLine(line);
     if (verdict.kind === 'reply') this.reply(verdict.reply);
     else if (verdict.kind === 'drop') this.log(`docs-store mcp: ignored a ${verdict.reason}`);
-    else this.onmessage?.(verdict.message);
+    else {
+      const m = verdict.message as { method?: unknown; id?: RequestId; params?: { requestId?: RequestId } };
+      if (typeof m.method === 'string' && m.id !== undefined) this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
+      this.onmessage?.(verdict.message);
+      // A cancelled request gets no response (MCP), so it is no longer waited for.
+      if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined && this.settle(m.params.requestId)) this.closeWhenAnswered();
+    }
   }
 
   private reply(message: ErrorReply): void {
@@ -305,8 +393,13 @@ export class StrictStdioServerTransport implements Transport {
     return new Promise((resolve) => {
       // After the client left nothing can be delivered: drop the reply rather than write into a closed pipe.
       if (this.closed) return resolve();
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.stdout.once('drain', () => resolve());
+      const answered = !('method' in message) && 'id' in message ? (message.id as RequestId | null) : null;
+      const done = () => {
+        if (answered !== null && this.settle(answered)) this.closeWhenAnswered();
+        resolve();
+      };
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) done();
+      else this.stdout.once('drain', done);
     });
   }
 
@@ -314,6 +407,7 @@ export class StrictStdioServerTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
     this.stdin.off('error', this.onError);
     this.stdin.pause();
     this.onclose?.();

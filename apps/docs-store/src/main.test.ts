@@ -1,6 +1,6 @@
 // The CLI end to end on a real workspace in a temp dir: real files, a real SQLite file at the
 // default path, the real local provider (and a real unreachable ollama for failures).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { main as indexTool } from '../../index-tool/src/main.js';
 import { main as keywordExtractor } from '../../keyword-extractor/src/main.js';
 import { main as topicSpec } from '../../topic-spec/src/main.js';
 import { formatScore, HELP, main } from './main.js';
+import { BIN, ensureBuilt } from './test-build.js';
 import { createBackend, DocsClient, openSource, search as retrievalSearch } from '@chunkyard/retrieval';
 import { SCHEMA_VERSION } from '@chunkyard/store';
 
@@ -358,11 +359,56 @@ describe('environment errors are messages naming the path', () => {
     expect(r.stderr.split('\n')).toHaveLength(2);
   });
 
+  // A read-only folder needs a mount, and chmod does not bind root: an unprivileged mount
+  // namespace (unshare) gives a read-only bind of the folder to the bin alone.
+  const canBindReadOnly = process.platform === 'linux' && spawnSync('unshare', ['--mount', '--map-root-user', 'true']).status === 0;
+  it.runIf(canBindReadOnly)('a store in a read-only folder: reads and writes name the folder and what to do (s37 probe: "check its permissions")', async () => {
+    expect((await run(['ingest', TOPICS[2]!, '--db', 'ro/store.db'])).code).toBe(0);
+    await ensureBuilt();
+    const ro = join(ws, 'ro');
+    const db = join(ro, 'store.db');
+    const readOnly = (args: string[]) =>
+      spawnSync('unshare', ['--mount', '--map-root-user', 'sh', '-c', 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"', 'sh', ro, process.execPath, BIN, ...args], {
+        cwd: ws,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', CI: '1' },
+      });
+    for (const args of [['stats'], ['search', 'native', '--mode', 'fts']]) {
+      const r = readOnly([...args, '--db', db]);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toBe(
+        `docs-store: ${db}: cannot open the store for reading: ${ro} is on a read-only file system (EROFS), and SQLite must make store.db-shm beside a store (WAL mode) even to read it; copy the store to a writable folder and pass --db with the copy\n`,
+      );
+    }
+    const w = readOnly(['ingest', TOPICS[2]!, '--db', db]);
+    expect(w.status, w.stderr).toBe(1);
+    expect(w.stderr).toBe(`docs-store: ${db}: cannot open the store for writing: ${ro} is on a read-only file system (EROFS); choose another --db\n`);
+  }, 60_000);
+
+  it.runIf(canBindReadOnly)('a disk too full for the shared-memory file is a full disk, not "check that the folder exists and is writable" (s37 probe: SQLITE_IOERR_SHMSIZE)', async () => {
+    await ensureBuilt();
+    const mnt = join(ws, 'small');
+    mkdirSync(mnt);
+    // A 200 KiB file system with 20 KiB left: room for the store's first page, not for its -shm.
+    const r = spawnSync(
+      'unshare',
+      ['--mount', '--map-root-user', 'sh', '-c', 'mount -t tmpfs -o size=200k tmpfs "$1" && head -c 180k /dev/zero > "$1/filler" && shift && exec "$@"', 'sh', mnt, process.execPath, BIN, 'ingest', TOPICS[2]!, '--db', join(mnt, 'store.db')],
+      { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', CI: '1' } },
+    );
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^docs-store: ${join(mnt, 'store.db')}: the disk is full \\([^)]*\\); free some space and run again\n$`));
+  }, 60_000);
+
   it('ingest into a folder that cannot exist, or cannot be written: exit 1, the path named', async () => {
     writeFileSync(join(ws, 'plain'), 'x');
     const under = await run(['ingest', TOPICS[2]!, '--db', 'plain/store.db']);
     expect(under.code).toBe(1);
-    expect(under.stderr).toBe(`docs-store: ${join(ws, 'plain/store.db')}: cannot create the folder ${join(ws, 'plain')} for the store (EEXIST); choose another --db or fix the folder's permissions\n`);
+    // s37 probe: it said "cannot create the folder … (EEXIST); … fix the folder's permissions", and stats "run docs-store ingest first".
+    const said = `docs-store: ${join(ws, 'plain/store.db')}: ${join(ws, 'plain')} is a file, not a folder, so no store can be there; choose another --db, or move ${join(ws, 'plain')} away\n`;
+    expect(under.stderr).toBe(said);
+    const read = await run(['stats', '--db', 'plain/store.db']);
+    expect(read.code).toBe(1);
+    expect(read.stderr).toBe(said);
     if (process.platform === 'linux') {
       const proc = await run(['ingest', TOPICS[2]!, '--db', '/proc/chunkyard-docs-store-test.db']);
       expect(proc.code).toBe(1);

@@ -241,9 +241,12 @@ describe('the HTTP edge', () => {
     const noteAndBad = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }, 2]), auth);
     expect(noteAndBad.status).toBe(200);
     expect(await noteAndBad.json()).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a message must be a JSON object' } }]);
-    // A batch of valid messages is still the SDK's to run (it answers a batch of one unwrapped).
+    // A batch of valid messages is answered with an array, a batch of one too (JSON-RPC 2.0
+    // section 6; s37 probe: the SDK answered it with the bare object, which a client reading an
+    // array cannot match to its request).
     const good = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', id: 14, method: 'ping' }]), auth);
-    expect(await good.json()).toMatchObject({ jsonrpc: '2.0', id: 14, result: {} });
+    expect(good.status).toBe(200);
+    expect(await good.json()).toEqual([{ jsonrpc: '2.0', id: 14, result: {} }]);
     // Issue 15 probe: two requests sharing an id got one reply (the SDK keys replies by id), and
     // the client waited for the other forever. Each gets its own -32600 with the id, and none
     // runs; 1 and "1" are different ids, and a request beside them still gets its result.
@@ -296,6 +299,77 @@ describe('the HTTP edge', () => {
       req.on('error', reject);
       req.end(body);
     });
+
+  it('any method but POST is 405 with Allow: POST (s37 probe: PUT, PATCH, OPTIONS, HEAD and TRACE got the SDK\'s "Allow: GET, POST, DELETE", two of which are 405 here)', async () => {
+    const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+    for (const method of ['PUT', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE']) {
+      const u = new URL(server.url);
+      const r = await new Promise<{ status: number; allow: unknown; text: string }>((resolve, reject) => {
+        const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname, method, headers, agent: false }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, text }));
+        });
+        req.on('error', reject);
+        req.end(method === 'TRACE' || method === 'HEAD' ? undefined : '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+      });
+      expect(r.status, method).toBe(405);
+      expect(r.allow, method).toBe('POST');
+      if (method !== 'HEAD') expect(JSON.parse(r.text), method).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining(`Method not allowed: ${method}`) } });
+    }
+  });
+
+  it('answers every request of a batch by its id, initialize in a batch included (s37 probe)', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const init = JSON.parse(initialize) as { params: unknown };
+    // The SDK answered a batch holding initialize and anything else with one -32600 of id null
+    // and ran nothing: neither request got an answer with its id. MCP says initialize is sent
+    // alone; it gets -32600 with its id, and the other requests run (the server is stateless).
+    const withInit = await post(
+      server.url,
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 'i', method: 'initialize', params: init.params },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ]),
+      auth,
+    );
+    expect(withInit.status).toBe(200);
+    expect(await withInit.json()).toEqual([
+      { jsonrpc: '2.0', id: 2, result: {} },
+      { jsonrpc: '2.0', id: 'i', error: { code: -32600, message: 'Invalid Request: initialize must be sent alone, not in a batch (MCP lifecycle)' } },
+    ]);
+    const twoInits = await post(
+      server.url,
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 3, method: 'initialize', params: init.params },
+        { jsonrpc: '2.0', id: 4, method: 'initialize', params: init.params },
+      ]),
+      auth,
+    );
+    expect(twoInits.status).toBe(400);
+    expect(((await twoInits.json()) as { id: unknown; error: { code: number } }[]).map((r) => [r.id, r.error.code])).toEqual([
+      [3, -32600],
+      [4, -32600],
+    ]);
+    // Alone in a batch it initializes as it does outside one, answered in an array.
+    const alone = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', id: 5, method: 'initialize', params: init.params }]), auth);
+    expect(alone.status).toBe(200);
+    expect(await alone.json()).toMatchObject([{ jsonrpc: '2.0', id: 5, result: { serverInfo: { name: 'chunkyard-docs-store' } } }]);
+    // Only notifications: nothing to answer, so no array at all (JSON-RPC: never an empty one).
+    const notes = await post(server.url, JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }]), auth);
+    expect(notes.status).toBe(202);
+    expect(await notes.text()).toBe('');
+  });
+
+  it('answers a body that is not UTF-8 with -32700 (s37 probe: it was decoded with U+FFFD and run)', async () => {
+    const body = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":41,"method":"pi'), Buffer.from([0xc3]), Buffer.from('ng"}')]);
+    const r = await rawPost({}, body);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not valid UTF-8 (JSON text is UTF-8, RFC 8259 8.1)' } });
+    const ok = await rawPost({}, Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'é€😀', method: 'ping' })));
+    expect(JSON.parse(ok.text)).toEqual({ jsonrpc: '2.0', id: 'é€😀', result: {} });
+  });
 
   it('takes its own Host name in any case (s34 probe: LOCALHOST:port was 403)', async () => {
     const port = new URL(server.url).port;

@@ -116,6 +116,12 @@ describe('every malformed request gets exactly one JSON-RPC error reply', () => 
     ['tools/call with arguments "x"', call(14, 'tools/call', { name: 'search_docs', arguments: 'x' }), 14, -32602],
     ['a string _meta', call(15, 'tools/list', { _meta: 'x' }), 15, -32602],
     ['initialize without clientInfo', call(17, 'initialize', { protocolVersion: '2025-06-18', capabilities: {} }), 17, -32602],
+    // s37 probe: a cursor this server never handed out (its lists come in one page) was ignored
+    // and the first page sent again; MCP: "Invalid cursors SHOULD result in an error with code -32602".
+    ['tools/list with a cursor', call(37, 'tools/list', { cursor: 'zzz' }), 37, -32602],
+    ['resources/list with a cursor', call(38, 'resources/list', { cursor: 'zzz' }), 38, -32602],
+    ['resources/templates/list with a cursor', call(39, 'resources/templates/list', { cursor: '' }), 39, -32602],
+    ['prompts/list with a cursor', call(40, 'prompts/list', { cursor: 'x' }), 40, -32602],
     // -32002 (resource not found): a URI of another form; the SDK said -32602 (issue 15 probe).
     ['resources/read of chunk://../../etc/passwd', call(19, 'resources/read', { uri: 'chunk://../../etc/passwd' }), 19, -32002],
     ['resources/read of file:///etc/passwd', call(20, 'resources/read', { uri: 'file:///etc/passwd' }), 20, -32002],
@@ -127,6 +133,39 @@ describe('every malformed request gets exactly one JSON-RPC error reply', () => 
     expect(replies).toHaveLength(1);
     expect(replies[0]).toMatchObject({ jsonrpc: '2.0', id, error: { code } });
     expect(replies[0]!.error!.message.length).toBeLessThan(400);
+  });
+});
+
+describe('prompts/get of a name the server has not', () => {
+  // The SDK looks prompts up in a plain object, so "__proto__" or "constructor" found
+  // Object.prototype's members and was answered "Prompt __proto__ disabled" (s37 probe).
+  it.each(['__proto__', 'constructor', 'toString', 'nope'])('%s is -32602 "Unknown prompt", naming the prompts there are', async (name) => {
+    expect(await exchange(call(36, 'prompts/get', { name }))).toEqual([
+      { jsonrpc: '2.0', id: 36, error: { code: -32602, message: `Unknown prompt ${JSON.stringify(name)} (prompts: answer_from_docs)` } },
+    ]);
+  });
+});
+
+describe('a frame that is not UTF-8', () => {
+  // JSON text is UTF-8 (RFC 8259 8.1). A frame with other bytes was decoded with U+FFFD in
+  // their place and served as if it said that: a ping answered, "pi\xc3ng" called an unknown
+  // method, and ingest_artifact would store text the sender never wrote (the CLI's ingest
+  // refuses a file that is not UTF-8). s37 probe.
+  it.each([
+    ['0xff inside a string', [Buffer.from('{"jsonrpc":"2.0","id":31,"method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}}')]],
+    ['a lead byte without its continuation, in the method', [Buffer.from('{"jsonrpc":"2.0","id":32,"method":"pi'), Buffer.from([0xc3]), Buffer.from('ng"}')]],
+    ['an overlong "/"', [Buffer.from('{"jsonrpc":"2.0","id":33,"method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}}}')]],
+    ['a surrogate encoded on its own (CESU-8)', [Buffer.from('{"jsonrpc":"2.0","id":34,"method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}}}')]],
+  ])('%s is -32700 with id null, and the server goes on', async (_name, parts) => {
+    const id = `sentinel-${++sentinel}`;
+    child.stdin.write(Buffer.concat([...(parts as Buffer[]), Buffer.from(`\n${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`)]));
+    const replies: Reply[] = [];
+    for (let r = await nextReply(); r.id !== id; r = await nextReply()) replies.push(r);
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not valid UTF-8 (JSON text is UTF-8, RFC 8259 8.1)' } }]);
+  });
+
+  it('valid multi-byte text is served as before', async () => {
+    expect(await exchange(JSON.stringify({ jsonrpc: '2.0', id: 'é€😀', method: 'ping' }))).toEqual([{ jsonrpc: '2.0', id: 'é€😀', result: {} }]);
   });
 });
 
@@ -161,6 +200,37 @@ describe('what gets no reply, and what still works', () => {
     }
     expect(child.exitCode).toBeNull();
   });
+});
+
+describe('the last frame of the input without its newline', () => {
+  // s37 probe: `printf '{…"ping"}' | docs-store mcp` got no reply: the line was waiting for a
+  // newline that end of input ruled out, and the request was dropped without a word.
+  it('is served when it is a message, answered -32700 when it is not, and other frames before it as always', () => {
+    const input = `${call(1, 'ping')}\n${call(2, 'tools/call', { name: 'store_stats', arguments: {} })}`;
+    for (const [stdin, expected] of [
+      [input, [{ id: 1, result: {} }, { id: 2, result: { content: [{ type: 'text' }] } }]],
+      [`${call(1, 'ping')}\n{"jsonrpc":"2.0","id":3,"meth`, [{ id: 1, result: {} }, { id: null, error: { code: -32700 } }]],
+    ] as const) {
+      const r = spawnSync(process.execPath, [BIN, 'mcp'], { cwd: ws, input: stdin, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+      expect(r.status, r.stderr).toBe(0);
+      const replies = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Reply);
+      expect(replies, r.stdout).toMatchObject(expected);
+      expect(replies).toHaveLength(expected.length);
+    }
+    // A request cancelled before the input ends is not waited for (it gets no response): the server still stops.
+    const cancelled = spawnSync(
+      process.execPath,
+      [BIN, 'mcp'],
+      {
+        cwd: ws,
+        input: `${call(5, 'tools/call', { name: 'search_docs', arguments: { query: 'native aot publishing' } })}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } })}\n`,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { PATH: process.env.PATH ?? '', CI: '1' },
+      },
+    );
+    expect(cancelled.status, cancelled.stderr).toBe(0);
+  }, 60_000);
 });
 
 describe('a client that closes stdout', () => {

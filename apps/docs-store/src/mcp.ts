@@ -231,9 +231,12 @@ export async function connectGuarded(server: McpServer, transport: Transport, lo
   // The SDK keeps its handler table private; without it every known method is checked.
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, unknown> })._requestHandlers;
   const tools = (server as unknown as { _registeredTools?: Record<string, unknown> })._registeredTools;
+  const prompts = (server as unknown as { _registeredPrompts?: Record<string, unknown> })._registeredPrompts;
   guardRequests(transport, {
     handles: (method) => handlers?.has(method) ?? true,
     tools: () => Object.keys(tools ?? {}),
+    // Without the SDK's table (a future version may rename it) the SDK's own lookup answers.
+    ...(prompts ? { prompts: () => Object.keys(prompts) } : {}),
     log,
     resourceUri: (uri) => CHUNK_URI.match(new URL(uri).toString()) !== null,
     resourceForm: 'chunk://<artifact id>/<chunk index> or chunk://<artifact id>/whole',
@@ -249,7 +252,6 @@ export async function serveStdio(store: DocStore, embedder: StoreEmbedder, versi
     server.server.onclose = () => resolve();
   });
   await connectGuarded(server, transport, log);
-  // stdin ending (the client went away) closes the transport.
-  process.stdin.once('end', () => void server.close());
+  // stdin ending (the client went away) closes the transport once the requests it sent are answered.
   await closed;
 }

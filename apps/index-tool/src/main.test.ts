@@ -262,6 +262,9 @@ describe('index-tool', () => {
       [[REPO, '--root', docs], 'outside the docs root'],
       [[docs, '--root', join(root, 'nope')], `--root ${join(root, 'nope')}: no such folder\n`],
       [[docs, '--root', join(docs, 'index.json')], 'not a folder (a regular file)'],
+      // s37 probe: a folder argument that does not exist, or is a FIFO, was "not a folder", where --root says what it is.
+      [[join(docs, 'nope'), '--root', docs], `index-tool: ${join(docs, 'nope')}: no such folder\n`],
+      [[join(docs, 'index.json'), '--root', docs], `index-tool: ${join(docs, 'index.json')}: not a folder (a regular file); give a topic or section folder\n`],
       // Issue 15 probe: --root '' took the current folder as the docs root.
       [[docs, '--root', ''], '--root: empty; give a value, or leave --root out'],
       [[docs, '--bogus'], "Unknown option '--bogus'"],

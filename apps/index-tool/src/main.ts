@@ -12,7 +12,7 @@ import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 const SPEC_FILE = 'topic-spec.md';
@@ -235,7 +235,9 @@ function checkRoot(root: string, shown: string, explicit: boolean): void {
 
 function planJob(dir: string, root: string): Job {
   const abs = resolve(dir);
-  if (!statOrNull(abs)?.isDirectory()) throw new UsageError(`${dir}: not a folder`);
+  // As --root is checked: a missing folder, a dangling link or a FIFO each said "not a folder".
+  const problem = folderProblem(abs);
+  if (problem) throw new UsageError(`${dir}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give a topic or section folder' : ''}`);
   const rel = relative(root, abs);
   if (rel.startsWith('..') || resolve(root, rel) !== abs) throw new UsageError(`${dir}: outside the docs root ${root} (set --root)`);
   const id = rel.split(sep).join('/');

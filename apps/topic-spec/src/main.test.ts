@@ -2,7 +2,7 @@
 // real chunking-tool and keyword-extractor, the real local embedder and a real embedding
 // cache on disk. The remote-provider failure tests drive the real `ollama` client against a
 // local HTTP server that speaks Ollama's /api/embed (a real Ollama cannot run here).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -200,6 +200,20 @@ describe('topic-spec', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${config}:4: embeddings.provider: expected one of local, ollama, openai`);
     expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
+  });
+
+  it.runIf(process.platform === 'linux')('a generated input that is a FIFO or device says to rebuild it, not "point it at a markdown file" (s37 probe)', async () => {
+    for (const [file, step] of [
+      ['_chunks/golden-reference.json', 'run chunking-tool on the topic again (nx run <topic>:chunk)'],
+      ['_keywords/words.md', 'run keyword-extractor on the topic again (nx run <topic>:keywords)'],
+    ] as const) {
+      const dir = await builtTopic(`fifo-${file.split('/')[0]}`);
+      rmSync(join(dir, file));
+      symlinkSync('/dev/zero', join(dir, file));
+      const r = await run([dir, '--config', config]);
+      expect(r.code, file).toBe(1);
+      expect(r.stderr, file).toContain(`${join(dir, file)}: a character device, not a regular file; ${step}\n`);
+    }
   });
 
   it('names the missing build step when _chunks or words.md is absent', async () => {

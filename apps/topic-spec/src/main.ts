@@ -183,11 +183,18 @@ function isDocumentProblem(err: unknown): boolean {
 /** A file of the topic could not be read; the message names it. */
 class DocumentError extends Error {}
 
-function read(file: string, opts: { allowEmpty?: boolean } = {}): string {
+/**
+ * `rebuild` is what to run for a file an earlier step wrote: readDocument's advice for a FIFO
+ * or a device, "point it at a markdown file", was wrong for a generated manifest or table.
+ */
+function read(file: string, opts: { allowEmpty?: boolean; rebuild?: string } = {}): string {
   try {
     return readDocument(file, opts);
   } catch (err) {
-    throw new DocumentError(`${file}: ${(err as Error).message}`);
+    const message = (err as Error).message;
+    const advice = '; point it at a markdown file';
+    if (opts.rebuild !== undefined && message.endsWith(advice)) throw new DocumentError(`${file}: ${message.slice(0, -advice.length)}; ${opts.rebuild}`);
+    throw new DocumentError(`${file}: ${message}`);
   }
 }
 
@@ -196,11 +203,11 @@ async function specOne(topic: TopicSettings, provider: EmbeddingProvider, cache:
   const manifests = topic.sources.map((s) => {
     const file = join(topic.dir, '_chunks', `${docNameOf(s)}.json`);
     if (!existsSync(file)) throw new DocumentError(`${file}: no chunk manifest; run chunking-tool on the topic first (nx run <topic>:chunk)`);
-    return { doc: docNameOf(s), manifest: readManifest(read(file), file) };
+    return { doc: docNameOf(s), manifest: readManifest(read(file, { rebuild: 'run chunking-tool on the topic again (nx run <topic>:chunk)' }), file) };
   });
   const wordsFile = join(topic.dir, WORDS);
   if (!existsSync(wordsFile)) throw new DocumentError(`${wordsFile}: no keyword table; run keyword-extractor on the topic first (nx run <topic>:keywords)`);
-  const keywords = parseWordsMd(read(wordsFile), wordsFile);
+  const keywords = parseWordsMd(read(wordsFile, { rebuild: 'run keyword-extractor on the topic again (nx run <topic>:keywords)' }), wordsFile);
   const qaFile = join(topic.dir, QA_PAIRS);
   const qaText = existsSync(qaFile) ? read(qaFile, { allowEmpty: true }) : null;
   const questions = qaText === null ? [] : parseQaPairs(qaText, qaFile).map((p) => p.question);

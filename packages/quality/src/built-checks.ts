@@ -36,6 +36,8 @@ export interface LoadedDocument {
   manifestError?: string;
   sourceFile: string;
   source: string | null;
+  /** Why the source could not be read when it is there (a FIFO, binary, not UTF-8); absent when it is missing. */
+  sourceError?: string;
   /** Chunk files of this document in _chunks/ (`<name>-N.md`): path → content. */
   chunkFiles: ReadonlyMap<string, string>;
   /** Path of `_chunks/<name>-N.md` for chunk N. */
@@ -157,7 +159,7 @@ function checkDocument(t: Tally, graphs: GraphReport[], doc: LoadedDocument): vo
   if (shape) return t.item('checksum', false, doc.manifestFile, () => `not a chunk manifest: ${shape}`);
   const m = doc.manifest as Manifest;
   const source = doc.source;
-  t.item('checksum', source !== null, doc.sourceFile, () => `source ${m.source} named by ${doc.manifestFile} is missing`);
+  t.item('checksum', source !== null, doc.sourceFile, () => `source ${m.source} named by ${doc.manifestFile}${doc.sourceError !== undefined ? `: ${doc.sourceError}` : ' is missing'}`);
   if (source !== null) {
     t.item('checksum', sha256(source) === m.sourceSha256, doc.manifestFile, () => `sourceSha256 ${m.sourceSha256.slice(0, 12)}… does not match ${m.source} (${sha256(source).slice(0, 12)}…): the source changed after the build`);
   }

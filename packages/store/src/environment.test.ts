@@ -76,10 +76,14 @@ describe('opening', () => {
     }
   });
 
-  it('a folder for the database that cannot be created is a StoreError naming the path', () => {
-    writeFileSync(join(temp.dir, 'plain-file'), 'x');
-    const db = join(temp.dir, 'plain-file', 'sub', 'store.db');
-    expect(() => DocStore.open(db)).toThrow(new StoreError(`${db}: cannot create the folder ${join(temp.dir, 'plain-file', 'sub')} for the store (ENOTDIR); choose another --db or fix the folder's permissions`));
+  it('a file where a folder of the path belongs is named, for writing and reading (s37 probe: "(ENOTDIR) … fix the folder\'s permissions", "(EEXIST)", "run docs-store ingest first")', () => {
+    const plain = join(temp.dir, 'plain-file');
+    writeFileSync(plain, 'x');
+    for (const db of [join(plain, 'sub', 'store.db'), join(plain, 'store.db')]) {
+      const said = new StoreError(`${db}: ${plain} is a file, not a folder, so no store can be there; choose another --db, or move ${plain} away`);
+      expect(() => DocStore.open(db), db).toThrow(said);
+      expect(() => DocStore.open(db, { readonly: true }), db).toThrow(said);
+    }
   });
 
   // Node's mkdirSync({ recursive: true }) loops forever here: /proc answers ENOENT for a new folder.

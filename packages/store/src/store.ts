@@ -5,8 +5,8 @@
  * `PRAGMA data_version` reveals).
  */
 import { createHash } from 'node:crypto';
-import { statSync, type Stats } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { accessSync, constants, existsSync, statfsSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { mkdirp } from '@chunkyard/fs-atomic';
 import { StoreError } from './errors.js';
@@ -680,7 +680,23 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
   const code = (err as { code?: unknown }).code;
   const message = err instanceof Error ? err.message : String(err);
   if (code === 'SQLITE_NOTADB') return new StoreError(`${path}: not a docs-store database (${message}); pass --db with the store's path, or move this file away`);
+  // SQLite says "disk I/O error" when it cannot grow <store>-shm (SQLITE_IOERR_SHMSIZE) or write
+  // a page on a full disk: that said "check that the folder exists and is writable".
+  if ((code === 'SQLITE_IOERR_SHMSIZE' || String(code).startsWith('SQLITE_IOERR')) && diskFull(dirname(resolve(path)))) {
+    return new StoreError(`${path}: the disk is full (${String(code)}: ${message}); free some space and run again`);
+  }
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR' || String(code).startsWith('SQLITE_IOERR')) {
+    // A store is in WAL mode, and SQLite makes <store>-shm beside it even to read it: in a
+    // folder nothing can be written to, every command failed with "check its permissions",
+    // though the file's own permissions were fine.
+    const dir = dirname(resolve(path));
+    const unwritable = unwritableReason(dir);
+    if (unwritable !== null && existsSync(path)) {
+      if (purpose === 'write') return new StoreError(`${path}: cannot open the store for writing: ${dir} ${unwritable}; choose another --db`);
+      return new StoreError(
+        `${path}: cannot open the store for reading: ${dir} ${unwritable}, and SQLite must make ${basename(path)}-shm beside a store (WAL mode) even to read it; copy the store to a writable folder and pass --db with the copy`,
+      );
+    }
     const what = purpose === 'write' ? 'check that the folder exists and is writable, or choose another --db' : 'check its permissions';
     return new StoreError(`${path}: cannot open the store for ${purpose === 'write' ? 'writing' : 'reading'} (${String(code)}: ${message}); ${what}`);
   }
@@ -689,6 +705,29 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
   if (code === 'SQLITE_CORRUPT') return new StoreError(`${path}: the database is corrupt (${message}); rebuild it with "docs-store ingest" into a new --db`);
   if (typeof code === 'string' && code.startsWith('SQLITE_')) return new StoreError(`${path}: cannot open the store (${code}: ${message})`);
   return err;
+}
+
+/** Whether the file system holding `dir` has less room left than SQLite's shared-memory file takes (32 KiB). */
+function diskFull(dir: string): boolean {
+  try {
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize < 32 * 1024;
+  } catch {
+    return false;
+  }
+}
+
+/** Why nothing can be written in `dir` ("is on a read-only file system (EROFS)"), or null. */
+function unwritableReason(dir: string): string | null {
+  try {
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EROFS') return 'is on a read-only file system (EROFS)';
+    if (code === 'EACCES' || code === 'EPERM') return `is not writable (${code})`;
+    return null;
+  }
 }
 
 function describe(plan: ArtifactPlan): string {
@@ -707,6 +746,19 @@ function outcomeOf(plan: ArtifactPlan): IngestOutcome {
   };
 }
 
+/** The nearest existing ancestor of `path` when it is not a folder, with what it is. */
+function fileAbove(path: string): { path: string; kind: string } | null {
+  for (let p = dirname(resolve(path)); ; p = dirname(p)) {
+    try {
+      const stat = statSync(p);
+      if (stat.isDirectory()) return null;
+      return { path: p, kind: stat.isFile() ? 'a file' : stat.isFIFO() ? 'a FIFO (named pipe)' : stat.isSocket() ? 'a socket' : 'a device' };
+    } catch {
+      if (dirname(p) === p) return null;
+    }
+  }
+}
+
 /**
  * A store path that exists must be a regular file (symlinks followed): SQLite would block on
  * a FIFO until a writer appears, read a device as an empty database of schema 0, and call a
@@ -716,7 +768,13 @@ function refuseNonRegular(path: string): void {
   let stat: Stats;
   try {
     stat = statSync(path);
-  } catch {
+  } catch (err) {
+    // A file where a folder of the path belongs: creating the folder said "(EEXIST) … fix the
+    // folder's permissions" and a read said "run docs-store ingest first", neither of which helps.
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      const culprit = fileAbove(path);
+      if (culprit !== null) throw new StoreError(`${path}: ${culprit.path} is ${culprit.kind}, not a folder, so no store can be there; choose another --db, or move ${culprit.path} away`);
+    }
     return;
   }
   if (stat.isFile()) return;
