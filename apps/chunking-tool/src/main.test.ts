@@ -758,6 +758,17 @@ describe('settings: topic.yaml, workspace config and CLI overrides', () => {
     expect(m.strategyKey).toBe('semantic-16-80-512');
   });
 
+  it('--content-type with ":" or a newline is refused, exit 2, before anything is written (s37 probe: it went into every id)', async () => {
+    const topic = makeTopic('badtype');
+    for (const bad of ['api:v2', 'a\nb']) {
+      const r = await run(['--config', config, '--content-type', bad, topic]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('contentType must be one word without ":" (it opens every chunk id)');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+  });
+
   it('--content-type applies to plain files too', async () => {
     const file = join(root, 'X.md');
     writeFileSync(file, SMALL);

@@ -38,7 +38,7 @@ Options:
   --out DIR            write outputs to DIR instead
   --config FILE        workspace config (default: ./chunkyard.config.yaml if present);
                        a topic's topic.yaml overrides it
-  --content-type TYPE  content type used in chunk ids (default: doc)
+  --content-type TYPE  content type used in chunk ids, one word without ":" (default: doc)
   --strategy NAME      chunking strategy: semantic (default), token-window, hierarchical
                        or paginate; overrides chunkyard.config.yaml and topic.yaml
   --json               print a JSON summary on stdout instead of text

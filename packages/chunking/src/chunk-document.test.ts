@@ -263,6 +263,13 @@ describe('options', () => {
     expect(() => chunkDocument('x', { breadcrumbMode: 'sometimes' as never })).toThrow(/breadcrumbMode/);
   });
 
+  it('takes a contentType that is one word without ":", as it opens every id (s37 probe: a newline or "::" went into ids)', () => {
+    for (const bad of ['a b', 'api:v2', 'x::y', 'line\nbreak', '\u001b[31m', 'tab\there', '\u0085']) {
+      expect(() => chunkDocument('x', { contentType: bad })).toThrow(/contentType must be one word without ":"/);
+    }
+    expect(chunkDocument('x', { contentType: 'api-ref.v2_é' }).chunks[0]!.id).toBe('api-ref.v2_é:document::ch0');
+  });
+
   it('names non-default settings in the strategy key', () => {
     expect(chunkDocument('x', { overlapSentences: 1, breadcrumbMode: 'none' }).strategyKey).toBe('semantic-16-80-512-o1-bnone');
     expect(chunkDocument('x', SEED_002).strategyKey).toBe('semantic-64-400-512-o2');

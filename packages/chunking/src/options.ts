@@ -92,6 +92,9 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   if (o.parser !== 'fast' && o.parser !== 'remark') throw new ChunkOptionsError(`parser must be fast or remark, got ${JSON.stringify(o.parser)}`);
   if (typeof o.docName !== 'string' || !o.docName) throw new ChunkOptionsError('docName must be a non-empty string');
   if (typeof o.contentType !== 'string' || !o.contentType) throw new ChunkOptionsError('contentType must be a non-empty string');
+  // It opens every id (`{contentType}:{docName}::ch{n}`): a ":" made ids that split two ways,
+  // and a newline or an escape went into every id, manifest and terminal line (s37 probe).
+  if (!isContentType(o.contentType)) throw new ChunkOptionsError(`contentType must be one word without ":" (it opens every chunk id), got ${JSON.stringify(o.contentType)}`);
   return o;
 }
 
@@ -148,4 +151,9 @@ export function strategyKey(o: ResolvedChunkOptions): string {
   if (o.overlapSentences !== DEFAULT_OPTIONS.overlapSentences) key += `-o${o.overlapSentences}`;
   if (o.breadcrumbMode !== DEFAULT_OPTIONS.breadcrumbMode) key += `-b${o.breadcrumbMode}`;
   return key;
+}
+
+/** A content type as ids hold it: no whitespace, no control character, no ":". */
+function isContentType(value: string): boolean {
+  return value.length > 0 && !/[\s:\p{Cc}]/u.test(value);
 }

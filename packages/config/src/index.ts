@@ -181,7 +181,7 @@ const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
   maxTokens: int(16),
   overlapSentences: int(0, 1_000),
   breadcrumbMode: oneOf('conditional', 'always', 'none'),
-  contentType: nonEmptyString,
+  contentType: (v) => nonEmptyString(v) ?? (typeof v === 'string' && /[\s:\p{Cc}]/u.test(v) ? 'one word without ":" (it opens every chunk id)' : null),
   parser: oneOf('fast', 'remark'),
   windowTokens: int(16),
   windowOverlapTokens: int(0),
