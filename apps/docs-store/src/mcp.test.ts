@@ -92,6 +92,13 @@ it('ingests, searches, expands; re-ingest is a no-op; bad input is a tool error 
   const bad = await call('ingest_artifact', { content: 'bin\u0000ary' });
   expect(bad.isError).toBe(true);
   expect(bad.text).toMatch(/binary content \(contains NUL characters\)/);
+  // artifact_type opens every chunk id: a ":" or a newline is refused by name (s37 probe).
+  const badType = await client.callTool({ name: 'ingest_artifact', arguments: { content: 'Some text.', artifact_type: 'api:v2' } }).then(
+    (r) => JSON.stringify(r),
+    (e: unknown) => String(e),
+  );
+  expect(badType).toMatch(/artifact_type/);
+  expect(badType).toMatch(/one word without/);
   expect((await call('store_stats', {})).value).toMatchObject({ artifacts: before.artifacts, chunks: before.chunks });
   // A 30,000-character line is documentation (a base64 image), stored as chunking-tool chunks it.
   const long = await call('ingest_artifact', { content: `# Image\n\n${'y'.repeat(30_000)}\n`, source_id: 'long.md' });

@@ -59,7 +59,8 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       inputSchema: {
         content: z.string().describe('The document text'),
         title: z.string().optional(),
-        artifact_type: nonEmpty.optional().describe('Content type, default doc'),
+        // It opens every chunk id, as chunkDocument's contentType: one word without ":".
+        artifact_type: nonEmpty.regex(/^[^\s:\p{Cc}]+$/u, 'one word without ":" (it opens every chunk id)').optional().describe('Content type, default doc'),
         source_system: nonEmpty.optional().describe('Where it comes from, default mcp'),
         source_id: nonEmpty.optional().describe('Stable id in the source system'),
         topic: nonEmpty.optional(),
