@@ -588,6 +588,9 @@ describe('usage', () => {
     [['search', 'x', '--content-type', ''], /--content-type: empty; give a value, or leave --content-type out/],
     [['ingest', 'deep', '--topic', ''], /--topic: empty; give a value, or leave --topic out/],
     [['stats', '--db', ''], /--db: empty; give a value, or leave --db out/],
+    // s37 probe: only '' was empty; a value of spaces went on (--host ' ' to the resolver).
+    [['mcp', '--http', '--host', ' '], /--host: empty; give a value, or leave --host out/],
+    [['search', 'x', '--topic', '  '], /--topic: empty; give a value, or leave --topic out/],
     [['mcp', '--http', '--token', ''], /the bearer token \(--token or DOCS_STORE_MCP_TOKEN\) is empty/],
     [['ingest', 'deep'], /deep: a folder, but not a topic \(no golden-reference\.md in it\)/],
     [['ingest', '--nope'], /Unknown option '--nope'/],

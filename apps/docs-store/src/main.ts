@@ -184,7 +184,8 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
     // (every search then came back empty, without a word) and `--db ''` opened the current
     // folder as the database. (An empty --token has its own message, with --http.)
     for (const name of ['topic', 'content-type', 'db', 'config', 'host'] as const) {
-      if (values[name] === '') throw new UsageError(`--${name}: empty; give a value, or leave --${name} out`);
+      // Spaces only are empty too (s37 probe: `--host ' '` went on to the resolver).
+      if (values[name]?.trim() === '') throw new UsageError(`--${name}: empty; give a value, or leave --${name} out`);
     }
     unusedOption(command, values);
     switch (command) {
