@@ -59,8 +59,13 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       inputSchema: {
         content: z.string().describe('The document text'),
         title: z.string().optional(),
-        // It opens every chunk id, as chunkDocument's contentType: one word without ":".
-        artifact_type: nonEmpty.regex(/^[^\s:\p{Cc}]+$/u, 'one word without ":" (it opens every chunk id)').optional().describe('Content type, default doc'),
+        // It opens every chunk id, as chunkDocument's contentType: one word without ":". The
+        // pattern goes out in the tool's JSON Schema, so it avoids \p{…}, which not every
+        // client's regex engine reads; the ranges are the control characters (Cc).
+        artifact_type: nonEmpty
+          .regex(/^[^\s:\u0000-\u001f\u007f-\u009f]+$/, 'one word without ":" (it opens every chunk id)')
+          .optional()
+          .describe('Content type, default doc: one word without ":"'),
         source_system: nonEmpty.optional().describe('Where it comes from, default mcp'),
         source_id: nonEmpty.optional().describe('Stable id in the source system'),
         topic: nonEmpty.optional(),
