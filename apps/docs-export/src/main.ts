@@ -8,7 +8,7 @@ import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, r
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, escapeControl, fileKind, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, writeTarget } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -184,13 +184,10 @@ function cacheDirProblem(dir: string): string | null {
     link = lstatSync(dir);
   } catch (err) {
     // A file where a parent folder belongs: the cache can never be made there.
-    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      for (let p = dirname(resolve(dir)); p !== dirname(p); p = dirname(p)) {
-        const st = statSync(p, { throwIfNoEntry: false });
-        if (st === undefined) continue;
-        if (!st.isDirectory()) return `${p} is ${st.isFile() ? 'a regular file' : fileKind(st)}, so no folder can be made below it`;
-        break;
-      }
+    const culprit = (err as NodeJS.ErrnoException).code === 'ENOTDIR' ? firstNonFolder(dir) : null;
+    if (culprit !== null) {
+      const st = statSync(culprit);
+      return `${culprit} is ${st.isFile() ? 'a regular file' : fileKind(st)}, so no folder can be made below it`;
     }
     return null; // not made yet (or unreadable: reading the cache reports that, naming it)
   }

@@ -575,8 +575,11 @@ function stagingFolderOf(path: string): string | null {
   return null;
 }
 
-/** The first ancestor of `path` (or `path` itself, as a parent) that exists and is not a folder. */
-function firstNonFolder(path: string): string | null {
+/**
+ * The first ancestor of `path` that exists and is not a folder (null when a missing one comes
+ * first): after ENOTDIR, the file that stands where a folder of the path belongs.
+ */
+export function firstNonFolder(path: string): string | null {
   const parts = resolve(path).split(sep);
   for (let i = 2; i < parts.length; i++) {
     const p = parts.slice(0, i).join(sep) || sep;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, statfsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { mkdirp } from '@chunkyard/fs-atomic';
+import { firstNonFolder, mkdirp } from '@chunkyard/fs-atomic';
 import { StoreError } from './errors.js';
 import type { RouteOptions } from '@chunkyard/retrieval';
 import { assertModel, deleteArtifactRows, embedPlans, findArtifact, lacksRouteData, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
@@ -746,17 +746,14 @@ function outcomeOf(plan: ArtifactPlan): IngestOutcome {
   };
 }
 
-/** The nearest existing ancestor of `path` when it is not a folder, with what it is. */
-function fileAbove(path: string): { path: string; kind: string } | null {
-  for (let p = dirname(resolve(path)); ; p = dirname(p)) {
-    try {
-      const stat = statSync(p);
-      if (stat.isDirectory()) return null;
-      return { path: p, kind: stat.isFile() ? 'a file' : stat.isFIFO() ? 'a FIFO (named pipe)' : stat.isSocket() ? 'a socket' : 'a device' };
-    } catch {
-      if (dirname(p) === p) return null;
-    }
-  }
+/** A user's word for what a path is, in the store's messages about --db. */
+function kindOf(stat: Stats): string {
+  if (stat.isFile()) return 'a file';
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  return 'a special file';
 }
 
 /**
@@ -772,21 +769,12 @@ function refuseNonRegular(path: string): void {
     // A file where a folder of the path belongs: creating the folder said "(EEXIST) … fix the
     // folder's permissions" and a read said "run docs-store ingest first", neither of which helps.
     if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      const culprit = fileAbove(path);
-      if (culprit !== null) throw new StoreError(`${path}: ${culprit.path} is ${culprit.kind}, not a folder, so no store can be there; choose another --db, or move ${culprit.path} away`);
+      const culprit = firstNonFolder(path);
+      if (culprit !== null) throw new StoreError(`${path}: ${culprit} is ${kindOf(statSync(culprit))}, not a folder, so no store can be there; choose another --db, or move ${culprit} away`);
     }
     return;
   }
   if (stat.isFile()) return;
-  const kind = stat.isDirectory()
-    ? 'a folder'
-    : stat.isFIFO()
-      ? 'a FIFO (named pipe)'
-      : stat.isCharacterDevice() || stat.isBlockDevice()
-        ? 'a device'
-        : stat.isSocket()
-          ? 'a socket'
-          : 'a special file';
-  throw new StoreError(`${path}: ${kind}, not a database file; pass --db with the path of a store file (one that does not exist yet is created)`);
+  throw new StoreError(`${path}: ${kindOf(stat)}, not a database file; pass --db with the path of a store file (one that does not exist yet is created)`);
 }
 
