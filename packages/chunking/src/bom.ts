@@ -7,7 +7,7 @@
  * cut every chunk one character short (a probe, session 37). A run of marks (a file
  * concatenated from two) is taken as one, so that no part of the text after it starts with one.
  */
-import type { ChunkRecord, SourceRange } from './types.js';
+import type { ChunkRecord, RemovedSpan, SourceRange } from './types.js';
 
 /** The length of the run of marks `source` starts with (usually 0 or 1): where the text the chunkers see starts. */
 export function bomLength(source: string): number {
@@ -25,6 +25,15 @@ export function recordPastBom(record: ChunkRecord, shift: number, totalChars: nu
   record.sourcePosition = { charStart: charStart + shift, charEnd: charEnd + shift, totalChars };
   if (record.removed) record.removed = record.removed.map((r) => rangePastBom(r, shift));
   return record;
+}
+
+/** A result's front matter and removed spans, of `source.slice(shift)`, in `source` (chunkDocument's and the stream's). */
+export function spansPastBom<T extends { frontMatter: SourceRange | null; removed?: RemovedSpan[] }>(result: T, shift: number): T {
+  return {
+    ...result,
+    frontMatter: result.frontMatter && rangePastBom(result.frontMatter, shift),
+    ...(result.removed ? { removed: result.removed.map((r) => rangePastBom(r, shift)) } : {}),
+  };
 }
 
 /** A range of `source.slice(shift)`, in `source`. */

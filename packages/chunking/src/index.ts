@@ -13,7 +13,7 @@ import { chunkTokenWindow } from './token-window.js';
 import { cutSpans, findBoilerplate, OffsetMap } from './boilerplate.js';
 import { detectHeadings, usesHeuristicHeadings } from './plain-text.js';
 import { attachSourceLines } from './source-lines.js';
-import { bomLength, rangePastBom, recordPastBom } from './bom.js';
+import { bomLength, recordPastBom, spansPastBom } from './bom.js';
 import type { ChunkDocumentResult, ChunkOptions, ChunkRecord, RemovedSpan, ResolvedChunkOptions } from './types.js';
 
 export interface ChunkDocumentExtras {
@@ -34,11 +34,7 @@ export function chunkDocument(
   if (shift === 0) return chunkText(source, options, extras);
   const result = chunkText(source.slice(shift), options, extras);
   for (let k = 0; k < result.chunks.length; k++) recordPastBom(result.chunks[k]!, shift, source.length);
-  return {
-    ...result,
-    frontMatter: result.frontMatter && rangePastBom(result.frontMatter, shift),
-    ...(result.removed ? { removed: result.removed.map((r) => rangePastBom(r, shift)) } : {}),
-  };
+  return spansPastBom(result, shift);
 }
 
 /** chunkDocument of a source without a byte order mark (bom.ts). */

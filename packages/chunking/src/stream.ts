@@ -31,7 +31,7 @@
  * artifact id hashes the whole text), the remark parser, plain text with guessed headings
  * and boilerplate removal (both need the whole document), and documents under two windows.
  */
-import { bomLength, rangePastBom, recordPastBom } from './bom.js';
+import { bomLength, recordPastBom, spansPastBom } from './bom.js';
 import { headingLabel } from './heading-label.js';
 import { findFrontMatter, type FrontMatter } from './front-matter.js';
 import { fastBlocks } from './fast-blocks.js';
@@ -88,12 +88,7 @@ export function chunkDocumentStream(source: string, options: Partial<ChunkOption
   if (shift === 0) return streamText(source, options, extras);
   // The text after the marks, as chunkDocument takes it (bom.ts); its whole() finds none left.
   const stream = streamText(source.slice(shift), options, extras);
-  return {
-    ...stream,
-    frontMatter: stream.frontMatter && rangePastBom(stream.frontMatter, shift),
-    ...(stream.removed ? { removed: stream.removed.map((r) => rangePastBom(r, shift)) } : {}),
-    chunks: recordsPastBom(stream.chunks, shift, source.length),
-  };
+  return { ...spansPastBom(stream, shift), chunks: recordsPastBom(stream.chunks, shift, source.length) };
 }
 
 function* recordsPastBom(records: IterableIterator<ChunkRecord>, shift: number, totalChars: number): IterableIterator<ChunkRecord> {
