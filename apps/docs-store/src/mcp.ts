@@ -10,7 +10,7 @@ import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
-import type { ContentHint } from '@chunkyard/chunking';
+import { CONTENT_TYPE, type ContentHint } from '@chunkyard/chunking';
 import { DocStore, type StoreEmbedder } from '@chunkyard/store';
 import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
 
@@ -59,11 +59,9 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       inputSchema: {
         content: z.string().describe('The document text'),
         title: z.string().optional(),
-        // It opens every chunk id, as chunkDocument's contentType: one word without ":". The
-        // pattern goes out in the tool's JSON Schema, so it avoids \p{…}, which not every
-        // client's regex engine reads; the ranges are the control characters (Cc).
+        // It opens every chunk id, as chunkDocument's contentType: chunking's own pattern.
         artifact_type: nonEmpty
-          .regex(/^[^\s:\u0000-\u001f\u007f-\u009f]+$/, 'one word without ":" (it opens every chunk id)')
+          .regex(CONTENT_TYPE, 'one word without ":" (it opens every chunk id)')
           .optional()
           .describe('Content type, default doc: one word without ":"'),
         source_system: nonEmpty.optional().describe('Where it comes from, default mcp'),

@@ -131,7 +131,7 @@ export { atxHeadingCount, detectHeadings, headingOf, usesHeuristicHeadings } fro
 export { ctComment, ctId, PAGES_MANIFEST, pageReserve } from './paginate.js';
 export { leadLine, LEAD_MAX_TOKENS } from './lead-lines.js';
 export { formatPrefix, fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
-export { ChunkOptionsError, DEFAULT_OPTIONS, STRATEGIES, recordedOptions, resolveOptions, strategyKey } from './options.js';
+export { ChunkOptionsError, CONTENT_TYPE, DEFAULT_OPTIONS, STRATEGIES, recordedOptions, resolveOptions, strategyKey } from './options.js';
 export { ChunkingInvariantError } from './validate.js';
 export { sentenceStarts } from './sentences.js';
 export { countTokens, estimateTokens, TokenIndex } from './tokens.js';

@@ -94,7 +94,7 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   if (typeof o.contentType !== 'string' || !o.contentType) throw new ChunkOptionsError('contentType must be a non-empty string');
   // It opens every id (`{contentType}:{docName}::ch{n}`): a ":" made ids that split two ways,
   // and a newline or an escape went into every id, manifest and terminal line (s37 probe).
-  if (!isContentType(o.contentType)) throw new ChunkOptionsError(`contentType must be one word without ":" (it opens every chunk id), got ${JSON.stringify(o.contentType)}`);
+  if (!CONTENT_TYPE.test(o.contentType)) throw new ChunkOptionsError(`contentType must be one word without ":" (it opens every chunk id), got ${JSON.stringify(o.contentType)}`);
   return o;
 }
 
@@ -153,7 +153,9 @@ export function strategyKey(o: ResolvedChunkOptions): string {
   return key;
 }
 
-/** A content type as ids hold it: no whitespace, no control character, no ":". */
-function isContentType(value: string): boolean {
-  return value.length > 0 && !/[\s:\p{Cc}]/u.test(value);
-}
+/**
+ * A content type as ids hold it: one or more characters, none whitespace, a control character
+ * (Cc: U+0000–U+001F, U+007F–U+009F) or ":". Written without `\p{…}` because docs-store's MCP
+ * tool sends it as a JSON Schema pattern, which not every client's regex engine reads so.
+ */
+export const CONTENT_TYPE = /^[^\s:\u0000-\u001f\u007f-\u009f]+$/;
