@@ -144,7 +144,11 @@ describe('fast blocks conform to remark', () => {
   // paragraph's continuation, or inside a container, still differs from remark (a known gap), as
   // does a delimiter row under a header line without a pipe (remark-gfm makes it a table) and
   // indented code after an empty quote line (remark makes a code block of each line), and
-  // a definition indented four columns after another (remark reads a second definition).
+  // a definition indented four columns after another (remark reads a second definition), and
+  // indented code after a list item whose marker is indented three columns (micromark makes a
+  // code block of each line: `   - a`, a blank line, then two lines of four spaces; CommonMark
+  // and markdown-it make one block of both, pinned below). That last one was reached about once
+  // in 25 runs of this property, by its random seed (session 37's CI).
   it('on any container holding definitions followed by lines of any kind', () => {
     const container = fc.constantFrom('- ', '* ', '1. ', '2) ', '> ', '- > ', '> - ', '> > ', '- - ', '   - ', '-\t');
     const definition = fc.constantFrom('[d]: /u', '[d]: /u "t"', '[d]:\n  /u', '[d]: /u\n"t"', '[d]:', '[d] /u', '[e]: <v> (t)');
@@ -155,9 +159,18 @@ describe('fast blocks conform to remark', () => {
     fc.assert(
       fc.property(container, definition, fc.array(line, { maxLength: 5 }), (open, def, rest) => {
         const s = `${open}${def}\n${rest.join('\n')}\n`;
+        fc.pre(!(open === '   - ' && /\n {4}\S[^\n]*\n {4}\S/.test(s)));
         expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('reads indented code after a list item indented three columns as one block, as CommonMark does (where remark makes two)', () => {
+    for (const s of ['   - [d]: /u\n\n    x\n    x\n', '   - a\n\n    x\n    x\n']) {
+      const code = fastBlocks(s).blocks.filter((b) => b.type === 'code');
+      expect(code.map((b) => s.slice(b.start, b.end))).toEqual(['x\n    x']);
+      expect(flatten(parse(s)).filter((b) => b.type === 'code')).toHaveLength(2);
+    }
   });
 });
