@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 // Peak memory of chunking one big document (issue 16, goal 4: at most 6 MiB of peak RSS per MB
-// of input for a single 64 MB document).
+// of input for a single 64 MB document), and what the chunker still holds once the call has
+// returned and its result is dropped (a long-running host, such as the MCP server, chunks one
+// document after another).
 //
-//   node bench/memory.mjs [--mb 64] [--corpus DIR] [--strategy semantic] [--path both|whole|stream]
+//   node bench/memory.mjs [--mb 64] [--corpus DIR | --shape NAME] [--strategy semantic] [--path both|whole|stream]
 //
 // The document is the corpus's markdown files joined, repeated until it reaches the size
-// (without --corpus: generated prose, a heading every 12 paragraphs). A child process with
+// (--shape: one of bench/scaling.mjs's adversarial shapes; neither: generated prose, a heading
+// every 12 paragraphs). A child process with
 // nothing else loaded builds the text, then chunks it once; it reports its peak RSS
-// (getrusage's maxrss), the RSS before the text was built, and the chunk count. Run
+// (getrusage's maxrss), the RSS before the text was built, and the chunk count. Then it drops
+// the records, collects garbage and reports the heap and off-heap (ArrayBuffer) memory still
+// in use beyond what it used with the text alone: what the call keeps. Run
 // `node tools/build.mjs packages/chunking` first.
 //
 // --path: `whole` is chunkDocument (all records returned at once); `stream` is
@@ -18,6 +23,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SHAPES } from './lib/shapes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -55,7 +61,7 @@ function prose(bytes) {
 }
 
 if (argv[0] === '--child') {
-  const [, bytesArg, corpus, strategy, path] = argv;
+  const [, bytesArg, corpus, strategy, path, shape] = argv;
   const bytes = Number(bytesArg);
   const { chunkDocument, chunkDocumentStream } = await import(pathToFileURL(join(root, 'packages/chunking/dist/index.js')).href);
   // Warm the module's lazy tables on a small text, so the baseline holds them.
@@ -73,9 +79,14 @@ if (argv[0] === '--child') {
       n += Buffer.byteLength(f) + 2;
     }
     text = parts.join('');
-  } else text = prose(bytes);
+  } else text = shape ? SHAPES[shape](bytes) : prose(bytes);
   globalThis.gc?.();
+  const inUse = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.external;
+  };
   const withText = process.memoryUsage().rss;
+  const usedWithText = inUse();
   const t0 = performance.now();
   let chunks = 0;
   let sectioned = false;
@@ -94,14 +105,18 @@ if (argv[0] === '--child') {
   }
   const ms = performance.now() - t0;
   const peak = process.resourceUsage().maxRSS * 1024;
-  console.log(JSON.stringify({ bytes: Buffer.byteLength(text), chunks, sectioned, ms, baseline, withText, peak }));
+  // The records are gone (only their count was kept): what is still in use was kept by the call.
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const kept = inUse() - usedWithText;
+  console.log(JSON.stringify({ bytes: Buffer.byteLength(text), chunks, sectioned, ms, baseline, withText, peak, kept }));
 } else {
-  const usage = 'usage: node bench/memory.mjs [--mb 64] [--corpus DIR] [--strategy semantic] [--path both|whole|stream]';
+  const usage = `usage: node bench/memory.mjs [--mb 64] [--corpus DIR | --shape NAME] [--strategy semantic] [--path both|whole|stream]\nshapes: ${Object.keys(SHAPES).join(', ')}`;
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(`${usage}\n\nPeak RSS per MB of chunking one big document (issue 16, goal 4); see the comment at the top of this file.`);
     process.exit(0);
   }
-  const known = new Set(['--mb', '--corpus', '--strategy', '--path']);
+  const known = new Set(['--mb', '--corpus', '--shape', '--strategy', '--path']);
   for (let i = 0; i < argv.length; i += 2) {
     if (!known.has(argv[i]) || argv[i + 1] === undefined) {
       console.error(`bench/memory.mjs: ${known.has(argv[i]) ? `${argv[i]} needs a value` : `unknown argument ${argv[i]}`}\n${usage}`);
@@ -118,12 +133,17 @@ if (argv[0] === '--child') {
     process.exit(2);
   }
   const corpus = arg('corpus', '');
+  const shape = arg('shape', '');
+  if ((shape && !SHAPES[shape]) || (shape && corpus)) {
+    console.error(`bench/memory.mjs: ${shape && corpus ? '--shape and --corpus are two sources of text: give one' : `unknown shape ${shape}`}\n${usage}`);
+    process.exit(2);
+  }
   const strategy = arg('strategy', 'semantic');
   const paths = arg('path', 'both') === 'both' ? ['whole', 'stream'] : [arg('path', 'both')];
   const load0 = loadavg();
   const results = [];
   for (const path of paths) {
-    const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(mb * 1e6), corpus ? resolve(corpus) : '', strategy, path], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(mb * 1e6), corpus ? resolve(corpus) : '', strategy, path, shape], { encoding: 'utf8' });
     if (r.status !== 0) {
       console.error(r.stderr.trim().split('\n').slice(-5).join('\n'));
       process.exit(1);
@@ -136,7 +156,8 @@ if (argv[0] === '--child') {
   for (const [path, res] of results) {
     const perMb = (x) => (x / MiB / (res.bytes / 1e6)).toFixed(2);
     const how = path === 'stream' ? `chunkDocumentStream, records serialized and dropped${res.sectioned ? '' : ' (fell back to the whole document)'}` : 'chunkDocument';
-    console.log(`${how}: ${(res.bytes / 1e6).toFixed(1)} MB (${corpus ? `the files of ${corpus}, repeated` : 'generated prose'}), ${res.chunks} chunks in ${(res.ms / 1000).toFixed(1)} s (${strategy})`);
+    console.log(`${how}: ${(res.bytes / 1e6).toFixed(1)} MB (${corpus ? `the files of ${corpus}, repeated` : shape ? `the ${shape} shape` : 'generated prose'}), ${res.chunks} chunks in ${(res.ms / 1000).toFixed(1)} s (${strategy})`);
     console.log(`  Peak RSS ${(res.peak / MiB).toFixed(0)} MiB = ${perMb(res.peak)} MiB per MB; over the process before the text: ${perMb(res.peak - res.baseline)} MiB per MB; the text alone: ${perMb(res.withText - res.baseline)} MiB per MB`);
+    console.log(`  Kept after the call, its records dropped: ${(res.kept / MiB).toFixed(1)} MiB = ${perMb(res.kept)} MiB per MB (heap and ArrayBuffers in use beyond the text's)`);
   }
 }

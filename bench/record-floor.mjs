@@ -17,17 +17,14 @@
 //   node bench/record-floor.mjs [--size 1m] [--shapes a,b]
 //   CHUNKYARD_BENCH_CHUNKING=build.js …   times that build instead of packages/chunking/dist
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SHAPES } from './lib/shapes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = process.env.CHUNKYARD_BENCH_CHUNKING ? resolve(process.env.CHUNKYARD_BENCH_CHUNKING) : join(root, 'packages/chunking/dist/index.js');
 
-// The shapes are scaling.mjs's own generators, read from its source so the two cannot drift.
-const scalingSource = readFileSync(join(root, 'bench/scaling.mjs'), 'utf8');
-const SHAPES = new Function(scalingSource.slice(scalingSource.indexOf('function rng('), scalingSource.indexOf('const SIZE_UNITS')).replace('const SHAPES =', 'return'))();
 
 const USAGE = 'usage: node bench/record-floor.mjs [--size 1m] [--shapes a,b]';
 

@@ -30,6 +30,7 @@ import { spawn } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SHAPES } from './lib/shapes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // CHUNKYARD_BENCH_CHUNKING=<file.js> times another build (a standalone one of a git state), as the peer bench's adapters do.
@@ -55,84 +56,6 @@ const STAGES = {
     const { simhash64 } = await import(pathToFileURL(join(root, 'packages/simhash/dist/index.js')).href);
     return (text) => Number(simhash64(text) & 0xffn);
   },
-};
-
-/** A deterministic stream of pseudo-random numbers, so every run chunks the same text. */
-function rng(seed = 42) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-const WORDS = ('the of and to in a is that for it as was with be by on not he this are or his from at which but have an ' +
-  'they you were their one all we can her has there been if more when will would who so no chunk token serializer options ' +
-  'document heading table value parser output configuration install request response buffer stream').split(' ');
-
-/** Repeats `piece(i)` until the text reaches `bytes` (ASCII shapes: one byte per character). */
-function fill(bytes, piece) {
-  const parts = [];
-  let n = 0;
-  for (let i = 0; n < bytes; i++) {
-    const p = piece(i);
-    parts.push(p);
-    n += p.length;
-  }
-  return parts.join('').slice(0, bytes);
-}
-
-function sentence(r) {
-  const n = 6 + Math.floor(r() * 14);
-  const w = Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]);
-  w[0] = w[0][0].toUpperCase() + w[0].slice(1);
-  return `${w.join(' ')}.`;
-}
-
-/** Shape → generator of about `bytes` of markdown. */
-const SHAPES = {
-  prose: (bytes) => {
-    const r = rng(1);
-    return fill(bytes, (i) => (i % 12 === 0 ? `## Section ${i}\n\n` : '') + Array.from({ length: 5 }, () => sentence(r)).join(' ') + '\n\n');
-  },
-  'unspaced-letters': (bytes) => {
-    // One pre-token of letters: cl100k's pattern never splits it.
-    const r = rng(2);
-    const a = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-    return `# Blob\n\n${fill(bytes, () => a[Math.floor(r() * a.length)])}\n`;
-  },
-  'unspaced-base64': (bytes) => {
-    const r = rng(3);
-    const a = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-    return `# Image\n\n![x](data:image/png;base64,${fill(bytes, () => a[Math.floor(r() * a.length)])})\n`;
-  },
-  // One pre-token of a single repeated punctuation character (a rule, an ASCII-art line):
-  // cl100k has tokens for runs of many dashes, so BPE merges much longer runs here than in
-  // random letters (found by a probe: five times the letters shape per MB).
-  'unspaced-dashes': (bytes) => `# Rule\n\n${'-'.repeat(Math.max(0, bytes - 14))} end\n`,
-  'code-line': (bytes) => `# Minified\n\n\`\`\`js\n${fill(bytes, (i) => `function f${i}(a,b){return a*${i}+b};var v${i}=f${i}(${i},2);`)}\n\`\`\`\n`,
-  'deep-list': (bytes) => fill(bytes, (i) => `${'  '.repeat(i)}- item ${i}\n`),
-  'deep-quote': (bytes) => fill(bytes, (i) => `${'>'.repeat(i + 1)} quoted line ${i}\n`),
-  'wide-table': (bytes) => {
-    // Ten rows (header and delimiter included) of as many columns as the size allows.
-    const cols = Math.max(2, Math.floor(bytes / 10 / 8));
-    const row = (f) => `|${Array.from({ length: cols }, (_, c) => f(c)).join('|')}|\n`;
-    return `# Table\n\n${row((c) => ` h${c} `)}${row(() => ' --- ')}${Array.from({ length: 8 }, (_, r) => row((c) => ` ${r}.${c} `)).join('')}`;
-  },
-  'huge-heading': (bytes) => {
-    const r = rng(4);
-    return `# Title\n\n## ${fill(bytes, () => `${WORDS[Math.floor(r() * WORDS.length)]} `)}\n\nBody.\n`;
-  },
-  // Three headings, so the markdown path chunks the lines: with fewer, seed 003's plain-text
-  // path takes ten lines repeated thousands of times for page furniture and cuts them all.
-  'tiny-lines': (bytes) => `# Lines\n\n## One\n\n## Two\n\n${fill(bytes, (i) => `x${i % 10}\n`)}`,
-  'tiny-headings': (bytes) => fill(bytes, (i) => `# h${i % 100}\n`),
-  // One flat list of one-word items, as a changelog or an API index has (issue 15's probes
-  // found lists a hundred times slower than prose per MB).
-  'long-list': (bytes) => fill(bytes, (i) => `- item ${i}\n`),
-  // Quotes each ended by a line without `>` that no paragraph takes (a probe found markdown-it's
-  // quote rule scanning the rest of the document for each: 200 KB took 15 s).
-  'lazy-quotes': (bytes) => fill(bytes, (i) => `> # h${i % 100}\nlazy ${i}\n`),
 };
 
 const SIZE_UNITS = { k: 1e3, m: 1e6 };

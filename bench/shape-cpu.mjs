@@ -8,15 +8,12 @@
 //
 // The CPU time counts the collector's helper threads too, so it reads higher than
 // bench/scaling.mjs's wall time; compare it only with itself.
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SHAPES } from './lib/shapes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = process.env.CHUNKYARD_BENCH_CHUNKING ? resolve(process.env.CHUNKYARD_BENCH_CHUNKING) : join(root, 'packages/chunking/dist/index.js');
-// The shapes are scaling.mjs's own generators, read from its source so the two cannot drift.
-const scalingSource = readFileSync(join(root, 'bench/scaling.mjs'), 'utf8');
-const SHAPES = new Function(scalingSource.slice(scalingSource.indexOf('function rng('), scalingSource.indexOf('const SIZE_UNITS')).replace('const SHAPES =', 'return'))();
 
 const USAGE = `usage: node --expose-gc bench/shape-cpu.mjs SHAPE[,SHAPE…] [BYTES=1e6] [PASSES=8]\nshapes: ${Object.keys(SHAPES).join(', ')}`;
 const [shapesArg, bytesArg = '1e6', passesArg = '8'] = process.argv.slice(2);
