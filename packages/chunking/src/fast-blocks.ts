@@ -576,6 +576,8 @@ setTableWithoutCellsForTests(true);
  */
 let scratch = new Int32Array(4096);
 let scratchTop = 0;
+/** The most entries `scratch` keeps between parses (1 MiB): it grows with the quoted lines open at once. */
+const SCRATCH_KEPT = 1 << 18;
 
 /**
  * markdown-it 15.0.3's blockquote rule, its line logic unchanged, keeping the line marks it
@@ -1516,6 +1518,8 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   } finally {
     pendingLines = null;
     direct = null;
+    // Grown for this document's quotes: not kept at that size for the rest of the process.
+    if (scratch.length > SCRATCH_KEPT) scratch = new Int32Array(4096);
     // Set only between two rules; a parse that threw there must not keep its state alive.
     paragraphEnd.state = null;
   }

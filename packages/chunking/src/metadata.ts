@@ -4,12 +4,13 @@
  * content analysis fields (contentHints, containsTable, tableColumns, isCode).
  */
 import type { NormalizedChunk } from './normalize.js';
-import { NO_HEADING, type Headings } from './headings.js';
+import { Headings, NO_HEADING } from './headings.js';
 import type { HeadingRef, Piece } from './pieces.js';
 import { contentHintOf, withHint } from './range-context.js';
 import { sharedTypeList } from './type-lists.js';
-import { anchor } from './shape-anchor.js';
+import { anchorEmpty } from './shape-anchor.js';
 import { estimateTokens, estimateTokensRange } from './tokens.js';
+import { DEFAULT_OPTIONS } from './options.js';
 import type {
   BlockType,
   BreadcrumbMode,
@@ -230,6 +231,15 @@ export function attachMetadata(chunks: NormalizedChunk[], ctx: MetadataContext):
   return chunks.map((chunk, n) => records.record(chunk, n, n < chunks.length - 1));
 }
 
+/**
+ * A MetadataContext of an empty document, for the RecordBuilder anchored. Its fields are those of
+ * the contexts chunkSemantic and the stream make, in their order, so that it has their hidden
+ * class too.
+ */
+function emptyMetadataContext(): MetadataContext {
+  return { source: '', fileTitle: '', options: DEFAULT_OPTIONS, sourceFile: '', prefixTokens: () => 0, intern: (b) => b, headings: new Headings(), recorded: undefined };
+}
+
 /** A heading path's breadcrumbs, as RecordBuilder keeps them in its trie. */
 interface PathNode {
   /** headerBreadcrumbAt the path. */
@@ -288,8 +298,9 @@ export class RecordBuilder {
     this.idStem = `${this.parentId}::ch`;
     this.root = this.newPath(NO_HEADING);
     this.lastPath = this.root;
-    // Its hidden class outlives the document, and with it record()'s optimized code (shape-anchor.ts).
-    anchor('record builder', this);
+    // Its hidden class outlives the document, and with it record()'s optimized code: one made over
+    // an empty document, not this one, which holds the document's source and headings (shape-anchor.ts).
+    anchorEmpty('record builder', () => new RecordBuilder(emptyMetadataContext()));
   }
 
   private idOf(n: number): string {

@@ -22,8 +22,8 @@
  * except that a run of bare headings (a title right above it) stays with it.
  */
 import { grown, type Column, type DraftChunk, type Piece } from './pieces.js';
-import { anchor } from './shape-anchor.js';
-import type { JoinedPart, TokenIndex } from './tokens.js';
+import { anchorEmpty } from './shape-anchor.js';
+import { type JoinedPart, TokenIndex } from './tokens.js';
 
 export interface PackContext {
   source: string;
@@ -42,11 +42,12 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   // merged into the one before it as it arrives. A document of tiny headings closes a run at
   // nearly every piece (169,000 per MB) and merges nearly all of them away: a Run per closed
   // run, kept in an array until all were closed, was a sixth of the time in pack.
-  const merged = new MergeSmall(env);
   // A MergeSmall's map is a field transition, held weakly: once the last instance died at a full
   // GC between documents, `merged.end()` after the loop had no feedback and deoptimized pack in
-  // every pass (see shape-anchor.ts).
-  anchor('pack merge', merged);
+  // every pass (see shape-anchor.ts). The one kept is over no pieces: the document's run holds
+  // its pieces, blocks, source and counts.
+  anchorEmpty('pack merge', () => new MergeSmall(environment([], emptyContext())));
+  const merged = new MergeSmall(env);
   // The current run, in locals: pieces[from, to) with its exact tokens and budget; none unless `open`.
   let open = false;
   let from = 0;
@@ -178,6 +179,11 @@ interface Env {
 /** Pieces per entry of Env.blockBudgets. */
 const BLOCK = 32;
 
+/** A PackContext of an empty document, for the MergeSmall anchored. */
+function emptyContext(): PackContext {
+  return { source: '', tokens: new TokenIndex(''), minTokens: 0, targetTokens: 1, budget: () => 1 };
+}
+
 function environment(pieces: Piece[], ctx: PackContext): Env {
   const n = pieces.length;
   const budgets = column(BUDGETS, Float64Array, n);
@@ -207,9 +213,17 @@ function environment(pieces: Piece[], ctx: PackContext): Env {
  * end before it returns, and nothing reads its columns after). A document of tiny headings has
  * a piece per line: eight columns of 170,000 entries per MB were made in every pass, each page
  * of them faulted in fresh and zeroed (issue 15). A column much larger than a call needs is
- * let go, so that one huge document does not hold its columns for every small one after it.
+ * let go, so that one huge document does not hold its columns for every small one after it,
+ * and none longer than POOLED_MOST is kept at all: the pool is what the chunker holds between
+ * calls, and unbounded it held 29 bytes a piece of the largest recent document (49 MiB after
+ * 10 MB of tiny headings, `node bench/memory.mjs --shape tiny-headings --mb 10 --path whole`).
  */
 const POOL: (Column | undefined)[] = [];
+/**
+ * The longest column pooled: 2^18 entries, the pieces of about 1.5 MB of tiny headings (a piece
+ * a line) and of any real document; at most about 7.5 MiB for all the columns together.
+ */
+const POOLED_MOST = 1 << 18;
 const BUDGETS = 0;
 const HEADING = 1;
 const HEADINGS_BEFORE = 2;
@@ -232,8 +246,14 @@ function room<T extends Column>(slot: number, Type: new (length: number) => T, n
   const pooled = POOL[slot] as T | undefined;
   if (pooled !== undefined && pooled.length >= n && pooled.length <= most) return pooled;
   const made = new Type(n);
-  POOL[slot] = made;
+  POOL[slot] = n <= POOLED_MOST ? made : undefined;
   return made;
+}
+
+/** `column` as the pool's for `slot` from now on, if it is not too long to keep. */
+function pooled<T extends Column>(slot: number, column: T): T {
+  POOL[slot] = column.length <= POOLED_MOST ? column : undefined;
+  return column;
 }
 
 /** room(slot, Type, n) as a column of exactly `n` entries (a view of the pooled one), its contents unspecified. */
@@ -466,11 +486,11 @@ class MergeSmall {
   private grow(): void {
     const size = this.from.length * 2;
     // The grown columns are the pool's from now on.
-    this.from = POOL[RUN_FROM] = grown(this.from, size);
-    this.to = POOL[RUN_TO] = grown(this.to, size);
-    this.tokens = POOL[RUN_TOKENS] = grown(this.tokens, size);
-    this.budget = POOL[RUN_BUDGET] = grown(this.budget, size);
-    this.exact = POOL[RUN_EXACT] = grown(this.exact, size);
+    this.from = pooled(RUN_FROM, grown(this.from, size));
+    this.to = pooled(RUN_TO, grown(this.to, size));
+    this.tokens = pooled(RUN_TOKENS, grown(this.tokens, size));
+    this.budget = pooled(RUN_BUDGET, grown(this.budget, size));
+    this.exact = pooled(RUN_EXACT, grown(this.exact, size));
   }
 
 }

@@ -18,7 +18,7 @@ import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
 import { grown, type Piece } from './pieces.js';
-import { anchor } from './shape-anchor.js';
+import { anchor, anchorEmpty, exemplars } from './shape-anchor.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { newUnitsState } from './units.js';
 import { countTokens, TokenIndex } from './tokens.js';
@@ -196,6 +196,52 @@ export function breadcrumbPrefixes(): { prefixTokens: (prefix: string) => number
   return { prefixTokens, intern };
 }
 
+const typeOf = (block: Block): string => block.type;
+
+/** Blocks a block may hold (its descendants) and still be anchored itself. */
+const ANCHORED_DESCENDANTS = 64;
+
+/** Whether `block` holds at most `most` blocks below it (counted until there are more). */
+function holdsAtMost(block: Block, most: number): boolean {
+  const stack: Block[] = [block];
+  let seen = 0;
+  while (stack.length) {
+    const children = stack.pop()!.children;
+    if (!Array.isArray(children)) continue;
+    seen += children.length;
+    if (seen > most) return false;
+    for (let k = 0; k < children.length; k++) stack.push(children[k]!);
+  }
+  return true;
+}
+
+/**
+ * exemplars of a document's blocks that hold a bounded part of it: a kept block with more than
+ * ANCHORED_DESCENDANTS blocks below it (a list of a thousand items is one block) is replaced by
+ * exemplars of its children, which keep their own hidden classes; its own class may then die.
+ */
+function blockExemplars(blocks: readonly Block[]): Block[] {
+  const kept: Block[] = [];
+  // A worklist, not recursion: lists nest thousands deep.
+  const lists: (readonly Block[])[] = [blocks];
+  while (lists.length) {
+    for (const block of exemplars(lists.pop()!, typeOf)) {
+      if (holdsAtMost(block, ANCHORED_DESCENDANTS)) kept.push(block);
+      else lists.push(block.children!);
+    }
+  }
+  return kept;
+}
+
+/** A piece whose unit holds a bounded part of the document (a piece of a quote of a thousand paragraphs holds the quote). */
+const ofSmallUnit = (piece: Piece): boolean => holdsAtMost(piece.unit, ANCHORED_DESCENDANTS);
+const ofSmallUnits = (draft: { pieces: Piece[] }): boolean => draft.pieces.every(ofSmallUnit);
+
+/** chunkSemantic's PackContext; one literal, so that the empty one anchored has the same hidden class. */
+function packContext(source: string, tokens: TokenIndex, options: ResolvedChunkOptions, budget: (heading: number) => number): PackContext {
+  return { source, tokens, minTokens: options.minTokens, targetTokens: options.targetTokens, budget, opensChunk: opensTechnicalBaseline };
+}
+
 export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const { source, doc, options, fileTitle } = input;
   const { lines } = doc;
@@ -205,14 +251,8 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   const { prefixTokens, intern } = breadcrumbPrefixes();
   const units = newUnitsState();
   const budget = pathBudget(fileTitle, options, units.headings, prefixTokens, intern);
-  const ctx: PackContext = {
-    source,
-    tokens,
-    minTokens: options.minTokens,
-    targetTokens: options.targetTokens,
-    budget,
-    opensChunk: opensTechnicalBaseline,
-  };
+  const ctx = packContext(source, tokens, options, budget);
+  anchorEmpty('semantic pack context', () => packContext('', new TokenIndex(''), options, () => 1));
 
   // The units are made into pieces as they are found (no Unit object per unit: issue 15).
   const pieces = splitOversizedBlocks(doc.blocks, { source, lines, tokens, target: options.targetTokens, budget, wholeCap: options.maxTokens }, units);
@@ -229,7 +269,17 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     headings: units.headings,
     recorded: input.recorded,
   });
-  // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts).
-  anchor('semantic working set', { doc, tokens, ctx, pieces, packed, drafts, normalized, records });
+  // Keeps the hidden classes of this document's objects alive until the next (shape-anchor.ts):
+  // a few of each array; the token index and the contexts, which hold the document's source and
+  // columns, are anchored empty where they are made.
+  anchor('semantic working set', {
+    blocks: blockExemplars(doc.blocks),
+    pieces: exemplars(pieces).filter(ofSmallUnit),
+    // A draft holds its pieces (a chunk of tiny headings, a hundred): two of each end suffice.
+    packed: exemplars(packed, undefined, 2).filter(ofSmallUnits),
+    drafts: exemplars(drafts, undefined, 2).filter(ofSmallUnits),
+    normalized: exemplars(normalized, undefined, 2).filter(ofSmallUnits),
+    records: exemplars(records, undefined, 2),
+  });
   return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true, blocks: doc.blocks });
 }

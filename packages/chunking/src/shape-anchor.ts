@@ -14,8 +14,13 @@
  * `gc()` before each pass: ~1000 ms of CPU per pass without anchors, ~600 ms
  * with them; ~450 ms without the GCs.
  *
- * The cost is one document's intermediate objects kept alive at a time (and
- * one small instance of each markdown-it state class for the whole process).
+ * What is kept is a few objects of each kind, not a document's working set: the maps are what
+ * the optimized code needs, not the objects. Anchoring a document's whole arrays and states kept
+ * them alive after the call returned: 41 MiB per MB of a document of tiny headings, 4 MiB per MB
+ * of prose, held by a long-running host (the MCP server) until its next document
+ * (`node bench/memory.mjs --shape tiny-headings --mb 10 --path whole`). So the arrays are
+ * anchored through `exemplars`, and the classes whose instances hold a document (its source,
+ * its columns) as an instance made once over an empty document (`anchorEmpty`).
  */
 const latest = new Map<string, unknown>();
 
@@ -44,4 +49,46 @@ export function anchoredClass<T extends Constructor>(kind: string, Base: T): T {
       if (!latest.has(kind)) latest.set(kind, this);
     }
   };
+}
+
+/**
+ * A few of `items`, enough to keep their hidden classes alive: the first and last `edge` (16
+ * unless given), and the first of each kind `kindOf` names in between (a block's type: the one
+ * table a thousand blocks in has a map of its own). A new array: `items` itself is not kept.
+ */
+export function exemplars<T>(items: readonly T[], kindOf?: (item: T) => unknown, edge = 16): T[] {
+  const n = items.length;
+  if (n <= 2 * edge) return items.slice();
+  const kept = items.slice(0, edge);
+  if (kindOf !== undefined) {
+    const kinds = new Set<unknown>();
+    for (let i = 0; i < edge; i++) kinds.add(kindOf(items[i]!));
+    for (let i = edge; i < n - edge; i++) {
+      const item = items[i]!;
+      const kind = kindOf(item);
+      if (!kinds.has(kind)) {
+        kinds.add(kind);
+        kept.push(item);
+      }
+    }
+  }
+  for (let i = n - edge; i < n; i++) kept.push(items[i]!);
+  return kept;
+}
+
+/**
+ * Anchors `make()`'s value for `kind`, made once (on the first call): an instance of a class
+ * over an empty document, whose hidden class is the one every document's instance has, without
+ * a document's source or columns in it.
+ */
+export function anchorEmpty(kind: string, make: () => unknown): void {
+  if (latest.has(kind)) return;
+  // Taken first: `make` may construct the very class whose constructor asks for this anchor.
+  latest.set(kind, null);
+  latest.set(kind, make());
+}
+
+/** What is anchored now, by kind (for tests: what the chunker keeps between calls). */
+export function anchoredForTests(): ReadonlyMap<string, unknown> {
+  return latest;
 }

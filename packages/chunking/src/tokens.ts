@@ -11,6 +11,7 @@
  * random text.
  */
 import { countJoined, countRange, type JoinedSlice, SliceCounter } from './cl100k-count.js';
+import { anchorEmpty } from './shape-anchor.js';
 
 /**
  * Exact cl100k_base token count of `text`. Special-token text such as
@@ -88,6 +89,9 @@ export class TokenIndex {
 
   constructor(readonly source: string) {
     this.counter = new SliceCounter(source);
+    // An index holds its document's source and counts: the one kept for its hidden class (and its
+    // counter's) is an empty one (shape-anchor.ts).
+    anchorEmpty('token index', () => new TokenIndex(''));
   }
 
   /** Exact token count of `source.slice(start, end)`. */

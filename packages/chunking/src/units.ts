@@ -8,7 +8,7 @@ import { DEFERRED_HEADING, DEFERRED_PARAGRAPH } from './fast-lists.js';
 import { headingLabel } from './heading-label.js';
 import { Headings, NO_HEADING } from './headings.js';
 import type { HeadingRef } from './pieces.js';
-import { anchor } from './shape-anchor.js';
+import { anchorEmpty } from './shape-anchor.js';
 import { HeadingSlugger } from './slugs.js';
 import type { Block, BlockType } from './types.js';
 import { sharedTypeList } from './type-lists.js';
@@ -54,8 +54,9 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
   const { slugger, headings } = state;
   // The state, not only its slugger: its own map (an object literal's, held weakly) died at a
   // full GC between documents, and the store of `state.heading` after the loop then found its
-  // feedback cleared and deoptimized visitUnits in every pass (see shape-anchor.ts).
-  anchor('units state', state);
+  // feedback cleared and deoptimized visitUnits in every pass (see shape-anchor.ts). An empty
+  // one: this document's holds its headings and slugs.
+  anchorEmpty('units state', newUnitsState);
   let heading = state.heading;
   // Room for the headings ahead, counted: reserving a slot per block (at most one heading each)
   // made five typed columns and a texts array a slot per block on documents with few headings or

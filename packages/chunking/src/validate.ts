@@ -8,7 +8,7 @@
  * packer computed, which the tests prove equal).
  */
 import { hasNonJsSpace, skipWhitespace, trimEndOffset } from './lines.js';
-import { anchor } from './shape-anchor.js';
+import { anchorEmpty } from './shape-anchor.js';
 import { countTokens } from './tokens.js';
 import type { Block, ChunkRecord } from './types.js';
 
@@ -79,13 +79,18 @@ export class RecordChecker {
   private readonly atomic: Block[];
   private readonly fitting = new Map<Block, boolean>();
 
+  /** The options without `blocks` (atomic holds what check needs of them), in one literal of this class's. */
+  private readonly opts: Omit<ValidateOptions, 'blocks'>;
+
   constructor(
     private readonly source: string,
-    private readonly opts: ValidateOptions,
+    opts: ValidateOptions,
   ) {
+    this.opts = { maxTokens: opts.maxTokens, maxTokensOf: opts.maxTokensOf, recount: opts.recount, docName: opts.docName };
     this.atomic = opts.blocks ? atomicBlocks(opts.blocks) : [];
-    // Its hidden class outlives the document, and with it check()'s optimized code (shape-anchor.ts).
-    anchor('record checker', this);
+    // Its hidden class outlives the document, and with it check()'s optimized code: one made over
+    // an empty document, not this one, which holds the document's source and blocks (shape-anchor.ts).
+    anchorEmpty('record checker', () => new RecordChecker('', { maxTokens: 1, docName: '' }));
   }
 
   private fits(b: Block, c: ChunkRecord): boolean {
