@@ -5,6 +5,7 @@
 // document after another).
 //
 //   node bench/memory.mjs [--mb 64] [--corpus DIR | --shape NAME] [--strategy semantic] [--path both|whole|stream]
+//   CHUNKYARD_BENCH_CHUNKING=build.js node bench/memory.mjs …   measures that build instead of packages/chunking/dist
 //
 // The document is the corpus's markdown files joined, repeated until it reaches the size
 // (--shape: one of bench/scaling.mjs's adversarial shapes; neither: generated prose, a heading
@@ -63,7 +64,9 @@ function prose(bytes) {
 if (argv[0] === '--child') {
   const [, bytesArg, corpus, strategy, path, shape] = argv;
   const bytes = Number(bytesArg);
-  const { chunkDocument, chunkDocumentStream } = await import(pathToFileURL(join(root, 'packages/chunking/dist/index.js')).href);
+  // CHUNKYARD_BENCH_CHUNKING=<file.js>: another build (a standalone one of a git state), as scaling.mjs takes.
+  const dist = process.env.CHUNKYARD_BENCH_CHUNKING ? resolve(process.env.CHUNKYARD_BENCH_CHUNKING) : join(root, 'packages/chunking/dist/index.js');
+  const { chunkDocument, chunkDocumentStream } = await import(pathToFileURL(dist).href);
   // Warm the module's lazy tables on a small text, so the baseline holds them.
   chunkDocument('# Warm\n\nSome text.\n', { docName: 'warm', strategy });
   globalThis.gc?.();
