@@ -55,6 +55,16 @@ const bigQuote = (n: number) => `# Quote\n\n${Array.from({ length: n }, (_, i) =
 const nestedList = (n: number) => `# Nested\n\n- top\n${Array.from({ length: n }, (_, i) => `  - inner ${i}\n`).join('')}`;
 const table = (n: number) => `# Table\n\n| a | b |\n| - | - |\n${Array.from({ length: n }, (_, i) => `| ${i} | v${i} |\n`).join('')}`;
 
+describe('anchored parser states', () => {
+  // First in this file, so that the module's first parse is this document's.
+  it('hold no document, not even the first one chunked', () => {
+    chunkDocument(tinyHeadings(3000), { docName: 'first' });
+    const states = [...anchoredForTests()].filter(([kind]) => kind.startsWith('markdown-it') && kind.endsWith('state'));
+    expect(states.map(([kind]) => kind).sort()).toEqual(['markdown-it block state', 'markdown-it core state', 'markdown-it inline state']);
+    for (const [kind, state] of states) expect((state as { src: string }).src, kind).toBe('');
+  });
+});
+
 describe('anchors', () => {
   const shapes = { tinyHeadings, longList, prose, tinyLines, table, bigQuote, nestedList };
   for (const strategy of ['semantic', 'hierarchical', 'paginate', 'token-window'] as StrategyName[]) {
