@@ -81,6 +81,9 @@ describe('fast blocks conform to remark', () => {
     const samples = [
       '| a | `b` |\n| - | :-: |\n| 1 | 2 |\n\ntext',
       'Text[^1].\n\n[^1]: The note.\n',
+      // A definition with nothing after its label has no paragraph (fast made one of the label).
+      'Text[^5].\n\n[^5]:\n',
+      'Text[^5].\n\n[^5]:   \n\nNext.\n',
       '[ref]: https://example.com "title"\n[other]: /x\n\n# Heading *em* `code` ![alt](i.png)\n',
       '---\ntitle: Front\n---\n# Real heading\n\nBody.\n',
       '# Title\r\n\r\nPara one\r\nstill one\r\n\r\n```js\r\ncode\r\n```\r\n',

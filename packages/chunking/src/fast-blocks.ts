@@ -1764,7 +1764,7 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   if (children) block.children = children;
   if (type === 'paragraph' && mode === 'exact' && startsFootnote(source, block.start) && FOOTNOTE_DEF.test(source.slice(block.start, block.end))) {
     block.type = 'footnoteDefinition';
-    block.children = [{ ...block, type: 'paragraph', start: lines.starts[startLine]! }];
+    block.children = footnoteChildren(source, lines, block);
   }
   return block;
 }
@@ -1867,6 +1867,17 @@ export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): st
 }
 
 const FOOTNOTE_DEF = /^\[\^[^\]\s]+\]:/;
+
+/**
+ * A footnote definition's children as remark makes them: its text as one paragraph (from the
+ * start of its first line, label included, as micromark's position has it), or none when
+ * nothing follows the label (`[^5]:` alone), where a paragraph of the label alone was made.
+ */
+function footnoteChildren(source: string, lines: LineTable, def: Block): Block[] {
+  const label = FOOTNOTE_DEF.exec(source.slice(def.start, def.end));
+  if (label !== null && skipWhitespace(source, def.start + label[0].length, def.end) === def.end) return [];
+  return [{ ...def, type: 'paragraph', start: lines.starts[def.startLine]! }];
+}
 
 /** The `[^` FOOTNOTE_DEF starts with: checked before slicing the paragraph for the regex. */
 function startsFootnote(source: string, start: number): boolean {
@@ -1982,9 +1993,7 @@ function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter |
   }
   if (extra.length === 0) return blocks;
   for (const b of extra) {
-    if (b.type === 'footnoteDefinition') {
-      b.children = [{ ...b, type: 'paragraph', start: lines.starts[b.startLine]! }];
-    }
+    if (b.type === 'footnoteDefinition') b.children = footnoteChildren(source, lines, b);
   }
   return [...blocks, ...extra].sort((a, b) => a.start - b.start);
 }
