@@ -12,7 +12,7 @@
  * docs root is a symlink. Everything else is in plugin.cjs, which only sees paths.
  */
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
-const { dirname, join, relative, sep } = require('node:path');
+const { dirname, isAbsolute, join, relative, sep } = require('node:path');
 const { createProjects, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES } = require('./plugin.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
@@ -83,17 +83,35 @@ function explainEmptyRoot(docsRoot, workspaceRoot) {
 }
 
 /**
- * The first topic marker under a docs root that is a symlink Node cannot follow (dangling, a
- * loop): Nx leaves such a file out of the files it hands the plugin, so without this the
- * topic silently has no project, and index-tool later fails on its parent with a misleading
- * "index.json: missing". A message naming the file instead. Symlinked folders are not entered
- * (Nx does not follow them either); dot-folders, node_modules and `_chunks` hold no topics.
+ * What kind of thing a Stats is, in words, for a message.
+ * @param {import('node:fs').Stats} st
+ */
+function kindOf(st) {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * The first topic marker under a docs root that Nx leaves out of the files it hands the
+ * plugin, or hashes wrongly, with a message naming it; null when there is none. Without this
+ * the topic silently had no project (and index-tool later failed on its parent with a
+ * misleading "index.json: missing"), or its cache went stale. Found by probes:
+ * - a symlink Node cannot follow (dangling, a loop);
+ * - a folder, a FIFO, a socket or a device, or a symlink to one of those: Nx lists none;
+ * - a symlink to a file outside the topic's folder: Nx hashes a symlinked file by the link's
+ *   own mtime, so an edit of the file behind it reran nothing;
+ * - a symlinked folder holding a marker: Nx does not enter it, so its topic had no project.
+ * Other symlinked folders are not entered (Nx does not follow them either); dot-folders,
+ * node_modules and `_chunks` hold no topics.
  * @param {string} docsRoot
  * @param {string} marker
  * @param {string} workspaceRoot
  * @returns {string | null}
  */
-function brokenMarker(docsRoot, marker, workspaceRoot) {
+function badMarker(docsRoot, marker, workspaceRoot) {
   const stack = [docsRoot];
   for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     let entries;
@@ -104,20 +122,71 @@ function brokenMarker(docsRoot, marker, workspaceRoot) {
     }
     for (const e of entries) {
       const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        if (!e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(rel);
-      } else if (e.name === marker && e.isSymbolicLink()) {
+      const abs = join(workspaceRoot, rel);
+      if (e.name === marker) {
+        if (e.isFile()) continue;
+        if (!e.isSymbolicLink()) {
+          const st = lstatSync(abs);
+          return `@chunkyard/nx: ${rel} is ${kindOf(st)}, not a ${st.isDirectory() ? 'file' : 'regular file'}, so this folder cannot be a topic. Make it a markdown file or remove it.`;
+        }
+        let st;
         try {
-          statSync(join(workspaceRoot, rel));
+          st = statSync(abs);
         } catch (err) {
           const code = /** @type {NodeJS.ErrnoException} */ (err).code;
           const why = code === 'ELOOP' ? 'a symlink loop' : code === 'ENOENT' ? 'a symlink to a missing file' : `a symlink that cannot be followed (${code})`;
           return `@chunkyard/nx: ${rel} is ${why}, so this folder cannot be a topic. Point it at a real file or remove it.`;
         }
+        if (!st.isFile()) return `@chunkyard/nx: ${rel} is a symlink to ${kindOf(st)}, not a regular file, so this folder cannot be a topic. Point it at a markdown file or remove it.`;
+        const target = realpathSync(abs);
+        const folder = realpathSync(join(workspaceRoot, dir));
+        const inside = relative(folder, target);
+        if (inside.startsWith('..') || isAbsolute(inside)) {
+          return (
+            `@chunkyard/nx: ${rel} is a symlink to a file outside its topic folder (${target}). Nx does not see edits ` +
+            `of a file behind a symlink (it hashes the link), so the topic's cached output would go stale. Make it a ` +
+            `real file in ${dir}, or a symlink to a file inside ${dir}.`
+          );
+        }
+      } else if (e.isDirectory()) {
+        if (!e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(rel);
+      } else if (e.isSymbolicLink() && !e.name.startsWith('.') && holdsMarker(abs, marker)) {
+        return (
+          `@chunkyard/nx: ${rel} is a symlink to a folder holding ${marker}. Nx does not follow symlinks, so it can ` +
+          `neither see nor hash the topic behind it. Make it a real folder (a copy, a checkout or a git submodule).`
+        );
       }
     }
   }
   return null;
+}
+
+/**
+ * Whether a symlink leads to a folder with a marker at or below it (real folders only, so
+ * a loop of links ends).
+ * @param {string} link absolute
+ * @param {string} marker
+ */
+function holdsMarker(link, marker) {
+  try {
+    if (!statSync(link).isDirectory()) return false;
+  } catch {
+    return false;
+  }
+  const stack = [link];
+  for (let dir = stack.pop(), seen = 0; dir !== undefined && seen < 10_000; dir = stack.pop(), seen++) {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (e.name === marker) return true;
+      if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(join(dir, e.name));
+    }
+  }
+  return false;
 }
 
 /**
@@ -129,7 +198,18 @@ function brokenMarker(docsRoot, marker, workspaceRoot) {
  */
 const createNodesV2 = [
   '**/*',
-  (files, rawOptions, context) => createProjectsFromFiles(files, normalizeOptions(rawOptions), context.workspaceRoot),
+  (files, rawOptions, context) => {
+    try {
+      return createProjectsFromFiles(files, normalizeOptions(rawOptions), context.workspaceRoot);
+    } catch (err) {
+      // `nx run-many` and `nx run` print only "Failed to process project graph. Pass --verbose
+      // to see the stacktraces." for an error thrown here (Nx 22.7's handleProjectGraphError),
+      // so a message of ours is also written where the user sees it.
+      const message = err instanceof Error ? err.message : '';
+      if (message.startsWith('@chunkyard/nx: ')) process.stderr.write(`${message}\n`);
+      throw err;
+    }
+  },
 ];
 
 /**
@@ -146,7 +226,7 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
   }
   // After the root checks: a symlinked root is explained above, never walked here.
   for (const root of options.docsRoots) {
-    const broken = brokenMarker(root, options.topicMarker, workspaceRoot);
+    const broken = badMarker(root, options.topicMarker, workspaceRoot);
     if (broken) throw new Error(broken);
   }
   if (markers.length === 0) return [];
@@ -181,5 +261,5 @@ module.exports = {
   createNodesV2,
   locateTool,
   explainEmptyRoot,
-  brokenMarker,
+  badMarker,
 };

@@ -1,11 +1,12 @@
 // The inferred configuration, read straight from the plugin (no Nx run): which inputs,
 // command, outputs and dependencies each target gets, in both tool locations. The e2e tests
 // prove what Nx does with them.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 interface Target {
   command?: string;
@@ -403,6 +404,72 @@ describe('@chunkyard/nx: the file-system edge', () => {
     writeFileSync(join(ws, 'docs/linked/real.md'), '# Linked\n');
     symlinkSync('real.md', join(ws, 'docs/linked/golden-reference.md'));
     expect(() => edge.createNodesV2[1]([...files, 'docs/linked/golden-reference.md'], {}, { workspaceRoot: ws })).not.toThrow();
+  });
+
+  it('a marker that is a folder, a FIFO, or a symlink to a folder or a device is an error naming it, not a silently missing topic', () => {
+    // Nx lists none of these files, so the plugin sees only the good topic's marker.
+    const ws = join(temp, 'odd-marker');
+    mkdirSync(join(ws, 'docs/good'), { recursive: true });
+    writeFileSync(join(ws, 'docs/good/golden-reference.md'), '# Good\n');
+    const files = ['nx.json', 'docs/good/golden-reference.md'];
+    const run = () => edge.createNodesV2[1](files, {}, { workspaceRoot: ws });
+    mkdirSync(join(ws, 'docs/dir/golden-reference.md'), { recursive: true });
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/dir\/golden-reference\.md is a folder, not a file/);
+    rmSync(join(ws, 'docs/dir'), { recursive: true });
+    mkdirSync(join(ws, 'docs/fifo'));
+    execFileSync('mkfifo', [join(ws, 'docs/fifo/golden-reference.md')]);
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/fifo\/golden-reference\.md is a FIFO, not a regular file/);
+    rmSync(join(ws, 'docs/fifo'), { recursive: true });
+    mkdirSync(join(ws, 'docs/zero'));
+    symlinkSync('/dev/zero', join(ws, 'docs/zero/golden-reference.md'));
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/zero\/golden-reference\.md is a symlink to a device, not a regular file/);
+    rmSync(join(ws, 'docs/zero'), { recursive: true });
+    mkdirSync(join(ws, 'docs/todir'));
+    symlinkSync('..', join(ws, 'docs/todir/golden-reference.md'));
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/todir\/golden-reference\.md is a symlink to a folder, not a regular file/);
+    rmSync(join(ws, 'docs/todir'), { recursive: true });
+    expect(run).not.toThrow();
+  });
+
+  it('a marker symlinked to a file outside its topic folder, or a symlinked folder holding a topic, is an error (Nx would cache it stale)', () => {
+    // Nx hashes a symlinked file by the link's own mtime, so an edit of the file behind it
+    // reran nothing (found by a probe); and it does not enter a symlinked folder at all.
+    const ws = join(temp, 'outside-marker');
+    const outside = join(temp, 'outside-topic');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'golden-reference.md'), '# Outside\n');
+    mkdirSync(join(ws, 'docs/good'), { recursive: true });
+    writeFileSync(join(ws, 'docs/good/golden-reference.md'), '# Good\n');
+    const files = ['nx.json', 'docs/good/golden-reference.md'];
+    const run = (extra: string[] = []) => edge.createNodesV2[1]([...files, ...extra], {}, { workspaceRoot: ws });
+    mkdirSync(join(ws, 'docs/linked'));
+    symlinkSync(join(outside, 'golden-reference.md'), join(ws, 'docs/linked/golden-reference.md'));
+    expect(() => run(['docs/linked/golden-reference.md'])).toThrow(
+      /^@chunkyard\/nx: docs\/linked\/golden-reference\.md is a symlink to a file outside its topic folder .*Nx does not see edits/,
+    );
+    rmSync(join(ws, 'docs/linked'), { recursive: true });
+    symlinkSync(outside, join(ws, 'docs/ext'));
+    expect(() => run()).toThrow(/^@chunkyard\/nx: docs\/ext is a symlink to a folder holding golden-reference\.md.*Nx does not follow symlinks/);
+    rmSync(join(ws, 'docs/ext'));
+    // A symlinked folder without a topic (images, say) is nobody's business.
+    mkdirSync(join(temp, 'images'), { recursive: true });
+    symlinkSync(join(temp, 'images'), join(ws, 'docs/img'));
+    expect(() => run()).not.toThrow();
+  });
+
+  it('an error of the plugin is also written to stderr, since `nx run-many` prints only "Failed to process project graph"', () => {
+    const ws = join(temp, 'stderr');
+    mkdirSync(join(ws, 'docs/dangling'), { recursive: true });
+    symlinkSync('missing.md', join(ws, 'docs/dangling/golden-reference.md'));
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    try {
+      expect(() => edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toThrow(/symlink to a missing file/);
+      expect(() => edge.createNodesV2[1](['nx.json'], { topicMarker: 'a/b' }, { workspaceRoot: ws })).toThrow(/topicMarker/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written.join('')).toMatch(/^@chunkyard\/nx: docs\/dangling\/golden-reference\.md is a symlink to a missing file.*\n@chunkyard\/nx: option topicMarker .*\n$/s);
   });
 
   it('a missing docs root names the option; an existing empty one is just nothing to build', () => {
