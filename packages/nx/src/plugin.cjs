@@ -468,6 +468,26 @@ function createProjects(files, ctx) {
     }
     for (const [marker, projects] of byMarker) results.push([marker, { projects }]);
   }
+  // Names join a folder's path with `-`, so `docs/a-b` and `docs/a/b` are both `topic-a-b`.
+  // Nx's own message for that advises a project.json name, which would leave both topics one
+  // embedding-cache folder (named after the project) and a parent's implicit dependency on
+  // the wrong project: refuse it here, naming both folders.
+  /** @type {Map<string, string>} name -> folder */
+  const folderOf = new Map();
+  for (const [, { projects }] of results) {
+    for (const [dir, p] of Object.entries(projects)) {
+      const name = /** @type {{ name: string }} */ (p).name;
+      const other = folderOf.get(name);
+      if (other !== undefined) {
+        const [a, b] = [other, dir].sort();
+        throw new Error(
+          `@chunkyard/nx: the folders ${a} and ${b} would both be the project "${name}" (a project is named after its ` +
+            `path, joined by "-"); rename one of them`,
+        );
+      }
+      folderOf.set(name, dir);
+    }
+  }
   return results;
 }
 

@@ -342,6 +342,19 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(topic().targets.chunk!.outputs).toEqual(['{projectRoot}/_chunks']);
   });
 
+  it('two folders whose project names collide are an error naming both, before Nx sees them', () => {
+    // docs/a-b and docs/a/b were both `topic-a-b`: Nx's own message advised a project.json
+    // name, which left both topics sharing one .embedding-cache folder (each pruning the
+    // other's vectors) and the section's implicit dependency on the wrong project.
+    expect(() => projects(['docs/a-b/golden-reference.md', 'docs/a/b/golden-reference.md'])).toThrow(
+      /^@chunkyard\/nx: the folders docs\/a-b and docs\/a\/b would both be the project "topic-a-b".*rename one of them/,
+    );
+    expect(() => projects(['docs/a-b/x/golden-reference.md', 'docs/a/b/y/golden-reference.md'])).toThrow(/"section-a-b"/);
+    // Several roots: the root `docs-x` is topic-docs-x, and so is docs/x.
+    expect(() => projects(['docs/x/golden-reference.md', 'docs-x/golden-reference.md'], { docsRoot: ['docs', 'docs-x'] })).toThrow(/"topic-docs-x"/);
+    expect(Object.keys(projects(['docs/a-b/golden-reference.md', 'docs/a/c/golden-reference.md']))).toHaveLength(4);
+  });
+
   it('rejects options that cannot work, naming the option', () => {
     expect(() => core.normalizeOptions({ docsRoot: '../elsewhere' })).toThrow(/docsRoot/);
     expect(() => core.normalizeOptions({ docsRoot: '/abs' })).toThrow(/docsRoot/);
