@@ -238,6 +238,37 @@ describe('@chunkyard/nx:run', () => {
     expect(results[0]!.result.terminalOutput).toMatch(/@chunkyard\/no-such-tool/);
   });
 
+  it('options of the wrong type fail their own task with a message naming the option, no stack trace; the schema lets them through to say so', async () => {
+    // Nx 22.7 checks options against executor-schema.json before the executor runs, and a
+    // mismatch crashed the whole run with "UnhandledPromiseRejection ... #<SchemaError>"
+    // (found by a probe), so the schema declares no types and the executor checks them.
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, 'executor-schema.json'), 'utf8'));
+    expect(schema.required).toBeUndefined();
+    expect(schema.additionalProperties).not.toBe(false);
+    // Nx rejects an array or object value of a declared property that has no type, too.
+    expect(schema.properties).toEqual({});
+    const root = workspace('wrong-types');
+    const bad: Record<string, [unknown, RegExp]> = {
+      't:tool': [{ tool: 5 }, /@chunkyard\/nx:tool: option "tool" must be the npm package name of a chunkyard tool, got 5/],
+      't:none': [{}, /@chunkyard\/nx:tool: option "tool" must be the npm package name of a chunkyard tool, got undefined/],
+      't:args': [{ tool: '@chunkyard/chunking-tool', args: 'docs/guide/install' }, /option "args" must be a list of strings, got "docs\/guide\/install"/],
+      't:argv': [{ tool: '@chunkyard/chunking-tool', args: ['docs', 5] }, /option "args" must be a list of strings, got \["docs",5\]/],
+      't:env': [{ tool: '@chunkyard/chunking-tool', args: [], env: { CHUNKYARD_TOPIC_MARKER: 7 } }, /option "env" must map names to strings, got \{"CHUNKYARD_TOPIC_MARKER":7\}/],
+      't:pack': [{ tool: '@chunkyard/topic-spec', args: [], packDir: 3 }, /option "packDir" must be a workspace-relative folder, got 3/],
+      't:out': [{ tool: '@chunkyard/topic-spec', args: [], packDir: '../x' }, /option "packDir" must be a folder inside the workspace, got "..\/x"/],
+      't:extra': [{ tool: '@chunkyard/chunking-tool', args: [], bogus: 1 }, /unknown option "bogus" \(known: tool, args, env, packDir\)/],
+      't:missing': [{ tool: '@chunkyard/no-such-tool' }, /cannot find the tool package @chunkyard\/no-such-tool from .*reinstall/],
+    };
+    const inputs = Object.fromEntries(Object.entries(bad).map(([id, [o]]) => [id, o as RunOptions]));
+    const results = await runBatch(root, inputs, Object.fromEntries(Object.keys(bad).map((id) => [id, []])));
+    expect(results.map((r) => r.task).sort()).toEqual(Object.keys(bad).sort());
+    for (const { task, result } of results) {
+      expect(result.success, task).toBe(false);
+      expect(result.terminalOutput, task).toMatch(bad[task]![1]);
+      expect(result.terminalOutput, task).not.toMatch(/\n\s+at |Require stack/);
+    }
+  });
+
   it('CHUNKYARD_TOPIC_MARKER reaches the tool even when the tools were loaded under another marker', async () => {
     // Tools read the marker once, when loaded; earlier tests loaded them with the default. A
     // task with another marker must still chunk the file it names.
