@@ -80,7 +80,7 @@ function projectClash(tree, docsRoot, dir, options) {
  */
 async function topicGenerator(tree, schema) {
   const registered = registeredOptions(tree);
-  const docsRoot = schema.docsRoot ? normalizeOptions({ docsRoot: schema.docsRoot }).docsRoots[0] : registered.docsRoots[0];
+  const docsRoot = /** @type {string} */ (schema.docsRoot ? normalizeOptions({ docsRoot: schema.docsRoot }).docsRoots[0] : registered.docsRoots[0]);
   const name = posix.normalize(String(schema.name ?? '').split('\\').join('/')).replace(/^\/+|\/+$/g, '');
   // Control characters: a folder named with them reaches every tool's messages and terminal.
   if (name === '' || name === '.' || name.split('/').includes('..') || /[*?{}[\]:\u0000-\u001f\u007f-\u009f]/.test(name)) {
