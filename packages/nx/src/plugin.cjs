@@ -437,6 +437,17 @@ function createProjects(files, ctx) {
   const results = [];
   for (const docsRoot of options.docsRoots) {
     const rootMarkers = markers.filter((m) => m.startsWith(`${docsRoot}/`));
+    for (const m of rootMarkers) {
+      const parts = posix.dirname(m).slice(docsRoot.length + 1).split('/');
+      const bad = parts.findIndex((p) => UNPRINTABLE.test(p));
+      if (bad >= 0) {
+        const folder = [docsRoot, ...parts.slice(0, bad + 1)].join('/');
+        throw new Error(
+          `@chunkyard/nx: the folder "${folder.replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}" has control or ` +
+            `bidirectional characters in its name, which would reach the terminal in its project name; rename it`,
+        );
+      }
+    }
     const topics = new Set(rootMarkers.map((m) => posix.dirname(m)));
     const tree = docsTree([...topics], docsRoot);
     const nameOf = (/** @type {string} */ dir) => projectName(dir, docsRoot, topics.has(dir), qualify);
@@ -490,6 +501,16 @@ function createProjects(files, ctx) {
   }
   return results;
 }
+
+/**
+ * Characters a folder name must not bring into a project name, which Nx prints raw: C0 and C1
+ * controls, DEL, and the bidirectional embeddings, overrides and isolates (as fs-atomic's
+ * escapeControl escapes them in the tools' own output).
+ */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE_ALL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Each context's topic step inputs (projectFor), by steps and extra tools.

@@ -355,6 +355,25 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(Object.keys(projects(['docs/a-b/golden-reference.md', 'docs/a/c/golden-reference.md']))).toHaveLength(4);
   });
 
+  it('a folder named with control or bidi characters is an error naming it escaped (Nx prints project names raw)', () => {
+    // A folder `ctl\u0001x` or one holding ESC became a project name that Nx wrote to the
+    // terminal as it is, escape sequences and all (found by a probe); a newline split Nx's list.
+    for (const [dir, shown] of [
+      ['docs/ctl\u0001x', 'docs/ctl\\u0001x'],
+      ['docs/sec\u001b[2J/t', 'docs/sec\\u001b[2J'],
+      ['docs/nl\nx', 'docs/nl\\u000ax'],
+      ['docs/rtl\u202eevil', 'docs/rtl\\u202eevil'],
+    ]) {
+      let message = '';
+      try {
+        projects([`${dir}/golden-reference.md`]);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, dir).toBe(`@chunkyard/nx: the folder "${shown}" has control or bidirectional characters in its name, which would reach the terminal in its project name; rename it`);
+    }
+  });
+
   it('rejects options that cannot work, naming the option', () => {
     expect(() => core.normalizeOptions({ docsRoot: '../elsewhere' })).toThrow(/docsRoot/);
     expect(() => core.normalizeOptions({ docsRoot: '/abs' })).toThrow(/docsRoot/);
