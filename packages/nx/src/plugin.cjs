@@ -88,12 +88,23 @@ const INDEX_JSON_TARGET = 'index-json';
 /** The docs root's llms.txt, from every index.json below it. */
 const LLMS_TXT_TARGET = 'llms-txt';
 
+/** The plugin's options (ChunkyardNxOptions), in the order the README lists them. */
+const KNOWN_OPTIONS = ['docsRoot', 'topicMarker', 'configFile', 'embeddingCacheDir', 'llmsTxt'];
+
 /**
  * @param {ChunkyardNxOptions | undefined} options
  * @returns {NormalizedOptions}
  */
 function normalizeOptions(options) {
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw new Error(`@chunkyard/nx: the options of @chunkyard/nx in nx.json must be an object, got ${JSON.stringify(options)}`);
+  }
   const o = options ?? {};
+  // A misspelt option was ignored: `topicMaker` silently left the default marker in force.
+  const unknown = Object.keys(o).find((k) => !KNOWN_OPTIONS.includes(k));
+  if (unknown !== undefined) {
+    throw new Error(`@chunkyard/nx: unknown option ${JSON.stringify(unknown)} in the options of @chunkyard/nx in nx.json (known: ${KNOWN_OPTIONS.join(', ')})`);
+  }
   const roots = o.docsRoot === undefined ? ['docs'] : Array.isArray(o.docsRoot) ? o.docsRoot : [o.docsRoot];
   if (roots.length === 0) throw new Error('@chunkyard/nx: option docsRoot is an empty list; give at least one folder');
   const docsRoots = roots.map((r) => cleanRelative(r, 'docsRoot'));

@@ -384,6 +384,15 @@ describe('@chunkyard/nx: inferred targets', () => {
     // CHUNKYARD_TOPIC_MARKER, which the tools refuse (topic-io's topicMarkerFrom).
     for (const bad of ['.', '..', 'x\n.md', 'x\u001b[31m.md']) expect(() => core.normalizeOptions({ topicMarker: bad }), JSON.stringify(bad)).toThrow(/topicMarker must be a plain file name/);
     expect(() => core.normalizeOptions({ configFile: '' })).toThrow(/configFile/);
+    // A misspelt option was ignored, so `topicMaker: "README.md"` silently used the default
+    // marker; options that are not an object were read as none (probe).
+    expect(() => core.normalizeOptions({ topicMaker: 'README.md' })).toThrow(
+      '@chunkyard/nx: unknown option "topicMaker" in the options of @chunkyard/nx in nx.json (known: docsRoot, topicMarker, configFile, embeddingCacheDir, llmsTxt)',
+    );
+    for (const bad of ['docs', 5, ['docs']]) {
+      expect(() => core.normalizeOptions(bad), JSON.stringify(bad)).toThrow(`@chunkyard/nx: the options of @chunkyard/nx in nx.json must be an object, got ${JSON.stringify(bad)}`);
+    }
+    expect(core.normalizeOptions(null)).toEqual(core.normalizeOptions({}));
   });
 });
 
