@@ -22,7 +22,7 @@
  *            cache as one file, `<packDir>.pack`: see unpackDir and packDir below
  */
 const { spawnSync } = require('node:child_process');
-const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { availableParallelism } = require('node:os');
 const { isMainThread, Worker } = require('node:worker_threads');
 const { dirname, isAbsolute, join, relative, resolve, sep } = require('node:path');
@@ -184,11 +184,12 @@ function readPack(pack) {
  * the folder already has are kept: they are cache entries named by their content.
  * @param {string} dir absolute
  */
-function unpackDir(dir) {
+function unpackDir(dir, shown = `${dir}.pack`) {
   let pack;
   try {
-    pack = readFileSync(`${dir}.pack`);
-  } catch {
+    pack = readRegular(`${dir}.pack`, shown);
+  } catch (err) {
+    if (err instanceof OptionError) throw err;
     return;
   }
   const files = readPack(pack);
@@ -198,6 +199,27 @@ function unpackDir(dir) {
     if (existsSync(file)) continue;
     mkdirSync(dirname(file), { recursive: true });
     writeAtomic(file, bytes);
+  }
+}
+
+/**
+ * A file's bytes, opened without blocking and checked on its descriptor: a FIFO at the pack's
+ * path made readFileSync wait for a writer forever (found by a probe). Anything but a regular
+ * file is an OptionError naming it (`shown`, workspace-relative); a missing one throws ENOENT.
+ * @param {string} file absolute
+ * @param {string} shown
+ */
+function readRegular(file, shown) {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      const kind = st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+      throw new OptionError(`${shown} is ${kind}, not a regular file; remove it (it only carries topic-spec's cached vectors through the Nx cache)`);
+    }
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -281,7 +303,7 @@ async function runOne(options, root) {
     // batch sets it before it starts them.
     if (isMainThread && process.cwd() !== resolve(root)) process.chdir(root);
     const packed = options.packDir ? resolve(root, options.packDir) : undefined;
-    if (packed) unpackDir(packed);
+    if (packed) unpackDir(packed, `${options.packDir}.pack`);
     const { entry, bin } = resolveTool(options.tool, root);
     if (envAtLoad === undefined) {
       envAtLoad = { ...env };

@@ -334,4 +334,23 @@ describe('@chunkyard/nx:run', () => {
     expect(tree(folder)).toEqual(files);
     expect(readFileSync(`${folder}.pack`).equals(pack)).toBe(true);
   });
+
+  it.runIf(process.platform === 'linux')('packDir: a pack that is a FIFO or a folder fails the task at once with a message, no hang, no stack', async () => {
+    // readFileSync of a FIFO at .embedding-cache/<topic>.pack waited for a writer forever (probe).
+    const root = workspace('odd-pack');
+    const { inputs, dependencies } = pipeline('install');
+    inputs['install:spec'] = { ...inputs['install:spec']!, packDir: '.embedding-cache/install' };
+    mkdirSync(join(root, '.embedding-cache'), { recursive: true });
+    const pack = join(root, '.embedding-cache/install.pack');
+    for (const [make, kind] of [[() => spawnSync('mkfifo', [pack]), 'a FIFO'], [() => mkdirSync(pack), 'a folder']] as const) {
+      rmSync(pack, { recursive: true, force: true });
+      make();
+      const results = await runBatch(root, inputs, dependencies);
+      const spec = results.find((r) => r.task === 'install:spec')!;
+      expect(spec.result.success).toBe(false);
+      expect(spec.result.terminalOutput).toBe(
+        `@chunkyard/nx:tool: .embedding-cache/install.pack is ${kind}, not a regular file; remove it (it only carries topic-spec's cached vectors through the Nx cache)\n`,
+      );
+    }
+  }, 60_000);
 });
