@@ -154,8 +154,11 @@ function cleanRelative(value, option) {
     throw new Error(`@chunkyard/nx: option ${option} must be a non-empty workspace-relative path, got ${JSON.stringify(value)}`);
   }
   const p = posix.normalize(value.split('\\').join('/')).replace(/\/+$/, '');
-  if (p === '.' || p.startsWith('../') || p === '..' || posix.isAbsolute(p) || /[*?{}[\]]/.test(p)) {
-    throw new Error(`@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob), got ${JSON.stringify(value)}`);
+  // Control and bidi characters: the docs root's name is a project name, which Nx prints raw.
+  if (p === '.' || p.startsWith('../') || p === '..' || posix.isAbsolute(p) || /[*?{}[\]]/.test(p) || UNPRINTABLE.test(p)) {
+    throw new Error(
+      `@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob, no control characters), got ${JSON.stringify(value).replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`,
+    );
   }
   return p;
 }

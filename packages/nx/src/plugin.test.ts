@@ -393,6 +393,14 @@ describe('@chunkyard/nx: inferred targets', () => {
       expect(() => core.normalizeOptions(bad), JSON.stringify(bad)).toThrow(`@chunkyard/nx: the options of @chunkyard/nx in nx.json must be an object, got ${JSON.stringify(bad)}`);
     }
     expect(core.normalizeOptions(null)).toEqual(core.normalizeOptions({}));
+    // The docs root's name is a project name, which Nx prints raw; the others reach the tools' messages.
+    for (const option of ['docsRoot', 'configFile', 'embeddingCacheDir']) {
+      for (const [bad, shown] of [['do\u001bcs', '"do\\u001bcs"'], ['do\u202ecs', '"do\\u202ecs"'], ['do\ncs', '"do\\ncs"']]) {
+        expect(() => core.normalizeOptions({ [option]: bad }), option).toThrow(
+          `@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob, no control characters), got ${shown}`,
+        );
+      }
+    }
   });
 });
 
