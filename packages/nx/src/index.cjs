@@ -109,9 +109,10 @@ function kindOf(st) {
  * @param {string} docsRoot
  * @param {string} marker
  * @param {string} workspaceRoot
+ * @param {string[]} [found] collects the usable markers on disk (workspace-relative)
  * @returns {string | null}
  */
-function badMarker(docsRoot, marker, workspaceRoot) {
+function badMarker(docsRoot, marker, workspaceRoot, found = []) {
   const stack = [docsRoot];
   for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     let entries;
@@ -124,7 +125,10 @@ function badMarker(docsRoot, marker, workspaceRoot) {
       const rel = `${dir}/${e.name}`;
       const abs = join(workspaceRoot, rel);
       if (e.name === marker) {
-        if (e.isFile()) continue;
+        if (e.isFile()) {
+          found.push(rel);
+          continue;
+        }
         if (!e.isSymbolicLink()) {
           const st = lstatSync(abs);
           return `@chunkyard/nx: ${rel} is ${kindOf(st)}, not a ${st.isDirectory() ? 'file' : 'regular file'}, so this folder cannot be a topic. Make it a markdown file or remove it.`;
@@ -148,6 +152,7 @@ function badMarker(docsRoot, marker, workspaceRoot) {
             `real file in ${dir}, or a symlink to a file inside ${dir}.`
           );
         }
+        found.push(rel);
       } else if (e.isDirectory()) {
         if (!e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(rel);
       } else if (e.isSymbolicLink() && !e.name.startsWith('.') && holdsMarker(abs, marker)) {
@@ -225,9 +230,26 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
     if (problem) throw new Error(problem);
   }
   // After the root checks: a symlinked root is explained above, never walked here.
+  const listed = new Set(markers);
   for (const root of options.docsRoots) {
-    const broken = badMarker(root, options.topicMarker, workspaceRoot);
+    /** @type {string[]} */
+    const onDisk = [];
+    const broken = badMarker(root, options.topicMarker, workspaceRoot, onDisk);
     if (broken) throw new Error(broken);
+    // A marker Nx did not list is ignored by .gitignore or .nxignore: its topic silently had no
+    // project, and a docs root ignored whole printed "No tasks were run" (found by a probe).
+    const hidden = onDisk.filter((m) => !listed.has(m)).sort();
+    if (hidden.length === 0) continue;
+    const more = hidden.length > 1 ? ` (and ${hidden.length - 1} more)` : '';
+    if (!markers.some((m) => m.startsWith(`${root}/`))) {
+      throw new Error(
+        `@chunkyard/nx: Nx sees none of the topics under the docs root "${root}" (${hidden[0]}${more}): they are not among the files Nx hands the plugin ` +
+          `(.gitignore, .nxignore, or the include/exclude of @chunkyard/nx in nx.json). Ignore only the outputs (_chunks/, _keywords/, topic-spec.md, index.json, llms.txt), not the sources.`,
+      );
+    }
+    process.stderr.write(
+      `@chunkyard/nx: warning: ${hidden[0]}${more} is not among the files Nx hands the plugin (.gitignore, .nxignore, or the include/exclude of @chunkyard/nx in nx.json), so its folder is not built as a topic; un-ignore it to build it\n`,
+    );
   }
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */

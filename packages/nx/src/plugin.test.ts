@@ -506,6 +506,29 @@ describe('@chunkyard/nx: the file-system edge', () => {
     expect(() => run()).not.toThrow();
   });
 
+  it('a topic that Nx does not list (.gitignore, .nxignore) is a warning naming it; a docs root all of whose topics are hidden is an error (probe)', () => {
+    const ws = join(temp, 'ignored');
+    for (const t of ['docs/seen', 'docs/hidden/a', 'docs/hidden/b']) {
+      mkdirSync(join(ws, t), { recursive: true });
+      writeFileSync(join(ws, t, 'golden-reference.md'), '# T\n');
+    }
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    try {
+      const result = edge.createNodesV2[1](['nx.json', 'docs/seen/golden-reference.md'], {}, { workspaceRoot: ws });
+      expect(result.flatMap(([, r]) => Object.keys(r.projects))).toContain('docs/seen');
+      expect(written.join('')).toBe(
+        '@chunkyard/nx: warning: docs/hidden/a/golden-reference.md (and 1 more) is not among the files Nx hands the plugin (.gitignore, .nxignore, or the include/exclude of @chunkyard/nx in nx.json), so its folder is not built as a topic; un-ignore it to build it\n',
+      );
+      // Everything hidden: Nx printed "No tasks were run" and exited 0.
+      expect(() => edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toThrow(
+        /^@chunkyard\/nx: Nx sees none of the topics under the docs root "docs" \(docs\/hidden\/a\/golden-reference\.md \(and 2 more\)\): they are not among the files Nx hands the plugin \(\.gitignore, \.nxignore/,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('an error of the plugin is also written to stderr, since `nx run-many` prints only "Failed to process project graph"', () => {
     const ws = join(temp, 'stderr');
     mkdirSync(join(ws, 'docs/dangling'), { recursive: true });
