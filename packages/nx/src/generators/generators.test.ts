@@ -67,6 +67,18 @@ describe('@chunkyard/nx:init', () => {
     expect(tree.exists('config/chunkyard.yaml')).toBe(true);
   });
 
+  it('refuses a file where the docs root goes, and a folder where the config file or .gitignore goes, naming it (probe)', async () => {
+    // Each was kept as if it were right, and the plugin or the tools failed later on it.
+    tree.write('docs', 'a file');
+    await expect(init(tree, {})).rejects.toThrow('@chunkyard/nx:init: docs is a file, not a folder; remove it or give another --docsRoot');
+    tree.delete('docs');
+    tree.write('chunkyard.config.yaml/x', '');
+    await expect(init(tree, {})).rejects.toThrow('@chunkyard/nx:init: chunkyard.config.yaml is a folder, not a file; remove it or give another --configFile');
+    tree.delete('chunkyard.config.yaml');
+    tree.write('.gitignore/x', '');
+    await expect(init(tree, {})).rejects.toThrow('@chunkyard/nx:init: .gitignore is a folder, not a file; remove it');
+  });
+
   it('rejects a docs root outside the workspace, naming the option', async () => {
     await expect(init(tree, { docsRoot: '../docs' })).rejects.toThrow(/docsRoot/);
     expect(entries()).toEqual([]);
