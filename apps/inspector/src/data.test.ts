@@ -2,7 +2,7 @@
 // strategy's manifest must get drawn with — each source character once, each chunk once.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { capLabel, docsRoot, indexUrl, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, tokenCap, type Run } from '../static/data.js';
+import { capLabel, clipText, DETAIL_CHARS, docsRoot, indexUrl, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, tokenCap, type Run } from '../static/data.js';
 
 type Chunk = { sourcePosition: { charStart: number; charEnd: number }; overlapChars?: number };
 const at = (charStart: number, charEnd: number, overlapChars = 0): Chunk => ({ sourcePosition: { charStart, charEnd }, overlapChars });
@@ -93,6 +93,15 @@ describe('layoutTree', () => {
         }
       }),
     );
+  });
+});
+
+describe('clipText', () => {
+  it('cuts a text for the detail pane, never inside a surrogate pair, saying how much is left out', () => {
+    expect(clipText('short', 10)).toBe('short');
+    expect(clipText('abcdefghij', 4)).toBe('abcd… [6 more characters not shown]');
+    expect(clipText('abc😀def', 4)).toBe('abc… [5 more characters not shown]');
+    expect(clipText('x'.repeat(5_000_000)).length).toBeLessThan(DETAIL_CHARS + 100);
   });
 });
 

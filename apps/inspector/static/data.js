@@ -193,6 +193,25 @@ export function nestingDepth(runs) {
  */
 export const MAX_NESTING = 64;
 
+/**
+ * How much of one text the detail pane shows. A chunk of 5 MB (maxTokens may be up to
+ * 1,000,000) took 8 s to lay out on every click, its text shown twice (embedText and the
+ * record); the source view still shows all of it.
+ */
+export const DETAIL_CHARS = 50_000;
+
+/**
+ * `text` cut to `max` characters (not inside a surrogate pair), with a note of how much was left out.
+ * @param {string} text @param {number} [max]
+ */
+export function clipText(text, max = DETAIL_CHARS) {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… [${(text.length - end).toLocaleString('en')} more characters not shown]`;
+}
+
 /** @param {number} n @param {number} length */
 function clamp(n, length) {
   return Math.min(Math.max(0, Number.isFinite(n) ? n : 0), length);
