@@ -195,6 +195,16 @@ function holdsMarker(link, marker) {
 }
 
 /**
+ * Control, DEL, C1 and bidirectional characters as `\u001b`-style escapes (as fs-atomic's
+ * escapeControl does for the tools' output): a path in a message may hold them.
+ * @param {string} text
+ */
+function escapeControl(text) {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * Nx reads the glob before it knows the options, so it cannot name the docs roots or the marker:
  * it matches every file, and plugin.cjs keeps the markers under the configured roots (a path
  * test per file, done in one pass). Matching nx.json too makes the plugin run even when no
@@ -210,8 +220,12 @@ const createNodesV2 = [
       // `nx run-many` and `nx run` print only "Failed to process project graph. Pass --verbose
       // to see the stacktraces." for an error thrown here (Nx 22.7's handleProjectGraphError),
       // so a message of ours is also written where the user sees it.
-      const message = err instanceof Error ? err.message : '';
-      if (message.startsWith('@chunkyard/nx: ')) process.stderr.write(`${message}\n`);
+      // A path in it may hold control characters (a folder named with ESC): escaped, as the
+      // tools escape them, in what Nx prints too.
+      if (err instanceof Error && err.message.startsWith('@chunkyard/nx: ')) {
+        err.message = escapeControl(err.message);
+        process.stderr.write(`${err.message}\n`);
+      }
       throw err;
     }
   },
@@ -248,7 +262,7 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
       );
     }
     process.stderr.write(
-      `@chunkyard/nx: warning: ${hidden[0]}${more} is not among the files Nx hands the plugin (.gitignore, .nxignore, or the include/exclude of @chunkyard/nx in nx.json), so its folder is not built as a topic; un-ignore it to build it\n`,
+      `@chunkyard/nx: warning: ${escapeControl(/** @type {string} */ (hidden[0]))}${more} is not among the files Nx hands the plugin (.gitignore, .nxignore, or the include/exclude of @chunkyard/nx in nx.json), so its folder is not built as a topic; un-ignore it to build it\n`,
     );
   }
   if (markers.length === 0) return [];

@@ -544,6 +544,26 @@ describe('@chunkyard/nx: the file-system edge', () => {
     expect(written.join('')).toMatch(/^@chunkyard\/nx: docs\/dangling\/golden-reference\.md is a symlink to a missing file.*\n@chunkyard\/nx: option topicMarker .*\n$/s);
   });
 
+  it('a path in a message of the plugin has its control characters escaped, in the error and on stderr', () => {
+    // badMarker runs before the check of folder names, so a dangling marker in a folder named
+    // with ESC put the raw escape sequence on the terminal.
+    const ws = join(temp, 'escaped');
+    mkdirSync(join(ws, 'docs/x\u001b[2Jy'), { recursive: true });
+    symlinkSync('missing.md', join(ws, 'docs/x\u001b[2Jy/golden-reference.md'));
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    let message = '';
+    try {
+      edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws });
+    } catch (err) {
+      message = (err as Error).message;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(message).toMatch(/^@chunkyard\/nx: docs\/x\\u001b\[2Jy\/golden-reference\.md is a symlink to a missing file/);
+    expect(written.join('')).toBe(`${message}\n`);
+  });
+
   it('a missing docs root names the option; an existing empty one is just nothing to build', () => {
     const ws = join(temp, 'empty');
     mkdirSync(ws);
