@@ -250,6 +250,16 @@ function writeAtomic(file, bytes) {
   }
 }
 
+/**
+ * Control, DEL, C1 and bidirectional characters as `\u001b`-style escapes, as the tools
+ * escape them: an option (a tool name, a path) may hold them, and Nx prints the output raw.
+ * @param {string} text
+ */
+function escapeControl(text) {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** A problem with a task's options or setup: its message is the whole story, no stack. */
 class OptionError extends Error {}
 
@@ -292,7 +302,7 @@ function optionsProblem(options, root) {
 async function runOne(options, root) {
   const startTime = Date.now();
   const problem = optionsProblem(options, root);
-  if (problem) return { success: false, status: 'failure', terminalOutput: `@chunkyard/nx:tool: ${problem}\n`, startTime, endTime: Date.now() };
+  if (problem) return { success: false, status: 'failure', terminalOutput: `@chunkyard/nx:tool: ${escapeControl(problem)}\n`, startTime, endTime: Date.now() };
   const args = options.args ?? [];
   const env = options.env ?? {};
   let out = '';
@@ -324,7 +334,7 @@ async function runOne(options, root) {
     // A bug in a tool (valid input never throws), or a tool that cannot be found: one task
     // fails with the message, and the batch goes on with the tasks that do not depend on it.
     // A problem of the setup (OptionError) is its message; anything else is a bug, with its stack.
-    out += err instanceof OptionError ? `@chunkyard/nx:tool: ${err.message}\n` : `${options.tool}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
+    out += err instanceof OptionError ? `@chunkyard/nx:tool: ${escapeControl(err.message)}\n` : `${options.tool}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
     code = 1;
   }
   return { success: code === 0, status: code === 0 ? 'success' : 'failure', terminalOutput: out, startTime, endTime: Date.now() };

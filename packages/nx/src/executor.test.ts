@@ -258,6 +258,7 @@ describe('@chunkyard/nx:run', () => {
       't:out': [{ tool: '@chunkyard/topic-spec', args: [], packDir: '../x' }, /option "packDir" must be a folder inside the workspace, got "..\/x"/],
       't:extra': [{ tool: '@chunkyard/chunking-tool', args: [], bogus: 1 }, /unknown option "bogus" \(known: tool, args, env, packDir\)/],
       't:missing': [{ tool: '@chunkyard/no-such-tool' }, /cannot find the tool package @chunkyard\/no-such-tool from .*reinstall/],
+      't:escape': [{ tool: 'x\u001b[2J\u202ey' }, /cannot find the tool package x\\u001b\[2J\\u202ey from /],
     };
     const inputs = Object.fromEntries(Object.entries(bad).map(([id, [o]]) => [id, o as RunOptions]));
     const results = await runBatch(root, inputs, Object.fromEntries(Object.keys(bad).map((id) => [id, []])));
