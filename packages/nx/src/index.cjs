@@ -168,7 +168,8 @@ function badMarker(docsRoot, marker, workspaceRoot, found = []) {
 
 /**
  * Whether a symlink leads to a folder with a marker at or below it (real folders only, so
- * a loop of links ends).
+ * a loop of links ends; at most 2,000 folders, since this runs on every graph computation and
+ * a link may lead to `/`).
  * @param {string} link absolute
  * @param {string} marker
  */
@@ -179,7 +180,7 @@ function holdsMarker(link, marker) {
     return false;
   }
   const stack = [link];
-  for (let dir = stack.pop(), seen = 0; dir !== undefined && seen < 10_000; dir = stack.pop(), seen++) {
+  for (let dir = stack.pop(), seen = 0; dir !== undefined && seen < 2_000; dir = stack.pop(), seen++) {
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
