@@ -121,6 +121,13 @@ function normalizeOptions(options) {
   if (typeof topicMarker !== 'string' || topicMarker === '' || topicMarker === '.' || topicMarker === '..' || /[\\/*?{}[\]\u0000-\u001f\u007f]/.test(topicMarker)) {
     throw new Error(`@chunkyard/nx: option topicMarker must be a plain file name (no folders or glob characters), got ${JSON.stringify(topicMarker)}`);
   }
+  // A name chunkyard writes: `index.json` made every folder holding one a topic, whose source
+  // index-tool then overwrote; a chunk manifest name (`*.json`) made every `_chunks/` a topic.
+  if (['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt', 'words.md'].includes(topicMarker) || topicMarker.endsWith('.json')) {
+    throw new Error(
+      `@chunkyard/nx: option topicMarker ${JSON.stringify(topicMarker)} is a name of a file chunkyard writes (index.json, topic-spec.md, llms.txt, llms-full.txt, _keywords/words.md, _chunks/*.json); give the name of the hand-written document`,
+    );
+  }
   return {
     docsRoots: [...new Set(docsRoots)],
     topicMarker,
@@ -548,6 +555,9 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   const implicit = new Set(childNames);
   const topicSources = [
     '{projectRoot}/**/*.{md,markdown,txt}',
+    // A marker of another kind (README.rst) is read as the topic's document too: without this
+    // it was no input, and editing it reran nothing (found by a probe).
+    ...(/\.(md|markdown|txt)$/.test(options.topicMarker) ? [] : [`{projectRoot}/${globLiteral(options.topicMarker)}`]),
     '!{projectRoot}/topic-spec.md',
     '!{projectRoot}/_chunks/**',
     '!{projectRoot}/_keywords/**',

@@ -374,6 +374,22 @@ describe('@chunkyard/nx: inferred targets', () => {
     }
   });
 
+  it('a marker that is not a .md, .markdown or .txt file is an input of every step (its edits rerun the topic); a marker chunkyard writes is refused (probe)', () => {
+    // The topic's sources are hashed as **/*.{md,markdown,txt}: a README.rst marker was no
+    // input at all, so editing it reran nothing.
+    const rst = projects(['docs/t/README.rst'], { topicMarker: 'README.rst' })['docs/t']!.targets;
+    for (const t of ['chunk', 'keywords', 'spec', 'index-json']) expect(rst[t]!.inputs, t).toContain('{projectRoot}/README.rst');
+    const md = projects(['docs/t/golden-reference.md'])['docs/t']!.targets;
+    expect(md.chunk!.inputs).not.toContain('{projectRoot}/golden-reference.md');
+    // index.json as the marker made every folder with an index.json a topic whose source
+    // index-tool then overwrote; a chunk manifest (*.json) made every _chunks/ folder a topic.
+    for (const name of ['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt', 'words.md', 'golden-reference.json']) {
+      expect(() => core.normalizeOptions({ topicMarker: name }), name).toThrow(
+        `@chunkyard/nx: option topicMarker ${JSON.stringify(name)} is a name of a file chunkyard writes (index.json, topic-spec.md, llms.txt, llms-full.txt, _keywords/words.md, _chunks/*.json); give the name of the hand-written document`,
+      );
+    }
+  });
+
   it('rejects options that cannot work, naming the option', () => {
     expect(() => core.normalizeOptions({ docsRoot: '../elsewhere' })).toThrow(/docsRoot/);
     expect(() => core.normalizeOptions({ docsRoot: '/abs' })).toThrow(/docsRoot/);
