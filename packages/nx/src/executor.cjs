@@ -194,11 +194,19 @@ function unpackDir(dir, shown = `${dir}.pack`) {
   }
   const files = readPack(pack);
   if (!files) return;
-  for (const [rel, bytes] of files) {
-    const file = join(dir, ...rel.split('/'));
-    if (existsSync(file)) continue;
-    mkdirSync(dirname(file), { recursive: true });
-    writeAtomic(file, bytes);
+  const folder = shown.replace(/\.pack$/, '');
+  try {
+    for (const [rel, bytes] of files) {
+      const file = join(dir, ...rel.split('/'));
+      if (existsSync(file)) continue;
+      mkdirSync(dirname(file), { recursive: true });
+      writeAtomic(file, bytes);
+    }
+  } catch (err) {
+    // A file where the folder (or a folder in it) goes: a stack trace of mkdir (found by a probe).
+    const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+    if (typeof code !== 'string') throw err;
+    throw new OptionError(`${folder}: cannot unpack ${shown} into it (${code}${code === 'ENOTDIR' || code === 'EEXIST' ? ': a file stands where a folder goes' : ''}); remove ${folder} (it only holds topic-spec's cached vectors)`);
   }
 }
 

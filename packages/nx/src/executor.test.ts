@@ -336,6 +336,21 @@ describe('@chunkyard/nx:run', () => {
     expect(readFileSync(`${folder}.pack`).equals(pack)).toBe(true);
   });
 
+  it('packDir: a file where the vector folder goes fails the task with a message naming it, no stack trace (probe)', async () => {
+    const root = workspace('file-for-folder');
+    const { inputs, dependencies } = pipeline('install');
+    inputs['install:spec'] = { ...inputs['install:spec']!, packDir: '.embedding-cache/install' };
+    expect((await runBatch(root, inputs, dependencies)).every((r) => r.result.success)).toBe(true);
+    const folder = join(root, '.embedding-cache/install');
+    rmSync(folder, { recursive: true });
+    writeFileSync(folder, 'x');
+    const again = await runBatch(root, { 'install:spec': inputs['install:spec']! }, { 'install:spec': [] });
+    expect(again[0]!.result.success).toBe(false);
+    expect(again[0]!.result.terminalOutput).toBe(
+      "@chunkyard/nx:tool: .embedding-cache/install: cannot unpack .embedding-cache/install.pack into it (ENOTDIR: a file stands where a folder goes); remove .embedding-cache/install (it only holds topic-spec's cached vectors)\n",
+    );
+  });
+
   it.runIf(process.platform === 'linux')('packDir: a pack that is a FIFO or a folder fails the task at once with a message, no hang, no stack', async () => {
     // readFileSync of a FIFO at .embedding-cache/<topic>.pack waited for a writer forever (probe).
     const root = workspace('odd-pack');
