@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
-import { describeFsError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
 export const PAGES_MANIFEST = 'chunks.json';
@@ -70,8 +70,7 @@ export function loadTopic(dir: string): LoadedTopic | null {
         source = readDocument(sourceFile, { allowEmpty: true });
       } catch (err) {
         // A FIFO, a device, a binary or non-UTF-8 file was reported as "missing" (s37 probe).
-        const why = err instanceof Error ? err.message : String(err);
-        if (why !== 'no such file') sourceError = why;
+        if (!(err instanceof DocumentReadError && err.code === 'missing')) sourceError = err instanceof Error ? err.message : String(err);
       }
       const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
       const chunkFiles = new Map(entries.filter((e) => pattern.test(e)).map((e) => [join(out, e), readRegularFile(join(out, e)).toString('utf8')] as const));

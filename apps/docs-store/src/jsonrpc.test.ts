@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { StrictStdioServerTransport } from './jsonrpc.js';
+import { checkBatch, checkLine, checkMessage, StrictStdioServerTransport } from './jsonrpc.js';
 
 /** A started transport and what it hands on or answers. */
 async function transport(maxLine?: number) {
@@ -57,5 +57,25 @@ describe('StrictStdioServerTransport framing', () => {
     const { t, messages } = await transport();
     feed(t, `{"jsonrpc":"2.0","id":"é€😀","method":"ping"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\r\n`, 1);
     expect(messages.map((m) => (m as { id: unknown }).id)).toEqual(['é€😀', 3]);
+  });
+});
+
+describe('messages that say what is wrong', () => {
+  it('a batch member that is itself an array is refused as such, not with the stdio rule "one message per line"', () => {
+    // HTTP takes batches; `[[]]` was told "batches are not supported (MCP sends one message per line)".
+    for (const member of [[], [{ jsonrpc: '2.0', id: 1, method: 'ping' }]]) {
+      const [v] = checkBatch([member]);
+      expect(v).toEqual({ kind: 'reply', reply: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a batch member must be a JSON object, not an array (batches do not nest)' } } });
+    }
+    // On stdio a top-level array is still a batch, which MCP does not send there.
+    expect(checkLine('[]')).toMatchObject({ reply: { error: { message: 'Invalid Request: batches are not supported (MCP sends one message per line)' } } });
+  });
+
+  it('a malformed _meta says where and what, not "(params): Invalid input"', () => {
+    const check = (meta: unknown) => (checkMessage({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: meta } }) as { reply: { id: unknown; error: { code: number; message: string } } }).reply;
+    expect(check(5)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Invalid params: params._meta: Invalid input: expected object, received number' } });
+    expect(check(null).error.message).toBe('Invalid params: params._meta: Invalid input: expected object, received null');
+    expect(check({ progressToken: {} }).error.message).toBe('Invalid params: params._meta.progressToken: Invalid input: expected string or number, received object');
+    expect(check({ progressToken: 1.5 }).error.message).toBe('Invalid params: params._meta.progressToken: Invalid input: expected string or int, received number');
   });
 });

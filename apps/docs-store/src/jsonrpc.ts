@@ -20,7 +20,7 @@
  * -32700 itself) and then passes messages through `guardRequests` like stdio does.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ClientRequestSchema, JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -109,7 +109,10 @@ export function checkMessage(value: unknown): Verdict {
   if (!parsed.success) {
     // The envelope is right, so what the SDK's schema rejects is inside params (such as _meta).
     if (!hasId) return { kind: 'drop', reason: `notification ${value.method} with malformed params` };
-    return reply(id, INVALID_PARAMS, `Invalid params: ${issues(parsed.error)}`);
+    // The union's own error is one "(params): Invalid input"; the request schema alone says
+    // which member is wrong and how.
+    const request = JSONRPCRequestSchema.safeParse(value);
+    return reply(id, INVALID_PARAMS, `Invalid params: ${issues(request.success ? parsed.error : request.error)}`);
   }
   return { kind: 'message', message: parsed.data };
 }
@@ -142,6 +145,9 @@ export function checkBatch(members: readonly unknown[]): Verdict[] {
     if (n < 2 && id !== undefined && !initAlone && (m as { method?: unknown }).method === 'initialize') {
       return reply(id, INVALID_REQUEST, 'Invalid Request: initialize must be sent alone, not in a batch (MCP lifecycle)');
     }
+    // checkMessage's word for an array is about stdio, where MCP sends one message per line;
+    // inside an HTTP batch the member is simply not a message.
+    if (Array.isArray(m)) return reply(null, INVALID_REQUEST, 'Invalid Request: a batch member must be a JSON object, not an array (batches do not nest)');
     if (n < 2) return checkMessage(m);
     return reply(id!, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} is used by ${n} requests of this batch; give each request its own id`);
   });
@@ -154,13 +160,34 @@ const REQUEST_SCHEMAS: ReadonlyMap<string, Schema> = new Map(
   ClientRequestSchema.options.map((schema) => [(schema.shape.method as unknown as { value: string }).value, schema as unknown as Schema]),
 );
 
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  expected?: string;
+  errors?: Issue[][];
+}
+
+/**
+ * One zod issue's words. A union's is only "Invalid input" (a progressToken that is neither a
+ * string nor an integer): its branches' expected types are named instead.
+ */
+function issueMessage(i: Issue): string {
+  if (i.code !== 'invalid_union' || !Array.isArray(i.errors)) return i.message;
+  const firsts = i.errors.map((branch) => branch[0]).filter((b): b is Issue => b !== undefined && b.path.length === 0);
+  const expected = [...new Set(firsts.map((b) => b.expected).filter((e): e is string => typeof e === 'string'))];
+  if (expected.length === 0) return i.message;
+  const received = /received (\w+)/.exec(firsts[0]?.message ?? '')?.[1];
+  return `Invalid input: expected ${expected.join(' or ')}${received ? `, received ${received}` : ''}`;
+}
+
 /** A short description of a zod error: each issue as `path: message`. */
 function issues(error: unknown): string {
-  const list = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+  const list = (error as { issues?: Issue[] }).issues;
   if (!list?.length) return String(error);
   return list
     .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(params)'}: ${i.message}`)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(params)'}: ${issueMessage(i)}`)
     .join('; ');
 }
 

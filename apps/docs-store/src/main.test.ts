@@ -1,7 +1,7 @@
 // The CLI end to end on a real workspace in a temp dir: real files, a real SQLite file at the
 // default path, the real local provider (and a real unreachable ollama for failures).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
@@ -345,8 +345,27 @@ describe('environment errors are messages naming the path', () => {
     execFileSync('mkfifo', [manifest]);
     const r = await run(['ingest', '--built', TOPICS[2]!]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^docs-store: [^\n]*: a FIFO \(named pipe\), not a regular file\n$/);
+    // With what to do about it (it gave none).
+    expect(r.stderr).toMatch(/^docs-store: [^\n]*: a FIFO \(named pipe\), not a regular file; remove it and rebuild the topic's chunks \(nx run <topic>:chunk, or chunking-tool\)\n$/);
     expect(r.stderr).toContain(`${manifest}: a FIFO`);
+  }, 20_000);
+
+  it.runIf(process.platform !== 'win32')('--built with a source that is a FIFO: exit 1 at once, the path named, with what to do', async () => {
+    expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
+    const source = join(ws, TOPICS[2]!, 'golden-reference.md');
+    const text = readFileSync(source);
+    rmSync(source);
+    execFileSync('mkfifo', [source]);
+    try {
+      const r = await run(['ingest', '--built', TOPICS[2]!]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /^docs-store: [^\n]*golden-reference\.md: a FIFO \(named pipe\), not a regular file; make it a regular markdown file, then rebuild the topic's chunks \(nx run <topic>:chunk, or chunking-tool\)\n$/,
+      );
+    } finally {
+      rmSync(source);
+      writeFileSync(source, text);
+    }
   }, 20_000);
 
   it('--built with an .embedding-cache that is a file, not a folder: exit 1, the path named, no trace', async () => {

@@ -1,8 +1,8 @@
 // The page's layout of chunks over the source (static/data.js), in Node: the properties every
 // strategy's manifest must get drawn with — each source character once, each chunk once.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { capLabel, docsRoot, indexUrl, layoutTree, tokenCap, type Run } from '../static/data.js';
+import { describe, expect, it, vi } from 'vitest';
+import { capLabel, clipText, DETAIL_CHARS, docsRoot, indexUrl, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, tokenCap, type Run } from '../static/data.js';
 
 type Chunk = { sourcePosition: { charStart: number; charEnd: number }; overlapChars?: number };
 const at = (charStart: number, charEnd: number, overlapChars = 0): Chunk => ({ sourcePosition: { charStart, charEnd }, overlapChars });
@@ -96,6 +96,25 @@ describe('layoutTree', () => {
   });
 });
 
+describe('clipText', () => {
+  it('cuts a text for the detail pane, never inside a surrogate pair, saying how much is left out', () => {
+    expect(clipText('short', 10)).toBe('short');
+    expect(clipText('abcdefghij', 4)).toBe('abcd… [6 more characters not shown]');
+    expect(clipText('abc😀def', 4)).toBe('abc… [5 more characters not shown]');
+    expect(clipText('x'.repeat(5_000_000)).length).toBeLessThan(DETAIL_CHARS + 100);
+  });
+});
+
+describe('nestingDepth', () => {
+  it('counts how deep chunks nest, without recursion (20,000 over one range crashed the tab)', () => {
+    expect(nestingDepth(layoutTree([], 10))).toBe(0);
+    expect(nestingDepth(layoutTree([at(0, 5), at(5, 10)], 10))).toBe(1);
+    expect(nestingDepth(layoutTree([at(0, 10), at(2, 4)], 10))).toBe(2);
+    expect(nestingDepth(layoutTree(Array.from({ length: 20_000 }, () => at(0, 10)), 10))).toBe(20_000);
+    expect(MAX_NESTING).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('URLs', () => {
   it('finds the docs root one level above the page, or at ?root=', () => {
     expect(docsRoot('http://h:1/_inspect/?topic=a/b').href).toBe('http://h:1/');
@@ -109,6 +128,67 @@ describe('URLs', () => {
     expect(indexUrl(root, '').href).toBe('http://h/index.json');
     // The page never reaches above the docs root through ?topic=.
     expect(() => indexUrl(new URL('http://h/site/docs/'), 'a/../../etc')).toThrow(/not a folder under the docs root/);
+  });
+});
+
+describe('a malformed index.json or manifest (probe)', () => {
+  // The page said "Cannot read properties of null (reading 'manifest')", or fetched
+  // ".../undefined" and blamed a build that had not run.
+  const idx = (group: unknown) => ({ kind: 'topic', id: 't', title: 'T', _embedded: { chunks: { 'golden-reference': group } } });
+  const goodGroup = { source: 'golden-reference.md', manifest: '_chunks/golden-reference.json', stripe_order: [0] };
+  const chunk = { sourcePosition: { charStart: 0, charEnd: 3 }, tokenStats: { tokens: 1 } };
+  async function load(files: Record<string, unknown>) {
+    vi.stubGlobal('fetch', async (url: URL) => {
+      const body = files[new URL(url).pathname];
+      if (body === undefined) return new Response('missing', { status: 404 });
+      return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status: 200 });
+    });
+    try {
+      return await loadTopic(new URL('http://h/'), 't', null);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }
+  const files = (group: unknown, manifest: unknown) => ({ '/t/index.json': idx(group), '/t/_chunks/golden-reference.json': manifest, '/t/golden-reference.md': 'abc' });
+
+  it('loads a good topic', async () => {
+    expect((await load(files(goodGroup, { chunks: [chunk] }))).manifest.chunks).toHaveLength(1);
+  });
+
+  it.each([
+    ['a group that is null', null, /^http:\/\/h\/t\/index\.json: _embedded\.chunks\["golden-reference"\] is not an object with "source" and "manifest"/],
+    ['a group without manifest', { source: 'golden-reference.md' }, /^http:\/\/h\/t\/index\.json: _embedded\.chunks\["golden-reference"\]\.manifest is not a path/],
+    ['a source of another scheme', { ...goodGroup, source: 'javascript:alert(1)' }, /^http:\/\/h\/t\/index\.json: _embedded\.chunks\["golden-reference"\]\.source "javascript:alert\(1\)" is not a path on this server/],
+  ])('%s is named in a message, with the file', async (_what, group, message) => {
+    await expect(load(files(group, { chunks: [chunk] }))).rejects.toThrow(message);
+  });
+
+  it.each([
+    ['a chunk that is null', [null]],
+    ['a chunk without sourcePosition', [{ tokenStats: { tokens: 1 } }]],
+    ['a sourcePosition without numbers', [{ sourcePosition: { charStart: 'a', charEnd: 2 } }]],
+  ])('%s in the manifest is named in a message, with the file', async (_what, chunks) => {
+    await expect(load(files(goodGroup, { chunks }))).rejects.toThrow(
+      /^http:\/\/h\/t\/_chunks\/golden-reference\.json: chunk 0 has no sourcePosition \{ charStart, charEnd \} \(not a chunk manifest; rebuild: npx nx run-many -t index\)/,
+    );
+  });
+
+  it('the topic list names an index.json that is not an object, or a child link without an href', async () => {
+    const list = async (files: Record<string, unknown>) => {
+      vi.stubGlobal('fetch', async (url: URL) => new Response(JSON.stringify(files[new URL(url).pathname] ?? null), { status: 200 }));
+      try {
+        return await listTopics(new URL('http://h/'));
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    };
+    await expect(list({ '/index.json': null })).rejects.toThrow(/^http:\/\/h\/index\.json: not an index \(expected a JSON object; rebuild/);
+    await expect(list({ '/index.json': { kind: 'section', _embedded: { topics: [{ id: 'x' }] } } })).rejects.toThrow(/^http:\/\/h\/index\.json: _embedded\.topics\[0\] has no _links\.self\.href/);
+  });
+
+  it('a ?root= that is not an http(s) URL is refused with a message naming it', () => {
+    expect(() => docsRoot('http://h:1/_inspect/?root=javascript:alert(1)')).toThrow(/^\?root=javascript:alert\(1\): not an http\(s\) URL of a docs root/);
+    expect(docsRoot('http://h:1/_inspect/?root=/other/').href).toBe('http://h:1/other/');
   });
 });
 

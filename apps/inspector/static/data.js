@@ -11,6 +11,8 @@ export function docsRoot(pageUrl) {
   const page = new URL(pageUrl);
   const root = page.searchParams.get('root');
   const url = new URL(root ?? '../', page);
+  // `javascript:` or `data:` has no folders to find index.json in: "Failed to construct 'URL'".
+  if (root !== null && url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`?root=${root}: not an http(s) URL of a docs root`);
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
@@ -67,10 +69,26 @@ export async function loadTopic(root, topicId, wantedDoc) {
   if (index?.kind !== 'topic' || docs.length === 0) throw new Error(`${idxUrl.href}: not a topic index (no _embedded.chunks); pick a topic from the list`);
   const doc = wantedDoc && docs.includes(wantedDoc) ? wantedDoc : /** @type {string} */ (docs[0]);
   const group = index._embedded.chunks[doc];
-  const manifestUrl = new URL(group.manifest, idxUrl);
-  const sourceUrl = new URL(group.source, idxUrl);
+  // What index-tool writes; anything else is named with its file, where it was a TypeError
+  // ("Cannot read properties of null") or a fetch of ".../undefined" blamed on the build.
+  const where = `${idxUrl.href}: _embedded.chunks[${JSON.stringify(doc)}]`;
+  if (!group || typeof group !== 'object') throw new Error(`${where} is not an object with "source" and "manifest" (not an index.json index-tool wrote; rebuild: npx nx run-many -t index)`);
+  /** @param {'manifest' | 'source'} key */
+  const fileUrl = (key) => {
+    const value = group[key];
+    if (typeof value !== 'string' || value === '') throw new Error(`${where}.${key} is not a path (not an index.json index-tool wrote; rebuild: npx nx run-many -t index)`);
+    const url = new URL(value, idxUrl);
+    if (url.origin !== idxUrl.origin) throw new Error(`${where}.${key} ${JSON.stringify(value)} is not a path on this server`);
+    return url;
+  };
+  const manifestUrl = fileUrl('manifest');
+  const sourceUrl = fileUrl('source');
   const [manifest, source] = await Promise.all([fetchJson(manifestUrl), fetchText(sourceUrl)]);
   if (!Array.isArray(manifest?.chunks)) throw new Error(`${manifestUrl.href}: no chunks[] (not a chunk manifest)`);
+  const bad = manifest.chunks.findIndex(
+    (/** @type {any} */ c) => typeof c?.sourcePosition?.charStart !== 'number' || typeof c.sourcePosition.charEnd !== 'number',
+  );
+  if (bad >= 0) throw new Error(`${manifestUrl.href}: chunk ${bad} has no sourcePosition { charStart, charEnd } (not a chunk manifest; rebuild: npx nx run-many -t index)`);
   return { topicId, index, docs, doc, group, manifest, source, urls: { index: idxUrl, manifest: manifestUrl, source: sourceUrl } };
 }
 
@@ -149,6 +167,51 @@ export function layoutTree(chunks, length) {
   return stack[0]?.children ?? [];
 }
 
+/**
+ * The deepest nesting of chunks in a layout (0: no chunk), counted without recursion.
+ * @param {Run[]} runs
+ */
+export function nestingDepth(runs) {
+  let deepest = 0;
+  /** @type {[Run[], number][]} */
+  const work = [[runs, 1]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [list, depth] = item;
+    for (const r of list) {
+      if (r.kind !== 'chunk') continue;
+      deepest = Math.max(deepest, depth);
+      if (r.children.length > 0) work.push([r.children, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+/**
+ * How deep the page draws chunks inside chunks. Chunkyard's strategies nest at most two deep
+ * (hierarchical snippets in sections); a manifest of 20,000 chunks over one range nested
+ * 20,000 spans deep, and the browser's tab crashed (found by a probe).
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * How much of one text the detail pane shows. A chunk of 5 MB (maxTokens may be up to
+ * 1,000,000) took 8 s to lay out on every click, its text shown twice (embedText and the
+ * record); the source view still shows all of it.
+ */
+export const DETAIL_CHARS = 50_000;
+
+/**
+ * `text` cut to `max` characters (not inside a surrogate pair), with a note of how much was left out.
+ * @param {string} text @param {number} [max]
+ */
+export function clipText(text, max = DETAIL_CHARS) {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… [${(text.length - end).toLocaleString('en')} more characters not shown]`;
+}
+
 /** @param {number} n @param {number} length */
 function clamp(n, length) {
   return Math.min(Math.max(0, Number.isFinite(n) ? n : 0), length);
@@ -203,12 +266,18 @@ export async function listTopics(root) {
     const batch = queue.splice(0);
     const indexes = await Promise.all(batch.map((u) => fetchJson(u)));
     indexes.forEach((index, i) => {
+      const at = /** @type {URL} */ (batch[i]).href;
+      if (!index || typeof index !== 'object' || Array.isArray(index)) throw new Error(`${at}: not an index (expected a JSON object; rebuild: npx nx run-many -t index)`);
       if (index.kind === 'topic') {
         const groups = Object.values(index._embedded?.chunks ?? {});
         topics.push({ id: index.id, title: index.title, chunks: groups.reduce((n, g) => n + (g.count ?? 0), 0) });
       }
-      for (const child of index._embedded?.topics ?? []) {
-        const href = new URL(child._links.self.href, batch[i]).href;
+      const children = index._embedded?.topics ?? [];
+      if (!Array.isArray(children)) throw new Error(`${at}: _embedded.topics is not a list`);
+      for (const [n, child] of children.entries()) {
+        const link = child?._links?.self?.href;
+        if (typeof link !== 'string') throw new Error(`${at}: _embedded.topics[${n}] has no _links.self.href`);
+        const href = new URL(link, batch[i]).href;
         if (seen.has(href)) continue;
         seen.add(href);
         queue.push(new URL(href));

@@ -1,6 +1,6 @@
 // The chunk inspector page: ?topic=<topic path under the docs root> shows that topic's
 // chunks over its source; no ?topic= lists the topics. Reads only built files.
-import { capLabel, docsRoot, layoutTree, listTopics, loadTopic, questionsByHash, sha256Hex, tokenCap } from './data.js';
+import { capLabel, docsRoot, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, questionsByHash, sha256Hex, tokenCap } from './data.js';
 import { h } from './dom.js';
 import { renderDetail, renderList, renderSource, renderStrip } from './render.js';
 
@@ -20,9 +20,9 @@ const state = {
 
 async function start() {
   const page = new URL(location.href);
-  const root = docsRoot(page.href);
   const topic = page.searchParams.get('topic');
   try {
+    const root = docsRoot(page.href);
     if (topic === null || topic.trim() === '') await showTopicList(root);
     else await showTopic(root, topic.replace(/^\/+|\/+$/g, ''), page.searchParams.get('doc'));
   } catch (err) {
@@ -98,6 +98,10 @@ async function showTopic(root, topicId, doc) {
 
   performance.mark('inspector:checked');
   const runs = layoutTree(manifest.chunks, source.length);
+  const depth = nestingDepth(runs);
+  if (depth > MAX_NESTING) {
+    throw new Error(`${model.urls.manifest.href}: chunks nest ${depth} deep (one inside another), more than the ${MAX_NESTING} this page draws; chunkyard's strategies nest at most 2 deep, so rebuild: npx nx run-many -t index`);
+  }
   const src = renderSource(source, runs, manifest.chunks, manifest.options);
   $('source').replaceChildren(src.root);
   const list = renderList(model, state.questions);

@@ -15,7 +15,7 @@ import { emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, 
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
-import { checkFolderOption, describeFsError, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, DocumentReadError, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -185,16 +185,15 @@ class DocumentError extends Error {}
 
 /**
  * `rebuild` is what to run for a file an earlier step wrote: readDocument's advice for a FIFO
- * or a device, "point it at a markdown file", was wrong for a generated manifest or table.
+ * or a device, "point it at a markdown file", was wrong for a generated manifest or table. It
+ * is known by topic-io's error code (`not-regular`), not by the words of its message.
  */
 function read(file: string, opts: { allowEmpty?: boolean; rebuild?: string } = {}): string {
   try {
     return readDocument(file, opts);
   } catch (err) {
-    const message = (err as Error).message;
-    const advice = '; point it at a markdown file';
-    if (opts.rebuild !== undefined && message.endsWith(advice)) throw new DocumentError(`${file}: ${message.slice(0, -advice.length)}; ${opts.rebuild}`);
-    throw new DocumentError(`${file}: ${message}`);
+    if (opts.rebuild !== undefined && err instanceof DocumentReadError && err.code === 'not-regular') throw new DocumentError(`${file}: ${err.reason}; ${opts.rebuild}`);
+    throw new DocumentError(`${file}: ${(err as Error).message}`);
   }
 }
 

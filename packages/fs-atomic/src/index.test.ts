@@ -167,6 +167,20 @@ describe('writeFilesAtomic (issue 15 probe: one of a set written, the other not)
     expect(readdirSync(root).sort()).toEqual(['a.txt', 'sub']);
   });
 
+  it('writeFileAtomic with a folder standing at the target: EISDIR naming the target, not "cannot write in this folder" of its parent (probe)', () => {
+    // topic-spec with a folder named topic-spec.md said "docs/t: cannot write in this folder: is a
+    // folder where a file is expected (EISDIR); remove or rename that folder": the topic folder.
+    mkdirSync(join(root, 'topic-spec.md'));
+    let err: unknown;
+    try {
+      writeFileAtomic(join(root, 'topic-spec.md'), 'x');
+    } catch (e) {
+      err = e;
+    }
+    expect(describeFsError(err)).toBe(`${join(root, 'topic-spec.md')}: is a folder where a file is expected (EISDIR); remove or rename that folder`);
+    expect(readdirSync(root)).toEqual(['topic-spec.md']);
+  });
+
   it('a folder standing at any target: EISDIR naming it, and no file of the set replaced', () => {
     writeFileSync(join(root, 'a.txt'), 'old');
     mkdirSync(join(root, 'b.txt'));

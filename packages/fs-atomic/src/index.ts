@@ -171,6 +171,12 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
   } catch (err) {
     removeBestEffort(tmp);
     if (options.parents === false && isFsError(err) && err.code === 'ENOENT' && !existsSync(dirname(file))) throw new FolderGoneError(dirname(file));
+    // A folder at the target: the rename's error names the temp file, which describeFsError
+    // turned into "<parent>: cannot write in this folder", and its advice into "remove or
+    // rename that folder" of the parent (found by a probe). The target is what to fix.
+    if (isFsError(err) && err.code === 'EISDIR' && err.syscall === 'rename') {
+      throw Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${file}'`), { code: 'EISDIR', syscall: 'rename', path: file });
+    }
     throw withPath(err, tmp);
   }
 }

@@ -22,10 +22,10 @@
  *            cache as one file, `<packDir>.pack`: see unpackDir and packDir below
  */
 const { spawnSync } = require('node:child_process');
-const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { availableParallelism } = require('node:os');
 const { isMainThread, Worker } = require('node:worker_threads');
-const { dirname, join, relative, resolve, sep } = require('node:path');
+const { dirname, isAbsolute, join, relative, resolve, sep } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 /**
@@ -58,7 +58,12 @@ function resolveTool(tool, root) {
   const key = `${root}\0${tool}`;
   const hit = resolved.get(key);
   if (hit) return hit;
-  const manifest = require.resolve(`${tool}/package.json`, { paths: [root, __dirname] });
+  let manifest;
+  try {
+    manifest = require.resolve(`${tool}/package.json`, { paths: [root, __dirname] });
+  } catch {
+    throw new OptionError(`cannot find the tool package ${tool} from ${root}; it is a dependency of @chunkyard/nx: reinstall with \`npm i -D @chunkyard/nx\``);
+  }
   const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
   // The published entry (`import`/`default` of `exports["."]`), read from the manifest rather
   // than resolved, so that a process started with extra export conditions (`--conditions
@@ -179,20 +184,50 @@ function readPack(pack) {
  * the folder already has are kept: they are cache entries named by their content.
  * @param {string} dir absolute
  */
-function unpackDir(dir) {
+function unpackDir(dir, shown = `${dir}.pack`) {
   let pack;
   try {
-    pack = readFileSync(`${dir}.pack`);
-  } catch {
+    pack = readRegular(`${dir}.pack`, shown);
+  } catch (err) {
+    if (err instanceof OptionError) throw err;
     return;
   }
   const files = readPack(pack);
   if (!files) return;
-  for (const [rel, bytes] of files) {
-    const file = join(dir, ...rel.split('/'));
-    if (existsSync(file)) continue;
-    mkdirSync(dirname(file), { recursive: true });
-    writeAtomic(file, bytes);
+  const folder = shown.replace(/\.pack$/, '');
+  try {
+    for (const [rel, bytes] of files) {
+      const file = join(dir, ...rel.split('/'));
+      if (existsSync(file)) continue;
+      mkdirSync(dirname(file), { recursive: true });
+      writeAtomic(file, bytes);
+    }
+  } catch (err) {
+    // A file where the folder (or a folder in it) goes: a stack trace of mkdir (found by a probe).
+    const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+    if (typeof code !== 'string') throw err;
+    throw new OptionError(`${folder}: cannot unpack ${shown} into it (${code}${code === 'ENOTDIR' || code === 'EEXIST' ? ': a file stands where a folder goes' : ''}); remove ${folder} (it only holds topic-spec's cached vectors)`);
+  }
+}
+
+/**
+ * A file's bytes, opened without blocking and checked on its descriptor: a FIFO at the pack's
+ * path made readFileSync wait for a writer forever (found by a probe). Anything but a regular
+ * file is an OptionError naming it (`shown`, workspace-relative); a missing one throws ENOENT.
+ * @param {string} file absolute
+ * @param {string} shown
+ */
+function readRegular(file, shown) {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      const kind = st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+      throw new OptionError(`${shown} is ${kind}, not a regular file; remove it (it only carries topic-spec's cached vectors through the Nx cache)`);
+    }
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -224,6 +259,48 @@ function writeAtomic(file, bytes) {
 }
 
 /**
+ * Control, DEL, C1 and bidirectional characters as `\u001b`-style escapes, as the tools
+ * escape them: an option (a tool name, a path) may hold them, and Nx prints the output raw.
+ * @param {string} text
+ */
+function escapeControl(text) {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A problem with a task's options or setup: its message is the whole story, no stack. */
+class OptionError extends Error {}
+
+const KNOWN_OPTIONS = ['tool', 'args', 'env', 'packDir'];
+
+/**
+ * What is wrong with a task's options, or null. Nx 22.7 checks options against
+ * executor-schema.json before the executor runs, and a mismatch crashed the whole run with
+ * "UnhandledPromiseRejection ... #<SchemaError>" (found by a probe): the schema declares no
+ * types, and this says what is wrong, failing that task alone.
+ * @param {unknown} options
+ * @param {string} root
+ * @returns {string | null}
+ */
+function optionsProblem(options, root) {
+  const o = /** @type {Record<string, unknown>} */ (options && typeof options === 'object' ? options : {});
+  const show = (/** @type {unknown} */ v) => (v === undefined ? 'undefined' : JSON.stringify(v));
+  const unknown = Object.keys(o).find((k) => !KNOWN_OPTIONS.includes(k));
+  if (unknown !== undefined) return `unknown option ${JSON.stringify(unknown)} (known: ${KNOWN_OPTIONS.join(', ')})`;
+  if (typeof o.tool !== 'string' || o.tool.trim() === '') return `option "tool" must be the npm package name of a chunkyard tool, got ${show(o.tool)}`;
+  if (o.args !== undefined && !(Array.isArray(o.args) && o.args.every((a) => typeof a === 'string'))) return `option "args" must be a list of strings, got ${show(o.args)}`;
+  if (o.env !== undefined && !(o.env && typeof o.env === 'object' && !Array.isArray(o.env) && Object.values(o.env).every((v) => typeof v === 'string'))) {
+    return `option "env" must map names to strings, got ${show(o.env)}`;
+  }
+  if (o.packDir !== undefined) {
+    if (typeof o.packDir !== 'string' || o.packDir.trim() === '') return `option "packDir" must be a workspace-relative folder, got ${show(o.packDir)}`;
+    const rel = relative(resolve(root), resolve(root, o.packDir));
+    if (rel === '' || rel.split(sep).includes('..') || isAbsolute(rel)) return `option "packDir" must be a folder inside the workspace, got ${show(o.packDir)}`;
+  }
+  return null;
+}
+
+/**
  * Runs one task. Never throws: a tool that fails, or throws, gives `success: false` and its
  * message in `terminalOutput`.
  * @param {RunOptions} options
@@ -232,6 +309,8 @@ function writeAtomic(file, bytes) {
  */
 async function runOne(options, root) {
   const startTime = Date.now();
+  const problem = optionsProblem(options, root);
+  if (problem) return { success: false, status: 'failure', terminalOutput: `@chunkyard/nx:tool: ${escapeControl(problem)}\n`, startTime, endTime: Date.now() };
   const args = options.args ?? [];
   const env = options.env ?? {};
   let out = '';
@@ -242,8 +321,7 @@ async function runOne(options, root) {
     // batch sets it before it starts them.
     if (isMainThread && process.cwd() !== resolve(root)) process.chdir(root);
     const packed = options.packDir ? resolve(root, options.packDir) : undefined;
-    if (packed && relative(resolve(root), packed).split(sep).includes('..')) throw new Error(`packDir ${options.packDir} is outside the workspace`);
-    if (packed) unpackDir(packed);
+    if (packed) unpackDir(packed, `${options.packDir}.pack`);
     const { entry, bin } = resolveTool(options.tool, root);
     if (envAtLoad === undefined) {
       envAtLoad = { ...env };
@@ -263,7 +341,8 @@ async function runOne(options, root) {
   } catch (err) {
     // A bug in a tool (valid input never throws), or a tool that cannot be found: one task
     // fails with the message, and the batch goes on with the tasks that do not depend on it.
-    out += `${options.tool}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
+    // A problem of the setup (OptionError) is its message; anything else is a bug, with its stack.
+    out += err instanceof OptionError ? `@chunkyard/nx:tool: ${escapeControl(err.message)}\n` : `${options.tool}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
     code = 1;
   }
   return { success: code === 0, status: code === 0 ? 'success' : 'failure', terminalOutput: out, startTime, endTime: Date.now() };

@@ -238,6 +238,38 @@ describe('@chunkyard/nx:run', () => {
     expect(results[0]!.result.terminalOutput).toMatch(/@chunkyard\/no-such-tool/);
   });
 
+  it('options of the wrong type fail their own task with a message naming the option, no stack trace; the schema lets them through to say so', async () => {
+    // Nx 22.7 checks options against executor-schema.json before the executor runs, and a
+    // mismatch crashed the whole run with "UnhandledPromiseRejection ... #<SchemaError>"
+    // (found by a probe), so the schema declares no types and the executor checks them.
+    const schema = JSON.parse(readFileSync(join(import.meta.dirname, 'executor-schema.json'), 'utf8'));
+    expect(schema.required).toBeUndefined();
+    expect(schema.additionalProperties).not.toBe(false);
+    // Nx rejects an array or object value of a declared property that has no type, too.
+    expect(schema.properties).toEqual({});
+    const root = workspace('wrong-types');
+    const bad: Record<string, [unknown, RegExp]> = {
+      't:tool': [{ tool: 5 }, /@chunkyard\/nx:tool: option "tool" must be the npm package name of a chunkyard tool, got 5/],
+      't:none': [{}, /@chunkyard\/nx:tool: option "tool" must be the npm package name of a chunkyard tool, got undefined/],
+      't:args': [{ tool: '@chunkyard/chunking-tool', args: 'docs/guide/install' }, /option "args" must be a list of strings, got "docs\/guide\/install"/],
+      't:argv': [{ tool: '@chunkyard/chunking-tool', args: ['docs', 5] }, /option "args" must be a list of strings, got \["docs",5\]/],
+      't:env': [{ tool: '@chunkyard/chunking-tool', args: [], env: { CHUNKYARD_TOPIC_MARKER: 7 } }, /option "env" must map names to strings, got \{"CHUNKYARD_TOPIC_MARKER":7\}/],
+      't:pack': [{ tool: '@chunkyard/topic-spec', args: [], packDir: 3 }, /option "packDir" must be a workspace-relative folder, got 3/],
+      't:out': [{ tool: '@chunkyard/topic-spec', args: [], packDir: '../x' }, /option "packDir" must be a folder inside the workspace, got "..\/x"/],
+      't:extra': [{ tool: '@chunkyard/chunking-tool', args: [], bogus: 1 }, /unknown option "bogus" \(known: tool, args, env, packDir\)/],
+      't:missing': [{ tool: '@chunkyard/no-such-tool' }, /cannot find the tool package @chunkyard\/no-such-tool from .*reinstall/],
+      't:escape': [{ tool: 'x\u001b[2J\u202ey' }, /cannot find the tool package x\\u001b\[2J\\u202ey from /],
+    };
+    const inputs = Object.fromEntries(Object.entries(bad).map(([id, [o]]) => [id, o as RunOptions]));
+    const results = await runBatch(root, inputs, Object.fromEntries(Object.keys(bad).map((id) => [id, []])));
+    expect(results.map((r) => r.task).sort()).toEqual(Object.keys(bad).sort());
+    for (const { task, result } of results) {
+      expect(result.success, task).toBe(false);
+      expect(result.terminalOutput, task).toMatch(bad[task]![1]);
+      expect(result.terminalOutput, task).not.toMatch(/\n\s+at |Require stack/);
+    }
+  });
+
   it('CHUNKYARD_TOPIC_MARKER reaches the tool even when the tools were loaded under another marker', async () => {
     // Tools read the marker once, when loaded; earlier tests loaded them with the default. A
     // task with another marker must still chunk the file it names.
@@ -303,4 +335,38 @@ describe('@chunkyard/nx:run', () => {
     expect(tree(folder)).toEqual(files);
     expect(readFileSync(`${folder}.pack`).equals(pack)).toBe(true);
   });
+
+  it('packDir: a file where the vector folder goes fails the task with a message naming it, no stack trace (probe)', async () => {
+    const root = workspace('file-for-folder');
+    const { inputs, dependencies } = pipeline('install');
+    inputs['install:spec'] = { ...inputs['install:spec']!, packDir: '.embedding-cache/install' };
+    expect((await runBatch(root, inputs, dependencies)).every((r) => r.result.success)).toBe(true);
+    const folder = join(root, '.embedding-cache/install');
+    rmSync(folder, { recursive: true });
+    writeFileSync(folder, 'x');
+    const again = await runBatch(root, { 'install:spec': inputs['install:spec']! }, { 'install:spec': [] });
+    expect(again[0]!.result.success).toBe(false);
+    expect(again[0]!.result.terminalOutput).toBe(
+      "@chunkyard/nx:tool: .embedding-cache/install: cannot unpack .embedding-cache/install.pack into it (ENOTDIR: a file stands where a folder goes); remove .embedding-cache/install (it only holds topic-spec's cached vectors)\n",
+    );
+  });
+
+  it.runIf(process.platform === 'linux')('packDir: a pack that is a FIFO or a folder fails the task at once with a message, no hang, no stack', async () => {
+    // readFileSync of a FIFO at .embedding-cache/<topic>.pack waited for a writer forever (probe).
+    const root = workspace('odd-pack');
+    const { inputs, dependencies } = pipeline('install');
+    inputs['install:spec'] = { ...inputs['install:spec']!, packDir: '.embedding-cache/install' };
+    mkdirSync(join(root, '.embedding-cache'), { recursive: true });
+    const pack = join(root, '.embedding-cache/install.pack');
+    for (const [make, kind] of [[() => spawnSync('mkfifo', [pack]), 'a FIFO'], [() => mkdirSync(pack), 'a folder']] as const) {
+      rmSync(pack, { recursive: true, force: true });
+      make();
+      const results = await runBatch(root, inputs, dependencies);
+      const spec = results.find((r) => r.task === 'install:spec')!;
+      expect(spec.result.success).toBe(false);
+      expect(spec.result.terminalOutput).toBe(
+        `@chunkyard/nx:tool: .embedding-cache/install.pack is ${kind}, not a regular file; remove it (it only carries topic-spec's cached vectors through the Nx cache)\n`,
+      );
+    }
+  }, 60_000);
 });

@@ -12,7 +12,7 @@
  * docs root is a symlink. Everything else is in plugin.cjs, which only sees paths.
  */
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
-const { dirname, join, relative, sep } = require('node:path');
+const { dirname, isAbsolute, join, relative, sep } = require('node:path');
 const { createProjects, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES } = require('./plugin.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
@@ -83,17 +83,36 @@ function explainEmptyRoot(docsRoot, workspaceRoot) {
 }
 
 /**
- * The first topic marker under a docs root that is a symlink Node cannot follow (dangling, a
- * loop): Nx leaves such a file out of the files it hands the plugin, so without this the
- * topic silently has no project, and index-tool later fails on its parent with a misleading
- * "index.json: missing". A message naming the file instead. Symlinked folders are not entered
- * (Nx does not follow them either); dot-folders, node_modules and `_chunks` hold no topics.
+ * What kind of thing a Stats is, in words, for a message.
+ * @param {import('node:fs').Stats} st
+ */
+function kindOf(st) {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * The first topic marker under a docs root that Nx leaves out of the files it hands the
+ * plugin, or hashes wrongly, with a message naming it; null when there is none. Without this
+ * the topic silently had no project (and index-tool later failed on its parent with a
+ * misleading "index.json: missing"), or its cache went stale. Found by probes:
+ * - a symlink Node cannot follow (dangling, a loop);
+ * - a folder, a FIFO, a socket or a device, or a symlink to one of those: Nx lists none;
+ * - a symlink to a file outside the topic's folder: Nx hashes a symlinked file by the link's
+ *   own mtime, so an edit of the file behind it reran nothing;
+ * - a symlinked folder holding a marker: Nx does not enter it, so its topic had no project.
+ * Other symlinked folders are not entered (Nx does not follow them either); dot-folders,
+ * node_modules and `_chunks` hold no topics.
  * @param {string} docsRoot
  * @param {string} marker
  * @param {string} workspaceRoot
+ * @param {string[]} [found] collects the usable markers on disk (workspace-relative)
  * @returns {string | null}
  */
-function brokenMarker(docsRoot, marker, workspaceRoot) {
+function badMarker(docsRoot, marker, workspaceRoot, found = []) {
   const stack = [docsRoot];
   for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     let entries;
@@ -104,20 +123,86 @@ function brokenMarker(docsRoot, marker, workspaceRoot) {
     }
     for (const e of entries) {
       const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        if (!e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(rel);
-      } else if (e.name === marker && e.isSymbolicLink()) {
+      const abs = join(workspaceRoot, rel);
+      if (e.name === marker) {
+        if (e.isFile()) {
+          found.push(rel);
+          continue;
+        }
+        if (!e.isSymbolicLink()) {
+          const st = lstatSync(abs);
+          return `@chunkyard/nx: ${rel} is ${kindOf(st)}, not a ${st.isDirectory() ? 'file' : 'regular file'}, so this folder cannot be a topic. Make it a markdown file or remove it.`;
+        }
+        let st;
         try {
-          statSync(join(workspaceRoot, rel));
+          st = statSync(abs);
         } catch (err) {
           const code = /** @type {NodeJS.ErrnoException} */ (err).code;
           const why = code === 'ELOOP' ? 'a symlink loop' : code === 'ENOENT' ? 'a symlink to a missing file' : `a symlink that cannot be followed (${code})`;
           return `@chunkyard/nx: ${rel} is ${why}, so this folder cannot be a topic. Point it at a real file or remove it.`;
         }
+        if (!st.isFile()) return `@chunkyard/nx: ${rel} is a symlink to ${kindOf(st)}, not a regular file, so this folder cannot be a topic. Point it at a markdown file or remove it.`;
+        const target = realpathSync(abs);
+        const folder = realpathSync(join(workspaceRoot, dir));
+        const inside = relative(folder, target);
+        if (inside.startsWith('..') || isAbsolute(inside)) {
+          return (
+            `@chunkyard/nx: ${rel} is a symlink to a file outside its topic folder (${target}). Nx does not see edits ` +
+            `of a file behind a symlink (it hashes the link), so the topic's cached output would go stale. Make it a ` +
+            `real file in ${dir}, or a symlink to a file inside ${dir}.`
+          );
+        }
+        found.push(rel);
+      } else if (e.isDirectory()) {
+        if (!e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(rel);
+      } else if (e.isSymbolicLink() && !e.name.startsWith('.') && holdsMarker(abs, marker)) {
+        return (
+          `@chunkyard/nx: ${rel} is a symlink to a folder holding ${marker}. Nx does not follow symlinks, so it can ` +
+          `neither see nor hash the topic behind it. Make it a real folder (a copy, a checkout or a git submodule).`
+        );
       }
     }
   }
   return null;
+}
+
+/**
+ * Whether a symlink leads to a folder with a marker at or below it (real folders only, so
+ * a loop of links ends; at most 2,000 folders, since this runs on every graph computation and
+ * a link may lead to `/`).
+ * @param {string} link absolute
+ * @param {string} marker
+ */
+function holdsMarker(link, marker) {
+  try {
+    if (!statSync(link).isDirectory()) return false;
+  } catch {
+    return false;
+  }
+  const stack = [link];
+  for (let dir = stack.pop(), seen = 0; dir !== undefined && seen < 2_000; dir = stack.pop(), seen++) {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (e.name === marker) return true;
+      if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(join(dir, e.name));
+    }
+  }
+  return false;
+}
+
+/**
+ * Control, DEL, C1 and bidirectional characters as `\u001b`-style escapes (as fs-atomic's
+ * escapeControl does for the tools' output): a path in a message may hold them.
+ * @param {string} text
+ */
+function escapeControl(text) {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -129,7 +214,22 @@ function brokenMarker(docsRoot, marker, workspaceRoot) {
  */
 const createNodesV2 = [
   '**/*',
-  (files, rawOptions, context) => createProjectsFromFiles(files, normalizeOptions(rawOptions), context.workspaceRoot),
+  (files, rawOptions, context) => {
+    try {
+      return createProjectsFromFiles(files, normalizeOptions(rawOptions), context.workspaceRoot);
+    } catch (err) {
+      // `nx run-many` and `nx run` print only "Failed to process project graph. Pass --verbose
+      // to see the stacktraces." for an error thrown here (Nx 22.7's handleProjectGraphError),
+      // so a message of ours is also written where the user sees it.
+      // A path in it may hold control characters (a folder named with ESC): escaped, as the
+      // tools escape them, in what Nx prints too.
+      if (err instanceof Error && err.message.startsWith('@chunkyard/nx: ')) {
+        err.message = escapeControl(err.message);
+        process.stderr.write(`${err.message}\n`);
+      }
+      throw err;
+    }
+  },
 ];
 
 /**
@@ -145,9 +245,26 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
     if (problem) throw new Error(problem);
   }
   // After the root checks: a symlinked root is explained above, never walked here.
+  const listed = new Set(markers);
   for (const root of options.docsRoots) {
-    const broken = brokenMarker(root, options.topicMarker, workspaceRoot);
+    /** @type {string[]} */
+    const onDisk = [];
+    const broken = badMarker(root, options.topicMarker, workspaceRoot, onDisk);
     if (broken) throw new Error(broken);
+    // A marker Nx did not list is ignored by .gitignore or .nxignore: its topic silently had no
+    // project, and a docs root ignored whole printed "No tasks were run" (found by a probe).
+    const hidden = onDisk.filter((m) => !listed.has(m)).sort();
+    if (hidden.length === 0) continue;
+    const more = hidden.length > 1 ? ` (and ${hidden.length - 1} more)` : '';
+    if (!markers.some((m) => m.startsWith(`${root}/`))) {
+      throw new Error(
+        `@chunkyard/nx: Nx sees none of the topics under the docs root "${root}" (${hidden[0]}${more}): they are not among the files Nx hands the plugin ` +
+          `(.gitignore, .nxignore, or the include/exclude of @chunkyard/nx in nx.json). Ignore only the outputs (_chunks/, _keywords/, topic-spec.md, index.json, llms.txt), not the sources.`,
+      );
+    }
+    process.stderr.write(
+      `@chunkyard/nx: warning: ${escapeControl(/** @type {string} */ (hidden[0]))}${more} is not among the files Nx hands the plugin (.gitignore, .nxignore, or the include/exclude of @chunkyard/nx in nx.json), so its folder is not built as a topic; un-ignore it to build it\n`,
+    );
   }
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */
@@ -181,5 +298,5 @@ module.exports = {
   createNodesV2,
   locateTool,
   explainEmptyRoot,
-  brokenMarker,
+  badMarker,
 };

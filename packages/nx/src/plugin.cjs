@@ -88,12 +88,23 @@ const INDEX_JSON_TARGET = 'index-json';
 /** The docs root's llms.txt, from every index.json below it. */
 const LLMS_TXT_TARGET = 'llms-txt';
 
+/** The plugin's options (ChunkyardNxOptions), in the order the README lists them. */
+const KNOWN_OPTIONS = ['docsRoot', 'topicMarker', 'configFile', 'embeddingCacheDir', 'llmsTxt'];
+
 /**
  * @param {ChunkyardNxOptions | undefined} options
  * @returns {NormalizedOptions}
  */
 function normalizeOptions(options) {
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw new Error(`@chunkyard/nx: the options of @chunkyard/nx in nx.json must be an object, got ${JSON.stringify(options)}`);
+  }
   const o = options ?? {};
+  // A misspelt option was ignored: `topicMaker` silently left the default marker in force.
+  const unknown = Object.keys(o).find((k) => !KNOWN_OPTIONS.includes(k));
+  if (unknown !== undefined) {
+    throw new Error(`@chunkyard/nx: unknown option ${JSON.stringify(unknown)} in the options of @chunkyard/nx in nx.json (known: ${KNOWN_OPTIONS.join(', ')})`);
+  }
   const roots = o.docsRoot === undefined ? ['docs'] : Array.isArray(o.docsRoot) ? o.docsRoot : [o.docsRoot];
   if (roots.length === 0) throw new Error('@chunkyard/nx: option docsRoot is an empty list; give at least one folder');
   const docsRoots = roots.map((r) => cleanRelative(r, 'docsRoot'));
@@ -109,6 +120,13 @@ function normalizeOptions(options) {
   // accept: topic-io refuses all of them in CHUNKYARD_TOPIC_MARKER, so refuse them here first.
   if (typeof topicMarker !== 'string' || topicMarker === '' || topicMarker === '.' || topicMarker === '..' || /[\\/*?{}[\]\u0000-\u001f\u007f]/.test(topicMarker)) {
     throw new Error(`@chunkyard/nx: option topicMarker must be a plain file name (no folders or glob characters), got ${JSON.stringify(topicMarker)}`);
+  }
+  // A name chunkyard writes: `index.json` made every folder holding one a topic, whose source
+  // index-tool then overwrote; a chunk manifest name (`*.json`) made every `_chunks/` a topic.
+  if (['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt', 'words.md'].includes(topicMarker) || topicMarker.endsWith('.json')) {
+    throw new Error(
+      `@chunkyard/nx: option topicMarker ${JSON.stringify(topicMarker)} is a name of a file chunkyard writes (index.json, topic-spec.md, llms.txt, llms-full.txt, _keywords/words.md, _chunks/*.json); give the name of the hand-written document`,
+    );
   }
   return {
     docsRoots: [...new Set(docsRoots)],
@@ -143,8 +161,11 @@ function cleanRelative(value, option) {
     throw new Error(`@chunkyard/nx: option ${option} must be a non-empty workspace-relative path, got ${JSON.stringify(value)}`);
   }
   const p = posix.normalize(value.split('\\').join('/')).replace(/\/+$/, '');
-  if (p === '.' || p.startsWith('../') || p === '..' || posix.isAbsolute(p) || /[*?{}[\]]/.test(p)) {
-    throw new Error(`@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob), got ${JSON.stringify(value)}`);
+  // Control and bidi characters: the docs root's name is a project name, which Nx prints raw.
+  if (p === '.' || p.startsWith('../') || p === '..' || posix.isAbsolute(p) || /[*?{}[\]]/.test(p) || UNPRINTABLE.test(p)) {
+    throw new Error(
+      `@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob, no control characters), got ${JSON.stringify(value).replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`,
+    );
   }
   return p;
 }
@@ -437,6 +458,17 @@ function createProjects(files, ctx) {
   const results = [];
   for (const docsRoot of options.docsRoots) {
     const rootMarkers = markers.filter((m) => m.startsWith(`${docsRoot}/`));
+    for (const m of rootMarkers) {
+      const parts = posix.dirname(m).slice(docsRoot.length + 1).split('/');
+      const bad = parts.findIndex((p) => UNPRINTABLE.test(p));
+      if (bad >= 0) {
+        const folder = [docsRoot, ...parts.slice(0, bad + 1)].join('/');
+        throw new Error(
+          `@chunkyard/nx: the folder "${folder.replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}" has control or ` +
+            `bidirectional characters in its name, which would reach the terminal in its project name; rename it`,
+        );
+      }
+    }
     const topics = new Set(rootMarkers.map((m) => posix.dirname(m)));
     const tree = docsTree([...topics], docsRoot);
     const nameOf = (/** @type {string} */ dir) => projectName(dir, docsRoot, topics.has(dir), qualify);
@@ -468,8 +500,38 @@ function createProjects(files, ctx) {
     }
     for (const [marker, projects] of byMarker) results.push([marker, { projects }]);
   }
+  // Names join a folder's path with `-`, so `docs/a-b` and `docs/a/b` are both `topic-a-b`.
+  // Nx's own message for that advises a project.json name, which would leave both topics one
+  // embedding-cache folder (named after the project) and a parent's implicit dependency on
+  // the wrong project: refuse it here, naming both folders.
+  /** @type {Map<string, string>} name -> folder */
+  const folderOf = new Map();
+  for (const [, { projects }] of results) {
+    for (const [dir, p] of Object.entries(projects)) {
+      const name = /** @type {{ name: string }} */ (p).name;
+      const other = folderOf.get(name);
+      if (other !== undefined) {
+        const [a, b] = [other, dir].sort();
+        throw new Error(
+          `@chunkyard/nx: the folders ${a} and ${b} would both be the project "${name}" (a project is named after its ` +
+            `path, joined by "-"); rename one of them`,
+        );
+      }
+      folderOf.set(name, dir);
+    }
+  }
   return results;
 }
+
+/**
+ * Characters a folder name must not bring into a project name, which Nx prints raw: C0 and C1
+ * controls, DEL, and the bidirectional embeddings, overrides and isolates (as fs-atomic's
+ * escapeControl escapes them in the tools' own output).
+ */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE_ALL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Each context's topic step inputs (projectFor), by steps and extra tools.
@@ -493,6 +555,9 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   const implicit = new Set(childNames);
   const topicSources = [
     '{projectRoot}/**/*.{md,markdown,txt}',
+    // A marker of another kind (README.rst) is read as the topic's document too: without this
+    // it was no input, and editing it reran nothing (found by a probe).
+    ...(/\.(md|markdown|txt)$/.test(options.topicMarker) ? [] : [`{projectRoot}/${globLiteral(options.topicMarker)}`]),
     '!{projectRoot}/topic-spec.md',
     '!{projectRoot}/_chunks/**',
     '!{projectRoot}/_keywords/**',

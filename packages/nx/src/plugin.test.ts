@@ -1,11 +1,12 @@
 // The inferred configuration, read straight from the plugin (no Nx run): which inputs,
 // command, outputs and dependencies each target gets, in both tool locations. The e2e tests
 // prove what Nx does with them.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 interface Target {
   command?: string;
@@ -341,6 +342,54 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(topic().targets.chunk!.outputs).toEqual(['{projectRoot}/_chunks']);
   });
 
+  it('two folders whose project names collide are an error naming both, before Nx sees them', () => {
+    // docs/a-b and docs/a/b were both `topic-a-b`: Nx's own message advised a project.json
+    // name, which left both topics sharing one .embedding-cache folder (each pruning the
+    // other's vectors) and the section's implicit dependency on the wrong project.
+    expect(() => projects(['docs/a-b/golden-reference.md', 'docs/a/b/golden-reference.md'])).toThrow(
+      /^@chunkyard\/nx: the folders docs\/a-b and docs\/a\/b would both be the project "topic-a-b".*rename one of them/,
+    );
+    expect(() => projects(['docs/a-b/x/golden-reference.md', 'docs/a/b/y/golden-reference.md'])).toThrow(/"section-a-b"/);
+    // Several roots: the root `docs-x` is topic-docs-x, and so is docs/x.
+    expect(() => projects(['docs/x/golden-reference.md', 'docs-x/golden-reference.md'], { docsRoot: ['docs', 'docs-x'] })).toThrow(/"topic-docs-x"/);
+    expect(Object.keys(projects(['docs/a-b/golden-reference.md', 'docs/a/c/golden-reference.md']))).toHaveLength(4);
+  });
+
+  it('a folder named with control or bidi characters is an error naming it escaped (Nx prints project names raw)', () => {
+    // A folder `ctl\u0001x` or one holding ESC became a project name that Nx wrote to the
+    // terminal as it is, escape sequences and all (found by a probe); a newline split Nx's list.
+    for (const [dir, shown] of [
+      ['docs/ctl\u0001x', 'docs/ctl\\u0001x'],
+      ['docs/sec\u001b[2J/t', 'docs/sec\\u001b[2J'],
+      ['docs/nl\nx', 'docs/nl\\u000ax'],
+      ['docs/rtl\u202eevil', 'docs/rtl\\u202eevil'],
+    ]) {
+      let message = '';
+      try {
+        projects([`${dir}/golden-reference.md`]);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, dir).toBe(`@chunkyard/nx: the folder "${shown}" has control or bidirectional characters in its name, which would reach the terminal in its project name; rename it`);
+    }
+  });
+
+  it('a marker that is not a .md, .markdown or .txt file is an input of every step (its edits rerun the topic); a marker chunkyard writes is refused (probe)', () => {
+    // The topic's sources are hashed as **/*.{md,markdown,txt}: a README.rst marker was no
+    // input at all, so editing it reran nothing.
+    const rst = projects(['docs/t/README.rst'], { topicMarker: 'README.rst' })['docs/t']!.targets;
+    for (const t of ['chunk', 'keywords', 'spec', 'index-json']) expect(rst[t]!.inputs, t).toContain('{projectRoot}/README.rst');
+    const md = projects(['docs/t/golden-reference.md'])['docs/t']!.targets;
+    expect(md.chunk!.inputs).not.toContain('{projectRoot}/golden-reference.md');
+    // index.json as the marker made every folder with an index.json a topic whose source
+    // index-tool then overwrote; a chunk manifest (*.json) made every _chunks/ folder a topic.
+    for (const name of ['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt', 'words.md', 'golden-reference.json']) {
+      expect(() => core.normalizeOptions({ topicMarker: name }), name).toThrow(
+        `@chunkyard/nx: option topicMarker ${JSON.stringify(name)} is a name of a file chunkyard writes (index.json, topic-spec.md, llms.txt, llms-full.txt, _keywords/words.md, _chunks/*.json); give the name of the hand-written document`,
+      );
+    }
+  });
+
   it('rejects options that cannot work, naming the option', () => {
     expect(() => core.normalizeOptions({ docsRoot: '../elsewhere' })).toThrow(/docsRoot/);
     expect(() => core.normalizeOptions({ docsRoot: '/abs' })).toThrow(/docsRoot/);
@@ -351,6 +400,23 @@ describe('@chunkyard/nx: inferred targets', () => {
     // CHUNKYARD_TOPIC_MARKER, which the tools refuse (topic-io's topicMarkerFrom).
     for (const bad of ['.', '..', 'x\n.md', 'x\u001b[31m.md']) expect(() => core.normalizeOptions({ topicMarker: bad }), JSON.stringify(bad)).toThrow(/topicMarker must be a plain file name/);
     expect(() => core.normalizeOptions({ configFile: '' })).toThrow(/configFile/);
+    // A misspelt option was ignored, so `topicMaker: "README.md"` silently used the default
+    // marker; options that are not an object were read as none (probe).
+    expect(() => core.normalizeOptions({ topicMaker: 'README.md' })).toThrow(
+      '@chunkyard/nx: unknown option "topicMaker" in the options of @chunkyard/nx in nx.json (known: docsRoot, topicMarker, configFile, embeddingCacheDir, llmsTxt)',
+    );
+    for (const bad of ['docs', 5, ['docs']]) {
+      expect(() => core.normalizeOptions(bad), JSON.stringify(bad)).toThrow(`@chunkyard/nx: the options of @chunkyard/nx in nx.json must be an object, got ${JSON.stringify(bad)}`);
+    }
+    expect(core.normalizeOptions(null)).toEqual(core.normalizeOptions({}));
+    // The docs root's name is a project name, which Nx prints raw; the others reach the tools' messages.
+    for (const option of ['docsRoot', 'configFile', 'embeddingCacheDir']) {
+      for (const [bad, shown] of [['do\u001bcs', '"do\\u001bcs"'], ['do\u202ecs', '"do\\u202ecs"'], ['do\ncs', '"do\\ncs"']]) {
+        expect(() => core.normalizeOptions({ [option]: bad }), option).toThrow(
+          `@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob, no control characters), got ${shown}`,
+        );
+      }
+    }
   });
 });
 
@@ -403,6 +469,115 @@ describe('@chunkyard/nx: the file-system edge', () => {
     writeFileSync(join(ws, 'docs/linked/real.md'), '# Linked\n');
     symlinkSync('real.md', join(ws, 'docs/linked/golden-reference.md'));
     expect(() => edge.createNodesV2[1]([...files, 'docs/linked/golden-reference.md'], {}, { workspaceRoot: ws })).not.toThrow();
+  });
+
+  it('a marker that is a folder, a FIFO, or a symlink to a folder or a device is an error naming it, not a silently missing topic', () => {
+    // Nx lists none of these files, so the plugin sees only the good topic's marker.
+    const ws = join(temp, 'odd-marker');
+    mkdirSync(join(ws, 'docs/good'), { recursive: true });
+    writeFileSync(join(ws, 'docs/good/golden-reference.md'), '# Good\n');
+    const files = ['nx.json', 'docs/good/golden-reference.md'];
+    const run = () => edge.createNodesV2[1](files, {}, { workspaceRoot: ws });
+    mkdirSync(join(ws, 'docs/dir/golden-reference.md'), { recursive: true });
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/dir\/golden-reference\.md is a folder, not a file/);
+    rmSync(join(ws, 'docs/dir'), { recursive: true });
+    mkdirSync(join(ws, 'docs/fifo'));
+    execFileSync('mkfifo', [join(ws, 'docs/fifo/golden-reference.md')]);
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/fifo\/golden-reference\.md is a FIFO, not a regular file/);
+    rmSync(join(ws, 'docs/fifo'), { recursive: true });
+    mkdirSync(join(ws, 'docs/zero'));
+    symlinkSync('/dev/zero', join(ws, 'docs/zero/golden-reference.md'));
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/zero\/golden-reference\.md is a symlink to a device, not a regular file/);
+    rmSync(join(ws, 'docs/zero'), { recursive: true });
+    mkdirSync(join(ws, 'docs/todir'));
+    symlinkSync('..', join(ws, 'docs/todir/golden-reference.md'));
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/todir\/golden-reference\.md is a symlink to a folder, not a regular file/);
+    rmSync(join(ws, 'docs/todir'), { recursive: true });
+    expect(run).not.toThrow();
+  });
+
+  it('a marker symlinked to a file outside its topic folder, or a symlinked folder holding a topic, is an error (Nx would cache it stale)', () => {
+    // Nx hashes a symlinked file by the link's own mtime, so an edit of the file behind it
+    // reran nothing (found by a probe); and it does not enter a symlinked folder at all.
+    const ws = join(temp, 'outside-marker');
+    const outside = join(temp, 'outside-topic');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'golden-reference.md'), '# Outside\n');
+    mkdirSync(join(ws, 'docs/good'), { recursive: true });
+    writeFileSync(join(ws, 'docs/good/golden-reference.md'), '# Good\n');
+    const files = ['nx.json', 'docs/good/golden-reference.md'];
+    const run = (extra: string[] = []) => edge.createNodesV2[1]([...files, ...extra], {}, { workspaceRoot: ws });
+    mkdirSync(join(ws, 'docs/linked'));
+    symlinkSync(join(outside, 'golden-reference.md'), join(ws, 'docs/linked/golden-reference.md'));
+    expect(() => run(['docs/linked/golden-reference.md'])).toThrow(
+      /^@chunkyard\/nx: docs\/linked\/golden-reference\.md is a symlink to a file outside its topic folder .*Nx does not see edits/,
+    );
+    rmSync(join(ws, 'docs/linked'), { recursive: true });
+    symlinkSync(outside, join(ws, 'docs/ext'));
+    expect(() => run()).toThrow(/^@chunkyard\/nx: docs\/ext is a symlink to a folder holding golden-reference\.md.*Nx does not follow symlinks/);
+    rmSync(join(ws, 'docs/ext'));
+    // A symlinked folder without a topic (images, say) is nobody's business.
+    mkdirSync(join(temp, 'images'), { recursive: true });
+    symlinkSync(join(temp, 'images'), join(ws, 'docs/img'));
+    expect(() => run()).not.toThrow();
+  });
+
+  it('a topic that Nx does not list (.gitignore, .nxignore) is a warning naming it; a docs root all of whose topics are hidden is an error (probe)', () => {
+    const ws = join(temp, 'ignored');
+    for (const t of ['docs/seen', 'docs/hidden/a', 'docs/hidden/b']) {
+      mkdirSync(join(ws, t), { recursive: true });
+      writeFileSync(join(ws, t, 'golden-reference.md'), '# T\n');
+    }
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    try {
+      const result = edge.createNodesV2[1](['nx.json', 'docs/seen/golden-reference.md'], {}, { workspaceRoot: ws });
+      expect(result.flatMap(([, r]) => Object.keys(r.projects))).toContain('docs/seen');
+      expect(written.join('')).toBe(
+        '@chunkyard/nx: warning: docs/hidden/a/golden-reference.md (and 1 more) is not among the files Nx hands the plugin (.gitignore, .nxignore, or the include/exclude of @chunkyard/nx in nx.json), so its folder is not built as a topic; un-ignore it to build it\n',
+      );
+      // Everything hidden: Nx printed "No tasks were run" and exited 0.
+      expect(() => edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toThrow(
+        /^@chunkyard\/nx: Nx sees none of the topics under the docs root "docs" \(docs\/hidden\/a\/golden-reference\.md \(and 2 more\)\): they are not among the files Nx hands the plugin \(\.gitignore, \.nxignore/,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('an error of the plugin is also written to stderr, since `nx run-many` prints only "Failed to process project graph"', () => {
+    const ws = join(temp, 'stderr');
+    mkdirSync(join(ws, 'docs/dangling'), { recursive: true });
+    symlinkSync('missing.md', join(ws, 'docs/dangling/golden-reference.md'));
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    try {
+      expect(() => edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toThrow(/symlink to a missing file/);
+      expect(() => edge.createNodesV2[1](['nx.json'], { topicMarker: 'a/b' }, { workspaceRoot: ws })).toThrow(/topicMarker/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written.join('')).toMatch(/^@chunkyard\/nx: docs\/dangling\/golden-reference\.md is a symlink to a missing file.*\n@chunkyard\/nx: option topicMarker .*\n$/s);
+  });
+
+  it('a path in a message of the plugin has its control characters escaped, in the error and on stderr', () => {
+    // badMarker runs before the check of folder names, so a dangling marker in a folder named
+    // with ESC put the raw escape sequence on the terminal.
+    const ws = join(temp, 'escaped');
+    mkdirSync(join(ws, 'docs/x\u001b[2Jy'), { recursive: true });
+    symlinkSync('missing.md', join(ws, 'docs/x\u001b[2Jy/golden-reference.md'));
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    let message = '';
+    try {
+      edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws });
+    } catch (err) {
+      message = (err as Error).message;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(message).toMatch(/^@chunkyard\/nx: docs\/x\\u001b\[2Jy\/golden-reference\.md is a symlink to a missing file/);
+    expect(written.join('')).toBe(`${message}\n`);
   });
 
   it('a missing docs root names the option; an existing empty one is just nothing to build', () => {

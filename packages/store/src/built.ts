@@ -47,18 +47,23 @@ export interface BuiltSource {
   sourceIdOf: (source: string) => string;
 }
 
+/** What to do about a manifest (which chunking-tool wrote) that is not a regular file. */
+const REBUILD_MANIFEST = "remove it and rebuild the topic's chunks (nx run <topic>:chunk, or chunking-tool)";
+/** ... and about a source that is not: it is the author's file. */
+const REBUILD_SOURCE = "make it a regular markdown file, then rebuild the topic's chunks (nx run <topic>:chunk, or chunking-tool)";
+
 /**
  * Reads a regular file (symlinks followed), refusing a FIFO, a device or a folder at once: the
  * file is opened non-blocking and checked with fstat on that descriptor (a plain read blocks
- * on a FIFO until a writer comes).
+ * on a FIFO until a writer comes). `advice` says what to do then (it said nothing).
  */
-function readRegular(path: string): Buffer {
+function readRegular(path: string, advice: string): Buffer {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
       const kind = stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO (named pipe)' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'a special file';
-      throw new InputError(path, `${kind}, not a regular file`);
+      throw new InputError(path, `${kind}, not a regular file; ${advice}`);
     }
     return readFileSync(fd);
   } finally {
@@ -74,10 +79,10 @@ export function readBuiltTopic(src: BuiltSource): BuiltDocument[] {
   if (manifests.length === 0) throw new InputError(dir, 'no chunk manifests (*.json)');
   return manifests.map((name) => {
     const manifestPath = join(dir, name);
-    const manifest = parseManifest(readRegular(manifestPath).toString('utf8'), manifestPath);
+    const manifest = parseManifest(readRegular(manifestPath, REBUILD_MANIFEST).toString('utf8'), manifestPath);
     const sourcePath = join(src.topicDir, manifest.source);
     if (!existsSync(sourcePath)) throw new InputError(manifestPath, `its source ${manifest.source} is missing`);
-    const text = decodeDocument(readRegular(sourcePath), src.displayOf(manifest.source));
+    const text = decodeDocument(readRegular(sourcePath, REBUILD_SOURCE), src.displayOf(manifest.source));
     if (sha256Hex(text) !== manifest.sourceSha256) {
       throw new InputError(manifestPath, `stale: ${manifest.source} changed since it was built; rebuild the topic's chunks`);
     }

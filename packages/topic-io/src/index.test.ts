@@ -1,10 +1,11 @@
 // Real files in a temp folder: what every tool sees when it reads documents and settings.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@chunkyard/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { docNameOf, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
+import { DocumentReadError, docNameOf, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -44,14 +45,27 @@ describe('readDocument', () => {
   });
 
   it.each([
-    ['missing', () => join(dir, 'nope.md'), 'no such file'],
-    ['a folder', () => (mkdirSync(join(dir, 'f.md')), join(dir, 'f.md')), 'is a directory, not a markdown file'],
-    ['binary', () => file('b.md', Buffer.from([0x23, 0x00, 0x41])), 'binary file (contains NUL bytes), not markdown text'],
-    ['not UTF-8', () => file('c.md', Buffer.from([0x23, 0x20, 0xff, 0xfe])), 'not valid UTF-8 (first bad byte at offset 2)'],
-    ['empty', () => file('d.md', ''), 'empty file'],
-    ['only whitespace', () => file('e.md', ' \n\t\n'), 'empty file (only whitespace)'],
-  ])('says what is wrong with a file that is %s', (_what, make, message) => {
-    expect(() => readDocument(make())).toThrow(new Error(message));
+    ['missing', () => join(dir, 'nope.md'), 'no such file', 'missing'],
+    ['a dangling symlink', () => (symlinkSync('gone.md', join(dir, 'l.md')), join(dir, 'l.md')), 'a dangling symlink (its target does not exist); fix or remove the link', 'broken-link'],
+    ['a folder', () => (mkdirSync(join(dir, 'f.md')), join(dir, 'f.md')), 'is a directory, not a markdown file', 'directory'],
+    ['a FIFO', () => (execFileSync('mkfifo', [join(dir, 'p.md')]), join(dir, 'p.md')), 'a FIFO (named pipe), not a regular file; point it at a markdown file', 'not-regular'],
+    ['binary', () => file('b.md', Buffer.from([0x23, 0x00, 0x41])), 'binary file (contains NUL bytes), not markdown text', 'binary'],
+    ['not UTF-8', () => file('c.md', Buffer.from([0x23, 0x20, 0xff, 0xfe])), 'not valid UTF-8 (first bad byte at offset 2)', 'not-utf8'],
+    ['empty', () => file('d.md', ''), 'empty file', 'empty'],
+    ['only whitespace', () => file('e.md', ' \n\t\n'), 'empty file (only whitespace)', 'empty'],
+  ])('says what is wrong with a file that is %s, with a code callers can test instead of the words', (_what, make, message, code) => {
+    const path = make();
+    let err: unknown;
+    try {
+      readDocument(path);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DocumentReadError);
+    expect((err as DocumentReadError).message).toBe(message);
+    expect((err as DocumentReadError).code).toBe(code);
+    // The words without the advice, for a caller that gives its own.
+    expect((err as DocumentReadError).reason).toBe(message.replace('; point it at a markdown file', ''));
   });
 
   it('accepts an empty file when allowed', () => {

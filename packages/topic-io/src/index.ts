@@ -74,34 +74,57 @@ export function entryExists(p: string): boolean {
 }
 
 
+/** What readDocument found wrong with a file: a code for callers, in place of matching its words. */
+export type DocumentProblem = 'missing' | 'broken-link' | 'directory' | 'not-regular' | 'empty' | 'binary' | 'not-utf8';
+
 /**
- * Reads a markdown (or other text) file as UTF-8 (BOM dropped), or throws an Error whose
- * message says what is wrong with it: missing, a dangling or looping symlink, a directory, not
- * a regular file, binary, not UTF-8, or (unless allowed) empty. Every tool reads its documents
- * through this, so they word problems alike.
+ * readDocument's error. `message` is what a person reads (unchanged: `reason`, then `; advice`
+ * when there is advice); `code` is what a caller tests, and `reason` the words without the
+ * advice, for a caller that gives its own (topic-spec, for a file an earlier step wrote).
+ */
+export class DocumentReadError extends Error {
+  constructor(
+    readonly code: DocumentProblem,
+    readonly reason: string,
+    readonly advice?: string,
+  ) {
+    super(advice === undefined ? reason : `${reason}; ${advice}`);
+  }
+}
+
+/**
+ * Reads a markdown (or other text) file as UTF-8 (BOM dropped), or throws a DocumentReadError
+ * whose message says what is wrong with it: missing, a dangling or looping symlink, a
+ * directory, not a regular file, binary, not UTF-8, or (unless allowed) empty. Every tool
+ * reads its documents through this, so they word problems alike. An error of the file system
+ * (permissions, say) is thrown as it is.
  */
 export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}): string {
   const stat = statOrNull(file);
-  if (!stat) throw new Error(brokenLink(file) ?? 'no such file');
-  if (stat.isDirectory()) throw new Error('is a directory, not a markdown file');
-  if (!stat.isFile()) throw new Error(`${fileKind(stat)}, not a regular file; point it at a markdown file`);
+  if (!stat) {
+    const broken = brokenLink(file);
+    throw broken === null ? new DocumentReadError('missing', 'no such file') : new DocumentReadError('broken-link', broken);
+  }
+  if (stat.isDirectory()) throw new DocumentReadError('directory', 'is a directory, not a markdown file');
+  const pointAt = 'point it at a markdown file';
+  if (!stat.isFile()) throw new DocumentReadError('not-regular', `${fileKind(stat)}, not a regular file`, pointAt);
   let bytes: Buffer;
   try {
     bytes = readRegularFile(file);
   } catch (err) {
-    if (err instanceof NotRegularFileError) throw new Error(`${err.kind}, not a regular file; point it at a markdown file`);
+    if (err instanceof NotRegularFileError) throw new DocumentReadError('not-regular', `${err.kind}, not a regular file`, pointAt);
     throw err;
   }
-  if (!opts.allowEmpty && bytes.length === 0) throw new Error('empty file');
-  if (bytes.includes(0)) throw new Error('binary file (contains NUL bytes), not markdown text');
+  if (!opts.allowEmpty && bytes.length === 0) throw new DocumentReadError('empty', 'empty file');
+  if (bytes.includes(0)) throw new DocumentReadError('binary', 'binary file (contains NUL bytes), not markdown text');
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new Error(invalidUtf8Message(bytes));
+    throw new DocumentReadError('not-utf8', invalidUtf8Message(bytes));
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (!opts.allowEmpty && !text.trim()) throw new Error('empty file (only whitespace)');
+  if (!opts.allowEmpty && !text.trim()) throw new DocumentReadError('empty', 'empty file (only whitespace)');
   return text;
 }
 

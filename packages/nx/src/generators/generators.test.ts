@@ -67,6 +67,18 @@ describe('@chunkyard/nx:init', () => {
     expect(tree.exists('config/chunkyard.yaml')).toBe(true);
   });
 
+  it('refuses a file where the docs root goes, and a folder where the config file or .gitignore goes, naming it (probe)', async () => {
+    // Each was kept as if it were right, and the plugin or the tools failed later on it.
+    tree.write('docs', 'a file');
+    await expect(init(tree, {})).rejects.toThrow('@chunkyard/nx:init: docs is a file, not a folder; remove it or give another --docsRoot');
+    tree.delete('docs');
+    tree.write('chunkyard.config.yaml/x', '');
+    await expect(init(tree, {})).rejects.toThrow('@chunkyard/nx:init: chunkyard.config.yaml is a folder, not a file; remove it or give another --configFile');
+    tree.delete('chunkyard.config.yaml');
+    tree.write('.gitignore/x', '');
+    await expect(init(tree, {})).rejects.toThrow('@chunkyard/nx:init: .gitignore is a folder, not a file; remove it');
+  });
+
   it('rejects a docs root outside the workspace, naming the option', async () => {
     await expect(init(tree, { docsRoot: '../docs' })).rejects.toThrow(/docsRoot/);
     expect(entries()).toEqual([]);
@@ -101,5 +113,19 @@ describe('@chunkyard/nx:topic', () => {
     await expect(topic(tree, { name: 'a' })).rejects.toThrow(/already exists/);
     await expect(topic(tree, { name: '../escape' })).rejects.toThrow(/not a folder path/);
     await expect(topic(tree, { name: '' })).rejects.toThrow(/not a folder path/);
+  });
+
+  it('rejects control characters in the name and title, a file in the way, and a name whose project would collide (probe)', async () => {
+    // A name with \u0001 made a folder of that name, and a title with an escape sequence went
+    // into the heading, and from there into index.json titles and terminals.
+    await expect(topic(tree, { name: 'ctl\u0001x' })).rejects.toThrow(/^@chunkyard\/nx:topic: "ctl\\u0001x" is not a folder path.*control characters/);
+    await expect(topic(tree, { name: 'ok', title: 'Bad\u001b]0;pwn\u0007' })).rejects.toThrow(/^@chunkyard\/nx:topic: the title "Bad\\u001b]0;pwn\\u0007" holds control characters/);
+    // A file where a folder of the path must go: Nx wrote "CREATE" and then failed with a bare ENOTDIR.
+    tree.write('docs/afile', 'x');
+    await expect(topic(tree, { name: 'afile/sub' })).rejects.toThrow(/^@chunkyard\/nx:topic: docs\/afile is a file, not a folder; choose another name/);
+    // docs/a-b and docs/a/b would both be the project topic-a-b (the plugin refuses that).
+    await topic(tree, { name: 'a-b' });
+    await expect(topic(tree, { name: 'a/b' })).rejects.toThrow(/^@chunkyard\/nx:topic: docs\/a\/b would be the project "topic-a-b", as docs\/a-b is already; choose another name/);
+    expect(tree.exists('docs/a/b/golden-reference.md')).toBe(false);
   });
 });

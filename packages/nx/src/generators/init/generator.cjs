@@ -68,6 +68,11 @@ async function initGenerator(tree, schema) {
     configFile: schema.configFile,
   });
   const docsRoot = /** @type {string} */ (options.docsRoots[0]);
+  // Each was kept as if it were right, and the plugin or the tools failed on it later (probe).
+  const wrongKind = (/** @type {string} */ path, /** @type {boolean} */ wantFile) => tree.exists(path) && tree.isFile(path) !== wantFile;
+  if (wrongKind(docsRoot, false)) throw new Error(`@chunkyard/nx:init: ${docsRoot} is a file, not a folder; remove it or give another --docsRoot`);
+  if (wrongKind(options.configFile, true)) throw new Error(`@chunkyard/nx:init: ${options.configFile} is a folder, not a file; remove it or give another --configFile`);
+  if (wrongKind('.gitignore', true)) throw new Error('@chunkyard/nx:init: .gitignore is a folder, not a file; remove it');
 
   const nxJson = readNxJson(tree) ?? {};
   const plugins = nxJson.plugins ?? [];

@@ -6,7 +6,7 @@
  */
 const { readNxJson } = require('@nx/devkit');
 const { posix } = require('node:path');
-const { normalizeOptions } = require('../../plugin.cjs');
+const { normalizeOptions, projectName } = require('../../plugin.cjs');
 
 /**
  * @typedef {object} TopicSchema
@@ -36,21 +36,71 @@ function titleFromFolder(folder) {
 }
 
 /**
+ * Project names join a folder's path with `-`, so a new `docs/a/b` would be `topic-a-b` as
+ * an existing `docs/a-b` is (the plugin then refuses both): a message naming the clash, or null.
+ * @param {import('@nx/devkit').Tree} tree
+ * @param {string} docsRoot
+ * @param {string} dir the new topic's folder
+ * @param {import('../../plugin.cjs').NormalizedOptions} options
+ */
+function projectClash(tree, docsRoot, dir, options) {
+  const qualify = options.docsRoots.length > 1 && options.docsRoots.includes(docsRoot);
+  /** @type {Set<string>} */
+  const topics = new Set();
+  const walk = (/** @type {string} */ d) => {
+    for (const c of tree.children(d)) {
+      const p = `${d}/${c}`;
+      if (c === options.topicMarker && tree.isFile(p)) topics.add(d);
+      else if (!tree.isFile(p) && !c.startsWith('.') && c !== 'node_modules' && c !== '_chunks') walk(p);
+    }
+  };
+  if (tree.exists(docsRoot)) walk(docsRoot);
+  /** @param {Set<string>} topicSet @returns {Map<string, string>} dir -> project name, for every topic and folder above it */
+  const names = (topicSet) => {
+    const out = new Map();
+    for (const t of topicSet) {
+      for (let d = t; d.startsWith(`${docsRoot}/`); d = posix.dirname(d)) out.set(d, projectName(d, docsRoot, topicSet.has(d), qualify));
+    }
+    return out;
+  };
+  const before = names(topics);
+  const after = names(new Set([...topics, dir]));
+  for (const [d, name] of after) {
+    if (before.get(d) === name) continue; // unchanged by the new topic
+    for (const [other, otherName] of after) {
+      if (other !== d && otherName === name) return `${d} would be the project "${name}", as ${other} is already`;
+    }
+  }
+  return null;
+}
+
+/**
  * @param {import('@nx/devkit').Tree} tree
  * @param {TopicSchema} schema
  */
 async function topicGenerator(tree, schema) {
   const registered = registeredOptions(tree);
-  const docsRoot = schema.docsRoot ? normalizeOptions({ docsRoot: schema.docsRoot }).docsRoots[0] : registered.docsRoots[0];
+  const docsRoot = /** @type {string} */ (schema.docsRoot ? normalizeOptions({ docsRoot: schema.docsRoot }).docsRoots[0] : registered.docsRoots[0]);
   const name = posix.normalize(String(schema.name ?? '').split('\\').join('/')).replace(/^\/+|\/+$/g, '');
-  if (name === '' || name === '.' || name.split('/').includes('..') || /[*?{}[\]:]/.test(name)) {
-    throw new Error(`@chunkyard/nx:topic: "${schema.name}" is not a folder path under the docs root (use e.g. guides/install; no "..", no glob characters)`);
+  // Control characters: a folder named with them reaches every tool's messages and terminal.
+  if (name === '' || name === '.' || name.split('/').includes('..') || /[*?{}[\]:\u0000-\u001f\u007f-\u009f]/.test(name)) {
+    throw new Error(
+      `@chunkyard/nx:topic: ${JSON.stringify(String(schema.name ?? ''))} is not a folder path under the docs root (use e.g. guides/install; no "..", no glob or control characters)`,
+    );
   }
   const dir = `${docsRoot}/${name}`;
   const marker = `${dir}/${registered.topicMarker}`;
   if (tree.exists(marker)) throw new Error(`@chunkyard/nx:topic: ${marker} already exists; choose another name`);
+  // A file where a folder of the path goes: Nx printed "CREATE" and then a bare ENOTDIR.
+  for (let d = dir; d !== docsRoot && d !== '.'; d = posix.dirname(d)) {
+    if (tree.isFile(d)) throw new Error(`@chunkyard/nx:topic: ${d} is a file, not a folder; choose another name`);
+  }
+  const clash = projectClash(tree, docsRoot, dir, registered);
+  if (clash) throw new Error(`@chunkyard/nx:topic: ${clash}; choose another name`);
   const title = (schema.title ?? titleFromFolder(posix.basename(name))).replace(/\s+/g, ' ').trim();
   if (title === '') throw new Error('@chunkyard/nx:topic: the title is empty');
+  // The title is the heading, and so every index.json's and terminal's title of the topic.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(title)) throw new Error(`@chunkyard/nx:topic: the title ${JSON.stringify(title)} holds control characters; give plain text`);
 
   tree.write(
     marker,
