@@ -72,6 +72,13 @@ export const SHAPES = {
   // Three headings, so the markdown path chunks the lines: with fewer, seed 003's plain-text
   // path takes ten lines repeated thousands of times for page furniture and cuts them all.
   'tiny-lines': (bytes) => `# Lines\n\n## One\n\n## Two\n\n${fill(bytes, (i) => `x${i % 10}\n`)}`,
+  // A fenced code block whose fences are a quarter of the text each (a fuzzed document had an
+  // open fence of 12,000 backticks): every part of the split block was wrapped in both fences
+  // again and counted, time of the fence's length per part (session 38).
+  'huge-fence': (bytes) => {
+    const fence = '`'.repeat(Math.max(3, Math.floor(bytes / 4)));
+    return `# Code\n\n${fence}\n${fill(Math.floor(bytes / 2), (i) => `let value${i} = compute(${i});\n`)}\n${fence}\n`;
+  },
   'tiny-headings': (bytes) => fill(bytes, (i) => `# h${i % 100}\n`),
   // One flat list of one-word items, as a changelog or an API index has (issue 15's probes
   // found lists a hundred times slower than prose per MB).

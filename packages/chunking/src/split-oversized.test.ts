@@ -1,11 +1,12 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NO_HEADING } from './headings.js';
 import { lineTable } from './lines.js';
 import { documentBlocks } from './semantic.js';
 import { splitOversized, splitOversizedBlocks, whitespaceRunEnds } from './split-oversized.js';
 import { unspacedRun as unspacedRunOf } from './test-helpers.js';
 import { countTokens, TokenIndex } from './tokens.js';
+import { chunkDocument } from './index.js';
 import type { Block } from './types.js';
 import { newUnitsState, toUnits, type UnitsState } from './units.js';
 
@@ -195,5 +196,44 @@ describe('pieces as UnitPiece (issue 15: four fields and a part, not eight field
       }
       expect(p.tokens).toBe(countTokens(p.rebuiltText ?? source.slice(p.start, p.end)));
     }
+  });
+});
+
+describe('a fenced code block whose fences take half the cap or more', () => {
+  // A fuzzed document: an open fence of 12,000 backticks. Each part was wrapped again in both
+  // fences (24,000 characters) around a token or so of code and counted afresh, then dropped:
+  // time of the fence's length per part, 221 ms for 24 KB under the default options.
+  const sourceOf = (width: number, lines: number, closed: boolean) => {
+    const fence = '`'.repeat(width);
+    const body = Array.from({ length: lines }, (_, i) => `let value${i} = compute(${i}, "${'x'.repeat(i % 40)}");`).join('\n');
+    return `# Code\n\n${fence}\n${body}\n${closed ? `${fence}\n` : ''}`;
+  };
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is split as lines of source: what is counted is about the source, not a fence per part', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 400, max: 4000 }), fc.integer({ min: 20, max: 120 }), fc.boolean(), fc.constantFrom(32, 64, 100, 512), (width, lines, closed, cap) => {
+        const source = sourceOf(width, lines, closed);
+        let counted = 0;
+        const countJoined = TokenIndex.prototype.countJoined;
+        vi.spyOn(TokenIndex.prototype, 'countJoined').mockImplementation(function (this: TokenIndex, joined, parts) {
+          counted += joined.length;
+          return countJoined.call(this, joined, parts);
+        });
+        const { chunks } = chunkDocument(source, { docName: 'fence', maxTokens: cap, targetTokens: Math.floor(cap * 0.75), minTokens: 1 });
+        vi.restoreAllMocks();
+        expect(counted).toBeLessThanOrEqual(4 * source.length);
+        expect(chunks.every((c) => c.tokenStats.tokens <= cap)).toBe(true);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('keeps wrapping parts in their fences when the fences are short', () => {
+    const source = sourceOf(3, 200, true);
+    const code = chunkDocument(source, { docName: 'fence', maxTokens: 64, targetTokens: 48, minTokens: 1 }).chunks.filter((c) => c.splitUnit);
+    expect(code.length).toBeGreaterThan(1);
+    // Each part opens and closes its fence (the first after the heading it is packed with).
+    for (const c of code) expect(/(^|\n)```\n/.test(c.originalText) && c.originalText.trimEnd().endsWith('```')).toBe(true);
   });
 });

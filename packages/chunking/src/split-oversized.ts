@@ -272,6 +272,12 @@ function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitCon
   const count = (text: string, from: number, to: number): number =>
     !prefix || from === to ? countWrapped(text, open.length + 1, lineStart(from), lines.ends[to]!, ctx) : countTokens(text);
   const overhead = countTokens(`${open}\n`) + countTokens(`\n${fence}`);
+  // Fences (or an info string) that take half the cap leave too little room to wrap each part in
+  // them again: a fence of 12,000 backticks made every part 24,000 characters of fence around a
+  // token of code, each counted afresh, so the split took time of the fence's length per part
+  // (a fuzzed document of 107 KB: 28 s and 1.9 GB). Such a block is split as lines of source;
+  // its parts are splitUnit pieces, their fences unbalanced like any part of a split unit.
+  if (overhead * 2 > cap) return splitLines(block.start, block.end, limit, ctx);
   const groups = lineGroups(bodyFirst, bodyLast, ctx);
   const parts: Part[] = [];
   let from = bodyFirst;
