@@ -271,6 +271,8 @@ function splitFencedCode(block: Block, limit: number, cap: number, ctx: SplitCon
   // lines: the text is then counted from the index, only the joints at the fences afresh.
   const count = (text: string, from: number, to: number): number =>
     !prefix || from === to ? countWrapped(text, open.length + 1, lineStart(from), lines.ends[to]!, ctx) : countTokens(text);
+  // Read from the index first (a subtraction): a fence of a megabyte is not counted afresh to learn it is too long.
+  if (!prefix && 2 * ctx.tokens.count(block.start, lines.ends[openLine]!) > cap) return splitLines(block.start, block.end, limit, ctx);
   const overhead = countTokens(`${open}\n`) + countTokens(`\n${fence}`);
   // Fences (or an info string) that take half the cap leave too little room to wrap each part in
   // them again: a fence of 12,000 backticks made every part 24,000 characters of fence around a
