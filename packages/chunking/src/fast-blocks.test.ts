@@ -336,6 +336,29 @@ describe('blockquote rule keeping line marks in one typed array', () => {
     }
   });
 
+  // Quotes nested up to markdown-it's limit with lazy lines at many depths (a line of fewer `>`
+  // is lazy for every quote deeper than it): a quote whose content may take its lazy line parses
+  // that content again, and each nested quote then began its own stops again from its first
+  // line, multiplying the parses level by level (fuzzed: 3.5 KB took 9.5 s).
+  it("gives markdown-it's blocks on quotes nested deep with lazy lines at many depths, marking lines in proportion to depth × lines", () => {
+    for (const seed of [1, 2, 3]) {
+      for (const lines of [15, 30, 60]) {
+        const text = Array.from({ length: lines }, (_, i) => {
+          const r = (Math.imul(seed * 1000 + i, 2654435761) >>> 0) % 97;
+          return i % 3 === 1 ? `${'>'.repeat(5 + (r % 60))} lazy ${i} text` : `${'>'.repeat(80 + (r % 50))} ${['- item', '```', '# h', 'para'][r % 4]} ${i}`;
+        }).join('\n');
+        const before = quoteLinesMarkedForTests();
+        fastBlocks(text);
+        const marked = quoteLinesMarkedForTests() - before;
+        // Each line marked by each quote open on it (at most 100 deep) some tens of times over
+        // (a parse of the quotes around it each), not once per parse of every quote around it:
+        // 1,600-2,900 marks a line here, 54,000 a line before, growing with the lines.
+        expect(marked, `seed ${seed}, ${lines} lines`).toBeLessThan(40 * 100 * lines);
+        expectSameBlocksWithout(setBlockquoteScratchForTests, text);
+      }
+    }
+  });
+
   it('gives them on quotes nested past markdown-it’s nesting limit and past the first scratch size', () => {
     const deep = Array.from({ length: 160 }, (_, i) => `${'>'.repeat(i + 1)} line ${i}\n`).join('');
     const wide = Array.from({ length: 3000 }, (_, i) => `> > - item ${i}\n>   lazy\n`).join('');
