@@ -37,16 +37,16 @@ export interface PackContext {
 }
 
 export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
+  // A MergeSmall's map is a field transition, held weakly: once the last instance died at a full
+  // GC between documents, `merged.end()` after the loop had no feedback and deoptimized pack in
+  // every pass (see shape-anchor.ts). The one kept is over no pieces (this document's run holds
+  // its pieces, blocks, source and counts), made before this call takes its pooled columns.
+  anchorEmpty('pack merge', () => new MergeSmall(environment([], emptyContext())));
   const env = environment(pieces, ctx);
   // Each run closed goes straight to mergeSmall's stream, which stores only a run that is not
   // merged into the one before it as it arrives. A document of tiny headings closes a run at
   // nearly every piece (169,000 per MB) and merges nearly all of them away: a Run per closed
   // run, kept in an array until all were closed, was a sixth of the time in pack.
-  // A MergeSmall's map is a field transition, held weakly: once the last instance died at a full
-  // GC between documents, `merged.end()` after the loop had no feedback and deoptimized pack in
-  // every pass (see shape-anchor.ts). The one kept is over no pieces: the document's run holds
-  // its pieces, blocks, source and counts.
-  anchorEmpty('pack merge', () => new MergeSmall(environment([], emptyContext())));
   const merged = new MergeSmall(env);
   // The current run, in locals: pieces[from, to) with its exact tokens and budget; none unless `open`.
   let open = false;
