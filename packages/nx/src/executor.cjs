@@ -27,6 +27,7 @@ const { availableParallelism } = require('node:os');
 const { isMainThread, Worker } = require('node:worker_threads');
 const { dirname, isAbsolute, join, relative, resolve, sep } = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { escapeControl } = require('./plugin.cjs');
 
 /**
  * @typedef {object} RunOptions
@@ -256,16 +257,6 @@ function writeAtomic(file, bytes) {
     rmSync(tmp, { force: true });
     throw err;
   }
-}
-
-/**
- * Control, DEL, C1 and bidirectional characters as `\u001b`-style escapes, as the tools
- * escape them: an option (a tool name, a path) may hold them, and Nx prints the output raw.
- * @param {string} text
- */
-function escapeControl(text) {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A problem with a task's options or setup: its message is the whole story, no stack. */

@@ -13,7 +13,7 @@
  */
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, isAbsolute, join, relative, sep } = require('node:path');
-const { createProjects, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES } = require('./plugin.cjs');
+const { createProjects, escapeControl, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES } = require('./plugin.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
@@ -193,16 +193,6 @@ function holdsMarker(link, marker) {
     }
   }
   return false;
-}
-
-/**
- * Control, DEL, C1 and bidirectional characters as `\u001b`-style escapes (as fs-atomic's
- * escapeControl does for the tools' output): a path in a message may hold them.
- * @param {string} text
- */
-function escapeControl(text) {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

@@ -164,7 +164,7 @@ function cleanRelative(value, option) {
   // Control and bidi characters: the docs root's name is a project name, which Nx prints raw.
   if (p === '.' || p.startsWith('../') || p === '..' || posix.isAbsolute(p) || /[*?{}[\]]/.test(p) || UNPRINTABLE.test(p)) {
     throw new Error(
-      `@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob, no control characters), got ${JSON.stringify(value).replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`,
+      `@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob, no control characters), got ${escapeControl(JSON.stringify(value))}`,
     );
   }
   return p;
@@ -464,7 +464,7 @@ function createProjects(files, ctx) {
       if (bad >= 0) {
         const folder = [docsRoot, ...parts.slice(0, bad + 1)].join('/');
         throw new Error(
-          `@chunkyard/nx: the folder "${folder.replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}" has control or ` +
+          `@chunkyard/nx: the folder "${escapeControl(folder)}" has control or ` +
             `bidirectional characters in its name, which would reach the terminal in its project name; rename it`,
         );
       }
@@ -532,6 +532,15 @@ function createProjects(files, ctx) {
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE_ALL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` with each UNPRINTABLE character as a `\u001b`-style escape: a path or option in a message
+ * of the plugin (index.cjs's createNodes) or of the executor, which Nx prints raw.
+ * @param {string} text
+ */
+function escapeControl(text) {
+  return text.replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /**
  * Each context's topic step inputs (projectFor), by steps and extra tools.
@@ -717,6 +726,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
 }
 
 module.exports = {
+  escapeControl,
   STEPS,
   mirrorBuildInputs,
   mergeInputs,
