@@ -17,7 +17,7 @@ import { extractKeywords, KeywordMatcher, ScanMemo } from '@chunkyard/keywords';
 import { PIPELINE, isCode } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
 import { pack, type PackContext } from './pack.js';
-import { UnitPiece, type Piece } from './pieces.js';
+import { PieceTable } from './pieces.js';
 import { contentFields, headingFields, RangeContexts } from './range-context.js';
 import { fitPrefix, PREFIX_RESERVE } from './retrieval-prefix.js';
 import type { StrategyInput } from './semantic.js';
@@ -57,8 +57,8 @@ export function chunkHierarchical(input: StrategyInput): ChunkRecord[] {
   const sections = normalize(sectionDrafts, source, tokens);
 
   const snippetsOf = sections.map((s) => {
-    const pieces = snippetTierPieces(s.pieces, state.headings, snippet.budget, snippetSplit);
-    const core = pieces[0]!.start;
+    const pieces = snippetTierPieces(s.table, s.from, s.to, state.headings, snippet.budget, snippetSplit);
+    const core = pieces.start(0);
     const drafts = addTokenOverlap(pack(pieces, packCtx(snippet)), { source, tokens, budget: snippet.budget, overlapTokens: snippet.overlap, floor: core });
     return normalize(drafts, source, tokens);
   });
@@ -81,35 +81,27 @@ export function chunkHierarchical(input: StrategyInput): ChunkRecord[] {
  * units) were a third of what a pass over a document of tiny headings allocated (issue 15).
  * Only a unit over a section is given a Unit, to be split.
  */
-export function sectionTierPieces(blocks: Block[], state: UnitsState, tokens: TokenIndex, budget: number, snippetSplit: SplitContext): Piece[] {
+export function sectionTierPieces(blocks: Block[], state: UnitsState, tokens: TokenIndex, budget: number, snippetSplit: SplitContext): PieceTable {
   const { headings } = state;
-  // At least a piece per block, written by index (see splitOversizedBlocks).
-  const pieces = new Array<Piece>(blocks.length);
-  let count = 0;
+  // At least a piece per block (see splitOversizedBlocks).
+  const pieces = new PieceTable(blocks.length);
   visitUnits(blocks, state, (block, heading, types) => {
     const n = tokens.count(block.start, block.end);
-    if (n <= budget) pieces[count++] = new UnitPiece(block, n, heading, types, null);
-    else for (const p of splitOversized([unitOf(block, heading, types, headings)], snippetSplit)) pieces[count++] = p;
+    if (n <= budget) pieces.push(block, n, heading, types, null);
+    else pieces.append(splitOversized([unitOf(block, heading, types, headings)], snippetSplit));
   });
-  pieces.length = count;
   return pieces;
 }
 
 /**
- * A section's pieces for its snippets: each whole unit over the snippet `budget` split as for
- * snippets. The section's own array when none is (no copy, and no one-piece array per piece as
- * a flatMap made).
+ * A section's pieces (`own`'s [from, to)) for its snippets: each whole unit over the snippet
+ * `budget` split as for snippets.
  */
-export function snippetTierPieces(own: Piece[], headings: Headings, budget: number, snippetSplit: SplitContext): Piece[] {
-  let pieces = own;
-  for (let k = 0; k < own.length; k++) {
-    const p = own[k]!;
-    if (p.splitUnit || p.tokens <= budget) {
-      if (pieces !== own) pieces.push(p);
-      continue;
-    }
-    if (pieces === own) pieces = own.slice(0, k);
-    for (const part of splitOversized([unitOf(p.unit, p.heading, p.types, headings)], snippetSplit)) pieces.push(part);
+export function snippetTierPieces(own: PieceTable, from: number, to: number, headings: Headings, budget: number, snippetSplit: SplitContext): PieceTable {
+  const pieces = new PieceTable(to - from);
+  for (let k = from; k < to; k++) {
+    if (own.splitUnit(k) || own.tokens(k) <= budget) pieces.append(own, k, k + 1);
+    else pieces.append(splitOversized([unitOf(own.unit(k), own.heading(k), own.types(k), headings)], snippetSplit));
   }
   return pieces;
 }
@@ -175,7 +167,7 @@ function toRecords(
       nextId,
       ...contentFields(ctx),
       isCode: isCode(chunk.text),
-      splitUnit: chunk.pieces.some((p) => p.splitUnit),
+      splitUnit: chunk.table.anySplit(chunk.from, chunk.to),
       overlapChars: chunk.overlapChars,
       metadata: { sourceFile: input.sourceFile, chunkingOptions: o, pipeline: { ...PIPELINE } },
       tier: { ...tier, retrievalPrefix: prefix, concepts: parts.concepts, overlapTokens: chunk.overlapTokens },

@@ -5,13 +5,14 @@
  */
 import type { NormalizedChunk } from './normalize.js';
 import { Headings, NO_HEADING } from './headings.js';
-import type { HeadingRef, Piece } from './pieces.js';
+import type { HeadingRef, Piece, PieceTable } from './pieces.js';
 import { contentHintOf, withHint } from './range-context.js';
 import { sharedTypeList } from './type-lists.js';
 import { anchorEmpty } from './shape-anchor.js';
 import { estimateTokens, estimateTokensRange } from './tokens.js';
 import { DEFAULT_OPTIONS } from './options.js';
 import type {
+  Block,
   BlockType,
   BreadcrumbMode,
   ChunkRecord,
@@ -66,8 +67,8 @@ const fullCache = new WeakMap<HeadingRef[], { title: string; value: string }>();
 interface ChunkShape {
   /** The heading path the chunk is about: its first heading's, else the first piece's (an index in Headings). */
   heading: number;
-  /** The first heading piece, if any. */
-  opening: Piece | undefined;
+  /** The unit of the first heading piece, if any. */
+  opening: Block | undefined;
   /** Some piece is not a heading, and every such piece is code, a table, a list item or HTML. */
   contextless: boolean;
   /** contentHintOf the pieces' unit types. */
@@ -78,8 +79,9 @@ interface ChunkShape {
   splitUnit: boolean;
 }
 
-function chunkShape(pieces: Piece[]): ChunkShape {
-  let opening: Piece | undefined;
+function chunkShape(pieces: PieceTable, from: number, to: number): ChunkShape {
+  let opening: Block | undefined;
+  let openingAt = -1;
   let content = 0;
   let contextless = true;
   let splitUnit = false;
@@ -93,22 +95,26 @@ function chunkShape(pieces: Piece[]): ChunkShape {
   let types = 0;
   const columns = COLUMNS_SCRATCH;
   let tables = 0;
-  for (let k = 0; k < pieces.length; k++) {
-    const p = pieces[k]!;
-    const type = p.unit.type;
+  for (let k = from; k < to; k++) {
+    const unit = pieces.unit(k);
+    const type = unit.type;
     hint = withHint(hint, type);
     if (type === 'heading') {
-      opening ??= p;
+      if (opening === undefined) {
+        opening = unit;
+        openingAt = k;
+      }
     } else {
       content++;
       if (type !== 'code' && type !== 'table' && type !== 'listItem' && type !== 'html') contextless = false;
     }
-    if (type === 'table') columns[tables++] = p.unit.header?.length ?? 0;
+    if (type === 'table') columns[tables++] = unit.header?.length ?? 0;
     // A chunk has a handful of types: a linear search keeps a Set's first-appearance order.
     // Leaf units share one frozen array per type, so a run of paragraphs (or of pieces of one
     // split unit) brings the same array again, whose types are all in already.
-    if (p.types !== lastTypes) {
-      lastTypes = p.types;
+    const pieceTypes = pieces.types(k);
+    if (pieceTypes !== lastTypes) {
+      lastTypes = pieceTypes;
       for (let t = 0; t < lastTypes.length; t++) {
         const inner = lastTypes[t]!;
         let k = 0;
@@ -116,11 +122,11 @@ function chunkShape(pieces: Piece[]): ChunkShape {
         if (k === types) seen[types++] = inner;
       }
     }
-    if (p.splitUnit) splitUnit = true;
+    if (pieces.splitUnit(k)) splitUnit = true;
   }
   // One shape object, refilled per chunk: record() reads it before the next chunk's.
   const shape = SHAPE;
-  shape.heading = (opening ?? pieces[0]!).heading;
+  shape.heading = pieces.heading(openingAt >= 0 ? openingAt : from);
   shape.opening = opening;
   shape.contextless = content > 0 && contextless;
   shape.contentHints = hint ?? 'prose';
@@ -203,7 +209,7 @@ function prefixOf(mode: BreadcrumbMode, chunk: NormalizedChunk, fileTitle: strin
   if (mode === 'always') return full;
   const short = chunk.tokens - chunk.overlapTokens < minTokens;
   if (shape.contextless || short) return full;
-  if (shape.opening) return full === shape.opening.unit.text ? '' : full;
+  if (shape.opening) return full === shape.opening.text ? '' : full;
   if (shape.heading !== NO_HEADING && headings.text(headings.at(shape.heading, 0)) !== fileTitle) return fileTitle;
   return '';
 }
@@ -340,7 +346,7 @@ export class RecordBuilder {
   record(chunk: NormalizedChunk, n: number, hasNext: boolean): ChunkRecord {
     const { ctx } = this;
     const { options } = ctx;
-    const shape = chunkShape(chunk.pieces);
+    const shape = chunkShape(chunk.table, chunk.from, chunk.to);
     const { heading } = shape;
     const { headings } = ctx;
     if (heading !== this.lastHeading) {

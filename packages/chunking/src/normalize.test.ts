@@ -7,15 +7,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
 import { normalize } from './normalize.js';
-import type { DraftChunk } from './pieces.js';
+import { PieceTable, type DraftChunk } from './pieces.js';
 import { countTokens, TokenIndex } from './tokens.js';
 import type { Block } from './types.js';
 
 const unit = { type: 'paragraph', start: 0, end: 0, startLine: 0, endLine: 0 } as unknown as Block;
 
 function draftOf(start: number, end: number, tokens: TokenIndex): DraftChunk {
-  const piece = { start, end, rebuiltText: null, tokens: tokens.count(start, end), unit, splitUnit: true, heading: -1, types: [] };
-  return { pieces: [piece], start, end, tokens: tokens.count(start, end), overlapChars: 0, overlapTokens: 0, text: '', exact: false };
+  const table = new PieceTable(1);
+  table.push(unit, tokens.count(start, end), -1, [], { start, end, rebuiltText: null, tokens: tokens.count(start, end) });
+  return { table, from: 0, to: 1, start, end, tokens: tokens.count(start, end), overlapChars: 0, overlapTokens: 0, text: '', exact: false };
 }
 
 describe('normalize', () => {

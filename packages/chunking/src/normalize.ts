@@ -7,7 +7,7 @@
  * chunk are kept, so offsets stay exact.
  */
 import { hasNonJsSpace, skipWhitespace, trimEndOffset } from './lines.js';
-import { runText } from './pack.js';
+import { noneRebuilt, runText } from './pack.js';
 import type { DraftChunk } from './pieces.js';
 import { countTokens, type TokenIndex } from './tokens.js';
 
@@ -26,12 +26,13 @@ export function normalize(drafts: DraftChunk[], source: string, tokens: TokenInd
     const draft = drafts[k]!;
     const start = skipWhitespace(source, draft.start, draft.end);
     const end = trimEndOffset(source, start, draft.end);
-    const exact = noneRebuilt(draft.pieces);
+    const { table, from, to } = draft;
+    const exact = noneRebuilt(table, from, to);
     // Trimmed of ASCII whitespace only, so that offsets stay where markdown puts them; but a
     // range of nothing else (a paragraph of no-break spaces, a lone BOM) is no chunk, as
     // validate reads it.
     if (end <= start || (exact && !hasNonJsSpace(source, start, end))) continue;
-    draft.text = exact ? source.slice(start, end) : source.slice(start, draft.pieces[0]!.start) + runText(draft.pieces, source);
+    draft.text = exact ? source.slice(start, end) : source.slice(start, table.start(from)) + runText(table, from, to, source);
     // A part cut inside a run of spaces ends (or starts) in whitespace that goes here: its count
     // was of the untrimmed range (s36 probe: "tokens 6 recorded, 5 counted"). A rebuilt text
     // loses only what precedes its first piece.
@@ -44,7 +45,3 @@ export function normalize(drafts: DraftChunk[], source: string, tokens: TokenInd
   return out;
 }
 
-function noneRebuilt(pieces: DraftChunk['pieces']): boolean {
-  for (let k = 0; k < pieces.length; k++) if (pieces[k]!.rebuiltText !== null) return false;
-  return true;
-}

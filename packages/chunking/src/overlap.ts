@@ -7,7 +7,7 @@
  * chunk's range just starts earlier, its text stays an exact source slice.
  */
 import { skipWhitespace } from './lines.js';
-import { budgetOf, type PackContext } from './pack.js';
+import { budgetOf, noneRebuilt, type PackContext } from './pack.js';
 import type { DraftChunk } from './pieces.js';
 import { sentenceStarts } from './sentences.js';
 
@@ -15,18 +15,19 @@ export function addOverlap(drafts: DraftChunk[], overlapSentences: number, ctx: 
   if (overlapSentences <= 0) return drafts;
   return drafts.map((draft, k) => {
     const previous = drafts[k - 1];
-    const first = draft.pieces[0]!;
-    if (!previous || draft.pieces.some((p) => p.rebuiltText !== null) || (first.unit.type === 'heading' && !first.splitUnit)) return draft;
-    const tail = previous.pieces[previous.pieces.length - 1]!;
-    if (tail.unit.type !== 'paragraph' || tail.rebuiltText !== null) return draft;
+    const { table, from, to } = draft;
+    if (!previous || !noneRebuilt(table, from, to) || table.isHeading(from)) return draft;
+    const last = previous.to - 1;
+    const tail = { start: previous.table.start(last), end: previous.table.end(last) };
+    if (previous.table.unit(last).type !== 'paragraph' || previous.table.rebuiltText(last) !== null) return draft;
     const starts = sentenceStarts(ctx.source.slice(tail.start, tail.end));
-    const cap = budgetOf(draft.pieces, ctx);
+    const cap = budgetOf(table, from, to, ctx);
     for (let n = Math.min(overlapSentences, starts.length); n >= 1; n--) {
       const start = skipWhitespace(ctx.source, tail.start + starts[starts.length - n]!, tail.end);
       if (start >= tail.end) continue;
       const tokens = ctx.tokens.count(start, draft.end);
       if (tokens <= cap) {
-        return { ...draft, start, tokens, overlapChars: first.start - start, overlapTokens: tokens - draft.tokens };
+        return { ...draft, start, tokens, overlapChars: table.start(from) - start, overlapTokens: tokens - draft.tokens };
       }
     }
     return draft;

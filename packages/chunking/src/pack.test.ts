@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { blockMinima, budgetOf, equalStretches, pack, rangeMin, runText, tokensOf, type PackContext } from './pack.js';
-import { grown, type DraftChunk, type Piece } from './pieces.js';
+import { grown, type DraftChunk, type PieceTable } from './pieces.js';
 import { documentBlocks, opensTechnicalBaseline } from './semantic.js';
 import { splitOversized } from './split-oversized.js';
 import { countTokens, TokenIndex } from './tokens.js';
@@ -29,13 +29,21 @@ describe('pack', () => {
         const pieces = splitOversized(toUnits(blocks, state), { source, lines, tokens, target: cap, budget });
         const ctx = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, opensChunk: opensTechnicalBaseline };
         const drafts = pack(pieces, ctx);
-        const flat: Piece[] = drafts.flatMap((d) => d.pieces);
-        expect(flat).toEqual(pieces);
+        // Every draft is a range of the table, the ranges in order with none left out.
+        let at = 0;
         for (const d of drafts) {
-          expect(d.tokens).toBe(countTokens(runText(d.pieces, source)));
-          expect(d.start).toBe(d.pieces[0]!.start);
-          expect(d.end).toBe(d.pieces[d.pieces.length - 1]!.end);
-          if (d.pieces.length > 1) expect(d.tokens).toBeLessThanOrEqual(Math.min(...d.pieces.map((p) => budget(p.heading))));
+          expect(d.table).toBe(pieces);
+          expect(d.from).toBe(at);
+          expect(d.to).toBeGreaterThan(d.from);
+          at = d.to;
+        }
+        expect(at).toBe(pieces.length);
+        for (const d of drafts) {
+          const own = d.table.piecesOf(d.from, d.to);
+          expect(d.tokens).toBe(countTokens(runText(d.table, d.from, d.to, source)));
+          expect(d.start).toBe(own[0]!.start);
+          expect(d.end).toBe(own[own.length - 1]!.end);
+          if (own.length > 1) expect(d.tokens).toBeLessThanOrEqual(Math.min(...own.map((p) => budget(p.heading))));
         }
       }),
       { numRuns: 200 },
@@ -47,12 +55,13 @@ describe('pack', () => {
  * pack's rules restated over arrays of pieces, each count and budget taken afresh (tokensOf,
  * budgetOf): what pack's typed-array runs must give, run for run.
  */
-function referencePack(pieces: Piece[], ctx: PackContext): { from: number; to: number }[] {
-  const tok = (from: number, to: number): number => tokensOf(pieces.slice(from, to), ctx);
-  const bud = (from: number, to: number): number => budgetOf(pieces.slice(from, to), ctx);
+function referencePack(table: PieceTable, ctx: PackContext): { from: number; to: number }[] {
+  const pieces = table.piecesOf();
+  const tok = (from: number, to: number): number => tokensOf(table, from, to, ctx);
+  const bud = (from: number, to: number): number => budgetOf(table, from, to, ctx);
   const isHeading = (k: number): boolean => pieces[k]!.unit.type === 'heading' && !pieces[k]!.splitUnit;
   const allHeadings = (from: number, to: number): boolean => pieces.slice(from, to).every((_, j) => isHeading(from + j));
-  const opens = (k: number): boolean => ctx.opensChunk !== undefined && isHeading(k) && ctx.opensChunk(pieces[k]!);
+  const opens = (k: number): boolean => ctx.opensChunk !== undefined && isHeading(k) && ctx.opensChunk(pieces[k]!.unit);
   const opensRun = (from: number, to: number): boolean => {
     for (let k = from; k < to; k++) {
       if (opens(k)) return true;
@@ -146,9 +155,8 @@ describe('pack against its rules restated', () => {
         const ctx: PackContext = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, ...(forced ? { opensChunk: opensTechnicalBaseline } : {}) };
         const drafts: DraftChunk[] = pack(pieces, ctx);
         const expected = referencePack(pieces, ctx);
-        let at = 0;
-        expect(drafts.map((d) => { const r = { from: at, to: at + d.pieces.length }; at = r.to; return r; })).toEqual(expected);
-        for (const d of drafts) expect(d.tokens).toBe(countTokens(runText(d.pieces, source)));
+        expect(drafts.map((d) => ({ from: d.from, to: d.to }))).toEqual(expected);
+        for (const d of drafts) expect(d.tokens).toBe(countTokens(runText(d.table, d.from, d.to, source)));
       }),
       { numRuns: 300 },
     );
@@ -172,9 +180,8 @@ describe('pack against its rules restated, on thousands of tiny headings', () =>
         const pieces = splitOversized(toUnits(blocks, state), { source, lines, tokens, target: cap, budget });
         const ctx: PackContext = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, ...(forced ? { opensChunk: opensTechnicalBaseline } : {}) };
         const drafts: DraftChunk[] = pack(pieces, ctx);
-        let at = 0;
-        expect(drafts.map((d) => { const r = { from: at, to: at + d.pieces.length }; at = r.to; return r; })).toEqual(referencePack(pieces, ctx));
-        for (const d of drafts) expect(d.tokens).toBe(countTokens(runText(d.pieces, source)));
+        expect(drafts.map((d) => ({ from: d.from, to: d.to }))).toEqual(referencePack(pieces, ctx));
+        for (const d of drafts) expect(d.tokens).toBe(countTokens(runText(d.table, d.from, d.to, source)));
       }),
       { numRuns: 25 },
     );
@@ -191,12 +198,7 @@ describe('pack (pooled columns)', () => {
           const budget = (heading: number): number => Math.max(4, cap - (heading % 5));
           const pieces = splitOversized(toUnits(blocks), { source, lines, tokens, target: cap, budget });
           const ctx = { source, tokens, minTokens: min, targetTokens: Math.max(1, cap - 4), budget, opensChunk: opensTechnicalBaseline };
-          let at = 0;
-          const runs = pack(pieces, ctx).map((d) => {
-            const r = { from: at, to: at + d.pieces.length, tokens: d.tokens };
-            at = r.to;
-            return r;
-          });
+          const runs = pack(pieces, ctx).map((d) => ({ from: d.from, to: d.to, tokens: d.tokens }));
           expect(runs.map(({ from, to }) => ({ from, to }))).toEqual(referencePack(pieces, ctx));
           return runs;
         };
@@ -252,9 +254,10 @@ describe('normalize', () => {
           while (start < draft.end && /\s/.test(source[start]!) && source.charCodeAt(start) < 128) start++;
           let end = draft.end;
           while (end > start && /\s/.test(source[end - 1]!) && source.charCodeAt(end - 1) < 128) end--;
-          const exact = draft.pieces.every((p) => p.rebuiltText === null);
+          const own = draft.table.piecesOf(draft.from, draft.to);
+          const exact = own.every((p) => p.rebuiltText === null);
           if (end <= start || (exact && source.slice(start, end).trim() === '')) return [];
-          const text = exact ? source.slice(start, end) : source.slice(start, draft.pieces[0]!.start) + runText(draft.pieces, source);
+          const text = exact ? source.slice(start, end) : source.slice(start, own[0]!.start) + runText(draft.table, draft.from, draft.to, source);
           // A trimmed range is counted again (the count was of the untrimmed one).
           const trimmed = exact ? start !== draft.start || end !== draft.end : start !== draft.start;
           return [{ ...draft, start, end, text, exact, tokens: trimmed ? countTokens(text) : draft.tokens }];

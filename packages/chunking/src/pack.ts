@@ -21,9 +21,10 @@
  * chunk: the chunk before it closes however small, and no merge joins the two,
  * except that a run of bare headings (a title right above it) stays with it.
  */
-import { grown, type Column, type DraftChunk, type Piece } from './pieces.js';
+import { grown, PieceTable, type Column, type DraftChunk } from './pieces.js';
 import { anchorEmpty } from './shape-anchor.js';
 import { type JoinedPart, TokenIndex } from './tokens.js';
+import type { Block } from './types.js';
 
 export interface PackContext {
   source: string;
@@ -32,16 +33,16 @@ export interface PackContext {
   targetTokens: number;
   /** The budget of a heading path (an index in the document's Headings: Piece.heading). */
   budget(heading: number): number;
-  /** A heading piece that must start a chunk; none when absent. */
-  opensChunk?(piece: Piece): boolean;
+  /** A heading (the unit of a whole heading piece) that must start a chunk; none when absent. */
+  opensChunk?(heading: Block): boolean;
 }
 
-export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
+export function pack(pieces: PieceTable, ctx: PackContext): DraftChunk[] {
   // A MergeSmall's map is a field transition, held weakly: once the last instance died at a full
   // GC between documents, `merged.end()` after the loop had no feedback and deoptimized pack in
   // every pass (see shape-anchor.ts). The one kept is over no pieces (this document's run holds
   // its pieces, blocks, source and counts), made before this call takes its pooled columns.
-  anchorEmpty('pack merge', () => new MergeSmall(environment([], emptyContext())));
+  anchorEmpty('pack merge', () => new MergeSmall(environment(new PieceTable(0), emptyContext())));
   const env = environment(pieces, ctx);
   // Each run closed goes straight to mergeSmall's stream, which stores only a run that is not
   // merged into the one before it as it arrives. A document of tiny headings closes a run at
@@ -57,7 +58,6 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
   let exact = true;
   const sectionEnds = sectionEndIndexes(env.heading);
   for (let i = 0; i < pieces.length; i++) {
-    const piece = pieces[i]!;
     // Tokens of the current run with this piece appended, when still valid.
     let joined = -1;
     if (open) {
@@ -95,14 +95,14 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
       tokens = joined >= 0 ? joined : tokensWith(from, exact, i, env);
       to = i + 1;
       budget = Math.min(budget, env.budgets[i]!);
-      exact = exact && piece.rebuiltText === null;
+      exact = exact && pieces.rebuiltText(i) === null;
     } else {
       open = true;
       from = i;
       to = i + 1;
-      tokens = piece.tokens;
+      tokens = pieces.tokens(i);
       budget = env.budgets[i]!;
-      exact = piece.rebuiltText === null;
+      exact = pieces.rebuiltText(i) === null;
     }
   }
   if (open) merged.push(from, to, tokens, budget, exact);
@@ -120,12 +120,12 @@ export function pack(pieces: Piece[], ctx: PackContext): DraftChunk[] {
  */
 function carriedHeadings(from: number, to: number, env: Env): number {
   let cut = to - 1;
-  while (cut - 1 > from && depthOf(env.pieces[cut - 1]!) < depthOf(env.pieces[cut]!)) cut--;
+  while (cut - 1 > from && depthOf(env.pieces, cut - 1) < depthOf(env.pieces, cut)) cut--;
   return Math.max(from + 1, cut);
 }
 
-function depthOf(piece: Piece): number {
-  return piece.unit.depth ?? 0;
+function depthOf(pieces: PieceTable, i: number): number {
+  return pieces.unit(i).depth ?? 0;
 }
 
 /**
@@ -133,15 +133,17 @@ function depthOf(piece: Piece): number {
  * compiled on stack (OSR) in every pass over a large document, and that code deoptimized at the
  * `.map` after the loop ("out of bounds") in every pass over a document of tiny headings.
  */
-function draftsOf(runs: MergeSmall, pieces: Piece[]): DraftChunk[] {
+function draftsOf(runs: MergeSmall, pieces: PieceTable): DraftChunk[] {
   const drafts = new Array<DraftChunk>(runs.n);
   for (let k = 0; k < runs.n; k++) {
     const from = runs.from[k]!;
     const to = runs.to[k]!;
     drafts[k] = {
-      pieces: pieces.slice(from, to),
-      start: pieces[from]!.start,
-      end: pieces[to - 1]!.end,
+      table: pieces,
+      from,
+      to,
+      start: pieces.start(from),
+      end: pieces.end(to - 1),
       tokens: runs.tokens[k]!,
       overlapChars: 0,
       overlapTokens: 0,
@@ -160,7 +162,7 @@ function draftsOf(runs: MergeSmall, pieces: Piece[]): DraftChunk[] {
  * copied as it grows, closes or merges (the garbage was a quarter of the time).
  */
 interface Env {
-  pieces: Piece[];
+  pieces: PieceTable;
   ctx: PackContext;
   budgets: Float64Array;
   heading: Uint8Array;
@@ -184,7 +186,7 @@ function emptyContext(): PackContext {
   return { source: '', tokens: new TokenIndex(''), minTokens: 0, targetTokens: 1, budget: () => 1 };
 }
 
-function environment(pieces: Piece[], ctx: PackContext): Env {
+function environment(pieces: PieceTable, ctx: PackContext): Env {
   const n = pieces.length;
   const budgets = column(BUDGETS, Float64Array, n);
   const heading = column(HEADING, Uint8Array, n);
@@ -196,11 +198,10 @@ function environment(pieces: Piece[], ctx: PackContext): Env {
   rebuiltBefore[0] = 0;
   lastNonHeading[0] = -1;
   for (let i = 0; i < n; i++) {
-    const p = pieces[i]!;
-    budgets[i] = ctx.budget(p.heading);
-    heading[i] = isHeading(p) ? 1 : 0;
+    budgets[i] = ctx.budget(pieces.heading(i));
+    heading[i] = pieces.isHeading(i) ? 1 : 0;
     headingsBefore[i + 1] = headingsBefore[i]! + heading[i]!;
-    rebuiltBefore[i + 1] = rebuiltBefore[i]! + (p.rebuiltText !== null ? 1 : 0);
+    rebuiltBefore[i + 1] = rebuiltBefore[i]! + (pieces.rebuiltText(i) !== null ? 1 : 0);
     lastNonHeading[i + 1] = heading[i] === 1 ? lastNonHeading[i]! : i;
   }
   const blockBudgets = blockMinima(budgets, column(BLOCK_BUDGETS, Float64Array, Math.ceil(n / BLOCK)));
@@ -318,16 +319,16 @@ function allHeadings(from: number, to: number, env: Env): boolean {
 /** Exact tokens of the text pieces[from, to) make. */
 function tokensOfRange(from: number, to: number, env: Env): number {
   const { pieces, ctx } = env;
-  if (to - from === 1) return pieces[from]!.tokens;
-  if (env.rebuiltBefore[to] === env.rebuiltBefore[from]) return ctx.tokens.count(pieces[from]!.start, pieces[to - 1]!.end);
+  if (to - from === 1) return pieces.tokens(from);
+  if (env.rebuiltBefore[to] === env.rebuiltBefore[from]) return ctx.tokens.count(pieces.start(from), pieces.end(to - 1));
   const parts: JoinedPart[] = [];
-  return ctx.tokens.countJoined(runText(pieces.slice(from, to), ctx.source, parts), parts);
+  return ctx.tokens.countJoined(runText(pieces, from, to, ctx.source, parts), parts);
 }
 
 /** The tokens of the run pieces[from, i) with pieces[i] (the next piece) appended; `exact`: none of the run's pieces is rebuilt. */
 function tokensWith(from: number, exact: boolean, i: number, env: Env): number {
-  const piece = env.pieces[i]!;
-  if (exact && piece.rebuiltText === null) return env.ctx.tokens.count(env.pieces[from]!.start, piece.end);
+  const { pieces } = env;
+  if (exact && pieces.rebuiltText(i) === null) return env.ctx.tokens.count(pieces.start(from), pieces.end(i));
   return tokensOfRange(from, i + 1, env);
 }
 
@@ -495,14 +496,10 @@ class MergeSmall {
 
 }
 
-function isHeading(piece: Piece): boolean {
-  return piece.unit.type === 'heading' && !piece.splitUnit;
-}
-
 /** pieces[i] is a heading that must start a chunk. */
 function opens(i: number, env: Env): boolean {
   const { ctx } = env;
-  return ctx.opensChunk !== undefined && env.heading[i] === 1 && ctx.opensChunk(env.pieces[i]!);
+  return ctx.opensChunk !== undefined && env.heading[i] === 1 && ctx.opensChunk(env.pieces.unit(i));
 }
 
 /** The run pieces[from, to) starts with a forced heading, or with bare headings that lead into one. */
@@ -515,42 +512,50 @@ function opensRun(from: number, to: number, env: Env): boolean {
   return false;
 }
 
-/** The strictest budget of the run: its breadcrumb may come from any of its pieces' paths. */
-export function budgetOf(run: Piece[], ctx: Pick<PackContext, 'budget'>): number {
+/** The strictest budget of the run of pieces [from, to): its breadcrumb may come from any of its pieces' paths. */
+export function budgetOf(pieces: PieceTable, from: number, to: number, ctx: Pick<PackContext, 'budget'>): number {
   let b = Infinity;
-  for (let k = 0; k < run.length; k++) b = Math.min(b, ctx.budget(run[k]!.heading));
+  for (let k = from; k < to; k++) b = Math.min(b, ctx.budget(pieces.heading(k)));
   return b;
 }
 
-/** Exact tokens of the text a run of pieces makes. */
-export function tokensOf(run: Piece[], ctx: Pick<PackContext, 'source' | 'tokens'>): number {
-  if (run.length === 1) return run[0]!.tokens;
-  if (run.every((p) => p.rebuiltText === null)) return ctx.tokens.count(run[0]!.start, run[run.length - 1]!.end);
+/** No piece of [from, to) is rebuilt. */
+export function noneRebuilt(pieces: PieceTable, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (pieces.rebuiltText(k) !== null) return false;
+  return true;
+}
+
+/** Exact tokens of the text the run of pieces [from, to) makes. */
+export function tokensOf(pieces: PieceTable, from: number, to: number, ctx: Pick<PackContext, 'source' | 'tokens'>): number {
+  if (to - from === 1) return pieces.tokens(from);
+  if (noneRebuilt(pieces, from, to)) return ctx.tokens.count(pieces.start(from), pieces.end(to - 1));
   const parts: JoinedPart[] = [];
-  return ctx.tokens.countJoined(runText(run, ctx.source, parts), parts);
+  return ctx.tokens.countJoined(runText(pieces, from, to, ctx.source, parts), parts);
 }
 
 /**
  * The text of a run: the pieces' own texts with the source between them.
  * `parts`, when given, receives where each piece's text sits in it (for TokenIndex.countJoined).
  */
-export function runText(run: Piece[], source: string, parts?: JoinedPart[]): string {
+export function runText(pieces: PieceTable, from: number, to: number, source: string, parts?: JoinedPart[]): string {
   let text = '';
-  for (let i = 0; i < run.length; i++) {
-    const p = run[i]!;
-    if (i > 0) {
-      const prev = run[i - 1]!;
-      const gap = source.slice(prev.end, p.start);
+  for (let i = from; i < to; i++) {
+    const start = pieces.start(i);
+    const end = pieces.end(i);
+    const rebuilt = pieces.rebuiltText(i);
+    if (i > from) {
+      const prevRebuilt = pieces.rebuiltText(i - 1);
+      const gap = source.slice(pieces.end(i - 1), start);
       // Parts of one code line too long for the cap each carry their own
       // fences; the space between them in the source would put a closing and
       // an opening fence on one line, which is no fence at all.
       // Nor may indentation before a rebuilt part (a piece of a line cut
       // after its leading spaces) push its fence into an indented code block.
-      const joint = p.rebuiltText !== null ? gap.replace(/[ \t]+$/, '') : gap;
-      text += (prev.rebuiltText !== null || p.rebuiltText !== null) && !/[\r\n]/.test(joint) ? '\n' : joint;
+      const joint = rebuilt !== null ? gap.replace(/[ \t]+$/, '') : gap;
+      text += (prevRebuilt !== null || rebuilt !== null) && !/[\r\n]/.test(joint) ? '\n' : joint;
     }
-    parts?.push({ at: text.length, start: p.start, end: p.end, text: p.rebuiltText });
-    text += p.rebuiltText ?? source.slice(p.start, p.end);
+    parts?.push({ at: text.length, start, end, text: rebuilt });
+    text += rebuilt ?? source.slice(start, end);
   }
   return text;
 }

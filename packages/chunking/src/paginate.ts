@@ -188,7 +188,7 @@ function toRecords(input: StrategyInput, pages: NormalizedChunk[], nmax: number,
       nextId: i < n - 1 ? idOf(i + 1) : null,
       ...contentFields(ctx),
       isCode: isCode(page.text),
-      splitUnit: page.pieces.some((p) => p.splitUnit),
+      splitUnit: page.table.anySplit(page.from, page.to),
       overlapChars: page.overlapChars,
       metadata: { sourceFile: input.sourceFile, chunkingOptions: o, pipeline: { ...PIPELINE } },
       page: {

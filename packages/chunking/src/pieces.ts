@@ -44,11 +44,8 @@ export interface UnitPart {
 }
 
 /**
- * The Piece splitOversized makes: four fields and the part, not eight fields, the range of a
- * whole unit being its block's. A document of tiny headings has a piece per line (170,000 per
- * MB), all alive until the records are made; each piece's 88 bytes were a fifth of what a pass
- * allocated, and on this VM every MB allocated per pass costs its page faults (issue 15).
- * One class for both kinds, so that every read of a piece sees one hidden class.
+ * A piece of a PieceTable as an object (PieceTable.pieceAt), for tests and the few readers that
+ * keep one: the stages read the table's columns, and make none (see PieceTable).
  */
 export class UnitPiece implements Piece {
   constructor(
@@ -80,9 +77,170 @@ export class UnitPiece implements Piece {
   }
 }
 
-/** A chunk before metadata: a run of pieces, possibly extended backwards by overlap. */
+/**
+ * The pieces of a document (or of a section), in order, as columns: piece `i` is `unit(i)`,
+ * `tokens(i)`, `heading(i)`, `types(i)` and `part(i)`. A document of tiny headings has a piece
+ * per line (170,000 per MB), all alive until the records are made: as an object each (64
+ * bytes), they took a pass over 16 MB of fresh objects, so that the young generation was
+ * scavenged with every block and piece alive, copied, and promoted to fresh pages (issue 15:
+ * half the time of a pass over 1 MB of quotes ended by lazy lines). Here a piece is 24 bytes
+ * in four columns, and a chunk is a range of them (DraftChunk), not an array of its own.
+ */
+export class PieceTable {
+  /** Pieces in the table. */
+  length = 0;
+  private units: Block[];
+  private tokenCounts: Int32Array;
+  private headingAt: Int32Array;
+  private typeLists: (readonly BlockType[])[];
+  /** Each piece's part, or null for a whole unit; null until the first part (most pieces are whole units). */
+  private parts: (UnitPart | null)[] | null = null;
+
+  /** `capacity`: the pieces expected (the columns grow past it). */
+  constructor(capacity = 16) {
+    const size = Math.max(1, capacity);
+    this.units = new Array<Block>(size);
+    this.tokenCounts = new Int32Array(size);
+    this.headingAt = new Int32Array(size);
+    this.typeLists = new Array<readonly BlockType[]>(size);
+  }
+
+  /** A table of `pieces`, in order (for tests and for readers that hold Piece objects). */
+  static of(pieces: readonly Piece[]): PieceTable {
+    const table = new PieceTable(pieces.length);
+    for (let k = 0; k < pieces.length; k++) table.pushPiece(pieces[k]!);
+    return table;
+  }
+
+  /** Appends a piece: `unit` whole (`part` null) or a part of it. */
+  push(unit: Block, tokens: number, heading: number, types: readonly BlockType[], part: UnitPart | null): void {
+    const i = this.length;
+    if (i === this.tokenCounts.length) this.grow(i * 2);
+    this.units[i] = unit;
+    this.tokenCounts[i] = tokens;
+    this.headingAt[i] = heading;
+    this.typeLists[i] = types;
+    if (part !== null) {
+      if (this.parts === null) this.parts = new Array<UnitPart | null>(this.tokenCounts.length).fill(null);
+      this.parts[i] = part;
+    } else if (this.parts !== null) this.parts[i] = null;
+    this.length = i + 1;
+  }
+
+  /** Appends `piece`, as pieceAt gives pieces. */
+  pushPiece(piece: Piece): void {
+    this.push(piece.unit, piece.tokens, piece.heading, piece.types, piece.splitUnit ? { start: piece.start, end: piece.end, rebuiltText: piece.rebuiltText, tokens: piece.tokens } : null);
+  }
+
+  /** Appends pieces [from, to) of `other`. */
+  append(other: PieceTable, from = 0, to = other.length): void {
+    for (let k = from; k < to; k++) this.push(other.units[k]!, other.tokenCounts[k]!, other.headingAt[k]!, other.typeLists[k]!, other.part(k));
+  }
+
+  /** Pieces [from, to) as a table of their own. */
+  slice(from: number, to = this.length): PieceTable {
+    const table = new PieceTable(to - from);
+    table.append(this, from, to);
+    return table;
+  }
+
+  private grow(size: number): void {
+    this.tokenCounts = grown(this.tokenCounts, size);
+    this.headingAt = grown(this.headingAt, size);
+    this.units = grownArray(this.units, size, undefined as unknown as Block);
+    this.typeLists = grownArray(this.typeLists, size, undefined as unknown as readonly BlockType[]);
+    if (this.parts !== null) this.parts = grownArray(this.parts, size, null);
+  }
+
+  /** The unit piece `i` comes from. */
+  unit(i: number): Block {
+    return this.units[i]!;
+  }
+
+  /** Exact token count of piece `i` on its own. */
+  tokens(i: number): number {
+    return this.tokenCounts[i]!;
+  }
+
+  /** The headings in effect at piece `i` (Piece.heading). */
+  heading(i: number): number {
+    return this.headingAt[i]!;
+  }
+
+  /** Block types in piece `i` (Piece.types). */
+  types(i: number): readonly BlockType[] {
+    return this.typeLists[i]!;
+  }
+
+  /** The part of its unit piece `i` is, or null for the whole unit. */
+  part(i: number): UnitPart | null {
+    const { parts } = this;
+    return parts === null ? null : parts[i]!;
+  }
+
+  start(i: number): number {
+    const part = this.part(i);
+    return part === null ? this.units[i]!.start : part.start;
+  }
+
+  end(i: number): number {
+    const part = this.part(i);
+    return part === null ? this.units[i]!.end : part.end;
+  }
+
+  /** Piece `i`'s text when rebuilt; null when it is `source.slice(start, end)`. */
+  rebuiltText(i: number): string | null {
+    const part = this.part(i);
+    return part === null ? null : part.rebuiltText;
+  }
+
+  /** Piece `i` is a part of a unit larger than the cap. */
+  splitUnit(i: number): boolean {
+    return this.part(i) !== null;
+  }
+
+  /** Some piece of [from, to) is a part of a split unit. */
+  anySplit(from: number, to: number): boolean {
+    if (this.parts === null) return false;
+    for (let k = from; k < to; k++) if (this.parts[k] !== null) return true;
+    return false;
+  }
+
+  /** Piece `i` is a whole heading (a bare heading unit, not part of one). */
+  isHeading(i: number): boolean {
+    return this.units[i]!.type === 'heading' && this.part(i) === null;
+  }
+
+  /** Piece `i` as an object (for tests and the few readers that keep one). */
+  pieceAt(i: number): Piece {
+    return new UnitPiece(this.units[i]!, this.tokenCounts[i]!, this.headingAt[i]!, this.typeLists[i]!, this.part(i));
+  }
+
+  /** Pieces [from, to) as objects. */
+  piecesOf(from = 0, to = this.length): Piece[] {
+    const out = new Array<Piece>(to - from);
+    for (let k = from; k < to; k++) out[k - from] = this.pieceAt(k);
+    return out;
+  }
+}
+
+/** A table of no pieces: what an anchored draft holds once let go (semantic.ts), and PieceTable's hidden class kept. */
+export const NO_PIECES = new PieceTable(0);
+
+/** `array` copied into a new one of `size` entries, the rest `fill`. */
+function grownArray<T>(array: T[], size: number, fill: T): T[] {
+  const bigger = new Array<T>(size);
+  for (let k = 0; k < array.length; k++) bigger[k] = array[k]!;
+  for (let k = array.length; k < size; k++) bigger[k] = fill;
+  return bigger;
+}
+
+/** A chunk before metadata: pieces [from, to) of a table, possibly extended backwards by overlap. */
 export interface DraftChunk {
-  pieces: Piece[];
+  /** The pieces the chunk is made of: `table`'s [from, to). */
+  table: PieceTable;
+  from: number;
+  to: number;
   /** Where `originalText` starts: the first piece's start, or earlier when overlap was added. */
   start: number;
   end: number;

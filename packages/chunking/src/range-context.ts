@@ -5,7 +5,7 @@
  * stage: a chunk is about its first heading, else the heading it continues.
  */
 import type { Headings } from './headings.js';
-import type { HeadingRef, Piece } from './pieces.js';
+import { PieceTable, type HeadingRef } from './pieces.js';
 import type { Block, BlockType, ContentHint } from './types.js';
 import type { Unit } from './units.js';
 
@@ -132,14 +132,14 @@ class PieceUnits implements UnitTable {
   private readonly first: Int32Array;
 
   constructor(
-    private readonly pieces: readonly Piece[],
+    private readonly pieces: PieceTable,
     private readonly headings: Headings,
   ) {
     const first = new Int32Array(pieces.length);
     let n = 0;
     let last: Block | null = null;
     for (let k = 0; k < pieces.length; k++) {
-      const unit = pieces[k]!.unit;
+      const unit = pieces.unit(k);
       if (unit !== last) {
         first[n++] = k;
         last = unit;
@@ -149,13 +149,13 @@ class PieceUnits implements UnitTable {
     this.count = n;
   }
   block(i: number): Block {
-    return this.pieces[this.first[i]!]!.unit;
+    return this.pieces.unit(this.first[i]!);
   }
   types(i: number): readonly BlockType[] {
-    return this.pieces[this.first[i]!]!.types;
+    return this.pieces.types(this.first[i]!);
   }
   path(i: number): HeadingRef[] {
-    return this.headings.refs(this.pieces[this.first[i]!]!.heading);
+    return this.headings.refs(this.pieces.heading(this.first[i]!));
   }
 }
 
@@ -166,10 +166,9 @@ export class RangeContexts {
 
   constructor(units: readonly Unit[]);
   /** Over the units of `pieces` (splitOversized's output), whose heading indexes are in `headings`. */
-  constructor(pieces: readonly Piece[], headings: Headings);
-  constructor(items: readonly Unit[] | readonly Piece[], headings?: Headings) {
-    // Only the piece form passes the headings; a Unit list comes alone.
-    const table: UnitTable = headings === undefined ? new UnitList(items as readonly Unit[]) : new PieceUnits(items as readonly Piece[], headings);
+  constructor(pieces: PieceTable, headings: Headings);
+  constructor(items: readonly Unit[] | PieceTable, headings?: Headings) {
+    const table: UnitTable = items instanceof PieceTable ? new PieceUnits(items, headings!) : new UnitList(items);
     const starts = new Float64Array(table.count);
     for (let i = 0; i < table.count; i++) starts[i] = table.block(i).start;
     this.starts = starts;

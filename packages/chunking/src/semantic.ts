@@ -17,7 +17,7 @@ import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { parse } from './parse.js';
-import { grown, type Piece } from './pieces.js';
+import { grown, NO_PIECES, type DraftChunk } from './pieces.js';
 import { anchor, anchorEmpty, exemplars } from './shape-anchor.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { newUnitsState } from './units.js';
@@ -97,8 +97,8 @@ export const TECHNICAL_TITLE = /\b(?:quick\s+reference|api\s+reference|cheat[\s-
  * forward into it (the common case in real docs), chunk 0 holds both, and the
  * topic has no technical baseline.
  */
-export const opensTechnicalBaseline = (piece: Piece): boolean => {
-  const text = piece.unit.text ?? '';
+export const opensTechnicalBaseline = (heading: Block): boolean => {
+  const text = heading.text ?? '';
   // Every title the pattern matches has at least 9 characters (`reference`): shorter ones skip
   // the regex, asked of every heading piece (a document of tiny headings has one per line).
   return text.length >= 9 && TECHNICAL_TITLE.test(text);
@@ -233,9 +233,19 @@ function blockExemplars(blocks: readonly Block[]): Block[] {
   return kept;
 }
 
-/** A piece whose unit holds a bounded part of the document (a piece of a quote of a thousand paragraphs holds the quote). */
-const ofSmallUnit = (piece: Piece): boolean => holdsAtMost(piece.unit, ANCHORED_DESCENDANTS);
-const ofSmallUnits = (draft: { pieces: Piece[] }): boolean => draft.pieces.every(ofSmallUnit);
+/**
+ * A few of `drafts`, each let go of its pieces (a draft's table holds the whole document's
+ * units): what the anchor needs of a draft is its hidden class. Only once the records are made.
+ */
+function detachedExemplars(drafts: DraftChunk[]): DraftChunk[] {
+  const kept = exemplars(drafts, undefined, 2);
+  for (const draft of kept) {
+    draft.table = NO_PIECES;
+    draft.from = 0;
+    draft.to = 0;
+  }
+  return kept;
+}
 
 /** chunkSemantic's PackContext; one literal, so that the empty one anchored has the same hidden class. */
 function packContext(source: string, tokens: TokenIndex, options: ResolvedChunkOptions, budget: (heading: number) => number): PackContext {
@@ -274,11 +284,9 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
   // columns, are anchored empty where they are made.
   anchor('semantic working set', {
     blocks: blockExemplars(doc.blocks),
-    pieces: exemplars(pieces).filter(ofSmallUnit),
-    // A draft holds its pieces (a chunk of tiny headings, a hundred): two of each end suffice.
-    packed: exemplars(packed, undefined, 2).filter(ofSmallUnits),
-    drafts: exemplars(drafts, undefined, 2).filter(ofSmallUnits),
-    normalized: exemplars(normalized, undefined, 2).filter(ofSmallUnits),
+    // Two of each end suffice; normalize's are the drafts themselves, refilled.
+    packed: detachedExemplars(packed),
+    drafts: detachedExemplars(drafts),
     records: exemplars(records, undefined, 2),
   });
   return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true, blocks: doc.blocks });

@@ -21,7 +21,7 @@ function splitAt(source: string, start: number, cap: number) {
     tokens: new TokenIndex(source),
     target: cap,
     budget: () => cap,
-  });
+  }).piecesOf();
 }
 
 const split = (source: string, cap: number) => splitAt(source, 0, cap);
@@ -141,7 +141,7 @@ describe('splitOversizedBlocks', () => {
         const ctxOf = (state: UnitsState) => ({ source, lines, tokens, target: cap, budget: (h: number): number => Math.max(4, cap - (state.headings.pathLength(h) % 3)), wholeCap: cap + 8 });
         const state = newUnitsState();
         const expectedState = newUnitsState();
-        expect(splitOversizedBlocks(blocks, ctxOf(state), state)).toEqual(splitOversized(toUnits(blocks, expectedState), ctxOf(expectedState)));
+        expect(splitOversizedBlocks(blocks, ctxOf(state), state).piecesOf()).toEqual(splitOversized(toUnits(blocks, expectedState), ctxOf(expectedState)).piecesOf());
         expect(state.heading).toBe(expectedState.heading);
         expect(state.headings.refs(state.heading)).toEqual(expectedState.headings.refs(expectedState.heading));
       }),
@@ -167,7 +167,7 @@ describe('rebuilt parts and the token index', () => {
     const source = `# Code\n\n\`\`\`js\n${minified}\n\`\`\`\n\n\`\`\`ts\n${lines}\n\`\`\`\n\n| a | b | c |\n|---|---|---|\n${rows}\n`;
     const { blocks } = documentBlocks(source, 'fast');
     const tokens = new NotingIndex(source);
-    const pieces = splitOversizedBlocks(blocks, { source, lines: lineTable(source), tokens, target: 80, budget: () => 100 });
+    const pieces = splitOversizedBlocks(blocks, { source, lines: lineTable(source), tokens, target: 80, budget: () => 100 }).piecesOf();
     const rebuilt = pieces.filter((p) => p.rebuiltText !== null);
     expect(rebuilt.length).toBeGreaterThan(20);
     // Every rebuilt part is noted, and every note is true: the text holds that source range there.
@@ -178,13 +178,15 @@ describe('rebuilt parts and the token index', () => {
   });
 });
 
-describe('pieces as UnitPiece (issue 15: four fields and a part, not eight fields)', () => {
+describe('pieces as a PieceTable (issue 15: columns, not an object a piece)', () => {
   it('read as the eight-field piece did: a whole unit its block, a split one its part', () => {
     const source = ['# Title', '', 'Short prose.', '', 'A long paragraph. '.repeat(60), '', '```js', ...Array.from({ length: 80 }, (_, i) => `line(${i});`), '```'].join('\n');
     const { blocks, lines } = documentBlocks(source, 'fast');
     const state = newUnitsState();
     const pieces = splitOversizedBlocks(blocks, { source, lines, tokens: new TokenIndex(source), target: 40, budget: () => 60, wholeCap: 80 }, state);
-    const plain = pieces.map((p) => ({ start: p.start, end: p.end, rebuiltText: p.rebuiltText, tokens: p.tokens, unit: p.unit, splitUnit: p.splitUnit }));
+    const plain = Array.from({ length: pieces.length }, (_, i) => ({ start: pieces.start(i), end: pieces.end(i), rebuiltText: pieces.rebuiltText(i), tokens: pieces.tokens(i), unit: pieces.unit(i), splitUnit: pieces.splitUnit(i) }));
+    // The objects pieceAt makes read the same.
+    expect(pieces.piecesOf().map((p) => ({ start: p.start, end: p.end, rebuiltText: p.rebuiltText, tokens: p.tokens, unit: p.unit, splitUnit: p.splitUnit }))).toEqual(plain);
     expect(plain.some((p) => p.splitUnit && p.rebuiltText !== null)).toBe(true);
     expect(plain.some((p) => p.splitUnit && p.rebuiltText === null)).toBe(true);
     for (const p of plain) {

@@ -15,7 +15,7 @@
  */
 import { childrenOf } from './fast-lists.js';
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
-import { UnitPiece, type Piece, type UnitPart } from './pieces.js';
+import { PieceTable, type UnitPart } from './pieces.js';
 import { sentenceStartOffsets } from './sentences.js';
 import { bpeTokenEnds } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
@@ -47,55 +47,48 @@ function isAtomic(block: Block): boolean {
   return block.type !== 'paragraph' && block.type !== 'heading';
 }
 
-export function splitOversized(units: Unit[], ctx: SplitContext): Piece[] {
-  const pieces: Piece[] = [];
+export function splitOversized(units: Unit[], ctx: SplitContext): PieceTable {
+  const pieces = new PieceTable(units.length);
   // Indexed loops: a `for…of` allocated an iterator result per unit (issue 15).
   for (let u = 0; u < units.length; u++) {
     const unit = units[u]!;
-    addPieces(pieces, pieces.length, unit.block, unit.heading, unit.types, ctx);
+    addPieces(pieces, unit.block, unit.heading, unit.types, ctx);
   }
   return pieces;
 }
 
 /** splitOversized(toUnits(blocks, state), ctx) without a Unit object per unit (visitUnits). */
-export function splitOversizedBlocks(blocks: Block[], ctx: SplitContext, state: UnitsState = newUnitsState()): Piece[] {
-  // Every block makes at least one piece (a list one per item): the array is made that long at
-  // once and written by index. A `push` per piece grew it in steps, and on a document of tiny
-  // headings (a piece per line) that was a fifth of this stage (issue 15).
-  // A list with items is a unit per item (visitUnits): on a long list the array grew from one
-  // slot by steps, each a copy, to a slot per item.
+export function splitOversizedBlocks(blocks: Block[], ctx: SplitContext, state: UnitsState = newUnitsState()): PieceTable {
+  // Every block makes at least one piece (a list one per item): the columns are made that long
+  // at once. Grown from a few entries, on a document of tiny headings (a piece per line) the
+  // copies were a fifth of this stage (issue 15).
   let units = blocks.length;
   for (let b = 0; b < blocks.length; b++) {
     const items = blocks[b]!.children;
     if (items !== undefined && items.length > 1 && blocks[b]!.type === 'list') units += items.length - 1;
   }
-  const pieces = new Array<Piece>(units);
-  let n = 0;
-  visitUnits(blocks, state, (block, heading, types) => {
-    n = addPieces(pieces, n, block, heading, types, ctx);
-  });
-  pieces.length = n;
+  const pieces = new PieceTable(units);
+  visitUnits(blocks, state, (block, heading, types) => addPieces(pieces, block, heading, types, ctx));
   return pieces;
 }
 
-/** The pieces of one unit (itself when it fits, else its parts), written into pieces[n, …); returns the new count. */
-function addPieces(pieces: Piece[], n: number, block: Block, heading: number, types: readonly BlockType[], ctx: SplitContext): number {
+/** Appends the pieces of one unit to `pieces`: itself when it fits, else its parts. */
+function addPieces(pieces: PieceTable, block: Block, heading: number, types: readonly BlockType[], ctx: SplitContext): void {
   const tokens = ctx.tokens.count(block.start, block.end);
   const cap = ctx.budget(heading);
   if (tokens <= cap || (ctx.wholeCap !== undefined && tokens <= ctx.wholeCap && isAtomic(block))) {
-    pieces[n] = new UnitPiece(block, tokens, heading, types, null);
-    return n + 1;
+    pieces.push(block, tokens, heading, types, null);
+    return;
   }
   const limit = Math.min(ctx.target, cap);
   const parts = splitBlock(block, block.start, limit, cap, ctx, true);
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    pieces[n++] = new UnitPiece(block, part.tokens, heading, types, part);
+    pieces.push(block, part.tokens, heading, types, part);
   }
-  return n;
 }
 
-/** A split unit's pieces hold their parts (UnitPiece.part): a part is not changed once its piece is made. */
+/** A split unit's pieces hold their parts (PieceTable.part): a part is not changed once its piece is made. */
 type Part = UnitPart;
 
 /**

@@ -42,7 +42,7 @@ import { normalize, type NormalizedChunk } from './normalize.js';
 import { recordedOptions, resolveOptions, strategyKey } from './options.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
-import type { Piece } from './pieces.js';
+import { PieceTable, type DraftChunk } from './pieces.js';
 import { breadcrumbPrefixes, opensTechnicalBaseline, pathBudget } from './semantic.js';
 import { LineCursor } from './source-lines.js';
 import { splitOversizedBlocks } from './split-oversized.js';
@@ -290,7 +290,11 @@ interface StreamSettings {
   recount: boolean;
 }
 
-const isHeadingPiece = (p: Piece): boolean => p.unit.type === 'heading' && !p.splitUnit;
+/** Every piece of the draft is a whole heading. */
+function allHeadings(draft: DraftChunk): boolean {
+  for (let k = draft.from; k < draft.to; k++) if (!draft.table.isHeading(k)) return false;
+  return true;
+}
 
 function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generator<ChunkRecord, void, undefined> {
   const o = s.resolved;
@@ -303,7 +307,7 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
   const lines = new LineCursor(source);
 
   // The window: pieces not yet packed for good, and the top-level blocks they come from.
-  let pieces: Piece[] = [];
+  let pieces = new PieceTable();
   let blocks: Block[] = [];
   let group = 0;
   let want = s.windowChars;
@@ -321,7 +325,7 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
 
   while (true) {
     // Fill the window up to `want` characters past its first piece.
-    const from = pieces.length ? pieces[0]!.start : group < plan.cuts.length ? plan.cuts[group]! : source.length;
+    const from = pieces.length ? pieces.start(0) : group < plan.cuts.length ? plan.cuts[group]! : source.length;
     while (group < plan.cuts.length && (plan.cuts[group]! - from < want || pieces.length === 0)) {
       const gStart = plan.cuts[group]!;
       const gEnd = plan.cuts[group + 1] ?? source.length;
@@ -331,7 +335,7 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
       tokens.add(gStart, parsed.text);
       // Units become pieces as they are found (no Unit object per unit: issue 15).
       const groupPieces = splitOversizedBlocks(parsed.blocks, { source, lines: groupLines, tokens, target: o.targetTokens, budget, wholeCap: o.maxTokens }, unitsState);
-      for (let k = 0; k < groupPieces.length; k++) pieces.push(groupPieces[k]!);
+      pieces.append(groupPieces);
       for (const b of parsed.blocks) blocks.push(b);
       group++;
     }
@@ -343,12 +347,11 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
       keep = 0;
       for (let k = drafts.length - SETTLED; k >= 1; k--) {
         const d = drafts[k]!;
-        const first = d.pieces[0]!;
-        const before = drafts[k - 1]!.pieces;
+        const before = drafts[k - 1]!;
         // Never inside or right after a run of bare headings: packing carries those to what
         // follows them, and a run it pushed alone (too big with what follows) is no place
         // where the whole document's packing closed a chunk.
-        if (isHeadingPiece(first) && !isHeadingPiece(before[before.length - 1]!) && !d.pieces.every(isHeadingPiece) && d.tokens >= o.minTokens) {
+        if (pieces.isHeading(d.from) && !pieces.isHeading(before.to - 1) && !allHeadings(d) && d.tokens >= o.minTokens) {
           keep = k;
           break;
         }
@@ -367,11 +370,11 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
     }
     if (atEnd) break;
     // Restart at the boundary: the pieces from the first chunk not kept.
-    const next = drafts[keep]!.pieces[0]!;
-    const at = pieces.indexOf(next);
+    const at = drafts[keep]!.from;
+    const nextStart = pieces.start(at);
     pieces = pieces.slice(at);
-    blocks = blocks.filter((b) => b.end > next.start);
-    tokens.dropBefore(next.start);
+    blocks = blocks.filter((b) => b.end > nextStart);
+    tokens.dropBefore(nextStart);
   }
   if (pending) {
     yield finish(pending.chunk, pending.checker, false);

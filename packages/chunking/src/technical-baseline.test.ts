@@ -112,7 +112,7 @@ describe('a reference section starts its own chunk (seed 001 technical baseline)
 describe('opensTechnicalBaseline', () => {
   it('answers as TECHNICAL_TITLE does for short and long titles (its length shortcut skips no match)', async () => {
     const { opensTechnicalBaseline } = await import('./semantic.js');
-    const piece = (text: string) => ({ unit: { type: 'heading', text } }) as unknown as Parameters<typeof opensTechnicalBaseline>[0];
+    const piece = (text: string) => ({ type: 'heading', text, start: 0, end: text.length, startLine: 0, endLine: 0 }) as Parameters<typeof opensTechnicalBaseline>[0];
     const words = ['reference', 'Reference', 'REFERENCE', 'quick', 'api', 'cheat', 'sheet', '-', ' ', '\t', 'x', 'refer', 'ence', 'ſ', 'K'];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...words), { maxLength: 6 }), fc.string({ maxLength: 12 }), (ws, extra) => {

@@ -8,6 +8,7 @@
  * source slice. (semantic's overlap counts sentences instead; it is its own stage.)
  */
 import { skipWhitespace } from './lines.js';
+import { noneRebuilt } from './pack.js';
 import type { DraftChunk } from './pieces.js';
 import { sentenceStarts } from './sentences.js';
 import type { TokenIndex } from './tokens.js';
@@ -26,7 +27,7 @@ export function addTokenOverlap(drafts: DraftChunk[], ctx: TokenOverlapContext):
   if (ctx.overlapTokens <= 0) return drafts;
   return drafts.map((draft, k) => {
     const previous = drafts[k - 1];
-    if (!previous || draft.pieces.some((p) => p.rebuiltText !== null)) return draft;
+    if (!previous || !noneRebuilt(draft.table, draft.from, draft.to)) return draft;
     let best: { start: number; tokens: number } | null = null;
     for (const start of candidates(previous, ctx)) {
       if (start >= draft.start || start < (ctx.floor ?? 0)) continue;
@@ -40,7 +41,7 @@ export function addTokenOverlap(drafts: DraftChunk[], ctx: TokenOverlapContext):
       ...draft,
       start: best.start,
       tokens: best.tokens,
-      overlapChars: draft.pieces[0]!.start - best.start,
+      overlapChars: draft.table.start(draft.from) - best.start,
       overlapTokens: ctx.tokens.count(best.start, previous.end),
     };
   });
@@ -54,16 +55,19 @@ export function addTokenOverlap(drafts: DraftChunk[], ctx: TokenOverlapContext):
  * not atomic.
  */
 function* candidates(draft: DraftChunk, ctx: TokenOverlapContext): Generator<number> {
-  for (let i = draft.pieces.length - 1; i >= 0; i--) {
-    const p = draft.pieces[i]!;
-    if (p.rebuiltText !== null || (p.splitUnit && p.unit.type !== 'paragraph')) return;
-    if (p.unit.type === 'paragraph') {
-      const starts = sentenceStarts(ctx.source.slice(p.start, p.end));
+  const { table } = draft;
+  for (let i = draft.to - 1; i >= draft.from; i--) {
+    const type = table.unit(i).type;
+    if (table.rebuiltText(i) !== null || (table.splitUnit(i) && type !== 'paragraph')) return;
+    const start = table.start(i);
+    if (type === 'paragraph') {
+      const end = table.end(i);
+      const starts = sentenceStarts(ctx.source.slice(start, end));
       for (let s = starts.length - 1; s >= 1; s--) {
-        const at = skipWhitespace(ctx.source, p.start + starts[s]!, p.end);
-        if (at < p.end) yield at;
+        const at = skipWhitespace(ctx.source, start + starts[s]!, end);
+        if (at < end) yield at;
       }
     }
-    yield p.start;
+    yield start;
   }
 }
