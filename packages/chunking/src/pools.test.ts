@@ -43,3 +43,28 @@ describe('pooled columns', () => {
     );
   });
 });
+
+describe('spare piece columns (PieceTable.release)', () => {
+  // Documents of thousands of pieces, the size whose columns a released table hands on: tiny
+  // headings, list items and prose, each document its own mix, so that a table taking the last
+  // one's columns finds other units, types and counts in them.
+  const line = fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 40 }).map((i) => `# h${i}`) },
+    { weight: 3, arbitrary: fc.integer({ min: 0, max: 40 }).map((i) => `- item ${i}`) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 30 }).map((n) => `${'word '.repeat(n)}end.\n`) },
+    { weight: 1, arbitrary: fc.constant('```\ncode\n```') },
+  );
+  const big = fc.array(line, { minLength: 4500, maxLength: 9000 }).map((lines) => `${lines.join('\n')}\n`);
+  const strategy = fc.constantFrom('semantic' as const, 'paginate' as const);
+  it('a large document chunks the same whatever large documents were chunked before it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(big, strategy), { minLength: 2, maxLength: 3 }), (docs) => {
+        const run = ([source, s]: [string, 'semantic' | 'paginate']) => JSON.stringify(chunkDocument(source, { docName: 'spare', strategy: s, maxTokens: 128, targetTokens: 96, minTokens: 16 }).chunks);
+        const forward = docs.map(run);
+        const backward = [...docs].reverse().map(run).reverse();
+        expect(backward).toEqual(forward);
+      }),
+      { numRuns: 8 },
+    );
+  });
+});

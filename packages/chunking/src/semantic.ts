@@ -289,5 +289,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     drafts: detachedExemplars(drafts),
     records: exemplars(records, undefined, 2),
   });
+  // Nothing reads the pieces now: the drafts above let go of them, and the records hold none.
+  pieces.release();
   return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true, blocks: doc.blocks });
 }
