@@ -64,7 +64,43 @@ export class Headings {
   reserve(n: number): void {
     // Only for many blocks: a small document's columns stay small typed arrays on the heap
     // (one of more than 64 bytes has an ArrayBuffer of its own, costly per document).
-    if (n > RESERVE_FROM && n > this.depths.length) this.grow(Math.max(n, this.depths.length * 2));
+    if (n > RESERVE_FROM && n > this.depths.length) {
+      const columns = spare;
+      if (this.count === 0 && columns !== null && columns.depths.length >= n && columns.depths.length <= 4 * n) {
+        spare = null;
+        this.texts = columns.texts;
+        this.slugBaseAt = columns.slugBaseAt;
+        this.depths = columns.depths;
+        this.parents = columns.parents;
+        this.lengths = columns.lengths;
+        this.slugNumbers = columns.slugNumbers;
+      } else this.grow(Math.max(n, this.depths.length * 2));
+    }
+  }
+
+  /**
+   * Empties the table and hands its columns, cleared of the document's texts, to the next
+   * table that reserves as many: only for a table nothing reads any more (chunkSemantic's and
+   * paginate's, once their records are made). Six columns of 170,000 headings (1 MB of tiny
+   * headings) were made fresh in every pass, each page faulted in (issue 15).
+   */
+  release(): void {
+    const size = this.depths.length;
+    if (size > RESERVE_FROM && size <= SPARE_MOST) {
+      this.texts.fill('', 0, this.count);
+      spare = { texts: this.texts, slugBaseAt: this.slugBaseAt, depths: this.depths, parents: this.parents, lengths: this.lengths, slugNumbers: this.slugNumbers };
+    }
+    this.count = 0;
+    this.texts = new Array<string>(16);
+    this.slugBases = [];
+    this.slugBaseAt = new Int32Array(16);
+    this.depths = new Int32Array(16);
+    this.parents = new Int32Array(16);
+    this.lengths = new Int32Array(16);
+    this.slugNumbers = new Int32Array(16);
+    this.refsCache = [];
+    this.lastSlugOf = NO_HEADING;
+    this.lastSlug = '';
   }
 
   private grow(size = this.depths.length * 2): void {
@@ -144,6 +180,10 @@ export class Headings {
 
 /** Headings.reserve acts on more blocks than this. */
 const RESERVE_FROM = 4096;
+/** The most headings whose columns a released table keeps for the next (at most 6 MiB between calls). */
+const SPARE_MOST = 1 << 18;
+/** The columns of the last table released (Headings.release). */
+let spare: { texts: string[]; slugBaseAt: Int32Array; depths: Int32Array; parents: Int32Array; lengths: Int32Array; slugNumbers: Int32Array } | null = null;
 
 // Never mutated: every consumer of a path only reads it.
 const EMPTY_PATH: HeadingRef[] = [];

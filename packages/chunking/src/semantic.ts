@@ -289,7 +289,9 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     drafts: detachedExemplars(drafts),
     records: exemplars(records, undefined, 2),
   });
-  // Nothing reads the pieces now: the drafts above let go of them, and the records hold none.
+  // Nothing reads the pieces or the headings now: the drafts above let go of the pieces, and
+  // the records hold neither.
   pieces.release();
+  units.headings.release();
   return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true, blocks: doc.blocks });
 }
