@@ -239,3 +239,35 @@ describe('a fenced code block whose fences take half the cap or more', () => {
     for (const c of code) expect(/(^|\n)```\n/.test(c.originalText) && c.originalText.trimEnd().endsWith('```')).toBe(true);
   });
 });
+
+describe('a part whose leading whitespace held its count down', () => {
+  // BPE counts are not monotone: ` donnée` is two tokens, `donnée` three. A part cut at a line
+  // or word start was counted with its leading space and trimmed after, so it could be over the
+  // cap as it stood (a fuzzed document, seed 3901: `chunk 1: 17 tokens > max 16`).
+  it('is split again so that it fits as it stands (the fuzzed document)', () => {
+    const source = '`````````````````````\n donnée \t|\r-:|:--\r  |ﬁ';
+    const { chunks } = chunkDocument(source, { docName: 'x', maxTokens: 16, targetTokens: 16, minTokens: 12, breadcrumbMode: 'none' }, { recount: true });
+    for (const c of chunks) expect(countTokens(c.originalText)).toBeLessThanOrEqual(16);
+    expect(chunks.map((c) => c.originalText).join('')).toBe('`````````````````````donnée \t|\r-:|:--|ﬁ');
+  });
+
+  it('never leaves a chunk over the cap, on lines that start with a space before a word that counts more without it', () => {
+    // Words that take more tokens without the space before them than with it.
+    const word = fc.constantFrom('donnée', 'naïve', 'ſoft', 'Überblick', 'résumé', 'ﬁle', 'über', 'façade', '|ﬁ', 'été');
+    const line = fc.array(word, { minLength: 1, maxLength: 3 }).map((ws) => ` ${ws.join(' ')}`);
+    const eol = fc.constantFrom('\n', '\r', '\r\n');
+    const text = fc.tuple(fc.array(line, { minLength: 2, maxLength: 40 }), eol).map(([ls, e]) => ls.join(e));
+    const shape = fc.constantFrom(
+      (t: string) => `x${t}`, // a paragraph (its first line not indented): split by sentences, then lines
+      (t: string) => `${'`'.repeat(21)}\n${t}\n${'`'.repeat(21)}`, // fences over half a small cap: split as lines
+      (t: string) => `\`\`\`\n${t}\n\`\`\``,
+    );
+    fc.assert(
+      fc.property(text, shape, fc.integer({ min: 16, max: 24 }), (t, wrap, cap) => {
+        const { chunks } = chunkDocument(wrap(t), { docName: 'x', maxTokens: cap, targetTokens: cap, minTokens: 0, breadcrumbMode: 'none' }, { recount: true });
+        for (const c of chunks) expect(countTokens(c.originalText)).toBeLessThanOrEqual(cap);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

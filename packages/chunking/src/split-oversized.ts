@@ -84,7 +84,14 @@ function addPieces(pieces: PieceTable, block: Block, heading: number, types: rea
   const parts = splitBlock(block, block.start, limit, cap, ctx, true);
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    pieces.push(block, part.tokens, heading, types, part);
+    if (part.rebuiltText === null && part.tokens > Math.max(cap, ctx.wholeCap ?? cap)) {
+      // Parts are packed with the whitespace before them and trimmed after, and BPE counts are
+      // not monotone: ` donnée` is two tokens, `donnée` three. A part that fit with its leading
+      // space can be over the hard cap without it (a fuzzed document: 17 tokens under a cap of 16).
+      // Cut again at words: each word part starts after whitespace, so it is counted as it stands.
+      const words = splitWords(part.start, part.end, limit, ctx);
+      for (let w = 0; w < words.length; w++) pieces.push(block, words[w]!.tokens, heading, types, words[w]!);
+    } else pieces.push(block, part.tokens, heading, types, part);
   }
 }
 
