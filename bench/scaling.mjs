@@ -96,11 +96,17 @@ async function child(shape, bytes, strategy, stage = 'chunk') {
   const fastest = times.indexOf(Math.min(...times));
   // The fastest pass's page faults: fresh memory it touched (4 KB each), what an
   // allocation-heavy shape pays for on a machine where a fault is dear (see firstTouchCost).
-  const result = { ms: times[fastest], faults: faults[fastest], passes: times.length, chunks, bytes: Buffer.byteLength(text) };
+  const result = { ms: times[fastest], faults: faults[fastest], passes: times.length, chunks, bytes: Buffer.byteLength(text), tokens: stage === 'chunk' ? await inputTokens(text) : 0 };
   // Run by hand (`node --cpu-prof bench/scaling.mjs --child SHAPE BYTES semantic`) there is no
   // IPC channel: print the result instead.
   if (process.send) process.send(result);
   else console.log(JSON.stringify(result));
+}
+
+/** The input's cl100k tokens (after the passes, untimed): what the chunker counts, the most of its work on prose. */
+async function inputTokens(text) {
+  const { countTokens } = await import(pathToFileURL(DIST).href);
+  return countTokens(text);
 }
 
 /** How long a case is chunked again and again (with at least minPasses passes). */
@@ -230,6 +236,18 @@ async function main(argv) {
     table((shape, bytes) => {
       const c = cell(shape, bytes, (r) => (r.ms / Math.max(1, r.chunks)) * (r.bytes / 1e6));
       return c.why ? '–' : `${Math.round(median(results[shape][bytes].map((r) => r.chunks / (r.bytes / 1e6)))).toLocaleString('en-US')} (${fmtRatio(c)})`;
+    });
+  }
+  if (stage === 'chunk') {
+    // A chunker's work grows with the tokens it counts and packs, and the shapes hold from a
+    // tenth of prose's tokens per byte (a rule of dashes) to nearly five times them (tiny lines):
+    // this table separates "more tokens per byte" from "more work per token".
+    out.push('');
+    out.push('cl100k tokens per MB of input, and in brackets the time per token as a ratio to prose of the same size.');
+    out.push('');
+    table((shape, bytes) => {
+      const c = cell(shape, bytes, (r) => (r.ms / Math.max(1, r.tokens)) * (r.bytes / 1e6));
+      return c.why ? '–' : `${Math.round(median(results[shape][bytes].map((r) => r.tokens / (r.bytes / 1e6)))).toLocaleString('en-US')} (${fmtRatio(c)})`;
     });
   }
   // Where a first touch costs what it does on a VM, the fresh memory a pass touches is much of
