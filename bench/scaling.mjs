@@ -226,29 +226,25 @@ async function main(argv) {
     const c = cell(shape, bytes, (r) => r.ms / 1000);
     return c.why ?? `${c.perMb.toFixed(2)} s (${fmtRatio(c)})`;
   });
+  /** A table of `unitsOf(result)` per MB, with the time per unit as a ratio to prose's. */
+  const perUnitTable = (title, unitsOf) => {
+    out.push('');
+    out.push(title);
+    out.push('');
+    table((shape, bytes) => {
+      const c = cell(shape, bytes, (r) => (r.ms / Math.max(1, unitsOf(r))) * (r.bytes / 1e6));
+      return c.why ? '–' : `${Math.round(median(results[shape][bytes].map((r) => unitsOf(r) / (r.bytes / 1e6)))).toLocaleString('en-US')} (${fmtRatio(c)})`;
+    });
+  };
   if (stage === 'chunk') {
     // Records per MB differ elevenfold between shapes (prose ~3,100, tiny headings ~34,000),
     // and every record costs about the same to build: this table separates "more output per
     // byte" from "more work per record", which is what a super-linear stage would show.
-    out.push('');
-    out.push('Records per MB, and in brackets the time per record as a ratio to prose of the same size.');
-    out.push('');
-    table((shape, bytes) => {
-      const c = cell(shape, bytes, (r) => (r.ms / Math.max(1, r.chunks)) * (r.bytes / 1e6));
-      return c.why ? '–' : `${Math.round(median(results[shape][bytes].map((r) => r.chunks / (r.bytes / 1e6)))).toLocaleString('en-US')} (${fmtRatio(c)})`;
-    });
-  }
-  if (stage === 'chunk') {
+    perUnitTable('Records per MB, and in brackets the time per record as a ratio to prose of the same size.', (r) => r.chunks);
     // A chunker's work grows with the tokens it counts and packs, and the shapes hold from a
     // tenth of prose's tokens per byte (a rule of dashes) to nearly five times them (tiny lines):
     // this table separates "more tokens per byte" from "more work per token".
-    out.push('');
-    out.push('cl100k tokens per MB of input, and in brackets the time per token as a ratio to prose of the same size.');
-    out.push('');
-    table((shape, bytes) => {
-      const c = cell(shape, bytes, (r) => (r.ms / Math.max(1, r.tokens)) * (r.bytes / 1e6));
-      return c.why ? '–' : `${Math.round(median(results[shape][bytes].map((r) => r.tokens / (r.bytes / 1e6)))).toLocaleString('en-US')} (${fmtRatio(c)})`;
-    });
+    perUnitTable('cl100k tokens per MB of input, and in brackets the time per token as a ratio to prose of the same size.', (r) => r.tokens);
   }
   // Where a first touch costs what it does on a VM, the fresh memory a pass touches is much of
   // its time: this table shows which shapes pay it.
