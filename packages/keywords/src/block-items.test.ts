@@ -100,6 +100,31 @@ describe('blockItems', () => {
     }
   });
 
+  // Quotes nested up to markdown-it's limit with lazy lines at many depths (a line of fewer `>`
+  // is lazy for every quote deeper than it): a quote whose content may take its lazy line parses
+  // that content again, and each nested quote began its own stops again from its first line,
+  // multiplying the parses level by level (fuzzed: 32 KB took 7 s in hierarchical's matching).
+  it("gives markdown-it's items on quotes nested deep with lazy lines at many depths, marking lines in proportion to depth × lines", () => {
+    for (const seed of [1, 2, 3]) {
+      for (const lines of [15, 30, 60]) {
+        const text = Array.from({ length: lines }, (_, i) => {
+          const r = (Math.imul(seed * 1000 + i, 2654435761) >>> 0) % 97;
+          // Under markdown-it's nesting limit (100), past which its own parse drops content.
+          return i % 3 === 1 ? `${'>'.repeat(5 + (r % 40))} lazy ${i} text` : `${'>'.repeat(50 + (r % 45))} ${['- item', '```', '# h', 'para'][r % 4]} ${i}`;
+        }).join('\n');
+        const before = quoteLinesMarkedForTests();
+        const env = {};
+        const items = blockItems(text, env);
+        const marked = quoteLinesMarkedForTests() - before;
+        // Each line marked by each quote open on it (at most 100 deep) some tens of times over,
+        // not once per parse of every quote around it (growing with the lines).
+        expect(marked, `seed ${seed}, ${lines} lines`).toBeLessThan(40 * 100 * lines);
+        const want: Env = {};
+        expect(items).toEqual(expected(text, want));
+      }
+    }
+  });
+
   it('reads a long list item by item, the headings and code inside it included', () => {
     const text = Array.from({ length: 3000 }, (_, i) => (i % 100 === 0 ? `- ## Part ${i}\n` : i % 7 === 0 ? `-     code ${i}\n` : `- item ${i}\n`)).join('');
     const items = blockItems(text, {});
