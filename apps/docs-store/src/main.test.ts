@@ -368,6 +368,35 @@ describe('environment errors are messages naming the path', () => {
     }
   }, 20_000);
 
+  // Root reads any file whatever its mode, so the bin runs as nobody (setpriv).
+  const canSetpriv = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
+  it.runIf(canSetpriv)('a source or manifest that cannot be read (EACCES): the file named with what to do, not Node\'s words (s39 probe)', async () => {
+    expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
+    await ensureBuilt();
+    spawnSync('chmod', ['-R', 'a+rwX', ws]);
+    const asNobody = (args: string[]) =>
+      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { cwd: ws, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+    const source = join(ws, TOPICS[2]!, 'golden-reference.md');
+    const manifest = join(ws, TOPICS[2]!, '_chunks/golden-reference.json');
+    const denied = 'permission denied (EACCES); check its permissions';
+    for (const [file, args, said] of [
+      [source, ['ingest', TOPICS[2]!], `docs-store: ${TOPICS[2]}/golden-reference.md: ${denied}`],
+      [source, ['ingest', `${TOPICS[2]}/golden-reference.md`], `docs-store: ${TOPICS[2]}/golden-reference.md: ${denied}`],
+      [manifest, ['ingest', '--built', TOPICS[2]!], `${manifest}: ${denied}`],
+      [source, ['ingest', '--built', TOPICS[2]!], `${source}: ${denied}`],
+    ] as const) {
+      execFileSync('chmod', ['000', file]);
+      try {
+        const r = asNobody([...args]);
+        expect(r.status, r.stderr).toBe(1);
+        expect(r.stderr, args.join(' ')).toContain(said);
+        expect(r.stderr).not.toContain('EACCES:');
+      } finally {
+        execFileSync('chmod', ['644', file]);
+      }
+    }
+  }, 60_000);
+
   it('--built with an .embedding-cache that is a file, not a folder: exit 1, the path named, no trace', async () => {
     expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
     writeFileSync(join(ws, '.embedding-cache'), 'not a folder');
