@@ -321,6 +321,21 @@ describe('docs-export', () => {
     expect(c.stderr).toContain(`cannot read config: ${join(ws, 'config.pipe')}: a FIFO (named pipe), not a regular file; point it at a regular file`);
   }, 20_000);
 
+  // Root reads a file of any mode, so the built bin runs as nobody (setpriv).
+  const canSetpriv = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
+  it.runIf(canSetpriv)('a manifest that cannot be read (EACCES) is named with what to do, not "cannot read it (EACCES)" (s39 probe)', () => {
+    const manifest = join(ws, 'eacces-docs/topic/_chunks/golden-reference.json');
+    mkdirSync(dirname(manifest), { recursive: true });
+    cpSync(join(DOCS, POLY, '_chunks/golden-reference.json'), manifest);
+    spawnSync('chmod', ['a+rX', ws]);
+    spawnSync('chmod', ['-R', 'a+rX', join(ws, 'eacces-docs')]);
+    spawnSync('chmod', ['000', manifest]);
+    const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, join(APP, 'bin/docs-export.js'), 'eacces-docs', '--format', 'jsonl'], { cwd: ws, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`docs-export: ${manifest}: permission denied (EACCES); check its permissions or choose another location\n`);
+  });
+
   it('a broken manifest fails before any output, naming the file; no built topic is an error too', async () => {
     const bad = join(ws, 'bad-docs/topic/_chunks/golden-reference.json');
     mkdirSync(dirname(bad), { recursive: true });
