@@ -115,6 +115,7 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
       ...(values.port !== undefined ? { port: Number(values.port) } : {}),
       ...(values.host !== undefined ? { host: values.host } : {}),
       onError: (err) => io.stderr(`docs-serve: ${(err as Error).stack ?? String(err)}\n`),
+      log: (line) => io.stderr(`docs-serve: ${line}\n`),
     });
   } catch (err) {
     if (err instanceof ServeError) {
