@@ -375,6 +375,21 @@ describe('docs-score usage', () => {
   });
 });
 
+describe('docs-score options that need another', () => {
+  // s39 probe: "--provider nope" was read as a provider after the checks ran and failed with
+  // exit 1, "local embeddings: unknown provider "nope". Set embeddings.provider …", which
+  // pointed at the config file for a word typed on the command line.
+  it('--provider other than local, ollama or openai is a usage error, exit 2, before any work', async () => {
+    for (const bad of ['nope', 'OLLAMA']) {
+      expect(await run([pristine, '--qa', '--provider', bad])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `docs-score: --provider: expected local, ollama or openai, got "${bad}"\nRun docs-score --help for usage.\n`,
+      });
+    }
+  });
+});
+
 describe('docs-score --config', () => {
   it('a --config that is not a valid chunkyard config is a config error, exit 2 as the help says, naming file:line', async () => {
     // Found by probing: a parse or schema error in --config exited 1, as if a check had failed.

@@ -175,6 +175,11 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   inputFile('questions', values.questions, 'a CSV file (question,references,corpus_id)');
   inputFile('queries', values.queries, 'a queries.yaml file');
   if (values.metrics !== undefined && values.queries === undefined) throw new UsageError('--metrics needs --queries FILE (questions with reference answers)');
+  // Checked here, not by the embedder after the checks ran: its message (exit 1) said to set
+  // embeddings.provider in the config, for a word typed on the command line.
+  if (values.provider !== undefined && !(PROVIDERS as readonly string[]).includes(values.provider)) {
+    throw new UsageError(`--provider: expected ${PROVIDERS.slice(0, -1).join(', ')} or ${PROVIDERS.at(-1)}, got ${JSON.stringify(values.provider)}`);
+  }
   const number = (name: string, v: string | undefined, min: number, max: number, fallback: number): number =>
     v === undefined ? fallback : numberOption(`--${name}`, v, { min, max, whole: false }, UsageError);
   const thresholds: Thresholds = {
@@ -200,6 +205,9 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
     },
   };
 }
+
+/** The embedders --provider names (the config's embeddings.provider takes the same). */
+const PROVIDERS = ['local', 'ollama', 'openai'] as const satisfies readonly NonNullable<EmbeddingSettings['provider']>[];
 
 const pct = (s: Stat): string => `${(100 * s.mean).toFixed(1)} ± ${(100 * s.std).toFixed(1)}`;
 
