@@ -524,6 +524,16 @@ describe('search, expand, stats', () => {
       expect(h.unit.chunks.from).toBeLessThan(h.unit.chunks.to);
       expect(h.unit.text.split('\n[CHUNK BOUNDARY]\n')).toHaveLength(h.unit.chunks.to - h.unit.chunks.from + 1);
     }
+    // s39 probe: a --topic that names no stored topic (a typo, a section, a ./ path) said
+    // "no results", exit 0, as if the docs did not cover the question; docs-query says so, exit 2.
+    for (const mode of ['hybrid', 'fts', 'vector']) {
+      const typo = await run(['search', 'serialize', '--topic', 'system-text-json-colections', '--mode', mode]);
+      expect(typo, mode).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `docs-store: --topic system-text-json-colections: no stored topic matches (topics: ${[...TOPICS].sort().join(', ')}); give a topic's path or its last segments\n`,
+      });
+    }
     const misuse = await run(['search', 'serialize', '--mode', 'fts', '--no-routes']);
     expect(misuse).toMatchObject({ code: 2, stderr: 'docs-store: --no-routes is for hybrid search; --mode fts has no routes\n' });
   });
