@@ -273,6 +273,13 @@ describe('docs-serve: CLI', () => {
     err.length = 0;
     expect(await main([join(fx.workspace, 'x'.repeat(300))], io)).toBe(2);
     expect(err.join('')).toBe(`docs-serve: ${join(fx.workspace, 'x'.repeat(300))}: name too long (ENAMETOOLONG); use a shorter path\n`);
+    // s39 probe: "" (an unset $DOCS) resolved to the current folder, which was served with a
+    // warning, exit 0 once stopped; every other tool refuses an empty path.
+    err.length = 0;
+    out.length = 0;
+    expect(await main([''], io, () => Promise.resolve('test'))).toBe(2);
+    expect(err.join('')).toBe('docs-serve: an empty argument (""); give a path\nRun docs-serve --help for usage.\n');
+    expect(out).toEqual([]);
   });
 
   it('reports a port in use with exit 1', async () => {
