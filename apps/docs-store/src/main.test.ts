@@ -650,6 +650,12 @@ describe('usage', () => {
     [['mcp', '--http', '--host', ' '], /--host: empty; give a value, or leave --host out/],
     [['search', 'x', '--topic', '  '], /--topic: empty; give a value, or leave --topic out/],
     [['mcp', '--http', '--token', ''], /the bearer token \(--token or DOCS_STORE_MCP_TOKEN\) is empty/],
+    // s39 probe: a token no Authorization header can carry as it is got the server started, and
+    // every request refused: a newline (400 from Node's parser), a non-ASCII letter (header bytes
+    // are read as latin1), a space at an end (trimmed from the header).
+    [['mcp', '--http', '--token', 'a\nb'], /^docs-store: the bearer token \(--token or DOCS_STORE_MCP_TOKEN\) holds a control character, which no Authorization header carries as it is; use printable ASCII with no space at either end \(openssl rand -hex 16 makes one\)\n$/],
+    [['mcp', '--http', '--token', 'tökén'], /holds a character outside ASCII, which no Authorization header carries as it is/],
+    [['mcp', '--http', '--token', 'abc '], /holds a space at an end, which no Authorization header carries as it is/],
     [['ingest', 'deep'], /deep: a folder, but not a topic \(no golden-reference\.md in it\)/],
     [['ingest', '--nope'], /Unknown option '--nope'/],
     // Found by probing: `stats extra` ignored the word and printed the default store's stats.

@@ -510,6 +510,11 @@ async function mcp(ctx: Context): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const token = values.token ?? env[TOKEN_ENV];
   if (values.http && token !== undefined && token.trim() === '') throw new UsageError(`the bearer token (--token or ${TOKEN_ENV}) is empty`);
+  // A token no header can carry as it is started a server that refused every request: Node's
+  // parser rejects a control character (400), reads header bytes as latin1 (a UTF-8 letter
+  // never matched), and the header value is trimmed.
+  const uncarried = token === undefined || !values.http ? null : /[\u0000-\u001f\u007f]/.test(token) ? 'a control character' : /[^\u0000-\u007f]/.test(token) ? 'a character outside ASCII' : token.trim() !== token ? 'a space at an end' : null;
+  if (uncarried !== null) throw new UsageError(`the bearer token (--token or ${TOKEN_ENV}) holds ${uncarried}, which no Authorization header carries as it is; use printable ASCII with no space at either end (openssl rand -hex 16 makes one)`);
   const { config } = loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
   const store = DocStore.open(ctx.dbPath, { vectorIndex: indexOption(values.index) });
   try {
