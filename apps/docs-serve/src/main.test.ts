@@ -5,6 +5,7 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,6 +20,12 @@ const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const BIN = join(REPO, 'apps/docs-serve/bin/docs-serve.js');
 const SECRET = 'TOP SECRET outside the docs root\n';
 const CHUNK = 'libraries/system-text-json-source-generation/_chunks/golden-reference-3.md';
+/** Whether this machine has an IPv6 loopback to listen on. */
+const hasIpv6Loopback = await new Promise<boolean>((resolvePromise) => {
+  const probe = createNetServer();
+  probe.once('error', () => resolvePromise(false));
+  probe.listen(0, '::1', () => probe.close(() => resolvePromise(true)));
+});
 
 let fx: FixtureDocs;
 let srv: RunningServer;
@@ -280,6 +287,20 @@ describe('docs-serve: CLI', () => {
     expect(await main([''], io, () => Promise.resolve('test'))).toBe(2);
     expect(err.join('')).toBe('docs-serve: an empty argument (""); give a path\nRun docs-serve --help for usage.\n');
     expect(out).toEqual([]);
+  });
+
+  // s39 probe: --host [::1], the way an IPv6 address is written in a URL, was "[::1]: not an
+  // address of this machine (ENOTFOUND)". Skipped where ::1 is not configured.
+  it.runIf(hasIpv6Loopback)('--host [::1] listens on ::1 and serves', async () => {
+    const out: string[] = [];
+    let url = '';
+    const code = await main([fx.docs, '--port', '0', '--host', '[::1]'], { stdout: (s) => out.push(s), stderr: (s) => out.push(s) }, async (s) => {
+      url = s.url;
+      expect((await fetch(new URL('index.json', s.url))).status).toBe(200);
+      return 'test';
+    });
+    expect(code, out.join('')).toBe(0);
+    expect(url).toMatch(/^http:\/\/\[::1\]:\d+\/$/);
   });
 
   it('reports a port in use with exit 1', async () => {

@@ -68,7 +68,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         ),
       );
     });
-    server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
+    // "[::1]" is how an IPv6 address is written in a URL; listen() takes it without brackets
+    // (with them it was "not an address of this machine").
+    server.listen(options.port ?? DEFAULT_PORT, host.replace(/^\[(.*)\]$/, '$1'), () => resolve());
   });
   const addr = server.address() as AddressInfo;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
