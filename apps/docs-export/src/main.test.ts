@@ -271,6 +271,34 @@ describe('docs-export', () => {
     expect(cached.stderr).toContain(`${totalChunks()} cached, 0 embedded now`);
   });
 
+  // s39 probe: --out docs/<topic>/golden-reference.md replaced the author's source with JSON
+  // lines (exit 0), and --out of a manifest replaced the chunk manifest it had just read, so the
+  // topic was broken for every later step.
+  it('--out onto a file of the docs it exports (a source, a manifest, a chunk, an index) is refused, exit 2, and the file is left as it was', async () => {
+    writeFileSync(join(DOCS, 'index.json'), '{"root": true}\n');
+    const chunkFile = join(DOCS, POLY, '_chunks/golden-reference-0.md');
+    writeFileSync(chunkFile, 'chunk 0\n');
+    for (const [rel, what] of [
+      [`docs/${POLY}/golden-reference.md`, `the source of topic ${POLY}`],
+      [`docs/${AOT}/_chunks/golden-reference.json`, `in topic ${AOT}'s generated _chunks/ folder`],
+      [`docs/${POLY}/_chunks/golden-reference-0.md`, `in topic ${POLY}'s generated _chunks/ folder`],
+      ['docs/index.json', 'a generated index.json of the docs'],
+    ] as const) {
+      const file = join(ws, rel);
+      const before = readFileSync(file);
+      const r = await run(['docs', '--format', 'jsonl', '--out', rel]);
+      expect(r, rel).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `docs-export: --out ${rel}: ${what}; writing there would replace it: choose a file outside the topics\nRun docs-export --help for usage.\n`,
+        lines: expect.anything(),
+      });
+      expect(readFileSync(file), rel).toEqual(before);
+    }
+    rmSync(join(DOCS, 'index.json'));
+    rmSync(chunkFile);
+  });
+
   it('--out with a legal name of 250 bytes is written (s34 probe: its temp name was over NAME_MAX, ENAMETOOLONG)', async () => {
     const name = 'e'.repeat(250);
     const r = await run(['docs', '--format', 'jsonl', '--out', name]);
