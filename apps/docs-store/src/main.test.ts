@@ -534,6 +534,12 @@ describe('search, expand, stats', () => {
         stderr: `docs-store: --topic system-text-json-colections: no stored topic matches (topics: ${[...TOPICS].sort().join(', ')}); give a topic's path or its last segments\n`,
       });
     }
+    // Likewise a --content-type no stored document has.
+    expect(await run(['search', 'serialize', '--content-type', 'api'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `docs-store: --content-type api: no stored document has this content type (content types: doc)\n`,
+    });
     const misuse = await run(['search', 'serialize', '--mode', 'fts', '--no-routes']);
     expect(misuse).toMatchObject({ code: 2, stderr: 'docs-store: --no-routes is for hybrid search; --mode fts has no routes\n' });
   });

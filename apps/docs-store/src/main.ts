@@ -16,7 +16,7 @@ import { escapeControl, numberOption, oneLine, parseCliArgs, quoteArgument } fro
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
-import { cachedVectors, DocStore, embedPlans, InputError, StoreError, UnknownTopicError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
+import { cachedVectors, DocStore, embedPlans, InputError, StoreError, UnknownFilterError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
 import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
@@ -207,9 +207,9 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       io.stderr(`docs-store: ${err.message}\n`);
       return 2;
     }
-    // A --topic that matches nothing is the caller's to fix (docs-query says so with exit 2 too).
-    if (err instanceof UnknownTopicError) {
-      io.stderr(`docs-store: --topic ${oneLine(err.topic)}: ${err.reason}\n`);
+    // A --topic or --content-type that matches nothing is the caller's to fix (docs-query says so with exit 2 too).
+    if (err instanceof UnknownFilterError) {
+      io.stderr(`docs-store: ${err.filter === 'topic' ? '--topic' : '--content-type'} ${oneLine(err.value)}: ${err.reason}\n`);
       return 2;
     }
     if (err instanceof StoreError || err instanceof InputError || err instanceof EmbeddingError || err instanceof ListenError) {

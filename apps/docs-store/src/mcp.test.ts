@@ -88,6 +88,8 @@ it('ingests, searches, expands; re-ingest is a no-op; bad input is a tool error 
   // s39 probe: a topic no document has came back [] as if the docs did not cover the question.
   const typo = await call('search_docs', { query: 'native AOT limitations', topic: 'native-ahead' });
   expect(typo).toMatchObject({ isError: true, text: 'topic "native-ahead": no stored topic matches (topics: native-aot); give a topic\'s path or its last segments' });
+  const type = await call('search_docs', { query: 'native AOT limitations', content_type: 'api' });
+  expect(type).toMatchObject({ isError: true, text: 'content type "api": no stored document has this content type (content types: doc)' });
 
   const expanded = await call('expand_chunk', { chunk_id: a.stored_ids[2]!, k: 1 });
   expect(expanded.value).toMatchObject({ artifact_id: a.artifact_id, chunk_indices: [0, 1, 2] });

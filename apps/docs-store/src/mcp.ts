@@ -11,7 +11,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { CONTENT_TYPE, type ContentHint } from '@chunkyard/chunking';
-import { DocStore, UnknownTopicError, type StoreEmbedder } from '@chunkyard/store';
+import { DocStore, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
 import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
 
 export const SERVER_NAME = 'chunkyard-docs-store';
@@ -212,7 +212,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         .catch((err: unknown) => {
           // The SDK answers what a prompt throws with -32603, a server fault; a topic that
           // matches nothing is the client's argument to fix.
-          throw err instanceof UnknownTopicError ? new McpError(-32602, err.message) : err;
+          throw err instanceof UnknownFilterError ? new McpError(-32602, err.message) : err;
         });
       const excerpts = hits.map((h, i) => {
         const where = [h.sourceFile ?? '(no file)', h.title, h.sectionTitle].filter(Boolean).join(' › ');
