@@ -4,7 +4,7 @@
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+import { errnoReason, isFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
@@ -84,7 +84,10 @@ export function readManifest(file: string): Manifest {
   } catch (err) {
     const reason = err instanceof NotRegularFileError
       ? `${err.kind}, not a regular file (rebuild it with chunking-tool)`
-      : err instanceof SyntaxError ? `not valid JSON (${err.message})` : `cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+      : err instanceof SyntaxError
+        ? `not valid JSON (${err.message})`
+        // fs-atomic's words with what to do: "cannot read it (EACCES)" named the errno alone.
+        : isFsError(err) ? errnoReason(err) : `cannot read it (${(err as Error).message})`;
     throw new ExportError(`${file}: ${reason}`);
   }
   const bad = (what: string) => new ExportError(`${file}: not a chunk manifest: ${what} (rebuild it with chunking-tool)`);

@@ -271,6 +271,34 @@ describe('docs-export', () => {
     expect(cached.stderr).toContain(`${totalChunks()} cached, 0 embedded now`);
   });
 
+  // s39 probe: --out docs/<topic>/golden-reference.md replaced the author's source with JSON
+  // lines (exit 0), and --out of a manifest replaced the chunk manifest it had just read, so the
+  // topic was broken for every later step.
+  it('--out onto a file of the docs it exports (a source, a manifest, a chunk, an index) is refused, exit 2, and the file is left as it was', async () => {
+    writeFileSync(join(DOCS, 'index.json'), '{"root": true}\n');
+    const chunkFile = join(DOCS, POLY, '_chunks/golden-reference-0.md');
+    writeFileSync(chunkFile, 'chunk 0\n');
+    for (const [rel, what] of [
+      [`docs/${POLY}/golden-reference.md`, `the source of topic ${POLY}`],
+      [`docs/${AOT}/_chunks/golden-reference.json`, `in topic ${AOT}'s generated _chunks/ folder`],
+      [`docs/${POLY}/_chunks/golden-reference-0.md`, `in topic ${POLY}'s generated _chunks/ folder`],
+      ['docs/index.json', 'a generated index.json of the docs'],
+    ] as const) {
+      const file = join(ws, rel);
+      const before = readFileSync(file);
+      const r = await run(['docs', '--format', 'jsonl', '--out', rel]);
+      expect(r, rel).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `docs-export: --out ${rel}: ${what}; writing there would replace it: choose a file outside the topics\nRun docs-export --help for usage.\n`,
+        lines: expect.anything(),
+      });
+      expect(readFileSync(file), rel).toEqual(before);
+    }
+    rmSync(join(DOCS, 'index.json'));
+    rmSync(chunkFile);
+  });
+
   it('--out with a legal name of 250 bytes is written (s34 probe: its temp name was over NAME_MAX, ENAMETOOLONG)', async () => {
     const name = 'e'.repeat(250);
     const r = await run(['docs', '--format', 'jsonl', '--out', name]);
@@ -320,6 +348,21 @@ describe('docs-export', () => {
     expect(c.code).toBe(2);
     expect(c.stderr).toContain(`cannot read config: ${join(ws, 'config.pipe')}: a FIFO (named pipe), not a regular file; point it at a regular file`);
   }, 20_000);
+
+  // Root reads a file of any mode, so the built bin runs as nobody (setpriv).
+  const canSetpriv = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
+  it.runIf(canSetpriv)('a manifest that cannot be read (EACCES) is named with what to do, not "cannot read it (EACCES)" (s39 probe)', () => {
+    const manifest = join(ws, 'eacces-docs/topic/_chunks/golden-reference.json');
+    mkdirSync(dirname(manifest), { recursive: true });
+    cpSync(join(DOCS, POLY, '_chunks/golden-reference.json'), manifest);
+    spawnSync('chmod', ['a+rX', ws]);
+    spawnSync('chmod', ['-R', 'a+rX', join(ws, 'eacces-docs')]);
+    spawnSync('chmod', ['000', manifest]);
+    const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, join(APP, 'bin/docs-export.js'), 'eacces-docs', '--format', 'jsonl'], { cwd: ws, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`docs-export: ${manifest}: permission denied (EACCES); check its permissions or choose another location\n`);
+  });
 
   it('a broken manifest fails before any output, naming the file; no built topic is an error too', async () => {
     const bad = join(ws, 'bad-docs/topic/_chunks/golden-reference.json');

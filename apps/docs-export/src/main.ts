@@ -4,13 +4,13 @@
  *
  *   docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
  */
-import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { describeFsError, emptyArgument, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type Format, type VectorSource } from './export.js';
+import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type BuiltDocument, type Format, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, readBuiltDocs, readManifest, recordsFor, vectorsFor, type BuiltDocument, type Format, type Manifest } from './export.js';
@@ -46,7 +46,8 @@ Options:
   --config FILE        workspace config (default: chunkyard.config.yaml in the nearest folder
                        up from docsRoot holding it or nx.json)
   --out FILE           write FILE (atomically: a temp file renamed into place on success)
-                       instead of stdout
+                       instead of stdout; not a file of the exported docs (a source,
+                       _chunks/, _keywords/, index.json)
   -h, --help           show this help
   --version            print docs-export's version
 
@@ -170,6 +171,8 @@ interface Parsed {
   cacheDirs: string[];
   config: string | undefined;
   out: string | undefined;
+  /** --out as given, for messages. */
+  outGiven: string | undefined;
 }
 
 /**
@@ -266,6 +269,7 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
     cacheDirs,
     config: values.config === undefined ? undefined : resolve(cwd, values.config),
     out,
+    outGiven: values.out,
   };
 }
 
@@ -321,6 +325,13 @@ async function run(argv: string[], io: Io): Promise<number> {
     const docs = readBuiltDocs(opts.docsRoot);
     if (docs.length === 0) {
       throw new ExportError(`${opts.docsRoot}: no built topic (no _chunks/<doc>.json under it); build first: npx nx run-many -t index`);
+    }
+    // --out is replaced by a rename, so one that names a file of these docs destroyed it: a
+    // topic's source (the author's markdown), or the manifest just read (exit 0 both times).
+    const clash = opts.out === undefined ? null : outClash(opts.out, opts.docsRoot, docs);
+    if (clash !== null) {
+      io.stderr(`docs-export: --out ${escapeControl(opts.outGiven ?? '')}: ${clash}; writing there would replace it: choose a file outside the topics\nRun docs-export --help for usage.\n`);
+      return 2;
     }
     const workspace = findWorkspaceRoot(opts.docsRoot);
     const vectorSource: VectorSource | null = provider && {
@@ -385,6 +396,42 @@ export function jsonLine(record: unknown): string {
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   process.exitCode = await main(process.argv.slice(2));
+}
+
+/** The real path of `file`, or of its folder joined with its name when it does not exist yet. */
+function realTarget(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    try {
+      return join(realpathSync(dirname(file)), basename(file));
+    } catch {
+      return resolve(file);
+    }
+  }
+}
+
+/**
+ * What --out would overwrite among the exported docs (a topic's source, a file in a topic's
+ * `_chunks/` or `_keywords/`, an index.json, topic-spec.md or llms.txt of the docs root), or null.
+ */
+function outClash(out: string, docsRoot: string, docs: readonly BuiltDocument[]): string | null {
+  const target = realTarget(out);
+  for (const d of docs) {
+    const dir = realTarget(d.dir);
+    const shown = d.topic === '' ? '(the docs root)' : d.topic;
+    if (realTarget(join(d.dir, d.manifest.source)) === target) return `the source of topic ${shown}`;
+    for (const generated of ['_chunks', '_keywords']) {
+      const rel = relative(join(dir, generated), target);
+      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return `in topic ${shown}'s generated ${generated}/ folder`;
+    }
+  }
+  const root = realTarget(docsRoot);
+  const inRoot = relative(root, target);
+  if (!inRoot.startsWith('..') && !isAbsolute(inRoot) && ['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt'].includes(basename(target))) {
+    return `a generated ${basename(target)} of the docs`;
+  }
+  return null;
 }
 
 /** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */

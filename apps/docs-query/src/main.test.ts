@@ -203,6 +203,16 @@ describe('docs-query', () => {
     expect(await run(fx.docs, 'a question without -q')).toMatchObject({ code: 2, stderr: expect.stringContaining('quote a query: -q') });
     expect(await run(fx.docs, '--base-url', 'http://127.0.0.1:1/')).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });
     expect(await run(join(fx.docs, 'nope'))).toMatchObject({ code: 2, stderr: expect.stringContaining('no such folder') });
+    // s39 probe: an empty value (an unset variable) was ": no such folder", "cannot read config: :
+    // no such file …", "not both" for --base-url '', and --topic '' disclosed every topic.
+    for (const [argv, said] of [
+      [['', '--list'], 'an empty argument (""); give a path'],
+      [[fx.docs, '--base-url', '', '--list'], '--base-url: empty; give a value, or leave --base-url out'],
+      [[fx.docs, '-q', 'x', '--config', ''], '--config: empty; give a value, or leave --config out'],
+      [[fx.docs, '-t', '', '-n', '1'], '--topic: empty; give a value, or leave --topic out'],
+    ] as const) {
+      expect(await run(...argv), argv.join(' ')).toEqual({ code: 2, stdout: '', stderr: `docs-query: ${said}\nRun docs-query --help for usage.\n` });
+    }
     // Issue 15: a dangling symlink was "no such folder", though it is there to fix.
     const dangling = join(fx.workspace, 'dangling-docs');
     symlinkSync(join(fx.workspace, 'nowhere'), dangling);

@@ -24,7 +24,7 @@ import {
   type RetrievedChunk,
   type SearchResult,
 } from '@chunkyard/retrieval';
-import { describeFsError, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, parseCliArgs, processIo, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, parseCliArgs, processIo, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
@@ -115,6 +115,10 @@ function parseCli(argv: string[]) {
     strict: true,
     options,
   });
+  // An empty value (an unset variable) was read as a path, a URL or the root section: ": no such
+  // folder", "cannot read config: : …", and --topic '' disclosed every topic.
+  const empty = emptyArgument(values, positionals, ['n', 'k', 'max-distance', 'query', 'ranking']);
+  if (empty) throw new UsageError(empty);
   if (positionals.length > 1) throw new UsageError(`one docs folder at most, got ${positionals.length} (quote a query: -q "…")`);
   if (positionals.length === 1 && values['base-url'] !== undefined) throw new UsageError('give a docs folder or --base-url, not both');
   if (values.list && values.query !== undefined) throw new UsageError('--list and --query do not go together');

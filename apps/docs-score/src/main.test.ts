@@ -355,7 +355,8 @@ describe('docs-score usage', () => {
       expect(bad.code, `${name}=${v}`).toBe(2);
       expect(bad.stderr).toContain(`${name}: expected a number from`);
     }
-    expect((await run([pristine, '--min-pis=50.5', '--min-recall=.5', '--min-iou=0'])).code).not.toBe(2);
+    expect((await run([pristine, '--qa', '--min-recall=.5', '--min-iou=0'])).code).not.toBe(2);
+    expect((await run([pristine, '--min-pis=50.5'])).stderr).not.toContain('--min-pis: expected');
     expect((await run([pristine, '--bogus'])).code).toBe(2);
     // A folder or FIFO for --questions/--queries is a bad question file: exit 2 at once, before
     // the checks and any embedding (it was exit 1 "a directory, not a regular file" after them).
@@ -372,6 +373,35 @@ describe('docs-score usage', () => {
     const h = await run(['--help']);
     expect(h.code).toBe(0);
     expect(h.stdout).toBe(HELP);
+  });
+});
+
+describe('docs-score options that need another', () => {
+  // s39 probe: "--provider nope" was read as a provider after the checks ran and failed with
+  // exit 1, "local embeddings: unknown provider "nope". Set embeddings.provider …", which
+  // pointed at the config file for a word typed on the command line.
+  it('--provider other than local, ollama or openai is a usage error, exit 2, before any work', async () => {
+    for (const bad of ['nope', 'OLLAMA']) {
+      expect(await run([pristine, '--qa', '--provider', bad])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `docs-score: --provider: expected local, ollama or openai, got "${bad}"\nRun docs-score --help for usage.\n`,
+      });
+    }
+  });
+
+  // s39 probe: a gate without the measurement it gates was ignored, exit 0, so a CI step
+  // "docs-score docs --min-recall 0.9" (no --qa) passed whatever the retrieval.
+  it.each([
+    [['--min-recall', '0.9'], '--min-recall needs --qa or --questions FILE (the retrieval it gates)'],
+    [['--min-iou', '0.1'], '--min-iou needs --qa or --questions FILE (the retrieval it gates)'],
+    [['--provider', 'local'], '--provider needs --qa, --questions FILE or --queries FILE (the embedding it chooses)'],
+    [['--min-f1', '0.5'], '--min-f1 needs --queries FILE (the evaluation it gates)'],
+    [['--min-context-recall', '0.5'], '--min-context-recall needs --queries FILE (the evaluation it gates)'],
+    [['--min-pis', '50'], '--min-pis needs --queries FILE (the evaluation it gates)'],
+    [['--max-latency-delta', '20'], '--max-latency-delta needs --queries FILE (the evaluation it gates)'],
+  ])('%s without what it applies to: exit 2', async (args, message) => {
+    expect(await run([pristine, ...args])).toEqual({ code: 2, stdout: '', stderr: `docs-score: ${message}\nRun docs-score --help for usage.\n` });
   });
 });
 

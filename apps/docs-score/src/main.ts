@@ -63,7 +63,8 @@ IoU and precision_omega over characters, top k of one pooled collection):
                        golden-reference) or <topic>/<doc>, <topic> being the
                        topic's path below the folder given
   --k N                chunks retrieved per question, 1..1000 (default 5)
-  --min-recall X       fail (exit 1) when mean recall is below X (0..1)
+  --min-recall X       fail (exit 1) when mean recall is below X (0..1); with
+                       --qa or --questions only, as --min-iou
   --min-iou X          fail (exit 1) when mean IoU is below X (0..1)
   --provider NAME      embedder: local (default, offline), ollama or openai;
                        other settings from the config's embeddings: section
@@ -81,7 +82,7 @@ LLM evaluation (seed 000's protocol; the model from the config's llm: section):
                                 required tokens in the restored context
                        pis      Pagination Integrity Score of the checks
                        latency  Latency Delta, experimental vs control
-  --min-f1 X           gate, 0..1 (default 0.92)
+  --min-f1 X           gate, 0..1 (default 0.92); the gates need --queries
   --min-context-recall X
                        gate, 0..1 (default 0.97)
   --min-pis X          gate, 0..100 (default 98)
@@ -175,6 +176,11 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
   inputFile('questions', values.questions, 'a CSV file (question,references,corpus_id)');
   inputFile('queries', values.queries, 'a queries.yaml file');
   if (values.metrics !== undefined && values.queries === undefined) throw new UsageError('--metrics needs --queries FILE (questions with reference answers)');
+  // Checked here, not by the embedder after the checks ran: its message (exit 1) said to set
+  // embeddings.provider in the config, for a word typed on the command line.
+  if (values.provider !== undefined && !(PROVIDERS as readonly string[]).includes(values.provider)) {
+    throw new UsageError(`--provider: expected ${PROVIDERS.slice(0, -1).join(', ')} or ${PROVIDERS.at(-1)}, got ${JSON.stringify(values.provider)}`);
+  }
   const number = (name: string, v: string | undefined, min: number, max: number, fallback: number): number =>
     v === undefined ? fallback : numberOption(`--${name}`, v, { min, max, whole: false }, UsageError);
   const thresholds: Thresholds = {
@@ -183,6 +189,20 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
     pis: number('min-pis', values['min-pis'], 0, 100, DEFAULT_THRESHOLDS.pis),
     latencyDeltaPct: number('max-latency-delta', values['max-latency-delta'], -100, 10_000, DEFAULT_THRESHOLDS.latencyDeltaPct),
   };
+  const minRecall = fraction('min-recall', values['min-recall']);
+  const minIou = fraction('min-iou', values['min-iou']);
+  // A gate without the measurement it gates was ignored (exit 0), so "docs-score docs
+  // --min-recall 0.9" in CI passed whatever the retrieval: each is refused, after its range.
+  const retrieval = values.qa! || values.questions !== undefined;
+  for (const name of ['min-recall', 'min-iou'] as const) {
+    if (values[name] !== undefined && !retrieval) throw new UsageError(`--${name} needs --qa or --questions FILE (the retrieval it gates)`);
+  }
+  if (values.provider !== undefined && !retrieval && values.queries === undefined) {
+    throw new UsageError('--provider needs --qa, --questions FILE or --queries FILE (the embedding it chooses)');
+  }
+  for (const name of ['min-f1', 'min-context-recall', 'min-pis', 'max-latency-delta'] as const) {
+    if (values[name] !== undefined && values.queries === undefined) throw new UsageError(`--${name} needs --queries FILE (the evaluation it gates)`);
+  }
   return {
     dirs: positionals,
     opts: {
@@ -190,8 +210,8 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
       qa: values.qa!,
       questions: values.questions,
       k,
-      minRecall: fraction('min-recall', values['min-recall']),
-      minIou: fraction('min-iou', values['min-iou']),
+      minRecall,
+      minIou,
       provider: values.provider,
       config: values.config,
       queries: values.queries,
@@ -200,6 +220,9 @@ function parse(argv: string[]): { opts: Options; dirs: string[] } | 'help' | 've
     },
   };
 }
+
+/** The embedders --provider names (the config's embeddings.provider takes the same). */
+const PROVIDERS = ['local', 'ollama', 'openai'] as const satisfies readonly NonNullable<EmbeddingSettings['provider']>[];
 
 const pct = (s: Stat): string => `${(100 * s.mean).toFixed(1)} ± ${(100 * s.std).toFixed(1)}`;
 

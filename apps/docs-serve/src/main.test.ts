@@ -2,10 +2,11 @@
 // chunking-tool output, index.json per the contract): ranges, conditional GETs, CORS,
 // confinement to the root, a retrieval client walking it, concurrency, and the bin's
 // start-up and signal shutdown.
-import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join, resolve } from 'node:path';
+import { createServer as createNetServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
@@ -19,6 +20,12 @@ const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const BIN = join(REPO, 'apps/docs-serve/bin/docs-serve.js');
 const SECRET = 'TOP SECRET outside the docs root\n';
 const CHUNK = 'libraries/system-text-json-source-generation/_chunks/golden-reference-3.md';
+/** Whether this machine has an IPv6 loopback to listen on. */
+const hasIpv6Loopback = await new Promise<boolean>((resolvePromise) => {
+  const probe = createNetServer();
+  probe.once('error', () => resolvePromise(false));
+  probe.listen(0, '::1', () => probe.close(() => resolvePromise(true)));
+});
 
 let fx: FixtureDocs;
 let srv: RunningServer;
@@ -273,6 +280,27 @@ describe('docs-serve: CLI', () => {
     err.length = 0;
     expect(await main([join(fx.workspace, 'x'.repeat(300))], io)).toBe(2);
     expect(err.join('')).toBe(`docs-serve: ${join(fx.workspace, 'x'.repeat(300))}: name too long (ENAMETOOLONG); use a shorter path\n`);
+    // s39 probe: "" (an unset $DOCS) resolved to the current folder, which was served with a
+    // warning, exit 0 once stopped; every other tool refuses an empty path.
+    err.length = 0;
+    out.length = 0;
+    expect(await main([''], io, () => Promise.resolve('test'))).toBe(2);
+    expect(err.join('')).toBe('docs-serve: an empty argument (""); give a path\nRun docs-serve --help for usage.\n');
+    expect(out).toEqual([]);
+  });
+
+  // s39 probe: --host [::1], the way an IPv6 address is written in a URL, was "[::1]: not an
+  // address of this machine (ENOTFOUND)". Skipped where ::1 is not configured.
+  it.runIf(hasIpv6Loopback)('--host [::1] listens on ::1 and serves', async () => {
+    const out: string[] = [];
+    let url = '';
+    const code = await main([fx.docs, '--port', '0', '--host', '[::1]'], { stdout: (s) => out.push(s), stderr: (s) => out.push(s) }, async (s) => {
+      url = s.url;
+      expect((await fetch(new URL('index.json', s.url))).status).toBe(200);
+      return 'test';
+    });
+    expect(code, out.join('')).toBe(0);
+    expect(url).toMatch(/^http:\/\/\[::1\]:\d+\/$/);
   });
 
   it('reports a port in use with exit 1', async () => {
@@ -299,6 +327,42 @@ describe('docs-serve: CLI', () => {
     const err: string[] = [];
     expect(await main([fx.docs, '--port', '0', '--host', 'x\u001b[31m\u202e'], { stdout: () => undefined, stderr: (s) => err.push(s) }, () => Promise.resolve('test'))).toBe(1);
     expect(err.join('')).toMatch(/^docs-serve: x\\u001b\[31m\\u202e: not (a host name or address \(EINVAL\)|an address of this machine \(ENOTFOUND\)); use --host 127\.0\.0\.1, or an address this machine has\n$/);
+  });
+
+  // Root reads a file of any mode, so the bin runs as nobody (setpriv).
+  const canSetpriv = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
+  it.runIf(canSetpriv)('a file the server may not read (EACCES) is 403, and stderr names it with what to do (s39 probe: a bare 500, nothing logged)', async () => {
+    spawnSync('chmod', ['-R', 'a+rX', fx.workspace]);
+    const chunk = join(fx.docs, CHUNK);
+    const index = join(dirname(chunk), '../index.json');
+    chmodSync(chunk, 0o000);
+    chmodSync(index, 0o000);
+    const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, fx.docs, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const url = await new Promise<string>((resolvePromise, reject) => {
+        child.stdout.on('data', () => {
+          const m = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout);
+          if (m) resolvePromise(m[1]!);
+        });
+        child.on('exit', (code) => reject(new Error(`exited early with ${code}: ${stderr}`)));
+      });
+      for (const path of [CHUNK, dirname(dirname(CHUNK)) + '/index.json', dirname(dirname(CHUNK)) + '/']) {
+        const res = await fetch(new URL(path, url));
+        expect(res.status, path).toBe(403);
+        expect(await res.text()).toBe('Forbidden\n');
+      }
+      expect(stderr).toContain(`docs-serve: ${realpathSync(chunk)}: permission denied (EACCES); check its permissions`);
+      expect(stderr).toContain(`docs-serve: ${realpathSync(index)}: permission denied (EACCES); check its permissions`);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      child.kill('SIGTERM');
+      chmodSync(chunk, 0o644);
+      chmodSync(index, 0o644);
+    }
   });
 
   it('the bin prints its URL, serves, and stops cleanly on SIGTERM and SIGINT', async () => {

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
-import { escapeControl, folderProblem, guardEnvironment, numberOption, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
+import { emptyArgument, escapeControl, folderProblem, guardEnvironment, numberOption, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
@@ -83,6 +83,9 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
       options,
     }));
     if (!values.help && !values.version && positionals.length !== 1) throw new Error(positionals.length === 0 ? 'no docs folder given' : 'one docs folder only');
+    // "" (an unset variable) resolved to the current folder, which was then served.
+    const empty = emptyArgument({}, positionals);
+    if (empty) throw new Error(empty);
     if (values.port !== undefined) numberOption('--port', values.port, { min: 0, max: 65535 });
     if (values.host !== undefined && values.host.trim() === '') throw new Error('--host: empty');
   } catch (err) {
@@ -115,6 +118,7 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
       ...(values.port !== undefined ? { port: Number(values.port) } : {}),
       ...(values.host !== undefined ? { host: values.host } : {}),
       onError: (err) => io.stderr(`docs-serve: ${(err as Error).stack ?? String(err)}\n`),
+      log: (line) => io.stderr(`docs-serve: ${line}\n`),
     });
   } catch (err) {
     if (err instanceof ServeError) {

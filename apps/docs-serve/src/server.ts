@@ -23,6 +23,8 @@ export interface ServeOptions {
   /** The chunk inspector's static folder, served at /_inspect/ (default: @chunkyard/inspector's); false: none. */
   inspector?: string | false;
   onError?: (err: unknown) => void;
+  /** Where a file the server cannot read is reported (one line, no trace). */
+  log?: (line: string) => void;
 }
 
 export interface RunningServer {
@@ -44,7 +46,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   if (!(await stat(root)).isDirectory()) throw new ServeError(`${options.root}: not a folder`);
   const inspector = options.inspector === false ? [] : [inspectorRoute(options.inspector ?? inspectorStaticDir())];
-  const handlers: Handler[] = [cors, readOnly, ...inspector, ...(options.routes ?? []), staticFiles(root)];
+  const handlers: Handler[] = [cors, readOnly, ...inspector, ...(options.routes ?? []), staticFiles(root, options.log)];
   const server = createServer(chain(handlers, options.onError));
   const host = options.host ?? DEFAULT_HOST;
   await new Promise<void>((resolve, reject) => {
@@ -66,7 +68,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         ),
       );
     });
-    server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
+    // "[::1]" is how an IPv6 address is written in a URL; listen() takes it without brackets
+    // (with them it was "not an address of this machine").
+    server.listen(options.port ?? DEFAULT_PORT, host.replace(/^\[(.*)\]$/, '$1'), () => resolve());
   });
   const addr = server.address() as AddressInfo;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;

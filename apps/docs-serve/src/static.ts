@@ -7,6 +7,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { describeFsError } from '@chunkyard/fs-atomic';
 import send from 'send';
 import { plain, type Handler } from './handlers.js';
 
@@ -50,8 +51,11 @@ export function widenSuffixRanges(header: string, size: number): string {
 
 const STATUS_TEXT: Record<number, string> = { 403: 'Forbidden', 404: 'Not Found', 416: 'Range Not Satisfiable', 500: 'Internal Server Error' };
 
-/** Serves files under `root` (an absolute, real path). */
-export function staticFiles(root: string): Handler {
+/** The headers send sets for a file, before it opens it. */
+const SEND_HEADERS = ['Accept-Ranges', 'Cache-Control', 'Content-Length', 'Content-Range', 'Content-Type', 'ETag', 'Last-Modified'];
+
+/** Serves files under `root` (an absolute, real path); `log` hears of files it cannot read. */
+export function staticFiles(root: string, log: (line: string) => void = () => undefined): Handler {
   return async (req, res) => {
     const verdict = checkRequestPath(req.url ?? '/');
     if (!verdict.ok) return plain(res, verdict.status, verdict.status === 403 ? 'Forbidden' : 'Bad Request');
@@ -81,8 +85,16 @@ export function staticFiles(root: string): Handler {
       lastModified: true,
       acceptRanges: true,
     })
-      .on('error', (err: Error & { status?: number; headers?: Record<string, string> }) => {
-        const status = err.status ?? 500;
+      .on('error', (err: Error & { status?: number; headers?: Record<string, string>; code?: string }) => {
+        // send answers 500 to every file-system error but "not found", and nothing was logged:
+        // a file the server may not read is forbidden to the client, and the operator learns
+        // which file and what to do.
+        const denied = err.code === 'EACCES' || err.code === 'EPERM';
+        const status = denied ? 403 : (err.status ?? 500);
+        if (denied || status >= 500) log(describeFsError(err));
+        // A file that fails to open does so after send has set its headers: its Content-Length
+        // left on the short error body made the client wait for bytes that never came.
+        for (const name of SEND_HEADERS) res.removeHeader(name);
         // A 416 carries `Content-Range: bytes */size`, which a client needs to retry.
         plain(res, status, STATUS_TEXT[status] ?? 'Error', err.headers ?? {});
       })

@@ -202,7 +202,9 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    // "[::1]" is how an IPv6 address is written in a URL; listen() takes it without brackets
+    // (with them it was "not an address of this machine").
+    server.listen(options.port, options.host.replace(/^\[(.*)\]$/, '$1'), () => {
       server.off('error', reject);
       resolve();
     });

@@ -301,6 +301,17 @@ export class StrictStdioServerTransport implements Transport {
   private readonly pending = new Map<RequestId, number>();
   /** Input has ended: close once every pending request is answered. */
   private ended = false;
+  /**
+   * Sends whose write filled the pipe, resolved on its next 'drain' by one listener: one
+   * listener each put an eleventh on stdout as soon as a client read late, and Node warned
+   * of a leak on stderr (MaxListenersExceededWarning) though none was there.
+   */
+  private drainWaiters: (() => void)[] = [];
+  private readonly onDrain = (): void => {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  };
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
@@ -426,7 +437,7 @@ export class StrictStdioServerTransport implements Transport {
         resolve();
       };
       if (this.stdout.write(`${JSON.stringify(message)}\n`)) done();
-      else this.stdout.once('drain', done);
+      else if (this.drainWaiters.push(done) === 1) this.stdout.once('drain', this.onDrain);
     });
   }
 

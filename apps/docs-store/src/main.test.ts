@@ -368,6 +368,35 @@ describe('environment errors are messages naming the path', () => {
     }
   }, 20_000);
 
+  // Root reads any file whatever its mode, so the bin runs as nobody (setpriv).
+  const canSetpriv = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
+  it.runIf(canSetpriv)('a source or manifest that cannot be read (EACCES): the file named with what to do, not Node\'s words (s39 probe)', async () => {
+    expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
+    await ensureBuilt();
+    spawnSync('chmod', ['-R', 'a+rwX', ws]);
+    const asNobody = (args: string[]) =>
+      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { cwd: ws, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+    const source = join(ws, TOPICS[2]!, 'golden-reference.md');
+    const manifest = join(ws, TOPICS[2]!, '_chunks/golden-reference.json');
+    const denied = 'permission denied (EACCES); check its permissions';
+    for (const [file, args, said] of [
+      [source, ['ingest', TOPICS[2]!], `docs-store: ${TOPICS[2]}/golden-reference.md: ${denied}`],
+      [source, ['ingest', `${TOPICS[2]}/golden-reference.md`], `docs-store: ${TOPICS[2]}/golden-reference.md: ${denied}`],
+      [manifest, ['ingest', '--built', TOPICS[2]!], `${manifest}: ${denied}`],
+      [source, ['ingest', '--built', TOPICS[2]!], `${source}: ${denied}`],
+    ] as const) {
+      execFileSync('chmod', ['000', file]);
+      try {
+        const r = asNobody([...args]);
+        expect(r.status, r.stderr).toBe(1);
+        expect(r.stderr, args.join(' ')).toContain(said);
+        expect(r.stderr).not.toContain('EACCES:');
+      } finally {
+        execFileSync('chmod', ['644', file]);
+      }
+    }
+  }, 60_000);
+
   it('--built with an .embedding-cache that is a file, not a folder: exit 1, the path named, no trace', async () => {
     expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
     writeFileSync(join(ws, '.embedding-cache'), 'not a folder');
@@ -495,6 +524,22 @@ describe('search, expand, stats', () => {
       expect(h.unit.chunks.from).toBeLessThan(h.unit.chunks.to);
       expect(h.unit.text.split('\n[CHUNK BOUNDARY]\n')).toHaveLength(h.unit.chunks.to - h.unit.chunks.from + 1);
     }
+    // s39 probe: a --topic that names no stored topic (a typo, a section, a ./ path) said
+    // "no results", exit 0, as if the docs did not cover the question; docs-query says so, exit 2.
+    for (const mode of ['hybrid', 'fts', 'vector']) {
+      const typo = await run(['search', 'serialize', '--topic', 'system-text-json-colections', '--mode', mode]);
+      expect(typo, mode).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `docs-store: --topic system-text-json-colections: no stored topic matches (topics: ${[...TOPICS].sort().join(', ')}); give a topic's path or its last segments\n`,
+      });
+    }
+    // Likewise a --content-type no stored document has.
+    expect(await run(['search', 'serialize', '--content-type', 'api'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `docs-store: --content-type api: no stored document has this content type (content types: doc)\n`,
+    });
     const misuse = await run(['search', 'serialize', '--mode', 'fts', '--no-routes']);
     expect(misuse).toMatchObject({ code: 2, stderr: 'docs-store: --no-routes is for hybrid search; --mode fts has no routes\n' });
   });
@@ -611,6 +656,12 @@ describe('usage', () => {
     [['mcp', '--http', '--host', ' '], /--host: empty; give a value, or leave --host out/],
     [['search', 'x', '--topic', '  '], /--topic: empty; give a value, or leave --topic out/],
     [['mcp', '--http', '--token', ''], /the bearer token \(--token or DOCS_STORE_MCP_TOKEN\) is empty/],
+    // s39 probe: a token no Authorization header can carry as it is got the server started, and
+    // every request refused: a newline (400 from Node's parser), a non-ASCII letter (header bytes
+    // are read as latin1), a space at an end (trimmed from the header).
+    [['mcp', '--http', '--token', 'a\nb'], /^docs-store: the bearer token \(--token or DOCS_STORE_MCP_TOKEN\) holds a control character, which no Authorization header carries as it is; use printable ASCII with no space at either end \(openssl rand -hex 16 makes one\)\n$/],
+    [['mcp', '--http', '--token', 'tökén'], /holds a character outside ASCII, which no Authorization header carries as it is/],
+    [['mcp', '--http', '--token', 'abc '], /holds a space at an end, which no Authorization header carries as it is/],
     [['ingest', 'deep'], /deep: a folder, but not a topic \(no golden-reference\.md in it\)/],
     [['ingest', '--nope'], /Unknown option '--nope'/],
     // Found by probing: `stats extra` ignored the word and printed the default store's stats.

@@ -16,7 +16,7 @@ import { escapeControl, numberOption, oneLine, parseCliArgs, quoteArgument } fro
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
-import { cachedVectors, DocStore, embedPlans, InputError, StoreError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
+import { cachedVectors, DocStore, embedPlans, InputError, StoreError, UnknownFilterError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
 import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
@@ -205,6 +205,11 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
       io.stderr(`docs-store: ${err.message}\n`);
+      return 2;
+    }
+    // A --topic or --content-type that matches nothing is the caller's to fix (docs-query says so with exit 2 too).
+    if (err instanceof UnknownFilterError) {
+      io.stderr(`docs-store: ${err.filter === 'topic' ? '--topic' : '--content-type'} ${oneLine(err.value)}: ${err.reason}\n`);
       return 2;
     }
     if (err instanceof StoreError || err instanceof InputError || err instanceof EmbeddingError || err instanceof ListenError) {
@@ -505,6 +510,11 @@ async function mcp(ctx: Context): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const token = values.token ?? env[TOKEN_ENV];
   if (values.http && token !== undefined && token.trim() === '') throw new UsageError(`the bearer token (--token or ${TOKEN_ENV}) is empty`);
+  // A token no header can carry as it is started a server that refused every request: Node's
+  // parser rejects a control character (400), reads header bytes as latin1 (a UTF-8 letter
+  // never matched), and the header value is trimmed.
+  const uncarried = token === undefined || !values.http ? null : /[\u0000-\u001f\u007f]/.test(token) ? 'a control character' : /[^\u0000-\u007f]/.test(token) ? 'a character outside ASCII' : token.trim() !== token ? 'a space at an end' : null;
+  if (uncarried !== null) throw new UsageError(`the bearer token (--token or ${TOKEN_ENV}) holds ${uncarried}, which no Authorization header carries as it is; use printable ASCII with no space at either end (openssl rand -hex 16 makes one)`);
   const { config } = loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
   const store = DocStore.open(ctx.dbPath, { vectorIndex: indexOption(values.index) });
   try {

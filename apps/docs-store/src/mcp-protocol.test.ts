@@ -4,7 +4,7 @@
 // fresh id is written; everything that arrives before the sentinel's reply is the answer
 // to that frame, so "no reply" is observed, not waited for until a timeout.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -245,5 +245,22 @@ describe('a client that closes stdout', () => {
     const err = readFileSync(join(ws, 'mcp.err'), 'utf8');
     expect(r.stdout.trim(), err).toBe('0');
     expect(err).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
+  }, 40_000);
+});
+
+describe('a client that reads its replies late', () => {
+  it.runIf(process.platform !== 'win32')('gets every reply and no warning on stderr (s39 probe: a drain listener per reply waiting, MaxListenersExceededWarning)', () => {
+    // The reader sleeps before it reads, so the pipe fills and each later reply waits for 'drain'.
+    const frames = [
+      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+      ...Array.from({ length: 5000 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'ping' })),
+    ].join('\n');
+    writeFileSync(join(ws, 'late.in'), `${frames}\n`);
+    // The server has read every frame before the reader wakes: it starts in well under 3 s.
+    const script = `"${process.execPath}" "${BIN}" mcp <"${join(ws, 'late.in')}" 2>"${join(ws, 'late.err')}" | { sleep 3; wc -l; }`;
+    const r = spawnSync('bash', ['-c', script], { cwd: ws, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+    const err = readFileSync(join(ws, 'late.err'), 'utf8');
+    expect(r.stdout.trim(), err).toBe('5001');
+    expect(err).toBe(`docs-store mcp: serving ${join(ws, '.chunkyard', 'store.db')} on stdio\n`);
   }, 40_000);
 });

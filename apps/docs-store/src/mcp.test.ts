@@ -85,6 +85,12 @@ it('ingests, searches, expands; re-ingest is a no-op; bad input is a tool error 
     expect(Object.keys(h.ranks).length).toBeGreaterThan(0);
   }
 
+  // s39 probe: a topic no document has came back [] as if the docs did not cover the question.
+  const typo = await call('search_docs', { query: 'native AOT limitations', topic: 'native-ahead' });
+  expect(typo).toMatchObject({ isError: true, text: 'topic "native-ahead": no stored topic matches (topics: native-aot); give a topic\'s path or its last segments' });
+  const type = await call('search_docs', { query: 'native AOT limitations', content_type: 'api' });
+  expect(type).toMatchObject({ isError: true, text: 'content type "api": no stored document has this content type (content types: doc)' });
+
   const expanded = await call('expand_chunk', { chunk_id: a.stored_ids[2]!, k: 1 });
   expect(expanded.value).toMatchObject({ artifact_id: a.artifact_id, chunk_indices: [0, 1, 2] });
 
@@ -136,6 +142,11 @@ it('over stdio too: chunks as chunk:// resources, the template, and the prompt a
   expect(cited.length).toBeGreaterThanOrEqual(1);
   expect(cited.length).toBeLessThanOrEqual(2);
   expect(text).toContain('Trimming removes unused code from self-contained apps.');
+  // A topic no document has is the client's mistake (-32602), not a server fault (-32603).
+  await expect(client.getPrompt({ name: 'answer_from_docs', arguments: { question: 'How does trimming work?', topic: 'native-ahead' } })).rejects.toMatchObject({
+    code: -32602,
+    message: expect.stringContaining('topic "native-ahead": no stored topic matches (topics: native-aot)'),
+  });
 });
 
 it('the bin runs the built bundle as a plain process', async () => {

@@ -11,7 +11,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { CONTENT_TYPE, type ContentHint } from '@chunkyard/chunking';
-import { DocStore, type StoreEmbedder } from '@chunkyard/store';
+import { DocStore, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
 import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
 
 export const SERVER_NAME = 'chunkyard-docs-store';
@@ -202,12 +202,18 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       },
     },
     async (args) => {
-      const hits = await store.search(args.question, {
-        mode: 'hybrid',
-        limit: args.limit ? Number(args.limit) : 5,
-        embedder,
-        filters: args.topic !== undefined ? { topic: args.topic } : {},
-      });
+      const hits = await store
+        .search(args.question, {
+          mode: 'hybrid',
+          limit: args.limit ? Number(args.limit) : 5,
+          embedder,
+          filters: args.topic !== undefined ? { topic: args.topic } : {},
+        })
+        .catch((err: unknown) => {
+          // The SDK answers what a prompt throws with -32603, a server fault; a topic that
+          // matches nothing is the client's argument to fix.
+          throw err instanceof UnknownFilterError ? new McpError(-32602, err.message) : err;
+        });
       const excerpts = hits.map((h, i) => {
         const where = [h.sourceFile ?? '(no file)', h.title, h.sectionTitle].filter(Boolean).join(' › ');
         const span = h.unit?.chunks && h.unit.chunks.to > h.unit.chunks.from ? `, chunks ${h.unit.chunks.from}-${h.unit.chunks.to}` : '';

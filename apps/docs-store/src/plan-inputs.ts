@@ -8,7 +8,7 @@ import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
 import { UsageError } from './workspace.js';
-import { brokenLink, describeFsError, fileProblem, folderProblem, readRegularFile } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, errnoReason, fileProblem, folderProblem, isFsError, readRegularFile } from '@chunkyard/fs-atomic';
 
 // The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io):
 // ".", ".." or a path (in every folder, or outside the topic) becomes a name no folder holds
@@ -128,7 +128,8 @@ export function planInputs(req: PlanRequest): PlannedInputs {
     } catch (err) {
       // Impossible chunking settings are a config error for every document, not this one's problem.
       if (err instanceof ChunkOptionsError) throw new UsageError(`${source}: chunking settings: ${err.message}`);
-      errors.push({ source, error: messageOf(err, source) });
+      // A file that is there but cannot be read (EACCES, EIO): Node's words named no fix.
+      errors.push({ source, error: isFsError(err) ? errnoReason(err) : messageOf(err, source) });
     }
   }
 }

@@ -1,6 +1,6 @@
 // Tests of the index-tool CLI over real topics built by the real chunking-tool,
 // keyword-extractor and topic-spec (local embedder), in a temp docs tree.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -275,6 +275,33 @@ describe('index-tool', () => {
       expect(r.stderr, msg).toContain(msg);
     }
     expect((await run(['--help'])).stdout).toBe(HELP);
+  });
+
+  // s39 probe: a topic folder that is a symlink was indexed (its index.json written through the
+  // link, outside the docs tree), but the section walk never follows a link, so no section
+  // listed it: a topic built and reached by nothing. The Nx plugin refuses such a folder too.
+  it('refuses a topic reached through a symlink, inside or outside the root, writing nothing there', async () => {
+    const outside = join(root, 'outside-topic');
+    cpSync(join(docs, TOPICS[2]!), outside, { recursive: true });
+    rmSync(join(outside, 'index.json'), { force: true });
+    const linked = join(docs, 'libraries', 'linked');
+    const alias = join(docs, 'alias');
+    symlinkSync(outside, linked);
+    symlinkSync(join(docs, TOPICS[2]!), alias);
+    try {
+      for (const [dir, real] of [[linked, outside], [alias, join(docs, TOPICS[2]!)]] as const) {
+        const r = await run([dir, '--root', docs]);
+        expect(r, dir).toEqual({
+          code: 2,
+          stdout: '',
+          stderr: `index-tool: ${dir}: a symlinked folder (it leads to ${real}); sections list only the folders inside the docs root, so its index would be linked from nowhere: move the folder there instead of linking it\nRun index-tool --help for usage.\n`,
+        });
+      }
+      expect(existsSync(join(outside, 'index.json'))).toBe(false);
+    } finally {
+      rmSync(linked);
+      rmSync(alias);
+    }
   });
 });
 

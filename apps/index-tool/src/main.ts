@@ -4,7 +4,7 @@
  *
  *   index-tool <topic-or-section-dir ...> [--root DOCS_DIR] [--json]
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { emptyArgument, FolderGoneError, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
@@ -240,6 +240,12 @@ function planJob(dir: string, root: string): Job {
   if (problem) throw new UsageError(`${dir}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give a topic or section folder' : ''}`);
   const rel = relative(root, abs);
   if (rel.startsWith('..') || resolve(root, rel) !== abs) throw new UsageError(`${dir}: outside the docs root ${root} (set --root)`);
+  // The section walk (subfolders) never follows a link, so a folder reached through one was
+  // indexed (its index.json written through the link) and listed by no section.
+  const real = realpathSync(abs);
+  if (resolve(realpathSync(root), rel) !== real) {
+    throw new UsageError(`${dir}: a symlinked folder (it leads to ${real}); sections list only the folders inside the docs root, so its index would be linked from nowhere: move the folder there instead of linking it`);
+  }
   const id = rel.split(sep).join('/');
   const isTopic = entryExists(join(abs, TOPIC_MARKER));
   if (!isTopic && !hasTopicBelow(abs)) throw new UsageError(`${dir}: neither a topic (no ${TOPIC_MARKER}) nor a section (no topic below it)`);

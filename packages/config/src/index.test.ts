@@ -340,6 +340,18 @@ describe('parseConfig: sources (topic.yaml only)', () => {
     expect(err.message).toContain('sources');
     expect(err.message).toContain('.md');
   });
+
+  // s39 probe: a file listed twice was read twice by keyword-extractor (its words counted
+  // double), stored once by docs-store, and refused by chunking-tool only ("would both write
+  // b-N.md"); "./b.md" is the same file as "b.md".
+  it.each([
+    ['the same name', 'sources:\n  - b.md\n  - b.md\n', 'b.md'],
+    ['./ before one of them', 'sources: [golden-reference.md, b.md, ./b.md]\n', './b.md'],
+  ])('rejects a file listed twice: %s', (_name, body, second) => {
+    const err = errorOf(`# topic\n${body}`, TOPIC, true);
+    expect(err.line).toBe(2);
+    expect(err.message).toBe(`${TOPIC}:2: sources: ${JSON.stringify(second)} names a file listed before it; list each file once`);
+  });
 });
 
 describe('parseConfig: minTokens <= targetTokens <= maxTokens', () => {

@@ -363,7 +363,20 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       const value: unknown = (pair.value as Node | null)?.toJSON();
       if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && /\.(md|markdown|txt)$/.test(v) && !v.includes('..'))) {
         fail(line, 'sources: expected a non-empty list of .md file names inside the topic folder');
-      } else config.sources = value as string[];
+      } else {
+        // A file listed twice was read twice by keyword-extractor (its words counted double) and
+        // refused by chunking-tool alone; "./b.md" names the same file as "b.md".
+        const names = value as string[];
+        const seen = new Set<string>();
+        const twice = names.find((n) => {
+          const key = n.split(/[\\/]+/).filter((part) => part !== '.' && part !== '').join('/');
+          if (seen.has(key)) return true;
+          seen.add(key);
+          return false;
+        });
+        if (twice !== undefined) fail(line, `sources: ${JSON.stringify(twice)} names a file listed before it; list each file once`);
+        else config.sources = names;
+      }
     } else if (key === 'embeddings') {
       fail(line, 'embeddings: set in chunkyard.config.yaml only, so that every topic uses one model and their vectors can be compared');
     } else if (key === 'llm') {

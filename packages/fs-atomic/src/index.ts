@@ -478,8 +478,11 @@ function statFor(p: string, missing: string): Stats | { problem: 'missing' | 'un
   }
 }
 
-/** "permission denied (EACCES); check its permissions …" for a known errno, else the error's own message. */
-function errnoReason(err: unknown): string {
+/**
+ * "permission denied (EACCES); check its permissions …" for a known errno, else the error's own
+ * message: describeFsError's words without the path, for a caller that names the file itself.
+ */
+export function errnoReason(err: unknown): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const known = typeof code === 'string' ? FS_ERRORS[code] : undefined;
   if (known) return `${known[0]} (${code}); ${known[1]}`;

@@ -11,6 +11,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, rea
 import { join } from 'node:path';
 import { countTokens, PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
 import { embedThroughCache, type EmbeddingCache } from '@chunkyard/embedding-cache';
+import { errnoReason, isFsError } from '@chunkyard/fs-atomic';
 import { InputError } from './errors.js';
 import { decodeDocument } from './input.js';
 import { checkVectors, type OnProgress, type StoreEmbedder } from './ingest.js';
@@ -58,7 +59,14 @@ const REBUILD_SOURCE = "make it a regular markdown file, then rebuild the topic'
  * on a FIFO until a writer comes). `advice` says what to do then (it said nothing).
  */
 function readRegular(path: string, advice: string): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    // A file there that cannot be opened (EACCES): Node's "EACCES: permission denied, open '…'" named no fix.
+    if (isFsError(err)) throw new InputError(path, errnoReason(err));
+    throw err;
+  }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
@@ -66,6 +74,9 @@ function readRegular(path: string, advice: string): Buffer {
       throw new InputError(path, `${kind}, not a regular file; ${advice}`);
     }
     return readFileSync(fd);
+  } catch (err) {
+    if (isFsError(err)) throw new InputError(path, errnoReason(err));
+    throw err;
   } finally {
     closeSync(fd);
   }

@@ -15,3 +15,25 @@ export class InputError extends Error {
 export class StoreError extends Error {
   override name = 'StoreError';
 }
+
+/**
+ * A search filter names a topic, or a content type, that no stored document has (a typo, a
+ * section, a ./ path): said so, with the values there are, where an empty result read as "the
+ * docs do not cover it".
+ */
+export class UnknownFilterError extends StoreError {
+  override name = 'UnknownFilterError';
+  /** What follows the value in a message: "no stored topic matches (topics: …); give …". */
+  readonly reason: string;
+  constructor(
+    readonly filter: 'topic' | 'content type',
+    readonly value: string,
+    readonly known: readonly string[],
+  ) {
+    const plural = filter === 'topic' ? 'topics' : 'content types';
+    const shown = known.length === 0 ? `the store holds no ${plural}` : `${plural}: ${known.slice(0, 20).join(', ')}${known.length > 20 ? `, and ${known.length - 20} more` : ''}`;
+    const reason = filter === 'topic' ? `no stored topic matches (${shown}); give a topic's path or its last segments` : `no stored document has this content type (${shown})`;
+    super(`${filter} ${JSON.stringify(value)}: ${reason}`);
+    this.reason = reason;
+  }
+}

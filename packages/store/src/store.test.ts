@@ -168,7 +168,9 @@ describe('search and expand', () => {
       const code = await store.search('JsonSerializer options', { mode, embedder: provider, limit: 50, filters: { contentHints: ['code'] } });
       expect(code.length, mode).toBeGreaterThan(0);
       expect(code.every((h) => h.contentHints === 'code')).toBe(true);
-      expect(await store.search('JSON', { mode, embedder: provider, filters: { contentType: 'email' } })).toEqual([]);
+      // s39: a content type no document has is said so (it was [], read as "nothing matches").
+      await expect(store.search('JSON', { mode, embedder: provider, filters: { contentType: 'email' } })).rejects.toThrow(/^content type "email": no stored document has this content type \(content types: /);
+      await expect(store.search('JSON', { mode, embedder: provider, filters: { topic: 'nope' } })).rejects.toThrow(/^topic "nope": no stored topic matches \(topics: /);
     }
   });
 

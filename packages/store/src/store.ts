@@ -9,13 +9,13 @@ import { accessSync, constants, existsSync, statfsSync, statSync, type Stats } f
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { firstNonFolder, mkdirp } from '@chunkyard/fs-atomic';
-import { StoreError } from './errors.js';
+import { StoreError, UnknownFilterError } from './errors.js';
 import type { RouteOptions } from '@chunkyard/retrieval';
 import { assertModel, deleteArtifactRows, embedPlans, findArtifact, lacksRouteData, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
 import { planArtifact, type PlanOptions } from './plan.js';
 import { migrate, refuseForeign, SCHEMA_VERSION } from './schema.js';
 import { RouteIndex, routedUnits } from './routes.js';
-import { acceptsUnit, fuseRrf, searchFts, type RankedId } from './search.js';
+import { acceptsUnit, fuseRrf, searchFts, topicMatches, type RankedId } from './search.js';
 import type { ArtifactInput, ArtifactPlan, EmbeddedArtifact, Expansion, IngestOutcome, SearchFilters, SearchHit, SearchMode, StoreStats } from './types.js';
 import { assign, IvfIndex, listsFor, train, unitKey, type IvfModel } from './ivf.js';
 import { VectorIndex, type IndexedUnit } from './vector-index.js';
@@ -347,12 +347,26 @@ export class DocStore {
     return this.searchWith(query, vector, { ...options, mode }, options.embedder?.model);
   }
 
+  /** Throws UnknownFilterError when no stored document has the topic (see topicMatches) or content type asked for. */
+  private assertFilters(filters: SearchFilters): void {
+    if (filters.topic !== undefined) {
+      const wanted = filters.topic;
+      const topics = (this.db.prepare('SELECT DISTINCT topic FROM artifacts WHERE topic IS NOT NULL ORDER BY topic').all() as { topic: string }[]).map((r) => r.topic);
+      if (!topics.some((t) => topicMatches(t, wanted))) throw new UnknownFilterError('topic', wanted, topics);
+    }
+    if (filters.contentType !== undefined) {
+      const types = (this.db.prepare('SELECT DISTINCT artifact_type AS type FROM artifacts ORDER BY artifact_type').all() as { type: string }[]).map((r) => r.type);
+      if (!types.includes(filters.contentType)) throw new UnknownFilterError('content type', filters.contentType, types);
+    }
+  }
+
   /** Search with a query vector already computed (null for `fts`). */
   searchWith(query: string, vector: Float32Array | null, options: Omit<SearchOptions, 'embedder'> = {}, model?: string): SearchHit[] {
     const mode = options.mode ?? 'hybrid';
     const limit = options.limit ?? 10;
     const filters = options.filters ?? {};
     if (!Number.isInteger(limit) || limit < 1) throw new StoreError(`limit must be a positive integer, got ${limit}`);
+    if (filters.topic !== undefined || filters.contentType !== undefined) this.assertFilters(filters);
     if (mode === 'hybrid' && options.routes !== false) {
       if (!vector) throw new StoreError(`${mode} search needs a query vector`);
       return this.routedSearch(query, vector, limit, options.expand ?? 0, filters, options.routes ?? {}, model);

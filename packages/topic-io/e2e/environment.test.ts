@@ -143,6 +143,35 @@ describe('a folder that cannot be written is a message, not a trace', () => {
     expectMessage(run('docs-score', ['docs'], { asNobody: true, cwd: dir }), 1, /_chunks.*permission denied \(EACCES\)/);
   });
 
+  // s39 probe: a file that is there but cannot be read (mode 000) was Node's own words, "EACCES:
+  // permission denied, open 'docs/t1/golden-reference.md'", with nothing to do, in every topic
+  // tool; a folder that cannot be read already said "permission denied (EACCES); check its
+  // permissions …".
+  it.runIf(canSetpriv)('EACCES on reading a file: each topic tool names the file and what to do, exit 1', () => {
+    const dir = copyWs('eacces-file');
+    spawnSync('chmod', ['-R', 'a+rwX', dir]);
+    writeFileSync(join(dir, 'docs/t1/qa-pairs.md'), '## Q: How do I publish?\n\nWith dotnet publish.\n');
+    for (const [app, args, file] of [
+      ['chunking-tool', ['docs/t1'], 'docs/t1/golden-reference.md'],
+      ['chunking-tool', ['docs/t1/golden-reference.md'], 'docs/t1/golden-reference.md'],
+      ['keyword-extractor', ['docs/t1'], 'docs/t1/golden-reference.md'],
+      ['keyword-extractor', ['docs/t1'], 'docs/t1/qa-pairs.md'],
+      ['topic-spec', ['docs/t1'], 'docs/t1/qa-pairs.md'],
+      ['topic-spec', ['docs/t1'], 'docs/t1/_chunks/golden-reference.json'],
+      ['topic-spec', ['docs/t1'], 'docs/t1/_keywords/words.md'],
+      ['index-tool', ['docs/t1', '--root', 'docs'], 'docs/t1/topic-spec.md'],
+    ] as const) {
+      chmodSync(join(dir, file), 0o000);
+      try {
+        const r = run(app, [...args], { asNobody: true, cwd: dir });
+        expectMessage(r, 1, `${file}: permission denied (EACCES); check its permissions`);
+        expect(r.stderr, `${app} ${file}`).not.toContain('EACCES:');
+      } finally {
+        chmodSync(join(dir, file), 0o644);
+      }
+    }
+  });
+
   it.runIf(canChattr)('EPERM (an immutable topic folder, which root cannot write either): a message, exit 1', () => {
     const dir = copyWs('eperm');
     expect(spawnSync('chattr', ['+i', join(dir, 'docs/t1')]).status).toBe(0);

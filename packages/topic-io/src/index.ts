@@ -7,7 +7,7 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { brokenLink, describeFsError, fileKind, fileProblem, folderProblem, invalidUtf8Message, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, invalidUtf8Message, isFsError, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
@@ -75,7 +75,7 @@ export function entryExists(p: string): boolean {
 
 
 /** What readDocument found wrong with a file: a code for callers, in place of matching its words. */
-export type DocumentProblem = 'missing' | 'broken-link' | 'directory' | 'not-regular' | 'empty' | 'binary' | 'not-utf8';
+export type DocumentProblem = 'missing' | 'broken-link' | 'directory' | 'not-regular' | 'unreadable' | 'empty' | 'binary' | 'not-utf8';
 
 /**
  * readDocument's error. `message` is what a person reads (unchanged: `reason`, then `; advice`
@@ -95,9 +95,9 @@ export class DocumentReadError extends Error {
 /**
  * Reads a markdown (or other text) file as UTF-8 (BOM dropped), or throws a DocumentReadError
  * whose message says what is wrong with it: missing, a dangling or looping symlink, a
- * directory, not a regular file, binary, not UTF-8, or (unless allowed) empty. Every tool
- * reads its documents through this, so they word problems alike. An error of the file system
- * (permissions, say) is thrown as it is.
+ * directory, not a regular file, unreadable (permissions, a failing disk), binary, not UTF-8,
+ * or (unless allowed) empty. Every tool reads its documents through this, so they word
+ * problems alike.
  */
 export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}): string {
   const stat = statOrNull(file);
@@ -113,6 +113,9 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
     bytes = readRegularFile(file);
   } catch (err) {
     if (err instanceof NotRegularFileError) throw new DocumentReadError('not-regular', `${err.kind}, not a regular file`, pointAt);
+    // Thrown as it was, every tool printed Node's words ("EACCES: permission denied, open
+    // 'docs/t/golden-reference.md'"), which say nothing of what to do.
+    if (isFsError(err)) throw new DocumentReadError('unreadable', errnoReason(err));
     throw err;
   }
   if (!opts.allowEmpty && bytes.length === 0) throw new DocumentReadError('empty', 'empty file');
