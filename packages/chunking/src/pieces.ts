@@ -99,9 +99,8 @@ export class PieceTable {
   /** `capacity`: the pieces expected (the columns grow past it). */
   constructor(capacity = 16) {
     const size = Math.max(1, capacity);
-    const columns = spare;
-    if (size >= SPARE_FROM && columns !== null && columns.tokenCounts.length >= size && columns.tokenCounts.length <= 4 * size) {
-      spare = null;
+    const columns = takeSpare(size);
+    if (columns !== null) {
       this.units = columns.units;
       this.tokenCounts = columns.tokenCounts;
       this.headingAt = columns.headingAt;
@@ -126,6 +125,10 @@ export class PieceTable {
       this.units.fill(undefined as unknown as Block, 0, this.length);
       this.typeLists.fill(undefined as unknown as readonly BlockType[], 0, this.length);
       spare = { units: this.units, tokenCounts: this.tokenCounts, headingAt: this.headingAt, typeLists: this.typeLists };
+      if (this.parts !== null) {
+        this.parts.fill(null, 0, this.length);
+        spareParts = this.parts;
+      }
     }
     this.length = 0;
     this.units = [];
@@ -151,7 +154,7 @@ export class PieceTable {
     this.headingAt[i] = heading;
     this.typeLists[i] = types;
     if (part !== null) {
-      if (this.parts === null) this.parts = new Array<UnitPart | null>(this.tokenCounts.length).fill(null);
+      if (this.parts === null) this.parts = takeSpareParts(this.tokenCounts.length) ?? new Array<UnitPart | null>(this.tokenCounts.length).fill(null);
       this.parts[i] = part;
     } else if (this.parts !== null) this.parts[i] = null;
     this.length = i + 1;
@@ -174,12 +177,40 @@ export class PieceTable {
     return table;
   }
 
+  /**
+   * Room for `size` pieces: the spare columns when they fit (a document of a few units split
+   * into thousands of parts grows its table from a few entries), else new ones.
+   */
   private grow(size: number): void {
-    this.tokenCounts = grown(this.tokenCounts, size);
-    this.headingAt = grown(this.headingAt, size);
-    this.units = grownArray(this.units, size, undefined as unknown as Block);
-    this.typeLists = grownArray(this.typeLists, size, undefined as unknown as readonly BlockType[]);
-    if (this.parts !== null) this.parts = grownArray(this.parts, size, null);
+    const n = this.length;
+    const columns = takeSpare(size);
+    if (columns !== null) {
+      columns.tokenCounts.set(this.tokenCounts.subarray(0, n));
+      columns.headingAt.set(this.headingAt.subarray(0, n));
+      for (let k = 0; k < n; k++) {
+        columns.units[k] = this.units[k]!;
+        columns.typeLists[k] = this.typeLists[k]!;
+      }
+      this.units = columns.units;
+      this.tokenCounts = columns.tokenCounts;
+      this.headingAt = columns.headingAt;
+      this.typeLists = columns.typeLists;
+    } else {
+      this.tokenCounts = grown(this.tokenCounts, size);
+      this.headingAt = grown(this.headingAt, size);
+      this.units = grownArray(this.units, size, undefined as unknown as Block);
+      this.typeLists = grownArray(this.typeLists, size, undefined as unknown as readonly BlockType[]);
+    }
+    const { parts } = this;
+    if (parts === null) return;
+    // The columns' length, at least `size` (a spare may be longer).
+    const room = this.tokenCounts.length;
+    const spareParts = takeSpareParts(room);
+    if (spareParts === null) this.parts = grownArray(parts, room, null);
+    else {
+      for (let k = 0; k < n; k++) spareParts[k] = parts[k]!;
+      this.parts = spareParts;
+    }
   }
 
   /** The unit piece `i` comes from. */
@@ -256,10 +287,29 @@ export class PieceTable {
 
 /** The columns of the last table released, for the next large one (PieceTable.release). */
 let spare: { units: Block[]; tokenCounts: Int32Array; headingAt: Int32Array; typeLists: (readonly BlockType[])[] } | null = null;
+/** The parts column of the last table released that had one, all null. */
+let spareParts: (UnitPart | null)[] | null = null;
+
+/** The spare columns when they fit `size` pieces (then no longer spare), else null. */
+function takeSpare(size: number): NonNullable<typeof spare> | null {
+  const columns = spare;
+  if (size < SPARE_FROM || columns === null || columns.tokenCounts.length < size || columns.tokenCounts.length > 4 * size) return null;
+  spare = null;
+  return columns;
+}
+
+/** The spare parts column when it fits `size` pieces (then no longer spare), else null. */
+function takeSpareParts(size: number): (UnitPart | null)[] | null {
+  const parts = spareParts;
+  if (size < SPARE_FROM || parts === null || parts.length < size || parts.length > 4 * size) return null;
+  spareParts = null;
+  return parts;
+}
 /**
  * Tables of fewer pieces make their own columns (small arrays are cheap to make, and a spare
  * taken by a small document is one the next large one must make again); none of more than
- * SPARE_MOST is kept (the spare is what the chunker holds between calls: at most 6 MiB).
+ * SPARE_MOST is kept (the spare is what the chunker holds between calls: at most 8 MiB with the
+ * parts column).
  */
 const SPARE_FROM = 4096;
 const SPARE_MOST = 1 << 18;

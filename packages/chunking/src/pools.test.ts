@@ -55,11 +55,23 @@ describe('spare piece columns (PieceTable.release)', () => {
     { weight: 1, arbitrary: fc.constant('```\ncode\n```') },
   );
   const big = fc.array(line, { minLength: 4500, maxLength: 9000 }).map((lines) => `${lines.join('\n')}\n`);
+  // A few units split into thousands of parts (a paragraph of tiny lines, an unspaced run): the
+  // table grows from a few entries into the spare columns, parts column included.
+  const split = fc
+    .tuple(fc.integer({ min: 2600, max: 5200 }), fc.integer({ min: 0, max: 9 }), fc.boolean())
+    .map(([n, k, run]) => (run ? `# Run\n\n${'abcdefghij'.slice(k).repeat(Math.ceil((n * 6) / 10))}\n` : `# Lines\n\n${Array.from({ length: n }, (_, i) => `x${(i * 7 + k) % 10} y`).join('\n')}\n`));
   const strategy = fc.constantFrom('semantic' as const, 'paginate' as const);
+  const wide = { maxTokens: 128, targetTokens: 96, minTokens: 16 };
+  const tiny = { maxTokens: 16, targetTokens: 12, minTokens: 2 };
+  const doc = fc.oneof(
+    // Tiny caps split the prose lines: parts that start late in a table made large at once.
+    fc.tuple(big, strategy, fc.boolean()).map(([source, s, small]) => ({ source, options: { ...(small ? tiny : wide), strategy: s } })),
+    split.map((source) => ({ source, options: { ...tiny, strategy: 'semantic' as const } })),
+  );
   it('a large document chunks the same whatever large documents were chunked before it', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(big, strategy), { minLength: 2, maxLength: 3 }), (docs) => {
-        const run = ([source, s]: [string, 'semantic' | 'paginate']) => JSON.stringify(chunkDocument(source, { docName: 'spare', strategy: s, maxTokens: 128, targetTokens: 96, minTokens: 16 }).chunks);
+      fc.property(fc.array(doc, { minLength: 2, maxLength: 3 }), (docs) => {
+        const run = ({ source, options }: { source: string; options: Partial<ChunkOptions> }) => JSON.stringify(chunkDocument(source, { docName: 'spare', ...options }).chunks);
         const forward = docs.map(run);
         const backward = [...docs].reverse().map(run).reverse();
         expect(backward).toEqual(forward);
