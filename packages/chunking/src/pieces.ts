@@ -125,7 +125,7 @@ export class PieceTable {
       this.units.fill(undefined as unknown as Block, 0, this.length);
       this.typeLists.fill(undefined as unknown as readonly BlockType[], 0, this.length);
       spare = { units: this.units, tokenCounts: this.tokenCounts, headingAt: this.headingAt, typeLists: this.typeLists };
-      if (this.parts !== null) {
+      if (this.parts !== null && this.parts.length <= SPARE_MOST) {
         this.parts.fill(null, 0, this.length);
         spareParts = this.parts;
       }
