@@ -80,7 +80,7 @@ interface ChunkShape {
 }
 
 function chunkShape(pieces: PieceTable, from: number, to: number): ChunkShape {
-  let opening: Block | undefined;
+  /** The first heading piece, or -1. */
   let openingAt = -1;
   let content = 0;
   let contextless = true;
@@ -100,10 +100,7 @@ function chunkShape(pieces: PieceTable, from: number, to: number): ChunkShape {
     const type = unit.type;
     hint = withHint(hint, type);
     if (type === 'heading') {
-      if (opening === undefined) {
-        opening = unit;
-        openingAt = k;
-      }
+      if (openingAt < 0) openingAt = k;
     } else {
       content++;
       if (type !== 'code' && type !== 'table' && type !== 'listItem' && type !== 'html') contextless = false;
@@ -127,7 +124,7 @@ function chunkShape(pieces: PieceTable, from: number, to: number): ChunkShape {
   // One shape object, refilled per chunk: record() reads it before the next chunk's.
   const shape = SHAPE;
   shape.heading = pieces.heading(openingAt >= 0 ? openingAt : from);
-  shape.opening = opening;
+  shape.opening = openingAt >= 0 ? pieces.unit(openingAt) : undefined;
   shape.contextless = content > 0 && contextless;
   shape.contentHints = hint ?? 'prose';
   // Frozen and shared (type-lists.ts); ChunkRecord's doc says so.

@@ -18,13 +18,14 @@ export function addOverlap(drafts: DraftChunk[], overlapSentences: number, ctx: 
     const { table, from, to } = draft;
     if (!previous || !noneRebuilt(table, from, to) || table.isHeading(from)) return draft;
     const last = previous.to - 1;
-    const tail = { start: previous.table.start(last), end: previous.table.end(last) };
     if (previous.table.unit(last).type !== 'paragraph' || previous.table.rebuiltText(last) !== null) return draft;
-    const starts = sentenceStarts(ctx.source.slice(tail.start, tail.end));
+    const tailStart = previous.table.start(last);
+    const tailEnd = previous.table.end(last);
+    const starts = sentenceStarts(ctx.source.slice(tailStart, tailEnd));
     const cap = budgetOf(table, from, to, ctx);
     for (let n = Math.min(overlapSentences, starts.length); n >= 1; n--) {
-      const start = skipWhitespace(ctx.source, tail.start + starts[starts.length - n]!, tail.end);
-      if (start >= tail.end) continue;
+      const start = skipWhitespace(ctx.source, tailStart + starts[starts.length - n]!, tailEnd);
+      if (start >= tailEnd) continue;
       const tokens = ctx.tokens.count(start, draft.end);
       if (tokens <= cap) {
         return { ...draft, start, tokens, overlapChars: table.start(from) - start, overlapTokens: tokens - draft.tokens };
