@@ -7,7 +7,7 @@
  * that exist anyway (its text and its slug's base); a numbered slug is built only when a record
  * asks for it.
  */
-import { grown, type HeadingRef } from './pieces.js';
+import { grown, grownArray, type HeadingRef } from './pieces.js';
 
 /** The index of no heading: the path before the first heading. */
 export const NO_HEADING = -1;
@@ -109,10 +109,7 @@ export class Headings {
     this.lengths = grown(this.lengths, size);
     this.slugNumbers = grown(this.slugNumbers, size);
     this.slugBaseAt = grown(this.slugBaseAt, size);
-    const texts = new Array<string>(size);
-    const old = this.texts;
-    for (let k = 0; k < old.length; k++) texts[k] = old[k]!;
-    this.texts = texts;
+    this.texts = grownArray(this.texts, size, '');
   }
 
   /** Headings the columns have room for (reserve's, at least `count`). */

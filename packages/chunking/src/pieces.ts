@@ -317,8 +317,8 @@ const SPARE_MOST = 1 << 18;
 /** A table of no pieces: what an anchored draft holds once let go (semantic.ts), and PieceTable's hidden class kept. */
 export const NO_PIECES = new PieceTable(0);
 
-/** `array` copied into a new one of `size` entries, the rest `fill`. */
-function grownArray<T>(array: T[], size: number, fill: T): T[] {
+/** `array` copied into a new one of `size` entries, the rest `fill`: object columns grow by it. */
+export function grownArray<T>(array: T[], size: number, fill: T): T[] {
   const bigger = new Array<T>(size);
   for (let k = 0; k < array.length; k++) bigger[k] = array[k]!;
   for (let k = array.length; k < size; k++) bigger[k] = fill;
