@@ -129,6 +129,37 @@ describe('chunkDocumentStream', () => {
     expect(r.stream).toBe(r.whole);
   });
 
+  // Fuzz seed 4001: a setext heading whose first line continues a definition's paragraph (an
+  // indented line, an ordered item not starting at 1) is a top-level heading of the whole parse,
+  // but parsed alone from its line it is indented code or a list. The stream cut there.
+  it('does not cut before a setext heading whose first line only continues a definition', () => {
+    const tail = '\n\nSome text after it, long enough to fill a window.\n\n# d\n\nMore words here.\n';
+    const firsts = ['\tfoo', '    foo', '2) foo', '   \tfoo', '-', '<x-y>', '10. foo'];
+    for (const first of firsts) {
+      for (const underline of ['---', '===']) {
+        const source = `# a\n\n# b\n\n# c\n\n[x]: /u\n${first}\n${underline}${tail}`;
+        for (const windowChars of [16, 32]) {
+          const r = both(source, { docName: 'd' }, { windowChars });
+          expect(r.stream, JSON.stringify(source)).toBe(r.whole);
+        }
+      }
+    }
+  });
+
+  it('gives chunkDocument’s result where definitions run into lines of any kind before a heading underline', () => {
+    const line = fc.constantFrom('foo', ' foo', '    foo', '\tfoo', '2) foo', '1. foo', '- foo', '-', '> foo', '<div>', '<x-y>', '[y]: /v', '"t"', '# h', '```', '| a |');
+    const source = fc
+      .tuple(fc.array(fc.tuple(definition, fc.array(line, { maxLength: 3 }), fc.constantFrom('===', '---', '')), { minLength: 3, maxLength: 12 }))
+      .map(([parts]) => `# a\n\n# b\n\n# c\n\n${parts.map(([d, lines, u]) => [d, ...lines, u].filter((x) => x !== '').join('\n')).join('\n\nWords between the parts.\n\n')}\n\n# z\n\nEnd.\n`);
+    fc.assert(
+      fc.property(source, fc.integer({ min: 16, max: 200 }), (md, windowChars) => {
+        const r = both(md, { docName: 'd' }, { windowChars });
+        expect(r.stream).toBe(r.whole);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('makes records as they are read', () => {
     const md = Array.from({ length: 200 }, (_, i) => `## Part ${i}\n\n${'Some words here. '.repeat(60)}`).join('\n\n');
     const s = chunkDocumentStream(md, { docName: 'd' }, { windowChars: 2000 });

@@ -152,10 +152,43 @@ function parseRange(source: string, start: number, end: number, env: Record<stri
   return { text, lines, blocks, frontMatter };
 }
 
-/** Line start of a top-level block, when a parse group may begin there (after a `\n`). */
+/**
+ * Line start of a top-level heading, when a parse group may begin there (after a `\n`): where
+ * the heading parsed alone from its line is the heading the whole parse made. That holds for
+ * an ATX heading (it interrupts anything), and for a setext heading after a blank line. A
+ * setext heading's first line may instead continue the paragraph a definition opened, and
+ * then it may be a line that opens nothing there but opens another block alone: indented as
+ * code, an ordered item not starting at 1, an empty item (fuzz seed 4001).
+ */
 function cutBefore(text: string, lines: LineTable, b: Block): number {
-  const at = lines.starts[b.startLine]!;
-  return at > 0 && text.charCodeAt(at - 1) === 10 ? at : -1;
+  const line = b.startLine;
+  const at = lines.starts[line]!;
+  if (at === 0 || text.charCodeAt(at - 1) !== 10) return -1;
+  if (isAtxLine(text, at, lines.ends[line]!)) return at;
+  return line > 0 && isBlankLine(text, lines.starts[line - 1]!, lines.ends[line - 1]!) ? at : -1;
+}
+
+/** `[from, to)` opens an ATX heading: up to three spaces, one to six `#`, then a space, a tab or the end. */
+function isAtxLine(text: string, from: number, to: number): boolean {
+  let p = from;
+  while (p < to && p - from < 3 && text.charCodeAt(p) === 32) p++;
+  let hashes = 0;
+  while (p < to && text.charCodeAt(p) === 35) {
+    p++;
+    hashes++;
+  }
+  if (hashes < 1 || hashes > 6) return false;
+  const c = p < to ? text.charCodeAt(p) : -1;
+  return c === -1 || c === 32 || c === 9;
+}
+
+/** `[from, to)` holds only spaces and tabs (markdown-it's blank line; a `\r` is not one). */
+function isBlankLine(text: string, from: number, to: number): boolean {
+  for (let p = from; p < to; p++) {
+    const c = text.charCodeAt(p);
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
 }
 
 /**
