@@ -242,6 +242,40 @@ describe('docs-query', () => {
     expect(r).toMatchObject({ code: 1, stderr: `docs-query: ${join(fx.docs, 'libraries/index.json')}: _links.self says /libraries/index.json, but it was loaded from /index.json\n` });
   });
 
+  it('an option of another mode is a usage error naming it and the mode, not ignored (s40 probe)', async () => {
+    // `-k 2 --list`, `--max-distance 3` without -q, `--technical -q …` ran as if the option had
+    // not been given, so a typo in the mode (a forgotten -q) went unnoticed.
+    const listing = 'listing topics (--list)';
+    const disclosing = 'disclosing (no -q, no --list)';
+    const searching = 'searching (-q)';
+    for (const [argv, option, mode, belongs] of [
+      [['--list', '-k', '2'], '-k/--k', listing, `${disclosing} and ${searching}`],
+      [['--list', '-n', '2'], '-n/--n', listing, `${disclosing} and ${searching}`],
+      [['--list', '--technical'], '--technical', listing, disclosing],
+      [['--list', '--baseline'], '--baseline', listing, disclosing],
+      [['--list', '--ranking', 'hybrid'], '--ranking', listing, searching],
+      [['--max-distance', '3'], '--max-distance', disclosing, searching],
+      [['-n', '1', '--ranking', 'embedding'], '--ranking', disclosing, searching],
+      [['--config', join(REPO, 'chunkyard.config.yaml')], '--config', disclosing, searching],
+      [['-q', 'x', '--technical'], '--technical', searching, disclosing],
+      [['-q', 'x', '--baseline', '--no-embeddings'], '--baseline', searching, disclosing],
+    ] as const) {
+      expect(await run(fx.docs, ...argv), argv.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `docs-query: ${option} does not apply to ${mode}; it is for ${belongs}\nRun docs-query --help for usage.\n`,
+      });
+    }
+    // What each mode takes still runs; --no-embeddings only forbids, so it is taken everywhere.
+    for (const argv of [
+      ['--list', '-t', 'deployment', '--json', '--no-embeddings'],
+      ['-t', 'deployment', '-n', '1', '-k', '1', '--technical', '--baseline', '--json', '--no-embeddings'],
+      ['-q', 'x', '-t', 'deployment', '-n', '1', '-k', '1', '--max-distance', '3', '--ranking', 'embedding', '--config', join(REPO, 'chunkyard.config.yaml'), '--no-embeddings'],
+    ]) {
+      expect((await run(fx.docs, ...argv)).code, argv.join(' ')).toBe(0);
+    }
+  });
+
   it('a huge query is echoed cut, with its length, not whole (issue 15 probe)', async () => {
     const long = 'zzq '.repeat(5000);
     const r = await run(fx.docs, '-q', long, '--no-embeddings');

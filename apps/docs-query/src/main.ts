@@ -81,6 +81,9 @@ The embedding fallback embeds the query and every chunk's embedText with the con
 provider. Working from a folder inside a workspace, chunk vectors come from (and go to) the
 workspace's .embedding-cache/, so a workspace built with the spec step embeds only the query.
 
+An option that belongs to another mode (-n, -k or --technical with --list, --max-distance,
+--ranking or --config without -q, --technical or --baseline with -q) is a usage error.
+
 Exit status: 0 success (also when a search finds nothing); 1 the docs could not be read or
 are not valid, or embedding failed; 2 usage or config error (also a --topic that matches
 no topic or section: the message names the nearest topics).
@@ -166,7 +169,7 @@ function parseCli(argv: string[]) {
     return numberOption('short' in spec ? `-${spec.short}/--${name}` : `--${name}`, v, { min: 0, max }, UsageError);
   };
   if (values.query !== undefined && values.query.trim() === '') throw new UsageError('--query: empty');
-  return {
+  const cli = {
     values,
     target: values['base-url'] ?? positionals[0] ?? 'docs',
     n: int('n', values.n, MAX_N),
@@ -174,7 +177,37 @@ function parseCli(argv: string[]) {
     maxDistance: int('max-distance', values['max-distance'], 64) ?? DEFAULT_MAX_HAMMING_DISTANCE,
     ranking: rankingOf(values.ranking),
   };
+  // After the values' own checks, so a bad value is named as such whatever the mode.
+  if (!values.help && !values.version) {
+    const mode: Mode = values.list ? 'list' : values.query !== undefined ? 'search' : 'disclose';
+    for (const [name, modes] of Object.entries(OPTION_MODES) as [keyof typeof OPTION_MODES, readonly Mode[]][]) {
+      const given = values[name] !== undefined && values[name] !== false;
+      if (!given || modes.includes(mode)) continue;
+      const spec = options[name];
+      const shown = 'short' in spec ? `-${spec.short}/--${name}` : `--${name}`;
+      throw new UsageError(`${shown} does not apply to ${MODE_NAMES[mode]}; it is for ${modes.map((m) => MODE_NAMES[m]).join(' and ')}`);
+    }
+  }
+  return cli;
 }
+
+type Mode = 'list' | 'disclose' | 'search';
+const MODE_NAMES: Record<Mode, string> = { list: 'listing topics (--list)', disclose: 'disclosing (no -q, no --list)', search: 'searching (-q)' };
+/**
+ * The options that belong to some modes only, as HELP describes them: given in another mode
+ * they were ignored, so `--max-distance 3` with a forgotten -q disclosed as if it were not
+ * there. --topic, --json and the docs source apply everywhere; so does --no-embeddings, which
+ * only forbids something (scripts pass it whatever the mode).
+ */
+const OPTION_MODES = {
+  n: ['disclose', 'search'],
+  k: ['disclose', 'search'],
+  technical: ['disclose'],
+  baseline: ['disclose'],
+  'max-distance': ['search'],
+  ranking: ['search'],
+  config: ['search'],
+} as const satisfies Record<string, readonly Mode[]>;
 
 function rankingOf(v: string | undefined): Ranking | undefined {
   if (v === undefined) return undefined;
