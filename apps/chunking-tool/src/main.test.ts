@@ -595,6 +595,18 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     expect(existsSync(join(topic, '_chunks'))).toBe(false);
   });
 
+  it('a topic.yaml source inside _chunks/ is named as an output, not blamed on an --out never given (s40 probe)', async () => {
+    // It said "--out <topic>/_chunks: holds the source <topic>/_chunks/x.md; choose a folder of its own".
+    const topic = makeTopic('sources-in-output', { 'topic.yaml': 'sources: [golden-reference.md, _chunks/x.md]\n' });
+    mkdirSync(join(topic, '_chunks'));
+    writeFileSync(join(topic, '_chunks/x.md'), '# X\n\nA page put where the chunks go.\n');
+    const r = await expectUsage(['--config', config, topic]);
+    expect(r.stderr).toBe(
+      `chunking-tool: ${join(topic, 'topic.yaml')}:1: sources: "_chunks/x.md" is inside _chunks/, chunking-tool's output folder, which every build rewrites; a source cannot be an output: keep it outside _chunks/\n`,
+    );
+    expect(readdirSync(join(topic, '_chunks'))).toEqual(['x.md']);
+  });
+
   it('topic settings that contradict the workspace config are a config error, and nothing is written', async () => {
     // maxTokens 64 alone leaves the workspace targetTokens (80) above it.
     const good = makeTopic('good');

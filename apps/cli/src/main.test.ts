@@ -45,6 +45,24 @@ describe('chunkyard', () => {
     });
   });
 
+  it('--version or --help with anything after it is a usage error naming it, not the version or help (s40 probe)', async () => {
+    // `chunkyard --version extra` printed the version, exit 0, the word dropped unseen.
+    for (const [first, rest, shown] of [
+      ['--version', ['extra'], '"extra"'],
+      ['--version', ['--json'], '"--json"'],
+      ['--help', ['chunk'], '"chunk"'],
+      ['-h', ['a', 'b\u001b[2J'], '"a" "b\\u001b[2J"'],
+    ] as const) {
+      expect(await run([first, ...rest]), [first, ...rest].join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `chunkyard: ${first} takes no arguments, got ${shown}\nRun chunkyard COMMAND --help for a command's help, or chunkyard --help for usage.\n`,
+      });
+    }
+    const b = bin(['--version', 'extra']);
+    expect([b.status, b.stdout, b.stderr]).toEqual([2, '', 'chunkyard: --version takes no arguments, got "extra"\nRun chunkyard COMMAND --help for a command\'s help, or chunkyard --help for usage.\n']);
+  });
+
   it('with no command prints the help on stderr and exits 2', async () => {
     expect(await run([])).toEqual({ code: 2, stdout: '', stderr: HELP });
   });

@@ -60,7 +60,7 @@ Each command is also a bin of its own with the same options: chunking-tool,
 keyword-extractor, topic-spec, index-tool, docs-query, docs-serve, docs-store, docs-export,
 docs-score and chunk-inspector.
 
-Exit status: the command's own; 2 no or an unknown command.
+Exit status: the command's own; 2 no or an unknown command, or words after --help or --version.
 `;
 
 export interface Io {
@@ -77,6 +77,12 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const [first, ...rest] = argv;
   if (first === undefined) {
     io.stderr(HELP);
+    return 2;
+  }
+  // A word after them was dropped unseen (`chunkyard --version extra` printed the version, exit
+  // 0), so a mistyped command line passed for a good one; `help COMMAND` is the form with a word.
+  if ((first === '--help' || first === '-h' || first === '--version') && rest.length > 0) {
+    io.stderr(`chunkyard: ${first} takes no arguments, got ${rest.map((w) => escapeControl(JSON.stringify(w))).join(' ')}\nRun chunkyard COMMAND --help for a command's help, or chunkyard --help for usage.\n`);
     return 2;
   }
   if (first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {

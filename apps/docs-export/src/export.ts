@@ -4,7 +4,7 @@
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { errnoReason, isFsError, NotRegularFileError, readRegularFile } from '@chunkyard/fs-atomic';
+import { errnoReason, isFsError, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
@@ -58,13 +58,30 @@ function manifestFiles(dir: string): string[] {
     .map((f) => join(chunksDir, f));
 }
 
-/** Every folder under `root` (itself included) holding chunk manifests, in path order. */
-export function builtTopicDirs(root: string): string[] {
+/** Told of a symlinked folder holding built topics that a walk did not follow (link path, real path). */
+export type OnSkippedLink = (link: string, real: string) => void;
+
+/**
+ * Every folder under `root` (itself included) holding chunk manifests, in path order. Links
+ * are not followed (one could lead back into the tree, or out of it); a linked folder holding
+ * built topics is told to `onSkippedLink`, since leaving it out unsaid exported less than the
+ * tree seemed to hold.
+ */
+export function builtTopicDirs(root: string, onSkippedLink?: OnSkippedLink): string[] {
   const out: string[] = [];
   const visit = (dir: string) => {
     if (manifestFiles(dir).length > 0) out.push(dir);
-    const subdirs = readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && !skipDir(e.name))
+    const entries = readdirSync(dir, { withFileTypes: true }).filter((e) => !skipDir(e.name));
+    if (onSkippedLink) {
+      for (const e of entries) {
+        if (!e.isSymbolicLink()) continue;
+        const link = join(dir, e.name);
+        const real = symlinkedFolder(link);
+        if (real !== null && builtTopicDirs(real).length > 0) onSkippedLink(link, real);
+      }
+    }
+    const subdirs = entries
+      .filter((e) => e.isDirectory())
       .map((e) => e.name)
       .sort();
     for (const name of subdirs) visit(join(dir, name));
@@ -104,8 +121,8 @@ export function readManifest(file: string): Manifest {
 }
 
 /** Every manifest of every built topic under `root`, read and checked before anything is written. */
-export function readBuiltDocs(root: string): BuiltDocument[] {
-  return builtTopicDirs(root).flatMap((dir) => {
+export function readBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): BuiltDocument[] {
+  return builtTopicDirs(root, onSkippedLink).flatMap((dir) => {
     const topic = relative(root, dir).split(sep).join('/');
     return manifestFiles(dir).map((manifestFile) => ({ topic, dir, manifestFile, manifest: readManifest(manifestFile) }));
   });

@@ -249,6 +249,26 @@ describe('docs-export', () => {
     expect(plain.lines[0]!.embeddingModel).toBeUndefined();
   });
 
+  it('names each symlinked folder holding built topics that the walk skipped (s40 probe: left out without a word)', async () => {
+    const outside = join(ws, 'outside-built');
+    cpSync(join(DOCS, AOT), join(outside, 'aot'), { recursive: true });
+    const linked = join(DOCS, 'libraries', 'linked');
+    const quiet = [join(DOCS, 'libraries', 'images'), join(DOCS, '_hidden-by-name'), join(DOCS, 'dangling')];
+    symlinkSync(outside, linked);
+    symlinkSync(mkdtempSync(join(ws, 'no-topics-')), quiet[0]!);
+    symlinkSync(outside, quiet[1]!);
+    symlinkSync(join(ws, 'nowhere'), quiet[2]!);
+    try {
+      const r = await run(['docs', '--format', 'jsonl']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr.split('\n')[0]).toBe(`docs-export: ${linked}: a symlinked folder (it leads to ${outside}), skipped: the walk does not follow links (one could lead back into the tree or out of it); export it as a docs folder of its own`);
+      expect(r.stderr.split('\n').filter((l) => l.includes('symlinked'))).toHaveLength(1);
+      expect(r.lines).toHaveLength(totalChunks());
+    } finally {
+      for (const l of [linked, ...quiet]) rmSync(l);
+    }
+  });
+
   it('--out writes atomically; --cached-only fails on the topic with no cache, naming its manifest, and leaves --out as it was', async () => {
     const out = join(ws, 'export.jsonl');
     const ok = await run(['docs', '--format', 'jsonl', '--out', 'export.jsonl']);

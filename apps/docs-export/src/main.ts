@@ -8,12 +8,12 @@ import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, r
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, writeTarget } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type BuiltDocument, type Format, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
-export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, readBuiltDocs, readManifest, recordsFor, vectorsFor, type BuiltDocument, type Format, type Manifest } from './export.js';
+export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, readBuiltDocs, readManifest, recordsFor, vectorsFor, type BuiltDocument, type Format, type Manifest, type OnSkippedLink } from './export.js';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -322,7 +322,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   let out: AtomicOut | null = null;
   try {
     // Every manifest is read and checked first, so a broken one fails before any line is written.
-    const docs = readBuiltDocs(opts.docsRoot);
+    const docs = readBuiltDocs(opts.docsRoot, (link, real) =>
+      io.stderr(`docs-export: ${oneLine(link)}: a symlinked folder (it leads to ${oneLine(real)}), skipped: the walk does not follow links (one could lead back into the tree or out of it); export it as a docs folder of its own\n`),
+    );
     if (docs.length === 0) {
       throw new ExportError(`${opts.docsRoot}: no built topic (no _chunks/<doc>.json under it); build first: npx nx run-many -t index`);
     }

@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureDocs, SAMPLE_QUESTIONS, type FixtureDocs } from '../../../packages/retrieval/src/test-fixture-docs.js';
-import { DEFAULT_MAX_HAMMING_DISTANCE } from '@chunkyard/retrieval';
-import { DEFAULT_DISCLOSE_N, HELP, main } from './main.js';
+import { escapeControl } from '@chunkyard/fs-atomic';
+import { createBackend, DEFAULT_MAX_HAMMING_DISTANCE, discloseTopics, DocsClient, FolderSource, search } from '@chunkyard/retrieval';
+import { DEFAULT_DISCLOSE_N, formatDisclosure, formatSearch, HELP, main } from './main.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const BIN = join(REPO, 'apps/docs-query/bin/docs-query.js');
@@ -241,6 +242,40 @@ describe('docs-query', () => {
     expect(r).toMatchObject({ code: 1, stderr: `docs-query: ${join(fx.docs, 'libraries/index.json')}: _links.self says /libraries/index.json, but it was loaded from /index.json\n` });
   });
 
+  it('an option of another mode is a usage error naming it and the mode, not ignored (s40 probe)', async () => {
+    // `-k 2 --list`, `--max-distance 3` without -q, `--technical -q …` ran as if the option had
+    // not been given, so a typo in the mode (a forgotten -q) went unnoticed.
+    const listing = 'listing topics (--list)';
+    const disclosing = 'disclosing (no -q, no --list)';
+    const searching = 'searching (-q)';
+    for (const [argv, option, mode, belongs] of [
+      [['--list', '-k', '2'], '-k/--k', listing, `${disclosing} and ${searching}`],
+      [['--list', '-n', '2'], '-n/--n', listing, `${disclosing} and ${searching}`],
+      [['--list', '--technical'], '--technical', listing, disclosing],
+      [['--list', '--baseline'], '--baseline', listing, disclosing],
+      [['--list', '--ranking', 'hybrid'], '--ranking', listing, searching],
+      [['--max-distance', '3'], '--max-distance', disclosing, searching],
+      [['-n', '1', '--ranking', 'embedding'], '--ranking', disclosing, searching],
+      [['--config', join(REPO, 'chunkyard.config.yaml')], '--config', disclosing, searching],
+      [['-q', 'x', '--technical'], '--technical', searching, disclosing],
+      [['-q', 'x', '--baseline', '--no-embeddings'], '--baseline', searching, disclosing],
+    ] as const) {
+      expect(await run(fx.docs, ...argv), argv.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `docs-query: ${option} does not apply to ${mode}; it is for ${belongs}\nRun docs-query --help for usage.\n`,
+      });
+    }
+    // What each mode takes still runs; --no-embeddings only forbids, so it is taken everywhere.
+    for (const argv of [
+      ['--list', '-t', 'deployment', '--json', '--no-embeddings'],
+      ['-t', 'deployment', '-n', '1', '-k', '1', '--technical', '--baseline', '--json', '--no-embeddings'],
+      ['-q', 'x', '-t', 'deployment', '-n', '1', '-k', '1', '--max-distance', '3', '--ranking', 'embedding', '--config', join(REPO, 'chunkyard.config.yaml'), '--no-embeddings'],
+    ]) {
+      expect((await run(fx.docs, ...argv)).code, argv.join(' ')).toBe(0);
+    }
+  });
+
   it('a huge query is echoed cut, with its length, not whole (issue 15 probe)', async () => {
     const long = 'zzq '.repeat(5000);
     const r = await run(fx.docs, '-q', long, '--no-embeddings');
@@ -265,6 +300,44 @@ describe('docs-query', () => {
       expect(r.stderr).toContain(message);
       expect(r.stderr).not.toContain('ambiguous');
       expect(r.stdout).toBe('');
+    }
+  });
+
+  it('writes each result as it comes, waiting for the reader: -n 100000 -k 1000 is bounded by one result, not n × k texts (s40 probe)', async () => {
+    // On a topic of ~3,150 chunks this built every expanded text (each the whole document) into
+    // one string: "Invalid string length" after 14 s, 3.3 GB with --json. The output must go
+    // out a result at a time, each write waited for, so no write (no string held) is much
+    // bigger than one result, and still be byte for byte what the whole-string form printed.
+    const topic = 'deployment/native-aot';
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const docs = await discloseTopics(client, { topic, n: 100_000, k: 1000 });
+    const hits = await search(client, { query: 'Which runtime features does trimming remove?', topic, n: 100_000, k: 1000, maxDistance: 0, embeddings: () => createBackend({ folder: fx.docs }) });
+    const texts = [...docs.flatMap((d) => d.chunks), ...hits.chunks].map((c) => c.text);
+    expect(texts.length).toBeGreaterThan(20);
+    const longest = Math.max(...texts.map((t) => JSON.stringify(t).length));
+    const search_ = ['-q', 'Which runtime features does trimming remove?', '--max-distance', '0'];
+    for (const [extra, expected] of [
+      [[], escapeControl(formatDisclosure(docs))],
+      [['--json'], `${JSON.stringify({ mode: 'disclose', documents: docs }, null, 2)}\n`],
+      [search_, escapeControl(formatSearch(hits, false))],
+      [[...search_, '--json'], `${JSON.stringify({ mode: 'search', ...hits }, null, 2)}\n`],
+    ] as const) {
+      const writes: string[] = [];
+      let pending = false;
+      let overlapped = false;
+      const code = await main([fx.docs, '-t', topic, '-n', '100000', '-k', '1000', ...extra], {
+        stdout: (s) => {
+          if (pending) overlapped = true;
+          writes.push(s);
+          pending = true;
+          return new Promise<void>((done) => setImmediate(() => ((pending = false), done())));
+        },
+        stderr: () => {},
+      });
+      expect(code, extra.join(' ')).toBe(0);
+      expect(writes.join(''), extra.join(' ')).toBe(expected);
+      expect(Math.max(...writes.map((w) => w.length)), extra.join(' ')).toBeLessThan(longest + 1000);
+      expect(overlapped, 'a write before the one before it was taken').toBe(false);
     }
   });
 

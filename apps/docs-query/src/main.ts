@@ -12,19 +12,21 @@ import {
   ContractError,
   createBackend,
   DEFAULT_MAX_HAMMING_DISTANCE,
-  discloseTopics,
+  discloseTopicsStream,
   DocsClient,
   openSource,
   RANKINGS,
-  search,
+  searchStream,
   SourceError,
   type DocumentDisclosure,
+  type DocumentDisclosureStream,
   type EmbeddingBackend,
   type Ranking,
   type RetrievedChunk,
   type SearchResult,
+  type SearchStream,
 } from '@chunkyard/retrieval';
-import { describeFsError, emptyArgument, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, parseCliArgs, processIo, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, parseCliArgs, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
@@ -79,15 +81,47 @@ The embedding fallback embeds the query and every chunk's embedText with the con
 provider. Working from a folder inside a workspace, chunk vectors come from (and go to) the
 workspace's .embedding-cache/, so a workspace built with the spec step embeds only the query.
 
+An option that belongs to another mode (-n, -k or --technical with --list, --max-distance,
+--ranking or --config without -q, --technical or --baseline with -q) is a usage error.
+
 Exit status: 0 success (also when a search finds nothing); 1 the docs could not be read or
 are not valid, or embedding failed; 2 usage or config error (also a --topic that matches
 no topic or section: the message names the nearest topics).
 `;
 
 export interface Io {
-  stdout: (s: string) => void;
+  /**
+   * Receives the output a result at a time; a promise it returns is waited for before the next
+   * write (backpressure). `unknown`, not `void | Promise<void>`: a plain `(s) => (out += s)`
+   * returns the string, and awaiting a value that is not a promise costs nothing.
+   */
+  stdout: (s: string) => unknown;
   stderr: (s: string) => void;
 }
+
+/**
+ * The process's stdout, waited for when its buffer is full: results are written one by one,
+ * and without waiting they would all pile up in the stream's buffer instead of a string. A
+ * failed write (EPIPE, a full disk) is the bin's exitOnStdoutError's to report; 'close' ends
+ * the wait too, so a stream that went away without 'drain' does not hang the run.
+ */
+const processIo: Io = {
+  stdout: (s) => {
+    if (process.stdout.write(s)) return;
+    return new Promise<void>((done) => {
+      const finish = () => {
+        process.stdout.off('drain', finish);
+        process.stdout.off('close', finish);
+        done();
+      };
+      process.stdout.once('drain', finish);
+      process.stdout.once('close', finish);
+    });
+  },
+  stderr: (s) => {
+    process.stderr.write(s);
+  },
+};
 
 class UsageError extends Error {}
 
@@ -135,7 +169,7 @@ function parseCli(argv: string[]) {
     return numberOption('short' in spec ? `-${spec.short}/--${name}` : `--${name}`, v, { min: 0, max }, UsageError);
   };
   if (values.query !== undefined && values.query.trim() === '') throw new UsageError('--query: empty');
-  return {
+  const cli = {
     values,
     target: values['base-url'] ?? positionals[0] ?? 'docs',
     n: int('n', values.n, MAX_N),
@@ -143,7 +177,37 @@ function parseCli(argv: string[]) {
     maxDistance: int('max-distance', values['max-distance'], 64) ?? DEFAULT_MAX_HAMMING_DISTANCE,
     ranking: rankingOf(values.ranking),
   };
+  // After the values' own checks, so a bad value is named as such whatever the mode.
+  if (!values.help && !values.version) {
+    const mode: Mode = values.list ? 'list' : values.query !== undefined ? 'search' : 'disclose';
+    for (const [name, modes] of Object.entries(OPTION_MODES) as [keyof typeof OPTION_MODES, readonly Mode[]][]) {
+      const given = values[name] !== undefined && values[name] !== false;
+      if (!given || modes.includes(mode)) continue;
+      const spec = options[name];
+      const shown = 'short' in spec ? `-${spec.short}/--${name}` : `--${name}`;
+      throw new UsageError(`${shown} does not apply to ${MODE_NAMES[mode]}; it is for ${modes.map((m) => MODE_NAMES[m]).join(' and ')}`);
+    }
+  }
+  return cli;
 }
+
+type Mode = 'list' | 'disclose' | 'search';
+const MODE_NAMES: Record<Mode, string> = { list: 'listing topics (--list)', disclose: 'disclosing (no -q, no --list)', search: 'searching (-q)' };
+/**
+ * The options that belong to some modes only, as HELP describes them: given in another mode
+ * they were ignored, so `--max-distance 3` with a forgotten -q disclosed as if it were not
+ * there. --topic, --json and the docs source apply everywhere; so does --no-embeddings, which
+ * only forbids something (scripts pass it whatever the mode).
+ */
+const OPTION_MODES = {
+  n: ['disclose', 'search'],
+  k: ['disclose', 'search'],
+  technical: ['disclose'],
+  baseline: ['disclose'],
+  'max-distance': ['search'],
+  ranking: ['search'],
+  config: ['search'],
+} as const satisfies Record<string, readonly Mode[]>;
 
 function rankingOf(v: string | undefined): Ranking | undefined {
   if (v === undefined) return undefined;
@@ -237,7 +301,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
     if (values.query !== undefined) {
       let backend: EmbeddingBackend | undefined;
-      const result = await search(client, {
+      const result = await searchStream(client, {
         query: values.query,
         ...(values.topic !== undefined ? { topic: values.topic } : {}),
         n: cli.n ?? DEFAULT_SEARCH_N,
@@ -250,18 +314,18 @@ async function run(argv: string[], io: Io): Promise<number> {
       });
       // A read-only workspace is searched all the same; say once that nothing was cached.
       if (backend?.cacheUnwritable !== undefined) io.stderr(`docs-query: ${escapeControl(backend.cacheUnwritable)}\n`);
-      io.stdout(values.json ? `${JSON.stringify({ mode: 'search', ...result }, null, 2)}\n` : formatSearch(result, values['no-embeddings']));
+      await (values.json ? writeSearchJson(io, result) : writeSearch(io, result, values['no-embeddings']));
       return 0;
     }
-    const docs = await discloseTopics(client, {
+    const docs = discloseTopicsStream(client, {
       ...(values.topic !== undefined ? { topic: values.topic } : {}),
       n: cli.n ?? DEFAULT_DISCLOSE_N,
       k: cli.k,
       technical: values.technical,
       withBaseline: values.baseline,
     });
-    if (docs.length === 0) io.stderr('docs-query: no topics\n');
-    io.stdout(values.json ? `${JSON.stringify({ mode: 'disclose', documents: docs }, null, 2)}\n` : formatDisclosure(docs));
+    const written = await (values.json ? writeDisclosureJson(io, docs) : writeDisclosure(io, docs));
+    if (written === 0) io.stderr('docs-query: no topics\n');
     return 0;
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -285,14 +349,29 @@ function formatChunk(c: RetrievedChunk, note: string): string {
   return `── ${c.topic} #${c.index} ${c.title}${note}${span}\n   ${c.location}\n\n${c.text.replace(/\s+$/, '')}\n\n`;
 }
 
+function disclosureHead(d: Omit<DocumentDisclosure, 'chunks'>, size: number): string {
+  const fallback = d.technicalUnavailable ? '; no technical baseline, so the conceptual order' : '';
+  return `${d.topic} — ${d.title}\n${d.doc}: ${d.order} order, ${size} of ${d.count} chunks${fallback}\n\n`;
+}
+
 export function formatDisclosure(docs: DocumentDisclosure[]): string {
   let out = '';
   for (const d of docs) {
-    const fallback = d.technicalUnavailable ? '; no technical baseline, so the conceptual order' : '';
-    out += `${d.topic} — ${d.title}\n${d.doc}: ${d.order} order, ${d.chunks.length} of ${d.count} chunks${fallback}\n\n`;
+    out += disclosureHead(d, d.chunks.length);
     for (const c of d.chunks) out += formatChunk(c, '');
   }
   return out;
+}
+
+/** formatDisclosure's text, written a chunk at a time; returns how many documents there were. */
+async function writeDisclosure(io: Io, docs: AsyncIterable<DocumentDisclosureStream>): Promise<number> {
+  let count = 0;
+  for await (const d of docs) {
+    count++;
+    await io.stdout(disclosureHead(d, d.size));
+    for await (const c of d.chunks) await io.stdout(formatChunk(c, ''));
+  }
+  return count;
 }
 
 function scoreNote(c: RetrievedChunk): string {
@@ -303,17 +382,71 @@ function scoreNote(c: RetrievedChunk): string {
   return '';
 }
 
-export function formatSearch(r: SearchResult, embeddingsDisabled: boolean): string {
+function searchHead(r: Omit<SearchResult, 'chunks'>, size: number, embeddingsDisabled: boolean): string {
   let head = `query: ${quoteArgument(r.query, 200)} (SimHash ${r.queryHash})\n`;
-  if (r.method === 'prompt') head += `prompt match: ${r.chunks.length} chunk(s) with a stored question within ${r.maxDistance} bits\n\n`;
+  if (r.method === 'prompt') head += `prompt match: ${size} chunk(s) with a stored question within ${r.maxDistance} bits\n\n`;
   else if (r.method === 'embedding') head += `no stored question within ${r.maxDistance} bits; embedding search with ${r.model}\n\n`;
   else head += `no stored question within ${r.maxDistance} bits${embeddingsDisabled ? ' (embedding fallback off: --no-embeddings)' : ''}; nothing found\n`;
+  return head;
+}
+
+export function formatSearch(r: SearchResult, embeddingsDisabled: boolean): string {
   return (
-    head +
+    searchHead(r, r.chunks.length, embeddingsDisabled) +
     r.chunks
       .map((c) => formatChunk(c, scoreNote(c)))
       .join('')
   );
+}
+
+/** formatSearch's text, written a chunk at a time. */
+async function writeSearch(io: Io, r: SearchStream, embeddingsDisabled: boolean): Promise<void> {
+  await io.stdout(searchHead(r, r.size, embeddingsDisabled));
+  for await (const c of r.chunks) await io.stdout(formatChunk(c, scoreNote(c)));
+}
+
+// --json, streamed: the bytes of `JSON.stringify(value, null, 2)`, written an array element at a
+// time. Every array streamed is its object's last key, so the object's text up to that array
+// is the object stringified with the array empty, less its closing `[]\n}`. JSON.stringify
+// escapes newlines inside strings, so indenting a nested value is a matter of its line breaks.
+
+const pad = (depth: number) => '  '.repeat(depth);
+const nested = (json: string, depth: number) => json.replaceAll('\n', `\n${pad(depth)}`);
+
+/**
+ * Writes `head` with `key: [...items]` added as its last key, as JSON.stringify(…, null, 2)
+ * would at nesting `depth` (the opening brace already placed), each element by `each`.
+ * Returns how many elements there were.
+ */
+async function writeJsonObject<T>(io: Io, head: object, key: string, items: AsyncIterable<T>, depth: number, each: (item: T, depth: number) => Promise<void>): Promise<number> {
+  const empty = JSON.stringify({ ...head, [key]: [] }, null, 2);
+  await io.stdout(nested(empty.slice(0, -'[]\n}'.length), depth));
+  let count = 0;
+  for await (const item of items) {
+    await io.stdout(`${count === 0 ? '[' : ','}\n${pad(depth + 2)}`);
+    await each(item, depth + 2);
+    count++;
+  }
+  await io.stdout(`${count === 0 ? '[]' : `\n${pad(depth + 1)}]`}\n${pad(depth)}}`);
+  return count;
+}
+
+const writeJsonChunk = (io: Io) => async (c: RetrievedChunk, depth: number) => {
+  await io.stdout(nested(JSON.stringify(c, null, 2), depth));
+};
+
+async function writeDisclosureJson(io: Io, docs: AsyncIterable<DocumentDisclosureStream>): Promise<number> {
+  const count = await writeJsonObject(io, { mode: 'disclose' }, 'documents', docs, 0, async ({ size: _size, chunks, ...d }, depth) => {
+    await writeJsonObject(io, d, 'chunks', chunks, depth, writeJsonChunk(io));
+  });
+  await io.stdout('\n');
+  return count;
+}
+
+async function writeSearchJson(io: Io, r: SearchStream): Promise<void> {
+  const { size: _size, chunks, ...head } = r;
+  await writeJsonObject(io, { mode: 'search', ...head }, 'chunks', chunks, 0, writeJsonChunk(io));
+  await io.stdout('\n');
 }
 
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.

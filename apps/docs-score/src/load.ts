@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
+import { symlinkedFolder } from '@chunkyard/fs-atomic';
 import { describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
@@ -18,6 +19,8 @@ export interface Target {
   dir: string;
   topics: string[];
   indexes: string[];
+  /** Symlinked folders below `dir` holding topics, which the walk did not follow. */
+  skippedLinks: { link: string; real: string }[];
 }
 
 const skip = (name: string): boolean => name.startsWith('.') || name.startsWith('_') || name === 'node_modules';
@@ -27,18 +30,32 @@ export function findTarget(arg: string): Target {
   const dir = resolve(arg);
   const problem = folderProblem(dir);
   if (problem) throw new UsageError(`${arg}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give a topic folder or a docs folder' : ''}`);
-  const topics: string[] = [];
-  const indexes: string[] = [];
-  const walk = (d: string): void => {
-    if (entryExists(join(d, TOPIC_MARKER))) topics.push(d);
-    if (existsSync(join(d, INDEX_FILE))) indexes.push(join(d, INDEX_FILE));
-    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (e.isDirectory() && !skip(e.name)) walk(join(d, e.name));
+  const target: Target = { dir, topics: [], indexes: [], skippedLinks: [] };
+  walkTree(dir, target);
+  if (target.topics.length === 0) throw new UsageError(`${arg}: no topic folder (holding ${TOPIC_MARKER}) at or below it`);
+  return target;
+}
+
+/**
+ * Adds what is at or below `d` to `into`. Links are not followed (one could lead back into the
+ * tree, or out of it), but a linked folder holding topics is recorded as skipped: it was left
+ * out unsaid, so the checks passed over less than the tree seemed to hold.
+ */
+function walkTree(d: string, into: Pick<Target, 'topics' | 'indexes' | 'skippedLinks'>): void {
+  if (entryExists(join(d, TOPIC_MARKER))) into.topics.push(d);
+  if (existsSync(join(d, INDEX_FILE))) into.indexes.push(join(d, INDEX_FILE));
+  for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (skip(e.name)) continue;
+    if (e.isDirectory()) walkTree(join(d, e.name), into);
+    else if (e.isSymbolicLink()) {
+      const link = join(d, e.name);
+      const real = symlinkedFolder(link);
+      if (real === null) continue;
+      const below: Pick<Target, 'topics' | 'indexes' | 'skippedLinks'> = { topics: [], indexes: [], skippedLinks: [] };
+      walkTree(real, below);
+      if (below.topics.length > 0) into.skippedLinks.push({ link, real });
     }
-  };
-  walk(dir);
-  if (topics.length === 0) throw new UsageError(`${arg}: no topic folder (holding ${TOPIC_MARKER}) at or below it`);
-  return { dir, topics, indexes };
+  }
 }
 
 function readJson(file: string): { json: unknown; error?: string } {

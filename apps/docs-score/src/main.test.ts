@@ -204,6 +204,24 @@ describe('docs-score on a clean build', () => {
   });
 });
 
+describe('docs-score and symlinked folders', () => {
+  // s40 probe: a symlinked topic folder inside the docs given was left out without a word (the
+  // walk does not follow links), so "all checks pass" covered less than the tree seemed to hold.
+  it('names each linked folder holding topics that the walk skipped, once; the rest is scored as before', async () => {
+    const docs = copy();
+    const elsewhere = copy();
+    const linked = join(docs, 'libraries', 'linked');
+    symlinkSync(join(elsewhere, TOPICS[1]!), linked);
+    symlinkSync(mkdtempSync(join(root, 'no-topics-')), join(docs, 'libraries', 'images'));
+    symlinkSync(join(elsewhere, TOPICS[1]!), join(docs, '_hidden-by-name'));
+    const before = await json([pristine]);
+    const r = await run([docs, docs, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`docs-score: ${linked}: a symlinked folder (it leads to ${join(elsewhere, TOPICS[1]!)}), skipped: the walk does not follow links (one could lead back into the tree or out of it); give the folder itself to score it\n`);
+    expect((JSON.parse(r.stdout) as ScoreResult).checks.tallies).toEqual(before.result.checks.tallies);
+  });
+});
+
 describe('docs-score on corrupted builds', () => {
   const t = TOPICS[0]!;
 

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, escapeControl, fileProblem, numberOption, parseCliArgs } from '@chunkyard/fs-atomic';
+import { emptyArgument, escapeControl, fileProblem, numberOption, oneLine, parseCliArgs } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
@@ -265,6 +265,11 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
   const given = opts.config !== undefined ? loadWorkspace(opts.config) : null;
   const workspace = () => given ?? loadWorkspace(opts.config);
   const targets: Target[] = dirs.map(findTarget);
+  // Once each, though a folder given twice (or within another given) walks past it twice.
+  for (const link of new Set(targets.flatMap((t) => t.skippedLinks.map((s) => `${s.link}\0${s.real}`)))) {
+    const [path, real] = link.split('\0') as [string, string];
+    io.stderr(`docs-score: ${oneLine(path)}: a symlinked folder (it leads to ${oneLine(real)}), skipped: the walk does not follow links (one could lead back into the tree or out of it); give the folder itself to score it\n`);
+  }
   const tally = new Tally();
   const graphs: GraphReport[] = [];
   const loaded: { id: string; topic: NonNullable<ReturnType<typeof loadTopic>> }[] = [];

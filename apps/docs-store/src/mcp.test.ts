@@ -134,6 +134,14 @@ it('over stdio too: chunks as chunk:// resources, the template, and the prompt a
   expect(read._meta.unit_id).toMatch(/::chunk::002::/);
   expect(readFileSync(join(REPO, NATIVE_AOT), 'utf8')).toContain(read.text);
 
+  // s40 probe: chunk://<id>/02 read chunk 2, so one chunk had many URIs (and a client that
+  // compares URIs, for citations or a cache, saw different chunks). Only the form the list gives is one.
+  const base = chunk.uri.slice(0, -'2'.length);
+  for (const index of ['02', '002', '+2', '2.0', '2e0', '0x2', ' 2', 'Whole', 'whole/']) {
+    await expect(client.readResource({ uri: `${base}${index}` }), index).rejects.toMatchObject({ code: -32002 });
+  }
+  await expect(client.readResource({ uri: `${base}0` })).resolves.toMatchObject({ contents: [{ uri: `${base}0` }] });
+
   const prompt = await client.getPrompt({ name: 'answer_from_docs', arguments: { question: 'How does trimming work?', limit: '2' } });
   const text = (prompt.messages[0]!.content as { text: string }).text;
   expect(text).toContain('Question: How does trimming work?');

@@ -180,7 +180,9 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     (uri, variables) => {
       const artifactId = String(variables.artifact_id);
       const index = String(variables.chunk_index);
-      const chunkIndex = index === 'whole' ? null : /^\d{1,6}$/.test(index) ? Number(index) : NaN;
+      // Only the index as chunkUri writes it: /02 read chunk 2, so one chunk had many URIs, and a
+      // client comparing URIs (citations, a cache) took them for different resources.
+      const chunkIndex = index === 'whole' ? null : /^(?:0|[1-9]\d{0,5})$/.test(index) ? Number(index) : NaN;
       const unit = Number.isNaN(chunkIndex) ? undefined : store.unitAt(artifactId, chunkIndex);
       // -32002 is MCP's "resource not found".
       if (!unit) throw new McpError(-32002, `Resource not found: ${uri.href} (no ${index === 'whole' ? 'document stored whole' : `chunk ${index}`} in ${artifactId})`, { uri: uri.href });

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, FolderGoneError, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, FolderGoneError, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -154,9 +154,16 @@ async function run(argv: string[], io: Io): Promise<number> {
 
   const summaries: IndexSummary[] = [];
   const errors: { dir: string; error: string }[] = [];
+  // Once per link, however many walks (a section and the sections above it) pass it.
+  const skippedLinks = new Set<string>();
+  const onSkippedLink: OnSkippedLink = (link, real) => {
+    if (skippedLinks.has(link)) return;
+    skippedLinks.add(link);
+    io.stderr(`index-tool: ${oneLine(link)}: a symlinked folder (it leads to ${oneLine(real)}), skipped: sections list only the folders inside the docs root; move the folder there instead of linking it\n`);
+  };
   for (const job of jobs) {
     try {
-      const children = childrenOf(job.dir, root);
+      const children = childrenOf(job.dir, root, onSkippedLink);
       let index: IndexJson;
       if (job.isTopic) {
         const file = join(job.dir, SPEC_FILE);
@@ -252,25 +259,41 @@ function planJob(dir: string, root: string): Job {
   return { dir, id, isTopic };
 }
 
+/** Told of each symlinked folder holding topics that a walk skipped (link path, real path). */
+type OnSkippedLink = (link: string, real: string) => void;
+
 /** Folders that can hold docs: not generated (`_chunks`), hidden or installed ones. */
-function subfolders(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && !e.name.startsWith('_') && !e.name.startsWith('.') && e.name !== 'node_modules')
+function subfolders(dir: string, onSkippedLink?: OnSkippedLink): string[] {
+  const candidate = (name: string) => !name.startsWith('_') && !name.startsWith('.') && name !== 'node_modules';
+  const entries = readdirSync(dir, { withFileTypes: true }).filter((e) => candidate(e.name));
+  if (onSkippedLink) {
+    // Not followed (planJob says why for a folder named directly), but no longer unsaid: a
+    // linked topic was left out of its section's index with no word, built and reachable from nothing.
+    for (const e of entries) {
+      if (!e.isSymbolicLink()) continue;
+      const link = join(dir, e.name);
+      const real = symlinkedFolder(link);
+      if (real !== null && (entryExists(join(real, TOPIC_MARKER)) || hasTopicBelow(real))) onSkippedLink(link, real);
+    }
+  }
+  return entries
+    .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
 }
 
-function hasTopicBelow(dir: string): boolean {
-  return subfolders(dir).some((name) => entryExists(join(dir, name, TOPIC_MARKER)) || hasTopicBelow(join(dir, name)));
+function hasTopicBelow(dir: string, onSkippedLink?: OnSkippedLink): boolean {
+  return subfolders(dir, onSkippedLink).some((name) => entryExists(join(dir, name, TOPIC_MARKER)) || hasTopicBelow(join(dir, name), onSkippedLink));
 }
 
 /** The child topics and sections of a folder, titled from their built index.json. */
-function childrenOf(dir: string, root: string): IndexChild[] {
+function childrenOf(dir: string, root: string, onSkippedLink?: OnSkippedLink): IndexChild[] {
   const out: IndexChild[] = [];
-  for (const name of subfolders(dir)) {
+  for (const name of subfolders(dir, onSkippedLink)) {
     const child = join(dir, name);
     const isTopic = entryExists(join(child, TOPIC_MARKER));
-    if (!isTopic && !hasTopicBelow(child)) continue;
+    // Told of links below too: a folder whose only topics are linked would vanish from the list unsaid.
+    if (!isTopic && !hasTopicBelow(child, onSkippedLink)) continue;
     const file = join(child, INDEX_FILE);
     if (!existsSync(file)) throw new IndexError(`${file}: missing; build the child's index first (nx run-many -t index builds children before parents)`);
     let title: unknown;

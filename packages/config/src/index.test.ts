@@ -354,6 +354,25 @@ describe('parseConfig: sources (topic.yaml only)', () => {
   });
 });
 
+describe('parseConfig: sources inside a generated folder (s40 probe)', () => {
+  const TOPIC = 'docs/alpha/topic.yaml';
+  // `sources: [_chunks/x.md]` passed here and chunking-tool then said "--out topic/_chunks:
+  // holds the source topic/_chunks/x.md; choose a folder of its own": an option never given.
+  it.each([
+    ['_chunks/x.md', '_chunks', "chunking-tool's output folder"],
+    ['./_chunks/deep/x.md', '_chunks', "chunking-tool's output folder"],
+    ['_keywords/words.md', '_keywords', "keyword-extractor's output folder"],
+  ])('rejects %s, naming the file and the folder it is the output of', (source, folder, what) => {
+    const err = errorOf(`# topic\nsources: [golden-reference.md, ${source}]\n`, TOPIC, true);
+    expect(err.message).toBe(`${TOPIC}:2: sources: ${JSON.stringify(source)} is inside ${folder}/, ${what}, which every build rewrites; a source cannot be an output: keep it outside ${folder}/`);
+  });
+
+  it('a folder that only starts like one, or one deeper down, is a source folder like any other', () => {
+    const config = parseConfig('sources: [_chunks-notes/a.md, guide/_chunks/b.md, _drafts/c.md]\n', TOPIC, { topic: true });
+    expect(config.sources).toEqual(['_chunks-notes/a.md', 'guide/_chunks/b.md', '_drafts/c.md']);
+  });
+});
+
 describe('parseConfig: minTokens <= targetTokens <= maxTokens', () => {
   it('rejects minTokens > targetTokens', () => {
     const err = errorOf('chunking:\n  minTokens: 500\n  targetTokens: 400\n');

@@ -297,6 +297,18 @@ export interface ParseOptions {
   topic?: boolean;
 }
 
+/**
+ * The folders a build writes inside a topic folder. A source listed inside one passed here, and
+ * chunking-tool then said "--out topic/_chunks: holds the source …" about an option never given.
+ */
+const GENERATED_FOLDERS = { _chunks: "chunking-tool's output folder", _keywords: "keyword-extractor's output folder" } as const;
+
+/** The generated folder a source path (relative to its topic folder) lies in, if any: only at the top, as the tools write them. */
+function generatedFolderOf(source: string): keyof typeof GENERATED_FOLDERS | undefined {
+  const first = source.split(/[\\/]+/).find((part) => part !== '.' && part !== '');
+  return first !== undefined && Object.hasOwn(GENERATED_FOLDERS, first) ? (first as keyof typeof GENERATED_FOLDERS) : undefined;
+}
+
 export function parseConfig(text: string, file: string, opts: ParseOptions = {}): ChunkyardConfig {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -374,8 +386,12 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
           seen.add(key);
           return false;
         });
+        const inGenerated = names.find((n) => generatedFolderOf(n) !== undefined);
         if (twice !== undefined) fail(line, `sources: ${JSON.stringify(twice)} names a file listed before it; list each file once`);
-        else config.sources = names;
+        else if (inGenerated !== undefined) {
+          const folder = generatedFolderOf(inGenerated)!;
+          fail(line, `sources: ${JSON.stringify(inGenerated)} is inside ${folder}/, ${GENERATED_FOLDERS[folder]}, which every build rewrites; a source cannot be an output: keep it outside ${folder}/`);
+        } else config.sources = names;
       }
     } else if (key === 'embeddings') {
       fail(line, 'embeddings: set in chunkyard.config.yaml only, so that every topic uses one model and their vectors can be compared');

@@ -467,6 +467,20 @@ export function fileProblem(p: string, words: { missing?: string } = {}): FilePr
   return { problem: 'not-a-file', reason: `${fileKind(stat)}, not a regular file` };
 }
 
+/**
+ * The folder the symlink at `p` leads to (its real path), or null when it leads to none (a
+ * dangling link, a loop, a file). Folder walks do not follow links (one could lead back into
+ * the tree or out of it); with this they can name a linked folder they skip instead of
+ * leaving it out unsaid.
+ */
+export function symlinkedFolder(p: string): string | null {
+  try {
+    return statSync(p).isDirectory() ? realpathSync(p) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** `p`'s stat (symlinks followed), or why there is none. */
 function statFor(p: string, missing: string): Stats | { problem: 'missing' | 'unusable'; reason: string } {
   try {

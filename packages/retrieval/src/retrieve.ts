@@ -80,6 +80,48 @@ async function retrieveChunk(client: DocsClient, topic: LoadedTopic, doc: string
   return retrievedChunk(client, topic, doc, index, text, span, score);
 }
 
+/**
+ * Chunk texts read ahead of the one being consumed: over HTTP each read is a round trip, and
+ * a few in flight hide that; more would only hold texts nobody has written out yet.
+ */
+const READ_AHEAD = 8;
+
+/**
+ * `fn` over `items`, yielded in order, with at most `ahead` results pending or unconsumed at
+ * once: a caller that writes each result out before asking for the next holds a bounded number
+ * of texts, however many items there are (n × k expanded texts were all held at once).
+ */
+async function* inOrder<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, ahead: number): AsyncGenerator<R> {
+  const pending: Promise<R>[] = [];
+  let next = 0;
+  const fill = () => {
+    while (next < items.length && pending.length < ahead) {
+      const p = fn(items[next++]!);
+      // Awaited in its turn below; marked handled now, so one that fails while an earlier one
+      // is awaited (or after the caller stopped early) is not an unhandled rejection.
+      p.catch(() => {});
+      pending.push(p);
+    }
+  };
+  fill();
+  while (pending.length > 0) {
+    const result = await pending.shift()!;
+    fill();
+    yield result;
+  }
+}
+
+/** With k > 0 the texts come from the manifest, already loaded: reading ahead saves nothing and would hold more expanded texts. */
+const aheadFor = (k: number) => (k > 0 ? 1 : READ_AHEAD);
+
+const retrieveNothing = (): Promise<RetrievedChunk> => Promise.reject(new Error('no chunk to retrieve'));
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
 function checkCount(name: string, v: number): number {
   if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
   return v;
@@ -105,18 +147,35 @@ export interface DocumentDisclosure {
   chunks: RetrievedChunk[];
 }
 
+/** A document's disclosure with its chunks yet to be read: `size` of them, yielded in order. */
+export interface DocumentDisclosureStream extends Omit<DocumentDisclosure, 'chunks'> {
+  /** How many chunks `chunks` yields. */
+  size: number;
+  /** Read (and expanded) one at a time as they are asked for; consume them before the next document. */
+  chunks: AsyncIterable<RetrievedChunk>;
+}
+
 export async function discloseTopics(client: DocsClient, req: DisclosureRequest): Promise<DocumentDisclosure[]> {
+  const out: DocumentDisclosure[] = [];
+  for await (const { size: _size, chunks, ...d } of discloseTopicsStream(client, req)) out.push({ ...d, chunks: await collect(chunks) });
+  return out;
+}
+
+/**
+ * discloseTopics one document and one chunk at a time, for a caller that writes each out as it
+ * comes: the first n of every stripe order with ±k neighbours each is up to n × (2k + 1) chunk
+ * texts, more than a string (or the heap) holds for a large topic.
+ */
+export async function* discloseTopicsStream(client: DocsClient, req: DisclosureRequest): AsyncGenerator<DocumentDisclosureStream> {
   const k = checkCount('k', req.k ?? 0);
   checkCount('n', req.n);
-  const out: DocumentDisclosure[] = [];
   for (const topic of await client.topics(req.topic)) {
     for (const [doc, group] of Object.entries(topic.index._embedded.chunks)) {
       const d = disclose(group, { n: req.n, technical: req.technical ?? false, withBaseline: req.withBaseline ?? false });
-      const chunks = await Promise.all(d.indices.map((i) => retrieveChunk(client, topic, doc, i, k)));
-      out.push({ topic: topic.id, title: topic.title, doc, order: d.order, technicalUnavailable: d.technicalUnavailable, count: group.count, chunks });
+      const chunks = inOrder(d.indices, (i) => retrieveChunk(client, topic, doc, i, k), aheadFor(k));
+      yield { topic: topic.id, title: topic.title, doc, order: d.order, technicalUnavailable: d.technicalUnavailable, count: group.count, size: d.indices.length, chunks };
     }
   }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,7 +229,19 @@ export interface SearchResult {
   chunks: RetrievedChunk[];
 }
 
+/** A search result with its chunks yet to be read: `size` of them, yielded in rank order. */
+export interface SearchStream extends Omit<SearchResult, 'chunks'> {
+  size: number;
+  chunks: AsyncIterable<RetrievedChunk>;
+}
+
 export async function search(client: DocsClient, req: SearchRequest): Promise<SearchResult> {
+  const { size: _size, chunks, ...head } = await searchStream(client, req);
+  return { ...head, chunks: await collect(chunks) };
+}
+
+/** search with the chunk texts read (and expanded) one at a time as they are asked for; see discloseTopicsStream. */
+export async function searchStream(client: DocsClient, req: SearchRequest): Promise<SearchStream> {
   const n = checkCount('n', req.n ?? 5);
   const k = checkCount('k', req.k ?? 0);
   const maxDistance = checkMaxDistance(req.maxDistance ?? DEFAULT_MAX_HAMMING_DISTANCE);
@@ -183,12 +254,11 @@ export async function search(client: DocsClient, req: SearchRequest): Promise<Se
   const base = { query: req.query, queryHash: toHex(queryHash), maxDistance };
 
   if (matches.length > 0) {
-    const chunks = await Promise.all(
-      matches.slice(0, n).map((m) => retrieveChunk(client, byId.get(m.topicId)!, m.doc, m.index, k, { kind: 'hamming', distance: m.distance, hash: m.hash })),
-    );
-    return { ...base, method: 'prompt', chunks };
+    const shown = matches.slice(0, n);
+    const chunks = inOrder(shown, (m) => retrieveChunk(client, byId.get(m.topicId)!, m.doc, m.index, k, { kind: 'hamming', distance: m.distance, hash: m.hash }), aheadFor(k));
+    return { ...base, method: 'prompt', size: shown.length, chunks };
   }
-  if (!req.embeddings) return { ...base, method: 'none', chunks: [] };
+  if (!req.embeddings) return { ...base, method: 'none', size: 0, chunks: inOrder([], retrieveNothing, 1) };
 
   const backend = req.embeddings();
   // Every searched document's manifest is needed here whatever the ranking: its embedTexts give
@@ -206,20 +276,20 @@ export async function search(client: DocsClient, req: SearchRequest): Promise<Se
   }
   const qv = await queryVector(backend, req.query);
   if (ranking === 'hybrid' && req.routes !== false) {
-    const chunks = await routedSearch(client, req.query, qv, items, n, k, req.routes ?? {});
-    return { ...base, method: 'embedding', model: backend.provider.model, chunks };
+    const routed = routedSearch(client, req.query, qv, items, n, k, req.routes ?? {});
+    return { ...base, method: 'embedding', model: backend.provider.model, ...routed };
   }
   const ranked: { ref: { topic: LoadedTopic; doc: string; index: number }; score: Score }[] =
     ranking === 'hybrid'
       ? rankHybrid(req.query, qv, items, n).map((r) => ({ ref: r.ref, score: { kind: 'hybrid', score: r.score, similarity: r.similarity, bm25: r.bm25 } }))
       : rankBySimilarity(qv, items, n).map((r) => ({ ref: r.ref, score: { kind: 'cosine', similarity: r.score } }));
-  const chunks = await Promise.all(ranked.map((r) => retrieveChunk(client, r.ref.topic, r.ref.doc, r.ref.index, k, r.score)));
-  return { ...base, method: 'embedding', model: backend.provider.model, chunks };
+  const chunks = inOrder(ranked, (r) => retrieveChunk(client, r.ref.topic, r.ref.doc, r.ref.index, k, r.score), aheadFor(k));
+  return { ...base, method: 'embedding', model: backend.provider.model, size: ranked.length, chunks };
 }
 
 type Ref = { topic: LoadedTopic; doc: string; index: number };
 
-async function routedSearch(
+function routedSearch(
   client: DocsClient,
   query: string,
   qv: Float32Array,
@@ -227,7 +297,7 @@ async function routedSearch(
   n: number,
   k: number,
   routes: RouteOptions,
-): Promise<RetrievedChunk[]> {
+): { size: number; chunks: AsyncIterable<RetrievedChunk> } {
   const trim = routes.trim ?? 1;
   if (!Number.isInteger(trim) || trim < 0) throw new RangeError(`routes.trim must be a non-negative integer, got ${trim}`);
   const groupOf = (r: Ref) => `${r.topic.id}\0${r.doc}`;
@@ -244,8 +314,9 @@ async function routedSearch(
   const hits = order.map((i) => ({ group: groupOf(items[i]!.ref), index: items[i]!.ref.index, score: scored.fused[i]! }));
   // Merge off: each of the n best chunks is its own unit.
   const units = merge ? mergeHits(hits, n, merge) : hits.slice(0, n).map((h, rank) => ({ group: h.group, first: h.index, last: h.index, opener: rank, hits: 1 }));
-  return Promise.all(
-    units.map(async (u) => {
+  const chunks = inOrder(
+    units,
+    async (u) => {
       const opener = order[u.opener]!;
       const { topic, doc, index } = items[opener]!.ref;
       let text: string;
@@ -262,6 +333,8 @@ async function routedSearch(
       }
       const score: Score = { kind: 'hybrid', score: scored.fused[opener]!, similarity: scored.similarity[opener]!, bm25: scored.bm25[opener]! };
       return retrievedChunk(client, topic, doc, index, text, span, score);
-    }),
+    },
+    aheadFor(k),
   );
+  return { size: units.length, chunks };
 }
