@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chunkDocument, chunkDocumentStream } from '@chunkyard/chunking';
 import { HELP, main, MANIFEST_SCHEMA_VERSION } from './main.js';
 
@@ -955,8 +955,8 @@ describe('a big document', () => {
   // written as they come, never all held. The outputs must be what chunking it whole gives.
   const BIG = Array.from({ length: 10 }, (_, i) => GOLDEN.replace(/^# /m, `# Part ${i}: `)).join('\n\n');
 
-  function expectedOutputs(text: string, name: string, sourceFile: string): Map<string, string> {
-    const result = chunkDocument(text, { strategy: 'semantic', docName: name, sourceFile });
+  function expectedOutputs(text: string, name: string, sourceFile: string, strategy: 'semantic' | 'token-window' | 'hierarchical' = 'semantic'): Map<string, string> {
+    const result = chunkDocument(text, { strategy, docName: name, sourceFile });
     const files = new Map<string, string>();
     result.chunks.forEach((c, i) => files.set(`${name}-${i}.md`, c.originalText));
     const manifest = {
@@ -1009,6 +1009,41 @@ describe('a big document', () => {
     expect(sorted(readdirSync(join(dir, '_chunks')))).toEqual(sorted([...expectedFile.keys(), 'keep.txt']));
     for (const [name, data] of expectedFile) expect(readFileSync(join(dir, '_chunks', name), 'utf8'), name).toBe(data);
     expect(sorted(readdirSync(dir))).toEqual(['Big.md', '_chunks']);
+  });
+
+  // Fuzz seed 4003: a 20 MB document without headings (chunked whole, on the plain-text path)
+  // cut at maxTokens 16 made 1.2 million records, and its manifest, built as one string, passed
+  // V8's longest string: "Invalid string length" on valid input. A document chunked whole is
+  // now written a record at a time, as a sectioned one is: no string ever holds every record.
+  it('writes a document chunked whole a record at a time, with the bytes chunking it whole gives', async () => {
+    const plain = GOLDEN.replace(/^#+ /gm, '');
+    const cases = [
+      { text: BIG, strategy: 'token-window' as const },
+      { text: BIG, strategy: 'hierarchical' as const },
+      { text: plain, strategy: 'semantic' as const },
+    ];
+    for (const { text, strategy } of cases) {
+      expect(chunkDocumentStream(text, { docName: 'golden-reference', strategy }).sectioned).toBe(false);
+      const expected = expectedOutputs(text, 'golden-reference', 'golden-reference.md', strategy);
+      const topic = makeTopic(`whole-${strategy}-${text.length}`);
+      writeFileSync(join(topic, 'golden-reference.md'), text);
+      const stringify = vi.spyOn(JSON, 'stringify');
+      let r: Run;
+      try {
+        r = await run(['--config', config, '--strategy', strategy, topic]);
+        // The manifest is stringified with no records in it, each record on its own.
+        const whole = stringify.mock.calls.filter(([value]) => Array.isArray((value as { chunks?: unknown } | null)?.chunks) && (value as { chunks: unknown[] }).chunks.length > 0);
+        expect(whole, strategy).toEqual([]);
+      } finally {
+        stringify.mockRestore();
+      }
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const outDir = join(topic, '_chunks');
+      expect(sorted(readdirSync(outDir))).toEqual(sorted(expected.keys()));
+      for (const [name, data] of expected) expect(readFileSync(join(outDir, name), 'utf8'), `${strategy} ${name}`).toBe(data);
+      expect(sorted(readdirSync(topic))).toEqual(['_chunks', 'golden-reference.md']);
+    }
   });
 
   it('leaves a topic’s earlier outputs and no temp folder when another document fails', async () => {

@@ -125,13 +125,17 @@ async function run(argv: string[], io: Io): Promise<number> {
   for (const [outDir, group] of byDir) {
     const files = new Map<string, string>();
     const pages: PagedDocument[] = [];
-    // A big document's outputs are written as its records come (see Stage), not held in `files`.
+    // Documents' outputs are written as their records come (see Stage); only paginate's pages are held in `files`.
     const stage = new Stage(outDir, group[0]!.ownsDir);
     let failed = false;
     for (const job of group) {
       try {
         const read = readJob(job);
-        if (read.stream.sectioned) {
+        // Only paginate's pages need the whole result (lead sentences, chunks.json): every other
+        // document is written a record at a time. Built as one string, the manifest of a 20 MB
+        // document cut at 16 tokens (the plain-text path, chunked whole) passed V8's longest
+        // string: "Invalid string length" on valid input (fuzz seed 4003).
+        if (read.stream.strategy !== 'paginate') {
           summaries.push(stage.write(job, read));
           continue;
         }
@@ -310,8 +314,9 @@ function assertChunks(n: number): void {
 }
 
 /**
- * Where the outputs of big documents are written as their records come, so that a document
- * never holds all its records: fs-atomic's StagedDir beside the output folder (a killed run's
+ * Where documents' outputs (paginate's pages aside) are written as their records come, so that
+ * a big document never holds all its records (sectioned) nor its manifest as one string:
+ * fs-atomic's StagedDir beside the output folder (a killed run's
  * is swept by the next). A topic's folder is then swapped in whole; a file's outputs are
  * renamed one by one into the shared folder. Nothing reaches the output folder before the
  * document is complete.
