@@ -8,9 +8,9 @@
 // Every case runs in a child process of its own with a timeout, so one slow case cannot hang
 // the run, and each case starts from the same cold JIT state rather than from whatever ran
 // before it. Inside the child only `chunkDocument` is timed (not generating the text). Each
-// input is chunked repeatedly until 1 s has passed, at least five times up to 1 MB and once
+// input is chunked repeatedly until 1 s has passed, at least ten times up to 1 MB and three times
 // at 10 MB, and the fastest pass is reported: it is the one the shared machine's noise
-// disturbed least, and up to 1 MB it is a warm pass, not the cold first one (see minPasses).
+// disturbed least, and a warm pass, not the cold first one (see minPasses).
 //
 //   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic] [--repeat N]
 //   CHUNKYARD_BENCH_CHUNKING=build.js node bench/scaling.mjs …   times that build instead of packages/chunking/dist
@@ -113,15 +113,16 @@ async function inputTokens(text) {
 const WINDOW_MS = 1000;
 
 /**
- * Passes a case gets at least. Up to 1 MB: five, so that a shape whose first passes take
- * most of the window is not timed cold (JIT warm-up included) against prose timed warm as the
- * best of many passes: deep-quote at 100 KB takes about 0.33 s, then 0.13 s, then 0.05 s and
- * 0.02 s per pass, and with 0.5 s and no minimum its cell was 0.12 or 1.1 s per MB depending
- * on the machine's load. At 10 MB one pass: warm-up is a small part of it, and five would
- * take minutes.
+ * Passes a case gets at least, so that every shape is timed as the best of about as many
+ * passes as prose is (prose fits ten or more in the window up to 1 MB, three or four at
+ * 10 MB), not cold (JIT warm-up included) against prose timed warm. Deep-quote at 100 KB takes
+ * about 0.33 s, then 0.13 s, then 0.05 s and 0.02 s per pass, and with 0.5 s and no minimum
+ * its cell was 0.12 or 1.1 s per MB depending on the machine's load. Until session 40 the
+ * minimum was five up to 1 MB and one at 10 MB, so a slow shape's 10 MB cell was its one cold
+ * pass against prose's fastest of three or four.
  */
 function minPasses(bytes) {
-  return bytes <= 1e6 ? 5 : 1;
+  return bytes <= 1e6 ? 10 : 3;
 }
 
 /** The parent's --gc, passed to every child. */
