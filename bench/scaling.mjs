@@ -14,9 +14,10 @@
 //
 //   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic] [--repeat N]
 //   CHUNKYARD_BENCH_CHUNKING=build.js node bench/scaling.mjs …   times that build instead of packages/chunking/dist
-//                          [--stage chunk|sentences|keywords|simhash]
+//                          [--stage chunk|stream|sentences|keywords|simhash]
 //
-// `--stage` times one other stage on the same shapes instead of the whole chunker: sentence
+// `--stage stream` times chunkDocumentStream, read to its end (chunking-tool's path for big
+// documents). `--stage` times one other stage on the same shapes instead of the whole chunker: sentence
 // segmentation (`sentenceStarts` of @chunkyard/chunking, ICU's segmenter a line at a time), keyword extraction
 // (`extractKeywords` of @chunkyard/keywords on the shape as one source) or SimHash
 // (`simhash64` of @chunkyard/simhash on the whole shape). Build those packages first.
@@ -47,6 +48,17 @@ const STAGES = {
   chunk: async (strategy) => {
     const { chunkDocument } = await import(pathToFileURL(DIST).href);
     return (text) => chunkDocument(text, { docName: 'scaling', strategy }).chunks.length;
+  },
+  // What chunking-tool runs on a document of two windows (128 Ki characters) or more: the same
+  // records made a window at a time. Until session 41 the table timed chunkDocument alone, and
+  // the stream was twice as slow on three shapes with no table to show it.
+  stream: async (strategy) => {
+    const { chunkDocumentStream } = await import(pathToFileURL(DIST).href);
+    return (text) => {
+      let n = 0;
+      for (const _ of chunkDocumentStream(text, { docName: 'scaling', strategy }).chunks) n++;
+      return n;
+    };
   },
   sentences: async () => {
     const { sentenceStarts } = await import(pathToFileURL(DIST).href);
@@ -96,7 +108,7 @@ async function child(shape, bytes, strategy, stage = 'chunk') {
   const fastest = times.indexOf(Math.min(...times));
   // The fastest pass's page faults: fresh memory it touched (4 KB each), what an
   // allocation-heavy shape pays for on a machine where a fault is dear (see firstTouchCost).
-  const result = { ms: times[fastest], faults: faults[fastest], passes: times.length, chunks, bytes: Buffer.byteLength(text), tokens: stage === 'chunk' ? await inputTokens(text) : 0 };
+  const result = { ms: times[fastest], faults: faults[fastest], passes: times.length, chunks, bytes: Buffer.byteLength(text), tokens: stage === 'chunk' || stage === 'stream' ? await inputTokens(text) : 0 };
   // Run by hand (`node --cpu-prof bench/scaling.mjs --child SHAPE BYTES semantic`) there is no
   // IPC channel: print the result instead.
   if (process.send) process.send(result);
@@ -211,7 +223,7 @@ async function main(argv) {
   };
   const fmtRatio = (c) => (Number.isNaN(c.ratio) ? '–' : `${c.ratio.toFixed(1)}×${repeat > 1 && c.low !== c.high ? `; ${c.low.toFixed(1)}–${c.high.toFixed(1)}` : ''}`);
   const out = [];
-  out.push(`Command: \`${['node bench/scaling.mjs', ...argv].join(' ')}\` (${stage === 'chunk' ? `chunkDocument, strategy ${strategy}, default options` : `stage ${stage}`}; ${gcMode === 'none' ? 'passes back to back, no collection forced between them' : 'a full collection before every pass'})`);
+  out.push(`Command: \`${['node bench/scaling.mjs', ...argv].join(' ')}\` (${stage === 'chunk' ? `chunkDocument, strategy ${strategy}, default options` : stage === 'stream' ? `chunkDocumentStream, strategy ${strategy}, default options` : `stage ${stage}`}; ${gcMode === 'none' ? 'passes back to back, no collection forced between them' : 'a full collection before every pass'})`);
   out.push('');
   out.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average (1/5/15 min) ${fmtLoad(loadStart)} at start, ${fmtLoad(loadEnd)} at end; ${new Date().toISOString()}.`);
   out.push(`Fresh memory: first touch ${touch.fresh.toFixed(1)} ms per MB, touching it again ${touch.again.toFixed(2)} ms per MB.`);
@@ -237,7 +249,7 @@ async function main(argv) {
       return c.why ? '–' : `${Math.round(median(results[shape][bytes].map((r) => unitsOf(r) / (r.bytes / 1e6)))).toLocaleString('en-US')} (${fmtRatio(c)})`;
     });
   };
-  if (stage === 'chunk') {
+  if (stage === 'chunk' || stage === 'stream') {
     // Records per MB differ elevenfold between shapes (prose ~3,100, tiny headings ~34,000),
     // and every record costs about the same to build: this table separates "more output per
     // byte" from "more work per record", which is what a super-linear stage would show.
@@ -284,7 +296,7 @@ function firstTouchCost() {
 }
 
 const USAGE = `usage: node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
-                              [--stage chunk|sentences|keywords|simhash] [--repeat N] [--gc between|none]
+                              [--stage chunk|stream|sentences|keywords|simhash] [--repeat N] [--gc between|none]
        node bench/scaling.mjs --child SHAPE BYTES [STRATEGY] [STAGE]   one case in the foreground (for node --cpu-prof)
 shapes: ${Object.keys(SHAPES).join(', ')}
 CHUNKYARD_BENCH_CHUNKING=build.js times that build instead of packages/chunking/dist
