@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
 import { lineTable } from './lines.js';
 import { attachSourceLines, LineCursor } from './source-lines.js';
-import { chunkDocumentStream, type ChunkStreamExtras } from './stream.js';
+import { chunkDocumentStream, resetStreamWorkForTests, streamWorkForTests, type ChunkStreamExtras } from './stream.js';
 import { realDocuments } from './test-corpus.js';
 import { seededText } from './test-helpers.js';
 import type { ChunkDocumentResult, ChunkOptions, ChunkRecord } from './types.js';
@@ -95,9 +95,10 @@ describe('chunkDocumentStream', () => {
         expect(r.stream).toBe(r.whole);
         if (r.sectioned) sectioned++;
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
-    // The property must exercise the sectioned path, not only the fallbacks.
+    // The property must exercise the sectioned path, not only the fallbacks (since session 41
+    // one of them is a group holding more than half the document, common with tiny windows).
     expect(sectioned).toBeGreaterThan(60);
   });
 
@@ -158,6 +159,92 @@ describe('chunkDocumentStream', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  // Session 41 (bench/scaling.mjs --stage stream): on documents it cannot cut, the stream did
+  // the whole document's work two or three times over before falling back to it, or streaming
+  // it as one window. A flat list of 4 MB took 3.4 times chunkDocument's time, quotes holding
+  // headings twice, and each held more memory than chunkDocument. Each case here must give
+  // chunkDocument's records, with at most the work named.
+  describe('does no more than chunkDocument where there is nothing to stream', () => {
+    const streamed = (source: string, windowChars: number) => {
+      resetStreamWorkForTests();
+      const r = both(source, { docName: 'd' }, { windowChars });
+      expect(r.stream).toBe(r.whole);
+      // both() runs chunkDocument, which the stream's counters do not see, and then the stream.
+      return { ...streamWorkForTests(), sectioned: r.sectioned, chars: source.length };
+    };
+
+    it('chunks a document with fewer than three ATX heading lines whole, with no planning parse', () => {
+      const list = Array.from({ length: 20_000 }, (_, i) => `- item ${i}
+`).join('');
+      const quotes = Array.from({ length: 10_000 }, (_, i) => `> # h${i % 100}
+lazy ${i}
+`).join('');
+      for (const source of [list, `# Title
+
+## One
+
+${list}`, quotes]) {
+        const w = streamed(source, 4096);
+        expect(w.sectioned).toBe(false);
+        expect(w.parsedChars).toBe(0);
+      }
+    });
+
+    it('does not parse a last group of over half the document before chunking it whole', () => {
+      // Three headings, then 200 KB of one paragraph: before, the planner's slab doubled to the
+      // end (parsing the paragraph about twice) and the stream then parsed it once more.
+      const lines = Array.from({ length: 60_000 }, (_, i) => `x${i % 10}
+`).join('');
+      const w = streamed(`# Lines
+
+## One
+
+## Two
+
+${lines}`, 4096);
+      expect(w.sectioned).toBe(false);
+      expect(w.parsedChars).toBeLessThan(w.chars / 4);
+    });
+
+    it('jumps to the next line a heading can end on when a slab has no cut', () => {
+      // A paragraph of many lines between headings: the slab doubled line by line's worth of
+      // windows, parsing the paragraph some 2 times over; it reaches the next heading at once.
+      const para = Array.from({ length: 30_000 }, (_, i) => `word${i % 7}
+`).join('');
+      const source = `# A
+
+Intro.
+
+# B
+
+${para}
+# C
+
+Text.
+
+# D
+
+${para}
+# E
+
+End.
+`;
+      const w = streamed(source, 512);
+      expect(w.sectioned).toBe(true);
+      // Planning parses the document about once (a slab's last lines again), the groups once.
+      expect(w.parsedChars).toBeLessThan(2.2 * w.chars);
+    });
+
+    it('packs a window no piece of which can open a kept chunk once, not again as it doubles', () => {
+      const headings = Array.from({ length: 30_000 }, (_, i) => `# h${i % 100}
+`).join('');
+      const w = streamed(headings, 4096);
+      expect(w.sectioned).toBe(true);
+      // Pieces: one per heading. Before, the window was packed at 4 Ki, 8 Ki, … characters.
+      expect(w.packedPieces).toBe(30_000);
+    });
   });
 
   it('makes records as they are read', () => {

@@ -105,9 +105,12 @@ function streamText(source: string, options: Partial<ChunkOptions>, extras: Chun
     return { ...rest, chunks: chunks[Symbol.iterator](), sectioned: false };
   };
   if (resolved.strategy !== 'semantic' || resolved.parser !== 'fast' || /\.txt$/i.test(sourceFile) || source.length < 2 * windowChars) return whole();
+  // Seed 003's plain-text rule (usesHeuristicHeadings): fewer than 3 `#` headings. Every such
+  // heading is on a line that looks like one, so a document with fewer such lines is chunked
+  // whole before any planning parse (a flat list of 10 MB was parsed three times: session 41).
+  if (!hasAtxLines(source, 3)) return whole();
   const plan = planGroups(source, Math.min(windowChars, PLAN_SLAB));
-  // Seed 003's plain-text rule (usesHeuristicHeadings): fewer than 3 `#` headings.
-  if (plan.atxHeadings < 3 || plan.cuts.length < 2) return whole();
+  if (plan === null || plan.atxHeadings < 3 || plan.cuts.length < 2) return whole();
   // Labelled once: deriveTitle's result is a label already.
   const given = options.fileTitle?.trim();
   const fileTitle = given ? headingLabel(given) : deriveTitle(source, plan, resolved.docName);
@@ -144,9 +147,23 @@ function lineEndAfter(source: string, p: number): number {
   return nl < 0 ? source.length : nl + 1;
 }
 
+/** What the stream parsed and packed since the last resetStreamWorkForTests: tests bound its work. */
+const work = { parsedChars: 0, packedPieces: 0 };
+
+/** For tests: the characters parsed and the pieces packed by streams since the last reset. */
+export function streamWorkForTests(): { parsedChars: number; packedPieces: number } {
+  return { ...work };
+}
+
+export function resetStreamWorkForTests(): void {
+  work.parsedChars = 0;
+  work.packedPieces = 0;
+}
+
 /** Parses `[start, end)` of the source; blocks in its own offsets and lines. */
 function parseRange(source: string, start: number, end: number, env: Record<string, unknown>): { text: string; lines: LineTable; blocks: Block[]; frontMatter: FrontMatter | null } {
   const text = source.slice(start, end);
+  work.parsedChars += text.length;
   const lines = lineTable(text);
   const { blocks, frontMatter } = fastBlocks(text, lines, env);
   return { text, lines, blocks, frontMatter };
@@ -166,6 +183,70 @@ function cutBefore(text: string, lines: LineTable, b: Block): number {
   if (at === 0 || text.charCodeAt(at - 1) !== 10) return -1;
   if (isAtxLine(text, at, lines.ends[line]!)) return at;
   return line > 0 && isBlankLine(text, lines.starts[line - 1]!, lines.ends[line - 1]!) ? at : -1;
+}
+
+/**
+ * At least `wanted` lines of the source open an ATX heading (isAtxLine), a line starting after
+ * any `\n` or `\r`: more lines than markdown-it's, never fewer, so a false answer is sure.
+ */
+function hasAtxLines(source: string, wanted: number): boolean {
+  const breaks = new LineBreaks(source);
+  let found = 0;
+  for (let p = 0; p < source.length; ) {
+    const end = breaks.at(p);
+    if (isAtxLine(source, p, end) && ++found >= wanted) return true;
+    p = end + 1;
+  }
+  return false;
+}
+
+/** The next `\n` or `\r` at or after an offset, the offsets asked for only growing. */
+class LineBreaks {
+  // The next of each kind found so far (the source's length for none): each is searched for
+  // again only once passed, so a walk over the source is linear (one indexOf of `\r` per
+  // line scanned a document without one to its end every line: quadratic).
+  private n = -1;
+  private r = -1;
+
+  constructor(private readonly source: string) {}
+
+  at(p: number): number {
+    const { source } = this;
+    if (this.n < p) this.n = indexOrLength(source, '\n', p);
+    if (this.r < p) this.r = indexOrLength(source, '\r', p);
+    return Math.min(this.n, this.r);
+  }
+}
+
+function indexOrLength(source: string, c: string, from: number): number {
+  const i = source.indexOf(c, from);
+  return i < 0 ? source.length : i;
+}
+
+/**
+ * The start of the first line at or after `from` that a top-level heading can end on: one that
+ * opens an ATX heading, or a setext underline (up to three spaces, a run of `=` or of `-`,
+ * then spaces or tabs); -1 if none. Lines start after any `\n` or `\r`, as in hasAtxLines.
+ */
+function nextHeadingLine(source: string, from: number): number {
+  const breaks = new LineBreaks(source);
+  for (let p = from; p < source.length; ) {
+    const end = breaks.at(p);
+    if (isAtxLine(source, p, end) || isUnderline(source, p, end)) return p;
+    p = end + 1;
+  }
+  return -1;
+}
+
+/** `[from, to)` is a setext heading's underline (markdown-it's lheading rule). */
+function isUnderline(text: string, from: number, to: number): boolean {
+  let p = from;
+  while (p < to && p - from < 3 && text.charCodeAt(p) === 32) p++;
+  const marker = text.charCodeAt(p);
+  if (p >= to || (marker !== 61 && marker !== 45)) return false;
+  while (p < to && text.charCodeAt(p) === marker) p++;
+  while (p < to && (text.charCodeAt(p) === 32 || text.charCodeAt(p) === 9)) p++;
+  return p === to;
 }
 
 /** `[from, to)` opens an ATX heading: up to three spaces, one to six `#`, then a space, a tab or the end. */
@@ -193,9 +274,11 @@ function isBlankLine(text: string, from: number, to: number): boolean {
 
 /**
  * Pass 1: where the parse groups start, and the whole document's reference definitions
- * (each group's, in order, first definition of a label winning as in one parse).
+ * (each group's, in order, first definition of a label winning as in one parse). Null when a
+ * group would hold more than half the document: streaming it saves no memory, and the whole
+ * document is chunked at once instead, with no planning parse of that group.
  */
-function planGroups(source: string, slabChars: number): Plan {
+function planGroups(source: string, slabChars: number): Plan | null {
   const frontMatter = findFrontMatter(source);
   const env: Record<string, unknown> = {};
   const cuts: number[] = [0];
@@ -218,7 +301,16 @@ function planGroups(source: string, slabChars: number): Plan {
         if (b.type === 'heading' && b.endLine < lastLine - 2) cut = cutBefore(text, lines, b);
       }
       if (cut <= 0) {
-        slab *= 2; // no heading to cut at: a bigger slab
+        // No heading to cut at: a bigger slab, reaching at least the next line a heading can
+        // end on (a cut needs two lines after it). The headings before the slab's last lines
+        // were tried, and a bigger parse gives the same ones there, so a cut can only come
+        // from such a line at or after them: with none, the rest of the document is one group
+        // (before, the slab doubled to the end, parsing that rest twice over).
+        const next = nextHeadingLine(source, start + lines.starts[Math.max(0, lastLine - 3)]!);
+        let reach = next < 0 ? source.length : next;
+        for (let k = 0; k < 4 && reach < source.length; k++) reach = lineEndAfter(source, reach);
+        slab = Math.max(slab * 2, reach - start);
+        if (start + slab >= source.length && 2 * (source.length - start) > source.length) return null;
         continue;
       }
       end = start + cut;
@@ -287,10 +379,17 @@ class WindowTokens extends TokenIndex {
     if (k > 0) this.groups.splice(0, k);
   }
 
+  /** The last group starting at or before `p` (0 if none): a window may hold many groups. */
   private groupAt(p: number): number {
     const { groups } = this;
-    for (let k = groups.length - 1; k > 0; k--) if (groups[k]!.start <= p) return k;
-    return 0;
+    let lo = 0;
+    let hi = groups.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (groups[mid]!.start <= p) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   override count(start: number, end: number): number {
@@ -327,6 +426,21 @@ interface StreamSettings {
 function allHeadings(draft: DraftChunk): boolean {
   for (let k = draft.from; k < draft.to; k++) if (!draft.table.isHeading(k)) return false;
   return true;
+}
+
+/**
+ * Some piece could open a chunk kept below: a heading after a piece that is not one, with a
+ * piece after it that is not one either (a kept chunk opens with a heading, does not follow
+ * a bare heading, and holds more than headings). Without one, packing cannot find a boundary.
+ */
+function mayOpenKeptChunk(pieces: PieceTable): boolean {
+  let opener = false;
+  for (let k = 1; k < pieces.length; k++) {
+    if (pieces.isHeading(k)) {
+      if (!pieces.isHeading(k - 1)) opener = true;
+    } else if (opener) return true;
+  }
+  return false;
 }
 
 function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generator<ChunkRecord, void, undefined> {
@@ -374,6 +488,14 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
     }
     const atEnd = group >= plan.cuts.length;
     if (pieces.length === 0) break;
+    // Packing the window only to find no place to keep chunks up to, then again over twice as
+    // much, packed a document of bare headings (or of quotes holding them) twice over, and
+    // held all of it anyway: where no piece could open a kept chunk, the window grows unpacked.
+    if (!atEnd && !mayOpenKeptChunk(pieces)) {
+      want *= 2;
+      continue;
+    }
+    work.packedPieces += pieces.length;
     const drafts = pack(pieces, ctx);
     let keep = drafts.length;
     if (!atEnd) {
