@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { parse as parseYaml } from 'yaml';
-import { describe, expect, it } from 'vitest';
-import { blankOut, findFrontMatter, simpleTitle } from './front-matter.js';
+import { Document, parse as parseYaml, Parser } from 'yaml';
+import { describe, expect, it, vi } from 'vitest';
+import { blankOut, findFrontMatter, simpleTitle, YAML_MAX_DEPTH, yamlDepthBound } from './front-matter.js';
 
 /** What the YAML parser makes of the title, as findFrontMatter's slow path reads it. */
 function yamlTitle(text: string): string | null {
@@ -45,6 +45,69 @@ describe('simpleTitle (front matter without the YAML parser)', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('findFrontMatter', () => {
+  // s41 fuzz (seed 100000 batch): YAML the parser reads with a warning (a mapping key that is
+  // itself a mapping, as a `{{template}}` line makes; an unknown tag) made every chunking of the
+  // document print a Node warning to stderr: chunking is pure, a document is no reason to log.
+  it.each(['{{tmpl}}: x', 'title: T\n{{tmpl}}: y', 'x: !unknown-tag 1\ntitle: T'])('reads %j without a process warning', (yaml) => {
+    const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const fm = findFrontMatter(`---\n${yaml}\n---\nbody\n`);
+      expect(fm?.end).toBe(yaml.length + 9);
+      expect(emit).not.toHaveBeenCalled();
+    } finally {
+      emit.mockRestore();
+    }
+  });
+});
+
+describe('front matter YAML that is deep or slow to convert (s41 fuzz)', () => {
+  const fm = (yaml: string): string => `---\ntitle: Guide\n${yaml}\n---\n# Body\n`;
+  // Each nested a thousand deep: chunked a few times in one process, V8 aborted the process
+  // inside the YAML parser ("FATAL ERROR: RegExpCompiler Allocation failed"), past any catch.
+  const deep = [`x: ${'['.repeat(1000)}${']'.repeat(1000)}`, `x: ${'{a: '.repeat(1000)}1${'}'.repeat(1000)}`, `x:\n${'- '.repeat(1000)}1`, `${'? '.repeat(1000)}x`,
+    Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n')];
+
+  it.each(deep.map((y) => [y.slice(0, 12), y]))('never hands YAML nested past the bound to the parser (%j…): the title is null', (_, yaml) => {
+    expect(yamlDepthBound(yaml)).toBeGreaterThan(YAML_MAX_DEPTH);
+    const parse = vi.spyOn(Parser.prototype, 'parse');
+    try {
+      expect(findFrontMatter(fm(yaml))?.title).toBeNull();
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('bounds the depth from above: flow brackets open, block indentation and compact indicators', () => {
+    expect(yamlDepthBound('title: Guide\ntags: [a, b]')).toBe(1);
+    expect(yamlDepthBound('a:\n  b:\n    - [c, {d: e}]')).toBe(7);
+    expect(yamlDepthBound('- - ? x')).toBe(3);
+    expect(yamlDepthBound('x: "]]]" [[')).toBe(2);
+    expect(yamlDepthBound(deep[4]!)).toBe(999); // k999 is indented 999 spaces
+  });
+
+  it('reads the title without converting the whole YAML to JavaScript (nested keys took 1.7 s for 12 KB)', () => {
+    // Sixty keys, each a mapping nested 100 deep as keys: converting them to JavaScript made
+    // each key a string of the ones inside it, super-linear in the depth (300 deep took 15 s).
+    const yaml = Array.from({ length: 60 }, (_, i) => `${'? '.repeat(100)}x${i}`).join('\n');
+    expect(yamlDepthBound(yaml)).toBeLessThanOrEqual(YAML_MAX_DEPTH);
+    const toJS = vi.spyOn(Document.prototype, 'toJS');
+    try {
+      expect(findFrontMatter(fm(yaml))?.title).toBe('Guide');
+      expect(toJS).not.toHaveBeenCalled();
+    } finally {
+      toJS.mockRestore();
+    }
+  });
+
+  it('gives the title the YAML parser gives: aliases, quoted keys, non-strings, duplicates, errors', () => {
+    const cases = ['a: &t Aliased\ntitle: *t', '"title": Quoted key', '? title\n: Explicit', 'title: 2024', 'title: [a]', 'title: a\ntitle: b', 'title: "unclosed',
+      'title: !!str 12', '- title: in a list', 'title: >\n  Folded\n  text', 'other: 1\ntitle:   spaced  ', 'title: ""', 'title: x\n  bad: indent'];
+    for (const yaml of cases) expect({ yaml, title: findFrontMatter(`---\n${yaml}\n---\n`)?.title }).toEqual({ yaml, title: yamlTitle(yaml) });
   });
 });
 

@@ -1,6 +1,7 @@
 // extractKeywords on small hand-made documents: what counts as a candidate, how occurrences
 // are weighted, how scores are assigned, and that the result depends on the input only.
-import { describe, expect, it } from 'vitest';
+import { Document, Parser } from 'yaml';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_MAX, extractKeywords, type KeywordEntry } from './index.js';
 import { isIdentifier, lex, scanMarkdown, termKey, xrefName } from './scan.js';
 
@@ -54,6 +55,39 @@ describe('candidates', () => {
   it('ignores other front matter keys, DocFX :::code lines and URLs', () => {
     const got = names(one(GUIDE)).join('\n');
     expect(got).not.toMatch(/unrelated|helpviewer|NeverSeenSnippetName|snippets|someUrlPathSegment|WidgetDocs|example\.com|https/i);
+  });
+
+  // s41 fuzz: front matter YAML reads with a warning (a `{{template}}` key is a mapping used as
+  // a key) printed a Node warning to stderr on every scan of the document.
+  it('reads front matter that YAML warns about without a process warning, still taking its title', () => {
+    const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const got = names(one('---\ntitle: Zebra stripes\n{{tmpl}}: x\n---\n\nBody.\n'));
+      expect(got).toContain('zebra stripes');
+      expect(emit).not.toHaveBeenCalled();
+    } finally {
+      emit.mockRestore();
+    }
+  });
+
+  // s41 fuzz: YAML nested a thousand deep made V8 abort the process inside the parser, and
+  // nested explicit keys took seconds to convert to JavaScript (300 levels: 15 s).
+  it('never hands deeply nested front matter to the YAML parser, and reads titles without converting it all', () => {
+    const parse = vi.spyOn(Parser.prototype, 'parse');
+    const toJS = vi.spyOn(Document.prototype, 'toJS');
+    try {
+      const deep = names(one(`---\ntitle: Zebra stripes\nx: ${'['.repeat(1000)}${']'.repeat(1000)}\n---\n\nBody.\n`));
+      expect(deep).not.toContain('zebra stripes');
+      expect(parse).not.toHaveBeenCalled();
+      const keys = Array.from({ length: 60 }, (_, i) => `${'? '.repeat(100)}x${i}`).join('\n');
+      const got = names(one(`---\ntitle: Zebra stripes\ndescription: Okapi herds\n${keys}\n---\n\nBody.\n`));
+      expect(got).toContain('zebra stripes');
+      expect(got).toContain('okapi herds');
+      expect(toJS).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+      toJS.mockRestore();
+    }
   });
 
   it('keeps the casing of identifiers and lower-cases phrases', () => {
