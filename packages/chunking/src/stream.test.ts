@@ -237,13 +237,27 @@ End.
       expect(w.parsedChars).toBeLessThan(2.2 * w.chars);
     });
 
-    it('packs a window no piece of which can open a kept chunk once, not again as it doubles', () => {
-      const headings = Array.from({ length: 30_000 }, (_, i) => `# h${i % 100}
-`).join('');
-      const w = streamed(headings, 4096);
+    it('grows a window no piece of which can open a kept chunk without packing it', () => {
+      // 8,000 bare headings (the window doubles through them unpacked), then sections of prose.
+      const headings = Array.from({ length: 8_000 }, (_, i) => `# h${i % 100}\n`).join('');
+      const prose = Array.from({ length: 120 }, (_, i) => `## Part ${i}\n\n${'Some words here, and more of them. '.repeat(40)}\n\n`).join('');
+      const w = streamed(headings + prose, 4096);
       expect(w.sectioned).toBe(true);
-      // Pieces: one per heading. Before, the window was packed at 4 Ki, 8 Ki, … characters.
-      expect(w.packedPieces).toBe(30_000);
+      // Before, the headings were packed at every doubling of the window: 4 Ki, 8 Ki, … 64 Ki.
+      expect(w.packedPieces).toBeLessThan(8_000 + 3_000);
+    });
+
+    it('chunks a document of bare headings whole, with no planning parse', () => {
+      // No line but headings and blank lines: no chunk can hold more than headings, so no window
+      // can be cut. Streamed, 1 MB of tiny headings took 0.23 s a pass (parsed twice, and held
+      // whole anyway), chunkDocument 0.08 s.
+      const headings = Array.from({ length: 30_000 }, (_, i) => `${i % 7 ? '' : '\n'}${'#'.repeat(1 + (i % 6))} h${i % 100}\n`).join('');
+      const w = streamed(headings, 4096);
+      expect(w.sectioned).toBe(false);
+      expect(w.parsedChars).toBe(0);
+      // One line of text is enough to plan (the plan then finds a cut or not).
+      const withText = streamed(`${headings}\nSome text.\n`, 4096);
+      expect(withText.parsedChars).toBeGreaterThan(0);
     });
   });
 

@@ -109,6 +109,10 @@ function streamText(source: string, options: Partial<ChunkOptions>, extras: Chun
   // heading is on a line that looks like one, so a document with fewer such lines is chunked
   // whole before any planning parse (a flat list of 10 MB was parsed three times: session 41).
   if (!hasAtxLines(source, 3)) return whole();
+  // A chunk is kept only where it holds more than headings: a document of nothing but heading
+  // lines (and blank ones) has no place to cut, and planning it, parsing its groups again and
+  // packing it in one window cost three times chunkDocument's time (1 MB of tiny headings).
+  if (!hasTextLine(source)) return whole();
   const plan = planGroups(source, Math.min(windowChars, PLAN_SLAB));
   if (plan === null || plan.atxHeadings < 3 || plan.cuts.length < 2) return whole();
   // Labelled once: deriveTitle's result is a label already.
@@ -195,6 +199,17 @@ function hasAtxLines(source: string, wanted: number): boolean {
   for (let p = 0; p < source.length; ) {
     const end = breaks.at(p);
     if (isAtxLine(source, p, end) && ++found >= wanted) return true;
+    p = end + 1;
+  }
+  return false;
+}
+
+/** Some line holds more than spaces and tabs and does not open an ATX heading (lines as in hasAtxLines). */
+function hasTextLine(source: string): boolean {
+  const breaks = new LineBreaks(source);
+  for (let p = 0; p < source.length; ) {
+    const end = breaks.at(p);
+    if (!isBlankLine(source, p, end) && !isAtxLine(source, p, end)) return true;
     p = end + 1;
   }
   return false;
