@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { Document, parse as parseYaml, Parser } from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
-import { blankOut, findFrontMatter, simpleTitle, YAML_MAX_DEPTH, yamlDepthBound } from './front-matter.js';
+import { YAML_MAX_DEPTH, yamlDepthBound } from '@chunkyard/keywords';
+import { blankOut, findFrontMatter, simpleTitle } from './front-matter.js';
 
 /** What the YAML parser makes of the title, as findFrontMatter's slow path reads it. */
 function yamlTitle(text: string): string | null {

@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, parseDocument } from 'yaml';
+import { yamlStrings } from '@chunkyard/keywords';
 import type { SourceRange } from './types.js';
 
 export interface FrontMatter extends SourceRange {
@@ -27,78 +27,15 @@ export function findFrontMatter(source: string): FrontMatter | null {
   return { start: 0, end, title: yamlTitle(yamlText) };
 }
 
-/**
- * Nesting deeper than this is not handed to the YAML parser (its title is then null, as for
- * YAML that does not parse). Real front matter nests a few levels; `yaml` recurses once or
- * more per level, and near the stack's end V8 aborted the whole process (s41 fuzz: `x: [[[…`
- * a thousand deep, or `- - - …`, chunked a few times in one process gave "FATAL ERROR:
- * RegExpCompiler Allocation failed"), which no try/catch can turn into an answer.
- */
-export const YAML_MAX_DEPTH = 128;
+const TITLE = ['title'];
 
 /**
- * An upper bound on the nesting depth of YAML text, in one pass: the deepest flow nesting
- * (`[`/`{` not yet closed, quotes ignored, so a bracket in a string only makes it larger)
- * plus the most a line can open in block style (its indentation in spaces, and the compact
- * `- `, `? `, `: ` indicators it starts with: `- - - x` nests three deep on one line).
- */
-export function yamlDepthBound(text: string): number {
-  let flow = 0;
-  let maxFlow = 0;
-  let maxBlock = 0;
-  let lineStart = true;
-  let indicators = false;
-  let block = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) {
-      lineStart = true;
-      indicators = false;
-      block = 0;
-      continue;
-    }
-    if (lineStart) {
-      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 32;
-      if (c === 32) {
-        if (!indicators) block++; // indentation (the spaces after an indicator only separate)
-      } else if ((c === 45 || c === 63 || c === 58) && (next === 32 || next === 9 || next === 10 || next === 13)) {
-        block++; // `- `, `? `, `: ` open a node on this line
-        indicators = true;
-      } else if (c !== 9) {
-        lineStart = false;
-      }
-      if (block > maxBlock) maxBlock = block;
-    }
-    if (c === 91 || c === 123) {
-      if (++flow > maxFlow) maxFlow = flow;
-    } else if ((c === 93 || c === 125) && flow > 0) {
-      flow--;
-    }
-  }
-  return maxFlow + maxBlock;
-}
-
-/**
- * The trimmed string `title` of front matter YAML, or null: YAML that does not parse, a title
- * that is no string or empty, YAML nested deeper than YAML_MAX_DEPTH. What `yaml`'s `parse`
- * would give, without converting the whole document to JavaScript: that turned every mapping
- * used as a key into a string, each holding the ones inside it, so `? ? ? … x` took 5 s for
- * 250 levels and 15 s for 300 (s41 fuzz).
+ * The trimmed string `title` of front matter YAML, or null: YAML that does not parse or nests too
+ * deep to hand to the parser (yamlStrings), a title that is no string or empty.
  */
 function yamlTitle(yamlText: string): string | null {
-  if (yamlDepthBound(yamlText) > YAML_MAX_DEPTH) return null;
-  try {
-    // logLevel 'error': a YAML warning (an unknown tag) would go to process.emitWarning,
-    // printing to stderr on every chunking of the document. Chunking is pure.
-    const doc = parseDocument(yamlText, { logLevel: 'error' });
-    if (doc.errors.length > 0 || !isMap(doc.contents)) return null;
-    let node: unknown = doc.contents.get('title', true);
-    if (isAlias(node)) node = node.resolve(doc);
-    const t: unknown = isScalar(node) ? node.value : undefined;
-    return typeof t === 'string' && t.trim() ? t.trim() : null;
-  } catch {
-    return null;
-  }
+  const title = yamlStrings(yamlText, TITLE)?.[0]?.trim();
+  return title ? title : null;
 }
 
 // A line of the flat `key: plain value` form nearly all docs front matter has (Hugo, Docusaurus,

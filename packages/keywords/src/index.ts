@@ -25,3 +25,4 @@ export {
 export { KeywordMatcher, matchKeywords } from './match.js';
 export { ScanMemo } from './scan.js';
 export { formatWordsMd, KeywordTableError, parseWordsMd, type FormatOptions } from './words-md.js';
+export { YAML_MAX_DEPTH, yamlDepthBound, yamlStrings } from './yaml-strings.js';

@@ -6,8 +6,8 @@
 import MarkdownIt, { type Env, type Token } from 'markdown-it';
 import { BODY, blockItems, CODE } from './block-items.js';
 import { stemmer } from 'stemmer';
-import { isAlias, isMap, isScalar, parseDocument } from 'yaml';
 import { STOP_WORDS } from './words.js';
+import { yamlStrings } from './yaml-strings.js';
 
 /** Where a term occurred. The weights are in extract.ts. */
 export type Context = 'heading' | 'codeSpan' | 'codeBlock' | 'body';
@@ -686,64 +686,6 @@ export function scanKeys(source: string, memo: ScanMemo): Set<string> {
 }
 
 function frontMatterHeadings(yamlText: string): string[] {
-  // Nesting past this never reaches the YAML parser: near the stack's end V8 aborted the whole
-  // process inside it (s41 fuzz: `x: [[[…` a thousand deep; chunking's front-matter.ts).
-  if (yamlDepthBound(yamlText) > 128) return [];
-  try {
-    // parseDocument and `get`, not `parse`: converting the whole YAML to JavaScript made every
-    // mapping used as a key a string of the ones inside it (`? ? ? … x`: 15 s for 300 levels).
-    // logLevel 'error': YAML warnings went to process.emitWarning, on stderr at every scan.
-    const doc = parseDocument(yamlText, { logLevel: 'error' });
-    if (doc.errors.length > 0 || !isMap(doc.contents)) return []; // Broken front matter holds nothing we can trust; the body still counts.
-    const out: string[] = [];
-    for (const k of FRONT_MATTER_HEADING_KEYS) {
-      let node: unknown = doc.contents.get(k, true);
-      if (isAlias(node)) node = node.resolve(doc);
-      if (isScalar(node) && typeof node.value === 'string') out.push(node.value);
-    }
-    return out;
-  } catch {
-    return [];
-  }
-}
-
-/**
- * An upper bound on the nesting depth of YAML text (the same as chunking's front-matter.ts):
- * the deepest flow nesting (`[`/`{` not yet closed, quotes ignored) plus the most a line opens
- * in block style (indentation in spaces, then compact `- `, `? `, `: ` indicators).
- */
-export function yamlDepthBound(text: string): number {
-  let flow = 0;
-  let maxFlow = 0;
-  let maxBlock = 0;
-  let lineStart = true;
-  let indicators = false;
-  let block = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) {
-      lineStart = true;
-      indicators = false;
-      block = 0;
-      continue;
-    }
-    if (lineStart) {
-      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 32;
-      if (c === 32) {
-        if (!indicators) block++;
-      } else if ((c === 45 || c === 63 || c === 58) && (next === 32 || next === 9 || next === 10 || next === 13)) {
-        block++;
-        indicators = true;
-      } else if (c !== 9) {
-        lineStart = false;
-      }
-      if (block > maxBlock) maxBlock = block;
-    }
-    if (c === 91 || c === 123) {
-      if (++flow > maxFlow) maxFlow = flow;
-    } else if ((c === 93 || c === 125) && flow > 0) {
-      flow--;
-    }
-  }
-  return maxFlow + maxBlock;
+  // Broken front matter (or nested past the parser's safe depth) holds nothing we can trust; the body still counts.
+  return (yamlStrings(yamlText, FRONT_MATTER_HEADING_KEYS) ?? []).filter((v): v is string => v !== undefined);
 }
