@@ -190,47 +190,37 @@ function cutBefore(text: string, lines: LineTable, b: Block): number {
 }
 
 /**
- * At least `wanted` lines of the source open an ATX heading (isAtxLine), a line starting after
- * any `\n` or `\r`: more lines than markdown-it's, never fewer, so a false answer is sure.
+ * At least `wanted` lines of the source open an ATX heading (isAtxLine), lines as findLine
+ * takes them: more lines than markdown-it's, never fewer, so a false answer is sure.
  */
 function hasAtxLines(source: string, wanted: number): boolean {
-  const breaks = new LineBreaks(source);
   let found = 0;
-  for (let p = 0; p < source.length; ) {
-    const end = breaks.at(p);
-    if (isAtxLine(source, p, end) && ++found >= wanted) return true;
-    p = end + 1;
-  }
-  return false;
+  return findLine(source, 0, (text, from, to) => isAtxLine(text, from, to) && ++found >= wanted) >= 0;
 }
 
-/** Some line holds more than spaces and tabs and does not open an ATX heading (lines as in hasAtxLines). */
+/** Some line holds more than spaces and tabs and does not open an ATX heading. */
 function hasTextLine(source: string): boolean {
-  const breaks = new LineBreaks(source);
-  for (let p = 0; p < source.length; ) {
-    const end = breaks.at(p);
-    if (!isBlankLine(source, p, end) && !isAtxLine(source, p, end)) return true;
-    p = end + 1;
-  }
-  return false;
+  return findLine(source, 0, (text, from, to) => !isBlankLine(text, from, to) && !isAtxLine(text, from, to)) >= 0;
 }
 
-/** The next `\n` or `\r` at or after an offset, the offsets asked for only growing. */
-class LineBreaks {
-  // The next of each kind found so far (the source's length for none): each is searched for
-  // again only once passed, so a walk over the source is linear (one indexOf of `\r` per
-  // line scanned a document without one to its end every line: quadratic).
-  private n = -1;
-  private r = -1;
-
-  constructor(private readonly source: string) {}
-
-  at(p: number): number {
-    const { source } = this;
-    if (this.n < p) this.n = indexOrLength(source, '\n', p);
-    if (this.r < p) this.r = indexOrLength(source, '\r', p);
-    return Math.min(this.n, this.r);
+/**
+ * The start of the first line at or after `from` (a line's start) for which `test` holds, or
+ * -1. A line starts after any `\n` or `\r`, so a CRLF line is followed by an empty one.
+ */
+function findLine(source: string, from: number, test: (text: string, from: number, to: number) => boolean): number {
+  // The next `\n` and the next `\r` found so far (the source's length for none), each searched
+  // for again only once passed: one indexOf of `\r` per line scanned a document without one to
+  // its end every line (quadratic).
+  let n = -1;
+  let r = -1;
+  for (let p = from; p < source.length; ) {
+    if (n < p) n = indexOrLength(source, '\n', p);
+    if (r < p) r = indexOrLength(source, '\r', p);
+    const end = Math.min(n, r);
+    if (test(source, p, end)) return p;
+    p = end + 1;
   }
+  return -1;
 }
 
 function indexOrLength(source: string, c: string, from: number): number {
@@ -241,16 +231,10 @@ function indexOrLength(source: string, c: string, from: number): number {
 /**
  * The start of the first line at or after `from` that a top-level heading can end on: one that
  * opens an ATX heading, or a setext underline (up to three spaces, a run of `=` or of `-`,
- * then spaces or tabs); -1 if none. Lines start after any `\n` or `\r`, as in hasAtxLines.
+ * then spaces or tabs); -1 if none.
  */
 function nextHeadingLine(source: string, from: number): number {
-  const breaks = new LineBreaks(source);
-  for (let p = from; p < source.length; ) {
-    const end = breaks.at(p);
-    if (isAtxLine(source, p, end) || isUnderline(source, p, end)) return p;
-    p = end + 1;
-  }
-  return -1;
+  return findLine(source, from, (text, start, end) => isAtxLine(text, start, end) || isUnderline(text, start, end));
 }
 
 /** `[from, to)` is a setext heading's underline (markdown-it's lheading rule). */
