@@ -99,7 +99,9 @@ describe('chunkDocumentStream', () => {
     );
     // The property must exercise the sectioned path, not only the fallbacks (since session 41
     // one of them is a group holding more than half the document, common with tiny windows).
-    expect(sectioned).toBeGreaterThan(60);
+    // About a fifth of the 300 documents are sectioned since then (57 to 70 over runs): a
+    // threshold of 60 failed one run in CI. 40 still demands the path be taken many times.
+    expect(sectioned).toBeGreaterThan(40);
   });
 
   it('gives chunkDocument’s result on the real documents joined into one', () => {
