@@ -2,7 +2,7 @@
  * Reading string values from front matter YAML safely: one reader for the chunker's title and the
  * keyword scan's heading keys (session 41's fuzz found the same three faults in each copy).
  */
-import { isAlias, isMap, isScalar, parseDocument } from 'yaml';
+import { isAlias, isMap, isScalar, parseDocument, visit, type Document } from 'yaml';
 
 /**
  * Nesting deeper than this is not handed to the YAML parser (the YAML then reads as holding
@@ -68,8 +68,10 @@ export function yamlStrings(yamlText: string, keys: readonly string[]): (string 
   try {
     // logLevel 'error': a YAML warning (a mapping used as a key, as a `{{template}}` line makes;
     // an unknown tag) would go to process.emitWarning, on stderr at every read. Reading is pure.
-    const doc = parseDocument(yamlText, { logLevel: 'error' });
-    if (doc.errors.length > 0 || !isMap(doc.contents)) return null;
+    // uniqueKeys false, and hasDuplicateKey instead: `yaml` compares each key of a mapping with
+    // every key before it, so 1 MB of flat keys took 14.5 s (issue 15, session 42's probe).
+    const doc = parseDocument(yamlText, { logLevel: 'error', uniqueKeys: false });
+    if (doc.errors.length > 0 || !isMap(doc.contents) || hasDuplicateKey(doc)) return null;
     const { contents } = doc;
     return keys.map((key) => {
       let node: unknown = contents.get(key, true);
@@ -79,4 +81,28 @@ export function yamlStrings(yamlText: string, keys: readonly string[]): (string 
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether a mapping anywhere in `doc` has two keys that `yaml`'s default `uniqueKeys` calls equal
+ * (which it reports as an error): scalars whose values are `===` (so two `.nan` keys are not,
+ * and `1` and `"1"` are not). One set per mapping: linear in the keys.
+ */
+function hasDuplicateKey(doc: Document): boolean {
+  let duplicate = false;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (seen.has(key.value)) {
+          duplicate = true;
+          return visit.BREAK;
+        }
+        seen.add(key.value);
+      }
+      return undefined;
+    },
+  });
+  return duplicate;
 }
