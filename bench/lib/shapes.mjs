@@ -86,4 +86,12 @@ export const SHAPES = {
   // Quotes each ended by a line without `>` that no paragraph takes (a probe found markdown-it's
   // quote rule scanning the rest of the document for each: 200 KB took 15 s).
   'lazy-quotes': (bytes) => fill(bytes, (i) => `> # h${i % 100}\nlazy ${i}\n`),
+  // Front matter of nearly the whole size (a site generator's data: a list of records with
+  // flow-style tags and quoted strings) under a quoted title, which sends it past the plain
+  // `key: value` reader to the YAML one, and a short body. Added in session 42: a fresh probe
+  // found 1 MB of flat keys taking 14.5 s (yaml's duplicate-key check) and nested ones 2.2 s.
+  'front-matter': (bytes) => {
+    const items = fill(Math.max(0, bytes - 80), (i) => `  - name: "item ${i}"\n    tags: [a, b${i % 7}]\n    meta: {k: v${i}}\n`);
+    return `---\ntitle: "Data: a guide"\nitems:\n${items.slice(0, items.lastIndexOf('\n') + 1)}---\n\n# Guide\n\nBody text.\n`;
+  },
 };

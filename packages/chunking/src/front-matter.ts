@@ -12,7 +12,8 @@ const CLOSE = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
 /**
  * YAML front matter at the very start of the document (`---` … `---`), which
  * is excluded from chunking. Returns null when there is none. A front matter
- * block whose YAML does not parse is still excluded; its title is then null.
+ * block whose YAML does not parse is still excluded; its title is then null
+ * (in block-style YAML only the title's own entry is parsed: yamlStrings).
  */
 export function findFrontMatter(source: string): FrontMatter | null {
   const open = OPEN.exec(source);

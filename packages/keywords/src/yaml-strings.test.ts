@@ -45,13 +45,14 @@ describe('yamlStrings', () => {
     expect(yamlStrings('a: &t T\ntitle: *t\n', ['title'])).toEqual(['T']);
   });
 
-  it('gives null for duplicate keys at any depth, as yaml does', () => {
+  it('gives null for duplicate keys at any depth of what it parses, as yaml does', () => {
     expect(yamlStrings('title: a\ntitle: b\n', ['title'])).toBeNull();
-    expect(yamlStrings('title: a\nx:\n  k: 1\n  k: 2\n', ['title'])).toBeNull();
-    expect(yamlStrings('title: a\nx: {k: 1, k: 2}\n', ['title'])).toBeNull();
-    expect(yamlStrings('title: a\n? {k: 1, k: 2}\n: v\n', ['title'])).toBeNull();
-    expect(yamlStrings('title: a\n~: 1\nnull: 2\n', ['title'])).toBeNull();
-    expect(yamlStrings('title: a\n1: x\n0x1: y\n', ['title'])).toBeNull();
+    expect(yamlStrings('title:\n  k: 1\n  k: 2\n', ['title'])).toBeNull();
+    // Read whole (a flow mapping, an explicit key, a quoted key):
+    expect(yamlStrings('{title: a, x: {k: 1, k: 2}}\n', ['title'])).toBeNull();
+    expect(yamlStrings('? {k: 1, k: 2}\n: v\ntitle: a\n', ['title'])).toBeNull();
+    expect(yamlStrings('"t": a\n~: 1\nnull: 2\ntitle: a\n', ['title'])).toBeNull();
+    expect(yamlStrings('"t": a\n1: x\n0x1: y\ntitle: a\n', ['title'])).toBeNull();
   });
 
   it('keeps keys yaml does not call equal', () => {
@@ -67,22 +68,53 @@ describe('yamlStrings', () => {
     expect(calls[1]!).toBeLessThanOrEqual(5 * Math.max(calls[0]!, 1000));
   });
 
-  it('agrees with yaml on mappings with repeated, numeric, null and nested keys', () => {
-    const key = fc.constantFrom('title', 'a', 'b', '"a"', "'title'", '1', '"1"', '01', '1.0', '0x1', '.nan', '~', 'null', 'true', 'True', '"true"', '');
-    const scalar = fc.constantFrom('x', '"q: x"', "'s'", '1', '~', '.inf', '&r y', '*r', '!!str 2', '[a, b]', '{a: 1, a: 2}', '{k: v}', '|\n  lit');
+  it('reads an entry of block-style front matter on its own, so a broken line elsewhere hides nothing', () => {
+    // Before, any error anywhere in the YAML made every key null.
+    expect(yamlStrings('title: Good\ntags: [a, b\n', ['title'])).toEqual(['Good']);
+    expect(yamlStrings('tags:\n- a\n- b\n# c\ntitle: >\n  folded\n  text\nog:title: x\n', ['title', 'og:title'])).toEqual(['folded text\n', 'x']);
+    expect(yamlStrings('title: "A"\r\ndescription: B\r\n', ['title', 'description'])).toEqual(['A', 'B']);
+    const huge = 'title: "Quoted: title"\nitems:\n' + Array.from({ length: 20000 }, (_, i) => `  - name: item${i}\n    tags: [a, {b: c${i}}]\n`).join('') + 'broken: [\n';
+    expect(yamlStrings(huge, ['title'])).toEqual(['Quoted: title']);
+  });
+
+  it('still gives null for a top-level key written twice, or an entry that does not parse', () => {
+    expect(yamlStrings('title: a\nx: 1\nx: 2\n', ['title'])).toBeNull();
+    expect(yamlStrings('title: [a\nx: 1\n', ['title'])).toBeNull();
+    expect(yamlStrings('title: a\ndescription: "b\n', ['title', 'description'])).toBeNull();
+  });
+
+  it('reads the whole text when an entry may name an anchor of another, or the form is another', () => {
+    expect(yamlStrings('base: &b Base\ntitle: *b\n', ['title'])).toEqual(['Base']);
+    expect(yamlStrings('{title: Flow, a: 1}\n', ['title'])).toEqual(['Flow']);
+    expect(yamlStrings('"title": Quoted\n', ['title'])).toEqual(['Quoted']);
+    expect(yamlStrings('  title: Indented\n  a: 1\n', ['title'])).toEqual(['Indented']);
+    expect(yamlStrings('? title\n: Explicit\n', ['title'])).toEqual(['Explicit']);
+    expect(yamlStrings('- title: x\n', ['title'])).toBeNull();
+  });
+
+  it('agrees with yaml wherever yaml reads the whole text without an error', () => {
+    const key = fc.constantFrom('title', 'description', 'a', 'b', '"a"', "'title'", '1', '"1"', '01', '1.0', '.nan', '~', 'null', 'true', '"true"', '', 'og:title', 'a b', '? title\n', '&k title', '!!str title', '<<');
+    const scalar = fc.constantFrom('x', '"q: x"', "'s'", '1', '~', '.inf', '&r y', '*r', '!!str 2', '[a, b]', '{a: 1, a: 2}', '{k: v}', '|\n  lit', '>-\n  fold\n\n  ed', '"multi\n  line"', 'plain\n  continued', '# only a comment', '"a\\nb"');
     const entry = fc.oneof(
       fc.tuple(key, scalar).map(([k, v]) => `${k}: ${v}\n`),
       fc.tuple(key, fc.array(fc.tuple(key, scalar), { maxLength: 4 })).map(([k, inner]) => `${k}:\n${inner.map(([ik, iv]) => `  ${ik}: ${iv.replace(/\n/g, '\n  ')}\n`).join('')}`),
+      fc.tuple(key, fc.array(scalar, { maxLength: 3 }), fc.boolean()).map(([k, items, indent]) => `${k}:\n${items.map((i) => `${indent ? '  ' : ''}- ${i.replace(/\n/g, '\n    ')}\n`).join('')}`),
       fc.tuple(key, fc.array(key, { maxLength: 4 })).map(([k, items]) => `${k}: {${items.map((i) => `${i}: 1`).join(', ')}}\n`),
-      fc.constant('# comment\n'),
+      fc.constantFrom('# comment\n', '\n', '   \n', '- stray\n', '  indented: x\n', '{a: 1}\n', '%YAML 1.2\n', 'plain line\n'),
     );
+    let compared = 0;
     fc.assert(
-      fc.property(fc.array(entry, { maxLength: 8 }), (entries) => {
-        const text = entries.join('');
-        const keys = ['title', 'a', 'b'];
-        expect(yamlStrings(text, keys)).toEqual(reference(text, keys));
+      fc.property(fc.array(entry, { maxLength: 8 }), fc.boolean(), (entries, crlf) => {
+        let text = entries.join('');
+        if (crlf) text = text.replace(/\n/g, '\r\n');
+        const keys = ['title', 'description'];
+        const whole = reference(text, keys);
+        if (whole === null) return;
+        compared++;
+        expect(yamlStrings(text, keys)).toEqual(whole);
       }),
-      { numRuns: 3000 },
+      { numRuns: 4000 },
     );
+    expect(compared).toBeGreaterThan(400);
   });
 });

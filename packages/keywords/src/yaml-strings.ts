@@ -56,14 +56,120 @@ export function yamlDepthBound(text: string): number {
 }
 
 /**
- * The string value of each of `keys` in YAML text that is a mapping (undefined for a key that is
- * missing or not a string), or null for YAML that does not parse, is not a mapping, or nests
- * deeper than YAML_MAX_DEPTH. What `yaml`'s `parse` would give for those keys, without
- * converting the whole document to JavaScript: that turned every mapping used as a key into a
- * string, each holding the ones inside it, so `? ? ? … x` took 5 s for 250 levels and 15 s for
- * 300 (s41 fuzz).
+ * The string value of each of `keys` in front matter YAML that is a mapping (undefined for a key
+ * that is missing or not a string), or null for YAML that does not parse, is not a mapping, has a
+ * key twice, or nests deeper than YAML_MAX_DEPTH.
+ *
+ * Front matter in block style, each top-level line a plain `key:` line (or a comment, or an item
+ * of a sequence at the key's own indentation), is read by its entries: the entries of `keys` are
+ * parsed on their own, and the rest is only checked for a top-level key written twice. `yaml`
+ * reads 0.5–2.5 s per MB however little of it is wanted (1 MB of tag lists under a one-line
+ * title: 2.2 s, issue 15); an entry does not depend on the others unless it names an anchor
+ * (`*a`), and then the whole text is read. So a broken line elsewhere no longer hides a good
+ * title. Any other form (flow style, explicit or quoted top-level keys, directives) is read whole.
  */
 export function yamlStrings(yamlText: string, keys: readonly string[]): (string | undefined)[] | null {
+  const byEntries = entryStrings(yamlText, keys);
+  return byEntries !== undefined ? byEntries : wholeStrings(yamlText, keys);
+}
+
+/**
+ * yamlStrings by the top-level entries of `keys`, or undefined when the text is not of the form
+ * that can be read so (see yamlStrings).
+ */
+function entryStrings(yamlText: string, keys: readonly string[]): (string | undefined)[] | null | undefined {
+  const seen = new Set<string>();
+  const starts: number[] = new Array<number>(keys.length).fill(-1);
+  const ends: number[] = new Array<number>(keys.length).fill(yamlText.length);
+  let open = -1; // the index in keys of the entry being read, or -1
+  const n = yamlText.length;
+  for (let at = 0; at < n; ) {
+    let end = yamlText.indexOf('\n', at);
+    if (end < 0) end = n;
+    const next = end + 1;
+    const c = yamlText.charCodeAt(at);
+    // A blank or comment line, an indented one, or an item of a sequence at column 0 (the
+    // value of the key above it) belongs to the entry above it; content before any key is
+    // not a mapping of this form.
+    if (c === 35 || isBlankLine(yamlText, at, end)) {
+      at = next;
+      continue;
+    }
+    if (c === 32 || (c === 45 && (at + 1 === end || isSpace(yamlText.charCodeAt(at + 1))))) {
+      if (seen.size === 0) return undefined;
+      at = next;
+      continue;
+    }
+    const key = plainKey(yamlText, at, end);
+    if (key === null) return undefined;
+    // yaml: "Map keys must be unique" (keys of one text have one value, but NaN is not NaN).
+    if (seen.has(key) && !NAN_KEY.test(key)) return null;
+    seen.add(key);
+    if (open >= 0) {
+      ends[open] = at;
+      open = -1;
+    }
+    const wanted = keys.indexOf(key);
+    if (wanted >= 0) {
+      starts[wanted] = at;
+      open = wanted;
+    }
+    at = next;
+  }
+  if (seen.size === 0) return undefined;
+  const values: (string | undefined)[] = [];
+  for (let k = 0; k < keys.length; k++) {
+    const start = starts[k]!;
+    if (start < 0) {
+      values.push(undefined);
+      continue;
+    }
+    const entry = yamlText.slice(start, ends[k]);
+    if (entry.includes('*')) return undefined; // maybe an alias of an anchor in another entry
+    const read = wholeStrings(entry, [keys[k]!]);
+    if (read === null) return null;
+    values.push(read[0]);
+  }
+  return values;
+}
+
+/** A space, a tab or the CR of a CRLF break: what may follow a key's `:` or fill a blank line. */
+const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 13;
+
+function isBlankLine(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * The key of a line `key: …` whose key is a plain scalar that cannot be read as anything but
+ * its text up to the `:` (trailing spaces trimmed), or null for any other line. The key may not
+ * start with an indicator or hold a comment (` #`); `og:title` and `a b` are keys.
+ */
+function plainKey(text: string, from: number, to: number): string | null {
+  const first = text.charCodeAt(from);
+  if (INDICATORS.includes(text[from]!) || first === 9) return null;
+  for (let i = from + 1; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 58 && (i + 1 === to || isSpace(text.charCodeAt(i + 1)))) {
+      let keyEnd = i;
+      while (keyEnd > from && text.charCodeAt(keyEnd - 1) === 32) keyEnd--;
+      return text.slice(from, keyEnd);
+    }
+    if (c === 35 && isSpace(text.charCodeAt(i - 1))) return null;
+    if (c === 9) return null;
+  }
+  return null;
+}
+
+/** The core schema's NaN. */
+const NAN_KEY = /^\.(?:nan|NaN|NAN)$/;
+
+/** Characters that give a line's first character another meaning than a plain key's. */
+const INDICATORS = '-?:,[]{}#&*!|>\'"%@`';
+
+/** yamlStrings by `yaml`'s parse of the whole text. */
+function wholeStrings(yamlText: string, keys: readonly string[]): (string | undefined)[] | null {
   if (yamlDepthBound(yamlText) > YAML_MAX_DEPTH) return null;
   try {
     // logLevel 'error': a YAML warning (a mapping used as a key, as a `{{template}}` line makes;
