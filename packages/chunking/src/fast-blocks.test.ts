@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -277,6 +277,44 @@ describe('top-level ATX headings made into blocks without tokens', () => {
     expect(blocks.length).toBeGreaterThan(30_000);
     expectSameBlocksWithout(setDirectHeadingsForTests, source);
     expectSameBlocksWithout(setDirectHeadingsForTests, source.replace(/^- .*\n> q\n\n/gm, ''));
+  });
+});
+
+describe('top-level setext headings made into blocks without tokens (session 42)', () => {
+  // One-line and two-line texts with and without inline syntax, indented up to code, under
+  // `=` and `-` underlines (indented, spaced, too indented), in quotes and lists (which keep
+  // their tokens), after definitions and paragraphs, and lines that only look like underlines.
+  const start = fc.constantFrom('', '', ' ', '   ', '    ', '\t', '> ', '- ', '1. ');
+  const text = fc.constantFrom('h1', ' title ', 'a # b', 'x\\', '`c`', '*em*', '[l]', '&amp;', '<b>', 'a\0b', 'é ü', '\u00a0x\u00a0', 'two\nlines', 'x\n`c`', '[l]: /u\nafter');
+  const underline = fc.constantFrom('===', '---', ' --', '   =', '    ---', '- - -', '=== x', '--\t', '=');
+  const heading = fc.tuple(start, text, underline).map(([a, t, u]) => `${a}${t}\n${u}`);
+  const other = fc.constantFrom('', 'para', '# atx', '[l]: /u', '```', '> q', '<div>', '| a |\n|---|');
+  const doc = fc
+    .tuple(fc.array(fc.oneof(heading, heading, other), { maxLength: 12 }), fc.constantFrom('\n', '\r\n', '\r'))
+    .map(([parts, nl]) => parts.join('\n').replace(/\n/g, nl));
+
+  it('gives the blocks made from their tokens', () => {
+    fc.assert(
+      fc.property(doc, (source) => expectSameBlocksWithout(setDirectHeadingsForTests, source)),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('makes no token for a one-line plain heading, and keeps the blocks in order', () => {
+    const source = 'One\n===\n\npara\n\nTwo *em*\n---\n> Quoted\n> ---\nThree\n  ---\n';
+    expect(fastBlocks(source).blocks.map((b) => [b.type, b.startLine, b.endLine, b.text ?? null])).toEqual([
+      ['heading', 0, 1, 'One'],
+      ['paragraph', 3, 3, null],
+      ['heading', 5, 6, 'Two em'],
+      ['blockquote', 7, 8, null],
+      ['heading', 9, 10, 'Three'],
+    ]);
+    expectSameBlocksWithout(setDirectHeadingsForTests, source);
+    // Before: three tokens a heading (9,000 here), each with its map, and a tree node.
+    const tiny = Array.from({ length: 3000 }, (_, i) => `h${i % 100}\n---\n\n`).join('');
+    expect(fastBlocks(tiny).blocks).toHaveLength(3000);
+    expect(parsedTokensForTests()).toBe(1);
+    expectSameBlocksWithout(setDirectHeadingsForTests, tiny);
   });
 });
 
