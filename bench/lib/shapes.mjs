@@ -86,6 +86,9 @@ export const SHAPES = {
   // Quotes each ended by a line without `>` that no paragraph takes (a probe found markdown-it's
   // quote rule scanning the rest of the document for each: 200 KB took 15 s).
   'lazy-quotes': (bytes) => fill(bytes, (i) => `> # h${i % 100}\nlazy ${i}\n`),
+  // tiny-headings in setext form (a line, then `---`): found by session 42's probe at ten times
+  // the ATX form per MB, each heading made three markdown-it tokens and a tree node.
+  'setext-headings': (bytes) => fill(bytes, (i) => `h${i % 100}\n---\n\n`),
   // Front matter of nearly the whole size (a site generator's data: a list of records with
   // flow-style tags and quoted strings) under a quoted title, which sends it past the plain
   // `key: value` reader to the YAML one, and a short body. Added in session 42: a fresh probe
