@@ -23,16 +23,25 @@ const BLOCK_TYPES: Partial<Record<RootContent['type'], BlockType>> = {
 
 export function flatten(doc: ParsedDocument): Block[] {
   const lines = lineTable(doc.source);
-  return convertChildren(doc.tree, doc.source, lines, 'exact');
+  return convertChildren(doc.tree, doc.source, lines, 'exact', 0);
 }
+
+/**
+ * Containers this deep keep no children: markdown-it's maxNesting (100), where the fast
+ * parser's containers end likewise, so both parsers give every later stage trees of the same
+ * bounded depth. Before, remark's tree went to any depth and its conversion recursed with it:
+ * a quote 2,000 deep overflowed the stack (session 42's fuzz, seed 711823), valid markdown
+ * rejected with a RangeError. The container's range still covers all of its text.
+ */
+export const MAX_BLOCK_DEPTH = 99;
 
 type RangeMode = 'exact' | 'lines';
 
-function convertChildren(parent: Root | Nodes, source: string, lines: LineTable, mode: RangeMode): Block[] {
-  if (!('children' in parent)) return [];
+function convertChildren(parent: Root | Nodes, source: string, lines: LineTable, mode: RangeMode, level: number): Block[] {
+  if (!('children' in parent) || level > MAX_BLOCK_DEPTH) return [];
   const blocks: Block[] = [];
   for (const child of parent.children as RootContent[]) {
-    const block = convert(child, source, lines, mode);
+    const block = convert(child, source, lines, mode, level);
     if (!block) continue;
     const previous = blocks[blocks.length - 1];
     // remark lets a setext heading's position start before a link reference
@@ -46,7 +55,8 @@ function convertChildren(parent: Root | Nodes, source: string, lines: LineTable,
   return blocks;
 }
 
-function convert(node: RootContent, source: string, lines: LineTable, mode: RangeMode): Block | null {
+/** The block of `node`, which stands `level` containers deep. */
+function convert(node: RootContent, source: string, lines: LineTable, mode: RangeMode, level: number): Block | null {
   const type = BLOCK_TYPES[node.type];
   const pos = node.position;
   if (!type || !pos || pos.start.offset === undefined || pos.end.offset === undefined) return null;
@@ -76,13 +86,13 @@ function convert(node: RootContent, source: string, lines: LineTable, mode: Rang
     case 'list':
       block.ordered = node.ordered === true;
       // Items of a top-level list are packing units, so they keep exact ranges.
-      block.children = convertChildren(node, source, lines, mode);
+      block.children = convertChildren(node, source, lines, mode, level + 1);
       for (const item of block.children) item.ordered = block.ordered;
       break;
     case 'listItem':
     case 'blockquote':
     case 'footnoteDefinition':
-      block.children = convertChildren(node, source, lines, 'lines');
+      block.children = convertChildren(node, source, lines, 'lines', level + 1);
       break;
     default:
       break;

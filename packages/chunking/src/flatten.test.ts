@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
+import { fastBlocks } from './fast-blocks.js';
+import { flatten, MAX_BLOCK_DEPTH } from './flatten.js';
+import { parse } from './parse.js';
+import type { Block } from './types.js';
+
+/** How deep the block tree goes (0: no block has children), and the innermost last block. */
+function deepest(blocks: Block[]): { depth: number; block: Block } {
+  let block = blocks[blocks.length - 1]!;
+  let depth = 0;
+  while (block.children && block.children.length > 0) {
+    block = block.children[block.children.length - 1]!;
+    depth++;
+  }
+  return { depth, block };
+}
+
+describe('flatten (the remark parser\'s blocks)', () => {
+  const quote = (depth: number): string => `# T\n\n${'> '.repeat(depth)}x\n`;
+  const list = (depth: number): string => `# T\n\n${Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- x`).join('\n')}\n`;
+
+  it('stops containers where the fast parser does (markdown-it nests 100 deep), covering the same text', () => {
+    for (const source of [quote(150), list(150)]) {
+      const remark = deepest(flatten(parse(source)));
+      const fast = deepest(fastBlocks(source).blocks);
+      expect(remark.depth).toBe(MAX_BLOCK_DEPTH);
+      expect(remark).toEqual(fast);
+    }
+  });
+
+  it('chunks a quote thousands deep under remark without overflowing the stack (s42 fuzz, seed 711823)', () => {
+    // Before: RangeError: Maximum call stack size exceeded, in convert.
+    const source = quote(5000);
+    const options = { docName: 'deep', maxTokens: 40, targetTokens: 26, minTokens: 23 };
+    const viaRemark = chunkDocument(source, { ...options, parser: 'remark' });
+    const viaFast = chunkDocument(source, options);
+    expect(viaRemark.chunks.map((c) => c.originalText)).toEqual(viaFast.chunks.map((c) => c.originalText));
+    expect(viaRemark.chunks.length).toBeGreaterThan(100);
+  });
+});
