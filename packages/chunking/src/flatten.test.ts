@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
 import { fastBlocks } from './fast-blocks.js';
@@ -38,4 +39,27 @@ describe('flatten (the remark parser\'s blocks)', () => {
     expect(viaRemark.chunks.map((c) => c.originalText)).toEqual(viaFast.chunks.map((c) => c.originalText));
     expect(viaRemark.chunks.length).toBeGreaterThan(100);
   });
+
+  it('ends a list item with its last child, as the fast parser does (s42 fuzz, seed 817473)', () => {
+    // micromark's item for `- <script>` ended past the next item's marker, and the next began
+    // after its fence opened: the cut between them split the fence (an invariant violation).
+    const source = '-     Indented code in an item.\n- <script>\n-  ```xml\n- 1. Publish the app `dotnet publish -r <RID>`.';
+    expect(flatten(parse(source))).toEqual(fastBlocks(source).blocks);
+    const options = { docName: 'seed', maxTokens: 64, targetTokens: 61, minTokens: 48, overlapSentences: 2 };
+    expect(chunkDocument(source, { ...options, parser: 'remark' }).chunks.map((c) => c.originalText)).toEqual(chunkDocument(source, options).chunks.map((c) => c.originalText));
+  });
+
+  it('gives list items the ranges the fast parser gives, whatever block ends them', () => {
+    const content = fc.constantFrom('x', '    code', '<script>', '<div>', '```', '```xml', '~~~', '> q', '1. n', '# h', 'x\n  y', 'x\n\n  y');
+    const item = fc.tuple(fc.constantFrom('- ', '-  ', '* ', '1. ', '  - '), content).map(([m, c]) => m + c);
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 6 }), (items) => {
+        const source = items.join('\n');
+        const ranges = (blocks: Block[]): unknown[] => blocks.map((b) => [b.type, b.start, b.end, b.children ? ranges(b.children.filter((c) => c.type === 'listItem' || c.type === 'list')) : null]);
+        expect(ranges(flatten(parse(source)))).toEqual(ranges(fastBlocks(source).blocks));
+      }),
+      { numRuns: 1500 },
+    );
+  });
 });
+

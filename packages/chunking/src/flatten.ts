@@ -93,11 +93,34 @@ function convert(node: RootContent, source: string, lines: LineTable, mode: Rang
     case 'blockquote':
     case 'footnoteDefinition':
       block.children = convertChildren(node, source, lines, 'lines', level + 1);
+      if (node.type === 'listItem') fitItemToChildren(block, source, lines, mode);
       break;
     default:
       break;
   }
   return block;
+}
+
+/**
+ * A list item runs from its marker to the end of its last child, as the fast parser reads it.
+ * micromark's item position can start after an opening fence and end past the next item's
+ * marker when the item's last block is a fence or HTML block that its container closes
+ * (`- <script>` then `-  \`\`\`xml` then `- x`: session 42's fuzz, seed 817473), and the
+ * chunk cut there split the fence, rejected as an invariant violation on valid markdown.
+ */
+function fitItemToChildren(item: Block, source: string, lines: LineTable, mode: RangeMode): void {
+  const children = item.children!;
+  if (children.length === 0) return;
+  let end = children[0]!.end;
+  for (const child of children) if (child.end > end) end = child.end;
+  // The children's ranges are whole lines: the item's first line starts at its marker.
+  const lineStart = children[0]!.start;
+  if (lineStart < item.start) {
+    item.start = mode === 'exact' ? skipWhitespace(source, lineStart, end) : lineStart;
+    item.startLine = lineOf(lines, item.start);
+  }
+  item.end = end;
+  item.endLine = lineOf(lines, end - 1);
 }
 
 /** Fenced when the node opens with ``` or ~~~ after at most 3 spaces of indentation. */
