@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -571,5 +571,27 @@ describe('lines given at once to the first rule that may take them, by their fir
     ]) {
       expectSameBlocksWithout(setByFirstCharForTests, source);
     }
+  });
+});
+
+describe('link destinations returned as they are (PLAIN_URL)', () => {
+  const stock = new MarkdownIt();
+  const scheme = fc.constantFrom('', 'http://', 'https://', 'HTTP://', 'ftp://', 'mailto:', '//');
+  const host = fc.constantFrom('', 'example.com', 'EXAMPLE.com', 'a-b.c', 'a.', '-a.b', 'xn--d.e', 'ex_ample.com', '1.2.3.4', 'b\u00fccher.de', 'u@h.c', 'h.c:80', 'h.c:123456');
+  const pathChar = fc.constantFrom('a', 'Z', '0', '-', '.', '_', '~', '/', '?', '#', '=', '&', '%', '%41', '@', ':', ' ', '\\', '\u00e9', '+', '[', '(', '"', '<', "'", '*');
+  const url = fc.tuple(scheme, host, fc.array(pathChar, { maxLength: 12 })).map(([s, h, p]) => s + h + p.join(''));
+
+  it('matches only destinations markdown-it normalizes to themselves', () => {
+    let plain = 0;
+    fc.assert(
+      fc.property(url, (u) => {
+        if (!PLAIN_URL.test(u)) return;
+        plain++;
+        expect(stock.normalizeLink(u)).toBe(u);
+      }),
+      { numRuns: 20000 },
+    );
+    expect(plain).toBeGreaterThan(300);
+    for (const u of ['https://example.com/1', '/docs/a_b.md#x', '?q=1&r=2', '#top', 'http://h.c:8080/p/']) expect(PLAIN_URL.test(u)).toBe(true);
   });
 });
