@@ -61,7 +61,7 @@ md.normalizeLink = (url: string): string => {
 /**
  * A link destination markdown-it's normalizeLink returns as it is: an optional `http(s)://`
  * and a lowercase ASCII host and port, then a path, query and fragment of characters mdurl
- * neither encodes nor parses apart (no `%`, `@`, `\\` or space).
+ * neither encodes nor parses apart (no `%`, `@`, backslash or space).
  */
 export const PLAIN_URL = /^(?:https?:\/\/[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::[0-9]{1,5})?)?(?:[/?#][A-Za-z0-9\-._~/?#=&]*)?$/;
 
@@ -1598,10 +1598,10 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   return { frontMatter, blocks: addUncoveredLines(blocks.toArray(), ctx, frontMatter) };
 }
 
-/** The top-level tokens (a run of direct blocks counts one) of the last fastBlocks parse. */
+/** The markdown-it tokens of the last fastBlocks parse (a run of direct blocks is one mark token). */
 let parsedTokens = 0;
 
-/** For tests: how many top-level tokens the last fastBlocks parse made. */
+/** For tests: how many markdown-it tokens the last fastBlocks parse made. */
 export function parsedTokensForTests(): number {
   return parsedTokens;
 }
