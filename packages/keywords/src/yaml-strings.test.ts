@@ -36,7 +36,8 @@ function someCallsDuring(run: () => void): number {
   return calls;
 }
 
-const flatKeys = (n: number, title = 'title: "Quoted: title"\n'): string =>
+/** n flat keys under a quoted `"title"` key, which sends the text to the whole-text parse. */
+const flatKeys = (n: number, title = '"title": "Quoted: title"\n'): string =>
   title + Array.from({ length: n }, (_, i) => `key${i}: value ${i}\n`).join('');
 
 describe('yamlStrings', () => {
