@@ -226,6 +226,24 @@ describe('table rule without cell tokens', () => {
   });
 });
 
+/**
+ * Documents of up to `maxLength` parts, two `heading`s to one `other`, joined by line breaks, every
+ * break (the parts' own too) `\n`, `\r\n` or `\r` throughout.
+ */
+function headingDocs(heading: fc.Arbitrary<string>, other: fc.Arbitrary<string>, maxLength: number): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.array(fc.oneof(heading, heading, other), { maxLength }), fc.constantFrom('\n', '\r\n', '\r'))
+    .map(([parts, nl]) => parts.join('\n').replace(/\n/g, nl));
+}
+
+/** On 4,000 of `docs`, the heading blocks made without tokens are those made from tokens. */
+function expectDirectHeadingsAsTokens(docs: fc.Arbitrary<string>): void {
+  fc.assert(
+    fc.property(docs, (source) => expectSameBlocksWithout(setDirectHeadingsForTests, source)),
+    { numRuns: 4000 },
+  );
+}
+
 describe('top-level ATX headings made into blocks without tokens', () => {
   // Heading lines with and without inline syntax (which keeps the token), closing `#`s,
   // escaped ones, tabs, trailing spaces, NUL, entities, HTML, empty headings, seven `#`s, and
@@ -238,15 +256,9 @@ describe('top-level ATX headings made into blocks without tokens', () => {
   );
   const heading = fc.tuple(start, hashes, text).map(([a, b, c]) => a + b + c);
   const other = fc.constantFrom('', 'para', '===', '---', '[l]: /u', '```', '> q', '<div>');
-  const doc = fc
-    .tuple(fc.array(fc.oneof(heading, heading, other), { maxLength: 16 }), fc.constantFrom('\n', '\r\n', '\r'))
-    .map(([lines, nl]) => lines.join(nl));
 
   it('gives the blocks made from their tokens', () => {
-    fc.assert(
-      fc.property(doc, (source) => expectSameBlocksWithout(setDirectHeadingsForTests, source)),
-      { numRuns: 4000 },
-    );
+    expectDirectHeadingsAsTokens(headingDocs(heading, other, 16));
   });
 
   it('keeps the order of blocks around them, and their text', () => {
@@ -289,15 +301,9 @@ describe('top-level setext headings made into blocks without tokens (session 42)
   const underline = fc.constantFrom('===', '---', ' --', '   =', '    ---', '- - -', '=== x', '--\t', '=');
   const heading = fc.tuple(start, text, underline).map(([a, t, u]) => `${a}${t}\n${u}`);
   const other = fc.constantFrom('', 'para', '# atx', '[l]: /u', '```', '> q', '<div>', '| a |\n|---|');
-  const doc = fc
-    .tuple(fc.array(fc.oneof(heading, heading, other), { maxLength: 12 }), fc.constantFrom('\n', '\r\n', '\r'))
-    .map(([parts, nl]) => parts.join('\n').replace(/\n/g, nl));
 
   it('gives the blocks made from their tokens', () => {
-    fc.assert(
-      fc.property(doc, (source) => expectSameBlocksWithout(setDirectHeadingsForTests, source)),
-      { numRuns: 4000 },
-    );
+    expectDirectHeadingsAsTokens(headingDocs(heading, other, 12));
   });
 
   it('makes no token for a one-line plain heading, and keeps the blocks in order', () => {
