@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests, tableRuleCallsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -322,6 +322,19 @@ describe('top-level setext headings made into blocks without tokens (session 42)
     expect(parsedTokensForTests()).toBe(1);
     expectSameBlocksWithout(setDirectHeadingsForTests, tiny);
   });
+
+  it('does not ask the table rule about a heading line without a pipe', () => {
+    // Its `---` underline starts like a delimiter row; the header row needs a pipe. Before, the
+    // table rule was asked about every heading (3,000 here) and then the rest of the chain.
+    const tiny = Array.from({ length: 3000 }, (_, i) => `h${i % 100}\n---\n`).join('');
+    tableRuleCallsForTests();
+    expect(fastBlocks(tiny).blocks).toHaveLength(3000);
+    expect(tableRuleCallsForTests()).toBe(0);
+    // A header row with a pipe is still asked about, and is a table where it is one.
+    expect(fastBlocks('a | b\n--|--\nc | d\n').blocks.map((b) => b.type)).toEqual(['table']);
+    expect(tableRuleCallsForTests()).toBeGreaterThan(0);
+    expect(fastBlocks('a | b\n---\n').blocks.map((b) => b.type)).toEqual(['heading']);
+  });
 });
 
 describe('blockquote rule keeping line marks in one typed array', () => {
@@ -551,7 +564,7 @@ describe('lines given at once to the first rule that may take them, by their fir
   // setext underlines and definitions; inside quotes and lists, after paragraphs, indented.
   const start = fc.constantFrom('', '', '', ' ', '   ', '    ', '\t', ' \t', '> ', '>', '- ', '  ', '1. ', '> > ', '- > ');
   const body = fc.constantFrom(
-    '# h', '## h ##', '#', '#######', '#x', '# a | b', '| a |', '|-|', '-|-', ':-', '---', '===', '- x', '+ x', '1) x', '* * *', '_ _ _',
+    '# h', '## h ##', '#', '#######', '#x', '# a | b', '| a |', 'a | b', 'a \\| b', '|-|', '-|-', ':-', '---', '===', '- x', '+ x', '1) x', '* * *', '_ _ _',
     'para', 'lazy 1', 'x0', 'é', '\u00a0x', '\fx', '\vx', '', ' ', '```', '~~~', '<div>', '<!-- c -->', '[d]: /u', '[x]', '"title"', '# `c`', '> # h', '>', '> q', '*e*', '\\x', '&amp;',
   );
   const line = fc.tuple(start, body).map(([a, b]) => a + b);
@@ -569,6 +582,9 @@ describe('lines given at once to the first rule that may take them, by their fir
       '# a | b\n:-\n',
       '    # code\n# h\n',
       'a | b\n--|--\n',
+      'a | b\n---\n',
+      'a \\| b\n-|-\n',
+      'ab\n--|--\n',
       '> a | b\n--|--\n',
       'text\n===\n',
       'text\n    code\n',

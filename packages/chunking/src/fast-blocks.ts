@@ -421,6 +421,7 @@ const MAX_AUTOCOMPLETED_CELLS = 65536;
  * nothing between.
  */
 function tableWithoutCells(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  tableRuleCalls++;
   if (startLine + 2 > endLine) return false;
   const src = state.src;
   const delimiterLine = startLine + 1;
@@ -580,6 +581,16 @@ function jsTrimStart(src: string, start: number, end: number): number {
 function jsTrimEnd(src: string, start: number, end: number): number {
   while (end > start && isJsTrimmed(src.charCodeAt(end - 1))) end--;
   return end;
+}
+
+/** How often the table rule was asked, since the count was last read (tableRuleCallsForTests). */
+let tableRuleCalls = 0;
+
+/** For tests: how often the table rule was asked since the last call (and resets the count). */
+export function tableRuleCallsForTests(): number {
+  const calls = tableRuleCalls;
+  tableRuleCalls = 0;
+  return calls;
 }
 
 /** Ours (`on`), or markdown-it's own table rule (for tests). */
@@ -1001,13 +1012,21 @@ function sameRules(rules: readonly unknown[], names: readonly string[]): boolean
   return rules.length === names.length && names.every((name, i) => known.find((r) => r.name === name)?.fn === rules[i]);
 }
 
-/** False when markdown-it's table rule would reject `line + 1` as a delimiter row by its first character (or its absence). */
+/**
+ * False when markdown-it's table rule would reject `line` as a header row: `line + 1` does not
+ * start like a delimiter row, or `line` holds no pipe (the rule asks for one in the header). The
+ * pipe matters for setext headings, whose `---` underline starts like a delimiter row: without
+ * it every heading of a document of them went through the whole rule chain, table rule first
+ * (issue 15).
+ */
 function delimiterRowMayFollow(state: StateBlock, line: number, endLine: number): boolean {
   if (line + 2 > endLine) return false;
   const pos = state.bMarks[line + 1]! + state.tShift[line + 1]!;
   if (pos >= state.eMarks[line + 1]!) return false;
   const c = state.src.charCodeAt(pos);
-  return c === 0x7c || c === 0x2d || c === 0x3a;
+  if (c !== 0x7c && c !== 0x2d && c !== 0x3a) return false;
+  const end = state.eMarks[line]!;
+  return pipeAt(state.src, state.bMarks[line]! + state.tShift[line]!, end) < end;
 }
 
 /** Whether `interrupts` takes its shortcut on this build (the rule names are as expected): for its test. */
