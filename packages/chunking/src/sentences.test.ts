@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sentenceStartOffsets, sentenceStarts } from './sentences.js';
 
 /** ICU on the whole text at once: the definition (and what sentenceStarts did before). */
@@ -51,6 +51,34 @@ describe('sentenceStarts', () => {
     const lines = Array.from({ length: 3000 }, (_, i) => `x${i % 10}`).join('\n');
     expect(sentenceStarts(lines)).toEqual(reference(lines));
     expect(sentenceStarts('')).toEqual([0]);
+  });
+});
+
+describe('sentenceStarts on lines ended by a lone CR', () => {
+  it('equals ICU without asking it, across window edges and CR LF pairs split by them', () => {
+    // Such text is one line to the line grouping (it splits at line feeds), so it is read in
+    // windows of WINDOW characters: lines of every length near the window put a CR, or a CR LF
+    // pair, at and across each window's edge.
+    const line = fc.oneof(fc.constantFrom('x0', '', 'ab cd', '# h'), fc.integer({ min: 0, max: 9000 }).map((n) => 'ab cd'.repeat(Math.ceil(n / 5)).slice(0, n)));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(line, fc.constantFrom('\r', '\r', '\r\n', '\n')), { maxLength: 12 }), (parts) => {
+        const text = parts.map(([l, br]) => l + br).join('');
+        expect(sentenceStarts(text)).toEqual(reference(text));
+      }),
+      { numRuns: 150 },
+    );
+    // Before: ICU segmented these a window at a time, at a fixed cost per segment (a line): 1 MB
+    // of tiny CR lines took 4 s.
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    try {
+      const text = Array.from({ length: 30_000 }, (_, i) => `x${i % 10}\r`).join('');
+      const starts = sentenceStarts(text);
+      expect(segment).not.toHaveBeenCalled();
+      // ICU's answer (a boundary after each CR), written out: ICU on the whole text is slow.
+      expect(starts).toEqual(Array.from({ length: 30_000 }, (_, i) => 3 * i));
+    } finally {
+      segment.mockRestore();
+    }
   });
 });
 
