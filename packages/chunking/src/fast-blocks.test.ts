@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, interruptSkipActive, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests, tableRuleCallsForTests } from './fast-blocks.js';
+import { fastBlocks, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests, tableRuleCallsForTests } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -592,6 +592,35 @@ describe('lines given at once to the first rule that may take them, by their fir
       Array.from({ length: 20_000 }, (_, i) => `> # h${i % 100}\nlazy ${i}`).join('\n'),
     ]) {
       expectSameBlocksWithout(setByFirstCharForTests, source);
+    }
+  });
+});
+
+describe("markdown-it's text: line breaks as line feeds, NUL as U+FFFD (markdownItText)", () => {
+  it('equals the two regex replacements, one-byte and two-byte text alike', () => {
+    const unit = fc.constantFrom('a', ' ', '\r', '\n', '\r\n', '\n\r', '\0', '\u00ff', '\u00e9', '\u0100', '\ufffd', '\ud800', '\udc00', '😀', '\u2028');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 60 }), (units) => {
+        const text = units.join('');
+        expect(markdownItText(text)).toBe(text.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD'));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives the blocks of CR and CR LF documents without a regex replacement per break', () => {
+    // V8 builds a global replacement from a part per match: 29 MB for 1 MB of tiny CR lines.
+    const lines = Array.from({ length: 2000 }, (_, i) => (i % 50 === 0 ? `# h${i}` : `x${i % 10}`));
+    const replace = vi.spyOn(String.prototype, 'replace');
+    try {
+      for (const br of ['\r', '\r\n']) {
+        const source = lines.join(br) + '\0';
+        const blocks = fastBlocks(source).blocks;
+        expect(replace.mock.calls.filter(([pattern]) => pattern instanceof RegExp && pattern.global)).toEqual([]);
+        expect(blocks.map((b) => [b.type, b.startLine, b.endLine, b.text ?? null])).toEqual(fastBlocks(lines.join('\n') + '\0').blocks.map((b) => [b.type, b.startLine, b.endLine, b.text ?? null]));
+      }
+    } finally {
+      replace.mockRestore();
     }
   });
 });
