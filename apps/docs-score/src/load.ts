@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
-import { symlinkedFolder } from '@chunkyard/fs-atomic';
+import { assertSearchable, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
@@ -31,6 +31,7 @@ export function findTarget(arg: string): Target {
   const problem = folderProblem(dir);
   if (problem) throw new UsageError(`${arg}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give a topic folder or a docs folder' : ''}`);
   const target: Target = { dir, topics: [], indexes: [], skippedLinks: [] };
+  assertSearchable(dir);
   walkTree(dir, target);
   if (target.topics.length === 0) throw new UsageError(`${arg}: no topic folder (holding ${TOPIC_MARKER}) at or below it`);
   return target;

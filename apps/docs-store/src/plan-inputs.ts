@@ -8,7 +8,7 @@ import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
 import { UsageError } from './workspace.js';
-import { brokenLink, describeFsError, errnoReason, fileProblem, folderProblem, isFsError, readRegularFile } from '@chunkyard/fs-atomic';
+import { assertSearchable, brokenLink, describeFsError, errnoReason, fileProblem, folderProblem, isFsError, readRegularFile } from '@chunkyard/fs-atomic';
 
 // The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io):
 // ".", ".." or a path (in every folder, or outside the topic) becomes a name no folder holds
@@ -76,6 +76,12 @@ export function planInputs(req: PlanRequest): PlannedInputs {
       continue;
     }
     if (problem === null) {
+      try {
+        assertSearchable(p);
+      } catch (err) {
+        errors.push({ source: rel(p), error: errnoReason(err) });
+        continue;
+      }
       if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
       const topicYaml = join(p, 'topic.yaml');
       const topicConfig = readTopicYaml(topicYaml);

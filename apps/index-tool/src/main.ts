@@ -12,7 +12,7 @@ import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { assertSearchable, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 const SPEC_FILE = 'topic-spec.md';
@@ -254,6 +254,7 @@ function planJob(dir: string, root: string): Job {
     throw new UsageError(`${dir}: a symlinked folder (it leads to ${real}); sections list only the folders inside the docs root, so its index would be linked from nowhere: move the folder there instead of linking it`);
   }
   const id = rel.split(sep).join('/');
+  assertSearchable(abs);
   const isTopic = entryExists(join(abs, TOPIC_MARKER));
   if (!isTopic && !hasTopicBelow(abs)) throw new UsageError(`${dir}: neither a topic (no ${TOPIC_MARKER}) nor a section (no topic below it)`);
   return { dir, id, isTopic };

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { checkFolderOption, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
+import { assertSearchable, checkFolderOption, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
 import { emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -227,6 +227,7 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
   const seen = new Map<string, string>();
   return paths.map((p): Job => {
     topicFolderProblem(p);
+    assertSearchable(p);
     if (!entryExists(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
     const dir = resolve(p);
     const other = seen.get(dir);

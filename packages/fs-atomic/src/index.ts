@@ -4,7 +4,7 @@
  * never sees half a file, and a failed run leaves the previous output intact.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
 /** The longest file name, in bytes, of the file systems written to (ext4, xfs, btrfs, tmpfs, APFS). */
@@ -449,6 +449,18 @@ export function folderProblem(p: string, words: { missing?: string; file?: strin
   if (!('isDirectory' in stat)) return stat;
   if (stat.isDirectory()) return null;
   return { problem: 'not-a-folder', reason: `not a folder (${stat.isFile() ? (words.file ?? 'a regular file') : fileKind(stat)})` };
+}
+
+/**
+ * Throws the access error (EACCES, naming `dir`) when this user may not search `dir`: no x
+ * permission (mode 000 or 644) puts every entry out of reach, so a check for one answered
+ * "not there", and a topic folder of that mode was "a folder, but not a topic (no
+ * golden-reference.md in it)" though the file is there. Thrown, it is reported as what it is
+ * (guardEnvironment: the folder, permission denied, what to do; exit 1). Read permission is
+ * not asked for: a folder of mode 311 still lets a reader open the paths it knows.
+ */
+export function assertSearchable(dir: string): void {
+  accessSync(dir, constants.X_OK);
 }
 
 /** What keeps a path from being read as a regular file; see fileProblem. */

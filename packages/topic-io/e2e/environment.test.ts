@@ -172,6 +172,36 @@ describe('a folder that cannot be written is a message, not a trace', () => {
     }
   });
 
+  // s43 probe: a topic folder this user may not search (mode 000 or 644: no x) hides its
+  // golden-reference.md, and the topic tools said "a folder, but not a topic (no
+  // golden-reference.md in it)" (exit 2), index-tool "neither a topic nor a section", docs-score
+  // "no topic folder at or below it": each sent the user looking for a file that is there.
+  it.runIf(canSetpriv)('EACCES on a topic folder without search permission: the folder and permission denied, not "not a topic"', () => {
+    const dir = copyWs('eacces-search');
+    spawnSync('chmod', ['-R', 'a+rwX', dir]);
+    for (const mode of [0o000, 0o644]) {
+      chmodSync(join(dir, 'docs/t1'), mode);
+      try {
+        for (const [app, args] of [
+          ['chunking-tool', ['docs/t1']],
+          ['keyword-extractor', ['docs/t1']],
+          ['topic-spec', ['docs/t1']],
+          ['index-tool', ['docs/t1', '--root', 'docs']],
+          ['docs-score', ['docs/t1']],
+        ] as const) {
+          const r = run(app, [...args], { asNobody: true, cwd: dir });
+          expect(r.stderr, `${app} ${mode.toString(8)}`).not.toContain('not a topic');
+          expectMessage(r, 1, /docs\/t1: permission denied \(EACCES\); check its permissions/);
+        }
+        const store = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, join(REPO, 'apps/docs-store/bin/docs-store.js'), 'ingest', 'docs/t1', '--db', join(dir, 'store.db')], { cwd: dir, encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+        expect(store.stderr).not.toContain('not a topic');
+        expectMessage(store, 1, 'docs/t1: permission denied (EACCES)');
+      } finally {
+        chmodSync(join(dir, 'docs/t1'), 0o777);
+      }
+    }
+  });
+
   it.runIf(canChattr)('EPERM (an immutable topic folder, which root cannot write either): a message, exit 1', () => {
     const dir = copyWs('eperm');
     expect(spawnSync('chattr', ['+i', join(dir, 'docs/t1')]).status).toBe(0);

@@ -7,11 +7,11 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, invalidUtf8Message, isFsError, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
+import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, invalidUtf8Message, isFsError, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
-export { brokenLink, describeFsError, escapeControl, fileKind, fileProblem, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
+export { assertSearchable, brokenLink, describeFsError, escapeControl, fileKind, fileProblem, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
 
 /**
  * The file that makes a folder a topic, and the document a topic chunks by default. The
@@ -199,6 +199,7 @@ export function topicFolderProblem(dir: string): void {
 /** Checks that `dir` is a topic folder and merges its topic.yaml over the workspace config. */
 export function topicSettings(dir: string, base: ChunkyardConfig, marker = TOPIC_MARKER): TopicSettings {
   topicFolderProblem(dir);
+  assertSearchable(dir);
   // A broken marker symlink still makes a topic: its source is then reported as broken (exit 1).
   if (!entryExists(join(dir, marker))) throw new UsageError(`${oneLine(dir)}: a folder, but not a topic (no ${marker} in it)`);
   const topicYaml = join(dir, 'topic.yaml');
