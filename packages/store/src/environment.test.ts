@@ -2,7 +2,7 @@
 // folder that cannot be created or written, and a caller asking for absurdly many hits.
 // Each must be a StoreError naming the path (which the CLI prints without a trace), or a
 // bounded answer, never a raw SqliteError or a RangeError from a giant allocation.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -84,6 +84,18 @@ describe('opening', () => {
       expect(() => DocStore.open(db), db).toThrow(said);
       expect(() => DocStore.open(db, { readonly: true }), db).toThrow(said);
     }
+  });
+
+  // s43 probe: a --db that is a symlink loop said "cannot open the store for writing
+  // (SQLITE_CANTOPEN …); check that the folder exists and is writable" and, to read, "run
+  // docs-store ingest first", though the folder was fine and ingest could not help.
+  it('a --db that is a symlink loop is named as one, for writing and reading', () => {
+    const a = join(temp.dir, 'loop-a.db');
+    symlinkSync('loop-b.db', a);
+    symlinkSync('loop-a.db', join(temp.dir, 'loop-b.db'));
+    const said = new StoreError(`${a}: a symlink loop (it never reaches a file); fix or remove the link, or choose another --db`);
+    expect(() => DocStore.open(a)).toThrow(said);
+    expect(() => DocStore.open(a, { readonly: true })).toThrow(said);
   });
 
   // Node's mkdirSync({ recursive: true }) loops forever here: /proc answers ENOENT for a new folder.

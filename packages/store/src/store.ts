@@ -786,6 +786,9 @@ function refuseNonRegular(path: string): void {
       const culprit = firstNonFolder(path);
       if (culprit !== null) throw new StoreError(`${path}: ${culprit} is ${kindOf(statSync(culprit))}, not a folder, so no store can be there; choose another --db, or move ${culprit} away`);
     }
+    // SQLite's own words for it were "unable to open database file; check that the folder
+    // exists and is writable" (or "run docs-store ingest first"), which no folder fix mends.
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new StoreError(`${path}: a symlink loop (it never reaches a file); fix or remove the link, or choose another --db`);
     return;
   }
   if (stat.isFile()) return;
