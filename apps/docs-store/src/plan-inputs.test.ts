@@ -1,7 +1,7 @@
 // docs-store keeps its own copy of topic-io's CHUNKYARD_TOPIC_MARKER rule (it does not load
 // topic-io): both must read every value alike, or `ingest` and chunking-tool disagree on
 // which folders are topics.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { topicMarkerFrom as topicIo } from '@chunkyard/topic-io';
@@ -31,6 +31,28 @@ describe('planInputs', () => {
       // A file given on the command line was listed by nobody: the plain message.
       const given = planInputs({ root, config: { chunking: {} }, paths: [join(topic, 'gone.md')], built: false });
       expect(given.errors).toEqual([{ source: 'docs/t/gone.md', error: 'no such file or folder' }]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  // s43 probe: a topic whose golden-reference.md is a dangling or looping symlink was "a folder,
+  // but not a topic (no golden-reference.md in it)" (exit 2), as the topic tools said before
+  // issue 15; chunking-tool and keyword-extractor name the broken link.
+  it('a topic whose golden-reference.md is a broken symlink is a topic whose source is named as a broken link', () => {
+    const root = mkdtempSync(join(tmpdir(), 'plan-inputs-'));
+    try {
+      for (const [name, target, said] of [
+        ['dangling', 'nowhere.md', 'a dangling symlink (its target does not exist); fix or remove the link'],
+        ['loop', 'golden-reference.md', 'a symlink loop (it never reaches a file); fix or remove the link'],
+      ] as const) {
+        const topic = join(root, 'docs', name);
+        mkdirSync(topic, { recursive: true });
+        symlinkSync(target, join(topic, 'golden-reference.md'));
+        const planned = planInputs({ root, config: { chunking: {} }, paths: [topic], built: false });
+        expect(planned.plans).toEqual([]);
+        expect(planned.errors).toEqual([{ source: `docs/${name}/golden-reference.md`, error: said }]);
+      }
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

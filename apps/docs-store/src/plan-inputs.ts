@@ -82,7 +82,8 @@ export function planInputs(req: PlanRequest): PlannedInputs {
         errors.push({ source: rel(p), error: errnoReason(err) });
         continue;
       }
-      if (!existsSync(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
+      // A broken marker symlink still makes a topic (as for chunking-tool): its source is then named as a broken link.
+      if (!entryExists(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
       const topicYaml = join(p, 'topic.yaml');
       const topicConfig = readTopicYaml(topicYaml);
       const config = mergeTopic(req.config, topicConfig);
