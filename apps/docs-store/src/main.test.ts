@@ -397,6 +397,31 @@ describe('environment errors are messages naming the path', () => {
     }
   }, 60_000);
 
+  // s43 probe: as another user, a store in a folder that user cannot write (SQLite's
+  // SQLITE_READONLY_DIRECTORY: -wal and -shm go beside the store) was "cannot open the store
+  // (SQLITE_READONLY_DIRECTORY: attempt to write a readonly database)" for every command,
+  // naming neither the folder nor what to do.
+  it.runIf(canSetpriv)('a store whose folder this user cannot write (EACCES): the folder named with what to do, reading and writing', async () => {
+    expect((await run(['ingest', TOPICS[2]!])).code).toBe(0);
+    await ensureBuilt();
+    spawnSync('chmod', ['-R', 'a+rX', ws]);
+    const dir = join(ws, '.chunkyard');
+    expect(readdirSync(dir)).toEqual(['store.db']);
+    const asNobody = (args: string[]) =>
+      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], { cwd: ws, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+    for (const args of [['stats'], ['search', 'json', '--mode', 'fts']]) {
+      const r = asNobody(args);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toBe(
+        `docs-store: ${dbPath()}: cannot open the store for reading: ${dir} is not writable (EACCES), and SQLite must make store.db-shm beside a store (WAL mode) even to read it; copy the store to a writable folder and pass --db with the copy\n`,
+      );
+    }
+    writeFileSync(join(ws, TOPICS[2]!, 'golden-reference.md'), '# Changed\n\nNew text.\n');
+    const w = asNobody(['ingest', TOPICS[2]!]);
+    expect(w.status, w.stderr).toBe(1);
+    expect(w.stderr).toBe(`docs-store: ${dbPath()}: cannot open the store for writing: ${dir} is not writable (EACCES); choose another --db\n`);
+  }, 60_000);
+
   it('--built with an .embedding-cache that is a file, not a folder: exit 1, the path named, no trace', async () => {
     expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
     writeFileSync(join(ws, '.embedding-cache'), 'not a folder');

@@ -699,7 +699,10 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
   if ((code === 'SQLITE_IOERR_SHMSIZE' || String(code).startsWith('SQLITE_IOERR')) && diskFull(dirname(resolve(path)))) {
     return new StoreError(`${path}: the disk is full (${String(code)}: ${message}); free some space and run again`);
   }
-  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR' || String(code).startsWith('SQLITE_IOERR')) {
+  // SQLITE_READONLY_DIRECTORY (a folder this user cannot write, where -wal and -shm go) came out
+  // as "cannot open the store (SQLITE_READONLY_DIRECTORY: attempt to write a readonly database)",
+  // naming neither the folder nor what to do.
+  if (code === 'SQLITE_CANTOPEN' || String(code).startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_IOERR' || String(code).startsWith('SQLITE_IOERR')) {
     // A store is in WAL mode, and SQLite makes <store>-shm beside it even to read it: in a
     // folder nothing can be written to, every command failed with "check its permissions",
     // though the file's own permissions were fine.
