@@ -34,10 +34,14 @@ function directMark(): Token {
 
 // `html: true` because CommonMark HTML blocks are structure we must keep whole.
 const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+// Declared before the states below are replaced, which reads them (tokenClass, plainToken).
+/** markdown-it's Token class (from a core state made before fastCoreState replaces it). */
+let stockTokenClass: (typeof md.core.State.prototype)['Token'] | null = null;
+let plainTokenCtor: (typeof md.core.State.prototype)['Token'] | null = null;
 // Parser states die with each document; see shape-anchor.ts for why one is kept.
-md.core.State = anchoredClass('markdown-it core state', md.core.State);
+md.core.State = anchoredClass('markdown-it core state', fastCoreState(md.core.State));
 md.block.State = anchoredClass('markdown-it block state', fastBlockState(md.block.State));
-md.inline.State = anchoredClass('markdown-it inline state', md.inline.State);
+md.inline.State = anchoredClass('markdown-it inline state', fastInlineState(md.inline.State));
 /** markdown-it's own block rule functions by name, before ours replace them (for referenceThenLazy, and for tests). */
 const stockRules = new Map((md.block.ruler as unknown as { __rules__: { name: string; fn: unknown }[] }).__rules__.map((r) => [r.name, r.fn]));
 // Reference definitions' destinations are normalized (mdurl parse, punycode,
@@ -1347,25 +1351,8 @@ function isAsciiTrimmable(c: number): boolean {
  * in the blocks.
  */
 function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
-  const TokenClass = new md.core.State('', md, {}).Token;
-  function PlainToken(this: Token, type: string, tag: string, nesting: -1 | 0 | 1): void {
-    this.map = null;
-    this.level = 0;
-    this.children = null;
-    this.content = '';
-    this.markup = '';
-    this.info = '';
-    this.block = false;
-    this.hidden = false;
-    this.type = type;
-    this.tag = tag;
-    this.attrs = null;
-    this.nesting = nesting;
-    this.meta = null;
-  }
-  PlainToken.prototype = TokenClass.prototype;
-  // Function constructors, so that no class-field helper runs; typed as the classes they stand in for.
-  const TokenCtor = PlainToken as unknown as typeof TokenClass;
+  const TokenClass = tokenClass();
+  const TokenCtor = plainToken();
 
   function BlockState(this: StateBlock, src: string, parser: MarkdownItInstance, env: Env, tokens: Token[]): void {
     // fastBlocks hands over its line table when `src` breaks lines where the source does.
@@ -1409,6 +1396,121 @@ function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
     return token;
   };
   return BlockState as unknown as typeof Base;
+}
+
+function tokenClass(): (typeof md.core.State.prototype)['Token'] {
+  return (stockTokenClass ??= new md.core.State('', md, {}).Token);
+}
+
+
+/**
+ * A constructor of markdown-it 15.0.3's tokens (its fields in its order, its prototype), as a
+ * plain function: markdown-it's Token class sets each of its thirteen fields through a
+ * class-field helper (`_defineProperty`: a property-key conversion, an `in` test and a store),
+ * which was a tenth of chunkDocument on headings holding inline syntax (issue 15).
+ */
+function plainToken(): (typeof md.core.State.prototype)['Token'] {
+  if (plainTokenCtor !== null) return plainTokenCtor;
+  const TokenClass = tokenClass();
+  function PlainToken(this: Token, type: string, tag: string, nesting: -1 | 0 | 1): void {
+    this.map = null;
+    this.level = 0;
+    this.children = null;
+    this.content = '';
+    this.markup = '';
+    this.info = '';
+    this.block = false;
+    this.hidden = false;
+    this.type = type;
+    this.tag = tag;
+    this.attrs = null;
+    this.nesting = nesting;
+    this.meta = null;
+  }
+  PlainToken.prototype = TokenClass.prototype;
+  // A function constructor, so that no class-field helper runs; typed as the class it stands in for.
+  plainTokenCtor = PlainToken as unknown as typeof TokenClass;
+  return plainTokenCtor;
+}
+
+/**
+ * markdown-it 15.0.3's core state (what `parseInline` makes per heading or cell with inline
+ * syntax), with its fields set plainly and its Token a plain constructor (see plainToken).
+ */
+function fastCoreState(Base: typeof md.core.State): typeof md.core.State {
+  const TokenCtor = plainToken();
+  function CoreState(this: InstanceType<typeof md.core.State>, src: string, parser: MarkdownItInstance, env: Env): void {
+    this.tokens = [];
+    this.inlineMode = false;
+    this.Token = TokenCtor;
+    this.src = src;
+    this.env = env;
+    this.md = parser;
+  }
+  CoreState.prototype = Object.create(Base.prototype) as InstanceType<typeof md.core.State>;
+  CoreState.prototype.constructor = CoreState;
+  return CoreState as unknown as typeof Base;
+}
+
+/**
+ * markdown-it 15.0.3's inline state, with its fields set plainly (in its order) and its
+ * `push` and `pushPending` as markdown-it's own but for the token constructor (see plainToken).
+ * The inline parser runs once per heading or table header cell with inline syntax.
+ */
+function fastInlineState(Base: typeof md.inline.State): typeof md.inline.State {
+  type Inline = InstanceType<typeof md.inline.State>;
+  const TokenCtor = plainToken();
+  function InlineState(this: Inline, src: string, parser: MarkdownItInstance, env: Env, tokens: Token[]): void {
+    this.pos = 0;
+    this.level = 0;
+    this.pending = '';
+    this.pendingLevel = 0;
+    this.cache = {};
+    this.backticks = {};
+    this.backticksScanned = false;
+    this.skipHtmlSpecial = false;
+    this.linkLevel = 0;
+    this.delimiters = [];
+    this._prev_delimiters = [];
+    this.Token = TokenCtor;
+    this.src = src;
+    this.env = env;
+    this.md = parser;
+    this.tokens = tokens;
+    this.tokens_meta = Array(tokens.length);
+    this.posMax = this.src.length;
+  }
+  InlineState.prototype = Object.create(Base.prototype) as Inline;
+  InlineState.prototype.constructor = InlineState;
+  InlineState.prototype.pushPending = function pushPending(this: Inline): Token {
+    const token = new TokenCtor('text', '', 0);
+    token.content = this.pending;
+    token.level = this.pendingLevel;
+    this.tokens.push(token);
+    this.pending = '';
+    return token;
+  };
+  InlineState.prototype.push = function push(this: Inline, type: string, tag: string, nesting: -1 | 0 | 1): Token {
+    if (this.pending) this.pushPending();
+    const token = new TokenCtor(type, tag, nesting);
+    let tokenMeta: { delimiters: Inline['delimiters'] } | undefined;
+    if (nesting < 0) {
+      this.level--;
+      this.delimiters = this._prev_delimiters.pop()!;
+    }
+    token.level = this.level;
+    if (nesting > 0) {
+      this.level++;
+      this._prev_delimiters.push(this.delimiters);
+      this.delimiters = [];
+      tokenMeta = { delimiters: this.delimiters };
+    }
+    this.pendingLevel = this.level;
+    this.tokens.push(token);
+    this.tokens_meta.push(tokenMeta as Inline['tokens_meta'][number]);
+    return token;
+  };
+  return InlineState as unknown as typeof Base;
 }
 
 /** Off only in the test that compares the blocks with and without it. */
@@ -1550,14 +1652,15 @@ export interface FastBlocksResult {
 let emptyStatesMade = false;
 
 /**
- * Makes the first block and inline states over an empty text, before any document's: the first
- * instance of each is the one anchoredClass keeps for the life of the process, and the first
- * document's kept its source and line marks (7.6 MiB after a first document of 3 MB of tiny
- * headings, 25 MiB after 10 MB). The core state's first is fastBlockState's, over ''.
+ * Makes the first core, block and inline states over an empty text, before any document's: the
+ * first instance of each is the one anchoredClass keeps for the life of the process, and the
+ * first document's kept its source and line marks (7.6 MiB after a first document of 3 MB of
+ * tiny headings, 25 MiB after 10 MB).
  */
 function anchorEmptyStates(): void {
   if (emptyStatesMade) return;
   emptyStatesMade = true;
+  new md.core.State('', md, {});
   new md.block.State('', md, {}, []);
   new md.inline.State('', md, {}, []);
 }
@@ -1945,6 +2048,11 @@ function codeSpansOnly(src: string): string | null {
 }
 
 const INLINE_SYNTAX_CODES = new Set([...'\n\r\0\\~*_[!<&'].map((ch) => ch.charCodeAt(0)));
+
+/** For tests: markdown-it's `parseInline` on this module's instance (its own core and inline states). */
+export function inlineTokensForTests(src: string, env: Record<string, unknown>): Token[] {
+  return md.parseInline(src, env);
+}
 
 /** plainText through markdown-it's inline parser (exported for the test of the shortcut). */
 export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
