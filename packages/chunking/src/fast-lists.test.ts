@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastBlocks, setDirectListsForTests } from './fast-blocks.js';
-import { BlockArray, directListsMadeForTests } from './fast-lists.js';
+import { BlockArray, directListsMadeForTests, tokenItemsForTests } from './fast-lists.js';
 import type { Block } from './types.js';
 import { flatten } from './flatten.js';
 import { parse } from './parse.js';
@@ -120,6 +120,24 @@ describe('top-level lists made into blocks without tokens', () => {
       expect(madeDirectly(s), s).toBe(0);
       expectSameAsTokens(s);
     }
+  });
+
+  it('make items that hold nothing without tokens, ended by the next line when it is not theirs', () => {
+    // Markers alone before other markers, lazy text, blank lines, indented content (the item's),
+    // the end of the text; with trailing spaces and tabs after the marker.
+    const empty = fc.tuple(fc.constantFrom('', ' ', '   '), fc.constantFrom('-', '*', '1.', '2)'), fc.constantFrom('', ' ', '  ', '\t', '     ')).map(([a, m, g]) => a + m + g);
+    const after = fc.constantFrom('- x', '-', '', 'lazy', ' b', '  b', '   b', '    b', '\tb', '1. y', '# h', '> q', '```', '---');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(empty, after), { maxLength: 20 }), fc.constantFrom('\n', '\r\n'), (lines, nl) => expectSameAsTokens(lines.join(nl))),
+      { numRuns: 3000 },
+    );
+    // Before: each item of this list went to markdown-it's tokens (2,000 token items).
+    const list = Array.from({ length: 2000 }, (_, i) => (i % 2 ? '-' : '- ')).join('\n');
+    const before = tokenItemsForTests();
+    expect(fastBlocks(list).blocks[0]!.children).toHaveLength(2000);
+    expect(tokenItemsForTests() - before).toBe(0);
+    expectSameAsTokens(list);
+    for (const s of ['-\n  a\n', '-\n\n  a\n', '-\n\n\n-\n', '-\n-', '-   \n    code\n']) expectSameAsTokens(s);
   });
 
   it('end where the one terminator a line\'s first character names (fence, blockquote or rule) takes the line, as all three asked in turn', () => {
