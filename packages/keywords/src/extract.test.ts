@@ -2,7 +2,7 @@
 // are weighted, how scores are assigned, and that the result depends on the input only.
 import { Document, Parser } from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_MAX, extractKeywords, type KeywordEntry } from './index.js';
+import { DEFAULT_MAX, extractKeywords, formatWordsMd, type KeywordEntry } from './index.js';
 import { isIdentifier, lex, scanMarkdown, termKey, xrefName } from './scan.js';
 
 const one = (text: string, options?: Parameters<typeof extractKeywords>[1]) => extractKeywords([{ name: 'doc.md', text }], options);
@@ -231,6 +231,19 @@ describe('weights and scores', () => {
     expect(one(text, { max: 0 })).toEqual([]);
     expect(() => one(text, { max: -1 })).toThrow(RangeError);
     expect(() => one(text, { max: 1.5 })).toThrow(RangeError);
+  });
+
+  // s43 probe: keyword-extractor --max 150 on docs/libraries/system-text-json-collections died
+  // with a stack trace, "RangeError: keyword \"Collection\" is listed twice": the identifier
+  // `Stack` (an xref) and the prose word "stack" are two candidates whose names differ only
+  // in case, and words.md takes each name once. The better-ranked one is kept.
+  it('never returns two names that differ only in case (an identifier and the same word in prose)', () => {
+    const text = ['# Collections', '', '| Type | Supported |', '| --- | --- |', '| <xref:System.Collections.Stack> | yes |', '', 'Push onto the stack. Pop from the stack. The stack is LIFO.', ''].join('\n');
+    const got = one(text, { max: 1000 });
+    expect(got.filter((e) => e.name.toLowerCase() === 'stack')).toEqual([{ name: 'Stack', score: expect.any(Number) }]);
+    const names = got.map((e) => e.name.toLowerCase());
+    expect(new Set(names).size).toBe(names.length);
+    expect(() => formatWordsMd(got, { source: 'golden-reference.md' })).not.toThrow();
   });
 
   it('sorts by score descending, then by name', () => {

@@ -112,8 +112,18 @@ export function extractKeywords(sources: readonly KeywordSource[], options: Extr
   validateEntries(handWritten);
 
   const ranked = rankCandidates(sources, options.memo);
-  const overridden = new Set(handWritten.map((e) => e.name.toLowerCase()));
-  const extracted = ranked.filter((c) => !overridden.has(c.name.toLowerCase())).slice(0, Math.max(0, max - handWritten.length));
+  // A name is taken once, case-insensitively, as words.md takes it: hand-written ones first,
+  // then the better-ranked of two candidates that display alike (the xref `Stack` and the word
+  // "stack" are two candidates; both kept, formatWordsMd threw "listed twice").
+  const taken = new Set(handWritten.map((e) => e.name.toLowerCase()));
+  const extracted = ranked
+    .filter((c) => {
+      const name = c.name.toLowerCase();
+      if (taken.has(name)) return false;
+      taken.add(name);
+      return true;
+    })
+    .slice(0, Math.max(0, max - handWritten.length));
   return [...handWritten, ...scoreByRank(extracted)].sort(compareEntries);
 }
 
