@@ -375,11 +375,14 @@ md.block.ruler.at('list', listDirect, { alt: ['paragraph', 'reference', 'blockqu
 
 /**
  * An item of a direct list that is not one paragraph (fast-lists.ts' TokenItem): markdown-it's
- * list rule's tokens of it, at the levels that rule gives them. Its block is made from them
- * after the parse (resolveTokenItems), as toBlock makes every block: the text of a heading in
- * it may use a reference defined further down.
+ * list rule's tokens of it, at the levels that rule gives them. An item holding a heading or a
+ * table has its block made from them after the parse (resolveTokenItems): the text of a heading
+ * or header cell may use a reference defined further down. Any other item's block reads only
+ * the source, and is made now (its `ordered` still unset): keeping every item's tokens and tree
+ * alive to the end of the parse had the collector copy and promote them (lists nesting quotes
+ * nesting lists, four blocks a line: over half of a pass in the collector, issue 15).
  */
-function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: boolean): TreeNode {
+function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: boolean): TreeNode | Block | null {
   const outer = state.tokens;
   const tokens: Token[] = [];
   state.tokens = tokens;
@@ -392,7 +395,26 @@ function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: 
   state.tokens = outer;
   state.level = 0;
   map[1] = state.line;
-  return buildTree(tokens)[0]!;
+  const node = buildTree(tokens)[0]!;
+  if (!itemsNow || direct === null || readsReferences(tokens)) return node;
+  return toBlock(node, (direct.itemCtx ??= new Ctx(direct.source, direct.lines, state.env as Record<string, unknown>)), 'exact');
+}
+
+/** Off only in the test that compares the blocks with and without it. */
+let itemsNow = true;
+
+/** For tests: makes every token item's block after the parse (`on` false), as before, or not. */
+export function setItemsNowForTests(on: boolean): void {
+  itemsNow = on;
+}
+
+/** Whether toBlock reads markdown-it's env for these tokens: a heading's text or a table's header cells. */
+function readsReferences(tokens: Token[]): boolean {
+  for (let k = 0; k < tokens.length; k++) {
+    const type = tokens[k]!.type;
+    if (type === 'heading_open' || type === ATX_HEADING || type === 'table_open') return true;
+  }
+  return false;
 }
 
 /**
@@ -403,7 +425,7 @@ function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: 
 function resolveTokenItems(made: DirectBlocks, ctx: Ctx): void {
   let lost = false;
   for (const { node, items, at, ordered } of made.tokenItems) {
-    const block = toBlock(node, ctx, 'exact');
+    const block = node === null ? null : toBlock(node, ctx, 'exact');
     if (block !== null) {
       block.ordered = ordered;
       items[at] = block;
@@ -1094,6 +1116,8 @@ class DirectBlocks implements ListTarget {
   readonly blocks: BlockArray;
   /** How many blocks each `mark` among the tokens stands for, in order. */
   readonly runs: number[] = [];
+  /** The context tokenItem makes blocks in during the parse (the parse's env: see tokenItem). */
+  itemCtx: Ctx | null = null;
   /** The items of direct lists left to markdown-it's tokens (see tokenItem). */
   readonly tokenItems: { node: TreeNode; items: Block[]; at: number; ordered: boolean }[] = [];
   readonly source: string;
@@ -1116,8 +1140,13 @@ class DirectBlocks implements ListTarget {
   }
 
   addTokenItem(node: unknown, items: Block[], at: number, ordered: boolean): void {
-    // What tokenItem returned.
-    this.tokenItems.push({ node: node as TreeNode, items, at, ordered });
+    // What tokenItem returned: the item's block made already, or its tokens' tree (or null, a
+    // block toBlock did not make: left to resolveTokenItems, which takes it out of its list).
+    const made = node as TreeNode | Block | null;
+    if (made !== null && isBlock(made)) {
+      made.ordered = ordered;
+      items[at] = made;
+    } else this.tokenItems.push({ node: made as TreeNode, items, at, ordered });
   }
 }
 
@@ -1700,6 +1729,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
   const ctx = new Ctx(source, lines, env);
+  deferredItems = made !== null ? made.tokenItems.length : 0;
   if (made !== null && made.tokenItems.length) resolveTokenItems(made, ctx);
   // A document of direct blocks alone (one mark) has its block list made already.
   const madeBlocks = made !== null ? made.blocks.toArray() : NO_BLOCKS;
@@ -1761,6 +1791,14 @@ function withLineFeeds(units: Uint8Array | Uint16Array, n: number): number {
   return w;
 }
 
+/** The token items of the last fastBlocks parse whose blocks were made after it (see tokenItem). */
+let deferredItems = 0;
+
+/** For tests: how many token items the last fastBlocks parse left to resolveTokenItems. */
+export function deferredItemsForTests(): number {
+  return deferredItems;
+}
+
 /** The markdown-it tokens of the last fastBlocks parse (a run of direct blocks is one mark token). */
 let parsedTokens = 0;
 
@@ -1796,6 +1834,9 @@ interface TokenNode {
 type TreeNode = TokenNode | Token;
 
 const isContainer = (node: TreeNode): node is TokenNode => 'open' in node;
+
+/** A block, not a tree node (a token or a TokenNode): what tokenItem may return. */
+const isBlock = (node: TreeNode | Block): node is Block => 'startLine' in node;
 
 // Shared by every node without children or inline tokens (most of them), so that
 // building the tree allocates two arrays only where they are filled. Frozen:

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastBlocks, setDirectListsForTests } from './fast-blocks.js';
+import { deferredItemsForTests, fastBlocks, setDirectListsForTests, setItemsNowForTests } from './fast-blocks.js';
 import { BlockArray, directListsMadeForTests, tokenItemsForTests } from './fast-lists.js';
 import type { Block } from './types.js';
 import { flatten } from './flatten.js';
@@ -120,6 +120,29 @@ describe('top-level lists made into blocks without tokens', () => {
       expect(madeDirectly(s), s).toBe(0);
       expectSameAsTokens(s);
     }
+  });
+
+  it("give the same blocks with token items made during the parse as after it, and defer only items whose blocks read references", () => {
+    fc.assert(
+      fc.property(doc, (text) => {
+        const now = JSON.stringify(fastBlocks(text).blocks);
+        setItemsNowForTests(false);
+        try {
+          expect(now).toBe(JSON.stringify(fastBlocks(text).blocks));
+        } finally {
+          setItemsNowForTests(true);
+        }
+      }),
+      { numRuns: 4000 },
+    );
+    // Before: every such item's tokens and tree lived to the end of the parse (2,000 here).
+    const nested = Array.from({ length: 2000 }, (_, i) => `${'\t'.repeat(i % 3)}- > x${i}`).join('\n');
+    fastBlocks(nested);
+    expect(deferredItemsForTests()).toBe(0);
+    // A heading's or header cell's text may read a reference defined after the list.
+    const later = '- # [l] x\n- | [l] |\n  | - |\n- > q\n\n[l]: /u\n';
+    expect(fastBlocks(later).blocks[0]!.children!.map((item) => item.children![0]!.text ?? item.children![0]!.header ?? item.children![0]!.type)).toEqual(['l x', ['l'], 'blockquote']);
+    expect(deferredItemsForTests()).toBe(2);
   });
 
   it('make items that hold nothing without tokens, ended by the next line when it is not theirs', () => {
