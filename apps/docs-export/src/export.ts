@@ -4,7 +4,7 @@
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { errnoReason, isFsError, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
+import { errnoReason, isFsError, linkedFolderHolds, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
@@ -77,7 +77,7 @@ export function builtTopicDirs(root: string, onSkippedLink?: OnSkippedLink): str
         if (!e.isSymbolicLink()) continue;
         const link = join(dir, e.name);
         const real = symlinkedFolder(link);
-        if (real !== null && builtTopicDirs(real).length > 0) onSkippedLink(link, real);
+        if (real !== null && linkedFolderHolds(link, real, (d) => builtTopicDirs(d).length > 0)) onSkippedLink(link, real);
       }
     }
     const subdirs = entries

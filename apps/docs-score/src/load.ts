@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
-import { assertSearchable, symlinkedFolder } from '@chunkyard/fs-atomic';
+import { assertSearchable, linkedFolderHolds, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
@@ -42,19 +42,23 @@ export function findTarget(arg: string): Target {
  * tree, or out of it), but a linked folder holding topics is recorded as skipped: it was left
  * out unsaid, so the checks passed over less than the tree seemed to hold.
  */
-function walkTree(d: string, into: Pick<Target, 'topics' | 'indexes' | 'skippedLinks'>): void {
+function walkTree(d: string, into: Pick<Target, 'topics' | 'indexes' | 'skippedLinks'>, lookIntoLinks = true): void {
   if (entryExists(join(d, TOPIC_MARKER))) into.topics.push(d);
   if (existsSync(join(d, INDEX_FILE))) into.indexes.push(join(d, INDEX_FILE));
   for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (skip(e.name)) continue;
-    if (e.isDirectory()) walkTree(join(d, e.name), into);
-    else if (e.isSymbolicLink()) {
+    if (e.isDirectory()) walkTree(join(d, e.name), into, lookIntoLinks);
+    else if (e.isSymbolicLink() && lookIntoLinks) {
       const link = join(d, e.name);
       const real = symlinkedFolder(link);
       if (real === null) continue;
-      const below: Pick<Target, 'topics' | 'indexes' | 'skippedLinks'> = { topics: [], indexes: [], skippedLinks: [] };
-      walkTree(real, below);
-      if (below.topics.length > 0) into.skippedLinks.push({ link, real });
+      const holdsTopics = (dir: string) => {
+        // The look does not go through further links (they could lead back here).
+        const below: Pick<Target, 'topics' | 'indexes' | 'skippedLinks'> = { topics: [], indexes: [], skippedLinks: [] };
+        walkTree(dir, below, false);
+        return below.topics.length > 0;
+      };
+      if (linkedFolderHolds(link, real, holdsTopics)) into.skippedLinks.push({ link, real });
     }
   }
 }

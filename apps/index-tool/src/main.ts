@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, FolderGoneError, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, FolderGoneError, linkedFolderHolds, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -274,7 +274,7 @@ function subfolders(dir: string, onSkippedLink?: OnSkippedLink): string[] {
       if (!e.isSymbolicLink()) continue;
       const link = join(dir, e.name);
       const real = symlinkedFolder(link);
-      if (real !== null && (entryExists(join(real, TOPIC_MARKER)) || hasTopicBelow(real))) onSkippedLink(link, real);
+      if (real !== null && linkedFolderHolds(link, real, (d) => entryExists(join(d, TOPIC_MARKER)) || hasTopicBelow(d))) onSkippedLink(link, real);
     }
   }
   return entries

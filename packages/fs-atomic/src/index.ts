@@ -493,6 +493,30 @@ export function symlinkedFolder(p: string): string | null {
   }
 }
 
+/**
+ * Whether the folder a skipped symlink leads to (`real`, from symlinkedFolder) holds what a
+ * walk looks for, as `holds(real)` says, for naming the link. A link to a folder at or above
+ * itself ("..", "/") leads back into the tree being walked: walking it to look made docs-score
+ * recurse until "Maximum call stack size exceeded" and the others walk the whole disk (failing
+ * on /proc with EACCES), so it is named without a look. A folder that cannot be looked through
+ * is named too (it may hold some); `holds` must not follow links itself.
+ */
+export function linkedFolderHolds(link: string, real: string, holds: (dir: string) => boolean): boolean {
+  let from: string;
+  try {
+    from = realpathSync(dirname(link));
+  } catch {
+    return true;
+  }
+  if (from === real || from.startsWith(real.endsWith(sep) ? real : `${real}${sep}`)) return true;
+  try {
+    return holds(real);
+  } catch (err) {
+    if (isFsError(err)) return true;
+    throw err;
+  }
+}
+
 /** `p`'s stat (symlinks followed), or why there is none. */
 function statFor(p: string, missing: string): Stats | { problem: 'missing' | 'unusable'; reason: string } {
   try {

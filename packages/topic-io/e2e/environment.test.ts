@@ -382,6 +382,31 @@ describe('non-regular files are refused at once, broken marker links are named a
   });
 });
 
+// s43 probe: a symlinked folder is skipped by the tree walks, but to say whether it held topics
+// they walked its target. A link to ".." made docs-score recurse until "Maximum call stack size
+// exceeded"; a link to "/" made docs-score walk the whole disk (killed at the timeout) and
+// docs-export and index-tool fail with "/proc/1/fdinfo: permission denied (EACCES)".
+describe('symlinks that lead back up the tree are skipped and named, not walked', () => {
+  it('a link to ".." and a link to "/" in the docs: docs-score, index-tool and docs-export finish and name both', () => {
+    const dir = copyWs('links-up');
+    symlinkSync('..', join(dir, 'docs/up'));
+    symlinkSync('/', join(dir, 'docs/root'));
+    const runs: [string, Run][] = [
+      ['docs-score', run('docs-score', ['docs'], { cwd: dir })],
+      ['index-tool', run('index-tool', ['docs', '--root', 'docs'], { cwd: dir })],
+    ];
+    const exp = spawnSync(process.execPath, [join(REPO, 'apps/docs-export/bin/docs-export.js'), 'docs', '--format', 'jsonl', '--out', 'all.jsonl'], { cwd: dir, encoding: 'utf8', timeout: 20_000 });
+    runs.push(['docs-export', { status: exp.status, signal: exp.signal, stdout: exp.stdout, stderr: exp.stderr }]);
+    for (const [app, r] of runs) {
+      expect(r.signal, `${app}: ${r.stderr}`).toBeNull();
+      expect(r.stderr, app).not.toMatch(/\n\s+at |Maximum call stack|EACCES/);
+      expect(r.status, `${app}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, app).toContain('docs/up');
+      expect(r.stderr, app).toContain('docs/root');
+    }
+  });
+});
+
 describe('temp outputs of killed and failed runs', () => {
   it('a chunking-tool killed mid-write leaves a temp folder; the next run removes it', async () => {
     const dir = join(work, 'killed');
