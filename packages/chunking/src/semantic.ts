@@ -113,11 +113,16 @@ export function pathBudget(
   options: Pick<ResolvedChunkOptions, 'breadcrumbMode' | 'maxTokens'>,
   headings: Headings,
   prefixTokens: (prefix: string) => number,
-  intern: (breadcrumb: string) => string = (b) => b,
 ): (heading: number) => number {
-  // Room is reserved for the largest prefix conditional mode could prepend for a path.
+  let titleTokens = -1;
+  // Room is reserved for the largest prefix conditional mode could prepend for a path. Each
+  // path's breadcrumb is built and counted once (the trie below), so it goes to prefixTokens
+  // as it is: interning it and caching its count (two Map entries a path) paid for every
+  // heading of a document of distinct headings, where only the few that start chunks are asked
+  // again, by the records (issue 15).
   const budgetOfBreadcrumb = (breadcrumb: string): number => {
-    const reserve = options.breadcrumbMode === 'none' ? 0 : Math.max(prefixTokens(breadcrumb), prefixTokens(fileTitle));
+    if (options.breadcrumbMode !== 'none' && titleTokens < 0) titleTokens = prefixTokens(fileTitle);
+    const reserve = options.breadcrumbMode === 'none' ? 0 : Math.max(prefixTokens(breadcrumb), titleTokens);
     // A breadcrumb may be longer than the cap (a heading that is a whole
     // figure caption): reserving all of it would leave no room for text.
     // At most half the cap is held back; attachMetadata shortens a prefix
@@ -154,7 +159,7 @@ export function pathBudget(
       }
       node = next;
     }
-    if (node.budget < 0) node.budget = budgetOfBreadcrumb(intern(breadcrumbOf(fileTitle, headings, heading)));
+    if (node.budget < 0) node.budget = budgetOfBreadcrumb(breadcrumbOf(fileTitle, headings, heading));
     if (heading >= 0) {
       if (heading >= known.length) {
         // Room for every heading the table has room for: visitUnits reserves a slot per block
@@ -176,6 +181,9 @@ export function pathBudget(
  * an equal string built again by its characters, which under a heading of a whole document is
  * megabytes per chunk.
  */
+/** The exact tokens of a retrieval prefix as prepended (with its blank line), uncached: for pathBudget, which asks once a path. */
+export const countPrefix = (prefix: string): number => countTokens(`${prefix}\n\n`);
+
 export function breadcrumbPrefixes(): { prefixTokens: (prefix: string) => number; intern: (breadcrumb: string) => string } {
   const prefixCache = new Map<string, number>();
   const prefixTokens = (prefix: string): number => {
@@ -260,7 +268,7 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
 
   const { prefixTokens, intern } = breadcrumbPrefixes();
   const units = newUnitsState();
-  const budget = pathBudget(fileTitle, options, units.headings, prefixTokens, intern);
+  const budget = pathBudget(fileTitle, options, units.headings, countPrefix);
   const ctx = packContext(source, tokens, options, budget);
   anchorEmpty('semantic pack context', () => packContext('', new TokenIndex(''), options, () => 1));
 

@@ -43,7 +43,7 @@ import { recordedOptions, resolveOptions, strategyKey } from './options.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { PieceTable, type DraftChunk } from './pieces.js';
-import { breadcrumbPrefixes, opensTechnicalBaseline, pathBudget } from './semantic.js';
+import { breadcrumbPrefixes, countPrefix, opensTechnicalBaseline, pathBudget } from './semantic.js';
 import { LineCursor } from './source-lines.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { TokenIndex } from './tokens.js';
@@ -446,7 +446,7 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
   const o = s.resolved;
   const { prefixTokens, intern } = breadcrumbPrefixes();
   const unitsState: UnitsState = newUnitsState();
-  const budget = pathBudget(s.fileTitle, o, unitsState.headings, prefixTokens, intern);
+  const budget = pathBudget(s.fileTitle, o, unitsState.headings, countPrefix);
   const tokens = new WindowTokens();
   const ctx: PackContext = { source, tokens, minTokens: o.minTokens, targetTokens: o.targetTokens, budget, opensChunk: opensTechnicalBaseline };
   const records = new RecordBuilder({ source, fileTitle: s.fileTitle, options: o, sourceFile: s.sourceFile, prefixTokens, intern, headings: unitsState.headings, recorded: s.recorded });
