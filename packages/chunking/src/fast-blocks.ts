@@ -13,6 +13,7 @@
  * as uncovered lines) and GFM footnote definitions.
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
+import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
@@ -39,9 +40,9 @@ const md = new MarkdownIt('default', { html: true, linkify: false, typographer: 
 let stockTokenClass: (typeof md.core.State.prototype)['Token'] | null = null;
 let plainTokenCtor: (typeof md.core.State.prototype)['Token'] | null = null;
 // Parser states die with each document; see shape-anchor.ts for why one is kept.
-md.core.State = anchoredClass('markdown-it core state', fastCoreState(md.core.State));
+md.core.State = anchoredClass('markdown-it core state', plainCoreState(md.core.State, plainToken()));
 md.block.State = anchoredClass('markdown-it block state', fastBlockState(md.block.State));
-md.inline.State = anchoredClass('markdown-it inline state', fastInlineState(md.inline.State));
+md.inline.State = anchoredClass('markdown-it inline state', plainInlineState(md.inline.State, plainToken()));
 /** markdown-it's own block rule functions by name, before ours replace them (for referenceThenLazy, and for tests). */
 const stockRules = new Map((md.block.ruler as unknown as { __rules__: { name: string; fn: unknown }[] }).__rules__.map((r) => [r.name, r.fn]));
 // Reference definitions' destinations are normalized (mdurl parse, punycode,
@@ -1432,114 +1433,9 @@ function tokenClass(): (typeof md.core.State.prototype)['Token'] {
 }
 
 
-/**
- * A constructor of markdown-it 15.0.3's tokens (its fields in its order, its prototype), as a
- * plain function: markdown-it's Token class sets each of its thirteen fields through a
- * class-field helper (`_defineProperty`: a property-key conversion, an `in` test and a store),
- * which was a tenth of chunkDocument on headings holding inline syntax (issue 15).
- */
+/** The plain Token constructor of this module's instance (see @chunkyard/keywords' markdown-it-states). */
 function plainToken(): (typeof md.core.State.prototype)['Token'] {
-  if (plainTokenCtor !== null) return plainTokenCtor;
-  const TokenClass = tokenClass();
-  function PlainToken(this: Token, type: string, tag: string, nesting: -1 | 0 | 1): void {
-    this.map = null;
-    this.level = 0;
-    this.children = null;
-    this.content = '';
-    this.markup = '';
-    this.info = '';
-    this.block = false;
-    this.hidden = false;
-    this.type = type;
-    this.tag = tag;
-    this.attrs = null;
-    this.nesting = nesting;
-    this.meta = null;
-  }
-  PlainToken.prototype = TokenClass.prototype;
-  // A function constructor, so that no class-field helper runs; typed as the class it stands in for.
-  plainTokenCtor = PlainToken as unknown as typeof TokenClass;
-  return plainTokenCtor;
-}
-
-/**
- * markdown-it 15.0.3's core state (what `parseInline` makes per heading or cell with inline
- * syntax), with its fields set plainly and its Token a plain constructor (see plainToken).
- */
-function fastCoreState(Base: typeof md.core.State): typeof md.core.State {
-  const TokenCtor = plainToken();
-  function CoreState(this: InstanceType<typeof md.core.State>, src: string, parser: MarkdownItInstance, env: Env): void {
-    this.tokens = [];
-    this.inlineMode = false;
-    this.Token = TokenCtor;
-    this.src = src;
-    this.env = env;
-    this.md = parser;
-  }
-  CoreState.prototype = Object.create(Base.prototype) as InstanceType<typeof md.core.State>;
-  CoreState.prototype.constructor = CoreState;
-  return CoreState as unknown as typeof Base;
-}
-
-/**
- * markdown-it 15.0.3's inline state, with its fields set plainly (in its order) and its
- * `push` and `pushPending` as markdown-it's own but for the token constructor (see plainToken).
- * The inline parser runs once per heading or table header cell with inline syntax.
- */
-function fastInlineState(Base: typeof md.inline.State): typeof md.inline.State {
-  type Inline = InstanceType<typeof md.inline.State>;
-  const TokenCtor = plainToken();
-  function InlineState(this: Inline, src: string, parser: MarkdownItInstance, env: Env, tokens: Token[]): void {
-    this.pos = 0;
-    this.level = 0;
-    this.pending = '';
-    this.pendingLevel = 0;
-    this.cache = {};
-    this.backticks = {};
-    this.backticksScanned = false;
-    this.skipHtmlSpecial = false;
-    this.linkLevel = 0;
-    this.delimiters = [];
-    this._prev_delimiters = [];
-    this.Token = TokenCtor;
-    this.src = src;
-    this.env = env;
-    this.md = parser;
-    this.tokens = tokens;
-    this.tokens_meta = Array(tokens.length);
-    this.posMax = this.src.length;
-  }
-  InlineState.prototype = Object.create(Base.prototype) as Inline;
-  InlineState.prototype.constructor = InlineState;
-  InlineState.prototype.pushPending = function pushPending(this: Inline): Token {
-    const token = new TokenCtor('text', '', 0);
-    token.content = this.pending;
-    token.level = this.pendingLevel;
-    this.tokens.push(token);
-    this.pending = '';
-    return token;
-  };
-  InlineState.prototype.push = function push(this: Inline, type: string, tag: string, nesting: -1 | 0 | 1): Token {
-    if (this.pending) this.pushPending();
-    const token = new TokenCtor(type, tag, nesting);
-    let tokenMeta: { delimiters: Inline['delimiters'] } | undefined;
-    if (nesting < 0) {
-      this.level--;
-      this.delimiters = this._prev_delimiters.pop()!;
-    }
-    token.level = this.level;
-    if (nesting > 0) {
-      this.level++;
-      this._prev_delimiters.push(this.delimiters);
-      this.delimiters = [];
-      tokenMeta = { delimiters: this.delimiters };
-    }
-    this.pendingLevel = this.level;
-    this.tokens.push(token);
-    this.tokens_meta.push(tokenMeta as Inline['tokens_meta'][number]);
-    return token;
-  };
-  return InlineState as unknown as typeof Base;
+  return (plainTokenCtor ??= plainTokenConstructor(tokenClass()));
 }
 
 /** Off only in the test that compares the blocks with and without it. */

@@ -4,6 +4,7 @@
  * block's content, in document order. markdown-it's block parse, without keeping its tokens.
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
+import { plainTokenConstructor } from './markdown-it-states.js';
 
 /** What the scans read of a document's block tokens, in document order. */
 export interface BlockItems {
@@ -88,24 +89,7 @@ class TokenDrain {
  * fields in the same order, the same defaults and prototype.
  */
 const TokenClass = new mdBlocks.core.State('', mdBlocks, {}).Token;
-function PlainToken(this: Token, type: string, tag: string, nesting: -1 | 0 | 1): void {
-  this.map = null;
-  this.level = 0;
-  this.children = null;
-  this.content = '';
-  this.markup = '';
-  this.info = '';
-  this.block = false;
-  this.hidden = false;
-  this.type = type;
-  this.tag = tag;
-  this.attrs = null;
-  this.nesting = nesting;
-  this.meta = null;
-}
-PlainToken.prototype = TokenClass.prototype;
-// A function constructor, so that no class-field helper runs; typed as the class it stands in for.
-const PlainTokenClass = PlainToken as unknown as typeof TokenClass;
+const PlainTokenClass = plainTokenConstructor(TokenClass);
 /** What a read token's slot holds: a block token no rule looks at again. */
 const SPENT: Token = new PlainTokenClass('spent', '', 0);
 

@@ -23,6 +23,7 @@ export {
   type KeywordSource,
 } from './extract.js';
 export { KeywordMatcher, matchKeywords } from './match.js';
+export { plainCoreState, plainInlineState, plainTokenConstructor, usePlainStates } from './markdown-it-states.js';
 export { ScanMemo } from './scan.js';
 export { formatWordsMd, KeywordTableError, parseWordsMd, type FormatOptions } from './words-md.js';
 export { YAML_MAX_DEPTH, yamlDepthBound, yamlStrings } from './yaml-strings.js';

@@ -4,6 +4,7 @@
  * so a keyword found in a topic is found again in that topic's chunks.
  */
 import MarkdownIt, { type Env, type Token } from 'markdown-it';
+import { usePlainStates } from './markdown-it-states.js';
 import { BODY, blockItems, CODE } from './block-items.js';
 import { stemmer } from 'stemmer';
 import { STOP_WORDS } from './words.js';
@@ -38,6 +39,9 @@ const MAX_PHRASE_SPAN = MAX_PHRASE_WORDS + MAX_INNER_STOP_WORDS;
 // `html: true` so raw HTML becomes html_inline/html_block tokens, which are skipped, instead
 // of text; tables on (the default preset); no linkify, no typographer: text stays as written.
 const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+// parseInline runs per heading and paragraph with inline syntax: plain constructors for its
+// states and tokens (see markdown-it-states.ts).
+usePlainStates(md);
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 /** DocFX directives (`:::code …:::`, `:::zone …:::`, `:::image …:::`) reference other files. */
 const DOCFX_DIRECTIVE = /^[ \t]*:::.*$/gm;
