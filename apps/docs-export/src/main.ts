@@ -105,8 +105,9 @@ function loadConfig(file: string | null): ChunkyardConfig {
 
 /**
  * Streams to a temp file beside `target`, renamed over it only by commit(): readers never see
- * half a file. A symlink at --out is written through (fs-atomic's writeTarget): the rename
- * replaced the link with a regular file and left what it points to as it was.
+ * half a file. A symlink at --out is written through (fs-atomic's writeTarget, its `follow`
+ * policy): the rename replaced the link with a regular file and left what it points to as it
+ * was. --out is a path the user names; outputs a tool names itself refuse a link instead.
  */
 class AtomicOut {
   readonly target: string;

@@ -1,8 +1,9 @@
 // Tests of the index-tool CLI over real topics built by the real chunking-tool,
 // keyword-extractor and topic-spec (local embedder), in a temp docs tree.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as chunk } from '../../chunking-tool/src/main.js';
@@ -340,6 +341,74 @@ describe('names holding line breaks', () => {
       const r = await run(['--root', join(dir, 'docs'), topic]);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(`index-tool: ${join(dir, 'docs')}/a\\u000ab/topic-spec.md: missing; run topic-spec on the topic first (nx run <topic>:spec)\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a symlink where index.json, llms.txt or llms-full.txt goes (probe: written through to the file it pointed to)', () => {
+  const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../bin/index-tool.js');
+  const refused = (link: string, to: string) =>
+    `index-tool: ${link}: is a symlink (it points to ${to}); a generated output is never written through a link, so nothing was written; remove the link and run again\n`;
+
+  it('refused by the built bin: exit 1, one line per link naming it and where it points, no stack trace; the decoys outside untouched, the other folders still written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkyard-index-link-'));
+    try {
+      const mine = join(dir, 'docs');
+      cpSync(docs, mine, { recursive: true });
+      const [topic, section] = [join(mine, TOPICS[0]!), join(mine, 'libraries')];
+      expect((await run([...TOPICS.map((t) => join(mine, t)), section, join(mine, 'deployment'), mine, '--root', mine])).code).toBe(0);
+      // Files outside the docs standing for any file the user can write (~/.npmrc, a git hook).
+      mkdirSync(join(dir, 'outside'));
+      const decoy = (name: string) => {
+        const file = join(dir, 'outside', name);
+        writeFileSync(file, `decoy ${name}\n`);
+        return file;
+      };
+      const [topicDecoy, sectionDecoy, llmsDecoy, fullDecoy] = ['topic', 'section', 'llms', 'full'].map(decoy) as [string, string, string, string];
+      // One run each: a section reads its children's index.json, so a link at the topic's would fail the section's too.
+      const rootIndex = readFileSync(join(mine, 'index.json'), 'utf8');
+      for (const [folder, file, target] of [
+        [topic, topicDecoy, topicDecoy],
+        [section, sectionDecoy, relative(section, sectionDecoy)],
+      ] as const) {
+        const before = readFileSync(join(folder, 'index.json'), 'utf8');
+        rmSync(join(folder, 'index.json'));
+        symlinkSync(target, join(folder, 'index.json'));
+        const r = spawnSync(process.execPath, [BIN, folder, join(mine, 'deployment'), '--root', mine], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+        expect(r.stderr).toBe(refused(join(folder, 'index.json'), target));
+        expect(r.status).toBe(1);
+        // The other folder is still written.
+        expect(r.stdout).toBe(`${join(mine, 'deployment')}: section "deployment", 1 children -> ${relative(dir, join(mine, 'deployment/index.json'))}\n`);
+        // Before: exit 0, and the decoy held the folder's index.json.
+        expect(readFileSync(file, 'utf8')).toBe(`decoy ${file === topicDecoy ? 'topic' : 'section'}\n`);
+        expect(lstatSync(join(folder, 'index.json')).isSymbolicLink()).toBe(true);
+        expect(readdirSync(folder).filter((n) => n.includes('.tmp-'))).toEqual([]);
+        rmSync(join(folder, 'index.json'));
+        writeFileSync(join(folder, 'index.json'), before);
+      }
+      expect(readFileSync(join(mine, 'index.json'), 'utf8')).toBe(rootIndex);
+      let r: ReturnType<typeof spawnSync>;
+
+      // llms.txt, and llms-full.txt with it: one link leaves both files as they were.
+      // (The tests above may have written both into the docs copied here.)
+      writeFileSync(join(mine, 'llms.txt'), 'old llms\n');
+      rmSync(join(mine, 'llms-full.txt'), { force: true });
+      symlinkSync(fullDecoy, join(mine, 'llms-full.txt'));
+      r = spawnSync(process.execPath, [BIN, mine, '--root', mine, '--llms-txt', '--llms-full'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).toBe(refused(join(mine, 'llms-full.txt'), fullDecoy));
+      expect(r.status).toBe(1);
+      expect(readFileSync(fullDecoy, 'utf8')).toBe('decoy full\n');
+      expect(readFileSync(join(mine, 'llms.txt'), 'utf8')).toBe('old llms\n');
+      rmSync(join(mine, 'llms.txt'));
+      symlinkSync(llmsDecoy, join(mine, 'llms.txt'));
+      r = spawnSync(process.execPath, [BIN, mine, '--root', mine, '--llms-txt'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).toBe(refused(join(mine, 'llms.txt'), llmsDecoy));
+      expect(r.status).toBe(1);
+      expect(readFileSync(llmsDecoy, 'utf8')).toBe('decoy llms\n');
+      expect(readdirSync(join(dir, 'outside')).sort()).toEqual(['full', 'llms', 'section', 'topic']);
+      expect(readdirSync(mine).filter((n) => n.includes('.tmp-'))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
 // chunk-inspector's CLI on paths where the page cannot be copied: one line naming the
 // path, exit 1, and never a hang (Node's recursive mkdir loops forever under /proc).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,39 @@ describe('chunk-inspector --out that is no folder (issue 15 probe)', () => {
       expect(await run(['build', '--out', join(dir, 'dangling')])).toEqual({ code: 1, stderr: `chunk-inspector: ${join(dir, 'dangling')}: a dangling symlink (its target does not exist); fix or remove the link\n` });
       // --help told of 0 and 2 only, though a write that fails exits 1.
       expect(HELP).toMatch(/Exit status: 0 copied; 1 the files could not be written/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('chunk-inspector build --out DIR where a file of the page is a symlink (probe: written through to what it pointed to)', () => {
+  it('refused by the built bin: exit 1, one line naming the link and where it points, no stack trace; the decoy outside and every file of DIR as they were', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunk-inspector-link-'));
+    try {
+      const out = join(dir, 'out');
+      mkdirSync(out);
+      // A file outside DIR standing for any file the user can write (~/.npmrc, a git hook).
+      const decoy = join(dir, 'decoy.txt');
+      writeFileSync(decoy, 'decoy\n');
+      const names = readdirSync(STATIC_DIR).sort();
+      for (const n of names) if (n !== 'dom.js') writeFileSync(join(out, n), `old ${n}`);
+      symlinkSync(decoy, join(out, 'dom.js'));
+      const r = spawnSync(process.execPath, [join(import.meta.dirname, '../bin/inspector.js'), 'build', '--out', out], { encoding: 'utf8', timeout: 20_000 });
+      expect(r.stderr).toBe(`chunk-inspector: ${join(out, 'dom.js')}: is a symlink (it points to ${decoy}); a generated output is never written through a link, so nothing was written; remove the link and run again\n`);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      // Before: the page's dom.js had replaced the decoy's content, and every other file was new.
+      expect(readFileSync(decoy, 'utf8')).toBe('decoy\n');
+      expect(lstatSync(join(out, 'dom.js')).isSymbolicLink()).toBe(true);
+      for (const n of names) if (n !== 'dom.js') expect(readFileSync(join(out, n), 'utf8')).toBe(`old ${n}`);
+      expect(readdirSync(out).sort()).toEqual(names);
+      // The link removed, as the message says: the page is written, dom.js a regular file.
+      rmSync(join(out, 'dom.js'));
+      const again = spawnSync(process.execPath, [join(import.meta.dirname, '../bin/inspector.js'), 'build', '--out', out], { encoding: 'utf8', timeout: 20_000 });
+      expect(again.status).toBe(0);
+      expect(readFileSync(join(out, 'dom.js'), 'utf8')).toBe(readFileSync(join(STATIC_DIR, 'dom.js'), 'utf8'));
+      expect(readFileSync(decoy, 'utf8')).toBe('decoy\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -35,7 +35,7 @@ Options:
   --version    print chunk-inspector's version
 
 Exit status: 0 copied; 1 the files could not be written (none of them is replaced: a
-folder where one goes, a full disk, a dangling link for DIR); 2 usage error.
+folder or a symlink where one goes, a full disk, a dangling link for DIR); 2 usage error.
 `;
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };

@@ -2,7 +2,7 @@
 // (absolute paths, so the working directory does not matter), plus the built bin run as a
 // user would. No mocks: real files, real extraction, real atomic writes.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -243,6 +243,33 @@ describe('options', () => {
     expect(sorted(readdirSync(out))).toEqual(['keep.txt', 'words.md']);
     expect(existsSync(join(topic, '_keywords'))).toBe(false);
     expect(parseWordsMd(readFileSync(join(out, 'words.md'), 'utf8'), 'words.md')).toHaveLength(40);
+  });
+
+  it('--out DIR where words.md is a symlink: refused, exit 1, the link and where it points named; the decoy outside untouched (probe: written through)', async () => {
+    const topic = makeTopic();
+    const out = join(root, 'out');
+    mkdirSync(out);
+    // A file outside DIR standing for any file the user can write (~/.npmrc, a git hook).
+    const decoy = join(root, 'decoy.txt');
+    writeFileSync(decoy, 'decoy\n');
+    symlinkSync(decoy, join(out, 'words.md'));
+    const r = await run(['--out', out, topic]);
+    expect(r.stderr).toBe(`keyword-extractor: ${join(out, 'words.md')}: is a symlink (it points to ${decoy}); a generated output is never written through a link, so nothing was written; remove the link and run again\n`);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    // Before: exit 0, and the decoy held the keyword table.
+    expect(readFileSync(decoy, 'utf8')).toBe('decoy\n');
+    expect(lstatSync(join(out, 'words.md')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(out)).toEqual(['words.md']);
+    // The topic's own _keywords/ is replaced whole: a link there (to a folder) is replaced by the folder, never written through.
+    const elsewhere = join(root, 'elsewhere');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'words.md'), 'decoy\n');
+    symlinkSync(elsewhere, join(topic, '_keywords'));
+    expect((await run([topic])).code).toBe(0);
+    expect(lstatSync(join(topic, '_keywords')).isDirectory()).toBe(true);
+    expect(readdirSync(elsewhere)).toEqual(['words.md']);
+    expect(readFileSync(join(elsewhere, 'words.md'), 'utf8')).toBe('decoy\n');
   });
 
   it('--help prints the usage and exits 0', async () => {

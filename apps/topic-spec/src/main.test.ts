@@ -2,7 +2,8 @@
 // real chunking-tool and keyword-extractor, the real local embedder and a real embedding
 // cache on disk. The remote-provider failure tests drive the real `ollama` client against a
 // local HTTP server that speaks Ollama's /api/embed (a real Ollama cannot run here).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -313,5 +314,32 @@ describe('topic-spec', () => {
       expect(r.stderr).toContain('ollama serve');
       expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
     });
+  });
+});
+
+describe('a symlink where topic-spec.md goes (probe: a docs tree with the link wrote the spec over the file it pointed to)', () => {
+  it('refused by the built bin: exit 1, one line naming the link and where it points, no stack trace; the decoy outside untouched, the other topic still written', async () => {
+    const dir = await builtTopic();
+    const other = await builtTopic('other');
+    // A file outside the docs standing for any file the user can write (~/.npmrc, a git hook).
+    const decoy = join(root, 'outside', 'decoy.txt');
+    mkdirSync(join(root, 'outside'));
+    writeFileSync(decoy, 'decoy\n');
+    symlinkSync(decoy, join(dir, 'topic-spec.md'));
+    const bin = join(fileURLToPath(new URL('.', import.meta.url)), '../bin/topic-spec.js');
+    const r = spawnSync(process.execPath, [bin, dir, other, '--config', config], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe(`topic-spec: ${join(dir, 'topic-spec.md')}: is a symlink (it points to ${decoy}); a generated output is never written through a link, so nothing was written; remove the link and run again\n`);
+    expect(r.status).toBe(1);
+    // Before: exit 0, and the decoy held the topic's spec.
+    expect(readFileSync(decoy, 'utf8')).toBe('decoy\n');
+    expect(readdirSync(join(root, 'outside'))).toEqual(['decoy.txt']);
+    expect(lstatSync(join(dir, 'topic-spec.md')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect(parseTopicSpecMd(readFileSync(join(other, 'topic-spec.md'), 'utf8'), 'topic-spec.md').chunks.length).toBeGreaterThan(0);
+    // The link removed, as the message says: the spec is written as a regular file.
+    rmSync(join(dir, 'topic-spec.md'));
+    expect((await run([dir, '--config', config])).code).toBe(0);
+    expect(lstatSync(join(dir, 'topic-spec.md')).isFile()).toBe(true);
+    expect(readFileSync(decoy, 'utf8')).toBe('decoy\n');
   });
 });

@@ -63,8 +63,9 @@ ${rangesHelp('spec', '    ')}
 ${rangesHelp('embeddings', '    ')}
 
 Exit status: 0 success; 1 a topic failed (missing or malformed _chunks manifest, words.md
-or ${QA_PAIRS}, or the embedding provider failed): its previous ${OUT_FILE} is left as it
-was and the other topics are still written; 2 usage or config error (nothing written).
+or ${QA_PAIRS}, the embedding provider failed, or ${OUT_FILE} is a symlink, which is never
+written through): its previous ${OUT_FILE} is left as it was and the other topics are still
+written; 2 usage or config error (nothing written).
 `;
 
 export interface TopicSummary {

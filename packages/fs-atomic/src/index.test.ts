@@ -7,7 +7,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, writeFileAtomic, writeFilesAtomic } from './index.js';
+import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, writeFileAtomic, writeFilesAtomic } from './index.js';
 
 let root: string;
 beforeEach(() => {
@@ -531,28 +531,79 @@ describe('environment errors for a user (issue 15)', () => {
     expect(describeFsError(missing)).toBe(`${join(root, 'absent/x')}: no such file or folder (ENOENT); check the path`);
   });
 
-  it('a symlink at an output path is written through, not replaced by a file; one that leads nowhere is named (issue 15 probe)', () => {
+  it('symlink: follow (a path the user named): a symlink at an output path is written through, not replaced by a file; one that leads nowhere is named (issue 15 probe)', () => {
     mkdirSync(join(root, 'exports'));
     writeFileSync(join(root, 'exports/2026.jsonl'), 'old');
     symlinkSync('exports/2026.jsonl', join(root, 'latest.jsonl'));
     symlinkSync(join(root, 'exports'), join(root, 'out'));
-    writeFileAtomic(join(root, 'latest.jsonl'), 'new');
+    writeFileAtomic(join(root, 'latest.jsonl'), 'new', { symlink: 'follow' });
     expect(lstatSync(join(root, 'latest.jsonl')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(root, 'exports/2026.jsonl'), 'utf8')).toBe('new');
-    writeFilesAtomic(new Map([[join(root, 'latest.jsonl'), 'newer'], [join(root, 'out/other.txt'), 'x']]));
+    writeFilesAtomic(new Map([[join(root, 'latest.jsonl'), 'newer'], [join(root, 'out/other.txt'), 'x']]), { symlink: 'follow' });
     expect(lstatSync(join(root, 'latest.jsonl')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(root, 'exports/2026.jsonl'), 'utf8')).toBe('newer');
     expect(readdirSync(join(root, 'exports')).sort()).toEqual(['2026.jsonl', 'other.txt']);
     symlinkSync(join(root, 'nowhere'), join(root, 'dangling.json'));
     let err: unknown;
     try {
-      writeFileAtomic(join(root, 'dangling.json'), '{}');
+      writeFileAtomic(join(root, 'dangling.json'), '{}', { symlink: 'follow' });
     } catch (e) {
       err = e;
     }
     expect(describeFsError(err)).toBe(`${join(root, 'dangling.json')}: a dangling symlink (its target does not exist); fix or remove the link`);
     expect(lstatSync(join(root, 'dangling.json')).isSymbolicLink()).toBe(true);
     expect(existsSync(join(root, 'nowhere'))).toBe(false);
+  });
+
+  it('by default (a generated output) a symlink at the output path is refused: the link named with where it points, nothing written, the target and every other file as they were', () => {
+    // The decoy stands for any file the user can write (~/.npmrc, .git/hooks/pre-commit).
+    const decoy = join(root, 'decoy.txt');
+    writeFileSync(decoy, 'decoy');
+    mkdirSync(join(root, 'topic'));
+    const spec = join(root, 'topic/topic-spec.md');
+    symlinkSync(decoy, spec);
+    const message = (path: string, to: string) =>
+      `${path}: is a symlink (it points to ${to}); a generated output is never written through a link, so nothing was written; remove the link and run again`;
+    const caught = (f: () => void): unknown => {
+      try {
+        f();
+      } catch (e) {
+        return e;
+      }
+      throw new Error('no error');
+    };
+    const err = caught(() => writeFileAtomic(spec, 'generated', { parents: false }));
+    expect(err).toBeInstanceOf(SymlinkOutputError);
+    expect(isFsError(err)).toBe(true);
+    expect(describeFsError(err)).toBe(message(spec, decoy));
+    expect(caught(() => writeFileAtomic(spec, 'generated', { symlink: 'refuse' }))).toBeInstanceOf(SymlinkOutputError);
+    expect(readFileSync(decoy, 'utf8')).toBe('decoy');
+    expect(lstatSync(spec).isSymbolicLink()).toBe(true);
+    expect(readdirSync(join(root, 'topic'))).toEqual(['topic-spec.md']);
+
+    // A set: one link among the paths leaves every file as it was, the plain ones included.
+    writeFileSync(join(root, 'topic/llms.txt'), 'old llms');
+    symlinkSync('../decoy.txt', join(root, 'topic/llms-full.txt'));
+    const setErr = caught(() => writeFilesAtomic(new Map([[join(root, 'topic/llms.txt'), 'new llms'], [join(root, 'topic/llms-full.txt'), 'new full']])));
+    expect(describeFsError(setErr)).toBe(message(join(root, 'topic/llms-full.txt'), '../decoy.txt'));
+    expect(readFileSync(join(root, 'topic/llms.txt'), 'utf8')).toBe('old llms');
+    expect(readFileSync(decoy, 'utf8')).toBe('decoy');
+    expect(temps(join(root, 'topic'))).toEqual([]);
+
+    // Dangling and looping links are refused the same way (no file made where they point).
+    symlinkSync(join(root, 'nowhere'), join(root, 'topic/index.json'));
+    expect(describeFsError(caught(() => writeFileAtomic(join(root, 'topic/index.json'), '{}')))).toBe(message(join(root, 'topic/index.json'), join(root, 'nowhere')));
+    expect(existsSync(join(root, 'nowhere'))).toBe(false);
+    // A line break in the name or the target is escaped: the message stays one line.
+    const odd = join(root, 'topic/a\nb.md');
+    symlinkSync(`${decoy}\n`, odd);
+    expect(describeFsError(caught(() => writeFileAtomic(odd, 'x')))).toBe(message(join(root, 'topic/a\\u000ab.md'), `${decoy}\\u000a`));
+    expect(readFileSync(decoy, 'utf8')).toBe('decoy');
+
+    // A link to a folder above the output (the folder of the file) is not the output path: followed as before.
+    symlinkSync(join(root, 'topic'), join(root, 'linked-topic'));
+    writeFileAtomic(join(root, 'linked-topic/words.md'), 'words');
+    expect(readFileSync(join(root, 'topic/words.md'), 'utf8')).toBe('words');
   });
 
   it('readRegularFile refuses a FIFO at once instead of blocking', () => {

@@ -4,7 +4,7 @@
  * never sees half a file, and a failed run leaves the previous output intact.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, chmodSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
 /** The longest file name, in bytes, of the file systems written to (ext4, xfs, btrfs, tmpfs, APFS). */
@@ -133,11 +133,62 @@ export function mkdirp(dir: string): void {
 }
 
 /**
+ * What a write does when the output path is a symlink. `refuse` (the default) is for every
+ * output whose path the tool derives itself (a topic's topic-spec.md, index.json, llms.txt, the
+ * files of chunk-inspector's page): a docs tree is often someone else's (a pull request), and
+ * a link committed at `docs/x/topic-spec.md` made the next run overwrite whatever it pointed
+ * to (~/.npmrc, .git/hooks/pre-commit, /etc/passwd as root). Such a write throws
+ * SymlinkOutputError and writes nothing; the link is left for the user to remove, not
+ * silently replaced by a file. `follow` writes through the link to the file it leads to
+ * (writeTarget): for a path the user names on the command line (`docs-export --out
+ * latest.jsonl`, a link to this week's export), where the link is the user's own choice.
+ */
+export type SymlinkPolicy = 'refuse' | 'follow';
+
+/**
+ * A generated output's path is a symlink (SymlinkPolicy `refuse`): nothing was written there
+ * nor through it. `target` is what the link holds (readlink), null when it cannot be read.
+ */
+export class SymlinkOutputError extends Error {
+  override name = 'SymlinkOutputError';
+  readonly code = 'ESYMLINK';
+  constructor(
+    readonly path: string,
+    readonly target: string | null,
+  ) {
+    super(`${oneLine(path)}: is a symlink${target === null ? '' : ` (it points to ${oneLine(target)})`}; a generated output is never written through a link, so nothing was written; remove the link and run again`);
+  }
+}
+
+/**
+ * Throws SymlinkOutputError when `file` is a symlink (dangling and looping ones included). A
+ * link made after this look is no escape: the rename that follows replaces a link at the
+ * target, it never writes through one.
+ */
+export function refuseSymlink(file: string): void {
+  let link = false;
+  try {
+    link = lstatSync(file).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (!link) return;
+  let target: string | null = null;
+  try {
+    target = readlinkSync(file);
+  } catch {
+    // gone or unreadable meanwhile: still a link when looked at
+  }
+  throw new SymlinkOutputError(file, target);
+}
+
+/**
  * The file a write to `file` replaces: `file` itself, or the file the symlink there leads to.
  * A temp + rename over a symlink replaced the link with a regular file, so `--out latest.jsonl`
  * (a link to this week's export) cut the link and left its target as it was. A link that
  * leads nowhere (or loops) is an error on the link (ENOENT or ELOOP, which describeFsError
  * words as "a dangling symlink … fix or remove the link"), not a file made in its place.
+ * Only for a path the user named (SymlinkPolicy `follow`); a generated output refuses links.
  */
 export function writeTarget(file: string): string {
   try {
@@ -154,14 +205,31 @@ export function writeTarget(file: string): string {
   }
 }
 
+/** The path a write to `path` renames onto, by `policy`. */
+function outputFile(path: string, policy: SymlinkPolicy = 'refuse'): string {
+  if (policy === 'follow') return writeTarget(path);
+  refuseSymlink(path);
+  return path;
+}
+
+/** Options of writeFileAtomic and writeFilesAtomic. */
+export interface WriteOptions {
+  /**
+   * What a symlink at the output path gets: `refuse` (the default: SymlinkOutputError, nothing
+   * written) for outputs whose path the tool derives, `follow` (written through) only for a
+   * path the user named. See SymlinkPolicy.
+   */
+  symlink?: SymlinkPolicy;
+}
+
 /**
- * Writes `data` to `file` atomically (temp file in the same folder + rename); a symlink there is
- * written through (writeTarget). Missing folders are made unless `parents` is false: a file
- * that belongs in an input folder (a topic's topic-spec.md) must not bring back a folder that
- * was removed while the run read it.
+ * Writes `data` to `file` atomically (temp file in the same folder + rename). A symlink at
+ * `file` is refused unless `symlink: 'follow'` (SymlinkPolicy). Missing folders are made unless
+ * `parents` is false: a file that belongs in an input folder (a topic's topic-spec.md) must not
+ * bring back a folder that was removed while the run read it.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, options: { parents?: boolean } = {}): void {
-  const file = writeTarget(path);
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: { parents?: boolean } & WriteOptions = {}): void {
+  const file = outputFile(path, options.symlink);
   if (options.parents !== false) mkdirp(dirname(file));
   removeStaleTempsOnce(dirname(file));
   const tmp = tempName(file);
@@ -202,13 +270,14 @@ export class FolderGoneError extends Error {
  * after another left the first file new and the second old (index-tool's llms.txt beside an
  * older llms-full.txt). The renames themselves can still fail in between (a target folder
  * made read-only meanwhile), which no file system lets a set of files avoid. A symlink at a
- * path is written through (writeTarget).
+ * path is refused unless `symlink: 'follow'` (SymlinkPolicy), and every path is looked at
+ * before anything is written: one link among them leaves every file as it was.
  */
-export function writeFilesAtomic(files: ReadonlyMap<string, string | Uint8Array>): void {
+export function writeFilesAtomic(files: ReadonlyMap<string, string | Uint8Array>, options: WriteOptions = {}): void {
+  const targets = [...files].map(([path, data]) => [outputFile(path, options.symlink), data] as const);
   const temps: [tmp: string, file: string][] = [];
   try {
-    for (const [path, data] of files) {
-      const file = writeTarget(path);
+    for (const [file, data] of targets) {
       mkdirp(dirname(file));
       removeStaleTempsOnce(dirname(file));
       const tmp = tempName(file);
@@ -571,7 +640,7 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
   const syscall = (err as NodeJS.ErrnoException).syscall;
   // Network errors carry errno codes too (ECONNREFUSED from connect): those are the embedding
   // provider's to word, so only file-system calls count.
-  if (typeof code !== 'string' || typeof syscall !== 'string' || !FS_SYSCALL.test(syscall)) return code === 'ENOTREG' || err instanceof FolderGoneError;
+  if (typeof code !== 'string' || typeof syscall !== 'string' || !FS_SYSCALL.test(syscall)) return code === 'ENOTREG' || err instanceof FolderGoneError || err instanceof SymlinkOutputError;
   return code in FS_ERRORS || /^E[A-Z]+$/.test(code);
 }
 
@@ -582,6 +651,7 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
 export function describeFsError(err: unknown, fallbackPath?: string): string {
   if (err instanceof NotRegularFileError) return `${oneLine(err.path)}: ${err.kind}, not a regular file; point it at a regular file`;
   if (err instanceof FolderGoneError) return oneLine(err.message);
+  if (err instanceof SymlinkOutputError) return err.message;
   const e = err as NodeJS.ErrnoException & { dest?: string };
   const code = typeof e?.code === 'string' ? e.code : undefined;
   let path = e?.path ?? fallbackPath;

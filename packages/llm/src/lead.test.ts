@@ -1,9 +1,9 @@
 // LLM lead lines: generated through the real clients against a local chat server, cached by
 // content, model and prompt (a rerun makes no request; a corrupt entry is rebuilt), applied to
 // paginate's pages without moving a byte of the source text.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkDocument, countTokens, type ChunkDocumentResult } from '@chunkyard/chunking';
 import fc from 'fast-check';
@@ -118,6 +118,22 @@ describe('the cache', () => {
     expect(keys.size).toBe(6);
     expect(cacheKey({ ...base })).toBe(cacheKey(base));
     expect(promptSha256({ ...LEAD_PROMPTS.summary, user: (p: string) => `Recap:\n\n${p}` })).not.toBe(promptSha256(LEAD_PROMPTS.summary));
+  });
+});
+
+describe('LlmCache', () => {
+  it('an entry that is a symlink is not written through (probe: the cache wrote over the file it pointed to); the link and its target are left as they were', () => {
+    const cache = new LlmCache(join(dir, 'cache'));
+    const parts = { provider: 'ollama', model: 'm', temperature: 0.2, promptSha256: promptSha256(LEAD_PROMPTS.summary), contentSha256: sha256('page') };
+    const entry = cache.fileOf(parts);
+    const decoy = join(dir, 'decoy.txt');
+    writeFileSync(decoy, 'decoy\n');
+    mkdirSync(dirname(entry), { recursive: true });
+    symlinkSync(decoy, entry);
+    expect(cache.get(parts)).toBeNull();
+    expect(() => cache.put(parts, 'Recap.')).toThrow(`${entry}: is a symlink (it points to ${decoy}); a generated output is never written through a link, so nothing was written; remove the link and run again`);
+    expect(readFileSync(decoy, 'utf8')).toBe('decoy\n');
+    expect(lstatSync(entry).isSymbolicLink()).toBe(true);
   });
 });
 
