@@ -34,7 +34,7 @@ describe('plainText shortcut', () => {
     );
   });
 
-  it("gives stock markdown-it's tokens with the plain-constructor states (fastCoreState, fastInlineState)", () => {
+  it("gives stock markdown-it's tokens with the plain-constructor states (plainCoreState, plainInlineState)", () => {
     // The same options as fast-blocks' instance, with markdown-it's own state classes.
     const stock = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
     const shape = (tokens: ReturnType<typeof stock.parseInline>): unknown =>

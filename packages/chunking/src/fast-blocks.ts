@@ -1120,7 +1120,7 @@ class DirectBlocks implements ListTarget {
   /** The context tokenItem makes blocks in during the parse (the parse's env: see tokenItem). */
   itemCtx: Ctx | null = null;
   /** The items of direct lists left to markdown-it's tokens (see tokenItem). */
-  readonly tokenItems: { node: TreeNode; items: Block[]; at: number; ordered: boolean }[] = [];
+  readonly tokenItems: { node: TreeNode | null; items: Block[]; at: number; ordered: boolean }[] = [];
   readonly source: string;
   readonly lines: LineTable;
   readonly mark: Token;
@@ -1147,7 +1147,7 @@ class DirectBlocks implements ListTarget {
     if (made !== null && isBlock(made)) {
       made.ordered = ordered;
       items[at] = made;
-    } else this.tokenItems.push({ node: made as TreeNode, items, at, ordered });
+    } else this.tokenItems.push({ node: made, items, at, ordered });
   }
 }
 
@@ -1428,10 +1428,10 @@ function fastBlockState(Base: typeof md.block.State): typeof md.block.State {
   return BlockState as unknown as typeof Base;
 }
 
+/** markdown-it's own Token class, from a core state made before the core state is replaced. */
 function tokenClass(): (typeof md.core.State.prototype)['Token'] {
   return (stockTokenClass ??= new md.core.State('', md, {}).Token);
 }
-
 
 /** The plain Token constructor of this module's instance (see @chunkyard/keywords' markdown-it-states). */
 function plainToken(): (typeof md.core.State.prototype)['Token'] {
