@@ -5,9 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, writeFileAtomic, writeFilesAtomic } from './index.js';
+import { tempRandom } from './temp-random.js';
 
 let root: string;
 beforeEach(() => {
@@ -698,3 +699,96 @@ describe('mkdirp', () => {
   });
 });
 
+describe('a symlink planted at a temp name is not followed (issue 15 probe)', () => {
+  // tempRandom is the package's test-only seam: the next temp names get these hex suffixes
+  // (then random ones again), so a test can plant a link where a write will make its temp.
+  const realBytes = tempRandom.bytes;
+  let queue: string[] = [];
+  beforeEach(() => {
+    queue = [];
+    tempRandom.bytes = (n) => (queue.length > 0 ? Buffer.from(queue.shift()!, 'hex') : realBytes(n));
+  });
+  afterEach(() => {
+    tempRandom.bytes = realBytes;
+  });
+  /** The temp name a write to `target` makes when the next random bytes are `hex`. */
+  const tempAt = (target: string, hex: string) => join(root, `.${target.slice(root.length + 1)}.tmp-${process.pid}-${hex}`);
+  let decoy: string;
+  beforeEach(() => {
+    decoy = join(root, 'decoy');
+    mkdirSync(decoy);
+    writeFileSync(join(decoy, 'secret'), 'keep me');
+  });
+
+  it('writeFileAtomic: a link to a file and a dangling link at its temp names are passed over; the target is a regular file', () => {
+    const file = join(root, 'out.json');
+    symlinkSync(join(decoy, 'secret'), tempAt(file, '00000000'));
+    symlinkSync(join(decoy, 'made-through-link'), tempAt(file, '00000001'));
+    queue = ['00000000', '00000001'];
+    writeFileAtomic(file, 'new');
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe('new');
+    expect(tree(decoy)).toEqual({ secret: 'keep me' });
+    // The planted links are someone else's: left where they are, not removed.
+    expect(lstatSync(tempAt(file, '00000000')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(tempAt(file, '00000001')).isSymbolicLink()).toBe(true);
+    expect(temps(root)).toHaveLength(2);
+  });
+
+  it('writeFileAtomic: every name it tries taken by a link: EEXIST, nothing written through, the target untouched', () => {
+    const file = join(root, 'out.json');
+    writeFileSync(file, 'old');
+    symlinkSync(join(decoy, 'secret'), tempAt(file, '00000000'));
+    queue = Array.from({ length: 10 }, () => '00000000');
+    let err: unknown;
+    try {
+      writeFileAtomic(file, 'new');
+    } catch (e) {
+      err = e;
+    }
+    expect((err as NodeJS.ErrnoException).code).toBe('EEXIST');
+    expect(readFileSync(file, 'utf8')).toBe('old');
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(tree(decoy)).toEqual({ secret: 'keep me' });
+    expect(temps(root)).toEqual([basename(tempAt(file, '00000000'))]);
+  });
+
+  it('writeFilesAtomic: a link at one of its temp names is passed over; every target is a regular file', () => {
+    const a = join(root, 'a.txt');
+    const b = join(root, 'b.txt');
+    symlinkSync(join(decoy, 'secret'), tempAt(b, '00000002'));
+    queue = ['00000001', '00000002'];
+    writeFilesAtomic(new Map([[a, 'A'], [b, 'B']]));
+    expect(readFileSync(a, 'utf8')).toBe('A');
+    expect(lstatSync(b).isFile()).toBe(true);
+    expect(readFileSync(b, 'utf8')).toBe('B');
+    expect(tree(decoy)).toEqual({ secret: 'keep me' });
+    expect(temps(root)).toEqual([basename(tempAt(b, '00000002'))]);
+  });
+
+  it('replaceDirAtomic: a link at its staging folder name is passed over; the decoy folder is untouched', () => {
+    const dir = join(root, '_chunks');
+    symlinkSync(decoy, tempAt(dir, '00000000'));
+    queue = ['00000000'];
+    replaceDirAtomic(dir, new Map([['x.md', 'X']]));
+    expect(lstatSync(dir).isDirectory()).toBe(true);
+    expect(tree(dir)).toEqual({ 'x.md': 'X' });
+    expect(tree(decoy)).toEqual({ secret: 'keep me' });
+  });
+
+  it('StagedDir.commit: a file at the name it moves the old folder aside to is passed over', () => {
+    const target = join(root, '_chunks');
+    mkdirSync(target);
+    writeFileSync(join(target, 'old.md'), 'old');
+    symlinkSync(join(decoy, 'secret'), tempAt(target, '00000002'));
+    // The staging folder, then the aside name (taken), then a free one.
+    queue = ['00000001', '00000002', '00000003'];
+    const staged = new StagedDir(target);
+    writeFileSync(join(staged.path, 'new.md'), 'new');
+    staged.commit();
+    staged.discard();
+    expect(tree(target)).toEqual({ 'new.md': 'new' });
+    expect(tree(decoy)).toEqual({ secret: 'keep me' });
+    expect(temps(root)).toEqual([basename(tempAt(target, '00000002'))]);
+  });
+});

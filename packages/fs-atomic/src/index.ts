@@ -3,20 +3,85 @@
  * its target and renamed into place, so a reader (or an Nx cache restore)
  * never sees half a file, and a failed run leaves the previous output intact.
  */
-import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { tempRandom } from './temp-random.js';
 
 /** The longest file name, in bytes, of the file systems written to (ext4, xfs, btrfs, tmpfs, APFS). */
 const NAME_MAX = 255;
 
 /** The temp name a write to `target` uses beside it: `.<name>.tmp-<pid>-<8 hex>`, within NAME_MAX. */
 export function tempName(target: string): string {
-  const suffix = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const suffix = `.tmp-${process.pid}-${tempRandom.bytes(4).toString('hex')}`;
   // The dot and suffix add up to 23 bytes, so a legal target name of 233..255 bytes gave a temp
   // name the file system refuses (ENAMETOOLONG for `--out` of a 250-byte name). The name part
   // is only there for a person looking at a leftover; cut it, whole characters only.
   return join(dirname(target), `.${cutUtf8(basename(target), NAME_MAX - 1 - Buffer.byteLength(suffix))}${suffix}`);
+}
+
+/** How many temp names a writer tries before it gives up: a name is taken only by a leftover or by something planted there. */
+const TEMP_ATTEMPTS = 5;
+
+/**
+ * open(2) flags of a temp file: created by this open, never an existing entry. O_EXCL makes a
+ * file or symlink already at the name EEXIST (a link is neither opened nor followed, dangling
+ * or not); O_NOFOLLOW, where the platform has it, says the same of a link at the name. With
+ * flag 'w' a symlink planted at the temp name was followed: the write went to its target,
+ * and the rename then put the link itself in place of the output.
+ */
+const TEMP_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Makes a temp entry beside `target` with `make(name)` (an exclusive open, a mkdir), which must
+ * fail with EEXIST when the name is taken: then another name is tried, up to TEMP_ATTEMPTS.
+ * The name and what `make` returned; nothing is made when it throws.
+ */
+function createTemp<T>(target: string, make: (name: string) => T): [name: string, made: T] {
+  for (let attempt = 1; ; attempt++) {
+    const name = tempName(target);
+    try {
+      return [name, make(name)];
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= TEMP_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/**
+ * Writes `data` to a new temp file beside `file` (opened exclusively, TEMP_FILE_FLAGS); its
+ * name, for the caller to rename and, on failure, remove. A write that fails removes the temp
+ * and throws an error naming it (ENOSPC and EFBIG carry no path).
+ */
+function writeTemp(file: string, data: string | Uint8Array): string {
+  const [tmp, fd] = createTemp(file, (name) => openSync(name, TEMP_FILE_FLAGS, 0o666));
+  try {
+    try {
+      writeFileSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    removeBestEffort(tmp);
+    throw withPath(err, tmp);
+  }
+  return tmp;
+}
+
+/**
+ * A temp name beside `target` that nothing holds now (lstat), for a rename onto it: a rename
+ * replaces what is there without following it, but a file or link there fails a folder's
+ * rename (ENOTDIR), so a taken name is passed over, up to TEMP_ATTEMPTS.
+ */
+function freeTempName(target: string): string {
+  for (let attempt = 1; ; attempt++) {
+    const name = tempName(target);
+    try {
+      lstatSync(name);
+    } catch {
+      return name;
+    }
+    if (attempt >= TEMP_ATTEMPTS) return name;
+  }
 }
 
 /** `text`'s longest prefix of at most `bytes` UTF-8 bytes that ends on a whole character. */
@@ -232,12 +297,12 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
   const file = outputFile(path, options.symlink);
   if (options.parents !== false) mkdirp(dirname(file));
   removeStaleTempsOnce(dirname(file));
-  const tmp = tempName(file);
+  let tmp: string | null = null;
   try {
-    writeFileSync(tmp, data);
+    tmp = writeTemp(file, data);
     renameSync(tmp, file);
   } catch (err) {
-    removeBestEffort(tmp);
+    if (tmp !== null) removeBestEffort(tmp);
     if (options.parents === false && isFsError(err) && err.code === 'ENOENT' && !existsSync(dirname(file))) throw new FolderGoneError(dirname(file));
     // A folder at the target: the rename's error names the temp file, which describeFsError
     // turned into "<parent>: cannot write in this folder", and its advice into "remove or
@@ -245,7 +310,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
     if (isFsError(err) && err.code === 'EISDIR' && err.syscall === 'rename') {
       throw Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${file}'`), { code: 'EISDIR', syscall: 'rename', path: file });
     }
-    throw withPath(err, tmp);
+    throw tmp === null ? err : withPath(err, tmp);
   }
 }
 
@@ -280,13 +345,7 @@ export function writeFilesAtomic(files: ReadonlyMap<string, string | Uint8Array>
     for (const [file, data] of targets) {
       mkdirp(dirname(file));
       removeStaleTempsOnce(dirname(file));
-      const tmp = tempName(file);
-      temps.push([tmp, file]);
-      try {
-        writeFileSync(tmp, data);
-      } catch (err) {
-        throw withPath(err, tmp);
-      }
+      temps.push([writeTemp(file, data), file]);
     }
     for (const [, file] of temps) {
       let folder = false;
@@ -331,9 +390,10 @@ export class StagedDir {
       const parent = dirname(this.target);
       if (this.options.parents !== false) mkdirp(parent);
       removeStaleTempsOnce(parent);
-      const dir = tempName(this.target);
+      let dir: string;
       try {
-        mkdirSync(dir);
+        // mkdir never follows a link at the name; a name taken (EEXIST) is passed over.
+        [dir] = createTemp(this.target, (name) => mkdirSync(name));
       } catch (err) {
         if (this.options.parents === false && isFsError(err) && err.code === 'ENOENT' && !existsSync(parent)) throw new FolderGoneError(parent);
         throw err;
@@ -350,7 +410,7 @@ export class StagedDir {
    */
   commit(): void {
     const fresh = this.path;
-    const old = tempName(this.target);
+    const old = freeTempName(this.target);
     let hadOld = true;
     try {
       renameSync(this.target, old);
@@ -387,7 +447,14 @@ export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string 
     for (const [name, data] of files) {
       if (name.includes('/') || name.includes('\\') || name === '..' || name === '.') throw new Error(`bad output file name: ${name}`);
       try {
-        writeFileSync(join(fresh, name), data);
+        // Into a folder just made by this run; a link there (planted meanwhile) is not
+        // followed (O_NOFOLLOW, where the platform has it): ELOOP, and nothing is swapped in.
+        const fd = openSync(join(fresh, name), STAGED_FILE_FLAGS, 0o666);
+        try {
+          writeFileSync(fd, data);
+        } finally {
+          closeSync(fd);
+        }
       } catch (err) {
         throw withPath(err, fresh);
       }
@@ -397,6 +464,9 @@ export function replaceDirAtomic(dir: string, files: ReadonlyMap<string, string 
     staged.discard();
   }
 }
+
+/** open(2) flags of a file written into a staged folder: as 'w', but never through a symlink at its name where O_NOFOLLOW exists. */
+const STAGED_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
 
 /** A write error (ENOSPC, EIO) carries no path; give it the one that was being written. */
 function withPath(err: unknown, path: string): unknown {
