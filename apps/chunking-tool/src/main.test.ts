@@ -4,7 +4,7 @@
 // No mocks: real config files, real chunking, real atomic writes.
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -384,6 +384,37 @@ describe('plain files and --out', () => {
     const after = readManifest(join(out, 'X.json')).chunks.length;
     expect(after).toBeLessThan(before);
     expect(sorted(readdirSync(out))).toEqual(outputNames('X', after));
+  });
+
+  it('a file whose <folder>/_chunks is a symlink: refused before anything is written or removed where it leads; exit 1, other folders still written (issue 15 probe)', async () => {
+    // A linked _chunks committed in a docs tree made file mode write settings.json and
+    // settings-N.md into the folder it led to, and remove that folder's settings-*.md.
+    const x = join(root, 'x');
+    const decoy = join(root, 'decoy');
+    mkdirSync(x);
+    mkdirSync(decoy);
+    writeFileSync(join(x, 'settings.md'), SMALL);
+    writeFileSync(join(decoy, 'guide.json'), '{"keep": true}\n');
+    writeFileSync(join(decoy, 'settings-1.md'), 'not ours to remove');
+    symlinkSync(decoy, join(x, '_chunks'));
+    const before = snapshot(decoy);
+    const y = join(root, 'y');
+    mkdirSync(y);
+    writeFileSync(join(y, 'other.md'), SMALL);
+
+    const r = await run(['--config', config, join(x, 'settings.md'), join(y, 'other.md')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`chunking-tool: ${join(x, '_chunks')}: is a symlink (it points to ${decoy}); a generated output is never written through a link, so nothing was written; remove the link and run again\n`);
+    expect(snapshot(decoy)).toEqual(before);
+    expect(readdirSync(decoy).filter((n) => n.startsWith('.'))).toEqual([]);
+    expect(lstatSync(join(x, '_chunks')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(join(y, '_chunks'))).toContain('other.json');
+    expect(r.stdout).toContain('other.md');
+    expect(r.stdout).not.toContain('settings.md');
+
+    // --out naming the same link is the user's own choice of folder: written through.
+    expect((await run(['--config', config, '--out', join(x, '_chunks'), join(x, 'settings.md')])).code).toBe(0);
+    expect(readdirSync(decoy)).toContain('settings.json');
   });
 });
 
@@ -844,6 +875,29 @@ describe('the built bin, run as a user would', () => {
     expect((await exec(['--config', config, '--out', out, a, b])).code).toBe(0);
     expect(readFileSync(join(out, 'A-0.md'), 'utf8')).toContain('changed since the last run');
     expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('a file whose _chunks is a symlink: one line naming the link and where it points, exit 1, the linked folder untouched (issue 15 probe)', async () => {
+    const x = join(root, 'x');
+    const decoy = join(root, 'decoy');
+    mkdirSync(x);
+    mkdirSync(decoy);
+    writeFileSync(join(x, 'settings.md'), SMALL);
+    writeFileSync(join(decoy, 'guide.json'), '{"keep": true}\n');
+    writeFileSync(join(decoy, 'settings-1.md'), 'not ours to remove');
+    symlinkSync(decoy, join(x, '_chunks'));
+    const before = snapshot(decoy);
+    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile(BIN, ['--config', config, 'x/settings.md'], { cwd: root, encoding: 'utf8' }, (err, stdout, stderr) => {
+        done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
+      });
+    });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `chunking-tool: x/_chunks: is a symlink (it points to ${decoy}); a generated output is never written through a link, so nothing was written; remove the link and run again\n`,
+    });
+    expect(snapshot(decoy)).toEqual(before);
   });
 
   it('chunking-tool on a topic writes the same outputs as main() in-process', async () => {

@@ -10,7 +10,7 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { emptyArgument, parseCliArgs, processIo, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
+import { emptyArgument, parseCliArgs, processIo, refuseSymlink, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readTopicSource, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -32,7 +32,8 @@ fileTitle, chunks). With --strategy paginate each X-N.md is the emitted page (a
 <!--CT {…}--> comment, lead-in, the exact text, lead-out) and chunks.json holds the
 continuity-token graph with a SHA-256 checksum (so no document may be named chunks.md).
 A topic's outputs go to <topic>/_chunks/ (replaced as a whole,
-so stale files of an earlier run disappear); a file's go to <its folder>/_chunks/.
+so stale files of an earlier run disappear); a file's go to <its folder>/_chunks/,
+which must not be a symlink (refused, exit 1: remove the link, or name it with --out).
 
 Options:
   --out DIR            write outputs to DIR instead
@@ -75,6 +76,15 @@ interface Job {
   settingsFrom: string[];
   /** The topic.yaml whose `sources` listed this document, or null (named in a read error). */
   listedIn: string | null;
+  /**
+   * A file's derived output folder (`<its folder>/_chunks`, as the user's path names it), which
+   * must not be a symlink: its outputs are renamed into that folder one by one and its stale
+   * X-N.md removed there, so a linked `_chunks` committed in a docs tree made the run write and
+   * delete in whatever folder the link led to. Null for a topic (its `_chunks` is replaced
+   * whole: a link there is replaced, never written through) and for `--out` (the user's own
+   * choice of folder, link or not).
+   */
+  refuseLinkAt: string | null;
 }
 
 interface Io {
@@ -122,7 +132,29 @@ async function run(argv: string[], io: Io): Promise<number> {
   // Jobs sharing an owned folder (a topic with several sources) are written together.
   const byDir = new Map<string, Job[]>();
   for (const job of jobs) byDir.set(job.outDir, [...(byDir.get(job.outDir) ?? []), job]);
+  /** The folder's documents fail with one message (a folder that cannot be written): exit 1, the other folders are still written. */
+  const failFolder = (group: Job[], message: string): void => {
+    for (const job of group) {
+      const i = summaries.findIndex((s) => s.source === job.source);
+      if (i >= 0) summaries.splice(i, 1);
+      if (!errors.some((e) => e.source === job.source)) errors.push({ source: job.source, error: message });
+    }
+    io.stderr(`chunking-tool: ${oneLine(message)}\n`);
+  };
   for (const [outDir, group] of byDir) {
+    // A file's `_chunks` that is a symlink is refused before anything is staged, written or
+    // removed (issue 15 probe: a linked `x/_chunks` got settings.json and settings-N.md, and
+    // lost its own settings-*.md, in the folder it led to). A topic's is replaced whole.
+    const link = group[0]!.ownsDir ? null : (group.find((job) => job.refuseLinkAt !== null)?.refuseLinkAt ?? null);
+    if (link !== null) {
+      try {
+        refuseSymlink(link);
+      } catch (err) {
+        if (!isFsError(err)) throw err;
+        failFolder(group, describeFsError(err));
+        continue;
+      }
+    }
     const files = new Map<string, string>();
     const pages: PagedDocument[] = [];
     // Documents' outputs are written as their records come (see Stage); only paginate's pages are held in `files`.
@@ -188,13 +220,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       // A folder that cannot be written fails its own documents only: the other topics and
       // files are still written, as for a bad document (exit 1).
       if (!isFsError(err)) throw err;
-      const message = describeFsError(err);
-      for (const job of group) {
-        const i = summaries.findIndex((s) => s.source === job.source);
-        if (i >= 0) summaries.splice(i, 1);
-        if (!errors.some((e) => e.source === job.source)) errors.push({ source: job.source, error: message });
-      }
-      io.stderr(`chunking-tool: ${oneLine(message)}\n`);
+      failFolder(group, describeFsError(err));
     } finally {
       stage.remove();
     }
@@ -255,12 +281,13 @@ function planJobs(paths: string[], values: CliValues): Job[] {
       const topicYaml = join(p, 'topic.yaml');
       const from = [...baseFrom, ...(entryExists(topicYaml) ? [topicYaml] : []), ...cliFrom];
       for (const name of sources) {
-        jobs.push({ source: join(p, name), file: join(p, name), outDir, ownsDir: values.out === undefined, options: { ...config.chunking, ...cliOverrides }, settingsFrom: from, listedIn: sourcesListedIn });
+        jobs.push({ source: join(p, name), file: join(p, name), outDir, ownsDir: values.out === undefined, options: { ...config.chunking, ...cliOverrides }, settingsFrom: from, listedIn: sourcesListedIn, refuseLinkAt: null });
       }
     } else {
       // Missing files and other problems with one document are reported per document (exit 1).
       const outDir = resolve(values.out ?? join(dirname(p), '_chunks'));
-      jobs.push({ source: p, file: p, outDir, ownsDir: false, options: { ...base.chunking, ...cliOverrides }, settingsFrom: [...baseFrom, ...cliFrom], listedIn: null });
+      const refuseLinkAt = values.out === undefined ? join(dirname(p), '_chunks') : null;
+      jobs.push({ source: p, file: p, outDir, ownsDir: false, options: { ...base.chunking, ...cliOverrides }, settingsFrom: [...baseFrom, ...cliFrom], listedIn: null, refuseLinkAt });
     }
   }
   // Outputs must never land on or beside their sources (stale-file removal would
