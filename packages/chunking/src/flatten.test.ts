@@ -40,6 +40,18 @@ describe('flatten (the remark parser\'s blocks)', () => {
     expect(viaRemark.chunks.length).toBeGreaterThan(100);
   });
 
+  it("parses quotes 10,000 deep under remark: remark-gfm's transforms walk a pruned tree (s43 fuzz, seed 1103028)", () => {
+    // Before: RangeError: Maximum call stack size exceeded, in remark-gfm's autolink-literal
+    // transform (unist-util-visit-parents recurses once per level), before flatten ran.
+    for (const source of [quote(10_000), `# T\n\n${'>'.repeat(10_000)} www.example.com\n`]) {
+      const tree = parse(source).tree;
+      expect(flatten({ source, frontMatter: null, tree })).toEqual(fastBlocks(source).blocks);
+    }
+    const source = quote(10_000);
+    const options = { docName: 'deep', strategy: 'paginate' as const };
+    expect(chunkDocument(source, { ...options, parser: 'remark' }).chunks.map((c) => c.originalText)).toEqual(chunkDocument(source, options).chunks.map((c) => c.originalText));
+  });
+
   it('ends a list item with its last child, as the fast parser does (s42 fuzz, seed 817473)', () => {
     // micromark's item for `- <script>` ended past the next item's marker, and the next began
     // after its fence opened: the cut between them split the fence (an invariant violation).

@@ -12,6 +12,7 @@ import type { Root } from 'mdast';
 import type remarkGfmType from 'remark-gfm';
 import type remarkParseType from 'remark-parse';
 import type { unified as unifiedType } from 'unified';
+import { MAX_BLOCK_DEPTH } from './flatten.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 
 export interface ParsedDocument {
@@ -32,9 +33,45 @@ function remark(): MarkdownParser {
     const { unified } = require('unified') as { unified: typeof unifiedType };
     const remarkParse = (require('remark-parse') as { default: typeof remarkParseType }).default;
     const remarkGfm = (require('remark-gfm') as { default: typeof remarkGfmType }).default;
-    processor = unified().use(remarkParse).use(remarkGfm);
+    // pruneDeepContainers first: its transform runs before remark-gfm's.
+    processor = unified().use(remarkParse).use(pruneDeepContainers).use(remarkGfm);
   }
   return processor;
+}
+
+/**
+ * The mdast depth below which flatten reads nothing: it converts nodes down to depth
+ * MAX_BLOCK_DEPTH + 1 (a container there keeps no children), and reads the positions of that
+ * depth's children (a list item's end, fitItemToChildren), so children of containers deeper
+ * than this are never read.
+ */
+const READ_DEPTH = MAX_BLOCK_DEPTH + 2;
+const CONTAINERS = new Set(['blockquote', 'list', 'listItem', 'footnoteDefinition']);
+
+/**
+ * A unified plugin whose mdast transform drops the children of block containers deeper than
+ * READ_DEPTH, before remark-gfm's transforms walk the tree: its autolink-literal transform
+ * recurses once per level (unist-util-visit-parents), and a quote nested 3,000 deep overflowed
+ * the stack (fuzz seed 1103028, session 43: valid markdown rejected under `parser: 'remark'`).
+ * flatten's blocks are the same with or without what is dropped. A worklist, not recursion.
+ */
+function pruneDeepContainers(this: { data(key: string): unknown; data(key: string, value: unknown): void }): void {
+  const extensions = (this.data('fromMarkdownExtensions') as unknown[] | undefined) ?? [];
+  this.data('fromMarkdownExtensions', [...extensions, { transforms: [pruneTree] }]);
+}
+
+function pruneTree(tree: Root): Root {
+  const stack: { node: { type: string; children?: unknown[] }; depth: number }[] = [{ node: tree, depth: 0 }];
+  while (stack.length) {
+    const { node, depth } = stack.pop()!;
+    if (!Array.isArray(node.children)) continue;
+    if (depth > READ_DEPTH && CONTAINERS.has(node.type)) {
+      node.children = [];
+      continue;
+    }
+    for (const child of node.children as { type: string; children?: unknown[] }[]) stack.push({ node: child, depth: depth + 1 });
+  }
+  return tree;
 }
 
 export function parse(source: string): ParsedDocument {
