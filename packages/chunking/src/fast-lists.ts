@@ -491,13 +491,6 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   return true;
 }
 
-/**
- * toBlock's list item holding one paragraph (source lines `line` to `last`): the paragraph
- * from its first line's start (toBlock's 'lines' mode inside items), the item from its first
- * visible character, each to its last one. Fields in toBlock's order, so that both make
- * blocks of one hidden class. `defer`: the paragraph is DEFERRED_PARAGRAPH where
- * deferredParagraph gives it back (wherever it has a visible character).
- */
 /** An item that holds nothing, on `line` alone: toBlock's block of its open and close tokens (its marker's range, no children). */
 function emptyItemBlock(source: string, lines: LineTable, line: number, ordered: boolean): Block {
   const start = skipWhitespace(source, lines.starts[line]!, lines.ends[line]!);
@@ -505,6 +498,13 @@ function emptyItemBlock(source: string, lines: LineTable, line: number, ordered:
   return { type: 'listItem', start, end, startLine: line, endLine: lastLineOf(lines, end, line), children: [], ordered };
 }
 
+/**
+ * toBlock's list item holding one paragraph (source lines `line` to `last`): the paragraph
+ * from its first line's start (toBlock's 'lines' mode inside items), the item from its first
+ * visible character, each to its last one. Fields in toBlock's order, so that both make
+ * blocks of one hidden class. `defer`: the paragraph is DEFERRED_PARAGRAPH where
+ * deferredParagraph gives it back (wherever it has a visible character).
+ */
 function itemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean, defer: boolean): Block {
   const lineStart = lines.starts[line]!;
   const visible = skipWhitespace(source, lineStart, lines.ends[last]!);

@@ -51,7 +51,7 @@ const CONTAINERS = new Set(['blockquote', 'list', 'listItem', 'footnoteDefinitio
 /**
  * A unified plugin whose mdast transform drops the children of block containers deeper than
  * READ_DEPTH, before remark-gfm's transforms walk the tree: its autolink-literal transform
- * recurses once per level (unist-util-visit-parents), and a quote nested 3,000 deep overflowed
+ * recurses once per level (unist-util-visit-parents), and a quote nested 8,000 deep overflowed
  * the stack (fuzz seed 1103028, session 43: valid markdown rejected under `parser: 'remark'`).
  * flatten's blocks are the same with or without what is dropped. A worklist, not recursion.
  */
