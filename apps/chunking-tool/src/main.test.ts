@@ -90,6 +90,22 @@ async function run(argv: string[]): Promise<Run> {
 }
 
 /** Every file below `dir` as relative path → bytes (hex), for byte-exact comparisons. */
+/**
+ * `root/x/settings.md`, whose `_chunks` is a symlink to `root/decoy` (holding a file and a
+ * `settings-1.md` file mode would otherwise write over or remove), and the decoy's snapshot.
+ */
+function linkedChunksFolder(): { x: string; decoy: string; before: Record<string, string> } {
+  const x = join(root, 'x');
+  const decoy = join(root, 'decoy');
+  mkdirSync(x);
+  mkdirSync(decoy);
+  writeFileSync(join(x, 'settings.md'), SMALL);
+  writeFileSync(join(decoy, 'guide.json'), '{"keep": true}\n');
+  writeFileSync(join(decoy, 'settings-1.md'), 'not ours to remove');
+  symlinkSync(decoy, join(x, '_chunks'));
+  return { x, decoy, before: snapshot(decoy) };
+}
+
 function snapshot(dir: string, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -389,15 +405,7 @@ describe('plain files and --out', () => {
   it('a file whose <folder>/_chunks is a symlink: refused before anything is written or removed where it leads; exit 1, other folders still written (issue 15 probe)', async () => {
     // A linked _chunks committed in a docs tree made file mode write settings.json and
     // settings-N.md into the folder it led to, and remove that folder's settings-*.md.
-    const x = join(root, 'x');
-    const decoy = join(root, 'decoy');
-    mkdirSync(x);
-    mkdirSync(decoy);
-    writeFileSync(join(x, 'settings.md'), SMALL);
-    writeFileSync(join(decoy, 'guide.json'), '{"keep": true}\n');
-    writeFileSync(join(decoy, 'settings-1.md'), 'not ours to remove');
-    symlinkSync(decoy, join(x, '_chunks'));
-    const before = snapshot(decoy);
+    const { x, decoy, before } = linkedChunksFolder();
     const y = join(root, 'y');
     mkdirSync(y);
     writeFileSync(join(y, 'other.md'), SMALL);
@@ -878,15 +886,7 @@ describe('the built bin, run as a user would', () => {
   });
 
   it('a file whose _chunks is a symlink: one line naming the link and where it points, exit 1, the linked folder untouched (issue 15 probe)', async () => {
-    const x = join(root, 'x');
-    const decoy = join(root, 'decoy');
-    mkdirSync(x);
-    mkdirSync(decoy);
-    writeFileSync(join(x, 'settings.md'), SMALL);
-    writeFileSync(join(decoy, 'guide.json'), '{"keep": true}\n');
-    writeFileSync(join(decoy, 'settings-1.md'), 'not ours to remove');
-    symlinkSync(decoy, join(x, '_chunks'));
-    const before = snapshot(decoy);
+    const { decoy, before } = linkedChunksFolder();
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
       execFile(BIN, ['--config', config, 'x/settings.md'], { cwd: root, encoding: 'utf8' }, (err, stdout, stderr) => {
         done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });

@@ -6,16 +6,19 @@ import type { Block } from './types.js';
 import { flatten } from './flatten.js';
 import { parse } from './parse.js';
 
-/** `text`'s blocks with direct lists (as it runs), and whether they equal those made from markdown-it's tokens, in JSON (field order too). */
-function expectSameAsTokens(text: string): void {
-  const direct = JSON.stringify(fastBlocks(text).blocks);
-  setDirectListsForTests(false);
+/** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`, in JSON (field order too). */
+function expectSameBlocksWithout(set: (on: boolean) => void, text: string): void {
+  const fast = JSON.stringify(fastBlocks(text).blocks);
+  set(false);
   try {
-    expect(direct).toBe(JSON.stringify(fastBlocks(text).blocks));
+    expect(fast).toBe(JSON.stringify(fastBlocks(text).blocks));
   } finally {
-    setDirectListsForTests(true);
+    set(true);
   }
 }
+
+/** `text`'s blocks with direct lists equal those made from markdown-it's tokens. */
+const expectSameAsTokens = (text: string): void => expectSameBlocksWithout(setDirectListsForTests, text);
 
 /** How many lists `text` makes directly. */
 function madeDirectly(text: string): number {
@@ -124,15 +127,7 @@ describe('top-level lists made into blocks without tokens', () => {
 
   it("give the same blocks with token items made during the parse as after it, and defer only items whose blocks read references", () => {
     fc.assert(
-      fc.property(doc, (text) => {
-        const now = JSON.stringify(fastBlocks(text).blocks);
-        setItemsNowForTests(false);
-        try {
-          expect(now).toBe(JSON.stringify(fastBlocks(text).blocks));
-        } finally {
-          setItemsNowForTests(true);
-        }
-      }),
+      fc.property(doc, (text) => expectSameBlocksWithout(setItemsNowForTests, text)),
       { numRuns: 4000 },
     );
     // Before: every such item's tokens and tree lived to the end of the parse (2,000 here).
