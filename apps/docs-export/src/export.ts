@@ -4,7 +4,7 @@
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { errnoReason, isFsError, linkedFolderHolds, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
+import { errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
@@ -95,14 +95,17 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Parses and checks one manifest; every problem is an ExportError naming the file. */
 export function readManifest(file: string): Manifest {
   let data: unknown;
+  let text = '';
   try {
     // A FIFO or a device is refused at once (a plain read would block on a FIFO).
-    data = JSON.parse(readRegularFile(file).toString('utf8'));
+    text = readRegularFile(file).toString('utf8');
+    data = JSON.parse(text);
   } catch (err) {
     const reason = err instanceof NotRegularFileError
       ? `${err.kind}, not a regular file (rebuild it with chunking-tool)`
       : err instanceof SyntaxError
-        ? `not valid JSON (${err.message})`
+        // Never the parser's words: they quote the file, and a planted link makes it any file.
+        ? invalidJsonMessage(text, err)
         // fs-atomic's words with what to do: "cannot read it (EACCES)" named the errno alone.
         : isFsError(err) ? errnoReason(err) : `cannot read it (${(err as Error).message})`;
     throw new ExportError(`${file}: ${reason}`);

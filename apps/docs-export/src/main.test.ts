@@ -401,6 +401,18 @@ describe('docs-export', () => {
     expect(none.stderr).toContain('no built topic');
   });
 
+  it('a manifest that is a link to a secret is named as not JSON without quoting it (issue 15: JSON.parse quoted the file)', async () => {
+    const secret = join(ws, 'outside-secret');
+    writeFileSync(secret, 'password=hunter2-secret');
+    const manifest = join(ws, 'secret-docs/topic/_chunks/golden-reference.json');
+    mkdirSync(dirname(manifest), { recursive: true });
+    symlinkSync(secret, manifest);
+    const r = await run(['secret-docs', '--format', 'jsonl']);
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toBe(`docs-export: ${manifest}: not valid JSON (unexpected character at line 1, column 1)\n`);
+    expect(r.stderr).not.toMatch(/hunter2|password/);
+  });
+
   it('environment errors are one line naming the path: a _chunks that is a file, an --out folder that is a file, an --out FIFO or device', async () => {
     // Found by probing: each of these printed a stack trace (the abort's rmSync threw over
     // the real error), and a FIFO --out was silently replaced by a regular file.

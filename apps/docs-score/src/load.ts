@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
-import { assertSearchable, linkedFolderHolds, symlinkedFolder } from '@chunkyard/fs-atomic';
+import { assertSearchable, invalidJsonMessage, linkedFolderHolds, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
@@ -64,11 +64,14 @@ function walkTree(d: string, into: Pick<Target, 'topics' | 'indexes' | 'skippedL
 }
 
 function readJson(file: string): { json: unknown; error?: string } {
+  let text = '';
   try {
-    return { json: JSON.parse(readRegularFile(file).toString('utf8')) };
+    text = readRegularFile(file).toString('utf8');
+    return { json: JSON.parse(text) };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    return { json: null, error: e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? `not JSON (${e.message})` : describeFsError(e) };
+    // Never the parser's words for a SyntaxError: they quote the file, and a planted link makes it any file.
+    return { json: null, error: e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? invalidJsonMessage(text, e) : describeFsError(e) };
   }
 }
 

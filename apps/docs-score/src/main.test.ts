@@ -301,6 +301,21 @@ describe('docs-score on corrupted builds', () => {
     expect(r.stdout).toContain('_chunks/golden-reference-1000.md does not resolve to a file');
   });
 
+  it('a manifest and an index.json that are links to a secret: named as not JSON without quoting it (issue 15: JSON.parse quoted the file)', async () => {
+    const docs = copy();
+    const secret = join(root, `secret-${n}`);
+    writeFileSync(secret, 'password=hunter2-secret');
+    rmSync(manifestPath(docs, t));
+    symlinkSync(secret, manifestPath(docs, t));
+    rmSync(join(docs, t, 'index.json'));
+    symlinkSync(secret, join(docs, t, 'index.json'));
+    const r = await run([docs]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${manifestPath(docs, t)}: manifest unreadable: not valid JSON (unexpected character at line 1, column 1)`);
+    expect(r.stdout).toContain(`${join(docs, t, 'index.json')}: unreadable: not valid JSON (unexpected character at line 1, column 1)`);
+    expect(r.stdout + r.stderr).not.toMatch(/hunter2|password/);
+  });
+
   it('a source changed after the build: the manifest checksum fails', async () => {
     const docs = copy();
     const src = join(docs, t, 'golden-reference.md');

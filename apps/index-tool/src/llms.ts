@@ -6,7 +6,7 @@
  * so that target hashes those too.
  */
 import { join } from 'node:path';
-import { writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
+import { invalidJsonMessage, writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
 import { describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type IndexJson, type LlmsFullTopic, type LlmsTopic } from '@chunkyard/topic-index';
 import { readRegularFile } from '@chunkyard/topic-io';
 
@@ -25,7 +25,8 @@ function readIndex(file: string): IndexJson {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new LlmsError(`${file}: not valid JSON (${(err as Error).message}); rebuild it with index-tool`);
+    // Never the parser's words: they quote the file, and a planted link makes it any file.
+    throw new LlmsError(`${file}: ${invalidJsonMessage(text, err)}; rebuild it with index-tool`);
   }
   return checkIndex(json, file);
 }

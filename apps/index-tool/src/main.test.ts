@@ -198,6 +198,26 @@ describe('index-tool', () => {
     rmSync(bare, { recursive: true, force: true });
   });
 
+  it('an index.json that is a link to a secret is named as not JSON without quoting it (issue 15: JSON.parse quoted the file)', async () => {
+    // A child's index.json and the root's (for --llms-txt) are read through whatever link the
+    // docs tree holds; JSON.parse's message printed the file's first characters into CI logs.
+    const bare = mkdtempSync(join(tmpdir(), 'chunkyard-json-secret-'));
+    const secret = join(bare, 'outside/npmrc');
+    mkdirSync(join(bare, 'outside'));
+    writeFileSync(secret, 'password=hunter2-secret\n');
+    mkdirSync(join(bare, 'docs/section/t'), { recursive: true });
+    writeFileSync(join(bare, 'docs/section/t/golden-reference.md'), '# T\n');
+    symlinkSync(secret, join(bare, 'docs/section/t/index.json'));
+    const child = await run([join(bare, 'docs/section'), '--root', join(bare, 'docs')]);
+    const file = join(bare, 'docs/section/t/index.json');
+    expect(child).toEqual({ code: 1, stdout: '', stderr: `index-tool: ${file}: not valid JSON (unexpected character at line 1, column 1); rebuild it with index-tool\n` });
+    symlinkSync(secret, join(bare, 'docs/index.json'));
+    const llms = await run([join(bare, 'docs'), '--root', join(bare, 'docs'), '--llms-txt']);
+    expect(llms).toEqual({ code: 1, stdout: '', stderr: `index-tool: ${join(bare, 'docs/index.json')}: not valid JSON (unexpected character at line 1, column 1); rebuild it with index-tool\n` });
+    expect(readFileSync(secret, 'utf8')).toBe('password=hunter2-secret\n');
+    rmSync(bare, { recursive: true, force: true });
+  });
+
   it('keeps the previous index.json when topic-spec.md is broken, naming the file', async () => {
     const t = TOPICS[2]!;
     expect((await run([join(docs, t), '--root', docs])).code).toBe(0);

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, FolderGoneError, linkedFolderHolds, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, FolderGoneError, invalidJsonMessage, linkedFolderHolds, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -297,12 +297,13 @@ function childrenOf(dir: string, root: string, onSkippedLink?: OnSkippedLink): I
     if (!isTopic && !hasTopicBelow(child, onSkippedLink)) continue;
     const file = join(child, INDEX_FILE);
     if (!existsSync(file)) throw new IndexError(`${file}: missing; build the child's index first (nx run-many -t index builds children before parents)`);
+    const text = readRegularFile(file).toString('utf8');
     let title: unknown;
     try {
-      title = (JSON.parse(readRegularFile(file).toString('utf8')) as { title?: unknown }).title;
+      title = (JSON.parse(text) as { title?: unknown } | null)?.title;
     } catch (err) {
-      if (isFsError(err)) throw err;
-      throw new IndexError(`${file}: not valid JSON (${(err as Error).message}); rebuild it with index-tool`);
+      // Never the parser's words: they quote the file, and a planted link makes it any file.
+      throw new IndexError(`${file}: ${invalidJsonMessage(text, err)}; rebuild it with index-tool`);
     }
     if (typeof title !== 'string') throw new IndexError(`${file}: has no title; rebuild it with index-tool`);
     out.push(childEntry(relative(root, child).split(sep).join('/'), isTopic ? 'topic' : 'section', title));

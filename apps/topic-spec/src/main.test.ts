@@ -234,6 +234,8 @@ describe('topic-spec', () => {
     ['_keywords/words.md', '| keyword | score |\n| --- | --- |\n| json | 11 |\n', 'words.md:3: score "11" of keyword "json" is not a whole number from 1 to 10'],
     ['_chunks/golden-reference.json', '{"schemaVersion": 1, "chunks": [', 'golden-reference.json: not valid JSON'],
     ['_chunks/golden-reference.json', '{"schemaVersion": 2}', 'golden-reference.json: schemaVersion 2 is not 1'],
+    // JSON.parse's own message quoted the file (`"password=h"...`), a secret when the manifest is a planted link (issue 15).
+    ['_chunks/golden-reference.json', 'password=hunter2-secret', 'golden-reference.json: not valid JSON (unexpected character at line 1, column 1); rebuild it with chunking-tool'],
   ])('a malformed %s fails its topic with file, line and problem, and leaves the previous spec', async (file, text, message) => {
     const dir = await builtTopic();
     const other = await builtTopic('other');
@@ -243,6 +245,7 @@ describe('topic-spec', () => {
     const r = await run([dir, other, '--config', config]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/hunter2|password/);
     expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).toBe(before);
     expect(existsSync(join(other, 'topic-spec.md'))).toBe(true);
   });

@@ -3,6 +3,7 @@
  * topic-spec relies on, so a hand-edited or truncated manifest is a clear error naming the
  * file, never a crash or a silently wrong spec.
  */
+import { invalidJsonMessage } from '@chunkyard/fs-atomic';
 import type { ManifestChunk } from '@chunkyard/spec';
 
 export interface Manifest {
@@ -22,7 +23,8 @@ export function readManifest(text: string, file: string): Manifest {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new ManifestError(`${file}: not valid JSON (${(err as Error).message}); rebuild it with chunking-tool`);
+    // Never the parser's words: they quote the file, and a planted link makes it any file.
+    throw new ManifestError(`${file}: ${invalidJsonMessage(text, err)}; rebuild it with chunking-tool`);
   }
   const fail = (problem: string): never => {
     throw new ManifestError(`${file}: ${problem}; rebuild it with chunking-tool`);

@@ -48,6 +48,14 @@ describe('FolderSource', () => {
     await expect(s.readText(new URL('/a/_chunks', s.rootIndexUrl))).rejects.toThrow(`${join(docs, 'a/_chunks')}: a folder, not a regular file; replace it with the built file`);
   });
 
+  it('names a file that is not JSON without quoting it (issue 15: JSON.parse quoted the file)', async () => {
+    writeFileSync(join(docs, 'a/index.json'), 'password=hunter2-secret');
+    const s = new FolderSource(docs);
+    const err = await readJson(s, new URL('/a/index.json', s.rootIndexUrl)).then(() => null, (e: unknown) => e as Error);
+    expect(err?.message).toBe(`${join(docs, 'a/index.json')}: not valid JSON (unexpected character at line 1, column 1)`);
+    expect(err?.message).not.toMatch(/hunter2|password/);
+  });
+
   it('names the folder when it does not exist', async () => {
     const s = new FolderSource(join(dir, 'nope'));
     await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(/docs folder not found|no such file/);

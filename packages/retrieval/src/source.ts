@@ -8,7 +8,7 @@
  * outside its root, a URL source refuses URLs on another origin or above its base path.
  */
 import { constants } from 'node:fs';
-import { describeFsError, fileKind } from '@chunkyard/fs-atomic';
+import { describeFsError, fileKind, invalidJsonMessage } from '@chunkyard/fs-atomic';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -38,7 +38,8 @@ export async function readJson(source: DocsSource, url: URL): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new SourceError(source.describe(url), `not valid JSON (${(err as Error).message})`);
+    // Never the parser's words: they quote the file (or the body a server sent).
+    throw new SourceError(source.describe(url), invalidJsonMessage(text, err));
   }
 }
 

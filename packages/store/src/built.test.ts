@@ -1,7 +1,7 @@
 // Loading built docs: the real chunking-tool writes _chunks/, the real cache is filled the
 // way the spec target fills it, and the store is then loaded with a provider that cannot
 // answer, which proves every vector came from the cache.
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { EmbeddingCache, embedThroughCache } from '@chunkyard/embedding-cache';
@@ -64,6 +64,23 @@ it('refuses a stale manifest (source edited after the build)', () => {
   writeFileSync(join(topicDir, 'golden-reference.md'), `${readFileSync(join(topicDir, 'golden-reference.md'), 'utf8')}\nEdited.\n`);
   expect(() => readBuiltTopic(source)).toThrow(InputError);
   expect(() => readBuiltTopic(source)).toThrow(/stale: golden-reference\.md changed since it was built/);
+});
+
+it('names a manifest that is a link to a secret as not JSON without quoting it (issue 15: JSON.parse quoted the file)', () => {
+  const secret = join(temp.dir, 'outside-secret');
+  writeFileSync(secret, 'password=hunter2-secret');
+  const manifest = join(topicDir, '_chunks', 'golden-reference.json');
+  rmSync(manifest);
+  symlinkSync(secret, manifest);
+  let err: unknown;
+  try {
+    readBuiltTopic(source);
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(InputError);
+  expect((err as Error).message).toBe(`${manifest}: not valid JSON (unexpected character at line 1, column 1)`);
+  expect((err as Error).message).not.toMatch(/hunter2|password/);
 });
 
 it('reads a paginate topic: its pages manifest (chunks.json) is not a chunk manifest (s36 probe: "manifest field source missing")', async () => {

@@ -11,7 +11,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, rea
 import { join } from 'node:path';
 import { countTokens, PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
 import { embedThroughCache, type EmbeddingCache } from '@chunkyard/embedding-cache';
-import { errnoReason, isFsError } from '@chunkyard/fs-atomic';
+import { errnoReason, invalidJsonMessage, isFsError } from '@chunkyard/fs-atomic';
 import { InputError } from './errors.js';
 import { decodeDocument } from './input.js';
 import { checkVectors, type OnProgress, type StoreEmbedder } from './ingest.js';
@@ -123,7 +123,8 @@ function parseManifest(text: string, file: string): ChunkManifest {
   try {
     m = JSON.parse(text);
   } catch (err) {
-    throw new InputError(file, `not JSON (${(err as Error).message})`);
+    // Never the parser's words: they quote the file, and a planted link makes it any file.
+    throw new InputError(file, invalidJsonMessage(text, err));
   }
   const o = m as Partial<ChunkManifest> | null;
   if (!o || typeof o !== 'object') throw new InputError(file, 'not a chunk manifest (expected an object)');
