@@ -293,6 +293,22 @@ describe('parseConfig: invalid YAML', () => {
     expect(err.message).not.toContain('\n');
   });
 
+  it.each([
+    ['a scalar token after a list', '- a\nb: hunter2-secret\n'],
+    ['extra characters after a block scalar header', 'a: |x hunter2-secret\n  y\n'],
+    ['an unknown tag', 'a: !hunter2-secret x\n'],
+  ])('YAML errors never quote the file: %s (issue 15: a topic.yaml linked to a secret printed it)', (_what, text) => {
+    // yaml appends the offending token (`Unexpected scalar token in YAML stream: "hunter2…"`),
+    // and the config or a topic.yaml may be a link a docs tree planted to a credentials file.
+    let err: unknown;
+    try {
+      parseConfig(text, FILE, { topic: true });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error | undefined)?.message ?? 'parsed').not.toMatch(/hunter2/);
+  });
+
   it('a second YAML document is named by its line, without the parser\'s advice about its API (issue 15)', () => {
     // It said "Source contains multiple documents; please use YAML.parseAllDocuments()".
     const err = errorOf('chunking:\n  maxTokens: 512\n---\nchunking:\n  maxTokens: 16\n');

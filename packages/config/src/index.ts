@@ -286,10 +286,17 @@ export function rangesHelp(section: 'chunking' | 'spec' | 'embeddings' | 'llm', 
 /**
  * A YAML parse error as one line a user can act on. The parser's own text for a second
  * document ends "please use YAML.parseAllDocuments()", advice about its API, not the file.
+ *
+ * The parser also appends the text it refused after a colon (`Unexpected scalar token in YAML
+ * stream: "…"`, `Not a YAML token: …`, `Block scalar header includes extra characters: …`).
+ * A config or topic.yaml may be a link a docs tree planted to a credentials file, so that part
+ * is dropped: the caller names the file and line, and the words before the colon say what is
+ * wrong. (A colon with a space before it is yaml's own `:` indicator, as in "Missing , or :
+ * between flow map items", and is kept.)
  */
 export function yamlErrorText(err: { code: string; message: string }): string {
   if (err.code === 'MULTIPLE_DOCS') return 'not valid YAML: a second document starts here (a --- line); the file must hold one document, so remove it';
-  return `not valid YAML: ${err.message.split('\n')[0]}`;
+  return `not valid YAML: ${err.message.split('\n')[0]!.replace(/(?<=\S): .*$/, '')}`;
 }
 
 export interface ParseOptions {

@@ -93,6 +93,20 @@ describe('topic-spec.md', () => {
     expect((err as Error).message).toContain('not valid YAML');
   });
 
+  it.each([
+    ['a scalar token after a list', '---\n- a\nb: hunter2-secret\n---\n'],
+    ['an unresolved alias', '---\nschemaVersion: *hunter2-secret\n---\n'],
+  ])('front matter YAML errors never quote the file: %s (issue 15: a topic-spec.md linked to a secret printed it)', (_what, text) => {
+    let err: unknown;
+    try {
+      parseTopicSpecMd(text, 'x/topic-spec.md');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TopicSpecError);
+    expect((err as Error).message).not.toMatch(/hunter2/);
+  });
+
   it('a YAML alias bomb in the front matter is a TopicSpecError, not a ReferenceError (issue 15 probe)', () => {
     // Eight lines of anchors standing for 9^8 strings: index-tool printed yaml's ReferenceError with a stack trace.
     const anchors = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];

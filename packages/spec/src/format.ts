@@ -76,6 +76,16 @@ function body(spec: TopicSpec): string {
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
+/**
+ * A yaml message without the text it quotes after a colon (`Unexpected scalar token in YAML
+ * stream: "…"`, `Unresolved alias (…): *name`) and the position prettyErrors adds: a
+ * topic-spec.md may be a link a docs tree planted to a secret, and the line is given apart.
+ * As @chunkyard/config's yamlErrorText does; a colon after a space is yaml's `:` indicator.
+ */
+function withoutSource(message: string): string {
+  return message.replace(/(?<=\S): .*$/, '').replace(/ at line \d+, column \d+:?$/, '');
+}
+
 /** Reads the front matter back, checking every field `index` relies on. */
 export function parseTopicSpecMd(text: string, file: string): TopicSpec {
   const m = FRONT_MATTER.exec(text);
@@ -84,7 +94,7 @@ export function parseTopicSpecMd(text: string, file: string): TopicSpec {
   const doc = parseDocument(m[1]!, { lineCounter, uniqueKeys: true });
   if (doc.errors.length) {
     const err = doc.errors[0]!;
-    throw new TopicSpecError(file, lineCounter.linePos(err.pos[0]).line + 1, `front matter is not valid YAML: ${err.message.split('\n')[0]}`);
+    throw new TopicSpecError(file, lineCounter.linePos(err.pos[0]).line + 1, `front matter is not valid YAML: ${withoutSource(err.message.split('\n')[0]!)}`);
   }
   if (!isMap(doc.contents)) throw new TopicSpecError(file, 2, 'front matter must be a mapping');
   let data: unknown;
@@ -93,7 +103,7 @@ export function parseTopicSpecMd(text: string, file: string): TopicSpec {
   } catch (err) {
     // yaml refuses to expand an alias bomb (a few lines of anchors standing for billions of
     // nodes) with a ReferenceError; index-tool printed it with a stack trace.
-    if (err instanceof ReferenceError) throw new TopicSpecError(file, null, `front matter: ${err.message.toLowerCase()} (YAML aliases expanding too far); run topic-spec again to rewrite it`);
+    if (err instanceof ReferenceError) throw new TopicSpecError(file, null, `front matter: ${withoutSource(err.message).toLowerCase()} (YAML aliases expanding too far); run topic-spec again to rewrite it`);
     throw err;
   }
   const problem = checkSpec(data);
