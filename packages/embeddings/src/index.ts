@@ -163,6 +163,7 @@ export function createProvider(settings: EmbeddingSettings, env: Env = process.e
         model,
         dimensions: settings.dimensions ?? null,
         timeoutMs,
+        batchSize: settings.batchSize ?? REMOTE_DEFAULTS.batchSize,
         organization: envValue(env, 'OPENAI_ORG_ID'),
         project: envValue(env, 'OPENAI_PROJECT_ID'),
       });

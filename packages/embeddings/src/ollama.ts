@@ -9,7 +9,7 @@
  */
 import { displayUrl, type EmbeddingErrorKind } from './errors.js';
 import { ollamaConnection } from './ollama-host.js';
-import { classifyNetwork, HttpStatusError, MalformedResponseError, retryAfterMs, type Failure, type Transport } from './remote.js';
+import { classifyNetwork, HttpStatusError, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, retryAfterMs, type Failure, type Transport } from './remote.js';
 
 /** The `ollama` package, loaded on the first request (module loading every tool paid at start-up). */
 let ollamaModule: typeof import('ollama') | null = null;
@@ -53,8 +53,14 @@ export class OllamaTransport implements Transport {
   async send(texts: string[], signal: AbortSignal): Promise<unknown[]> {
     const fetchWithSignal = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
       const res = await fetch(input, { ...init, signal });
-      if (!res.ok) throw new HttpStatusError(res.status, res.headers, errorText(await res.text().catch(() => '')));
-      return res;
+      if (!res.ok) {
+        // An error page larger than an error message is dropped, not buffered.
+        const body = await Promise.resolve()
+          .then(() => limitResponse(res, MAX_ERROR_BODY_BYTES).text())
+          .catch(() => '');
+        throw new HttpStatusError(res.status, res.headers, errorText(body));
+      }
+      return limitResponse(res, maxResponseBytes(texts.length));
     };
     const { Ollama } = (ollamaModule ??= await import('ollama'));
     const client = new Ollama({ host: this.#host, fetch: fetchWithSignal, headers: this.#headers });

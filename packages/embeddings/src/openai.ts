@@ -11,7 +11,7 @@
  */
 import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
-import { classifyNetwork, MalformedResponseError, retryAfterMs, rootMessage, type Failure, type Transport } from './remote.js';
+import { classifyNetwork, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, retryAfterMs, rootMessage, type Failure, type Transport } from './remote.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
 /** The `openai` package's own default, spelled out so that it never reads process.env itself. */
@@ -43,6 +43,8 @@ export interface OpenAITransportOptions {
   model: string;
   dimensions: number | null;
   timeoutMs: number;
+  /** Texts per request, which bounds the size of a response. */
+  batchSize: number;
   organization?: string | undefined;
   project?: string | undefined;
 }
@@ -78,6 +80,12 @@ export class OpenAITransport implements Transport {
       project: this.options.project ?? null,
       timeout: this.options.timeoutMs,
       maxRetries: 0,
+      // One client serves every batch, so the limit is the largest batch's. An error page larger
+      // than an error message is refused too: the message shows 300 characters of it.
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        return limitResponse(res, res.ok ? maxResponseBytes(this.options.batchSize) : MAX_ERROR_BODY_BYTES);
+      },
     });
     return this.#client;
   }

@@ -64,6 +64,59 @@ export class HttpStatusError extends Error {
 /** Thrown by a transport when a 2xx body does not have the documented shape. */
 export class MalformedResponseError extends Error {}
 
+/**
+ * The longest vector accepted from a server, the same ceiling as the config's
+ * `embeddings.dimensions`: the largest models give a few thousand, so a longer vector is a
+ * server error, and every one of them would otherwise be cached and stored whole.
+ */
+export const MAX_REMOTE_DIMENSIONS = 65_536;
+
+/**
+ * The largest response body read for a batch of `texts` inputs: room for MAX_REMOTE_DIMENSIONS
+ * floats per text as long JSON decimals (about 24 bytes each, so 2 MiB), plus 1 MiB for the
+ * rest. Without it a server (or a proxy in front of one) could stream until the timeout, and
+ * past about 512 MB the body fails inside fetch with a raw "Cannot create a string" error. Kept
+ * under that length at the largest batch, so the limit is what a user meets, never V8's.
+ */
+export function maxResponseBytes(texts: number): number {
+  return Math.min((texts * 2 + 1) * MIB, 400 * MIB);
+}
+
+const MIB = 1024 * 1024;
+
+/** The largest error body read (a 4xx/5xx): the message shows 300 characters of it. */
+export const MAX_ERROR_BODY_BYTES = MIB;
+
+/**
+ * `res` with its body limited to `maxBytes` as it arrives (after any gzip or deflate is undone,
+ * so a small compressed body that inflates to gigabytes is stopped too). A Content-Length over
+ * the limit fails at once; a body that grows past it fails while being read, and the rest of
+ * it is never downloaded. Both throw a MalformedResponseError from whatever reads the body.
+ */
+export function limitResponse(res: Response, maxBytes: number): Response {
+  const tooLarge = () => new MalformedResponseError(`the body is larger than ${Math.floor(maxBytes / MIB)} MiB, more than ${res.ok ? 'the vectors of this batch could need' : 'an error message needs'}`);
+  const declared = Number(res.headers.get('content-length') ?? '');
+  // Content-Length counts the encoded bytes, so it only proves too large for an unencoded body.
+  if (declared > maxBytes && !res.headers.get('content-encoding')) {
+    void res.body?.cancel().catch(() => {});
+    // An error keeps its status (what the retry loop and the message need) and loses its body.
+    if (!res.ok) return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    throw tooLarge();
+  }
+  if (!res.body) return res;
+  let seen = 0;
+  const limited = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 const RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
@@ -162,6 +215,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * A MalformedResponseError along `err`'s cause chain: the openai client wraps whatever its
+ * `fetch` throws (limitResponse's refusal of a Content-Length) in a connection error.
+ */
+function malformedCause(err: unknown): MalformedResponseError | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
+    if (e instanceof MalformedResponseError) return e;
+  }
+  return null;
+}
+
 /** Number[] or Float32Array with only finite numbers → Float32Array; null when it is neither. */
 function toVector(raw: unknown): Float32Array | null {
   if (raw instanceof Float32Array) {
@@ -172,8 +236,10 @@ function toVector(raw: unknown): Float32Array | null {
   const v = new Float32Array(raw.length);
   for (let i = 0; i < raw.length; i++) {
     const x: unknown = raw[i];
-    if (typeof x !== 'number' || !Number.isFinite(x)) return null;
+    if (typeof x !== 'number') return null;
     v[i] = x;
+    // Checked after the store: a finite double beyond float32's range (1e300) becomes Infinity.
+    if (!Number.isFinite(v[i]!)) return null;
   }
   return v;
 }
@@ -257,10 +323,11 @@ export class RemoteProvider implements EmbeddingProvider {
       const cause = outcome.error;
       if (cause instanceof EmbeddingError) throw cause;
       if (parent.aborted) throw parent.reason;
+      const malformed = malformedCause(cause);
       const failure: Failure = outcome.timedOut
         ? { kind: 'timeout' }
-        : cause instanceof MalformedResponseError
-          ? { kind: 'malformed', detail: cause.message }
+        : malformed
+          ? { kind: 'malformed', detail: malformed.message }
           : transport.classify(cause);
       if (!isRetryable(failure) || attempt > maxRetries) throw this.#error(failure, attempt, cause);
       const hinted = failure.kind === 'http' ? failure.retryAfterMs : null;
@@ -288,6 +355,14 @@ export class RemoteProvider implements EmbeddingProvider {
     }
     // Every vector in a batch must agree before any of them can teach the dimension.
     const first = vectors[0]!.length;
+    if (first > MAX_REMOTE_DIMENSIONS) {
+      throw new EmbeddingError(`model ${this.model} returned ${first}-dimensional vectors, more than the ${MAX_REMOTE_DIMENSIONS} accepted`, {
+        provider: this.provider,
+        url: transport.url,
+        kind: 'dimensions',
+        fix: transport.fix('dimensions'),
+      });
+    }
     const odd = vectors.findIndex((v) => v.length !== first);
     if (odd >= 0) {
       throw new EmbeddingError(`model ${this.model} returned vectors of different lengths in one response (${first} and ${vectors[odd]!.length})`, {

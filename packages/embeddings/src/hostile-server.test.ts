@@ -1,0 +1,143 @@
+// Both remote providers against a server that answers with a 2xx but lies about what it sent:
+// numbers a float32 cannot hold, vectors far longer than any model's, and bodies (plain or
+// gzip-inflated) far larger than a batch's vectors could need. Each must end in one
+// EmbeddingError naming the URL, never a raw error from deep inside fetch, an infinite value
+// handed to the cache, or a process that buffers half a gigabyte.
+import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProvider, EmbeddingError, type EmbeddingSettings } from './index.js';
+import { MAX_ERROR_BODY_BYTES, MAX_REMOTE_DIMENSIONS, maxResponseBytes } from './remote.js';
+import { sendJson, startServer, type RecordedRequest, type TestServer } from './test-server.js';
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+type Kind = 'ollama' | 'openai';
+
+function provider(kind: Kind, s: TestServer, extra: Partial<EmbeddingSettings> = {}) {
+  const where = kind === 'ollama' ? { host: s.origin } : { baseURL: `${s.origin}/v1` };
+  return createProvider({ provider: kind, ...where, backoffMs: 1, maxRetries: 0, ...extra }, { OPENAI_API_KEY: 'sk-test' });
+}
+
+/** A 200 with these vectors, in the provider's own response shape (openai: floats, which the client accepts). */
+function vectors(kind: Kind, res: ServerResponse, list: unknown[]): void {
+  if (kind === 'ollama') return sendJson(res, 200, { model: 'm', embeddings: list });
+  sendJson(res, 200, { object: 'list', model: 'm', data: list.map((embedding, index) => ({ object: 'embedding', index, embedding })) });
+}
+
+const inputs = (req: RecordedRequest) => (req.body as { input: string[] }).input;
+
+async function failure(p: Promise<unknown>): Promise<EmbeddingError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(EmbeddingError);
+    return err as EmbeddingError;
+  }
+  throw new Error('expected an EmbeddingError');
+}
+
+describe.each<Kind>(['ollama', 'openai'])('%s provider against a hostile server', (kind) => {
+  it('refuses a number beyond float32 range, which would be stored as Infinity', async () => {
+    server = await startServer((req, res) => vectors(kind, res, inputs(req).map(() => [1e300, 0.5])));
+    const err = await failure(provider(kind, server).embed(['a', 'b']));
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toContain(server.origin);
+    expect(err.message).toMatch(/embedding 0 is not a list of finite numbers/);
+  });
+
+  it('refuses vectors longer than any model gives, naming the limit', async () => {
+    server = await startServer((req, res) => vectors(kind, res, inputs(req).map(() => new Array<number>(MAX_REMOTE_DIMENSIONS + 1).fill(0.5))));
+    const err = await failure(provider(kind, server).embed(['a']));
+    expect(err.kind).toBe('dimensions');
+    expect(err.message).toContain(`${MAX_REMOTE_DIMENSIONS + 1}-dimensional`);
+    expect(err.message).toContain(String(MAX_REMOTE_DIMENSIONS));
+  });
+
+  it('stops reading a body larger than the batch could need, and says how large it was allowed to be', async () => {
+    const limit = maxResponseBytes(1);
+    let written = 0;
+    server = await startServer((_req, res) => {
+      // Valid JSON after 4× the limit of padding: only the size is wrong.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const pad = Buffer.alloc(1 << 20, 0x20);
+      const pump = (): void => {
+        while (written < 4 * limit) {
+          written += pad.length;
+          if (!res.write(pad)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        res.end(kind === 'ollama' ? '{"embeddings":[[1,2]]}' : '{"data":[{"index":0,"embedding":[1,2]}]}');
+      };
+      res.on('close', () => (written = Infinity));
+      pump();
+    });
+    const err = await failure(provider(kind, server, { batchSize: 1 }).embed(['a']));
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toContain(server.origin);
+    expect(err.message).toMatch(/larger than \d+ MiB/);
+  });
+
+  it('counts the inflated size of a gzip body, not the bytes on the wire', async () => {
+    const limit = maxResponseBytes(1);
+    const body = kind === 'ollama' ? '{"embeddings":[[1,2]]' : '{"data":[{"index":0,"embedding":[1,2]}]';
+    const bomb = gzipSync(Buffer.concat([Buffer.from(body), Buffer.alloc(2 * limit, 0x20), Buffer.from('}')]));
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
+      res.end(bomb);
+    });
+    const err = await failure(provider(kind, server, { batchSize: 1 }).embed(['a']));
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toMatch(/larger than \d+ MiB/);
+  });
+
+  it('refuses at once a body whose Content-Length is over the limit', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(maxResponseBytes(1) + 1) });
+      // Sends nothing more: a client that waited for the body would time out instead.
+      res.write('{');
+    });
+    const started = Date.now();
+    const err = await failure(provider(kind, server, { batchSize: 1, timeoutMs: 5000 }).embed(['a']));
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toMatch(/larger than \d+ MiB/);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('keeps the status of an error whose body is larger than an error message, declared or streamed', async () => {
+    server = await startServer((_req, res, n) => {
+      if (n === 0) {
+        res.writeHead(502, { 'content-type': 'text/html', 'content-length': String(MAX_ERROR_BODY_BYTES + 1) });
+        res.write('<html>');
+        return;
+      }
+      res.writeHead(503, { 'content-type': 'text/html' });
+      res.end(Buffer.alloc(MAX_ERROR_BODY_BYTES + 1024, 0x41));
+    });
+    const err = await failure(provider(kind, server, { maxRetries: 1, timeoutMs: 5000 }).embed(['a']));
+    expect(err.kind).toBe('http');
+    expect(err.status).toBe(503);
+    expect(err.attempts).toBe(2);
+    expect(err.message.length).toBeLessThan(1000);
+  });
+
+  it('still accepts a large legitimate response (64 inputs × 3072 dimensions as JSON floats)', async () => {
+    server = await startServer((req, res) => vectors(kind, res, inputs(req).map(() => Array.from({ length: 3072 }, (_, i) => -0.012345678901234 - i / 1e9))));
+    const out = await provider(kind, server).embed(Array.from({ length: 64 }, (_, i) => `t${i}`));
+    expect(out).toHaveLength(64);
+    expect(out[63]).toHaveLength(3072);
+  });
+});
+
+describe('maxResponseBytes', () => {
+  it('grows with the batch and stays under the longest string V8 can make', () => {
+    expect(maxResponseBytes(1)).toBeLessThan(maxResponseBytes(64));
+    expect(maxResponseBytes(2048)).toBeLessThan(0x1fffffe8);
+  });
+});
