@@ -4,13 +4,14 @@
 // No mocks: real config files, real chunking, real atomic writes.
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chunkDocument, chunkDocumentStream } from '@chunkyard/chunking';
 import { HELP, main, MANIFEST_SCHEMA_VERSION } from './main.js';
+import { outputSeam, type OutputPhase } from './seam.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const CORPUS_DOC = '/work/shared/corpora/dotnet-docs/docs/standard/serialization/system-text-json/source-generation.md';
@@ -423,6 +424,75 @@ describe('plain files and --out', () => {
     // --out naming the same link is the user's own choice of folder: written through.
     expect((await run(['--config', config, '--out', join(x, '_chunks'), join(x, 'settings.md')])).code).toBe(0);
     expect(readdirSync(decoy)).toContain('settings.json');
+  });
+});
+
+describe('a file\'s _chunks swapped for a symlink after the look (issue 15: checked once, a link made later was written through)', () => {
+  afterEach(() => {
+    outputSeam.reached = () => {};
+  });
+
+  /**
+   * `root/x/settings.md` with a previous run's `_chunks` (or none), a decoy folder holding what
+   * file mode would write over or remove, and a seam that, at `phase`, moves the real
+   * `_chunks` aside to `root/moved` and puts a link to the decoy in its place.
+   */
+  async function swapAt(phase: OutputPhase, built: boolean) {
+    const x = join(root, 'x');
+    const decoy = join(root, 'decoy');
+    mkdirSync(x);
+    mkdirSync(decoy);
+    writeFileSync(join(x, 'settings.md'), SMALL);
+    writeFileSync(join(decoy, 'settings.json'), '{"keep": true}\n');
+    writeFileSync(join(decoy, 'settings-1.md'), 'not ours to write over');
+    writeFileSync(join(decoy, 'settings-99.md'), 'not ours to remove');
+    const before = snapshot(decoy);
+    if (built) {
+      expect((await run(['--config', config, join(x, 'settings.md')])).code).toBe(0);
+      writeFileSync(join(x, '_chunks', 'settings-99.md'), 'a stale chunk of an earlier run');
+    }
+    const chunks = join(x, '_chunks');
+    let swapped = 0;
+    outputSeam.reached = (at, dir) => {
+      if (at !== phase || resolve(dir) !== chunks) return;
+      if (existsSync(chunks)) renameSync(chunks, join(root, 'moved'));
+      symlinkSync(decoy, chunks);
+      swapped++;
+    };
+    const r = await run(['--config', config, join(x, 'settings.md')]);
+    expect(swapped).toBe(1);
+    return { r, decoy, before, chunks };
+  }
+
+  const refused = (chunks: string, decoy: string) =>
+    `chunking-tool: ${chunks}: is a symlink (it points to ${decoy}); a generated output is never written through a link, so nothing was written; remove the link and run again\n`;
+
+  it.each([true, false])('a link made after the look, before anything is staged (a _chunks there before: %s): refused, nothing written through it', async (built) => {
+    const { r, decoy, before, chunks } = await swapAt('checked', built);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: refused(chunks, decoy) });
+    expect(snapshot(decoy)).toEqual(before);
+    if (built) expect(sorted(readdirSync(join(root, 'moved'))).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('a link made while the outputs are staged: refused before they are moved in, nothing written through it, the stage removed', async () => {
+    const { r, decoy, before, chunks } = await swapAt('staged', true);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: refused(chunks, decoy) });
+    expect(snapshot(decoy)).toEqual(before);
+    // The real folder, moved aside, keeps the previous outputs; the stage in it is removed
+    // through the pin (without /proc the plain path leads to the link, and the stage is left
+    // for a later run's sweep of killed runs' temps).
+    const moved = readdirSync(join(root, 'moved'));
+    expect(moved).toContain('settings-99.md');
+    if (existsSync('/proc/self/fd')) expect(moved.filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it.runIf(existsSync('/proc/self/fd'))('a link made after the last look, right before the renames: they still land in the folder looked at, never through the link', async () => {
+    const { r, decoy, before } = await swapAt('moving', true);
+    expect(r.code).toBe(0);
+    expect(snapshot(decoy)).toEqual(before);
+    // The outputs went into the folder that was looked at (now moved aside), stale files removed there.
+    const m = readManifest(join(root, 'moved', 'settings.json'));
+    expect(sorted(readdirSync(join(root, 'moved')))).toEqual(outputNames('settings', m.chunks.length));
   });
 });
 

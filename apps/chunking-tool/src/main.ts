@@ -10,9 +10,10 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { emptyArgument, parseCliArgs, processIo, refuseSymlink, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
+import { emptyArgument, parseCliArgs, PinnedDir, processIo, refuseSymlink, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readTopicSource, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
+import { outputSeam } from './seam.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -154,11 +155,12 @@ async function run(argv: string[], io: Io): Promise<number> {
         failFolder(group, describeFsError(err));
         continue;
       }
+      outputSeam.reached('checked', link);
     }
     const files = new Map<string, string>();
     const pages: PagedDocument[] = [];
     // Documents' outputs are written as their records come (see Stage); only paginate's pages are held in `files`.
-    const stage = new Stage(outDir, group[0]!.ownsDir);
+    const stage = new Stage(outDir, group[0]!.ownsDir, link);
     let failed = false;
     for (const job of group) {
       try {
@@ -187,6 +189,8 @@ async function run(argv: string[], io: Io): Promise<number> {
       } catch (err) {
         if (err instanceof ChunkOptionsError) {
           io.stderr(`chunking-tool: ${oneLine(job.source)}: ${oneLine(err.message)}\n`);
+          // The stage and the pin (an open descriptor) go too: main() also runs in-process.
+          stage.remove();
           return 2;
         }
         failed = true;
@@ -214,7 +218,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         // Every output is staged first, so a write that fails (a full disk, a file-size
         // limit) leaves the previous set as it was; only renames reach outDir.
         const written = new Set(stage.moveInto(files));
-        for (const job of group) if (!errors.some((e) => e.source === job.source)) removeStale(outDir, docNameOf(job.file), written);
+        for (const job of group) if (!errors.some((e) => e.source === job.source)) stage.removeStale(docNameOf(job.file), written);
       }
     } catch (err) {
       // A folder that cannot be written fails its own documents only: the other topics and
@@ -349,7 +353,9 @@ function assertChunks(n: number): void {
  * document is complete.
  */
 class Stage {
-  private readonly staged: StagedDir;
+  private stagedDir: StagedDir | null = null;
+  /** A file's own `<folder>/_chunks`, pinned on first use (see `pinAt`). */
+  private pin: PinnedDir | null = null;
   private readonly names = new Map<string, string[]>();
   /** The file-system error a write into the stage met, if any: then nothing of the stage lands. */
   writeError: NodeJS.ErrnoException | null = null;
@@ -359,18 +365,42 @@ class Stage {
    * `<folder>/_chunks`) with outputs of other runs: they are staged inside it, so only that
    * folder needs to be writable (its parent may not be: `--out .`), and the renames into it
    * never cross a file system.
+   *
+   * `pinAt`, a file's derived `<folder>/_chunks` as the user's path names it, is opened once
+   * without following a link (PinnedDir) when something is first staged, and every later
+   * mkdir, write, rename and removal there goes through that pin. It was looked at once,
+   * before chunking: a link swapped in during a long document's chunking was then written
+   * through (issue 15 probe). Null for a topic (its folder is replaced whole, a link there is
+   * replaced, never followed) and for `--out` (the user's own choice, link or not).
    */
   constructor(
     private readonly outDir: string,
-    ownsDir: boolean,
-  ) {
+    private readonly ownsDir: boolean,
+    private readonly pinAt: string | null,
+  ) {}
+
+  /** The folder as file-system calls reach it: through the pin when there is one. */
+  private at(name = ''): string {
+    if (this.pinAt === null) return name === '' ? this.outDir : join(this.outDir, name);
+    this.pin ??= PinnedDir.open(this.pinAt);
+    return this.pin.at(name);
+  }
+
+  /** Made on first use, so a folder whose documents all fail gets no stage (nor a new `_chunks`). */
+  private get staged(): StagedDir {
     // parents: false for a topic's _chunks: a topic folder removed or renamed during the run
     // stays so (it came back holding only _chunks/).
-    this.staged = ownsDir ? new StagedDir(outDir, { parents: false }) : new StagedDir(join(outDir, 'staged'));
+    this.stagedDir ??= this.ownsDir ? new StagedDir(this.outDir, { parents: false }) : new StagedDir(join(this.at(), 'staged'));
+    return this.stagedDir;
   }
 
   get used(): boolean {
-    return this.staged.created;
+    return this.stagedDir?.created ?? false;
+  }
+
+  /** `err` naming the folder by its path rather than the pin's /proc/self/fd/N. */
+  private named<T>(err: T): T {
+    return this.pin === null ? err : this.pin.restorePaths(err);
   }
 
   /** Writes one document's chunk files and manifest (byte for byte what outputsOf gives) as its records come. */
@@ -379,7 +409,7 @@ class Stage {
     try {
       dir = this.staged.path;
     } catch (err) {
-      if (isFsError(err)) this.writeError = err;
+      if (isFsError(err)) this.writeError = this.named(err);
       throw err;
     }
     const name = docNameOf(job.file);
@@ -414,6 +444,7 @@ class Stage {
       writeSync(fd, `\n  ${head.slice(cut + 1)}\n`);
     } catch (err) {
       if (isFsError(err)) {
+        this.named(err);
         if (err.path === undefined) err.path = writing;
         this.writeError = err;
       }
@@ -426,7 +457,7 @@ class Stage {
 
   /** Removes a failed document's staged files. */
   discard(job: Job): void {
-    if (this.staged.created) for (const name of this.names.get(job.source) ?? []) rmSync(join(this.staged.path, name), { force: true });
+    if (this.used) for (const name of this.names.get(job.source) ?? []) rmSync(join(this.staged.path, name), { force: true });
     this.names.delete(job.source);
   }
 
@@ -441,25 +472,50 @@ class Stage {
    * Files: `files` (the documents chunked whole) join the staged outputs, and then each is
    * renamed into outDir (one atomic rename each); their names. Writing them one by one into
    * outDir left a partial set when a write failed (issue 15 probe: a full disk): the new
-   * chunk files of one document beside the old manifest of another.
+   * chunk files of one document beside the old manifest of another. A pinned folder swapped
+   * for a link or another folder since it was pinned gets nothing (SymlinkOutputError,
+   * FolderGoneError); one swapped after that check still gets the renames, not the link.
    */
   moveInto(files: ReadonlyMap<string, string>): string[] {
-    if (!this.staged.created && files.size === 0) return [];
-    const dir = this.staged.path;
-    for (const [name, data] of files) stageFile(dir, name, data, this.outDir);
-    const moved: string[] = [];
-    for (const names of [...this.names.values(), [...files.keys()]]) {
-      for (const name of names) {
-        renameSync(join(dir, name), join(this.outDir, name));
-        moved.push(name);
+    if (!this.used && files.size === 0) return [];
+    try {
+      const dir = this.staged.path;
+      for (const [name, data] of files) stageFile(dir, name, data, this.outDir);
+      outputSeam.reached('staged', this.pinAt ?? this.outDir);
+      this.pin?.check();
+      outputSeam.reached('moving', this.pinAt ?? this.outDir);
+      const moved: string[] = [];
+      for (const names of [...this.names.values(), [...files.keys()]]) {
+        for (const name of names) {
+          renameSync(join(dir, name), this.at(name));
+          moved.push(name);
+        }
       }
+      return moved;
+    } catch (err) {
+      throw this.named(err);
     }
-    return moved;
   }
 
-  /** The temp folder, whatever happened. */
+  /**
+   * Removes the chunk files (`<name>-N.md`) an earlier run left in outDir that this one did
+   * not write: a document that now has fewer chunks. Through the pin, as the renames are.
+   */
+  removeStale(name: string, written: ReadonlySet<string>): void {
+    const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
+    try {
+      for (const entry of readdirSync(this.at())) {
+        if (pattern.test(entry) && !written.has(entry)) rmSync(this.at(entry), { force: true });
+      }
+    } catch (err) {
+      throw this.named(err);
+    }
+  }
+
+  /** The temp folder and the pin, whatever happened. */
   remove(): void {
-    this.staged.discard();
+    this.stagedDir?.discard();
+    this.pin?.close();
   }
 }
 
@@ -529,14 +585,6 @@ export function pagesManifest(pages: PagedDocument[]): string {
   }));
   const checksum = { algorithm: 'sha256', of: 'JSON.stringify(documents)', value: createHash('sha256').update(JSON.stringify(documents)).digest('hex') };
   return `${JSON.stringify({ schemaVersion: 1, checksum, documents }, null, 2)}\n`;
-}
-
-/** Removes X-N.md files of an earlier run of document X that this run did not write. */
-function removeStale(outDir: string, name: string, written: ReadonlySet<string>): void {
-  const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
-  for (const entry of readdirSync(outDir)) {
-    if (pattern.test(entry) && !written.has(entry)) rmSync(join(outDir, entry), { force: true });
-  }
 }
 
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.

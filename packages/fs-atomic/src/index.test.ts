@@ -7,7 +7,8 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, mkdirp, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, writeFileAtomic, writeFilesAtomic } from './index.js';
+import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, mkdirp, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, writeFileAtomic, writeFilesAtomic } from './index.js';
+import { procFd } from './proc-fd.js';
 import { tempRandom } from './temp-random.js';
 
 let root: string;
@@ -790,5 +791,90 @@ describe('a symlink planted at a temp name is not followed (issue 15 probe)', ()
     expect(tree(target)).toEqual({ 'new.md': 'new' });
     expect(tree(decoy)).toEqual({ secret: 'keep me' });
     expect(temps(root)).toEqual([basename(tempAt(target, '00000002'))]);
+  });
+});
+
+describe('PinnedDir (issue 15: a derived output folder looked at once, then a link swapped in was written through)', () => {
+  let decoy: string;
+  let dir: string;
+  beforeEach(() => {
+    decoy = join(root, 'decoy');
+    mkdirSync(decoy);
+    writeFileSync(join(decoy, 'x.md'), 'keep me');
+    dir = join(root, '_chunks');
+  });
+  /** Moves the pinned folder aside to `root/moved` and puts a link to the decoy at its path. */
+  const swap = () => {
+    renameSync(dir, join(root, 'moved'));
+    symlinkSync(decoy, dir);
+  };
+  const linkError = () => new SymlinkOutputError(dir, decoy);
+
+  it('refuses a link at the path, dangling or not, and makes a missing folder (never through a link)', () => {
+    symlinkSync(decoy, dir);
+    expect(() => PinnedDir.open(dir)).toThrow(linkError());
+    rmSync(dir);
+    symlinkSync(join(root, 'nowhere'), dir);
+    expect(() => PinnedDir.open(dir)).toThrow(SymlinkOutputError);
+    expect(existsSync(join(root, 'nowhere'))).toBe(false);
+    rmSync(dir);
+    const pin = PinnedDir.open(join(dir, 'deeper'));
+    expect(statSync(join(dir, 'deeper')).isDirectory()).toBe(true);
+    pin.close();
+  });
+
+  it('check() refuses a link or another folder swapped in after the pin', () => {
+    const pin = PinnedDir.open(dir);
+    pin.check();
+    swap();
+    expect(() => pin.check()).toThrow(linkError());
+    rmSync(dir);
+    mkdirSync(dir);
+    expect(() => pin.check()).toThrow(new FolderGoneError(dir));
+    rmSync(dir, { recursive: true });
+    expect(() => pin.check()).toThrow(FolderGoneError);
+    pin.close();
+    expect(readdirSync(decoy)).toEqual(['x.md']);
+  });
+
+  it.runIf(existsSync('/proc/self/fd'))('at() reaches the pinned folder after a link is swapped in: a rename and an unlink land there, not where the link leads', () => {
+    const pin = PinnedDir.open(dir);
+    writeFileSync(join(dir, 'x.md'), 'ours, stale');
+    writeFileSync(join(root, 'new.md'), 'new');
+    swap();
+    renameSync(join(root, 'new.md'), pin.at('new.md'));
+    rmSync(pin.at('x.md'));
+    expect(readdirSync(pin.at())).toEqual(['new.md']);
+    expect(readdirSync(join(root, 'moved'))).toEqual(['new.md']);
+    expect(readdirSync(decoy)).toEqual(['x.md']);
+    // An error names the folder by its path, not by /proc/self/fd/N.
+    let err: unknown;
+    try {
+      renameSync(pin.at('absent.md'), pin.at('b.md'));
+    } catch (e) {
+      err = pin.restorePaths(e);
+    }
+    expect(err).toMatchObject({ code: 'ENOENT', path: join(dir, 'absent.md'), dest: join(dir, 'b.md') });
+    pin.close();
+  });
+
+  describe('without /proc (procFd, the test-only seam, points nowhere)', () => {
+    const realPath = procFd.path;
+    beforeEach(() => {
+      procFd.path = () => join(root, 'no-proc');
+    });
+    afterEach(() => {
+      procFd.path = realPath;
+    });
+
+    it('at() gives the plain path while it holds the pinned folder, and refuses once a link is swapped in', () => {
+      const pin = PinnedDir.open(dir);
+      expect(pin.at('a.md')).toBe(join(dir, 'a.md'));
+      swap();
+      expect(() => pin.at('a.md')).toThrow(linkError());
+      expect(() => pin.at()).toThrow(linkError());
+      pin.close();
+      expect(readdirSync(decoy)).toEqual(['x.md']);
+    });
   });
 });

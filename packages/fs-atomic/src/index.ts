@@ -5,6 +5,7 @@
  */
 import { accessSync, chmodSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { procFd } from './proc-fd.js';
 import { tempRandom } from './temp-random.js';
 
 /** The longest file name, in bytes, of the file systems written to (ext4, xfs, btrfs, tmpfs, APFS). */
@@ -432,6 +433,124 @@ export class StagedDir {
   discard(): void {
     if (this.dir !== null) removeBestEffort(this.dir);
     this.dir = null;
+  }
+}
+
+/** open(2) flags that pin a folder: a folder only, and not through a symlink at its name. */
+const PIN_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * A derived output folder that a run writes into entry by entry (renames in, stale files
+ * removed) over a long run, such as a markdown file's `<folder>/_chunks`. Looking once
+ * (refuseSymlink) left a window: a link swapped in at the path after the look, while the
+ * document was being chunked, was followed by every later mkdir, rename and unlink.
+ *
+ * `open` makes the folder if it is missing (mkdir never follows a link at the name) and opens
+ * it with O_DIRECTORY | O_NOFOLLOW, so a link there is SymlinkOutputError, and the descriptor
+ * then pins that very folder. Where the system lets a path reach a folder through its
+ * descriptor (Linux's /proc/self/fd/N), `at(name)` is such a path: every operation lands in
+ * the pinned folder whatever the original path holds by then, so a link swapped in later is
+ * never written through. Elsewhere `at(name)` is the plain path, given only after lstat shows
+ * the same folder still there (the same device and inode, not a link): the window is then
+ * that lstat to the operation that follows it. `check()` says whether the path still holds the
+ * pinned folder, for a run to refuse to move its outputs into a folder that was swapped.
+ */
+export class PinnedDir {
+  private fd: number | null;
+  private readonly dev: number;
+  private readonly ino: number;
+  /** The /proc/self/fd path of the descriptor, or null where there is none to use. */
+  private readonly viaFd: string | null;
+
+  private constructor(readonly path: string, fd: number | null, stat: Stats) {
+    this.fd = fd;
+    this.dev = stat.dev;
+    this.ino = stat.ino;
+    let viaFd: string | null = null;
+    if (fd !== null) {
+      const candidate = procFd.path(fd);
+      try {
+        const seen = statSync(candidate);
+        if (seen.dev === stat.dev && seen.ino === stat.ino) viaFd = candidate;
+      } catch {
+        // No /proc (macOS, a container without it): the plain path, checked before each use.
+      }
+    }
+    this.viaFd = viaFd;
+  }
+
+  /** Pins the folder at `path`, making it (and, unless `parents` is false, its parents) when missing. */
+  static open(path: string, options: { parents?: boolean } = {}): PinnedDir {
+    refuseSymlink(path);
+    if (options.parents !== false) mkdirp(dirname(path));
+    try {
+      mkdirSync(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (constants.O_NOFOLLOW === undefined || constants.O_DIRECTORY === undefined) {
+      // Windows: no way to open a folder without following a link; lstat it, then check before each use.
+      const stat = lstatSync(path);
+      if (stat.isSymbolicLink()) refuseSymlink(path);
+      if (!stat.isDirectory()) mkdirSync(path); // EEXIST, naming what stands there
+      return new PinnedDir(path, null, stat);
+    }
+    let fd: number;
+    try {
+      fd = openSync(path, PIN_FLAGS);
+    } catch (err) {
+      // A link made since the mkdir: ELOOP, or ENOTDIR with O_DIRECTORY (Linux).
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP' || code === 'ENOTDIR') refuseSymlink(path);
+      throw err;
+    }
+    try {
+      return new PinnedDir(path, fd, fstatSync(fd));
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  /**
+   * SymlinkOutputError when the path is now a link, FolderGoneError when it holds no folder or
+   * another one: whether outputs may still be moved in under the path's name.
+   */
+  check(): void {
+    let stat: Stats;
+    try {
+      stat = lstatSync(this.path);
+    } catch {
+      throw new FolderGoneError(this.path);
+    }
+    if (stat.isSymbolicLink()) refuseSymlink(this.path);
+    if (!stat.isDirectory() || stat.dev !== this.dev || stat.ino !== this.ino) throw new FolderGoneError(this.path);
+  }
+
+  /** The path to hand to a file-system call for `name` in the pinned folder (`''`: the folder). */
+  at(name = ''): string {
+    if (this.viaFd !== null) return name === '' ? this.viaFd : join(this.viaFd, name);
+    this.check();
+    return name === '' ? this.path : join(this.path, name);
+  }
+
+  /** `err`'s path and dest as the user knows them: the folder's own path in place of /proc/self/fd/N. */
+  restorePaths<T>(err: T): T {
+    const via = this.viaFd;
+    if (via === null || !(err instanceof Error)) return err;
+    const e = err as NodeJS.ErrnoException & { dest?: string };
+    const back = (p: string | undefined) => (p !== undefined && (p === via || p.startsWith(`${via}/`)) ? this.path + p.slice(via.length) : p);
+    if (e.path !== undefined) e.path = back(e.path);
+    if (e.dest !== undefined) e.dest = back(e.dest);
+    return err;
+  }
+
+  /** Closes the descriptor; the folder's stale temps may be swept again under the number's next use. */
+  close(): void {
+    if (this.fd === null) return;
+    if (this.viaFd !== null) for (const dir of swept) if (dir === this.viaFd || dir.startsWith(`${this.viaFd}/`)) swept.delete(dir);
+    closeSync(this.fd);
+    this.fd = null;
   }
 }
 
