@@ -29,3 +29,37 @@ export async function runAttempt<T>(timeoutMs: number, parent: AbortSignal | und
     parent?.removeEventListener('abort', onAbort);
   }
 }
+
+/** limitResponse's refusal: the body is larger than the request could need. */
+export class ResponseTooLargeError extends Error {}
+
+/**
+ * `res` with its body limited to `maxBytes` as it arrives (after any gzip or deflate is undone,
+ * so a small compressed body that inflates to gigabytes is stopped too). A Content-Length over
+ * the limit fails at once; a body that grows past it fails while being read, and the rest of
+ * it is never downloaded. Both throw a ResponseTooLargeError from whatever reads the body. An error
+ * response whose Content-Length is over the limit keeps its status and loses its body.
+ */
+export function limitResponse(res: Response, maxBytes: number, needs = 'a reply to this request needs'): Response {
+  const tooLarge = () => new ResponseTooLargeError(`the body is larger than ${Math.floor(maxBytes / (1024 * 1024))} MiB, more than ${res.ok ? needs : 'an error message needs'}`);
+  const declared = Number(res.headers.get('content-length') ?? '');
+  // Content-Length counts the encoded bytes, so it only proves too large for an unencoded body.
+  if (declared > maxBytes && !res.headers.get('content-encoding')) {
+    void res.body?.cancel().catch(() => {});
+    // An error keeps its status (what the retry loop and the message need) and loses its body.
+    if (!res.ok) return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    throw tooLarge();
+  }
+  if (!res.body) return res;
+  let seen = 0;
+  const limited = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+}

@@ -9,7 +9,7 @@
  */
 import { displayUrl, type EmbeddingErrorKind } from './errors.js';
 import { ollamaConnection } from './ollama-host.js';
-import { classifyNetwork, HttpStatusError, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, retryAfterMs, type Failure, type Transport } from './remote.js';
+import { BATCH_NEEDS, classifyNetwork, HttpStatusError, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, retryAfterMs, type Failure, type Transport } from './remote.js';
 
 /** The `ollama` package, loaded on the first request (module loading every tool paid at start-up). */
 let ollamaModule: typeof import('ollama') | null = null;
@@ -60,7 +60,7 @@ export class OllamaTransport implements Transport {
           .catch(() => '');
         throw new HttpStatusError(res.status, res.headers, errorText(body));
       }
-      return limitResponse(res, maxResponseBytes(texts.length));
+      return limitResponse(res, maxResponseBytes(texts.length), BATCH_NEEDS);
     };
     const { Ollama } = (ollamaModule ??= await import('ollama'));
     const client = new Ollama({ host: this.#host, fetch: fetchWithSignal, headers: this.#headers });

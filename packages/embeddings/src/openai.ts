@@ -11,7 +11,7 @@
  */
 import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
-import { classifyNetwork, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, retryAfterMs, rootMessage, type Failure, type Transport } from './remote.js';
+import { BATCH_NEEDS, classifyNetwork, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, retryAfterMs, rootMessage, type Failure, type Transport } from './remote.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
 /** The `openai` package's own default, spelled out so that it never reads process.env itself. */
@@ -84,7 +84,7 @@ export class OpenAITransport implements Transport {
       // than an error message is refused too: the message shows 300 characters of it.
       fetch: async (input, init) => {
         const res = await fetch(input, init);
-        return limitResponse(res, res.ok ? maxResponseBytes(this.options.batchSize) : MAX_ERROR_BODY_BYTES);
+        return limitResponse(res, res.ok ? maxResponseBytes(this.options.batchSize) : MAX_ERROR_BODY_BYTES, BATCH_NEEDS);
       },
     });
     return this.#client;

@@ -4,7 +4,7 @@
  * (send one batch through its client library, and say what a thrown error means); this
  * module turns everything into vectors in input order or one EmbeddingError.
  */
-import { runAttempt } from './attempt.js';
+import { limitResponse, ResponseTooLargeError, runAttempt } from './attempt.js';
 import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
 
@@ -64,6 +64,8 @@ export class HttpStatusError extends Error {
 /** Thrown by a transport when a 2xx body does not have the documented shape. */
 export class MalformedResponseError extends Error {}
 
+export { limitResponse };
+
 /**
  * The longest vector accepted from a server, the same ceiling as the config's
  * `embeddings.dimensions`: the largest models give a few thousand, so a longer vector is a
@@ -87,35 +89,9 @@ const MIB = 1024 * 1024;
 /** The largest error body read (a 4xx/5xx): the message shows 300 characters of it. */
 export const MAX_ERROR_BODY_BYTES = MIB;
 
-/**
- * `res` with its body limited to `maxBytes` as it arrives (after any gzip or deflate is undone,
- * so a small compressed body that inflates to gigabytes is stopped too). A Content-Length over
- * the limit fails at once; a body that grows past it fails while being read, and the rest of
- * it is never downloaded. Both throw a MalformedResponseError from whatever reads the body.
- */
-export function limitResponse(res: Response, maxBytes: number): Response {
-  const tooLarge = () => new MalformedResponseError(`the body is larger than ${Math.floor(maxBytes / MIB)} MiB, more than ${res.ok ? 'the vectors of this batch could need' : 'an error message needs'}`);
-  const declared = Number(res.headers.get('content-length') ?? '');
-  // Content-Length counts the encoded bytes, so it only proves too large for an unencoded body.
-  if (declared > maxBytes && !res.headers.get('content-encoding')) {
-    void res.body?.cancel().catch(() => {});
-    // An error keeps its status (what the retry loop and the message need) and loses its body.
-    if (!res.ok) return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
-    throw tooLarge();
-  }
-  if (!res.body) return res;
-  let seen = 0;
-  const limited = res.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen > maxBytes) controller.error(tooLarge());
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
-}
+/** How limitResponse's refusal ends for an embedding batch. */
+export const BATCH_NEEDS = 'the vectors of this batch could need';
+
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 const RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
@@ -216,12 +192,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * A MalformedResponseError along `err`'s cause chain: the openai client wraps whatever its
- * `fetch` throws (limitResponse's refusal of a Content-Length) in a connection error.
+ * A MalformedResponseError (or limitResponse's refusal) along `err`'s cause chain: the openai
+ * client wraps whatever its `fetch` throws (a Content-Length over the limit) in a connection error.
  */
-function malformedCause(err: unknown): MalformedResponseError | null {
+function malformedCause(err: unknown): Error | null {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
-    if (e instanceof MalformedResponseError) return e;
+    if (e instanceof MalformedResponseError || e instanceof ResponseTooLargeError) return e;
   }
   return null;
 }

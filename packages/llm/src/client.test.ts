@@ -1,7 +1,7 @@
 // The chat clients, driving the real `openai` and `ollama` packages against a local HTTP server
 // that speaks each service's documented chat API.
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort } from '../../embeddings/src/test-server.js';
+import { closedPort, startServer } from '../../embeddings/src/test-server.js';
 import { startChatServer, userText, type ChatBody, type TestServer } from './chat-server.js';
 import { createChatClient, LlmError, type LlmSettings } from './index.js';
 
@@ -76,6 +76,39 @@ describe.each(['ollama', 'openai'] as const)('%s chat', (provider) => {
     server = await startChatServer(() => ({ text: 'late', delayMs: 5_000 }));
     const err = await failure(createChatClient(settingsFor(provider, server.origin, { timeoutMs: 100, maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
     expect(err.message).toMatch(/no response within 100 ms/);
+  });
+});
+
+describe.each(['ollama', 'openai'] as const)('%s chat against a server that sends too much', (provider) => {
+  /** A raw server: one response of `bytes` bytes of padding, with `status`. */
+  function flood(status: number, bytes: number): Promise<TestServer> {
+    return startServer((_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      const pad = Buffer.alloc(1 << 20, 0x20);
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < bytes) {
+          sent += pad.length;
+          if (!res.write(pad)) return void res.once('drain', pump);
+        }
+        res.end('{}');
+      };
+      pump();
+    });
+  }
+
+  it('stops reading a reply larger than any answer, and says so instead of "cannot reach the server"', async () => {
+    server = await flood(200, 24 << 20);
+    const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+    expect(err.message).toMatch(/malformed response: the body is larger than \d+ MiB/);
+    expect(err.fix).toMatch(provider === 'ollama' ? /POST \/api\/chat/ : /chat\/completions/);
+  });
+
+  it('keeps the status of an error page larger than an error message, and only 300 characters of it', async () => {
+    server = await flood(500, 3 << 20);
+    const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+    expect(err.status).toBe(500);
+    expect(err.message.length).toBeLessThan(600);
   });
 });
 

@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { runAttempt } from '@chunkyard/embeddings/attempt';
+import { limitResponse, ResponseTooLargeError, runAttempt } from '@chunkyard/embeddings/attempt';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
 
@@ -85,6 +85,27 @@ class HttpStatusError extends Error {
   }
 }
 
+/**
+ * The largest reply body read: a one-sentence lead line or a short answer is a few KB, so 8 MiB
+ * is far above any real reply. Without it a server could stream until the timeout, and past
+ * about 512 MB the body failed inside fetch with "Cannot create a string longer than …",
+ * reported as an unreachable server.
+ */
+const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+/** The largest error body read: the message shows 300 characters of it. */
+const MAX_ERROR_BYTES = 1024 * 1024;
+
+/** limitResponse for a chat reply, or for an error page when `res` is not ok. */
+const limitReply = (res: Response): Response => limitResponse(res, res.ok ? MAX_REPLY_BYTES : MAX_ERROR_BYTES, 'a chat reply needs');
+
+/** limitResponse's refusal along an error's cause chain (the openai client wraps what its fetch throws). */
+function tooLarge(err: unknown): ResponseTooLargeError | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
+    if (e instanceof ResponseTooLargeError) return e;
+  }
+  return null;
+}
+
 const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 /** The first system error code along an error's cause chain (fetch wraps them). */
@@ -137,6 +158,7 @@ class Client implements ChatClient {
       const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
       const http = this.attempt.status(err);
       const code = networkCode(err);
+      const large = tooLarge(err);
       if (outcome.timedOut) {
         error = new LlmError(this.provider, this.url, `no response within ${timeoutMs} ms${tries}`, this.attempt.fix('timeout'));
         retry = true;
@@ -144,6 +166,8 @@ class Client implements ChatClient {
         const kind = http.status === 401 || http.status === 403 ? 'auth' : 'http';
         error = new LlmError(this.provider, this.url, `HTTP ${http.status}${tries}${http.detail ? `: ${http.detail.slice(0, 300)}` : ''}`, this.attempt.fix(kind, http.status), http.status);
         retry = http.status === 429 || http.status >= 500;
+      } else if (large) {
+        error = new LlmError(this.provider, this.url, `malformed response: ${large.message}`, this.attempt.fix('malformed'));
       } else if (code) {
         error = new LlmError(this.provider, this.url, `cannot reach the server (${code})${tries}`, this.attempt.fix('unreachable'));
         retry = RETRY_CODES.has(code);
@@ -182,7 +206,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
       async send(messages, t, signal) {
         const { Ollama } = await import('ollama');
         const fetchWithSignal = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-          const res = await fetch(input, { ...init, signal });
+          const res = limitReply(await fetch(input, { ...init, signal }));
           if (!res.ok) {
             const body = await res.text().catch(() => '');
             let detail = body.trim();
@@ -225,7 +249,15 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
       async send(messages, t, signal) {
         if (!client) {
           errors = await import('openai');
-          client = new errors.OpenAI({ apiKey: apiKey ?? '', baseURL, timeout: retry.timeoutMs, maxRetries: 0, organization: null, project: null });
+          client = new errors.OpenAI({
+            apiKey: apiKey ?? '',
+            baseURL,
+            timeout: retry.timeoutMs,
+            maxRetries: 0,
+            organization: null,
+            project: null,
+            fetch: async (input, init) => limitReply(await fetch(input, init)),
+          });
         }
         const res: unknown = await client.chat.completions.create({ model, messages: messages.map((m) => ({ ...m })), temperature: t }, { signal });
         return (res as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content as string;
