@@ -490,6 +490,53 @@ describe('environment errors are messages naming the path', () => {
   });
 });
 
+describe('a default store path that is a symlink (issue 15: a planted .chunkyard/store.db was opened through SQLite)', () => {
+  // <workspace>/.chunkyard/store.db is derived, inside a docs repo that may be someone else's
+  // (a pull request in CI): a link committed there made ingest create, or write a schema into,
+  // whatever file it led to. A --db the user names is the user's choice, link or not.
+  let outside: string;
+  beforeEach(() => {
+    outside = join(ws, 'outside');
+    mkdirSync(outside);
+  });
+  const refused = (link: string, target: string) =>
+    `docs-store: ${link}: is a symlink (it points to ${target}); a store path not given with --db is never opened through a link, so nothing was read or written; remove the link, or pass --db with the store you mean\n`;
+
+  it.each([
+    ['an empty file', () => writeFileSync(join(outside, 'target'), '')],
+    ['a file with content', () => writeFileSync(join(outside, 'target'), 'password=hunter2-secret\n')],
+    ['nothing (a dangling link)', () => {}],
+  ])('store.db linked to %s: every command refuses it, exit 1, nothing written there', async (_what, make) => {
+    make();
+    const target = join(outside, 'target');
+    const before = existsSync(target) ? readFileSync(target) : null;
+    mkdirSync(join(ws, '.chunkyard'));
+    symlinkSync(target, dbPath());
+    for (const args of [['ingest', TOPICS[2]!], ['stats'], ['search', 'json']]) {
+      const r = await run(args);
+      expect(r, args.join(' ')).toEqual({ code: 1, stdout: '', stderr: refused(dbPath(), target) });
+    }
+    expect(existsSync(target) ? readFileSync(target) : null).toEqual(before);
+    expect(readdirSync(outside)).toEqual(before === null ? [] : ['target']);
+    expect(readdirSync(join(ws, '.chunkyard'))).toEqual(['store.db']);
+  });
+
+  it('a .chunkyard folder that is a link is refused too: nothing made where it leads', async () => {
+    symlinkSync(outside, join(ws, '.chunkyard'));
+    const r = await run(['ingest', TOPICS[2]!]);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: refused(join(ws, '.chunkyard'), outside) });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('--db naming the same link is the user\'s choice: the store is made where it leads', async () => {
+    mkdirSync(join(ws, '.chunkyard'));
+    symlinkSync(join(outside, 'mine.db'), dbPath());
+    const r = await run(['ingest', TOPICS[2]!, '--db', '.chunkyard/store.db']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(count('artifacts', join(outside, 'mine.db'))).toBe(1);
+  });
+});
+
 describe('mcp --http environment errors', () => {
   it('a port already in use: exit 1, the address named, no trace', async () => {
     const blocker = createServer();

@@ -93,7 +93,8 @@ Ranges (whole numbers; anything else is a usage error, exit 2):
 Options:
   --db PATH            the database (default: <workspace>/.chunkyard/store.db, where the
                        workspace is the nearest folder up holding chunkyard.config.yaml
-                       or nx.json, else the current folder)
+                       or nx.json, else the current folder; refused when it or .chunkyard
+                       is a symlink: a --db you name may be one)
   --config FILE        workspace config (default: <workspace>/chunkyard.config.yaml); its
                        chunking: and embeddings: sections apply (default provider: local)
   --json               machine-readable output on stdout
@@ -152,6 +153,11 @@ interface Context {
   io: Io;
   root: string;
   dbPath: string;
+  /**
+   * A link at the store path: followed for a --db the user named, refused for the default
+   * `<workspace>/.chunkyard/store.db`, which lies in a docs repo a pull request may fill.
+   */
+  dbLinks: 'follow' | 'refuse';
 }
 
 export async function main(argv: string[], rawIo: Io = defaultIo): Promise<number> {
@@ -178,7 +184,7 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
   const [command, ...args] = positionals as [string, ...string[]];
   const cwd = io.cwd ?? process.cwd();
   const root = findWorkspaceRoot(cwd);
-  const ctx: Context = { values, args, io, root, dbPath: values.db ? resolve(cwd, values.db) : defaultDbPath(root) };
+  const ctx: Context = { values, args, io, root, dbPath: values.db ? resolve(cwd, values.db) : defaultDbPath(root), dbLinks: values.db ? 'follow' : 'refuse' };
   try {
     // An empty value is a mistake, never a choice: `--topic ''` stored or searched the topic ""
     // (every search then came back empty, without a word) and `--db ''` opened the current
@@ -340,7 +346,7 @@ async function ingest(ctx: Context): Promise<number> {
   let ann: AnnStatus | null = null;
   const cacheStats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
   if (plans.length > 0) {
-    const store = DocStore.open(ctx.dbPath);
+    const store = DocStore.open(ctx.dbPath, { links: ctx.dbLinks });
     // One bar per stage (embedding, then writing); silent unless stderr is a TTY without CI.
     let bar: { stage: string; reporter: ProgressReporter } | null = null;
     try {
@@ -380,7 +386,7 @@ async function ingest(ctx: Context): Promise<number> {
 }
 
 function openForReading(ctx: Context, vectorIndex: VectorIndexKind = 'auto'): DocStore {
-  return DocStore.open(ctx.dbPath, { readonly: true, vectorIndex });
+  return DocStore.open(ctx.dbPath, { readonly: true, vectorIndex, links: ctx.dbLinks });
 }
 
 async function search(ctx: Context): Promise<number> {
@@ -516,7 +522,7 @@ async function mcp(ctx: Context): Promise<number> {
   const uncarried = token === undefined || !values.http ? null : /[\u0000-\u001f\u007f]/.test(token) ? 'a control character' : /[^\u0000-\u007f]/.test(token) ? 'a character outside ASCII' : token.trim() !== token ? 'a space at an end' : null;
   if (uncarried !== null) throw new UsageError(`the bearer token (--token or ${TOKEN_ENV}) holds ${uncarried}, which no Authorization header carries as it is; use printable ASCII with no space at either end (openssl rand -hex 16 makes one)`);
   const { config } = loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
-  const store = DocStore.open(ctx.dbPath, { vectorIndex: indexOption(values.index) });
+  const store = DocStore.open(ctx.dbPath, { vectorIndex: indexOption(values.index), links: ctx.dbLinks });
   try {
     const provider = providerFor(config, env);
     if (!values.http) {

@@ -5,7 +5,7 @@
  * `PRAGMA data_version` reveals).
  */
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, statfsSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, statfsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { firstNonFolder, mkdirp } from '@chunkyard/fs-atomic';
@@ -52,6 +52,12 @@ export const CHUNK_BOUNDARY = '[CHUNK BOUNDARY]';
 export interface OpenOptions {
   /** Open an existing database for reading only (no migration, no writes). */
   readonly?: boolean;
+  /**
+   * A symlink at the store or at the folder holding it: `follow` (the default) for a path the
+   * user named (`--db`); `refuse` for one the caller derived (docs-store's
+   * `<workspace>/.chunkyard/store.db`), a StoreError before anything is opened (see refuseLinks).
+   */
+  links?: 'follow' | 'refuse';
   /** The default vector index of this connection's searches (default `auto`). */
   vectorIndex?: VectorIndexKind;
 }
@@ -151,6 +157,8 @@ export class DocStore {
    * read-only file) is a StoreError naming the path and what to do, never a raw SqliteError.
    */
   static open(path: string, options: OpenOptions = {}): DocStore {
+    const refusing = options.links === 'refuse' && path !== ':memory:';
+    if (refusing) refuseLinks(path);
     if (path !== ':memory:') refuseNonRegular(path);
     if (options.readonly) {
       let db: Database.Database;
@@ -159,6 +167,7 @@ export class DocStore {
       } catch (err) {
         throw new StoreError(`${path}: cannot open the store (${(err as Error).message}); run "docs-store ingest" first`);
       }
+      if (refusing) stillNoLinks(db, path);
       let version: number;
       try {
         db.pragma('busy_timeout = 5000');
@@ -209,6 +218,7 @@ export class DocStore {
     let db: Database.Database | undefined;
     try {
       db = new Database(path);
+      if (refusing) stillNoLinks(db, path);
       db.pragma('busy_timeout = 5000');
       // Before the journal mode, which is itself a write to the file.
       if (path !== ':memory:') refuseForeign(db, path);
@@ -771,6 +781,49 @@ function kindOf(stat: Stats): string {
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
   if (stat.isSocket()) return 'a socket';
   return 'a special file';
+}
+
+/**
+ * A store path the caller derived (docs-store's `<workspace>/.chunkyard/store.db`) lies in a
+ * docs repo that may be someone else's (a pull request run in CI): a link committed at the
+ * store, or at `.chunkyard` itself, made SQLite (which resolves links in the path it opens)
+ * create the file it led to, or write a store's schema into an empty one, or read another
+ * application's database. Such a link is refused, naming it. The store's -wal, -shm and
+ * -journal files need no look: SQLite opens them with O_NOFOLLOW (a link there is an error).
+ */
+function refuseLinks(path: string): void {
+  for (const p of [dirname(path), path]) {
+    let link = false;
+    try {
+      link = lstatSync(p).isSymbolicLink();
+    } catch {
+      continue;
+    }
+    if (!link) continue;
+    let target: string | null = null;
+    try {
+      target = readlinkSync(p);
+    } catch {
+      // gone or unreadable meanwhile: still a link when looked at
+    }
+    throw new StoreError(
+      `${p}: is a symlink${target === null ? '' : ` (it points to ${target})`}; a store path not given with --db is never opened through a link, so nothing was read or written; remove the link, or pass --db with the store you mean`,
+    );
+  }
+}
+
+/**
+ * refuseLinks again once SQLite has opened the file, before anything is read or written: a
+ * link swapped in between the first look and the open is caught here, unless it was swapped
+ * back in time. better-sqlite3 cannot pass SQLITE_OPEN_NOFOLLOW, so the open itself follows one.
+ */
+function stillNoLinks(db: Database.Database, path: string): void {
+  try {
+    refuseLinks(path);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
 }
 
 /**
