@@ -8,13 +8,14 @@
  *
  * markdown-it gives line maps, not offsets; ranges are rebuilt from the line
  * table with the same trimming rule flatten() applies to remark's positions.
- * Two constructs markdown-it handles differently from remark-gfm are patched:
- * link reference definitions (consumed silently by markdown-it, so they show up
- * as uncovered lines) and GFM footnote definitions.
+ * Link reference definitions, which markdown-it consumes silently, show up as
+ * uncovered lines and are made blocks of; GFM footnote definitions, which
+ * markdown-it lacks, are a block rule of their own (footnote-definition.ts).
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
+import { FOOTNOTE_OPEN, footnoteDefinition, LABEL_ALONE } from './footnote-definition.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
@@ -188,6 +189,9 @@ function continuesParagraph(state: StateBlock, line: number, endLine: number): b
   return !interrupted;
 }
 md.block.ruler.at('reference', referenceThenLazy);
+// Before the reference rule, which would read `[^1]: note` as a definition of label `^1`; it
+// interrupts a paragraph and ends a quote's lazy lines, as the heading rule does.
+md.block.ruler.before('reference', 'footnote_def', footnoteDefinition, { alt: ['paragraph', 'reference', 'blockquote'] });
 
 /**
  * Where lheadingSkipping, finding no underline, saw the paragraph at `startLine` end. Both rules
@@ -716,7 +720,12 @@ function blockquoteWithScratch(state: StateBlock, startLine: number, endLine: nu
       }
       if (lastLineEmpty) break;
       let terminate = false;
-      for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      // A line an enclosing quote marked lazy (sCount -1) was checked against these same rules
+      // there, with its own indentation, and none took it: it continues this quote's paragraph
+      // too. Asked again here with -1, a line indented four columns looked unindented to them
+      // (`> > q` then `    - z` ended the inner quote with a list, made code of the line).
+      const markedLazy = nestedLazyLines && state.sCount[nextLine] === -1;
+      for (let i = 0, l = markedLazy ? 0 : terminatorRules.length; i < l; i++) {
         if (terminatorRules[i]!(state, nextLine, endLine, true)) {
           terminate = true;
           break;
@@ -788,6 +797,14 @@ function blockquoteWithScratch(state: StateBlock, startLine: number, endLine: nu
   scratchTop = base;
   state.blkIndent = oldIndent;
   return true;
+}
+
+/** Off only in the test that compares this rule with markdown-it's own, which asks again (see markedLazy). */
+let nestedLazyLines = true;
+
+/** For tests: asks the terminators about a line an enclosing quote marked lazy (`on` false), as markdown-it does, or not. */
+export function setNestedLazyLinesForTests(on: boolean): void {
+  nestedLazyLines = on;
 }
 
 /** Off only in the test that compares the quote blocks with those made from tokens. */
@@ -989,14 +1006,15 @@ export function setBlockquoteScratchForTests(on: boolean): void {
 setBlockquoteScratchForTests(true);
 
 /** The paragraph terminators of markdown-it 15.0.3 (ours for `heading`), by rule name, in its order: what `interrupts` knows. */
-const KNOWN_TERMINATORS = ['table', 'fence', 'blockquote', 'hr', 'list', 'html_block', 'heading'];
+const KNOWN_TERMINATORS = ['table', 'fence', 'blockquote', 'hr', 'list', 'footnote_def', 'html_block', 'heading'];
 /**
  * Characters a line may start with (after its indentation) for one of those rules to
- * accept it: fence ` ~, blockquote >, hr * - _, list * - + and digits, html_block <, heading #.
+ * accept it: fence ` ~, blockquote >, hr * - _, list * - + and digits, footnote definition [,
+ * html_block <, heading #.
  * Each of them returns false at once on any other first character.
  */
 const MAY_INTERRUPT = new Uint8Array(128);
-for (const ch of '`~>*-_+<#0123456789') MAY_INTERRUPT[ch.charCodeAt(0)] = 1;
+for (const ch of '`~>*-_+[<#0123456789') MAY_INTERRUPT[ch.charCodeAt(0)] = 1;
 /** The rule list last checked against KNOWN_TERMINATORS (getRules returns one array until the rules change), and the answer. */
 let checkedRules: unknown = null;
 let rulesKnown = false;
@@ -1221,13 +1239,13 @@ export function setDirectParagraphsForTests(on: boolean): void {
 /**
  * Appends the block toBlock would make of a top-level paragraph's token (lines `startLine`
  * to `lastLine`) and returns true, or returns false where toBlock would make no block of it
- * (no visible character) or a footnote definition (it starts with `[^`): those keep their token.
+ * (no visible character): such a paragraph keeps its token.
  */
 function directParagraph(into: DirectBlocks, startLine: number, lastLine: number): boolean {
   const { source, lines } = into;
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);
-  if (end <= start || startsFootnote(source, start)) return false;
+  if (end <= start) return false;
   into.blocks.push({ type: 'paragraph', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) }, startLine);
   return true;
 }
@@ -1311,7 +1329,7 @@ let chainChecked: unknown = null;
 /** The blockquote rule of that chain, when the chain is the one byFirstChar knows (else null: it steps aside). */
 let chainBlockquote: BlockRule | null = null;
 /** markdown-it 15.0.3's rules after ours, in its order: what byFirstChar knows of the rules it passes over. */
-const KNOWN_CHAIN = 'by_first_char,table,code,fence,blockquote,hr,list,reference,html_block,heading,lheading,paragraph';
+const KNOWN_CHAIN = 'by_first_char,table,code,fence,blockquote,hr,list,footnote_def,reference,html_block,heading,lheading,paragraph';
 
 function knownChain(state: StateBlock): BlockRule | null {
   const rules = chainsOf(state).all;
@@ -1787,6 +1805,7 @@ const TYPE_OF: Record<string, BlockType> = {
   [ATX_HEADING]: 'heading',
   [PARAGRAPH]: 'paragraph',
   blockquote_open: 'blockquote',
+  [FOOTNOTE_OPEN]: 'footnoteDefinition',
   bullet_list_open: 'list',
   ordered_list_open: 'list',
   list_item_open: 'listItem',
@@ -1805,7 +1824,7 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   const type = TYPE_OF[token.type];
   if (!type || !token.map) return null;
   let children: Block[] | undefined;
-  if (container && (type === 'list' || type === 'listItem' || type === 'blockquote')) {
+  if (container && (type === 'list' || type === 'listItem' || type === 'blockquote' || type === 'footnoteDefinition')) {
     children = [];
     const childMode = type === 'list' ? mode : 'lines';
     // Indexed loops here and below: a `for…of` made an iterator result per child where V8 did
@@ -1818,7 +1837,9 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   }
   const startLine = token.map[0];
   const { source, lines } = ctx;
-  if (children && type !== 'list') addUncoveredDefinitions(children, startLine, token.map[1] - 1, ctx);
+  // A footnote's label line holds a definition only after its label: not when that is all it holds.
+  const firstContentLine = type === 'footnoteDefinition' && token.meta === LABEL_ALONE ? startLine + 1 : startLine;
+  if (children && type !== 'list') addUncoveredDefinitions(children, firstContentLine, token.map[1] - 1, ctx);
   if (children && !sortedByStart(children)) children.sort((a, b) => a.start - b.start);
   // A list item ends with its last child (its map can run over trailing blank
   // lines); lists and quotes end with their map, less trailing whitespace, as in remark.
@@ -1909,10 +1930,6 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
       break;
   }
   if (children) block.children = children;
-  if (type === 'paragraph' && mode === 'exact' && startsFootnote(source, block.start) && FOOTNOTE_DEF.test(source.slice(block.start, block.end))) {
-    block.type = 'footnoteDefinition';
-    block.children = footnoteChildren(source, lines, block);
-  }
   return block;
 }
 
@@ -2018,23 +2035,6 @@ export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): st
   return out;
 }
 
-const FOOTNOTE_DEF = /^\[\^[^\]\s]+\]:/;
-
-/**
- * A footnote definition's children as remark makes them: its text as one paragraph (from the
- * start of its first line, label included, as micromark's position has it), or none when
- * nothing follows the label (`[^5]:` alone), where a paragraph of the label alone was made.
- */
-function footnoteChildren(source: string, lines: LineTable, def: Block): Block[] {
-  const label = FOOTNOTE_DEF.exec(source.slice(def.start, def.end));
-  if (label !== null && skipWhitespace(source, def.start + label[0].length, def.end) === def.end) return [];
-  return [{ ...def, type: 'paragraph', start: lines.starts[def.startLine]! }];
-}
-
-/** The `[^` FOOTNOTE_DEF starts with: checked before slicing the paragraph for the regex. */
-function startsFootnote(source: string, start: number): boolean {
-  return source.charCodeAt(start) === 0x5b && source.charCodeAt(start + 1) === 0x5e;
-}
 const DEFINITION_START = /^ {0,3}\[/;
 /**
  * A line of a container starting a definition: `[` after the container's indentation and
@@ -2107,8 +2107,8 @@ function sortedByStart(blocks: Block[]): boolean {
 /**
  * Non-blank top-level lines that no block covers are link reference
  * definitions (markdown-it stores them in `env` and emits no token). They
- * become `definition` blocks (`footnoteDefinition` for `[^x]:`), one per
- * definition, so that every non-whitespace character lies in some block.
+ * become `definition` blocks, one per definition, so that every
+ * non-whitespace character lies in some block.
  */
 function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter | null): Block[] {
   const { source, lines } = ctx;
@@ -2136,16 +2136,12 @@ function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter |
     const text = source.slice(ls, le);
     if (!current || DEFINITION_START.test(text)) {
       const start = skipWhitespace(source, ls, le);
-      const isFootnote = FOOTNOTE_DEF.test(source.slice(start, le));
-      current = { type: isFootnote ? 'footnoteDefinition' : 'definition', start, end: le, startLine: line, endLine: line };
+      current = { type: 'definition', start, end: le, startLine: line, endLine: line };
       extra.push(current);
     }
     current.end = trimEndOffset(source, current.start, le);
     current.endLine = line;
   }
   if (extra.length === 0) return blocks;
-  for (const b of extra) {
-    if (b.type === 'footnoteDefinition') b.children = footnoteChildren(source, lines, b);
-  }
   return [...blocks, ...extra].sort((a, b) => a.start - b.start);
 }

@@ -188,8 +188,14 @@ export type TokenItem = (state: StateBlock, line: number, endLine: number, empty
 /** Where a token item's block will stand until fast-blocks makes it (resolveTokenItems replaces it). */
 export const PENDING_ITEM: Block = Object.freeze({ type: 'listItem', start: 0, end: 0, startLine: 0, endLine: 0 });
 
-/** markdown-it 15.0.3's block rules by name, in its order: the only ruler this code knows. */
-const KNOWN_RULES = 'table,code,fence,blockquote,hr,list,reference,html_block,heading,lheading,paragraph';
+/**
+ * The rulers this code knows, by their rules' names in order: markdown-it 15.0.3's, and
+ * fast-blocks' (the same with its GFM footnote definition rule before `reference`).
+ */
+const KNOWN_RULES = new Set([
+  'table,code,fence,blockquote,hr,list,reference,html_block,heading,lheading,paragraph',
+  'table,code,fence,blockquote,hr,list,footnote_def,reference,html_block,heading,lheading,paragraph',
+]);
 /**
  * The rules that may take an item's first line before the paragraph rule, each of which
  * answers in silent mode as it would otherwise: `code` is left out (content indented less
@@ -197,7 +203,7 @@ const KNOWN_RULES = 'table,code,fence,blockquote,hr,list,reference,html_block,he
  * silent answer is whether it may interrupt a paragraph, not whether it matches: a first line
  * starting with `<` is left to markdown-it), and `lheading` is followed by firstParagraphEnd.
  */
-const SILENT_FIRST_LINE = new Set(['table', 'fence', 'blockquote', 'hr', 'list', 'reference', 'heading']);
+const SILENT_FIRST_LINE = new Set(['table', 'fence', 'blockquote', 'hr', 'list', 'footnote_def', 'reference', 'heading']);
 
 /** How many lists directList has made (for tests: that the generated inputs reach it). */
 let made = 0;
@@ -226,7 +232,7 @@ function firstLineRulesOf(state: StateBlock): Rule[] | null {
     // fast-blocks' by_first_char (a line to the first rule that may take it, before the others)
     // is markdown-it's order with a shortcut, and says no in silent mode: not a rule of its own here.
     const known = (ruler as unknown as { __rules__: { name: string; enabled: boolean; fn: Rule }[] }).__rules__.filter((r) => r.enabled && r.name !== 'by_first_char');
-    firstLineRules = known.map((r) => r.name).join(',') === KNOWN_RULES ? known.filter((r) => SILENT_FIRST_LINE.has(r.name)).map((r) => r.fn) : null;
+    firstLineRules = KNOWN_RULES.has(known.map((r) => r.name).join(',')) ? known.filter((r) => SILENT_FIRST_LINE.has(r.name)).map((r) => r.fn) : null;
     const fn = (name: string): Rule | undefined => known.find((r) => r.name === name)?.fn;
     const chain = ruler.getRules('list') as Rule[];
     listTerminatorsKnown = firstLineRules !== null && chain.length === 3 && chain[0] === fn('fence') && chain[1] === fn('blockquote') && chain[2] === fn('hr');
@@ -237,7 +243,7 @@ function firstLineRulesOf(state: StateBlock): Rule[] | null {
 /**
  * First characters (after indentation) with which one of SILENT_FIRST_LINE's rules, or
  * html_block, may take a line: fence ` ~, blockquote >, hr * - _, list * - + and digits,
- * reference [, heading #, html_block <. The table rule looks at the next line instead.
+ * footnote definition and reference [, heading #, html_block <. The table rule looks at the next line instead.
  */
 const MAY_START = new Uint8Array(128);
 for (const ch of '`~>*-_+[#<0123456789') MAY_START[ch.charCodeAt(0)] = 1;
