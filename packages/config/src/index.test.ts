@@ -702,3 +702,53 @@ describe('parseConfig: the llm section', () => {
     expect(errorOf('lm:\n  provider: openai\n').message).toMatch(/lm: unknown key; did you mean llm\?/);
   });
 });
+
+describe('hostile config files (issue 15 probe)', () => {
+  it('reads 40,000 keys in linear time: the parser’s own duplicate-key check was quadratic', () => {
+    // 40,000 unknown keys took 16–22 s in yaml's uniqueKeys check (80,000: 72 s); linear is about 2 s.
+    const text = `chunking:\n${Array.from({ length: 40_000 }, (_, i) => `  k${i}: ${i}\n`).join('')}`;
+    const started = Date.now();
+    const err = errorOf(text);
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(err.problems.at(-1)).toEqual({ line: null, message: '… and 39980 more problems' });
+  });
+
+  it('still refuses a key given twice, naming both lines, in a section and at the top', () => {
+    const err = errorOf('chunking:\n  maxTokens: 512\n  minTokens: 8\n  maxTokens: 1024\nspec: {}\nchunking:\n  minTokens: 1\n');
+    expect(err.message.split('\n')).toEqual([
+      `${FILE}:4: not valid YAML: chunking.maxTokens is set twice (first on line 2); keep one`,
+      `${FILE}:6: not valid YAML: chunking is set twice (first on line 1); keep one`,
+    ]);
+  });
+
+  it('refuses a file over 1 MiB before parsing it (7 MB of keys took 37 s and 900 MB)', () => {
+    const started = Date.now();
+    const err = errorOf(`chunking:\n${'  # padding\n'.repeat(100_000)}`);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(err.line).toBeNull();
+    expect(err.message).toBe(`${FILE}: 1.1 MiB is larger than a config file can be (1 MiB); a config holds a few settings, so check that this is the right file`);
+    // Just under the limit still parses.
+    expect(parseConfig(`chunking: {}\n#${' '.repeat(1024 * 1024 - 20)}\n`, FILE)).toEqual({ chunking: {} });
+  });
+
+  it('lists at most 20 problems, then how many more there are (what every CLI prints)', () => {
+    const err = errorOf(`chunking:\n${Array.from({ length: 1000 }, (_, i) => `  k${i}: ${i}\n`).join('')}`);
+    const lines = err.message.split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines[20]).toBe(`${FILE}: … and 980 more problems`);
+    expect(err.problems).toHaveLength(21);
+    expect(err.problems[20]).toEqual({ line: null, message: '… and 980 more problems' });
+  });
+
+  it('reads an alias to a scalar as its value, and names an alias to anything else', () => {
+    expect(parseConfig('chunking:\n  minTokens: &m 512\n  maxTokens: *m\n', FILE).chunking).toEqual({ minTokens: 512, maxTokens: 512 });
+    const err = errorOf('x: &m [1, 2]\nchunking:\n  breadcrumbMode: *m\n');
+    expect(err.message).toContain(`${FILE}:3: chunking.breadcrumbMode: expected one of conditional, always, none, got *m, an alias of a list or mapping`);
+  });
+
+  it('says a document nested too deeply is too deep, not that the stack overflowed', () => {
+    const err = errorOf(`chunking: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`);
+    expect(err.message).toMatch(/^chunkyard\.config\.yaml:1: not valid YAML: nested too deeply/);
+    expect(err.message).not.toMatch(/call stack/);
+  });
+});

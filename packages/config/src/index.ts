@@ -9,7 +9,7 @@
  * Dependency-free apart from `yaml`: the embeddings section is typed here, not imported
  * from @chunkyard/embeddings, so config can be loaded without the provider clients.
  */
-import { isMap, isScalar, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, LineCounter, parseDocument, type Document, type Node, type YAMLMap } from 'yaml';
 
 export interface ChunkingSettings {
   strategy?: 'semantic' | 'token-window' | 'hierarchical' | 'paginate';
@@ -106,8 +106,10 @@ export interface ConfigProblem {
 
 /**
  * Everything wrong with one config file. `line` and the first line of `message` are the first
- * problem; `problems` holds them all, one `file:line: message` line each in `message`, so a
- * user fixes the file in one pass instead of one error per run.
+ * problem; `problems` holds them, one `file:line: message` line each in `message`, so a user
+ * fixes the file in one pass instead of one error per run. Past MAX_PROBLEMS_SHOWN, the last
+ * entry (line null) counts the rest: a file of 80,000 bad keys printed 32 MB of stderr, and the
+ * first screenful is what a user fixes first.
  */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -119,10 +121,16 @@ export class ConfigError extends Error {
     more: readonly ConfigProblem[] = [],
   ) {
     const at = (l: number | null) => `${file}${l ? `:${l}` : ''}`;
-    super([`${at(line)}: ${message}`, ...more.map((p) => `${at(p.line)}: ${p.message}`)].join('\n'));
-    this.problems = [{ line, message }, ...more];
+    const all = [{ line, message }, ...more];
+    const hidden = all.length - MAX_PROBLEMS_SHOWN;
+    const problems = hidden > 0 ? [...all.slice(0, MAX_PROBLEMS_SHOWN), { line: null, message: `… and ${hidden} more problem${hidden === 1 ? '' : 's'}` }] : all;
+    super(problems.map((p) => `${at(p.line)}: ${p.message}`).join('\n'));
+    this.problems = problems;
   }
 }
+
+/** Problems a ConfigError lists; the rest are counted in one more entry. */
+const MAX_PROBLEMS_SHOWN = 20;
 
 /** Edit distance, for "did you mean": small strings only (config keys and values). */
 function distance(a: string, b: string): number {
@@ -245,6 +253,8 @@ function clip(text: string): string {
 }
 
 function shownWhole(node: unknown, value: unknown): string {
+  // An alias of a list or mapping: its name, never its expansion.
+  if (isAlias(node) && value === undefined) return `*${node.source}, an alias of a list or mapping`;
   if (isScalar(node) && typeof (node as { source?: unknown }).source === 'string') {
     const source = (node as unknown as { source: string }).source;
     return typeof value === 'string' ? JSON.stringify(value) : source;
@@ -296,6 +306,8 @@ export function rangesHelp(section: 'chunking' | 'spec' | 'embeddings' | 'llm', 
  */
 export function yamlErrorText(err: { code: string; message: string }): string {
   if (err.code === 'MULTIPLE_DOCS') return 'not valid YAML: a second document starts here (a --- line); the file must hold one document, so remove it';
+  // The parser recurses once per level and reports its own stack overflow as the error.
+  if (/Maximum call stack size exceeded/.test(err.message)) return 'not valid YAML: nested too deeply to read (thousands of levels); a config needs two';
   return `not valid YAML: ${err.message.split('\n')[0]!.replace(/(?<=\S): .*$/, '')}`;
 }
 
@@ -316,9 +328,34 @@ function generatedFolderOf(source: string): keyof typeof GENERATED_FOLDERS | und
   return first !== undefined && Object.hasOwn(GENERATED_FOLDERS, first) ? (first as keyof typeof GENERATED_FOLDERS) : undefined;
 }
 
+/**
+ * A setting's value as JavaScript. An alias (`maxTokens: *size`) is valid YAML and reads as the
+ * scalar it names; an alias of a collection is left undefined (never expanded: nested aliases
+ * are how a "billion laughs" file grows exponentially) and reported as the wrong type.
+ */
+function valueOf(node: Node | null, doc: Document): unknown {
+  if (isAlias(node)) {
+    const target = node.resolve(doc);
+    return isScalar(target) ? target.value : undefined;
+  }
+  return isScalar(node) ? node.value : node?.toJSON();
+}
+
+/**
+ * The largest config text parsed. A config holds a few dozen settings; parsing and checking
+ * cost about 4 s per MB of keys, so a 7 MB file of them took 37 s and 900 MB.
+ */
+export const MAX_CONFIG_CHARS = 1024 * 1024;
+
 export function parseConfig(text: string, file: string, opts: ParseOptions = {}): ChunkyardConfig {
+  if (text.length > MAX_CONFIG_CHARS) {
+    const mib = (text.length / (1024 * 1024)).toFixed(1);
+    throw new ConfigError(file, null, `${mib} MiB is larger than a config file can be (1 MiB); a config holds a few settings, so check that this is the right file`);
+  }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  // uniqueKeys off: the parser compares each key with every earlier key of its map, which took
+  // 72 s for 80,000 keys. Duplicates are found below with a Set, where the keys are read.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const lineOfNode = (node: Node | null | undefined): number | null =>
     node?.range ? lineCounter.linePos(node.range[0]).line : null;
   if (doc.errors.length > 0) {
@@ -336,15 +373,17 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       fail(line, `${name}: expected a mapping of ${name} settings`);
       return out;
     }
+    const seen = new Map<string, number | null>();
     for (const item of (value as YAMLMap).items) {
       const setting = isScalar(item.key) ? String(item.key.value) : String(item.key);
       const itemLine = lineOfNode(item.key as Node);
+      if (setTwice(seen, setting, itemLine, `${name}.${setting}`)) continue;
       const check = checks[setting];
       if (!check) {
         fail(itemLine, `${name}.${setting}: unknown setting${hint(setting, Object.keys(checks))} (known: ${Object.keys(checks).join(', ')})`);
         continue;
       }
-      const v: unknown = isScalar(item.value) ? item.value.value : (item.value as Node | null)?.toJSON();
+      const v = valueOf(item.value as Node | null, doc);
       const expected = check(v);
       if (expected) {
         const choices = expected.startsWith('one of ') ? expected.slice('one of '.length).split(', ') : [];
@@ -362,9 +401,21 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return config;
   if (!isMap(doc.contents)) throw new ConfigError(file, lineOfNode(doc.contents), 'expected a mapping of settings at the top level');
   const top = doc.contents as YAMLMap;
+  const seenTop = new Map<string, number | null>();
+  /** True (and reported) when `key` was already given in this map. */
+  const setTwice = (seen: Map<string, number | null>, key: string, line: number | null, what: string): boolean => {
+    if (!seen.has(key)) {
+      seen.set(key, line);
+      return false;
+    }
+    const first = seen.get(key);
+    fail(line, `not valid YAML: ${what} is set twice${first ? ` (first on line ${first})` : ''}; keep one`);
+    return true;
+  };
   for (const pair of top.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     const line = lineOfNode(pair.key as Node);
+    if (setTwice(seenTop, key, line, key)) continue;
     if (key === 'chunking') {
       Object.assign(config.chunking, parseSection(pair.value as Node | null, 'chunking', CHUNKING_KEYS, line, keyLines));
     } else if (key === 'spec') {
