@@ -116,6 +116,19 @@ describe('topic-spec.md', () => {
     expect(() => parseTopicSpecMd(text, 'x/topic-spec.md')).toThrow(/^x\/topic-spec\.md: front matter: .*alias.*; run topic-spec again to rewrite it$/);
   });
 
+  it('reads a front matter of 40,000 keys in linear time: yaml’s own duplicate-key check was quadratic (issue 15 probe)', () => {
+    // 540 KB took index-tool 12 s, 80,000 keys about 70 s: yaml compares each key with every earlier one.
+    const text = `---\n${Array.from({ length: 40_000 }, (_, i) => `k${i}: ${i}\n`).join('')}---\n`;
+    const started = Date.now();
+    expect(() => parseTopicSpecMd(text, 'x/topic-spec.md')).toThrow(/^x\/topic-spec\.md: front matter: schemaVersion: expected 1/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('still refuses a key given twice in one mapping, with its line', () => {
+    const text = '---\nschemaVersion: 1\ntitle: a\nembedding:\n  provider: local\n  provider: ollama\n---\n';
+    expect(() => parseTopicSpecMd(text, 'x/topic-spec.md')).toThrow(/^x\/topic-spec\.md:6: front matter is not valid YAML: embedding\.provider is set twice \(first on line 5\)/);
+  });
+
   it('names the field that is wrong', () => {
     const spec = fc.sample(specArb, { numRuns: 1, seed: 7 })[0]!;
     const broken = (f: (s: Record<string, unknown>) => void) => {
