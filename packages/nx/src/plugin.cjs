@@ -6,7 +6,8 @@
  * questions (where the tools are installed, whether a docs root is a symlink) are asked by
  * index.cjs and passed in as data.
  */
-const { posix } = require('node:path');
+const { createHash } = require('node:crypto');
+const { posix, sep } = require('node:path');
 
 /**
  * @typedef {object} ChunkyardNxOptions
@@ -228,7 +229,9 @@ function docsRootOf(path, docsRoots) {
  */
 function topicMarkers(files, options) {
   return files
-    .map((f) => f.split('\\').join('/'))
+    // Only Windows separates with `\`: on Linux and macOS it is a character of a folder's name,
+    // and `docs/back\slash` read as docs/back/slash broke every task ("project … not found").
+    .map((f) => (sep === '\\' ? f.split(sep).join('/') : f))
     .filter((f) => posix.basename(f) === options.topicMarker && docsRootOf(f, options.docsRoots) !== undefined)
     .sort();
 }
@@ -542,6 +545,26 @@ function escapeControl(text) {
   return text.replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Bytes a file name may hold on Linux and macOS (NAME_MAX), less `.pack`. */
+const MAX_CACHE_FOLDER_BYTES = 255 - '.pack'.length;
+
+/**
+ * The topic's embedding-cache folder name: its project name, or when that with `.pack` is over
+ * 255 bytes (a legal 255-byte folder name, or long nested folders joined), its first 200 bytes
+ * (whole characters) and 16 hex of its sha256. spec failed with ENAMETOOLONG on such a topic.
+ * Names that fit are kept, so existing caches stay valid.
+ * @param {string} name
+ */
+function cacheFolderName(name) {
+  if (Buffer.byteLength(name) <= MAX_CACHE_FOLDER_BYTES) return name;
+  let prefix = '';
+  for (const ch of name) {
+    if (Buffer.byteLength(prefix + ch) > 200) break;
+    prefix += ch;
+  }
+  return `${prefix}~${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
+}
+
 /**
  * Each context's topic step inputs (projectFor), by steps and extra tools.
  * @type {WeakMap<BuildContext, Map<string, unknown[]>>}
@@ -608,7 +631,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     for (const step of STEPS) {
       const wiring = toolWiring(tool(step.tool));
       wiring.implicit.forEach((p) => implicit.add(p));
-      const cacheDir = `${options.embeddingCacheDir}/${name}`;
+      const cacheDir = `${options.embeddingCacheDir}/${cacheFolderName(name)}`;
       const args = [
         '{projectRoot}',
         ...(step.readsConfig ? ['--config', options.configFile] : []),

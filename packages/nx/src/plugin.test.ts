@@ -342,6 +342,41 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(topic().targets.chunk!.outputs).toEqual(['{projectRoot}/_chunks']);
   });
 
+  it('a folder whose name holds a backslash (legal on Linux and macOS) is that folder, not a path of two (probe)', () => {
+    // docs/g/back\slash became the topic docs/g/back/slash under a section docs/g/back, neither of
+    // which exists, and `nx run-many -t index` failed for every topic: "project ... not found".
+    const all = projects(['docs/g/back\\slash/golden-reference.md']);
+    expect(Object.keys(all).sort()).toEqual(['docs', 'docs/g', 'docs/g/back\\slash']);
+    const t = all['docs/g/back\\slash']!;
+    expect(t.root).toBe('docs/g/back\\slash');
+    expect(t.targets.chunk!.options!.args[0]).toBe('docs/g/back\\slash');
+    expect(t.targets.chunk!.outputs).toEqual(['{workspaceRoot}/docs/g/back?slash/_chunks']);
+  });
+
+  it('a project name too long for one file name gets a shortened, distinct embedding-cache folder (probe)', () => {
+    // A 255-byte folder name is legal, but `.embedding-cache/topic-g-<255 bytes>` is not, and spec
+    // failed with ENAMETOOLONG; nested long folders join into such a name too.
+    const long = 'a'.repeat(255);
+    const all = projects([`docs/g/${long}/golden-reference.md`, `docs/g/${long.slice(0, 250)}b/golden-reference.md`, 'docs/g/ok/golden-reference.md']);
+    const packDir = (dir: string) => all[dir]!.targets.spec!.options!.packDir!;
+    const first = packDir(`docs/g/${long}`);
+    const second = packDir(`docs/g/${long.slice(0, 250)}b`);
+    for (const dir of [first, second]) {
+      const base = dir.slice('.embedding-cache/'.length);
+      expect(Buffer.byteLength(`${base}.pack`)).toBeLessThanOrEqual(255);
+      expect(base).toMatch(/^topic-g-a+~[0-9a-f]{16}$/);
+    }
+    expect(first).not.toBe(second);
+    expect(all[`docs/g/${long}`]!.targets.spec!.options!.args).toContain(first);
+    expect(all[`docs/g/${long}`]!.targets.spec!.outputs[1]).toBe(`{workspaceRoot}/${first}.pack`);
+    // Names that fit keep their folder, so existing caches stay valid.
+    expect(packDir('docs/g/ok')).toBe('.embedding-cache/topic-g-ok');
+    // A multi-byte name is cut on a character boundary.
+    const wide = projects([`docs/${'é'.repeat(127)}/golden-reference.md`])[`docs/${'é'.repeat(127)}`]!.targets.spec!.options!.packDir!;
+    expect(Buffer.byteLength(`${wide.slice('.embedding-cache/'.length)}.pack`)).toBeLessThanOrEqual(255);
+    expect(wide).not.toContain('\ufffd');
+  });
+
   it('two folders whose project names collide are an error naming both, before Nx sees them', () => {
     // docs/a-b and docs/a/b were both `topic-a-b`: Nx's own message advised a project.json
     // name, which left both topics sharing one .embedding-cache folder (each pruning the
