@@ -158,11 +158,19 @@ function referenceThenLazy(state: StateBlock, startLine: number, endLine: number
   for (;;) {
     const line = state.line;
     if (!continuesParagraph(state, line, endLine)) return true;
+    // The rest of a paragraph may be a definition again or a setext heading's text however
+    // indented (the rules turn an indented first line away, as code would have taken it), so the
+    // line counts as unindented: CommonMark reads `[d]: /u` then `    [e]: /v` as two definitions.
     const indent = state.sCount[line]!;
-    if (indent - state.blkIndent < 4 && stockReference(state, line, endLine, false)) continue;
-    // The rest of a paragraph may be a setext heading's text however indented (lheading turns an
-    // indented first line away, as code would have taken it), so the line counts as unindented.
     state.sCount[line] = Math.min(indent, state.blkIndent);
+    const definition = stockReference(state, line, endLine, false);
+    if (definition) {
+      state.sCount[line] = indent;
+      // addUncoveredLines starts a definition at a line starting `[` after at most three spaces:
+      // this one it would join to the one before.
+      if (state.level === 0 && indent - state.blkIndent >= 4) (indentedDefinitions ??= new Set()).add(line);
+      continue;
+    }
     const heading = lheadingSkipping(state, line, endLine);
     state.sCount[line] = indent;
     if (!heading) paragraphWithoutText(state, line, endLine);
@@ -189,6 +197,9 @@ function continuesParagraph(state: StateBlock, line: number, endLine: number): b
   return !interrupted;
 }
 md.block.ruler.at('reference', referenceThenLazy);
+
+/** Top-level lines of the parse under way where referenceThenLazy read a definition indented four columns or more. */
+let indentedDefinitions: Set<number> | null = null;
 // Before the reference rule, which would read `[^1]: note` as a definition of label `^1`; it
 // interrupts a paragraph and ends a quote's lazy lines, as the heading rule does.
 md.block.ruler.before('reference', 'footnote_def', footnoteDefinition, { alt: ['paragraph', 'reference', 'blockquote'] });
@@ -402,7 +413,7 @@ function tokenItem(state: StateBlock, line: number, endLine: number, emptyItem: 
   map[1] = state.line;
   const node = buildTree(tokens)[0]!;
   if (!itemsNow || direct === null || readsReferences(tokens)) return node;
-  return toBlock(node, (direct.itemCtx ??= new Ctx(direct.source, direct.lines, state.env as Record<string, unknown>)), 'exact');
+  return toBlock(node, (direct.itemCtx ??= new Ctx(direct.source, direct.lines, state.env as Record<string, unknown>, null)), 'exact');
 }
 
 /** Off only in the test that compares the blocks with and without it. */
@@ -1628,6 +1639,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   // A parse that threw would have left its quotes' marks stored.
   scratchTop = 0;
   quoteWindows = null;
+  indentedDefinitions = null;
   try {
     md.block.parse(text, md, env, tokens);
   } finally {
@@ -1642,7 +1654,8 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   // One token keeps the (single) hidden class of block tokens alive; see shape-anchor.ts.
   if (tokens.length) anchor('markdown-it token', tokens[tokens.length - 1]);
   const tree = buildTree(tokens);
-  const ctx = new Ctx(source, lines, env);
+  const ctx = new Ctx(source, lines, env, indentedDefinitions);
+  indentedDefinitions = null;
   deferredItems = made !== null ? made.tokenItems.length : 0;
   if (made !== null && made.tokenItems.length) resolveTokenItems(made, ctx);
   // A document of direct blocks alone (one mark) has its block list made already.
@@ -1726,13 +1739,16 @@ class Ctx {
   readonly source: string;
   readonly lines: LineTable;
   readonly env: Record<string, unknown>;
-  constructor(source: string, lines: LineTable, env: Record<string, unknown>) {
+  /** Top-level lines where a definition indented four columns or more starts (see referenceThenLazy). */
+  readonly indentedDefinitions: Set<number> | null;
+  constructor(source: string, lines: LineTable, env: Record<string, unknown>, indentedDefinitions: Set<number> | null) {
     this.source = source;
     this.lines = lines;
     this.env = env;
+    this.indentedDefinitions = indentedDefinitions;
   }
 }
-anchor('fast-blocks context', new Ctx('', EMPTY_LINES, {}));
+anchor('fast-blocks context', new Ctx('', EMPTY_LINES, {}, null));
 
 interface TokenNode {
   open: Token;
@@ -2134,7 +2150,7 @@ function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter |
       continue;
     }
     const text = source.slice(ls, le);
-    if (!current || DEFINITION_START.test(text)) {
+    if (!current || DEFINITION_START.test(text) || ctx.indentedDefinitions?.has(line) === true) {
       const start = skipWhitespace(source, ls, le);
       current = { type: 'definition', start, end: le, startLine: line, endLine: line };
       extra.push(current);
