@@ -12,7 +12,8 @@
  */
 import { EmbeddingError } from './errors.js';
 import { LOCAL_LEXICAL_VERSION, LOCAL_MIN_DIMENSIONS, LOCAL_VERSION_DEFAULT_DIMENSIONS, LocalLexicalProvider, localModelId, type LocalLexicalVersion } from './local.js';
-import { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL, OllamaTransport, ollamaBaseUrl } from './ollama.js';
+import { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL, OllamaTransport } from './ollama.js';
+import { ollamaConnection } from './ollama-host.js';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL, OpenAITransport } from './openai.js';
 import { REMOTE_DEFAULTS, RemoteProvider, type RemoteSettings } from './remote.js';
 import type { EmbeddingProvider, EmbeddingSettings, ProviderName } from './types.js';
@@ -120,6 +121,12 @@ function remoteSettings(settings: EmbeddingSettings, model: string): RemoteSetti
   };
 }
 
+/** An address as written, for a message: `user:password@` dropped, since it may be a secret; at most 200 characters. */
+function shownAddress(address: string): string {
+  const shown = JSON.stringify(address.replace(/(\/\/)[^/@\s]*@/, '$1'));
+  return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
+}
+
 /** A non-empty environment value, else undefined (an exported-but-empty variable counts as unset). */
 function envValue(env: Env, name: string): string | undefined {
   const v = env[name]?.trim();
@@ -140,20 +147,31 @@ export function createProvider(settings: EmbeddingSettings, env: Env = process.e
       return new LocalLexicalProvider(localSettings(settings));
     case 'ollama': {
       const host = settings.host ?? envValue(env, 'OLLAMA_HOST') ?? OLLAMA_DEFAULT_HOST;
+      const from = settings.host !== undefined ? 'embeddings.host' : 'OLLAMA_HOST';
+      const fix = `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`;
+      // A scheme other than http(s) (file://, ftp://) reached fetch, or a URL parser that threw
+      // a bare TypeError; so did a password whose %-escape is broken (a URIError).
+      const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(host.trim())?.[1];
+      if (scheme !== undefined && !/^https?$/i.test(scheme)) throw configError('ollama', `${from} must be an http(s) address, got ${shownAddress(host)}`, fix);
       try {
-        ollamaBaseUrl(host);
+        ollamaConnection(host);
       } catch {
-        const from = settings.host !== undefined ? 'embeddings.host' : 'OLLAMA_HOST';
-        throw configError('ollama', `${from} is not a valid address: ${JSON.stringify(host)}`, `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`);
+        throw configError('ollama', `${from} is not a valid address: ${shownAddress(host)}`, fix);
       }
       const model = settings.model ?? OLLAMA_DEFAULT_MODEL;
       return new RemoteProvider(new OllamaTransport({ host, model, dimensions: settings.dimensions ?? null }), remoteSettings(settings, model));
     }
     case 'openai': {
       const baseURL = settings.baseURL ?? envValue(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL;
-      if (!URL.canParse(baseURL)) {
-        const from = settings.baseURL !== undefined ? 'embeddings.baseURL' : 'OPENAI_BASE_URL';
-        throw configError('openai', `${from} is not a valid URL: ${JSON.stringify(baseURL)}`, `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`);
+      const from = settings.baseURL !== undefined ? 'embeddings.baseURL' : 'OPENAI_BASE_URL';
+      const fix = `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`;
+      if (!URL.canParse(baseURL)) throw configError('openai', `${from} is not a valid URL: ${shownAddress(baseURL)}`, fix);
+      const url = new URL(baseURL);
+      // file: and data: URLs reached fetch ("not implemented... yet...", or a data: body read as a response).
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw configError('openai', `${from} must be an http(s) URL, got ${shownAddress(baseURL)}`, fix);
+      // fetch refuses them, and its message repeated the URL, password and all.
+      if (url.username || url.password) {
+        throw configError('openai', `${from} holds a user name or password, which the request cannot carry`, `Remove them from ${from}; the API key goes in OPENAI_API_KEY.`);
       }
       const model = settings.model ?? OPENAI_DEFAULT_MODEL;
       const timeoutMs = settings.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs;

@@ -68,6 +68,15 @@ export class OpenAITransport implements Transport {
         fix: 'Set OPENAI_API_KEY to your API key (for a compatible server that needs no key, any non-empty value works).',
       });
     }
+    // It goes in an Authorization header, which fetch refused with a bare TypeError quoting it.
+    if (!/^[\x20-\x7e]+$/.test(this.options.apiKey)) {
+      throw new EmbeddingError('OPENAI_API_KEY holds characters an HTTP header cannot carry (a line break, or a character outside ASCII)', {
+        provider: 'openai',
+        url: this.url,
+        kind: 'auth',
+        fix: 'Set OPENAI_API_KEY to the key alone, as your provider shows it.',
+      });
+    }
   }
 
   async #getClient(): Promise<OpenAI> {

@@ -112,6 +112,27 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server that send
   });
 });
 
+describe('addresses and keys from the environment that cannot work (issue 15 probe)', () => {
+  const chat = async (settings: LlmSettings, e: Record<string, string>) => failure(Promise.resolve().then(() => createChatClient({ maxRetries: 0, ...settings }, e).chat([{ role: 'user', content: 'q' }])));
+
+  it('refuses a non-http(s) OLLAMA_HOST or OPENAI_BASE_URL, naming it', async () => {
+    expect((await chat({ provider: 'ollama' }, { OLLAMA_HOST: 'ftp://x' })).message).toMatch(/^ollama chat: OLLAMA_HOST must be an http\(s\) address/);
+    expect((await chat({ provider: 'openai' }, { OPENAI_BASE_URL: 'file:///etc/', OPENAI_API_KEY: 'k' })).message).toMatch(/^openai chat: OPENAI_BASE_URL must be an http\(s\) URL/);
+  });
+
+  it('never repeats a password in OPENAI_BASE_URL', async () => {
+    const err = await chat({ provider: 'openai' }, { OPENAI_BASE_URL: 'http://user:hunter2@127.0.0.1:1/v1', OPENAI_API_KEY: 'k' });
+    expect(err.message).toMatch(/OPENAI_BASE_URL holds a user name or password/);
+    expect(err.message).not.toContain('hunter2');
+  });
+
+  it.each([['a line break', 'sk-abc\nX-Evil: 1'], ['a non-ASCII character', 'sk-ключ']])('refuses an OPENAI_API_KEY holding %s without repeating it', async (_what, key) => {
+    const err = await chat({ provider: 'openai', baseURL: 'http://127.0.0.1:1/v1' }, { OPENAI_API_KEY: key });
+    expect(err.message).toMatch(/OPENAI_API_KEY holds characters an HTTP header cannot carry/);
+    expect(err.message).not.toContain(key.slice(3));
+  });
+});
+
 describe('ollama chat behind basic auth', () => {
   // OLLAMA_HOST may carry user:password@ (a proxy in front of Ollama). fetch refuses URLs with
   // credentials, so they must travel as an Authorization header, as the embeddings client does.

@@ -194,9 +194,13 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
   if (settings.provider === 'ollama') {
     const model = settings.model ?? LLM_DEFAULT_MODELS.ollama;
     const from = settings.host !== undefined ? 'llm.host' : 'OLLAMA_HOST';
+    const hostText = settings.host ?? envValue(env, 'OLLAMA_HOST') ?? OLLAMA_DEFAULT_HOST;
+    // ftp:// and the like reached fetch, which said only "cannot reach the server".
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(hostText.trim())?.[1];
+    if (scheme !== undefined && !/^https?$/i.test(scheme)) throw new LlmError('ollama', null, `${from} must be an http(s) address`, `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`);
     let connection: OllamaConnection;
     try {
-      connection = ollamaConnection(settings.host ?? envValue(env, 'OLLAMA_HOST') ?? OLLAMA_DEFAULT_HOST);
+      connection = ollamaConnection(hostText);
     } catch {
       throw new LlmError('ollama', null, `${from} is not a valid address`, `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`);
     }
@@ -240,6 +244,10 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
     const baseURL = (settings.baseURL ?? envValue(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
     const from = settings.baseURL !== undefined ? 'llm.baseURL' : 'OPENAI_BASE_URL';
     if (!URL.canParse(baseURL)) throw new LlmError('openai', null, `${from} is not a valid URL`, `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`);
+    const parsed = new URL(baseURL);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LlmError('openai', null, `${from} must be an http(s) URL`, `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`);
+    // fetch refuses them, and the URL in every message would have shown the password.
+    if (parsed.username || parsed.password) throw new LlmError('openai', null, `${from} holds a user name or password, which the request cannot carry`, `Remove them from ${from}; the API key goes in OPENAI_API_KEY.`);
     const url = `${baseURL}/chat/completions`;
     const apiKey = envValue(env, 'OPENAI_API_KEY');
     // One client per ChatClient; the library's own retries are off (the loop above retries).
@@ -281,6 +289,10 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
     };
     const before = () => {
       if (!apiKey) throw new LlmError('openai', url, 'no API key: OPENAI_API_KEY is not set', 'Set OPENAI_API_KEY (for a compatible server that needs no key, any non-empty value works).');
+      // It goes in an Authorization header: fetch's TypeError for such a value quoted the key.
+      if (!/^[\x20-\x7e]+$/.test(apiKey)) {
+        throw new LlmError('openai', url, 'OPENAI_API_KEY holds characters an HTTP header cannot carry (a line break, or a character outside ASCII)', 'Set OPENAI_API_KEY to the key alone, as your provider shows it.');
+      }
     };
     return new Client('openai', model, temperature, url, retry, attempt, before);
   }
