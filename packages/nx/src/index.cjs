@@ -110,9 +110,11 @@ function kindOf(st) {
  * @param {string} marker
  * @param {string} workspaceRoot
  * @param {string[]} [found] collects the usable markers on disk (workspace-relative)
+ * @param {string[]} [nearMisses] collects files named as the marker in another case
+ *   (`Golden-Reference.md`) in folders without the marker: such a folder silently had no topic
  * @returns {string | null}
  */
-function badMarker(docsRoot, marker, workspaceRoot, found = []) {
+function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = []) {
   const stack = [docsRoot];
   for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     let entries;
@@ -120,6 +122,10 @@ function badMarker(docsRoot, marker, workspaceRoot, found = []) {
       entries = readdirSync(join(workspaceRoot, dir), { withFileTypes: true });
     } catch {
       continue; // a missing or unreadable root: explainEmptyRoot says what is wrong
+    }
+    if (!entries.some((e) => e.name === marker)) {
+      const lower = marker.toLowerCase();
+      for (const e of entries) if (e.name.toLowerCase() === lower && !e.isDirectory()) nearMisses.push(`${dir}/${e.name}`);
     }
     for (const e of entries) {
       const rel = `${dir}/${e.name}`;
@@ -239,8 +245,17 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
   for (const root of options.docsRoots) {
     /** @type {string[]} */
     const onDisk = [];
-    const broken = badMarker(root, options.topicMarker, workspaceRoot, onDisk);
+    /** @type {string[]} */
+    const nearMisses = [];
+    const broken = badMarker(root, options.topicMarker, workspaceRoot, onDisk, nearMisses);
     if (broken) throw new Error(broken);
+    if (nearMisses.length > 0) {
+      const first = /** @type {string} */ (nearMisses.sort()[0]);
+      const others = nearMisses.length > 1 ? ` (and ${nearMisses.length - 1} more)` : '';
+      process.stderr.write(
+        `@chunkyard/nx: warning: ${escapeControl(first)}${others} is not named ${escapeControl(options.topicMarker)} (names are case-sensitive), so its folder is not built as a topic; rename it to build it\n`,
+      );
+    }
     // A marker Nx did not list is ignored by .gitignore or .nxignore: its topic silently had no
     // project, and a docs root ignored whole printed "No tasks were run" (found by a probe).
     const hidden = onDisk.filter((m) => !listed.has(m)).sort();

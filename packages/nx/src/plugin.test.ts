@@ -580,6 +580,27 @@ describe('@chunkyard/nx: the file-system edge', () => {
     }
   });
 
+  it('a marker named in another case (Golden-Reference.md) is a warning naming it, not a silently missing topic (probe)', () => {
+    const ws = join(temp, 'case');
+    for (const [dir, file] of [['docs/seen', 'golden-reference.md'], ['docs/upper', 'Golden-Reference.md'], ['docs/shout', 'GOLDEN-REFERENCE.MD'], ['docs/both', 'golden-reference.md'], ['docs/both', 'Golden-Reference.md']]) {
+      mkdirSync(join(ws, dir!), { recursive: true });
+      writeFileSync(join(ws, dir!, file!), '# T\n');
+    }
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    try {
+      const files = ['nx.json', 'docs/seen/golden-reference.md', 'docs/upper/Golden-Reference.md', 'docs/shout/GOLDEN-REFERENCE.MD', 'docs/both/golden-reference.md', 'docs/both/Golden-Reference.md'];
+      const result = edge.createNodesV2[1](files, {}, { workspaceRoot: ws });
+      expect(result.flatMap(([, r]) => Object.keys(r.projects)).sort()).toEqual(['docs', 'docs/both', 'docs/seen']);
+      // A folder that has the marker too is a topic; its other file is just another document.
+      expect(written.join('')).toBe(
+        '@chunkyard/nx: warning: docs/shout/GOLDEN-REFERENCE.MD (and 1 more) is not named golden-reference.md (names are case-sensitive), so its folder is not built as a topic; rename it to build it\n',
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('an error of the plugin is also written to stderr, since `nx run-many` prints only "Failed to process project graph"', () => {
     const ws = join(temp, 'stderr');
     mkdirSync(join(ws, 'docs/dangling'), { recursive: true });
