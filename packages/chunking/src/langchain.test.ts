@@ -89,6 +89,29 @@ describe('ChunkyardTextSplitter (LangChain.js)', () => {
     expect(new Set(docs.map((d) => d.id)).size).toBe(docs.length);
   });
 
+  // A vector store upserts by id: two Documents with one id kept one of them (issue 15 probe).
+  it('gives every Document of a call its own id: pages of one source, texts without a source, a given docName', async () => {
+    const pages = ['# Page one\n\nAlpha text.\n', '# Page two\n\nBeta text.\n', '# Page three\n\nGamma text.\n'];
+    const pdf = pages.map((text, k) => new Document({ pageContent: text, metadata: { source: 'manuals/guide.pdf', loc: { pageNumber: k + 1 } } }));
+    const docs = await new ChunkyardTextSplitter().splitDocuments(pdf);
+    expect(docs.map((d) => d.id)).toEqual(['doc:manuals/guide::ch0', 'doc:manuals/guide#2::ch0', 'doc:manuals/guide#3::ch0']);
+    expect(docs.map((d) => d.metadata.chunkId)).toEqual(docs.map((d) => d.id));
+    // The same inputs give the same ids again (stable across runs, unlike random UUIDs).
+    expect((await new ChunkyardTextSplitter().splitDocuments(pdf)).map((d) => d.id)).toEqual(docs.map((d) => d.id));
+    // No source, and a docName given for every text; a source that reads like a numbered name.
+    const bare = await new ChunkyardTextSplitter().createDocuments(pages);
+    expect(new Set(bare.map((d) => d.id)).size).toBe(3);
+    const given = await new ChunkyardTextSplitter({ docName: 'kb' }).createDocuments(pages);
+    expect(given.map((d) => d.id)).toEqual(['doc:kb::ch0', 'doc:kb#2::ch0', 'doc:kb#3::ch0']);
+    const tricky = await new ChunkyardTextSplitter().createDocuments(pages, [{ source: 'a.md' }, { source: 'a.md' }, { source: 'a#2.md' }]);
+    expect(new Set(tricky.map((d) => d.id)).size).toBe(3);
+  });
+
+  it('names a text whose source is all extension (`.md`) after it, where the name was empty and chunkDocument refused it', async () => {
+    const docs = await new ChunkyardTextSplitter().createDocuments(['# T\n\nBody.\n'], [{ source: 'notes/.md' }]);
+    expect(docs.map((d) => d.id)).toEqual(['doc:notes/.md::ch0']);
+  });
+
   it('honours chunkHeader, and transformDocuments is splitDocuments', async () => {
     const input = [new Document({ pageContent: read(AOT), metadata: { source: 'aot.md' } })];
     const splitter = new ChunkyardTextSplitter({ strategy: 'hierarchical' });

@@ -10,7 +10,7 @@
  */
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
-import { chunkDocument, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
+import { chunkDocument, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, lineRange } from '@chunkyard/chunking/interop';
 
 /**
@@ -32,7 +32,10 @@ function nameOf(metadata: Record<string, unknown> | undefined): { docName: strin
   const path = source.replace(/\\/g, '/');
   const file = path.split('/').pop() ?? '';
   if (file === '') return null;
-  return { docName: path.replace(/\.[^./]*$/, ''), sourceFile: file };
+  // A file name that is all extension (`.md`) keeps it: without, the name was empty, and
+  // chunkDocument refused it.
+  const stem = path.replace(/\.[^./]*$/, '');
+  return { docName: stem === '' || stem.endsWith('/') ? path : stem, sourceFile: file };
 }
 
 export class ChunkyardTextSplitter extends TextSplitter {
@@ -58,9 +61,18 @@ export class ChunkyardTextSplitter extends TextSplitter {
 
   /** chunkyard's records for one text (none for a blank one). */
   chunkRecords(text: string, metadata?: Record<string, unknown>): ChunkRecord[] {
-    if (text.trim() === '') return [];
+    return this.recordsAs(text, this.optionsFor(metadata));
+  }
+
+  /** The options a text with this metadata is chunked with: the loader's `source` names it, unless `docName` was given. */
+  private optionsFor(metadata: Record<string, unknown> | undefined): Partial<ChunkOptions> {
     const named = this.chunkOptions.docName === undefined ? nameOf(metadata) : null;
-    return chunkDocument(text, { ...(named ?? {}), ...this.chunkOptions }).chunks;
+    return { ...(named ?? {}), ...this.chunkOptions };
+  }
+
+  private recordsAs(text: string, options: Partial<ChunkOptions>): ChunkRecord[] {
+    if (text.trim() === '') return [];
+    return chunkDocument(text, options).chunks;
   }
 
   /** Each chunk's `originalText`: the exact source slice (a split oversized code block or table is rebuilt whole). */
@@ -72,7 +84,10 @@ export class ChunkyardTextSplitter extends TextSplitter {
    * One Document per chunk, with the input's metadata, LangChain's `loc.lines`, and chunkyard's
    * (`chunkId`, `headerPath`, `sourcePosition`, `tokenStats`, … see `chunkMetadata`). Each
    * Document's `id` is the chunk id (`doc:<name>::ch<n>`, the name from `docName` or from the
-   * loader's `metadata.source`). `splitDocuments` and `transformDocuments` come here too.
+   * loader's `metadata.source`), unique in the call: a name that an earlier text of the same
+   * call had (two pages of one PDF share their `source`; texts without one share the default
+   * name) is numbered, `<name>#2`, `#3`, … in order, so that a vector store upserting by id
+   * keeps them all. `splitDocuments` and `transformDocuments` come here too.
    */
   override async createDocuments(
     texts: string[],
@@ -81,9 +96,23 @@ export class ChunkyardTextSplitter extends TextSplitter {
   ): Promise<Document[]> {
     const { chunkHeader = '', chunkOverlapHeader = "(cont'd) ", appendChunkOverlapHeader = false } = chunkHeaderOptions;
     const out: Document[] = [];
+    /** Document names this call gave out, and the last number each name was given. */
+    const used = new Set<string>();
+    const numbered = new Map<string, number>();
     texts.forEach((text, i) => {
       const base = metadatas[i] ?? {};
-      const records = this.chunkRecords(text, base);
+      const options = this.optionsFor(base);
+      const name = options.docName ?? DEFAULT_OPTIONS.docName;
+      let docName = name;
+      if (used.has(name)) {
+        // (A source that reads `<name>#2` itself takes the next number free.)
+        let n = numbered.get(name) ?? 1;
+        do docName = `${name}#${++n}`;
+        while (used.has(docName));
+        numbered.set(name, n);
+      }
+      used.add(docName);
+      const records = this.recordsAs(text, docName === name ? options : { ...options, docName });
       records.forEach((c, n) => {
         const loc = typeof base.loc === 'object' && base.loc !== null ? { ...(base.loc as Record<string, unknown>) } : {};
         loc.lines = lineRange(text, c.sourcePosition.charStart, c.sourcePosition.charEnd);
