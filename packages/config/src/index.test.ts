@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, didYouMean, mergeTopic, parseConfig, type ChunkyardConfig } from './index.js';
+import { parseDocument } from 'yaml';
+import { ConfigError, didYouMean, duplicateKeyText, firstDuplicateKey, mergeTopic, parseConfig, type ChunkyardConfig } from './index.js';
 
 const FILE = 'chunkyard.config.yaml';
 
@@ -750,5 +751,37 @@ describe('hostile config files (issue 15 probe)', () => {
     const err = errorOf(`chunking: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`);
     expect(err.message).toMatch(/^chunkyard\.config\.yaml:1: not valid YAML: nested too deeply/);
     expect(err.message).not.toMatch(/call stack/);
+  });
+});
+
+describe('firstDuplicateKey: the linear check other YAML files (docs-score queries.yaml) share', () => {
+  const dup = (text: string) => {
+    const found = firstDuplicateKey(parseDocument(text, { uniqueKeys: false }));
+    return found && { path: found.path, at: text.slice(found.offset, found.offset + 3), first: found.firstOffset };
+  };
+
+  it('names the key by its path, list items by index, with both offsets', () => {
+    expect(dup('a: 1\nb: 2\n')).toBeNull();
+    expect(dup('a: 1\nb: 2\na: 3\n')).toEqual({ path: 'a', at: 'a: ', first: 0 });
+    expect(dup('q:\n  - {x: 1}\n  - {x: 1, y: 2, x: 3}\n')?.path).toBe('q[1].x');
+    expect(dup('s:\n  t:\n    u: 1\n    u: 2\n')?.path).toBe('s.t.u');
+    // The same key in two mappings is no duplicate.
+    expect(dup('q:\n  - {x: 1}\n  - {x: 1}\n')).toBeNull();
+  });
+
+  it('never follows an alias, so a mapping reached twice is not a duplicate of itself', () => {
+    expect(dup('a: &m {x: 1}\nb: *m\nc: *m\n')).toBeNull();
+  });
+
+  it('walks a document as deep as the parser accepts without overflowing the stack', () => {
+    // yaml itself gives up (its own stack) past about 800 levels of flow sequences.
+    const depth = 500;
+    const doc = parseDocument(`${'['.repeat(depth)}{k: 1, k: 2}${']'.repeat(depth)}\n`, { uniqueKeys: false });
+    expect(doc.errors).toEqual([]);
+    expect(firstDuplicateKey(doc)?.path).toBe(`${'[0]'.repeat(depth)}.k`);
+  });
+
+  it('words the problem as parseConfig does', () => {
+    expect(duplicateKeyText('queries[0].topic', 2)).toBe('not valid YAML: queries[0].topic is set twice (first on line 2); keep one');
   });
 });
