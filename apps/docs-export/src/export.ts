@@ -8,7 +8,7 @@ import { errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, NotRegul
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
-import { EmbeddingCache } from '@chunkyard/embedding-cache';
+import { EmbeddingCache, projectCacheFolderName } from '@chunkyard/embedding-cache';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
 
 export const FORMATS = ['langchain', 'llamaindex', 'jsonl'] as const;
@@ -140,14 +140,16 @@ export const exportId = (topic: string, name: string): string => (topic === '' ?
 /**
  * Where `spec` left a topic's vectors: with the Nx plugin, `.embedding-cache/<project>`
  * (`topic-<path with - for />`, or `topic-<root>-<path>` when the workspace has several docs
- * roots); run by hand, topic-spec's default `.embedding-cache`. `extra` (--cache-dir) first.
+ * roots; a name too long for a file name shortened as the plugin shortens it, by
+ * projectCacheFolderName); run by hand, topic-spec's default `.embedding-cache`. `extra`
+ * (--cache-dir) first.
  */
 export function cacheDirsFor(workspace: string, docsRoot: string, topic: string, extra: string[] = []): string[] {
   const base = join(workspace, '.embedding-cache');
   const rootName = relative(workspace, docsRoot).split(sep).filter(Boolean).join('-');
   const rel = topic.split('/').join('-');
   const projects = topic === '' ? [`topic-${rootName}`] : [`topic-${rel}`, `topic-${rootName}-${rel}`];
-  return [...extra, ...projects.map((p) => join(base, p)), base];
+  return [...extra, ...projects.map((p) => join(base, projectCacheFolderName(p))), base];
 }
 
 export interface VectorStats {

@@ -14,7 +14,7 @@ import { Embeddings } from '@langchain/core/embeddings';
 import { FakeVectorStore } from '@langchain/core/utils/testing';
 import { BaseEmbedding, jsonToNode, Settings, SimpleVectorStore, TextNode, VectorStoreIndex, VectorStoreQueryMode } from 'llamaindex';
 import { chunkDocument, PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
-import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
+import { EmbeddingCache, embedThroughCache, projectCacheFolderName, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider } from '@chunkyard/embeddings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES_MANIFEST as LOCAL_PAGES_MANIFEST } from './export.js';
@@ -289,6 +289,34 @@ describe('docs-export', () => {
     const cached = await run(['docs', '--format', 'jsonl', '--with-embeddings', '--cached-only', '--cache-dir', 'other-cache']);
     expect(cached.code, cached.stderr).toBe(0);
     expect(cached.stderr).toContain(`${totalChunks()} cached, 0 embedded now`);
+  });
+
+  it('finds the cache of a topic whose project name is 255 bytes, in the shortened folder the Nx plugin gives it (2febf58)', async () => {
+    // topic-g-<247 bytes>.pack would be over NAME_MAX, so the plugin names the folder
+    // topic-g-<192 a>~<16 hex>; docs-export looked only under the full name and found nothing.
+    const ws2 = mkdtempSync(join(tmpdir(), 'docs-export-long-'));
+    try {
+      writeFileSync(join(ws2, 'nx.json'), '{}\n');
+      const folder = 'a'.repeat(247);
+      const project = `topic-g-${folder}`;
+      expect(Buffer.byteLength(project)).toBe(255);
+      const text = sources.get(POLY)!;
+      const r = chunkDocument(text, { docName: 'golden-reference', sourceFile: 'golden-reference.md', strategy: 'semantic' });
+      const topicDir = join(ws2, 'docs/g', folder);
+      mkdirSync(join(topicDir, '_chunks'), { recursive: true });
+      writeFileSync(join(topicDir, 'golden-reference.md'), text);
+      const manifest = { schemaVersion: 1, source: 'golden-reference.md', sourceSha256: sha256Hex(text), strategy: r.strategy, strategyKey: r.strategyKey, options: r.options, fileTitle: r.fileTitle, frontMatter: r.frontMatter, chunks: r.chunks };
+      writeFileSync(join(topicDir, '_chunks/golden-reference.json'), JSON.stringify(manifest));
+      const cacheDir = join(ws2, '.embedding-cache', projectCacheFolderName(project));
+      expect(cacheDir).toMatch(/\/topic-g-a{192}~[0-9a-f]{16}$/);
+      const { vectors } = await embedThroughCache(new EmbeddingCache(cacheDir), local, { strategyKey: r.strategyKey, fileHash: manifest.sourceSha256 }, r.chunks.map((c) => c.embedText));
+      const out = await run(['docs', '--format', 'jsonl', '--with-embeddings', '--cached-only'], { cwd: ws2 });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stderr).toContain(`${r.chunks.length} cached, 0 embedded now`);
+      expect(out.lines.map((l) => Array.from(Float32Array.from(l.embedding as number[])))).toEqual(vectors.map((v) => Array.from(v)));
+    } finally {
+      rmSync(ws2, { recursive: true, force: true });
+    }
   });
 
   // s39 probe: --out docs/<topic>/golden-reference.md replaced the author's source with JSON

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -15,6 +16,7 @@ import {
   decodePathSegment,
   embedThroughCache,
   encodePathSegment,
+  projectCacheFolderName,
   readPackedDocument,
   sha256Hex,
   type DocumentKey,
@@ -668,5 +670,51 @@ describe('readPackedDocument (an entry held in memory, as the Nx plugin packs a 
     expect(readPackedDocument(truncated, KEY, texts)).toBeNull();
     // Nothing on disk is touched or reported: the pack belongs to the Nx cache.
     expect(corrupt).toEqual([]);
+  });
+});
+
+describe('projectCacheFolderName: an Nx project\'s cache folder (as the Nx plugin names it since 2febf58)', () => {
+  const long = 'a'.repeat(255);
+
+  it('keeps a name whose .pack fits in 255 bytes, so existing caches stay valid', () => {
+    expect(projectCacheFolderName('topic-g-ok')).toBe('topic-g-ok');
+    expect(projectCacheFolderName(`topic-${'a'.repeat(244)}`)).toBe(`topic-${'a'.repeat(244)}`); // 250 bytes + .pack = 255
+  });
+
+  it('shortens a longer one to its first 200 bytes, ~ and 16 hex of its sha256: the names 2febf58 gives', () => {
+    // Literal names the plugin (packages/nx/src/plugin.cjs at 2febf58) gives these topics.
+    expect(projectCacheFolderName(`topic-g-${long}`)).toBe(`topic-g-${'a'.repeat(192)}~b32fc964d101409b`);
+    expect(projectCacheFolderName(`topic-g-${long.slice(0, 250)}b`)).toBe(`topic-g-${'a'.repeat(192)}~0df84b8353451ac5`);
+    expect(projectCacheFolderName(`topic-${'a'.repeat(245)}`)).toBe(`topic-${'a'.repeat(194)}~798045c755e3ca80`);
+    for (const name of [`topic-g-${long}`, `topic-${'a'.repeat(245)}`]) expect(Buffer.byteLength(`${projectCacheFolderName(name)}.pack`)).toBeLessThanOrEqual(255);
+  });
+
+  it('cuts a multi-byte name on a character boundary', () => {
+    const wide = projectCacheFolderName(`topic-${'é'.repeat(127)}`);
+    expect(wide).toBe(`topic-${'é'.repeat(97)}~10237a1f3ed4a533`);
+    expect(wide).not.toContain('\ufffd');
+  });
+
+  it('gives the folder the Nx plugin gives topic-spec, for every shape above', () => {
+    // The plugin is CommonJS with its own copy of the rule; until it imports this one, this
+    // keeps them equal (docs-export finds a topic's vectors only under the plugin's name).
+    type Core = {
+      TOOL_PACKAGES: string[];
+      normalizeOptions(o: unknown): unknown;
+      createProjects(files: string[], ctx: unknown): [string, { projects: Record<string, { name: string; targets: { spec?: { options: { packDir: string } } } }> }][];
+    };
+    const core = createRequire(import.meta.url)('../../nx/src/plugin.cjs') as Core;
+    const tools = Object.fromEntries(core.TOOL_PACKAGES.map((p) => [p, { kind: 'installed', packageName: p }]));
+    const dirs = [`docs/g/${long}`, `docs/g/${long.slice(0, 250)}b`, 'docs/g/ok', `docs/${'é'.repeat(127)}`, `docs/${'a'.repeat(244)}`, `docs/${'a'.repeat(245)}`];
+    const results = core.createProjects(dirs.map((d) => `${d}/golden-reference.md`), { options: core.normalizeOptions({}), tools });
+    let topics = 0;
+    for (const [, r] of results) {
+      for (const p of Object.values(r.projects)) {
+        if (!p.targets.spec) continue;
+        expect(p.targets.spec.options.packDir).toBe(`.embedding-cache/${projectCacheFolderName(p.name)}`);
+        topics++;
+      }
+    }
+    expect(topics).toBe(dirs.length);
   });
 });

@@ -103,6 +103,27 @@ export function decodePathSegment(segment: string): string | null {
   return segment.includes('~') ? null : decodeURIComponent(segment);
 }
 
+/** Bytes a file name may hold on Linux and macOS (NAME_MAX), less the `.pack` the Nx plugin adds. */
+const MAX_PROJECT_FOLDER_BYTES = 255 - '.pack'.length;
+
+/**
+ * The folder below `.embedding-cache/` holding an Nx project's own cache (and, beside it,
+ * `<folder>.pack`): the project name, or, when that with `.pack` is over 255 bytes (a legal
+ * 255-byte topic folder, or long nested folders joined), its first 200 bytes (whole
+ * characters), `~` and 16 hex of the name's sha256. Names that fit are kept, so existing caches
+ * stay valid. The Nx plugin names the folder it gives topic-spec this way and docs-export looks
+ * for it this way; the two must agree byte for byte, or exported vectors are silently not found.
+ */
+export function projectCacheFolderName(project: string): string {
+  if (Buffer.byteLength(project) <= MAX_PROJECT_FOLDER_BYTES) return project;
+  let prefix = '';
+  for (const ch of project) {
+    if (Buffer.byteLength(prefix + ch) > 200) break;
+    prefix += ch;
+  }
+  return `${prefix}~${sha256Hex(project).slice(0, 16)}`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Vectors
 
