@@ -183,6 +183,14 @@ describe('fast blocks conform to remark', () => {
     for (const s of samples) expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
   });
 
+  // CommonMark's quote marker is `>` after at most three spaces, on every line: markdown-it took
+  // `    >` on a quote's next line as a marker, so `>` then `    >` was one quote, not a quote and
+  // indented code (or a lazy line, when a paragraph is open).
+  it('on `>` indented four columns after a quote line', () => {
+    const samples = ['>\n    >\n', '> a\n    > b\n', '> a\n>\n    > b\n', '- > a\n      > b\n', '- > a\n\n      > b\n', '> > a\n    > b\n', '>\n   >\n', '> ```\n    > x\n', '>\n\t>\n'];
+    for (const s of samples) expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
+  });
+
   it('reads indented code after a list item indented three columns as one block, as CommonMark does (where remark makes two)', () => {
     for (const s of ['   - [d]: /u\n\n    x\n    x\n', '   - a\n\n    x\n    x\n']) {
       const code = fastBlocks(s).blocks.filter((b) => b.type === 'code');
