@@ -15,7 +15,7 @@ import type { ContentHint } from '@chunkyard/chunking';
 import { escapeControl, numberOption, oneLine, parseCliArgs, quoteArgument } from '@chunkyard/fs-atomic';
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
-import { EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
+import { cacheBatchSize, EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
 import { cachedVectors, DocStore, embedPlans, InputError, StoreError, UnknownFilterError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
 import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
@@ -359,7 +359,7 @@ async function ingest(ctx: Context): Promise<number> {
         bar.reporter.update(e.done);
       };
       const source = values.built
-        ? cachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats)
+        ? cachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats, { batchSize: cacheBatchSize(config.embeddings) })
         : (pending: Parameters<typeof embedPlans>[0], progress?: Parameters<typeof embedPlans>[2]) => embedPlans(pending, provider, progress);
       outcomes = await store.ingestPlans(plans, provider.model, source, { onProgress });
       ann = store.prepareVectorIndex(indexKind);

@@ -10,7 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
-import { createProvider, EmbeddingError, progressReporter, REMOTE_DEFAULTS, type EmbeddingProvider } from '@chunkyard/embeddings';
+import { cacheBatchSize, createProvider, EmbeddingError, progressReporter, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
@@ -122,7 +122,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     provider = createProvider({ provider: 'local', ...ws.config.embeddings }, io.env ?? process.env);
     // One call keeps every concurrent request busy; its results are cached before the next
     // call, so a provider that dies mid-topic loses at most one call's worth of work.
-    batchSize = (ws.config.embeddings?.batchSize ?? REMOTE_DEFAULTS.batchSize) * (ws.config.embeddings?.concurrency ?? REMOTE_DEFAULTS.concurrency);
+    batchSize = cacheBatchSize(ws.config.embeddings);
     checkFolderOption('cache-dir', values['cache-dir']);
     cache = new EmbeddingCache(resolve(values['cache-dir'] ?? join(ws.root, '.embedding-cache')));
   } catch (err) {

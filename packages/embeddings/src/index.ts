@@ -37,7 +37,7 @@ export {
 } from './local.js';
 export { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL } from './ollama.js';
 export { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './openai.js';
-export { REMOTE_DEFAULTS } from './remote.js';
+export { cacheBatchSize, REMOTE_DEFAULTS } from './remote.js';
 export { runAttempt, type AttemptOutcome } from './attempt.js';
 export { PLAIN_PROGRESS_INTERVAL_MS, plainProgress, progressReporter, type ProgressReporter } from './progress.js';
 

@@ -17,6 +17,16 @@ export const REMOTE_DEFAULTS = {
   maxDelayMs: 30_000,
 } as const;
 
+/**
+ * Texts to hand a provider per embed() call when each call's vectors are cached before the
+ * next (embedThroughCache's batchSize): one request per concurrent slot, so every slot stays
+ * busy, and a provider that fails mid-document loses at most one call's worth of paid work.
+ * Without it every uncached text went in one call, and a failure on its last request lost them all.
+ */
+export function cacheBatchSize(settings: { batchSize?: number | undefined; concurrency?: number | undefined } = {}): number {
+  return (settings.batchSize ?? REMOTE_DEFAULTS.batchSize) * (settings.concurrency ?? REMOTE_DEFAULTS.concurrency);
+}
+
 /** What went wrong with one attempt, in the provider-neutral terms the retry loop needs. */
 export type Failure =
   | { kind: 'http'; status: number; detail: string; retryAfterMs: number | null }

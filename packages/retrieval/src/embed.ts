@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, TEXT_STORE_DIR } from '@chunkyard/embedding-cache';
-import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
+import { cacheBatchSize, createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
 import { fileKind } from '@chunkyard/fs-atomic';
 import type { Manifest } from './contract.js';
 import { nestedPacks, type PackedCache } from './pack-cache.js';
@@ -36,6 +36,12 @@ export interface EmbeddingBackend {
   buildPacks?: PackedCache[];
   /** The config file the provider settings came from, if any. */
   configFile: string | null;
+  /**
+   * Texts per provider call through `cache` (the config's batchSize × concurrency, as topic-spec
+   * sends them); each call's vectors are cached before the next. Default: cacheBatchSize() of
+   * the defaults.
+   */
+  batchSize?: number;
   /**
    * Set by chunkVectors when writing `cache` failed for want of permission or space (a read-only
    * docs tree, a full disk): the reason, one line naming the path. From then on the cache is only
@@ -85,7 +91,7 @@ export function createBackend(options: BackendOptions): EmbeddingBackend {
   const config = configFile ? readConfig(configFile) : null;
   const provider = createProvider({ provider: 'local', ...config?.embeddings }, options.env);
   const cache = workspace ? new EmbeddingCache(join(workspace, CACHE_DIR)) : null;
-  return { provider, cache, buildCaches: cache ? nestedCaches(cache.root) : [], buildPacks: cache ? nestedPacks(cache.root) : [], configFile };
+  return { provider, cache, buildCaches: cache ? nestedCaches(cache.root) : [], buildPacks: cache ? nestedPacks(cache.root) : [], configFile, batchSize: cacheBatchSize(config?.embeddings) };
 }
 
 /**
@@ -134,7 +140,10 @@ export async function chunkVectors(backend: EmbeddingBackend, manifest: Manifest
     },
   };
   try {
-    const { vectors } = await embedThroughCache(backend.cache, recording, { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, texts);
+    // In batches, each cached as it returns: in one call, a provider failing on its last request
+    // lost every vector it had returned (and been paid for), and the rerun asked for them again.
+    const batchSize = backend.batchSize ?? cacheBatchSize();
+    const { vectors } = await embedThroughCache(backend.cache, recording, { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, texts, { batchSize });
     return vectors;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;

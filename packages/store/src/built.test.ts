@@ -5,7 +5,8 @@ import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { EmbeddingCache, embedThroughCache } from '@chunkyard/embedding-cache';
-import { EmbeddingError } from '@chunkyard/embeddings';
+import { cacheBatchSize, createProvider, EmbeddingError } from '@chunkyard/embeddings';
+import { fakeVector, sendJson, startServer } from '../../embeddings/src/test-server.js';
 import { main as chunkingTool } from '../../../apps/chunking-tool/src/main.js';
 import { cachedVectors, readBuiltTopic, type BuiltSource, type CacheStats } from './built.js';
 import { InputError } from './errors.js';
@@ -35,7 +36,7 @@ it('loads _chunks/ manifests with vectors from .embedding-cache/, embedding noth
   const store = DocStore.open(join(temp.dir, 'store.db'));
   const stats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
   const failing = unreachableProvider();
-  const [out] = await store.ingestPlans([doc!.plan], failing.model, cachedVectors(cache, failing, stats));
+  const [out] = await store.ingestPlans([doc!.plan], failing.model, cachedVectors(cache, failing, stats, { batchSize: cacheBatchSize() }));
   expect(stats).toEqual({ documentHits: 1, textHits: 0, embedded: 0 });
   expect(out).toMatchObject({ status: 'created', isChunked: true, numChunks: manifest.chunks.length });
   const rows = store.db.prepare('SELECT record_id, embedding FROM artifact_chunks ORDER BY chunk_index').all() as { record_id: string; embedding: Buffer }[];
@@ -52,12 +53,46 @@ it('embeds only what the cache lacks, and a failing provider then writes nothing
   const store = DocStore.open(join(temp.dir, 'store.db'));
   const [doc] = readBuiltTopic(source);
   const failing = unreachableProvider();
-  await expect(store.ingestPlans([doc!.plan], failing.model, cachedVectors(cache, failing, { documentHits: 0, textHits: 0, embedded: 0 }))).rejects.toBeInstanceOf(EmbeddingError);
+  await expect(store.ingestPlans([doc!.plan], failing.model, cachedVectors(cache, failing, { documentHits: 0, textHits: 0, embedded: 0 }, { batchSize: cacheBatchSize() }))).rejects.toBeInstanceOf(EmbeddingError);
   expect(store.stats().artifacts).toBe(0);
   const stats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
-  await store.ingestPlans([doc!.plan], localProvider().model, cachedVectors(cache, localProvider(), stats));
+  await store.ingestPlans([doc!.plan], localProvider().model, cachedVectors(cache, localProvider(), stats, { batchSize: cacheBatchSize() }));
   expect(stats).toEqual({ documentHits: 0, textHits: 0, embedded: doc!.plan.units.length });
   store.close();
+});
+
+it('caches each batch the provider answered before a later one failed, and a rerun sends only the rest (issue 15 probe)', async () => {
+  // A local server speaking Ollama's embeddings API to the real client; its third request fails.
+  let failThird = true;
+  const server = await startServer((req, res, n) => {
+    const { input } = req.body as { input: string[] };
+    if (failThird && n === 2) return sendJson(res, 400, { error: 'the third request fails' });
+    sendJson(res, 200, { model: 'm', embeddings: input.map((t) => fakeVector(t)) });
+  });
+  try {
+    // Two texts per request, one at a time, no retries: requests 1 and 2 carry the first four texts.
+    const settings = { provider: 'ollama', host: server.origin, batchSize: 2, concurrency: 1, maxRetries: 0 } as const;
+    const provider = createProvider(settings, {});
+    const cache = new EmbeddingCache(join(temp.dir, '.embedding-cache'));
+    const [doc] = readBuiltTopic(source);
+    const texts = [...new Set(doc!.plan.units.map((u) => u.embedText))];
+    expect(texts.length).toBeGreaterThan(6);
+    const store = DocStore.open(join(temp.dir, 'store.db'));
+    const stats = (): CacheStats => ({ documentHits: 0, textHits: 0, embedded: 0 });
+    await expect(store.ingestPlans([doc!.plan], provider.model, cachedVectors(cache, provider, stats(), { batchSize: cacheBatchSize(settings) }))).rejects.toThrow(/third request fails/);
+    expect(texts.map((t) => cache.getText(provider.model, t) !== null)).toEqual(texts.map((_, i) => i < 4));
+
+    failThird = false;
+    const sent = server.requests.length;
+    const again = stats();
+    const [out] = await store.ingestPlans([doc!.plan], provider.model, cachedVectors(cache, provider, again, { batchSize: cacheBatchSize(settings) }));
+    expect(server.requests.slice(sent).flatMap((r) => (r.body as { input: string[] }).input)).toEqual(texts.slice(4));
+    expect(again).toMatchObject({ documentHits: 0, embedded: texts.length - 4 });
+    expect(out).toMatchObject({ status: 'created', numChunks: doc!.plan.units.length });
+    store.close();
+  } finally {
+    await server.close();
+  }
 });
 
 it('refuses a stale manifest (source edited after the build)', () => {

@@ -147,13 +147,22 @@ export interface CacheStats {
   embedded: number;
 }
 
+export interface CachedVectorsOptions {
+  /**
+   * Texts per embedder call, each call's vectors cached before the next (topic-spec's rule:
+   * `cacheBatchSize(config.embeddings)` from @chunkyard/embeddings). Required: in one call, a
+   * provider failing on its last request lost every vector already paid for, and a rerun paid again.
+   */
+  batchSize: number;
+}
+
 /** A VectorSource that takes vectors from the embedding cache, embedding only what is missing. */
-export function cachedVectors(cache: EmbeddingCache, embedder: StoreEmbedder, stats: CacheStats) {
+export function cachedVectors(cache: EmbeddingCache, embedder: StoreEmbedder, stats: CacheStats, options: CachedVectorsOptions) {
   return async (plans: ArtifactPlan[], onProgress?: OnProgress): Promise<EmbeddedArtifact[]> => {
     const out: EmbeddedArtifact[] = [];
     for (const [i, plan] of plans.entries()) {
       const texts = plan.units.map((u) => u.embedText);
-      const { vectors, stats: s } = await embedThroughCache(cache, embedder, { strategyKey: plan.strategyKey, fileHash: plan.contentHash }, texts);
+      const { vectors, stats: s } = await embedThroughCache(cache, embedder, { strategyKey: plan.strategyKey, fileHash: plan.contentHash }, texts, { batchSize: options.batchSize });
       checkVectors(vectors, texts.length, embedder.model);
       stats.documentHits += s.documentHit ? 1 : 0;
       stats.textHits += s.textHits;

@@ -11,7 +11,7 @@ export { Int8Matrix, searchInt8, type FloatRows } from './quantized.js';
 export { planArtifact, artifactId, chunkId, unitsOf, sha256Hex, SINGLE_PIECE_MAX, WHOLE_STRATEGY_KEY, type PlanOptions } from './plan.js';
 export { decodeDocument, checkText, DEFAULT_LIMITS, type InputLimits } from './input.js';
 export { embedPlans, writeArtifacts, checkVectors, storedModel, routeTerms, type StoreEmbedder, type ProgressEvent, type OnProgress } from './ingest.js';
-export { readBuiltTopic, cachedVectors, type BuiltDocument, type BuiltSource, type ChunkManifest, type CacheStats } from './built.js';
+export { readBuiltTopic, cachedVectors, type BuiltDocument, type BuiltSource, type CachedVectorsOptions, type ChunkManifest, type CacheStats } from './built.js';
 export { ftsQuery, fuseRrf, searchFts, RRF_K } from './search.js';
 export { RouteIndex, routedUnits, type RoutedUnit } from './routes.js';
 export { VectorIndex, type VectorSearchOptions, normalizeInPlace, vectorBytes, bytesToVector, type IndexedUnit, type VectorMatch } from './vector-index.js';

@@ -1,0 +1,53 @@
+// chunkVectors against a local server speaking Ollama's embeddings API (the real `ollama`
+// client) that fails its third request: what the provider was paid for before the failure is
+// in the cache, and a rerun sends only the rest.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { fakeVector, sendJson, startServer, type TestServer } from '../../embeddings/src/test-server.js';
+import type { Manifest } from './contract.js';
+import { chunkVectors, createBackend } from './embed.js';
+
+let ws: string;
+let server: TestServer | null = null;
+beforeEach(() => {
+  ws = mkdtempSync(join(tmpdir(), 'retrieval-embed-'));
+});
+afterEach(async () => {
+  await server?.close();
+  server = null;
+  rmSync(ws, { recursive: true, force: true });
+});
+
+const TEXTS = Array.from({ length: 10 }, (_, i) => `chunk number ${i}`);
+const manifest: Manifest = {
+  schemaVersion: 1,
+  source: 'golden-reference.md',
+  sourceSha256: 'a'.repeat(64),
+  strategyKey: 'semantic-16-80-512',
+  chunks: TEXTS.map((embedText, i) => ({ id: `c${i}`, chunkNumber: i, originalText: embedText, embedText, sourcePosition: { charStart: i, charEnd: i + 1 }, overlapChars: 0 })),
+};
+
+it('caches each batch the provider answered before a later one failed, and a rerun sends only the rest (issue 15 probe)', async () => {
+  let failThird = true;
+  server = await startServer((req, res, n) => {
+    const { input } = req.body as { input: string[] };
+    if (failThird && n === 2) return sendJson(res, 400, { error: 'the third request fails' });
+    sendJson(res, 200, { model: 'm', embeddings: input.map((t) => fakeVector(t)) });
+  });
+  // Two texts per request, one at a time, no retries: requests 1 and 2 carry texts 0–3.
+  writeFileSync(join(ws, 'chunkyard.config.yaml'), `embeddings:\n  provider: ollama\n  host: ${server.origin}\n  batchSize: 2\n  concurrency: 1\n  maxRetries: 0\n`);
+  mkdirSync(join(ws, 'docs'));
+  const backend = createBackend({ folder: join(ws, 'docs'), env: {} });
+
+  await expect(chunkVectors(backend, manifest)).rejects.toThrow(/third request fails/);
+  const cached = TEXTS.map((t) => backend.cache!.getText(backend.provider.model, t) !== null);
+  expect(cached).toEqual(TEXTS.map((_, i) => i < 4));
+
+  failThird = false;
+  const sent = server.requests.length;
+  const vectors = await chunkVectors(backend, manifest);
+  expect(server.requests.slice(sent).flatMap((r) => (r.body as { input: string[] }).input)).toEqual(TEXTS.slice(4));
+  expect(vectors.map((v) => Array.from(v))).toEqual(TEXTS.map((t) => Array.from(Float32Array.from(fakeVector(t)))));
+});
