@@ -191,6 +191,13 @@ describe('fast blocks conform to remark', () => {
     for (const s of samples) expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
   });
 
+  // An empty item is its marker's line; markdown-it's map of one runs a line further, and in a
+  // quote that line's `>` was read as the item's last character.
+  it('on empty list items in quotes', () => {
+    const samples = ['>-\n>', '>1.\n>', '>+\n>', '> -\n> x\n', '> - a\n> -\n>\n> - b\n', '> -\n>\n>   x\n', '> > -\n> >\n', '- > -\n  >\n'];
+    for (const s of samples) expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
+  });
+
   it('reads indented code after a list item indented three columns as one block, as CommonMark does (where remark makes two)', () => {
     for (const s of ['   - [d]: /u\n\n    x\n    x\n', '   - a\n\n    x\n    x\n']) {
       const code = fastBlocks(s).blocks.filter((b) => b.type === 'code');

@@ -1874,6 +1874,11 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   if (type === 'listItem' && children && children.length) {
     lastLine = children[0]!.endLine;
     for (let k = 1; k < children.length; k++) if (children[k]!.endLine > lastLine) lastLine = children[k]!.endLine;
+  } else if (type === 'listItem' && children && token.level + 1 < md.options.maxNesting) {
+    // An empty item is its marker's line: markdown-it's map runs a line on, and in a quote that
+    // line's `>` is no whitespace to trim (`>-` then `>` made an item of both lines). Not an item
+    // at markdown-it's nesting limit, whose content was left untokenized: it covers its lines.
+    lastLine = startLine;
   }
   const exactStart = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, exactStart, lines.ends[lastLine]!);
