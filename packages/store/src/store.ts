@@ -5,10 +5,10 @@
  * `PRAGMA data_version` reveals).
  */
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, lstatSync, readlinkSync, statfsSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, existsSync, statfsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { firstNonFolder, mkdirp } from '@chunkyard/fs-atomic';
+import { firstNonFolder, mkdirp, refuseSymlink, SymlinkOutputError } from '@chunkyard/fs-atomic';
 import { StoreError, UnknownFilterError } from './errors.js';
 import type { RouteOptions } from '@chunkyard/retrieval';
 import { assertModel, deleteArtifactRows, embedPlans, findArtifact, lacksRouteData, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
@@ -793,22 +793,14 @@ function kindOf(stat: Stats): string {
  */
 function refuseLinks(path: string): void {
   for (const p of [dirname(path), path]) {
-    let link = false;
     try {
-      link = lstatSync(p).isSymbolicLink();
-    } catch {
-      continue;
+      refuseSymlink(p);
+    } catch (err) {
+      if (!(err instanceof SymlinkOutputError)) throw err;
+      throw new StoreError(
+        `${p}: is a symlink${err.target === null ? '' : ` (it points to ${err.target})`}; a store path not given with --db is never opened through a link, so nothing was read or written; remove the link, or pass --db with the store you mean`,
+      );
     }
-    if (!link) continue;
-    let target: string | null = null;
-    try {
-      target = readlinkSync(p);
-    } catch {
-      // gone or unreadable meanwhile: still a link when looked at
-    }
-    throw new StoreError(
-      `${p}: is a symlink${target === null ? '' : ` (it points to ${target})`}; a store path not given with --db is never opened through a link, so nothing was read or written; remove the link, or pass --db with the store you mean`,
-    );
   }
 }
 
