@@ -6,9 +6,9 @@
 import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createProvider, EmbeddingError, type EmbeddingSettings } from './index.js';
+import { createProvider, type EmbeddingSettings } from './index.js';
 import { MAX_ERROR_BODY_BYTES, MAX_REMOTE_DIMENSIONS, maxResponseBytes } from './remote.js';
-import { sendJson, startServer, type RecordedRequest, type TestServer } from './test-server.js';
+import { failure, sendJson, startServer, type RecordedRequest, type TestServer } from './test-server.js';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -31,15 +31,6 @@ function vectors(kind: Kind, res: ServerResponse, list: unknown[]): void {
 
 const inputs = (req: RecordedRequest) => (req.body as { input: string[] }).input;
 
-async function failure(p: Promise<unknown>): Promise<EmbeddingError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(EmbeddingError);
-    return err as EmbeddingError;
-  }
-  throw new Error('expected an EmbeddingError');
-}
 
 describe.each<Kind>(['ollama', 'openai'])('%s provider against a hostile server', (kind) => {
   it('refuses a number beyond float32 range, which would be stored as Infinity', async () => {

@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider, EmbeddingError, type EmbeddingSettings, type RetryInfo } from './index.js';
 import { ollamaBaseUrl } from './ollama.js';
-import { barrier, closedPort, delay, fakeVector, sendJson, startServer, texts, type Handler, type RecordedRequest, type TestServer } from './test-server.js';
+import { barrier, closedPort, delay, failure, fakeVector, sendJson, startServer, texts, type Handler, type RecordedRequest, type TestServer } from './test-server.js';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -35,15 +35,6 @@ function ollama(s: TestServer | string, extra: Partial<EmbeddingSettings> = {}) 
   return createProvider({ provider: 'ollama', host, backoffMs: 1, ...extra }, {});
 }
 
-async function failure(p: Promise<unknown>): Promise<EmbeddingError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(EmbeddingError);
-    return err as EmbeddingError;
-  }
-  throw new Error('expected an EmbeddingError');
-}
 
 describe('ollama provider: success', () => {
   it('batches, keeps input order, reports progress and learns the dimension', async () => {

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider, EmbeddingError, type EmbeddingSettings, type RetryInfo } from './index.js';
 import { decodeBase64Floats } from './openai.js';
-import { barrier, closedPort, delay, fakeVector, sendJson, startServer, texts, type Handler, type RecordedRequest, type TestServer } from './test-server.js';
+import { barrier, closedPort, delay, failure, fakeVector, sendJson, startServer, texts, type Handler, type RecordedRequest, type TestServer } from './test-server.js';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -63,15 +63,6 @@ function openai(s: TestServer | string, extra: Partial<EmbeddingSettings> = {}, 
   return createProvider({ provider: 'openai', baseURL, backoffMs: 1, ...extra }, env);
 }
 
-async function failure(p: Promise<unknown>): Promise<EmbeddingError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(EmbeddingError);
-    return err as EmbeddingError;
-  }
-  throw new Error('expected an EmbeddingError');
-}
 
 const rateLimited = (res: ServerResponse, headers: Record<string, string> = {}) =>
   sendJson(res, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }, headers);

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EmbeddingError } from './index.js';
 
 export interface RecordedRequest {
   method: string;
@@ -128,4 +129,15 @@ export function barrier(size: number, limitMs = 2000): () => Promise<void> {
         setTimeout(resolve, limitMs).unref();
       }
     });
+}
+
+/** The EmbeddingError `p` rejects with; throws when it resolves or rejects with anything else. */
+export async function failure(p: Promise<unknown>): Promise<EmbeddingError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof EmbeddingError) return err;
+    throw new Error(`expected an EmbeddingError, got ${String(err)}`);
+  }
+  throw new Error('expected an EmbeddingError');
 }
