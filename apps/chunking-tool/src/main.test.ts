@@ -749,6 +749,23 @@ describe('exit 1: a document that cannot be processed', () => {
     expect(existsSync(join(root, '_chunks', 'doc.json'))).toBe(false);
   });
 
+  it.each([
+    ['a file', false],
+    ['a topic source', true],
+  ])('%s whose output names pass 255 bytes: exit 1 naming the output, not the staging folder, and no staging folder left (issue 15 probe)', async (_what, topic) => {
+    // A 252-byte name is legal, but its outputs (name.json, name-0.md) are 257 bytes: the
+    // failed write named /proc/self/fd/N/.staged.tmp-…/name.json, its cleanup threw
+    // ENAMETOOLONG past the folder's, and the staging folder (and the pin) stayed behind.
+    const name = 'a'.repeat(252);
+    const dir = topic ? makeTopic('topic', { 'topic.yaml': `sources:\n  - ${name}.md\n` }) : root;
+    writeFileSync(join(dir, `${name}.md`), SMALL);
+    const r = await run(['--config', config, topic ? dir : join(dir, `${name}.md`)]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`chunking-tool: ${join(dir, '_chunks', `${name}.json`)}: name too long (ENAMETOOLONG); use a shorter path\n`);
+    const left = (d: string) => (existsSync(d) ? readdirSync(d).filter((e) => e.includes('.tmp-')) : []);
+    expect([...left(dir), ...left(join(dir, '_chunks'))]).toEqual([]);
+  });
+
   it('a missing file', async () => {
     const file = join(root, 'missing.md');
     const r = await run(['--config', config, file]);

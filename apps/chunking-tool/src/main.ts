@@ -444,9 +444,11 @@ class Stage {
       writeSync(fd, `\n  ${head.slice(cut + 1)}\n`);
     } catch (err) {
       if (isFsError(err)) {
-        this.named(err);
-        if (err.path === undefined) err.path = writing;
-        this.writeError = err;
+        // A write error (ENOSPC, EFBIG) carries no path, and one that does names the staging
+        // folder (ENAMETOOLONG: a 252-byte name.md gives a 257-byte name.json): the output is
+        // what the user can act on.
+        if (err.path === undefined || err.path.startsWith(`${dir}/`)) err.path = writing;
+        this.writeError = this.named(err);
       }
       throw err;
     } finally {
@@ -455,9 +457,20 @@ class Stage {
     return { source: job.source, out: relative(process.cwd(), this.outDir) || '.', chunks: n, strategyKey: stream.strategyKey, tokens };
   }
 
-  /** Removes a failed document's staged files. */
+  /**
+   * Removes a failed document's staged files, best effort: one that could not be made (its name
+   * too long) threw again here, past the folder's error report and the stage's removal.
+   */
   discard(job: Job): void {
-    if (this.used) for (const name of this.names.get(job.source) ?? []) rmSync(join(this.staged.path, name), { force: true });
+    if (this.used) {
+      for (const name of this.names.get(job.source) ?? []) {
+        try {
+          rmSync(join(this.staged.path, name), { force: true });
+        } catch {
+          // remove() takes the whole stage
+        }
+      }
+    }
     this.names.delete(job.source);
   }
 
@@ -524,7 +537,7 @@ function stageFile(dir: string, name: string, data: string, outDir: string): voi
   try {
     writeFileSync(join(dir, name), data);
   } catch (err) {
-    if (isFsError(err) && err.path === undefined) err.path = join(outDir, name);
+    if (isFsError(err) && (err.path === undefined || err.path === join(dir, name))) err.path = join(outDir, name);
     throw err;
   }
 }
