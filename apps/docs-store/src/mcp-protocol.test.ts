@@ -264,3 +264,17 @@ describe('a client that reads its replies late', () => {
     expect(err).toBe(`docs-store mcp: serving ${join(ws, '.chunkyard', 'store.db')} on stdio\n`);
   }, 40_000);
 });
+
+describe('what the server logs about a client\'s message', () => {
+  it('escapes control characters: a method name cannot drive the terminal that shows stderr (s45 probe)', async () => {
+    // A dropped notification is noted on stderr with its method; "\u001b]0;…\u0007" set the
+    // terminal's title and "\u001b[2J" cleared it, as they came from the client.
+    const before = stderr.length;
+    expect(await exchange('{"jsonrpc":"2.0","method":"\\u001b]0;owned\\u0007x\\u001b[2J\\u009b\\u202e","params":[1]}')).toEqual([]);
+    // stderr is its own pipe: its line may come after the sentinel's reply.
+    for (let i = 0; i < 100 && !stderr.slice(before).includes('positional params'); i++) await new Promise((r) => setTimeout(r, 20));
+    const logged = stderr.slice(before);
+    expect(logged).toContain('\\u001b]0;owned\\u0007x\\u001b[2J\\u009b\\u202e');
+    expect(logged).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+});

@@ -11,6 +11,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { CONTENT_TYPE, type ContentHint } from '@chunkyard/chunking';
+import { oneLine } from '@chunkyard/fs-atomic';
 import { DocStore, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
 import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
 
@@ -258,7 +259,9 @@ export async function connectGuarded(server: McpServer, transport: Transport, lo
 /** Serves `store` on stdin/stdout until the client disconnects. */
 export async function serveStdio(store: DocStore, embedder: StoreEmbedder, version: string): Promise<void> {
   const server = createMcpServer(store, embedder, version);
-  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  // A line can quote the client (the method of a notification it dropped): control characters
+  // in it are escaped, so a client cannot clear or retitle the terminal showing stderr.
+  const log = (line: string) => void process.stderr.write(`${oneLine(line)}\n`);
   const transport = new StrictStdioServerTransport(process.stdin, process.stdout, log);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
