@@ -511,6 +511,11 @@ describe('docs-export', () => {
     expect(missing.stdout).toBe('');
     writeFileSync(join(ws, 'bad.yaml'), 'embeddings:\n  dimensions: 1e309\n');
     expect((await run(['docs', '--format', 'jsonl', '--config', 'bad.yaml'])).code).toBe(2);
+    // Issue 15 probe: read with replacement characters, UTF-16 was "expected a mapping of settings at the top level".
+    writeFileSync(join(ws, 'utf16.yaml'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('embeddings:\n  provider: local\n', 'utf16le')]));
+    const utf16 = await run(['docs', '--format', 'jsonl', '--config', 'utf16.yaml']);
+    expect(utf16.code).toBe(2);
+    expect(utf16.stderr).toContain('utf16.yaml: UTF-16 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8');
   });
 
   it('escapes control characters in its messages (a docs root named with an escape sequence)', async () => {

@@ -8,7 +8,7 @@ import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, r
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, writeTarget } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, utf8TextProblem, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type BuiltDocument, type Format, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -90,17 +90,20 @@ function findWorkspaceRoot(from: string): string {
 
 function loadConfig(file: string | null): ChunkyardConfig {
   if (!file) return { chunking: {} };
-  let text: string;
+  let bytes: Buffer;
   try {
     // A FIFO or a device is refused at once (a plain read would block on a FIFO).
-    text = readRegularFile(file).toString('utf8');
+    bytes = readRegularFile(file);
   } catch (err) {
     // A FIFO or device too (describeFsError words NotRegularFileError as fileProblem does;
     // it was "<file>: cannot read config (a FIFO (named pipe), not a regular file)").
     // "cannot read config (ENOENT)" named the errno only: the other CLIs' wording says what to do.
     throw new UsageError(`cannot read config: ${describeFsError(err, file)}`);
   }
-  return parseConfig(text, file);
+  // Decoded with replacement characters, a UTF-16 config was "expected a mapping of settings".
+  const problem = utf8TextProblem(bytes);
+  if (problem !== null) throw new ConfigError(file, null, problem);
+  return parseConfig(bytes.toString('utf8'), file);
 }
 
 /**

@@ -347,6 +347,13 @@ describe('exit 2: usage errors, nothing written', () => {
     expect(r.stderr).not.toContain('\\u000a');
   });
 
+  it('a topic.yaml saved as UTF-16 says so, exit 2, nothing written (issue 15 probe: "expected a mapping of settings at the top level")', async () => {
+    const good = makeTopic('good');
+    const bad = makeTopic('bad', { 'topic.yaml': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('sources: [golden-reference.md]\n', 'utf16le')]) });
+    await expectUsage([good, bad], join(bad, 'topic.yaml'), 'UTF-16 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8');
+    expect(existsSync(join(good, '_keywords'))).toBe(false);
+  });
+
   it('a topic.yaml that is not valid names the file and the line', async () => {
     const good = makeTopic('good');
     const bad = makeTopic('bad', { 'topic.yaml': '# sources\nsources: 42\n' });

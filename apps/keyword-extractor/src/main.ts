@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { assertSearchable, checkFolderOption, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
+import { assertSearchable, checkFolderOption, configText, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
 import { emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -238,13 +238,13 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
     let sourcesListedIn: string | null = null;
     const topicYaml = join(p, 'topic.yaml');
     if (entryExists(topicYaml)) {
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = readRegularFile(topicYaml).toString('utf8');
+        bytes = readRegularFile(topicYaml);
       } catch (err) {
         throw new UsageError(`cannot read: ${describeFsError(err, topicYaml)}`);
       }
-      const listed = parseConfig(text, topicYaml, { topic: true }).sources;
+      const listed = parseConfig(configText(bytes, topicYaml), topicYaml, { topic: true }).sources;
       if (listed) {
         sources = listed;
         sourcesListedIn = topicYaml;

@@ -1006,6 +1006,6 @@ function unicodeEscape(ch: string): string {
 }
 
 
-export { firstInvalidUtf8, invalidUtf8Message } from './utf8.js';
+export { firstInvalidUtf8, foreignEncoding, invalidUtf8Message, utf8TextProblem } from './utf8.js';
 export { invalidJsonMessage, jsonProblem, type JsonProblem } from './json.js';
 export { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';

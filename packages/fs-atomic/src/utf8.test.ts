@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstInvalidUtf8, invalidUtf8Message } from './utf8.js';
+import { firstInvalidUtf8, invalidUtf8Message, utf8TextProblem } from './utf8.js';
 
 describe('firstInvalidUtf8', () => {
   it.each([
@@ -24,5 +24,24 @@ describe('firstInvalidUtf8', () => {
         expect(firstInvalidUtf8(Uint8Array.from([...head, bad, ...tail]))).toBe(head.length);
       }),
     );
+  });
+});
+
+describe('utf8TextProblem', () => {
+  const utf16le = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+  it.each([
+    ['UTF-16 little-endian', utf16le('chunking:\n'), 'UTF-16 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8'],
+    ['UTF-16 big-endian', Buffer.from([0xfe, 0xff, 0x00, 0x61]), 'UTF-16 (big-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8'],
+    ['UTF-32 little-endian', Buffer.from([0xff, 0xfe, 0x00, 0x00, 0x61, 0, 0, 0]), 'UTF-32 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8'],
+    ['UTF-32 big-endian', Buffer.from([0x00, 0x00, 0xfe, 0xff]), 'UTF-32 (big-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8'],
+    ['Latin-1', Buffer.from('sem\xe9antic', 'latin1'), 'not valid UTF-8 (first bad byte at offset 3); save it as UTF-8'],
+  ])('names %s text and says to save it as UTF-8', (_what, bytes, message) => {
+    expect(utf8TextProblem(bytes)).toBe(message);
+  });
+
+  it('is null for UTF-8, with or without its byte order mark, and for nothing at all', () => {
+    expect(utf8TextProblem(Buffer.from('\uFEFFchunking: {} # é\n'))).toBeNull();
+    expect(utf8TextProblem(Buffer.from('a: 1\n'))).toBeNull();
+    expect(utf8TextProblem(new Uint8Array())).toBeNull();
   });
 });

@@ -26,3 +26,34 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 export function invalidUtf8Message(bytes: Uint8Array): string {
   return `not valid UTF-8 (first bad byte at offset ${firstInvalidUtf8(bytes)})`;
 }
+
+/** Byte order marks of encodings other than UTF-8, longest first (UTF-32LE's starts as UTF-16LE's). */
+const FOREIGN_BOMS: [name: string, bom: number[]][] = [
+  ['UTF-32 (little-endian)', [0xff, 0xfe, 0x00, 0x00]],
+  ['UTF-32 (big-endian)', [0x00, 0x00, 0xfe, 0xff]],
+  ['UTF-16 (little-endian)', [0xff, 0xfe]],
+  ['UTF-16 (big-endian)', [0xfe, 0xff]],
+];
+
+/** The encoding a leading byte order mark names, when it is UTF-16 or UTF-32; null otherwise. */
+export function foreignEncoding(bytes: Uint8Array): string | null {
+  for (const [name, bom] of FOREIGN_BOMS) if (bom.length <= bytes.length && bom.every((b, i) => bytes[i] === b)) return name;
+  return null;
+}
+
+/**
+ * Why `bytes` are not UTF-8 text, with what to do (`<encoding> text (byte order mark), not
+ * UTF-8; save it as UTF-8`, or invalidUtf8Message's words and the same advice); null when they
+ * are. For settings files, which were decoded with replacement characters: a UTF-16 config was
+ * "expected a mapping of settings at the top level", a Latin-1 byte became U+FFFD in a value.
+ */
+export function utf8TextProblem(bytes: Uint8Array): string | null {
+  const foreign = foreignEncoding(bytes);
+  if (foreign !== null) return `${foreign} text (it starts with that byte order mark), not UTF-8; save it as UTF-8`;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return null;
+  } catch {
+    return `${invalidUtf8Message(bytes)}; save it as UTF-8`;
+  }
+}

@@ -85,6 +85,23 @@ describe('loadWorkspace and topicSettings', () => {
     expect(() => loadWorkspace(join(dir, 'bad.yaml'), dir)).toThrow(ConfigError);
   });
 
+  it('a config or topic.yaml that is not UTF-8 is a config error saying so, not read with replacement characters (issue 15 probe)', () => {
+    // UTF-16 (Notepad's "Unicode") was "expected a mapping of settings at the top level"; a
+    // Latin-1 byte in a value became U+FFFD ("got \"sem\uFFFDantic\""); a UTF-16 topic.yaml the same.
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('chunking:\n  maxTokens: 300\n', 'utf16le')]);
+    const cfg = file('utf16.yaml', utf16);
+    expect(() => loadWorkspace(cfg, dir)).toThrow(new ConfigError(cfg, null, 'UTF-16 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8'));
+    const latin1 = file('latin1.yaml', Buffer.from('chunking:\n  strategy: sem\xe9antic\n', 'latin1'));
+    expect(() => loadWorkspace(latin1, dir)).toThrow(new ConfigError(latin1, null, 'not valid UTF-8 (first bad byte at offset 25); save it as UTF-8'));
+    const topic = join(dir, 't16');
+    mkdirSync(topic);
+    writeFileSync(join(topic, 'golden-reference.md'), '# T\n');
+    writeFileSync(join(topic, 'topic.yaml'), utf16);
+    expect(() => topicSettings(topic, { chunking: {} })).toThrow(/topic\.yaml: UTF-16 \(little-endian\) text/);
+    // UTF-8 with its byte order mark is UTF-8.
+    expect(loadWorkspace(file('bom.yaml', '\uFEFFchunking:\n  maxTokens: 300\n'), dir).config.chunking.maxTokens).toBe(300);
+  });
+
   it('checks a topic folder and merges its topic.yaml', () => {
     const topic = join(dir, 't');
     mkdirSync(topic);

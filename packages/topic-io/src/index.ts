@@ -5,9 +5,9 @@
  */
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, invalidUtf8Message, isFsError, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
+import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, invalidUtf8Message, isFsError, NotRegularFileError, readRegularFile, oneLine, utf8TextProblem } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
@@ -152,13 +152,24 @@ export function readTopicSource(file: string, listedIn: string | null, opts: { a
 
 /** Reads and validates a config file; an unreadable file is a UsageError, a bad one a ConfigError. */
 export function loadConfigFile(file: string, topic: boolean): ChunkyardConfig {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readRegularFile(file).toString('utf8');
+    bytes = readRegularFile(file);
   } catch (err) {
     throw new UsageError(`cannot read config: ${describeFsError(err, file)}`);
   }
-  return parseConfig(text, file, { topic });
+  return parseConfig(configText(bytes, file), file, { topic });
+}
+
+/**
+ * A settings file's bytes as text, or a ConfigError (exit 2) when they are not UTF-8: decoded
+ * with replacement characters, a UTF-16 file was "expected a mapping of settings at the top
+ * level" and a Latin-1 byte became U+FFFD in a value (issue 15 probe).
+ */
+export function configText(bytes: Buffer, file: string): string {
+  const problem = utf8TextProblem(bytes);
+  if (problem !== null) throw new ConfigError(file, null, problem);
+  return bytes.toString('utf8');
 }
 
 export interface Workspace {
