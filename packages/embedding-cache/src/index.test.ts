@@ -514,6 +514,43 @@ describe('embedThroughCache', () => {
     expect(leftovers(cache.root)).toEqual([]);
   });
 
+  it("caches the vectors a failed call's error carries (the requests that came back), rethrows that very error, and the rerun sends only the rest", async () => {
+    const texts = chunkTexts(6);
+    const failure = Object.assign(new Error('fake provider: the request with text 0 failed'), {
+      // Texts 2 and 3 came back; text 1's slot holds something no provider may return.
+      partial: [undefined, new Float32Array([NaN, 1]), fakeVector(texts[2]!, 12, MODEL), fakeVector(texts[3]!, 12, MODEL)],
+    });
+    const failing = { model: MODEL, embed: async () => Promise.reject(failure) };
+    await expect(embedThroughCache(cache, failing, KEY, texts, { batchSize: 4 })).rejects.toBe(failure);
+    expect(texts.map((t) => cache.getText(MODEL, t) !== null)).toEqual([false, false, true, true, false, false]);
+    expectSameBits([cache.getText(MODEL, texts[3]!)!], [fakeVector(texts[3]!, 12, MODEL)]);
+    expect(existsSync(cache.documentDir(KEY))).toBe(false);
+
+    const working = new CountingEmbedder(MODEL, 12);
+    const r = await embedThroughCache(cache, working, KEY, texts, { batchSize: 4 });
+    expect(working.calls.flat()).toEqual([texts[0], texts[1], texts[4], texts[5]]);
+    expect(r.stats).toEqual({ documentHit: false, textHits: 2, embedded: 4 });
+  });
+
+  it("a partial that does not fit the call (another length, vectors of other dimensions) is not cached, and the provider's error still comes out", async () => {
+    const texts = chunkTexts(4);
+    const cases = [
+      [fakeVector(texts[0]!, 8, MODEL)], // one slot for four texts
+      [fakeVector(texts[0]!, 8, MODEL), fakeVector(texts[1]!, 6, MODEL), undefined, undefined], // ragged: nothing tells which is right
+      'not a list',
+    ];
+    for (const partial of cases) {
+      const failure = Object.assign(new Error('fake provider failed'), { partial });
+      await expect(embedThroughCache(cache, { model: MODEL, embed: async () => Promise.reject(failure) }, KEY, texts)).rejects.toBe(failure);
+    }
+    expect(texts.map((t) => cache.getText(MODEL, t))).toEqual([null, null, null, null]);
+    // A cache that cannot take them does not hide the provider's error either.
+    const blocked = new EmbeddingCache(join(root, 'a-file'));
+    writeFileSync(blocked.root, 'not a folder');
+    const failure = Object.assign(new Error('fake provider failed'), { partial: texts.map((t) => fakeVector(t, 8, MODEL)) });
+    await expect(embedThroughCache(blocked, { model: MODEL, embed: async () => Promise.reject(failure) }, KEY, texts)).rejects.toBe(failure);
+  });
+
   it('sends everything in one call without batchSize, and a repeated text once', async () => {
     const embedder = new CountingEmbedder(MODEL);
     const texts = ['same', 'other', 'same', 'third'];

@@ -17,10 +17,23 @@ import { mkdirp, NotRegularFileError, readRegularFile, removeStaleTempsOnce } fr
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-/** The minimal provider shape this package needs (structural, so any provider fits). */
+/**
+ * The minimal provider shape this package needs (structural, so any provider fits). A failed
+ * embed() may reject with an error that is also a {@link PartialEmbedding}.
+ */
 export interface Embedder {
   readonly model: string;
   embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+/**
+ * What a failed embed() call's error may carry (@chunkyard/embeddings' EmbeddingError does):
+ * one slot per text of the call, holding the vector when that text's request came back before
+ * another failed. embedThroughCache caches those before rethrowing, so the requests that came
+ * back are not paid for again by the rerun.
+ */
+export interface PartialEmbedding {
+  readonly partial: readonly (Float32Array | undefined)[];
 }
 
 export interface DocumentKey {
@@ -678,6 +691,25 @@ export class EmbeddingCache {
 // ---------------------------------------------------------------------------------------------
 // Embedding through the cache
 
+/**
+ * Caches the vectors `err` carries for `batch` (see PartialEmbedding), when they fit: a slot per
+ * text, finite, all of one length (`dimensions` when known). Never throws: the provider's error
+ * is what the caller must see, and a vector that cannot be cached is only paid for again.
+ */
+function cachePartial(cache: EmbeddingCache, model: string, batch: readonly string[], err: unknown, dimensions: number | undefined): void {
+  const partial: unknown = typeof err === 'object' && err !== null ? (err as Partial<PartialEmbedding>).partial : undefined;
+  if (!Array.isArray(partial) || partial.length !== batch.length) return;
+  const found = partial.flatMap((v: unknown, i) => (v instanceof Float32Array && v.length > 0 && firstNonFinite(v) < 0 ? [{ text: batch[i]!, vector: v }] : []));
+  const dims = dimensions ?? found[0]?.vector.length;
+  // Lengths that disagree leave nothing to tell which are right.
+  if (found.some((f) => f.vector.length !== dims)) return;
+  try {
+    for (const { text, vector } of found) cache.putText(model, text, vector);
+  } catch {
+    // Unwritable (a read-only tree, a full disk): the next run that writes will say so.
+  }
+}
+
 export interface EmbedThroughCacheOptions {
   /** Send at most this many texts per embed() call; each batch is cached as soon as it returns. */
   batchSize?: number;
@@ -739,7 +771,13 @@ export async function embedThroughCache(
     const size = batchSize ?? Math.max(1, unique.length);
     for (let start = 0; start < unique.length; start += size) {
       const batch = unique.slice(start, start + size);
-      const out = await embedder.embed(batch);
+      let out: Float32Array[];
+      try {
+        out = await embedder.embed(batch);
+      } catch (err) {
+        cachePartial(cache, model, batch, err, providerDims);
+        throw err;
+      }
       if (!Array.isArray(out) || out.length !== batch.length) {
         throw new Error(`embedding-cache: model ${model} returned ${Array.isArray(out) ? out.length : typeof out} vectors for ${batch.length} texts`);
       }

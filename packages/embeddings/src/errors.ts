@@ -27,6 +27,14 @@ export class EmbeddingError extends Error {
   readonly fix: string;
   readonly status: number | null;
   readonly attempts: number | null;
+  /**
+   * What a failed embed() call did get back: one slot per text of the call, holding the vector
+   * when that text's request came back before the failure; empty when none did. With requests
+   * in flight side by side, one failing would otherwise take its siblings' vectors (paid for)
+   * down with it; embedThroughCache caches these before passing the error on. Set by the
+   * provider as the error leaves embed(); the message does not change.
+   */
+  partial: readonly (Float32Array | undefined)[] = [];
 
   constructor(problem: string, details: EmbeddingErrorDetails) {
     const where = details.url ? ` (${details.url})` : '';

@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider, EmbeddingError, type EmbeddingSettings, type RetryInfo } from './index.js';
 import { ollamaBaseUrl } from './ollama.js';
-import { barrier, closedPort, delay, failure, fakeVector, sendJson, startServer, texts, type Handler, type RecordedRequest, type TestServer } from './test-server.js';
+import { afterAnswer, barrier, closedPort, delay, failure, fakeVector, sendJson, startServer, texts, type Handler, type RecordedRequest, type TestServer } from './test-server.js';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -303,5 +303,24 @@ describe('ollama provider: concurrency and cancellation', () => {
     expect(err.status).toBe(400);
     while (s.abandoned < 1) await delay(5);
     expect(s.requests.length).toBe(2);
+    // Nothing came back, so the error carries nothing.
+    expect(err.partial).toEqual([]);
+  });
+
+  it('a failed call carries the vectors of the batches that came back, each in its text\'s place, under the same message', async () => {
+    const other = afterAnswer();
+    const s = await serve(async (req, res) => {
+      if ((req.body as EmbedBody).input.includes('text-0')) {
+        await other.held();
+        return sendJson(res, 400, { error: 'input length exceeds the context length' });
+      }
+      other.release(res);
+      answer(req, res);
+    });
+    const err = await failure(ollama(s, { batchSize: 2, concurrency: 2 }).embed(texts(4)));
+    expect(err.message).toBe(
+      `ollama embeddings (${s.origin}/api/embed): HTTP 400: input length exceeds the context length. Check that embeddings.model (mxbai-embed-large) is an embedding model, e.g. \`ollama pull mxbai-embed-large\`.`,
+    );
+    expect(err.partial.map((v) => (v ? Array.from(v) : v))).toEqual([undefined, undefined, fakeVector('text-2'), fakeVector('text-3')].map((v) => v && Array.from(Float32Array.from(v))));
   });
 });

@@ -2,7 +2,8 @@
  * What the two remote providers share: batching, bounded concurrency, per-request timeouts,
  * retries with backoff, and the checks on what comes back. A provider supplies a Transport
  * (send one batch through its client library, and say what a thrown error means); this
- * module turns everything into vectors in input order or one EmbeddingError.
+ * module turns everything into vectors in input order or one EmbeddingError, which carries the
+ * vectors of the batches that did come back (`partial`).
  */
 import { limitResponse, ResponseTooLargeError, runAttempt } from './attempt.js';
 import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
@@ -294,7 +295,11 @@ export class RemoteProvider implements EmbeddingProvider {
     } finally {
       signal?.removeEventListener('abort', onCallerAbort);
     }
-    if (failed) throw signal?.aborted ? signal.reason : firstError;
+    if (failed) {
+      const err: unknown = signal?.aborted ? signal.reason : firstError;
+      if (done > 0 && err instanceof EmbeddingError) err.partial = Array.from(out);
+      throw err;
+    }
     return out;
   }
 

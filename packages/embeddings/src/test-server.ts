@@ -141,3 +141,21 @@ export async function failure(p: Promise<unknown>): Promise<EmbeddingError> {
   }
   throw new Error('expected an EmbeddingError');
 }
+
+/**
+ * For "one batch fails while another comes back": the failing request's handler awaits `held()`,
+ * which resolves once an answer passed to `release(res)` was sent in full and `settleMs` more
+ * passed (time for the client to read it), whichever request the client sent first. `limitMs`
+ * releases it regardless, so a bug fails an assertion instead of hanging the test.
+ */
+export function afterAnswer(settleMs = 200, limitMs = 3000): { release(res: ServerResponse): void; held(): Promise<void> } {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+    setTimeout(resolve, limitMs).unref();
+  });
+  return {
+    release: (res) => void res.on('finish', () => setTimeout(open, settleMs)),
+    held: () => gate,
+  };
+}

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { fakeVector, sendJson, startServer, type TestServer } from '../../embeddings/src/test-server.js';
+import { afterAnswer, fakeVector, sendJson, startServer, type TestServer } from '../../embeddings/src/test-server.js';
 import type { Manifest } from './contract.js';
 import { chunkVectors, createBackend } from './embed.js';
 
@@ -49,5 +49,35 @@ it('caches each batch the provider answered before a later one failed, and a rer
   const sent = server.requests.length;
   const vectors = await chunkVectors(backend, manifest);
   expect(server.requests.slice(sent).flatMap((r) => (r.body as { input: string[] }).input)).toEqual(TEXTS.slice(4));
+  expect(vectors.map((v) => Array.from(v))).toEqual(TEXTS.map((t) => Array.from(Float32Array.from(fakeVector(t)))));
+});
+
+it('with two requests in flight, one failing (400) after the other came back: the other\'s vectors are cached, the error is the provider\'s, and a rerun sends only the rest', async () => {
+  // The first call carries texts 0–3, two per request, side by side: the request holding text 0 fails.
+  let failing = true;
+  const other = afterAnswer();
+  server = await startServer(async (req, res) => {
+    const { input } = req.body as { input: string[] };
+    if (failing && input.includes(TEXTS[0]!)) {
+      await other.held();
+      return sendJson(res, 400, { error: 'input length exceeds the context length' });
+    }
+    other.release(res);
+    sendJson(res, 200, { model: 'm', embeddings: input.map((t) => fakeVector(t)) });
+  });
+  writeFileSync(join(ws, 'chunkyard.config.yaml'), `embeddings:\n  provider: ollama\n  host: ${server.origin}\n  batchSize: 2\n  concurrency: 2\n  maxRetries: 0\n`);
+  mkdirSync(join(ws, 'docs'));
+  const backend = createBackend({ folder: join(ws, 'docs'), env: {} });
+
+  await expect(chunkVectors(backend, manifest)).rejects.toThrow(
+    `ollama embeddings (${server.origin}/api/embed): HTTP 400: input length exceeds the context length. Check that embeddings.model (mxbai-embed-large) is an embedding model, e.g. \`ollama pull mxbai-embed-large\`.`,
+  );
+  expect(server.requests).toHaveLength(2);
+  expect(TEXTS.map((t) => backend.cache!.getText(backend.provider.model, t) !== null)).toEqual(TEXTS.map((_, i) => i === 2 || i === 3));
+
+  failing = false;
+  const sent = server.requests.length;
+  const vectors = await chunkVectors(backend, manifest);
+  expect(server.requests.slice(sent).flatMap((r) => (r.body as { input: string[] }).input).sort()).toEqual(TEXTS.filter((_, i) => i !== 2 && i !== 3).sort());
   expect(vectors.map((v) => Array.from(v))).toEqual(TEXTS.map((t) => Array.from(Float32Array.from(fakeVector(t)))));
 });

@@ -4,9 +4,9 @@
 import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { EmbeddingCache, embedThroughCache } from '@chunkyard/embedding-cache';
+import { EmbeddingCache, embedThroughCache, type PartialEmbedding } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, createProvider, EmbeddingError } from '@chunkyard/embeddings';
-import { fakeVector, sendJson, startServer } from '../../embeddings/src/test-server.js';
+import { afterAnswer, fakeVector, sendJson, startServer } from '../../embeddings/src/test-server.js';
 import { main as chunkingTool } from '../../../apps/chunking-tool/src/main.js';
 import { cachedVectors, readBuiltTopic, type BuiltSource, type CacheStats } from './built.js';
 import { InputError } from './errors.js';
@@ -88,6 +88,49 @@ it('caches each batch the provider answered before a later one failed, and a rer
     const [out] = await store.ingestPlans([doc!.plan], provider.model, cachedVectors(cache, provider, again, { batchSize: cacheBatchSize(settings) }));
     expect(server.requests.slice(sent).flatMap((r) => (r.body as { input: string[] }).input)).toEqual(texts.slice(4));
     expect(again).toMatchObject({ documentHits: 0, embedded: texts.length - 4 });
+    expect(out).toMatchObject({ status: 'created', numChunks: doc!.plan.units.length });
+    store.close();
+  } finally {
+    await server.close();
+  }
+});
+
+it('with two requests in flight, one failing (400) after the other came back: the other\'s vectors are cached, the error is the provider\'s, and a rerun sends only the rest', async () => {
+  const [doc] = readBuiltTopic(source);
+  const texts = [...new Set(doc!.plan.units.map((u) => u.embedText))];
+  expect(texts.length).toBeGreaterThan(4);
+  // The first call carries texts 0–3, two per request, side by side: the request holding text 0 fails.
+  let failing = true;
+  const other = afterAnswer();
+  const server = await startServer(async (req, res) => {
+    const { input } = req.body as { input: string[] };
+    if (failing && input.includes(texts[0]!)) {
+      await other.held();
+      return sendJson(res, 400, { error: 'input length exceeds the context length' });
+    }
+    other.release(res);
+    sendJson(res, 200, { model: 'm', embeddings: input.map((t) => fakeVector(t)) });
+  });
+  try {
+    const settings = { provider: 'ollama', host: server.origin, batchSize: 2, concurrency: 2, maxRetries: 0 } as const;
+    const provider = createProvider(settings, {});
+    const cache = new EmbeddingCache(join(temp.dir, '.embedding-cache'));
+    const store = DocStore.open(join(temp.dir, 'store.db'));
+    const stats = (): CacheStats => ({ documentHits: 0, textHits: 0, embedded: 0 });
+    const err = await store.ingestPlans([doc!.plan], provider.model, cachedVectors(cache, provider, stats(), { batchSize: cacheBatchSize(settings) })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EmbeddingError);
+    // What the provider throws is what embedThroughCache takes the vectors from (checked by tsc).
+    void ((err as EmbeddingError) satisfies PartialEmbedding);
+    expect((err as Error).message).toBe(`ollama embeddings (${server.origin}/api/embed): HTTP 400: input length exceeds the context length. Check that embeddings.model (mxbai-embed-large) is an embedding model, e.g. \`ollama pull mxbai-embed-large\`.`);
+    expect(server.requests).toHaveLength(2);
+    expect(texts.map((t) => cache.getText(provider.model, t) !== null)).toEqual(texts.map((_, i) => i === 2 || i === 3));
+
+    failing = false;
+    const sent = server.requests.length;
+    const again = stats();
+    const [out] = await store.ingestPlans([doc!.plan], provider.model, cachedVectors(cache, provider, again, { batchSize: cacheBatchSize(settings) }));
+    expect(server.requests.slice(sent).flatMap((r) => (r.body as { input: string[] }).input).sort()).toEqual(texts.filter((_, i) => i !== 2 && i !== 3).sort());
+    expect(again).toMatchObject({ documentHits: 0, textHits: 2, embedded: texts.length - 2 });
     expect(out).toMatchObject({ status: 'created', numChunks: doc!.plan.units.length });
     store.close();
   } finally {
