@@ -201,6 +201,11 @@ export interface GuardOptions {
    * "__proto__" or "constructor" found Object.prototype's members: "Prompt __proto__ disabled".
    */
   prompts?: () => readonly string[];
+  /**
+   * The argument names a prompt takes, when known. The SDK's prompt schemas drop any other
+   * argument without a word (issue 15 probe), so one is -32602 here, as a missing one is.
+   */
+  promptArguments?: (name: string) => readonly string[] | undefined;
   /** Where dropped messages are noted (stderr for stdio: stdout is the protocol). */
   log?: (line: string) => void;
   /**
@@ -244,6 +249,13 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
     const name = (message.params as { name: string }).name;
     const known = options.prompts();
     if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown prompt ${JSON.stringify(name)} (prompts: ${known.join(', ')})` } };
+    const takes = options.promptArguments?.(name);
+    const given = (message.params as { arguments?: Record<string, unknown> }).arguments;
+    const unknown = takes && given ? Object.keys(given).filter((k) => !takes.includes(k)) : [];
+    if (unknown.length > 0) {
+      const names = unknown.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 100))).join(', ');
+      return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for prompts/get: ${name} takes no argument${unknown.length > 1 ? 's' : ''} ${names}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''} (its arguments: ${takes!.join(', ') || 'none'})` } };
+    }
   }
   if (method === 'resources/read') {
     // The SDK's handler calls new URL() on it unguarded: a TypeError there would be -32603.

@@ -278,3 +278,30 @@ describe('what the server logs about a client\'s message', () => {
     expect(logged).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
   });
 });
+
+describe('arguments a tool or the prompt does not take', () => {
+  // s45 probe: `limt: 2` (a typo of limit) was dropped without a word and five hits came back;
+  // store_stats took `{ x: 1 }`, and prompts/get an argument the prompt does not list.
+  it.each([
+    [51, 'search_docs', { query: 'native aot', limt: 2 }, '"limt"'],
+    [52, 'store_stats', { x: 1 }, '"x"'],
+    [53, 'expand_chunk', { chunk_id: 'a', K: 2 }, '"K"'],
+    [54, 'ingest_artifact', { content: '# x\n\nhello', sourceId: 'a' }, '"sourceId"'],
+  ])('tools/call %#: a tool error naming the argument, nothing done', async (id, name, args, key) => {
+    const r = await request(call(id, 'tools/call', { name, arguments: args }), id);
+    expect(r).toMatchObject({ id, result: { isError: true } });
+    expect((r.result as { content: { text: string }[] }).content[0]!.text).toContain(key);
+  });
+
+  it('tools/list says so in each input schema (additionalProperties: false)', async () => {
+    const r = await request(call(55, 'tools/list'), 55);
+    const tools = (r.result as { tools: { name: string; inputSchema: { additionalProperties?: unknown } }[] }).tools;
+    expect(tools.map((t) => [t.name, t.inputSchema.additionalProperties])).toEqual(tools.map((t) => [t.name, false]));
+  });
+
+  it('prompts/get with an argument the prompt does not list is -32602 naming it and the ones it takes', async () => {
+    expect(await exchange(call(56, 'prompts/get', { name: 'answer_from_docs', arguments: { question: 'x', limt: '2' } }))).toEqual([
+      { jsonrpc: '2.0', id: 56, error: { code: -32602, message: 'Invalid params for prompts/get: answer_from_docs takes no argument "limt" (its arguments: question, topic, limit)' } },
+    ]);
+  });
+});

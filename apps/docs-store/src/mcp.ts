@@ -35,6 +35,14 @@ const HINTS = ['prose', 'table', 'code', 'list', 'quote', 'mixed'] as const;
  */
 const nonEmpty = z.string().min(1, 'empty: give a value, or leave the field out');
 
+/**
+ * A tool's arguments as an object that takes no others (issue 15 probe): the SDK's raw shapes
+ * dropped an unknown argument without a word, so `limt: 2` (a typo of limit) searched with the
+ * default limit, and the published schemas allowed any. Now it is a tool error naming the
+ * argument, and each inputSchema says `additionalProperties: false`.
+ */
+const strictArgs = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
+
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
 async function answer(work: () => unknown): Promise<ToolResult> {
@@ -57,7 +65,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         'Store a text/markdown document: up to 1200 tokens it is stored whole, larger it is chunked. ' +
         'The id derives from source_system:source_id when given (re-ingesting replaces it), else from the content. ' +
         'Identical content is a no-op. Returns artifact_id, is_chunked, num_chunks, stored_ids, status.',
-      inputSchema: {
+      inputSchema: strictArgs({
         content: z.string().describe('The document text'),
         title: z.string().optional(),
         // It opens every chunk id, as chunkDocument's contentType: chunking's own pattern.
@@ -68,7 +76,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         source_system: nonEmpty.optional().describe('Where it comes from, default mcp'),
         source_id: nonEmpty.optional().describe('Stable id in the source system'),
         topic: nonEmpty.optional(),
-      },
+      }),
     },
     (args) =>
       answer(async () => {
@@ -98,7 +106,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         '(chunks.from..chunks.to, text joined by [CHUNK BOUNDARY]), edge sentences sharing no query term trimmed. routes=false gives the older ' +
         'ranking (full-text BM25 + vector fused by reciprocal rank, one chunk per hit); fts and vector are single rankers. Each hit names its ' +
         'source_file and unit_id (the best chunk\'s id, or an artifact id for a document stored whole); pass expand=k to include ±k neighbouring chunks.',
-      inputSchema: {
+      inputSchema: strictArgs({
         // A blank query matched everything with score 0.
         query: z.string().regex(/\S/, 'query is blank: give the words to search for'),
         limit: z.number().int().min(1).max(100).optional(),
@@ -108,7 +116,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         content_hints: z.array(z.enum(HINTS)).optional(),
         expand: z.number().int().min(0).max(10).optional(),
         routes: z.boolean().optional().describe('Hybrid only: return routed units (default true); false for reciprocal-rank fusion of single chunks'),
-      },
+      }),
     },
     (args) =>
       answer(async () => {
@@ -145,7 +153,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     {
       title: 'Expand a chunk with its neighbours',
       description: 'The chunk and up to k chunks on each side (default 1), in order, joined by [CHUNK BOUNDARY] (seed 004).',
-      inputSchema: { chunk_id: z.string().min(1), k: z.number().int().min(0).max(20).optional() },
+      inputSchema: strictArgs({ chunk_id: z.string().min(1), k: z.number().int().min(0).max(20).optional() }),
     },
     (args) =>
       answer(() => {
@@ -156,7 +164,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
 
   server.registerTool(
     'store_stats',
-    { title: 'Store statistics', description: 'Counts of artifacts, chunks and tokens; the embedding model; topics.', inputSchema: {} },
+    { title: 'Store statistics', description: 'Counts of artifacts, chunks and tokens; the embedding model; topics.', inputSchema: strictArgs({}) },
     () => answer(() => store.stats()),
   );
 
@@ -244,12 +252,20 @@ export async function connectGuarded(server: McpServer, transport: Transport, lo
   // The SDK keeps its handler table private; without it every known method is checked.
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, unknown> })._requestHandlers;
   const tools = (server as unknown as { _registeredTools?: Record<string, unknown> })._registeredTools;
-  const prompts = (server as unknown as { _registeredPrompts?: Record<string, unknown> })._registeredPrompts;
+  const prompts = (server as unknown as { _registeredPrompts?: Record<string, { argsSchema?: { shape?: Record<string, unknown> } }> })._registeredPrompts;
   guardRequests(transport, {
     handles: (method) => handlers?.has(method) ?? true,
     tools: () => Object.keys(tools ?? {}),
     // Without the SDK's table (a future version may rename it) the SDK's own lookup answers.
-    ...(prompts ? { prompts: () => Object.keys(prompts) } : {}),
+    ...(prompts
+      ? {
+          prompts: () => Object.keys(prompts),
+          promptArguments: (name: string) => {
+            const shape = prompts[name]?.argsSchema?.shape;
+            return shape ? Object.keys(shape) : undefined;
+          },
+        }
+      : {}),
     log,
     resourceUri: (uri) => CHUNK_URI.match(new URL(uri).toString()) !== null,
     resourceForm: 'chunk://<artifact id>/<chunk index> or chunk://<artifact id>/whole',
