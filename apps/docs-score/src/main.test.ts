@@ -399,6 +399,25 @@ describe('docs-score usage', () => {
       const bad = await run([pristine, opt, file]);
       expect(bad, `${opt} ${kind}`).toEqual({ code: 2, stdout: '', stderr: `docs-score: ${opt} ${file}: ${kind}, not a regular file; give ${opt === '--queries' ? 'a queries.yaml file' : 'a CSV file (question,references,corpus_id)'}\nRun docs-score --help for usage.\n` });
     }
+    // Question files and qa-pairs.md that are not UTF-8 say so (issue 15 probe): decoded with
+    // replacement characters, a UTF-16 CSV was "Invalid Record Length: columns length is 3, got
+    // 1 on line 2", a UTF-16 queries.yaml "expected a mapping with a `queries:` list".
+    const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const advice = 'UTF-16 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8';
+    const csv16 = join(root, 'q16.csv');
+    writeFileSync(csv16, utf16('question,references,corpus_id\n'));
+    const queries16 = join(root, 'q16.yaml');
+    writeFileSync(queries16, utf16('queries:\n  - question: x\n'));
+    for (const [opt, file] of [['--questions', csv16], ['--queries', queries16]] as const) {
+      expect(await run([pristine, opt, file]), opt).toEqual({ code: 2, stdout: '', stderr: `docs-score: ${file}: ${advice}\nRun docs-score --help for usage.\n` });
+    }
+    const latin1 = copy();
+    const qa = join(latin1, TOPICS[0]!, 'qa-pairs.md');
+    writeFileSync(qa, Buffer.concat([readFileSync(qa), Buffer.from('\n## Caf\xe9?\n', 'latin1')]));
+    const bad = await run([latin1, '--qa']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`docs-score: ${qa}: not valid UTF-8 (first bad byte at offset `);
+    expect(bad.stderr).toContain('); save it as UTF-8\n');
     const empty = mkdtempSync(join(root, 'empty-'));
     const r = await run([empty]);
     expect(r.code).toBe(2);

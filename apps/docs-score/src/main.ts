@@ -13,9 +13,8 @@ import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally
 import { QaPairsError } from '@chunkyard/qa-pairs';
 import { ConfigError, describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
 import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
-import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, type RetrievalReport } from './retrieval.js';
+import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, readText, type RetrievalReport } from './retrieval.js';
 import { createChatClient, LlmError, type LlmSettings } from '@chunkyard/llm';
-import { readRegularFile } from '@chunkyard/topic-io';
 import { answerDocsOf, DEFAULT_THRESHOLDS, formatAnswers, measureAnswers, METRICS, parseMetrics, parseQueries, QueriesError, type AnswerReport, type MetricName, type Thresholds } from './answers.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -320,7 +319,8 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
 
   let answers: AnswerReport | null = null;
   if (opts.queries) {
-    const queries = parseQueries(readRegularFile(opts.queries).toString('utf8'), opts.queries);
+    const file = opts.queries;
+    const queries = parseQueries(readText(file, (problem) => new QueriesError(`${file}: ${problem}`)), file);
     const ws = workspace();
     const settings = { provider: 'local', ...(ws.config.embeddings ?? {}), ...(opts.provider ? { provider: opts.provider } : {}) } as EmbeddingSettings;
     const llm = ws.config.llm;

@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
 import { evaluate, parseChromaCsv, questionsFromQaPairs, summarizeByCorpus, type ChunkSpan, type LoadedTopic, type PerQuestion, type Question, type Summary } from '@chunkyard/quality';
 import { docNameOf, readRegularFile, TOPIC_MARKER } from '@chunkyard/topic-io';
+import { utf8TextProblem } from '@chunkyard/fs-atomic';
+import { QaPairsError } from '@chunkyard/qa-pairs';
+import { QuestionsError } from '@chunkyard/quality';
 
 export interface Corpus {
   id: string;
@@ -54,13 +57,25 @@ export function qaQuestions(topics: readonly { id: string; topic: LoadedTopic }[
     const file = join(topic.dir, 'qa-pairs.md');
     const corpus = corpora.find((c) => c.id === id);
     if (!existsSync(file) || !corpus) continue;
-    out.push(...questionsFromQaPairs(readRegularFile(file).toString('utf8'), file, corpus.source, TOPIC_MARKER, id));
+    out.push(...questionsFromQaPairs(readText(file, (problem) => new QaPairsError(file, null, problem)), file, corpus.source, TOPIC_MARKER, id));
   }
   return out;
 }
 
 export function csvQuestions(file: string, corpora: readonly Corpus[]): Question[] {
-  return parseChromaCsv(readRegularFile(file).toString('utf8'), file, new Map(corpora.map((c) => [c.id, c.source])));
+  return parseChromaCsv(readText(file, (problem) => new QuestionsError(`${file}: ${problem}`)), file, new Map(corpora.map((c) => [c.id, c.source])));
+}
+
+/**
+ * A questions file's text (CSV, queries.yaml, qa-pairs.md), or `toError(problem)` (a usage
+ * error, exit 2) when it is not UTF-8: decoded with replacement characters, a UTF-16 CSV was
+ * "Invalid Record Length: columns length is 3, got 1 on line 2" (issue 15 probe).
+ */
+export function readText(file: string, toError: (problem: string) => Error): string {
+  const bytes = readRegularFile(file);
+  const problem = utf8TextProblem(bytes);
+  if (problem !== null) throw toError(problem);
+  return bytes.toString('utf8');
 }
 
 export interface RetrievalReport {
