@@ -17,6 +17,7 @@ import { formatScore, HELP, main } from './main.js';
 import { BIN, ensureBuilt } from './test-build.js';
 import { createBackend, DocsClient, openSource, search as retrievalSearch } from '@chunkyard/retrieval';
 import { SCHEMA_VERSION } from '@chunkyard/store';
+import { projectCacheFolderName } from '@chunkyard/embedding-cache';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const TOPICS = ['docs/libraries/system-text-json-collections', 'docs/deployment/native-aot', 'docs/libraries/system-text-json-reflection-vs-source-generation'];
@@ -130,6 +131,26 @@ describe('ingest', () => {
     const b = JSON.parse(second.stdout) as { cache: { documentHits: number; embedded: number; textHits: number } };
     expect(b.cache).toEqual({ documentHits: 3, textHits: 0, embedded: 0 });
     expect(count('artifact_chunks', join(ws, 'other.db'))).toBe(a.artifacts.reduce((n, x) => n + x.numChunks, 0));
+  });
+
+  it('--built after an Nx build takes every vector from the per-topic caches (.embedding-cache/<project>/), as docs-query does', async () => {
+    // What `nx run-many -t spec` runs per topic: the Nx plugin gives topic-spec a cache of the topic's own.
+    const quiet = { stdout: () => {}, stderr: () => {} };
+    const cwd = process.cwd();
+    process.chdir(ws);
+    try {
+      for (const t of TOPICS) {
+        const dir = join(ws, t);
+        expect(await chunkingTool([dir], quiet)).toBe(0);
+        expect(await keywordExtractor([dir], quiet)).toBe(0);
+        expect(await topicSpec([dir, '--cache-dir', join('.embedding-cache', projectCacheFolderName(`topic-${t.replace(/\//g, '-')}`)), '--prune-cache'], quiet)).toBe(0);
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+    const r = await run(['ingest', '--built', ...TOPICS, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { cache: unknown }).cache).toEqual({ documentHits: 3, textHits: 0, embedded: 0 });
   });
 });
 

@@ -50,7 +50,8 @@ ingest: a topic folder (holding golden-reference.md) contributes its sources (to
   is reported and left out; the others are stored. What chunkyard generates (index.json,
   topic-spec.md, _chunks/, _keywords/) is skipped, so docs/libraries/* is safe to pass.
   --built reads topic folders' _chunks/*.json manifests and takes vectors from
-  .embedding-cache/ (embedding only what is missing) instead of chunking again.
+  .embedding-cache/, and from the per-topic caches an Nx build keeps in it (read only),
+  embedding only what is missing, instead of chunking again.
 search: hybrid (the default) retrieves as docs-query does (issue 17's routes): every chunk
   scored by cosine + BM25 (k1 0.6) plus the same two scores of its window (the chunks
   within ±1 and ±2 of it), adjacent matching chunks merged into one unit (small-to-big,

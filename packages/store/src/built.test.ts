@@ -1,10 +1,11 @@
 // Loading built docs: the real chunking-tool writes _chunks/, the real cache is filled the
 // way the spec target fills it, and the store is then loaded with a provider that cannot
 // answer, which proves every vector came from the cache.
-import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { EmbeddingCache, embedThroughCache, type PartialEmbedding } from '@chunkyard/embedding-cache';
+import { EmbeddingCache, embedThroughCache, projectCacheFolderName, type PartialEmbedding } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, createProvider, EmbeddingError } from '@chunkyard/embeddings';
 import { afterAnswer, fakeVector, sendJson, startServer } from '../../embeddings/src/test-server.js';
 import { main as chunkingTool } from '../../../apps/chunking-tool/src/main.js';
@@ -12,6 +13,9 @@ import { cachedVectors, readBuiltTopic, type BuiltSource, type CacheStats } from
 import { InputError } from './errors.js';
 import { DocStore } from './store.js';
 import { localProvider, makeTempDir, REPO_ROOT, unreachableProvider } from './test-helpers.js';
+
+// The Nx plugin's own pack writer (the real one, not a copy of its format).
+const { packFolder } = createRequire(import.meta.url)('../../nx/src/executor.cjs') as { packFolder: (dir: string) => Buffer | undefined };
 
 let temp: ReturnType<typeof makeTempDir>;
 let topicDir: string;
@@ -46,6 +50,34 @@ it('loads _chunks/ manifests with vectors from .embedding-cache/, embedding noth
   const [hit] = await store.search('native AOT', { mode: 'hybrid', embedder: provider, limit: 1 });
   expect(hit!.sourceFile).toBe('docs/native-aot/golden-reference.md');
   store.close();
+});
+
+it("reads the per-topic caches an Nx build leaves below the cache (.embedding-cache/<project>/, and <project>.pack alone after an Nx cache restore), embedding nothing and writing none of them", async () => {
+  const root = join(temp.dir, '.embedding-cache');
+  // Where the Nx plugin points topic-spec (--cache-dir), filled the way topic-spec fills it.
+  const project = join(root, projectCacheFolderName('topic-docs-native-aot'));
+  const [doc] = readBuiltTopic(source);
+  const { manifest } = doc!;
+  const built = await embedThroughCache(new EmbeddingCache(project), localProvider(), { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, manifest.chunks.map((c) => c.embedText));
+  const pack = `${project}.pack`;
+  writeFileSync(pack, packFolder(project)!);
+  const packBytes = readFileSync(pack);
+
+  for (const layout of ['folder and pack', 'pack only']) {
+    if (layout === 'pack only') rmSync(project, { recursive: true });
+    const store = DocStore.open(join(temp.dir, `${layout}.db`));
+    const stats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
+    const failing = unreachableProvider();
+    const [out] = await store.ingestPlans([doc!.plan], failing.model, cachedVectors(new EmbeddingCache(root), failing, stats, { batchSize: cacheBatchSize() }));
+    expect(stats, layout).toEqual({ documentHits: 1, textHits: 0, embedded: 0 });
+    expect(out).toMatchObject({ status: 'created', numChunks: manifest.chunks.length });
+    const rows = store.db.prepare('SELECT embedding FROM artifact_chunks ORDER BY chunk_index').all() as { embedding: Buffer }[];
+    rows.forEach((r, i) => expect(new Uint8Array(r.embedding)).toEqual(new Uint8Array(built.vectors[i]!.buffer)));
+    store.close();
+  }
+  // Read only: the build's outputs are as the build left them, and the root cache got nothing.
+  expect(readFileSync(pack)).toEqual(packBytes);
+  expect(readdirSync(root)).toEqual([basename(pack)]);
 });
 
 it('embeds only what the cache lacks, and a failing provider then writes nothing', async () => {

@@ -1,8 +1,9 @@
 /**
  * Built docs into the store without re-embedding: a `_chunks/<doc>.json` manifest (written
  * by chunking-tool) gives the chunks, and the vectors come from `.embedding-cache/` (the
- * document entry, else the by-text store); only texts missing from both are sent to the
- * provider, and those are cached too.
+ * document entry, else the by-text store), or from the per-topic caches an Nx build keeps
+ * below it; only texts missing from all of them are sent to the provider, and those are
+ * cached in `.embedding-cache/` itself.
  *
  * A built document keeps the build's chunking even when it is short: its cached vectors
  * belong to those chunks, and the manifest is what topic-spec and index.json describe.
@@ -10,8 +11,9 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens, PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
-import { embedThroughCache, type EmbeddingCache } from '@chunkyard/embedding-cache';
+import { EmbeddingCache, embedThroughCache, type DocumentKey } from '@chunkyard/embedding-cache';
 import { errnoReason, invalidJsonMessage, isFsError } from '@chunkyard/fs-atomic';
+import { nestedCaches, nestedPacks, type PackedCache } from '@chunkyard/retrieval';
 import { InputError } from './errors.js';
 import { decodeDocument } from './input.js';
 import { checkVectors, type OnProgress, type StoreEmbedder } from './ingest.js';
@@ -156,20 +158,46 @@ export interface CachedVectorsOptions {
   batchSize: number;
 }
 
-/** A VectorSource that takes vectors from the embedding cache, embedding only what is missing. */
+/**
+ * A VectorSource that takes vectors from the embedding cache, embedding only what is missing.
+ * A document entry is first looked for in the per-topic caches below `cache` (folders, then
+ * packs), which it only reads: `nx run-many` gives each topic's topic-spec a cache of its own
+ * (`.embedding-cache/<project>/`, `<project>.pack` after a restore from the Nx cache), so after
+ * an Nx build the root cache held nothing and every chunk was embedded again. docs-query's
+ * fallback reads the same ones (retrieval's createBackend).
+ */
 export function cachedVectors(cache: EmbeddingCache, embedder: StoreEmbedder, stats: CacheStats, options: CachedVectorsOptions) {
   return async (plans: ArtifactPlan[], onProgress?: OnProgress): Promise<EmbeddedArtifact[]> => {
+    const built = [...nestedCaches(cache.root), ...nestedPacks(cache.root)];
     const out: EmbeddedArtifact[] = [];
     for (const [i, plan] of plans.entries()) {
       const texts = plan.units.map((u) => u.embedText);
-      const { vectors, stats: s } = await embedThroughCache(cache, embedder, { strategyKey: plan.strategyKey, fileHash: plan.contentHash }, texts, { batchSize: options.batchSize });
+      const key = { strategyKey: plan.strategyKey, model: embedder.model, fileHash: plan.contentHash };
+      let vectors = builtDocument(built, key, texts);
+      if (vectors) {
+        stats.documentHits += 1;
+      } else {
+        const r = await embedThroughCache(cache, embedder, { strategyKey: plan.strategyKey, fileHash: plan.contentHash }, texts, { batchSize: options.batchSize });
+        vectors = r.vectors;
+        stats.documentHits += r.stats.documentHit ? 1 : 0;
+        stats.textHits += r.stats.textHits;
+        stats.embedded += r.stats.embedded;
+      }
       checkVectors(vectors, texts.length, embedder.model);
-      stats.documentHits += s.documentHit ? 1 : 0;
-      stats.textHits += s.textHits;
-      stats.embedded += s.embedded;
       out.push({ plan, vectors });
       onProgress?.({ stage: 'embed', done: i + 1, total: plans.length });
     }
     return out;
   };
+}
+
+/** The document's vectors from the first of `caches` holding its whole, valid entry; else null. */
+function builtDocument(caches: readonly (EmbeddingCache | PackedCache)[], key: DocumentKey, texts: string[]): Float32Array[] | null {
+  for (const c of caches) {
+    // A stat first: most topics' caches do not hold this document.
+    if (c instanceof EmbeddingCache && !existsSync(c.documentDir(key))) continue;
+    const hit = c.getDocument(key, texts);
+    if (hit) return hit;
+  }
+  return null;
 }
