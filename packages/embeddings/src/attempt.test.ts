@@ -34,6 +34,18 @@ describe('runAttempt', () => {
     if (!outcome.ok) expect(String(outcome.error)).toMatch(/stopped by the user/);
   });
 
+  it('a caller that aborted before the attempt: it is cancelled at once, not left running until the timeout', async () => {
+    const caller = new AbortController();
+    caller.abort(new Error('stopped by the user'));
+    let sent = false;
+    const started = Date.now();
+    const outcome = await runAttempt(1000, caller.signal, (signal) => ((sent = true), slow(1000, 'late')(signal)));
+    expect(outcome).toMatchObject({ ok: false, timedOut: false });
+    if (!outcome.ok) expect(String(outcome.error)).toMatch(/stopped by the user/);
+    expect(sent).toBe(false);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
   it('an attempt that throws is a failure that did not time out', async () => {
     const outcome = await runAttempt(1000, undefined, async () => {
       throw new SyntaxError('bad JSON');

@@ -12,6 +12,9 @@ export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unk
  * are gone when it returns.
  */
 export async function runAttempt<T>(timeoutMs: number, parent: AbortSignal | undefined, send: (signal: AbortSignal) => Promise<T>): Promise<AttemptOutcome<T>> {
+  // An already-aborted signal fires no more 'abort' events: without this the request went out
+  // and ran until the timeout.
+  if (parent?.aborted) return { ok: false, error: parent.reason, timedOut: false };
   const ctrl = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
