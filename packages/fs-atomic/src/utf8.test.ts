@@ -39,6 +39,11 @@ describe('utf8TextProblem', () => {
     expect(utf8TextProblem(bytes)).toBe(message);
   });
 
+  it('takes a byte order mark for UTF-16 or UTF-32 only when the length is whole code units of it', () => {
+    expect(utf8TextProblem(Buffer.from([0xff, 0xfe, 0x41]))).toBe('not valid UTF-8 (first bad byte at offset 0); save it as UTF-8');
+    expect(utf8TextProblem(Buffer.from([0xff, 0xfe, 0x00, 0x00, 0x41, 0x00]))).toMatch(/^UTF-16 \(little-endian\)/);
+  });
+
   it('is null for UTF-8, with or without its byte order mark, and for nothing at all', () => {
     expect(utf8TextProblem(Buffer.from('\uFEFFchunking: {} # é\n'))).toBeNull();
     expect(utf8TextProblem(Buffer.from('a: 1\n'))).toBeNull();

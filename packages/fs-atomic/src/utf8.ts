@@ -35,9 +35,15 @@ const FOREIGN_BOMS: [name: string, bom: number[]][] = [
   ['UTF-16 (big-endian)', [0xfe, 0xff]],
 ];
 
-/** The encoding a leading byte order mark names, when it is UTF-16 or UTF-32; null otherwise. */
+/**
+ * The encoding a leading byte order mark names, when it is UTF-16 or UTF-32 and the length is
+ * whole code units of it (FF FE 41 is three bytes of something else, not UTF-16); null otherwise.
+ */
 export function foreignEncoding(bytes: Uint8Array): string | null {
-  for (const [name, bom] of FOREIGN_BOMS) if (bom.length <= bytes.length && bom.every((b, i) => bytes[i] === b)) return name;
+  for (const [name, bom] of FOREIGN_BOMS) {
+    const unit = name.startsWith('UTF-32') ? 4 : 2;
+    if (bytes.length % unit === 0 && bom.length <= bytes.length && bom.every((b, i) => bytes[i] === b)) return name;
+  }
   return null;
 }
 
