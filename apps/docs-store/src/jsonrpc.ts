@@ -15,7 +15,9 @@
  *   a method the server does not serve            -32601 Method not found (the SDK's own answer)
  *
  * A well-formed notification never gets a reply (even for an unknown method), nor does a
- * response from the client. The checks run for both transports: stdio reads through
+ * response from the client. An array is a batch: over HTTP it is always taken; on stdio only
+ * once initialize was answered with a version that has batches (2025-03-26, BATCH_VERSIONS),
+ * and otherwise it is -32600 as above. The checks run for both transports: stdio reads through
  * `StrictStdioServerTransport`; Streamable HTTP parses the body in the SDK (which answers
  * -32700 itself) and then passes messages through `guardRequests` like stdio does.
  */
@@ -285,6 +287,23 @@ export function guardRequests(transport: Transport, options: GuardOptions): void
   };
 }
 
+/**
+ * The protocol versions whose stdio takes JSON-RPC batches. MCP 2025-03-26: "MCP implementations
+ * MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches"; 2025-06-18
+ * removed them, and 2024-11-05 had none.
+ */
+export const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26']);
+
+/** A batch read from stdio: its replies so far, and the requests still to answer. */
+interface OpenBatch {
+  replies: unknown[];
+  /** The requests answered in `replies`, settled once the array is written. */
+  answered: RequestId[];
+  waiting: Set<RequestId>;
+  /** Every member has been handed on (a reply that comes sooner must not send the batch early). */
+  sealed: boolean;
+}
+
 /** Longest line accepted; a longer one is answered -32600 and skipped (the SDK's own limit is 10 MiB). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -313,6 +332,12 @@ export class StrictStdioServerTransport implements Transport {
   private readonly pending = new Map<RequestId, number>();
   /** Input has ended: close once every pending request is answered. */
   private ended = false;
+  /** The version the server answered initialize with: whether a line may be a batch. */
+  private protocolVersion: string | undefined;
+  /** initialize requests not answered yet, by id. */
+  private readonly initializing = new Set<RequestId>();
+  /** The open batch each request of a batch belongs to, by id. */
+  private readonly batchOf = new Map<RequestId, OpenBatch>();
   /**
    * Sends whose write filled the pipe, resolved on its next 'drain' by one listener: one
    * listener each put an eleventh on stdout as soon as a client read late, and Node warned
@@ -423,16 +448,85 @@ export class StrictStdioServerTransport implements Transport {
     if (line === null) return this.reply(NOT_UTF8);
     // Blank lines (a trailing "\n\n", keep-alives) carry no message.
     if (line.trim() === '') return;
+    if (this.protocolVersion !== undefined && BATCH_VERSIONS.has(this.protocolVersion) && /^\s*\[/.test(line)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        // checkLine answers it -32700.
+      }
+      if (Array.isArray(value)) return this.handleBatch(value);
+    }
     const verdict = checkLine(line);
     if (verdict.kind === 'reply') this.reply(verdict.reply);
     else if (verdict.kind === 'drop') this.log(`docs-store mcp: ignored a ${verdict.reason}`);
-    else {
-      const m = verdict.message as { method?: unknown; id?: RequestId; params?: { requestId?: RequestId } };
-      if (typeof m.method === 'string' && m.id !== undefined) this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
-      this.onmessage?.(verdict.message);
-      // A cancelled request gets no response (MCP), so it is no longer waited for.
-      if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined && this.settle(m.params.requestId)) this.closeWhenAnswered();
+    else this.deliver(verdict.message);
+  }
+
+  /** Hands a valid message to the server, keeping count of the requests it owes a reply. */
+  private deliver(message: JSONRPCMessage): void {
+    const m = message as { method?: unknown; id?: RequestId; params?: { requestId?: RequestId } };
+    if (typeof m.method === 'string' && m.id !== undefined) {
+      this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
+      if (m.method === 'initialize') this.initializing.add(m.id);
     }
+    this.onmessage?.(message);
+    // A cancelled request gets no response (MCP), so it is no longer waited for, alone or in a batch.
+    if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) {
+      const id = m.params.requestId;
+      const batch = this.batchOf.get(id);
+      if (batch) {
+        this.batchOf.delete(id);
+        batch.waiting.delete(id);
+      }
+      const settled = this.settle(id);
+      if (batch) this.flushIfDone(batch);
+      if (settled) this.closeWhenAnswered();
+    }
+  }
+
+  /**
+   * A batch (JSON-RPC 2.0 section 6), under a protocol version that has them: each member is
+   * checked as HTTP's are (checkBatch) and the valid ones run; the answer is one array with a
+   * reply for every request and every invalid member, written once the last request is
+   * answered, and nothing at all when there is none to give. An empty batch is one -32600.
+   */
+  private handleBatch(members: unknown[]): void {
+    if (members.length === 0) return this.reply({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: 'Invalid Request: an empty batch' } });
+    const batch: OpenBatch = { replies: [], answered: [], waiting: new Set(), sealed: false };
+    const run: JSONRPCMessage[] = [];
+    for (const verdict of checkBatch(members)) {
+      if (verdict.kind === 'reply') batch.replies.push(verdict.reply);
+      else if (verdict.kind === 'drop') this.log(`docs-store mcp: ignored a ${verdict.reason} in a batch`);
+      else {
+        const id = 'method' in verdict.message && 'id' in verdict.message ? (verdict.message.id as RequestId) : undefined;
+        // A reply carries only its id: one still owed to an earlier request could not be told apart.
+        if (id !== undefined && (this.pending.has(id) || this.batchOf.has(id))) {
+          batch.replies.push({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `Invalid Request: id ${JSON.stringify(id)} belongs to a request not answered yet; give each request its own id` } });
+          continue;
+        }
+        if (id !== undefined) {
+          batch.waiting.add(id);
+          this.batchOf.set(id, batch);
+        }
+        run.push(verdict.message);
+      }
+    }
+    for (const message of run) this.deliver(message);
+    batch.sealed = true;
+    this.flushIfDone(batch);
+  }
+
+  /** Writes a batch's array once nothing in it is waited for (nothing when it holds no reply). */
+  private flushIfDone(batch: OpenBatch): void {
+    if (!batch.sealed || batch.waiting.size > 0 || batch.replies.length === 0) return;
+    const { replies, answered } = batch;
+    batch.replies = [];
+    batch.answered = [];
+    void this.write(JSON.stringify(replies)).then(() => {
+      for (const id of answered) this.settle(id);
+      this.closeWhenAnswered();
+    });
   }
 
   private reply(message: ErrorReply): void {
@@ -440,16 +534,33 @@ export class StrictStdioServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    const answered = !('method' in message) && 'id' in message ? (message.id as RequestId | null) : null;
+    if (answered !== null && this.initializing.delete(answered)) {
+      const version = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+      if (typeof version === 'string') this.protocolVersion = version;
+    }
+    const batch = answered === null ? undefined : this.batchOf.get(answered);
+    if (batch && answered !== null) {
+      // Kept for the batch's array, which goes out with its last reply.
+      this.batchOf.delete(answered);
+      batch.waiting.delete(answered);
+      batch.replies.push(message);
+      batch.answered.push(answered);
+      this.flushIfDone(batch);
+      return Promise.resolve();
+    }
+    return this.write(JSON.stringify(message)).then(() => {
+      if (answered !== null && this.settle(answered)) this.closeWhenAnswered();
+    });
+  }
+
+  /** Writes one line, resolved once stdout has taken it (or at once after the client left). */
+  private write(text: string): Promise<void> {
     return new Promise((resolve) => {
       // After the client left nothing can be delivered: drop the reply rather than write into a closed pipe.
       if (this.closed) return resolve();
-      const answered = !('method' in message) && 'id' in message ? (message.id as RequestId | null) : null;
-      const done = () => {
-        if (answered !== null && this.settle(answered)) this.closeWhenAnswered();
-        resolve();
-      };
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) done();
-      else if (this.drainWaiters.push(done) === 1) this.stdout.once('drain', this.onDrain);
+      if (this.stdout.write(`${text}\n`)) resolve();
+      else if (this.drainWaiters.push(resolve) === 1) this.stdout.once('drain', this.onDrain);
     });
   }
 

@@ -305,3 +305,80 @@ describe('arguments a tool or the prompt does not take', () => {
     ]);
   });
 });
+
+describe('batches on stdio, as the negotiated protocol version allows', () => {
+  // MCP 2025-03-26 (a version the server negotiates): "MCP implementations MAY support sending
+  // JSON-RPC batches, but MUST support receiving JSON-RPC batches." s45 probe: a client that had
+  // negotiated it got -32600 "batches are not supported" for every batch, and none of its
+  // requests ran. Later versions removed batches, and there a batch is still -32600.
+  /** A server of its own: initialize with `version`, wait for its answer, then send `frames` and end the input. */
+  const session = async (version: string, frames: unknown[]): Promise<(Reply | Reply[])[]> => {
+    const c = spawn(process.execPath, [BIN, 'mcp'], { cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+    let err = '';
+    c.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const lines: (Reply | Reply[])[] = [];
+    let initialized!: () => void;
+    const init = new Promise<void>((resolve) => (initialized = resolve));
+    createInterface({ input: c.stdout }).on('line', (line) => {
+      lines.push(JSON.parse(line) as Reply | Reply[]);
+      if (lines.length === 1) initialized();
+    });
+    const exited = new Promise<number | null>((resolve) => c.once('exit', resolve));
+    c.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`);
+    await init;
+    expect(lines[0]).toMatchObject({ id: 0, result: { protocolVersion: version } });
+    c.stdin.end(`${[{ jsonrpc: '2.0', method: 'notifications/initialized' }, ...frames].map((f) => (typeof f === 'string' ? f : JSON.stringify(f))).join('\n')}\n`);
+    expect(await exited, err).toBe(0);
+    return lines.slice(1);
+  };
+  const byId = (replies: Reply[]) => [...replies].sort((a, b) => JSON.stringify(a.id).localeCompare(JSON.stringify(b.id)));
+
+  it('2025-03-26: a batch is answered with one array holding a reply for each request, and nothing for notifications', async () => {
+    const lines = await session('2025-03-26', [
+      [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'store_stats', arguments: {} } },
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope' } },
+        { jsonrpc: '2.0', id: 4, method: 'no/such' },
+        7,
+      ],
+      '[]',
+      [{ jsonrpc: '2.0', method: 'notifications/initialized' }],
+      `[${JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' })}, {"jsonrpc":"2.0","id":5,"method":"ping"}]`,
+      [{ jsonrpc: '2.0', id: 6, method: 'ping' }],
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+    ]);
+    expect(lines).toHaveLength(5);
+    // Each line by what it answers: a batch waiting for a tool call may be written after later lines.
+    const arrays = lines.filter((l): l is Reply[] => Array.isArray(l));
+    const find = <T extends Reply | Reply[]>(found: T | undefined, what: string): T => found ?? expect.fail(`no reply for ${what}: ${JSON.stringify(lines)}`);
+    const batch = find(arrays.find((a) => a.length === 5), 'the batch');
+    const dup = find(arrays.find((a) => a.some((r) => r.id === 5)), 'the batch with a shared id');
+    const one = find(arrays.find((a) => a.some((r) => r.id === 6)), 'the batch of one');
+    const empty = find(lines.find((l): l is Reply => !Array.isArray(l) && l.id === null), '[]');
+    const single = find(lines.find((l): l is Reply => !Array.isArray(l) && l.id === 7), 'the single request');
+    expect(byId(batch)).toMatchObject([
+      { id: 1, result: {} },
+      { id: 2, result: { content: [{ type: 'text' }] } },
+      { id: 3, error: { code: -32602 } },
+      { id: 4, error: { code: -32601 } },
+      { id: null, error: { code: -32600, message: 'Invalid Request: a message must be a JSON object' } },
+    ]);
+    expect(empty).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: an empty batch' } });
+    expect(dup.map((r) => [r.id, r.error?.code])).toEqual([
+      [5, -32600],
+      [5, -32600],
+    ]);
+    expect(one).toEqual([{ jsonrpc: '2.0', id: 6, result: {} }]);
+    expect(single).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+  }, 60_000);
+
+  it.each(['2025-06-18', '2025-11-25', '2024-11-05'])('%s: a batch is still -32600 (this version has no batches), and the server goes on', async (version) => {
+    const lines = await session(version, [[{ jsonrpc: '2.0', id: 1, method: 'ping' }], { jsonrpc: '2.0', id: 2, method: 'ping' }]);
+    expect(lines).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: batches are not supported (MCP sends one message per line)' } },
+      { jsonrpc: '2.0', id: 2, result: {} },
+    ]);
+  }, 60_000);
+});
