@@ -48,6 +48,21 @@ describe('HeadingSlugger', () => {
     );
   });
 
+  it('looks up a candidate only where a stored slug reads as that base numbered that far', () => {
+    const reference = new GithubSlugger();
+    const slugger = new HeadingSlugger();
+    // One numbered-looking heading elsewhere, then repeats of other names: no candidate to try.
+    const names = ['Step 1', ...Array.from({ length: 200 }, (_, i) => ['Parameters', 'Example'][i % 2]!)];
+    // `a-1` … `a-300`, then `a` over and over: the second `a` tries past them once, the rest none.
+    for (let i = 1; i <= 300; i++) names.push(`a-${i}`);
+    for (let i = 0; i < 500; i++) names.push('a');
+    for (const n of names) {
+      const k = slugger.slugNumber(n);
+      expect(k === 0 ? slugger.base : `${slugger.base}-${k}`).toBe(reference.slug(n));
+    }
+    expect(slugger.candidatesTried).toBe(300);
+  });
+
   it('numbers thousands of repeats of a few names (no numbered-looking slug stored: the count alone decides) as github-slugger does', () => {
     const reference = new GithubSlugger();
     const slugger = new HeadingSlugger();
