@@ -7,7 +7,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, mkdirp, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, writeFileAtomic, writeFilesAtomic } from './index.js';
+import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, guardEnvironment, mkdirp, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, writeFileAtomic, writeFilesAtomic } from './index.js';
 import { procFd } from './proc-fd.js';
 import { tempRandom } from './temp-random.js';
 
@@ -493,6 +493,25 @@ describe('temps of killed runs (issue 15)', () => {
 });
 
 describe('environment errors for a user (issue 15)', () => {
+  it('a current folder that was removed is one line saying so, from the bin of a CLI too, not a stack trace (issue 15 probe)', async () => {
+    // process.cwd() in a removed folder throws ENOENT with syscall uv_cwd and no path: every
+    // CLI that resolved a relative path printed Node's stack trace from inside its bootstrap.
+    const cwd = Object.assign(new Error('ENOENT: no such file or directory, uv_cwd'), { code: 'ENOENT', errno: -2, syscall: 'uv_cwd' });
+    const message = 'the current folder no longer exists (it was removed or renamed); cd into an existing folder and run again';
+    expect(isFsError(cwd)).toBe(true);
+    expect(describeFsError(cwd)).toBe(message);
+    let stderr = '';
+    const code = await guardEnvironment('tool', { stdout: () => {}, stderr: (s) => void (stderr += s) }, () => Promise.reject(cwd));
+    expect({ code, stderr }).toEqual({ code: 1, stderr: `tool: ${message}\n` });
+    const gone = mkdtempSync(join(root, 'gone-'));
+    const script = `import { guardEnvironment } from ${JSON.stringify(join(import.meta.dirname, '../dist/index.js'))};
+      process.exitCode = await guardEnvironment('tool', { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) }, async () => (process.cwd(), 0));`;
+    // A script file: node -e itself needs the current folder.
+    writeFileSync(join(root, 'cli.mjs'), script);
+    const r = spawnSync('sh', ['-c', 'cd "$1" && rmdir "$1" && exec "$2" "$3"', 'sh', gone, process.execPath, join(root, 'cli.mjs')], { encoding: 'utf8' });
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 1, stderr: `tool: ${message}\n` });
+  });
+
   it('names the folder of a temp, the file standing where a folder belongs, and the fix', () => {
     writeFileSync(join(root, 'file'), 'x');
     let err: unknown;

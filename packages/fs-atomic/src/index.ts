@@ -820,7 +820,8 @@ const FS_ERRORS: Record<string, [what: string, fix: string]> = {
   ENOTREG: ['not a regular file', 'point it at a regular file'],
 };
 
-const FS_SYSCALL = /^(?:open|read|write|close|f?stat|lstat|statfs|mkdir|mkdtemp|rmdir|rm|rename|unlink|scandir|opendir|copyfile|cp|chmod|chown|utime|symlink|readlink|realpath|access|fsync|fdatasync|ftruncate|link)$/;
+// uv_cwd: process.cwd() (and path.resolve of a relative path) in a current folder that was removed.
+const FS_SYSCALL = /^(?:open|read|write|close|f?stat|lstat|statfs|mkdir|mkdtemp|rmdir|rm|rename|unlink|scandir|opendir|copyfile|cp|chmod|chown|utime|symlink|readlink|realpath|access|fsync|fdatasync|ftruncate|link|uv_cwd)$/;
 
 /** True for errors raised by the file system (an errno code), as opposed to a bug in our code. */
 export function isFsError(err: unknown): err is NodeJS.ErrnoException {
@@ -843,6 +844,8 @@ export function describeFsError(err: unknown, fallbackPath?: string): string {
   if (err instanceof SymlinkOutputError) return err.message;
   const e = err as NodeJS.ErrnoException & { dest?: string };
   const code = typeof e?.code === 'string' ? e.code : undefined;
+  // It names no path, and no path given would help: the folder the user stands in is gone.
+  if (e?.syscall === 'uv_cwd' && code === 'ENOENT') return 'the current folder no longer exists (it was removed or renamed); cd into an existing folder and run again';
   let path = e?.path ?? fallbackPath;
   // A file in a staging folder (StagedDir) that vanished: the folder holding it was removed or
   // renamed while the run wrote into it (it named the temp file, which means nothing to a user).
