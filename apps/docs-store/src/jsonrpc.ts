@@ -294,6 +294,9 @@ export function guardRequests(transport: Transport, options: GuardOptions): void
  */
 export const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26']);
 
+/** The most messages one batch may hold: the SDK's HTTP transport refuses more (MAX_BATCH_SIZE), and stdio does alike. */
+export const MAX_BATCH_MEMBERS = 100;
+
 /** A batch read from stdio: its replies so far, and the requests still to answer. */
 interface OpenBatch {
   replies: unknown[];
@@ -493,6 +496,10 @@ export class StrictStdioServerTransport implements Transport {
    */
   private handleBatch(members: unknown[]): void {
     if (members.length === 0) return this.reply({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: 'Invalid Request: an empty batch' } });
+    // One line of 16 MiB holds some 400,000 requests, every one of them run at once.
+    if (members.length > MAX_BATCH_MEMBERS) {
+      return this.reply({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: `Invalid Request: a batch of ${members.length} messages; at most ${MAX_BATCH_MEMBERS}, none was run` } });
+    }
     const batch: OpenBatch = { replies: [], answered: [], waiting: new Set(), sealed: false };
     const run: JSONRPCMessage[] = [];
     for (const verdict of checkBatch(members)) {

@@ -348,15 +348,18 @@ describe('batches on stdio, as the negotiated protocol version allows', () => {
       `[${JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' })}, {"jsonrpc":"2.0","id":5,"method":"ping"}]`,
       [{ jsonrpc: '2.0', id: 6, method: 'ping' }],
       { jsonrpc: '2.0', id: 7, method: 'ping' },
+      // More than HTTP takes (the SDK's 100): one -32600, and none runs.
+      Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: 1000 + i, method: 'ping' })),
     ]);
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
+    expect(lines).toContainEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a batch of 101 messages; at most 100, none was run' } });
     // Each line by what it answers: a batch waiting for a tool call may be written after later lines.
     const arrays = lines.filter((l): l is Reply[] => Array.isArray(l));
     const find = <T extends Reply | Reply[]>(found: T | undefined, what: string): T => found ?? expect.fail(`no reply for ${what}: ${JSON.stringify(lines)}`);
     const batch = find(arrays.find((a) => a.length === 5), 'the batch');
     const dup = find(arrays.find((a) => a.some((r) => r.id === 5)), 'the batch with a shared id');
     const one = find(arrays.find((a) => a.some((r) => r.id === 6)), 'the batch of one');
-    const empty = find(lines.find((l): l is Reply => !Array.isArray(l) && l.id === null), '[]');
+    const empty = find(lines.find((l): l is Reply => !Array.isArray(l) && l.id === null && l.error?.message === 'Invalid Request: an empty batch'), '[]');
     const single = find(lines.find((l): l is Reply => !Array.isArray(l) && l.id === 7), 'the single request');
     expect(byId(batch)).toMatchObject([
       { id: 1, result: {} },
