@@ -157,3 +157,31 @@ describe('openai chat without a key', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe.each(['ollama', 'openai'] as const)('%s chat aborted while waiting to retry', (provider) => {
+  it('stops at once with the abort reason, not after the backoff wait', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '30' });
+      res.end(provider === 'ollama' ? '{"error":"busy"}' : '{"error":{"message":"busy"}}');
+    });
+    const ctrl = new AbortController();
+    const reason = new Error('stopped by the user');
+    const client = createChatClient(settingsFor(provider, server.origin, { backoffMs: 20_000, maxRetries: 1 }), env);
+    const call = client.chat([{ role: 'user', content: 'q' }], { signal: ctrl.signal });
+    // Abort once the first 503 is in and the client is waiting to retry.
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    const start = Date.now();
+    ctrl.abort(reason);
+    const settled = await Promise.race([
+      call.then(
+        () => 'resolved',
+        (err: unknown) => err,
+      ),
+      new Promise((r) => setTimeout(() => r('still waiting after 2 s'), 2_000)),
+    ]);
+    expect(settled).toBe(reason);
+    expect(Date.now() - start).toBeLessThan(1_000);
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -120,6 +120,22 @@ function networkCode(err: unknown): string | null {
   return null;
 }
 
+/** Waits `ms`, or rejects with the abort reason as soon as `signal` aborts (as the embedding providers wait). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 interface Attempt {
   send(messages: readonly ChatMessage[], temperature: number, signal: AbortSignal): Promise<string>;
   /** HTTP status of a failed attempt, when the error carries one. */
@@ -178,7 +194,7 @@ class Client implements ChatClient {
         error = new LlmError(this.provider, this.url, msg === 'fetch failed' ? 'cannot reach the server' : msg, this.attempt.fix('unreachable'));
       }
       if (!retry || attempt > maxRetries) throw error;
-      await new Promise((r) => setTimeout(r, Math.min(30_000, backoffMs * 2 ** (attempt - 1))));
+      await sleep(Math.min(30_000, backoffMs * 2 ** (attempt - 1)), options.signal);
     }
   }
 }
