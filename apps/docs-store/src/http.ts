@@ -110,8 +110,13 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     // same checks as a stdio line first. Batches and other content types are the SDK's.
     let parsedBody: unknown;
     if (req.method === 'POST' && /^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      const tooLarge = () => jsonError(res, 413, -32600, `Invalid Request: body larger than ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
+      // A declared length over the limit is refused before any of it is read, as the SDK's own
+      // reader does: waiting for it held the socket until Node's request timeout (5 minutes).
+      // The connection closes after the answer, since the body is not read.
+      if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return tooLarge();
       const body = await readBody(req, MAX_BODY_BYTES);
-      if (body === null) return jsonError(res, 413, -32600, `Invalid Request: body larger than ${MAX_BODY_BYTES} bytes`);
+      if (body === null) return tooLarge();
       const text = decodeUtf8(body);
       if (text === null) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(NOT_UTF8));
       try {

@@ -418,6 +418,26 @@ describe('the HTTP edge', () => {
     expect((await rawPost({ 'content-encoding': 'identity' }, initialize)).status).toBe(200);
   });
 
+  it('answers 413 at once to a body declared larger than it takes (s45 probe: it waited for the bytes, up to Node\'s 5-minute request timeout)', async () => {
+    // The SDK's own readRequestBody refuses a Content-Length over its limit without reading;
+    // here a client that declared 1 GB and sent two bytes was left waiting, and so was the socket.
+    const u = new URL(server.url);
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = netConnect(Number(u.port), u.hostname);
+      let out = '';
+      const timer = setTimeout(() => (socket.destroy(), resolve(out)), 5000);
+      socket.on('data', (d) => (out += d.toString('latin1')));
+      socket.on('close', () => (clearTimeout(timer), resolve(out)));
+      socket.on('error', reject);
+      socket.write(`POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000000000\r\n\r\n{}`);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer).toContain('"Invalid Request: body larger than 4194304 bytes"');
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
   it('refuses a foreign Host header on loopback (DNS rebinding) and serves only /mcp', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(server.url);
