@@ -180,6 +180,19 @@ describe('parseConfig: every chunking key is validated with file:line, key and w
     expect(errorOf('spec:\n  promptThreshold: .NaN\n').message).toBe(`${FILE}:2: spec.promptThreshold: expected a number from 0 to 1, got .NaN`);
   });
 
+  it('a key with no value says it was given nothing, not "got " and the end of the line (issue 15 probe)', () => {
+    const err = errorOf('chunking:\n  maxTokens:\n  strategy:   # to do\nspec:\n  promptThreshold:\n');
+    expect(err.problems.map((p) => p.message)).toEqual([
+      'chunking.maxTokens: expected a whole number from 16 to 1000000, got no value',
+      'chunking.strategy: expected one of semantic, token-window, hierarchical, paginate, got no value',
+      'spec.promptThreshold: expected a number from 0 to 1, got no value',
+    ]);
+    // What was written stays as written: `~`, `null` and `""`.
+    expect(errorOf('chunking:\n  maxTokens: ~\n').message).toMatch(/got ~$/);
+    expect(errorOf('chunking:\n  maxTokens: null\n').message).toMatch(/got null$/);
+    expect(errorOf('chunking:\n  maxTokens: ""\n').message).toMatch(/got ""$/);
+  });
+
   it('a long value is cut in the message, saying how long it was (issue 15 probe: 100 KB were echoed)', () => {
     const long = 'x'.repeat(100_000);
     expect(errorOf(`chunking:\n  minTokens: "${long}"\n`).message).toBe(`${FILE}:2: chunking.minTokens: expected a whole number from 0 to 1000000, got "${'x'.repeat(79)}… (100002 characters)`);

@@ -257,6 +257,8 @@ function shownWhole(node: unknown, value: unknown): string {
   if (isAlias(node) && value === undefined) return `*${node.source}, an alias of a list or mapping`;
   if (isScalar(node) && typeof (node as { source?: unknown }).source === 'string') {
     const source = (node as unknown as { source: string }).source;
+    // `maxTokens:` with nothing after it: the message ended "got " (issue 15 probe).
+    if (value === null && source === '') return 'no value';
     return typeof value === 'string' ? JSON.stringify(value) : source;
   }
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
