@@ -192,6 +192,34 @@ describe('parseCliArgs (issue 15 probe: a repeated option took the last value)',
   });
 });
 
+describe('parseCliArgs: a misspelt option (issue 15 probe)', () => {
+  const cli = (args: string[]) => parseCliArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  const messageOf = (args: string[]): string => {
+    try {
+      cli(args);
+    } catch (e) {
+      expect((e as NodeJS.ErrnoException).code).toBe('ERR_PARSE_ARGS_UNKNOWN_OPTION');
+      return (e as Error).message;
+    }
+    throw new Error(`accepted ${args.join(' ')}`);
+  };
+
+  it('names the option it is near: a typo, another case, the start of a name', () => {
+    // parseArgs said only: place a positional argument starting with '-' after '--', which
+    // for `--quey x` made --quey a path.
+    expect(messageOf(['--quey', 'x'])).toBe("Unknown option '--quey'; did you mean --query?");
+    expect(messageOf(['--JSON'])).toBe("Unknown option '--JSON'; did you mean --json?");
+    expect(messageOf(['--max-dist=3'])).toBe("Unknown option '--max-dist'; did you mean --max-distance?");
+    expect(messageOf(['--verbos'])).toBe("Unknown option '--verbos'; did you mean --verbose?");
+  });
+
+  it('keeps parseArgs\'s words when nothing is near, so a path that starts with "-" still gets its advice', () => {
+    expect(messageOf(['--bogus'])).toMatch(/^Unknown option '--bogus'\. To specify a positional argument starting with a '-'/);
+    expect(messageOf(['-x'])).toMatch(/^Unknown option '-x'/);
+    expect(messageOf(['-x'])).not.toContain('did you mean');
+  });
+});
+
 describe('numberProblem / numberOption: one wording for every bad number', () => {
   const whole = { min: 1, max: 100 };
   it.each([

@@ -134,6 +134,34 @@ export function numberOption(label: string, raw: string, range: NumberRange, usa
 }
 
 /**
+ * parseArgs's unknown-option error, with the option the user probably meant when one is near
+ * (`--quey` → --query, `--JSON` → --json, `--verbos` → --verbose): parseArgs said only to put a
+ * path that starts with "-" after "--", which for a typo made it a path. Nothing near: the
+ * error as it was, that advice included.
+ */
+function nearOption(err: unknown, names: readonly string[]): unknown {
+  if ((err as NodeJS.ErrnoException)?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return err;
+  const m = /^Unknown option '(--([^']*))'/.exec((err as Error).message);
+  if (m === null) return err;
+  const given = m[2]!.toLowerCase();
+  const near = names.filter((n) => n.length > 1 && (editDistance(given, n) <= Math.min(2, Math.floor(n.length / 3)) || (given.length >= 3 && n.startsWith(given))));
+  if (near.length !== 1) return err;
+  (err as Error).message = `Unknown option '${m[1]}'; did you mean --${near[0]}?`;
+  return err;
+}
+
+/** Levenshtein distance, for option names (short strings). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
  * Every CLI's parseArgs: negative numbers joined (joinNegativeValues), and a single-valued
  * option given twice refused. parseArgs itself keeps the last of `--limit 3 --limit 5`
  * without a word, so a user who meant 3 got 5 (and a script that appends an override to a
@@ -146,7 +174,12 @@ export function numberOption(label: string, raw: string, range: NumberRange, usa
 export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(config: T): ReturnType<typeof parseArgs<T>> {
   const options = (config.options ?? {}) as Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }>>;
   const args = joinNegativeValues(config.args, options);
-  const parsed = parseArgs({ ...config, args, tokens: true });
+  let parsed: ReturnType<typeof parseArgs<T & { tokens: true }>>;
+  try {
+    parsed = parseArgs({ ...config, args, tokens: true });
+  } catch (err) {
+    throw nearOption(err, Object.keys(options));
+  }
   const seen = new Map<string, string>();
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== 'option' || token.value === undefined) continue;
