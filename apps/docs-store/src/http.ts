@@ -71,6 +71,29 @@ function hostLines(rawHeaders: readonly string[]): number {
   return n;
 }
 
+/** The host:port of an http(s) origin or Host value, lower case, default port left out; null when it is none. */
+function hostOf(value: string, scheme = false): string | null {
+  try {
+    const u = new URL(scheme ? value : `http://${value}`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    if (scheme && value.replace(/\/+$/, '').toLowerCase() !== `${u.protocol}//${u.host}`) return null;
+    return u.host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a request's Origin is the server's own: one of `loopbackHosts` on loopback, else the
+ * host its Host header names (the address a client, or a TLS proxy in front, reached it by).
+ */
+function originAllowed(origin: string, host: string | undefined, loopbackHosts: readonly string[] | null): boolean {
+  const from = hostOf(origin, true);
+  if (from === null) return false;
+  if (loopbackHosts) return loopbackHosts.some((h) => hostOf(h) === from);
+  return host !== undefined && hostOf(host) === from;
+}
+
 /** Starts serving; resolves with the listening server and the URL clients use. */
 export async function serveHttp(store: DocStore, embedder: StoreEmbedder, version: string, options: HttpOptions): Promise<{ server: Server; url: string }> {
   const loopback = isLoopback(options.host);
@@ -89,6 +112,13 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       if (!allowed.includes((req.headers.host ?? '').toLowerCase())) {
         return jsonError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not one of ${allowed.join(', ')} (this server listens on loopback only)`);
       }
+    }
+    // MCP (Streamable HTTP): "If the Origin header is present and invalid, servers MUST respond
+    // with HTTP 403 Forbidden." A browser names the page's origin there; a page of another site
+    // (or a sandboxed one, "null") is refused, whatever its Host header says.
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, req.headers.host, loopback ? loopbackHosts() : null)) {
+      return jsonError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin.slice(0, 200))} is not this server's; web pages of other origins are refused`);
     }
     if (options.token !== undefined && !tokenMatches(req.headers.authorization, options.token)) {
       return jsonError(res, 401, -32001, 'Unauthorized: send "Authorization: Bearer <token>"', { 'www-authenticate': 'Bearer realm="docs-store"' });

@@ -438,6 +438,22 @@ describe('the HTTP edge', () => {
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
+  it('refuses a request whose Origin is another site\'s with 403, as MCP requires (s45 probe: it was served)', async () => {
+    // MCP 2025-11-25, Streamable HTTP: "If the Origin header is present and invalid, servers MUST
+    // respond with HTTP 403 Forbidden." A browser sends Origin; non-browser clients send none.
+    const u = new URL(server.url);
+    for (const origin of ['http://evil.example', 'null', `http://evil.example:${u.port}`, `http://127.0.0.1:${Number(u.port) + 1}`, 'file://', 'garbage']) {
+      const r = await rawPost({ origin }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+      expect(r.status, origin).toBe(403);
+      expect(JSON.parse(r.text), origin).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Forbidden: Origin') } });
+    }
+    // The server's own origin, in any case, is served.
+    for (const origin of [`http://${u.host}`, `HTTP://${u.host.toUpperCase()}`, `http://localhost:${u.port}`]) {
+      const r = await rawPost({ origin }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
+      expect(r.status, origin).toBe(200);
+    }
+  });
+
   it('refuses a foreign Host header on loopback (DNS rebinding) and serves only /mcp', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(server.url);
