@@ -118,6 +118,16 @@ describe('index-tool', () => {
     }
   });
 
+  it('a blank --llms-title or --llms-summary is refused, exit 2, llms.txt left as it was (issue 15 probe: "# " with no title)', async () => {
+    expect((await run([docs, '--root', docs, '--llms-txt'])).code).toBe(0);
+    const before = readFileSync(join(docs, 'llms.txt'), 'utf8');
+    for (const [opt, value] of [['--llms-title', '   '], ['--llms-summary', '\t\n'], ['--llms-title', '\u001b\u0007']] as const) {
+      const r = await run([docs, '--root', docs, '--llms-txt', opt, value]);
+      expect(r, `${opt} ${JSON.stringify(value)}`).toEqual({ code: 2, stdout: '', stderr: `index-tool: ${opt}: blank; give some text, or leave ${opt} out\nRun index-tool --help for usage.\n` });
+    }
+    expect(readFileSync(join(docs, 'llms.txt'), 'utf8')).toBe(before);
+  });
+
   it('--llms-full also writes llms-full.txt: every topic, every chunk verbatim, in stripe reading order', async () => {
     expect((await run([docs, '--root', docs, '--llms-full'])).code).toBe(2);
     // --llms-title and --llms-summary without --llms-txt were ignored while index.json was written.

@@ -121,6 +121,9 @@ async function run(argv: string[], io: Io): Promise<number> {
     // Without --llms-txt these were silently ignored while the index.json files were written.
     for (const opt of ['llms-title', 'llms-summary'] as const) {
       if (values[opt] !== undefined && !values['llms-txt']) throw new UsageError(`--${opt} goes with --llms-txt (it is llms.txt's ${opt === 'llms-title' ? 'title' : 'summary'})`);
+      // Spaces or control characters only: llms.txt got "# " with no title (its required H1), as
+      // the Nx plugin's llmsTxt option already refuses.
+      if (values[opt] !== undefined && /^[\s\p{Cc}]*$/u.test(values[opt])) throw new UsageError(`--${opt}: blank; give some text, or leave --${opt} out`);
     }
     if (values['llms-txt']) {
       if (parsed.positionals.length !== 1 || resolve(parsed.positionals[0]!) !== root) {
