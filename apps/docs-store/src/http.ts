@@ -20,7 +20,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DocStore, StoreEmbedder } from '@chunkyard/store';
 import { checkBatch, checkMessage, decodeUtf8, NOT_UTF8, type ErrorReply } from './jsonrpc.js';
-import { connectGuarded, createMcpServer } from './mcp.js';
+import { connectGuarded, createMcpServer, tolerateClosedStderr } from './mcp.js';
 
 export const MCP_PATH = '/mcp';
 export const TOKEN_ENV = 'DOCS_STORE_MCP_TOKEN';
@@ -96,6 +96,8 @@ function originAllowed(origin: string, host: string | undefined, loopbackHosts: 
 
 /** Starts serving; resolves with the listening server and the URL clients use. */
 export async function serveHttp(store: DocStore, embedder: StoreEmbedder, version: string, options: HttpOptions): Promise<{ server: Server; url: string }> {
+  // Its log lines go to stderr too: one written after stderr closed must not stop the server.
+  tolerateClosedStderr();
   const loopback = isLoopback(options.host);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;

@@ -385,3 +385,23 @@ describe('batches on stdio, as the negotiated protocol version allows', () => {
     ]);
   }, 60_000);
 });
+
+describe('a client that closes stderr', () => {
+  it.runIf(process.platform !== 'win32')('keeps the server answering (s45 probe: the next log line was an unhandled EPIPE with a stack trace, exit 1, and replies still owed were lost)', async () => {
+    const c = spawn(process.execPath, [BIN, 'mcp'], { cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+    const replies: Reply[] = [];
+    createInterface({ input: c.stdout }).on('line', (line) => replies.push(JSON.parse(line) as Reply));
+    // The client reads the first line, then stops reading stderr and closes its end.
+    await new Promise<void>((resolve) => c.stderr.once('data', () => resolve()));
+    c.stderr.destroy();
+    const exited = new Promise<[number | null, string | null]>((resolve) => c.once('exit', (code, signal) => resolve([code, signal])));
+    c.stdin.write(`${call(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } })}\n`);
+    // A dropped notification is a log line on stderr.
+    for (let i = 0; i < 3; i++) c.stdin.write('{"jsonrpc":"2.0","method":"notifications/whatever","params":[1]}\n');
+    await new Promise((r) => setTimeout(r, 300));
+    c.stdin.end(`${call(1, 'tools/call', { name: 'store_stats', arguments: {} })}\n${call(2, 'ping')}\n`);
+    expect(await exited).toEqual([0, null]);
+    expect(replies.map((r) => r.id)).toEqual(expect.arrayContaining([0, 1, 2]));
+    expect(replies).toHaveLength(3);
+  }, 30_000);
+});

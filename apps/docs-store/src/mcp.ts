@@ -272,8 +272,23 @@ export async function connectGuarded(server: McpServer, transport: Transport, lo
   });
 }
 
+/**
+ * stderr carries only log lines, and a client may close its end of it (one that does not read
+ * a server's log): the next line failed with EPIPE, an unhandled 'error' event that stopped
+ * the server with a stack trace, exit 1, and the replies it still owed were lost. Such lines
+ * are dropped; the protocol on stdout goes on. Installed once per process.
+ */
+export function tolerateClosedStderr(): void {
+  if (process.stderr.listeners('error').includes(ignoreStderrError)) return;
+  process.stderr.on('error', ignoreStderrError);
+}
+function ignoreStderrError(): void {
+  // Nowhere left to report it.
+}
+
 /** Serves `store` on stdin/stdout until the client disconnects. */
 export async function serveStdio(store: DocStore, embedder: StoreEmbedder, version: string): Promise<void> {
+  tolerateClosedStderr();
   const server = createMcpServer(store, embedder, version);
   // A line can quote the client (the method of a notification it dropped): control characters
   // in it are escaped, so a client cannot clear or retitle the terminal showing stderr.
