@@ -200,6 +200,15 @@ describe('docs-query', () => {
       stderr: 'docs-query: --base-url: expected an http(s) URL such as http://127.0.0.1:8080/, got "file:///etc/"; for a folder, give it as <docs-dir>\nRun docs-query --help for usage.\n',
     });
     expect(await run('--base-url', 'ftp://example.com/', '--list')).toMatchObject({ code: 2, stderr: expect.stringContaining('--base-url: expected an http(s) URL') });
+    // s45 probe: fetch refuses a URL with credentials, and that was exit 1 "request failed (Request
+    // cannot be constructed from a URL that includes credentials: http://user:s3cret@…); is the
+    // server running?", the password printed twice. A usage error, the password never shown.
+    for (const url of ['http://user:s3cret@127.0.0.1:1/', 'http://s3cret@127.0.0.1:1/', 'https://:s3cret@docs.example/']) {
+      const r = await run('--base-url', url, '--list');
+      expect(r, url).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr, url).toContain('--base-url: a user name or password in the URL is not sent (fetch refuses such URLs); leave it out');
+      expect(r.stderr, url).not.toContain('s3cret');
+    }
     expect(await run(fx.docs, '--bogus')).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") });
     expect(await run(fx.docs, 'a question without -q')).toMatchObject({ code: 2, stderr: expect.stringContaining('quote a query: -q') });
     expect(await run(fx.docs, '--base-url', 'http://127.0.0.1:1/')).toMatchObject({ code: 2, stderr: expect.stringContaining('not both') });

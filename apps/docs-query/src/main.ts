@@ -162,6 +162,11 @@ function parseCli(argv: string[]) {
   if (baseUrl !== undefined && !(/^https?:\/\//i.test(baseUrl) && URL.canParse(baseUrl))) {
     throw new UsageError(`--base-url: expected an http(s) URL such as http://127.0.0.1:8080/, got ${JSON.stringify(baseUrl)}${/^file:/i.test(baseUrl) ? '; for a folder, give it as <docs-dir>' : ''}`);
   }
+  // fetch refuses a URL with credentials: that was exit 1 "request failed (…); is the server
+  // running?" with the password printed twice. The URL is not echoed here.
+  if (baseUrl !== undefined && (new URL(baseUrl).username !== '' || new URL(baseUrl).password !== '')) {
+    throw new UsageError('--base-url: a user name or password in the URL is not sent (fetch refuses such URLs); leave it out');
+  }
   const int = (name: keyof typeof options, v: string | undefined, max: number): number | undefined => {
     if (v === undefined) return undefined;
     // The option as the user may have typed it: `-n 1e5` reported as "--n" read like another option.
