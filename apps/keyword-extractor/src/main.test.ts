@@ -329,6 +329,22 @@ describe('exit 2: usage errors, nothing written', () => {
     expect(existsSync(join(topic, '_keywords'))).toBe(false);
   });
 
+  it('--out naming a topic folder, where words.md is read as hand-written keywords, is refused and nothing is written (issue 15 probe)', async () => {
+    // `--out <the topic>` replaced its hand-written words.md with the generated table (its
+    // header says "Do not edit"), and every later run took all 40 keywords as hand-written;
+    // another topic's folder got a words.md it then read as its own.
+    const hand = '| keyword | score |\n| --- | --- |\n| handmade | 10 |\n';
+    const a = makeTopic('a', { 'words.md': hand });
+    const b = makeTopic('b');
+    for (const out of [a, b]) {
+      const r = await expectUsage([a, '--out', out], `--out ${out}: a topic folder, where words.md is read as that topic's hand-written keywords; choose a folder of its own`);
+      expect(r.stdout).toBe('');
+    }
+    expect(readFileSync(join(a, 'words.md'), 'utf8')).toBe(hand);
+    expect(existsSync(join(b, 'words.md'))).toBe(false);
+    expect(existsSync(join(a, '_keywords'))).toBe(false);
+  });
+
   it('the same topic twice, and --out with several topics', async () => {
     const a = makeTopic('a');
     const b = makeTopic('b');

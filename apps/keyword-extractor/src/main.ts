@@ -40,7 +40,8 @@ The table (| keyword | score |, scores 1-10, best first) goes to
 <topic>/${OUT_DIR}/${OUT_FILE}. That folder is replaced as a whole, so it holds exactly ${OUT_FILE}.
 
 Options:
-  --out DIR     write ${OUT_FILE} into DIR instead (one topic only; other files in DIR stay)
+  --out DIR     write ${OUT_FILE} into DIR instead (one topic only, and DIR not a topic
+                folder; other files in DIR stay)
   --max N       keep at most N keywords, 0..${MAX_KEYWORDS} (default ${DEFAULT_MAX}); hand-written
                 ones always stay
   --json        print a JSON summary on stdout instead of text
@@ -223,6 +224,11 @@ function isGenerated(rel: string): boolean {
 function planJobs(paths: string[], out: string | undefined): Job[] {
   if (out !== undefined && paths.length > 1) {
     throw new UsageError(`--out ${out}: takes one topic, got ${paths.length} (each would write ${OUT_FILE} there)`);
+  }
+  // A topic folder reads its words.md as hand-written keywords: --out naming the topic itself
+  // replaced that input with the generated table, which every later run then kept whole.
+  if (out !== undefined && entryExists(join(out, TOPIC_MARKER))) {
+    throw new UsageError(`--out ${out}: a topic folder, where ${OUT_FILE} is read as that topic's hand-written keywords; choose a folder of its own`);
   }
   const seen = new Map<string, string>();
   return paths.map((p): Job => {
