@@ -78,6 +78,18 @@ describe('parseQaPairs', () => {
     expect(pairs.map((p) => p.question)).toEqual([question]);
   });
 
+  it.each([
+    ['a longer fence holding a shorter one', '````md\n```\n## Not a question\n```\n````'],
+    ['a line with an info string', '```\n```js\n## Not a question\n```'],
+    ['a fence line indented as code', '```\n    ```\n## Not a question\n```'],
+  ])('keeps a code fence open across %s, so headings in it are not questions (issue 15 probe)', (_what, code) => {
+    // Only a fence of the same character, at least as long, with nothing after it and at most
+    // three spaces before it, closes one (CommonMark); any of these closed it.
+    const pairs = parseQaPairs(`## Q?\n\nAn example:\n\n${code}\n`, 'q.md');
+    expect(pairs.map((p) => p.question)).toEqual(['Q?']);
+    expect(pairs[0]!.answer).toBe(`An example:\n\n${code}`);
+  });
+
   it('refuses binary input', () => {
     expect(() => parseQaPairs('## A?\u0000', 'q.md')).toThrow(/not a text file/);
   });

@@ -53,6 +53,8 @@ export class QaPairsError extends Error {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A closing fence: nothing after it, at most three spaces before it (it must also match the opening one). */
+const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 // Linear patterns: `(.*?)[ \t]*#*[ \t]*$` and `[ \t]*#*[ \t]*$` backtracked on a run of blanks or
 // hashes (a heading holding 4,000 spaces took 26 s). The closing sequence is cut by closingCut.
 const QUESTION = /^ {0,3}##(?!#)[ \t]+(?![ \t])(.*)$/;
@@ -100,14 +102,17 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
   lines.forEach((raw, i) => {
     const line = i + 1;
     if (fence) {
-      if (raw.trimStart().startsWith(fence)) fence = null;
+      // Of the opening fence's character and at least as long: a ``` line closed a ```` fence
+      // (a heading in the example it shows was then read as a question), as did ```js.
+      const c = CLOSING_FENCE.exec(raw);
+      if (c && c[1]![0] === fence[0] && c[1]!.length >= fence.length) fence = null;
       current?.body.push(raw);
       return;
     }
     const f = FENCE.exec(raw);
     if (f) {
       closeQuote();
-      fence = f[1]!.slice(0, 3);
+      fence = f[1]!;
       fenceLine = line;
       current?.body.push(raw);
       return;
