@@ -144,6 +144,22 @@ describe('docs-serve: files', () => {
   });
 });
 
+describe('docs-serve: request targets and methods a browser never sends (s45 probe)', () => {
+  it('takes the absolute form of a target, as HTTP/1.1 requires of a server (it was 400), with the same confinement', async () => {
+    // RFC 9112 3.2.2: "A server MUST accept the absolute-form in requests"; its host replaces Host.
+    const abs = await raw('http://evil.example/index.json');
+    expect(abs.status).toBe(200);
+    expect(abs.body).toEqual(file('index.json'));
+    expect((await raw(`HTTPS://docs.example:8443/${CHUNK}?x=1`)).body).toEqual(file(CHUNK));
+    for (const path of ['http://x/../secret.txt', 'http://x/%2e%2e/secret.txt', 'http://x/out-link.md', 'http://x/.secret']) {
+      const res = await raw(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 403 });
+      expect(res.body.toString()).not.toContain('TOP SECRET');
+    }
+    expect((await raw('http://x')).status).toBe(200);
+  });
+});
+
 describe('docs-serve: nothing outside the root', () => {
   it('refuses traversal, dot-files and symlinks leading out; serves links that stay in', async () => {
     const refused: [string, number][] = [

@@ -47,7 +47,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (!(await stat(root)).isDirectory()) throw new ServeError(`${options.root}: not a folder`);
   const inspector = options.inspector === false ? [] : [inspectorRoute(options.inspector ?? inspectorStaticDir())];
   const handlers: Handler[] = [cors, readOnly, ...inspector, ...(options.routes ?? []), staticFiles(root, options.log)];
-  const server = createServer(chain(handlers, options.onError));
+  const handle = chain(handlers, options.onError);
+  const server = createServer((req, res) => {
+    // RFC 9112 3.2.2: "A server MUST accept the absolute-form in requests" (http://host/path, what
+    // a client sends to a proxy); every handler reads the origin form, so it is cut down to that
+    // as text (a URL parse would resolve "..", which the static handler must see to refuse it).
+    // The host it names takes the Host header's place, and no handler reads either.
+    const absolute = /^https?:\/\/[^/?#]*/i.exec(req.url ?? '');
+    if (absolute) req.url = req.url!.slice(absolute[0].length).replace(/^(?=[?#]|$)/, '/');
+    handle(req, res);
+  });
   const host = options.host ?? DEFAULT_HOST;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
