@@ -111,6 +111,16 @@ describe('locateExcerpts', () => {
     expect(crlf.slice(e.start, e.end)).toBe('To use source generation with all defaults,\r\ncreate a partial class');
   });
 
+  it('finds excerpts in a source with mixed line endings, with offsets into it as given (issue 15 probe)', () => {
+    // A source with one CRLF line was searched for the excerpt with every \n as \r\n: an
+    // excerpt over LF lines, there verbatim, was "not found verbatim".
+    const mixed = 'Title\r\n\r\nTo use source generation with all defaults,\ncreate a partial class\r\nthat derives.\n';
+    const e = locateExcerpts(parseQaPairs(SAMPLE, 'q.md'), mixed, 'q.md', 's.md')[0]![0]!;
+    expect(mixed.slice(e.start, e.end)).toBe('To use source generation with all defaults,\ncreate a partial class');
+    const over = locateExcerpts(parseQaPairs('## Q?\n\nA.\n\n> partial class\n> that derives.\n', 'q.md'), mixed, 'q.md', 's.md')[0]![0]!;
+    expect(mixed.slice(over.start, over.end)).toBe('partial class\r\nthat derives.');
+  });
+
   it('names the line of an excerpt that is not in the source', () => {
     expect(() => locateExcerpts(parseQaPairs(SAMPLE, 'q.md'), 'other text', 'q.md', 'golden-reference.md')).toThrow(
       /^q\.md:9: reference excerpt not found verbatim in golden-reference\.md/,

@@ -36,7 +36,7 @@ export interface QaPair {
 }
 
 export interface LocatedExcerpt extends Excerpt {
-  /** UTF-16 offsets into the source: `source.slice(start, end) === text`. */
+  /** UTF-16 offsets into the source: `source.slice(start, end) === text`, but for the CR of each CRLF in it. */
   start: number;
   end: number;
 }
@@ -150,25 +150,31 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
  * than once, the first occurrence is taken. A missing one is an error naming its line.
  */
 export function locateExcerpts(pairs: readonly QaPair[], source: string, file: string, sourceName: string): LocatedExcerpt[][] {
+  // Offsets must index the source as given; normalise only to search. Each CR taken out of a
+  // CRLF is remembered by where its LF is in the normalised text, to map offsets back (a source
+  // whose line endings are mixed was searched with every \n as \r\n, and missed what was there).
   const text = source.replace(/\r\n/g, '\n');
+  const removed: number[] = [];
   if (text.length !== source.length) {
-    // Offsets must index the source as given; normalise only to search.
-    return pairs.map((p) => p.excerpts.map((e) => locateCrLf(e, source, file, sourceName)));
+    for (let i = source.indexOf('\r\n'); i >= 0; i = source.indexOf('\r\n', i + 2)) removed.push(i - removed.length);
   }
+  const toSource = (at: number): number => {
+    let lo = 0;
+    let hi = removed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (removed[mid]! < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return at + lo;
+  };
   return pairs.map((p) =>
     p.excerpts.map((e) => {
-      const start = source.indexOf(e.text);
+      const start = text.indexOf(e.text);
       if (start < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${sourceName}: "${preview(e.text)}"`);
-      return { ...e, start, end: start + e.text.length };
+      return { ...e, start: toSource(start), end: toSource(start + e.text.length) };
     }),
   );
-}
-
-function locateCrLf(e: Excerpt, source: string, file: string, sourceName: string): LocatedExcerpt {
-  const wanted = e.text.replace(/\n/g, '\r\n');
-  const start = source.indexOf(wanted);
-  if (start < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${sourceName}: "${preview(e.text)}"`);
-  return { ...e, start, end: start + wanted.length };
 }
 
 function preview(s: string): string {
