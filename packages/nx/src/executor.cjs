@@ -22,7 +22,7 @@
  *            cache as one file, `<packDir>.pack`: see unpackDir and packDir below
  */
 const { spawnSync } = require('node:child_process');
-const { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { availableParallelism } = require('node:os');
 const { isMainThread, Worker } = require('node:worker_threads');
 const { dirname, isAbsolute, join, relative, resolve, sep } = require('node:path');
@@ -140,7 +140,9 @@ function packFolder(dir) {
     for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) walk(r);
-      else if (e.isFile()) files.push(r);
+      // A temp (a write in progress, or a killed run's) is no cache entry: packed, it went
+      // through the Nx cache to every machine.
+      else if (e.isFile() && tempPid(e.name) === undefined) files.push(r);
     }
   };
   walk('');
@@ -152,6 +154,62 @@ function packFolder(dir) {
     parts.push(Buffer.from(`${bytes.length} ${f}\n`), bytes);
   }
   return Buffer.concat(parts);
+}
+
+/**
+ * Temp names of a write in progress: @chunkyard/fs-atomic's (`.<name>.tmp-<pid>-<8 hex>`, which
+ * the tools and writeAtomic use) and writeAtomic's earlier `<name>.<pid>.<base 36>.tmp`.
+ */
+const TEMP_NAMES = [/^\.(.+)\.tmp-(\d+)-[0-9a-f]{8}$/, /^(.+)\.(\d+)\.[0-9a-z]+\.tmp$/];
+
+/** The pid in a temp name, or undefined for any other name. @param {string} name */
+function tempPid(name) {
+  for (const re of TEMP_NAMES) {
+    const m = re.exec(name);
+    if (m) return Number(m[2]);
+  }
+  return undefined;
+}
+
+/** Whether a process with this pid exists (EPERM: someone else's). @param {number} pid */
+function pidAlive(pid) {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code === 'EPERM';
+  }
+}
+
+/** A temp older than this is a leftover even if its pid was reused (fs-atomic's STALE_TEMP_AGE_MS). */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the temps of runs that are gone (their pid is not alive, or older than an hour) in
+ * `dir`, and below it when `deep`: a run killed while it wrote a pack or a cache entry left
+ * its temp for ever (issue 15 probe). A live run's temps are left alone. Best effort.
+ * @param {string} dir
+ * @param {boolean} deep
+ */
+function sweepTemps(dir, deep) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    const pid = tempPid(e.name);
+    if (pid !== undefined) {
+      try {
+        if (!pidAlive(pid) || Date.now() - lstatSync(path).mtimeMs > STALE_TEMP_MS) rmSync(path, { recursive: true, force: true });
+      } catch {
+        // gone already, or not ours to remove
+      }
+    } else if (deep && e.isDirectory()) sweepTemps(path, true);
+  }
 }
 
 /**
@@ -186,6 +244,8 @@ function readPack(pack) {
  * @param {string} dir absolute
  */
 function unpackDir(dir, shown = `${dir}.pack`) {
+  sweepTemps(dirname(dir), false);
+  sweepTemps(dir, true);
   let pack;
   try {
     pack = readRegular(`${dir}.pack`, shown);
@@ -237,6 +297,7 @@ function readRegular(file, shown) {
  * @param {string} dir absolute
  */
 function packDir(dir) {
+  sweepTemps(dir, true);
   const pack = packFolder(dir);
   if (pack) writeAtomic(`${dir}.pack`, pack);
   else rmSync(`${dir}.pack`, { force: true });

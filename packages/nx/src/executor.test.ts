@@ -336,6 +336,38 @@ describe('@chunkyard/nx:run', () => {
     expect(readFileSync(`${folder}.pack`).equals(pack)).toBe(true);
   });
 
+  it("packDir: a killed run's temp files are swept by the next run and never packed (issue 15 probe)", async () => {
+    // A run killed while it wrote left `.embedding-cache/install.pack.<pid>.<random>.tmp` for
+    // ever, and a temp of the cache left in the folder went into the pack, through the Nx
+    // cache, to every machine.
+    const root = workspace('killed-temps');
+    const { inputs, dependencies } = pipeline('install');
+    inputs['install:spec'] = { ...inputs['install:spec']!, packDir: '.embedding-cache/install' };
+    expect((await runBatch(root, inputs, dependencies)).every((r) => r.result.success)).toBe(true);
+    const folder = join(root, '.embedding-cache/install');
+    const files = tree(folder);
+    const pack = readFileSync(`${folder}.pack`);
+    const dead = 2 ** 22 + 17; // above Linux's default pid_max: no process has it
+    const leftovers = [
+      join(root, `.embedding-cache/install.pack.${dead}.k3j4h5.tmp`),
+      join(root, `.embedding-cache/.install.pack.tmp-${dead}-0123abcd`),
+      join(folder, `.cache-entry.json.tmp-${dead}-89abcdef`),
+      join(folder, `entry.json.${dead}.zz9.tmp`),
+    ];
+    for (const f of leftovers) writeFileSync(f, 'half a file');
+    const again = await runBatch(root, { 'install:spec': inputs['install:spec']! }, { 'install:spec': [] });
+    expect(again[0]!.result.success, again[0]!.result.terminalOutput).toBe(true);
+    expect(leftovers.filter((f) => existsSync(f))).toEqual([]);
+    expect(tree(folder)).toEqual(files);
+    expect(readFileSync(`${folder}.pack`).equals(pack)).toBe(true);
+    // A live run's temp (this process's pid) is left alone, and not packed either.
+    const live = join(folder, `.other.json.tmp-${process.pid}-00000000`);
+    writeFileSync(live, 'being written');
+    expect((await runBatch(root, { 'install:spec': inputs['install:spec']! }, { 'install:spec': [] }))[0]!.result.success).toBe(true);
+    expect(existsSync(live)).toBe(true);
+    expect(readFileSync(`${folder}.pack`).equals(pack)).toBe(true);
+  });
+
   it('packDir: a file where the vector folder goes fails the task with a message naming it, no stack trace (probe)', async () => {
     const root = workspace('file-for-folder');
     const { inputs, dependencies } = pipeline('install');
