@@ -90,6 +90,28 @@ describe('parseQaPairs', () => {
     expect(pairs[0]!.answer).toBe(`An example:\n\n${code}`);
   });
 
+  it.each([
+    ['without "?"', `## ${'a'.repeat(1 << 20)}\n\nx\n`],
+    ['without an answer', `## ${'a'.repeat(1 << 20)}?\n`],
+    ['asked twice', `## ${'a'.repeat(1 << 20)}?\n\nx\n\n## ${'a'.repeat(1 << 20)}?\n\nx\n`],
+  ])('quotes at most a line of a megabyte question %s (issue 15 probe)', (_what, text) => {
+    // The message repeated the whole heading: a megabyte long.
+    expect(() => parseQaPairs(text, 'q.md')).toThrow(QaPairsError);
+    expect(() => parseQaPairs(text, 'q.md')).toThrow(/^q\.md:\d+: .*"a{20,}\.\.\."/);
+    try {
+      parseQaPairs(text, 'q.md');
+    } catch (e) {
+      expect((e as Error).message.length).toBeLessThan(200);
+    }
+  });
+
+  it('escapes control characters of a question it quotes (issue 15 probe)', () => {
+    // An ESC sequence in a heading cleared or retitled the terminal showing the message.
+    expect(() => parseQaPairs('## Clear\u001b[2J\u001b]0;title\u0007\u009b1m\n\nx\n', 'q.md')).toThrow(
+      'q.md:1: a question heading must end with "?": "Clear\\u001b[2J\\u001b]0;title\\u0007\\u009b1m"',
+    );
+  });
+
   it('refuses binary input', () => {
     expect(() => parseQaPairs('## A?\u0000', 'q.md')).toThrow(/not a text file/);
   });

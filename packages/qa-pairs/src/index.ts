@@ -94,7 +94,7 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     closeQuote();
     if (!current) return;
     current.pair.answer = current.body.join('\n').trim();
-    if (!current.pair.answer) throw new QaPairsError(file, current.pair.line, `question "${current.pair.question}" has no answer below it`);
+    if (!current.pair.answer) throw new QaPairsError(file, current.pair.line, `question "${preview(current.pair.question)}" has no answer below it`);
     pairs.push(current.pair);
     current = null;
   };
@@ -122,10 +122,10 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     if (q) {
       closePair();
       const question = closingCut(q[1]!);
-      if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${question}"`);
+      if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"`);
       const key = question.toLowerCase().replace(/\s+/g, ' ');
       const first = seen.get(key);
-      if (first !== undefined) throw new QaPairsError(file, line, `question "${question}" is asked twice (first on line ${first})`);
+      if (first !== undefined) throw new QaPairsError(file, line, `question "${preview(question)}" is asked twice (first on line ${first})`);
       seen.set(key, line);
       current = { pair: { question, line, answer: '', excerpts: [] }, body: [] };
       return;
@@ -177,7 +177,17 @@ export function locateExcerpts(pairs: readonly QaPair[], source: string, file: s
   );
 }
 
+/**
+ * Text of the file as a message quotes it: one line of at most 60 characters, its control
+ * characters (C0, DEL, C1, bidirectional controls) as \u001b-style escapes, so that a heading
+ * holding an ESC sequence cannot clear or retitle the terminal showing the message. Messages
+ * quoted questions whole (a megabyte heading made a megabyte message) and raw.
+ */
 function preview(s: string): string {
   const one = s.replace(/\s+/g, ' ');
-  return one.length > 60 ? `${one.slice(0, 57)}...` : one;
+  let cut = one.length > 60 ? one.slice(0, 57) : one;
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // not half a surrogate pair
+  // eslint-disable-next-line no-control-regex
+  const safe = cut.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return one.length > 60 ? `${safe}...` : safe;
 }
