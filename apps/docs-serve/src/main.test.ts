@@ -5,7 +5,7 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect as netConnect, createServer as createNetServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -157,6 +157,21 @@ describe('docs-serve: request targets and methods a browser never sends (s45 pro
       expect(res.body.toString()).not.toContain('TOP SECRET');
     }
     expect((await raw('http://x')).status).toBe(200);
+  });
+
+  it('answers CONNECT with 405 and Allow (the connection was dropped without a word)', async () => {
+    const url = new URL(srv.url);
+    const answer = await new Promise<string>((resolvePromise, reject) => {
+      const socket = netConnect(Number(url.port), url.hostname);
+      let out = '';
+      socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+      socket.on('close', () => resolvePromise(out));
+      socket.on('error', reject);
+      socket.write('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(answer).toContain('\r\nAllow: GET, HEAD, OPTIONS\r\n');
+    expect(answer.endsWith('\r\n\r\nMethod Not Allowed\n')).toBe(true);
   });
 });
 

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realpath, stat } from 'node:fs/promises';
-import { cors, readOnly } from './cors.js';
+import { ALLOWED_METHODS, cors, readOnly } from './cors.js';
 import { chain, type Handler } from './handlers.js';
 import { inspectorRoute, inspectorStaticDir } from './inspect.js';
 import { staticFiles } from './static.js';
@@ -56,6 +56,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const absolute = /^https?:\/\/[^/?#]*/i.exec(req.url ?? '');
     if (absolute) req.url = req.url!.slice(absolute[0].length).replace(/^(?=[?#]|$)/, '/');
     handle(req, res);
+  });
+  // CONNECT (a tunnel, asked of a proxy) has no handler in Node but this event: without one the
+  // connection was dropped without an answer.
+  server.on('connect', (_req, socket) => {
+    socket.on('error', () => undefined);
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOWED_METHODS}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 19\r\nConnection: close\r\n\r\nMethod Not Allowed\n`);
   });
   const host = options.host ?? DEFAULT_HOST;
   await new Promise<void>((resolve, reject) => {

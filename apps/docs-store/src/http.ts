@@ -237,6 +237,13 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       else res.end();
     });
   });
+  // CONNECT (a tunnel, asked of a proxy) reaches no request handler in Node, only this event:
+  // without it the connection was dropped without an answer.
+  server.on('connect', (_req, socket) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `Method not allowed: CONNECT (POST messages to ${MCP_PATH})` } });
+    socket.on('error', () => undefined);
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: POST\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // "[::1]" is how an IPv6 address is written in a URL; listen() takes it without brackets

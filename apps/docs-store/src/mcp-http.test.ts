@@ -454,6 +454,21 @@ describe('the HTTP edge', () => {
     }
   });
 
+  it('answers CONNECT with 405 and Allow: POST (s45 probe: the connection was dropped without a word)', async () => {
+    const u = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = netConnect(Number(u.port), u.hostname);
+      let out = '';
+      socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+      socket.on('close', () => resolve(out));
+      socket.on('error', reject);
+      socket.write(`CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(answer).toContain('\r\nAllow: POST\r\n');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Method not allowed: CONNECT') } });
+  });
+
   it('refuses a foreign Host header on loopback (DNS rebinding) and serves only /mcp', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(server.url);
