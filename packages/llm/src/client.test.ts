@@ -112,6 +112,22 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server that send
   });
 });
 
+describe.each(['ollama', 'openai'] as const)('%s chat against a server whose error page holds control characters (issue 15 probe)', (provider) => {
+  it('quotes them as escapes, so the page cannot drive the terminal showing the message', async () => {
+    // ESC [2J clears the screen, ESC ]0; retitles the window, U+009B is CSI on some terminals,
+    // U+202E reverses what follows: the message repeated them raw.
+    const page = 'bad \u001b[2J\u001b]0;pwned\u0007 \u009b31m request \u202eevil';
+    server = await startServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(provider === 'ollama' ? { error: page } : { error: { message: page } }));
+    });
+    const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+    expect(err.status).toBe(400);
+    expect(err.message).toContain('bad \\u001b[2J\\u001b]0;pwned\\u0007 \\u009b31m request \\u202eevil');
+    expect(err.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
+});
+
 describe('addresses and keys from the environment that cannot work (issue 15 probe)', () => {
   const chat = async (settings: LlmSettings, e: Record<string, string>) => failure(Promise.resolve().then(() => createChatClient({ maxRetries: 0, ...settings }, e).chat([{ role: 'user', content: 'q' }])));
 

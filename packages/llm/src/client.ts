@@ -12,6 +12,7 @@
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
 import { limitResponse, ResponseTooLargeError, runAttempt } from '@chunkyard/embeddings/attempt';
+import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
 
@@ -64,7 +65,9 @@ export class LlmError extends Error {
     readonly fix: string,
     readonly status: number | null = null,
   ) {
-    super(`${provider} chat${url ? ` (${url})` : ''}: ${problem.replace(/\s+/g, ' ').trim()}. ${fix}`);
+    // The problem may quote the server (an error page): its control characters are escaped, so a
+    // page holding ESC sequences cannot clear or retitle the terminal that shows the message.
+    super(`${provider} chat${url ? ` (${url})` : ''}: ${escapeControl(problem.replace(/\s+/g, ' ').trim())}. ${fix}`);
   }
 }
 
