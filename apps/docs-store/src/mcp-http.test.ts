@@ -454,6 +454,12 @@ describe('the HTTP edge', () => {
     }
   });
 
+  it('answers resources/read of a URI over 1,000,000 characters with -32002 (s45 probe: a 500 with an empty body)', async () => {
+    const r = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 58, method: 'resources/read', params: { uri: `chunk://${'a'.repeat(1_000_001)}/whole` } }), { authorization: `Bearer ${TOKEN}` });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ jsonrpc: '2.0', id: 58, error: { code: -32002, message: expect.stringContaining('Resource not found') } });
+  });
+
   it('answers CONNECT with 405 and Allow: POST (s45 probe: the connection was dropped without a word)', async () => {
     const u = new URL(server.url);
     const answer = await new Promise<string>((resolve, reject) => {

@@ -136,6 +136,20 @@ describe('every malformed request gets exactly one JSON-RPC error reply', () => 
   });
 });
 
+describe('resources/read of a URI longer than the SDK matches', () => {
+  // s45 probe: the SDK's UriTemplate.match throws for a URI over 1,000,000 characters, and the
+  // guard called it unprotected: an uncaught exception with a stack trace stopped the server (over
+  // HTTP, a 500 with no body). No resource has such a URI: -32002, the URI cut short.
+  it('is -32002 "resource not found", and the server goes on', async () => {
+    const uri = `chunk://${'a'.repeat(1_000_001)}/whole`;
+    const replies = await exchange(call(57, 'resources/read', { uri }));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({ jsonrpc: '2.0', id: 57, error: { code: -32002, message: expect.stringContaining('Resource not found: "chunk://aaa') } });
+    expect(replies[0]!.error!.message.length).toBeLessThan(400);
+    expect(child.exitCode).toBeNull();
+  });
+});
+
 describe('prompts/get of a name the server has not', () => {
   // The SDK looks prompts up in a plain object, so "__proto__" or "constructor" found
   // Object.prototype's members and was answered "Prompt __proto__ disabled" (s37 probe).

@@ -267,7 +267,14 @@ export async function connectGuarded(server: McpServer, transport: Transport, lo
         }
       : {}),
     log,
-    resourceUri: (uri) => CHUNK_URI.match(new URL(uri).toString()) !== null,
+    // match throws for a URI over its length limit (1,000,000 characters): no resource has one.
+    resourceUri: (uri) => {
+      try {
+        return CHUNK_URI.match(new URL(uri).toString()) !== null;
+      } catch {
+        return false;
+      }
+    },
     resourceForm: 'chunk://<artifact id>/<chunk index> or chunk://<artifact id>/whole',
   });
 }
