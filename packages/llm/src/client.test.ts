@@ -128,6 +128,19 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server whose err
   });
 });
 
+describe.each(['ollama', 'openai'] as const)('%s chat against a server that redirects to itself (issue 15 probe)', (provider) => {
+  it('says the redirects never end, not only that the server cannot be reached', async () => {
+    // fetch gives up after 20 redirects; the message was "cannot reach the server" (ollama) or
+    // "Connection error.." (openai), hiding why.
+    server = await startServer((req, res) => {
+      res.writeHead(307, { location: req.path });
+      res.end();
+    });
+    const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+    expect(err.message).toContain(': cannot reach the server (redirect count exceeded). ');
+  });
+});
+
 describe('addresses and keys from the environment that cannot work (issue 15 probe)', () => {
   const chat = async (settings: LlmSettings, e: Record<string, string>) => failure(Promise.resolve().then(() => createChatClient({ maxRetries: 0, ...settings }, e).chat([{ role: 'user', content: 'q' }])));
 

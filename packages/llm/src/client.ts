@@ -139,6 +139,14 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** The message of the first cause along `err`'s chain that is not fetch's or openai's opaque one. */
+function causeMessage(err: unknown): string | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
+    if (e.message && e.message !== 'fetch failed' && e.message !== 'Connection error.') return e.message;
+  }
+  return null;
+}
+
 interface Attempt {
   send(messages: readonly ChatMessage[], temperature: number, signal: AbortSignal): Promise<string>;
   /** HTTP status of a failed attempt, when the error carries one. */
@@ -194,7 +202,11 @@ class Client implements ChatClient {
         error = new LlmError(this.provider, this.url, `malformed response: the body is not JSON (${err.message})`, this.attempt.fix('malformed'));
       } else {
         const msg = err instanceof Error ? err.message : String(err);
-        error = new LlmError(this.provider, this.url, msg === 'fetch failed' ? 'cannot reach the server' : msg, this.attempt.fix('unreachable'));
+        // fetch's "fetch failed" and openai's "Connection error." say nothing of why: the first
+        // cause that does (a redirect loop is "redirect count exceeded") goes in the message.
+        const opaque = msg === 'fetch failed' || msg === 'Connection error.';
+        const why = opaque ? causeMessage(err) : null;
+        error = new LlmError(this.provider, this.url, opaque ? `cannot reach the server${why ? ` (${why})` : ''}` : msg, this.attempt.fix('unreachable'));
       }
       if (!retry || attempt > maxRetries) throw error;
       await sleep(Math.min(30_000, backoffMs * 2 ** (attempt - 1)), options.signal);
