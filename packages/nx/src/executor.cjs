@@ -25,7 +25,8 @@ const { spawnSync } = require('node:child_process');
 const { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { availableParallelism } = require('node:os');
 const { isMainThread, Worker } = require('node:worker_threads');
-const { dirname, isAbsolute, join, relative, resolve, sep } = require('node:path');
+const { randomBytes } = require('node:crypto');
+const { basename, dirname, isAbsolute, join, relative, resolve, sep } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { escapeControl } = require('./plugin.cjs');
 
@@ -310,7 +311,12 @@ function packDir(dir) {
  * @param {Buffer} bytes
  */
 function writeAtomic(file, bytes) {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  // fs-atomic's temp name, its file name cut so the whole fits 255 bytes: `<file>.<pid>.<random>.tmp`
+  // beside a `.pack` of a 250-byte project name was ENAMETOOLONG (issue 15 probe).
+  const suffix = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  let name = basename(file);
+  while (Buffer.byteLength(name) > 255 - 1 - suffix.length) name = [...name].slice(0, -1).join('');
+  const tmp = join(dirname(file), `.${name}${suffix}`);
   try {
     writeFileSync(tmp, bytes);
     renameSync(tmp, file);

@@ -368,6 +368,19 @@ describe('@chunkyard/nx:run', () => {
     expect(readFileSync(`${folder}.pack`).equals(pack)).toBe(true);
   });
 
+  it('packDir: a folder name of 250 bytes, the longest the plugin gives, is packed (issue 15 probe: the temp name passed 255 bytes)', async () => {
+    // <name>.pack is 255 bytes; the temp beside it, `<name>.pack.<pid>.<random>.tmp`, was
+    // ENAMETOOLONG, and spec failed on every topic whose project name is 233 to 250 bytes.
+    const root = workspace('long-pack');
+    const { inputs, dependencies } = pipeline('install');
+    const packDir = `.embedding-cache/${'t'.repeat(250)}`;
+    inputs['install:spec'] = { ...inputs['install:spec']!, args: ['docs/guide/install', '--cache-dir', packDir], packDir };
+    const results = await runBatch(root, inputs, dependencies);
+    for (const r of results) expect(r.result.success, r.result.terminalOutput).toBe(true);
+    expect(executor.readPack(readFileSync(join(root, `${packDir}.pack`)))!.size).toBeGreaterThan(0);
+    expect(readdirSync(join(root, '.embedding-cache')).filter((n) => n.includes('tmp'))).toEqual([]);
+  });
+
   it('packDir: a file where the vector folder goes fails the task with a message naming it, no stack trace (probe)', async () => {
     const root = workspace('file-for-folder');
     const { inputs, dependencies } = pipeline('install');
