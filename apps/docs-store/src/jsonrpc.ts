@@ -41,6 +41,14 @@ export type Verdict = { kind: 'message'; message: JSONRPCMessage } | { kind: 're
 const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const RESPONSE_MEMBERS = new Set(['jsonrpc', 'id', 'result', 'error']);
 
+/**
+ * A value from the request as an error message quotes it: JSON, cut to `max` characters. Quoted
+ * whole, a 3 MB tool name came back in a 3 MB message (s45 probe).
+ */
+const quote = (s: string, max = 100): string => JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
+/** Up to five names quoted, and how many more there were. */
+const quoteSome = (names: readonly string[]): string => `${names.slice(0, 5).map((k) => quote(k)).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
+
 const reply = (id: RequestId | null, code: number, message: string): Verdict => ({ kind: 'reply', reply: { jsonrpc: '2.0', id, error: { code, message } } });
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -100,17 +108,17 @@ export function checkMessage(value: unknown): Verdict {
   }
   if (typeof value.method !== 'string' || value.method === '') return invalid('"method" must be a non-empty string');
   const extra = Object.keys(value).filter((k) => !REQUEST_MEMBERS.has(k));
-  if (extra.length > 0) return invalid(`unexpected member${extra.length > 1 ? 's' : ''} ${extra.map((k) => JSON.stringify(k)).join(', ')}`);
+  if (extra.length > 0) return invalid(`unexpected member${extra.length > 1 ? 's' : ''} ${quoteSome(extra)}`);
   if ('params' in value && !isPlainObject(value.params)) {
     if (!Array.isArray(value.params)) return invalid('"params" must be an object');
     // Structured, so a valid JSON-RPC notification: nothing to answer.
-    if (!hasId) return { kind: 'drop', reason: `notification ${value.method} with positional params` };
-    return reply(id, INVALID_PARAMS, `Invalid params: ${value.method} takes named params (an object), not an array`);
+    if (!hasId) return { kind: 'drop', reason: `notification ${quote(value.method)} with positional params` };
+    return reply(id, INVALID_PARAMS, `Invalid params: ${quote(value.method)} takes named params (an object), not an array`);
   }
   const parsed = JSONRPCMessageSchema.safeParse(value);
   if (!parsed.success) {
     // The envelope is right, so what the SDK's schema rejects is inside params (such as _meta).
-    if (!hasId) return { kind: 'drop', reason: `notification ${value.method} with malformed params` };
+    if (!hasId) return { kind: 'drop', reason: `notification ${quote(value.method)} with malformed params` };
     // The union's own error is one "(params): Invalid input"; the request schema alone says
     // which member is wrong and how.
     const request = JSONRPCRequestSchema.safeParse(value);
@@ -240,7 +248,7 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
   if (method === CallToolRequestSchema.shape.method.value) {
     const name = (message.params as { name: string }).name;
     const known = options.tools();
-    if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown tool ${JSON.stringify(name)} (tools: ${known.join(', ')})` } };
+    if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown tool ${quote(name)} (tools: ${known.join(', ')})` } };
   }
   // Every list of this server comes in one page (no nextCursor), so no cursor is one it gave:
   // ignoring it sent the first page again as if it were the page asked for.
@@ -250,13 +258,12 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
   if (method === 'prompts/get' && options.prompts) {
     const name = (message.params as { name: string }).name;
     const known = options.prompts();
-    if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown prompt ${JSON.stringify(name)} (prompts: ${known.join(', ')})` } };
+    if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown prompt ${quote(name)} (prompts: ${known.join(', ')})` } };
     const takes = options.promptArguments?.(name);
     const given = (message.params as { arguments?: Record<string, unknown> }).arguments;
     const unknown = takes && given ? Object.keys(given).filter((k) => !takes.includes(k)) : [];
     if (unknown.length > 0) {
-      const names = unknown.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 100))).join(', ');
-      return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for prompts/get: ${name} takes no argument${unknown.length > 1 ? 's' : ''} ${names}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''} (its arguments: ${takes!.join(', ') || 'none'})` } };
+      return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for prompts/get: ${name} takes no argument${unknown.length > 1 ? 's' : ''} ${quoteSome(unknown)} (its arguments: ${takes!.join(', ') || 'none'})` } };
     }
   }
   if (method === 'resources/read') {

@@ -150,6 +150,26 @@ describe('resources/read of a URI longer than the SDK matches', () => {
   });
 });
 
+describe('error messages that quote the request', () => {
+  // s45 probe: a 3 MB tool name came back in a 3 MB "Unknown tool" message; so did a prompt's name,
+  // an unknown member's key (and every one of 10,000 unknown members), and a method given
+  // positional params. What is quoted is cut short, as URIs and cursors already were.
+  const long = (c: string) => c.repeat(100_000);
+  it.each([
+    ['an unknown tool', call(61, 'tools/call', { name: long('t') }), 61, -32602],
+    ['an unknown prompt', call(62, 'prompts/get', { name: long('p') }), 62, -32602],
+    ['an unknown member with a long key', `{"jsonrpc":"2.0","id":63,"method":"ping","${long('k')}":1}`, 63, -32600],
+    ['10,000 unknown members', `{"jsonrpc":"2.0","id":64,"method":"ping",${Array.from({ length: 10_000 }, (_, i) => `"m${i}":1`).join(',')}}`, 64, -32600],
+    ['positional params on a long method name', call(65, long('n'), [1]), 65, -32602],
+    ['an unknown argument with a long name', call(66, 'prompts/get', { name: 'answer_from_docs', arguments: { question: 'x', [long('a')]: 'y' } }), 66, -32602],
+  ])('%s: the message stays short', async (_name, frame, id, code) => {
+    const replies = await exchange(frame);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({ jsonrpc: '2.0', id, error: { code } });
+    expect(replies[0]!.error!.message.length).toBeLessThan(400);
+  });
+});
+
 describe('prompts/get of a name the server has not', () => {
   // The SDK looks prompts up in a plain object, so "__proto__" or "constructor" found
   // Object.prototype's members and was answered "Prompt __proto__ disabled" (s37 probe).
