@@ -294,15 +294,38 @@ function readRegular(file, shown) {
 }
 
 /**
- * After the tool succeeded: the folder as `<dir>.pack` (or no pack if there is no folder).
+ * After the tool succeeded: the folder as `<dir>.pack` (or no pack if there is no folder). A
+ * write that fails is an OptionError naming `shown` (workspace-relative).
  * @param {string} dir absolute
+ * @param {string} [shown]
  */
-function packDir(dir) {
+function packDir(dir, shown = `${dir}.pack`) {
   sweepTemps(dir, true);
   const pack = packFolder(dir);
-  if (pack) writeAtomic(`${dir}.pack`, pack);
-  else rmSync(`${dir}.pack`, { force: true });
+  try {
+    if (pack) writeAtomic(`${dir}.pack`, pack);
+    else rmSync(`${dir}.pack`, { force: true });
+  } catch (err) {
+    // A full disk or a file-size limit: the task's output was the error's stack (issue 15 probe).
+    const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+    if (typeof code !== 'string') throw err;
+    throw new OptionError(`${shown}: cannot write it: ${WRITE_ERRORS[code] ?? 'the file system refused'} (${code}); ${code === 'EFBIG' || code === 'ENOSPC' || code === 'EDQUOT' ? 'lift the limit or free some space' : 'check the folder and its permissions'}, then run again`);
+  }
 }
+
+/**
+ * What a failed write of a pack means, for the codes a user can do something about.
+ * @type {Record<string, string>}
+ */
+const WRITE_ERRORS = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large for a limit of this process or of the file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENAMETOOLONG: 'name too long',
+};
 
 /**
  * Temp file in the same folder + rename, as @chunkyard/fs-atomic's writeFileAtomic does (this
@@ -395,7 +418,7 @@ async function runOne(options, root) {
       const main = await loadMain(entry);
       code = await main(args, io);
     }
-    if (code === 0 && packed) packDir(packed);
+    if (code === 0 && packed) packDir(packed, `${options.packDir}.pack`);
   } catch (err) {
     // A bug in a tool (valid input never throws), or a tool that cannot be found: one task
     // fails with the message, and the batch goes on with the tasks that do not depend on it.

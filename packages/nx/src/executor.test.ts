@@ -381,6 +381,28 @@ describe('@chunkyard/nx:run', () => {
     expect(readdirSync(join(root, '.embedding-cache')).filter((n) => n.includes('tmp'))).toEqual([]);
   });
 
+  it.runIf(process.platform === 'linux')('packDir: a pack that cannot be written (a full disk, a file-size limit) fails the task with one line naming it, no stack trace (issue 15 probe)', () => {
+    // `ulimit -f` makes a write past 16 KiB fail with EFBIG (Node ignores SIGXFSZ), as a full
+    // disk makes one fail with ENOSPC: the task's output was the error's stack.
+    const root = join(temp, 'pack-efbig');
+    const pkg = join(root, 'node_modules', 'fill-tool');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'fill-tool', type: 'module', exports: { '.': { default: './index.js' }, './package.json': './package.json' } }));
+    // Four 8 KB cache entries: each fits the limit, their pack does not.
+    writeFileSync(
+      join(pkg, 'index.js'),
+      "import { mkdirSync, writeFileSync } from 'node:fs';\nexport async function main() { mkdirSync('cache/x', { recursive: true }); for (let i = 0; i < 4; i++) writeFileSync(`cache/x/e${i}`, 'v'.repeat(8000)); return 0; }\n",
+    );
+    const script = join(root, 'run.cjs');
+    writeFileSync(script, `require(${JSON.stringify(join(import.meta.dirname, 'executor.cjs'))}).runOne({ tool: 'fill-tool', args: [], packDir: 'cache/x' }, ${JSON.stringify(root)}).then((r) => process.stdout.write(JSON.stringify(r)));`);
+    const r = spawnSync('bash', ['-c', 'ulimit -f 16; exec "$0" "$1"', process.execPath, script], { cwd: root, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as TaskResult;
+    expect(result.success).toBe(false);
+    expect(result.terminalOutput).toBe('@chunkyard/nx:tool: cache/x.pack: cannot write it: file too large for a limit of this process or of the file system (EFBIG); lift the limit or free some space, then run again\n');
+    expect(readdirSync(join(root, 'cache')).sort()).toEqual(['x']);
+  });
+
   it('packDir: a file where the vector folder goes fails the task with a message naming it, no stack trace (probe)', async () => {
     const root = workspace('file-for-folder');
     const { inputs, dependencies } = pipeline('install');
