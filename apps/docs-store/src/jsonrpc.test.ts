@@ -79,3 +79,17 @@ describe('messages that say what is wrong', () => {
     expect(check({ progressToken: 1.5 }).error.message).toBe('Invalid params: params._meta.progressToken: Invalid input: expected string or int, received number');
   });
 });
+
+describe('a shared id in a batch', () => {
+  it('is quoted cut short in the message (s45 probe: a 100,000-character id came back twice whole, in the id and in the message)', () => {
+    const id = 'i'.repeat(100_000);
+    const verdicts = checkBatch([
+      { jsonrpc: '2.0', id, method: 'ping' },
+      { jsonrpc: '2.0', id, method: 'ping' },
+    ]);
+    for (const v of verdicts) {
+      expect(v).toMatchObject({ kind: 'reply', reply: { id, error: { code: -32600 } } });
+      expect((v as { reply: { error: { message: string } } }).reply.error.message.length).toBeLessThan(400);
+    }
+  });
+});

@@ -159,7 +159,7 @@ export function checkBatch(members: readonly unknown[]): Verdict[] {
     // inside an HTTP batch the member is simply not a message.
     if (Array.isArray(m)) return reply(null, INVALID_REQUEST, 'Invalid Request: a batch member must be a JSON object, not an array (batches do not nest)');
     if (n < 2) return checkMessage(m);
-    return reply(id!, INVALID_REQUEST, `Invalid Request: id ${JSON.stringify(id)} is used by ${n} requests of this batch; give each request its own id`);
+    return reply(id!, INVALID_REQUEST, `Invalid Request: id ${typeof id === 'string' ? quote(id) : id} is used by ${n} requests of this batch; give each request its own id`);
   });
 }
 
@@ -516,7 +516,7 @@ export class StrictStdioServerTransport implements Transport {
         const id = 'method' in verdict.message && 'id' in verdict.message ? (verdict.message.id as RequestId) : undefined;
         // A reply carries only its id: one still owed to an earlier request could not be told apart.
         if (id !== undefined && (this.pending.has(id) || this.batchOf.has(id))) {
-          batch.replies.push({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `Invalid Request: id ${JSON.stringify(id)} belongs to a request not answered yet; give each request its own id` } });
+          batch.replies.push({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `Invalid Request: id ${typeof id === 'string' ? quote(id) : id} belongs to a request not answered yet; give each request its own id` } });
           continue;
         }
         if (id !== undefined) {
