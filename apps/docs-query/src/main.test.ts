@@ -203,6 +203,16 @@ describe('docs-query', () => {
     // s45 probe: fetch refuses a URL with credentials, and that was exit 1 "request failed (Request
     // cannot be constructed from a URL that includes credentials: http://user:s3cret@…); is the
     // server running?", the password printed twice. A usage error, the password never shown.
+    // s45 probe: fetch refuses the Fetch standard's "bad ports" (6666, 6000, 10080 …) without trying:
+    // `docs-serve --port 6666` served, and docs-query said "request failed (fetch failed); is the
+    // server running?".
+    for (const port of ['6666', '6000', '10080', '22']) {
+      expect(await run('--base-url', `http://127.0.0.1:${port}/`, '--list'), port).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `docs-query: --base-url: port ${port} is one that fetch refuses to connect to (a "bad port" of the Fetch standard, as browsers refuse it too); serve the docs on another port\nRun docs-query --help for usage.\n`,
+      });
+    }
     for (const url of ['http://user:s3cret@127.0.0.1:1/', 'http://s3cret@127.0.0.1:1/', 'https://:s3cret@docs.example/']) {
       const r = await run('--base-url', url, '--list');
       expect(r, url).toMatchObject({ code: 2, stdout: '' });

@@ -125,6 +125,15 @@ const processIo: Io = {
 
 class UsageError extends Error {}
 
+/**
+ * The ports fetch() refuses without trying (the Fetch standard's "bad ports", all of which
+ * Node 20's fetch refuses). `docs-serve --port 6666` served, and a --base-url naming it failed
+ * with "request failed (fetch failed); is the server running?" while it was.
+ */
+const FETCH_BAD_PORTS: ReadonlySet<string> = new Set(
+  '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080'.split(' '),
+);
+
 function parseCli(argv: string[]) {
   const options = {
     query: { type: 'string', short: 'q' },
@@ -166,6 +175,10 @@ function parseCli(argv: string[]) {
   // running?" with the password printed twice. The URL is not echoed here.
   if (baseUrl !== undefined && (new URL(baseUrl).username !== '' || new URL(baseUrl).password !== '')) {
     throw new UsageError('--base-url: a user name or password in the URL is not sent (fetch refuses such URLs); leave it out');
+  }
+  const port = baseUrl === undefined ? '' : new URL(baseUrl).port;
+  if (FETCH_BAD_PORTS.has(port)) {
+    throw new UsageError(`--base-url: port ${port} is one that fetch refuses to connect to (a "bad port" of the Fetch standard, as browsers refuse it too); serve the docs on another port`);
   }
   const int = (name: keyof typeof options, v: string | undefined, max: number): number | undefined => {
     if (v === undefined) return undefined;
