@@ -320,6 +320,31 @@ describe('docs-serve: CLI', () => {
     expect(out).toEqual([]);
   });
 
+  it('warns when it listens on a port browsers and fetch() refuse (s45 probe: it served there without a word, and docs-query, the inspector page and any browser could not reach it)', async () => {
+    // The Fetch standard's "bad ports" above 1024, so the test needs no privileges; the first free one.
+    let port: number | undefined;
+    for (const p of [6665, 6666, 6667, 6668, 6669, 6679, 6697, 6566, 6000, 10080]) {
+      const free = await new Promise<boolean>((resolvePromise) => {
+        const probe = createNetServer();
+        probe.once('error', () => resolvePromise(false));
+        probe.listen(p, '127.0.0.1', () => probe.close(() => resolvePromise(true)));
+      });
+      if (free) {
+        port = p;
+        break;
+      }
+    }
+    if (port === undefined) return;
+    const err: string[] = [];
+    const code = await main([fx.docs, '--port', String(port)], { stdout: () => {}, stderr: (s) => err.push(s) }, async () => 'test');
+    expect(code).toBe(0);
+    expect(err.join('')).toContain(`docs-serve: warning: port ${port} is one that browsers and fetch() refuse to connect to (a "bad port" of the Fetch standard): the chunk inspector page and docs-query --base-url cannot reach it; choose another --port\n`);
+    // Any other port: no such warning.
+    const quiet: string[] = [];
+    expect(await main([fx.docs, '--port', '0'], { stdout: () => {}, stderr: (s) => quiet.push(s) }, async () => 'test')).toBe(0);
+    expect(quiet.join('')).not.toContain('bad port');
+  });
+
   // s39 probe: --host [::1], the way an IPv6 address is written in a URL, was "[::1]: not an
   // address of this machine (ENOTFOUND)". Skipped where ::1 is not configured.
   it.runIf(hasIpv6Loopback)('--host [::1] listens on ::1 and serves', async () => {

@@ -43,6 +43,14 @@ Prints the URL once listening. Stops on SIGINT (Ctrl-C) or SIGTERM, finishing re
 flight. Exit status: 0 stopped by a signal; 1 could not listen; 2 usage error.
 `;
 
+/**
+ * The ports browsers and fetch() refuse without trying (the Fetch standard's "bad ports"). Served
+ * on one, the docs were out of reach of the inspector page and of docs-query, without a word.
+ */
+const FETCH_BAD_PORTS: ReadonlySet<string> = new Set(
+  '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080'.split(' '),
+);
+
 export interface Io {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
@@ -129,6 +137,10 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
   }
   io.stdout(`docs-serve: serving ${running.root} at ${running.url} (root index: ${running.url}index.json)\n`);
   io.stdout(`docs-serve: chunk inspector at ${running.url}_inspect/\n`);
+  const port = new URL(running.url).port;
+  if (FETCH_BAD_PORTS.has(port)) {
+    io.stderr(`docs-serve: warning: port ${port} is one that browsers and fetch() refuse to connect to (a "bad port" of the Fetch standard): the chunk inspector page and docs-query --base-url cannot reach it; choose another --port\n`);
+  }
   const signal = await until(running);
   await running.close();
   io.stdout(`docs-serve: stopped (${signal})\n`);
