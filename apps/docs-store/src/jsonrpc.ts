@@ -93,7 +93,11 @@ export function checkMessage(value: unknown): Verdict {
   const id = hasId && isRequestId(value.id) ? value.id : null;
   const invalid = (why: string) => reply(id, INVALID_REQUEST, `Invalid Request: ${why}`);
 
-  if (hasId && !isRequestId(value.id)) return invalid('"id" must be a string or an integer');
+  if (hasId && !isRequestId(value.id)) {
+    // An integer all the same: what is wrong is that its reply could not carry it exactly.
+    if (typeof value.id === 'number' && Number.isInteger(value.id)) return invalid('"id" is an integer too large to echo exactly (beyond ±2^53 - 1); send it as a string');
+    return invalid('"id" must be a string or an integer');
+  }
   if (value.jsonrpc !== '2.0') return invalid('"jsonrpc" must be "2.0"');
 
   if (!('method' in value)) {

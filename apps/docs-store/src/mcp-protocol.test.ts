@@ -103,6 +103,7 @@ describe('every malformed request gets exactly one JSON-RPC error reply', () => 
     ['an object id', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', null, -32600],
     ['a null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}', null, -32600],
     ['a fractional id', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', null, -32600],
+    ['an integer id beyond 2^53', '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}', null, -32600],
     ['params: "x" with a valid id', call(6, 'tools/list', 'x'), 6, -32600],
     ['params: 1 on tools/call', call(16, 'tools/call', 1), 16, -32600],
     ['an unknown member', '{"jsonrpc":"2.0","id":12,"method":"ping","extra":1}', 12, -32600],
@@ -167,6 +168,18 @@ describe('error messages that quote the request', () => {
     expect(replies).toHaveLength(1);
     expect(replies[0]).toMatchObject({ jsonrpc: '2.0', id, error: { code } });
     expect(replies[0]!.error!.message.length).toBeLessThan(400);
+  });
+});
+
+describe('an integer id too large to echo', () => {
+  // s45 probe: 9007199254740993 or 1e30 got "\"id\" must be a string or an integer", which it is;
+  // what is wrong is that a JSON number past 2^53 cannot be echoed exactly, so the client could
+  // not match the reply to its request.
+  it.each(['9007199254740993', '123456789012345678901234567890', '-9007199254740993'])('%s: -32600 saying why, and to use a string', async (id) => {
+    const replies = await exchange(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`);
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: "id" is an integer too large to echo exactly (beyond ±2^53 - 1); send it as a string' } },
+    ]);
   });
 });
 
