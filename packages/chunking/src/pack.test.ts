@@ -307,3 +307,19 @@ describe('a run of bare headings longer than the cap', () => {
     expect(chunks.slice(0, -1).every((c) => c.tokenStats.tokens > options.maxTokens / 2)).toBe(true);
   });
 });
+
+describe('the text between a piece and a rebuilt part (issue 15 probe: quadratic in a run of spaces)', () => {
+  const code = '```\n' + Array.from({ length: 300 }, (_, i) => `const value${i} = compute(${i}, "some text here");`).join('\n') + '\n```\n';
+  const doc = (spaces: number) => `# T\n\n## A\n\n## B\n\nSome paragraph text here.\n${' '.repeat(spaces)}\n${code}`;
+
+  it('loses its trailing spaces and tabs the same way however long the run: 40,000 spaces before a split code block', () => {
+    // `/[ \t]+$/` tried the rest of the run from each of its characters (17 s for 40,000).
+    const short = chunkDocument(doc(3), { docName: 'g' }).chunks;
+    const long = chunkDocument(doc(40_000), { docName: 'g' }).chunks;
+    expect(long.length).toBe(short.length);
+    expect(long.some((c) => c.splitUnit)).toBe(true);
+    // The same chunk texts, but for the run itself, which stays where it is not a joint.
+    const squeeze = (t: string) => t.replace(/\n {2,}\n/g, '\n   \n');
+    expect(long.map((c) => squeeze(c.originalText))).toEqual(short.map((c) => squeeze(c.originalText)));
+  });
+});
