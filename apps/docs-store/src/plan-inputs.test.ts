@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError } from '@chunkyard/config';
 import { topicMarkerFrom as topicIo } from '@chunkyard/topic-io';
 import { describe, expect, it } from 'vitest';
 import { planInputs, topicMarkerFrom } from './plan-inputs.js';
@@ -53,6 +54,27 @@ describe('planInputs', () => {
         expect(planned.plans).toEqual([]);
         expect(planned.errors).toEqual([{ source: `docs/${name}/golden-reference.md`, error: said }]);
       }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('a topic.yaml that is not UTF-8 is a config error saying so and to save it as UTF-8, as chunking-tool says (issue 15 probe)', () => {
+    // UTF-16 was "expected a mapping of settings at the top level"; a Latin-1 byte in a listed
+    // source's name became U+FFFD and the file was "no such file".
+    const root = mkdtempSync(join(tmpdir(), 'plan-inputs-'));
+    try {
+      const topic = join(root, 'docs', 't');
+      mkdirSync(topic, { recursive: true });
+      writeFileSync(join(topic, 'golden-reference.md'), '# T\n\nText.\n');
+      const yaml = join(topic, 'topic.yaml');
+      writeFileSync(yaml, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('sources: [golden-reference.md]\n', 'utf16le')]));
+      const plan = () => planInputs({ root, config: { chunking: {} }, paths: [topic], built: false });
+      expect(plan).toThrow(new ConfigError(yaml, null, 'UTF-16 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8'));
+      writeFileSync(yaml, Buffer.from('sources: [golden-reference.md, caf\xe9.md]\n', 'latin1'));
+      expect(plan).toThrow(new ConfigError(yaml, null, 'not valid UTF-8 (first bad byte at offset 34); save it as UTF-8'));
+      writeFileSync(yaml, '\uFEFFsources: [golden-reference.md]\n');
+      expect(plan().plans).toHaveLength(1);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

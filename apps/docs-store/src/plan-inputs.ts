@@ -7,7 +7,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
-import { UsageError } from './workspace.js';
+import { configText, UsageError } from './workspace.js';
 import { assertSearchable, brokenLink, describeFsError, errnoReason, fileProblem, folderProblem, isFsError, readRegularFile } from '@chunkyard/fs-atomic';
 
 // The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io):
@@ -149,13 +149,13 @@ export function planInputs(req: PlanRequest): PlannedInputs {
  */
 function readTopicYaml(file: string): ChunkyardConfig | null {
   if (!entryExists(file)) return null;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readRegularFile(file).toString('utf8');
+    bytes = readRegularFile(file);
   } catch (err) {
     throw new UsageError(`cannot read config: ${brokenLink(file) !== null ? `${file}: ${brokenLink(file)}` : describeFsError(err, file)}`);
   }
-  return parseConfig(text, file, { topic: true });
+  return parseConfig(configText(bytes, file), file, { topic: true });
 }
 
 /** Whether anything (a dangling symlink included) is at `p`. */

@@ -4,9 +4,9 @@
  * workspace config, and the embedding provider that config names.
  */
 import { existsSync } from 'node:fs';
-import { describeFsError, readRegularFile } from '@chunkyard/fs-atomic';
+import { describeFsError, readRegularFile, utf8TextProblem } from '@chunkyard/fs-atomic';
 import { dirname, join, resolve } from 'node:path';
-import { parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
 
 export const CONFIG_FILE = 'chunkyard.config.yaml';
@@ -27,10 +27,10 @@ export class UsageError extends Error {}
 export function loadWorkspaceConfig(root: string, explicit?: string): { config: ChunkyardConfig; file: string | null } {
   const file = explicit ?? (existsSync(join(root, CONFIG_FILE)) ? join(root, CONFIG_FILE) : null);
   if (!file) return { config: { chunking: {} }, file: null };
-  let text: string;
+  let bytes: Buffer;
   try {
     // Refuses a FIFO or device at once (a plain read would block on a FIFO forever).
-    text = readRegularFile(file).toString('utf8');
+    bytes = readRegularFile(file);
   } catch (err) {
     // A FIFO or device too (describeFsError words NotRegularFileError as fileProblem does;
     // it was "<file>: cannot read config (a FIFO (named pipe), not a regular file)").
@@ -38,7 +38,19 @@ export function loadWorkspaceConfig(root: string, explicit?: string): { config: 
     // and docs-score's wording, with what it means and what to do.
     throw new UsageError(`cannot read config: ${describeFsError(err, file)}`);
   }
-  return { config: parseConfig(text, file), file };
+  return { config: parseConfig(configText(bytes, file), file), file };
+}
+
+/**
+ * A settings file's bytes as text, or a ConfigError (exit 2) when they are not UTF-8, in
+ * topic-io's words (docs-store does not load topic-io): decoded with replacement characters,
+ * a UTF-16 file was "expected a mapping of settings at the top level" and a Latin-1 byte
+ * became U+FFFD in a value (issue 15 probe).
+ */
+export function configText(bytes: Buffer, file: string): string {
+  const problem = utf8TextProblem(bytes);
+  if (problem !== null) throw new ConfigError(file, null, problem);
+  return bytes.toString('utf8');
 }
 
 /** The configured embedding provider (`embeddings:`), the offline local one by default. */

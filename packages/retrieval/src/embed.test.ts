@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { afterAnswer, fakeVector, sendJson, startServer, type TestServer } from '../../embeddings/src/test-server.js';
 import type { Manifest } from './contract.js';
+import { ConfigError } from '@chunkyard/config';
 import { chunkVectors, createBackend } from './embed.js';
 
 let ws: string;
@@ -80,4 +81,20 @@ it('with two requests in flight, one failing (400) after the other came back: th
   const vectors = await chunkVectors(backend, manifest);
   expect(server.requests.slice(sent).flatMap((r) => (r.body as { input: string[] }).input).sort()).toEqual(TEXTS.filter((_, i) => i !== 2 && i !== 3).sort());
   expect(vectors.map((v) => Array.from(v))).toEqual(TEXTS.map((t) => Array.from(Float32Array.from(fakeVector(t)))));
+});
+
+it('a config that is not UTF-8 is a config error saying so and to save it as UTF-8, as the other readers say (issue 15 probe)', () => {
+  // Read with replacement characters, UTF-16 was "expected a mapping of settings at the top
+  // level" and a Latin-1 byte became U+FFFD inside a value (accepted as a model name).
+  const config = join(ws, 'chunkyard.config.yaml');
+  mkdirSync(join(ws, 'docs'));
+  writeFileSync(config, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('embeddings:\n  provider: ollama\n', 'utf16le')]));
+  expect(() => createBackend({ folder: join(ws, 'docs'), env: {} })).toThrow(
+    new ConfigError(config, null, 'UTF-16 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8'),
+  );
+  writeFileSync(config, Buffer.from('embeddings:\n  provider: ollama\n  model: caf\xe9\n', 'latin1'));
+  expect(() => createBackend({ folder: null, configFile: config, env: {} })).toThrow(new ConfigError(config, null, 'not valid UTF-8 (first bad byte at offset 43); save it as UTF-8'));
+  // UTF-8 with its byte order mark is UTF-8.
+  writeFileSync(config, '\uFEFFembeddings:\n  provider: ollama\n  model: café\n');
+  expect(createBackend({ folder: null, configFile: config, env: {} }).provider.model).toBe('café');
 });

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, TEXT_STORE_DIR } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
-import { fileKind } from '@chunkyard/fs-atomic';
+import { fileKind, utf8TextProblem } from '@chunkyard/fs-atomic';
 import type { Manifest } from './contract.js';
 import { nestedPacks, type PackedCache } from './pack-cache.js';
 
@@ -78,7 +78,12 @@ function readConfig(file: string): ChunkyardConfig {
   const stat = statSync(file);
   // Worded as fs-atomic's fileProblem words it for every other CLI ("a FIFO (named pipe), not a regular file").
   if (!stat.isFile()) throw new ConfigError(file, null, `${fileKind(stat)}, not a regular file; point it at a regular file`);
-  return parseConfig(readFileSync(file, 'utf8'), file);
+  // Decoded with replacement characters, a UTF-16 config was "expected a mapping of settings at
+  // the top level" and a Latin-1 byte became U+FFFD in a value: say what the other readers say.
+  const bytes = readFileSync(file);
+  const problem = utf8TextProblem(bytes);
+  if (problem !== null) throw new ConfigError(file, null, problem);
+  return parseConfig(bytes.toString('utf8'), file);
 }
 
 export function createBackend(options: BackendOptions): EmbeddingBackend {
