@@ -1,4 +1,17 @@
 /** Errors the store raises for a caller to report; anything else is a bug. */
+import { oneLine, quoteArgument } from '@chunkyard/fs-atomic';
+
+/** How much of a caller's id or filter value a message quotes (as docs-store mcp quotes a tool name). */
+const QUOTED_CHARS = 100;
+
+/**
+ * A caller's id as a message names it: control characters escaped and cut after 100 characters
+ * (its length said). Named whole, a 3 MB chunk_id came back in a 3 MB tool error, and an ESC
+ * sequence in one reached the terminal raw (issue 15 probe).
+ */
+export function quoteId(id: string): string {
+  return id.length > QUOTED_CHARS ? `${oneLine(id.slice(0, QUOTED_CHARS))}… (${id.length} characters)` : oneLine(id);
+}
 
 /** The document cannot be stored (binary, empty, not UTF-8, a huge single line …). Nothing was stored. */
 export class InputError extends Error {
@@ -31,9 +44,10 @@ export class UnknownFilterError extends StoreError {
     readonly known: readonly string[],
   ) {
     const plural = filter === 'topic' ? 'topics' : 'content types';
-    const shown = known.length === 0 ? `the store holds no ${plural}` : `${plural}: ${known.slice(0, 20).join(', ')}${known.length > 20 ? `, and ${known.length - 20} more` : ''}`;
+    const shown = known.length === 0 ? `the store holds no ${plural}` : `${plural}: ${known.slice(0, 20).map(quoteId).join(', ')}${known.length > 20 ? `, and ${known.length - 20} more` : ''}`;
     const reason = filter === 'topic' ? `no stored topic matches (${shown}); give a topic's path or its last segments` : `no stored document has this content type (${shown})`;
-    super(`${filter} ${JSON.stringify(value)}: ${reason}`);
+    // Cut short and terminal-safe: a 3 MB topic came back whole in search's tool error.
+    super(`${filter} ${quoteArgument(value, QUOTED_CHARS)}: ${reason}`);
     this.reason = reason;
   }
 }

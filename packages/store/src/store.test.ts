@@ -189,6 +189,32 @@ describe('search and expand', () => {
     expect(() => store.expand('art_nope')).toThrow(/no chunk or artifact with id art_nope/);
   });
 
+  it('quotes a huge or hostile chunk id or topic cut short and terminal-safe in its error (issue 15 probe)', async () => {
+    // A 3 MB chunk_id came back whole in a 3 MB tool error (docs-store mcp's expand), and so
+    // did a topic or content type in search's; an ESC sequence in one reached the terminal raw.
+    const huge = `art_${'x'.repeat(3_000_000)}`;
+    const message = (f: () => unknown) => {
+      try {
+        f();
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error('did not throw');
+    };
+    expect(message(() => store.expand(huge))).toBe(`no chunk or artifact with id art_${'x'.repeat(96)}… (3000004 characters)`);
+    expect(message(() => store.expand('art_\u001b]0;pwned\u0007\u009b2J\u202e'))).toBe('no chunk or artifact with id art_\\u001b]0;pwned\\u0007\\u009b2J\\u202e');
+    const chunked = (store.db.prepare('SELECT id FROM artifacts WHERE is_chunked = 1 LIMIT 1').get() as { id: string }).id;
+    expect(message(() => store.expand(chunked))).toBe(`${chunked} is a chunked artifact; expand one of its chunk ids (${chunked}::chunk::NNN::…)`);
+    for (const mode of ['fts', 'hybrid'] as const) {
+      for (const filters of [{ topic: `t${'\u001b[2J'.repeat(1_000_000)}` }, { contentType: `c${'y'.repeat(3_000_000)}` }]) {
+        const err = await store.search('JSON', { mode, embedder: provider, filters }).then(() => null, (e: Error) => e);
+        expect(err?.message.length, mode).toBeLessThan(1_000);
+        expect(err?.message, mode).not.toMatch(/[\u001b\u009b]/);
+      }
+    }
+    await expect(store.search('JSON', { mode: 'fts', filters: { topic: `t${'\u001b[2J'.repeat(1_000_000)}` } })).rejects.toThrow(/^topic "t(\\u001b\[2J){24}\\u001b\[2…" \(4000001 characters\): no stored topic matches/);
+  });
+
   it('errors clearly when the query embedding has another dimension than the stored vectors', async () => {
     await expect(store.search('json', { mode: 'vector', embedder: localProvider(256) })).rejects.toThrow(
       /query embedding has 256 dimensions \(model local-lexical-v1-d256\), but .* holds 512-dimension vectors of model local-lexical-v1-d512/,

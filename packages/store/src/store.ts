@@ -9,7 +9,7 @@ import { accessSync, constants, existsSync, statfsSync, statSync, type Stats } f
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { firstNonFolder, mkdirp, refuseSymlink, SymlinkOutputError } from '@chunkyard/fs-atomic';
-import { StoreError, UnknownFilterError } from './errors.js';
+import { quoteId, StoreError, UnknownFilterError } from './errors.js';
 import type { RouteOptions } from '@chunkyard/retrieval';
 import { assertModel, deleteArtifactRows, embedPlans, findArtifact, lacksRouteData, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
 import { planArtifact, type PlanOptions } from './plan.js';
@@ -614,8 +614,8 @@ export class DocStore {
         | undefined;
       if (!target) {
         const whole = this.db.prepare('SELECT content, is_chunked AS isChunked FROM artifacts WHERE id = ?').get(unitId) as { content: string; isChunked: number } | undefined;
-        if (!whole) throw new StoreError(`no chunk or artifact with id ${unitId}`);
-        if (whole.isChunked) throw new StoreError(`${unitId} is a chunked artifact; expand one of its chunk ids (${unitId}::chunk::NNN::…)`);
+        if (!whole) throw new StoreError(`no chunk or artifact with id ${quoteId(unitId)}`);
+        if (whole.isChunked) throw new StoreError(`${quoteId(unitId)} is a chunked artifact; expand one of its chunk ids (${quoteId(unitId)}::chunk::NNN::…)`);
         return { unitId, artifactId: unitId, chunkIndices: [], text: whole.content };
       }
       const rows = this.db
