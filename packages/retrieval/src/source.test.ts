@@ -104,6 +104,22 @@ describe('UrlSource', () => {
     await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(/request failed \(ECONNREFUSED\); is the server running\?/);
   });
 
+  it('says why a request failed when fetch\'s cause has no system error code (issue 15 probe)', async () => {
+    // Only the cause's code was shown, else fetch's own "fetch failed": a port fetch refuses was
+    // "request failed (fetch failed); is the server running?", and a connection the server
+    // closed was the bare "UND_ERR_SOCKET".
+    const bad = new UrlSource('http://127.0.0.1:6666/');
+    await expect(bad.readText(bad.rootIndexUrl)).rejects.toThrow('http://127.0.0.1:6666/index.json: request failed (bad port: fetch refuses this port, as browsers do; serve the docs on another port)');
+    const closing = createServer((req) => req.socket.destroy());
+    await new Promise<void>((r) => closing.listen(0, '127.0.0.1', r));
+    try {
+      const s = new UrlSource(`http://127.0.0.1:${(closing.address() as AddressInfo).port}/`);
+      await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(/: request failed \(other side closed, UND_ERR_SOCKET\)$/);
+    } finally {
+      await new Promise<void>((r) => closing.close(() => r()));
+    }
+  });
+
   it('stops reading a body at its byte cap: an endless or oversized response is an error, not unbounded memory', async () => {
     const block = Buffer.alloc(64 * 1024, 'x');
     const endless = createServer((req, res) => {

@@ -8,7 +8,7 @@
  * outside its root, a URL source refuses URLs on another origin or above its base path.
  */
 import { constants } from 'node:fs';
-import { describeFsError, fileKind, invalidJsonMessage } from '@chunkyard/fs-atomic';
+import { describeFsError, fileKind, invalidJsonMessage, oneLine } from '@chunkyard/fs-atomic';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -174,7 +174,9 @@ export class UrlSource implements DocsSource {
       // server running?" for a server that was running.
       res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'manual' });
     } catch (err) {
-      throw new SourceError(url.href, `request failed (${this.why(err)}); is the server running?`);
+      // "Is the server running?" fits a connection that failed (a system error code, a
+      // timeout), not a port fetch refuses or a server that closed the connection.
+      throw new SourceError(url.href, `request failed (${this.why(err)})${this.unreachable(err) ? '; is the server running?' : ''}`);
     }
     if (!REDIRECTS.has(res.status) && res.status >= 300 && res.status < 400) {
       // 304 answers a conditional request and we send none; 300 and 305 point nowhere usable.
@@ -232,11 +234,33 @@ export class UrlSource implements DocsSource {
     return new TextDecoder().decode(Buffer.concat(parts, size));
   }
 
+  /**
+   * Why a request failed: a system error code (ECONNREFUSED) alone, else the cause's own words
+   * with its code. Only the code was shown, else fetch's "fetch failed", so a port fetch refuses
+   * was "fetch failed" and a connection the server closed the bare "UND_ERR_SOCKET" (issue 15 probe).
+   */
   private why(err: unknown): string {
-    const e = err as Error & { cause?: { code?: string } };
-    return e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : (e.cause?.code ?? e.message);
+    const e = err as Error & { cause?: unknown };
+    if (e.name === 'TimeoutError') return `no answer within ${this.timeoutMs} ms`;
+    const cause = e.cause as (Error & { code?: unknown }) | undefined;
+    const code = typeof cause?.code === 'string' ? cause.code : null;
+    if (code !== null && SYSTEM_CODE.test(code)) return code;
+    if (!(cause instanceof Error) || !cause.message) return code ?? e.message;
+    // undici's words for the Fetch standard's blocked ports (6000, 6666, 10080 …).
+    if (cause.message === 'bad port') return 'bad port: fetch refuses this port, as browsers do; serve the docs on another port';
+    const words = oneLine(cause.message.length > 200 ? `${cause.message.slice(0, 200)}…` : cause.message);
+    return code === null ? words : `${words}, ${oneLine(code)}`;
+  }
+
+  /** Whether nothing answered: a timeout or a system error code (ECONNREFUSED, ENOTFOUND …). */
+  private unreachable(err: unknown): boolean {
+    const e = err as Error & { cause?: { code?: unknown } };
+    return e.name === 'TimeoutError' || (typeof e.cause?.code === 'string' && SYSTEM_CODE.test(e.cause.code));
   }
 }
+
+/** A system error code (ECONNREFUSED, ENOTFOUND, ETIMEDOUT …), not undici's (UND_ERR_…) or its parser's (HPE_…). */
+const SYSTEM_CODE = /^E[A-Z0-9]+$/;
 
 /** A URL source for `http(s)://…`, a folder source for anything else. */
 export function openSource(target: string): DocsSource {
