@@ -41,6 +41,19 @@ describe('parseQaPairs', () => {
     expect(pairs).toEqual([{ question: 'What is it?', line: 1, answer: 'A thing.', excerpts: [] }]);
   });
 
+  it('reads a lone CR as a line end, as CommonMark and chunking-tool do (old Mac files; issue 15 probe)', () => {
+    // Read as one line, a qa-pairs.md saved with CR line ends gave zero questions without a word.
+    const cr = SAMPLE.replace(/\n/g, '\r');
+    expect(parseQaPairs(cr, 'q.md')).toEqual(parseQaPairs(SAMPLE, 'q.md'));
+    // Mixed: CR, LF and CRLF each end one line, so the line numbers are the editor's.
+    const mixed = parseQaPairs('# T\r## A?\r\nx\n\r## B?\r> one\r> two\n', 'q.md');
+    expect(mixed.map((p) => [p.question, p.line, p.excerpts])).toEqual([
+      ['A?', 2, []],
+      ['B?', 5, [{ text: 'one\ntwo', line: 6 }]],
+    ]);
+    expect(() => parseQaPairs('## A?\r\rx\r## Not\r', 'q.md')).toThrow('q.md:4: a question heading must end with "?": "Not"');
+  });
+
   it('returns no pairs for a file without questions', () => {
     expect(parseQaPairs('# Title\n\nNothing yet.\n', 'q.md')).toEqual([]);
   });
@@ -141,6 +154,16 @@ describe('locateExcerpts', () => {
     expect(mixed.slice(e.start, e.end)).toBe('To use source generation with all defaults,\ncreate a partial class');
     const over = locateExcerpts(parseQaPairs('## Q?\n\nA.\n\n> partial class\n> that derives.\n', 'q.md'), mixed, 'q.md', 's.md')[0]![0]!;
     expect(mixed.slice(over.start, over.end)).toBe('partial class\r\nthat derives.');
+  });
+
+  it('finds excerpts in a source whose lines end with a lone CR, with offsets into it as given (issue 15 probe)', () => {
+    // It searched for "…defaults,\ncreate…" in "…defaults,\rcreate…": "not found verbatim".
+    const cr = source.replace(/\n/g, '\r');
+    const e = locateExcerpts(parseQaPairs(SAMPLE, 'q.md'), cr, 'q.md', 's.md')[0]![0]!;
+    expect(cr.slice(e.start, e.end)).toBe('To use source generation with all defaults,\rcreate a partial class');
+    const mixed = 'Title\r\n\rTo use source generation with all defaults,\rcreate a partial class\r\nthat derives.\n';
+    const over = locateExcerpts(parseQaPairs('## Q?\n\nA.\n\n> all defaults,\n> create a partial class\n> that derives.\n', 'q.md'), mixed, 'q.md', 's.md')[0]![0]!;
+    expect(mixed.slice(over.start, over.end)).toBe('all defaults,\rcreate a partial class\r\nthat derives.');
   });
 
   it('names the line of an excerpt that is not in the source', () => {

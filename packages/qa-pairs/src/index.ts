@@ -36,7 +36,7 @@ export interface QaPair {
 }
 
 export interface LocatedExcerpt extends Excerpt {
-  /** UTF-16 offsets into the source: `source.slice(start, end) === text`, but for the CR of each CRLF in it. */
+  /** UTF-16 offsets into the source: `source.slice(start, end) === text`, but for its line ends (each \n of text may be a CRLF or a lone CR there). */
   start: number;
   end: number;
 }
@@ -74,7 +74,9 @@ function closingCut(text: string): string {
 /** Parses qa-pairs.md. `file` is used in error messages only. */
 export function parseQaPairs(text: string, file: string): QaPair[] {
   if (text.includes('\u0000')) throw new QaPairsError(file, null, 'not a text file (NUL bytes)');
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  // CRLF, LF and a lone CR each end a line, as in CommonMark and chunking-tool: split at \n
+  // alone, a file saved with old Mac line ends was one line, and gave zero questions unsaid.
+  const lines = text.replace(/^\uFEFF/, '').split(/\r\n?|\n/);
   const pairs: QaPair[] = [];
   const seen = new Map<string, number>();
   let current: { pair: QaPair; body: string[] } | null = null;
@@ -153,7 +155,9 @@ export function locateExcerpts(pairs: readonly QaPair[], source: string, file: s
   // Offsets must index the source as given; normalise only to search. Each CR taken out of a
   // CRLF is remembered by where its LF is in the normalised text, to map offsets back (a source
   // whose line endings are mixed was searched with every \n as \r\n, and missed what was there).
-  const text = source.replace(/\r\n/g, '\n');
+  // A lone CR is a line end too (as parseQaPairs reads one): it becomes \n in place, which moves
+  // no offset, so an excerpt is found in a source saved with old Mac line ends.
+  const text = source.replace(/\r\n/g, '\n').replace(/\r/g, '\n');
   const removed: number[] = [];
   if (text.length !== source.length) {
     for (let i = source.indexOf('\r\n'); i >= 0; i = source.indexOf('\r\n', i + 2)) removed.push(i - removed.length);
