@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { locateExcerpts, parseQaPairs, QaPairsError } from './index.js';
 
@@ -122,6 +123,34 @@ describe('parseQaPairs', () => {
     // An ESC sequence in a heading cleared or retitled the terminal showing the message.
     expect(() => parseQaPairs('## Clear\u001b[2J\u001b]0;title\u0007\u009b1m\n\nx\n', 'q.md')).toThrow(
       'q.md:1: a question heading must end with "?": "Clear\\u001b[2J\\u001b]0;title\\u0007\\u009b1m"',
+    );
+  });
+
+  it('trims an excerpt in linear time: a run of blanks inside one took quadratic time (issue 15 probe)', () => {
+    // /^\s+|\s+$/g tried \s+$ from every blank of a run that is not at the end: 40,000 tabs
+    // took 1.2 s and these 400,000 about two minutes, past the tests' 60 s limit.
+    const blanks = '\t'.repeat(400_000);
+    const started = performance.now();
+    const [pair] = parseQaPairs(`## Q?\n\n> x${blanks}\tx \n`, 'q.md');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(pair!.excerpts).toEqual([{ text: `x${blanks}\tx`, line: 3 }]);
+  });
+
+  it('trims an excerpt as /^\\s+|\\s+$/g did (differential)', () => {
+    // Every character \s matches, and some that look blank but are not (U+180E, U+200B).
+    const blank = fc.constantFrom(...'\t\v\f \u00a0\u1680\u2000\u2005\u200a\u202f\u205f\u3000\ufeff\u180e\u200b');
+    const line = fc.array(fc.oneof(blank, blank, fc.constantFrom('a', '>', '#', '?', '\u00e9')), { maxLength: 12 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 4 }), (quoted) => {
+        const old = quoted.join('\n').replace(/^\s+|\s+$/g, '');
+        const text = `## Q?\n\n${quoted.map((l) => `> ${l}`).join('\n')}\n`;
+        if (old === '') {
+          expect(() => parseQaPairs(text, 'q.md')).toThrow('q.md:3: empty reference excerpt');
+        } else {
+          expect(parseQaPairs(text, 'q.md')[0]!.excerpts).toEqual([{ text: old, line: 3 }]);
+        }
+      }),
+      { numRuns: 2_000 },
     );
   });
 
