@@ -1,7 +1,7 @@
 // The chat clients, driving the real `openai` and `ollama` packages against a local HTTP server
 // that speaks each service's documented chat API.
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort, startServer } from '../../embeddings/src/test-server.js';
+import { closedPort, sendJson, startServer } from '../../embeddings/src/test-server.js';
 import { startChatServer, userText, type ChatBody, type TestServer } from './chat-server.js';
 import { createChatClient, LlmError, type LlmSettings } from './index.js';
 
@@ -212,5 +212,65 @@ describe.each(['ollama', 'openai'] as const)('%s chat aborted while waiting to r
     expect(settled).toBe(reason);
     expect(Date.now() - start).toBeLessThan(1_000);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe.each(['ollama', 'openai'] as const)('%s chat against a busy server that says when to come back (issue 15 probe)', (provider) => {
+  // The embedding providers wait as the server's Retry-After (or retry-after-ms) says, capped;
+  // the chat client waited its own backoff (500 ms, then 1 s), so a rate-limited server was
+  // asked again before it said it would answer, and the retries were spent.
+  /** Request times; the first answer is `status` with `headers`, the next ones a reply. */
+  async function busy(status: number, headers: Record<string, string>): Promise<number[]> {
+    const at: number[] = [];
+    server = await startServer((_req, res, n) => {
+      at.push(performance.now());
+      if (n === 0) return sendJson(res, status, provider === 'ollama' ? { error: 'busy' } : { error: { message: 'busy' } }, headers);
+      sendJson(
+        res,
+        200,
+        provider === 'ollama'
+          ? { model: 'm', created_at: '2026-11-23T00:00:00Z', message: { role: 'assistant', content: 'ok' }, done: true }
+          : { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] },
+      );
+    });
+    return at;
+  }
+  const ask = (extra: Partial<LlmSettings> = {}) => createChatClient(settingsFor(provider, server!.origin, { maxRetries: 1, ...extra }), env).chat([{ role: 'user', content: 'q' }]);
+
+  it('waits as Retry-After says on a 429 before asking again', async () => {
+    const at = await busy(429, { 'retry-after': '1' });
+    expect(await ask()).toBe('ok');
+    expect(at).toHaveLength(2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it('takes retry-after-ms before Retry-After, on a 503 too', async () => {
+    const at = await busy(503, { 'retry-after-ms': '300', 'retry-after': '20' });
+    expect(await ask()).toBe('ok');
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(280);
+    expect(at[1]! - at[0]!).toBeLessThan(5_000);
+  });
+
+  it('caps a long Retry-After (seconds or an HTTP date) at maxDelayMs, as the embedding providers do', async () => {
+    for (const later of ['3600', new Date(Date.now() + 3_600_000).toUTCString()]) {
+      const at = await busy(429, { 'retry-after': later });
+      expect(await ask({ maxDelayMs: 200 })).toBe('ok');
+      expect(at[1]! - at[0]!, later).toBeGreaterThanOrEqual(180);
+      expect(at[1]! - at[0]!, later).toBeLessThan(5_000);
+      await server!.close();
+    }
+    server = null;
+  });
+});
+
+describe.each(['ollama', 'openai'] as const)('%s chat against a server whose response headers are too large (issue 15 probe)', (provider) => {
+  it('says so, not "cannot reach the server"', async () => {
+    // undici refuses headers over Node's limit (16 KiB) with UND_ERR_HEADERS_OVERFLOW: the
+    // message was "cannot reach the server (UND_ERR_HEADERS_OVERFLOW)" and the fix "Start Ollama".
+    server = await startServer((_req, res) => sendJson(res, 200, {}, { 'x-padding': 'a'.repeat(64 * 1024) }));
+    const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+    expect(err.message).toContain(': malformed response: its headers are larger than Node accepts (UND_ERR_HEADERS_OVERFLOW). ');
+    expect(err.message).not.toContain('cannot reach');
+    expect(err.fix).toMatch(provider === 'ollama' ? /POST \/api\/chat/ : /chat\/completions/);
   });
 });

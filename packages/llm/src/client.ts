@@ -39,6 +39,8 @@ export interface LlmSettings {
   maxRetries?: number;
   /** Base of the exponential backoff in ms (default 500). Not a config key; tests set it. */
   backoffMs?: number;
+  /** Cap on any wait between attempts, the server's Retry-After included (default 30000, as for embeddings). Not a config key. */
+  maxDelayMs?: number;
 }
 
 export const LLM_DEFAULT_MODELS: Record<LlmProviderName, string> = { ollama: 'llama3.2', openai: 'gpt-4o-mini' };
@@ -73,6 +75,13 @@ export class LlmError extends Error {
 
 export type Env = Record<string, string | undefined>;
 
+/** `url` without its trailing slashes, in linear time (/\/+$/ tried from every slash of a run). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 0x2f) end--;
+  return url.slice(0, end);
+}
+
 function envValue(env: Env, name: string): string | undefined {
   const v = env[name]?.trim();
   return v ? v : undefined;
@@ -83,6 +92,7 @@ class HttpStatusError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    readonly headers: Headers | null = null,
   ) {
     super(`HTTP ${status}${detail ? `: ${detail}` : ''}`);
   }
@@ -139,6 +149,31 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/**
+ * Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; null when absent or unreadable.
+ * The embedding providers' rule (@chunkyard/embeddings remote.ts retryAfterMs, not exported):
+ * the chat client waited its own backoff, so a rate-limited server was asked again too soon.
+ */
+function retryAfterMs(headers: Headers | null | undefined, now = Date.now()): number | null {
+  if (!headers) return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
+  const ra = headers.get('retry-after');
+  if (ra === null || ra.trim() === '') return null;
+  const seconds = Number(ra);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : null;
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/**
+ * undici codes that mean the server answered, but not with a response fetch could take:
+ * "cannot reach the server (UND_ERR_HEADERS_OVERFLOW)" sent the user to start a running server.
+ */
+const MALFORMED_CODES: Record<string, string> = {
+  UND_ERR_HEADERS_OVERFLOW: 'its headers are larger than Node accepts',
+};
+
 /** The message of the first cause along `err`'s chain that is not fetch's or openai's opaque one. */
 function causeMessage(err: unknown): string | null {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
@@ -150,7 +185,7 @@ function causeMessage(err: unknown): string | null {
 interface Attempt {
   send(messages: readonly ChatMessage[], temperature: number, signal: AbortSignal): Promise<string>;
   /** HTTP status of a failed attempt, when the error carries one. */
-  status(err: unknown): { status: number; detail: string } | null;
+  status(err: unknown): { status: number; detail: string; headers: Headers | null } | null;
   fix(kind: 'unreachable' | 'auth' | 'http' | 'timeout' | 'malformed', status?: number): string;
 }
 
@@ -160,14 +195,14 @@ class Client implements ChatClient {
     readonly model: string,
     readonly temperature: number,
     readonly url: string,
-    readonly settings: { timeoutMs: number; maxRetries: number; backoffMs: number },
+    readonly settings: { timeoutMs: number; maxRetries: number; backoffMs: number; maxDelayMs: number },
     readonly attempt: Attempt,
     readonly before: () => void = () => {},
   ) {}
 
   async chat(messages: readonly ChatMessage[], options: { temperature?: number; signal?: AbortSignal } = {}): Promise<string> {
     this.before();
-    const { timeoutMs, maxRetries, backoffMs } = this.settings;
+    const { timeoutMs, maxRetries, backoffMs, maxDelayMs } = this.settings;
     const temperature = options.temperature ?? this.temperature;
     for (let attempt = 1; ; attempt++) {
       options.signal?.throwIfAborted();
@@ -182,6 +217,7 @@ class Client implements ChatClient {
       if (options.signal?.aborted) throw options.signal.reason;
       let error: LlmError;
       let retry = false;
+      let hinted: number | null = null;
       const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
       const http = this.attempt.status(err);
       const code = networkCode(err);
@@ -193,8 +229,11 @@ class Client implements ChatClient {
         const kind = http.status === 401 || http.status === 403 ? 'auth' : 'http';
         error = new LlmError(this.provider, this.url, `HTTP ${http.status}${tries}${http.detail ? `: ${http.detail.slice(0, 300)}` : ''}`, this.attempt.fix(kind, http.status), http.status);
         retry = http.status === 429 || http.status >= 500;
+        hinted = retryAfterMs(http.headers);
       } else if (large) {
         error = new LlmError(this.provider, this.url, `malformed response: ${large.message}`, this.attempt.fix('malformed'));
+      } else if (code && MALFORMED_CODES[code]) {
+        error = new LlmError(this.provider, this.url, `malformed response: ${MALFORMED_CODES[code]} (${code})`, this.attempt.fix('malformed'));
       } else if (code) {
         error = new LlmError(this.provider, this.url, `cannot reach the server (${code})${tries}`, this.attempt.fix('unreachable'));
         retry = RETRY_CODES.has(code);
@@ -209,7 +248,8 @@ class Client implements ChatClient {
         error = new LlmError(this.provider, this.url, opaque ? `cannot reach the server${why ? ` (${why})` : ''}` : msg, this.attempt.fix('unreachable'));
       }
       if (!retry || attempt > maxRetries) throw error;
-      await sleep(Math.min(30_000, backoffMs * 2 ** (attempt - 1)), options.signal);
+      // The server's Retry-After when it gave one, as the embedding providers wait; capped alike.
+      await sleep(Math.min(maxDelayMs, hinted ?? backoffMs * 2 ** (attempt - 1)), options.signal);
     }
   }
 }
@@ -221,7 +261,7 @@ class Client implements ChatClient {
  */
 export function createChatClient(settings: LlmSettings, env: Env = process.env): ChatClient {
   const temperature = settings.temperature ?? LLM_DEFAULT_TEMPERATURE;
-  const retry = { timeoutMs: settings.timeoutMs ?? 120_000, maxRetries: settings.maxRetries ?? 2, backoffMs: settings.backoffMs ?? 500 };
+  const retry = { timeoutMs: settings.timeoutMs ?? 120_000, maxRetries: settings.maxRetries ?? 2, backoffMs: settings.backoffMs ?? 500, maxDelayMs: settings.maxDelayMs ?? 30_000 };
   if (settings.provider === 'ollama') {
     const model = settings.model ?? LLM_DEFAULT_MODELS.ollama;
     const from = settings.host !== undefined ? 'llm.host' : 'OLLAMA_HOST';
@@ -251,7 +291,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
             } catch {
               // Not JSON: the text is the detail.
             }
-            throw new HttpStatusError(res.status, detail);
+            throw new HttpStatusError(res.status, detail, res.headers);
           }
           return res;
         };
@@ -259,7 +299,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
         const res: unknown = await client.chat({ model, messages: messages.map((m) => ({ ...m })), stream: false, options: { temperature: t } });
         return (res as { message?: { content?: unknown } } | null)?.message?.content as string;
       },
-      status: (err) => (err instanceof HttpStatusError ? { status: err.status, detail: err.detail } : null),
+      status: (err) => (err instanceof HttpStatusError ? { status: err.status, detail: err.detail, headers: err.headers } : null),
       fix(kind, status) {
         if (kind === 'unreachable') return 'Start Ollama with `ollama serve`, or set OLLAMA_HOST (or llm.host) to the address it listens on.';
         if (kind === 'timeout') return 'Raise llm.timeoutMs; the first request after Ollama starts also waits for the model to load.';
@@ -272,7 +312,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
   }
   if (settings.provider === 'openai') {
     const model = settings.model ?? LLM_DEFAULT_MODELS.openai;
-    const baseURL = (settings.baseURL ?? envValue(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    const baseURL = withoutTrailingSlashes(settings.baseURL ?? envValue(env, 'OPENAI_BASE_URL') ?? OPENAI_DEFAULT_BASE_URL);
     const from = settings.baseURL !== undefined ? 'llm.baseURL' : 'OPENAI_BASE_URL';
     if (!URL.canParse(baseURL)) throw new LlmError('openai', null, `${from} is not a valid URL`, `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`);
     const parsed = new URL(baseURL);
@@ -304,7 +344,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
       status(err) {
         if (errors && err instanceof errors.APIError && typeof err.status === 'number') {
           const body = err.error as { message?: unknown } | undefined;
-          return { status: err.status, detail: typeof body?.message === 'string' ? body.message : err.message };
+          return { status: err.status, detail: typeof body?.message === 'string' ? body.message : err.message, headers: err.headers instanceof Headers ? err.headers : null };
         }
         return null;
       },
