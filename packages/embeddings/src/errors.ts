@@ -38,7 +38,10 @@ export class EmbeddingError extends Error {
 
   constructor(problem: string, details: EmbeddingErrorDetails) {
     const where = details.url ? ` (${details.url})` : '';
-    super(`${details.provider} embeddings${where}: ${problem}. ${details.fix}`, details.cause === undefined ? undefined : { cause: details.cause });
+    // The problem may quote the server (an error page, a body the JSON parser quotes): on one
+    // line, its control characters escaped, so a page holding ESC sequences cannot clear or
+    // retitle the terminal that shows the message, as LlmError's (issue 15 probe).
+    super(`${details.provider} embeddings${where}: ${escapeControl(problem.replace(/\s+/g, ' ').trim())}. ${details.fix}`, details.cause === undefined ? undefined : { cause: details.cause });
     this.provider = details.provider;
     this.url = details.url;
     this.kind = details.kind;
@@ -59,4 +62,14 @@ export function displayUrl(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * C0 controls, DEL, C1 controls and the bidirectional embeddings, overrides and isolates as
+ * `\u001b`-style escapes: @chunkyard/fs-atomic's escapeControl rule (this package depends on no
+ * other chunkyard package). Line breaks are gone before it runs (the message is one line).
+ */
+function escapeControl(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
