@@ -130,9 +130,7 @@ describe('parseQaPairs', () => {
     // /^\s+|\s+$/g tried \s+$ from every blank of a run that is not at the end: 40,000 tabs
     // took 1.2 s and these 400,000 about two minutes, past the tests' 60 s limit.
     const blanks = '\t'.repeat(400_000);
-    const started = performance.now();
     const [pair] = parseQaPairs(`## Q?\n\n> x${blanks}\tx \n`, 'q.md');
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(pair!.excerpts).toEqual([{ text: `x${blanks}\tx`, line: 3 }]);
   });
 
