@@ -80,15 +80,16 @@ describe('parseQaPairs', () => {
   });
 
   it.each([
-    ['a run of spaces', `## x${' '.repeat(3_000)}y?\n\nanswer\n`, `x${' '.repeat(3_000)}y?`],
-    ['a run of tabs after ##', `##${'\t'.repeat(50_000)}x?\n\nanswer\n`, 'x?'],
-    ['a run of hashes', `## x${'#'.repeat(50_000)}y?\n\nanswer\n`, `x${'#'.repeat(50_000)}y?`],
-    ['trailing blanks and hashes', `## x?${' \t'.repeat(10_000)}${'#'.repeat(10_000)}${' '.repeat(10_000)}\n\nanswer\n`, 'x?'],
+    ['a run of spaces', `## x${' '.repeat(8_000)}y?\n\nanswer\n`, `x${' '.repeat(8_000)}y?`],
+    ['a run of tabs after ##', `##${'\t'.repeat(400_000)}x?\n\nanswer\n`, 'x?'],
+    ['a run of hashes', `## x${'#'.repeat(400_000)}y?\n\nanswer\n`, `x${'#'.repeat(400_000)}y?`],
+    ['trailing blanks and hashes', `## x?${' \t'.repeat(80_000)}${'#'.repeat(80_000)}${' '.repeat(80_000)}\n\nanswer\n`, 'x?'],
   ])('reads a heading holding %s in linear time (issue 15 probe)', (_what, text, question) => {
-    // The heading patterns backtracked: 2,000 spaces took 7 s and 4,000 took 26 s (cubic); 20,000 tabs after ## took 0.8 s (quadratic).
-    const start = performance.now();
+    // The heading patterns backtracked: 2,000 spaces took 7 s and 4,000 took 26 s (cubic); 20,000
+    // tabs after ## took 0.8 s (quadratic). The first three inputs take the old patterns past the
+    // tests' 60 s limit (measured at a quarter and half their size: 5.7, 12.2 and 11.6 s); the
+    // last checks where the closing sequence ends. No clock is read: speed is the benchmarks'.
     const pairs = parseQaPairs(text, 'q.md');
-    expect(performance.now() - start).toBeLessThan(250);
     expect(pairs.map((p) => p.question)).toEqual([question]);
   });
 
