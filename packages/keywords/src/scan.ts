@@ -165,7 +165,7 @@ const LEX_CACHE_MAX_ENTRIES = 100_000;
 function lexToken(raw: string): LexResult {
   if (/^\s+$/.test(raw) || /^[-‐‑]$/.test(raw)) return null;
   if (raw.includes('://') || raw.startsWith('www.') || !/[\p{L}\p{N}_]/u.test(raw)) return BREAK;
-  const t = raw.replace(/’/g, "'").replace(/'s$/i, '').replace(/'+$/, '');
+  const t = withoutTrailing(raw.replace(/’/g, "'").replace(/'s$/i, ''), "'");
   if (isIdentifier(t)) return Object.freeze({ kind: 'identifier', name: t });
   // Numbers and versions ("9.0"), lower-case dotted tokens ("e.g", "appsettings.json")
   // and single letters end a phrase: they are never part of a keyword.
@@ -418,15 +418,32 @@ class Span {
  */
 export function xrefName(target: string): string | null {
   const [uidPart = '', query = ''] = target.replace(/^xref:/i, '').split('?');
-  const uid = decodeURIComponentSafe(uidPart)
-    .replace(/\(.*$/, '')
-    .replace(/`+\d*|\*+/g, '')
-    .replace(/#.*$/, '');
+  const uid = cutOnLastLine(cutOnLastLine(decodeURIComponentSafe(uidPart), '(').replace(/`+\d*|\*+/g, ''), '#');
   const parts = uid.split('.').filter(Boolean);
   if (parts.length === 0) return null;
   const display = /displayProperty=(\w+)/.exec(query)?.[1];
   const name = display === 'fullName' ? parts.join('.') : display === 'nameWithType' ? parts.slice(-2).join('.') : parts[parts.length - 1]!;
   return /^[A-Za-z_][\w.]*$/.test(name) ? name : null;
+}
+
+/** `s` without the `char`s it ends with: `s.replace(/'+$/, '')` for `'`, in linear time (see cutOnLastLine). */
+export function withoutTrailing(s: string, char: string): string {
+  let end = s.length;
+  while (end > 0 && s[end - 1] === char) end--;
+  return s.slice(0, end);
+}
+
+/**
+ * `s` cut at the first `char` on its last line: `s.replace(/\(.*$/, '')` for `(`, and
+ * `/#.*$/` for `#` (`.` matches no line terminator, so the match starts past the last one).
+ * In linear time: those patterns backtracked quadratically over a run of the character
+ * followed by a line break (a `%0A` in an `<xref:…>`), as `/'+$/` did over a word's run of
+ * apostrophes (`a''''…''b`, no line break needed); issue 15.
+ */
+export function cutOnLastLine(s: string, char: string): string {
+  const lastBreak = Math.max(s.lastIndexOf('\n'), s.lastIndexOf('\r'), s.lastIndexOf('\u2028'), s.lastIndexOf('\u2029'));
+  const at = s.indexOf(char, lastBreak + 1);
+  return at < 0 ? s : s.slice(0, at);
 }
 
 function decodeURIComponentSafe(s: string): string {
