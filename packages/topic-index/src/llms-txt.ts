@@ -58,15 +58,13 @@ export function describeChunk(markdown: string, max = MAX_DESCRIPTION): string {
 }
 
 function plainText(markdown: string): string {
+  // [text](url) and [text][ref] keep their text; images were skipped as whole lines.
+  const marked = referenceLinkTexts(inlineLinkTexts(markdown))
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(^|[^\w*])[*_]([^*_]+)[*_](?=[^\w*]|$)/g, '$1$2');
   return (
-    markdown
-      // [text](url) and [text][ref] keep their text; images were skipped as whole lines.
-      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
-      .replace(/`+([^`]*)`+/g, '$1')
-      .replace(/(\*\*|__)(.+?)\1/g, '$2')
-      .replace(/(^|[^\w*])[*_]([^*_]+)[*_](?=[^\w*]|$)/g, '$1$2')
-      .replace(/<[^>]+>/g, '')
+    withoutTags(marked)
       // Control characters never reach a reader's terminal or an LLM prompt; nor do the bidi
       // embeddings, overrides and isolates (U+202A–202E, U+2066–2069), which make a one-line
       // title or description, and the link beside it, show in another order than it reads.
@@ -78,11 +76,102 @@ function plainText(markdown: string): string {
   );
 }
 
+/*
+ * The three below are global replaces written as loops, in linear time (issue 15). As
+ * patterns, each match attempt scanned ahead to the next `]`, `)` or `>`, and failed when
+ * there was none (or the character after `]` was wrong), then started again one character
+ * on: quadratic in a run of `[` or `<`. The first `]` (`)`, `>`) at or past a position is
+ * looked up once and kept while the position has not passed it, so each is found once.
+ */
+
+/** The first `char` at or after `from` in `s`, for `from`s that never decrease; -1 when none. */
+function nextOf(s: string, char: string): (from: number) => number {
+  let at = -2;
+  return (from) => {
+    if (at !== -1 && at < from) at = s.indexOf(char, from);
+    return at;
+  };
+}
+
+/** `s.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')`: an inline link or image keeps its text. */
+export function inlineLinkTexts(s: string): string {
+  const closeBracket = nextOf(s, ']');
+  const closeParen = nextOf(s, ')');
+  let out = '';
+  let copied = 0;
+  for (let from = 0; ; ) {
+    const open = s.indexOf('[', from);
+    if (open < 0) break;
+    const close = closeBracket(open + 1);
+    if (close < 0) break;
+    if (s[close + 1] !== '(') {
+      from = open + 1;
+      continue;
+    }
+    const end = closeParen(close + 2);
+    if (end < 0) break;
+    // A match would have started at the `!` before, had there been one past the last match.
+    const start = open - 1 >= copied && s[open - 1] === '!' ? open - 1 : open;
+    out += s.slice(copied, start) + s.slice(open + 1, close);
+    copied = from = end + 1;
+  }
+  return out + s.slice(copied);
+}
+
+/** `s.replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')`: a reference link keeps its text. */
+export function referenceLinkTexts(s: string): string {
+  const closeBracket = nextOf(s, ']');
+  let out = '';
+  let copied = 0;
+  for (let from = 0; ; ) {
+    const open = s.indexOf('[', from);
+    if (open < 0) break;
+    const close = closeBracket(open + 1);
+    if (close < 0) break;
+    if (s[close + 1] !== '[') {
+      from = open + 1;
+      continue;
+    }
+    const end = closeBracket(close + 2);
+    if (end < 0) break;
+    out += s.slice(copied, open) + s.slice(open + 1, close);
+    copied = from = end + 1;
+  }
+  return out + s.slice(copied);
+}
+
+/** `s.replace(/<[^>]+>/g, '')`: HTML tags go. */
+export function withoutTags(s: string): string {
+  const closeAngle = nextOf(s, '>');
+  let out = '';
+  let copied = 0;
+  for (let from = 0; ; ) {
+    const open = s.indexOf('<', from);
+    if (open < 0) break;
+    const end = closeAngle(open + 1);
+    if (end < 0) break;
+    if (end === open + 1) {
+      from = open + 1;
+      continue;
+    }
+    out += s.slice(copied, open);
+    copied = from = end + 1;
+  }
+  return out + s.slice(copied);
+}
+
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+  return `${withoutTrailingPunctuation(space > max / 2 ? cut.slice(0, space) : cut)}…`;
+}
+
+/** `s.replace(/[\s,;:.]+$/, '')` in linear time (that pattern is quadratic in a run of them not at the end). */
+export function withoutTrailingPunctuation(s: string): string {
+  let end = s.length;
+  while (end > 0 && /[\s,;:.]/.test(s[end - 1]!)) end--;
+  return s.slice(0, end);
 }
 
 /** A title or description on one line, with the characters that would break a link escaped. */
@@ -159,7 +248,7 @@ export function llmsFullTxt(input: { title: string; summary: string; topics: rea
       const link = [...topic.id.split('/'), ...doc.source.split('/')].filter((s) => s !== '').map(encodeURIComponent).join('/');
       const body = doc.chunks
         // eslint-disable-next-line no-control-regex
-        .map((chunk) => chunk.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').replace(/\s+$/, ''))
+        .map((chunk) => chunk.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').trimEnd())
         .filter((chunk) => chunk !== '')
         .join('\n\n');
       parts.push(`## ${inline(topic.title)}\n\nSource: ${link}\n\n${body}\n`);
