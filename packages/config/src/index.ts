@@ -310,7 +310,21 @@ export function yamlErrorText(err: { code: string; message: string }): string {
   if (err.code === 'MULTIPLE_DOCS') return 'not valid YAML: a second document starts here (a --- line); the file must hold one document, so remove it';
   // The parser recurses once per level and reports its own stack overflow as the error.
   if (/Maximum call stack size exceeded/.test(err.message)) return 'not valid YAML: nested too deeply to read (thousands of levels); a config needs two';
-  return `not valid YAML: ${err.message.split('\n')[0]!.replace(/(?<=\S): .*$/, '')}`;
+  return `not valid YAML: ${withoutQuotedSource(err.message.split('\n')[0]!)}`;
+}
+
+/**
+ * `message.replace(/(?<=\S): .*$/, '')` in linear time: the message cut at the first ": "
+ * after a non-space on its last line (`.` matches no line terminator, so a quote holding a CR
+ * is kept, as it was). That pattern backtracked quadratically over a line of ": " pairs
+ * followed by a CR, which yaml quotes from the file ("Not a YAML token: …"; issue 15).
+ */
+export function withoutQuotedSource(message: string): string {
+  const lastBreak = Math.max(message.lastIndexOf('\n'), message.lastIndexOf('\r'), message.lastIndexOf('\u2028'), message.lastIndexOf('\u2029'));
+  for (let at = message.indexOf(': ', Math.max(lastBreak + 1, 1)); at >= 0; at = message.indexOf(': ', at + 1)) {
+    if (/\S/.test(message[at - 1]!)) return message.slice(0, at);
+  }
+  return message;
 }
 
 /** A key given twice in one mapping: its path (`queries[3].topic`) and where each copy starts. */

@@ -83,7 +83,21 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
  * As @chunkyard/config's yamlErrorText does; a colon after a space is yaml's `:` indicator.
  */
 function withoutSource(message: string): string {
-  return message.replace(/(?<=\S): .*$/, '').replace(/ at line \d+, column \d+:?$/, '');
+  return withoutQuotedSource(message).replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/**
+ * `message.replace(/(?<=\S): .*$/, '')` in linear time: the message cut at the first ": "
+ * after a non-space on its last line (`.` matches no line terminator, so a quote holding a CR
+ * is kept, as it was). That pattern backtracked quadratically over a line of ": " pairs
+ * followed by a CR, which yaml quotes from the file ("Not a YAML token: …"; issue 15).
+ */
+export function withoutQuotedSource(message: string): string {
+  const lastBreak = Math.max(message.lastIndexOf('\n'), message.lastIndexOf('\r'), message.lastIndexOf('\u2028'), message.lastIndexOf('\u2029'));
+  for (let at = message.indexOf(': ', Math.max(lastBreak + 1, 1)); at >= 0; at = message.indexOf(': ', at + 1)) {
+    if (/\S/.test(message[at - 1]!)) return message.slice(0, at);
+  }
+  return message;
 }
 
 /** The first key given twice in one mapping (its dotted path and both offsets), in linear time; null when none is. */
