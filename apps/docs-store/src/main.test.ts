@@ -156,7 +156,8 @@ describe('ingest', () => {
 
 describe('ingest names inputs on one line', () => {
   it('a file whose name holds a newline is shown escaped in its error line (it printed as two lines)', async () => {
-    writeFileSync(join(ws, 'bad\nname.md'), Buffer.from([0xff, 0xfe]));
+    // 0xff alone: not UTF-8 (FF FE would be a UTF-16 byte order mark, reported as such since abd0c12).
+    writeFileSync(join(ws, 'bad\nname.md'), Buffer.from([0xff, 0x41]));
     const r = await run(['ingest', 'bad\nname.md']);
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toBe('docs-store: bad\\u000aname.md: not valid UTF-8 (first bad byte at offset 0)');
