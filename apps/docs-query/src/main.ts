@@ -364,7 +364,7 @@ async function run(argv: string[], io: Io): Promise<number> {
 
 function formatChunk(c: RetrievedChunk, note: string): string {
   const span = c.span.from === c.span.to ? '' : ` (with chunks ${c.span.from}..${c.span.to})`;
-  return `── ${c.topic} #${c.index} ${c.title}${note}${span}\n   ${c.location}\n\n${c.text.replace(/\s+$/, '')}\n\n`;
+  return `── ${c.topic} #${c.index} ${c.title}${note}${span}\n   ${c.location}\n\n${c.text.trimEnd()}\n\n`;
 }
 
 function disclosureHead(d: Omit<DocumentDisclosure, 'chunks'>, size: number): string {
