@@ -30,9 +30,21 @@ export interface WalkOptions {
   topic?: string;
 }
 
+/**
+ * `filter.replace(/^\/+|\/+$/g, '')` in linear time: that pattern tried `\/+$` from every
+ * slash of a run not at the end, quadratic in its length (issue 15).
+ */
+export function trimSlashes(filter: string): string {
+  let start = 0;
+  let end = filter.length;
+  while (start < end && filter.charCodeAt(start) === 0x2f) start++;
+  while (end > start && filter.charCodeAt(end - 1) === 0x2f) end--;
+  return filter.slice(start, end);
+}
+
 export function topicMatches(id: string, filter: string | undefined): boolean {
   if (filter === undefined || filter === '') return true;
-  const f = filter.replace(/^\/+|\/+$/g, '');
+  const f = trimSlashes(filter);
   return id === f || id.startsWith(`${f}/`);
 }
 
@@ -58,7 +70,7 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
       const children = index._embedded.topics.filter((c) => {
         // Skip sections that cannot hold a matching topic; keep a section above the filter.
         if (options.topic === undefined) return true;
-        const f = options.topic.replace(/^\/+|\/+$/g, '');
+        const f = trimSlashes(options.topic);
         return topicMatches(c.id, f) || f.startsWith(`${c.id}/`);
       });
       // Checked before any child is loaded: a link listed twice is a duplicate entry, a link to
