@@ -140,7 +140,7 @@ export function parseQueries(text: string, file: string): Query[] {
     }
     return {
       id: `q${i + 1}`,
-      corpusId: String(value.topic).replace(/\/+$/, ''),
+      corpusId: withoutTrailingSlashes(String(value.topic)),
       question: String(value.question),
       answer: String(value.answer),
       ...(required !== undefined ? { required: (required as unknown[]).map(String) } : {}),
@@ -162,6 +162,13 @@ export interface AnswerDoc {
   id: string;
   source: string;
   chunks: ManifestChunk[];
+}
+
+/** `s.replace(/\/+$/, '')` in linear time (that pattern is quadratic in a run of slashes not at the end). */
+function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2f) end--;
+  return s.slice(0, end);
 }
 
 /** One per built document, ids as for --questions; hierarchical manifests give their snippet tier. */
