@@ -102,8 +102,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  * the text ("text-7" → 7), so a test can tell which input each output belongs to.
  */
 export function fakeVector(text: string, dims = 4): number[] {
-  const m = /(\d+)$/.exec(text);
-  const id = m ? Number(m[1]) : -1;
+  // The trailing digits, found by a loop: /(\d+)$/ is quadratic in a run of digits not at the end.
+  let start = text.length;
+  while (start > 0 && text.charCodeAt(start - 1) >= 0x30 && text.charCodeAt(start - 1) <= 0x39) start--;
+  const id = start < text.length ? Number(text.slice(start)) : -1;
   return Array.from({ length: dims }, (_, i) => (i === 0 ? id : 1 / (i + 1)));
 }
 
