@@ -66,3 +66,19 @@ export function limitResponse(res: Response, maxBytes: number, needs = 'a reply 
   );
   return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
+
+/**
+ * Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; null when absent or unreadable.
+ * Here beside runAttempt so that the chat client (@chunkyard/llm) waits by the same rule.
+ */
+export function retryAfterMs(headers: Headers | null | undefined, now = Date.now()): number | null {
+  if (!headers) return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
+  const ra = headers.get('retry-after');
+  if (ra === null || ra.trim() === '') return null;
+  const seconds = Number(ra);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : null;
+  const date = Date.parse(ra);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}

@@ -9,7 +9,8 @@
  */
 import { displayUrl, type EmbeddingErrorKind } from './errors.js';
 import { ollamaConnection } from './ollama-host.js';
-import { BATCH_NEEDS, classifyNetwork, HttpStatusError, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, retryAfterMs, type Failure, type Transport } from './remote.js';
+import { BATCH_NEEDS, classifyNetwork, HttpStatusError, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, type Failure, type Transport } from './remote.js';
+import { retryAfterMs } from './attempt.js';
 
 /** The `ollama` package, loaded on the first request (module loading every tool paid at start-up). */
 let ollamaModule: typeof import('ollama') | null = null;

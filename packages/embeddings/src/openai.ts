@@ -11,7 +11,8 @@
  */
 import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
-import { BATCH_NEEDS, classifyNetwork, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, retryAfterMs, rootMessage, type Failure, type Transport } from './remote.js';
+import { BATCH_NEEDS, classifyNetwork, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
+import { retryAfterMs } from './attempt.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
 /** The `openai` package's own default, spelled out so that it never reads process.env itself. */

@@ -146,19 +146,6 @@ export function classifyNetwork(err: unknown): Failure | null {
   return null;
 }
 
-/** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; null when absent or unreadable. */
-export function retryAfterMs(headers: Headers | null | undefined, now = Date.now()): number | null {
-  if (!headers) return null;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
-  const ra = headers.get('retry-after');
-  if (ra === null || ra.trim() === '') return null;
-  const seconds = Number(ra);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : null;
-  const date = Date.parse(ra);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
 function isRetryable(f: Failure): boolean {
   switch (f.kind) {
     case 'http':

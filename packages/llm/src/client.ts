@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { limitResponse, ResponseTooLargeError, runAttempt } from '@chunkyard/embeddings/attempt';
+import { limitResponse, ResponseTooLargeError, retryAfterMs, runAttempt } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -147,23 +147,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/**
- * Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; null when absent or unreadable.
- * The embedding providers' rule (@chunkyard/embeddings remote.ts retryAfterMs, not exported):
- * the chat client waited its own backoff, so a rate-limited server was asked again too soon.
- */
-function retryAfterMs(headers: Headers | null | undefined, now = Date.now()): number | null {
-  if (!headers) return null;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
-  const ra = headers.get('retry-after');
-  if (ra === null || ra.trim() === '') return null;
-  const seconds = Number(ra);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : null;
-  const date = Date.parse(ra);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
 /**
