@@ -625,14 +625,14 @@ describe('search, expand, stats', () => {
       expect(typo, mode).toEqual({
         code: 2,
         stdout: '',
-        stderr: `docs-store: --topic system-text-json-colections: no stored topic matches (topics: ${[...TOPICS].sort().join(', ')}); give a topic's path or its last segments\n`,
+        stderr: `docs-store: --topic "system-text-json-colections": no stored topic matches (topics: ${[...TOPICS].sort().join(', ')}); give a topic's path or its last segments\n`,
       });
     }
     // Likewise a --content-type no stored document has.
     expect(await run(['search', 'serialize', '--content-type', 'api'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `docs-store: --content-type api: no stored document has this content type (content types: doc)\n`,
+      stderr: `docs-store: --content-type "api": no stored document has this content type (content types: doc)\n`,
     });
     const misuse = await run(['search', 'serialize', '--mode', 'fts', '--no-routes']);
     expect(misuse).toMatchObject({ code: 2, stderr: 'docs-store: --no-routes is for hybrid search; --mode fts has no routes\n' });
@@ -714,6 +714,21 @@ describe('search output', () => {
     expect(formatScore(0)).toBe('0.0000');
     expect(formatScore(0.0000012345)).toBe('0.00000123');
     expect(formatScore(-0.00002)).toBe('-0.0000200');
+  });
+
+  it('an unknown --topic or --content-type is quoted, escaped and cut short (a 1 MB value went back whole to the terminal)', async () => {
+    writeFileSync(join(ws, 'a.md'), '# Alpha\n\nSome words about trimming the output.\n');
+    expect((await run(['ingest', 'a.md'])).code).toBe(0);
+    const huge = `\u001b]0;PWNED\u0007${'x'.repeat(1_000_000)}`;
+    for (const option of ['--topic', '--content-type']) {
+      const r = await run(['search', 'words', '--mode', 'fts', option, huge]);
+      expect(r.code, option).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.startsWith(`docs-store: ${option} "\\u001b]0;PWNED\\u0007${'x'.repeat(50)}`), r.stderr.slice(0, 200)).toBe(true);
+      expect(r.stderr).toContain(`…" (${huge.length} characters): `);
+      expect(r.stderr.length).toBeLessThan(1000);
+      expect(r.stderr.split('\n')).toHaveLength(2);
+    }
   });
 });
 

@@ -215,8 +215,9 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       return 2;
     }
     // A --topic or --content-type that matches nothing is the caller's to fix (docs-query says so with exit 2 too).
+    // Quoted and cut short as the store's own message does: named whole, a 1 MB value came back whole.
     if (err instanceof UnknownFilterError) {
-      io.stderr(`docs-store: ${err.filter === 'topic' ? '--topic' : '--content-type'} ${oneLine(err.value)}: ${err.reason}\n`);
+      io.stderr(`docs-store: ${err.filter === 'topic' ? '--topic' : '--content-type'} ${quoteArgument(err.value, 100)}: ${err.reason}\n`);
       return 2;
     }
     if (err instanceof StoreError || err instanceof InputError || err instanceof EmbeddingError || err instanceof ListenError) {
