@@ -174,6 +174,37 @@ describe('parseConfig: every chunking key is validated with file:line, key and w
     expect(err.message).toBe(`${FILE}:2: chunking.${key}: expected ${expected}, ${got}`);
   });
 
+  // s46 probe: YAML reads 1e-400 as 0 and 16.0000000000000001 as 16, so a value outside a
+  // range, or not whole, passed as the bound it rounds to (minTokens: 1e-400 was minTokens 0).
+  // What counts is the number as written.
+  it.each([
+    ['chunking', 'minTokens', '1e-400', 'a whole number from 0 to 1000000'],
+    ['chunking', 'minTokens', '-1e-400', 'a whole number from 0 to 1000000'],
+    ['chunking', 'maxTokens', '16.0000000000000001', 'a whole number from 16 to 1000000'],
+    ['chunking', 'overlapSentences', '1000.0000000000000001', 'a whole number from 0 to 1000'],
+    ['chunking', 'maxTokens', '1000000.00000000001e0', 'a whole number from 16 to 1000000'],
+    ['chunking', 'bufSize', '-.0000000000000000000000000000000000000000000001e-300', 'a whole number from 0 to 1000000'],
+    ['embeddings', 'maxRetries', '1e-400', 'a whole number from 0 to 10'],
+    ['spec', 'promptThreshold', '1.00000000000000001', 'a number from 0 to 1'],
+    ['spec', 'promptThreshold', '-1e-400', 'a number from 0 to 1'],
+    ['spec', 'promptThreshold', '100000000000000000000001e-23', 'a number from 0 to 1'],
+  ])('%s.%s: %s, which YAML rounds into the range, is refused as written', (section, key, bad, expected) => {
+    const err = errorOf(`${section}:\n  ${key}: ${bad}\n`);
+    expect(err.message).toBe(`${FILE}:2: ${section}.${key}: expected ${expected}, got ${bad}`);
+  });
+
+  it('a number written exactly is taken as YAML reads it: 1e3, 1000.0, 0x10, 0o20; -0 is 0; a decimal in range may round', () => {
+    expect(parseConfig('chunking:\n  maxTokens: 1e3\n  targetTokens: 1000.0\n  minTokens: 0x10\n  overlapSentences: 0o20\n', FILE).chunking).toEqual({ maxTokens: 1000, targetTokens: 1000, minTokens: 16, overlapSentences: 16 });
+    expect(parseConfig('chunking:\n  maxTokens: 10000000e-1\n', FILE).chunking.maxTokens).toBe(1_000_000);
+    const zero = parseConfig('chunking:\n  minTokens: -0\n  bufSize: -0.0e5\nspec:\n  promptThreshold: -0.0\n', FILE);
+    expect(Object.is(zero.chunking.minTokens, 0)).toBe(true);
+    expect(Object.is(zero.chunking.bufSize, 0)).toBe(true);
+    expect(Object.is(zero.spec?.promptThreshold, 0)).toBe(true);
+    // Inside 0..1, the nearest double is the value: 0.99999999999999999 is 1, 1e-400 is 0.
+    expect(parseConfig('spec:\n  promptThreshold: 0.99999999999999999\n', FILE).spec?.promptThreshold).toBe(1);
+    expect(parseConfig('spec:\n  promptThreshold: 1e-400\n', FILE).spec?.promptThreshold).toBe(0);
+  });
+
   it('embeddings and spec: what was given, not null', () => {
     expect(errorOf('embeddings:\n  timeoutMs: 1e400\n').message).toBe(`${FILE}:2: embeddings.timeoutMs: expected a whole number from 100 to 3600000, got 1e400`);
     expect(errorOf('embeddings:\n  dimensions: 1e6\n').message).toBe(`${FILE}:2: embeddings.dimensions: expected a whole number from 8 to 65536, got 1e6`);

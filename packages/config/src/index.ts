@@ -159,12 +159,23 @@ const hint = (given: string, known: readonly string[]) => {
   return s ? `; did you mean ${s}?` : '';
 };
 
-type Check = (value: unknown) => string | null;
+/** A numeric setting's documented range, which the number as written must meet (see writtenInRange). */
+interface NumberRule {
+  readonly min: number;
+  readonly max: number;
+  readonly whole: boolean;
+}
 
-const intRange =
-  (min: number, max: number): Check =>
-  (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `a whole number from ${min} to ${max}`;
+type Check = ((value: unknown) => string | null) & { readonly range?: NumberRule };
+
+const numberRange = (min: number, max: number, whole: boolean): Check =>
+  Object.assign(
+    (v: unknown) =>
+      typeof v === 'number' && Number.isFinite(v) && (!whole || Number.isInteger(v)) && v >= min && v <= max ? null : `${whole ? 'a whole number' : 'a number'} from ${min} to ${max}`,
+    { range: { min, max, whole } },
+  );
+
+const intRange = (min: number, max: number): Check => numberRange(min, max, true);
 
 /**
  * The ceiling of every token count: far above any model's context, low enough that a typo such
@@ -209,7 +220,7 @@ const CHUNKING_KEYS: Record<keyof ChunkingSettings, Check> = {
 };
 
 const SPEC_KEYS: Record<keyof SpecSettings, Check> = {
-  promptThreshold: (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1 ? null : 'a number from 0 to 1'),
+  promptThreshold: numberRange(0, 1, false),
 };
 
 const EMBEDDINGS_KEYS: Record<keyof EmbeddingsConfigSection, Check> = {
@@ -229,12 +240,73 @@ const LLM_KEYS: Record<keyof LlmConfigSection, Check> = {
   model: nonEmptyString,
   host: httpUrl('http://127.0.0.1:11434'),
   baseURL: httpUrl('https://api.openai.com/v1'),
-  temperature: (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 2 ? null : 'a number from 0 to 2'),
+  temperature: numberRange(0, 2, false),
   timeoutMs: int(100, 3_600_000),
   maxRetries: intRange(0, 10),
   leadLines: (v) => (typeof v === 'boolean' ? null : 'true or false'),
   cacheDir: nonEmptyString,
 };
+
+/**
+ * A decimal literal's exact value, digits × 10^exponent (digits without leading or trailing
+ * zeros, '' for zero), or null for another form (hex, octal, .inf, .nan), which YAML reads
+ * exactly or not as a finite number at all. Loops, not /^0+/ and /0+$/: the second is
+ * quadratic in a run of zeros not at the end, and a value may be a 1 MiB line.
+ */
+function exactDecimal(source: string): { negative: boolean; digits: string; exponent: number } | null {
+  const m = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(source);
+  if (m === null || (m[2] === '' && !m[3])) return null;
+  const all = `${m[2]}${m[3] ?? ''}`;
+  let start = 0;
+  while (start < all.length && all[start] === '0') start++;
+  let end = all.length;
+  while (end > start && all[end - 1] === '0') end--;
+  // An exponent past 15 digits is held as ±1e15: still far beyond every bound, and exact
+  // arithmetic below with no BigInt (parsing a 400,000-digit one took 0.2 s).
+  const written = Number(m[4] ?? '0');
+  const exponent = Math.max(-1e15, Math.min(1e15, written)) - (m[3] ?? '').length + (all.length - end);
+  return { negative: m[1] === '-', digits: all.slice(start, end), exponent };
+}
+
+/** The sign of (the exact value) - bound, for a whole-number bound. */
+function compareExact(x: { negative: boolean; digits: string; exponent: number }, bound: number): number {
+  if (x.digits === '') return -Math.sign(bound);
+  const sign = x.negative ? -1 : 1;
+  if (bound >= 0 !== !x.negative || bound === 0) return sign;
+  // Same sign, both nonzero: magnitudes by their count of whole digits, then digit by digit
+  // (strings, not BigInt: a 1 MiB literal took half a second to become one).
+  const bound10 = String(Math.abs(bound));
+  const wholeDigits = x.digits.length + x.exponent;
+  let cmp: number;
+  if (wholeDigits !== bound10.length) cmp = wholeDigits > bound10.length ? 1 : -1;
+  else {
+    // Here exponent <= bound10.length: the padding is a few zeros at most.
+    const padded = x.exponent > 0 ? `${x.digits}${'0'.repeat(x.exponent)}` : x.digits;
+    const head = padded.slice(0, bound10.length);
+    cmp = head > bound10 ? 1 : head < bound10 ? -1 : padded.length > bound10.length ? 1 : 0;
+  }
+  return sign * cmp;
+}
+
+/**
+ * Whether a number as written (its YAML source) meets its rule. YAML reads 1e-400 as 0 and
+ * 16.0000000000000001 as 16, and the check of the value took them: minTokens: 1e-400 was
+ * minTokens 0, promptThreshold: -1e-400 was accepted. A whole-number setting needs a literal
+ * that is whole; any setting, a literal inside its range, not only a value rounded into it.
+ */
+function writtenInRange(source: string, rule: NumberRule): boolean {
+  const x = exactDecimal(source);
+  if (x === null) return true;
+  if (rule.whole && x.digits !== '' && x.exponent < 0) return false;
+  return compareExact(x, rule.min) >= 0 && compareExact(x, rule.max) <= 0;
+}
+
+/** The YAML source of a scalar, or of the scalar an alias names. */
+function scalarSource(node: unknown, doc: Document): string | null {
+  const target = isAlias(node) ? node.resolve(doc) : node;
+  const source = isScalar(target) ? (target as { source?: unknown }).source : undefined;
+  return typeof source === 'string' ? source : null;
+}
 
 /**
  * The value as the user wrote it: JSON.stringify turns 1e309 (Infinity) and .nan into `null`,
@@ -461,8 +533,14 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
         fail(itemLine, `${name}.${setting}: unknown setting${hint(setting, Object.keys(checks))} (known: ${Object.keys(checks).join(', ')})`);
         continue;
       }
-      const v = valueOf(item.value as Node | null, doc);
-      const expected = check(v);
+      let v = valueOf(item.value as Node | null, doc);
+      let expected = check(v);
+      if (expected === null && typeof v === 'number' && check.range) {
+        const source = scalarSource(item.value, doc);
+        if (source !== null && !writtenInRange(source, check.range)) expected = check(Number.NaN);
+        // `-0` is 0: no setting means anything else by it, and it printed as "-0" in places.
+        else v += 0;
+      }
       if (expected) {
         const choices = expected.startsWith('one of ') ? expected.slice('one of '.length).split(', ') : [];
         fail(itemLine, `${name}.${setting}: expected ${expected}, got ${shown(item.value, v)}${typeof v === 'string' ? hint(v, choices) : ''}`);
