@@ -82,3 +82,77 @@ export function retryAfterMs(headers: Headers | null | undefined, now = Date.now
   const date = Date.parse(ra);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
+
+/** fetch's own limit on a chain of redirects. */
+const MAX_REDIRECTS = 20;
+
+/**
+ * fetchWithinOrigin's refusal of a redirect: to another origin, to an address that is not
+ * http(s), or one of a chain that never ends. `status` is the 3xx that asked for it.
+ */
+export class RedirectRefusedError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `url` fit for a message: no user:password@, at most 100 characters (a Location header can be 16 KiB; messages quote 300 of a detail). */
+function shownUrl(url: URL | string): string {
+  let text = String(url);
+  if (url instanceof URL && (url.username || url.password)) {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    text = u.href;
+  }
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
+/**
+ * fetch(input, init), following redirects only within the origin of `input`. fetch's own
+ * 'follow' resends a 307 or 308's request, body and all, to wherever the Location header
+ * points: a configured model server (or whatever answers in its place) could have the text
+ * of every document sent to another host. fetch drops Authorization there (the Fetch
+ * standard's rule) but not the body, so the redirect is refused before anything goes out,
+ * naming both addresses. Within the origin (a proxy that adds a trailing slash, say) a
+ * redirect is followed as fetch would: 307/308 keep the method and body, 303 (and 301/302 of
+ * a POST) become a GET without one. `input` is a URL, as both client packages pass it.
+ */
+export async function fetchWithinOrigin(input: string | URL | Request, init: RequestInit = {}, fetchImpl: typeof fetch = fetch): Promise<Response> {
+  // A Request's body cannot be sent twice; neither client package passes one, so its
+  // redirects are not followed at all, which is the safe side.
+  if (input instanceof Request) return fetchImpl(input, { ...init, redirect: 'manual' });
+  let url = new URL(input);
+  const { origin } = url;
+  let method = (init.method ?? 'GET').toUpperCase();
+  let body = init.body;
+  let headers = init.headers;
+  for (let hops = 0; ; hops++) {
+    const res = await fetchImpl(url, { ...init, method, body, headers, redirect: 'manual' });
+    const location = res.headers.get('location');
+    if (location === null || ![301, 302, 303, 307, 308].includes(res.status)) return res;
+    void res.body?.cancel().catch(() => {});
+    const target = URL.canParse(location, url) ? new URL(location, url) : null;
+    if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
+      throw new RedirectRefusedError(res.status, `a redirect from ${shownUrl(url)} to ${JSON.stringify(shownUrl(location))}, which is not an http(s) address`);
+    }
+    if (target.origin !== origin) {
+      throw new RedirectRefusedError(
+        res.status,
+        `a redirect from ${shownUrl(url)} to ${shownUrl(target)}, another origin: not followed, since that would send the request, and the text in it, to another server`,
+      );
+    }
+    if (hops >= MAX_REDIRECTS) throw new RedirectRefusedError(res.status, `more than ${MAX_REDIRECTS} redirects, the last from ${shownUrl(url)} to ${shownUrl(target)}`);
+    if ((res.status === 303 && method !== 'GET' && method !== 'HEAD') || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = null;
+      const without = new Headers(headers);
+      for (const name of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) without.delete(name);
+      headers = without;
+    }
+    url = target;
+  }
+}

@@ -10,7 +10,7 @@
 import { displayUrl, type EmbeddingErrorKind } from './errors.js';
 import { ollamaConnection } from './ollama-host.js';
 import { BATCH_NEEDS, classifyNetwork, HttpStatusError, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, type Failure, type Transport } from './remote.js';
-import { retryAfterMs } from './attempt.js';
+import { fetchWithinOrigin, retryAfterMs } from './attempt.js';
 
 /** The `ollama` package, loaded on the first request (module loading every tool paid at start-up). */
 let ollamaModule: typeof import('ollama') | null = null;
@@ -53,7 +53,8 @@ export class OllamaTransport implements Transport {
 
   async send(texts: string[], signal: AbortSignal): Promise<unknown[]> {
     const fetchWithSignal = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      const res = await fetch(input, { ...init, signal });
+      // A redirect to another origin is refused, not followed with the texts.
+      const res = await fetchWithinOrigin(input, { ...init, signal });
       if (!res.ok) {
         // An error page larger than an error message is dropped, not buffered.
         const body = await Promise.resolve()
@@ -92,6 +93,7 @@ export class OllamaTransport implements Transport {
       case 'auth':
         return 'The server refused the request: if Ollama sits behind a proxy, check the credentials in the host URL.';
       case 'http':
+        if (status !== undefined && status >= 300 && status < 400) return 'If that server is the one you mean to use, set OLLAMA_HOST (or embeddings.host) to its address.';
         if (status === 404) return `Pull the model with \`ollama pull ${model}\`, or set embeddings.model to one that \`ollama list\` shows.`;
         if (status !== undefined && (status === 429 || status >= 500)) {
           return 'Ollama kept failing: check its log (the terminal running `ollama serve`, or `journalctl -u ollama`), or lower embeddings.concurrency and embeddings.batchSize.';

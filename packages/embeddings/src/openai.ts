@@ -12,7 +12,7 @@
 import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import { BATCH_NEEDS, classifyNetwork, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
-import { retryAfterMs } from './attempt.js';
+import { fetchWithinOrigin, retryAfterMs } from './attempt.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
 /** The `openai` package's own default, spelled out so that it never reads process.env itself. */
@@ -94,9 +94,10 @@ export class OpenAITransport implements Transport {
       timeout: this.options.timeoutMs,
       maxRetries: 0,
       // One client serves every batch, so the limit is the largest batch's. An error page larger
-      // than an error message is refused too: the message shows 300 characters of it.
+      // than an error message is refused too: the message shows 300 characters of it. A
+      // redirect to another origin is refused, not followed with the texts.
       fetch: async (input, init) => {
-        const res = await fetch(input, init);
+        const res = await fetchWithinOrigin(input, init);
         return limitResponse(res, res.ok ? maxResponseBytes(this.options.batchSize) : MAX_ERROR_BODY_BYTES, BATCH_NEEDS);
       },
     });
@@ -158,6 +159,7 @@ export class OpenAITransport implements Transport {
         return 'Set OPENAI_API_KEY to a valid API key for this server.';
       case 'http':
         if (status === 404) return `Check embeddings.model (${model}), and that OPENAI_BASE_URL ends in /v1 for a compatible server.`;
+        if (status !== undefined && status >= 300 && status < 400) return 'If that server is the one you mean to use, set OPENAI_BASE_URL (or embeddings.baseURL) to its address.';
         if (status === 429) return 'The server is rate-limiting: lower embeddings.concurrency or embeddings.batchSize, check your quota, or try again later.';
         if (status !== undefined && status >= 500) return "The server kept failing: try again later, or check a compatible server's log.";
         return `Check embeddings.model (${model}) and embeddings.dimensions against what the server supports.`;

@@ -5,7 +5,7 @@
  * module turns everything into vectors in input order or one EmbeddingError, which carries the
  * vectors of the batches that did come back (`partial`).
  */
-import { limitResponse, ResponseTooLargeError, runAttempt } from './attempt.js';
+import { limitResponse, RedirectRefusedError, ResponseTooLargeError, runAttempt } from './attempt.js';
 import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
 
@@ -200,6 +200,14 @@ function malformedCause(err: unknown): Error | null {
   return null;
 }
 
+/** fetchWithinOrigin's refusal along `err`'s cause chain (the openai client wraps it in a connection error). */
+function refusedRedirect(err: unknown): RedirectRefusedError | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
+    if (e instanceof RedirectRefusedError) return e;
+  }
+  return null;
+}
+
 /** Number[] or Float32Array with only finite numbers → Float32Array; null when it is neither. */
 function toVector(raw: unknown): Float32Array | null {
   if (raw instanceof Float32Array) {
@@ -302,11 +310,14 @@ export class RemoteProvider implements EmbeddingProvider {
       if (cause instanceof EmbeddingError) throw cause;
       if (parent.aborted) throw parent.reason;
       const malformed = malformedCause(cause);
+      const redirect = refusedRedirect(cause);
       const failure: Failure = outcome.timedOut
         ? { kind: 'timeout' }
         : malformed
           ? { kind: 'malformed', detail: malformed.message }
-          : transport.classify(cause);
+          : redirect
+            ? { kind: 'http', status: redirect.status, detail: redirect.message, retryAfterMs: null }
+            : transport.classify(cause);
       if (!isRetryable(failure) || attempt > maxRetries) throw this.#error(failure, attempt, cause);
       const hinted = failure.kind === 'http' ? failure.retryAfterMs : null;
       const backoff = backoffMs * 2 ** (attempt - 1);

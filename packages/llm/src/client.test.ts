@@ -130,14 +130,53 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server whose err
 
 describe.each(['ollama', 'openai'] as const)('%s chat against a server that redirects to itself (issue 15 probe)', (provider) => {
   it('says the redirects never end, not only that the server cannot be reached', async () => {
-    // fetch gives up after 20 redirects; the message was "cannot reach the server" (ollama) or
+    // fetch gave up after 20 redirects with "cannot reach the server" (ollama) or
     // "Connection error.." (openai), hiding why.
     server = await startServer((req, res) => {
       res.writeHead(307, { location: req.path });
       res.end();
     });
     const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
-    expect(err.message).toContain(': cannot reach the server (redirect count exceeded). ');
+    expect(err.message).toContain(': HTTP 307: more than 20 redirects, the last from ');
+    expect(server.requests).toHaveLength(21);
+  });
+});
+
+describe.each(['ollama', 'openai'] as const)('%s chat against a server that redirects to another origin', (provider) => {
+  const path = provider === 'ollama' ? '/api/chat' : '/v1/chat/completions';
+  const others: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(others.splice(0).map((s) => s.close()));
+  });
+
+  it.each([307, 308])('refuses a %i, sending that server nothing, and names both addresses', async (status) => {
+    // fetch's 'follow' resent the request, the document's text in the messages, to the other
+    // host (dropping only the Authorization header there).
+    const elsewhere = await startChatServer(() => 'stolen');
+    others.push(elsewhere);
+    server = await startServer((req, res) => void res.writeHead(status, { location: `${elsewhere.origin}${req.path}` }).end());
+    const err = await failure(createChatClient(settingsFor(provider, server.origin), env).chat([{ role: 'user', content: 'confidential page text' }]));
+    expect(elsewhere.requests).toHaveLength(0);
+    expect(server.requests).toHaveLength(1);
+    expect(err.status).toBe(status);
+    expect(err.message).toContain(`${provider} chat (${server.origin}${path}): HTTP ${status}: a redirect from ${server.origin}${path} to ${elsewhere.origin}${path}, another origin: not followed`);
+    expect(err.fix).toMatch(provider === 'ollama' ? /set OLLAMA_HOST \(or llm\.host\) to its address/ : /set OPENAI_BASE_URL \(or llm\.baseURL\) to its address/);
+  });
+
+  it('follows one within the origin, with the same request', async () => {
+    const chat = await startChatServer((body) => `echo: ${userText(body)}`);
+    others.push(chat);
+    // A proxy in front: its own path redirects to the chat server's, on the proxy's origin.
+    server = await startServer((req, res) => {
+      if (req.path.startsWith('/moved')) {
+        return void fetch(`${chat.origin}${req.path.slice('/moved'.length)}`, { method: 'POST', body: JSON.stringify(req.body), headers: { 'content-type': 'application/json' } })
+          .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()));
+      }
+      res.writeHead(308, { location: `/moved${req.path}` }).end();
+    });
+    expect(await createChatClient(settingsFor(provider, server.origin), env).chat([{ role: 'user', content: 'hi' }])).toBe('echo: hi');
+    expect(server.requests.map((r) => r.path)).toEqual([path, `/moved${path}`]);
+    if (provider === 'openai') expect(server.requests[1]!.headers.authorization).toBe('Bearer sk-test');
   });
 });
 

@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { limitResponse, ResponseTooLargeError, retryAfterMs, runAttempt } from '@chunkyard/embeddings/attempt';
+import { fetchWithinOrigin, limitResponse, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -119,6 +119,14 @@ function tooLarge(err: unknown): ResponseTooLargeError | null {
   return null;
 }
 
+/** fetchWithinOrigin's refusal along an error's cause chain (the openai client wraps it too). */
+function refusedRedirect(err: unknown): RedirectRefusedError | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
+    if (e instanceof RedirectRefusedError) return e;
+  }
+  return null;
+}
+
 const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 /** The first system error code along an error's cause chain (fetch wraps them). */
@@ -169,7 +177,7 @@ interface Attempt {
   send(messages: readonly ChatMessage[], temperature: number, signal: AbortSignal): Promise<string>;
   /** HTTP status of a failed attempt, when the error carries one. */
   status(err: unknown): { status: number; detail: string; headers: Headers | null } | null;
-  fix(kind: 'unreachable' | 'auth' | 'http' | 'timeout' | 'malformed', status?: number): string;
+  fix(kind: 'unreachable' | 'auth' | 'http' | 'timeout' | 'malformed' | 'redirect', status?: number): string;
 }
 
 class Client implements ChatClient {
@@ -205,6 +213,7 @@ class Client implements ChatClient {
       const http = this.attempt.status(err);
       const code = networkCode(err);
       const large = tooLarge(err);
+      const redirect = refusedRedirect(err);
       if (outcome.timedOut) {
         error = new LlmError(this.provider, this.url, `no response within ${timeoutMs} ms${tries}`, this.attempt.fix('timeout'));
         retry = true;
@@ -213,6 +222,8 @@ class Client implements ChatClient {
         error = new LlmError(this.provider, this.url, `HTTP ${http.status}${tries}${http.detail ? `: ${http.detail.slice(0, 300)}` : ''}`, this.attempt.fix(kind, http.status), http.status);
         retry = http.status === 429 || http.status >= 500;
         hinted = retryAfterMs(http.headers);
+      } else if (redirect) {
+        error = new LlmError(this.provider, this.url, `HTTP ${redirect.status}: ${redirect.message}`, this.attempt.fix('redirect'), redirect.status);
       } else if (large) {
         error = new LlmError(this.provider, this.url, `malformed response: ${large.message}`, this.attempt.fix('malformed'));
       } else if (code && MALFORMED_CODES[code]) {
@@ -264,7 +275,8 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
       async send(messages, t, signal) {
         const { Ollama } = await import('ollama');
         const fetchWithSignal = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-          const res = limitReply(await fetch(input, { ...init, signal }));
+          // A redirect to another origin is refused, not followed with the messages.
+          const res = limitReply(await fetchWithinOrigin(input, { ...init, signal }));
           if (!res.ok) {
             const body = await res.text().catch(() => '');
             let detail = body.trim();
@@ -285,6 +297,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
       status: (err) => (err instanceof HttpStatusError ? { status: err.status, detail: err.detail, headers: err.headers } : null),
       fix(kind, status) {
         if (kind === 'unreachable') return 'Start Ollama with `ollama serve`, or set OLLAMA_HOST (or llm.host) to the address it listens on.';
+        if (kind === 'redirect') return 'If that server is the one you mean to use, set OLLAMA_HOST (or llm.host) to its address.';
         if (kind === 'timeout') return 'Raise llm.timeoutMs; the first request after Ollama starts also waits for the model to load.';
         if (kind === 'http' && status === 404) return `Pull the model with \`ollama pull ${model}\`, or set llm.model to one that \`ollama list\` shows.`;
         if (kind === 'malformed') return 'Check that OLLAMA_HOST (or llm.host) points at an Ollama server that serves POST /api/chat.';
@@ -318,7 +331,8 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
             maxRetries: 0,
             organization: null,
             project: null,
-            fetch: async (input, init) => limitReply(await fetch(input, init)),
+            // A redirect to another origin is refused, not followed with the messages.
+            fetch: async (input, init) => limitReply(await fetchWithinOrigin(input, init)),
           });
         }
         const res: unknown = await client.chat.completions.create({ model, messages: messages.map((m) => ({ ...m })), temperature: t }, { signal });
@@ -333,6 +347,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
       },
       fix(kind, status) {
         if (kind === 'unreachable') return 'Check OPENAI_BASE_URL (or llm.baseURL) and the network connection.';
+        if (kind === 'redirect') return 'If that server is the one you mean to use, set OPENAI_BASE_URL (or llm.baseURL) to its address.';
         if (kind === 'auth') return 'Set OPENAI_API_KEY to a valid API key for this server.';
         if (kind === 'timeout') return 'Raise llm.timeoutMs.';
         if (kind === 'http' && status === 404) return `Check llm.model (${model}), and that OPENAI_BASE_URL ends in /v1 for a compatible server.`;
