@@ -4,6 +4,7 @@
 // EmbeddingError naming the URL, never a raw error from deep inside fetch, an infinite value
 // handed to the cache, or a process that buffers half a gigabyte.
 import type { ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider, type EmbeddingSettings } from './index.js';
@@ -11,14 +12,42 @@ import { MAX_ERROR_BODY_BYTES, MAX_REMOTE_DIMENSIONS, maxResponseBytes } from '.
 import { failure, sendJson, startServer, type RecordedRequest, type TestServer } from './test-server.js';
 
 let server: TestServer | null = null;
+let rawServer: Server | null = null;
 afterEach(async () => {
   await server?.close();
   server = null;
+  const raw = rawServer;
+  rawServer = null;
+  if (raw) await new Promise<void>((resolve) => raw.close(() => resolve()));
 });
+
+/**
+ * A TCP server that answers every request with `response`, byte for byte, and then closes the
+ * connection: for responses a real HTTP server would not send. Returns its origin; counts requests.
+ */
+async function rawServe(response: string): Promise<{ origin: string; requests: () => number }> {
+  let requests = 0;
+  const raw = createNetServer((socket) => {
+    socket.on('error', () => {});
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+      if (end < 0 || head.length < end + 4 + length) return;
+      head = '';
+      requests++;
+      socket.end(response);
+    });
+  });
+  rawServer = raw;
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`, requests: () => requests };
+}
 
 type Kind = 'ollama' | 'openai';
 
-function provider(kind: Kind, s: TestServer, extra: Partial<EmbeddingSettings> = {}) {
+function provider(kind: Kind, s: { origin: string }, extra: Partial<EmbeddingSettings> = {}) {
   const where = kind === 'ollama' ? { host: s.origin } : { baseURL: `${s.origin}/v1` };
   return createProvider({ provider: kind, ...where, backoffMs: 1, maxRetries: 0, ...extra }, { OPENAI_API_KEY: 'sk-test' });
 }
@@ -116,6 +145,17 @@ describe.each<Kind>(['ollama', 'openai'])('%s provider against a hostile server'
     expect(err.status).toBe(503);
     expect(err.attempts).toBe(2);
     expect(err.message.length).toBeLessThan(1000);
+  });
+
+  it('says a body cut short of its Content-Length was cut short, retries it, and throws no raw fetch error', async () => {
+    // An HTTP/1.0 server (or a proxy) that closes mid-body: fetch's TypeError "terminated"
+    // escaped embed() itself, not an EmbeddingError.
+    const raw = await rawServe('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"embeddings":');
+    const err = await failure(provider(kind, raw, { maxRetries: 1 }).embed(['a']));
+    expect(err.kind).toBe('unreachable');
+    expect(err.message).toContain(raw.origin);
+    expect(err.message).toContain('the connection closed before the whole body arrived after 2 attempts (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)');
+    expect(raw.requests()).toBe(2);
   });
 
   it('still accepts a large legitimate response (64 inputs × 3072 dimensions as JSON floats)', async () => {

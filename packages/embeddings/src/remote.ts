@@ -105,7 +105,12 @@ export const BATCH_NEEDS = 'the vectors of this batch could need';
 
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
-const RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+/**
+ * A body that ended before its Content-Length: the server (an HTTP/1.0 one, or a proxy) closed
+ * the connection mid-body. A dropped connection like a reset, so retried like one.
+ */
+const CUT_SHORT = 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH';
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', CUT_SHORT]);
 
 /** The first system error code along an error's `cause` chain (fetch wraps them: TypeError → cause). */
 export function networkCode(err: unknown): string | null {
@@ -143,6 +148,8 @@ export function classifyNetwork(err: unknown): Failure | null {
   const code = networkCode(err);
   if (code) return RESET.has(code) ? { kind: 'reset', code, detail: rootMessage(err) } : { kind: 'unreachable', code, detail: rootMessage(err) };
   if (err instanceof TypeError && err.message === 'fetch failed') return { kind: 'unreachable', code: 'fetch failed', detail: rootMessage(err) };
+  // fetch's error for a body that stopped arriving, whatever the cause: it escaped embed() raw.
+  if (err instanceof TypeError && err.message === 'terminated') return { kind: 'reset', code: 'terminated', detail: rootMessage(err) };
   return null;
 }
 
@@ -389,7 +396,11 @@ export class RemoteProvider implements EmbeddingProvider {
         return new EmbeddingError(`cannot reach the server (${f.code === 'fetch failed' ? f.detail : f.code})`, { ...base, kind: 'unreachable', fix: transport.fix('unreachable') });
       case 'reset':
         // Resets that persist through every retry look like a server that is not there.
-        return new EmbeddingError(`connection reset${tries} (${f.code})`, { ...base, kind: 'unreachable', fix: transport.fix('unreachable') });
+        return new EmbeddingError(`${f.code === CUT_SHORT || f.code === 'terminated' ? 'the connection closed before the whole body arrived' : 'connection reset'}${tries} (${f.code})`, {
+          ...base,
+          kind: 'unreachable',
+          fix: transport.fix('unreachable'),
+        });
       case 'timeout':
         return new EmbeddingError(`no response within ${this.settings.timeoutMs} ms${tries}`, { ...base, kind: 'timeout', fix: transport.fix('timeout') });
       case 'malformed':
