@@ -57,6 +57,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (absolute) req.url = req.url!.slice(absolute[0].length).replace(/^(?=[?#]|$)/, '/');
     handle(req, res);
   });
+  // A client that sends its request and then shuts down its side (HTTP/1.0 clients,
+  // `printf 'GET /x HTTP/1.0\r\n\r\n' | nc -N`) is still reading: by default Node aborts the
+  // request and ends the connection on that half-close, so every file, read asynchronously, was
+  // lost and the client got nothing. With this set, the answers in flight are sent, then the
+  // connection ends. (Node's own switch; not in its type declarations.)
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // CONNECT (a tunnel, asked of a proxy) has no handler in Node but this event: without one the
   // connection was dropped without an answer.
   server.on('connect', (_req, socket) => {

@@ -1,0 +1,57 @@
+// docs-serve under raw-socket clients that a browser never is (s46 probe): requests whose
+// sender half-closes its side, and other things HTTP allows and Node's defaults get wrong.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from './server.js';
+
+let dir: string;
+let srv: RunningServer;
+const HELLO = 'hello docs\n';
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'docs-serve-hostile-'));
+  writeFileSync(join(dir, 'index.json'), '{"kind":"section"}\n');
+  writeFileSync(join(dir, 'a.md'), HELLO);
+  srv = await startServer({ root: dir, port: 0, inspector: false });
+});
+afterAll(async () => {
+  await srv?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Writes `data` on a fresh connection (then half-closes it when `half`), and resolves with all
+ * the server sent once it closes the connection.
+ */
+function exchange(data: string, half: boolean): Promise<string> {
+  const { port } = new URL(srv.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    const parts: Buffer[] = [];
+    socket.on('data', (d: Buffer) => parts.push(d));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(parts).toString('latin1')));
+    socket.on('connect', () => (half ? socket.end(data) : socket.write(data)));
+  });
+}
+
+describe('docs-serve: a client that half-closes after its request (s46 probe)', () => {
+  it('gets its file, then the connection closes (it got nothing: the connection was dropped)', async () => {
+    // `printf 'GET /a.md HTTP/1.0\r\n\r\n' | nc -N host port` and HTTP/1.0 clients send the
+    // request and shut down their side; every file, being read asynchronously, was lost.
+    for (const request of ['GET /a.md HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /a.md HTTP/1.0\r\n\r\n', 'GET /a.md HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']) {
+      const reply = await exchange(request, true);
+      expect(reply, request).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(reply.endsWith(`\r\n\r\n${HELLO}`), request).toBe(true);
+    }
+    expect(await exchange('GET /nope.md HTTP/1.1\r\nHost: x\r\n\r\n', true)).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+  });
+
+  it('pipelined requests then a half-close: every one is answered, in order', async () => {
+    const reply = await exchange('GET /a.md HTTP/1.1\r\nHost: x\r\n\r\nHEAD /a.md HTTP/1.1\r\nHost: x\r\n\r\nGET /nope.md HTTP/1.1\r\nHost: x\r\n\r\nGET /a.md HTTP/1.1\r\nHost: x\r\nRange: bytes=0-4\r\n\r\n', true);
+    expect(reply.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 404', 'HTTP/1.1 206']);
+    expect(reply.endsWith('\r\n\r\nhello')).toBe(true);
+  });
+});
