@@ -153,6 +153,83 @@ describe('parseQaPairs', () => {
     );
   });
 
+  // s46 probe: a heading inside an HTML comment was read as a question (a draft question
+  // commented out came back, or failed the file as "must end with ?"). A comment is an HTML
+  // block in CommonMark, and so are the other six kinds: nothing in one is a heading or a quote.
+  it('reads nothing inside an HTML comment as a question or an excerpt, in an answer or before the first question', () => {
+    const text = [
+      '# Title',
+      '<!--',
+      '## Draft, not a question',
+      '-->',
+      '',
+      '## Q?',
+      '',
+      'Answer.',
+      '',
+      '<!-- ## not this one? -->',
+      '<!--',
+      '## Nor this one?',
+      '> not an excerpt',
+      '```',
+      '-- still the comment --> here it ends',
+      '## R?',
+      '',
+      'r',
+    ].join('\n');
+    const pairs = parseQaPairs(text, 'q.md');
+    expect(pairs.map((p) => [p.question, p.line])).toEqual([
+      ['Q?', 6],
+      ['R?', 16],
+    ]);
+    expect(pairs[0]!.excerpts).toEqual([]);
+    expect(pairs[0]!.answer).toBe('Answer.\n\n<!-- ## not this one? -->\n<!--\n## Nor this one?\n> not an excerpt\n```\n-- still the comment --> here it ends');
+  });
+
+  it.each([
+    ['<pre>, to </pre>', '<pre>\n## x?\n\n## y?\n</PRE> done'],
+    ['<script, to </script>', '<script type="module">\n## x?\n</script>'],
+    ['<style>, to </style>', '<style>\n\n## x?\n</style>'],
+    ['<textarea>, to </textarea>', '<TEXTAREA\n## x?\n</textarea>'],
+    ['<?, to ?>', '<?php\n## x?\n?>'],
+    ['<!DOCTYPE, to >', '<!DOCTYPE html\n## x?\n>'],
+    ['<![CDATA[, to ]]>', '<![CDATA[\n## x?\n]]>'],
+    ['<div>, to a blank line', '<div>\n## x?\n</div>'],
+    ['</table>, to a blank line', '</table>\n## x?'],
+    ['<details open>, to a blank line', '  <details open>\n## x?\n> y'],
+    ['a custom element alone on its line, to a blank line', '<my-note class="a" hidden>\n## x?'],
+    ['a closing tag alone on its line, to a blank line', '</span>\n## x?'],
+  ])('reads no question inside an HTML block opened by %s (CommonMark 4.6)', (_what, html) => {
+    const pairs = parseQaPairs(`## Q?\n\nAnswer.\n\n${html}\n\n## R?\n\nr\n`, 'q.md');
+    expect(pairs.map((p) => p.question)).toEqual(['Q?', 'R?']);
+    expect(pairs[0]!.answer).toBe(`Answer.\n\n${html}`);
+    expect(pairs[0]!.excerpts).toEqual([]);
+  });
+
+  it.each([
+    ['a tag after text (it cannot interrupt a paragraph)', 'Answer.\n<my-note>\n## R?\n\nr'],
+    ['a tag with text after it on its line', '<span>x</span>\n## R?\n\nr'],
+    ['a tag indented four spaces', '    <!--\n## R?\n\nr'],
+    ['an opening comment in a code fence', '```\n<!--\n```\n## R?\n\nr'],
+    ['a name that only starts like a block tag', '<divider>x\n## R?\n\nr'],
+  ])('still reads the heading after %s', (_what, body) => {
+    expect(parseQaPairs(`## Q?\n\n${body}\n`, 'q.md').map((p) => p.question)).toEqual(['Q?', 'R?']);
+  });
+
+  it('a comment never closed is named at its line, as a fence is (all after it would be hidden)', () => {
+    expect(() => parseQaPairs('## Q?\n\nA.\n\n<!-- to do\n\n## R?\n\nr\n', 'q.md')).toThrow('q.md:5: an HTML comment (<!--) opened here is never closed (-->), so nothing after it is read');
+    expect(() => parseQaPairs('## Q?\n\n<pre>\nx\n', 'q.md')).toThrow('q.md:3: an HTML block (<pre) opened here is never closed (</pre>), so nothing after it is read');
+  });
+
+  it('reads long HTML blocks and hostile tag lines in linear time', () => {
+    const lines = 200_000;
+    const comment = `<!--\n${'## x?\n'.repeat(lines)}-->`;
+    expect(parseQaPairs(`## Q?\n\n${comment}\n## R?\n\nr\n`, 'q.md').map((p) => p.line)).toEqual([1, lines + 5]);
+    // A tag line of 200,000 attributes that fails at its end is not a block: the heading after it is read.
+    const tag = `<a${' b="c"'.repeat(200_000)} <`;
+    expect(parseQaPairs(`## Q?\n\n${tag}\n## R?\n\nr\n`, 'q.md').map((p) => p.question)).toEqual(['Q?', 'R?']);
+  });
+
   it('refuses binary input', () => {
     expect(() => parseQaPairs('## A?\u0000', 'q.md')).toThrow(/not a text file/);
   });

@@ -16,6 +16,7 @@
  * `> ` markers removed and its lines joined by newlines, must occur verbatim in the topic's
  * source; `locateExcerpts` turns it into a character range there (what retrieval evaluation
  * scores against). Anything before the first `##` (a title, an introduction) is ignored.
+ * A heading or quote inside a code fence or an HTML block (a comment, `<div>` …) is neither.
  *
  * Pure: no I/O. Every problem is a QaPairsError whose message starts `file:line:`.
  */
@@ -61,6 +62,59 @@ const QUESTION = /^ {0,3}##(?!#)[ \t]+(?![ \t])(.*)$/;
 const EMPTY_QUESTION = /^ {0,3}##[ \t]*(?:#+[ \t]*)?$/;
 const QUOTE = /^ {0,3}>[ ]?(.*)$/;
 
+/**
+ * CommonMark's HTML blocks (spec 4.6), by start condition. Kinds 1-5 run to the first line
+ * holding their end marker (the opening line included); 6 and 7 to a blank line; 7 cannot
+ * interrupt a paragraph. Nothing inside one is a heading or a block quote: a question commented
+ * out (`<!-- ## Later? -->` over several lines) was read as a question. Each line is tested
+ * once and searched once for its end marker, so the scan stays linear.
+ */
+const HTML_BLOCK_TAGS = new Set(
+  ('address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt fieldset figcaption figure footer form ' +
+    'frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav noframes ol optgroup option p param search section ' +
+    'summary table tbody td tfoot th thead title tr track ul').split(' '),
+);
+const HTML_RAW = /^ {0,3}<(pre|script|style|textarea)(?:[ \t>]|$)/i;
+const HTML_TAG_NAME = /^ {0,3}<\/?([A-Za-z][A-Za-z0-9-]*)(?:[ \t>]|\/>|$)/;
+// Attributes are separated by blanks and a name never starts with one, so each character has
+// one reading: no backtracking over a long line.
+const HTML_COMPLETE_TAG = new RegExp(
+  '^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*' +
+    '(?:[ \\t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \\t]*=[ \\t]*(?:[^ \\t"\'=<>`]+|\'[^\']*\'|"[^"]*"))?)*' +
+    '[ \\t]*\\/?>|<\\/[A-Za-z][A-Za-z0-9-]*[ \\t]*>)[ \\t]*$',
+);
+
+interface HtmlBlock {
+  /** The marker a line must hold to end the block, or null for one that ends at a blank line. */
+  end: string | null;
+  /** What opened it, as a message names it. */
+  what: string;
+}
+
+/** The HTML block `raw` opens, or null. `inParagraph`: the line before is paragraph text (kind 7 cannot interrupt one). */
+function htmlBlockStart(raw: string, inParagraph: boolean): HtmlBlock | null {
+  const at = raw.indexOf('<');
+  if (at < 0 || at > 3 || raw.slice(0, at).trim() !== '') return null;
+  const raw1 = HTML_RAW.exec(raw);
+  if (raw1) return { end: `</${raw1[1]!.toLowerCase()}>`, what: `an HTML block (<${raw1[1]!.toLowerCase()})` };
+  const rest = raw.slice(at);
+  if (rest.startsWith('<!--')) return { end: '-->', what: 'an HTML comment (<!--)' };
+  if (rest.startsWith('<?')) return { end: '?>', what: 'an HTML block (<?)' };
+  if (rest.startsWith('<![CDATA[')) return { end: ']]>', what: 'an HTML block (<![CDATA[)' };
+  if (/^<![A-Za-z]/.test(rest)) return { end: '>', what: 'an HTML block (<!)' };
+  const tag = HTML_TAG_NAME.exec(raw);
+  if (tag && HTML_BLOCK_TAGS.has(tag[1]!.toLowerCase())) return { end: null, what: 'an HTML block' };
+  if (!inParagraph && HTML_COMPLETE_TAG.test(raw)) return { end: null, what: 'an HTML block' };
+  return null;
+}
+
+/** Whether `raw` ends the HTML block (a line holding its end marker; kinds 6 and 7: a blank line, which is not part of it). */
+function endsHtmlBlock(block: HtmlBlock, raw: string): boolean {
+  if (block.end === null) return raw.trim() === '';
+  // Kind 1's end tags are matched in any case; the others are not letters.
+  return (block.end.startsWith('</') ? raw.toLowerCase() : raw).includes(block.end);
+}
+
 /** A heading's text without its trailing blanks, closing hashes and the blanks before them. */
 function closingCut(text: string): string {
   let end = text.length;
@@ -83,6 +137,9 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
   let fence: string | null = null;
   let fenceLine = 0;
   let quote: Excerpt | null = null;
+  let html: (HtmlBlock & { line: number }) | null = null;
+  /** The line before was paragraph text, which an HTML block of kind 7 cannot interrupt. */
+  let inParagraph = false;
 
   const closeQuote = (): void => {
     if (quote && current) {
@@ -106,6 +163,22 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
 
   lines.forEach((raw, i) => {
     const line = i + 1;
+    if (html) {
+      if (endsHtmlBlock(html, raw)) {
+        html = null;
+        // A blank line that ends a kind 6 or 7 block is not in it: read below, as blank.
+        if (raw.trim() !== '') {
+          current?.body.push(raw);
+          inParagraph = false;
+          return;
+        }
+      } else {
+        current?.body.push(raw);
+        return;
+      }
+    }
+    const paragraphBefore = inParagraph;
+    inParagraph = false;
     if (fence) {
       // Of the opening fence's character and at least as long: a ``` line closed a ```` fence
       // (a heading in the example it shows was then read as a question), as did ```js.
@@ -122,6 +195,14 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
       current?.body.push(raw);
       return;
     }
+    const block = htmlBlockStart(raw, paragraphBefore);
+    if (block) {
+      closeQuote();
+      current?.body.push(raw);
+      // Kinds 1-5 may end on the line that opens them (`<!-- note -->`).
+      if (block.end === null || !endsHtmlBlock(block, raw)) html = { ...block, line };
+      return;
+    }
     if (EMPTY_QUESTION.test(raw)) throw new QaPairsError(file, line, 'empty question heading');
     const q = QUESTION.exec(raw);
     if (q) {
@@ -135,6 +216,7 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
       current = { pair: { question, line, answer: '', excerpts: [] }, body: [] };
       return;
     }
+    inParagraph = raw.trim() !== '';
     if (!current) return; // title and introduction
     current.body.push(raw);
     const m = QUOTE.exec(raw);
@@ -146,6 +228,10 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     }
   });
   if (fence) throw new QaPairsError(file, fenceLine, 'code fence opened here is never closed');
+  // As a fence: CommonMark runs it to the end of the file, where every question after it was lost unsaid.
+  // (The cast: TypeScript does not see the assignments in the callback above, and narrows to null.)
+  const open = html as (HtmlBlock & { line: number }) | null;
+  if (open?.end) throw new QaPairsError(file, open.line, `${open.what} opened here is never closed (${open.end}), so nothing after it is read`);
   closePair();
   return pairs;
 }
