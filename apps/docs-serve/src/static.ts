@@ -5,6 +5,7 @@
  * dot-files and dot-folders (`.embedding-cache`, `.git`), NUL bytes, and any path whose real
  * location (symlinks resolved) lies outside the root's real location.
  */
+import type { ReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { describeFsError } from '@chunkyard/fs-atomic';
@@ -97,6 +98,17 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
         for (const name of SEND_HEADERS) res.removeHeader(name);
         // A 416 carries `Content-Range: bytes */size`, which a client needs to retry.
         plain(res, status, STATUS_TEXT[status] ?? 'Error', err.headers ?? {});
+      })
+      .on('stream', (stream: ReadStream) => {
+        // A file cut short while it is sent ends its read early, and the pipe then ended the
+        // response as if whole: the connection stayed open and the answer to the client's next
+        // request arrived as the rest of the promised body. Listening before the pipe does, the
+        // connection is closed instead, so the client sees the body cut off. (A file that grows
+        // is read only up to the size its headers gave.)
+        stream.on('end', () => {
+          const promised = Number(res.getHeader('Content-Length'));
+          if (Number.isFinite(promised) && stream.bytesRead < promised) res.destroy();
+        });
       })
       .pipe(res);
   };
