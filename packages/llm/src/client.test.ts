@@ -1,5 +1,6 @@
 // The chat clients, driving the real `openai` and `ollama` packages against a local HTTP server
 // that speaks each service's documented chat API.
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, sendJson, startServer } from '../../embeddings/src/test-server.js';
 import { startChatServer, userText, type ChatBody, type TestServer } from './chat-server.js';
@@ -311,5 +312,35 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server whose res
     expect(err.message).toContain(': malformed response: its headers are larger than Node accepts (UND_ERR_HEADERS_OVERFLOW). ');
     expect(err.message).not.toContain('cannot reach');
     expect(err.fix).toMatch(provider === 'ollama' ? /POST \/api\/chat/ : /chat\/completions/);
+  });
+});
+
+describe.each(['ollama', 'openai'] as const)('%s chat against a server that closes mid-body', (provider) => {
+  it('says the reply was cut short and asks again, not that the server cannot be reached', async () => {
+    // An HTTP/1.0 server (or a proxy) that sends a Content-Length and closes before it: the
+    // message was "cannot reach the server (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)", not retried.
+    let requests = 0;
+    const raw = createNetServer((socket) => {
+      socket.on('error', () => {});
+      let head = '';
+      socket.on('data', (chunk: Buffer) => {
+        head += chunk.toString('latin1');
+        const end = head.indexOf('\r\n\r\n');
+        if (end < 0 || head.length < end + 4 + Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0)) return;
+        head = '';
+        requests++;
+        socket.end('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"message":');
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+      const err = await failure(createChatClient(settingsFor(provider, origin, { maxRetries: 1 }), env).chat([{ role: 'user', content: 'q' }]));
+      expect(err.message).toContain(`${provider} chat (${origin}`);
+      expect(err.message).toContain(': the connection closed before the whole reply arrived (UND_ERR_RES_CONTENT_LENGTH_MISMATCH) after 2 attempts. ');
+      expect(requests).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
   });
 });

@@ -228,6 +228,11 @@ class Client implements ChatClient {
         error = new LlmError(this.provider, this.url, `malformed response: ${large.message}`, this.attempt.fix('malformed'));
       } else if (code && MALFORMED_CODES[code]) {
         error = new LlmError(this.provider, this.url, `malformed response: ${MALFORMED_CODES[code]} (${code})`, this.attempt.fix('malformed'));
+      } else if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+        // The server did answer, then closed mid-body (an HTTP/1.0 server, a proxy): a dropped
+        // connection, retried as one. It was "cannot reach the server", and not retried.
+        error = new LlmError(this.provider, this.url, `the connection closed before the whole reply arrived (${code})${tries}`, this.attempt.fix('unreachable'));
+        retry = true;
       } else if (code) {
         error = new LlmError(this.provider, this.url, `cannot reach the server (${code})${tries}`, this.attempt.fix('unreachable'));
         retry = RETRY_CODES.has(code);
