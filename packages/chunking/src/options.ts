@@ -35,8 +35,36 @@ export class ChunkOptionsError extends Error {
   override name = 'ChunkOptionsError';
 }
 
+/** The longest option value a message quotes (a caller's megabyte string is cut, not echoed). */
+const SHOWN_CHARS = 80;
+
+/**
+ * An option's value as a message shows it. JSON.stringify said "got null" for NaN and
+ * Infinity, threw a TypeError of its own for a BigInt or a cyclic object (so the caller saw that
+ * instead of which option was wrong), and quoted a string of any length whole.
+ */
+function shownValue(value: unknown): string {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'bigint') return `${value}n (a BigInt; give a number)`;
+  if (typeof value === 'string') {
+    const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value;
+    // JSON's quoting escapes C0 controls; DEL, C1 and the bidirectional overrides it leaves raw,
+    // and a caller may print the message to a terminal as it is.
+    const quoted = JSON.stringify(cut).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return `${quoted}${value.length > SHOWN_CHARS ? ` (${value.length} characters)` : ''}`;
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
 /** Fills defaults and rejects impossible settings with a message naming the option. */
 export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChunkOptions {
+  // A JavaScript caller may pass null or a number where the options object goes: Object.entries
+  // threw "Cannot convert undefined or null to object" for null and took the others as no options.
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ChunkOptionsError(`options must be an object (or left out), got ${shownValue(options)}`);
+  }
   const defined = Object.fromEntries(
     Object.entries(options).filter(([k, v]) => v !== undefined && !PER_DOCUMENT.has(k)),
   );
@@ -48,7 +76,7 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   const int = (name: keyof ResolvedChunkOptions, min: number): void => {
     const v = o[name];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-      throw new ChunkOptionsError(`${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+      throw new ChunkOptionsError(`${name} must be an integer >= ${min}, got ${shownValue(v)}`);
     }
   };
   int('minTokens', 0);
@@ -59,9 +87,9 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
     throw new ChunkOptionsError(`need minTokens <= targetTokens <= maxTokens, got ${o.minTokens}/${o.targetTokens}/${o.maxTokens}`);
   }
   if (!['conditional', 'always', 'none'].includes(o.breadcrumbMode)) {
-    throw new ChunkOptionsError(`breadcrumbMode must be conditional, always or none, got ${JSON.stringify(o.breadcrumbMode)}`);
+    throw new ChunkOptionsError(`breadcrumbMode must be conditional, always or none, got ${shownValue(o.breadcrumbMode)}`);
   }
-  if (!STRATEGIES.includes(o.strategy)) throw new ChunkOptionsError(`strategy must be one of ${STRATEGIES.join(', ')}, got ${JSON.stringify(o.strategy)}`);
+  if (!STRATEGIES.includes(o.strategy)) throw new ChunkOptionsError(`strategy must be one of ${STRATEGIES.join(', ')}, got ${shownValue(o.strategy)}`);
   int('windowTokens', 16);
   int('windowOverlapTokens', 0);
   int('singlePieceMaxTokens', 0);
@@ -88,13 +116,13 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   if (o.pageOverlapTokens * 20 > o.ctxSize - o.bufSize) {
     throw new ChunkOptionsError(`pageOverlapTokens must be at most 5% of Nmax (${Math.floor((o.ctxSize - o.bufSize) / 20)}), got ${o.pageOverlapTokens}`);
   }
-  if (o.leadLines !== 'extractive' && o.leadLines !== 'none') throw new ChunkOptionsError(`leadLines must be extractive or none, got ${JSON.stringify(o.leadLines)}`);
-  if (o.parser !== 'fast' && o.parser !== 'remark') throw new ChunkOptionsError(`parser must be fast or remark, got ${JSON.stringify(o.parser)}`);
+  if (o.leadLines !== 'extractive' && o.leadLines !== 'none') throw new ChunkOptionsError(`leadLines must be extractive or none, got ${shownValue(o.leadLines)}`);
+  if (o.parser !== 'fast' && o.parser !== 'remark') throw new ChunkOptionsError(`parser must be fast or remark, got ${shownValue(o.parser)}`);
   if (typeof o.docName !== 'string' || !o.docName) throw new ChunkOptionsError('docName must be a non-empty string');
   if (typeof o.contentType !== 'string' || !o.contentType) throw new ChunkOptionsError('contentType must be a non-empty string');
   // It opens every id (`{contentType}:{docName}::ch{n}`): a ":" made ids that split two ways,
   // and a newline or an escape went into every id, manifest and terminal line (s37 probe).
-  if (!CONTENT_TYPE.test(o.contentType)) throw new ChunkOptionsError(`contentType must be one word without ":" (it opens every chunk id), got ${JSON.stringify(o.contentType)}`);
+  if (!CONTENT_TYPE.test(o.contentType)) throw new ChunkOptionsError(`contentType must be one word without ":" (it opens every chunk id), got ${shownValue(o.contentType)}`);
   return o;
 }
 

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { chunkDocument, chunkDocumentStream } from './index.js';
+import { ChunkOptionsError } from './options.js';
+
+/** The error chunkDocument throws for `options`, or null when it throws none. */
+function errorOf(options: unknown): Error | null {
+  try {
+    chunkDocument('# T\n\nText.\n', options as never);
+    return null;
+  } catch (err) {
+    return err as Error;
+  }
+}
+
+describe('option errors name the value as it was given (session 46 probe)', () => {
+  it('show NaN, Infinity and -Infinity as themselves (JSON.stringify said "got null")', () => {
+    expect(errorOf({ maxTokens: Number.NaN })?.message).toBe('maxTokens must be an integer >= 16, got NaN');
+    expect(errorOf({ maxTokens: Number.POSITIVE_INFINITY })?.message).toBe('maxTokens must be an integer >= 16, got Infinity');
+    expect(errorOf({ overlapSentences: Number.NEGATIVE_INFINITY })?.message).toBe('overlapSentences must be an integer >= 0, got -Infinity');
+    expect(errorOf({ windowTokens: 1.5 })?.message).toBe('windowTokens must be an integer >= 16, got 1.5');
+  });
+
+  it('refuse a BigInt or a cyclic object with a ChunkOptionsError naming the option, not a TypeError of JSON.stringify', () => {
+    const big = errorOf({ maxTokens: 512n });
+    expect(big).toBeInstanceOf(ChunkOptionsError);
+    expect(big?.message).toBe('maxTokens must be an integer >= 16, got 512n (a BigInt; give a number)');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const cyc = errorOf({ targetTokens: cyclic });
+    expect(cyc).toBeInstanceOf(ChunkOptionsError);
+    expect(cyc?.message).toBe('targetTokens must be an integer >= 1, got an object');
+    expect(errorOf({ strategy: ['semantic'] })?.message).toBe('strategy must be one of semantic, token-window, hierarchical, paginate, got an array');
+  });
+
+  it('quote a long string value cut to 80 characters, with its length, and escape what JSON leaves raw', () => {
+    const long = errorOf({ parser: 'x'.repeat(1_000_000) });
+    expect(long).toBeInstanceOf(ChunkOptionsError);
+    expect(long!.message.length).toBeLessThan(200);
+    expect(long!.message).toContain('(1000000 characters)');
+    const hostile = errorOf({ breadcrumbMode: 'a\u001b[2J\u009b\u202eb' });
+    expect(hostile!.message).toBe('breadcrumbMode must be conditional, always or none, got "a\\u001b[2J\\u009b\\u202eb"');
+    expect(hostile!.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
+  it('refuse options that are not an object (null threw "Cannot convert undefined or null to object"; 5 or "x" were taken as no options)', () => {
+    for (const [bad, shown] of [
+      [null, 'null'],
+      [5, '5'],
+      ['semantic', '"semantic"'],
+      [['maxTokens', 512], 'an array'],
+    ] as const) {
+      const err = errorOf(bad);
+      expect(err).toBeInstanceOf(ChunkOptionsError);
+      expect(err?.message).toBe(`options must be an object (or left out), got ${shown}`);
+      expect(() => chunkDocumentStream('# T\n', bad as never)).toThrow(ChunkOptionsError);
+    }
+    expect(chunkDocument('# T\n\nText.\n', undefined).chunks).toHaveLength(1);
+  });
+});
