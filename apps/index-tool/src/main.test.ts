@@ -444,3 +444,39 @@ describe('a symlink where index.json, llms.txt or llms-full.txt goes (probe: wri
     }
   });
 });
+
+describe('a folder whose name is not valid UTF-8 (probe: "no such file or folder (ENOENT); check the path")', () => {
+  const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../bin/index-tool.js');
+
+  it('fails the sections above it by the built bin, naming it with its bad byte: exit 1, their previous index.json kept', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkyard-index-latin1-'));
+    try {
+      const mine = join(dir, 'docs');
+      // docs/sec holds a built topic and a Latin-1 "café"; docs/only holds nothing but such a folder.
+      mkdirSync(join(mine, 'sec', 'ok'), { recursive: true });
+      writeFileSync(join(mine, 'sec', 'ok', 'golden-reference.md'), '# OK\n\nBody.\n');
+      writeFileSync(join(mine, 'sec', 'ok', 'index.json'), '{"title":"OK"}\n');
+      const bad = Buffer.concat([Buffer.from(join(mine, 'sec', 'caf')), Buffer.from([0xe9])]);
+      const badOnly = Buffer.concat([Buffer.from(join(mine, 'only', 'x')), Buffer.from([0xff])]);
+      for (const folder of [bad, badOnly]) {
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(Buffer.concat([folder, Buffer.from('/golden-reference.md')]), '# Café\n\nBody.\n');
+      }
+      for (const section of ['sec', 'only', '.']) writeFileSync(join(mine, section, 'index.json'), 'previous\n');
+      const message = (shown: string) => `index-tool: ${shown}: a folder whose name is not valid UTF-8; ids and links of index.json are UTF-8 text, so it cannot be listed: rename it\n`;
+      for (const [args, shown] of [
+        [['docs/sec'], 'docs/sec/caf\\xe9'],
+        [['docs/only'], 'docs/only/x\\xff'],
+        [['docs'], 'docs/only/x\\xff'],
+      ] as const) {
+        const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+        // Before: "index-tool: …/docs/sec/caf\ufffd: no such file or folder (ENOENT); check the path".
+        expect(r.stderr).toBe(message(shown));
+        expect(r.status).toBe(1);
+      }
+      for (const section of ['sec', 'only', '.']) expect(readFileSync(join(mine, section, 'index.json'), 'utf8')).toBe('previous\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

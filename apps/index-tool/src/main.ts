@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, FolderGoneError, invalidJsonMessage, linkedFolderHolds, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { emptyArgument, firstInvalidUtf8, FolderGoneError, invalidJsonMessage, linkedFolderHolds, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -259,17 +259,43 @@ function planJob(dir: string, root: string): Job {
   const id = rel.split(sep).join('/');
   assertSearchable(abs);
   const isTopic = entryExists(join(abs, TOPIC_MARKER));
-  if (!isTopic && !hasTopicBelow(abs)) throw new UsageError(`${dir}: neither a topic (no ${TOPIC_MARKER}) nor a section (no topic below it)`);
+  if (!isTopic && !mayHoldTopics(abs)) throw new UsageError(`${dir}: neither a topic (no ${TOPIC_MARKER}) nor a section (no topic below it)`);
   return { dir, id, isTopic };
 }
 
 /** Told of each symlinked folder holding topics that a walk skipped (link path, real path). */
 type OnSkippedLink = (link: string, real: string) => void;
 
+/**
+ * A folder name as a message shows it: its UTF-8 text, with each byte that is not part of
+ * valid UTF-8 as `\xNN`, so the user can find the folder (U+FFFD would hide which byte it is).
+ */
+function shownName(bytes: Buffer): string {
+  let out = '';
+  let rest = bytes;
+  while (rest.length > 0) {
+    const bad = firstInvalidUtf8(rest);
+    out += rest.subarray(0, bad).toString('utf8');
+    if (bad >= rest.length) break;
+    out += `\\x${rest[bad]!.toString(16).padStart(2, '0')}`;
+    rest = rest.subarray(bad + 1);
+  }
+  return out;
+}
+
 /** Folders that can hold docs: not generated (`_chunks`), hidden or installed ones. */
 function subfolders(dir: string, onSkippedLink?: OnSkippedLink): string[] {
   const candidate = (name: string) => !name.startsWith('_') && !name.startsWith('.') && name !== 'node_modules';
-  const entries = readdirSync(dir, { withFileTypes: true }).filter((e) => candidate(e.name));
+  // Names read as bytes: Node decodes a name that is not UTF-8 (a Latin-1 "caf\xe9") with
+  // U+FFFD, and that path names no folder, so the walk failed the section (and every section
+  // above it) with "docs/sec/caf\ufffd: no such file or folder (ENOENT); check the path".
+  const entries = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' }).map((e) => {
+    const name = e.name.toString('utf8');
+    if (e.isDirectory() && candidate(name) && firstInvalidUtf8(e.name) < e.name.length) {
+      throw new IndexError(`${join(dir, shownName(e.name))}: a folder whose name is not valid UTF-8; ids and links of index.json are UTF-8 text, so it cannot be listed: rename it`);
+    }
+    return { name, isDirectory: () => e.isDirectory(), isSymbolicLink: () => e.isSymbolicLink() };
+  }).filter((e) => candidate(e.name));
   if (onSkippedLink) {
     // Not followed (planJob says why for a folder named directly), but no longer unsaid: a
     // linked topic was left out of its section's index with no word, built and reachable from nothing.
@@ -277,13 +303,36 @@ function subfolders(dir: string, onSkippedLink?: OnSkippedLink): string[] {
       if (!e.isSymbolicLink()) continue;
       const link = join(dir, e.name);
       const real = symlinkedFolder(link);
-      if (real !== null && linkedFolderHolds(link, real, (d) => entryExists(join(d, TOPIC_MARKER)) || hasTopicBelow(d))) onSkippedLink(link, real);
+      // A folder there that cannot be listed (its name not UTF-8) may hold topics: the link is named.
+      const holds = (d: string) => {
+        try {
+          return entryExists(join(d, TOPIC_MARKER)) || hasTopicBelow(d);
+        } catch (err) {
+          if (err instanceof IndexError) return true;
+          throw err;
+        }
+      };
+      if (real !== null && linkedFolderHolds(link, real, holds)) onSkippedLink(link, real);
     }
   }
   return entries
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
+}
+
+/**
+ * hasTopicBelow for a folder given on the command line: a folder below it that cannot be
+ * listed (its name not UTF-8) may hold topics, so the folder is a section, and its run reports
+ * that folder (exit 1) instead of a usage error about the section.
+ */
+function mayHoldTopics(dir: string): boolean {
+  try {
+    return hasTopicBelow(dir);
+  } catch (err) {
+    if (err instanceof IndexError) return true;
+    throw err;
+  }
 }
 
 function hasTopicBelow(dir: string, onSkippedLink?: OnSkippedLink): boolean {
