@@ -451,6 +451,21 @@ describe('the built bin, run as a user would', () => {
     expect(r.stderr).toContain('no topic folder given');
   });
 
+  it('a qa-pairs.md or keywords.md symlink whose target is gone fails its topic, naming the link; the previous words.md kept (probe: read as absent, exit 0)', async () => {
+    for (const name of ['qa-pairs.md', 'keywords.md', 'words.md']) {
+      const topic = makeTopic(`dangling-${name}`);
+      mkdirSync(join(topic, '_keywords'));
+      writeFileSync(join(topic, '_keywords', 'words.md'), 'previous\n');
+      symlinkSync(join(root, `moved-${name}`), join(topic, name));
+      const r = await exec([topic]);
+      // Before: exit 0, "N keywords from golden-reference.md", the link never mentioned.
+      expect(r.stderr).toBe(`keyword-extractor: ${join(topic, name)}: a dangling symlink (its target does not exist); fix or remove the link\n`);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(join(topic, '_keywords', 'words.md'), 'utf8')).toBe('previous\n');
+    }
+  });
+
   it('keyword-extractor on a topic writes the same words.md as main() in-process', async () => {
     const viaBin = makeTopic('bin', { 'qa-pairs.md': QA });
     const inProcess = makeTopic('in-process', { 'qa-pairs.md': QA });

@@ -3,7 +3,7 @@
  *
  *   keyword-extractor <topic-dir ...> [--out DIR] [--max N] [--json] [--help]
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
@@ -257,7 +257,10 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
       }
     }
     sources = sources.filter((s) => !isGenerated(s));
-    const qaPairsFound = !sources.includes(QA_PAIRS) && existsSync(join(p, QA_PAIRS));
+    // entryExists, not existsSync (which follows links): a qa-pairs.md or keywords.md symlink
+    // whose target is gone read as "absent", and the table was written without its questions
+    // or hand-written keywords, exit 0 and no word. Found, the link is read and reported broken.
+    const qaPairsFound = !sources.includes(QA_PAIRS) && entryExists(join(p, QA_PAIRS));
     if (qaPairsFound) sources.push(QA_PAIRS);
     return {
       topic: p,
@@ -273,7 +276,7 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
 
 /** The topic's hand-written table, if any; both names at once would be ambiguous. */
 function handWrittenOf(topic: string): string | null {
-  const found = [HAND_WRITTEN, HAND_WRITTEN_ALIAS].filter((name) => existsSync(join(topic, name)));
+  const found = [HAND_WRITTEN, HAND_WRITTEN_ALIAS].filter((name) => entryExists(join(topic, name)));
   if (found.length > 1) throw new UsageError(`${topic}: has both ${HAND_WRITTEN} and ${HAND_WRITTEN_ALIAS}; keep one hand-written keyword table`);
   return found[0] ?? null;
 }
