@@ -3,6 +3,12 @@
  * timeout, and abortion when the caller aborts. Shared by the embedding providers and
  * @chunkyard/llm's chat client, which classify and retry the outcome each their own way.
  */
+/**
+ * The longest timeout or wait between attempts a client accepts, in ms: an hour, the config
+ * file's ceiling. Node's timers fire at once (after 1 ms) past 2^31-1 ms.
+ */
+export const MAX_WAIT_MS = 3_600_000;
+
 export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown; timedOut: boolean };
 
 /**

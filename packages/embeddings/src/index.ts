@@ -10,6 +10,7 @@
  *
  * Every failure is an EmbeddingError naming the provider, the URL and the fix.
  */
+import { MAX_WAIT_MS } from './attempt.js';
 import { EmbeddingError } from './errors.js';
 import { LOCAL_LEXICAL_VERSION, LOCAL_MIN_DIMENSIONS, LOCAL_VERSION_DEFAULT_DIMENSIONS, LocalLexicalProvider, localModelId, type LocalLexicalVersion } from './local.js';
 import { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL, OllamaTransport } from './ollama.js';
@@ -38,7 +39,7 @@ export {
 export { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL } from './ollama.js';
 export { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from './openai.js';
 export { cacheBatchSize, REMOTE_DEFAULTS } from './remote.js';
-export { runAttempt, type AttemptOutcome } from './attempt.js';
+export { MAX_WAIT_MS, runAttempt, type AttemptOutcome } from './attempt.js';
 export { PLAIN_PROGRESS_INTERVAL_MS, plainProgress, progressReporter, type ProgressReporter } from './progress.js';
 
 export type Env = Record<string, string | undefined>;
@@ -54,10 +55,12 @@ const INT_RANGES = {
   dimensions: [LOCAL_MIN_DIMENSIONS, Number.MAX_SAFE_INTEGER],
   batchSize: [1, 2048],
   concurrency: [1, 16],
-  timeoutMs: [1, Number.MAX_SAFE_INTEGER],
+  // An hour at most, the config's ceiling: Node's timers fire at once past 2^31-1 ms, so a
+  // timeout of 2^31 ended every request after 1 ms as "no response within 2147483648 ms".
+  timeoutMs: [1, MAX_WAIT_MS],
   maxRetries: [0, 10],
   backoffMs: [0, Number.MAX_SAFE_INTEGER],
-  maxDelayMs: [0, Number.MAX_SAFE_INTEGER],
+  maxDelayMs: [0, MAX_WAIT_MS],
 } as const satisfies Partial<Record<keyof EmbeddingSettings, readonly [number, number]>>;
 
 function validate(settings: EmbeddingSettings): void {

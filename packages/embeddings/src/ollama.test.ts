@@ -258,6 +258,21 @@ describe('ollama provider: failures', () => {
       expect((err as EmbeddingError).kind).toBe('config');
     }
   });
+
+  it('refuses a timeout or wait longer than an hour, which Node would have fired at once', () => {
+    // setTimeout fires after 1 ms past 2^31-1: every request failed "no response within 2147483648 ms".
+    for (const [key, value] of [['timeoutMs', 2 ** 31], ['timeoutMs', 3_600_001], ['maxDelayMs', 2 ** 31]] as const) {
+      let err: unknown;
+      try {
+        createProvider({ provider: 'ollama', [key]: value }, {});
+      } catch (e) {
+        err = e;
+      }
+      expect(err, `${key} ${value}`).toBeInstanceOf(EmbeddingError);
+      expect((err as EmbeddingError).message).toContain(`${key} must be an integer ${key === 'timeoutMs' ? 1 : 0}..3600000, got ${value}`);
+    }
+    expect(createProvider({ provider: 'ollama', timeoutMs: 3_600_000, maxDelayMs: 3_600_000 }, {}).model).toBe('mxbai-embed-large');
+  });
 });
 
 describe('ollama provider: concurrency and cancellation', () => {
