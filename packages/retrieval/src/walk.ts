@@ -25,6 +25,36 @@ export async function loadIndex(source: DocsSource, url: URL): Promise<DocsIndex
   return index;
 }
 
+/**
+ * How many of a section's children are read at once. All of them were: a section of 300
+ * topics held 300 files open together, past macOS's default limit of 256 (EMFILE), and over
+ * HTTP sent 300 requests at once.
+ */
+export const WALK_CONCURRENCY = 16;
+
+/**
+ * `Promise.all(items.map(fn))` with at most `limit` calls under way, results in `items` order;
+ * after a failure no further item is started, and the first failure is what rejects.
+ */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await fn(items[i]!);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 export interface WalkOptions {
   /** Only topics whose id equals this or lies below it (`libraries` matches `libraries/x`). */
   topic?: string;
@@ -92,25 +122,23 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
           throw new ContractError(source.describe(url), `${child.id}: ${childUrl.pathname} is also listed by ${new URL(parentOf.get(childUrl.href) ?? source.rootIndexUrl.href).pathname}; a topic or section has one parent`);
         }
       }
-      const loaded = await Promise.all(
-        children.map(async (child) => {
-          const childUrl = new URL(child._links.self.href, url);
-          seen.add(childUrl.href);
-          parentOf.set(childUrl.href, url.href);
-          const childIndex = await loadIndex(source, childUrl);
-          if (childIndex.id !== child.id || childIndex.kind !== child.kind) {
-            throw new ContractError(
-              source.describe(childUrl),
-              `is ${childIndex.kind} ${JSON.stringify(childIndex.id)}, but its parent lists it as ${child.kind} ${JSON.stringify(child.id)}`,
-            );
-          }
-          const parent = childIndex._links.parent;
-          if (!parent || new URL(parent.href, childUrl).href !== url.href) {
-            throw new ContractError(source.describe(childUrl), `_links.parent is ${parent ? parent.href : 'missing'}, but ${url.pathname} lists it`);
-          }
-          return { url: childUrl, index: childIndex };
-        }),
-      );
+      const loaded = await mapLimited(children, WALK_CONCURRENCY, async (child) => {
+        const childUrl = new URL(child._links.self.href, url);
+        seen.add(childUrl.href);
+        parentOf.set(childUrl.href, url.href);
+        const childIndex = await loadIndex(source, childUrl);
+        if (childIndex.id !== child.id || childIndex.kind !== child.kind) {
+          throw new ContractError(
+            source.describe(childUrl),
+            `is ${childIndex.kind} ${JSON.stringify(childIndex.id)}, but its parent lists it as ${child.kind} ${JSON.stringify(child.id)}`,
+          );
+        }
+        const parent = childIndex._links.parent;
+        if (!parent || new URL(parent.href, childUrl).href !== url.href) {
+          throw new ContractError(source.describe(childUrl), `_links.parent is ${parent ? parent.href : 'missing'}, but ${url.pathname} lists it`);
+        }
+        return { url: childUrl, index: childIndex };
+      });
       next.push(...loaded);
     }
     level = next;
