@@ -346,3 +346,20 @@ describe('a symlink where topic-spec.md goes (probe: a docs tree with the link w
     expect(readFileSync(decoy, 'utf8')).toBe('decoy\n');
   });
 });
+
+describe('a qa-pairs.md symlink whose target is gone (probe: read as "no questions", exit 0)', () => {
+  it('fails its topic by the built bin, naming the link; the previous topic-spec.md kept, the other topic still written', async () => {
+    const dir = await builtTopic();
+    const other = await builtTopic('other');
+    rmSync(join(dir, 'qa-pairs.md'));
+    symlinkSync(join(root, 'moved', 'qa-pairs.md'), join(dir, 'qa-pairs.md'));
+    writeFileSync(join(dir, 'topic-spec.md'), 'previous\n');
+    const bin = join(fileURLToPath(new URL('.', import.meta.url)), '../bin/topic-spec.js');
+    const r = spawnSync(process.execPath, [bin, dir, other, '--config', config], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    // Before: exit 0, a spec with no questions, the link never mentioned.
+    expect(r.stderr).toBe(`topic-spec: ${dir}: ${join(dir, 'qa-pairs.md')}: a dangling symlink (its target does not exist); fix or remove the link\n`);
+    expect(r.status).toBe(1);
+    expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).toBe('previous\n');
+    expect(parseTopicSpecMd(readFileSync(join(other, 'topic-spec.md'), 'utf8'), 'topic-spec.md').questions).toHaveLength(2);
+  });
+});

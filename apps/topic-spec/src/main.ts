@@ -15,7 +15,7 @@ import { emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, 
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
-import { checkFolderOption, describeFsError, DocumentReadError, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, DocumentReadError, entryExists, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -209,7 +209,10 @@ async function specOne(topic: TopicSettings, provider: EmbeddingProvider, cache:
   if (!existsSync(wordsFile)) throw new DocumentError(`${wordsFile}: no keyword table; run keyword-extractor on the topic first (nx run <topic>:keywords)`);
   const keywords = parseWordsMd(read(wordsFile, { rebuild: 'run keyword-extractor on the topic again (nx run <topic>:keywords)' }), wordsFile);
   const qaFile = join(topic.dir, QA_PAIRS);
-  const qaText = existsSync(qaFile) ? read(qaFile, { allowEmpty: true }) : null;
+  // entryExists, not existsSync (which follows links): a qa-pairs.md symlink whose target is
+  // gone read as "no questions", and the spec was written without its prompt hashes, exit 0
+  // and no word. Found, the link is read and reported broken (exit 1, the old spec kept).
+  const qaText = entryExists(qaFile) ? read(qaFile, { allowEmpty: true }) : null;
   const questions = qaText === null ? [] : parseQaPairs(qaText, qaFile).map((p) => p.question);
 
   let embedded = 0;
