@@ -31,6 +31,9 @@ function nextReply(timeoutMs = 10_000): Promise<Reply> {
   });
 }
 
+/** What the server advertised in its initialize reply. */
+let capabilities: Record<string, { listChanged?: boolean } | undefined>;
+
 let sentinel = 0;
 /** Writes `frame` (raw text, no newline) and returns every reply it caused. */
 async function exchange(frame: string): Promise<Reply[]> {
@@ -64,6 +67,7 @@ beforeAll(async () => {
   );
   const init = await nextReply(30_000);
   expect(init).toMatchObject({ id: 0, result: { serverInfo: { name: 'chunkyard-docs-store' } } });
+  capabilities = (init.result as { capabilities: typeof capabilities }).capabilities;
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
 });
 
@@ -451,4 +455,29 @@ describe('a client that closes stderr', () => {
     expect(replies.map((r) => r.id)).toEqual(expect.arrayContaining([0, 1, 2]));
     expect(replies).toHaveLength(3);
   }, 30_000);
+});
+
+// Last: it stores a document, and the tests above count an empty store.
+describe('what the server advertises, it does', () => {
+  // s46 probe: the SDK advertised resources.listChanged ("the server will emit notifications
+  // when the list of available resources changes", MCP spec), but an ingest_artifact that
+  // added resources sent no notifications/resources/list_changed, and nothing here watches for
+  // another process's ingest into the same store.
+  it('resources: an ingest that adds resources sends notifications/resources/list_changed, or listChanged is not advertised', async () => {
+    expect(capabilities.resources).toBeDefined();
+    const before = await exchange(call(70, 'resources/list'));
+    // Everything up to the tool's reply (it may come after a later ping), and all sent before a ping after it.
+    child.stdin.write(`${call(71, 'tools/call', { name: 'ingest_artifact', arguments: { content: '# Listed\n\nA new document about quokkas.', source_id: 'listed.md' } })}\n`);
+    const frames: Reply[] = [];
+    while (!frames.some((f) => f.id === 71)) frames.push(await nextReply());
+    frames.push(...(await exchange(call(73, 'ping'))).filter((f) => f.id !== 73));
+    const reply = frames.find((f) => f.id === 71);
+    expect(reply?.result, JSON.stringify(frames)).toMatchObject({ content: [{ type: 'text' }] });
+    expect(JSON.parse((reply!.result as { content: { text: string }[] }).content[0]!.text)).toMatchObject({ status: 'created' });
+    const after = await exchange(call(72, 'resources/list'));
+    const count = (r: Reply[]) => (r[0]!.result as { resources: unknown[] }).resources.length;
+    expect(count(after)).toBe(count(before) + 1);
+    const notified = frames.some((f) => (f as { method?: string }).method === 'notifications/resources/list_changed');
+    expect(capabilities.resources!.listChanged === true, `listChanged advertised ${String(capabilities.resources!.listChanged)}, notification sent ${notified}`).toBe(notified);
+  });
 });

@@ -240,6 +240,12 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     },
   );
 
+  // The SDK advertises resources.listChanged, which promises notifications/resources/list_changed
+  // whenever the list changes (MCP spec, server/resources). The list is the store's units: every
+  // ingest changes it, this server's or another process's, and over stateless HTTP there is no
+  // channel to send one on. Nothing here sent it; the promise is withdrawn instead of half kept.
+  // (The tools and prompts never change after start, so their listChanged holds.)
+  server.server.registerCapabilities({ resources: { listChanged: false } });
   return server;
 }
 
