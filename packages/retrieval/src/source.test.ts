@@ -214,6 +214,24 @@ describe('UrlSource', () => {
     }
   });
 
+  it('a status line with a reason phrase of 5,000 characters is cut in the message (s46 probe: it was printed whole)', async () => {
+    const wordy = createServer((req, res) => {
+      res.writeHead(req.url === '/docs/index.json' ? 404 : 300, `Gone ${'x'.repeat(5000)}`);
+      res.end();
+    });
+    await new Promise<void>((r) => wordy.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(wordy.address() as AddressInfo).port}/docs/`;
+    try {
+      const s = new UrlSource(base);
+      const missing = await s.readText(s.rootIndexUrl).then(() => null, (err: Error) => err.message);
+      expect(missing).toBe(`${base}index.json: HTTP 404 Gone ${'x'.repeat(75)}…`);
+      const odd = await s.readText(new URL('a.md', base)).then(() => null, (err: Error) => err.message);
+      expect(odd).toBe(`${base}a.md: HTTP 300 Gone ${'x'.repeat(75)}… to a plain GET; is this a chunkyard docs server?`);
+    } finally {
+      await new Promise<void>((r) => wordy.close(() => r()));
+    }
+  });
+
   it('rejects URLs it cannot use', () => {
     expect(() => new UrlSource('ftp://x/')).toThrow(/only http and https/);
     expect(() => new UrlSource('http://')).toThrow(/not a valid URL/);

@@ -181,7 +181,7 @@ export class UrlSource implements DocsSource {
     if (!REDIRECTS.has(res.status) && res.status >= 300 && res.status < 400) {
       // 304 answers a conditional request and we send none; 300 and 305 point nowhere usable.
       await res.body?.cancel();
-      throw new SourceError(url.href, `HTTP ${res.status} ${res.statusText}`.trim() + ' to a plain GET; is this a chunkyard docs server?');
+      throw new SourceError(url.href, `${statusLine(res)} to a plain GET; is this a chunkyard docs server?`);
     }
     if (res.status >= 300 && res.status < 400) {
       await res.body?.cancel();
@@ -191,7 +191,7 @@ export class UrlSource implements DocsSource {
     }
     if (!res.ok) {
       await res.body?.cancel();
-      throw new SourceError(url.href, `HTTP ${res.status} ${res.statusText}`.trim());
+      throw new SourceError(url.href, statusLine(res));
     }
     const tooLarge = () => new SourceError(url.href, `response larger than ${this.maxBytes} bytes; is this a chunkyard docs server?`);
     if (Number(res.headers.get('content-length')) > this.maxBytes) {
@@ -257,6 +257,15 @@ export class UrlSource implements DocsSource {
     const e = err as Error & { cause?: { code?: unknown } };
     return e.name === 'TimeoutError' || (typeof e.cause?.code === 'string' && SYSTEM_CODE.test(e.cause.code));
   }
+}
+
+/**
+ * "HTTP 404 Not Found", the reason phrase cut at 80 characters: it is the server's to choose,
+ * and one of 5,000 was printed whole.
+ */
+function statusLine(res: Response): string {
+  const reason = res.statusText.length > 80 ? `${res.statusText.slice(0, 80)}…` : res.statusText;
+  return `HTTP ${res.status} ${reason}`.trim();
 }
 
 /** A system error code (ECONNREFUSED, ENOTFOUND, ETIMEDOUT …), not undici's (UND_ERR_…) or its parser's (HPE_…). */
