@@ -363,3 +363,19 @@ describe('a qa-pairs.md symlink whose target is gone (probe: read as "no questio
     expect(parseTopicSpecMd(readFileSync(join(other, 'topic-spec.md'), 'utf8'), 'topic-spec.md').questions).toHaveLength(2);
   });
 });
+
+describe('--help under CHUNKYARD_TOPIC_MARKER (probe: it named golden-reference.md whatever the marker)', () => {
+  it('the built bin names the marker a topic folder holds, as the other tools\' help does', () => {
+    const bin = join(fileURLToPath(new URL('.', import.meta.url)), '../bin/topic-spec.js');
+    const r = spawnSync(process.execPath, [bin, '--help'], { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, CHUNKYARD_TOPIC_MARKER: 'faq.md' } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Each argument is a topic folder (a folder holding faq.md) whose _chunks/');
+    expect(r.stdout).not.toContain('golden-reference');
+    // And what it says is what it does: a folder holding faq.md is a topic, one holding only golden-reference.md is not.
+    mkdirSync(join(root, 'plain'));
+    writeFileSync(join(root, 'plain', 'golden-reference.md'), '# A\n\nBody.\n');
+    const plain = spawnSync(process.execPath, [bin, join(root, 'plain')], { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, CHUNKYARD_TOPIC_MARKER: 'faq.md' } });
+    expect(plain.stderr).toBe(`topic-spec: ${join(root, 'plain')}: a folder, but not a topic (no faq.md in it)\n`);
+    expect(plain.status).toBe(2);
+  });
+});

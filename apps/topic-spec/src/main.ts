@@ -15,7 +15,7 @@ import { emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, 
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
-import { checkFolderOption, describeFsError, DocumentReadError, entryExists, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, DocumentReadError, entryExists, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, TOPIC_MARKER, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -31,7 +31,7 @@ export const HELP = `topic-spec — compute a topic's chunk metadata and write t
 Usage:
   topic-spec <topic-dir ...> [options]
 
-Each argument is a topic folder (a folder holding golden-reference.md) whose _chunks/
+Each argument is a topic folder (a folder holding ${TOPIC_MARKER}) whose _chunks/
 (chunking-tool) and _keywords/words.md (keyword-extractor) are built. For every chunk it
 computes: similarity_conceptual (cosine to chunk 0), similarity_technical (to chunk 1,
 when chunk 1's title says Quick Reference, API Reference, Cheat Sheet or Reference),
