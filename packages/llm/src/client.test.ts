@@ -344,3 +344,33 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server that clos
     }
   });
 });
+
+describe('numeric settings out of range', () => {
+  it.each([
+    [{ timeoutMs: 2 ** 31 }, 'timeoutMs must be an integer 1..3600000, got 2147483648'],
+    [{ timeoutMs: 0 }, 'timeoutMs must be an integer 1..3600000, got 0'],
+    [{ maxDelayMs: 2 ** 31 }, 'maxDelayMs must be an integer 0..3600000, got 2147483648'],
+    [{ maxRetries: Number.NaN }, 'maxRetries must be an integer 0..10, got NaN'],
+    [{ maxRetries: '2' as unknown as number }, 'maxRetries must be an integer 0..10, got "2"'],
+    [{ temperature: Number.NaN }, 'temperature must be a number from 0 to 2, got NaN'],
+    [{ temperature: 3 }, 'temperature must be a number from 0 to 2, got 3'],
+  ] as [Partial<LlmSettings>, string][])('refuses %o, naming the setting and its range', (bad, message) => {
+    // A timeoutMs past 2^31-1 ms reached setTimeout, which fires after 1 ms: every request
+    // failed at once as "no response within 2147483648 ms". A maxRetries of NaN retried for ever.
+    for (const provider of ['ollama', 'openai'] as const) {
+      expect(() => createChatClient({ provider, ...bad }, env)).toThrow(LlmError);
+      expect(() => createChatClient({ provider, ...bad }, env)).toThrow(message);
+    }
+  });
+
+  it('refuses a temperature passed to chat() out of range before sending anything', async () => {
+    server = await startChatServer(() => 'ok');
+    const err = await failure(createChatClient(settingsFor('ollama', server.origin), env).chat([{ role: 'user', content: 'q' }], { temperature: -1 }));
+    expect(err.message).toContain('the temperature passed to chat() must be a number from 0 to 2, got -1');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('accepts the bounds', () => {
+    expect(createChatClient({ provider: 'ollama', timeoutMs: 3_600_000, maxRetries: 10, temperature: 2 }, env).temperature).toBe(2);
+  });
+});

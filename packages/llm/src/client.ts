@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { fetchWithinOrigin, limitResponse, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt } from '@chunkyard/embeddings/attempt';
+import { fetchWithinOrigin, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -195,6 +195,7 @@ class Client implements ChatClient {
     this.before();
     const { timeoutMs, maxRetries, backoffMs, maxDelayMs } = this.settings;
     const temperature = options.temperature ?? this.temperature;
+    if (options.temperature !== undefined) checkTemperature(this.provider, temperature, 'the temperature passed to chat()');
     for (let attempt = 1; ; attempt++) {
       options.signal?.throwIfAborted();
       const outcome = await runAttempt(timeoutMs, options.signal, async (signal) => {
@@ -254,11 +255,51 @@ class Client implements ChatClient {
 }
 
 /**
+ * The numeric settings' bounds, the config file's (temperature 0..2, as OpenAI's API takes;
+ * timeoutMs and maxRetries) plus the test-only knobs. Unchecked, a timeoutMs past 2^31-1 ms
+ * reached setTimeout, which fires after 1 ms ("no response within 2147483648 ms" at once), and
+ * a maxRetries of NaN retried a failing server for ever.
+ */
+const INT_RANGES = {
+  timeoutMs: [1, MAX_WAIT_MS],
+  maxRetries: [0, 10],
+  backoffMs: [0, Number.MAX_SAFE_INTEGER],
+  maxDelayMs: [0, MAX_WAIT_MS],
+} as const satisfies Partial<Record<keyof LlmSettings, readonly [number, number]>>;
+
+/** A setting's value for a message: NaN as NaN (JSON.stringify says null), strings quoted and cut. */
+function shownValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'a list' : 'an object';
+  return String(value);
+}
+
+function checkTemperature(provider: LlmProviderName, value: unknown, where: string): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 2) {
+    throw new LlmError(provider, null, `${where} must be a number from 0 to 2, got ${shownValue(value)}`, 'Set llm.temperature from 0 to 2, or remove it for the default 0.2.');
+  }
+}
+
+function validate(settings: LlmSettings): void {
+  const provider = settings.provider === 'openai' ? 'openai' : 'ollama';
+  for (const [key, [min, max]] of Object.entries(INT_RANGES)) {
+    const value: unknown = settings[key as keyof typeof INT_RANGES];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`;
+      throw new LlmError(provider, null, `${key} must be an integer ${range}, got ${shownValue(value)}`, `Set llm.${key} to an integer ${range}, or remove it for the default.`);
+    }
+  }
+  if (settings.temperature !== undefined) checkTemperature(provider, settings.temperature, 'temperature');
+}
+
+/**
  * The chat client `settings` describe. Reads OLLAMA_HOST, OPENAI_API_KEY and OPENAI_BASE_URL
  * from `env` only, so tests and tools pass their own. Makes no request: a missing OpenAI key
  * is reported by the first `chat` call, so runs served from the cache need no key.
  */
 export function createChatClient(settings: LlmSettings, env: Env = process.env): ChatClient {
+  validate(settings);
   const temperature = settings.temperature ?? LLM_DEFAULT_TEMPERATURE;
   const retry = { timeoutMs: settings.timeoutMs ?? 120_000, maxRetries: settings.maxRetries ?? 2, backoffMs: settings.backoffMs ?? 500, maxDelayMs: settings.maxDelayMs ?? 30_000 };
   if (settings.provider === 'ollama') {
