@@ -162,6 +162,30 @@ describe('ingest names inputs on one line', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toBe('docs-store: bad\\u000aname.md: not valid UTF-8 (first bad byte at offset 0)');
   });
+
+  it('a stored file, topic or --db whose name holds a newline is one line in ingest, search and stats (s46 probe: each printed as two)', async () => {
+    writeFileSync(join(ws, 'b\nfake.md'), '# Doc B\n\nWombats dig burrows.\n');
+    const db = ['--db', 'x\ny.db'];
+    const ingested = await run(['ingest', 'b\nfake.md', '--topic', 'evil\nfake: 1', ...db]);
+    expect(ingested).toMatchObject({ code: 0, stderr: '' });
+    expect(ingested.stdout.split('\n')).toEqual([expect.stringMatching(/^b\\u000afake\.md: created art_\w+ \(stored whole, \d+ tokens\)$/), 'x\\u000ay.db: 1 written, 0 unchanged, 0 failed', '']);
+    const stats = await run(['stats', ...db]);
+    expect(stats.code).toBe(0);
+    expect(stats.stdout.split('\n')[0]).toMatch(/^x\\u000ay\.db \(schema v\d+, \d+ KiB\)$/);
+    expect(stats.stdout).toContain('  evil\\u000afake: 1: 1\n');
+    expect(stats.stdout.split('\n')).toHaveLength(5);
+    const found = await run(['search', 'wombats', '--mode', 'fts', ...db]);
+    expect(found.code).toBe(0);
+    expect(found.stdout.split('\n')[0]).toMatch(/^1\. b\\u000afake\.md {2}art_\w+$/);
+    // A topic of a megabyte (MCP's ingest_artifact takes one) is cut in stats, its length said.
+    const store = join(ws, 'x\ny.db');
+    const d = new Database(store);
+    d.prepare('UPDATE artifacts SET topic = ?').run('t'.repeat(1_000_000));
+    d.close();
+    const long = await run(['stats', ...db]);
+    expect(long.stdout).toContain(`  ${'t'.repeat(200)}… (1000000 characters): 1\n`);
+    expect(long.stdout.length).toBeLessThan(2_000);
+  });
 });
 
 describe('ingest skips what chunkyard generated', () => {

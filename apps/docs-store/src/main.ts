@@ -220,7 +220,12 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       io.stderr(`docs-store: ${err.filter === 'topic' ? '--topic' : '--content-type'} ${quoteArgument(err.value, 100)}: ${err.reason}\n`);
       return 2;
     }
-    if (err instanceof StoreError || err instanceof InputError || err instanceof EmbeddingError || err instanceof ListenError) {
+    // One line each by construction: a line break in one came from a name (the --db path).
+    if (err instanceof StoreError || err instanceof InputError) {
+      io.stderr(`docs-store: ${oneLine(err.message)}\n`);
+      return 1;
+    }
+    if (err instanceof EmbeddingError || err instanceof ListenError) {
       io.stderr(`docs-store: ${err.message}\n`);
       return 1;
     }
@@ -228,7 +233,7 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
     // reported as a message; only a real bug keeps its stack trace.
     const env = environmentMessage(err, ctx.dbPath);
     if (env) {
-      io.stderr(`docs-store: ${env}\n`);
+      io.stderr(`docs-store: ${oneLine(env)}\n`);
       return 1;
     }
     throw err;
@@ -322,9 +327,19 @@ function environmentMessage(err: unknown, dbPath: string): string | null {
   return null;
 }
 
+/**
+ * A path as output names it: relative to the cwd when inside it, on one line (the io escapes
+ * C0 controls but keeps line breaks, so `--db $'x\ny.db'` printed as two lines, the second of
+ * which could pass for a line of output).
+ */
 function display(ctx: Context, path: string): string {
   const rel = relative(ctx.io.cwd ?? process.cwd(), path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  return oneLine(rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path);
+}
+
+/** A stored name (a topic) as one line, cut after 200 characters with its length said: MCP's ingest_artifact takes any topic. */
+function shortName(name: string): string {
+  return oneLine(name.length > 200 ? `${name.slice(0, 200)}… (${name.length} characters)` : name);
 }
 
 async function ingest(ctx: Context): Promise<number> {
@@ -375,7 +390,7 @@ async function ingest(ctx: Context): Promise<number> {
   } else {
     for (const o of outcomes) {
       const what = o.isChunked ? `${o.numChunks} chunks` : 'stored whole';
-      io.stdout(`${o.sourceFile ?? o.artifactId}: ${o.status} ${o.artifactId} (${what}, ${o.tokenCount} tokens)\n`);
+      io.stdout(`${oneLine(o.sourceFile ?? o.artifactId)}: ${o.status} ${o.artifactId} (${what}, ${o.tokenCount} tokens)\n`);
     }
     if (values.built) io.stdout(`embedding cache: ${cacheStats.documentHits} document hits, ${cacheStats.textHits} text hits, ${cacheStats.embedded} embedded\n`);
     if (ann) {
@@ -459,14 +474,14 @@ function formatHit(h: SearchHit, i: number): string {
     // A routed unit: its whole text (units are small, and the edges are trimmed already).
     const c = h.unit.chunks;
     const span = c === null ? 'stored whole' : c.from === c.to ? `chunk ${c.from}` : `chunks ${c.from}-${c.to}, ${h.unit.hits} ${h.unit.hits === 1 ? 'hit' : 'hits'}`;
-    const where = [h.title, h.sectionTitle].filter(Boolean).join(' › ');
-    return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${formatScore(h.score)}; ${span}]\n${indent(h.unit.text.trim())}\n\n`;
+    const where = oneLine([h.title, h.sectionTitle].filter(Boolean).join(' › '));
+    return `${i + 1}. ${oneLine(h.sourceFile ?? '(no file)')}  ${h.unitId}\n   ${where}  [score ${formatScore(h.score)}; ${span}]\n${indent(h.unit.text.trim())}\n\n`;
   }
   const ranks = Object.entries(h.ranks).map(([k, r]) => `${k} #${r}`).join(', ');
-  const where = [h.title, h.sectionTitle].filter(Boolean).join(' › ');
+  const where = oneLine([h.title, h.sectionTitle].filter(Boolean).join(' › '));
   const text = (h.expanded ?? h.content).trim();
   const body = h.expanded !== undefined ? text : text.replace(/\s+/g, ' ').slice(0, 240) + (text.length > 240 ? '…' : '');
-  return `${i + 1}. ${h.sourceFile ?? '(no file)'}  ${h.unitId}\n   ${where}  [score ${formatScore(h.score)}; ${ranks}]\n${indent(body)}\n\n`;
+  return `${i + 1}. ${oneLine(h.sourceFile ?? '(no file)')}  ${h.unitId}\n   ${where}  [score ${formatScore(h.score)}; ${ranks}]\n${indent(body)}\n\n`;
 }
 
 const indent = (s: string) => s.split('\n').map((l) => `   ${l}`).join('\n');
@@ -498,7 +513,7 @@ function stats(ctx: Context): number {
           `  ${s.artifacts} artifacts (${s.chunkedArtifacts} chunked, ${s.artifacts - s.chunkedArtifacts} whole), ${s.chunks} chunks, ${s.units} searchable units, ${s.tokens} tokens\n` +
           `  embeddings: ${s.embeddingModel ?? '(none yet)'}${s.dimensions ? `, ${s.dimensions} dimensions` : ''}\n` +
           (s.ann ? `  vector index: ivf, ${s.ann.lists} lists over ${s.ann.rows} units (${(s.ann.bytes / 1024).toFixed(0)} KiB), built ${s.ann.builtAt}\n` : '') +
-          s.topics.map((t) => `  ${t.topic ?? '(no topic)'}: ${t.artifacts}\n`).join(''),
+          s.topics.map((t) => `  ${t.topic === null ? '(no topic)' : shortName(t.topic)}: ${t.artifacts}\n`).join(''),
       );
     }
   } finally {
@@ -529,7 +544,7 @@ async function mcp(ctx: Context): Promise<number> {
     const provider = providerFor(config, env);
     if (!values.http) {
       // stdout is the protocol channel: anything else goes to stderr.
-      io.stderr(`docs-store mcp: serving ${ctx.dbPath} on stdio\n`);
+      io.stderr(`docs-store mcp: serving ${oneLine(ctx.dbPath)} on stdio\n`);
       await serveStdio(store, provider, VERSION);
       return 0;
     }
@@ -559,7 +574,7 @@ async function mcp(ctx: Context): Promise<number> {
             (token !== undefined ? 'every request needs the bearer token, and it travels in clear text over plain HTTP (put TLS in front)\n' : `anyone who reaches it can read and write the store: set --token or ${TOKEN_ENV}\n`),
         );
       }
-      io.stderr(`docs-store mcp: serving ${ctx.dbPath} at ${served.url}${token !== undefined ? ' (bearer token required)' : ''}\n`);
+      io.stderr(`docs-store mcp: serving ${oneLine(ctx.dbPath)} at ${served.url}${token !== undefined ? ' (bearer token required)' : ''}\n`);
       // Serve until told to stop; then finish cleanly so the store closes (WAL checkpointed).
       await new Promise<void>((resolveStop) => {
         onStop = () => {
