@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FolderSource, openSource, readJson, UrlSource } from './source.js';
+import { FolderSource, MAX_JSON_BYTES, openSource, readJson, UrlSource } from './source.js';
 
 let dir: string;
 let docs: string;
@@ -54,6 +54,18 @@ describe('FolderSource', () => {
     const err = await readJson(s, new URL('/a/index.json', s.rootIndexUrl)).then(() => null, (e: unknown) => e as Error);
     expect(err?.message).toBe(`${join(docs, 'a/index.json')}: not valid JSON (unexpected character at line 1, column 1)`);
     expect(err?.message).not.toMatch(/hunter2|password/);
+  });
+
+  it('refuses a JSON file over 64 MiB before reading it (s46 probe), naming its size', async () => {
+    const big = join(docs, 'big.json');
+    writeFileSync(big, `{"id":""}${' '.repeat(MAX_JSON_BYTES - 8)}`);
+    try {
+      const s = new FolderSource(docs);
+      await expect(readJson(s, new URL('/big.json', s.rootIndexUrl))).rejects.toThrow(`${big}: 64.0 MiB, larger than a docs index or manifest can be (64 MiB); is this a built docs tree?`);
+      expect((await s.readText(new URL('/big.json', s.rootIndexUrl))).length).toBe(MAX_JSON_BYTES + 1);
+    } finally {
+      rmSync(big);
+    }
   });
 
   it('names the folder when it does not exist', async () => {
@@ -229,6 +241,25 @@ describe('UrlSource', () => {
       expect(odd).toBe(`${base}a.md: HTTP 300 Gone ${'x'.repeat(75)}… to a plain GET; is this a chunkyard docs server?`);
     } finally {
       await new Promise<void>((r) => wordy.close(() => r()));
+    }
+  });
+
+  it('refuses a JSON body over 64 MiB before parsing it (s46 probe: 400 MB of [0,0,…] aborted docs-query with a V8 fatal error after 2 min and 4 GB)', async () => {
+    // Valid JSON padded with spaces, cheap to parse: before the cap it was read and returned.
+    const pad = Buffer.alloc(MAX_JSON_BYTES - 8, 0x20);
+    const padded = createServer((req, res) => {
+      res.write('{"id":""}');
+      res.end(pad);
+    });
+    await new Promise<void>((r) => padded.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(padded.address() as AddressInfo).port}/`;
+    try {
+      const s = new UrlSource(base);
+      await expect(readJson(s, s.rootIndexUrl)).rejects.toThrow(`${base}index.json: response larger than ${MAX_JSON_BYTES} bytes; is this a chunkyard docs server?`);
+      // A chunk file is text, not JSON: the 512 MiB cap is still what bounds it.
+      expect((await s.readText(s.rootIndexUrl)).length).toBe(MAX_JSON_BYTES + 1);
+    } finally {
+      await new Promise<void>((r) => padded.close(() => r()));
     }
   });
 

@@ -29,12 +29,23 @@ export interface DocsSource {
   readonly folder: string | null;
   /** How to name `url` in a message: the file path for a folder, the URL otherwise. */
   describe(url: URL): string;
-  readText(url: URL): Promise<string>;
+  /** The file's text; more than `maxBytes` (default: the source's own cap) is an error. */
+  readText(url: URL, maxBytes?: number): Promise<string>;
 }
+
+/**
+ * 64 MiB: the largest index.json or chunk manifest read. A built one is kilobytes to a few
+ * megabytes (a manifest holds each chunk's text twice, so 64 MiB is a document of about 25 MB).
+ * Up to the 512 MiB text cap, JSON.parse of a hostile body ran for minutes and gigabytes, and
+ * 400 MB of [0,0,…] aborted the process with a V8 fatal error (an array longer than V8 allows),
+ * which no catch sees; 64 MiB of the costliest JSON ({},{},…) takes about 1.5 GB.
+ */
+export const MAX_JSON_BYTES = 64 * 1024 * 1024;
+
 
 /** Reads and parses JSON, with errors naming the file or URL. */
 export async function readJson(source: DocsSource, url: URL): Promise<unknown> {
-  const text = await source.readText(url);
+  const text = await source.readText(url, MAX_JSON_BYTES);
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -81,7 +92,7 @@ export class FolderSource implements DocsSource {
     }
   }
 
-  async readText(url: URL): Promise<string> {
+  async readText(url: URL, maxBytes = Infinity): Promise<string> {
     const file = this.fileOf(url);
     this.realRoot ??= realpath(this.folder).catch(() => {
       throw new SourceError(this.folder, 'docs folder not found');
@@ -107,6 +118,10 @@ export class FolderSource implements DocsSource {
     try {
       const stat = await handle.stat();
       if (!stat.isFile()) throw new SourceError(file, `${stat.isDirectory() ? 'a folder' : fileKind(stat)}, not a regular file; replace it with the built file`);
+      if (stat.size > maxBytes) {
+        const mib = (n: number) => (n / (1024 * 1024)).toFixed(1);
+        throw new SourceError(file, `${mib(stat.size)} MiB, larger than a docs index or manifest can be (${mib(maxBytes).replace(/\.0$/, '')} MiB); is this a built docs tree?`);
+      }
       return await handle.readFile('utf8');
     } catch (err) {
       if (err instanceof SourceError) throw err;
@@ -162,7 +177,8 @@ export class UrlSource implements DocsSource {
     return url.href;
   }
 
-  async readText(url: URL): Promise<string> {
+  async readText(url: URL, maxBytes = this.maxBytes): Promise<string> {
+    const limit = Math.min(maxBytes, this.maxBytes);
     if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
       throw new SourceError(url.href, `outside the docs at ${this.base.href}`);
     }
@@ -193,8 +209,8 @@ export class UrlSource implements DocsSource {
       await res.body?.cancel();
       throw new SourceError(url.href, statusLine(res));
     }
-    const tooLarge = () => new SourceError(url.href, `response larger than ${this.maxBytes} bytes; is this a chunkyard docs server?`);
-    if (Number(res.headers.get('content-length')) > this.maxBytes) {
+    const tooLarge = () => new SourceError(url.href, `response larger than ${limit} bytes; is this a chunkyard docs server?`);
+    if (Number(res.headers.get('content-length')) > limit) {
       await res.body?.cancel();
       throw tooLarge();
     }
@@ -216,7 +232,7 @@ export class UrlSource implements DocsSource {
         const { done, value } = await Promise.race([reader.read(), deadline]);
         if (done) break;
         size += value.byteLength;
-        if (size > this.maxBytes) {
+        if (size > limit) {
           await reader.cancel();
           throw tooLarge();
         }
