@@ -350,7 +350,8 @@ describe('plain files and --out', () => {
     mkdirSync(out);
     writeFileSync(join(src, 'X.md'), SMALL);
     writeFileSync(join(out, 'X-50.md'), 'stale chunk of X');
-    writeFileSync(join(out, 'X.json'), '{"old": true}\n');
+    // The manifest of the earlier run that wrote X-50.md: it listed 51 chunks.
+    writeFileSync(join(out, 'X.json'), `${JSON.stringify({ schemaVersion: 1, source: 'X.md', chunks: Array.from({ length: 51 }, (_, i) => ({ chunkNumber: i })) }, null, 2)}\n`);
     writeFileSync(join(out, 'Y-0.md'), 'chunk of another document');
     writeFileSync(join(out, 'Y.json'), '{"other": true}\n');
     writeFileSync(join(out, 'X-notes.md'), 'not a chunk name');
@@ -927,6 +928,36 @@ describe('the built bin, run as a user would', () => {
 
   beforeAll(() => {
     execFileSync('node', ['tools/build.mjs', 'apps/chunking-tool'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  });
+
+  it('--out DIR: an X-N.md that no earlier manifest there listed is the user\'s, never removed (probe: a hand-written notes/guide-1.md was deleted)', async () => {
+    const src = join(root, 'src');
+    const notes = join(root, 'notes');
+    mkdirSync(src);
+    mkdirSync(notes);
+    writeFileSync(join(src, 'guide.md'), '# Guide\n\nOne short paragraph, so one chunk.\n');
+    writeFileSync(join(notes, 'guide-1.md'), 'hand-written, not a chunk\n');
+    writeFileSync(join(notes, 'guide-7.md'), 'hand-written too\n');
+    for (const attempt of [1, 2]) {
+      const r = await exec(['--config', config, '--out', notes, join(src, 'guide.md')]);
+      expect(r.stderr, `run ${attempt}`).toBe('');
+      expect(r.code).toBe(0);
+      // Before: the first run deleted both (one chunk written, guide-0.md; the rest "stale").
+      expect(sorted(readdirSync(notes)), `run ${attempt}`).toEqual(['guide-0.md', 'guide-1.md', 'guide-7.md', 'guide.json']);
+      expect(readFileSync(join(notes, 'guide-1.md'), 'utf8')).toBe('hand-written, not a chunk\n');
+      expect(readFileSync(join(notes, 'guide-7.md'), 'utf8')).toBe('hand-written too\n');
+    }
+    // What an earlier run wrote there and this one did not is still removed: three chunks, then one.
+    writeFileSync(join(src, 'guide.md'), SMALL);
+    expect((await exec(['--config', config, '--out', notes, join(src, 'guide.md')])).code).toBe(0);
+    const n = readManifest(join(notes, 'guide.json')).chunks.length;
+    expect(n).toBeGreaterThanOrEqual(2);
+    writeFileSync(join(src, 'guide.md'), '# Guide\n\nOne short paragraph, so one chunk.\n');
+    expect((await exec(['--config', config, '--out', notes, join(src, 'guide.md')])).code).toBe(0);
+    expect(n).toBeLessThan(7);
+    // guide-1.md was overwritten by the earlier run's chunk 1 (so its manifest listed it): removed now; guide-7.md was never listed.
+    expect(sorted(readdirSync(notes))).toEqual(['guide-0.md', 'guide-7.md', 'guide.json']);
+    expect(readFileSync(join(notes, 'guide-7.md'), 'utf8')).toBe('hand-written too\n');
   });
 
   it('chunking-tool --help exits 0 and prints the usage', async () => {

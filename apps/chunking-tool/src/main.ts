@@ -5,7 +5,7 @@
  *                 [--strategy semantic] [--json] [--help]
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
@@ -215,10 +215,19 @@ async function run(argv: string[], io: Io): Promise<number> {
           else replaceDirAtomic(outDir, files, { parents: false });
         }
       } else {
+        // An --out folder is the user's, and may hold their own files: an X-N.md there is an
+        // earlier run's only when that run's X.json listed it (N below its chunk count), read
+        // before this run's replaces it. `chunking-tool guide.md --out notes` deleted a
+        // hand-written notes/guide-1.md (guide had one chunk, guide-0.md). A derived
+        // `<folder>/_chunks` holds only outputs: its stale X-N.md always go (null: no bound).
+        const outGiven = args.values.out !== undefined;
+        const stale = group
+          .filter((job) => !errors.some((e) => e.source === job.source))
+          .map((job) => [docNameOf(job.file), outGiven ? earlierChunkCount(join(outDir, `${docNameOf(job.file)}.json`)) : null] as const);
         // Every output is staged first, so a write that fails (a full disk, a file-size
         // limit) leaves the previous set as it was; only renames reach outDir.
         const written = new Set(stage.moveInto(files));
-        for (const job of group) if (!errors.some((e) => e.source === job.source)) stage.removeStale(docNameOf(job.file), written);
+        for (const [name, below] of stale) stage.removeStale(name, written, below);
       }
     } catch (err) {
       // A folder that cannot be written fails its own documents only: the other topics and
@@ -513,12 +522,14 @@ class Stage {
   /**
    * Removes the chunk files (`<name>-N.md`) an earlier run left in outDir that this one did
    * not write: a document that now has fewer chunks. Through the pin, as the renames are.
+   * `below`, when not null, bounds N: only the files that run's manifest listed.
    */
-  removeStale(name: string, written: ReadonlySet<string>): void {
-    const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
+  removeStale(name: string, written: ReadonlySet<string>, below: number | null): void {
+    const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-(\\d+)\\.md$`);
     try {
       for (const entry of readdirSync(this.at())) {
-        if (pattern.test(entry) && !written.has(entry)) rmSync(this.at(entry), { force: true });
+        const m = pattern.exec(entry);
+        if (m !== null && !written.has(entry) && (below === null || Number(m[1]) < below)) rmSync(this.at(entry), { force: true });
       }
     } catch (err) {
       throw this.named(err);
@@ -529,6 +540,45 @@ class Stage {
   remove(): void {
     this.stagedDir?.discard();
     this.pin?.close();
+  }
+}
+
+/** How a chunk record's first key starts in a manifest (both writers indent records by 4, their keys by 6); no string value holds a raw line break. */
+const RECORD_START = Buffer.from('\n      "chunkNumber": ');
+
+/**
+ * The number of chunk records in the manifest an earlier run wrote at `file` (0 when there is
+ * none, or it cannot be read as a regular file): the X-N.md it listed are N below this. Counted
+ * a block at a time, since a streamed document's manifest may pass V8's longest string.
+ */
+function earlierChunkCount(file: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return 0;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return 0;
+    const block = Buffer.alloc(1 << 20);
+    let carry = Buffer.alloc(0);
+    let count = 0;
+    for (;;) {
+      const n = readSync(fd, block, 0, block.length, null);
+      if (n === 0) return count;
+      const buf = Buffer.concat([carry, block.subarray(0, n)]);
+      let at = 0;
+      for (let i = buf.indexOf(RECORD_START); i >= 0; i = buf.indexOf(RECORD_START, at)) {
+        count++;
+        at = i + RECORD_START.length;
+      }
+      // A record start cut by the block's end is found with the next block.
+      carry = buf.subarray(Math.max(at, buf.length - (RECORD_START.length - 1)));
+    }
+  } catch {
+    return 0;
+  } finally {
+    closeSync(fd);
   }
 }
 
