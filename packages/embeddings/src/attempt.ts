@@ -162,3 +162,17 @@ export async function fetchWithinOrigin(input: string | URL | Request, init: Req
     url = target;
   }
 }
+
+/**
+ * The error a 2xx body carries instead of a result, as some compatible servers and proxies
+ * answer (`{"error": "…"}`, Ollama's form, or `{"error": {"message": "…"}}`, OpenAI's), cut to
+ * 300 characters; null when it carries none. Without it the message said only that the result
+ * was missing, not what the server said.
+ */
+export function errorInBody(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const error: unknown = (body as { error?: unknown }).error;
+  const text = typeof error === 'string' ? error : typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  if (typeof text !== 'string' || text.trim() === '') return null;
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}

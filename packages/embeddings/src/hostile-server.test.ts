@@ -158,6 +158,14 @@ describe.each<Kind>(['ollama', 'openai'])('%s provider against a hostile server'
     expect(raw.requests()).toBe(2);
   });
 
+  it('quotes the error a 200 body carries instead of embeddings', async () => {
+    // The message was only 'the body has no "embeddings" list' (or "data"), hiding the server's words.
+    server = await startServer((_req, res) => sendJson(res, 200, kind === 'ollama' ? { error: 'model requires more system memory' } : { error: { message: 'quota exceeded', type: 'insufficient_quota' } }));
+    const err = await failure(provider(kind, server).embed(['a']));
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toContain(`malformed response: a success status with an error instead of embeddings: ${kind === 'ollama' ? 'model requires more system memory' : 'quota exceeded'}. `);
+  });
+
   it('still accepts a large legitimate response (64 inputs × 3072 dimensions as JSON floats)', async () => {
     server = await startServer((req, res) => vectors(kind, res, inputs(req).map(() => Array.from({ length: 3072 }, (_, i) => -0.012345678901234 - i / 1e9))));
     const out = await provider(kind, server).embed(Array.from({ length: 64 }, (_, i) => `t${i}`));

@@ -10,7 +10,7 @@
 import { displayUrl, type EmbeddingErrorKind } from './errors.js';
 import { ollamaConnection } from './ollama-host.js';
 import { BATCH_NEEDS, classifyNetwork, HttpStatusError, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, type Failure, type Transport } from './remote.js';
-import { fetchWithinOrigin, retryAfterMs } from './attempt.js';
+import { errorInBody, fetchWithinOrigin, retryAfterMs } from './attempt.js';
 
 /** The `ollama` package, loaded on the first request (module loading every tool paid at start-up). */
 let ollamaModule: typeof import('ollama') | null = null;
@@ -71,7 +71,10 @@ export class OllamaTransport implements Transport {
     // the field, and the length check catches the mismatch.
     const res: unknown = await client.embed({ model, input: texts, ...(dimensions !== null ? { dimensions } : {}) });
     const embeddings = (res as { embeddings?: unknown } | null)?.embeddings;
-    if (!Array.isArray(embeddings)) throw new MalformedResponseError('the body has no "embeddings" list');
+    if (!Array.isArray(embeddings)) {
+      const error = errorInBody(res);
+      throw new MalformedResponseError(error !== null ? `a success status with an error instead of embeddings: ${error}` : 'the body has no "embeddings" list');
+    }
     return embeddings;
   }
 

@@ -12,7 +12,7 @@
 import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import { BATCH_NEEDS, classifyNetwork, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
-import { fetchWithinOrigin, retryAfterMs } from './attempt.js';
+import { errorInBody, fetchWithinOrigin, retryAfterMs } from './attempt.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
 /** The `openai` package's own default, spelled out so that it never reads process.env itself. */
@@ -113,7 +113,10 @@ export class OpenAITransport implements Transport {
       { signal },
     );
     const data = (res as { data?: unknown } | null)?.data;
-    if (!Array.isArray(data)) throw new MalformedResponseError('the body has no "data" list');
+    if (!Array.isArray(data)) {
+      const error = errorInBody(res);
+      throw new MalformedResponseError(error !== null ? `a success status with an error instead of embeddings: ${error}` : 'the body has no "data" list');
+    }
     const out = new Array<unknown>(data.length);
     for (let i = 0; i < data.length; i++) {
       const item = data[i] as { index?: unknown; embedding?: unknown } | null;

@@ -374,3 +374,14 @@ describe('numeric settings out of range', () => {
     expect(createChatClient({ provider: 'ollama', timeoutMs: 3_600_000, maxRetries: 10, temperature: 2 }, env).temperature).toBe(2);
   });
 });
+
+describe.each(['ollama', 'openai'] as const)('%s chat against a server that answers 200 with an error', (provider) => {
+  it('quotes what the server said, not only that the reply is missing', async () => {
+    // A proxy or compatible server reporting a failure in a 200 body: the message was
+    // "malformed response: no message content", hiding the server's own words.
+    server = await startServer((_req, res) => sendJson(res, 200, provider === 'ollama' ? { error: 'model requires more system memory' } : { error: { message: 'quota exceeded', type: 'insufficient_quota' } }));
+    const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+    expect(err.message).toContain(`${provider} chat (${server.origin}`);
+    expect(err.message).toContain(`: malformed response: a success status with an error instead of a reply: ${provider === 'ollama' ? 'model requires more system memory' : 'quota exceeded'}. `);
+  });
+});

@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { fetchWithinOrigin, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt } from '@chunkyard/embeddings/attempt';
+import { errorInBody, fetchWithinOrigin, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -338,7 +338,10 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
         };
         const client = new Ollama({ host, fetch: fetchWithSignal, headers });
         const res: unknown = await client.chat({ model, messages: messages.map((m) => ({ ...m })), stream: false, options: { temperature: t } });
-        return (res as { message?: { content?: unknown } } | null)?.message?.content as string;
+        const content = (res as { message?: { content?: unknown } } | null)?.message?.content;
+        const error = typeof content === 'string' ? null : errorInBody(res);
+        if (error !== null) throw new LlmError('ollama', url, `malformed response: a success status with an error instead of a reply: ${error}`, attempt.fix('malformed'));
+        return content as string;
       },
       status: (err) => (err instanceof HttpStatusError ? { status: err.status, detail: err.detail, headers: err.headers } : null),
       fix(kind, status) {
@@ -382,7 +385,10 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
           });
         }
         const res: unknown = await client.chat.completions.create({ model, messages: messages.map((m) => ({ ...m })), temperature: t }, { signal });
-        return (res as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content as string;
+        const content = (res as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content;
+        const error = typeof content === 'string' ? null : errorInBody(res);
+        if (error !== null) throw new LlmError('openai', url, `malformed response: a success status with an error instead of a reply: ${error}`, attempt.fix('malformed'));
+        return content as string;
       },
       status(err) {
         if (errors && err instanceof errors.APIError && typeof err.status === 'number') {
