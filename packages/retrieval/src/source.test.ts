@@ -247,7 +247,7 @@ describe('UrlSource', () => {
   it('refuses a JSON body over 64 MiB before parsing it (s46 probe: 400 MB of [0,0,…] aborted docs-query with a V8 fatal error after 2 min and 4 GB)', async () => {
     // Valid JSON padded with spaces, cheap to parse: before the cap it was read and returned.
     const pad = Buffer.alloc(MAX_JSON_BYTES - 8, 0x20);
-    const padded = createServer((req, res) => {
+    const padded = createServer((_req, res) => {
       res.write('{"id":""}');
       res.end(pad);
     });
