@@ -55,9 +55,20 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   return out;
 }
 
+/**
+ * How deep sections may nest below the root. Sections follow the docs' folders, a few levels
+ * deep; a server whose every section listed one more section kept the walk going for good.
+ */
+export const MAX_WALK_DEPTH = 64;
+
+/** How many index files one walk reads at most (the root's included): the same bound across. */
+export const MAX_WALK_INDEXES = 100_000;
+
 export interface WalkOptions {
   /** Only topics whose id equals this or lies below it (`libraries` matches `libraries/x`). */
   topic?: string;
+  /** At most this many index files read (default MAX_WALK_INDEXES). */
+  maxIndexes?: number;
 }
 
 /**
@@ -90,7 +101,9 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
   /** Which index listed each visited one, to tell a cycle from a second parent. */
   const parentOf = new Map<string, string>();
   let level: { url: URL; index: DocsIndex }[] = [{ url: source.rootIndexUrl, index: root }];
-  while (level.length > 0) {
+  const maxIndexes = options.maxIndexes ?? MAX_WALK_INDEXES;
+  let read = 1;
+  for (let depth = 0; level.length > 0; depth++) {
     const next: { url: URL; index: DocsIndex }[] = [];
     for (const { url, index } of level) {
       if (index.kind === 'topic') {
@@ -122,6 +135,11 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
           throw new ContractError(source.describe(url), `${child.id}: ${childUrl.pathname} is also listed by ${new URL(parentOf.get(childUrl.href) ?? source.rootIndexUrl.href).pathname}; a topic or section has one parent`);
         }
       }
+      if (children.length > 0 && depth === MAX_WALK_DEPTH) {
+        throw new ContractError(source.describe(url), `${children[0]!.id}: sections nested more than ${MAX_WALK_DEPTH} deep; a docs tree follows its folders, so is this a chunkyard docs tree?`);
+      }
+      read += children.length;
+      if (read > maxIndexes) throw new ContractError(source.describe(url), `more than ${maxIndexes} index files below the root; is this a chunkyard docs tree?`);
       const loaded = await mapLimited(children, WALK_CONCURRENCY, async (child) => {
         const childUrl = new URL(child._links.self.href, url);
         seen.add(childUrl.href);

@@ -1,12 +1,15 @@
-// A docs tree whose section lists hundreds of children (s46 probe): the walker read every
-// child index at once, so 300 siblings held 300 files open together (EMFILE under macOS's
-// default limit of 256 open files) and, over HTTP, made 300 requests at once.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Docs trees of unusual shape (s46 probe). A section listing hundreds of children: the walker
+// read every child index at once, so 300 siblings held 300 files open together (EMFILE under
+// macOS's default limit of 256 open files) and, over HTTP, made 300 requests at once. A server
+// whose every section lists one more: the walk never ended.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FolderSource } from './source.js';
-import { WALK_CONCURRENCY, walkTopics } from './walk.js';
+import { FolderSource, UrlSource } from './source.js';
+import { MAX_WALK_DEPTH, WALK_CONCURRENCY, walkTopics } from './walk.js';
 
 /** A valid tree: the root section listing `n` empty sections t0 … t(n-1). */
 export function writeWideTree(dir: string, n: number): void {
@@ -51,9 +54,69 @@ describe('walkTopics over a section of 300 children', () => {
   });
 
   it('still names the broken child, and reads no more after it', async () => {
-    writeFileSync(join(dir, 't150', 'index.json'), '{"id": "t150"');
-    const source = new CountingSource(dir);
-    await expect(walkTopics(source)).rejects.toThrow(/t150\/index\.json: not valid JSON/);
-    expect(source.reads).toBeLessThan(301);
+    const file = join(dir, 't150', 'index.json');
+    const good = readFileSync(file, 'utf8');
+    writeFileSync(file, '{"id": "t150"');
+    try {
+      const source = new CountingSource(dir);
+      await expect(walkTopics(source)).rejects.toThrow(/t150\/index\.json: not valid JSON/);
+      expect(source.reads).toBeLessThan(301);
+    } finally {
+      writeFileSync(file, good);
+    }
+  });
+});
+
+describe('walkTopics over a tree without end', () => {
+  /** Section `n` (id s<n>, at /s<n>/index.json) lists section n + 1, for every n: a chain with no end. */
+  const chain = (n: number) => ({
+    id: n === 0 ? '' : `s${n}`,
+    kind: 'section',
+    title: `S ${n}`,
+    _links: { self: { href: n === 0 ? '/index.json' : `/s${n}/index.json` }, ...(n > 0 ? { parent: { href: n === 1 ? '/index.json' : `/s${n - 1}/index.json` } } : {}) },
+    _embedded: { topics: [{ id: `s${n + 1}`, kind: 'section', title: `S ${n + 1}`, _links: { self: { href: `/s${n + 1}/index.json` } } }] },
+  });
+
+  it(`a server whose sections nest without end is refused below ${MAX_WALK_DEPTH} levels (the walk never ended)`, async () => {
+    let requests = 0;
+    const endless = createServer((req, res) => {
+      requests++;
+      const n = req.url === '/index.json' ? 0 : Number(/^\/s(\d+)\/index\.json$/.exec(req.url ?? '')?.[1] ?? -1);
+      if (n < 0) return void res.writeHead(404).end();
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify(chain(n)));
+    });
+    await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`;
+    try {
+      await expect(walkTopics(new UrlSource(base))).rejects.toThrow(
+        `${base}s${MAX_WALK_DEPTH}/index.json: s${MAX_WALK_DEPTH + 1}: sections nested more than ${MAX_WALK_DEPTH} deep; a docs tree follows its folders, so is this a chunkyard docs tree?`,
+      );
+      expect(requests).toBe(MAX_WALK_DEPTH + 1);
+    } finally {
+      await new Promise<void>((r) => endless.close(() => r()));
+    }
+  });
+
+  it('a folder tree of sections nested to the limit is walked', async () => {
+    const deep = mkdtempSync(join(tmpdir(), 'walk-deep-'));
+    try {
+      for (let n = 0; n <= MAX_WALK_DEPTH; n++) {
+        const index = chain(n);
+        if (n === MAX_WALK_DEPTH) index._embedded.topics = [];
+        mkdirSync(join(deep, n === 0 ? '' : `s${n}`), { recursive: true });
+        writeFileSync(join(deep, n === 0 ? '' : `s${n}`, 'index.json'), JSON.stringify(index));
+      }
+      const source = new CountingSource(deep);
+      expect(await walkTopics(source)).toEqual([]);
+      expect(source.reads).toBe(MAX_WALK_DEPTH + 1);
+    } finally {
+      rmSync(deep, { recursive: true, force: true });
+    }
+  });
+
+  it('a tree of more index files than maxIndexes is refused, naming the limit', async () => {
+    await expect(walkTopics(new FolderSource(dir), { maxIndexes: 100 })).rejects.toThrow(`${join(dir, 'index.json')}: more than 100 index files below the root; is this a chunkyard docs tree?`);
+    expect(await walkTopics(new FolderSource(dir), { maxIndexes: 301 })).toEqual([]);
   });
 });
