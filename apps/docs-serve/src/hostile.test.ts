@@ -89,3 +89,13 @@ describe('docs-serve: a file that shrinks while it is sent (s46 probe)', () => {
     expect(body).not.toContain('HTTP/1.1');
   });
 });
+
+describe('docs-serve: a precondition that fails (s46 probe)', () => {
+  it('If-Match or If-Unmodified-Since that fails is 412 saying so (the body said "Error")', async () => {
+    for (const header of ['If-Match: "not-this-one"', 'If-Unmodified-Since: Thu, 01 Jan 1970 00:00:00 GMT']) {
+      const reply = await exchange(`GET /a.md HTTP/1.1\r\nHost: x\r\n${header}\r\nConnection: close\r\n\r\n`, false);
+      expect(reply, header).toMatch(/^HTTP\/1\.1 412 Precondition Failed\r\n/);
+      expect(reply.endsWith('Precondition Failed\n\r\n0\r\n\r\n'), header).toBe(true);
+    }
+  });
+});

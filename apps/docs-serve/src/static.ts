@@ -6,6 +6,7 @@
  * location (symlinks resolved) lies outside the root's real location.
  */
 import type { ReadStream } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { describeFsError } from '@chunkyard/fs-atomic';
@@ -49,8 +50,6 @@ export function widenSuffixRanges(header: string, size: number): string {
   });
   return `bytes=${parts.join(',')}`;
 }
-
-const STATUS_TEXT: Record<number, string> = { 403: 'Forbidden', 404: 'Not Found', 416: 'Range Not Satisfiable', 500: 'Internal Server Error' };
 
 /** The headers send sets for a file, before it opens it. */
 const SEND_HEADERS = ['Accept-Ranges', 'Cache-Control', 'Content-Length', 'Content-Range', 'Content-Type', 'ETag', 'Last-Modified'];
@@ -97,7 +96,8 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
         // left on the short error body made the client wait for bytes that never came.
         for (const name of SEND_HEADERS) res.removeHeader(name);
         // A 416 carries `Content-Range: bytes */size`, which a client needs to retry.
-        plain(res, status, STATUS_TEXT[status] ?? 'Error', err.headers ?? {});
+        // Node's own reason phrases: a fixed table of four left a failed If-Match (412) saying "Error".
+        plain(res, status, STATUS_CODES[status] ?? 'Error', err.headers ?? {});
       })
       .on('stream', (stream: ReadStream) => {
         // A file cut short while it is sent ends its read early, and the pipe then ended the
