@@ -480,3 +480,28 @@ describe('a folder whose name is not valid UTF-8 (probe: "no such file or folder
     }
   });
 });
+
+describe('many links to one folder outside the tree (probe: each link walked it again)', () => {
+  const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../bin/index-tool.js');
+
+  it('the built bin looks through the folder once: 500 links to a folder of 4,000 subfolders are a quick run, the section written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkyard-index-links-'));
+    try {
+      const mine = join(dir, 'docs');
+      mkdirSync(join(mine, 'sec', 't'), { recursive: true });
+      writeFileSync(join(mine, 'sec', 't', 'golden-reference.md'), '# T\n\nBody.\n');
+      writeFileSync(join(mine, 'sec', 't', 'index.json'), '{"title":"T"}\n');
+      // A shared folder outside the docs (assets, a build cache) with no topics in it.
+      const shared = join(dir, 'shared');
+      for (let i = 0; i < 4000; i++) mkdirSync(join(shared, `d${i}`), { recursive: true });
+      for (let i = 0; i < 500; i++) symlinkSync(shared, join(mine, 'sec', `link${i}`));
+      // Before: 2,000,000 folder reads, past the 60 s test limit (50 links to 2,000 folders took 11 s).
+      const r = spawnSync(process.execPath, [BIN, '--root', mine, join(mine, 'sec')], { cwd: dir, encoding: 'utf8', timeout: 90_000 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect((JSON.parse(readFileSync(join(mine, 'sec', 'index.json'), 'utf8')) as IndexJson)._embedded.topics.map((c) => c.id)).toEqual(['sec/t']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -159,6 +159,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   const errors: { dir: string; error: string }[] = [];
   // Once per link, however many walks (a section and the sections above it) pass it.
   const skippedLinks = new Set<string>();
+  // main() may run again in one process (the package's API), after the tree changed.
+  linkedHolds.clear();
   const onSkippedLink: OnSkippedLink = (link, real) => {
     if (skippedLinks.has(link)) return;
     skippedLinks.add(link);
@@ -283,6 +285,9 @@ function shownName(bytes: Buffer): string {
   return out;
 }
 
+/** Whether the folder a skipped link leads to (its real path) holds topics, as found this run. */
+const linkedHolds = new Map<string, boolean>();
+
 /** Folders that can hold docs: not generated (`_chunks`), hidden or installed ones. */
 function subfolders(dir: string, onSkippedLink?: OnSkippedLink): string[] {
   const candidate = (name: string) => !name.startsWith('_') && !name.startsWith('.') && name !== 'node_modules';
@@ -305,12 +310,19 @@ function subfolders(dir: string, onSkippedLink?: OnSkippedLink): string[] {
       const real = symlinkedFolder(link);
       // A folder there that cannot be listed (its name not UTF-8) may hold topics: the link is named.
       const holds = (d: string) => {
+        // Once per folder per run: every link to one folder outside the tree (50 links to a
+        // shared assets folder of 2,000 subfolders) walked it again, 11 s for that section.
+        const known = linkedHolds.get(d);
+        if (known !== undefined) return known;
+        let found: boolean;
         try {
-          return entryExists(join(d, TOPIC_MARKER)) || hasTopicBelow(d);
+          found = entryExists(join(d, TOPIC_MARKER)) || hasTopicBelow(d);
         } catch (err) {
-          if (err instanceof IndexError) return true;
-          throw err;
+          if (!(err instanceof IndexError)) throw err;
+          found = true;
         }
+        linkedHolds.set(d, found);
+        return found;
       };
       if (real !== null && linkedFolderHolds(link, real, holds)) onSkippedLink(link, real);
     }
