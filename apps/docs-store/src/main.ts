@@ -16,7 +16,7 @@ import { escapeControl, numberOption, oneLine, parseCliArgs, quoteArgument } fro
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
-import { cachedVectors, DocStore, embedPlans, InputError, StoreError, UnknownFilterError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
+import { cachedVectors, DocStore, embedPlans, InputError, sqliteFailure, StoreError, UnknownFilterError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
 import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
@@ -307,24 +307,9 @@ function environmentMessage(err: unknown, dbPath: string): string | null {
     const hint = ERRNO_HINTS[e.code] ?? e.message;
     return `${e.path ?? e.syscall}: ${hint} (${e.code})`;
   }
-  if (err.name === 'SqliteError') {
-    // A fault SQLite finds after the store opened (a corrupt page deep in the file, a full
-    // disk mid-write): name the database and what to do, as an open-time fault does.
-    const code = String(e.code);
-    const fix = code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB'
-      ? `the database is corrupt (${err.message}); rebuild it with "docs-store ingest" into a new --db`
-      : code === 'SQLITE_FULL'
-        ? `the disk is full (${err.message}); free some space and run again`
-        : code.startsWith('SQLITE_IOERR')
-          ? `input/output error (${code}: ${err.message}); check the disk`
-          : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
-            ? `the store is locked by another process (${err.message}); try again when it finishes`
-            : code === 'SQLITE_READONLY'
-              ? `cannot write the store (${err.message}); check its permissions or choose another --db`
-              : `the store failed: ${err.message} (${code})`;
-    return `${dbPath}: ${fix}`;
-  }
-  return null;
+  // A fault SQLite finds after the store opened (a corrupt page deep in the file, a full disk
+  // mid-write, another process's write): the database named, with what to do.
+  return sqliteFailure(dbPath, err);
 }
 
 /**

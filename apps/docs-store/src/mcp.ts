@@ -12,7 +12,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { CONTENT_TYPE, type ContentHint } from '@chunkyard/chunking';
 import { oneLine } from '@chunkyard/fs-atomic';
-import { DocStore, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
+import { DocStore, sqliteFailure, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
 import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
 
 export const SERVER_NAME = 'chunkyard-docs-store';
@@ -45,17 +45,18 @@ const strictArgs = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
-async function answer(work: () => unknown): Promise<ToolResult> {
-  try {
-    const value = await work();
-    return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
-  } catch (err) {
-    return { content: [{ type: 'text', text: err instanceof Error ? err.message : String(err) }], isError: true };
-  }
-}
-
 export function createMcpServer(store: DocStore, embedder: StoreEmbedder, version: string): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version });
+  // A SQLite failure names the store and what to do, as the CLI does: "database is locked" or
+  // "attempt to write a readonly database" named no file.
+  const answer = async (work: () => unknown): Promise<ToolResult> => {
+    try {
+      const value = await work();
+      return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+    } catch (err) {
+      return { content: [{ type: 'text', text: sqliteFailure(store.path, err) ?? (err instanceof Error ? err.message : String(err)) }], isError: true };
+    }
+  };
 
   server.registerTool(
     'ingest_artifact',

@@ -1,4 +1,5 @@
 /** Errors the store raises for a caller to report; anything else is a bug. */
+import { accessSync, constants } from 'node:fs';
 import { oneLine, quoteArgument } from '@chunkyard/fs-atomic';
 
 /** How much of a caller's id or filter value a message quotes (as docs-store mcp quotes a tool name). */
@@ -49,5 +50,40 @@ export class UnknownFilterError extends StoreError {
     // Cut short and terminal-safe: a 3 MB topic came back whole in search's tool error.
     super(`${filter} ${quoteArgument(value, QUOTED_CHARS)}: ${reason}`);
     this.reason = reason;
+  }
+}
+
+/**
+ * A SQLite failure after the store opened (a write another process's transaction blocks, a
+ * store file this user may only read, a corrupt page deep in the file, a full disk), as one
+ * line naming the store and what to do; null for anything that is not a SqliteError. The CLI
+ * and the MCP server's tool errors both say it: the tools said only "database is locked" or
+ * "attempt to write a readonly database", naming no file.
+ */
+export function sqliteFailure(path: string, err: unknown): string | null {
+  if (!(err instanceof Error) || err.name !== 'SqliteError') return null;
+  const code = String((err as { code?: unknown }).code);
+  const fix =
+    code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB'
+      ? `the database is corrupt (${err.message}); rebuild it with "docs-store ingest" into a new --db`
+      : code === 'SQLITE_FULL'
+        ? `the disk is full (${err.message}); free some space and run again`
+        : code.startsWith('SQLITE_IOERR')
+          ? `input/output error (${code}: ${err.message}); check the disk`
+          : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+            ? `the store is locked by another process (${err.message}); try again when it finishes`
+            : code.startsWith('SQLITE_READONLY')
+              ? `cannot write the store${readOnlyFile(path) ? ': the file is read-only to this user (EACCES)' : ` (${err.message})`}; check its permissions or choose another --db`
+              : `the store failed: ${err.message} (${code})`;
+  return `${path}: ${fix}`;
+}
+
+/** Whether `path` exists and this process may not write it (SQLite then opens it read-only, and says so only at the first write). */
+function readOnlyFile(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EACCES';
   }
 }
