@@ -176,3 +176,25 @@ export function errorInBody(body: unknown): string | null {
   if (typeof text !== 'string' || text.trim() === '') return null;
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
+
+/**
+ * Why fetch could not read what the server sent, when it was not a readable HTTP response: a
+ * status line or header that is not HTTP/1.1 (something else listens on the port: SSH, a TLS
+ * server addressed as http://, a database), a chunked body that breaks the framing, or a
+ * gzip/deflate/br body that does not decompress. Null for anything else. These were "cannot
+ * reach the server", with the fix to start one, when a server had answered, or fetch's bare
+ * "terminated".
+ */
+export function unreadableResponse(err: unknown): string | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (code.startsWith('HPE_')) {
+      const why = e.message.startsWith('Response does not match the HTTP/1.1 protocol ') ? e.message.slice('Response does not match the HTTP/1.1 protocol '.length) : e.message;
+      return `the answer is not HTTP/1.1 ${why.startsWith('(') ? why : `(${why})`}`.slice(0, 200);
+    }
+    // zlib's codes (Z_DATA_ERROR, Z_BUF_ERROR…) and brotli's (ERR__ERROR_FORMAT_…).
+    if (code.startsWith('Z_') || code.startsWith('ERR__ERROR_')) return `the body does not decompress as its Content-Encoding says (${e.message})`.slice(0, 200);
+  }
+  return null;
+}

@@ -158,6 +158,22 @@ describe.each<Kind>(['ollama', 'openai'])('%s provider against a hostile server'
     expect(raw.requests()).toBe(2);
   });
 
+  it('says the answer is not HTTP when something else listens on the port, not that nothing does', async () => {
+    // An SSH port: "cannot reach the server (Response does not match the HTTP/1.1 protocol …)",
+    // with the fix to start Ollama.
+    const raw = await rawServe('SSH-2.0-OpenSSH_9.6\r\n');
+    const err = await failure(provider(kind, raw).embed(['a']));
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toContain('malformed response: the answer is not HTTP/1.1 (Expected HTTP/). ');
+  });
+
+  it('says a body that does not decompress does not, not that the connection closed', async () => {
+    const raw = await rawServe('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 10\r\n\r\n0123456789');
+    const err = await failure(provider(kind, raw).embed(['a']));
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toContain('malformed response: the body does not decompress as its Content-Encoding says (incorrect header check). ');
+  });
+
   it('quotes the error a 200 body carries instead of embeddings', async () => {
     // The message was only 'the body has no "embeddings" list' (or "data"), hiding the server's words.
     server = await startServer((_req, res) => sendJson(res, 200, kind === 'ollama' ? { error: 'model requires more system memory' } : { error: { message: 'quota exceeded', type: 'insufficient_quota' } }));

@@ -5,7 +5,7 @@
  * module turns everything into vectors in input order or one EmbeddingError, which carries the
  * vectors of the batches that did come back (`partial`).
  */
-import { limitResponse, RedirectRefusedError, ResponseTooLargeError, runAttempt } from './attempt.js';
+import { limitResponse, RedirectRefusedError, ResponseTooLargeError, runAttempt, unreadableResponse } from './attempt.js';
 import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
 
@@ -318,13 +318,16 @@ export class RemoteProvider implements EmbeddingProvider {
       if (parent.aborted) throw parent.reason;
       const malformed = malformedCause(cause);
       const redirect = refusedRedirect(cause);
+      const unreadable = unreadableResponse(cause);
       const failure: Failure = outcome.timedOut
         ? { kind: 'timeout' }
         : malformed
           ? { kind: 'malformed', detail: malformed.message }
           : redirect
             ? { kind: 'http', status: redirect.status, detail: redirect.message, retryAfterMs: null }
-            : transport.classify(cause);
+            : unreadable
+              ? { kind: 'malformed', detail: unreadable }
+              : transport.classify(cause);
       if (!isRetryable(failure) || attempt > maxRetries) throw this.#error(failure, attempt, cause);
       const hinted = failure.kind === 'http' ? failure.retryAfterMs : null;
       const backoff = backoffMs * 2 ** (attempt - 1);

@@ -315,32 +315,72 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server whose res
   });
 });
 
+/**
+ * A TCP server that answers every request with `response`, byte for byte, then closes the
+ * connection: for answers a real HTTP server would not send. Counts the requests.
+ */
+async function rawServe(response: string | Buffer): Promise<{ origin: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const raw = createNetServer((socket) => {
+    socket.on('error', () => {});
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0 || head.length < end + 4 + Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0)) return;
+      head = '';
+      requests++;
+      socket.end(response);
+    });
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+    requests: () => requests,
+    close: () => new Promise<void>((resolve) => raw.close(() => resolve())),
+  };
+}
+
 describe.each(['ollama', 'openai'] as const)('%s chat against a server that closes mid-body', (provider) => {
   it('says the reply was cut short and asks again, not that the server cannot be reached', async () => {
     // An HTTP/1.0 server (or a proxy) that sends a Content-Length and closes before it: the
     // message was "cannot reach the server (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)", not retried.
-    let requests = 0;
-    const raw = createNetServer((socket) => {
-      socket.on('error', () => {});
-      let head = '';
-      socket.on('data', (chunk: Buffer) => {
-        head += chunk.toString('latin1');
-        const end = head.indexOf('\r\n\r\n');
-        if (end < 0 || head.length < end + 4 + Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0)) return;
-        head = '';
-        requests++;
-        socket.end('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"message":');
-      });
-    });
-    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const raw = await rawServe('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"message":');
     try {
-      const origin = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
-      const err = await failure(createChatClient(settingsFor(provider, origin, { maxRetries: 1 }), env).chat([{ role: 'user', content: 'q' }]));
-      expect(err.message).toContain(`${provider} chat (${origin}`);
+      const err = await failure(createChatClient(settingsFor(provider, raw.origin, { maxRetries: 1 }), env).chat([{ role: 'user', content: 'q' }]));
+      expect(err.message).toContain(`${provider} chat (${raw.origin}`);
       expect(err.message).toContain(': the connection closed before the whole reply arrived (UND_ERR_RES_CONTENT_LENGTH_MISMATCH) after 2 attempts. ');
-      expect(requests).toBe(2);
+      expect(raw.requests()).toBe(2);
     } finally {
-      await new Promise<void>((resolve) => raw.close(() => resolve()));
+      await raw.close();
+    }
+  });
+});
+
+describe.each(['ollama', 'openai'] as const)('%s chat against a port that answers with something other than HTTP', (provider) => {
+  const malformedFix = provider === 'ollama' ? /points at an Ollama server/ : /points at an OpenAI-compatible API/;
+
+  it('says the answer is not HTTP, not that nothing is listening', async () => {
+    // OLLAMA_HOST pointed at an SSH port: "cannot reach the server (Response does not match the
+    // HTTP/1.1 protocol (Expected HTTP/))", with the fix to start a server.
+    const raw = await rawServe('SSH-2.0-OpenSSH_9.6\r\n');
+    try {
+      const err = await failure(createChatClient(settingsFor(provider, raw.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+      expect(err.message).toContain(': malformed response: the answer is not HTTP/1.1 (Expected HTTP/). ');
+      expect(err.fix).toMatch(malformedFix);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('says a body that does not decompress does not, not a bare "terminated"', async () => {
+    const raw = await rawServe('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 10\r\n\r\n0123456789');
+    try {
+      const err = await failure(createChatClient(settingsFor(provider, raw.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+      expect(err.message).toContain(': malformed response: the body does not decompress as its Content-Encoding says (incorrect header check). ');
+      expect(err.fix).toMatch(malformedFix);
+    } finally {
+      await raw.close();
     }
   });
 });

@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { errorInBody, fetchWithinOrigin, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt } from '@chunkyard/embeddings/attempt';
+import { errorInBody, fetchWithinOrigin, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt, unreadableResponse } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -215,6 +215,7 @@ class Client implements ChatClient {
       const code = networkCode(err);
       const large = tooLarge(err);
       const redirect = refusedRedirect(err);
+      const unreadable = unreadableResponse(err);
       if (outcome.timedOut) {
         error = new LlmError(this.provider, this.url, `no response within ${timeoutMs} ms${tries}`, this.attempt.fix('timeout'));
         retry = true;
@@ -225,6 +226,8 @@ class Client implements ChatClient {
         hinted = retryAfterMs(http.headers);
       } else if (redirect) {
         error = new LlmError(this.provider, this.url, `HTTP ${redirect.status}: ${redirect.message}`, this.attempt.fix('redirect'), redirect.status);
+      } else if (unreadable) {
+        error = new LlmError(this.provider, this.url, `malformed response: ${unreadable}`, this.attempt.fix('malformed'));
       } else if (large) {
         error = new LlmError(this.provider, this.url, `malformed response: ${large.message}`, this.attempt.fix('malformed'));
       } else if (code && MALFORMED_CODES[code]) {
