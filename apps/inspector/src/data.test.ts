@@ -205,3 +205,75 @@ describe('tokenCap', () => {
     expect(capLabel(undefined)).toBe('—');
   });
 });
+
+describe('index.json lists of the wrong type, over a real HTTP server (s46 probe)', () => {
+  // The page walks these lists as it draws; one of another type stopped it with "order.map is
+  // not a function" (a stripe_order that is an object), or threw on a click and left the
+  // detail pane empty (keywords or prompt_hashes that are strings, a null question).
+  const goodGroup = { source: 'golden-reference.md', manifest: '_chunks/golden-reference.json', count: 1, stripe_order: [0], items: [{ keywords: [{ name: 'k', score: 1 }], prompt_hashes: ['ab'] }] };
+  const chunk = { sourcePosition: { charStart: 0, charEnd: 3 }, tokenStats: { tokens: 1 } };
+  async function serve(files: Record<string, unknown>): Promise<{ root: URL; close: () => Promise<void> }> {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      const body = files[new URL(req.url ?? '/', 'http://h').pathname];
+      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(body === undefined ? 'missing' : typeof body === 'string' ? body : JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return { root: new URL(`http://127.0.0.1:${port}/`), close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+  const topic = (group: unknown, embedded: Record<string, unknown> = {}, manifestChunk: unknown = chunk) => ({
+    '/index.json': { kind: 'section', _embedded: { topics: [{ _links: { self: { href: '/t/index.json' } } }] } },
+    '/t/index.json': { kind: 'topic', id: 't', title: 'T', _embedded: { chunks: { 'golden-reference': group }, ...embedded } },
+    '/t/_chunks/golden-reference.json': { chunks: [manifestChunk] },
+    '/t/golden-reference.md': 'abc',
+  });
+  const where = String.raw`^http://127\.0\.0\.1:\d+/t/index\.json: _embedded\.chunks\["golden-reference"\]`;
+
+  it('a well-formed topic loads', async () => {
+    const s = await serve(topic(goodGroup, { questions: [{ hash: 'ab', question: 'Q?' }] }));
+    try {
+      expect((await loadTopic(s.root, 't', null)).manifest.chunks).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.each([
+    ['stripe_order an object', { ...goodGroup, stripe_order: { 0: 0 } }, {}, `${where}\\.stripe_order is an object, not a list`],
+    ['stripe_order holding a string', { ...goodGroup, stripe_order: ['0'] }, {}, `${where}\\.stripe_order\\[0\\] is a string, not a chunk index`],
+    ['stripe_order_technical a number', { ...goodGroup, stripe_order_technical: 3 }, {}, `${where}\\.stripe_order_technical is a number, not a list`],
+    ['items a string', { ...goodGroup, items: 'x' }, {}, `${where}\\.items is a string, not a list`],
+    ['keywords a string', { ...goodGroup, items: [{ keywords: 'k' }] }, {}, `${where}\\.items\\[0\\]\\.keywords is a string, not a list`],
+    ['a keyword that is null', { ...goodGroup, items: [{ keywords: [null] }] }, {}, `${where}\\.items\\[0\\]\\.keywords\\[0\\] is null, not a keyword`],
+    ['prompt_hashes a string', { ...goodGroup, items: [{ prompt_hashes: 'ab' }] }, {}, `${where}\\.items\\[0\\]\\.prompt_hashes is a string, not a list`],
+    ['questions an object', goodGroup, { questions: {} }, String.raw`^http://127\.0\.0\.1:\d+/t/index\.json: _embedded\.questions is an object, not a list`],
+    ['a question that is null', goodGroup, { questions: [null] }, String.raw`^http://127\.0\.0\.1:\d+/t/index\.json: _embedded\.questions\[0\] is null, not a question`],
+  ])('%s is named with its file, before anything is drawn', async (_what, group, embedded, message) => {
+    const s = await serve(topic(group, embedded));
+    try {
+      await expect(loadTopic(s.root, 't', null)).rejects.toThrow(new RegExp(`${message}.*rebuild: npx nx run-many -t index`));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a manifest chunk's tableColumns that is not a list is named with the manifest", async () => {
+    const s = await serve(topic(goodGroup, {}, { ...chunk, containsTable: true, tableColumns: 'a' }));
+    try {
+      await expect(loadTopic(s.root, 't', null)).rejects.toThrow(/^http:\/\/127\.0\.0\.1:\d+\/t\/_chunks\/golden-reference\.json: chunk 0's tableColumns is not a list/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('the topic list counts a null chunk group as no chunks', async () => {
+    const s = await serve(topic(null));
+    try {
+      expect(await listTopics(s.root)).toEqual([{ id: 't', title: 'T', chunks: 0 }]);
+    } finally {
+      await s.close();
+    }
+  });
+});

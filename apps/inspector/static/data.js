@@ -83,13 +83,54 @@ export async function loadTopic(root, topicId, wantedDoc) {
   };
   const manifestUrl = fileUrl('manifest');
   const sourceUrl = fileUrl('source');
+  checkGroupLists(index, group, `${idxUrl.href}: `, where);
   const [manifest, source] = await Promise.all([fetchJson(manifestUrl), fetchText(sourceUrl)]);
   if (!Array.isArray(manifest?.chunks)) throw new Error(`${manifestUrl.href}: no chunks[] (not a chunk manifest)`);
   const bad = manifest.chunks.findIndex(
     (/** @type {any} */ c) => typeof c?.sourcePosition?.charStart !== 'number' || typeof c.sourcePosition.charEnd !== 'number',
   );
   if (bad >= 0) throw new Error(`${manifestUrl.href}: chunk ${bad} has no sourcePosition { charStart, charEnd } (not a chunk manifest; rebuild: npx nx run-many -t index)`);
+  const badColumns = manifest.chunks.findIndex((/** @type {any} */ c) => c.tableColumns !== undefined && !Array.isArray(c.tableColumns));
+  if (badColumns >= 0) throw new Error(`${manifestUrl.href}: chunk ${badColumns}'s tableColumns is not a list (not a chunk manifest; rebuild: npx nx run-many -t index)`);
   return { topicId, index, docs, doc, group, manifest, source, urls: { index: idxUrl, manifest: manifestUrl, source: sourceUrl } };
+}
+
+const REBUILD = '(not an index.json index-tool wrote; rebuild: npx nx run-many -t index)';
+
+/**
+ * Checks the lists the page walks in a topic's index.json: the stripe orders, the items with
+ * their keywords and prompt hashes, and the questions. One of another type (a hand-edited or
+ * foreign index.json, `"stripe_order": {}`) stopped the page with "order.map is not a function"
+ * or, on a click, threw in the console and left the detail pane empty; it is named here, with
+ * the file, before anything is drawn. Each list is walked once.
+ * @param {any} index @param {any} group @param {string} file `<index.json URL>: ` @param {string} where the group's path in it
+ */
+function checkGroupLists(index, group, file, where) {
+  /** @param {unknown} value @param {string} what @param {(x: unknown) => boolean} ok @param {string} expected */
+  const list = (value, what, ok, expected) => {
+    if (value === undefined) return;
+    if (!Array.isArray(value)) throw new Error(`${what} is ${typeName(value)}, not a list ${REBUILD}`);
+    const bad = value.findIndex((x) => !ok(x));
+    if (bad >= 0) throw new Error(`${what}[${bad}] is ${typeName(value[bad])}, not ${expected} ${REBUILD}`);
+  };
+  const isIndex = (/** @type {unknown} */ x) => Number.isInteger(x) && /** @type {number} */ (x) >= 0;
+  const isObject = (/** @type {unknown} */ x) => typeof x === 'object' && x !== null && !Array.isArray(x);
+  list(group.stripe_order, `${where}.stripe_order`, isIndex, 'a chunk index');
+  list(group.stripe_order_technical, `${where}.stripe_order_technical`, isIndex, 'a chunk index');
+  list(group.items, `${where}.items`, (x) => x === null || isObject(x), 'an object');
+  (group.items ?? []).forEach((/** @type {any} */ item, /** @type {number} */ i) => {
+    if (item === null) return;
+    list(item.keywords, `${where}.items[${i}].keywords`, (k) => isObject(k) && typeof (/** @type {any} */ (k).name) === 'string', 'a keyword { name, score }');
+    list(item.prompt_hashes, `${where}.items[${i}].prompt_hashes`, (x) => typeof x === 'string', 'a hash string');
+  });
+  list(index._embedded.questions, `${file}_embedded.questions`, (q) => isObject(q) && typeof (/** @type {any} */ (q).hash) === 'string', 'a question { hash, question }');
+}
+
+/** A value's type for a message, never the value itself (it may be a megabyte long). @param {unknown} value */
+function typeName(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**
@@ -270,7 +311,8 @@ export async function listTopics(root) {
       if (!index || typeof index !== 'object' || Array.isArray(index)) throw new Error(`${at}: not an index (expected a JSON object; rebuild: npx nx run-many -t index)`);
       if (index.kind === 'topic') {
         const groups = Object.values(index._embedded?.chunks ?? {});
-        topics.push({ id: index.id, title: index.title, chunks: groups.reduce((n, g) => n + (g.count ?? 0), 0) });
+        // A group that is null (or not an object) counts no chunks: it was "Cannot read properties of null (reading 'count')".
+        topics.push({ id: index.id, title: index.title, chunks: groups.reduce((n, g) => n + (typeof g?.count === 'number' ? g.count : 0), 0) });
       }
       const children = index._embedded?.topics ?? [];
       if (!Array.isArray(children)) throw new Error(`${at}: _embedded.topics is not a list`);
