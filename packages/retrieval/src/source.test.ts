@@ -1,7 +1,7 @@
 // Docs sources: a folder (real files, real symlinks) and a URL (a real HTTP server on
 // loopback, port 0). Both must stay inside the docs tree and name what failed.
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +65,18 @@ describe('FolderSource', () => {
       expect((await s.readText(new URL('/big.json', s.rootIndexUrl))).length).toBe(MAX_JSON_BYTES + 1);
     } finally {
       rmSync(big);
+    }
+  });
+
+  it('refuses a text file over the 512 MiB cap by its size, as a URL source does (s46 probe: "cannot read: Invalid string length")', async () => {
+    const huge = join(docs, 'huge.md');
+    writeFileSync(huge, '');
+    truncateSync(huge, 600 * 1024 * 1024); // sparse: no disk used
+    try {
+      const s = new FolderSource(docs);
+      await expect(s.readText(new URL('/huge.md', s.rootIndexUrl))).rejects.toThrow(`${huge}: 600.0 MiB, larger than a docs file can be (512 MiB); is this a built docs tree?`);
+    } finally {
+      rmSync(huge);
     }
   });
 

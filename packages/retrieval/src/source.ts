@@ -42,7 +42,6 @@ export interface DocsSource {
  */
 export const MAX_JSON_BYTES = 64 * 1024 * 1024;
 
-
 /** Reads and parses JSON, with errors naming the file or URL. */
 export async function readJson(source: DocsSource, url: URL): Promise<unknown> {
   const text = await source.readText(url, MAX_JSON_BYTES);
@@ -92,7 +91,7 @@ export class FolderSource implements DocsSource {
     }
   }
 
-  async readText(url: URL, maxBytes = Infinity): Promise<string> {
+  async readText(url: URL, maxBytes = DEFAULT_MAX_RESPONSE_BYTES): Promise<string> {
     const file = this.fileOf(url);
     this.realRoot ??= realpath(this.folder).catch(() => {
       throw new SourceError(this.folder, 'docs folder not found');
@@ -120,7 +119,9 @@ export class FolderSource implements DocsSource {
       if (!stat.isFile()) throw new SourceError(file, `${stat.isDirectory() ? 'a folder' : fileKind(stat)}, not a regular file; replace it with the built file`);
       if (stat.size > maxBytes) {
         const mib = (n: number) => (n / (1024 * 1024)).toFixed(1);
-        throw new SourceError(file, `${mib(stat.size)} MiB, larger than a docs index or manifest can be (${mib(maxBytes).replace(/\.0$/, '')} MiB); is this a built docs tree?`);
+        // A file past V8's longest string (a 600 MB chunk file) was "cannot read: Invalid string length".
+        const what = maxBytes === MAX_JSON_BYTES ? 'a docs index or manifest' : 'a docs file';
+        throw new SourceError(file, `${mib(stat.size)} MiB, larger than ${what} can be (${mib(maxBytes).replace(/\.0$/, '')} MiB); is this a built docs tree?`);
       }
       return await handle.readFile('utf8');
     } catch (err) {
