@@ -36,19 +36,31 @@ export function withoutTrailingSlashes(value: string): string {
   return value.slice(0, end);
 }
 
-/** Matches a stored topic path against a filter: the whole path, or its trailing segment(s). */
+/**
+ * Matches a stored topic path against a filter: the whole path, or its trailing segment(s),
+ * both in Unicode NFC. A folder name from macOS is NFD (e + U+0301) and a typed one NFC
+ * (U+00E9): "café" missed "docs/café", and the message listed a topic that looked the same.
+ */
 export function topicMatches(stored: string | null, wanted: string): boolean {
   if (stored === null) return false;
-  const w = withoutTrailingSlashes(wanted);
-  return stored === w || stored.endsWith(`/${w}`);
+  const s = stored.normalize('NFC');
+  const w = withoutTrailingSlashes(wanted).normalize('NFC');
+  return s === w || s.endsWith(`/${w}`);
 }
 
 export function acceptsUnit(filters: SearchFilters): ((u: IndexedUnit) => boolean) | undefined {
   const { topic, contentType, contentHints } = filters;
   if (topic === undefined && contentType === undefined && !contentHints?.length) return undefined;
   const hints = contentHints?.length ? new Set<string>(contentHints) : null;
+  // Once per stored topic, not per unit: the match normalizes both.
+  const topicSeen = new Map<string | null, boolean>();
+  const topicOk = (t: string | null): boolean => {
+    let ok = topicSeen.get(t);
+    if (ok === undefined) topicSeen.set(t, (ok = topicMatches(t, topic!)));
+    return ok;
+  };
   return (u) =>
-    (topic === undefined || topicMatches(u.topic, topic)) &&
+    (topic === undefined || topicOk(u.topic)) &&
     (contentType === undefined || u.artifactType === contentType) &&
     (hints === null || hints.has(u.contentHints));
 }
@@ -60,8 +72,11 @@ export function searchFts(db: DB, text: string, filters: SearchFilters, limit: n
   const where: string[] = ['units_fts MATCH @match'];
   const params: Record<string, unknown> = { match, limit };
   if (filters.topic !== undefined) {
-    where.push(`(topic = @topic OR substr(topic, -length(@topic) - 1) = '/' || @topic)`);
-    params.topic = withoutTrailingSlashes(filters.topic);
+    // The stored topics topicMatches takes (SQL has no Unicode normalization), as a list.
+    const wanted = filters.topic;
+    const stored = (db.prepare('SELECT DISTINCT topic FROM artifacts WHERE topic IS NOT NULL').all() as { topic: string }[]).map((r) => r.topic);
+    where.push('topic IN (SELECT value FROM json_each(@topics))');
+    params.topics = JSON.stringify(stored.filter((t) => topicMatches(t, wanted)));
   }
   if (filters.contentType !== undefined) {
     where.push('artifact_type = @contentType');

@@ -174,6 +174,24 @@ describe('search and expand', () => {
     }
   });
 
+  it('a topic filter matches a stored topic whatever its Unicode normalization (s46 probe: "café" typed NFC missed "docs/café" stored NFD)', async () => {
+    // A folder name from macOS is NFD (e + U+0301), a typed one NFC (U+00E9): the message then
+    // listed a topic that looked exactly like the one given.
+    const nfd = 'docs/cafe\u0301';
+    await store.ingest([{ content: '# Menu\n\nThe quokka espresso is strong.', sourceSystem: 'file', sourceId: 'menu.md', topic: nfd }], provider);
+    for (const mode of ['fts', 'vector', 'hybrid'] as const) {
+      for (const topic of ['caf\u00e9', 'docs/caf\u00e9/', 'cafe\u0301']) {
+        const hits = await store.search('quokka espresso', { mode, embedder: provider, limit: 5, filters: { topic } });
+        expect(hits.map((h) => h.topic), `${mode} ${topic}`).toEqual([nfd]);
+      }
+      for (const routes of [false] as const) {
+        if (mode !== 'hybrid') continue;
+        const hits = await store.search('quokka espresso', { mode, embedder: provider, limit: 5, routes, filters: { topic: 'caf\u00e9' } });
+        expect(hits.map((h) => h.topic)).toEqual([nfd]);
+      }
+    }
+  });
+
   it('expands a chunk with ±k neighbours joined by [CHUNK BOUNDARY]', async () => {
     const id = (store.db.prepare("SELECT id FROM artifact_chunks WHERE chunk_index = 3 AND artifact_id = (SELECT id FROM artifacts WHERE source_file = ?)").get(DOCS.polymorphism) as { id: string }).id;
     const rows = store.db.prepare('SELECT content FROM artifact_chunks WHERE artifact_id = (SELECT artifact_id FROM artifact_chunks WHERE id = ?) ORDER BY chunk_index').all(id) as { content: string }[];
