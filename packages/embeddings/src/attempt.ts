@@ -178,8 +178,8 @@ export function errorInBody(body: unknown): string | null {
 }
 
 /**
- * Why fetch could not read what the server sent, when it was not a readable HTTP response: a
- * status line or header that is not HTTP/1.1 (something else listens on the port: SSH, a TLS
+ * Why fetch could not read what the server sent, when it was not a readable HTTP response:
+ * headers larger than Node accepts, a status line or header that is not HTTP/1.1 (something else listens on the port: SSH, a TLS
  * server addressed as http://, a database), a chunked body that breaks the framing, or a
  * gzip/deflate/br body that does not decompress. Null for anything else. These were "cannot
  * reach the server", with the fix to start one, when a server had answered, or fetch's bare
@@ -189,6 +189,8 @@ export function unreadableResponse(err: unknown): string | null {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
+    // undici's refusal of headers over Node's limit (16 KiB): the server did answer.
+    if (code === 'UND_ERR_HEADERS_OVERFLOW') return `its headers are larger than Node accepts (${code})`;
     if (code.startsWith('HPE_')) {
       const why = e.message.startsWith('Response does not match the HTTP/1.1 protocol ') ? e.message.slice('Response does not match the HTTP/1.1 protocol '.length) : e.message;
       return `the answer is not HTTP/1.1 ${why.startsWith('(') ? why : `(${why})`}`.slice(0, 200);

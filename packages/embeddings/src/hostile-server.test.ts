@@ -174,6 +174,15 @@ describe.each<Kind>(['ollama', 'openai'])('%s provider against a hostile server'
     expect(err.message).toContain('malformed response: the body does not decompress as its Content-Encoding says (incorrect header check). ');
   });
 
+  it('says headers larger than Node accepts are a malformed response, not an unreachable server', async () => {
+    // "cannot reach the server (Headers Overflow Error)", with the fix to start Ollama; the chat
+    // client already said this.
+    server = await startServer((_req, res) => sendJson(res, 200, {}, { 'x-padding': 'a'.repeat(64 * 1024) }));
+    const err = await failure(provider(kind, server).embed(['a']));
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toContain('malformed response: its headers are larger than Node accepts (UND_ERR_HEADERS_OVERFLOW). ');
+  });
+
   it('quotes the error a 200 body carries instead of embeddings', async () => {
     // The message was only 'the body has no "embeddings" list' (or "data"), hiding the server's words.
     server = await startServer((_req, res) => sendJson(res, 200, kind === 'ollama' ? { error: 'model requires more system memory' } : { error: { message: 'quota exceeded', type: 'insufficient_quota' } }));

@@ -157,13 +157,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/**
- * undici codes that mean the server answered, but not with a response fetch could take:
- * "cannot reach the server (UND_ERR_HEADERS_OVERFLOW)" sent the user to start a running server.
- */
-const MALFORMED_CODES: Record<string, string> = {
-  UND_ERR_HEADERS_OVERFLOW: 'its headers are larger than Node accepts',
-};
 
 /** The message of the first cause along `err`'s chain that is not fetch's or openai's opaque one. */
 function causeMessage(err: unknown): string | null {
@@ -230,8 +223,6 @@ class Client implements ChatClient {
         error = new LlmError(this.provider, this.url, `malformed response: ${unreadable}`, this.attempt.fix('malformed'));
       } else if (large) {
         error = new LlmError(this.provider, this.url, `malformed response: ${large.message}`, this.attempt.fix('malformed'));
-      } else if (code && MALFORMED_CODES[code]) {
-        error = new LlmError(this.provider, this.url, `malformed response: ${MALFORMED_CODES[code]} (${code})`, this.attempt.fix('malformed'));
       } else if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
         // The server did answer, then closed mid-body (an HTTP/1.0 server, a proxy): a dropped
         // connection, retried as one. It was "cannot reach the server", and not retried.
