@@ -99,3 +99,60 @@ describe('docs-serve: a precondition that fails (s46 probe)', () => {
     }
   });
 });
+
+describe('docs-serve: a client that asks for a file and never reads it (s46 probe)', () => {
+  it('is disconnected once nothing has moved for idleTimeoutMs (it held the connection and the file for good)', async () => {
+    const quick = await startServer({ root: dir, port: 0, inspector: false, idleTimeoutMs: 300 });
+    const big = join(dir, 'big.md');
+    writeFileSync(big, Buffer.alloc(32 * 1024 * 1024, 0x62)); // more than the socket buffers hold
+    const client = connect(Number(new URL(quick.url).port), '127.0.0.1');
+    try {
+      let bytes = 0;
+      // The server's side of the connection closing is what counts: the client, reading no
+      // more, would not see it until it read again.
+      await new Promise<void>((resolve, reject) => {
+        quick.server.once('connection', (socket) => socket.on('close', () => resolve()));
+        client.on('data', (d: Buffer) => {
+          bytes += d.length;
+          client.pause(); // reads no more
+        });
+        client.on('error', reject);
+        client.on('connect', () => client.write('GET /big.md HTTP/1.1\r\nHost: x\r\n\r\n'));
+      });
+      expect(bytes).toBeGreaterThan(0);
+      expect(bytes).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      client.destroy();
+      await quick.close();
+      rmSync(big);
+    }
+  });
+
+  it('a client that reads slowly but steadily gets the whole file', async () => {
+    const quick = await startServer({ root: dir, port: 0, inspector: false, idleTimeoutMs: 2000 });
+    const big = join(dir, 'steady.md');
+    writeFileSync(big, Buffer.alloc(4 * 1024 * 1024, 0x63));
+    try {
+      const { port } = new URL(quick.url);
+      const reply = await new Promise<Buffer>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        const parts: Buffer[] = [];
+        socket.on('data', (d: Buffer) => {
+          parts.push(d);
+          // 50 ms pauses, far under the 2 s idle limit.
+          socket.pause();
+          setTimeout(() => socket.resume(), 50);
+        });
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(parts)));
+        socket.on('connect', () => socket.write('GET /steady.md HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      });
+      const text = reply.toString('latin1');
+      expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(text.length - text.indexOf('\r\n\r\n') - 4).toBe(4 * 1024 * 1024);
+    } finally {
+      await quick.close();
+      rmSync(big);
+    }
+  });
+});

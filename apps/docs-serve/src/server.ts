@@ -25,7 +25,16 @@ export interface ServeOptions {
   onError?: (err: unknown) => void;
   /** Where a file the server cannot read is reported (one line, no trace). */
   log?: (line: string) => void;
+  /** A connection on which nothing moves for this long is closed (default IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
 }
+
+/**
+ * 2 minutes. Node times out a request's headers (60 s) and an idle keep-alive connection (5 s),
+ * but nothing once an answer is being sent: a client that asked for a file and never read held
+ * its connection and the open file for good, however many such clients there were.
+ */
+export const IDLE_TIMEOUT_MS = 120_000;
 
 export interface RunningServer {
   server: Server;
@@ -63,6 +72,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // lost and the client got nothing. With this set, the answers in flight are sent, then the
   // connection ends. (Node's own switch; not in its type declarations.)
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // With no 'timeout' listener, Node destroys a socket that times out. Any byte read or written
+  // restarts the clock, so a slow client that keeps reading is never cut off.
+  server.setTimeout(options.idleTimeoutMs ?? IDLE_TIMEOUT_MS);
   // CONNECT (a tunnel, asked of a proxy) has no handler in Node but this event: without one the
   // connection was dropped without an answer.
   server.on('connect', (_req, socket) => {
