@@ -156,3 +156,17 @@ describe('docs-serve: a client that asks for a file and never reads it (s46 prob
     }
   });
 });
+
+describe('docs-serve: If-Range (s46 probe)', () => {
+  it('with the weak ETag it was given, a range is not served: HTTP compares If-Range strongly, so the whole file comes (it was 206)', async () => {
+    const first = await exchange('GET /a.md HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', false);
+    const etag = /\r\nETag: (W\/"[^"]*")\r\n/.exec(first)![1]!;
+    const reply = await exchange(`GET /a.md HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\nIf-Range: ${etag}\r\nConnection: close\r\n\r\n`, false);
+    expect(reply).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(reply.endsWith(`\r\n\r\n${HELLO}`)).toBe(true);
+    // A date that matches still makes the range apply, as does no If-Range at all.
+    const lastModified = /\r\nLast-Modified: ([^\r]*)\r\n/.exec(first)![1]!;
+    expect(await exchange(`GET /a.md HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\nIf-Range: ${lastModified}\r\nConnection: close\r\n\r\n`, false)).toMatch(/^HTTP\/1\.1 206 Partial Content\r\n[^]*\r\n\r\nhe$/);
+    expect(await exchange('GET /a.md HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\nConnection: close\r\n\r\n', false)).toMatch(/^HTTP\/1\.1 206 Partial Content\r\n[^]*\r\n\r\nhe$/);
+  });
+});

@@ -77,6 +77,10 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     if (served !== null && !served.isFile() && !served.isDirectory()) return plain(res, 403, 'Forbidden');
     const range = req.headers.range;
     if (range !== undefined && info.isFile()) req.headers.range = widenSuffixRanges(range, info.size);
+    // RFC 9110 13.1.5: If-Range holds only on a strong match, and a weak ETag (all send makes)
+    // never is one, so the whole file is the answer. send compared the strings and served the
+    // range, which a client resuming a download could splice onto a file that had changed.
+    if (/^\s*W\//.test(req.headers['if-range'] ?? '')) delete req.headers.range;
     send(req, verdict.path.split('/').map(encodeURIComponent).join('/'), {
       root,
       dotfiles: 'deny',
