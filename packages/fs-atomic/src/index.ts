@@ -854,6 +854,15 @@ export function describeFsError(err: unknown, fallbackPath?: string): string {
     if (staging !== null && !existsSync(staging)) return `${oneLine(dirname(staging))}: the folder was removed or renamed during the run; nothing written there`;
   }
   let dest = e?.dest;
+  // A temp (or staged) file renamed onto its output, refused with EPERM or EACCES: the temp was
+  // made in that folder, so the folder takes writes; the output file is what refuses (immutable
+  // or append-only, chattr; another user's file in a sticky folder). It was "docs/t: cannot
+  // write in this folder", or the staged path "_chunks/.staged.tmp-…/x-0.md -> _chunks/x-0.md",
+  // and lsattr on the folder showed nothing (issue 15 probe).
+  if (e?.syscall === 'rename' && (code === 'EPERM' || code === 'EACCES') && path !== undefined && dest !== undefined && isTempPath(path) && !isTempPath(dest)) {
+    path = dest;
+    dest = undefined;
+  }
   // A temp name means nothing to a user; the folder it was made in is what needs fixing.
   let prefix = '';
   if (path !== undefined && TEMP_NAME.test(basename(path))) {
@@ -888,6 +897,11 @@ export function describeFsError(err: unknown, fallbackPath?: string): string {
   const known = code ? FS_ERRORS[code] : undefined;
   if (known) return `${where}${prefix}${known[0]} (${code}); ${known[1]}`;
   return `${where}${escapeControl(e instanceof Error ? e.message : String(err))}`;
+}
+
+/** True for a temp name, or a path inside a temp (staging) folder. */
+function isTempPath(path: string): boolean {
+  return TEMP_NAME.test(basename(path)) || stagingFolderOf(path) !== null;
 }
 
 /** The temp folder (a tempName) that `path` lies inside, or null. */

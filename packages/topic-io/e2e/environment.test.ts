@@ -260,6 +260,34 @@ describe('a folder that cannot be written is a message, not a trace', () => {
     }
   });
 
+  it.runIf(canChattr)('EPERM on an immutable output file in a writable folder: each tool names that file, not the folder nor a temp path', () => {
+    const dir = copyWs('eperm-file');
+    mkdirSync(join(dir, 'loose'));
+    cpSync(join(dir, 'docs/t1/golden-reference.md'), join(dir, 'loose/l.md'));
+    expect(run('chunking-tool', ['loose/l.md'], { cwd: dir }).status).toBe(0);
+    expect(run('keyword-extractor', ['docs/t1', '--out', 'kout'], { cwd: dir }).status).toBe(0);
+    expect(run('index-tool', ['docs', '--root', 'docs', '--llms-txt'], { cwd: dir }).status).toBe(0);
+    const files = ['loose/_chunks/l-0.md', 'kout/words.md', 'docs/t1/topic-spec.md', 'docs/t1/index.json', 'docs/llms.txt'];
+    for (const f of files) expect(spawnSync('chattr', ['+i', join(dir, f)]).status).toBe(0);
+    try {
+      for (const [app, args, file] of [
+        ['chunking-tool', ['loose/l.md'], 'loose/_chunks/l-0.md'],
+        ['keyword-extractor', ['docs/t1', '--out', 'kout'], join(dir, 'kout/words.md')],
+        ['topic-spec', ['docs/t1'], 'docs/t1/topic-spec.md'],
+        ['index-tool', ['docs/t1', '--root', 'docs'], 'docs/t1/index.json'],
+        ['index-tool', ['docs', '--root', 'docs', '--llms-txt'], join(dir, 'docs/llms.txt')],
+      ] as const) {
+        const r = run(app, [...args], { cwd: dir });
+        // Before: "docs/t1: cannot write in this folder: …" (the folder takes writes), and for
+        // chunking-tool "loose/_chunks/.staged.tmp-…/l-0.md -> loose/_chunks/l-0.md: …".
+        expect(r.stderr, app).toBe(`${app}: ${file}: operation not permitted (EPERM); check its permissions (and that it is not immutable, lsattr) or choose another location\n`);
+        expect(r.status, app).toBe(1);
+      }
+    } finally {
+      for (const f of files) spawnSync('chattr', ['-i', join(dir, f)]);
+    }
+  });
+
   it('a regular file where a folder is expected (ENOTDIR): names that file', () => {
     const dir = copyWs('enotdir');
     // .embedding-cache a regular file: topic-spec writes vectors there, docs-query reads them.
