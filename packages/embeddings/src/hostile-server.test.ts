@@ -183,6 +183,25 @@ describe.each<Kind>(['ollama', 'openai'])('%s provider against a hostile server'
     expect(err.message).toContain('malformed response: its headers are larger than Node accepts (UND_ERR_HEADERS_OVERFLOW). ');
   });
 
+  it.each(['stalls', 'trickles'])('times out a body that %s after the headers, naming the URL and the timeout', async (how) => {
+    // Node's own limits for a body that stops (undici's bodyTimeout) are 300 s; timeoutMs
+    // bounds the whole attempt, body included.
+    const timers: NodeJS.Timeout[] = [];
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(kind === 'ollama' ? '{"embeddings":[[' : '{"data":[{"index":0,"embedding":[');
+      if (how === 'trickles') timers.push(setInterval(() => res.write('1,'), 20));
+    });
+    try {
+      const err = await failure(provider(kind, server, { timeoutMs: 300 }).embed(['a']));
+      expect(err.kind).toBe('timeout');
+      expect(err.message).toContain(`(${server.origin}`);
+      expect(err.message).toContain('no response within 300 ms');
+    } finally {
+      for (const t of timers) clearInterval(t);
+    }
+  });
+
   it('quotes the error a 200 body carries instead of embeddings', async () => {
     // The message was only 'the body has no "embeddings" list' (or "data"), hiding the server's words.
     server = await startServer((_req, res) => sendJson(res, 200, kind === 'ollama' ? { error: 'model requires more system memory' } : { error: { message: 'quota exceeded', type: 'insufficient_quota' } }));

@@ -385,6 +385,26 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a port that answer
   });
 });
 
+describe.each(['ollama', 'openai'] as const)('%s chat against a server that stops sending mid-body', (provider) => {
+  it.each(['stalls', 'trickles'])('times out a body that %s after the headers, naming the URL and the timeout', async (how) => {
+    // Node's own limit for a body that stops (undici's bodyTimeout) is 300 s; timeoutMs bounds
+    // the whole attempt, body included.
+    const timers: NodeJS.Timeout[] = [];
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"message":{"role":"assistant","content":"');
+      if (how === 'trickles') timers.push(setInterval(() => res.write('a'), 20));
+    });
+    try {
+      const err = await failure(createChatClient(settingsFor(provider, server.origin, { timeoutMs: 300, maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+      expect(err.message).toContain(`${provider} chat (${server.origin}`);
+      expect(err.message).toContain(': no response within 300 ms. ');
+    } finally {
+      for (const t of timers) clearInterval(t);
+    }
+  });
+});
+
 describe('numeric settings out of range', () => {
   it.each([
     [{ timeoutMs: 2 ** 31 }, 'timeoutMs must be an integer 1..3600000, got 2147483648'],
