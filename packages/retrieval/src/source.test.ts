@@ -195,12 +195,29 @@ describe('UrlSource', () => {
     const port = (stalled.address() as AddressInfo).port;
     try {
       const s = new UrlSource(`http://127.0.0.1:${port}/`, { timeoutMs: 10_000 });
-      await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(`http://127.0.0.1:${port}/index.json: reading the response failed (no answer within 10000 ms)`);
+      await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(`http://127.0.0.1:${port}/index.json: the response did not finish within 10000 ms (it began, then stalled or came too slowly)`);
     } finally {
       stalled.closeAllConnections();
       await new Promise<void>((r) => stalled.close(() => r()));
     }
   }, 25_000);
+
+  it('a body that trickles past the timeout says the response did not finish, not that nothing answered (s46 probe)', async () => {
+    const trickle = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((r) => trickle.listen(0, '127.0.0.1', r));
+    const port = (trickle.address() as AddressInfo).port;
+    try {
+      const s = new UrlSource(`http://127.0.0.1:${port}/`, { timeoutMs: 1_000 });
+      await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(`http://127.0.0.1:${port}/index.json: the response did not finish within 1000 ms (it began, then stalled or came too slowly)`);
+    } finally {
+      trickle.closeAllConnections();
+      await new Promise<void>((r) => trickle.close(() => r()));
+    }
+  });
 
   it('a redirect is refused, naming where it pointed (issue 15)', async () => {
     // It was "request failed (fetch failed); is the server running?" from a running server.

@@ -243,6 +243,8 @@ export class UrlSource implements DocsSource {
       // Closes the connection, which would otherwise keep the process alive after the error.
       reader.cancel().catch(() => {});
       if (err instanceof SourceError) throw err;
+      // "No answer" was wrong here: the server had answered, and then stalled or trickled.
+      if ((err as Error).name === 'TimeoutError') throw new SourceError(url.href, `the response did not finish within ${this.timeoutMs} ms (it began, then stalled or came too slowly)`);
       throw new SourceError(url.href, `reading the response failed (${this.why(err)})`);
     } finally {
       clearTimeout(timer);
