@@ -357,6 +357,21 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server that clos
   });
 });
 
+describe.each(['ollama', 'openai'] as const)('%s chat against a server that closes a chunked reply mid-body', (provider) => {
+  it('says the reply was cut short, not that the server cannot be reached', async () => {
+    // A server that crashes (or a proxy that times out) mid-reply: "cannot reach the server
+    // (UND_ERR_SOCKET)", with the fix to start one.
+    const raw = await rawServe('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nb\r\n{"message":\r\n');
+    try {
+      const err = await failure(createChatClient(settingsFor(provider, raw.origin, { maxRetries: 1 }), env).chat([{ role: 'user', content: 'q' }]));
+      expect(err.message).toContain(': the connection closed before the whole reply arrived (UND_ERR_SOCKET) after 2 attempts. ');
+      expect(raw.requests()).toBe(2);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
 describe.each(['ollama', 'openai'] as const)('%s chat against a port that answers with something other than HTTP', (provider) => {
   const malformedFix = provider === 'ollama' ? /points at an Ollama server/ : /points at an OpenAI-compatible API/;
 

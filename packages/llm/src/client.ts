@@ -127,6 +127,14 @@ function refusedRedirect(err: unknown): RedirectRefusedError | null {
   return null;
 }
 
+/** Whether fetch failed while reading the body ("terminated"), not before the response came. */
+function bodyCut(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
+    if (e instanceof TypeError && e.message === 'terminated') return true;
+  }
+  return false;
+}
+
 const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 
 /** The first system error code along an error's cause chain (fetch wraps them). */
@@ -223,10 +231,11 @@ class Client implements ChatClient {
         error = new LlmError(this.provider, this.url, `malformed response: ${unreadable}`, this.attempt.fix('malformed'));
       } else if (large) {
         error = new LlmError(this.provider, this.url, `malformed response: ${large.message}`, this.attempt.fix('malformed'));
-      } else if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
-        // The server did answer, then closed mid-body (an HTTP/1.0 server, a proxy): a dropped
-        // connection, retried as one. It was "cannot reach the server", and not retried.
-        error = new LlmError(this.provider, this.url, `the connection closed before the whole reply arrived (${code})${tries}`, this.attempt.fix('unreachable'));
+      } else if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || bodyCut(err)) {
+        // The server did answer, then closed mid-body (an HTTP/1.0 server, a proxy, a crash): a
+        // dropped connection, retried as one. It was "cannot reach the server" (not retried
+        // for a Content-Length mismatch), or fetch's bare "terminated".
+        error = new LlmError(this.provider, this.url, `the connection closed before the whole reply arrived (${code ?? 'terminated'})${tries}`, this.attempt.fix('unreachable'));
         retry = true;
       } else if (code) {
         error = new LlmError(this.provider, this.url, `cannot reach the server (${code})${tries}`, this.attempt.fix('unreachable'));
