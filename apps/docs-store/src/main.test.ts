@@ -468,6 +468,24 @@ describe('environment errors are messages naming the path', () => {
     expect(w.stderr).toBe(`docs-store: ${dbPath()}: cannot open the store for writing: ${dir} is not writable (EACCES); choose another --db\n`);
   }, 60_000);
 
+  // s46 probe: SQLite opens a store file this user may only read read-only, without a word,
+  // and refuses at the first write: ingest embedded every document first (a paid provider's
+  // calls, here an unreachable one's error) and then said "attempt to write a readonly database".
+  it.runIf(canSetpriv)('a store file this user may only read: ingest says so before embedding anything, naming the file', async () => {
+    expect((await run(['ingest', TOPICS[2]!])).code).toBe(0);
+    await ensureBuilt();
+    spawnSync('chmod', ['-R', 'a+rwX', ws]);
+    execFileSync('chmod', ['444', dbPath()]);
+    writeFileSync(join(ws, TOPICS[2]!, 'golden-reference.md'), '# Changed\n\nNew text.\n');
+    // An unreachable provider under the store's model name: embedding first fails with its error.
+    writeFileSync(join(ws, 'chunkyard.config.yaml'), 'embeddings:\n  provider: ollama\n  model: local-lexical-v1-d512\n  host: http://127.0.0.1:9\n  maxRetries: 0\n');
+    const before = readFileSync(dbPath());
+    const w = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, 'ingest', TOPICS[2]!], { cwd: ws, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+    expect(w.status, w.stderr).toBe(1);
+    expect(w.stderr).toBe(`docs-store: ${dbPath()}: cannot write the store: the file is read-only to this user (EACCES); check its permissions or choose another --db\n`);
+    expect(readFileSync(dbPath()).equals(before)).toBe(true);
+  }, 60_000);
+
   it('--built with an .embedding-cache that is a file, not a folder: exit 1, the path named, no trace', async () => {
     expect(await chunkingTool([join(ws, TOPICS[2]!)], { stdout: () => {}, stderr: () => {} })).toBe(0);
     writeFileSync(join(ws, '.embedding-cache'), 'not a folder');

@@ -7,7 +7,7 @@
  *   docs-store stats [--json]
  *   docs-store mcp [--http [--port N] [--host H] [--token T]]
  */
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { parseArgs } from 'node:util';
@@ -349,6 +349,17 @@ async function ingest(ctx: Context): Promise<number> {
   const cacheStats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
   if (plans.length > 0) {
     const store = DocStore.open(ctx.dbPath, { links: ctx.dbLinks });
+    // SQLite opens a store file this user may only read read-only, without a word, and refuses
+    // at the first write: every document was embedded first (a paid provider's calls) for nothing.
+    try {
+      accessSync(ctx.dbPath, constants.W_OK);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM') {
+        store.close();
+        throw new StoreError(`${ctx.dbPath}: cannot write the store: the file is read-only to this user (${code}); check its permissions or choose another --db`);
+      }
+    }
     // One bar per stage (embedding, then writing); silent unless stderr is a TTY without CI.
     let bar: { stage: string; reporter: ProgressReporter } | null = null;
     try {
