@@ -80,7 +80,8 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     // RFC 9110 13.1.5: If-Range holds only on a strong match, and a weak ETag (all send makes)
     // never is one, so the whole file is the answer. send compared the strings and served the
     // range, which a client resuming a download could splice onto a file that had changed.
-    if (/^\s*W\//.test(req.headers['if-range'] ?? '')) delete req.headers.range;
+    const ifRange = req.headers['if-range'];
+    if (typeof ifRange === 'string' && /^\s*W\//.test(ifRange)) delete req.headers.range;
     send(req, verdict.path.split('/').map(encodeURIComponent).join('/'), {
       root,
       dotfiles: 'deny',
