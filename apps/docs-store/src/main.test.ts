@@ -775,6 +775,23 @@ describe('search output', () => {
 });
 
 describe('usage', () => {
+  // s46 probe: as --topic did, each of these usage errors quoted the value whole (a megabyte
+  // in process; 128 KiB, the most one argument can hold, from a shell).
+  it.each([
+    [(v: string) => [v]],
+    [(v: string) => ['search', 'x', '--index', v]],
+    [(v: string) => ['search', 'x', '--mode', v]],
+    [(v: string) => ['search', 'x', '--hint', v]],
+    [(v: string) => ['stats', v]],
+  ])('a huge bad value is quoted cut short (%#)', async (args) => {
+    const huge = `q${'\u001b[2J'.repeat(250_000)}`;
+    const r = await run(args(huge));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`"q\\u001b[2J`);
+    expect(r.stderr).toContain(`(${huge.length} characters)`);
+    expect(r.stderr.length).toBeLessThan(1_000);
+  });
+
   it.each([
     [['frobnicate'], /unknown command "frobnicate"/],
     [['search'], /search: no query given/],

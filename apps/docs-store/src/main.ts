@@ -207,7 +207,7 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       case 'mcp':
         return await mcp(ctx);
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: ingest, search, expand, stats, mcp)`);
+        throw new UsageError(`unknown command ${quoteArgument(command, 100)} (commands: ingest, search, expand, stats, mcp)`);
     }
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
@@ -256,7 +256,7 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly (keyof typeof OPTIONS)[]
 /** An unknown command, or an option given to a command that does not read it, as a usage error. */
 function unusedOption(command: string, values: Values): void {
   const allowed = Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command]! : undefined;
-  if (allowed === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: ${Object.keys(COMMAND_OPTIONS).join(', ')})`);
+  if (allowed === undefined) throw new UsageError(`unknown command ${quoteArgument(command, 100)} (commands: ${Object.keys(COMMAND_OPTIONS).join(', ')})`);
   for (const [name, v] of Object.entries(values)) {
     if (v === undefined || v === false || name === 'help' || name === 'version' || (allowed as readonly string[]).includes(name)) continue;
     throw new UsageError(`--${name}: ${command} does not use it (${command} takes ${allowed.map((o) => `--${o}`).join(', ')}); leave it out`);
@@ -279,7 +279,7 @@ const INDEX_KINDS: readonly VectorIndexKind[] = ['exact', 'ivf', 'auto'];
 
 function indexOption(value: string | undefined): VectorIndexKind {
   if (value === undefined) return 'auto';
-  if (!INDEX_KINDS.includes(value as VectorIndexKind)) throw new UsageError(`--index must be exact, ivf or auto, got ${JSON.stringify(value)}`);
+  if (!INDEX_KINDS.includes(value as VectorIndexKind)) throw new UsageError(`--index must be exact, ivf or auto, got ${quoteArgument(value, 100)}`);
   return value as VectorIndexKind;
 }
 
@@ -409,7 +409,7 @@ async function search(ctx: Context): Promise<number> {
   // A blank query matched everything with score 0 (one unit spanning a whole document).
   if (query.trim() === '') throw new UsageError('search: the query is blank; give the words to search for');
   const mode = (values.mode ?? 'hybrid') as SearchMode;
-  if (!['hybrid', 'fts', 'vector'].includes(mode)) throw new UsageError(`--mode must be hybrid, fts or vector, got ${JSON.stringify(values.mode)}`);
+  if (!['hybrid', 'fts', 'vector'].includes(mode)) throw new UsageError(`--mode must be hybrid, fts or vector, got ${quoteArgument(values.mode ?? '', 100)}`);
   // fts ranks stored text by FTS5 BM25: the config's embeddings: section (the query embedder)
   // and chunking: section (ingest's) play no part in it, so --config was read by nothing, and a
   // missing or broken file passed without a word. Refused, as stats --config is.
@@ -420,7 +420,7 @@ async function search(ctx: Context): Promise<number> {
   const routes = mode === 'hybrid' && !values['no-routes'];
   const limit = intOption('limit', values.limit);
   const expandK = intOption('expand', values.expand);
-  for (const h of values.hint ?? []) if (!HINTS.includes(h as ContentHint)) throw new UsageError(`--hint must be one of ${HINTS.join(', ')}, got ${JSON.stringify(h)}`);
+  for (const h of values.hint ?? []) if (!HINTS.includes(h as ContentHint)) throw new UsageError(`--hint must be one of ${HINTS.join(', ')}, got ${quoteArgument(h, 100)}`);
   const indexKind = indexOption(values.index);
   const probes = values.probes === undefined ? undefined : intOption('probes', values.probes);
   // Routed search scores every chunk exactly, and fts has no vectors: an ivf request there was
@@ -498,7 +498,7 @@ function expand(ctx: Context): number {
 
 function stats(ctx: Context): number {
   // As mcp: an extra word (a path meant for --db) must not pass silently.
-  if (ctx.args.length > 0) throw new UsageError(`stats: takes no arguments, got ${ctx.args.map((a) => JSON.stringify(a)).join(' ')} (the database is --db PATH)`);
+  if (ctx.args.length > 0) throw new UsageError(`stats: takes no arguments, got ${ctx.args.map((a) => quoteArgument(a, 100)).join(' ')} (the database is --db PATH)`);
   const store = openForReading(ctx);
   try {
     const s = store.stats();
