@@ -53,3 +53,18 @@ describe('hostile chunks and titles take linear time', () => {
     expect(full).toContain(`Text${'\t'.repeat(n)}x\n`);
   });
 });
+
+describe('many topics take linear time (s46 probe)', () => {
+  it('llms.txt of one section holding 30,000 topics', () => {
+    // Each topic was appended by copying its section's list: 20,000 topics took 50 s and
+    // 40,000 took 263 s (measured), so 30,000 runs past vitest's 60 s limit against that code.
+    const n = 30_000;
+    const topics = Array.from({ length: n }, (_, i) => ({ id: `reference/t${String(i).padStart(6, '0')}`, title: `T${i}`, source: 'golden-reference.md', description: '' }));
+    const text = llmsTxt({ title: 'Docs', summary: 's', sectionTitles: { reference: 'Reference' }, topics });
+    const lines = text.split('\n');
+    expect(lines.filter((l) => l.startsWith('- ['))).toHaveLength(n);
+    expect(lines.filter((l) => l.startsWith('## '))).toEqual(['## Reference']);
+    expect(lines[lines.indexOf('## Reference') + 2]).toBe('- [T0](reference/t000000/golden-reference.md)');
+    expect(lines.at(-2)).toBe('- [T29999](reference/t029999/golden-reference.md)');
+  });
+});

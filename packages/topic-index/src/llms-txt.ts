@@ -192,7 +192,11 @@ export function llmsTxt(input: LlmsTxtInput): string {
   const groups = new Map<string, LlmsTopic[]>();
   for (const topic of [...input.topics].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const key = topic.id.includes('/') ? topic.id.slice(0, topic.id.indexOf('/')) : '';
-    groups.set(key, [...(groups.get(key) ?? []), topic]);
+    // Pushed onto the group's list: copying it for every topic, as this did, took 50 s for a
+    // section of 20,000 topics (quadratic), 263 s for 40,000.
+    const group = groups.get(key);
+    if (group) group.push(topic);
+    else groups.set(key, [topic]);
   }
   const lines = [`# ${inline(input.title)}`, '', `> ${inline(input.summary)}`];
   const keys = [...groups.keys()].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0));
