@@ -104,6 +104,30 @@ describe.each<Kind>(['ollama', 'openai'])('%s provider against a hostile server'
     expect(err.message).toMatch(/larger than \d+ MiB/);
   });
 
+  it.each([
+    ['nested lists', '[', /the body holds more than 4104 nested lists or objects, more than the vectors of this batch could need/],
+    ['values', '0,', /the body holds more than 69696 values, more than the vectors of this batch could need/],
+  ])('refuses a body of endless %s once it holds more than the batch could, not only at the byte limit', async (_what, unit, message) => {
+    // Within the byte limit (129 MiB for 64 inputs, 400 MiB for 2048) nested `[` parsed into
+    // about 57 bytes of heap per byte, near or past Node's 4 GB default heap, which aborts the
+    // process; `0,` into about 7 bytes per byte.
+    const pad = Buffer.from(unit.repeat(1 << 16));
+    let stop = false;
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(kind === 'ollama' ? '{"embeddings":[[' : '{"data":[{"index":0,"embedding":[');
+      const pump = (): void => {
+        while (!stop) if (!res.write(pad)) return void res.once('drain', pump);
+      };
+      res.on('close', () => (stop = true));
+      pump();
+    });
+    const err = await failure(provider(kind, server, { batchSize: 1 }).embed(['a']));
+    stop = true;
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toMatch(message);
+  });
+
   it('counts the inflated size of a gzip body, not the bytes on the wire', async () => {
     const limit = maxResponseBytes(1);
     const body = kind === 'ollama' ? '{"embeddings":[[1,2]]' : '{"data":[{"index":0,"embedding":[1,2]}]';

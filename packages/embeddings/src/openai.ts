@@ -11,7 +11,7 @@
  */
 import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
-import { BATCH_NEEDS, classifyNetwork, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
+import { BATCH_NEEDS, classifyNetwork, limitJsonStructure, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
 import { errorInBody, fetchWithinOrigin, retryAfterMs } from './attempt.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
@@ -98,7 +98,8 @@ export class OpenAITransport implements Transport {
       // redirect to another origin is refused, not followed with the texts.
       fetch: async (input, init) => {
         const res = await fetchWithinOrigin(input, init);
-        return limitResponse(res, res.ok ? maxResponseBytes(this.options.batchSize) : MAX_ERROR_BODY_BYTES, BATCH_NEEDS);
+        if (!res.ok) return limitResponse(res, MAX_ERROR_BODY_BYTES, BATCH_NEEDS);
+        return limitJsonStructure(limitResponse(res, maxResponseBytes(this.options.batchSize), BATCH_NEEDS), this.options.batchSize);
       },
     });
     return this.#client;
