@@ -7,7 +7,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, guardEnvironment, mkdirp, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, writeFileAtomic, writeFilesAtomic } from './index.js';
+import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, guardEnvironment, mkdirp, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, tempName, writeFileAtomic, writeFilesAtomic } from './index.js';
 import { procFd } from './proc-fd.js';
 import { tempRandom } from './temp-random.js';
 
@@ -731,8 +731,10 @@ describe('a symlink planted at a temp name is not followed (issue 15 probe)', ()
   afterEach(() => {
     tempRandom.bytes = realBytes;
   });
+  // `<pid>~<pid space>`, as tempName gives it (read before the seam is replaced, so no queued bytes are used).
+  const writer = /\.tmp-(\d+~[0-9a-f]{4})-/.exec(tempName('/x'))![1];
   /** The temp name a write to `target` makes when the next random bytes are `hex`. */
-  const tempAt = (target: string, hex: string) => join(root, `.${target.slice(root.length + 1)}.tmp-${process.pid}-${hex}`);
+  const tempAt = (target: string, hex: string) => join(root, `.${target.slice(root.length + 1)}.tmp-${writer}-${hex}`);
   let decoy: string;
   beforeEach(() => {
     decoy = join(root, 'decoy');

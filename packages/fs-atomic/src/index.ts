@@ -4,6 +4,8 @@
  * never sees half a file, and a failed run leaves the previous output intact.
  */
 import { accessSync, chmodSync, closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { procFd } from './proc-fd.js';
 import { tempRandom } from './temp-random.js';
@@ -11,9 +13,12 @@ import { tempRandom } from './temp-random.js';
 /** The longest file name, in bytes, of the file systems written to (ext4, xfs, btrfs, tmpfs, APFS). */
 const NAME_MAX = 255;
 
-/** The temp name a write to `target` uses beside it: `.<name>.tmp-<pid>-<8 hex>`, within NAME_MAX. */
+/**
+ * The temp name a write to `target` uses beside it: `.<name>.tmp-<pid>~<space>-<8 hex>`, within
+ * NAME_MAX, where `<space>` (pidSpace) says in which pid namespace the pid means this process.
+ */
 export function tempName(target: string): string {
-  const suffix = `.tmp-${process.pid}-${tempRandom.bytes(4).toString('hex')}`;
+  const suffix = `.tmp-${process.pid}~${pidSpace()}-${tempRandom.bytes(4).toString('hex')}`;
   // The dot and suffix add up to 23 bytes, so a legal target name of 233..255 bytes gave a temp
   // name the file system refuses (ENAMETOOLONG for `--out` of a 250-byte name). The name part
   // is only there for a person looking at a leftover; cut it, whole characters only.
@@ -99,8 +104,35 @@ function cutUtf8(text: string, bytes: number): string {
   return text.slice(0, end);
 }
 
-/** `.<name>.tmp-<pid>-<8 hex>`: the temp names tempName gives, and only those. */
-const TEMP_NAME = /^\.(.+)\.tmp-(\d+)-[0-9a-f]{8}$/;
+/** `.<name>.tmp-<pid>~<space>-<8 hex>`: the temp names tempName gives (and, without `~<space>`, those of earlier versions). */
+const TEMP_NAME = /^\.(.+)\.tmp-(\d+)(?:~([0-9a-f]{4}))?-[0-9a-f]{8}$/;
+
+let ownPidSpace: string | undefined;
+
+/**
+ * 4 hex digits naming where this process's pid means this process: the host, its boot and the
+ * pid namespace. A pid says whether a temp's writer is alive only there: a run in a container
+ * sharing the docs folder (its own pid namespace) found the host run's pid missing and removed
+ * its staging folder while it was being filled (issue 15 probe).
+ */
+function pidSpace(): string {
+  if (ownPidSpace === undefined) {
+    let ns = '';
+    let boot = '';
+    try {
+      ns = readlinkSync('/proc/self/ns/pid');
+    } catch {
+      // No /proc (macOS): the host alone.
+    }
+    try {
+      boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    } catch {
+      // as above
+    }
+    ownPidSpace = createHash('sha256').update(`${hostname()}\0${boot}\0${ns}`).digest('hex').slice(0, 4);
+  }
+  return ownPidSpace;
+}
 
 /**
  * A temp entry older than this is removed even when its pid is alive: pids are reused, and no
@@ -125,8 +157,10 @@ const swept = new Set<string>();
  * Removes the temp files and folders that killed runs left in `dir` (a SIGKILL skips every
  * cleanup, so a 10 MB `._chunks.tmp-*` would otherwise stay forever): those whose pid is no
  * longer alive, or older than STALE_TEMP_AGE_MS. A live process's temps are left alone, so
- * parallel runs (Nx tasks) never delete each other's work in progress. Best effort: a temp
- * that cannot be removed is not this run's problem. Each folder is swept once per process.
+ * parallel runs (Nx tasks) never delete each other's work in progress. A temp made in another
+ * pid space (a container, another host on a shared disk) is judged by its age alone: its pid
+ * means nothing here. Best effort: a temp that cannot be removed is not this run's problem.
+ * Each folder is swept once per process.
  */
 export function removeStaleTemps(dir: string, now = Date.now()): string[] {
   const removed: string[] = [];
@@ -142,7 +176,8 @@ export function removeStaleTemps(dir: string, now = Date.now()): string[] {
     const path = join(dir, name);
     try {
       const old = now - lstatSync(path).mtimeMs > STALE_TEMP_AGE_MS;
-      if (!old && pidAlive(Number(m[2]))) continue;
+      const here = m[3] === undefined || m[3] === pidSpace();
+      if (!old && (!here || pidAlive(Number(m[2])))) continue;
       rmSync(path, { recursive: true, force: true });
       removed.push(path);
     } catch {

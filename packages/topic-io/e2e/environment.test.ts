@@ -475,6 +475,49 @@ describe('temp outputs of killed and failed runs', () => {
   }, 180_000);
 });
 
+describe('a run in another pid namespace (a container sharing the docs)', () => {
+  const canUnshare = isRoot && has('unshare') && spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+
+  it.runIf(canUnshare)('leaves a live host run\'s staging folder alone: both runs succeed (probe: the pid looked dead there, and the folder was removed mid-run)', async () => {
+    const dir = join(work, 'namespaces');
+    mkdirSync(join(dir, 't1'), { recursive: true });
+    const unit = (i: number) => `## Section ${i}\n\n${'Plain prose about deployment options and their trade-offs. '.repeat(40)}\n\n`;
+    writeFileSync(join(dir, 't1/golden-reference.md'), `# Big\n\n${Array.from({ length: 4000 }, (_, i) => unit(i)).join('')}`);
+    const config = join(ws, 'chunkyard.config.yaml');
+    const temps = () => readdirSync(join(dir, 't1')).filter((n) => n.startsWith('._chunks.tmp-'));
+    // The host run, stopped (alive) while its staging folder is being filled.
+    const host = spawn(process.execPath, [bin('chunking-tool'), join(dir, 't1'), '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let hostErr = '';
+    host.stderr.on('data', (b: Buffer) => void (hostErr += b.toString()));
+    const hostExit = new Promise<number | null>((done) => host.on('exit', (code) => done(code)));
+    await new Promise<void>((done) => {
+      const timer = setInterval(() => {
+        if (temps().length > 0 || host.exitCode !== null) {
+          clearInterval(timer);
+          done();
+        }
+      }, 1);
+    });
+    host.kill('SIGSTOP');
+    try {
+      const staging = temps();
+      expect(staging, 'the host run was stopped while staging').toHaveLength(1);
+      // The container's run: its own pid namespace, where the host run's pid does not exist.
+      const other = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', process.execPath, bin('chunking-tool'), join(dir, 't1'), '--config', config], { encoding: 'utf8', timeout: 120_000 });
+      expect(other.stderr).toBe('');
+      expect(other.status).toBe(0);
+      // Before: swept as a killed run's leftover.
+      expect(temps()).toContain(staging[0]);
+    } finally {
+      host.kill('SIGCONT');
+    }
+    // Before: exit 1, "…/t1: the folder was removed or renamed during the run; nothing written there".
+    expect(await hostExit, hostErr).toBe(0);
+    expect(hostErr).toBe('');
+    expect(temps()).toEqual([]);
+  }, 240_000);
+});
+
 describe('output is safe for a terminal', () => {
   // ESC sequences (clear screen, set the window title), BEL, a bare CR, DEL and C1 controls (CSI 0x9b, OSC 0x9d).
   const EVIL = 'Evil \u001b[2J\u001b]0;pwned\u0007 title\r\u007f\u009b2J\u009d0;x\u009c end';
