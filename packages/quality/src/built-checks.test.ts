@@ -75,3 +75,20 @@ describe('checkTopic on paginate pages', () => {
     expect(score(topic).findings.some((f) => f.check === 'tokens' && /Nmax 10/.test(f.message))).toBe(true);
   });
 });
+
+describe('a chunks.json of another shape (s46 probe)', () => {
+  // Each threw a TypeError out of checkTopic, which docs-score printed as
+  // "docs-score: Cannot read properties of null (reading 'ct')", naming no file.
+  it.each([
+    ['a document that is null', [null], /^documents\[0\] is not an object with "source" and "chunks"/],
+    ['a document that is a list', [[]], /^documents\[0\] is not an object with "source" and "chunks"/],
+    ['chunks that is a string', [{ source: 'golden-reference.md', chunks: 'xx' }], /^golden-reference\.md: "chunks" is not a list/],
+    ['a page that is null', [{ source: 'golden-reference.md', chunks: [null] }], /^golden-reference\.md page 0: no continuity token/],
+    ['a page that is a number', [{ source: 'golden-reference.md', chunks: [7] }], /^golden-reference\.md page 0: no continuity token/],
+  ])('%s is a finding naming chunks.json', (_what, documents, message) => {
+    const { topic } = built();
+    topic.pages = { file: '_chunks/chunks.json', json: { checksum: { value: sha(JSON.stringify(documents)) }, documents } };
+    const findings = score(topic).findings.filter((f) => f.file === '_chunks/chunks.json');
+    expect(findings.map((f) => f.message)).toEqual([expect.stringMatching(message)]);
+  });
+});

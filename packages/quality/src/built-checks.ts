@@ -235,19 +235,31 @@ function checkPages(t: Tally, graphs: GraphReport[], topic: LoadedTopic): void {
   if (!Array.isArray(j?.documents)) return t.item('checksum', false, p.file, () => 'no "documents" array');
   const value = j.checksum?.value;
   t.item('checksum', value === sha256(JSON.stringify(j.documents)), p.file, () => `checksum ${String(value).slice(0, 12)}… is not the SHA-256 of JSON.stringify(documents): the manifest was changed`);
-  for (const d of j.documents) {
-    const doc = topic.documents.find((x) => (x.manifest as Manifest | null)?.source === d.source);
+  // A hand-edited or foreign chunks.json is a finding naming it: a document that was null or
+  // held a string "chunks", or a page that was null, threw a TypeError out of docs-score
+  // ("docs-score: Cannot read properties of null (reading 'ct')", no file named).
+  for (const [di, d] of (j.documents as unknown[]).entries()) {
+    if (typeof d !== 'object' || d === null || Array.isArray(d)) {
+      t.item('checksum', false, p.file, () => `documents[${di}] is not an object with "source" and "chunks" (not a chunks.json the chunking-tool wrote)`);
+      continue;
+    }
+    const { source, chunks } = d as NonNullable<PagesJson['documents']>[number];
+    if (chunks !== undefined && !Array.isArray(chunks)) {
+      t.item('checksum', false, p.file, () => `${String(source)}: "chunks" is not a list (not a chunks.json the chunking-tool wrote)`);
+      continue;
+    }
+    const doc = topic.documents.find((x) => (x.manifest as Manifest | null)?.source === source);
     const nodes: GraphNode[] = [];
-    for (const [i, c] of (d.chunks ?? []).entries()) {
-      if (!c.ct || typeof c.ct.id !== 'string') {
-        t.item('continuity', false, p.file, () => `${String(d.source)} page ${i}: no continuity token`);
+    for (const [i, c] of (chunks ?? []).entries()) {
+      if (typeof c !== 'object' || c === null || !c.ct || typeof c.ct.id !== 'string') {
+        t.item('continuity', false, p.file, () => `${String(source)} page ${i}: no continuity token`);
         continue;
       }
       nodes.push({ id: c.ct.id, prev: c.ct.prev ?? null, next: c.ct.next ?? null });
       const content = doc?.chunkFiles.get(doc.chunkFileOf(i));
-      t.item('checksum', content !== undefined && sha256(content) === c.sha256, p.file, () => `${String(d.source)} page ${i} (${String(c.file)}): ${content === undefined ? 'file missing' : 'sha256 does not match the file'}`);
+      t.item('checksum', content !== undefined && sha256(content) === c.sha256, p.file, () => `${String(source)} page ${i} (${String(c.file)}): ${content === undefined ? 'file missing' : 'sha256 does not match the file'}`);
     }
-    graphOf(t, graphs, p.file, `chunks.json CT graph of ${String(d.source)}`, nodes);
+    graphOf(t, graphs, p.file, `chunks.json CT graph of ${String(source)}`, nodes);
   }
 }
 
