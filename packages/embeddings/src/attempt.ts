@@ -74,6 +74,42 @@ export function limitResponse(res: Response, maxBytes: number, needs = 'a reply 
 }
 
 /**
+ * `res` with its body refused as it arrives (a ResponseTooLargeError from whatever reads it)
+ * once it opens more lists or objects (`[`, `{`) or separates more values (`,`) than `max`
+ * allows. JSON.parse turns each opening into an object of some 60 bytes, so a body within its
+ * byte limit could still cost dozens of times its size in heap. Counted outside JSON strings:
+ * text, base64 vectors and names never count.
+ */
+export function limitJsonStructure(res: Response, max: { openings: number; separators: number }, needs = 'a reply to this request needs'): Response {
+  if (!res.body) return res;
+  let opened = 0;
+  let separated = 0;
+  let inString = false;
+  let escaped = false;
+  const limited = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        for (let i = 0; i < chunk.length; i++) {
+          const b = chunk[i]!;
+          if (inString) {
+            if (escaped) escaped = false;
+            else if (b === 0x5c) escaped = true;
+            else if (b === 0x22) inString = false;
+          } else if (b === 0x22) inString = true;
+          else if (b === 0x2c) separated++;
+          else if (b === 0x5b || b === 0x7b) opened++;
+        }
+        if (opened > max.openings || separated > max.separators) {
+          const what = opened > max.openings ? `more than ${max.openings} nested lists or objects` : `more than ${max.separators} values`;
+          controller.error(new ResponseTooLargeError(`the body holds ${what}, more than ${needs}`));
+        } else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/**
  * Retry-After (seconds or an HTTP date) or retry-after-ms, in ms; null when absent or unreadable.
  * Here beside runAttempt so that the chat client (@chunkyard/llm) waits by the same rule.
  */

@@ -11,7 +11,7 @@
  */
 import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
-import { BATCH_NEEDS, classifyNetwork, limitJsonStructure, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
+import { BATCH_NEEDS, classifyNetwork, limitBatchStructure, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
 import { errorInBody, fetchWithinOrigin, retryAfterMs } from './attempt.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
@@ -99,7 +99,7 @@ export class OpenAITransport implements Transport {
       fetch: async (input, init) => {
         const res = await fetchWithinOrigin(input, init);
         if (!res.ok) return limitResponse(res, MAX_ERROR_BODY_BYTES, BATCH_NEEDS);
-        return limitJsonStructure(limitResponse(res, maxResponseBytes(this.options.batchSize), BATCH_NEEDS), this.options.batchSize);
+        return limitBatchStructure(limitResponse(res, maxResponseBytes(this.options.batchSize), BATCH_NEEDS), this.options.batchSize);
       },
     });
     return this.#client;

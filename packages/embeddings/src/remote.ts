@@ -5,7 +5,7 @@
  * module turns everything into vectors in input order or one EmbeddingError, which carries the
  * vectors of the batches that did come back (`partial`).
  */
-import { limitResponse, RedirectRefusedError, ResponseTooLargeError, runAttempt, unreadableResponse } from './attempt.js';
+import { limitJsonStructure, limitResponse, RedirectRefusedError, ResponseTooLargeError, runAttempt, unreadableResponse } from './attempt.js';
 import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
 
@@ -110,42 +110,14 @@ export function maxJsonStructure(texts: number): { openings: number; separators:
 }
 
 /**
- * `res` with its body refused as it arrives once it opens more lists or objects, or separates
- * more values, than maxJsonStructure(texts) allows. The byte limit alone let the structure
- * cost far more than the bytes: nested `[` parse into about 57 bytes of heap per byte (20
- * million took 1.1 GB), so a 129 MiB body (the limit for 64 inputs) came near Node's default
- * 4 GB heap and a 400 MiB one (2048 inputs) far past it, which aborts the process; `0,0,0,…`
- * cost about 7 bytes per byte. Counted outside JSON strings, so base64 vectors and a model's
- * name never count.
+ * limitJsonStructure for a batch of `texts` inputs. The byte limit alone let the structure cost
+ * far more than the bytes: nested `[` parse into about 57 bytes of heap per byte (20 million
+ * took 1.1 GB), so a 129 MiB body (the limit for 64 inputs) came near Node's default 4 GB heap
+ * and a 400 MiB one (2048 inputs) far past it, which aborts the process; `0,0,0,…` cost about
+ * 7 bytes per byte.
  */
-export function limitJsonStructure(res: Response, texts: number): Response {
-  if (!res.body) return res;
-  const { openings, separators } = maxJsonStructure(texts);
-  let opened = 0;
-  let separated = 0;
-  let inString = false;
-  let escaped = false;
-  const limited = res.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        for (let i = 0; i < chunk.length; i++) {
-          const b = chunk[i]!;
-          if (inString) {
-            if (escaped) escaped = false;
-            else if (b === 0x5c) escaped = true;
-            else if (b === 0x22) inString = false;
-          } else if (b === 0x22) inString = true;
-          else if (b === 0x2c) separated++;
-          else if (b === 0x5b || b === 0x7b) opened++;
-        }
-        if (opened > openings || separated > separators) {
-          const what = opened > openings ? `more than ${openings} nested lists or objects` : `more than ${separators} values`;
-          controller.error(new ResponseTooLargeError(`the body holds ${what}, more than ${BATCH_NEEDS}`));
-        } else controller.enqueue(chunk);
-      },
-    }),
-  );
-  return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+export function limitBatchStructure(res: Response, texts: number): Response {
+  return limitJsonStructure(res, maxJsonStructure(texts), BATCH_NEEDS);
 }
 
 /** How limitResponse's refusal ends for an embedding batch. */

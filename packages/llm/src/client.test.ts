@@ -105,6 +105,24 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server that send
     expect(err.fix).toMatch(provider === 'ollama' ? /POST \/api\/chat/ : /chat\/completions/);
   });
 
+  it('refuses a reply of endless nested lists once it holds more than any reply, not only at 8 MiB', async () => {
+    // Within the byte limit, 8 MiB of `[` parsed into about 480 MB of arrays.
+    const pad = Buffer.from('['.repeat(1 << 16));
+    let stop = false;
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"message":');
+      const pump = (): void => {
+        while (!stop) if (!res.write(pad)) return void res.once('drain', pump);
+      };
+      res.on('close', () => (stop = true));
+      pump();
+    });
+    const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
+    stop = true;
+    expect(err.message).toContain(': malformed response: the body holds more than 65536 nested lists or objects, more than a chat reply needs. ');
+  });
+
   it('keeps the status of an error page larger than an error message, and only 300 characters of it', async () => {
     server = await flood(500, 3 << 20);
     const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));

@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { errorInBody, fetchWithinOrigin, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt, unreadableResponse } from '@chunkyard/embeddings/attempt';
+import { errorInBody, fetchWithinOrigin, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt, unreadableResponse } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -108,8 +108,16 @@ const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 /** The largest error body read: the message shows 300 characters of it. */
 const MAX_ERROR_BYTES = 1024 * 1024;
 
-/** limitResponse for a chat reply, or for an error page when `res` is not ok. */
-const limitReply = (res: Response): Response => limitResponse(res, res.ok ? MAX_REPLY_BYTES : MAX_ERROR_BYTES, 'a chat reply needs');
+/**
+ * The most list or object openings and value separators outside strings a chat reply's JSON
+ * holds: a few dozen in a real one (choices, message, usage), so these are far above any. The
+ * byte limit alone let 8 MiB of nested `[` parse into about 480 MB of arrays.
+ */
+const MAX_REPLY_STRUCTURE = { openings: 65_536, separators: 1_000_000 };
+
+/** limitResponse for a chat reply (and its structure), or for an error page when `res` is not ok. */
+const limitReply = (res: Response): Response =>
+  res.ok ? limitJsonStructure(limitResponse(res, MAX_REPLY_BYTES, 'a chat reply needs'), MAX_REPLY_STRUCTURE, 'a chat reply needs') : limitResponse(res, MAX_ERROR_BYTES, 'a chat reply needs');
 
 /** limitResponse's refusal along an error's cause chain (the openai client wraps what its fetch throws). */
 function tooLarge(err: unknown): ResponseTooLargeError | null {
