@@ -21,6 +21,11 @@ describe('parseChromaCsv', () => {
     expect(() => parseChromaCsv('question,references,corpus_id\nQ?,[oops,c1\n', 'q.csv')).toThrow(QuestionsError);
     expect(() => parseChromaCsv('question,references,corpus_id\nQ?,"[{""start_index"":0,""end_index"":1}]",zz\n', 'q.csv', corpora)).toThrow(/unknown corpus "zz"/);
   });
+  it('a reference that is null is named with its row, not a TypeError (s46 probe)', () => {
+    const csv = 'question,references,corpus_id\nQ?,"[{""start_index"":0,""end_index"":1}]",c1\nR?,"[null]",c1\n';
+    expect(() => parseChromaCsv(csv, 'q.csv')).toThrow(/^q\.csv: row 2: reference 1 has no valid start_index\/end_index$/);
+    expect(() => parseChromaCsv(csv, 'q.csv', corpora)).toThrow(/^q\.csv: row 2: reference 1 has no valid start_index\/end_index$/);
+  });
   it.skipIf(!existsSync(CHROMA))('reads the real Chroma set: 472 questions, 790 references, all exact', () => {
     const corpora = new Map(
       readdirSync(join(CHROMA, 'corpora')).map((f) => [f.replace(/\.md$/, ''), readFileSync(join(CHROMA, 'corpora', f), 'utf8')]),

@@ -54,15 +54,16 @@ export function parseChromaCsv(text: string, file: string, corpora?: ReadonlyMap
     if (!Array.isArray(refs) || refs.length === 0) throw new QuestionsError(`${where}: references must be a non-empty JSON array`);
     const corpus = corpora?.get(corpusId);
     if (corpora && corpus === undefined) throw new QuestionsError(`${where}: unknown corpus "${corpusId}"`);
-    const references = (refs as RawReference[]).map((r, j) => {
-      const start = r.start_index;
-      const end = r.end_index;
+    // `[null]` is JSON too: reading its start_index threw "Cannot read properties of null".
+    const references = (refs as (RawReference | null)[]).map((r, j) => {
+      const start = r?.start_index;
+      const end = r?.end_index;
       if (!Number.isInteger(start) || !Number.isInteger(end) || (start as number) < 0 || (end as number) <= (start as number)) {
         throw new QuestionsError(`${where}: reference ${j + 1} has no valid start_index/end_index`);
       }
       if (corpus !== undefined) {
         if ((end as number) > corpus.length) throw new QuestionsError(`${where}: reference ${j + 1} ends at ${end as number}, past the corpus (${corpus.length} chars)`);
-        if (typeof r.content === 'string' && corpus.slice(start as number, end as number) !== r.content) {
+        if (typeof r?.content === 'string' && corpus.slice(start as number, end as number) !== r.content) {
           throw new QuestionsError(`${where}: reference ${j + 1} text does not match ${corpusId}[${start as number}:${end as number}]`);
         }
       }
