@@ -68,7 +68,7 @@ it('ingest_artifact on a store another process is writing: a tool error naming t
   expect((d.prepare('SELECT count(*) AS n FROM artifacts').get() as { n: number }).n).toBe(1);
   d.close();
   expect(await ingestOverMcp(db)).toMatchObject({ isError: false });
-}, 60_000);
+}, 120_000);
 
 const canSetpriv = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
 it.runIf(canSetpriv)('ingest_artifact on a store file this user may only read: a tool error naming the store and its permissions (s46 probe)', async () => {
@@ -78,4 +78,40 @@ it.runIf(canSetpriv)('ingest_artifact on a store file this user may only read: a
   const r = await ingestOverMcp(db, ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']);
   expect(r.isError).toBe(true);
   expect(r.text).toBe(`${db}: cannot write the store: the file is read-only to this user (EACCES); check its permissions or choose another --db`);
-}, 60_000);
+}, 120_000);
+
+/** Starts `docs-store mcp` on `db`, initializes, sends `requests` (ids 1..n) and returns their replies in order. */
+async function repliesOverMcp(db: string, requests: { method: string; params?: object }[]): Promise<{ result?: unknown; error?: { code: number; message: string } }[]> {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--db', db], { cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  const replies = new Map<number, { result?: unknown; error?: { code: number; message: string } }>();
+  try {
+    send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    requests.forEach((r, i) => send({ jsonrpc: '2.0', id: i + 1, ...r }));
+    while (replies.size < requests.length) {
+      const next = await lines.next();
+      if (next.done) throw new Error('the server closed stdout');
+      const r = JSON.parse(next.value) as { id?: number; result?: unknown; error?: { code: number; message: string } };
+      if (typeof r.id === 'number' && r.id > 0) replies.set(r.id, r);
+    }
+    return requests.map((_, i) => replies.get(i + 1)!);
+  } finally {
+    child.stdin.end();
+    child.kill();
+  }
+}
+
+it('resources/list and resources/read on a store whose tables are damaged: -32603 naming the store, not SQLite\'s words alone (s46 probe)', async () => {
+  // The tables a newer or broken program left: SQLite fails on the first query that reads them.
+  const db = join(ws, 'damaged.db');
+  const d = new Database(db);
+  d.exec('CREATE TABLE artifacts (x); CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT); PRAGMA user_version = 3');
+  d.close();
+  const [list, read] = await repliesOverMcp(db, [{ method: 'resources/list' }, { method: 'resources/read', params: { uri: 'chunk://art_00000000/whole' } }]);
+  for (const r of [list!, read!]) {
+    expect(r.error?.code).toBe(-32603);
+    expect(r.error?.message).toMatch(new RegExp(`^${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the store failed: no such (table|column): \\w+ \\(SQLITE_ERROR\\)$`));
+  }
+}, 120_000);

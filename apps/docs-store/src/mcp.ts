@@ -57,6 +57,24 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       return { content: [{ type: 'text', text: sqliteFailure(store.path, err) ?? (err instanceof Error ? err.message : String(err)) }], isError: true };
     }
   };
+  /**
+   * The same for a resource or prompt handler, whose errors are JSON-RPC errors: the SDK
+   * answers a plain Error with -32603 (the store, not the request, failed) and its message as
+   * it is (an McpError's would start "MCP error -32603: ").
+   */
+  const storeFailed = (err: unknown): unknown => {
+    const message = sqliteFailure(store.path, err);
+    return message === null ? err : new Error(message);
+  };
+  const guarded =
+    <A extends unknown[], R>(handler: (...args: A) => R) =>
+    (...args: A): R => {
+      try {
+        return handler(...args);
+      } catch (err) {
+        throw storeFailed(err);
+      }
+    };
 
   server.registerTool(
     'ingest_artifact',
@@ -172,7 +190,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
   server.registerResource(
     'chunk',
     new ResourceTemplate(CHUNK_URI_TEMPLATE, {
-      list: () => ({
+      list: guarded(() => ({
         resources: store.listUnits({ limit: RESOURCE_LIST_LIMIT }).map((u) => ({
           uri: chunkUri(u.artifactId, u.chunkIndex),
           name: u.unitId,
@@ -180,14 +198,14 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
           description: `${u.sourceFile ?? '(no file)'}${u.chunkIndex === null ? ', stored whole' : `, chunk ${u.chunkIndex}`}, ${u.tokenCount} tokens`,
           mimeType: 'text/markdown',
         })),
-      }),
+      })),
     }),
     {
       title: 'Stored chunks',
       description: `One chunk of a stored document (chunk://<artifact id>/<chunk index>), or a document stored whole (chunk://<artifact id>/whole). The list holds the first ${RESOURCE_LIST_LIMIT} units; search_docs finds any.`,
       mimeType: 'text/markdown',
     },
-    (uri, variables) => {
+    guarded((uri: URL, variables: Record<string, string | string[]>) => {
       const artifactId = String(variables.artifact_id);
       const index = String(variables.chunk_index);
       // Only the index as chunkUri writes it: /02 read chunk 2, so one chunk had many URIs, and a
@@ -199,7 +217,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       return {
         contents: [{ uri: uri.href, mimeType: 'text/markdown', text: unit.content, _meta: { unit_id: unit.unitId, source_file: unit.sourceFile, title: unit.title, section: unit.sectionTitle, topic: unit.topic } }],
       };
-    },
+    }),
   );
 
   server.registerPrompt(
@@ -224,7 +242,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         .catch((err: unknown) => {
           // The SDK answers what a prompt throws with -32603, a server fault; a topic that
           // matches nothing is the client's argument to fix.
-          throw err instanceof UnknownFilterError ? new McpError(-32602, err.message) : err;
+          throw err instanceof UnknownFilterError ? new McpError(-32602, err.message) : storeFailed(err);
         });
       const excerpts = hits.map((h, i) => {
         const where = [h.sourceFile ?? '(no file)', h.title, h.sectionTitle].filter(Boolean).join(' › ');
