@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, guardEnvironment, mkdirp, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, tempName, writeFileAtomic, writeFilesAtomic } from './index.js';
 import { procFd } from './proc-fd.js';
+import { commitSeam } from './commit-seam.js';
 import { tempRandom } from './temp-random.js';
 
 let root: string;
@@ -376,6 +377,36 @@ describe('replaceDirAtomic', () => {
 });
 
 describe('StagedDir', () => {
+  // commitSeam is the package's test-only seam: it runs between a commit's two renames.
+  afterEach(() => {
+    commitSeam.between = () => {};
+  });
+
+  it.each([true, false])('two commits to one target interleaved (a folder there before: %s): both succeed, the last one is in place, no temp left (probe: ENOTEMPTY)', (before) => {
+    const target = join(root, '_chunks');
+    if (before) {
+      mkdirSync(target);
+      writeFileSync(join(target, 'old.md'), 'old');
+    }
+    const first = new StagedDir(target);
+    writeFileSync(join(first.path, 'x.md'), 'first run');
+    const second = new StagedDir(target);
+    writeFileSync(join(second.path, 'x.md'), 'second run');
+    let ran = 0;
+    // The second run commits whole while the first has moved the old folder aside.
+    commitSeam.between = () => {
+      if (ran++ > 0) return;
+      second.commit();
+    };
+    // Before: the first run threw ENOTEMPTY (its rename found the second run's folder there).
+    first.commit();
+    expect(ran).toBe(2);
+    expect(tree(target)).toEqual({ 'x.md': 'first run' });
+    expect(temps(root)).toEqual([]);
+    first.discard();
+    second.discard();
+  });
+
   it('makes nothing until its path is used, and then one temp folder beside the target', () => {
     const target = join(root, 'sub', '_chunks');
     const staged = new StagedDir(target);

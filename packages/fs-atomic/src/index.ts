@@ -7,6 +7,7 @@ import { accessSync, chmodSync, closeSync, constants, existsSync, fstatSync, lst
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { commitSeam } from './commit-seam.js';
 import { procFd } from './proc-fd.js';
 import { tempRandom } from './temp-random.js';
 
@@ -442,26 +443,58 @@ export class StagedDir {
   /**
    * Swaps the staged folder in with two renames (target → temp, staged → target), putting the
    * old folder back if the second fails; the old folder is then removed, best effort, since
-   * the new one is already in place.
+   * the new one is already in place. Another run's commit to the same target can land between
+   * the two renames (two runs of a tool on one topic): its folder is then moved aside too and
+   * removed, and this one goes in (the last to commit wins, as with a file's rename). The
+   * second rename failed with ENOTEMPTY, and putting the old folder back failed the same way,
+   * so the run failed with "is a folder that is not empty" naming the topic's folder (issue 15
+   * probe).
    */
   commit(): void {
     const fresh = this.path;
-    const old = freeTempName(this.target);
-    let hadOld = true;
-    try {
-      renameSync(this.target, old);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      hadOld = false;
-    }
-    try {
-      renameSync(fresh, this.target);
-    } catch (err) {
-      if (hadOld) renameSync(old, this.target);
-      throw err;
+    const aside: string[] = [];
+    const moveAside = (): boolean => {
+      const name = freeTempName(this.target);
+      try {
+        renameSync(this.target, name);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        return false;
+      }
+      aside.push(name);
+      return true;
+    };
+    /** moveAside for a retry: a failure there leaves the rename's own error to report. */
+    const movedAsideAgain = (): boolean => {
+      try {
+        return moveAside();
+      } catch {
+        return false;
+      }
+    };
+    const hadOld = moveAside();
+    commitSeam.between(this.target);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        renameSync(fresh, this.target);
+        break;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        // Another commit put its folder there meanwhile: move it aside as well and try again.
+        if ((code === 'ENOTEMPTY' || code === 'EEXIST') && attempt < TEMP_ATTEMPTS && movedAsideAgain()) continue;
+        if (hadOld) {
+          try {
+            renameSync(aside[0]!, this.target);
+            aside.shift();
+          } catch {
+            // Something stands there again; the old folder stays aside for a later sweep.
+          }
+        }
+        throw err;
+      }
     }
     this.dir = null;
-    if (hadOld) removeBestEffort(old);
+    for (const name of aside) removeBestEffort(name);
   }
 
   /** Removes the staged folder, if any, without throwing (safe in a finally after commit). */
