@@ -32,6 +32,21 @@ describe('opening', () => {
     }
   });
 
+  it('a store from a newer schema version is refused for writing and left byte for byte as it was (s46 probe: it was switched to WAL first)', () => {
+    // A newer docs-store's file in rollback-journal mode: the write-open set journal_mode = WAL
+    // (a change to its header, and -wal and -shm beside it) before migrate() read the version.
+    const file = join(temp.dir, 'newer.db');
+    const newer = new Database(file);
+    newer.exec('CREATE TABLE artifacts (x); CREATE TABLE store_meta (k); PRAGMA user_version = 99');
+    newer.close();
+    const before = readFileSync(file);
+    for (const readonly of [false, true]) {
+      expect(() => DocStore.open(file, { readonly }), `readonly=${readonly}`).toThrow(new StoreError(`${file}: schema version 99 is newer than this docs-store knows (3); upgrade chunkyard`));
+    }
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
   it("another program's SQLite database is refused and left byte for byte as it was (issue 15)", () => {
     // --db at an application's database got the store's tables (and WAL mode) added to it; one
     // with its own user_version was told to upgrade chunkyard.

@@ -222,6 +222,10 @@ export class DocStore {
       db.pragma('busy_timeout = 5000');
       // Before the journal mode, which is itself a write to the file.
       if (path !== ':memory:') refuseForeign(db, path);
+      // Also before it: a newer docs-store's file is refused (migrate says so), and was switched
+      // to WAL first, its header changed and -wal and -shm made beside it.
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION) throw new StoreError(`${path}: schema version ${version} is newer than this docs-store knows (${SCHEMA_VERSION}); upgrade chunkyard`);
       // WAL: readers never block the writer nor see a half-written transaction.
       // synchronous=NORMAL keeps every commit atomic; only the last commits can be lost on power failure.
       db.pragma('journal_mode = WAL');
