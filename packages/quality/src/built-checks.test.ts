@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chunkDocument } from '@chunkyard/chunking';
 import { describe, expect, it } from 'vitest';
-import { checkTopic, report, type LoadedTopic } from './built-checks.js';
+import { checkIndexes, checkTopic, report, type LoadedTopic } from './built-checks.js';
 
 const source = readFileSync(join(import.meta.dirname, '../../../docs/deployment/native-aot/golden-reference.md'), 'utf8');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -90,5 +90,21 @@ describe('a chunks.json of another shape (s46 probe)', () => {
     topic.pages = { file: '_chunks/chunks.json', json: { checksum: { value: sha(JSON.stringify(documents)) }, documents } };
     const findings = score(topic).findings.filter((f) => f.file === '_chunks/chunks.json');
     expect(findings.map((f) => f.message)).toEqual([expect.stringMatching(message)]);
+  });
+});
+
+describe('checkIndexes on a hand-edited index.json (s46 probe)', () => {
+  // Each threw out of checkIndexes (a URIError or TypeError), which docs-score printed as
+  // "docs-score: URI malformed", naming no file.
+  const self = { self: { href: '/a/index.json' } };
+  it.each([
+    ['a self href with a malformed %-escape', { _links: { self: { href: '/a%ZZ/index.json' } } }, /^_links\.self\.href \/a%ZZ\/index\.json is not a URL path/],
+    ['an item href with a malformed %-escape', { _links: self, _embedded: { chunks: { g: { manifest: 'm.json', items: [{ href: '_chunks/%E0%A4.md' }] } } } }, /^chunks\.g\.items\[0\]: _chunks\/%E0%A4\.md is not a URL path/],
+    ['a manifest href that is no URL', { _links: self, _embedded: { chunks: { g: { manifest: 'http://[', items: [] } } } }, /^chunks\.g\.manifest: http:\/\/\[ is not a URL$/],
+    ['topics that is a string', { _links: self, _embedded: { topics: 'xx' } }, /^_embedded\.topics is not a list$/],
+    ['items that is a string', { _links: self, _embedded: { chunks: { g: { manifest: 'm.json', items: 'xx' } } } }, /^chunks\.g\.items is not a list$/],
+  ])('%s is a finding naming the file', (_what, json, message) => {
+    const t = checkIndexes([{ file: 'docs/a/index.json', json }], () => true);
+    expect(t.findings.map((f) => [f.file, f.message])).toEqual([['docs/a/index.json', expect.stringMatching(message)]]);
   });
 });

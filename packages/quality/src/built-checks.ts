@@ -295,8 +295,15 @@ export function checkIndexes(indexes: readonly LoadedIndex[], exists: (file: str
       t.item('hrefs', false, ix.file, () => 'no _links.self.href');
       continue;
     }
-    const base = new URL(self, 'http://docs.invalid/');
-    const selfPath = decodeURIComponent(base.pathname);
+    // A hand-edited index.json is findings naming it: a %-escape that is no UTF-8 ('%ZZ'), an
+    // href no URL parser takes ('http://['), or topics or items that are not lists threw a
+    // URIError or TypeError out of checkIndexes, which docs-score printed as 'URI malformed'.
+    const base = urlOf(self, 'http://docs.invalid/');
+    const selfPath = base && pathOf(base);
+    if (!base || selfPath === null) {
+      t.item('hrefs', false, ix.file, () => `_links.self.href ${self} is not a URL path (a malformed %-escape?)`);
+      continue;
+    }
     const file = ix.file.replace(/\\/g, '/');
     if (!file.endsWith(selfPath)) {
       t.item('hrefs', false, ix.file, () => `_links.self.href ${self} does not name this file`);
@@ -305,23 +312,45 @@ export function checkIndexes(indexes: readonly LoadedIndex[], exists: (file: str
     const root = file.slice(0, file.length - selfPath.length);
     const hrefs: [string, unknown][] = [];
     for (const [rel, link] of Object.entries(j._links ?? {})) hrefs.push([`_links.${rel}`, link?.href]);
-    for (const [i, child] of (j._embedded?.topics ?? []).entries()) hrefs.push([`_embedded.topics[${i}]`, child?._links?.self?.href]);
+    const topics: unknown = j._embedded?.topics ?? [];
+    if (!Array.isArray(topics)) t.item('hrefs', false, ix.file, () => '_embedded.topics is not a list');
+    else for (const [i, child] of (topics as NonNullable<NonNullable<IndexLinks['_embedded']>['topics']>).entries()) hrefs.push([`_embedded.topics[${i}]`, child?._links?.self?.href]);
     for (const [doc, c] of Object.entries(j._embedded?.chunks ?? {})) {
       hrefs.push([`chunks.${doc}.manifest`, c?.manifest]);
-      for (const [i, item] of (c?.items ?? []).entries()) hrefs.push([`chunks.${doc}.items[${i}]`, item?.href]);
+      const items: unknown = c?.items ?? [];
+      if (!Array.isArray(items)) t.item('hrefs', false, ix.file, () => `chunks.${doc}.items is not a list`);
+      else for (const [i, item] of (items as { href?: unknown }[]).entries()) hrefs.push([`chunks.${doc}.items[${i}]`, item?.href]);
     }
     for (const [where, href] of hrefs) {
       if (typeof href !== 'string') {
         t.item('hrefs', false, ix.file, () => `${where}: no href`);
         continue;
       }
-      const url = new URL(href, base);
-      const path = decodeURIComponent(url.pathname);
-      const ok = url.origin === base.origin && exists(`${root}${path}`);
-      t.item('hrefs', ok, ix.file, () => `${where}: ${href} does not resolve to a file`);
+      const url = urlOf(href, base);
+      const path = url && pathOf(url);
+      const ok = url !== null && path !== null && url.origin === base.origin && exists(`${root}${path}`);
+      t.item('hrefs', ok, ix.file, () => `${where}: ${href} ${url === null ? 'is not a URL' : path === null ? 'is not a URL path (a malformed %-escape?)' : 'does not resolve to a file'}`);
     }
   }
   return t;
+}
+
+/** `href` resolved against `base`, or null when it is no URL. */
+function urlOf(href: string, base: string | URL): URL | null {
+  try {
+    return new URL(href, base);
+  } catch {
+    return null;
+  }
+}
+
+/** The URL's path, %-escapes decoded; null when one is not UTF-8 (`%ZZ`, `%E0%A4`). */
+function pathOf(url: URL): string | null {
+  try {
+    return decodeURIComponent(url.pathname);
+  } catch {
+    return null;
+  }
 }
 
 export function report(t: Tally, graphs: readonly GraphReport[]): BuiltReport {
