@@ -49,3 +49,15 @@ describe('stripeOrder', () => {
     );
   });
 });
+
+describe('stripeOrder on a similarity that is not a number (s46 probe)', () => {
+  // The sort placed a NaN wherever its merge left it: the order came back without a word, and
+  // depended on the chunks around it.
+  it.each([NaN, Infinity, -Infinity])('%s is refused, naming its chunk', (bad) => {
+    const similarity = [1, 0.9, 0.8, bad, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1];
+    expect(() => stripeOrder(similarity, [0])).toThrow(new RangeError(`stripeOrder: chunk 3's similarity is ${String(bad)}, not a finite number`));
+  });
+  it('an excluded baseline is not checked', () => {
+    expect(stripeOrder([NaN, 0.2, 0.5], [0])).toEqual([2, 1]);
+  });
+});

@@ -24,6 +24,10 @@ export function stripeFactor(n: number): number {
  */
 export function stripeOrder(similarity: readonly number[], exclude: readonly number[]): number[] {
   const skip = new Set(exclude);
+  // NaN compares as neither above nor below anything, so the sort put such a chunk wherever
+  // the engine's merge left it, and the order silently depended on the chunks around it.
+  const bad = similarity.findIndex((s, i) => !skip.has(i) && !(typeof s === 'number' && Number.isFinite(s)));
+  if (bad >= 0) throw new RangeError(`stripeOrder: chunk ${bad}'s similarity is ${String(similarity[bad])}, not a finite number`);
   const ranked = similarity
     .map((s, index) => ({ s, index }))
     .filter((x) => !skip.has(x.index))
