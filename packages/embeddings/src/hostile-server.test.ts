@@ -4,45 +4,26 @@
 // EmbeddingError naming the URL, never a raw error from deep inside fetch, an infinite value
 // handed to the cache, or a process that buffers half a gigabyte.
 import type { ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider, type EmbeddingSettings } from './index.js';
 import { MAX_ERROR_BODY_BYTES, MAX_REMOTE_DIMENSIONS, maxResponseBytes } from './remote.js';
-import { failure, sendJson, startServer, type RecordedRequest, type TestServer } from './test-server.js';
+import { failure, rawServe as startRawServer, sendJson, startServer, type RawServer, type RecordedRequest, type TestServer } from './test-server.js';
 
 let server: TestServer | null = null;
-let rawServer: Server | null = null;
+let rawServer: RawServer | null = null;
 afterEach(async () => {
   await server?.close();
   server = null;
   const raw = rawServer;
   rawServer = null;
-  if (raw) await new Promise<void>((resolve) => raw.close(() => resolve()));
+  await raw?.close();
 });
 
-/**
- * A TCP server that answers every request with `response`, byte for byte, and then closes the
- * connection: for responses a real HTTP server would not send. Returns its origin; counts requests.
- */
-async function rawServe(response: string): Promise<{ origin: string; requests: () => number }> {
-  let requests = 0;
-  const raw = createNetServer((socket) => {
-    socket.on('error', () => {});
-    let head = '';
-    socket.on('data', (chunk: Buffer) => {
-      head += chunk.toString('latin1');
-      const end = head.indexOf('\r\n\r\n');
-      const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-      if (end < 0 || head.length < end + 4 + length) return;
-      head = '';
-      requests++;
-      socket.end(response);
-    });
-  });
-  rawServer = raw;
-  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`, requests: () => requests };
+/** rawServe, closed after each test. */
+async function rawServe(response: string): Promise<RawServer> {
+  rawServer = await startRawServer(response);
+  return rawServer;
 }
 
 type Kind = 'ollama' | 'openai';

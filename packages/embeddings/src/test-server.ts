@@ -4,7 +4,7 @@
  * request and counts how many are in flight at once.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { EmbeddingError } from './index.js';
 
 export interface RecordedRequest {
@@ -159,5 +159,40 @@ export function afterAnswer(settleMs = 200, limitMs = 3000): { release(res: Serv
   return {
     release: (res) => void res.on('finish', () => setTimeout(open, settleMs)),
     held: () => gate,
+  };
+}
+
+/** A raw TCP server started by rawServe: its origin, its request count, and how to stop it. */
+export interface RawServer {
+  readonly origin: string;
+  requests(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP server that answers every request with `response`, byte for byte, then closes the
+ * connection: for answers a real HTTP server would not send (a body cut short, another
+ * protocol on the port, a body that does not decompress). Shared by the embedding providers'
+ * and the chat client's tests.
+ */
+export async function rawServe(response: string | Buffer): Promise<RawServer> {
+  let requests = 0;
+  const raw = createNetServer((socket) => {
+    socket.on('error', () => {});
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0 || head.length < end + 4 + Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0)) return;
+      head = '';
+      requests++;
+      socket.end(response);
+    });
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+    requests: () => requests,
+    close: () => new Promise<void>((resolve) => raw.close(() => resolve())),
   };
 }

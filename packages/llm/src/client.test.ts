@@ -1,8 +1,7 @@
 // The chat clients, driving the real `openai` and `ollama` packages against a local HTTP server
 // that speaks each service's documented chat API.
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort, sendJson, startServer } from '../../embeddings/src/test-server.js';
+import { closedPort, rawServe, sendJson, startServer } from '../../embeddings/src/test-server.js';
 import { startChatServer, userText, type ChatBody, type TestServer } from './chat-server.js';
 import { createChatClient, LlmError, type LlmSettings } from './index.js';
 
@@ -332,32 +331,6 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server whose res
     expect(err.fix).toMatch(provider === 'ollama' ? /POST \/api\/chat/ : /chat\/completions/);
   });
 });
-
-/**
- * A TCP server that answers every request with `response`, byte for byte, then closes the
- * connection: for answers a real HTTP server would not send. Counts the requests.
- */
-async function rawServe(response: string | Buffer): Promise<{ origin: string; requests: () => number; close: () => Promise<void> }> {
-  let requests = 0;
-  const raw = createNetServer((socket) => {
-    socket.on('error', () => {});
-    let head = '';
-    socket.on('data', (chunk: Buffer) => {
-      head += chunk.toString('latin1');
-      const end = head.indexOf('\r\n\r\n');
-      if (end < 0 || head.length < end + 4 + Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0)) return;
-      head = '';
-      requests++;
-      socket.end(response);
-    });
-  });
-  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
-    requests: () => requests,
-    close: () => new Promise<void>((resolve) => raw.close(() => resolve())),
-  };
-}
 
 describe.each(['ollama', 'openai'] as const)('%s chat against a server that closes mid-body', (provider) => {
   it('says the reply was cut short and asks again, not that the server cannot be reached', async () => {
