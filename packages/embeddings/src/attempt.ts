@@ -3,6 +3,8 @@
  * timeout, and abortion when the caller aborts. Shared by the embedding providers and
  * @chunkyard/llm's chat client, which classify and retry the outcome each their own way.
  */
+import { displayUrl } from './errors.js';
+
 /**
  * The longest timeout or wait between attempts a client accepts, in ms: an hour, the config
  * file's ceiling. Node's timers fire at once (after 1 ms) past 2^31-1 ms.
@@ -143,13 +145,7 @@ export class RedirectRefusedError extends Error {
 
 /** `url` fit for a message: no user:password@, at most 100 characters (a Location header can be 16 KiB; messages quote 300 of a detail). */
 function shownUrl(url: URL | string): string {
-  let text = String(url);
-  if (url instanceof URL && (url.username || url.password)) {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    text = u.href;
-  }
+  const text = url instanceof URL ? displayUrl(url.href) : url;
   return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }
 
