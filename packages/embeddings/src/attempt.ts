@@ -11,6 +11,26 @@ import { displayUrl } from './errors.js';
  */
 export const MAX_WAIT_MS = 3_600_000;
 
+/**
+ * The first integer setting outside its [min, max] (undefined ones are skipped), with its range
+ * as messages write it (`1..3600000`, or `>= 0` for no upper bound); null when all are in range.
+ * The embedding providers and the chat client check their numeric settings with it, each in
+ * its own error's words.
+ */
+export function integerOutOfRange(
+  settings: object,
+  ranges: Readonly<Record<string, readonly [number, number]>>,
+): { key: string; value: unknown; range: string } | null {
+  for (const [key, [min, max]] of Object.entries(ranges)) {
+    const value: unknown = (settings as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      return { key, value, range: max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}` };
+    }
+  }
+  return null;
+}
+
 export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown; timedOut: boolean };
 
 /**

@@ -10,7 +10,7 @@
  *
  * Every failure is an EmbeddingError naming the provider, the URL and the fix.
  */
-import { MAX_WAIT_MS } from './attempt.js';
+import { integerOutOfRange, MAX_WAIT_MS } from './attempt.js';
 import { EmbeddingError } from './errors.js';
 import { LOCAL_LEXICAL_VERSION, LOCAL_MIN_DIMENSIONS, LOCAL_VERSION_DEFAULT_DIMENSIONS, LocalLexicalProvider, localModelId, type LocalLexicalVersion } from './local.js';
 import { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL, OllamaTransport } from './ollama.js';
@@ -73,13 +73,9 @@ function validate(settings: EmbeddingSettings): void {
       `Set embeddings.provider to one of ${PROVIDERS.join(', ')}.`,
     );
   }
-  for (const [key, [min, max]] of Object.entries(INT_RANGES)) {
-    const value: unknown = settings[key as keyof typeof INT_RANGES];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`;
-      throw configError(provider, `${key} must be an integer ${range}, got ${JSON.stringify(value)}`, `Set embeddings.${key} to an integer ${range}, or remove it for the default.`);
-    }
+  const bad = integerOutOfRange(settings, INT_RANGES);
+  if (bad) {
+    throw configError(provider, `${bad.key} must be an integer ${bad.range}, got ${JSON.stringify(bad.value)}`, `Set embeddings.${bad.key} to an integer ${bad.range}, or remove it for the default.`);
   }
   if (settings.model !== undefined && (typeof settings.model !== 'string' || settings.model.trim() === '')) {
     throw configError(provider, `model must be a non-empty string, got ${JSON.stringify(settings.model)}`, 'Set embeddings.model to a model name, or remove it for the default.');

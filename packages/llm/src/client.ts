@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { errorInBody, fetchWithinOrigin, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt, unreadableResponse } from '@chunkyard/embeddings/attempt';
+import { errorInBody, fetchWithinOrigin, integerOutOfRange, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt, unreadableResponse } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -293,13 +293,9 @@ function checkTemperature(provider: LlmProviderName, value: unknown, where: stri
 
 function validate(settings: LlmSettings): void {
   const provider = settings.provider === 'openai' ? 'openai' : 'ollama';
-  for (const [key, [min, max]] of Object.entries(INT_RANGES)) {
-    const value: unknown = settings[key as keyof typeof INT_RANGES];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`;
-      throw new LlmError(provider, null, `${key} must be an integer ${range}, got ${shownValue(value)}`, `Set llm.${key} to an integer ${range}, or remove it for the default.`);
-    }
+  const bad = integerOutOfRange(settings, INT_RANGES);
+  if (bad) {
+    throw new LlmError(provider, null, `${bad.key} must be an integer ${bad.range}, got ${shownValue(bad.value)}`, `Set llm.${bad.key} to an integer ${bad.range}, or remove it for the default.`);
   }
   if (settings.temperature !== undefined) checkTemperature(provider, settings.temperature, 'temperature');
 }
