@@ -77,6 +77,68 @@ describe('fast blocks conform to remark', () => {
     );
   });
 
+  // A setext heading's text is remark's mdast text, where a code span keeps its line endings and
+  // the next line's indentation (markdown-it made spaces of them: `a\nb` read "a b").
+  it('on setext headings holding code spans over several lines, in containers, with CRLF', () => {
+    const samples = [
+      '`a\nb`\n===\n', 'a `b\n  c` d\n---\n', '`` \n ``\n---\n', '` \n`\n---\n', '`\n    `\n---\n', 'x\n`\n    `\n---\n', '[^a b]: no\n    ```\n    ```\n---\n',
+      // Spaces and tabs before a line ending: dropped, and a hard break only as two spaces.
+      'a\t\nb\n===\n', 'a \t\nb\n===\n', 'a\t  \nb\n===\n', '*a*\t\nc\n===\n', '`x ` \t\nb\n===\n', 'a  \nb\n===\n',
+      // A lazy line keeps its indentation; a partly taken tab after `>` is spaces.
+      '-  `\n  `\n   ===\n', '>\t`x\n>\t  y`\n>\t===\n', ' >\t`x\n >\ty`\n===\n', '> `x\n>\t\ty`\n>===\n',
+    ];
+    for (const s of samples) expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
+    const container = fc.constantFrom('', ' ', '> ', '>', '- ', '  ', '1. ', '> > ', '- > ');
+    const piece = fc.constantFrom('`', '``', '```', 'a', ' ', '  ', '\t', ' \t', '&amp;', 'x <b>', 'b c', '*e*', '\\`', '\n', '\n', '\n ', '\n    ', '\n\t');
+    fc.assert(
+      fc.property(container, fc.array(piece, { minLength: 1, maxLength: 10 }), fc.constantFrom('===', '---', ' ==='), fc.constantFrom('\n', '\r\n'), (open, pieces, underline, nl) => {
+        // A blank line closes an item whose next line is left of its content, and the known
+        // difference above follows: remark makes a code block of each indented line after it.
+        const lines = pieces.join('').split('\n');
+        fc.pre(!(/^[-1]/.test(open) && lines.some((l) => /^[ \t]*$/.test(l))));
+        // A tab after a bare `>` is partly the marker's space; micromark counts the rest as code
+        // span content when it strips a span's padding, which the fast parser's text does not.
+        fc.pre(!(open === '>' && lines.slice(1).some((l) => l.startsWith('\t'))));
+        // Each next line continues the container (lazy lines are the other tests').
+        const next = open.startsWith('>') ? open : open === '- > ' ? '  > ' : ' '.repeat(open.length);
+        const s = `${open}${lines.join(`${nl}${next}`)}${nl}${next}${underline}${nl}`;
+        expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
+        expect(chunkerBlocksRestored(s), JSON.stringify(s)).toEqual(flatten(parse(s)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  // A line left of an item's content column is read in the container whose column it reaches:
+  // four columns past that it starts no block, so it is a lazy line (markdown-it measured it from
+  // the item's column, and `   - a` then `    # h` made the heading line indented code).
+  it('on lines left of an item\'s content column and four columns past its container\'s', () => {
+    const samples = [
+      '   - a\n    ```\n    x\n    ```\n', '   - a\n    # h\n', '-    a\n    > q\n', '1.   a\n    ```\n', '1.   a\n   \t```\n', '-    a\n\t```\n',
+      '   - a\n    <div>\n', '- a\n  -    b\n      ```\n', '- a\n  -  b\n    ```\n', '* [^1]: a\n    ```\n', '* [^1]: - item\n    ```\n', '> -    a\n>     # h\n',
+      '1.   a\n    - b\n', '- a\n\t```\n',
+    ];
+    for (const s of samples) {
+      expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
+      expect(chunkerBlocksRestored(s), JSON.stringify(s)).toEqual(flatten(parse(s)));
+    }
+  });
+
+  // In a quote remark's indented code takes the whitespace-only lines after it indented four
+  // columns (ending after their `>`); at the top level and in a list it does not. A tab before
+  // backticks is up to four columns: `\t````` is indented code, not a fence.
+  it('on indented code in quotes before whitespace-only lines, and backticks after a tab', () => {
+    const samples = [
+      '>     x\n>      \n', '>     x\n>      \n>      \n', '>     x\n>\n>      \n', '> >     x\n> >      \n', '- >     x\n  >      \n',
+      '> - a\n>\n>       x\n>         \n>   b\n', '>     x\n>      \n> p\n', '>\t\n>\t    x\n>\t\t  \n', '>     x\n>   \n', '>     x\n>\t\n',
+      '    x\n        \n', '\t````\n===\n', '>\t  ````\n>\t===\n', '-\t```\n  x\n', ' \t```\n',
+    ];
+    for (const s of samples) {
+      expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
+      expect(chunkerBlocksRestored(s), JSON.stringify(s)).toEqual(flatten(parse(s)));
+    }
+  });
+
   it('on GFM constructs: tables, footnote definitions, reference definitions, front matter, CRLF', () => {
     const samples = [
       '| a | `b` |\n| - | :-: |\n| 1 | 2 |\n\ntext',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests, tableRuleCallsForTests } from './fast-blocks.js';
+import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -35,8 +35,9 @@ describe('plainText shortcut', () => {
   });
 
   it("gives stock markdown-it's tokens with the plain-constructor states (plainCoreState, plainInlineState)", () => {
-    // The same options as fast-blocks' instance, with markdown-it's own state classes.
+    // The same options and inline rules as fast-blocks' instance, with markdown-it's own state classes.
     const stock = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
+    useRemarkInlineRules(stock);
     const shape = (tokens: ReturnType<typeof stock.parseInline>): unknown =>
       tokens.map((t) => ({ ...t, children: t.children?.map((c) => ({ ...c })) ?? null }));
     expect(fastBlocks('# *a* [b](c) `d`\n').blocks[0]!.text).toBe('a b d');

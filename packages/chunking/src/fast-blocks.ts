@@ -15,6 +15,7 @@
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
+import { enclosingIndent, withEnclosingIndent } from './enclosing-indents.js';
 import { FOOTNOTE_OPEN, footnoteDefinition, LABEL_ALONE } from './footnote-definition.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
@@ -44,6 +45,63 @@ let plainTokenCtor: (typeof md.core.State.prototype)['Token'] | null = null;
 md.core.State = anchoredClass('markdown-it core state', plainCoreState(md.core.State, plainToken()));
 md.block.State = anchoredClass('markdown-it block state', fastBlockState(md.block.State));
 md.inline.State = anchoredClass('markdown-it inline state', plainInlineState(md.inline.State, plainToken()));
+/**
+ * Makes `instance`'s inline text remark's (heading and table text must not depend on the
+ * parser); markdown-it's instance here has them, and the test that compares its tokens with a
+ * stock instance's gives that one the same two rules.
+ *
+ * - A code span's text keeps its line endings (an mdast inlineCode value holds the source
+ *   between the backtick runs) and loses one space or line ending at each end when both ends
+ *   are one and something else is between; markdown-it turned line endings into spaces first
+ *   and stripped spaces only. The stock rule finds the span; its content is read again.
+ * - micromark's line suffix: the spaces and tabs that end a line of text are dropped, and they
+ *   are a hard break only when they are two or more spaces and no tab. markdown-it looked at
+ *   spaces alone, so `a\t\nb` kept its tab and `a\t  \nb` was a hard break ("a\tb").
+ */
+export function useRemarkInlineRules(instance: MarkdownItInstance): void {
+  type InlineRule = Parameters<typeof instance.inline.ruler.at>[1];
+  const stockBackticks = (instance.inline.ruler as unknown as { __rules__: { name: string; fn: InlineRule }[] }).__rules__.find((r) => r.name === 'backticks')!.fn;
+  instance.inline.ruler.at('backticks', (state, silent) => {
+    const start = state.pos;
+    const count = state.tokens.length;
+    if (!stockBackticks(state, silent)) return false;
+    const token = state.tokens.length > count ? state.tokens[state.tokens.length - 1] : undefined;
+    if (token?.type === 'code_inline') token.content = codeSpanContent(state.src.slice(start + token.markup.length, state.pos - token.markup.length));
+    return true;
+  });
+  instance.inline.ruler.at('newline', (state, silent) => {
+    if (state.src.charCodeAt(state.pos) !== 0x0a) return false;
+    if (!silent) {
+      const { pending } = state;
+      let cut = pending.length;
+      let tab = false;
+      for (; cut > 0; cut--) {
+        const c = pending.charCodeAt(cut - 1);
+        if (c === 0x09) tab = true;
+        else if (c !== 0x20) break;
+      }
+      const hard = !tab && pending.length - cut >= 2;
+      state.pending = pending.slice(0, cut);
+      state.push(hard ? 'hardbreak' : 'softbreak', 'br', 0);
+    }
+    let pos = state.pos + 1;
+    while (pos < state.posMax && instance.utils.isSpace(state.src.charCodeAt(pos))) pos++;
+    state.pos = pos;
+    return true;
+  });
+}
+useRemarkInlineRules(md);
+
+/** micromark's content of a code span from the source between its backtick runs. */
+export function codeSpanContent(raw: string): string {
+  const padding = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d;
+  if (raw.length < 2 || !padding(raw.charCodeAt(0)) || !padding(raw.charCodeAt(raw.length - 1))) return raw;
+  // \r\n is one line ending, stripped whole.
+  const head = raw.startsWith('\r\n') ? 2 : 1;
+  const tail = raw.endsWith('\r\n') ? 2 : 1;
+  if (head + tail > raw.length || !/[^ \r\n]/.test(raw.slice(head, raw.length - tail))) return raw;
+  return raw.slice(head, raw.length - tail);
+}
 /** markdown-it's own block rule functions by name, before ours replace them (for referenceThenLazy, and for tests). */
 const stockRules = new Map((md.block.ruler as unknown as { __rules__: { name: string; fn: unknown }[] }).__rules__.map((r) => [r.name, r.fn]));
 // Reference definitions' destinations are normalized (mdurl parse, punycode,
@@ -278,7 +336,7 @@ function lheadingSkipping(state: StateBlock, startLine: number, endLine: number)
     state.parentType = oldParentType;
     return true;
   }
-  const text = state.getLines(startLine, nextLine, state.blkIndent, false);
+  const text = headingLines(state, startLine, nextLine);
   const content = asciiTrim(text, 0, text.length);
   const open = state.push('heading_open', `h${level}`, 1);
   open.markup = String.fromCharCode(marker);
@@ -293,6 +351,39 @@ function lheadingSkipping(state: StateBlock, startLine: number, endLine: number)
   return true;
 }
 md.block.ruler.at('lheading', lheadingSkipping);
+
+/**
+ * A setext heading's lines as getLines gives them, with two of remark's readings: a lazy line
+ * (left of the item's content column) keeps the indentation past the container it reaches,
+ * where getLines cut it to the item's column; and a tab right after a quote's `>` that the
+ * marker's optional space took one column of is the rest of its columns in spaces, where
+ * markdown-it leaves the tab. Both show only inside a code span that runs over lines (`-  \``
+ * then `  \``: remark's text "\n  ").
+ */
+function headingLines(state: StateBlock, startLine: number, endLine: number): string {
+  const { src, bMarks, sCount, blkIndent } = state;
+  let own = false;
+  for (let line = startLine + 1; line < endLine && !own; line++) {
+    const at = bMarks[line]!;
+    own = (sCount[line]! >= 0 && sCount[line]! < blkIndent) || (src.charCodeAt(at) === 0x09 && src.charCodeAt(at - 1) === 0x3e);
+  }
+  if (!own) return state.getLines(startLine, endLine, blkIndent, false);
+  let out = state.getLines(startLine, startLine + 1, blkIndent, false);
+  for (let line = startLine + 1; line < endLine; line++) {
+    const indent = sCount[line]! >= 0 && sCount[line]! < blkIndent ? enclosingIndent(sCount[line]!) : blkIndent;
+    let text = state.getLines(line, line + 1, indent, false);
+    const at = bMarks[line]!;
+    if (text.charCodeAt(0) === 0x09 && src.charCodeAt(at) === 0x09 && src.charCodeAt(at - 1) === 0x3e) {
+      let lineStart = at;
+      while (lineStart > 0 && src.charCodeAt(lineStart - 1) !== 0x0a && src.charCodeAt(lineStart - 1) !== 0x0d) lineStart--;
+      let column = 0;
+      for (let i = lineStart; i < at; i++) column += src.charCodeAt(i) === 0x09 ? 4 - (column % 4) : 1;
+      text = ' '.repeat(3 - (column % 4)) + text.slice(1);
+    }
+    out += '\n' + text;
+  }
+  return out;
+}
 
 /**
  * markdown-it 15.0.3's fence rule, less the block's text: it joined the code's lines into
@@ -358,9 +449,26 @@ function codeWithoutText(state: StateBlock, startLine: number, endLine: number):
     }
     break;
   }
+  // In a quote (at any depth), remark's code block also takes the whitespace-only lines after
+  // it that are indented four columns or more (and the blank lines before them): micromark
+  // ends it after their `>` markers. Elsewhere those lines stay out, as CommonMark says.
+  for (let k = last; k < nextLine; k++) {
+    if (state.sCount[k]! - state.blkIndent >= 4 && quoted(state, startLine)) last = k + 1;
+  }
   state.line = last;
   state.push('code_block', 'code', 0).map = [startLine, state.line];
   return true;
+}
+
+/** Whether `line` is inside a quote: its source before the content holds a `>` marker. */
+function quoted(state: StateBlock, line: number): boolean {
+  const { src } = state;
+  for (let i = state.bMarks[line]! - 1; i >= 0; i--) {
+    const c = src.charCodeAt(i);
+    if (c === 0x3e) return true;
+    if (c === 0x0a || c === 0x0d) return false;
+  }
+  return false;
 }
 
 /** Ours (`on`), or markdown-it's own fence and indented code rules (for tests). */
@@ -381,11 +489,14 @@ export function setDirectListsForTests(on: boolean): void {
 const stockList = stockRules.get('list') as BlockRule;
 /** markdown-it's list rule, but a top-level list is a block at once, its one-paragraph items too (see fast-lists.ts and DirectBlocks). */
 function listDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
-  if (!silent && direct !== null && directLists && state.level === 0 && directList(state, startLine, endLine, direct, interrupts, tokenItem)) {
-    pushMark(state, direct);
-    return true;
-  }
-  return stockList(state, startLine, endLine, silent);
+  if (silent) return stockList(state, startLine, endLine, silent);
+  return withEnclosingIndent(state.blkIndent, () => {
+    if (direct !== null && directLists && state.level === 0 && directList(state, startLine, endLine, direct, interrupts, tokenItem)) {
+      pushMark(state, direct);
+      return true;
+    }
+    return stockList(state, startLine, endLine, silent);
+  });
 }
 md.block.ruler.at('list', listDirect, { alt: ['paragraph', 'reference', 'blockquote'] });
 
@@ -1017,7 +1128,8 @@ function blockquoteRule(state: StateBlock, startLine: number, endLine: number, s
     if (state.sCount[startLine]! >= 4 || state.src.charCodeAt(state.bMarks[startLine]! + state.tShift[startLine]!) !== 0x3e) return false;
     if (directQuote(state, direct, startLine, endLine)) return true;
   }
-  return blockquoteWithScratch(state, startLine, endLine, silent);
+  if (silent) return blockquoteWithScratch(state, startLine, endLine, silent);
+  return withEnclosingIndent(0, () => blockquoteWithScratch(state, startLine, endLine, silent));
 }
 
 /** Ours (`on`), or markdown-it's own blockquote rule (for tests). */
@@ -1056,6 +1168,12 @@ export function setInterruptSkipForTests(on: boolean): void {
  * line's (| - :). The rules run only when one of them might accept.
  */
 function interrupts(state: StateBlock, line: number, endLine: number, rules: ReturnType<typeof md.block.ruler.getRules>): boolean {
+  // A line left of the item's content column is read in the container whose column it reaches
+  // (CommonMark); four columns past that, it starts no block there, so it is a lazy line.
+  // markdown-it measured it from the item's column: `   - a` then `    # h` ended the item's
+  // paragraph, and the line became indented code.
+  const indent = state.sCount[line]!;
+  if (indent >= 0 && indent < state.blkIndent && indent - enclosingIndent(indent) >= 4) return false;
   if (interruptsByFirstChar(rules)) {
     const c = state.src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
     if (!(c < 128 && MAY_INTERRUPT[c] === 1) && !delimiterRowMayFollow(state, line, endLine)) return false;

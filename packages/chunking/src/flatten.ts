@@ -75,7 +75,7 @@ function convert(node: RootContent, source: string, lines: LineTable, mode: Rang
       block.text = toString(node).replace(/\r\n?/g, '\n');
       break;
     case 'code':
-      block.fenced = isFenced(source, pos.start.offset, exactStart);
+      block.fenced = isFenced(source, pos.start.offset, exactStart, lines.starts[lineOf(lines, pos.start.offset)]!);
       block.lang = block.fenced ? (node.lang ?? null) : null;
       break;
     case 'table': {
@@ -123,9 +123,24 @@ function fitItemToChildren(item: Block, source: string, lines: LineTable, mode: 
   item.endLine = lineOf(lines, end - 1);
 }
 
-/** Fenced when the node opens with ``` or ~~~ after at most 3 spaces of indentation. */
-function isFenced(source: string, nodeStart: number, firstChar: number): boolean {
+/**
+ * Fenced when the node opens with ``` or ~~~ after at most 3 columns of indentation. Columns,
+ * not characters: a tab before the backticks is up to four (`\t````` is indented code), and
+ * after a quote's `>` a tab that the marker's optional space took one column of gives the
+ * content the rest (`>\t  ````` is indented code too; micromark starts the node after the tab).
+ */
+function isFenced(source: string, nodeStart: number, firstChar: number, lineStart: number): boolean {
   if (firstChar - nodeStart > 3) return false;
+  const columnAt = (offset: number): number => {
+    let column = 0;
+    for (let i = lineStart; i < offset; i++) column += source.charCodeAt(i) === 9 ? 4 - (column % 4) : 1;
+    return column;
+  };
+  let base = columnAt(nodeStart);
+  if (source.charCodeAt(nodeStart - 1) === 9 && source.charCodeAt(nodeStart - 2) === 0x3e && nodeStart - 2 >= lineStart) base = columnAt(nodeStart - 2) + 2;
+  else if (source.charCodeAt(nodeStart) === 9 && source.charCodeAt(nodeStart - 1) === 0x3e && nodeStart - 1 >= lineStart) base = columnAt(nodeStart - 1) + 2;
+  const indent = columnAt(firstChar) - base;
+  if (indent > 3) return false;
   const c = source.charCodeAt(firstChar);
   return (c === 96 || c === 126) && source.startsWith(c === 96 ? '```' : '~~~', firstChar);
 }

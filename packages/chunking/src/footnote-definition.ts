@@ -13,6 +13,7 @@
  * `footnoteDefinition` block of them.
  */
 import type { StateBlock } from 'markdown-it';
+import { withEnclosingIndent } from './enclosing-indents.js';
 
 export const FOOTNOTE_OPEN = 'footnote_definition_open';
 export const FOOTNOTE_CLOSE = 'footnote_definition_close';
@@ -99,7 +100,7 @@ export function footnoteDefinition(state: StateBlock, startLine: number, endLine
   // footnote and nests the list in the item).
   state.listIndent = -1;
   try {
-    state.md.block.tokenize(state, startLine, endLine);
+    withEnclosingIndent(oldBlkIndent, () => state.md.block.tokenize(state, startLine, endLine));
   } finally {
     state.bMarks[startLine] = oldBMark;
     state.tShift[startLine] = oldTShift;
