@@ -15,5 +15,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Fixes fast-check's seed in CI (and to FC_SEED when given); see the file.
+    setupFiles: ['tools/fast-check-seed.ts'],
   },
 });
