@@ -19,6 +19,7 @@ import {
   projectCacheFolderName,
   readPackedDocument,
   sha256Hex,
+  siblingNameForTests,
   type DocumentKey,
   type DocumentMetadata,
 } from './index.js';
@@ -187,6 +188,22 @@ describe('what a killed writer leaves behind', () => {
     expect(existsSync(halfText)).toBe(false);
     expect(existsSync(live)).toBe(true);
     expectSameBits(cache.getDocument(KEY, texts), vectorsFor(texts));
+  });
+
+  // fs-atomic's sweep judges a temp by its pid only when the name says the pid is from this pid
+  // namespace; the cache's own `<pid>-<hex>` names did not, so a run in a container sharing the
+  // cache (where the writer's pid is dead or someone else's) removed a live write's entry.
+  it('names its temps as fs-atomic does, with the pid namespace, so a sweep from another namespace leaves a live write alone', () => {
+    const name = siblingNameForTests(cache.documentDir(KEY));
+    expect(name).toMatch(new RegExp(`/\\.${KEY.fileHash.slice(0, 16)}\\.tmp-${process.pid}~[0-9a-f]{4}-[0-9a-f]{8}$`));
+    // A live writer's temp from another namespace (another tag) is kept by a write here.
+    const docParent = join(cache.documentDir(KEY), '..');
+    mkdirSync(docParent, { recursive: true });
+    const tag = /~([0-9a-f]{4})-/.exec(name)![1]!;
+    const elsewhere = join(docParent, `.other.tmp-2147483646~${tag === 'ffff' ? '0000' : 'ffff'}-0badc0de`);
+    mkdirSync(elsewhere);
+    cache.putDocument(KEY, chunkTexts(2), vectorsFor(chunkTexts(2)));
+    expect(existsSync(elsewhere)).toBe(true);
   });
 
   it.skipIf(process.platform !== 'linux')('a cache root the kernel will not create folders in fails at once (Node\'s recursive mkdir loops forever under /proc)', () => {

@@ -12,10 +12,10 @@
  * Every write builds its result under a temporary name beside the target and renames it into
  * place, so readers see either nothing or a complete entry. See README.md for the format.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirp, NotRegularFileError, readRegularFile, removeStaleTempsOnce } from '@chunkyard/fs-atomic';
+import { createHash } from 'node:crypto';
+import { mkdirp, NotRegularFileError, readRegularFile, removeStaleTempsOnce, tempName } from '@chunkyard/fs-atomic';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * The minimal provider shape this package needs (structural, so any provider fits). A failed
@@ -190,13 +190,18 @@ function errCode(err: unknown): string | undefined {
 }
 
 /**
- * A hidden name beside `target` (readers only ever open exact names, so they never see it), in
- * fs-atomic's temp form `.<name>.tmp-<pid>-<hex>`: what a killed run leaves there (a half-built
- * entry, or one moved aside) is removed by the next write into that folder (removeStaleTempsOnce).
+ * A hidden name beside `target` (readers only ever open exact names, so they never see it):
+ * fs-atomic's temp name, `.<name>.tmp-<pid>~<pid space>-<hex>`. What a killed run leaves there
+ * (a half-built entry, or one moved aside) is removed by the next write into that folder
+ * (removeStaleTempsOnce); a live writer's is left alone, in another pid namespace too (a
+ * container sharing the cache), which its own `<pid>-<hex>` form could not tell apart.
  */
 function siblingName(target: string): string {
-  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  return tempName(target);
 }
+
+/** For tests: the temp name a write to `target` uses. */
+export const siblingNameForTests = siblingName;
 
 /** Errors a rename into place gives when something is already there or briefly held open (Windows). */
 const TARGET_IN_THE_WAY = new Set(['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTDIR', 'EISDIR']);
