@@ -13,6 +13,7 @@ import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config
 import { emptyArgument, parseCliArgs, PinnedDir, processIo, refuseSymlink, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readTopicSource, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
+import { groupByOutDir, Outcomes } from './outcomes.js';
 import { outputSeam } from './seam.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -128,21 +129,14 @@ async function run(argv: string[], io: Io): Promise<number> {
     throw err;
   }
 
-  const summaries: DocumentSummary[] = [];
-  const errors: { source: string; error: string }[] = [];
-  // Jobs sharing an owned folder (a topic with several sources) are written together.
-  const byDir = new Map<string, Job[]>();
-  for (const job of jobs) byDir.set(job.outDir, [...(byDir.get(job.outDir) ?? []), job]);
+  const outcomes = new Outcomes<DocumentSummary>();
   /** The folder's documents fail with one message (a folder that cannot be written): exit 1, the other folders are still written. */
   const failFolder = (group: Job[], message: string): void => {
-    for (const job of group) {
-      const i = summaries.findIndex((s) => s.source === job.source);
-      if (i >= 0) summaries.splice(i, 1);
-      if (!errors.some((e) => e.source === job.source)) errors.push({ source: job.source, error: message });
-    }
+    for (const job of group) outcomes.failed(job.source, message);
     io.stderr(`chunking-tool: ${oneLine(message)}\n`);
   };
-  for (const [outDir, group] of byDir) {
+  // Jobs sharing an owned folder (a topic with several sources) are written together.
+  for (const [outDir, group] of groupByOutDir(jobs)) {
     // A file's `_chunks` that is a symlink is refused before anything is staged, written or
     // removed (issue 15 probe: a linked `x/_chunks` got settings.json and settings-N.md, and
     // lost its own settings-*.md, in the folder it led to). A topic's is replaced whole.
@@ -170,7 +164,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         // document cut at 16 tokens (the plain-text path, chunked whole) passed V8's longest
         // string: "Invalid string length" on valid input (fuzz seed 4003).
         if (read.stream.strategy !== 'paginate') {
-          summaries.push(stage.write(job, read));
+          outcomes.succeeded(stage.write(job, read));
           continue;
         }
         const { sectioned: _sectioned, ...rest } = read.stream;
@@ -179,7 +173,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         const result = await leads(whole, job.source);
         for (const [name, data] of outputsOf(job, result)) files.set(name, data);
         if (result.strategy === 'paginate') pages.push({ name: docNameOf(job.file), source: basename(job.file), result });
-        summaries.push({
+        outcomes.succeeded({
           source: job.source,
           out: relative(process.cwd(), outDir) || '.',
           chunks: result.chunks.length,
@@ -201,7 +195,7 @@ async function run(argv: string[], io: Io): Promise<number> {
           continue;
         }
         stage.discard(job);
-        errors.push({ source: job.source, error: (err as Error).message });
+        outcomes.failed(job.source, (err as Error).message);
         io.stderr(`chunking-tool: ${oneLine(job.source)}: ${oneLine((err as Error).message)}\n`);
       }
     }
@@ -222,7 +216,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         // `<folder>/_chunks` holds only outputs: its stale X-N.md always go (null: no bound).
         const outGiven = args.values.out !== undefined;
         const stale = group
-          .filter((job) => !errors.some((e) => e.source === job.source))
+          .filter((job) => !outcomes.hasFailed(job.source))
           .map((job) => [docNameOf(job.file), outGiven ? earlierChunkCount(join(outDir, `${docNameOf(job.file)}.json`)) : null] as const);
         // Every output is staged first, so a write that fails (a full disk, a file-size
         // limit) leaves the previous set as it was; only renames reach outDir.
@@ -239,6 +233,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
   }
 
+  const { summaries, errors } = outcomes;
   if (args.values.json) {
     io.stdout(`${JSON.stringify({ documents: summaries, errors }, null, 2)}\n`);
   } else {
