@@ -31,6 +31,30 @@ export function integerOutOfRange(
   return null;
 }
 
+/**
+ * A setting's value in a message: a string quoted and cut at 40 characters, a number as
+ * written (NaN, Infinity, which JSON.stringify made "null"), and never an exception (a BigInt
+ * or a cyclic object threw JSON.stringify's TypeError instead of the setting's message).
+ */
+export function shownSetting(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    case 'bigint': {
+      const digits = String(value);
+      return digits.length > 40 ? `a ${digits.length}-digit BigInt` : `${digits}n`;
+    }
+    case 'object':
+      return value === null ? 'null' : Array.isArray(value) ? 'a list' : 'an object';
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    default:
+      return String(value);
+  }
+}
+
 export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown; timedOut: boolean };
 
 /**

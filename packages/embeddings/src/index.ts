@@ -10,7 +10,7 @@
  *
  * Every failure is an EmbeddingError naming the provider, the URL and the fix.
  */
-import { integerOutOfRange, MAX_WAIT_MS } from './attempt.js';
+import { integerOutOfRange, MAX_WAIT_MS, shownSetting } from './attempt.js';
 import { EmbeddingError } from './errors.js';
 import { LOCAL_LEXICAL_VERSION, LOCAL_MIN_DIMENSIONS, LOCAL_VERSION_DEFAULT_DIMENSIONS, LocalLexicalProvider, localModelId, type LocalLexicalVersion } from './local.js';
 import { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL, OllamaTransport } from './ollama.js';
@@ -69,16 +69,16 @@ function validate(settings: EmbeddingSettings): void {
     throw configError(
       // The name is unknown, so no provider can be blamed; 'local' is the default one.
       'local',
-      `unknown provider ${JSON.stringify(provider)}`,
+      `unknown provider ${shownSetting(provider)}`,
       `Set embeddings.provider to one of ${PROVIDERS.join(', ')}.`,
     );
   }
   const bad = integerOutOfRange(settings, INT_RANGES);
   if (bad) {
-    throw configError(provider, `${bad.key} must be an integer ${bad.range}, got ${JSON.stringify(bad.value)}`, `Set embeddings.${bad.key} to an integer ${bad.range}, or remove it for the default.`);
+    throw configError(provider, `${bad.key} must be an integer ${bad.range}, got ${shownSetting(bad.value)}`, `Set embeddings.${bad.key} to an integer ${bad.range}, or remove it for the default.`);
   }
   if (settings.model !== undefined && (typeof settings.model !== 'string' || settings.model.trim() === '')) {
-    throw configError(provider, `model must be a non-empty string, got ${JSON.stringify(settings.model)}`, 'Set embeddings.model to a model name, or remove it for the default.');
+    throw configError(provider, `model must be a non-empty string, got ${shownSetting(settings.model)}`, 'Set embeddings.model to a model name, or remove it for the default.');
   }
 }
 
@@ -95,7 +95,7 @@ function localSettings(settings: EmbeddingSettings): { version: LocalLexicalVers
   if (!m || (fromModel !== undefined && configured !== undefined && fromModel !== configured)) {
     throw configError(
       'local',
-      `model ${JSON.stringify(settings.model)} is not a local model${m ? ` for ${configured} dimensions` : ''}`,
+      `model ${shownSetting(settings.model)} is not a local model${m ? ` for ${configured} dimensions` : ''}`,
       `For the local provider, leave embeddings.model unset, or set it to ${localModelId(configured, version)} (or ${localModelId(configured, version === 'v1' ? 'v2' : 'v1')}).`,
     );
   }

@@ -273,6 +273,35 @@ describe('ollama provider: failures', () => {
     }
     expect(createProvider({ provider: 'ollama', timeoutMs: 3_600_000, maxDelayMs: 3_600_000 }, {}).model).toBe('mxbai-embed-large');
   });
+
+  // The message showed each value through JSON.stringify: NaN and Infinity read "got null", and
+  // a BigInt or a cyclic object (from a caller's code, not YAML) threw its TypeError instead.
+  it('shows a bad setting as it was given, and never throws anything but its EmbeddingError', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ timeoutMs: Number.NaN }, 'timeoutMs must be an integer 1..3600000, got NaN'],
+      [{ batchSize: Number.POSITIVE_INFINITY }, 'batchSize must be an integer 1..2048, got Infinity'],
+      [{ maxRetries: 3n }, 'maxRetries must be an integer 0..10, got 3n'],
+      [{ maxRetries: 10n ** 100n }, 'maxRetries must be an integer 0..10, got a 101-digit BigInt'],
+      [{ concurrency: cyclic }, 'concurrency must be an integer 1..16, got an object'],
+      [{ backoffMs: () => 5 }, 'backoffMs must be an integer >= 0, got a function'],
+      [{ model: 7n }, 'model must be a non-empty string, got 7n'],
+      [{ model: cyclic }, 'model must be a non-empty string, got an object'],
+      [{ provider: Symbol('x') }, 'unknown provider a symbol'],
+      [{ provider: 'x'.repeat(5000) }, `unknown provider "${'x'.repeat(40)}…"`],
+    ];
+    for (const [settings, message] of cases) {
+      let err: unknown;
+      try {
+        createProvider({ provider: 'ollama', ...settings } as unknown as EmbeddingSettings, {});
+      } catch (e) {
+        err = e;
+      }
+      expect(err, message).toBeInstanceOf(EmbeddingError);
+      expect((err as EmbeddingError).message).toContain(message);
+    }
+  });
 });
 
 describe('ollama provider: concurrency and cancellation', () => {

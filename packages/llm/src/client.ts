@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { errorInBody, fetchWithinOrigin, integerOutOfRange, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt, unreadableResponse } from '@chunkyard/embeddings/attempt';
+import { errorInBody, fetchWithinOrigin, integerOutOfRange, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt, shownSetting, unreadableResponse } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -279,15 +279,9 @@ const INT_RANGES = {
 } as const satisfies Partial<Record<keyof LlmSettings, readonly [number, number]>>;
 
 /** A setting's value for a message: NaN as NaN (JSON.stringify says null), strings quoted and cut. */
-function shownValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === 'object' && value !== null) return Array.isArray(value) ? 'a list' : 'an object';
-  return String(value);
-}
-
 function checkTemperature(provider: LlmProviderName, value: unknown, where: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 2) {
-    throw new LlmError(provider, null, `${where} must be a number from 0 to 2, got ${shownValue(value)}`, 'Set llm.temperature from 0 to 2, or remove it for the default 0.2.');
+    throw new LlmError(provider, null, `${where} must be a number from 0 to 2, got ${shownSetting(value)}`, 'Set llm.temperature from 0 to 2, or remove it for the default 0.2.');
   }
 }
 
@@ -295,7 +289,7 @@ function validate(settings: LlmSettings): void {
   const provider = settings.provider === 'openai' ? 'openai' : 'ollama';
   const bad = integerOutOfRange(settings, INT_RANGES);
   if (bad) {
-    throw new LlmError(provider, null, `${bad.key} must be an integer ${bad.range}, got ${shownValue(bad.value)}`, `Set llm.${bad.key} to an integer ${bad.range}, or remove it for the default.`);
+    throw new LlmError(provider, null, `${bad.key} must be an integer ${bad.range}, got ${shownSetting(bad.value)}`, `Set llm.${bad.key} to an integer ${bad.range}, or remove it for the default.`);
   }
   if (settings.temperature !== undefined) checkTemperature(provider, settings.temperature, 'temperature');
 }
