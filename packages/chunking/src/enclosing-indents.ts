@@ -4,7 +4,8 @@
  * the parser state's blkIndent while its content is parsed); a quote starts its content at 0
  * again. A line left of the innermost container's column belongs to the deepest one whose
  * column it reaches (CommonMark's lazy-line rule); fast-blocks' interrupts reads it there.
- * One parse runs at a time (the parser is synchronous), so one stack serves every parse.
+ * One parse runs at a time (the parser is synchronous), so one stack serves every parse. It is
+ * never deeper than markdown-it's maxNesting (100), which bounds enclosingIndent's scan.
  */
 const indents: number[] = [];
 

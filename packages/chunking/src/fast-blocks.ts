@@ -452,8 +452,9 @@ function codeWithoutText(state: StateBlock, startLine: number, endLine: number):
   // In a quote (at any depth), remark's code block also takes the whitespace-only lines after
   // it that are indented four columns or more (and the blank lines before them): micromark
   // ends it after their `>` markers. Elsewhere those lines stay out, as CommonMark says.
+  let inQuote: boolean | null = null;
   for (let k = last; k < nextLine; k++) {
-    if (state.sCount[k]! - state.blkIndent >= 4 && quoted(state, startLine)) last = k + 1;
+    if (state.sCount[k]! - state.blkIndent >= 4 && (inQuote ??= quoted(state, startLine))) last = k + 1;
   }
   state.line = last;
   state.push('code_block', 'code', 0).map = [startLine, state.line];
@@ -1173,7 +1174,7 @@ function interrupts(state: StateBlock, line: number, endLine: number, rules: Ret
   // markdown-it measured it from the item's column: `   - a` then `    # h` ended the item's
   // paragraph, and the line became indented code.
   const indent = state.sCount[line]!;
-  if (indent >= 0 && indent < state.blkIndent && indent - enclosingIndent(indent) >= 4) return false;
+  if (indent >= 4 && indent < state.blkIndent && indent - enclosingIndent(indent) >= 4) return false;
   if (interruptsByFirstChar(rules)) {
     const c = state.src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
     if (!(c < 128 && MAY_INTERRUPT[c] === 1) && !delimiterRowMayFollow(state, line, endLine)) return false;
