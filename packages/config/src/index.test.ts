@@ -698,6 +698,23 @@ describe('every problem at once, with "did you mean"', () => {
   it('lists every YAML syntax error, not just the first', () => {
     expect(() => parseConfig('chunking:\n  a: [1\nb: {\n', 'c.yaml')).toThrow(/c\.yaml:\d+: not valid YAML[\s\S]*\nc\.yaml:\d+: not valid YAML/);
   });
+
+  // yaml reports one mistake at each of its places; without the column they read the same.
+  it('says a line\'s same YAML error once (two places of one mistake), and the same error on two lines twice', () => {
+    const lines = (text: string): string[] => {
+      try {
+        parseConfig(text, 'c.yaml');
+      } catch (err) {
+        return (err as Error).message.split('\n');
+      }
+      throw new Error('expected a ConfigError');
+    };
+    expect(lines('a: b: c d: e\n')).toEqual(['c.yaml:1: not valid YAML: Nested mappings are not allowed in compact mappings']);
+    expect(lines('a: b: c\nx: y: z\n')).toEqual([
+      'c.yaml:1: not valid YAML: Nested mappings are not allowed in compact mappings',
+      'c.yaml:2: not valid YAML: Nested mappings are not allowed in compact mappings',
+    ]);
+  });
 });
 
 describe('parseConfig: the llm section', () => {

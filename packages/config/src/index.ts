@@ -509,7 +509,12 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   const lineOfNode = (node: Node | null | undefined): number | null =>
     node?.range ? lineCounter.linePos(node.range[0]).line : null;
   if (doc.errors.length > 0) {
-    const [first, ...rest] = doc.errors.map((err) => ({ line: lineCounter.linePos(err.pos[0]).line, message: yamlErrorText(err) }));
+    // yaml reports each place of one mistake ('a: b: c d: e' twice), and the text without its
+    // column reads the same: a line and message are said once.
+    const seen = new Set<string>();
+    const [first, ...rest] = doc.errors
+      .map((err) => ({ line: lineCounter.linePos(err.pos[0]).line, message: yamlErrorText(err) }))
+      .filter(({ line, message }) => !seen.has(`${line}:${message}`) && seen.add(`${line}:${message}`));
     throw new ConfigError(file, first!.line, first!.message, rest);
   }
   const config: ChunkyardConfig = { chunking: {} };
