@@ -21,7 +21,9 @@ export class DocsClient {
   }
 
   group(topic: LoadedTopic, doc: string): ChunkGroup {
-    const g = topic.index._embedded.chunks[doc];
+    // Own keys only: an index built by hand as a {} would find "constructor" on its prototype.
+    const chunks = topic.index._embedded.chunks;
+    const g = Object.hasOwn(chunks, doc) ? chunks[doc] : undefined;
     if (!g) throw new ContractError(this.source.describe(topic.url), `no document ${JSON.stringify(doc)} in _embedded.chunks`);
     return g;
   }

@@ -275,7 +275,10 @@ export function parseIndex(json: unknown, where: string): DocsIndex {
   if (kind === 'section') return { ...base, kind, _embedded: { topics } };
   if (kind !== 'topic') c.fail('kind', '"topic" or "section"', kind);
   const chunksObj = c.obj(embedded.chunks, '_embedded.chunks');
-  const chunks: Record<string, ChunkGroup> = {};
+  // No prototype: assigning a document named "__proto__" to a {} set its prototype instead of
+  // adding it (the topic was "expected at least one document, got {}"), and a lookup of
+  // "constructor" found Object's.
+  const chunks: Record<string, ChunkGroup> = Object.create(null) as Record<string, ChunkGroup>;
   for (const [doc, g] of Object.entries(chunksObj)) chunks[doc] = parseGroup(c, g, `_embedded.chunks.${doc}`);
   if (Object.keys(chunks).length === 0) c.fail('_embedded.chunks', 'at least one document', {});
   return { ...base, kind: 'topic', _embedded: { topics, chunks } };

@@ -1,0 +1,32 @@
+// parseIndex over hand-written index.json text: JSON that is valid and fits the contract in
+// shapes a built tree rarely has (s47 probe).
+import { describe, expect, it } from 'vitest';
+import { DocsClient } from './client.js';
+import { ContractError, parseIndex, type TopicIndex } from './contract.js';
+import { FolderSource } from './source.js';
+import type { LoadedTopic } from './walk.js';
+
+function topicText(doc: string): string {
+  const items = [0, 1].map((i) => ({ index: i, href: `_chunks/g/${i}.md`, title: `Chunk ${i}`, is_code: false, similarity_conceptual: 1 - i / 10, keywords: [] }));
+  const group = { source: 'golden-reference.md', manifest: '_chunks/g.json', count: 2, baseline_conceptual: 0, stripe_order: [1], items };
+  // Written as text: an object literal's "__proto__" key would set the prototype, not a key.
+  return `{"kind":"topic","id":"t","title":"T","_links":{"self":{"href":"/t/index.json"},"parent":{"href":"/index.json"}},"_embedded":{"topics":[],"chunks":{${JSON.stringify(doc)}:${JSON.stringify(group)}}}}`;
+}
+
+describe('parseIndex: document names', () => {
+  it('keeps a document named like an Object.prototype member (a "__proto__" document was dropped: "expected at least one document, got {}")', () => {
+    for (const doc of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const index = parseIndex(JSON.parse(topicText(doc)), 'x') as TopicIndex;
+      expect(Object.keys(index._embedded.chunks), doc).toEqual([doc]);
+      expect(index._embedded.chunks[doc]?.count, doc).toBe(2);
+    }
+  });
+
+  it('the client finds only the documents the index lists, never a prototype member', () => {
+    const index = parseIndex(JSON.parse(topicText('g')), 'x') as TopicIndex;
+    const topic: LoadedTopic = { id: 't', title: 'T', url: new URL('chunkyard-docs://folder/t/index.json'), index };
+    const client = new DocsClient(new FolderSource('/nonexistent'));
+    expect(client.group(topic, 'g').count).toBe(2);
+    for (const doc of ['constructor', 'toString', '__proto__']) expect(() => client.group(topic, doc), doc).toThrow(ContractError);
+  });
+});
