@@ -381,7 +381,35 @@ function upstreamSteps(target) {
  * @param {{ packDir?: string }} [extra]  executor options beyond the tool's command line
  */
 function runTool(tool, args, options, ctx, extra = {}) {
-  return { executor: `${executorPackage(ctx)}:tool`, options: { tool, args, ...extra, ...markerEnv(options) } };
+  return { executor: `${executorPackage(ctx)}:tool`, options: { tool, args: cliArgs(args), ...extra, ...markerEnv(options) } };
+}
+
+/** The tools' options that take a value (the rest of a target's arguments are flags). */
+const VALUE_OPTIONS = new Set(['--config', '--root', '--cache-dir', '--llms-title', '--llms-summary']);
+
+/**
+ * A target's arguments (the folder first, then options) as the tools' parseArgs reads them
+ * back: a value with a leading `-` is joined to its option (`--llms-title=-x`), and a folder
+ * with one goes last, after `--`. Otherwise parseArgs reads such a value as an option: an
+ * llmsTxt title "-Beta docs" failed llms-txt with "argument is ambiguous", a summary "--help"
+ * printed the help and exited 0 with no llms.txt written (cached so), and a docsRoot "-docs"
+ * failed every task. Other arguments keep their form, so existing task hashes stay the same.
+ * @param {string[]} args
+ */
+function cliArgs(args) {
+  const [first, ...rest] = args;
+  /** @type {string[]} */
+  const out = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = /** @type {string} */ (rest[i]);
+    const value = rest[i + 1];
+    if (VALUE_OPTIONS.has(a) && value !== undefined) {
+      out.push(...(value.startsWith('-') ? [`${a}=${value}`] : [a, value]));
+      i++;
+    } else out.push(a);
+  }
+  if (first === undefined) return out;
+  return first.startsWith('-') ? [...out, '--', first] : [first, ...out];
 }
 
 /**
