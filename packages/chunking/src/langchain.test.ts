@@ -11,8 +11,10 @@ import { Embeddings } from '@langchain/core/embeddings';
 import { FakeVectorStore } from '@langchain/core/utils/testing';
 import { MarkdownTextSplitter as LangChainMarkdownTextSplitter, TextSplitter } from '@langchain/textsplitters';
 import { createProvider } from '@chunkyard/embeddings';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
+import { lineRange, lineRanges } from './interop.js';
 import { ChunkyardTextSplitter, MarkdownTextSplitter } from './langchain.js';
 
 const DOCS = join(import.meta.dirname, '../../../docs');
@@ -140,5 +142,28 @@ describe('ChunkyardTextSplitter (LangChain.js)', () => {
     expect(top!.metadata.headerBreadcrumb).toMatch(/AOT/i);
     const poly = await store.similaritySearch('type discriminator for polymorphic deserialization of derived classes', 3);
     expect(poly[0]!.metadata.source).toBe(POLY);
+  });
+
+  it('loc.lines of a 200,000-line text in linear time (s47 probe: each chunk counted its lines from the text\'s start, minutes of work)', async () => {
+    const lines = 200_000;
+    const text = Array.from({ length: lines }, (_, i) => `line ${i}\n`).join('\n');
+    const docs = await new MarkdownTextSplitter({ maxTokens: 100, targetTokens: 40, minTokens: 10 }).splitDocuments([new Document({ pageContent: text })]);
+    expect(docs.length).toBeGreaterThan(1000);
+    const last = docs.at(-1)!.metadata.loc.lines as { from: number; to: number };
+    expect(last.to).toBe(2 * lines - 1);
+  }, 60_000);
+
+  it('lineRanges counts the line breaks before and inside each range, as lineRange does', () => {
+    const naive = (text: string, start: number, end: number) => {
+      const from = text.slice(0, start).split('\n').length;
+      return { from, to: from + Math.max(0, text.slice(start, end).split('\n').length - 1) };
+    };
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', '\n', 'b', '\r') }), fc.nat(40), fc.nat(40), (text, a, b) => {
+        const at = lineRanges(text);
+        expect(at(a, b)).toEqual(naive(text, a, b));
+        expect(lineRange(text, a, b)).toEqual(naive(text, a, b));
+      }),
+    );
   });
 });

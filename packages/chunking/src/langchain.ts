@@ -11,7 +11,7 @@
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
 import { chunkDocument, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
-import { chunkMetadata, lineRange } from '@chunkyard/chunking/interop';
+import { chunkMetadata, lineRanges } from '@chunkyard/chunking/interop';
 
 /**
  * chunkyard's chunking options (sizes in exact cl100k tokens: `maxTokens`, `targetTokens`,
@@ -113,9 +113,10 @@ export class ChunkyardTextSplitter extends TextSplitter {
       }
       used.add(docName);
       const records = this.recordsAs(text, docName === name ? options : { ...options, docName });
+      const lineRange = lineRanges(text);
       records.forEach((c, n) => {
         const loc = typeof base.loc === 'object' && base.loc !== null ? { ...(base.loc as Record<string, unknown>) } : {};
-        loc.lines = lineRange(text, c.sourcePosition.charStart, c.sourcePosition.charEnd);
+        loc.lines = lineRange(c.sourcePosition.charStart, c.sourcePosition.charEnd);
         const header = chunkHeader + (n > 0 && appendChunkOverlapHeader ? chunkOverlapHeader : '');
         out.push(new Document({ pageContent: header + c.originalText, metadata: { ...base, loc, ...chunkMetadata(c) }, id: c.id }));
       });
