@@ -98,4 +98,12 @@ describe('ChunkyardNodeParser (LlamaIndex.TS)', () => {
     expect(new ChunkyardNodeParser().getNodesFromDocuments([new Document({ text: '  \n' })])).toEqual([]);
     expect(() => new ChunkyardNodeParser({ maxTokens: 10 })).toThrow();
   });
+
+  it('offsets index the document\'s text as given, leading blank lines and BOM included (s47 probe: getText() trimmed them, every offset short)', () => {
+    const text = '\uFEFF\n\n  \n# Title\n\nFirst paragraph of the body.\n\n## Part\n\n' + 'More words here. '.repeat(60) + '\n\n';
+    const nodes = new ChunkyardNodeParser({ maxTokens: 100, targetTokens: 40, minTokens: 10 }).getNodesFromDocuments([new Document({ id_: 'd', text })]);
+    expect(nodes.length).toBeGreaterThan(2);
+    for (const n of nodes) expect(text.slice(n.startCharIdx, n.endCharIdx)).toBe(n.text);
+    expect(nodes[0]!.startCharIdx).toBeGreaterThan(0);
+  });
 });

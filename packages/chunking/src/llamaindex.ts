@@ -41,7 +41,10 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
    */
   protected parseNodes(documents: TextNode[]): TextNode[] {
     return documents.flatMap((doc) => {
-      const text = doc.getText();
+      // The document's own text, not getText(): that trims it, so every offset was short by the
+      // leading blank lines or BOM, and LlamaIndex measures offsets in `text` (its parsers'
+      // indexOf runs on parentDoc.text). Trimming also turned a leading indented block into prose.
+      const text = doc.text;
       if (text.trim() === '') return [];
       const named = this.chunkOptions.docName === undefined ? nameOf(doc) : {};
       const { chunks } = chunkDocument(text, { ...named, ...this.chunkOptions });
