@@ -13,7 +13,7 @@
  */
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, isAbsolute, join, relative, sep } = require('node:path');
-const { createProjects, escapeControl, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES } = require('./plugin.cjs');
+const { createProjects, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
@@ -104,8 +104,8 @@ function kindOf(st) {
  * - a symlink to a file outside the topic's folder: Nx hashes a symlinked file by the link's
  *   own mtime, so an edit of the file behind it reran nothing;
  * - a symlinked folder holding a marker: Nx does not enter it, so its topic had no project.
- * Other symlinked folders are not entered (Nx does not follow them either); dot-folders,
- * node_modules and `_chunks` hold no topics.
+ * Other symlinked folders are not entered (Nx does not follow them either); folders index-tool
+ * does not list (`_chunks`, `_drafts`, `.hidden`, node_modules: listedFolder) hold no topics.
  * @param {string} docsRoot
  * @param {string} marker
  * @param {string} workspaceRoot
@@ -160,8 +160,8 @@ function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = [])
         }
         found.push(rel);
       } else if (e.isDirectory()) {
-        if (!e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(rel);
-      } else if (e.isSymbolicLink() && !e.name.startsWith('.') && holdsMarker(abs, marker)) {
+        if (listedFolder(e.name)) stack.push(rel);
+      } else if (e.isSymbolicLink() && listedFolder(e.name) && holdsMarker(abs, marker)) {
         return (
           `@chunkyard/nx: ${rel} is a symlink to a folder holding ${marker}. Nx does not follow symlinks, so it can ` +
           `neither see nor hash the topic behind it. Make it a real folder (a copy, a checkout or a git submodule).`
@@ -195,7 +195,7 @@ function holdsMarker(link, marker) {
     }
     for (const e of entries) {
       if (e.name === marker) return true;
-      if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules' && e.name !== '_chunks') stack.push(join(dir, e.name));
+      if (e.isDirectory() && listedFolder(e.name)) stack.push(join(dir, e.name));
     }
   }
   return false;
@@ -239,6 +239,16 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
     if (markers.some((m) => m.startsWith(`${root}/`))) continue;
     const problem = explainEmptyRoot(root, workspaceRoot);
     if (problem) throw new Error(problem);
+  }
+  // index-tool lists no folder named `_x`, `.x` or node_modules in an index.json, so a topic
+  // there would be built and linked from nothing: it is no project, and the user is told.
+  const unlisted = unlistedMarkers(files, options);
+  if (unlisted.length > 0) {
+    const [{ marker, folder }] = /** @type {[{ marker: string, folder: string }]} */ (unlisted);
+    const others = unlisted.length > 1 ? ` (and ${unlisted.length - 1} more)` : '';
+    process.stderr.write(
+      `@chunkyard/nx: warning: ${escapeControl(marker)}${others} is inside ${escapeControl(folder)}, a folder index-tool lists in no index.json (its name starts with "_" or ".", or is node_modules), so its folder is not built as a topic; rename the folder to build it\n`,
+    );
   }
   // After the root checks: a symlinked root is explained above, never walked here.
   const listed = new Set(markers);

@@ -232,8 +232,54 @@ function topicMarkers(files, options) {
     // Only Windows separates with `\`: on Linux and macOS it is a character of a folder's name,
     // and `docs/back\slash` read as docs/back/slash broke every task ("project … not found").
     .map((f) => (sep === '\\' ? f.split(sep).join('/') : f))
-    .filter((f) => posix.basename(f) === options.topicMarker && docsRootOf(f, options.docsRoots) !== undefined)
+    .filter((f) => {
+      const root = posix.basename(f) === options.topicMarker ? docsRootOf(f, options.docsRoots) : undefined;
+      return root !== undefined && unlistedFolderOf(f, root) === undefined;
+    })
     .sort();
+}
+
+/**
+ * Whether index-tool lists a folder of this name in its parent's index.json (its `subfolders`):
+ * not generated (`_chunks`), hidden (`.drafts`) or installed (`node_modules`). Its walk and the
+ * plugin's must agree on which folders hold topics.
+ * @param {string} name
+ */
+function listedFolder(name) {
+  return !name.startsWith('_') && !name.startsWith('.') && name !== 'node_modules';
+}
+
+/**
+ * The folder between a marker and its docs root that index-tool lists in no index.json
+ * (`docs/_drafts`), or undefined. A topic there was built (chunked, keyworded, embedded at the
+ * provider's price) and written an index.json that no section linked: reachable from nothing.
+ * @param {string} marker posix, under docsRoot
+ * @param {string} docsRoot
+ */
+function unlistedFolderOf(marker, docsRoot) {
+  const parts = posix.dirname(marker).slice(docsRoot.length + 1).split('/');
+  const i = parts.findIndex((p) => p !== '' && !listedFolder(p));
+  return i < 0 ? undefined : [docsRoot, ...parts.slice(0, i + 1)].join('/');
+}
+
+/**
+ * The markers under a docs root that are no topic because a folder above them is one
+ * index-tool does not list (unlistedFolderOf), sorted, each with that folder.
+ * @param {readonly string[]} files
+ * @param {NormalizedOptions} options
+ * @returns {{ marker: string, folder: string }[]}
+ */
+function unlistedMarkers(files, options) {
+  /** @type {{ marker: string, folder: string }[]} */
+  const out = [];
+  for (const raw of files) {
+    const f = sep === '\\' ? raw.split(sep).join('/') : raw;
+    if (posix.basename(f) !== options.topicMarker) continue;
+    const root = docsRootOf(f, options.docsRoots);
+    const folder = root === undefined ? undefined : unlistedFolderOf(f, root);
+    if (folder !== undefined) out.push({ marker: f, folder });
+  }
+  return out.sort((a, b) => (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0));
 }
 
 /**
@@ -791,5 +837,7 @@ module.exports = {
   docsTree,
   createProjects,
   topicMarkers,
+  unlistedMarkers,
+  listedFolder,
   docsRootOf,
 };

@@ -580,6 +580,29 @@ describe('@chunkyard/nx: the file-system edge', () => {
     }
   });
 
+  it('a topic inside a folder index-tool lists in no index.json (_drafts, .hidden) is no project, and a warning names it (probe)', () => {
+    const ws = join(temp, 'unlisted');
+    const dirs = ['docs/seen', 'docs/_drafts/a', 'docs/sec/.hidden', 'docs/sec/ok', 'docs/sec/ok/_old/b'];
+    for (const d of dirs) {
+      mkdirSync(join(ws, d), { recursive: true });
+      writeFileSync(join(ws, d, 'golden-reference.md'), '# T\n');
+    }
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    try {
+      const result = edge.createNodesV2[1](['nx.json', ...dirs.map((d) => `${d}/golden-reference.md`)], {}, { workspaceRoot: ws });
+      // index-tool (apps/index-tool `subfolders`) links none of them: they were built and reachable from nothing.
+      expect(result.flatMap(([, r]) => Object.keys(r.projects)).sort()).toEqual(['docs', 'docs/sec', 'docs/sec/ok', 'docs/seen']);
+      expect(written.join('')).toBe(
+        '@chunkyard/nx: warning: docs/_drafts/a/golden-reference.md (and 2 more) is inside docs/_drafts, a folder index-tool lists in no index.json (its name starts with "_" or ".", or is node_modules), so its folder is not built as a topic; rename the folder to build it\n',
+      );
+      // Not taken for topics hidden by .gitignore (an error when a root has no other topic).
+      expect(written.join('')).not.toMatch(/not among the files Nx hands/);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('a marker named in another case (Golden-Reference.md) is a warning naming it, not a silently missing topic (probe)', () => {
     const ws = join(temp, 'case');
     for (const [dir, file] of [['docs/seen', 'golden-reference.md'], ['docs/upper', 'Golden-Reference.md'], ['docs/shout', 'GOLDEN-REFERENCE.MD'], ['docs/both', 'golden-reference.md'], ['docs/both', 'Golden-Reference.md']]) {
