@@ -119,6 +119,9 @@ export function readManifest(file: string): Manifest {
     if (!isObject(c) || typeof c.id !== 'string' || typeof c.originalText !== 'string' || typeof c.embedText !== 'string' || !isObject(c.sourcePosition) || !isObject(c.metadata)) {
       throw bad(`chunk ${i} lacks id, originalText, embedText, sourcePosition or metadata`);
     }
+    // Every format's metadata names the strategy (chunkMetadata reads metadata.chunkingOptions):
+    // a manifest without it was a TypeError's stack trace, after the lines of earlier documents.
+    if (!isObject(c.metadata.chunkingOptions)) throw bad(`chunk ${i} lacks metadata.chunkingOptions`);
   });
   return data as unknown as Manifest;
 }

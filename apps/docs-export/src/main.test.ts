@@ -423,6 +423,13 @@ describe('docs-export', () => {
     expect(r.stderr).toContain(`${bad}: not valid JSON`);
     writeFileSync(bad, JSON.stringify({ schemaVersion: 1, source: 'x.md', sourceSha256: 'ab', strategyKey: 'k', chunks: [{ id: 'x' }] }));
     expect((await run(['bad-docs', '--format', 'langchain'])).stderr).toContain(`${bad}: not a chunk manifest: chunk 0 lacks id, originalText`);
+    // s47 probe: a chunk without metadata.chunkingOptions passed the check, then every format
+    // threw a TypeError (a stack trace) while writing.
+    const record = manifests.get(POLY)!.chunks[0]!;
+    writeFileSync(bad, JSON.stringify({ schemaVersion: 1, source: 'x.md', sourceSha256: 'ab', strategyKey: 'k', chunks: [{ ...record, metadata: { sourceFile: 'x.md' } }] }));
+    for (const format of ['langchain', 'llamaindex', 'jsonl']) {
+      expect(await run(['bad-docs', '--format', format])).toMatchObject({ code: 1, stdout: '', stderr: `docs-export: ${bad}: not a chunk manifest: chunk 0 lacks metadata.chunkingOptions (rebuild it with chunking-tool)\n` });
+    }
     mkdirSync(join(ws, 'empty-docs/section'), { recursive: true });
     const none = await run(['empty-docs', '--format', 'jsonl']);
     expect(none.code).toBe(1);
