@@ -26,7 +26,7 @@ import {
   type SearchResult,
   type SearchStream,
 } from '@chunkyard/retrieval';
-import { describeFsError, emptyArgument, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, parseCliArgs, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, oneLine, parseCliArgs, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
@@ -244,7 +244,7 @@ function nearestTopics(given: string, ids: readonly string[]): string {
   const wanted = words(given);
   const shared = (id: string) => [...words(id)].filter((w) => wanted.has(w)).length;
   const ranked = ids.map((id) => ({ id, n: shared(id) })).sort((a, b) => b.n - a.n || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const shown = ranked.slice(0, 5).map((r) => r.id);
+  const shown = ranked.slice(0, 5).map((r) => oneLine(r.id));
   const more = ids.length - shown.length;
   return `topics: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''} (--list shows them all)`;
 }
@@ -302,7 +302,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     // its section), not an empty result: it printed a line and exited 0, so a script could not
     // tell it from a search that found nothing. Exit 2, as for a docs folder that does not exist.
     if (values.topic !== undefined && (await client.topics(values.topic)).length === 0) {
-      io.stderr(`docs-query: --topic ${values.topic}: no topic or section matches; ${nearestTopics(values.topic, (await client.topics()).map((t) => t.id))}\n`);
+      io.stderr(`docs-query: --topic ${oneLine(values.topic)}: no topic or section matches; ${nearestTopics(values.topic, (await client.topics()).map((t) => t.id))}\n`);
       return 2;
     }
     if (values.list) {
@@ -313,7 +313,9 @@ async function run(argv: string[], io: Io): Promise<number> {
         documents: Object.fromEntries(Object.entries(t.index._embedded.chunks).map(([doc, g]) => [doc, g.count])),
       }));
       if (values.json) io.stdout(`${JSON.stringify({ topics: rows }, null, 2)}\n`);
-      else for (const r of rows) io.stdout(`${r.id}\t${r.title}\t${Object.entries(r.documents).map(([d, c]) => `${d}: ${c} chunks`).join(', ')}\n`);
+      // One line per topic, three tab-separated fields: an id, title or document name holding a
+      // tab or line break (index.json allows both) made extra fields and rows a script read as topics.
+      else for (const r of rows) io.stdout(`${oneLine(r.id)}\t${oneLine(r.title)}\t${Object.entries(r.documents).map(([d, c]) => `${oneLine(d)}: ${c} chunks`).join(', ')}\n`);
       if (rows.length === 0) io.stderr('docs-query: no topics\n');
       return 0;
     }
@@ -355,21 +357,24 @@ async function run(argv: string[], io: Io): Promise<number> {
       // (a topic folder, the repository): "<dir>/index.json: no such file" alone said neither.
       const unbuilt = err instanceof SourceError && err.problem === 'no such file' && !isUrl && err.where === join(resolve(cli.target), 'index.json');
       const hint = unbuilt ? `; is ${escapeControl(cli.target)} the built docs root? Build it first: npx nx run-many -t index (or index-tool)` : '';
-      io.stderr(`docs-query: ${err.message}${hint}\n`);
+      io.stderr(`docs-query: ${oneLine(err.message)}${hint}\n`);
       return 1;
     }
     throw err;
   }
 }
 
+// The heading lines hold ids, titles, document names and paths each on one line (oneLine): a
+// title with a line break in it (index.json allows one) printed a line of its own, which could
+// pass for the heading of another chunk ("── other #3 …"). Only the chunk's text keeps its lines.
 function formatChunk(c: RetrievedChunk, note: string): string {
   const span = c.span.from === c.span.to ? '' : ` (with chunks ${c.span.from}..${c.span.to})`;
-  return `── ${c.topic} #${c.index} ${c.title}${note}${span}\n   ${c.location}\n\n${c.text.trimEnd()}\n\n`;
+  return `── ${oneLine(c.topic)} #${c.index} ${oneLine(c.title)}${note}${span}\n   ${oneLine(c.location)}\n\n${c.text.trimEnd()}\n\n`;
 }
 
 function disclosureHead(d: Omit<DocumentDisclosure, 'chunks'>, size: number): string {
   const fallback = d.technicalUnavailable ? '; no technical baseline, so the conceptual order' : '';
-  return `${d.topic} — ${d.title}\n${d.doc}: ${d.order} order, ${size} of ${d.count} chunks${fallback}\n\n`;
+  return `${oneLine(d.topic)} — ${oneLine(d.title)}\n${oneLine(d.doc)}: ${d.order} order, ${size} of ${d.count} chunks${fallback}\n\n`;
 }
 
 export function formatDisclosure(docs: DocumentDisclosure[]): string {
