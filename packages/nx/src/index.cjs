@@ -115,13 +115,20 @@ function kindOf(st) {
  * @returns {string | null}
  */
 function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = []) {
-  const stack = [docsRoot];
-  for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
+  /** @type {[string, string | null][]} each folder to walk, with the topic folder it is in (nearest) */
+  const stack = [[docsRoot, null]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [dir, above] = item;
     let entries;
     try {
       entries = readdirSync(join(workspaceRoot, dir), { withFileTypes: true });
     } catch {
       continue; // a missing or unreadable root: explainEmptyRoot says what is wrong
+    }
+    const topic = entries.some((e) => e.name === marker) ? dir : above;
+    if (topic !== null) {
+      const outside = symlinkedSourceOutside(entries, dir, topic, marker, workspaceRoot);
+      if (outside) return outside;
     }
     if (!entries.some((e) => e.name === marker)) {
       const lower = marker.toLowerCase();
@@ -160,13 +167,51 @@ function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = [])
         }
         found.push(rel);
       } else if (e.isDirectory()) {
-        if (listedFolder(e.name)) stack.push(rel);
+        if (listedFolder(e.name)) stack.push([rel, topic]);
       } else if (e.isSymbolicLink() && listedFolder(e.name) && holdsMarker(abs, marker)) {
         return (
           `@chunkyard/nx: ${rel} is a symlink to a folder holding ${marker}. Nx does not follow symlinks, so it can ` +
           `neither see nor hash the topic behind it. Make it a real folder (a copy, a checkout or a git submodule).`
         );
       }
+    }
+  }
+  return null;
+}
+
+/**
+ * A message for the first file of a topic's sources in `dir` (a name the topic's steps hash:
+ * `*.md`, `*.markdown`, `*.txt`, topic.yaml) that is a symlink to a file outside the topic
+ * folder, or null. The tools read through the link (a `keywords.md` or `qa-pairs.md` shared
+ * between topics, a `sources` entry), but Nx hashes the link, not the file behind it: an edit
+ * of that file reran nothing, and the topic's outputs were served stale from the cache (found
+ * by a probe). The marker itself is checked by badMarker.
+ * @param {import('node:fs').Dirent[]} entries  of `dir`
+ * @param {string} dir    workspace-relative
+ * @param {string} topic  workspace-relative topic folder holding `dir`
+ * @param {string} marker
+ * @param {string} workspaceRoot
+ * @returns {string | null}
+ */
+function symlinkedSourceOutside(entries, dir, topic, marker, workspaceRoot) {
+  for (const e of entries) {
+    if (!e.isSymbolicLink() || e.name === marker || e.name === 'topic-spec.md') continue;
+    if (!/\.(md|markdown|txt)$/.test(e.name) && e.name !== 'topic.yaml') continue;
+    const rel = `${dir}/${e.name}`;
+    let target;
+    try {
+      if (!statSync(join(workspaceRoot, rel)).isFile()) continue; // the tools name a link to no file
+      target = realpathSync(join(workspaceRoot, rel));
+    } catch {
+      continue; // dangling or looping: the tool that reads it reports it
+    }
+    const inside = relative(realpathSync(join(workspaceRoot, topic)), target);
+    if (inside.split(sep)[0] === '..' || isAbsolute(inside)) {
+      return (
+        `@chunkyard/nx: ${rel} is a symlink to a file outside its topic folder ${topic} (${target}). Nx does not see edits ` +
+        `of a file behind a symlink (it hashes the link), so the topic's cached output would go stale. Make it a real ` +
+        `file in ${topic}, or a symlink to a file inside ${topic}.`
+      );
     }
   }
   return null;

@@ -531,6 +531,42 @@ describe('@chunkyard/nx: the file-system edge', () => {
     expect(run).not.toThrow();
   });
 
+  it('any source of a topic symlinked to a file outside its topic folder (keywords.md, a sources entry) is an error naming it (Nx would cache it stale; probe)', () => {
+    // Measured with Nx 22.7.12: a docs/t/keywords.md -> ../../shared/kw.md edited behind the
+    // link left topic-t:keywords a [local cache] hit with the old keyword table.
+    const ws = join(temp, 'outside-source');
+    mkdirSync(join(ws, 'shared'), { recursive: true });
+    writeFileSync(join(ws, 'shared/kw.md'), '| keyword | score |\n| --- | --- |\n| zebra | 5 |\n');
+    for (const t of ['docs/t', 'docs/t/parts', 'docs/u']) mkdirSync(join(ws, t), { recursive: true });
+    for (const t of ['docs/t', 'docs/u']) writeFileSync(join(ws, t, 'golden-reference.md'), '# T\n');
+    const run = () => edge.createNodesV2[1](['nx.json', 'docs/t/golden-reference.md', 'docs/u/golden-reference.md'], {}, { workspaceRoot: ws });
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      for (const [link, target] of [
+        ['docs/t/keywords.md', '../../shared/kw.md'],
+        ['docs/t/parts/intro.md', '../../../shared/kw.md'],
+        ['docs/t/topic.yaml', join(ws, 'shared/kw.md')],
+        ['docs/t/notes.txt', '../u/golden-reference.md'], // another topic's file is outside too
+      ] as const) {
+        symlinkSync(target, join(ws, link));
+        expect(() => run(), link).toThrow(
+          new RegExp(`^@chunkyard/nx: ${link.replace(/\./g, '\\.')} is a symlink to a file outside its topic folder docs/t \\(.*Nx does not see edits`),
+        );
+        rmSync(join(ws, link));
+      }
+      // Inside the topic folder (both files hashed), a dangling link (the tool names it), a
+      // file that is no source (an image), a link above every topic: all fine.
+      writeFileSync(join(ws, 'docs/t/..shared.md'), '# S\n');
+      symlinkSync('..shared.md', join(ws, 'docs/t/qa-pairs.md'));
+      symlinkSync('parts/../missing.md', join(ws, 'docs/t/gone.md'));
+      symlinkSync('../../shared/kw.md', join(ws, 'docs/t/logo.png'));
+      symlinkSync('../shared/kw.md', join(ws, 'docs/readme.md'));
+      expect(() => run()).not.toThrow();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('a marker symlinked to a file outside its topic folder, or a symlinked folder holding a topic, is an error (Nx would cache it stale)', () => {
     // Nx hashes a symlinked file by the link's own mtime, so an edit of the file behind it
     // reran nothing (found by a probe); and it does not enter a symlinked folder at all.
