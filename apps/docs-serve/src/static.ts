@@ -75,8 +75,10 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     if (!info) return plain(res, 404, 'Not Found');
     const served = info.isDirectory() && index !== null ? await stat(index).catch(() => null) : info;
     if (served !== null && !served.isFile() && !served.isDirectory()) return plain(res, 403, 'Forbidden');
+    // Sized by what is served: for a folder URL that is its index.json (sized as the folder, a
+    // suffix range longer than the file was 416 at /t/ and 206 at /t/index.json).
     const range = req.headers.range;
-    if (range !== undefined && info.isFile()) req.headers.range = widenSuffixRanges(range, info.size);
+    if (range !== undefined && served?.isFile()) req.headers.range = widenSuffixRanges(range, served.size);
     // RFC 9110 13.1.5: If-Range holds only on a strong match, and a weak ETag (all send makes)
     // never is one, so the whole file is the answer. send compared the strings and served the
     // range, which a client resuming a download could splice onto a file that had changed.
