@@ -158,7 +158,7 @@ function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = [])
         const target = realpathSync(abs);
         const folder = realpathSync(join(workspaceRoot, dir));
         const inside = relative(folder, target);
-        if (inside.startsWith('..') || isAbsolute(inside)) {
+        if (inside.split(sep)[0] === '..' || isAbsolute(inside)) {
           return (
             `@chunkyard/nx: ${rel} is a symlink to a file outside its topic folder (${target}). Nx does not see edits ` +
             `of a file behind a symlink (it hashes the link), so the topic's cached output would go stale. Make it a ` +

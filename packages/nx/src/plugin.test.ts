@@ -567,6 +567,16 @@ describe('@chunkyard/nx: the file-system edge', () => {
     }
   });
 
+  it('a marker symlinked to a file inside its topic folder whose name starts with ".." is fine (probe)', () => {
+    // relative() gives "..draft.md" for it, which a startsWith("..") test took for outside.
+    const ws = join(temp, 'dotdot-marker');
+    mkdirSync(join(ws, 'docs/t'), { recursive: true });
+    writeFileSync(join(ws, 'docs/t/..draft.md'), '# T\n');
+    symlinkSync('..draft.md', join(ws, 'docs/t/golden-reference.md'));
+    const result = edge.createNodesV2[1](['nx.json', 'docs/t/golden-reference.md', 'docs/t/..draft.md'], {}, { workspaceRoot: ws });
+    expect(result.flatMap(([, r]) => Object.keys(r.projects))).toContain('docs/t');
+  });
+
   it('a marker symlinked to a file outside its topic folder, or a symlinked folder holding a topic, is an error (Nx would cache it stale)', () => {
     // Nx hashes a symlinked file by the link's own mtime, so an edit of the file behind it
     // reran nothing (found by a probe); and it does not enter a symlinked folder at all.
