@@ -5,6 +5,7 @@
 import { stemmer } from 'stemmer';
 import { scanMarkdownInto, type Context, type Occurrence, type ScanMemo } from './scan.js';
 import { COMMON_WORDS, STOP_WORDS } from './words.js';
+import { quoted } from './quote.js';
 
 export interface KeywordEntry {
   name: string;
@@ -93,10 +94,10 @@ export function validateEntries(entries: readonly KeywordEntry[]): void {
   for (const e of entries) {
     if (typeof e.name !== 'string' || !e.name.trim()) throw new RangeError('keyword entry with an empty name');
     if (!Number.isInteger(e.score) || e.score < 1 || e.score > 10) {
-      throw new RangeError(`keyword ${JSON.stringify(e.name)}: score ${e.score} is not a whole number from 1 to 10`);
+      throw new RangeError(`keyword ${quoted(e.name)}: score ${e.score} is not a whole number from 1 to 10`);
     }
     const lower = e.name.trim().toLowerCase();
-    if (seen.has(lower)) throw new RangeError(`keyword ${JSON.stringify(e.name)} is listed twice`);
+    if (seen.has(lower)) throw new RangeError(`keyword ${quoted(e.name)} is listed twice`);
     seen.add(lower);
   }
 }

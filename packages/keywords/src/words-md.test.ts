@@ -127,3 +127,31 @@ describe('parseWordsMd', () => {
     }
   });
 });
+
+describe('parseWordsMd messages', () => {
+  const HEAD = '| keyword | score |\n| --- | --- |\n';
+  const big = 'x'.repeat(1_000_000);
+  it.each([
+    ['a score out of range', `${HEAD}| ${big} | 11 |\n`],
+    ['a huge score', `${HEAD}| a | ${'9'.repeat(1_000_000)} |\n`],
+    ['a keyword with no score', `${HEAD}| ${big} |  |\n`],
+    ['a keyword listed twice', `${HEAD}| ${big} | 1 |\n| ${big.toUpperCase()} | 2 |\n`],
+  ])('%s: quotes at most 60 characters of a cell and says how long it is', (_what, text) => {
+    const err = parseError(text);
+    expect(err.message.length).toBeLessThan(300);
+    expect(err.message).toContain('(1000000 characters)');
+  });
+
+  it('escapes control characters of a quoted cell, C1 and bidirectional ones included', () => {
+    const err = parseError(`${HEAD}| a\u001b]0;x\u0007\u009b2J\u202eb | x |\n`);
+    expect(err.message).toContain('keyword "a\\u001b]0;x\\u0007\\u009b2J\\u202eb"');
+    // eslint-disable-next-line no-control-regex
+    expect(err.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
+  it('never cuts a surrogate pair in half', () => {
+    const err = parseError(`${HEAD}| ${'a'.repeat(56)}😀${'b'.repeat(10)} | 0 |\n`);
+    expect(err.message).toContain(`"${'a'.repeat(56)}..." (68 characters)`);
+    expect(err.message).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+});

@@ -4,6 +4,7 @@
  * target and reads hand-written tables, with errors that name file:line and the problem.
  */
 import { compareEntries, validateEntries, type KeywordEntry } from './extract.js';
+import { quoted } from './quote.js';
 
 export interface FormatOptions {
   /** The source file(s) the keywords were extracted from, as they should be named. */
@@ -32,7 +33,7 @@ const escapeCell = (s: string) => s.replace(/\|/g, '\\|');
  */
 export function formatWordsMd(entries: readonly KeywordEntry[], options: FormatOptions): string {
   validateEntries(entries);
-  for (const e of entries) if (/[\r\n]/.test(e.name)) throw new RangeError(`keyword ${JSON.stringify(e.name)} spans lines`);
+  for (const e of entries) if (/[\r\n]/.test(e.name)) throw new RangeError(`keyword ${quoted(e.name)} spans lines`);
   const sources = typeof options.source === 'string' ? [options.source] : [...options.source];
   const from = sources.length > 0 ? sources.join(', ') : 'no sources';
   const hand = options.handWritten ? ` and the hand-written ${options.handWritten}` : '';
@@ -103,13 +104,13 @@ export function parseWordsMd(text: string, file: string): KeywordEntry[] {
         const name = (cells[kw] ?? '').replace(/^`(.*)`$/, '$1').trim();
         const scoreCell = cells[sc];
         if (!name) throw new KeywordTableError(file, lineNo, 'empty keyword');
-        if (scoreCell === undefined || scoreCell === '') throw new KeywordTableError(file, lineNo, `keyword ${JSON.stringify(name)} has no score`);
+        if (scoreCell === undefined || scoreCell === '') throw new KeywordTableError(file, lineNo, `keyword ${quoted(name)} has no score`);
         if (!/^\d+$/.test(scoreCell) || Number(scoreCell) < 1 || Number(scoreCell) > 10) {
-          throw new KeywordTableError(file, lineNo, `score ${JSON.stringify(scoreCell)} of keyword ${JSON.stringify(name)} is not a whole number from 1 to 10`);
+          throw new KeywordTableError(file, lineNo, `score ${quoted(scoreCell)} of keyword ${quoted(name)} is not a whole number from 1 to 10`);
         }
         const lower = name.toLowerCase();
         const first = firstLine.get(lower);
-        if (first !== undefined) throw new KeywordTableError(file, lineNo, `keyword ${JSON.stringify(name)} is listed twice (first on line ${first})`);
+        if (first !== undefined) throw new KeywordTableError(file, lineNo, `keyword ${quoted(name)} is listed twice (first on line ${first})`);
         firstLine.set(lower, lineNo);
         entries.push({ name, score: Number(scoreCell) });
       }

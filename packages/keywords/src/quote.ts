@@ -1,0 +1,14 @@
+/**
+ * A keyword or score cell as a message quotes it: JSON-quoted, at most 60 characters, and its
+ * control characters (C0, DEL, C1, bidirectional controls) as \u001b-style escapes. Messages
+ * quoted cells whole, so one megabyte keyword made a megabyte line on stderr (qa-pairs quotes
+ * its questions the same way).
+ */
+export function quoted(s: string): string {
+  const MAX = 60;
+  let cut = s.length > MAX ? s.slice(0, MAX - 3) : s;
+  if (cut.length < s.length && /[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // not half a surrogate pair
+  // eslint-disable-next-line no-control-regex
+  const safe = JSON.stringify(cut).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return cut.length < s.length ? `${safe.slice(0, -1)}..." (${s.length} characters)` : safe;
+}
