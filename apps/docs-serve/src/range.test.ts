@@ -35,4 +35,18 @@ describe('docs-serve: suffix ranges longer than what is served', () => {
     expect(tail.status).toBe(206);
     expect(await tail.text()).toBe(INDEX.slice(-3));
   });
+
+  it('an empty file asked for its last bytes is 200 with the empty body (it was 416; only bytes=-0 and int ranges are unsatisfiable there)', async () => {
+    for (const range of ['bytes=-5', 'bytes=-1', 'bytes = -99999999999999999999', 'bytes=0-3, -5']) {
+      const res = await get('empty.md', range);
+      expect(res.status, range).toBe(200);
+      expect(res.headers.get('content-length'), range).toBe('0');
+      expect(await res.text(), range).toBe('');
+    }
+    for (const range of ['bytes=0-', 'bytes=-0', 'bytes=0-3']) {
+      const res = await get('empty.md', range);
+      expect(res.status, range).toBe(416);
+      expect(res.headers.get('content-range'), range).toBe('bytes */0');
+    }
+  });
 });

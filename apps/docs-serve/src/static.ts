@@ -40,15 +40,19 @@ function inside(root: string, p: string): boolean {
 /**
  * RFC 9110 §14.1.2: a suffix range longer than the file selects the whole file. range-parser
  * (under send) answers 416 instead, so `bytes=-N` with N > size becomes `bytes=0-` first.
+ * An empty file has no byte range to send, yet a suffix range with N > 0 is satisfiable there
+ * (§14.1.1): null then, for "ignore the Range header" (200, the empty body), where it was 416.
  */
-export function widenSuffixRanges(header: string, size: number): string {
+export function widenSuffixRanges(header: string, size: number): string | null {
   const m = /^\s*bytes\s*=(.*)$/i.exec(header);
   if (!m) return header;
+  let emptySatisfied = false;
   const parts = m[1]!.split(',').map((part) => {
     const suffix = /^\s*-(\d+)\s*$/.exec(part);
+    if (suffix && size === 0 && Number(suffix[1]) > 0) emptySatisfied = true;
     return suffix && Number(suffix[1]) > size && size > 0 ? '0-' : part.trim();
   });
-  return `bytes=${parts.join(',')}`;
+  return emptySatisfied ? null : `bytes=${parts.join(',')}`;
 }
 
 /** The headers send sets for a file, before it opens it. */
@@ -78,7 +82,11 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     // Sized by what is served: for a folder URL that is its index.json (sized as the folder, a
     // suffix range longer than the file was 416 at /t/ and 206 at /t/index.json).
     const range = req.headers.range;
-    if (range !== undefined && served?.isFile()) req.headers.range = widenSuffixRanges(range, served.size);
+    if (range !== undefined && served?.isFile()) {
+      const widened = widenSuffixRanges(range, served.size);
+      if (widened === null) delete req.headers.range;
+      else req.headers.range = widened;
+    }
     // RFC 9110 13.1.5: If-Range holds only on a strong match, and a weak ETag (all send makes)
     // never is one, so the whole file is the answer. send compared the strings and served the
     // range, which a client resuming a download could splice onto a file that had changed.
