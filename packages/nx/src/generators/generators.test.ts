@@ -119,6 +119,9 @@ describe('@chunkyard/nx:topic', () => {
     // A name with \u0001 made a folder of that name, and a title with an escape sequence went
     // into the heading, and from there into index.json titles and terminals.
     await expect(topic(tree, { name: 'ctl\u0001x' })).rejects.toThrow(/^@chunkyard\/nx:topic: "ctl\\u0001x" is not a folder path.*control characters/);
+    // A bidirectional override: the plugin refuses the folder, so writing it broke the whole project graph.
+    await expect(topic(tree, { name: 'rtl\u202eevil' })).rejects.toThrow(/^@chunkyard\/nx:topic: "rtl\\u202eevil" is not a folder path.*bidirectional/);
+    expect(tree.exists('docs/rtl\u202eevil')).toBe(false);
     await expect(topic(tree, { name: 'ok', title: 'Bad\u001b]0;pwn\u0007' })).rejects.toThrow(/^@chunkyard\/nx:topic: the title "Bad\\u001b]0;pwn\\u0007" holds control characters/);
     // A file where a folder of the path must go: Nx wrote "CREATE" and then failed with a bare ENOTDIR.
     tree.write('docs/afile', 'x');

@@ -6,7 +6,7 @@
  */
 const { readNxJson } = require('@nx/devkit');
 const { posix } = require('node:path');
-const { normalizeOptions, projectName } = require('../../plugin.cjs');
+const { escapeControl, normalizeOptions, projectName } = require('../../plugin.cjs');
 
 /**
  * @typedef {object} TopicSchema
@@ -83,9 +83,11 @@ async function topicGenerator(tree, schema) {
   const docsRoot = /** @type {string} */ (schema.docsRoot ? normalizeOptions({ docsRoot: schema.docsRoot }).docsRoots[0] : registered.docsRoots[0]);
   const name = posix.normalize(String(schema.name ?? '').split('\\').join('/')).replace(/^\/+|\/+$/g, '');
   // Control characters: a folder named with them reaches every tool's messages and terminal.
-  if (name === '' || name === '.' || name.split('/').includes('..') || /[*?{}[\]:\u0000-\u001f\u007f-\u009f]/.test(name)) {
+  // Bidirectional overrides and isolates too: the plugin refuses such a folder (it would reach
+  // the terminal in a project name), which failed the whole project graph after this wrote it.
+  if (name === '' || name === '.' || name.split('/').includes('..') || /[*?{}[\]:\u0000-\u001f\u007f-\u009f]/.test(name) || escapeControl(name) !== name) {
     throw new Error(
-      `@chunkyard/nx:topic: ${JSON.stringify(String(schema.name ?? ''))} is not a folder path under the docs root (use e.g. guides/install; no "..", no glob or control characters)`,
+      `@chunkyard/nx:topic: ${escapeControl(JSON.stringify(String(schema.name ?? '')))} is not a folder path under the docs root (use e.g. guides/install; no "..", no glob or control characters, no bidirectional characters)`,
     );
   }
   const dir = `${docsRoot}/${name}`;
