@@ -131,4 +131,14 @@ describe('@chunkyard/nx:topic', () => {
     await expect(topic(tree, { name: 'a/b' })).rejects.toThrow(/^@chunkyard\/nx:topic: docs\/a\/b would be the project "topic-a-b", as docs\/a-b is already; choose another name/);
     expect(tree.exists('docs/a/b/golden-reference.md')).toBe(false);
   });
+
+  it('refuses a name inside a folder index-tool lists in no index.json (_drafts, .hidden), which the plugin builds no topic in (probe)', async () => {
+    await expect(topic(tree, { name: '_drafts/new' })).rejects.toThrow(/^@chunkyard\/nx:topic: "_drafts\/new": the folder "_drafts" starts with "_" or "\."/);
+    await expect(topic(tree, { name: 'guides/.wip' })).rejects.toThrow(/the folder "\.wip" starts with/);
+    expect(tree.exists('docs/_drafts')).toBe(false);
+    expect(tree.exists('docs/guides')).toBe(false);
+    await topic(tree, { name: 'guides/ok_not_first' });
+    await topic(tree, { name: 'guides/ok' });
+    expect(tree.exists('docs/guides/ok/golden-reference.md')).toBe(true);
+  });
 });

@@ -6,7 +6,7 @@
  */
 const { readNxJson } = require('@nx/devkit');
 const { posix } = require('node:path');
-const { escapeControl, normalizeOptions, projectName } = require('../../plugin.cjs');
+const { escapeControl, listedFolder, normalizeOptions, projectName } = require('../../plugin.cjs');
 
 /**
  * @typedef {object} TopicSchema
@@ -51,7 +51,7 @@ function projectClash(tree, docsRoot, dir, options) {
     for (const c of tree.children(d)) {
       const p = `${d}/${c}`;
       if (c === options.topicMarker && tree.isFile(p)) topics.add(d);
-      else if (!tree.isFile(p) && !c.startsWith('.') && c !== 'node_modules' && c !== '_chunks') walk(p);
+      else if (!tree.isFile(p) && listedFolder(c)) walk(p);
     }
   };
   if (tree.exists(docsRoot)) walk(docsRoot);
@@ -88,6 +88,14 @@ async function topicGenerator(tree, schema) {
   if (name === '' || name === '.' || name.split('/').includes('..') || /[*?{}[\]:\u0000-\u001f\u007f-\u009f]/.test(name) || escapeControl(name) !== name) {
     throw new Error(
       `@chunkyard/nx:topic: ${escapeControl(JSON.stringify(String(schema.name ?? '')))} is not a folder path under the docs root (use e.g. guides/install; no "..", no glob or control characters, no bidirectional characters)`,
+    );
+  }
+  // index-tool lists no such folder in an index.json, so the plugin builds no topic in it: the
+  // generator wrote one that was never a project.
+  const unlisted = name.split('/').findIndex((part) => !listedFolder(part));
+  if (unlisted >= 0) {
+    throw new Error(
+      `@chunkyard/nx:topic: ${escapeControl(JSON.stringify(name))}: the folder ${escapeControl(JSON.stringify(name.split('/')[unlisted]))} starts with "_" or "." (or is node_modules), which index-tool lists in no index.json, so it cannot hold a topic; choose another name`,
     );
   }
   const dir = `${docsRoot}/${name}`;
