@@ -53,4 +53,17 @@ describe('docs-query text output: one line per heading, whatever index.json hold
     expect(r.stdout.startsWith('t — Topic\\u0009T\\u000afake\\u0009row\\u0009x: 1 chunks\ng\\u000ah: conceptual order, 1 of 2 chunks\n')).toBe(true);
     expect(r.stdout).toContain('\n\nbeta two\nsecond line\n\n');
   });
+
+  it('a docs folder named with a line break is named on one line in every message (the second half passed for a line of its own)', async () => {
+    const odd = join(dir, 'odd\ndocs-query: fake');
+    mkdirSync(odd);
+    // Not built (no index.json), missing, and a file given as the folder.
+    for (const target of [odd, `${odd}-missing`, join(dir, 't/index.json')]) {
+      const r = await run(target, '--list');
+      expect(r.code, target).not.toBe(0);
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('docs-query: ')), target).toHaveLength(1);
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('docs-query: fake')), target).toHaveLength(0);
+    }
+    expect((await run(odd, '--list')).stderr).toContain('odd\\u000adocs-query: fake/index.json: no such file; is ');
+  });
 });

@@ -26,7 +26,7 @@ import {
   type SearchResult,
   type SearchStream,
 } from '@chunkyard/retrieval';
-import { describeFsError, emptyArgument, escapeControl, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, oneLine, parseCliArgs, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, folderProblem, guardEnvironment, isFsError, NotRegularFileError, numberOption, oneLine, parseCliArgs, quoteArgument, readRegularFile } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
@@ -276,11 +276,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (problem?.problem === 'not-a-folder') {
     // A file, FIFO or device given as the docs folder was reported as "<it>/index.json: cannot
     // read (ENOTDIR)", exit 1, as if the built docs were broken.
-    io.stderr(`docs-query: ${escapeControl(cli.target)}: ${problem.reason}; give the built docs root, the folder holding the root index.json\nRun docs-query --help for usage.\n`);
+    io.stderr(`docs-query: ${oneLine(cli.target)}: ${problem.reason}; give the built docs root, the folder holding the root index.json\nRun docs-query --help for usage.\n`);
     return 2;
   }
   if (problem) {
-    io.stderr(`docs-query: ${escapeControl(cli.target)}: ${problem.reason}${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
+    io.stderr(`docs-query: ${oneLine(cli.target)}: ${problem.reason}${argv.some((a) => !a.startsWith('-')) ? '' : ' (give the built docs folder, or --base-url)'}\n`);
     return 2;
   }
   if (values.config !== undefined) {
@@ -333,7 +333,7 @@ async function run(argv: string[], io: Io): Promise<number> {
           : () => (backend = createBackend({ folder: source.folder, ...(values.config !== undefined ? { configFile: values.config } : {}) })),
       });
       // A read-only workspace is searched all the same; say once that nothing was cached.
-      if (backend?.cacheUnwritable !== undefined) io.stderr(`docs-query: ${escapeControl(backend.cacheUnwritable)}\n`);
+      if (backend?.cacheUnwritable !== undefined) io.stderr(`docs-query: ${oneLine(backend.cacheUnwritable)}\n`);
       await (values.json ? writeSearchJson(io, result) : writeSearch(io, result, values['no-embeddings']));
       return 0;
     }
@@ -356,7 +356,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       // A folder without the root index.json is most often not built yet, or not the docs root
       // (a topic folder, the repository): "<dir>/index.json: no such file" alone said neither.
       const unbuilt = err instanceof SourceError && err.problem === 'no such file' && !isUrl && err.where === join(resolve(cli.target), 'index.json');
-      const hint = unbuilt ? `; is ${escapeControl(cli.target)} the built docs root? Build it first: npx nx run-many -t index (or index-tool)` : '';
+      const hint = unbuilt ? `; is ${oneLine(cli.target)} the built docs root? Build it first: npx nx run-many -t index (or index-tool)` : '';
       io.stderr(`docs-query: ${oneLine(err.message)}${hint}\n`);
       return 1;
     }
