@@ -132,6 +132,21 @@ describe('@chunkyard/nx:topic', () => {
     expect(tree.exists('docs/a/b/golden-reference.md')).toBe(false);
   });
 
+  it('--docsRoot: a folder no @chunkyard/nx entry watches is refused; a second entry root gets that entry marker (probe)', async () => {
+    await init(tree, { docsRoot: 'docs' });
+    await expect(topic(tree, { name: 'x', docsRoot: 'content' })).rejects.toThrow(
+      /^@chunkyard\/nx:topic: --docsRoot "content" is not a docs root of @chunkyard\/nx in nx.json \(docs\), so the plugin would build no topic there/,
+    );
+    expect(tree.exists('content/x')).toBe(false);
+    await init(tree, { docsRoot: 'kb', topicMarker: 'README.md' });
+    await topic(tree, { name: 'faq', docsRoot: 'kb' });
+    expect(tree.exists('kb/faq/README.md')).toBe(true);
+    expect(tree.exists('kb/faq/golden-reference.md')).toBe(false);
+    // A folder inside a registered root is under it: built, with that entry's marker.
+    await topic(tree, { name: 'install', docsRoot: 'docs/guides' });
+    expect(tree.exists('docs/guides/install/golden-reference.md')).toBe(true);
+  });
+
   it('refuses a name inside a folder index-tool lists in no index.json (_drafts, .hidden), which the plugin builds no topic in (probe)', async () => {
     await expect(topic(tree, { name: '_drafts/new' })).rejects.toThrow(/^@chunkyard\/nx:topic: "_drafts\/new": the folder "_drafts" starts with "_" or "\."/);
     await expect(topic(tree, { name: 'guides/.wip' })).rejects.toThrow(/the folder "\.wip" starts with/);

@@ -22,11 +22,21 @@ const { escapeControl, listedFolder, normalizeOptions, projectName } = require('
  * @param {import('@nx/devkit').Tree} tree
  */
 function registeredOptions(tree) {
+  return registeredEntries(tree)[0] ?? normalizeOptions({});
+}
+
+/**
+ * Every @chunkyard/nx entry of nx.json, normalized (`init` with another --docsRoot adds a second).
+ * @param {import('@nx/devkit').Tree} tree
+ */
+function registeredEntries(tree) {
+  /** @type {import('../../plugin.cjs').NormalizedOptions[]} */
+  const out = [];
   for (const p of readNxJson(tree)?.plugins ?? []) {
-    if (p === '@chunkyard/nx') return normalizeOptions({});
-    if (typeof p !== 'string' && p.plugin === '@chunkyard/nx') return normalizeOptions(/** @type {import('../../plugin.cjs').ChunkyardNxOptions} */ (p.options));
+    if (p === '@chunkyard/nx') out.push(normalizeOptions({}));
+    else if (typeof p !== 'string' && p.plugin === '@chunkyard/nx') out.push(normalizeOptions(/** @type {import('../../plugin.cjs').ChunkyardNxOptions} */ (p.options)));
   }
-  return normalizeOptions({});
+  return out;
 }
 
 /** `system-text-json` -> `System text json`. @param {string} folder */
@@ -79,8 +89,21 @@ function projectClash(tree, docsRoot, dir, options) {
  * @param {TopicSchema} schema
  */
 async function topicGenerator(tree, schema) {
-  const registered = registeredOptions(tree);
+  let registered = registeredOptions(tree);
   const docsRoot = /** @type {string} */ (schema.docsRoot ? normalizeOptions({ docsRoot: schema.docsRoot }).docsRoots[0] : registered.docsRoots[0]);
+  if (schema.docsRoot) {
+    // The entry whose docs root holds the given one (its marker, its names). A folder no entry
+    // watches got a topic the plugin never built, and a second entry's topic the first's marker.
+    const entries = registeredEntries(tree);
+    const entry = entries.find((o) => o.docsRoots.some((r) => docsRoot === r || docsRoot.startsWith(`${r}/`)));
+    if (entry) registered = entry;
+    else if (entries.length > 0) {
+      const roots = entries.flatMap((o) => o.docsRoots);
+      throw new Error(
+        `@chunkyard/nx:topic: --docsRoot ${escapeControl(JSON.stringify(docsRoot))} is not a docs root of @chunkyard/nx in nx.json (${roots.join(', ')}), so the plugin would build no topic there; give one of those, or add it with nx g @chunkyard/nx:init --docsRoot ${escapeControl(docsRoot)}`,
+      );
+    }
+  }
   const name = posix.normalize(String(schema.name ?? '').split('\\').join('/')).replace(/^\/+|\/+$/g, '');
   // Control characters: a folder named with them reaches every tool's messages and terminal.
   // Bidirectional overrides and isolates too: the plugin refuses such a folder (it would reach
