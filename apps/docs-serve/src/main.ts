@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_HOST, DEFAULT_PORT, ServeError, startServer, type RunningServer } from './server.js';
-import { emptyArgument, escapeControl, folderProblem, guardEnvironment, numberOption, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
+import { emptyArgument, folderProblem, guardEnvironment, numberOption, oneLine, parseCliArgs, processIo } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
@@ -113,12 +113,14 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
   // given as the folder is not "a part of this path is a file" (ENOTDIR): it is the path itself.
   const problem = folderProblem(dir);
   if (problem) {
-    io.stderr(`docs-serve: ${escapeControl(positionals[0]!)}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give the built docs root' : ''}\n`);
+    io.stderr(`docs-serve: ${oneLine(positionals[0]!)}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give the built docs root' : ''}\n`);
     return 2;
   }
   // A folder the server cannot list or read would answer every request with an error; say so now.
   readdirSync(dir);
-  if (!existsSync(join(dir, 'index.json'))) io.stderr(`docs-serve: warning: ${join(dir, 'index.json')} does not exist; is ${positionals[0]} the built docs root?\n`);
+  // Paths on one line (oneLine): a folder named with a line break split these lines, the second
+  // half passing for a line of docs-serve's own.
+  if (!existsSync(join(dir, 'index.json'))) io.stderr(`docs-serve: warning: ${oneLine(join(dir, 'index.json'))} does not exist; is ${oneLine(positionals[0]!)} the built docs root?\n`);
   let running: RunningServer;
   try {
     running = await startServer({
@@ -135,7 +137,7 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
     }
     throw err;
   }
-  io.stdout(`docs-serve: serving ${running.root} at ${running.url} (root index: ${running.url}index.json)\n`);
+  io.stdout(`docs-serve: serving ${oneLine(running.root)} at ${running.url} (root index: ${running.url}index.json)\n`);
   io.stdout(`docs-serve: chunk inspector at ${running.url}_inspect/\n`);
   const port = new URL(running.url).port;
   if (FETCH_BAD_PORTS.has(port)) {

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realpath, stat } from 'node:fs/promises';
+import { oneLine } from '@chunkyard/fs-atomic';
 import { ALLOWED_METHODS, cors, readOnly } from './cors.js';
 import { chain, type Handler } from './handlers.js';
 import { inspectorRoute, inspectorStaticDir } from './inspect.js';
@@ -51,9 +52,9 @@ export class ServeError extends Error {
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const root = await realpath(options.root).catch(() => {
-    throw new ServeError(`${options.root}: no such folder`);
+    throw new ServeError(`${oneLine(options.root)}: no such folder`);
   });
-  if (!(await stat(root)).isDirectory()) throw new ServeError(`${options.root}: not a folder`);
+  if (!(await stat(root)).isDirectory()) throw new ServeError(`${oneLine(options.root)}: not a folder`);
   const inspector = options.inspector === false ? [] : [inspectorRoute(options.inspector ?? inspectorStaticDir())];
   const handlers: Handler[] = [cors, readOnly, ...inspector, ...(options.routes ?? []), staticFiles(root, options.log)];
   const handle = chain(handlers, options.onError);
