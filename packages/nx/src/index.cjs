@@ -13,7 +13,7 @@
  */
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, isAbsolute, join, relative, sep } = require('node:path');
-const { createProjects, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
+const { createProjects, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
@@ -257,7 +257,7 @@ const createNodesV2 = [
   '**/*',
   (files, rawOptions, context) => {
     try {
-      return createProjectsFromFiles(files, normalizeOptions(rawOptions), context.workspaceRoot);
+      return createProjectsFromFiles(files, normalizeOptions(rawOptions), context.workspaceRoot, entryRootsOf(context.nxJsonConfiguration));
     } catch (err) {
       // `nx run-many` and `nx run` print only "Failed to process project graph. Pass --verbose
       // to see the stacktraces." for an error thrown here (Nx 22.7's handleProjectGraphError),
@@ -277,8 +277,9 @@ const createNodesV2 = [
  * @param {readonly string[]} files
  * @param {import('./plugin.cjs').NormalizedOptions} options
  * @param {string} workspaceRoot
+ * @param {string[][]} [entryRoots] every @chunkyard/nx entry's docs roots (several entries name projects by root)
  */
-function createProjectsFromFiles(files, options, workspaceRoot) {
+function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = []) {
   const markers = topicMarkers(files, options);
   for (const root of options.docsRoots) {
     if (markers.some((m) => m.startsWith(`${root}/`))) continue;
@@ -329,7 +330,7 @@ function createProjectsFromFiles(files, options, workspaceRoot) {
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */
   const tools = Object.fromEntries(TOOL_PACKAGES.map((p) => [p, locateTool(p, workspaceRoot)]));
-  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot) });
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots });
 }
 
 /**

@@ -172,6 +172,49 @@ function cleanRelative(value, option) {
 }
 
 /**
+ * The docs roots of each @chunkyard/nx entry of nx.json (`init` with another --docsRoot adds a
+ * second entry). An entry whose options are wrong is left out: its own call reports them.
+ * @param {{ plugins?: unknown[] } | undefined} nxJson
+ * @returns {string[][]}
+ */
+function entryRootsOf(nxJson) {
+  /** @type {string[][]} */
+  const out = [];
+  for (const p of nxJson?.plugins ?? []) {
+    const entry = /** @type {{ plugin?: unknown, options?: unknown }} */ (typeof p === 'string' ? { plugin: p } : (p ?? {}));
+    if (entry.plugin !== '@chunkyard/nx') continue;
+    try {
+      out.push(normalizeOptions(/** @type {ChunkyardNxOptions | undefined} */ (entry.options)).docsRoots);
+    } catch {
+      // reported by that entry
+    }
+  }
+  return out;
+}
+
+/**
+ * Each entry names its projects by its own roots, so two entries (docs, handbook) both made
+ * `topic-plain` of docs/plain and handbook/plain, and Nx's message advised a project.json name,
+ * which leaves both topics one embedding-cache folder. Names are qualified by the root whenever
+ * the entries have several roots between them (createProjects); this refuses what qualifying
+ * cannot keep apart: one root in two entries, or a root inside another entry's.
+ * @param {string[]} own  this entry's roots
+ * @param {string[][]} entries  every entry's roots, this one's included
+ */
+function checkEntryRoots(own, entries) {
+  for (const a of own) {
+    const holding = entries.filter((roots) => roots.includes(a)).length;
+    if (holding > 1) throw new Error(`@chunkyard/nx: docsRoot "${a}" is in ${holding} entries of @chunkyard/nx in nx.json; give each folder to one entry`);
+    for (const b of entries.flat()) {
+      if (b !== a && (b.startsWith(`${a}/`) || a.startsWith(`${b}/`))) {
+        const [outer, inner] = b.startsWith(`${a}/`) ? [a, b] : [b, a];
+        throw new Error(`@chunkyard/nx: docsRoot "${inner}" lies inside docsRoot "${outer}" (entries of @chunkyard/nx in nx.json); give folders that do not nest`);
+      }
+    }
+  }
+}
+
+/**
  * Project names: the root of a docs tree is named after its folder (`docs`, `content`,
  * `site-docs` for `site/docs`); below it, `topic-<path>` and `section-<path>` with the path
  * under the root joined by `-`. With several roots, names below a root carry the root's name
@@ -518,6 +561,7 @@ function executorInputs(ctx) {
  * @property {NormalizedOptions} options
  * @property {Record<string, ToolLocation>} tools   by package name
  * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
+ * @property {string[][]} [entryRoots]  the docs roots of every @chunkyard/nx entry of nx.json (entryRootsOf), this one's included
  */
 
 /**
@@ -530,7 +574,8 @@ function executorInputs(ctx) {
 function createProjects(files, ctx) {
   const { options } = ctx;
   const markers = topicMarkers(files, options);
-  const qualify = options.docsRoots.length > 1;
+  const qualify = new Set([...options.docsRoots, ...(ctx.entryRoots ?? []).flat()]).size > 1;
+  checkEntryRoots(options.docsRoots, ctx.entryRoots ?? []);
   /** @type {[string, { projects: Record<string, object> }][]} */
   const results = [];
   for (const docsRoot of options.docsRoots) {
@@ -833,6 +878,7 @@ module.exports = {
   INDEX_JSON_TARGET,
   LLMS_TXT_TARGET,
   normalizeOptions,
+  entryRootsOf,
   projectName,
   docsTree,
   createProjects,

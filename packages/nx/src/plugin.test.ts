@@ -35,7 +35,7 @@ interface PluginCore {
 }
 interface PluginEdge {
   name: string;
-  createNodesV2: [string, (files: string[], options: unknown, context: { workspaceRoot: string }) => [string, { projects: Record<string, Project> }][]];
+  createNodesV2: [string, (files: string[], options: unknown, context: { workspaceRoot: string; nxJsonConfiguration?: unknown }) => [string, { projects: Record<string, Project> }][]];
   locateTool(packageName: string, workspaceRoot: string): ToolLocation;
 }
 type ExecutorLocation = { kind: 'installed' } | { kind: 'workspace'; file: string; packageDir?: string };
@@ -601,6 +601,33 @@ describe('@chunkyard/nx: the file-system edge', () => {
     mkdirSync(join(temp, 'images'), { recursive: true });
     symlinkSync(join(temp, 'images'), join(ws, 'docs/img'));
     expect(() => run()).not.toThrow();
+  });
+
+  it('two @chunkyard/nx entries (init run twice) name projects by their roots; one root in two entries, or nested, is an error (probe)', () => {
+    // Each entry named docs/plain and handbook/plain topic-plain, and Nx advised a project.json
+    // name, which would leave both topics one embedding-cache folder.
+    const ws = join(temp, 'two-entries');
+    for (const t of ['docs/plain', 'handbook/plain']) {
+      mkdirSync(join(ws, t), { recursive: true });
+      writeFileSync(join(ws, t, 'golden-reference.md'), '# T\n');
+    }
+    const files = ['nx.json', 'docs/plain/golden-reference.md', 'handbook/plain/golden-reference.md'];
+    const nxJson = (...roots: unknown[]) => ({ plugins: ['@nx/js', ...roots.map((docsRoot) => ({ plugin: '@chunkyard/nx', options: { docsRoot } }))] });
+    const names = (options: unknown, nxJsonConfiguration: unknown) =>
+      edge.createNodesV2[1](files, options, { workspaceRoot: ws, nxJsonConfiguration }).flatMap(([, r]) => Object.values(r.projects).map((p) => p.name)).sort();
+    const both = nxJson('docs', 'handbook');
+    const all = [...names({ docsRoot: 'docs' }, both), ...names({ docsRoot: 'handbook' }, both)];
+    expect(all).toEqual(['docs', 'topic-docs-plain', 'handbook', 'topic-handbook-plain']);
+    expect(new Set(all).size).toBe(all.length);
+    // One entry alone keeps its short names.
+    expect(names({ docsRoot: 'docs' }, nxJson('docs'))).toEqual(['docs', 'topic-plain']);
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() => names({ docsRoot: 'docs' }, nxJson('docs', 'docs'))).toThrow(/^@chunkyard\/nx: docsRoot "docs" is in 2 entries of @chunkyard\/nx in nx.json/);
+      expect(() => names({ docsRoot: 'docs' }, nxJson('docs', 'docs/plain'))).toThrow(/^@chunkyard\/nx: docsRoot "docs\/plain" lies inside docsRoot "docs"/);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a topic that Nx does not list (.gitignore, .nxignore) is a warning naming it; a docs root all of whose topics are hidden is an error (probe)', () => {
