@@ -570,4 +570,20 @@ describe('docs-export', () => {
     expect(head.stdout).toHaveLength(100);
     expect(head.stderr).not.toContain('EPIPE');
   });
+
+  it('the built bin with stdout redirected to a file past its size limit: exit 1, saying so (s47 probe: cut mid-line, exit 0)', () => {
+    // Node's stdout to a file drops the error of a write that got part way (libuv returns the
+    // bytes written); `ulimit -f` is a full disk's EFBIG without filling one.
+    const bin = join(APP, 'bin/docs-export.js');
+    const file = join(ws, 'limited.jsonl');
+    const limited = (args: string) => spawnSync('sh', ['-c', `ulimit -f 4 && exec "${process.execPath}" "${bin}" ${args} > "${file}"`], { cwd: ws, encoding: 'utf8' });
+    // One topic, one document: one write, which got part way and was taken as done.
+    const r = limited(`docs/${POLY} --format langchain`);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toBe('docs-export: cannot write to stdout: file too large for this file system (EFBIG); choose another location\n');
+    expect(statSync(file).size).toBeGreaterThan(0); // part of it went down: the short write, not a failed first one
+    const help = limited('--help');
+    expect(help.status, help.stderr).toBe(1);
+    expect(help.stderr).toBe('docs-export: cannot write to stdout: file too large for this file system (EFBIG); choose another location\n');
+  });
 });

@@ -4,11 +4,11 @@
  *
  *   docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
  */
-import { createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, fstatSync, lstatSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type WriteStream } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, utf8TextProblem, writeTarget } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, utf8TextProblem, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type BuiltDocument, type Format, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -70,9 +70,47 @@ export interface Io {
   env?: Record<string, string | undefined>;
 }
 
+/** A failed write to a stdout that is a regular file; run() words it and exits 1. */
+class StdoutFileError extends Error {
+  constructor(cause: unknown) {
+    super(`cannot write to stdout: ${errnoReason(cause)}`, { cause });
+  }
+}
+
+/**
+ * Writes to a stdout that is a regular file (`> out.jsonl`), every byte or an error. Node's
+ * own stdout takes a short write as done: libuv's write loop returns the bytes it wrote before
+ * an EFBIG or ENOSPC and drops the error, so past `ulimit -f` or on a filling disk the export
+ * ended cut mid-line with exit 0 and its summary claiming every chunk. Writing the rest again
+ * gets the error.
+ */
+function writeAllToStdoutFile(s: string): void {
+  const bytes = Buffer.from(s, 'utf8');
+  try {
+    for (let at = 0; at < bytes.length; ) at += writeSync(1, bytes, at, bytes.length - at);
+  } catch (err) {
+    throw new StdoutFileError(err);
+  }
+}
+
+/** Whether fd 1 is a regular file (asked once: it does not change during a run). */
+let stdoutIsFile: boolean | undefined;
+const stdoutFile = (): boolean => {
+  if (stdoutIsFile === undefined) {
+    try {
+      stdoutIsFile = fstatSync(1).isFile();
+    } catch {
+      stdoutIsFile = false;
+    }
+  }
+  return stdoutIsFile;
+};
+
 const defaultIo: Io = {
-  stdout: (s) =>
-    process.stdout.write(s) ? undefined : new Promise<void>((done) => process.stdout.once('drain', () => done())),
+  stdout: (s) => {
+    if (stdoutFile()) return writeAllToStdoutFile(s);
+    return process.stdout.write(s) ? undefined : new Promise<void>((done) => process.stdout.once('drain', () => done()));
+  },
   stderr: (s) => process.stderr.write(s),
 };
 
@@ -320,6 +358,10 @@ async function run(argv: string[], io: Io): Promise<number> {
       io.stderr(`docs-export: ${err.message}\n${err instanceof UsageError ? 'Run docs-export --help for usage.\n' : ''}`);
       return 2;
     }
+    if (err instanceof StdoutFileError) {
+      io.stderr(`docs-export: ${err.message}\n`);
+      return 1;
+    }
     throw err;
   }
 
@@ -372,7 +414,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     return 0;
   } catch (err) {
     await out?.abort();
-    if (err instanceof ExportError || err instanceof EmbeddingError) {
+    if (err instanceof ExportError || err instanceof EmbeddingError || err instanceof StdoutFileError) {
       io.stderr(`docs-export: ${err.message}\n`);
       return 1;
     }
