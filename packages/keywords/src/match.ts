@@ -18,8 +18,8 @@ export function matchKeywords(table: readonly KeywordEntry[], markdown: string):
   return table.filter((entry) => {
     const key = termKey(entry.name);
     if (key !== null) return keys.has(key);
-    flat ??= markdown.toLowerCase().replace(/\s+/g, ' ');
-    return flat.includes(entry.name.trim().toLowerCase().replace(/\s+/g, ' '));
+    flat ??= plainText(markdown);
+    return flat.includes(plainText(entry.name.trim()));
   });
 }
 
@@ -55,8 +55,16 @@ export class KeywordMatcher {
     return this.table.filter((entry, i) => {
       const key = this.keys[i]!;
       if (key !== null) return found.has(key);
-      flat ??= markdown.toLowerCase().replace(/\s+/g, ' ');
-      return flat.includes(entry.name.trim().toLowerCase().replace(/\s+/g, ' '));
+      flat ??= plainText(markdown);
+      return flat.includes(plainText(entry.name.trim()));
     });
   }
+}
+
+/**
+ * Text as a plain-text match compares it: NFC (a name typed with precomposed accents matches a
+ * chunk written with combining ones), lower case, runs of whitespace as one space.
+ */
+function plainText(s: string): string {
+  return s.normalize('NFC').toLowerCase().replace(/\s+/g, ' ');
 }

@@ -86,7 +86,7 @@ export function isIdentifier(token: string): boolean {
 /** FROZEN COPY of scan.ts before the lex cache (2026-11-23), the reference the property tests compare against. */
 /** Prose tokens: URLs (dropped), word-like runs (with inner `.`, `'`, `#`, `+`), hyphens, spaces, other characters. */
 const TOKEN =
-  /(?:https?|ftp|file):\/\/[^\s<>)\]]+|www\.[^\s<>)\]]+|\.?[\p{L}\p{N}_]+(?:['’.#+]+[\p{L}\p{N}_]+)*[#+]*|[-‐‑]|\s+|[^\s]/gu;
+  /(?:https?|ftp|file):\/\/[^\s<>)\]]+|www\.[^\s<>)\]]+|\.?[\p{L}\p{N}_][\p{L}\p{M}\p{N}_]*(?:['’.#+]+[\p{L}\p{N}_][\p{L}\p{M}\p{N}_]*)*[#+]*|[-‐‑]|\s+|[^\s]/gu;
 
 interface Word {
   kind: 'word';
@@ -113,7 +113,7 @@ export function lex(text: string): Lexeme[] {
       out.push(BREAK);
       continue;
     }
-    const t = raw.replace(/’/g, "'").replace(/'s$/i, '').replace(/'+$/, '');
+    const t = raw.normalize('NFC').replace(/’/g, "'").replace(/'s$/i, '').replace(/'+$/, '');
     if (isIdentifier(t)) {
       out.push({ kind: 'identifier', name: t });
     } else if (!/\p{L}/u.test(t) || t.includes('.') || t.length < 2) {
@@ -121,7 +121,7 @@ export function lex(text: string): Lexeme[] {
       // and single letters end a phrase: they are never part of a keyword.
       out.push(BREAK);
     } else {
-      const lower = t.toLowerCase();
+      const lower = t.toLowerCase().replace(/i\u0307/g, 'i');
       out.push({ kind: 'word', text: lower, stem: stemmer(lower), stop: STOP_WORDS.has(lower) });
     }
   }

@@ -69,7 +69,7 @@ export function isIdentifier(token: string): boolean {
 
 /** Prose tokens: URLs (dropped), word-like runs (with inner `.`, `'`, `#`, `+`), hyphens, spaces, other characters. */
 const TOKEN =
-  /(?:https?|ftp|file):\/\/[^\s<>)\]]+|www\.[^\s<>)\]]+|\.?[\p{L}\p{N}_]+(?:['’.#+]+[\p{L}\p{N}_]+)*[#+]*|[-‐‑]|\s+|[^\s]/gu;
+  /(?:https?|ftp|file):\/\/[^\s<>)\]]+|www\.[^\s<>)\]]+|\.?[\p{L}\p{N}_][\p{L}\p{M}\p{N}_]*(?:['’.#+]+[\p{L}\p{N}_][\p{L}\p{M}\p{N}_]*)*[#+]*|[-‐‑]|\s+|[^\s]/gu;
 
 interface Word {
   kind: 'word';
@@ -165,13 +165,23 @@ const LEX_CACHE_MAX_ENTRIES = 100_000;
 function lexToken(raw: string): LexResult {
   if (/^\s+$/.test(raw) || /^[-‐‑]$/.test(raw)) return null;
   if (raw.includes('://') || raw.startsWith('www.') || !/[\p{L}\p{N}_]/u.test(raw)) return BREAK;
-  const t = withoutTrailing(raw.replace(/’/g, "'").replace(/'s$/i, ''), "'");
+  // NFC: "café" typed precomposed or as "e" and a combining accent is one word, one keyword.
+  const t = withoutTrailing(raw.normalize('NFC').replace(/’/g, "'").replace(/'s$/i, ''), "'");
   if (isIdentifier(t)) return Object.freeze({ kind: 'identifier', name: t });
   // Numbers and versions ("9.0"), lower-case dotted tokens ("e.g", "appsettings.json")
   // and single letters end a phrase: they are never part of a keyword.
   if (!/\p{L}/u.test(t) || t.includes('.') || t.length < 2) return BREAK;
-  const lower = t.toLowerCase();
+  const lower = lowerCase(t);
   return Object.freeze({ kind: 'word', text: lower, stem: stemmer(lower), stop: STOP_WORDS.has(lower) });
+}
+
+/**
+ * Lower case without the combining dot above that toLowerCase leaves after a capital İ
+ * ("İstanbul" gave "i̇stanbul", a keyword apart from "istanbul" and shown with a stray dot).
+ */
+function lowerCase(s: string): string {
+  const lower = s.toLowerCase();
+  return lower.includes('i\u0307') ? lower.replace(/i\u0307/g, 'i') : lower;
 }
 
 /**

@@ -1,0 +1,55 @@
+// Words written with combining marks: a decomposed (NFD) "café" is one word, the same keyword
+// as the precomposed (NFC) one, and a table's keyword matches a chunk in either form. The lexer
+// took a combining mark for punctuation, so "Cafe\u0301" gave the keywords "cafe" and "cre" and
+// "naïve résumé" in NFD gave "na", "ive re" and "sume".
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { extractKeywords, KeywordMatcher, matchKeywords } from './index.js';
+import { lex, termKey } from './scan.js';
+
+const one = (text: string) => extractKeywords([{ name: 'doc.md', text }], { max: 40 });
+const nfd = (s: string) => s.normalize('NFD');
+
+describe('combining marks and normalisation forms', () => {
+  const DOC = '# Café crème\n\nThe naïve résumé of the café crème. Another naïve résumé here.\n';
+
+  it('a decomposed word is one word, shown precomposed', () => {
+    expect(lex(nfd('résumé'))).toEqual(lex('résumé'));
+    expect(one(nfd(DOC))).toEqual(one(DOC));
+    expect(one(DOC).map((e) => e.name)).toEqual(expect.arrayContaining(['café crème', 'naïve résumé']));
+  });
+
+  it('the two forms of a word in one document are one keyword', () => {
+    const mixed = `# Café\n\n${nfd('café')} au lait, café au lait, ${nfd('café')} noir.\n`;
+    const names = one(mixed).map((e) => e.name);
+    expect(names).not.toContain('cafe');
+    expect(names).toContain('café');
+  });
+
+  it('a keyword matches a chunk written in the other form, as a term and as plain text', () => {
+    const table = [
+      { name: 'café crème', score: 9 },
+      { name: 'the naïve résumé of the café', score: 5 }, // more than three words: matched as text
+    ];
+    expect(matchKeywords(table, nfd(DOC))).toEqual(table);
+    expect(new KeywordMatcher(table).match(nfd(DOC))).toEqual(table);
+    expect(termKey(nfd('Café crème'))).toBe(termKey('café crème'));
+  });
+
+  it('a capital İ lower-cases to i, not i and a combining dot', () => {
+    const names = one('# İstanbul\n\nistanbul. ISTANBUL. İstanbul.\n').map((e) => e.name);
+    expect(names).toEqual(['istanbul']);
+  });
+
+  it('NFC and NFD text give the same table (property)', () => {
+    const word = fc.constantFrom('café', 'crème', 'naïve', 'résumé', 'Ångström', 'señor', 'über', 'façade', 'cache', 'of', 'the', 'Zoë', 'jalapeño', 'ψυχή');
+    const sep = fc.constantFrom(' ', ' ', '\n', '. ', '\n# ', '\n- ', ', ');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, sep), { maxLength: 60 }), (parts) => {
+        const text = parts.map(([w, s]) => w + s).join('');
+        expect(one(nfd(text))).toEqual(one(text.normalize('NFC')));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
