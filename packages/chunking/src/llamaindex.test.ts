@@ -106,4 +106,22 @@ describe('ChunkyardNodeParser (LlamaIndex.TS)', () => {
     for (const n of nodes) expect(text.slice(n.startCharIdx, n.endCharIdx)).toBe(n.text);
     expect(nodes[0]!.startCharIdx).toBeGreaterThan(0);
   });
+
+  it('honours NodeParser\'s includePrevNextRel and includeMetadata switches (s47 probe: PREVIOUS/NEXT stayed when switched off)', () => {
+    const doc = new Document({ id_: 'd', text: read(AOT), metadata: { file_name: 'golden-reference.md', team: 'docs' } });
+    const parser = new ChunkyardNodeParser({ strategy: 'hierarchical' });
+    const linked = parser.getNodesFromDocuments([doc]);
+    expect(linked.some((n) => n.relationships.NEXT)).toBe(true);
+    parser.includePrevNextRel = false;
+    parser.includeMetadata = false;
+    const plain = parser.getNodesFromDocuments([doc]);
+    expect(plain).toHaveLength(linked.length);
+    for (const n of plain) {
+      expect(n.relationships.PREVIOUS).toBeUndefined();
+      expect(n.relationships.NEXT).toBeUndefined();
+      expect(n.sourceNode?.nodeId).toBe('d');
+      expect(n.metadata.team).toBeUndefined();
+    }
+    expect(plain.some((n) => n.relationships.PARENT)).toBe(true);
+  });
 });

@@ -64,13 +64,20 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
    * occurrence, wrong for repeated or overlapping text) and relinks PREVIOUS/NEXT by list order
    * (wrong for hierarchical output, where sections and snippets interleave). The records' own
    * offsets and links are exact, so only the document's metadata is merged in, as LlamaIndex
-   * does (document keys win; the document's excluded keys stay excluded).
+   * does (document keys win; the document's excluded keys stay excluded), and `includeMetadata`
+   * and `includePrevNextRel` are honoured as there.
    */
   protected override postProcessParsedNodes(nodes: TextNode[], parentDocMap: Map<string, TextNode>): TextNode[] {
     for (const node of nodes) {
       const doc = parentDocMap.get(node.sourceNode?.nodeId ?? '');
       if (!doc) continue;
       node.relationships.SOURCE = doc.asRelatedNodeInfo();
+      // NodeParser's switch for the chain links (its own post-processing adds them only when
+      // set): `includePrevNextRel = false` still gave every node PREVIOUS and NEXT.
+      if (!this.includePrevNextRel) {
+        delete node.relationships.PREVIOUS;
+        delete node.relationships.NEXT;
+      }
       if (this.includeMetadata) {
         node.metadata = { ...node.metadata, ...doc.metadata };
         node.excludedEmbedMetadataKeys = [...new Set([...node.excludedEmbedMetadataKeys, ...doc.excludedEmbedMetadataKeys])];
