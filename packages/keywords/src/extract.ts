@@ -83,6 +83,15 @@ export function compareNames(a: string, b: string): number {
   return a === b ? 0 : a < b ? -1 : 1;
 }
 
+/**
+ * What makes two keyword names the same name: case-insensitive, and in NFC, so that a
+ * hand-written "café" typed with a combining accent replaces the extracted "café" instead of
+ * standing beside it as a second row that reads the same.
+ */
+export function sameNameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
 /** Score order of a keyword table: score descending, then name. */
 export function compareEntries(a: KeywordEntry, b: KeywordEntry): number {
   return b.score - a.score || compareNames(a.name, b.name);
@@ -96,7 +105,7 @@ export function validateEntries(entries: readonly KeywordEntry[]): void {
     if (!Number.isInteger(e.score) || e.score < 1 || e.score > 10) {
       throw new RangeError(`keyword ${quoted(e.name)}: score ${e.score} is not a whole number from 1 to 10`);
     }
-    const lower = e.name.trim().toLowerCase();
+    const lower = sameNameKey(e.name.trim());
     if (seen.has(lower)) throw new RangeError(`keyword ${quoted(e.name)} is listed twice`);
     seen.add(lower);
   }
@@ -116,10 +125,10 @@ export function extractKeywords(sources: readonly KeywordSource[], options: Extr
   // A name is taken once, case-insensitively, as words.md takes it: hand-written ones first,
   // then the better-ranked of two candidates that display alike (the xref `Stack` and the word
   // "stack" are two candidates; both kept, formatWordsMd threw "listed twice").
-  const taken = new Set(handWritten.map((e) => e.name.toLowerCase()));
+  const taken = new Set(handWritten.map((e) => sameNameKey(e.name)));
   const extracted = ranked
     .filter((c) => {
-      const name = c.name.toLowerCase();
+      const name = sameNameKey(c.name);
       if (taken.has(name)) return false;
       taken.add(name);
       return true;

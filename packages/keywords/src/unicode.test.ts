@@ -4,7 +4,7 @@
 // "naïve résumé" in NFD gave "na", "ive re" and "sume".
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractKeywords, KeywordMatcher, matchKeywords } from './index.js';
+import { extractKeywords, KeywordMatcher, matchKeywords, parseWordsMd } from './index.js';
 import { lex, termKey } from './scan.js';
 
 const one = (text: string) => extractKeywords([{ name: 'doc.md', text }], { max: 40 });
@@ -51,5 +51,17 @@ describe('combining marks and normalisation forms', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('hand-written names in either normalisation form', () => {
+  it('a hand-written name replaces the extracted one written in the other form', () => {
+    const table = extractKeywords([{ name: 'doc.md', text: '# Café\n\ncafé, café.\n' }], { handWritten: [{ name: nfd('Café'), score: 2 }] });
+    expect(table).toEqual([{ name: nfd('Café'), score: 2 }]);
+  });
+
+  it('keywords.md listing one name in both forms is a duplicate at its line', () => {
+    expect(() => parseWordsMd(`| keyword | score |\n| --- | --- |\n| café au lait | 3 |\n| ${nfd('café au lait')} | 4 |\n`, 'k.md')).toThrow(/^k\.md:4: keyword .* is listed twice \(first on line 3\)$/);
+    expect(() => extractKeywords([], { handWritten: [{ name: 'café', score: 3 }, { name: nfd('café'), score: 4 }] })).toThrow(RangeError);
   });
 });

@@ -3,7 +3,7 @@
  * `| keyword | score |`. formatWordsMd writes it; parseWordsMd reads it back for the `spec`
  * target and reads hand-written tables, with errors that name file:line and the problem.
  */
-import { compareEntries, validateEntries, type KeywordEntry } from './extract.js';
+import { compareEntries, sameNameKey, validateEntries, type KeywordEntry } from './extract.js';
 import { quoted } from './quote.js';
 
 export interface FormatOptions {
@@ -108,7 +108,7 @@ export function parseWordsMd(text: string, file: string): KeywordEntry[] {
         if (!/^\d+$/.test(scoreCell) || Number(scoreCell) < 1 || Number(scoreCell) > 10) {
           throw new KeywordTableError(file, lineNo, `score ${quoted(scoreCell)} of keyword ${quoted(name)} is not a whole number from 1 to 10`);
         }
-        const lower = name.toLowerCase();
+        const lower = sameNameKey(name);
         const first = firstLine.get(lower);
         if (first !== undefined) throw new KeywordTableError(file, lineNo, `keyword ${quoted(name)} is listed twice (first on line ${first})`);
         firstLine.set(lower, lineNo);
