@@ -64,6 +64,8 @@ describe('parseQaPairs', () => {
     ['## \n\nx\n', 1, 'empty question heading'],
     ['## A?\n\n## B?\n\nb\n', 1, 'has no answer'],
     ['## A?\n\na\n\n## a?\n\nb\n', 5, 'asked twice (first on line 1)'],
+    // The same question typed with a precomposed é and with e and a combining accent.
+    ['## Why caf\u00e9?\n\na\n\n## Why cafe\u0301?\n\nb\n', 5, 'asked twice (first on line 1)'],
     ['## A?\n\n>\n>\n', 3, 'empty reference excerpt'],
     ['## A?\n\n```\ncode\n', 3, 'never closed'],
   ])('reports %j at its line', (text, line, problem) => {

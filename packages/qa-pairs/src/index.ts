@@ -209,7 +209,8 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
       closePair();
       const question = closingCut(q[1]!);
       if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"`);
-      const key = question.toLowerCase().replace(/\s+/g, ' ');
+      // NFC: the same question typed with precomposed and with combining accents reads the same.
+      const key = question.normalize('NFC').toLowerCase().replace(/\s+/g, ' ');
       const first = seen.get(key);
       if (first !== undefined) throw new QaPairsError(file, line, `question "${preview(question)}" is asked twice (first on line ${first})`);
       seen.set(key, line);
