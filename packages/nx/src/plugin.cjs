@@ -704,6 +704,12 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   /** @type {Record<string, object>} */
   const targets = {};
   const implicit = new Set(childNames);
+  // A topic holding topics: Nx gives the files below a nested topic to that topic's project, so
+  // `{projectRoot}/**` missed them, and a `sources` entry of topic.yaml inside a nested topic
+  // (`sub/extra.md`) was read by chunk but hashed by nothing: its edit left a cache hit with the
+  // old chunks (found by a probe). Such a topic's sources are workspace-root globs over its whole
+  // folder (literalRoot), with every nested topic's outputs left out.
+  const holdsTopics = isTopic && childNames.length > 0;
   const topicSources = [
     '{projectRoot}/**/*.{md,markdown,txt}',
     // A marker of another kind (README.rst) is read as the topic's document too: without this
@@ -712,15 +718,17 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     '!{projectRoot}/topic-spec.md',
     '!{projectRoot}/_chunks/**',
     '!{projectRoot}/_keywords/**',
+    ...(holdsTopics ? ['!{projectRoot}/**/topic-spec.md', '!{projectRoot}/**/_chunks/**', '!{projectRoot}/**/_keywords/**'] : []),
     '{projectRoot}/topic.yaml',
   ];
   const tool = (/** @type {string} */ pkg) => /** @type {ToolLocation} */ (tools[pkg]);
   // Nx puts the project root into `{projectRoot}` patterns as it is, and reads inputs and
   // outputs as globs: a folder named `v[2]` or `api (beta)` matched nothing, so its edits
   // reran nothing and its outputs were cached empty. Such a folder's patterns name it from the
-  // workspace root, escaped (globLiteral); every other folder's stay `{projectRoot}`.
+  // workspace root, escaped (globLiteral); every other folder's stay `{projectRoot}`, except a
+  // topic holding topics (holdsTopics).
   const literalRoot = (/** @type {unknown[]} */ list) =>
-    globLiteral(dir) === dir
+    globLiteral(dir) === dir && !holdsTopics
       ? list
       : list.map((i) => (typeof i === 'string' ? i.replace(/^(!?)\{projectRoot\}/, (_, neg) => `${neg}{workspaceRoot}/${globLiteral(dir)}`) : i));
   // What a topic step hashes: the topic's sources, the config if it or a step before it reads
@@ -733,7 +741,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   const topicInputs = (/** @type {Step[]} */ steps, /** @type {ToolLocation[]} */ extra) => {
     let memo = topicInputsMemo.get(ctx);
     if (!memo) topicInputsMemo.set(ctx, (memo = new Map()));
-    const key = [...steps.map((s) => s.target), ...extra.map((t) => t.packageName)].join(' ');
+    const key = [holdsTopics ? 'holds' : 'leaf', ...steps.map((s) => s.target), ...extra.map((t) => t.packageName)].join(' ');
     let inputs = memo.get(key);
     if (!inputs) memo.set(key, (inputs = computeTopicInputs(steps, extra)));
     return inputs.slice();
