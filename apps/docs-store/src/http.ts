@@ -19,7 +19,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DocStore, StoreEmbedder } from '@chunkyard/store';
-import { checkBatch, checkMessage, decodeUtf8, NOT_UTF8, type ErrorReply } from './jsonrpc.js';
+import { checkBatch, checkMessage, decodeUtf8, NOT_UTF8, withoutCancelled, type ErrorReply } from './jsonrpc.js';
 import { connectGuarded, createMcpServer, tolerateClosedStderr } from './mcp.js';
 
 export const MCP_PATH = '/mcp';
@@ -194,9 +194,12 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
         const errors = verdicts.flatMap((v) => (v.kind === 'reply' ? [v.reply] : []));
         const valid = verdicts.flatMap((v) => (v.kind === 'message' ? [v.message] : []));
         if (errors.length > 0 && valid.length === 0) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(errors));
+        const run = withoutCancelled(valid);
+        // Every request cancelled: only the errors (if any) to answer.
+        if (run.length === 0) return errors.length > 0 ? void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(errors)) : void res.writeHead(202).end();
         // Every batch, not only a mixed one: the SDK answers a batch of one request with the
         // bare reply, where JSON-RPC answers a batch with an array.
-        return answerBatch(req, res, valid, errors);
+        return answerBatch(req, res, run, errors);
       } else {
         const verdict = checkMessage(parsedBody);
         if (verdict.kind === 'reply') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(verdict.reply));

@@ -167,6 +167,37 @@ export function checkBatch(members: readonly unknown[]): Verdict[] {
   });
 }
 
+const CANCELLED = 'notifications/cancelled';
+
+/** The request a cancellation notification names, else undefined. */
+export const cancelledId = (m: unknown): RequestId | undefined => {
+  if (!isPlainObject(m) || m.method !== CANCELLED || 'id' in m || !isPlainObject(m.params)) return undefined;
+  return isRequestId(m.params.requestId) ? m.params.requestId : undefined;
+};
+
+/**
+ * A batch's valid messages as they are run: without its cancellations, and without each
+ * request a later cancellation of the same batch names. The SDK acts on a cancellation a
+ * microtask later, by when every request of the batch is registered, so it aborted the
+ * request the cancellation named, whichever came first, and sent it no reply; its HTTP
+ * transport waits for a reply to every request of a batch, and the POST hung for good
+ * (s47 probe). Here a request cancelled by a later member is not run (no reply, as MCP says
+ * for a cancelled request), and a cancellation of a request not yet received is ignored (MCP:
+ * "the receiver MAY ignore" a cancellation of an unknown request), so that request runs and
+ * is answered.
+ */
+export function withoutCancelled(messages: readonly JSONRPCMessage[]): JSONRPCMessage[] {
+  const seen = new Set<RequestId>();
+  const cancelled = new Set<RequestId>();
+  for (const m of messages) {
+    const target = cancelledId(m);
+    if (target !== undefined && seen.has(target)) cancelled.add(target);
+    const id = requestIdOf(m);
+    if (id !== undefined) seen.add(id);
+  }
+  return messages.filter((m) => (m as { method?: unknown }).method !== CANCELLED && !cancelled.has(requestIdOf(m) as RequestId));
+}
+
 type Schema = { safeParse(v: unknown): { success: true } | { success: false; error: unknown } };
 
 /** The SDK's schema of each request a client may send, by method. */
