@@ -532,6 +532,32 @@ describe('docs-export', () => {
     expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 
+  it('names a path with a line break on one line: usage errors, no built topic, a broken manifest, the summary (s47 probe: the line split in two)', async () => {
+    const oneLineEach = (stderr: string, lines: number) => {
+      expect(stderr.split('\n').filter(Boolean)).toHaveLength(lines);
+      expect(stderr).toContain('\\u000a');
+    };
+    const missing = await run(['no\nsuch', '--format', 'jsonl']);
+    expect(missing.code).toBe(2);
+    oneLineEach(missing.stderr, 2); // and "Run docs-export --help for usage."
+    oneLineEach((await run(['docs', '--format', 'jsonl', '--out', 'no\nfolder/x.jsonl'])).stderr, 2);
+    oneLineEach((await run(['docs', 'x\ny', '--format', 'jsonl'])).stderr, 2);
+    mkdirSync(join(ws, 'nl-docs/a\nb'), { recursive: true });
+    const none = await run(['nl-docs/a\nb', '--format', 'jsonl']);
+    expect(none.code).toBe(1);
+    oneLineEach(none.stderr, 1);
+    const manifest = join(ws, 'nl-docs/top\nic/_chunks/golden-reference.json');
+    mkdirSync(dirname(manifest), { recursive: true });
+    writeFileSync(manifest, '{');
+    const broken = await run(['nl-docs', '--format', 'jsonl']);
+    expect(broken.code).toBe(1);
+    oneLineEach(broken.stderr, 1);
+    cpSync(join(DOCS, POLY), join(ws, 'nl-docs/top\nic'), { recursive: true });
+    const done = await run(['nl-docs', '--format', 'jsonl', '--out', 'out\nput.jsonl']);
+    expect(done.code, done.stderr).toBe(0);
+    oneLineEach(done.stderr, 1);
+  });
+
   it('escapes DEL and C1 controls from chunk text in its JSON lines, keeping the values', async () => {
     const root = join(ws, 'c1-docs');
     // Issue 15 probe: the bidi overrides and isolates (U+202E in a title shows "gnp.exe" as

@@ -355,7 +355,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof EmbeddingError) {
-      io.stderr(`docs-export: ${err.message}\n${err instanceof UsageError ? 'Run docs-export --help for usage.\n' : ''}`);
+      // A usage error is one line that names paths and arguments as given: a line break in one
+      // (a folder named "a\nb") split it, and the second half could pass for a line of ours.
+      const message = err instanceof UsageError ? oneLine(err.message) : err.message;
+      io.stderr(`docs-export: ${message}\n${err instanceof UsageError ? 'Run docs-export --help for usage.\n' : ''}`);
       return 2;
     }
     if (err instanceof StdoutFileError) {
@@ -378,7 +381,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     // topic's source (the author's markdown), or the manifest just read (exit 0 both times).
     const clash = opts.out === undefined ? null : outClash(opts.out, opts.docsRoot, docs);
     if (clash !== null) {
-      io.stderr(`docs-export: --out ${escapeControl(opts.outGiven ?? '')}: ${clash}; writing there would replace it: choose a file outside the topics\nRun docs-export --help for usage.\n`);
+      io.stderr(`docs-export: --out ${oneLine(`${opts.outGiven ?? ''}: ${clash}`)}; writing there would replace it: choose a file outside the topics\nRun docs-export --help for usage.\n`);
       return 2;
     }
     const workspace = findWorkspaceRoot(opts.docsRoot);
@@ -408,14 +411,15 @@ async function run(argv: string[], io: Io): Promise<number> {
       }
     }
     await out?.commit();
-    const where = opts.out ? ` to ${opts.out}` : '';
+    const where = opts.out ? ` to ${oneLine(opts.out)}` : '';
     const vec = vectorSource ? `; vectors of ${provider!.model}: ${vectorSource.stats.cached} cached, ${vectorSource.stats.computed} embedded now` : '';
     io.stderr(`docs-export: ${written} chunks of ${docs.length} documents in ${topics.size} topics as ${opts.format}${where}${vec}\n`);
     return 0;
   } catch (err) {
     await out?.abort();
     if (err instanceof ExportError || err instanceof EmbeddingError || err instanceof StdoutFileError) {
-      io.stderr(`docs-export: ${err.message}\n`);
+      // An ExportError names manifests and folders under the docs root, as one line.
+      io.stderr(`docs-export: ${err instanceof ExportError ? oneLine(err.message) : err.message}\n`);
       return 1;
     }
     // A docs root, cache or --out folder that cannot be read or written is guardEnvironment's
@@ -424,7 +428,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     if (isFsError(err) && err.path === undefined && opts.out !== undefined) err.path = opts.out;
     if (err instanceof NotRegularFileError || isFsError(err)) throw err;
     if ((err as NodeJS.ErrnoException).code && opts.out) {
-      io.stderr(`docs-export: cannot write ${opts.out}: ${(err as Error).message}\n`);
+      io.stderr(`docs-export: cannot write ${oneLine(opts.out)}: ${oneLine((err as Error).message)}\n`);
       return 1;
     }
     throw err;
