@@ -112,9 +112,11 @@ function kindOf(st) {
  * @param {string[]} [found] collects the usable markers on disk (workspace-relative)
  * @param {string[]} [nearMisses] collects files named as the marker in another case
  *   (`Golden-Reference.md`) in folders without the marker: such a folder silently had no topic
+ * @param {{ file: string, topic: string }[]} [sources] collects the files in topic folders that a topic step hashes as
+ *   sources (`*.md`, `*.markdown`, `*.txt`, topic.yaml; not the marker or topic-spec.md)
  * @returns {string | null}
  */
-function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = []) {
+function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = [], sources = []) {
   /** @type {[string, string | null][]} each folder to walk, with the topic folder it is in (nearest) */
   const stack = [[docsRoot, null]];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
@@ -129,6 +131,11 @@ function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = [])
     if (topic !== null) {
       const outside = symlinkedSourceOutside(entries, dir, topic, marker, workspaceRoot);
       if (outside) return outside;
+      for (const e of entries) {
+        if (e.isDirectory() || e.name === marker || e.name === 'topic-spec.md') continue;
+        if (dir === docsRoot && (e.name === 'llms.txt' || e.name === 'llms-full.txt')) continue;
+        if (/\.(md|markdown|txt)$/.test(e.name) || e.name === 'topic.yaml') sources.push({ file: `${dir}/${e.name}`, topic });
+      }
     }
     if (!entries.some((e) => e.name === marker)) {
       const lower = marker.toLowerCase();
@@ -298,13 +305,30 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [])
   }
   // After the root checks: a symlinked root is explained above, never walked here.
   const listed = new Set(markers);
+  /** @type {Set<string> | undefined} every file Nx listed, posix (made once, when a root is walked) */
+  let listedFiles;
   for (const root of options.docsRoots) {
     /** @type {string[]} */
     const onDisk = [];
     /** @type {string[]} */
     const nearMisses = [];
-    const broken = badMarker(root, options.topicMarker, workspaceRoot, onDisk, nearMisses);
+    /** @type {{ file: string, topic: string }[]} */
+    const sources = [];
+    const broken = badMarker(root, options.topicMarker, workspaceRoot, onDisk, nearMisses, sources);
     if (broken) throw new Error(broken);
+    // Nx hashes no file it leaves out (.gitignore, .nxignore): a `sources` entry, qa-pairs.md or
+    // keywords.md ignored there was read by the tools and hashed by nothing, so its edits reran
+    // nothing and the cache served the old output (found by a probe).
+    if (listedFiles === undefined) listedFiles = new Set(files.map((f) => (sep === '\\' ? f.split(sep).join('/') : f)));
+    const seen = /** @type {Set<string>} */ (listedFiles);
+    // Only in topics that are projects: a hidden topic's own warning is above.
+    const unhashed = sources.filter((s) => listed.has(`${s.topic}/${options.topicMarker}`) && !seen.has(s.file)).map((s) => s.file).sort();
+    if (unhashed.length > 0) {
+      const more = unhashed.length > 1 ? ` (and ${unhashed.length - 1} more)` : '';
+      process.stderr.write(
+        `@chunkyard/nx: warning: ${escapeControl(/** @type {string} */ (unhashed[0]))}${more} is in a topic folder but not among the files Nx hands the plugin (.gitignore, .nxignore), so Nx does not hash it: if the topic reads it (a sources entry of topic.yaml, qa-pairs.md, keywords.md), its edits rerun nothing and the cache serves the old output; un-ignore it\n`,
+      );
+    }
     if (nearMisses.length > 0) {
       const first = /** @type {string} */ (nearMisses.sort()[0]);
       const others = nearMisses.length > 1 ? ` (and ${nearMisses.length - 1} more)` : '';

@@ -630,6 +630,32 @@ describe('@chunkyard/nx: the file-system edge', () => {
     }
   });
 
+  it('a source in a topic folder that Nx does not list (.gitignore) is a warning naming it, since Nx hashes no such file (probe)', () => {
+    // Measured: with notes.txt in .gitignore and listed in topic.yaml sources, its edit left
+    // the topic's chunk task a cache hit with the old chunks.
+    const ws = join(temp, 'ignored-source');
+    for (const d of ['docs/t/parts', 'docs/hidden']) mkdirSync(join(ws, d), { recursive: true });
+    for (const f of ['docs/t/golden-reference.md', 'docs/t/notes.txt', 'docs/t/parts/a.md', 'docs/t/topic-spec.md', 'docs/t/topic.yaml', 'docs/hidden/golden-reference.md', 'docs/hidden/x.md', 'docs/readme.md']) {
+      writeFileSync(join(ws, f), '# T\n');
+    }
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (written.push(String(s)), true));
+    try {
+      const listed = ['nx.json', 'docs/t/golden-reference.md', 'docs/t/parts/a.md', 'docs/t/topic.yaml'];
+      edge.createNodesV2[1](listed, {}, { workspaceRoot: ws });
+      // topic-spec.md is an output (ignored as it should be), docs/readme.md is in no topic, and
+      // the hidden topic has its own warning.
+      expect(written.filter((w) => !w.includes('docs/hidden/golden-reference.md'))).toEqual([
+        '@chunkyard/nx: warning: docs/t/notes.txt is in a topic folder but not among the files Nx hands the plugin (.gitignore, .nxignore), so Nx does not hash it: if the topic reads it (a sources entry of topic.yaml, qa-pairs.md, keywords.md), its edits rerun nothing and the cache serves the old output; un-ignore it\n',
+      ]);
+      written.length = 0;
+      edge.createNodesV2[1]([...listed, 'docs/t/notes.txt'], {}, { workspaceRoot: ws });
+      expect(written.filter((w) => !w.includes('docs/hidden/golden-reference.md'))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('a topic that Nx does not list (.gitignore, .nxignore) is a warning naming it; a docs root all of whose topics are hidden is an error (probe)', () => {
     const ws = join(temp, 'ignored');
     for (const t of ['docs/seen', 'docs/hidden/a', 'docs/hidden/b']) {
