@@ -145,3 +145,25 @@ describe('topic-spec.md', () => {
     expect(() => parseTopicSpecMd(`---\nschemaVersion: 1\n---\n`, 'f.md')).toThrow(/^f\.md: front matter: title/);
   });
 });
+
+describe('parseTopicSpecMd messages', () => {
+  it.each([
+    ['a megabyte string', `"${'x'.repeat(1_000_000)}"`],
+    ['a long list', `[${Array(200_000).fill('1').join(',')}]`],
+  ])('quote at most 60 characters of a wrong value: %s', (_what, value) => {
+    let message = '';
+    try {
+      parseTopicSpecMd(`---\nschemaVersion: ${value}\n---\n`, 'f.md');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^f\.md: front matter: schemaVersion: expected 1, got /);
+    expect(message.length).toBeLessThan(200);
+    expect(message).toMatch(/\.\.\. \(\d+ characters\)$/);
+  });
+
+  it('escape C1 and bidirectional controls that JSON leaves raw', () => {
+    expect(() => parseTopicSpecMd('---\nschemaVersion: "\u009b2J\u202e"\n---\n', 'f.md')).toThrow('schemaVersion: expected 1, got "\\u009b2J\\u202e"');
+  });
+});
+

@@ -157,6 +157,26 @@ export function parseTopicSpecMd(text: string, file: string): TopicSpec {
   return data as TopicSpec;
 }
 
+/**
+ * A value of the front matter as a message quotes it: JSON, at most 60 characters, and control
+ * characters (C1 and bidirectional ones too, which JSON leaves) as \u escapes. A message
+ * quoted the value whole, so a megabyte schemaVersion made a megabyte line.
+ */
+function shown(value: unknown): string {
+  const MAX = 60;
+  let json: string;
+  try {
+    json = JSON.stringify(value) ?? String(value);
+  } catch {
+    json = typeof value;
+  }
+  let cut = json.length > MAX ? json.slice(0, MAX - 3) : json;
+  if (cut.length < json.length && /[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // not half a surrogate pair
+  // eslint-disable-next-line no-control-regex
+  const safe = cut.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return cut.length < json.length ? `${safe}... (${json.length} characters)` : safe;
+}
+
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -167,7 +187,7 @@ const HEX = /^[0-9a-f]{16}$/;
 /** The first problem with a parsed spec, or null. Messages name the field path. */
 export function checkSpec(data: unknown): string | null {
   if (!isObj(data)) return 'expected a mapping';
-  if (data.schemaVersion !== 1) return `schemaVersion: expected 1, got ${JSON.stringify(data.schemaVersion)}`;
+  if (data.schemaVersion !== 1) return `schemaVersion: expected 1, got ${shown(data.schemaVersion)}`;
   if (!isStr(data.title)) return 'title: expected a string';
   const e = data.embedding;
   if (!isObj(e) || !isStr(e.provider) || !isStr(e.model) || !isInt(e.dimensions)) return 'embedding: expected { provider, model, dimensions }';
@@ -182,7 +202,7 @@ export function checkSpec(data: unknown): string | null {
     if (!isInt(d.count)) return `${at}.count: expected a whole number`;
     if (d.baseline_conceptual !== 0) return `${at}.baseline_conceptual: expected 0`;
     if (d.baseline_technical !== undefined && d.baseline_technical !== 1) return `${at}.baseline_technical: expected 1 or absent`;
-    if (docs.has(d.doc as string)) return `${at}.doc: ${JSON.stringify(d.doc)} listed twice`;
+    if (docs.has(d.doc as string)) return `${at}.doc: ${shown(d.doc)} listed twice`;
     docs.set(d.doc as string, d as unknown as SpecDocument);
   }
   if (!Array.isArray(data.chunks)) return 'chunks: expected a list';
@@ -193,7 +213,7 @@ export function checkSpec(data: unknown): string | null {
     const d = isStr(c.doc) ? docs.get(c.doc) : undefined;
     if (!d) return `${at}.doc: not one of the documents`;
     const expected = seen.get(d.doc) ?? 0;
-    if (c.index !== expected) return `${at}.index: expected ${expected} (chunks of a document in order), got ${JSON.stringify(c.index)}`;
+    if (c.index !== expected) return `${at}.index: expected ${expected} (chunks of a document in order), got ${shown(c.index)}`;
     seen.set(d.doc, expected + 1);
     if (!isStr(c.href) || !isStr(c.title)) return `${at}: href and title must be strings`;
     if (typeof c.is_code !== 'boolean') return `${at}.is_code: expected true or false`;
@@ -210,7 +230,7 @@ export function checkSpec(data: unknown): string | null {
     }
   }
   for (const d of docs.values()) {
-    if ((seen.get(d.doc) ?? 0) !== d.count) return `documents ${d.doc}: count ${d.count} but ${seen.get(d.doc) ?? 0} chunks listed`;
+    if ((seen.get(d.doc) ?? 0) !== d.count) return `documents ${shown(d.doc)}: count ${d.count} but ${seen.get(d.doc) ?? 0} chunks listed`;
   }
   if (!Array.isArray(data.questions) || !data.questions.every((q) => isObj(q) && isStr(q.question) && isStr(q.hash) && HEX.test(q.hash))) {
     return 'questions: expected a list of { hash, question }';
