@@ -79,6 +79,17 @@ describe('@chunkyard/nx:init', () => {
     await expect(init(tree, {})).rejects.toThrow('@chunkyard/nx:init: .gitignore is a folder, not a file; remove it');
   });
 
+  it('refuses a docs root inside, or holding, one nx.json already has, which the plugin would refuse on every command (probe)', async () => {
+    await init(tree, { docsRoot: 'docs' });
+    await expect(init(tree, { docsRoot: 'docs/guides' })).rejects.toThrow(/^@chunkyard\/nx:init: docsRoot "docs\/guides" lies inside docsRoot "docs"/);
+    await init(tree, { docsRoot: 'site/content' });
+    await expect(init(tree, { docsRoot: 'site' })).rejects.toThrow(/^@chunkyard\/nx:init: docsRoot "site\/content" lies inside docsRoot "site"/);
+    expect(entries().map((e) => (e as { options: { docsRoot: string } }).options.docsRoot)).toEqual(['docs', 'site/content']);
+    // A sibling whose name starts the same is no nesting.
+    await init(tree, { docsRoot: 'docs2' });
+    expect(entries()).toHaveLength(3);
+  });
+
   it('rejects a docs root outside the workspace, naming the option', async () => {
     await expect(init(tree, { docsRoot: '../docs' })).rejects.toThrow(/docsRoot/);
     expect(entries()).toEqual([]);

@@ -5,7 +5,7 @@
  * it again changes nothing; running it with another docsRoot adds that root.
  */
 const { readNxJson, updateNxJson, writeJson } = require('@nx/devkit');
-const { normalizeOptions } = require('../../plugin.cjs');
+const { entryRootsOf, normalizeOptions } = require('../../plugin.cjs');
 
 const PLUGIN = '@chunkyard/nx';
 
@@ -83,6 +83,16 @@ async function initGenerator(tree, schema) {
     return (Array.isArray(roots) ? roots : [roots]).includes(docsRoot);
   });
   if (!registered) {
+    // The plugin refuses docs roots that nest across entries (each folder's topics would be
+    // built twice): say so here, before nx.json holds an entry that fails every later command.
+    for (const root of entryRootsOf(nxJson).flat()) {
+      if (docsRoot.startsWith(`${root}/`) || root.startsWith(`${docsRoot}/`)) {
+        const [outer, inner] = docsRoot.startsWith(`${root}/`) ? [root, docsRoot] : [docsRoot, root];
+        throw new Error(
+          `@chunkyard/nx:init: docsRoot "${inner}" lies inside docsRoot "${outer}" (nx.json has an @chunkyard/nx entry for ${root}); the topics of a folder inside a docs root are already built, so give a folder that does not nest`,
+        );
+      }
+    }
     /** @type {Record<string, string>} */
     const pluginOptions = { docsRoot };
     if (options.topicMarker !== 'golden-reference.md') pluginOptions.topicMarker = options.topicMarker;
