@@ -176,6 +176,16 @@ function parseCli(argv: string[]) {
   if (baseUrl !== undefined && (new URL(baseUrl).username !== '' || new URL(baseUrl).password !== '')) {
     throw new UsageError('--base-url: a user name or password in the URL is not sent (fetch refuses such URLs); leave it out');
   }
+  // docs-serve prints the root index's URL (…/index.json) beside the base URL, and that URL
+  // given here was read as a folder: "…/index.json/index.json: HTTP 404 Not Found", exit 1, as if
+  // the server were broken. A docs folder given as its index.json file is a usage error too.
+  if (baseUrl !== undefined && /\/index\.json\/?$/i.test(new URL(baseUrl).pathname)) {
+    const root = new URL(baseUrl);
+    root.pathname = root.pathname.replace(/index\.json\/?$/i, '');
+    root.search = '';
+    root.hash = '';
+    throw new UsageError(`--base-url: give the URL the docs root is served at, not its index.json: ${root.href}`);
+  }
   const port = baseUrl === undefined ? '' : new URL(baseUrl).port;
   if (FETCH_BAD_PORTS.has(port)) {
     throw new UsageError(`--base-url: port ${port} is one that fetch refuses to connect to (a "bad port" of the Fetch standard, as browsers refuse it too); serve the docs on another port`);
