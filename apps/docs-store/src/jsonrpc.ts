@@ -511,6 +511,16 @@ export class StrictStdioServerTransport implements Transport {
   /** Hands a valid message to the server, keeping count of the requests it owes a reply. */
   private deliver(message: JSONRPCMessage): void {
     const m = message as { method?: unknown; id?: RequestId; params?: { requestId?: RequestId } };
+    // The SDK acts on a cancellation a microtask later: one read just before the request it names
+    // (in the same chunk of input, or ahead of it in a batch) aborted that request, which then got
+    // no reply, while nothing here had stopped waiting for it; once input ended the server never
+    // closed, and the process exited 13 (an unsettled top-level await) instead of 0 (s47 probe).
+    // A cancellation of a request not received yet is ignored (MCP allows that), so it runs.
+    const cancelled = cancelledId(message);
+    if (cancelled !== undefined && !this.pending.has(cancelled)) {
+      this.log(`docs-store mcp: ignored a cancellation of request ${typeof cancelled === 'string' ? quote(cancelled) : cancelled}, which is not waiting for a reply (answered already, or not received yet)`);
+      return;
+    }
     if (typeof m.method === 'string' && m.id !== undefined) {
       this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
       if (m.method === 'initialize') this.initializing.add(m.id);
