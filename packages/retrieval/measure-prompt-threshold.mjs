@@ -10,7 +10,13 @@
 // (node tools/build.mjs packages/retrieval).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { escapeControl, oneLine } from '@chunkyard/fs-atomic';
 import { measureThresholds, openSource, parseParaphraseFile, walkTopics, DEFAULT_MAX_HAMMING_DISTANCE } from './dist/index.js';
+
+// Questions, topic ids and paths come from files and servers: a terminal must not obey control
+// characters in them (an escape sequence in a question cleared the screen), and an error is one line.
+const out = (s) => process.stdout.write(escapeControl(s));
+const fail = (s) => process.stderr.write(`${oneLine(s)}\n`);
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -22,7 +28,7 @@ if (values.help || positionals.length !== 2) {
 }
 const max = Number(values.max);
 if (!Number.isInteger(max) || max < 0 || max > 64) {
-  process.stderr.write(`--max: expected a whole number from 0 to 64, got ${values.max}\n`);
+  fail(`--max: expected a whole number from 0 to 64, got ${values.max}`);
   process.exit(2);
 }
 const [docs, file] = positionals;
@@ -30,28 +36,28 @@ let entries;
 try {
   entries = parseParaphraseFile(JSON.parse(readFileSync(file, 'utf8')), file);
 } catch (err) {
-  process.stderr.write(`${err.message.startsWith(file) ? '' : `${file}: `}${err.message}\n`);
+  fail(`${err.message.startsWith(file) ? '' : `${file}: `}${err.message}`);
   process.exit(2);
 }
 try {
   const topics = await walkTopics(openSource(docs));
   const m = measureThresholds(topics, entries, max);
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ docs, paraphraseFile: file, currentDefault: DEFAULT_MAX_HAMMING_DISTANCE, ...m }, null, 2)}\n`);
+    out(`${JSON.stringify({ docs, paraphraseFile: file, currentDefault: DEFAULT_MAX_HAMMING_DISTANCE, ...m }, null, 2)}\n`);
   } else {
     const pct = (x) => (x === null ? '   -  ' : `${(100 * x).toFixed(1).padStart(5)}%`);
     const stored = topics.reduce((n, t) => n + Object.values(t.index._embedded.chunks).reduce((k, g) => k + g.items.filter((i) => i.prompt_hashes).length, 0), 0);
-    process.stdout.write(`${topics.length} topics, ${stored} chunks with prompt hashes; ${entries.length} questions, ${m.rows[0]?.paraphrases ?? 0} paraphrases measured\n`);
-    for (const u of m.unmatchedQuestions) process.stdout.write(`  skipped (no stored hash): ${u.topic}: ${u.question}\n`);
-    process.stdout.write('\n  d  hit-rate  precision  recall     F1    F0.5  other-topic chunks  paraphrases w/ other  cross-topic question pairs\n');
+    out(`${topics.length} topics, ${stored} chunks with prompt hashes; ${entries.length} questions, ${m.rows[0]?.paraphrases ?? 0} paraphrases measured\n`);
+    for (const u of m.unmatchedQuestions) out(`  skipped (no stored hash): ${oneLine(u.topic)}: ${oneLine(u.question)}\n`);
+    out('\n  d  hit-rate  precision  recall     F1    F0.5  other-topic chunks  paraphrases w/ other  cross-topic question pairs\n');
     for (const r of m.rows) {
-      process.stdout.write(
+      out(
         `${String(r.distance).padStart(3)}  ${pct(r.hitRate)}    ${pct(r.precision)}   ${pct(r.recall)}  ${pct(r.f1)}  ${pct(r.f05)}  ${String(r.otherTopicMatches).padStart(18)}  ${String(r.paraphrasesWithOtherTopicMatch).padStart(20)}  ${pct(r.crossTopicQuestionPairRate).padStart(26)}\n`,
       );
     }
-    process.stdout.write(`\nbest F0.5 (precision-weighted) at distance ${m.suggested ?? '-'} (current default ${DEFAULT_MAX_HAMMING_DISTANCE})\n`);
+    out(`\nbest F0.5 (precision-weighted) at distance ${m.suggested ?? '-'} (current default ${DEFAULT_MAX_HAMMING_DISTANCE})\n`);
   }
 } catch (err) {
-  process.stderr.write(`${err.message}\n`);
+  fail(err.message);
   process.exit(1);
 }

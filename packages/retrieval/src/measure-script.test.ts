@@ -1,0 +1,26 @@
+// measure-prompt-threshold.mjs as a user runs it (the built package), on a paraphrase file whose
+// questions hold terminal escape sequences (s47 probe: they reached the terminal raw).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const SCRIPT = fileURLToPath(new URL('../measure-prompt-threshold.mjs', import.meta.url));
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'measure-script-'));
+  mkdirSync(join(dir, 'docs'));
+  writeFileSync(join(dir, 'docs/index.json'), JSON.stringify({ kind: 'section', id: '', title: 'Root', _links: { self: { href: '/index.json' } }, _embedded: { topics: [] } }));
+  writeFileSync(join(dir, 'q.json'), JSON.stringify([{ topic: 't\u001b[2J', question: 'q\n\u001b]0;title\u0007', paraphrases: ['a'] }]));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('measure-prompt-threshold.mjs', () => {
+  it('escapes control characters from the paraphrase file, and a question is one line', () => {
+    const stdout = execFileSync(process.execPath, [SCRIPT, join(dir, 'docs'), join(dir, 'q.json')], { encoding: 'utf8' });
+    expect(stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(stdout).toContain('  skipped (no stored hash): t\\u001b[2J: q\\u000a\\u001b]0;title\\u0007\n');
+  });
+});
