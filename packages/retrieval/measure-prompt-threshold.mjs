@@ -18,12 +18,21 @@ import { measureThresholds, openSource, parseParaphraseFile, walkTopics, DEFAULT
 const out = (s) => process.stdout.write(escapeControl(s));
 const fail = (s) => process.stderr.write(`${oneLine(s)}\n`);
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { max: { type: 'string', default: '20' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-});
+const USAGE = 'usage: measure-prompt-threshold.mjs <docs-dir | base-url> <paraphrases.json> [--max 20] [--json]\n';
+let positionals, values;
+try {
+  ({ positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { max: { type: 'string', default: '20' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+  }));
+} catch (err) {
+  // parseArgs's own words, not its stack trace (an unknown option, a missing value).
+  fail(err.message);
+  process.stderr.write(USAGE);
+  process.exit(2);
+}
 if (values.help || positionals.length !== 2) {
-  process.stderr.write('usage: measure-prompt-threshold.mjs <docs-dir | base-url> <paraphrases.json> [--max 20] [--json]\n');
+  process.stderr.write(USAGE);
   process.exit(values.help ? 0 : 2);
 }
 const max = Number(values.max);

@@ -23,4 +23,19 @@ describe('measure-prompt-threshold.mjs', () => {
     expect(stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
     expect(stdout).toContain('  skipped (no stored hash): t\\u001b[2J: q\\u000a\\u001b]0;title\\u0007\n');
   });
+
+  it('an unknown option or a missing value is a usage error, exit 2, not a stack trace', () => {
+    for (const args of [['--bogus'], ['--max']]) {
+      let status = 0;
+      let stderr = '';
+      try {
+        execFileSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8', stdio: 'pipe' });
+      } catch (err) {
+        ({ status, stderr } = err as { status: number; stderr: string });
+      }
+      expect(status, args.join(' ')).toBe(2);
+      expect(stderr, args.join(' ')).not.toMatch(/\n\s+at |node:internal/);
+      expect(stderr, args.join(' ')).toMatch(/^(Unknown option '--bogus'|Option '--max <value>' argument missing)[^\n]*\nusage: measure-prompt-threshold\.mjs /);
+    }
+  });
 });
