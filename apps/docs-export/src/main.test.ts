@@ -6,7 +6,7 @@
  * VectorStoreIndex and SimpleVectorStore), indexed and queried.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Document as LcDocument } from '@langchain/core/documents';
@@ -345,6 +345,19 @@ describe('docs-export', () => {
     }
     rmSync(join(DOCS, 'index.json'));
     rmSync(chunkFile);
+  });
+
+  it('--out keeps the permissions of the file it replaces (s47 probe: a 0600 export came back 0644, readable by all)', async () => {
+    const out = join(ws, 'private.jsonl');
+    writeFileSync(out, 'old\n', { mode: 0o600 });
+    chmodSync(out, 0o600);
+    const r = await run(['docs', '--format', 'jsonl', '--out', 'private.jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(totalChunks());
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    chmodSync(out, 0o640);
+    expect((await run(['docs', '--format', 'langchain', '--out', 'private.jsonl'])).code).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o640);
   });
 
   it('--out with a legal name of 250 bytes is written (s34 probe: its temp name was over NAME_MAX, ENAMETOOLONG)', async () => {

@@ -4,7 +4,7 @@
  *
  *   docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
  */
-import { createWriteStream, existsSync, fstatSync, lstatSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type WriteStream } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, fstatSync, lstatSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type WriteStream } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
@@ -155,16 +155,29 @@ class AtomicOut {
   private readonly temp: string;
   private readonly stream: WriteStream;
   private failed: Error | null = null;
+  /** The permission bits of the file replaced, kept by the new one; null for a new file. */
+  private readonly mode: number | null;
 
   constructor(out: string) {
     const target = writeTarget(out);
     this.target = target;
+    // The rename replaced a private (0600) export with a new file of the umask's mode (0644),
+    // readable by everyone: the file is the user's, its permissions theirs too.
+    let mode: number | null = null;
+    try {
+      mode = statSync(target).mode & 0o7777;
+    } catch {
+      // not there yet: the umask's mode, as any new file
+    }
+    this.mode = mode;
     // The temps of killed runs (same naming as @chunkyard/fs-atomic: .<name>.tmp-<pid>-<hex>,
     // pid gone or an hour old); a SIGKILL skips abort(), and nothing else would remove them.
     removeStaleTemps(dirname(target));
     // fs-atomic's own name: it shortens the name part so a 250-byte target still gets a temp.
     this.temp = tempName(target);
-    this.stream = createWriteStream(this.temp, { flags: 'wx' });
+    // Made with the mode at once (the umask may narrow it; commit sets it exactly), so the
+    // temp is never more readable than the file it replaces.
+    this.stream = createWriteStream(this.temp, { flags: 'wx', ...(mode !== null ? { mode } : {}) });
     this.stream.on('error', (err) => (this.failed = err));
   }
 
@@ -190,6 +203,7 @@ class AtomicOut {
 
   async commit(): Promise<void> {
     await this.close();
+    if (this.mode !== null) chmodSync(this.temp, this.mode);
     renameSync(this.temp, this.target);
   }
 
