@@ -10,7 +10,7 @@
 // (node tools/build.mjs packages/retrieval).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { escapeControl, oneLine } from '@chunkyard/fs-atomic';
+import { escapeControl, numberProblem, oneLine } from '@chunkyard/fs-atomic';
 import { measureThresholds, openSource, parseParaphraseFile, walkTopics, DEFAULT_MAX_HAMMING_DISTANCE } from './dist/index.js';
 
 // Questions, topic ids and paths come from files and servers: a terminal must not obey control
@@ -35,11 +35,13 @@ if (values.help || positionals.length !== 2) {
   process.stderr.write(USAGE);
   process.exit(values.help ? 0 : 2);
 }
-const max = Number(values.max);
-if (!Number.isInteger(max) || max < 0 || max > 64) {
-  fail(`--max: expected a whole number from 0 to 64, got ${values.max}`);
+// Every CLI's number check: Number() read "" as 0 and took "0x10" and " 5" as numbers.
+const maxProblem = numberProblem('--max', values.max, { min: 0, max: 64 });
+if (maxProblem !== null) {
+  fail(maxProblem);
   process.exit(2);
 }
+const max = Number(values.max);
 const [docs, file] = positionals;
 let entries;
 try {

@@ -38,4 +38,18 @@ describe('measure-prompt-threshold.mjs', () => {
       expect(stderr, args.join(' ')).toMatch(/^(Unknown option '--bogus'|Option '--max <value>' argument missing)[^\n]*\nusage: measure-prompt-threshold\.mjs /);
     }
   });
+
+  it('--max is checked as every CLI checks a number: "" was 0, and "0x10" and " 5" were taken', () => {
+    for (const max of ['', '0x10', ' 5', '65', '1.5']) {
+      let status = 0;
+      let stderr = '';
+      try {
+        execFileSync(process.execPath, [SCRIPT, join(dir, 'docs'), join(dir, 'q.json'), `--max=${max}`], { encoding: 'utf8', stdio: 'pipe' });
+      } catch (err) {
+        ({ status, stderr } = err as { status: number; stderr: string });
+      }
+      expect(status, max).toBe(2);
+      expect(stderr, max).toBe(`--max: expected a whole number from 0 to 64, got ${JSON.stringify(max)}\n`);
+    }
+  });
 });
