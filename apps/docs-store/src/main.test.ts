@@ -77,6 +77,13 @@ describe('ingest', () => {
     expect(r.stderr).toContain('docs-store: latin1.md: not valid UTF-8 (first bad byte at offset 3)');
     // A 50,000-character line is a document like any other (chunking-tool chunks it): stored.
     expect(r.stderr).not.toContain('minified.md');
+    // --help and the README still listed "a huge single line" among the documents left out (s47
+    // probe), after a1fb1e4 made a line of any length a document like any other.
+    const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+    for (const text of [HELP, readme]) {
+      expect(text.replace(/\s+/g, ' ')).not.toMatch(/huge single line/);
+      expect(text.replace(/\s+/g, ' ')).toMatch(/binary, empty, not UTF-8, over 32 MiB/);
+    }
     expect(r.stderr).toMatch(/missing\.md: no such file or folder/);
     // Issue 15: a dangling or looping symlink was "no such file or folder", though it is there to fix.
     symlinkSync('nowhere.md', join(ws, 'dangling.md'));
