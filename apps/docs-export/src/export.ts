@@ -58,6 +58,22 @@ function manifestFiles(dir: string): string[] {
     .map((f) => join(chunksDir, f));
 }
 
+/**
+ * Documents of `dir/_chunks/` whose chunk files (`<doc>-<n>.md`, chunking-tool's names) are
+ * there but whose manifest (`<doc>.json`) is not: a build cut short, or a manifest deleted.
+ */
+function chunksWithoutManifest(dir: string): string[] {
+  const chunksDir = join(dir, '_chunks');
+  if (!existsSync(chunksDir)) return [];
+  const names = new Set(readdirSync(chunksDir));
+  const orphans = new Set<string>();
+  for (const name of names) {
+    const doc = /^(.+)-\d+\.md$/.exec(name)?.[1];
+    if (doc !== undefined && !names.has(`${doc}.json`)) orphans.add(doc);
+  }
+  return [...orphans].sort();
+}
+
 /** Told of a symlinked folder holding built topics that a walk did not follow (link path, real path). */
 export type OnSkippedLink = (link: string, real: string) => void;
 
@@ -65,11 +81,12 @@ export type OnSkippedLink = (link: string, real: string) => void;
  * Every folder under `root` (itself included) holding chunk manifests, in path order. Links
  * are not followed (one could lead back into the tree, or out of it); a linked folder holding
  * built topics is told to `onSkippedLink`, since leaving it out unsaid exported less than the
- * tree seemed to hold.
+ * tree seemed to hold. `onFolder` sees every folder walked (not those behind links).
  */
-export function builtTopicDirs(root: string, onSkippedLink?: OnSkippedLink): string[] {
+export function builtTopicDirs(root: string, onSkippedLink?: OnSkippedLink, onFolder?: (dir: string) => void): string[] {
   const out: string[] = [];
   const visit = (dir: string) => {
+    onFolder?.(dir);
     if (manifestFiles(dir).length > 0) out.push(dir);
     const entries = readdirSync(dir, { withFileTypes: true }).filter((e) => !skipDir(e.name));
     if (onSkippedLink) {
@@ -128,7 +145,17 @@ export function readManifest(file: string): Manifest {
 
 /** Every manifest of every built topic under `root`, read and checked before anything is written. */
 export function readBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): BuiltDocument[] {
-  return builtTopicDirs(root, onSkippedLink).flatMap((dir) => {
+  // Chunk files without their manifest were left out without a word: the export held fewer
+  // topics than the tree, and a vector store loaded from it lacked them. Like a broken
+  // manifest, that fails the run before anything is written.
+  const checked = (dir: string) => {
+    const orphans = chunksWithoutManifest(dir);
+    if (orphans.length > 0) {
+      const names = orphans.slice(0, 3).map((d) => `${d}.json`).join(', ') + (orphans.length > 3 ? ` and ${orphans.length - 3} more` : '');
+      throw new ExportError(`${join(dir, '_chunks')}: chunk files without their manifest (${names}); rebuild the topic with chunking-tool`);
+    }
+  };
+  return builtTopicDirs(root, onSkippedLink, checked).flatMap((dir) => {
     const topic = relative(root, dir).split(sep).join('/');
     return manifestFiles(dir).map((manifestFile) => ({ topic, dir, manifestFile, manifest: readManifest(manifestFile) }));
   });

@@ -449,6 +449,21 @@ describe('docs-export', () => {
     expect(none.stderr).toContain('no built topic');
   });
 
+  it('chunk files whose manifest is missing fail the run, naming the folder (s47 probe: the topic was left out without a word)', async () => {
+    cpSync(join(DOCS, POLY), join(ws, 'orphan-docs/good'), { recursive: true });
+    const chunks = join(ws, 'orphan-docs/gone/_chunks');
+    mkdirSync(chunks, { recursive: true });
+    for (let i = 0; i < 3; i++) writeFileSync(join(chunks, `golden-reference-${i}.md`), `chunk ${i}\n`);
+    // paginate's pages manifest beside a good manifest is not a chunk file
+    writeFileSync(join(ws, 'orphan-docs/good/_chunks', PAGES_MANIFEST), '{}');
+    const r = await run(['orphan-docs', '--format', 'langchain']);
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `docs-export: ${chunks}: chunk files without their manifest (golden-reference.json); rebuild the topic with chunking-tool\n` });
+    rmSync(join(ws, 'orphan-docs/gone'), { recursive: true });
+    const ok = await run(['orphan-docs', '--format', 'langchain']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.lines).toHaveLength(manifests.get(POLY)!.chunks.length);
+  });
+
   it('a manifest that is a link to a secret is named as not JSON without quoting it (issue 15: JSON.parse quoted the file)', async () => {
     const secret = join(ws, 'outside-secret');
     writeFileSync(secret, 'password=hunter2-secret');
