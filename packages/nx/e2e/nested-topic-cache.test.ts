@@ -1,11 +1,12 @@
 // A topic holding a topic, under real Nx: Nx gives the files below the nested topic to the
 // nested project, so the outer topic's `{projectRoot}/**` inputs did not see a source that its
 // topic.yaml lists inside the nested folder. Editing it left the outer chunk task a cache hit
-// with the old chunks (found by a probe).
+// with the old chunks (found by a probe). And a docs root that is itself a topic, with
+// llms-full.txt: the root's own llms.txt and llms-full.txt are no sources of its topic steps.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTempWorkspace, nextMtimeSecond, runMany, type TempWorkspace } from './temp-workspace.mjs';
+import { createTempWorkspace, nextMtimeSecond, runMany, runNx, type TempWorkspace } from './temp-workspace.mjs';
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
 let ws: TempWorkspace;
@@ -44,4 +45,20 @@ it('editing a source the outer topic lists inside its nested topic reruns the ou
   expect(chunkText('docs/outer')).toContain('second wording');
   // The nested topic's own outputs are no input of the outer one: a rerun is cached.
   expect(runMany(ws, ['-t', 'chunk']).ran.has('topic-outer:chunk')).toBe(false);
+}, 300_000);
+
+it('a docs root that is a topic, with llms-full.txt: a rerun after a build is served wholly from the cache', async () => {
+  // llms-full.txt is not among init's .gitignore lines (chunkyard's own .gitignore lists neither).
+  const nxJsonFile = join(ws.root, 'nx.json');
+  const nxJson = JSON.parse(readFileSync(nxJsonFile, 'utf8'));
+  nxJson.plugins = [{ plugin: '@chunkyard/nx', options: { docsRoot: 'docs', llmsTxt: { full: true } } }];
+  writeFileSync(nxJsonFile, JSON.stringify(nxJson, null, 2));
+  writeFileSync(join(ws.root, 'docs/golden-reference.md'), '# Docs\n\nThe docs root is a topic of its own, with an introduction.\n');
+  expect(runNx(ws, ['show', 'project', 'topic-docs', '--json']).status).toBe(0);
+  const first = runMany(ws, ['-t', 'index'], 240_000);
+  expect(first.ran.has('topic-docs:chunk')).toBe(true);
+  expect(readFileSync(join(ws.root, 'docs/llms-full.txt'), 'utf8')).toContain('introduction');
+  await nextMtimeSecond(ws);
+  const again = runMany(ws, ['-t', 'index']);
+  expect([...again.ran].sort()).toEqual([]);
 }, 300_000);

@@ -719,6 +719,10 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     '!{projectRoot}/_chunks/**',
     '!{projectRoot}/_keywords/**',
     ...(holdsTopics ? ['!{projectRoot}/**/topic-spec.md', '!{projectRoot}/**/_chunks/**', '!{projectRoot}/**/_keywords/**'] : []),
+    // A docs root that is a topic holds llms.txt and llms-full.txt, outputs of its llms-txt task:
+    // llms-full.txt (not in init's .gitignore lines) was hashed, so every build that changed it
+    // reran the root topic's chunk, keywords and spec on the next run (found by a probe).
+    ...(dir === docsRoot ? ['!{projectRoot}/llms.txt', '!{projectRoot}/llms-full.txt'] : []),
     '{projectRoot}/topic.yaml',
   ];
   const tool = (/** @type {string} */ pkg) => /** @type {ToolLocation} */ (tools[pkg]);
@@ -741,7 +745,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   const topicInputs = (/** @type {Step[]} */ steps, /** @type {ToolLocation[]} */ extra) => {
     let memo = topicInputsMemo.get(ctx);
     if (!memo) topicInputsMemo.set(ctx, (memo = new Map()));
-    const key = [holdsTopics ? 'holds' : 'leaf', ...steps.map((s) => s.target), ...extra.map((t) => t.packageName)].join(' ');
+    const key = [holdsTopics ? 'holds' : 'leaf', dir === docsRoot ? 'root' : 'below', ...steps.map((s) => s.target), ...extra.map((t) => t.packageName)].join(' ');
     let inputs = memo.get(key);
     if (!inputs) memo.set(key, (inputs = computeTopicInputs(steps, extra)));
     return inputs.slice();
