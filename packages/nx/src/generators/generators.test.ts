@@ -33,7 +33,7 @@ describe('@chunkyard/nx:init', () => {
     expect(parseConfig(config, 'chunkyard.config.yaml').chunking).toMatchObject({ strategy: 'semantic', maxTokens: 512 });
     expect(parseYaml(config)).toEqual({ chunking: expect.any(Object) });
     const gitignore = tree.read('.gitignore', 'utf-8')!.split('\n');
-    expect(gitignore).toEqual(expect.arrayContaining(['/content/**/_chunks', '/content/**/_keywords', '/content/**/topic-spec.md', '/content/**/index.json', '/content/llms.txt', '/.embedding-cache', '/.nx/cache']));
+    expect(gitignore).toEqual(expect.arrayContaining(['/content/**/_chunks', '/content/**/_keywords', '/content/**/topic-spec.md', '/content/**/index.json', '/content/llms.txt', '/content/llms-full.txt', '/.embedding-cache', '/.nx/cache']));
     expect(tree.exists('content/.gitkeep')).toBe(true);
   });
 

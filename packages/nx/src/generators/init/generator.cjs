@@ -51,6 +51,9 @@ function gitignoreLines(docsRoot, cacheDir) {
     `/${docsRoot}/**/topic-spec.md`,
     `/${docsRoot}/**/index.json`,
     `/${docsRoot}/llms.txt`,
+    // Written with the llmsTxt option's `full`: left out, it was committed, and a docs root
+    // that is a topic hashed it.
+    `/${docsRoot}/llms-full.txt`,
     `/${cacheDir}`,
     '/.nx/cache',
     '/.nx/workspace-data',
