@@ -129,6 +129,14 @@ function normalizeOptions(options) {
       `@chunkyard/nx: option topicMarker ${JSON.stringify(topicMarker)} is a name of a file chunkyard writes (index.json, topic-spec.md, llms.txt, llms-full.txt, _keywords/words.md, _chunks/*.json); give the name of the hand-written document`,
     );
   }
+  // A name a tool reads from every topic folder with a meaning of its own: the document was
+  // also parsed as that file. keywords.md failed every topic's keywords step with "no keyword
+  // table", qa-pairs.md made the document its own questions, topic.yaml its own settings.
+  if (['keywords.md', 'qa-pairs.md', 'topic.yaml'].includes(topicMarker)) {
+    throw new Error(
+      `@chunkyard/nx: option topicMarker ${JSON.stringify(topicMarker)} is a file the tools read from every topic with a meaning of its own (keywords.md: hand-written keywords, qa-pairs.md: questions, topic.yaml: the topic's settings); give the name of the hand-written document`,
+    );
+  }
   return {
     docsRoots: [...new Set(docsRoots)],
     topicMarker,

@@ -425,6 +425,17 @@ describe('@chunkyard/nx: inferred targets', () => {
     }
   });
 
+  it('a marker the tools read with a meaning of its own (keywords.md, qa-pairs.md, topic.yaml) is refused, naming the option (probe)', () => {
+    // With keywords.md, keyword-extractor read each topic's document as its hand-written keyword
+    // table, and every keywords task failed with "no keyword table".
+    for (const name of ['keywords.md', 'qa-pairs.md', 'topic.yaml']) {
+      expect(() => core.normalizeOptions({ topicMarker: name }), name).toThrow(
+        new RegExp(`^@chunkyard/nx: option topicMarker "${name.replace('.', '\\.')}" is a file the tools read from every topic with a meaning of its own`),
+      );
+    }
+    expect(core.normalizeOptions({ topicMarker: 'my-keywords.md' }).topicMarker).toBe('my-keywords.md');
+  });
+
   it('rejects options that cannot work, naming the option', () => {
     expect(() => core.normalizeOptions({ docsRoot: '../elsewhere' })).toThrow(/docsRoot/);
     expect(() => core.normalizeOptions({ docsRoot: '/abs' })).toThrow(/docsRoot/);
