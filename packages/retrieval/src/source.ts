@@ -150,6 +150,12 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 512 * 1024 * 1024;
 
+/**
+ * The longest timeout a Node timer keeps (2^31 − 1 ms, about 25 days): AbortSignal.timeout
+ * takes up to 2^32 − 1, but beyond this its timer fires at once.
+ */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export class UrlSource implements DocsSource {
   readonly folder = null;
   readonly base: URL;
@@ -172,6 +178,15 @@ export class UrlSource implements DocsSource {
     this.rootIndexUrl = new URL('index.json', base);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    // Checked here, not at each request: a NaN maxBytes turned the cap off (no size compares
+    // greater than NaN), and a timeout AbortSignal.timeout refuses failed every request as
+    // "request failed (The value of "delay" is out of range …)", blaming the server.
+    if (!Number.isInteger(this.timeoutMs) || this.timeoutMs < 1 || this.timeoutMs > MAX_TIMEOUT_MS) {
+      throw new RangeError(`UrlSource timeoutMs: expected a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${String(this.timeoutMs)}`);
+    }
+    if (!Number.isInteger(this.maxBytes) || this.maxBytes < 0 || this.maxBytes > DEFAULT_MAX_RESPONSE_BYTES) {
+      throw new RangeError(`UrlSource maxBytes: expected a whole number of bytes from 0 to ${DEFAULT_MAX_RESPONSE_BYTES}, got ${String(this.maxBytes)}`);
+    }
   }
 
   describe(url: URL): string {

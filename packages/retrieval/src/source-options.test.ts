@@ -1,0 +1,33 @@
+// UrlSource's options are checked when it is made (s47 probe): maxBytes NaN turned the body cap
+// off, a timeout AbortSignal.timeout refuses made every request "request failed (…)", and one
+// past a Node timer's 2^31 − 1 ms timed every request out at once.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_RESPONSE_BYTES, UrlSource } from './source.js';
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((_req, res) => res.end('x'.repeat(1000)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('UrlSource options', () => {
+  it('refuses a maxBytes or timeoutMs out of range, naming the option', () => {
+    for (const maxBytes of [NaN, -1, 1.5, Infinity, DEFAULT_MAX_RESPONSE_BYTES + 1]) {
+      expect(() => new UrlSource(base, { maxBytes }), String(maxBytes)).toThrow(RangeError);
+      expect(() => new UrlSource(base, { maxBytes }), String(maxBytes)).toThrow(/^UrlSource maxBytes: expected a whole number of bytes from 0 to \d+, got /);
+    }
+    for (const timeoutMs of [NaN, 0, -5, 2.5, Infinity, 2 ** 31, 2 ** 32 - 1]) {
+      expect(() => new UrlSource(base, { timeoutMs }), String(timeoutMs)).toThrow(/^UrlSource timeoutMs: expected a whole number of milliseconds from 1 to 2147483647, got /);
+    }
+  });
+
+  it('the options in range work as before', async () => {
+    expect(await new UrlSource(base, { maxBytes: 1000, timeoutMs: 2 ** 31 - 1 }).readText(new URL('a', base))).toHaveLength(1000);
+    await expect(new UrlSource(base, { maxBytes: 999, timeoutMs: 1000 }).readText(new URL('a', base))).rejects.toThrow(/response larger than 999 bytes/);
+  });
+});
