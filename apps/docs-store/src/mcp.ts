@@ -226,7 +226,9 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       title: 'Answer from the docs',
       description: 'Retrieves the chunks most relevant to a question (hybrid search) and asks for an answer grounded in them, citing chunk:// URIs.',
       argsSchema: {
-        question: z.string().min(1).describe('The question to answer'),
+        // As search_docs's query: a blank one matched every unit with score 0, and the prompt
+        // asked the agent to answer "Question: " from them (s47 probe).
+        question: z.string().regex(/\S/, 'question is blank: give the question to answer').describe('The question to answer'),
         topic: nonEmpty.optional().describe('Only search this topic'),
         limit: z.string().regex(/^([1-9]|1\d|20)$/, 'a whole number from 1 to 20').optional().describe('How many chunks to retrieve, 1-20 (default 5)'),
       },

@@ -1,0 +1,48 @@
+// The answer_from_docs prompt through the SDK's own Client, linked in memory to the server
+// createMcpServer makes over a real SQLite store.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocStore, type StoreEmbedder } from '@chunkyard/store';
+import { connectGuarded, createMcpServer } from './mcp.js';
+
+/** Every text the same direction: retrieval then rests on BM25, which these tests do not need. */
+const embedder: StoreEmbedder = {
+  model: 'flat-d4',
+  embed: (texts) => Promise.resolve(texts.map(() => Float32Array.of(1, 0, 0, 0))),
+};
+
+let dir: string;
+let store: DocStore;
+let client: Client;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'chunkyard-mcp-prompt-'));
+  store = DocStore.open(join(dir, 'store.db'));
+  await store.ingest([{ content: '# WAL\n\nThe store runs SQLite in WAL mode.\n', sourceSystem: 'test' }], embedder);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await connectGuarded(createMcpServer(store, embedder, '0.0.0'), serverSide, () => {});
+  client = new Client({ name: 'test', version: '0.0.0' });
+  await client.connect(clientSide);
+});
+
+afterAll(async () => {
+  await client.close();
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('answer_from_docs', () => {
+  it('answers a question from the retrieved chunks', async () => {
+    const p = await client.getPrompt({ name: 'answer_from_docs', arguments: { question: 'WAL mode?' } });
+    expect(p.description).toBe('1 chunk retrieved for the question');
+  });
+
+  it.each(['', ' ', '  \n\t '])('refuses a blank question (%j) with -32602, as search_docs refuses a blank query', async (question) => {
+    await expect(client.getPrompt({ name: 'answer_from_docs', arguments: { question } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.getPrompt({ name: 'answer_from_docs', arguments: { question } })).rejects.toThrow(question === '' ? /question/ : /question is blank/);
+  });
+});
