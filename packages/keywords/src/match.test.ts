@@ -1,6 +1,7 @@
 // matchKeywords: a table's keywords found in one chunk by the same rules that extracted them.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchKeywords, type KeywordEntry } from './index.js';
+import { KeywordMatcher, matchKeywords, type KeywordEntry } from './index.js';
 
 const TABLE: KeywordEntry[] = [
   { name: 'source generation', score: 10 },
@@ -28,5 +29,21 @@ describe('matchKeywords', () => {
 
   it('matches a name the scan cannot produce as one term as plain text', () => {
     expect(matchKeywords(TABLE, 'You can Publish a self\ncontained app TODAY.').map((e) => e.name)).toEqual(['publish a self contained app today']);
+  });
+});
+
+describe('KeywordMatcher', () => {
+  it('gives what matchKeywords gives, in table order, for tables with entries of one term key and plain-text entries (property)', () => {
+    const names = ['source generation', 'source generators', 'Source Generation', 'JsonSerializerContext', 'jsonserializercontext', 'native aot',
+      'publish a self contained app today', 'a self contained app today', 'cache', 'caches', 'System.Text.Json', 'widget'];
+    const words = ['Source', 'generators', 'generation', 'JsonSerializerContext', 'native', 'AOT', 'publish', 'a', 'self', 'contained', 'app', 'today', 'cache', 'caches', 'System.Text.Json', 'widget', '\n', '.'];
+    fc.assert(
+      fc.property(fc.shuffledSubarray(names), fc.array(fc.array(fc.constantFrom(...words), { maxLength: 30 }), { maxLength: 6 }), (picked, chunks) => {
+        const table = picked.map((name, i) => ({ name, score: (i % 10) + 1 }));
+        const matcher = new KeywordMatcher(table);
+        for (const chunk of chunks.map((c) => c.join(' '))) expect(matcher.match(chunk)).toEqual(matchKeywords(table, chunk));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
