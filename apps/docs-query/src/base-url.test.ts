@@ -41,4 +41,12 @@ describe('docs-query --base-url …/index.json', () => {
     expect((await run('--base-url', `${base}docs/`, '--list')).stderr).toBe(`docs-query: ${base}docs/index.json: HTTP 404 Not Found\n`);
     expect(requested).toEqual(['/docs/index.json']);
   });
+
+  it('port 0 is a usage error saying to give the port docs-serve picked (it was ECONNREFUSED, "is the server running?")', async () => {
+    for (const given of ['http://127.0.0.1:0/', 'http://[::1]:00/docs/']) {
+      const r = await run('--base-url', given, '--list');
+      expect(r.code, given).toBe(2);
+      expect(r.stderr, given).toBe('docs-query: --base-url: port 0 is no port a server answers on (docs-serve --port 0 prints the port it picked); give that port\nRun docs-query --help for usage.\n');
+    }
+  });
 });

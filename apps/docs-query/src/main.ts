@@ -187,6 +187,9 @@ function parseCli(argv: string[]) {
     throw new UsageError(`--base-url: give the URL the docs root is served at, not its index.json: ${root.href}`);
   }
   const port = baseUrl === undefined ? '' : new URL(baseUrl).port;
+  // Port 0 asks a listener for any free port; nothing is ever reached at it. It was
+  // "request failed (ECONNREFUSED); is the server running?" for a server that was.
+  if (port === '0') throw new UsageError('--base-url: port 0 is no port a server answers on (docs-serve --port 0 prints the port it picked); give that port');
   if (FETCH_BAD_PORTS.has(port)) {
     throw new UsageError(`--base-url: port ${port} is one that fetch refuses to connect to (a "bad port" of the Fetch standard, as browsers refuse it too); serve the docs on another port`);
   }
