@@ -817,7 +817,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
       [
         `${below}/**/*.{md,markdown,txt}`,
         `${below}/**/topic.yaml`,
-        `${below}/**/${options.topicMarker}`,
+        `${below}/**/${globLiteral(options.topicMarker)}`,
         `!${below}/**/topic-spec.md`,
         `!${below}/**/_chunks/**`,
         `!${below}/**/_keywords/**`,

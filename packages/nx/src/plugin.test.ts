@@ -414,6 +414,12 @@ describe('@chunkyard/nx: inferred targets', () => {
     // input at all, so editing it reran nothing.
     const rst = projects(['docs/t/README.rst'], { topicMarker: 'README.rst' })['docs/t']!.targets;
     for (const t of ['chunk', 'keywords', 'spec', 'index-json']) expect(rst[t]!.inputs, t).toContain('{projectRoot}/README.rst');
+    // The folders above hash every marker below them: a marker name with ( ) ! is escaped there
+    // as in the topic's own inputs, since Nx reads inputs as globs (see globLiteral).
+    const paren = projects(['docs/s/t/README (v2).rst'], { topicMarker: 'README (v2).rst' });
+    expect(paren['docs/s/t']!.targets.chunk!.inputs).toContain('{projectRoot}/README ?v2?.rst');
+    expect(paren['docs/s']!.targets['index-json']!.inputs).toContain('{workspaceRoot}/docs/s/**/README ?v2?.rst');
+    expect(paren['docs/s']!.targets['index-json']!.inputs).not.toContain('{workspaceRoot}/docs/s/**/README (v2).rst');
     const md = projects(['docs/t/golden-reference.md'])['docs/t']!.targets;
     expect(md.chunk!.inputs).not.toContain('{projectRoot}/golden-reference.md');
     // index.json as the marker made every folder with an index.json a topic whose source
