@@ -123,7 +123,11 @@ export class FolderSource implements DocsSource {
         const what = maxBytes === MAX_JSON_BYTES ? 'a docs index or manifest' : 'a docs file';
         throw new SourceError(file, `${mib(stat.size)} MiB, larger than ${what} can be (${mib(maxBytes).replace(/\.0$/, '')} MiB); is this a built docs tree?`);
       }
-      return await handle.readFile('utf8');
+      // A leading BOM dropped, as the URL source drops it (TextDecoder, what res.text() does): an
+      // index.json saved with one was "not valid JSON (byte order mark …)" from the folder and
+      // read fine from the same folder served over HTTP.
+      const text = await handle.readFile('utf8');
+      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     } catch (err) {
       if (err instanceof SourceError) throw err;
       throw new SourceError(file, cannotRead(err));
