@@ -1,4 +1,4 @@
-// The answer_from_docs prompt through the SDK's own Client, linked in memory to the server
+// The answer_from_docs prompt and the search_docs tool through the SDK's own Client, linked in memory to the server
 // createMcpServer makes over a real SQLite store.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,5 +44,25 @@ describe('answer_from_docs', () => {
   it.each(['', ' ', '  \n\t '])('refuses a blank question (%j) with -32602, as search_docs refuses a blank query', async (question) => {
     await expect(client.getPrompt({ name: 'answer_from_docs', arguments: { question } })).rejects.toMatchObject({ code: -32602 });
     await expect(client.getPrompt({ name: 'answer_from_docs', arguments: { question } })).rejects.toThrow(question === '' ? /question/ : /question is blank/);
+  });
+});
+
+describe('search_docs', () => {
+  const search = async (args: Record<string, unknown>) => (await client.callTool({ name: 'search_docs', arguments: args })) as { content: { text: string }[]; isError?: boolean };
+
+  it.each(['fts', 'vector'])('refuses routes with mode %s (it has none), as the CLI refuses --no-routes there', async (mode) => {
+    for (const routes of [false, true]) {
+      const r = await search({ query: 'WAL', mode, routes });
+      expect(r.isError).toBe(true);
+      expect(r.content[0]!.text).toBe(`routes is for hybrid search; mode ${mode} has no routes: leave routes out`);
+    }
+  });
+
+  it('takes routes with hybrid search, said or not', async () => {
+    for (const args of [{ routes: false }, { routes: true, mode: 'hybrid' }, { mode: 'fts' }]) {
+      const r = await search({ query: 'WAL', ...args });
+      expect(r.isError, r.content[0]!.text).toBeUndefined();
+      expect(JSON.parse(r.content[0]!.text)).toHaveLength(1);
+    }
   });
 });

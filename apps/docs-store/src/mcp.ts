@@ -139,6 +139,11 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     },
     (args) =>
       answer(async () => {
+        // As the CLI's --no-routes with --mode fts or vector (a usage error there): taken without
+        // a word, routes: false with mode vector let an agent believe it had asked for something.
+        if (args.routes !== undefined && args.mode !== undefined && args.mode !== 'hybrid') {
+          throw new Error(`routes is for hybrid search; mode ${args.mode} has no routes: leave routes out`);
+        }
         const hits = await store.search(args.query, {
           mode: args.mode ?? 'hybrid',
           limit: args.limit ?? 5,
