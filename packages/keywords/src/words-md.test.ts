@@ -155,3 +155,26 @@ describe('parseWordsMd messages', () => {
     expect(err.message).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 });
+
+describe('parseWordsMd and HTML comments', () => {
+  const HEAD = '| keyword | score |\n| --- | --- |\n';
+  it('skips a table or a row commented out', () => {
+    const text = `<!--\n${HEAD}| old term | 3 |\n-->\n\n${HEAD}| kept | 5 |\n<!-- | dropped | 2 | -->\n| also kept | 4 |\n`;
+    expect(parseWordsMd(text, 'k.md')).toEqual([
+      { name: 'kept', score: 5 },
+    ]);
+    expect(parseWordsMd(`${HEAD}| a | 1 |\n\n  <!-- note --> \n\n${HEAD}| b | 2 |\n`, 'k.md')).toEqual([
+      { name: 'a', score: 1 },
+      { name: 'b', score: 2 },
+    ]);
+  });
+
+  it('a comment never closed is an error at its line', () => {
+    expect(() => parseWordsMd(`${HEAD}| a | 1 |\n\n<!-- later\n${HEAD}| b | 2 |\n`, 'k.md')).toThrow('k.md:5: HTML comment (<!--) opened here is never closed (-->), so nothing after it is read');
+  });
+
+  it('a table-like line inside a comment that closes on its own line is skipped, and one closing later keeps its rows out', () => {
+    expect(parseWordsMd(`<!-- ${HEAD.trim()}\n| x | 1 | -->\n${HEAD}| y | 2 |\n`, 'k.md')).toEqual([{ name: 'y', score: 2 }]);
+  });
+});
+

@@ -56,6 +56,8 @@ function splitRow(line: string): string[] {
   return s.split(/(?<!\\)\|/).map((c) => c.replace(/\\\|/g, '|').trim());
 }
 
+/** An HTML comment, which ends a table as any block does (GFM) and hides what it holds. */
+const COMMENT_START = /^ {0,3}<!--/;
 const isRow = (line: string) => line.trim() !== '' && /(?<!\\)\|/.test(line);
 const isDelimiterRow = (line: string) => isRow(line) && splitRow(line).every((c) => /^:?-+:?$/.test(c));
 /** Header cell text, lower-cased, without emphasis or code marks. */
@@ -80,6 +82,18 @@ export function parseWordsMd(text: string, file: string): KeywordEntry[] {
   let fence: string | null = null;
   for (; i < lines.length; i++) {
     const line = lines[i]!;
+    // An HTML comment runs to the line holding -->, as in CommonMark: a table or row commented
+    // out was read as hand-written keywords. Never closed, it would hide the rest of the file.
+    if (fence === null && COMMENT_START.test(line)) {
+      const opened = i;
+      const from = line.indexOf('<!--') + 4;
+      if (!line.includes('-->', from)) {
+        do i++;
+        while (i < lines.length && !lines[i]!.includes('-->'));
+        if (i === lines.length) throw new KeywordTableError(file, opened + 1, 'HTML comment (<!--) opened here is never closed (-->), so nothing after it is read');
+      }
+      continue;
+    }
     const fenceMark = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence !== null) {
       if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
@@ -98,7 +112,7 @@ export function parseWordsMd(text: string, file: string): KeywordEntry[] {
     if (kw >= 0 || sc >= 0) {
       if (kw < 0 || sc < 0) throw new KeywordTableError(file, i + 1, `table header has no "${kw < 0 ? 'keyword' : 'score'}" column`);
       tables++;
-      for (; j < lines.length && isRow(lines[j]!); j++) {
+      for (; j < lines.length && isRow(lines[j]!) && !COMMENT_START.test(lines[j]!); j++) {
         const lineNo = j + 1;
         const cells = splitRow(lines[j]!);
         const name = (cells[kw] ?? '').replace(/^`(.*)`$/, '$1').trim();
@@ -115,7 +129,7 @@ export function parseWordsMd(text: string, file: string): KeywordEntry[] {
         entries.push({ name, score: Number(scoreCell) });
       }
     } else {
-      while (j < lines.length && isRow(lines[j]!)) j++;
+      while (j < lines.length && isRow(lines[j]!) && !COMMENT_START.test(lines[j]!)) j++;
     }
     i = j - 1;
   }
