@@ -178,3 +178,10 @@ describe('parseWordsMd and HTML comments', () => {
   });
 });
 
+describe('parseWordsMd and code fences', () => {
+  it('a fence line with an info string does not close a fence: the example table after it stays code', () => {
+    const text = 'To show the format:\n\n```\n```md\n| keyword | score |\n| --- | --- |\n| example | 3 |\n```\n\n| keyword | score |\n| --- | --- |\n| real | 5 |\n';
+    expect(parseWordsMd(text, 'k.md')).toEqual([{ name: 'real', score: 5 }]);
+  });
+});
+

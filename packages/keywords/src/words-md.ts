@@ -96,7 +96,10 @@ export function parseWordsMd(text: string, file: string): KeywordEntry[] {
     }
     const fenceMark = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence !== null) {
-      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
+      // A closing fence has nothing after it (CommonMark): a ```md line inside a ``` fence is
+      // content, and closing there read the example table after it as hand-written keywords.
+      const closing = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1];
+      if (closing && closing[0] === fence[0] && closing.length >= fence.length) fence = null;
       continue;
     }
     if (fenceMark) {
