@@ -132,7 +132,8 @@ function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = [],
       const outside = symlinkedSourceOutside(entries, dir, topic, marker, workspaceRoot);
       if (outside) return outside;
       for (const e of entries) {
-        if (e.isDirectory() || e.name === marker || e.name === 'topic-spec.md') continue;
+        // A FIFO or socket: Nx lists none, and the tool that reads it refuses it with its own message.
+        if (!(e.isFile() || e.isSymbolicLink()) || e.name === marker || e.name === 'topic-spec.md') continue;
         if (dir === docsRoot && (e.name === 'llms.txt' || e.name === 'llms-full.txt')) continue;
         if (/\.(md|markdown|txt)$/.test(e.name) || e.name === 'topic.yaml') sources.push({ file: `${dir}/${e.name}`, topic });
       }

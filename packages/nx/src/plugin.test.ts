@@ -666,6 +666,8 @@ describe('@chunkyard/nx: the file-system edge', () => {
         '@chunkyard/nx: warning: docs/t/notes.txt is in a topic folder but not among the files Nx hands the plugin (.gitignore, .nxignore), so Nx does not hash it: if the topic reads it (a sources entry of topic.yaml, qa-pairs.md, keywords.md), its edits rerun nothing and the cache serves the old output; un-ignore it\n',
       ]);
       written.length = 0;
+      // A FIFO is not "ignored": Nx lists none, and the tool reading it names it.
+      execFileSync('mkfifo', [join(ws, 'docs/t/pipe.md')], { stdio: 'ignore' });
       edge.createNodesV2[1]([...listed, 'docs/t/notes.txt'], {}, { workspaceRoot: ws });
       expect(written.filter((w) => !w.includes('docs/hidden/golden-reference.md'))).toEqual([]);
     } finally {
