@@ -66,3 +66,25 @@ describe('search_docs', () => {
     }
   });
 });
+
+describe('resources/read of a chunk that does not exist', () => {
+  const read = (uri: string) => client.readResource({ uri }).then(
+    () => {
+      throw new Error('read a resource that does not exist');
+    },
+    (err: { code: number; message: string; data?: { uri?: string } }) => err,
+  );
+
+  it('is -32002 naming the URI; a long URI is cut short in the message, not repeated (it came back three times whole)', async () => {
+    const short = await read('chunk://art_00000000/3');
+    expect(short).toMatchObject({ code: -32002, data: { uri: 'chunk://art_00000000/3' } });
+    expect(short.message).toContain('Resource not found: chunk://art_00000000/3 (no chunk 3 in art_00000000)');
+    for (const uri of [`chunk://${'a'.repeat(500_000)}/whole`, `chunk://art_00000000/${'9'.repeat(300_000)}`]) {
+      const err = await read(uri);
+      expect(err.code).toBe(-32002);
+      expect(err.data?.uri).toBe(uri);
+      expect(err.message.length).toBeLessThan(1000);
+      expect(err.message).toContain(`(${uri.length} characters)`);
+    }
+  });
+});

@@ -28,6 +28,8 @@ export const chunkUri = (artifactId: string, chunkIndex: number | null): string 
 /** How many units resources/list returns (the SDK passes no cursor to a template's list); search reaches the rest. */
 export const RESOURCE_LIST_LIMIT = 1000;
 export const PROMPT_NAME = 'answer_from_docs';
+/** A part of a request as a message names it: at most 200 characters, with the length when cut. */
+const cut = (s: string): string => (s.length > 200 ? `${s.slice(0, 200)}… (${s.length} characters)` : s);
 const HINTS = ['prose', 'table', 'code', 'list', 'quote', 'mixed'] as const;
 /**
  * A name or filter given as "" is a mistake (issue 15 probe): search_docs with topic "" came
@@ -217,8 +219,9 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       // client comparing URIs (citations, a cache) took them for different resources.
       const chunkIndex = index === 'whole' ? null : /^(?:0|[1-9]\d{0,5})$/.test(index) ? Number(index) : NaN;
       const unit = Number.isNaN(chunkIndex) ? undefined : store.unitAt(artifactId, chunkIndex);
-      // -32002 is MCP's "resource not found".
-      if (!unit) throw new McpError(-32002, `Resource not found: ${uri.href} (no ${index === 'whole' ? 'document stored whole' : `chunk ${index}`} in ${artifactId})`, { uri: uri.href });
+      // -32002 is MCP's "resource not found". The message names the URI and its parts cut short:
+      // whole, a 500 KB URI came back three times in a 1.5 MB reply (s47 probe); data.uri has it.
+      if (!unit) throw new McpError(-32002, `Resource not found: ${cut(uri.href)} (no ${index === 'whole' ? 'document stored whole' : `chunk ${cut(index)}`} in ${cut(artifactId)})`, { uri: uri.href });
       return {
         contents: [{ uri: uri.href, mimeType: 'text/markdown', text: unit.content, _meta: { unit_id: unit.unitId, source_file: unit.sourceFile, title: unit.title, section: unit.sectionTitle, topic: unit.topic } }],
       };
