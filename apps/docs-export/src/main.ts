@@ -4,11 +4,11 @@
  *
  *   docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
  */
-import { chmodSync, createWriteStream, existsSync, fstatSync, lstatSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type WriteStream } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, tempName, utf8TextProblem, writeTarget } from '@chunkyard/fs-atomic';
+import { describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type BuiltDocument, type Format, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -77,38 +77,18 @@ class StdoutFileError extends Error {
   }
 }
 
-/**
- * Writes to a stdout that is a regular file (`> out.jsonl`), every byte or an error. Node's
- * own stdout takes a short write as done: libuv's write loop returns the bytes it wrote before
- * an EFBIG or ENOSPC and drops the error, so past `ulimit -f` or on a filling disk the export
- * ended cut mid-line with exit 0 and its summary claiming every chunk. Writing the rest again
- * gets the error.
- */
+/** Writes to a stdout that is a regular file, every byte or a StdoutFileError (fs-atomic's stdout.ts says why). */
 function writeAllToStdoutFile(s: string): void {
-  const bytes = Buffer.from(s, 'utf8');
   try {
-    for (let at = 0; at < bytes.length; ) at += writeSync(1, bytes, at, bytes.length - at);
+    writeAllToStdout(s);
   } catch (err) {
     throw new StdoutFileError(err);
   }
 }
 
-/** Whether fd 1 is a regular file (asked once: it does not change during a run). */
-let stdoutIsFile: boolean | undefined;
-const stdoutFile = (): boolean => {
-  if (stdoutIsFile === undefined) {
-    try {
-      stdoutIsFile = fstatSync(1).isFile();
-    } catch {
-      stdoutIsFile = false;
-    }
-  }
-  return stdoutIsFile;
-};
-
 const defaultIo: Io = {
   stdout: (s) => {
-    if (stdoutFile()) return writeAllToStdoutFile(s);
+    if (stdoutIsFile()) return writeAllToStdoutFile(s);
     return process.stdout.write(s) ? undefined : new Promise<void>((done) => process.stdout.once('drain', () => done()));
   },
   stderr: (s) => process.stderr.write(s),

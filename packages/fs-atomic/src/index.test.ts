@@ -209,6 +209,29 @@ describe('writeFilesAtomic (issue 15 probe: one of a set written, the other not)
   });
 });
 
+describe('processIo: a stdout that is a regular file', () => {
+  // Node took a short write to such a stdout as done (the bytes before the file-size limit or
+  // a full disk), so `tool > out.json` ended cut with exit 0 and no word.
+  it.runIf(process.platform === 'linux')('is written to its last byte, or the write\'s error is one line and exit 1 (EFBIG under ulimit -f)', () => {
+    const dist = JSON.stringify(join(import.meta.dirname, '../dist/index.js'));
+    const script = `import { exitOnStdoutError, processIo } from ${dist};
+      exitOnStdoutError('probe-tool');
+      processIo.stdout('x'.repeat(3000) + '\\n');
+      processIo.stdout('y'.repeat(20000) + '\\n');
+      processIo.stderr('done\\n');`;
+    const out = join(root, 'out.txt');
+    const run = (limitKb: number) => spawnSync('bash', ['-c', `ulimit -f ${limitKb}; exec "$0" --input-type=module -e "$1" > "$2"`, process.execPath, script, out], { encoding: 'utf8' });
+    const limited = run(8);
+    expect(limited.stderr).toBe('probe-tool: cannot write to stdout: file too large for this file system (EFBIG); choose another location\n');
+    expect(limited.status).toBe(1);
+    expect(statSync(out).size).toBe(8192);
+    const roomy = run(64);
+    expect(roomy.stderr).toBe('done\n');
+    expect(roomy.status).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(`${'x'.repeat(3000)}\n${'y'.repeat(20000)}\n`);
+  });
+});
+
 describe('replaceDirAtomic', () => {
   it('creates the directory (and missing parents) with exactly the given files', () => {
     const dir = join(root, 'topic', '_chunks');

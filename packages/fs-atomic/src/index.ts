@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { commitSeam } from './commit-seam.js';
 import { procFd } from './proc-fd.js';
+import { stdoutIsFile, writeAllToStdout } from './stdout.js';
 import { tempRandom } from './temp-random.js';
 
 /** The longest file name, in bytes, of the file systems written to (ext4, xfs, btrfs, tmpfs, APFS). */
@@ -1014,6 +1015,7 @@ function deepestExisting(path: string): string | null {
  * exit status 1. A reader that left early (`| head`, EPIPE) is its choice: the exit is quiet.
  */
 export function exitOnStdoutError(tool: string): void {
+  stdoutTool = tool;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     const why = err.code === 'ENOSPC' ? 'no space left on the device (ENOSPC); free some space and run again' : err.message;
@@ -1028,10 +1030,26 @@ export interface CliIo {
   stderr: (s: string) => void;
 }
 
-/** The process's own stdout and stderr: every CLI's default io. */
+/** The tool a failed write to stdout is reported for (exitOnStdoutError names it). */
+let stdoutTool = 'chunkyard';
+
+/**
+ * The process's own stdout and stderr: every CLI's default io. A stdout that is a regular file
+ * is written to its last byte (see stdout.ts): a write that fails there (EFBIG past `ulimit -f`,
+ * ENOSPC) is one line on stderr and exit status 1, as exitOnStdoutError reports one on a pipe.
+ */
 export const processIo: CliIo = {
   stdout: (s) => {
-    process.stdout.write(s);
+    if (!stdoutIsFile()) {
+      process.stdout.write(s);
+      return;
+    }
+    try {
+      writeAllToStdout(s);
+    } catch (err) {
+      process.stderr.write(`${stdoutTool}: cannot write to stdout: ${oneLine(errnoReason(err))}\n`);
+      process.exit(1);
+    }
   },
   stderr: (s) => {
     process.stderr.write(s);
@@ -1092,5 +1110,6 @@ function unicodeEscape(ch: string): string {
 
 
 export { firstInvalidUtf8, foreignEncoding, invalidUtf8Message, utf8TextProblem } from './utf8.js';
+export { stdoutIsFile, writeAllToStdout } from './stdout.js';
 export { invalidJsonMessage, jsonProblem, type JsonProblem } from './json.js';
 export { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';
