@@ -78,9 +78,9 @@ const GENERIC_PARAMETER = /^T[A-Z][a-z]+$/;
  */
 export function isIdentifier(token: string): boolean {
   if (GENERIC_PARAMETER.test(token)) return false;
-  if (/[#+]/.test(token)) return /[A-Za-z]/.test(token);
-  if (/[a-z][A-Z]/.test(token) || /^[A-Z]{2,}[a-z]/.test(token)) return true;
-  return token.includes('.') && /[A-Z]/.test(token);
+  if (/[#+]/.test(token)) return /\p{L}/u.test(token);
+  if (/\p{Ll}\p{M}*\p{Lu}/u.test(token) || /^\p{Lu}{2,}\p{Ll}/u.test(token)) return true;
+  return token.includes('.') && /\p{Lu}/u.test(token);
 }
 
 /** FROZEN COPY of scan.ts before the lex cache (2026-11-23), the reference the property tests compare against. */
@@ -233,7 +233,7 @@ export function xrefName(target: string): string | null {
   if (parts.length === 0) return null;
   const display = /displayProperty=(\w+)/.exec(query)?.[1];
   const name = display === 'fullName' ? parts.join('.') : display === 'nameWithType' ? parts.slice(-2).join('.') : parts[parts.length - 1]!;
-  return /^[A-Za-z_][\w.]*$/.test(name) ? name : null;
+  return /^[\p{L}_][\p{L}\p{M}\p{N}_.]*$/u.test(name) ? name.normalize('NFC') : null;
 }
 
 function decodeURIComponentSafe(s: string): string {
@@ -246,15 +246,15 @@ function decodeURIComponentSafe(s: string): string {
 
 /** FROZEN COPY of scan.ts before the lex cache (2026-11-23), the reference the property tests compare against. */
 /** Identifier-shaped name parts of a code span or a code line. */
-const CODE_NAME = /\.?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*[#+]*/g;
+const CODE_NAME = /\.?[\p{L}_][\p{L}\p{M}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{M}\p{N}_]*)*[#+]*/gu;
 /** FROZEN COPY of scan.ts before the lex cache (2026-11-23), the reference the property tests compare against. */
 /** `using X.Y;`, `import x.y`, `namespace X.Y`, `Imports X.Y` (VB), `open X.Y` (F#): dotted names kept whole. */
-const NAMESPACE_LINE = /^\s*(?:global\s+)?(?:using|import|imports|namespace|open|package)\s+(?:static\s+)?([A-Za-z_][\w.]*)/i;
+const NAMESPACE_LINE = /^\s*(?:global\s+)?(?:using|import|imports|namespace|open|package)\s+(?:static\s+)?([\p{L}_][\p{L}\p{M}\p{N}_.]*)/iu;
 
 /** FROZEN COPY of scan.ts before the lex cache (2026-11-23), the reference the property tests compare against. */
 /** Identifiers in a code span: dotted names stay whole (`JsonSourceGenerationOptionsAttribute.WriteIndented`). */
 function codeSpanIdentifiers(code: string): string[] {
-  return [...code.matchAll(CODE_NAME)].map((m) => m[0]).filter(isIdentifier);
+  return [...code.matchAll(CODE_NAME)].map((m) => m[0].normalize('NFC')).filter(isIdentifier);
 }
 
 /** FROZEN COPY of scan.ts before the lex cache (2026-11-23), the reference the property tests compare against. */
@@ -266,10 +266,10 @@ function codeSpanIdentifiers(code: string): string[] {
 function codeBlockIdentifiers(code: string): string[] {
   const names: string[] = [];
   for (const line of code.split('\n')) {
-    const ns = NAMESPACE_LINE.exec(line)?.[1];
+    const ns = NAMESPACE_LINE.exec(line)?.[1]?.normalize('NFC');
     if (ns && isIdentifier(ns)) names.push(ns);
     for (const m of line.matchAll(CODE_NAME)) {
-      for (const part of m[0].split('.')) if (part && part !== ns && isIdentifier(part)) names.push(part);
+      for (const part of m[0].normalize('NFC').split('.')) if (part && part !== ns && isIdentifier(part)) names.push(part);
     }
   }
   return names;

@@ -52,7 +52,8 @@ const DOCFX_ALERT = /\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]/gi;
 const GENERIC_PARAMETER = /^T[A-Z][a-z]+$/;
 
 /**
- * Identifier shapes. A name part is `[A-Za-z_]\w*`; an identifier is one that
+ * Identifier shapes. A name part is a letter or `_`, then letters, marks, digits and `_` (C#
+ * names may be any letters: `ÜberCache` was cut to the keyword `berCache`); an identifier is one that
  *   - has a lower-case letter followed by a capital (camelCase, PascalCase: `JsonSerializer`),
  *   - starts with two capitals and then a lower-case letter (`IAsyncEnumerable`, `JSONPath`),
  *   - is dotted with a capital somewhere (`System.Text.Json`, `ASP.NET`, `.NET`), or
@@ -62,9 +63,9 @@ const GENERIC_PARAMETER = /^T[A-Z][a-z]+$/;
  */
 export function isIdentifier(token: string): boolean {
   if (GENERIC_PARAMETER.test(token)) return false;
-  if (/[#+]/.test(token)) return /[A-Za-z]/.test(token);
-  if (/[a-z][A-Z]/.test(token) || /^[A-Z]{2,}[a-z]/.test(token)) return true;
-  return token.includes('.') && /[A-Z]/.test(token);
+  if (/[#+]/.test(token)) return /\p{L}/u.test(token);
+  if (/\p{Ll}\p{M}*\p{Lu}/u.test(token) || /^\p{Lu}{2,}\p{Ll}/u.test(token)) return true;
+  return token.includes('.') && /\p{Lu}/u.test(token);
 }
 
 /** Prose tokens: URLs (dropped), word-like runs (with inner `.`, `'`, `#`, `+`), hyphens, spaces, other characters. */
@@ -433,7 +434,7 @@ export function xrefName(target: string): string | null {
   if (parts.length === 0) return null;
   const display = /displayProperty=(\w+)/.exec(query)?.[1];
   const name = display === 'fullName' ? parts.join('.') : display === 'nameWithType' ? parts.slice(-2).join('.') : parts[parts.length - 1]!;
-  return /^[A-Za-z_][\w.]*$/.test(name) ? name : null;
+  return /^[\p{L}_][\p{L}\p{M}\p{N}_.]*$/u.test(name) ? name.normalize('NFC') : null;
 }
 
 /** `s` without the `char`s it ends with: `s.replace(/'+$/, '')` for `'`, in linear time (see cutOnLastLine). */
@@ -465,13 +466,13 @@ function decodeURIComponentSafe(s: string): string {
 }
 
 /** Identifier-shaped name parts of a code span or a code line. */
-const CODE_NAME = /\.?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*[#+]*/g;
+const CODE_NAME = /\.?[\p{L}_][\p{L}\p{M}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{M}\p{N}_]*)*[#+]*/gu;
 /** `using X.Y;`, `import x.y`, `namespace X.Y`, `Imports X.Y` (VB), `open X.Y` (F#): dotted names kept whole. */
-const NAMESPACE_LINE = /^\s*(?:global\s+)?(?:using|import|imports|namespace|open|package)\s+(?:static\s+)?([A-Za-z_][\w.]*)/i;
+const NAMESPACE_LINE = /^\s*(?:global\s+)?(?:using|import|imports|namespace|open|package)\s+(?:static\s+)?([\p{L}_][\p{L}\p{M}\p{N}_.]*)/iu;
 
 /** Identifiers in a code span: dotted names stay whole (`JsonSourceGenerationOptionsAttribute.WriteIndented`). */
 function codeSpanIdentifiers(code: string): string[] {
-  return [...code.matchAll(CODE_NAME)].map((m) => m[0]).filter(isIdentifier);
+  return [...code.matchAll(CODE_NAME)].map((m) => m[0].normalize('NFC')).filter(isIdentifier);
 }
 
 /**
@@ -482,10 +483,10 @@ function codeSpanIdentifiers(code: string): string[] {
 function codeBlockIdentifiers(code: string): string[] {
   const names: string[] = [];
   for (const line of code.split('\n')) {
-    const ns = NAMESPACE_LINE.exec(line)?.[1];
+    const ns = NAMESPACE_LINE.exec(line)?.[1]?.normalize('NFC');
     if (ns && isIdentifier(ns)) names.push(ns);
     for (const m of line.matchAll(CODE_NAME)) {
-      for (const part of m[0].split('.')) if (part && part !== ns && isIdentifier(part)) names.push(part);
+      for (const part of m[0].normalize('NFC').split('.')) if (part && part !== ns && isIdentifier(part)) names.push(part);
     }
   }
   return names;

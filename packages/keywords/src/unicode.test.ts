@@ -65,3 +65,19 @@ describe('hand-written names in either normalisation form', () => {
     expect(() => extractKeywords([], { handWritten: [{ name: 'café', score: 3 }, { name: nfd('café'), score: 4 }] })).toThrow(RangeError);
   });
 });
+
+describe('identifiers with letters beyond ASCII', () => {
+  it.each([
+    ['a code span', '`ÜberCache` and `naïveCache`, `CaféService.Run`.', ['CaféService.Run', 'naïveCache', 'ÜberCache']],
+    ['a code block', '```cs\nusing Ünïcode.Namespace;\nvar x = new ÜberCache();\nclass RésuméParser {}\n```\n', ['RésuméParser', 'ÜberCache', 'Ünïcode.Namespace']],
+    ['an xref', 'See <xref:Foo.ÜberCache>.', ['ÜberCache']],
+    ['prose', 'The ÉtéCache and the ÉtéCache.', ['ÉtéCache']],
+  ])('%s: the whole name, never a fragment', (_what, text, expected) => {
+    expect(one(text).map((e) => e.name).sort()).toEqual([...expected].sort());
+  });
+
+  it('a decomposed identifier is the same identifier', () => {
+    expect(one(nfd('`ÜberCache` `ÜberCache`'))).toEqual(one('`ÜberCache` `ÜberCache`'));
+    expect(one(nfd('`ÜberCache`')).map((e) => e.name)).toEqual(['ÜberCache']);
+  });
+});
