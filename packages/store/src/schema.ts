@@ -126,16 +126,23 @@ const STORE_TABLES = ['artifacts', 'store_meta'];
  * store's tables added to it ("schema version 0 … open it once for writing to migrate"), and
  * one with its own user_version was told to upgrade chunkyard. A store has user_version 0 only
  * while it is still empty, since every migration sets it in the transaction that creates tables.
+ * Returns the schema version it saw with those tables.
  */
-export function refuseForeign(db: DB, path: string): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
+export function refuseForeign(db: DB, path: string): number {
   const named = (type: string) =>
     (db.prepare(`SELECT name FROM sqlite_master WHERE type = '${type}' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
-  const tables = named('table');
-  // Views count as well: a database of views only (over attached databases, say) had no
-  // tables, looked like a store never written, and got the store's tables added beside them.
-  const views = named('view');
-  if (version === 0 ? tables.length === 0 && views.length === 0 : STORE_TABLES.every((t) => tables.includes(t))) return;
+  // One read transaction, so the three reads see one state of the file: read one by one, a
+  // store another process created between the first and the others looked like version 0
+  // with tables, which is another program's database (s47 probe: a reader opening a store
+  // while `docs-store ingest` made it was told "not a docs-store database").
+  const { version, tables, views } = db.transaction(() => ({
+    version: db.pragma('user_version', { simple: true }) as number,
+    tables: named('table'),
+    // Views count as well: a database of views only (over attached databases, say) had no
+    // tables, looked like a store never written, and got the store's tables added beside them.
+    views: named('view'),
+  }))();
+  if (version === 0 ? tables.length === 0 && views.length === 0 : STORE_TABLES.every((t) => tables.includes(t))) return version;
   const list = (kind: string, names: string[]) => `the ${kind} ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
   const parts = [...(tables.length ? [list('tables', tables)] : []), ...(views.length ? [list('views', views)] : [])];
   const shown = parts.length === 0 ? 'no tables' : parts.join(' and ');

@@ -174,7 +174,8 @@ export class DocStore {
         // The first read of the header: a file that is not a database fails here, not in the constructor.
         version = db.pragma('user_version', { simple: true }) as number;
         db.prepare('SELECT count(*) FROM sqlite_master').get();
-        refuseForeign(db, path);
+        // The version seen with the tables: another process may have created the store since.
+        version = refuseForeign(db, path);
       } catch (err) {
         db.close();
         throw openError(path, err, 'read');
