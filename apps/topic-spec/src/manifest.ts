@@ -3,7 +3,7 @@
  * topic-spec relies on, so a hand-edited or truncated manifest is a clear error naming the
  * file, never a crash or a silently wrong spec.
  */
-import { invalidJsonMessage } from '@chunkyard/fs-atomic';
+import { escapeControl, invalidJsonMessage } from '@chunkyard/fs-atomic';
 import type { ManifestChunk } from '@chunkyard/spec';
 
 export interface Manifest {
@@ -31,7 +31,7 @@ export function readManifest(text: string, file: string): Manifest {
   };
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('not a chunk manifest (expected a JSON object)');
   const m = data as Record<string, unknown>;
-  if (m.schemaVersion !== 1) fail(`schemaVersion ${JSON.stringify(m.schemaVersion)} is not 1`);
+  if (m.schemaVersion !== 1) fail(`schemaVersion ${shown(m.schemaVersion)} is not 1`);
   for (const k of ['source', 'strategyKey', 'fileTitle'] as const) if (typeof m[k] !== 'string') fail(`${k} is not a string`);
   if (typeof m.sourceSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(m.sourceSha256)) fail('sourceSha256 is not a sha256 (64 lowercase hex)');
   if (!Array.isArray(m.chunks) || m.chunks.length === 0) fail('chunks is not a non-empty list');
@@ -39,11 +39,23 @@ export function readManifest(text: string, file: string): Manifest {
     const r = c as Record<string, unknown>;
     const at = `chunks[${i}]`;
     if (typeof c !== 'object' || c === null) fail(`${at} is not an object`);
-    if (r.chunkNumber !== i) fail(`${at}.chunkNumber is ${JSON.stringify(r.chunkNumber)}, expected ${i}`);
+    if (r.chunkNumber !== i) fail(`${at}.chunkNumber is ${shown(r.chunkNumber)}, expected ${i}`);
     for (const k of ['originalText', 'embedText', 'sectionTitle'] as const) if (typeof r[k] !== 'string') fail(`${at}.${k} is not a string`);
     if (typeof r.isCode !== 'boolean') fail(`${at}.isCode is not true or false`);
     const t = r.tokenStats as Record<string, unknown> | undefined;
     if (typeof t !== 'object' || t === null || !Number.isInteger(t.tokens)) fail(`${at}.tokenStats.tokens is not a whole number`);
   });
   return m as unknown as Manifest;
+}
+
+/**
+ * A wrong value as a message quotes it: JSON, at most 60 characters, control characters
+ * escaped. It was quoted whole, so a megabyte schemaVersion made a megabyte line on stderr.
+ */
+function shown(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  if (json.length <= 60) return escapeControl(json);
+  let cut = json.slice(0, 57);
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // not half a surrogate pair
+  return `${escapeControl(cut)}... (${json.length} characters)`;
 }
