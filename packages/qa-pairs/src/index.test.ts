@@ -37,6 +37,12 @@ describe('parseQaPairs', () => {
     expect(pairs[1]!.excerpts).toEqual([]);
   });
 
+  it('takes hashes for a closing sequence only after a blank, as CommonMark does', () => {
+    expect(() => parseQaPairs('## Why?#\n\nA.\n', 'q.md')).toThrow('q.md:1: a question heading must end with "?": "Why?#"');
+    expect(() => parseQaPairs('## What is C#\n\nA.\n', 'q.md')).toThrow('must end with "?": "What is C#"');
+    expect(parseQaPairs('## Is C# next?\t## \n\nA.\n', 'q.md').map((p) => p.question)).toEqual(['Is C# next?']);
+  });
+
   it('accepts CRLF, a BOM and closing hashes', () => {
     const pairs = parseQaPairs('\uFEFF## What is it? ##\r\n\r\nA thing.\r\n', 'q.md');
     expect(pairs).toEqual([{ question: 'What is it?', line: 1, answer: 'A thing.', excerpts: [] }]);

@@ -120,8 +120,14 @@ function closingCut(text: string): string {
   let end = text.length;
   const blank = (i: number) => text[i] === ' ' || text[i] === '\t';
   while (end > 0 && blank(end - 1)) end--;
-  while (end > 0 && text[end - 1] === '#') end--;
-  while (end > 0 && blank(end - 1)) end--;
+  let hashes = end;
+  while (hashes > 0 && text[hashes - 1] === '#') hashes--;
+  // A closing sequence follows a blank (CommonMark 4.2): in "Why?#" or "What is C#" the hashes
+  // are text, and cutting them read "## Why?#" as the question "Why?".
+  if (hashes < end && (hashes === 0 || blank(hashes - 1))) {
+    end = hashes;
+    while (end > 0 && blank(end - 1)) end--;
+  }
   return text.slice(0, end);
 }
 
