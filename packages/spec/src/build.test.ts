@@ -127,6 +127,19 @@ describe('buildTopicSpec', () => {
     expect(() => buildTopicSpec({ ...input, promptThreshold: Number.NaN })).toThrow(RangeError);
   });
 
+  // Readers resolve href and manifest as URLs (docs-query, the inspector, docs-score's href
+  // check): a source named c#-guide.md wrote `_chunks/c#-guide-0.md`, a fragment after `c`,
+  // and 50%-off.md a malformed %-escape. Each is the chunk file's name, percent-encoded.
+  it('writes href and manifest as URLs that resolve to the chunk files, whatever the document is named', async () => {
+    for (const doc of ['c#-guide', '50%-off', 'what?', 'a b', 'café']) {
+      const spec = buildTopicSpec({ ...input, documents: [await document('# T\n\nSome text.\n', doc)] });
+      const base = new URL('http://docs.test/topic/index.json');
+      expect(decodeURIComponent(new URL(spec.documents[0]!.manifest, base).pathname), doc).toBe(`/topic/_chunks/${doc}.json`);
+      for (const [i, c] of spec.chunks.entries()) expect(decodeURIComponent(new URL(c.href, base).pathname), doc).toBe(`/topic/_chunks/${doc}-${i}.md`);
+    }
+    expect(buildTopicSpec(input).chunks[0]!.href).toBe('_chunks/golden-reference-0.md');
+  });
+
   it('is deterministic', () => {
     expect(JSON.stringify(buildTopicSpec(input))).toBe(JSON.stringify(buildTopicSpec(input)));
   });

@@ -62,7 +62,7 @@ export function buildTopicSpec(input: BuildSpecInput): TopicSpec {
     documents.push({
       doc: d.doc,
       source: d.source,
-      manifest: `_chunks/${d.doc}.json`,
+      manifest: `_chunks/${encodeURIComponent(d.doc)}.json`,
       strategyKey: d.strategyKey,
       sourceSha256: d.sourceSha256,
       count: d.chunks.length,
@@ -78,7 +78,7 @@ export function buildTopicSpec(input: BuildSpecInput): TopicSpec {
       const chunk: SpecChunk = {
         doc: d.doc,
         index: i,
-        href: `_chunks/${d.doc}-${i}.md`,
+        href: `_chunks/${encodeURIComponent(d.doc)}-${i}.md`,
         title: titleOf(c, d.fileTitle),
         is_code: c.isCode,
         tokens: c.tokenStats.tokens,
