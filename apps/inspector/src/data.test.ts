@@ -139,7 +139,8 @@ describe('a malformed index.json or manifest (probe)', () => {
   const chunk = { sourcePosition: { charStart: 0, charEnd: 3 }, tokenStats: { tokens: 1 } };
   async function load(files: Record<string, unknown>) {
     vi.stubGlobal('fetch', async (url: URL) => {
-      const body = files[new URL(url).pathname];
+      // As a server maps a path to a file: its escapes decoded.
+      const body = files[decodeURIComponent(new URL(url).pathname)];
       if (body === undefined) return new Response('missing', { status: 404 });
       return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status: 200 });
     });
@@ -153,6 +154,17 @@ describe('a malformed index.json or manifest (probe)', () => {
 
   it('loads a good topic', async () => {
     expect((await load(files(goodGroup, { chunks: [chunk] }))).manifest.chunks).toHaveLength(1);
+  });
+
+  // A source named c#-guide.md was fetched as /t/c (the rest a fragment), 50%-off.md failed as
+  // a malformed escape: its text is fetched from the file of that name.
+  it('loads a topic whose source and manifest names hold #, ? and %', async () => {
+    for (const name of ['c#-guide', '50%-off', 'what?']) {
+      const group = { ...goodGroup, source: `${name}.md`, manifest: `_chunks/${encodeURIComponent(name)}.json` };
+      const loaded = await load({ '/t/index.json': idx(group), [`/t/_chunks/${name}.json`]: { chunks: [chunk] }, [`/t/${name}.md`]: 'abc' });
+      expect(loaded.source, name).toBe('abc');
+      expect(loaded.manifest.chunks, name).toHaveLength(1);
+    }
   });
 
   it.each([

@@ -77,7 +77,9 @@ export async function loadTopic(root, topicId, wantedDoc) {
   const fileUrl = (key) => {
     const value = group[key];
     if (typeof value !== 'string' || value === '') throw new Error(`${where}.${key} is not a path (not an index.json index-tool wrote; rebuild: npx nx run-many -t index)`);
-    const url = new URL(value, idxUrl);
+    // `manifest` is a URL (percent-encoded by topic-spec); `source` is the file's path, where
+    // `#`, `?` and `%` are characters of its name (c#-guide.md), not a fragment, query or escape.
+    const url = new URL(key === 'source' ? value.replace(/[%#?]/g, encodeURIComponent) : value, idxUrl);
     if (url.origin !== idxUrl.origin) throw new Error(`${where}.${key} ${JSON.stringify(value)} is not a path on this server`);
     return url;
   };
