@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bm25Terms, fuseMaxNormalised } from './hybrid.js';
-import { mergeHits, trimSegments, windowScores, windowTexts, windowVectors, type RankedHit } from './routes.js';
+import { MAX_WINDOW_RADIUS, mergeHits, trimSegments, windowScores, windowTexts, windowVectors, type RankedHit } from './routes.js';
 import { mergeRanked, trimUnit, windowTexts as evalWindowTexts } from '../../../tools/eval/routes.mjs';
 
 describe('windowTexts / windowVectors', () => {
@@ -35,6 +35,19 @@ describe('windowTexts / windowVectors', () => {
 });
 
 describe('windowScores', () => {
+  // weight Infinity made every fused score Infinity or NaN, k1 Infinity every BM25 score 0, and
+  // a radius of a million made each chunk's window the whole document (quadratic in its chunks).
+  it('refuses a weight or k1 that is not a finite number ≥ 0, and a radius past MAX_WINDOW_RADIUS', () => {
+    const q = Float32Array.of(1, 0);
+    const items = [{ group: 'a', text: 'x', embed: 'x', vector: Float32Array.of(1, 0) }];
+    for (const windows of [[{ weight: Infinity, radius: 1 }], [{ weight: Number.NaN, radius: 1 }], [{ weight: 1, radius: MAX_WINDOW_RADIUS + 1 }], [{ weight: 1, radius: 1e6 }]]) {
+      expect(() => windowScores('x', q, items, { windows }), JSON.stringify(windows)).toThrow(/a window score needs a finite weight ≥ 0 and an integer radius from 1 to 32/);
+    }
+    for (const k1 of [Infinity, Number.NaN, -1]) expect(() => windowScores('x', q, items, { bm25: { k1 } })).toThrow(/BM25 needs a finite k1 ≥ 0/);
+    expect(() => windowTexts(items, 1e6)).toThrow(/radius from 1 to 32/);
+    expect(windowScores('x', q, items, { windows: [{ weight: 1, radius: MAX_WINDOW_RADIUS }], bm25: { k1: 0 } }).fused).toHaveLength(1);
+  });
+
   it('with no windows and BM25 off is the max-normalised cosine alone; windows raise a chunk whose neighbours match', () => {
     const q = Float32Array.of(1, 0);
     const items = [

@@ -33,11 +33,31 @@ export const DEFAULT_WINDOWS: readonly WindowScore[] = [
 /** The eval's `--bm25-k1 0.6`: a repeated term saturates sooner, so small chunks are not outscored by repeats. */
 export const DEFAULT_ROUTE_BM25: Readonly<Bm25Options> = { k1: 0.6 };
 
+/**
+ * The widest window a route score takes (±32 chunks). A window's work grows with its width
+ * (each chunk's window is summed, its text joined), so a radius of a million made one query
+ * quadratic in a document's chunks; a window that wide is no longer a chunk's context anyway.
+ */
+export const MAX_WINDOW_RADIUS = 32;
+
+/**
+ * What is wrong with a window score, or null (docs-store's routes check the same). A weight of
+ * Infinity passed `weight >= 0` and made every fused score Infinity or NaN.
+ */
+export function windowProblem(w: WindowScore): string | null {
+  if (Number.isFinite(w.weight) && w.weight >= 0 && Number.isInteger(w.radius) && w.radius >= 1 && w.radius <= MAX_WINDOW_RADIUS) return null;
+  return `a window score needs a finite weight ≥ 0 and an integer radius from 1 to ${MAX_WINDOW_RADIUS}, got weight ${w.weight}, radius ${w.radius}`;
+}
+
+/** What is wrong with BM25's k1, or null: a finite number ≥ 0 (Infinity or NaN made every BM25 score 0 or NaN). */
+export function bm25K1Problem(k1: number): string | null {
+  return Number.isFinite(k1) && k1 >= 0 ? null : `BM25 needs a finite k1 ≥ 0, got ${k1}`;
+}
+
 function checkWindows(windows: readonly WindowScore[]): void {
   for (const w of windows) {
-    if (!(w.weight >= 0) || !Number.isInteger(w.radius) || w.radius < 1) {
-      throw new RangeError(`a window score needs weight ≥ 0 and an integer radius ≥ 1, got weight ${w.weight}, radius ${w.radius}`);
-    }
+    const problem = windowProblem(w);
+    if (problem !== null) throw new RangeError(problem);
   }
 }
 
@@ -120,6 +140,8 @@ export function windowScores(
   const windows = options.windows ?? DEFAULT_WINDOWS;
   checkWindows(windows);
   const bm25Options = options.bm25 === undefined ? DEFAULT_ROUTE_BM25 : options.bm25;
+  const k1Problem = bm25Options === false || bm25Options.k1 === undefined ? null : bm25K1Problem(bm25Options.k1);
+  if (k1Problem !== null) throw new RangeError(k1Problem);
   const similarity = Float64Array.from(items, (it) => cosine(queryVector, it.vector));
   const bm25 = bm25Options === false ? new Float64Array(items.length) : new Bm25Index(items.map((it) => it.embed), bm25Options).scores(query);
   const ownLists = [{ scores: similarity, weight: 1 }, ...(bm25Options === false ? [] : [{ scores: bm25, weight: 1 }])];

@@ -109,6 +109,14 @@ describe('routed search (the default) returns the units docs-query returns', () 
       if (routes.merge === false) for (const h of hits) expect(h.unit!.chunks!.from).toBe(h.unit!.chunks!.to);
     }
   });
+
+  // As retrieval's windowScores: weight Infinity gave Infinity or NaN scores, and a radius of a
+  // million summed the whole document for every chunk's window (quadratic in its chunks).
+  it('refuses the window scores and k1 that retrieval refuses, naming the setting', async () => {
+    for (const routes of [{ windows: [{ weight: Infinity, radius: 1 }] }, { windows: [{ weight: 1, radius: 1e6 }] }, { bm25K1: Infinity }, { bm25K1: Number.NaN }]) {
+      await expect(store.search(QUESTIONS[0]!, { limit: 2, embedder: backend.provider, routes }), JSON.stringify(routes)).rejects.toThrow(/a window score needs a finite weight ≥ 0 and an integer radius from 1 to 32|BM25 needs a finite k1 ≥ 0/);
+    }
+  });
 });
 
 describe('property: any query of the docs\' words', () => {

@@ -17,6 +17,7 @@
  */
 import {
   bm25Idf,
+  bm25K1Problem,
   bm25Terms,
   bm25Weight,
   BOUNDARY_SEPARATOR,
@@ -28,6 +29,7 @@ import {
   fuseMaxNormalised,
   mergeHits,
   trimSegments,
+  windowProblem,
   type ManifestChunk,
   type RankedHit,
   type RouteOptions,
@@ -314,10 +316,12 @@ export class RouteIndex {
   scores(query: string, queryVector: Float32Array, active: Int32Array, routes: RouteOptions): { fused: Float64Array; similarity: Float64Array; bm25: Float64Array } {
     const windows = routes.windows ?? DEFAULT_WINDOWS;
     for (const w of windows) {
-      if (!(w.weight >= 0) || !Number.isInteger(w.radius) || w.radius < 1) throw new StoreError(`a window score needs weight ≥ 0 and an integer radius ≥ 1, got weight ${w.weight}, radius ${w.radius}`);
+      const problem = windowProblem(w);
+      if (problem !== null) throw new StoreError(problem);
     }
     const k1 = routes.bm25K1 ?? DEFAULT_ROUTE_BM25.k1 ?? 1.2;
-    if (!(k1 >= 0)) throw new StoreError(`BM25 needs k1 ≥ 0, got ${k1}`);
+    const k1Problem = bm25K1Problem(k1);
+    if (k1Problem !== null) throw new StoreError(k1Problem);
     const n = active.length;
     const size = this.size;
     const rows = this.rows;
