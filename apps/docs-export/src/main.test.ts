@@ -590,7 +590,7 @@ describe('docs-export', () => {
     const root = join(ws, 'c1-docs');
     // Issue 15 probe: the bidi overrides and isolates (U+202E in a title shows "gnp.exe" as
     // "exe.png") went out raw; every CLI's escapeControl escapes them.
-    const text = '# Title \u009b2J end \u202egnp.exe\u2066x\u2069\n\nThe widget \u009d0;PWNED\u009c keeps \u007f things.\n';
+    const text = '# Title \u009b2J end \u202egnp.exe\u2066x\u2069\n\nThe widget \u009d0;PWNED\u009c keeps \u007f things\u2028and\u2029more.\n';
     mkdirSync(join(root, 't', '_chunks'), { recursive: true });
     writeFileSync(join(root, 't', 'golden-reference.md'), text);
     const c = chunkDocument(text, { docName: 'golden-reference', sourceFile: 'golden-reference.md' });
@@ -603,6 +603,10 @@ describe('docs-export', () => {
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     expect(r.stdout).toContain('\\u009b2J');
     expect(r.stdout).toContain('\\u202egnp.exe\\u2066x\\u2069');
+    // U+2028 and U+2029 are line breaks to Python's str.splitlines() and to editors: a JSONL
+    // reader splitting on them got half records. Escaped, one record is one line for any reader.
+    expect(r.stdout).toContain('things\\u2028and\\u2029more');
+    expect(r.stdout.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/).filter(Boolean)).toHaveLength(r.lines.length);
     expect((r.lines[0]!.chunk as { originalText: string }).originalText).toBe(c.chunks[0]!.originalText);
     expect(c.chunks[0]!.originalText).toContain('\u009d0;PWNED\u009c');
   });

@@ -436,7 +436,9 @@ async function run(argv: string[], io: Io): Promise<number> {
  * own, so the same value for any JSON reader and nothing a terminal obeys.
  */
 export function jsonLine(record: unknown): string {
-  return escapeControl(JSON.stringify(record));
+  // U+2028 and U+2029 too: valid JSON raw, but line breaks to Python's str.splitlines() and to
+  // editors, which cut a record in two there. They can only stand inside a string here.
+  return escapeControl(JSON.stringify(record)).replace(/[\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16)}`);
 }
 
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
