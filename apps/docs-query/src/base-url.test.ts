@@ -3,7 +3,7 @@
 // request for …/index.json/index.json answered 404, exit 1, as if the server were broken.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from './main.js';
+import { run } from './test-run.js';
 
 let server: Server;
 let base: string;
@@ -18,13 +18,6 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
-  return { code, stdout, stderr };
-}
 
 describe('docs-query --base-url …/index.json', () => {
   it('is a usage error naming the base URL to give, and nothing is requested', async () => {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from './main.js';
+import { run } from './test-run.js';
 
 let dir: string;
 const TITLE = 'Chunk 1\n\n── other #7 FAKE';
@@ -24,13 +24,6 @@ beforeAll(() => {
   texts.forEach((t, i) => writeFileSync(join(dir, `t/_chunks/g/${i}.md`), t));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
-  return { code, stdout, stderr };
-}
 
 describe('docs-query text output: one line per heading, whatever index.json holds', () => {
   it('--list is one row of three fields per topic (a tab or line break in a title made more)', async () => {

@@ -11,6 +11,7 @@ import { buildFixtureDocs, SAMPLE_QUESTIONS, type FixtureDocs } from '../../../p
 import { escapeControl } from '@chunkyard/fs-atomic';
 import { createBackend, DEFAULT_MAX_HAMMING_DISTANCE, discloseTopics, DocsClient, FolderSource, search } from '@chunkyard/retrieval';
 import { DEFAULT_DISCLOSE_N, formatDisclosure, formatSearch, HELP, main } from './main.js';
+import { run } from './test-run.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const BIN = join(REPO, 'apps/docs-query/bin/docs-query.js');
@@ -20,13 +21,6 @@ beforeAll(async () => {
   fx = await buildFixtureDocs({ technical: ['libraries/system-text-json-polymorphism'], questions: SAMPLE_QUESTIONS });
 });
 afterAll(() => fx?.cleanup());
-
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
-  return { code, stdout, stderr };
-}
 
 /**
  * Makes `dir` unwritable: chmod for a normal user; root ignores modes, so chattr +i there.
