@@ -47,8 +47,9 @@ ingest: a topic folder (holding golden-reference.md) contributes its sources (to
   embeddings are computed first, then everything is written in one transaction: if the
   provider fails, nothing is written. Unchanged documents are skipped; a changed one
   replaces its old chunks. A bad document (binary, empty, not UTF-8, over 32 MiB) is
-  reported and left out; the others are stored (a line of any length is taken). What chunkyard generates (index.json,
-  topic-spec.md, _chunks/, _keywords/) is skipped, so docs/libraries/* is safe to pass.
+  reported and left out; the others are stored (a line of any length is taken). What
+  chunkyard generates (index.json, topic-spec.md, _chunks/, _keywords/) is skipped, so
+  docs/libraries/* is safe to pass.
   --built reads topic folders' _chunks/*.json manifests and takes vectors from
   .embedding-cache/, and from the per-topic caches an Nx build keeps in it (read only),
   embedding only what is missing, instead of chunking again.
