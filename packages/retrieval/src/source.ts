@@ -8,7 +8,7 @@
  * outside its root, a URL source refuses URLs on another origin or above its base path.
  */
 import { constants } from 'node:fs';
-import { describeFsError, fileKind, invalidJsonMessage, oneLine } from '@chunkyard/fs-atomic';
+import { describeFsError, fileKind, foreignEncoding, invalidJsonMessage, invalidUtf8Message, oneLine } from '@chunkyard/fs-atomic';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -123,11 +123,10 @@ export class FolderSource implements DocsSource {
         const what = maxBytes === MAX_JSON_BYTES ? 'a docs index or manifest' : 'a docs file';
         throw new SourceError(file, `${mib(stat.size)} MiB, larger than ${what} can be (${mib(maxBytes).replace(/\.0$/, '')} MiB); is this a built docs tree?`);
       }
-      // A leading BOM dropped, as the URL source drops it (TextDecoder, what res.text() does): an
-      // index.json saved with one was "not valid JSON (byte order mark …)" from the folder and
-      // read fine from the same folder served over HTTP.
-      const text = await handle.readFile('utf8');
-      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+      // A leading BOM dropped, as the URL source drops it: an index.json saved with one was "not
+      // valid JSON (byte order mark …)" from the folder and read fine over HTTP.
+      const bytes = await handle.readFile();
+      return decodeBuiltText(bytes, file);
     } catch (err) {
       if (err instanceof SourceError) throw err;
       throw new SourceError(file, cannotRead(err));
@@ -268,8 +267,7 @@ export class UrlSource implements DocsSource {
     } finally {
       clearTimeout(timer);
     }
-    // What res.text() does: UTF-8, a BOM dropped, bad bytes replaced.
-    return new TextDecoder().decode(Buffer.concat(parts, size));
+    return decodeBuiltText(Buffer.concat(parts, size), url.href);
   }
 
   /**
@@ -308,6 +306,23 @@ function statusLine(res: Response): string {
 
 /** A system error code (ECONNREFUSED, ENOTFOUND, ETIMEDOUT …), not undici's (UND_ERR_…) or its parser's (HPE_…). */
 const SYSTEM_CODE = /^E[A-Z0-9]+$/;
+
+/**
+ * The UTF-8 text of a built docs file, a leading BOM dropped; bytes that are not UTF-8 are a
+ * SourceError naming the file or URL. Decoded with replacement characters (readFile('utf8'),
+ * res.text()), each bad byte became U+FFFD without a word, so a damaged chunk was shown and
+ * embedded altered, where every other chunkyard reader (topic-io, the store's ingest) refuses it.
+ */
+function decodeBuiltText(bytes: Uint8Array, where: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // UTF-16 text was "first bad byte at offset 0", which says nothing of why.
+    const foreign = foreignEncoding(bytes);
+    const what = foreign === null ? invalidUtf8Message(bytes) : `${foreign} text (it starts with that byte order mark), not UTF-8`;
+    throw new SourceError(where, `${what}; built docs files are UTF-8, so this one was damaged or replaced after the build: rebuild the docs (npx nx run-many -t index)`);
+  }
+}
 
 /** A URL source for `http(s)://…`, a folder source for anything else. */
 export function openSource(target: string): DocsSource {
