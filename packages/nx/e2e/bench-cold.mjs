@@ -129,7 +129,7 @@ function removeOutputs(ws) {
  * instead copies them from it into `o/<the same path>` (git-ignored, as ours' outputs are) and
  * declares them as its outputs: the same files and folders per task, so a cache hit restores
  * what ours' does.
- * @param {{ nodes: Record<string, { data: { root: string, targets?: Record<string, { executor?: string, dependsOn?: unknown[], outputs?: string[] }> } }> }} graph
+ * @param {{ nodes: Record<string, { data: { root: string, targets?: Record<string, { executor?: string, options?: { noop?: boolean }, dependsOn?: unknown[], outputs?: string[] }> } }> }} graph
  * @param {string} [copyOutputsFrom]
  * @returns {TempWorkspace}
  */
@@ -164,7 +164,7 @@ function floorWorkspace(graph, copyOutputsFrom) {
             .filter((rel) => existsSync(join(copyOutputsFrom, rel)))
         : [];
       targets[t] =
-        cfg.executor === 'nx:noop'
+        cfg.executor === 'nx:noop' || cfg.options?.noop === true
           ? { executor: 'nx:noop', cache: true, inputs: [], outputs: [], dependsOn }
           : copied.length
             ? {

@@ -139,10 +139,12 @@ describe('@chunkyard/nx in a docs team\'s own repo, installed from packed tarbal
     const expected = [...Object.values(PROJECTS).flatMap((p) => STEPS.map((s) => `${p}:${s}`)), ...SECTIONS.map((s) => `${s}:index-json`), LLMS];
     expect(sorted(r.ran)).toEqual(sorted(expected));
     // One batch process ran every task of the pipeline (all stages, every index.json and
-    // llms.txt) with the installed tools, never code from this repo.
+    // llms.txt, and the `index` tasks, which run nothing) with the installed tools, never code
+    // from this repo.
     // eslint-disable-next-line no-control-regex
     const batches = [...r.output.replace(/\u001b\[[0-9;]*m/g, '').matchAll(/Running (\d+) tasks with (\S+)/g)].map((m) => `${m[1]} ${m[2]}`);
-    expect(batches).toEqual([`${expected.length} @chunkyard/nx:tool`]);
+    const indexTasks = Object.keys(PROJECTS).length + SECTIONS.length;
+    expect(batches).toEqual([`${expected.length + indexTasks} @chunkyard/nx:tool`]);
     expect(r.output).toContain('content/libraries/collections/golden-reference.md: ');
     expect(r.output).not.toContain(repoRoot);
     const root = JSON.parse(readFileSync(join(a.root, 'content/index.json'), 'utf8')) as { _embedded: { topics: { id: string }[] } };
@@ -178,6 +180,24 @@ describe('@chunkyard/nx in a docs team\'s own repo, installed from packed tarbal
     // milliseconds, in the same batch); nothing beside the edited path does.
     expect(sorted(r.ran)).toEqual(sorted([...STEPS.map((s) => `${topic}:${s}`), 'section-libraries:index-json', 'content:index-json', LLMS]));
     git(a.root, 'commit', '-qam', 'edit collections');
+  });
+
+  it('a topic that fails ends the run with status 1 (not 130), naming it in every task it stops; the rest is built', async () => {
+    await nextMtimeSecond(a);
+    const broken = join(a.root, 'content/libraries/broken');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'golden-reference.md'), '---\ntitle: Broken\n---\n');
+    try {
+      const r = runNx(a, ['run-many', '-t', 'index', '--outputStyle=static']);
+      // eslint-disable-next-line no-control-regex
+      const out = r.output.replace(/\u001b\[[0-9;]*m/g, '');
+      expect(r.status, out).toBe(1);
+      expect(out).toMatch(/chunking-tool: content\/libraries\/broken\/golden-reference\.md: no content to chunk/);
+      expect(out).toMatch(/> nx run section-libraries:index-json\s*\n+@chunkyard\/nx: not run: it needs topic-libraries-broken:chunk, which failed/);
+      expect(existsSync(join(broken, 'index.json'))).toBe(false);
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
   });
 
   it('an author adds a topic and runs only its index: its section now links it, and docs-score passes', async () => {

@@ -244,8 +244,9 @@ export function runMany(ws, args, timeoutMs) {
 
   /** @type {{ tasks: { taskId: string, cacheStatus: string, hash: string, status: number }[] }} */
   const record = JSON.parse(readFileSync(runJson, 'utf8'));
-  // The `index` targets are nx:noop (they only wait for index-json tasks): they run no command,
-  // and Nx prints a line for them only when they come from the cache. Left out of both sets.
+  // The `index` targets run nothing (they only wait for index-json tasks) and hash every source
+  // under the docs root, so they rerun on any edit: left out of both sets, which say what work
+  // ran.
   const tasks = record.tasks.filter((t) => !t.taskId.endsWith(':index'));
   const ran = new Set(tasks.filter((t) => t.cacheStatus === 'cache-miss').map((t) => t.taskId));
   const cached = new Set(tasks.filter((t) => t.cacheStatus !== 'cache-miss').map((t) => t.taskId));

@@ -32,16 +32,17 @@ const { escapeControl } = require('./plugin.cjs');
 
 /**
  * @typedef {object} RunOptions
- * @property {string} tool
+ * @property {string} [tool]
  * @property {string[]} [args]
  * @property {Record<string, string>} [env]
  * @property {string} [packDir]
+ * @property {true} [noop] the task runs nothing: it exists for its dependsOn (the `index` target)
  */
 
 /**
  * @typedef {object} TaskResult
  * @property {boolean} success
- * @property {'success' | 'failure' | 'skipped'} [status]
+ * @property {'success' | 'failure'} [status]
  * @property {string} terminalOutput
  * @property {number} [startTime]
  * @property {number} [endTime]
@@ -352,7 +353,7 @@ function writeAtomic(file, bytes) {
 /** A problem with a task's options or setup: its message is the whole story, no stack. */
 class OptionError extends Error {}
 
-const KNOWN_OPTIONS = ['tool', 'args', 'env', 'packDir'];
+const KNOWN_OPTIONS = ['tool', 'args', 'env', 'packDir', 'noop'];
 
 /**
  * What is wrong with a task's options, or null. Nx 22.7 checks options against
@@ -368,6 +369,11 @@ function optionsProblem(options, root) {
   const show = (/** @type {unknown} */ v) => (v === undefined ? 'undefined' : JSON.stringify(v));
   const unknown = Object.keys(o).find((k) => !KNOWN_OPTIONS.includes(k));
   if (unknown !== undefined) return `unknown option ${JSON.stringify(unknown)} (known: ${KNOWN_OPTIONS.join(', ')})`;
+  if (o.noop !== undefined) {
+    if (o.noop !== true) return `option "noop" must be true (a task that runs nothing), got ${show(o.noop)}`;
+    const other = Object.keys(o).find((k) => k !== 'noop');
+    return other === undefined ? null : `option "noop" runs nothing, so option ${JSON.stringify(other)} has no meaning beside it`;
+  }
   if (typeof o.tool !== 'string' || o.tool.trim() === '') return `option "tool" must be the npm package name of a chunkyard tool, got ${show(o.tool)}`;
   if (o.args !== undefined && !(Array.isArray(o.args) && o.args.every((a) => typeof a === 'string'))) return `option "args" must be a list of strings, got ${show(o.args)}`;
   if (o.env !== undefined && !(o.env && typeof o.env === 'object' && !Array.isArray(o.env) && Object.values(o.env).every((v) => typeof v === 'string'))) {
@@ -392,6 +398,7 @@ async function runOne(options, root) {
   const startTime = Date.now();
   const problem = optionsProblem(options, root);
   if (problem) return { success: false, status: 'failure', terminalOutput: `@chunkyard/nx:tool: ${escapeControl(problem)}\n`, startTime, endTime: Date.now() };
+  if (options.noop) return { success: true, status: 'success', terminalOutput: '', startTime, endTime: startTime };
   const args = options.args ?? [];
   const env = options.env ?? {};
   let out = '';
@@ -403,17 +410,18 @@ async function runOne(options, root) {
     if (isMainThread && process.cwd() !== resolve(root)) process.chdir(root);
     const packed = options.packDir ? resolve(root, options.packDir) : undefined;
     if (packed) unpackDir(packed, `${options.packDir}.pack`);
-    const { entry, bin } = resolveTool(options.tool, root);
+    const tool = /** @type {string} */ (options.tool); // optionsProblem checked it
+    const { entry, bin } = resolveTool(tool, root);
     if (envAtLoad === undefined) {
       envAtLoad = { ...env };
       Object.assign(process.env, env);
     }
     if (!sameEnv(envAtLoad, env)) {
-      if (!bin) throw new Error(`${options.tool} has no bin to run with a different environment`);
+      if (!bin) throw new Error(`${tool} has no bin to run with a different environment`);
       const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
       out += (r.stdout ?? '') + (r.stderr ?? '');
       code = r.error ? 1 : (r.status ?? 1);
-      if (r.error) out += `${options.tool}: ${r.error.message}\n`;
+      if (r.error) out += `${tool}: ${r.error.message}\n`;
     } else {
       const main = await loadMain(entry);
       code = await main(args, io);
@@ -542,8 +550,10 @@ function pool(count, root, inputs) {
  * Many tasks in one process (Nx batch mode): every task of the batch, each after the batch
  * tasks it depends on (tasks outside the batch completed before Nx started it), on as many
  * threads as workerCount allows, yielding each task's result as soon as it has one, so Nx
- * reports and caches every task separately. A task whose dependency failed is skipped, as Nx
- * does outside a batch.
+ * reports and caches every task separately. A task whose dependency failed is not run, and fails
+ * with a line naming the failure that stopped it (Nx's own "skipped" would leave it with no
+ * result, which Nx 22.7 counts as an interrupted run: `run-many` exited 130, not 1; see the
+ * README). A `noop` task (`index`) succeeds as soon as its dependencies have, on this thread.
  * @param {{ tasks: Record<string, unknown>, dependencies: Record<string, string[]> }} taskGraph
  * @param {Record<string, RunOptions>} inputs task id -> its options
  * @param {unknown} _overrides
@@ -567,12 +577,11 @@ async function* batchExecutor(taskGraph, inputs, _overrides, context) {
   const waitingOn = new Map();
   /** @type {Map<string, string[]>} */
   const dependents = new Map(ids.map((id) => [id, []]));
-  /** @type {Map<string, boolean>} id -> every batch dependency succeeded so far */
-  const depsOk = new Map();
+  /** @type {Map<string, string>} id -> the failed task that stops it (absent: none so far) */
+  const stoppedBy = new Map();
   for (const id of ids) {
     const deps = [...new Set(taskGraph.dependencies[id] ?? [])].filter((d) => inBatch.has(d) && d !== id);
     waitingOn.set(id, deps.length);
-    depsOk.set(id, true);
     for (const d of deps) /** @type {string[]} */ (dependents.get(d)).push(id);
   }
   /** @type {string[]} ready tasks: Nx's order, then as their dependencies finish */
@@ -585,14 +594,18 @@ async function* batchExecutor(taskGraph, inputs, _overrides, context) {
   const completed = [];
   /** @type {(() => void) | null} */
   let wake = null;
-  const workers = pool(workerCount(ids.length), context.root, inputs);
+  // Threads for the tasks that run a tool: a batch of `index` tasks alone (a run where all
+  // else came from the cache) loads no tool.
+  const workers = pool(workerCount(ids.filter((id) => inputs[id] && inputs[id].noop !== true).length), context.root, inputs);
   /** @param {string} id @param {boolean} ok */
   const release = (id, ok) => {
     finished++;
     /** @type {string[]} */
     const freed = [];
+    // The failure a user has to mend: the task itself, or what stopped it.
+    const cause = stoppedBy.get(id) ?? id;
     for (const t of /** @type {string[]} */ (dependents.get(id))) {
-      if (!ok) depsOk.set(t, false);
+      if (!ok && !stoppedBy.has(t)) stoppedBy.set(t, cause);
       const left = /** @type {number} */ (waitingOn.get(t)) - 1;
       waitingOn.set(t, left);
       if (left === 0) freed.push(t);
@@ -601,18 +614,24 @@ async function* batchExecutor(taskGraph, inputs, _overrides, context) {
   };
   try {
     while (finished < ids.length) {
-      // Start every ready task; a task whose dependency failed is skipped, as Nx does outside
-      // a batch (and a skip can free a later task, so this loops until nothing is ready).
+      // Start every ready task; one that cannot run, or runs nothing, finishes here (and that
+      // can free a later task, so this loops until nothing is ready).
       while (ready.length > 0) {
         const batch = ready;
         ready = [];
         for (const id of batch) {
-          if (!depsOk.get(id) || !inputs[id]) {
+          const cause = stoppedBy.get(id);
+          const options = inputs[id];
+          if (cause !== undefined || !options) {
             const now = Date.now();
-            const result = inputs[id]
-              ? { success: false, status: /** @type {const} */ ('skipped'), terminalOutput: '', startTime: now, endTime: now }
-              : { success: false, status: /** @type {const} */ ('failure'), terminalOutput: `@chunkyard/nx: no options for ${id}\n` };
+            const why = cause !== undefined ? `not run: it needs ${cause}, which failed` : `no options for ${id}`;
             release(id, false);
+            yield { task: id, result: { success: false, status: /** @type {const} */ ('failure'), terminalOutput: `@chunkyard/nx: ${escapeControl(why)}\n`, startTime: now, endTime: now } };
+            continue;
+          }
+          if (options.noop === true) {
+            const result = await runOne(options, context.root);
+            release(id, result.success);
             yield { task: id, result };
             continue;
           }
@@ -623,7 +642,7 @@ async function* batchExecutor(taskGraph, inputs, _overrides, context) {
           });
         }
       }
-      if (finished === ids.length) break; // the last tasks were skips
+      if (finished === ids.length) break; // the last tasks finished here
       if (running === 0 && completed.length === 0) {
         const stuck = ids.filter((id) => /** @type {number} */ (waitingOn.get(id)) > 0);
         throw new Error(`@chunkyard/nx: the batch's tasks depend on each other in a cycle: ${stuck.join(', ')}`);

@@ -1,6 +1,6 @@
 // The executor (@chunkyard/nx:run) with the real tools, outside Nx: a batch gives the same
 // files as the tools' own bins, runs tasks after their dependencies, reports each task on its
-// own, skips what depends on a failure, and honours a per-task environment. What Nx does with
+// own, fails what depends on a failure without running it, and honours a per-task environment. What Nx does with
 // it (batching, caching each task) is proved by the e2e tests.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,8 @@ interface TaskResult {
   terminalOutput: string;
 }
 interface RunOptions {
-  tool: string;
+  tool?: string;
+  noop?: true;
   args?: string[];
   env?: Record<string, string>;
   packDir?: string;
@@ -152,34 +153,64 @@ describe('@chunkyard/nx:run', () => {
     expect(existsSync(join(root, 'docs/guide/install/_chunks'))).toBe(false);
   });
 
-  it('a failed task fails alone: what depends on it is skipped, the rest still runs', async () => {
+  it('a failed task fails alone: what depends on it is not run and fails naming it, the rest still runs', async () => {
     const root = workspace('failing');
     const a = pipeline('install');
     const b = pipeline('upgrade');
     a.inputs['install:chunk'] = { tool: '@chunkyard/chunking-tool', args: ['docs/guide/missing'] };
+    // The `index` targets: they run nothing and wait for the index.json files.
+    const inputs = { ...a.inputs, ...b.inputs, 'install:index': { noop: true as const }, 'upgrade:index': { noop: true as const } };
+    const dependencies = { ...a.dependencies, ...b.dependencies, 'install:index': ['install:index-json'], 'upgrade:index': ['upgrade:index-json'] };
     process.env.CHUNKYARD_NX_BATCH_WORKERS = '2';
     let results;
     try {
-      results = await runBatch(root, { ...a.inputs, ...b.inputs }, { ...a.dependencies, ...b.dependencies });
+      results = await runBatch(root, inputs, dependencies);
     } finally {
       delete process.env.CHUNKYARD_NX_BATCH_WORKERS;
     }
     const status = Object.fromEntries(results.map((r) => [r.task, r.result.status]));
+    // Every task gets a result: Nx 22.7 reads a task left without one (its own "skipped") as an
+    // interrupted run and exits 130.
     expect(status).toEqual({
       'install:chunk': 'failure',
       'install:keywords': 'success',
-      'install:spec': 'skipped',
-      'install:index-json': 'skipped',
+      'install:spec': 'failure',
+      'install:index-json': 'failure',
+      'install:index': 'failure',
       'upgrade:chunk': 'success',
       'upgrade:keywords': 'success',
       'upgrade:spec': 'success',
       'upgrade:index-json': 'success',
+      'upgrade:index': 'success',
     });
-    // The tool's own one-line message, naming the folder.
-    expect(results.find((r) => r.task === 'install:chunk')!.result.terminalOutput).toMatch(/docs\/guide\/missing/);
+    // The tool's own one-line message, naming the folder; the tasks after it name the failure
+    // to mend, however far down it is.
+    const output = (id: string) => results.find((r) => r.task === id)!.result.terminalOutput;
+    expect(output('install:chunk')).toMatch(/docs\/guide\/missing/);
+    for (const id of ['install:spec', 'install:index-json', 'install:index']) {
+      expect(output(id)).toBe('@chunkyard/nx: not run: it needs install:chunk, which failed\n');
+    }
+    expect(existsSync(join(root, 'docs/guide/install/index.json'))).toBe(false);
+    expect(existsSync(join(root, 'docs/guide/upgrade/index.json'))).toBe(true);
   });
 
-  it('any task graph: each task reported once, run only after every batch dependency succeeded, skipped iff one did not (a whole pipeline is one batch)', async () => {
+  it('a noop task runs nothing and succeeds; any other option beside noop fails that task with a message', async () => {
+    const root = workspace('noop');
+    const results = await runBatch(
+      root,
+      { 'a:index': { noop: true }, 'b:index': { noop: true, tool: '@chunkyard/index-tool' } as RunOptions, 'c:index': { noop: 'yes' } as unknown as RunOptions },
+      { 'a:index': [], 'b:index': [], 'c:index': [] },
+    );
+    const byId = Object.fromEntries(results.map((r) => [r.task, r.result]));
+    expect(byId['a:index']).toMatchObject({ success: true, status: 'success', terminalOutput: '' });
+    expect(byId['b:index']).toMatchObject({ success: false, status: 'failure' });
+    expect(byId['b:index']!.terminalOutput).toMatch(/option "noop" runs nothing, so option "tool" has no meaning/);
+    expect(byId['c:index']!.terminalOutput).toMatch(/option "noop" must be true/);
+    await expect(executor({ noop: true }, { root })).resolves.toEqual({ success: true });
+    expect(readdirSync(join(root, 'docs/guide/install'))).toEqual(['golden-reference.md']);
+  });
+
+  it('any task graph: each task reported once, run only after every batch dependency succeeded, failed unrun iff one did not (a whole pipeline is one batch)', async () => {
     // A real tool package (not one of chunkyard's: a few lines) that logs each call and fails
     // when told to, so graphs of any shape run fast.
     const root = join(temp, 'any-graph');
@@ -198,18 +229,21 @@ describe('@chunkyard/nx:run', () => {
           // Edges only from a later task to an earlier one: any DAG, some edges to tasks outside the batch.
           deps: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: n }), { maxLength: 4 }), { minLength: n, maxLength: n }),
           failing: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { maxLength: 3 }),
+          // Tasks that run nothing (the `index` target's kind); one also in `failing` is just a noop.
+          noops: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { maxLength: 4 }),
         }),
       );
     let round = 0;
     await fc.assert(
-      fc.asyncProperty(graph, async ({ n, deps, failing }) => {
+      fc.asyncProperty(graph, async ({ n, deps, failing: asked, noops }) => {
+        const failing = asked.filter((i) => !noops.includes(i));
         const log = join(root, `log-${round++}.txt`);
         writeFileSync(log, '');
         const id = (i: number) => `t${i}`;
         const inputs: Record<string, RunOptions> = {};
         const dependencies: Record<string, string[]> = {};
         for (let i = 0; i < n; i++) {
-          inputs[id(i)] = { tool: 'log-tool', args: [log, id(i), failing.includes(i) ? 'fail' : 'ok'] };
+          inputs[id(i)] = noops.includes(i) ? { noop: true } : { tool: 'log-tool', args: [log, id(i), failing.includes(i) ? 'fail' : 'ok'] };
           // j >= n names a task outside the batch (done before it, as Nx guarantees); j < i a batch-mate.
           dependencies[id(i)] = (deps[i] ?? []).filter((j) => j < i || j >= n).map((j) => (j >= n ? 'outside:done' : id(j)));
         }
@@ -217,13 +251,20 @@ describe('@chunkyard/nx:run', () => {
         const ran = readFileSync(log, 'utf8').split('\n').filter(Boolean);
         expect(results.map((r) => r.task).sort()).toEqual(Object.keys(inputs).sort());
         const status = new Map(results.map((r) => [r.task, r.result.status]));
+        const output = new Map(results.map((r) => [r.task, r.result.terminalOutput]));
         const position = new Map(ran.map((t, k) => [t, k]));
+        // Whether task i depends on task `t`, directly or through batch-mates.
+        const needs = (i: number, t: string): boolean => (dependencies[id(i)] ?? []).some((d) => d === t || (d in inputs && needs(Number(d.slice(1)), t)));
         for (let i = 0; i < n; i++) {
           const mates = (dependencies[id(i)] ?? []).filter((d) => d in inputs);
           const blocked = mates.some((d) => status.get(d) !== 'success');
-          expect(status.get(id(i)), id(i)).toBe(blocked ? 'skipped' : failing.includes(i) ? 'failure' : 'success');
-          expect(position.has(id(i)), id(i)).toBe(!blocked);
-          if (!blocked) for (const d of mates) expect(position.get(d)!, `${d} before ${id(i)}`).toBeLessThan(position.get(id(i))!);
+          expect(status.get(id(i)), id(i)).toBe(blocked || failing.includes(i) ? 'failure' : 'success');
+          expect(position.has(id(i)), id(i)).toBe(!blocked && !noops.includes(i));
+          // A task that was not run names a failed task it needs, directly or through others.
+          const said = output.get(id(i))!.match(/^@chunkyard\/nx: not run: it needs (t\d+), which failed\n$/);
+          expect(said !== null, `${id(i)}: ${output.get(id(i))}`).toBe(blocked);
+          if (said) expect(ran.includes(said[1]!) && status.get(said[1]!) === 'failure' && needs(i, said[1]!), `${id(i)} <- ${said[1]}`).toBe(true);
+          if (!blocked && !noops.includes(i)) for (const d of mates) if (position.has(d)) expect(position.get(d)!, `${d} before ${id(i)}`).toBeLessThan(position.get(id(i))!);
         }
       }),
       { numRuns: 60 },
@@ -256,7 +297,7 @@ describe('@chunkyard/nx:run', () => {
       't:env': [{ tool: '@chunkyard/chunking-tool', args: [], env: { CHUNKYARD_TOPIC_MARKER: 7 } }, /option "env" must map names to strings, got \{"CHUNKYARD_TOPIC_MARKER":7\}/],
       't:pack': [{ tool: '@chunkyard/topic-spec', args: [], packDir: 3 }, /option "packDir" must be a workspace-relative folder, got 3/],
       't:out': [{ tool: '@chunkyard/topic-spec', args: [], packDir: '../x' }, /option "packDir" must be a folder inside the workspace, got "..\/x"/],
-      't:extra': [{ tool: '@chunkyard/chunking-tool', args: [], bogus: 1 }, /unknown option "bogus" \(known: tool, args, env, packDir\)/],
+      't:extra': [{ tool: '@chunkyard/chunking-tool', args: [], bogus: 1 }, /unknown option "bogus" \(known: tool, args, env, packDir, noop\)/],
       't:missing': [{ tool: '@chunkyard/no-such-tool' }, /cannot find the tool package @chunkyard\/no-such-tool from .*reinstall/],
       't:escape': [{ tool: 'x\u001b[2J\u202ey' }, /cannot find the tool package x\\u001b\[2J\\u202ey from /],
     };

@@ -766,6 +766,19 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
       ...[...steps.map((s) => tool(s.tool)), ...extra].map((t) => toolWiring(t).inputs),
       executorInputs(ctx),
     ]);
+  // In a workspace that builds its tools (chunkyard's own), every pipeline task waits for
+  // every tool's build, not only its own tool's. Nx batches a task only with tasks whose
+  // dependencies are done or in the same batch, so waiting on its own tool's build split the
+  // pipeline into a batch per build: then a failed topic's later steps were in a batch not yet
+  // scheduled, Nx skipped them with no result, and `run-many` exited 130 as if interrupted
+  // rather than 1 (see batchExecutor in executor.cjs). One batch gives each of them a result.
+  // Not in the fallback where a step hashes its dependencies' outputs (no mirrorable build
+  // inputs): there each step would hash every tool's bundle.
+  const pipelineTools = [...STEPS.map((s) => s.tool), INDEX_TOOL.tool].map(tool);
+  const everyBuild = pipelineTools.every((t) => t.kind === 'workspace' && t.buildInputs)
+    ? [{ projects: [...new Set(pipelineTools.flatMap((t) => toolWiring(t).implicit))], target: 'build' }]
+    : null;
+  const buildsFor = (/** @type {ToolLocation} */ t) => everyBuild ?? toolWiring(t).dependsOn;
   if (isTopic) {
     for (const step of STEPS) {
       const wiring = toolWiring(tool(step.tool));
@@ -795,7 +808,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
         cache: true,
         inputs: literalRoot(topicInputs(upstreamSteps(step.target), [])),
         outputs: literalRoot(outputs),
-        dependsOn: [...step.after, ...wiring.dependsOn],
+        dependsOn: [...step.after, ...buildsFor(tool(step.tool))],
         metadata: { description: `${step.bin} over this topic`, technologies: ['chunkyard'] },
       };
     }
@@ -811,8 +824,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
   // costs milliseconds in-process.
   // Workspace-root globs: Nx gives each file to the deepest project holding it, so a
   // `{projectRoot}` glob of a section would see none of its topics' files.
-  const below = `{workspaceRoot}/${globLiteral(dir)}`;
-  const folderInputs = (/** @type {string[]} */ excluded) =>
+  const folderInputs = (/** @type {string[]} */ excluded, below = `{workspaceRoot}/${globLiteral(dir)}`) =>
     mergeInputs([
       [
         `${below}/**/*.{md,markdown,txt}`,
@@ -836,7 +848,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     // A topic's index.json is a function of the topic's whole pipeline (as its steps are).
     inputs: isTopic && childNames.length === 0 ? literalRoot(topicInputs(upstreamSteps('spec'), [indexTool])) : folderInputs(rootOutputs),
     outputs: literalRoot(['{projectRoot}/index.json']),
-    dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...indexWiring.dependsOn],
+    dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...buildsFor(indexTool)],
     metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },
   };
   const rootName = ancestorNames.length ? /** @type {string} */ (ancestorNames[ancestorNames.length - 1]) : name;
@@ -855,18 +867,26 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
       // root, as it did, since an edit almost always changes some index.json.
       inputs: folderInputs(rootOutputs),
       outputs: literalRoot(['{projectRoot}/llms.txt', ...(full ? ['{projectRoot}/llms-full.txt'] : [])]),
-      dependsOn: [INDEX_JSON_TARGET, ...indexWiring.dependsOn],
+      dependsOn: [INDEX_JSON_TARGET, ...buildsFor(indexTool)],
       metadata: { description: 'index-tool --llms-txt: llms.txt (llmstxt.org) for the docs root, from every index.json' },
     };
   }
   // What users run. It writes nothing itself: it waits for this folder's index.json and for
   // every ancestor's, and each ancestor waits for all of its children. So `nx run <topic>:index`
   // on a new or renamed topic also leaves its section and the root linking it, and the root's
-  // llms.txt listing it.
+  // llms.txt listing it. It runs nothing, but through the pipeline's executor rather than
+  // nx:noop, so it joins their batch: a failure below it then makes it a failed task with a
+  // result, where Nx would skip it with none and exit 130 as if interrupted (see the README).
   targets.index = {
-    executor: 'nx:noop',
+    executor: `${executorPackage(ctx)}:tool`,
+    options: { noop: true },
     cache: true,
-    inputs: [],
+    // What the root's index.json hashes (every source under the docs root, the config, the
+    // tools), the same instructions for every `index` task, so Nx hashes them once. With no
+    // inputs its hash never changed, and after a failure below it was mended Nx's task history
+    // called every `index` task "flaky" on every later run. Not cached at all, a run served
+    // wholly from the cache still started a batch process for them (a second, here).
+    inputs: folderInputs(['llms.txt', 'llms-full.txt'], `{workspaceRoot}/${globLiteral(docsRoot)}`),
     outputs: [],
     dependsOn: [
       INDEX_JSON_TARGET,

@@ -207,7 +207,14 @@ describe('@chunkyard/nx: inferred targets', () => {
     for (const target of ['chunk', 'keywords', 'spec', 'index-json']) {
       expect(JSON.stringify(p.targets[target]!.inputs), target).not.toContain('dependentTasksOutputFiles');
     }
-    expect(p.targets.chunk!.dependsOn).toEqual([{ projects: ['chunking-tool'], target: 'build' }]);
+    // Every step waits for every tool's build, so Nx schedules the whole pipeline as one batch
+    // once the builds are done (a batch per build left a failed topic's later steps with no
+    // result, and run-many exited 130).
+    const everyBuild = [{ projects: ['chunking-tool', 'keyword-extractor', 'topic-spec', 'index-tool'], target: 'build' }];
+    expect(p.targets.chunk!.dependsOn).toEqual(everyBuild);
+    expect(p.targets.keywords!.dependsOn).toEqual(everyBuild);
+    expect(p.targets.spec!.dependsOn).toEqual(['chunk', 'keywords', ...everyBuild]);
+    expect(p.targets['index-json']!.dependsOn).toEqual(['spec', ...everyBuild]);
     expect([p.targets.chunk, p.targets.spec, p.targets['index-json']].map((x) => x!.executor)).toEqual(['./packages/nx:tool', './packages/nx:tool', './packages/nx:tool']);
   });
 
@@ -237,10 +244,12 @@ describe('@chunkyard/nx: inferred targets', () => {
       { projects: ['section-a-b', 'section-a', 'docs'], target: 'index-json' },
       { projects: ['docs'], target: 'llms-txt' },
     ]);
-    expect(all['docs/a/b/t2']!.targets.index!.executor).toBe('nx:noop');
     // Every index.json, and llms.txt, runs through the same executor as the topic steps, so one
     // batch holds the whole pipeline (plugin.cjs, runTool).
     const run = (t: Target) => ({ executor: t.executor, options: t.options, command: t.command });
+    // It runs nothing, through the same executor: in the batch, a failure below it gives it a
+    // result, where nx:noop was left with none and Nx exited 130 (executor.cjs, batchExecutor).
+    expect(run(all['docs/a/b/t2']!.targets.index!)).toEqual({ executor: '@chunkyard/nx:tool', options: { noop: true } });
     expect(run(all['docs/a/b/t2']!.targets['index-json']!)).toEqual({ executor: '@chunkyard/nx:tool', options: { tool: '@chunkyard/index-tool', args: ['docs/a/b/t2', '--root', 'docs'] } });
     expect(run(all['docs/a']!.targets['index-json']!)).toEqual({ executor: '@chunkyard/nx:tool', options: { tool: '@chunkyard/index-tool', args: ['docs/a', '--root', 'docs'] } });
     expect(all['docs/a/t1']!.targets['index-json']!.options!.args).toEqual(['docs/a/t1', '--root', 'docs']);
