@@ -18,7 +18,7 @@ import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, type ListTarget
 import { enclosingIndent, withEnclosingIndent } from './enclosing-indents.js';
 import { FOOTNOTE_OPEN, footnoteDefinition, LABEL_ALONE } from './footnote-definition.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
-import { EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { columnAt, EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
@@ -376,9 +376,7 @@ function headingLines(state: StateBlock, startLine: number, endLine: number): st
     if (text.charCodeAt(0) === 0x09 && src.charCodeAt(at) === 0x09 && src.charCodeAt(at - 1) === 0x3e) {
       let lineStart = at;
       while (lineStart > 0 && src.charCodeAt(lineStart - 1) !== 0x0a && src.charCodeAt(lineStart - 1) !== 0x0d) lineStart--;
-      let column = 0;
-      for (let i = lineStart; i < at; i++) column += src.charCodeAt(i) === 0x09 ? 4 - (column % 4) : 1;
-      text = ' '.repeat(3 - (column % 4)) + text.slice(1);
+      text = ' '.repeat(3 - (columnAt(src, lineStart, at) % 4)) + text.slice(1);
     }
     out += '\n' + text;
   }

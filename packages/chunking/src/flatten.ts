@@ -3,7 +3,7 @@
  */
 import type { Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import { lineOf, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { columnAt, lineOf, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import type { ParsedDocument } from './parse.js';
 import type { Block, BlockType } from './types.js';
 
@@ -131,15 +131,10 @@ function fitItemToChildren(item: Block, source: string, lines: LineTable, mode: 
  */
 function isFenced(source: string, nodeStart: number, firstChar: number, lineStart: number): boolean {
   if (firstChar - nodeStart > 3) return false;
-  const columnAt = (offset: number): number => {
-    let column = 0;
-    for (let i = lineStart; i < offset; i++) column += source.charCodeAt(i) === 9 ? 4 - (column % 4) : 1;
-    return column;
-  };
-  let base = columnAt(nodeStart);
-  if (source.charCodeAt(nodeStart - 1) === 9 && source.charCodeAt(nodeStart - 2) === 0x3e && nodeStart - 2 >= lineStart) base = columnAt(nodeStart - 2) + 2;
-  else if (source.charCodeAt(nodeStart) === 9 && source.charCodeAt(nodeStart - 1) === 0x3e && nodeStart - 1 >= lineStart) base = columnAt(nodeStart - 1) + 2;
-  const indent = columnAt(firstChar) - base;
+  let base = columnAt(source, lineStart, nodeStart);
+  if (source.charCodeAt(nodeStart - 1) === 9 && source.charCodeAt(nodeStart - 2) === 0x3e && nodeStart - 2 >= lineStart) base = columnAt(source, lineStart, nodeStart - 2) + 2;
+  else if (source.charCodeAt(nodeStart) === 9 && source.charCodeAt(nodeStart - 1) === 0x3e && nodeStart - 1 >= lineStart) base = columnAt(source, lineStart, nodeStart - 1) + 2;
+  const indent = columnAt(source, lineStart, firstChar) - base;
   if (indent > 3) return false;
   const c = source.charCodeAt(firstChar);
   return (c === 96 || c === 126) && source.startsWith(c === 96 ? '```' : '~~~', firstChar);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lineTable } from './lines.js';
+import { columnAt, lineTable } from './lines.js';
 import { referenceLineSplit } from './test-helpers.js';
 
 
@@ -37,5 +37,21 @@ describe('lineTable', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('columnAt', () => {
+  it('is the width of the line before the offset with each tab expanded to the next multiple of four', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('\t', ' ', 'a', '>', '\u00e9') }), fc.string({ unit: fc.constantFrom('x', '\n') }), (line, before) => {
+        const source = `${before}\n${line}`;
+        const lineStart = before.length + 1;
+        let expanded = '';
+        for (const ch of line) expanded += ch === '\t' ? ' '.repeat(4 - (expanded.length % 4)) : ch;
+        expect(columnAt(source, lineStart, source.length)).toBe(expanded.length);
+      }),
+    );
+    expect(columnAt('> \t- a', 0, 3)).toBe(4);
+    expect(columnAt('>\t\tb', 0, 3)).toBe(8);
   });
 });

@@ -111,6 +111,17 @@ export function lineOf(table: LineTable, offset: number): number {
   return lo;
 }
 
+/**
+ * The column of `source[offset]` on the line that starts at `lineStart`: a tab advances to the
+ * next multiple of four (CommonMark's tab stops), every other character one column. Where a tab
+ * is only partly taken by a container marker, the parsers need the column, not the offset.
+ */
+export function columnAt(source: string, lineStart: number, offset: number): number {
+  let column = 0;
+  for (let i = lineStart; i < offset; i++) column += source.charCodeAt(i) === 9 ? 4 - (column % 4) : 1;
+  return column;
+}
+
 export function isWhitespaceCode(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
 }
