@@ -8,9 +8,8 @@
 //                      "paraphrases": ["…", "…"] }]
 // The docs must be built (index.json with prompt_hashes). Reads the built package
 // (node tools/build.mjs packages/retrieval).
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { escapeControl, numberProblem, oneLine } from '@chunkyard/fs-atomic';
+import { describeFsError, escapeControl, numberProblem, oneLine, readRegularFile } from '@chunkyard/fs-atomic';
 import { measureThresholds, openSource, parseParaphraseFile, walkTopics, DEFAULT_MAX_HAMMING_DISTANCE } from './dist/index.js';
 
 // Questions, topic ids and paths come from files and servers: a terminal must not obey control
@@ -43,9 +42,18 @@ if (maxProblem !== null) {
 }
 const max = Number(values.max);
 const [docs, file] = positionals;
+let bytes;
+try {
+  // A FIFO given as the file blocked the read until killed; a missing file was Node's words
+  // ("ENOENT: no such file or directory, open 'q.json'") after the path.
+  bytes = readRegularFile(file);
+} catch (err) {
+  fail(describeFsError(err, file));
+  process.exit(2);
+}
 let entries;
 try {
-  entries = parseParaphraseFile(JSON.parse(readFileSync(file, 'utf8')), file);
+  entries = parseParaphraseFile(JSON.parse(bytes.toString('utf8')), file);
 } catch (err) {
   fail(`${err.message.startsWith(file) ? '' : `${file}: `}${err.message}`);
   process.exit(2);

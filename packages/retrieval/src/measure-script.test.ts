@@ -1,6 +1,6 @@
 // measure-prompt-threshold.mjs as a user runs it (the built package), on a paraphrase file whose
 // questions hold terminal escape sequences (s47 probe: they reached the terminal raw).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,20 @@ describe('measure-prompt-threshold.mjs', () => {
       }
       expect(status, max).toBe(2);
       expect(stderr, max).toBe(`--max: expected a whole number from 0 to 64, got ${JSON.stringify(max)}\n`);
+    }
+  });
+
+  it('a paraphrase file that is a FIFO, a folder or missing is one line naming it, exit 2 (a FIFO blocked until killed)', () => {
+    execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+    const cases: [string, string][] = [
+      [join(dir, 'fifo.json'), 'a FIFO (named pipe), not a regular file; point it at a regular file'],
+      [dir, 'a directory, not a regular file; point it at a regular file'],
+      [join(dir, 'missing.json'), 'no such file or folder (ENOENT); check the path'],
+    ];
+    for (const [file, problem] of cases) {
+      // Killed after 20 s rather than hanging the suite: the old script never returned on the FIFO.
+      const r = spawnSync(process.execPath, [SCRIPT, join(dir, 'docs'), file], { encoding: 'utf8', timeout: 20_000 });
+      expect({ status: r.status, stderr: r.stderr }, file).toEqual({ status: 2, stderr: `${file}: ${problem}\n` });
     }
   });
 });
