@@ -9,7 +9,7 @@
 // The docs must be built (index.json with prompt_hashes). Reads the built package
 // (node tools/build.mjs packages/retrieval).
 import { parseArgs } from 'node:util';
-import { describeFsError, escapeControl, numberProblem, oneLine, readRegularFile } from '@chunkyard/fs-atomic';
+import { describeFsError, escapeControl, numberProblem, oneLine, readRegularFile, utf8TextProblem } from '@chunkyard/fs-atomic';
 import { measureThresholds, openSource, parseParaphraseFile, walkTopics, DEFAULT_MAX_HAMMING_DISTANCE } from './dist/index.js';
 
 // Questions, topic ids and paths come from files and servers: a terminal must not obey control
@@ -49,6 +49,13 @@ try {
   bytes = readRegularFile(file);
 } catch (err) {
   fail(describeFsError(err, file));
+  process.exit(2);
+}
+// Decoded with replacement characters, a Latin-1 question lost its accents to U+FFFD and was
+// reported as "skipped (no stored hash)" without a word about the file.
+const problem = utf8TextProblem(bytes);
+if (problem !== null) {
+  fail(`${file}: ${problem}`);
   process.exit(2);
 }
 let entries;

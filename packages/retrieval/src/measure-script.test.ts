@@ -66,4 +66,11 @@ describe('measure-prompt-threshold.mjs', () => {
       expect({ status: r.status, stderr: r.stderr }, file).toEqual({ status: 2, stderr: `${file}: ${problem}\n` });
     }
   });
+
+  it('a paraphrase file that is not UTF-8 is refused, naming it, exit 2 (a Latin-1 question became U+FFFD and was skipped)', () => {
+    const file = join(dir, 'latin1.json');
+    writeFileSync(file, Buffer.concat([Buffer.from('[{"topic":"t","question":"Caf'), Buffer.from([0xe9]), Buffer.from('?","paraphrases":["a"]}]')]));
+    const r = spawnSync(process.execPath, [SCRIPT, join(dir, 'docs'), file], { encoding: 'utf8', timeout: 20_000 });
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 2, stdout: '', stderr: `${file}: not valid UTF-8 (first bad byte at offset 29); save it as UTF-8\n` });
+  });
 });
