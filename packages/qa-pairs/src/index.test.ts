@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { locateExcerpts, parseQaPairs, QaPairsError } from './index.js';
+import { locateExcerpts, parseQaPairs, QaPairsError, type LocatedExcerpt, type QaPair } from './index.js';
 
 const SAMPLE = `# Questions: Source generation
 
@@ -283,5 +283,94 @@ describe('locateExcerpts', () => {
     expect(() => locateExcerpts(parseQaPairs(SAMPLE, 'q.md'), 'other text', 'q.md', 'golden-reference.md')).toThrow(
       /^q\.md:9: reference excerpt not found verbatim in golden-reference\.md/,
     );
+  });
+});
+
+describe('locateExcerpts in linear time (issue 15)', () => {
+  /**
+   * The oracle: what locateExcerpts did, one indexOf per excerpt in the normalised source.
+   * at[i] is where the normalised text's i-th character starts in the source (the CR of a
+   * CRLF), so an excerpt at [s, s + length) there is [at[s], at[s + length]) in the source.
+   */
+  const byIndexOf = (pairs: readonly QaPair[], source: string): LocatedExcerpt[][] => {
+    let text = '';
+    const at: number[] = [];
+    for (let i = 0; i < source.length; i++) {
+      at.push(i);
+      if (source[i] === '\r' && source[i + 1] === '\n') i++;
+      text += source[i] === '\r' ? '\n' : source[i]!;
+    }
+    at.push(source.length);
+    return pairs.map((p) =>
+      p.excerpts.map((e) => {
+        const start = text.indexOf(e.text);
+        if (start < 0) throw new Error(`q.md:${e.line}: not found`);
+        return { ...e, start: at[start]!, end: at[start + e.text.length]! };
+      }),
+    );
+  };
+  const outcome = (f: () => LocatedExcerpt[][]): LocatedExcerpt[][] | string => {
+    try {
+      return f();
+    } catch (e) {
+      return (e as Error).message.replace(/: reference excerpt not found verbatim in s\.md: ".*"$/s, ': not found');
+    }
+  };
+
+  it('finds the same first occurrences as indexOf did, or fails on the same excerpt (differential)', () => {
+    // Few letters, so that excerpts occur many times, overlap and are prefixes of each other;
+    // every line end; a character outside the BMP and each of its halves alone.
+    const piece = fc.constantFrom('a', 'a', 'a', 'b', '\n', '\r', '\r\n', '\u{1F600}', '\ud83d', '\ude00');
+    const str = (maxLength: number) => fc.array(piece, { maxLength }).map((cs) => cs.join(''));
+    const normalised = (s: string) => s.replace(/\r\n?/g, '\n');
+    const excerpt = (source: string) =>
+      fc.oneof(
+        // A slice of the source as an excerpt quotes it (its line ends as \n), so it is found.
+        fc
+          .tuple(fc.nat(source.length), fc.nat(source.length))
+          .map(([i, j]) => normalised(source).slice(Math.min(i, j), Math.max(i, j))),
+        fc.constantFrom('a'.repeat(8), 'a'.repeat(30), normalised(source), ''),
+        str(6), // mostly not found, and one holding a CR never is
+      );
+    const input = str(40).chain((source) =>
+      fc.tuple(fc.constant(source), fc.array(fc.array(excerpt(source), { maxLength: 5 }), { maxLength: 4 })),
+    );
+    fc.assert(
+      fc.property(input, ([source, excerpts]) => {
+        let line = 1;
+        const pairs: QaPair[] = excerpts.map((texts) => ({
+          question: 'Q?',
+          line: line++,
+          answer: 'A.',
+          excerpts: texts.map((text) => ({ text, line: line++ })),
+        }));
+        const got = outcome(() => locateExcerpts(pairs, source, 'q.md', 's.md'));
+        expect(got).toEqual(outcome(() => byIndexOf(pairs, source)));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('finds thousands of excerpts in a source of megabytes at once (issue 15 probe)', () => {
+    // One indexOf per excerpt: 4,000 excerpts, each at the end of 4 MB, took 134 s.
+    const excerpts = Array.from({ length: 4_000 }, (_, i) => `x${i}.`);
+    const source = `${'x'.repeat(4_000_000)}\r\n${excerpts.join('\r\n')}`;
+    const pairs: QaPair[] = [{ question: 'Q?', line: 1, answer: 'A.', excerpts: excerpts.map((text, i) => ({ text, line: i + 3 })) }];
+    const located = locateExcerpts(pairs, source, 'q.md', 's.md')[0]!;
+    let at = 4_000_002;
+    located.forEach((e, i) => {
+      expect([e.start, e.end]).toEqual([at, at + excerpts[i]!.length]);
+      at = e.end + 2;
+    });
+  });
+
+  it('finds an excerpt that indexOf took quadratic time over (issue 15 probe)', () => {
+    // a^m b a^m in (a^m c)*: one indexOf took 3.9 s at m = 25,000, 16 s at 50,000 and 62 s at
+    // 100,000 (quadratic in m); at 150,000 it would take over two minutes.
+    const m = 150_000;
+    const excerpt = `${'a'.repeat(m)}b${'a'.repeat(m)}`;
+    const source = `${`${'a'.repeat(m)}c`.repeat(20)}\n${excerpt}\n`;
+    const pairs: QaPair[] = [{ question: 'Q?', line: 1, answer: 'A.', excerpts: [{ text: excerpt, line: 3 }] }];
+    expect(locateExcerpts(pairs, source, 'q.md', 's.md')[0]).toEqual([{ text: excerpt, line: 3, start: 20 * (m + 1) + 1, end: 20 * (m + 1) + 2 + 2 * m }]);
   });
 });
