@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_RESPONSE_BYTES, UrlSource } from './source.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, openSource, SourceError, UrlSource } from './source.js';
 
 let server: Server;
 let base: string;
@@ -29,5 +29,15 @@ describe('UrlSource options', () => {
   it('the options in range work as before', async () => {
     expect(await new UrlSource(base, { maxBytes: 1000, timeoutMs: 2 ** 31 - 1 }).readText(new URL('a', base))).toHaveLength(1000);
     await expect(new UrlSource(base, { maxBytes: 999, timeoutMs: 1000 }).readText(new URL('a', base))).rejects.toThrow(/response larger than 999 bytes/);
+  });
+
+  it('a base URL with a user name or password is refused at once, the password never shown', () => {
+    const port = new URL(base).port;
+    for (const target of [`http://user:secret@127.0.0.1:${port}/docs/`, `http://user@127.0.0.1:${port}/docs/`, `https://:secret@127.0.0.1:${port}/docs/`]) {
+      const scheme = target.slice(0, target.indexOf(':'));
+      const expected = new SourceError(`${scheme}://127.0.0.1:${port}/docs/`, 'a user name or password in the URL is not sent (fetch refuses such URLs); leave it out');
+      expect(() => new UrlSource(target), target).toThrow(expected);
+      expect(() => openSource(target), target).toThrow(expected);
+    }
   });
 });

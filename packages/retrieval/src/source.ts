@@ -174,6 +174,13 @@ export class UrlSource implements DocsSource {
       throw new SourceError(String(baseUrl), 'not a valid URL');
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new SourceError(base.href, 'only http and https URLs are supported');
+    // fetch refuses a URL with credentials, so every request failed as "request failed (Request
+    // cannot be constructed from a URL that includes credentials: …)", the password shown twice.
+    if (base.username !== '' || base.password !== '') {
+      base.username = '';
+      base.password = '';
+      throw new SourceError(base.href, 'a user name or password in the URL is not sent (fetch refuses such URLs); leave it out');
+    }
     if (!base.pathname.endsWith('/')) base.pathname += '/';
     base.search = '';
     base.hash = '';
