@@ -114,6 +114,23 @@ describe('parseQaPairs', () => {
   });
 
   it.each([
+    ['inline code of three backticks', '```x``` is inline code here.'],
+    ['a backtick in the info string', '``` a`b'],
+    ['inline code of four backticks', '  ````a ``` b```` reads'],
+  ])('reads a line starting with %s as text, not a code fence (CommonMark 4.5)', (_what, line) => {
+    // A backtick fence's info string holds no backtick, so these are paragraphs: read as
+    // fences, they hid the question after them, or failed the file as "never closed".
+    const pairs = parseQaPairs(`## Q?\n\n${line}\n\n## R?\n\n> r\n`, 'q.md');
+    expect(pairs.map((p) => [p.question, p.answer])).toEqual([
+      ['Q?', line.trim()],
+      ['R?', '> r'],
+    ]);
+    expect(() => parseQaPairs(`## Q?\n\n${line}\n`, 'q.md')).not.toThrow();
+    // A tilde fence's info string may hold backticks: that one is a fence.
+    expect(parseQaPairs('## Q?\n\n~~~ a`b\n## not a question?\n~~~\n', 'q.md').map((p) => p.question)).toEqual(['Q?']);
+  });
+
+  it.each([
     ['without "?"', `## ${'a'.repeat(1 << 20)}\n\nx\n`],
     ['without an answer', `## ${'a'.repeat(1 << 20)}?\n`],
     ['asked twice', `## ${'a'.repeat(1 << 20)}?\n\nx\n\n## ${'a'.repeat(1 << 20)}?\n\nx\n`],

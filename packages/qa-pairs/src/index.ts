@@ -194,7 +194,10 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
       return;
     }
     const f = FENCE.exec(raw);
-    if (f) {
+    // A backtick fence's info string holds no backtick (CommonMark 4.5): a line starting with
+    // inline code such as "```x``` reads" is paragraph text. Read as a fence, it hid every
+    // question after it, or failed the file as a fence never closed.
+    if (f && !(f[1]![0] === '`' && raw.includes('`', f[0].length))) {
       closeQuote();
       fence = f[1]!;
       fenceLine = line;
