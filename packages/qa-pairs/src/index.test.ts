@@ -152,6 +152,22 @@ describe('parseQaPairs', () => {
     );
   });
 
+  it('escapes control characters of the file it names, keeping the path as given in .file (issue 15 probe)', () => {
+    // A topic folder named with an ESC sequence or a newline reached the terminal raw through
+    // docs-score, which prints the message as is.
+    const file = 'docs/a\u001b[2J\u001b]0;x\u0007\nb\u202e/qa-pairs.md';
+    let err: unknown;
+    try {
+      parseQaPairs('## Not\n\nx\n', file);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(QaPairsError);
+    expect((err as Error).message).toBe('docs/a\\u001b[2J\\u001b]0;x\\u0007\\u000ab\\u202e/qa-pairs.md:1: a question heading must end with "?": "Not"');
+    expect((err as QaPairsError).file).toBe(file);
+    expect(() => locateExcerpts(parseQaPairs('## Q?\n\n> x\n', 'q.md'), 'y', 'q.md', 'a\u009bb.md')).toThrow('q.md:3: reference excerpt not found verbatim in a\\u009bb.md: "x"');
+  });
+
   it('trims an excerpt in linear time: a run of blanks inside one took quadratic time (issue 15 probe)', () => {
     // /^\s+|\s+$/g tried \s+$ from every blank of a run that is not at the end: 40,000 tabs
     // took 1.2 s and these 400,000 about two minutes, past the tests' 60 s limit.

@@ -49,8 +49,16 @@ export class QaPairsError extends Error {
     readonly line: number | null,
     readonly problem: string,
   ) {
-    super(line === null ? `${file}: ${problem}` : `${file}:${line}: ${problem}`);
+    // The path as one line, control characters escaped: a topic folder named with an ESC
+    // sequence or a newline reached the terminal raw (docs-score prints the message as is).
+    super(line === null ? `${escapeControls(file)}: ${problem}` : `${escapeControls(file)}:${line}: ${problem}`);
   }
+}
+
+/** Control characters (C0 with tab and newline, DEL, C1, bidirectional controls) as \u001b-style escapes. */
+function escapeControls(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -282,7 +290,7 @@ export function locateExcerpts(pairs: readonly QaPair[], source: string, file: s
   return pairs.map((p) =>
     p.excerpts.map((e) => {
       const end = firstEnd[k++]!;
-      if (end < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${sourceName}: "${preview(e.text)}"`);
+      if (end < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${escapeControls(sourceName)}: "${preview(e.text)}"`);
       const start = end - e.text.length;
       return { ...e, start: toSource(start), end: toSource(end) };
     }),
@@ -395,7 +403,6 @@ function preview(s: string): string {
   const one = s.replace(/\s+/g, ' ');
   let cut = one.length > 60 ? one.slice(0, 57) : one;
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // not half a surrogate pair
-  // eslint-disable-next-line no-control-regex
-  const safe = cut.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const safe = escapeControls(cut);
   return one.length > 60 ? `${safe}...` : safe;
 }
