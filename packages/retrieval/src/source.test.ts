@@ -80,6 +80,19 @@ describe('FolderSource', () => {
     }
   });
 
+  it('a file just under the 512 MiB cap but past the longest string is too large, not "not valid UTF-8"', async () => {
+    const huge = join(docs, 'almost.md');
+    writeFileSync(huge, '');
+    const size = 512 * 1024 * 1024 - 8; // NUL bytes, valid UTF-8; sparse: no disk used
+    truncateSync(huge, size);
+    try {
+      const s = new FolderSource(docs);
+      await expect(s.readText(new URL('/almost.md', s.rootIndexUrl))).rejects.toThrow(`${huge}: ${size} bytes of text, more than one JavaScript string holds; is this a built docs tree?`);
+    } finally {
+      rmSync(huge);
+    }
+  });
+
   it('names the folder when it does not exist', async () => {
     const s = new FolderSource(join(dir, 'nope'));
     await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(/docs folder not found|no such file/);

@@ -323,7 +323,12 @@ const SYSTEM_CODE = /^E[A-Z0-9]+$/;
 function decodeBuiltText(bytes: Uint8Array, where: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
+  } catch (err) {
+    // The size caps (512 MiB) sit a few bytes above V8's longest string (2^29 − 24 UTF-16 units):
+    // text just under the cap was "not valid UTF-8 (first bad byte at offset 536870904)".
+    if ((err as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') {
+      throw new SourceError(where, `${bytes.length} bytes of text, more than one JavaScript string holds; is this a built docs tree?`);
+    }
     // UTF-16 text was "first bad byte at offset 0", which says nothing of why.
     const foreign = foreignEncoding(bytes);
     const what = foreign === null ? invalidUtf8Message(bytes) : `${foreign} text (it starts with that byte order mark), not UTF-8`;
