@@ -26,6 +26,28 @@ describe('parseChromaCsv', () => {
     expect(() => parseChromaCsv(csv, 'q.csv')).toThrow(/^q\.csv: row 2: reference 1 has no valid start_index\/end_index$/);
     expect(() => parseChromaCsv(csv, 'q.csv', corpora)).toThrow(/^q\.csv: row 2: reference 1 has no valid start_index\/end_index$/);
   });
+  it('escapes control characters of the file, corpus_id and CSV text it names, and quotes at most a line of them (issue 15 probe)', () => {
+    // docs-score prints these messages as they are: an ESC sequence in a corpus_id or in the
+    // CSV cleared the terminal, and a megabyte field made a megabyte message.
+    const header = 'question,references,corpus_id\n';
+    const ref = '"[{""start_index"":0,""end_index"":1}]"';
+    const message = (csv: string, file = 'q.csv'): string => {
+      try {
+        parseChromaCsv(csv, file, corpora);
+      } catch (e) {
+        expect(e).toBeInstanceOf(QuestionsError);
+        return (e as Error).message;
+      }
+      throw new Error('no error');
+    };
+    expect(message(`${header}Q?,${ref},\u001b[2Jzz\u009b\u202e\n`)).toBe('q.csv: row 1: unknown corpus "\\u001b[2Jzz\\u009b\\u202e"');
+    expect(message(`${header}Q?,${ref},${'z'.repeat(1 << 20)}\n`)).toBe(`q.csv: row 1: unknown corpus "${'z'.repeat(57)}..."`);
+    expect(message(`${header}"Q?"\u001b[2J,${ref},c1\n`)).toMatch(/^q\.csv: not a valid CSV: Invalid Closing Quote: got "\\u001b" at line 2 /);
+    const long = message(`${header}Q?,${'x'.repeat(1 << 20)}"y,c1\n`);
+    expect(long).toMatch(/^q\.csv: not a valid CSV: Invalid Opening Quote: a quote is found on field "references" at line 2, value is "x+\.\.\.$/);
+    expect(long.length).toBeLessThan(400);
+    expect(message(`${header}Q?,${ref},\n`, 'a\u001b]0;t\u0007\nb.csv')).toBe('a\\u001b]0;t\\u0007\\u000ab.csv: row 1: empty corpus_id');
+  });
   it.skipIf(!existsSync(CHROMA))('reads the real Chroma set: 472 questions, 790 references, all exact', () => {
     const corpora = new Map(
       readdirSync(join(CHROMA, 'corpora')).map((f) => [f.replace(/\.md$/, ''), readFileSync(join(CHROMA, 'corpora', f), 'utf8')]),

@@ -19,6 +19,20 @@ export class QuestionsError extends Error {
   override name = 'QuestionsError';
 }
 
+/**
+ * Text of the file (or its name) as a message gives it: control characters (C0, DEL, C1,
+ * bidirectional controls) as \u001b-style escapes, and at most `max` characters. docs-score
+ * prints messages as they are: a corpus_id holding an ESC sequence cleared the terminal, and a
+ * megabyte one made a megabyte message.
+ */
+function shown(text: string, max = Infinity): string {
+  let cut = text.length > max ? text.slice(0, max - 3) : text;
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // not half a surrogate pair
+  // eslint-disable-next-line no-control-regex
+  const safe = cut.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.length > max ? `${safe}...` : safe;
+}
+
 interface RawReference {
   content?: unknown;
   start_index?: unknown;
@@ -30,17 +44,20 @@ interface RawReference {
  * with it, each reference's range must hold its `content` exactly.
  */
 export function parseChromaCsv(text: string, file: string, corpora?: ReadonlyMap<string, string>): Question[] {
+  const name = shown(file);
   let rows: Record<string, string>[];
   try {
     rows = parse(text, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: false }) as Record<string, string>[];
   } catch (err) {
-    throw new QuestionsError(`${file}: not a valid CSV: ${(err as Error).message}`);
+    // csv-parse quotes the field it stopped in (a megabyte value made a megabyte message) and
+    // the character it met, raw.
+    throw new QuestionsError(`${name}: not a valid CSV: ${shown((err as Error).message, 300)}`);
   }
   for (const col of ['question', 'references', 'corpus_id']) {
-    if (rows.length > 0 && !(col in rows[0]!)) throw new QuestionsError(`${file}: missing column "${col}"`);
+    if (rows.length > 0 && !(col in rows[0]!)) throw new QuestionsError(`${name}: missing column "${col}"`);
   }
   return rows.map((row, i) => {
-    const where = `${file}: row ${i + 1}`;
+    const where = `${name}: row ${i + 1}`;
     const question = row.question?.trim() ?? '';
     const corpusId = row.corpus_id?.trim() ?? '';
     if (!question) throw new QuestionsError(`${where}: empty question`);
@@ -53,7 +70,7 @@ export function parseChromaCsv(text: string, file: string, corpora?: ReadonlyMap
     }
     if (!Array.isArray(refs) || refs.length === 0) throw new QuestionsError(`${where}: references must be a non-empty JSON array`);
     const corpus = corpora?.get(corpusId);
-    if (corpora && corpus === undefined) throw new QuestionsError(`${where}: unknown corpus "${corpusId}"`);
+    if (corpora && corpus === undefined) throw new QuestionsError(`${where}: unknown corpus "${shown(corpusId, 60)}"`);
     // `[null]` is JSON too: reading its start_index threw "Cannot read properties of null".
     const references = (refs as (RawReference | null)[]).map((r, j) => {
       const start = r?.start_index;
@@ -64,7 +81,7 @@ export function parseChromaCsv(text: string, file: string, corpora?: ReadonlyMap
       if (corpus !== undefined) {
         if ((end as number) > corpus.length) throw new QuestionsError(`${where}: reference ${j + 1} ends at ${end as number}, past the corpus (${corpus.length} chars)`);
         if (typeof r?.content === 'string' && corpus.slice(start as number, end as number) !== r.content) {
-          throw new QuestionsError(`${where}: reference ${j + 1} text does not match ${corpusId}[${start as number}:${end as number}]`);
+          throw new QuestionsError(`${where}: reference ${j + 1} text does not match ${shown(corpusId)}[${start as number}:${end as number}]`);
         }
       }
       return { start: start as number, end: end as number };
