@@ -48,6 +48,20 @@ describe('parseChromaCsv', () => {
     expect(long.length).toBeLessThan(400);
     expect(message(`${header}Q?,${ref},\n`, 'a\u001b]0;t\u0007\nb.csv')).toBe('a\\u001b]0;t\\u0007\\u000ab.csv: row 1: empty corpus_id');
   });
+  it('refuses a header naming a column it reads twice, or lacking one, even with no row after it', () => {
+    // csv-parse kept the second "question" column's values and dropped the first's without a
+    // word, and a header without corpus_id passed when no row followed it.
+    const row = 'Q?,"[{""start_index"":0,""end_index"":1}]",c1,R?\n';
+    expect(() => parseChromaCsv(`question,references,corpus_id,question\n${row}`, 'q.csv')).toThrow(
+      /^q\.csv: column "question" appears 2 times in the header; keep one$/,
+    );
+    expect(() => parseChromaCsv('question,references\n', 'q.csv')).toThrow(/^q\.csv: missing column "corpus_id"$/);
+    // Columns it does not read may repeat: a spreadsheet's trailing commas name several "".
+    expect(parseChromaCsv(`question,references,corpus_id,,\n${row.replace('R?', ',')}`, 'q.csv', corpora)).toEqual([
+      { id: '0', text: 'Q?', corpusId: 'c1', references: [{ start: 0, end: 1 }] },
+    ]);
+    expect(parseChromaCsv('', 'q.csv')).toEqual([]);
+  });
   it.skipIf(!existsSync(CHROMA))('reads the real Chroma set: 472 questions, 790 references, all exact', () => {
     const corpora = new Map(
       readdirSync(join(CHROMA, 'corpora')).map((f) => [f.replace(/\.md$/, ''), readFileSync(join(CHROMA, 'corpora', f), 'utf8')]),

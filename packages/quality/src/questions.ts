@@ -45,16 +45,26 @@ interface RawReference {
  */
 export function parseChromaCsv(text: string, file: string, corpora?: ReadonlyMap<string, string>): Question[] {
   const name = shown(file);
+  // The header is checked as itself: with a column named twice csv-parse kept the last one's
+  // values and dropped the first's without a word, and a header lacking a column passed when
+  // no row followed it. Columns this reader ignores may repeat (a spreadsheet's trailing
+  // commas name several columns "").
+  const columns = (header: string[]): string[] => {
+    for (const col of ['question', 'references', 'corpus_id']) {
+      const n = header.filter((h) => h === col).length;
+      if (n === 0) throw new QuestionsError(`${name}: missing column "${col}"`);
+      if (n > 1) throw new QuestionsError(`${name}: column "${col}" appears ${n} times in the header; keep one`);
+    }
+    return header;
+  };
   let rows: Record<string, string>[];
   try {
-    rows = parse(text, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: false }) as Record<string, string>[];
+    rows = parse(text, { columns, skip_empty_lines: true, bom: true, relax_column_count: false }) as Record<string, string>[];
   } catch (err) {
+    if (err instanceof QuestionsError) throw err;
     // csv-parse quotes the field it stopped in (a megabyte value made a megabyte message) and
     // the character it met, raw.
     throw new QuestionsError(`${name}: not a valid CSV: ${shown((err as Error).message, 300)}`);
-  }
-  for (const col of ['question', 'references', 'corpus_id']) {
-    if (rows.length > 0 && !(col in rows[0]!)) throw new QuestionsError(`${name}: missing column "${col}"`);
   }
   return rows.map((row, i) => {
     const where = `${name}: row ${i + 1}`;
