@@ -62,6 +62,19 @@ describe('parseChromaCsv', () => {
     ]);
     expect(parseChromaCsv('', 'q.csv')).toEqual([]);
   });
+  it.each([
+    ['CRLF, then LF and CR', ['\r\n', '\n', '\r', '\r\n']],
+    ['CR, then CRLF and LF', ['\r', '\r\n', '\n', '\n']],
+    ['LF, then CRLF', ['\n', '\r\n', '\r\n', '\n']],
+  ])('reads a CSV whose records end with %s as one with LF alone (issue 15 probe)', (_what, ends) => {
+    // csv-parse took the first line end for the whole file: rows appended with LF to a CRLF
+    // file were one record ("columns length is 3, got 7 on line 4"), and after a CR every LF
+    // was field text. A line end inside a quoted field stays as it is.
+    const records = ['question,references,corpus_id', 'Q?,"[{""start_index"":0,""end_index"":1}]",c1', '"R\r\nS?","[{""start_index"":1,""end_index"":2}]",c1', 'T?,"[{""start_index"":2,""end_index"":3}]",c1'];
+    const csv = records.map((r, i) => r + ends[i]!).join('');
+    expect(parseChromaCsv(csv, 'q.csv', corpora)).toEqual(parseChromaCsv(records.join('\n'), 'q.csv', corpora));
+    expect(parseChromaCsv(csv, 'q.csv', corpora).map((q) => q.text)).toEqual(['Q?', 'R\r\nS?', 'T?']);
+  });
   it.skipIf(!existsSync(CHROMA))('reads the real Chroma set: 472 questions, 790 references, all exact', () => {
     const corpora = new Map(
       readdirSync(join(CHROMA, 'corpora')).map((f) => [f.replace(/\.md$/, ''), readFileSync(join(CHROMA, 'corpora', f), 'utf8')]),

@@ -59,7 +59,11 @@ export function parseChromaCsv(text: string, file: string, corpora?: ReadonlyMap
   };
   let rows: Record<string, string>[];
   try {
-    rows = parse(text, { columns, skip_empty_lines: true, bom: true, relax_column_count: false }) as Record<string, string>[];
+    // CRLF, LF and a lone CR each end a record, as they end a line in qa-pairs.md: csv-parse
+    // takes the first one it meets for the whole file, so rows appended with LF to a CRLF file
+    // were one long record ("columns length is 3, got 7 on line 4"), and after a CR header
+    // every LF was read as field text.
+    rows = parse(text, { columns, skip_empty_lines: true, bom: true, relax_column_count: false, record_delimiter: ['\r\n', '\n', '\r'] }) as Record<string, string>[];
   } catch (err) {
     if (err instanceof QuestionsError) throw err;
     // csv-parse quotes the field it stopped in (a megabyte value made a megabyte message) and
