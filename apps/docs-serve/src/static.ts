@@ -106,7 +106,9 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
         // which file and what to do.
         const denied = err.code === 'EACCES' || err.code === 'EPERM';
         const status = denied ? 403 : (err.status ?? 500);
-        if (denied || status >= 500) log(describeFsError(err));
+        // A read error carries no path ("EINVAL: invalid argument, read" named no file): the
+        // file is the one served, a folder URL's index.json.
+        if (denied || status >= 500) log(describeFsError(err, info.isDirectory() && index !== null ? index : real));
         // A file that fails to open does so after send has set its headers: its Content-Length
         // left on the short error body made the client wait for bytes that never came.
         for (const name of SEND_HEADERS) res.removeHeader(name);
