@@ -114,6 +114,33 @@ describe('parseQaPairs', () => {
   });
 
   it.each([
+    ['a bullet item', '- ```sh\n  ## install the tools?\n  npm i\n  ```'],
+    ['an ordered item', '1. ~~~\n   ## x?\n   ~~~'],
+    ['an item of a nested list', '- Steps:\n  - ```\n    ## x?\n    ```'],
+    ['an item with a wide marker', '10)  ````md\n     ```\n     ## x?\n     ```\n     ````'],
+    ['an item whose fence closes indented by a tab', '- ```\n\t## x?\n\t```'],
+  ])('reads a code fence opened on the line of %s, so headings in it are not questions (issue 15 probe)', (_what, list) => {
+    // The fence after a list marker was not seen: its closing line, indented to the item's
+    // content, opened a fence ("code fence opened here is never closed"), and a heading in its
+    // code was read as a question.
+    const pairs = parseQaPairs(`## Q?\n\nSteps:\n\n${list}\n\n## R?\n\n> r\n`, 'q.md');
+    expect(pairs.map((p) => [p.question, p.answer])).toEqual([
+      ['Q?', `Steps:\n\n${list}`],
+      ['R?', '> r'],
+    ]);
+  });
+
+  it('ends a code fence of a list item where the item ends, at a line indented less (CommonMark 5.2)', () => {
+    const pairs = parseQaPairs('## Q?\n\n- ```\n  ## x?\n\n    code\n## R?\n\n> r\n', 'q.md');
+    expect(pairs.map((p) => [p.question, p.line])).toEqual([
+      ['Q?', 1],
+      ['R?', 7],
+    ]);
+    // A fence not in a list item still runs to its closing line: unclosed, it is named.
+    expect(() => parseQaPairs('## Q?\n\n  ```\n## x?\n', 'q.md')).toThrow('q.md:3: code fence opened here is never closed');
+  });
+
+  it.each([
     ['inline code of three backticks', '```x``` is inline code here.'],
     ['a backtick in the info string', '``` a`b'],
     ['inline code of four backticks', '  ````a ``` b```` reads'],

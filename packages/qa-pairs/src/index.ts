@@ -61,7 +61,13 @@ function escapeControls(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/**
+ * An opening fence, maybe on a list item's line after its markers ("- ```sh", "1. - ~~~"):
+ * group 1 is the markers, group 2 the fence. A list item's fence was not seen, so its closing
+ * line, indented to the item's content, was read as an opening one ("never closed"), and a
+ * heading in its code as a question.
+ */
+const FENCE = /^ {0,3}((?:(?:[-+*]|[0-9]{1,9}[.)]) {1,4})*)(`{3,}|~{3,})/;
 /** A closing fence: nothing after it, at most three spaces before it (it must also match the opening one). */
 const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 // Linear patterns: `(.*?)[ \t]*#*[ \t]*$` and `[ \t]*#*[ \t]*$` backtracked on a run of blanks or
@@ -123,6 +129,31 @@ function endsHtmlBlock(block: HtmlBlock, raw: string): boolean {
   return (block.end.startsWith('</') ? raw.toLowerCase() : raw).includes(block.end);
 }
 
+/** The column a line's text starts at: a tab runs to the next multiple of 4 (CommonMark 2.2). */
+function indentOf(raw: string): number {
+  let col = 0;
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === ' ') col++;
+    else if (raw[i] === '\t') col += 4 - (col % 4);
+    else break;
+  }
+  return col;
+}
+
+/** `raw` without its first `columns` columns of leading blanks (a list item's content indent). */
+function afterColumns(raw: string, columns: number): string {
+  let col = 0;
+  let i = 0;
+  while (i < raw.length && col < columns) {
+    if (raw[i] === ' ') col++;
+    else if (raw[i] === '\t') col += 4 - (col % 4);
+    else break;
+    i++;
+  }
+  // A tab that runs past the content's column leaves its rest as spaces.
+  return ' '.repeat(Math.max(0, col - columns)) + raw.slice(i);
+}
+
 /** A heading's text without its trailing blanks, closing hashes and the blanks before them. */
 function closingCut(text: string): string {
   let end = text.length;
@@ -148,7 +179,8 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
   const pairs: QaPair[] = [];
   const seen = new Map<string, number>();
   let current: { pair: QaPair; body: string[] } | null = null;
-  let fence: string | null = null;
+  /** The open fence's marker, and the column its list item's content starts at (0: not in a list item). */
+  let fence: { marker: string; within: number } | null = null;
   let fenceLine = 0;
   let quote: Excerpt | null = null;
   let html: (HtmlBlock & { line: number }) | null = null;
@@ -193,11 +225,14 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     }
     const paragraphBefore = inParagraph;
     inParagraph = false;
+    // A line indented less than the list item's content ends the item, and a fence in it (code
+    // has no lazy lines; CommonMark 5.2): it is read as any other line.
+    if (fence && fence.within > 0 && raw.trim() !== '' && indentOf(raw) < fence.within) fence = null;
     if (fence) {
       // Of the opening fence's character and at least as long: a ``` line closed a ```` fence
       // (a heading in the example it shows was then read as a question), as did ```js.
-      const c = CLOSING_FENCE.exec(raw);
-      if (c && c[1]![0] === fence[0] && c[1]!.length >= fence.length) fence = null;
+      const c = CLOSING_FENCE.exec(fence.within > 0 ? afterColumns(raw, fence.within) : raw);
+      if (c && c[1]![0] === fence.marker[0] && c[1]!.length >= fence.marker.length) fence = null;
       current?.body.push(raw);
       return;
     }
@@ -205,9 +240,9 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     // A backtick fence's info string holds no backtick (CommonMark 4.5): a line starting with
     // inline code such as "```x``` reads" is paragraph text. Read as a fence, it hid every
     // question after it, or failed the file as a fence never closed.
-    if (f && !(f[1]![0] === '`' && raw.includes('`', f[0].length))) {
+    if (f && !(f[2]![0] === '`' && raw.includes('`', f[0].length))) {
       closeQuote();
-      fence = f[1]!;
+      fence = { marker: f[2]!, within: f[1] ? f[0].length - f[2]!.length : 0 };
       fenceLine = line;
       current?.body.push(raw);
       return;
