@@ -91,6 +91,12 @@ export function topicMatches(id: string, filter: string | undefined): boolean {
 
 /** Every topic reachable from the root index, sorted by id (filtered by `options.topic`). */
 export async function walkTopics(source: DocsSource, options: WalkOptions = {}): Promise<LoadedTopic[]> {
+  const maxIndexes = options.maxIndexes ?? MAX_WALK_INDEXES;
+  // NaN turned the bound off (no count is greater than NaN), as Infinity does: a server whose
+  // tree has no end then kept the walk going as far as MAX_WALK_DEPTH allowed, level by level.
+  if (!Number.isSafeInteger(maxIndexes) || maxIndexes < 1) {
+    throw new RangeError(`walkTopics maxIndexes: expected a whole number of index files from 1 (the root's) up, got ${String(maxIndexes)}`);
+  }
   const root = await loadIndex(source, source.rootIndexUrl);
   if (root.kind !== 'section' || root.id !== '') {
     throw new ContractError(source.describe(source.rootIndexUrl), `the root index must be a section with id "" (got ${root.kind} ${JSON.stringify(root.id)})`);
@@ -101,7 +107,6 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
   /** Which index listed each visited one, to tell a cycle from a second parent. */
   const parentOf = new Map<string, string>();
   let level: { url: URL; index: DocsIndex }[] = [{ url: source.rootIndexUrl, index: root }];
-  const maxIndexes = options.maxIndexes ?? MAX_WALK_INDEXES;
   let read = 1;
   for (let depth = 0; level.length > 0; depth++) {
     const next: { url: URL; index: DocsIndex }[] = [];

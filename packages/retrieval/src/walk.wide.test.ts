@@ -119,4 +119,12 @@ describe('walkTopics over a tree without end', () => {
     await expect(walkTopics(new FolderSource(dir), { maxIndexes: 100 })).rejects.toThrow(`${join(dir, 'index.json')}: more than 100 index files below the root; is this a chunkyard docs tree?`);
     expect(await walkTopics(new FolderSource(dir), { maxIndexes: 301 })).toEqual([]);
   });
+
+  it('a maxIndexes that is no whole number from 1 is a RangeError naming it (NaN and Infinity turned the bound off)', async () => {
+    for (const maxIndexes of [NaN, Infinity, 0, -1, 100.5]) {
+      await expect(walkTopics(new FolderSource(dir), { maxIndexes }), String(maxIndexes)).rejects.toThrow(
+        new RangeError(`walkTopics maxIndexes: expected a whole number of index files from 1 (the root's) up, got ${maxIndexes}`),
+      );
+    }
+  });
 });
