@@ -172,6 +172,24 @@ describe('parseQaPairs', () => {
     }
   });
 
+  it.each([
+    ['a no-break space', '\u00a0', 'U+00A0', 'it'],
+    ['an ideographic space and a form feed', '\u3000\f', 'U+3000 U+000C', 'them'],
+    ['six blanks', '\u2003\u00a0\v\u2003\u00a0\u00a0', 'U+2003 U+00A0 U+000B U+2003 ...', 'them'],
+  ])('names %s after the "?" of a heading, which its quote shows as a space (issue 15 probe)', (_what, tail, names, pronoun) => {
+    // Markdown cuts only spaces and tabs from a heading's end; the message said the heading must
+    // end with "?" and quoted it as "Why? ", naming no fault the author could see.
+    expect(() => parseQaPairs(`## Why?${tail}\n\nx\n`, 'q.md')).toThrow(
+      `q.md:1: a question heading must end with "?": "Why? " (it ends with ${names} after the "?"; remove ${pronoun})`,
+    );
+  });
+
+  it('names a zero-width character after the "?" of a heading, which its quote shows as nothing', () => {
+    expect(() => parseQaPairs('## Why?\u200b\n\nx\n', 'q.md')).toThrow('must end with "?": "Why?\u200b" (it ends with U+200B after the "?"; remove it)');
+    // Any other character after the "?" is text the author sees: no note.
+    expect(() => parseQaPairs('## Why?!\n\nx\n', 'q.md')).toThrow(/must end with "\?": "Why\?!"$/);
+  });
+
   it('escapes control characters of a question it quotes (issue 15 probe)', () => {
     // An ESC sequence in a heading cleared or retitled the terminal showing the message.
     expect(() => parseQaPairs('## Clear\u001b[2J\u001b]0;title\u0007\u009b1m\n\nx\n', 'q.md')).toThrow(

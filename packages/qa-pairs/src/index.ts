@@ -260,7 +260,7 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     if (q) {
       closePair();
       const question = closingCut(q[1]!);
-      if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"`);
+      if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"${invisibleTail(question)}`);
       // NFC: the same question typed with precomposed and with combining accents reads the same.
       const key = question.normalize('NFC').toLowerCase().replace(/\s+/g, ' ');
       const first = seen.get(key);
@@ -426,6 +426,21 @@ function firstEnds(patterns: readonly string[], text: string): number[] {
     }
   }
   return nodeOf.map((n) => end[n]!);
+}
+
+/**
+ * What follows the "?" of a heading that ends in blanks other than spaces and tabs (a no-break
+ * space, U+3000, a form feed) or in zero-width characters, named: the quote shows them as a space, so "must end with "?":
+ * "Why? "" named no fault the author could see.
+ */
+function invisibleTail(question: string): string {
+  let end = question.length;
+  // Unicode blanks, and the zero-width characters, which a quote shows as nothing at all.
+  while (end > 0 && /[\s\u200b-\u200d\u2060]/.test(question[end - 1]!)) end--;
+  if (end === question.length || question[end - 1] !== '?') return '';
+  const tail = [...question.slice(end)];
+  const names = tail.slice(0, 4).map((ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  return ` (it ends with ${names.join(' ')}${tail.length > 4 ? ' ...' : ''} after the "?"; remove ${tail.length > 1 ? 'them' : 'it'})`;
 }
 
 /**
