@@ -74,3 +74,12 @@ describe('measure-prompt-threshold.mjs', () => {
     expect(await run(join(fx.workspace, 'nowhere'), file)).toMatchObject({ code: 1, stderr: expect.stringContaining('docs folder not found') });
   });
 });
+
+describe('measureThresholds maxDistance', () => {
+  it('is a whole number 0..64, else a RangeError before anything is measured (NaN measured nothing, 1.5 stopped at 1)', () => {
+    for (const max of [NaN, 1.5, -1, 65, Infinity]) {
+      expect(() => measureThresholds([], [], max), String(max)).toThrow(new RangeError(`max Hamming distance must be an integer 0..64, got ${max}`));
+    }
+    expect(measureThresholds([], [], 64).rows).toHaveLength(65);
+  });
+});

@@ -7,7 +7,7 @@
  * `measure-prompt-threshold.mjs` is its I/O edge.
  */
 import { hammingDistance, simhash64, toHex } from '@chunkyard/simhash';
-import { matchPrompts, promptCandidates } from './prompt-match.js';
+import { checkMaxDistance, matchPrompts, promptCandidates } from './prompt-match.js';
 import type { LoadedTopic } from './walk.js';
 
 export interface ParaphraseEntry {
@@ -49,6 +49,9 @@ export interface Measurement {
 const key = (topic: string, doc: string, index: number): string => `${topic}\u0000${doc}\u0000${index}`;
 
 export function measureThresholds(topics: readonly Pick<LoadedTopic, 'id' | 'index'>[], entries: readonly ParaphraseEntry[], maxDistance = 20): Measurement {
+  // Checked first: NaN measured no distance and 1.5 stopped at 1, both without a word, and 65
+  // was refused only after every distance up to 64 had been measured.
+  checkMaxDistance(maxDistance);
   const candidates = promptCandidates(topics);
   const unmatchedQuestions: Measurement['unmatchedQuestions'] = [];
   const cases: { topic: string; relevant: Set<string>; hashes: bigint[] }[] = [];
