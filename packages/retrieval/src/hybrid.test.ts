@@ -48,6 +48,13 @@ describe('Bm25Index', () => {
     expect(() => new Bm25Index(['a'], { b: 1.5 })).toThrow(/0 ≤ b ≤ 1/);
     expect(() => new Bm25Index(['a'], { k1: -1 })).toThrow(/k1 ≥ 0/);
   });
+
+  it('refuses a k1 of Infinity or NaN, for the index and for rankHybrid (Infinity made every score NaN)', () => {
+    for (const k1 of [Infinity, NaN]) {
+      expect(() => new Bm25Index(['a b', 'b'], { k1 }), String(k1)).toThrow(new RangeError(`BM25 needs a finite k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${k1}, b 0.75`));
+      expect(() => rankHybrid('a', new Float32Array([1]), [{ ref: 0, vector: new Float32Array([1]), text: 'a b' }], 1, { k1 }), String(k1)).toThrow(RangeError);
+    }
+  });
 });
 
 describe('fuseMaxNormalised', () => {

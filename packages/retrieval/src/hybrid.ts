@@ -59,7 +59,8 @@ export class Bm25Index {
   constructor(docs: readonly string[], options: Bm25Options = {}) {
     this.k1 = options.k1 ?? 1.2;
     this.b = options.b ?? DEFAULT_BM25_B;
-    if (!(this.k1 >= 0) || !(this.b >= 0 && this.b <= 1)) throw new RangeError(`BM25 needs k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${this.k1}, b ${this.b}`);
+    // k1 finite: Infinity passed `k1 >= 0` and made every score Infinity / Infinity, NaN.
+    if (!(Number.isFinite(this.k1) && this.k1 >= 0) || !(this.b >= 0 && this.b <= 1)) throw new RangeError(`BM25 needs a finite k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${this.k1}, b ${this.b}`);
     this.lengths = new Float64Array(docs.length);
     let total = 0;
     docs.forEach((d, doc) => {
