@@ -21,6 +21,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { DocStore, StoreEmbedder } from '@chunkyard/store';
 import { checkBatch, checkMessage, decodeUtf8, NOT_UTF8, withoutCancelled, type ErrorReply } from './jsonrpc.js';
 import { connectGuarded, createMcpServer, tolerateClosedStderr } from './mcp.js';
+import { WorkQueue } from './work-queue.js';
 
 export const MCP_PATH = '/mcp';
 export const TOKEN_ENV = 'DOCS_STORE_MCP_TOKEN';
@@ -77,6 +78,25 @@ export function tokenMatches(header: string | undefined, token: string): boolean
   return timingSafeEqual(digest(credentials), digest(token));
 }
 
+/**
+ * Aborts when `res` can no longer reach its client: the client ended the connection (this
+ * server is not half-open, so Node ends its side too and nothing written after arrives), or
+ * the connection closed before the response was written. A half-closed connection's 'end'
+ * comes a turn before its 'close', which is what lets the work queue drop the request's job.
+ */
+function clientGone(req: IncomingMessage, res: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  const socket = req.socket;
+  const leave = () => gone.abort(new Error('the client closed the connection before the answer'));
+  if (socket.readableEnded || socket.destroyed) leave();
+  else socket.once('end', leave);
+  res.once('close', () => {
+    socket.off('end', leave);
+    if (!res.writableFinished) leave();
+  });
+  return gone.signal;
+}
+
 function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
@@ -123,11 +143,22 @@ function originAllowed(origin: string, host: string | undefined, loopbackHosts: 
 }
 
 /** Starts serving; resolves with the listening server and the URL clients use. */
-export async function serveHttp(store: DocStore, embedder: StoreEmbedder, version: string, options: HttpOptions): Promise<{ server: Server; url: string }> {
+export async function serveHttp(store: DocStore, embedder: StoreEmbedder, version: string, options: HttpOptions): Promise<{ server: Server; url: string; queue: WorkQueue }> {
   // Its log lines go to stderr too: one written after stderr closed must not stop the server.
   tolerateClosedStderr();
   const loopback = isLoopback(options.host);
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  // One queue for every request: each request's McpServer is its own, but the store and the
+  // CPU are shared, and the queue is what lets a closed request's work be dropped.
+  const queue = new WorkQueue();
+  /**
+   * Waits for the request's turn in the queue; false when its client left first. An MCP
+   * server and a transport are built for each request, which cost more than reading it:
+   * built only in its turn, a request whose client hung up right after sending costs the
+   * parse of its body and nothing more.
+   */
+  const yourTurn = (gone: AbortSignal): Promise<boolean> =>
+    queue.run(gone, () => true).catch(() => false);
+  const handle = async (req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path !== MCP_PATH) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
     // Node keeps the first of several Host lines and drops the rest, so "Host: 127.0.0.1, Host:
@@ -199,7 +230,7 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
         if (run.length === 0) return errors.length > 0 ? void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(errors)) : void res.writeHead(202).end();
         // Every batch, not only a mixed one: the SDK answers a batch of one request with the
         // bare reply, where JSON-RPC answers a batch with an array.
-        return answerBatch(req, res, run, errors);
+        return answerBatch(req, res, gone, run, errors);
       } else {
         const verdict = checkMessage(parsedBody);
         if (verdict.kind === 'reply') return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(verdict.reply));
@@ -208,12 +239,17 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
         parsedBody = verdict.message;
       }
     }
+    if (!(await yourTurn(gone))) return;
     const transport = new StreamableHTTPServerTransport(transportOptions());
-    const mcp = createMcpServer(store, embedder, version);
-    res.on('close', () => {
+    const mcp = createMcpServer(store, embedder, version, queue);
+    // Closing the transport aborts the signal of every request it carries: one whose client
+    // left before the answer is dropped from the queue, and sends nothing.
+    const close = () => {
       void transport.close();
       void mcp.close();
-    });
+    };
+    gone.addEventListener('abort', close, { once: true });
+    res.on('close', close);
     await connectGuarded(mcp, transport, options.log);
     await transport.handleRequest(req, res, parsedBody);
   };
@@ -235,14 +271,21 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
    * to the request as a whole (406 for the Accept header, 400 for more than 100 members) is
    * passed on as it is.
    */
-  const answerBatch = async (req: IncomingMessage, res: ServerResponse, valid: JSONRPCMessage[], errors: ErrorReply[]): Promise<void> => {
+  const answerBatch = async (req: IncomingMessage, res: ServerResponse, gone: AbortSignal, valid: JSONRPCMessage[], errors: ErrorReply[]): Promise<void> => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (typeof value === 'string') headers.set(name, value);
       else if (Array.isArray(value)) headers.set(name, value.join(', '));
     }
+    if (!(await yourTurn(gone))) return;
     const transport = new WebStandardStreamableHTTPServerTransport(transportOptions());
-    const mcp = createMcpServer(store, embedder, version);
+    const mcp = createMcpServer(store, embedder, version, queue);
+    // As for a single message: a batch whose client left is dropped with its transport.
+    const leave = () => {
+      void transport.close();
+      void mcp.close();
+    };
+    gone.addEventListener('abort', leave, { once: true });
     try {
       await connectGuarded(mcp, transport, options.log);
       const answer = await transport.handleRequest(new Request(new URL(req.url ?? MCP_PATH, 'http://127.0.0.1'), { method: 'POST', headers }), { parsedBody: valid });
@@ -257,12 +300,13 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       if (replies.length + errors.length === 0) return void res.writeHead(202).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([...replies, ...errors]));
     } finally {
+      gone.removeEventListener('abort', leave);
       void transport.close();
       void mcp.close();
     }
   };
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    handle(req, res, clientGone(req, res)).catch((err: unknown) => {
       options.log(`docs-store mcp: ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error');
       else res.end();
@@ -286,5 +330,5 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
   });
   const { port } = server.address() as { port: number };
   const hostInUrl = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
-  return { server, url: `http://${hostInUrl}:${port}${MCP_PATH}` };
+  return { server, url: `http://${hostInUrl}:${port}${MCP_PATH}`, queue };
 }

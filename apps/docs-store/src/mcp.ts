@@ -14,6 +14,7 @@ import { CONTENT_TYPE, type ContentHint } from '@chunkyard/chunking';
 import { oneLine } from '@chunkyard/fs-atomic';
 import { DocStore, sqliteFailure, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
 import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
+import { WorkQueue } from './work-queue.js';
 
 export const SERVER_NAME = 'chunkyard-docs-store';
 
@@ -47,13 +48,20 @@ const strictArgs = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
-export function createMcpServer(store: DocStore, embedder: StoreEmbedder, version: string): McpServer {
+/**
+ * `queue` orders the work of every tool call and prompt this server (and any other sharing
+ * the queue) answers: one started per turn of the event loop, and one whose client left or
+ * cancelled it before its turn never started (see work-queue.ts). A request's signal is
+ * the SDK's, which aborts on notifications/cancelled and when the transport closes.
+ */
+export function createMcpServer(store: DocStore, embedder: StoreEmbedder, version: string, queue: WorkQueue = new WorkQueue()): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version });
   // A SQLite failure names the store and what to do, as the CLI does: "database is locked" or
-  // "attempt to write a readonly database" named no file.
-  const answer = async (work: () => unknown): Promise<ToolResult> => {
+  // "attempt to write a readonly database" named no file. (For a request whose client left,
+  // the SDK sends nothing, whatever this returns.)
+  const answer = async (signal: AbortSignal, work: () => unknown): Promise<ToolResult> => {
     try {
-      const value = await work();
+      const value = await queue.run(signal, work);
       return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
     } catch (err) {
       return { content: [{ type: 'text', text: sqliteFailure(store.path, err) ?? (err instanceof Error ? err.message : String(err)) }], isError: true };
@@ -68,6 +76,8 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     const message = sqliteFailure(store.path, err);
     return message === null ? err : new Error(message);
   };
+  // Resource handlers are not queued: a read is one row and a list at most RESOURCE_LIST_LIMIT
+  // summaries, cheaper than the queue's turn, and answered in the order they came.
   const guarded =
     <A extends unknown[], R>(handler: (...args: A) => R) =>
     (...args: A): R => {
@@ -99,8 +109,8 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         topic: nonEmpty.optional(),
       }),
     },
-    (args) =>
-      answer(async () => {
+    (args, extra) =>
+      answer(extra.signal, async () => {
         const [out] = await store.ingest(
           [
             {
@@ -139,8 +149,8 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         routes: z.boolean().optional().describe('Hybrid only: return routed units (default true); false for reciprocal-rank fusion of single chunks'),
       }),
     },
-    (args) =>
-      answer(async () => {
+    (args, extra) =>
+      answer(extra.signal, async () => {
         // As the CLI's --no-routes with --mode fts or vector (a usage error there): taken without
         // a word, routes: false with mode vector let an agent believe it had asked for something.
         if (args.routes !== undefined && args.mode !== undefined && args.mode !== 'hybrid') {
@@ -151,6 +161,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
           limit: args.limit ?? 5,
           expand: args.expand ?? 0,
           embedder,
+          signal: extra.signal,
           ...(args.routes === false ? { routes: false as const } : {}),
           filters: {
             ...(args.topic !== undefined ? { topic: args.topic } : {}),
@@ -181,8 +192,8 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       description: 'The chunk and up to k chunks on each side (default 1), in order, joined by [CHUNK BOUNDARY] (seed 004).',
       inputSchema: strictArgs({ chunk_id: z.string().min(1), k: z.number().int().min(0).max(20).optional() }),
     },
-    (args) =>
-      answer(() => {
+    (args, extra) =>
+      answer(extra.signal, () => {
         const e = store.expand(args.chunk_id, args.k ?? 1);
         return { unit_id: e.unitId, artifact_id: e.artifactId, chunk_indices: e.chunkIndices, text: e.text };
       }),
@@ -191,7 +202,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
   server.registerTool(
     'store_stats',
     { title: 'Store statistics', description: 'Counts of artifacts, chunks and tokens; the embedding model; topics.', inputSchema: strictArgs({}) },
-    () => answer(() => store.stats()),
+    (_args, extra) => answer(extra.signal, () => store.stats()),
   );
 
   server.registerResource(
@@ -241,14 +252,17 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         limit: z.string().regex(/^([1-9]|1\d|20)$/, 'a whole number from 1 to 20').optional().describe('How many chunks to retrieve, 1-20 (default 5)'),
       },
     },
-    async (args) => {
-      const hits = await store
-        .search(args.question, {
-          mode: 'hybrid',
-          limit: args.limit ? Number(args.limit) : 5,
-          embedder,
-          filters: args.topic !== undefined ? { topic: args.topic } : {},
-        })
+    async (args, extra) => {
+      const hits = await queue
+        .run(extra.signal, () =>
+          store.search(args.question, {
+            mode: 'hybrid',
+            limit: args.limit ? Number(args.limit) : 5,
+            embedder,
+            signal: extra.signal,
+            filters: args.topic !== undefined ? { topic: args.topic } : {},
+          }),
+        )
         .catch((err: unknown) => {
           // The SDK answers what a prompt throws with -32603, a server fault; a topic that
           // matches nothing is the client's argument to fix.

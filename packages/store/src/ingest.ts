@@ -15,7 +15,8 @@ type DB = Database.Database;
 /** What the store needs of an embedding provider (@chunkyard/embeddings' providers fit). */
 export interface StoreEmbedder {
   readonly model: string;
-  embed(texts: string[], options?: { onProgress?: (done: number, total: number) => void }): Promise<Float32Array[]>;
+  /** `signal`: the caller gave up; a provider that can cancels its work and rejects. */
+  embed(texts: string[], options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal }): Promise<Float32Array[]>;
 }
 
 export interface ProgressEvent {

@@ -82,6 +82,12 @@ export interface SearchOptions {
    * vector ranks, as before. Routes score every unit exactly, whatever `index` says.
    */
   routes?: RouteOptions | false;
+  /**
+   * Aborting it stops the search before it does more work: it is checked before the query is
+   * embedded, passed to the embedder (a remote provider's request is cancelled), and checked
+   * again before the store is searched. The search then rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** One unit as listed by `listUnits` (no content). */
@@ -354,10 +360,14 @@ export class DocStore {
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const mode = options.mode ?? 'hybrid';
+    const { signal } = options;
+    signal?.throwIfAborted();
     let vector: Float32Array | null = null;
     if (mode !== 'fts') {
       if (!options.embedder) throw new StoreError(`${mode} search needs an embedding provider`);
-      [vector] = (await options.embedder.embed([query])) as [Float32Array];
+      [vector] = (await options.embedder.embed([query], signal ? { signal } : undefined)) as [Float32Array];
+      // A remote provider's answer can come after the caller gave up.
+      signal?.throwIfAborted();
     }
     return this.searchWith(query, vector, { ...options, mode }, options.embedder?.model);
   }
