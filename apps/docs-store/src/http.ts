@@ -306,7 +306,12 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     }
   };
   const server = createServer((req, res) => {
-    handle(req, res, clientGone(req, res)).catch((err: unknown) => {
+    const gone = clientGone(req, res);
+    handle(req, res, gone).catch((err: unknown) => {
+      // A client that hung up in the middle of its body made the read fail ("aborted"), and
+      // each such request logged a line as if the server had failed: there is no one to
+      // answer and nothing wrong here.
+      if (gone.aborted) return;
       options.log(`docs-store mcp: ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error');
       else res.end();

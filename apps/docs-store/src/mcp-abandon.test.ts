@@ -34,6 +34,8 @@ let store: DocStore;
 let server: Server;
 let url: URL;
 const logged: string[] = [];
+/** Connections the server has seen closed. */
+let closedConnections = 0;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'chunkyard-http-abandon-'));
@@ -44,6 +46,7 @@ beforeAll(async () => {
   }
   const served: { server: Server; url: string } = await serveHttp(store, embedder, '0.0.0', { host: '127.0.0.1', port: 0, log: (line) => logged.push(line) });
   server = served.server;
+  server.on('connection', (socket) => socket.on('close', () => closedConnections++));
   url = new URL(served.url);
 });
 
@@ -68,18 +71,18 @@ async function post(body: string): Promise<unknown> {
  * close are at the server's door before the server reads any of them: the order of events
  * does not depend on timing.
  */
-function abandon(count: number, body: string): void {
+function abandon(count: number, body: string, sent = body): void {
   const client = `
     const { connect } = require('node:net');
-    const [port, host, count, body] = process.argv.slice(1);
+    const [port, host, count, body, sent] = process.argv.slice(1);
     const raw = 'POST /mcp HTTP/1.1\\r\\nHost: ' + host + ':' + port + '\\r\\nContent-Type: application/json\\r\\n' +
-      'Accept: application/json, text/event-stream\\r\\nContent-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body;
+      'Accept: application/json, text/event-stream\\r\\nContent-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + sent;
     let left = Number(count);
     for (let i = 0; i < Number(count); i++) {
       const s = connect(Number(port), host, () => s.write(raw, () => { s.destroy(); if (--left === 0) process.exit(0); }));
       s.on('error', (e) => { console.error(e.message); process.exit(1); });
     }`;
-  execFileSync(process.execPath, ['-e', client, url.port, url.hostname, String(count), body], { timeout: 30_000 });
+  execFileSync(process.execPath, ['-e', client, url.port, url.hostname, String(count), body, sent], { timeout: 30_000 });
 }
 
 describe('a request whose client has gone', () => {
@@ -105,6 +108,18 @@ describe('a request whose client has gone', () => {
     expect(await post(batch(1, 2))).toEqual(expected);
     await post(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }));
     expect(searches).toBe(2);
+    expect(logged).toEqual([]);
+  });
+});
+
+describe('a client that leaves in the middle of its body', () => {
+  it('is not logged as a server failure', async () => {
+    const before = closedConnections;
+    const body = search(10);
+    abandon(5, body, body.slice(0, 20));
+    // The abandoned connections closed: the server has read each body up to the hang-up.
+    await vi.waitFor(() => expect(closedConnections).toBeGreaterThanOrEqual(before + 5));
+    await post(JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping' }));
     expect(logged).toEqual([]);
   });
 });
