@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FolderSource, MAX_JSON_BYTES, openSource, readJson, UrlSource } from './source.js';
+import { FolderSource, MAX_JSON_BYTES, openSource, readJson, SourceError, UrlSource } from './source.js';
 
 let dir: string;
 let docs: string;
@@ -96,6 +96,28 @@ describe('FolderSource', () => {
   it('names the folder when it does not exist', async () => {
     const s = new FolderSource(join(dir, 'nope'));
     await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(/docs folder not found|no such file/);
+  });
+
+  it('a symlink that leads nowhere is named as one, not "no such file" (issue 15: reported as missing)', async () => {
+    const dangling = 'a dangling symlink (its target does not exist); fix or remove the link';
+    mkdirSync(join(docs, 'b'));
+    symlinkSync(join(dir, 'gone.md'), join(docs, 'b/chunk.md'));
+    symlinkSync(join(dir, 'gone-folder'), join(docs, 'b/linked'));
+    symlinkSync(join(dir, 'gone-docs'), join(dir, 'docs-link'));
+    try {
+      const s = new FolderSource(docs);
+      await expect(s.readText(new URL('/b/chunk.md', s.rootIndexUrl))).rejects.toThrow(new SourceError(join(docs, 'b/chunk.md'), dangling));
+      await expect(s.readText(new URL('/b/linked/index.json', s.rootIndexUrl))).rejects.toThrow(
+        new SourceError(join(docs, 'b/linked/index.json'), `${join(docs, 'b/linked')}, a folder on its path, is ${dangling}`),
+      );
+      // A file that is simply not there is still that.
+      await expect(s.readText(new URL('/b/none.md', s.rootIndexUrl))).rejects.toThrow(new SourceError(join(docs, 'b/none.md'), 'no such file'));
+      const linked = new FolderSource(join(dir, 'docs-link'));
+      await expect(linked.readText(linked.rootIndexUrl)).rejects.toThrow(new SourceError(join(dir, 'docs-link'), dangling));
+    } finally {
+      rmSync(join(docs, 'b'), { recursive: true });
+      rmSync(join(dir, 'docs-link'));
+    }
   });
 });
 

@@ -8,9 +8,9 @@
  * outside its root, a URL source refuses URLs on another origin or above its base path.
  */
 import { constants } from 'node:fs';
-import { describeFsError, fileKind, foreignEncoding, invalidJsonMessage, oneLine } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, fileKind, foreignEncoding, invalidJsonMessage, oneLine } from '@chunkyard/fs-atomic';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { firstBadUtf8Byte } from './utf8.js';
 
 export class SourceError extends Error {
@@ -95,7 +95,7 @@ export class FolderSource implements DocsSource {
   async readText(url: URL, maxBytes = DEFAULT_MAX_RESPONSE_BYTES): Promise<string> {
     const file = this.fileOf(url);
     this.realRoot ??= realpath(this.folder).catch(() => {
-      throw new SourceError(this.folder, 'docs folder not found');
+      throw new SourceError(this.folder, brokenLink(this.folder) ?? 'docs folder not found');
     });
     const root = await this.realRoot;
     let real: string;
@@ -103,7 +103,7 @@ export class FolderSource implements DocsSource {
       real = await realpath(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new SourceError(file, code === 'ENOENT' ? 'no such file' : cannotRead(err));
+      throw new SourceError(file, code === 'ENOENT' ? (danglingLinkOn(file, this.folder) ?? 'no such file') : cannotRead(err));
     }
     // A symlink may not lead out of the tree (the server refuses the same).
     if (!isInside(root, real)) throw new SourceError(file, `a link to ${real}, outside the docs folder`);
@@ -135,6 +135,20 @@ export class FolderSource implements DocsSource {
       await handle.close();
     }
   }
+}
+
+/**
+ * Why `file`, which realpath did not find, is no plain missing file: it or a folder on its way
+ * down from `root` is a symlink that leads nowhere (a link is there, and the fix is the link).
+ * "no such file" sent the user looking for a file they could see in the listing.
+ */
+function danglingLinkOn(file: string, root: string): string | null {
+  for (let p = file; isInside(root, p); p = dirname(p)) {
+    const broken = brokenLink(p);
+    if (broken !== null) return p === file ? broken : `${p}, a folder on its path, is ${broken}`;
+    if (p === root) break;
+  }
+  return null;
 }
 
 export interface UrlSourceOptions {
