@@ -40,4 +40,12 @@ describe('UrlSource options', () => {
       expect(() => openSource(target), target).toThrow(expected);
     }
   });
+
+  it('https:// to a plain HTTP server says so and what to do, not OpenSSL internals', async () => {
+    const port = new URL(base).port;
+    const s = new UrlSource(`https://127.0.0.1:${port}/`);
+    await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(
+      new SourceError(`https://127.0.0.1:${port}/index.json`, 'request failed (the server does not speak HTTPS, ERR_SSL_WRONG_VERSION_NUMBER; if it serves plain HTTP (docs-serve does), use http://)'),
+    );
+  });
 });

@@ -306,6 +306,12 @@ export class UrlSource implements DocsSource {
     if (!(cause instanceof Error) || !cause.message) return code ?? e.message;
     // undici's words for the Fetch standard's blocked ports (6000, 6666, 10080 …).
     if (cause.message === 'bad port') return 'bad port: fetch refuses this port, as browsers do; serve the docs on another port';
+    // https:// to a plain HTTP server (docs-serve is one): OpenSSL's own line ("802C…:error:0A00010B:
+    // SSL routines:ssl3_get_record:wrong version number:../deps/openssl/…") said nothing of the fix.
+    // (Newer OpenSSL versions may call the same reply a record "too long".)
+    if ((code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') && this.base.protocol === 'https:') {
+      return `the server does not speak HTTPS, ${code}; if it serves plain HTTP (docs-serve does), use http://`;
+    }
     const words = oneLine(cause.message.length > 200 ? `${cause.message.slice(0, 200)}…` : cause.message);
     return code === null ? words : `${words}, ${oneLine(code)}`;
   }
