@@ -1,10 +1,13 @@
 // UrlSource's options are checked when it is made (s47 probe): maxBytes NaN turned the body cap
 // off, a timeout AbortSignal.timeout refuses made every request "request failed (…)", and one
 // past a Node timer's 2^31 − 1 ms timed every request out at once.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_RESPONSE_BYTES, openSource, SourceError, UrlSource } from './source.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, FolderSource, openSource, SourceError, UrlSource } from './source.js';
 
 let server: Server;
 let base: string;
@@ -47,5 +50,22 @@ describe('UrlSource options', () => {
     await expect(s.readText(s.rootIndexUrl)).rejects.toThrow(
       new SourceError(`https://127.0.0.1:${port}/index.json`, 'request failed (the server does not speak HTTPS, ERR_SSL_WRONG_VERSION_NUMBER; if it serves plain HTTP (docs-serve does), use http://)'),
     );
+  });
+
+  it("readText's maxBytes is a whole number from 0, for both sources (NaN turned the cap off and read 1000 bytes past a cap meant to hold 0)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'source-options-'));
+    try {
+      writeFileSync(join(dir, 'a'), 'x'.repeat(1000));
+      for (const s of [new FolderSource(dir), new UrlSource(base)]) {
+        for (const maxBytes of [NaN, -1, 0.5, Infinity]) {
+          await expect(s.readText(new URL('/a', s.rootIndexUrl), maxBytes), `${s.constructor.name} ${maxBytes}`).rejects.toThrow(
+            new RangeError(`readText maxBytes: expected a whole number of bytes from 0, got ${maxBytes}`),
+          );
+        }
+        expect(await s.readText(new URL('/a', s.rootIndexUrl), 1000)).toHaveLength(1000);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

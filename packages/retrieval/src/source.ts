@@ -43,6 +43,14 @@ export interface DocsSource {
  */
 export const MAX_JSON_BYTES = 64 * 1024 * 1024;
 
+/**
+ * readText's cap: a whole number of bytes ≥ 0. NaN turned it off (no size is greater than NaN),
+ * so a file or a body of any size was read whole.
+ */
+function checkMaxBytes(maxBytes: number): void {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`readText maxBytes: expected a whole number of bytes from 0, got ${String(maxBytes)}`);
+}
+
 /** Reads and parses JSON, with errors naming the file or URL. */
 export async function readJson(source: DocsSource, url: URL): Promise<unknown> {
   const text = await source.readText(url, MAX_JSON_BYTES);
@@ -93,6 +101,7 @@ export class FolderSource implements DocsSource {
   }
 
   async readText(url: URL, maxBytes = DEFAULT_MAX_RESPONSE_BYTES): Promise<string> {
+    checkMaxBytes(maxBytes);
     const file = this.fileOf(url);
     this.realRoot ??= realpath(this.folder).catch(() => {
       throw new SourceError(this.folder, brokenLink(this.folder) ?? 'docs folder not found');
@@ -219,6 +228,7 @@ export class UrlSource implements DocsSource {
   }
 
   async readText(url: URL, maxBytes = this.maxBytes): Promise<string> {
+    checkMaxBytes(maxBytes);
     const limit = Math.min(maxBytes, this.maxBytes);
     if (url.origin !== this.base.origin || !url.pathname.startsWith(this.base.pathname)) {
       throw new SourceError(url.href, `outside the docs at ${this.base.href}`);
