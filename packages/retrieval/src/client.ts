@@ -5,7 +5,7 @@
  */
 import { ContractError, parseManifest, type ChunkGroup, type ChunkItem, type Manifest } from './contract.js';
 import { readJson, type DocsSource } from './source.js';
-import { topicMatches, walkTopics, type LoadedTopic } from './walk.js';
+import { topicFilter, walkTopics, type LoadedTopic } from './walk.js';
 
 export class DocsClient {
   private all: Promise<LoadedTopic[]> | null = null;
@@ -17,7 +17,8 @@ export class DocsClient {
   async topics(filter?: string): Promise<LoadedTopic[]> {
     this.all ??= walkTopics(this.source);
     const all = await this.all;
-    return all.filter((t) => topicMatches(t.id, filter));
+    const matches = topicFilter(filter);
+    return all.filter((t) => matches(t.id));
   }
 
   group(topic: LoadedTopic, doc: string): ChunkGroup {
