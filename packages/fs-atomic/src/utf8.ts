@@ -5,22 +5,30 @@
  */
 
 /** Offset of the first byte that is not part of a valid UTF-8 sequence (`bytes.length` if none). */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  // Decoding growing prefixes would be quadratic; walk the byte structure instead.
+export function firstInvalidUtf8(input: Uint8Array): number {
+  // A plain view: indexing a Buffer in this loop ran about six times slower than a Uint8Array.
+  const bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  const end = bytes.length;
+  // Decoding growing prefixes would be quadratic; walk the byte structure instead, skipping
+  // ASCII runs and decoding each other character alone (a decoder per byte, ASCII included,
+  // was about 170 ns a byte: a 400 MiB file with a bad byte at its end took over a minute).
   let i = 0;
-  while (i < bytes.length) {
+  for (;;) {
+    while (i < end && bytes[i]! < 0x80) i++;
+    if (i >= end) return i;
     const b = bytes[i]!;
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
-    if (need < 0) return i;
+    const length = b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (length === 0) return i;
     try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + need + 1));
+      FATAL_UTF8.decode(bytes.subarray(i, i + length));
     } catch {
       return i;
     }
-    i += need + 1;
+    i += length;
   }
-  return i;
 }
+/** One decoder for every character: a call without `stream` starts afresh, after an error too. */
+const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** `not valid UTF-8 (first bad byte at offset N)`, for bytes the fatal decoder refused. */
 export function invalidUtf8Message(bytes: Uint8Array): string {
