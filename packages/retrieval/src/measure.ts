@@ -6,8 +6,8 @@
  * different topic (false matches). Pure over loaded indexes; the script
  * `measure-prompt-threshold.mjs` is its I/O edge.
  */
-import { hammingDistance, simhash64, toHex } from '@chunkyard/simhash';
-import { checkMaxDistance, matchPrompts, promptCandidates } from './prompt-match.js';
+import { hammingDistance, simhash64 } from '@chunkyard/simhash';
+import { checkMaxDistance, promptCandidates } from './prompt-match.js';
 import type { LoadedTopic } from './walk.js';
 
 export interface ParaphraseEntry {
@@ -53,54 +53,109 @@ export function measureThresholds(topics: readonly Pick<LoadedTopic, 'id' | 'ind
   // was refused only after every distance up to 64 had been measured.
   checkMaxDistance(maxDistance);
   const candidates = promptCandidates(topics);
+  const keys = candidates.map((c) => key(c.topicId, c.doc, c.index));
+  // The candidates holding each stored hash: a question finds its chunks by one lookup, not by
+  // comparing its hash as hex with every stored one (entries × stored hashes strings before).
+  const byHash = new Map<bigint, number[]>();
+  for (let k = 0; k < candidates.length; k++) {
+    for (const h of candidates[k]!.hashes) {
+      const holders = byHash.get(h);
+      if (holders === undefined) byHash.set(h, [k]);
+      else if (holders[holders.length - 1] !== k) holders.push(k);
+    }
+  }
   const unmatchedQuestions: Measurement['unmatchedQuestions'] = [];
   const cases: { topic: string; relevant: Set<string>; hashes: bigint[] }[] = [];
   for (const e of entries) {
-    const qHex = toHex(simhash64(e.question));
-    const relevant = new Set(candidates.filter((c) => c.topicId === e.topic && c.hashes.some((h) => toHex(h) === qHex)).map((c) => key(c.topicId, c.doc, c.index)));
+    const relevant = new Set<string>();
+    for (const k of byHash.get(simhash64(e.question)) ?? []) if (candidates[k]!.topicId === e.topic) relevant.add(keys[k]!);
     if (relevant.size === 0) {
       unmatchedQuestions.push({ topic: e.topic, question: e.question });
       continue;
     }
     cases.push({ topic: e.topic, relevant, hashes: e.paraphrases.map((p) => simhash64(p)) });
   }
-  // Every distinct stored hash with the topics holding it, for the cross-topic pair rate.
-  const stored = new Map<bigint, Set<string>>();
-  for (const c of candidates) for (const h of c.hashes) stored.set(h, (stored.get(h) ?? new Set()).add(c.topicId));
-  const storedList = [...stored.entries()];
-  const pairDistances: number[] = [];
-  for (let i = 0; i < storedList.length; i++) {
-    for (let j = i + 1; j < storedList.length; j++) {
-      const [hi, ti] = storedList[i]!;
-      const [hj, tj] = storedList[j]!;
-      const sameTopicOnly = ti.size === 1 && tj.size === 1 && [...ti][0] === [...tj][0];
-      if (!sameTopicOnly) pairDistances.push(hammingDistance(hi, hj));
+
+  // Counts by distance, summed into "within d" below: each paraphrase's distance to each chunk
+  // is found once, not once per distance measured (21 times by default).
+  const size = maxDistance + 1;
+  const matchedAt = new Float64Array(size);
+  const goodAt = new Float64Array(size);
+  const otherAt = new Float64Array(size);
+  /** Paraphrases whose nearest chunk of their question (of another topic) is at the distance. */
+  const hitFrom = new Float64Array(size);
+  const withOtherFrom = new Float64Array(size);
+  let paraphrases = 0;
+  let relevantTotal = 0;
+  for (const c of cases) {
+    for (const h of c.hashes) {
+      paraphrases++;
+      relevantTotal += c.relevant.size;
+      // A hash of 0 matches nothing (matchPrompts: no content words).
+      if (h === 0n) continue;
+      let nearestGood = size;
+      let nearestOther = size;
+      for (let k = 0; k < candidates.length; k++) {
+        const candidate = candidates[k]!;
+        let best = size;
+        for (const stored of candidate.hashes) best = Math.min(best, hammingDistance(h, stored));
+        if (best >= size) continue;
+        matchedAt[best]++;
+        if (c.relevant.has(keys[k]!)) {
+          goodAt[best]++;
+          nearestGood = Math.min(nearestGood, best);
+        }
+        if (candidate.topicId !== c.topic) {
+          otherAt[best]++;
+          nearestOther = Math.min(nearestOther, best);
+        }
+      }
+      if (nearestGood < size) hitFrom[nearestGood]++;
+      if (nearestOther < size) withOtherFrom[nearestOther]++;
+    }
+  }
+
+  // Pairs of distinct stored hashes of different topics, counted by distance (every pair's
+  // distance was kept in an array: memory quadratic in the stored hashes). A hash held by one
+  // topic only is the same-topic case; one held by several topics pairs across topics with any.
+  const onlyTopic: (string | null)[] = [];
+  const topicsOf = new Map<bigint, Set<string>>();
+  for (const c of candidates) for (const h of c.hashes) topicsOf.set(h, (topicsOf.get(h) ?? new Set()).add(c.topicId));
+  // As 32-bit halves: a BigInt XOR and popcount per pair took over a minute for 20,000 hashes.
+  const high = new Uint32Array(topicsOf.size);
+  const low = new Uint32Array(topicsOf.size);
+  for (const [h, held] of topicsOf) {
+    high[onlyTopic.length] = Number(h >> 32n);
+    low[onlyTopic.length] = Number(h & 0xffffffffn);
+    onlyTopic.push(held.size === 1 ? held.values().next().value! : null);
+  }
+  const pairsAt = new Float64Array(65);
+  let pairs = 0;
+  for (let i = 0; i < onlyTopic.length; i++) {
+    const hi = high[i]!;
+    const lo = low[i]!;
+    const ti = onlyTopic[i];
+    for (let j = i + 1; j < onlyTopic.length; j++) {
+      if (ti !== null && ti === onlyTopic[j]) continue;
+      pairsAt[popcount32(hi ^ high[j]!) + popcount32(lo ^ low[j]!)]++;
+      pairs++;
     }
   }
 
   const rows: ThresholdRow[] = [];
+  let hits = 0;
+  let tp = 0;
+  let matched = 0;
+  let other = 0;
+  let withOther = 0;
+  let pairsWithin = 0;
   for (let d = 0; d <= maxDistance; d++) {
-    let paraphrases = 0;
-    let hits = 0;
-    let tp = 0;
-    let matched = 0;
-    let relevantTotal = 0;
-    let other = 0;
-    let withOther = 0;
-    for (const c of cases) {
-      for (const h of c.hashes) {
-        paraphrases++;
-        relevantTotal += c.relevant.size;
-        const ms = matchPrompts(h, candidates, d);
-        const good = ms.filter((m) => c.relevant.has(key(m.topicId, m.doc, m.index))).length;
-        const others = ms.filter((m) => m.topicId !== c.topic).length;
-        tp += good;
-        matched += ms.length;
-        other += others;
-        if (good > 0) hits++;
-        if (others > 0) withOther++;
-      }
-    }
+    hits += hitFrom[d]!;
+    tp += goodAt[d]!;
+    matched += matchedAt[d]!;
+    other += otherAt[d]!;
+    withOther += withOtherFrom[d]!;
+    pairsWithin += pairsAt[d]!;
     const precision = matched > 0 ? tp / matched : null;
     const recall = relevantTotal > 0 ? tp / relevantTotal : 0;
     const fBeta = (b: number) => (precision !== null && precision + recall > 0 ? ((1 + b * b) * precision * recall) / (b * b * precision + recall) : null);
@@ -116,7 +171,7 @@ export function measureThresholds(topics: readonly Pick<LoadedTopic, 'id' | 'ind
       f05,
       otherTopicMatches: other,
       paraphrasesWithOtherTopicMatch: withOther,
-      crossTopicQuestionPairRate: pairDistances.length > 0 ? pairDistances.filter((x) => x <= d).length / pairDistances.length : null,
+      crossTopicQuestionPairRate: pairs > 0 ? pairsWithin / pairs : null,
     });
   }
   let suggested: number | null = null;
@@ -128,6 +183,14 @@ export function measureThresholds(topics: readonly Pick<LoadedTopic, 'id' | 'ind
     }
   }
   return { rows, unmatchedQuestions, suggested };
+}
+
+/** Set bits of a 32-bit value (the usual SWAR count). */
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** Validates the paraphrase file's parsed JSON; `where` names it in errors. */
