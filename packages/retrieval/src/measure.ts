@@ -100,18 +100,18 @@ export function measureThresholds(topics: readonly Pick<LoadedTopic, 'id' | 'ind
         let best = size;
         for (const stored of candidate.hashes) best = Math.min(best, hammingDistance(h, stored));
         if (best >= size) continue;
-        matchedAt[best]++;
+        matchedAt[best] = matchedAt[best]! + 1;
         if (c.relevant.has(keys[k]!)) {
-          goodAt[best]++;
+          goodAt[best] = goodAt[best]! + 1;
           nearestGood = Math.min(nearestGood, best);
         }
         if (candidate.topicId !== c.topic) {
-          otherAt[best]++;
+          otherAt[best] = otherAt[best]! + 1;
           nearestOther = Math.min(nearestOther, best);
         }
       }
-      if (nearestGood < size) hitFrom[nearestGood]++;
-      if (nearestOther < size) withOtherFrom[nearestOther]++;
+      if (nearestGood < size) hitFrom[nearestGood] = hitFrom[nearestGood]! + 1;
+      if (nearestOther < size) withOtherFrom[nearestOther] = withOtherFrom[nearestOther]! + 1;
     }
   }
 
@@ -137,7 +137,8 @@ export function measureThresholds(topics: readonly Pick<LoadedTopic, 'id' | 'ind
     const ti = onlyTopic[i];
     for (let j = i + 1; j < onlyTopic.length; j++) {
       if (ti !== null && ti === onlyTopic[j]) continue;
-      pairsAt[popcount32(hi ^ high[j]!) + popcount32(lo ^ low[j]!)]++;
+      const distance = popcount32(hi ^ high[j]!) + popcount32(lo ^ low[j]!);
+      pairsAt[distance] = pairsAt[distance]! + 1;
       pairs++;
     }
   }
