@@ -30,3 +30,45 @@ describe('docs-serve: a read error', () => {
     }
   });
 });
+
+// No file here fails part way through its read, so one is made to: fs.read, which Node's
+// ReadStream calls through the fs module object, fails with EIO for reads past the first 64 KiB
+// of one file while the request runs. Everything else is real: the server, its socket, fetch.
+describe('docs-serve: a read error part way through a file', () => {
+  it('cuts the connection, logs the file, and the server goes on serving (it exited: ERR_HTTP_HEADERS_SENT)', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const fs = (await import('node:fs')).default;
+    const { tmpdir } = await import('node:os');
+    const root = mkdtempSync(join(tmpdir(), 'serve-midread-'));
+    writeFileSync(join(root, 'big.md'), 'x'.repeat(1 << 20));
+    writeFileSync(join(root, 'small.md'), 'fine');
+    const lines: string[] = [];
+    const srv = await startServer({ root, port: 0, inspector: false, log: (line) => lines.push(line) });
+    const realRead = fs.read;
+    try {
+      // Only reads at a position past 64 KiB fail: the first chunk of big.md (and any small file) reads.
+      fs.read = ((fd: number, buffer: NodeJS.ArrayBufferView, offset: number, length: number, position: number | null, callback: (err: NodeJS.ErrnoException | null, bytesRead: number, buffer: NodeJS.ArrayBufferView) => void) => {
+        if (typeof position === 'number' && position >= 65536) {
+          const err: NodeJS.ErrnoException = Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5, syscall: 'read' });
+          process.nextTick(() => callback(err, 0, buffer));
+          return;
+        }
+        realRead(fd, buffer, offset, length, position, callback);
+      }) as typeof fs.read;
+      const res = await fetch(`${srv.url}big.md`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-length')).toBe(String(1 << 20));
+      // The body stops short: the connection is cut, not ended as if the file were whole.
+      await expect(res.arrayBuffer()).rejects.toThrow();
+      fs.read = realRead;
+      expect(lines).toEqual([`${join(realpathSync(root), 'big.md')}: input/output error (EIO); check the disk`]);
+      const after = await fetch(`${srv.url}small.md`);
+      expect(after.status).toBe(200);
+      expect(await after.text()).toBe('fine');
+    } finally {
+      fs.read = realRead;
+      await srv.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -109,6 +109,13 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
         // A read error carries no path ("EINVAL: invalid argument, read" named no file): the
         // file is the one served, a folder URL's index.json.
         if (denied || status >= 500) log(describeFsError(err, info.isDirectory() && index !== null ? index : real));
+        // A read that fails mid-file comes after the status line and part of the body went out:
+        // no error answer can follow them (removeHeader threw ERR_HTTP_HEADERS_SENT, uncaught,
+        // and the whole server exited). The connection is cut, so the client sees a short body.
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
         // A file that fails to open does so after send has set its headers: its Content-Length
         // left on the short error body made the client wait for bytes that never came.
         for (const name of SEND_HEADERS) res.removeHeader(name);
