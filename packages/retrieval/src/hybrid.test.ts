@@ -100,4 +100,28 @@ describe('rankHybrid', () => {
     expect(rankHybrid(query, qv!, items, 2)).toEqual(ranked.slice(0, 2));
     expect(rankHybrid(query, qv!, items, 0)).toEqual([]);
   });
+
+  it('refuses an n outside 0..2^53 − 1 or not a number before any work, naming n; any whole n up to 2^53 − 1 ranks the items', () => {
+    const items = texts.map((text, i) => ({ ref: i, vector: Float32Array.of(i, 1), text }));
+    const qv = Float32Array.of(1, 1);
+    // NaN and "abc" ranked nothing, 1.5 one item, -1 none and Infinity all, each silently.
+    for (const [n, shown] of [
+      [NaN, 'NaN'],
+      [Infinity, 'Infinity'],
+      [-1, '-1'],
+      [1.5, '1.5'],
+      [1e300, '1e+300'],
+      ['2', 'the string "2"'],
+      ['abc', 'the string "abc"'],
+    ] as const) {
+      // @ts-expect-error: a caller outside TypeScript (JSON, a CLI) may pass anything
+      expect(() => rankHybrid('server', qv, items, n), shown).toThrow(new RangeError(`n must be a non-negative integer (0..2^53 − 1), got ${shown}`));
+    }
+    const all = rankHybrid('server', qv, items, 4);
+    fc.assert(
+      fc.property(fc.oneof(fc.nat(6), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.constant(Number.MAX_SAFE_INTEGER)), (n) => {
+        expect(rankHybrid('server', qv, items, n)).toEqual(all.slice(0, n));
+      }),
+    );
+  });
 });

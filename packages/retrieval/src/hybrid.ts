@@ -11,7 +11,7 @@
  * so a topic's stored vectors still depend on its own text alone.
  */
 import { lexicalFeatures } from '@chunkyard/embeddings';
-import { cosine } from './similarity.js';
+import { checkCount, cosine } from './similarity.js';
 
 /**
  * The terms BM25 counts: the local embedder's own features (lower-cased Porter stems of
@@ -121,7 +121,11 @@ export interface HybridScored<T> {
   bm25: number;
 }
 
-/** The `n` best `items` by hybrid score (cosine + BM25, each max-normalised), ties in input order. */
+/**
+ * The `n` best `items` by hybrid score (cosine + BM25, each max-normalised), ties in input
+ * order. `n` is a whole number 0..2^53 − 1 (checkCount); more than there are items returns
+ * them all, in time and memory of the items, not of `n`.
+ */
 export function rankHybrid<T>(
   query: string,
   queryVector: Float32Array,
@@ -129,6 +133,7 @@ export function rankHybrid<T>(
   n: number,
   options: Bm25Options = {},
 ): HybridScored<T>[] {
+  checkCount('n', n);
   const similarity = items.map((it) => cosine(queryVector, it.vector));
   const bm25 = new Bm25Index(
     items.map((it) => it.text),
@@ -141,6 +146,6 @@ export function rankHybrid<T>(
   return items
     .map((it, i) => ({ ref: it.ref, score: fused[i]!, similarity: similarity[i]!, bm25: bm25[i]!, i }))
     .sort((a, b) => b.score - a.score || a.i - b.i)
-    .slice(0, Math.max(0, n))
+    .slice(0, n)
     .map(({ ref, score, similarity: s, bm25: b }) => ({ ref, score, similarity: s, bm25: b }));
 }

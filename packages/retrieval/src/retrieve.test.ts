@@ -246,6 +246,29 @@ describe('search', () => {
     await expect(search(client, { query: 'x?', embeddings: null, ranking: 'bm25' })).rejects.toThrow(/ranking must be embedding or hybrid/);
   });
 
+  it('refuses an n, k or routes.trim outside 0..2^53 − 1 or not a number, naming the option and showing a string as one', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    // "5" was shown as `got 5`, as if 5 were refused; 1e300 was taken.
+    const cases: [Record<string, unknown>, string][] = [
+      [{ n: '5' }, 'n must be a non-negative integer (0..2^53 − 1), got the string "5"'],
+      [{ n: 1e300 }, 'n must be a non-negative integer (0..2^53 − 1), got 1e+300'],
+      [{ n: NaN }, 'n must be a non-negative integer (0..2^53 − 1), got NaN'],
+      [{ k: 1.5 }, 'k must be a non-negative integer (0..2^53 − 1), got 1.5'],
+      [{ k: Infinity }, 'k must be a non-negative integer (0..2^53 − 1), got Infinity'],
+    ];
+    for (const [opts, message] of cases) {
+      await expect(search(client, { query: 'x?', embeddings: null, ...opts }), message).rejects.toThrow(new RangeError(message));
+      await expect(discloseTopics(client, { n: 1, ...opts }), message).rejects.toThrow(new RangeError(message));
+    }
+    const backend = createBackend({ folder: fx.docs });
+    await expect(search(client, { query: 'zebra quagga?', maxDistance: 0, embeddings: () => backend, routes: { trim: 0.5 } })).rejects.toThrow(
+      new RangeError('routes.trim must be a non-negative integer (0..2^53 − 1), got 0.5'),
+    );
+    // The largest n finds what there is, with nothing held per n.
+    const all = await search(client, { query: 'zebra quagga?', n: Number.MAX_SAFE_INTEGER, maxDistance: 0, embeddings: () => backend, routes: false });
+    expect(all.chunks.length).toBe((await search(client, { query: 'zebra quagga?', n: 100_000, maxDistance: 0, embeddings: () => backend, routes: false })).chunks.length);
+  });
+
   it('rejects an empty query and a distance beyond 64 bits', async () => {
     const client = new DocsClient(new FolderSource(fx.docs));
     await expect(search(client, { query: '  ', embeddings: null })).rejects.toThrow(/query is empty/);

@@ -15,7 +15,7 @@ import { BOUNDARY_SEPARATOR, expand, expandRange } from './expand.js';
 import { bm25Terms, rankHybrid } from './hybrid.js';
 import { checkMaxDistance, DEFAULT_MAX_HAMMING_DISTANCE, matchQuery, promptCandidates } from './prompt-match.js';
 import { DEFAULT_MERGE, DEFAULT_ROUTE_BM25, DEFAULT_WINDOWS, mergeHits, trimSegments, windowScores, type MergeOptions, type WindowScore } from './routes.js';
-import { rankBySimilarity } from './similarity.js';
+import { checkCount, rankBySimilarity } from './similarity.js';
 import type { LoadedTopic } from './walk.js';
 
 export type Score =
@@ -122,18 +122,15 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-function checkCount(name: string, v: number): number {
-  if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
-  return v;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 export interface DisclosureRequest {
   topic?: string;
+  /** Chunks per document, baselines aside: a whole number 0..2^53 − 1 (more than a document has gives all of them). */
   n: number;
   technical?: boolean;
   withBaseline?: boolean;
+  /** Neighbours either side of each chunk: a whole number 0..2^53 − 1 (default 0; expansion stops at the document's ends). */
   k?: number;
 }
 
@@ -183,8 +180,9 @@ export async function* discloseTopicsStream(client: DocsClient, req: DisclosureR
 export interface SearchRequest {
   query: string;
   topic?: string;
-  /** Most chunks to return (default 5). */
+  /** Most chunks to return: a whole number 0..2^53 − 1 (default 5); more than there are returns them all. */
   n?: number;
+  /** Neighbours either side of each chunk: a whole number 0..2^53 − 1 (default 0). */
   k?: number;
   maxDistance?: number;
   /**
@@ -298,8 +296,7 @@ function routedSearch(
   k: number,
   routes: RouteOptions,
 ): { size: number; chunks: AsyncIterable<RetrievedChunk> } {
-  const trim = routes.trim ?? 1;
-  if (!Number.isInteger(trim) || trim < 0) throw new RangeError(`routes.trim must be a non-negative integer, got ${trim}`);
+  const trim = checkCount('routes.trim', routes.trim ?? 1);
   const groupOf = (r: Ref) => `${r.topic.id}\0${r.doc}`;
   const scored = windowScores(
     query,

@@ -65,3 +65,44 @@ describe('rankBySimilarity', () => {
     );
   });
 });
+
+describe('rankBySimilarity n', () => {
+  const items = [Float32Array.of(1, 0), Float32Array.of(0, 1), Float32Array.of(1, 1)].map((vector, ref) => ({ ref, vector }));
+  const q = Float32Array.of(1, 0);
+
+  it('refuses a count outside 0..2^53 − 1 or not a number, naming n and the value', () => {
+    // NaN and "abc" ranked nothing, 1.5 one item, -1 none and Infinity all, each silently.
+    const bad: [unknown, string][] = [
+      [NaN, 'NaN'],
+      [Infinity, 'Infinity'],
+      [-Infinity, '-Infinity'],
+      [-1, '-1'],
+      [1.5, '1.5'],
+      [2 ** 53, String(2 ** 53)],
+      ['5', 'the string "5"'],
+      ['abc', 'the string "abc"'],
+      ['x'.repeat(1000), `the string "${'x'.repeat(40)}…"`],
+      ['\x1b[2J', 'the string "\\u001b[2J"'],
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [true, 'true'],
+      [{ valueOf: () => 5 }, 'an object'],
+      [5n, 'a bigint'],
+      [Symbol('n'), 'a symbol'],
+    ];
+    for (const [n, shown] of bad) {
+      // @ts-expect-error: a caller outside TypeScript (JSON, a CLI) may pass anything
+      expect(() => rankBySimilarity(q, items, n), shown).toThrow(new RangeError(`n must be a non-negative integer (0..2^53 − 1), got ${shown}`));
+    }
+  });
+
+  it('takes any whole n from 0 to 2^53 − 1, returning min(n, items) without room for n', () => {
+    expect(rankBySimilarity(q, items, 0)).toEqual([]);
+    fc.assert(
+      fc.property(fc.oneof(fc.nat(5), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.constant(Number.MAX_SAFE_INTEGER)), (n) => {
+        const ranked = rankBySimilarity(q, items, n);
+        expect(ranked.map((r) => r.ref)).toEqual([0, 2, 1].slice(0, n));
+      }),
+    );
+  });
+});
