@@ -37,3 +37,21 @@ export function plain(res: ServerResponse, status: number, message: string, head
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...headers });
   res.end(`${message}\n`);
 }
+
+/** The headers `send` sets before it opens the file: an error answer must not keep them. */
+const SEND_HEADERS = ['Accept-Ranges', 'Cache-Control', 'Content-Length', 'Content-Range', 'Content-Type', 'ETag', 'Last-Modified'];
+
+/**
+ * Answers a `send` error: a plain error body without the file's headers (its Content-Length
+ * left on the short body made the client wait for bytes that never came), or, when the read
+ * failed part way through and the status line and some of the body are out, a cut connection
+ * (no answer can follow them; writing one threw ERR_HTTP_HEADERS_SENT and ended the server).
+ */
+export function sendFailed(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const name of SEND_HEADERS) res.removeHeader(name);
+  plain(res, status, message, headers);
+}

@@ -8,7 +8,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import send from 'send';
-import { plain, type Handler } from './handlers.js';
+import { plain, sendFailed, type Handler } from './handlers.js';
 
 export const INSPECT_PREFIX = '/_inspect/';
 
@@ -43,7 +43,7 @@ export function inspectorRoute(dir: string | null): Handler {
     // no-cache: the page is small and revalidates by ETag, so an upgrade shows at once.
     res.setHeader('Cache-Control', 'no-cache');
     send(req, `/${name}`, { root: dir, etag: true, lastModified: true, index: false })
-      .on('error', (err: Error & { status?: number }) => plain(res, err.status ?? 500, err.status === 404 ? 'Not Found' : 'Error'))
+      .on('error', (err: Error & { status?: number }) => sendFailed(res, err.status ?? 500, err.status === 404 ? 'Not Found' : 'Error'))
       .pipe(res);
   };
 }

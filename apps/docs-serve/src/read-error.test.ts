@@ -72,3 +72,58 @@ describe('docs-serve: a read error part way through a file', () => {
     }
   });
 });
+
+// The inspector's route serves its files with send too, and answered a failed read with the
+// file's own headers left on: a Content-Length far past the short error body (the client waited),
+// or, part way through, a second status line (ERR_HTTP_HEADERS_SENT: the server exited).
+describe('docs-serve: a read error in the inspector route', () => {
+  async function withFailingReads(fromPosition: number, run: (url: string, lines: string[]) => Promise<void>): Promise<void> {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const fs = (await import('node:fs')).default;
+    const { tmpdir } = await import('node:os');
+    const inspector = mkdtempSync(join(tmpdir(), 'serve-inspector-'));
+    const docs = mkdtempSync(join(tmpdir(), 'serve-docs-'));
+    writeFileSync(join(inspector, 'index.html'), '<p>' + 'x'.repeat(1 << 20));
+    writeFileSync(join(docs, 'small.md'), 'fine');
+    const lines: string[] = [];
+    const srv = await startServer({ root: docs, port: 0, inspector, log: (line) => lines.push(line) });
+    const realRead = fs.read;
+    try {
+      fs.read = ((fd: number, buffer: NodeJS.ArrayBufferView, offset: number, length: number, position: number | null, callback: (err: NodeJS.ErrnoException | null, bytesRead: number, buffer: NodeJS.ArrayBufferView) => void) => {
+        if (typeof position === 'number' && position >= fromPosition && length > 4) {
+          const err: NodeJS.ErrnoException = Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5, syscall: 'read' });
+          process.nextTick(() => callback(err, 0, buffer));
+          return;
+        }
+        realRead(fd, buffer, offset, length, position, callback);
+      }) as typeof fs.read;
+      await run(srv.url, lines);
+    } finally {
+      fs.read = realRead;
+      await srv.close();
+      rmSync(inspector, { recursive: true, force: true });
+      rmSync(docs, { recursive: true, force: true });
+    }
+  }
+
+  it('answers 500 with its own short body when the first read fails', async () => {
+    await withFailingReads(0, async (url) => {
+      const res = await fetch(`${url}_inspect/`);
+      expect(res.status).toBe(500);
+      const body = await res.text();
+      expect(body).toBe('Error\n');
+      expect(res.headers.get('content-length')).not.toBe(String((1 << 20) + 3));
+      expect(res.headers.get('etag')).toBeNull();
+    });
+  });
+
+  it('cuts the connection when a read fails part way, and the server goes on', async () => {
+    await withFailingReads(65536, async (url) => {
+      const res = await fetch(`${url}_inspect/`);
+      expect(res.status).toBe(200);
+      await expect(res.arrayBuffer()).rejects.toThrow();
+      const after = await fetch(`${url}small.md`);
+      expect(await after.text()).toBe('fine');
+    });
+  });
+});

@@ -11,7 +11,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { describeFsError } from '@chunkyard/fs-atomic';
 import send from 'send';
-import { plain, type Handler } from './handlers.js';
+import { plain, sendFailed, type Handler } from './handlers.js';
 
 export type PathVerdict = { ok: true; path: string } | { ok: false; status: 400 | 403; reason: string };
 
@@ -54,9 +54,6 @@ export function widenSuffixRanges(header: string, size: number): string | null {
   });
   return emptySatisfied ? null : `bytes=${parts.join(',')}`;
 }
-
-/** The headers send sets for a file, before it opens it. */
-const SEND_HEADERS = ['Accept-Ranges', 'Cache-Control', 'Content-Length', 'Content-Range', 'Content-Type', 'ETag', 'Last-Modified'];
 
 /** Serves files under `root` (an absolute, real path); `log` hears of files it cannot read. */
 export function staticFiles(root: string, log: (line: string) => void = () => undefined): Handler {
@@ -109,19 +106,9 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
         // A read error carries no path ("EINVAL: invalid argument, read" named no file): the
         // file is the one served, a folder URL's index.json.
         if (denied || status >= 500) log(describeFsError(err, info.isDirectory() && index !== null ? index : real));
-        // A read that fails mid-file comes after the status line and part of the body went out:
-        // no error answer can follow them (removeHeader threw ERR_HTTP_HEADERS_SENT, uncaught,
-        // and the whole server exited). The connection is cut, so the client sees a short body.
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        // A file that fails to open does so after send has set its headers: its Content-Length
-        // left on the short error body made the client wait for bytes that never came.
-        for (const name of SEND_HEADERS) res.removeHeader(name);
         // A 416 carries `Content-Range: bytes */size`, which a client needs to retry.
         // Node's own reason phrases: a fixed table of four left a failed If-Match (412) saying "Error".
-        plain(res, status, STATUS_CODES[status] ?? 'Error', err.headers ?? {});
+        sendFailed(res, status, STATUS_CODES[status] ?? 'Error', err.headers ?? {});
       })
       .on('stream', (stream: ReadStream) => {
         // A file cut short while it is sent ends its read early, and the pipe then ended the
