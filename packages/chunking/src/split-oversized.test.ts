@@ -54,7 +54,12 @@ describe('splitOversized on one huge unspaced run', () => {
 
 describe('whitespaceRunEnds', () => {
   it('cuts where the regex /\\s+/g ends a run, inside the range', () => {
-    const piece = fc.constantFrom('a', 'bc', ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\ufeff', '\u3000', '\ud83d', '\ude00', '😀', '|', 'é', '\u200b');
+    // Every character JS's \s matches, and its neighbours and look-alikes that it does not
+    // (U+0085, U+180E, U+200B, U+2060...), so a hand-written test of the code points is checked
+    // against the regex itself.
+    const spaces = ['\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2000', '\u2005', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
+    const nearMisses = ['\u0008', '\u000e', '\u001f', '!', '\u0085', '\u009f', '\u00a1', '\u167f', '\u1681', '\u180e', '\u1fff', '\u200b', '\u2027', '\u202a', '\u202e', '\u2030', '\u205e', '\u2060', '\u2fff', '\u3001', '\ufefe', '\ufeff\ufeff', '\uffff'];
+    const piece = fc.constantFrom('a', 'bc', '  ', '\r\n', '\ud83d', '\ude00', '😀', '|', 'é', ...spaces, ...nearMisses);
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), fc.nat(), fc.nat(), (parts, x, y) => {
         const source = parts.join('');
@@ -66,7 +71,21 @@ describe('whitespaceRunEnds', () => {
         for (let m = re.exec(text); m; m = re.exec(text)) expected.push(start + m.index + m[0].length);
         expect([...whitespaceRunEnds(source, start, end)]).toEqual(expected.filter((c) => c > start && c < end));
       }),
-      { numRuns: 3000 },
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('whitespaceRunEnds past its first buffer', () => {
+  it('finds every run end of thousands of words, whatever the spaces between them', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1000, max: 5000 }), fc.constantFrom(' ', '\u3000', '\t\n', '\ufeff'), (words, space) => {
+        const source = Array.from({ length: words }, (_, k) => `w${k}`).join(space);
+        const cuts = whitespaceRunEnds(source, 0, source.length);
+        expect(cuts.length).toBe(words - 1);
+        for (let k = 0; k < cuts.length; k++) expect(source.slice(cuts[k]!, cuts[k]! + 2)).toBe(`w${k + 1}`.slice(0, 2));
+      }),
+      { numRuns: 20 },
     );
   });
 });
