@@ -3,7 +3,7 @@
 // topic.yaml lists inside the nested folder. Editing it left the outer chunk task a cache hit
 // with the old chunks (found by a probe). And a docs root that is itself a topic, with
 // llms-full.txt: the root's own llms.txt and llms-full.txt are no sources of its topic steps.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTempWorkspace, nextMtimeSecond, runMany, runNx, type TempWorkspace } from './temp-workspace.mjs';
@@ -61,4 +61,30 @@ it('a docs root that is a topic, with llms-full.txt: a rerun after a build is se
   await nextMtimeSecond(ws);
   const again = runMany(ws, ['-t', 'index']);
   expect([...again.ran].sort()).toEqual([]);
+}, 300_000);
+
+it('nx run on a topic nested three deep writes every index.json above it: index waits for its parent\'s index, and so up to the root', async () => {
+  // Each folder's index names its parent's index, not every ancestor (which was D^3 for topics
+  // nested D deep: plugin.deep-nesting.test.ts). Real Nx must follow that chain to the root.
+  // With llms.txt off, so that only the chain of index targets reaches the root's index.json.
+  const nxJsonFile = join(ws.root, 'nx.json');
+  const nxJson = JSON.parse(readFileSync(nxJsonFile, 'utf8'));
+  nxJson.plugins = [{ plugin: '@chunkyard/nx', options: { docsRoot: 'docs', llmsTxt: false } }];
+  writeFileSync(nxJsonFile, JSON.stringify(nxJson, null, 2));
+  await nextMtimeSecond(ws);
+  mkdirSync(join(ws.root, 'docs/outer/inner/deeper'), { recursive: true });
+  writeFileSync(join(ws.root, 'docs/outer/inner/deeper/golden-reference.md'), '# Deeper\n\nThe deeper topic sits three folders below the docs root.\n');
+  for (const f of ['docs/index.json', 'docs/outer/index.json', 'docs/outer/inner/index.json']) rmSync(join(ws.root, f), { force: true });
+  const r = runNx(ws, ['run', 'topic-outer-inner-deeper:index', '--outputStyle=static'], 240_000);
+  expect(r.status, r.output).toBe(0);
+  // eslint-disable-next-line no-control-regex
+  const plain = r.output.replace(/\u001b\[[0-9;]*m/g, '');
+  const tasks = new Set([...plain.matchAll(/^> nx run (\S+)/gm)].map((m) => m[1]));
+  for (const t of ['topic-outer-inner-deeper:index-json', 'topic-outer-inner:index', 'topic-outer-inner:index-json', 'topic-outer:index', 'topic-outer:index-json', 'topic-docs:index', 'topic-docs:index-json']) {
+    expect(tasks.has(t), `${t}\n${plain}`).toBe(true);
+  }
+  const ids = (f: string) => (JSON.parse(readFileSync(join(ws.root, f), 'utf8')) as { _embedded: { topics: { id: string }[] } })._embedded.topics.map((t) => t.id);
+  expect(ids('docs/outer/inner/index.json')).toContain('outer/inner/deeper');
+  expect(ids('docs/outer/index.json')).toContain('outer/inner');
+  expect(ids('docs/index.json')).toContain('outer');
 }, 300_000);

@@ -257,8 +257,12 @@ function docsTree(topicRoots, docsRoot) {
     let child = topic;
     while (child !== docsRoot) {
       const parent = posix.dirname(child);
+      // A folder already in the tree has its whole chain to the root there: walking it again
+      // made nested topics D deep cost D^2 steps, each hashing a path D long.
+      const known = tree.has(parent);
       add(parent);
       tree.get(parent)?.add(child);
+      if (known) break;
       child = parent;
     }
   }
@@ -602,30 +606,23 @@ function createProjects(files, ctx) {
     const topics = new Set(rootMarkers.map((m) => posix.dirname(m)));
     const tree = docsTree([...topics], docsRoot);
     const nameOf = (/** @type {string} */ dir) => projectName(dir, docsRoot, topics.has(dir), qualify);
-    /** @type {Map<string, string[]>} dir -> ancestor dirs, nearest first */
-    const ancestorsOf = new Map();
-    for (const dir of tree.keys()) {
-      const chain = [];
-      for (let d = dir; d !== docsRoot; ) {
-        d = posix.dirname(d);
-        chain.push(d);
-      }
-      ancestorsOf.set(dir, chain);
-    }
+    const rootName = nameOf(docsRoot);
     // Each folder is described by one marker's result: the first marker (in sorted order) at
-    // or below it. Walking the sorted markers up their ancestors assigns exactly that, in time
-    // linear in the total depth.
+    // or below it. Walking the sorted markers up their ancestors, each up to the first folder
+    // already described, assigns exactly that, and visits each folder once. No folder's list of
+    // ancestors is made: with topics nested D deep those lists (of names D long) were D^3.
     /** @type {Map<string, Record<string, object>>} marker -> the projects its result describes */
     const byMarker = new Map(rootMarkers.map((m) => [m, {}]));
     /** @type {Set<string>} */
     const owned = new Set();
     for (const marker of rootMarkers) {
       const projects = /** @type {Record<string, object>} */ (byMarker.get(marker));
-      for (const dir of [posix.dirname(marker), ...(ancestorsOf.get(posix.dirname(marker)) ?? [])]) {
-        if (owned.has(dir)) break; // and so is every folder above it
+      for (let dir = posix.dirname(marker); !owned.has(dir); dir = posix.dirname(dir)) {
         owned.add(dir);
         const children = tree.get(dir) ?? [];
-        projects[dir] = projectFor(dir, children.map(nameOf), (ancestorsOf.get(dir) ?? []).map(nameOf), topics.has(dir), nameOf(dir), docsRoot, ctx);
+        const parentName = dir === docsRoot ? undefined : nameOf(posix.dirname(dir));
+        projects[dir] = projectFor(dir, children.map(nameOf), parentName, rootName, topics.has(dir), nameOf(dir), docsRoot, ctx);
+        if (dir === docsRoot) break;
       }
     }
     for (const [marker, projects] of byMarker) results.push([marker, { projects }]);
@@ -701,13 +698,14 @@ const topicInputsMemo = new WeakMap();
 /**
  * @param {string} dir
  * @param {string[]} childNames     projects directly below (topics or sections)
- * @param {string[]} ancestorNames  every folder above, up to the docs root
+ * @param {string | undefined} parentName  the project of the folder above (none for the docs root)
+ * @param {string} rootName         the docs root's project
  * @param {boolean} isTopic
  * @param {string} name
  * @param {string} docsRoot
  * @param {BuildContext} ctx
  */
-function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx) {
+function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRoot, ctx) {
   const { options, tools } = ctx;
   /** @type {Record<string, object>} */
   const targets = {};
@@ -851,7 +849,6 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...buildsFor(indexTool)],
     metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },
   };
-  const rootName = ancestorNames.length ? /** @type {string} */ (ancestorNames[ancestorNames.length - 1]) : name;
   if (options.llmsTxt !== false && dir === docsRoot) {
     const { title, summary, full } = options.llmsTxt;
     targets[LLMS_TXT_TARGET] = {
@@ -872,7 +869,10 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     };
   }
   // What users run. It writes nothing itself: it waits for this folder's index.json and for
-  // every ancestor's, and each ancestor waits for all of its children. So `nx run <topic>:index`
+  // every ancestor's, and each ancestor waits for all of its children. It names only its
+  // parent's `index`, which waits for the parent's index.json and the grandparent's `index`,
+  // and so up to the root: naming every ancestor in every folder made the graph D^3 for
+  // topics nested D deep (22 MB of dependsOn at D = 400). So `nx run <topic>:index`
   // on a new or renamed topic also leaves its section and the root linking it, and the root's
   // llms.txt listing it. It runs nothing, but through the pipeline's executor rather than
   // nx:noop, so it joins their batch: a failure below it then makes it a failed task with a
@@ -890,7 +890,7 @@ function projectFor(dir, childNames, ancestorNames, isTopic, name, docsRoot, ctx
     outputs: [],
     dependsOn: [
       INDEX_JSON_TARGET,
-      ...(ancestorNames.length ? [{ projects: ancestorNames, target: INDEX_JSON_TARGET }] : []),
+      ...(parentName !== undefined ? [{ projects: [parentName], target: 'index' }] : []),
       ...(options.llmsTxt !== false ? [{ projects: [rootName], target: LLMS_TXT_TARGET }] : []),
     ],
     metadata: { description: `brings this ${isTopic ? 'topic' : 'section'}'s index.json and every index.json above it up to date` },

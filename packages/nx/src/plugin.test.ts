@@ -239,11 +239,15 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(Object.keys(all.docs!.targets)).toEqual(['index-json', 'llms-txt', 'index']);
     expect(Object.keys(all['docs/a']!.targets)).toEqual(['index-json', 'index']);
     expect(all.docs!.targets['index-json']!.dependsOn).toEqual([{ projects: ['section-a', 'topic-t0'], target: 'index-json' }]);
+    // Every ancestor's index.json through the parent's index, which waits for its own and its
+    // parent's (plugin.deep-nesting.test.ts: listing every ancestor was D^3 for D nested topics).
     expect(all['docs/a/b/t2']!.targets.index!.dependsOn).toEqual([
       'index-json',
-      { projects: ['section-a-b', 'section-a', 'docs'], target: 'index-json' },
+      { projects: ['section-a-b'], target: 'index' },
       { projects: ['docs'], target: 'llms-txt' },
     ]);
+    expect(all['docs/a/b']!.targets.index!.dependsOn).toEqual(['index-json', { projects: ['section-a'], target: 'index' }, { projects: ['docs'], target: 'llms-txt' }]);
+    expect(all.docs!.targets.index!.dependsOn).toEqual(['index-json', { projects: ['docs'], target: 'llms-txt' }]);
     // Every index.json, and llms.txt, runs through the same executor as the topic steps, so one
     // batch holds the whole pipeline (plugin.cjs, runTool).
     const run = (t: Target) => ({ executor: t.executor, options: t.options, command: t.command });
@@ -297,7 +301,7 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(llms.dependsOn).toEqual(['index-json']);
     const off = projects(['docs/a/t/golden-reference.md'], { llmsTxt: false });
     expect(Object.keys(off.docs!.targets)).toEqual(['index-json', 'index']);
-    expect(off['docs/a/t']!.targets.index!.dependsOn).toEqual(['index-json', { projects: ['section-a', 'docs'], target: 'index-json' }]);
+    expect(off['docs/a/t']!.targets.index!.dependsOn).toEqual(['index-json', { projects: ['section-a'], target: 'index' }]);
     expect(() => core.normalizeOptions({ llmsTxt: { title: 3 } })).toThrow(/llmsTxt/);
     expect(() => core.normalizeOptions({ llmsTxt: { colour: 'x' } })).toThrow(/llmsTxt/);
     expect(() => core.normalizeOptions({ llmsTxt: { full: 'yes' } })).toThrow(/llmsTxt/);
@@ -479,6 +483,7 @@ describe('@chunkyard/nx: inferred targets', () => {
       }
     }
   });
+
 });
 
 describe('@chunkyard/nx: the file-system edge', () => {
