@@ -14,6 +14,11 @@
 // least per block. Node 20 has no pointer compression, so a
 // seven-field object is 80 bytes; the young generation copies each survivor once or twice, and
 // on this VM memory touched afresh also costs a host fault (see bench/SCALING.md).
+//
+// Read its rows as what the layouts cost in this loop, not in a pass: session 49 made a pass's
+// heading blocks from a pool kept between documents (none made, none copied) and tiny headings
+// took the same time as before (bench/SCALING.md, "Session 49"), so the ~60 ms gap here between
+// objects and columns is not a pass's.
 const [blocksArg = '175000', roundsArg = '30'] = process.argv.slice(2);
 const BLOCKS = Number(blocksArg);
 const ROUNDS = Number(roundsArg);
