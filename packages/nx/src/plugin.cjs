@@ -696,6 +696,13 @@ function cacheFolderName(name) {
 const topicInputsMemo = new WeakMap();
 
 /**
+ * Each context's `index` inputs (projectFor), by docs root: the same for every folder under
+ * a root, so made once per root rather than once per project.
+ * @type {WeakMap<BuildContext, Map<string, unknown[]>>}
+ */
+const indexInputsMemo = new WeakMap();
+
+/**
  * @param {string} dir
  * @param {string[]} childNames     projects directly below (topics or sections)
  * @param {string | undefined} parentName  the project of the folder above (none for the docs root)
@@ -838,6 +845,14 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
       ...[...STEPS.map((s) => tool(s.tool)), indexTool].map((t) => toolWiring(t).inputs),
       executorInputs(ctx),
     ]);
+  const indexInputs = () => {
+    let memo = indexInputsMemo.get(ctx);
+    if (!memo) indexInputsMemo.set(ctx, (memo = new Map()));
+    let inputs = memo.get(docsRoot);
+    if (!inputs) memo.set(docsRoot, (inputs = folderInputs(['llms.txt', 'llms-full.txt'], `{workspaceRoot}/${globLiteral(docsRoot)}`)));
+    // A copy per target, as topicInputs gives: no project's list is another's.
+    return inputs.slice();
+  };
   // The root's llms.txt and llms-full.txt are outputs of a task after its index.json.
   const rootOutputs = dir === docsRoot ? ['llms.txt', 'llms-full.txt'] : [];
   targets[INDEX_JSON_TARGET] = {
@@ -886,7 +901,7 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
     // inputs its hash never changed, and after a failure below it was mended Nx's task history
     // called every `index` task "flaky" on every later run. Not cached at all, a run served
     // wholly from the cache still started a batch process for them (a second, here).
-    inputs: folderInputs(['llms.txt', 'llms-full.txt'], `{workspaceRoot}/${globLiteral(docsRoot)}`),
+    inputs: indexInputs(),
     outputs: [],
     dependsOn: [
       INDEX_JSON_TARGET,

@@ -484,6 +484,57 @@ describe('@chunkyard/nx: inferred targets', () => {
     }
   });
 
+  it('index: one inputs list per docs root, made once and copied to every folder under it', () => {
+    const files = ['docs/a/t/golden-reference.md', 'docs/a/t/sub/golden-reference.md', 'docs/u/golden-reference.md', 'guide (v2)/x/golden-reference.md', 'guide (v2)/golden-reference.md', 'guide (v2)/s/y/golden-reference.md'];
+    const ext = { externalDependencies: ['@chunkyard/chunking-tool', '@chunkyard/index-tool', '@chunkyard/keyword-extractor', '@chunkyard/nx', '@chunkyard/topic-spec'] };
+    // What every `index` hashed when each project made its own list: every source under its
+    // docs root, the config, the model servers, every tool.
+    const expected = (root: string, config = 'chunkyard.config.yaml') => [
+      `{workspaceRoot}/${root}/**/*.{md,markdown,txt}`,
+      `{workspaceRoot}/${root}/**/topic.yaml`,
+      `{workspaceRoot}/${root}/**/golden-reference.md`,
+      `!{workspaceRoot}/${root}/**/topic-spec.md`,
+      `!{workspaceRoot}/${root}/**/_chunks/**`,
+      `!{workspaceRoot}/${root}/**/_keywords/**`,
+      `!{workspaceRoot}/${root}/llms.txt`,
+      `!{workspaceRoot}/${root}/llms-full.txt`,
+      `{workspaceRoot}/${config}`,
+      { env: 'OLLAMA_HOST' },
+      { env: 'OPENAI_BASE_URL' },
+      { env: 'CHUNKYARD_TOPIC_MARKER' },
+      ext,
+    ];
+    const built = { ...workspace, ...Object.fromEntries(core.TOOL_PACKAGES.map((p) => [p, { ...workspace[p]!, buildInputs: [`{workspaceRoot}/apps/${p.slice('@chunkyard/'.length)}/src/**/*.ts`, { externalDependencies: ['esbuild'] }] }])) };
+    for (const [tools, config] of [[installed, 'chunkyard.config.yaml'], [built, 'conf/other.yaml']] as const) {
+      const all = projects(files, { docsRoot: ['docs', 'guide (v2)'], configFile: config }, tools);
+      for (const [root, glob] of [['docs', 'docs'], ['guide (v2)', 'guide ?v2?']] as const) {
+        const lists = Object.values(all)
+          .filter((p) => p.root === root || p.root.startsWith(`${root}/`))
+          .map((p) => p.targets.index!.inputs);
+        expect(lists.length).toBeGreaterThanOrEqual(3);
+        const first = lists[0]!;
+        if (tools === installed) expect(first).toEqual(expected(glob));
+        else {
+          expect(first).toContain(`{workspaceRoot}/${config}`);
+          expect(first).toContain('{workspaceRoot}/apps/index-tool/src/**/*.ts');
+          expect(first.at(-1)).toEqual({ externalDependencies: ['@chunkyard/nx', 'esbuild'] });
+        }
+        // A copy per project (no project's list is another's), of one list made once: its
+        // objects are the same objects.
+        expect(new Set(lists).size).toBe(lists.length);
+        for (const list of lists) {
+          expect(list).toEqual(first);
+          list.forEach((input, i) => {
+            if (typeof input === 'object') expect(input, root).toBe(first[i]);
+          });
+        }
+      }
+      // Per call: the other root's list, and another call's, are made afresh (its options may differ).
+      const docs = all.docs!.targets.index!.inputs;
+      expect(all['guide (v2)']!.targets.index!.inputs.at(-1)).not.toBe(docs.at(-1));
+      expect(projects(files, { docsRoot: ['docs', 'guide (v2)'], configFile: config }, tools).docs!.targets.index!.inputs.at(-1)).not.toBe(docs.at(-1));
+    }
+  });
 });
 
 describe('@chunkyard/nx: the file-system edge', () => {
