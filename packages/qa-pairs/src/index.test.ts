@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { locateExcerpts, parseQaPairs, QaPairsError, type LocatedExcerpt, type QaPair } from './index.js';
 
@@ -314,6 +315,68 @@ describe('parseQaPairs', () => {
     // A tag line of 200,000 attributes that fails at its end is not a block: the heading after it is read.
     const tag = `<a${' b="c"'.repeat(200_000)} <`;
     expect(parseQaPairs(`## Q?\n\n${tag}\n## R?\n\nr\n`, 'q.md').map((p) => p.question)).toEqual(['Q?', 'R?']);
+  });
+
+  it('takes a lazy line after a quote into its excerpt, as the rendered quote shows it (issue 15)', () => {
+    // The line without `>` continues the quote's paragraph (CommonMark 5.1); the excerpt ended
+    // before it, at "defaults,", and a source that never breaks there matched a shorter excerpt.
+    const text = '## Q?\n\nAnswer.\n\n> To use source generation with all defaults,\ncreate a partial class\n> that derives from JsonSerializerContext\n\nMore.\n';
+    const pairs = parseQaPairs(text, 'qa-pairs.md');
+    expect(pairs[0]!.excerpts).toEqual([{ text: 'To use source generation with all defaults,\ncreate a partial class\nthat derives from JsonSerializerContext', line: 5 }]);
+    const source = 'Intro.\nTo use source generation with all defaults,\ncreate a partial class\nthat derives from JsonSerializerContext.\n';
+    expect(locateExcerpts(pairs, source, 'qa-pairs.md', 'src.md')[0]![0]).toMatchObject({ start: 7, end: source.indexOf('Context') + 7 });
+    // No lazy line after what is not a paragraph, nor one that starts a block of its own.
+    const excerpts = (lines: string) => parseQaPairs(`## Q?\n\n${lines}\n`, 'q.md')[0]!.excerpts.map((e) => e.text);
+    expect(excerpts('> a\n>\nb')).toEqual(['a']);
+    expect(excerpts('> # a\nb')).toEqual(['# a']);
+    expect(excerpts('> ```\n> a\nb')).toEqual(['```\na']);
+    expect(excerpts('> a\n- b')).toEqual(['a']);
+    expect(excerpts('> a\n1. b')).toEqual(['a']);
+    expect(excerpts('> a\n2. b')).toEqual(['a']);
+    expect(excerpts('> a\n---')).toEqual(['a']);
+    expect(excerpts('> a\n# b')).toEqual(['a']);
+    expect(excerpts('> a\nb\n===\n    c')).toEqual(['a\nb\n===\n    c']);
+  });
+
+  it('reads hostile quotes and lazy lines in linear time', () => {
+    // Each would be quadratic read naively: a slice per nested marker, a pattern backtracking
+    // over the blanks of a list item before a U+2028 (which `.` does not match).
+    const markers = '> '.repeat(300_000);
+    const item = `- ${' '.repeat(300_000)}\u2028`;
+    const text = `## Q?\n\n> a\n${markers}b\n${item}\n> - a\n${'x'.repeat(1_000_000)}\n${'- '.repeat(300_000)}\n`;
+    const started = performance.now();
+    const [pair] = parseQaPairs(text, 'q.md');
+    expect(pair!.excerpts).toHaveLength(2);
+    expect(pair!.excerpts[1]!.text.endsWith('x'.repeat(1_000_000))).toBe(true);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("takes into an excerpt exactly the lines of markdown-it's block quote (CommonMark), lazy lines included", () => {
+    const md = new MarkdownIt({ html: true });
+    const line = fc.constantFrom(
+      '> a b', '> c', '>', '> ', '> # h', '> ```', '> ~~~', '> - item', '> -', '> > nested', '> 1. one', '> ---', '>     code', '> <div>', '> <!-- x', '> -->',
+      'text', 'more text', '', '', '- item', '* item', '-', '1. one', '2. two', '===', '---', '***', '# H1', '### H3', '    indented', '<div>', '<custom-tag>', '<!-- c -->',
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 10 }), (body) => {
+        const text = `## Q?\n\nAnswer.\n\n${body.join('\n')}\n`;
+        const lines = text.split('\n');
+        const quotes = md
+          .parse(text, {})
+          .filter((t) => t.type === 'blockquote_open' && t.level === 0)
+          .map((t) => ({
+            text: lines
+              .slice(t.map![0], t.map![1])
+              .map((l) => /^ {0,3}>[ ]?(.*)$/.exec(l)?.[1] ?? l)
+              .join('\n')
+              .trim(),
+            line: t.map![0] + 1,
+          }));
+        if (quotes.some((q) => q.text === '')) expect(() => parseQaPairs(text, 'q.md')).toThrow(/empty reference excerpt/);
+        else expect(parseQaPairs(text, 'q.md')[0]!.excerpts).toEqual(quotes);
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it('refuses binary input', () => {

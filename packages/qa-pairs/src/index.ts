@@ -13,9 +13,9 @@
  *
  * Each `##` heading is a question and must end with `?`. The text under it, up to the next
  * `##`, is the answer. A block quote in an answer is a reference excerpt: its text, with the
- * `> ` markers removed and its lines joined by newlines, must occur verbatim in the topic's
- * source; `locateExcerpts` turns it into a character range there (what retrieval evaluation
- * scores against). Anything before the first `##` (a title, an introduction) is ignored.
+ * `> ` markers removed and its lines (lazy continuation lines too) joined by newlines, must
+ * occur verbatim in the topic's source; `locateExcerpts` turns it into a character range there
+ * (what retrieval evaluation scores against). Anything before the first `##` (a title, an introduction) is ignored.
  * A heading or quote inside a code fence or an HTML block (a comment, `<div>` …) is neither.
  *
  * Pure: no I/O. Every problem is a QaPairsError whose message starts `file:line:`.
@@ -75,6 +75,26 @@ const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const QUESTION = /^ {0,3}##(?!#)[ \t]+(?![ \t])(.*)$/;
 const EMPTY_QUESTION = /^ {0,3}##[ \t]*(?:#+[ \t]*)?$/;
 const QUOTE = /^ {0,3}>[ ]?(.*)$/;
+/** An ATX heading of any level (CommonMark 4.2): it interrupts a paragraph. */
+const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+/**
+ * A list item's first line. Any one ends a quote that a lazy line would continue: the limits on
+ * a list interrupting a paragraph (not empty, numbered 1) hold only inside the paragraph's own
+ * container, which a line without `>` has left (commonmark.js and markdown-it read it so).
+ */
+const LIST_ITEM = /^ {0,3}(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)/;
+/** A setext heading's underline, after a paragraph line (CommonMark 4.3). */
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+
+/** A thematic break (CommonMark 4.1): three or more of one of `*`, `-`, `_`, blanks between. Compared without a pattern, which would backtrack over a long run of them. */
+function isThematicBreak(raw: string): boolean {
+  if (indentOf(raw) > 3) return false;
+  const marks = raw.replace(/[ \t]+/g, '');
+  const c = marks[0];
+  if ((c !== '*' && c !== '-' && c !== '_') || marks.length < 3) return false;
+  for (let i = 1; i < marks.length; i++) if (marks[i] !== c) return false;
+  return true;
+}
 
 /**
  * CommonMark's HTML blocks (spec 4.6), by start condition. Kinds 1-5 run to the first line
@@ -170,6 +190,149 @@ function closingCut(text: string): string {
   return text.slice(0, end);
 }
 
+/**
+ * What a run of lines leaves open that the next line's reading depends on: a paragraph (which
+ * a lazy line continues and an HTML block of kind 7 cannot interrupt), and a list item's
+ * content column (a line indented to it is the item's, not indented code).
+ */
+interface Blocks {
+  paragraph: boolean;
+  /** The open list item's content column, or 0. Nested items are read as their outer one. */
+  item: number;
+  /** The open item has no line yet: a blank line ends it (CommonMark 5.2: at most one blank line starts an item). */
+  emptyItem: boolean;
+}
+
+/** What a quote's last line leaves open: Blocks inside its innermost quote, and a fence or HTML block in it. */
+interface QuoteBlocks extends Blocks {
+  /** How many `>` markers deep the innermost open quote is. */
+  depth: number;
+  fence: { marker: string; depth: number } | null;
+  html: (HtmlBlock & { depth: number }) | null;
+}
+
+/**
+ * A list item's first line: indent, marker, the blanks after it, its text. `[\s\S]`, not `.`:
+ * a U+2028 in the line failed `(.*)$`, which then backtracked over every blank before it.
+ */
+const LIST_ITEM_START = /^( {0,3})([-+*]|[0-9]{1,9}[.)])([ \t]*)([\s\S]*)$/;
+
+/**
+ * Follows what a quote's line leaves open, as far as a lazy line after it needs: a paragraph,
+ * or a fence or HTML block, which no lazy line continues. `raw` is the whole line.
+ */
+function readQuoteLine(quote: QuoteBlocks, raw: string): void {
+  // Where the text after each `>` marker starts: offsets, not slices, which for a line of n
+  // markers would copy n²/2 characters.
+  const after = [0];
+  for (;;) {
+    let at = after.at(-1)!;
+    const from = at;
+    while (at < raw.length && at - from < 3 && raw[at] === ' ') at++;
+    if (raw[at] !== '>') break;
+    after.push(raw[at + 1] === ' ' ? at + 2 : at + 1);
+  }
+  const depth = after.length - 1;
+  const open = quote.fence ?? quote.html;
+  if (open && depth >= open.depth) {
+    // Code or HTML of the quote `open.depth` deep: a `>` after its markers is its text.
+    const text = raw.slice(after[open.depth]!);
+    quote.paragraph = false;
+    if (quote.fence) {
+      const c = CLOSING_FENCE.exec(text);
+      if (c && c[1]![0] === quote.fence.marker[0] && c[1]!.length >= quote.fence.marker.length) quote.fence = null;
+    } else if (endsHtmlBlock(quote.html!, text)) quote.html = null;
+    return;
+  }
+  const inner = raw.slice(after[depth]!);
+  quote.fence = null;
+  quote.html = null;
+  if (depth !== quote.depth) {
+    // Fewer markers: the inner quotes' paragraph goes on lazily, or they end. More: new quotes.
+    if (depth < quote.depth && quote.paragraph && isLazyLine(inner) && !opensFenceOrHtml(inner, true)) return;
+    quote.depth = depth;
+    quote.paragraph = false;
+    quote.item = 0;
+    quote.emptyItem = false;
+  }
+  const f = FENCE.exec(inner);
+  const fence = f !== null && !(f[2]![0] === '`' && inner.includes('`', f[0].length));
+  const block = fence ? null : htmlBlockStart(inner, quote.paragraph);
+  // Neither is a lazy line: one indented less than the open list item's content ends the item.
+  if ((fence || block) && indentOf(inner) < quote.item) quote.item = 0;
+  if (fence) {
+    quote.paragraph = false;
+    quote.emptyItem = false;
+    quote.fence = { marker: f![2]!, depth };
+    return;
+  }
+  if (block) {
+    quote.paragraph = false;
+    quote.emptyItem = false;
+    if (block.end === null || !endsHtmlBlock(block, inner)) quote.html = { ...block, depth };
+    return;
+  }
+  readBlockLine(quote, inner);
+}
+
+/** Whether `raw` opens a fence, or an HTML block (one of kind 7 only outside a paragraph). */
+function opensFenceOrHtml(raw: string, inParagraph: boolean): boolean {
+  const f = FENCE.exec(raw);
+  return (f !== null && !(f[2]![0] === '`' && raw.includes('`', f[0].length))) || htmlBlockStart(raw, inParagraph) !== null;
+}
+
+/**
+ * Moves `blocks` past a line that opens no fence or HTML block: whether it leaves a paragraph
+ * open, and the list item it is in.
+ */
+function readBlockLine(blocks: Blocks, raw: string): void {
+  let was = blocks.paragraph;
+  blocks.paragraph = false;
+  if (raw.trim() === '') {
+    if (blocks.emptyItem) blocks.item = 0;
+    blocks.emptyItem = false;
+    return;
+  }
+  blocks.emptyItem = false;
+  let text = raw;
+  if (blocks.item > 0) {
+    if (indentOf(raw) >= blocks.item) text = afterColumns(raw, blocks.item);
+    else if (was && isLazyLine(raw)) {
+      blocks.paragraph = true;
+      return;
+    } else {
+      // Out of the item, so out of its paragraph: a list item here follows it, not interrupts.
+      blocks.item = 0;
+      was = false;
+    }
+  }
+  if (ATX_HEADING.test(text) || isThematicBreak(text)) return;
+  const li = LIST_ITEM_START.exec(text);
+  const rest = li?.[4] ?? '';
+  const spaces = li ? indentOf(li[3]!) : 0;
+  // A list item opens with a blank after its marker, or nothing; an empty one or one not
+  // numbered 1 does not interrupt a paragraph of its own container (CommonMark 5.2).
+  if (li && (li[3] !== '' || rest === '') && !(was && (rest === '' || !/^(?:[-+*]|0{0,8}1[.)])$/.test(li[2]!)))) {
+    // Five or more blanks, or nothing after it: the content starts a column after the marker.
+    blocks.item += li[1]!.length + li[2]!.length + (rest === '' || spaces >= 5 ? 1 : spaces);
+    blocks.emptyItem = rest === '';
+    blocks.paragraph = rest !== '' && spaces < 5 && !ATX_HEADING.test(rest) && !isThematicBreak(rest);
+    return;
+  }
+  // A setext underline ends its paragraph as a heading; indented code cannot follow a paragraph's line.
+  if (was ? SETEXT_UNDERLINE.test(text) : indentOf(text) >= 4) return;
+  blocks.paragraph = true;
+}
+
+/**
+ * Whether `raw`, after a quote whose paragraph is open, continues it lazily: any text that
+ * starts no block able to interrupt a paragraph. Fences, HTML blocks and `##` headings were
+ * read before this is asked.
+ */
+function isLazyLine(raw: string): boolean {
+  return raw.trim() !== '' && !ATX_HEADING.test(raw) && !isThematicBreak(raw) && !LIST_ITEM.test(raw);
+}
+
 /** Parses qa-pairs.md. `file` is used in error messages only. */
 export function parseQaPairs(text: string, file: string): QaPair[] {
   if (text.includes('\u0000')) throw new QaPairsError(file, null, 'not a text file (NUL bytes)');
@@ -182,7 +345,13 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
   /** The open fence's marker, and the column its list item's content starts at (0: not in a list item). */
   let fence: { marker: string; within: number } | null = null;
   let fenceLine = 0;
-  let quote: Excerpt | null = null;
+  /**
+   * The excerpt being read, and what its last line left open: a paragraph (which a lazy line
+   * continues), a fence or an HTML block inside the quote (which a line without `>` ends).
+   */
+  let quote: (Excerpt & QuoteBlocks) | null = null;
+  /** What the lines outside quotes leave open (see Blocks). */
+  const top: Blocks = { paragraph: false, item: 0, emptyItem: false };
   let html: (HtmlBlock & { line: number }) | null = null;
   /** The line before was paragraph text, which an HTML block of kind 7 cannot interrupt. */
   let inParagraph = false;
@@ -205,6 +374,13 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     if (!current.pair.answer) throw new QaPairsError(file, current.pair.line, `question "${preview(current.pair.question)}" has no answer below it`);
     pairs.push(current.pair);
     current = null;
+  };
+
+  /** A block that is no paragraph starts at `raw`: it is in the open list item if indented into it, else after it. */
+  const leaveBlocks = (raw: string): void => {
+    if (indentOf(raw) < top.item) top.item = 0;
+    top.emptyItem = false;
+    top.paragraph = false;
   };
 
   lines.forEach((raw, i) => {
@@ -242,6 +418,7 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     // question after it, or failed the file as a fence never closed.
     if (f && !(f[2]![0] === '`' && raw.includes('`', f[0].length))) {
       closeQuote();
+      leaveBlocks(raw);
       fence = { marker: f[2]!, within: f[1] ? f[0].length - f[2]!.length : 0 };
       fenceLine = line;
       current?.body.push(raw);
@@ -250,6 +427,7 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     const block = htmlBlockStart(raw, paragraphBefore);
     if (block) {
       closeQuote();
+      leaveBlocks(raw);
       current?.body.push(raw);
       // Kinds 1-5 may end on the line that opens them (`<!-- note -->`).
       if (block.end === null || !endsHtmlBlock(block, raw)) html = { ...block, line };
@@ -259,6 +437,7 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     const q = QUESTION.exec(raw);
     if (q) {
       closePair();
+      leaveBlocks(raw);
       const question = closingCut(q[1]!);
       if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"${invisibleTail(question)}`);
       // NFC: the same question typed with precomposed and with combining accents reads the same.
@@ -269,16 +448,31 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
       current = { pair: { question, line, answer: '', excerpts: [] }, body: [] };
       return;
     }
-    inParagraph = raw.trim() !== '';
-    if (!current) return; // title and introduction
-    current.body.push(raw);
     const m = QUOTE.exec(raw);
-    if (m) {
+    if (m && current) {
+      current.body.push(raw);
       if (quote) quote.text += `\n${m[1]!}`;
-      else quote = { text: m[1]!, line };
-    } else {
-      closeQuote();
+      else quote = { text: m[1]!, line, paragraph: false, item: 0, emptyItem: false, depth: 0, fence: null, html: null };
+      readQuoteLine(quote, raw);
+      inParagraph = quote.paragraph;
+      leaveBlocks(raw);
+      return;
     }
+    if (quote?.paragraph && isLazyLine(raw)) {
+      // A lazy continuation line (CommonMark 5.1): the quote's paragraph goes on without the
+      // `>`, and the rendered quote shows the line. It was left out of the excerpt, which then
+      // ended mid-sentence where the author had not meant it to.
+      current?.body.push(raw);
+      quote.text += `\n${raw}`;
+      inParagraph = true;
+      return;
+    }
+    // A quote's paragraph is its own: a line after the quote does not continue or interrupt it.
+    top.paragraph = quote ? false : paragraphBefore;
+    closeQuote();
+    readBlockLine(top, raw);
+    inParagraph = top.paragraph;
+    current?.body.push(raw);
   });
   if (fence) throw new QaPairsError(file, fenceLine, 'code fence opened here is never closed');
   // As a fence: CommonMark runs it to the end of the file, where every question after it was lost unsaid.
