@@ -379,6 +379,16 @@ describe('parseQaPairs', () => {
     );
   });
 
+  it('reads a question or a quote holding U+2028 or U+2029 as one (CommonMark: text, not a line end)', () => {
+    // `.` does not match them: "## Why\u2028not?" was no question, and its answer joined the
+    // question before, unsaid; "> one\u2028two" was no excerpt.
+    const pairs = parseQaPairs('## Q?\n\nA.\n\n## Why\u2028not?\n\n> one\u2029two\n', 'q.md');
+    expect(pairs.map((p) => [p.question, p.line, p.excerpts])).toEqual([
+      ['Q?', 1, []],
+      ['Why\u2028not?', 5, [{ text: 'one\u2029two', line: 7 }]],
+    ]);
+  });
+
   it('refuses binary input', () => {
     expect(() => parseQaPairs('## A?\u0000', 'q.md')).toThrow(/not a text file/);
   });

@@ -72,9 +72,12 @@ const FENCE = /^ {0,3}((?:(?:[-+*]|[0-9]{1,9}[.)]) {1,4})*)(`{3,}|~{3,})/;
 const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 // Linear patterns: `(.*?)[ \t]*#*[ \t]*$` and `[ \t]*#*[ \t]*$` backtracked on a run of blanks or
 // hashes (a heading holding 4,000 spaces took 26 s). The closing sequence is cut by closingCut.
-const QUESTION = /^ {0,3}##(?!#)[ \t]+(?![ \t])(.*)$/;
+// `[\s\S]`, not `.`: a line may hold U+2028 or U+2029, which CommonMark reads as text and `.`
+// does not match; a question holding one was not a question (its answer joined the one before,
+// unsaid), nor a quote holding one an excerpt.
+const QUESTION = /^ {0,3}##(?!#)[ \t]+(?![ \t])([\s\S]*)$/;
 const EMPTY_QUESTION = /^ {0,3}##[ \t]*(?:#+[ \t]*)?$/;
-const QUOTE = /^ {0,3}>[ ]?(.*)$/;
+const QUOTE = /^ {0,3}>[ ]?([\s\S]*)$/;
 /** An ATX heading of any level (CommonMark 4.2): it interrupts a paragraph. */
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 /**
