@@ -269,6 +269,22 @@ describe('search', () => {
     expect(all.chunks.length).toBe((await search(client, { query: 'zebra quagga?', n: 100_000, maxDistance: 0, embeddings: () => backend, routes: false })).chunks.length);
   });
 
+  it('names a query or ranking that is not a string, and shows a bad ranking escaped and short', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    // A query of 5 failed as "req.query.trim is not a function"; a ranking with no prototype as
+    // "Cannot convert object to primitive value"; a megabyte ranking was quoted whole, raw.
+    const cases: [Record<string, unknown>, string][] = [
+      [{ query: 5 }, 'the query must be a string, got 5'],
+      [{ query: null }, 'the query must be a string, got null'],
+      [{ ranking: Object.create(null) }, 'ranking must be embedding or hybrid, got an object'],
+      [{ ranking: '\x1b[2J' }, 'ranking must be embedding or hybrid, got the string "\\u001b[2J"'],
+      [{ ranking: 'b'.repeat(1_000_000) }, `ranking must be embedding or hybrid, got the string "${'b'.repeat(40)}…"`],
+    ];
+    for (const [opts, message] of cases) {
+      await expect(search(client, { query: 'x?', embeddings: null, ...opts }), message).rejects.toThrow(new RangeError(message));
+    }
+  });
+
   it('rejects an empty query and a distance beyond 64 bits', async () => {
     const client = new DocsClient(new FolderSource(fx.docs));
     await expect(search(client, { query: '  ', embeddings: null })).rejects.toThrow(/query is empty/);

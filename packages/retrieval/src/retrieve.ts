@@ -15,7 +15,7 @@ import { BOUNDARY_SEPARATOR, expand, expandRange } from './expand.js';
 import { bm25Terms, rankHybrid } from './hybrid.js';
 import { checkMaxDistance, DEFAULT_MAX_HAMMING_DISTANCE, matchQuery, promptCandidates } from './prompt-match.js';
 import { DEFAULT_MERGE, DEFAULT_ROUTE_BM25, DEFAULT_WINDOWS, mergeHits, trimSegments, windowScores, type MergeOptions, type WindowScore } from './routes.js';
-import { checkCount, rankBySimilarity } from './similarity.js';
+import { checkCount, rankBySimilarity, shownValue } from './similarity.js';
 import type { LoadedTopic } from './walk.js';
 
 export type Score =
@@ -243,9 +243,12 @@ export async function searchStream(client: DocsClient, req: SearchRequest): Prom
   const n = checkCount('n', req.n ?? 5);
   const k = checkCount('k', req.k ?? 0);
   const maxDistance = checkMaxDistance(req.maxDistance ?? DEFAULT_MAX_HAMMING_DISTANCE);
+  // Checked for a caller outside TypeScript (JSON, an MCP tool's arguments): a query of 5 was
+  // "req.query.trim is not a function", and String() of a ranking with no prototype threw.
+  if (typeof req.query !== 'string') throw new RangeError(`the query must be a string, got ${shownValue(req.query)}`);
   if (req.query.trim() === '') throw new RangeError('the query is empty');
   const ranking = req.ranking ?? 'hybrid';
-  if (!RANKINGS.includes(ranking)) throw new RangeError(`ranking must be ${RANKINGS.join(' or ')}, got ${String(ranking)}`);
+  if (!RANKINGS.includes(ranking)) throw new RangeError(`ranking must be ${RANKINGS.join(' or ')}, got ${shownValue(ranking)}`);
   const topics = await client.topics(req.topic);
   const byId = new Map(topics.map((t) => [t.id, t]));
   const { queryHash, matches } = matchQuery(req.query, promptCandidates(topics), maxDistance);

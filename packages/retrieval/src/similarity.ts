@@ -14,7 +14,7 @@ export interface Scored<T> {
 }
 
 /** A value as an error message shows it: a string quoted and cut short (escaped: it may reach a terminal), anything else not a number by its type. */
-function shownValue(v: unknown): string {
+export function shownValue(v: unknown): string {
   if (typeof v === 'number') return String(v);
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
   if (v === null || v === undefined || typeof v === 'boolean') return String(v);
