@@ -4,6 +4,7 @@
  * functions (disclose, matchPrompts, rankBySimilarity, expand).
  */
 import { ContractError, parseManifest, type ChunkGroup, type ChunkItem, type Manifest } from './contract.js';
+import { shownValue } from './similarity.js';
 import { readJson, type DocsSource } from './source.js';
 import { topicFilter, walkTopics, type LoadedTopic } from './walk.js';
 
@@ -13,11 +14,13 @@ export class DocsClient {
 
   constructor(readonly source: DocsSource) {}
 
-  /** Every topic (walked once), or those at or below `filter`. */
-  async topics(filter?: string): Promise<LoadedTopic[]> {
+  /** Every topic (walked once), or those at or below `filter` (a topic id or section; undefined, null or '' for all). */
+  async topics(filter?: string | null): Promise<LoadedTopic[]> {
+    // From JSON (an MCP tool's arguments), a number failed as "filter.slice is not a function".
+    if (filter !== undefined && filter !== null && typeof filter !== 'string') throw new RangeError(`the topic filter must be a string, got ${shownValue(filter)}`);
     this.all ??= walkTopics(this.source);
     const all = await this.all;
-    const matches = topicFilter(filter);
+    const matches = topicFilter(filter ?? undefined);
     return all.filter((t) => matches(t.id));
   }
 

@@ -285,6 +285,23 @@ describe('search', () => {
     }
   });
 
+  it('names a topic filter, embeddings or routes of the wrong type before reading anything', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    // Each was a TypeError from inside: "filter.slice is not a function", "req.embeddings is
+    // not a function", and routes "yes" read String.prototype.trim as routes.trim.
+    await expect(client.topics(5 as never)).rejects.toThrow(new RangeError('the topic filter must be a string, got 5'));
+    await expect(discloseTopics(client, { n: 1, topic: 5 as never })).rejects.toThrow(new RangeError('the topic filter must be a string, got 5'));
+    await expect(search(client, { query: 'x?', maxDistance: 0, topic: 5 as never, embeddings: null })).rejects.toThrow(new RangeError('the topic filter must be a string, got 5'));
+    await expect(search(client, { query: 'zebra?', maxDistance: 0, embeddings: 'local' as never })).rejects.toThrow(
+      new RangeError('embeddings must be a function giving the backend, or null, got the string "local"'),
+    );
+    await expect(search(client, { query: 'zebra?', maxDistance: 0, embeddings: null, routes: 'yes' as never })).rejects.toThrow(
+      new RangeError('routes must be false or an object of route options, got the string "yes"'),
+    );
+    // null, as JSON gives for "not set", is every topic.
+    expect((await client.topics(null)).length).toBe((await client.topics()).length);
+  });
+
   it('rejects an empty query and a distance beyond 64 bits', async () => {
     const client = new DocsClient(new FolderSource(fx.docs));
     await expect(search(client, { query: '  ', embeddings: null })).rejects.toThrow(/query is empty/);

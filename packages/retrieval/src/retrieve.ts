@@ -249,6 +249,10 @@ export async function searchStream(client: DocsClient, req: SearchRequest): Prom
   if (req.query.trim() === '') throw new RangeError('the query is empty');
   const ranking = req.ranking ?? 'hybrid';
   if (!RANKINGS.includes(ranking)) throw new RangeError(`ranking must be ${RANKINGS.join(' or ')}, got ${shownValue(ranking)}`);
+  // Before any topic is read: "embeddings" as a string failed as "req.embeddings is not a
+  // function" after the walk, and routes: "yes" as "routes.trim … got a function" (String's trim).
+  if (req.embeddings != null && typeof req.embeddings !== 'function') throw new RangeError(`embeddings must be a function giving the backend, or null, got ${shownValue(req.embeddings)}`);
+  if (req.routes != null && req.routes !== false && typeof req.routes !== 'object') throw new RangeError(`routes must be false or an object of route options, got ${shownValue(req.routes)}`);
   const topics = await client.topics(req.topic);
   const byId = new Map(topics.map((t) => [t.id, t]));
   const { queryHash, matches } = matchQuery(req.query, promptCandidates(topics), maxDistance);
