@@ -54,6 +54,12 @@ describe('discloseTopics', () => {
     }
   });
 
+  it('refuses a technical or withBaseline that is not a boolean, which was read as false', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    await expect(discloseTopics(client, { n: 1, technical: 'yes' as never })).rejects.toThrow(new RangeError('technical must be true or false, got the string "yes"'));
+    await expect(discloseTopics(client, { n: 1, withBaseline: 1 as never })).rejects.toThrow(new RangeError('withBaseline must be true or false, got 1'));
+  });
+
   it('uses the technical order where there is one, and says where there is not', async () => {
     const client = new DocsClient(new FolderSource(fx.docs));
     const out = await discloseTopics(client, { n: 2, technical: true, topic: 'deployment' });

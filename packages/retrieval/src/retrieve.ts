@@ -166,6 +166,11 @@ export async function discloseTopics(client: DocsClient, req: DisclosureRequest)
 export async function* discloseTopicsStream(client: DocsClient, req: DisclosureRequest): AsyncGenerator<DocumentDisclosureStream> {
   const k = checkCount('k', req.k ?? 0);
   checkCount('n', req.n);
+  // disclose() asks `=== true`: "yes" or 1 from JSON gave the conceptual order without a word.
+  for (const name of ['technical', 'withBaseline'] as const) {
+    const v: unknown = req[name];
+    if (v !== undefined && typeof v !== 'boolean') throw new RangeError(`${name} must be true or false, got ${shownValue(v)}`);
+  }
   for (const topic of await client.topics(req.topic)) {
     for (const [doc, group] of Object.entries(topic.index._embedded.chunks)) {
       const d = disclose(group, { n: req.n, technical: req.technical ?? false, withBaseline: req.withBaseline ?? false });
