@@ -277,6 +277,52 @@ describe('SliceCounter inside the letters of long runs (counted without a scan)'
   });
 });
 
+describe('SliceCounter inside punctuation runs and letters after a mark (counted without a scan)', () => {
+  // A deep quote's `>>>>` lines, rules of dashes or `=`, and `(` or `_` before an unspaced word:
+  // count() takes the end of the pre-token a slice starts in, and whether a slice is one
+  // pre-token, from the run's extent instead of reading it. Slices end on the run's token
+  // ends, on its edges and one character either side of them, and anywhere at all.
+  const punctuation = fc
+    .tuple(fc.constantFrom('>', '-', '=>', ">'", '.*|#', '!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~'), fc.integer({ min: 257, max: 1200 }), fc.integer())
+    .map(([alphabet, length, seed]) => seededText(alphabet, length, seed));
+  const lettersAfterMark = fc
+    .tuple(fc.constantFrom('(', '_', '"', ' '), fc.constantFrom('ab', 'abcdefghijklmnopqrstuvwxyz'), fc.integer({ min: 257, max: 1200 }), fc.integer())
+    .map(([mark, alphabet, length, seed]) => `${mark}${seededText(alphabet, length, seed)}`);
+  it('counts slices of such runs exactly, with a space before, line breaks after, and a word, a contraction or digits next (tiktoken)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(punctuation, lettersAfterMark, punctuation.map((run) => `${run}'`)),
+        fc.constantFrom('', ' ', 'x ', '\n', ' 1'),
+        fc.constantFrom('', '\n', '\r\n\n'),
+        fc.constantFrom('', 's quoted', 't', 'line 5\n', '12', ' end', '\u00e9', '>>>'),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        (run, before, breaks, after, i, j, x, y) => {
+          const text = `${before}${run}${breaks}${after}`;
+          const counter = new SliceCounter(text);
+          const at = before.length;
+          const end = at + run.length;
+          const edges = [at, at + 1, at + 2, end - 2, end - 1, end, end + 1, end + breaks.length];
+          const ends = [...edges, ...bpeTokenEnds(run).ends.map((e) => e + at)].filter((e) => e >= 0 && e <= text.length);
+          // Half the slices start on an edge, where a scan from inside the run may not end at its end.
+          const from = i % 2 === 0 ? edges.filter((e) => e <= text.length) : ends;
+          const [a, b] = [from[(i >> 1) % from.length]!, ends[j % ends.length]!].sort((p, q) => p - q) as [number, number];
+          const [c, d] = [x % (text.length + 1), y % (text.length + 1)].sort((p, q) => p - q) as [number, number];
+          return (
+            matches(counter.count(a, b), text.slice(a, b)) &&
+            matches(counter.count(a, text.length), text.slice(a)) &&
+            matches(counter.count(c, b), text.slice(c, b)) &&
+            matches(counter.count(c, d), text.slice(c, d))
+          );
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe('many distinct pre-tokens', () => {
   it('keeps counting exactly past 100,000 distinct pre-tokens (the memo fills and resets)', () => {
     // 120,000 distinct base64-like words: every one a memo miss counted by bpe.ts (gpt-tokenizer,

@@ -593,11 +593,13 @@ export class SliceCounter {
   /** Start and end of each such pre-token, in order. */
   private readonly longRuns: number[] = [];
   /**
-   * For each of them, where the ASCII letters it ends with begin when it is
-   * known to be an optional space and ASCII letters (the scanner's word path),
-   * else 0x7fffffff. Any slice of such letters is one pre-token on its own.
+   * For each of them, a stretch `[oneFrom, oneTo)` of which any slice is one pre-token on its
+   * own: the ASCII letters it ends with (`[^\r\n\p{L}\p{N}]?\p{L}+`), or the ASCII
+   * punctuation of ` ?[^\s\p{L}\p{N}]+[\r\n]*` (a rule of dashes, a deep quote's `>>>>`).
+   * Empty (0x7fffffff, 0) for any other run. See withinOne and uniformEnd.
    */
-  private readonly lettersFrom: number[] = [];
+  private readonly oneFrom: number[] = [];
+  private readonly oneTo: number[] = [];
 
   constructor(readonly text: string) {
     const end = text.length;
@@ -639,7 +641,7 @@ export class SliceCounter {
                 ? 1
                 : shortCount(text, i, j, k0, k1)
               : len > LONG_PRE_TOKEN
-                ? this.longCount(i, j, total, text.charCodeAt(i) === 32 ? i + 1 : i)
+                ? this.longCount(i, j, total, text.charCodeAt(i) === 32 ? i + 1 : i, j)
                 : memoCount(text, i, j, hashRange(text, i, j));
         } else {
           j = preTokenEnd(text, i, end);
@@ -651,7 +653,7 @@ export class SliceCounter {
           j = preTokenEnd(text, i, end);
           n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j, total) : preTokenCount(text, i, j);
         } else {
-          n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j, total) : asciiCount(text, i, j);
+          n = j - i > LONG_PRE_TOKEN ? this.asciiLongCount(i, j, total) : asciiCount(text, i, j);
         }
       }
       total += n;
@@ -669,12 +671,30 @@ export class SliceCounter {
   }
 
   /** BPE of the long pre-token `[i, j)`, `before` tokens before it, keeping where its tokens end (tokAt); its count. */
-  private longCount(i: number, j: number, before: number, lettersFrom = 0x7fffffff): number {
+  private longCount(i: number, j: number, before: number, oneFrom = 0x7fffffff, oneTo = 0): number {
     const tokAt = (this.tokAt ??= new RunningCounts(this.text.length));
     tokAt.set(i, before + 1);
     this.longRuns.push(i, j);
-    this.lettersFrom.push(lettersFrom);
+    this.oneFrom.push(oneFrom);
+    this.oneTo.push(oneTo);
     return bpeTokenCountsInto(this.text, i, j, tokAt, before);
+  }
+
+  /**
+   * longCount of `[i, j)`, a pre-token of ASCII characters as asciiPreTokenEnd found it, with
+   * its stretch of one pre-token: letters after one other character, or the punctuation of
+   * ` ?[^\s\p{L}\p{N}]+[\r\n]*` (whitespace runs have none).
+   */
+  private asciiLongCount(i: number, j: number, before: number): number {
+    const { text } = this;
+    const first = bmpClass[text.charCodeAt(i)]!;
+    const second = bmpClass[text.charCodeAt(i + 1)]!;
+    if (second === LETTER) return this.longCount(i, j, before, i + 1, j);
+    const from = first === OTHER ? i : second === OTHER && text.charCodeAt(i) === 32 ? i + 1 : -1;
+    if (from < 0) return this.longCount(i, j, before);
+    let to = j;
+    while (to > from && (text.charCodeAt(to - 1) === 10 || text.charCodeAt(to - 1) === 13)) to--;
+    return this.longCount(i, j, before, from, to);
   }
 
   /** The long pre-token holding offset `p`: the index (in pairs of longRuns) of the last one starting at or before it. */
@@ -712,18 +732,62 @@ export class SliceCounter {
 
   /**
    * Count of `[a, b)` (a < b) when both are ends of tokens of one long pre-token's BPE and the
-   * slice lies in the ASCII letters it ends with (lettersFrom), which make one pre-token of any
-   * slice of them: the BPE of that slice merges as the whole did between those ends (see
-   * fromLong). -1 otherwise.
+   * slice lies in its stretch of one pre-token (oneFrom, oneTo): the BPE of that slice merges
+   * as the whole did between those ends (see fromLong). -1 otherwise.
    */
-  private withinLetters(a: number, b: number): number {
-    const { tokAt, longRuns } = this;
+  private withinOne(a: number, b: number): number {
+    const { tokAt } = this;
     if (tokAt === null || tokAt.rel[a] === 0 || tokAt.rel[b] === 0) return -1;
     if (b - a <= LONG_PRE_TOKEN && !(allTokensBuildable ??= mergeTable().unbuildable.length === 0)) return -1;
     const lo = this.longRunAt(a);
-    if (a < this.lettersFrom[lo]! || b > longRuns[lo * 2 + 1]!) return -1;
+    if (a < this.oneFrom[lo]! || b > this.oneTo[lo]!) return -1;
     const n = tokAt.get(b) - tokAt.get(a);
     return n > 0 ? n : -1;
+  }
+
+  /**
+   * Where the pre-token that a scan starting at `p` finds ends, when `p` lies inside a long
+   * pre-token's stretch of one pre-token and before its last character: that pre-token's end
+   * (-1 otherwise). From a letter of the stretch `\p{L}+` runs to the letters' end, which is
+   * the run's; from punctuation followed by punctuation neither a contraction nor a word can
+   * start, and ` ?[^\s\p{L}\p{N}]+[\r\n]*` runs to the run's end. Found without reading
+   * the run: count() was scanning from each cut to the end of a deep quote's `>>>>` line,
+   * thousands of characters for each part packed from it.
+   */
+  private uniformEnd(p: number): number {
+    if (this.tokAt === null) return -1;
+    const lo = this.longRunAt(p);
+    const pe = this.longRuns[lo * 2 + 1]!;
+    return p >= this.oneFrom[lo]! && p + 1 < this.oneTo[lo]! && p < pe ? pe : -1;
+  }
+
+  /**
+   * Whether `[q, b)` is the start of a long pre-token up to a point inside its stretch of one
+   * pre-token, so that a scan of it alone ends at `b` (what `nextPreTokenEnd(text, q, b) === b`
+   * finds by reading it).
+   */
+  private startsOne(q: number, b: number): boolean {
+    if (this.tokAt === null) return false;
+    const lo = this.longRunAt(q);
+    return this.longRuns[lo * 2] === q && b > this.oneFrom[lo]! && b <= this.oneTo[lo]!;
+  }
+
+  /**
+   * The last start of a pre-token of the whole text at or before `x` (`rel[x0] !== 0` for some
+   * x0 <= x is the caller's promise). Inside a long pre-token that is its start, found in the
+   * list of long runs: walking `rel` back read every character of the run, a miss each.
+   */
+  private boundaryAtOrBefore(x: number): number {
+    const { rel } = this.cum!;
+    if (rel[x] !== 0) return x;
+    if (this.tokAt !== null) {
+      const lo = this.longRunAt(x);
+      const ps = this.longRuns[lo * 2]!;
+      if (ps < x && x < this.longRuns[lo * 2 + 1]!) return ps;
+    }
+    let q = x;
+    while (rel[q] === 0) q--;
+    return q;
   }
 
   /**
@@ -773,8 +837,7 @@ export class SliceCounter {
     if (limit === b) limit = b - 1;
     if (isHighSurrogate(text.charCodeAt(b - 1))) limit = Math.min(limit, b - 2);
     if (limit <= off) return -1;
-    let q = limit;
-    while (cum.rel[q] === 0) q--;
+    const q = this.boundaryAtOrBefore(limit);
     return q > off ? q : -1;
   }
 
@@ -797,21 +860,22 @@ export class SliceCounter {
     const { cum, text } = this;
     if (b <= a) return 0;
     if (cum === null) return countRange(text, a, b);
-    // Inside the letters of a long run, from one of its token ends to another: the slice is
+    // Inside a long run's stretch of one pre-token, from one of its token ends to another: the slice is
     // one pre-token, whose count is a subtraction (fromLong), without scanning it to see so
     // (the splitter and the packer count thousands of slices of one huge unspaced run).
     // Asked before `cum` at `a` is read: inside a long run `cum` is never written, so each read
     // there was a cache miss, or the fault of a page first touched (93% of this method's
-    // time on 1 MB of random letters); withinLetters reads only tokAt, written all along it.
+    // time on 1 MB of random letters); withinOne reads only tokAt, written all along it.
     if (this.tokAt !== null) {
-      const fast = this.withinLetters(a, b);
+      const fast = this.withinOne(a, b);
       if (fast >= 0) return fast;
     }
     let total = 0;
     let p = a;
     const { rel } = cum;
     while (p < b && rel[p] === 0) {
-      const e = nextPreTokenEnd(text, p, b);
+      const runEnd = this.uniformEnd(p);
+      const e = runEnd >= 0 ? Math.min(runEnd, b) : nextPreTokenEnd(text, p, b);
       const fast = this.fromLong(p, e);
       total += fast >= 0 ? fast : preTokenCount(text, p, e);
       p = e;
@@ -828,10 +892,9 @@ export class SliceCounter {
       limit = Math.min(limit, b - 2);
     }
     if (limit < p) return total + scan(text, p, b);
-    let q = limit;
-    while (rel[q] === 0) q--;
+    const q = this.boundaryAtOrBefore(limit);
     // A slice that ends inside a long run: its last pre-token is the run's prefix up to b.
-    const fast = q < b && rel[b] === 0 && nextPreTokenEnd(text, q, b) === b ? this.fromLong(q, b) : -1;
+    const fast = q < b && rel[b] === 0 && (this.startsOne(q, b) || nextPreTokenEnd(text, q, b) === b) ? this.fromLong(q, b) : -1;
     const tail = fast >= 0 ? fast : scan(text, q, b);
     return total + (cum.get(q) - cum.get(p)) + tail;
   }
