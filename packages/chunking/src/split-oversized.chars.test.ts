@@ -9,7 +9,13 @@ import { countTokens, TokenIndex } from './tokens.js';
 
 type Part = { start: number; end: number; rebuiltText: string | null; tokens: number };
 
-/** splitChars and splitLongPreToken as they were before the part's count was taken from its last probe (main 59d5daf). */
+/**
+ * splitChars and splitLongPreToken as they were before the part's count was taken from its last
+ * probe (main 59d5daf), with the search started past the rest of a pre-token that fits (session
+ * 50: the search had probed prefixes ending inside a deep quote's `>>>>` run, each merged again).
+ * Counts are not monotone in the prefix (30 dashes are one token, 29 two), so that start can
+ * find a longer part than the search from the part's first character did; never one over the cap.
+ */
 function splitCharsBefore(start: number, end: number, limit: number, ctx: SplitContext): Part[] {
   const parts: Part[] = [];
   const fits = (a: number, b: number): boolean => ctx.tokens.count(a, b) <= limit;
@@ -17,14 +23,15 @@ function splitCharsBefore(start: number, end: number, limit: number, ctx: SplitC
   let hint = 0;
   while (a < end) {
     const long = splitLongPreTokenBefore(a, end, limit, ctx, hint);
-    if (long !== null) {
+    if (typeof long === 'object' && long !== null) {
       parts.push(long);
       hint = long.end - long.start;
       a = long.end;
       continue;
     }
     let lo = a + 1;
-    let hi = Math.min(end, a + Math.max(16, limit * 4));
+    if (typeof long === 'number' && fits(a, long)) lo = long;
+    let hi = Math.min(end, Math.max(a + Math.max(16, limit * 4), lo + 16));
     while (hi < end && fits(a, hi)) {
       lo = hi;
       hi = Math.min(end, a + (hi - a) * 2);
@@ -43,7 +50,7 @@ function splitCharsBefore(start: number, end: number, limit: number, ctx: SplitC
   return parts;
 }
 
-function splitLongPreTokenBefore(a: number, end: number, limit: number, ctx: SplitContext, hint: number): Part | null {
+function splitLongPreTokenBefore(a: number, end: number, limit: number, ctx: SplitContext, hint: number): Part | number | null {
   const kept = ctx.tokens.lastTokenEnd(a, end, limit);
   if (kept > a) {
     let b = kept;
@@ -55,11 +62,11 @@ function splitLongPreTokenBefore(a: number, end: number, limit: number, ctx: Spl
   for (let window = hint > 0 ? Math.ceil(hint * 1.25) + 64 : Math.max(512, limit * 8); ; window *= 2) {
     const reach = Math.min(end, a + window);
     const w = nextPreTokenEnd(ctx.source, a, reach);
-    if (w - a <= 256) return null;
     const e = w < reach || reach === end ? w : Infinity;
+    if (w - a <= 256) return w === e && w - a > 16 ? w : null;
     const { ends, tokens } = bpeTokenEnds(ctx.source.slice(a, w));
     const total = tokens[tokens.length - 1] ?? 0;
-    if (w === e && total <= limit) return null;
+    if (w === e && total <= limit) return w;
     if (total <= limit && w < e) continue;
     let k = tokens.length - 1;
     while (k >= 0 && tokens[k]! > limit) k--;
@@ -103,7 +110,16 @@ describe('splitChars', () => {
         const ctx = contextOf(source);
         const parts = splitChars(start, source.length, limit, ctx);
         expect(parts).toEqual(splitCharsBefore(start, source.length, limit, contextOf(source)));
-        for (const p of parts) expect(p.tokens).toBe(countTokens(source.slice(p.start, p.end)));
+        let cursor = start;
+        for (const p of parts) {
+          expect(p.start).toBe(cursor);
+          expect(p.end).toBeGreaterThan(p.start);
+          expect(p.tokens).toBe(countTokens(source.slice(p.start, p.end)));
+          // Over the cap only when one character is (a part is never empty).
+          if (p.end - p.start > 1 && !(p.end - p.start === 2 && source.codePointAt(p.start)! > 0xffff)) expect(p.tokens).toBeLessThanOrEqual(limit);
+          cursor = p.end;
+        }
+        expect(cursor).toBe(source.length);
       }),
       { numRuns: 400 },
     );

@@ -492,7 +492,7 @@ export function splitChars(start: number, end: number, limit: number, ctx: Split
   let hint = 0; // characters in the last part: the next window's first guess
   while (a < end) {
     const long = splitLongPreToken(a, end, limit, ctx, hint);
-    if (long !== null) {
+    if (typeof long === 'object' && long !== null) {
       parts.push(long);
       hint = long.end - long.start;
       a = long.end;
@@ -503,7 +503,18 @@ export function splitChars(start: number, end: number, limit: number, ctx: Split
     // of the counts of a base64 run, each a cache miss in the index and the count memo.
     let lo = a + 1;
     let loTokens = -1; // count(a, lo), once a probe has counted it
-    let hi = Math.min(end, a + Math.max(16, limit * 4));
+    if (typeof long === 'number') {
+      // When the rest of a run fits (the last part of a deep quote's `>>>>` line), the search
+      // starts past it. Probing prefixes that end inside the run merged each one again (a
+      // slice's count is a subtraction only between the run's token ends), a sixth of a
+      // deep quote's time.
+      const n = ctx.tokens.count(a, long);
+      if (n <= limit) {
+        lo = long;
+        loTokens = n;
+      }
+    }
+    let hi = Math.min(end, Math.max(a + Math.max(16, limit * 4), lo + 16));
     while (hi < end) {
       const n = ctx.tokens.count(a, hi);
       if (n > limit) break;
@@ -535,9 +546,10 @@ export function splitChars(start: number, end: number, limit: number, ctx: Split
  * where its tokens end, and a prefix that ends at a token end has exactly the
  * tokens before it (bpeTokenEnds), so the part ends at the last token end
  * within `limit`. The count is confirmed exactly; null leaves the part to the
- * search.
+ * search, and so does the pre-token's end when the rest of it may fit (the
+ * search starts from there when it does).
  */
-function splitLongPreToken(a: number, end: number, limit: number, ctx: SplitContext, hint: number): Part | null {
+function splitLongPreToken(a: number, end: number, limit: number, ctx: SplitContext, hint: number): Part | number | null {
   // The run's own BPE, when the token index kept it (a run over 256 characters, `a` at
   // one of its token ends): the part is a subtraction away, confirmed exactly below.
   const kept = ctx.tokens.lastTokenEnd(a, end, limit);
@@ -555,11 +567,13 @@ function splitLongPreToken(a: number, end: number, limit: number, ctx: SplitCont
     // end for every part would make a long run quadratic again.
     const reach = Math.min(end, a + window);
     const w = nextPreTokenEnd(ctx.source, a, reach);
-    if (w - a <= 256) return null;
     const e = w < reach || reach === end ? w : Infinity; // the pre-token's end, when the window sees it
+    // A short rest of a run, or a short pre-token, is the search's; a rest of more than a few
+    // characters is where it starts, when it fits (splitChars checks).
+    if (w - a <= 256) return w === e && w - a > 16 ? w : null;
     const { ends, tokens } = bpeTokenEnds(ctx.source.slice(a, w));
     const total = tokens[tokens.length - 1] ?? 0;
-    if (w === e && total <= limit) return null; // the rest of the run fits: the search takes what follows too
+    if (w === e && total <= limit) return w; // the rest of the run fits: the search takes what follows too
     if (total <= limit && w < e) continue; // the window holds too few tokens
     let k = tokens.length - 1;
     while (k >= 0 && tokens[k]! > limit) k--;
