@@ -323,6 +323,34 @@ describe('SliceCounter inside punctuation runs and letters after a mark (counted
   });
 });
 
+describe('SliceCounter on a slice that ends with a whole long run, or the run without its line breaks', () => {
+  // A fenced block's fence line of thousands of backticks: counted without its `\n` (a block's
+  // range) or with it, the slice's last pre-token is the run, counted from the text's scan or
+  // merged once and kept, where each count merged it again.
+  it('counts them exactly, and again after the first time (tiktoken)', () => {
+    for (const mark of ['`', '>', '-', '~', '=']) {
+      for (const breaks of ['\n', '\n\n', '\r\n']) {
+        const fence = mark.repeat(3001);
+        const text = `# Code\n\n${fence}${breaks}let x = 1;${breaks}${fence}${breaks}`;
+        const counter = new SliceCounter(text);
+        const open = text.indexOf(fence);
+        const close = text.lastIndexOf(fence);
+        for (const [a, b] of [
+          [open, open + fence.length],
+          [open, open + fence.length + breaks.length],
+          [0, open + fence.length],
+          [open, close + fence.length],
+          [close, close + fence.length],
+          [close, text.length],
+          [open + 1, close + fence.length],
+        ] as const) {
+          for (let twice = 0; twice < 2; twice++) expect([mark, breaks, a, b, counter.count(a, b)]).toEqual([mark, breaks, a, b, reference(text.slice(a, b))]);
+        }
+      }
+    }
+  });
+});
+
 describe('many distinct pre-tokens', () => {
   it('keeps counting exactly past 100,000 distinct pre-tokens (the memo fills and resets)', () => {
     // 120,000 distinct base64-like words: every one a memo miss counted by bpe.ts (gpt-tokenizer,

@@ -773,6 +773,37 @@ export class SliceCounter {
   }
 
   /**
+   * The count of `[q, b)` when it is a whole long pre-token, or one without the line breaks it
+   * ends with (a fence of thousands of backticks, with or without its `\n`, whose break moved
+   * count()'s `limit` back to its start); -1 otherwise. Either was merged again by the tail's
+   * scan on every count that ended there: a 250,000-character fence seven times a pass.
+   *
+   * A pre-token of the text is one pre-token alone: an alternative that failed at `q` in the
+   * text fails on the same characters alone (only `\s+(?!\S)` looks past its match, and it
+   * comes after every other), and the one that matched matches them again. So the whole run's
+   * count is the text's. Without its line breaks it is one pre-token too (its stretch of one,
+   * oneTo), merged once and kept.
+   */
+  private wholeRunCount(q: number, b: number): number {
+    if (this.tokAt === null) return -1;
+    const lo = this.longRunAt(q);
+    const { longRuns } = this;
+    if (longRuns[lo * 2] !== q) return -1;
+    const pe = longRuns[lo * 2 + 1]!;
+    if (b === pe) return this.cum!.get(pe) - this.cum!.get(q);
+    if (b !== this.oneTo[lo] || this.oneFrom[lo]! >= b) return -1;
+    let n = this.withoutBreaks.get(lo);
+    if (n === undefined) {
+      n = preTokenCount(this.text, q, b);
+      this.withoutBreaks.set(lo, n);
+    }
+    return n;
+  }
+
+  /** wholeRunCount's counts of long pre-tokens without their line breaks, by index in longRuns. */
+  private readonly withoutBreaks = new Map<number, number>();
+
+  /**
    * The last start of a pre-token of the whole text at or before `x` (`rel[x0] !== 0` for some
    * x0 <= x is the caller's promise). Inside a long pre-token that is its start, found in the
    * list of long runs: walking `rel` back read every character of the run, a miss each.
@@ -893,6 +924,8 @@ export class SliceCounter {
     }
     if (limit < p) return total + scan(text, p, b);
     const q = this.boundaryAtOrBefore(limit);
+    const whole = q < b ? this.wholeRunCount(q, b) : -1;
+    if (whole >= 0) return total + (cum.get(q) - cum.get(p)) + whole;
     // A slice that ends inside a long run: its last pre-token is the run's prefix up to b.
     const fast = q < b && rel[b] === 0 && (this.startsOne(q, b) || nextPreTokenEnd(text, q, b) === b) ? this.fromLong(q, b) : -1;
     const tail = fast >= 0 ? fast : scan(text, q, b);
