@@ -49,6 +49,13 @@ describe('Bm25Index', () => {
     expect(() => new Bm25Index(['a'], { k1: -1 })).toThrow(/k1 ≥ 0/);
   });
 
+  it('refuses a k1 or b given as a string, and says so (k1 "3" was shown as `k1 3`; b "0.5" was taken)', () => {
+    const str = (v: string) => v as unknown as number;
+    expect(() => new Bm25Index(['a b'], { k1: str('3') })).toThrow(new RangeError('BM25 needs a finite k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 the string "3", b 0.75'));
+    expect(() => new Bm25Index(['a b'], { b: str('0.5') })).toThrow(new RangeError('BM25 needs a finite k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 1.2, b the string "0.5"'));
+    expect(() => rankHybrid('a', new Float32Array([1]), [{ ref: 0, vector: new Float32Array([1]), text: 'a b' }], 1, { b: str('0.5') })).toThrow(/b the string "0.5"/);
+  });
+
   it('refuses a k1 of Infinity or NaN, for the index and for rankHybrid (Infinity made every score NaN)', () => {
     for (const k1 of [Infinity, NaN]) {
       expect(() => new Bm25Index(['a b', 'b'], { k1 }), String(k1)).toThrow(new RangeError(`BM25 needs a finite k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${k1}, b 0.75`));

@@ -11,7 +11,7 @@
  * so a topic's stored vectors still depend on its own text alone.
  */
 import { lexicalFeatures } from '@chunkyard/embeddings';
-import { checkCount, cosine } from './similarity.js';
+import { checkCount, cosine, shownValue } from './similarity.js';
 
 /**
  * The terms BM25 counts: the local embedder's own features (lower-cased Porter stems of
@@ -60,7 +60,10 @@ export class Bm25Index {
     this.k1 = options.k1 ?? 1.2;
     this.b = options.b ?? DEFAULT_BM25_B;
     // k1 finite: Infinity passed `k1 >= 0` and made every score Infinity / Infinity, NaN.
-    if (!(Number.isFinite(this.k1) && this.k1 >= 0) || !(this.b >= 0 && this.b <= 1)) throw new RangeError(`BM25 needs a finite k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${this.k1}, b ${this.b}`);
+    // b a number: a string "0.5" passed the comparisons (coerced) and was taken.
+    if (!(Number.isFinite(this.k1) && this.k1 >= 0) || !(typeof this.b === 'number' && this.b >= 0 && this.b <= 1)) {
+      throw new RangeError(`BM25 needs a finite k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${shownValue(this.k1)}, b ${shownValue(this.b)}`);
+    }
     this.lengths = new Float64Array(docs.length);
     let total = 0;
     docs.forEach((d, doc) => {

@@ -49,6 +49,13 @@ describe('matchPrompts', () => {
     expect(checkMaxDistance(DEFAULT_MAX_HAMMING_DISTANCE)).toBe(DEFAULT_MAX_HAMMING_DISTANCE);
   });
 
+  it('refuses a distance given as a string, and says it was a string (a "3" was shown as `got 3`, as if 3 were refused)', () => {
+    expect(() => checkMaxDistance('3' as unknown as number)).toThrow(new RangeError('max Hamming distance must be an integer 0..64, got the string "3"'));
+    expect(() => checkMaxDistance(null as unknown as number)).toThrow(new RangeError('max Hamming distance must be an integer 0..64, got null'));
+    expect(() => checkMaxDistance({} as unknown as number)).toThrow(new RangeError('max Hamming distance must be an integer 0..64, got an object'));
+    expect(() => checkMaxDistance(65)).toThrow(new RangeError('max Hamming distance must be an integer 0..64, got 65'));
+  });
+
   it('on real questions, paraphrases sit closer to their own question than other questions do', () => {
     // Not a threshold test (that is measure-prompt-threshold.mjs): the ordering SimHash must give.
     const own: number[] = [];

@@ -4,6 +4,7 @@
  * of its hashes lies within `maxDistance` bits of the query's. Pure over loaded indexes.
  */
 import { fromHex, hammingDistance, simhash64, toHex } from '@chunkyard/simhash';
+import { shownValue } from './similarity.js';
 import type { LoadedTopic } from './walk.js';
 
 /**
@@ -48,7 +49,8 @@ export function promptCandidates(topics: readonly Pick<LoadedTopic, 'id' | 'inde
 }
 
 export function checkMaxDistance(maxDistance: number): number {
-  if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > 64) throw new RangeError(`max Hamming distance must be an integer 0..64, got ${maxDistance}`);
+  // shownValue: a string "3" (JSON, a CLI) was shown as `got 3`, as if 3 were refused.
+  if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > 64) throw new RangeError(`max Hamming distance must be an integer 0..64, got ${shownValue(maxDistance)}`);
   return maxDistance;
 }
 

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bm25Terms, fuseMaxNormalised } from './hybrid.js';
-import { MAX_WINDOW_RADIUS, mergeHits, trimSegments, windowScores, windowTexts, windowVectors, type RankedHit } from './routes.js';
+import { bm25K1Problem, MAX_WINDOW_RADIUS, mergeHits, trimSegments, windowProblem, windowScores, windowTexts, windowVectors, type RankedHit } from './routes.js';
 import { mergeRanked, trimUnit, windowTexts as evalWindowTexts } from '../../../tools/eval/routes.mjs';
 
 describe('windowTexts / windowVectors', () => {
@@ -46,6 +46,21 @@ describe('windowScores', () => {
     for (const k1 of [Infinity, Number.NaN, -1]) expect(() => windowScores('x', q, items, { bm25: { k1 } })).toThrow(/BM25 needs a finite k1 ≥ 0/);
     expect(() => windowTexts(items, 1e6)).toThrow(/radius from 1 to 32/);
     expect(windowScores('x', q, items, { windows: [{ weight: 1, radius: MAX_WINDOW_RADIUS }], bm25: { k1: 0 } }).fused).toHaveLength(1);
+  });
+
+  it('refuses a radius, weight or k1 given as a string, and says it was a string (a "3" was shown as `radius 3`, as if 3 were refused)', () => {
+    const q = Float32Array.of(1, 0);
+    const items = [{ group: 'a', text: 'x', embed: 'x', vector: Float32Array.of(1, 0) }];
+    const str = (v: string) => v as unknown as number;
+    expect(windowProblem({ weight: 1, radius: str('3') })).toBe('a window score needs a finite weight ≥ 0 and an integer radius from 1 to 32, got weight 1, radius the string "3"');
+    expect(windowProblem({ weight: str('1'), radius: 2 })).toBe('a window score needs a finite weight ≥ 0 and an integer radius from 1 to 32, got weight the string "1", radius 2');
+    expect(bm25K1Problem(str('3'))).toBe('BM25 needs a finite k1 ≥ 0, got the string "3"');
+    expect(bm25K1Problem(null as unknown as number)).toBe('BM25 needs a finite k1 ≥ 0, got null');
+    expect(() => windowScores('x', q, items, { windows: [{ weight: 1, radius: str('3') }] })).toThrow(new RangeError('a window score needs a finite weight ≥ 0 and an integer radius from 1 to 32, got weight 1, radius the string "3"'));
+    expect(() => windowScores('x', q, items, { bm25: { k1: str('3') } })).toThrow(new RangeError('BM25 needs a finite k1 ≥ 0, got the string "3"'));
+    expect(() => windowTexts(items, str('3'))).toThrow(/radius the string "3"$/);
+    expect(bm25K1Problem(0.6)).toBeNull();
+    expect(windowProblem({ weight: 0, radius: 32 })).toBeNull();
   });
 
   it('with no windows and BM25 off is the max-normalised cosine alone; windows raise a chunk whose neighbours match', () => {

@@ -16,7 +16,7 @@
  * `mergeRanked` (bridge 0) and `trimUnit`, over chunk indices instead of character spans.
  */
 import { Bm25Index, fuseMaxNormalised, type Bm25Options } from './hybrid.js';
-import { cosine } from './similarity.js';
+import { cosine, shownValue } from './similarity.js';
 
 /** One window score: the chunks within ±radius, weighted `weight` in the fusion. */
 export interface WindowScore {
@@ -46,12 +46,13 @@ export const MAX_WINDOW_RADIUS = 32;
  */
 export function windowProblem(w: WindowScore): string | null {
   if (Number.isFinite(w.weight) && w.weight >= 0 && Number.isInteger(w.radius) && w.radius >= 1 && w.radius <= MAX_WINDOW_RADIUS) return null;
-  return `a window score needs a finite weight ≥ 0 and an integer radius from 1 to ${MAX_WINDOW_RADIUS}, got weight ${w.weight}, radius ${w.radius}`;
+  // shownValue: a string "3" (JSON, a CLI) was shown as `radius 3`, as if 3 were refused.
+  return `a window score needs a finite weight ≥ 0 and an integer radius from 1 to ${MAX_WINDOW_RADIUS}, got weight ${shownValue(w.weight)}, radius ${shownValue(w.radius)}`;
 }
 
 /** What is wrong with BM25's k1, or null: a finite number ≥ 0 (Infinity or NaN made every BM25 score 0 or NaN). */
 export function bm25K1Problem(k1: number): string | null {
-  return Number.isFinite(k1) && k1 >= 0 ? null : `BM25 needs a finite k1 ≥ 0, got ${k1}`;
+  return Number.isFinite(k1) && k1 >= 0 ? null : `BM25 needs a finite k1 ≥ 0, got ${shownValue(k1)}`;
 }
 
 function checkWindows(windows: readonly WindowScore[]): void {
