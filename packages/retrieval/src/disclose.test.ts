@@ -71,7 +71,7 @@ describe('disclose', () => {
 
   it('rejects a negative or fractional n', () => {
     const group = { stripe_order: [1], baseline_conceptual: 0, count: 2 } as ChunkGroup;
-    expect(() => disclose(group, { n: -1 })).toThrow(/n must be/);
-    expect(() => disclose(group, { n: 1.5 })).toThrow(/n must be/);
+    expect(() => disclose(group, { n: -1 })).toThrow(new RangeError('n must be a non-negative integer (0..2^53 − 1), got -1'));
+    expect(() => disclose(group, { n: 1.5 })).toThrow(new RangeError('n must be a non-negative integer (0..2^53 − 1), got 1.5'));
   });
 });

@@ -4,6 +4,7 @@
  * asking for more chunks only ever appends.
  */
 import type { ChunkGroup } from './contract.js';
+import { checkCount } from './similarity.js';
 
 export interface DisclosureOptions {
   /** How many chunks of the stripe order (baselines not counted). */
@@ -25,7 +26,8 @@ export interface Disclosure {
 }
 
 export function disclose(group: ChunkGroup, options: DisclosureOptions): Disclosure {
-  if (!Number.isInteger(options.n) || options.n < 0) throw new RangeError(`n must be a non-negative integer, got ${options.n}`);
+  // checkCount, as discloseTopics: Number.isInteger took 1e300 and showed a string "3" as `got 3`.
+  checkCount('n', options.n);
   const technical = options.technical === true && group.stripe_order_technical !== undefined;
   const order = technical ? group.stripe_order_technical! : group.stripe_order;
   const baselines = technical ? [group.baseline_conceptual, group.baseline_technical!] : [group.baseline_conceptual];

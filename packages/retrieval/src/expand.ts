@@ -6,6 +6,7 @@
  * segments then are consecutive, disjoint slices of the source (see `Expansion`).
  */
 import type { ManifestChunk } from './contract.js';
+import { checkCount, shownValue } from './similarity.js';
 
 export const CHUNK_BOUNDARY = '[CHUNK BOUNDARY]';
 export const BOUNDARY_SEPARATOR = `\n${CHUNK_BOUNDARY}\n`;
@@ -29,16 +30,17 @@ export interface Expansion {
 }
 
 export function expand(chunks: readonly ManifestChunk[], center: number, k: number): Expansion {
-  if (!Number.isInteger(k) || k < 0) throw new RangeError(`k must be a non-negative integer, got ${k}`);
-  if (!Number.isInteger(center) || center < 0 || center >= chunks.length) throw new RangeError(`no chunk ${center} (the document has ${chunks.length})`);
+  // checkCount, as search(): Number.isInteger took 1e300 and showed a string "3" as `got 3`.
+  checkCount('k', k);
+  if (!Number.isInteger(center) || center < 0 || center >= chunks.length) throw new RangeError(`no chunk ${shownValue(center)} (the document has ${chunks.length})`);
   return expandRange(chunks, center, center, k);
 }
 
 /** A run of chunks first..last (a small-to-big unit) with up to k chunks either side, joined as `expand` joins them. */
 export function expandRange(chunks: readonly ManifestChunk[], first: number, last: number, k: number, center = first): Expansion {
-  if (!Number.isInteger(k) || k < 0) throw new RangeError(`k must be a non-negative integer, got ${k}`);
+  checkCount('k', k);
   if (!Number.isInteger(first) || !Number.isInteger(last) || first < 0 || last < first || last >= chunks.length) {
-    throw new RangeError(`no chunks ${first}..${last} (the document has ${chunks.length})`);
+    throw new RangeError(`no chunks ${shownValue(first)}..${shownValue(last)} (the document has ${chunks.length})`);
   }
   const from = Math.max(0, first - k);
   const to = Math.min(chunks.length - 1, last + k);

@@ -107,8 +107,9 @@ describe('mergeHits', () => {
     expect(mergeHits([hit('a', 0, 1), hit('b', 0, 1), hit('a', 1, 1)], 2, { depth: 2 })[0]).toMatchObject({ first: 0, last: 0 });
     // fill off: the walk stops at the first hit that would open unit n + 1.
     expect(mergeHits([hit('a', 0, 1), hit('b', 0, 1), hit('a', 1, 1)], 1, { fill: false, gate: 0 })[0]).toMatchObject({ first: 0, last: 0 });
-    expect(() => mergeHits([], 1.5)).toThrow(/n must be/);
-    expect(() => mergeHits([], 1, { gate: 2 })).toThrow(/gate/);
+    expect(() => mergeHits([], 1.5)).toThrow(new RangeError('n must be a non-negative integer (0..2^53 − 1), got 1.5'));
+    expect(() => mergeHits([], 1, { depth: -1 })).toThrow(new RangeError('merge depth must be a non-negative integer (0..2^53 − 1), got -1'));
+    expect(() => mergeHits([], 1, { gate: 2 })).toThrow(new RangeError('merge gate must be in [0, 1], got 2'));
   });
 
   const rankedArb = fc
@@ -174,7 +175,7 @@ describe('trimSegments', () => {
     expect(trimSegments(segs, 'trimming', 0, terms)).toEqual(segs);
     // A whole segment outside the kept sentences is dropped.
     expect(trimSegments(segs, 'dogs barking', 1, terms)).toEqual([{ index: 5, text: 'Dogs bark loudly.' }]);
-    expect(() => trimSegments(segs, 'x', -1, terms)).toThrow(/trim/);
+    expect(() => trimSegments(segs, 'x', -1, terms)).toThrow(new RangeError('trim must be a non-negative integer (0..2^53 − 1), got -1'));
   });
 
   it("keeps a non-empty contiguous run of its segments, each a slice of its input; one segment is the eval's trimUnit", () => {

@@ -16,7 +16,7 @@
  * `mergeRanked` (bridge 0) and `trimUnit`, over chunk indices instead of character spans.
  */
 import { Bm25Index, fuseMaxNormalised, type Bm25Options } from './hybrid.js';
-import { cosine, shownValue } from './similarity.js';
+import { checkCount, cosine, shownValue } from './similarity.js';
 
 /** One window score: the chunks within ±radius, weighted `weight` in the fusion. */
 export interface WindowScore {
@@ -199,9 +199,12 @@ export interface Unit {
  */
 export function mergeHits(ranked: readonly RankedHit[], n: number, options: MergeOptions = {}): Unit[] {
   const { depth, gate, gateOpen, fill } = { ...DEFAULT_MERGE, ...options };
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a non-negative integer, got ${n}`);
-  if (!Number.isInteger(depth) || depth < 0) throw new RangeError(`merge depth must be a non-negative integer, got ${depth}`);
-  if (!(gate >= 0 && gate <= 1)) throw new RangeError(`merge gate must be in [0, 1], got ${gate}`);
+  // checkCount: Number.isInteger took 1e300 and 2^53 (harmless here, the walk stops at the
+  // ranking's end, but refused everywhere else), and showed a string "3" as `got 3`.
+  checkCount('n', n);
+  checkCount('merge depth', depth);
+  // A number: a string "0.5" passed the comparisons (coerced) and was taken.
+  if (!(typeof gate === 'number' && gate >= 0 && gate <= 1)) throw new RangeError(`merge gate must be in [0, 1], got ${shownValue(gate)}`);
   const best = ranked[0]?.score ?? 0;
   // Each chunk a unit covers, by document, points at that unit (or at one merged into another
   // since: `into`). Looking units up among all of them per hit was quadratic in n: -n 100000
@@ -289,7 +292,7 @@ function sentenceParts(text: string): [number, number][] {
  * of its input text, never empty (segments left with no text are dropped at the edges).
  */
 export function trimSegments(segments: readonly Segment[], question: string, min: number, terms: (text: string) => string[]): Segment[] {
-  if (!Number.isInteger(min) || min < 0) throw new RangeError(`trim needs a non-negative integer of shared terms, got ${min}`);
+  checkCount('trim', min);
   const whole = segments.filter((s) => s.text.length > 0).map((s) => ({ ...s }));
   if (min === 0) return whole;
   const q = new Set(terms(question));
