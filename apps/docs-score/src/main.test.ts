@@ -190,6 +190,43 @@ describe('docs-score on a clean build', () => {
     expect(strict.stdout).toContain('Retrieval below threshold');
   });
 
+  // An empty qa-pairs.md, or one without questions or excerpts, gave no questions without a word:
+  // the topic dropped out of the retrieval score unnoticed (issue 15).
+  it('names each qa-pairs.md that gives no question, and the files read when none gives one', async () => {
+    const docs = copy();
+    const [a, b] = TOPICS.map((t) => join(docs, t, 'qa-pairs.md')) as [string, string];
+    const full = readFileSync(b, 'utf8');
+    const perTopic = (full.match(/^## /gm) ?? []).length;
+    const cases: [string, string][] = [
+      ['', 'empty'],
+      [' \n\t\n\n', 'empty'],
+      ['# Questions: nothing yet\n\nSome text, no heading.\n', 'no question in it (a question is a "## " heading ending with "?")'],
+      ['## Is there an excerpt?\n\nNo.\n\n## Or here?\n\nNo.\n', '2 question(s), none with a reference excerpt (a "> " quote of golden-reference.md)'],
+    ];
+    for (const [text, why] of cases) {
+      writeFileSync(a, text);
+      const r = await run([docs, '--qa', '--json']);
+      expect(r.code, JSON.stringify(text)).toBe(0);
+      expect(r.stderr).toBe(`docs-score: ${a}: ${why}, so its topic adds no question to the retrieval score\n`);
+      expect((JSON.parse(r.stdout) as ScoreResult).retrieval!.questions).toBe(perTopic);
+    }
+    // None at all: the error stands, and names the files read.
+    writeFileSync(b, '\n');
+    const none = await run([docs, '--qa']);
+    expect(none.code).toBe(2);
+    expect(none.stderr.split('\n').filter((l) => l.startsWith('docs-score: ') && l.endsWith('to the retrieval score')).sort()).toEqual(
+      [a, b].map((f) => `docs-score: ${f}: ${f === a ? '2 question(s), none with a reference excerpt (a "> " quote of golden-reference.md)' : 'empty'}, so its topic adds no question to the retrieval score`).sort(),
+    );
+    const error = none.stderr.split('\n').at(-3)!;
+    expect(error).toMatch(/^docs-score: no qa-pairs\.md with reference excerpts in the scored topics \(read 2: .+\)$/);
+    for (const f of [a, b]) expect(error).toContain(f);
+    expect(none.stderr.endsWith(`${error}\nRun docs-score --help for usage.\n`)).toBe(true);
+    // No qa-pairs.md at all: the message as it was.
+    rmSync(a);
+    rmSync(b);
+    expect(await run([docs, '--qa'])).toEqual({ code: 2, stdout: '', stderr: 'docs-score: no qa-pairs.md with reference excerpts in the scored topics\nRun docs-score --help for usage.\n' });
+  });
+
   it('reads questions from a Chroma-format CSV whose corpus_id names a topic', async () => {
     const t = TOPICS[1]!;
     const first = readManifest(pristine, t).chunks[0]!;

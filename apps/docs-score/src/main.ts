@@ -257,6 +257,14 @@ function formatRetrieval(r: RetrievalReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** --qa found no question: the files read named (a few; each was named above with its reason). */
+function noQaQuestions(files: readonly string[]): string {
+  const message = 'no qa-pairs.md with reference excerpts in the scored topics';
+  if (files.length === 0) return message;
+  const shown = files.slice(0, 5).map(oneLine).join(', ');
+  return `${message} (read ${files.length}: ${shown}${files.length > 5 ? `, and ${files.length - 5} more` : ''})`;
+}
+
 async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult> {
   // A --config given is read and checked first, whatever else is asked: the checks alone never
   // opened it, so a typo in its path or a broken file passed silently until a later --qa run.
@@ -309,8 +317,11 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
   let retrieval: RetrievalReport | null = null;
   if (opts.qa || opts.questions) {
     const corpora = corporaOf(loaded);
-    const questions = opts.questions ? csvQuestions(opts.questions, corpora) : qaQuestions(loaded, corpora);
-    if (questions.length === 0) throw new UsageError(opts.questions ? `${opts.questions}: no questions` : 'no qa-pairs.md with reference excerpts in the scored topics');
+    const qa = opts.questions ? null : qaQuestions(loaded, corpora);
+    // As a skipped link: named on stderr, and the run goes on with the other topics' questions.
+    for (const f of qa?.files ?? []) if (f.problem !== null) io.stderr(`docs-score: ${oneLine(f.file)}: ${f.problem}, so its topic adds no question to the retrieval score\n`);
+    const questions = qa ? qa.questions : csvQuestions(opts.questions!, corpora);
+    if (questions.length === 0) throw new UsageError(opts.questions ? `${opts.questions}: no questions` : noQaQuestions(qa!.files.map((f) => f.file)));
     const ws = workspace();
     const settings = { provider: 'local', ...(ws.config.embeddings ?? {}), ...(opts.provider ? { provider: opts.provider } : {}) } as EmbeddingSettings;
     if (!opts.json) io.stderr(`docs-score: embedding ${corpora.reduce((n, c) => n + c.spans.length, 0)} chunks and ${questions.length} questions (${settings.provider})…\n`);

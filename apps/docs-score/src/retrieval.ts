@@ -14,7 +14,7 @@ import type { EmbeddingProvider } from '@chunkyard/embeddings';
 import { evaluate, parseChromaCsv, questionsFromQaPairs, summarizeByCorpus, type ChunkSpan, type LoadedTopic, type PerQuestion, type Question, type Summary } from '@chunkyard/quality';
 import { docNameOf, readRegularFile, TOPIC_MARKER } from '@chunkyard/topic-io';
 import { utf8TextProblem } from '@chunkyard/fs-atomic';
-import { QaPairsError } from '@chunkyard/qa-pairs';
+import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { QuestionsError } from '@chunkyard/quality';
 
 export interface Corpus {
@@ -51,15 +51,40 @@ export function corporaOf(topics: readonly { id: string; topic: LoadedTopic }[])
   return out;
 }
 
-export function qaQuestions(topics: readonly { id: string; topic: LoadedTopic }[], corpora: readonly Corpus[]): Question[] {
+/** A qa-pairs.md read for --qa: how many questions it gave, and why none when it gave none. */
+export interface QaFile {
+  file: string;
+  questions: number;
+  /** Why the file gave no question (empty, no question heading, no excerpt), or null. */
+  problem: string | null;
+}
+
+/**
+ * The questions of each topic's qa-pairs.md, and each file read. A file that gives none is
+ * named with the reason: an empty one, or one whose questions have no excerpt, added nothing
+ * to the score without a word, so a topic's questions could be lost unnoticed.
+ */
+export function qaQuestions(topics: readonly { id: string; topic: LoadedTopic }[], corpora: readonly Corpus[]): { questions: Question[]; files: QaFile[] } {
   const out: Question[] = [];
+  const files: QaFile[] = [];
   for (const { id, topic } of topics) {
     const file = join(topic.dir, 'qa-pairs.md');
     const corpus = corpora.find((c) => c.id === id);
     if (!existsSync(file) || !corpus) continue;
-    out.push(...questionsFromQaPairs(readText(file, (problem) => new QaPairsError(file, null, problem)), file, corpus.source, TOPIC_MARKER, id));
+    const text = readText(file, (problem) => new QaPairsError(file, null, problem));
+    const questions = questionsFromQaPairs(text, file, corpus.source, TOPIC_MARKER, id);
+    out.push(...questions);
+    files.push({ file, questions: questions.length, problem: questions.length > 0 ? null : whyNoQuestions(text, file) });
   }
-  return out;
+  return { questions: out, files };
+}
+
+/** Why a qa-pairs.md that parsed gave no question. Parsed again only here, for a file that gave none. */
+function whyNoQuestions(text: string, file: string): string {
+  if (text.trim() === '') return 'empty';
+  const pairs = parseQaPairs(text, file).length;
+  if (pairs === 0) return 'no question in it (a question is a "## " heading ending with "?")';
+  return `${pairs} question(s), none with a reference excerpt (a "> " quote of ${TOPIC_MARKER})`;
 }
 
 export function csvQuestions(file: string, corpora: readonly Corpus[]): Question[] {
