@@ -31,7 +31,8 @@ function splitCharsBefore(start: number, end: number, limit: number, ctx: SplitC
     }
     let lo = a + 1;
     if (typeof long === 'number' && fits(a, long)) lo = long;
-    let hi = Math.min(end, Math.max(a + Math.max(16, limit * 4), lo + 16));
+    let hi = Math.min(end, a + Math.max(16, limit * 4));
+    if (hi <= lo) hi = Math.min(end, lo + 16);
     while (hi < end && fits(a, hi)) {
       lo = hi;
       hi = Math.min(end, a + (hi - a) * 2);

@@ -514,7 +514,8 @@ export function splitChars(start: number, end: number, limit: number, ctx: Split
         loTokens = n;
       }
     }
-    let hi = Math.min(end, Math.max(a + Math.max(16, limit * 4), lo + 16));
+    let hi = Math.min(end, a + Math.max(16, limit * 4));
+    if (hi <= lo) hi = Math.min(end, lo + 16);
     while (hi < end) {
       const n = ctx.tokens.count(a, hi);
       if (n > limit) break;
