@@ -3,7 +3,7 @@
 // cache on disk. The remote-provider failure tests drive the real `ollama` client against a
 // local HTTP server that speaks Ollama's /api/embed (a real Ollama cannot run here).
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main as chunk } from '../../chunking-tool/src/main.js';
 import { main as keywords } from '../../keyword-extractor/src/main.js';
 import { fakeVector, sendJson, startServer, type TestServer } from '../../../packages/embeddings/src/test-server.js';
+import { snapshot } from '../../../packages/embedding-cache/src/test-helpers.js';
 import { parseTopicSpecMd } from '@chunkyard/spec';
 import { simhash64, toHex } from '@chunkyard/simhash';
 import { HELP, main, type TopicSummary } from './main.js';
@@ -304,6 +305,51 @@ describe('topic-spec', () => {
       expect(summaryOf(again).topics[0]!.embedded).toBe(sentAgain.length);
       expect(sentAgain.length).toBeLessThanOrEqual(texts - 8);
       expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).not.toBe(before);
+    });
+
+    it('a renamed topic, run with a --cache-dir of its own as the Nx plugin runs it, embeds nothing: the vectors come from the old folder beside it, which is left as it was', async () => {
+      // Under the Nx plugin each topic has `.embedding-cache/<project>`, named after its folder:
+      // a renamed topic got an empty one and every chunk was embedded again.
+      const alpha = await builtTopic('alpha');
+      const server = await ollama();
+      const caches = join(root, '.embedding-cache');
+      const spec = (dir: string, project: string) => run([dir, '--config', config, '--cache-dir', join(caches, project), '--prune-cache', '--json']);
+      const first = await spec(alpha, 'topic-alpha');
+      expect(first.code).toBe(0);
+      const paid = summaryOf(first).topics[0]!.embedded;
+      expect(paid).toBeGreaterThan(20);
+      const requests = server.requests.length;
+      const written = readFileSync(join(alpha, 'topic-spec.md'), 'utf8');
+      const oldFolder = snapshot(join(caches, 'topic-alpha'));
+
+      const beta = join(root, 'beta');
+      renameSync(alpha, beta);
+      const renamed = await spec(beta, 'topic-beta');
+      expect(renamed.stderr).toBe('');
+      expect(renamed.code).toBe(0);
+      expect(summaryOf(renamed).topics[0]).toMatchObject({ embedded: 0 });
+      expect(server.requests.length).toBe(requests);
+      expect(readFileSync(join(beta, 'topic-spec.md'), 'utf8')).toBe(written);
+      expect(snapshot(join(caches, 'topic-alpha'))).toEqual(oldFolder);
+
+      // The new folder holds what it used: with the old one removed, a rerun still embeds nothing.
+      rmSync(join(caches, 'topic-alpha'), { recursive: true });
+      const alone = await spec(beta, 'topic-beta');
+      expect(summaryOf(alone).topics[0]).toMatchObject({ embedded: 0 });
+      expect(server.requests.length).toBe(requests);
+    });
+
+    it('without --cache-dir the default cache reuses nothing from folders beside it', async () => {
+      const dir = await builtTopic();
+      const server = await ollama();
+      // The default cache, .embedding-cache beside the config, is shared by every topic: the
+      // folders beside it are the workspace's, not other caches, and are not looked in.
+      expect((await run([dir, '--config', config, '--cache-dir', join(root, 'other-cache')])).code).toBe(0);
+      const requests = server.requests.length;
+      const r = await run([dir, '--config', config, '--json']);
+      expect(r.code).toBe(0);
+      expect(summaryOf(r).topics[0]!.embedded).toBeGreaterThan(0);
+      expect(server.requests.length).toBeGreaterThan(requests);
     });
 
     it('names the provider, the URL and the fix when the server is down', async () => {

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
-import { EmbeddingCache, embedThroughCache, sha256Hex } from '@chunkyard/embedding-cache';
+import { EmbeddingCache, embedThroughCache, sha256Hex, siblingCacheRoots } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, createProvider, EmbeddingError, progressReporter, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
@@ -45,7 +45,9 @@ never embedded twice and an interrupted run resumes where it stopped.
 
 Options:
   --config FILE             workspace config (default: ./chunkyard.config.yaml if present)
-  --cache-dir DIR           embedding cache (default: .embedding-cache beside the config)
+  --cache-dir DIR           embedding cache (default: .embedding-cache beside the config); a
+                            text it lacks is copied from the caches beside DIR when one holds
+                            it (read-only), so a renamed topic is not embedded again
   --prune-cache             after a run in which every topic succeeded, remove what this run
                             did not use from the cache (for a cache folder that belongs to
                             these topics alone, as the Nx plugin gives each topic)
@@ -125,6 +127,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     batchSize = cacheBatchSize(ws.config.embeddings);
     checkFolderOption('cache-dir', values['cache-dir']);
     cache = new EmbeddingCache(resolve(values['cache-dir'] ?? join(ws.root, '.embedding-cache')));
+    // A cache folder of its own (the Nx plugin's `.embedding-cache/<project>`) starts empty when
+    // the topic is renamed or moved, while its vectors sit in the old project's folder beside it:
+    // a text missing here is taken from there (validated, read-only) rather than paid for again.
+    if (values['cache-dir'] !== undefined) cache.reuseFrom(siblingCacheRoots(cache.root));
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || (err instanceof EmbeddingError && err.kind === 'config')) {
       io.stderr(errorLines(err).map((line) => `topic-spec: ${line}\n`).join(''));

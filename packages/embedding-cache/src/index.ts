@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirp, NotRegularFileError, readRegularFile, removeStaleTempsOnce, tempName } from '@chunkyard/fs-atomic';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * The minimal provider shape this package needs (structural, so any provider fits). A failed
@@ -54,6 +54,14 @@ export const TEXT_STORE_DIR = '_by-text';
 const TEXT_MAGIC = 'CYEV';
 const TEXT_VERSION = 1;
 const TEXT_HEADER_BYTES = 112; // magic 4 + version 4 + dims 4 + reserved 4 + 3 × sha256 (32)
+
+/**
+ * Texts that no reuse root held (see EmbeddingCache.reuseFrom), beyond those some root did,
+ * after which a cache stops looking there: keeps a new topic or a model change from costing
+ * one failed open per root for every text, while a renamed topic (nearly every text a hit)
+ * never reaches it.
+ */
+const REUSE_MISS_ALLOWANCE = 64;
 
 /** How often a writer retries moving its entry into place while other writers race it. */
 const MAX_PLACE_ATTEMPTS = 8;
@@ -135,6 +143,28 @@ export function projectCacheFolderName(project: string): string {
     prefix += ch;
   }
   return `${prefix}~${sha256Hex(project).slice(0, 16)}`;
+}
+
+/**
+ * The caches beside `root`: the other folders of its parent, in name order, for
+ * {@link EmbeddingCache.reuseFrom}. With the Nx plugin, `root` is `.embedding-cache/<project>`
+ * and these are the other projects' caches, among them a renamed topic's old one. Hidden names
+ * (writers' temp folders), files (the plugin's `<project>.pack`) and symlinks are left out; an
+ * unreadable parent gives none. One listing, done once per run.
+ */
+export function siblingCacheRoots(root: string): string[] {
+  const self = resolve(root);
+  const parent = dirname(self);
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(parent, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.') && join(parent, e.name) !== self)
+    .map((e) => join(parent, e.name))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -477,6 +507,12 @@ export class EmbeddingCache {
   /** Paths read or written since trackUse(); null while not tracking. */
   private used: Set<string> | null = null;
 
+  /** Set by reuseFrom(); see there. */
+  private reuseRoots: readonly string[] = [];
+  private readonly reuseDirs = new Map<string, string[]>();
+  private reuseHits = 0;
+  private reuseMisses = 0;
+
   constructor(readonly root: string) {}
 
   /**
@@ -604,11 +640,19 @@ export class EmbeddingCache {
     }
   }
 
-  /** The vector cached for `text` under `model`, or null. A corrupt file is removed and reported. */
+  /**
+   * The vector cached for `text` under `model`, or null. A corrupt file is removed and reported.
+   * A miss here is looked up in the caches given to {@link reuseFrom}, and a vector found there
+   * is copied into this cache.
+   */
   getText(model: string, text: string): Float32Array | null {
     const file = this.textPath(model, text);
     this.used?.add(file);
     const h = sha256Hex(text);
+    return this.ownText(file, model, h) ?? this.reusedText(model, text, h);
+  }
+
+  private ownText(file: string, model: string, h: string): Float32Array | null {
     const found = this.inspectTextSettled(file, model, h);
     if (found.kind === 'hit') return found.vector;
     if (found.kind !== 'corrupt') return null;
@@ -624,6 +668,67 @@ export class EmbeddingCache {
     }
     restore(moved.aside, file); // a writer replaced it after we looked
     return moved.found.kind === 'hit' ? moved.found.vector : null;
+  }
+
+  /**
+   * Other caches whose text stores serve this cache's text misses, read-only: the Nx plugin
+   * gives each topic project its own cache folder, named after the project, so a renamed or
+   * moved topic starts with an empty one while its vectors sit in the old project's folder
+   * beside it (see {@link siblingCacheRoots}). A vector found there is validated exactly as
+   * this cache validates its own (model, text hash, payload checksum, finite values) and
+   * copied in, so this cache stays self-contained. Nothing in those caches is ever written,
+   * removed or reported: a corrupt or foreign-model file there is skipped.
+   */
+  reuseFrom(roots: readonly string[]): void {
+    this.reuseRoots = roots.filter((r) => resolve(r) !== resolve(this.root));
+    this.reuseDirs.clear();
+    this.reuseHits = 0;
+    this.reuseMisses = 0;
+  }
+
+  /** Per model, the `_by-text/{model}` folders of the reuse roots that have one; a hit moves its folder first. */
+  private reuseDirsFor(model: string): string[] {
+    let dirs = this.reuseDirs.get(model);
+    if (!dirs) {
+      // One stat per root and model, once: a lookup then opens one computed path per root that
+      // holds the model at all, and none in roots that do not.
+      const segment = encodePathSegment(model);
+      dirs = this.reuseRoots.map((r) => join(r, TEXT_STORE_DIR, segment)).filter((d) => {
+        try {
+          return kindOf(d) === 'dir';
+        } catch {
+          return false; // unreadable: not ours to report, and nothing to reuse
+        }
+      });
+      this.reuseDirs.set(model, dirs);
+    }
+    return dirs;
+  }
+
+  private reusedText(model: string, text: string, h: string): Float32Array | null {
+    if (this.reuseRoots.length === 0) return null;
+    // Texts no other cache held, beyond those some did, mean these caches have nothing for this
+    // run (a new topic, a new model): stop paying one open per root for every text.
+    if (this.reuseMisses >= REUSE_MISS_ALLOWANCE + this.reuseHits) return null;
+    const dirs = this.reuseDirsFor(model);
+    for (let i = 0; i < dirs.length; i++) {
+      const dir = dirs[i]!;
+      let found: TextInspection;
+      try {
+        // The store's own path computation: one open per root, no listing.
+        found = inspectTextFile(join(dir, h.slice(0, 2), `${h}.bin`), model, h);
+      } catch {
+        continue; // EACCES, EMFILE… in a cache that is not ours: skip it rather than fail the run
+      }
+      if (found.kind !== 'hit') continue; // absent, another model's, or corrupt: never trusted, never touched
+      // A renamed topic finds every text in one old folder: look there first from now on.
+      if (i > 0) dirs.unshift(...dirs.splice(i, 1));
+      this.reuseHits++;
+      this.putText(model, text, found.vector);
+      return found.vector;
+    }
+    if (dirs.length > 0) this.reuseMisses++;
+    return null;
   }
 
   /** Caches `vector` for `text` under `model` (temp file + rename; concurrent writers are fine). */

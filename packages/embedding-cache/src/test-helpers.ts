@@ -1,7 +1,7 @@
 // Shared by this package's tests: real temp dirs and a counting, deterministic test double
 // for an embedding provider (our own stand-in, not a mock of anything we depend on).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Embedder } from './index.js';
@@ -54,6 +54,22 @@ export function walk(dir: string, prefix = ''): string[] {
     else out.push(rel);
   }
   return out;
+}
+
+/**
+ * Every path under `dir` with what it is: a regular file's sha256, a symlink's target, or its
+ * kind. Only regular files are read: opening a FIFO waits for a writer forever, and a test that
+ * snapshotted one that way hung.
+ */
+export function snapshot(dir: string): string[] {
+  return walk(dir).map((rel) => {
+    if (rel.endsWith('/')) return rel;
+    const path = join(dir, rel);
+    const st = lstatSync(path);
+    if (st.isFile()) return `${rel} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+    if (st.isSymbolicLink()) return `${rel} -> ${readlinkSync(path)}`;
+    return `${rel} (${st.isFIFO() ? 'fifo' : st.isSocket() ? 'socket' : 'device'})`;
+  });
 }
 
 /** Leftovers of writers: hidden temp names (`.tmp-`; entries moved aside use them too; `.old-` was their former name). */
