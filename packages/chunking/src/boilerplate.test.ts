@@ -132,6 +132,10 @@ describe('the cheap checks before each boilerplate pattern', () => {
       [PATTERNS.TOC_LEADERS, 'Preface …… xiv'],
       [PATTERNS.TOC_GAP, 'Introduction     9'],
       [PATTERNS.TOC_GAP, 'Appendix\tIV'],
+      // The longest page references: mayBeGapToc looks for the gap among the last seven characters only.
+      [PATTERNS.TOC_GAP, 'Preface   xxxiii'],
+      [PATTERNS.TOC_GAP, 'Contents\tlxxvii'],
+      [PATTERNS.TOC_GAP, 'Index    1234'],
       [PATTERNS.INDEX_WITH_PAGES, 'apples, 12-14, 20'],
       [PATTERNS.INDEX_WORD, 'Zürich'],
     ];

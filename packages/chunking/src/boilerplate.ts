@@ -286,9 +286,12 @@ function isPageRefChar(c: number): boolean {
  */
 function mayBeGapTocAt(source: string, a: number, z: number): boolean {
   if (!endsLikePageRefAt(source, a, z)) return false;
+  // The page reference is at most six characters, so that whitespace is among the last seven:
+  // looked for no further (a megabyte-long line of letters ending in `i` was read back whole).
+  const floor = Math.max(a, z - 8);
   let w = z - 1;
-  while (w > a && !isJsTrimmed(source.charCodeAt(w))) w--;
-  if (w <= a) return false;
+  while (w > floor && !isJsTrimmed(source.charCodeAt(w))) w--;
+  if (w <= floor) return false;
   return source.charCodeAt(w) === 0x09 || (w - 2 > a && isJsTrimmed(source.charCodeAt(w - 1)) && isJsTrimmed(source.charCodeAt(w - 2)));
 }
 
