@@ -393,6 +393,28 @@ describe('a symlink where topic-spec.md goes (probe: a docs tree with the link w
   });
 });
 
+describe('a qa-pairs.md that gives no question (it was silent)', () => {
+  it('is named on stderr with the reason, and the spec is written without questions (exit 0)', async () => {
+    for (const [text, why] of [
+      ['', 'empty'],
+      [' \n\n\t\n', 'empty'],
+      ['# Questions\n\nSome notes, no question.\n', 'no question in it (a question is a "## " heading ending with "?")'],
+    ] as const) {
+      const dir = await builtTopic('t', { 'qa-pairs.md': text });
+      const r = await run([dir, '--config', config]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(`topic-spec: ${join(dir, 'qa-pairs.md')}: ${why}, so the spec has no prompt questions\n`);
+      expect(parseTopicSpecMd(readFileSync(join(dir, 'topic-spec.md'), 'utf8'), 'x').questions).toEqual([]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // No file at all, or one with questions: nothing said.
+    const none = await builtTopic('none', {});
+    expect((await run([none, '--config', config])).stderr).toBe('');
+    const some = await builtTopic('some');
+    expect((await run([some, '--config', config])).stderr).toBe('');
+  });
+});
+
 describe('a qa-pairs.md symlink whose target is gone (probe: read as "no questions", exit 0)', () => {
   it('fails its topic by the built bin, naming the link; the previous topic-spec.md kept, the other topic still written', async () => {
     const dir = await builtTopic();

@@ -145,7 +145,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   const errors: { topic: string; error: string }[] = [];
   for (const topic of topics) {
     try {
-      summaries.push(await specOne(topic, provider, cache, batchSize, values['prompt-threshold']));
+      summaries.push(await specOne(topic, provider, cache, batchSize, values['prompt-threshold'], (line) => io.stderr(`topic-spec: ${oneLine(line)}\n`)));
     } catch (err) {
       // A folder that cannot be written fails its own topic only; the others are still written.
       if (isFsError(err)) {
@@ -204,7 +204,14 @@ function read(file: string, opts: { allowEmpty?: boolean; rebuild?: string } = {
   }
 }
 
-async function specOne(topic: TopicSettings, provider: EmbeddingProvider, cache: EmbeddingCache, batchSize: number, thresholdFlag: number | undefined): Promise<TopicSummary> {
+async function specOne(
+  topic: TopicSettings,
+  provider: EmbeddingProvider,
+  cache: EmbeddingCache,
+  batchSize: number,
+  thresholdFlag: number | undefined,
+  warn: (line: string) => void,
+): Promise<TopicSummary> {
   const threshold = thresholdFlag ?? topic.config.spec?.promptThreshold ?? DEFAULT_PROMPT_THRESHOLD;
   const manifests = topic.sources.map((s) => {
     const file = join(topic.dir, '_chunks', `${docNameOf(s)}.json`);
@@ -220,6 +227,13 @@ async function specOne(topic: TopicSettings, provider: EmbeddingProvider, cache:
   // and no word. Found, the link is read and reported broken (exit 1, the old spec kept).
   const qaText = entryExists(qaFile) ? read(qaFile, { allowEmpty: true }) : null;
   const questions = qaText === null ? [] : parseQaPairs(qaText, qaFile).map((p) => p.question);
+  // A qa-pairs.md that is there but gives no question is most likely a mistake (a file emptied,
+  // questions written without their `?`): said, and the spec is written without prompt
+  // questions, as for a topic with no such file. It was silent (issue 15).
+  if (qaText !== null && questions.length === 0) {
+    const why = qaText.trim() === '' ? 'empty' : 'no question in it (a question is a "## " heading ending with "?")';
+    warn(`${qaFile}: ${why}, so the spec has no prompt questions`);
+  }
 
   let embedded = 0;
   let cached = 0;
