@@ -58,6 +58,9 @@ function checkIndex(json: unknown, file: string): IndexJson {
       if (!isObj(g) || typeof g.source !== 'string' || !Number.isInteger(g.count) || !Array.isArray(g.stripe_order) || !Array.isArray(g.items)) {
         throw bad(`${where} lacks its source, count, stripe_order or items`);
       }
+      // index-tool writes one item per chunk. The reading order walks 0..count, so a hand-edited
+      // count of 1e308 filled a Set until V8 threw (a stack trace), and one of 1e9 spun for minutes.
+      if (g.count !== g.items.length) throw bad(`${where}.count is ${g.count}, not its number of items (${g.items.length})`);
       g.items.forEach((item: unknown, i) => {
         if (!isObj(item) || !Number.isInteger(item.index) || !isInnerPath(item.href)) throw bad(`${where}.items[${i}] is not { index, href } with href below the topic`);
       });

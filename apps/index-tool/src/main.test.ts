@@ -208,6 +208,32 @@ describe('index-tool', () => {
     rmSync(bare, { recursive: true, force: true });
   });
 
+  it('--llms-full names a topic index.json whose chunk count is not its number of items (issue 15 probe: 1e308 was a RangeError stack trace)', async () => {
+    // The reading order walks 0..count: a hand-edited count of 1e308 or 2^60 filled a Set until
+    // V8 gave up ("Set maximum size exceeded", a stack trace), a count of 1e9 spun for minutes,
+    // and a count below the items left chunks out of llms-full.txt without a word.
+    const bare = mkdtempSync(join(tmpdir(), 'chunkyard-llms-'));
+    const self = { self: { href: '/index.json' } };
+    mkdirSync(join(bare, 't/_chunks'), { recursive: true });
+    writeFileSync(join(bare, 't/_chunks/d-0.md'), '# T\n\nOne.\n');
+    writeFileSync(join(bare, 't/_chunks/d-1.md'), '# T\n\nTwo.\n');
+    writeFileSync(join(bare, 'index.json'), JSON.stringify({ id: '', kind: 'section', title: 'x', _links: self, _embedded: { topics: [{ id: 't' }] } }));
+    const items = [{ index: 0, href: '_chunks/d-0.md' }, { index: 1, href: '_chunks/d-1.md' }];
+    const topic = (count: unknown) => ({ id: 't', kind: 'topic', title: 'T', _links: self, _embedded: { topics: [], chunks: { d: { source: 'd.md', count, stripe_order: [0, 1], items } } } });
+    for (const count of [1e308, 2 ** 60, 1e9, 1, -1, 3]) {
+      writeFileSync(join(bare, 't/index.json'), JSON.stringify(topic(count)));
+      const started = Date.now();
+      const r = await run([bare, '--root', bare, '--llms-txt', '--llms-full']);
+      expect(Date.now() - started, String(count)).toBeLessThan(5000);
+      expect(r, String(count)).toEqual({ code: 1, stdout: '', stderr: `index-tool: ${join(bare, 't/index.json')}: _embedded.chunks.d.count is ${count}, not its number of items (2); rebuild it with index-tool\n` });
+    }
+    expect(existsSync(join(bare, 'llms-full.txt'))).toBe(false);
+    writeFileSync(join(bare, 't/index.json'), JSON.stringify(topic(2)));
+    expect((await run([bare, '--root', bare, '--llms-txt', '--llms-full'])).code).toBe(0);
+    expect(readFileSync(join(bare, 'llms-full.txt'), 'utf8')).toMatch(/One\.[\s\S]*Two\./);
+    rmSync(bare, { recursive: true, force: true });
+  });
+
   it('an index.json that is a link to a secret is named as not JSON without quoting it (issue 15: JSON.parse quoted the file)', async () => {
     // A child's index.json and the root's (for --llms-txt) are read through whatever link the
     // docs tree holds; JSON.parse's message printed the file's first characters into CI logs.
