@@ -114,3 +114,25 @@ describe('chunk-inspector build --out DIR where a file of the page is a symlink 
     }
   });
 });
+
+describe('chunk-inspector names an --out holding a line break on one line (issue 15 probe)', () => {
+  it('the summary and the usage error each stay one line, the break escaped as \\u000a', async () => {
+    // The summary printed the path raw and the usage error escaped ESC but not a line break:
+    // "--out a\nb" split either in two, and the second half could pass for a line of ours.
+    const dir = mkdtempSync(join(tmpdir(), 'chunk-inspector-'));
+    try {
+      const out = join(dir, 'page\nchunk-inspector: copied 0 files');
+      let stdout = '';
+      expect(await main(['build', '--out', out], { stdout: (s) => void (stdout += s), stderr: () => {} })).toBe(0);
+      expect(stdout).toBe(`chunk-inspector: copied ${readdirSync(STATIC_DIR).length} files to ${join(dir, 'page\\u000achunk-inspector: copied 0 files')} (${readdirSync(STATIC_DIR).sort().join(', ')})\n`);
+      expect(readdirSync(out).sort()).toEqual(readdirSync(STATIC_DIR).sort());
+      const file = join(dir, 'a\nb');
+      writeFileSync(file, '');
+      let stderr = '';
+      expect(await main(['build', '--out', file], { stdout: () => {}, stderr: (s) => void (stderr += s) })).toBe(2);
+      expect(stderr).toBe(`chunk-inspector: --out ${join(dir, 'a\\u000ab')}: a file, not a folder; give a folder (or one not yet made)\nRun chunk-inspector --help for usage.\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

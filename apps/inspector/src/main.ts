@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { escapeControl, fileKind, guardEnvironment, parseCliArgs, processIo, writeFilesAtomic } from '@chunkyard/fs-atomic';
+import { fileKind, guardEnvironment, oneLine, parseCliArgs, processIo, writeFilesAtomic } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
@@ -84,15 +84,17 @@ async function run(argv: string[], io: Io): Promise<number> {
     if (!values.out) throw new Error('build: --out DIR is required');
     out = resolve(values.out);
     // The words of every other CLI's --out (topic-io's checkFolderOption), path escaped; it was
-    // "--out /dev/null: exists and is not a folder", the path raw.
+    // "--out /dev/null: exists and is not a folder", the path raw. oneLine, since escapeControl
+    // keeps line breaks: "--out a\nb" split the message, and its second half read as a line of ours.
     const stat = existsSync(out) ? statSync(out) : null;
-    if (stat && !stat.isDirectory()) throw new Error(`--out ${escapeControl(values.out)}: ${stat.isFile() ? 'a file' : fileKind(stat)}, not a folder; give a folder (or one not yet made)`);
+    if (stat && !stat.isDirectory()) throw new Error(`--out ${oneLine(values.out)}: ${stat.isFile() ? 'a file' : fileKind(stat)}, not a folder; give a folder (or one not yet made)`);
   } catch (err) {
     io.stderr(`chunk-inspector: ${(err as Error).message}\nRun chunk-inspector --help for usage.\n`);
     return 2;
   }
   const names = buildStatic(out);
-  io.stdout(`chunk-inspector: copied ${names.length} files to ${out} (${names.join(', ')})\n`);
+  // One line whatever the path holds, as the errors are.
+  io.stdout(`chunk-inspector: copied ${names.length} files to ${oneLine(out)} (${names.join(', ')})\n`);
   return 0;
 }
 
