@@ -155,10 +155,26 @@ export function readBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): Buil
       throw new ExportError(`${join(dir, '_chunks')}: chunk files without their manifest (${names}); rebuild the topic with chunking-tool`);
     }
   };
-  return builtTopicDirs(root, onSkippedLink, checked).flatMap((dir) => {
+  const docs = builtTopicDirs(root, onSkippedLink, checked).flatMap((dir) => {
     const topic = relative(root, dir).split(sep).join('/');
     return manifestFiles(dir).map((manifestFile) => ({ topic, dir, manifestFile, manifest: readManifest(manifestFile) }));
   });
+  // Export ids are what a vector store keys on: a hand-edited manifest repeating a chunk id was
+  // exported as two records with one id, and loading them kept one chunk and dropped the other
+  // (LlamaIndex's PREVIOUS/NEXT and CHILD links pointed at whichever won) without a word.
+  const seen = new Map<string, string>();
+  for (const doc of docs) {
+    doc.manifest.chunks.forEach((c, i) => {
+      const id = exportId(doc.topic, c.id);
+      const first = seen.get(id);
+      if (first !== undefined) {
+        const where = first === doc.manifestFile ? 'an earlier chunk of this manifest' : first;
+        throw new ExportError(`${doc.manifestFile}: not a chunk manifest: chunk ${i} has the id ${JSON.stringify(c.id)}, which ${where} already gives (export id ${JSON.stringify(id)}) (rebuild it with chunking-tool)`);
+      }
+      seen.set(id, doc.manifestFile);
+    });
+  }
+  return docs;
 }
 
 /** `<topic>/<name>`: chunk ids repeat across topics (every topic has `doc:golden-reference::ch0`), export ids do not. */

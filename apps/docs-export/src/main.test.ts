@@ -425,6 +425,36 @@ describe('docs-export', () => {
     expect(r.stderr).toBe(`docs-export: ${manifest}: permission denied (EACCES); check its permissions or choose another location\n`);
   });
 
+  it('a chunk id given twice fails before any output, naming the manifest and the id (issue 15 probe)', async () => {
+    // Two records with one export id were written, exit 0: a vector store keyed on it kept one.
+    const dup = join(ws, 'dup-docs');
+    const file = join(dup, 't/_chunks/golden-reference.json');
+    mkdirSync(dirname(file), { recursive: true });
+    const manifest = manifests.get(POLY)!;
+    const [c0, c1, ...rest] = manifest.chunks;
+    writeFileSync(file, JSON.stringify({ schemaVersion: 1, ...manifest, chunks: [c0, { ...c1!, id: c0!.id }, ...rest] }));
+    for (const format of ['langchain', 'llamaindex', 'jsonl']) {
+      expect(await run(['dup-docs', '--format', format]), format).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: `docs-export: ${file}: not a chunk manifest: chunk 1 has the id ${JSON.stringify(c0!.id)}, which an earlier chunk of this manifest already gives (export id "t/${c0!.id}") (rebuild it with chunking-tool)\n`,
+      });
+    }
+    // Across manifests: the root's own topic naming a chunk "t/<id>" is the export id of t's chunk.
+    writeFileSync(file, JSON.stringify({ schemaVersion: 1, ...manifest }));
+    const rootFile = join(dup, '_chunks/golden-reference.json');
+    mkdirSync(dirname(rootFile), { recursive: true });
+    writeFileSync(rootFile, JSON.stringify({ schemaVersion: 1, ...manifest, chunks: [{ ...c0!, id: `t/${c0!.id}` }] }));
+    const r = await run(['dup-docs', '--format', 'jsonl', '--out', join(ws, 'dup.jsonl')]);
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `docs-export: ${file}: not a chunk manifest: chunk 0 has the id ${JSON.stringify(c0!.id)}, which ${rootFile} already gives (export id "t/${c0!.id}") (rebuild it with chunking-tool)\n` });
+    expect(existsSync(join(ws, 'dup.jsonl'))).toBe(false);
+    rmSync(rootFile);
+    const ok = await run(['dup-docs', '--format', 'jsonl']);
+    expect(ok.code).toBe(0);
+    expect(new Set(ok.lines.map((l) => l.id)).size).toBe(manifest.chunks.length);
+    rmSync(dup, { recursive: true, force: true });
+  });
+
   it('a broken manifest fails before any output, naming the file; no built topic is an error too', async () => {
     const bad = join(ws, 'bad-docs/topic/_chunks/golden-reference.json');
     mkdirSync(dirname(bad), { recursive: true });
