@@ -319,6 +319,33 @@ describe('docs-export', () => {
     }
   });
 
+  // s50 probe: in a folder with neither chunkyard.config.yaml nor nx.json, topic-spec caches in
+  // ./.embedding-cache (its workspace is the current folder) but docs-export looked in
+  // docs/.embedding-cache: --cached-only failed with "run the spec step first" right after it,
+  // and without it every chunk was embedded again (a bill, with a remote provider).
+  it('--with-embeddings, no config or nx.json anywhere up: finds the vectors topic-spec cached in the current folder', () => {
+    const bare = mkdtempSync(join(tmpdir(), 'docs-export-bare-'));
+    try {
+      const topic = join(bare, 'docs/t');
+      mkdirSync(topic, { recursive: true });
+      writeFileSync(join(topic, 'golden-reference.md'), sources.get(POLY)!);
+      const bin = (app: string, args: string[]) => spawnSync(process.execPath, [join(REPO, 'apps', app, 'bin', `${app}.js`), ...args], { cwd: bare, encoding: 'utf8', timeout: 60_000 });
+      expect(bin('chunking-tool', ['docs/t']).status).toBe(0);
+      expect(bin('keyword-extractor', ['docs/t']).status).toBe(0);
+      const spec = bin('topic-spec', ['docs/t']);
+      expect(spec.status, spec.stderr).toBe(0);
+      expect(existsSync(join(bare, '.embedding-cache'))).toBe(true);
+      const r = bin('docs-export', ['docs', '--format', 'jsonl', '--with-embeddings', '--cached-only']);
+      expect(r.status, r.stderr).toBe(0);
+      const chunks = r.stdout.split('\n').filter(Boolean).length;
+      expect(chunks).toBeGreaterThan(1);
+      expect(r.stderr).toContain(`vectors of local-lexical-v1-d512: ${chunks} cached, 0 embedded now`);
+      expect(existsSync(join(bare, 'docs/.embedding-cache'))).toBe(false);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
   // s39 probe: --out docs/<topic>/golden-reference.md replaced the author's source with JSON
   // lines (exit 0), and --out of a manifest replaced the chunk manifest it had just read, so the
   // topic was broken for every later step.

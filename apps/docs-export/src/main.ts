@@ -44,7 +44,8 @@ Options:
   --cached-only        with --with-embeddings: fail (exit 1) instead of embedding uncached chunks
   --cache-dir DIR      another embedding cache to look in first (repeatable)
   --config FILE        workspace config (default: chunkyard.config.yaml in the nearest folder
-                       up from docsRoot holding it or nx.json)
+                       up from docsRoot holding it or nx.json; with neither, the current
+                       folder's, where topic-spec caches too)
   --out FILE           write FILE (atomically: a temp file renamed into place on success)
                        instead of stdout; not a file of the exported docs (a source,
                        _chunks/, _keywords/, index.json)
@@ -98,11 +99,15 @@ class UsageError extends Error {}
 
 const CONFIG_FILE = 'chunkyard.config.yaml';
 
-/** The nearest folder at or above `from` holding chunkyard.config.yaml or nx.json, else `from`. */
-function findWorkspaceRoot(from: string): string {
+/**
+ * The nearest folder at or above `from` holding chunkyard.config.yaml or nx.json, else `cwd`:
+ * with neither, topic-spec's workspace is the current folder and its cache ./.embedding-cache.
+ * Falling back to `from` looked in docs/.embedding-cache, where nothing is.
+ */
+function findWorkspaceRoot(from: string, cwd: string): string {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
     if (existsSync(join(dir, CONFIG_FILE)) || existsSync(join(dir, 'nx.json'))) return dir;
-    if (dirname(dir) === dir) return resolve(from);
+    if (dirname(dir) === dir) return resolve(cwd);
   }
 }
 
@@ -343,7 +348,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     // path should not pass silently.
     const config = opts.config !== undefined ? loadConfig(opts.config) : null;
     if (opts.withEmbeddings) {
-      const workspace = findWorkspaceRoot(opts.docsRoot);
+      const workspace = findWorkspaceRoot(opts.docsRoot, cwd);
       const configFile = existsSync(join(workspace, CONFIG_FILE)) ? join(workspace, CONFIG_FILE) : null;
       provider = createProvider({ provider: 'local', ...(config ?? loadConfig(configFile)).embeddings }, io.env ?? process.env);
     }
@@ -378,7 +383,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       io.stderr(`docs-export: --out ${oneLine(`${opts.outGiven ?? ''}: ${clash}`)}; writing there would replace it: choose a file outside the topics\nRun docs-export --help for usage.\n`);
       return 2;
     }
-    const workspace = findWorkspaceRoot(opts.docsRoot);
+    const workspace = findWorkspaceRoot(opts.docsRoot, cwd);
     const vectorSource: VectorSource | null = provider && {
       provider,
       cacheDirs: (doc) => cacheDirsFor(workspace, opts.docsRoot, doc.topic, opts.cacheDirs),
