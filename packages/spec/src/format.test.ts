@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkSpec, formatTopicSpecMd, parseTopicSpecMd, TopicSpecError } from './format.js';
@@ -7,7 +8,9 @@ const text = fc.string({ minLength: 1, maxLength: 40 });
 const hex = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }).map((h) => h.toString(16).padStart(16, '0'));
 const sim = fc.double({ min: -1, max: 1, noNaN: true }).map((x) => Math.round(x * 1e4) / 1e4 || 0);
 
-const specArb: fc.Arbitrary<TopicSpec> = fc
+/** Specs whose titles, keywords and questions are drawn from `text`. */
+const specOf = (text: fc.Arbitrary<string>): fc.Arbitrary<TopicSpec> =>
+  fc
   .record({
     title: text,
     technical: fc.boolean(),
@@ -56,6 +59,7 @@ const specArb: fc.Arbitrary<TopicSpec> = fc
     })),
     questions,
   }));
+const specArb = specOf(text);
 
 describe('topic-spec.md', () => {
   it('round-trips any spec through its front matter, whatever the titles and keywords hold', () => {
@@ -167,3 +171,52 @@ describe('parseTopicSpecMd messages', () => {
   });
 });
 
+
+// Strings YAML 1.1 reads as something else, characters PyYAML's scanner stops at, and both mixed.
+// Strings YAML 1.1 reads as something else, characters PyYAML's scanner stops at or reads as
+// line breaks (NEL, LS, PS) or refuses (DEL, C1), and all of them mixed.
+const yamlHostile = fc.oneof(
+  text,
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }),
+  fc.string({
+    unit: fc.constantFrom(...':?#, \t-[]{}\n\r"\'|>!&*%@`~=<x1.e\u0085\u2028\u2029\ufeff\u007f\u009b\u00a0'.split('')),
+    minLength: 1,
+    maxLength: 8,
+  }),
+  fc
+    .array(
+      fc.constantFrom(
+        'yes', 'No', 'on', 'OFF', 'y', 'n', '~', '=', '<<', '1:20', '0x1F', '0o17', '1_000', '2001-12-14', '.5', '1e3', '.inf', 'null', 'true',
+        'What is X?', 'a?b', '? x', 'x ?', 'a, b', '[x]', '{y}', '#c', 'a #b', 'a: b', ':x', '- x', '!tag', '&a', '*a', '%x', '@x', '`x', '|', '>',
+        '"q"', "'q'", '\\', '\t', ' ', 'é', '😀', 'NaN',
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((parts) => parts.join('')),
+);
+
+/** Each front matter as PyYAML's safe_load reads it, as JSON (a date or other non-JSON value fails the run). */
+function pyYamlLoad(fronts: string[]): unknown[] {
+  const script = 'import json, sys, yaml\nprint(json.dumps([yaml.safe_load(f) for f in json.load(sys.stdin)]))';
+  const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(fronts), encoding: 'utf8', maxBuffer: 1 << 28 });
+  // npm test installs python3-yaml where it is missing (tools/ensure-test-deps.mjs).
+  if (r.error || r.status !== 0) throw new Error(`python3 with PyYAML failed: ${r.error?.message ?? r.stderr.slice(-2000)}`);
+  return JSON.parse(r.stdout) as unknown[];
+}
+
+describe('topic-spec.md read by PyYAML (Python scripts and loaders read the front matter too)', () => {
+  it('gives PyYAML the very data it gives our reader, for hostile titles, keywords and questions', () => {
+    const specs = fc.sample(specOf(yamlHostile), { numRuns: 400, seed: 15 });
+    const fronts = specs.map((spec) => formatTopicSpecMd(spec).split('---\n')[1]!);
+    const read = pyYamlLoad(fronts);
+    for (let k = 0; k < specs.length; k++) expect([k, read[k]]).toEqual([k, JSON.parse(JSON.stringify(specs[k]))]);
+  });
+
+  it('reads a spec whose question holds a question mark (every one did: "expected \',\' or \'}\', but got \'?\'")', () => {
+    const spec = fc.sample(specArb, { numRuns: 1, seed: 7 })[0]!;
+    spec.questions = [{ hash: '1205a46cb285c41c', question: 'How do I enable source generation for a type?' }];
+    spec.chunks[0]!.keywords = [{ name: 'on', score: 2 }];
+    spec.title = 'No';
+    expect(pyYamlLoad([formatTopicSpecMd(spec).split('---\n')[1]!])).toEqual([JSON.parse(JSON.stringify(spec))]);
+  });
+});

@@ -17,8 +17,28 @@ export class TopicSpecError extends Error {
   }
 }
 
+/**
+ * The front matter is written so that PyYAML, Python's YAML 1.1 reader, reads the same data
+ * back (a docs team's own scripts and LangChain/LlamaIndex loaders use it): as YAML 1.1, whose
+ * schema quotes the strings 1.1 reads as something else (`on`, `No`, `y` as booleans, `1:20` a
+ * number, `2001-12-14` a date), and with a question mark inside a flow collection quoted
+ * (PyYAML ends a plain scalar there, against the spec: every spec with a question failed,
+ * "expected ',' or '}', but got '?'"). Any YAML 1.2 reader, ours included, reads it alike.
+ */
+/**
+ * Characters this library writes raw in a double-quoted scalar that PyYAML does not read as
+ * themselves: NEL, LS and PS are line breaks to YAML 1.1 (folded to a space, or the end of a
+ * plain scalar), and DEL, the other C1 controls, U+FFFE and U+FFFF are refused as unprintable.
+ */
+const PYYAML_RAW = /[\u007f-\u009f\u2028\u2029\ufffe\uffff]/;
+const PYYAML_RAW_ALL = new RegExp(PYYAML_RAW.source, 'g');
+const escapeForPyYaml = (c: string): string => {
+  const code = c.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+};
+
 export function formatTopicSpecMd(spec: TopicSpec): string {
-  const doc = new Document(spec, { aliasDuplicateObjects: false });
+  const doc = new Document(spec, { aliasDuplicateObjects: false, version: '1.1' });
   // Flow style for keywords, hashes and questions: one line each, so a 50-chunk spec stays readable.
   const chunks = doc.get('chunks');
   if (isSeq(chunks)) {
@@ -33,7 +53,24 @@ export function formatTopicSpecMd(spec: TopicSpec): string {
   }
   const questions = doc.get('questions');
   if (isSeq(questions)) for (const q of questions.items) if (isMap(q)) q.flow = true;
-  const yaml = doc.toString({ lineWidth: 0 });
+  visit(doc, {
+    Scalar(_key, node, path) {
+      if (typeof node.value !== 'string') return;
+      // PyYAML also refuses a tab inside a plain scalar, resolves a plain `=` to its value tag
+      // (which safe_load cannot construct), and `<<` to a merge key even quoted in 1.1's schema
+      // as this library writes it: that one is tagged a string outright.
+      const inFlow = path.some((p) => (isMap(p) || isSeq(p)) && p.flow === true);
+      if ((inFlow && (node.value.includes('?') || node.value.startsWith(':'))) || node.value.includes('\t') || node.value === '=' || PYYAML_RAW.test(node.value)) {
+        node.type = 'QUOTE_DOUBLE';
+      }
+      if (node.value === '<<') {
+        node.type = 'QUOTE_DOUBLE';
+        node.tag = 'tag:yaml.org,2002:str';
+      }
+    },
+  });
+  // Those characters now stand only in double-quoted scalars, where an escape means the same.
+  const yaml = doc.toString({ lineWidth: 0 }).replace(PYYAML_RAW_ALL, escapeForPyYaml);
   return `---\n${yaml}---\n\n${body(spec)}`;
 }
 
