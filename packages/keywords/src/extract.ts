@@ -5,7 +5,7 @@
 import { stemmer } from 'stemmer';
 import { scanMarkdownInto, type Context, type Occurrence, type ScanMemo } from './scan.js';
 import { COMMON_WORDS, STOP_WORDS } from './words.js';
-import { quoted } from './quote.js';
+import { INVISIBLE, KEYWORD_CONTROL, quoted } from './quote.js';
 
 export interface KeywordEntry {
   name: string;
@@ -128,6 +128,9 @@ export function extractKeywords(sources: readonly KeywordSource[], options: Extr
   const taken = new Set(handWritten.map((e) => sameNameKey(e.name)));
   const extracted = ranked
     .filter((c) => {
+      // Never a name words.md would refuse to read back (parseWordsMd): none is made of word
+      // characters, but a generated table that topic-spec cannot read would stop the pipeline.
+      if (KEYWORD_CONTROL.test(c.name) || !c.name.replace(INVISIBLE, '').trim()) return false;
       const name = sameNameKey(c.name);
       if (taken.has(name)) return false;
       taken.add(name);

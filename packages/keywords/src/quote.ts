@@ -12,3 +12,13 @@ export function quoted(s: string): string {
   const safe = JSON.stringify(cut).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return cut.length < s.length ? `${safe.slice(0, -1)}..." (${s.length} characters)` : safe;
 }
+
+/**
+ * What a keyword may not hold: C0 controls but the tab, DEL, C1 controls and the bidirectional
+ * embeddings, overrides and isolates. A keyword is shown as written in words.md, topic-spec.md,
+ * the indexes and terminals.
+ */
+// eslint-disable-next-line no-control-regex
+export const KEYWORD_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** Characters that show as nothing: zero-width space, joiners, word joiner, BOM, soft hyphen. */
+export const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;

@@ -110,6 +110,10 @@ describe('parseWordsMd', () => {
     ['a row without a score cell', `${HEAD}| lonely |\n`, 3, 'keyword "lonely" has no score'],
     ['an empty keyword', `intro\n\n${HEAD}|   | 5 |\n`, 5, 'empty keyword'],
     ['a duplicate keyword (case-insensitive)', `${HEAD}| Trim | 5 |\n| trim | 6 |\n`, 4, 'keyword "trim" is listed twice (first on line 3)'],
+    ['a keyword holding ESC (probe: copied raw into words.md)', `${HEAD}| ok | 4 |\n| a\u001b[2Jb | 5 |\n`, 4, 'keyword "a\\u001b[2Jb" holds the control character U+001B; write the keyword as plain text'],
+    ['a keyword holding a C1 control', `${HEAD}| a\u009bb | 5 |\n`, 3, 'holds the control character U+009B'],
+    ['a keyword holding a right-to-left override', `${HEAD}| a\u202eb | 5 |\n`, 3, 'holds the control character U+202E'],
+    ['a keyword of only a zero-width space', `${HEAD}| \u200b | 5 |\n`, 3, 'keyword "\u200b" has only invisible characters'],
     ['a header with a keyword but no score column', '| keyword | weight |\n| --- | --- |\n| a | 1 |\n', 1, 'table header has no "score" column'],
   ])('%s: an error naming file:line and the problem', (_what, text, line, problem) => {
     const err = parseError(text);

@@ -4,7 +4,7 @@
  * target and reads hand-written tables, with errors that name file:line and the problem.
  */
 import { compareEntries, sameNameKey, validateEntries, type KeywordEntry } from './extract.js';
-import { quoted } from './quote.js';
+import { INVISIBLE, KEYWORD_CONTROL, quoted } from './quote.js';
 
 export interface FormatOptions {
   /** The source file(s) the keywords were extracted from, as they should be named. */
@@ -131,6 +131,15 @@ export function parseWordsMd(text: string, file: string): KeywordEntry[] {
         const name = (cells[kw] ?? '').replace(/^`(.*)`$/, '$1').trim();
         const scoreCell = cells[sc];
         if (!name) throw new KeywordTableError(file, lineNo, 'empty keyword');
+        // Hand-written keywords go into words.md, topic-spec.md and the indexes as written, and
+        // from there to terminals: an ESC, a C1 control or a bidirectional override was copied
+        // raw (issue 15 probe), and a keyword of only zero-width characters showed as nothing.
+        const control = KEYWORD_CONTROL.exec(name);
+        if (control) {
+          const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+          throw new KeywordTableError(file, lineNo, `keyword ${quoted(name)} holds the control character U+${code}; write the keyword as plain text`);
+        }
+        if (!name.replace(INVISIBLE, '').trim()) throw new KeywordTableError(file, lineNo, `keyword ${quoted(name)} has only invisible characters`);
         if (scoreCell === undefined || scoreCell === '') throw new KeywordTableError(file, lineNo, `keyword ${quoted(name)} has no score`);
         if (!/^\d+$/.test(scoreCell) || Number(scoreCell) < 1 || Number(scoreCell) > 10) {
           throw new KeywordTableError(file, lineNo, `score ${quoted(scoreCell)} of keyword ${quoted(name)} is not a whole number from 1 to 10`);
