@@ -129,7 +129,8 @@ export function readManifest(file: string): Manifest {
   }
   const bad = (what: string) => new ExportError(`${file}: not a chunk manifest: ${what} (rebuild it with chunking-tool)`);
   if (!isObject(data)) throw bad('not a JSON object');
-  if (data.schemaVersion !== 1) throw bad(`schemaVersion is ${JSON.stringify(data.schemaVersion)}, not 1`);
+  // A missing field read "schemaVersion is undefined", JSON.stringify's undefined.
+  if (data.schemaVersion !== 1) throw bad(data.schemaVersion === undefined ? 'no "schemaVersion" (it is 1)' : `schemaVersion is ${JSON.stringify(data.schemaVersion)}, not 1`);
   for (const key of ['source', 'sourceSha256', 'strategyKey'] as const) if (typeof data[key] !== 'string') throw bad(`"${key}" is not a string`);
   if (!Array.isArray(data.chunks)) throw bad('"chunks" is not an array');
   data.chunks.forEach((c: unknown, i) => {

@@ -479,6 +479,12 @@ describe('docs-export', () => {
     const ok = await run(['dup-docs', '--format', 'jsonl']);
     expect(ok.code).toBe(0);
     expect(new Set(ok.lines.map((l) => l.id)).size).toBe(manifest.chunks.length);
+    // One of each, said in the singular (it read "1 documents in 1 topics").
+    expect(ok.stderr).toBe(`docs-export: ${manifest.chunks.length} chunks of 1 document in 1 topic as jsonl\n`);
+    // A manifest without its schemaVersion says so (it read "schemaVersion is undefined").
+    const { schemaVersion: _dropped, ...unversioned } = { schemaVersion: 1, ...manifest };
+    writeFileSync(file, JSON.stringify(unversioned));
+    expect(await run(['dup-docs', '--format', 'jsonl'])).toMatchObject({ code: 1, stderr: `docs-export: ${file}: not a chunk manifest: no "schemaVersion" (it is 1) (rebuild it with chunking-tool)\n` });
     rmSync(dup, { recursive: true, force: true });
   });
 

@@ -412,7 +412,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     await out?.commit();
     const where = opts.out ? ` to ${oneLine(opts.out)}` : '';
     const vec = vectorSource ? `; vectors of ${provider!.model}: ${vectorSource.stats.cached} cached, ${vectorSource.stats.computed} embedded now` : '';
-    io.stderr(`docs-export: ${written} chunks of ${docs.length} documents in ${topics.size} topics as ${opts.format}${where}${vec}\n`);
+    io.stderr(`docs-export: ${counted(written, 'chunk')} of ${counted(docs.length, 'document')} in ${counted(topics.size, 'topic')} as ${opts.format}${where}${vec}\n`);
     return 0;
   } catch (err) {
     await out?.abort();
@@ -490,4 +490,9 @@ function outClash(out: string, docsRoot: string, docs: readonly BuiltDocument[])
 /** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
 export function exitOnStdoutError(tool: string): void {
   exitOnStdoutErrorOf(tool);
+}
+
+/** `1 chunk`, `2 chunks`: the summary said "1 documents in 1 topics". */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
