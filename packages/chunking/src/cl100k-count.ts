@@ -757,8 +757,8 @@ export class SliceCounter {
   private uniformEnd(p: number): number {
     if (this.tokAt === null) return -1;
     const lo = this.longRunAt(p);
-    const pe = this.longRuns[lo * 2 + 1]!;
-    return p >= this.oneFrom[lo]! && p + 1 < this.oneTo[lo]! && p < pe ? pe : -1;
+    // oneTo is at most the run's end, so p lies inside the run.
+    return p >= this.oneFrom[lo]! && p + 1 < this.oneTo[lo]! ? this.longRuns[lo * 2 + 1]! : -1;
   }
 
   /**

@@ -18,14 +18,6 @@ export class TopicSpecError extends Error {
 }
 
 /**
- * The front matter is written so that PyYAML, Python's YAML 1.1 reader, reads the same data
- * back (a docs team's own scripts and LangChain/LlamaIndex loaders use it): as YAML 1.1, whose
- * schema quotes the strings 1.1 reads as something else (`on`, `No`, `y` as booleans, `1:20` a
- * number, `2001-12-14` a date), and with a question mark inside a flow collection quoted
- * (PyYAML ends a plain scalar there, against the spec: every spec with a question failed,
- * "expected ',' or '}', but got '?'"). Any YAML 1.2 reader, ours included, reads it alike.
- */
-/**
  * Characters this library writes raw in a double-quoted scalar that PyYAML does not read as
  * themselves: NEL, LS and PS are line breaks to YAML 1.1 (folded to a space, or the end of a
  * plain scalar), and DEL, the other C1 controls, U+FFFE and U+FFFF are refused as unprintable.
@@ -37,6 +29,14 @@ const escapeForPyYaml = (c: string): string => {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 };
 
+/**
+ * The front matter is written so that PyYAML, Python's YAML 1.1 reader, reads the same data
+ * back (a docs team's own scripts and LangChain/LlamaIndex loaders use it): as YAML 1.1, whose
+ * schema quotes the strings 1.1 reads as something else (`on`, `No`, `y` as booleans, `1:20` a
+ * number, `2001-12-14` a date), and with a question mark inside a flow collection quoted
+ * (PyYAML ends a plain scalar there, against the spec: every spec with a question failed,
+ * "expected ',' or '}', but got '?'"). Any YAML 1.2 reader, ours included, reads it alike.
+ */
 export function formatTopicSpecMd(spec: TopicSpec): string {
   const doc = new Document(spec, { aliasDuplicateObjects: false, version: '1.1' });
   // Flow style for keywords, hashes and questions: one line each, so a 50-chunk spec stays readable.
