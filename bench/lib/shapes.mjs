@@ -41,6 +41,14 @@ export const SHAPES = {
     const r = rng(1);
     return fill(bytes, (i) => (i % 12 === 0 ? `## Section ${i}\n\n` : '') + Array.from({ length: 5 }, () => sentence(r)).join(' ') + '\n\n');
   },
+  // Prose whose every word is new (random letters): a vocabulary as large as the text. Keyword
+  // extraction counts every word, pair and triple as a candidate, and took 2.5 s per MB here
+  // (90 ms on prose) in session 50's probe: `node bench/scaling.mjs --stage keywords`.
+  'random-words': (bytes) => {
+    const r = rng(5);
+    const word = () => Array.from({ length: 4 + Math.floor(r() * 7) }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join('');
+    return fill(bytes, (i) => (i % 12 === 0 ? `## Section ${i}\n\n` : '') + Array.from({ length: 5 }, () => `${Array.from({ length: 6 + Math.floor(r() * 14) }, word).join(' ')}.`).join(' ') + '\n\n');
+  },
   'unspaced-letters': (bytes) => {
     // One pre-token of letters: cl100k's pattern never splits it.
     const r = rng(2);

@@ -72,7 +72,19 @@ interface Candidate {
   count: number;
   /** Seen in a heading or in code: qualifies without repetition. */
   strong: boolean;
-  surfaces: Map<string, number>;
+  /**
+   * How the term was written: the first surface and its count, and every surface with its
+   * count once a second one is seen (null until then). A Map per candidate, where most
+   * candidates have one surface, was a fifth of the time on a document of a large vocabulary.
+   */
+  surface: string;
+  surfaceCount: number;
+  surfaces: Map<string, number> | null;
+}
+
+/** Whether a candidate can rank: seen in a heading or code, or often enough in running text. */
+function qualifies(c: Candidate): boolean {
+  return c.strong || c.count >= MIN_BODY_COUNT;
 }
 
 /** Orders names deterministically and independently of the locale: case-insensitively, then by code units. */
@@ -160,13 +172,17 @@ function rankCandidates(sources: readonly KeywordSource[], memo: ScanMemo | unde
       }
       let c = candidates.get(o.key);
       if (!c) {
-        c = { key: o.key, kind: o.kind, words: o.words, weight: 0, count: 0, strong: false, surfaces: new Map() };
+        c = { key: o.key, kind: o.kind, words: o.words, weight: 0, count: 0, strong: false, surface: o.surface, surfaceCount: 0, surfaces: null };
         candidates.set(o.key, c);
       }
       c.weight += WEIGHTS[o.context];
       c.count++;
       if (o.context !== 'body') c.strong = true;
-      c.surfaces.set(o.surface, (c.surfaces.get(o.surface) ?? 0) + 1);
+      if (c.surfaces === null && o.surface === c.surface) c.surfaceCount++;
+      else {
+        c.surfaces ??= new Map([[c.surface, c.surfaceCount]]);
+        c.surfaces.set(o.surface, (c.surfaces.get(o.surface) ?? 0) + 1);
+      }
     };
     scanMarkdownInto(source.text, { push: count }, memo);
   });
@@ -174,7 +190,7 @@ function rankCandidates(sources: readonly KeywordSource[], memo: ScanMemo | unde
   const inside = insideLongerPhrases(candidates);
   const ranked: Ranked[] = [];
   for (const c of candidates.values()) {
-    if (!c.strong && c.count < MIN_BODY_COUNT) continue;
+    if (!qualifies(c)) continue;
     let weight = c.weight;
     const container = inside.get(c.key);
     if (container) {
@@ -191,27 +207,42 @@ function rankCandidates(sources: readonly KeywordSource[], memo: ScanMemo | unde
 }
 
 /**
- * For each phrase key that occurs inside longer phrases: its occurrences (and their weight)
- * inside the one longer phrase that holds most of them. "source" when every "source" is in
- * "source generation" gets that phrase's full count.
+ * For each phrase key that occurs inside longer phrases and can rank (qualifies): its
+ * occurrences (and their weight) inside the one longer phrase that holds most of them.
+ * "source" when every "source" is in "source generation" gets that phrase's full count.
+ * Sub-phrases that cannot rank are left out: rankCandidates never asks for them, and on a
+ * document of a large vocabulary (every pair of words a phrase seen once) recording each was
+ * a quarter of the time and most of the garbage (issue 15 probe: 2.5 s per MB of random words).
  */
 function insideLongerPhrases(candidates: ReadonlyMap<string, Candidate>): Map<string, { count: number; weight: number }> {
   const inside = new Map<string, { count: number; weight: number }>();
+  // The sub-phrases of one phrase with how many times it holds each ("a b a" holds "a"
+  // twice): a phrase has a handful of words, so arrays searched in order, not a Map per phrase.
+  const subs: Candidate[] = [];
+  const times: number[] = [];
   for (const c of candidates.values()) {
     if (c.kind !== 'phrase' || c.words < 2) continue;
     const stems = c.key.slice(2).split(' ');
-    /** Sub-phrase → how many times it occurs in this phrase ("a b a" holds "a" twice). */
-    const times = new Map<string, number>();
+    subs.length = 0;
+    times.length = 0;
     for (let n = 1; n < stems.length; n++) {
       for (let i = 0; i + n <= stems.length; i++) {
-        const sub = `w:${stems.slice(i, i + n).join(' ')}`;
-        times.set(sub, (times.get(sub) ?? 0) + 1);
+        const sub = candidates.get(`w:${stems.slice(i, i + n).join(' ')}`);
+        if (sub === undefined || !qualifies(sub)) continue;
+        const at = subs.indexOf(sub);
+        if (at >= 0) times[at]!++;
+        else {
+          subs.push(sub);
+          times.push(1);
+        }
       }
     }
-    for (const [sub, k] of times) {
-      const best = inside.get(sub);
-      const here = { count: c.count * k, weight: c.weight * k };
-      if (!best || here.count > best.count || (here.count === best.count && here.weight > best.weight)) inside.set(sub, here);
+    for (let k = 0; k < subs.length; k++) {
+      const key = subs[k]!.key;
+      const best = inside.get(key);
+      const count = c.count * times[k]!;
+      const weight = c.weight * times[k]!;
+      if (!best || count > best.count || (count === best.count && weight > best.weight)) inside.set(key, { count, weight });
     }
   }
   return inside;
@@ -230,6 +261,7 @@ function commonPenalty(c: Candidate): number {
 function displayName(c: Candidate): string {
   let best = '';
   let bestCount = -1;
+  if (c.surfaces === null) return c.surface;
   for (const [surface, n] of c.surfaces) {
     if (n > bestCount || (n === bestCount && compareNames(surface, best) < 0)) {
       best = surface;
