@@ -141,6 +141,14 @@ describe('candidates', () => {
     expect(got).not.toContain('converter');
   });
 
+  it('shows the form written most often, counting the first form seen (a candidate keeps it apart from the rest until a second form appears)', () => {
+    expect(names(one('Use `WidgetHost` here. Use `WidgetHost` there. Use `widgetHost` too.\n'))).toEqual(['WidgetHost']);
+    expect(names(one('Use `widgetHost` here. Use `WidgetHost` there. Use `widgetHost` too.\n'))).toEqual(['widgetHost']);
+    // Equal counts: the name that sorts first, whichever came first.
+    expect(names(one('Use `widgetHost` here. Use `WidgetHost` there.\n'))).toEqual(['WidgetHost']);
+    expect(names(one('Use `WidgetHost` here. Use `widgetHost` there.\n'))).toEqual(['WidgetHost']);
+  });
+
   it('reads DocFX xrefs as the identifier DocFX displays', () => {
     expect(xrefName('xref:System.Text.Json.Serialization.JsonSerializerContext')).toBe('JsonSerializerContext');
     expect(xrefName('xref:System.Text.Json.Serialization.Metadata.JsonTypeInfo%601')).toBe('JsonTypeInfo');
