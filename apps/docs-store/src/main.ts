@@ -16,7 +16,7 @@ import { escapeControl, numberOption, oneLine, parseCliArgs, quoteArgument } fro
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
-import { cachedVectors, DocStore, embedPlans, InputError, sqliteFailure, StoreError, UnknownFilterError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
+import { cachedVectors, DocStore, EmptyStoreError, embedPlans, InputError, sqliteFailure, StoreError, UnknownFilterError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
 import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
@@ -434,6 +434,9 @@ async function search(ctx: Context): Promise<number> {
   const { config } = mode === 'fts' ? { config: null } : loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
   const store = openForReading(ctx, indexKind);
   try {
+    // Before the query is embedded. With no document stored, "no results" (exit 0) read as if
+    // the docs had been searched and did not cover the question.
+    if (!store.hasDocuments()) throw new EmptyStoreError(ctx.dbPath);
     const hits = await store.search(query, {
       mode,
       limit,

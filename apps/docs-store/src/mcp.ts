@@ -12,7 +12,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { CONTENT_TYPE, type ContentHint } from '@chunkyard/chunking';
 import { oneLine } from '@chunkyard/fs-atomic';
-import { DocStore, sqliteFailure, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
+import { DocStore, EmptyStoreError, sqliteFailure, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
 import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -75,6 +75,14 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
   const storeFailed = (err: unknown): unknown => {
     const message = sqliteFailure(store.path, err);
     return message === null ? err : new Error(message);
+  };
+  /**
+   * A search of a store with no document is refused, naming it: an empty result (and a prompt
+   * saying "the docs do not cover it") read as if the docs had been searched. The server may
+   * have been started on a new --db, or one an ingest whose provider failed left empty.
+   */
+  const assertDocuments = (): void => {
+    if (!store.hasDocuments()) throw new EmptyStoreError(store.path, `the ingest_artifact tool, or docs-store ingest … --db ${store.path}`);
   };
   // Resource handlers are not queued: a read is one row and a list at most RESOURCE_LIST_LIMIT
   // summaries, cheaper than the queue's turn, and answered in the order they came.
@@ -156,6 +164,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         if (args.routes !== undefined && args.mode !== undefined && args.mode !== 'hybrid') {
           throw new Error(`routes is for hybrid search; mode ${args.mode} has no routes: leave routes out`);
         }
+        assertDocuments();
         const hits = await store.search(args.query, {
           mode: args.mode ?? 'hybrid',
           limit: args.limit ?? 5,
@@ -254,15 +263,16 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     },
     async (args, extra) => {
       const hits = await queue
-        .run(extra.signal, () =>
-          store.search(args.question, {
+        .run(extra.signal, () => {
+          assertDocuments();
+          return store.search(args.question, {
             mode: 'hybrid',
             limit: args.limit ? Number(args.limit) : 5,
             embedder,
             signal: extra.signal,
             filters: args.topic !== undefined ? { topic: args.topic } : {},
-          }),
-        )
+          });
+        })
         .catch((err: unknown) => {
           // The SDK answers what a prompt throws with -32603, a server fault; a topic that
           // matches nothing is the client's argument to fix.

@@ -31,6 +31,23 @@ export class StoreError extends Error {
 }
 
 /**
+ * The store holds no document, though it has its tables: one an ingest created and then wrote
+ * nothing to (its provider failed; the tables are made before anything is embedded).
+ * A search there said "no results", as if the docs had been searched and did not cover it.
+ * (A file nothing was written to is refused in the same words when it is opened.) `how` is the
+ * way to store documents where the message is read.
+ */
+export class EmptyStoreError extends StoreError {
+  override name = 'EmptyStoreError';
+  constructor(
+    readonly path: string,
+    how = `docs-store ingest … --db ${path}`,
+  ) {
+    super(`${path}: an empty database, no documents stored in it yet; store some first (${how})`);
+  }
+}
+
+/**
  * A search filter names a topic, or a content type, that no stored document has (a typo, a
  * section, a ./ path): said so, with the values there are, where an empty result read as "the
  * docs do not cover it".

@@ -331,6 +331,11 @@ export class DocStore {
     this.index = index.withChanges(new Set(written.map((w) => w.plan.id)), added);
   }
 
+  /** Whether any document is stored (one row looked at, whatever the store's size). */
+  hasDocuments(): boolean {
+    return this.db.prepare('SELECT 1 FROM artifacts LIMIT 1').get() !== undefined;
+  }
+
   private unitCount(): number {
     return (this.db.prepare('SELECT (SELECT count(*) FROM artifact_chunks) + (SELECT count(*) FROM artifacts WHERE is_chunked = 0) AS n').get() as { n: number }).n;
   }
