@@ -4,7 +4,7 @@
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
+import { errnoReason, foreignEncoding, invalidJsonMessage, invalidUtf8Message, isFsError, linkedFolderHolds, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
@@ -109,17 +109,32 @@ export function builtTopicDirs(root: string, onSkippedLink?: OnSkippedLink, onFo
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Why bytes the fatal decoder refused are not UTF-8: a UTF-16 or UTF-32 byte order mark, else the first bad byte. */
+function notUtf8Reason(bytes: Uint8Array): string {
+  const foreign = foreignEncoding(bytes);
+  return foreign === null ? invalidUtf8Message(bytes) : `${foreign} text (it starts with that byte order mark), not UTF-8`;
+}
+
 /** Parses and checks one manifest; every problem is an ExportError naming the file. */
 export function readManifest(file: string): Manifest {
   let data: unknown;
   let text = '';
+  let bytes: Buffer | null = null;
   try {
     // A FIFO or a device is refused at once (a plain read would block on a FIFO).
-    text = readRegularFile(file).toString('utf8');
+    bytes = readRegularFile(file);
+    // Decoded with replacement characters (toString('utf8')), a damaged byte became U+FFFD in
+    // pageContent and text without a word, and a vector store held the altered chunk; every
+    // other reader of built docs (@chunkyard/retrieval, topic-io) refuses such a file.
+    // ignoreBOM keeps a BOM in the text, for JSON.parse to name as before.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
     data = JSON.parse(text);
   } catch (err) {
+    const notUtf8 = bytes !== null && (err as NodeJS.ErrnoException).code === 'ERR_ENCODING_INVALID_ENCODED_DATA';
     const reason = err instanceof NotRegularFileError
       ? `${err.kind}, not a regular file (rebuild it with chunking-tool)`
+      : notUtf8
+        ? `${notUtf8Reason(bytes!)}; chunking-tool writes UTF-8, so it was damaged or replaced after the build (rebuild it with chunking-tool)`
       : err instanceof SyntaxError
         // Never the parser's words: they quote the file, and a planted link makes it any file.
         ? invalidJsonMessage(text, err)
