@@ -5,10 +5,13 @@
  * file system); the page then reads the docs through the ordinary static route.
  */
 import { readdirSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import send from 'send';
 import { plain, sendFailed, type Handler } from './handlers.js';
+import { fixRangeHeaders, type SendError } from './static.js';
 
 export const INSPECT_PREFIX = '/_inspect/';
 
@@ -30,7 +33,7 @@ export function inspectorStaticDir(): string | null {
 /** Serves `dir`'s files at /_inspect/<name>; /_inspect/ is index.html, /_inspect redirects. */
 export function inspectorRoute(dir: string | null): Handler {
   const files = new Set(dir ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name) : []);
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -40,10 +43,20 @@ export function inspectorRoute(dir: string | null): Handler {
     if (!dir) return plain(res, 404, 'Not Found (the inspector is not installed: @chunkyard/inspector)');
     const name = path === INSPECT_PREFIX ? 'index.html' : path.slice(INSPECT_PREFIX.length);
     if (!files.has(name)) return plain(res, 404, 'Not Found');
+    // The same Range and If-Range rules as the docs: a suffix range longer than the page was
+    // 416 here and the whole file there, and a weak If-Range that matched served the range.
+    const info = await stat(join(dir, name)).catch(() => null);
+    if (info?.isFile()) fixRangeHeaders(req, info.size);
     // no-cache: the page is small and revalidates by ETag, so an upgrade shows at once.
     res.setHeader('Cache-Control', 'no-cache');
     send(req, `/${name}`, { root: dir, etag: true, lastModified: true, index: false })
-      .on('error', (err: Error & { status?: number }) => sendFailed(res, err.status ?? 500, err.status === 404 ? 'Not Found' : 'Error'))
+      // Node's reason phrase and send's headers, as the docs route answers: a 416 said "Error"
+      // without the `Content-Range: bytes */size` a client needs to retry, a failed If-Match too.
+      // A failed read keeps its short "Error": the page's files are ours, not the client's fault.
+      .on('error', (err: SendError) => {
+        const status = err.status ?? 500;
+        sendFailed(res, status, status === 500 ? 'Error' : (STATUS_CODES[status] ?? 'Error'), err.headers ?? {});
+      })
       .pipe(res);
   };
 }

@@ -6,7 +6,7 @@
  * location (symlinks resolved) lies outside the root's real location.
  */
 import type { ReadStream } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { describeFsError } from '@chunkyard/fs-atomic';
@@ -55,6 +55,27 @@ export function widenSuffixRanges(header: string, size: number): string | null {
   return emptySatisfied ? null : `bytes=${parts.join(',')}`;
 }
 
+/**
+ * Readies a request's Range headers for send, which gets two things wrong: a suffix range longer
+ * than the `size`-byte file (widenSuffixRanges), and If-Range. RFC 9110 13.1.5: If-Range holds
+ * only on a strong match, and a weak ETag (all send makes) never is one, so the whole file is
+ * the answer. send compared the strings and served the range, which a client resuming a
+ * download could splice onto a file that had changed.
+ */
+export function fixRangeHeaders(req: IncomingMessage, size: number): void {
+  const range = req.headers.range;
+  if (range !== undefined) {
+    const widened = widenSuffixRanges(range, size);
+    if (widened === null) delete req.headers.range;
+    else req.headers.range = widened;
+  }
+  const ifRange = req.headers['if-range'];
+  if (typeof ifRange === 'string' && /^\s*W\//.test(ifRange)) delete req.headers.range;
+}
+
+/** What send's error carries: its status, and for a 416 the `Content-Range: bytes *\/size` a client needs to retry. */
+export type SendError = Error & { status?: number; headers?: Record<string, string>; code?: string };
+
 /** Serves files under `root` (an absolute, real path); `log` hears of files it cannot read. */
 export function staticFiles(root: string, log: (line: string) => void = () => undefined): Handler {
   return async (req, res) => {
@@ -78,17 +99,7 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     if (served !== null && !served.isFile() && !served.isDirectory()) return plain(res, 403, 'Forbidden');
     // Sized by what is served: for a folder URL that is its index.json (sized as the folder, a
     // suffix range longer than the file was 416 at /t/ and 206 at /t/index.json).
-    const range = req.headers.range;
-    if (range !== undefined && served?.isFile()) {
-      const widened = widenSuffixRanges(range, served.size);
-      if (widened === null) delete req.headers.range;
-      else req.headers.range = widened;
-    }
-    // RFC 9110 13.1.5: If-Range holds only on a strong match, and a weak ETag (all send makes)
-    // never is one, so the whole file is the answer. send compared the strings and served the
-    // range, which a client resuming a download could splice onto a file that had changed.
-    const ifRange = req.headers['if-range'];
-    if (typeof ifRange === 'string' && /^\s*W\//.test(ifRange)) delete req.headers.range;
+    if (served?.isFile()) fixRangeHeaders(req, served.size);
     send(req, verdict.path.split('/').map(encodeURIComponent).join('/'), {
       root,
       dotfiles: 'deny',
@@ -97,7 +108,7 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
       lastModified: true,
       acceptRanges: true,
     })
-      .on('error', (err: Error & { status?: number; headers?: Record<string, string>; code?: string }) => {
+      .on('error', (err: SendError) => {
         // send answers 500 to every file-system error but "not found", and nothing was logged:
         // a file the server may not read is forbidden to the client, and the operator learns
         // which file and what to do.
