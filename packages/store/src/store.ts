@@ -5,7 +5,7 @@
  * `PRAGMA data_version` reveals).
  */
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, statfsSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, statfsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { firstNonFolder, mkdirp, refuseSymlink, SymlinkOutputError } from '@chunkyard/fs-atomic';
@@ -165,7 +165,10 @@ export class DocStore {
   static open(path: string, options: OpenOptions = {}): DocStore {
     const refusing = options.links === 'refuse' && path !== ':memory:';
     if (refusing) refuseLinks(path);
-    if (path !== ':memory:') refuseNonRegular(path);
+    if (path !== ':memory:') {
+      refuseNonRegular(path);
+      refuseOddCompanions(path);
+    }
     if (options.readonly) {
       let db: Database.Database;
       try {
@@ -808,8 +811,8 @@ function kindOf(stat: Stats): string {
  * docs repo that may be someone else's (a pull request run in CI): a link committed at the
  * store, or at `.chunkyard` itself, made SQLite (which resolves links in the path it opens)
  * create the file it led to, or write a store's schema into an empty one, or read another
- * application's database. Such a link is refused, naming it. The store's -wal, -shm and
- * -journal files need no look: SQLite opens them with O_NOFOLLOW (a link there is an error).
+ * application's database. Such a link is refused, naming it. SQLite opens the store's -wal, -shm
+ * and -journal files with O_NOFOLLOW; a link there (any path) is refused by refuseOddCompanions.
  */
 function refuseLinks(path: string): void {
   for (const p of [dirname(path), path]) {
@@ -837,6 +840,39 @@ function stillNoLinks(db: Database.Database, path: string): void {
     throw err;
   }
 }
+
+/** The files SQLite keeps beside a store, by suffix: what each holds. */
+const COMPANIONS = { '-journal': 'rollback journal', '-wal': 'write-ahead log', '-shm': 'shared-memory index' } as const;
+
+/**
+ * SQLite's files beside the store are regular files it makes and removes itself. Another kind
+ * there failed every open with "unable to open database file; check its permissions" or
+ * "disk I/O error" (a link, a folder), naming neither the file nor the fix, and a FIFO at
+ * -journal blocked every command for good: SQLite reads a journal it finds, to see whether it
+ * must roll it back. Refused before the open, naming it; SQLite makes it again when it needs one.
+ */
+function refuseOddCompanions(path: string): void {
+  for (const [suffix, role] of Object.entries(COMPANIONS)) {
+    const companion = `${path}${suffix}`;
+    let stat: Stats;
+    try {
+      stat = lstatSync(companion);
+    } catch {
+      continue;
+    }
+    if (stat.isFile()) continue;
+    const what = stat.isSymbolicLink() ? `a symlink${linkTarget(companion)}` : kindOf(stat);
+    throw new StoreError(`${companion}: ${what} where SQLite keeps the store's ${role}, which is a regular file or absent; nothing was read or written: remove it`);
+  }
+}
+
+const linkTarget = (link: string): string => {
+  try {
+    return ` (it points to ${readlinkSync(link)})`;
+  } catch {
+    return '';
+  }
+};
 
 /**
  * A store path that exists must be a regular file (symlinks followed): SQLite would block on
