@@ -142,7 +142,16 @@ export function refuseForeign(db: DB, path: string): number {
     // tables, looked like a store never written, and got the store's tables added beside them.
     views: named('view'),
   }))();
-  if (version === 0 ? tables.length === 0 && views.length === 0 : STORE_TABLES.every((t) => tables.includes(t))) return version;
+  if (version === 0 ? tables.length === 0 && views.length === 0 : STORE_TABLES.every((t) => tables.includes(t))) {
+    // No docs-store writes a negative version: read, it was told to open the file for writing to
+    // migrate, and migrate() then ran the first migration again ("table store_meta already exists").
+    if (version < 0) {
+      throw new StoreError(
+        `${path}: schema version ${version}, which no docs-store writes (they write 1 to ${SCHEMA_VERSION}): another program changed the file's header; rebuild the store with "docs-store ingest" into a new --db`,
+      );
+    }
+    return version;
+  }
   const list = (kind: string, names: string[]) => `the ${kind} ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
   const parts = [...(tables.length ? [list('tables', tables)] : []), ...(views.length ? [list('views', views)] : [])];
   const shown = parts.length === 0 ? 'no tables' : parts.join(' and ');
