@@ -14,6 +14,7 @@ import {
   DEFAULT_MAX_HAMMING_DISTANCE,
   discloseTopicsStream,
   DocsClient,
+  elideMiddle,
   openSource,
   RANKINGS,
   searchStream,
@@ -257,7 +258,8 @@ function nearestTopics(given: string, ids: readonly string[]): string {
   const wanted = words(given);
   const shared = (id: string) => [...words(id)].filter((w) => wanted.has(w)).length;
   const ranked = ids.map((id) => ({ id, n: shared(id) })).sort((a, b) => b.n - a.n || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const shown = ranked.slice(0, 5).map((r) => oneLine(r.id));
+  // Cut as the library cuts what it quotes: a 100 KB topic id made a 100 KB line.
+  const shown = ranked.slice(0, 5).map((r) => oneLine(elideMiddle(r.id, 200)));
   const more = ids.length - shown.length;
   return `topics: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''} (--list shows them all)`;
 }

@@ -8,6 +8,26 @@
  */
 import { isSimhashHex } from '@chunkyard/simhash';
 
+/**
+ * `s` for a message in at most about `max` UTF-16 units: its start and its end, the middle
+ * left out and counted (a surrogate pair is never split). Hrefs, ids and document names come
+ * from the index.json a server sends: a child href of 200 KB printed a 200 KB error line, and
+ * nothing but the index's 64 MiB cap bounded it.
+ */
+export function elideMiddle(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const isLow = (i: number) => (s.charCodeAt(i) & 0xfc00) === 0xdc00;
+  let head = Math.floor(max * 0.6);
+  let tail = s.length - (max - head);
+  if (isLow(head)) head--;
+  if (isLow(tail)) tail++;
+  return `${s.slice(0, head)}…[${tail - head} characters]…${s.slice(tail)}`;
+}
+
+/** The longest `where` and `problem` a message shows whole (a path is at most 4096 bytes). */
+export const MESSAGE_WHERE_MAX = 4200;
+export const MESSAGE_PROBLEM_MAX = 2000;
+
 export class ContractError extends Error {
   override name = 'ContractError';
   constructor(
@@ -15,7 +35,7 @@ export class ContractError extends Error {
     readonly where: string,
     readonly problem: string,
   ) {
-    super(`${where}: ${problem}`);
+    super(`${elideMiddle(where, MESSAGE_WHERE_MAX)}: ${elideMiddle(problem, MESSAGE_PROBLEM_MAX)}`);
   }
 }
 

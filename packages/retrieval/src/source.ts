@@ -11,14 +11,16 @@ import { constants } from 'node:fs';
 import { brokenLink, describeFsError, fileKind, firstInvalidUtf8, foreignEncoding, invalidJsonMessage, oneLine } from '@chunkyard/fs-atomic';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { elideMiddle, MESSAGE_PROBLEM_MAX, MESSAGE_WHERE_MAX } from './contract.js';
 
 export class SourceError extends Error {
   override name = 'SourceError';
   constructor(
+    /** The file or URL, whole; the message elides one longer than MESSAGE_WHERE_MAX. */
     readonly where: string,
     readonly problem: string,
   ) {
-    super(`${where}: ${problem}`);
+    super(`${elideMiddle(where, MESSAGE_WHERE_MAX)}: ${elideMiddle(problem, MESSAGE_PROBLEM_MAX)}`);
   }
 }
 
