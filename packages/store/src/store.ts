@@ -358,8 +358,8 @@ export class DocStore {
            SELECT c.id, c.artifact_id, a.topic, a.artifact_type, c.content_hints, c.embedding FROM artifact_chunks c JOIN artifacts a ON a.id = c.artifact_id`,
         )
         .raw()
-        .iterate() as IterableIterator<[string, string, string | null, string, string, Buffer]>;
-      return VectorIndex.fromRows(dimensions ?? 0, mapRows(rows), count);
+        .iterate() as IterableIterator<[string, string, string | null, string, string, Buffer | null]>;
+      return VectorIndex.fromRows(dimensions ?? 0, mapRows(rows, dimensions ?? 0, this.path), count);
     })();
     this.indexVersion = version;
     this.indexLoads++;
@@ -716,8 +716,19 @@ function blobAs<T extends Float32Array | Float64Array | Uint16Array>(bytes: Buff
   return out;
 }
 
-function* mapRows(rows: Iterable<[string, string, string | null, string, string, Buffer]>): Generator<{ unit: IndexedUnit; embedding: Uint8Array }> {
+/**
+ * The stored vectors as VectorIndex.fromRows takes them, each checked against the store's
+ * dimensions first: one of another size (a row another program wrote, a damaged page SQLite
+ * still reads) reached fromRows's RangeError, or a NULL one a TypeError, and the CLI died with
+ * a stack trace; MCP's tool error named no store.
+ */
+function* mapRows(rows: Iterable<[string, string, string | null, string, string, Buffer | null]>, dims: number, path: string): Generator<{ unit: IndexedUnit; embedding: Uint8Array }> {
   for (const [unitId, artifactId, topic, artifactType, contentHints, embedding] of rows) {
+    if (!(embedding instanceof Uint8Array) || embedding.byteLength !== dims * 4) {
+      const what = embedding instanceof Uint8Array ? `is ${embedding.byteLength} bytes` : 'is missing';
+      const wanted = dims > 0 ? `where the store's ${dims} dimensions take ${dims * 4}` : 'and the store records no vector dimensions';
+      throw new StoreError(`${path}: the stored vector of ${quoteId(unitId)} ${what}, ${wanted}; the store is damaged: rebuild it with "docs-store ingest" into a new --db`);
+    }
     yield { unit: { unitId, artifactId, topic, artifactType, contentHints }, embedding };
   }
 }
