@@ -355,7 +355,88 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [])
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */
   const tools = Object.fromEntries(TOOL_PACKAGES.map((p) => [p, locateTool(p, workspaceRoot)]));
-  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots });
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot) });
+}
+
+/**
+ * The folders at or under a docs root that are Nx projects of their own, each with the name
+ * Nx gives it and the file that gives it, as Nx 22.7 names them: a project.json by its `name`,
+ * or else its folder's name in lower case (Nx's toProjectName); a package.json without a
+ * project.json beside it only when it is in the package manager's workspaces (Nx ignores it
+ * otherwise), by `nx.name`, `name` or that folder name. Nx merges those files after this
+ * plugin, so their name wins; the plugin uses it so that every reference to the project agrees.
+ * A file that is not valid JSON is left to Nx, which reports it.
+ * @param {readonly string[]} files
+ * @param {import('./plugin.cjs').NormalizedOptions} options
+ * @param {string} workspaceRoot
+ * @returns {Map<string, { name: string, file: string }>}
+ */
+function ownProjectNames(files, options, workspaceRoot) {
+  /** @type {Map<string, { name: string, file: string }>} */
+  const out = new Map();
+  /** @type {string[]} */
+  const packageJsons = [];
+  const underRoot = (/** @type {string} */ dir) => options.docsRoots.some((r) => dir === r || dir.startsWith(`${r}/`));
+  for (const raw of files) {
+    const f = sep === '\\' ? raw.split(sep).join('/') : raw;
+    const base = f.slice(f.lastIndexOf('/') + 1);
+    if (base !== 'project.json' && base !== 'package.json') continue;
+    const dir = f.slice(0, Math.max(0, f.lastIndexOf('/')));
+    if (!underRoot(dir)) continue;
+    if (base === 'package.json') {
+      packageJsons.push(f);
+      continue;
+    }
+    const json = readJson(join(workspaceRoot, f));
+    if (json === undefined) continue;
+    const name = typeof json.name === 'string' && json.name !== '' ? json.name : folderProjectName(dir);
+    out.set(dir, { name, file: f });
+  }
+  if (packageJsons.length === 0) return out;
+  const inWorkspaces = packageJsonWorkspaces(workspaceRoot);
+  for (const f of packageJsons) {
+    const dir = f.slice(0, f.lastIndexOf('/'));
+    if (out.has(dir) || !inWorkspaces(f)) continue;
+    const json = readJson(join(workspaceRoot, f));
+    if (json === undefined) continue;
+    const nx = json.nx && typeof json.nx === 'object' ? /** @type {Record<string, unknown>} */ (json.nx) : {};
+    const name = typeof nx.name === 'string' ? nx.name : typeof json.name === 'string' ? json.name : folderProjectName(dir);
+    out.set(dir, { name, file: f });
+  }
+  return out;
+}
+
+/** Nx's name for a project file's folder without a name of its own (toProjectName): the folder's name, lower case. @param {string} dir */
+function folderProjectName(dir) {
+  return dir.slice(dir.lastIndexOf('/') + 1).toLowerCase();
+}
+
+/** @param {string} file @returns {Record<string, unknown> | undefined} a JSON object, or undefined */
+function readJson(file) {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether Nx makes a package.json a project: Nx's own test (its package-json plugin's
+ * workspace patterns, from package.json workspaces, pnpm-workspace.yaml or lerna.json), loaded
+ * from the Nx running this plugin. An Nx without that export: no package.json is taken as a project.
+ * @param {string} workspaceRoot
+ * @returns {(file: string) => boolean}
+ */
+function packageJsonWorkspaces(workspaceRoot) {
+  try {
+    // The Nx that loaded this plugin, found from the workspace as Nx itself is.
+    const nxPackageJson = require(require.resolve('nx/src/plugins/package-json', { paths: [workspaceRoot, __dirname] }));
+    const patterns = nxPackageJson.buildPackageJsonPatterns(workspaceRoot, (/** @type {string} */ f) => JSON.parse(readFileSync(join(workspaceRoot, f), 'utf8')));
+    return nxPackageJson.buildPackageJsonWorkspacesMatcher(patterns);
+  } catch {
+    return () => false;
+  }
 }
 
 /**
@@ -385,4 +466,5 @@ module.exports = {
   locateTool,
   explainEmptyRoot,
   badMarker,
+  ownProjectNames,
 };

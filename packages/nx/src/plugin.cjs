@@ -573,6 +573,7 @@ function executorInputs(ctx) {
  * @property {NormalizedOptions} options
  * @property {Record<string, ToolLocation>} tools   by package name
  * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
+ * @property {Map<string, { name: string, file: string }>} [ownNames]  folders under a docs root that are Nx projects of their own (a project.json, or a package.json in the package manager's workspaces), each with the name Nx gives it and the file that gives it (ownProjectNames in index.cjs)
  * @property {string[][]} [entryRoots]  the docs roots of every @chunkyard/nx entry of nx.json (entryRootsOf), this one's included
  */
 
@@ -605,7 +606,14 @@ function createProjects(files, ctx) {
     }
     const topics = new Set(rootMarkers.map((m) => posix.dirname(m)));
     const tree = docsTree([...topics], docsRoot);
-    const nameOf = (/** @type {string} */ dir) => projectName(dir, docsRoot, topics.has(dir), qualify);
+    // A folder that is already an Nx project (its own project.json, or a package.json of the
+    // package manager's workspaces) keeps the name Nx gives it: Nx lets that file rename the
+    // project after this plugin named it, and rewrites no `implicitDependencies`, so the parent
+    // pointed at "topic-x", a project that no longer existed, and every Nx command failed with
+    // "implicitDependencies point to non-existent project(s)" (found by a probe).
+    const ownNameOf = (/** @type {string} */ dir) => ctx.ownNames?.get(dir)?.name;
+    const derivedName = (/** @type {string} */ dir) => projectName(dir, docsRoot, topics.has(dir), qualify);
+    const nameOf = (/** @type {string} */ dir) => ownNameOf(dir) ?? derivedName(dir);
     const rootName = nameOf(docsRoot);
     // Each folder is described by one marker's result: the first marker (in sorted order) at
     // or below it. Walking the sorted markers up their ancestors, each up to the first folder
@@ -613,6 +621,8 @@ function createProjects(files, ctx) {
     // ancestors is made: with topics nested D deep those lists (of names D long) were D^3.
     /** @type {Map<string, Record<string, object>>} marker -> the projects its result describes */
     const byMarker = new Map(rootMarkers.map((m) => [m, {}]));
+    /** @type {string[]} topics whose project name a project file gives */
+    const ownNamed = [];
     /** @type {Set<string>} */
     const owned = new Set();
     for (const marker of rootMarkers) {
@@ -621,11 +631,28 @@ function createProjects(files, ctx) {
         owned.add(dir);
         const children = tree.get(dir) ?? [];
         const parentName = dir === docsRoot ? undefined : nameOf(posix.dirname(dir));
-        projects[dir] = projectFor(dir, children.map(nameOf), parentName, rootName, topics.has(dir), nameOf(dir), docsRoot, ctx);
+        projects[dir] = projectFor(dir, children.map(nameOf), parentName, rootName, topics.has(dir), nameOf(dir), docsRoot, ctx, derivedName(dir));
+        // The embedding-cache folder is named after the path name even when a project file
+        // names the project, so two topics must not share that either (docs/a-b with a
+        // project.json, and docs/a/b).
+        if (topics.has(dir) && ownNameOf(dir) !== undefined) ownNamed.push(dir);
         if (dir === docsRoot) break;
       }
     }
     for (const [marker, projects] of byMarker) results.push([marker, { projects }]);
+    /** @type {Map<string, string[]>} path name -> topics, made only when a project file names one */
+    const byPathName = new Map();
+    if (ownNamed.length > 0) for (const t of topics) byPathName.set(derivedName(t), [...(byPathName.get(derivedName(t)) ?? []), t]);
+    for (const dir of ownNamed) {
+      const other = byPathName.get(derivedName(dir))?.find((t) => t !== dir);
+      if (other !== undefined) {
+        const [a, b] = [other, dir].sort();
+        throw new Error(
+          `@chunkyard/nx: the folders ${a} and ${b} would share the embedding cache folder "${derivedName(dir)}" (named after ` +
+            `the folder's path, joined by "-", whatever name a project.json or package.json gives the project); rename one of them`,
+        );
+      }
+    }
   }
   // Names join a folder's path with `-`, so `docs/a-b` and `docs/a/b` are both `topic-a-b`.
   // Nx's own message for that advises a project.json name, which would leave both topics one
@@ -638,10 +665,17 @@ function createProjects(files, ctx) {
       const name = /** @type {{ name: string }} */ (p).name;
       const other = folderOf.get(name);
       if (other !== undefined) {
-        const [a, b] = [other, dir].sort();
+        const [a, b] = /** @type {[string, string]} */ ([other, dir].sort());
+        const given = [a, b].flatMap((d) => {
+          const own = ctx.ownNames?.get(d);
+          return own ? [`${own.file} names ${d} "${own.name}"`] : [];
+        });
         throw new Error(
-          `@chunkyard/nx: the folders ${a} and ${b} would both be the project "${name}" (a project is named after its ` +
-            `path, joined by "-"); rename one of them`,
+          given.length > 0
+            ? `@chunkyard/nx: the folders ${a} and ${b} would both be the project "${name}" (${given.join('; ')}; ` +
+                `a folder without a project file is named after its path, joined by "-"); rename one of them`
+            : `@chunkyard/nx: the folders ${a} and ${b} would both be the project "${name}" (a project is named after its ` +
+                `path, joined by "-"); rename one of them`,
         );
       }
       folderOf.set(name, dir);
@@ -711,8 +745,10 @@ const indexInputsMemo = new WeakMap();
  * @param {string} name
  * @param {string} docsRoot
  * @param {BuildContext} ctx
+ * @param {string} [pathName]  the name the plugin gives the folder (projectName), when `name` is one a project file of the
+ *   folder gives: the embedding-cache folder keeps it, so adding a project.json re-embeds nothing
  */
-function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRoot, ctx) {
+function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRoot, ctx, pathName = name) {
   const { options, tools } = ctx;
   /** @type {Record<string, object>} */
   const targets = {};
@@ -788,7 +824,7 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
     for (const step of STEPS) {
       const wiring = toolWiring(tool(step.tool));
       wiring.implicit.forEach((p) => implicit.add(p));
-      const cacheDir = `${options.embeddingCacheDir}/${cacheFolderName(name)}`;
+      const cacheDir = `${options.embeddingCacheDir}/${cacheFolderName(pathName)}`;
       const args = [
         '{projectRoot}',
         ...(step.readsConfig ? ['--config', options.configFile] : []),

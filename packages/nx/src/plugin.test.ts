@@ -28,7 +28,10 @@ type ToolLocation = { kind: 'installed'; packageName: string } | { kind: 'worksp
 interface PluginCore {
   TOOL_PACKAGES: readonly string[];
   normalizeOptions(o: unknown): { docsRoots: string[]; topicMarker: string; configFile: string; embeddingCacheDir: string };
-  createProjects(files: string[], ctx: { options: ReturnType<PluginCore['normalizeOptions']>; tools: Record<string, ToolLocation>; executor?: ExecutorLocation }): [string, { projects: Record<string, Project> }][];
+  createProjects(
+    files: string[],
+    ctx: { options: ReturnType<PluginCore['normalizeOptions']>; tools: Record<string, ToolLocation>; executor?: ExecutorLocation; ownNames?: Map<string, { name: string; file: string }> },
+  ): [string, { projects: Record<string, Project> }][];
   mirrorBuildInputs(inputs: unknown, toolRoot: string, lockfile?: string): unknown[] | undefined;
   mergeInputs(lists: unknown[][]): unknown[];
   upstreamSteps(target: string): { target: string }[];
@@ -37,6 +40,7 @@ interface PluginEdge {
   name: string;
   createNodesV2: [string, (files: string[], options: unknown, context: { workspaceRoot: string; nxJsonConfiguration?: unknown }) => [string, { projects: Record<string, Project> }][]];
   locateTool(packageName: string, workspaceRoot: string): ToolLocation;
+  ownProjectNames(files: string[], options: ReturnType<PluginCore['normalizeOptions']>, workspaceRoot: string): Map<string, { name: string; file: string }>;
 }
 type ExecutorLocation = { kind: 'installed' } | { kind: 'workspace'; file: string; packageDir?: string };
 const require = createRequire(import.meta.url);
@@ -403,6 +407,40 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(Object.keys(projects(['docs/a-b/golden-reference.md', 'docs/a/c/golden-reference.md']))).toHaveLength(4);
   });
 
+  it("a folder that is an Nx project of its own keeps that project's name everywhere; its embedding cache keeps the path name (probe)", () => {
+    const files = ['docs/proj/golden-reference.md', 'docs/g/other/golden-reference.md'];
+    const ownNames = new Map([
+      ['docs/proj', { name: 'my-proj', file: 'docs/proj/project.json' }],
+      ['docs/g', { name: 'guides', file: 'docs/g/project.json' }],
+      ['docs', { name: 'docs-site', file: 'docs/project.json' }],
+    ]);
+    const all: Record<string, Project> = {};
+    for (const [, r] of core.createProjects(files, { options: core.normalizeOptions({}), tools: installed, ownNames })) Object.assign(all, r.projects);
+    expect(Object.fromEntries(Object.entries(all).map(([d, p]) => [d, p.name]))).toEqual({
+      'docs/proj': 'my-proj',
+      'docs/g/other': 'topic-g-other',
+      'docs/g': 'guides',
+      docs: 'docs-site',
+    });
+    // Every reference names the project by the name Nx ends up with (Nx rewrites no implicitDependencies).
+    expect(all.docs?.implicitDependencies).toEqual(expect.arrayContaining(['my-proj', 'guides']));
+    expect(all['docs/g']?.implicitDependencies).toContain('topic-g-other');
+    expect(all['docs/g/other']?.targets.index?.dependsOn).toContainEqual({ projects: ['guides'], target: 'index' });
+    expect(all['docs/proj']?.targets.index?.dependsOn).toContainEqual({ projects: ['docs-site'], target: 'llms-txt' });
+    expect(all['docs/proj']?.targets.spec?.options?.packDir).toBe('.embedding-cache/topic-proj');
+
+    // A given name that another folder's path name already is: both folders and the file are named.
+    const clash = new Map([['docs/a', { name: 'topic-b', file: 'docs/a/project.json' }]]);
+    expect(() => core.createProjects(['docs/a/golden-reference.md', 'docs/b/golden-reference.md'], { options: core.normalizeOptions({}), tools: installed, ownNames: clash })).toThrow(
+      /^@chunkyard\/nx: the folders docs\/a and docs\/b would both be the project "topic-b" \(docs\/a\/project\.json names docs\/a "topic-b";.*rename one of them$/,
+    );
+    // docs/a-b named by its project.json and docs/a/b would still share one embedding-cache folder.
+    const renamed = new Map([['docs/a-b', { name: 'ab', file: 'docs/a-b/project.json' }]]);
+    expect(() => core.createProjects(['docs/a-b/golden-reference.md', 'docs/a/b/golden-reference.md'], { options: core.normalizeOptions({}), tools: installed, ownNames: renamed })).toThrow(
+      /^@chunkyard\/nx: the folders docs\/a-b and docs\/a\/b would share the embedding cache folder "topic-a-b"/,
+    );
+  });
+
   it('a folder named with control or bidi characters is an error naming it escaped (Nx prints project names raw)', () => {
     // A folder `ctl\u0001x` or one holding ESC became a project name that Nx wrote to the
     // terminal as it is, escape sequences and all (found by a probe); a newline split Nx's list.
@@ -546,6 +584,51 @@ describe('@chunkyard/nx: the file-system edge', () => {
     const found = edge.locateTool('@chunkyard/chunking-tool', repo);
     expect(found).toMatchObject({ kind: 'workspace', packageName: '@chunkyard/chunking-tool', project: 'chunking-tool' });
     expect(found.kind === 'workspace' && found.buildInputs).toEqual(expect.arrayContaining(['{workspaceRoot}/apps/chunking-tool/src/**/*.ts', '{workspaceRoot}/apps/chunking-tool/package.json', '{workspaceRoot}/package-lock.json']));
+  });
+
+  it("ownProjectNames: Nx's name for each folder under a docs root that has a project.json, or a package.json in the workspaces (probe)", () => {
+    const ws = join(temp, 'own-names');
+    const write = (rel: string, text: string) => {
+      mkdirSync(join(ws, rel, '..'), { recursive: true });
+      writeFileSync(join(ws, rel), text);
+    };
+    write('package.json', JSON.stringify({ name: 'root', workspaces: ['docs/ws-*'] }));
+    write('docs/project.json', JSON.stringify({ name: 'docs-site' }));
+    write('docs/Named/project.json', JSON.stringify({ name: 'my-proj' }));
+    write('docs/Nameless/project.json', JSON.stringify({ targets: {} }));
+    write('docs/both/project.json', JSON.stringify({ name: 'from-project-json' }));
+    write('docs/both/package.json', JSON.stringify({ name: 'from-package-json' }));
+    write('docs/broken/project.json', '{ not json');
+    write('docs/ws-pkg/package.json', JSON.stringify({ name: '@acme/pkg' }));
+    write('docs/ws-nx/package.json', JSON.stringify({ name: '@acme/x', nx: { name: 'x-docs' } }));
+    write('docs/ws-Bare/package.json', JSON.stringify({ version: '1.0.0' }));
+    write('docs/not-ws/package.json', JSON.stringify({ name: 'ignored-by-nx' }));
+    write('other/project.json', JSON.stringify({ name: 'outside' }));
+    const files = [
+      'package.json',
+      'docs/project.json',
+      'docs/Named/project.json',
+      'docs/Nameless/project.json',
+      'docs/both/project.json',
+      'docs/both/package.json',
+      'docs/broken/project.json',
+      'docs/ws-pkg/package.json',
+      'docs/ws-nx/package.json',
+      'docs/ws-Bare/package.json',
+      'docs/not-ws/package.json',
+      'other/project.json',
+    ];
+    const names = edge.ownProjectNames(files, core.normalizeOptions({}), ws);
+    expect(Object.fromEntries([...names].map(([dir, v]) => [dir, v]))).toEqual({
+      docs: { name: 'docs-site', file: 'docs/project.json' },
+      'docs/Named': { name: 'my-proj', file: 'docs/Named/project.json' },
+      // Nx's toProjectName: the folder's name in lower case.
+      'docs/Nameless': { name: 'nameless', file: 'docs/Nameless/project.json' },
+      'docs/both': { name: 'from-project-json', file: 'docs/both/project.json' },
+      'docs/ws-pkg': { name: '@acme/pkg', file: 'docs/ws-pkg/package.json' },
+      'docs/ws-nx': { name: 'x-docs', file: 'docs/ws-nx/package.json' },
+      'docs/ws-Bare': { name: 'ws-bare', file: 'docs/ws-Bare/package.json' },
+    });
   });
 
   it('a tool under node_modules is an installed package', () => {
