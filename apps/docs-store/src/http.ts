@@ -159,8 +159,13 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
   const yourTurn = (gone: AbortSignal): Promise<boolean> =>
     queue.run(gone, () => true).catch(() => false);
   const handle = async (req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path !== MCP_PATH) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    const target = new URL(req.url ?? '/', 'http://x');
+    if (target.pathname !== MCP_PATH) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    // A request line that names the server in full (absolute form) overrides Host: an origin
+    // server MUST take the host from it (RFC 9112 3.2.2). Checked as Host alone, a request for
+    // http://evil.example/mcp with a loopback Host header passed the rebinding check below.
+    const absolute = /^[a-z][a-z\d+.-]*:\/\//i.test(req.url ?? '');
+    const host = absolute ? target.host : req.headers.host;
     // Node keeps the first of several Host lines and drops the rest, so "Host: 127.0.0.1, Host:
     // evil.example" passed the rebinding check below; HTTP/1.1 says such a request is a 400
     // (RFC 9112 3.2).
@@ -170,15 +175,16 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     // them exactly: "LOCALHOST:port" was 403.
     if (loopback) {
       const allowed = loopbackHosts();
-      if (!allowed.includes((req.headers.host ?? '').toLowerCase())) {
-        return jsonError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not one of ${allowed.join(', ')} (this server listens on loopback only)`);
+      if (!allowed.includes((host ?? '').toLowerCase())) {
+        const named = absolute ? `the request line's host ${JSON.stringify(host)}` : `Host ${JSON.stringify(host ?? '')}`;
+        return jsonError(res, 403, -32000, `Forbidden: ${named} is not one of ${allowed.join(', ')} (this server listens on loopback only)`);
       }
     }
     // MCP (Streamable HTTP): "If the Origin header is present and invalid, servers MUST respond
     // with HTTP 403 Forbidden." A browser names the page's origin there; a page of another site
     // (or a sandboxed one, "null") is refused, whatever its Host header says.
     const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, req.headers.host, loopback ? loopbackHosts() : null)) {
+    if (origin !== undefined && !originAllowed(origin, host, loopback ? loopbackHosts() : null)) {
       return jsonError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin.slice(0, 200))} is not this server's; web pages of other origins are refused`);
     }
     if (options.token !== undefined && !tokenMatches(req.headers.authorization, options.token)) {
