@@ -4,10 +4,10 @@
 // after the plugin, so their name wins, and it rewrites no implicitDependencies: the parent
 // pointed at "topic-proj", which no longer existed, and every Nx command failed with
 // "implicitDependencies point to non-existent project(s)" (found by a probe).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTempWorkspace, runMany, runNx, type TempWorkspace } from './temp-workspace.mjs';
+import { createTempWorkspace, nextMtimeSecond, runMany, runNx, type TempWorkspace } from './temp-workspace.mjs';
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
 let ws: TempWorkspace;
@@ -29,8 +29,13 @@ beforeAll(() => {
       'docs/bare': '# Bare\n\nThe bare topic has a project.json without a name.\n',
       'docs/pkg': '# Pkg\n\nThe pkg topic is an npm workspace package.\n',
       'docs/plain': '# Plain\n\nThe plain topic is only a folder.\n',
+      'docs/holder': '# Holder\n\nThe holder topic lists a page inside an example app of its own.\n',
     },
   });
+  writeFileSync(join(ws.root, 'docs/holder/topic.yaml'), 'sources:\n  - golden-reference.md\n  - example/extra.md\n');
+  mkdirSync(join(ws.root, 'docs/holder/example'));
+  writeFileSync(join(ws.root, 'docs/holder/example/extra.md'), '# Extra\n\nThe first wording of the example page.\n');
+  writeFileSync(join(ws.root, 'docs/holder/example/project.json'), JSON.stringify({ name: 'example-app', targets: {} }));
   writeFileSync(join(ws.root, 'docs/proj/project.json'), JSON.stringify({ name: 'my-proj', targets: { lint: { command: 'echo linted' } } }));
   writeFileSync(join(ws.root, 'docs/bare/project.json'), JSON.stringify({ targets: {} }));
   writeFileSync(join(ws.root, 'docs/pkg/package.json'), JSON.stringify({ name: '@acme/pkg-docs', version: '1.0.0' }));
@@ -65,5 +70,23 @@ it("a folder with its own project.json or workspace package.json keeps Nx's name
   expect(run.ran.has('my-proj:spec')).toBe(true);
   expect(run.ran.has('docs-site:llms-txt')).toBe(true);
   const index = JSON.parse(readFileSync(join(ws.root, 'docs/index.json'), 'utf8')) as { _embedded: { topics: { id: string }[] } };
-  expect(index._embedded.topics.map((t) => t.id).sort()).toEqual(['bare', 'pkg', 'plain', 'proj']);
+  expect(index._embedded.topics.map((t) => t.id).sort()).toEqual(['bare', 'holder', 'pkg', 'plain', 'proj']);
+}, 300_000);
+
+const chunkText = (folder: string) =>
+  readdirSync(join(ws.root, folder, '_chunks'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => readFileSync(join(ws.root, folder, '_chunks', f), 'utf8'))
+    .join('\n');
+
+it('editing a source a topic lists inside an Nx project below it (an example app) reruns the topic, which writes the new text', async () => {
+  // Nx gives the example app's files to that project, so `{projectRoot}/**` missed them.
+  runMany(ws, ['-t', 'chunk'], 240_000);
+  expect(chunkText('docs/holder')).toContain('first wording');
+  expect(runMany(ws, ['-t', 'chunk']).ran.has('topic-holder:chunk')).toBe(false);
+  await nextMtimeSecond(ws);
+  writeFileSync(join(ws.root, 'docs/holder/example/extra.md'), '# Extra\n\nThe second wording of the example page.\n');
+  expect(runMany(ws, ['-t', 'chunk']).ran.has('topic-holder:chunk')).toBe(true);
+  expect(chunkText('docs/holder')).toContain('second wording');
+  expect(runMany(ws, ['-t', 'chunk']).ran.has('topic-holder:chunk')).toBe(false);
 }, 300_000);

@@ -623,6 +623,20 @@ function createProjects(files, ctx) {
     const byMarker = new Map(rootMarkers.map((m) => [m, {}]));
     /** @type {string[]} topics whose project name a project file gives */
     const ownNamed = [];
+    // The topics with an Nx project of their own below them: each such project's folders up
+    // to the root, stopping at one already marked, so each folder is visited once.
+    /** @type {Set<string>} */
+    const holdingProjects = new Set();
+    /** @type {Set<string>} */
+    const walked = new Set();
+    for (const own of ctx.ownNames?.keys() ?? []) {
+      if (!own.startsWith(`${docsRoot}/`)) continue;
+      for (let d = posix.dirname(own); !walked.has(d); d = posix.dirname(d)) {
+        walked.add(d);
+        if (topics.has(d)) holdingProjects.add(d);
+        if (d === docsRoot || !d.startsWith(`${docsRoot}/`)) break;
+      }
+    }
     /** @type {Set<string>} */
     const owned = new Set();
     for (const marker of rootMarkers) {
@@ -631,7 +645,7 @@ function createProjects(files, ctx) {
         owned.add(dir);
         const children = tree.get(dir) ?? [];
         const parentName = dir === docsRoot ? undefined : nameOf(posix.dirname(dir));
-        projects[dir] = projectFor(dir, children.map(nameOf), parentName, rootName, topics.has(dir), nameOf(dir), docsRoot, ctx, derivedName(dir));
+        projects[dir] = projectFor(dir, children.map(nameOf), parentName, rootName, topics.has(dir), nameOf(dir), docsRoot, ctx, derivedName(dir), holdingProjects.has(dir));
         // The embedding-cache folder is named after the path name even when a project file
         // names the project, so two topics must not share that either (docs/a-b with a
         // project.json, and docs/a/b).
@@ -747,8 +761,9 @@ const indexInputsMemo = new WeakMap();
  * @param {BuildContext} ctx
  * @param {string} [pathName]  the name the plugin gives the folder (projectName), when `name` is one a project file of the
  *   folder gives: the embedding-cache folder keeps it, so adding a project.json re-embeds nothing
+ * @param {boolean} [holdsProject]  a folder below this one is an Nx project that is no topic (ctx.ownNames)
  */
-function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRoot, ctx, pathName = name) {
+function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRoot, ctx, pathName = name, holdsProject = false) {
   const { options, tools } = ctx;
   /** @type {Record<string, object>} */
   const targets = {};
@@ -758,7 +773,11 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
   // (`sub/extra.md`) was read by chunk but hashed by nothing: its edit left a cache hit with the
   // old chunks (found by a probe). Such a topic's sources are workspace-root globs over its whole
   // folder (literalRoot), with every nested topic's outputs left out.
-  const holdsTopics = isTopic && childNames.length > 0;
+  // So does a topic holding another Nx project (a project.json below it: an example app, a
+  // workspace package): Nx gives that folder's files to that project, and a `sources` entry
+  // there (`ex/extra.md`) was read by chunk but hashed by nothing, so its edit was served
+  // the old chunks from the cache (found by a probe).
+  const holdsTopics = isTopic && (childNames.length > 0 || holdsProject);
   const topicSources = [
     '{projectRoot}/**/*.{md,markdown,txt}',
     // A marker of another kind (README.rst) is read as the topic's document too: without this

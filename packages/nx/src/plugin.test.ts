@@ -429,6 +429,16 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(all['docs/proj']?.targets.index?.dependsOn).toContainEqual({ projects: ['docs-site'], target: 'llms-txt' });
     expect(all['docs/proj']?.targets.spec?.options?.packDir).toBe('.embedding-cache/topic-proj');
 
+    // A topic with an Nx project below it that is no topic hashes its whole folder from the
+    // workspace root (Nx gives that project's files to it); a topic without one keeps {projectRoot}.
+    const withApp = new Map([['docs/t/example', { name: 'example-app', file: 'docs/t/example/project.json' }]]);
+    const held: Record<string, Project> = {};
+    for (const [, r] of core.createProjects(['docs/t/golden-reference.md', 'docs/u/golden-reference.md'], { options: core.normalizeOptions({}), tools: installed, ownNames: withApp })) Object.assign(held, r.projects);
+    for (const target of ['chunk', 'keywords', 'spec', 'index-json']) {
+      expect(held['docs/t']?.targets[target]?.inputs, target).toContain('{workspaceRoot}/docs/t/**/*.{md,markdown,txt}');
+      expect(held['docs/u']?.targets[target]?.inputs, target).toContain('{projectRoot}/**/*.{md,markdown,txt}');
+    }
+
     // A given name that another folder's path name already is: both folders and the file are named.
     const clash = new Map([['docs/a', { name: 'topic-b', file: 'docs/a/project.json' }]]);
     expect(() => core.createProjects(['docs/a/golden-reference.md', 'docs/b/golden-reference.md'], { options: core.normalizeOptions({}), tools: installed, ownNames: clash })).toThrow(
