@@ -55,6 +55,24 @@ export function shownSetting(value: unknown): string {
   }
 }
 
+/** Secrets shorter than this are not looked for: a dummy key such as `x` or `EMPTY` would mangle ordinary words. */
+export const MIN_REDACTED_LENGTH = 8;
+
+/**
+ * `text` with every occurrence of each secret (an API key, a Basic-auth password or token)
+ * replaced by `[redacted]`. What a message quotes of a server (an error page, a 2xx body's
+ * error) is the server's to choose: a proxy or a compatible server that echoes the request's
+ * Authorization header ("Incorrect API key provided: Bearer sk-…") put the whole key on stderr
+ * and into CI logs. Longest secret first, so a token holding another is replaced whole.
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= MIN_REDACTED_LENGTH) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
 export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown; timedOut: boolean };
 
 /**

@@ -28,19 +28,23 @@ export interface OllamaConnection {
   host: string;
   /** `Authorization: Basic …` when the host named a user, else empty. */
   headers: Record<string, string>;
+  /** What must never appear in a message: the password, and the header's base64 token (user:password). */
+  secrets: string[];
 }
 
 /** `ollamaBaseUrl`, with `user:password@` moved into a Basic Authorization header. Throws on an invalid address. */
 export function ollamaConnection(host: string): OllamaConnection {
   const base = ollamaBaseUrl(host);
   const url = new URL(base);
-  if (!url.username && !url.password) return { host: base, headers: {} };
+  if (!url.username && !url.password) return { host: base, headers: {}, secrets: [] };
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
   url.username = '';
   url.password = '';
+  const token = Buffer.from(`${user}:${password}`).toString('base64');
   return {
     host: url.toString().replace(/\/$/, ''),
-    headers: { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+    headers: { Authorization: `Basic ${token}` },
+    secrets: [token, ...(password ? [password] : [])],
   };
 }

@@ -43,10 +43,12 @@ export class OllamaTransport implements Transport {
   readonly #host: string;
   /** Basic auth from user:password@ in the host: fetch refuses URLs that carry credentials. */
   readonly #headers: Record<string, string>;
+  readonly secrets: readonly string[];
 
   constructor(readonly options: OllamaTransportOptions) {
-    const { host, headers } = ollamaConnection(options.host);
+    const { host, headers, secrets } = ollamaConnection(options.host);
     this.#headers = headers;
+    this.secrets = secrets;
     this.#host = host;
     this.url = displayUrl(`${host}/api/embed`);
   }

@@ -54,8 +54,10 @@ export class OpenAITransport implements Transport {
   readonly provider = 'openai' as const;
   readonly url: string;
   #client: OpenAI | null = null;
+  readonly secrets: readonly string[];
 
   constructor(readonly options: OpenAITransportOptions) {
+    this.secrets = options.apiKey ? [options.apiKey] : [];
     // A configured base URL, short and trusted; trimmed by a loop, as /\/+$/ is quadratic in a run of slashes not at the end.
     let end = options.baseURL.length;
     while (end > 0 && options.baseURL.charCodeAt(end - 1) === 0x2f) end--;

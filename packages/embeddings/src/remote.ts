@@ -5,7 +5,7 @@
  * module turns everything into vectors in input order or one EmbeddingError, which carries the
  * vectors of the batches that did come back (`partial`).
  */
-import { limitJsonStructure, limitResponse, RedirectRefusedError, ResponseTooLargeError, runAttempt, unreadableResponse } from './attempt.js';
+import { limitJsonStructure, limitResponse, RedirectRefusedError, redactSecrets, ResponseTooLargeError, runAttempt, unreadableResponse } from './attempt.js';
 import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
 
@@ -47,6 +47,8 @@ export interface Transport {
   beforeRequest?(): void;
   /** The sentence telling the user what to do about a failure of this kind. */
   fix(kind: EmbeddingErrorKind, status?: number): string;
+  /** The API key or password the requests carry: replaced in what a message quotes of the server. */
+  readonly secrets?: readonly string[];
 }
 
 export interface RemoteSettings {
@@ -409,14 +411,16 @@ export class RemoteProvider implements EmbeddingProvider {
     const { transport } = this;
     const base = { provider: this.provider, url: transport.url, attempts, cause };
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    // Whatever the server wrote (an error page, a body's error) may echo the key it was sent.
+    const quoted = (text: string) => redactSecrets(text, transport.secrets ?? []);
     switch (f.kind) {
       case 'http': {
         const kind: EmbeddingErrorKind = f.status === 401 || f.status === 403 ? 'auth' : 'http';
-        const detail = f.detail ? `: ${f.detail.slice(0, 300)}` : '';
+        const detail = f.detail ? `: ${quoted(f.detail).slice(0, 300)}` : '';
         return new EmbeddingError(`HTTP ${f.status}${tries}${detail}`, { ...base, kind, status: f.status, fix: transport.fix(kind, f.status) });
       }
       case 'unreachable':
-        return new EmbeddingError(`cannot reach the server (${f.code === 'fetch failed' ? f.detail : f.code})`, { ...base, kind: 'unreachable', fix: transport.fix('unreachable') });
+        return new EmbeddingError(`cannot reach the server (${f.code === 'fetch failed' ? quoted(f.detail) : f.code})`, { ...base, kind: 'unreachable', fix: transport.fix('unreachable') });
       case 'reset':
         // Resets that persist through every retry look like a server that is not there.
         return new EmbeddingError(`${f.code === CUT_SHORT || f.code === 'terminated' ? 'the connection closed before the whole body arrived' : 'connection reset'}${tries} (${f.code})`, {
@@ -427,7 +431,7 @@ export class RemoteProvider implements EmbeddingProvider {
       case 'timeout':
         return new EmbeddingError(`no response within ${this.settings.timeoutMs} ms${tries}`, { ...base, kind: 'timeout', fix: transport.fix('timeout') });
       case 'malformed':
-        return new EmbeddingError(`malformed response: ${f.detail}`, { ...base, kind: 'malformed', fix: transport.fix('malformed') });
+        return new EmbeddingError(`malformed response: ${quoted(f.detail)}`, { ...base, kind: 'malformed', fix: transport.fix('malformed') });
     }
   }
 }

@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { errorInBody, fetchWithinOrigin, integerOutOfRange, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, ResponseTooLargeError, retryAfterMs, runAttempt, shownSetting, unreadableResponse } from '@chunkyard/embeddings/attempt';
+import { errorInBody, fetchWithinOrigin, integerOutOfRange, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, redactSecrets, ResponseTooLargeError, retryAfterMs, runAttempt, shownSetting, unreadableResponse } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -198,6 +198,8 @@ class Client implements ChatClient {
     readonly settings: { timeoutMs: number; maxRetries: number; backoffMs: number; maxDelayMs: number },
     readonly attempt: Attempt,
     readonly before: () => void = () => {},
+    /** The API key or password the requests carry: replaced in what a message quotes of the server. */
+    readonly secrets: readonly string[] = [],
   ) {}
 
   async chat(messages: readonly ChatMessage[], options: { temperature?: number; signal?: AbortSignal } = {}): Promise<string> {
@@ -215,6 +217,8 @@ class Client implements ChatClient {
       if (outcome.ok) return outcome.value;
       const err = outcome.error;
       if (err instanceof LlmError) throw err;
+      // Whatever the server wrote (an error page, a body's error) may echo the key it was sent.
+      const quoted = (text: string) => redactSecrets(text, this.secrets);
       if (options.signal?.aborted) throw options.signal.reason;
       let error: LlmError;
       let retry = false;
@@ -230,7 +234,7 @@ class Client implements ChatClient {
         retry = true;
       } else if (http) {
         const kind = http.status === 401 || http.status === 403 ? 'auth' : 'http';
-        error = new LlmError(this.provider, this.url, `HTTP ${http.status}${tries}${http.detail ? `: ${http.detail.slice(0, 300)}` : ''}`, this.attempt.fix(kind, http.status), http.status);
+        error = new LlmError(this.provider, this.url, `HTTP ${http.status}${tries}${http.detail ? `: ${quoted(http.detail).slice(0, 300)}` : ''}`, this.attempt.fix(kind, http.status), http.status);
         retry = http.status === 429 || http.status >= 500;
         hinted = retryAfterMs(http.headers);
       } else if (redirect) {
@@ -249,14 +253,14 @@ class Client implements ChatClient {
         error = new LlmError(this.provider, this.url, `cannot reach the server (${code})${tries}`, this.attempt.fix('unreachable'));
         retry = RETRY_CODES.has(code);
       } else if (err instanceof SyntaxError) {
-        error = new LlmError(this.provider, this.url, `malformed response: the body is not JSON (${err.message})`, this.attempt.fix('malformed'));
+        error = new LlmError(this.provider, this.url, `malformed response: the body is not JSON (${quoted(err.message)})`, this.attempt.fix('malformed'));
       } else {
         const msg = err instanceof Error ? err.message : String(err);
         // fetch's "fetch failed" and openai's "Connection error." say nothing of why: the first
         // cause that does (a redirect loop is "redirect count exceeded") goes in the message.
         const opaque = msg === 'fetch failed' || msg === 'Connection error.';
         const why = opaque ? causeMessage(err) : null;
-        error = new LlmError(this.provider, this.url, opaque ? `cannot reach the server${why ? ` (${why})` : ''}` : msg, this.attempt.fix('unreachable'));
+        error = new LlmError(this.provider, this.url, quoted(opaque ? `cannot reach the server${why ? ` (${why})` : ''}` : msg), this.attempt.fix('unreachable'));
       }
       if (!retry || attempt > maxRetries) throw error;
       // The server's Retry-After when it gave one, as the embedding providers wait; capped alike.
@@ -316,7 +320,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
     } catch {
       throw new LlmError('ollama', null, `${from} is not a valid address`, `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`);
     }
-    const { host, headers } = connection;
+    const { host, headers, secrets } = connection;
     const url = `${host}/api/chat`;
     const attempt: Attempt = {
       async send(messages, t, signal) {
@@ -341,7 +345,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
         const res: unknown = await client.chat({ model, messages: messages.map((m) => ({ ...m })), stream: false, options: { temperature: t } });
         const content = (res as { message?: { content?: unknown } } | null)?.message?.content;
         const error = typeof content === 'string' ? null : errorInBody(res);
-        if (error !== null) throw new LlmError('ollama', url, `malformed response: a success status with an error instead of a reply: ${error}`, attempt.fix('malformed'));
+        if (error !== null) throw new LlmError('ollama', url, `malformed response: a success status with an error instead of a reply: ${redactSecrets(error, secrets)}`, attempt.fix('malformed'));
         return content as string;
       },
       status: (err) => (err instanceof HttpStatusError ? { status: err.status, detail: err.detail, headers: err.headers } : null),
@@ -354,7 +358,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
         return `Check llm.model (${model}) and the Ollama log.`;
       },
     };
-    return new Client('ollama', model, temperature, url, retry, attempt);
+    return new Client('ollama', model, temperature, url, retry, attempt, undefined, secrets);
   }
   if (settings.provider === 'openai') {
     const model = settings.model ?? LLM_DEFAULT_MODELS.openai;
@@ -388,7 +392,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
         const res: unknown = await client.chat.completions.create({ model, messages: messages.map((m) => ({ ...m })), temperature: t }, { signal });
         const content = (res as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content;
         const error = typeof content === 'string' ? null : errorInBody(res);
-        if (error !== null) throw new LlmError('openai', url, `malformed response: a success status with an error instead of a reply: ${error}`, attempt.fix('malformed'));
+        if (error !== null) throw new LlmError('openai', url, `malformed response: a success status with an error instead of a reply: ${redactSecrets(error, apiKey ? [apiKey] : [])}`, attempt.fix('malformed'));
         return content as string;
       },
       status(err) {
@@ -416,7 +420,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
         throw new LlmError('openai', url, 'OPENAI_API_KEY holds characters an HTTP header cannot carry (a line break, or a character outside ASCII)', 'Set OPENAI_API_KEY to the key alone, as your provider shows it.');
       }
     };
-    return new Client('openai', model, temperature, url, retry, attempt, before);
+    return new Client('openai', model, temperature, url, retry, attempt, before, apiKey ? [apiKey] : []);
   }
   throw new LlmError(settings.provider as LlmProviderName, null, `unknown provider ${JSON.stringify(settings.provider)}`, 'Set llm.provider to ollama or openai.');
 }
