@@ -168,6 +168,7 @@ export class DocStore {
     if (path !== ':memory:') {
       refuseNonRegular(path);
       refuseOddCompanions(path);
+      refuseOrphanWal(path);
     }
     if (options.readonly) {
       let db: Database.Database;
@@ -875,6 +876,25 @@ function refuseOddCompanions(path: string): void {
     const what = stat.isSymbolicLink() ? `a symlink${linkTarget(companion)}` : kindOf(stat);
     throw new StoreError(`${companion}: ${what} where SQLite keeps the store's ${role}, which is a regular file or absent; nothing was read or written: remove it`);
   }
+}
+
+/**
+ * A store file that is missing or empty beside a -wal that holds something: never SQLite's own
+ * state (WAL mode writes the file's header before any -wal exists), but what a store deleted
+ * while a process had it open leaves (`rm store.db` to rebuild it while an agent's docs-store mcp
+ * runs: the server keeps the old file, its -wal and -shm keep the name). Opened, SQLite failed
+ * with "disk I/O error" ("check that the folder exists and is writable"), or read the other
+ * store's pages from that -wal as this one's.
+ */
+function refuseOrphanWal(path: string): void {
+  const wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
+  if (!wal || wal.size === 0) return;
+  const store = statSync(path, { throwIfNoEntry: false });
+  if (store && store.size > 0) return;
+  const name = basename(path);
+  throw new StoreError(
+    `${path}: ${store ? 'an empty store file' : 'no store file'}, but ${path}-wal beside it holds ${wal.size} bytes of a store's changes: the store was deleted while a process still had it open (a docs-store mcp?), and SQLite would read that store's pages as this one's; stop that process, then remove ${name}-wal and ${name}-shm (SQLite leaves them behind for a deleted store)`,
+  );
 }
 
 const linkTarget = (link: string): string => {
