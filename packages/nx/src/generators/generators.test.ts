@@ -126,6 +126,23 @@ describe('@chunkyard/nx:topic', () => {
     await expect(topic(tree, { name: '' })).rejects.toThrow(/not a folder path/);
   });
 
+  it('a refused name is refused with the rule it breaks, the character named (probe: "c:d" was "no glob or control characters")', async () => {
+    const refused = async (name: string) => {
+      try {
+        await topic(tree, { name });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error(`${JSON.stringify(name)} was accepted`);
+    };
+    expect(await refused('c:d')).toMatch(/^@chunkyard\/nx:topic: "c:d" is not a folder path under the docs root: it holds ":", which Windows and macOS do not allow in a file name \(/);
+    expect(await refused('../up')).toMatch(/: it holds "\.\." \(/);
+    expect(await refused('/')).toMatch(/: it names no folder \(/);
+    expect(await refused('v[2]')).toMatch(/: it holds the glob character "\[" \(/);
+    expect(await refused('a\u0007b')).toMatch(/: it holds the control character \\u0007 \(/);
+    expect(await refused('a\u2067b')).toMatch(/: it holds the bidirectional character \\u2067 \(/);
+  });
+
   it('rejects control characters in the name and title, a file in the way, and a name whose project would collide (probe)', async () => {
     // A name with \u0001 made a folder of that name, and a title with an escape sequence went
     // into the heading, and from there into index.json titles and terminals.

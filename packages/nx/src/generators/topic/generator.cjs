@@ -108,9 +108,22 @@ async function topicGenerator(tree, schema) {
   // Control characters: a folder named with them reaches every tool's messages and terminal.
   // Bidirectional overrides and isolates too: the plugin refuses such a folder (it would reach
   // the terminal in a project name), which failed the whole project graph after this wrote it.
-  if (name === '' || name === '.' || name.split('/').includes('..') || /[*?{}[\]:\u0000-\u001f\u007f-\u009f]/.test(name) || escapeControl(name) !== name) {
+  const bad = /[*?{}[\]:\u0000-\u001f\u007f-\u009f]/.exec(name)?.[0] ?? [...name].find((c) => escapeControl(c) !== c);
+  if (name === '' || name === '.' || name.split('/').includes('..') || bad !== undefined) {
+    // The reason, so that "c:d" is not left to guess which rule it broke (":" is neither a glob
+    // nor a control character, and the message listed only those).
+    const why =
+      name === '' || name === '.'
+        ? 'it names no folder'
+        : name.split('/').includes('..')
+          ? 'it holds ".."'
+          : bad === ':'
+            ? 'it holds ":", which Windows and macOS do not allow in a file name'
+            : bad !== undefined && /[*?{}[\]]/.test(bad)
+              ? `it holds the glob character "${bad}"`
+              : `it holds the ${/[\u202a-\u202e\u2066-\u2069]/.test(bad ?? '') ? 'bidirectional' : 'control'} character ${escapeControl(bad ?? '')}`;
     throw new Error(
-      `@chunkyard/nx:topic: ${escapeControl(JSON.stringify(String(schema.name ?? '')))} is not a folder path under the docs root (use e.g. guides/install; no "..", no glob or control characters, no bidirectional characters)`,
+      `@chunkyard/nx:topic: ${escapeControl(JSON.stringify(String(schema.name ?? '')))} is not a folder path under the docs root: ${why} (use e.g. guides/install; no "..", ":", glob or control characters, no bidirectional characters)`,
     );
   }
   // index-tool lists no such folder in an index.json, so the plugin builds no topic in it: the
