@@ -258,6 +258,18 @@ export async function fetchWithinOrigin(input: string | URL | Request, init: Req
 }
 
 /**
+ * What the `openai` package resolved to, as JSON: it parses a body only when its Content-Type
+ * says JSON, and otherwise resolves to the text. A compatible server that sends its JSON as
+ * text/plain, text/html or with no Content-Type (a small Flask or Express app, some proxies)
+ * was refused with 'the body has no "data" list', and an HTML login page got the same words.
+ * Now the text is parsed; text that is not JSON throws JSON.parse's SyntaxError, which both
+ * clients report as "the body is not JSON (…)", quoting its start, as for Ollama.
+ */
+export function jsonOfTextBody(res: unknown): unknown {
+  return typeof res === 'string' ? JSON.parse(res) : res;
+}
+
+/**
  * The error a 2xx body carries instead of a result, as some compatible servers and proxies
  * answer (`{"error": "…"}`, Ollama's form, or `{"error": {"message": "…"}}`, OpenAI's), cut to
  * 300 characters; null when it carries none. Without it the message said only that the result

@@ -12,7 +12,7 @@
 import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import { BATCH_NEEDS, classifyNetwork, limitBatchStructure, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
-import { errorInBody, fetchWithinOrigin, retryAfterMs } from './attempt.js';
+import { errorInBody, fetchWithinOrigin, jsonOfTextBody, retryAfterMs } from './attempt.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
 /** The `openai` package's own default, spelled out so that it never reads process.env itself. */
@@ -109,12 +109,12 @@ export class OpenAITransport implements Transport {
 
   async send(texts: string[], signal: AbortSignal): Promise<unknown[]> {
     const { model, dimensions } = this.options;
-    const res: unknown = await (await this.#getClient()).embeddings.create(
+    const res: unknown = jsonOfTextBody(await (await this.#getClient()).embeddings.create(
       // text-embedding-3-* shorten to `dimensions` on request; other models may reject it, which
       // is why it is only sent when configured.
       { model, input: texts, encoding_format: 'base64', ...(dimensions !== null ? { dimensions } : {}) },
       { signal },
-    );
+    ));
     const data = (res as { data?: unknown } | null)?.data;
     if (!Array.isArray(data)) {
       const error = errorInBody(res);

@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { errorInBody, fetchWithinOrigin, integerOutOfRange, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, redactSecrets, ResponseTooLargeError, retryAfterMs, runAttempt, shownSetting, unreadableResponse } from '@chunkyard/embeddings/attempt';
+import { errorInBody, fetchWithinOrigin, integerOutOfRange, jsonOfTextBody, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, redactSecrets, ResponseTooLargeError, retryAfterMs, runAttempt, shownSetting, unreadableResponse } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -389,7 +389,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
             fetch: async (input, init) => limitReply(await fetchWithinOrigin(input, init)),
           });
         }
-        const res: unknown = await client.chat.completions.create({ model, messages: messages.map((m) => ({ ...m })), temperature: t }, { signal });
+        const res: unknown = jsonOfTextBody(await client.chat.completions.create({ model, messages: messages.map((m) => ({ ...m })), temperature: t }, { signal }));
         const content = (res as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content;
         const error = typeof content === 'string' ? null : errorInBody(res);
         if (error !== null) throw new LlmError('openai', url, `malformed response: a success status with an error instead of a reply: ${redactSecrets(error, apiKey ? [apiKey] : [])}`, attempt.fix('malformed'));
