@@ -433,7 +433,14 @@ export class DocStore {
   /** False when the store holds no vectors yet; throws when `vector` is not of the store's model. */
   private checkQueryVector(vector: Float32Array, model: string | undefined): boolean {
     const stored = storedModel(this.db);
-    if (stored.model === null) return false;
+    if (stored.model === null) {
+      // The first ingest records the model with the first vectors: documents without it mean
+      // the rows were lost, and answering [] read as "the docs do not cover it".
+      if (!this.hasDocuments()) return false;
+      throw new StoreError(
+        `${this.path}: the store holds documents but records no embedding model (its store_meta table lost its rows), so their vectors cannot be searched; rebuild it with "docs-store ingest" into a new --db, or use full-text search`,
+      );
+    }
     if (vector.length !== stored.dimensions || (model !== undefined && model !== stored.model)) {
       throw new StoreError(
         `the query embedding has ${vector.length} dimensions${model ? ` (model ${model})` : ''}, but ${this.path} holds ` +
