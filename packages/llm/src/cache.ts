@@ -11,9 +11,8 @@
  * two tasks generating the same entry write the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '@chunkyard/fs-atomic';
+import { NotRegularFileError, readRegularFile, writeFileAtomic } from '@chunkyard/fs-atomic';
 import type { ChatClient, ChatMessage } from './client.js';
 
 export const LLM_CACHE_VERSION = 1;
@@ -64,8 +63,15 @@ export class LlmCache {
     const key = cacheKey(parts);
     let raw: string;
     try {
-      raw = readFileSync(this.fileOf(parts, key), 'utf8');
-    } catch {
+      // Regular files only: a FIFO planted at an entry's path (or a link to one, or to
+      // /dev/zero) made readFileSync wait for a writer for ever, hanging chunking-tool's lead
+      // lines and docs-score. Not a file is a corrupt entry, which put() replaces.
+      raw = readRegularFile(this.fileOf(parts, key)).toString('utf8');
+    } catch (err) {
+      if (err instanceof NotRegularFileError) {
+        this.stats.corrupt++;
+        return null;
+      }
       this.stats.misses++;
       return null;
     }
