@@ -48,14 +48,33 @@ export interface CacheStats {
   corrupt: number;
 }
 
+/** Longest model folder name: a file name may hold 255 bytes. */
+const MAX_MODEL_FOLDER = 120;
+
+/**
+ * A model name as one folder name below the cache: characters outside [A-Za-z0-9._-] become
+ * `_`; a name starting with `.` (`..`, `.`, `.hidden`) gets a leading `_`, since `..` put the
+ * entries in the cache folder's parent and `.` straight in the cache folder; a name longer than
+ * 120 characters keeps 100, then `~` and 16 hex of its sha256 (a longer one failed every
+ * write with ENAMETOOLONG, after the model had answered). Names that were safe are unchanged,
+ * so existing caches stay valid.
+ */
+export function modelFolder(model: string): string {
+  let name = model.replace(/[^A-Za-z0-9._-]+/g, '_');
+  if (name === '' || name.startsWith('.')) name = `_${name}`;
+  return name.length > MAX_MODEL_FOLDER ? `${name.slice(0, 100)}~${sha256(model).slice(0, 16)}` : name;
+}
+
 export class LlmCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0 };
   constructor(readonly dir: string) {}
 
-  /** Folder-safe model name: `llama3.2:8b` and `org/model` become one path segment. */
+  /**
+   * Folder-safe model name: `llama3.2:8b` and `org/model` become one path segment. Names of
+   * the same folder are told apart by the key and model every entry holds.
+   */
   fileOf(parts: CacheKeyParts, key = cacheKey(parts)): string {
-    const model = parts.model.replace(/[^A-Za-z0-9._-]+/g, '_');
-    return join(this.dir, model, key.slice(0, 2), `${key}.json`);
+    return join(this.dir, modelFolder(parts.model), key.slice(0, 2), `${key}.json`);
   }
 
   /** The cached text, or null when there is none or it is corrupt (counted in stats). */
