@@ -436,7 +436,7 @@ describe('a symlink where index.json, llms.txt or llms-full.txt goes (probe: wri
         expect(r.stderr).toBe(refused(join(folder, 'index.json'), target));
         expect(r.status).toBe(1);
         // The other folder is still written.
-        expect(r.stdout).toBe(`${join(mine, 'deployment')}: section "deployment", 1 children -> ${relative(dir, join(mine, 'deployment/index.json'))}\n`);
+        expect(r.stdout).toBe(`${join(mine, 'deployment')}: section "deployment", 1 child -> ${relative(dir, join(mine, 'deployment/index.json'))}\n`);
         // Before: exit 0, and the decoy held the folder's index.json.
         expect(readFileSync(file, 'utf8')).toBe(`decoy ${file === topicDecoy ? 'topic' : 'section'}\n`);
         expect(lstatSync(join(folder, 'index.json')).isSymbolicLink()).toBe(true);
@@ -530,4 +530,42 @@ describe('many links to one folder outside the tree (probe: each link walked it 
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('the summary counts in the singular where it is one (probe: "1 topics", "1 chunks", "1 children")', () => {
+  it('a one-chunk topic, a section of one child and a root of one topic; and the plural for more', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkyard-index-counts-'));
+    try {
+      const docsRoot = join(dir, 'docs');
+      const topic = join(docsRoot, 'guide', 'one');
+      mkdirSync(topic, { recursive: true });
+      writeFileSync(join(topic, 'golden-reference.md'), '# One\n\nA topic short enough to be one chunk.\n');
+      const config = join(dir, 'chunkyard.config.yaml');
+      writeFileSync(config, 'chunking:\n  maxTokens: 512\n');
+      expect(await chunk([topic, '--config', config], quiet)).toBe(0);
+      expect(await keywords([topic], quiet)).toBe(0);
+      expect(await spec([topic, '--config', config], quiet)).toBe(0);
+      const r = await run([topic, join(docsRoot, 'guide'), docsRoot, '--root', docsRoot]);
+      expect(r.stderr).toBe('');
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/: topic "guide\/one", 1 chunk -> /);
+      expect(lines[1]).toMatch(/: section "guide", 1 child -> /);
+      expect(lines[2]).toMatch(/: section "", 1 child -> /);
+      const llms = await run([docsRoot, '--root', docsRoot, '--llms-txt']);
+      expect(llms.stdout).toBe(`${docsRoot}: 1 topic -> ${relative(process.cwd(), join(docsRoot, 'llms.txt'))}\n`);
+      // The plural: a second, longer topic in the same section.
+      const two = join(docsRoot, 'guide', 'two');
+      mkdirSync(two);
+      cpSync(join(REPO, 'docs', 'deployment/native-aot', 'golden-reference.md'), join(two, 'golden-reference.md'));
+      expect(await chunk([two, '--config', config], quiet)).toBe(0);
+      expect(await keywords([two], quiet)).toBe(0);
+      expect(await spec([two, '--config', config], quiet)).toBe(0);
+      const more = await run([two, join(docsRoot, 'guide'), '--root', docsRoot]);
+      expect(more.stdout).toMatch(/: topic "guide\/two", ([2-9]|\d\d+) chunks -> .*\n.*: section "guide", 2 children -> /);
+      const many = await run([docsRoot, '--root', docsRoot, '--llms-txt']);
+      expect(many.stdout).toMatch(/: 2 topics -> /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

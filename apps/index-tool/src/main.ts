@@ -136,7 +136,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         io.stdout(
           values.json
             ? `${JSON.stringify({ llmsTxt: written[0], ...(full !== undefined ? { llmsFullTxt: written[1] } : {}), topics })}\n`
-            : `${values.root}: ${topics} topics -> ${written.join(', ')}\n`,
+            : `${values.root}: ${count(topics, 'topic', 'topics')} -> ${written.join(', ')}\n`,
         );
         return 0;
       } catch (err) {
@@ -224,7 +224,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors }, null, 2)}\n`);
   else {
     for (const s of summaries) {
-      const what = s.kind === 'topic' ? `${s.chunks} chunks` : `${s.children} children`;
+      const what = s.kind === 'topic' ? count(s.chunks, 'chunk', 'chunks') : count(s.children, 'child', 'children');
       io.stdout(`${oneLine(s.dir)}: ${s.kind} ${JSON.stringify(s.id)}, ${what} -> ${oneLine(s.out)}\n`);
     }
   }
@@ -287,6 +287,11 @@ function shownName(bytes: Buffer): string {
 
 /** Whether the folder a skipped link leads to (its real path) holds topics, as found this run. */
 const linkedHolds = new Map<string, boolean>();
+
+/** `1 topic`, `2 topics`: the summary read '1 topics', '1 chunks', '1 children'. */
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 /** Folders that can hold docs: not generated (`_chunks`), hidden or installed ones. */
 function subfolders(dir: string, onSkippedLink?: OnSkippedLink): string[] {
