@@ -235,29 +235,45 @@ async function specOne(
     warn(`${qaFile}: ${why}, so the spec has no prompt questions`);
   }
 
-  let embedded = 0;
-  let cached = 0;
   const embedder = withProgress(provider, topic.dir);
-  const documents: SpecInputDocument[] = [];
-  for (const { doc, manifest } of manifests) {
-    const { vectors, stats } = await embedThroughCache(
-      cache,
-      embedder,
-      { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 },
-      manifest.chunks.map((c) => c.embedText),
-      { batchSize },
-    );
-    embedded += stats.embedded;
-    cached += manifest.chunks.length - stats.embedded;
-    documents.push({ doc, source: manifest.source, strategyKey: manifest.strategyKey, sourceSha256: manifest.sourceSha256, fileTitle: manifest.fileTitle, chunks: manifest.chunks, vectors });
+  // Every text set of the topic: each document's chunks, then the questions.
+  const sets: { key: { strategyKey: string; fileHash: string }; texts: string[]; vectors: Float32Array[]; embedded: number }[] = [];
+  const embedSet = async (key: { strategyKey: string; fileHash: string }, texts: string[], dimensions: number | null) => {
+    // The provider's dimension once known (local, configured, or learned from a response):
+    // cached vectors of another length, a model tag that moved, are embedded again.
+    const r = await embedThroughCache(cache, embedder, key, texts, { batchSize, ...(dimensions !== null ? { dimensions } : {}) });
+    return { key, texts, vectors: r.vectors, embedded: r.stats.embedded };
+  };
+  for (const { manifest } of manifests) {
+    sets.push(await embedSet({ strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, manifest.chunks.map((c) => c.embedText), provider.dimensions));
   }
-  let questionVectors: Float32Array[] = [];
-  if (questions.length) {
-    const r = await embedThroughCache(cache, embedder, { strategyKey: 'qa-pairs', fileHash: sha256Hex(qaText!) }, questions, { batchSize });
-    questionVectors = r.vectors;
-    embedded += r.stats.embedded;
-    cached += questions.length - r.stats.embedded;
+  if (questions.length) sets.push(await embedSet({ strategyKey: 'qa-pairs', fileHash: sha256Hex(qaText!) }, questions, provider.dimensions));
+  // A set served whole from the cache before the provider's first answer may hold vectors of
+  // another length than those embedded after it (a model tag like `:latest` that moved to a
+  // version of another size; the document entry was kept): the spec compares every question
+  // with every chunk, and cosine's RangeError escaped with a stack trace. Those sets are
+  // embedded again at the provider's length, asking it once when nothing told it yet.
+  const lengths = new Set(sets.flatMap((set) => set.vectors.map((v) => v.length)));
+  let target = provider.dimensions;
+  if (target === null && lengths.size > 1) target = (await embedder.embed([sets[0]!.texts[0]!]))[0]!.length;
+  if (target !== null) {
+    for (let i = 0; i < sets.length; i++) {
+      const set = sets[i]!;
+      if (set.vectors.some((v) => v.length !== target)) sets[i] = await embedSet(set.key, set.texts, target);
+    }
   }
+  const documents: SpecInputDocument[] = manifests.map(({ doc, manifest }, i) => ({
+    doc,
+    source: manifest.source,
+    strategyKey: manifest.strategyKey,
+    sourceSha256: manifest.sourceSha256,
+    fileTitle: manifest.fileTitle,
+    chunks: manifest.chunks,
+    vectors: sets[i]!.vectors,
+  }));
+  const questionVectors: Float32Array[] = questions.length ? sets[manifests.length]!.vectors : [];
+  const embedded = sets.reduce((n, set) => n + set.embedded, 0);
+  const cached = sets.reduce((n, set) => n + set.texts.length - set.embedded, 0);
   const dimensions = provider.dimensions ?? documents[0]?.vectors[0]?.length ?? 0;
   const spec = buildTopicSpec({
     title: manifests[0]?.manifest.fileTitle ?? topic.dir,
