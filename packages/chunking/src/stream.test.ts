@@ -294,4 +294,27 @@ describe('LineCursor', () => {
       }),
     );
   });
+
+  it('numbers lines alike in a text without CR (the line feeds it finds by indexOf), long lines included', () => {
+    // Ranges mostly forward, as records stream, with steps back (overlap) and ranges ending
+    // exactly at, before and after a line feed.
+    const text = fc.array(fc.oneof(fc.constantFrom('a', ' ', '\n', '\n\n', 'b\n'), fc.integer({ min: 1, max: 300 }).map((n) => 'x'.repeat(n))), { maxLength: 40 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, fc.array(fc.tuple(fc.integer({ min: -30, max: 200 }), fc.nat(80)), { maxLength: 30 }), (source, steps) => {
+        let at = 0;
+        const records = steps.map(([move, length]) => {
+          const s = Math.min(source.length, Math.max(0, at + move));
+          const e = Math.min(source.length, s + length);
+          at = e;
+          return { sourcePosition: { charStart: s, charEnd: e, totalChars: source.length } } as ChunkRecord;
+        });
+        const expected = records.map((r) => ({ ...r }));
+        attachSourceLines(expected, source, 'f.md', lineTable(source));
+        const cursor = new LineCursor(source);
+        for (const r of records) cursor.attach(r, 'f.md');
+        expect(records.map((r) => r.source)).toEqual(expected.map((r) => r.source));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
