@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirp, NotRegularFileError, readRegularFile, removeStaleTempsOnce, tempName } from '@chunkyard/fs-atomic';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /**
@@ -54,6 +54,9 @@ export const TEXT_STORE_DIR = '_by-text';
 const TEXT_MAGIC = 'CYEV';
 const TEXT_VERSION = 1;
 const TEXT_HEADER_BYTES = 112; // magic 4 + version 4 + dims 4 + reserved 4 + 3 × sha256 (32)
+/** A text entry's file name (`{textSha256}.bin`) and a document entry's files: what pruneUnused may remove. */
+const TEXT_FILE_NAME = /^[0-9a-f]{64}\.bin$/;
+const ENTRY_FILE_NAME = /^(?:metadata\.json|chunk-(?:0|[1-9][0-9]*)\.bin)$/;
 
 /**
  * Texts that no reuse root held (see EmbeddingCache.reuseFrom), beyond those some root did,
@@ -526,35 +529,76 @@ export class EmbeddingCache {
   }
 
   /**
-   * Removes every file under the root that was not used since trackUse(), and the folders
-   * left empty. Returns the number of files removed. Does nothing when not tracking.
+   * Removes the cache entries under the root that were not used since trackUse(), and the
+   * folders that leaves empty. Returns the number of files removed. Does nothing when not
+   * tracking.
+   *
+   * Only what has an entry's shape is removed: a `_by-text/{model}/{hh}/{64 hex}.bin` file, or
+   * a `{strategy}/{model}/{16 hex}/` folder holding only metadata.json and chunk-N.bin. It
+   * removed everything unused under the root, so a root that was not a cache folder
+   * (`topic-spec --cache-dir . --prune-cache` in a workspace) lost every file in it: the topics'
+   * sources, the config, the spec just written. Anything else is left where it is.
    */
   pruneUnused(): number {
     const used = this.used;
     if (!used) return 0;
     let removed = 0;
-    const visit = (dir: string): boolean => {
-      let entries: Dirent[];
+    const list = (dir: string): Dirent[] => {
       try {
-        entries = readdirSync(dir, { withFileTypes: true });
+        return readdirSync(dir, { withFileTypes: true });
       } catch {
-        return false;
+        return [];
       }
-      let kept = false;
-      for (const e of entries) {
-        const path = join(dir, e.name);
-        if (used.has(path)) kept = true;
-        else if (e.isDirectory()) {
-          if (visit(path)) kept = true;
-          else rmSync(path, { recursive: true, force: true });
-        } else {
-          rmSync(path, { force: true });
-          removed++;
-        }
-      }
-      return kept;
     };
-    visit(this.root);
+    /** Removes `dir` when this prune emptied it; a folder that was empty before is not ours to judge. */
+    const dropIfEmptied = (dir: string, emptied: boolean): void => {
+      if (!emptied) return;
+      try {
+        rmdirSync(dir); // fails unless empty
+      } catch {
+        // Something else is in it: kept.
+      }
+    };
+    // Folders are Dirent directories, never symlinks: a link in the tree is not followed.
+    const folders = (dir: string): string[] => list(dir).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+    for (const top of folders(this.root)) {
+      const topPath = join(this.root, top);
+      let topEmptied = false;
+      for (const model of folders(topPath)) {
+        const modelPath = join(topPath, model);
+        let modelEmptied = false;
+        if (top === TEXT_STORE_DIR) {
+          for (const hh of folders(modelPath)) {
+            if (!/^[0-9a-f]{2}$/.test(hh)) continue;
+            const hhPath = join(modelPath, hh);
+            let hhEmptied = false;
+            for (const f of list(hhPath)) {
+              const path = join(hhPath, f.name);
+              if (!f.isFile() || !TEXT_FILE_NAME.test(f.name) || !f.name.startsWith(hh) || used.has(path)) continue;
+              rmSync(path, { force: true });
+              removed++;
+              hhEmptied = true;
+            }
+            dropIfEmptied(hhPath, hhEmptied);
+            modelEmptied ||= hhEmptied;
+          }
+        } else {
+          for (const entry of folders(modelPath)) {
+            const path = join(modelPath, entry);
+            if (!/^[0-9a-f]{16}$/.test(entry) || used.has(path)) continue;
+            const files = list(path);
+            if (!files.every((f) => f.isFile() && ENTRY_FILE_NAME.test(f.name))) continue; // not an entry's shape
+            for (const f of files) rmSync(join(path, f.name), { force: true });
+            removed += files.length;
+            dropIfEmptied(path, true);
+            modelEmptied = true;
+          }
+        }
+        dropIfEmptied(modelPath, modelEmptied);
+        topEmptied ||= modelEmptied;
+      }
+      dropIfEmptied(topPath, topEmptied);
+    }
     return removed;
   }
 
