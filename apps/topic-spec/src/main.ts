@@ -5,8 +5,8 @@
  *
  *   topic-spec <topic-dir ...> [--config FILE] [--cache-dir DIR] [--prompt-threshold X] [--json]
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex, siblingCacheRoots } from '@chunkyard/embedding-cache';
@@ -15,7 +15,7 @@ import { emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, 
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
-import { checkFolderOption, describeFsError, DocumentReadError, entryExists, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, TOPIC_MARKER, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { brokenLink, checkFolderOption, describeFsError, fileKind, DocumentReadError, entryExists, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, TOPIC_MARKER, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -126,7 +126,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     // call, so a provider that dies mid-topic loses at most one call's worth of work.
     batchSize = cacheBatchSize(ws.config.embeddings);
     checkFolderOption('cache-dir', values['cache-dir']);
-    cache = new EmbeddingCache(resolve(values['cache-dir'] ?? join(ws.root, '.embedding-cache')));
+    const cacheRoot = resolve(values['cache-dir'] ?? join(ws.root, '.embedding-cache'));
+    const blocked = cacheFolderProblem(cacheRoot);
+    if (blocked !== null) throw new UsageError(`${values['cache-dir'] !== undefined ? `--cache-dir ${oneLine(values['cache-dir'])}` : 'the embedding cache (.embedding-cache beside the config)'}: ${blocked}`);
+    cache = new EmbeddingCache(cacheRoot);
     // A cache folder of its own (the Nx plugin's `.embedding-cache/<project>`) starts empty when
     // the topic is renamed or moved, while its vectors sit in the old project's folder beside it:
     // a text missing here is taken from there (validated, read-only) rather than paid for again.
@@ -175,6 +178,31 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
   }
   return errors.length ? 1 : 0;
+}
+
+/**
+ * Why the cache folder `root` cannot be made, or null: a link that leads nowhere where it or a
+ * folder above it should be, or a file above it. These failed every topic alike, each with
+ * exit 1 and the same line naming neither --cache-dir nor the cache; a usage error says it
+ * once (exit 2) before anything is written. Whatever only an attempt can tell (permissions, a
+ * file system that refuses folders) is still each topic's own failure.
+ */
+function cacheFolderProblem(root: string): string | null {
+  for (let p = root; ; p = dirname(p)) {
+    let stat: Stats;
+    try {
+      stat = statSync(p);
+    } catch (err) {
+      const link = brokenLink(p);
+      if (link !== null) return `${oneLine(p)} is ${link}`;
+      const code = (err as NodeJS.ErrnoException).code;
+      // Not there, or below a file or a looping link: the folder above tells which.
+      if ((code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') && dirname(p) !== p) continue;
+      return null;
+    }
+    if (stat.isDirectory()) return null;
+    return `${oneLine(p)} is ${stat.isFile() ? 'a file' : fileKind(stat)}, where the cache needs a folder; give a --cache-dir that can be a folder`;
+  }
 }
 
 function isDocumentProblem(err: unknown): boolean {
