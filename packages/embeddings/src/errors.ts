@@ -69,7 +69,7 @@ export function displayUrl(url: string): string {
  * `\u001b`-style escapes: @chunkyard/fs-atomic's escapeControl rule (this package depends on no
  * other chunkyard package). Line breaks are gone before it runs (the message is one line).
  */
-function escapeControl(text: string): string {
+export function escapeControl(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

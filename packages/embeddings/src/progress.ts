@@ -5,6 +5,7 @@
  * that prints none (the CLIs print their own one-line summaries).
  */
 import { createRequire } from 'node:module';
+import { escapeControl } from './errors.js';
 
 export interface ProgressReporter {
   update(done: number): void;
@@ -19,6 +20,7 @@ export const PLAIN_PROGRESS_INTERVAL_MS = 5000;
  * `now` is the clock (injected by tests).
  */
 export function plainProgress(total: number, label: string, stream: NodeJS.WritableStream, intervalMs = PLAIN_PROGRESS_INTERVAL_MS, now: () => number = Date.now): ProgressReporter {
+  const shown = shownLabel(label);
   let last = now();
   let stopped = false;
   return {
@@ -26,12 +28,22 @@ export function plainProgress(total: number, label: string, stream: NodeJS.Writa
       if (stopped || now() - last < intervalMs) return;
       last = now();
       const pct = total > 0 ? Math.floor((100 * Math.min(done, total)) / total) : 100;
-      stream.write(`${label}: ${Math.min(done, total)}/${total} (${pct}%)\n`);
+      stream.write(`${shown}: ${Math.min(done, total)}/${total} (${pct}%)\n`);
     },
     stop() {
       stopped = true;
     },
   };
+}
+
+/**
+ * A label on one line with its control characters escaped (`\u001b`, line breaks, C1 and
+ * bidirectional controls), as every message of the CLIs is: it holds a topic folder's name and
+ * the configured model, and a name holding a line break wrote a line of its own into a CI log
+ * (where `::error::`-style lines are commands), or ESC sequences to a terminal.
+ */
+function shownLabel(label: string): string {
+  return escapeControl(label);
 }
 
 /**
@@ -51,7 +63,9 @@ export function progressReporter(
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: `${label} [{bar}] {value}/{total} {percentage}% | ETA {eta_formatted}`,
+      // The label goes in as a value, not into the format: a `{bar}` or `{total}` in a folder
+      // name was a placeholder there.
+      format: '{label} [{bar}] {value}/{total} {percentage}% | ETA {eta_formatted}',
       hideCursor: true,
       clearOnComplete: false,
       // Redraw at most ~10 times a second: embedding reports per batch, which can be faster.
@@ -59,7 +73,7 @@ export function progressReporter(
     },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(total, 0);
+  bar.start(total, 0, { label: shownLabel(label) });
   let stopped = false;
   return {
     update(done: number) {
