@@ -68,7 +68,13 @@ function explainEmptyRoot(docsRoot, workspaceRoot) {
   try {
     stat = lstatSync(abs);
   } catch {
-    return `@chunkyard/nx: the docs root "${docsRoot}" does not exist in ${workspaceRoot}. Create it (npx nx g @chunkyard/nx:topic <name>) or set the docsRoot option of @chunkyard/nx in nx.json.`;
+    // Not "create it with nx g @chunkyard/nx:topic": Nx builds the project graph before it runs
+    // any generator, so this error stopped that command too (found by a probe).
+    return (
+      `@chunkyard/nx: the docs root "${docsRoot}" does not exist in ${workspaceRoot}. Create the folder ` +
+      `(mkdir -p ${JSON.stringify(docsRoot)}; every nx command, nx g included, stops here until it exists) ` +
+      `or set the docsRoot option of @chunkyard/nx in nx.json.`
+    );
   }
   if (stat.isSymbolicLink()) {
     return (
