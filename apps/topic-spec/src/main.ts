@@ -64,7 +64,8 @@ ${rangesHelp('spec', '    ')}
   embeddings:
 ${rangesHelp('embeddings', '    ')}
 
-Exit status: 0 success; 1 a topic failed (missing or malformed _chunks manifest, words.md
+Exit status: 0 success; 1 a topic failed (missing or malformed _chunks manifest, or one
+chunked from another version of its source, words.md
 or ${QA_PAIRS}, the embedding provider failed, or ${OUT_FILE} is a symlink, which is never
 written through): its previous ${OUT_FILE} is left as it was and the other topics are still
 written; 2 usage or config error (nothing written).
@@ -120,6 +121,15 @@ async function run(argv: string[], io: Io): Promise<number> {
       const other = seen.get(resolve(t.dir));
       if (other !== undefined) throw new UsageError(`${other} and ${t.dir} are the same topic`);
       seen.set(resolve(t.dir), t.dir);
+      // One manifest per document name: chunking-tool refuses two sources of one name, and
+      // topic-spec read the first one's manifest for both, writing its chunks twice, exit 0.
+      const docs = new Map<string, string>();
+      for (const source of t.sources) {
+        const doc = docNameOf(source);
+        const first = docs.get(doc);
+        if (first !== undefined) throw new UsageError(`${join(t.dir, first)} and ${join(t.dir, source)} would both use the chunk manifest ${join(t.dir, '_chunks', `${doc}.json`)}; rename one of them`);
+        docs.set(doc, source);
+      }
     }
     provider = createProvider({ provider: 'local', ...ws.config.embeddings }, io.env ?? process.env);
     // One call keeps every concurrent request busy; its results are cached before the next
@@ -232,6 +242,25 @@ function read(file: string, opts: { allowEmpty?: boolean; rebuild?: string } = {
   }
 }
 
+/**
+ * Refuses a manifest chunked from another version of its source: the source edited (or
+ * replaced) since chunking-tool ran, and topic-spec run by hand. The spec was written from the
+ * old chunks, exit 0, under the old hash. A source that cannot be read is left to
+ * chunking-tool to report: the manifest is all a spec needs.
+ */
+function checkChunkedVersion(source: string, sourceSha256: string, manifestFile: string): void {
+  let text: string;
+  try {
+    // chunking-tool's own read (BOM dropped, UTF-8 checked), so that equal text hashes equal.
+    text = readDocument(source);
+  } catch {
+    return;
+  }
+  if (sha256Hex(text) !== sourceSha256) {
+    throw new DocumentError(`${manifestFile}: chunked from another version of ${source} (it changed since); run chunking-tool on the topic again (nx run <topic>:chunk)`);
+  }
+}
+
 async function specOne(
   topic: TopicSettings,
   provider: EmbeddingProvider,
@@ -244,7 +273,9 @@ async function specOne(
   const manifests = topic.sources.map((s) => {
     const file = join(topic.dir, '_chunks', `${docNameOf(s)}.json`);
     if (!existsSync(file)) throw new DocumentError(`${file}: no chunk manifest; run chunking-tool on the topic first (nx run <topic>:chunk)`);
-    return { doc: docNameOf(s), manifest: readManifest(read(file, { rebuild: 'run chunking-tool on the topic again (nx run <topic>:chunk)' }), file) };
+    const manifest = readManifest(read(file, { rebuild: 'run chunking-tool on the topic again (nx run <topic>:chunk)' }), file);
+    checkChunkedVersion(join(topic.dir, s), manifest.sourceSha256, file);
+    return { doc: docNameOf(s), manifest };
   });
   const wordsFile = join(topic.dir, WORDS);
   if (!existsSync(wordsFile)) throw new DocumentError(`${wordsFile}: no keyword table; run keyword-extractor on the topic first (nx run <topic>:keywords)`);
