@@ -527,7 +527,7 @@ describe('--json and --help', () => {
     expect(r.code).toBe(1);
     const summary = JSON.parse(r.stdout) as { documents: { source: string }[]; errors: { source: string; error: string }[] };
     expect(summary.documents.map((d) => d.source)).toEqual([good]);
-    expect(summary.errors).toEqual([{ source: bad, error: 'empty file' }]);
+    expect(summary.errors).toEqual([{ source: bad, error: 'empty file; write its text, or remove it' }]);
   });
 
   it('--help exits 0 and documents every option', async () => {
@@ -734,9 +734,9 @@ describe('exit 1: a document that cannot be processed', () => {
   const BAD: [what: string, content: string | Buffer, problem: string][] = [
     ['a binary file (NUL bytes)', Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x02, 0x0a]), 'binary file'],
     ['invalid UTF-8', Buffer.from([0xff, 0xfe, 0x41]), 'not valid UTF-8 (first bad byte at offset 0)'],
-    ['an empty file', '', 'empty file'],
-    ['a whitespace-only file', ' \n\t\n   \r\n', 'only whitespace'],
-    ['front matter only', '---\ntitle: Nothing else\n---\n', 'no content to chunk'],
+    ['an empty file', '', 'empty file; write its text, or remove it'],
+    ['a whitespace-only file', ' \n\t\n   \r\n', 'only whitespace); write its text, or remove it'],
+    ['front matter only', '---\ntitle: Nothing else\n---\n', 'no content to chunk (only front matter); write the text below the front matter'],
   ];
 
   it.each(BAD)('%s: exit 1, message names the file and the problem, nothing written', async (_what, content, problem) => {

@@ -345,7 +345,7 @@ function readJob(job: Job): ReadJob {
 }
 
 function assertChunks(n: number): void {
-  if (n === 0) throw new Error('no content to chunk (only front matter)');
+  if (n === 0) throw new Error('no content to chunk (only front matter); write the text below the front matter');
 }
 
 /**

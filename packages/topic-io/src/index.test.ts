@@ -53,8 +53,8 @@ describe('readDocument', () => {
     ['not UTF-8', () => file('c.md', Buffer.from([0x23, 0x20, 0xff, 0xfe])), 'not valid UTF-8 (first bad byte at offset 2)', 'not-utf8'],
     // Issue 15 probe: Notepad's "Unicode" was "binary file (contains NUL bytes), not markdown text".
     ['UTF-16', () => file('u.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Title\n', 'utf16le')])), 'UTF-16 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8', 'not-utf8'],
-    ['empty', () => file('d.md', ''), 'empty file', 'empty'],
-    ['only whitespace', () => file('e.md', ' \n\t\n'), 'empty file (only whitespace)', 'empty'],
+    ['empty', () => file('d.md', ''), 'empty file; write its text, or remove it', 'empty'],
+    ['only whitespace', () => file('e.md', ' \n\t\n'), 'empty file (only whitespace); write its text, or remove it', 'empty'],
   ])('says what is wrong with a file that is %s, with a code callers can test instead of the words', (_what, make, message, code) => {
     const path = make();
     let err: unknown;
@@ -67,7 +67,7 @@ describe('readDocument', () => {
     expect((err as DocumentReadError).message).toBe(message);
     expect((err as DocumentReadError).code).toBe(code);
     // The words without the advice, for a caller that gives its own.
-    expect((err as DocumentReadError).reason).toBe(message.replace(/; (point it at a markdown file|save it as UTF-8)$/, ''));
+    expect((err as DocumentReadError).reason).toBe(message.replace(/; (point it at a markdown file|save it as UTF-8|write its text, or remove it)$/, ''));
   });
 
   it('accepts an empty file when allowed', () => {

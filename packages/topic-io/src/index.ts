@@ -118,7 +118,10 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
     if (isFsError(err)) throw new DocumentReadError('unreadable', errnoReason(err));
     throw err;
   }
-  if (!opts.allowEmpty && bytes.length === 0) throw new DocumentReadError('empty', 'empty file');
+  // What to do, not only what is wrong (a new topic's empty placeholder failed every `index`
+  // target above it with "empty file").
+  const fill = 'write its text, or remove it';
+  if (!opts.allowEmpty && bytes.length === 0) throw new DocumentReadError('empty', 'empty file', fill);
   // UTF-16 and UTF-32 text holds NUL bytes too: "binary file" sent the author looking for the wrong fix.
   const foreign = foreignEncoding(bytes);
   if (foreign !== null) throw new DocumentReadError('not-utf8', `${foreign} text (it starts with that byte order mark), not UTF-8`, 'save it as UTF-8');
@@ -130,7 +133,7 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
     throw new DocumentReadError('not-utf8', invalidUtf8Message(bytes));
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (!opts.allowEmpty && !text.trim()) throw new DocumentReadError('empty', 'empty file (only whitespace)');
+  if (!opts.allowEmpty && !text.trim()) throw new DocumentReadError('empty', 'empty file (only whitespace)', fill);
   return text;
 }
 
