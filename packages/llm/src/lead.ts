@@ -33,9 +33,16 @@ export const LEAD_PROMPTS = {
   },
 } as const satisfies Record<string, PromptTemplate>;
 
-/** A model's reply as one sentence of plain text: whitespace collapsed, wrapping quotes and a "Summary:" label dropped. */
+/**
+ * A model's reply as one sentence of plain text: whitespace collapsed, control characters
+ * (C0, DEL, C1, bidirectional controls) dropped, wrapping quotes and a "Summary:" label
+ * dropped. The sentence goes into a page's text and its `_chunks/*.md` file: a NUL from the
+ * server made that file "binary" to every tool that reads it, an ESC sequence reached the
+ * terminal of whoever printed it, and U+202E reversed the words after it.
+ */
 export function oneLine(reply: string): string {
-  let s = reply.replace(/\s+/g, ' ').trim();
+  // eslint-disable-next-line no-control-regex
+  let s = reply.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
   s = s.replace(/^(?:summary|preview|recap|sentence)\s*:\s*/i, '');
   const quoted = /^["'“‘](.*)["'”’]$/.exec(s);
   if (quoted) s = quoted[1]!.trim();
