@@ -213,6 +213,15 @@ describe('chunking a topic folder', () => {
     expect(r.stdout).toContain('(semantic-16-80-512)');
   });
 
+  it('counts one chunk and one token in the singular (it printed "1 chunks, 1 tokens")', async () => {
+    const one = join(root, 'one');
+    mkdirSync(one, { recursive: true });
+    writeFileSync(join(one, 'golden-reference.md'), 'x\n');
+    const r = await run(['--config', config, one]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith(`${one}/golden-reference.md: 1 chunk, 1 token (semantic-16-80-512) -> `)).toBe(true);
+  });
+
   it('writes a manifest with the schema fields, options, title and exact source positions', async () => {
     const topic = makeTopic();
     expect((await run(['--config', config, topic])).code).toBe(0);

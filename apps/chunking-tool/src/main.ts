@@ -237,7 +237,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (args.values.json) {
     io.stdout(`${JSON.stringify({ documents: summaries, errors }, null, 2)}\n`);
   } else {
-    for (const s of summaries) io.stdout(`${oneLine(s.source)}: ${s.chunks} chunks, ${s.tokens} tokens (${s.strategyKey}) -> ${oneLine(s.out)}\n`);
+    for (const s of summaries) io.stdout(`${oneLine(s.source)}: ${counted(s.chunks, 'chunk')}, ${counted(s.tokens, 'token')} (${s.strategyKey}) -> ${oneLine(s.out)}\n`);
   }
   return errors.length ? 1 : 0;
 }
@@ -342,6 +342,11 @@ function readJob(job: Job): ReadJob {
   const text = readTopicSource(job.file, job.listedIn);
   const stream = chunkDocumentStream(text, { ...job.options, docName: docNameOf(job.file), sourceFile: basename(job.file) });
   return { stream, sourceSha256: createHash('sha256').update(text).digest('hex') };
+}
+
+/** `n` and the noun, in the singular for one ("1 chunk", "2 chunks"). */
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function assertChunks(n: number): void {
