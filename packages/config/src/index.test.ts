@@ -387,19 +387,26 @@ describe('parseConfig: sources (topic.yaml only)', () => {
   });
 
   it.each([
-    ['a string instead of a list', 'sources: golden-reference.md\n'],
-    ['an empty list', 'sources: []\n'],
-    ['no value', 'sources:\n'],
-    ['a non-markdown file', 'sources:\n  - diagram.png\n'],
-    ['a path leaving the topic folder', 'sources:\n  - ../other/golden-reference.md\n'],
-    ['a number in the list', 'sources:\n  - a.md\n  - 7\n'],
-    ['a mapping in the list', 'sources:\n  - {file: a.md}\n'],
-  ])('rejects %s', (_name, body) => {
+    ['a string instead of a list', 'sources: golden-reference.md\n', 'expected a non-empty list'],
+    ['an empty list', 'sources: []\n', 'expected a non-empty list'],
+    ['no value', 'sources:\n', 'expected a non-empty list'],
+    // The entry and what is wrong with it (helper-33's probe: each said only "expected a
+    // non-empty list of .md file names inside the topic folder").
+    ['a non-markdown file', 'sources:\n  - diagram.png\n', 'entry 1 ("diagram.png") is not a .md, .markdown or .txt file'],
+    ['a path leaving the topic folder', 'sources:\n  - ../other/golden-reference.md\n', 'entry 1 ("../other/golden-reference.md") holds ".."'],
+    ['a number in the list', 'sources:\n  - a.md\n  - 7\n', 'entry 2 (7) is not a file name'],
+    ['a mapping in the list', 'sources:\n  - {file: a.md}\n', 'entry 1 (a mapping) is not a file name'],
+    ['an empty name after good ones', 'sources: [a.md, b.md, ""]\n', 'entry 3 is an empty name'],
+    ['a list in the list', 'sources: [a.md, [b.md]]\n', 'entry 2 (a list) is not a file name'],
+    ['a null entry', 'sources: [a.md, ~]\n', 'entry 2 (empty) is not a file name'],
+    ['a long name', `sources: [${'x'.repeat(300)}.png]\n`, '… (306 characters)) is not a .md'],
+  ])('rejects %s', (_name, body, problem) => {
     const err = errorOf(`# topic\n${body}`, TOPIC, true);
     expect(err.line).toBe(2);
     expect(err.message).toContain(`${TOPIC}:2`);
     expect(err.message).toContain('sources');
     expect(err.message).toContain('.md');
+    expect(err.message).toContain(problem);
   });
 
   // s39 probe: a file listed twice was read twice by keyword-extractor (its words counted

@@ -472,6 +472,15 @@ export interface ParseOptions {
  */
 const GENERATED_FOLDERS = { _chunks: "chunking-tool's output folder", _keywords: "keyword-extractor's output folder" } as const;
 
+/** What is wrong with `v` as an entry of topic.yaml's `sources`, or null when it is a name the tools take. */
+function sourceNameProblem(v: unknown): string | null {
+  if (typeof v !== 'string') return `(${v === null ? 'empty' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : clip(JSON.stringify(v))}) is not a file name`;
+  if (v === '') return 'is an empty name';
+  if (v.includes('..')) return `(${clip(JSON.stringify(v))}) holds "..", which may lead out of the topic folder`;
+  if (!/\.(md|markdown|txt)$/.test(v)) return `(${clip(JSON.stringify(v))}) is not a .md, .markdown or .txt file`;
+  return null;
+}
+
 /** The generated folder a source path (relative to its topic folder) lies in, if any: only at the top, as the tools write them. */
 function generatedFolderOf(source: string): keyof typeof GENERATED_FOLDERS | undefined {
   const first = source.split(/[\\/]+/).find((part) => part !== '.' && part !== '');
@@ -592,8 +601,13 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       config.llm = llm;
     } else if (key === 'sources' && opts.topic) {
       const value: unknown = (pair.value as Node | null)?.toJSON();
-      if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && /\.(md|markdown|txt)$/.test(v) && !v.includes('..'))) {
+      const bad = Array.isArray(value) ? value.findIndex((v) => sourceNameProblem(v) !== null) : -1;
+      if (!Array.isArray(value) || value.length === 0) {
         fail(line, 'sources: expected a non-empty list of .md file names inside the topic folder');
+      } else if (bad >= 0) {
+        // Which entry, and what is wrong with it: "expected a non-empty list" alone left the
+        // author to find the one bad name in a long list (helper-33's probe, issue 15).
+        fail(line, `sources: entry ${bad + 1} ${sourceNameProblem(value[bad])}; list the topic's .md, .markdown or .txt files by their names inside the topic folder`);
       } else {
         // A file listed twice was read twice by keyword-extractor (its words counted double) and
         // refused by chunking-tool alone; "./b.md" names the same file as "b.md".
