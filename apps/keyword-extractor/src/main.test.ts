@@ -85,6 +85,17 @@ describe('a topic folder', () => {
     expect(r.stdout).toBe(`${topic}: 40 keywords from golden-reference.md -> ${relative(process.cwd(), join(topic, '_keywords', 'words.md'))}\n`);
   });
 
+  it('counts one keyword in the singular (it printed "1 keywords")', async () => {
+    const topic = join(root, 'one-keyword');
+    mkdirSync(topic, { recursive: true });
+    // One identifier in a heading: one candidate that qualifies.
+    writeFileSync(join(topic, 'golden-reference.md'), '# `WidgetHost`\n');
+    const r = await run([topic]);
+    expect(r.code).toBe(0);
+    expect(wordsOf(topic)).toHaveLength(1);
+    expect(r.stdout.startsWith(`${topic}: 1 keyword from golden-reference.md -> `)).toBe(true);
+  });
+
   it('an output folder that cannot be written: exit 1 naming what is in the way, as --help says (issue 15 probe: --help named only unreadable documents for 1)', async () => {
     const topic = makeTopic();
     // A file where a folder of --out goes.

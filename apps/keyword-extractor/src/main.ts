@@ -185,7 +185,8 @@ async function run(argv: string[], io: Io): Promise<number> {
   } else {
     for (const s of summaries) {
       const hand = s.handWritten ? ` + ${s.handWritten}` : '';
-      io.stdout(`${oneLine(s.topic)}: ${s.keywords.length} keywords from ${s.sources.map(oneLine).join(', ')}${hand} -> ${oneLine(s.out)}\n`);
+      const count = `${s.keywords.length} keyword${s.keywords.length === 1 ? '' : 's'}`;
+      io.stdout(`${oneLine(s.topic)}: ${count} from ${s.sources.map(oneLine).join(', ')}${hand} -> ${oneLine(s.out)}\n`);
     }
   }
   return errors.length ? 1 : 0;
