@@ -146,6 +146,16 @@ describe('parseWordsMd messages', () => {
     expect(err.message).toContain('(1000000 characters)');
   });
 
+  it('a row with more cells than the header, past it not empty, is an error at its line (GFM would hide them): a pipe meant as text', () => {
+    expect(parseError(`${HEAD}| JsonSerializer | 5 | 6 |\n`).message).toBe('docs/x/keywords.md:3: row has 3 cells where the header has 2; write a | inside a keyword as \\|');
+    expect(parseError(`${HEAD}| ok | 2 |\n| C# | F# | 5 |\n`).message).toContain('docs/x/keywords.md:4: row has 3 cells');
+    // An empty cell past the header's (a trailing pipe typed twice) hides nothing.
+    expect(parseWordsMd(`${HEAD}| a | 5 | |\n| b\\|c | 4 |\n`, 'keywords.md')).toEqual([
+      { name: 'a', score: 5 },
+      { name: 'b|c', score: 4 },
+    ]);
+  });
+
   it('escapes control characters of a quoted cell, C1 and bidirectional ones included', () => {
     const err = parseError(`${HEAD}| a\u001b]0;x\u0007\u009b2J\u202eb | x |\n`);
     expect(err.message).toContain('keyword "a\\u001b]0;x\\u0007\\u009b2J\\u202eb"');

@@ -128,6 +128,12 @@ export function parseWordsMd(text: string, file: string): KeywordEntry[] {
       for (; j < lines.length && isRow(lines[j]!) && !COMMENT_START.test(lines[j]!); j++) {
         const lineNo = j + 1;
         const cells = splitRow(lines[j]!);
+        // GFM drops the cells past the header's, so the rendered table hides them: a row of
+        // `| JsonSerializer | 5 | 6 |` (a pipe where a keyword or a score was meant) was read as
+        // score 5 with nothing said (helper-36's probe, issue 15).
+        if (cells.slice(header.length).some((cell) => cell !== '')) {
+          throw new KeywordTableError(file, lineNo, `row has ${cells.length} cells where the header has ${header.length}; write a | inside a keyword as \\|`);
+        }
         const name = (cells[kw] ?? '').replace(/^`(.*)`$/, '$1').trim();
         const scoreCell = cells[sc];
         if (!name) throw new KeywordTableError(file, lineNo, 'empty keyword');
