@@ -67,11 +67,24 @@ export const MIN_REDACTED_LENGTH = 8;
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= MIN_REDACTED_LENGTH) out = out.split(secret).join('[redacted]');
+  const long = [...secrets].filter((secret) => secret.length >= MIN_REDACTED_LENGTH).sort((a, b) => b.length - a.length);
+  for (const secret of long) out = out.split(secret).join('[redacted]');
+  // A quote cut short (errorInBody's 300 characters, then `…`) can end inside a secret, whose
+  // whole is then nowhere to be found: the start of the key went out as it was (helper-36's
+  // probe, issue 15). The longest start of a secret, of MIN_CUT_PREFIX characters or more,
+  // that the quote ends with is redacted too.
+  const ellipsis = out.endsWith('…') ? '…' : '';
+  const body = ellipsis ? out.slice(0, -1) : out;
+  for (const secret of long) {
+    for (let k = secret.length - 1; k >= MIN_CUT_PREFIX; k--) {
+      if (body.endsWith(secret.slice(0, k))) return `${body.slice(0, body.length - k)}[redacted]${ellipsis}`;
+    }
   }
   return out;
 }
+
+/** The shortest start of a secret that a cut quote ending with it has redacted (shorter: ordinary text, and nothing of a key). */
+const MIN_CUT_PREFIX = 4;
 
 export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown; timedOut: boolean };
 

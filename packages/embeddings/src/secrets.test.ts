@@ -92,3 +92,31 @@ describe('redactSecrets', () => {
     );
   });
 });
+
+describe('redactSecrets on a quote cut inside a secret', () => {
+  it('redacts the start of a secret that a cut quote ends with, `…` or not (helper-36 probe: the 300-character cut left the key\'s first part)', () => {
+    const body = `Incorrect API key provided: Bearer ${KEY}. See the docs.`;
+    const at = body.indexOf(KEY);
+    for (let cut = at + 4; cut < at + KEY.length; cut++) {
+      for (const ellipsis of ['…', '']) {
+        const out = redactSecrets(`${body.slice(0, cut)}${ellipsis}`, [KEY]);
+        expect(out).toBe(`${body.slice(0, at)}[redacted]${ellipsis}`);
+      }
+    }
+    // Under four characters of it: nothing of a key, and ordinary text is left alone.
+    expect(redactSecrets(`${body.slice(0, at + 3)}…`, [KEY])).toBe(`${body.slice(0, at + 3)}…`);
+    // A whole secret and a cut one in the same quote.
+    expect(redactSecrets(`${KEY} and ${KEY.slice(0, 10)}…`, [KEY])).toBe('[redacted] and [redacted]…');
+  });
+
+  it('leaves no four-character start of the secret at the end of any cut (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: MIN_REDACTED_LENGTH, maxLength: 40 }), fc.string({ maxLength: 30 }), fc.nat(), (secret, before, at) => {
+        const text = `${before}${secret}`;
+        const cut = before.length + 4 + (at % Math.max(1, secret.length - 4));
+        const out = redactSecrets(`${text.slice(0, cut)}…`, [secret]);
+        for (let k = 4; k < secret.length; k++) expect(out.slice(0, -1).endsWith(secret.slice(0, k))).toBe(false);
+      }),
+    );
+  });
+});
