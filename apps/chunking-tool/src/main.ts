@@ -10,7 +10,7 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { emptyArgument, parseCliArgs, PinnedDir, processIo, refuseSymlink, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
+import { counted, emptyArgument, parseCliArgs, PinnedDir, processIo, refuseSymlink, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readTopicSource, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 import { groupByOutDir, Outcomes } from './outcomes.js';
@@ -342,11 +342,6 @@ function readJob(job: Job): ReadJob {
   const text = readTopicSource(job.file, job.listedIn);
   const stream = chunkDocumentStream(text, { ...job.options, docName: docNameOf(job.file), sourceFile: basename(job.file) });
   return { stream, sourceSha256: createHash('sha256').update(text).digest('hex') };
-}
-
-/** `n` and the noun, in the singular for one ("1 chunk", "2 chunks"). */
-function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function assertChunks(n: number): void {

@@ -4,7 +4,7 @@
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { errnoReason, foreignEncoding, invalidJsonMessage, invalidUtf8Message, isFsError, linkedFolderHolds, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
+import { errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, notUtf8Reason, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
@@ -108,12 +108,6 @@ export function builtTopicDirs(root: string, onSkippedLink?: OnSkippedLink, onFo
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Why bytes the fatal decoder refused are not UTF-8: a UTF-16 or UTF-32 byte order mark, else the first bad byte. */
-function notUtf8Reason(bytes: Uint8Array): string {
-  const foreign = foreignEncoding(bytes);
-  return foreign === null ? invalidUtf8Message(bytes) : `${foreign} text (it starts with that byte order mark), not UTF-8`;
-}
 
 /** Parses and checks one manifest; every problem is an ExportError naming the file. */
 export function readManifest(file: string): Manifest {

@@ -8,7 +8,7 @@ import { chmodSync, createWriteStream, existsSync, lstatSync, readFileSync, read
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
+import { counted, describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type BuiltDocument, type Format, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -490,9 +490,4 @@ function outClash(out: string, docsRoot: string, docs: readonly BuiltDocument[])
 /** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
 export function exitOnStdoutError(tool: string): void {
   exitOnStdoutErrorOf(tool);
-}
-
-/** `1 chunk`, `2 chunks`: the summary said "1 documents in 1 topics". */
-function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, firstInvalidUtf8, FolderGoneError, invalidJsonMessage, linkedFolderHolds, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { counted, emptyArgument, firstInvalidUtf8, FolderGoneError, invalidJsonMessage, linkedFolderHolds, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -136,7 +136,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         io.stdout(
           values.json
             ? `${JSON.stringify({ llmsTxt: written[0], ...(full !== undefined ? { llmsFullTxt: written[1] } : {}), topics })}\n`
-            : `${values.root}: ${count(topics, 'topic', 'topics')} -> ${written.join(', ')}\n`,
+            : `${values.root}: ${counted(topics, 'topic')} -> ${written.join(', ')}\n`,
         );
         return 0;
       } catch (err) {
@@ -224,7 +224,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors }, null, 2)}\n`);
   else {
     for (const s of summaries) {
-      const what = s.kind === 'topic' ? count(s.chunks, 'chunk', 'chunks') : count(s.children, 'child', 'children');
+      const what = s.kind === 'topic' ? counted(s.chunks, 'chunk') : counted(s.children, 'child', 'children');
       io.stdout(`${oneLine(s.dir)}: ${s.kind} ${JSON.stringify(s.id)}, ${what} -> ${oneLine(s.out)}\n`);
     }
   }
@@ -287,11 +287,6 @@ function shownName(bytes: Buffer): string {
 
 /** Whether the folder a skipped link leads to (its real path) holds topics, as found this run. */
 const linkedHolds = new Map<string, boolean>();
-
-/** `1 topic`, `2 topics`: the summary read '1 topics', '1 chunks', '1 children'. */
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** Folders that can hold docs: not generated (`_chunks`), hidden or installed ones. */
 function subfolders(dir: string, onSkippedLink?: OnSkippedLink): string[] {

@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
 import { assertSearchable, checkFolderOption, configText, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
-import { emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { counted, emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -185,8 +185,7 @@ async function run(argv: string[], io: Io): Promise<number> {
   } else {
     for (const s of summaries) {
       const hand = s.handWritten ? ` + ${s.handWritten}` : '';
-      const count = `${s.keywords.length} keyword${s.keywords.length === 1 ? '' : 's'}`;
-      io.stdout(`${oneLine(s.topic)}: ${count} from ${s.sources.map(oneLine).join(', ')}${hand} -> ${oneLine(s.out)}\n`);
+      io.stdout(`${oneLine(s.topic)}: ${counted(s.keywords.length, 'keyword')} from ${s.sources.map(oneLine).join(', ')}${hand} -> ${oneLine(s.out)}\n`);
     }
   }
   return errors.length ? 1 : 0;

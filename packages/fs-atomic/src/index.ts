@@ -1104,12 +1104,20 @@ export function oneLine(path: string): string {
   return path.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, unicodeEscape);
 }
 
+/**
+ * `n` and its noun, in the singular for one (`1 chunk`, `2 chunks`; `plural` for nouns without
+ * a plain -s: `child`, `children`). The tools' summaries said "1 chunks" and "1 topics".
+ */
+export function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 function unicodeEscape(ch: string): string {
   return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 
-export { firstInvalidUtf8, foreignEncoding, invalidUtf8Message, utf8TextProblem } from './utf8.js';
+export { firstInvalidUtf8, foreignEncoding, invalidUtf8Message, notUtf8Reason, utf8TextProblem } from './utf8.js';
 export { stdoutIsFile, writeAllToStdout } from './stdout.js';
 export { invalidJsonMessage, jsonProblem, type JsonProblem } from './json.js';
 export { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';

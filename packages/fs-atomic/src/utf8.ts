@@ -62,12 +62,23 @@ export function foreignEncoding(bytes: Uint8Array): string | null {
  * "expected a mapping of settings at the top level", a Latin-1 byte became U+FFFD in a value.
  */
 export function utf8TextProblem(bytes: Uint8Array): string | null {
-  const foreign = foreignEncoding(bytes);
-  if (foreign !== null) return `${foreign} text (it starts with that byte order mark), not UTF-8; save it as UTF-8`;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return null;
-  } catch {
-    return `${invalidUtf8Message(bytes)}; save it as UTF-8`;
+  if (foreignEncoding(bytes) === null) {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      return null;
+    } catch {
+      // Not UTF-8: said below.
+    }
   }
+  return `${notUtf8Reason(bytes)}; save it as UTF-8`;
+}
+
+/**
+ * Why `bytes`, which a fatal UTF-8 decoder refused (or which start with a UTF-16 or UTF-32
+ * byte order mark), are not UTF-8, without advice: the encoding the mark names, else
+ * invalidUtf8Message's words. For a caller that gives its own advice (docs-export: rebuild).
+ */
+export function notUtf8Reason(bytes: Uint8Array): string {
+  const foreign = foreignEncoding(bytes);
+  return foreign === null ? invalidUtf8Message(bytes) : `${foreign} text (it starts with that byte order mark), not UTF-8`;
 }
