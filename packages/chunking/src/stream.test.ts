@@ -277,6 +277,15 @@ End.
 });
 
 describe('LineCursor', () => {
+  /** The cursor gives `records` the source lines attachSourceLines gives them from the line table. */
+  const expectCursorAgrees = (source: string, records: ChunkRecord[]): void => {
+    const expected = records.map((r) => ({ ...r }));
+    attachSourceLines(expected, source, 'f.md', lineTable(source));
+    const cursor = new LineCursor(source);
+    for (const r of records) cursor.attach(r, 'f.md');
+    expect(records.map((r) => r.source)).toEqual(expected.map((r) => r.source));
+  };
+
   it('numbers lines as attachSourceLines does, moving back and forth', () => {
     const text = fc.array(fc.constantFrom('a', ' ', '\n', '\r', '\r\n', 'b\n\n'), { maxLength: 80 }).map((p) => p.join(''));
     fc.assert(
@@ -286,11 +295,7 @@ describe('LineCursor', () => {
           const e = source.length ? Math.max(s, b % (source.length + 1)) : 0;
           return { sourcePosition: { charStart: s, charEnd: e, totalChars: source.length } } as ChunkRecord;
         });
-        const expected = records.map((r) => ({ ...r }));
-        attachSourceLines(expected, source, 'f.md', lineTable(source));
-        const cursor = new LineCursor(source);
-        for (const r of records) cursor.attach(r, 'f.md');
-        expect(records.map((r) => r.source)).toEqual(expected.map((r) => r.source));
+        expectCursorAgrees(source, records);
       }),
     );
   });
@@ -308,11 +313,7 @@ describe('LineCursor', () => {
           at = e;
           return { sourcePosition: { charStart: s, charEnd: e, totalChars: source.length } } as ChunkRecord;
         });
-        const expected = records.map((r) => ({ ...r }));
-        attachSourceLines(expected, source, 'f.md', lineTable(source));
-        const cursor = new LineCursor(source);
-        for (const r of records) cursor.attach(r, 'f.md');
-        expect(records.map((r) => r.source)).toEqual(expected.map((r) => r.source));
+        expectCursorAgrees(source, records);
       }),
       { numRuns: 500 },
     );

@@ -601,13 +601,14 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       config.llm = llm;
     } else if (key === 'sources' && opts.topic) {
       const value: unknown = (pair.value as Node | null)?.toJSON();
-      const bad = Array.isArray(value) ? value.findIndex((v) => sourceNameProblem(v) !== null) : -1;
+      const problems = Array.isArray(value) ? value.map(sourceNameProblem) : [];
+      const bad = problems.findIndex((problem) => problem !== null);
       if (!Array.isArray(value) || value.length === 0) {
         fail(line, 'sources: expected a non-empty list of .md file names inside the topic folder');
       } else if (bad >= 0) {
         // Which entry, and what is wrong with it: "expected a non-empty list" alone left the
         // author to find the one bad name in a long list (helper-33's probe, issue 15).
-        fail(line, `sources: entry ${bad + 1} ${sourceNameProblem(value[bad])}; list the topic's .md, .markdown or .txt files by their names inside the topic folder`);
+        fail(line, `sources: entry ${bad + 1} ${problems[bad]}; list the topic's .md, .markdown or .txt files by their names inside the topic folder`);
       } else {
         // A file listed twice was read twice by keyword-extractor (its words counted double) and
         // refused by chunking-tool alone; "./b.md" names the same file as "b.md".
