@@ -20,7 +20,11 @@ export const PLAIN_PROGRESS_INTERVAL_MS = 5000;
  * `now` is the clock (injected by tests).
  */
 export function plainProgress(total: number, label: string, stream: NodeJS.WritableStream, intervalMs = PLAIN_PROGRESS_INTERVAL_MS, now: () => number = Date.now): ProgressReporter {
-  const shown = shownLabel(label);
+  // The label on one line with its control characters escaped (`\u001b`, line breaks, C1 and
+  // bidirectional controls), as every message of the CLIs is: it holds a topic folder's name
+  // and the configured model, and a name holding a line break wrote a line of its own into a CI
+  // log (where `::error::`-style lines are commands), or ESC sequences to a terminal.
+  const shown = escapeControl(label);
   let last = now();
   let stopped = false;
   return {
@@ -34,16 +38,6 @@ export function plainProgress(total: number, label: string, stream: NodeJS.Writa
       stopped = true;
     },
   };
-}
-
-/**
- * A label on one line with its control characters escaped (`\u001b`, line breaks, C1 and
- * bidirectional controls), as every message of the CLIs is: it holds a topic folder's name and
- * the configured model, and a name holding a line break wrote a line of its own into a CI log
- * (where `::error::`-style lines are commands), or ESC sequences to a terminal.
- */
-function shownLabel(label: string): string {
-  return escapeControl(label);
 }
 
 /**
@@ -73,7 +67,7 @@ export function progressReporter(
     },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(total, 0, { label: shownLabel(label) });
+  bar.start(total, 0, { label: escapeControl(label) }); // escaped as plainProgress's
   let stopped = false;
   return {
     update(done: number) {
