@@ -826,6 +826,32 @@ describe('hostile config files (issue 15 probe)', () => {
   });
 });
 
+describe("a setting named after a member of Object.prototype (helper's probe, issue 15)", () => {
+  // `checks[setting]` found Object.prototype's members: `chunking: {constructor: 5}` threw
+  // "TypeError: expected.startsWith is not a function" and `__proto__: 5` "check is not a
+  // function", a stack trace where an unknown-setting line belongs.
+  const names = Object.getOwnPropertyNames(Object.prototype);
+  const sections: [string, string][] = [
+    ['chunking', ''],
+    ['spec', ''],
+    ['embeddings', ''],
+    ['llm', '  provider: ollama\n'],
+  ];
+  it.each(sections)('%s: each one is an unknown setting, named with its line', (section, before) => {
+    expect(names).toContain('__proto__');
+    for (const name of names) {
+      const err = errorOf(`${section}:\n${before}  ${name}: 5\n`);
+      expect(err.message).toMatch(new RegExp(`^${FILE.replace(/\./g, '\\.')}:${before ? 3 : 2}: ${section}\\.${name}: unknown setting`));
+      expect(err.problems).toHaveLength(1);
+    }
+  });
+
+  it('and nothing is set on Object.prototype by one', () => {
+    errorOf('chunking:\n  __proto__: {maxTokens: 5}\n');
+    expect(({} as Record<string, unknown>).maxTokens).toBeUndefined();
+  });
+});
+
 describe('firstDuplicateKey: the linear check other YAML files (docs-score queries.yaml) share', () => {
   const dup = (text: string) => {
     const found = firstDuplicateKey(parseDocument(text, { uniqueKeys: false }));

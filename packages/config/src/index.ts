@@ -542,7 +542,9 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       const setting = isScalar(item.key) ? String(item.key.value) : String(item.key);
       const itemLine = lineOfNode(item.key as Node);
       if (setTwice(seen, setting, itemLine, `${name}.${setting}`)) continue;
-      const check = checks[setting];
+      // Own keys only: `constructor`, `toString` or `__proto__` found Object.prototype's
+      // members, and parseConfig threw a TypeError ("check is not a function") for them.
+      const check = Object.hasOwn(checks, setting) ? checks[setting] : undefined;
       if (!check) {
         fail(itemLine, `${name}.${setting}: unknown setting${hint(setting, Object.keys(checks))} (known: ${Object.keys(checks).join(', ')})`);
         continue;
