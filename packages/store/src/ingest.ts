@@ -83,7 +83,20 @@ export function lacksRouteData(db: DB, id: string): boolean {
 export function storedModel(db: DB): { model: string | null; dimensions: number | null } {
   const get = (key: string) => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
   const dims = get('dimensions');
-  return { model: get('embedding_model'), dimensions: dims === null ? null : Number(dims) };
+  return { model: get('embedding_model'), dimensions: dims === null ? null : parseDimensions(dims, db.name) };
+}
+
+/**
+ * store_meta's `dimensions`, which ingest writes as a whole number: any other value is damage
+ * (another program's edit), and Number() of it went on as NaN, 0 or a fraction into every
+ * search, stats and ingest check ("holds NaN-dimension vectors").
+ */
+function parseDimensions(value: string, store: string): number {
+  const n = /^[1-9][0-9]{0,8}$/.test(value) ? Number(value) : NaN;
+  if (Number.isInteger(n)) return n;
+  throw new StoreError(
+    `${store}: store_meta records ${JSON.stringify(value)} as the vectors' dimensions, not a whole number from 1; the store is damaged: rebuild it with "docs-store ingest" into a new --db`,
+  );
 }
 
 /**
