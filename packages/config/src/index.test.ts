@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { ConfigError, didYouMean, duplicateKeyText, firstDuplicateKey, mergeTopic, parseConfig, type ChunkyardConfig } from './index.js';
@@ -849,6 +850,55 @@ describe("a setting named after a member of Object.prototype (helper's probe, is
   it('and nothing is set on Object.prototype by one', () => {
     errorOf('chunking:\n  __proto__: {maxTokens: 5}\n');
     expect(({} as Record<string, unknown>).maxTokens).toBeUndefined();
+  });
+});
+
+describe('a key too long to repeat (issue 15 probe)', () => {
+  it('is clipped in its message, in a section and at the top, as a value is', () => {
+    // An explicit key (`? "…"`) has no 1,024-character limit, and a list can be a key: the
+    // message repeated either whole, a 900,000-character line.
+    const long = 'maxTokens'.repeat(100_000);
+    const list = `[${Array.from({ length: 20_000 }, () => 'x').join(', ')}]`;
+    for (const [text, line, start] of [
+      [`chunking:\n  ? "${long}"\n  : 1\n`, 2, `chunking.${long.slice(0, 80)}… (900000 characters): unknown setting (known: `],
+      [`? "${long}"\n: 1\n`, 1, `${long.slice(0, 80)}… (900000 characters): unknown key (known: `],
+      [`chunking:\n  ? ${list}\n  : 1\n  ? ${list}\n  : 2\n`, 2, 'not valid YAML: chunking.["x","x",'],
+      [`? ${list}\n: 1\n`, 1, '["x","x","x",'],
+    ] as const) {
+      const err = errorOf(text);
+      expect(err.line).toBe(line);
+      expect(err.problems.at(-1)!.message.startsWith(start)).toBe(true);
+      for (const p of err.problems) expect(p.message.length).toBeLessThan(600);
+    }
+  });
+
+  it('didYouMean skips names too far apart in length, with the answer it gave comparing every one', () => {
+    const distance = (a: string, b: string): number => {
+      let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+      for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        prev = row;
+      }
+      return prev[b.length]!;
+    };
+    const before = (given: string, known: readonly string[]): string | null => {
+      let best: string | null = null;
+      let bestDistance = Infinity;
+      for (const k of known) {
+        const d = distance(given.toLowerCase(), k.toLowerCase());
+        if (d < bestDistance) [best, bestDistance] = [k, d];
+      }
+      return best !== null && bestDistance <= Math.max(1, Math.floor(given.length / 3)) ? best : null;
+    };
+    // Few letters, so that near misses of every length are common.
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'A', 'c'), maxLength: 14 });
+    fc.assert(
+      fc.property(word, fc.array(word, { maxLength: 6 }), (given, known) => {
+        expect(didYouMean(given, known)).toBe(before(given, known));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });
 

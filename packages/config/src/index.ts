@@ -145,13 +145,17 @@ function distance(a: string, b: string): number {
 
 /** The known name closest to `given`, when it is close enough to be a typo. */
 export function didYouMean(given: string, known: readonly string[]): string | null {
+  const limit = Math.max(1, Math.floor(given.length / 3));
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const k of known) {
+    // The distance is at least the difference in length, so a name that much longer is no typo
+    // of k: a 900,000-character key was compared in full with every setting (2 s).
+    if (Math.abs(given.length - k.length) > limit) continue;
     const d = distance(given.toLowerCase(), k.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [k, d];
   }
-  return best !== null && bestDistance <= Math.max(1, Math.floor(given.length / 3)) ? best : null;
+  return best !== null && bestDistance <= limit ? best : null;
 }
 
 const hint = (given: string, known: readonly string[]) => {
@@ -541,12 +545,13 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     for (const item of (value as YAMLMap).items) {
       const setting = isScalar(item.key) ? String(item.key.value) : String(item.key);
       const itemLine = lineOfNode(item.key as Node);
-      if (setTwice(seen, setting, itemLine, `${name}.${setting}`)) continue;
+      if (setTwice(seen, setting, itemLine, `${name}.${clip(setting)}`)) continue;
       // Own keys only: `constructor`, `toString` or `__proto__` found Object.prototype's
       // members, and parseConfig threw a TypeError ("check is not a function") for them.
       const check = Object.hasOwn(checks, setting) ? checks[setting] : undefined;
       if (!check) {
-        fail(itemLine, `${name}.${setting}: unknown setting${hint(setting, Object.keys(checks))} (known: ${Object.keys(checks).join(', ')})`);
+        // Clipped: a key may be a 900,000-character string or a list (`? [...]`), and was echoed whole.
+        fail(itemLine, `${name}.${clip(setting)}: unknown setting${hint(setting, Object.keys(checks))} (known: ${Object.keys(checks).join(', ')})`);
         continue;
       }
       let v = valueOf(item.value as Node | null, doc);
@@ -587,7 +592,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   for (const pair of top.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     const line = lineOfNode(pair.key as Node);
-    if (setTwice(seenTop, key, line, key)) continue;
+    if (setTwice(seenTop, key, line, clip(key))) continue;
     if (key === 'chunking') {
       Object.assign(config.chunking, parseSection(pair.value as Node | null, 'chunking', CHUNKING_KEYS, line, keyLines));
     } else if (key === 'spec') {
@@ -635,7 +640,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       fail(line, 'llm: set in chunkyard.config.yaml only (one model for the whole workspace)');
     } else {
       const known = opts.topic ? ['chunking', 'spec', 'sources'] : ['chunking', 'embeddings', 'llm', 'spec'];
-      fail(line, `${key}: unknown key${hint(key, known)} (known: ${known.join(', ')})`);
+      fail(line, `${clip(key)}: unknown key${hint(key, known)} (known: ${known.join(', ')})`);
     }
   }
   const c = config.chunking;
