@@ -57,3 +57,28 @@ describe('option errors name the value as it was given (session 46 probe)', () =
     expect(chunkDocument('# T\n\nText.\n', undefined).chunks).toHaveLength(1);
   });
 });
+
+describe('per-document options are checked like the others (issue 15 library probe)', () => {
+  it('refuse a fileTitle, sourceFile, sourceId or sourceSystem that is not a string, naming it (fileTitle 5 threw "options.fileTitle?.trim is not a function")', () => {
+    for (const name of ['fileTitle', 'sourceFile', 'sourceId', 'sourceSystem']) {
+      for (const [bad, shown] of [
+        [5, '5'],
+        [null, 'null'],
+        [{}, 'an object'],
+        [['a.md'], 'an array'],
+      ] as const) {
+        const err = errorOf({ strategy: 'token-window', [name]: bad });
+        expect(err, `${name}: ${shown}`).toBeInstanceOf(ChunkOptionsError);
+        expect(err?.message).toBe(`${name} must be a string, got ${shown}`);
+        expect(() => chunkDocumentStream('# T\n', { [name]: bad } as never)).toThrow(ChunkOptionsError);
+      }
+    }
+    // Strings, the empty one included, are still taken as before.
+    expect(chunkDocument('# T\n\nText.\n', { fileTitle: '', sourceFile: 'notes.txt', sourceId: 'x', sourceSystem: '' }).chunks).toHaveLength(1);
+  });
+
+  it('show what docName and contentType were given when they are not a non-empty string', () => {
+    expect(errorOf({ docName: 5 })?.message).toBe('docName must be a non-empty string, got 5');
+    expect(errorOf({ contentType: null })?.message).toBe('contentType must be a non-empty string, got null');
+  });
+});

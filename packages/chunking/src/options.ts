@@ -118,8 +118,15 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   }
   if (o.leadLines !== 'extractive' && o.leadLines !== 'none') throw new ChunkOptionsError(`leadLines must be extractive or none, got ${shownValue(o.leadLines)}`);
   if (o.parser !== 'fast' && o.parser !== 'remark') throw new ChunkOptionsError(`parser must be fast or remark, got ${shownValue(o.parser)}`);
-  if (typeof o.docName !== 'string' || !o.docName) throw new ChunkOptionsError('docName must be a non-empty string');
-  if (typeof o.contentType !== 'string' || !o.contentType) throw new ChunkOptionsError('contentType must be a non-empty string');
+  if (typeof o.docName !== 'string' || !o.docName) throw new ChunkOptionsError(`docName must be a non-empty string, got ${shownValue(o.docName)}`);
+  if (typeof o.contentType !== 'string' || !o.contentType) throw new ChunkOptionsError(`contentType must be a non-empty string, got ${shownValue(o.contentType)}`);
+  // The per-document options skip the merge above, so nothing else looks at them before they are
+  // used: a fileTitle of 5 threw "options.fileTitle?.trim is not a function", and a sourceFile
+  // of 5 went into every record as a number where the types promise a string.
+  for (const name of PER_DOCUMENT) {
+    const v = (options as Record<string, unknown>)[name];
+    if (v !== undefined && typeof v !== 'string') throw new ChunkOptionsError(`${name} must be a string, got ${shownValue(v)}`);
+  }
   // It opens every id (`{contentType}:{docName}::ch{n}`): a ":" made ids that split two ways,
   // and a newline or an escape went into every id, manifest and terminal line (s37 probe).
   if (!CONTENT_TYPE.test(o.contentType)) throw new ChunkOptionsError(`contentType must be one word without ":" (it opens every chunk id), got ${shownValue(o.contentType)}`);
