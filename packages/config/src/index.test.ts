@@ -401,6 +401,11 @@ describe('parseConfig: sources (topic.yaml only)', () => {
     ['a list in the list', 'sources: [a.md, [b.md]]\n', 'entry 2 (a list) is not a file name'],
     ['a null entry', 'sources: [a.md, ~]\n', 'entry 2 (empty) is not a file name'],
     ['a long name', `sources: [${'x'.repeat(300)}.png]\n`, '… (306 characters)) is not a .md'],
+    // Issue 15 probe: each was joined to the topic folder and reported as "no such file".
+    ['an absolute path', 'sources: [a.md, /home/me/docs/a.md]\n', 'entry 2 ("/home/me/docs/a.md") is an absolute path; give the name inside the topic folder'],
+    ['a Windows absolute path', 'sources: ["C:\\\\docs\\\\a.md"]\n', 'entry 1 ("C:\\\\docs\\\\a.md") is an absolute path'],
+    ['a NUL in a name', 'sources: ["a\\0.md"]\n', 'entry 1 ("a\\u0000.md") holds a NUL or a line break; rename the file without it'],
+    ['a line break in a name', 'sources: ["a\\n.md"]\n', 'entry 1 ("a\\n.md") holds a NUL or a line break'],
   ])('rejects %s', (_name, body, problem) => {
     const err = errorOf(`# topic\n${body}`, TOPIC, true);
     expect(err.line).toBe(2);

@@ -481,6 +481,12 @@ function sourceNameProblem(v: unknown): string | null {
   if (typeof v !== 'string') return `(${v === null ? 'empty' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : clip(JSON.stringify(v))}) is not a file name`;
   if (v === '') return 'is an empty name';
   if (v.includes('..')) return `(${clip(JSON.stringify(v))}) holds "..", which may lead out of the topic folder`;
+  // The tools join every entry to the topic folder: "/home/me/a.md" was looked for as
+  // topic/home/me/a.md ("no such file"), where the fix was the name inside the folder.
+  if (/^(?:[\\/]|[A-Za-z]:[\\/])/.test(v)) return `(${clip(JSON.stringify(v))}) is an absolute path; give the name inside the topic folder`;
+  // No file name holds a NUL, and one with a line break splits every line that names it; each
+  // passed here and was "no such file" at best.
+  if (/[\0\n\r]/.test(v)) return `(${clip(JSON.stringify(v))}) holds a NUL or a line break; rename the file without it`;
   if (!/\.(md|markdown|txt)$/.test(v)) return `(${clip(JSON.stringify(v))}) is not a .md, .markdown or .txt file`;
   return null;
 }
