@@ -5,6 +5,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main as chunk } from '../../chunking-tool/src/main.js';
 import { main as keywords } from '../../keyword-extractor/src/main.js';
@@ -86,6 +87,30 @@ describe('index-tool', () => {
       [TOPICS[1], read(TOPICS[1]!).title],
       [TOPICS[0], read(TOPICS[0]!).title],
     ]);
+  });
+
+  it('builds the folders of one call children first, in whatever order they are given (issue 15 probe: parents first failed them, "build the child\'s index first")', async () => {
+    // The reference: every index.json as the test above built them, children first by hand.
+    const folders = ['.', 'libraries', 'deployment', ...TOPICS];
+    const want = new Map(folders.map((f) => [f, readFileSync(join(docs, f, 'index.json'), 'utf8')]));
+    const copy = mkdtempSync(join(tmpdir(), 'chunkyard-index-order-'));
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.shuffledSubarray(folders, { minLength: folders.length }), async (order) => {
+          const tree = join(copy, 'docs');
+          rmSync(tree, { recursive: true, force: true });
+          cpSync(docs, tree, { recursive: true });
+          for (const f of folders) rmSync(join(tree, f, 'index.json'));
+          const r = await run([...order.map((f) => join(tree, f)), '--root', tree]);
+          expect(r.stderr).toBe('');
+          expect(r.code).toBe(0);
+          for (const f of folders) expect(readFileSync(join(tree, f, 'index.json'), 'utf8')).toBe(want.get(f));
+        }),
+        { numRuns: 8 },
+      );
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('writes what the retrieval client reads: every index validates and every chunk is reached', async () => {

@@ -32,7 +32,8 @@ baselines, stripe_order (and stripe_order_technical when chunk 1 is a reference 
 and one item per chunk, plus _embedded.questions (the qa-pairs questions behind the items'
 prompt_hashes) when the topic has any. A section folder (any folder with topics below it, the docs root
 included) gets an index.json listing its child topics and sections in _embedded.topics,
-titled from their own index.json (build those first). _links.self and _links.parent are
+titled from their own index.json (build those first; the folders of one call are built
+children first, whatever their order). _links.self and _links.parent are
 URLs relative to the served docs root; chunk hrefs are relative to the index.json.
 
 Options:
@@ -146,7 +147,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       }
     }
     checkRoot(root, values.root, rootGiven);
-    jobs = parsed.positionals.map((p) => planJob(p, root));
+    jobs = childrenFirst(parsed.positionals.map((p) => planJob(p, root)));
   } catch (err) {
     if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
       io.stderr(`index-tool: ${oneLine((err as Error).message)}\nRun index-tool --help for usage.\n`);
@@ -263,6 +264,19 @@ function planJob(dir: string, root: string): Job {
   const isTopic = entryExists(join(abs, TOPIC_MARKER));
   if (!isTopic && !mayHoldTopics(abs)) throw new UsageError(`${dir}: neither a topic (no ${TOPIC_MARKER}) nor a section (no topic below it)`);
   return { dir, id, isTopic };
+}
+
+/**
+ * The jobs with every folder after the folders below it: a section's index reads its
+ * children's index.json, so `index-tool docs docs/guides docs/guides/install` (parents first,
+ * as a shell glob or a hand-typed list gives them) failed docs and docs/guides with "missing;
+ * build the child's index first" though the child was named in the same command. Deeper ids
+ * first is enough, as a folder below another has a longer id; the sort is stable, so folders
+ * of one depth keep the order given.
+ */
+function childrenFirst(jobs: Job[]): Job[] {
+  const depth = (job: Job) => (job.id === '' ? 0 : job.id.split('/').length);
+  return jobs.map((job) => ({ job, depth: depth(job) })).sort((a, b) => b.depth - a.depth).map(({ job }) => job);
 }
 
 /** Told of each symlinked folder holding topics that a walk skipped (link path, real path). */
