@@ -166,6 +166,37 @@ describe('parseTopicSpecMd messages', () => {
     expect(message).toMatch(/\.\.\. \(\d+ characters\)$/);
   });
 
+  // Issue 15 probe: each said "no YAML front matter (the file must start with ---)" of a file
+  // that starts with it, or "Maximum call stack size exceeded" (a RangeError's text).
+  it.each([
+    ['front matter never closed', `---\nschemaVersion: 1\n${'title: x\n'.repeat(10)}`, 'f.md:1: front matter not closed (no --- line after the opening one)'],
+    ['a byte order mark, then front matter never closed', '\ufeff---\r\nschemaVersion: 1\r\n', 'f.md:1: front matter not closed (no --- line after the opening one)'],
+    ['an empty front matter', '---\n---\n# body\n', 'f.md:2: front matter must be a mapping'],
+    ['spaces after the opening ---', '--- \nschemaVersion: 2\n---\n', 'f.md: front matter: schemaVersion: expected 1, got 2'],
+    ['10,000 nested lists', `---\nschemaVersion: 1\ntitle: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n---\n`, 'f.md:3: front matter is not valid YAML: nested too deeply to read (thousands of levels)'],
+    ['no front matter', '# title\n---\nx: 1\n---\n', 'f.md:1: no YAML front matter (the file must start with ---)'],
+  ])('say what is wrong: %s', (_what, text, message) => {
+    let error: unknown;
+    try {
+      parseTopicSpecMd(text, 'f.md');
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(TopicSpecError);
+    expect((error as Error).message).toBe(message);
+  });
+
+  it('read a file that starts with a byte order mark, or has spaces after its opening ---, as the spec it holds', () => {
+    fc.assert(
+      fc.property(specArb, fc.constantFrom('\ufeff', ''), fc.constantFrom(' ', '\t', ' \t', ''), fc.boolean(), (spec, bom, spaces, crlf) => {
+        let md = formatTopicSpecMd(spec).replace(/^---\n/, `${bom}---${spaces}\n`);
+        if (crlf) md = md.replace(/\n/g, '\r\n');
+        expect(parseTopicSpecMd(md, 'topic-spec.md')).toEqual(spec);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('escape C1 and bidirectional controls that JSON leaves raw', () => {
     expect(() => parseTopicSpecMd('---\nschemaVersion: "\u009b2J\u202e"\n---\n', 'f.md')).toThrow('schemaVersion: expected 1, got "\\u009b2J\\u202e"');
   });

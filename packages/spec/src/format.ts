@@ -111,7 +111,8 @@ function body(spec: TopicSpec): string {
   return `${lines.join('\n')}`;
 }
 
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+// The YAML may be empty (`---` twice), which is then no mapping, not front matter left open.
+const FRONT_MATTER = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 
 /**
  * A yaml message without the text it quotes after a colon (`Unexpected scalar token in YAML
@@ -164,15 +165,23 @@ function duplicateKey(doc: Document): { name: string; at: number; firstAt: numbe
 
 /** Reads the front matter back, checking every field `index` relies on. */
 export function parseTopicSpecMd(text: string, file: string): TopicSpec {
-  const m = FRONT_MATTER.exec(text);
-  if (!m) throw new TopicSpecError(file, 1, 'no YAML front matter (the file must start with ---)');
+  // A byte order mark, which an editor may add on saving, is no character of the file.
+  const m = FRONT_MATTER.exec(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (!m) {
+    // A file that opens front matter and never closes it was "the file must start with ---",
+    // which it does.
+    const opened = /^\ufeff?---[ \t]*\r?\n/.test(text);
+    throw new TopicSpecError(file, 1, opened ? 'front matter not closed (no --- line after the opening one)' : 'no YAML front matter (the file must start with ---)');
+  }
   const lineCounter = new LineCounter();
   // uniqueKeys off: yaml compares each key with every earlier key of its mapping, so 40,000
   // keys took 12 s; duplicateKey finds them with a Set instead.
-  const doc = parseDocument(m[1]!, { lineCounter, uniqueKeys: false });
+  const doc = parseDocument(m[1] ?? '', { lineCounter, uniqueKeys: false });
   if (doc.errors.length) {
     const err = doc.errors[0]!;
-    throw new TopicSpecError(file, lineCounter.linePos(err.pos[0]).line + 1, `front matter is not valid YAML: ${withoutSource(err.message.split('\n')[0]!)}`);
+    // The parser recurses once per level and reports its own stack overflow as the error.
+    const problem = /Maximum call stack size exceeded/.test(err.message) ? 'nested too deeply to read (thousands of levels)' : withoutSource(err.message.split('\n')[0]!);
+    throw new TopicSpecError(file, lineCounter.linePos(err.pos[0]).line + 1, `front matter is not valid YAML: ${problem}`);
   }
   const twice = duplicateKey(doc);
   if (twice) {
