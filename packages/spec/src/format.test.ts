@@ -148,6 +148,46 @@ describe('topic-spec.md', () => {
     expect(broken((s) => ((s.chunks as SpecChunk[])[0]!.similarity_technical = undefined))).toSatisfy((m: string | null) => spec.documents[0]!.baseline_technical === undefined ? m === null : /similarity_technical/.test(m ?? ''));
     expect(() => parseTopicSpecMd(`---\nschemaVersion: 1\n---\n`, 'f.md')).toThrow(/^f\.md: front matter: title/);
   });
+
+  it('refuses a threshold, cosine or count outside its range, as the YAML gives it (issue 15 probe: each was accepted)', () => {
+    const md = formatTopicSpecMd(fc.sample(specOf(fc.constant('t')), { numRuns: 1, seed: 3 })[0]!);
+    const edited = (from: RegExp, to: string) => {
+      const text = md.replace(from, to);
+      expect(text).not.toBe(md);
+      try {
+        parseTopicSpecMd(text, 'f.md');
+      } catch (err) {
+        expect(err).toBeInstanceOf(TopicSpecError);
+        return (err as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(edited(/threshold: [\d.]+/, 'threshold: 99')).toBe('f.md: front matter: promptMatching.threshold: expected a number from 0 to 1, got 99');
+    expect(edited(/threshold: [\d.]+/, 'threshold: -0.5')).toBe('f.md: front matter: promptMatching.threshold: expected a number from 0 to 1, got -0.5');
+    expect(edited(/similarity_conceptual: [-\d.]+/, 'similarity_conceptual: -99')).toBe('f.md: front matter: chunks[0].similarity_conceptual: expected a number from -1 to 1 (a cosine)');
+    expect(edited(/similarity_conceptual: [-\d.]+/, 'similarity_conceptual: 1e300')).toMatch(/chunks\[0\]\.similarity_conceptual: expected a number from -1 to 1/);
+    expect(edited(/tokens: \d+/, 'tokens: 1e300')).toBe('f.md: front matter: chunks[0].tokens: expected a whole number');
+    expect(edited(/dimensions: \d+/, 'dimensions: 1e20')).toBe('f.md: front matter: embedding: expected { provider, model, dimensions }');
+    // The ends of each range are in it.
+    expect(edited(/threshold: [\d.]+/, 'threshold: 1')).toBe('accepted');
+    expect(edited(/similarity_conceptual: [-\d.]+/, 'similarity_conceptual: -1')).toBe('accepted');
+  });
+
+  it('refuses a technical cosine outside -1 to 1 and a null one where the document has no technical baseline', () => {
+    const spec = fc.sample(specOf(fc.constant('t')), { numRuns: 1, seed: 3 })[0]!;
+    const technical = structuredClone(spec);
+    technical.documents[0]!.baseline_technical = 1;
+    technical.chunks.forEach((c) => (c.similarity_technical = 0.5));
+    expect(checkSpec(technical)).toBeNull();
+    technical.chunks[0]!.similarity_technical = 1.5;
+    expect(checkSpec(technical)).toBe('chunks[0].similarity_technical: expected a number from -1 to 1 (a cosine)');
+    const plain = structuredClone(spec);
+    delete plain.documents[0]!.baseline_technical;
+    plain.chunks.forEach((c) => delete c.similarity_technical);
+    expect(checkSpec(plain)).toBeNull();
+    (plain.chunks[0] as unknown as Record<string, unknown>).similarity_technical = null;
+    expect(checkSpec(plain)).toBe('chunks[0].similarity_technical: expected none (no technical baseline)');
+  });
 });
 
 describe('parseTopicSpecMd messages', () => {

@@ -226,7 +226,10 @@ function shown(value: unknown): string {
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+// Safe integers: 1e300 is an integer to Number.isInteger, and no count or token total is one.
+const isInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+/** A cosine as topic-spec writes it (rounded to 4 decimals): -1 to 1. */
+const isCosine = (v: unknown): v is number => isNum(v) && v >= -1 && v <= 1;
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const HEX = /^[0-9a-f]{16}$/;
 
@@ -239,6 +242,9 @@ export function checkSpec(data: unknown): string | null {
   if (!isObj(e) || !isStr(e.provider) || !isStr(e.model) || !isInt(e.dimensions)) return 'embedding: expected { provider, model, dimensions }';
   const p = data.promptMatching;
   if (!isObj(p) || !isStr(p.simhash) || !isNum(p.threshold)) return 'promptMatching: expected { simhash, threshold }';
+  // The range spec.promptThreshold has in chunkyard.config.yaml: a question's hash went on no
+  // chunk at 99 and on every one at -5, and the file said nothing of it.
+  if (p.threshold < 0 || p.threshold > 1) return `promptMatching.threshold: expected a number from 0 to 1, got ${shown(p.threshold)}`;
   if (!Array.isArray(data.documents)) return 'documents: expected a list';
   const docs = new Map<string, SpecDocument>();
   for (const [i, d] of data.documents.entries()) {
@@ -264,10 +270,12 @@ export function checkSpec(data: unknown): string | null {
     if (!isStr(c.href) || !isStr(c.title)) return `${at}: href and title must be strings`;
     if (typeof c.is_code !== 'boolean') return `${at}.is_code: expected true or false`;
     if (!isInt(c.tokens)) return `${at}.tokens: expected a whole number`;
-    if (!isNum(c.similarity_conceptual)) return `${at}.similarity_conceptual: expected a number`;
-    if ((d.baseline_technical !== undefined) !== isNum(c.similarity_technical)) {
+    // Cosines: 99 or -1e300 ordered the index's stripes by a number no embedding gives.
+    if (!isCosine(c.similarity_conceptual)) return `${at}.similarity_conceptual: expected a number from -1 to 1 (a cosine)`;
+    if ((d.baseline_technical !== undefined) !== (c.similarity_technical !== undefined)) {
       return `${at}.similarity_technical: expected ${d.baseline_technical !== undefined ? 'a number (the document has a technical baseline)' : 'none (no technical baseline)'}`;
     }
+    if (c.similarity_technical !== undefined && !isCosine(c.similarity_technical)) return `${at}.similarity_technical: expected a number from -1 to 1 (a cosine)`;
     if (!Array.isArray(c.keywords) || !c.keywords.every((k) => isObj(k) && isStr(k.name) && isInt(k.score) && k.score >= 1 && k.score <= 10)) {
       return `${at}.keywords: expected a list of { name, score 1-10 }`;
     }
