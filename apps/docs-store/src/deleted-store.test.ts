@@ -8,7 +8,7 @@
 // -wal is never SQLite's own state (WAL mode writes the file's header before any -wal exists),
 // so it is refused before anything is opened, saying why and what to do.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -77,4 +77,45 @@ it('an empty store file beside a -wal is refused the same way', () => {
     `docs-store: ${db}: an empty store file, but ${db}-wal beside it holds 8272 bytes of a store's changes: the store was deleted while a process still had it open (a docs-store mcp?), and SQLite would read that store's pages as this one's; stop that process, then remove store.db-wal and store.db-shm (SQLite leaves them behind for a deleted store)\n`,
   );
   expect(r.status).toBe(1);
+});
+
+it('a running docs-store mcp whose store is deleted or replaced answers every tool, resource and prompt with an error naming it, instead of serving the old file and storing into it', async () => {
+  await ensureBuilt();
+  const db = join(ws, 'store.db');
+  const server = spawn(process.execPath, [BIN, 'mcp', '--db', db], { cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+  const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+  const call = async (id: number, method: string, params: unknown) => {
+    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    const { value } = await lines.next();
+    return JSON.parse(value as string) as { id: number; result?: { isError?: boolean; content?: { text: string }[] }; error?: { code: number; message: string } };
+  };
+  const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+  const ingest = (id: number) => call(id, 'tools/call', { name: 'ingest_artifact', arguments: { content: `# Doc ${id}\n\nWombats dig burrows.\n`, source_id: `d${id}.md` } });
+  try {
+    await call(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    expect((await ingest(1)).result?.isError).toBeUndefined();
+    expect((await call(2, 'tools/call', { name: 'search_docs', arguments: { query: 'wombats', mode: 'fts' } })).result?.content?.[0]?.text).toContain('Doc 1');
+
+    // Replaced: another store moved to the path (a rebuild written beside it, then renamed over it).
+    const rebuilt = join(ws, 'rebuilt.db');
+    expect(bin(['ingest', 'docs/t', '--db', rebuilt]).status).toBe(0);
+    renameSync(rebuilt, db);
+    const replaced = `${db}: the store file was replaced by another file after this process opened it, so what it serves or stores would go to the old one; restart docs-store mcp to open the store now at that path`;
+    const search = await call(3, 'tools/call', { name: 'search_docs', arguments: { query: 'wombats', mode: 'fts' } });
+    expect(search.result).toEqual({ content: [{ type: 'text', text: replaced }], isError: true });
+
+    // Deleted: every kind of request says so, and nothing is written anywhere.
+    unlinkSync(db);
+    const deleted = replaced.replace('replaced by another file', 'deleted');
+    expect((await ingest(4)).result).toEqual({ content: [{ type: 'text', text: deleted }], isError: true });
+    expect((await call(5, 'tools/call', { name: 'store_stats', arguments: {} })).result).toEqual({ content: [{ type: 'text', text: deleted }], isError: true });
+    const resource = await call(6, 'resources/read', { uri: 'chunk://nothing/whole' });
+    expect(resource.error?.message).toBe(deleted);
+    const prompt = await call(7, 'prompts/get', { name: 'answer_from_docs', arguments: { question: 'wombats?' } });
+    expect(prompt.error?.message).toBe(deleted);
+    expect(existsSync(db)).toBe(false);
+  } finally {
+    server.stdin.end();
+  }
+  expect(await exited).toBe(0);
 });

@@ -61,7 +61,10 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
   // the SDK sends nothing, whatever this returns.)
   const answer = async (signal: AbortSignal, work: () => unknown): Promise<ToolResult> => {
     try {
-      const value = await queue.run(signal, work);
+      const value = await queue.run(signal, () => {
+        store.assertStillAtPath();
+        return work();
+      });
       return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
     } catch (err) {
       return { content: [{ type: 'text', text: sqliteFailure(store.path, err) ?? (err instanceof Error ? err.message : String(err)) }], isError: true };
@@ -90,6 +93,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     <A extends unknown[], R>(handler: (...args: A) => R) =>
     (...args: A): R => {
       try {
+        store.assertStillAtPath();
         return handler(...args);
       } catch (err) {
         throw storeFailed(err);
@@ -264,6 +268,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     async (args, extra) => {
       const hits = await queue
         .run(extra.signal, () => {
+          store.assertStillAtPath();
           assertDocuments();
           return store.search(args.question, {
             mode: 'hybrid',

@@ -149,12 +149,33 @@ export class DocStore {
   /** False only for a version 1 store opened read-only. */
   private readonly hasAnnTable: boolean;
 
+  /** The file this store opened (device and inode), or null for `:memory:`: see assertStillAtPath. */
+  private readonly opened: { dev: number; ino: number } | null;
+
   private constructor(
     readonly db: Database.Database,
     readonly path: string,
     readonly defaultIndex: VectorIndexKind = 'auto',
   ) {
     this.hasAnnTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vector_ann'").get() !== undefined;
+    const at = path === ':memory:' ? undefined : statSync(path, { throwIfNoEntry: false });
+    this.opened = at ? { dev: at.dev, ino: at.ino } : null;
+  }
+
+  /**
+   * Refuses to go on when the file at `path` is no longer the one this store opened: deleted
+   * (`rm store.db` to rebuild it) or replaced (a new store moved there). A long-running reader,
+   * the MCP server, otherwise kept serving the old file's documents, and wrote what
+   * ingest_artifact was given into a file no one can open again, reporting it stored.
+   * One stat: cheap next to any request.
+   */
+  assertStillAtPath(): void {
+    if (this.opened === null) return;
+    const now = statSync(this.path, { throwIfNoEntry: false });
+    if (now !== undefined && now.dev === this.opened.dev && now.ino === this.opened.ino) return;
+    throw new StoreError(
+      `${this.path}: the store file was ${now === undefined ? 'deleted' : 'replaced by another file'} after this process opened it, so what it serves or stores would go to the old one; restart docs-store mcp to open the store now at that path`,
+    );
   }
 
   /**
