@@ -858,6 +858,24 @@ describe("a setting named after a member of Object.prototype (helper's probe, is
   });
 });
 
+describe('a merge key (issue 15 probe)', () => {
+  // `<<: *defaults` merges under YAML 1.1 only: it was "chunking.<<: unknown setting", and under
+  // %YAML 1.1 "chunking.Symbol(<<): unknown setting".
+  it.each([
+    ['YAML 1.2', ''],
+    ['%YAML 1.1', '%YAML 1.1\n---\n'],
+  ])('is named as one, in a section and at the top: %s', (_name, head) => {
+    const lines = head.split('\n').length - 1;
+    const err = errorOf(`${head}chunking:\n  <<: {maxTokens: 100}\n  minTokens: 8\n<<: {spec: {}}\n`);
+    expect(err.message).toBe(
+      [
+        `${FILE}:${lines + 2}: chunking.<<: merge keys (<<: *name) are not read in a config; write the settings out`,
+        `${FILE}:${lines + 4}: <<: merge keys (<<: *name) are not read in a config; write the settings out`,
+      ].join('\n'),
+    );
+  });
+});
+
 describe('a key too long to repeat (issue 15 probe)', () => {
   it('is clipped in its message, in a section and at the top, as a value is', () => {
     // An explicit key (`? "…"`) has no 1,024-character limit, and a list can be a key: the

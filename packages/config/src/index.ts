@@ -511,6 +511,21 @@ function valueOf(node: Node | null, doc: Document): unknown {
 }
 
 /**
+ * A mapping key as text. Under `%YAML 1.1` the parser reads `<<` as a merge key, a Symbol, and
+ * messages named it "chunking.Symbol(<<)".
+ */
+function keyText(key: unknown): string {
+  const value = isScalar(key) ? key.value : key;
+  return typeof value === 'symbol' ? (value.description ?? String(value)) : String(value);
+}
+
+/**
+ * Merge keys (`<<: *defaults`) are YAML 1.1's, not 1.2's, and were an unknown setting named `<<`
+ * (or `Symbol(<<)`): the user was left to guess that the settings were never merged.
+ */
+const MERGE_KEY = 'merge keys (<<: *name) are not read in a config; write the settings out';
+
+/**
  * The largest config text parsed. A config holds a few dozen settings; parsing and checking
  * cost about 4 s per MB of keys, so a 7 MB file of them took 37 s and 900 MB.
  */
@@ -549,13 +564,17 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     }
     const seen = new Map<string, number | null>();
     for (const item of (value as YAMLMap).items) {
-      const setting = isScalar(item.key) ? String(item.key.value) : String(item.key);
+      const setting = keyText(item.key);
       const itemLine = lineOfNode(item.key as Node);
       if (setTwice(seen, setting, itemLine, `${name}.${clip(setting)}`)) continue;
       // Own keys only: `constructor`, `toString` or `__proto__` found Object.prototype's
       // members, and parseConfig threw a TypeError ("check is not a function") for them.
       const check = Object.hasOwn(checks, setting) ? checks[setting] : undefined;
       if (!check) {
+        if (setting === '<<') {
+          fail(itemLine, `${name}.<<: ${MERGE_KEY}`);
+          continue;
+        }
         // Clipped: a key may be a 900,000-character string or a list (`? [...]`), and was echoed whole.
         fail(itemLine, `${name}.${clip(setting)}: unknown setting${hint(setting, Object.keys(checks))} (known: ${Object.keys(checks).join(', ')})`);
         continue;
@@ -596,7 +615,7 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     return true;
   };
   for (const pair of top.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    const key = keyText(pair.key);
     const line = lineOfNode(pair.key as Node);
     if (setTwice(seenTop, key, line, clip(key))) continue;
     if (key === 'chunking') {
@@ -644,6 +663,8 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       fail(line, 'embeddings: set in chunkyard.config.yaml only, so that every topic uses one model and their vectors can be compared');
     } else if (key === 'llm') {
       fail(line, 'llm: set in chunkyard.config.yaml only (one model for the whole workspace)');
+    } else if (key === '<<') {
+      fail(line, `<<: ${MERGE_KEY}`);
     } else {
       const known = opts.topic ? ['chunking', 'spec', 'sources'] : ['chunking', 'embeddings', 'llm', 'spec'];
       fail(line, `${clip(key)}: unknown key${hint(key, known)} (known: ${known.join(', ')})`);
