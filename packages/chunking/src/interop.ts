@@ -215,3 +215,58 @@ export function lineRanges(text: string): (start: number, end: number) => { from
     return { from, to: from + Math.max(0, before(end) - before(start)) };
   };
 }
+
+/** The options a splitter takes per document rather than per configuration (they skip DEFAULT_OPTIONS). */
+const PER_DOCUMENT_OPTIONS = ['fileTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
+
+/** A key as a message quotes it: cut to 60 characters, with the escapes JSON leaves out. */
+function quotedKey(key: string): string {
+  const cut = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+  return JSON.stringify(cut).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Edit distance of two short names. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The known name closest to `key`, case aside, if it is at most two edits away. */
+function nearest(key: string, names: Iterable<string>): string | undefined {
+  // A hostile megabyte key would cost a megabyte per name, and resembles none of them.
+  if (key.length > 40) return undefined;
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const name of names) {
+    const d = distance(name.toLowerCase(), key.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
+}
+
+/**
+ * The problem with a splitter's options object, or null: it must be an object, and every key must
+ * be one of chunkyard's options (`optionNames`, DEFAULT_OPTIONS' keys) or one of `accepted` (the
+ * library's own fields that the splitter takes). chunkDocument ignores keys it does not know, so a
+ * misspelt `maxToken: 256` or LlamaIndex's `chunkSize` gave the default sizes with nothing said;
+ * a splitter is constructed once, so saying so there costs nothing per document.
+ */
+export function splitterOptionsProblem(options: unknown, optionNames: readonly string[], accepted: readonly string[] = []): string | null {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    const shown = options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options === 'string' ? quotedKey(options) : typeof options;
+    return `options must be an object (or left out), got ${shown}`;
+  }
+  const known = new Set([...optionNames, ...PER_DOCUMENT_OPTIONS]);
+  for (const key of Object.keys(options)) {
+    if (known.has(key) || accepted.includes(key)) continue;
+    const near = nearest(key, [...known, ...accepted]);
+    const hint = near !== undefined ? ` (did you mean ${near}?)` : '';
+    return `unknown option ${quotedKey(key)}${hint}; chunkyard's options are ${[...known].join(', ')}${accepted.length > 0 ? `, and ${accepted.join(', ')} (accepted, not used)` : ''}`;
+  }
+  return null;
+}

@@ -10,8 +10,11 @@
  */
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
-import { chunkDocument, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
-import { chunkMetadata, lineRanges } from '@chunkyard/chunking/interop';
+import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
+import { chunkMetadata, lineRanges, splitterOptionsProblem } from '@chunkyard/chunking/interop';
+
+/** LangChain's TextSplitter fields: taken (so a MarkdownTextSplitter call runs unchanged), not steering the cut. */
+const LANGCHAIN_FIELDS = ['chunkSize', 'chunkOverlap', 'keepSeparator', 'lengthFunction'];
 
 /**
  * chunkyard's chunking options (sizes in exact cl100k tokens: `maxTokens`, `targetTokens`,
@@ -47,6 +50,10 @@ export class ChunkyardTextSplitter extends TextSplitter {
   readonly chunkOptions: Partial<ChunkOptions>;
 
   constructor(fields: ChunkyardTextSplitterParams = {}) {
+    // Checked before the destructuring, which threw "Cannot destructure property 'chunkSize' of
+    // 'fields' as it is null", and took a string's characters as options.
+    const problem = splitterOptionsProblem(fields, Object.keys(DEFAULT_OPTIONS), LANGCHAIN_FIELDS);
+    if (problem !== null) throw new ChunkOptionsError(`ChunkyardTextSplitter: ${problem}`);
     const { chunkSize, chunkOverlap, keepSeparator, lengthFunction, ...chunkOptions } = fields;
     super({
       ...(chunkSize !== undefined ? { chunkSize } : {}),

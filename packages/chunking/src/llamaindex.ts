@@ -14,8 +14,8 @@
  * imports it.
  */
 import { NodeParser, TextNode, type TextNodeParams } from 'llamaindex';
-import { chunkDocument, resolveOptions, type ChunkOptions } from '@chunkyard/chunking';
-import { textNodesOf } from '@chunkyard/chunking/interop';
+import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions } from '@chunkyard/chunking';
+import { splitterOptionsProblem, textNodesOf } from '@chunkyard/chunking/interop';
 
 /** The document name a reader's metadata suggests (`file_name`, as SimpleDirectoryReader sets it), else the node id. */
 function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
@@ -30,7 +30,10 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
 
   constructor(options: Partial<ChunkOptions> = {}) {
     super();
-    // A bad option fails here, not at the first document.
+    // A bad option fails here, not at the first document; so does one chunkyard does not know
+    // (SentenceSplitter's `chunkSize` was ignored without a word).
+    const problem = splitterOptionsProblem(options, Object.keys(DEFAULT_OPTIONS));
+    if (problem !== null) throw new ChunkOptionsError(`ChunkyardNodeParser: ${problem}`);
     resolveOptions(options);
     this.chunkOptions = options;
   }

@@ -1,0 +1,83 @@
+/**
+ * What the LangChain and LlamaIndex splitters do with input their callers get wrong or that is
+ * merely odd (issue 15's library probe, against the real @langchain/textsplitters and
+ * llamaindex): every constructor call is either taken or refused with a ChunkOptionsError naming
+ * the option, every argument that is not text is a TypeError saying which one, and odd but valid
+ * documents are chunked.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChunkOptionsError, DEFAULT_OPTIONS } from './index.js';
+import { ChunkyardTextSplitter, MarkdownTextSplitter } from './langchain.js';
+import { ChunkyardNodeParser } from './llamaindex.js';
+
+/** The error a call throws, or null. */
+function thrown(call: () => unknown): Error | null {
+  try {
+    call();
+    return null;
+  } catch (err) {
+    return err as Error;
+  }
+}
+
+const SPLITTERS = [
+  ['ChunkyardTextSplitter', (o: unknown) => new ChunkyardTextSplitter(o as never)],
+  ['ChunkyardNodeParser', (o: unknown) => new ChunkyardNodeParser(o as never)],
+] as const;
+
+/** Any value a JavaScript caller could put in an options object. */
+const anyValue = fc.oneof(
+  fc.double(),
+  fc.integer({ min: -5, max: 5000 }),
+  fc.constantFrom(1e308, -0, Number.NaN, null, undefined, true, 'semantic', 'hierarchical', '512', ''),
+  fc.string(),
+  fc.array(fc.nat(), { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+);
+
+describe('splitter options (issue 15 library probe)', () => {
+  it('refuse a key chunkyard does not know, naming it and the option it resembles (`maxTokenz: 100` was ignored, the defaults used)', () => {
+    for (const [name, make] of SPLITTERS) {
+      const err = thrown(() => make({ maxTokenz: 100 }));
+      expect(err, name).toBeInstanceOf(ChunkOptionsError);
+      expect(err?.message).toMatch(new RegExp(`^${name}: unknown option "maxTokenz" \\(did you mean maxTokens\\?\\); chunkyard's options are docName, `));
+      expect(thrown(() => make({ MaxTokens: 100 }))?.message).toContain('unknown option "MaxTokens" (did you mean maxTokens?)');
+      // A hostile key is quoted cut short, with no terminal control characters.
+      const long = thrown(() => make({ [`\u001b[2J${'k'.repeat(100_000)}`]: 1 }));
+      expect(long).toBeInstanceOf(ChunkOptionsError);
+      expect(long!.message.length).toBeLessThan(1000);
+      expect(long!.message).not.toMatch(/[\u0000-\u001f]/);
+    }
+    // LlamaIndex's SentenceSplitter sizes are not chunkyard's: said, not ignored.
+    expect(thrown(() => new ChunkyardNodeParser({ chunkSize: 512 } as never))?.message).toMatch(/^ChunkyardNodeParser: unknown option "chunkSize"/);
+    // LangChain's own fields are still taken (a MarkdownTextSplitter call runs unchanged), and the message lists them.
+    expect(() => new MarkdownTextSplitter({ chunkSize: 1000, chunkOverlap: 100, keepSeparator: true, lengthFunction: (t: string) => t.length })).not.toThrow();
+    expect(thrown(() => new MarkdownTextSplitter({ separators: ['\n'] } as never))?.message).toContain('and chunkSize, chunkOverlap, keepSeparator, lengthFunction (accepted, not used)');
+  });
+
+  it('refuse options that are not an object with a ChunkOptionsError (null threw "Cannot destructure property \'chunkSize\' of \'fields\'"; a string\'s characters were taken as keys)', () => {
+    for (const [name, make] of SPLITTERS) {
+      for (const [bad, shown] of [[null, 'null'], ['abc', '"abc"'], [5, 'number'], [[1], 'an array']] as const) {
+        const err = thrown(() => make(bad));
+        expect(err, `${name} ${shown}`).toBeInstanceOf(ChunkOptionsError);
+        expect(err?.message).toBe(`${name}: options must be an object (or left out), got ${shown}`);
+      }
+      expect(thrown(() => make(undefined))).toBeNull();
+    }
+  });
+
+  it('any options object is taken or refused with a ChunkOptionsError, never another error', () => {
+    const known = [...Object.keys(DEFAULT_OPTIONS), 'fileTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
+    const key = fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 12 }));
+    fc.assert(
+      fc.property(fc.dictionary(key, anyValue, { maxKeys: 4 }), (options) => {
+        for (const [, make] of SPLITTERS) {
+          const err = thrown(() => make(options));
+          if (err !== null) expect(err).toBeInstanceOf(ChunkOptionsError);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
