@@ -876,6 +876,32 @@ describe('a merge key (issue 15 probe)', () => {
   });
 });
 
+describe('a tag the parser does not know (issue 15 probe)', () => {
+  // Only a warning to the parser, which read the value as the string it tags: `!foo docs` was
+  // taken as "docs" without a word, `!foo 100` was "expected a whole number, got "100"".
+  const UNKNOWN = 'not valid YAML: a tag (!name) that a config does not read; remove it (a setting is a plain number, string, or true or false)';
+  it.each([
+    ['an unknown local tag', 'chunking:\n  contentType: !foo docs\n', 2],
+    ['one on a number', 'chunking:\n  minTokens: 8\n  maxTokens: !foo 100\n', 3],
+    ['js-yaml\'s !!js/function', 'llm:\n  provider: ollama\n  model: !!js/function "function () { return 1 }"\n', 3],
+    ['one on a section', 'spec: !settings\n  promptThreshold: 0.5\n', 1],
+  ])('is refused, with its line: %s', (_name, text, line) => {
+    const err = errorOf(text);
+    expect(err.message).toBe(`${FILE}:${line}: ${UNKNOWN}`);
+  });
+
+  it('is listed in order with the other YAML errors', () => {
+    const err = errorOf('chunking:\n  contentType: !foo docs\n  maxTokens: [1\n');
+    expect(err.problems[0]).toEqual({ line: 2, message: UNKNOWN });
+    expect(err.problems.length).toBeGreaterThan(1);
+  });
+
+  it('the tags YAML defines still read as before', () => {
+    expect(parseConfig('chunking:\n  maxTokens: !!int 100\n  contentType: !!str docs\n', FILE).chunking).toEqual({ maxTokens: 100, contentType: 'docs' });
+    expect(errorOf('chunking:\n  maxTokens: !!str 100\n').message).toBe(`${FILE}:2: chunking.maxTokens: expected a whole number from 16 to 1000000, got "100"`);
+  });
+});
+
 describe('a key too long to repeat (issue 15 probe)', () => {
   it('is clipped in its message, in a section and at the top, as a value is', () => {
     // An explicit key (`? "…"`) has no 1,024-character limit, and a list can be a key: the

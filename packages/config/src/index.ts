@@ -525,6 +525,8 @@ function keyText(key: unknown): string {
  */
 const MERGE_KEY = 'merge keys (<<: *name) are not read in a config; write the settings out';
 
+const UNKNOWN_TAG = 'not valid YAML: a tag (!name) that a config does not read; remove it (a setting is a plain number, string, or true or false)';
+
 /**
  * The largest config text parsed. A config holds a few dozen settings; parsing and checking
  * cost about 4 s per MB of keys, so a 7 MB file of them took 37 s and 900 MB.
@@ -542,12 +544,17 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const lineOfNode = (node: Node | null | undefined): number | null =>
     node?.range ? lineCounter.linePos(node.range[0]).line : null;
-  if (doc.errors.length > 0) {
+  // A tag the parser does not know (`!foo 100`, `!!js/function`) is only a warning to it, and
+  // the value read as the string it tags: `maxTokens: !foo 100` was "expected a whole number,
+  // got "100"", and `contentType: !foo docs` was taken as "docs" without a word.
+  const unknownTags = doc.warnings.filter((w) => w.code === 'TAG_RESOLVE_FAILED');
+  if (doc.errors.length > 0 || unknownTags.length > 0) {
     // yaml reports each place of one mistake ('a: b: c d: e' twice), and the text without its
     // column reads the same: a line and message are said once.
     const seen = new Set<string>();
-    const [first, ...rest] = doc.errors
-      .map((err) => ({ line: lineCounter.linePos(err.pos[0]).line, message: yamlErrorText(err) }))
+    const [first, ...rest] = [...doc.errors, ...unknownTags]
+      .sort((a, b) => a.pos[0] - b.pos[0])
+      .map((err) => ({ line: lineCounter.linePos(err.pos[0]).line, message: err.code === 'TAG_RESOLVE_FAILED' ? UNKNOWN_TAG : yamlErrorText(err) }))
       .filter(({ line, message }) => !seen.has(`${line}:${message}`) && seen.add(`${line}:${message}`));
     throw new ConfigError(file, first!.line, first!.message, rest);
   }
