@@ -1,6 +1,6 @@
 // Tests of the index-tool CLI over real topics built by the real chunking-tool,
 // keyword-extractor and topic-spec (local embedder), in a temp docs tree.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -593,4 +593,29 @@ describe('the summary counts in the singular where it is one (probe: "1 topics",
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('a topic whose golden-reference.md is past PATH_MAX (4,096 bytes) as an absolute path', () => {
+  const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../bin/index-tool.js');
+
+  it('is named by the built bin as a path too long, not as "neither a topic (no golden-reference.md)" (issue 15 probe)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkyard-index-long-'));
+    try {
+      // The folder's absolute path fits (4,085 bytes); with /golden-reference.md it does not.
+      // Given relative to the cwd, the file itself is reachable (its path is 4,070 bytes or so).
+      const absolute = (rel: string) => dir.length + 1 + rel.length;
+      let rel = 'docs';
+      while (absolute(rel) < 3880) rel = `${rel}/${'p'.repeat(200)}`;
+      rel = `${rel}/${'t'.repeat(4085 - absolute(rel) - 1)}`;
+      mkdirSync(join(dir, rel), { recursive: true });
+      execFileSync('sh', ['-c', 'printf "# T\\n\\nText.\\n" > "$1"', 'sh', `${rel}/golden-reference.md`], { cwd: dir });
+      const r = spawnSync(process.execPath, [BIN, rel, '--root', 'docs'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).not.toContain('neither a topic');
+      expect(r.stderr).toMatch(/^index-tool: \/.*\/golden-reference\.md: name too long \(ENAMETOOLONG\); use a shorter path\n$/);
+      expect(r.status).toBe(1);
+    } finally {
+      // rm walks by descriptor; rmSync's absolute paths are past PATH_MAX here.
+      execFileSync('rm', ['-rf', dir]);
+    }
+  });
 });

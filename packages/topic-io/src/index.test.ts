@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@chunkyard/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DocumentReadError, docNameOf, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
+import { DocumentReadError, docNameOf, entryExists, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -135,5 +135,26 @@ describe('loadWorkspace and topicSettings', () => {
     expect(() => readTopicSource(join(dir, 'bad.md'), listedIn)).toThrow(/^not valid UTF-8 \(first bad byte at offset 0\)$/);
     writeFileSync(join(dir, 'ok.md'), '# ok\n');
     expect(readTopicSource(join(dir, 'ok.md'), listedIn)).toBe('# ok\n');
+  });
+});
+
+describe('entryExists', () => {
+  it('is no only for nothing there: a path the kernel will not look up is thrown, not "absent" (issue 15 probe)', () => {
+    expect(entryExists(file('here.md', 'x'))).toBe(true);
+    expect(entryExists(join(dir, 'missing.md'))).toBe(false);
+    expect(entryExists(join(dir, 'here.md', 'below.md'))).toBe(false);
+    // A dangling link is there (it is reported as broken where it is read).
+    symlinkSync('nowhere', join(dir, 'dangling'));
+    expect(entryExists(join(dir, 'dangling'))).toBe(true);
+    // A folder link that leads to itself: looking below it is ELOOP, which read as "no such file".
+    symlinkSync('loop', join(dir, 'loop'));
+    expect(() => entryExists(join(dir, 'loop', 'golden-reference.md'))).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+    // Real folders whose whole path passes PATH_MAX (4,096 bytes): the file is there, but the
+    // topic was "not a topic (no golden-reference.md)".
+    let deep = dir;
+    while (deep.length < 3880) deep = join(deep, 'd'.repeat(200));
+    deep = join(deep, 'e'.repeat(4080 - deep.length - 1));
+    mkdirSync(deep, { recursive: true });
+    expect(() => entryExists(join(deep, 'golden-reference.md'))).toThrow(expect.objectContaining({ code: 'ENAMETOOLONG' }));
   });
 });

@@ -68,8 +68,15 @@ export function entryExists(p: string): boolean {
   try {
     lstatSync(p);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    // Only "nothing there" is an answer of no. A path the kernel refuses to look up
+    // (ENAMETOOLONG past PATH_MAX, ELOOP through a looping folder link) read as "absent": a
+    // topic at a 4,080-byte path was "neither a topic (no golden-reference.md) nor a section"
+    // with the file right there. Thrown, it is named as what it is (guardEnvironment). EACCES
+    // stays a no: a folder that cannot be searched is refused where it is named (assertSearchable).
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return false;
+    throw err;
   }
 }
 
