@@ -17,6 +17,15 @@ import { chunkMetadata, lineRanges, splitterOptionsProblem } from '@chunkyard/ch
 const LANGCHAIN_FIELDS = ['chunkSize', 'chunkOverlap', 'keepSeparator', 'lengthFunction'];
 
 /**
+ * A text LangChain passed on, or a TypeError naming where it came from: a loader that left
+ * `pageContent` a number or null got "text.trim is not a function" from deep inside.
+ */
+function textAt(text: unknown, where: string): string {
+  if (typeof text === 'string') return text;
+  throw new TypeError(`${where} must be a string, got ${text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text}`);
+}
+
+/**
  * chunkyard's chunking options (sizes in exact cl100k tokens: `maxTokens`, `targetTokens`,
  * `strategy`, …) and LangChain's splitter fields. LangChain's `chunkSize`, `chunkOverlap`,
  * `keepSeparator` and `lengthFunction` are accepted, so a `MarkdownTextSplitter` call compiles
@@ -68,7 +77,7 @@ export class ChunkyardTextSplitter extends TextSplitter {
 
   /** chunkyard's records for one text (none for a blank one). */
   chunkRecords(text: string, metadata?: Record<string, unknown>): ChunkRecord[] {
-    return this.recordsAs(text, this.optionsFor(metadata));
+    return this.recordsAs(textAt(text, 'chunkRecords: text'), this.optionsFor(metadata));
   }
 
   /** The options a text with this metadata is chunked with: the loader's `source` names it, unless `docName` was given. */
@@ -84,7 +93,7 @@ export class ChunkyardTextSplitter extends TextSplitter {
 
   /** Each chunk's `originalText`: the exact source slice (a split oversized code block or table is rebuilt whole). */
   async splitText(text: string): Promise<string[]> {
-    return this.chunkRecords(text).map((c) => c.originalText);
+    return this.chunkRecords(textAt(text, 'splitText: text')).map((c) => c.originalText);
   }
 
   /**
@@ -101,13 +110,18 @@ export class ChunkyardTextSplitter extends TextSplitter {
     metadatas: Record<string, unknown>[] = [],
     chunkHeaderOptions: TextSplitterChunkHeaderOptions = {},
   ): Promise<Document[]> {
-    const { chunkHeader = '', chunkOverlapHeader = "(cont'd) ", appendChunkOverlapHeader = false } = chunkHeaderOptions;
+    if (!Array.isArray(texts)) throw new TypeError(`createDocuments: texts must be an array of strings, got ${texts === null ? 'null' : typeof texts}`);
+    // null is taken as no metadata (LangChain's own splitter threw reading its length).
+    if (metadatas !== null && !Array.isArray(metadatas)) throw new TypeError(`createDocuments: metadatas must be an array of objects, got ${typeof metadatas}`);
+    const { chunkHeader = '', chunkOverlapHeader = "(cont'd) ", appendChunkOverlapHeader = false } = chunkHeaderOptions ?? {};
     const out: Document[] = [];
     /** Document names this call gave out, and the last number each name was given. */
     const used = new Set<string>();
     const numbered = new Map<string, number>();
-    texts.forEach((text, i) => {
-      const base = metadatas[i] ?? {};
+    texts.forEach((given, i) => {
+      // splitDocuments passes each Document's pageContent here.
+      const text = textAt(given, `createDocuments: texts[${i}] (a Document's pageContent)`);
+      const base = metadatas?.[i] ?? {};
       const options = this.optionsFor(base);
       const name = options.docName ?? DEFAULT_OPTIONS.docName;
       let docName = name;

@@ -81,3 +81,41 @@ describe('splitter options (issue 15 library probe)', () => {
     );
   });
 });
+
+describe('LangChain splitter arguments (issue 15 library probe)', () => {
+  it('a text that is not a string is a TypeError saying which one (was "text.trim is not a function")', async () => {
+    const splitter = new MarkdownTextSplitter();
+    await expect(splitter.createDocuments(['# A\n\nok', 5 as never])).rejects.toThrow(new TypeError("createDocuments: texts[1] (a Document's pageContent) must be a string, got number"));
+    await expect(splitter.splitDocuments([{ pageContent: null, metadata: {} } as never])).rejects.toThrow("texts[0] (a Document's pageContent) must be a string, got null");
+    await expect(splitter.createDocuments('abc' as never)).rejects.toThrow(new TypeError('createDocuments: texts must be an array of strings, got string'));
+    await expect(splitter.createDocuments(['x'], 'meta' as never)).rejects.toThrow(new TypeError('createDocuments: metadatas must be an array of objects, got string'));
+    await expect(splitter.splitText(undefined as never)).rejects.toThrow(new TypeError('splitText: text must be a string, got undefined'));
+    expect(() => splitter.chunkRecords([] as never)).toThrow(new TypeError('chunkRecords: text must be a string, got an array'));
+  });
+
+  it('null metadatas or header options are taken as none, where LangChain\'s own splitter threw reading them', async () => {
+    const splitter = new MarkdownTextSplitter();
+    const docs = await splitter.createDocuments(['# A\n\nBody.'], null as never, null as never);
+    expect(docs.map((d) => d.pageContent)).toEqual(['# A\n\nBody.']);
+    expect((await splitter.createDocuments(['# A\n\nBody.'], [null as never]))[0]!.metadata.loc).toEqual({ lines: { from: 1, to: 3 } });
+  });
+
+  it('any string is chunked into Documents with the input metadata, unique ids and loc.lines inside the text', async () => {
+    const unit = fc.constantFrom('a', 'b ', '\n', '\r\n', '\r', '#', '# ', '```', '|', '-', '\u0000', '\ud800', '\udc00', '\ud83d\ude00', '\ufeff', '\t', '> ', '1. ');
+    const splitter = new MarkdownTextSplitter({ maxTokens: 32, targetTokens: 16, minTokens: 4 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ unit, maxLength: 300 }), { minLength: 1, maxLength: 3 }), async (texts) => {
+        const docs = await splitter.createDocuments(texts, texts.map((_, i) => ({ source: 'same.md', page: i })));
+        expect(new Set(docs.map((d) => d.id)).size).toBe(docs.length);
+        for (const d of docs) {
+          expect(d.metadata.source).toBe('same.md');
+          expect(typeof d.metadata.page).toBe('number');
+          const text = texts[d.metadata.page as number]!;
+          const { from, to } = (d.metadata.loc as { lines: { from: number; to: number } }).lines;
+          expect(1 <= from && from <= to && to <= text.split('\n').length).toBe(true);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
