@@ -927,7 +927,7 @@ export class SliceCounter {
     const whole = q < b ? this.wholeRunCount(q, b) : -1;
     if (whole >= 0) return total + (cum.get(q) - cum.get(p)) + whole;
     // A slice that ends inside a long run: its last pre-token is the run's prefix up to b.
-    const fast = q < b && rel[b] === 0 && (this.startsOne(q, b) || nextPreTokenEnd(text, q, b) === b) ? this.fromLong(q, b) : -1;
+    const fast = this.tokAt !== null && q < b && rel[b] === 0 && (this.startsOne(q, b) || nextPreTokenEnd(text, q, b) === b) ? this.fromLong(q, b) : -1;
     const tail = fast >= 0 ? fast : scan(text, q, b);
     return total + (cum.get(q) - cum.get(p)) + tail;
   }
