@@ -17,11 +17,15 @@ import { NodeParser, TextNode, type TextNodeParams } from 'llamaindex';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions } from '@chunkyard/chunking';
 import { splitterOptionsProblem, textNodesOf } from '@chunkyard/chunking/interop';
 
-/** The document name a reader's metadata suggests (`file_name`, as SimpleDirectoryReader sets it), else the node id. */
+/**
+ * The document name a reader's metadata suggests (`file_name`, as SimpleDirectoryReader sets it),
+ * else the node id, else chunkyard's default name: a Document built with `id_: ''` was refused
+ * with "docName must be a non-empty string", an option its caller never gave.
+ */
 function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
   const file = doc.metadata.file_name;
   if (typeof file === 'string' && file !== '') return { docName: file.replace(/\.[^.]*$/, '') || file, sourceFile: file };
-  return { docName: doc.id_ };
+  return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? doc.id_ : DEFAULT_OPTIONS.docName };
 }
 
 export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
@@ -43,11 +47,12 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
    * draw random UUIDs), and distinct for two documents whose chunk ids repeat.
    */
   protected parseNodes(documents: TextNode[]): TextNode[] {
-    return documents.flatMap((doc) => {
+    return documents.flatMap((doc, i) => {
       // The document's own text, not getText(): that trims it, so every offset was short by the
       // leading blank lines or BOM, and LlamaIndex measures offsets in `text` (its parsers'
       // indexOf runs on parentDoc.text). Trimming also turned a leading indented block into prose.
-      const text = doc.text;
+      const text: unknown = doc.text;
+      if (typeof text !== 'string') throw new TypeError(`ChunkyardNodeParser: documents[${i}].text must be a string, got ${text === null ? 'null' : typeof text}`);
       if (text.trim() === '') return [];
       const named = this.chunkOptions.docName === undefined ? nameOf(doc) : {};
       const { chunks } = chunkDocument(text, { ...named, ...this.chunkOptions });

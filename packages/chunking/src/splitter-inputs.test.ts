@@ -6,6 +6,7 @@
  * documents are chunked.
  */
 import fc from 'fast-check';
+import { Document as LlamaDocument } from 'llamaindex';
 import { describe, expect, it } from 'vitest';
 import { ChunkOptionsError, DEFAULT_OPTIONS } from './index.js';
 import { ChunkyardTextSplitter, MarkdownTextSplitter } from './langchain.js';
@@ -117,5 +118,19 @@ describe('LangChain splitter arguments (issue 15 library probe)', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('LlamaIndex node parser inputs (issue 15 library probe)', () => {
+  it('a Document with an empty id_ is chunked under the default name (was "docName must be a non-empty string", an option never given)', () => {
+    const nodes = new ChunkyardNodeParser().getNodesFromDocuments([new LlamaDocument({ id_: '', text: '# A\n\nBody.' })]);
+    expect(nodes.map((n) => n.id_)).toEqual(['/doc:document::ch0']);
+    expect(nodes[0]!.metadata.chunkId).toBe('doc:document::ch0');
+  });
+
+  it('a Document whose text is not a string is a TypeError saying which one (was "text.trim is not a function")', () => {
+    const parser = new ChunkyardNodeParser();
+    const docs = [new LlamaDocument({ id_: 'a', text: '# A\n\nok' }), new LlamaDocument({ id_: 'b', text: 5 as never })];
+    expect(() => parser.getNodesFromDocuments(docs)).toThrow(new TypeError('ChunkyardNodeParser: documents[1].text must be a string, got number'));
   });
 });
