@@ -38,8 +38,15 @@ export function childEntry(id: string, kind: 'topic' | 'section', title: string)
  */
 export function topicIndex(spec: TopicSpec, id: string, children: readonly IndexChild[] = [], description = ''): IndexJson {
   const chunks: Record<string, IndexDocument> = {};
+  // Grouped once: a filter per document was documents × chunks (a crafted spec of 20,000 of each).
+  const byDoc = new Map<string, TopicSpec['chunks'][number][]>();
+  for (const c of spec.chunks) {
+    const group = byDoc.get(c.doc);
+    if (group) group.push(c);
+    else byDoc.set(c.doc, [c]);
+  }
   for (const d of spec.documents) {
-    const own = spec.chunks.filter((c) => c.doc === d.doc);
+    const own = byDoc.get(d.doc) ?? [];
     const items: IndexItem[] = own.map((c) => ({
       index: c.index,
       href: c.href,
