@@ -32,6 +32,12 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
   /** The chunkyard options every document is chunked with (sizes in exact cl100k tokens). */
   readonly chunkOptions: Partial<ChunkOptions>;
 
+  /**
+   * The document each node came from. NodeParser hands postProcessParsedNodes a map by id_, which
+   * holds one of two documents sharing an id_: the other's nodes took its metadata and SOURCE.
+   */
+  private readonly documentOf = new WeakMap<TextNode, TextNode>();
+
   constructor(options: Partial<ChunkOptions> = {}) {
     super();
     // A bad option fails here, not at the first document; so does one chunkyard does not know
@@ -44,9 +50,14 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
 
   /**
    * Node ids are `<document id_>/<chunk id>`: stable across runs (LlamaIndex's own parsers
-   * draw random UUIDs), and distinct for two documents whose chunk ids repeat.
+   * draw random UUIDs), and distinct for two documents whose chunk ids repeat. A document whose
+   * id_ an earlier one of the call had is numbered, `<id_>#2/<chunk id>`, `#3`, … in order.
    */
   protected parseNodes(documents: TextNode[]): TextNode[] {
+    /** Node id prefixes given out in this call: a document id_ seen before is numbered, `<id_>#2`. */
+    const used = new Set<string>();
+    /** The last number each id_ was given, so that many copies of one id_ stay linear. */
+    const numbered = new Map<string, number>();
     return documents.flatMap((doc, i) => {
       // The document's own text, not getText(): that trims it, so every offset was short by the
       // leading blank lines or BOM, and LlamaIndex measures offsets in `text` (its parsers'
@@ -54,14 +65,27 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
       const text: unknown = doc.text;
       if (typeof text !== 'string') throw new TypeError(`ChunkyardNodeParser: documents[${i}].text must be a string, got ${text === null ? 'null' : typeof text}`);
       if (text.trim() === '') return [];
+      // Two documents with one id_ (copies, or a reader's pages given the file's id) gave the same
+      // node ids, and a vector store keyed by node id kept only the last one's chunks.
+      const base = String(doc.id_);
+      let prefix = base;
+      if (used.has(base)) {
+        // (An id_ that reads `<id_>#2` itself takes the next number free.)
+        let n = numbered.get(base) ?? 1;
+        do prefix = `${base}#${++n}`;
+        while (used.has(prefix));
+        numbered.set(base, n);
+      }
+      used.add(prefix);
       const named = this.chunkOptions.docName === undefined ? nameOf(doc) : {};
       const { chunks } = chunkDocument(text, { ...named, ...this.chunkOptions });
-      return textNodesOf(chunks, { id: doc.id_ }, {}, (id) => `${doc.id_}/${id}`).map((json) => {
+      return textNodesOf(chunks, { id: doc.id_ }, {}, (id) => `${prefix}/${id}`).map((json) => {
         // The JSON's relationship keys are NodeRelationship's values ('SOURCE', …), as strings.
         const node = new TextNode({ ...json, relationships: json.relationships as TextNodeParams['relationships'] });
         // TextNode's constructor drops a start offset of 0 (it tests truthiness).
         node.startCharIdx = json.startCharIdx;
         node.endCharIdx = json.endCharIdx;
+        this.documentOf.set(node, doc);
         return node;
       });
     });
@@ -77,7 +101,7 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
    */
   protected override postProcessParsedNodes(nodes: TextNode[], parentDocMap: Map<string, TextNode>): TextNode[] {
     for (const node of nodes) {
-      const doc = parentDocMap.get(node.sourceNode?.nodeId ?? '');
+      const doc = this.documentOf.get(node) ?? parentDocMap.get(node.sourceNode?.nodeId ?? '');
       if (!doc) continue;
       node.relationships.SOURCE = doc.asRelatedNodeInfo();
       // NodeParser's switch for the chain links (its own post-processing adds them only when

@@ -133,4 +133,18 @@ describe('LlamaIndex node parser inputs (issue 15 library probe)', () => {
     const docs = [new LlamaDocument({ id_: 'a', text: '# A\n\nok' }), new LlamaDocument({ id_: 'b', text: 5 as never })];
     expect(() => parser.getNodesFromDocuments(docs)).toThrow(new TypeError('ChunkyardNodeParser: documents[1].text must be a string, got number'));
   });
+
+  it('two Documents sharing an id_ get distinct node ids, each node its own document\'s metadata and SOURCE (the second\'s nodes had the first\'s ids)', () => {
+    const docs = ['First text about alpha.', 'Second text about beta.', 'Third text about gamma.'].map(
+      (body, k) => new LlamaDocument({ id_: 'same', text: `# Part ${k}\n\n${body}`, metadata: { page: k } }),
+    );
+    const nodes = new ChunkyardNodeParser().getNodesFromDocuments(docs);
+    expect(nodes.map((n) => n.id_)).toEqual(['same/doc:same::ch0', 'same#2/doc:same::ch0', 'same#3/doc:same::ch0']);
+    nodes.forEach((node, k) => {
+      expect(node.metadata.page).toBe(k);
+      expect(node.text).toContain(`Part ${k}`);
+      expect(node.sourceNode?.nodeId).toBe('same');
+      expect(node.sourceNode?.hash).toBe(docs[k]!.hash);
+    });
+  });
 });
