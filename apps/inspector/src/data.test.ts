@@ -289,3 +289,114 @@ describe('index.json lists of the wrong type, over a real HTTP server (s46 probe
     }
   });
 });
+
+describe('nothing outside the docs root is read (issue 15 probe)', () => {
+  // A child link or a group's manifest/source of "../secret.json" or "http://other/..." was
+  // fetched as it stood: with ?root=/docs/ the page read /secret.json, and the topic list
+  // followed a link to any host. Two real servers: the docs under /docs/ (with a file beside
+  // them, above the root) and another origin; each records what it was asked for.
+  async function serve(files: Record<string, unknown>) {
+    const { createServer } = await import('node:http');
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://h').pathname;
+      asked.push(path);
+      const body = files[decodeURIComponent(path)];
+      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end(body === undefined ? 'missing' : typeof body === 'string' ? body : JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return { origin: `http://127.0.0.1:${port}`, asked, files, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+  const chunk = { sourcePosition: { charStart: 0, charEnd: 3 }, tokenStats: { tokens: 1 } };
+  const group = (manifest: string, source: string) => ({ source, manifest, count: 1, stripe_order: [0] });
+  const docs = (childHref: string, manifest = '_chunks/golden-reference.json', source = 'golden-reference.md') => ({
+    '/docs/index.json': { kind: 'section', _embedded: { topics: [{ _links: { self: { href: childHref } } }] } },
+    '/docs/t/index.json': { kind: 'topic', id: 't', title: 'T', _embedded: { chunks: { 'golden-reference': group(manifest, source) } } },
+    '/docs/t/_chunks/golden-reference.json': { chunks: [chunk] },
+    '/docs/t/golden-reference.md': 'abc',
+    // What a link above the root finds: it must never be asked for.
+    '/secret.json': { kind: 'topic', id: 'secret', title: 'SECRET', _embedded: { chunks: { s: { count: 1 } } } },
+    '/t/index.json': { kind: 'topic', id: 'up', title: 'UP', _embedded: { chunks: {} } },
+  });
+
+  it('a topic link above the root or to another host is named with its file, and not fetched', async () => {
+    const other = await serve({ '/index.json': { kind: 'topic', id: 'o', title: 'OTHER', _embedded: { chunks: {} } } });
+    for (const href of ['../secret.json', '/secret.json', '/docs/../secret.json', '%2e%2e/secret.json', `${other.origin}/index.json`, `//${other.origin.slice(7)}/index.json`]) {
+      const s = await serve(docs(href));
+      try {
+        await expect(listTopics(new URL(`${s.origin}/docs/`)), href).rejects.toThrow(
+          new RegExp(`^${s.origin}/docs/index\\.json: _embedded\\.topics\\[0\\]\\._links\\.self\\.href ".*" leads outside the docs root ${s.origin}/docs/, which the page never reads`),
+        );
+        expect(s.asked, href).toEqual(['/docs/index.json']);
+      } finally {
+        await s.close();
+      }
+    }
+    expect(other.asked).toEqual([]);
+    await other.close();
+    // index-tool's own root-relative links, read from a ?root= below the host's root: said why.
+    const s = await serve(docs('/t/index.json'));
+    try {
+      await expect(listTopics(new URL(`${s.origin}/docs/`))).rejects.toThrow(/"\/t\/index\.json" leads outside the docs root .*; index-tool's links start at the host's root, so serve the docs at the root of a host/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a link no URL parser accepts is named with its file (it was "Invalid URL" alone)', async () => {
+    const s = await serve(docs('\\/%2f/..', '//['));
+    try {
+      await expect(listTopics(new URL(`${s.origin}/docs/`))).rejects.toThrow(new RegExp(`^${s.origin}/docs/index\\.json: _embedded\\.topics\\[0\\]\\._links\\.self\\.href ".*" is not a URL \\(not an index\\.json`));
+      await expect(loadTopic(new URL(`${s.origin}/docs/`), 't', null)).rejects.toThrow(new RegExp(`^${s.origin}/docs/t/index\\.json: _embedded\\.chunks\\["golden-reference"\\]\\.manifest "//\\[" is not a URL`));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a group's manifest or source above the root is named with its file, and not fetched", async () => {
+    for (const [key, files] of [
+      ['manifest', docs('/docs/t/index.json', '../../secret.json')],
+      ['source', docs('/docs/t/index.json', '_chunks/golden-reference.json', '../../secret.json')],
+      ['manifest', docs('/docs/t/index.json', '/t/index.json')],
+    ] as const) {
+      const s = await serve(files);
+      try {
+        await expect(loadTopic(new URL(`${s.origin}/docs/`), 't', null), key).rejects.toThrow(
+          new RegExp(`^${s.origin}/docs/t/index\\.json: _embedded\\.chunks\\["golden-reference"\\]\\.${key} ".*" leads outside the docs root ${s.origin}/docs/`),
+        );
+        expect(s.asked, key).toEqual(['/docs/t/index.json']);
+      } finally {
+        await s.close();
+      }
+    }
+  });
+
+  it('for any link, the page asks only for URLs under the root (hostile generator)', async () => {
+    const other = await serve({});
+    const s = await serve(docs('/docs/t/index.json'));
+    const part = fc.constantFrom('..', '.', '%2e%2e', '%2E.', '.%2e', 'docs', 't', '', '\\', '..\\', 'index.json', 'secret.json', '?x', '#y', '%2f', other.origin, `//${other.origin.slice(7)}`, 'http:', s.origin);
+    const href = fc.array(part, { minLength: 1, maxLength: 6 }).map((parts) => parts.join('/'));
+    const root = new URL(`${s.origin}/docs/`);
+    try {
+      await fc.assert(
+        fc.asyncProperty(href, fc.constantFrom('child', 'manifest', 'source'), async (link, where) => {
+          s.asked.length = 0;
+          const files = where === 'child' ? docs(link) : where === 'manifest' ? docs('/docs/t/index.json', link) : docs('/docs/t/index.json', '_chunks/golden-reference.json', link);
+          Object.assign(s.files, files);
+          await (where === 'child' ? listTopics(root) : loadTopic(root, 't', null)).catch((err: unknown) => {
+            // Every refusal is a message of ours naming the file, never a TypeError.
+            expect((err as Error).message).toMatch(new RegExp(`^${s.origin}/docs/`));
+          });
+          for (const path of s.asked) expect(path, link).toMatch(/^\/docs\//);
+        }),
+        { numRuns: 150 },
+      );
+      expect(other.asked).toEqual([]);
+    } finally {
+      await s.close();
+      await other.close();
+    }
+  });
+});

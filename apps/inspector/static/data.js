@@ -79,8 +79,12 @@ export async function loadTopic(root, topicId, wantedDoc) {
     if (typeof value !== 'string' || value === '') throw new Error(`${where}.${key} is not a path (not an index.json index-tool wrote; rebuild: npx nx run-many -t index)`);
     // `manifest` is a URL (percent-encoded by topic-spec); `source` is the file's path, where
     // `#`, `?` and `%` are characters of its name (c#-guide.md), not a fragment, query or escape.
-    const url = new URL(key === 'source' ? value.replace(/[%#?]/g, encodeURIComponent) : value, idxUrl);
-    if (url.origin !== idxUrl.origin) throw new Error(`${where}.${key} ${JSON.stringify(value)} is not a path on this server`);
+    const url = resolveLink(key === 'source' ? value.replace(/[%#?]/g, encodeURIComponent) : value, idxUrl, `${where}.${key} ${quoted(value)}`);
+    if (url.origin !== idxUrl.origin) throw new Error(`${where}.${key} ${quoted(value)} is not a path on this server`);
+    // "../../../secret.json" stays on the server but leaves the docs (with ?root= below the
+    // server's root, or docs-serve's own files beside them): it was fetched, and its text shown
+    // or blamed on the build. docs-query refuses the same URLs (retrieval's UrlSource).
+    if (!insideRoot(url, root)) throw new Error(`${where}.${key} ${quoted(value)} leads outside the docs root ${root.href}, which the page never reads ${REBUILD}`);
     return url;
   };
   const manifestUrl = fileUrl('manifest');
@@ -126,6 +130,33 @@ function checkGroupLists(index, group, file, where) {
     list(item.prompt_hashes, `${where}.items[${i}].prompt_hashes`, (x) => typeof x === 'string', 'a hash string');
   });
   list(index._embedded.questions, `${file}_embedded.questions`, (q) => isObject(q) && typeof (/** @type {any} */ (q).hash) === 'string', 'a question { hash, question }');
+}
+
+/**
+ * Whether `url` is in the docs tree served at `root`: the same origin, at or below its path.
+ * URLs are compared after parsing, which has already resolved `..`, `%2e%2e` and `\`.
+ * @param {URL} url @param {URL} root a folder URL (ends in /, as docsRoot makes it)
+ */
+export function insideRoot(url, root) {
+  return url.origin === root.origin && url.pathname.startsWith(root.pathname);
+}
+
+/**
+ * `href` resolved against `base`; one no URL parser accepts ("//%2f/", "http://[") is named
+ * with `what` (its file and field), where it was "Invalid URL" alone.
+ * @param {string} href @param {URL} base @param {string} what
+ */
+function resolveLink(href, base, what) {
+  try {
+    return new URL(href, base);
+  } catch {
+    throw new Error(`${what} is not a URL ${REBUILD}`);
+  }
+}
+
+/** A string from a built file, quoted and cut short for a message. @param {string} value */
+function quoted(value) {
+  return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
 }
 
 /** A value's type for a message, never the value itself (it may be a megabyte long). @param {unknown} value */
@@ -321,7 +352,15 @@ export async function listTopics(root) {
       for (const [n, child] of children.entries()) {
         const link = child?._links?.self?.href;
         if (typeof link !== 'string') throw new Error(`${at}: _embedded.topics[${n}] has no _links.self.href`);
-        const href = new URL(link, batch[i]).href;
+        const url = resolveLink(link, /** @type {URL} */ (batch[i]), `${at}: _embedded.topics[${n}]._links.self.href ${quoted(link)}`);
+        // A link to another host or above the root was fetched as it stood, so a docs tree (or a
+        // pull request to one) could make the page read any URL the browser can reach.
+        if (!insideRoot(url, root)) {
+          // index-tool writes "/a/index.json": from a ?root= below the host's root, its own links leave it.
+          const why = /^\/(?![/\\])/.test(link) && root.pathname !== '/' ? `; index-tool's links start at the host's root, so serve the docs at the root of a host (as docs-serve does), or open one topic with ?topic=` : ` ${REBUILD}`;
+          throw new Error(`${at}: _embedded.topics[${n}]._links.self.href ${quoted(link)} leads outside the docs root ${root.href}, which the page never reads${why}`);
+        }
+        const href = url.href;
         if (seen.has(href)) continue;
         seen.add(href);
         queue.push(new URL(href));
