@@ -757,6 +757,12 @@ describe('exit 1: a document that cannot be processed', () => {
     expect(r.stderr).toContain(problem);
     expect(r.stdout).toBe('');
     expect(existsSync(join(root, '_chunks', 'doc.json'))).toBe(false);
+    // Nor a new, empty _chunks/ beside it (issue 15 probe: front matter only left one), nor the
+    // --out folder and the parents made for it.
+    expect(existsSync(join(root, '_chunks'))).toBe(false);
+    const out = await run(['--config', config, file, '--out', join(root, 'new', 'out')]);
+    expect(out.code).toBe(1);
+    expect(existsSync(join(root, 'new'))).toBe(false);
   });
 
   it.each([
@@ -774,6 +780,22 @@ describe('exit 1: a document that cannot be processed', () => {
     expect(r.stderr).toBe(`chunking-tool: ${join(dir, '_chunks', `${name}.json`)}: name too long (ENAMETOOLONG); use a shorter path\n`);
     const left = (d: string) => (existsSync(d) ? readdirSync(d).filter((e) => e.includes('.tmp-')) : []);
     expect([...left(dir), ...left(join(dir, '_chunks'))]).toEqual([]);
+    // The file's _chunks/ was made for the run, and nothing landed in it: it goes too.
+    expect(existsSync(join(dir, '_chunks'))).toBe(false);
+  });
+
+  it('keeps an output folder that was there before, and one a good document landed in, when another document fails', async () => {
+    const bad = join(root, 'bad.md');
+    writeFileSync(bad, '---\ntitle: Nothing else\n---\n');
+    mkdirSync(join(root, '_chunks'));
+    expect((await run(['--config', config, bad])).code).toBe(1);
+    expect(readdirSync(join(root, '_chunks'))).toEqual([]);
+    const good = join(root, 'good.md');
+    writeFileSync(good, SMALL);
+    const out = join(root, 'made', 'out');
+    expect((await run(['--config', config, good, bad, '--out', out])).code).toBe(1);
+    expect(sorted(readdirSync(out)).filter((e) => e.startsWith('good'))[0]).toBe('good-0.md');
+    expect(readdirSync(out).some((e) => e.startsWith('bad'))).toBe(false);
   });
 
   it('a missing file', async () => {

@@ -5,7 +5,7 @@
  *                 [--strategy semantic] [--json] [--help]
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
@@ -363,6 +363,12 @@ class Stage {
   private readonly names = new Map<string, string[]>();
   /** The file-system error a write into the stage met, if any: then nothing of the stage lands. */
   writeError: NodeJS.ErrnoException | null = null;
+  /**
+   * The output folder (a file's `_chunks`, or `--out` and the parents made for it) when this
+   * run made it for its stage, deepest first, so that remove() takes them back if nothing landed: a document that failed (only front matter, a
+   * name too long for its chunk files) left a new, empty `_chunks/` beside it.
+   */
+  private madeFolders: string[] = [];
 
   /**
    * A topic's own folder is staged beside it and swapped in whole. Files share `--out` (or
@@ -386,7 +392,10 @@ class Stage {
   /** The folder as file-system calls reach it: through the pin when there is one. */
   private at(name = ''): string {
     if (this.pinAt === null) return name === '' ? this.outDir : join(this.outDir, name);
-    this.pin ??= PinnedDir.open(this.pinAt);
+    if (this.pin === null) {
+      this.madeFolders = missingFolders(this.pinAt);
+      this.pin = PinnedDir.open(this.pinAt);
+    }
     return this.pin.at(name);
   }
 
@@ -394,6 +403,7 @@ class Stage {
   private get staged(): StagedDir {
     // parents: false for a topic's _chunks: a topic folder removed or renamed during the run
     // stays so (it came back holding only _chunks/).
+    if (this.stagedDir === null && !this.ownsDir && this.pinAt === null) this.madeFolders = missingFolders(this.outDir);
     this.stagedDir ??= this.ownsDir ? new StagedDir(this.outDir, { parents: false }) : new StagedDir(join(this.at(), 'staged'));
     return this.stagedDir;
   }
@@ -531,11 +541,25 @@ class Stage {
     }
   }
 
-  /** The temp folder and the pin, whatever happened. */
+  /** The temp folder and the pin, whatever happened; and the output folder this run made, when nothing landed in it. */
   remove(): void {
     this.stagedDir?.discard();
     this.pin?.close();
+    try {
+      // Only an empty folder goes (rmdir): outputs moved in, another run's stage or a link
+      // swapped in since (ENOTDIR) keep it, and the folders above it.
+      for (const folder of this.madeFolders) rmdirSync(folder);
+    } catch {
+      // kept, as said
+    }
   }
+}
+
+/** `dir` and each folder above it that is missing, deepest first: what making `dir` with its parents makes. */
+function missingFolders(dir: string): string[] {
+  const missing: string[] = [];
+  for (let at = resolve(dir); !entryExists(at) && dirname(at) !== at; at = dirname(at)) missing.push(at);
+  return missing;
 }
 
 /** How a chunk record's first key starts in a manifest (both writers indent records by 4, their keys by 6); no string value holds a raw line break. */
