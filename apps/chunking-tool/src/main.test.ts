@@ -680,6 +680,17 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a topic or a document named twice is one usage error saying so, not one path named twice as two writers (issue 15 probe)', async () => {
+    const topic = makeTopic();
+    const r = await expectUsage(['--config', config, topic, `${topic}/`, join(topic, '..', 'topic')], `chunking-tool: ${topic} and ${topic}/ are the same topic; give it once\n`);
+    expect(r.stderr).not.toContain('would both write');
+    const file = join(root, 'guide.md');
+    writeFileSync(file, SMALL);
+    await expectUsage(['--config', config, file, `${root}/./guide.md`], `${file} and ${root}/./guide.md are the same document; give it once`);
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+    expect(existsSync(join(root, '_chunks'))).toBe(false);
+  });
+
   it('a document named chunks.md, whose manifest would be paginate\'s pages manifest (every reader of _chunks/ leaves chunks.json out)', async () => {
     const topic = makeTopic('topic', { 'topic.yaml': 'sources:\n  - golden-reference.md\n  - chunks.md\n', 'chunks.md': SMALL });
     await expectUsage(['--config', config, topic], `${join(topic, 'chunks.md')}: its manifest would be chunks.json`, 'rename the file');

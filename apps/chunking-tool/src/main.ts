@@ -281,8 +281,14 @@ function planJobs(paths: string[], values: CliValues): Job[] {
   const baseFrom = configPath ? [configPath] : [];
   const cliFrom = Object.keys(cliOverrides).length > 0 ? ['the command line'] : [];
   const jobs: Job[] = [];
+  const given = new Map<string, string>();
   for (const p of paths) {
     const stat = statOrNull(p);
+    // Named twice (`docs/x docs/x/`): the output check below said "docs/x/golden-reference.md and
+    // docs/x/golden-reference.md would both write golden-reference-N.md", one path twice.
+    const first = given.get(resolve(p));
+    if (first !== undefined) throw new UsageError(`${first} and ${p} are the same ${stat?.isDirectory() ? 'topic' : 'document'}; give it once`);
+    given.set(resolve(p), p);
     if (stat?.isDirectory()) {
       const { config, sources, sourcesListedIn } = topicSettings(p, base);
       const outDir = resolve(values.out ?? join(p, '_chunks'));

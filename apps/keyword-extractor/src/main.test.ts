@@ -359,7 +359,7 @@ describe('exit 2: usage errors, nothing written', () => {
   it('the same topic twice, and --out with several topics', async () => {
     const a = makeTopic('a');
     const b = makeTopic('b');
-    await expectUsage([a, `${a}/`], 'same topic');
+    await expectUsage([a, `${a}/`], `${a} and ${a}/ are the same topic; give it once`);
     await expectUsage(['--out', join(root, 'out'), a, b], '--out', 'one topic');
     expect(existsSync(join(root, 'out'))).toBe(false);
     expect(existsSync(join(a, '_keywords'))).toBe(false);

@@ -237,7 +237,7 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
     if (!entryExists(join(p, TOPIC_MARKER))) throw new UsageError(`${p}: a folder, but not a topic (no ${TOPIC_MARKER} in it)`);
     const dir = resolve(p);
     const other = seen.get(dir);
-    if (other !== undefined) throw new UsageError(`${other} and ${p} are the same topic`);
+    if (other !== undefined) throw new UsageError(`${other} and ${p} are the same topic; give it once`);
     seen.set(dir, p);
 
     let sources = [TOPIC_MARKER];
