@@ -400,3 +400,64 @@ describe('nothing outside the docs root is read (issue 15 probe)', () => {
     }
   });
 });
+
+describe('the topic list names each topic by the folder its index.json is in (issue 15 probe)', () => {
+  // It took index.json's own id: a topic index without one linked to ?topic=undefined, and a
+  // copied folder whose index.json still held the original's id was listed twice, both
+  // entries opening the original (and its title, when not a string, read "[object Object]").
+  async function serve(files: Map<string, unknown>) {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      const body = files.get(new URL(req.url ?? '/', 'http://h').pathname);
+      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(body === undefined ? 'missing' : JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return { root: new URL(`http://127.0.0.1:${port}/`), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+  /** A root section linking topics at these folders (hrefs encoded as index-tool writes them), each given its own index body. */
+  const tree = (topics: [string, Record<string, unknown>][]) => {
+    const href = (id: string) => `/${id.split('/').map(encodeURIComponent).join('/')}/index.json`;
+    const files = new Map<string, unknown>([['/index.json', { kind: 'section', _embedded: { topics: topics.map(([id]) => ({ _links: { self: { href: href(id) } } })) } }]]);
+    for (const [id, body] of topics) files.set(href(id), { kind: 'topic', _embedded: { chunks: { g: { count: 2 } } }, ...body });
+    return files;
+  };
+
+  it('a topic index without an id, a copied one holding its original id, a title that is not a string', async () => {
+    const s = await serve(tree([['a/t1', { id: 'a/t1', title: 'One' }], ['a/t2', { title: { x: 1 } }], ['a/t3', { id: 'a/t1', title: 'One' }]]));
+    try {
+      const topics = await listTopics(s.root);
+      expect(topics).toEqual([
+        { id: 'a/t1', title: 'One', chunks: 2 },
+        { id: 'a/t2', title: 'a/t2', chunks: 2 },
+        { id: 'a/t3', title: 'One', chunks: 2 },
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('for any folder names, each listed id leads back to the index.json it was found at (hostile names)', async () => {
+    // Names a docs folder may have: spaces, #, ?, %, RTL overrides, zero-width and astral characters.
+    const name = fc
+      .array(fc.constantFrom('a', 'Z', ' ', '#', '?', '%', '%20', '&', '+', ';', '=', '\u202e', '\u200b', '\u0301', 'é', '😀', '\\', '"', '<', '>', '..x', '.', '~'), { minLength: 1, maxLength: 5 })
+      .map((p) => p.join(''))
+      .filter((n) => n !== '.' && n !== '..' && n.trim() !== '');
+    const ids = fc.uniqueArray(fc.array(name, { minLength: 1, maxLength: 3 }).map((p) => p.join('/')), { minLength: 1, maxLength: 5 });
+    await fc.assert(
+      fc.asyncProperty(ids, async (list) => {
+        const files = tree(list.map((id) => [id, { id: 'claimed/elsewhere', title: 'T' }]));
+        const s = await serve(files);
+        try {
+          const found = await listTopics(s.root);
+          expect(found.map((t) => t.id).sort()).toEqual([...list].sort());
+          for (const t of found) expect(files.has(indexUrl(s.root, t.id).pathname), t.id).toBe(true);
+        } finally {
+          await s.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -345,7 +345,13 @@ export async function listTopics(root) {
       if (index.kind === 'topic') {
         const groups = Object.values(index._embedded?.chunks ?? {});
         // A group that is null (or not an object) counts no chunks: it was "Cannot read properties of null (reading 'count')".
-        topics.push({ id: index.id, title: index.title, chunks: groups.reduce((n, g) => n + (typeof g?.count === 'number' ? g.count : 0), 0) });
+        // The page opens a topic by its folder (indexUrl), so the list names it by the folder its
+        // index.json was found in, not by the id the file claims: a topic index without an id
+        // linked to ?topic=undefined, and a copied folder whose index.json still held the
+        // original's id was listed twice, both entries opening the original.
+        const id = topicIdAt(/** @type {URL} */ (batch[i]), root);
+        const title = typeof index.title === 'string' && index.title.trim() !== '' ? index.title : id;
+        topics.push({ id, title, chunks: groups.reduce((n, g) => n + (typeof g?.count === 'number' ? g.count : 0), 0) });
       }
       const children = index._embedded?.topics ?? [];
       if (!Array.isArray(children)) throw new Error(`${at}: _embedded.topics is not a list`);
@@ -368,6 +374,27 @@ export async function listTopics(root) {
     });
   }
   return topics.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The topic path of the index.json at `url` (inside `root`): its folder below the root, each
+ * name decoded, so that indexUrl(root, id) is `url` again.
+ * @param {URL} url @param {URL} root
+ */
+export function topicIdAt(url, root) {
+  const path = url.pathname.slice(root.pathname.length);
+  return path
+    .slice(0, path.lastIndexOf('/') + 1)
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s; // "%zz" is no escape (index-tool never writes one): kept as it stands
+      }
+    })
+    .join('/');
 }
 
 /**
