@@ -12,7 +12,7 @@
  */
 import { integerOutOfRange, MAX_WAIT_MS, shownSetting } from './attempt.js';
 import { EmbeddingError } from './errors.js';
-import { LOCAL_LEXICAL_VERSION, LOCAL_MIN_DIMENSIONS, LOCAL_VERSION_DEFAULT_DIMENSIONS, LocalLexicalProvider, localModelId, type LocalLexicalVersion } from './local.js';
+import { LOCAL_LEXICAL_VERSION, LOCAL_MIN_DIMENSIONS, LOCAL_VERSION_DEFAULT_DIMENSIONS, LocalLexicalProvider, localModelId, MAX_DIMENSIONS, type LocalLexicalVersion } from './local.js';
 import { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL, OllamaTransport } from './ollama.js';
 import { ollamaConnection } from './ollama-host.js';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL, OpenAITransport } from './openai.js';
@@ -33,6 +33,7 @@ export {
   LOCAL_LEXICAL_VERSION,
   LOCAL_LEXICAL_VERSIONS,
   LOCAL_VERSION_DEFAULT_DIMENSIONS,
+  MAX_DIMENSIONS,
   type LocalLexicalVersion,
   type LocalProviderOptions,
 } from './local.js';
@@ -52,7 +53,7 @@ function configError(provider: ProviderName, problem: string, fix: string): Embe
 
 /** Integer settings: [min, max], the same bounds the config file enforces (plus the test-only knobs). */
 const INT_RANGES = {
-  dimensions: [LOCAL_MIN_DIMENSIONS, Number.MAX_SAFE_INTEGER],
+  dimensions: [LOCAL_MIN_DIMENSIONS, MAX_DIMENSIONS],
   batchSize: [1, 2048],
   concurrency: [1, 16],
   // An hour at most, the config's ceiling: Node's timers fire at once past 2^31-1 ms, so a
@@ -102,6 +103,10 @@ function localSettings(settings: EmbeddingSettings): { version: LocalLexicalVers
   const d = fromModel ?? configured ?? LOCAL_VERSION_DEFAULT_DIMENSIONS[version];
   if (d < LOCAL_MIN_DIMENSIONS) {
     throw configError('local', `model ${settings.model} has fewer than ${LOCAL_MIN_DIMENSIONS} dimensions`, `Use at least ${localModelId(LOCAL_MIN_DIMENSIONS, version)}.`);
+  }
+  // The model id's -dN skips INT_RANGES' check of `dimensions`.
+  if (d > MAX_DIMENSIONS) {
+    throw configError('local', `model ${shownSetting(settings.model)} has more than ${MAX_DIMENSIONS} dimensions`, `Use at most ${localModelId(MAX_DIMENSIONS, version)}.`);
   }
   return { version, dimensions: d };
 }

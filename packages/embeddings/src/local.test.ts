@@ -66,6 +66,28 @@ describe('local provider: identity', () => {
     }
     expect(() => new LocalLexicalProvider({ dimensions: 7 })).toThrow(EmbeddingError);
   });
+
+  it('rejects more than 65,536 dimensions, the config file\'s maximum, before any vector is made (2 ** 31 was taken and the first embed was killed for its 8 GiB)', () => {
+    const configError = (make: () => unknown, message: string) => {
+      let err: unknown;
+      try {
+        make();
+      } catch (e) {
+        err = e;
+      }
+      expect(err, message).toBeInstanceOf(EmbeddingError);
+      expect((err as EmbeddingError).kind).toBe('config');
+      expect((err as EmbeddingError).message).toContain(message);
+    };
+    for (const provider of ['local', 'ollama', 'openai'] as const) {
+      configError(() => createProvider({ provider, dimensions: 2 ** 31 }, {}), 'dimensions must be an integer 8..65536, got 2147483648');
+      configError(() => createProvider({ provider, dimensions: 65_537 }, {}), 'got 65537');
+    }
+    configError(() => createProvider({ provider: 'local', model: 'local-lexical-v2-d2147483648' }), 'model "local-lexical-v2-d2147483648" has more than 65536 dimensions');
+    configError(() => new LocalLexicalProvider({ dimensions: 2 ** 31 }), 'dimensions must be an integer 8..65536, got 2147483648');
+    expect(createProvider({ provider: 'local', dimensions: 65_536 }).dimensions).toBe(65_536);
+    expect(createProvider({ provider: 'local', model: 'local-lexical-v1-d65536' }).dimensions).toBe(65_536);
+  });
 });
 
 describe('local provider: vectors', () => {

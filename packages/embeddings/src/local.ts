@@ -50,6 +50,12 @@ export const LOCAL_LEXICAL_VERSIONS: readonly LocalLexicalVersion[] = ['v1', 'v2
 export const LOCAL_VERSION_DEFAULT_DIMENSIONS: Readonly<Record<LocalLexicalVersion, number>> = { v1: 512, v2: 2048 };
 /** Below this, hashing collisions swamp the signal; also the config file's minimum. */
 export const LOCAL_MIN_DIMENSIONS = 8;
+/**
+ * The most dimensions a provider takes: the config file's maximum, 16 times the largest models'
+ * 4096. Unbounded, `dimensions: 2 ** 31` was accepted and the first embed allocated 8 GiB per
+ * vector, and the process was killed with nothing said.
+ */
+export const MAX_DIMENSIONS = 65_536;
 const BIGRAM_WEIGHT = 0.5;
 /**
  * v2's bigrams weigh a quarter of their words' mean weight: every bigram is one more feature
@@ -501,12 +507,12 @@ export class LocalLexicalProvider implements EmbeddingProvider {
   constructor(options: LocalProviderOptions = {}) {
     const version = options.version ?? LOCAL_LEXICAL_VERSION;
     const d = options.dimensions ?? LOCAL_VERSION_DEFAULT_DIMENSIONS[version];
-    if (!Number.isInteger(d) || d < LOCAL_MIN_DIMENSIONS) {
-      throw new EmbeddingError(`dimensions must be an integer >= ${LOCAL_MIN_DIMENSIONS}, got ${String(d)}`, {
+    if (!Number.isInteger(d) || d < LOCAL_MIN_DIMENSIONS || d > MAX_DIMENSIONS) {
+      throw new EmbeddingError(`dimensions must be an integer ${LOCAL_MIN_DIMENSIONS}..${MAX_DIMENSIONS}, got ${String(d)}`, {
         provider: 'local',
         url: null,
         kind: 'config',
-        fix: `Set embeddings.dimensions to an integer of at least ${LOCAL_MIN_DIMENSIONS} (default ${LOCAL_DEFAULT_DIMENSIONS}).`,
+        fix: `Set embeddings.dimensions to an integer from ${LOCAL_MIN_DIMENSIONS} to ${MAX_DIMENSIONS} (default ${LOCAL_DEFAULT_DIMENSIONS}).`,
       });
     }
     this.dimensions = d;
