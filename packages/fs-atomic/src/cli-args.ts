@@ -7,7 +7,7 @@
  */
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { escapeControl } from './index.js';
+import { escapeControl, oneLine } from './index.js';
 
 /** The part of a parseArgs options table this needs (a parseArgs `options` object is one). */
 export type ArgOptions = Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string }>>;
@@ -150,6 +150,53 @@ function nearOption(err: unknown, names: readonly string[]): unknown {
   return err;
 }
 
+/** The arguments parseArgs reads as options: those before `--`. */
+function optionPart(args: readonly string[]): readonly string[] {
+  const end = args.indexOf('--');
+  return end === -1 ? args : args.slice(0, end);
+}
+
+/**
+ * parseArgs's error for an unknown letter in a short group, with the argument it came from:
+ * `chunking-tool -lead` (a folder named -lead) said "Unknown option '-l'. … as in '-- "-l"",
+ * a letter the user never typed alone, in advice with a quote left open. The argument is named
+ * and both ways of giving it as a path are shown.
+ */
+function shortInGroup(err: unknown, args: readonly string[], options: ArgOptions): unknown {
+  if ((err as NodeJS.ErrnoException)?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return err;
+  const m = /^Unknown option '-(.)'\. /su.exec((err as Error).message);
+  if (m === null) return err;
+  const known = new Set(Object.values(options).flatMap((o) => (o.short === undefined ? [] : [o.short])));
+  // The first group holding the letter as parseArgs met it: known letters before it.
+  const token = optionPart(args).find((a) => /^-[^-]/.test(a) && [...a.slice(1)].findIndex((c) => !known.has(c)) === a.slice(1).indexOf(m[1]!));
+  if (token === undefined) return err;
+  const shown = escapeControl(JSON.stringify(token));
+  (err as Error).message = `Unknown option '-${oneLine(m[1]!)}'${token.length > 2 ? ` (in ${shown})` : ''}; a path that starts with "-" goes after "--" (as in -- ${shown}) or as ${escapeControl(JSON.stringify(`./${token}`))}`;
+  return err;
+}
+
+/**
+ * parseArgs's "argument is ambiguous" (a value-taking option followed by an argument that starts
+ * with "-"), as one line that names the option and that argument: its three lines came out of
+ * every CLI as one with literal \u000a escapes in them ("Option '--out' argument is
+ * ambiguous.\u000aDid you forget …"), and never said which argument it meant.
+ */
+function ambiguousValue(err: unknown, args: readonly string[], options: ArgOptions): unknown {
+  if ((err as NodeJS.ErrnoException)?.code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return err;
+  const m = /^Option '-(-?)([^' ]+)'(?: <value>)? argument is ambiguous/.exec((err as Error).message);
+  if (m === null) return err;
+  const name = m[1] === '-' ? m[2]! : Object.entries(options).find(([, o]) => o.short === m[2])?.[0];
+  if (name === undefined) return err;
+  const short = options[name]?.short;
+  const part = optionPart(args);
+  const at = part.findIndex((a) => a === `--${name}` || (short !== undefined && /^-[^-]/.test(a) && a.endsWith(short)));
+  const next = at === -1 ? undefined : part[at + 1];
+  if (next === undefined) return err;
+  const shown = escapeControl(JSON.stringify(next));
+  (err as Error).message = `--${name}: the argument after it, ${shown}, starts with "-", so it was not taken as its value; give --${name} a value, or write ${escapeControl(JSON.stringify(`--${name}=${next}`))} if that is it`;
+  return err;
+}
+
 /** Levenshtein distance, for option names (short strings). */
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -178,7 +225,7 @@ export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(con
   try {
     parsed = parseArgs({ ...config, args, tokens: true });
   } catch (err) {
-    throw nearOption(err, Object.keys(options));
+    throw ambiguousValue(shortInGroup(nearOption(err, Object.keys(options)), args, options), args, options);
   }
   const seen = new Map<string, string>();
   for (const token of parsed.tokens ?? []) {
