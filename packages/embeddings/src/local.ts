@@ -37,6 +37,7 @@
  * match only on identical runs; only English is stemmed and stop-worded.
  */
 import { stemmer } from 'stemmer';
+import { checkedEmbedInput } from './embed-input.js';
 import { EmbeddingError } from './errors.js';
 import { WORD_WEIGHTS } from './word-weights.js';
 import type { EmbeddingProvider, EmbedOptions } from './types.js';
@@ -527,7 +528,7 @@ export class LocalLexicalProvider implements EmbeddingProvider {
   }
 
   async embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    const { signal, onProgress } = options;
+    const { signal, onProgress } = checkedEmbedInput(texts, options);
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += LOCAL_BATCH) {
       signal?.throwIfAborted();

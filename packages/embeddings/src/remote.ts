@@ -6,6 +6,7 @@
  * vectors of the batches that did come back (`partial`).
  */
 import { limitJsonStructure, limitResponse, RedirectRefusedError, redactSecrets, ResponseTooLargeError, runAttempt, unreadableResponse } from './attempt.js';
+import { checkedEmbedInput } from './embed-input.js';
 import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
 import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
 
@@ -278,7 +279,7 @@ export class RemoteProvider implements EmbeddingProvider {
   }
 
   async embed(texts: string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    const { signal, onProgress } = options;
+    const { signal, onProgress } = checkedEmbedInput(texts, options);
     signal?.throwIfAborted();
     if (texts.length === 0) return [];
     this.transport.beforeRequest?.();
