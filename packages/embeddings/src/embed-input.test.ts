@@ -56,4 +56,19 @@ describe('embed arguments (issue 15 library probe)', () => {
       { numRuns: 100 },
     );
   });
+
+  it('createProvider refuses an onRetry that is not a function (kind config), where the first retry threw "onRetry is not a function"', () => {
+    for (const provider of ['local', 'ollama', 'openai'] as const) {
+      let err: unknown;
+      try {
+        createProvider({ provider, onRetry: 5 as never }, env);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, provider).toBeInstanceOf(EmbeddingError);
+      expect((err as EmbeddingError).kind).toBe('config');
+      expect((err as EmbeddingError).message).toContain('onRetry must be a function, got 5');
+    }
+    expect(createProvider({ provider: 'ollama', onRetry: () => {} }, env).model).toBe('mxbai-embed-large');
+  });
 });

@@ -78,6 +78,11 @@ function validate(settings: EmbeddingSettings): void {
   if (bad) {
     throw configError(provider, `${bad.key} must be an integer ${bad.range}, got ${shownSetting(bad.value)}`, `Set embeddings.${bad.key} to an integer ${bad.range}, or remove it for the default.`);
   }
+  // Called only at a retry: an onRetry of 5 was taken here and threw "onRetry is not a function"
+  // from inside the first retry, after a server's 429, in place of that failure's message.
+  if (settings.onRetry !== undefined && typeof settings.onRetry !== 'function') {
+    throw configError(provider, `onRetry must be a function, got ${shownSetting(settings.onRetry)}`, 'Pass a function (info) => void as onRetry, or leave it out.');
+  }
   if (settings.model !== undefined && (typeof settings.model !== 'string' || settings.model.trim() === '')) {
     throw configError(provider, `model must be a non-empty string, got ${shownSetting(settings.model)}`, 'Set embeddings.model to a model name, or remove it for the default.');
   }
