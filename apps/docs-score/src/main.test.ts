@@ -393,6 +393,59 @@ describe('docs-score on corrupted builds', () => {
   });
 });
 
+describe('docs-score --qa over a damaged manifest (issue 15 probe)', () => {
+  // Retrieval read every manifest the loader parsed, whatever its shape: a chunk without
+  // sourcePosition stopped --qa with "Cannot read properties of undefined (reading 'charStart')"
+  // and no file named, and a manifest that was not JSON made it blame qa-pairs.md. The damaged
+  // document is left out of the scores and named; the other topic is scored; the checks fail it.
+  const t = TOPICS[0]!;
+  type Damage = (m: Record<string, unknown> & { chunks: Record<string, unknown>[] }, i: number) => unknown;
+  const damages: [string, Damage, RegExp][] = [
+    ['a chunk without sourcePosition', (m, i) => delete m.chunks[i]!.sourcePosition, /not a chunk manifest: chunk \d+: no sourcePosition/],
+    ['a chunk that is null', (m, i) => ((m.chunks as unknown[])[i] = null), /not a chunk manifest: chunk \d+: no id\/originalText\/embedText/],
+    ['an embedText that is null', (m, i) => (m.chunks[i]!.embedText = null), /not a chunk manifest: chunk \d+: no id\/originalText\/embedText/],
+    ['a charStart that is a string', (m, i) => ((m.chunks[i]!.sourcePosition as Record<string, unknown>).charStart = '3'), /not a chunk manifest: chunk \d+: no sourcePosition/],
+    ['chunks that are an object', (m) => (m.chunks = { a: 1 } as never), /not a chunk manifest: no "chunks" array/],
+  ];
+  const damaged = (damage: Damage | 'not-json', i: number): string => {
+    const docs = copy();
+    if (damage === 'not-json') {
+      writeFileSync(manifestPath(docs, t), readFileSync(manifestPath(docs, t), 'utf8').replace(/"charStart": \d+/, '"charStart": Infinity'));
+    } else {
+      const m = readManifest(docs, t) as unknown as Parameters<Damage>[0];
+      damage(m, i % m.chunks.length);
+      writeFileSync(manifestPath(docs, t), JSON.stringify(m));
+    }
+    return docs;
+  };
+  const expectNamed = (r: { code: number; stdout: string; stderr: string }, docs: string, problem: RegExp) => {
+    expect(r.stderr).not.toMatch(/Cannot read|is not a function|TypeError|\n\s+at /);
+    const line = r.stderr.split('\n').find((l) => l.startsWith(`docs-score: ${manifestPath(docs, t)}: `));
+    expect(line, r.stderr).toMatch(problem);
+    expect(line).toMatch(/so its document adds nothing to the scores \(rebuild: npx nx run-many -t index\)$/);
+    expect(r.stderr).toContain(`docs-score: ${join(docs, t, 'qa-pairs.md')}: golden-reference.md has no usable chunk manifest (see above), so its topic adds no question to the retrieval score`);
+    // The other topic is still scored; the checks fail the damaged one (exit 1, not a crash).
+    expect(r.code).toBe(1);
+    const result = JSON.parse(r.stdout) as ScoreResult;
+    expect(Object.keys(result.retrieval!.corpora)).toEqual([TOPICS[1]]);
+    expect(result.checks.findings.some((f) => f.file === manifestPath(docs, t))).toBe(true);
+  };
+
+  it.each(damages)('%s: named, left out of the scores, the rest scored', async (_what, damage, problem) => {
+    const docs = damaged(damage, 3);
+    expectNamed(await run([docs, '--qa', '--json']), docs, problem);
+  });
+
+  it('a manifest that is not valid JSON: named as such, not blamed on qa-pairs.md', async () => {
+    const docs = damaged('not-json', 0);
+    expectNamed(await run([docs, '--qa', '--json']), docs, /manifest unreadable: not valid JSON/);
+    // Alone, the topic's questions cannot be scored: the usage error follows the lines naming why.
+    const alone = await run([join(docs, t), '--qa']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/golden-reference\.json: manifest unreadable: not valid JSON.*\n.*qa-pairs\.md: golden-reference\.md has no usable chunk manifest/);
+  });
+});
+
 describe('docs-score usage', () => {
   it('exits 2 on usage errors and prints truthful help', async () => {
     expect((await run([])).code).toBe(2);

@@ -13,7 +13,7 @@ import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally
 import { QaPairsError } from '@chunkyard/qa-pairs';
 import { ConfigError, describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
 import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
-import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, readText, type RetrievalReport } from './retrieval.js';
+import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, readText, usableTopics, type RetrievalReport } from './retrieval.js';
 import { createChatClient, LlmError, type LlmSettings } from '@chunkyard/llm';
 import { answerDocsOf, DEFAULT_THRESHOLDS, formatAnswers, measureAnswers, METRICS, parseMetrics, parseQueries, QueriesError, type AnswerReport, type MetricName, type Thresholds } from './answers.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -314,10 +314,14 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
   }
   const checks = report(tally, graphs);
 
+  // Scoring reads only the documents the checks could read; each other one is named once.
+  const scored = opts.qa || opts.questions || opts.queries ? usableTopics(loaded) : { topics: loaded, skipped: [] };
+  for (const s of scored.skipped) io.stderr(`docs-score: ${oneLine(s.file)}: ${oneLine(s.problem)}, so its document adds nothing to the scores (rebuild: npx nx run-many -t index)\n`);
+
   let retrieval: RetrievalReport | null = null;
   if (opts.qa || opts.questions) {
-    const corpora = corporaOf(loaded);
-    const qa = opts.questions ? null : qaQuestions(loaded, corpora);
+    const corpora = corporaOf(scored.topics);
+    const qa = opts.questions ? null : qaQuestions(scored.topics, corpora);
     // As a skipped link: named on stderr, and the run goes on with the other topics' questions.
     for (const f of qa?.files ?? []) if (f.problem !== null) io.stderr(`docs-score: ${oneLine(f.file)}: ${f.problem}, so its topic adds no question to the retrieval score\n`);
     const questions = qa ? qa.questions : csvQuestions(opts.questions!, corpora);
@@ -340,7 +344,7 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
     if (!opts.json) io.stderr(`docs-score: ${queries.length} queries, ${chat ? `LLM ${chat.provider}/${chat.model}` : 'no LLM'}, embedder ${settings.provider}…\n`);
     answers = await measureAnswers({
       queries,
-      docs: answerDocsOf(loaded),
+      docs: answerDocsOf(scored.topics),
       embedder: createProvider(settings),
       chat,
       k: opts.k,

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
-import { evaluate, parseChromaCsv, questionsFromQaPairs, summarizeByCorpus, type ChunkSpan, type LoadedTopic, type PerQuestion, type Question, type Summary } from '@chunkyard/quality';
+import { evaluate, manifestShape, parseChromaCsv, questionsFromQaPairs, summarizeByCorpus, type ChunkSpan, type LoadedDocument, type LoadedTopic, type PerQuestion, type Question, type Summary } from '@chunkyard/quality';
 import { docNameOf, readRegularFile, TOPIC_MARKER } from '@chunkyard/topic-io';
 import { utf8TextProblem } from '@chunkyard/fs-atomic';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
@@ -30,7 +30,39 @@ interface ManifestChunk {
   tier?: { level: string };
 }
 
-/** One corpus per built document; hierarchical manifests contribute their snippet tier. */
+/** A document the retrieval and answer scoring leave out, and why. */
+export interface SkippedDocument {
+  file: string;
+  problem: string;
+}
+
+/**
+ * The topics with only the documents scoring can read: a manifest the checks accept as one
+ * (manifestShape) and its source. A manifest that was not valid JSON, or whose chunk had no
+ * sourcePosition, stopped --qa with "Cannot read properties of undefined (reading
+ * 'charStart')" and no file named; the checks report such a manifest, and each is named here.
+ */
+export function usableTopics<T extends { id: string; topic: LoadedTopic }>(topics: readonly T[]): { topics: T[]; skipped: SkippedDocument[] } {
+  const skipped: SkippedDocument[] = [];
+  const problemOf = (doc: LoadedDocument): string | null => {
+    if (doc.manifestError !== undefined) return `manifest unreadable: ${doc.manifestError}`;
+    const shape = manifestShape(doc.manifest);
+    if (shape !== null) return `not a chunk manifest: ${shape}`;
+    if (doc.source === null) return `its source ${doc.sourceFile} cannot be read (${doc.sourceError ?? 'missing'})`;
+    return null;
+  };
+  const usable = topics.map((t) => {
+    const documents = t.topic.documents.filter((doc) => {
+      const problem = problemOf(doc);
+      if (problem !== null) skipped.push({ file: doc.manifestFile, problem });
+      return problem === null;
+    });
+    return { ...t, topic: { ...t.topic, documents } };
+  });
+  return { topics: usable, skipped };
+}
+
+/** One corpus per built document (given usableTopics' documents); hierarchical manifests contribute their snippet tier. */
 export function corporaOf(topics: readonly { id: string; topic: LoadedTopic }[]): Corpus[] {
   const out: Corpus[] = [];
   for (const { id, topic } of topics) {
@@ -69,8 +101,13 @@ export function qaQuestions(topics: readonly { id: string; topic: LoadedTopic }[
   const files: QaFile[] = [];
   for (const { id, topic } of topics) {
     const file = join(topic.dir, 'qa-pairs.md');
+    if (!existsSync(file)) continue;
     const corpus = corpora.find((c) => c.id === id);
-    if (!existsSync(file) || !corpus) continue;
+    if (!corpus) {
+      // Its golden-reference's manifest was left out (named with its problem before this).
+      files.push({ file, questions: 0, problem: `${TOPIC_MARKER} has no usable chunk manifest (see above)` });
+      continue;
+    }
     const text = readText(file, (problem) => new QaPairsError(file, null, problem));
     const questions = questionsFromQaPairs(text, file, corpus.source, TOPIC_MARKER, id);
     out.push(...questions);

@@ -116,8 +116,11 @@ class Tally {
 /** The manifest schema these checks read (chunking-tool's MANIFEST_SCHEMA_VERSION). */
 const MANIFEST_SCHEMA_VERSION = 1;
 
-/** Minimal shape check, so later checks can trust the fields they read. */
-function manifestShape(m: unknown): string | null {
+/**
+ * Minimal shape check, so later checks can trust the fields they read: null, or what is wrong.
+ * docs-score's retrieval and answer scoring take only manifests that pass it.
+ */
+export function manifestShape(m: unknown): string | null {
   if (typeof m !== 'object' || m === null) return 'not a JSON object';
   const o = m as Record<string, unknown>;
   // The fields below mean what schema 1 says; a later schema may not (topic-spec, the store and

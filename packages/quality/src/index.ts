@@ -37,6 +37,7 @@ export {
   CHECKS,
   checkIndexes,
   checkTopic,
+  manifestShape,
   report,
   Tally,
   type BuiltReport,
