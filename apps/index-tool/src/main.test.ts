@@ -113,6 +113,30 @@ describe('index-tool', () => {
     }
   });
 
+  it("a child's index.json that is a folder or a FIFO fails the section with what to do, not a link's advice (issue 15 probe)", async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'chunkyard-index-child-'));
+    try {
+      const tree = join(copy, 'docs');
+      cpSync(docs, tree, { recursive: true });
+      const section = join(tree, 'libraries');
+      expect((await run([...TOPICS.map((t) => join(tree, t)), section, '--root', tree])).code).toBe(0);
+      const before = readFileSync(join(section, 'index.json'), 'utf8');
+      const child = join(tree, TOPICS[1]!, 'index.json');
+      for (const make of [() => mkdirSync(child), () => execFileSync('mkfifo', [child])]) {
+        rmSync(child, { recursive: true, force: true });
+        make();
+        const kind = lstatSync(child).isDirectory() ? 'a directory' : 'a FIFO (named pipe)';
+        const r = await run([section, '--root', tree]);
+        expect(r.code).toBe(1);
+        // It said "…: a directory, not a regular file; point it at a regular file", as for a symlink.
+        expect(r.stderr).toBe(`index-tool: ${child}: ${kind}, not a regular file; remove or rename it, then build the child's index first (nx run-many -t index builds children before parents)\n`);
+        expect(readFileSync(join(section, 'index.json'), 'utf8')).toBe(before);
+      }
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it('writes what the retrieval client reads: every index validates and every chunk is reached', async () => {
     const client = new DocsClient(openSource(docs));
     const topics = await walkTopics(client.source);

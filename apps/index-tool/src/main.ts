@@ -12,7 +12,7 @@ import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { assertSearchable, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { assertSearchable, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 const SPEC_FILE = 'topic-spec.md';
@@ -375,7 +375,15 @@ function childrenOf(dir: string, root: string, onSkippedLink?: OnSkippedLink): I
     if (!isTopic && !hasTopicBelow(child, onSkippedLink)) continue;
     const file = join(child, INDEX_FILE);
     if (!existsSync(file)) throw new IndexError(`${file}: missing; build the child's index first (nx run-many -t index builds children before parents)`);
-    const text = readRegularFile(file).toString('utf8');
+    let text: string;
+    try {
+      text = readRegularFile(file).toString('utf8');
+    } catch (err) {
+      // The general advice, "point it at a regular file", is for a link: this is the child's
+      // output, which a folder or FIFO left there keeps index-tool from writing.
+      if (err instanceof NotRegularFileError) throw new IndexError(`${file}: ${err.kind}, not a regular file; remove or rename it, then build the child's index first (nx run-many -t index builds children before parents)`);
+      throw err;
+    }
     let title: unknown;
     try {
       title = (JSON.parse(text) as { title?: unknown } | null)?.title;
