@@ -4,7 +4,7 @@
 // The inspector in a real browser: Debian's Chromium driven by playwright-core, against the real
 // docs-serve on loopback, over a docs tree built by the real tools (sample topic, a generated
 // 540-chunk topic with a technical baseline, and a topic whose text is HTML).
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -261,6 +261,27 @@ describe('the inspector page, served by docs-serve at /_inspect/', () => {
     const message = await page.textContent('#error');
     expect(message).toContain(`${server.url}libraries/no-such-topic/index.json: HTTP 404`);
     expect(await page.isVisible('#workspace')).toBe(false);
+    await page.close();
+  });
+});
+
+describe('a topic index.json whose title is not text (issue 15 probe)', () => {
+  // The heading and the tab read "null" or "[object Object]"; the topic's path stands in.
+  it.each([
+    ['null', null],
+    ['an object', { x: 1 }],
+    ['blank', '  '],
+  ])('a title that is %s shows the topic path', async (_what, title) => {
+    const id = `tests/title-${String(_what).replace(/\W/g, '-')}`;
+    const dir = join(built.docs, id);
+    cpSync(join(built.docs, SAMPLE_TOPIC), dir, { recursive: true });
+    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'index.json'), JSON.stringify({ ...index, title }));
+    const { page, errors } = await open(`/_inspect/?topic=${id}`);
+    expect(await page.textContent('#title')).toBe(id);
+    expect(await page.title()).toBe(`${id} · chunk inspector`);
+    expect(await page.isVisible('#workspace')).toBe(true);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

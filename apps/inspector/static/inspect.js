@@ -63,9 +63,12 @@ async function showTopic(root, topicId, doc) {
   state.model = model;
   state.questions = questionsByHash(model.index);
   const { manifest, group, source } = model;
-  document.title = `${model.index.title} · chunk inspector`;
+  // A title that is not text (null, an object from a hand-edited index.json) read "null" or
+  // "[object Object]": the topic's path stands in, as in the topic list.
+  const title = typeof model.index.title === 'string' && model.index.title.trim() !== '' ? model.index.title : topicId;
+  document.title = `${title} · chunk inspector`;
 
-  $('title').textContent = model.index.title;
+  $('title').textContent = title;
   $('subtitle').replaceChildren(
     h('a', { href: '?', text: 'All topics' }),
     ' / ',
