@@ -444,7 +444,9 @@ function inspectEntry(
 
 function checkFileHash(fileHash: string): void {
   if (typeof fileHash !== 'string' || !HEX64.test(fileHash)) {
-    throw new TypeError(`embedding-cache: fileHash must be a sha256 as 64 lowercase hex characters, got ${JSON.stringify(fileHash)}`);
+    // A string is quoted cut short; anything else by its kind (JSON.stringify threw on a cyclic key).
+    const shown = typeof fileHash === 'string' ? JSON.stringify(fileHash.length > 80 ? `${fileHash.slice(0, 80)}…` : fileHash) : valueKind(fileHash);
+    throw new TypeError(`embedding-cache: fileHash must be a sha256 as 64 lowercase hex characters, got ${shown}`);
   }
 }
 
@@ -884,6 +886,40 @@ export interface EmbedThroughCacheResult {
   };
 }
 
+/** A value's kind, for a message: never the value itself (a text may be a megabyte, a key cyclic). */
+function valueKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+/**
+ * embedThroughCache's arguments as a JavaScript caller may get them wrong, each a TypeError naming
+ * it before anything is read or written. They failed deep inside: a null key or options object
+ * with "Cannot read properties of null", an embedder whose model was null with "(reading
+ * 'length')", and a number among the texts with node:crypto's 'The "data" argument must be of
+ * type string'.
+ */
+function checkThroughCacheArguments(cache: unknown, embedder: unknown, key: unknown, texts: unknown, options: unknown): void {
+  const fail = (what: string, value: unknown, wanted: string): never => {
+    throw new TypeError(`embedding-cache: ${what} must be ${wanted}, got ${valueKind(value)}`);
+  };
+  // By shape, not instanceof: two installed copies of this package each have their own class.
+  if (typeof cache !== 'object' || cache === null || typeof (cache as { getDocument?: unknown }).getDocument !== 'function') fail('cache', cache, 'an EmbeddingCache');
+  if (typeof embedder !== 'object' || embedder === null) fail('embedder', embedder, 'an object with model and embed');
+  const { model, embed } = embedder as { model: unknown; embed: unknown };
+  if (typeof model !== 'string') fail('embedder.model', model, 'a string');
+  if (typeof embed !== 'function') fail('embedder.embed', embed, 'a function');
+  if (typeof key !== 'object' || key === null) fail('key', key, 'an object with strategyKey and fileHash');
+  const { strategyKey } = key as { strategyKey: unknown };
+  if (typeof strategyKey !== 'string') fail('key.strategyKey', strategyKey, 'a string');
+  if (!Array.isArray(texts)) fail('texts', texts, 'an array of strings');
+  for (let i = 0; i < (texts as unknown[]).length; i++) {
+    if (typeof (texts as unknown[])[i] !== 'string') fail(`texts[${i}]`, (texts as unknown[])[i], 'a string');
+  }
+  if (options !== undefined && options !== null && typeof options !== 'object') fail('options', options, 'an object');
+}
+
 /**
  * Embeds a document's chunk texts through the cache: a document-level hit makes no provider
  * call; otherwise per-text hits are reused and only the misses are sent to the provider (in
@@ -898,9 +934,10 @@ export async function embedThroughCache(
   texts: string[],
   options: EmbedThroughCacheOptions = {},
 ): Promise<EmbedThroughCacheResult> {
+  checkThroughCacheArguments(cache, embedder, key, texts, options);
   const model = embedder.model;
   const docKey: DocumentKey = { strategyKey: key.strategyKey, model, fileHash: key.fileHash };
-  const { batchSize, dimensions } = options;
+  const { batchSize, dimensions } = options ?? {};
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1)) {
     throw new RangeError(`embedding-cache: batchSize must be a positive integer, got ${batchSize}`);
   }
