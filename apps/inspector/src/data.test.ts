@@ -2,7 +2,7 @@
 // strategy's manifest must get drawn with — each source character once, each chunk once.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { capLabel, clipText, DETAIL_CHARS, docsRoot, indexUrl, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, tokenCap, type Run } from '../static/data.js';
+import { capLabel, clipText, DETAIL_CHARS, docsRoot, FETCH_CONCURRENCY, indexUrl, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, tokenCap, type Run } from '../static/data.js';
 
 type Chunk = { sourcePosition: { charStart: number; charEnd: number }; overlapChars?: number };
 const at = (charStart: number, charEnd: number, overlapChars = 0): Chunk => ({ sourcePosition: { charStart, charEnd }, overlapChars });
@@ -459,5 +459,46 @@ describe('the topic list names each topic by the folder its index.json is in (is
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('the topic list over a wide section (issue 15 probe)', () => {
+  // A section of 5,000 topics was 5,000 fetches at once: Chromium failed them
+  // (ERR_INSUFFICIENT_RESOURCES) and the page blamed the server. A real server that answers
+  // each index.json after a pause counts how many it is asked for at once.
+  it(`asks for at most ${FETCH_CONCURRENCY} index.json files at once, and lists every topic`, async () => {
+    const { createServer } = await import('node:http');
+    const n = 300;
+    let inFlight = 0;
+    let most = 0;
+    const server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://h').pathname;
+      inFlight++;
+      most = Math.max(most, inFlight);
+      const m = /^\/t(\d+)\/index\.json$/.exec(path);
+      const body =
+        path === '/index.json'
+          ? { kind: 'section', _embedded: { topics: Array.from({ length: n }, (_, i) => ({ _links: { self: { href: `/t${i}/index.json` } } })) } }
+          : m
+            ? { kind: 'topic', title: `T${m[1]}`, _embedded: { chunks: { g: { count: 1 } } } }
+            : undefined;
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body ?? null));
+      }, 5);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const topics = await listTopics(new URL(`http://127.0.0.1:${port}/`));
+      expect(topics).toHaveLength(n);
+      expect(topics.reduce((sum, t) => sum + t.chunks, 0)).toBe(n);
+      expect(most).toBeGreaterThan(1); // still in parallel
+      expect(most).toBeLessThanOrEqual(FETCH_CONCURRENCY);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

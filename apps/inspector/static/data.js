@@ -327,6 +327,41 @@ export function questionsByHash(index) {
 }
 
 /**
+ * How many index.json files the topic list asks for at once. A section of 5,000 topics was
+ * 5,000 fetches at once: Chromium failed them (ERR_INSUFFICIENT_RESOURCES) and the page said
+ * "could not be fetched; is docs-serve running?" of a server that was. Six is what a browser
+ * opens to one HTTP/1.1 host anyway.
+ */
+export const FETCH_CONCURRENCY = 6;
+
+/**
+ * `fn` over `items`, at most `limit` at a time, results in order; the first failure rejects
+ * and stops the rest from starting.
+ * @template T, R
+ * @param {T[]} items @param {number} limit @param {(item: T) => Promise<R>} fn
+ * @returns {Promise<R[]>}
+ */
+async function mapLimited(items, limit, fn) {
+  /** @type {R[]} */
+  const out = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await fn(/** @type {T} */ (items[i]));
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
  * Every topic under the root, walking `_embedded.topics` links breadth-first.
  * @param {URL} root @returns {Promise<{ id: string, title: string, chunks: number }[]>}
  */
@@ -338,7 +373,7 @@ export async function listTopics(root) {
   const seen = new Set();
   while (queue.length > 0) {
     const batch = queue.splice(0);
-    const indexes = await Promise.all(batch.map((u) => fetchJson(u)));
+    const indexes = await mapLimited(batch, FETCH_CONCURRENCY, fetchJson);
     indexes.forEach((index, i) => {
       const at = /** @type {URL} */ (batch[i]).href;
       if (!index || typeof index !== 'object' || Array.isArray(index)) throw new Error(`${at}: not an index (expected a JSON object; rebuild: npx nx run-many -t index)`);
