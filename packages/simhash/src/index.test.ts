@@ -85,3 +85,45 @@ describe('hex and distance', () => {
     );
   });
 });
+
+describe('arguments a JavaScript caller gets wrong (issue 15 library probe)', () => {
+  it('toHex refuses a number, where 5.5 and NaN came out as "00000000000005.8" and "0000000000000NaN", hex that fromHex refuses', () => {
+    for (const bad of [5, 5.5, Number.NaN, '1681e58c9a691f4c', null]) {
+      expect(() => toHex(bad as never), String(bad)).toThrow(TypeError);
+    }
+    expect(() => toHex(5.5 as never)).toThrow('toHex: the hash must be a bigint (simhash64\'s result), got number');
+    // Whatever toHex gives back, fromHex reads: no stored hash that cannot be read.
+    fc.assert(
+      fc.property(fc.oneof(fc.bigInt({ min: -1n, max: 1n << 65n }), fc.double(), fc.integer()), (value) => {
+        let hex: string;
+        try {
+          hex = toHex(value as bigint);
+        } catch (err) {
+          expect(err instanceof TypeError || err instanceof RangeError).toBe(true);
+          return;
+        }
+        expect(fromHex(hex)).toBe(value);
+      }),
+    );
+  });
+
+  it('simhash64 and hammingDistance name a wrong argument (were "text.toLowerCase is not a function" and "Cannot mix BigInt and other types")', () => {
+    expect(() => simhash64(5 as never)).toThrow(new TypeError('simhash64: text must be a string, got number'));
+    expect(() => simhash64(null as never)).toThrow(new TypeError('simhash64: text must be a string, got null'));
+    expect(() => hammingDistance(1 as never, 2n)).toThrow(new TypeError('hammingDistance: both hashes must be bigints, got number and bigint'));
+    expect(hammingDistance(0n, 7n)).toBe(3);
+  });
+
+  it('fromHex quotes a bad value cut to 40 characters, and names what is not a string', () => {
+    const long = (() => {
+      try {
+        fromHex('x'.repeat(1_000_000));
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    })();
+    expect(long).toBe(`not a 16-digit lowercase hex SimHash: "${'x'.repeat(40)}…"`);
+    expect(() => fromHex(12 as never)).toThrow(new RangeError('not a 16-digit lowercase hex SimHash: number'));
+  });
+});

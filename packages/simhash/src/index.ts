@@ -50,6 +50,8 @@ export function simhashFeatures(text: string): Map<string, number> {
  * (empty, only stop words or punctuation) hashes to 0n.
  */
 export function simhash64(text: string): bigint {
+  // A JavaScript caller's number or null failed inside the feature scan ("text.toLowerCase is not a function").
+  if (typeof text !== 'string') throw new TypeError(`simhash64: text must be a string, got ${kindOf(text)}`);
   // votes[b] is bit b's (bit 0 the least significant); the weights are 1 and 0.5, so every
   // sum is exact in a double whatever the order.
   const votes = new Float64Array(64);
@@ -69,8 +71,16 @@ export function simhash64(text: string): bigint {
   return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
 
+/** A value's kind for a message, never the value (a string may be a megabyte). */
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
 /** 16 lowercase hex digits: a JSON number cannot hold 64 bits exactly. */
 export function toHex(hash: bigint): string {
+  // A number passed the range test and came out as "00000000000005.8" or "0000000000000NaN",
+  // which fromHex then refused: a stored hash that could never be read back.
+  if (typeof hash !== 'bigint') throw new TypeError(`toHex: the hash must be a bigint (simhash64's result), got ${kindOf(hash)}`);
   if (hash < 0n || hash > 0xffffffffffffffffn) throw new RangeError(`not a 64-bit unsigned value: ${hash}`);
   return hash.toString(16).padStart(16, '0');
 }
@@ -79,7 +89,12 @@ const HEX64 = /^[0-9a-f]{16}$/;
 
 /** Parses `toHex`'s output; anything else (wrong length, upper case, sign) is a RangeError. */
 export function fromHex(hex: string): bigint {
-  if (!HEX64.test(hex)) throw new RangeError(`not a 16-digit lowercase hex SimHash: ${JSON.stringify(hex)}`);
+  const given: unknown = hex;
+  if (!isSimhashHex(given)) {
+    // Quoted cut short: a stored value of any length came back whole in the message.
+    const shown = typeof given === 'string' ? JSON.stringify(given.length > 40 ? `${given.slice(0, 40)}…` : given) : kindOf(given);
+    throw new RangeError(`not a 16-digit lowercase hex SimHash: ${shown}`);
+  }
   return BigInt(`0x${hex}`);
 }
 
@@ -89,6 +104,8 @@ export function isSimhashHex(value: unknown): value is string {
 
 /** Number of differing bits. */
 export function hammingDistance(a: bigint, b: bigint): number {
+  // Numbers threw V8's "Cannot mix BigInt and other types, use explicit conversions".
+  if (typeof a !== 'bigint' || typeof b !== 'bigint') throw new TypeError(`hammingDistance: both hashes must be bigints, got ${kindOf(a)} and ${kindOf(b)}`);
   let x = (a ^ b) & 0xffffffffffffffffn;
   let n = 0;
   while (x) {
