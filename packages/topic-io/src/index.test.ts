@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@chunkyard/config';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DocumentReadError, docNameOf, entryExists, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
 
@@ -68,6 +69,50 @@ describe('readDocument', () => {
     expect((err as DocumentReadError).code).toBe(code);
     // The words without the advice, for a caller that gives its own.
     expect((err as DocumentReadError).reason).toBe(message.replace(/; (point it at a markdown file|save it as UTF-8|write its text, or remove it)$/, ''));
+  });
+
+  /** readDocument's message for a file that is not there. */
+  const messageOf = (path: string) => {
+    try {
+      readDocument(path);
+    } catch (e) {
+      expect((e as DocumentReadError).code).toBe('missing');
+      expect((e as DocumentReadError).reason).toBe('no such file');
+      return (e as Error).message;
+    }
+    throw new Error(`read ${path}`);
+  };
+
+  it('a missing name whose folder holds the same letters in another Unicode form or case says so (issue 15 probe: "café.md: no such file" beside a listing showing café.md)', () => {
+    const nfd = 'cafe\u0301.md';
+    file(nfd, '# Café\n');
+    expect(messageOf(join(dir, 'caf\u00e9.md'))).toBe(`no such file; its folder holds "${nfd}", the same name in another Unicode form (on disk NFD, asked for NFC); rename the file, or write its name as it is on disk`);
+    file('Guide.md', '# Guide\n');
+    expect(messageOf(join(dir, 'guide.md'))).toBe('no such file; its folder holds "Guide.md", which differs in case; names are case-sensitive here: write it as it is on disk');
+    // A name with control characters is shown escaped, on one line.
+    file('A\u001b[2J\n.md', 'x');
+    expect(messageOf(join(dir, 'a\u001b[2J\n.md'))).toBe('no such file; its folder holds "A\\u001b[2J\\n.md", which differs in case; names are case-sensitive here: write it as it is on disk');
+    expect(messageOf(join(dir, 'other.md'))).toBe('no such file');
+    expect(messageOf(join(dir, 'no-folder', 'x.md'))).toBe('no such file');
+  });
+
+  it('names the file on disk for any name asked for in another Unicode form or case (property)', () => {
+    const letters = fc.constantFrom('a', 'E', 'é', 'e\u0301', 'Å', 'A\u030a', 'ß', 'ǅ', 'ﬁ', '\u1e9e', 'ö', 'o\u0308', 'Σ', 'ς', '-', ' ', '#', '%');
+    const variant = fc.constantFrom((n: string) => n.normalize('NFC'), (n: string) => n.normalize('NFD'), (n: string) => n.toUpperCase(), (n: string) => n.toLowerCase());
+    let i = 0;
+    fc.assert(
+      fc.property(fc.array(letters, { minLength: 1, maxLength: 8 }), variant, (parts, vary) => {
+        const onDisk = `${parts.join('')}.md`;
+        const asked = vary(parts.join('')) + '.md';
+        fc.pre(asked !== onDisk && !asked.includes('/'));
+        const folder = join(dir, `p${i++}`);
+        mkdirSync(folder);
+        writeFileSync(join(folder, onDisk), '# x\n');
+        if (asked.normalize('NFC').toLowerCase() === onDisk.normalize('NFC').toLowerCase()) expect(messageOf(join(folder, asked))).toContain(`its folder holds ${JSON.stringify(onDisk)}`);
+        else expect(messageOf(join(folder, asked))).toBe('no such file');
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('accepts an empty file when allowed', () => {
