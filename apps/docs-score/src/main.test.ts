@@ -295,6 +295,23 @@ describe('docs-score on corrupted builds', () => {
     expect(r.stdout).toContain('table rows without a header and delimiter row');
   });
 
+  it('--qa over topics never built says they are not built, naming them, not only that no qa-pairs.md was found (issue 15 probe)', async () => {
+    const docs = copy();
+    for (const topic of TOPICS) rmSync(join(docs, topic, '_chunks'), { recursive: true });
+    const r = await run([docs, '--qa']);
+    expect(r.code).toBe(2);
+    const dirs = TOPICS.map((topic) => join(docs, topic)).sort();
+    expect(r.stderr).toBe(
+      `docs-score: no qa-pairs.md with reference excerpts in the scored topics; 2 topics are not built (${dirs.join(', ')}): build them first (npx nx run-many -t index)\nRun docs-score --help for usage.\n`,
+    );
+    // One built, one not: the built one is scored; the other fails the checks, as before.
+    const one = copy();
+    rmSync(join(one, TOPICS[0]!, '_chunks'), { recursive: true });
+    const mixed = await json([one, '--qa']);
+    expect(mixed.code).toBe(1);
+    expect(Object.keys(mixed.result.retrieval!.corpora)).toEqual([TOPICS[1]]);
+  });
+
   it('a topic never built: the PIS is n/a, not 100 of nothing (issue 15 probe)', async () => {
     const docs = mkdtempSync(join(root, 'unbuilt-'));
     mkdirSync(join(docs, 'topic'));

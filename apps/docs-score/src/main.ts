@@ -258,11 +258,14 @@ function formatRetrieval(r: RetrievalReport): string {
 }
 
 /** --qa found no question: the files read named (a few; each was named above with its reason). */
-function noQaQuestions(files: readonly string[]): string {
-  const message = 'no qa-pairs.md with reference excerpts in the scored topics';
-  if (files.length === 0) return message;
-  const shown = files.slice(0, 5).map(oneLine).join(', ');
-  return `${message} (read ${files.length}: ${shown}${files.length > 5 ? `, and ${files.length - 5} more` : ''})`;
+function noQaQuestions(files: readonly string[], unbuilt: readonly string[]): string {
+  const few = (list: readonly string[]) => `${list.slice(0, 5).map(oneLine).join(', ')}${list.length > 5 ? `, and ${list.length - 5} more` : ''}`;
+  let message = 'no qa-pairs.md with reference excerpts in the scored topics';
+  if (files.length > 0) message += ` (read ${files.length}: ${few(files)})`;
+  // A topic never built has no chunks to retrieve, so its qa-pairs.md is not read: this was the
+  // whole message for a docs tree not yet built, which sent users looking at their questions.
+  if (unbuilt.length > 0) message += `; ${unbuilt.length === 1 ? '1 topic is' : `${unbuilt.length} topics are`} not built (${few(unbuilt)}): build them first (npx nx run-many -t index)`;
+  return message;
 }
 
 async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult> {
@@ -281,6 +284,7 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
   const graphs: GraphReport[] = [];
   const loaded: { id: string; topic: NonNullable<ReturnType<typeof loadTopic>> }[] = [];
   const topicDirs: string[] = [];
+  const unbuilt: string[] = [];
   // A topic reached twice (given twice, or as a topic and within a docs folder given too) is
   // scored once: it was checked and counted twice ("2 topic(s)", every tally doubled), and its
   // questions asked twice. The same holds for an index.json.
@@ -303,6 +307,7 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
       const topic = loadTopic(dir);
       if (!topic || topic.documents.length === 0) {
         tally.item('offsets', false, dir, () => 'not built: no _chunks/<doc>.json manifest (run chunking-tool first)');
+        unbuilt.push(dir);
         continue;
       }
       checkTopic(topic, tally, graphs);
@@ -325,7 +330,7 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
     // As a skipped link: named on stderr, and the run goes on with the other topics' questions.
     for (const f of qa?.files ?? []) if (f.problem !== null) io.stderr(`docs-score: ${oneLine(f.file)}: ${f.problem}, so its topic adds no question to the retrieval score\n`);
     const questions = qa ? qa.questions : csvQuestions(opts.questions!, corpora);
-    if (questions.length === 0) throw new UsageError(opts.questions ? `${opts.questions}: no questions` : noQaQuestions(qa!.files.map((f) => f.file)));
+    if (questions.length === 0) throw new UsageError(opts.questions ? `${opts.questions}: no questions` : noQaQuestions(qa!.files.map((f) => f.file), unbuilt));
     const ws = workspace();
     const settings = { provider: 'local', ...(ws.config.embeddings ?? {}), ...(opts.provider ? { provider: opts.provider } : {}) } as EmbeddingSettings;
     if (!opts.json) io.stderr(`docs-score: embedding ${corpora.reduce((n, c) => n + c.spans.length, 0)} chunks and ${questions.length} questions (${settings.provider})…\n`);
