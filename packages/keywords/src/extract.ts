@@ -5,7 +5,7 @@
 import { stemmer } from 'stemmer';
 import { scanMarkdownInto, type Context, type Occurrence, type ScanMemo } from './scan.js';
 import { COMMON_WORDS, STOP_WORDS } from './words.js';
-import { INVISIBLE, KEYWORD_CONTROL, quoted } from './quote.js';
+import { argumentError, INVISIBLE, KEYWORD_CONTROL, quoted, shownArgument } from './quote.js';
 
 export interface KeywordEntry {
   name: string;
@@ -111,11 +111,13 @@ export function compareEntries(a: KeywordEntry, b: KeywordEntry): number {
 
 /** Checks hand-written entries: a non-empty name, an integer score 1..10, no name twice (case-insensitive). */
 export function validateEntries(entries: readonly KeywordEntry[]): void {
+  if (!Array.isArray(entries)) throw argumentError('the keyword entries', 'an array of { name, score }', entries);
   const seen = new Set<string>();
-  for (const e of entries) {
+  for (const [i, e] of entries.entries()) {
+    if (typeof e !== 'object' || e === null) throw argumentError(`keyword entry ${i}`, 'an object { name, score }', e);
     if (typeof e.name !== 'string' || !e.name.trim()) throw new RangeError('keyword entry with an empty name');
     if (!Number.isInteger(e.score) || e.score < 1 || e.score > 10) {
-      throw new RangeError(`keyword ${quoted(e.name)}: score ${e.score} is not a whole number from 1 to 10`);
+      throw new RangeError(`keyword ${quoted(e.name)}: score ${shownArgument(e.score)} is not a whole number from 1 to 10`);
     }
     const lower = sameNameKey(e.name.trim());
     if (seen.has(lower)) throw new RangeError(`keyword ${quoted(e.name)} is listed twice`);
@@ -127,10 +129,23 @@ export function validateEntries(entries: readonly KeywordEntry[]): void {
  * The keyword table of a topic: at most `max` entries sorted by score (desc) then name.
  * Same sources and options in, same table out: ties are broken by name, never by input order.
  */
-export function extractKeywords(sources: readonly KeywordSource[], options: ExtractOptions = {}): KeywordEntry[] {
+export function extractKeywords(sources: readonly KeywordSource[], options: ExtractOptions | null = {}): KeywordEntry[] {
+  if (!Array.isArray(sources)) throw argumentError('extractKeywords: sources', 'an array of { name, text }', sources);
+  for (const [i, source] of sources.entries()) {
+    if (typeof source !== 'object' || source === null) throw argumentError(`extractKeywords: sources[${i}]`, 'an object { name, text }', source);
+    if (typeof source.text !== 'string') throw argumentError(`extractKeywords: sources[${i}].text`, 'a string', source.text);
+  }
+  options ??= {};
+  if (typeof options !== 'object') throw argumentError('extractKeywords: options', 'an object', options);
   const max = options.max ?? DEFAULT_MAX;
-  if (!Number.isInteger(max) || max < 0) throw new RangeError(`max must be a non-negative integer, got ${max}`);
-  const handWritten = (options.handWritten ?? []).map((e) => ({ name: e.name.trim(), score: e.score }));
+  // (`max: "3"` read "got 3", as if the number were wrong.)
+  if (!Number.isInteger(max) || max < 0) throw new RangeError(`max must be a non-negative integer, got ${shownArgument(max)}`);
+  const given = options.handWritten ?? [];
+  if (!Array.isArray(given)) throw argumentError('extractKeywords: options.handWritten', 'an array of { name, score }', given);
+  for (const [i, e] of given.entries()) {
+    if (typeof e !== 'object' || e === null || typeof e.name !== 'string') throw argumentError(`extractKeywords: options.handWritten[${i}]`, 'an object { name, score } with a string name', e);
+  }
+  const handWritten = given.map((e) => ({ name: e.name.trim(), score: e.score }));
   validateEntries(handWritten);
 
   const ranked = rankCandidates(sources, options.memo);

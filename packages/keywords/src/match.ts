@@ -5,6 +5,7 @@
  * `<xref:…>` links, code spans and code blocks counts as it did for extraction.
  */
 import type { KeywordEntry } from './extract.js';
+import { argumentError } from './quote.js';
 import { ScanMemo, scanKeys, scanMarkdown, termKey } from './scan.js';
 
 /**
@@ -13,6 +14,8 @@ import { ScanMemo, scanKeys, scanMarkdown, termKey } from './scan.js';
  * occurs as text, case-insensitively and with runs of whitespace treated as one space.
  */
 export function matchKeywords(table: readonly KeywordEntry[], markdown: string): KeywordEntry[] {
+  checkTable('matchKeywords: table', table);
+  if (typeof markdown !== 'string') throw argumentError('matchKeywords: markdown', 'a string', markdown);
   const keys = new Set(scanMarkdown(markdown).map((o) => o.key));
   let flat: string | undefined;
   return table.filter((entry) => {
@@ -21,6 +24,16 @@ export function matchKeywords(table: readonly KeywordEntry[], markdown: string):
     flat ??= plainText(markdown);
     return flat.includes(plainText(entry.name.trim()));
   });
+}
+
+/** A table as the matchers read it: entries with a string name (a JavaScript caller's null failed on `forEach`). */
+function checkTable(where: string, table: unknown): void {
+  if (!Array.isArray(table)) throw argumentError(where, 'an array of { name, score }', table);
+  for (const [i, entry] of table.entries()) {
+    if (typeof entry !== 'object' || entry === null || typeof (entry as { name?: unknown }).name !== 'string') {
+      throw argumentError(`${where}[${i}]`, 'an object { name, score } with a string name', entry);
+    }
+  }
 }
 
 /**
@@ -41,6 +54,7 @@ export class KeywordMatcher {
     /** Shared with the extraction of `table` (ExtractOptions.memo), the chunks of a document start with its scans. */
     private readonly memo: ScanMemo = new ScanMemo(),
   ) {
+    checkTable('KeywordMatcher: table', table);
     table.forEach((entry, i) => {
       const key = termKey(entry.name);
       if (key === null) this.plain.push(i);
@@ -59,6 +73,7 @@ export class KeywordMatcher {
 
   /** The entries of the table that occur in `markdown`, in table order. */
   match(markdown: string): KeywordEntry[] {
+    if (typeof markdown !== 'string') throw argumentError('KeywordMatcher.match: markdown', 'a string', markdown);
     // matchKeywords scans even for an empty table, but its answer is [] whatever it finds.
     if (this.table.length === 0) return [];
     const found = scanKeys(markdown, this.memo);

@@ -22,3 +22,23 @@ export function quoted(s: string): string {
 export const KEYWORD_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /** Characters that show as nothing: zero-width space, joiners, word joiner, BOM, soft hyphen. */
 export const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
+
+/**
+ * A value's kind for a message about an argument of the wrong type: the kind, never the value,
+ * except a string (quoted cut short), so that `max: "3"` does not read as the number 3.
+ */
+export function shownArgument(value: unknown): string {
+  if (typeof value === 'string') return quoted(value);
+  if (typeof value === 'number') return String(value);
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : typeof value;
+}
+
+/**
+ * The TypeError for a JavaScript caller's argument that is not what the types promise. Such
+ * arguments failed deep inside (`source.charCodeAt is not a function`, "Cannot read properties
+ * of null (reading 'forEach')"), naming nothing the caller wrote.
+ */
+export function argumentError(where: string, wanted: string, value: unknown): TypeError {
+  return new TypeError(`${where} must be ${wanted}, got ${shownArgument(value)}`);
+}

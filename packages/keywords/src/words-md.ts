@@ -4,7 +4,7 @@
  * target and reads hand-written tables, with errors that name file:line and the problem.
  */
 import { compareEntries, sameNameKey, validateEntries, type KeywordEntry } from './extract.js';
-import { INVISIBLE, KEYWORD_CONTROL, quoted } from './quote.js';
+import { argumentError, INVISIBLE, KEYWORD_CONTROL, quoted } from './quote.js';
 
 export interface FormatOptions {
   /** The source file(s) the keywords were extracted from, as they should be named. */
@@ -33,6 +33,12 @@ const escapeCell = (s: string) => s.replace(/\|/g, '\\|');
  */
 export function formatWordsMd(entries: readonly KeywordEntry[], options: FormatOptions): string {
   validateEntries(entries);
+  if (typeof options !== 'object' || options === null) throw argumentError('formatWordsMd: options', 'an object { source, handWritten? }', options);
+  const { source, handWritten } = options;
+  if (typeof source !== 'string' && !(Array.isArray(source) && source.every((s) => typeof s === 'string'))) {
+    throw argumentError('formatWordsMd: options.source', 'a file name or an array of them', source);
+  }
+  if (handWritten !== undefined && handWritten !== null && typeof handWritten !== 'string') throw argumentError('formatWordsMd: options.handWritten', 'a file name or null', handWritten);
   for (const e of entries) if (/[\r\n]/.test(e.name)) throw new RangeError(`keyword ${quoted(e.name)} spans lines`);
   const sources = (typeof options.source === 'string' ? [options.source] : [...options.source]).map(headerText);
   const from = sources.length > 0 ? sources.join(', ') : 'no sources';
@@ -80,6 +86,9 @@ const headerName = (cell: string) => cell.replace(/[*_`]/g, '').trim().toLowerCa
  * (case-insensitive) is a KeywordTableError at file:line; so is a file without such a table.
  */
 export function parseWordsMd(text: string, file: string): KeywordEntry[] {
+  // Every message starts with the file: without one it read "undefined:3: …".
+  if (typeof file !== 'string') throw argumentError('parseWordsMd: file', 'the file name messages are to name', file);
+  if (typeof text !== 'string') throw argumentError(`parseWordsMd: the text of ${file}`, 'a string', text);
   const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r\n|\n|\r/);
   const entries: KeywordEntry[] = [];
   const firstLine = new Map<string, number>();
