@@ -69,6 +69,9 @@ describe('parseQaPairs', () => {
   it.each([
     ['## Not a question\n\nx\n', 1, 'must end with "?"'],
     ['## \n\nx\n', 1, 'empty question heading'],
+    // No word in it: topic-spec embedded "?" as a question and matched prompts against it.
+    ['## A?\n\na\n\n## ?\n\nb\n', 5, 'a question heading needs words before its "?": "?"'],
+    ['## ¿…?\n\nb\n', 1, 'needs words before its "?"'],
     ['## A?\n\n## B?\n\nb\n', 1, 'has no answer'],
     ['## A?\n\na\n\n## a?\n\nb\n', 5, 'asked twice (first on line 1)'],
     // The same question typed with a precomposed é and with e and a combining accent.

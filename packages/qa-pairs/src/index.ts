@@ -443,6 +443,8 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
       leaveBlocks(raw);
       const question = closingCut(q[1]!);
       if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"${invisibleTail(question)}`);
+      // `## ?` was a question: topic-spec embedded "?" and matched prompts against it.
+      if (!/[\p{L}\p{N}]/u.test(question)) throw new QaPairsError(file, line, `a question heading needs words before its "?": "${preview(question)}"`);
       // NFC: the same question typed with precomposed and with combining accents reads the same.
       const key = question.normalize('NFC').toLowerCase().replace(/\s+/g, ' ');
       const first = seen.get(key);
