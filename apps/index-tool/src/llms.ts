@@ -36,6 +36,24 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const isInnerPath = (v: unknown): v is string => typeof v === 'string' && v !== '' && v.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 
 /**
+ * The file a chunk href names below `dir`, or null when it names none there. Hrefs are URLs,
+ * each segment percent-encoded (topic-spec writes `_chunks/my%20guide-0.md` for a document
+ * "my guide.md", `caf%C3%A9-0.md` for "café.md"): joined as they were, they named no file, so
+ * --llms-full failed every such topic ("…/my%20guide-0.md: missing") and its description was
+ * left out. Decoded, a segment must still be a plain name (`%2E%2E` is "..", `%2F` a slash).
+ */
+export function hrefFile(dir: string, href: string): string | null {
+  let parts: string[];
+  try {
+    parts = href.split('/').map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+  if (parts.some((part) => part === '' || part === '.' || part === '..' || part.includes('/') || part.includes('\0'))) return null;
+  return join(dir, ...parts);
+}
+
+/**
  * The fields llms.txt reads, checked: a null, a list or an index without `_embedded` was a
  * TypeError with a stack trace, and a child id or chunk href with `..` was read from outside
  * the docs root (an index.json is our output, but a hand-edited or corrupt one is input).
@@ -62,7 +80,7 @@ function checkIndex(json: unknown, file: string): IndexJson {
       // count of 1e308 filled a Set until V8 threw (a stack trace), and one of 1e9 spun for minutes.
       if (g.count !== g.items.length) throw bad(`${where}.count is ${g.count}, not its number of items (${g.items.length})`);
       g.items.forEach((item: unknown, i) => {
-        if (!isObj(item) || !Number.isInteger(item.index) || !isInnerPath(item.href)) throw bad(`${where}.items[${i}] is not { index, href } with href below the topic`);
+        if (!isObj(item) || !Number.isInteger(item.index) || typeof item.href !== 'string' || hrefFile('.', item.href) === null) throw bad(`${where}.items[${i}] is not { index, href } with href below the topic`);
       });
     }
   }
@@ -95,7 +113,8 @@ function fullTopic(root: string, id: string, index: IndexJson): LlmsFullTopic {
       chunks: stripeReadingOrder(doc)
         .map((i) => byIndex.get(i))
         .filter((item) => item !== undefined)
-        .map((item) => readChunk(join(dir, item.href))),
+        // checkIndex made sure every href names a file below the topic.
+        .map((item) => readChunk(hrefFile(dir, item.href)!)),
     };
   });
   return { id, title: index.title, documents };
@@ -141,9 +160,10 @@ export function writeLlmsTxt(root: string, options: LlmsOptions): { out: string;
 
 /** The one-line description of a topic: the first sentence of its first document's first chunk. */
 export function topicDescription(topicDir: string, firstChunkHref: string | undefined): string {
-  if (firstChunkHref === undefined) return '';
+  const file = firstChunkHref === undefined ? null : hrefFile(topicDir, firstChunkHref);
+  if (file === null) return '';
   try {
-    return describeChunk(readRegularFile(join(topicDir, firstChunkHref)).toString('utf8'));
+    return describeChunk(readRegularFile(file).toString('utf8'));
   } catch (err) {
     // The chunk files are the chunk step's output: without them the index is still useful.
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';

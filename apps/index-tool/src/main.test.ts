@@ -619,6 +619,52 @@ describe('the summary counts in the singular where it is one (probe: "1 topics",
   }, 60_000);
 });
 
+describe('a document whose chunk hrefs are percent-encoded ("my guide #1 café%20.md")', () => {
+  it('gives the topic its description, and --llms-full reads its chunks; an href that decodes to ".." is refused (issue 15 probe)', async () => {
+    // hrefs are URLs (_chunks/my%20guide%20%231%20caf%C3%A9%2520-0.md); joined as paths they
+    // named no file: the description was left out and --llms-full failed, "…: missing".
+    const dir = mkdtempSync(join(tmpdir(), 'chunkyard-index-encoded-'));
+    try {
+      const docsRoot = join(dir, 'docs');
+      const topic = join(docsRoot, 'guide', 'one');
+      mkdirSync(topic, { recursive: true });
+      const name = 'my guide #1 café%20.md';
+      writeFileSync(join(topic, name), '# Spaced guide\n\nThe first sentence of the spaced guide. More words follow.\n');
+      writeFileSync(join(topic, 'golden-reference.md'), '# One\n\nA topic short enough to be one chunk.\n');
+      writeFileSync(join(topic, 'topic.yaml'), `sources:\n  - "${name}"\n  - golden-reference.md\n`);
+      const config = join(dir, 'chunkyard.config.yaml');
+      writeFileSync(config, 'chunking:\n  maxTokens: 512\n');
+      expect(await chunk([topic, '--config', config], quiet)).toBe(0);
+      expect(await keywords([topic], quiet)).toBe(0);
+      expect(await spec([topic, '--config', config], quiet)).toBe(0);
+      const r = await run([topic, join(docsRoot, 'guide'), docsRoot, '--root', docsRoot]);
+      expect(r.stderr).toBe('');
+      const index = JSON.parse(readFileSync(join(topic, 'index.json'), 'utf8')) as IndexJson;
+      expect(index._embedded.chunks!['my guide #1 café%20']!.items[0]!.href).toBe('_chunks/my%20guide%20%231%20caf%C3%A9%2520-0.md');
+      expect(index.description).toBe('The first sentence of the spaced guide.');
+      const llms = await run([docsRoot, '--root', docsRoot, '--llms-txt', '--llms-full']);
+      expect(llms.stderr).toBe('');
+      expect(llms.code).toBe(0);
+      const full = readFileSync(join(docsRoot, 'llms-full.txt'), 'utf8');
+      expect(full).toContain('The first sentence of the spaced guide. More words follow.');
+      expect(full).toContain('A topic short enough to be one chunk.');
+      // Decoded, an href must still name a file below the topic.
+      writeFileSync(join(dir, 'secret'), 'not for llms-full');
+      for (const bad of ['_chunks/%2E%2E/%2E%2E/%2E%2E/%2E%2E/secret', '_chunks%2F..%2F..%2F..%2F..%2Fsecret', '_chunks/%E0%A4%A.md']) {
+        const edited = structuredClone(index);
+        edited._embedded.chunks!['my guide #1 café%20']!.items[0]!.href = bad;
+        writeFileSync(join(topic, 'index.json'), JSON.stringify(edited));
+        const refused = await run([docsRoot, '--root', docsRoot, '--llms-txt', '--llms-full']);
+        expect(refused.code, bad).toBe(1);
+        expect(refused.stderr, bad).toContain('.items[0] is not { index, href } with href below the topic; rebuild it with index-tool');
+        expect(readFileSync(join(docsRoot, 'llms-full.txt'), 'utf8')).toBe(full);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('a topic whose golden-reference.md is past PATH_MAX (4,096 bytes) as an absolute path', () => {
   const BIN = join(fileURLToPath(new URL('.', import.meta.url)), '../bin/index-tool.js');
 
