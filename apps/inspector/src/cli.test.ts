@@ -26,6 +26,12 @@ describe('chunk-inspector usage', () => {
     expect(await main(['bogus', 'y'], { stdout: () => {}, stderr: (s) => void other.push(s) })).toBe(2);
     expect(other.join('')).toContain('unknown command "bogus" (build)');
   });
+
+  it('an empty --out is named as empty, not as missing (helper-38 probe)', async () => {
+    const err: string[] = [];
+    expect(await main(['build', '--out', ''], { stdout: () => {}, stderr: (s) => void err.push(s) })).toBe(2);
+    expect(err.join('')).toBe("chunk-inspector: --out: empty; give the folder to copy the page into\nRun chunk-inspector --help for usage.\n");
+  });
 });
 
 describe('chunk-inspector build --out lands the page whole or not at all (issue 15 probe)', () => {

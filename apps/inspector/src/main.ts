@@ -81,6 +81,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     if (positionals.length === 0) throw new Error('no command given (build)');
     if (positionals[0] !== 'build') throw new Error(`unknown command ${JSON.stringify(positionals[0])} (build)`);
     if (positionals.length > 1) throw new Error(`build takes no arguments, got ${positionals.slice(1).map((a) => JSON.stringify(a)).join(' ')} (the folder is --out DIR)`);
+    // `--out ''` was "--out DIR is required", though it was given.
+    if (values.out === '') throw new Error('--out: empty; give the folder to copy the page into');
     if (!values.out) throw new Error('build: --out DIR is required');
     out = resolve(values.out);
     // The words of every other CLI's --out (topic-io's checkFolderOption), path escaped; it was
