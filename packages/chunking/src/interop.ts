@@ -82,7 +82,10 @@ export type Relationship = 'SOURCE' | 'PREVIOUS' | 'NEXT' | 'PARENT' | 'CHILD';
 
 /**
  * A LlamaIndex.TS `TextNode` as `JSON.stringify(node)` writes it (camelCase fields and
- * `type: "TEXT"`), so `new TextNode(json)` and `jsonToNode(json)` read it back. The offsets are
+ * `type: "TEXT"`), so `new TextNode(json)` and `jsonToNode(json)` read it back, but for a start
+ * offset of 0: llamaindex 0.12's TextNode constructor tests `startCharIdx` for truthiness and
+ * leaves the first chunk's undefined (set `node.startCharIdx = json.startCharIdx` after, as
+ * ChunkyardNodeParser does; interop.test.ts pins the library's behaviour). The offsets are
  * also given as `start_char_idx`/`end_char_idx`, the field names of LlamaIndex's Python
  * `TextNode`.
  */
