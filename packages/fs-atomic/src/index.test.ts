@@ -725,6 +725,15 @@ describe('folderProblem (review leftover: one folder check for every CLI)', () =
     expect(folderProblem('/dev/null')).toEqual({ problem: 'not-a-folder', reason: 'not a folder (a character device)' });
   });
 
+  it('a missing folder whose parent holds the same name in another Unicode form or case says so (issue 15 probe: "café: no such folder" beside café)', () => {
+    mkdirSync(join(root, 'cafe\u0301'));
+    mkdirSync(join(root, 'Guides'));
+    expect(folderProblem(join(root, 'caf\u00e9'))).toEqual({ problem: 'missing', reason: 'no such folder; "cafe\u0301" is there instead, the same name in another Unicode form (on disk NFD, asked for NFC); rename it, or write its name as it is on disk' });
+    expect(folderProblem(join(root, 'guides'))).toEqual({ problem: 'missing', reason: 'no such folder; "Guides" is there instead, which differs in case; names are case-sensitive here: write it as it is on disk' });
+    expect(fileProblem(join(root, 'GUIDES'))).toEqual({ problem: 'missing', reason: 'no such file; "Guides" is there instead, which differs in case; names are case-sensitive here: write it as it is on disk' });
+    expect(folderProblem(join(root, 'other'))).toEqual({ problem: 'missing', reason: 'no such folder' });
+  });
+
   it('a name too long is said so, not called missing', () => {
     // Issue 15 probe: docs-serve, docs-export and docs-score said "no such folder" for it.
     expect(folderProblem(join(root, 'a'.repeat(300)))).toEqual({ problem: 'unusable', reason: 'name too long (ENAMETOOLONG); use a shorter path' });

@@ -844,13 +844,48 @@ export function linkedFolderHolds(link: string, real: string, holds: (dir: strin
   }
 }
 
+/** The Unicode form a name is in, for a message: NFC, NFD, or neither. */
+function unicodeForm(name: string): string {
+  if (name === name.normalize('NFC')) return 'NFC';
+  return name === name.normalize('NFD') ? 'NFD' : 'neither NFC nor NFD';
+}
+
+/**
+ * What to do when `file` is missing but its folder holds a name that reads the same: the same
+ * letters in another Unicode form (a name typed as NFC "café.md" in topic.yaml, the file saved
+ * as NFD by macOS or an archive: "docs/t/café.md: no such file" beside a listing that shows
+ * café.md), or the same name in another case. Undefined when there is none, or the folder
+ * cannot be listed. For files and folders alike (readDocument's "no such file", folderProblem's
+ * "no such folder").
+ */
+export function lookalikeAdvice(file: string): string | undefined {
+  const name = basename(file);
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(file));
+  } catch {
+    return undefined;
+  }
+  const nfc = name.normalize('NFC');
+  const shown = (e: string) => escapeControl(JSON.stringify(e));
+  const sameLetters = entries.find((e) => e !== name && e.normalize('NFC') === nfc);
+  if (sameLetters !== undefined) {
+    return `${shown(sameLetters)} is there instead, the same name in another Unicode form (on disk ${unicodeForm(sameLetters)}, asked for ${unicodeForm(name)}); rename it, or write its name as it is on disk`;
+  }
+  const sameCase = entries.find((e) => e !== name && e.normalize('NFC').toLowerCase() === nfc.toLowerCase());
+  return sameCase === undefined ? undefined : `${shown(sameCase)} is there instead, which differs in case; names are case-sensitive here: write it as it is on disk`;
+}
+
 /** `p`'s stat (symlinks followed), or why there is none. */
 function statFor(p: string, missing: string): Stats | { problem: 'missing' | 'unusable'; reason: string } {
   try {
     return statSync(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { problem: 'missing', reason: brokenLink(p) ?? missing };
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') {
+      const lookalike = code === 'ENOENT' ? lookalikeAdvice(p) : undefined;
+      return { problem: 'missing', reason: brokenLink(p) ?? (lookalike === undefined ? missing : `${missing}; ${lookalike}`) };
+    }
     return { problem: 'unusable', reason: errnoReason(err) };
   }
 }

@@ -86,12 +86,12 @@ describe('readDocument', () => {
   it('a missing name whose folder holds the same letters in another Unicode form or case says so (issue 15 probe: "café.md: no such file" beside a listing showing café.md)', () => {
     const nfd = 'cafe\u0301.md';
     file(nfd, '# Café\n');
-    expect(messageOf(join(dir, 'caf\u00e9.md'))).toBe(`no such file; its folder holds "${nfd}", the same name in another Unicode form (on disk NFD, asked for NFC); rename the file, or write its name as it is on disk`);
+    expect(messageOf(join(dir, 'caf\u00e9.md'))).toBe(`no such file; "${nfd}" is there instead, the same name in another Unicode form (on disk NFD, asked for NFC); rename it, or write its name as it is on disk`);
     file('Guide.md', '# Guide\n');
-    expect(messageOf(join(dir, 'guide.md'))).toBe('no such file; its folder holds "Guide.md", which differs in case; names are case-sensitive here: write it as it is on disk');
+    expect(messageOf(join(dir, 'guide.md'))).toBe('no such file; "Guide.md" is there instead, which differs in case; names are case-sensitive here: write it as it is on disk');
     // A name with control characters is shown escaped, on one line.
     file('A\u001b[2J\n.md', 'x');
-    expect(messageOf(join(dir, 'a\u001b[2J\n.md'))).toBe('no such file; its folder holds "A\\u001b[2J\\n.md", which differs in case; names are case-sensitive here: write it as it is on disk');
+    expect(messageOf(join(dir, 'a\u001b[2J\n.md'))).toBe('no such file; "A\\u001b[2J\\n.md" is there instead, which differs in case; names are case-sensitive here: write it as it is on disk');
     expect(messageOf(join(dir, 'other.md'))).toBe('no such file');
     expect(messageOf(join(dir, 'no-folder', 'x.md'))).toBe('no such file');
   });
@@ -108,7 +108,7 @@ describe('readDocument', () => {
         const folder = join(dir, `p${i++}`);
         mkdirSync(folder);
         writeFileSync(join(folder, onDisk), '# x\n');
-        if (asked.normalize('NFC').toLowerCase() === onDisk.normalize('NFC').toLowerCase()) expect(messageOf(join(folder, asked))).toContain(`its folder holds ${JSON.stringify(onDisk)}`);
+        if (asked.normalize('NFC').toLowerCase() === onDisk.normalize('NFC').toLowerCase()) expect(messageOf(join(folder, asked))).toContain(`${JSON.stringify(onDisk)} is there instead`);
         else expect(messageOf(join(folder, asked))).toBe('no such file');
       }),
       { numRuns: 200 },

@@ -3,11 +3,11 @@
  * later CLIs), so each reads documents, the config and a topic's settings the same way and
  * reports the same problems in the same words.
  */
-import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { assertSearchable, brokenLink, describeFsError, errnoReason, escapeControl, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, NotRegularFileError, readRegularFile, oneLine, utf8TextProblem } from '@chunkyard/fs-atomic';
+import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, lookalikeAdvice, NotRegularFileError, readRegularFile, oneLine, utf8TextProblem } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
@@ -142,37 +142,6 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (!opts.allowEmpty && !text.trim()) throw new DocumentReadError('empty', 'empty file (only whitespace)', fill);
   return text;
-}
-
-/** The Unicode form a name is in, for a message: NFC, NFD, or neither. */
-function unicodeForm(name: string): string {
-  if (name === name.normalize('NFC')) return 'NFC';
-  return name === name.normalize('NFD') ? 'NFD' : 'neither NFC nor NFD';
-}
-
-/**
- * What to do when `file` is missing but its folder holds a name that reads the same: the same
- * letters in another Unicode form (a name typed as NFC "café.md" in topic.yaml, the file saved
- * as NFD by macOS or an archive: "docs/t/café.md: no such file" beside a listing that shows
- * café.md), or the same name in another case. Undefined when there is none, or the folder
- * cannot be listed.
- */
-function lookalikeAdvice(file: string): string | undefined {
-  const name = basename(file);
-  let entries: string[];
-  try {
-    entries = readdirSync(dirname(file));
-  } catch {
-    return undefined;
-  }
-  const nfc = name.normalize('NFC');
-  const shown = (e: string) => escapeControl(JSON.stringify(e));
-  const sameLetters = entries.find((e) => e !== name && e.normalize('NFC') === nfc);
-  if (sameLetters !== undefined) {
-    return `its folder holds ${shown(sameLetters)}, the same name in another Unicode form (on disk ${unicodeForm(sameLetters)}, asked for ${unicodeForm(name)}); rename the file, or write its name as it is on disk`;
-  }
-  const sameCase = entries.find((e) => e !== name && e.normalize('NFC').toLowerCase() === nfc.toLowerCase());
-  return sameCase === undefined ? undefined : `its folder holds ${shown(sameCase)}, which differs in case; names are case-sensitive here: write it as it is on disk`;
 }
 
 /**
