@@ -6,6 +6,8 @@
 
 /** Cosine of two vectors of one length; 0 when either is all zeros (no direction to compare). */
 export function cosine(a: Float32Array, b: Float32Array): number {
+  // Any array-like of numbers works (a plain array too); null failed reading `length`.
+  if (typeof a?.length !== 'number' || typeof b?.length !== 'number') throw new TypeError('cosine: both vectors must be arrays of numbers (Float32Array)');
   if (a.length !== b.length) throw new RangeError(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
   let dot = 0;
   let na = 0;

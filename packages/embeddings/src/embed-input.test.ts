@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createProvider, EmbeddingError } from './index.js';
+import { cosine, createProvider, EmbeddingError, lexicalFeatures } from './index.js';
 
 // Nothing listens on port 1: a request sent there fails as a refused connection, so an argument
 // error (a TypeError) shows that embed refused before sending anything.
@@ -70,5 +70,23 @@ describe('embed arguments (issue 15 library probe)', () => {
       expect((err as EmbeddingError).message).toContain('onRetry must be a function, got 5');
     }
     expect(createProvider({ provider: 'ollama', onRetry: () => {} }, env).model).toBe('mxbai-embed-large');
+  });
+
+  it('createProvider, cosine and lexicalFeatures name an argument of the wrong type (were "Cannot read properties of null" and "text.toLowerCase is not a function")', () => {
+    for (const bad of [null, undefined, 'local', ['local']]) {
+      let err: unknown;
+      try {
+        createProvider(bad as never);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, String(bad)).toBeInstanceOf(EmbeddingError);
+      expect((err as EmbeddingError).kind).toBe('config');
+      expect((err as EmbeddingError).message).toMatch(/the embedding settings must be an object, got (null|undefined|string|an array)/);
+    }
+    expect(() => createProvider({ provider: 'ollama' }, null as never)).toThrow(new TypeError('createProvider: env must be an object of environment variables (or left out), got null'));
+    expect(() => cosine(null as never, new Float32Array(2))).toThrow(new TypeError('cosine: both vectors must be arrays of numbers (Float32Array)'));
+    expect(cosine([1, 0] as never, [1, 0] as never)).toBe(1);
+    expect(() => lexicalFeatures(5 as never)).toThrow(new TypeError('lexicalFeatures: the text must be a string, got number'));
   });
 });

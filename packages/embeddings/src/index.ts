@@ -150,6 +150,11 @@ function envValue(env: Env, name: string): string | undefined {
  * are all cached need no key.
  */
 export function createProvider(settings: EmbeddingSettings, env: Env = process.env): EmbeddingProvider {
+  // From JavaScript, nothing (or null) here failed as "Cannot read properties of null (reading 'provider')".
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+    throw configError('local', `the embedding settings must be an object, got ${settings === null ? 'null' : Array.isArray(settings) ? 'an array' : typeof settings}`, "Pass { provider: 'local' } (or ollama, openai) and the other settings.");
+  }
+  if (typeof env !== 'object' || env === null) throw new TypeError(`createProvider: env must be an object of environment variables (or left out), got ${env === null ? 'null' : typeof env}`);
   validate(settings);
   switch (settings.provider) {
     case 'local':

@@ -349,6 +349,7 @@ function prepare(text: string): { text: string; lower: string } {
  * embedding itself uses the same tokenizer but hashes instead of building strings.
  */
 export function lexicalFeatures(input: string): { unigrams: string[]; identifiers: string[]; bigrams: string[] } {
+  if (typeof input !== 'string') throw new TypeError(`lexicalFeatures: the text must be a string, got ${input === null ? 'null' : typeof input}`);
   const { text, lower } = prepare(input);
   const tokens: Tokens = { stems: [], identifiers: [] };
   tokenize(text, lower, tokens);
