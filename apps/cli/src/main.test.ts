@@ -36,6 +36,12 @@ describe('chunkyard', () => {
     expect(Math.max(...r.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(100);
   });
 
+  it('--help names every form it answers: help COMMAND, -h and help alone (issue 15 probe: only the README told of them)', async () => {
+    for (const form of ['chunkyard <command> --help', 'chunkyard help <command>', 'chunkyard -h, --help', 'chunkyard help)', 'chunkyard --version']) expect(HELP, form).toContain(form);
+    for (const argv of [['-h'], ['help']]) expect(await run(argv), argv.join(' ')).toEqual({ code: 0, stdout: HELP, stderr: '' });
+    expect((await run(['help', 'chunk'])).code).toBe(0);
+  });
+
   it('help with more than one word is a usage error naming them, not the first one\'s help', async () => {
     const r = await run(['help', 'chunk', 'extra\u001b[2J']);
     expect(r).toEqual({

@@ -48,8 +48,9 @@ export const HELP = `chunkyard — markdown docs to retrieval-ready chunks: one 
 
 Usage:
   chunkyard <command> [options]
-  chunkyard <command> --help     the command's own help
-  chunkyard --version
+  chunkyard <command> --help     the command's own help (also: chunkyard help <command>)
+  chunkyard -h, --help           this help (also: chunkyard help)
+  chunkyard --version            chunkyard's version
 
 Commands:
 ${Object.entries(COMMANDS)
