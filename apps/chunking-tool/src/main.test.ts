@@ -437,6 +437,30 @@ describe('plain files and --out', () => {
   });
 });
 
+describe('stale chunk files of many documents in one folder (issue 15 probe: 3,000 files took 12 s to rerun, 1,000 took 2 s)', () => {
+  afterEach(() => {
+    outputSeam.reached = () => {};
+  });
+
+  it('lists the folder once, and removes exactly the stale files, names with dashes and digits included', async () => {
+    const names = ['a', 'a-1', 'a-', 'a-1-2', '2', 'b-10', ...Array.from({ length: 60 }, (_, i) => `doc-${i}`)];
+    const files = names.map((n) => join(root, `${n}.md`));
+    for (const f of files) writeFileSync(f, SMALL);
+    expect((await run(['--config', config, ...files])).code).toBe(0);
+    // Every document now has one chunk: each one's other chunk files are stale.
+    for (const f of files) writeFileSync(f, '# One\n\nA document short enough to be one chunk.\n');
+    writeFileSync(join(root, '_chunks', 'notes.md'), 'not a chunk file of any document here');
+    let listed = 0;
+    outputSeam.reached = (at, dir) => {
+      if (at === 'listed' && resolve(dir) === join(root, '_chunks')) listed++;
+    };
+    expect((await run(['--config', config, ...files])).code).toBe(0);
+    expect(listed).toBe(1);
+    const want = ['notes.md', ...names.flatMap((n) => [`${n}-0.md`, `${n}.json`])];
+    expect(sorted(readdirSync(join(root, '_chunks')))).toEqual(sorted(want));
+  });
+});
+
 describe('a file\'s _chunks swapped for a symlink after the look (issue 15: checked once, a link made later was written through)', () => {
   afterEach(() => {
     outputSeam.reached = () => {};

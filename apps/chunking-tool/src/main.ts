@@ -221,7 +221,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         // Every output is staged first, so a write that fails (a full disk, a file-size
         // limit) leaves the previous set as it was; only renames reach outDir.
         const written = new Set(stage.moveInto(files));
-        for (const [name, below] of stale) stage.removeStale(name, written, below);
+        stage.removeStale(new Map(stale), written);
       }
     } catch (err) {
       // A folder that cannot be written fails its own documents only: the other topics and
@@ -533,14 +533,21 @@ class Stage {
   /**
    * Removes the chunk files (`<name>-N.md`) an earlier run left in outDir that this one did
    * not write: a document that now has fewer chunks. Through the pin, as the renames are.
-   * `below`, when not null, bounds N: only the files that run's manifest listed.
+   * `stale` maps each document name to the bound on N (only the files that run's manifest
+   * listed), or null for none. The folder is listed once for all of them: once per document,
+   * 3,000 files into one `_chunks/` took 12 s to rerun, 1,000 took 2 s (quadratic).
    */
-  removeStale(name: string, written: ReadonlySet<string>, below: number | null): void {
-    const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-(\\d+)\\.md$`);
+  removeStale(stale: ReadonlyMap<string, number | null>, written: ReadonlySet<string>): void {
+    if (stale.size === 0) return;
     try {
-      for (const entry of readdirSync(this.at())) {
-        const m = pattern.exec(entry);
-        if (m !== null && !written.has(entry) && (below === null || Number(m[1]) < below)) rmSync(this.at(entry), { force: true });
+      const entries = readdirSync(this.at());
+      outputSeam.reached('listed', this.pinAt ?? this.outDir);
+      for (const entry of entries) {
+        // `<name>-N.md` splits one way: N is the digits after the last "-" ("a-1-2.md" is a-1's chunk 2).
+        const m = /^(.*)-(\d+)\.md$/s.exec(entry);
+        if (m === null || written.has(entry) || !stale.has(m[1]!)) continue;
+        const below = stale.get(m[1]!)!;
+        if (below === null || Number(m[2]) < below) rmSync(this.at(entry), { force: true });
       }
     } catch (err) {
       throw this.named(err);

@@ -7,8 +7,10 @@
  * - `checked`: the folder was looked at (refuseSymlink), before anything is staged in it;
  * - `staged`: every output is staged inside it, before the check that precedes moving them in;
  * - `moving`: after that check, right before the renames into the folder and the removal of
- *   stale chunk files there.
+ *   stale chunk files there;
+ * - `listed`: the folder was listed for stale chunk files (once per folder, however many
+ *   documents: a listing per document was quadratic).
  */
-export type OutputPhase = 'checked' | 'staged' | 'moving';
+export type OutputPhase = 'checked' | 'staged' | 'moving' | 'listed';
 
 export const outputSeam: { reached: (phase: OutputPhase, dir: string) => void } = { reached: () => {} };
