@@ -12,7 +12,12 @@ export class DocsClient {
   private all: Promise<LoadedTopic[]> | null = null;
   private readonly manifests = new Map<string, Promise<Manifest>>();
 
-  constructor(readonly source: DocsSource) {}
+  constructor(readonly source: DocsSource) {
+    // null failed at the first read, as "Cannot read properties of null (reading 'rootIndexUrl')".
+    if (typeof source !== 'object' || source === null || typeof (source as { readText?: unknown }).readText !== 'function') {
+      throw new TypeError(`DocsClient: the source must be a DocsSource (openSource('docs') or openSource('http://…/')), got ${source === null ? 'null' : typeof source}`);
+    }
+  }
 
   /** Every topic (walked once), or those at or below `filter` (a topic id or section; undefined, null or '' for all). */
   async topics(filter?: string | null): Promise<LoadedTopic[]> {

@@ -164,6 +164,7 @@ export async function discloseTopics(client: DocsClient, req: DisclosureRequest)
  * texts, more than a string (or the heap) holds for a large topic.
  */
 export async function* discloseTopicsStream(client: DocsClient, req: DisclosureRequest): AsyncGenerator<DocumentDisclosureStream> {
+  checkRequest('discloseTopics', req);
   const k = checkCount('k', req.k ?? 0);
   checkCount('n', req.n);
   // disclose() asks `=== true`: "yes" or 1 from JSON gave the conceptual order without a word.
@@ -238,6 +239,13 @@ export interface SearchStream extends Omit<SearchResult, 'chunks'> {
   chunks: AsyncIterable<RetrievedChunk>;
 }
 
+/** A request that is not an object (from JavaScript or JSON) failed as "Cannot read properties of null (reading 'n')". */
+function checkRequest(what: string, req: unknown): void {
+  if (typeof req !== 'object' || req === null || Array.isArray(req)) {
+    throw new TypeError(`${what}: the request must be an object (${what === 'search' ? '{ query, n, k, … }' : '{ n, k, … }'}), got ${req === null ? 'null' : Array.isArray(req) ? 'an array' : typeof req}`);
+  }
+}
+
 export async function search(client: DocsClient, req: SearchRequest): Promise<SearchResult> {
   const { size: _size, chunks, ...head } = await searchStream(client, req);
   return { ...head, chunks: await collect(chunks) };
@@ -245,6 +253,7 @@ export async function search(client: DocsClient, req: SearchRequest): Promise<Se
 
 /** search with the chunk texts read (and expanded) one at a time as they are asked for; see discloseTopicsStream. */
 export async function searchStream(client: DocsClient, req: SearchRequest): Promise<SearchStream> {
+  checkRequest('search', req);
   const n = checkCount('n', req.n ?? 5);
   const k = checkCount('k', req.k ?? 0);
   const maxDistance = checkMaxDistance(req.maxDistance ?? DEFAULT_MAX_HAMMING_DISTANCE);

@@ -11,6 +11,7 @@ import { constants } from 'node:fs';
 import { brokenLink, describeFsError, fileKind, firstInvalidUtf8, foreignEncoding, invalidJsonMessage, oneLine } from '@chunkyard/fs-atomic';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { elideMiddle, MESSAGE_PROBLEM_MAX, MESSAGE_WHERE_MAX } from './contract.js';
 
 export class SourceError extends Error {
@@ -368,9 +369,31 @@ function decodeBuiltText(bytes: Uint8Array, where: string): string {
   }
 }
 
-/** A URL source for `http(s)://…`, a folder source for anything else. */
+/**
+ * A URL source for `http(s)://…`, a folder source for a `file:` URL or a path. Any other URL is
+ * refused: `ftp://host/docs` was taken as the folder `./ftp:/host/docs` and reported as a docs
+ * folder not found; an empty target was the working directory; a target that is not a string
+ * failed in node:path ('The "paths[0]" argument must be of type string').
+ */
 export function openSource(target: string): DocsSource {
-  return /^https?:\/\//i.test(target) ? new UrlSource(target) : new FolderSource(target);
+  if (typeof target !== 'string') {
+    throw new TypeError(`openSource: the target must be a docs folder or an http(s) URL, got ${target === null ? 'null' : typeof target}`);
+  }
+  if (target.trim() === '') throw new SourceError('(empty)', 'no docs folder or URL given; name the built docs folder (docs) or the URL it is served at');
+  if (/^https?:\/\//i.test(target)) return new UrlSource(target);
+  if (/^file:\/\//i.test(target)) {
+    let path: string;
+    try {
+      path = fileURLToPath(target);
+    } catch (err) {
+      throw new SourceError(target, `not a file URL of a local folder (${(err as Error).message})`);
+    }
+    return new FolderSource(path);
+  }
+  // Two letters at least before "://", so a Windows drive (C:/docs, C://docs) stays a path.
+  const scheme = /^([a-z][a-z0-9+.-]+):\/\//i.exec(target);
+  if (scheme) throw new SourceError(target, `a ${scheme[1]}: URL cannot be read; give the docs folder or an http(s) URL it is served at`);
+  return new FolderSource(target);
 }
 
 /**
