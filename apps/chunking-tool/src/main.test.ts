@@ -437,6 +437,29 @@ describe('plain files and --out', () => {
   });
 });
 
+describe('a folder where an --out output goes (issue 15 probe: the renames before it landed)', () => {
+  it('exit 1 naming that output; none of the new outputs land, the earlier ones stay as they were', async () => {
+    const out = join(root, 'notes');
+    const doc = join(root, 'guide.md');
+    writeFileSync(doc, SMALL);
+    expect((await run(['--config', config, doc, '--out', out])).code).toBe(0);
+    const chunkFiles = readdirSync(out).filter((e) => /^guide-\d+\.md$/.test(e));
+    expect(chunkFiles.length).toBeGreaterThan(1);
+    // The last chunk file is a folder now (a user's, or a copy gone wrong).
+    const last = `guide-${chunkFiles.length - 1}.md`;
+    rmSync(join(out, last));
+    mkdirSync(join(out, last));
+    const before = snapshot(out);
+    writeFileSync(doc, SMALL.replace(/Usage sentence/g, 'Changed sentence'));
+    const r = await run(['--config', config, doc, '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`chunking-tool: ${join(out, last)}: is a folder where a file is expected (EISDIR); remove or rename that folder\n`);
+    // It landed guide.json and the chunk files before that one: a new manifest beside old chunks.
+    expect(snapshot(out)).toEqual(before);
+    expect(readdirSync(out).filter((e) => e.includes('.tmp-'))).toEqual([]);
+  });
+});
+
 describe('stale chunk files of many documents in one folder (issue 15 probe: 3,000 files took 12 s to rerun, 1,000 took 2 s)', () => {
   afterEach(() => {
     outputSeam.reached = () => {};

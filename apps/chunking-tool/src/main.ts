@@ -5,7 +5,7 @@
  *                 [--strategy semantic] [--json] [--help]
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
@@ -517,6 +517,15 @@ class Stage {
       outputSeam.reached('staged', this.pinAt ?? this.outDir);
       this.pin?.check();
       outputSeam.reached('moving', this.pinAt ?? this.outDir);
+      // A folder where an output goes (`--out notes` holding a folder notes/guide-3.md) refuses
+      // that rename (EISDIR) after the ones before it landed: a new manifest and chunks 0-2
+      // beside the earlier run's later chunks. Looked for first, so that none lands; the rename
+      // is tried there only to fail with the system's own EISDIR, which names the output.
+      for (const names of [...this.names.values(), [...files.keys()]]) {
+        for (const name of names) {
+          if (isFolder(this.at(name))) renameSync(join(dir, name), this.at(name));
+        }
+      }
       const moved: string[] = [];
       for (const names of [...this.names.values(), [...files.keys()]]) {
         for (const name of names) {
@@ -565,6 +574,15 @@ class Stage {
     } catch {
       // kept, as said
     }
+  }
+}
+
+/** Whether a folder itself (not a link to one) is at `p`. */
+function isFolder(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -184,6 +184,23 @@ describe('writeFilesAtomic (issue 15 probe: one of a set written, the other not)
     expect(readdirSync(root)).toEqual(['topic-spec.md']);
   });
 
+  it('a staged file renamed onto a folder: EISDIR naming the output, not "<staging folder>/x -> x" (issue 15 probe)', () => {
+    // chunking-tool --out notes, with a folder at notes/guide-3.md, said
+    // "notes/.staged.tmp-…/guide-3.md -> notes/guide-3.md: is a folder where a file is expected".
+    mkdirSync(join(root, 'guide-3.md'));
+    const staged = new StagedDir(join(root, 'staged'));
+    writeFileSync(join(staged.path, 'guide-3.md'), 'x');
+    let err: unknown;
+    try {
+      renameSync(join(staged.path, 'guide-3.md'), join(root, 'guide-3.md'));
+    } catch (e) {
+      err = e;
+    } finally {
+      staged.discard();
+    }
+    expect(describeFsError(err)).toBe(`${join(root, 'guide-3.md')}: is a folder where a file is expected (EISDIR); remove or rename that folder`);
+  });
+
   it('a folder standing at any target: EISDIR naming it, and no file of the set replaced', () => {
     writeFileSync(join(root, 'a.txt'), 'old');
     mkdirSync(join(root, 'b.txt'));

@@ -963,7 +963,9 @@ export function describeFsError(err: unknown, fallbackPath?: string): string {
   // or append-only, chattr; another user's file in a sticky folder). It was "docs/t: cannot
   // write in this folder", or the staged path "_chunks/.staged.tmp-…/x-0.md -> _chunks/x-0.md",
   // and lsattr on the folder showed nothing (issue 15 probe).
-  if (e?.syscall === 'rename' && (code === 'EPERM' || code === 'EACCES') && path !== undefined && dest !== undefined && isTempPath(path) && !isTempPath(dest)) {
+  // So is a folder standing where the output goes (EISDIR): "remove or rename that folder" is
+  // about the output, not the staged file.
+  if (e?.syscall === 'rename' && (code === 'EPERM' || code === 'EACCES' || code === 'EISDIR') && path !== undefined && dest !== undefined && isTempPath(path) && !isTempPath(dest)) {
     path = dest;
     dest = undefined;
   }
