@@ -751,6 +751,15 @@ describe('folderProblem (review leftover: one folder check for every CLI)', () =
     expect(folderProblem(join(root, 'other'))).toEqual({ problem: 'missing', reason: 'no such folder' });
   });
 
+  it('a name that is not UTF-8, given as an argument (read as UTF-8: U+FFFD for each bad byte), is named with its bytes (issue 15 probe: "docs/caf\ufffd: no such folder")', () => {
+    mkdirSync(Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0x63, 0x61, 0x66, 0xe9])]));
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/x`), Buffer.from([0x1b, 0xfe]), Buffer.from('y.md')]), 'x');
+    const because = 'a name that is not valid UTF-8, which no argument can name (each is read as UTF-8); rename it to UTF-8 text';
+    expect(folderProblem(join(root, 'caf\ufffd'))).toEqual({ problem: 'missing', reason: `no such folder; "caf\\xe9" is there, ${because}` });
+    expect(fileProblem(join(root, 'x\u001b\ufffdy.md'))).toEqual({ problem: 'missing', reason: `no such file; "x\\u001b\\xfey.md" is there, ${because}` });
+    expect(folderProblem(join(root, 'cat\ufffd'))).toEqual({ problem: 'missing', reason: 'no such folder' });
+  });
+
   it('a name too long is said so, not called missing', () => {
     // Issue 15 probe: docs-serve, docs-export and docs-score said "no such folder" for it.
     expect(folderProblem(join(root, 'a'.repeat(300)))).toEqual({ problem: 'unusable', reason: 'name too long (ENAMETOOLONG); use a shorter path' });

@@ -11,6 +11,7 @@ import { commitSeam } from './commit-seam.js';
 import { procFd } from './proc-fd.js';
 import { stdoutIsFile, writeAllToStdout } from './stdout.js';
 import { tempRandom } from './temp-random.js';
+import { firstInvalidUtf8 } from './utf8.js';
 
 /** The longest file name, in bytes, of the file systems written to (ext4, xfs, btrfs, tmpfs, APFS). */
 const NAME_MAX = 255;
@@ -851,6 +852,32 @@ function unicodeForm(name: string): string {
 }
 
 /**
+ * The entry of `dir` whose name is not valid UTF-8 and decodes to `name`, shown as its UTF-8
+ * text with each byte that is not part of it as `\xNN` (so the user can find it); undefined
+ * when there is none.
+ */
+function undecodable(dir: string, name: string): string | undefined {
+  let entries: Buffer[];
+  try {
+    entries = readdirSync(dir, { encoding: 'buffer' });
+  } catch {
+    return undefined;
+  }
+  const raw = entries.find((e) => firstInvalidUtf8(e) < e.length && e.toString('utf8') === name);
+  if (raw === undefined) return undefined;
+  let out = '';
+  let rest = raw;
+  while (rest.length > 0) {
+    const bad = firstInvalidUtf8(rest);
+    out += escapeControl(rest.subarray(0, bad).toString('utf8'));
+    if (bad >= rest.length) break;
+    out += `\\x${rest[bad]!.toString(16).padStart(2, '0')}`;
+    rest = rest.subarray(bad + 1);
+  }
+  return out;
+}
+
+/**
  * What to do when `file` is missing but its folder holds a name that reads the same: the same
  * letters in another Unicode form (a name typed as NFC "café.md" in topic.yaml, the file saved
  * as NFD by macOS or an archive: "docs/t/café.md: no such file" beside a listing that shows
@@ -865,6 +892,12 @@ export function lookalikeAdvice(file: string): string | undefined {
     entries = readdirSync(dirname(file));
   } catch {
     return undefined;
+  }
+  // Node reads every argument as UTF-8, a byte that is not becoming U+FFFD: a Latin-1 folder
+  // "caf\xe9" given on the command line arrives as "caf\ufffd", which names nothing.
+  if (name.includes('\ufffd')) {
+    const raw = undecodable(dirname(file), name);
+    if (raw !== undefined) return `"${raw}" is there, a name that is not valid UTF-8, which no argument can name (each is read as UTF-8); rename it to UTF-8 text`;
   }
   const nfc = name.normalize('NFC');
   const shown = (e: string) => escapeControl(JSON.stringify(e));
