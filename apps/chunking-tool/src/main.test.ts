@@ -188,6 +188,28 @@ describe('names holding line breaks', () => {
   });
 });
 
+describe('the title of a document that names none', () => {
+  it("a topic's golden-reference.md without front matter title or H1 is titled by the topic's folder; other documents keep their own name", async () => {
+    const body = 'Install the tool with npm, then run it once on your docs folder.\n\nEach topic folder gets its own chunks.\n';
+    const topic = makeTopic('install-guide', { 'topic.yaml': 'sources:\n  - golden-reference.md\n  - extra-notes.md\n', 'extra-notes.md': body });
+    writeFileSync(join(topic, 'golden-reference.md'), body);
+    expect((await run(['--config', config, topic])).code).toBe(0);
+    const golden = readManifest(join(topic, '_chunks', 'golden-reference.json'));
+    expect(golden.fileTitle).toBe('install-guide');
+    // (Whether the title opens a chunk's embedText is breadcrumbMode's call; it is never the file's name.)
+    for (const c of golden.chunks) expect(c.embedText).not.toContain('golden-reference');
+    expect(readManifest(join(topic, '_chunks', 'extra-notes.json')).fileTitle).toBe('extra-notes');
+    // Named as a file, the same document gets the same title.
+    const out = join(root, 'as-file');
+    expect((await run(['--config', config, '--out', out, join(topic, 'golden-reference.md')])).code).toBe(0);
+    expect(readManifest(join(out, 'golden-reference.json')).fileTitle).toBe('install-guide');
+    // An H1 (or a front matter title) still names it.
+    writeFileSync(join(topic, 'golden-reference.md'), `# Installing the CLI\n\n${body}`);
+    expect((await run(['--config', config, topic])).code).toBe(0);
+    expect(readManifest(join(topic, '_chunks', 'golden-reference.json')).fileTitle).toBe('Installing the CLI');
+  });
+});
+
 describe('chunking a topic folder', () => {
   it('writes golden-reference-0..N.md and golden-reference.json into <topic>/_chunks', async () => {
     const topic = makeTopic();

@@ -346,7 +346,10 @@ interface ReadJob {
  */
 function readJob(job: Job): ReadJob {
   const text = readTopicSource(job.file, job.listedIn);
-  const stream = chunkDocumentStream(text, { ...job.options, docName: docNameOf(job.file), sourceFile: basename(job.file) });
+  // A topic's golden-reference.md that names no title (no front matter title, no H1) is titled
+  // by its topic's folder: "golden-reference" opened every chunk's embedText and titled the spec.
+  const fallbackTitle = basename(job.file) === TOPIC_MARKER ? basename(dirname(resolve(job.file))) : undefined;
+  const stream = chunkDocumentStream(text, { ...job.options, docName: docNameOf(job.file), sourceFile: basename(job.file), ...(fallbackTitle ? { fallbackTitle } : {}) });
   return { stream, sourceSha256: createHash('sha256').update(text).digest('hex') };
 }
 

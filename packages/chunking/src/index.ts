@@ -44,7 +44,7 @@ function chunkText(source: string, options: Partial<ChunkOptions>, extras: Chunk
   const { text, doc, removed, headingDetection, sourceLines } = prepare(source, resolved, sourceFile);
   // deriveFileTitle labels the title it derives; only the caller's needs labelling here.
   const givenTitle = options.fileTitle?.trim();
-  const fileTitle = givenTitle ? headingLabel(givenTitle) : deriveFileTitle(doc, resolved.docName);
+  const fileTitle = givenTitle ? headingLabel(givenTitle) : deriveFileTitle(doc, options.fallbackTitle?.trim() || resolved.docName);
   const recorded = recordedOptions(resolved);
   let chunks = runStrategy({
     source: text,

@@ -220,7 +220,7 @@ export function lineRanges(text: string): (start: number, end: number) => { from
 }
 
 /** The options a splitter takes per document rather than per configuration (they skip DEFAULT_OPTIONS). */
-const PER_DOCUMENT_OPTIONS = ['fileTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
+const PER_DOCUMENT_OPTIONS = ['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
 
 /** A key as a message quotes it: cut to 60 characters, with the escapes JSON leaves out. */
 function quotedKey(key: string): string {

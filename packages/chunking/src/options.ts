@@ -153,7 +153,7 @@ export function recordedOptions(o: ResolvedChunkOptions): RecordedOptions {
 }
 
 /** Options that describe one document, not a chunking configuration. */
-const PER_DOCUMENT = new Set(['fileTitle', 'sourceFile', 'sourceId', 'sourceSystem']);
+const PER_DOCUMENT = new Set(['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem']);
 
 /** Smallest page size paginate accepts: room for the CT comment, two lead lines and text. */
 export const MIN_NMAX = 512;

@@ -117,7 +117,7 @@ function streamText(source: string, options: Partial<ChunkOptions>, extras: Chun
   if (plan === null || plan.atxHeadings < 3 || plan.cuts.length < 2) return whole();
   // Labelled once: deriveTitle's result is a label already.
   const given = options.fileTitle?.trim();
-  const fileTitle = given ? headingLabel(given) : deriveTitle(source, plan, resolved.docName);
+  const fileTitle = given ? headingLabel(given) : deriveTitle(source, plan, options.fallbackTitle?.trim() || resolved.docName);
   const recorded = recordedOptions(resolved);
   return {
     strategy: resolved.strategy,

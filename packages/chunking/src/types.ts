@@ -72,8 +72,14 @@ export type LeadLines = 'extractive' | 'none';
 export interface ChunkOptions {
   /** Document name used in ids (`{contentType}:{docName}::ch{n}`); default `document`. */
   docName: string;
-  /** Document title; default: front matter `title`, else the first H1, else `docName`. */
+  /** Document title; default: front matter `title`, else the first H1, else `fallbackTitle`, else `docName`. */
   fileTitle?: string;
+  /**
+   * The title of a document that names none (no front matter `title`, no H1): what the caller
+   * knows it by. chunking-tool gives a topic's folder name, since every topic's document is
+   * golden-reference.md and that name told a reader and an embedding nothing. Default `docName`.
+   */
+  fallbackTitle?: string;
   /** Content type used in ids; default `doc`. */
   contentType: string;
   strategy: StrategyName;
