@@ -85,6 +85,31 @@ describe.each<Kind>(['ollama', 'openai'])('%s provider against a hostile server'
     expect(err.message).toMatch(/larger than \d+ MiB/);
   });
 
+  it('with embeddings.dimensions configured, holds a batch to what vectors of that size need, naming the setting; the longest JSON numbers still fit', async () => {
+    // Without it, 2048 texts at concurrency 16 could each buffer 400 MiB from a hostile server.
+    const dimensions = 8;
+    const limit = maxResponseBytes(64, dimensions);
+    expect(limit).toBeLessThan(2 * 1024 * 1024);
+    expect(limit).toBeLessThan(maxResponseBytes(64) / 50);
+    let padding = 0;
+    server = await startServer((req, res) => {
+      const list = inputs(req).map(() => new Array<string>(dimensions).fill('-1.2345678901234567e-100'));
+      const body = kind === 'ollama' ? `{"model":"m","embeddings":[${list.map((v) => `[${v.join(',')}]`).join(',')}]}` : `{"object":"list","model":"m","data":[${list.map((v, index) => `{"object":"embedding","index":${index},"embedding":[${v.join(',')}]}`).join(',')}]}`;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(' '.repeat(padding) + body);
+    });
+    const texts = Array.from({ length: 64 }, (_, i) => `text ${i}`);
+    const ok = await provider(kind, server, { dimensions, batchSize: 64 }).embed(texts);
+    expect(ok).toHaveLength(64);
+    expect(ok[0]).toHaveLength(dimensions);
+    // 4 MiB of padding: far under the 129 MiB a batch of 64 may take when the size is unknown.
+    padding = 4 * 1024 * 1024;
+    const err = await failure(provider(kind, server, { dimensions, batchSize: 64 }).embed(texts));
+    expect(err.kind).toBe('malformed');
+    expect(err.message).toContain(server.origin);
+    expect(err.message).toContain('larger than 1 MiB, more than the vectors of this batch could need at the configured embeddings.dimensions (8); if the model');
+  });
+
   it.each([
     ['nested lists', '[', /the body holds more than 4104 nested lists or objects, more than the vectors of this batch could need/],
     ['values', '0,', /the body holds more than 69696 values, more than the vectors of this batch could need/],

@@ -9,7 +9,7 @@
  */
 import { displayUrl, type EmbeddingErrorKind } from './errors.js';
 import { ollamaConnection } from './ollama-host.js';
-import { BATCH_NEEDS, classifyNetwork, HttpStatusError, limitBatchStructure, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, type Failure, type Transport } from './remote.js';
+import { batchNeeds, classifyNetwork, HttpStatusError, limitBatchStructure, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, type Failure, type Transport } from './remote.js';
 import { errorInBody, fetchWithinOrigin, retryAfterMs } from './attempt.js';
 
 /** The `ollama` package, loaded on the first request (module loading every tool paid at start-up). */
@@ -64,7 +64,8 @@ export class OllamaTransport implements Transport {
           .catch(() => '');
         throw new HttpStatusError(res.status, res.headers, errorText(body));
       }
-      return limitBatchStructure(limitResponse(res, maxResponseBytes(texts.length), BATCH_NEEDS), texts.length);
+      const { dimensions } = this.options;
+      return limitBatchStructure(limitResponse(res, maxResponseBytes(texts.length, dimensions), batchNeeds(dimensions)), texts.length, dimensions);
     };
     const { Ollama } = (ollamaModule ??= await import('ollama'));
     const client = new Ollama({ host: this.#host, fetch: fetchWithSignal, headers: this.#headers });

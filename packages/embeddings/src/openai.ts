@@ -11,7 +11,7 @@
  */
 import type OpenAI from 'openai';
 import { displayUrl, EmbeddingError, type EmbeddingErrorKind } from './errors.js';
-import { BATCH_NEEDS, classifyNetwork, limitBatchStructure, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
+import { BATCH_NEEDS, batchNeeds, classifyNetwork, limitBatchStructure, limitResponse, MalformedResponseError, MAX_ERROR_BODY_BYTES, maxResponseBytes, rootMessage, type Failure, type Transport } from './remote.js';
 import { errorInBody, fetchWithinOrigin, jsonOfTextBody, retryAfterMs } from './attempt.js';
 
 export const OPENAI_DEFAULT_MODEL = 'text-embedding-3-small';
@@ -101,7 +101,8 @@ export class OpenAITransport implements Transport {
       fetch: async (input, init) => {
         const res = await fetchWithinOrigin(input, init);
         if (!res.ok) return limitResponse(res, MAX_ERROR_BODY_BYTES, BATCH_NEEDS);
-        return limitBatchStructure(limitResponse(res, maxResponseBytes(this.options.batchSize), BATCH_NEEDS), this.options.batchSize);
+        const { batchSize, dimensions } = this.options;
+        return limitBatchStructure(limitResponse(res, maxResponseBytes(batchSize, dimensions), batchNeeds(dimensions)), batchSize, dimensions);
       },
     });
     return this.#client;

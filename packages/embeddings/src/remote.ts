@@ -93,10 +93,19 @@ export const MAX_REMOTE_DIMENSIONS = 65_536;
  * rest. Without it a server (or a proxy in front of one) could stream until the timeout, and
  * past about 512 MB the body fails inside fetch with a raw "Cannot create a string" error. Kept
  * under that length at the largest batch, so the limit is what a user meets, never V8's.
+ *
+ * With `dimensions` configured, room for that many floats per text instead (the longest JSON
+ * number, `-1.2345678901234567e-100`, is 24 bytes with its comma) and 4 KiB for the fields
+ * around each vector: a hostile server could otherwise make every one of `concurrency` (up to 16)
+ * requests of 2048 texts buffer 400 MiB, 6.4 GB at once, where 1536 dimensions need 81 MiB each.
  */
-export function maxResponseBytes(texts: number): number {
-  return Math.min((texts * 2 + 1) * MIB, 400 * MIB);
+export function maxResponseBytes(texts: number, dimensions: number | null = null): number {
+  const perText = dimensions === null ? 2 * MIB : dimensions * BYTES_PER_JSON_FLOAT + 4 * 1024;
+  return Math.min(texts * perText + MIB, 400 * MIB);
 }
+
+/** The most bytes one float of a vector takes as JSON, its separator included. */
+const BYTES_PER_JSON_FLOAT = 26;
 
 const MIB = 1024 * 1024;
 
@@ -108,8 +117,8 @@ export const MAX_ERROR_BODY_BYTES = MIB;
  * response for `texts` inputs could hold: a vector per input of at most MAX_REMOTE_DIMENSIONS
  * numbers, a few objects around each, and room for fields a compatible server adds.
  */
-export function maxJsonStructure(texts: number): { openings: number; separators: number } {
-  return { openings: texts * 8 + 4096, separators: texts * (MAX_REMOTE_DIMENSIONS + 64) + 4096 };
+export function maxJsonStructure(texts: number, dimensions: number | null = null): { openings: number; separators: number } {
+  return { openings: texts * 8 + 4096, separators: texts * ((dimensions ?? MAX_REMOTE_DIMENSIONS) + 64) + 4096 };
 }
 
 /**
@@ -119,12 +128,21 @@ export function maxJsonStructure(texts: number): { openings: number; separators:
  * and a 400 MiB one (2048 inputs) far past it, which aborts the process; `0,0,0,…` cost about
  * 7 bytes per byte.
  */
-export function limitBatchStructure(res: Response, texts: number): Response {
-  return limitJsonStructure(res, maxJsonStructure(texts), BATCH_NEEDS);
+export function limitBatchStructure(res: Response, texts: number, dimensions: number | null = null): Response {
+  return limitJsonStructure(res, maxJsonStructure(texts, dimensions), batchNeeds(dimensions));
 }
 
 /** How limitResponse's refusal ends for an embedding batch. */
 export const BATCH_NEEDS = 'the vectors of this batch could need';
+
+/**
+ * BATCH_NEEDS for a batch held to configured dimensions: a server that ignores
+ * embeddings.dimensions and sends its model's full vectors meets this limit before the
+ * dimension check could name the mismatch, so the setting is named here.
+ */
+export function batchNeeds(dimensions: number | null): string {
+  return dimensions === null ? BATCH_NEEDS : `${BATCH_NEEDS} at the configured embeddings.dimensions (${dimensions}); if the model's vectors are longer, set it to their size or remove it`;
+}
 
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
