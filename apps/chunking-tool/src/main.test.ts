@@ -749,6 +749,17 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('two sources whose output names differ only in case or in accent encoding (one file on macOS and Windows) are a usage error naming both (helper-37 probe)', async () => {
+    const topic = makeTopic('cased', { 'topic.yaml': 'sources:\n  - golden-reference.md\n  - Guide.md\n  - guide.md\n', 'Guide.md': SMALL, 'guide.md': SMALL });
+    await expectUsage(['--config', config, topic], `${join(topic, 'Guide.md')} and ${join(topic, 'guide.md')} would write Guide-N.md and guide-N.md into ${join(topic, '_chunks')}, names that differ only in case or accent encoding: one file on macOS and Windows; rename one`);
+    expect(existsSync(join(topic, '_chunks'))).toBe(false);
+    const out = join(root, 'out');
+    writeFileSync(join(root, 'caf\u00e9.md'), SMALL);
+    writeFileSync(join(root, 'cafe\u0301.md'), SMALL);
+    await expectUsage(['--config', config, '--out', out, join(root, 'caf\u00e9.md'), join(root, 'cafe\u0301.md')], 'differ only in case or accent encoding');
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('a topic or a document named twice is one usage error saying so, not one path named twice as two writers (issue 15 probe)', async () => {
     const topic = makeTopic();
     const r = await expectUsage(['--config', config, topic, `${topic}/`, join(topic, '..', 'topic')], `chunking-tool: ${topic} and ${topic}/ are the same topic; give it once\n`);

@@ -307,6 +307,10 @@ function planJobs(paths: string[], values: CliValues): Job[] {
   // Outputs must never land on or beside their sources (stale-file removal would
   // delete a source named like X-2.md), and two documents may not share output names.
   const seen = new Map<string, string>();
+  // Output names that differ only in case or in Unicode normalization are one file on macOS and
+  // Windows (case-insensitive, normalization-insensitive file systems): a docs repo is cloned
+  // there too, where one document's chunks would overwrite the other's.
+  const folded = new Map<string, { source: string; name: string }>();
   for (const job of jobs) {
     if (resolve(dirname(job.file)) === job.outDir) {
       throw new UsageError(`--out ${relative(process.cwd(), job.outDir) || '.'}: holds the source ${job.source}; choose a folder of its own (e.g. _chunks)`);
@@ -320,6 +324,14 @@ function planJobs(paths: string[], values: CliValues): Job[] {
     const other = seen.get(key);
     if (other) throw new UsageError(`${other} and ${job.source} would both write ${docNameOf(job.file)}-N.md into ${job.outDir}`);
     seen.set(key, job.source);
+    const foldedKey = key.normalize('NFC').toLowerCase();
+    const alike = folded.get(foldedKey);
+    if (alike) {
+      throw new UsageError(
+        `${alike.source} and ${job.source} would write ${alike.name}-N.md and ${docNameOf(job.file)}-N.md into ${job.outDir}, names that differ only in case or accent encoding: one file on macOS and Windows; rename one`,
+      );
+    }
+    folded.set(foldedKey, { source: job.source, name: docNameOf(job.file) });
   }
   // Settings that only contradict each other once merged (workspace config + topic.yaml + CLI)
   // are a config error too: reject them here, before any job has written anything.
