@@ -26,17 +26,29 @@ afterEach(() => rmSync(ws, { recursive: true, force: true }));
 
 const bin = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: ws, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
 
+interface Reply {
+  id: number;
+  result?: { isError?: boolean; content?: { text: string }[] };
+  error?: { code: number; message: string };
+}
+
+/** `docs-store mcp --db db`, spoken to in raw JSON-RPC lines over stdio, one reply per call. */
+function startMcp(db: string) {
+  const server = spawn(process.execPath, [BIN, 'mcp', '--db', db], { cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+  const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+  const call = async (id: number, method: string, params: unknown): Promise<Reply> => {
+    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    const { value } = await lines.next();
+    return JSON.parse(value as string) as Reply;
+  };
+  const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+  return { server, call, exited };
+}
+
 it('ingest, search and stats on a store deleted under a running docs-store mcp say so, before and after the server stops; with the -wal and -shm removed, ingest builds the store anew', async () => {
   await ensureBuilt();
   const db = join(ws, 'store.db');
-  const server = spawn(process.execPath, [BIN, 'mcp', '--db', db], { cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1' } });
-  const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
-  const call = async (id: number, method: string, params: unknown) => {
-    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    const { value } = await lines.next();
-    return JSON.parse(value as string) as { id: number; result?: { isError?: boolean } };
-  };
-  const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+  const { server, call, exited } = startMcp(db);
   try {
     await call(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
     for (let i = 1; i <= 3; i++) {
@@ -82,14 +94,7 @@ it('an empty store file beside a -wal is refused the same way', () => {
 it('a running docs-store mcp whose store is deleted or replaced answers every tool, resource and prompt with an error naming it, instead of serving the old file and storing into it', async () => {
   await ensureBuilt();
   const db = join(ws, 'store.db');
-  const server = spawn(process.execPath, [BIN, 'mcp', '--db', db], { cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1' } });
-  const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
-  const call = async (id: number, method: string, params: unknown) => {
-    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    const { value } = await lines.next();
-    return JSON.parse(value as string) as { id: number; result?: { isError?: boolean; content?: { text: string }[] }; error?: { code: number; message: string } };
-  };
-  const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+  const { server, call, exited } = startMcp(db);
   const ingest = (id: number) => call(id, 'tools/call', { name: 'ingest_artifact', arguments: { content: `# Doc ${id}\n\nWombats dig burrows.\n`, source_id: `d${id}.md` } });
   try {
     await call(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
