@@ -4,11 +4,17 @@
 // Debian's Chromium (playwright-core): page ready (navigation start to everything drawn),
 // click to detail, and one stripe step (event to the next frame). Medians of --runs page loads.
 //
-//   node apps/inspector/bench/measure.mjs [--runs 5] [--keep]
+//   node apps/inspector/bench/measure.mjs [--runs 5] [--keep] [--sections 620] [--docs DIR] [--page DIR]
+//
+// Growth with size: --sections N generates a bigger document (about one chunk a section:
+// 12500 gives ~12,500 chunks); --keep prints the built docs
+// folder and --docs DIR measures that folder again without rebuilding. Time to ready should
+// grow about linearly with the chunk count. --page DIR measures another copy of the page's
+// static folder (an older one, to compare), copied beside the docs as `inspector build` does.
 //
 // Needs the built apps (npm ci builds them) and /usr/bin/chromium (or CHROMIUM_PATH).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,26 +23,41 @@ import { chromium } from 'playwright-core';
 import { bigMarkdown } from '../scripts/big-doc.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, keep: { type: 'boolean', default: false }, sections: { type: 'string', default: '620' }, docs: { type: 'string' }, page: { type: 'string' } },
+});
+const sections = Number(values.sections);
+if (!Number.isInteger(sections) || sections < 3) throw new Error(`--sections ${values.sections}: expected a whole number of at least 3`);
 const runs = Math.max(1, Number(values.runs) || 5);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM}: no Chromium (apt-get install -y --no-install-recommends chromium)`);
 
 const tool = (name, args) => execFileSync(process.execPath, [join(REPO, `apps/${name}/bin/${name}.js`), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-const dir = mkdtempSync(join(tmpdir(), 'inspector-bench-'));
-const docs = join(dir, 'docs');
+const dir = values.docs ? resolve(values.docs, '..') : mkdtempSync(join(tmpdir(), 'inspector-bench-'));
+const docs = values.docs ? resolve(values.docs) : join(dir, 'docs');
 const topic = 'generated/big-topic';
 const topicDir = join(docs, topic);
-mkdirSync(topicDir, { recursive: true });
-writeFileSync(join(topicDir, 'golden-reference.md'), bigMarkdown());
-writeFileSync(join(dir, 'big.yaml'), 'chunking:\n  minTokens: 16\n  targetTokens: 86\n  maxTokens: 128\n');
-let t = Date.now();
-tool('chunking-tool', [topicDir, '--config', join(dir, 'big.yaml')]);
-tool('keyword-extractor', [topicDir]);
-tool('topic-spec', [topicDir, '--config', join(dir, 'big.yaml')]);
-tool('index-tool', [topicDir, '--root', docs]);
-tool('index-tool', [join(docs, 'generated'), docs, '--root', docs]);
-console.log(`built ${topic} (${statSync(join(topicDir, 'golden-reference.md')).size} bytes) in ${Date.now() - t} ms`);
+if (!values.docs) {
+  mkdirSync(topicDir, { recursive: true });
+  writeFileSync(join(topicDir, 'golden-reference.md'), bigMarkdown(sections));
+  writeFileSync(join(dir, 'big.yaml'), 'chunking:\n  minTokens: 16\n  targetTokens: 86\n  maxTokens: 128\n');
+  const t = Date.now();
+  tool('chunking-tool', [topicDir, '--config', join(dir, 'big.yaml')]);
+  tool('keyword-extractor', [topicDir]);
+  tool('topic-spec', [topicDir, '--config', join(dir, 'big.yaml')]);
+  tool('index-tool', [topicDir, '--root', docs]);
+  tool('index-tool', [join(docs, 'generated'), docs, '--root', docs]);
+  console.log(`built ${topic} (${statSync(join(topicDir, 'golden-reference.md')).size} bytes) in ${Date.now() - t} ms`);
+} else if (!existsSync(join(topicDir, 'index.json'))) throw new Error(`--docs ${values.docs}: no ${topic}/index.json there (make one with --keep)`);
+
+// The page under test: docs-serve's own /_inspect/, or a copy of --page beside the docs.
+let pagePath = '_inspect/';
+if (values.page) {
+  if (!existsSync(join(values.page, 'index.html'))) throw new Error(`--page ${values.page}: no index.html there`);
+  pagePath = '_page-under-test/index.html'; // a static host has no folder index
+  rmSync(join(docs, '_page-under-test'), { recursive: true, force: true });
+  cpSync(values.page, join(docs, '_page-under-test'), { recursive: true });
+}
 
 const server = spawn(process.execPath, [join(REPO, 'apps/docs-serve/bin/docs-serve.js'), docs, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const base = await new Promise((res, rej) => {
@@ -51,14 +72,18 @@ const base = await new Promise((res, rej) => {
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const samples = { loaded: [], checked: [], drawn: [], ready: [], click: [], step: [] };
+const samples = { loaded: [], checked: [], drawn: [], ready: [], frame: [], click: [], step: [] };
 let chunks = 0;
 try {
   for (let r = 0; r < runs; r++) {
     const page = await browser.newPage({ viewport: { width: 1500, height: 940 } });
-    await page.goto(`${base}_inspect/?topic=${topic}`);
-    await page.waitForSelector('body[data-ready=true]');
+    page.setDefaultTimeout(600_000);
+    await page.goto(`${base}${pagePath}?topic=${topic}`);
+    await page.waitForSelector('body[data-ready=true]', { timeout: 600_000 });
     samples.ready.push(Number(await page.getAttribute('body', 'data-ready-ms')));
+    // The first frame drawn after ready (from navigation start, plus a round trip to the page):
+    // layout and paint the page put off until then are counted too.
+    samples.frame.push(await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => setTimeout(() => res(Math.round(performance.now())), 0)))));
     // The page's marks: files fetched, SHA-256 checked, DOM built (all from navigation start).
     const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
     for (const k of ['loaded', 'checked', 'drawn']) samples[k].push(marks[`inspector:${k}`]);
@@ -82,10 +107,13 @@ try {
 } finally {
   await browser.close();
   server.kill('SIGTERM');
-  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  if (values.page) rmSync(join(docs, '_page-under-test'), { recursive: true, force: true });
+  if (values.docs) {
+    // measured someone's folder: leave it
+  } else if (!values.keep) rmSync(dir, { recursive: true, force: true });
   else console.log(`kept ${docs}`);
 }
 const m = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
-console.log(`${chunks} chunks, ${runs} runs, medians from navigation start: files fetched ${m.loaded} ms, source checked ${m.checked} ms, drawn ${m.drawn} ms, page ready ${m.ready} ms`);
+console.log(`${chunks} chunks, ${runs} runs, medians from navigation start: files fetched ${m.loaded} ms, source checked ${m.checked} ms, drawn ${m.drawn} ms, page ready ${m.ready} ms, first frame after ready ${m.frame} ms`);
 console.log(`  click to detail ${m.click.toFixed(1)} ms, stripe step ${m.step.toFixed(1)} ms (event to next frame)`);
 console.log(JSON.stringify({ chunks, runs, samples }));
