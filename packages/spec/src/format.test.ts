@@ -73,6 +73,14 @@ describe('topic-spec.md', () => {
     );
   });
 
+  it('round-trips a question or keyword whose line breaks yaml would write as a plain scalar it cannot read back', () => {
+    const spec = fc.sample(specArb, { numRuns: 1, seed: 3 })[0]!;
+    for (const s of ["chunks:\n'", "x:\n'", 'a:\n"b', "a\n\n'"]) {
+      const edited: TopicSpec = { ...spec, questions: [{ hash: '00000000000000aa', question: s }], chunks: spec.chunks.map((c) => ({ ...c, keywords: [{ name: s, score: 2 }] })) };
+      expect(parseTopicSpecMd(formatTopicSpecMd(edited), 'topic-spec.md')).toEqual(edited);
+    }
+  });
+
   it('has a readable body: one table row per chunk', () => {
     fc.assert(
       fc.property(specArb, (spec) => {

@@ -60,7 +60,9 @@ export function formatTopicSpecMd(spec: TopicSpec): string {
       // (which safe_load cannot construct), and `<<` to a merge key even quoted in 1.1's schema
       // as this library writes it: that one is tagged a string outright.
       const inFlow = path.some((p) => (isMap(p) || isSeq(p)) && p.flow === true);
-      if ((inFlow && (node.value.includes('?') || node.value.startsWith(':'))) || node.value.includes('\t') || node.value === '=' || PYYAML_RAW.test(node.value)) {
+      // A line break in a flow collection: yaml wrote `question: x:` and then `'` on a line of
+      // its own as one plain scalar, which it then refused to read ("Missing closing 'quote").
+      if ((inFlow && (node.value.includes('?') || node.value.startsWith(':') || /[\n\r]/.test(node.value))) || node.value.includes('\t') || node.value === '=' || PYYAML_RAW.test(node.value)) {
         node.type = 'QUOTE_DOUBLE';
       }
       if (node.value === '<<') {
