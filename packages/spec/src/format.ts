@@ -175,6 +175,12 @@ export function parseTopicSpecMd(text: string, file: string): TopicSpec {
     const opened = /^\ufeff?---[ \t]*\r?\n/.test(text);
     throw new TopicSpecError(file, 1, opened ? 'front matter not closed (no --- line after the opening one)' : 'no YAML front matter (the file must start with ---)');
   }
+  const inParts = readInParts(m[1] ?? '');
+  if (inParts !== null) {
+    const problem = checkSpec(inParts);
+    if (problem) throw new TopicSpecError(file, null, `front matter: ${problem}`);
+    return inParts as unknown as TopicSpec;
+  }
   const lineCounter = new LineCounter();
   // uniqueKeys off: yaml compares each key with every earlier key of its mapping, so 40,000
   // keys took 12 s; duplicateKey finds them with a Set instead.
@@ -203,6 +209,57 @@ export function parseTopicSpecMd(text: string, file: string): TopicSpec {
   const problem = checkSpec(data);
   if (problem) throw new TopicSpecError(file, null, `front matter: ${problem}`);
   return data as TopicSpec;
+}
+
+/** About how much of the `chunks` list readInParts gives the YAML parser at once (a front matter under 4 of these is read whole). */
+const PART_CHARS = 1 << 16;
+
+/**
+ * The front matter's data read a part at a time, when it is laid out as formatTopicSpecMd writes
+ * it (`chunks:` at the start of a line, then items each opening with `  - ` and every other line
+ * of theirs indented further); else, or if any part is not clean YAML on its own (an error, a key
+ * set twice, an alias to another part), null, and the caller reads it whole, which finds and
+ * names the problem as it always has. Read whole, yaml's syntax tree of a big topic was about 80
+ * bytes of heap per byte: 40,000 chunks (a 43 MB spec) took 3.4 GB and 34 s in index-tool, twice
+ * as many would pass Node's default heap, and the collector's share grew with the size. Each
+ * part's tree is dropped once its data is taken. A line `  - ` at column 2 in that list always
+ * opens an item: any line of a scalar or a nested value of an item is indented past its keys' 4.
+ */
+export function readInParts(yaml: string, partChars = PART_CHARS): Json | null {
+  if (yaml.length < 4 * partChars || yaml.includes('\r')) return null;
+  const head = /^chunks:[ \t]*\n/m.exec(yaml);
+  if (!head) return null;
+  const from = head.index + head[0].length;
+  // The list ends at the next line that starts at column 0 (the next key), or with the text.
+  const next = /^[^ \t\n#]/m.exec(yaml.slice(from));
+  const to = next ? from + next.index : yaml.length;
+  if (!yaml.startsWith('  - ', from)) return null;
+  const items: unknown[] = [];
+  let start = from;
+  while (start < to) {
+    // Cut after PART_CHARS at the start of the next item.
+    let cut = yaml.indexOf('\n  - ', Math.min(start + partChars, to));
+    cut = cut < 0 || cut >= to ? to : cut + 1;
+    const part = cleanData(yaml.slice(start, cut));
+    if (!Array.isArray(part)) return null;
+    for (const item of part) items.push(item);
+    start = cut;
+  }
+  const rest = cleanData(`${yaml.slice(0, head.index)}chunks: []\n${yaml.slice(to)}`);
+  if (!isObj(rest)) return null;
+  rest.chunks = items;
+  return rest;
+}
+
+/** The data of `yaml`, or undefined if it has a syntax error, a key set twice or an alias it cannot resolve. */
+function cleanData(yaml: string): unknown {
+  const doc = parseDocument(yaml, { uniqueKeys: false });
+  if (doc.errors.length || duplicateKey(doc)) return undefined;
+  try {
+    return doc.toJS();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
