@@ -81,6 +81,21 @@ describe('topic-spec.md', () => {
     }
   });
 
+  it("reads each chunk's document a bounded number of times, however many documents there are (the body filtered every chunk per document)", () => {
+    const n = 300;
+    let reads = 0;
+    const spec = fc.sample(specArb, { numRuns: 1, seed: 5 })[0]!;
+    const documents = Array.from({ length: n }, (_, i) => ({ ...spec.documents[0]!, doc: `d${i}`, source: `d${i}.md`, manifest: `_chunks/d${i}.json`, count: 1 }));
+    const chunks = documents.map((d, index) => {
+      const c = { ...spec.chunks[0]!, index: 0, href: `_chunks/${d.doc}-0.md` } as SpecChunk;
+      Object.defineProperty(c, 'doc', { enumerable: true, get: () => (reads++, d.doc) });
+      return c;
+    });
+    const md = formatTopicSpecMd({ ...spec, documents, chunks });
+    expect(md.split('\n').filter((l) => /^\| 0 \| \[/.test(l))).toHaveLength(n);
+    expect(reads).toBeLessThan(10 * n);
+  });
+
   it('has a readable body: one table row per chunk', () => {
     fc.assert(
       fc.property(specArb, (spec) => {

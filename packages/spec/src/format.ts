@@ -88,6 +88,13 @@ function body(spec: TopicSpec): string {
     '',
   );
   const byHash = new Map(spec.questions.map((q, i) => [q.hash, i + 1]));
+  // Grouped once: a filter of every chunk per document was documents × chunks.
+  const byDoc = new Map<string, SpecChunk[]>();
+  for (const c of spec.chunks) {
+    const group = byDoc.get(c.doc);
+    if (group) group.push(c);
+    else byDoc.set(c.doc, [c]);
+  }
   for (const d of spec.documents) {
     const technical = d.baseline_technical !== undefined;
     lines.push(`## ${d.source}`, '', `${d.count} chunks, strategy \`${d.strategyKey}\`${technical ? ', technical baseline: chunk 1' : ''}.`, '');
@@ -95,7 +102,7 @@ function body(spec: TopicSpec): string {
       `| # | title | tokens | code | sim. conceptual |${technical ? ' sim. technical |' : ''} keywords | questions |`,
       `| ---: | --- | ---: | :---: | ---: |${technical ? ' ---: |' : ''} --- | --- |`,
     );
-    for (const c of spec.chunks.filter((x) => x.doc === d.doc)) {
+    for (const c of byDoc.get(d.doc) ?? []) {
       const kw = c.keywords.slice(0, 6).map((k) => `${cell(k.name)} (${k.score})`).join(', ');
       const qs = (c.prompt_hashes ?? []).map((h) => `Q${byHash.get(h) ?? '?'}`).join(', ');
       const sim = (x: number | undefined) => (x === undefined ? '' : x.toFixed(3));
