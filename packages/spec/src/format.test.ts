@@ -86,7 +86,7 @@ describe('topic-spec.md', () => {
     let reads = 0;
     const spec = fc.sample(specArb, { numRuns: 1, seed: 5 })[0]!;
     const documents = Array.from({ length: n }, (_, i) => ({ ...spec.documents[0]!, doc: `d${i}`, source: `d${i}.md`, manifest: `_chunks/d${i}.json`, count: 1 }));
-    const chunks = documents.map((d, index) => {
+    const chunks = documents.map((d) => {
       const c = { ...spec.chunks[0]!, index: 0, href: `_chunks/${d.doc}-0.md` } as SpecChunk;
       Object.defineProperty(c, 'doc', { enumerable: true, get: () => (reads++, d.doc) });
       return c;
