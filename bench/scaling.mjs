@@ -14,7 +14,7 @@
 //
 //   node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic] [--repeat N]
 //   CHUNKYARD_BENCH_CHUNKING=build.js node bench/scaling.mjs …   times that build instead of packages/chunking/dist
-//                          [--stage chunk|stream|sentences|keywords|simhash]
+//                          [--stage chunk|stream|remark|sentences|keywords|simhash]
 //
 // `--stage stream` times chunkDocumentStream, read to its end (chunking-tool's path for big
 // documents). `--stage` times one other stage on the same shapes instead of the whole chunker: sentence
@@ -59,6 +59,13 @@ const STAGES = {
       for (const _ of chunkDocumentStream(text, { docName: 'scaling', strategy }).chunks) n++;
       return n;
     };
+  },
+  // chunkDocument with `parser: 'remark'`, the reference parser (an option users can set):
+  // micromark 4.0.3 is quadratic in the number of top-level quotes or lists (session 52), so
+  // this stage's table is expected to fail the goal; run it with small --sizes.
+  remark: async (strategy) => {
+    const { chunkDocument } = await import(pathToFileURL(DIST).href);
+    return (text) => chunkDocument(text, { docName: 'scaling', strategy, parser: 'remark' }).chunks.length;
   },
   sentences: async () => {
     const { sentenceStarts } = await import(pathToFileURL(DIST).href);
@@ -310,7 +317,7 @@ function firstTouchCost() {
 }
 
 const USAGE = `usage: node bench/scaling.mjs [--sizes 10k,100k,1m,10m] [--shapes a,b] [--timeout 60] [--strategy semantic]
-                              [--stage chunk|stream|sentences|keywords|simhash] [--repeat N] [--gc between|none]
+                              [--stage chunk|stream|remark|sentences|keywords|simhash] [--repeat N] [--gc between|none]
        node bench/scaling.mjs --child SHAPE BYTES [STRATEGY] [STAGE]   one case in the foreground (for node --cpu-prof)
 shapes: ${Object.keys(SHAPES).join(', ')}
 CHUNKYARD_BENCH_CHUNKING=build.js times that build instead of packages/chunking/dist
