@@ -195,6 +195,29 @@ export function lineRange(text: string, start: number, end: number): { from: num
 }
 
 /**
+ * A namer for one splitter call: each name as it is the first time, then `<name>#2`, `#3`, … in
+ * order (a name that reads `<name>#2` itself takes the next number free), so that two inputs of
+ * one name (copies, a reader's pages under the file's name) never share chunk or node ids, which
+ * a vector store upserting by id would keep only one of. The last number per name is kept, so
+ * many copies of one name stay linear.
+ */
+export function uniqueNamer(): (name: string) => string {
+  const used = new Set<string>();
+  const numbered = new Map<string, number>();
+  return (name) => {
+    let unique = name;
+    if (used.has(name)) {
+      let n = numbered.get(name) ?? 1;
+      do unique = `${name}#${++n}`;
+      while (used.has(unique));
+      numbered.set(name, n);
+    }
+    used.add(unique);
+    return unique;
+  };
+}
+
+/**
  * `lineRange` for many ranges of one text: the line breaks are found once and each range is
  * two binary searches. Counting from the text's start per chunk made a splitter's Documents
  * quadratic in the text (a file of 200,000 lines took minutes for its `loc.lines`).

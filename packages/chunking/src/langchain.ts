@@ -11,7 +11,7 @@
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
-import { chunkMetadata, lineRanges, splitterOptionsProblem } from '@chunkyard/chunking/interop';
+import { chunkMetadata, lineRanges, splitterOptionsProblem, uniqueNamer } from '@chunkyard/chunking/interop';
 
 /** LangChain's TextSplitter fields: taken (so a MarkdownTextSplitter call runs unchanged), not steering the cut. */
 const LANGCHAIN_FIELDS = ['chunkSize', 'chunkOverlap', 'keepSeparator', 'lengthFunction'];
@@ -115,24 +115,14 @@ export class ChunkyardTextSplitter extends TextSplitter {
     if (metadatas !== null && !Array.isArray(metadatas)) throw new TypeError(`createDocuments: metadatas must be an array of objects, got ${typeof metadatas}`);
     const { chunkHeader = '', chunkOverlapHeader = "(cont'd) ", appendChunkOverlapHeader = false } = chunkHeaderOptions ?? {};
     const out: Document[] = [];
-    /** Document names this call gave out, and the last number each name was given. */
-    const used = new Set<string>();
-    const numbered = new Map<string, number>();
+    const uniqueName = uniqueNamer();
     texts.forEach((given, i) => {
       // splitDocuments passes each Document's pageContent here.
       const text = textAt(given, `createDocuments: texts[${i}] (a Document's pageContent)`);
       const base = metadatas?.[i] ?? {};
       const options = this.optionsFor(base);
       const name = options.docName ?? DEFAULT_OPTIONS.docName;
-      let docName = name;
-      if (used.has(name)) {
-        // (A source that reads `<name>#2` itself takes the next number free.)
-        let n = numbered.get(name) ?? 1;
-        do docName = `${name}#${++n}`;
-        while (used.has(docName));
-        numbered.set(name, n);
-      }
-      used.add(docName);
+      const docName = uniqueName(name);
       const records = this.recordsAs(text, docName === name ? options : { ...options, docName });
       const lineRange = lineRanges(text);
       records.forEach((c, n) => {

@@ -15,7 +15,7 @@
  */
 import { NodeParser, TextNode, type TextNodeParams } from 'llamaindex';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions } from '@chunkyard/chunking';
-import { splitterOptionsProblem, textNodesOf } from '@chunkyard/chunking/interop';
+import { splitterOptionsProblem, textNodesOf, uniqueNamer } from '@chunkyard/chunking/interop';
 
 /**
  * The document name a reader's metadata suggests (`file_name`, as SimpleDirectoryReader sets it),
@@ -54,10 +54,8 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
    * id_ an earlier one of the call had is numbered, `<id_>#2/<chunk id>`, `#3`, … in order.
    */
   protected parseNodes(documents: TextNode[]): TextNode[] {
-    /** Node id prefixes given out in this call: a document id_ seen before is numbered, `<id_>#2`. */
-    const used = new Set<string>();
-    /** The last number each id_ was given, so that many copies of one id_ stay linear. */
-    const numbered = new Map<string, number>();
+    /** Node id prefixes of this call: a document id_ seen before is numbered, `<id_>#2`. */
+    const uniqueName = uniqueNamer();
     return documents.flatMap((doc, i) => {
       // The document's own text, not getText(): that trims it, so every offset was short by the
       // leading blank lines or BOM, and LlamaIndex measures offsets in `text` (its parsers'
@@ -67,16 +65,7 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
       if (text.trim() === '') return [];
       // Two documents with one id_ (copies, or a reader's pages given the file's id) gave the same
       // node ids, and a vector store keyed by node id kept only the last one's chunks.
-      const base = String(doc.id_);
-      let prefix = base;
-      if (used.has(base)) {
-        // (An id_ that reads `<id_>#2` itself takes the next number free.)
-        let n = numbered.get(base) ?? 1;
-        do prefix = `${base}#${++n}`;
-        while (used.has(prefix));
-        numbered.set(base, n);
-      }
-      used.add(prefix);
+      const prefix = uniqueName(String(doc.id_));
       const named = this.chunkOptions.docName === undefined ? nameOf(doc) : {};
       const { chunks } = chunkDocument(text, { ...named, ...this.chunkOptions });
       return textNodesOf(chunks, { id: doc.id_ }, {}, (id) => `${prefix}/${id}`).map((json) => {
