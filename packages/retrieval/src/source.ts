@@ -8,7 +8,7 @@
  * outside its root, a URL source refuses URLs on another origin or above its base path.
  */
 import { constants } from 'node:fs';
-import { brokenLink, describeFsError, fileKind, firstInvalidUtf8, foreignEncoding, invalidJsonMessage, oneLine } from '@chunkyard/fs-atomic';
+import { brokenLink, describeFsError, fileKind, invalidJsonMessage, notUtf8Reason, oneLine } from '@chunkyard/fs-atomic';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -363,9 +363,7 @@ function decodeBuiltText(bytes: Uint8Array, where: string): string {
       throw new SourceError(where, `${bytes.length} bytes of text, more than one JavaScript string holds; is this a built docs tree?`);
     }
     // UTF-16 text was "first bad byte at offset 0", which says nothing of why.
-    const foreign = foreignEncoding(bytes);
-    const what = foreign === null ? `not valid UTF-8 (first bad byte at offset ${firstInvalidUtf8(bytes)})` : `${foreign} text (it starts with that byte order mark), not UTF-8`;
-    throw new SourceError(where, `${what}; built docs files are UTF-8, so this one was damaged or replaced after the build: rebuild the docs (npx nx run-many -t index)`);
+    throw new SourceError(where, `${notUtf8Reason(bytes)}; built docs files are UTF-8, so this one was damaged or replaced after the build: rebuild the docs (npx nx run-many -t index)`);
   }
 }
 

@@ -2,7 +2,7 @@
  * Bad input is refused before anything is planned, with a message that says what is wrong,
  * so a binary file never reaches the chunker or the database.
  */
-import { foreignEncoding, invalidUtf8Message } from '@chunkyard/fs-atomic';
+import { foreignEncoding, invalidUtf8Message, notUtf8Reason } from '@chunkyard/fs-atomic';
 import { InputError } from './errors.js';
 
 export interface InputLimits {
@@ -25,8 +25,7 @@ export function decodeDocument(bytes: Uint8Array, source: string, limits: InputL
   if (bytes.length > limits.maxBytes) throw new InputError(source, `too large: ${bytes.length} bytes (limit ${limits.maxBytes})`);
   // UTF-16 and UTF-32 text holds NUL bytes too: "binary file" sent the author looking for the
   // wrong fix. The words are topic-io's, so docs-store ingest says what chunking-tool says.
-  const foreign = foreignEncoding(bytes);
-  if (foreign !== null) throw new InputError(source, `${foreign} text (it starts with that byte order mark), not UTF-8; save it as UTF-8`);
+  if (foreignEncoding(bytes) !== null) throw new InputError(source, `${notUtf8Reason(bytes)}; save it as UTF-8`);
   if (bytes.includes(0)) throw new InputError(source, 'binary file (contains NUL bytes), not text');
   let text: string;
   try {

@@ -7,7 +7,7 @@ import { lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, lookalikeAdvice, NotRegularFileError, readRegularFile, oneLine, utf8TextProblem } from '@chunkyard/fs-atomic';
+import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, lookalikeAdvice, NotRegularFileError, notUtf8Reason, readRegularFile, oneLine, utf8TextProblem } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
@@ -130,8 +130,7 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
   const fill = 'write its text, or remove it';
   if (!opts.allowEmpty && bytes.length === 0) throw new DocumentReadError('empty', 'empty file', fill);
   // UTF-16 and UTF-32 text holds NUL bytes too: "binary file" sent the author looking for the wrong fix.
-  const foreign = foreignEncoding(bytes);
-  if (foreign !== null) throw new DocumentReadError('not-utf8', `${foreign} text (it starts with that byte order mark), not UTF-8`, 'save it as UTF-8');
+  if (foreignEncoding(bytes) !== null) throw new DocumentReadError('not-utf8', notUtf8Reason(bytes), 'save it as UTF-8');
   if (bytes.includes(0)) throw new DocumentReadError('binary', 'binary file (contains NUL bytes), not markdown text');
   let text: string;
   try {
