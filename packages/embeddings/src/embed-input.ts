@@ -7,7 +7,8 @@
  */
 import type { EmbedOptions } from './types.js';
 
-function kindOf(value: unknown): string {
+/** A value's kind for a message (null, an array, or its typeof), never the value itself. */
+export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value;

@@ -11,6 +11,7 @@
  * Every failure is an EmbeddingError naming the provider, the URL and the fix.
  */
 import { integerOutOfRange, MAX_WAIT_MS, shownSetting } from './attempt.js';
+import { kindOf } from './embed-input.js';
 import { EmbeddingError } from './errors.js';
 import { LOCAL_LEXICAL_VERSION, LOCAL_MIN_DIMENSIONS, LOCAL_VERSION_DEFAULT_DIMENSIONS, LocalLexicalProvider, localModelId, MAX_DIMENSIONS, type LocalLexicalVersion } from './local.js';
 import { OLLAMA_DEFAULT_HOST, OLLAMA_DEFAULT_MODEL, OllamaTransport } from './ollama.js';
@@ -152,7 +153,7 @@ function envValue(env: Env, name: string): string | undefined {
 export function createProvider(settings: EmbeddingSettings, env: Env = process.env): EmbeddingProvider {
   // From JavaScript, nothing (or null) here failed as "Cannot read properties of null (reading 'provider')".
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
-    throw configError('local', `the embedding settings must be an object, got ${settings === null ? 'null' : Array.isArray(settings) ? 'an array' : typeof settings}`, "Pass { provider: 'local' } (or ollama, openai) and the other settings.");
+    throw configError('local', `the embedding settings must be an object, got ${kindOf(settings)}`, "Pass { provider: 'local' } (or ollama, openai) and the other settings.");
   }
   if (typeof env !== 'object' || env === null) throw new TypeError(`createProvider: env must be an object of environment variables (or left out), got ${env === null ? 'null' : typeof env}`);
   validate(settings);
