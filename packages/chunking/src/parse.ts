@@ -14,6 +14,7 @@ import type remarkParseType from 'remark-parse';
 import type { unified as unifiedType } from 'unified';
 import { MAX_BLOCK_DEPTH } from './flatten.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
+import { makeConsumeLinear, micromarkEditMap } from './micromark-linear.js';
 
 export interface ParsedDocument {
   source: string;
@@ -35,6 +36,9 @@ function remark(): MarkdownParser {
     const remarkGfm = (require('remark-gfm') as { default: typeof remarkGfmType }).default;
     // pruneDeepContainers first: its transform runs before remark-gfm's.
     processor = unified().use(remarkParse).use(pruneDeepContainers).use(remarkGfm);
+    // micromark 4.0.3 is quadratic in the number of top-level quotes and lists without it.
+    const editMap = micromarkEditMap();
+    if (editMap) makeConsumeLinear(editMap);
   }
   return processor;
 }
