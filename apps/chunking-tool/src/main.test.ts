@@ -2,7 +2,7 @@
 // (absolute paths and an explicit --config, so neither the working directory nor the
 // repository's own chunkyard.config.yaml matter), plus the built bin run as a user would.
 // No mocks: real config files, real chunking, real atomic writes.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -479,6 +479,65 @@ describe('a folder where an --out output goes (issue 15 probe: the renames befor
     // It landed guide.json and the chunk files before that one: a new manifest beside old chunks.
     expect(snapshot(out)).toEqual(before);
     expect(readdirSync(out).filter((e) => e.includes('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('a rename into --out that fails part-way (issue 15 probe: an immutable output left a new manifest beside old chunks)', () => {
+  afterEach(() => {
+    outputSeam.reached = () => {};
+  });
+
+  /** Two documents built into `notes`, then changed: what a rerun should replace whole or not at all. */
+  async function builtTwice() {
+    const out = join(root, 'notes');
+    const docs = [join(root, 'guide.md'), join(root, 'intro.md')];
+    for (const doc of docs) writeFileSync(doc, SMALL);
+    expect((await run(['--config', config, ...docs, '--out', out])).code).toBe(0);
+    writeFileSync(join(out, 'mine.md'), 'the user\'s own file');
+    for (const doc of docs) writeFileSync(doc, `${SMALL.replace(/Usage sentence/g, 'Changed sentence')}\n## More\n\nA new section, so one more chunk file than before.\n`);
+    return { out, docs };
+  }
+
+  it('a later output that cannot be replaced once the renames began: exit 1 naming it, every output as before, nothing new left', async () => {
+    const { out, docs } = await builtTwice();
+    const before = snapshot(out);
+    // Made a folder only after the look for folders at output names, as a rename that fails
+    // for any other reason would fail: after some outputs had landed.
+    const blocked = join(out, 'intro-1.md');
+    let renames = 0;
+    outputSeam.reached = (at) => {
+      if (at !== 'moved' || ++renames !== 3) return;
+      rmSync(blocked);
+      mkdirSync(blocked);
+      writeFileSync(join(blocked, 'keep'), '');
+    };
+    const r = await run(['--config', config, ...docs, '--out', out]);
+    // Outputs had landed before the one that failed: those are what must be undone.
+    expect(renames).toBeGreaterThanOrEqual(3);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${blocked}: `);
+    rmSync(blocked, { recursive: true });
+    writeFileSync(blocked, Buffer.from(before['intro-1.md']!, 'hex'));
+    expect(snapshot(out)).toEqual(before);
+    expect(readdirSync(out).filter((e) => e.startsWith('.'))).toEqual([]);
+  });
+
+  const root0 = process.getuid?.() === 0;
+  const chattr = root0 && spawnSync('chattr', ['--help']).error === undefined;
+  it.skipIf(!chattr)('an immutable output (chattr +i, as root): exit 1 naming it, every output as before', async () => {
+    const { out, docs } = await builtTwice();
+    const before = snapshot(out);
+    const immutable = join(out, 'intro-1.md');
+    const set = spawnSync('chattr', ['+i', immutable]);
+    if (set.status !== 0) return; // a file system without the attribute (tmpfs): nothing to show
+    try {
+      const r = await run(['--config', config, ...docs, '--out', out]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(immutable);
+      expect(snapshot(out)).toEqual(before);
+    } finally {
+      spawnSync('chattr', ['-i', immutable]);
+    }
   });
 });
 

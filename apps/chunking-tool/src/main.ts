@@ -5,7 +5,7 @@
  *                 [--strategy semantic] [--json] [--help]
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
@@ -541,16 +541,67 @@ class Stage {
           if (isFolder(this.at(name))) renameSync(join(dir, name), this.at(name));
         }
       }
+      const order = [...this.names.values(), [...files.keys()]].flat();
+      const previous = this.keepPrevious(dir, order);
       const moved: string[] = [];
-      for (const names of [...this.names.values(), [...files.keys()]]) {
-        for (const name of names) {
+      try {
+        for (const name of order) {
           renameSync(join(dir, name), this.at(name));
+          outputSeam.reached('moved', this.at(name));
           moved.push(name);
         }
+      } catch (err) {
+        this.putBack(moved, previous);
+        throw err;
       }
       return moved;
     } catch (err) {
       throw this.named(err);
+    }
+  }
+
+  /**
+   * A second name (a hard link, in the stage) for each output `names` would replace, so that a
+   * rename that fails part-way can be undone: an immutable or append-only file there (EPERM),
+   * a sticky folder's file of another user. The earlier renames had landed, and the set was
+   * half new, half old: a new manifest beside old chunk files (issue 15 probe). A link moves
+   * nothing, so a run killed here leaves the outputs as they were; the stage goes with its
+   * links. Maps each name to its link, or to null when it had no output to replace; a name
+   * whose output could not be linked (a file system without hard links) is left out, and
+   * cannot be undone.
+   */
+  private keepPrevious(dir: string, names: readonly string[]): Map<string, string | null> {
+    const previous = new Map<string, string | null>();
+    // Output names end in .md or .json: no output is named this.
+    const linksDir = join(dir, 'previous');
+    mkdirSync(linksDir);
+    for (const name of names) {
+      const output = this.at(name);
+      if (!entryExists(output)) {
+        previous.set(name, null);
+        continue;
+      }
+      const link = join(linksDir, name);
+      try {
+        linkSync(output, link);
+        previous.set(name, link);
+      } catch {
+        // not kept: see above
+      }
+    }
+    return previous;
+  }
+
+  /** Undoes the renames of `moved`, best effort: each output back as keepPrevious found it. */
+  private putBack(moved: readonly string[], previous: ReadonlyMap<string, string | null>): void {
+    for (const name of [...moved].reverse()) {
+      const link = previous.get(name);
+      try {
+        if (link === null) rmSync(this.at(name), { force: true });
+        else if (link !== undefined) renameSync(link, this.at(name));
+      } catch {
+        // the rest are still put back; the error reported is the rename's
+      }
     }
   }
 

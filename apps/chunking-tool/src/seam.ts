@@ -8,9 +8,10 @@
  * - `staged`: every output is staged inside it, before the check that precedes moving them in;
  * - `moving`: after that check, right before the renames into the folder and the removal of
  *   stale chunk files there;
+ * - `moved`: one output was renamed into the folder (`dir` is that output's path), before the next;
  * - `listed`: the folder was listed for stale chunk files (once per folder, however many
  *   documents: a listing per document was quadratic).
  */
-export type OutputPhase = 'checked' | 'staged' | 'moving' | 'listed';
+export type OutputPhase = 'checked' | 'staged' | 'moving' | 'moved' | 'listed';
 
 export const outputSeam: { reached: (phase: OutputPhase, dir: string) => void } = { reached: () => {} };
