@@ -1,8 +1,9 @@
 // The topic filter's trailing slashes and the full-text query's words (issue 15: linear time
 // on any input; search_docs takes both from an MCP client).
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { FTS_MAX_WORDS, ftsQuery, topicMatches, withoutTrailingSlashes } from './search.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FTS5_SPLITS, FTS_MAX_WORDS, ftsQuery, topicMatches, withoutTrailingSlashes } from './search.js';
 import { DocStore } from './store.js';
 import { DOCS, localProvider, makeTempDir, readDoc } from './test-helpers.js';
 
@@ -32,9 +33,9 @@ describe('ftsQuery', () => {
     expect(ftsQuery(words.join(' '))).toBe(words.slice(0, 256).map((w) => `"${w}"`).join(' OR '));
   });
 
-  it(`is the first ${FTS_MAX_WORDS} distinct words of the query, quoted and OR-ed`, () => {
+  it(`is the first ${FTS_MAX_WORDS} distinct words of the query, quoted and OR-ed, when no word is a phrase`, () => {
     // Words drawn from 600, often repeated, in any case: from none to well past the cap.
-    const word = fc.oneof(fc.nat(599).map((i) => `w${i.toString(36)}`), fc.stringMatching(/^[a-zA-Zé0-9_]{1,3}$/));
+    const word = fc.oneof(fc.nat(599).map((i) => `w${i.toString(36)}`), fc.stringMatching(/^[a-zA-Zé0-9]{1,3}$/));
     const sep = fc.constantFrom(' ', ', ', '-', ' AND ', '"', '\n', '*');
     fc.assert(
       fc.property(fc.array(fc.tuple(word, sep), { maxLength: 1500, size: 'max' }), (parts) => {
@@ -60,5 +61,69 @@ describe('ftsQuery', () => {
       store.close();
       tmp.cleanup();
     }
+  });
+});
+
+describe('ftsQuery counts words as FTS5 reads them', () => {
+  // The store's own tokenizer (schema.ts), asked how many words a text is.
+  const db = new Database(':memory:');
+  db.exec(`CREATE VIRTUAL TABLE t USING fts5 (body, tokenize = 'porter unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance');`);
+  afterAll(() => db.close());
+  const insert = db.prepare('INSERT INTO t (rowid, body) VALUES (?, ?)');
+  /** How many words FTS5 reads in each of `texts`. */
+  const fts5Counts = (texts: string[]): number[] => {
+    db.exec('DELETE FROM t');
+    db.transaction(() => texts.forEach((text, i) => insert.run(i + 1, text)))();
+    const counts = new Map((db.prepare('SELECT doc, count(*) AS n FROM v GROUP BY doc').all() as { doc: number; n: number }[]).map((r) => [r.doc, r.n]));
+    return texts.map((_, i) => counts.get(i + 1) ?? 0);
+  };
+  /** The quoted words of a query, unquoted (none holds a quote). */
+  const wordsOf = (query: string | null): string[] => (query === null ? [] : query.split(' OR ').map((w) => w.slice(1, -1)));
+
+  it('splits a query word where SQLite does, for every letter and digit', () => {
+    const chars: string[] = [];
+    for (let cp = 0; cp < 0x110000; cp++) {
+      if (cp >= 0xd800 && cp < 0xe000) continue;
+      const c = String.fromCodePoint(cp);
+      if (/[\p{L}\p{N}_]/u.test(c)) chars.push(c);
+    }
+    const counts = fts5Counts(chars.map((c) => `q${c}q`));
+    const splits = chars.filter((_, i) => counts[i] === 2);
+    expect(splits.length).toBeGreaterThan(0);
+    expect(chars.filter((c) => FTS5_SPLITS.test(c))).toEqual(splits);
+  });
+
+  it('a query of one word `a_a_…_a` (200,000 a) is a phrase of at most 256 FTS5 words (it was all of them: FTS5 walked the store\'s `a`s once per word, 17 s and 630 MB for 40,000)', () => {
+    const query = ftsQuery(Array(200_000).fill('a').join('_'));
+    expect(fts5Counts(wordsOf(query))[0]).toBe(FTS_MAX_WORDS);
+    expect(ftsQuery(`x ${'a_'.repeat(300)}`)).toBe(`"x" OR "${'a_'.repeat(255)}"`);
+  });
+
+  it('is the old query while it holds at most 256 FTS5 words; past that, its first 256 with the last phrase cut', () => {
+    const old = (text: string) => [...new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])];
+    const piece = fc.oneof(fc.nat(299).map((i) => `w${i.toString(36)}`), fc.stringMatching(/^[a-zA-Zé0-9]{1,3}$/), fc.constantFrom('a', 'b'));
+    // Phrases of up to 300 pieces joined by `_` (runs too) or a letter SQLite splits at.
+    const word = fc.tuple(fc.array(piece, { minLength: 1, maxLength: 300, size: 'max' }), fc.constantFrom('_', '__', '\u19b0', '\u1cf3')).map(([ps, j]) => ps.join(j));
+    const sep = fc.constantFrom(' ', ', ', '-', '"', '\n');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.oneof(piece, piece, word, fc.constantFrom('_', '___')), sep), { maxLength: 12 }), (parts) => {
+        const text = parts.map(([w, s]) => w + s).join('');
+        const before = old(text);
+        const after = wordsOf(ftsQuery(text));
+        const counts = fts5Counts(before);
+        const total = counts.reduce((a, n) => a + Math.max(n, 1), 0);
+        if (total <= FTS_MAX_WORDS) {
+          expect(after).toEqual(before);
+          return;
+        }
+        // The old words up to the last, which starts the old one's word and is what FTS5 reads as the words left.
+        const last = after.length - 1;
+        expect(after.slice(0, last)).toEqual(before.slice(0, last));
+        expect(before[last]!.startsWith(after[last]!)).toBe(true);
+        const kept = fts5Counts(after);
+        expect(kept.reduce((a, n) => a + Math.max(n, 1), 0)).toBe(FTS_MAX_WORDS);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -17,24 +17,58 @@ export interface RankedId {
 }
 
 /**
- * How many distinct words of a query full-text search takes (the first ones). FTS5 evaluates
- * an OR of n words in time quadratic in n: 24,000 took 0.9 s, and a 1.6 MB search_docs query
- * of 200,000 distinct words held the MCP server for 190 s (issue 15 probe). A question has
- * tens of words; BM25 gains nothing from the thousandth.
+ * How many words of a query full-text search takes (the first ones), counted as FTS5 reads them.
+ * FTS5 evaluates an OR of n words in time quadratic in n: 24,000 took 0.9 s, and a 1.6 MB
+ * search_docs query of 200,000 distinct words held the MCP server for 190 s (issue 15 probe).
+ * A question has tens of words; BM25 gains nothing from the thousandth.
  */
 export const FTS_MAX_WORDS = 256;
 
 /**
+ * The characters of a query word (`[\p{L}\p{N}_]`) at which FTS5's unicode61 tokenizer splits
+ * it: `_`, and the letters its Unicode tables (older than Node's) do not hold. A word holding
+ * them is a phrase of several FTS5 words; `search.test.ts` checks this class against SQLite.
+ */
+export const FTS5_SPLITS = /[_\u19b0-\u19c0\u19c8\u19c9\u1cf2\u1cf3]/;
+
+/**
+ * `word` cut after its first `room` FTS5 words, and how many it keeps (at least 1, so that a word
+ * of separators alone still counts). The cap counts these, not query words: one word
+ * `a_a_…_a` is a phrase of that many words, and FTS5 walks the whole position list of `a` once
+ * per word of the phrase, so a 80 KB phrase over a 320 KB store took 17 s and 630 MB, and the
+ * time grew with the phrase times the store (issue 15).
+ */
+function ftsWords(word: string, room: number): { kept: string; count: number } {
+  let count = 0;
+  let inWord = false;
+  for (let i = 0; i < word.length; i++) {
+    if (FTS5_SPLITS.test(word[i]!)) {
+      inWord = false;
+    } else if (!inWord) {
+      inWord = true;
+      if (count === room) return { kept: word.slice(0, i), count };
+      count++;
+    }
+  }
+  return { kept: word, count: Math.max(count, 1) };
+}
+
+/**
  * The user's words as an FTS5 query: each word quoted (so `AND`, `-`, `:` or `*` in the
  * query are text, not syntax) and OR-ed, letting BM25 rank documents matching more words
- * first; the first FTS_MAX_WORDS distinct ones.
+ * first; the first FTS_MAX_WORDS words as FTS5 reads them (`snake_case` is a phrase of two),
+ * the last phrase cut to the words left.
  */
 export function ftsQuery(text: string): string | null {
   const words = new Set<string>();
+  let room = FTS_MAX_WORDS;
   // One word at a time, so a query of millions stops being read at the cap.
   for (const [w] of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
-    words.add(w);
-    if (words.size === FTS_MAX_WORDS) break;
+    if (words.has(w)) continue;
+    const { kept, count } = ftsWords(w, room);
+    words.add(kept);
+    room -= count;
+    if (room <= 0) break;
   }
   return words.size ? [...words].map((w) => `"${w}"`).join(' OR ') : null;
 }
