@@ -79,10 +79,29 @@ export function isBuiltin(specifier: string): boolean {
 }
 
 /**
+ * Whether a `createRequire(arg)` resolves from the file itself (so from its package):
+ * `import.meta.url` or `__filename`. Any other argument is another folder, e.g. micromark's own
+ * (chunking's micromark-linear.ts walks remark-parse -> mdast-util-from-markdown -> micromark
+ * from each one's folder, as Node resolves their imports): what resolves there is that
+ * package's dependency, not this one's.
+ */
+function isOwnLocation(arg: ts.Expression | undefined): boolean {
+  if (!arg) return false;
+  if (ts.isIdentifier(arg)) return arg.text === '__filename';
+  return (
+    ts.isPropertyAccessExpression(arg) &&
+    arg.name.text === 'url' &&
+    ts.isMetaProperty(arg.expression) &&
+    arg.expression.keywordToken === ts.SyntaxKind.ImportKeyword
+  );
+}
+
+/**
  * The bare specifiers a JavaScript or declaration file imports: static imports and re-exports,
  * `import()`, `import("x").T` type references, and what `require`, a `createRequire` function
- * (esbuild renames a local `require` to `require2`) or their `.resolve` load. The file is
- * parsed, so strings and comments that merely look like imports do not count.
+ * of the file's own location (esbuild renames a local `require` to `require2`, and an imported
+ * `createRequire` to `createRequire2`) or their `.resolve` load. The file is parsed, so strings
+ * and comments that merely look like imports do not count.
  */
 export function bareImports(text: string, fileName = 'file.js'): string[] {
   const specs: string[] = [];
@@ -92,7 +111,7 @@ export function bareImports(text: string, fileName = 'file.js'): string[] {
   const requireLike = (callee: ts.Expression): boolean => {
     const fn = ts.isPropertyAccessExpression(callee) && callee.name.text === 'resolve' ? callee.expression : callee;
     if (ts.isIdentifier(fn)) return /^require\d*$/.test(fn.text);
-    return ts.isCallExpression(fn) && ts.isIdentifier(fn.expression) && fn.expression.text === 'createRequire';
+    return ts.isCallExpression(fn) && ts.isIdentifier(fn.expression) && /^createRequire\d*$/.test(fn.expression.text) && isOwnLocation(fn.arguments[0]);
   };
   const visit = (n: ts.Node): void => {
     if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) literal(n.moduleSpecifier);
