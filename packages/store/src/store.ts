@@ -194,8 +194,9 @@ export class DocStore {
     if (options.readonly) {
       let db: Database.Database;
       try {
-        db = new Database(path, { readonly: true, fileMustExist: true });
+        db = connect(path, { readonly: true, fileMustExist: true });
       } catch (err) {
+        if (err instanceof StoreError) throw err;
         throw new StoreError(`${path}: cannot open the store (${(err as Error).message}); run "docs-store ingest" first`);
       }
       if (refusing) stillNoLinks(db, path);
@@ -249,7 +250,7 @@ export class DocStore {
     }
     let db: Database.Database | undefined;
     try {
-      db = new Database(path);
+      db = connect(path);
       if (refusing) stillNoLinks(db, path);
       db.pragma('busy_timeout = 5000');
       // Before the journal mode, which is itself a write to the file.
@@ -763,6 +764,37 @@ function* mapRows(rows: Iterable<[string, string, string | null, string, string,
 }
 
 /** A SQLite or file-system failure while opening, as a StoreError that says what to do. */
+/**
+ * `new Database(path, options)`, with better-sqlite3's native module failing to load named as
+ * what it is. A package manager that skips install scripts (pnpm 10, yarn 4 by default) leaves
+ * the module unbuilt: ingest printed bindings' "Could not locate the bindings file. Tried: …"
+ * with a stack trace, and search the same list as one line of \u000a escapes, told to run
+ * "docs-store ingest" first (helper-43's pnpm probe). A module built for another Node fails in
+ * dlopen (ERR_DLOPEN_FAILED: "compiled against a different Node.js version").
+ */
+export function connect(path: string, options?: Database.Options): Database.Database {
+  try {
+    return new Database(path, options);
+  } catch (err) {
+    const problem = nativeModuleProblem(err);
+    if (problem !== null) throw new StoreError(`${path}: cannot open the store: better-sqlite3's native module ${problem}`);
+    throw err;
+  }
+}
+
+/** What is wrong with better-sqlite3's native module, when `err` says it failed to load (else null). */
+export function nativeModuleProblem(err: unknown): string | null {
+  const message = err instanceof Error ? err.message : '';
+  const code = (err as { code?: unknown } | null)?.code;
+  const rebuild = 'run "npm rebuild better-sqlite3" where chunkyard is installed (pnpm: allow its build with "pnpm": { "onlyBuiltDependencies": ["better-sqlite3"] } in package.json and install again; yarn: "dependenciesMeta": { "better-sqlite3": { "built": true } })';
+  if (message.startsWith('Could not locate the bindings file')) return `is not built (its install script did not run); ${rebuild}`;
+  if (code === 'ERR_DLOPEN_FAILED') {
+    const first = message.split('\n', 1)[0]!.replace(/^.*?: /s, '');
+    return `does not load in this Node ${process.version} (${first.length > 200 ? `${first.slice(0, 197)}...` : first}); ${rebuild}`;
+  }
+  return null;
+}
+
 function openError(path: string, err: unknown, purpose: 'read' | 'write'): StoreError | unknown {
   const code = (err as { code?: unknown }).code;
   const message = err instanceof Error ? err.message : String(err);
