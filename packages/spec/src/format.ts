@@ -4,6 +4,7 @@
  * derived from the front matter and never read back.
  */
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Node } from 'yaml';
+import { readItems } from './read-items.js';
 import type { SpecChunk, SpecDocument, TopicSpec } from './types.js';
 
 export class TopicSpecError extends Error {
@@ -247,7 +248,8 @@ export function readInParts(yaml: string, partChars = PART_CHARS): Json | null {
     // Cut after PART_CHARS at the start of the next item.
     let cut = yaml.indexOf('\n  - ', Math.min(start + partChars, to));
     cut = cut < 0 || cut >= to ? to : cut + 1;
-    const part = cleanData(yaml.slice(start, cut));
+    const text = yaml.slice(start, cut);
+    const part = readItems(text) ?? cleanData(text);
     if (!Array.isArray(part)) return null;
     for (const item of part) items.push(item);
     start = cut;
