@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineTable } from './lines.js';
 import { splitOversizedBlocks } from './split-oversized.js';
+import { pushedDuring } from './test-helpers.js';
 import { TokenIndex } from './tokens.js';
 import type { Block } from './types.js';
 
@@ -29,22 +30,6 @@ function deepQuote(depth: number): { source: string; blocks: Block[] } {
     inner = quote;
   }
   return { source, blocks: [inner!] };
-}
-
-/** Elements pushed onto arrays (by `push`, one call per element or spread) while `run` runs. */
-function pushedDuring(run: () => void): number {
-  const push = Array.prototype.push;
-  let pushed = 0;
-  Array.prototype.push = function (this: unknown[], ...items: unknown[]): number {
-    pushed += items.length;
-    return push.apply(this, items);
-  };
-  try {
-    run();
-  } finally {
-    Array.prototype.push = push;
-  }
-  return pushed;
 }
 
 describe('splitting a quote nested thousands deep', () => {

@@ -84,3 +84,23 @@ export function referenceLineSplit(source: string): { starts: number[]; ends: nu
   ends.push(source.length);
   return { starts, ends };
 }
+
+/**
+ * Elements pushed onto arrays (by `push`, one call per element or spread) while `run` runs: a
+ * count of work that grows with the input's square where a stage copies what it built, read
+ * without a clock (a timed test fails on a loaded machine).
+ */
+export function pushedDuring(run: () => void): number {
+  const push = Array.prototype.push;
+  let pushed = 0;
+  Array.prototype.push = function (this: unknown[], ...items: unknown[]): number {
+    pushed += items.length;
+    return push.apply(this, items);
+  };
+  try {
+    run();
+  } finally {
+    Array.prototype.push = push;
+  }
+  return pushed;
+}
