@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeConsumeLinear, micromarkEditMap, replacedConsume, type EditMapClass } from './micromark-linear.js';
 import { parse } from './parse.js';
+import { pushedDuring } from './test-helpers.js';
 
 /** The real class, after the remark route has loaded (and, with the fix, changed) it. */
 function loadedEditMap(): EditMapClass & (new () => { add(at: number, remove: number, add: unknown[]): void; addBefore(at: number, remove: number, add: unknown[]): void; consume(events: unknown[]): void }) {
@@ -14,22 +15,6 @@ function loadedEditMap(): EditMapClass & (new () => { add(at: number, remove: nu
   const editMap = micromarkEditMap();
   if (!editMap) throw new Error('micromark-util-edit-map does not resolve from remark-parse');
   return editMap as ReturnType<typeof loadedEditMap>;
-}
-
-/** Elements pushed onto arrays while `run` runs (one per element, however pushed). */
-function pushedDuring(run: () => void): number {
-  const push = Array.prototype.push;
-  let pushed = 0;
-  Array.prototype.push = function (this: unknown[], ...items: unknown[]): number {
-    pushed += items.length;
-    return push.apply(this, items);
-  };
-  try {
-    run();
-  } finally {
-    Array.prototype.push = push;
-  }
-  return pushed;
 }
 
 const quotes = (n: number) => Array.from({ length: n }, (_, i) => `> quote ${i}\n`).join('\n');
