@@ -39,7 +39,23 @@ const escapeForPyYaml = (c: string): string => {
  * "expected ',' or '}', but got '?'"). Any YAML 1.2 reader, ours included, reads it alike.
  */
 export function formatTopicSpecMd(spec: TopicSpec): string {
-  const doc = new Document(spec, { aliasDuplicateObjects: false, version: '1.1' });
+  return `---\n${frontMatterYaml(spec)}---\n\n${body(spec)}`;
+}
+
+/** How many chunks make frontMatterYaml write the chunk list item by item. */
+const ITEMWISE_CHUNKS = 64;
+
+/**
+ * The front matter as YAML: the chunk list item by item when it is long (itemwise), else, or
+ * where that is unsure, as one document (wholeYaml). The same text either way.
+ */
+export function frontMatterYaml(spec: TopicSpec, itemwiseFrom = ITEMWISE_CHUNKS): string {
+  return (spec.chunks.length >= itemwiseFrom ? itemwise(spec) : null) ?? wholeYaml(spec);
+}
+
+/** The front matter as one yaml Document: every node made, then written. */
+export function wholeYaml(value: unknown): string {
+  const doc = new Document(value, { aliasDuplicateObjects: false, version: '1.1' });
   // Flow style for keywords, hashes and questions: one line each, so a 50-chunk spec stays readable.
   const chunks = doc.get('chunks');
   if (isSeq(chunks)) {
@@ -73,8 +89,54 @@ export function formatTopicSpecMd(spec: TopicSpec): string {
     },
   });
   // Those characters now stand only in double-quoted scalars, where an escape means the same.
-  const yaml = doc.toString({ lineWidth: 0 }).replace(PYYAML_RAW_ALL, escapeForPyYaml);
-  return `---\n${yaml}---\n\n${body(spec)}`;
+  return doc.toString({ lineWidth: 0 }).replace(PYYAML_RAW_ALL, escapeForPyYaml);
+}
+
+/**
+ * wholeYaml's text, with each chunk written by wholeYaml on its own (its keywords left out)
+ * and each distinct keyword once: a keyword map per keyword of every chunk, each a node per
+ * scalar, was most of topic-spec's time and memory on a big topic. Null (wholeYaml writes it)
+ * where a chunk or keyword does not come out as lines of one `key: value` each, the only layout
+ * whose indentation can be added afterwards without changing a scalar.
+ */
+export function itemwise(spec: TopicSpec): string | null {
+  const head = wholeYaml({ ...spec, chunks: [] });
+  const at = head.startsWith('chunks: []\n') ? 0 : head.indexOf('\nchunks: []\n') + 1;
+  if (at === 0 && !head.startsWith('chunks: []\n')) return null;
+  const keywordLines = new Map<string, string | null>();
+  const keywordLine = (keyword: unknown): string | null => {
+    const key = JSON.stringify(keyword);
+    let line = keywordLines.get(key);
+    if (line === undefined) {
+      const text = wholeYaml({ chunks: [{ keywords: [keyword] }] });
+      const prefix = 'chunks:\n  - keywords:\n      - ';
+      line = text.startsWith(prefix) && text.indexOf('\n', prefix.length) === text.length - 1 ? `      - ${text.slice(prefix.length)}` : null;
+      keywordLines.set(key, line);
+    }
+    return line;
+  };
+  const parts: string[] = [head.slice(0, at), 'chunks:\n'];
+  for (const chunk of spec.chunks) {
+    const keywords = Array.isArray(chunk.keywords) ? chunk.keywords : null;
+    const text = wholeYaml({ chunks: [keywords === null ? chunk : { ...chunk, keywords: [] }] });
+    if (!text.startsWith('chunks:\n  - ')) return null;
+    const lines = text.slice('chunks:\n'.length, -1).split('\n');
+    for (let k = 0; k < lines.length; k++) {
+      const line = lines[k]!;
+      // Every line a key of the chunk's own: `  - key: …` first, `    key: …` after.
+      if (!(k === 0 ? line.startsWith('  - ') : line.startsWith('    ')) || line.charCodeAt(4) === 32) return null;
+      if (keywords !== null && keywords.length > 0 && line.slice(4) === 'keywords: []') {
+        parts.push(`${line.slice(0, 4)}keywords:\n`);
+        for (const keyword of keywords) {
+          const kw = keywordLine(keyword);
+          if (kw === null) return null;
+          parts.push(kw);
+        }
+      } else parts.push(`${line}\n`);
+    }
+  }
+  parts.push(head.slice(at + 'chunks: []\n'.length));
+  return parts.join('');
 }
 
 function cell(s: string): string {
