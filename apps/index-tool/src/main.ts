@@ -12,6 +12,7 @@ import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
+import { pruneStaleOutputs } from './prune.js';
 import { assertSearchable, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -46,6 +47,10 @@ Options:
                 chunks in stripe reading order (reads the _chunks/*.md files)
   --llms-title T, --llms-summary S
                 llms.txt's title (default: the root index.json's) and summary
+  --prune       also remove what chunkyard wrote (_chunks/, _keywords/words.md,
+                topic-spec.md, index.json) in folders below the root that are no longer
+                topics (a topic deleted with git rm keeps its git-ignored outputs, which
+                docs-export and docs-store would still read); only files it recognises
   --json        print a JSON summary on stdout instead of text
   -h, --help    show this help
   --version     print index-tool's version
@@ -83,7 +88,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
-  let values: { root: string; json: boolean; help: boolean; version: boolean; 'llms-txt': boolean; 'llms-full': boolean; 'llms-title'?: string; 'llms-summary'?: string };
+  let values: { root: string; json: boolean; help: boolean; version: boolean; 'llms-txt': boolean; 'llms-full': boolean; 'llms-title'?: string; 'llms-summary'?: string; prune: boolean };
   let jobs: Job[];
   let root: string;
   try {
@@ -94,6 +99,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       'llms-full': { type: 'boolean', default: false },
       'llms-title': { type: 'string' },
       'llms-summary': { type: 'string' },
+      prune: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
@@ -126,6 +132,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       // the Nx plugin's llmsTxt option already refuses.
       if (values[opt] !== undefined && /^[\s\p{Cc}]*$/u.test(values[opt])) throw new UsageError(`--${opt}: blank; give some text, or leave --${opt} out`);
     }
+    if (values.prune && values['llms-txt']) throw new UsageError('--prune goes with the index.json run, not --llms-txt');
     if (values['llms-txt']) {
       if (parsed.positionals.length !== 1 || resolve(parsed.positionals[0]!) !== root) {
         throw new UsageError(`--llms-txt writes llms.txt for the docs root: give the root (${values.root}) as the only folder`);
@@ -222,8 +229,11 @@ async function run(argv: string[], io: Io): Promise<number> {
       io.stderr(`index-tool: ${oneLine(err.message)}\n`);
     }
   }
-  if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors }, null, 2)}\n`);
+  // After the indexes: a folder that is no topic is listed by none, so the order does not matter to them.
+  const pruned = values.prune ? pruneStaleOutputs(root) : [];
+  if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors, ...(values.prune ? { pruned } : {}) }, null, 2)}\n`);
   else {
+    for (const p of pruned) io.stdout(`${oneLine(join(values.root, p))}: removed (its folder is no longer a topic)\n`);
     for (const s of summaries) {
       const what = s.kind === 'topic' ? counted(s.chunks, 'chunk') : counted(s.children, 'child', 'children');
       io.stdout(`${oneLine(s.dir)}: ${s.kind} ${JSON.stringify(s.id)}, ${what} -> ${oneLine(s.out)}\n`);

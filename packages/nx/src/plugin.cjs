@@ -911,7 +911,10 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
   // The root's llms.txt and llms-full.txt are outputs of a task after its index.json.
   const rootOutputs = dir === docsRoot ? ['llms.txt', 'llms-full.txt'] : [];
   targets[INDEX_JSON_TARGET] = {
-    ...runTool(INDEX_TOOL.tool, [dir, '--root', docsRoot], options, ctx),
+    // The root's task also removes the outputs a deleted topic left behind (git rm removes
+    // only tracked files): docs-export and docs-store read every _chunks/ in the tree, so a
+    // topic deleted weeks ago went on being exported. It reruns on any edit under the root.
+    ...runTool(INDEX_TOOL.tool, [dir, '--root', docsRoot, ...(dir === docsRoot ? ['--prune'] : [])], options, ctx),
     cache: true,
     // A topic's index.json is a function of the topic's whole pipeline (as its steps are).
     inputs: isTopic && childNames.length === 0 ? literalRoot(topicInputs(upstreamSteps('spec'), [indexTool])) : folderInputs(rootOutputs),

@@ -261,7 +261,7 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(run(all['docs/a/b/t2']!.targets['index-json']!)).toEqual({ executor: '@chunkyard/nx:tool', options: { tool: '@chunkyard/index-tool', args: ['docs/a/b/t2', '--root', 'docs'] } });
     expect(run(all['docs/a']!.targets['index-json']!)).toEqual({ executor: '@chunkyard/nx:tool', options: { tool: '@chunkyard/index-tool', args: ['docs/a', '--root', 'docs'] } });
     expect(all['docs/a/t1']!.targets['index-json']!.options!.args).toEqual(['docs/a/t1', '--root', 'docs']);
-    expect(all.docs!.targets['index-json']!.options!.args).toEqual(['docs', '--root', 'docs']);
+    expect(all.docs!.targets['index-json']!.options!.args).toEqual(['docs', '--root', 'docs', '--prune']);
     expect(run(all.docs!.targets['llms-txt']!)).toEqual({ executor: '@chunkyard/nx:tool', options: { tool: '@chunkyard/index-tool', args: ['docs', '--root', 'docs', '--llms-txt'] } });
     // No index.json hashes its children's outputs (a batch hashes every task before any runs):
     // a folder's hashes every source below it, the config and every tool instead.
@@ -334,7 +334,7 @@ describe('@chunkyard/nx: inferred targets', () => {
     });
     expect(all['content/x']!.targets.chunk!.options!.args).toEqual(['content/x', '--config', 'config/chunkyard.yaml']);
     expect(all['site/docs/y']!.targets['index-json']!.options!.args).toEqual(['site/docs/y', '--root', 'site/docs']);
-    expect(all.content!.targets['index-json']!.options).toEqual({ tool: '@chunkyard/index-tool', args: ['content', '--root', 'content'], env: { CHUNKYARD_TOPIC_MARKER: 'README.md' } });
+    expect(all.content!.targets['index-json']!.options).toEqual({ tool: '@chunkyard/index-tool', args: ['content', '--root', 'content', '--prune'], env: { CHUNKYARD_TOPIC_MARKER: 'README.md' } });
     // A set marker is hashed as a task option and globbed as a source of every folder index.
     expect(all.content!.targets['index-json']!.inputs).toContain('{workspaceRoot}/content/**/README.md');
     // The tools learn the marker from the task's environment, which Nx hashes with the target.

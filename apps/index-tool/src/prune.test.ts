@@ -1,0 +1,180 @@
+// index-tool --prune: the outputs a deleted topic leaves behind (git rm removes only tracked
+// files) are removed, and nothing else is: not a live topic's outputs, not a section's index,
+// not a user's own files that merely share a name. Real outputs, built once by the real tools.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { main as chunk } from '../../chunking-tool/src/main.js';
+import { main as keywords } from '../../keyword-extractor/src/main.js';
+import { main as spec } from '../../topic-spec/src/main.js';
+import { main } from './main.js';
+
+const quiet = { stdout: () => {}, stderr: () => {} };
+let tmp: string;
+/** A topic folder built by the real tools: the template every case copies. */
+let built: string;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'chunkyard-prune-'));
+  built = join(tmp, 'template', 'topic');
+  mkdirSync(built, { recursive: true });
+  writeFileSync(join(built, 'golden-reference.md'), '# Widgets\n\nThe widgets library renders widgets. It keeps each sentence short.\n\n## Install\n\nRun the installer and follow the steps it prints.\n');
+  writeFileSync(join(built, 'qa-pairs.md'), '# Q&A\n\n## How do I install widgets?\n\nRun the installer.\n');
+  expect(await chunk([built], quiet)).toBe(0);
+  expect(await keywords([built], quiet)).toBe(0);
+  expect(await spec([built], quiet)).toBe(0);
+}, 120_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+let n = 0;
+const freshDocs = () => {
+  const docs = join(tmp, `case-${n++}`, 'docs');
+  mkdirSync(docs, { recursive: true });
+  return docs;
+};
+/** Every file below `dir`, path -> text. */
+const tree = (dir: string): Record<string, string> => {
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else if (e.isFile()) out[r] = readFileSync(join(dir, r), 'utf8');
+    }
+  };
+  walk('');
+  return out;
+};
+const OUTPUT = /(^|\/)(_chunks\/.*|_keywords\/words\.md|topic-spec\.md|index\.json)$/;
+/** Copies the built topic to `docs/<rel>`; `deleted`: then removes what git rm would (the tracked sources). */
+const placeTopic = (docs: string, rel: string, deleted: boolean) => {
+  cpSync(built, join(docs, rel), { recursive: true });
+  if (deleted) for (const f of ['golden-reference.md', 'qa-pairs.md']) rmSync(join(docs, rel, f));
+};
+const indexAll = async (docs: string, folders: string[], prune: boolean) => {
+  let stdout = '';
+  let stderr = '';
+  const code = await main([...folders.map((f) => join(docs, f)), '--root', docs, ...(prune ? ['--prune'] : [])], { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  return { code, stdout, stderr };
+};
+
+it('removes a git-rm-ed topic\'s outputs and an emptied section\'s index.json; keeps the live topic, the sections above it and the hand-written files', async () => {
+  const docs = freshDocs();
+  placeTopic(docs, 'a/live', false);
+  placeTopic(docs, 'a/gone', true);
+  placeTopic(docs, 'b/gone', true);
+  // The sections' and root's index.json as the build before the deletion wrote them.
+  placeTopic(docs, 'b/was-live', false);
+  expect((await indexAll(docs, ['a/live', 'b/was-live', 'a', 'b', ''], false)).code).toBe(0);
+  rmSync(join(docs, 'b/was-live/golden-reference.md'));
+  writeFileSync(join(docs, 'b/was-live/notes.md'), 'kept: not an output\n');
+  const before = tree(docs);
+  const r = await indexAll(docs, ['a', ''], true);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const after = tree(docs);
+  const removed = Object.keys(before).filter((f) => !(f in after)).sort();
+  // Every output below a folder that is no topic, with none below it: b's index.json too.
+  expect(removed).toEqual(Object.keys(before).filter((f) => OUTPUT.test(f) && /^(a\/gone|b)\//.test(f)).sort());
+  expect(removed).toContain('b/index.json');
+  expect(removed.some((f) => f.startsWith('a/live/'))).toBe(false);
+  expect(after['b/was-live/notes.md']).toBe('kept: not an output\n');
+  expect(existsSync(join(docs, 'a/gone/_keywords'))).toBe(false);
+  expect(r.stdout).toContain(`${join(docs, 'a/gone/_chunks')}: removed`);
+  // Without --prune, as before: nothing is removed.
+  const docs2 = freshDocs();
+  placeTopic(docs2, 'a/live', false);
+  placeTopic(docs2, 'a/gone', true);
+  const before2 = tree(docs2);
+  expect((await indexAll(docs2, ['a/live', 'a', ''], false)).code).toBe(0);
+  for (const f of Object.keys(before2)) expect(existsSync(join(docs2, f)), f).toBe(true);
+});
+
+it('a topic that became a section (its marker gone, a topic below it) loses its topic outputs and keeps its section index.json', async () => {
+  const docs = freshDocs();
+  placeTopic(docs, 'outer', true);
+  placeTopic(docs, 'outer/inner', false);
+  const r = await indexAll(docs, ['outer/inner', 'outer', ''], true);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(existsSync(join(docs, 'outer/_chunks'))).toBe(false);
+  expect(existsSync(join(docs, 'outer/topic-spec.md'))).toBe(false);
+  expect(existsSync(join(docs, 'outer/_keywords'))).toBe(false);
+  expect(JSON.parse(readFileSync(join(docs, 'outer/index.json'), 'utf8')).kind).toBe('section');
+  expect(existsSync(join(docs, 'outer/inner/_chunks'))).toBe(true);
+});
+
+it('leaves alone what it does not recognise as its own, folders no index lists, and folders behind a symlink', async () => {
+  const docs = freshDocs();
+  placeTopic(docs, 'live', false);
+  const own: Record<string, string> = {
+    'assets/index.json': '{ "kind": "section", "_links": { "self": { "href": "/elsewhere/index.json" } } }\n',
+    'assets/topic-spec.md': '# The topic spec we write by hand\n',
+    'assets/_chunks/notes.json': '{ "notes": true }\n',
+    'assets/_keywords/words.md': '| keyword | score |\n',
+    'data/index.json': 'not json at all',
+  };
+  for (const [f, text] of Object.entries(own)) {
+    mkdirSync(join(docs, f, '..'), { recursive: true });
+    writeFileSync(join(docs, f), text);
+  }
+  // A topic moved into _drafts is no topic (the plugin makes none there, index-tool lists none).
+  placeTopic(docs, '_drafts/old', true);
+  placeTopic(docs, '.hidden/old', true);
+  const outside = join(tmp, `outside-${n++}`);
+  placeTopic(outside, 'old', true);
+  symlinkSync(join(outside, 'old'), join(docs, 'linked'));
+  const before = tree(docs);
+  const beforeOutside = tree(outside);
+  const r = await indexAll(docs, ['live', ''], true);
+  expect(r.code).toBe(0);
+  const after = tree(docs);
+  // Only the two indexes of this run were added.
+  expect(Object.keys(after).filter((f) => !(f in before)).sort()).toEqual(['index.json', 'live/index.json']);
+  for (const [f, text] of Object.entries(before)) expect(after[f], f).toBe(text);
+  expect(tree(outside)).toEqual(beforeOutside);
+});
+
+it('property: after a pruned build, every output lies in a topic (or is the index.json of a folder with topics below), and every other file is untouched', async () => {
+  // Folders a deep tree may hold, each a live topic, a deleted one, a user's plain folder, or nothing.
+  const names = fc.constantFrom('a', 'b', 'c', 'x y', 'ü', '_d', 'node_modules');
+  const kind = fc.constantFrom('topic', 'deleted', 'plain', 'none');
+  await fc.assert(
+    fc.asyncProperty(fc.uniqueArray(fc.tuple(fc.array(names, { minLength: 1, maxLength: 3 }), kind), { maxLength: 6, selector: ([p]) => p.join('/') }), async (folders) => {
+      const docs = freshDocs();
+      placeTopic(docs, 'anchor', false);
+      for (const [parts, k] of folders) {
+        const rel = parts.join('/');
+        if (k === 'none' || rel === 'anchor') continue;
+        if (k === 'plain') {
+          mkdirSync(join(docs, rel), { recursive: true });
+          writeFileSync(join(docs, rel, 'index.json'), '{"mine":true}\n');
+          writeFileSync(join(docs, rel, 'topic-spec.md'), 'mine\n');
+        } else if (!existsSync(join(docs, rel, '_chunks'))) {
+          cpSync(built, join(docs, rel), { recursive: true, force: false });
+          if (k === 'deleted') for (const f of ['golden-reference.md', 'qa-pairs.md']) rmSync(join(docs, rel, f), { force: true });
+        }
+      }
+      const listed = (rel: string) => !rel.split('/').some((p) => p.startsWith('_') || p.startsWith('.') || p === 'node_modules');
+      const isTopic = (rel: string) => existsSync(join(docs, rel, 'golden-reference.md'));
+      const all = Object.keys(tree(docs));
+      const folderOf = (f: string) => f.replace(/\/?(_chunks\/[^/]*|_keywords\/words\.md|topic-spec\.md|index\.json)$/, '');
+      const topics = [...new Set(all.filter((f) => f.endsWith('/golden-reference.md') || f === 'golden-reference.md').map((f) => f.replace(/\/?golden-reference\.md$/, '')))].filter(listed);
+      const sections = new Set(['']);
+      for (const t of topics) for (let p = t.split('/'); p.length > 1; ) sections.add((p = p.slice(0, -1)).join('/'));
+      const before = tree(docs);
+      const r = await indexAll(docs, [...topics, ...[...sections].filter((s) => !topics.includes(s))], true);
+      expect(r.stderr).toBe('');
+      const after = tree(docs);
+      for (const [f, text] of Object.entries(before)) {
+        const folder = folderOf(f);
+        const stale = OUTPUT.test(f) && listed(folder) && !isTopic(folder) && text !== '{"mine":true}\n' && text !== 'mine\n' && !(f.endsWith('index.json') && sections.has(folder));
+        if (stale) expect(after[f], `${f} should be gone`).toBeUndefined();
+        else if (!f.endsWith('index.json') || !(isTopic(folder) || sections.has(folder))) expect(after[f], f).toBe(text);
+      }
+    }),
+    { numRuns: 25 },
+  );
+}, 120_000);

@@ -1,0 +1,64 @@
+// After an author's edits, `nx run-many -t index` (or `nx run <topic>:index`) leaves exactly the
+// outputs a clean build of the same sources gives: every output file, byte for byte, and no
+// other. Real Nx over a temp workspace, compared with a clean build in a second one.
+// A topic deleted with `git rm -r` kept its git-ignored outputs (_chunks/, topic-spec.md,
+// index.json, _keywords/), which no index listed but docs-export and docs-store read: the
+// deleted topic's chunks went on being exported. The root's index.json task now prunes them.
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cleanBuildOf, outputTree } from './clean-build.mjs';
+import { createTempWorkspace, nextMtimeSecond, runMany, runNx, type TempWorkspace } from './temp-workspace.mjs';
+
+const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
+const doc = (title: string) =>
+  `# ${title}\n\nAn introduction to ${title} with enough prose to form a chunk of its own.\n\n` +
+  `## Use ${title}\n\nThe ${title} page explains one idea in short sentences. A reader can follow it alone.\n`;
+let ws: TempWorkspace;
+let clean: TempWorkspace;
+
+const git = (...args: string[]) => {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: ws.root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+};
+/** The files that differ between the incremental outputs and a clean build's. */
+const differences = () => {
+  const inc = outputTree(ws.root);
+  const cl = cleanBuildOf(ws, clean);
+  return [...new Set([...Object.keys(inc), ...Object.keys(cl)])]
+    .filter((f) => inc[f] !== cl[f])
+    .map((f) => `${f}: ${!(f in cl) ? 'only in the incremental build' : !(f in inc) ? 'only in the clean build' : 'differs'}`)
+    .sort();
+};
+
+beforeAll(() => {
+  ws = createTempWorkspace({
+    prefix: 'chunkyard-nx-incr-',
+    topics: { 'docs/a/t1': doc('Tee one'), 'docs/a/t2': doc('Tee two'), 'docs/b/t3': doc('Tee three') },
+  });
+  clean = createTempWorkspace({ prefix: 'chunkyard-nx-clean-', topics: {} });
+});
+afterAll(() => {
+  for (const w of [ws, clean]) if (w && !KEEP) rmSync(w.root, { recursive: true, force: true });
+});
+
+it('a topic deleted with git rm -r, then the last topic of a section with a single-topic nx run: no output of either is left', async () => {
+  runMany(ws, ['-t', 'index'], 240_000);
+  expect(differences()).toEqual([]);
+
+  await nextMtimeSecond(ws);
+  git('rm', '-rq', 'docs/a/t2');
+  git('commit', '-qm', 'remove t2');
+  runMany(ws, ['-t', 'index']);
+  expect(differences()).toEqual([]);
+
+  // The section b is left with no topic: its index.json goes too. One topic's own index, as
+  // an author runs it: the root's index.json task is among the ones it waits for.
+  await nextMtimeSecond(ws);
+  git('rm', '-rq', 'docs/b/t3');
+  writeFileSync(join(ws.root, 'docs/a/t1/qa-pairs.md'), '# Q&A\n\n## What is tee one?\n\nA topic.\n');
+  const single = runNx(ws, ['run', 'topic-a-t1:index', '--outputStyle=static']);
+  expect(single.status, single.output).toBe(0);
+  expect(differences()).toEqual([]);
+}, 120_000);
