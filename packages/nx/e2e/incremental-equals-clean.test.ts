@@ -4,8 +4,11 @@
 // A topic deleted with `git rm -r` kept its git-ignored outputs (_chunks/, topic-spec.md,
 // index.json, _keywords/), which no index listed but docs-export and docs-store read: the
 // deleted topic's chunks went on being exported. The root's index.json task now prunes them.
+// And after a checkout back to sources built before (the deleted topic's outputs restored from
+// the cache on the older branch), Nx replayed the root's index.json and left them: a runtime
+// input (stale-outputs.cjs) tells Nx they are there.
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cleanBuildOf, outputTree } from './clean-build.mjs';
@@ -61,4 +64,30 @@ it('a topic deleted with git rm -r, then the last topic of a section with a sing
   const single = runNx(ws, ['run', 'topic-a-t1:index', '--outputStyle=static']);
   expect(single.status, single.output).toBe(0);
   expect(differences()).toEqual([]);
+}, 120_000);
+
+it('git rm -r a topic, check out the commit before (its outputs come back from the cache), check out the branch again: none of its outputs is left', async () => {
+  await nextMtimeSecond(ws);
+  mkdirSync(join(ws.root, 'docs/a/t4'));
+  writeFileSync(join(ws.root, 'docs/a/t4/golden-reference.md'), doc('Tee four'));
+  git('add', '-A');
+  git('commit', '-qm', 'add t4');
+  runMany(ws, ['-t', 'index']);
+  await nextMtimeSecond(ws);
+  git('rm', '-rq', 'docs/a/t4');
+  git('commit', '-qm', 'remove t4');
+  runMany(ws, ['-t', 'index']);
+  await nextMtimeSecond(ws);
+  git('checkout', '-q', 'HEAD~1');
+  const back = runMany(ws, ['-t', 'index']);
+  expect(back.cached.has('topic-a-t4:chunk')).toBe(true);
+  expect(differences()).toEqual([]);
+  await nextMtimeSecond(ws);
+  git('checkout', '-q', 'main');
+  runMany(ws, ['-t', 'index']);
+  expect(differences()).toEqual([]);
+  // Nothing left to prune: the run after is served from the cache once the root's index.json
+  // ran with nothing stale (the pruning run's own hash held a value no later run computes).
+  runMany(ws, ['-t', 'index']);
+  expect([...runMany(ws, ['-t', 'index']).ran]).toEqual([]);
 }, 120_000);

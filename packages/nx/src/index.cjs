@@ -361,7 +361,8 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [])
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */
   const tools = Object.fromEntries(TOOL_PACKAGES.map((p) => [p, locateTool(p, workspaceRoot)]));
-  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot) });
+  const staleScript = relative(realpathSync(workspaceRoot), join(__dirname, 'stale-outputs.cjs')).split(sep).join('/');
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleScript });
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 const { createHash } = require('node:crypto');
 const { posix, sep } = require('node:path');
+const { staleOutputsCommand } = require('./stale-outputs.cjs');
 
 /**
  * @typedef {object} ChunkyardNxOptions
@@ -574,6 +575,7 @@ function executorInputs(ctx) {
  * @property {Record<string, ToolLocation>} tools   by package name
  * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
  * @property {Map<string, { name: string, file: string }>} [ownNames]  folders under a docs root that are Nx projects of their own (a project.json, or a package.json in the package manager's workspaces), each with the name Nx gives it and the file that gives it (ownProjectNames in index.cjs)
+ * @property {string} [staleScript]  where stale-outputs.cjs is (workspace-relative, posix): a runtime input of each docs root's index-json
  * @property {string[][]} [entryRoots]  the docs roots of every @chunkyard/nx entry of nx.json (entryRootsOf), this one's included
  */
 
@@ -917,7 +919,13 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
     ...runTool(INDEX_TOOL.tool, [dir, '--root', docsRoot, ...(dir === docsRoot ? ['--prune'] : [])], options, ctx),
     cache: true,
     // A topic's index.json is a function of the topic's whole pipeline (as its steps are).
-    inputs: isTopic && childNames.length === 0 ? literalRoot(topicInputs(upstreamSteps('spec'), [indexTool])) : folderInputs(rootOutputs),
+    inputs: [
+      ...(isTopic && childNames.length === 0 ? literalRoot(topicInputs(upstreamSteps('spec'), [indexTool])) : folderInputs(rootOutputs)),
+      // Whether a deleted topic's outputs are there to prune, which no source says: after a
+      // checkout back to sources built before, the cache replayed the root's index.json and
+      // left them (stale-outputs.cjs says how).
+      ...(dir === docsRoot && ctx.staleScript !== undefined ? [{ runtime: staleOutputsCommand(ctx.staleScript, docsRoot, options.topicMarker) }] : []),
+    ],
     outputs: literalRoot(['{projectRoot}/index.json']),
     dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...buildsFor(indexTool)],
     metadata: { description: `index-tool over this ${isTopic ? 'topic' : 'section'}: writes its index.json` },

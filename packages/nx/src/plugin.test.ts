@@ -943,3 +943,19 @@ describe('@chunkyard/nx: the file-system edge', () => {
     expect(edge.createNodesV2[1](['nx.json'], { docsRoot: 'content' }, { workspaceRoot: ws })).toEqual([]);
   });
 });
+
+describe('@chunkyard/nx: the outputs a deleted topic left behind', () => {
+  it('only the docs root\'s index-json runs index-tool with --prune and hashes the runtime input that finds them (its root and marker given as hex)', () => {
+    const ctx = { options: core.normalizeOptions({ topicMarker: 'it\'s.md' }), tools: installed, staleScript: 'node_modules/@chunkyard/nx/src/stale-outputs.cjs' };
+    const results = core.createProjects(['docs/a/t1/it\'s.md', 'docs/it\'s.md'], ctx);
+    const all = Object.assign({}, ...results.map(([, r]) => r.projects)) as Record<string, Project>;
+    const runtime = (p: string) => (all[p]!.targets['index-json']!.inputs as unknown[]).filter((i) => typeof i === 'object' && i !== null && 'runtime' in i);
+    const hex = Buffer.from(JSON.stringify(['docs', 'it\'s.md'])).toString('hex');
+    expect(runtime('docs')).toEqual([{ runtime: `node "node_modules/@chunkyard/nx/src/stale-outputs.cjs" ${hex}` }]);
+    expect(all.docs!.targets['index-json']!.options!.args).toContain('--prune');
+    for (const p of ['docs/a', 'docs/a/t1']) {
+      expect(runtime(p)).toEqual([]);
+      expect(all[p]!.targets['index-json']!.options!.args).not.toContain('--prune');
+    }
+  });
+});
