@@ -5,8 +5,8 @@
 // index.json, _keywords/), which no index listed but docs-export and docs-store read: the
 // deleted topic's chunks went on being exported. The root's index.json task now prunes them.
 // And after a checkout back to sources built before (the deleted topic's outputs restored from
-// the cache on the older branch), Nx replayed the root's index.json and left them: a runtime
-// input (stale-outputs.cjs) tells Nx they are there.
+// the cache on the older branch), Nx replayed the root's index.json and left them: while they
+// are there, the plugin gives that task an option of a fresh value (stale-outputs.cjs), so it runs.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -353,7 +353,12 @@ function writeAtomic(file, bytes) {
 /** A problem with a task's options or setup: its message is the whole story, no stack. */
 class OptionError extends Error {}
 
-const KNOWN_OPTIONS = ['tool', 'args', 'env', 'packDir', 'noop'];
+/**
+ * `staleOutputs` runs nothing: the plugin sets it, to a value of its own on each look, on the
+ * docs root's index-json while outputs of a deleted topic are there to prune, so that the task
+ * is run rather than replayed from the cache.
+ */
+const KNOWN_OPTIONS = ['tool', 'args', 'env', 'packDir', 'noop', 'staleOutputs'];
 
 /**
  * What is wrong with a task's options, or null. Nx 22.7 checks options against
@@ -379,6 +384,7 @@ function optionsProblem(options, root) {
   if (o.env !== undefined && !(o.env && typeof o.env === 'object' && !Array.isArray(o.env) && Object.values(o.env).every((v) => typeof v === 'string'))) {
     return `option "env" must map names to strings, got ${show(o.env)}`;
   }
+  if (o.staleOutputs !== undefined && typeof o.staleOutputs !== 'string') return `option "staleOutputs" must be a string (the plugin sets it), got ${show(o.staleOutputs)}`;
   if (o.packDir !== undefined) {
     if (typeof o.packDir !== 'string' || o.packDir.trim() === '') return `option "packDir" must be a workspace-relative folder, got ${show(o.packDir)}`;
     const rel = relative(resolve(root), resolve(root, o.packDir));

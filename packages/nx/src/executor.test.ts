@@ -297,7 +297,8 @@ describe('@chunkyard/nx:run', () => {
       't:env': [{ tool: '@chunkyard/chunking-tool', args: [], env: { CHUNKYARD_TOPIC_MARKER: 7 } }, /option "env" must map names to strings, got \{"CHUNKYARD_TOPIC_MARKER":7\}/],
       't:pack': [{ tool: '@chunkyard/topic-spec', args: [], packDir: 3 }, /option "packDir" must be a workspace-relative folder, got 3/],
       't:out': [{ tool: '@chunkyard/topic-spec', args: [], packDir: '../x' }, /option "packDir" must be a folder inside the workspace, got "..\/x"/],
-      't:extra': [{ tool: '@chunkyard/chunking-tool', args: [], bogus: 1 }, /unknown option "bogus" \(known: tool, args, env, packDir, noop\)/],
+      't:extra': [{ tool: '@chunkyard/chunking-tool', args: [], bogus: 1 }, /unknown option "bogus" \(known: tool, args, env, packDir, noop, staleOutputs\)/],
+      't:stale': [{ tool: '@chunkyard/index-tool', args: [], staleOutputs: 1 }, /option "staleOutputs" must be a string \(the plugin sets it\), got 1/],
       't:missing': [{ tool: '@chunkyard/no-such-tool' }, /cannot find the tool package @chunkyard\/no-such-tool from .*reinstall/],
       't:escape': [{ tool: 'x\u001b[2J\u202ey' }, /cannot find the tool package x\\u001b\[2J\\u202ey from /],
     };

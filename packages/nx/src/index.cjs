@@ -14,6 +14,7 @@
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, isAbsolute, join, relative, sep } = require('node:path');
 const { createProjects, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
+const { staleOutputs } = require('./stale-outputs.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
@@ -361,8 +362,8 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [])
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */
   const tools = Object.fromEntries(TOOL_PACKAGES.map((p) => [p, locateTool(p, workspaceRoot)]));
-  const staleScript = relative(realpathSync(workspaceRoot), join(__dirname, 'stale-outputs.cjs')).split(sep).join('/');
-  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleScript });
+  const staleIn = (/** @type {string} */ docsRoot, /** @type {string} */ marker) => staleOutputs(join(workspaceRoot, docsRoot), marker).length > 0;
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn });
 }
 
 /**

@@ -8,7 +8,6 @@
  */
 const { createHash } = require('node:crypto');
 const { posix, sep } = require('node:path');
-const { staleOutputsCommand } = require('./stale-outputs.cjs');
 
 /**
  * @typedef {object} ChunkyardNxOptions
@@ -461,6 +460,11 @@ function upstreamSteps(target) {
   return STEPS.filter((s) => want.has(s.target));
 }
 
+/** A value no other look gives: a task whose options hold it is run, not taken from the cache. */
+function freshValue() {
+  return `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
 /**
  * A target that runs a tool through this package's executor (executor.cjs), in-process, and
  * batched by Nx since executors.json prefers batch mode. The tool and its arguments are the
@@ -480,7 +484,7 @@ function upstreamSteps(target) {
  * @param {string[]} args
  * @param {NormalizedOptions} options
  * @param {BuildContext} ctx
- * @param {{ packDir?: string }} [extra]  executor options beyond the tool's command line
+ * @param {{ packDir?: string, staleOutputs?: string }} [extra]  executor options beyond the tool's command line
  */
 function runTool(tool, args, options, ctx, extra = {}) {
   return { executor: `${executorPackage(ctx)}:tool`, options: { tool, args: cliArgs(args), ...extra, ...markerEnv(options) } };
@@ -575,7 +579,7 @@ function executorInputs(ctx) {
  * @property {Record<string, ToolLocation>} tools   by package name
  * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
  * @property {Map<string, { name: string, file: string }>} [ownNames]  folders under a docs root that are Nx projects of their own (a project.json, or a package.json in the package manager's workspaces), each with the name Nx gives it and the file that gives it (ownProjectNames in index.cjs)
- * @property {string} [staleScript]  where stale-outputs.cjs is (workspace-relative, posix): a runtime input of each docs root's index-json
+ * @property {(docsRoot: string, marker: string) => boolean} [staleIn]  whether a folder below the docs root holds outputs of a topic that is gone (stale-outputs.cjs), which its index-json's --prune removes
  * @property {string[][]} [entryRoots]  the docs roots of every @chunkyard/nx entry of nx.json (entryRootsOf), this one's included
  */
 
@@ -916,15 +920,17 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
     // The root's task also removes the outputs a deleted topic left behind (git rm removes
     // only tracked files): docs-export and docs-store read every _chunks/ in the tree, so a
     // topic deleted weeks ago went on being exported. It reruns on any edit under the root.
-    ...runTool(INDEX_TOOL.tool, [dir, '--root', docsRoot, ...(dir === docsRoot ? ['--prune'] : [])], options, ctx),
+    // While a folder below the root holds what --prune removes, the option below takes a value
+    // of its own on each look, so the task's hash is new and it runs: Nx hashes no git-ignored
+    // file, so after git rm -r of a topic, a checkout of an older commit (whose build restores the
+    // topic's outputs from the cache) and a checkout back, the sources were ones already built and
+    // the root's index.json came from the cache, leaving them. Looked for here, in the plugin's own
+    // process (b8d6d0d's runtime input started a `node` per Nx command).
+    ...runTool(INDEX_TOOL.tool, [dir, '--root', docsRoot, ...(dir === docsRoot ? ['--prune'] : [])], options, ctx, dir === docsRoot && ctx.staleIn?.(docsRoot, options.topicMarker) ? { staleOutputs: freshValue() } : {}),
     cache: true,
     // A topic's index.json is a function of the topic's whole pipeline (as its steps are).
     inputs: [
       ...(isTopic && childNames.length === 0 ? literalRoot(topicInputs(upstreamSteps('spec'), [indexTool])) : folderInputs(rootOutputs)),
-      // Whether a deleted topic's outputs are there to prune, which no source says: after a
-      // checkout back to sources built before, the cache replayed the root's index.json and
-      // left them (stale-outputs.cjs says how).
-      ...(dir === docsRoot && ctx.staleScript !== undefined ? [{ runtime: staleOutputsCommand(ctx.staleScript, docsRoot, options.topicMarker) }] : []),
     ],
     outputs: literalRoot(['{projectRoot}/index.json']),
     dependsOn: [...(isTopic ? ['spec'] : []), ...(childNames.length ? [{ projects: childNames, target: INDEX_JSON_TARGET }] : []), ...buildsFor(indexTool)],

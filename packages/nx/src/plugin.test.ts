@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 interface Target {
   command?: string;
   executor?: string;
-  options?: { tool: string; args: string[]; env?: Record<string, string>; packDir?: string };
+  options?: { tool: string; args: string[]; env?: Record<string, string>; packDir?: string; staleOutputs?: string };
   cache: boolean;
   inputs: unknown[];
   outputs: string[];
@@ -945,17 +945,35 @@ describe('@chunkyard/nx: the file-system edge', () => {
 });
 
 describe('@chunkyard/nx: the outputs a deleted topic left behind', () => {
-  it('only the docs root\'s index-json runs index-tool with --prune and hashes the runtime input that finds them (its root and marker given as hex)', () => {
-    const ctx = { options: core.normalizeOptions({ topicMarker: 'it\'s.md' }), tools: installed, staleScript: 'node_modules/@chunkyard/nx/src/stale-outputs.cjs' };
-    const results = core.createProjects(['docs/a/t1/it\'s.md', 'docs/it\'s.md'], ctx);
-    const all = Object.assign({}, ...results.map(([, r]) => r.projects)) as Record<string, Project>;
-    const runtime = (p: string) => (all[p]!.targets['index-json']!.inputs as unknown[]).filter((i) => typeof i === 'object' && i !== null && 'runtime' in i);
-    const hex = Buffer.from(JSON.stringify(['docs', 'it\'s.md'])).toString('hex');
-    expect(runtime('docs')).toEqual([{ runtime: `node "node_modules/@chunkyard/nx/src/stale-outputs.cjs" ${hex}` }]);
+  const ctxWith = (stale: boolean, asked: [string, string][] = []) => ({
+    options: core.normalizeOptions({ topicMarker: 'it\'s.md' }),
+    tools: installed,
+    staleIn: (root: string, marker: string) => {
+      asked.push([root, marker]);
+      return stale;
+    },
+  });
+  const targetsOf = (ctx: ReturnType<typeof ctxWith>) => Object.assign({}, ...core.createProjects(['docs/a/t1/it\'s.md', 'docs/it\'s.md'], ctx).map(([, r]) => r.projects)) as Record<string, Project>;
+
+  it('only the docs root\'s index-json runs index-tool with --prune; none runs a runtime input (a process per Nx command)', () => {
+    const all = targetsOf(ctxWith(false));
     expect(all.docs!.targets['index-json']!.options!.args).toContain('--prune');
-    for (const p of ['docs/a', 'docs/a/t1']) {
-      expect(runtime(p)).toEqual([]);
-      expect(all[p]!.targets['index-json']!.options!.args).not.toContain('--prune');
+    for (const p of ['docs', 'docs/a', 'docs/a/t1']) {
+      expect((all[p]!.targets['index-json']!.inputs as unknown[]).filter((i) => typeof i === 'object' && i !== null && 'runtime' in i)).toEqual([]);
+      if (p !== 'docs') expect(all[p]!.targets['index-json']!.options!.args).not.toContain('--prune');
     }
+  });
+
+  it('while stale outputs are there, the root\'s index-json has an option of a fresh value on each look (its hash is new, so it runs); else none', () => {
+    const asked: [string, string][] = [];
+    const first = targetsOf(ctxWith(true, asked)).docs!.targets['index-json']!.options!;
+    const second = targetsOf(ctxWith(true)).docs!.targets['index-json']!.options!;
+    expect(asked).toEqual([['docs', 'it\'s.md']]);
+    expect(first.staleOutputs).toEqual(expect.any(String));
+    expect(second.staleOutputs).toEqual(expect.any(String));
+    expect(first.staleOutputs).not.toBe(second.staleOutputs);
+    const clean = targetsOf(ctxWith(false));
+    expect(clean.docs!.targets['index-json']!.options!).not.toHaveProperty('staleOutputs');
+    for (const p of ['docs/a', 'docs/a/t1']) expect(targetsOf(ctxWith(true))[p]!.targets['index-json']!.options!).not.toHaveProperty('staleOutputs');
   });
 });

@@ -1,18 +1,18 @@
 // @ts-check
 /**
- * A runtime input of the docs root's `index-json` task (`node stale-outputs.cjs <hex>`): it
- * prints `none`, or a value no other run prints when a folder below the root holds outputs of
- * a topic that is gone (what `index-tool --prune` removes). That task prunes them, but it is
- * cached by its sources: after `git rm -r` of a topic, a checkout of an older branch (which
- * restores the topic and, from the cache, its outputs) and a checkout back, the sources are the
- * ones already built, so Nx replayed the root's index.json from the cache and the deleted
- * topic's outputs stayed, read by docs-export and docs-store. Nx hashes no git-ignored file, so
- * nothing else tells it they are there. A fresh value forces the task to run, once.
+ * Whether a folder below a docs root holds outputs of a topic that is gone (what `index-tool
+ * --prune` removes), looked for by the plugin each time it makes the projects: then the root's
+ * `index-json` gets an option of a fresh value (plugin.cjs), so that it runs. That task prunes
+ * them, but it is cached by its sources: after `git rm -r` of a topic, a checkout of an older
+ * branch (which restores the topic and, from the cache, its outputs) and a checkout back, the
+ * sources are the ones already built, so Nx replayed the root's index.json from the cache and
+ * the deleted topic's outputs stayed, read by docs-export and docs-store. Nx hashes no
+ * git-ignored file, so nothing else tells it they are there. (b8d6d0d made this a runtime input,
+ * a `node` start per Nx command: about 50 ms of a no-op build.)
  *
  * Which files count mirrors apps/index-tool/src/prune.ts (a property test holds them equal):
- * counting one that prune keeps would rerun the task on every build. Node's builtins only, to
- * start fast (about 60 ms, once per Nx command; the daemon keeps the value while the project
- * graph is unchanged).
+ * counting one that prune keeps would rerun the task on every build. A readdir and a lookup
+ * per folder, a few reads per folder without a topic: a few milliseconds for 200 topics.
  */
 const { lstatSync, readdirSync, readFileSync } = require('node:fs');
 const { join, relative, sep } = require('node:path');
@@ -99,21 +99,4 @@ function staleOutputs(root, marker) {
   return out.sort();
 }
 
-/**
- * The command of the runtime input for a docs root: its root and marker as hex JSON, so no
- * shell quotes them.
- * @param {string} script  workspace-relative path of this file
- * @param {string} docsRoot
- * @param {string} marker
- */
-function staleOutputsCommand(script, docsRoot, marker) {
-  return `node "${script}" ${Buffer.from(JSON.stringify([docsRoot, marker])).toString('hex')}`;
-}
-
-if (require.main === module) {
-  const [docsRoot, marker] = JSON.parse(Buffer.from(process.argv[2] ?? '', 'hex').toString('utf8'));
-  const stale = staleOutputs(docsRoot, marker);
-  process.stdout.write(stale.length === 0 ? 'none\n' : `stale ${process.pid} ${Date.now()} ${Math.random()}\n`);
-}
-
-module.exports = { staleOutputs, staleOutputsCommand };
+module.exports = { staleOutputs };
