@@ -200,30 +200,24 @@ function select(i, how) {
 }
 
 /**
- * Scrolls `el` into view, and again at each of the next frames that finds it out of view, until
- * three frames in a row find it in view (or a second has passed, or another chunk was selected):
- * the source and the list are drawn in blocks skipped off screen (content-visibility), which
- * stand at an estimated height until the frame after they come into view draws them, and the
- * real heights around `el` move it, sometimes out of view again.
+ * Scrolls `el` into view, and again two frames later if it is then out of view: the source and
+ * the list are drawn in blocks skipped off screen (content-visibility), which stand at an
+ * estimated height until the frame after they come into view draws them, and the real heights
+ * above `el` can move it out of view. Not if another chunk was selected meanwhile.
  * @param {HTMLElement | undefined} el @param {ScrollIntoViewOptions} how @param {number} index
  */
 function scrollSettled(el, how, index) {
   if (!el) return;
   el.scrollIntoView(how);
-  const pane = /** @type {HTMLElement} */ (el.closest('.pane'));
-  let frames = 0;
-  let steady = 0;
-  const check = () => {
-    if (state.current !== index || ++frames > 60) return;
-    const box = el.getBoundingClientRect();
-    const view = pane.getBoundingClientRect();
-    if (box.bottom <= view.top || box.top >= view.bottom) {
-      el.scrollIntoView(how);
-      steady = 0;
-    } else if (++steady >= 3) return;
-    requestAnimationFrame(check);
-  };
-  requestAnimationFrame(check);
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      if (state.current !== index) return;
+      const pane = /** @type {HTMLElement} */ (el.closest('.pane'));
+      const box = el.getBoundingClientRect();
+      const view = pane.getBoundingClientRect();
+      if (box.bottom <= view.top || box.top >= view.bottom) el.scrollIntoView(how);
+    }),
+  );
 }
 
 function paintStrip() {
