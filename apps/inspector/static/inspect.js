@@ -195,29 +195,8 @@ function select(i, how) {
   $('detail').replaceChildren(renderDetail(state.model, state.questions, i));
   $('detail').scrollTop = 0;
   document.body.dataset.current = String(i);
-  if (how.scroll === 'source' || how.scroll === 'both') scrollSettled(source[i], { block: 'center' }, i);
-  if (how.scroll === 'list' || how.scroll === 'both') scrollSettled(list[i], { block: 'nearest' }, i);
-}
-
-/**
- * Scrolls `el` into view, and again two frames later if it is then out of view: the source and
- * the list are drawn in blocks skipped off screen (content-visibility), which stand at an
- * estimated height until the frame after they come into view draws them, and the real heights
- * above `el` can move it out of view. Not if another chunk was selected meanwhile.
- * @param {HTMLElement | undefined} el @param {ScrollIntoViewOptions} how @param {number} index
- */
-function scrollSettled(el, how, index) {
-  if (!el) return;
-  el.scrollIntoView(how);
-  requestAnimationFrame(() =>
-    requestAnimationFrame(() => {
-      if (state.current !== index) return;
-      const pane = /** @type {HTMLElement} */ (el.closest('.pane'));
-      const box = el.getBoundingClientRect();
-      const view = pane.getBoundingClientRect();
-      if (box.bottom <= view.top || box.top >= view.bottom) el.scrollIntoView(how);
-    }),
-  );
+  if (how.scroll === 'source' || how.scroll === 'both') source[i]?.scrollIntoView({ block: 'center' });
+  if (how.scroll === 'list' || how.scroll === 'both') list[i]?.scrollIntoView({ block: 'nearest' });
 }
 
 function paintStrip() {
