@@ -6,7 +6,7 @@
 // deleted topic's chunks went on being exported. The root's index.json task now prunes them.
 // And after a checkout back to sources built before (the deleted topic's outputs restored from
 // the cache on the older branch), Nx replayed the root's index.json and left them: while they
-// are there, the plugin gives that task an option of a fresh value (stale-outputs.cjs), so it runs.
+// are there, the plugin gives that task an option of a fresh value (@chunkyard/index-tool/stale-outputs), so it runs.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -147,6 +147,8 @@ describe('@chunkyard/nx in a docs team\'s own repo, installed from packed tarbal
     expect(batches).toEqual([`${expected.length + indexTasks} @chunkyard/nx:tool`]);
     expect(r.output).toContain('content/libraries/collections/golden-reference.md: ');
     expect(r.output).not.toContain(repoRoot);
+    // The plugin found what it loads from the installed index-tool (the stale-outputs entry).
+    expect(r.output).not.toContain('@chunkyard/nx: warning');
     const root = JSON.parse(readFileSync(join(a.root, 'content/index.json'), 'utf8')) as { _embedded: { topics: { id: string }[] } };
     expect(root._embedded.topics.map((t) => t.id)).toEqual(['deployment', 'libraries']);
     // llms.txt at the docs root links every topic's markdown, which exists.

@@ -14,7 +14,6 @@
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, isAbsolute, join, relative, sep } = require('node:path');
 const { createProjects, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
-const { staleOutputs } = require('./stale-outputs.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
@@ -362,8 +361,51 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [])
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */
   const tools = Object.fromEntries(TOOL_PACKAGES.map((p) => [p, locateTool(p, workspaceRoot)]));
-  const staleIn = (/** @type {string} */ docsRoot, /** @type {string} */ marker) => staleOutputs(join(workspaceRoot, docsRoot), marker).length > 0;
+  const staleOutputs = loadStaleOutputs(workspaceRoot);
+  const staleIn = (/** @type {string} */ docsRoot, /** @type {string} */ marker) => {
+    if (staleOutputs === null) return true;
+    try {
+      return staleOutputs(join(workspaceRoot, docsRoot), marker).length > 0;
+    } catch {
+      // A folder the kernel refuses to look up (ELOOP, ENAMETOOLONG): the task runs, and
+      // index-tool names the problem there.
+      return true;
+    }
+  };
   return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn });
+}
+
+/** @typedef {(root: string, marker: string) => { path: string }[]} StaleOutputsFn */
+/** Loaded once per workspace (the daemon makes the graph many times in one process). @type {Map<string, StaleOutputsFn>} */
+const staleOutputsByRoot = new Map();
+
+/**
+ * index-tool's list of outputs its `--prune` removes (`@chunkyard/index-tool/stale-outputs`, an
+ * ES module with Node builtins only; require() loads an ES module from Node 20.19 and 22.12).
+ * The same code prune runs, so the plugin reruns the root's index-json exactly while there is
+ * something to prune. null, with a warning, when it cannot be loaded (tried again at the next
+ * look: a workspace may build it meanwhile): then the root's index-json reruns on every build,
+ * which is slow but never leaves stale outputs.
+ * @param {string} workspaceRoot
+ * @returns {StaleOutputsFn | null}
+ */
+function loadStaleOutputs(workspaceRoot) {
+  const known = staleOutputsByRoot.get(workspaceRoot);
+  if (known !== undefined) return known;
+  try {
+    // The built file named by the package's exports, whatever conditions the process runs under
+    // (vitest's `source` condition would pick the TypeScript).
+    const manifest = require.resolve('@chunkyard/index-tool/package.json', { paths: [workspaceRoot, __dirname] });
+    const file = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).exports['./stale-outputs'].default);
+    const found = /** @type {{ staleOutputs: StaleOutputsFn }} */ (require(file)).staleOutputs;
+    staleOutputsByRoot.set(workspaceRoot, found);
+    return found;
+  } catch (err) {
+    process.stderr.write(
+      `@chunkyard/nx: warning: cannot load @chunkyard/index-tool/stale-outputs (${escapeControl(err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err))}), so the docs root's index-json reruns on every build; reinstall @chunkyard/nx (it needs Node >= 20.19 or >= 22.12), or in chunkyard's own repo run npm run build\n`,
+    );
+    return null;
+  }
 }
 
 /**

@@ -579,7 +579,7 @@ function executorInputs(ctx) {
  * @property {Record<string, ToolLocation>} tools   by package name
  * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
  * @property {Map<string, { name: string, file: string }>} [ownNames]  folders under a docs root that are Nx projects of their own (a project.json, or a package.json in the package manager's workspaces), each with the name Nx gives it and the file that gives it (ownProjectNames in index.cjs)
- * @property {(docsRoot: string, marker: string) => boolean} [staleIn]  whether a folder below the docs root holds outputs of a topic that is gone (stale-outputs.cjs), which its index-json's --prune removes
+ * @property {(docsRoot: string, marker: string) => boolean} [staleIn]  whether a folder below the docs root holds outputs of a topic that is gone (@chunkyard/index-tool/stale-outputs), which its index-json's --prune removes
  * @property {string[][]} [entryRoots]  the docs roots of every @chunkyard/nx entry of nx.json (entryRootsOf), this one's included
  */
 
