@@ -195,9 +195,56 @@ function select(i, how) {
   $('detail').replaceChildren(renderDetail(state.model, state.questions, i));
   $('detail').scrollTop = 0;
   document.body.dataset.current = String(i);
-  if (how.scroll === 'source' || how.scroll === 'both') source[i]?.scrollIntoView({ block: 'center' });
-  if (how.scroll === 'list' || how.scroll === 'both') list[i]?.scrollIntoView({ block: 'nearest' });
+  if (how.scroll === 'source' || how.scroll === 'both') scrollToStay(source[i], { block: 'center' });
+  if (how.scroll === 'list' || how.scroll === 'both') scrollToStay(list[i], { block: 'nearest' });
 }
+
+/**
+ * Scrolls `el` into view where it stays. The source and the list are drawn in blocks skipped off
+ * screen (content-visibility: auto) that stand at an estimated height until drawn; the frame
+ * after a plain scroll drew the blocks now in view at their real heights, and those above `el`
+ * moved it out of view (at 20,000 chunks, the test's property found such chunks). So for the
+ * next three frames only `el`'s block may be the pane's scroll anchor (`overflow-anchor: none` on
+ * every other block, inspect.css): as the blocks above it are drawn, the browser's own scroll
+ * anchoring keeps `el` where the scroll put it. Nothing scrolls again afterwards, so a reader's
+ * own scroll right after a selection is never undone (session 53's correcting loop was), and
+ * nothing is laid out beyond what is drawn (forcing the blocks around `el` to be laid out for
+ * real made a click 50–75% slower).
+ * @param {HTMLElement | undefined} el @param {ScrollIntoViewOptions} how
+ */
+function scrollToStay(el, how) {
+  if (!el) return;
+  const block = el.closest('.row-block, .segment');
+  const pane = el.closest('.pane');
+  if (!(block instanceof HTMLElement) || !(pane instanceof HTMLElement)) return el.scrollIntoView(how);
+  anchors.get(pane)?.classList.remove('anchor');
+  anchors.set(pane, block);
+  block.classList.add('anchor');
+  pane.classList.add('anchoring');
+  el.scrollIntoView(how);
+  afterFrames(ANCHOR_FRAMES, () => {
+    // Unless a later selection in this pane took over meanwhile.
+    if (anchors.get(pane) !== block) return;
+    anchors.delete(pane);
+    block.classList.remove('anchor');
+    pane.classList.remove('anchoring');
+  });
+}
+
+/**
+ * Frames drawn before a selection's anchor is released: the frame after a scroll finds which
+ * blocks are now in view, the next draws them (and the browser anchors the scroll), one more
+ * for slack.
+ */
+const ANCHOR_FRAMES = 3;
+
+/** Runs `then` once the page has drawn `n` more frames. @param {number} n @param {() => void} then */
+function afterFrames(n, then) {
+  requestAnimationFrame(() => (n === 0 ? then() : afterFrames(n - 1, then)));
+}
+
+/** The block each pane's current selection scroll is anchored to, for its few frames. @type {Map<HTMLElement, HTMLElement>} */
+const anchors = new Map();
 
 function paintStrip() {
   const cells = state.els.strip;
