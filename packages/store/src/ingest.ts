@@ -114,8 +114,14 @@ export function assertModel(db: DB, model: string, dimensions: number | null): v
   }
 }
 
-/** Phase 2: every row of every artifact in one transaction. Replaced artifacts lose all old rows. */
-export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model: string, onProgress?: OnProgress): IngestOutcome[] {
+/**
+ * Phase 2: every row of every artifact in one transaction. Replaced artifacts lose all old rows.
+ * `precondition` runs first inside the transaction; when it returns false nothing is written
+ * and the result is null (the caller's view of the store is out of date).
+ */
+export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model: string, onProgress?: OnProgress): IngestOutcome[];
+export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model: string, onProgress: OnProgress | undefined, precondition: () => boolean): IngestOutcome[] | null;
+export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model: string, onProgress?: OnProgress, precondition?: () => boolean): IngestOutcome[] | null {
   const dims = items.find((i) => i.vectors.length > 0)?.vectors[0]?.length ?? null;
   const total = items.reduce((n, i) => n + i.plan.units.length, 0);
   const insertArtifact = db.prepare(
@@ -136,7 +142,8 @@ export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model
   );
   const setMeta = db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
 
-  const run = db.transaction((): IngestOutcome[] => {
+  const run = db.transaction((): IngestOutcome[] | null => {
+    if (precondition && !precondition()) return null;
     if (dims !== null) {
       assertModel(db, model, dims);
       setMeta.run('embedding_model', model);

@@ -49,6 +49,9 @@ export interface AnnStatus {
 
 export const CHUNK_BOUNDARY = '[CHUNK BOUNDARY]';
 
+/** Write transactions an ingest tries when other ingests keep changing documents it skipped. */
+const MAX_INGEST_ATTEMPTS = 5;
+
 export interface OpenOptions {
   /** Open an existing database for reading only (no migration, no writes). */
   readonly?: boolean;
@@ -299,26 +302,61 @@ export class DocStore {
     }
     assertModel(this.db, model, null);
     const outcomes = new Map<string, IngestOutcome>();
-    const pending: ArtifactPlan[] = [];
+    let pending: ArtifactPlan[] = [];
     for (const plan of byId.values()) {
-      const existing = findArtifact(this.db, plan.id);
-      if (existing && (existing.sourceSystem !== plan.sourceSystem || existing.sourceId !== plan.sourceId)) {
-        // 8 hex digits of an id collide eventually (seed 004's length); refuse rather than overwrite another document.
-        throw new StoreError(`${describe(plan)}: artifact id ${plan.id} is already used by ${existing.sourceSystem}:${existing.sourceId ?? '(content id)'}`);
-      }
-      // A document written before schema 3 is rewritten even when unchanged: that is how a store gains what routed search needs.
-      if (existing && existing.contentHash === plan.contentHash && existing.strategyKey === plan.strategyKey && !lacksRouteData(this.db, plan.id)) {
-        outcomes.set(plan.id, { ...outcomeOf(plan), status: 'unchanged' });
-      } else {
-        pending.push(plan);
-      }
+      if (this.isStored(plan)) outcomes.set(plan.id, { ...outcomeOf(plan), status: 'unchanged' });
+      else pending.push(plan);
     }
-    if (pending.length > 0) {
-      const embedded = await vectors(pending, options.onProgress);
-      for (const outcome of writeArtifacts(this.db, embedded, model, options.onProgress)) outcomes.set(outcome.artifactId, outcome);
-      this.updateIndex(embedded);
+    // The skips above were decided before embedding, outside the write transaction: another
+    // ingest (a second process, the MCP server's ingest_artifact) may commit in between. Two
+    // ingests at once then left a store neither order of them gives (issue 15 probe: B
+    // changed one topic, C another; B's run skipped C's topic as unchanged, and the store
+    // ended with both changes). So the write transaction checks them again and, when one is
+    // no longer stored as planned, writes nothing, embeds it too and tries again.
+    let embedded: EmbeddedArtifact[] = [];
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      embedded = [...embedded, ...(await vectors(pending, options.onProgress))];
+      const skipped = [...byId.values()].filter((plan) => outcomes.get(plan.id)?.status === 'unchanged');
+      let stale: ArtifactPlan[] = [];
+      const written = writeArtifacts(this.db, embedded, model, options.onProgress, () => {
+        for (const { plan } of embedded) this.assertOwnId(plan);
+        stale = skipped.filter((plan) => !this.isStored(plan));
+        return stale.length === 0;
+      });
+      if (written !== null) {
+        for (const outcome of written) outcomes.set(outcome.artifactId, outcome);
+        this.updateIndex(embedded);
+        break;
+      }
+      if (attempt === MAX_INGEST_ATTEMPTS) {
+        throw new StoreError(
+          `${this.path}: ${stale.map(describe).join(', ')} changed in the store ${attempt} times while this ingest embedded, as other ingests wrote at the same time; nothing was written: run the ingest again`,
+        );
+      }
+      for (const plan of stale) outcomes.delete(plan.id);
+      pending = stale;
     }
     return [...byId.keys()].map((id) => outcomes.get(id)!);
+  }
+
+  /**
+   * Whether `plan` is stored as it is (same content, strategy, and what routed search needs);
+   * throws when its id is another document's.
+   */
+  private isStored(plan: ArtifactPlan): boolean {
+    const existing = this.assertOwnId(plan);
+    // A document written before schema 3 is rewritten even when unchanged: that is how a store gains what routed search needs.
+    return existing !== undefined && existing.contentHash === plan.contentHash && existing.strategyKey === plan.strategyKey && !lacksRouteData(this.db, plan.id);
+  }
+
+  /** The stored artifact of `plan`'s id, refused when another source's document holds that id. */
+  private assertOwnId(plan: ArtifactPlan): ReturnType<typeof findArtifact> {
+    const existing = findArtifact(this.db, plan.id);
+    if (existing && (existing.sourceSystem !== plan.sourceSystem || existing.sourceId !== plan.sourceId)) {
+      // 8 hex digits of an id collide eventually (seed 004's length); refuse rather than overwrite another document.
+      throw new StoreError(`${describe(plan)}: artifact id ${plan.id} is already used by ${existing.sourceSystem}:${existing.sourceId ?? '(content id)'}`);
+    }
+    return existing;
   }
 
   /** Deletes an artifact and its chunks; false if there was none. */
