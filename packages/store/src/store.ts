@@ -460,6 +460,14 @@ export class DocStore {
     const limit = options.limit ?? 10;
     const filters = options.filters ?? {};
     if (!Number.isInteger(limit) || limit < 1) throw new StoreError(`limit must be a positive integer, got ${limit}`);
+    // One read transaction: every statement of the search reads one snapshot. Without it an
+    // ingest committed by another process between them (the MCP server searching while
+    // docs-store ingest writes) failed the search ("unit … vanished during the search") or
+    // mixed the old ranking with the new text.
+    return this.db.transaction(() => this.searchSnapshot(query, vector, mode, limit, filters, options, model))();
+  }
+
+  private searchSnapshot(query: string, vector: Float32Array | null, mode: SearchMode, limit: number, filters: SearchFilters, options: Omit<SearchOptions, 'embedder'>, model: string | undefined): SearchHit[] {
     if (filters.topic !== undefined || filters.contentType !== undefined) this.assertFilters(filters);
     if (mode === 'hybrid' && options.routes !== false) {
       if (!vector) throw new StoreError(`${mode} search needs a query vector`);
@@ -608,8 +616,15 @@ export class DocStore {
     const changed = rebuilt !== null || result.assigned > 0 || removed > 0;
     let persisted = false;
     if (changed && !this.db.readonly && this.hasAnnTable && storeModel !== null) {
-      this.persistAnn(ivf, storeModel);
-      persisted = true;
+      try {
+        this.persistAnn(ivf, storeModel);
+        persisted = true;
+      } catch (err) {
+        // A search reads in one snapshot (searchWith); when another process committed since
+        // it began, SQLite refuses that snapshot a write (SQLITE_BUSY_SNAPSHOT). The index
+        // serves from memory, and the next search or ingest that finds it out of date writes it.
+        if (!this.db.inTransaction || !/^SQLITE_BUSY/.test(String((err as { code?: unknown }).code))) throw err;
+      }
     }
     this.ivf = ivf;
     this.annStatus = { kind: 'ivf', lists: model.lists, rows: index.size, rebuilt, reused: rebuilt ? 0 : result.reused, assigned: result.assigned, removed, persisted, bytes: ivf.bytes };
