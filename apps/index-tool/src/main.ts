@@ -12,7 +12,7 @@ import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { pruneStaleOutputs } from './prune.js';
+import { pruneEmbeddingCaches, pruneStaleOutputs } from './prune.js';
 import { assertSearchable, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -51,6 +51,11 @@ Options:
                 topic-spec.md, index.json) in folders below the root that are no longer
                 topics (a topic deleted with git rm keeps its git-ignored outputs, which
                 docs-export and docs-store would still read); only files it recognises
+  --prune-embedding-cache PATH
+                with --prune, also remove the embedding cache of a topic that is gone:
+                the folder PATH and PATH.pack, where the Nx plugin keeps each topic's
+                (.embedding-cache/topic-…); only a topic cache's layout is removed;
+                repeatable (the plugin passes the ones it finds)
   --json        print a JSON summary on stdout instead of text
   -h, --help    show this help
   --version     print index-tool's version
@@ -88,7 +93,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
 }
 
 async function run(argv: string[], io: Io): Promise<number> {
-  let values: { root: string; json: boolean; help: boolean; version: boolean; 'llms-txt': boolean; 'llms-full': boolean; 'llms-title'?: string; 'llms-summary'?: string; prune: boolean };
+  let values: { root: string; json: boolean; help: boolean; version: boolean; 'llms-txt': boolean; 'llms-full': boolean; 'llms-title'?: string; 'llms-summary'?: string; prune: boolean; 'prune-embedding-cache'?: string[] };
   let jobs: Job[];
   let root: string;
   try {
@@ -100,6 +105,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       'llms-title': { type: 'string' },
       'llms-summary': { type: 'string' },
       prune: { type: 'boolean', default: false },
+      'prune-embedding-cache': { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
@@ -133,6 +139,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       if (values[opt] !== undefined && /^[\s\p{Cc}]*$/u.test(values[opt])) throw new UsageError(`--${opt}: blank; give some text, or leave --${opt} out`);
     }
     if (values.prune && values['llms-txt']) throw new UsageError('--prune goes with the index.json run, not --llms-txt');
+    if (values['prune-embedding-cache'] !== undefined && !values.prune) throw new UsageError('--prune-embedding-cache goes with --prune');
     if (values['llms-txt']) {
       if (parsed.positionals.length !== 1 || resolve(parsed.positionals[0]!) !== root) {
         throw new UsageError(`--llms-txt writes llms.txt for the docs root: give the root (${values.root}) as the only folder`);
@@ -231,9 +238,11 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   // After the indexes: a folder that is no topic is listed by none, so the order does not matter to them.
   const pruned = values.prune ? pruneStaleOutputs(root) : [];
-  if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors, ...(values.prune ? { pruned } : {}) }, null, 2)}\n`);
+  const prunedCaches = pruneEmbeddingCaches(values['prune-embedding-cache'] ?? []);
+  if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors, ...(values.prune ? { pruned, prunedCaches } : {}) }, null, 2)}\n`);
   else {
     for (const p of pruned) io.stdout(`${oneLine(join(values.root, p))}: removed (its folder is no longer a topic)\n`);
+    for (const p of prunedCaches) io.stdout(`${oneLine(p)}: removed (the embedding cache of a topic that is gone)\n`);
     for (const s of summaries) {
       const what = s.kind === 'topic' ? counted(s.chunks, 'chunk') : counted(s.children, 'child', 'children');
       io.stdout(`${oneLine(s.dir)}: ${s.kind} ${JSON.stringify(s.id)}, ${what} -> ${oneLine(s.out)}\n`);

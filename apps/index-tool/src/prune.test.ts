@@ -178,3 +178,30 @@ it('property: after a pruned build, every output lies in a topic (or is the inde
     { numRuns: 25 },
   );
 }, 120_000);
+
+it('--prune-embedding-cache removes a gone topic\'s cache folder and .pack (the Nx plugin names them), only with --prune and only a topic cache', async () => {
+  const docs = freshDocs();
+  placeTopic(docs, 'a/live', false);
+  const caches = join(docs, '..', '.embedding-cache');
+  mkdirSync(join(caches, 'topic-a-gone', '_by-text', 'p'), { recursive: true });
+  writeFileSync(join(caches, 'topic-a-gone.pack'), 'chunkyard-pack 1\n');
+  mkdirSync(join(caches, 'topic-mine'), { recursive: true });
+  writeFileSync(join(caches, 'topic-mine', 'notes.txt'), 'not a cache\n');
+  const run = (...extra: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    return main([join(docs, 'a/live'), join(docs, 'a'), docs, '--root', docs, ...extra], { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) }).then((code) => ({ code, stdout, stderr }));
+  };
+  const alone = await run('--prune-embedding-cache', join(caches, 'topic-a-gone'));
+  expect(alone.code).toBe(2);
+  expect(alone.stderr).toContain('--prune-embedding-cache goes with --prune');
+  expect(existsSync(join(caches, 'topic-a-gone'))).toBe(true);
+  const r = await run('--prune', '--prune-embedding-cache', join(caches, 'topic-a-gone'), '--prune-embedding-cache', join(caches, 'topic-mine'));
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(existsSync(join(caches, 'topic-a-gone'))).toBe(false);
+  expect(existsSync(join(caches, 'topic-a-gone.pack'))).toBe(false);
+  expect(readFileSync(join(caches, 'topic-mine', 'notes.txt'), 'utf8')).toBe('not a cache\n');
+  expect(r.stdout).toContain(`${join(caches, 'topic-a-gone')}: removed (the embedding cache of a topic that is gone)`);
+  expect(r.stdout).toContain(`${join(caches, 'topic-a-gone.pack')}: removed`);
+});

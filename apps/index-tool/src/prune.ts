@@ -12,7 +12,7 @@
 import { rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { TOPIC_MARKER } from '@chunkyard/topic-io';
-import { staleOutputs } from './stale-outputs.js';
+import { isTopicCacheFolder, isTopicCachePack, staleOutputs } from './stale-outputs.js';
 
 /** Removes stale outputs below `root`; returns the removed paths, relative to `root`. */
 export function pruneStaleOutputs(root: string, marker: string = TOPIC_MARKER): string[] {
@@ -29,4 +29,25 @@ export function pruneStaleOutputs(root: string, marker: string = TOPIC_MARKER): 
     }
   }
   return stale.map((s) => s.path);
+}
+
+/**
+ * `--prune-embedding-cache`: removes each folder that is a topic's embedding cache and its
+ * `.pack` (the Nx plugin names the ones whose topic is gone: staleEmbeddingCaches). Anything
+ * else at those paths is left. Returns the removed paths as given, `.pack` ones with it.
+ */
+export function pruneEmbeddingCaches(folders: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const folder of folders) {
+    if (isTopicCacheFolder(folder)) {
+      rmSync(folder, { recursive: true, force: true });
+      removed.push(folder);
+    }
+    const pack = `${folder}.pack`;
+    if (isTopicCachePack(pack)) {
+      rmSync(pack, { force: true });
+      removed.push(pack);
+    }
+  }
+  return removed;
 }

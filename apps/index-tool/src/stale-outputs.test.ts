@@ -1,13 +1,13 @@
 // stale-outputs.ts is what the Nx plugin looks for to rerun the docs root's index-json, and what
 // --prune removes. Once pruned, nothing may be left to count: the root's index.json would rerun
 // on every build. The plugin's side is packages/nx/src/stale-outputs.test.ts.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, expect, it } from 'vitest';
-import { pruneStaleOutputs } from './prune.js';
-import { staleOutputs } from './stale-outputs.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pruneEmbeddingCaches, pruneStaleOutputs } from './prune.js';
+import { staleEmbeddingCaches, staleOutputs } from './stale-outputs.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'chunkyard-stale-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -67,3 +67,63 @@ it('property: lists only what exists, each once; prune removes each listed path 
   );
 });
 
+
+describe('topic embedding caches (the Nx plugin keeps one per topic: .embedding-cache/topic-…/ and its .pack)', () => {
+  const kinds = ['cache folder', 'folder with a file', 'pack', 'other file', 'symlink'] as const;
+  const makeEntry = (root: string, name: string, kind: (typeof kinds)[number]) => {
+    const path = join(root, name);
+    if (kind === 'cache folder') mkdirSync(join(path, '_by-text', 'local-lexical-v1-d512'), { recursive: true });
+    else if (kind === 'folder with a file') {
+      mkdirSync(path, { recursive: true });
+      writeFileSync(join(path, 'notes.txt'), 'mine\n');
+    } else if (kind === 'pack') writeFileSync(`${path}.pack`, 'chunkyard-pack 1\n0 _by-text/x\n');
+    else if (kind === 'other file') writeFileSync(`${path}.pack`, 'something else\n');
+    else symlinkSync(join(tmp, 'nowhere'), path);
+  };
+  const names = fc.constantFrom('topic-a', 'topic-b', 'topic-a b', 'topic-ü', '_by-text', 'semantic-16-80-512', 'notes', 'topic-');
+
+  it('property: lists only topic caches whose topic is gone, and after their removal nothing; everything else stays', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(names, fc.constantFrom(...kinds)), { maxLength: 10 }), fc.subarray(['topic-a', 'topic-ü']), (entries, liveNames) => {
+        const root = join(tmp, `caches-${n++}`);
+        mkdirSync(root, { recursive: true });
+        for (const [name, kind] of entries) {
+          try {
+            makeEntry(root, name, kind);
+          } catch {
+            // the name is taken by an earlier entry of another kind
+          }
+        }
+        const live = new Set(liveNames);
+        const before = readdirSync(root).sort();
+        const stale = staleEmbeddingCaches(root, live);
+        for (const s of stale) {
+          expect(s.startsWith('topic-')).toBe(true);
+          expect(live.has(s)).toBe(false);
+        }
+        const removed = pruneEmbeddingCaches(stale.map((s) => join(root, s)));
+        expect(removed.length).toBeGreaterThanOrEqual(stale.length);
+        expect(staleEmbeddingCaches(root, live)).toEqual([]);
+        // What is left: every entry but the removed ones, untouched.
+        const gone = new Set(removed.map((p) => p.slice(root.length + 1)));
+        expect(readdirSync(root).sort()).toEqual(before.filter((e) => !gone.has(e)));
+        for (const g of gone) expect(g.replace(/\.pack$/, '').startsWith('topic-')).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a live topic\'s cache, the hand-run tools\' cache and a folder holding a file are kept', () => {
+    const root = join(tmp, 'caches-fixed');
+    mkdirSync(root, { recursive: true });
+    makeEntry(root, 'topic-live', 'cache folder');
+    makeEntry(root, 'topic-live', 'pack');
+    makeEntry(root, 'topic-gone', 'cache folder');
+    makeEntry(root, 'topic-gone', 'pack');
+    makeEntry(root, 'topic-packonly', 'pack');
+    makeEntry(root, 'topic-mine', 'folder with a file');
+    makeEntry(root, '_by-text', 'cache folder');
+    expect(staleEmbeddingCaches(root, new Set(['topic-live']))).toEqual(['topic-gone', 'topic-packonly']);
+    expect(staleEmbeddingCaches(join(root, 'missing'), new Set())).toEqual([]);
+  });
+});

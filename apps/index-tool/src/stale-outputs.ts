@@ -16,7 +16,7 @@
  * folder without a topic: linear in the tree.
  */
 import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 
 export interface StaleOutput {
   /** Relative to the docs root, with `/`. */
@@ -106,4 +106,50 @@ export function staleOutputs(root: string, marker: string): StaleOutput[] {
   };
   for (const e of readdirSync(root, { withFileTypes: true })) if (e.isDirectory() && listed(e.name)) visit(join(root, e.name));
   return out;
+}
+
+/**
+ * The Nx plugin keeps each topic's embedding cache in `<cacheRoot>/<name>/` and packs it into
+ * `<name>.pack` (an output of the topic's spec task), named after the topic's project: always
+ * `topic-…`. Other names there (`_by-text/`, a strategy key's folder) are the cache of the
+ * tools run by hand, never a topic's. A folder counts when everything in it is a folder (the
+ * cache's layout), a pack when it starts with the pack format's first line.
+ */
+const TOPIC_CACHE = /^topic-/;
+
+/** Whether `path` (a folder named `topic-…`) is a topic's embedding-cache folder. */
+export function isTopicCacheFolder(path: string): boolean {
+  try {
+    if (!TOPIC_CACHE.test(basename(path)) || !lstatSync(path).isDirectory()) return false;
+    return readdirSync(path, { withFileTypes: true }).every((e) => e.isDirectory());
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` (a file named `topic-….pack`) is a packed topic embedding cache. */
+export function isTopicCachePack(path: string): boolean {
+  return TOPIC_CACHE.test(basename(path)) && path.endsWith('.pack') && head(path, 64).startsWith('chunkyard-pack ');
+}
+
+/**
+ * The topic embedding caches in `cacheRoot` whose topic is gone: the names (without `.pack`)
+ * of folders and packs not in `live`, sorted. A deleted topic's cache stayed there for good
+ * (an incremental build differed from a clean one by it).
+ */
+export function staleEmbeddingCaches(cacheRoot: string, live: ReadonlySet<string>): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(cacheRoot, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const stale = new Set<string>();
+  for (const e of entries) {
+    const name = e.name.endsWith('.pack') ? e.name.slice(0, -'.pack'.length) : e.name;
+    if (live.has(name) || stale.has(name)) continue;
+    const path = join(cacheRoot, e.name);
+    if (e.name.endsWith('.pack') ? isTopicCachePack(path) : isTopicCacheFolder(path)) stale.add(name);
+  }
+  return [...stale].sort();
 }

@@ -7,8 +7,10 @@
 // And after a checkout back to sources built before (the deleted topic's outputs restored from
 // the cache on the older branch), Nx replayed the root's index.json and left them: while they
 // are there, the plugin gives that task an option of a fresh value (@chunkyard/index-tool/stale-outputs), so it runs.
+// The deleted topic's embedding cache (.embedding-cache/topic-…/ and its .pack) stayed too: the
+// same task now removes it (--prune-embedding-cache, named by the plugin).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cleanBuildOf, outputTree } from './clean-build.mjs';
@@ -25,10 +27,19 @@ const git = (...args: string[]) => {
   const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: ws.root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 };
+/**
+ * The topics' embedding caches by name, each marked present: not their bytes, nor whether the
+ * folder is unpacked beside its .pack (a spec task served from the Nx cache restores only the
+ * pack), but a deleted topic's cache stayed for good.
+ */
+const caches = (root: string): Record<string, string> => {
+  const dir = join(root, '.embedding-cache');
+  return existsSync(dir) ? Object.fromEntries(readdirSync(dir).map((n) => [`.embedding-cache/${n.replace(/\.pack$/, '')}`, 'present'])) : {};
+};
 /** The files that differ between the incremental outputs and a clean build's. */
 const differences = () => {
-  const inc = outputTree(ws.root);
-  const cl = cleanBuildOf(ws, clean);
+  const inc = { ...outputTree(ws.root), ...caches(ws.root) };
+  const cl = { ...cleanBuildOf(ws, clean), ...caches(clean.root) };
   return [...new Set([...Object.keys(inc), ...Object.keys(cl)])]
     .filter((f) => inc[f] !== cl[f])
     .map((f) => `${f}: ${!(f in cl) ? 'only in the incremental build' : !(f in inc) ? 'only in the clean build' : 'differs'}`)

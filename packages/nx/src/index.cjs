@@ -13,7 +13,7 @@
  */
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, isAbsolute, join, relative, sep } = require('node:path');
-const { createProjects, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
+const { createProjects, entriesSharingCache, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
@@ -271,7 +271,9 @@ const createNodesV2 = [
   '**/*',
   (files, rawOptions, context) => {
     try {
-      return createProjectsFromFiles(files, normalizeOptions(rawOptions), context.workspaceRoot, entryRootsOf(context.nxJsonConfiguration));
+      const options = normalizeOptions(rawOptions);
+      const cacheShared = entriesSharingCache(context.nxJsonConfiguration, options.embeddingCacheDir) > 1;
+      return createProjectsFromFiles(files, options, context.workspaceRoot, entryRootsOf(context.nxJsonConfiguration), cacheShared);
     } catch (err) {
       // `nx run-many` and `nx run` print only "Failed to process project graph. Pass --verbose
       // to see the stacktraces." for an error thrown here (Nx 22.7's handleProjectGraphError),
@@ -292,8 +294,9 @@ const createNodesV2 = [
  * @param {import('./plugin.cjs').NormalizedOptions} options
  * @param {string} workspaceRoot
  * @param {string[][]} [entryRoots] every @chunkyard/nx entry's docs roots (several entries name projects by root)
+ * @param {boolean} [cacheShared] another @chunkyard/nx entry keeps its embedding caches in the same folder
  */
-function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = []) {
+function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [], cacheShared = false) {
   const markers = topicMarkers(files, options);
   for (const root of options.docsRoots) {
     if (markers.some((m) => m.startsWith(`${root}/`))) continue;
@@ -372,12 +375,17 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [])
       return true;
     }
   };
-  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn });
+  const staleCaches =
+    staleOutputs === null || cacheShared
+      ? undefined
+      : (/** @type {string} */ cacheDir, /** @type {ReadonlySet<string>} */ live) => /** @type {StaleOutputsModule} */ (staleOutputsModules.get(workspaceRoot)).staleEmbeddingCaches(join(workspaceRoot, cacheDir), live);
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn, staleCaches });
 }
 
 /** @typedef {(root: string, marker: string) => { path: string }[]} StaleOutputsFn */
-/** Loaded once per workspace (the daemon makes the graph many times in one process). @type {Map<string, StaleOutputsFn>} */
-const staleOutputsByRoot = new Map();
+/** @typedef {{ staleOutputs: StaleOutputsFn, staleEmbeddingCaches: (cacheRoot: string, live: ReadonlySet<string>) => string[] }} StaleOutputsModule */
+/** Loaded once per workspace (the daemon makes the graph many times in one process). @type {Map<string, StaleOutputsModule>} */
+const staleOutputsModules = new Map();
 
 /**
  * index-tool's list of outputs its `--prune` removes (`@chunkyard/index-tool/stale-outputs`, an
@@ -390,16 +398,16 @@ const staleOutputsByRoot = new Map();
  * @returns {StaleOutputsFn | null}
  */
 function loadStaleOutputs(workspaceRoot) {
-  const known = staleOutputsByRoot.get(workspaceRoot);
-  if (known !== undefined) return known;
+  const known = staleOutputsModules.get(workspaceRoot);
+  if (known !== undefined) return known.staleOutputs;
   try {
     // The built file named by the package's exports, whatever conditions the process runs under
     // (vitest's `source` condition would pick the TypeScript).
     const manifest = require.resolve('@chunkyard/index-tool/package.json', { paths: [workspaceRoot, __dirname] });
     const file = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).exports['./stale-outputs'].default);
-    const found = /** @type {{ staleOutputs: StaleOutputsFn }} */ (require(file)).staleOutputs;
-    staleOutputsByRoot.set(workspaceRoot, found);
-    return found;
+    const found = /** @type {StaleOutputsModule} */ (require(file));
+    staleOutputsModules.set(workspaceRoot, found);
+    return found.staleOutputs;
   } catch (err) {
     process.stderr.write(
       `@chunkyard/nx: warning: cannot load @chunkyard/index-tool/stale-outputs (${escapeControl(err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err))}), so the docs root's index-json reruns on every build; reinstall @chunkyard/nx (it needs Node >= 20.19 or >= 22.12), or in chunkyard's own repo run npm run build\n`,

@@ -201,6 +201,25 @@ function entryRootsOf(nxJson) {
 }
 
 /**
+ * How many @chunkyard/nx entries of nx.json keep their embedding caches in `cacheDir`: with
+ * more than one, each sees only its own topics, so none may remove another's as stale.
+ * @param {unknown} nxJson @param {string} cacheDir
+ */
+function entriesSharingCache(nxJson, cacheDir) {
+  let n = 0;
+  for (const p of /** @type {{ plugins?: unknown[] } | undefined} */ (nxJson)?.plugins ?? []) {
+    const entry = /** @type {{ plugin?: unknown, options?: unknown }} */ (typeof p === 'string' ? { plugin: p } : (p ?? {}));
+    if (entry.plugin !== '@chunkyard/nx') continue;
+    try {
+      if (normalizeOptions(/** @type {ChunkyardNxOptions | undefined} */ (entry.options)).embeddingCacheDir === cacheDir) n++;
+    } catch {
+      // reported by that entry
+    }
+  }
+  return n;
+}
+
+/**
  * Each entry names its projects by its own roots, so two entries (docs, handbook) both made
  * `topic-plain` of docs/plain and handbook/plain, and Nx's message advised a project.json name,
  * which leaves both topics one embedding-cache folder. Names are qualified by the root whenever
@@ -579,22 +598,34 @@ function executorInputs(ctx) {
  * @property {Record<string, ToolLocation>} tools   by package name
  * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
  * @property {Map<string, { name: string, file: string }>} [ownNames]  folders under a docs root that are Nx projects of their own (a project.json, or a package.json in the package manager's workspaces), each with the name Nx gives it and the file that gives it (ownProjectNames in index.cjs)
- * @property {(docsRoot: string, marker: string) => boolean} [staleIn]  whether a folder below the docs root holds outputs of a topic that is gone (@chunkyard/index-tool/stale-outputs), which its index-json's --prune removes
- * @property {string[][]} [entryRoots]  the docs roots of every @chunkyard/nx entry of nx.json (entryRootsOf), this one's included
+ * @property {(docsRoot: string, marker: string) => boolean} [staleIn]  whether a folder below the docs root holds outputs of a topic that is gone (index-tool's stale-outputs entry), which its index-json's --prune removes
+ * @property {string[][]} [entryRoots]  the docs roots of every entry of this plugin in nx.json (entryRootsOf), this one's included
+ * @property {(cacheDir: string, live: ReadonlySet<string>) => string[]} [staleCaches]  the names of the topic embedding caches in cacheDir (workspace-relative) that are not in live (index-tool's stale-outputs entry), which the first docs root's index-json removes; absent when another entry shares the folder
+ * @property {string[]} [staleCacheFolders]  set by createProjects: those caches, as workspace-relative folders
  */
 
 /**
  * Nx project configurations for every topic and section, grouped by the marker file whose
  * result describes them (each project exactly once, as Nx requires).
  * @param {readonly string[]} files workspace-relative paths the glob matched
- * @param {BuildContext} ctx
+ * @param {BuildContext} givenCtx
  * @returns {[string, { projects: Record<string, object> }][]}
  */
-function createProjects(files, ctx) {
-  const { options } = ctx;
+function createProjects(files, givenCtx) {
+  const { options } = givenCtx;
   const markers = topicMarkers(files, options);
-  const qualify = new Set([...options.docsRoots, ...(ctx.entryRoots ?? []).flat()]).size > 1;
-  checkEntryRoots(options.docsRoots, ctx.entryRoots ?? []);
+  const qualify = new Set([...options.docsRoots, ...(givenCtx.entryRoots ?? []).flat()]).size > 1;
+  checkEntryRoots(options.docsRoots, givenCtx.entryRoots ?? []);
+  // A deleted topic's embedding cache (its folder and .pack) stayed for good: every topic's
+  // cache folder of this entry is live, any other `topic-…` cache there is removed by the first
+  // docs root's index-json (which then also runs: see staleOutputs below).
+  const live = new Set(markers.map((m) => {
+    const dir = posix.dirname(m);
+    return cacheFolderName(projectName(dir, /** @type {string} */ (docsRootOf(m, options.docsRoots)), true, qualify));
+  }));
+  const staleCacheFolders = (givenCtx.staleCaches?.(options.embeddingCacheDir, live) ?? []).map((n) => `${options.embeddingCacheDir}/${n}`);
+  /** @type {BuildContext} */
+  const ctx = { ...givenCtx, staleCacheFolders };
   /** @type {[string, { projects: Record<string, object> }][]} */
   const results = [];
   for (const docsRoot of options.docsRoots) {
@@ -916,6 +947,8 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
   };
   // The root's llms.txt and llms-full.txt are outputs of a task after its index.json.
   const rootOutputs = dir === docsRoot ? ['llms.txt', 'llms-full.txt'] : [];
+  // The stale embedding caches go with the entry's first root (one task removes each).
+  const cacheArgs = dir === docsRoot && docsRoot === options.docsRoots[0] ? (ctx.staleCacheFolders ?? []).flatMap((f) => ['--prune-embedding-cache', f]) : [];
   targets[INDEX_JSON_TARGET] = {
     // The root's task also removes the outputs a deleted topic left behind (git rm removes
     // only tracked files): docs-export and docs-store read every _chunks/ in the tree, so a
@@ -926,7 +959,13 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
     // topic's outputs from the cache) and a checkout back, the sources were ones already built and
     // the root's index.json came from the cache, leaving them. Looked for here, in the plugin's own
     // process (b8d6d0d's runtime input started a `node` per Nx command).
-    ...runTool(INDEX_TOOL.tool, [dir, '--root', docsRoot, ...(dir === docsRoot ? ['--prune'] : [])], options, ctx, dir === docsRoot && ctx.staleIn?.(docsRoot, options.topicMarker) ? { staleOutputs: freshValue() } : {}),
+    ...runTool(
+      INDEX_TOOL.tool,
+      [dir, '--root', docsRoot, ...(dir === docsRoot ? ['--prune', ...cacheArgs] : [])],
+      options,
+      ctx,
+      dir === docsRoot && (cacheArgs.length > 0 || ctx.staleIn?.(docsRoot, options.topicMarker)) ? { staleOutputs: freshValue() } : {},
+    ),
     cache: true,
     // A topic's index.json is a function of the topic's whole pipeline (as its steps are).
     inputs: [
@@ -1006,6 +1045,7 @@ module.exports = {
   LLMS_TXT_TARGET,
   normalizeOptions,
   entryRootsOf,
+  entriesSharingCache,
   projectName,
   docsTree,
   createProjects,

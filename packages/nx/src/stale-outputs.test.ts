@@ -34,3 +34,29 @@ it('the plugin looks in the workspace: a stale folder under the docs root (quote
   pruneStaleOutputs(docs);
   expect(rootOptions()).not.toHaveProperty('staleOutputs');
 });
+
+it('a gone topic\'s embedding cache in .embedding-cache: the root\'s index-json names it to --prune-embedding-cache (and runs); not when another entry of the plugin shares the folder', () => {
+  const ws = join(tmp, 'ws-caches');
+  mkdirSync(join(ws, 'docs', 'live'), { recursive: true });
+  writeFileSync(join(ws, 'docs', 'live', 'golden-reference.md'), '# Live\n');
+  const caches = join(ws, '.embedding-cache');
+  for (const name of ['topic-live', 'topic-gone', '_by-text']) mkdirSync(join(caches, name, 'p'), { recursive: true });
+  writeFileSync(join(caches, 'topic-gone.pack'), 'chunkyard-pack 1\n');
+  writeFileSync(join(caches, 'topic-live.pack'), 'chunkyard-pack 1\n');
+  const rootOptions = (nxJsonConfiguration?: unknown) => {
+    const results = createNodesV2[1](['docs/live/golden-reference.md'], { docsRoot: 'docs' }, { workspaceRoot: ws, nxJsonConfiguration } as { workspaceRoot: string });
+    const projects = Object.assign({}, ...results.map(([, r]) => r.projects));
+    return projects.docs.targets['index-json'].options as { args: string[]; staleOutputs?: string };
+  };
+  const one = rootOptions({ plugins: [{ plugin: '@chunkyard/nx', options: { docsRoot: 'docs' } }] });
+  expect(one.args.filter((_, i) => one.args[i - 1] === '--prune-embedding-cache')).toEqual(['.embedding-cache/topic-gone']);
+  expect(one.staleOutputs).toEqual(expect.any(String));
+  // Two entries keep their caches in one folder: each sees only its own topics, so neither prunes.
+  const shared = rootOptions({ plugins: [{ plugin: '@chunkyard/nx', options: { docsRoot: 'docs' } }, { plugin: '@chunkyard/nx', options: { docsRoot: 'handbook' } }] });
+  expect(shared.args).not.toContain('--prune-embedding-cache');
+  rmSync(join(caches, 'topic-gone'), { recursive: true });
+  rmSync(join(caches, 'topic-gone.pack'));
+  const after = rootOptions({ plugins: [{ plugin: '@chunkyard/nx', options: { docsRoot: 'docs' } }] });
+  expect(after.args).not.toContain('--prune-embedding-cache');
+  expect(after).not.toHaveProperty('staleOutputs');
+});
