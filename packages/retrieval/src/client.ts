@@ -57,10 +57,29 @@ export class DocsClient {
     const url = new URL(this.group(topic, doc).manifest, topic.url);
     let m = this.manifests.get(url.href);
     if (!m) {
-      const count = this.group(topic, doc).count;
-      m = readJson(this.source, url).then((json) => parseManifest(json, this.source.describe(url), count));
+      const group = this.group(topic, doc);
+      m = readJson(this.source, url).then((json) => {
+        // The hash first: a rebuild usually changes the count too, and "expected 24 chunks
+        // (the index's count), got 27" read as damage, not as a build under way.
+        const sha = (json as { sourceSha256?: unknown } | null)?.sourceSha256;
+        if (group.source_sha256 !== undefined && typeof sha === 'string' && sha !== group.source_sha256) throw rebuiltError(this.source.describe(url), this.source.describe(topic.url));
+        return parseManifest(json, this.source.describe(url), group.count);
+      });
       this.manifests.set(url.href, m);
     }
     return m;
   }
+}
+
+/**
+ * A manifest other than the one its index.json was built from: the chunk step has rewritten
+ * `_chunks/` and the index step has not yet rewritten index.json (a rebuild under way, or one
+ * that stopped between them). Its index's titles, order and question hashes describe other
+ * chunks, so reading on would mix two versions of the document.
+ */
+function rebuiltError(manifest: string, index: string): ContractError {
+  return new ContractError(
+    manifest,
+    `holds other chunks than ${index} was built from (its sourceSha256 differs from the index's source_sha256): the topic is being rebuilt, or its index step has not run since its chunk step; read it again when the build has finished`,
+  );
 }

@@ -30,3 +30,17 @@ describe('parseIndex: document names', () => {
     for (const doc of ['constructor', 'toString', '__proto__']) expect(() => client.group(topic, doc), doc).toThrow(ContractError);
   });
 });
+
+describe('parseIndex: source_sha256', () => {
+  const withSha = (sha: unknown) => JSON.parse(topicText('g').replace('"manifest":"_chunks/g.json"', `"manifest":"_chunks/g.json","source_sha256":${JSON.stringify(sha)}`)) as unknown;
+  it('keeps a document\'s source_sha256 (what the rebuild check compares with the manifest), and reads an index without one', () => {
+    const sha = 'ab'.repeat(32);
+    expect((parseIndex(withSha(sha), 'x') as TopicIndex)._embedded.chunks['g']?.source_sha256).toBe(sha);
+    expect((parseIndex(JSON.parse(topicText('g')), 'x') as TopicIndex)._embedded.chunks['g']?.source_sha256).toBeUndefined();
+  });
+  it('refuses one that is not 64 lowercase hex digits, naming the field', () => {
+    for (const bad of ['AB'.repeat(32), 'ab', 42, null]) {
+      expect(() => parseIndex(withSha(bad), 'idx.json'), String(bad)).toThrow(/^idx\.json: _embedded\.chunks\.g\.source_sha256: expected (64 lowercase hex digits|a string), got /);
+    }
+  });
+});

@@ -66,6 +66,8 @@ export interface ChunkGroup {
   source: string;
   /** Relative to the folder of the index.json holding it. */
   manifest: string;
+  /** The manifest's sourceSha256 when the index was built (absent in indexes built before it was added). */
+  source_sha256?: string;
   count: number;
   baseline_conceptual: number;
   baseline_technical?: number;
@@ -262,6 +264,11 @@ function parseGroup(c: Checker, v: unknown, path: string): ChunkGroup {
     stripe_order: parseOrder(c, o.stripe_order, `${path}.stripe_order`, count, [0]),
     items: [],
   };
+  if (o.source_sha256 !== undefined) {
+    const sha = c.str(o.source_sha256, `${path}.source_sha256`);
+    if (!/^[0-9a-f]{64}$/.test(sha)) c.fail(`${path}.source_sha256`, '64 lowercase hex digits', sha);
+    group.source_sha256 = sha;
+  }
   if (technical) {
     const bt = c.int(o.baseline_technical, `${path}.baseline_technical`);
     if (bt !== 1 || count < 2) c.fail(`${path}.baseline_technical`, '1 (and at least 2 chunks)', bt);

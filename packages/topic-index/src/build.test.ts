@@ -49,6 +49,8 @@ describe('topicIndex', () => {
     const d = index._embedded.chunks!['golden-reference']!;
     expect(d).toMatchObject({ source: 'golden-reference.md', manifest: '_chunks/golden-reference.json', count: 9, baseline_conceptual: 0 });
     expect(d.baseline_technical).toBeUndefined();
+    // The manifest's hash the index was built from, so a reader can tell a rebuild under way (issue 15).
+    expect(d.source_sha256).toBe('a'.repeat(64));
     expect(d.stripe_order_technical).toBeUndefined();
     expect(d.stripe_order).toEqual([1, 4, 7, 2, 5, 8, 3, 6]);
     expect(d.items[2]).toEqual({

@@ -62,6 +62,7 @@ export function topicIndex(spec: TopicSpec, id: string, children: readonly Index
     chunks[d.doc] = {
       source: d.source,
       manifest: d.manifest,
+      source_sha256: d.sourceSha256,
       count: d.count,
       baseline_conceptual: 0,
       ...(technical ? { baseline_technical: 1 as const } : {}),

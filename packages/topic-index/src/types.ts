@@ -26,6 +26,13 @@ export interface IndexDocument {
   source: string;
   /** The chunk manifest (`_chunks/{doc}.json`), relative to the folder of the index.json. */
   manifest: string;
+  /**
+   * The manifest's sourceSha256 when this index was built. The chunk step rewrites
+   * `_chunks/` before the index step rewrites index.json, so in between (a rebuild under
+   * way) the index describes other chunks than the files now hold; a reader that finds the
+   * manifest's hash differs knows it (retrieval's DocsClient says so instead of mixing them).
+   */
+  source_sha256: string;
   count: number;
   baseline_conceptual: 0;
   baseline_technical?: 1;
