@@ -173,14 +173,25 @@ export function removeStaleTemps(dir: string, now = Date.now()): string[] {
   } catch {
     return removed;
   }
+  const dead: { path: string; target: string; writer: string; folder: boolean; mtimeMs: number }[] = [];
   for (const name of entries) {
     const m = TEMP_NAME.exec(name);
     if (!m) continue;
     const path = join(dir, name);
     try {
-      const old = now - lstatSync(path).mtimeMs > STALE_TEMP_AGE_MS;
+      const st = lstatSync(path);
+      const old = now - st.mtimeMs > STALE_TEMP_AGE_MS;
       const here = m[3] === undefined || m[3] === pidSpace();
       if (!old && (!here || pidAlive(Number(m[2])))) continue;
+      dead.push({ path, target: m[1]!, writer: `${m[2]}~${m[3] ?? ''}`, folder: st.isDirectory(), mtimeMs: st.mtimeMs });
+    } catch {
+      // Gone already (another run swept it): nothing to do.
+    }
+  }
+  restoreInterruptedCommits(dir, dead);
+  for (const { path } of dead) {
+    try {
+      if (!entryPresent(path)) continue;
       rmSync(path, { recursive: true, force: true });
       removed.push(path);
     } catch {
@@ -188,6 +199,45 @@ export function removeStaleTemps(dir: string, now = Date.now()): string[] {
     }
   }
   return removed;
+}
+
+function entryPresent(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A run killed between StagedDir.commit's two renames (target moved aside, staged folder not
+ * yet in) left no target at all, only two temp folders of its own: the previous folder and the
+ * complete new one. Sweeping both removed the topic's _chunks/ or _keywords/ for good, so the
+ * next tool to sweep the topic (keyword-extractor, say) deleted the chunks (issue 15 probe).
+ * Both are complete; the older one (a folder's mtime is its last entry's change, so the
+ * previous outputs) goes back in place, and the rest are swept as usual. A single temp folder
+ * of a missing target is a first run killed while staging: it may be partial, and is swept.
+ */
+function restoreInterruptedCommits(dir: string, dead: readonly { path: string; target: string; writer: string; folder: boolean; mtimeMs: number }[]): void {
+  const byCommit = new Map<string, { path: string; mtimeMs: number }[]>();
+  for (const t of dead) {
+    // A name cut to fit NAME_MAX (tempName) no longer says its target: only uncut ones are restored.
+    if (!t.folder || Buffer.byteLength(basename(t.path)) > NAME_MAX - 4) continue;
+    const key = `${t.writer}/${t.target}`;
+    byCommit.set(key, [...(byCommit.get(key) ?? []), t]);
+  }
+  for (const [key, temps] of byCommit) {
+    if (temps.length < 2) continue;
+    const target = join(dir, key.slice(key.indexOf('/') + 1));
+    if (entryPresent(target)) continue;
+    const previous = [...temps].sort((a, b) => a.mtimeMs - b.mtimeMs)[0]!;
+    try {
+      renameSync(previous.path, target);
+    } catch {
+      // Something took the name meanwhile (a run committing now): its folder stands; sweep ours.
+    }
+  }
 }
 
 /** removeStaleTemps, at most once per folder per process (for writers that write there often). */
