@@ -10,7 +10,7 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
-import { counted, emptyArgument, parseCliArgs, PinnedDir, processIo, refuseSymlink, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
+import { counted, emptyArgument, isAbandonedTemp, parseCliArgs, PinnedDir, processIo, refuseSymlink, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
 import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readTopicSource, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 import { groupByOutDir, Outcomes } from './outcomes.js';
@@ -425,6 +425,8 @@ class Stage {
     // parents: false for a topic's _chunks: a topic folder removed or renamed during the run
     // stays so (it came back holding only _chunks/).
     if (this.stagedDir === null && !this.ownsDir && this.pinAt === null) this.madeFolders = missingFolders(this.outDir);
+    // Before StagedDir sweeps the folder and, with a killed run's stage, the links that undo it.
+    if (this.stagedDir === null && !this.ownsDir) this.rollBackKilledMoves();
     this.stagedDir ??= this.ownsDir ? new StagedDir(this.outDir, { parents: false }) : new StagedDir(join(this.at(), 'staged'));
     return this.stagedDir;
   }
@@ -543,6 +545,10 @@ class Stage {
       }
       const order = [...this.names.values(), [...files.keys()]].flat();
       const previous = this.keepPrevious(dir, order);
+      // For a run killed during the renames (rollBackKilledMoves): the outputs that had no
+      // earlier version, which undoing means removing. Written after the links, so a journal
+      // always comes with them; without one (killed before) nothing was moved yet.
+      writeFileSync(join(dir, JOURNAL), JSON.stringify(order.filter((name) => previous.get(name) === null)));
       const moved: string[] = [];
       try {
         for (const name of order) {
@@ -554,6 +560,8 @@ class Stage {
         this.putBack(moved, previous);
         throw err;
       }
+      // The set is whole: from here a kill leaves the new outputs, and nothing is undone.
+      rmSync(join(dir, JOURNAL), { force: true });
       return moved;
     } catch (err) {
       throw this.named(err);
@@ -590,6 +598,44 @@ class Stage {
       }
     }
     return previous;
+  }
+
+  /**
+   * Undoes what a run killed during moveInto's renames left: a new manifest beside old chunk
+   * files, or the reverse (issue 15 probe: 96 of 772 chunk files disagreed with the manifest),
+   * which no later run put right unless it chunked that very document again; its stage, the
+   * only record of the earlier files, was swept. Each abandoned stage holding a journal puts
+   * back its links (the earlier outputs) and removes the outputs it added that had none.
+   * Best effort, as the sweep is.
+   */
+  private rollBackKilledMoves(): void {
+    let entries: string[];
+    try {
+      entries = readdirSync(this.at());
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.startsWith('.staged.tmp-') || !isAbandonedTemp(this.at(), entry)) continue;
+      const stage = this.at(entry);
+      let added: unknown;
+      try {
+        added = JSON.parse(readFileSync(join(stage, JOURNAL), 'utf8'));
+      } catch {
+        continue; // no journal: killed before its renames or after them, nothing to undo
+      }
+      if (!Array.isArray(added)) continue;
+      try {
+        for (const name of readdirSync(join(stage, 'previous'))) renameSync(join(stage, 'previous', name), this.at(name));
+        for (const name of added) {
+          // Still in the stage: never moved, so nothing of it landed.
+          if (typeof name === 'string' && !entryExists(join(stage, name))) rmSync(this.at(name), { force: true });
+        }
+        rmSync(join(stage, JOURNAL), { force: true });
+      } catch {
+        // the sweep that follows removes the stage; the outputs stay as they are
+      }
+    }
   }
 
   /** Undoes the renames of `moved`, best effort: each output back as keepPrevious found it. */
@@ -642,6 +688,9 @@ class Stage {
     }
   }
 }
+
+/** A stage's record of the renames under way (moveInto); output names end in .md or .json, so none is named this. */
+const JOURNAL = 'journal';
 
 /** Whether a folder itself (not a link to one) is at `p`. */
 function isFolder(p: string): boolean {

@@ -240,6 +240,23 @@ function restoreInterruptedCommits(dir: string, dead: readonly { path: string; t
   }
 }
 
+/**
+ * Whether the temp entry `name` in `dir` (a tempName) belongs to a run that is over: its pid
+ * gone here, or older than STALE_TEMP_AGE_MS; removeStaleTemps's test, for a writer that must
+ * undo a killed run's half-done work before that sweep removes what it needs to undo it.
+ */
+export function isAbandonedTemp(dir: string, name: string, now = Date.now()): boolean {
+  const m = TEMP_NAME.exec(name);
+  if (!m) return false;
+  try {
+    const old = now - lstatSync(join(dir, name)).mtimeMs > STALE_TEMP_AGE_MS;
+    const here = m[3] === undefined || m[3] === pidSpace();
+    return old || (here && !pidAlive(Number(m[2])));
+  } catch {
+    return false;
+  }
+}
+
 /** removeStaleTemps, at most once per folder per process (for writers that write there often). */
 export function removeStaleTempsOnce(dir: string): void {
   if (swept.has(dir)) return;
