@@ -180,9 +180,7 @@ export function removeStaleTemps(dir: string, now = Date.now()): string[] {
     const path = join(dir, name);
     try {
       const st = lstatSync(path);
-      const old = now - st.mtimeMs > STALE_TEMP_AGE_MS;
-      const here = m[3] === undefined || m[3] === pidSpace();
-      if (!old && (!here || pidAlive(Number(m[2])))) continue;
+      if (!runIsOver(m, st.mtimeMs, now)) continue;
       dead.push({ path, target: m[1]!, writer: `${m[2]}~${m[3] ?? ''}`, folder: st.isDirectory(), mtimeMs: st.mtimeMs });
     } catch {
       // Gone already (another run swept it): nothing to do.
@@ -249,12 +247,21 @@ export function isAbandonedTemp(dir: string, name: string, now = Date.now()): bo
   const m = TEMP_NAME.exec(name);
   if (!m) return false;
   try {
-    const old = now - lstatSync(join(dir, name)).mtimeMs > STALE_TEMP_AGE_MS;
-    const here = m[3] === undefined || m[3] === pidSpace();
-    return old || (here && !pidAlive(Number(m[2])));
+    return runIsOver(m, lstatSync(join(dir, name)).mtimeMs, now);
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether the run that made a temp (`m`, its name matched by TEMP_NAME) is over: older than
+ * STALE_TEMP_AGE_MS, or made in this pid space by a pid no longer alive. A temp of another pid
+ * space is judged by its age alone: its pid means nothing here.
+ */
+function runIsOver(m: RegExpExecArray, mtimeMs: number, now: number): boolean {
+  if (now - mtimeMs > STALE_TEMP_AGE_MS) return true;
+  const here = m[3] === undefined || m[3] === pidSpace();
+  return here && !pidAlive(Number(m[2]));
 }
 
 /** removeStaleTemps, at most once per folder per process (for writers that write there often). */
