@@ -6,9 +6,9 @@
  * file the plugin counted and prune kept would rerun the task on every build; one prune
  * removed and the plugin missed would stay after such a checkout.
  *
- * Its own entry (`@chunkyard/index-tool/stale-outputs`) with Node builtins only, because the
- * plugin loads it while Nx makes the project graph, before any task: it must not pull in the
- * tool's bundle.
+ * Its own entry (`@chunkyard/index-tool/stale-outputs`) with Node builtins only (and topic-io's
+ * builtins-only entryExists), because the plugin loads it while Nx makes the project graph,
+ * before any task: it must not pull in the tool's bundle.
  *
  * Only files that are recognisably chunkyard's count (a user's own `index.json` or
  * `topic-spec.md` in a plain folder is not), and only in folders index-tool would list (not
@@ -17,6 +17,9 @@
  */
 import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
+// Its own entry of topic-io (Node builtins only): a path the kernel refuses to look up
+// (ENAMETOOLONG, ELOOP) is thrown, so a topic there is never taken for a gone one.
+import { entryExists } from '@chunkyard/topic-io/entry-exists';
 
 export interface StaleOutput {
   /** Relative to the docs root, with `/`. */
@@ -34,22 +37,6 @@ function head(file: string, bytes = 4096): string {
     return readFileSync(file).subarray(0, bytes).toString('utf8');
   } catch {
     return '';
-  }
-}
-
-/**
- * Whether anything is at `p` (a dangling link is something). Only "nothing there" is a no; a
- * path the kernel refuses to look up (ENAMETOOLONG, ELOOP through a looping folder link) is
- * thrown, as topic-io's entryExists does, so a topic there is never taken for a gone one.
- */
-function entryExists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return false;
-    throw err;
   }
 }
 

@@ -3,8 +3,9 @@
  * later CLIs), so each reads documents, the config and a topic's settings the same way and
  * reports the same problems in the same words.
  */
-import { lstatSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { entryExists } from './entry-exists.js';
 import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
 import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, lookalikeAdvice, NotRegularFileError, notUtf8Reason, readRegularFile, oneLine, utf8TextProblem } from '@chunkyard/fs-atomic';
@@ -59,27 +60,7 @@ export function statOrNull(p: string): Stats | null {
   }
 }
 
-/**
- * Whether anything (a file, a folder, or a symlink even when dangling or looping) is at `p`.
- * existsSync follows symlinks, so a broken `golden-reference.md` link would read as "absent"
- * and a topic would be skipped or called "not a topic" instead of reported as broken.
- */
-export function entryExists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch (err) {
-    // Only "nothing there" is an answer of no. A path the kernel refuses to look up
-    // (ENAMETOOLONG past PATH_MAX, ELOOP through a looping folder link) read as "absent": a
-    // topic at a 4,080-byte path was "neither a topic (no golden-reference.md) nor a section"
-    // with the file right there. Thrown, it is named as what it is (guardEnvironment). EACCES
-    // stays a no: a folder that cannot be searched is refused where it is named (assertSearchable).
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') return false;
-    throw err;
-  }
-}
-
+export { entryExists };
 
 /** What readDocument found wrong with a file: a code for callers, in place of matching its words. */
 export type DocumentProblem = 'missing' | 'broken-link' | 'directory' | 'not-regular' | 'unreadable' | 'empty' | 'binary' | 'not-utf8';
