@@ -364,11 +364,11 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
   if (markers.length === 0) return [];
   /** @type {Record<string, ToolLocation>} */
   const tools = Object.fromEntries(TOOL_PACKAGES.map((p) => [p, locateTool(p, workspaceRoot)]));
-  const staleOutputs = loadStaleOutputs(workspaceRoot);
+  const stale = loadStaleOutputs(workspaceRoot);
   const staleIn = (/** @type {string} */ docsRoot, /** @type {string} */ marker) => {
-    if (staleOutputs === null) return true;
+    if (stale === null) return true;
     try {
-      return staleOutputs(join(workspaceRoot, docsRoot), marker).length > 0;
+      return stale.staleOutputs(join(workspaceRoot, docsRoot), marker).length > 0;
     } catch {
       // A folder the kernel refuses to look up (ELOOP, ENAMETOOLONG): the task runs, and
       // index-tool names the problem there.
@@ -376,30 +376,27 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
     }
   };
   const staleCaches =
-    staleOutputs === null || cacheShared
-      ? undefined
-      : (/** @type {string} */ cacheDir, /** @type {ReadonlySet<string>} */ live) => /** @type {StaleOutputsModule} */ (staleOutputsModules.get(workspaceRoot)).staleEmbeddingCaches(join(workspaceRoot, cacheDir), live);
+    stale === null || cacheShared ? undefined : (/** @type {string} */ cacheDir, /** @type {ReadonlySet<string>} */ live) => stale.staleEmbeddingCaches(join(workspaceRoot, cacheDir), live);
   return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn, staleCaches });
 }
 
-/** @typedef {(root: string, marker: string) => { path: string }[]} StaleOutputsFn */
-/** @typedef {{ staleOutputs: StaleOutputsFn, staleEmbeddingCaches: (cacheRoot: string, live: ReadonlySet<string>) => string[] }} StaleOutputsModule */
+/** @typedef {{ staleOutputs: (root: string, marker: string) => { path: string }[], staleEmbeddingCaches: (cacheRoot: string, live: ReadonlySet<string>) => string[] }} StaleOutputsModule */
 /** Loaded once per workspace (the daemon makes the graph many times in one process). @type {Map<string, StaleOutputsModule>} */
 const staleOutputsModules = new Map();
 
 /**
- * index-tool's list of outputs its `--prune` removes (`@chunkyard/index-tool/stale-outputs`, an
+ * index-tool's lists of what its `--prune` removes (`@chunkyard/index-tool/stale-outputs`, an
  * ES module with Node builtins only; require() loads an ES module from Node 20.19 and 22.12).
  * The same code prune runs, so the plugin reruns the root's index-json exactly while there is
  * something to prune. null, with a warning, when it cannot be loaded (tried again at the next
  * look: a workspace may build it meanwhile): then the root's index-json reruns on every build,
  * which is slow but never leaves stale outputs.
  * @param {string} workspaceRoot
- * @returns {StaleOutputsFn | null}
+ * @returns {StaleOutputsModule | null}
  */
 function loadStaleOutputs(workspaceRoot) {
   const known = staleOutputsModules.get(workspaceRoot);
-  if (known !== undefined) return known.staleOutputs;
+  if (known !== undefined) return known;
   try {
     // The built file named by the package's exports, whatever conditions the process runs under
     // (vitest's `source` condition would pick the TypeScript).
@@ -407,7 +404,7 @@ function loadStaleOutputs(workspaceRoot) {
     const file = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).exports['./stale-outputs'].default);
     const found = /** @type {StaleOutputsModule} */ (require(file));
     staleOutputsModules.set(workspaceRoot, found);
-    return found.staleOutputs;
+    return found;
   } catch (err) {
     process.stderr.write(
       `@chunkyard/nx: warning: cannot load @chunkyard/index-tool/stale-outputs (${escapeControl(err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err))}), so the docs root's index-json reruns on every build; reinstall @chunkyard/nx (it needs Node >= 20.19 or >= 22.12), or in chunkyard's own repo run npm run build\n`,
