@@ -71,5 +71,16 @@ export function checkText(text: string, source: string, limits: InputLimits = DE
   }
 }
 
+/**
+ * The names and labels of a document (title, ids, topic …) by the rule the text has: a lone
+ * surrogate (an MCP client's JSON may carry "\ud800") is refused, naming `field`. SQLite and
+ * the artifact id's hash both write it as U+FFFD, so source ids "doc\ud800" and "doc\udbff"
+ * took one artifact id, and the second was refused as a clash with "mcp:doc\ufffd", an id the
+ * caller never sent; a title or topic came back as another string than the one stored.
+ */
+export function checkLabel(value: string | null | undefined, field: string, source: string): void {
+  if (typeof value === 'string' && LONE_SURROGATE.test(value)) throw new InputError(source, `${field} is not valid Unicode (contains a lone surrogate)`);
+}
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { chunkDocument, countTokens, type ChunkOptions, type ChunkRecord, type ContentHint } from '@chunkyard/chunking';
 import { InputError } from './errors.js';
-import { checkText, DEFAULT_LIMITS, type InputLimits } from './input.js';
+import { checkLabel, checkText, DEFAULT_LIMITS, type InputLimits } from './input.js';
 import type { ArtifactInput, ArtifactPlan, UnitPlan } from './types.js';
 
 /** Seed 004's SINGLE_PIECE_MAX_TOKENS. */
@@ -38,6 +38,12 @@ export function planArtifact(input: ArtifactInput, options: PlanOptions = {}): A
   const sourceSystem = input.sourceSystem?.trim() || 'inline';
   const display = input.sourceFile ?? input.sourceId ?? input.title ?? '(inline content)';
   checkText(input.content, display, options.limits ?? DEFAULT_LIMITS);
+  checkLabel(input.sourceSystem, 'its source system', display);
+  checkLabel(input.sourceId, 'its source id', display);
+  checkLabel(input.sourceFile, 'its source file', display);
+  checkLabel(input.title, 'its title', display);
+  checkLabel(input.topic, 'its topic', display);
+  checkLabel(input.artifactType, 'its artifact type', display);
   const content = input.content;
   const contentHash = sha256Hex(content);
   const id = artifactId(sourceSystem, input.sourceId, contentHash);
