@@ -331,6 +331,9 @@ function shortName(name: string): string {
 async function ingest(ctx: Context): Promise<number> {
   const { values, io, root } = ctx;
   if (ctx.args.length === 0) throw new UsageError('ingest: no file or topic folder given');
+  // "" resolves to the current folder: `docs-store ingest "$TOPIC"` with TOPIC unset ingested
+  // the folder it ran in, exit 0 when that was a topic (s55 probe), as docs-serve refuses.
+  if (ctx.args.includes('')) throw new UsageError('ingest: an empty argument (""); give a file or topic folder');
   const cwd = io.cwd ?? process.cwd();
   const { config } = loadWorkspaceConfig(root, values.config && resolve(cwd, values.config));
   const { plans, errors, skipped } = planInputs({
@@ -489,6 +492,8 @@ const indent = (s: string) => s.split('\n').map((l) => `   ${l}`).join('\n');
 function expand(ctx: Context): number {
   const { values, io } = ctx;
   if (ctx.args.length !== 1) throw new UsageError('expand: give exactly one chunk id');
+  // No id is blank: it was looked up and reported as "no chunk or artifact with id " (s55 probe).
+  if (ctx.args[0]!.trim() === '') throw new UsageError('expand: the chunk id is blank; give one (search prints each hit\'s)');
   const k = intOption('k', values.k);
   const store = openForReading(ctx);
   try {

@@ -203,7 +203,11 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
     {
       title: 'Expand a chunk with its neighbours',
       description: 'The chunk and up to k chunks on each side (default 1), in order, joined by [CHUNK BOUNDARY] (seed 004).',
-      inputSchema: strictArgs({ chunk_id: z.string().min(1), k: z.number().int().min(0).max(20).optional() }),
+      inputSchema: strictArgs({
+        // As search_docs's query: a blank id was looked up and said "no chunk or artifact with id " (s55 probe).
+        chunk_id: z.string().regex(/\S/, 'chunk_id is blank: give a chunk id (search_docs returns them as unit_id)'),
+        k: z.number().int().min(0).max(20).optional(),
+      }),
     },
     (args, extra) =>
       answer(extra.signal, () => {
