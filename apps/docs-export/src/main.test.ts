@@ -319,6 +319,35 @@ describe('docs-export', () => {
     }
   });
 
+  // Issue 15 probe (s55): existsSync follows links, so a workspace's chunkyard.config.yaml that
+  // was a dangling or looping link read as no config: --with-embeddings exported the default
+  // model's vectors, exit 0, where chunking-tool, topic-spec and docs-score refuse that config.
+  it('--with-embeddings: a chunkyard.config.yaml that is a dangling or looping symlink is named, exit 2, nothing written', async () => {
+    const linked = mkdtempSync(join(tmpdir(), 'docs-export-linkcfg-'));
+    try {
+      const text = sources.get(POLY)!;
+      const r = chunkDocument(text, { docName: 'golden-reference', sourceFile: 'golden-reference.md', strategy: 'semantic' });
+      mkdirSync(join(linked, 'docs/t/_chunks'), { recursive: true });
+      writeFileSync(join(linked, 'docs/t/golden-reference.md'), text);
+      const manifest = { schemaVersion: 1, source: 'golden-reference.md', sourceSha256: sha256Hex(text), strategy: r.strategy, strategyKey: r.strategyKey, options: r.options, fileTitle: r.fileTitle, frontMatter: r.frontMatter, chunks: r.chunks };
+      writeFileSync(join(linked, 'docs/t/_chunks/golden-reference.json'), JSON.stringify(manifest));
+      const config = join(linked, 'chunkyard.config.yaml');
+      for (const [target, why] of [
+        ['no-such.yaml', 'a dangling symlink (its target does not exist); fix or remove the link'],
+        ['chunkyard.config.yaml', 'a symlink loop (it never reaches a file); fix or remove the link'],
+      ] as const) {
+        rmSync(config, { force: true });
+        symlinkSync(target, config);
+        const out = await run(['docs', '--format', 'jsonl', '--with-embeddings', '--out', 'x.jsonl'], { cwd: linked });
+        expect(out.code, out.stderr).toBe(2);
+        expect(out.stderr).toBe(`docs-export: cannot read config: ${config}: ${why}\nRun docs-export --help for usage.\n`);
+        expect(existsSync(join(linked, 'x.jsonl'))).toBe(false);
+      }
+    } finally {
+      rmSync(linked, { recursive: true, force: true });
+    }
+  });
+
   // s50 probe: in a folder with neither chunkyard.config.yaml nor nx.json, topic-spec caches in
   // ./.embedding-cache (its workspace is the current folder) but docs-export looked in
   // docs/.embedding-cache: --cached-only failed with "run the spec step first" right after it,

@@ -106,8 +106,23 @@ const CONFIG_FILE = 'chunkyard.config.yaml';
  */
 function findWorkspaceRoot(from: string, cwd: string): string {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, CONFIG_FILE)) || existsSync(join(dir, 'nx.json'))) return dir;
+    if (entryPresent(join(dir, CONFIG_FILE)) || entryPresent(join(dir, 'nx.json'))) return dir;
     if (dirname(dir) === dir) return resolve(cwd);
+  }
+}
+
+/**
+ * Whether anything, a broken symlink included, is at `p`. existsSync follows links: a
+ * chunkyard.config.yaml that was a dangling or looping link read as no config, so
+ * --with-embeddings exported the default model's vectors (or a config further up the tree)
+ * without a word, where every other tool refuses that config, naming the link (issue 15 probe).
+ */
+function entryPresent(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -349,7 +364,7 @@ async function run(argv: string[], io: Io): Promise<number> {
     const config = opts.config !== undefined ? loadConfig(opts.config) : null;
     if (opts.withEmbeddings) {
       const workspace = findWorkspaceRoot(opts.docsRoot, cwd);
-      const configFile = existsSync(join(workspace, CONFIG_FILE)) ? join(workspace, CONFIG_FILE) : null;
+      const configFile = entryPresent(join(workspace, CONFIG_FILE)) ? join(workspace, CONFIG_FILE) : null;
       provider = createProvider({ provider: 'local', ...(config ?? loadConfig(configFile)).embeddings }, io.env ?? process.env);
     }
   } catch (err) {
