@@ -227,6 +227,22 @@ describe('docs-score on a clean build', () => {
     expect(await run([docs, '--qa'])).toEqual({ code: 2, stdout: '', stderr: 'docs-score: no qa-pairs.md with reference excerpts in the scored topics\nRun docs-score --help for usage.\n' });
   });
 
+  // Issue 15 probe (s55): qa-pairs.md was looked for with existsSync, which follows links, so a
+  // dangling or looping one read as none: "no qa-pairs.md with reference excerpts" (exit 2), as
+  // if the topic had no questions file, where keyword-extractor and topic-spec name the link.
+  it('--qa: a qa-pairs.md that is a dangling or looping symlink is named as such, not taken for none', async () => {
+    const docs = copy();
+    const qa = join(docs, TOPICS[0]!, 'qa-pairs.md');
+    for (const [target, why] of [
+      ['no-such.md', 'a dangling symlink (its target does not exist); fix or remove the link'],
+      ['qa-pairs.md', 'a symlink loop (it never reaches a file); fix or remove the link'],
+    ] as const) {
+      rmSync(qa, { force: true });
+      symlinkSync(target, qa);
+      expect(await run([docs, '--qa'])).toEqual({ code: 1, stdout: '', stderr: `docs-score: ${qa}: ${why}\n` });
+    }
+  });
+
   it('reads questions from a Chroma-format CSV whose corpus_id names a topic', async () => {
     const t = TOPICS[1]!;
     const first = readManifest(pristine, t).chunks[0]!;

@@ -8,11 +8,10 @@
  * golden-reference.md) or from a Chroma-format CSV whose corpus_id names a
  * document as `<topic>/<doc>` (or `<topic>` for its golden-reference).
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
 import { evaluate, manifestShape, parseChromaCsv, questionsFromQaPairs, summarizeByCorpus, type ChunkSpan, type LoadedDocument, type LoadedTopic, type PerQuestion, type Question, type Summary } from '@chunkyard/quality';
-import { docNameOf, readRegularFile, TOPIC_MARKER } from '@chunkyard/topic-io';
+import { docNameOf, entryExists, readRegularFile, TOPIC_MARKER } from '@chunkyard/topic-io';
 import { utf8TextProblem } from '@chunkyard/fs-atomic';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { QuestionsError } from '@chunkyard/quality';
@@ -101,7 +100,10 @@ export function qaQuestions(topics: readonly { id: string; topic: LoadedTopic }[
   const files: QaFile[] = [];
   for (const { id, topic } of topics) {
     const file = join(topic.dir, 'qa-pairs.md');
-    if (!existsSync(file)) continue;
+    // entryExists, not existsSync (which follows links): a qa-pairs.md that is a dangling or
+    // looping symlink read as none, and --qa said "no qa-pairs.md with reference excerpts"
+    // (exit 2); read, it is named as the broken link it is, as a FIFO or a folder there is.
+    if (!entryExists(file)) continue;
     const corpus = corpora.find((c) => c.id === id);
     if (!corpus) {
       // Its golden-reference's manifest was left out (named with its problem before this).
