@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
 import { assertSearchable, invalidJsonMessage, linkedFolderHolds, symlinkedFolder } from '@chunkyard/fs-atomic';
-import { describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { brokenLink, describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
 export const PAGES_MANIFEST = 'chunks.json';
@@ -71,7 +71,8 @@ function readJson(file: string): { json: unknown; error?: string } {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     // Never the parser's words for a SyntaxError: they quote the file, and a planted link makes it any file.
-    return { json: null, error: e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? invalidJsonMessage(text, e) : describeFsError(e) };
+    // A dangling or looping link is named as one (ENOENT and ELOOP said "missing" or "a symlink loop" alike).
+    return { json: null, error: (brokenLink(file) ?? (e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? invalidJsonMessage(text, e) : describeFsError(e))) };
   }
 }
 
@@ -112,7 +113,17 @@ export function loadTopic(dir: string): LoadedTopic | null {
       };
     });
   const pagesFile = join(out, PAGES_MANIFEST);
-  const pages = existsSync(pagesFile) ? { file: pagesFile, ...readJson(pagesFile) } : null;
+  // A paginate document's pages are checked against chunks.json (their CT graph and SHA-256s):
+  // looked for with existsSync alone, a deleted chunks.json (or a dangling link there) left
+  // nothing to check it against, and the topic passed, exit 0 (issue 15 probe).
+  const paginated = documents.filter((d) => (d.manifest as { strategy?: unknown } | null)?.strategy === 'paginate');
+  let pages: LoadedTopic['pages'] = null;
+  if (entryExists(pagesFile)) pages = { file: pagesFile, ...readJson(pagesFile) };
+  else if (paginated.length > 0) {
+    const names = paginated.map((d) => basename(d.manifestFile));
+    const which = names.length === 1 ? `${names[0]} was` : `${names.length} manifests (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}) were`;
+    pages = { file: pagesFile, json: null, error: `missing: ${which} chunked with paginate, whose pages it checks (continuity-token graph, SHA-256 per page); chunk the topic again (nx run <topic>:chunk)` };
+  }
   return { dir, documents, pages };
 }
 

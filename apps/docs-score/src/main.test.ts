@@ -143,6 +143,29 @@ describe('docs-score on a clean build', () => {
     expect(broken.stdout).toContain('sha256 does not match the file');
   });
 
+  // Issue 15 probe (s55): chunks.json was looked for with existsSync alone, so a paginate topic
+  // whose chunks.json was deleted (or was a dangling link) had nothing to check its pages
+  // against and passed: exit 0, one continuity graph fewer, no finding.
+  it('a paginate topic without its chunks.json (deleted, or a dangling link) fails the checksum check, naming it', async () => {
+    const docs = copy();
+    const dir = join(docs, TOPICS[1]!);
+    const config = join(docs, 'paginate.yaml');
+    writeFileSync(config, 'chunking:\n  strategy: paginate\n  ctxSize: 1024\n  bufSize: 0\n  pageOverlapTokens: 40\n');
+    expect(await chunk([dir, '--config', config], quiet)).toBe(0);
+    rmSync(join(dir, 'index.json'));
+    expect((await json([dir])).code).toBe(0);
+    const pagesFile = join(dir, '_chunks/chunks.json');
+    for (const [make, why] of [
+      [() => rmSync(pagesFile), 'unreadable: missing: golden-reference.json was chunked with paginate, whose pages it checks (continuity-token graph, SHA-256 per page); chunk the topic again (nx run <topic>:chunk)'],
+      [() => symlinkSync('no-such.json', pagesFile), 'unreadable: a dangling symlink (its target does not exist); fix or remove the link'],
+    ] as const) {
+      make();
+      const r = await json([dir]);
+      expect(r.code).toBe(1);
+      expect(r.result.checks.findings.map((f) => `${f.check}: ${f.file}: ${f.message}`)).toEqual([`checksum: ${pagesFile}: ${why}`]);
+    }
+  });
+
   it('passes a paged topic with two sources, and exits 13 when their CT ids collide (seed 000: CT collision in merged docs)', async () => {
     const docs = copy();
     const dir = join(docs, TOPICS[1]!);
