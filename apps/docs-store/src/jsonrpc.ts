@@ -339,6 +339,13 @@ export const BATCH_VERSIONS: ReadonlySet<string> = new Set(['2025-03-26']);
 /** The most messages one batch may hold: the SDK's HTTP transport refuses more (MAX_BATCH_SIZE), and stdio does alike. */
 export const MAX_BATCH_MEMBERS = 100;
 
+/** The -32600 reply to a request whose id belongs to one not answered yet. */
+const inUse = (id: RequestId): ErrorReply => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: INVALID_REQUEST, message: `Invalid Request: id ${typeof id === 'string' ? quote(id) : id} belongs to a request not answered yet; give each request its own id` },
+});
+
 /** A batch read from stdio: its replies so far, and the requests still to answer. */
 interface OpenBatch {
   replies: unknown[];
@@ -373,7 +380,7 @@ export class StrictStdioServerTransport implements Transport {
   /** Inside a line already answered as too long: skip up to its newline. */
   private skipping = false;
   private closed = false;
-  /** Requests handed to the server and not answered yet, by id (a client may reuse one while it runs). */
+  /** Requests handed to the server and not answered yet, by id (one each: a request reusing a pending id is refused). */
   private readonly pending = new Map<RequestId, number>();
   /** Input has ended: close once every pending request is answered. */
   private ended = false;
@@ -505,7 +512,18 @@ export class StrictStdioServerTransport implements Transport {
     const verdict = checkLine(line);
     if (verdict.kind === 'reply') this.reply(verdict.reply);
     else if (verdict.kind === 'drop') this.log(`docs-store mcp: ignored a ${verdict.reason}`);
-    else this.deliver(verdict.message);
+    else {
+      // As in a batch (handleBatch): MCP says a requestor MUST NOT reuse an id, and two requests
+      // in flight under one id were both run, so the client got two replies it could not tell
+      // apart, and the SDK, which keys a request's cancellation by id, could stop the wrong one
+      // (s55 probe: a search and a ping sent as id 1 both answered as id 1). The later one is
+      // refused, not run; the earlier one is answered as if it were alone.
+      const id = requestIdOf(verdict.message);
+      // Written as it is: send() would count it as the earlier request's reply (or put it in that
+      // request's batch), and a server whose input had ended would close before that reply.
+      if (id !== undefined && (this.pending.has(id) || this.batchOf.has(id))) return void this.write(JSON.stringify(inUse(id)));
+      this.deliver(verdict.message);
+    }
   }
 
   /** Hands a valid message to the server, keeping count of the requests it owes a reply. */
@@ -561,7 +579,7 @@ export class StrictStdioServerTransport implements Transport {
         const id = 'method' in verdict.message && 'id' in verdict.message ? (verdict.message.id as RequestId) : undefined;
         // A reply carries only its id: one still owed to an earlier request could not be told apart.
         if (id !== undefined && (this.pending.has(id) || this.batchOf.has(id))) {
-          batch.replies.push({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `Invalid Request: id ${typeof id === 'string' ? quote(id) : id} belongs to a request not answered yet; give each request its own id` } });
+          batch.replies.push(inUse(id));
           continue;
         }
         if (id !== undefined) {
