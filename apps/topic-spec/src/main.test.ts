@@ -230,6 +230,40 @@ describe('topic-spec', () => {
     expect(r.stderr).toContain(`${join(dir, '_keywords/words.md')}: no keyword table; run keyword-extractor`);
   });
 
+  // Issue 15 probe (s55): both were looked for with existsSync, which says no for a dangling
+  // link and for a path it may not stat, so each read as "no chunk manifest; run chunking-tool"
+  // (or "no keyword table"), a step that did not help.
+  it('a manifest or words.md that is a dangling symlink is named as one, not taken for a missing build step', async () => {
+    for (const [file, step] of [
+      ['_chunks/golden-reference.json', 'no chunk manifest'],
+      ['_keywords/words.md', 'no keyword table'],
+    ] as const) {
+      const dir = await builtTopic(`dangling-${file.split('/')[0]}`);
+      rmSync(join(dir, file));
+      symlinkSync(join(root, 'gone.json'), join(dir, file));
+      const r = await run([dir, '--config', config]);
+      expect(r.code, file).toBe(1);
+      expect(r.stderr, file).toBe(`topic-spec: ${dir}: ${join(dir, file)}: a dangling symlink (its target does not exist); fix or remove the link\n`);
+      expect(r.stderr).not.toContain(step);
+    }
+  });
+
+  // Root reads any folder, so the built bin runs as nobody (setpriv), as the other EACCES tests do.
+  const canSetpriv = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
+  it.runIf(canSetpriv)('a _chunks/ or _keywords/ that may not be searched (EACCES) is named with the reason, not "run chunking-tool"', async () => {
+    const bin = join(fileURLToPath(new URL('.', import.meta.url)), '../bin/topic-spec.js');
+    for (const folder of ['_chunks', '_keywords']) {
+      const dir = await builtTopic(`eacces-${folder}`);
+      spawnSync('chmod', ['-R', 'a+rwX', root]);
+      spawnSync('chmod', ['000', join(dir, folder)]);
+      const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, dir, '--config', config], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      spawnSync('chmod', ['755', join(dir, folder)]);
+      expect(r.stderr, folder).toBe(`topic-spec: ${dir}: ${join(dir, folder)}: permission denied (EACCES); check its permissions or choose another location\n`);
+      expect(r.status, folder).toBe(1);
+      expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
+    }
+  });
+
   it.each([
     ['qa-pairs.md', '## Not a question\n\nanswer\n', 'qa-pairs.md:1: a question heading must end with "?"'],
     ['_keywords/words.md', '| keyword | score |\n| --- | --- |\n| json | 11 |\n', 'words.md:3: score "11" of keyword "json" is not a whole number from 1 to 10'],

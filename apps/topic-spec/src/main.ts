@@ -5,7 +5,7 @@
  *
  *   topic-spec <topic-dir ...> [--config FILE] [--cache-dir DIR] [--prompt-threshold X] [--json]
  */
-import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
@@ -261,6 +261,29 @@ function checkChunkedVersion(source: string, sourceSha256: string, manifestFile:
   }
 }
 
+/**
+ * Whether a build output (a chunk manifest, words.md) is there to be read: false only when
+ * nothing is (ENOENT, ENOTDIR); a link is there, and its read names it broken. existsSync said
+ * no for anything it could not stat, so a manifest that is a dangling link and a `_chunks/` or
+ * `_keywords/` the user may not search (EACCES) read as "no chunk manifest; run chunking-tool"
+ * (issue 15 probe). A folder that cannot be looked in is named with the system's reason.
+ */
+function builtOutput(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    if (isFsError(err)) {
+      // lstat fails so when a folder on the way may not be searched: name the output's folder.
+      err.path = dirname(file);
+      throw new DocumentError(describeFsError(err));
+    }
+    throw err;
+  }
+}
+
 async function specOne(
   topic: TopicSettings,
   provider: EmbeddingProvider,
@@ -272,13 +295,13 @@ async function specOne(
   const threshold = thresholdFlag ?? topic.config.spec?.promptThreshold ?? DEFAULT_PROMPT_THRESHOLD;
   const manifests = topic.sources.map((s) => {
     const file = join(topic.dir, '_chunks', `${docNameOf(s)}.json`);
-    if (!existsSync(file)) throw new DocumentError(`${file}: no chunk manifest; run chunking-tool on the topic first (nx run <topic>:chunk)`);
+    if (!builtOutput(file)) throw new DocumentError(`${file}: no chunk manifest; run chunking-tool on the topic first (nx run <topic>:chunk)`);
     const manifest = readManifest(read(file, { rebuild: 'run chunking-tool on the topic again (nx run <topic>:chunk)' }), file);
     checkChunkedVersion(join(topic.dir, s), manifest.sourceSha256, file);
     return { doc: docNameOf(s), manifest };
   });
   const wordsFile = join(topic.dir, WORDS);
-  if (!existsSync(wordsFile)) throw new DocumentError(`${wordsFile}: no keyword table; run keyword-extractor on the topic first (nx run <topic>:keywords)`);
+  if (!builtOutput(wordsFile)) throw new DocumentError(`${wordsFile}: no keyword table; run keyword-extractor on the topic first (nx run <topic>:keywords)`);
   const keywords = parseWordsMd(read(wordsFile, { rebuild: 'run keyword-extractor on the topic again (nx run <topic>:keywords)' }), wordsFile);
   const qaFile = join(topic.dir, QA_PAIRS);
   // entryExists, not existsSync (which follows links): a qa-pairs.md symlink whose target is
