@@ -9,10 +9,10 @@
  * belong to those chunks, and the manifest is what topic-spec and index.json describe.
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { countTokens, PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
+import { isAbsolute, join } from 'node:path';
+import { CONTENT_TYPE, countTokens, PAGES_MANIFEST, type ChunkRecord, type ContentHint } from '@chunkyard/chunking';
 import { EmbeddingCache, embedThroughCache, type DocumentKey } from '@chunkyard/embedding-cache';
-import { errnoReason, invalidJsonMessage, isFsError } from '@chunkyard/fs-atomic';
+import { errnoReason, invalidJsonMessage, isFsError, oneLine } from '@chunkyard/fs-atomic';
 import { nestedCaches, nestedPacks, type PackedCache } from '@chunkyard/retrieval';
 import { InputError } from './errors.js';
 import { decodeDocument } from './input.js';
@@ -134,13 +134,58 @@ function parseManifest(text: string, file: string): ChunkManifest {
   for (const key of ['source', 'sourceSha256', 'strategyKey', 'fileTitle'] as const) {
     if (typeof o[key] !== 'string' || !o[key]) throw new InputError(file, `manifest field ${key} missing or not a string`);
   }
+  // chunking-tool writes the source's name inside the topic; one that leads out (a hand-edited
+  // or planted manifest) had a file outside the topic read and hashed, and said whether it existed.
+  const sourceParts = o.source!.split(/[\\/]/);
+  if (isAbsolute(o.source!) || sourceParts.includes('..')) {
+    throw new InputError(file, `manifest field source ${JSON.stringify(oneLine(o.source!).slice(0, 200))} leads out of the topic folder; ${REBUILD_MANIFEST}`);
+  }
   if (!Array.isArray(o.chunks) || o.chunks.length === 0) throw new InputError(file, 'manifest has no chunks');
   o.chunks.forEach((c, i) => {
-    if (typeof c?.originalText !== 'string' || typeof c.embedText !== 'string' || typeof c.sourcePosition?.charStart !== 'number') {
-      throw new InputError(file, `chunk ${i} lacks originalText, embedText or sourcePosition`);
-    }
+    const problem = chunkProblem(c as unknown);
+    if (problem !== null) throw new InputError(file, `chunk ${i}: ${problem}; ${REBUILD_MANIFEST}`);
   });
   return o as ChunkManifest;
+}
+
+const HINTS: ReadonlySet<unknown> = new Set<ContentHint>(['prose', 'table', 'code', 'list', 'quote', 'mixed']);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** A value as a message shows it: JSON, cut short, terminal-safe. */
+const shown = (v: unknown): string => {
+  if (v === undefined) return 'nothing';
+  const json = JSON.stringify(v) ?? String(v);
+  return oneLine(json.length > 60 ? `${json.slice(0, 60)}…` : json);
+};
+
+/**
+ * What is wrong with one chunk record of a manifest, for each field the store reads from it,
+ * or null. Only three fields were checked: a record without tokenStats failed with "Cannot
+ * read properties of undefined (reading 'tokens')", and one whose sectionTitle was null or
+ * whose contentHints was a number reached SQLite, and ingest --built died with a stack trace
+ * ("SQLite3 can only bind numbers, strings, bigints, buffers, and null"; s55 probe).
+ */
+function chunkProblem(c: unknown): string | null {
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return `not an object (got ${shown(c)})`;
+  const r = c as Record<string, unknown>;
+  for (const key of ['id', 'originalText', 'embedText', 'sectionTitle', 'headerBreadcrumb'] as const) {
+    if (typeof r[key] !== 'string') return `${key} is not a string (got ${shown(r[key])})`;
+  }
+  const position = r.sourcePosition as Record<string, unknown> | null | undefined;
+  if (typeof position !== 'object' || position === null) return `sourcePosition is not an object (got ${shown(position)})`;
+  if (!isCount(position.charStart) || !isCount(position.charEnd) || position.charStart > position.charEnd) {
+    return `sourcePosition is not { charStart, charEnd } with whole numbers 0 ≤ charStart ≤ charEnd (got ${shown({ charStart: position.charStart, charEnd: position.charEnd })})`;
+  }
+  const stats = r.tokenStats as Record<string, unknown> | null | undefined;
+  if (typeof stats !== 'object' || stats === null || !isCount(stats.tokens)) return `tokenStats.tokens is not a whole number ≥ 0 (got ${shown(stats)})`;
+  if (!HINTS.has(r.contentHints)) return `contentHints is not one of ${[...HINTS].join(', ')} (got ${shown(r.contentHints)})`;
+  if (typeof r.isCode !== 'boolean') return `isCode is not true or false (got ${shown(r.isCode)})`;
+  // Older manifests lack it (the store reads it as 0).
+  if (r.overlapChars !== undefined && !isCount(r.overlapChars)) return `overlapChars is not a whole number ≥ 0 (got ${shown(r.overlapChars)})`;
+  // The first chunk's opens every chunk id of the artifact: chunking's own rule (one word without ":").
+  if (r.contentType !== undefined && (typeof r.contentType !== 'string' || !CONTENT_TYPE.test(r.contentType))) {
+    return `contentType is not one word without ":" (got ${shown(r.contentType)})`;
+  }
+  return null;
 }
 
 export interface CacheStats {
