@@ -26,7 +26,8 @@ beforeAll(async () => {
   ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-query-rebuilt-'));
   cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
   mkdirSync(join(ws, TOPIC), { recursive: true });
-  cpSync(join(REPO, TOPIC, 'golden-reference.md'), join(ws, TOPIC, 'golden-reference.md'));
+  // qa-pairs.md gives the items prompt_hashes, for the prompt-match mode.
+  for (const f of ['golden-reference.md', 'qa-pairs.md']) cpSync(join(REPO, TOPIC, f), join(ws, TOPIC, f));
   await build('chunk', 'keywords', 'spec', 'index');
   server = await startServer({ root: join(ws, 'docs'), port: 0, inspector: false, log: () => {} });
 });
@@ -106,3 +107,72 @@ it('an index.json built before source_sha256 existed is read as before (no check
     writeFileSync(indexPath, saved);
   }
 });
+
+const JIT_QUESTION = 'Does a Native AOT app use the JIT compiler at run time?';
+
+it('the modes that read chunk files without the manifest (disclosure; a prompt match without -k) refuse a chunk file the index was not built from, naming it; after the index step they read whole', async () => {
+  const path = join(ws, TOPIC, 'golden-reference.md');
+  const old = readFileSync(path, 'utf8');
+  const edited = old.replace('restricted environments where a JIT', 'restricted environments (EDITED AGAIN) where a JIT');
+  expect(edited).not.toBe(old);
+  const folderIndex = join(ws, TOPIC, 'index.json');
+  const httpIndex = `${server.url}deployment/native-aot/index.json`;
+  const disclose = (base: string[]) => run(...base, '-t', 'deployment/native-aot', '-n', '1000', '--baseline');
+  const prompt = (base: string[]) => run(...base, '-q', JIT_QUESTION, '-n', '100', '--no-embeddings');
+  const folder = [join(ws, 'docs')];
+  const http = ['--base-url', server.url];
+  for (const r of [await disclose(folder), await prompt(folder)]) {
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/where a JIT/);
+  }
+  const prompted = await prompt(folder);
+  // The edit lands in a chunk the prompt match shows, so the probe reads the chunk it changes.
+  expect(prompted.stdout).toContain('restricted environments where a JIT');
+  writeFileSync(path, edited);
+  try {
+    await build('chunk');
+    for (const [how, r, index] of [
+      ['folder disclosure', await disclose(folder), folderIndex],
+      ['folder prompt', await prompt(folder), folderIndex],
+      ['http disclosure', await disclose(http), httpIndex],
+      ['http prompt', await prompt(http), httpIndex],
+    ] as const) {
+      // Before: exit 0, the old index's titles and order over the new chunk's text.
+      expect(r.stdout, how).not.toContain('EDITED AGAIN');
+      expect(r.code, `${how}: ${r.stdout.slice(0, 300)}`).toBe(1);
+      expect(r.stderr, how).toMatch(
+        new RegExp(
+          `^docs-query: (\\S+/_chunks/golden-reference-\\d+\\.md): holds other text than ${escape(index)} was built from \\(its SHA-256 differs from the index item's sha256\\): the topic is being rebuilt, or its index step has not run since its chunk step; read it again when the build has finished\n$`,
+        ),
+      );
+      const chunkFile = /^docs-query: (\S+\.md):/.exec(r.stderr)![1]!;
+      expect(chunkFile.startsWith(how.startsWith('folder') ? join(ws, TOPIC, '_chunks/') : `${server.url}deployment/native-aot/_chunks/`), how).toBe(true);
+    }
+    // An index built before items had sha256 is read as before: unchecked.
+    const saved = readFileSync(folderIndex, 'utf8');
+    try {
+      const index = JSON.parse(saved) as { _embedded: { chunks: Record<string, { items: { sha256?: string }[] }> } };
+      for (const item of Object.values(index._embedded.chunks).flatMap((g) => g.items)) {
+        expect(item.sha256).toMatch(/^[0-9a-f]{64}$/);
+        delete item.sha256;
+      }
+      writeFileSync(folderIndex, `${JSON.stringify(index, null, 2)}\n`);
+      const r = await disclose(folder);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('(EDITED AGAIN)');
+    } finally {
+      writeFileSync(folderIndex, saved);
+    }
+    await build('keywords', 'spec', 'index');
+    for (const r of [await disclose(folder), await prompt(folder), await disclose(http), await prompt(http)]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('(EDITED AGAIN)');
+    }
+  } finally {
+    writeFileSync(path, old);
+  }
+}, 60_000);
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

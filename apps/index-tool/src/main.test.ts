@@ -1,6 +1,7 @@
 // Tests of the index-tool CLI over real topics built by the real chunking-tool,
 // keyword-extractor and topic-spec (local embedder), in a temp docs tree.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -144,6 +145,10 @@ describe('index-tool', () => {
     for (const topic of topics) {
       const manifest = JSON.parse(readFileSync(join(docs, topic.id, '_chunks/golden-reference.json'), 'utf8')) as { chunks: { originalText: string }[] };
       for (let i = 0; i < manifest.chunks.length; i++) expect(await client.chunkText(topic, 'golden-reference', i)).toBe(manifest.chunks[i]!.originalText);
+      // Each item carries its chunk file's hash (issue 15), which chunkText checked above.
+      for (const item of topic.index._embedded.chunks['golden-reference']!.items) {
+        expect(item.sha256).toBe(createHash('sha256').update(readFileSync(join(docs, topic.id, item.href))).digest('hex'));
+      }
     }
   });
 

@@ -11,6 +11,7 @@ import { counted, emptyArgument, firstInvalidUtf8, FolderGoneError, invalidJsonM
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
+import { checkSameChunks, chunkFileSha256, ChunkFilesError } from './chunk-hashes.js';
 import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
 import { pruneEmbeddingCaches, pruneStaleOutputs } from './prune.js';
 import { assertSearchable, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
@@ -30,11 +31,12 @@ Usage:
 A topic folder (holding ${TOPIC_MARKER}) gets an index.json built from its ${SPEC_FILE}
 (run topic-spec first): seed 001's HAL+JSON with _embedded.chunks.<doc> holding count,
 baselines, stripe_order (and stripe_order_technical when chunk 1 is a reference section)
-and one item per chunk, plus _embedded.questions (the qa-pairs questions behind the items'
-prompt_hashes) when the topic has any. A section folder (any folder with topics below it, the docs root
-included) gets an index.json listing its child topics and sections in _embedded.topics,
-titled from their own index.json (build those first; the folders of one call are built
-children first, whatever their order). _links.self and _links.parent are
+and one item per chunk (with the SHA-256 of its chunk file), plus _embedded.questions
+(the qa-pairs questions behind the items' prompt_hashes) when the topic has any. A
+section folder (any folder with topics below it, the docs root included) gets an
+index.json listing its child topics and sections in _embedded.topics, titled from their
+own index.json (build those first; the folders of one call are built children first,
+whatever their order). _links.self and _links.parent are
 URLs relative to the served docs root; chunk hrefs are relative to the index.json.
 
 Options:
@@ -61,7 +63,8 @@ Options:
   --version     print index-tool's version
 
 Exit status: 0 success; 1 a folder failed (missing or malformed ${SPEC_FILE}, one whose
-prompt hashes are of another SimHash version, a child without index.json): its previous
+prompt hashes are of another SimHash version, one built from other chunks than _chunks/
+now holds or listing a chunk file that is missing, a child without index.json): its previous
 index.json is left as it was, the others are written; 2 usage error (unknown option, a
 root that is missing or /, a folder outside the root or without topics; nothing written).
 `;
@@ -202,7 +205,9 @@ async function run(argv: string[], io: Io): Promise<number> {
             `${file}: its prompt hashes are ${spec.promptMatching.simhash}, but queries are hashed with ${SIMHASH_VERSION}; run topic-spec on the topic again (nx run <topic>:spec)`,
           );
         }
-        index = topicIndex(spec, job.id, children, topicDescription(job.dir, spec.chunks[0]?.href));
+        index = topicIndex(spec, job.id, children, topicDescription(job.dir, spec.chunks[0]?.href), (href) => chunkFileSha256(job.dir, href, file));
+        // After the hashing: a chunk step that swapped _chunks/ in before or during it shows in the manifests.
+        checkSameChunks(job.dir, spec, file);
       } else {
         index = sectionIndex(job.id, job.id === '' ? basename(root) : basename(job.dir), children);
       }
@@ -231,7 +236,7 @@ async function run(argv: string[], io: Io): Promise<number> {
         io.stderr(`index-tool: ${oneLine(message)}\n`);
         continue;
       }
-      if (!(err instanceof IndexError || err instanceof TopicSpecError)) throw err;
+      if (!(err instanceof IndexError || err instanceof TopicSpecError || err instanceof ChunkFilesError)) throw err;
       errors.push({ dir: job.dir, error: err.message });
       io.stderr(`index-tool: ${oneLine(err.message)}\n`);
     }

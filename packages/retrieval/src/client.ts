@@ -3,6 +3,7 @@
  * (walked from the root), manifests and chunk files — and hands typed data to the pure
  * functions (disclose, matchPrompts, rankBySimilarity, expand).
  */
+import { createHash } from 'node:crypto';
 import { ContractError, parseManifest, type ChunkGroup, type ChunkItem, type Manifest } from './contract.js';
 import { shownValue } from './similarity.js';
 import { readJson, type DocsSource } from './source.js';
@@ -47,9 +48,20 @@ export class DocsClient {
     return new URL(this.item(topic, doc, index).href, topic.url);
   }
 
-  /** A chunk's exact text, from its chunk file (what a deployed client fetches). */
+  /**
+   * A chunk's exact text, from its chunk file (what a deployed client fetches), checked against
+   * the item's sha256 when the index has one: read without the manifest, a file the chunk step
+   * rewrote since the index was built was shown under the old item's title and place.
+   */
   async chunkText(topic: LoadedTopic, doc: string, index: number): Promise<string> {
-    return this.source.readText(this.chunkUrl(topic, doc, index));
+    const item = this.item(topic, doc, index);
+    const url = new URL(item.href, topic.url);
+    const text = await this.source.readText(url);
+    // The source has dropped a leading BOM, as the index step's hash (chunkTextSha256) does.
+    if (item.sha256 !== undefined && createHash('sha256').update(text, 'utf8').digest('hex') !== item.sha256) {
+      throw rebuiltError(this.source.describe(url), `holds other text than ${this.source.describe(topic.url)} was built from (its SHA-256 differs from the index item's sha256)`);
+    }
+    return text;
   }
 
   /** The document's manifest (validated against the index's count), loaded once. */
@@ -62,7 +74,9 @@ export class DocsClient {
         // The hash first: a rebuild usually changes the count too, and "expected 24 chunks
         // (the index's count), got 27" read as damage, not as a build under way.
         const sha = (json as { sourceSha256?: unknown } | null)?.sourceSha256;
-        if (group.source_sha256 !== undefined && typeof sha === 'string' && sha !== group.source_sha256) throw rebuiltError(this.source.describe(url), this.source.describe(topic.url));
+        if (group.source_sha256 !== undefined && typeof sha === 'string' && sha !== group.source_sha256) {
+          throw rebuiltError(this.source.describe(url), `holds other chunks than ${this.source.describe(topic.url)} was built from (its sourceSha256 differs from the index's source_sha256)`);
+        }
         return parseManifest(json, this.source.describe(url), group.count);
       });
       this.manifests.set(url.href, m);
@@ -72,14 +86,11 @@ export class DocsClient {
 }
 
 /**
- * A manifest other than the one its index.json was built from: the chunk step has rewritten
- * `_chunks/` and the index step has not yet rewritten index.json (a rebuild under way, or one
- * that stopped between them). Its index's titles, order and question hashes describe other
- * chunks, so reading on would mix two versions of the document.
+ * A manifest or chunk file other than the one its index.json was built from: the chunk step
+ * has rewritten `_chunks/` and the index step has not yet rewritten index.json (a rebuild under
+ * way, or one that stopped between them). Its index's titles, order and question hashes
+ * describe other chunks, so reading on would mix two versions of the document.
  */
-function rebuiltError(manifest: string, index: string): ContractError {
-  return new ContractError(
-    manifest,
-    `holds other chunks than ${index} was built from (its sourceSha256 differs from the index's source_sha256): the topic is being rebuilt, or its index step has not run since its chunk step; read it again when the build has finished`,
-  );
+function rebuiltError(file: string, differs: string): ContractError {
+  return new ContractError(file, `${differs}: the topic is being rebuilt, or its index step has not run since its chunk step; read it again when the build has finished`);
 }

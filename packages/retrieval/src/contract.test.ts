@@ -44,3 +44,18 @@ describe('parseIndex: source_sha256', () => {
     }
   });
 });
+
+describe('parseIndex: an item\'s sha256', () => {
+  const withItemSha = (sha: unknown) => JSON.parse(topicText('g').replace('"href":"_chunks/g/1.md"', `"href":"_chunks/g/1.md","sha256":${JSON.stringify(sha)}`)) as unknown;
+  it('keeps it (what chunkText compares the chunk file with), and reads an index without one', () => {
+    const sha = 'cd'.repeat(32);
+    const items = (parseIndex(withItemSha(sha), 'x') as TopicIndex)._embedded.chunks['g']!.items;
+    expect(items.map((i) => i.sha256)).toEqual([undefined, sha]);
+    expect('sha256' in items[0]!).toBe(false);
+  });
+  it('refuses one that is not 64 lowercase hex digits, naming the item', () => {
+    for (const bad of ['CD'.repeat(32), 'cd'.repeat(33), '', 7, null, ['cd'.repeat(32)]]) {
+      expect(() => parseIndex(withItemSha(bad), 'idx.json'), String(bad)).toThrow(/^idx\.json: _embedded\.chunks\.g\.items\[1\]\.sha256: expected (64 lowercase hex digits|a string), got /);
+    }
+  });
+});

@@ -60,6 +60,11 @@ export interface ChunkItem {
   keywords: Keyword[];
   /** 16-digit lowercase hex SimHashes; absent when empty. */
   prompt_hashes?: string[];
+  /**
+   * SHA-256 of the chunk file's text (UTF-8, no leading BOM) when the index was built; absent
+   * in indexes built before it was added. DocsClient.chunkText refuses a file that differs.
+   */
+  sha256?: string;
 }
 
 export interface ChunkGroup {
@@ -195,6 +200,7 @@ class Checker {
 }
 
 const KINDS = ['topic', 'section'] as const;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 function parseChild(c: Checker, v: unknown, path: string): ChildRef {
   const o = c.obj(v, path);
@@ -244,6 +250,11 @@ function parseItem(c: Checker, v: unknown, path: string, technical: boolean): Ch
       return h;
     });
   }
+  if (o.sha256 !== undefined) {
+    const sha = c.str(o.sha256, `${path}.sha256`);
+    if (!SHA256_HEX.test(sha)) c.fail(`${path}.sha256`, '64 lowercase hex digits', sha);
+    item.sha256 = sha;
+  }
   return item;
 }
 
@@ -266,7 +277,7 @@ function parseGroup(c: Checker, v: unknown, path: string): ChunkGroup {
   };
   if (o.source_sha256 !== undefined) {
     const sha = c.str(o.source_sha256, `${path}.source_sha256`);
-    if (!/^[0-9a-f]{64}$/.test(sha)) c.fail(`${path}.source_sha256`, '64 lowercase hex digits', sha);
+    if (!SHA256_HEX.test(sha)) c.fail(`${path}.source_sha256`, '64 lowercase hex digits', sha);
     group.source_sha256 = sha;
   }
   if (technical) {

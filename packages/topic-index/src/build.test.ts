@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { TopicSpec } from '@chunkyard/spec';
 import { describe, expect, it } from 'vitest';
-import { childEntry, formatIndexJson, indexHref, parentId, sectionIndex, topicIndex } from './build.js';
+import { childEntry, chunkTextSha256, formatIndexJson, indexHref, parentId, sectionIndex, topicIndex } from './build.js';
 import { stripeOrder } from './stripe.js';
 
 function spec(sims: number[], technical: number[] | null): TopicSpec {
@@ -88,6 +89,15 @@ describe('topicIndex', () => {
     expect('questions' in topicIndex({ ...s, questions: [] }, 'x')._embedded).toBe(false);
   });
 
+  it("gives each item the sha256 textSha256 says for its href, and none without it (issue 15: a reader checks the chunk file it reads against it)", () => {
+    const s = spec([1, 0.5, 0.4, 0.3], null);
+    const asked: string[] = [];
+    const d = topicIndex(s, 'x', [], '', (href) => (asked.push(href), createHash('sha256').update(href).digest('hex')))._embedded.chunks!['golden-reference']!;
+    expect(asked).toEqual(s.chunks.map((c) => c.href));
+    for (const item of d.items) expect(item.sha256).toBe(createHash('sha256').update(item.href).digest('hex'));
+    expect(topicIndex(s, 'x')._embedded.chunks!['golden-reference']!.items.some((i) => 'sha256' in i)).toBe(false);
+  });
+
   it('lists children sorted by id', () => {
     const index = topicIndex(spec([1, 0.5], null), 'a', [childEntry('a/z', 'topic', 'Z'), childEntry('a/b', 'section', 'b')]);
     expect(index._embedded.topics.map((t) => t.id)).toEqual(['a/b', 'a/z']);
@@ -115,5 +125,35 @@ describe('sectionIndex and links', () => {
     expect(formatIndexJson(i)).toBe(formatIndexJson(structuredClone(i)));
     expect(JSON.parse(formatIndexJson(i))).toEqual(i);
     expect(formatIndexJson(i).endsWith('}\n')).toBe(true);
+  });
+});
+
+describe('chunkTextSha256', () => {
+  // What a reader hashes: the text a TextDecoder gives for the file's UTF-8 bytes (it drops one leading BOM).
+  const asRead = (text: string) => new TextDecoder().decode(Buffer.from(text, 'utf8'));
+  const hostile = fc.tuple(
+    fc.constantFrom('', '\ufeff', '\ufeff\ufeff', '\r\n', '\0'),
+    fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ unit: fc.constantFrom('\ufeff', '\r', '\n', '\0', '\ud800', '\udc00', 'é', '😀', 'a'), maxLength: 30 })),
+  );
+
+  it("is the SHA-256 of the file's text as a reader decodes it, whatever the text (a leading BOM, lone surrogates, NULs)", () => {
+    fc.assert(
+      fc.property(hostile, ([head, body]) => {
+        const text = head + body;
+        const onDisk = Buffer.from(text, 'utf8');
+        expect(chunkTextSha256(onDisk.toString('utf8'))).toBe(createHash('sha256').update(asRead(text), 'utf8').digest('hex'));
+      }),
+    );
+  });
+
+  it('tells files apart that a reader reads as different texts (only one leading BOM is left out)', () => {
+    fc.assert(
+      fc.property(hostile, hostile, ([h1, b1], [h2, b2]) => {
+        const a = Buffer.from(h1 + b1, 'utf8');
+        const b = Buffer.from(h2 + b2, 'utf8');
+        fc.pre(new TextDecoder().decode(a) !== new TextDecoder().decode(b));
+        expect(chunkTextSha256(a.toString('utf8'))).not.toBe(chunkTextSha256(b.toString('utf8')));
+      }),
+    );
   });
 });

@@ -3,6 +3,7 @@
  * are root-relative URLs (the docs root is served as `/`); chunk hrefs and manifests are
  * relative to the index.json's folder, as in seed 001. Both resolve with URL resolution.
  */
+import { createHash } from 'node:crypto';
 import type { TopicSpec } from '@chunkyard/spec';
 import { stripeOrder } from './stripe.js';
 import type { IndexChild, IndexDocument, IndexItem, IndexJson } from './types.js';
@@ -33,10 +34,27 @@ export function childEntry(id: string, kind: 'topic' | 'section', title: string)
 }
 
 /**
+ * An item's `sha256`: of a chunk file's text as a reader gets it. A leading byte order mark is
+ * left out because retrieval's sources decode with it dropped (TextDecoder), so a hash of the
+ * raw bytes would refuse such a file at every read.
+ */
+export function chunkTextSha256(text: string): string {
+  return createHash('sha256').update(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, 'utf8').digest('hex');
+}
+
+/**
  * A topic's index.json. `children` are topics or sections in folders below the topic's, if any;
  * `description` is one line about the topic (see describeChunk), left out when empty.
+ * `textSha256` gives each item's `sha256` from its href (chunkTextSha256 of the chunk file the
+ * href names); without it the items have none, as indexes built before it.
  */
-export function topicIndex(spec: TopicSpec, id: string, children: readonly IndexChild[] = [], description = ''): IndexJson {
+export function topicIndex(
+  spec: TopicSpec,
+  id: string,
+  children: readonly IndexChild[] = [],
+  description = '',
+  textSha256?: (href: string) => string,
+): IndexJson {
   const chunks: Record<string, IndexDocument> = {};
   // Grouped once: a filter per document was documents × chunks (a crafted spec of 20,000 of each).
   const byDoc = new Map<string, TopicSpec['chunks'][number][]>();
@@ -57,6 +75,7 @@ export function topicIndex(spec: TopicSpec, id: string, children: readonly Index
       ...(c.similarity_technical !== undefined ? { similarity_technical: c.similarity_technical } : {}),
       keywords: c.keywords,
       ...(c.prompt_hashes?.length ? { prompt_hashes: c.prompt_hashes } : {}),
+      ...(textSha256 ? { sha256: textSha256(c.href) } : {}),
     }));
     const technical = d.baseline_technical !== undefined;
     chunks[d.doc] = {

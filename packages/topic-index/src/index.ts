@@ -6,7 +6,7 @@
  *   const index = topicIndex(parseTopicSpecMd(text, file), 'libraries/x');
  *   writeFileAtomic('docs/libraries/x/index.json', formatIndexJson(index));
  */
-export { childEntry, formatIndexJson, indexHref, parentId, sectionIndex, topicIndex } from './build.js';
+export { childEntry, chunkTextSha256, formatIndexJson, indexHref, parentId, sectionIndex, topicIndex } from './build.js';
 export { describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type LlmsFullTopic, type LlmsTopic, type LlmsTxtInput } from './llms-txt.js';
 export { STRIPE_MIN_CHUNKS, stripeFactor, stripeOrder } from './stripe.js';
 export type * from './types.js';

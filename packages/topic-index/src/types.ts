@@ -20,6 +20,14 @@ export interface IndexItem {
   similarity_technical?: number;
   keywords: IndexKeyword[];
   prompt_hashes?: string[];
+  /**
+   * SHA-256 (64 lowercase hex digits) of the chunk file at `href` when this index was built:
+   * of its text as a reader gets it, UTF-8 with a leading byte order mark left out (see
+   * chunkTextSha256). A reader that reads the chunk file without the manifest (retrieval's
+   * DocsClient.chunkText) compares it, so a file the chunk step rewrote since is refused
+   * instead of shown under this item's title. Absent in indexes built before it was added.
+   */
+  sha256?: string;
 }
 
 export interface IndexDocument {
