@@ -2,7 +2,7 @@
 // topic-spec, index-tool; local embedder), then over copies corrupted one way at a time.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -264,6 +264,21 @@ describe('docs-score on a clean build', () => {
       symlinkSync(target, qa);
       expect(await run([docs, '--qa'])).toEqual({ code: 1, stdout: '', stderr: `docs-score: ${qa}: ${why}\n` });
     }
+  });
+
+  // Issue 15 probe (s55): the failures and the retrieval table printed paths and corpus ids as
+  // they were, so a folder named with a line break split a line in two, the second half free
+  // to pass for a line of the report; every other message escapes them (oneLine).
+  it('a folder name holding a line break is escaped in the failures and the retrieval table', async () => {
+    const docs = copy();
+    const renamed = 'deploy\nment';
+    renameSync(join(docs, 'deployment'), join(docs, renamed));
+    const r = await run([docs, '--qa']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain(renamed);
+    expect(r.stdout).toContain(`  hrefs: ${join(docs, 'deploy\\u000ament')}/`);
+    expect(r.stdout).toContain('| deploy\\u000ament/native-aot | ');
+    for (const line of r.stdout.split('\n')) expect(line.startsWith('ment')).toBe(false);
   });
 
   it('reads questions from a Chroma-format CSV whose corpus_id names a topic', async () => {

@@ -237,7 +237,9 @@ function formatChecks(r: BuiltReport, topics: number): string {
   if (r.findings.length) {
     lines.push('', 'Failures:');
     const shown = r.findings.slice(0, 200);
-    for (const f of shown) lines.push(`  ${f.check}${f.graphBreak ? ' (graph broken)' : ''}: ${f.file}: ${f.message}`);
+    // oneLine: a path or id holding a line break (a folder named "a\nb", an id in a hand-edited
+    // manifest) split a failure in two, and the second half could pass for a line of the report.
+    for (const f of shown) lines.push(`  ${f.check}${f.graphBreak ? ' (graph broken)' : ''}: ${oneLine(f.file)}: ${oneLine(f.message)}`);
     if (r.findings.length > shown.length) lines.push(`  … and ${r.findings.length - shown.length} more (see --json)`);
   }
   return `${lines.join('\n')}\n`;
@@ -252,7 +254,7 @@ function formatRetrieval(r: RetrievalReport): string {
     '| --- | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const [id, s] of [...Object.entries(r.corpora), ['(all)', r.all] as const]) {
-    lines.push(`| ${id} | ${s.recall.n} | ${pct(s.recall)} | ${pct(s.precision)} | ${pct(s.precisionOmega)} | ${pct(s.iou)} |`);
+    lines.push(`| ${oneLine(id)} | ${s.recall.n} | ${pct(s.recall)} | ${pct(s.precision)} | ${pct(s.precisionOmega)} | ${pct(s.iou)} |`);
   }
   return `${lines.join('\n')}\n`;
 }
