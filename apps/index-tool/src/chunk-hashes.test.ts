@@ -97,6 +97,45 @@ describe('index-tool and the chunk files', () => {
   });
 });
 
+describe('--llms-full and the chunk files', () => {
+  const llms = async () => {
+    let stderr = '';
+    const code = await main([docs, '--root', docs, '--llms-txt', '--llms-full'], { stdout: () => {}, stderr: (s) => void (stderr += s) });
+    return { code, stderr };
+  };
+  it('refuses a chunk file rewritten since its index.json was built, naming it; llms.txt and llms-full.txt are left as they were', async () => {
+    expect((await main([dir, join(docs, 'deployment'), docs, '--root', docs], quiet))).toBe(0);
+    expect(await llms()).toEqual({ code: 0, stderr: '' });
+    const before = [readFileSync(join(docs, 'llms.txt'), 'utf8'), readFileSync(join(docs, 'llms-full.txt'), 'utf8')];
+    const source = join(dir, 'golden-reference.md');
+    const old = readFileSync(source, 'utf8');
+    writeFileSync(source, old.replace('faster startup time', 'much faster startup time (REBUILT)'));
+    try {
+      await steps('chunk');
+      // Before: exit 0, the old index's stripe order over the new chunks' text.
+      const r = await llms();
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^index-tool: ${escape(join(dir, '_chunks/golden-reference-'))}\\d+\\.md: holds other text than ${escape(join(dir, 'index.json'))} was built from \\(its SHA-256 differs from the index item's sha256\\): the topic is being rebuilt, or its index step has not run since its chunk step; run --llms-txt again when the build has finished \\(nothing written\\)\n$`,
+        ),
+      );
+      expect([readFileSync(join(docs, 'llms.txt'), 'utf8'), readFileSync(join(docs, 'llms-full.txt'), 'utf8')]).toEqual(before);
+      await steps('keywords', 'spec');
+      expect((await main([dir, join(docs, 'deployment'), docs, '--root', docs], quiet))).toBe(0);
+      expect(await llms()).toEqual({ code: 0, stderr: '' });
+      expect(readFileSync(join(docs, 'llms-full.txt'), 'utf8')).toContain('(REBUILT)');
+    } finally {
+      writeFileSync(source, old);
+      await steps('chunk', 'keywords', 'spec');
+    }
+  });
+});
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 // Hostile texts: a leading BOM (one or two), CRLF, NULs, lone surrogates (written as U+FFFD), astral characters.
 const text = fc
   .tuple(

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { invalidJsonMessage, writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
-import { describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type IndexJson, type LlmsFullTopic, type LlmsTopic } from '@chunkyard/topic-index';
+import { chunkTextSha256, describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type IndexJson, type LlmsFullTopic, type LlmsTopic } from '@chunkyard/topic-index';
 import { readRegularFile } from '@chunkyard/topic-io';
 
 /** Something the built tree lacks; the message names the file and the fix. */
@@ -81,6 +81,7 @@ function checkIndex(json: unknown, file: string): IndexJson {
       if (g.count !== g.items.length) throw bad(`${where}.count is ${g.count}, not its number of items (${g.items.length})`);
       g.items.forEach((item: unknown, i) => {
         if (!isObj(item) || !Number.isInteger(item.index) || typeof item.href !== 'string' || hrefFile('.', item.href) === null) throw bad(`${where}.items[${i}] is not { index, href } with href below the topic`);
+        if (item.sha256 !== undefined && (typeof item.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(item.sha256))) throw bad(`${where}.items[${i}].sha256 is not 64 lowercase hex digits`);
       });
     }
   }
@@ -94,13 +95,25 @@ export interface LlmsOptions {
   full?: boolean;
 }
 
-function readChunk(file: string): string {
+/**
+ * A chunk file's text, checked against the item's sha256 when its index has one: read between
+ * the topic's chunk step and its index step (a build under way), the index's stripe order put
+ * the new chunks' texts in the old chunks' places in llms-full.txt.
+ */
+function readChunk(file: string, sha256: string | undefined, indexFile: string): string {
+  let text: string;
   try {
-    return readRegularFile(file).toString('utf8');
+    text = readRegularFile(file).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new LlmsError(`${file}: missing, but its topic's index.json links it; rebuild the topic (nx run <topic>:index)`);
     throw err;
   }
+  if (sha256 !== undefined && chunkTextSha256(text) !== sha256) {
+    throw new LlmsError(
+      `${file}: holds other text than ${indexFile} was built from (its SHA-256 differs from the index item's sha256): the topic is being rebuilt, or its index step has not run since its chunk step; run --llms-txt again when the build has finished (nothing written)`,
+    );
+  }
+  return text;
 }
 
 /** A topic's documents with their chunk texts in stripe reading order, read through its index. */
@@ -114,7 +127,7 @@ function fullTopic(root: string, id: string, index: IndexJson): LlmsFullTopic {
         .map((i) => byIndex.get(i))
         .filter((item) => item !== undefined)
         // checkIndex made sure every href names a file below the topic.
-        .map((item) => readChunk(hrefFile(dir, item.href)!)),
+        .map((item) => readChunk(hrefFile(dir, item.href)!, item.sha256, join(dir, 'index.json'))),
     };
   });
   return { id, title: index.title, documents };

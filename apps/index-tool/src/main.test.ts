@@ -251,6 +251,8 @@ describe('index-tool', () => {
       [JSON.stringify({ id: '', kind: 'section', title: 'x', _links: self, _embedded: { topics: [{ id: '../../etc' }] } }), null, '_embedded.topics[0].id is not a folder path below the docs root'],
       [JSON.stringify({ id: '', kind: 'section', title: 7, _links: self, _embedded: { topics: [] } }), null, '"title" is not a string'],
       [JSON.stringify({ id: '', kind: 'section', title: 'x', _links: self, _embedded: { topics: [{ id: 't' }] } }), topic([{ index: 0, href: '../../../etc/passwd' }]), '_embedded.chunks.d.items[0] is not { index, href } with href below the topic'],
+      // Else read as a chunk file rewritten since the build, which it is not.
+      [JSON.stringify({ id: '', kind: 'section', title: 'x', _links: self, _embedded: { topics: [{ id: 't' }] } }), topic([{ index: 0, href: 'd-0.md', sha256: 'AB'.repeat(32) }]), '_embedded.chunks.d.items[0].sha256 is not 64 lowercase hex digits'],
     ] as const) {
       writeFileSync(join(bare, 'index.json'), root);
       if (child) writeFileSync(join(bare, 't/index.json'), JSON.stringify(child));

@@ -46,7 +46,8 @@ Options:
                 files: an H1 title, a summary, and every topic's markdown with the first
                 sentence of its first chunk; give the root as the only folder
   --llms-full   with --llms-txt: also write <root>/llms-full.txt, every topic's
-                chunks in stripe reading order (reads the _chunks/*.md files)
+                chunks in stripe reading order (reads the _chunks/*.md files; one
+                rewritten since its index.json was built fails the run, nothing written)
   --llms-title T, --llms-summary S
                 llms.txt's title (default: the root index.json's) and summary
   --prune       also remove what chunkyard wrote (_chunks/, _keywords/words.md,
