@@ -284,6 +284,13 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
     const name = (message.params as { name: string }).name;
     const known = options.tools();
     if (!known.includes(name)) return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Unknown tool ${quote(name)} (tools: ${known.join(', ')})` } };
+    // A tool's schema names any argument it does not take (a tool error), but "__proto__" alone
+    // was dropped without a word (s55 probe: {"query":"x","__proto__":{…}} searched as if it were
+    // absent): zod copies the arguments into a new object, where that key sets the prototype.
+    const args = (message.params as { arguments?: unknown }).arguments;
+    if (isPlainObject(args) && Object.hasOwn(args, '__proto__')) {
+      return { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for tools/call: ${quote(name)} takes no argument "__proto__"` } };
+    }
   }
   // Every list of this server comes in one page (no nextCursor), so no cursor is one it gave:
   // ignoring it sent the first page again as if it were the page asked for.
