@@ -876,6 +876,17 @@ describe('exit 2: usage and config errors (nothing written)', () => {
     expect(readdirSync(join(topic, '_chunks'))).toEqual(['x.md']);
   });
 
+  // Issue 15 probe (s55): topic-spec.md was chunked as a source, so each build's spec changed
+  // the next build's chunks and the pipeline never settled (keyword-extractor leaves it out).
+  it('a topic.yaml source that is topic-spec.md (the spec step\'s output) is refused, naming topic.yaml; nothing written', async () => {
+    for (const listed of ['topic-spec.md', './topic-spec.md']) {
+      const topic = makeTopic(`spec-source-${listed.length}`, { 'topic.yaml': `sources: [golden-reference.md, ${listed}]\n`, 'topic-spec.md': '---\ntopic: x\n---\n\n# Spec\n\nA generated table.\n' });
+      const r = await expectUsage(['--config', config, topic]);
+      expect(r.stderr).toBe(`chunking-tool: ${join(topic, 'topic.yaml')}: sources: ${JSON.stringify(listed)} is topic-spec's output, which every build rewrites; a source cannot be an output: take it out of sources\n`);
+      expect(existsSync(join(topic, '_chunks'))).toBe(false);
+    }
+  });
+
   it('topic settings that contradict the workspace config are a config error, and nothing is written', async () => {
     // maxTokens 64 alone leaves the workspace targetTokens (80) above it.
     const good = makeTopic('good');

@@ -291,6 +291,7 @@ function planJobs(paths: string[], values: CliValues): Job[] {
     given.set(resolve(p), p);
     if (stat?.isDirectory()) {
       const { config, sources, sourcesListedIn } = topicSettings(p, base);
+      if (sourcesListedIn !== null) refuseGeneratedSources(sources, sourcesListedIn);
       const outDir = resolve(values.out ?? join(p, '_chunks'));
       const topicYaml = join(p, 'topic.yaml');
       const from = [...baseFrom, ...(entryExists(topicYaml) ? [topicYaml] : []), ...cliFrom];
@@ -345,6 +346,23 @@ function planJobs(paths: string[], values: CliValues): Job[] {
     }
   }
   return jobs;
+}
+
+/** Files the pipeline writes at a topic's root, rewritten by every build (its folders, _chunks/ and _keywords/, are refused by the config parser). */
+const TOPIC_OUTPUTS: Readonly<Record<string, string>> = { 'topic-spec.md': "topic-spec's output" };
+
+/**
+ * Refuses a topic.yaml `sources` entry that names a generated file: `sources: [guide.md,
+ * topic-spec.md]` chunked the spec into _chunks/, whose new chunks changed the next spec, so no
+ * build ever settled (a source that is its own output), while keyword-extractor leaves
+ * generated files out (issue 15 probe).
+ */
+function refuseGeneratedSources(sources: readonly string[], topicYaml: string): void {
+  for (const name of sources) {
+    const path = name.split(/[\\/]+/).filter((part) => part !== '.' && part !== '').join('/');
+    const what = Object.hasOwn(TOPIC_OUTPUTS, path) ? TOPIC_OUTPUTS[path] : undefined;
+    if (what !== undefined) throw new UsageError(`${topicYaml}: sources: ${JSON.stringify(name)} is ${what}, which every build rewrites; a source cannot be an output: take it out of sources`);
+  }
 }
 
 interface ReadJob {
