@@ -195,6 +195,14 @@ export async function main(argv: string[], rawIo: Io = defaultIo): Promise<numbe
       // Spaces only are empty too (s37 probe: `--host ' '` went on to the resolver).
       if (values[name]?.trim() === '') throw new UsageError(`--${name}: empty; give a value, or leave --${name} out`);
     }
+    // resolve() drops a trailing "/" (and "/."), so `--db out/` (a folder meant) made a store file
+    // named out, and `--db store.db/` opened store.db, where any other program says "Not a
+    // directory" (s55 probe).
+    const folderForm = values.db === undefined ? null : /\/\.{0,2}$/.exec(values.db);
+    if (folderForm) {
+      const inside = `${values.db!.replace(/\/+$/, '')}/store.db`;
+      throw new UsageError(`--db: ${quoteArgument(values.db!, 100)} names a folder (it ends in "${folderForm[0]}"); give the store's file path, such as ${quoteArgument(inside, 100)}`);
+    }
     unusedOption(command, values);
     switch (command) {
       case 'ingest':
