@@ -395,6 +395,8 @@ export class StrictStdioServerTransport implements Transport {
   private protocolVersion: string | undefined;
   /** initialize requests not answered yet, by id. */
   private readonly initializing = new Set<RequestId>();
+  /** Batch lines read while an initialize waited for its answer, in order. */
+  private deferred: string[] = [];
   /** The open batch each request of a batch belongs to, by id. */
   private readonly batchOf = new Map<RequestId, OpenBatch>();
   /**
@@ -505,8 +507,19 @@ export class StrictStdioServerTransport implements Transport {
   private handle(bytes: Uint8Array): void {
     const line = decodeUtf8(bytes);
     if (line === null) return this.reply(NOT_UTF8);
+    this.handleText(line);
+  }
+
+  private handleText(line: string): void {
     // Blank lines (a trailing "\n\n", keep-alives) carry no message.
     if (line.trim() === '') return;
+    // A batch read while initialize waits for its answer is taken once the version is known: a
+    // client may send pings before that answer (MCP lifecycle), and one that proposed 2025-03-26
+    // and sent [ping] at once got "batches are not supported" (s55 probe).
+    if (this.protocolVersion === undefined && this.initializing.size > 0 && /^\s*\[/.test(line)) {
+      this.deferred.push(line);
+      return;
+    }
     if (this.protocolVersion !== undefined && BATCH_VERSIONS.has(this.protocolVersion) && /^\s*\[/.test(line)) {
       let value: unknown;
       try {
@@ -554,6 +567,8 @@ export class StrictStdioServerTransport implements Transport {
     // A cancelled request gets no response (MCP), so it is no longer waited for, alone or in a batch.
     if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) {
       const id = m.params.requestId;
+      // A cancelled initialize gets no answer: the batches waiting for it are taken now, under no version.
+      if (this.initializing.delete(id)) this.flushDeferred();
       const batch = this.batchOf.get(id);
       if (batch) {
         this.batchOf.delete(id);
@@ -633,9 +648,21 @@ export class StrictStdioServerTransport implements Transport {
       this.flushIfDone(batch);
       return Promise.resolve();
     }
-    return this.write(JSON.stringify(message)).then(() => {
+    const written = this.write(JSON.stringify(message)).then(() => {
       if (answered !== null && this.settle(answered)) this.closeWhenAnswered();
     });
+    // After the initialize answer is out, and before it is settled (so that a server whose input
+    // has ended does not close first): the batches that waited for it.
+    this.flushDeferred();
+    return written;
+  }
+
+  /** Handles the batch lines that waited for initialize, once no initialize waits any more. */
+  private flushDeferred(): void {
+    if (this.initializing.size > 0 || this.deferred.length === 0) return;
+    const lines = this.deferred;
+    this.deferred = [];
+    for (const line of lines) this.handleText(line);
   }
 
   /** Writes one line, resolved once stdout has taken it (or at once after the client left). */
