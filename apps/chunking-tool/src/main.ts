@@ -546,8 +546,9 @@ class Stage {
    */
   moveInto(files: ReadonlyMap<string, string>): string[] {
     if (!this.used && files.size === 0) return [];
+    let dir: string | null = null;
     try {
-      const dir = this.staged.path;
+      dir = this.staged.path;
       for (const [name, data] of files) stageFile(dir, name, data, this.outDir);
       outputSeam.reached('staged', this.pinAt ?? this.outDir);
       this.pin?.check();
@@ -582,7 +583,7 @@ class Stage {
       rmSync(join(dir, JOURNAL), { force: true });
       return moved;
     } catch (err) {
-      throw this.named(err);
+      throw this.named(dir === null ? err : outsideStage(err, dir, this.at()));
     }
   }
 
@@ -705,6 +706,26 @@ class Stage {
       // kept, as said
     }
   }
+}
+
+/**
+ * `err` naming what the user can act on instead of a path inside the stage `dir`: a rename
+ * out of it names its output (its dest), anything else (the folder of links that undo a
+ * failed set, a link) the output folder `outDir`. Issue 15 probe (EIO, ENOSPC injected):
+ * "docs/t/_chunks/.staged.tmp-11046~5d31-7e53cd97/golden-reference.json -> docs/t/_chunks/
+ * golden-reference.json: input/output error", and ".staged.tmp-…/previous: no space left".
+ */
+function outsideStage(err: unknown, dir: string, outDir: string): unknown {
+  if (!isFsError(err) || err.path === undefined || !err.path.startsWith(`${dir}/`)) return err;
+  const e = err as NodeJS.ErrnoException & { dest?: string };
+  if (e.syscall === 'rename' && e.dest !== undefined && !e.dest.startsWith(`${dir}/`)) {
+    e.path = e.dest;
+    delete e.dest;
+  } else {
+    e.path = outDir;
+    delete e.dest;
+  }
+  return e;
 }
 
 /** A stage's record of the renames under way (moveInto); output names end in .md or .json, so none is named this. */
