@@ -1039,7 +1039,38 @@ function refuseNonRegular(path: string): void {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new StoreError(`${path}: a symlink loop (it never reaches a file); fix or remove the link, or choose another --db`);
     return;
   }
-  if (stat.isFile()) return;
+  if (stat.isFile()) {
+    const pseudo = pseudoFileSystem(path);
+    if (pseudo !== null) throw new StoreError(`${path}: a file of ${pseudo}, which the kernel makes up as it is read, not a database file; pass --db with the path of a store file (one that does not exist yet is created)`);
+    return;
+  }
   throw new StoreError(`${path}: ${kindOf(stat)}, not a database file; pass --db with the path of a store file (one that does not exist yet is created)`);
+}
+
+/**
+ * Linux's kernel file systems (statfs f_type): their files are regular to stat, with a size of 0
+ * or 4096 whatever they hold, and no free blocks. A --db there was misread (s55 probe):
+ * /proc/self/status "an empty database … store some first (docs-store ingest … --db
+ * /proc/self/status)", and an ingest into /proc/self/mem "the disk is full".
+ */
+const PSEUDO_FILE_SYSTEMS: ReadonlyMap<number, string> = new Map([
+  [0x9fa0, 'procfs (/proc)'],
+  [0x62656572, 'sysfs (/sys)'],
+  [0x64626720, 'debugfs'],
+  [0x74726163, 'tracefs'],
+  [0x73636673, 'securityfs'],
+  [0x27e0eb, 'cgroupfs'],
+  [0x63677270, 'cgroup2fs'],
+  [0x62656570, 'configfs'],
+  [0xcafe4a11, 'bpffs'],
+]);
+
+/** The name of the kernel file system `path` lies on, or null (an ordinary one, or unknown). */
+function pseudoFileSystem(path: string): string | null {
+  try {
+    return PSEUDO_FILE_SYSTEMS.get(Number(statfsSync(path).type)) ?? null;
+  } catch {
+    return null;
+  }
 }
 
