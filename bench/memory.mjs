@@ -4,7 +4,7 @@
 // returned and its result is dropped (a long-running host, such as the MCP server, chunks one
 // document after another).
 //
-//   node bench/memory.mjs [--mb 64] [--corpus DIR | --shape NAME] [--strategy semantic] [--path both|whole|stream]
+//   node bench/memory.mjs [--mb 64] [--corpus DIR | --shape NAME] [--strategy semantic] [--parser fast|remark] [--path both|whole|stream]
 //   CHUNKYARD_BENCH_CHUNKING=build.js node bench/memory.mjs …   measures that build instead of packages/chunking/dist
 //
 // The document is the corpus's markdown files joined, repeated until it reaches the size
@@ -62,7 +62,7 @@ function prose(bytes) {
 }
 
 if (argv[0] === '--child') {
-  const [, bytesArg, corpus, strategy, path, shape] = argv;
+  const [, bytesArg, corpus, strategy, path, shape, parser] = argv;
   const bytes = Number(bytesArg);
   // CHUNKYARD_BENCH_CHUNKING=<file.js>: another build (a standalone one of a git state), as scaling.mjs takes.
   const dist = process.env.CHUNKYARD_BENCH_CHUNKING ? resolve(process.env.CHUNKYARD_BENCH_CHUNKING) : join(root, 'packages/chunking/dist/index.js');
@@ -95,7 +95,7 @@ if (argv[0] === '--child') {
   let sectioned = false;
   if (path === 'stream') {
     // BENCH_WINDOW_CHARS: try another window size (chunkDocumentStream's extras.windowChars).
-    const out = chunkDocumentStream(text, { docName: 'big', strategy }, process.env.BENCH_WINDOW_CHARS ? { windowChars: Number(process.env.BENCH_WINDOW_CHARS) } : {});
+    const out = chunkDocumentStream(text, { docName: 'big', strategy, parser }, process.env.BENCH_WINDOW_CHARS ? { windowChars: Number(process.env.BENCH_WINDOW_CHARS) } : {});
     sectioned = out.sectioned;
     let json = 0;
     for (const record of out.chunks) {
@@ -104,7 +104,7 @@ if (argv[0] === '--child') {
     }
     if (json === 0) throw new Error('no records');
   } else {
-    chunks = chunkDocument(text, { docName: 'big', strategy }).chunks.length;
+    chunks = chunkDocument(text, { docName: 'big', strategy, parser }).chunks.length;
   }
   const ms = performance.now() - t0;
   const peak = process.resourceUsage().maxRSS * 1024;
@@ -114,12 +114,12 @@ if (argv[0] === '--child') {
   const kept = inUse() - usedWithText;
   console.log(JSON.stringify({ bytes: Buffer.byteLength(text), chunks, sectioned, ms, baseline, withText, peak, kept }));
 } else {
-  const usage = `usage: node bench/memory.mjs [--mb 64] [--corpus DIR | --shape NAME] [--strategy semantic] [--path both|whole|stream]\nshapes: ${Object.keys(SHAPES).join(', ')}`;
+  const usage = `usage: node bench/memory.mjs [--mb 64] [--corpus DIR | --shape NAME] [--strategy semantic] [--parser fast|remark] [--path both|whole|stream]\nshapes: ${Object.keys(SHAPES).join(', ')}`;
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(`${usage}\n\nPeak RSS per MB of chunking one big document (issue 16, goal 4); see the comment at the top of this file.`);
     process.exit(0);
   }
-  const known = new Set(['--mb', '--corpus', '--shape', '--strategy', '--path']);
+  const known = new Set(['--mb', '--corpus', '--shape', '--strategy', '--parser', '--path']);
   for (let i = 0; i < argv.length; i += 2) {
     if (!known.has(argv[i]) || argv[i + 1] === undefined) {
       console.error(`bench/memory.mjs: ${known.has(argv[i]) ? `${argv[i]} needs a value` : `unknown argument ${argv[i]}`}\n${usage}`);
@@ -142,11 +142,18 @@ if (argv[0] === '--child') {
     process.exit(2);
   }
   const strategy = arg('strategy', 'semantic');
+  // The remark route (`parser: 'remark'`): until session 55 it held micromark's events for the
+  // whole document, 2.5 GB at 1 MB of short paragraphs (remark-windows.ts).
+  const parser = arg('parser', 'fast');
+  if (!['fast', 'remark'].includes(parser)) {
+    console.error(`bench/memory.mjs: --parser must be fast or remark, got ${parser}`);
+    process.exit(2);
+  }
   const paths = arg('path', 'both') === 'both' ? ['whole', 'stream'] : [arg('path', 'both')];
   const load0 = loadavg();
   const results = [];
   for (const path of paths) {
-    const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(mb * 1e6), corpus ? resolve(corpus) : '', strategy, path, shape], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(mb * 1e6), corpus ? resolve(corpus) : '', strategy, path, shape, parser], { encoding: 'utf8' });
     if (r.status !== 0) {
       console.error(r.stderr.trim().split('\n').slice(-5).join('\n'));
       process.exit(1);
@@ -159,7 +166,7 @@ if (argv[0] === '--child') {
   for (const [path, res] of results) {
     const perMb = (x) => (x / MiB / (res.bytes / 1e6)).toFixed(2);
     const how = path === 'stream' ? `chunkDocumentStream, records serialized and dropped${res.sectioned ? '' : ' (fell back to the whole document)'}` : 'chunkDocument';
-    console.log(`${how}: ${(res.bytes / 1e6).toFixed(1)} MB (${corpus ? `the files of ${corpus}, repeated` : shape ? `the ${shape} shape` : 'generated prose'}), ${res.chunks} chunks in ${(res.ms / 1000).toFixed(1)} s (${strategy})`);
+    console.log(`${how}: ${(res.bytes / 1e6).toFixed(1)} MB (${corpus ? `the files of ${corpus}, repeated` : shape ? `the ${shape} shape` : 'generated prose'}), ${res.chunks} chunks in ${(res.ms / 1000).toFixed(1)} s (${strategy}, parser ${parser})`);
     console.log(`  Peak RSS ${(res.peak / MiB).toFixed(0)} MiB = ${perMb(res.peak)} MiB per MB; over the process before the text: ${perMb(res.peak - res.baseline)} MiB per MB; the text alone: ${perMb(res.withText - res.baseline)} MiB per MB`);
     console.log(`  Kept after the call, its records dropped: ${(res.kept / MiB).toFixed(1)} MiB = ${perMb(res.kept)} MiB per MB (heap and ArrayBuffers in use beyond the text's)`);
   }

@@ -1,7 +1,7 @@
 /**
  * Stage 2: mdast → the flattened, typed block list (see `Block` in types.ts).
  */
-import type { Nodes, Root, RootContent } from 'mdast';
+import type { Nodes, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { columnAt, lineOf, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import type { ParsedDocument } from './parse.js';
@@ -23,7 +23,16 @@ const BLOCK_TYPES: Partial<Record<RootContent['type'], BlockType>> = {
 
 export function flatten(doc: ParsedDocument): Block[] {
   const lines = lineTable(doc.source);
-  return convertChildren(doc.tree, doc.source, lines, 'exact', 0);
+  return convertChildren(doc.tree.children, doc.source, lines, 'exact', 0, 0);
+}
+
+/**
+ * The blocks of top-level `nodes` of a tree parsed from the part of `source` that starts at
+ * `base` (or from text whose offset `-base` is the source's start: see remark-windows.ts), so
+ * every position read is `base` on from the node's own.
+ */
+export function flattenNodes(nodes: readonly RootContent[], source: string, lines: LineTable, base: number): Block[] {
+  return convertChildren(nodes, source, lines, 'exact', 0, base);
 }
 
 /**
@@ -37,11 +46,15 @@ export const MAX_BLOCK_DEPTH = 99;
 
 type RangeMode = 'exact' | 'lines';
 
-function convertChildren(parent: Root | Nodes, source: string, lines: LineTable, mode: RangeMode, level: number): Block[] {
-  if (!('children' in parent) || level > MAX_BLOCK_DEPTH) return [];
+function childrenOf(parent: Nodes): readonly RootContent[] {
+  return 'children' in parent ? (parent.children as RootContent[]) : [];
+}
+
+function convertChildren(children: readonly RootContent[], source: string, lines: LineTable, mode: RangeMode, level: number, base: number): Block[] {
+  if (level > MAX_BLOCK_DEPTH) return [];
   const blocks: Block[] = [];
-  for (const child of parent.children as RootContent[]) {
-    const block = convert(child, source, lines, mode, level);
+  for (const child of children) {
+    const block = convert(child, source, lines, mode, level, base);
     if (!block) continue;
     const previous = blocks[blocks.length - 1];
     // remark lets a setext heading's position start before a link reference
@@ -56,12 +69,14 @@ function convertChildren(parent: Root | Nodes, source: string, lines: LineTable,
 }
 
 /** The block of `node`, which stands `level` containers deep. */
-function convert(node: RootContent, source: string, lines: LineTable, mode: RangeMode, level: number): Block | null {
+function convert(node: RootContent, source: string, lines: LineTable, mode: RangeMode, level: number, base: number): Block | null {
   const type = BLOCK_TYPES[node.type];
   const pos = node.position;
   if (!type || !pos || pos.start.offset === undefined || pos.end.offset === undefined) return null;
-  const exactStart = skipWhitespace(source, pos.start.offset, pos.end.offset);
-  const exactEnd = trimEndOffset(source, exactStart, pos.end.offset);
+  const nodeStart = base + pos.start.offset;
+  const nodeEnd = base + pos.end.offset;
+  const exactStart = skipWhitespace(source, nodeStart, nodeEnd);
+  const exactEnd = trimEndOffset(source, exactStart, nodeEnd);
   if (exactEnd <= exactStart) return null;
   const startLine = lineOf(lines, exactStart);
   const endLine = lineOf(lines, exactEnd - 1);
@@ -75,7 +90,7 @@ function convert(node: RootContent, source: string, lines: LineTable, mode: Rang
       block.text = toString(node).replace(/\r\n?/g, '\n');
       break;
     case 'code':
-      block.fenced = isFenced(source, pos.start.offset, exactStart, lines.starts[lineOf(lines, pos.start.offset)]!);
+      block.fenced = isFenced(source, nodeStart, exactStart, lines.starts[lineOf(lines, nodeStart)]!);
       block.lang = block.fenced ? (node.lang ?? null) : null;
       break;
     case 'table': {
@@ -86,13 +101,13 @@ function convert(node: RootContent, source: string, lines: LineTable, mode: Rang
     case 'list':
       block.ordered = node.ordered === true;
       // Items of a top-level list are packing units, so they keep exact ranges.
-      block.children = convertChildren(node, source, lines, mode, level + 1);
+      block.children = convertChildren(childrenOf(node), source, lines, mode, level + 1, base);
       for (const item of block.children) item.ordered = block.ordered;
       break;
     case 'listItem':
     case 'blockquote':
     case 'footnoteDefinition':
-      block.children = convertChildren(node, source, lines, 'lines', level + 1);
+      block.children = convertChildren(childrenOf(node), source, lines, 'lines', level + 1, base);
       if (node.type === 'listItem') fitItemToChildren(block, source, lines, mode);
       break;
     default:

@@ -81,6 +81,10 @@ function pruneTree(tree: Root): Root {
 export function parse(source: string): ParsedDocument {
   const frontMatter = findFrontMatter(source);
   // Front matter is blanked rather than cut so that positions stay those of `source`.
-  const tree = remark().parse(blankOut(source, frontMatter)) as Root;
-  return { source, frontMatter, tree };
+  return { source, frontMatter, tree: remarkTree(blankOut(source, frontMatter)) };
+}
+
+/** The mdast of `markdown` (no front matter handling): remark-windows.ts parses a window at a time with it. */
+export function remarkTree(markdown: string): Root {
+  return remark().parse(markdown) as Root;
 }

@@ -8,7 +8,6 @@
  */
 import { headingLabel } from './heading-label.js';
 import { chunkerBlocks, fastBlocks } from './fast-blocks.js';
-import { flatten } from './flatten.js';
 import type { FrontMatter } from './front-matter.js';
 import { lineTable, type LineTable } from './lines.js';
 import type { Headings } from './headings.js';
@@ -16,7 +15,7 @@ import { attachMetadata, breadcrumbOf } from './metadata.js';
 import { normalize } from './normalize.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
-import { parse } from './parse.js';
+import { remarkBlocks } from './remark-windows.js';
 import { grown, NO_PIECES, type DraftChunk } from './pieces.js';
 import { anchor, anchorEmpty, exemplars } from './shape-anchor.js';
 import { splitOversizedBlocks } from './split-oversized.js';
@@ -52,10 +51,7 @@ export function chunkerDocumentBlocks(source: string, parser: ParserName): Docum
 
 function blocksOf(source: string, parser: ParserName, deferred: boolean): DocumentBlocks {
   const lines = lineTable(source);
-  if (parser === 'remark') {
-    const parsed = parse(source);
-    return { frontMatter: parsed.frontMatter, blocks: flatten(parsed), lines };
-  }
+  if (parser === 'remark') return { ...remarkBlocks(source, lines), lines };
   return { ...(deferred ? chunkerBlocks(source, lines) : fastBlocks(source, lines)), lines };
 }
 
