@@ -188,6 +188,14 @@ describe('topic-spec', () => {
     expect(existsSync(join(dir, 'topic-spec.md'))).toBe(false);
   });
 
+  // Issue 15 probe (s55): a one-chunk topic with one question printed "1 chunks, 1 questions".
+  it('counts in the singular for one chunk and one question', async () => {
+    const dir = await builtTopic('one', { 'golden-reference.md': '# One\n\nA single short paragraph.\n', 'qa-pairs.md': '## Is there one?\n\nYes.\n' });
+    const r = await run([dir, '--config', config]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/: 1 chunk, 1 question \(\d matched\); embedded \d+, cached \d+ -> /);
+  });
+
   it('prints help and refuses a non-topic folder with exit 2', async () => {
     expect((await run(['--help'])).stdout).toBe(HELP);
     const r = await run([root]);

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex, siblingCacheRoots } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, createProvider, EmbeddingError, progressReporter, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { counted, emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
@@ -181,9 +181,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     io.stdout(`${JSON.stringify({ topics: summaries, errors }, null, 2)}\n`);
   } else {
     for (const s of summaries) {
-      const qs = s.questions ? `, ${s.questions} questions (${s.matchedQuestions} matched)` : '';
+      // counted: "1 chunks, 1 questions" for a one-chunk topic, as the other tools' summaries were.
+      const qs = s.questions ? `, ${counted(s.questions, 'question')} (${s.matchedQuestions} matched)` : '';
       io.stdout(
-        `${oneLine(s.topic)}: ${s.chunks} chunks${qs}${s.technicalBaseline ? ', technical baseline' : ''}; embedded ${s.embedded}, cached ${s.cached} -> ${oneLine(s.out)}\n`,
+        `${oneLine(s.topic)}: ${counted(s.chunks, 'chunk')}${qs}${s.technicalBaseline ? ', technical baseline' : ''}; embedded ${s.embedded}, cached ${s.cached} -> ${oneLine(s.out)}\n`,
       );
     }
   }
