@@ -78,6 +78,8 @@ export type SendError = Error & { status?: number; headers?: Record<string, stri
 
 /** Serves files under `root` (an absolute, real path); `log` hears of files it cannot read. */
 export function staticFiles(root: string, log: (line: string) => void = () => undefined): Handler {
+  // Whether the last request found the root gone, so the operator hears of it once, not per request.
+  let rootGone = false;
   return async (req, res) => {
     const verdict = checkRequestPath(req.url ?? '/');
     if (!verdict.ok) return plain(res, verdict.status, verdict.status === 403 ? 'Forbidden' : 'Bad Request');
@@ -85,8 +87,20 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     try {
       real = await realpath(join(root, verdict.path));
     } catch {
+      // The served folder removed or renamed under the server (a rebuild that replaces it, a
+      // clean): every request was a 404 with no log line, as if each file were missing.
+      const rootThere = await stat(root).then((s) => s.isDirectory(), () => false);
+      if (!rootThere) {
+        if (!rootGone) log(`${root}: the served folder is gone (removed, renamed or no longer a folder); answering 503 until it is back`);
+        rootGone = true;
+        return plain(res, 503, 'Service Unavailable (the served folder is gone)');
+      }
+      if (rootGone) log(`${root}: the served folder is back`);
+      rootGone = false;
       return plain(res, 404, 'Not Found');
     }
+    if (rootGone) log(`${root}: the served folder is back`);
+    rootGone = false;
     if (!inside(root, real)) return plain(res, 403, 'Forbidden');
     // A folder is answered with its index.json (send's `index`), which must pass the same check.
     const index = await realpath(join(real, 'index.json')).catch(() => null);
