@@ -7,7 +7,7 @@
  *   docs-store stats [--json]
  *   docs-store mcp [--http [--port N] [--host H] [--token T]]
  */
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, fstatSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { parseArgs } from 'node:util';
@@ -551,6 +551,9 @@ async function mcp(ctx: Context): Promise<number> {
   // never matched), and the header value is trimmed.
   const uncarried = token === undefined || !values.http ? null : /[\u0000-\u001f\u007f]/.test(token) ? 'a control character' : /[^\u0000-\u007f]/.test(token) ? 'a character outside ASCII' : token.trim() !== token ? 'a space at an end' : null;
   if (uncarried !== null) throw new UsageError(`the bearer token (--token or ${TOKEN_ENV}) holds ${uncarried}, which no Authorization header carries as it is; use printable ASCII with no space at either end (openssl rand -hex 16 makes one)`);
+  // A folder as stdin (`docs-store mcp < docs/`) fails its first read with EISDIR, which the
+  // transport's error handler swallowed: the server exited 0 at once, with no line at all (s55 probe).
+  if (!values.http && stdinIsFolder()) throw new UsageError('mcp: stdin is a folder; the stdio transport reads JSON-RPC messages from a pipe (an MCP client starts docs-store mcp and writes to it), or serve over HTTP with --http');
   const { config } = loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
   const store = DocStore.open(ctx.dbPath, { vectorIndex: indexOption(values.index), links: ctx.dbLinks });
   try {
@@ -617,4 +620,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
 /** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
 export function exitOnStdoutError(tool: string): void {
   exitOnStdoutErrorOf(tool);
+}
+
+/** Whether file descriptor 0 is a folder (false when it cannot be looked at: the read will tell). */
+function stdinIsFolder(): boolean {
+  try {
+    return fstatSync(0).isDirectory();
+  } catch {
+    return false;
+  }
 }
