@@ -126,6 +126,17 @@ describe('docs-query', () => {
     expect(none.stdout).toContain('embedding fallback off: --no-embeddings');
   });
 
+  // "!!!" embeds to a zero vector under the local model and shares no word with any chunk: it
+  // printed five chunks in file order with "similarity 0.000" as if they were the best (s55 probe).
+  it('-q of punctuation alone finds nothing and says so, exit 0, as text and as JSON', async () => {
+    const text = await run(fx.docs, '-q', '!!!', '--max-distance', '0');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/embedding search with local-lexical-v1-d512: nothing found \(no chunk shares a word or any similarity with the query\)\n$/);
+    expect(text.stdout).not.toContain('──');
+    const json = await run(fx.docs, '-q', '!!!', '--max-distance', '0', '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ method: 'embedding', chunks: [] });
+  });
+
   it('-q searches a workspace whose embedding cache cannot be written, saying so once (issue 15)', async () => {
     // A read-only docs tree (installed, mounted read-only) failed the whole search: "cannot write
     // in this folder … (EROFS)", exit 1. The cache is a speed-up; reading the docs needs no write.

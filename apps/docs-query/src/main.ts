@@ -423,6 +423,7 @@ function scoreNote(c: RetrievedChunk): string {
 function searchHead(r: Omit<SearchResult, 'chunks'>, size: number, embeddingsDisabled: boolean): string {
   let head = `query: ${quoteArgument(r.query, 200)} (SimHash ${r.queryHash})\n`;
   if (r.method === 'prompt') head += `prompt match: ${size} chunk(s) with a stored question within ${r.maxDistance} bits\n\n`;
+  else if (r.method === 'embedding' && size === 0) head += `no stored question within ${r.maxDistance} bits; embedding search with ${r.model}: nothing found (no chunk shares a word or any similarity with the query)\n`;
   else if (r.method === 'embedding') head += `no stored question within ${r.maxDistance} bits; embedding search with ${r.model}\n\n`;
   else head += `no stored question within ${r.maxDistance} bits${embeddingsDisabled ? ' (embedding fallback off: --no-embeddings)' : ''}; nothing found\n`;
   return head;

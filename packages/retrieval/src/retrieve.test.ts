@@ -246,6 +246,25 @@ describe('search', () => {
     await expect(search(client, { query, maxDistance: 0, embeddings: () => backend, routes: { trim: -1 } })).rejects.toThrow(/routes.trim/);
   });
 
+  // A query of punctuation or stopwords embeds to a zero vector under the local model and shares
+  // no BM25 term with any chunk: every chunk scored 0, and the search returned n of them in file
+  // order as if ranked, the routed one merging all 30 of the merge's depth into one unit (s55 probe).
+  it('finds nothing for a query that shares nothing with any chunk, under every ranking, and still finds a real query', async () => {
+    const client = new DocsClient(new FolderSource(fx.docs));
+    const backend = createBackend({ folder: fx.docs });
+    for (const query of ['!!!', 'the', '?? -- ..']) {
+      for (const options of [{}, { routes: false as const }, { ranking: 'embedding' as const }]) {
+        const r = await search(client, { query, n: 5, maxDistance: 0, embeddings: () => backend, ...options });
+        expect(r.method, query).toBe('embedding');
+        expect(r.chunks, `${query} ${JSON.stringify(options)}`).toEqual([]);
+      }
+    }
+    for (const options of [{}, { routes: false as const }, { ranking: 'embedding' as const }]) {
+      const r = await search(client, { query: 'Which garbage collector settings are removed?', n: 3, maxDistance: 0, embeddings: () => backend, ...options });
+      expect(r.chunks.length, JSON.stringify(options)).toBeGreaterThan(0);
+    }
+  });
+
   it('rejects an unknown ranking', async () => {
     const client = new DocsClient(new FolderSource(fx.docs));
     // @ts-expect-error: a caller outside TypeScript may pass anything

@@ -298,10 +298,17 @@ export async function searchStream(client: DocsClient, req: SearchRequest): Prom
     const routed = routedSearch(client, req.query, qv, items, n, k, req.routes ?? {});
     return { ...base, method: 'embedding', model: backend.provider.model, ...routed };
   }
+  // A chunk that scores nothing (no positive similarity, no shared term) is not a result: a
+  // query of punctuation or stopwords ("!!!", "the") embeds to a zero vector under the local
+  // model, and every chunk tied at 0 came back in file order as if ranked (s55 probe).
   const ranked: { ref: { topic: LoadedTopic; doc: string; index: number }; score: Score }[] =
     ranking === 'hybrid'
-      ? rankHybrid(req.query, qv, items, n).map((r) => ({ ref: r.ref, score: { kind: 'hybrid', score: r.score, similarity: r.similarity, bm25: r.bm25 } }))
-      : rankBySimilarity(qv, items, n).map((r) => ({ ref: r.ref, score: { kind: 'cosine', similarity: r.score } }));
+      ? rankHybrid(req.query, qv, items, n)
+          .filter((r) => r.score > 0)
+          .map((r) => ({ ref: r.ref, score: { kind: 'hybrid', score: r.score, similarity: r.similarity, bm25: r.bm25 } }))
+      : rankBySimilarity(qv, items, n)
+          .filter((r) => r.score > 0)
+          .map((r) => ({ ref: r.ref, score: { kind: 'cosine', similarity: r.score } }));
   const chunks = inOrder(ranked, (r) => retrieveChunk(client, r.ref.topic, r.ref.doc, r.ref.index, k, r.score), aheadFor(k));
   return { ...base, method: 'embedding', model: backend.provider.model, size: ranked.length, chunks };
 }
@@ -326,7 +333,10 @@ function routedSearch(
     { windows: routes.windows ?? DEFAULT_WINDOWS, bm25: { ...DEFAULT_ROUTE_BM25, ...(routes.bm25K1 !== undefined ? { k1: routes.bm25K1 } : {}) } },
   );
   const merge = routes.merge === false ? null : { ...DEFAULT_MERGE, ...routes.merge };
+  // Only chunks that score something (see search's ranked): with every score 0, the merge's
+  // gate (a share of the best, 0) let all 30 of its depth join into one unit.
   const order = Array.from(items.keys())
+    .filter((i) => scored.fused[i]! > 0)
     .sort((a, b) => scored.fused[b]! - scored.fused[a]! || a - b)
     .slice(0, Math.max(n, merge?.depth ?? 0));
   const hits = order.map((i) => ({ group: groupOf(items[i]!.ref), index: items[i]!.ref.index, score: scored.fused[i]! }));

@@ -457,7 +457,10 @@ export function routedUnits(
   if (active.length === 0 || n === 0) return [];
   const scored = index.scores(query, queryVector, active, routes);
   const merge = routes.merge === false ? null : { ...DEFAULT_MERGE, ...routes.merge };
-  const order = topPositions(scored.fused, Math.max(n, merge?.depth ?? 0));
+  // Only units that score something, as retrieval's routed search takes them: with every score
+  // 0 (a query of stopwords or punctuation under the local model), all 30 of the merge's depth
+  // joined into one unit and came back as a result.
+  const order = topPositions(scored.fused, Math.max(n, merge?.depth ?? 0)).filter((p) => scored.fused[p]! > 0);
   const hits: RankedHit[] = order.map((p) => {
     const item = active[p]!;
     return { group: index.unitOf(item).artifactId, index: Math.max(0, index.chunkIndex[item]!), score: scored.fused[p]! };

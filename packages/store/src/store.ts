@@ -564,7 +564,9 @@ export class DocStore {
       this.resolveIndexKind(options.index) === 'ivf'
         ? this.annIndex().search(vector, limit, acceptsUnit(filters), options.probes)
         : index.search(vector, limit, acceptsUnit(filters));
-    return matches.map((m) => ({ unitId: index.units[m.row]!.unitId, score: m.score }));
+    // A unit with no positive similarity is not a match (retrieval's search drops it too): a
+    // zero query vector (stopwords or punctuation under the local model) tied every unit at 0.
+    return matches.filter((m) => m.score > 0).map((m) => ({ unitId: index.units[m.row]!.unitId, score: m.score }));
   }
 
   /** `exact` or `ivf`: what `kind` (default: this connection's) means at the store's current size. */
