@@ -2,7 +2,7 @@
 // strategy's manifest must get drawn with — each source character once, each chunk once.
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { capLabel, clipText, DETAIL_CHARS, docsRoot, FETCH_CONCURRENCY, indexUrl, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, tokenCap, type Run } from '../static/data.js';
+import { capLabel, clipText, DETAIL_CHARS, docsRoot, FETCH_CONCURRENCY, indexUrl, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, shownLineBreaks, tokenCap, type Run } from '../static/data.js';
 
 type Chunk = { sourcePosition: { charStart: number; charEnd: number }; overlapChars?: number };
 const at = (charStart: number, charEnd: number, overlapChars = 0): Chunk => ({ sourcePosition: { charStart, charEnd }, overlapChars });
@@ -500,5 +500,21 @@ describe('the topic list over a wide section (issue 15 probe)', () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe('shownLineBreaks (issue 15 probe: a CR-only document was drawn as one paragraph)', () => {
+  it('turns every lone CR into LF and changes nothing else, so every position still holds', () => {
+    const text = fc.array(fc.constantFrom('\r', '\n', '\r\n', '\r\r', 'a', ' ', '\u2028', '\ud800', '😀', '\u0000'), { maxLength: 40 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        const shown = shownLineBreaks(t);
+        expect(shown.length).toBe(t.length);
+        for (let i = 0; i < t.length; i++) {
+          const lone = t[i] === '\r' && t[i + 1] !== '\n';
+          expect(shown[i]).toBe(lone ? '\n' : t[i]);
+        }
+      }),
+    );
   });
 });

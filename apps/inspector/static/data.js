@@ -286,6 +286,17 @@ export function clipText(text, max = DETAIL_CHARS) {
   return `${text.slice(0, end)}… [${(text.length - end).toLocaleString('en')} more characters not shown]`;
 }
 
+/**
+ * `text` as the page draws it: a CR not followed by LF becomes LF. Markdown (and the chunker)
+ * ends a line at a lone CR too, but the browser draws one as nothing, so a document with
+ * CR-only line endings read as one run-on paragraph, every line glued to the next (issue 15
+ * probe). One character for one, so every position still counts in the source as served.
+ * @param {string} text
+ */
+export function shownLineBreaks(text) {
+  return text.indexOf('\r') < 0 ? text : text.replace(/\r(?!\n)/g, '\n');
+}
+
 /** @param {number} n @param {number} length */
 function clamp(n, length) {
   return Math.min(Math.max(0, Number.isFinite(n) ? n : 0), length);

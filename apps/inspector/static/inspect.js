@@ -1,6 +1,6 @@
 // The chunk inspector page: ?topic=<topic path under the docs root> shows that topic's
 // chunks over its source; no ?topic= lists the topics. Reads only built files.
-import { capLabel, docsRoot, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, questionsByHash, sha256Hex, tokenCap } from './data.js';
+import { capLabel, docsRoot, layoutTree, listTopics, loadTopic, MAX_NESTING, nestingDepth, questionsByHash, sha256Hex, shownLineBreaks, tokenCap } from './data.js';
 import { h } from './dom.js';
 import { renderDetail, renderList, renderSource, renderStrip } from './render.js';
 
@@ -105,7 +105,9 @@ async function showTopic(root, topicId, doc) {
   if (depth > MAX_NESTING) {
     throw new Error(`${model.urls.manifest.href}: chunks nest ${depth} deep (one inside another), more than the ${MAX_NESTING} this page draws; chunkyard's strategies nest at most 2 deep, so rebuild: npx nx run-many -t index`);
   }
-  const src = renderSource(source, runs, manifest.chunks, manifest.options);
+  // Lone CRs drawn as line breaks (the SHA-256 above was of the text as served); same length, so
+  // the runs' positions hold, and a block of the source view may end at one.
+  const src = renderSource(shownLineBreaks(source), runs, manifest.chunks, manifest.options);
   $('source').replaceChildren(src.root);
   const list = renderList(model, state.questions);
   $('chunk-list').replaceChildren(list.root);

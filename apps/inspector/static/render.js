@@ -1,6 +1,6 @@
 // Builds the page's parts from a loaded topic. Each part is built once into a
 // DocumentFragment (one layout for 500 chunks); selection later only toggles classes.
-import { clipText, tokenCap } from './data.js';
+import { clipText, shownLineBreaks, tokenCap } from './data.js';
 import { fmtSim, h } from './dom.js';
 
 /** Hues for chunk backgrounds; neighbours differ because consecutive indexes differ mod 6. */
@@ -215,7 +215,7 @@ export function renderDetail(model, questions, i) {
         )
       : h('p', { class: 'none', text: 'no qa-pairs question matches this chunk' }),
     h('h3', { text: 'embedText' }),
-    h('pre', { class: 'embed-text', text: clipText(String(c.embedText ?? '')) }),
+    h('pre', { class: 'embed-text', text: clipText(shownLineBreaks(String(c.embedText ?? ''))) }),
     h('details', { class: 'record' }, [
       h('summary', { text: 'Chunk record (manifest JSON)' }),
       h('pre', { class: 'record-json', text: JSON.stringify(c, (_k, v) => (typeof v === 'string' ? clipText(v) : v), 2) }),
