@@ -349,7 +349,18 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
     // A marker Nx did not list is ignored by .gitignore or .nxignore: its topic silently had no
     // project, and a docs root ignored whole printed "No tasks were run" (found by a probe).
     const hidden = onDisk.filter((m) => !listed.has(m)).sort();
-    if (hidden.length === 0) continue;
+    if (hidden.length === 0) {
+      // A root that exists but holds no marker is not an error: right after init it is empty, and
+      // an error here would stop `nx g @chunkyard/nx:topic` too (Nx makes the graph before any
+      // generator). But a docsRoot pointed at the wrong folder made `nx run-many -t index` print
+      // "No tasks were run" and exit 0, with no word of why (found by a probe).
+      if (!markers.some((m) => m.startsWith(`${root}/`))) {
+        process.stderr.write(
+          `@chunkyard/nx: warning: the docs root "${escapeControl(root)}" (option docsRoot of @chunkyard/nx in nx.json) holds no ${escapeControl(options.topicMarker)}, so it has no topics and nx builds nothing there; add a topic (npx nx g @chunkyard/nx:topic <name>) or set docsRoot to the folder that holds them\n`,
+        );
+      }
+      continue;
+    }
     const more = hidden.length > 1 ? ` (and ${hidden.length - 1} more)` : '';
     if (!markers.some((m) => m.startsWith(`${root}/`))) {
       throw new Error(
