@@ -3,7 +3,7 @@
 // tools (issue 15's fresh probe of the page, session 55). Each case failed before its fix.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,6 +17,11 @@ const CR_TOPIC = 'tests/cr-only';
 const CR_LINES = 40;
 const CR_MD = ['# CR only', '', ...Array.from({ length: CR_LINES }, (_, k) => `Line ${k}.`), ''].join('\r');
 
+/** Titles, a heading and breadcrumbs of 10,000 characters with no break opportunity. */
+const LONG_TOPIC = 'tests/long-title';
+const LONG = 10_000;
+const LONG_MD = [`# ${'T'.repeat(LONG)}`, '', 'The first section says a little.', '', `## ${'H'.repeat(LONG)}`, '', 'The second section says a little more about serializers.', ''].join('\n');
+
 let built: BuiltDocs;
 let server: RunningServer;
 let browser: Browser;
@@ -27,7 +32,7 @@ beforeAll(async () => {
     setupError = new Error(`Chromium not found at ${CHROMIUM ?? '/usr/bin/chromium'}. Install Debian's package (apt-get install -y --no-install-recommends chromium) or set CHROMIUM_PATH. These tests need a real browser and never download one.`);
     return;
   }
-  built = await buildDocs({ sample: false, extra: { [CR_TOPIC]: CR_MD } });
+  built = await buildDocs({ sample: false, extra: { [CR_TOPIC]: CR_MD, [LONG_TOPIC]: LONG_MD } });
   server = await startServer({ root: built.docs, port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 300_000);
@@ -85,5 +90,49 @@ describe('a document whose lines end in a lone CR', () => {
     expect(await page.isVisible('#warning')).toBe(false); // the SHA-256 is of the text as served
     expect(errors).toEqual([]);
     await page.close();
+  });
+});
+
+/** The parts of the page wider than the viewport or than the pane that holds them (a pane that scrolls sideways hides what sticks out). */
+function overflowing(page: Page) {
+  return page.evaluate(() => {
+    const wide: string[] = [];
+    if (document.documentElement.scrollWidth > innerWidth) wide.push(`the page (${document.documentElement.scrollWidth} > ${innerWidth})`);
+    for (const el of document.querySelectorAll<HTMLElement>('.pane, .topics, .heading')) {
+      if (el.scrollWidth > el.clientWidth + 1) wide.push(`${el.className || el.id} (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+    for (const el of document.querySelectorAll<HTMLElement>('.topic-list a')) {
+      const box = el.getBoundingClientRect();
+      for (const child of el.children) if (child.getBoundingClientRect().right > box.right + 1) wide.push(`topic card ${child.className || child.tagName}`);
+    }
+    return wide;
+  });
+}
+
+describe('titles, headings, breadcrumbs and keywords of 10,000 characters without a space', () => {
+  it('wrap inside their pane in the detail, the topic list and the header; none is pushed out of sight', async () => {
+    // A keyword as long, from a hand-edited index.json (a pull request's): the extractor writes short ones.
+    const file = join(built.docs, LONG_TOPIC, 'index.json');
+    const index = JSON.parse(readFileSync(file, 'utf8')) as { _embedded: { chunks: Record<string, { items: { keywords: { name: string; score: number }[] }[] }> } };
+    for (const item of index._embedded.chunks['golden-reference']!.items) item.keywords.unshift({ name: 'K'.repeat(LONG), score: 1 });
+    writeFileSync(file, JSON.stringify(index));
+    const { page, errors } = await open(`/_inspect/?topic=${LONG_TOPIC}`);
+    const chunks = await page.locator('#chunk-list [data-chunk-index]').count();
+    expect(chunks).toBeGreaterThanOrEqual(2);
+    // The heading's chunks come first (its 10,000 characters cut into many), the second section's last.
+    for (const i of [0, 1, chunks - 1]) {
+      await page.click(`#chunk-list [data-chunk-index="${i}"]`);
+      // Before: the detail's title, breadcrumb and keyword ran 10,000 characters past the pane's edge.
+      // (By length: a failure must not print 10,000 characters; the chunker cuts a section title short.)
+      expect(((await page.textContent('#detail .detail-title')) ?? '').length).toBeGreaterThan(200);
+      expect(await overflowing(page)).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+    const list = await open('/_inspect/');
+    expect(Math.max(...(await list.page.$$eval('.topic-list .topic-title', (els) => els.map((e) => (e.textContent ?? '').length))))).toBeGreaterThan(200);
+    expect(await overflowing(list.page)).toEqual([]);
+    expect(list.errors).toEqual([]);
+    await list.page.close();
   });
 });
