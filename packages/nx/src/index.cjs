@@ -78,12 +78,12 @@ function explainEmptyRoot(docsRoot, workspaceRoot) {
   }
   if (stat.isSymbolicLink()) {
     return (
-      `@chunkyard/nx: the docs root "${docsRoot}" is a symlink. Nx does not follow symlinks, so it can neither see ` +
+      `@chunkyard/nx: the docs root "${docsRoot}" (option docsRoot of @chunkyard/nx in nx.json) is a symlink. Nx does not follow symlinks, so it can neither see ` +
       `nor hash the topics behind it, and caching would be wrong. Make it a real folder: a git submodule, ` +
       `a checkout into the workspace, or a copy.`
     );
   }
-  if (!stat.isDirectory()) return `@chunkyard/nx: the docs root "${docsRoot}" is not a folder.`;
+  if (!stat.isDirectory()) return `@chunkyard/nx: the docs root "${docsRoot}" (option docsRoot of @chunkyard/nx in nx.json) is not a folder; set docsRoot to the folder that holds the topics.`;
   // An existing folder with no topic yet is fine: there is just nothing to build.
   return null;
 }

@@ -107,12 +107,12 @@ function normalizeOptions(options) {
     throw new Error(`@chunkyard/nx: unknown option ${JSON.stringify(unknown)} in the options of @chunkyard/nx in nx.json (known: ${KNOWN_OPTIONS.join(', ')})`);
   }
   const roots = o.docsRoot === undefined ? ['docs'] : Array.isArray(o.docsRoot) ? o.docsRoot : [o.docsRoot];
-  if (roots.length === 0) throw new Error('@chunkyard/nx: option docsRoot is an empty list; give at least one folder');
+  if (roots.length === 0) throw new Error('@chunkyard/nx: option docsRoot of @chunkyard/nx in nx.json is an empty list; give at least one folder');
   const docsRoots = roots.map((r) => cleanRelative(r, 'docsRoot'));
   for (const a of docsRoots) {
     for (const b of docsRoots) {
       if (a !== b && (b === a || b.startsWith(`${a}/`))) {
-        throw new Error(`@chunkyard/nx: docsRoot "${b}" lies inside docsRoot "${a}"; give folders that do not nest`);
+        throw new Error(`@chunkyard/nx: docsRoot "${b}" lies inside docsRoot "${a}" (option docsRoot of @chunkyard/nx in nx.json); give folders that do not nest`);
       }
     }
   }
@@ -120,13 +120,13 @@ function normalizeOptions(options) {
   // "." and ".." are in every folder, and control characters cannot be a file name the tools
   // accept: topic-io refuses all of them in CHUNKYARD_TOPIC_MARKER, so refuse them here first.
   if (typeof topicMarker !== 'string' || topicMarker === '' || topicMarker === '.' || topicMarker === '..' || /[\\/*?{}[\]\u0000-\u001f\u007f]/.test(topicMarker)) {
-    throw new Error(`@chunkyard/nx: option topicMarker must be a plain file name (no folders or glob characters), got ${JSON.stringify(topicMarker)}`);
+    throw new Error(`@chunkyard/nx: option topicMarker of @chunkyard/nx in nx.json must be a plain file name (no folders or glob characters), got ${JSON.stringify(topicMarker)}`);
   }
   // A name chunkyard writes: `index.json` made every folder holding one a topic, whose source
   // index-tool then overwrote; a chunk manifest name (`*.json`) made every `_chunks/` a topic.
   if (['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt', 'words.md'].includes(topicMarker) || topicMarker.endsWith('.json')) {
     throw new Error(
-      `@chunkyard/nx: option topicMarker ${JSON.stringify(topicMarker)} is a name of a file chunkyard writes (index.json, topic-spec.md, llms.txt, llms-full.txt, _keywords/words.md, _chunks/*.json); give the name of the hand-written document`,
+      `@chunkyard/nx: option topicMarker of @chunkyard/nx in nx.json, ${JSON.stringify(topicMarker)}, is a name of a file chunkyard writes (index.json, topic-spec.md, llms.txt, llms-full.txt, _keywords/words.md, _chunks/*.json); give the name of the hand-written document`,
     );
   }
   // A name a tool reads from every topic folder with a meaning of its own: the document was
@@ -134,7 +134,7 @@ function normalizeOptions(options) {
   // table", qa-pairs.md made the document its own questions, topic.yaml its own settings.
   if (['keywords.md', 'qa-pairs.md', 'topic.yaml'].includes(topicMarker)) {
     throw new Error(
-      `@chunkyard/nx: option topicMarker ${JSON.stringify(topicMarker)} is a file the tools read from every topic with a meaning of its own (keywords.md: hand-written keywords, qa-pairs.md: questions, topic.yaml: the topic's settings); give the name of the hand-written document`,
+      `@chunkyard/nx: option topicMarker of @chunkyard/nx in nx.json, ${JSON.stringify(topicMarker)}, is a file the tools read from every topic with a meaning of its own (keywords.md: hand-written keywords, qa-pairs.md: questions, topic.yaml: the topic's settings); give the name of the hand-written document`,
     );
   }
   return {
@@ -156,7 +156,7 @@ function llmsTxtOption(value) {
     value !== null &&
     !Array.isArray(value) &&
     Object.entries(v).every(([k, x]) => ((k === 'title' || k === 'summary') && typeof x === 'string' && x.trim() !== '') || (k === 'full' && typeof x === 'boolean'));
-  if (!ok) throw new Error(`@chunkyard/nx: option llmsTxt must be false or { "title"?: string, "summary"?: string, "full"?: boolean }, got ${JSON.stringify(value)}`);
+  if (!ok) throw new Error(`@chunkyard/nx: option llmsTxt of @chunkyard/nx in nx.json must be false or { "title"?: string, "summary"?: string, "full"?: boolean }, got ${JSON.stringify(value)}`);
   return /** @type {{ title?: string, summary?: string, full?: boolean }} */ (v);
 }
 
@@ -167,13 +167,13 @@ function llmsTxtOption(value) {
  */
 function cleanRelative(value, option) {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new Error(`@chunkyard/nx: option ${option} must be a non-empty workspace-relative path, got ${JSON.stringify(value)}`);
+    throw new Error(`@chunkyard/nx: option ${option} of @chunkyard/nx in nx.json must be a non-empty workspace-relative path, got ${JSON.stringify(value)}`);
   }
   const p = posix.normalize(value.split('\\').join('/')).replace(/\/+$/, '');
   // Control and bidi characters: the docs root's name is a project name, which Nx prints raw.
   if (p === '.' || p.startsWith('../') || p === '..' || posix.isAbsolute(p) || /[*?{}[\]]/.test(p) || UNPRINTABLE.test(p)) {
     throw new Error(
-      `@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob, no control characters), got ${escapeControl(JSON.stringify(value))}`,
+      `@chunkyard/nx: option ${option} of @chunkyard/nx in nx.json must be ${option === 'configFile' ? 'a file' : 'a folder'} inside the workspace (no "..", no absolute path, no glob, no control characters), got ${escapeControl(JSON.stringify(value))}`,
     );
   }
   return p;

@@ -487,7 +487,7 @@ describe('@chunkyard/nx: inferred targets', () => {
     // index-tool then overwrote; a chunk manifest (*.json) made every _chunks/ folder a topic.
     for (const name of ['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt', 'words.md', 'golden-reference.json']) {
       expect(() => core.normalizeOptions({ topicMarker: name }), name).toThrow(
-        `@chunkyard/nx: option topicMarker ${JSON.stringify(name)} is a name of a file chunkyard writes (index.json, topic-spec.md, llms.txt, llms-full.txt, _keywords/words.md, _chunks/*.json); give the name of the hand-written document`,
+        `@chunkyard/nx: option topicMarker of @chunkyard/nx in nx.json, ${JSON.stringify(name)}, is a name of a file chunkyard writes (index.json, topic-spec.md, llms.txt, llms-full.txt, _keywords/words.md, _chunks/*.json); give the name of the hand-written document`,
       );
     }
   });
@@ -497,7 +497,7 @@ describe('@chunkyard/nx: inferred targets', () => {
     // table, and every keywords task failed with "no keyword table".
     for (const name of ['keywords.md', 'qa-pairs.md', 'topic.yaml']) {
       expect(() => core.normalizeOptions({ topicMarker: name }), name).toThrow(
-        new RegExp(`^@chunkyard/nx: option topicMarker "${name.replace('.', '\\.')}" is a file the tools read from every topic with a meaning of its own`),
+        new RegExp(`^@chunkyard/nx: option topicMarker of @chunkyard/nx in nx\\.json, "${name.replace('.', '\\.')}", is a file the tools read from every topic with a meaning of its own`),
       );
     }
     expect(core.normalizeOptions({ topicMarker: 'my-keywords.md' }).topicMarker).toBe('my-keywords.md');
@@ -511,7 +511,7 @@ describe('@chunkyard/nx: inferred targets', () => {
     expect(() => core.normalizeOptions({ topicMarker: 'a/b.md' })).toThrow(/topicMarker/);
     // s34 probe: "." and ".." passed as plain file names, and control characters went into
     // CHUNKYARD_TOPIC_MARKER, which the tools refuse (topic-io's topicMarkerFrom).
-    for (const bad of ['.', '..', 'x\n.md', 'x\u001b[31m.md']) expect(() => core.normalizeOptions({ topicMarker: bad }), JSON.stringify(bad)).toThrow(/topicMarker must be a plain file name/);
+    for (const bad of ['.', '..', 'x\n.md', 'x\u001b[31m.md']) expect(() => core.normalizeOptions({ topicMarker: bad }), JSON.stringify(bad)).toThrow(/topicMarker of @chunkyard\/nx in nx\.json must be a plain file name/);
     expect(() => core.normalizeOptions({ configFile: '' })).toThrow(/configFile/);
     // A misspelt option was ignored, so `topicMaker: "README.md"` silently used the default
     // marker; options that are not an object were read as none (probe).
@@ -526,7 +526,7 @@ describe('@chunkyard/nx: inferred targets', () => {
     for (const option of ['docsRoot', 'configFile', 'embeddingCacheDir']) {
       for (const [bad, shown] of [['do\u001bcs', '"do\\u001bcs"'], ['do\u202ecs', '"do\\u202ecs"'], ['do\ncs', '"do\\ncs"']]) {
         expect(() => core.normalizeOptions({ [option]: bad }), option).toThrow(
-          `@chunkyard/nx: option ${option} must be a folder inside the workspace (no "..", no absolute path, no glob, no control characters), got ${shown}`,
+          `@chunkyard/nx: option ${option} of @chunkyard/nx in nx.json must be ${option === 'configFile' ? 'a file' : 'a folder'} inside the workspace (no "..", no absolute path, no glob, no control characters), got ${shown}`,
         );
       }
     }
