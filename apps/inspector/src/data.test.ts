@@ -262,10 +262,29 @@ describe('index.json lists of the wrong type, over a real HTTP server (s46 probe
     ['prompt_hashes a string', { ...goodGroup, items: [{ prompt_hashes: 'ab' }] }, {}, `${where}\\.items\\[0\\]\\.prompt_hashes is a string, not a list`],
     ['questions an object', goodGroup, { questions: {} }, String.raw`^http://127\.0\.0\.1:\d+/t/index\.json: _embedded\.questions is an object, not a list`],
     ['a question that is null', goodGroup, { questions: [null] }, String.raw`^http://127\.0\.0\.1:\d+/t/index\.json: _embedded\.questions\[0\] is null, not a question`],
+    // Issue 15 probe (s55): an index.json not built from the manifest beside it was drawn as it stood.
+    ['a count other than the manifest\'s', { ...goodGroup, count: 2 }, {}, String.raw`${where}\.count is 2, but http://127\.0\.0\.1:\d+/t/_chunks/golden-reference\.json has 1 chunk: the topic's index\.json was not built from this manifest`],
+    ['a stripe_order naming a chunk the manifest lacks', { ...goodGroup, count: undefined, stripe_order: [0, 1] }, {}, String.raw`${where}\.stripe_order\[1\] is chunk 1, but http://127\.0\.0\.1:\d+/t/_chunks/golden-reference\.json has 1 chunk: the topic's index\.json was not built`],
+    ['a stripe_order_technical naming a chunk the manifest lacks', { ...goodGroup, count: undefined, stripe_order_technical: [7] }, {}, String.raw`${where}\.stripe_order_technical\[0\] is chunk 7, but http://127\.0\.0\.1:\d+/t/_chunks/golden-reference\.json has 1 chunk`],
   ])('%s is named with its file, before anything is drawn', async (_what, group, embedded, message) => {
     const s = await serve(topic(group, embedded));
     try {
       await expect(loadTopic(s.root, 't', null)).rejects.toThrow(new RegExp(`${message}.*rebuild: npx nx run-many -t index`));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a manifest of another source than the index's, or of no chunks, is named with both files (issue 15 probe, s55)", async () => {
+    const files: Record<string, unknown> = topic({ ...goodGroup, source_sha256: 'a'.repeat(64) });
+    files['/t/_chunks/golden-reference.json'] = { sourceSha256: 'b'.repeat(64), chunks: [chunk] };
+    const s = await serve(files);
+    try {
+      await expect(loadTopic(s.root, 't', null)).rejects.toThrow(new RegExp(String.raw`${where}\.source_sha256 differs from http://127\.0\.0\.1:\d+/t/_chunks/golden-reference\.json's sourceSha256 .*rebuild: npx nx run-many -t index`));
+      files['/t/_chunks/golden-reference.json'] = { sourceSha256: 'a'.repeat(64), chunks: [chunk] };
+      expect((await loadTopic(s.root, 't', null)).manifest.chunks).toHaveLength(1);
+      files['/t/_chunks/golden-reference.json'] = { chunks: [] };
+      await expect(loadTopic(s.root, 't', null)).rejects.toThrow(/^http:\/\/127\.0\.0\.1:\d+\/t\/_chunks\/golden-reference\.json: no chunks \(chunking-tool writes at least one/);
     } finally {
       await s.close();
     }

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { main as chunk } from '../../chunking-tool/src/main.js';
 import { startServer, type RunningServer } from '../../docs-serve/src/server.js';
 import { buildDocs, type BuiltDocs } from './fixture.js';
 
@@ -16,6 +17,11 @@ const CHROMIUM = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/ch
 const CR_TOPIC = 'tests/cr-only';
 const CR_LINES = 40;
 const CR_MD = ['# CR only', '', ...Array.from({ length: CR_LINES }, (_, k) => `Line ${k}.`), ''].join('\r');
+
+/** A topic whose document is chunked again (fewer chunks) after its index.json was built. */
+const STALE_TOPIC = 'tests/stale-index';
+const section = (k: number) => `## Section ${k}\n\n${'Serializer options and converters are described in this section at some length. '.repeat(6)}\n`;
+const STALE_MD = ['# Stale index', '', ...[1, 2, 3, 4, 5].map(section)].join('\n');
 
 /** Titles, a heading and breadcrumbs of 10,000 characters with no break opportunity. */
 const LONG_TOPIC = 'tests/long-title';
@@ -32,7 +38,7 @@ beforeAll(async () => {
     setupError = new Error(`Chromium not found at ${CHROMIUM ?? '/usr/bin/chromium'}. Install Debian's package (apt-get install -y --no-install-recommends chromium) or set CHROMIUM_PATH. These tests need a real browser and never download one.`);
     return;
   }
-  built = await buildDocs({ sample: false, extra: { [CR_TOPIC]: CR_MD, [LONG_TOPIC]: LONG_MD } });
+  built = await buildDocs({ sample: false, extra: { [CR_TOPIC]: CR_MD, [LONG_TOPIC]: LONG_MD, [STALE_TOPIC]: STALE_MD } });
   server = await startServer({ root: built.docs, port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 300_000);
@@ -134,5 +140,26 @@ describe('titles, headings, breadcrumbs and keywords of 10,000 characters withou
     expect(await overflowing(list.page)).toEqual([]);
     expect(list.errors).toEqual([]);
     await list.page.close();
+  });
+});
+
+describe('a chunk manifest newer than its topic index.json', () => {
+  it('is named as such, with both files and what to run, not drawn with the old stripe order and keywords', async () => {
+    const dir = join(built.docs, STALE_TOPIC);
+    const before = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { _embedded: { chunks: Record<string, { count: number; stripe_order: number[] }> } };
+    const group = before._embedded.chunks['golden-reference']!;
+    expect(group.count).toBeGreaterThanOrEqual(3);
+    // The document cut to one section and chunked again, the index not rebuilt (chunking-tool
+    // alone, or a pull request that changed one file and not the other).
+    writeFileSync(join(dir, 'golden-reference.md'), ['# Stale index', '', section(1)].join('\n'));
+    expect(await chunk([dir], { stdout: () => {}, stderr: () => {} })).toBe(0);
+    const { page, errors } = await open(`/_inspect/?topic=${STALE_TOPIC}`);
+    // Before: drawn with no message; the strip's cells for the chunks gone did nothing and none was selected.
+    const message = (await page.textContent('#error')) ?? '';
+    expect(message).toContain(`${server.url}${STALE_TOPIC}/index.json: _embedded.chunks["golden-reference"].count is ${group.count}, but ${server.url}${STALE_TOPIC}/_chunks/golden-reference.json has 1 chunk`);
+    expect(message).toContain('rebuild: npx nx run-many -t index');
+    expect(await page.isVisible('#workspace')).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

@@ -98,6 +98,7 @@ export async function loadTopic(root, topicId, wantedDoc) {
   if (bad >= 0) throw new Error(`${manifestUrl.href}: chunk ${bad} has no sourcePosition { charStart, charEnd } (not a chunk manifest; rebuild: npx nx run-many -t index)`);
   const badColumns = manifest.chunks.findIndex((/** @type {any} */ c) => c.tableColumns !== undefined && !Array.isArray(c.tableColumns));
   if (badColumns >= 0) throw new Error(`${manifestUrl.href}: chunk ${badColumns}'s tableColumns is not a list (not a chunk manifest; rebuild: npx nx run-many -t index)`);
+  checkSameBuild(group, manifest, where, manifestUrl);
   return { topicId, index, docs, doc, group, manifest, source, urls: { index: idxUrl, manifest: manifestUrl, source: sourceUrl } };
 }
 
@@ -130,6 +131,30 @@ function checkGroupLists(index, group, file, where) {
     list(item.prompt_hashes, `${where}.items[${i}].prompt_hashes`, (x) => typeof x === 'string', 'a hash string');
   });
   list(index._embedded.questions, `${file}_embedded.questions`, (q) => isObject(q) && typeof (/** @type {any} */ (q).hash) === 'string', 'a question { hash, question }');
+}
+
+/**
+ * Whether the topic's index.json was built from this manifest. A manifest rebuilt after its
+ * index.json (chunking-tool run alone, or a pull request that changed one file and not the other)
+ * was drawn as it stood: the stripe order's cells for chunks no longer there did nothing, none
+ * was selected, and the keywords, similarities and questions of the old chunks were shown
+ * against the new ones, with no word of it (issue 15 probe). index-tool records the chunk count
+ * and the source's SHA-256 it read; a stripe order may only name chunks the manifest has.
+ * @param {any} group @param {any} manifest @param {string} where the group's path in index.json @param {URL} manifestUrl
+ */
+function checkSameBuild(group, manifest, where, manifestUrl) {
+  const n = manifest.chunks.length;
+  const stale = `the topic's index.json was not built from this manifest (built before it, or edited by hand); rebuild: npx nx run-many -t index`;
+  if (n === 0) throw new Error(`${manifestUrl.href}: no chunks (chunking-tool writes at least one; not a chunk manifest it wrote); rebuild: npx nx run-many -t index`);
+  if (typeof group.count === 'number' && group.count !== n) throw new Error(`${where}.count is ${group.count}, but ${manifestUrl.href} has ${n} chunk${n === 1 ? '' : 's'}: ${stale}`);
+  if (typeof group.source_sha256 === 'string' && typeof manifest.sourceSha256 === 'string' && group.source_sha256 !== manifest.sourceSha256) {
+    throw new Error(`${where}.source_sha256 differs from ${manifestUrl.href}'s sourceSha256 (the source was chunked again since): ${stale}`);
+  }
+  for (const key of ['stripe_order', 'stripe_order_technical']) {
+    const order = group[key] ?? [];
+    const bad = order.findIndex((/** @type {number} */ i) => i >= n);
+    if (bad >= 0) throw new Error(`${where}.${key}[${bad}] is chunk ${order[bad]}, but ${manifestUrl.href} has ${n} chunk${n === 1 ? '' : 's'}: ${stale}`);
+  }
 }
 
 /**
