@@ -18,6 +18,9 @@ const { createProjects, entriesSharingCache, entryRootsOf, escapeControl, listed
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
 
+/** configFile's default: the tools read it when it exists, and use their defaults when it does not. */
+const DEFAULT_CONFIG_FILE = 'chunkyard.config.yaml';
+
 /** The lockfiles npm, pnpm, yarn and bun write at the workspace root, in that order. */
 const LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock', 'bun.lockb'];
 
@@ -388,7 +391,16 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
   };
   const staleCaches =
     stale === null || cacheShared ? undefined : (/** @type {string} */ cacheDir, /** @type {ReadonlySet<string>} */ live) => stale.staleEmbeddingCaches(join(workspaceRoot, cacheDir), live);
-  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn, staleCaches });
+  const configAbsent = !existsSync(join(workspaceRoot, options.configFile));
+  // A configFile named in nx.json is meant to be read: the tools are not quietly given their
+  // defaults instead, and each chunk task fails naming the file; this says where it was named.
+  if (configAbsent && options.configFile !== DEFAULT_CONFIG_FILE) {
+    process.stderr.write(
+      `@chunkyard/nx: warning: the config file "${escapeControl(options.configFile)}" (option configFile of @chunkyard/nx in nx.json) does not exist, so every topic's chunk and spec fail; create it or fix the option\n`,
+    );
+  }
+  const defaultConfigAbsent = configAbsent && options.configFile === DEFAULT_CONFIG_FILE;
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn, staleCaches, defaultConfigAbsent });
 }
 
 /** @typedef {{ staleOutputs: (root: string, marker: string) => { path: string }[], staleEmbeddingCaches: (cacheRoot: string, live: ReadonlySet<string>) => string[] }} StaleOutputsModule */

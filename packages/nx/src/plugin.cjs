@@ -602,6 +602,7 @@ function executorInputs(ctx) {
  * @property {string[][]} [entryRoots]  the docs roots of every entry of this plugin in nx.json (entryRootsOf), this one's included
  * @property {(cacheDir: string, live: ReadonlySet<string>) => string[]} [staleCaches]  the names of the topic embedding caches in cacheDir (workspace-relative) that are not in live (index-tool's stale-outputs entry), which the first docs root's index-json removes; absent when another entry shares the folder
  * @property {string[]} [staleCacheFolders]  set by createProjects: those caches, as workspace-relative folders
+ * @property {boolean} [defaultConfigAbsent]  configFile is the default, chunkyard.config.yaml, and there is none: the steps get no --config
  */
 
 /**
@@ -883,7 +884,11 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
       const cacheDir = `${options.embeddingCacheDir}/${cacheFolderName(pathName)}`;
       const args = [
         '{projectRoot}',
-        ...(step.readsConfig ? ['--config', options.configFile] : []),
+        // Without the default config file the tools use their defaults, as they do when run by
+        // hand: given `--config chunkyard.config.yaml` they failed instead, every topic's chunk
+        // with "cannot read config ... check the path", a path the user never gave (found by a
+        // probe). Its path stays an input, so creating the file reruns the steps that read it.
+        ...(step.readsConfig && !ctx.defaultConfigAbsent ? ['--config', options.configFile] : []),
         // Each topic's vectors live in their own folder, which travels with the Nx cache (local
         // or remote) as one file, `<folder>.pack`, an output of spec (the executor unpacks it
         // before topic-spec runs and packs the folder after): a fresh CI machine that restored
