@@ -35,9 +35,9 @@ export interface BuiltDocs {
 
 /**
  * Builds the sample topic (and, if asked, the big one and `extra` topics given as markdown by
- * topic path) into a fresh temp docs tree.
+ * topic path, each with its chunkyard.config.yaml text in `configs` if given) into a fresh temp docs tree.
  */
-export async function buildDocs(opts: { big?: boolean; sample?: boolean; extra?: Record<string, string> } = {}): Promise<BuiltDocs> {
+export async function buildDocs(opts: { big?: boolean; sample?: boolean; extra?: Record<string, string>; configs?: Record<string, string> } = {}): Promise<BuiltDocs> {
   const dir = mkdtempSync(join(tmpdir(), 'chunkyard-inspector-'));
   const docs = join(dir, 'docs');
   const topics: string[] = [];
@@ -69,9 +69,12 @@ export async function buildDocs(opts: { big?: boolean; sample?: boolean; extra?:
     const t = join(docs, id);
     mkdirSync(t, { recursive: true });
     writeFileSync(join(t, 'golden-reference.md'), markdown);
-    await ok(`chunking-tool (${id})`, chunk([t], quiet));
+    const yaml = opts.configs?.[id];
+    const config = yaml === undefined ? [] : ['--config', join(dir, `${topics.length}.yaml`)];
+    if (yaml !== undefined) writeFileSync(config[1]!, yaml);
+    await ok(`chunking-tool (${id})`, chunk([t, ...config], quiet));
     await ok(`keyword-extractor (${id})`, keywords([t], quiet));
-    await ok(`topic-spec (${id})`, spec([t], quiet));
+    await ok(`topic-spec (${id})`, spec([t, ...config], quiet));
     topics.push(t);
   }
   await ok('index-tool (topics)', indexTool([...topics, '--root', docs], quiet));

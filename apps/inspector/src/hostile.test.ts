@@ -23,6 +23,16 @@ const STALE_TOPIC = 'tests/stale-index';
 const section = (k: number) => `## Section ${k}\n\n${'Serializer options and converters are described in this section at some length. '.repeat(6)}\n`;
 const STALE_MD = ['# Stale index', '', ...[1, 2, 3, 4, 5].map(section)].join('\n');
 
+/**
+ * A line that opens with a right-to-left override (U+202E, no closing U+202C) and is long enough
+ * to be cut into several chunks mid-line: what follows it on the line is drawn right to left.
+ */
+const RLO_TOPIC = 'tests/rlo-line';
+const RLO_MD = ['# Override', '', `\u202e${Array.from({ length: 40 }, (_, k) => `Sentence number ${k} says something about serializers and converters.`).join(' ')}`, ''].join('\n');
+
+/** A topic whose folder name holds a right-to-left override. */
+const RLO_ID_TOPIC = 'tests/rlo-\u202eid';
+
 /** Titles, a heading and breadcrumbs of 10,000 characters with no break opportunity. */
 const LONG_TOPIC = 'tests/long-title';
 const LONG = 10_000;
@@ -38,7 +48,7 @@ beforeAll(async () => {
     setupError = new Error(`Chromium not found at ${CHROMIUM ?? '/usr/bin/chromium'}. Install Debian's package (apt-get install -y --no-install-recommends chromium) or set CHROMIUM_PATH. These tests need a real browser and never download one.`);
     return;
   }
-  built = await buildDocs({ sample: false, extra: { [CR_TOPIC]: CR_MD, [LONG_TOPIC]: LONG_MD, [STALE_TOPIC]: STALE_MD } });
+  built = await buildDocs({ sample: false, extra: { [CR_TOPIC]: CR_MD, [LONG_TOPIC]: LONG_MD, [STALE_TOPIC]: STALE_MD, [RLO_TOPIC]: RLO_MD, [RLO_ID_TOPIC]: '# Folder name with an override\n\nA little text.\n' }, configs: { [RLO_TOPIC]: 'chunking:\n  minTokens: 16\n  targetTokens: 40\n  maxTokens: 64\n' } });
   server = await startServer({ root: built.docs, port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 300_000);
@@ -159,6 +169,108 @@ describe('a chunk manifest newer than its topic index.json', () => {
     expect(message).toContain(`${server.url}${STALE_TOPIC}/index.json: _embedded.chunks["golden-reference"].count is ${group.count}, but ${server.url}${STALE_TOPIC}/_chunks/golden-reference.json has 1 chunk`);
     expect(message).toContain('rebuild: npx nx run-many -t index');
     expect(await page.isVisible('#workspace')).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('a right-to-left override in the document', () => {
+  /**
+   * The columns of ink in a chunk's label as drawn, left to right: the label painted a colour
+   * nothing else has, the screenshot read back in the page through a canvas, and each column of
+   * the label's box counted for pixels that are not that colour (its text). `ref` draws the same
+   * label in a block of its own, where no override reaches.
+   */
+  async function labelInk(page: Page, selector: string) {
+    const clip = await page.evaluate((sel) => {
+      const el = document.querySelector(sel)!;
+      el.scrollIntoView({ block: 'center' });
+      const r = el.getBoundingClientRect();
+      const pane = document.querySelector('.source-pane')!.getBoundingClientRect();
+      // The label is on the chunk's first line, which may begin anywhere on the pane's width.
+      return { x: pane.x, y: Math.max(pane.y, r.y - 4), width: pane.width, height: 32 };
+    }, selector);
+    const png = (await page.screenshot({ clip })).toString('base64');
+    return page.evaluate(async (data) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${data}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      [canvas.width, canvas.height] = [img.width, img.height];
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const { data: px, width, height } = ctx.getImageData(0, 0, img.width, img.height);
+      const isLabel = (i: number) => px[i] === 255 && px[i + 1] === 0 && px[i + 2] === 255;
+      let [x0, x1, y0, y1] = [width, -1, height, -1];
+      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (isLabel((y * width + x) * 4)) [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x), Math.min(y0, y), Math.max(y1, y)];
+      const columns: number[] = [];
+      for (let x = x0; x <= x1; x++) {
+        let ink = 0;
+        for (let y = y0; y <= y1; y++) if (!isLabel((y * width + x) * 4)) ink++;
+        columns.push(ink);
+      }
+      return columns;
+    }, png);
+  }
+
+  it("does not reverse the page's own chunk labels (#N · tokens/cap tok) drawn on that line", async () => {
+    // bypassCSP only lets the test add its colouring style; the page's own policy is tested elsewhere.
+    const page = await browser.newPage({ viewport: { width: 1500, height: 940 }, bypassCSP: true });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(new URL(`/_inspect/?topic=${RLO_TOPIC}`, server.url).href);
+    await page.waitForSelector('body[data-ready=true]');
+    const chunks = await page.locator('#source [data-chunk-index]').count();
+    expect(chunks).toBeGreaterThanOrEqual(4); // the line is cut into several chunks
+    const k = 2;
+    const label = await page.getAttribute(`#source [data-chunk-index="${k}"]`, 'data-label');
+    expect(label).toMatch(/^#2 · \d+\/64 tok$/);
+    // The same label in a block of its own, where no override reaches, and both painted magenta.
+    await page.evaluate(([l, i]) => {
+      const pre = document.createElement('pre');
+      pre.className = 'source';
+      pre.id = 'ref';
+      pre.style.padding = '4px';
+      const span = document.createElement('span');
+      span.className = `chunk hue${i}`;
+      span.dataset.label = l;
+      span.textContent = 'x';
+      pre.append(span);
+      document.getElementById('source')!.before(pre);
+    }, [label!, String(k)] as const);
+    await page.addStyleTag({ content: `#ref .chunk::before, #source [data-chunk-index="${k}"]::before { background: rgb(255, 0, 255) !important; color: #000 !important; box-shadow: none !important; border-radius: 0 !important; }` });
+    const ref = await labelInk(page, '#ref .chunk');
+    await page.evaluate(() => document.getElementById('ref')!.remove());
+    const drawn = await labelInk(page, `#source [data-chunk-index="${k}"]`);
+    expect(ref.length).toBeGreaterThan(40);
+    // Before: the label read "kot 46/33 · 2#", its ink in other columns.
+    const width = Math.min(ref.length, drawn.length);
+    const diff = (a: number[], b: number[]) => a.slice(0, width).reduce((n, v, x) => n + Math.abs(v - (b[x] ?? 0)), 0);
+    const total = ref.reduce((n, v) => n + v, 0);
+    expect(Math.abs(ref.length - drawn.length)).toBeLessThanOrEqual(1);
+    expect(diff(drawn, ref) / total).toBeLessThan(0.15);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('in a topic folder name does not reorder the header line it is named on', async () => {
+    const { page, errors } = await open(`/_inspect/?topic=${encodeURIComponent(RLO_ID_TOPIC)}`);
+    expect(await page.textContent('#subtitle code')).toBe(RLO_ID_TOPIC);
+    // "All topics / tests/rlo-<RLO>id / golden-reference.md": before, the override ran on to the
+    // end of the line and drew the source link left of the folder name, its text reversed.
+    const boxes = await page.evaluate(() => ['#subtitle code', '#subtitle a[href$=".md"]'].map((sel) => document.querySelector(sel)!.getBoundingClientRect().left));
+    expect(boxes[1]!).toBeGreaterThan(boxes[0]!);
+    const link = await page.evaluate(() => {
+      const a = document.querySelector('#subtitle a[href$=".md"]')!;
+      const range = document.createRange();
+      range.setStart(a.firstChild!, 0);
+      range.setEnd(a.firstChild!, 1);
+      const first = range.getBoundingClientRect().left;
+      range.setStart(a.firstChild!, a.textContent!.length - 1);
+      range.setEnd(a.firstChild!, a.textContent!.length);
+      return { first, last: range.getBoundingClientRect().left };
+    });
+    expect(link.last).toBeGreaterThan(link.first); // "golden-reference.md" reads left to right
     expect(errors).toEqual([]);
     await page.close();
   });
