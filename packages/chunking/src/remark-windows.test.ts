@@ -37,7 +37,7 @@ const piece = fc.oneof(
   label.map((l) => `[${l}]\n===\n`),
   fc.integer({ min: 1, max: 40 }).map((n) => Array.from({ length: n }, (_, i) => `- item ${i}\n${i % 3 === 0 ? '\n' : ''}`).join('')),
   fc.integer({ min: 1, max: 40 }).map((n) => `\`\`\`\n${'code\n'.repeat(n)}`),
-  fc.constantFrom('para\n', 'h | h\n', '- | -\n', '===\n', '---\n', '> quote\n', 'lazy\n', '\n', '\n\n', '    indented\n', '<div>\n', '2. two\n', '-\n', '\t- tab\n'),
+  fc.constantFrom('para\n', 'h | h\n', '- | -\n', '===\n', '---\n', '> quote\n', 'lazy\n', '\n', '\n\n', '    indented\n', '<div>\n', '<del>\n', '2. two\n', '-\n', '\t- tab\n', '# h\n', '```\n', '***\n', '  para\n', '   > q\n'),
 );
 const document = fc
   .tuple(fc.boolean(), fc.array(piece, { minLength: 1, maxLength: 40 }), fc.constantFrom('\n', '\r\n', '\r'))
@@ -58,6 +58,50 @@ describe('remarkBlocks', () => {
     const { blocks } = windowed(source, 64);
     expect(blocks[0]).toMatchObject({ type: 'heading', text: 'see x' });
     expect(blocks).toEqual(whole(source).blocks);
+  });
+
+  // Keep a Changelog's shape: `## [1.2.0] - date` headings and every version's link definition at
+  // the end. Each window's headings reference definitions of the last window; with all of the
+  // other windows' definitions put in front of each, that cost more than parsing the document
+  // whole, which it then was (a 1 MB changelog ran out of a 256 MB heap).
+  it('parses a changelog whose definitions sit at its end a window at a time, each with only the definitions it references', () => {
+    let source = '# Changelog\n\n';
+    for (let v = 300; v > 0; v--) source += `## [1.${v}.0] - 2026-01-01\n\n- fix one\n- fix two\n\n`;
+    for (let v = 300; v > 0; v--) source += `[1.${v}.0]: https://example.com/compare/v1.${v - 1}.0...v1.${v}.0\n`;
+    const parses: number[] = [];
+    const { blocks } = remarkBlocks(source, lineTable(source), 1024, (chars) => parses.push(chars));
+    expect(blocks).toEqual(whole(source).blocks);
+    expect(blocks.find((b) => b.type === 'heading' && b.depth === 2)).toMatchObject({ text: '1.300.0 - 2026-01-01' });
+    // The largest text parsed at once is the run of definitions (one paragraph's content, never
+    // cut) and a window around it, not the document.
+    expect(Math.max(...parses)).toBeLessThan(source.length * 0.6);
+    expect(parses.reduce((a, b) => a + b, 0)).toBeLessThan(3 * source.length);
+  });
+
+  // Cuts the property found wrong: a window started at `2. two` (a list alone) where the whole
+  // parse, after indented code, reads it as a paragraph, even past a blank line (micromark's
+  // reading; CommonMark's would be a list); and at `-` right after a definition.
+  it('never starts a window at a line that reads otherwise after what precedes it', () => {
+    for (const source of ['-   foo\n\n<!-- -->\n\n    code\n2. two\n[^a]: note\n', '    code\n\n2. two\n\nx\n', '![foo]\n\n[foo]: /url "title"\n-\n\tfoo\n> [a]: /u\n']) {
+      for (const windowChars of [1, 4, 16]) expect(windowed(source, windowChars), JSON.stringify(source)).toEqual(whole(source));
+    }
+  });
+
+  // The shapes the scaling bench runs: each is cut into windows, none parsed whole at once.
+  it('cuts documents of tiny headings, setext headings, lazy quotes and short paragraphs into windows', () => {
+    const shapes = {
+      tiny: (i: number) => `# h${i % 100}\n`,
+      setext: (i: number) => `h${i % 100}\n---\n\n`,
+      lazy: (i: number) => `> # h${i % 100}\nlazy ${i}\n`,
+      paragraphs: (i: number) => `p${i % 100}\n\n`,
+    };
+    for (const [name, piece] of Object.entries(shapes)) {
+      const source = Array.from({ length: 2000 }, (_, i) => piece(i)).join('');
+      const parses: number[] = [];
+      const { blocks } = remarkBlocks(source, lineTable(source), 512, (chars) => parses.push(chars));
+      expect(blocks, name).toEqual(whole(source).blocks);
+      expect(Math.max(...parses), name).toBeLessThanOrEqual(2 * 512 + 64);
+    }
   });
 
   it('keeps a list longer than the window one list', () => {

@@ -26,7 +26,7 @@
  * front of it (`[label]: #` lines, whose targets nothing reads), unless that would parse more
  * than twice the document again, when the document is parsed whole as before.
  */
-import type { Nodes, RootContent } from 'mdast';
+import type { Nodes, Root, RootContent } from 'mdast';
 import { flatten, flattenNodes } from './flatten.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { lineOf, type LineTable } from './lines.js';
@@ -44,16 +44,39 @@ interface Window {
   /** How many of the tree's top-level children were kept. */
   readonly kept: number;
   blocks: Block[];
-  /** The definitions among the kept children, as prefix lines (see definitionLine). */
-  readonly definitions: string[];
-  /** Whether a kept heading or table holds `[`, so definitions elsewhere may change its text. */
-  readonly readsDefinitions: boolean;
+  /** The definitions among the kept children (see definitionsOf). */
+  readonly definitions: Definition[];
+  /**
+   * The labels its headings and tables may reference (see referencedLabels): null when they
+   * hold no `[`, 'all' when a bracket spans lines (its label is not read here).
+   */
+  readonly references: Set<string> | 'all' | null;
 }
 
-export function remarkBlocks(source: string, lines: LineTable, windowChars: number = REMARK_WINDOW_CHARS): { frontMatter: FrontMatter | null; blocks: Block[] } {
+/** A definition: its key (kind and normalized label) and the line that makes it again. */
+interface Definition {
+  readonly key: string;
+  readonly line: string;
+}
+
+/**
+ * `parsed`, when given, hears the length of each text handed to micromark (tests check the work
+ * and the most held at once with it).
+ */
+export function remarkBlocks(
+  source: string,
+  lines: LineTable,
+  windowChars: number = REMARK_WINDOW_CHARS,
+  parsed: (chars: number) => void = () => undefined,
+): { frontMatter: FrontMatter | null; blocks: Block[] } {
   const whole = (): { frontMatter: FrontMatter | null; blocks: Block[] } => {
-    const parsed = parse(source);
-    return { frontMatter: parsed.frontMatter, blocks: flatten(parsed) };
+    parsed(source.length);
+    const doc = parse(source);
+    return { frontMatter: doc.frontMatter, blocks: flatten(doc) };
+  };
+  const tree = (markdown: string) => {
+    parsed(markdown.length);
+    return remarkTree(markdown);
   };
   if (source.length <= 2 * windowChars) return whole();
   const frontMatter = findFrontMatter(source);
@@ -63,7 +86,7 @@ export function remarkBlocks(source: string, lines: LineTable, windowChars: numb
   let size = windowChars;
   while (start < text.length) {
     const end = lineStartFrom(lines, text.length, start + size);
-    const children = remarkTree(text.slice(start, end)).children;
+    const children = tree(text.slice(start, end)).children;
     // Where the next window starts: the line of the last child that starts a block of its own
     // (the whole rest when this window reached the end, and nothing when it held no block).
     let cut = end;
@@ -80,55 +103,82 @@ export function remarkBlocks(source: string, lines: LineTable, windowChars: numb
     }
     const keptChildren = children.slice(0, kept);
     const blocks = flattenNodes(keptChildren, source, lines, start);
-    windows.push({ start, end, kept, blocks, definitions: definitionLines(keptChildren), readsDefinitions: blocks.some((b) => holdsBracket(b, source)) });
+    windows.push({ start, end, kept, blocks, definitions: definitionsOf(keptChildren), references: referencedLabels(blocks, source) });
     start = cut;
     size = windowChars;
   }
-  if (windows.length > 1 && !withDefinitionsElsewhere(windows, text, source, lines)) return whole();
+  if (windows.length > 1 && !withDefinitionsElsewhere(windows, text, source, lines, tree)) return whole();
   return { frontMatter, blocks: windows.flatMap((w) => w.blocks) };
 }
 
 /**
- * Parses again, with the other windows' definitions in front, each window whose blocks may read
- * them. False when that would parse more than twice the text again (then only a whole parse is
- * both exact and linear).
+ * Parses again, with the definitions from other windows that its headings and tables may
+ * reference in front, each window that holds such a reference. False when that would parse
+ * more than twice the text again (then only a whole parse is both exact and linear).
  */
-function withDefinitionsElsewhere(windows: Window[], text: string, source: string, lines: LineTable): boolean {
-  const total = windows.reduce((n, w) => n + w.definitions.length, 0);
-  if (total === 0) return true;
-  const redo = windows.filter((w) => w.readsDefinitions);
-  const chars = (w: Window): number => w.definitions.reduce((n, d) => n + d.length, 0);
-  const allChars = windows.reduce((n, w) => n + chars(w), 0);
+function withDefinitionsElsewhere(windows: Window[], text: string, source: string, lines: LineTable, tree: (markdown: string) => Root): boolean {
+  const byKey = new Map<string, { line: string; from: Window }>();
+  for (const w of windows) for (const d of w.definitions) if (!byKey.has(d.key)) byKey.set(d.key, { line: d.line, from: w });
+  if (byKey.size === 0) return true;
+  const prefixes = new Map<Window, string>();
   let cost = 0;
-  for (const w of redo) cost += w.end - w.start + allChars - chars(w);
+  for (const w of windows) {
+    if (w.references === null) continue;
+    const lines: string[] = [];
+    if (w.references === 'all') {
+      for (const other of windows) if (other !== w) for (const d of other.definitions) lines.push(d.line);
+    } else {
+      for (const key of w.references) {
+        const d = byKey.get(key);
+        if (d !== undefined && d.from !== w) lines.push(d.line);
+      }
+    }
+    if (lines.length === 0) continue;
+    const prefix = lines.join('');
+    prefixes.set(w, prefix);
+    cost += prefix.length + w.end - w.start;
+  }
   if (cost > 2 * text.length) return false;
-  for (const w of redo) {
-    const prefix = windows.flatMap((other) => (other === w ? [] : other.definitions)).join('');
-    const children = remarkTree(prefix + text.slice(w.start, w.end)).children.filter((c) => offsetOf(c, 'start') >= prefix.length);
+  for (const [w, prefix] of prefixes) {
+    const children = tree(prefix + text.slice(w.start, w.end)).children.filter((c) => offsetOf(c, 'start') >= prefix.length);
     w.blocks = flattenNodes(children.slice(0, w.kept), source, lines, w.start - prefix.length);
   }
   return true;
 }
 
 /**
- * Whether `children[i]` starts where a fresh parse would start it. micromark reads a run of
+ * Whether `children[i]` starts where a fresh parse would start it: whether its first line can
+ * be read only one way, whatever came before. Not every block's can. micromark reads a run of
  * lines as one paragraph's content and only then takes the link definitions at its front out of
- * it, so a child right after a definition, with no blank line between, began inside that
- * paragraph: its first line was a continuation there, and from a fresh start it may be another
- * block (`[a]: /u` then `-` is a definition and a paragraph `-`, where `-` alone is a list).
+ * it, so a child right after a definition began inside that paragraph (`[a]: /u` then `-` is a
+ * definition and a paragraph `-`, where `-` alone is a list); and after indented code it reads
+ * `2. two` as a paragraph even past a blank line, where alone it is a list (both found by the
+ * property test). So a window is cut only before an ATX heading, a quote, a fenced code block, a
+ * thematic break, or a paragraph or setext heading whose first character is a letter: the
+ * constructs that open whatever is open, and text that opens nothing else. Indentation of four
+ * columns or a tab before it would be indented code from a fresh start, so that is no cut either.
  */
 function startsOwnBlock(children: readonly RootContent[], i: number, start: number, text: string, lines: LineTable): boolean {
-  if (children[i - 1]!.type !== 'definition') return true;
-  const line = lineOf(lines, start + offsetOf(children[i]!, 'start'));
-  return line > 0 && isBlank(text, lines.starts[line - 1]!, lines.ends[line - 1]!);
-}
-
-function isBlank(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) {
-    const c = text.charCodeAt(k);
-    if (c !== 0x20 && c !== 0x09) return false;
+  const node = children[i]!;
+  const first = start + offsetOf(node, 'start');
+  const lineStart = lines.starts[lineOf(lines, first)]!;
+  if (first - lineStart > 3) return false;
+  for (let k = lineStart; k < first; k++) if (text.charCodeAt(k) !== 0x20) return false;
+  const c = text[first] ?? '';
+  switch (node.type) {
+    case 'heading':
+      return c === '#' || /\p{L}/u.test(c);
+    case 'paragraph':
+      return /\p{L}/u.test(c);
+    case 'blockquote':
+      return c === '>';
+    case 'code':
+      return c === '`' || c === '~';
+    case 'thematicBreak':
+      return true;
+    default:
+      return false;
   }
-  return true;
 }
 
 /** The first line start at or after `at`, or `length`. */
@@ -146,32 +196,56 @@ function offsetOf(node: RootContent, end: 'start' | 'end'): number {
 
 /**
  * The definitions among `nodes` and their descendants (one in a quote or a list item defines
- * for the whole document too), each as a line that defines its label again for another window.
+ * for the whole document too), each with a line that defines its label again for another window.
  * By its identifier: the label as written, normalized (mdast's `label` has its escapes decoded,
- * and `[x\]y]` written back from it as `[x]y]` defines nothing), which normalizes to the same.
+ * and `[x\\]y]` written back from it as `[x]y]` defines nothing), which normalizes to the same.
  */
-function definitionLines(nodes: readonly RootContent[]): string[] {
-  const out: string[] = [];
+function definitionsOf(nodes: readonly RootContent[]): Definition[] {
+  const out: Definition[] = [];
   const stack: Nodes[] = [...nodes];
   while (stack.length) {
     const node = stack.pop()!;
-    if (node.type === 'definition' || node.type === 'footnoteDefinition') {
-      out.push(node.type === 'definition' ? `[${node.identifier}]: #\n\n` : `[^${node.identifier}]: x\n\n`);
-    }
+    if (node.type === 'definition') out.push({ key: `l:${normalizeLabel(node.identifier)}`, line: `[${node.identifier}]: #\n\n` });
+    else if (node.type === 'footnoteDefinition') out.push({ key: `f:${normalizeLabel(node.identifier)}`, line: `[^${node.identifier}]: x\n\n` });
     if ('children' in node) for (const child of node.children) stack.push(child);
   }
   return out;
 }
 
-/** Whether `block`, or a block inside it, is a heading or a table whose text holds `[`. */
-function holdsBracket(block: Block, source: string): boolean {
-  const stack: Block[] = [block];
+/**
+ * The keys of the labels the headings and tables among `blocks` (and inside them) may reference:
+ * the text of every innermost pair of brackets (a label holds no unescaped bracket), as a link
+ * label and, after a `^`, as a footnote's. Null when none holds `[`; 'all' when a bracket's text
+ * spans lines (a label inside a quote or list item carries the container's markers there).
+ */
+function referencedLabels(blocks: readonly Block[], source: string): Set<string> | 'all' | null {
+  let keys: Set<string> | null = null;
+  const stack: Block[] = [...blocks];
   while (stack.length) {
     const b = stack.pop()!;
-    if (b.type === 'heading' || b.type === 'table') {
-      for (let k = b.start; k < b.end; k++) if (source.charCodeAt(k) === 0x5b) return true;
-    }
     if (b.children) for (const child of b.children) stack.push(child);
+    if (b.type !== 'heading' && b.type !== 'table') continue;
+    let open = -1;
+    for (let k = b.start; k < b.end; k++) {
+      const c = source.charCodeAt(k);
+      if (c === 0x5c) k++;
+      else if (c === 0x5b) {
+        open = k;
+        keys ??= new Set();
+      } else if (c === 0x5d && open !== -1) {
+        const label = source.slice(open + 1, k);
+        if (/[\r\n]/.test(label)) return 'all';
+        keys ??= new Set();
+        keys.add(`l:${normalizeLabel(label)}`);
+        if (label.startsWith('^')) keys.add(`f:${normalizeLabel(label.slice(1))}`);
+        open = -1;
+      }
+    }
   }
-  return false;
+  return keys;
+}
+
+/** micromark's normalizeIdentifier: whitespace runs as one space, trimmed, case folded. */
+function normalizeLabel(label: string): string {
+  return label.replace(/[\t\n\r ]+/g, ' ').replace(/^ | $/g, '').toLowerCase().toUpperCase();
 }
