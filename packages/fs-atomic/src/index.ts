@@ -548,6 +548,10 @@ export class StagedDir {
         return false;
       }
     };
+    // Before anything moves: an old folder this user cannot empty would be swapped out and then
+    // stay beside the new one for good (removeBestEffort and every later sweep fail alike).
+    const blocked = unremovableFolder(this.target);
+    if (blocked !== null) throw new FolderNotReplaceableError(this.target, blocked.path, blocked.reason);
     const hadOld = moveAside();
     commitSeam.between(this.target);
     for (let attempt = 1; ; attempt++) {
@@ -577,6 +581,116 @@ export class StagedDir {
   discard(): void {
     if (this.dir !== null) removeBestEffort(this.dir);
     this.dir = null;
+  }
+}
+
+/**
+ * StagedDir.commit refused to swap: the folder in place (`path`) could be moved aside but not
+ * removed afterwards by this user, since `blocker` (the folder or one inside it) cannot be
+ * emptied. A probe ran chunking-tool as a user who may write the topic folder over a `_chunks/`
+ * of root's (mode 555): it exited 0, and the old outputs stayed beside the new ones as
+ * `._chunks.tmp-*`, which no later run as that user can remove. Nothing was changed: the
+ * previous folder is in place, and the caller's discard() takes the staged one.
+ */
+export class FolderNotReplaceableError extends Error {
+  override name = 'FolderNotReplaceableError';
+  readonly code = 'EACCES';
+  constructor(
+    readonly path: string,
+    readonly blocker: string,
+    readonly reason: string,
+  ) {
+    const where = blocker === path ? 'its entries' : `the entries of ${oneLine(blocker)}`;
+    super(`${oneLine(path)}: cannot replace this folder: this user cannot remove ${where} (${reason}), so the old outputs would be left behind; have it made writable for this user (chmod -R, or chown -R to this user) or run as its owner; the previous outputs were left as they were`);
+  }
+}
+
+/** This process's uid, or null where there are none (Windows). */
+function ownUid(): number | null {
+  return typeof process.getuid === 'function' ? process.getuid() : null;
+}
+
+/**
+ * Whether this user can remove the folder `dir` (lstat: a link or file is no folder) and all it
+ * holds, once renamed aside (which needs only its parent): null when it can, or is no folder,
+ * else the first folder that stops it and why. A folder is emptied when this user may list,
+ * write and search it, or owns it (removeBestEffort makes it so with chmod), or it is empty; a
+ * sticky folder of someone else's lets go only of this user's own entries. Every entry below
+ * is looked at, one readdir per folder and one lstat per entry: linear, as the removal is.
+ */
+function unremovableFolder(dir: string): { path: string; reason: string } | null {
+  const uid = ownUid();
+  // No uids, no mode bits that mean them (Windows): the removal is tried as before.
+  if (uid === null) return null;
+  let top: Stats;
+  try {
+    top = lstatSync(dir);
+  } catch {
+    return null;
+  }
+  if (!top.isDirectory()) return null;
+  // One's own folders opened with u+rx for the look (mode 000 or 311 hid what they hold, a
+  // folder of root's say, which removeBestEffort's chmod cannot open), with their modes, put
+  // back deepest first once the look is over: the old folder is left exactly as it was.
+  const opened: [path: string, mode: number][] = [];
+  try {
+    const pending: [path: string, stat: Stats][] = [[dir, top]];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      const [path, stat] = next;
+      const owned = stat.uid === uid;
+      let denied: NodeJS.ErrnoException | null = null;
+      try {
+        accessSync(path, constants.R_OK | constants.W_OK | constants.X_OK);
+      } catch (err) {
+        denied = err as NodeJS.ErrnoException;
+      }
+      // EACCES on one's own folder is cured by chmod; EPERM (immutable, chattr +i) is not.
+      const curable = owned && denied?.code === 'EACCES';
+      if (curable && (stat.mode & 0o500) !== 0o500) {
+        try {
+          chmodSync(path, (stat.mode & 0o7777) | 0o500);
+          opened.push([path, stat.mode & 0o7777]);
+        } catch {
+          // Left closed: the readdir below says so.
+        }
+      }
+      let names: string[] | null;
+      try {
+        names = readdirSync(path);
+      } catch (err) {
+        names = null;
+        denied ??= err as NodeJS.ErrnoException;
+      }
+      const blocking = denied !== null && (denied.code === 'EACCES' || denied.code === 'EPERM');
+      if (blocking && !curable && !(names !== null && names.length === 0)) {
+        return { path, reason: `${denied!.code === 'EPERM' ? 'EPERM, immutable or append-only' : 'permission denied, EACCES'}; owned by uid ${stat.uid}, mode ${(stat.mode & 0o7777).toString(8)}` };
+      }
+      // Any other failure (ENOENT: removed meanwhile) leaves nothing to remove.
+      if (names === null) continue;
+      const sticky = (stat.mode & 0o1000) !== 0 && !owned && uid !== 0;
+      for (const name of names) {
+        const child = join(path, name);
+        let childStat: Stats;
+        try {
+          childStat = lstatSync(child);
+        } catch {
+          continue; // gone meanwhile: nothing to remove
+        }
+        if (sticky && childStat.uid !== uid) {
+          return { path, reason: `a sticky folder (mode ${(stat.mode & 0o7777).toString(8)}, owned by uid ${stat.uid}) holding ${oneLine(name)} of uid ${childStat.uid}` };
+        }
+        if (childStat.isDirectory()) pending.push([child, childStat]);
+      }
+    }
+    return null;
+  } finally {
+    for (let i = opened.length - 1; i >= 0; i--) {
+      try {
+        chmodSync(opened[i]![0], opened[i]![1]);
+      } catch {
+        // It was chmod-able a moment ago; a folder removed meanwhile needs no mode.
+      }
+    }
   }
 }
 
@@ -755,8 +869,19 @@ function removeBestEffort(path: string): void {
   try {
     const walk = (p: string): void => {
       if (!lstatSync(p).isDirectory()) return;
-      chmodSync(p, 0o755);
-      for (const name of readdirSync(p)) walk(join(p, name));
+      try {
+        chmodSync(p, 0o755);
+      } catch {
+        // Another user's folder inside (EPERM) may still be writable to us: rmSync finds out.
+        // It stopped the walk, so the folders of one's own after it stayed read-only.
+      }
+      let names: string[];
+      try {
+        names = readdirSync(p);
+      } catch {
+        return;
+      }
+      for (const name of names) walk(join(p, name));
     };
     walk(path);
     rmSync(path, { recursive: true, force: true });
@@ -1041,7 +1166,7 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
   const syscall = (err as NodeJS.ErrnoException).syscall;
   // Network errors carry errno codes too (ECONNREFUSED from connect): those are the embedding
   // provider's to word, so only file-system calls count.
-  if (typeof code !== 'string' || typeof syscall !== 'string' || !FS_SYSCALL.test(syscall)) return code === 'ENOTREG' || err instanceof FolderGoneError || err instanceof SymlinkOutputError;
+  if (typeof code !== 'string' || typeof syscall !== 'string' || !FS_SYSCALL.test(syscall)) return code === 'ENOTREG' || err instanceof FolderGoneError || err instanceof SymlinkOutputError || err instanceof FolderNotReplaceableError;
   return code in FS_ERRORS || /^E[A-Z]+$/.test(code);
 }
 
@@ -1052,7 +1177,7 @@ export function isFsError(err: unknown): err is NodeJS.ErrnoException {
 export function describeFsError(err: unknown, fallbackPath?: string): string {
   if (err instanceof NotRegularFileError) return `${oneLine(err.path)}: ${err.kind}, not a regular file; point it at a regular file`;
   if (err instanceof FolderGoneError) return oneLine(err.message);
-  if (err instanceof SymlinkOutputError) return err.message;
+  if (err instanceof SymlinkOutputError || err instanceof FolderNotReplaceableError) return err.message;
   const e = err as NodeJS.ErrnoException & { dest?: string };
   const code = typeof e?.code === 'string' ? e.code : undefined;
   // It names no path, and no path given would help: the folder the user stands in is gone.
