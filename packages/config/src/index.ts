@@ -538,6 +538,11 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
     const mib = (text.length / (1024 * 1024)).toFixed(1);
     throw new ConfigError(file, null, `${mib} MiB is larger than a config file can be (1 MiB); a config holds a few settings, so check that this is the right file`);
   }
+  // YAML 1.2 takes a lone CR as a line break (b-break), as old Mac editors save lines; the yaml
+  // library breaks lines only at LF, so a CR-only topic.yaml was one line, refused with "Nested
+  // mappings are not allowed in compact mappings" (issue 15 probe). One character for one, so
+  // offsets and line numbers stay the file's own; a CRLF is left whole.
+  if (text.includes('\r')) text = text.replace(/\r(?!\n)/g, '\n');
   const lineCounter = new LineCounter();
   // uniqueKeys off: the parser compares each key with every earlier key of its map, which took
   // 72 s for 80,000 keys. Duplicates are found below with a Set, where the keys are read.
