@@ -1108,12 +1108,52 @@ export function lookalikeAdvice(file: string): string | undefined {
   return sameCase === undefined ? undefined : `${shown(sameCase)} is there instead, which differs in case; names are case-sensitive here: write it as it is on disk`;
 }
 
+/**
+ * Why `p` cannot be reached, and what to do, when a folder on its path (as written, outermost
+ * first) may not be searched by this user: "permission denied (EACCES): this user (uid 65534)
+ * may not search the folder docs/locked (mode 644, owned by uid 0), so …" and "give that
+ * folder search permission …".
+ * Undefined when every folder may be searched (the EACCES came from elsewhere). A folder that
+ * hides a file was "no such file", or "check its permissions" of the file, which is fine.
+ */
+export function searchDeniedReason(p: string): { reason: string; advice: string } | undefined {
+  const folders: string[] = [];
+  for (let dir = dirname(p); ; dir = dirname(dir)) {
+    folders.push(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of folders.reverse()) {
+    try {
+      accessSync(dir, constants.X_OK);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EACCES') continue;
+      let how = '';
+      try {
+        const st = statSync(dir);
+        how = ` (mode ${(st.mode & 0o7777).toString(8)}, owned by uid ${st.uid})`;
+      } catch {
+        // Its own parent hides it too: the folder alone is named.
+      }
+      const uid = ownUid();
+      return {
+        reason: `permission denied (EACCES): this user${uid === null ? '' : ` (uid ${uid})`} may not search the folder ${oneLine(dir)}${how}, so nothing in it can be reached`,
+        advice: 'give that folder search permission for this user (chmod +x, or chown) or run as a user who may read it',
+      };
+    }
+  }
+  return undefined;
+}
+
 /** `p`'s stat (symlinks followed), or why there is none. */
 function statFor(p: string, missing: string): Stats | { problem: 'missing' | 'unusable'; reason: string } {
   try {
     return statSync(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES') {
+      const denied = searchDeniedReason(p);
+      if (denied !== undefined) return { problem: 'unusable', reason: `${denied.reason}; ${denied.advice}` };
+    }
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') {
       const lookalike = code === 'ENOENT' ? lookalikeAdvice(p) : undefined;
       return { problem: 'missing', reason: brokenLink(p) ?? (lookalike === undefined ? missing : `${missing}; ${lookalike}`) };

@@ -3,12 +3,12 @@
  * later CLIs), so each reads documents, the config and a topic's settings the same way and
  * reports the same problems in the same words.
  */
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { entryExists } from './entry-exists.js';
 import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
-import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, lookalikeAdvice, NotRegularFileError, notUtf8Reason, readRegularFile, oneLine, utf8TextProblem } from '@chunkyard/fs-atomic';
+import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, lookalikeAdvice, NotRegularFileError, notUtf8Reason, readRegularFile, oneLine, searchDeniedReason, utf8TextProblem } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
 // use them too); the pipeline tools get them from here with the rest of their file edge.
@@ -95,7 +95,10 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
     const code = (err as NodeJS.ErrnoException).code;
     // A folder on the way that this user may not search hides the file: "no such file" (what
     // every failed stat was called) sent the author looking for a file that is there.
-    if (code === 'EACCES') throw unsearchableFolderError(file, err);
+    if (code === 'EACCES') {
+      const denied = searchDeniedReason(file);
+      throw denied === undefined ? new DocumentReadError('unreadable', errnoReason(err)) : new DocumentReadError('unreadable', denied.reason, denied.advice);
+    }
     if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ELOOP' && isFsError(err)) throw new DocumentReadError('unreadable', errnoReason(err));
     const broken = brokenLink(file);
     throw broken === null ? new DocumentReadError('missing', 'no such file', lookalikeAdvice(file)) : new DocumentReadError('broken-link', broken);
@@ -129,31 +132,6 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (!opts.allowEmpty && !text.trim()) throw new DocumentReadError('empty', 'empty file (only whitespace)', fill);
   return text;
-}
-
-/**
- * readDocument's error for a stat refused with EACCES: the folder on the file's path (as the
- * caller wrote it, outermost first) that this user cannot search, with its mode and owner and
- * what to do; the system's words alone when none is found (a security module said no).
- */
-function unsearchableFolderError(file: string, err: unknown): DocumentReadError {
-  const folders: string[] = [];
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
-    folders.push(dir);
-    if (dirname(dir) === dir) break;
-  }
-  for (const dir of folders.reverse()) {
-    try {
-      accessSync(dir, constants.X_OK);
-    } catch (denied) {
-      if ((denied as NodeJS.ErrnoException).code !== 'EACCES') continue;
-      const st = statOrNull(dir);
-      const how = st === null ? '' : ` (mode ${(st.mode & 0o7777).toString(8)}, owned by uid ${st.uid})`;
-      const user = typeof process.getuid === 'function' ? ` (uid ${process.getuid()})` : '';
-      return new DocumentReadError('unreadable', `permission denied (EACCES): this user${user} may not search the folder ${oneLine(dir)}${how}, so no file in it can be read`, 'give that folder search permission for this user (chmod +x, or chown) or run as a user who may read it');
-    }
-  }
-  return new DocumentReadError('unreadable', errnoReason(err));
 }
 
 /**

@@ -62,7 +62,7 @@ describe.runIf(canSetpriv)('readDocument: a file behind a folder this user may n
     const doc = nest([['locked', 0o644], ['sub', 0o755]]);
     const r = readAsNobody(doc);
     expect(r.code).toBe('unreadable');
-    expect(r.message).toBe('permission denied (EACCES): this user (uid 65534) may not search the folder locked (mode 644, owned by uid 0), so no file in it can be read; give that folder search permission for this user (chmod +x, or chown) or run as a user who may read it');
+    expect(r.message).toBe('permission denied (EACCES): this user (uid 65534) may not search the folder locked (mode 644, owned by uid 0), so nothing in it can be reached; give that folder search permission for this user (chmod +x, or chown) or run as a user who may read it');
     // The same by an absolute path.
     expect(readAsNobody(join(root, doc)).message).toContain(`may not search the folder ${join(root, 'locked')} (mode 644, owned by uid 0)`);
   });
