@@ -136,8 +136,8 @@ export function numberOption(label: string, raw: string, range: NumberRange, usa
 /**
  * parseArgs's unknown-option error, with the option the user probably meant when one is near
  * (`--quey` → --query, `--JSON` → --json, `--verbos` → --verbose): parseArgs said only to put a
- * path that starts with "-" after "--", which for a typo made it a path. Nothing near: the
- * error as it was, that advice included.
+ * path that starts with "-" after "--", which for a typo made it a path. Nothing near: that
+ * advice, in shortInGroup's words: parseArgs's own left a quote open ("as in '-- "--bogus"").
  */
 function nearOption(err: unknown, names: readonly string[]): unknown {
   if ((err as NodeJS.ErrnoException)?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return err;
@@ -145,8 +145,12 @@ function nearOption(err: unknown, names: readonly string[]): unknown {
   if (m === null) return err;
   const given = m[2]!.toLowerCase();
   const near = names.filter((n) => n.length > 1 && (editDistance(given, n) <= Math.min(2, Math.floor(n.length / 3)) || (given.length >= 3 && n.startsWith(given))));
-  if (near.length !== 1) return err;
-  (err as Error).message = `Unknown option '${m[1]}'; did you mean --${near[0]}?`;
+  if (near.length === 1) {
+    (err as Error).message = `Unknown option '${m[1]}'; did you mean --${near[0]}?`;
+    return err;
+  }
+  const shown = escapeControl(JSON.stringify(m[1]!));
+  (err as Error).message = `Unknown option '${oneLine(m[1]!)}'; a path that starts with "-" goes after "--" (as in -- ${shown}) or as ${escapeControl(JSON.stringify(`./${m[1]!}`))}`;
   return err;
 }
 
