@@ -88,6 +88,11 @@ export const SHAPES = {
     return `# Code\n\n${fence}\n${fill(Math.floor(bytes / 2), (i) => `let value${i} = compute(${i});\n`)}\n${fence}\n`;
   },
   'tiny-headings': (bytes) => fill(bytes, (i) => `# h${i % 100}\n`),
+  // One-line paragraphs and no heading (a list of names kept as paragraphs, text extracted
+  // line by line): with fewer than three headings the chunker takes seed 003's plain-text path,
+  // boilerplate removal and guessed headings over every line, which no other shape here reaches
+  // with that many blocks. Added in session 55, whose probe found it the slowest shape per MB.
+  'tiny-paragraphs': (bytes) => fill(bytes, (i) => `p${i % 100}\n\n`),
   // One flat list of one-word items, as a changelog or an API index has (issue 15's probes
   // found lists a hundred times slower than prose per MB).
   'long-list': (bytes) => fill(bytes, (i) => `- item ${i}\n`),
