@@ -23,11 +23,23 @@ afterEach(() => {
 
 const parts: CacheKeyParts = { provider: 'ollama', model: 'llama3.2', temperature: 0.2, promptSha256: 'p'.repeat(64), contentSha256: 'c'.repeat(64) };
 
-/** A FIFO at `path`, with a writer that opens it and keeps it open 4 s, writing nothing. */
+/**
+ * A FIFO at `path`, with a writer that holds it open 4 s, writing nothing; resolved once the
+ * writer has it open. Before, the test went on while the shell was still starting: one that
+ * opened the path only after put() had replaced the FIFO with the entry's file truncated that
+ * file (`>`), and the next get() found it empty (a CI flake in session 55). Now the FIFO is open
+ * before get() runs, and read-write (`<>`: a write end all the same, which never blocks on a FIFO
+ * and never truncates a file).
+ */
 async function fifoWithSlowWriter(path: string): Promise<void> {
   mkdirSync(dirname(path), { recursive: true });
   await new Promise<void>((resolve, reject) => spawn('mkfifo', [path]).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`mkfifo: ${code}`)))));
-  writer = spawn('sh', ['-c', 'exec 3>"$1"; sleep 4', 'sh', path], { stdio: 'ignore' });
+  const child = spawn('sh', ['-c', 'exec 3<>"$1"; echo open; sleep 4', 'sh', path], { stdio: ['ignore', 'pipe', 'ignore'] });
+  writer = child;
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the FIFO's writer exited (${code}) before opening it`)));
+  });
 }
 
 describe.skipIf(process.platform === 'win32')('LlmCache: an entry that is not a regular file', () => {
