@@ -83,24 +83,18 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
   return async (req, res) => {
     const verdict = checkRequestPath(req.url ?? '/');
     if (!verdict.ok) return plain(res, verdict.status, verdict.status === 403 ? 'Forbidden' : 'Bad Request');
-    let real: string;
-    try {
-      real = await realpath(join(root, verdict.path));
-    } catch {
-      // The served folder removed or renamed under the server (a rebuild that replaces it, a
-      // clean): every request was a 404 with no log line, as if each file were missing.
-      const rootThere = await stat(root).then((s) => s.isDirectory(), () => false);
-      if (!rootThere) {
-        if (!rootGone) log(`${root}: the served folder is gone (removed, renamed or no longer a folder); answering 503 until it is back`);
-        rootGone = true;
-        return plain(res, 503, 'Service Unavailable (the served folder is gone)');
-      }
-      if (rootGone) log(`${root}: the served folder is back`);
-      rootGone = false;
-      return plain(res, 404, 'Not Found');
+    const real = await realpath(join(root, verdict.path)).catch(() => null);
+    // The served folder removed or renamed under the server (a rebuild that replaces it, a
+    // clean): every request was a 404 with no log line, as if each file were missing. Looked
+    // at only when a path does not resolve, so a served file costs nothing more.
+    if (real === null && !(await stat(root).then((s) => s.isDirectory(), () => false))) {
+      if (!rootGone) log(`${root}: the served folder is gone (removed, renamed or no longer a folder); answering 503 until it is back`);
+      rootGone = true;
+      return plain(res, 503, 'Service Unavailable (the served folder is gone)');
     }
     if (rootGone) log(`${root}: the served folder is back`);
     rootGone = false;
+    if (real === null) return plain(res, 404, 'Not Found');
     if (!inside(root, real)) return plain(res, 403, 'Forbidden');
     // A folder is answered with its index.json (send's `index`), which must pass the same check.
     const index = await realpath(join(real, 'index.json')).catch(() => null);
