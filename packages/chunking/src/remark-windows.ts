@@ -124,17 +124,17 @@ function withDefinitionsElsewhere(windows: Window[], text: string, source: strin
   let cost = 0;
   for (const w of windows) {
     if (w.references === null) continue;
-    const lines: string[] = [];
+    const defining: string[] = [];
     if (w.references === 'all') {
-      for (const other of windows) if (other !== w) for (const d of other.definitions) lines.push(d.line);
+      for (const other of windows) if (other !== w) for (const d of other.definitions) defining.push(d.line);
     } else {
       for (const key of w.references) {
         const d = byKey.get(key);
-        if (d !== undefined && d.from !== w) lines.push(d.line);
+        if (d !== undefined && d.from !== w) defining.push(d.line);
       }
     }
-    if (lines.length === 0) continue;
-    const prefix = lines.join('');
+    if (defining.length === 0) continue;
+    const prefix = defining.join('');
     prefixes.set(w, prefix);
     cost += prefix.length + w.end - w.start;
   }
