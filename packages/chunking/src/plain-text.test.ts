@@ -282,10 +282,18 @@ describe('detectHeadings without a slice or an array per paragraph (issue 15)', 
   // digits, sentence ends, whitespace of every kind, and the characters headingOf turns away.
   const piece = fc.constantFrom(
     'lazy', 'lazy 12', 'chapter', 'Chapter', 'CHAPTER', 'section', 'part', 'appendix', 'apple', 'sun', 'cat', 'pear', 'b', 'z', 'x1',
+    'pArT', 'cHAPTER', 'sect', 'chap', 'appendi', 'p', 'c', 's', 'a', 'partial', 'sections', 'p12',
     'Title', 'The', 'of', 'ALL', 'CAPS', 'IV', 'A', '2', '3.1', '12', '.', ',', ':', '!', '?', '#', '>', '-', '*', '=', '|', '`',
     ' ', '  ', '\t', '\u00a0', '\u2003', '\u3000', '\ufeff', 'ſ', 'K', 'ı', 'é', 'Élan', '日本', '😀', '𝐀',
   );
   const line = fc.array(piece, { maxLength: 10 }).map((p) => p.join(''));
+
+  it('rejects a lower-case line unless it starts with a Chapter/Section/Part/Appendix word', () => {
+    for (const text of ['p12', 'pear 3', 'apple', 'sun dial', 'cat', '  sect 2', 'chap 1', 'lazy'])
+      expect(surelyNotHeading(text, 0, text.length), text).toBe(true);
+    for (const text of ['part 2', 'pArT II', 'section 4.1', '  appendix B', 'chapter 3', 'partial', 'P12', '12', ''])
+      expect(surelyNotHeading(text, 0, text.length), text).toBe(false);
+  });
 
   it('rejects only lines headingOf rejects', () => {
     fc.assert(
