@@ -109,7 +109,7 @@ describe('the cheap checks before each boilerplate pattern', () => {
   // What the patterns are made of, and characters that fold or look alike (ſ, ı, K, NBSP, full stops).
   const piece = fc.constantFrom(
     ...'0123456789pPaAgGeEoOfF-–—/ \t.…,ivxlcIVXLCmMzZ\'’()é日ſıK\u00a0\u2003\u3000_@[`{~'.split(''),
-    'page ', 'Page', 'PAGE', ' of ', '...', '. . . ', '   ', '\t\t', ', 12', '–3', 'xiv', 'Chapter ', '😀',
+    'page ', 'Page', 'PAGE', 'pag', 'PaGe\t', 'page\u00a0', 'p12', ' of ', '...', '. . . ', '   ', '\t\t', ', 12', '–3', 'xiv', 'Chapter ', '😀',
   );
   const line = fc.array(piece, { maxLength: 24 }).map((parts) => parts.join('').trim());
 
@@ -122,6 +122,11 @@ describe('the cheap checks before each boilerplate pattern', () => {
       }),
       { numRuns: 20000 },
     );
+  });
+
+  it('turn away a line starting with p or P but not `page` and whitespace', () => {
+    for (const text of ['p12', 'pear', 'Pages 3', 'pag 1', 'P 12']) expect(mayBePageNumber(text), text).toBe(false);
+    for (const text of ['page 3', 'PAGE\t4', 'Page\u00a05', '12', '- 3 -']) expect(mayBePageNumber(text), text).toBe(true);
   });
 
   it('hold on lines each pattern is there for', () => {

@@ -240,10 +240,21 @@ function isIndexWordAt(source: string, a: number, z: number): boolean {
   return INDEX_WORD.test(source.slice(a, z));
 }
 
-/** PAGE_NUMBER (case-insensitive without `u`: only p/P fold to P) starts with p, a dash or a digit. */
+/**
+ * PAGE_NUMBER starts with a dash, a digit or `page` and whitespace (case-insensitive without `u`:
+ * only ASCII letters fold). Until session 56 any line starting with p or P ran the pattern and a
+ * slice (one-line paragraphs such as `p12`).
+ */
 function mayBePageNumberAt(source: string, a: number): boolean {
   const c = source.charCodeAt(a);
-  return (c >= 0x30 && c <= 0x39) || c === 0x70 || c === 0x50 || c === 0x2d || c === 0x2013 || c === 0x2014;
+  if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2013 || c === 0x2014) return true;
+  return (
+    (c | 0x20) === 0x70 &&
+    (source.charCodeAt(a + 1) | 0x20) === 0x61 &&
+    (source.charCodeAt(a + 2) | 0x20) === 0x67 &&
+    (source.charCodeAt(a + 3) | 0x20) === 0x65 &&
+    isJsTrimmed(source.charCodeAt(a + 4))
+  );
 }
 
 /** TOC_LEADERS and TOC_GAP end with a digit or a roman numeral letter (i v x l c, either case). */
