@@ -61,9 +61,14 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   // document without a top-level paragraph (a long list, issue 15) has nothing to remove.
   if (candidates === 0) return [];
   // A blank candidate has trimStart === trimEnd. Other lines' are not set: of them, only
-  // whether they are blank is read (`blankAt`).
+  // whether they are blank is read (`blankAt`). The same pass finds page numbers and counts
+  // gap-style contents lines, which need nothing but the line itself (three passes over 400,000
+  // lines of one-line paragraphs before session 56).
   const trimStart = new Int32Array(count);
   const trimEnd = new Int32Array(count);
+  const removed = new Uint8Array(count);
+  let pageNumbers = 0;
+  let gapLines = 0;
   for (let i = 0; i < count; i++) {
     if (candidate[i] === 0) continue;
     let a = starts[i]!;
@@ -72,19 +77,17 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
     while (z > a && isJsTrimmed(source.charCodeAt(z - 1))) z--;
     trimStart[i] = a;
     trimEnd[i] = z;
+    if (a === z) continue;
+    if (mayBePageNumberAt(source, a) && PAGE_NUMBER.test(source.slice(a, z))) {
+      removed[i] = PAGE;
+      pageNumbers++;
+    }
+    if (mayBeGapTocAt(source, a, z) && TOC_GAP.test(source.slice(a, z))) gapLines++;
   }
   const text = (i: number): string => source.slice(trimStart[i], trimEnd[i]);
   const blankAt = (i: number): boolean => (candidate[i] === 1 ? trimStart[i] === trimEnd[i] : isJsBlank(source, starts[i]!, ends[i]!));
   const next = (i: number): number => (i + 1 < count ? starts[i + 1]! : source.length);
 
-  const removed = new Uint8Array(count);
-  let pageNumbers = 0;
-  for (let i = 0; i < count; i++) {
-    if (candidate[i] === 1 && trimStart[i]! < trimEnd[i]! && mayBePageNumberAt(source, trimStart[i]!) && PAGE_NUMBER.test(text(i))) {
-      removed[i] = PAGE;
-      pageNumbers++;
-    }
-  }
   // Page breaks: form feeds (PDF extraction) and page-number lines.
   const breaks: number[] = [];
   if (pageNumbers > 0 || source.includes('\f')) {
@@ -137,8 +140,6 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
       if (near.length >= MIN_REPEATS) for (const i of near) removed[i] = HEADER_FOOTER;
     }
   }
-  let gapLines = 0;
-  for (let i = 0; i < count; i++) if (candidate[i] === 1 && mayBeGapTocAt(source, trimStart[i]!, trimEnd[i]!) && TOC_GAP.test(text(i))) gapLines++;
   const gapToc = gapLines >= 3;
   for (let i = 0; i < count; i++) {
     if (candidate[i] === 0 || removed[i] !== 0) continue;
@@ -183,8 +184,10 @@ function trailingIndex(source: string, candidate: Uint8Array, trimStart: Int32Ar
     const a = trimStart[i]!;
     const z = trimEnd[i]!;
     if (isIndexTitle(source, a, z)) break;
-    const paged = mayBeIndexWithPagesAt(source, a, z) && INDEX_WITH_PAGES.test(source.slice(a, z));
-    if (!paged && !isIndexWordAt(source, a, z)) break;
+    // A word line holds no comma, so it cannot be an entry with pages: looked for only when not one.
+    const word = isIndexWordAt(source, a, z);
+    const paged = !word && mayBeIndexWithPagesAt(source, a, z) && INDEX_WITH_PAGES.test(source.slice(a, z));
+    if (!paged && !word) break;
     if (paged) {
       const t = source.slice(a, z);
       if (/[0-9]/.test(t)) withPages = true;
