@@ -192,11 +192,41 @@ export function removeStaleTemps(dir: string, now = Date.now()): string[] {
       if (!entryPresent(path)) continue;
       rmSync(path, { recursive: true, force: true });
       removed.push(path);
-    } catch {
-      // Gone already (another run swept it) or not removable: leave it.
+    } catch (err) {
+      // Not removable by this user (an older version's run, or another user's, left it): kept,
+      // and guardEnvironment names it, so that a folder nobody will ever clear does not sit
+      // beside the outputs unremarked. Gone meanwhile (another run swept it): nothing to say.
+      if (entryPresent(path)) unremovableTemps.set(path, whyNotRemoved(path, err));
     }
   }
   return removed;
+}
+
+/** What stopped a removal, and who can do it: `<path>: permission denied (EACCES); it is owned by uid 0`. */
+function whyNotRemoved(temp: string, err: unknown): string {
+  const code = isFsError(err) ? err.code : undefined;
+  const known = code !== undefined ? FS_ERRORS[code] : undefined;
+  const at = isFsError(err) && err.path ? `${err.path}: ` : '';
+  let owner = '';
+  try {
+    owner = `; it is owned by uid ${lstatSync(temp).uid}`;
+  } catch {
+    // Gone meanwhile: the removal's error is all there is to say.
+  }
+  return `${at}${known ? `${known[0]} (${code})` : err instanceof Error ? err.message : String(err)}${owner}`;
+}
+
+/** Dead runs' temps removeStaleTemps could not remove in this process, with why; takeUnremovableTemps hands them out. */
+const unremovableTemps = new Map<string, string>();
+
+/**
+ * The temps of runs that are over which this process could not remove (path and why), each
+ * once: what guardEnvironment reports as a warning when a CLI ends.
+ */
+export function takeUnremovableTemps(): { path: string; reason: string }[] {
+  const out = [...unremovableTemps].map(([path, reason]) => ({ path, reason }));
+  unremovableTemps.clear();
+  return out;
 }
 
 function entryPresent(path: string): boolean {
@@ -1387,6 +1417,10 @@ export async function guardEnvironment<T extends CliIo>(tool: string, io: T, bod
       return 1;
     }
     throw err;
+  } finally {
+    for (const { path, reason } of takeUnremovableTemps()) {
+      safe.stderr(`${tool}: warning: ${oneLine(path)} was left by an earlier run that stopped before it finished, and this user cannot remove it (${oneLine(reason)}); remove it by hand, as its owner or root (it holds no output of this run)\n`);
+    }
   }
 }
 
