@@ -3,6 +3,33 @@
 // bench/shape-cpu.mjs and bench/record-floor.mjs take them apart, bench/memory.mjs measures
 // what chunking them keeps.
 
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
+let sampleDocsText;
+
+/**
+ * The repository's sample documentation (docs/**\/golden-reference.md, by path, each without its
+ * front matter), real .NET docs with code, tables, lists and notes: what users chunk, where
+ * `prose` is the fastest text there is (62 words, one paragraph shape).
+ */
+function sampleDocs() {
+  if (sampleDocsText !== undefined) return sampleDocsText;
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name === 'golden-reference.md') files.push(join(dir, e.name));
+    }
+  };
+  walk(DOCS);
+  files.sort();
+  sampleDocsText = files.map((f) => readFileSync(f, 'utf8').replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '')).join('\n\n');
+  return sampleDocsText;
+}
+
 /** A deterministic stream of pseudo-random numbers, so every run chunks the same text. */
 function rng(seed = 42) {
   let s = seed >>> 0;
@@ -40,6 +67,12 @@ export const SHAPES = {
   prose: (bytes) => {
     const r = rng(1);
     return fill(bytes, (i) => (i % 12 === 0 ? `## Section ${i}\n\n` : '') + Array.from({ length: 5 }, () => sentence(r)).join(' ') + '\n\n');
+  },
+  // Real documentation, repeated to the size (session 56): the second baseline of the scaling
+  // table, next to `prose`.
+  'sample-docs': (bytes) => {
+    const text = sampleDocs();
+    return fill(bytes, () => `${text}\n\n`);
   },
   // Prose whose every word is new (random letters): a vocabulary as large as the text. Keyword
   // extraction counts every word, pair and triple as a candidate, and took 2.5 s per MB here
