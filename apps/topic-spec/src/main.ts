@@ -14,7 +14,7 @@ import { cacheBatchSize, createProvider, EmbeddingError, progressReporter, type 
 import { counted, emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
-import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, type SpecInputDocument } from '@chunkyard/spec';
+import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, PromptHashLimitError, type SpecInputDocument, type TopicSpec } from '@chunkyard/spec';
 import { brokenLink, checkFolderOption, describeFsError, fileKind, DocumentReadError, entryExists, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, TOPIC_MARKER, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -358,15 +358,23 @@ async function specOne(
   const embedded = sets.reduce((n, set) => n + set.embedded, 0);
   const cached = sets.reduce((n, set) => n + set.texts.length - set.embedded, 0);
   const dimensions = provider.dimensions ?? documents[0]?.vectors[0]?.length ?? 0;
-  const spec = buildTopicSpec({
-    title: manifests[0]?.manifest.fileTitle ?? topic.dir,
-    embedding: { provider: provider.provider, model: provider.model, dimensions },
-    documents,
-    keywords,
-    questions: questions.map((question, i) => ({ question, vector: questionVectors[i]! })),
-    promptThreshold: threshold,
-  });
   const out = join(topic.dir, OUT_FILE);
+  let spec: TopicSpec;
+  try {
+    spec = buildTopicSpec({
+      title: manifests[0]?.manifest.fileTitle ?? topic.dir,
+      embedding: { provider: provider.provider, model: provider.model, dimensions },
+      documents,
+      keywords,
+      questions: questions.map((question, i) => ({ question, vector: questionVectors[i]! })),
+      promptThreshold: threshold,
+    });
+  } catch (err) {
+    // Questions × chunks over the limit: a file too big to write or read back, which was a
+    // RangeError (Invalid string length) and a stack trace after minutes. The old file stays.
+    if (err instanceof PromptHashLimitError) throw new DocumentError(`${out}: not written (a previous one is kept as it was): ${err.message}`);
+    throw err;
+  }
   try {
     // parents: false: a topic folder removed during the run stays removed (it came back
     // holding only topic-spec.md).

@@ -41,15 +41,51 @@ export interface BuildSpecInput {
   questions: SpecInputQuestion[];
   /** A question's hash goes on every chunk whose similarity to it is at least this. */
   promptThreshold: number;
+  /** At most this many (question, chunk) pairs are stored; more is a PromptHashLimitError. Default MAX_PROMPT_HASHES. */
+  maxPromptHashes?: number;
+}
+
+/**
+ * How many (question, chunk) pairs a spec stores at most. Every pair is about 25 characters of
+ * topic-spec.md and 35 of index.json, so this keeps them near 50 and 70 MB. The pairs are at
+ * most questions × chunks, both growing with a topic: 10,000 questions on 2,594 chunks stored
+ * 24 million, and topic-spec ran 144 s to die on V8's string limit with a stack trace
+ * (RangeError: Invalid string length).
+ */
+export const MAX_PROMPT_HASHES = 2_000_000;
+
+/** Too many (question, chunk) pairs reach the prompt threshold for one topic-spec.md; nothing is built. */
+export class PromptHashLimitError extends Error {
+  override name = 'PromptHashLimitError';
+  constructor(
+    readonly limit: number,
+    readonly questions: number,
+    readonly chunks: number,
+    readonly threshold: number,
+  ) {
+    super(
+      `more than ${limit.toLocaleString('en-US')} (question, chunk) pairs reach the prompt threshold ${threshold} ` +
+        `(${questions.toLocaleString('en-US')} questions, ${chunks.toLocaleString('en-US')} chunks), over what one topic-spec.md holds ` +
+        `(about 25 characters a pair, and 35 more in index.json); raise spec.promptThreshold (or --prompt-threshold), ` +
+        `or split the topic or its qa-pairs.md`,
+    );
+  }
 }
 
 export function buildTopicSpec(input: BuildSpecInput): TopicSpec {
   if (!(input.promptThreshold >= -1 && input.promptThreshold <= 1)) {
     throw new RangeError(`promptThreshold must be within [-1, 1], got ${input.promptThreshold}`);
   }
+  if (input.maxPromptHashes !== undefined && !(Number.isInteger(input.maxPromptHashes) && input.maxPromptHashes >= 0)) {
+    throw new RangeError(`maxPromptHashes must be a whole number, 0 or more, got ${input.maxPromptHashes}`);
+  }
   // One matcher for the topic: each entry's term key is worked out once, not once per chunk
   // (matchKeywords per chunk took 42 s for a words.md of 100,000 keywords and 56 chunks), and
   // text the chunks repeat is scanned once. Same entries as matchKeywords gives.
+  const limit = input.maxPromptHashes ?? MAX_PROMPT_HASHES;
+  const chunkCount = input.documents.reduce((n, d) => n + d.chunks.length, 0);
+  // Counted as they are found, so a topic over the limit stops at the limit, not after every pair.
+  let stored = 0;
   const matcher = new KeywordMatcher(input.keywords);
   const questions: SpecQuestion[] = input.questions.map((q) => ({ hash: toHex(simhash64(q.question)), question: q.question }));
   const documents: SpecDocument[] = [];
@@ -75,6 +111,8 @@ export function buildTopicSpec(input: BuildSpecInput): TopicSpec {
       input.questions.forEach((q, qi) => {
         if (cosine(q.vector, v) >= input.promptThreshold) hashes.add(questions[qi]!.hash);
       });
+      stored += hashes.size;
+      if (stored > limit) throw new PromptHashLimitError(limit, input.questions.length, chunkCount, input.promptThreshold);
       const chunk: SpecChunk = {
         doc: d.doc,
         index: i,

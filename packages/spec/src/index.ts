@@ -8,7 +8,7 @@
  *   writeFileAtomic('topic-spec.md', formatTopicSpecMd(spec));
  *   parseTopicSpecMd(text, 'topic-spec.md');   // what index-tool reads
  */
-export { buildTopicSpec, type BuildSpecInput, type ManifestChunk, type SpecInputDocument, type SpecInputQuestion } from './build.js';
+export { buildTopicSpec, MAX_PROMPT_HASHES, PromptHashLimitError, type BuildSpecInput, type ManifestChunk, type SpecInputDocument, type SpecInputQuestion } from './build.js';
 export { checkSpec, formatTopicSpecMd, parseTopicSpecMd, TopicSpecError } from './format.js';
 export { cosine, isTechnicalBaselineTitle, roundSimilarity, TECHNICAL_TITLE } from './similarity.js';
 export type * from './types.js';
