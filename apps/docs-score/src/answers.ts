@@ -411,7 +411,8 @@ export function formatAnswers(r: AnswerReport): string {
   if (r.contextRecall) lines.push('', `Context Recall: ${r.contextRecall.restored.toFixed(3)} restored through the CT graph (${r.contextRecall.retrievedOnly.toFixed(3)} from the retrieved chunks alone)`);
   lines.push('', 'gate             value      threshold  status');
   for (const g of r.gates) {
-    const threshold = `${g.op} ${g.metric === 'latency' ? `+${g.threshold}%` : g.threshold}`;
+    // A negative latency gate (--max-latency-delta -10: the chunks must be faster) read "<= +-10%".
+    const threshold = `${g.op} ${g.metric === 'latency' ? `${g.threshold >= 0 ? '+' : ''}${g.threshold}%` : g.threshold}`;
     lines.push(`${NAMES[g.metric].padEnd(16)} ${shownValue(g).padEnd(10)} ${threshold.padEnd(10)} ${g.status === 'pass' ? 'pass' : g.status === 'fail' ? 'FAIL' : 'skipped'}`);
   }
   return `${lines.join('\n')}\n`;
