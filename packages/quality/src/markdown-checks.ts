@@ -35,7 +35,10 @@ const isRow = (line: string): boolean => {
 };
 
 export function markdownProblems(text: string): MarkdownProblem[] {
-  const lines = text.split('\n');
+  // CRLF, LF and a lone CR each end a line, as in CommonMark and chunking-tool: split at \n
+  // alone, a chunk of a source saved with old Mac line ends was one line, so its whole table
+  // failed as "rows without a header" and a fence it left open was never seen.
+  const lines = text.split(/\r\n?|\n/);
   const problems: MarkdownProblem[] = [];
   let fence: { char: string; len: number; line: number } | null = null;
   let inComment = false;
@@ -51,8 +54,7 @@ export function markdownProblems(text: string): MarkdownProblem[] {
     }
     run = [];
   };
-  lines.forEach((raw, i) => {
-    const line = raw.replace(/\r$/, '');
+  lines.forEach((line, i) => {
     if (fence) {
       const close = new RegExp(`^ {0,3}${fence.char === '`' ? '`' : '~'}{${fence.len},}\\s*$`);
       if (close.test(line)) fence = null;
