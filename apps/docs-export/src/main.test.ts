@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { Document as LcDocument } from '@langchain/core/documents';
 import { Embeddings } from '@langchain/core/embeddings';
 import { FakeVectorStore } from '@langchain/core/utils/testing';
-import { BaseEmbedding, jsonToNode, Settings, SimpleVectorStore, TextNode, VectorStoreIndex, VectorStoreQueryMode } from 'llamaindex';
+import { BaseEmbedding, jsonToNode, metadataDictToNode, MetadataMode, nodeToMetadata, Settings, SimpleVectorStore, TextNode, VectorStoreIndex, VectorStoreQueryMode } from 'llamaindex';
 import { chunkDocument, PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
 import { EmbeddingCache, embedThroughCache, projectCacheFolderName, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider } from '@chunkyard/embeddings';
@@ -160,10 +160,14 @@ describe('docs-export', () => {
         prevId: chunk.prevId,
         nextId: chunk.nextId,
         parentId: chunk.parentId,
-        headerPath: chunk.headerPath,
-        sourcePosition: chunk.sourcePosition,
-        sourceLines: { startLine: chunk.source!.startLine, endLine: chunk.source!.endLine },
-        tokenStats: chunk.tokenStats,
+        headerBreadcrumb: chunk.headerBreadcrumb,
+        charStart: chunk.sourcePosition.charStart,
+        charEnd: chunk.sourcePosition.charEnd,
+        totalChars: chunk.sourcePosition.totalChars,
+        startLine: chunk.source!.startLine,
+        endLine: chunk.source!.endLine,
+        tokens: chunk.tokenStats.tokens,
+        embedTokens: chunk.tokenStats.embedTokens,
         source: `${topic}/golden-reference.md`,
         strategyKey: manifests.get(topic)!.strategyKey,
       });
@@ -219,6 +223,13 @@ describe('docs-export', () => {
         expect(byId.get(n.parentNode.nodeId)!.childNodes!.map((c) => c.nodeId)).toContain(n.id_);
       }
       expect(n.embedding).toHaveLength(local.dimensions!);
+      // Flat, as LlamaIndex's Chroma, Milvus, Weaviate, MongoDB and AstraDB stores require (issue 15
+      // probe: headerPath, sourcePosition, tokenStats and sourceLines were objects, and
+      // nodeToMetadata(…, flatMetadata = true) threw "must not be another object").
+      expect((metadataDictToNode(nodeToMetadata(n, true, 'text', true)) as TextNode).metadata).toEqual(n.metadata);
+      // Only the breadcrumb of chunkyard's metadata is in the text LlamaIndex embeds and shows the LLM.
+      expect(n.getContent(MetadataMode.EMBED)).toBe(`headerBreadcrumb: ${String(n.metadata.headerBreadcrumb)}\n\n${n.text}`.trim());
+      expect(n.getContent(MetadataMode.LLM)).toBe(n.getContent(MetadataMode.EMBED));
     }
     // The hierarchical topic has snippets under sections; the semantic one has no chunk parents.
     expect(parents).toBe(manifests.get(AOT)!.chunks.filter((c) => c.tier?.level === 'snippet').length);

@@ -31,8 +31,9 @@ line, in path order:
               startCharIdx/endCharIdx (also as start_char_idx/end_char_idx) and relationships
               SOURCE, PREVIOUS, NEXT, PARENT, CHILD
   jsonl       { id, topic, source, strategyKey, metadata, chunk }: the whole chunk record
-Ids are <topic>/<chunk id> (chunk ids repeat across topics). Metadata: chunk id, prev/next/
-parent ids, headerPath, headerBreadcrumb, sourcePosition, tokenStats, topic, source file …
+Ids are <topic>/<chunk id> (chunk ids repeat across topics). Metadata, flat (strings,
+numbers, booleans, null): chunk id, prev/next/parent ids, headerBreadcrumb, charStart/charEnd,
+startLine/endLine, tokens, topic, source file …
 
 Options:
   --format F           langchain, llamaindex or jsonl (required)

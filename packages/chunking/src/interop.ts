@@ -21,12 +21,17 @@ export interface ChunkContext {
 
 /**
  * The metadata every exported chunk carries: chunkyard's ids and links, heading context,
- * offsets and token counts. Only JSON values, and no `embedText`/`originalText` (the text is
- * the document's own content). The heading path is also given as one string
- * (`headerBreadcrumb`), because several vector stores accept only flat string metadata.
+ * offsets, source lines and token counts. Flat: every value a string, number, boolean or null.
+ * LlamaIndex's stores for Chroma, Milvus, Weaviate, MongoDB Atlas, AstraDB and Firestore refuse
+ * a node whose metadata holds an object or array (`nodeToMetadata(…, flatMetadata = true)`:
+ * "Value for metadata headerPath must not be another object"), and Chroma behind LangChain does
+ * too; LlamaIndex's own parsers give flat keys (`Header_1`). So the heading path is the one
+ * string `headerBreadcrumb`, and the record's `sourcePosition`, `tokenStats` and `source` are
+ * spread into `charStart`/`charEnd`/`totalChars`, `tokens`/`estimatedTokens`/`embedTokens` and
+ * `startLine`/`endLine`. No `embedText`/`originalText`: the text is the document's own content.
  */
-export function chunkMetadata(record: ChunkRecord, context: ChunkContext = {}): Record<string, unknown> {
-  const meta: Record<string, unknown> = {
+export function chunkMetadata(record: ChunkRecord, context: ChunkContext = {}): Record<string, string | number | boolean | null> {
+  const meta: Record<string, string | number | boolean | null> = {
     chunkId: record.id,
     parentId: record.parentId,
     prevId: record.prevId,
@@ -36,11 +41,14 @@ export function chunkMetadata(record: ChunkRecord, context: ChunkContext = {}): 
     sourceFile: record.metadata.sourceFile,
     fileTitle: record.fileTitle,
     sectionTitle: record.sectionTitle,
-    headerPath: record.headerPath,
     headerBreadcrumb: record.headerBreadcrumb,
     sectionSlug: record.sectionSlug,
-    sourcePosition: record.sourcePosition,
-    tokenStats: record.tokenStats,
+    charStart: record.sourcePosition.charStart,
+    charEnd: record.sourcePosition.charEnd,
+    totalChars: record.sourcePosition.totalChars,
+    tokens: record.tokenStats.tokens,
+    estimatedTokens: record.tokenStats.estimatedTokens,
+    embedTokens: record.tokenStats.embedTokens,
     contentHints: record.contentHints,
     isCode: record.isCode,
     containsTable: record.containsTable,
@@ -50,8 +58,11 @@ export function chunkMetadata(record: ChunkRecord, context: ChunkContext = {}): 
   };
   // Hierarchical records say which tier they are; a consumer filters sections from snippets by it.
   if (record.tier) meta.tier = record.tier.level;
-  // Seed 002's source lines (1-based, inclusive); `source` is taken by the consumer's file name.
-  if (record.source) meta.sourceLines = { startLine: record.source.startLine, endLine: record.source.endLine };
+  // Seed 002's source lines (1-based, inclusive); absent in manifests written before them.
+  if (record.source) {
+    meta.startLine = record.source.startLine;
+    meta.endLine = record.source.endLine;
+  }
   if (context.strategyKey !== undefined) meta.strategyKey = context.strategyKey;
   if (context.topic !== undefined) meta.topic = context.topic;
   if (context.source !== undefined) meta.source = context.source;

@@ -75,13 +75,14 @@ describe('ChunkyardTextSplitter (LangChain.js)', () => {
           chunkId: c.id,
           prevId: c.prevId,
           nextId: c.nextId,
-          headerPath: c.headerPath,
-          sourcePosition: c.sourcePosition,
-          tokenStats: c.tokenStats,
+          headerBreadcrumb: c.headerBreadcrumb,
+          charStart: c.sourcePosition.charStart,
+          charEnd: c.sourcePosition.charEnd,
+          tokens: c.tokenStats.tokens,
           sourceFile: 'golden-reference.md',
           strategy: 'semantic',
         });
-        const { charStart, charEnd } = d.metadata.sourcePosition as { charStart: number; charEnd: number };
+        const { charStart, charEnd } = d.metadata as { charStart: number; charEnd: number };
         if (!c.splitUnit) expect(text.slice(charStart, charEnd)).toBe(d.pageContent);
         // LangChain's own convention: 1-based lines of the chunk in its source.
         const from = text.slice(0, charStart).split('\n').length;
@@ -132,8 +133,8 @@ describe('ChunkyardTextSplitter (LangChain.js)', () => {
     const theirs = await split(LangChainMarkdownTextSplitter);
     const ours = await split(MarkdownTextSplitter);
     expect(theirs.length).toBeGreaterThan(0);
-    expect(ours[0]!.metadata.headerPath).toBeDefined();
-    expect(theirs[0]!.metadata.headerPath).toBeUndefined();
+    expect(ours[0]!.metadata.headerBreadcrumb).toBeDefined();
+    expect(theirs[0]!.metadata.headerBreadcrumb).toBeUndefined();
 
     const store = await FakeVectorStore.fromDocuments(ours, new LocalEmbeddings());
     expect(store.memoryVectors).toHaveLength(ours.length);

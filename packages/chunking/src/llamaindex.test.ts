@@ -49,7 +49,7 @@ describe('ChunkyardNodeParser (LlamaIndex.TS)', () => {
       expect(node.nextNode?.nodeId).toBe(c.nextId ? `${POLY}/${c.nextId}` : undefined);
       // chunkyard's metadata and the document's; of chunkyard's keys only the breadcrumb reaches
       // the embedded text (the document's keys do, as LlamaIndex does with every document).
-      expect(node.metadata).toMatchObject({ chunkId: c.id, headerPath: c.headerPath, tokenStats: c.tokenStats, topic: 'libraries/system-text-json-polymorphism' });
+      expect(node.metadata).toMatchObject({ chunkId: c.id, headerBreadcrumb: c.headerBreadcrumb, tokens: c.tokenStats.tokens, charStart: c.sourcePosition.charStart, topic: 'libraries/system-text-json-polymorphism' });
       const prefix = `file_name: golden-reference.md\nheaderBreadcrumb: ${c.headerBreadcrumb}\ntopic: libraries/system-text-json-polymorphism`;
       expect(node.getContent(MetadataMode.EMBED)).toBe(`${prefix}\n\n${c.originalText}`.trim());
     }

@@ -1,0 +1,106 @@
+/**
+ * ChunkyardNodeParser's nodes where a LlamaIndex.TS user sends them next: the vector stores.
+ * Chroma, Milvus, Weaviate, MongoDB Atlas, AstraDB, Firestore and Cosmos DB run every node
+ * through `nodeToMetadata(node, true, key, flatMetadata = true)`, which refuses a metadata value
+ * that is an object or an array; LlamaIndex's own parsers give flat metadata
+ * (MarkdownNodeParser's `Header_1: "Guide"`). Run here with llamaindex's own function.
+ */
+import { BaseEmbedding, Document, metadataDictToNode, MetadataMode, nodeToMetadata, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChunkyardNodeParser } from './llamaindex.js';
+
+/** A deterministic offline embedding: word hashes into 32 buckets. */
+class HashEmbedding extends BaseEmbedding {
+  // BaseEmbedding's constructor is protected.
+  constructor() {
+    super();
+  }
+  async getTextEmbedding(text: string): Promise<number[]> {
+    const v = new Array<number>(32).fill(0);
+    for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+      if (w === '') continue;
+      let h = 0;
+      for (const ch of w) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
+      v[h % 32]! += 1;
+    }
+    return v;
+  }
+}
+
+/** Markdown with headings, code, tables, lists, surrogate pairs, combining marks and CRLF. */
+const hostileMarkdown = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom('# Guide', '## Install ⚙️', '### e\u0301tape > deux', '```ts\nconst x = 1;\n```', '| a | b |\n| - | - |\n| 1 | 2 |', '- item\n- item two', '> quote'),
+      fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\r\n', '😀', 'e\u0301', '#', '|', '`', '.', 'Z'), maxLength: 120 }),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join('\n\n'));
+
+const strategies = ['semantic', 'hierarchical', 'token-window', 'paginate'] as const;
+
+describe('ChunkyardNodeParser nodes in LlamaIndex vector stores', () => {
+  it('have flat metadata, which nodeToMetadata(node, …, flatMetadata = true) takes and metadataDictToNode gives back (issue 15 probe: headerPath, sourcePosition, tokenStats and sourceLines were objects, "Value for metadata headerPath must not be another object")', () => {
+    fc.assert(
+      fc.property(hostileMarkdown, fc.constantFrom(...strategies), (text, strategy) => {
+        const nodes = new ChunkyardNodeParser({ strategy, maxTokens: 120, targetTokens: 60, minTokens: 16 }).getNodesFromDocuments([
+          new Document({ id_: 'guide.md', text, metadata: { file_name: 'guide.md' } }),
+        ]);
+        for (const node of nodes) {
+          for (const [key, value] of Object.entries(node.metadata)) expect(value === null || typeof value !== 'object', `${key}: ${JSON.stringify(value)}`).toBe(true);
+          const stored = nodeToMetadata(node, true, 'text', true);
+          const back = metadataDictToNode(stored) as TextNode;
+          expect(back.id_).toBe(node.id_);
+          expect(back.metadata).toEqual(node.metadata);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keep offsets, heading and token facts as flat keys, out of the embedded and LLM text but for the breadcrumb', () => {
+    const text = '# Guide\r\n\r\nIntro 😀.\r\n\r\n## Install\r\n\r\n' + 'Run the installer with care. '.repeat(80) + '\r\n';
+    const nodes = new ChunkyardNodeParser({ maxTokens: 200, targetTokens: 100, minTokens: 20 }).getNodesFromDocuments([new Document({ id_: 'g', text })]);
+    expect(nodes.length).toBeGreaterThan(1);
+    for (const n of nodes) {
+      const m = n.metadata;
+      expect([m.charStart, m.charEnd]).toEqual([n.startCharIdx, n.endCharIdx]);
+      expect(m.totalChars).toBe(text.length);
+      expect(typeof m.tokens).toBe('number');
+      expect(typeof m.startLine).toBe('number');
+      expect(m.endLine as number).toBeGreaterThanOrEqual(m.startLine as number);
+      expect(m.headerBreadcrumb).toMatch(/^Guide/);
+      for (const mode of [MetadataMode.EMBED, MetadataMode.LLM]) {
+        const content = n.getContent(mode);
+        expect(content).toBe(`headerBreadcrumb: ${String(m.headerBreadcrumb)}\n\n${n.text}`.trim());
+        // The breadcrumb once: not doubled by the text or by another key.
+        expect(content.split(String(m.headerBreadcrumb)).length - 1).toBeGreaterThanOrEqual(1);
+        expect(content).not.toContain('charStart');
+      }
+    }
+  });
+
+  it('indexed in VectorStoreIndex with a local embedding and retrieved, every relationship naming a node of the output', async () => {
+    const docs = [
+      new Document({ id_: 'install.md', text: '# Install\n\n' + 'Download the package and run the installer binary. '.repeat(40) }),
+      new Document({ id_: 'install.md', text: '# Install (copy)\n\n' + 'Download the package and run the installer binary. '.repeat(40) }),
+      new Document({ id_: 'cook.md', text: '# Cooking\n\n## Pasta\n\n' + 'Boil water, add salt and pasta, stir. '.repeat(40) }),
+    ];
+    const nodes = new ChunkyardNodeParser({ strategy: 'hierarchical' }).getNodesFromDocuments(docs);
+    const ids = new Set(nodes.map((n) => n.id_));
+    expect(ids.size).toBe(nodes.length);
+    for (const n of nodes) {
+      for (const [kind, rel] of Object.entries(n.relationships)) {
+        for (const r of [rel].flat()) expect(kind === 'SOURCE' ? ['install.md', 'cook.md'] : [...ids], `${n.id_} ${kind}`).toContain(r!.nodeId);
+      }
+    }
+    const hits = await Settings.withEmbedModel(new HashEmbedding(), async () => {
+      const index = await VectorStoreIndex.init({ nodes });
+      return index.asRetriever({ similarityTopK: 2 }).retrieve({ query: 'boil pasta water salt' });
+    });
+    expect(hits[0]!.node.sourceNode?.nodeId).toBe('cook.md');
+    expect(hits[0]!.node.metadata.headerBreadcrumb).toMatch(/Cooking/);
+  });
+});
