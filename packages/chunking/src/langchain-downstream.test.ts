@@ -9,6 +9,8 @@ import { Embeddings } from '@langchain/core/embeddings';
 import { FakeVectorStore } from '@langchain/core/utils/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
+import { chunkMetadata } from './interop.js';
 import { ChunkyardTextSplitter } from './langchain.js';
 
 /** A deterministic offline embedding: word hashes into 32 buckets. */
@@ -81,5 +83,45 @@ describe('ChunkyardTextSplitter Documents downstream', () => {
     expect(top!.metadata.headerBreadcrumb).toMatch(/Cooking/);
     const text = inputs[1]!.pageContent;
     expect(text.slice(top!.metadata.charStart as number, top!.metadata.charEnd as number)).toBe(top!.pageContent);
+  });
+
+  it('keep every metadata key the input Document had, chunkyard\'s keys filling in around them (issue 15 probe: contentType, strategy, tier and chunkId the user set were replaced without a word)', async () => {
+    const chunkyardKeys = Object.keys(chunkMetadata(chunkDocument('# T\n\nx\n', { strategy: 'hierarchical' }).chunks[0]!));
+    const userKey = fc.oneof(fc.constantFrom(...chunkyardKeys, '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'loc', 'source', ''), fc.string({ maxLength: 8 }));
+    const userValue = fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 3 }), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 3 }));
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(userKey, userValue, { maxKeys: 8 }), fc.constantFrom(...strategies), async (given, strategy) => {
+        // As a JSON-loaded Document has them: own keys, `__proto__` included.
+        const metadata = JSON.parse(JSON.stringify(given)) as Record<string, unknown>;
+        const text = '# Guide\n\nIntro.\n\n## Install\n\n' + 'Run it. '.repeat(60);
+        const docs = await new ChunkyardTextSplitter({ strategy, maxTokens: 120, targetTokens: 60, minTokens: 16 }).splitDocuments([new Document({ pageContent: text, metadata })]);
+        expect(docs.length).toBeGreaterThan(0);
+        for (const d of docs) {
+          expect(Object.getPrototypeOf(d.metadata)).toBe(Object.prototype);
+          for (const [key, value] of Object.entries(metadata)) {
+            if (key === 'loc') continue;
+            expect(Object.hasOwn(d.metadata, key), key).toBe(true);
+            expect(d.metadata[key], key).toEqual(value);
+          }
+          // LangChain's loc: the input's fields kept, lines set as its own splitters set them.
+          const loc = d.metadata.loc as Record<string, unknown>;
+          expect(loc.lines).toMatchObject({ from: expect.any(Number), to: expect.any(Number) });
+          if (typeof metadata.loc === 'object' && metadata.loc !== null && !Array.isArray(metadata.loc)) {
+            for (const [k, v] of Object.entries(metadata.loc)) if (k !== 'lines') expect(loc[k]).toEqual(v);
+          }
+          for (const key of chunkyardKeys) if (!Object.hasOwn(metadata, key) && key !== 'tier') expect(Object.hasOwn(d.metadata, key), key).toBe(true);
+        }
+        // The Document ids stay chunkyard's, whatever chunkId the input carried.
+        expect(new Set(docs.map((d) => d.id)).size).toBe(docs.length);
+        expect(docs.every((d) => typeof d.id === 'string' && d.id.includes('::'))).toBe(true);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('a loader\'s own metadata survives next to chunkyard\'s: a Confluence page\'s contentType and title, a PDF page\'s loc.pageNumber', async () => {
+    const input = new Document({ pageContent: '# Release notes\n\nWhat changed.\n', metadata: { source: 'wiki/release.md', contentType: 'page', title: 'Release notes', loc: { pageNumber: 4 } } });
+    const [d] = await new ChunkyardTextSplitter().splitDocuments([input]);
+    expect(d!.metadata).toMatchObject({ source: 'wiki/release.md', contentType: 'page', title: 'Release notes', loc: { pageNumber: 4, lines: { from: 1, to: 3 } }, chunkId: 'doc:wiki/release::ch0', headerBreadcrumb: 'Release notes' });
   });
 });

@@ -98,7 +98,8 @@ export class ChunkyardTextSplitter extends TextSplitter {
 
   /**
    * One Document per chunk, with the input's metadata, LangChain's `loc.lines`, and chunkyard's
-   * (`chunkId`, `headerPath`, `sourcePosition`, `tokenStats`, … see `chunkMetadata`). Each
+   * (`chunkId`, `headerBreadcrumb`, `charStart`, `tokens`, … see `chunkMetadata`) under any key
+   * the input does not set itself (the input's value is kept). Each
    * Document's `id` is the chunk id (`doc:<name>::ch<n>`, the name from `docName` or from the
    * loader's `metadata.source`), unique in the call: a name that an earlier text of the same
    * call had (two pages of one PDF share their `source`; texts without one share the default
@@ -129,7 +130,10 @@ export class ChunkyardTextSplitter extends TextSplitter {
         const loc = typeof base.loc === 'object' && base.loc !== null ? { ...(base.loc as Record<string, unknown>) } : {};
         loc.lines = lineRange(c.sourcePosition.charStart, c.sourcePosition.charEnd);
         const header = chunkHeader + (n > 0 && appendChunkOverlapHeader ? chunkOverlapHeader : '');
-        out.push(new Document({ pageContent: header + c.originalText, metadata: { ...base, loc, ...chunkMetadata(c) }, id: c.id }));
+        // The input's keys win, as in LlamaIndex's NodeParser (and ChunkyardNodeParser): a
+        // loader's `contentType` or `title` is what the user filters on, and chunkyard's keys
+        // spread last replaced it without a word. `loc` merges, as LangChain's splitters do.
+        out.push(new Document({ pageContent: header + c.originalText, metadata: { ...chunkMetadata(c), ...base, loc }, id: c.id }));
       });
     });
     return out;
