@@ -5,9 +5,11 @@
  * that is an object or an array; LlamaIndex's own parsers give flat metadata
  * (MarkdownNodeParser's `Header_1: "Guide"`). Run here with llamaindex's own function.
  */
-import { BaseEmbedding, Document, metadataDictToNode, MetadataMode, nodeToMetadata, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
+import { BaseEmbedding, Document, metadataDictToNode, MetadataMode, nodeToMetadata, SentenceSplitter, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { chunkDocument } from './index.js';
+import { chunkMetadata } from './interop.js';
 import { ChunkyardNodeParser } from './llamaindex.js';
 
 /** A deterministic offline embedding: word hashes into 32 buckets. */
@@ -102,5 +104,29 @@ describe('ChunkyardNodeParser nodes in LlamaIndex vector stores', () => {
     });
     expect(hits[0]!.node.sourceNode?.nodeId).toBe('cook.md');
     expect(hits[0]!.node.metadata.headerBreadcrumb).toMatch(/Cooking/);
+  });
+
+  it('put the document\'s own metadata in the embedded and LLM text as LlamaIndex\'s SentenceSplitter does, even under a key chunkyard also sets (issue 15 probe: a document\'s contentType or title-like key named like one of chunkyard\'s was hidden by chunkyard\'s exclusions)', () => {
+    const chunkyardKeys = Object.keys(chunkMetadata(chunkDocument('# T\n\nx\n', { strategy: 'hierarchical' }).chunks[0]!));
+    const key = fc.oneof(fc.constantFrom(...chunkyardKeys, 'file_name', 'title', 'constructor'), fc.stringMatching(/^[a-z_]{1,8}$/));
+    const value = fc.oneof(fc.stringMatching(/^[a-z ]{0,12}$/), fc.integer(), fc.boolean());
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 6 }), fc.subarray(['contentType', 'title', 'tokens', 'file_name']), fc.subarray(['contentType', 'title', 'strategy']), (metadata, embedHidden, llmHidden) => {
+        const make = () => new Document({ id_: 'd', text: '# Guide\n\n## Part\n\nSome words here.\n', metadata, excludedEmbedMetadataKeys: embedHidden, excludedLlmMetadataKeys: llmHidden });
+        const [theirs] = new SentenceSplitter().getNodesFromDocuments([make()]);
+        const ours = new ChunkyardNodeParser().getNodesFromDocuments([make()]);
+        expect(ours.length).toBeGreaterThan(0);
+        for (const mode of [MetadataMode.EMBED, MetadataMode.LLM]) {
+          const expected = new Set(theirs!.getMetadataStr(mode).split('\n').filter(Boolean));
+          for (const node of ours) {
+            const got = new Set(node.getMetadataStr(mode).split('\n').filter(Boolean));
+            // The document's lines, and chunkyard's breadcrumb unless the document has that key.
+            if (!Object.hasOwn(metadata, 'headerBreadcrumb')) expect(got.delete(`headerBreadcrumb: ${String(node.metadata.headerBreadcrumb)}`)).toBe(true);
+            expect([...got].sort()).toEqual([...expected].sort());
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

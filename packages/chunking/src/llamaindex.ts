@@ -85,7 +85,7 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
    * occurrence, wrong for repeated or overlapping text) and relinks PREVIOUS/NEXT by list order
    * (wrong for hierarchical output, where sections and snippets interleave). The records' own
    * offsets and links are exact, so only the document's metadata is merged in, as LlamaIndex
-   * does (document keys win; the document's excluded keys stay excluded), and `includeMetadata`
+   * does (document keys win, shown or hidden as the document says), and `includeMetadata`
    * and `includePrevNextRel` are honoured as there.
    */
   protected override postProcessParsedNodes(nodes: TextNode[], parentDocMap: Map<string, TextNode>): TextNode[] {
@@ -101,8 +101,13 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
       }
       if (this.includeMetadata) {
         node.metadata = { ...node.metadata, ...doc.metadata };
-        node.excludedEmbedMetadataKeys = [...new Set([...node.excludedEmbedMetadataKeys, ...doc.excludedEmbedMetadataKeys])];
-        node.excludedLlmMetadataKeys = [...new Set([...node.excludedLlmMetadataKeys, ...doc.excludedLlmMetadataKeys])];
+        // chunkyard's exclusions are for chunkyard's values: a key the document sets holds the
+        // document's value now, shown or hidden as the document says (a `contentType` or
+        // `title`-like key of the user's, named like one of chunkyard's, was hidden from the
+        // embedded text where LlamaIndex's own parsers show it).
+        const own = (keys: string[], docKeys: string[]) => [...new Set([...keys.filter((k) => !Object.hasOwn(doc.metadata, k)), ...docKeys])];
+        node.excludedEmbedMetadataKeys = own(node.excludedEmbedMetadataKeys, doc.excludedEmbedMetadataKeys);
+        node.excludedLlmMetadataKeys = own(node.excludedLlmMetadataKeys, doc.excludedLlmMetadataKeys);
       }
     }
     return nodes;
