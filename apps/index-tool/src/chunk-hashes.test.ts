@@ -69,12 +69,56 @@ describe('index-tool and the chunk files', () => {
       const r = await index();
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
-        `index-tool: ${join(dir, '_chunks/golden-reference.json')}: holds other chunks than ${join(dir, 'topic-spec.md')} was built from (its sourceSha256 differs from the spec's): the chunk step ran after the spec step (a build under way, or one run by hand); run topic-spec again (nx run <topic>:spec), then index-tool; nothing written\n`,
+        `index-tool: ${join(dir, '_chunks/golden-reference.json')}: holds other chunks than ${join(dir, 'topic-spec.md')} was built from (it differs from the manifest the spec read): the chunk step ran after the spec step (a build under way, or one run by hand); run topic-spec again (nx run <topic>:spec), then index-tool; nothing written\n`,
       );
       expect(indexText()).toBe(before);
       await steps('keywords', 'spec');
       expect(await index()).toEqual({ code: 0, stderr: '' });
       expect(indexText()).not.toBe(before);
+    } finally {
+      writeFileSync(source, old);
+      await steps('chunk', 'keywords', 'spec');
+    }
+  });
+
+  // Session 56: the same source chunked again with other settings kept sourceSha256, and the
+  // index (exit 0) gave the spec's old titles and token counts the new chunk files' hashes.
+  it.each([
+    ['overlapSentences: 2', 'chunk texts'],
+    ['maxTokens: 300', 'chunk sizes'],
+  ])('refuses a topic chunked again with %s after its topic-spec.md (other %s, same source)', async (setting) => {
+    expect((await index()).code).toBe(0);
+    const before = indexText();
+    const topicYaml = join(dir, 'topic.yaml');
+    writeFileSync(topicYaml, `chunking:\n  ${setting}\n`);
+    try {
+      await steps('chunk');
+      const r = await index();
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${join(dir, '_chunks/golden-reference.json')}: holds other chunks than ${join(dir, 'topic-spec.md')} was built from (it differs from the manifest the spec read)`);
+      expect(indexText()).toBe(before);
+      await steps('keywords', 'spec');
+      expect(await index()).toEqual({ code: 0, stderr: '' });
+    } finally {
+      rmSync(topicYaml);
+      await steps('chunk', 'keywords', 'spec');
+    }
+  });
+
+  it('reads a topic-spec.md written before manifestSha256 as before: the source hash is checked', async () => {
+    const specFile = join(dir, 'topic-spec.md');
+    const written = readFileSync(specFile, 'utf8');
+    expect(written).toMatch(/^    manifestSha256: [0-9a-f]{64}\n/m);
+    writeFileSync(specFile, written.replace(/^    manifestSha256: [0-9a-f]{64}\n/gm, ''));
+    const source = join(dir, 'golden-reference.md');
+    const old = readFileSync(source, 'utf8');
+    try {
+      expect(await index()).toEqual({ code: 0, stderr: '' });
+      writeFileSync(source, old.replace('faster startup time', 'much faster startup time (REBUILT)'));
+      await steps('chunk');
+      const r = await index();
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("(its sourceSha256 differs from the spec's)");
     } finally {
       writeFileSync(source, old);
       await steps('chunk', 'keywords', 'spec');

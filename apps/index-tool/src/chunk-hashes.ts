@@ -78,8 +78,9 @@ export function manifestSourceSha256(file: string, specFile: string): string | n
 }
 
 /**
- * Throws unless every document's manifest is the one topic-spec.md was built from (the same
- * sourceSha256). Called after the chunk files were hashed: a topic's `_chunks/` is swapped in
+ * Throws unless every document's manifest is the one topic-spec.md was built from: the same
+ * text when the spec recorded its hash (manifestSha256, since session 56), else the same
+ * sourceSha256. Called after the chunk files were hashed: a topic's `_chunks/` is swapped in
  * whole, so a chunk step that replaced it before or during the hashing has replaced the
  * manifest too.
  */
@@ -87,10 +88,19 @@ export function checkSameChunks(topicDir: string, spec: TopicSpec, specFile: str
   for (const d of spec.documents) {
     const file = hrefFile(topicDir, d.manifest);
     if (file === null) throw new ChunkFilesError(`${specFile}: the manifest href ${JSON.stringify(d.manifest.slice(0, 200))} names no file below the topic; run topic-spec again`);
-    const sha = manifestSourceSha256(file, specFile);
-    if (sha !== d.sourceSha256) {
+    let why: string | null;
+    if (d.manifestSha256 !== undefined) {
+      // The whole manifest: a chunk step run again on the same source with other settings (a
+      // topic.yaml edited, chunking-tool run by hand with --strategy) keeps sourceSha256, and
+      // the index gave the spec's old titles and token counts the new chunk files' hashes.
+      why = chunkTextSha256(readBuilt(file, specFile).toString('utf8')) === d.manifestSha256 ? null : 'it differs from the manifest the spec read';
+    } else {
+      const sha = manifestSourceSha256(file, specFile);
+      why = sha === d.sourceSha256 ? null : sha === null ? 'it has no sourceSha256' : "its sourceSha256 differs from the spec's";
+    }
+    if (why !== null) {
       throw new ChunkFilesError(
-        `${file}: holds other chunks than ${specFile} was built from (${sha === null ? 'it has no sourceSha256' : "its sourceSha256 differs from the spec's"}): the chunk step ran after the spec step (a build under way, or one run by hand); run topic-spec again (nx run <topic>:spec), then index-tool; nothing written`,
+        `${file}: holds other chunks than ${specFile} was built from (${why}): the chunk step ran after the spec step (a build under way, or one run by hand); run topic-spec again (nx run <topic>:spec), then index-tool; nothing written`,
       );
     }
   }

@@ -297,9 +297,12 @@ async function specOne(
   const manifests = topic.sources.map((s) => {
     const file = join(topic.dir, '_chunks', `${docNameOf(s)}.json`);
     if (!builtOutput(file)) throw new DocumentError(`${file}: no chunk manifest; run chunking-tool on the topic first (nx run <topic>:chunk)`);
-    const manifest = readManifest(read(file, { rebuild: 'run chunking-tool on the topic again (nx run <topic>:chunk)' }), file);
+    const text = read(file, { rebuild: 'run chunking-tool on the topic again (nx run <topic>:chunk)' });
+    const manifest = readManifest(text, file);
     checkChunkedVersion(join(topic.dir, s), manifest.sourceSha256, file);
-    return { doc: docNameOf(s), manifest };
+    // What index-tool checks the manifest it finds against: a chunk step run again with other
+    // settings keeps the source's hash, so sourceSha256 alone did not tell the runs apart.
+    return { doc: docNameOf(s), manifest, manifestSha256: sha256Hex(text) };
   });
   const wordsFile = join(topic.dir, WORDS);
   if (!builtOutput(wordsFile)) throw new DocumentError(`${wordsFile}: no keyword table; run keyword-extractor on the topic first (nx run <topic>:keywords)`);
@@ -345,11 +348,12 @@ async function specOne(
       if (set.vectors.some((v) => v.length !== target)) sets[i] = await embedSet(set.key, set.texts, target);
     }
   }
-  const documents: SpecInputDocument[] = manifests.map(({ doc, manifest }, i) => ({
+  const documents: SpecInputDocument[] = manifests.map(({ doc, manifest, manifestSha256 }, i) => ({
     doc,
     source: manifest.source,
     strategyKey: manifest.strategyKey,
     sourceSha256: manifest.sourceSha256,
+    manifestSha256,
     fileTitle: manifest.fileTitle,
     chunks: manifest.chunks,
     vectors: sets[i]!.vectors,

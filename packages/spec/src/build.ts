@@ -22,6 +22,8 @@ export interface SpecInputDocument {
   source: string;
   strategyKey: string;
   sourceSha256: string;
+  /** SHA-256 of the manifest's text (SpecDocument.manifestSha256), when the caller read one. */
+  manifestSha256?: string;
   fileTitle: string;
   chunks: ManifestChunk[];
   /** One per chunk, in order: the embedding of its embedText. */
@@ -101,6 +103,7 @@ export function buildTopicSpec(input: BuildSpecInput): TopicSpec {
       manifest: `_chunks/${encodeURIComponent(d.doc)}.json`,
       strategyKey: d.strategyKey,
       sourceSha256: d.sourceSha256,
+      ...(d.manifestSha256 !== undefined ? { manifestSha256: d.manifestSha256 } : {}),
       count: d.chunks.length,
       baseline_conceptual: 0,
       ...(technical ? { baseline_technical: 1 as const } : {}),

@@ -170,6 +170,10 @@ describe('topic-spec.md', () => {
     expect(broken((s) => ((s.documents as { count: number }[])[0]!.count = 99))).toMatch(/count 99 but/);
     expect(broken((s) => ((s.chunks as SpecChunk[])[0]!.similarity_technical = undefined))).toSatisfy((m: string | null) => spec.documents[0]!.baseline_technical === undefined ? m === null : /similarity_technical/.test(m ?? ''));
     expect(() => parseTopicSpecMd(`---\nschemaVersion: 1\n---\n`, 'f.md')).toThrow(/^f\.md: front matter: title/);
+    // manifestSha256 (session 56): 64 hex digits or absent, as index-tool compares it.
+    expect(broken((s) => ((s.documents as Record<string, unknown>[])[0]!.manifestSha256 = 'f'.repeat(64)))).toBeNull();
+    expect(broken((s) => ((s.documents as Record<string, unknown>[])[0]!.manifestSha256 = 'XYZ'))).toBe('documents[0].manifestSha256: expected 64 hex digits or absent');
+    expect(broken((s) => ((s.documents as Record<string, unknown>[])[0]!.manifestSha256 = 7))).toBe('documents[0].manifestSha256: expected 64 hex digits or absent');
   });
 
   it('refuses a threshold, cosine or count outside its range, as the YAML gives it (issue 15 probe: each was accepted)', () => {

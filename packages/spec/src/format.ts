@@ -381,6 +381,7 @@ export function checkSpec(data: unknown): string | null {
     const at = `documents[${i}]`;
     if (!isObj(d)) return `${at}: expected a mapping`;
     for (const k of ['doc', 'source', 'manifest', 'strategyKey', 'sourceSha256'] as const) if (!isStr(d[k])) return `${at}.${k}: expected a string`;
+    if (d.manifestSha256 !== undefined && !(isStr(d.manifestSha256) && /^[0-9a-f]{64}$/.test(d.manifestSha256))) return `${at}.manifestSha256: expected 64 hex digits or absent`;
     if (!isInt(d.count)) return `${at}.count: expected a whole number`;
     if (d.baseline_conceptual !== 0) return `${at}.baseline_conceptual: expected 0`;
     if (d.baseline_technical !== undefined && d.baseline_technical !== 1) return `${at}.baseline_technical: expected 1 or absent`;

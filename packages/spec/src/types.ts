@@ -30,6 +30,12 @@ export interface SpecDocument {
   manifest: string;
   strategyKey: string;
   sourceSha256: string;
+  /**
+   * SHA-256 of the manifest's text as topic-spec read it (a leading BOM left out). index-tool
+   * compares it with the manifest it finds: a chunk step run again with other settings (same
+   * source, so the same sourceSha256) is caught. Absent in specs written before session 56.
+   */
+  manifestSha256?: string;
   count: number;
   baseline_conceptual: 0;
   /** 1 when chunk 1's title names a reference section; absent otherwise. */
