@@ -76,6 +76,9 @@ describe('parseQaPairs', () => {
     ['## A?\n\na\n\n## a?\n\nb\n', 5, 'asked twice (first on line 1)'],
     // The same question typed with a precomposed é and with e and a combining accent.
     ['## Why caf\u00e9?\n\na\n\n## Why cafe\u0301?\n\nb\n', 5, 'asked twice (first on line 1)'],
+    // Case folded fully, not only lower-cased: ß is SS in capitals, ς a final σ (session 56).
+    ['## Wo ist die STRASSE?\n\na\n\n## Wo ist die Straße?\n\nb\n', 5, 'asked twice (first on line 1)'],
+    ['## ΤΙ ΕΙΝΑΙ ΛΟΓΟΣ?\n\na\n\n## τι ειναι λογος?\n\nb\n', 5, 'asked twice (first on line 1)'],
     ['## A?\n\n>\n>\n', 3, 'empty reference excerpt'],
     ['## A?\n\n```\ncode\n', 3, 'never closed'],
   ])('reports %j at its line', (text, line, problem) => {

@@ -446,7 +446,9 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
       // `## ?` was a question: topic-spec embedded "?" and matched prompts against it.
       if (!/[\p{L}\p{N}]/u.test(question)) throw new QaPairsError(file, line, `a question heading needs words before its "?": "${preview(question)}"`);
       // NFC: the same question typed with precomposed and with combining accents reads the same.
-      const key = question.normalize('NFC').toLowerCase().replace(/\s+/g, ' ');
+      // Upper then lower case: a case fold, where lower-casing alone kept `STRASSE` and `Straße`
+      // (ß capitalises to SS), or `ΛΟΓΟΣ` and `λογος` (final ς), apart.
+      const key = question.normalize('NFC').toUpperCase().toLowerCase().replace(/\s+/g, ' ');
       const first = seen.get(key);
       if (first !== undefined) throw new QaPairsError(file, line, `question "${preview(question)}" is asked twice (first on line ${first})`);
       seen.set(key, line);
