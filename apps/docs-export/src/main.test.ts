@@ -14,6 +14,7 @@ import { Embeddings } from '@langchain/core/embeddings';
 import { FakeVectorStore } from '@langchain/core/utils/testing';
 import { BaseEmbedding, jsonToNode, metadataDictToNode, MetadataMode, nodeToMetadata, Settings, SimpleVectorStore, TextNode, VectorStoreIndex, VectorStoreQueryMode } from 'llamaindex';
 import { chunkDocument, PAGES_MANIFEST, type ChunkRecord } from '@chunkyard/chunking';
+import { ChunkyardTextSplitter } from '@chunkyard/chunking/langchain';
 import { EmbeddingCache, embedThroughCache, projectCacheFolderName, sha256Hex } from '@chunkyard/embedding-cache';
 import { createProvider } from '@chunkyard/embeddings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +149,14 @@ describe('docs-export', () => {
     expect(r.lines).toHaveLength(totalChunks());
     expect(r.stderr).toBe(`docs-export: ${totalChunks()} chunks of 2 documents in 2 topics as langchain\n`);
     const docs = r.lines.map((l) => new LcDocument(l as { pageContent: string; metadata: Record<string, unknown>; id: string }));
+    /** What ChunkyardTextSplitter gives the same chunks, by export id. */
+    const splitterLoc = new Map<string, unknown>();
+    for (const [topic, m] of manifests) {
+      const strategy = m.chunks[0]!.metadata.chunkingOptions.strategy;
+      const split = await new ChunkyardTextSplitter({ docName: 'golden-reference', strategy }).createDocuments([sources.get(topic)!], [{}]);
+      for (const s of split) splitterLoc.set(`${topic}/${s.id!}`, s.metadata.loc);
+    }
+    let compared = 0;
     // Path order: deployment/ before libraries/.
     expect(docs[0]!.id).toBe(`${AOT}/${manifests.get(AOT)!.chunks[0]!.id}`);
     expect(new Set(docs.map((d) => d.id)).size).toBe(docs.length);
@@ -173,7 +182,15 @@ describe('docs-export', () => {
       });
       const { charStart, charEnd } = chunk.sourcePosition;
       if (!chunk.splitUnit) expect(sources.get(topic)!.slice(charStart, charEnd)).toBe(d.pageContent);
+      // LangChain's own place for source lines, which its splitters set and its stores read
+      // (Chroma's locFrom/locTo), as ChunkyardTextSplitter sets it (issue 15 probe: absent).
+      expect(d.metadata.loc).toEqual({ lines: { from: chunk.source!.startLine, to: chunk.source!.endLine } });
+      if (!/[\r\n]$/.test(chunk.originalText) && !chunk.splitUnit) {
+        expect(d.metadata.loc).toEqual(splitterLoc.get(`${topic}/${chunk.id}`));
+        compared++;
+      }
     }
+    expect(compared).toBeGreaterThan(docs.length / 2);
     const store = await FakeVectorStore.fromDocuments(docs, new LocalEmbeddings());
     expect((await store.similaritySearch(AOT_QUERY, 1))[0]!.metadata.topic).toBe(AOT);
     expect((await store.similaritySearch(POLY_QUERY, 1))[0]!.metadata.topic).toBe(POLY);

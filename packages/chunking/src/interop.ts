@@ -76,9 +76,18 @@ export interface LangChainDocumentJSON {
   id: string;
 }
 
-/** `id`: the id the document gets (chunk ids repeat across topics, so an export prefixes them). */
+/**
+ * `id`: the id the document gets (chunk ids repeat across topics, so an export prefixes them).
+ * The metadata has LangChain's `loc.lines` (`{ from, to }`, 1-based) from the record's source
+ * lines, as ChunkyardTextSplitter and LangChain's own splitters set it: it is where LangChain's
+ * stores and citation code look (Chroma's store keeps it as `locFrom`/`locTo`). The splitter
+ * counts as LangChain does, `\n` only, so a chunk ending in a line break or holding a lone `\r`
+ * reads one line apart there; the record has no source text to count that way from.
+ */
 export function toLangChainDocument(record: ChunkRecord, context: ChunkContext = {}, id: string = record.id): LangChainDocumentJSON {
-  return { pageContent: record.originalText, metadata: chunkMetadata(record, context), id };
+  const metadata: Record<string, unknown> = chunkMetadata(record, context);
+  if (record.source) metadata.loc = { lines: { from: record.source.startLine, to: record.source.endLine } };
+  return { pageContent: record.originalText, metadata, id };
 }
 
 /** LlamaIndex.TS's `RelatedNodeInfo`, as `BaseNode.asRelatedNodeInfo()` gives it. */
