@@ -318,3 +318,25 @@ describe('topic-spec.md read by PyYAML (Python scripts and loaders read the fron
     expect(pyYamlLoad([formatTopicSpecMd(spec).split('---\n')[1]!])).toEqual([JSON.parse(JSON.stringify(spec))]);
   });
 });
+
+describe('the body of topic-spec.md', () => {
+  // Session 56 (helper-54's probe): questions of only common words all hash to 0…0, and the
+  // chunk table named the last of them for every one.
+  it('names every question of a shared hash on the chunks that list it, and says they share it', () => {
+    const spec = fc.sample(specArb, { numRuns: 1, seed: 7 })[0]!;
+    const zero = '0000000000000000';
+    spec.questions = [
+      { hash: zero, question: 'What is it?' },
+      { hash: '1205a46cb285c41c', question: 'How do I enable source generation?' },
+      { hash: zero, question: 'Is it what it is?' },
+    ];
+    spec.chunks = spec.chunks.map((c, i) => ({ ...c, prompt_hashes: i === 0 ? [zero, '1205a46cb285c41c'] : [] }));
+    for (const c of spec.chunks) if (c.prompt_hashes?.length === 0) delete c.prompt_hashes;
+    const md = formatTopicSpecMd(spec);
+    const row = md.split('\n').find((l) => l.startsWith(`| ${spec.chunks[0]!.index} |`))!;
+    expect(row).toMatch(/\| Q1\/Q3, Q2 \|$/);
+    expect(md).toContain('Questions 1 and 3 share the hash `0000000000000000`, so a chunk that lists it (Q1/Q3 above) may be close to any of them.');
+    // The front matter is unchanged by it, and reads back.
+    expect(parseTopicSpecMd(md, 'f.md')).toEqual(JSON.parse(JSON.stringify(spec)));
+  });
+});

@@ -150,7 +150,14 @@ function body(spec: TopicSpec): string {
     `Similarities are cosines to the conceptual baseline (chunk 0) and, where detected, the technical baseline (chunk 1).`,
     '',
   );
-  const byHash = new Map(spec.questions.map((q, i) => [q.hash, i + 1]));
+  // Every question of a hash: two questions can share one (the same words, or none but common
+  // words), and a map of one number per hash showed the last of them for both.
+  const byHash = new Map<string, number[]>();
+  spec.questions.forEach((q, i) => {
+    const numbers = byHash.get(q.hash);
+    if (numbers) numbers.push(i + 1);
+    else byHash.set(q.hash, [i + 1]);
+  });
   // Grouped once: a filter of every chunk per document was documents × chunks.
   const byDoc = new Map<string, SpecChunk[]>();
   for (const c of spec.chunks) {
@@ -167,7 +174,7 @@ function body(spec: TopicSpec): string {
     );
     for (const c of byDoc.get(d.doc) ?? []) {
       const kw = c.keywords.slice(0, 6).map((k) => `${cell(k.name)} (${k.score})`).join(', ');
-      const qs = (c.prompt_hashes ?? []).map((h) => `Q${byHash.get(h) ?? '?'}`).join(', ');
+      const qs = (c.prompt_hashes ?? []).map((h) => (byHash.get(h) ?? ['?']).map((n) => `Q${n}`).join('/')).join(', ');
       const sim = (x: number | undefined) => (x === undefined ? '' : x.toFixed(3));
       lines.push(
         `| ${c.index} | [${cell(c.title)}](${c.href}) | ${c.tokens} | ${c.is_code ? 'yes' : ''} | ${sim(c.similarity_conceptual)} |${technical ? ` ${sim(c.similarity_technical)} |` : ''} ${kw} | ${qs} |`,
@@ -179,6 +186,11 @@ function body(spec: TopicSpec): string {
     lines.push(`## Questions (qa-pairs.md)`, '', `A question's hash is stored on every chunk whose similarity to it is at least ${spec.promptMatching.threshold}.`, '');
     spec.questions.forEach((q, i) => lines.push(`${i + 1}. ${q.question} \`${q.hash}\``));
     lines.push('');
+    const shared = [...byHash].filter(([, numbers]) => numbers.length > 1);
+    for (const [hash, numbers] of shared) {
+      lines.push(`Questions ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)} share the hash \`${hash}\`, so a chunk that lists it (Q${numbers.join('/Q')} above) may be close to any of them.`);
+    }
+    if (shared.length) lines.push('');
   }
   return `${lines.join('\n')}`;
 }
