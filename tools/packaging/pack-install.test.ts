@@ -213,7 +213,7 @@ console.log(JSON.stringify({
   isTextSplitter: splitter instanceof TextSplitter,
   docs: docs.length,
   docsAreDocuments: docs.every((d) => d instanceof Document),
-  docSlices: docs.every((d) => d.pageContent === text.slice(d.metadata.sourcePosition.charStart, d.metadata.sourcePosition.charEnd)),
+  docSlices: docs.every((d) => d.pageContent === text.slice(d.metadata.charStart, d.metadata.charEnd)),
   firstDoc: { source: docs[0].metadata.source, chunkId: docs[0].metadata.chunkId, id: docs[0].id },
   isNodeParser: parser instanceof NodeParser,
   nodes: nodes.length,
