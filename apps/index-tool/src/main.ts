@@ -93,6 +93,9 @@ interface Job {
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  // main() may run again in one process (the package's API), after the tree changed.
+  topicsBelowReported.clear();
+  topicsBelowQuiet.clear();
   return guardEnvironment('index-tool', io, (safe) => run(argv, safe));
 }
 
@@ -386,8 +389,22 @@ function mayHoldTopics(dir: string): boolean {
   }
 }
 
+/**
+ * hasTopicBelow's answers this run, once per folder. Each section's index asks it of every
+ * child, and every folder named on the command line asks it too, so a chain of sections walked
+ * the whole tree below each of them again: 160 nested sections read 13,000 folders (1.6 s),
+ * growing as the square of the depth. A walk that reports skipped links is kept apart from a
+ * quiet one, so that a link is still reported by the first walk that may report it.
+ */
+const topicsBelowReported = new Map<string, boolean>();
+const topicsBelowQuiet = new Map<string, boolean>();
+
 function hasTopicBelow(dir: string, onSkippedLink?: OnSkippedLink): boolean {
-  return subfolders(dir, onSkippedLink).some((name) => entryExists(join(dir, name, TOPIC_MARKER)) || hasTopicBelow(join(dir, name), onSkippedLink));
+  const known = topicsBelowReported.get(dir) ?? (onSkippedLink ? undefined : topicsBelowQuiet.get(dir));
+  if (known !== undefined) return known;
+  const found = subfolders(dir, onSkippedLink).some((name) => entryExists(join(dir, name, TOPIC_MARKER)) || hasTopicBelow(join(dir, name), onSkippedLink));
+  (onSkippedLink ? topicsBelowReported : topicsBelowQuiet).set(dir, found);
+  return found;
 }
 
 /** The child topics and sections of a folder, titled from their built index.json. */
