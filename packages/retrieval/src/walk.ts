@@ -56,10 +56,13 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 }
 
 /**
- * How deep sections may nest below the root. Sections follow the docs' folders, a few levels
- * deep; a server whose every section listed one more section kept the walk going for good.
+ * How deep sections may nest below the root: 2048, the deepest folder tree a 4096-byte path
+ * (PATH_MAX) holds at one character and a slash a level. Sections follow the docs' folders, so
+ * index-tool builds nothing deeper; until session 56 this was 64, and docs-query refused a tree
+ * of 65 levels that index-tool had built. A server whose every section lists one more section
+ * is stopped here, or sooner by MAX_WALK_INDEXES.
  */
-export const MAX_WALK_DEPTH = 64;
+export const MAX_WALK_DEPTH = 2048;
 
 /** How many index files one walk reads at most (the root's included): the same bound across. */
 export const MAX_WALK_INDEXES = 100_000;

@@ -98,6 +98,27 @@ describe('walkTopics over a tree without end', () => {
     }
   });
 
+  // Session 56: index-tool built a tree of 160 nested sections and docs-query refused it at 65.
+  it('a folder tree of 300 nested sections, as index-tool lays it out, is walked to its end', async () => {
+    const deep = mkdtempSync(join(tmpdir(), 'walk-nested-'));
+    try {
+      const depth = 300;
+      const idOf = (n: number) => Array.from({ length: n }, (_, k) => `l${k + 1}`).join('/');
+      const hrefOf = (n: number) => (n === 0 ? '/index.json' : `/${idOf(n)}/index.json`);
+      for (let n = 0; n <= depth; n++) {
+        const children = n === depth ? [] : [{ id: idOf(n + 1), kind: 'section', title: `L ${n + 1}`, _links: { self: { href: hrefOf(n + 1) } } }];
+        const index = { id: idOf(n), kind: 'section', title: `L ${n}`, _links: { self: { href: hrefOf(n) }, ...(n > 0 ? { parent: { href: hrefOf(n - 1) } } : {}) }, _embedded: { topics: children } };
+        mkdirSync(join(deep, idOf(n)), { recursive: true });
+        writeFileSync(join(deep, idOf(n), 'index.json'), JSON.stringify(index));
+      }
+      const source = new CountingSource(deep);
+      expect(await walkTopics(source)).toEqual([]);
+      expect(source.reads).toBe(depth + 1);
+    } finally {
+      rmSync(deep, { recursive: true, force: true });
+    }
+  });
+
   it('a folder tree of sections nested to the limit is walked', async () => {
     const deep = mkdtempSync(join(tmpdir(), 'walk-deep-'));
     try {
