@@ -1,12 +1,13 @@
 // Docs sources: a folder (real files, real symlinks) and a URL (a real HTTP server on
 // loopback, port 0). Both must stay inside the docs tree and name what failed.
+import fc from 'fast-check';
 import { createServer, type Server } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FolderSource, MAX_JSON_BYTES, openSource, readJson, SourceError, UrlSource } from './source.js';
+import { FolderSource, jsonValueCount, MAX_JSON_VALUES, openSource, readJson, SourceError, UrlSource } from './source.js';
 
 let dir: string;
 let docs: string;
@@ -56,13 +57,30 @@ describe('FolderSource', () => {
     expect(err?.message).not.toMatch(/hunter2|password/);
   });
 
-  it('refuses a JSON file over 64 MiB before reading it (s46 probe), naming its size', async () => {
+  // Session 56: a 64 MiB cap on bytes refused the manifest of a 7 MB table or 9 MB of prose that
+  // index-tool had just built ("larger than a docs index or manifest can be; is this a built docs
+  // tree?"). What JSON.parse's cost grows with is values, so that is what is bounded.
+  it('reads a manifest-like file over 64 MiB whose bulk is text', async () => {
     const big = join(docs, 'big.json');
-    writeFileSync(big, `{"id":""}${' '.repeat(MAX_JSON_BYTES - 8)}`);
+    const text = 'x'.repeat(1 << 16);
+    writeFileSync(big, JSON.stringify({ schemaVersion: 1, chunks: Array.from({ length: 1100 }, (_, i) => ({ id: `c${i}`, originalText: text })) }));
     try {
       const s = new FolderSource(docs);
-      await expect(readJson(s, new URL('/big.json', s.rootIndexUrl))).rejects.toThrow(`${big}: 64.0 MiB, larger than a docs index or manifest can be (64 MiB); is this a built docs tree?`);
-      expect((await s.readText(new URL('/big.json', s.rootIndexUrl))).length).toBe(MAX_JSON_BYTES + 1);
+      const json = (await readJson(s, new URL('/big.json', s.rootIndexUrl))) as { chunks: unknown[] };
+      expect(json.chunks).toHaveLength(1100);
+    } finally {
+      rmSync(big);
+    }
+  });
+
+  it(`refuses a JSON file of more than ${MAX_JSON_VALUES} values before parsing it (s46 probe: 400 MB of [0,0,…] aborted docs-query), naming the count`, async () => {
+    const big = join(docs, 'big.json');
+    writeFileSync(big, `[${'0,'.repeat(MAX_JSON_VALUES)}0]`);
+    try {
+      const s = new FolderSource(docs);
+      await expect(readJson(s, new URL('/big.json', s.rootIndexUrl))).rejects.toThrow(
+        `${big}: holds 8,000,001 JSON values, more than a docs index or manifest may (8,000,000, some 110,000 chunks); split the document into smaller ones, or check that this is a built docs tree`,
+      );
     } finally {
       rmSync(big);
     }
@@ -308,27 +326,56 @@ describe('UrlSource', () => {
     }
   });
 
-  it('refuses a JSON body over 64 MiB before parsing it (s46 probe: 400 MB of [0,0,…] aborted docs-query with a V8 fatal error after 2 min and 4 GB)', async () => {
-    // Valid JSON padded with spaces, cheap to parse: before the cap it was read and returned.
-    const pad = Buffer.alloc(MAX_JSON_BYTES - 8, 0x20);
-    const padded = createServer((_req, res) => {
-      res.write('{"id":""}');
-      res.end(pad);
+  it(`refuses a JSON body of more than ${MAX_JSON_VALUES} values before parsing it, and reads one over 64 MiB of text`, async () => {
+    const values = `[${'0,'.repeat(MAX_JSON_VALUES)}0]`;
+    // Valid JSON padded with spaces, cheap to parse: over the old 64 MiB cap, and read now.
+    const pad = Buffer.alloc(64 * 1024 * 1024, 0x20);
+    const server = createServer((req, res) => {
+      if (req.url === '/values.json') res.end(values);
+      else {
+        res.write('{"id":""}');
+        res.end(pad);
+      }
     });
-    await new Promise<void>((r) => padded.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(padded.address() as AddressInfo).port}/`;
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     try {
       const s = new UrlSource(base);
-      await expect(readJson(s, s.rootIndexUrl)).rejects.toThrow(`${base}index.json: response larger than ${MAX_JSON_BYTES} bytes; is this a chunkyard docs server?`);
-      // A chunk file is text, not JSON: the 512 MiB cap is still what bounds it.
-      expect((await s.readText(s.rootIndexUrl)).length).toBe(MAX_JSON_BYTES + 1);
+      await expect(readJson(s, new URL('values.json', base))).rejects.toThrow(`${base}values.json: holds 8,000,001 JSON values, more than a docs index or manifest may`);
+      expect(await readJson(s, s.rootIndexUrl)).toEqual({ id: '' });
     } finally {
-      await new Promise<void>((r) => padded.close(() => r()));
+      await new Promise<void>((r) => server.close(() => r()));
     }
   });
 
   it('rejects URLs it cannot use', () => {
     expect(() => new UrlSource('ftp://x/')).toThrow(/only http and https/);
     expect(() => new UrlSource('http://')).toThrow(/not a valid URL/);
+  });
+});
+
+describe('jsonValueCount', () => {
+  /** Containers, and each container's members or elements after its first: what the commas and openers count. */
+  const reference = (v: unknown): number => {
+    if (Array.isArray(v)) return 1 + Math.max(0, v.length - 1) + v.reduce((n: number, x) => n + reference(x), 0);
+    if (v !== null && typeof v === 'object') {
+      const values = Object.values(v);
+      return 1 + Math.max(0, values.length - 1) + values.reduce((n: number, x) => n + reference(x), 0);
+    }
+    return 0;
+  };
+  // Strings full of what the count must not see inside them: quotes, backslashes, brackets, commas.
+  const hostile = fc.string({ unit: fc.constantFrom('"', '\\', '{', '[', ',', ']', '}', 'a', '\u2028', '😀'), maxLength: 12 });
+  const value = fc.letrec((tie) => ({
+    v: fc.oneof({ depthSize: 'small' }, hostile, fc.integer(), fc.constant(null), fc.array(tie('v'), { maxLength: 5 }), fc.dictionary(hostile, tie('v'), { maxKeys: 5 })),
+  })).v;
+
+  it('counts the containers and their values of any JSON, however its strings read, spaced or not', () => {
+    fc.assert(
+      fc.property(value, fc.boolean(), (v, spaced) => {
+        expect(jsonValueCount(JSON.stringify(v, null, spaced ? 2 : undefined))).toBe(reference(v));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

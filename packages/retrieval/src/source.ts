@@ -37,13 +37,42 @@ export interface DocsSource {
 }
 
 /**
- * 64 MiB: the largest index.json or chunk manifest read. A built one is kilobytes to a few
- * megabytes (a manifest holds each chunk's text twice, so 64 MiB is a document of about 25 MB).
- * Up to the 512 MiB text cap, JSON.parse of a hostile body ran for minutes and gigabytes, and
- * 400 MB of [0,0,…] aborted the process with a V8 fatal error (an array longer than V8 allows),
- * which no catch sees; 64 MiB of the costliest JSON ({},{},…) takes about 1.5 GB.
+ * The most JSON values a docs index or chunk manifest may hold: objects, arrays and the members
+ * and elements in them, counted as `{`, `[` and `,` outside strings (jsonValueCount). JSON.parse's
+ * time and memory grow with them, not with bytes: 64 MiB of `{},{},…` took about 1.5 GB, and
+ * 400 MB of `[0,0,…]` aborted the process with a V8 fatal error (an array longer than V8
+ * allows), which no catch sees (session 46's probe). A manifest is mostly its chunks' text, about
+ * 70 values a chunk, so this is some 110,000 chunks (a document of about 35 MB of prose); at
+ * most about 300 MB to parse. Until session 56 the bound was 64 MiB of bytes, and docs-query
+ * refused the manifest of a 7 MB table or of 9 MB of prose that index-tool had just built, as
+ * "larger than a docs index or manifest can be; is this a built docs tree?".
  */
-export const MAX_JSON_BYTES = 64 * 1024 * 1024;
+export const MAX_JSON_VALUES = 8_000_000;
+
+/**
+ * jsonValueCount's tally of `text`: `{`, `[` and `,` outside strings. One pass; the inside of a
+ * string is skipped by indexOf, so a manifest (mostly strings) costs little more than a read.
+ */
+export function jsonValueCount(text: string): number {
+  let n = 0;
+  const end = text.length;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: one preceded by an even run of backslashes.
+      let q = text.indexOf('"', i + 1);
+      for (;;) {
+        if (q === -1) return n; // unterminated: JSON.parse will say so
+        let b = q - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((q - 1 - b) % 2 === 0) break;
+        q = text.indexOf('"', q + 1);
+      }
+      i = q;
+    } else if (c === 0x7b || c === 0x5b || c === 0x2c) n++;
+  }
+  return n;
+}
 
 /**
  * readText's cap: a whole number of bytes ≥ 0. NaN turned it off (no size is greater than NaN),
@@ -55,7 +84,14 @@ function checkMaxBytes(maxBytes: number): void {
 
 /** Reads and parses JSON, with errors naming the file or URL. */
 export async function readJson(source: DocsSource, url: URL): Promise<unknown> {
-  const text = await source.readText(url, MAX_JSON_BYTES);
+  const text = await source.readText(url);
+  const values = jsonValueCount(text);
+  if (values > MAX_JSON_VALUES) {
+    throw new SourceError(
+      source.describe(url),
+      `holds ${values.toLocaleString('en-US')} JSON values, more than a docs index or manifest may (${MAX_JSON_VALUES.toLocaleString('en-US')}, some 110,000 chunks); split the document into smaller ones, or check that this is a built docs tree`,
+    );
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -132,8 +168,7 @@ export class FolderSource implements DocsSource {
       if (stat.size > maxBytes) {
         const mib = (n: number) => (n / (1024 * 1024)).toFixed(1);
         // A file past V8's longest string (a 600 MB chunk file) was "cannot read: Invalid string length".
-        const what = maxBytes === MAX_JSON_BYTES ? 'a docs index or manifest' : 'a docs file';
-        throw new SourceError(file, `${mib(stat.size)} MiB, larger than ${what} can be (${mib(maxBytes).replace(/\.0$/, '')} MiB); is this a built docs tree?`);
+        throw new SourceError(file, `${mib(stat.size)} MiB, larger than a docs file can be (${mib(maxBytes).replace(/\.0$/, '')} MiB); is this a built docs tree?`);
       }
       // A leading BOM dropped, as the URL source drops it: an index.json saved with one was "not
       // valid JSON (byte order mark …)" from the folder and read fine over HTTP.
