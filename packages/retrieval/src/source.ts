@@ -42,8 +42,8 @@ export interface DocsSource {
  * time and memory grow with them, not with bytes: 64 MiB of `{},{},…` took about 1.5 GB, and
  * 400 MB of `[0,0,…]` aborted the process with a V8 fatal error (an array longer than V8
  * allows), which no catch sees (session 46's probe). A manifest is mostly its chunks' text, about
- * 70 values a chunk, so this is some 110,000 chunks (a document of about 35 MB of prose); at
- * most about 300 MB to parse. Until session 56 the bound was 64 MiB of bytes, and docs-query
+ * 60 values a chunk (9 MB of the sample docs: 23,775 chunks, 1.4 million values), so this is
+ * some 130,000 chunks, a document of about 50 MB; at most about 300 MB to parse. Until session 56 the bound was 64 MiB of bytes, and docs-query
  * refused the manifest of a 7 MB table or of 9 MB of prose that index-tool had just built, as
  * "larger than a docs index or manifest can be; is this a built docs tree?".
  */
@@ -89,7 +89,7 @@ export async function readJson(source: DocsSource, url: URL): Promise<unknown> {
   if (values > MAX_JSON_VALUES) {
     throw new SourceError(
       source.describe(url),
-      `holds ${values.toLocaleString('en-US')} JSON values, more than a docs index or manifest may (${MAX_JSON_VALUES.toLocaleString('en-US')}, some 110,000 chunks); split the document into smaller ones, or check that this is a built docs tree`,
+      `holds ${values.toLocaleString('en-US')} JSON values, more than a docs index or manifest may (${MAX_JSON_VALUES.toLocaleString('en-US')}, some 130,000 chunks); split the document into smaller ones, or check that this is a built docs tree`,
     );
   }
   try {
