@@ -43,9 +43,10 @@ export interface DocsSource {
  * 400 MB of `[0,0,…]` aborted the process with a V8 fatal error (an array longer than V8
  * allows), which no catch sees (session 46's probe). A manifest is mostly its chunks' text, about
  * 60 values a chunk (9 MB of the sample docs: 23,775 chunks, 1.4 million values), so this is
- * some 130,000 chunks, a document of about 50 MB; at most about 300 MB to parse. Until session 56 the bound was 64 MiB of bytes, and docs-query
- * refused the manifest of a 7 MB table or of 9 MB of prose that index-tool had just built, as
- * "larger than a docs index or manifest can be; is this a built docs tree?".
+ * some 130,000 chunks, a document of about 50 MB; at most about 300 MB to parse. Until
+ * session 56 the bound was 64 MiB of bytes, and docs-query refused the manifest of a 7 MB table
+ * or of 9 MB of prose that index-tool had just built, as "larger than a docs index or manifest
+ * can be; is this a built docs tree?".
  */
 export const MAX_JSON_VALUES = 8_000_000;
 
