@@ -250,8 +250,8 @@ async function main(argv) {
     return c.why ?? `${c.perMb.toFixed(2)} s (${fmtRatio(c)})`;
   });
   // The same seconds against real documentation: `prose` is a 62-word vocabulary in one
-  // paragraph shape, faster per MB than any real document (session 56: the sample docs, the
-  // Chroma corpora and .NET docs took 1.5–3 times its time per MB; the sample docs 1.6–2.1 times).
+  // paragraph shape, faster per MB than any real document (session 56: the Chroma corpora and
+  // .NET docs took 1.5–3 times its time per MB, the sample docs 1.6–2.1 times).
   out.push('');
   out.push(`The same seconds per MB, and in brackets the ratio to sample-docs (the repository's docs/**/golden-reference.md repeated to the size: real documentation) of the same size${repeat > 1 ? ' (median, then the range over the rounds)' : ''}. Context for the goal, not its measure: the first table is.`);
   out.push('');
