@@ -4,13 +4,13 @@
  *
  *   docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
  */
-import { chmodSync, createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { counted, describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, recordsFor, vectorsFor, type BuiltDocument, type Format, type VectorSource } from './export.js';
+import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, RealPaths, recordsFor, vectorsFor, type BuiltDocument, type Format, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, readBuiltDocs, readManifest, recordsFor, vectorsFor, type BuiltDocument, type Format, type Manifest, type OnSkippedLink } from './export.js';
@@ -468,12 +468,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
 }
 
 /** The real path of `file`, or of its folder joined with its name when it does not exist yet. */
-function realTarget(file: string): string {
+function realTarget(file: string, real: RealPaths): string {
   try {
-    return realpathSync(file);
+    return real.of(file);
   } catch {
     try {
-      return join(realpathSync(dirname(file)), basename(file));
+      return join(real.of(dirname(file)), basename(file));
     } catch {
       return resolve(file);
     }
@@ -485,17 +485,19 @@ function realTarget(file: string): string {
  * `_chunks/` or `_keywords/`, an index.json, topic-spec.md or llms.txt of the docs root), or null.
  */
 function outClash(out: string, docsRoot: string, docs: readonly BuiltDocument[]): string | null {
-  const target = realTarget(out);
+  // One cache for every path: each folder of the tree is looked up once.
+  const real = new RealPaths();
+  const target = realTarget(out, real);
   for (const d of docs) {
-    const dir = realTarget(d.dir);
+    const dir = realTarget(d.dir, real);
     const shown = d.topic === '' ? '(the docs root)' : d.topic;
-    if (realTarget(join(d.dir, d.manifest.source)) === target) return `the source of topic ${shown}`;
+    if (realTarget(join(d.dir, d.manifest.source), real) === target) return `the source of topic ${shown}`;
     for (const generated of ['_chunks', '_keywords']) {
       const rel = relative(join(dir, generated), target);
       if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return `in topic ${shown}'s generated ${generated}/ folder`;
     }
   }
-  const root = realTarget(docsRoot);
+  const root = realTarget(docsRoot, real);
   const inRoot = relative(root, target);
   if (!inRoot.startsWith('..') && !isAbsolute(inRoot) && ['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt'].includes(basename(target))) {
     return `a generated ${basename(target)} of the docs`;

@@ -4,7 +4,7 @@
  *
  *   docs-score <topic-dir | docs-dir ...> [--qa] [--questions FILE.csv] [--json]
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { emptyArgument, escapeControl, fileProblem, numberOption, oneLine, parseCliArgs } from '@chunkyard/fs-atomic';
@@ -12,7 +12,7 @@ import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkya
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
 import { ConfigError, describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
-import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
+import { findTarget, loadIndexes, loadTopic, RealPaths, topicId, type Target } from './load.js';
 import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, readText, usableTopics, type RetrievalReport } from './retrieval.js';
 import { createChatClient, LlmError, type LlmSettings } from '@chunkyard/llm';
 import { answerDocsOf, DEFAULT_THRESHOLDS, formatAnswers, measureAnswers, METRICS, parseMetrics, parseQueries, QueriesError, type AnswerReport, type MetricName, type Thresholds } from './answers.js';
@@ -291,10 +291,11 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
   // scored once: it was checked and counted twice ("2 topic(s)", every tally doubled), and its
   // questions asked twice. The same holds for an index.json.
   const seen = new Set<string>();
+  const realPaths = new RealPaths();
   const firstTime = (p: string): boolean => {
     let key = resolve(p);
     try {
-      key = realpathSync(p);
+      key = realPaths.of(p);
     } catch {
       // unreadable: its own check reports it
     }
