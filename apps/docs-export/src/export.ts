@@ -153,8 +153,38 @@ export function readManifest(file: string): Manifest {
   return data as unknown as Manifest;
 }
 
-/** Every manifest of every built topic under `root`, read and checked before anything is written. */
-export function readBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): BuiltDocument[] {
+/**
+ * A built document as the survey checked it, its chunks let go: holding every manifest of the
+ * tree until the last was written took memory in the size of the whole tree (a 140 MB manifest
+ * exported with its vectors peaked at 1.5 GB), where one document at a time is enough.
+ */
+export interface SurveyedDocument {
+  topic: string;
+  dir: string;
+  manifestFile: string;
+  /** The manifest's `source`. */
+  source: string;
+  chunks: number;
+  /** The manifest file's identity and times when it was checked; loadSurveyed refuses a manifest changed since. */
+  version: string;
+}
+
+/** Inode, size, mtime and ctime (ns): any write to the file changes one. */
+function fileVersion(file: string): string {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return ''; // unreadable: readManifest reports it, naming the file
+  }
+}
+
+/**
+ * Every manifest of every built topic under `root`, read and checked before anything is
+ * written (a broken one fails the run with nothing written), then let go: loadSurveyed reads
+ * each again when its turn comes. Memory holds one manifest and every export id.
+ */
+export function surveyBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): SurveyedDocument[] {
   // Chunk files without their manifest were left out without a word: the export held fewer
   // topics than the tree, and a vector store loaded from it lacked them. Like a broken
   // manifest, that fails the run before anything is written.
@@ -165,26 +195,45 @@ export function readBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): Buil
       throw new ExportError(`${join(dir, '_chunks')}: chunk files without their manifest (${names}); rebuild the topic with chunking-tool`);
     }
   };
-  const docs = builtTopicDirs(root, onSkippedLink, checked).flatMap((dir) => {
-    const topic = relative(root, dir).split(sep).join('/');
-    return manifestFiles(dir).map((manifestFile) => ({ topic, dir, manifestFile, manifest: readManifest(manifestFile) }));
-  });
   // Export ids are what a vector store keys on: a hand-edited manifest repeating a chunk id was
   // exported as two records with one id, and loading them kept one chunk and dropped the other
   // (LlamaIndex's PREVIOUS/NEXT and CHILD links pointed at whichever won) without a word.
   const seen = new Map<string, string>();
-  for (const doc of docs) {
-    doc.manifest.chunks.forEach((c, i) => {
-      const id = exportId(doc.topic, c.id);
-      const first = seen.get(id);
-      if (first !== undefined) {
-        const where = first === doc.manifestFile ? 'an earlier chunk of this manifest' : first;
-        throw new ExportError(`${doc.manifestFile}: not a chunk manifest: chunk ${i} has the id ${JSON.stringify(c.id)}, which ${where} already gives (export id ${JSON.stringify(id)}) (rebuild it with chunking-tool)`);
-      }
-      seen.set(id, doc.manifestFile);
-    });
+  const docs: SurveyedDocument[] = [];
+  for (const dir of builtTopicDirs(root, onSkippedLink, checked)) {
+    const topic = relative(root, dir).split(sep).join('/');
+    for (const manifestFile of manifestFiles(dir)) {
+      // Before the read: a write after it changes the version loadSurveyed compares.
+      const version = fileVersion(manifestFile);
+      const manifest = readManifest(manifestFile);
+      manifest.chunks.forEach((c, i) => {
+        const id = exportId(topic, c.id);
+        const first = seen.get(id);
+        if (first !== undefined) {
+          const where = first === manifestFile ? 'an earlier chunk of this manifest' : first;
+          throw new ExportError(`${manifestFile}: not a chunk manifest: chunk ${i} has the id ${JSON.stringify(c.id)}, which ${where} already gives (export id ${JSON.stringify(id)}) (rebuild it with chunking-tool)`);
+        }
+        seen.set(id, manifestFile);
+      });
+      docs.push({ topic, dir, manifestFile, source: manifest.source, chunks: manifest.chunks.length, version });
+    }
   }
   return docs;
+}
+
+/** A surveyed document's manifest, read again; an ExportError if it changed since the survey checked it. */
+export function loadSurveyed(doc: SurveyedDocument): BuiltDocument {
+  const version = fileVersion(doc.manifestFile);
+  const manifest = readManifest(doc.manifestFile);
+  if (version !== doc.version || manifest.chunks.length !== doc.chunks || manifest.source !== doc.source) {
+    throw new ExportError(`${doc.manifestFile}: changed while it was exported (a build running at the same time?); export again when the build is done`);
+  }
+  return { topic: doc.topic, dir: doc.dir, manifestFile: doc.manifestFile, manifest };
+}
+
+/** Every manifest of every built topic under `root`, read and checked, held together (surveyBuiltDocs holds one at a time). */
+export function readBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): BuiltDocument[] {
+  return surveyBuiltDocs(root, onSkippedLink).map(loadSurveyed);
 }
 
 /** `<topic>/<name>`: chunk ids repeat across topics (every topic has `doc:golden-reference::ch0`), export ids do not. */
@@ -284,6 +333,15 @@ const vectorJson = (v: Float32Array): number[] => Array.from(v, (x) => Number(x.
  * Vectored outputs also record `embeddingModel` in the metadata.
  */
 export function recordsFor(doc: BuiltDocument, format: Format, vectors: Float32Array[] | null, model: string | null): object[] {
+  return [...recordsOf(doc, format, vectors, model)];
+}
+
+/**
+ * recordsFor's objects one at a time: a record's vector as a JSON array (8 bytes a value) is
+ * made when its turn comes, so a document's records, their lines and the lines joined are
+ * never all held at once (they were: 1.5 GB for a 140 MB manifest with its vectors).
+ */
+export function* recordsOf(doc: BuiltDocument, format: Format, vectors: Float32Array[] | null, model: string | null): Generator<object> {
   const { topic, manifest } = doc;
   const source = exportId(topic, manifest.source);
   const context: ChunkContext = { topic, source, strategyKey: manifest.strategyKey };
@@ -291,29 +349,37 @@ export function recordsFor(doc: BuiltDocument, format: Format, vectors: Float32A
   const embedding = (i: number) => (vectors ? { embedding: vectorJson(vectors[i]!) } : {});
   switch (format) {
     case 'langchain':
-      return manifest.chunks.map((c, i) => {
+      for (const [i, c] of manifest.chunks.entries()) {
         const d = toLangChainDocument(c, context, exportId(topic, c.id));
-        return { ...d, metadata: withModel(d.metadata), ...embedding(i) };
-      });
+        yield { ...d, metadata: withModel(d.metadata), ...embedding(i) };
+      }
+      return;
     case 'llamaindex':
-      return textNodesOf(manifest.chunks, { id: source, metadata: { source, fileTitle: manifest.fileTitle } }, context, (id) => exportId(topic, id)).map((n, i) => ({
-        ...n,
-        metadata: withModel(n.metadata),
-        // The added key is a fact about the vector, not the text: keep it out of what LlamaIndex embeds.
-        ...(vectors && model ? { excludedEmbedMetadataKeys: [...n.excludedEmbedMetadataKeys, 'embeddingModel'], excludedLlmMetadataKeys: [...n.excludedLlmMetadataKeys, 'embeddingModel'] } : {}),
-        ...embedding(i),
-      }));
+      // The nodes of a document come together (each links to its neighbours and children).
+      for (const [i, n] of textNodesOf(manifest.chunks, { id: source, metadata: { source, fileTitle: manifest.fileTitle } }, context, (id) => exportId(topic, id)).entries()) {
+        yield {
+          ...n,
+          metadata: withModel(n.metadata),
+          // The added key is a fact about the vector, not the text: keep it out of what LlamaIndex embeds.
+          ...(vectors && model ? { excludedEmbedMetadataKeys: [...n.excludedEmbedMetadataKeys, 'embeddingModel'], excludedLlmMetadataKeys: [...n.excludedLlmMetadataKeys, 'embeddingModel'] } : {}),
+          ...embedding(i),
+        };
+      }
+      return;
     case 'jsonl':
-      return manifest.chunks.map((c, i) => ({
-        id: exportId(topic, c.id),
-        topic,
-        source,
-        strategyKey: manifest.strategyKey,
-        ...(vectors && model ? { embeddingModel: model } : {}),
-        ...embedding(i),
-        metadata: chunkMetadata(c, context),
-        chunk: c,
-      }));
+      for (const [i, c] of manifest.chunks.entries()) {
+        yield {
+          id: exportId(topic, c.id),
+          topic,
+          source,
+          strategyKey: manifest.strategyKey,
+          ...(vectors && model ? { embeddingModel: model } : {}),
+          ...embedding(i),
+          metadata: chunkMetadata(c, context),
+          chunk: c,
+        };
+      }
+      return;
   }
 }
 

@@ -10,10 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { counted, describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { cacheDirsFor, ExportError, FORMATS, readBuiltDocs, RealPaths, recordsFor, vectorsFor, type BuiltDocument, type Format, type VectorSource } from './export.js';
+import { cacheDirsFor, ExportError, FORMATS, loadSurveyed, RealPaths, recordsOf, surveyBuiltDocs, vectorsFor, type Format, type SurveyedDocument, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
-export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, readBuiltDocs, readManifest, recordsFor, vectorsFor, type BuiltDocument, type Format, type Manifest, type OnSkippedLink } from './export.js';
+export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, loadSurveyed, readBuiltDocs, readManifest, recordsFor, recordsOf, surveyBuiltDocs, vectorsFor, type BuiltDocument, type Format, type Manifest, type OnSkippedLink, type SurveyedDocument } from './export.js';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -97,6 +97,9 @@ const defaultIo: Io = {
 };
 
 class UsageError extends Error {}
+
+/** Characters of JSON lines gathered into one write (UTF-16 units; a few MB at most in memory). */
+const WRITE_BATCH = 1 << 20;
 
 const CONFIG_FILE = 'chunkyard.config.yaml';
 
@@ -385,8 +388,9 @@ async function run(argv: string[], io: Io): Promise<number> {
 
   let out: AtomicOut | null = null;
   try {
-    // Every manifest is read and checked first, so a broken one fails before any line is written.
-    const docs = readBuiltDocs(opts.docsRoot, (link, real) =>
+    // Every manifest is read and checked first, so a broken one fails before any line is written;
+    // each is read again when it is written, so memory holds one at a time.
+    const docs = surveyBuiltDocs(opts.docsRoot, (link, real) =>
       io.stderr(`docs-export: ${oneLine(link)}: a symlinked folder (it leads to ${oneLine(real)}), skipped: the walk does not follow links (one could lead back into the tree or out of it); export it as a docs folder of its own\n`),
     );
     if (docs.length === 0) {
@@ -407,19 +411,28 @@ async function run(argv: string[], io: Io): Promise<number> {
       stats: { cached: 0, computed: 0 },
     };
     const topics = new Set(docs.map((d) => d.topic));
-    const totalChunks = docs.reduce((n, d) => n + d.manifest.chunks.length, 0);
+    const totalChunks = docs.reduce((n, d) => n + d.chunks, 0);
     out = opts.out ? new AtomicOut(opts.out) : null;
     const write = out ? out.write : io.stdout;
     const progress = !(io.stdoutIsTTY ?? process.stdout.isTTY);
     const interval = io.progressIntervalMs ?? 3000;
     let lastProgress = Date.now();
     let written = 0;
-    for (const [i, doc] of docs.entries()) {
+    for (const [i, surveyed] of docs.entries()) {
+      const doc = loadSurveyed(surveyed);
       const vectors = vectorSource ? await vectorsFor(doc, vectorSource) : null;
-      const lines = recordsFor(doc, opts.format, vectors, provider?.model ?? null).map((r) => `${jsonLine(r)}\n`);
-      // One write per document: a few hundred small writes would cost more than the JSON.
-      if (lines.length > 0) await write(lines.join(''));
-      written += lines.length;
+      // Lines go out in writes of WRITE_BATCH characters or so: one per line would cost more than
+      // the JSON, and one per document held a document's whole output (250 MB with vectors).
+      let batch = '';
+      for (const record of recordsOf(doc, opts.format, vectors, provider?.model ?? null)) {
+        batch += `${jsonLine(record)}\n`;
+        written++;
+        if (batch.length >= WRITE_BATCH) {
+          await write(batch);
+          batch = '';
+        }
+      }
+      if (batch.length > 0) await write(batch);
       if (progress && Date.now() - lastProgress >= interval && i < docs.length - 1) {
         io.stderr(`docs-export: ${i + 1}/${docs.length} documents, ${written}/${totalChunks} chunks\n`);
         lastProgress = Date.now();
@@ -484,14 +497,14 @@ function realTarget(file: string, real: RealPaths): string {
  * What --out would overwrite among the exported docs (a topic's source, a file in a topic's
  * `_chunks/` or `_keywords/`, an index.json, topic-spec.md or llms.txt of the docs root), or null.
  */
-function outClash(out: string, docsRoot: string, docs: readonly BuiltDocument[]): string | null {
+function outClash(out: string, docsRoot: string, docs: readonly SurveyedDocument[]): string | null {
   // One cache for every path: each folder of the tree is looked up once.
   const real = new RealPaths();
   const target = realTarget(out, real);
   for (const d of docs) {
     const dir = realTarget(d.dir, real);
     const shown = d.topic === '' ? '(the docs root)' : d.topic;
-    if (realTarget(join(d.dir, d.manifest.source), real) === target) return `the source of topic ${shown}`;
+    if (realTarget(join(d.dir, d.source), real) === target) return `the source of topic ${shown}`;
     for (const generated of ['_chunks', '_keywords']) {
       const rel = relative(join(dir, generated), target);
       if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return `in topic ${shown}'s generated ${generated}/ folder`;
