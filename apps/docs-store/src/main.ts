@@ -16,7 +16,7 @@ import { escapeControl, numberOption, oneLine, parseCliArgs, quoteArgument } fro
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
-import { cachedVectors, DocStore, EmptyStoreError, embedPlans, InputError, sqliteFailure, StoreError, UnknownFilterError, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
+import { DocStore, EmptyStoreError, embedPlans, InputError, sqliteFailure, StoreError, UnknownFilterError, stagedCachedVectors, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
 import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
@@ -383,10 +383,18 @@ async function ingest(ctx: Context): Promise<number> {
         }
         bar.reporter.update(e.done);
       };
-      const source = values.built
-        ? cachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats, { batchSize: cacheBatchSize(config.embeddings) })
-        : (pending: Parameters<typeof embedPlans>[0], progress?: Parameters<typeof embedPlans>[2]) => embedPlans(pending, provider, progress);
-      outcomes = await store.ingestPlans(plans, provider.model, source, { onProgress });
+      if (values.built) {
+        const source = stagedCachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats, { batchSize: cacheBatchSize(config.embeddings) });
+        outcomes = await store.ingestRefs(plans, provider.model, source, { onProgress });
+      } else {
+        // Files given whole are planned in memory, and embedPlans sends each distinct text once across them.
+        outcomes = await store.ingestPlans(
+          plans.map((ref) => ref.load()),
+          provider.model,
+          (pending, progress) => embedPlans(pending, provider, progress),
+          { onProgress },
+        );
+      }
       ann = store.prepareVectorIndex(indexKind);
     } finally {
       (bar as { reporter: ProgressReporter } | null)?.reporter.stop();

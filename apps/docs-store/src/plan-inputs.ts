@@ -6,7 +6,7 @@ import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { decodeDocument, planArtifact, readBuiltTopic, type ArtifactPlan } from '@chunkyard/store';
+import { builtRefs, decodeDocument, planArtifact, type PlanRef } from '@chunkyard/store';
 import { configText, UsageError } from './workspace.js';
 import { assertSearchable, brokenLink, describeFsError, errnoReason, fileProblem, folderProblem, isFsError, readRegularFile } from '@chunkyard/fs-atomic';
 
@@ -34,7 +34,8 @@ export interface PlanRequest {
 }
 
 export interface PlannedInputs {
-  plans: ArtifactPlan[];
+  /** A built topic's documents are read again when ingest needs their chunks (builtRefs); files are held as planned. */
+  plans: PlanRef[];
   errors: { source: string; error: string }[];
   /** Arguments left out because chunkyard generated them (workspace-relative). */
   skipped: string[];
@@ -59,7 +60,7 @@ export function isGenerated(relPath: string): boolean {
 const toPosix = (p: string) => p.split(sep).join('/');
 
 export function planInputs(req: PlanRequest): PlannedInputs {
-  const plans: ArtifactPlan[] = [];
+  const plans: PlanRef[] = [];
   const errors: PlannedInputs['errors'] = [];
   const skipped: string[] = [];
   const rel = (p: string) => toPosix(relative(req.root, resolve(p))) || '.';
@@ -90,15 +91,13 @@ export function planInputs(req: PlanRequest): PlannedInputs {
       const topic = req.topic ?? rel(p);
       if (req.built) {
         try {
-          for (const doc of readBuiltTopic({
-            topicDir: p,
-            topic,
-            sourceSystem: SOURCE_SYSTEM,
-            displayOf: (s) => rel(join(p, s)),
-            sourceIdOf: (s) => rel(join(p, s)),
-          })) {
-            plans.push(req.contentType ? { ...doc.plan, artifactType: req.contentType } : doc.plan);
-          }
+          const contentType = req.contentType;
+          plans.push(
+            ...builtRefs(
+              { topicDir: p, topic, sourceSystem: SOURCE_SYSTEM, displayOf: (s) => rel(join(p, s)), sourceIdOf: (s) => rel(join(p, s)) },
+              contentType ? (plan) => ({ ...plan, artifactType: contentType }) : undefined,
+            ),
+          );
         } catch (err) {
           errors.push({ source: p, error: messageOf(err, p) });
         }
@@ -126,12 +125,11 @@ export function planInputs(req: PlanRequest): PlannedInputs {
         return;
       }
       const content = decodeDocument(readFileSync(file), source);
-      plans.push(
-        planArtifact(
-          { content, sourceSystem: SOURCE_SYSTEM, sourceId: source, sourceFile: source, topic, ...(req.contentType ? { artifactType: req.contentType } : {}) },
-          { chunking },
-        ),
+      const plan = planArtifact(
+        { content, sourceSystem: SOURCE_SYSTEM, sourceId: source, sourceFile: source, topic, ...(req.contentType ? { artifactType: req.contentType } : {}) },
+        { chunking },
       );
+      plans.push({ head: plan, unitIds: plan.units.map((u) => u.id), load: () => plan });
     } catch (err) {
       // Impossible chunking settings are a config error for every document, not this one's problem.
       if (err instanceof ChunkOptionsError) throw new UsageError(`${source}: chunking settings: ${err.message}`);

@@ -18,7 +18,8 @@ import { InputError } from './errors.js';
 import { decodeDocument } from './input.js';
 import { checkVectors, type OnProgress, type StoreEmbedder } from './ingest.js';
 import { artifactId, overallHint, sha256Hex, unitsOf } from './plan.js';
-import type { ArtifactPlan, EmbeddedArtifact } from './types.js';
+import type { StagedVectors } from './store.js';
+import type { ArtifactPlan, EmbeddedArtifact, PlanRef } from './types.js';
 
 /** The `_chunks/<doc>.json` manifest chunking-tool writes (schema version 1). */
 export interface ChunkManifest {
@@ -86,38 +87,70 @@ function readRegular(path: string, advice: string): Buffer {
 
 /** Reads every manifest in `<topicDir>/_chunks/`, checked against its source file. */
 export function readBuiltTopic(src: BuiltSource): BuiltDocument[] {
+  return builtManifests(src).map((path) => readBuiltDocument(src, path));
+}
+
+/**
+ * The documents of a topic as PlanRefs: each manifest is read and checked now, and read
+ * again when a stage of the ingest needs its chunks, so only one is held at a time.
+ * `adjust` changes each plan as the caller stores it (a `--content-type`).
+ */
+export function builtRefs(src: BuiltSource, adjust: (plan: ArtifactPlan) => ArtifactPlan = (plan) => plan): PlanRef[] {
+  return builtManifests(src).map((path) => {
+    const { units, ...head } = adjust(readBuiltDocument(src, path).plan);
+    const unitIds = units.map((u) => u.id);
+    return {
+      head: { ...head, units: [] },
+      unitIds,
+      load: () => {
+        // Same source (checked by its hash, which the id holds), so the same count.
+        const plan = adjust(readBuiltDocument(src, path, head.tokenCount).plan);
+        // The id holds the source's hash, and the unit ids the chunks': a rebuild between the stages changes them.
+        if (plan.id !== head.id || plan.units.length !== unitIds.length || plan.units.some((u, i) => u.id !== unitIds[i])) {
+          throw new InputError(path, "changed while this ingest ran (the topic was rebuilt); nothing was written: run the ingest again");
+        }
+        return plan;
+      },
+    };
+  });
+}
+
+/** The manifest paths of a topic, in name order. */
+function builtManifests(src: BuiltSource): string[] {
   const dir = join(src.topicDir, '_chunks');
   if (!existsSync(dir)) throw new InputError(src.topicDir, 'no _chunks/ folder: build the topic first (nx run <topic>:chunk, or chunking-tool)');
   const manifests = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== PAGES_MANIFEST).sort();
   if (manifests.length === 0) throw new InputError(dir, 'no chunk manifests (*.json)');
-  return manifests.map((name) => {
-    const manifestPath = join(dir, name);
-    const manifest = parseManifest(readRegular(manifestPath, REBUILD_MANIFEST).toString('utf8'), manifestPath);
-    const sourcePath = join(src.topicDir, manifest.source);
-    if (!existsSync(sourcePath)) throw new InputError(manifestPath, `its source ${manifest.source} is missing`);
-    const text = decodeDocument(readRegular(sourcePath, REBUILD_SOURCE), src.displayOf(manifest.source));
-    if (sha256Hex(text) !== manifest.sourceSha256) {
-      throw new InputError(manifestPath, `stale: ${manifest.source} changed since it was built; rebuild the topic's chunks`);
-    }
-    const id = artifactId(src.sourceSystem, src.sourceIdOf(manifest.source), manifest.sourceSha256);
-    const plan: ArtifactPlan = {
-      id,
-      artifactType: manifest.chunks[0]?.contentType ?? 'doc',
-      sourceSystem: src.sourceSystem,
-      sourceId: src.sourceIdOf(manifest.source),
-      sourceFile: src.displayOf(manifest.source),
-      topic: src.topic,
-      title: manifest.fileTitle,
-      content: '',
-      tokenCount: countTokens(text),
-      contentHash: manifest.sourceSha256,
-      isChunked: true,
-      strategyKey: manifest.strategyKey,
-      contentHints: overallHint(manifest.chunks.map((c) => c.contentHints)),
-      units: unitsOf(id, manifest.chunks),
-    };
-    return { manifestPath, manifest, plan };
-  });
+  return manifests.map((name) => join(dir, name));
+}
+
+/** One manifest, checked against its source file; `tokenCount`, when known, spares counting the source's tokens again. */
+function readBuiltDocument(src: BuiltSource, manifestPath: string, tokenCount?: number): BuiltDocument {
+  const manifest = parseManifest(readRegular(manifestPath, REBUILD_MANIFEST).toString('utf8'), manifestPath);
+  const sourcePath = join(src.topicDir, manifest.source);
+  if (!existsSync(sourcePath)) throw new InputError(manifestPath, `its source ${manifest.source} is missing`);
+  const text = decodeDocument(readRegular(sourcePath, REBUILD_SOURCE), src.displayOf(manifest.source));
+  if (sha256Hex(text) !== manifest.sourceSha256) {
+    throw new InputError(manifestPath, `stale: ${manifest.source} changed since it was built; rebuild the topic's chunks`);
+  }
+  const id = artifactId(src.sourceSystem, src.sourceIdOf(manifest.source), manifest.sourceSha256);
+  const plan: ArtifactPlan = {
+    id,
+    artifactType: manifest.chunks[0]?.contentType ?? 'doc',
+    sourceSystem: src.sourceSystem,
+    sourceId: src.sourceIdOf(manifest.source),
+    sourceFile: src.displayOf(manifest.source),
+    topic: src.topic,
+    title: manifest.fileTitle,
+    content: '',
+    tokenCount: tokenCount ?? countTokens(text),
+    contentHash: manifest.sourceSha256,
+    isChunked: true,
+    strategyKey: manifest.strategyKey,
+    contentHints: overallHint(manifest.chunks.map((c) => c.contentHints)),
+    units: unitsOf(id, manifest.chunks),
+  };
+  return { manifestPath, manifest, plan };
 }
 
 function parseManifest(text: string, file: string): ChunkManifest {
@@ -212,8 +245,10 @@ export interface CachedVectorsOptions {
  * fallback reads the same ones (retrieval's createBackend).
  */
 export function cachedVectors(cache: EmbeddingCache, embedder: StoreEmbedder, stats: CacheStats, options: CachedVectorsOptions) {
+  // Looked for once: stagedCachedVectors calls this for each document, and a tree of many topics has as many caches.
+  let caches: (EmbeddingCache | PackedCache)[] | null = null;
   return async (plans: ArtifactPlan[], onProgress?: OnProgress): Promise<EmbeddedArtifact[]> => {
-    const built = [...nestedCaches(cache.root), ...nestedPacks(cache.root)];
+    const built = (caches ??= [...nestedCaches(cache.root), ...nestedPacks(cache.root)]);
     const out: EmbeddedArtifact[] = [];
     for (const [i, plan] of plans.entries()) {
       const texts = plan.units.map((u) => u.embedText);
@@ -233,6 +268,34 @@ export function cachedVectors(cache: EmbeddingCache, embedder: StoreEmbedder, st
       onProgress?.({ stage: 'embed', done: i + 1, total: plans.length });
     }
     return out;
+  };
+}
+
+/**
+ * `cachedVectors` in two steps for `ingestRefs`: `stage` makes sure a cache holds each
+ * document's whole entry (embedding only what none holds, as `cachedVectors`) and keeps no
+ * vector; `vectorsOf` reads the entry again for the write. Holding every document's vectors
+ * from embedding to the write made ingest --built's memory grow with the tree.
+ */
+export function stagedCachedVectors(cache: EmbeddingCache, embedder: StoreEmbedder, stats: CacheStats, options: CachedVectorsOptions): StagedVectors {
+  const one = cachedVectors(cache, embedder, stats, options);
+  let caches: (EmbeddingCache | PackedCache)[] | null = null;
+  return {
+    async stage(refs, onProgress) {
+      for (const [i, ref] of refs.entries()) {
+        // One document at a time: its vectors are dropped once the cache holds them.
+        await one([ref.load()]);
+        onProgress?.({ stage: 'embed', done: i + 1, total: refs.length });
+      }
+    },
+    vectorsOf(plan) {
+      // The per-topic caches first, as `stage` looked; `stage` put what they lacked in `cache` itself.
+      caches ??= [...nestedCaches(cache.root), ...nestedPacks(cache.root), cache];
+      const texts = plan.units.map((u) => u.embedText);
+      const vectors = builtDocument(caches, { strategyKey: plan.strategyKey, model: embedder.model, fileHash: plan.contentHash }, texts);
+      if (vectors) checkVectors(vectors, texts.length, embedder.model);
+      return vectors;
+    },
   };
 }
 

@@ -5,13 +5,13 @@
  *   await store.ingest([{ content, sourceSystem: 'file', sourceId: 'docs/x.md' }], provider);
  *   const hits = await store.search('source generation', { mode: 'hybrid', embedder: provider, expand: 1 });
  */
-export { DocStore, CHUNK_BOUNDARY, AUTO_ANN_CELLS, type OpenOptions, type SearchOptions, type IngestOptions, type VectorSource, type UnitSummary, type VectorIndexKind, type AnnStatus } from './store.js';
+export { DocStore, CHUNK_BOUNDARY, AUTO_ANN_CELLS, type OpenOptions, type SearchOptions, type IngestOptions, type VectorSource, type StagedVectors, type UnitSummary, type VectorIndexKind, type AnnStatus } from './store.js';
 export { IvfIndex, train as trainIvf, assign as assignIvf, listsFor, probesFor, unitKey, type IvfModel, type IvfTrainOptions } from './ivf.js';
 export { Int8Matrix, searchInt8, type FloatRows } from './quantized.js';
 export { planArtifact, artifactId, chunkId, unitsOf, sha256Hex, SINGLE_PIECE_MAX, WHOLE_STRATEGY_KEY, type PlanOptions } from './plan.js';
 export { decodeDocument, checkText, DEFAULT_LIMITS, type InputLimits } from './input.js';
 export { embedPlans, writeArtifacts, checkVectors, storedModel, routeTerms, type StoreEmbedder, type ProgressEvent, type OnProgress } from './ingest.js';
-export { readBuiltTopic, cachedVectors, type BuiltDocument, type BuiltSource, type CachedVectorsOptions, type ChunkManifest, type CacheStats } from './built.js';
+export { readBuiltTopic, builtRefs, cachedVectors, stagedCachedVectors, type BuiltDocument, type BuiltSource, type CachedVectorsOptions, type ChunkManifest, type CacheStats } from './built.js';
 export { FTS_MAX_WORDS, ftsQuery, fuseRrf, searchFts, RRF_K } from './search.js';
 export { RouteIndex, routedUnits, type RoutedUnit } from './routes.js';
 export { VectorIndex, type VectorSearchOptions, normalizeInPlace, vectorBytes, bytesToVector, type IndexedUnit, type VectorMatch } from './vector-index.js';

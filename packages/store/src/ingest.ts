@@ -120,10 +120,13 @@ export function assertModel(db: DB, model: string, dimensions: number | null): v
  * and the result is null (the caller's view of the store is out of date).
  */
 export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model: string, onProgress?: OnProgress): IngestOutcome[];
-export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model: string, onProgress: OnProgress | undefined, precondition: () => boolean): IngestOutcome[] | null;
-export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model: string, onProgress?: OnProgress, precondition?: () => boolean): IngestOutcome[] | null {
-  const dims = items.find((i) => i.vectors.length > 0)?.vectors[0]?.length ?? null;
-  const total = items.reduce((n, i) => n + i.plan.units.length, 0);
+export function writeArtifacts(db: DB, items: Iterable<EmbeddedArtifact>, model: string, onProgress: OnProgress | undefined, precondition: () => boolean, total?: number): IngestOutcome[] | null;
+/**
+ * `items` may be a generator that reads each artifact as the transaction reaches it (ingest
+ * --built), so only one is in memory; `total` (its units, for progress) is then given.
+ */
+export function writeArtifacts(db: DB, items: Iterable<EmbeddedArtifact>, model: string, onProgress?: OnProgress, precondition?: () => boolean, total?: number): IngestOutcome[] | null {
+  const units = total ?? (Array.isArray(items) ? (items as readonly EmbeddedArtifact[]).reduce((n, i) => n + i.plan.units.length, 0) : 0);
   const insertArtifact = db.prepare(
     `INSERT INTO artifacts (id, artifact_type, source_system, source_id, source_file, topic, title, content, token_count,
        is_chunked, num_chunks, content_hash, strategy_key, content_hints, embedding, ingested_at, route_terms)
@@ -144,16 +147,19 @@ export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model
 
   const run = db.transaction((): IngestOutcome[] | null => {
     if (precondition && !precondition()) return null;
-    if (dims !== null) {
-      assertModel(db, model, dims);
-      setMeta.run('embedding_model', model);
-      setMeta.run('dimensions', String(dims));
-    }
     const now = new Date().toISOString();
     const outcomes: IngestOutcome[] = [];
     let written = 0;
+    // The model is recorded at the first artifact with vectors: a generator's artifacts are not all known up front.
+    let dims: number | null = null;
     for (const { plan, vectors } of items) {
       if (vectors.length !== plan.units.length) throw new StoreError(`${plan.id}: ${vectors.length} vectors for ${plan.units.length} units`);
+      if (dims === null && vectors.length > 0) {
+        dims = vectors[0]!.length;
+        assertModel(db, model, dims);
+        setMeta.run('embedding_model', model);
+        setMeta.run('dimensions', String(dims));
+      }
       const existing = findArtifact(db, plan.id);
       if (existing) deleteArtifactRows(db, plan.id, existing.seq);
       const info = insertArtifact.run({
@@ -168,7 +174,7 @@ export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model
       if (!plan.isChunked) {
         const unit = plan.units[0]!;
         insertFts.run(-seq, plan.title, '', unit.embedText, plan.id, plan.id, plan.topic, plan.artifactType, unit.contentHints);
-        onProgress?.({ stage: 'write', done: ++written, total });
+        onProgress?.({ stage: 'write', done: ++written, total: units });
       } else {
         plan.units.forEach((unit, i) => {
           const row = insertChunk.run({
@@ -181,7 +187,7 @@ export function writeArtifacts(db: DB, items: readonly EmbeddedArtifact[], model
           });
           // FTS indexes the exact text plus headings; the breadcrumb in embedText would count twice.
           insertFts.run(Number(row.lastInsertRowid), plan.title, unit.headerBreadcrumb, unit.content, unit.id, plan.id, plan.topic, plan.artifactType, unit.contentHints);
-          onProgress?.({ stage: 'write', done: ++written, total });
+          onProgress?.({ stage: 'write', done: ++written, total: units });
         });
       }
       outcomes.push({

@@ -16,7 +16,7 @@ import { planArtifact, type PlanOptions } from './plan.js';
 import { migrate, refuseForeign, SCHEMA_VERSION } from './schema.js';
 import { RouteIndex, routedUnits } from './routes.js';
 import { acceptsUnit, fuseRrf, searchFts, topicMatches, type RankedId } from './search.js';
-import type { ArtifactInput, ArtifactPlan, EmbeddedArtifact, Expansion, IngestOutcome, SearchFilters, SearchHit, SearchMode, StoreStats } from './types.js';
+import type { ArtifactInput, ArtifactPlan, EmbeddedArtifact, Expansion, IngestOutcome, PlanRef, SearchFilters, SearchHit, SearchMode, StoreStats } from './types.js';
 import { assign, IvfIndex, listsFor, train, unitKey, type IvfModel } from './ivf.js';
 import { VectorIndex, type IndexedUnit } from './vector-index.js';
 
@@ -112,6 +112,25 @@ export interface IngestOptions {
 
 /** Produces the vectors of the plans that need writing (phase 1). */
 export type VectorSource = (plans: ArtifactPlan[], onProgress?: OnProgress) => Promise<EmbeddedArtifact[]>;
+
+/** Vectors in two steps, so a stage need not hold them all (ingest --built keeps them in the embedding cache). */
+export interface StagedVectors {
+  /** Phase 1, outside the write transaction: makes each document's vectors ready for `vectorsOf`, embedding what is missing. */
+  stage(refs: readonly PlanRef[], onProgress?: OnProgress): Promise<void>;
+  /** Phase 2, inside the write transaction (so synchronous): a staged document's vectors, or null when they are gone. */
+  vectorsOf(plan: ArtifactPlan): Float32Array[] | null;
+}
+
+/** A VectorSource's vectors held in memory from phase 1 to phase 2: documents given whole, which are in memory already. */
+function heldVectors(source: VectorSource): StagedVectors {
+  const held = new Map<string, Float32Array[]>();
+  return {
+    async stage(refs, onProgress) {
+      for (const { plan, vectors } of await source(refs.map((ref) => ref.load()), onProgress)) held.set(plan.id, vectors);
+    },
+    vectorsOf: (plan) => held.get(plan.id) ?? null,
+  };
+}
 
 interface UnitRow {
   unitId: string;
@@ -292,20 +311,30 @@ export class DocStore {
    * `vectors`, then written in one transaction.
    */
   async ingestPlans(plans: readonly ArtifactPlan[], model: string, vectors: VectorSource, options: IngestOptions = {}): Promise<IngestOutcome[]> {
-    const byId = new Map<string, ArtifactPlan>();
-    for (const plan of plans) {
-      const other = byId.get(plan.id);
-      if (other && other.contentHash !== plan.contentHash) {
-        throw new StoreError(`${describe(other)} and ${describe(plan)} both map to artifact ${plan.id} with different content`);
+    const refs = plans.map((plan): PlanRef => ({ head: plan, unitIds: plan.units.map((u) => u.id), load: () => plan }));
+    return this.ingestRefs(refs, model, heldVectors(vectors), options);
+  }
+
+  /**
+   * `ingestPlans` for documents read when needed: each pending one is loaded to be embedded
+   * (`vectors.stage`) and loaded again, with its vectors read again, when the write transaction
+   * reaches it, so one document's chunks and vectors are in memory at a time.
+   */
+  async ingestRefs(refs: readonly PlanRef[], model: string, vectors: StagedVectors, options: IngestOptions = {}): Promise<IngestOutcome[]> {
+    const byId = new Map<string, PlanRef>();
+    for (const ref of refs) {
+      const other = byId.get(ref.head.id);
+      if (other && other.head.contentHash !== ref.head.contentHash) {
+        throw new StoreError(`${describe(other.head)} and ${describe(ref.head)} both map to artifact ${ref.head.id} with different content`);
       }
-      byId.set(plan.id, plan);
+      byId.set(ref.head.id, ref);
     }
     assertModel(this.db, model, null);
     const outcomes = new Map<string, IngestOutcome>();
-    let pending: ArtifactPlan[] = [];
-    for (const plan of byId.values()) {
-      if (this.isStored(plan)) outcomes.set(plan.id, { ...outcomeOf(plan), status: 'unchanged' });
-      else pending.push(plan);
+    let pending: PlanRef[] = [];
+    for (const ref of byId.values()) {
+      if (this.isStored(ref.head)) outcomes.set(ref.head.id, { ...outcomeOf(ref), status: 'unchanged' });
+      else pending.push(ref);
     }
     // The skips above were decided before embedding, outside the write transaction: another
     // ingest (a second process, the MCP server's ingest_artifact) may commit in between. Two
@@ -313,27 +342,49 @@ export class DocStore {
     // changed one topic, C another; B's run skipped C's topic as unchanged, and the store
     // ended with both changes). So the write transaction checks them again and, when one is
     // no longer stored as planned, writes nothing, embeds it too and tries again.
-    let embedded: EmbeddedArtifact[] = [];
+    let staged: PlanRef[] = [];
     for (let attempt = 1; pending.length > 0; attempt++) {
-      embedded = [...embedded, ...(await vectors(pending, options.onProgress))];
-      const skipped = [...byId.values()].filter((plan) => outcomes.get(plan.id)?.status === 'unchanged');
-      let stale: ArtifactPlan[] = [];
-      const written = writeArtifacts(this.db, embedded, model, options.onProgress, () => {
-        for (const { plan } of embedded) this.assertOwnId(plan);
-        stale = skipped.filter((plan) => !this.isStored(plan));
-        return stale.length === 0;
-      });
+      await vectors.stage(pending, options.onProgress);
+      staged = [...staged, ...pending];
+      const skipped = [...byId.values()].filter((ref) => outcomes.get(ref.head.id)?.status === 'unchanged');
+      let stale: PlanRef[] = [];
+      // Kept only to patch a loaded vector index, which holds every vector anyway.
+      const forIndex: EmbeddedArtifact[] | null = this.index ? [] : null;
+      const store = this.path;
+      function* items(): Generator<EmbeddedArtifact> {
+        for (const ref of staged) {
+          const plan = ref.load();
+          const got = vectors.vectorsOf(plan);
+          if (got === null) throw new StoreError(`${store}: the vectors of ${describe(plan)} left the embedding cache while this ingest ran; nothing was written: run the ingest again`);
+          const item = { plan, vectors: got };
+          forIndex?.push(item);
+          yield item;
+        }
+      }
+      const total = staged.reduce((n, ref) => n + ref.unitIds.length, 0);
+      const written = writeArtifacts(
+        this.db,
+        items(),
+        model,
+        options.onProgress,
+        () => {
+          for (const ref of staged) this.assertOwnId(ref.head);
+          stale = skipped.filter((ref) => !this.isStored(ref.head));
+          return stale.length === 0;
+        },
+        total,
+      );
       if (written !== null) {
         for (const outcome of written) outcomes.set(outcome.artifactId, outcome);
-        this.updateIndex(embedded);
+        this.updateIndex(forIndex ?? []);
         break;
       }
       if (attempt === MAX_INGEST_ATTEMPTS) {
         throw new StoreError(
-          `${this.path}: ${stale.map(describe).join(', ')} changed in the store ${attempt} times while this ingest embedded, as other ingests wrote at the same time; nothing was written: run the ingest again`,
+          `${this.path}: ${stale.map((ref) => describe(ref.head)).join(', ')} changed in the store ${attempt} times while this ingest embedded, as other ingests wrote at the same time; nothing was written: run the ingest again`,
         );
       }
-      for (const plan of stale) outcomes.delete(plan.id);
+      for (const ref of stale) outcomes.delete(ref.head.id);
       pending = stale;
     }
     return [...byId.keys()].map((id) => outcomes.get(id)!);
@@ -911,15 +962,15 @@ function describe(plan: ArtifactPlan): string {
   return plan.sourceFile ?? (plan.sourceId ? `${plan.sourceSystem}:${plan.sourceId}` : plan.id);
 }
 
-function outcomeOf(plan: ArtifactPlan): IngestOutcome {
+function outcomeOf({ head: plan, unitIds }: PlanRef): IngestOutcome {
   return {
     artifactId: plan.id,
     sourceFile: plan.sourceFile,
     status: 'created',
     isChunked: plan.isChunked,
-    numChunks: plan.isChunked ? plan.units.length : 0,
+    numChunks: plan.isChunked ? unitIds.length : 0,
     tokenCount: plan.tokenCount,
-    storedIds: plan.isChunked ? [plan.id, ...plan.units.map((u) => u.id)] : [plan.id],
+    storedIds: plan.isChunked ? [plan.id, ...unitIds] : [plan.id],
   };
 }
 

@@ -74,6 +74,21 @@ export interface ArtifactPlan {
   units: UnitPlan[];
 }
 
+/**
+ * A document to ingest whose units are read when a stage needs them: ingest --built reads a
+ * manifest again for embedding and again for writing instead of holding every document's
+ * chunks at once, so its memory follows the largest document, not the tree (a tree of 16
+ * 9 MB documents peaked at 2.3 GB and 64 would pass the default heap).
+ */
+export interface PlanRef {
+  /** The plan without its units (`units` is empty): what deciding to skip or write needs. */
+  head: ArtifactPlan;
+  /** The ids of its units, in order: what an outcome lists as stored. */
+  unitIds: string[];
+  /** The whole plan; throws (an InputError naming the file) when its document changed since `head` was read. */
+  load(): ArtifactPlan;
+}
+
 export interface EmbeddedArtifact {
   plan: ArtifactPlan;
   /** One per unit, in order. */
