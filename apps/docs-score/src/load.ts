@@ -76,11 +76,32 @@ function readJson(file: string): { json: unknown; error?: string } {
   }
 }
 
+/**
+ * The chunk files (`<name>-<n>.md`) among a _chunks/ folder's entries, by document name, in one
+ * pass: a pattern per document tested against every entry was documents × entries, 12 million
+ * tests for a topic of 4,000 sources (2.9 s of docs-score's CPU, 0.8 s at 1,000). An entry
+ * belongs to the name left when its last `-<n>.md` is cut, the one name whose pattern it matched.
+ */
+export function chunkFilesByDocument(entries: readonly string[]): Map<string, string[]> {
+  const byName = new Map<string, string[]>();
+  for (const e of entries) {
+    // [\s\S], not `.`: a file name may hold a line break; `*`: a manifest named `.json` is
+    // the document "" (basename), whose chunk files are `-<n>.md`.
+    const name = /^([\s\S]*)-\d+\.md$/.exec(e)?.[1];
+    if (name === undefined) continue;
+    const files = byName.get(name);
+    if (files) files.push(e);
+    else byName.set(name, [e]);
+  }
+  return byName;
+}
+
 /** A topic's build outputs; `null` when it has no _chunks/ folder (not built). */
 export function loadTopic(dir: string): LoadedTopic | null {
   const out = join(dir, CHUNKS_DIR);
   if (!statOrNull(out)?.isDirectory()) return null;
   const entries = readdirSync(out).sort();
+  const chunkFilesOf = chunkFilesByDocument(entries);
   const documents: LoadedDocument[] = entries
     .filter((f) => f.endsWith('.json') && f !== PAGES_MANIFEST)
     .map((f) => {
@@ -98,8 +119,7 @@ export function loadTopic(dir: string): LoadedTopic | null {
         // A FIFO, a device, a binary or non-UTF-8 file was reported as "missing" (s37 probe).
         if (!(err instanceof DocumentReadError && err.code === 'missing')) sourceError = err instanceof Error ? err.message : String(err);
       }
-      const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+\\.md$`);
-      const chunkFiles = new Map(entries.filter((e) => pattern.test(e)).map((e) => [join(out, e), readRegularFile(join(out, e)).toString('utf8')] as const));
+      const chunkFiles = new Map((chunkFilesOf.get(name) ?? []).map((e) => [join(out, e), readRegularFile(join(out, e)).toString('utf8')] as const));
       return {
         name,
         manifestFile,
