@@ -3,9 +3,11 @@
  * root (folders holding `_chunks/<doc>.json` manifests), each chunk as a LangChain.js
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
-import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, notUtf8Reason, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+// Re-exported: main.ts takes it from here.
+export { RealPaths } from '@chunkyard/fs-atomic';
+import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
 import { EmbeddingCache, projectCacheFolderName } from '@chunkyard/embedding-cache';
@@ -380,56 +382,5 @@ export function* recordsOf(doc: BuiltDocument, format: Format, vectors: Float32A
         };
       }
       return;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Real paths
-
-/** The calls a RealPaths makes (tests count them through real ones). */
-export interface RealPathOps {
-  lstat: (p: string) => { isSymbolicLink(): boolean };
-  /** Follows links; only its failure is used. */
-  stat: (p: string) => unknown;
-  readlink: (p: string) => string;
-}
-
-/** Linux's bound on the links one lookup follows (SYMLOOP_MAX), as realpath(3) has it. */
-const MAX_LINKS = 40;
-
-/**
- * realpathSync's answers (ENOENT, ELOOP, EACCES thrown as it throws them), with each folder
- * looked up once for all the paths asked. realpathSync lstat's every component of every path
- * it is given, so --out's check against a chain of d nested topics cost d²/2 lstats, each a
- * kernel walk of up to d components: exporting 640 nested sections took 7 s, 6.8 of them here.
- * (docs-score's load.ts has the same class; both belong in @chunkyard/fs-atomic.) A path's
- * real path is its parent's joined with its name unless the name is a link; a link's target
- * is resolved through the same cache. `..` is taken lexically, as realpathSync takes it.
- */
-export class RealPaths {
-  private readonly known = new Map<string, string>();
-  constructor(private readonly ops: RealPathOps = { lstat: lstatSync, stat: statSync, readlink: (p) => readlinkSync(p, 'utf8') }) {}
-
-  of(p: string): string {
-    return this.real(resolve(p), 0);
-  }
-
-  private real(p: string, links: number): string {
-    const hit = this.known.get(p);
-    if (hit !== undefined) return hit;
-    const parent = dirname(p);
-    if (parent === p) return p;
-    const here = join(this.real(parent, links), basename(p));
-    let real = here;
-    if (this.ops.lstat(here).isSymbolicLink()) {
-      // The kernel follows the link first, as realpathSync has it do: a link whose target
-      // fails physically (`a -> a/..` loops; `b -> x/..` with no x) fails here, though its
-      // target read lexically would be a folder.
-      this.ops.stat(here);
-      if (links >= MAX_LINKS) throw Object.assign(new Error(`ELOOP: too many symbolic links encountered, realpath '${p}'`), { code: 'ELOOP', errno: -40, syscall: 'realpath', path: p });
-      real = this.real(resolve(dirname(here), this.ops.readlink(here)), links + 1);
-    }
-    this.known.set(p, real);
-    return real;
   }
 }

@@ -1464,3 +1464,5 @@ export { firstInvalidUtf8, foreignEncoding, invalidUtf8Message, notUtf8Reason, u
 export { stdoutIsFile, writeAllToStdout } from './stdout.js';
 export { invalidJsonMessage, jsonProblem, type JsonProblem } from './json.js';
 export { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';
+
+export { RealPaths, type RealPathOps } from './real-paths.js';
