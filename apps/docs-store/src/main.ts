@@ -383,16 +383,17 @@ async function ingest(ctx: Context): Promise<number> {
         }
         bar.reporter.update(e.done);
       };
+      const onWait = () => io.stderr(`docs-store: ${display(ctx, ctx.dbPath)}: another process is writing the store; waiting for it to finish\n`);
       if (values.built) {
         const source = stagedCachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats, { batchSize: cacheBatchSize(config.embeddings) });
-        outcomes = await store.ingestRefs(plans, provider.model, source, { onProgress });
+        outcomes = await store.ingestRefs(plans, provider.model, source, { onProgress, onWait });
       } else {
         // Files given whole are planned in memory, and embedPlans sends each distinct text once across them.
         outcomes = await store.ingestPlans(
           plans.map((ref) => ref.load()),
           provider.model,
           (pending, progress) => embedPlans(pending, provider, progress),
-          { onProgress },
+          { onProgress, onWait },
         );
       }
       ann = store.prepareVectorIndex(indexKind);

@@ -108,6 +108,11 @@ export interface UnitSummary {
 
 export interface IngestOptions {
   onProgress?: OnProgress;
+  /**
+   * Given, the write waits for another process's write to the store to end, and this is called
+   * once when it starts waiting; without it, that write is an error (SQLITE_BUSY after busy_timeout).
+   */
+  onWait?: () => void;
 }
 
 /** Produces the vectors of the plans that need writing (phase 1). */
@@ -362,18 +367,36 @@ export class DocStore {
         }
       }
       const total = staged.reduce((n, ref) => n + ref.unitIds.length, 0);
-      const written = writeArtifacts(
-        this.db,
-        items(),
-        model,
-        options.onProgress,
-        () => {
-          for (const ref of staged) this.assertOwnId(ref.head);
-          stale = skipped.filter((ref) => !this.isStored(ref.head));
-          return stale.length === 0;
-        },
-        total,
-      );
+      const write = () =>
+        writeArtifacts(
+          this.db,
+          items(),
+          model,
+          options.onProgress,
+          () => {
+            for (const ref of staged) this.assertOwnId(ref.head);
+            stale = skipped.filter((ref) => !this.isStored(ref.head));
+            return stale.length === 0;
+          },
+          total,
+        );
+      let written: IngestOutcome[] | null;
+      // Another ingest's write lasts as long as its tree takes to write (a minute for 16 9 MB
+      // documents), far past busy_timeout's 5 s: a second ingest (CI and a local run) failed
+      // with "locked" (exit 1) though it only had to wait. SQLite releases a dead process's
+      // lock, so the wait ends when that write does; a busy write wrote nothing, so it is retried whole.
+      for (let waited = false; ; ) {
+        try {
+          written = write();
+          break;
+        } catch (err) {
+          // Only a caller that can say it waits does (the CLI): an MCP tool call answers with the lock as an error, as before.
+          if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY') || !options.onWait) throw err;
+          if (!waited) options.onWait();
+          waited = true;
+          forIndex?.splice(0);
+        }
+      }
       if (written !== null) {
         for (const outcome of written) outcomes.set(outcome.artifactId, outcome);
         this.updateIndex(forIndex ?? []);
