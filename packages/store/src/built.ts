@@ -280,11 +280,23 @@ export function cachedVectors(cache: EmbeddingCache, embedder: StoreEmbedder, st
 export function stagedCachedVectors(cache: EmbeddingCache, embedder: StoreEmbedder, stats: CacheStats, options: CachedVectorsOptions): StagedVectors {
   const one = cachedVectors(cache, embedder, stats, options);
   let caches: (EmbeddingCache | PackedCache)[] | null = null;
+  // Counted as document hits on a look alone; taken back if the write finds no entry after all.
+  const looked = new Set<string>();
   return {
-    async stage(refs, onProgress) {
+    async stage(refs, onProgress, thorough = false) {
       for (const [i, ref] of refs.entries()) {
-        // One document at a time: its vectors are dropped once the cache holds them.
-        await one([ref.load()]);
+        const key = { strategyKey: ref.head.strategyKey, model: embedder.model, fileHash: ref.head.contentHash };
+        caches ??= [...nestedCaches(cache.root), ...nestedPacks(cache.root), cache];
+        // A folder holding the document's entry: the write reads and checks it, so the manifest
+        // is not read a third time here (re-ingesting 4 changed 9 MB documents took 50% longer).
+        if (!thorough && caches.some((c) => c instanceof EmbeddingCache && existsSync(c.documentDir(key)))) {
+          looked.add(ref.head.id);
+          stats.documentHits += 1;
+        } else {
+          if (looked.delete(ref.head.id)) stats.documentHits -= 1;
+          // One document at a time: its vectors are dropped once the cache holds them.
+          await one([ref.load()]);
+        }
         onProgress?.({ stage: 'embed', done: i + 1, total: refs.length });
       }
     },

@@ -120,10 +120,21 @@ export type VectorSource = (plans: ArtifactPlan[], onProgress?: OnProgress) => P
 
 /** Vectors in two steps, so a stage need not hold them all (ingest --built keeps them in the embedding cache). */
 export interface StagedVectors {
-  /** Phase 1, outside the write transaction: makes each document's vectors ready for `vectorsOf`, embedding what is missing. */
-  stage(refs: readonly PlanRef[], onProgress?: OnProgress): Promise<void>;
+  /**
+   * Phase 1, outside the write transaction: makes each document's vectors ready for `vectorsOf`,
+   * embedding what is missing. It may trust a cheap look (a cache entry's folder is there) unless
+   * `thorough`: when `vectorsOf` then finds nothing, the write is dropped and the document staged thoroughly.
+   */
+  stage(refs: readonly PlanRef[], onProgress?: OnProgress, thorough?: boolean): Promise<void>;
   /** Phase 2, inside the write transaction (so synchronous): a staged document's vectors, or null when they are gone. */
   vectorsOf(plan: ArtifactPlan): Float32Array[] | null;
+}
+
+/** A document whose vectors `vectorsOf` did not find after a cheap stage. */
+class Unstaged extends Error {
+  constructor(readonly ref: PlanRef) {
+    super(`unstaged ${ref.head.id}`);
+  }
 }
 
 /** A VectorSource's vectors held in memory from phase 1 to phase 2: documents given whole, which are in memory already. */
@@ -348,6 +359,7 @@ export class DocStore {
     // ended with both changes). So the write transaction checks them again and, when one is
     // no longer stored as planned, writes nothing, embeds it too and tries again.
     let staged: PlanRef[] = [];
+    const thorough = new Set<PlanRef>();
     for (let attempt = 1; pending.length > 0; attempt++) {
       await vectors.stage(pending, options.onProgress);
       staged = [...staged, ...pending];
@@ -360,7 +372,10 @@ export class DocStore {
         for (const ref of staged) {
           const plan = ref.load();
           const got = vectors.vectorsOf(plan);
-          if (got === null) throw new StoreError(`${store}: the vectors of ${describe(plan)} left the embedding cache while this ingest ran; nothing was written: run the ingest again`);
+          if (got === null) {
+            if (thorough.has(ref)) throw new StoreError(`${store}: the vectors of ${describe(plan)} left the embedding cache while this ingest ran; nothing was written: run the ingest again`);
+            throw new Unstaged(ref);
+          }
           const item = { plan, vectors: got };
           forIndex?.push(item);
           yield item;
@@ -390,11 +405,17 @@ export class DocStore {
           written = write();
           break;
         } catch (err) {
+          forIndex?.splice(0);
+          if (err instanceof Unstaged) {
+            // Staged by a look at the cache alone, and its entry did not hold: nothing was written; stage it in full and write again.
+            thorough.add(err.ref);
+            await vectors.stage([err.ref], undefined, true);
+            continue;
+          }
           // Only a caller that can say it waits does (the CLI): an MCP tool call answers with the lock as an error, as before.
           if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY') || !options.onWait) throw err;
           if (!waited) options.onWait();
           waited = true;
-          forIndex?.splice(0);
         }
       }
       if (written !== null) {
