@@ -5,8 +5,6 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, notUtf8Reason, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
-// Re-exported: main.ts takes it from here.
-export { RealPaths } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';

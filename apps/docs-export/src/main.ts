@@ -8,9 +8,9 @@ import { chmodSync, createWriteStream, existsSync, lstatSync, readFileSync, read
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-import { counted, describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
+import { counted, describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, RealPaths, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { cacheDirsFor, ExportError, FORMATS, loadSurveyed, RealPaths, recordsOf, surveyBuiltDocs, vectorsFor, type Format, type SurveyedDocument, type VectorSource } from './export.js';
+import { cacheDirsFor, ExportError, FORMATS, loadSurveyed, recordsOf, surveyBuiltDocs, vectorsFor, type Format, type SurveyedDocument, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, loadSurveyed, readBuiltDocs, readManifest, recordsFor, recordsOf, surveyBuiltDocs, vectorsFor, type BuiltDocument, type Format, type Manifest, type OnSkippedLink, type SurveyedDocument } from './export.js';

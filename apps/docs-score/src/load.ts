@@ -8,8 +8,6 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
 import { assertSearchable, invalidJsonMessage, linkedFolderHolds, symlinkedFolder } from '@chunkyard/fs-atomic';
-// Re-exported: the loader's callers take it from here.
-export { RealPaths } from '@chunkyard/fs-atomic';
 import { brokenLink, describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';

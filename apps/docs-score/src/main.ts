@@ -7,12 +7,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, escapeControl, fileProblem, numberOption, oneLine, parseCliArgs } from '@chunkyard/fs-atomic';
+import { emptyArgument, escapeControl, fileProblem, numberOption, oneLine, parseCliArgs, RealPaths } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
 import { ConfigError, describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
-import { findTarget, loadIndexes, loadTopic, RealPaths, topicId, type Target } from './load.js';
+import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
 import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, readText, usableTopics, type RetrievalReport } from './retrieval.js';
 import { createChatClient, LlmError, type LlmSettings } from '@chunkyard/llm';
 import { answerDocsOf, DEFAULT_THRESHOLDS, formatAnswers, measureAnswers, METRICS, parseMetrics, parseQueries, QueriesError, type AnswerReport, type MetricName, type Thresholds } from './answers.js';
