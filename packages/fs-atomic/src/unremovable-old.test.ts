@@ -194,7 +194,7 @@ console.log(JSON.stringify({ status, stderr }));`;
   }
 
   /** A pid no process holds: a child's, after it exited. */
-  const deadPid = (): number => spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim() as unknown as number;
+  const deadPid = (): number => Number(spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim());
 
   it('is named in one warning per run, the run still succeeds, and the temp is left as it was', () => {
     const stale = join(parent, `._chunks.tmp-${deadPid()}-0badc0de`);
