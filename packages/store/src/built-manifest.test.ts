@@ -102,6 +102,21 @@ describe('a chunk manifest readBuiltTopic cannot use', () => {
     );
   });
 
+  it('bytes that are not UTF-8 anywhere in it: an InputError naming the manifest and the offset (property; s57 probe: read as U+FFFD, a damaged embedText was embedded and stored, exit 0)', () => {
+    const bytes = Buffer.from(original, 'utf8');
+    // An ASCII byte replaced, so the bad byte is the first one whatever stands around it.
+    const ascii = [...bytes.keys()].filter((i) => bytes[i]! < 0x80);
+    fc.assert(
+      fc.property(fc.constantFrom(...ascii), fc.constantFrom(0xff, 0xfe, 0x80, 0xc0, 0xf8), (at, bad) => {
+        const damaged = Buffer.from(bytes);
+        damaged[at] = bad;
+        writeFileSync(manifestPath, damaged);
+        expect(refusal().message).toBe(`${manifestPath}: not valid UTF-8 (first bad byte at offset ${at}); remove it and rebuild the topic's chunks (nx run <topic>:chunk, or chunking-tool)`);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('a record that is not an object is named as such', () => {
     for (const value of [null, 3, 'x', [1]]) {
       writeEdited((m) => (m.chunks[1] = value as never));

@@ -12,7 +12,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, rea
 import { isAbsolute, join } from 'node:path';
 import { CONTENT_TYPE, countTokens, PAGES_MANIFEST, type ChunkRecord, type ContentHint } from '@chunkyard/chunking';
 import { EmbeddingCache, embedThroughCache, type DocumentKey } from '@chunkyard/embedding-cache';
-import { errnoReason, invalidJsonMessage, isFsError, oneLine } from '@chunkyard/fs-atomic';
+import { errnoReason, invalidJsonMessage, isFsError, notUtf8Reason, oneLine } from '@chunkyard/fs-atomic';
 import { nestedCaches, nestedPacks, type PackedCache } from '@chunkyard/retrieval';
 import { InputError } from './errors.js';
 import { decodeDocument } from './input.js';
@@ -126,7 +126,7 @@ function builtManifests(src: BuiltSource): string[] {
 
 /** One manifest, checked against its source file; `tokenCount`, when known, spares counting the source's tokens again. */
 function readBuiltDocument(src: BuiltSource, manifestPath: string, tokenCount?: number): BuiltDocument {
-  const manifest = parseManifest(readRegular(manifestPath, REBUILD_MANIFEST).toString('utf8'), manifestPath);
+  const manifest = parseManifest(manifestText(readRegular(manifestPath, REBUILD_MANIFEST), manifestPath), manifestPath);
   const sourcePath = join(src.topicDir, manifest.source);
   if (!existsSync(sourcePath)) throw new InputError(manifestPath, `its source ${manifest.source} is missing`);
   const text = decodeDocument(readRegular(sourcePath, REBUILD_SOURCE), src.displayOf(manifest.source));
@@ -151,6 +151,19 @@ function readBuiltDocument(src: BuiltSource, manifestPath: string, tokenCount?: 
     units: unitsOf(id, manifest.chunks),
   };
   return { manifestPath, manifest, plan };
+}
+
+/**
+ * A manifest's bytes as text. chunking-tool writes UTF-8, so other bytes were damaged after
+ * the build: read leniently, they became U+FFFD in a chunk's embedText, which was embedded and
+ * stored (exit 0), or in its source name, which was then reported missing.
+ */
+function manifestText(bytes: Buffer, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new InputError(file, `${notUtf8Reason(bytes)}; ${REBUILD_MANIFEST}`);
+  }
 }
 
 function parseManifest(text: string, file: string): ChunkManifest {
