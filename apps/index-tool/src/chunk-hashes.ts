@@ -10,7 +10,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { NotRegularFileError, readRegularFile } from '@chunkyard/topic-io';
 import type { TopicSpec } from '@chunkyard/spec';
 import { chunkTextSha256 } from '@chunkyard/topic-index';
-import { hrefFile } from './llms.js';
+import { builtText, hrefFile } from './llms.js';
 
 /** A folder whose index.json cannot be built; the message names the file and the fix. */
 export class ChunkFilesError extends Error {}
@@ -21,7 +21,7 @@ const RECHUNK = 'run the chunk step again, then spec (nx run <topic>:index runs 
 export function chunkFileSha256(topicDir: string, href: string, specFile: string): string {
   const file = hrefFile(topicDir, href);
   if (file === null) throw new ChunkFilesError(`${specFile}: the chunk href ${JSON.stringify(href.slice(0, 200))} names no file below the topic; run topic-spec again`);
-  return chunkTextSha256(readBuilt(file, specFile).toString('utf8'));
+  return chunkTextSha256(builtText(readBuilt(file, specFile), (why) => new ChunkFilesError(`${file}: ${why}; ${RECHUNK}`)));
 }
 
 function readBuilt(file: string, specFile: string): Buffer {

@@ -6,17 +6,28 @@
  * so that target hashes those too.
  */
 import { join } from 'node:path';
-import { invalidJsonMessage, writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
+import { invalidJsonMessage, notUtf8Reason, utf8TextProblem, writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
 import { chunkTextSha256, describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type IndexJson, type LlmsFullTopic, type LlmsTopic } from '@chunkyard/topic-index';
 import { readRegularFile } from '@chunkyard/topic-io';
 
 /** Something the built tree lacks; the message names the file and the fix. */
 export class LlmsError extends Error {}
 
+/**
+ * A built file's text (an index.json, a chunk file: our own output, always UTF-8), or
+ * `toError(why)` when its bytes are not UTF-8: decoded with replacement characters, a damaged
+ * byte of a child's title became U+FFFD in its section's index.json and in llms.txt (exit 0),
+ * and a damaged chunk file was hashed into its topic's index, which docs-query then refused.
+ */
+export function builtText(bytes: Buffer, toError: (why: string) => Error): string {
+  if (utf8TextProblem(bytes) !== null) throw toError(`${notUtf8Reason(bytes)}, so it was damaged or replaced after the build`);
+  return bytes.toString('utf8');
+}
+
 function readIndex(file: string): IndexJson {
   let text: string;
   try {
-    text = readRegularFile(file).toString('utf8');
+    text = builtText(readRegularFile(file), (why) => new LlmsError(`${file}: ${why}; rebuild it with index-tool`));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new LlmsError(`${file}: missing; build the indexes first (nx run-many -t index)`);
     throw err;
@@ -103,7 +114,7 @@ export interface LlmsOptions {
 function readChunk(file: string, sha256: string | undefined, indexFile: string): string {
   let text: string;
   try {
-    text = readRegularFile(file).toString('utf8');
+    text = builtText(readRegularFile(file), (why) => new LlmsError(`${file}: ${why}; rebuild the topic (nx run <topic>:index)`));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new LlmsError(`${file}: missing, but its topic's index.json links it; rebuild the topic (nx run <topic>:index)`);
     throw err;

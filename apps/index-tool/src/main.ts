@@ -12,7 +12,7 @@ import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { checkSameChunks, chunkFileSha256, ChunkFilesError } from './chunk-hashes.js';
-import { LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
+import { builtText, LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
 import { pruneEmbeddingCaches, pruneStaleOutputs } from './prune.js';
 import { assertSearchable, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -419,7 +419,7 @@ function childrenOf(dir: string, root: string, onSkippedLink?: OnSkippedLink): I
     if (!existsSync(file)) throw new IndexError(`${file}: missing; build the child's index first (nx run-many -t index builds children before parents)`);
     let text: string;
     try {
-      text = readRegularFile(file).toString('utf8');
+      text = builtText(readRegularFile(file), (why) => new IndexError(`${file}: ${why}; build the child's index again (nx run-many -t index builds children before parents)`));
     } catch (err) {
       // The general advice, "point it at a regular file", is for a link: this is the child's
       // output, which a folder or FIFO left there keeps index-tool from writing.
