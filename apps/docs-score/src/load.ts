@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
-import { assertSearchable, invalidJsonMessage, linkedFolderHolds, symlinkedFolder } from '@chunkyard/fs-atomic';
+import { assertSearchable, invalidJsonMessage, linkedFolderHolds, notUtf8Reason, symlinkedFolder, utf8TextProblem } from '@chunkyard/fs-atomic';
 import { brokenLink, describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
@@ -66,7 +66,11 @@ function walkTree(d: string, into: Pick<Target, 'topics' | 'indexes' | 'skippedL
 function readJson(file: string): { json: unknown; error?: string } {
   let text = '';
   try {
-    text = readRegularFile(file).toString('utf8');
+    const bytes = readRegularFile(file);
+    // Decoded with replacement characters, a damaged byte in a title or a chunk's embedText
+    // passed every check (exit 0), where docs-query and docs-export refuse the file (s57 probe).
+    if (utf8TextProblem(bytes) !== null) return { json: null, error: `${notUtf8Reason(bytes)}; the build writes UTF-8, so it was damaged or replaced after the build: rebuild it` };
+    text = bytes.toString('utf8');
     return { json: JSON.parse(text) };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
