@@ -9,20 +9,7 @@ import { main as chunk } from '../../chunking-tool/src/main.js';
 import { main, type ScoreResult } from './main.js';
 
 const lookups = vi.hoisted(() => ({ components: 0 }));
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  // realpathSync lstat's each component of the path it is given (Node's fs.realpathSync walks
-  // them one by one); an lstatSync looks up one path.
-  const realpathSync = Object.assign((p: Parameters<typeof fs.realpathSync>[0], o?: Parameters<typeof fs.realpathSync>[1]) => {
-    lookups.components += resolve(String(p)).split(sep).filter(Boolean).length;
-    return fs.realpathSync(p, o);
-  }, { native: fs.realpathSync.native }) as typeof fs.realpathSync;
-  const lstatSync = ((...args: Parameters<typeof fs.lstatSync>) => {
-    lookups.components += 1;
-    return fs.lstatSync(...args);
-  }) as typeof fs.lstatSync;
-  return { ...fs, default: { ...fs, realpathSync, lstatSync }, realpathSync, lstatSync };
-});
+vi.mock('node:fs', async (importOriginal) => (await import('../../../packages/fs-atomic/src/counting-fs.js')).countingFs(await importOriginal(), lookups));
 
 const quiet = { stdout: () => {}, stderr: () => {} };
 let root: string;
