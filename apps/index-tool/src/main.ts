@@ -14,7 +14,7 @@ import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild,
 import { checkSameChunks, chunkFileSha256, ChunkFilesError } from './chunk-hashes.js';
 import { builtText, LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
 import { pruneEmbeddingCaches, pruneStaleOutputs } from './prune.js';
-import { assertSearchable, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
+import { assertSearchable, brokenLink, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 const SPEC_FILE = 'topic-spec.md';
@@ -194,7 +194,13 @@ async function run(argv: string[], io: Io): Promise<number> {
       let index: IndexJson;
       if (job.isTopic) {
         const file = join(job.dir, SPEC_FILE);
-        if (!existsSync(file)) throw new IndexError(`${file}: missing; run topic-spec on the topic first (nx run <topic>:spec)`);
+        if (!existsSync(file)) {
+          // A dangling or looping link was "missing; run topic-spec on the topic first", and
+          // topic-spec then refused to write through it ("remove the link and run again").
+          const broken = brokenLink(file);
+          const why = broken === null ? 'missing; run topic-spec on the topic first' : `${broken.split(';')[0]}; remove the link, then run topic-spec on the topic`;
+          throw new IndexError(`${file}: ${why} (nx run <topic>:spec)`);
+        }
         let text: string;
         try {
           text = readDocument(file);
