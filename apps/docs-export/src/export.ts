@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, notUtf8Reason, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
-import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext } from '@chunkyard/chunking/interop';
+import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext, type PageContent } from '@chunkyard/chunking/interop';
 import { EmbeddingCache, projectCacheFolderName } from '@chunkyard/embedding-cache';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
 
@@ -331,9 +331,17 @@ const vectorJson = (v: Float32Array): number[] => Array.from(v, (x) => Number(x.
  * - jsonl: `{ id, topic, source, strategyKey, chunk }` with the whole chunk record
  *   (+ `embedding` and `embeddingModel`).
  * Vectored outputs also record `embeddingModel` in the metadata.
+ * `options.pageContent` (langchain only): `original` (default, the chunk's `originalText`) or
+ * `embed` (its `embedText`, what chunkyard embeds and the vectors are of).
  */
-export function recordsFor(doc: BuiltDocument, format: Format, vectors: Float32Array[] | null, model: string | null): object[] {
-  return [...recordsOf(doc, format, vectors, model)];
+export function recordsFor(doc: BuiltDocument, format: Format, vectors: Float32Array[] | null, model: string | null, options: ExportOptions = {}): object[] {
+  return [...recordsOf(doc, format, vectors, model, options)];
+}
+
+/** How the records are written, beyond the format. */
+export interface ExportOptions {
+  /** langchain: the text `pageContent` holds, `original` (default) or `embed` (see PageContent in @chunkyard/chunking/interop). */
+  pageContent?: PageContent;
 }
 
 /**
@@ -341,7 +349,7 @@ export function recordsFor(doc: BuiltDocument, format: Format, vectors: Float32A
  * made when its turn comes, so a document's records, their lines and the lines joined are
  * never all held at once (they were: 1.5 GB for a 140 MB manifest with its vectors).
  */
-export function* recordsOf(doc: BuiltDocument, format: Format, vectors: Float32Array[] | null, model: string | null): Generator<object> {
+export function* recordsOf(doc: BuiltDocument, format: Format, vectors: Float32Array[] | null, model: string | null, options: ExportOptions = {}): Generator<object> {
   const { topic, manifest } = doc;
   const source = exportId(topic, manifest.source);
   const context: ChunkContext = { topic, source, strategyKey: manifest.strategyKey };
@@ -350,7 +358,7 @@ export function* recordsOf(doc: BuiltDocument, format: Format, vectors: Float32A
   switch (format) {
     case 'langchain':
       for (const [i, c] of manifest.chunks.entries()) {
-        const d = toLangChainDocument(c, context, exportId(topic, c.id));
+        const d = toLangChainDocument(c, context, exportId(topic, c.id), options);
         yield { ...d, metadata: withModel(d.metadata), ...embedding(i) };
       }
       return;

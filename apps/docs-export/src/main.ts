@@ -10,10 +10,11 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { counted, describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, RealPaths, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
+import { PAGE_CONTENTS, type PageContent } from '@chunkyard/chunking/interop';
 import { cacheDirsFor, ExportError, FORMATS, loadSurveyed, recordsOf, surveyBuiltDocs, vectorsFor, type Format, type SurveyedDocument, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
-export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, loadSurveyed, readBuiltDocs, readManifest, recordsFor, recordsOf, surveyBuiltDocs, vectorsFor, type BuiltDocument, type Format, type Manifest, type OnSkippedLink, type SurveyedDocument } from './export.js';
+export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, loadSurveyed, readBuiltDocs, readManifest, recordsFor, recordsOf, surveyBuiltDocs, vectorsFor, type BuiltDocument, type ExportOptions, type Format, type Manifest, type OnSkippedLink, type SurveyedDocument } from './export.js';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -22,6 +23,7 @@ export const HELP = `docs-export — every chunk of a built docs tree as JSON li
 
 Usage:
   docs-export <docsRoot> --format langchain|llamaindex|jsonl [--with-embeddings] [--out FILE]
+              [--page-content original|embed]
 
 Reads every built topic under docsRoot (each folder holding _chunks/<doc>.json manifests, as
 nx run-many -t index or chunking-tool leave them) and writes one JSON object per chunk and
@@ -37,6 +39,10 @@ startLine/endLine, tokens, topic, source file …
 
 Options:
   --format F           langchain, llamaindex or jsonl (required)
+  --page-content P     langchain: what pageContent holds, which is what a LangChain vector store
+                       embeds: original (default) the chunk as the source has it; embed the
+                       chunk behind its heading breadcrumb (embedText: what chunkyard embeds,
+                       and what --with-embeddings vectors are of)
   --with-embeddings    add each chunk's vector ("embedding") and model ("embeddingModel"): the
                        vectors the spec step cached (.embedding-cache/<project>, then
                        .embedding-cache) for the model chunkyard.config.yaml configures (local
@@ -226,6 +232,7 @@ class AtomicOut {
 interface Parsed {
   docsRoot: string;
   format: Format;
+  pageContent: PageContent;
   withEmbeddings: boolean;
   cachedOnly: boolean;
   cacheDirs: string[];
@@ -272,6 +279,7 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   try {
     const options = {
       format: { type: 'string' },
+      'page-content': { type: 'string' },
       'with-embeddings': { type: 'boolean', default: false },
       'cached-only': { type: 'boolean', default: false },
       'cache-dir': { type: 'string', multiple: true },
@@ -297,6 +305,11 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no docs root given' : `one docs root, got ${positionals.length}: ${positionals.join(' ')}`);
   if (values.format === undefined) throw new UsageError(`--format is required: ${FORMATS.join(', ')}`);
   if (!(FORMATS as readonly string[]).includes(values.format)) throw new UsageError(`--format must be ${FORMATS.join(', ')}, got ${JSON.stringify(values.format)}`);
+  const pageContent = values['page-content'];
+  if (pageContent !== undefined && !(PAGE_CONTENTS as readonly string[]).includes(pageContent)) throw new UsageError(`--page-content must be ${PAGE_CONTENTS.join(' or ')}, got ${JSON.stringify(pageContent)}`);
+  // LlamaIndex keeps the two apart itself (the node's text, and its metadata shown to the
+  // embedding as excludedEmbedMetadataKeys say); jsonl carries both texts in its record.
+  if (pageContent !== undefined && values.format !== 'langchain') throw new UsageError(`--page-content applies to --format langchain only (${values.format === 'llamaindex' ? 'a TextNode embeds its text with the headerBreadcrumb line its metadata shows' : 'a jsonl record holds both originalText and embedText'})`);
   if (values['cached-only'] && !values['with-embeddings']) throw new UsageError('--cached-only applies to --with-embeddings only');
   const docsRoot = resolve(cwd, positionals[0]!);
   const problem = folderProblem(docsRoot);
@@ -324,6 +337,7 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   return {
     docsRoot,
     format: values.format as Format,
+    pageContent: (pageContent ?? 'original') as PageContent,
     withEmbeddings: values['with-embeddings'],
     cachedOnly: values['cached-only'],
     cacheDirs,
@@ -424,7 +438,7 @@ async function run(argv: string[], io: Io): Promise<number> {
       // Lines go out in writes of WRITE_BATCH characters or so: one per line would cost more than
       // the JSON, and one per document held a document's whole output (250 MB with vectors).
       let batch = '';
-      for (const record of recordsOf(doc, opts.format, vectors, provider?.model ?? null)) {
+      for (const record of recordsOf(doc, opts.format, vectors, provider?.model ?? null, { pageContent: opts.pageContent })) {
         batch += `${jsonLine(record)}\n`;
         written++;
         if (batch.length >= WRITE_BATCH) {

@@ -69,6 +69,34 @@ export function chunkMetadata(record: ChunkRecord, context: ChunkContext = {}): 
   return meta;
 }
 
+/**
+ * Which text of a chunk a LangChain `Document`'s `pageContent` holds. LangChain has no field
+ * for "what is embedded" apart from "what is shown": its vector stores embed `pageContent`.
+ * - `original` (the default): `originalText`, the chunk as the source has it;
+ * - `embed`: `embedText`, what chunkyard itself embeds: the chunk behind its heading breadcrumb
+ *   (`Guide > Installing > Windows`, as `breadcrumbMode` says) or, for a hierarchical record,
+ *   its `[DOC: …][PATH: …][CONCEPTS: …]` prefix. A store then embeds the heading context
+ *   chunkyard's own retrieval has, and the LLM is shown it too.
+ * The metadata is the same either way: `charStart`/`charEnd` and `loc.lines` are the chunk's
+ * place in the source, not in `pageContent`.
+ */
+export type PageContent = 'original' | 'embed';
+
+/** The `pageContent` choices, as options and flags take them. */
+export const PAGE_CONTENTS: readonly PageContent[] = ['original', 'embed'];
+
+/** The problem with a `pageContent` option, or null. */
+export function pageContentProblem(value: unknown): string | null {
+  if ((PAGE_CONTENTS as readonly unknown[]).includes(value)) return null;
+  const shown = typeof value === 'string' ? quotedKey(value) : value === null ? 'null' : typeof value;
+  return `pageContent must be ${PAGE_CONTENTS.map((p) => `'${p}'`).join(' or ')}, got ${shown}`;
+}
+
+/** The text of `record` a Document's `pageContent` holds (see PageContent). */
+export function pageContentOf(record: Pick<ChunkRecord, 'originalText' | 'embedText'>, pageContent: PageContent = 'original'): string {
+  return pageContent === 'embed' ? record.embedText : record.originalText;
+}
+
 /** A LangChain.js `Document` as JSON: `new Document(json)` takes it as it is. */
 export interface LangChainDocumentJSON {
   pageContent: string;
@@ -83,11 +111,16 @@ export interface LangChainDocumentJSON {
  * stores and citation code look (Chroma's store keeps it as `locFrom`/`locTo`). The splitter
  * counts as LangChain does, `\n` only, so a chunk ending in a line break or holding a lone `\r`
  * reads one line apart there; the record has no source text to count that way from.
+ * `options.pageContent`: `original` (default, `originalText`) or `embed` (`embedText`, what
+ * chunkyard embeds; see PageContent).
  */
-export function toLangChainDocument(record: ChunkRecord, context: ChunkContext = {}, id: string = record.id): LangChainDocumentJSON {
+export function toLangChainDocument(record: ChunkRecord, context: ChunkContext = {}, id: string = record.id, options: { pageContent?: PageContent } = {}): LangChainDocumentJSON {
+  const { pageContent = 'original' } = options;
+  const problem = pageContentProblem(pageContent);
+  if (problem !== null) throw new TypeError(`toLangChainDocument: ${problem}`);
   const metadata: Record<string, unknown> = chunkMetadata(record, context);
   if (record.source) metadata.loc = { lines: { from: record.source.startLine, to: record.source.endLine } };
-  return { pageContent: record.originalText, metadata, id };
+  return { pageContent: pageContentOf(record, pageContent), metadata, id };
 }
 
 /** LlamaIndex.TS's `RelatedNodeInfo`, as `BaseNode.asRelatedNodeInfo()` gives it. */

@@ -11,10 +11,13 @@
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
-import { chunkMetadata, lineRanges, splitterOptionsProblem, uniqueNamer } from '@chunkyard/chunking/interop';
+import { chunkMetadata, lineRanges, pageContentOf, pageContentProblem, splitterOptionsProblem, uniqueNamer, type PageContent } from '@chunkyard/chunking/interop';
 
 /** LangChain's TextSplitter fields: taken (so a MarkdownTextSplitter call runs unchanged), not steering the cut. */
 const LANGCHAIN_FIELDS = ['chunkSize', 'chunkOverlap', 'keepSeparator', 'lengthFunction'];
+
+/** The splitter's own fields, neither chunkyard's chunking options nor LangChain's. */
+const SPLITTER_FIELDS = ['pageContent'];
 
 /**
  * A text LangChain passed on, or a TypeError naming where it came from: a loader that left
@@ -31,7 +34,16 @@ function textAt(text: unknown, where: string): string {
  * `keepSeparator` and `lengthFunction` are accepted, so a `MarkdownTextSplitter` call compiles
  * unchanged, but they do not steer the cut: chunkyard's token options do.
  */
-export type ChunkyardTextSplitterParams = Partial<TextSplitterParams> & Partial<ChunkOptions>;
+export type ChunkyardTextSplitterParams = Partial<TextSplitterParams> &
+  Partial<ChunkOptions> & {
+    /**
+     * The text each Document's `pageContent` (and `splitText`'s strings) hold, which is what a
+     * LangChain vector store embeds: `'original'` (default) the chunk as the source has it,
+     * `'embed'` chunkyard's `embedText`, the chunk behind its heading breadcrumb (what chunkyard
+     * itself embeds). See `PageContent` in `@chunkyard/chunking/interop`.
+     */
+    pageContent?: PageContent;
+  };
 
 /**
  * The document name a loader's metadata suggests: its `source` path without the extension
@@ -58,12 +70,17 @@ export class ChunkyardTextSplitter extends TextSplitter {
   /** The chunkyard options every text is chunked with (a loader's `source` adds the document name). */
   readonly chunkOptions: Partial<ChunkOptions>;
 
+  /** Which text of a chunk `pageContent` holds: `original` (`originalText`) or `embed` (`embedText`). */
+  readonly pageContent: PageContent;
+
   constructor(fields: ChunkyardTextSplitterParams = {}) {
     // Checked before the destructuring, which threw "Cannot destructure property 'chunkSize' of
     // 'fields' as it is null", and took a string's characters as options.
-    const problem = splitterOptionsProblem(fields, Object.keys(DEFAULT_OPTIONS), LANGCHAIN_FIELDS);
+    const problem = splitterOptionsProblem(fields, [...Object.keys(DEFAULT_OPTIONS), ...SPLITTER_FIELDS], LANGCHAIN_FIELDS);
     if (problem !== null) throw new ChunkOptionsError(`ChunkyardTextSplitter: ${problem}`);
-    const { chunkSize, chunkOverlap, keepSeparator, lengthFunction, ...chunkOptions } = fields;
+    const { chunkSize, chunkOverlap, keepSeparator, lengthFunction, pageContent = 'original', ...chunkOptions } = fields;
+    const contentProblem = pageContentProblem(pageContent);
+    if (contentProblem !== null) throw new ChunkOptionsError(`ChunkyardTextSplitter: ${contentProblem}`);
     super({
       ...(chunkSize !== undefined ? { chunkSize } : {}),
       ...(chunkOverlap !== undefined ? { chunkOverlap } : {}),
@@ -73,6 +90,7 @@ export class ChunkyardTextSplitter extends TextSplitter {
     // A bad option fails here, as LangChain's own splitters fail on theirs, not at the first document.
     resolveOptions(chunkOptions);
     this.chunkOptions = chunkOptions;
+    this.pageContent = pageContent;
   }
 
   /** chunkyard's records for one text (none for a blank one). */
@@ -91,13 +109,17 @@ export class ChunkyardTextSplitter extends TextSplitter {
     return chunkDocument(text, options).chunks;
   }
 
-  /** Each chunk's `originalText`: the exact source slice (a split oversized code block or table is rebuilt whole). */
+  /**
+   * Each chunk's `originalText`: the exact source slice (a split oversized code block or table is
+   * rebuilt whole); its `embedText` with `pageContent: 'embed'`.
+   */
   async splitText(text: string): Promise<string[]> {
-    return this.chunkRecords(textAt(text, 'splitText: text')).map((c) => c.originalText);
+    return this.chunkRecords(textAt(text, 'splitText: text')).map((c) => pageContentOf(c, this.pageContent));
   }
 
   /**
-   * One Document per chunk, with the input's metadata, LangChain's `loc.lines`, and chunkyard's
+   * One Document per chunk (its `pageContent` the chunk's `originalText`, or its `embedText` with
+   * `pageContent: 'embed'`), with the input's metadata, LangChain's `loc.lines`, and chunkyard's
    * (`chunkId`, `headerBreadcrumb`, `charStart`, `tokens`, … see `chunkMetadata`) under any key
    * the input does not set itself (the input's value is kept). Each
    * Document's `id` is the chunk id (`doc:<name>::ch<n>`, the name from `docName` or from the
@@ -133,7 +155,7 @@ export class ChunkyardTextSplitter extends TextSplitter {
         // The input's keys win, as in LlamaIndex's NodeParser (and ChunkyardNodeParser): a
         // loader's `contentType` or `title` is what the user filters on, and chunkyard's keys
         // spread last replaced it without a word. `loc` merges, as LangChain's splitters do.
-        out.push(new Document({ pageContent: header + c.originalText, metadata: { ...chunkMetadata(c), ...base, loc }, id: c.id }));
+        out.push(new Document({ pageContent: header + pageContentOf(c, this.pageContent), metadata: { ...chunkMetadata(c), ...base, loc }, id: c.id }));
       });
     });
     return out;
