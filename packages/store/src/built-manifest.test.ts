@@ -4,7 +4,7 @@
 // (reading 'tokens')", one whose sectionTitle was null made ingest --built die with a stack
 // trace, and a source of "../other/file.md" was read and hashed outside the topic). The real
 // chunking-tool writes the manifest, each property breaks one field of one record.
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +115,17 @@ describe('a chunk manifest readBuiltTopic cannot use', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('a manifest that is a dangling symlink is named as one, not "no such file or folder (ENOENT); check the path" (s57 probe)', () => {
+    rmSync(manifestPath);
+    symlinkSync(join(temp.dir, 'nowhere.json'), manifestPath);
+    try {
+      expect(refusal().message).toBe(`${manifestPath}: a dangling symlink (its target does not exist); fix or remove the link`);
+    } finally {
+      rmSync(manifestPath);
+      writeFileSync(manifestPath, original);
+    }
   });
 
   it('a record that is not an object is named as such', () => {

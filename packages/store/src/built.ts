@@ -12,7 +12,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, rea
 import { isAbsolute, join } from 'node:path';
 import { CONTENT_TYPE, countTokens, PAGES_MANIFEST, type ChunkRecord, type ContentHint } from '@chunkyard/chunking';
 import { EmbeddingCache, embedThroughCache, type DocumentKey } from '@chunkyard/embedding-cache';
-import { errnoReason, invalidJsonMessage, isFsError, notUtf8Reason, oneLine } from '@chunkyard/fs-atomic';
+import { brokenLink, errnoReason, invalidJsonMessage, isFsError, notUtf8Reason, oneLine } from '@chunkyard/fs-atomic';
 import { nestedCaches, nestedPacks, type PackedCache } from '@chunkyard/retrieval';
 import { InputError } from './errors.js';
 import { decodeDocument } from './input.js';
@@ -67,7 +67,8 @@ function readRegular(path: string, advice: string): Buffer {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     // A file there that cannot be opened (EACCES): Node's "EACCES: permission denied, open '…'" named no fix.
-    if (isFsError(err)) throw new InputError(path, errnoReason(err));
+    // A dangling link (a manifest listed in _chunks/, so there) was "no such file or folder (ENOENT); check the path".
+    if (isFsError(err)) throw new InputError(path, brokenLink(path) ?? errnoReason(err));
     throw err;
   }
   try {
