@@ -4,7 +4,7 @@
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, notUtf8Reason, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
+import { brokenLink, errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, notUtf8Reason, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext, type PageContent } from '@chunkyard/chunking/interop';
@@ -133,7 +133,8 @@ export function readManifest(file: string): Manifest {
         // Never the parser's words: they quote the file, and a planted link makes it any file.
         ? invalidJsonMessage(text, err)
         // fs-atomic's words with what to do: "cannot read it (EACCES)" named the errno alone.
-        : isFsError(err) ? errnoReason(err) : `cannot read it (${(err as Error).message})`;
+        // A dangling link (listed in _chunks/, so there) was "no such file or folder (ENOENT); check the path".
+        : isFsError(err) ? (brokenLink(file) ?? errnoReason(err)) : `cannot read it (${(err as Error).message})`;
     throw new ExportError(`${file}: ${reason}`);
   }
   const bad = (what: string) => new ExportError(`${file}: not a chunk manifest: ${what} (rebuild it with chunking-tool)`);

@@ -1,0 +1,33 @@
+/**
+ * A manifest in _chunks/ that is a dangling symlink (s57 probe): it was "no such file or folder
+ * (ENOENT); check the path", for a file the folder lists. Real files in a temp tree, the real CLI.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { main } from './main.js';
+
+const ws = mkdtempSync(join(tmpdir(), 'docs-export-dangling-'));
+afterAll(() => rmSync(ws, { recursive: true, force: true }));
+writeFileSync(join(ws, 'nx.json'), '{}\n');
+
+async function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), cwd: ws, stdoutIsTTY: true });
+  return { code, stdout, stderr };
+}
+
+it('is named as a dangling symlink, exit 1, nothing written', async () => {
+  const root = join(ws, 'docs');
+  mkdirSync(join(root, 't/_chunks'), { recursive: true });
+  writeFileSync(join(root, 't/golden-reference.md'), '# T\n\nText.\n');
+  const manifest = join(root, 't/_chunks/golden-reference.json');
+  symlinkSync(join(ws, 'nowhere.json'), manifest);
+  expect(await run([root, '--format', 'jsonl'])).toEqual({
+    code: 1,
+    stdout: '',
+    stderr: `docs-export: ${manifest}: a dangling symlink (its target does not exist); fix or remove the link\n`,
+  });
+});
