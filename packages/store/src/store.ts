@@ -1139,6 +1139,9 @@ function refuseNonRegular(path: string): void {
   if (stat.isFile()) {
     const pseudo = pseudoFileSystem(path);
     if (pseudo !== null) throw new StoreError(`${path}: a file of ${pseudo}, which the kernel makes up as it is read, not a database file; pass --db with the path of a store file (one that does not exist yet is created)`);
+    // SQLite writes whole pages (512 bytes at least), yet it reads a file of one byte (`echo >
+    // notes`) as an empty database, and an ingest overwrote it with the store (s57 probe).
+    if (stat.size > 0 && stat.size < 512) throw new StoreError(`${path}: not a docs-store database (${stat.size} byte${stat.size === 1 ? '' : 's'}, shorter than any SQLite database); it was left as it was: pass --db with the store's path, or move this file away`);
     return;
   }
   throw new StoreError(`${path}: ${kindOf(stat)}, not a database file; pass --db with the path of a store file (one that does not exist yet is created)`);
