@@ -244,8 +244,11 @@ describe('docs-export', () => {
       // probe: headerPath, sourcePosition, tokenStats and sourceLines were objects, and
       // nodeToMetadata(…, flatMetadata = true) threw "must not be another object").
       expect((metadataDictToNode(nodeToMetadata(n, true, 'text', true)) as TextNode).metadata).toEqual(n.metadata);
-      // Only the breadcrumb of chunkyard's metadata is in the text LlamaIndex embeds and shows the LLM.
-      expect(n.getContent(MetadataMode.EMBED)).toBe(`headerBreadcrumb: ${String(n.metadata.headerBreadcrumb)}\n\n${n.text}`.trim());
+      // Only the breadcrumb of chunkyard's metadata is in the text LlamaIndex embeds and shows the
+      // LLM: the file title where chunkyard's breadcrumb starts with it (the AOT topic's front-matter
+      // title is not its H1), and the heading path.
+      const titled = chunk.fileTitle !== chunk.headerPath[0];
+      expect(n.getContent(MetadataMode.EMBED)).toBe(`${titled ? `fileTitle: ${chunk.fileTitle}\n` : ''}headerBreadcrumb: ${String(n.metadata.headerBreadcrumb)}\n\n${n.text}`.trim());
       expect(n.getContent(MetadataMode.LLM)).toBe(n.getContent(MetadataMode.EMBED));
     }
     // The hierarchical topic has snippets under sections; the semantic one has no chunk parents.

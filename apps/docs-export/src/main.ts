@@ -309,7 +309,7 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   if (pageContent !== undefined && !(PAGE_CONTENTS as readonly string[]).includes(pageContent)) throw new UsageError(`--page-content must be ${PAGE_CONTENTS.join(' or ')}, got ${JSON.stringify(pageContent)}`);
   // LlamaIndex keeps the two apart itself (the node's text, and its metadata shown to the
   // embedding as excludedEmbedMetadataKeys say); jsonl carries both texts in its record.
-  if (pageContent !== undefined && values.format !== 'langchain') throw new UsageError(`--page-content applies to --format langchain only (${values.format === 'llamaindex' ? 'a TextNode embeds its text with the headerBreadcrumb line its metadata shows' : 'a jsonl record holds both originalText and embedText'})`);
+  if (pageContent !== undefined && values.format !== 'langchain') throw new UsageError(`--page-content applies to --format langchain only (${values.format === 'llamaindex' ? 'a TextNode embeds its text behind the breadcrumb lines its metadata shows' : 'a jsonl record holds both originalText and embedText'})`);
   if (values['cached-only'] && !values['with-embeddings']) throw new UsageError('--cached-only applies to --with-embeddings only');
   const docsRoot = resolve(cwd, positionals[0]!);
   const problem = folderProblem(docsRoot);

@@ -160,9 +160,31 @@ export interface TextNodeJSON {
 }
 
 /**
+ * The metadata keys of a chunk that LlamaIndex shows the embedding (`MetadataMode.EMBED`) and the
+ * LLM (`MetadataMode.LLM`): the `key: value` lines `getContent` puts before the text. They are
+ * chunkyard's heading breadcrumb, the context its own `embedText` carries (`breadcrumbMode:
+ * 'always'`'s prefix, as labelled lines):
+ * - `headerBreadcrumb`, the heading path, unless it is empty (a chunk before any heading): the
+ *   line was `headerBreadcrumb:` alone, a word of noise in every chunk of a heading-less text;
+ * - `fileTitle`, when chunkyard's breadcrumb starts with it, that is when the heading path does
+ *   not (a front-matter or fallback title, `npm-install` over `### Synopsis`, or a text without
+ *   headings): chunkyard embeds `npm-install > Synopsis`, LlamaIndex got `Synopsis` alone.
+ * With `breadcrumbMode: 'none'` chunkyard embeds the bare chunk, and so does LlamaIndex: the keys
+ * are shown to the LLM only. Ids, offsets and counts are never shown: noise to an embedding model.
+ */
+export function shownMetadataKeys(record: Pick<ChunkRecord, 'fileTitle' | 'headerPath' | 'headerBreadcrumb' | 'metadata'>): { embed: string[]; llm: string[] } {
+  const llm: string[] = [];
+  if (record.fileTitle !== '' && record.headerPath[0] !== record.fileTitle) llm.push('fileTitle');
+  if (record.headerBreadcrumb !== '') llm.push('headerBreadcrumb');
+  return { embed: record.metadata.chunkingOptions.breadcrumbMode === 'none' ? [] : llm, llm };
+}
+
+/**
  * Metadata LlamaIndex leaves out of the text it embeds and shows the LLM: all but the heading
  * breadcrumb. LlamaIndex prepends `key: value` lines for every other key, and ids, offsets and
  * counts are noise to an embedding model (objects would even print as `[object Object]`).
+ * `toTextNode` uses `shownMetadataKeys`, which decides per record (the file title, an empty
+ * breadcrumb, `breadcrumbMode: 'none'`).
  */
 export function excludedMetadataKeys(metadata: Record<string, unknown>): string[] {
   return Object.keys(metadata).filter((k) => k !== 'headerBreadcrumb');
@@ -198,14 +220,14 @@ export function toTextNode(record: ChunkRecord, links: TextNodeLinks, context: C
   const children = links.children.get(record.id);
   if (children && children.length > 0) relationships.CHILD = children.map(related);
   const { charStart, charEnd } = record.sourcePosition;
-  const excluded = excludedMetadataKeys(metadata);
+  const shown = shownMetadataKeys(record);
   return {
     id_: links.nodeId(record.id),
     type: 'TEXT',
     text: record.originalText,
     metadata,
-    excludedEmbedMetadataKeys: excluded,
-    excludedLlmMetadataKeys: excluded,
+    excludedEmbedMetadataKeys: Object.keys(metadata).filter((k) => !shown.embed.includes(k)),
+    excludedLlmMetadataKeys: Object.keys(metadata).filter((k) => !shown.llm.includes(k)),
     relationships,
     startCharIdx: charStart,
     endCharIdx: charEnd,
