@@ -254,6 +254,10 @@ async function run(argv: string[], io: Io): Promise<number> {
   // After the indexes: a folder that is no topic is listed by none, so the order does not matter to them.
   const pruned = values.prune ? pruneStaleOutputs(root) : [];
   const prunedCaches = pruneEmbeddingCaches(values['prune-embedding-cache'] ?? []);
+  for (const error of sectionsListingPruned(root, values.root, pruned, new Set(summaries.map((s) => resolve(s.dir))))) {
+    errors.push(error);
+    io.stderr(`index-tool: ${oneLine(error.error)}\n`);
+  }
   if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors, ...(values.prune ? { pruned, prunedCaches } : {}) }, null, 2)}\n`);
   else {
     for (const p of pruned) io.stdout(`${oneLine(join(values.root, p))}: removed (its folder is no longer a topic)\n`);
@@ -264,6 +268,38 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
   }
   return errors.length ? 1 : 0;
+}
+
+/**
+ * The sections this run did not write whose index.json still lists a folder whose index.json
+ * --prune removed: the link leads nowhere, and docs-query failed on the whole tree, while
+ * index-tool said nothing and exited 0 (s57 probe: `index-tool --root docs --prune docs` after
+ * a topic of docs/libs was deleted; docs/libs/index.json, not named, still listed it). A section
+ * written this run lists only folders holding topics, so it lists none of them.
+ */
+function sectionsListingPruned(root: string, shownRoot: string, pruned: readonly string[], written: ReadonlySet<string>): { dir: string; error: string }[] {
+  const out: { dir: string; error: string }[] = [];
+  const prunedSet = new Set(pruned);
+  for (const p of pruned) {
+    if (!p.endsWith(`/${INDEX_FILE}`)) continue;
+    const id = p.slice(0, -`/${INDEX_FILE}`.length);
+    const parentId = id.includes('/') ? id.slice(0, id.lastIndexOf('/')) : '';
+    const parentDir = join(root, ...parentId.split('/').filter(Boolean));
+    if (written.has(resolve(parentDir)) || prunedSet.has(parentId === '' ? INDEX_FILE : `${parentId}/${INDEX_FILE}`)) continue;
+    let topics: unknown;
+    try {
+      topics = (JSON.parse(readFileSync(join(parentDir, INDEX_FILE), 'utf8')) as { _embedded?: { topics?: unknown } } | null)?._embedded?.topics;
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(topics) || !topics.some((t) => (t as { id?: unknown } | null)?.id === id)) continue;
+    const shown = join(shownRoot, ...parentId.split('/').filter(Boolean));
+    out.push({
+      dir: parentDir,
+      error: `${join(shown, INDEX_FILE)}: lists ${id}, which is no longer a topic and whose index.json --prune removed; build that section again (index-tool --root ${shownRoot} ${shown}), or name it with the others`,
+    });
+  }
+  return out;
 }
 
 /**
