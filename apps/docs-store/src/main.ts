@@ -70,7 +70,7 @@ expand: prints a chunk with its ±k neighbours (default k = 1).
 --index (ingest, search, mcp): the vector index of vector search and --no-routes (routed
   search scores every chunk exactly and fts uses no vectors: there --index ivf and --probes
   are not used, and stderr says so). exact scans every vector (an int8 scan
-  with an exact rerank: the true top hits). ivf is the approximate index (k-means lists,
+  with an exact rerank: the true top hits; --probes with it is not used, and stderr says so). ivf is the approximate index (k-means lists,
   persisted in the same database file): a query scans the --probes nearest lists (default
   3/8 of them, at least 8). auto (the default) is exact below 256M vector cells
   (500,000 chunks at 512 dimensions) and ivf from there. ingest builds or updates the
@@ -450,6 +450,9 @@ async function search(ctx: Context): Promise<number> {
   if (notApplied !== null && (values.index === 'ivf' || probes !== undefined)) {
     const given = [values.index === 'ivf' ? '--index ivf' : null, probes !== undefined ? '--probes' : null].filter(Boolean).join(' and ');
     io.stderr(`docs-store: ${given} not used: ${notApplied}; the ivf index serves --mode vector and hybrid --no-routes\n`);
+  } else if (values.index === 'exact' && probes !== undefined) {
+    // The lists of the ivf index to scan: with --index exact there are none, and --probes was ignored without a word (s57 probe).
+    io.stderr('docs-store: --probes not used: --index exact scans every vector; --probes goes with --index ivf (or auto on a store large enough for ivf)\n');
   }
   const { config } = mode === 'fts' ? { config: null } : loadWorkspaceConfig(ctx.root, values.config && resolve(io.cwd ?? process.cwd(), values.config));
   const store = openForReading(ctx, indexKind);
