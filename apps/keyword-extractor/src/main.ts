@@ -4,7 +4,7 @@
  *   keyword-extractor <topic-dir ...> [--out DIR] [--max N] [--json] [--help]
  */
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
 import { assertSearchable, checkFolderOption, configText, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
@@ -41,7 +41,8 @@ The table (| keyword | score |, scores 1-10, best first) goes to
 
 Options:
   --out DIR     write ${OUT_FILE} into DIR instead (one topic only, and DIR not a topic
-                folder; other files in DIR stay)
+                folder, a topic's _chunks/ or another topic's _keywords/; other files
+                in DIR stay)
   --max N       keep at most N keywords, 0..${MAX_KEYWORDS} (default ${DEFAULT_MAX}); hand-written
                 ones always stay
   --json        print a JSON summary on stdout instead of text
@@ -229,6 +230,18 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
   // replaced that input with the generated table, which every later run then kept whole.
   if (out !== undefined && entryExists(join(out, TOPIC_MARKER))) {
     throw new UsageError(`--out ${out}: a topic folder, where ${OUT_FILE} is read as that topic's hand-written keywords; choose a folder of its own`);
+  }
+  // Another topic's _keywords/ (or any topic's _chunks/, which chunking-tool replaces whole):
+  // --out replaced that topic's words.md with this one's keywords, which its spec step then
+  // used without a word (s57 probe), as docs-export refuses an --out among the generated files.
+  if (out !== undefined && (basename(resolve(out)) === '_keywords' || basename(resolve(out)) === '_chunks')) {
+    const owner = dirname(resolve(out));
+    const name = basename(resolve(out));
+    if (entryExists(join(owner, TOPIC_MARKER)) && (name === '_chunks' || paths.every((p) => resolve(p) !== owner))) {
+      throw new UsageError(
+        `--out ${out}: the generated ${name}/ folder of the topic ${join(out, '..')}, ${name === '_chunks' ? 'which chunking-tool replaces whole' : `whose ${OUT_FILE} it would replace`}; choose a folder of its own`,
+      );
+    }
   }
   const seen = new Map<string, string>();
   return paths.map((p): Job => {
