@@ -38,7 +38,8 @@ so stale files of an earlier run disappear); a file's go to <its folder>/_chunks
 which must not be a symlink (refused, exit 1: remove the link, or name it with --out).
 
 Options:
-  --out DIR            write outputs to DIR instead
+  --out DIR            write outputs to DIR instead (not another topic's _chunks/, nor a
+                       topic's _keywords/)
   --config FILE        workspace config (default: ./chunkyard.config.yaml if present);
                        a topic's topic.yaml overrides it
   --content-type TYPE  content type used in chunk ids, one word without ":" (default: doc)
@@ -313,6 +314,19 @@ function planJobs(paths: string[], values: CliValues): Job[] {
   // there too, where one document's chunks would overwrite the other's.
   const folded = new Map<string, { source: string; name: string }>();
   for (const job of jobs) {
+    // Another topic's _chunks/ (or any topic's _keywords/, which keyword-extractor replaces
+    // whole): the document's chunk files and manifest replaced that topic's of the same name,
+    // and stale-file removal took the rest (s57 probe: 78 chunk files became 22, exit 0).
+    if (values.out !== undefined) {
+      const owner = dirname(job.outDir);
+      const name = basename(job.outDir);
+      const own = resolve(job.file).startsWith(`${owner}/`);
+      if ((name === '_chunks' || name === '_keywords') && entryExists(join(owner, TOPIC_MARKER)) && (name === '_keywords' || !own)) {
+        throw new UsageError(
+          `--out ${values.out}: the generated ${name}/ folder of the topic ${join(values.out, '..')}, ${name === '_keywords' ? 'which keyword-extractor replaces whole' : "whose chunk files and manifests it would replace"}; choose a folder of its own`,
+        );
+      }
+    }
     if (resolve(dirname(job.file)) === job.outDir) {
       throw new UsageError(`--out ${relative(process.cwd(), job.outDir) || '.'}: holds the source ${job.source}; choose a folder of its own (e.g. _chunks)`);
     }
