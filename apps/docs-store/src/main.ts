@@ -46,7 +46,7 @@ ingest: a topic folder (holding golden-reference.md) contributes its sources (to
   cl100k tokens are stored whole, larger ones chunked with the configured strategy. All
   embeddings are computed first, then everything is written in one transaction: if the
   provider fails, nothing is written. Unchanged documents are skipped; a changed one
-  replaces its old chunks. A bad document (binary, empty, not UTF-8, over 32 MiB) is
+  (its content, or its topic or content type) replaces its old chunks. A bad document (binary, empty, not UTF-8, over 32 MiB) is
   reported and left out; the others are stored (a line of any length is taken). What
   chunkyard generates (index.json, topic-spec.md, _chunks/, _keywords/) is skipped, so
   docs/libraries/* is safe to pass.

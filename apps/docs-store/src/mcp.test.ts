@@ -59,7 +59,8 @@ it('ingests, searches, expands; re-ingest is a no-op; bad input is a tool error 
   const small = await call('ingest_artifact', { content: 'Trimming removes unused code from self-contained apps.', title: 'Note' });
   expect(small.value).toMatchObject({ status: 'created', is_chunked: false, num_chunks: 0 });
 
-  expect((await call('ingest_artifact', { content, source_system: 'file', source_id: NATIVE_AOT })).value).toMatchObject({ status: 'unchanged' });
+  // The same document with the same topic (a topic left out is stored as none: replaced).
+  expect((await call('ingest_artifact', { content, source_system: 'file', source_id: NATIVE_AOT, topic: 'native-aot' })).value).toMatchObject({ status: 'unchanged' });
 
   // Routed (the default): each hit a unit with its chunk range; adjacent matches merge, so up to `limit` units.
   const search = await call('search_docs', { query: 'native AOT limitations', limit: 3, expand: 1 });

@@ -107,7 +107,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       description:
         'Store a text/markdown document: up to 1200 tokens it is stored whole, larger it is chunked. ' +
         'The id derives from source_system:source_id when given (re-ingesting replaces it), else from the content. ' +
-        'Identical content is a no-op. Returns artifact_id, is_chunked, num_chunks, stored_ids, status.',
+        'Identical content with the same topic and artifact_type is a no-op. Returns artifact_id, is_chunked, num_chunks, stored_ids, status.',
       inputSchema: strictArgs({
         content: z.string().describe('The document text'),
         title: z.string().optional(),

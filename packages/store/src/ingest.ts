@@ -57,12 +57,15 @@ export interface ExistingArtifact {
   strategyKey: string;
   sourceSystem: string;
   sourceId: string | null;
+  topic: string | null;
+  artifactType: string;
 }
 
 export function findArtifact(db: DB, id: string): ExistingArtifact | undefined {
   return db
     .prepare(
-      `SELECT seq, content_hash AS contentHash, strategy_key AS strategyKey, source_system AS sourceSystem, source_id AS sourceId
+      `SELECT seq, content_hash AS contentHash, strategy_key AS strategyKey, source_system AS sourceSystem, source_id AS sourceId,
+              topic, artifact_type AS artifactType
        FROM artifacts WHERE id = ?`,
     )
     .get(id) as ExistingArtifact | undefined;

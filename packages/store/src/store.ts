@@ -435,13 +435,23 @@ export class DocStore {
   }
 
   /**
-   * Whether `plan` is stored as it is (same content, strategy, and what routed search needs);
-   * throws when its id is another document's.
+   * Whether `plan` is stored as it is (same content, strategy, topic, content type, and what
+   * routed search needs); throws when its id is another document's.
    */
   private isStored(plan: ArtifactPlan): boolean {
     const existing = this.assertOwnId(plan);
     // A document written before schema 3 is rewritten even when unchanged: that is how a store gains what routed search needs.
-    return existing !== undefined && existing.contentHash === plan.contentHash && existing.strategyKey === plan.strategyKey && !lacksRouteData(this.db, plan.id);
+    // The topic and content type are what search filters by: `ingest <topic> --topic guides/x` of
+    // a stored document was "unchanged" and kept the old topic, so `search --topic guides/x` then
+    // found no such topic (s57 probe), and a new --content-type kept the old chunk ids.
+    return (
+      existing !== undefined &&
+      existing.contentHash === plan.contentHash &&
+      existing.strategyKey === plan.strategyKey &&
+      existing.topic === plan.topic &&
+      existing.artifactType === plan.artifactType &&
+      !lacksRouteData(this.db, plan.id)
+    );
   }
 
   /** The stored artifact of `plan`'s id, refused when another source's document holds that id. */
