@@ -295,6 +295,8 @@ describe('fast blocks conform to remark on footnote definitions', () => {
       `[^${'l'.repeat(999)}]: x\n`, `[^${'l'.repeat(1000)}]: x\n`, `[^${'l'.repeat(1001)}]: x\n`,
       '> [^a]: quoted\n> more\n', '> a\n[^1]: b\n', '- a\n[^1]: b\n', '- [^a]: in item\n  more\n', '- x\n\n  [^a]: y\n',
       '[^1]: a\n[^2]: b\n', '[^1]: a\n# h\n', '[^1]: a\n> q\n', '[^1]: a\n\t\tb\n', '[^1]:\ta\n    b\n',
+      // An empty quote or item right after the label: its line held the label as a definition.
+      '[^1]:>', '[^1]:1.', '[^n]:-\n', '[^n]:*', 'x\n\n[^1]:>\n\ny\n', '> - [^a b]: no\n', '[^1]:> [d]: /u\n', '- [^1]:>\n',
     ];
     for (const s of samples) same(s);
   });

@@ -16,7 +16,7 @@ import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type State
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
 import { enclosingIndent, withEnclosingIndent } from './enclosing-indents.js';
-import { FOOTNOTE_OPEN, footnoteDefinition, LABEL_ALONE } from './footnote-definition.js';
+import { FOOTNOTE_OPEN, footnoteDefinition, footnoteLabelEnd, LABEL_ALONE } from './footnote-definition.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { columnAt, EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass } from './shape-anchor.js';
@@ -2185,12 +2185,27 @@ export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): st
 }
 
 const DEFINITION_START = /^ {0,3}\[/;
+/** A container's indentation and `>` markers, and on an item's first line its marker (and those of the items and quotes opened on the same line). */
+const CONTAINER_PREFIX = /(?:[\s>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*/y;
+
 /**
- * A line of a container starting a definition: `[` after the container's indentation and
- * `>` markers, and on an item's first line its marker (and those of the items and quotes
- * opened on the same line): remark keeps `- [d]: /u` as an item holding a definition.
+ * Whether a line of a container starts a definition: `[` after the container's prefix
+ * (CONTAINER_PREFIX): remark keeps `- [d]: /u` as an item holding a definition. A footnote
+ * definition's label (`[^1]:`, as footnoteLabelEnd reads one) opens a container too: an empty
+ * quote or item in a footnote (`[^1]:>`) held the footnote's own label as a definition.
  */
-const DEFINITION_IN_CONTAINER = /^(?:[\s>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*\[/;
+function startsDefinitionInContainer(text: string): boolean {
+  let at = 0;
+  for (;;) {
+    CONTAINER_PREFIX.lastIndex = at;
+    CONTAINER_PREFIX.test(text);
+    at = CONTAINER_PREFIX.lastIndex;
+    if (text.charCodeAt(at) !== 0x5b) return false;
+    const afterLabel = footnoteLabelEnd(text, at, text.length);
+    if (afterLabel < 0) return true;
+    at = afterLabel;
+  }
+}
 
 /**
  * Appends to `children` a definition block for each line inside a container that none of
@@ -2225,7 +2240,7 @@ function addUncoveredDefinitions(children: Block[], first: number, last: number,
     const ls = lines.starts[line]!;
     const le = lines.ends[line]!;
     const text = source.slice(ls, le);
-    if (DEFINITION_IN_CONTAINER.test(text)) {
+    if (startsDefinitionInContainer(text)) {
       current = { type: 'definition', start: ls, end: trimEndOffset(source, ls, le), startLine: line, endLine: line };
       children.push(current);
     } else if (current !== null && !CONTAINER_BLANK.test(text)) {
