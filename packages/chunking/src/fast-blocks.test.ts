@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
+import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -191,11 +191,18 @@ describe('table rule without cell tokens', () => {
     .tuple(fc.array(fc.oneof(line.map((l) => [l]), table), { maxLength: 6 }), fc.constantFrom('\n', '\r\n'))
     .map(([parts, nl]) => parts.flat().join(nl));
 
+  // The line logic is markdown-it's; where a table may start is GFM's (the conformance test
+  // holds that to remark), so that is switched to markdown-it's reading here.
   it("gives the blocks markdown-it's own rule gives", () => {
-    fc.assert(
-      fc.property(doc, (text) => expectSameBlocksWithout(setTableWithoutCellsForTests, text)),
-      { numRuns: 5000 },
-    );
+    setGfmTableStartsForTests(false);
+    try {
+      fc.assert(
+        fc.property(doc, (text) => expectSameBlocksWithout(setTableWithoutCellsForTests, text)),
+        { numRuns: 5000 },
+      );
+    } finally {
+      setGfmTableStartsForTests(true);
+    }
   });
 
   it('ends a table where markdown-it does when body rows lack more than 65,536 cells', () => {

@@ -200,6 +200,8 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
 md.block.ruler.at('paragraph', paragraphWithoutText);
 
 const stockReference = stockRules.get('reference') as BlockRule;
+/** markdown-it's HTML block rule; in silent mode, whether one that may interrupt a paragraph (kinds 1 to 6) starts on the line. */
+const stockHtmlBlock = stockRules.get('html_block') as BlockRule;
 
 /**
  * markdown-it's reference rule, then the lines that continue the paragraph a definition was
@@ -592,12 +594,25 @@ function tableWithoutCells(state: StateBlock, startLine: number, endLine: number
     const ch = src.charCodeAt(pos);
     if (ch !== 0x7c && ch !== 0x2d && ch !== 0x3a && ch !== 0x20 && ch !== 0x09) return false;
   }
-  const aligns = delimiterColumns(src, state.bMarks[delimiterLine]! + state.tShift[delimiterLine]!, delimiterEnd);
+  const delimiterStart = state.bMarks[delimiterLine]! + state.tShift[delimiterLine]!;
+  // GFM (micromark-extension-gfm-table, remark's reading): a row of dashes alone is a setext
+  // underline or a thematic break, never a delimiter row; one with a pipe or a colon is one,
+  // and then the header needs no pipe of its own (`x` then `-:` is a table of one column).
+  // markdown-it asks for a pipe in the header instead: `a|` then `--` was a table, not a heading.
+  if (gfmTableStarts && pipeAt(src, delimiterStart, delimiterEnd) === delimiterEnd && !holdsColon(src, delimiterStart, delimiterEnd)) return false;
+  const aligns = delimiterColumns(src, delimiterStart, delimiterEnd);
   if (aligns < 0) return false;
   const headerStart = jsTrimStart(src, state.bMarks[startLine]! + state.tShift[startLine]!, state.eMarks[startLine]!);
   const headerEnd = jsTrimEnd(src, headerStart, state.eMarks[startLine]!);
-  if (pipeAt(src, headerStart, headerEnd) === headerEnd) return false;
+  if (!gfmTableStarts && pipeAt(src, headerStart, headerEnd) === headerEnd) return false;
   if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  // A header line that opens a quote or a list item opens it first (GFM's containers come
+  // before its leaf blocks): `> a|` or `1. a|` then `-|-` is a quote or an item whose line is
+  // `a|`, the delimiter row then a lazy line of its paragraph. markdown-it tried the table
+  // first. So does a line that starts another block: a thematic break, an ATX heading, a
+  // fence, an HTML block (`<div>|`).
+  const interrupting = state.parentType === 'paragraph' || (interruptedState === state && interruptedLine === startLine && interruptedLevel === state.level);
+  if (gfmTableStarts && (opensContainer(src, headerStart, headerEnd, interrupting) || startsLeafBlock(src, headerStart, headerEnd) || stockHtmlBlock(state, startLine, endLine, true))) return false;
   const columnCount = rowColumns(src, headerStart, headerEnd);
   if (columnCount === 0 || columnCount !== aligns) return false;
   if (silent) return true;
@@ -692,6 +707,80 @@ function pipeAt(src: string, from: number, end: number): number {
   return from;
 }
 
+/**
+ * Whether `src[start, end)`, a line after its indentation, opens a block quote or a list item
+ * (`-`, `+`, `*`, or one to nine digits and `.` or `)`, then a space, a tab or the line's end).
+ * Where it would interrupt a paragraph (`interrupting`), an item must not be empty and an
+ * ordered one must start at 1, as CommonMark has it.
+ */
+function opensContainer(src: string, start: number, end: number, interrupting: boolean): boolean {
+  if (start >= end) return false;
+  const c = src.charCodeAt(start);
+  if (c === 0x3e) return true;
+  let k = start;
+  if (c === 0x2d || c === 0x2b || c === 0x2a) k++;
+  else {
+    while (k < end && k - start < 10 && src.charCodeAt(k) >= 0x30 && src.charCodeAt(k) <= 0x39) k++;
+    if (k === start || k - start > 9 || k >= end) return false;
+    const d = src.charCodeAt(k);
+    if (d !== 0x2e && d !== 0x29) return false;
+    if (interrupting && (k - start !== 1 || c !== 0x31)) return false;
+    k++;
+  }
+  if (k >= end) return !interrupting;
+  const after = src.charCodeAt(k);
+  if (after !== 0x20 && after !== 0x09) return false;
+  return !interrupting || skipSpacesAndTabs(src, k, end) < end;
+}
+
+function skipSpacesAndTabs(src: string, k: number, end: number): number {
+  while (k < end && (src.charCodeAt(k) === 0x20 || src.charCodeAt(k) === 0x09)) k++;
+  return k;
+}
+
+/** Whether trimmed `src[start, end)` is a thematic break, opens an ATX heading or opens a fenced code block. */
+function startsLeafBlock(src: string, start: number, end: number): boolean {
+  return isThematicBreak(src, start, end) || isAtxHeadingLine(src, start, end) || opensFence(src, start, end);
+}
+
+/** Whether trimmed `src[start, end)` is a thematic break: three or more of one of `-`, `*`, `_`, with spaces or tabs between. */
+function isThematicBreak(src: string, start: number, end: number): boolean {
+  const marker = src.charCodeAt(start);
+  if (marker !== 0x2d && marker !== 0x2a && marker !== 0x5f) return false;
+  let count = 0;
+  for (let k = start; k < end; k++) {
+    const c = src.charCodeAt(k);
+    if (c === marker) count++;
+    else if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return count >= 3;
+}
+
+/** Whether trimmed `src[start, end)` opens an ATX heading: one to six `#`, then a space, a tab or the end. */
+function isAtxHeadingLine(src: string, start: number, end: number): boolean {
+  let k = start;
+  while (k < end && k - start < 7 && src.charCodeAt(k) === 0x23) k++;
+  if (k === start || k - start > 6) return false;
+  return k === end || src.charCodeAt(k) === 0x20 || src.charCodeAt(k) === 0x09;
+}
+
+/** Whether trimmed `src[start, end)` opens a fence: three or more backticks (and no backtick after them) or tildes. */
+function opensFence(src: string, start: number, end: number): boolean {
+  const marker = src.charCodeAt(start);
+  if (marker !== 0x60 && marker !== 0x7e) return false;
+  let k = start;
+  while (k < end && src.charCodeAt(k) === marker) k++;
+  if (k - start < 3) return false;
+  if (marker === 0x7e) return true;
+  for (; k < end; k++) if (src.charCodeAt(k) === 0x60) return false;
+  return true;
+}
+
+function holdsColon(src: string, from: number, end: number): boolean {
+  for (; from < end; from++) if (src.charCodeAt(from) === 0x3a) return true;
+  return false;
+}
+
 /** The header row's cells as markdown-it's table rule gives them to its inline tokens (markdown-it's `escapedSplit`, then trim). */
 function headerCells(row: string): string[] {
   const cells: string[] = [];
@@ -743,6 +832,18 @@ export function tableRuleCallsForTests(): number {
   const calls = tableRuleCalls;
   tableRuleCalls = 0;
   return calls;
+}
+
+/** Off only in the test that compares the table rule's line logic with markdown-it's own rule. */
+let gfmTableStarts = true;
+
+/**
+ * For tests: where a table may start, GFM's reading (`on`: a delimiter row needs a pipe or a
+ * colon, the header none; a header line that opens a container or another block is not one),
+ * or markdown-it's (a pipe in the header).
+ */
+export function setGfmTableStartsForTests(on: boolean): void {
+  gfmTableStarts = on;
 }
 
 /** Ours (`on`), or markdown-it's own table rule (for tests). */
@@ -1177,9 +1278,27 @@ function interrupts(state: StateBlock, line: number, endLine: number, rules: Ret
     const c = state.src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
     if (!(c < 128 && MAY_INTERRUPT[c] === 1) && !delimiterRowMayFollow(state, line, endLine)) return false;
   }
-  for (let k = 0; k < rules.length; k++) if (rules[k]!(state, line, endLine, true)) return true;
+  for (let k = 0; k < rules.length; k++) {
+    if (rules[k]!(state, line, endLine, true)) {
+      interruptedState = state;
+      interruptedLine = line;
+      interruptedLevel = state.level;
+      return true;
+    }
+  }
   return false;
 }
+
+/**
+ * The line where `interrupts` last ended a paragraph, and its parse: the block that starts
+ * there interrupts that paragraph. The table rule reads it: a header line `2) a|` after a
+ * paragraph opens no list (an ordered item interrupts one only from 1), so the table takes it,
+ * where at the start of a block the item is opened first.
+ */
+let interruptedState: StateBlock | null = null;
+let interruptedLine = -1;
+/** The token level of that paragraph: one inside a closed item or quote ended there interrupts nothing outside it. */
+let interruptedLevel = -1;
 
 /** Whether `interrupts` may answer no by a line's first character (and the next line's) with these terminators. */
 function interruptsByFirstChar(rules: ReturnType<typeof md.block.ruler.getRules>): boolean {
@@ -1197,11 +1316,10 @@ function sameRules(rules: readonly unknown[], names: readonly string[]): boolean
 }
 
 /**
- * False when markdown-it's table rule would reject `line` as a header row: `line + 1` does not
- * start like a delimiter row, or `line` holds no pipe (the rule asks for one in the header). The
- * pipe matters for setext headings, whose `---` underline starts like a delimiter row: without
- * it every heading of a document of them went through the whole rule chain, table rule first
- * (issue 15).
+ * False when the table rule would reject `line` as a header row: `line + 1` does not start like
+ * a delimiter row, or holds neither a pipe nor a colon (the rule asks for one). That matters for
+ * setext headings, whose `---` underline starts like a delimiter row: without it every heading
+ * of a document of them went through the whole rule chain, table rule first (issue 15).
  */
 function delimiterRowMayFollow(state: StateBlock, line: number, endLine: number): boolean {
   if (line + 2 > endLine) return false;
@@ -1209,8 +1327,12 @@ function delimiterRowMayFollow(state: StateBlock, line: number, endLine: number)
   if (pos >= state.eMarks[line + 1]!) return false;
   const c = state.src.charCodeAt(pos);
   if (c !== 0x7c && c !== 0x2d && c !== 0x3a) return false;
-  const end = state.eMarks[line]!;
-  return pipeAt(state.src, state.bMarks[line]! + state.tShift[line]!, end) < end;
+  if (!gfmTableStarts) {
+    const end = state.eMarks[line]!;
+    return pipeAt(state.src, state.bMarks[line]! + state.tShift[line]!, end) < end;
+  }
+  const delimiterEnd = state.eMarks[line + 1]!;
+  return pipeAt(state.src, pos, delimiterEnd) < delimiterEnd || holdsColon(state.src, pos, delimiterEnd);
 }
 
 /** Whether `interrupts` takes its shortcut on this build (the rule names are as expected): for its test. */
@@ -1777,6 +1899,8 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
     if (scratch.length > SCRATCH_KEPT) scratch = new Int32Array(4096);
     // Set only between two rules; a parse that threw there must not keep its state alive.
     paragraphEnd.state = null;
+    // Nor its last interrupted paragraph's (the state holds the document and its tokens).
+    interruptedState = null;
   }
   parsedTokens = tokens.length;
   // One token keeps the (single) hidden class of block tokens alive; see shape-anchor.ts.
