@@ -46,8 +46,9 @@ ingest: a topic folder (holding golden-reference.md) contributes its sources (to
   cl100k tokens are stored whole, larger ones chunked with the configured strategy. All
   embeddings are computed first, then everything is written in one transaction: if the
   provider fails, nothing is written. Unchanged documents are skipped; a changed one
-  (its content, or its topic or content type) replaces its old chunks. A bad document (binary, empty, not UTF-8, over 32 MiB) is
-  reported and left out; the others are stored (a line of any length is taken). What
+  (its content, or its topic or content type) replaces its old chunks. A bad document
+  (binary, empty, not UTF-8, over 32 MiB) is reported and left out; the others are
+  stored (a line of any length is taken). What
   chunkyard generates (index.json, topic-spec.md, _chunks/, _keywords/) is skipped, so
   docs/libraries/* is safe to pass.
   --built reads topic folders' _chunks/*.json manifests and takes vectors from
@@ -70,7 +71,8 @@ expand: prints a chunk with its ±k neighbours (default k = 1).
 --index (ingest, search, mcp): the vector index of vector search and --no-routes (routed
   search scores every chunk exactly and fts uses no vectors: there --index ivf and --probes
   are not used, and stderr says so). exact scans every vector (an int8 scan
-  with an exact rerank: the true top hits; --probes with it is not used, and stderr says so). ivf is the approximate index (k-means lists,
+  with an exact rerank: the true top hits; --probes with it is not used, and stderr
+  says so). ivf is the approximate index (k-means lists,
   persisted in the same database file): a query scans the --probes nearest lists (default
   3/8 of them, at least 8). auto (the default) is exact below 256M vector cells
   (500,000 chunks at 512 dimensions) and ivf from there. ingest builds or updates the
