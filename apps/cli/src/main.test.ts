@@ -38,7 +38,7 @@ describe('chunkyard', () => {
 
   it('--help names every form it answers: help COMMAND, -h and help alone (issue 15 probe: only the README told of them)', async () => {
     for (const form of ['chunkyard <command> --help', 'chunkyard help <command>', 'chunkyard -h, --help', 'chunkyard help)', 'chunkyard --version']) expect(HELP, form).toContain(form);
-    for (const argv of [['-h'], ['help']]) expect(await run(argv), argv.join(' ')).toEqual({ code: 0, stdout: HELP, stderr: '' });
+    for (const argv of [['-h'], ['help'], ['help', 'help']]) expect(await run(argv), argv.join(' ')).toEqual({ code: 0, stdout: HELP, stderr: '' });
     expect((await run(['help', 'chunk'])).code).toBe(0);
   });
 

@@ -86,7 +86,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     io.stderr(`chunkyard: ${first} takes no arguments, got ${rest.map((w) => escapeControl(JSON.stringify(w))).join(' ')}\nRun chunkyard COMMAND --help for a command's help, or chunkyard --help for usage.\n`);
     return 2;
   }
-  if (first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {
+  // `help help` is help about help: this usage, as `git help help` gives git's help page.
+  if (first === '--help' || first === '-h' || (first === 'help' && (rest.length === 0 || (rest.length === 1 && rest[0] === 'help')))) {
     io.stdout(HELP);
     return 0;
   }
