@@ -456,6 +456,15 @@ describe('docs-export', () => {
     rmSync(join(ws, name));
   });
 
+  it('--out - writes to stdout, as without --out, and makes no file named - (s57 probe)', async () => {
+    const plain = await run(['docs', '--format', 'jsonl']);
+    const dash = await run(['docs', '--format', 'jsonl', '--out', '-']);
+    expect(dash.code, dash.stderr).toBe(0);
+    expect(dash.stdout).toBe(plain.stdout);
+    expect(dash.lines).toHaveLength(totalChunks());
+    expect(existsSync(join(ws, '-'))).toBe(false);
+  });
+
   it('--out that is a symlink: what it points to is written and the link kept; a link to nothing is named, exit 1 (issue 15 probe)', async () => {
     mkdirSync(join(ws, 'exports'), { recursive: true });
     writeFileSync(join(ws, 'exports/week.jsonl'), 'old\n');

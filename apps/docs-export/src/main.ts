@@ -54,8 +54,8 @@ Options:
                        up from docsRoot holding it or nx.json; with neither, the current
                        folder's, where topic-spec caches too)
   --out FILE           write FILE (atomically: a temp file renamed into place on success)
-                       instead of stdout; not a file of the exported docs (a source,
-                       _chunks/, _keywords/, index.json)
+                       instead of stdout (- is stdout); not a file of the exported docs (a
+                       source, _chunks/, _keywords/, index.json)
   -h, --help           show this help
   --version            print docs-export's version
 
@@ -314,7 +314,8 @@ function parse(argv: string[], cwd: string): Parsed | 'help' | 'version' {
   const docsRoot = resolve(cwd, positionals[0]!);
   const problem = folderProblem(docsRoot);
   if (problem) throw new UsageError(`${positionals[0]}: ${problem.reason}${problem.problem === 'not-a-folder' ? '; give the docs root, e.g. docs' : ''}`);
-  const out = values.out === undefined ? undefined : resolve(cwd, values.out);
+  // `-` is stdout, as for most Unix tools: it wrote a file named `-` (s57 probe).
+  const out = values.out === undefined || values.out === '-' ? undefined : resolve(cwd, values.out);
   if (out !== undefined && !existsSync(dirname(out))) throw new UsageError(`--out ${values.out}: folder ${dirname(out)} does not exist`);
   if (out !== undefined) {
     // --out is replaced by a rename: a FIFO or a device there would silently become a regular
