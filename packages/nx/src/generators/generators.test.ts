@@ -184,4 +184,28 @@ describe('@chunkyard/nx:topic', () => {
     await topic(tree, { name: 'guides/ok' });
     expect(tree.exists('docs/guides/ok/golden-reference.md')).toBe(true);
   });
+
+  it('refuses a folder named as a file chunkyard writes (git-ignored, so never built) or as the marker (which fails every nx command) (probe)', async () => {
+    await init(tree, { docsRoot: 'docs' });
+    const ignored = tree.read('.gitignore', 'utf-8')!;
+    for (const [name, folder] of <[string, string][]>[
+      ['sub/index.json', 'index.json'],
+      ['g/topic-spec.md/x', 'topic-spec.md'],
+      ['llms.txt', 'llms.txt'],
+      ['llms-full.txt/a', 'llms-full.txt'],
+      ['golden-reference.md', 'golden-reference.md'],
+      ['a/golden-reference.md/b', 'golden-reference.md'],
+    ]) {
+      await expect(topic(tree, { name }), name).rejects.toThrow(new RegExp(`^@chunkyard/nx:topic: "${name.replace(/\./g, '\\.')}": the folder "${folder.replace(/\./g, '\\.')}" .*; choose another name$`));
+      expect(tree.exists(`docs/${name.split('/')[0]}`), name).toBe(false);
+    }
+    // The output names are the ones init ignores; below the root, llms.txt is a plain folder name.
+    for (const f of ['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt']) expect(ignored).toContain(f);
+    await topic(tree, { name: 'a/llms.txt' });
+    await topic(tree, { name: 'b/index.json.d' });
+    expect(tree.exists('docs/a/llms.txt/golden-reference.md')).toBe(true);
+    await init(tree, { docsRoot: 'kb', topicMarker: 'README.md' });
+    await expect(topic(tree, { name: 'x/README.md', docsRoot: 'kb' })).rejects.toThrow(/the folder "README\.md" is the topic marker's name/);
+    await topic(tree, { name: 'x/golden-reference.md', docsRoot: 'kb' });
+  });
 });

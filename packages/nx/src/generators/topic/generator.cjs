@@ -134,6 +134,21 @@ async function topicGenerator(tree, schema) {
       `@chunkyard/nx:topic: ${escapeControl(JSON.stringify(name))}: the folder ${escapeControl(JSON.stringify(name.split('/')[unlisted]))} starts with "_" or "." (or is node_modules), which index-tool lists in no index.json, so it cannot hold a topic; choose another name`,
     );
   }
+  // A folder named as a file chunkyard writes is git-ignored by init's lines (`/docs/**/index.json`),
+  // so Nx hands the plugin no marker in it and the topic was never built (with a warning to
+  // un-ignore it); one named as the marker stopped every nx command ("is a folder, not a file").
+  const parts = name.split('/');
+  const reserved = parts.findIndex(
+    (part, i) => part === registered.topicMarker || part === 'index.json' || part === 'topic-spec.md' || (i === 0 && (part === 'llms.txt' || part === 'llms-full.txt')),
+  );
+  if (reserved >= 0) {
+    const part = parts[reserved];
+    const why =
+      part === registered.topicMarker
+        ? `is the topic marker's name, and the plugin refuses a folder named ${part} on every nx command`
+        : `is the name of a file chunkyard writes there (git-ignored as an output, so Nx would not see the topic)`;
+    throw new Error(`@chunkyard/nx:topic: ${escapeControl(JSON.stringify(name))}: the folder ${escapeControl(JSON.stringify(part))} ${why}; choose another name`);
+  }
   const dir = `${docsRoot}/${name}`;
   const marker = `${dir}/${registered.topicMarker}`;
   if (tree.exists(marker)) throw new Error(`@chunkyard/nx:topic: ${marker} already exists; choose another name`);
