@@ -92,6 +92,33 @@ function explainEmptyRoot(docsRoot, workspaceRoot) {
 }
 
 /**
+ * A message when the embedding cache folder, or a folder above it, is a file: every topic's
+ * spec then failed, each with topic-spec's "give a --cache-dir that can be a folder", a flag
+ * the user never wrote (found by a probe). null when it is a folder or does not exist yet.
+ * @param {string} cacheDir workspace-relative, posix
+ * @param {string} workspaceRoot
+ */
+function explainCacheDir(cacheDir, workspaceRoot) {
+  const parts = cacheDir.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const rel = parts.slice(0, i).join('/');
+    let st;
+    try {
+      st = statSync(join(workspaceRoot, rel));
+    } catch {
+      return null; // missing (topic-spec creates it), or a problem topic-spec names itself
+    }
+    if (!st.isDirectory()) {
+      return (
+        `@chunkyard/nx: the embedding cache folder "${escapeControl(cacheDir)}" (option embeddingCacheDir of @chunkyard/nx in nx.json) ` +
+        `cannot be a folder: ${escapeControl(rel)} is ${st.isFile() ? 'a file' : kindOf(st)}; move it away or set embeddingCacheDir to another folder.`
+      );
+    }
+  }
+  return null;
+}
+
+/**
  * What kind of thing a Stats is, in words, for a message.
  * @param {import('node:fs').Stats} st
  */
@@ -376,6 +403,8 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
     );
   }
   if (markers.length === 0) return [];
+  const cacheProblem = explainCacheDir(options.embeddingCacheDir, workspaceRoot);
+  if (cacheProblem) throw new Error(cacheProblem);
   /** @type {Record<string, ToolLocation>} */
   const tools = Object.fromEntries(TOOL_PACKAGES.map((p) => [p, locateTool(p, workspaceRoot)]));
   const stale = loadStaleOutputs(workspaceRoot);

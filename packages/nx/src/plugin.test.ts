@@ -657,6 +657,23 @@ describe('@chunkyard/nx: the file-system edge', () => {
     expect(() => edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toThrow(/symlink.*Nx does not follow symlinks/);
   });
 
+  it('an embeddingCacheDir that is a file, or under one, is an error naming the option, not every spec failing with "give a --cache-dir" (probe)', () => {
+    const ws = join(temp, 'cache-file');
+    mkdirSync(join(ws, 'docs/t'), { recursive: true });
+    writeFileSync(join(ws, 'docs/t/golden-reference.md'), '# T\n');
+    writeFileSync(join(ws, 'notes.md'), 'a file\n');
+    const files = ['nx.json', 'notes.md', 'docs/t/golden-reference.md'];
+    const run = (embeddingCacheDir: string) => () => edge.createNodesV2[1](files, { embeddingCacheDir }, { workspaceRoot: ws });
+    expect(run('notes.md')).toThrow(
+      /^@chunkyard\/nx: the embedding cache folder "notes\.md" \(option embeddingCacheDir of @chunkyard\/nx in nx\.json\) cannot be a folder: notes\.md is a file; move it away or set embeddingCacheDir to another folder\.$/,
+    );
+    expect(run('notes.md/cache')).toThrow(/the embedding cache folder "notes\.md\/cache" .*: notes\.md is a file;/);
+    // A folder, or one that does not exist yet (topic-spec creates it), is fine.
+    expect(run('missing/cache')).not.toThrow();
+    mkdirSync(join(ws, 'cache'));
+    expect(Object.keys(run('cache')()[0]![1].projects)).toContain('docs/t');
+  });
+
   it('a dangling or looping marker symlink is an error naming the file, not a silently missing topic (issue 15)', () => {
     // Nx leaves such a file out of `files`, so the plugin sees only the good topic's marker.
     const ws = join(temp, 'broken-marker');
