@@ -90,6 +90,24 @@ describe('@chunkyard/nx:init', () => {
     expect(entries()).toHaveLength(3);
   });
 
+  it('another --topicMarker or --configFile for a registered docs root is refused naming the value nx.json holds, not dropped (probe)', async () => {
+    await init(tree, { docsRoot: 'kb', topicMarker: 'README.md' });
+    const before = readNxJson(tree);
+    await expect(init(tree, { docsRoot: 'kb', topicMarker: 'index.md' })).rejects.toThrow(
+      /^@chunkyard\/nx:init: docsRoot "kb" is already registered in nx\.json with topicMarker "README\.md", not "index\.md"; init changes no registered entry, so edit topicMarker in the options of @chunkyard\/nx in nx\.json/,
+    );
+    await expect(init(tree, { docsRoot: 'kb', configFile: 'other.yaml' })).rejects.toThrow(/with configFile "chunkyard\.config\.yaml", not "other\.yaml"; .*edit configFile/);
+    expect(tree.exists('other.yaml')).toBe(false);
+    expect(readNxJson(tree)).toEqual(before);
+    // Leaving them out, or giving the registered values, is the idempotent rerun.
+    await init(tree, { docsRoot: 'kb' });
+    await init(tree, { docsRoot: 'kb', topicMarker: 'README.md', configFile: 'chunkyard.config.yaml' });
+    expect(readNxJson(tree)).toEqual(before);
+    // Nx passes a schema default as if it were given: with one, `nx g init --docsRoot kb` was refused.
+    const props = require('./init/schema.json').properties as Record<string, { default?: unknown }>;
+    expect([props.topicMarker!.default, props.configFile!.default]).toEqual([undefined, undefined]);
+  });
+
   it('rejects a docs root outside the workspace, naming the option', async () => {
     await expect(init(tree, { docsRoot: '../docs' })).rejects.toThrow(/docsRoot/);
     expect(entries()).toEqual([]);

@@ -61,6 +61,18 @@ function gitignoreLines(docsRoot, cacheDir) {
 }
 
 /**
+ * An nx.json plugin entry's options, normalized; undefined when they are wrong (the plugin says so).
+ * @param {string | { plugin: string, options?: unknown }} p
+ */
+function entryOptions(p) {
+  try {
+    return normalizeOptions(typeof p === 'string' ? {} : /** @type {import('../../plugin.cjs').ChunkyardNxOptions | undefined} */ (p.options));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * @param {import('@nx/devkit').Tree} tree
  * @param {InitSchema} schema
  */
@@ -85,6 +97,22 @@ async function initGenerator(tree, schema) {
     const roots = /** @type {{ docsRoot?: string | string[] } | undefined} */ (p.options)?.docsRoot ?? 'docs';
     return (Array.isArray(roots) ? roots : [roots]).includes(docsRoot);
   });
+  if (registered) {
+    // Another --topicMarker or --configFile for a root nx.json already has was dropped without a
+    // word (and the config template written to a path no entry reads): say which value holds.
+    const entry = plugins.find((p) => (typeof p === 'string' ? p === PLUGIN : p.plugin === PLUGIN) && entryOptions(p)?.docsRoots.includes(docsRoot));
+    const current = entry === undefined ? undefined : entryOptions(entry);
+    for (const [option, given, has] of /** @type {[string, string | undefined, string | undefined][]} */ ([
+      ['topicMarker', schema.topicMarker === undefined ? undefined : options.topicMarker, current?.topicMarker],
+      ['configFile', schema.configFile === undefined ? undefined : options.configFile, current?.configFile],
+    ])) {
+      if (given !== undefined && has !== undefined && given !== has) {
+        throw new Error(
+          `@chunkyard/nx:init: docsRoot "${docsRoot}" is already registered in nx.json with ${option} ${JSON.stringify(has)}, not ${JSON.stringify(given)}; init changes no registered entry, so edit ${option} in the options of @chunkyard/nx in nx.json${option === 'topicMarker' ? ' (and rename the topics\' markers)' : ' (and move the file)'}, or leave --${option} out`,
+        );
+      }
+    }
+  }
   if (!registered) {
     // The plugin refuses docs roots that nest across entries (each folder's topics would be
     // built twice): say so here, before nx.json holds an entry that fails every later command.
