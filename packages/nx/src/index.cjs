@@ -92,6 +92,26 @@ function explainEmptyRoot(docsRoot, workspaceRoot) {
 }
 
 /**
+ * The outputs chunkyard wrote under a docs root that holds no topic: the root's own index.json
+ * and llms files, and what index-tool's --prune would remove below it (workspace-relative).
+ * @param {string} root @param {string} marker @param {string} workspaceRoot
+ * @returns {string[]}
+ */
+function leftoverOutputs(root, marker, workspaceRoot) {
+  const abs = join(workspaceRoot, root);
+  /** @type {string[]} */
+  const out = [];
+  for (const f of ['index.json', 'llms.txt', 'llms-full.txt']) if (existsSync(join(abs, f))) out.push(`${root}/${f}`);
+  const stale = loadStaleOutputs(workspaceRoot);
+  try {
+    if (stale) for (const o of stale.staleOutputs(abs, marker)) out.push(`${root}/${o.path}`);
+  } catch {
+    // A folder the kernel refuses to look up: what was found so far.
+  }
+  return out;
+}
+
+/**
  * A message when the embedding cache folder, or a folder above it, is a file: every topic's
  * spec then failed, each with topic-spec's "give a --cache-dir that can be a folder", a flag
  * the user never wrote (found by a probe). null when it is a folder or does not exist yet.
@@ -385,8 +405,19 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
       // generator). But a docsRoot pointed at the wrong folder made `nx run-many -t index` print
       // "No tasks were run" and exit 0, with no word of why (found by a probe).
       if (!markers.some((m) => m.startsWith(`${root}/`))) {
+        // Its last topic deleted, the root is no project, so the root index-json whose --prune
+        // removes a deleted topic's outputs never runs: index.json still listed the topics, and
+        // docs-export and docs-query read them, after an exit 0 "No tasks were run" (probe).
+        const left = leftoverOutputs(root, options.topicMarker, workspaceRoot);
+        // The embedding caches too, unless another entry keeps its caches in the same folder.
+        const caches = options.docsRoots.length === 1 && !cacheShared && left.length > 0 && existsSync(join(workspaceRoot, options.embeddingCacheDir)) ? ` ${options.embeddingCacheDir}` : '';
+        // git clean removes the emptied root as well, which the plugin then refuses as missing.
+        const leftover =
+          left.length === 0
+            ? ''
+            : `. Outputs of its deleted topics are left (${escapeControl(/** @type {string} */ (left[0]))}${left.length > 1 ? ` and ${left.length - 1} more` : ''}; docs-export and docs-query still read them), which nx removes only while the root holds a topic: remove them with git clean -fdX ${escapeControl(root)}${escapeControl(caches)} && mkdir -p ${escapeControl(root)}`;
         process.stderr.write(
-          `@chunkyard/nx: warning: the docs root "${escapeControl(root)}" (option docsRoot of @chunkyard/nx in nx.json) holds no ${escapeControl(options.topicMarker)}, so it has no topics and nx builds nothing there; add a topic (npx nx g @chunkyard/nx:topic <name>) or set docsRoot to the folder that holds them\n`,
+          `@chunkyard/nx: warning: the docs root "${escapeControl(root)}" (option docsRoot of @chunkyard/nx in nx.json) holds no ${escapeControl(options.topicMarker)}, so it has no topics and nx builds nothing there; add a topic (npx nx g @chunkyard/nx:topic <name>) or set docsRoot to the folder that holds them${leftover}\n`,
         );
       }
       continue;

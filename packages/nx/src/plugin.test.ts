@@ -822,6 +822,41 @@ describe('@chunkyard/nx: the file-system edge', () => {
     }
   });
 
+  it('a docs root whose last topic was deleted warns that its outputs are left, with a command that removes them (probe)', () => {
+    // Measured: after git rm -r of every topic, nx run-many said "No tasks were run" and exit 0,
+    // and docs/index.json still listed the deleted topics (no root project, so no --prune ran).
+    const ws = join(temp, 'last-topic-gone');
+    mkdirSync(join(ws, 'docs/a'), { recursive: true });
+    writeFileSync(join(ws, 'docs/a/golden-reference.md'), '# A\n\nAlpha is a topic about the first letter.\n');
+    const bin = (tool: string, args: string[]) => execFileSync(process.execPath, [join(import.meta.dirname, `../../../apps/${tool}/bin/${tool}.js`), ...args], { cwd: ws, stdio: 'pipe' });
+    bin('chunking-tool', ['docs/a']);
+    bin('keyword-extractor', ['docs/a']);
+    bin('topic-spec', ['docs/a', '--cache-dir', '.embedding-cache/topic-a']);
+    bin('index-tool', ['docs/a', 'docs', '--root', 'docs']);
+    rmSync(join(ws, 'docs/a/golden-reference.md'));
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((str: string | Uint8Array) => (written.push(String(str)), true));
+    try {
+      expect(edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written.join('')).toMatch(
+      /^@chunkyard\/nx: warning: the docs root "docs" \(option docsRoot of @chunkyard\/nx in nx\.json\) holds no golden-reference\.md, .*\. Outputs of its deleted topics are left \(docs\/index\.json and 4 more; .*: remove them with git clean -fdX docs \.embedding-cache && mkdir -p docs\n$/,
+    );
+    // An empty root (right after init) gets the plain warning.
+    rmSync(join(ws, 'docs'), { recursive: true });
+    mkdirSync(join(ws, 'docs'));
+    written.length = 0;
+    const again = vi.spyOn(process.stderr, 'write').mockImplementation((str: string | Uint8Array) => (written.push(String(str)), true));
+    try {
+      edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws });
+    } finally {
+      again.mockRestore();
+    }
+    expect(written.join('')).not.toMatch(/Outputs of its deleted topics/);
+  });
+
   it('a source in a topic folder that Nx does not list (.gitignore) is a warning naming it, since Nx hashes no such file (probe)', () => {
     // Measured: with notes.txt in .gitignore and listed in topic.yaml sources, its edit left
     // the topic's chunk task a cache hit with the old chunks.
