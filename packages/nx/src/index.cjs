@@ -138,6 +138,37 @@ function explainCacheDir(cacheDir, workspaceRoot) {
   return null;
 }
 
+/** The files every tool step reads from a topic folder, each with a meaning of its own. */
+const TOPIC_READ_FILES = ['topic.yaml', 'qa-pairs.md', 'keywords.md'];
+
+/**
+ * A message for a topic's topic.yaml, qa-pairs.md or keywords.md that is no regular file (a
+ * folder, a FIFO, a dangling symlink), or null. The tools fail on it, but Nx lists no such
+ * entry, so the topic's hash was unchanged and a build from the cache passed while a fresh one
+ * failed (found by a probe: `mkdir docs/t/topic.yaml`).
+ * @param {import('node:fs').Dirent[]} entries @param {string} dir @param {string} workspaceRoot
+ * @returns {string | null}
+ */
+function oddReadFile(entries, dir, workspaceRoot) {
+  for (const e of entries) {
+    if (!TOPIC_READ_FILES.includes(e.name) || e.isFile()) continue;
+    const rel = `${dir}/${e.name}`;
+    let what;
+    try {
+      const st = statSync(join(workspaceRoot, rel));
+      if (st.isFile()) continue;
+      what = `${e.isSymbolicLink() ? 'a symlink to ' : ''}${kindOf(st)}`;
+    } catch {
+      what = 'a symlink that cannot be followed';
+    }
+    return (
+      `@chunkyard/nx: ${escapeControl(rel)} is ${what}, not a file. The tools read ${e.name} in every topic and fail on it, ` +
+      `while Nx, which lists no such entry, would serve the topic's cached build. Make it a file or remove it.`
+    );
+  }
+  return null;
+}
+
 /**
  * What kind of thing a Stats is, in words, for a message.
  * @param {import('node:fs').Stats} st
@@ -187,6 +218,10 @@ function badMarker(docsRoot, marker, workspaceRoot, found = [], nearMisses = [],
     if (topic !== null) {
       const outside = symlinkedSourceOutside(entries, dir, topic, marker, workspaceRoot);
       if (outside) return outside;
+      if (topic === dir) {
+        const odd = oddReadFile(entries, dir, workspaceRoot);
+        if (odd) return odd;
+      }
       for (const e of entries) {
         // A FIFO or socket: Nx lists none, and the tool that reads it refuses it with its own message.
         if (!(e.isFile() || e.isSymbolicLink()) || e.name === marker || e.name === 'topic-spec.md') continue;

@@ -698,6 +698,31 @@ describe('@chunkyard/nx: the file-system edge', () => {
     expect(() => edge.createNodesV2[1]([...files, 'docs/linked/golden-reference.md'], {}, { workspaceRoot: ws })).not.toThrow();
   });
 
+  it('a topic.yaml, qa-pairs.md or keywords.md that is a folder, a FIFO or a dangling symlink is an error naming it: the tools fail on it, and Nx would serve the cached build (probe)', () => {
+    const ws = join(temp, 'odd-read-file');
+    mkdirSync(join(ws, 'docs/t/sub'), { recursive: true });
+    writeFileSync(join(ws, 'docs/t/golden-reference.md'), '# T\n');
+    const files = ['nx.json', 'docs/t/golden-reference.md'];
+    const run = () => edge.createNodesV2[1](files, {}, { workspaceRoot: ws });
+    mkdirSync(join(ws, 'docs/t/topic.yaml'));
+    expect(run).toThrow(
+      /^@chunkyard\/nx: docs\/t\/topic\.yaml is a folder, not a file\. The tools read topic\.yaml in every topic and fail on it, while Nx, which lists no such entry, would serve the topic's cached build\. Make it a file or remove it\.$/,
+    );
+    rmSync(join(ws, 'docs/t/topic.yaml'), { recursive: true });
+    execFileSync('mkfifo', [join(ws, 'docs/t/qa-pairs.md')]);
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/t\/qa-pairs\.md is a FIFO, not a file/);
+    rmSync(join(ws, 'docs/t/qa-pairs.md'));
+    symlinkSync('missing.md', join(ws, 'docs/t/keywords.md'));
+    expect(run).toThrow(/^@chunkyard\/nx: docs\/t\/keywords\.md is a symlink that cannot be followed, not a file/);
+    rmSync(join(ws, 'docs/t/keywords.md'));
+    // Real files, a symlink to one in the folder, and such a name in a plain subfolder are fine.
+    writeFileSync(join(ws, 'docs/t/topic.yaml'), 'chunking:\n  maxTokens: 256\n');
+    writeFileSync(join(ws, 'docs/t/words.md'), '| keyword | score |\n| --- | --- |\n');
+    symlinkSync('words.md', join(ws, 'docs/t/keywords.md'));
+    mkdirSync(join(ws, 'docs/t/sub/qa-pairs.md'));
+    expect(Object.keys(run()[0]![1].projects)).toContain('docs/t');
+  });
+
   it('a marker that is a folder, a FIFO, or a symlink to a folder or a device is an error naming it, not a silently missing topic', () => {
     // Nx lists none of these files, so the plugin sees only the good topic's marker.
     const ws = join(temp, 'odd-marker');
