@@ -193,6 +193,19 @@ describe('@chunkyard/nx:topic', () => {
     expect(tree.exists('docs/guides/install/golden-reference.md')).toBe(true);
   });
 
+  it('--docsRoot inside the registered root names projects from that root: a clash it hid is refused, an unlisted folder too (probe)', async () => {
+    await init(tree, { docsRoot: 'docs' });
+    await topic(tree, { name: 'guides-new' });
+    // From docs/guides, "new" was checked as topic-new; it is topic-guides-new, as docs/guides-new is.
+    await expect(topic(tree, { name: 'new', docsRoot: 'docs/guides' })).rejects.toThrow(
+      /^@chunkyard\/nx:topic: docs\/guides\/new would be the project "topic-guides-new", as docs\/guides-new is already; choose another name$/,
+    );
+    expect(tree.exists('docs/guides/new')).toBe(false);
+    await expect(topic(tree, { name: 'x', docsRoot: 'docs/_drafts' })).rejects.toThrow(/the folder "_drafts" starts with "_"/);
+    await topic(tree, { name: 'install', docsRoot: 'docs/guides' });
+    expect(tree.exists('docs/guides/install/golden-reference.md')).toBe(true);
+  });
+
   it('refuses a name inside a folder index-tool lists in no index.json (_drafts, .hidden), which the plugin builds no topic in (probe)', async () => {
     await expect(topic(tree, { name: '_drafts/new' })).rejects.toThrow(/^@chunkyard\/nx:topic: "_drafts\/new": the folder "_drafts" starts with "_" or "\."/);
     await expect(topic(tree, { name: 'guides/.wip' })).rejects.toThrow(/the folder "\.wip" starts with/);

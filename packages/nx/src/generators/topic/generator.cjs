@@ -90,21 +90,30 @@ function projectClash(tree, docsRoot, dir, options) {
  */
 async function topicGenerator(tree, schema) {
   let registered = registeredOptions(tree);
-  const docsRoot = /** @type {string} */ (schema.docsRoot ? normalizeOptions({ docsRoot: schema.docsRoot }).docsRoots[0] : registered.docsRoots[0]);
+  let docsRoot = /** @type {string} */ (schema.docsRoot ? normalizeOptions({ docsRoot: schema.docsRoot }).docsRoots[0] : registered.docsRoots[0]);
+  /** The folder between the registered root and a --docsRoot inside it (`guides` for docs/guides), or ''. */
+  let within = '';
   if (schema.docsRoot) {
     // The entry whose docs root holds the given one (its marker, its names). A folder no entry
     // watches got a topic the plugin never built, and a second entry's topic the first's marker.
     const entries = registeredEntries(tree);
     const entry = entries.find((o) => o.docsRoots.some((r) => docsRoot === r || docsRoot.startsWith(`${r}/`)));
-    if (entry) registered = entry;
-    else if (entries.length > 0) {
+    if (entry) {
+      registered = entry;
+      // Projects are named from the registered root: from docs/guides, `new` was checked as
+      // topic-new and clashed unseen with docs/guides-new (topic-guides-new), failing every command.
+      const outer = /** @type {string} */ (entry.docsRoots.find((r) => docsRoot === r || docsRoot.startsWith(`${r}/`)));
+      within = docsRoot.slice(outer.length + 1);
+      docsRoot = outer;
+    } else if (entries.length > 0) {
       const roots = entries.flatMap((o) => o.docsRoots);
       throw new Error(
         `@chunkyard/nx:topic: --docsRoot ${escapeControl(JSON.stringify(docsRoot))} is not a docs root of @chunkyard/nx in nx.json (${roots.join(', ')}), so the plugin would build no topic there; give one of those, or add it with nx g @chunkyard/nx:init --docsRoot ${escapeControl(docsRoot)}`,
       );
     }
   }
-  const name = posix.normalize(String(schema.name ?? '').split('\\').join('/')).replace(/^\/+|\/+$/g, '');
+  const given = posix.normalize(String(schema.name ?? '').split('\\').join('/')).replace(/^\/+|\/+$/g, '');
+  const name = within === '' || given === '' || given === '.' ? given : `${within}/${given}`;
   // Control characters: a folder named with them reaches every tool's messages and terminal.
   // Bidirectional overrides and isolates too: the plugin refuses such a folder (it would reach
   // the terminal in a project name), which failed the whole project graph after this wrote it.
