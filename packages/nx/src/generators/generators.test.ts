@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { readNxJson, type Tree } from '@nx/devkit';
 import { createTreeWithEmptyWorkspace } from '@nx/devkit/testing.js';
 import { parse as parseYaml } from 'yaml';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 type Generator<S> = (tree: Tree, schema: S) => Promise<void>;
 const require = createRequire(import.meta.url);
@@ -204,6 +204,22 @@ describe('@chunkyard/nx:topic', () => {
     await expect(topic(tree, { name: 'x', docsRoot: 'docs/_drafts' })).rejects.toThrow(/the folder "_drafts" starts with "_"/);
     await topic(tree, { name: 'install', docsRoot: 'docs/guides' });
     expect(tree.exists('docs/guides/install/golden-reference.md')).toBe(true);
+  });
+
+  it('warns, naming init, when nx.json has no @chunkyard/nx entry: nothing would build the topic (probe)', async () => {
+    const warned: string[] = [];
+    const spy = vi.spyOn(console, 'warn').mockImplementation((...a: unknown[]) => void warned.push(a.map(String).join(' ')));
+    try {
+      await topic(tree, { name: 'guides/a' });
+      expect(tree.exists('docs/guides/a/golden-reference.md')).toBe(true);
+      expect(warned.join('\n')).toMatch(/@chunkyard\/nx:topic: warning: @chunkyard\/nx is not among the plugins of nx\.json, .*run npx nx g @chunkyard\/nx:init --docsRoot docs to register it/);
+      warned.length = 0;
+      await init(tree, { docsRoot: 'docs' });
+      await topic(tree, { name: 'guides/b' });
+      expect(warned).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('refuses a name inside a folder index-tool lists in no index.json (_drafts, .hidden), which the plugin builds no topic in (probe)', async () => {

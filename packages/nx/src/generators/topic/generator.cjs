@@ -4,7 +4,7 @@
  * marker document (and optionally a qa-pairs.md). The plugin infers its project from the
  * marker alone, so nothing else is registered anywhere.
  */
-const { readNxJson } = require('@nx/devkit');
+const { logger, readNxJson } = require('@nx/devkit');
 const { posix } = require('node:path');
 const { escapeControl, listedFolder, normalizeOptions, projectName } = require('../../plugin.cjs');
 
@@ -172,6 +172,13 @@ async function topicGenerator(tree, schema) {
   // The title is the heading, and so every index.json's and terminal's title of the topic.
   if (/[\u0000-\u001f\u007f-\u009f]/.test(title)) throw new Error(`@chunkyard/nx:topic: the title ${JSON.stringify(title)} holds control characters; give plain text`);
 
+  // Without an entry nothing infers the topic: `nx run-many -t index` said only "No tasks were
+  // run" for it (probe: `nx g @chunkyard/nx:topic` before init).
+  if (registeredEntries(tree).length === 0) {
+    logger.warn(
+      `@chunkyard/nx:topic: warning: @chunkyard/nx is not among the plugins of nx.json, so nx builds no topic (nx run-many -t index runs nothing); run npx nx g @chunkyard/nx:init --docsRoot ${escapeControl(docsRoot)} to register it`,
+    );
+  }
   tree.write(
     marker,
     `# ${title}\n\n` +
