@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from './main.js';
+import { runStore } from './test-run.js';
 import { BIN, ensureBuilt, REPO } from './test-build.js';
 
 let ws: string;
@@ -27,12 +27,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(ws, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: ws, env: { CI: '1' } });
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runStore(ws, args);
 
 const DAMAGE = {
   'a whole document of 2 bytes': { sql: "UPDATE artifacts SET embedding = x'0000' WHERE is_chunked = 0", what: 'is 2 bytes' },

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { main } from './main.js';
+import { runStore } from './test-run.js';
 import { REPO } from './test-build.js';
 
 let ws: string;
@@ -19,12 +19,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: ws, env: { CI: '1' } });
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runStore(ws, args);
 
 it('ingest --db out/ stores nothing and names the folder form; out/store.db is where the store then goes', async () => {
   expect(await run(['ingest', 'topic', '--db', 'out/'])).toEqual({

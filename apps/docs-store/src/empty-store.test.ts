@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '@chunkyard/store';
-import { main } from './main.js';
+import { runStore } from './test-run.js';
 import { BIN, ensureBuilt, REPO } from './test-build.js';
 
 let ws: string;
@@ -23,12 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(ws, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: ws, env: { CI: '1' } });
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runStore(ws, args);
 
 /** The store a failed ingest leaves: the real CLI, with ollama on a port nothing listens on. */
 async function storeOfFailedIngest(): Promise<string> {

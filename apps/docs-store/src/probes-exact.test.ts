@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { main } from './main.js';
+import { runStore } from './test-run.js';
 import { REPO } from './test-build.js';
 
 let ws: string;
@@ -18,12 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: ws, env: { CI: '1' } });
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runStore(ws, args);
 
 it('says --probes is not used, and searches as without it', async () => {
   for (const mode of [['--mode', 'vector'], ['--no-routes']]) {

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { main } from './main.js';
+import { runStore } from './test-run.js';
 import { REPO } from './test-build.js';
 
 let ws: string;
@@ -19,12 +19,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: ws, env: { CI: '1' } });
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runStore(ws, args);
 const status = async (args: string[]) => {
   const r = await run(['ingest', 'aot', ...args, '--json']);
   expect(r.code, r.stderr).toBe(0);
