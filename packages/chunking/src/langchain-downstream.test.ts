@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
 import { chunkMetadata } from './interop.js';
 import { ChunkyardTextSplitter } from './langchain.js';
+import { wordVector } from './test-helpers.js';
 
 /** A deterministic offline embedding: word hashes into 32 buckets. */
 class HashEmbeddings extends Embeddings {
@@ -19,16 +20,7 @@ class HashEmbeddings extends Embeddings {
     super({});
   }
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    return texts.map((text) => {
-      const v = new Array<number>(32).fill(0);
-      for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-        if (w === '') continue;
-        let h = 0;
-        for (const ch of w) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
-        v[h % 32]! += 1;
-      }
-      return v;
-    });
+    return texts.map((text) => wordVector(text, 32));
   }
   async embedQuery(text: string): Promise<number[]> {
     return (await this.embedDocuments([text]))[0]!;

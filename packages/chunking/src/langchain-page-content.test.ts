@@ -13,6 +13,7 @@ import { ChunkOptionsError } from './index.js';
 import { toLangChainDocument } from './interop.js';
 import { chunkDocument } from './index.js';
 import { ChunkyardTextSplitter, MarkdownTextSplitter } from './langchain.js';
+import { wordVector } from './test-helpers.js';
 
 /** A deterministic offline embedding (word hashes into 64 buckets) that keeps the texts it embedded. */
 class RecordingEmbeddings extends Embeddings {
@@ -21,14 +22,7 @@ class RecordingEmbeddings extends Embeddings {
     super({});
   }
   private vector(text: string): number[] {
-    const v = new Array<number>(64).fill(0);
-    for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-      if (w === '') continue;
-      let h = 0;
-      for (const ch of w) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
-      v[h % 64]! += 1;
-    }
-    return v;
+    return wordVector(text, 64);
   }
   async embedDocuments(texts: string[]): Promise<number[][]> {
     this.documents.push(...texts);

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
 import { chunkMetadata } from './interop.js';
 import { ChunkyardNodeParser } from './llamaindex.js';
+import { wordVector } from './test-helpers.js';
 
 /** A deterministic offline embedding: word hashes into 32 buckets. */
 class HashEmbedding extends BaseEmbedding {
@@ -19,14 +20,7 @@ class HashEmbedding extends BaseEmbedding {
     super();
   }
   async getTextEmbedding(text: string): Promise<number[]> {
-    const v = new Array<number>(32).fill(0);
-    for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-      if (w === '') continue;
-      let h = 0;
-      for (const ch of w) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
-      v[h % 32]! += 1;
-    }
-    return v;
+    return wordVector(text, 32);
   }
 }
 

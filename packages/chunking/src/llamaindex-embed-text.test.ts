@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkDocument, type ChunkOptions, type ChunkRecord } from './index.js';
 import { textNodesOf } from './interop.js';
 import { ChunkyardNodeParser } from './llamaindex.js';
+import { wordVector } from './test-helpers.js';
 
 /** A deterministic offline embedding (word hashes into 64 buckets) that keeps the texts it embedded. */
 class RecordingEmbedding extends BaseEmbedding {
@@ -27,14 +28,7 @@ class RecordingEmbedding extends BaseEmbedding {
     return this.vector(typeof query === 'string' ? query : JSON.stringify(query));
   }
   private vector(text: string): number[] {
-    const v = new Array<number>(64).fill(0);
-    for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-      if (w === '') continue;
-      let h = 0;
-      for (const ch of w) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
-      v[h % 64]! += 1;
-    }
-    return v;
+    return wordVector(text, 64);
   }
 }
 

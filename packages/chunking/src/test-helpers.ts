@@ -104,3 +104,19 @@ export function pushedDuring(run: () => void): number {
   }
   return pushed;
 }
+
+/**
+ * A deterministic local embedding for the LangChain and LlamaIndex downstream tests: each word
+ * (letters and digits, lower-cased) hashed into one of `dims` counts. Texts sharing words point
+ * the same way, so a query finds the chunks that hold its words.
+ */
+export function wordVector(text: string, dims: number): number[] {
+  const v = new Array<number>(dims).fill(0);
+  for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (w === '') continue;
+    let h = 0;
+    for (const ch of w) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
+    v[h % dims]! += 1;
+  }
+  return v;
+}
