@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HELP, main, STATIC_DIR } from './main.js';
 
+/** A file of an earlier copy of the page: its index.html is the page's (title, inspect.js), the rest stand-ins. */
+const oldCopy = (n: string): string => (n === 'index.html' ? '<title>Chunk inspector</title>\n<script type="module" src="inspect.js"></script>\n<!-- old -->\n' : `old ${n}`);
+
 describe('chunk-inspector build --out where no folder can be made', () => {
   it.runIf(process.platform === 'linux')('under /proc: exit 1 at once, the path named', async () => {
     const err: string[] = [];
@@ -39,7 +42,8 @@ describe('chunk-inspector build --out lands the page whole or not at all (issue 
     const out = mkdtempSync(join(tmpdir(), 'chunk-inspector-'));
     try {
       const names = readdirSync(STATIC_DIR).sort();
-      for (const n of names) if (n !== 'render.js') writeFileSync(join(out, n), `old ${n}`);
+      // An earlier copy of the page (its index.html is the page's), so the copy may replace it.
+      for (const n of names) if (n !== 'render.js') writeFileSync(join(out, n), oldCopy(n));
       mkdirSync(join(out, 'render.js'));
       // What a killed run leaves: fs-atomic's temp name with a pid that is gone.
       mkdirSync(join(out, '.staged.tmp-999999999-0123abcd'));
@@ -48,7 +52,7 @@ describe('chunk-inspector build --out lands the page whole or not at all (issue 
       expect(code).toBe(1);
       expect(err.join('')).toBe(`chunk-inspector: ${join(out, 'render.js')}: is a folder where a file is expected (EISDIR); remove or rename that folder\n`);
       // Before: data.js, dom.js, index.html, inspect.css and inspect.js were new, render.js missing.
-      for (const n of names) if (n !== 'render.js') expect(readFileSync(join(out, n), 'utf8')).toBe(`old ${n}`);
+      for (const n of names) if (n !== 'render.js') expect(readFileSync(join(out, n), 'utf8')).toBe(oldCopy(n));
       expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([]);
       rmSync(join(out, 'render.js'), { recursive: true });
       expect(await main(['build', '--out', out], { stdout: () => {}, stderr: () => {} })).toBe(0);
@@ -98,7 +102,7 @@ describe('chunk-inspector build --out DIR where a file of the page is a symlink 
       const decoy = join(dir, 'decoy.txt');
       writeFileSync(decoy, 'decoy\n');
       const names = readdirSync(STATIC_DIR).sort();
-      for (const n of names) if (n !== 'dom.js') writeFileSync(join(out, n), `old ${n}`);
+      for (const n of names) if (n !== 'dom.js') writeFileSync(join(out, n), oldCopy(n));
       symlinkSync(decoy, join(out, 'dom.js'));
       const r = spawnSync(process.execPath, [join(import.meta.dirname, '../bin/inspector.js'), 'build', '--out', out], { encoding: 'utf8', timeout: 20_000 });
       expect(r.stderr).toBe(`chunk-inspector: ${join(out, 'dom.js')}: is a symlink (it points to ${decoy}); a generated output is never written through a link, so nothing was written; remove the link and run again\n`);
@@ -107,7 +111,7 @@ describe('chunk-inspector build --out DIR where a file of the page is a symlink 
       // Before: the page's dom.js had replaced the decoy's content, and every other file was new.
       expect(readFileSync(decoy, 'utf8')).toBe('decoy\n');
       expect(lstatSync(join(out, 'dom.js')).isSymbolicLink()).toBe(true);
-      for (const n of names) if (n !== 'dom.js') expect(readFileSync(join(out, n), 'utf8')).toBe(`old ${n}`);
+      for (const n of names) if (n !== 'dom.js') expect(readFileSync(join(out, n), 'utf8')).toBe(oldCopy(n));
       expect(readdirSync(out).sort()).toEqual(names);
       // The link removed, as the message says: the page is written, dom.js a regular file.
       rmSync(join(out, 'dom.js'));
@@ -137,6 +141,67 @@ describe('chunk-inspector names an --out holding a line break on one line (issue
       let stderr = '';
       expect(await main(['build', '--out', file], { stdout: () => {}, stderr: (s) => void (stderr += s) })).toBe(2);
       expect(stderr).toBe(`chunk-inspector: --out ${join(dir, 'a\\u000ab')}: a file, not a folder; give a folder (or one not yet made)\nRun chunk-inspector --help for usage.\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("chunk-inspector build --out a folder holding another page's files (probe: --out public replaced a site's index.html without a word)", () => {
+  const run = (out: string) => spawnSync(process.execPath, [join(import.meta.dirname, '../bin/inspector.js'), 'build', '--out', out], { encoding: 'utf8', timeout: 20_000 });
+  const names = readdirSync(STATIC_DIR).sort();
+
+  it("a site's own index.html, or a data.js of its own beside no page: exit 1 naming them, nothing written or replaced", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunk-inspector-foreign-'));
+    try {
+      const site = join(dir, 'public');
+      mkdirSync(site);
+      writeFileSync(join(site, 'index.html'), '<!doctype html><title>My site</title>\n');
+      writeFileSync(join(site, 'style.css'), 'body{}\n');
+      const r = run(site);
+      expect(r.stderr).toBe(`chunk-inspector: ${site} holds index.html, which the chunk inspector did not write; copying would replace it, so nothing was written; give a folder of the page's own below the docs root (e.g. docs/_inspect), or move that file away\n`);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(join(site, 'index.html'), 'utf8')).toBe('<!doctype html><title>My site</title>\n');
+      expect(readdirSync(site).sort()).toEqual(['index.html', 'style.css']);
+
+      // No index.html, but scripts of the same names: not the page's either.
+      const scripts = join(dir, 'scripts');
+      mkdirSync(scripts);
+      writeFileSync(join(scripts, 'data.js'), 'export const mine = 1;\n');
+      writeFileSync(join(scripts, 'dom.js'), 'export const mine = 2;\n');
+      const s = run(scripts);
+      expect(s.status).toBe(1);
+      expect(s.stderr).toContain(`${scripts} holds data.js, dom.js, which the chunk inspector did not write; copying would replace them, so nothing was written;`);
+      expect(readdirSync(scripts).sort()).toEqual(['data.js', 'dom.js']);
+      expect(readFileSync(join(scripts, 'data.js'), 'utf8')).toBe('export const mine = 1;\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a new folder, one holding only other files, the same copy again, or an earlier copy of the page: copied, exit 0', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunk-inspector-own-'));
+    try {
+      const fresh = join(dir, 'fresh', '_inspect');
+      expect(run(fresh).status).toBe(0);
+      expect(readdirSync(fresh).sort()).toEqual(names);
+      expect(run(fresh).status).toBe(0);
+
+      const others = join(dir, 'others');
+      mkdirSync(others);
+      writeFileSync(join(others, 'notes.txt'), 'mine\n');
+      expect(run(others).status).toBe(0);
+      expect(readFileSync(join(others, 'notes.txt'), 'utf8')).toBe('mine\n');
+      expect(readdirSync(others).sort()).toEqual([...names, 'notes.txt'].sort());
+
+      const older = join(dir, 'older');
+      mkdirSync(older);
+      for (const n of names) writeFileSync(join(older, n), oldCopy(n));
+      const r = run(older);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      for (const n of names) expect(readFileSync(join(older, n), 'utf8')).toBe(readFileSync(join(STATIC_DIR, n), 'utf8'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@
  *
  *   chunk-inspector build --out docs/_inspect
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fileKind, guardEnvironment, oneLine, parseCliArgs, processIo, writeFilesAtomic } from '@chunkyard/fs-atomic';
@@ -34,8 +34,13 @@ Options:
   -h, --help   show this help
   --version    print chunk-inspector's version
 
+DIR may be new, empty, hold other files, or hold an earlier copy of the page (which is
+replaced); a file of the page's names that is not the page's (a site's own index.html or
+data.js) is never replaced.
+
 Exit status: 0 copied; 1 the files could not be written (none of them is replaced: a
-folder or a symlink where one goes, a full disk, a dangling link for DIR); 2 usage error.
+folder, a symlink or another page's file where one goes, a full disk, a dangling link for
+DIR); 2 usage error.
 `;
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
@@ -53,6 +58,34 @@ export function buildStatic(out: string): string[] {
   const names = readdirSync(STATIC_DIR).filter((n) => !n.startsWith('.') && statSync(join(STATIC_DIR, n)).isFile()).sort();
   writeFilesAtomic(new Map(names.map((n) => [join(out, n), readFileSync(join(STATIC_DIR, n))])));
   return names;
+}
+
+/** Whether `html` is a copy of this page, of any version: each had this title and loaded inspect.js. */
+export function isInspectorPage(html: string): boolean {
+  return html.includes('<title>Chunk inspector</title>') && html.includes('src="inspect.js"');
+}
+
+/**
+ * The files of `out` that copying the page would replace and that are not the page's (probe:
+ * `--out public`, a site's folder, replaced its index.html and any data.js without a word). A
+ * file is the page's when it is byte for byte the one copied, or when `out`'s index.html is
+ * the page (an earlier copy, whose modules are upgraded with it). Folders and symlinks in the
+ * way are left to writeFilesAtomic, which refuses them with their own words.
+ */
+export function foreignFiles(out: string): string[] {
+  const regular = (p: string) => {
+    try {
+      return lstatSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const names = readdirSync(STATIC_DIR).filter((n) => !n.startsWith('.') && statSync(join(STATIC_DIR, n)).isFile()).sort();
+  const differing = names.filter((n) => regular(join(out, n)) && !readFileSync(join(out, n)).equals(readFileSync(join(STATIC_DIR, n))));
+  if (differing.length === 0) return [];
+  const index = join(out, 'index.html');
+  if (regular(index) && isInspectorPage(readFileSync(index, 'utf8'))) return [];
+  return differing;
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
@@ -93,6 +126,13 @@ async function run(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     io.stderr(`chunk-inspector: ${(err as Error).message}\nRun chunk-inspector --help for usage.\n`);
     return 2;
+  }
+  const foreign = foreignFiles(out);
+  if (foreign.length > 0) {
+    io.stderr(
+      `chunk-inspector: ${oneLine(out)} holds ${foreign.join(', ')}, which the chunk inspector did not write; copying would replace ${foreign.length === 1 ? 'it' : 'them'}, so nothing was written; give a folder of the page's own below the docs root (e.g. docs/_inspect), or move ${foreign.length === 1 ? 'that file' : 'those files'} away\n`,
+    );
+    return 1;
   }
   const names = buildStatic(out);
   // One line whatever the path holds, as the errors are.
