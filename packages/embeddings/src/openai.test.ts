@@ -124,6 +124,24 @@ describe('openai provider: success', () => {
     expect(Array.from(decodeBase64Floats(base64Floats([1.5, -2, 0]))!)).toEqual([1.5, -2, 0]);
     expect(decodeBase64Floats(Buffer.from([1, 2, 3]).toString('base64'))).toBeNull();
   });
+
+  it('refuses a string embedding that is not base64, which Node decoded to garbage by skipping what it did not know', async () => {
+    // 16 of these characters are in base64's alphabet: Node made three floats (-7.8e11, …) of them.
+    const garbage = ['0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8', 'AAAAAAAAAAAAAAAA!!', 'AAAAAAAA.AAAAAAAA'];
+    const s = await serve((_req, res, n) => sendJson(res, 200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: garbage[n] }] }));
+    for (const [i, text] of garbage.entries()) {
+      expect(Buffer.from(text, 'base64').length % 4, text).toBe(0); // the lax decoder's verdict: whole floats
+      const err = await failure(openai(s, { maxRetries: 0 }).embed(['x']));
+      expect(err.kind, text).toBe('malformed');
+      expect(err.message).toContain(`${s.origin}/v1/embeddings`);
+      expect(err.message).toMatch(/data\[0\]\.embedding is a string that is not base64 \(character \d+ of \d+/);
+      expect(decodeBase64Floats(text), `decodeBase64Floats ${i}`).toBeNull();
+    }
+    // Standard and URL-safe alphabets, padding, and the line breaks of an encoder that wraps lines are base64.
+    const wrapped = base64Floats([0.5, -1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]).replace(/.{76}/g, '$&\n');
+    expect(Array.from(decodeBase64Floats(wrapped)!).slice(0, 3)).toEqual([0.5, -1, 2]);
+    expect(Array.from(decodeBase64Floats(base64Floats([-1.5e-7, 3]).replace(/\+/g, '-').replace(/\//g, '_'))!)).toEqual([Math.fround(-1.5e-7), 3]);
+  });
 });
 
 describe('openai provider: retries', () => {

@@ -29,8 +29,31 @@ async function loadOpenAI(): Promise<OpenAIModule> {
   return (openaiModule ??= await import('openai'));
 }
 
-/** Little-endian float32s in base64 → Float32Array; null when the byte count is not a multiple of 4. */
+/**
+ * Where `text` stops being base64 (the standard or URL-safe alphabet, `=` padding only at the
+ * end; line breaks and spaces, which encoders that wrap lines add, are allowed), or -1 when it
+ * is base64. Node's decoder skips any other character without a word, so a compatible server
+ * that sent its vector as a string of numbers ("0.1,0.2,…,0.8") came back as three
+ * meaningless floats, cached and used.
+ */
+export function notBase64At(text: string): number {
+  let padding = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    if (c === 0x3d) {
+      padding = true;
+      continue;
+    }
+    const inAlphabet = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x2d || c === 0x5f;
+    if (padding || !inAlphabet) return i;
+  }
+  return -1;
+}
+
+/** Little-endian float32s in base64 → Float32Array; null when it is not base64, or the byte count is not a multiple of 4. */
 export function decodeBase64Floats(b64: string): Float32Array | null {
+  if (notBase64At(b64) >= 0) return null;
   const buf = Buffer.from(b64, 'base64');
   if (buf.length % 4 !== 0) return null;
   const out = new Float32Array(buf.length / 4);
@@ -131,6 +154,8 @@ export class OpenAITransport implements Transport {
       }
       const embedding = item?.embedding;
       if (typeof embedding === 'string') {
+        const at = notBase64At(embedding);
+        if (at >= 0) throw new MalformedResponseError(`data[${i}].embedding is a string that is not base64 (character ${at + 1} of ${embedding.length} is outside its alphabet), where a list of numbers or base64 float32s belongs`);
         const decoded = decodeBase64Floats(embedding);
         if (!decoded) throw new MalformedResponseError(`data[${i}].embedding is base64 whose length is not a whole number of float32s`);
         out[index] = decoded;
