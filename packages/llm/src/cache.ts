@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { NotRegularFileError, readRegularFile, writeFileAtomic } from '@chunkyard/fs-atomic';
-import type { ChatClient, ChatMessage } from './client.js';
+import { withoutReasoning, type ChatClient, type ChatMessage } from './client.js';
 
 export const LLM_CACHE_VERSION = 1;
 
@@ -136,7 +136,8 @@ export async function cachedChat(client: ChatClient, cache: LlmCache | null, pro
     contentSha256: sha256(content),
   };
   const hit = cache?.get(parts) ?? null;
-  if (hit !== null) return { text: hit, cached: true };
+  // An entry written before chat() dropped a thinking model's reasoning may still hold it.
+  if (hit !== null) return { text: withoutReasoning(hit), cached: true };
   const messages: ChatMessage[] = [
     { role: 'system', content: prompt.system },
     { role: 'user', content: prompt.user(content) },

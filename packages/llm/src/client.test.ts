@@ -1,8 +1,10 @@
 // The chat clients, driving the real `openai` and `ollama` packages against a local HTTP server
 // that speaks each service's documented chat API.
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, rawServe, sendJson, startServer } from '../../embeddings/src/test-server.js';
 import { startChatServer, userText, type ChatBody, type TestServer } from './chat-server.js';
+import { withoutReasoning } from './client.js';
 import { createChatClient, LlmError, type LlmSettings } from './index.js';
 
 let server: TestServer | null = null;
@@ -449,5 +451,36 @@ describe.each(['ollama', 'openai'] as const)('%s chat against a server that answ
     const err = await failure(createChatClient(settingsFor(provider, server.origin, { maxRetries: 0 }), env).chat([{ role: 'user', content: 'q' }]));
     expect(err.message).toContain(`${provider} chat (${server.origin}`);
     expect(err.message).toContain(`: malformed response: a success status with an error instead of a reply: ${provider === 'ollama' ? 'model requires more system memory' : 'quota exceeded'}. `);
+  });
+});
+
+describe.each(['ollama', 'openai'] as const)('%s chat with a thinking model (DeepSeek-R1, Qwen3) that writes its reasoning before the answer', (provider) => {
+  it('returns the answer alone: the reasoning block was the reply, and the lead line was its first words', async () => {
+    const replies = [
+      '<think>\nOkay, the user wants one sentence about AOT.\nLet me see: it covers trimming.\n</think>\n\nThis part explains native AOT publishing.',
+      // The chat template opened the block in the prompt: only the closing tag comes back.
+      'Okay, so the page is about trimming.\n</think>\n\nThis part explains trimming.',
+      // Out of tokens while thinking: no answer at all.
+      '<think>\nOkay, the user wants a summary. First I should',
+      'A plain answer about <think> tags, kept as it came.',
+    ];
+    server = await startChatServer(() => replies[server!.requests.length - 1]!);
+    const client = createChatClient(settingsFor(provider, server.origin), env);
+    const answers: string[] = [];
+    for (let i = 0; i < replies.length; i++) answers.push(await client.chat([{ role: 'user', content: `q${i}` }]));
+    expect(answers).toEqual(['This part explains native AOT publishing.', 'This part explains trimming.', '', 'A plain answer about <think> tags, kept as it came.']);
+  });
+});
+
+describe('withoutReasoning', () => {
+  const noTags = fc.string({ unit: fc.constantFrom('a', ' ', '\n', '<', '>', '/', 't', 'h', 'i', 'n', 'k', '.', 'é') }).filter((t) => !t.includes('<think>') && !t.includes('</think>'));
+  it('gives back the answer after any reasoning block, and any reply without one unchanged', () => {
+    fc.assert(
+      fc.property(noTags, noTags, fc.constantFrom('', ' ', '\n'), (reasoning, answer, lead) => {
+        expect(withoutReasoning(answer)).toBe(answer);
+        expect(withoutReasoning(`${lead}<think>${reasoning}</think>${answer}`)).toBe(answer.trim());
+        expect(withoutReasoning(`${reasoning}</think>${answer}`)).toBe(answer.trim());
+      }),
+    );
   });
 });

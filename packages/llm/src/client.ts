@@ -189,6 +189,23 @@ interface Attempt {
   fix(kind: 'unreachable' | 'auth' | 'http' | 'timeout' | 'malformed' | 'redirect', status?: number): string;
 }
 
+/**
+ * A reply without the reasoning a thinking model puts before its answer: `<think>…</think>`
+ * (DeepSeek-R1, Qwen3, QwQ through Ollama without `think`, vLLM or llama.cpp without a
+ * reasoning parser), or only the closing tag where the chat template opened it in the prompt.
+ * That block became the lead line (its first words, "<think> Okay, the user wants me to…") and
+ * docs-score's answer. A reply that opens a block and never closes it (the model ran out of
+ * tokens thinking) holds no answer: ''. Any other reply is returned as it came.
+ */
+export function withoutReasoning(text: string): string {
+  const open = /^\s*<think>/.exec(text);
+  const close = text.indexOf('</think>', open ? open[0].length : 0);
+  if (close < 0) return open ? '' : text;
+  // Without an opening tag, only a block the template opened: no `<think>` before the close.
+  if (!open && text.lastIndexOf('<think>', close) >= 0) return text;
+  return text.slice(close + '</think>'.length).trim();
+}
+
 class Client implements ChatClient {
   constructor(
     readonly provider: LlmProviderName,
@@ -212,7 +229,7 @@ class Client implements ChatClient {
       const outcome = await runAttempt(timeoutMs, options.signal, async (signal) => {
         const text = await this.attempt.send(messages, temperature, signal);
         if (typeof text !== 'string') throw new LlmError(this.provider, this.url, 'malformed response: no message content', this.attempt.fix('malformed'));
-        return text;
+        return withoutReasoning(text);
       });
       if (outcome.ok) return outcome.value;
       const err = outcome.error;

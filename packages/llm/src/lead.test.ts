@@ -9,7 +9,7 @@ import { chunkDocument, countTokens, type ChunkDocumentResult } from '@chunkyard
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startChatServer, userText, type ChatBody, type TestServer } from './chat-server.js';
-import { applyLeadSentences, cacheKey, createChatClient, generateLeadSentences, LEAD_PROMPTS, LlmCache, oneLine, promptSha256, sha256 } from './index.js';
+import { applyLeadSentences, cacheKey, cachedChat, createChatClient, generateLeadSentences, LEAD_PROMPTS, LlmCache, oneLine, promptSha256, sha256 } from './index.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const SOURCE = readFileSync(join(REPO, 'docs/deployment/native-aot/golden-reference.md'), 'utf8');
@@ -187,5 +187,18 @@ describe('lead lines for a document whose name holds HTML characters', () => {
       if (page.ct.next) expect(idPart(page.leadOut)).toBe(idPart(extractive.leadOut));
       expect(page.tokens).toBeLessThanOrEqual(page.nmax);
     }
+  });
+});
+
+describe('a cached reply of a thinking model, written before chat() dropped its reasoning', () => {
+  it('is read as its answer, without asking the model again', async () => {
+    server = await startChatServer(() => 'asked again');
+    const client = createChatClient({ provider: 'ollama', host: server.origin, model: 'deepseek-r1' }, {});
+    const cache = new LlmCache(dir);
+    const page = 'Native AOT publishes a self-contained executable.';
+    const parts = { provider: client.provider, model: client.model, temperature: client.temperature, promptSha256: promptSha256(LEAD_PROMPTS.summary), contentSha256: sha256(page) };
+    cache.put(parts, '<think>\nOkay, the user wants a recap.\n</think>\n\nIt showed how to publish with native AOT.');
+    expect(await cachedChat(client, cache, LEAD_PROMPTS.summary, page)).toEqual({ text: 'It showed how to publish with native AOT.', cached: true });
+    expect(server.requests).toHaveLength(0);
   });
 });
