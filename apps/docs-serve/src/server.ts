@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { oneLine } from '@chunkyard/fs-atomic';
 import { ALLOWED_METHODS, cors, readOnly } from './cors.js';
 import { chain, type Handler } from './handlers.js';
@@ -41,6 +42,7 @@ export interface RunningServer {
   server: Server;
   /** Base URL, e.g. http://127.0.0.1:8080/ */
   url: string;
+  /** The docs root as named (absolute; a symlink is followed at each request, not resolved once). */
   root: string;
   /** Stops accepting; idle keep-alive connections close now, busy ones after `graceMs`. */
   close(graceMs?: number): Promise<void>;
@@ -51,10 +53,13 @@ export class ServeError extends Error {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const root = await realpath(options.root).catch(() => {
+  const real = await realpath(options.root).catch(() => {
     throw new ServeError(`${oneLine(options.root)}: no such folder`);
   });
-  if (!(await stat(root)).isDirectory()) throw new ServeError(`${oneLine(options.root)}: not a folder`);
+  if (!(await stat(real)).isDirectory()) throw new ServeError(`${oneLine(options.root)}: not a folder`);
+  // The path as named, not where it led at start-up: a root that is a symlink swapped to a new
+  // release is followed at each request (staticFiles resolves it again).
+  const root = resolve(options.root);
   const inspector = options.inspector === false ? [] : [inspectorRoute(options.inspector ?? inspectorStaticDir())];
   const handlers: Handler[] = [cors, readOnly, ...inspector, ...(options.routes ?? []), staticFiles(root, options.log)];
   const handle = chain(handlers, options.onError);

@@ -76,29 +76,37 @@ export function fixRangeHeaders(req: IncomingMessage, size: number): void {
 /** What send's error carries: its status, and for a 416 the `Content-Range: bytes *\/size` a client needs to retry. */
 export type SendError = Error & { status?: number; headers?: Record<string, string>; code?: string };
 
-/** Serves files under `root` (an absolute, real path); `log` hears of files it cannot read. */
+/**
+ * Serves files under `root` (an absolute path, resolved again at each request); `log` hears of
+ * files it cannot read.
+ */
 export function staticFiles(root: string, log: (line: string) => void = () => undefined): Handler {
   // Whether the last request found the root gone, so the operator hears of it once, not per request.
   let rootGone = false;
   return async (req, res) => {
     const verdict = checkRequestPath(req.url ?? '/');
     if (!verdict.ok) return plain(res, verdict.status, verdict.status === 403 ? 'Forbidden' : 'Bad Request');
-    const real = await realpath(join(root, verdict.path)).catch(() => null);
+    // The folder `root` names now, symlinks resolved: a root that is a link swapped to a new
+    // release (`current -> releases/2`, the usual atomic deploy) was resolved once at start-up,
+    // so the old release went on being served, and once it was removed every request was 503
+    // "the served folder is gone", though `current` led to a folder (probe).
+    const realRoot = await realpath(root).catch(() => null);
+    const real = realRoot === null ? null : await realpath(join(realRoot, verdict.path)).catch(() => null);
     // The served folder removed or renamed under the server (a rebuild that replaces it, a
     // clean): every request was a 404 with no log line, as if each file were missing. Looked
     // at only when a path does not resolve, so a served file costs nothing more.
-    if (real === null && !(await stat(root).then((s) => s.isDirectory(), () => false))) {
+    if (real === null && !(realRoot !== null && (await stat(realRoot).then((s) => s.isDirectory(), () => false)))) {
       if (!rootGone) log(`${root}: the served folder is gone (removed, renamed or no longer a folder); answering 503 until it is back`);
       rootGone = true;
       return plain(res, 503, 'Service Unavailable (the served folder is gone)');
     }
     if (rootGone) log(`${root}: the served folder is back`);
     rootGone = false;
-    if (real === null) return plain(res, 404, 'Not Found');
-    if (!inside(root, real)) return plain(res, 403, 'Forbidden');
+    if (real === null || realRoot === null) return plain(res, 404, 'Not Found');
+    if (!inside(realRoot, real)) return plain(res, 403, 'Forbidden');
     // A folder is answered with its index.json (send's `index`), which must pass the same check.
     const index = await realpath(join(real, 'index.json')).catch(() => null);
-    if (index !== null && !inside(root, index)) return plain(res, 403, 'Forbidden');
+    if (index !== null && !inside(realRoot, index)) return plain(res, 403, 'Forbidden');
     // Only regular files and folders are served: send would stream a FIFO or a device (a
     // symlink to /dev/zero) forever, holding the request open and never finishing.
     const info = await stat(real).catch(() => null);
@@ -109,7 +117,7 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     // suffix range longer than the file was 416 at /t/ and 206 at /t/index.json).
     if (served?.isFile()) fixRangeHeaders(req, served.size);
     send(req, verdict.path.split('/').map(encodeURIComponent).join('/'), {
-      root,
+      root: realRoot,
       dotfiles: 'deny',
       index: ['index.json'],
       etag: true,
