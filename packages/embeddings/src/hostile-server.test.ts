@@ -254,3 +254,35 @@ describe('maxResponseBytes', () => {
     expect(maxResponseBytes(2048)).toBeLessThan(0x1fffffe8);
   });
 });
+
+describe.each<Kind>(['ollama', 'openai'])('%s provider given a text longer than the model takes', (kind) => {
+  // Each server's own words for it (OpenAI, vLLM, Ollama, llama.cpp, Hugging Face TEI).
+  const words = [
+    "This model's maximum context length is 8192 tokens, however you requested 20003 tokens (20003 in your prompt; 0 for the completion). Please reduce your prompt; or completion length.",
+    "Invalid 'input[1]': maximum input length is 8192 tokens.",
+    'This model\'s maximum context length is 512 tokens. However, you requested 600 tokens in the input for embedding generation. Please reduce the length of the input.',
+    'the input length exceeds the context length',
+    'the request exceeds the available context size, try increasing it',
+    'Input validation error: `inputs` must have less than 512 tokens. Given: 600',
+  ];
+  it('says to shorten the longest text of the request, naming it, not to check the model and its dimensions', async () => {
+    server = await startServer((_req, res, n) => sendJson(res, 400, kind === 'ollama' ? { error: words[n] } : { error: { message: words[n], type: 'invalid_request_error', code: null } }));
+    const long = `How do I configure ${'very '.repeat(4000)}long things?`;
+    for (const said of words) {
+      const err = await failure(provider(kind, server).embed(['short one', long, 'another']));
+      expect(err.kind, said).toBe('http');
+      expect(err.message).toContain(server.origin);
+      expect(err.message).toContain(said.slice(0, 40));
+      expect(err.fix, said).toMatch(/^A text is longer than the model takes \(the longest of this request, 20,031 characters, starts "How do I configure very very/);
+      expect(err.fix).toMatch(/lower chunking\.maxTokens/);
+      expect(err.message).not.toMatch(/embeddings\.dimensions/);
+    }
+  });
+
+  it('keeps the fix of any other 400', async () => {
+    server = await startServer((_req, res) => sendJson(res, 400, kind === 'ollama' ? { error: 'invalid input type' } : { error: { message: "'$.input' is invalid", type: 'invalid_request_error' } }));
+    const err = await failure(provider(kind, server).embed(['x']));
+    expect(err.fix).not.toMatch(/longer than the model takes/);
+    expect(err.fix).toMatch(/embeddings\.model/);
+  });
+});

@@ -363,7 +363,7 @@ describe('ollama provider: concurrency and cancellation', () => {
     });
     const err = await failure(ollama(s, { batchSize: 2, concurrency: 2 }).embed(texts(4)));
     expect(err.message).toBe(
-      `ollama embeddings (${s.origin}/api/embed): HTTP 400: input length exceeds the context length. Check that embeddings.model (mxbai-embed-large) is an embedding model, e.g. \`ollama pull mxbai-embed-large\`.`,
+      `ollama embeddings (${s.origin}/api/embed): HTTP 400: input length exceeds the context length. A text is longer than the model takes (the longest of this request, 6 characters, starts "text-0"): shorten it (lower chunking.maxTokens for chunks; a qa-pairs.md question is embedded whole), or choose a model with a longer context.`,
     );
     expect(err.partial.map((v) => (v ? Array.from(v) : v))).toEqual([undefined, undefined, fakeVector('text-2'), fakeVector('text-3')].map((v) => v && Array.from(Float32Array.from(v))));
   });

@@ -7,7 +7,7 @@
  */
 import { limitJsonStructure, limitResponse, RedirectRefusedError, redactSecrets, ResponseTooLargeError, runAttempt, unreadableResponse } from './attempt.js';
 import { checkedEmbedInput } from './embed-input.js';
-import { EmbeddingError, type EmbeddingErrorKind } from './errors.js';
+import { EmbeddingError, escapeControl, type EmbeddingErrorKind } from './errors.js';
 import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
 
 export const REMOTE_DEFAULTS = {
@@ -274,6 +274,27 @@ function toVector(raw: unknown): Float32Array | null {
   return v;
 }
 
+/**
+ * How the servers say an input is longer than the model takes: OpenAI ("maximum context length
+ * is 8192 tokens", "maximum input length"), vLLM ("reduce the length of the input"), Ollama
+ * ("input length exceeds the context length"), llama.cpp ("input is too large to process",
+ * "exceeds the available context size"), Hugging Face TEI ("must have less than 512 tokens").
+ */
+const TOO_LONG = /context (?:length|size|window)|maximum input length|input length exceeds|input is too (?:large|long)|too many tokens|must have less than \d+ tokens|reduce the length of the input/i;
+
+/** The fix for a text longer than the model takes, naming the longest text of the request. */
+function tooLongFix(texts: readonly string[]): string {
+  let longest = 0;
+  for (let i = 1; i < texts.length; i++) if (texts[i]!.length > texts[longest]!.length) longest = i;
+  const text = texts[longest] ?? '';
+  const start = text.replace(/\s+/g, ' ').trim();
+  const shown = start.length > 60 ? `${start.slice(0, 60).replace(/[\ud800-\udbff]$/, '')}…` : start;
+  return (
+    `A text is longer than the model takes (the longest of this request, ${text.length.toLocaleString('en-US')} characters, starts ${escapeControl(JSON.stringify(shown))}): ` +
+    'shorten it (lower chunking.maxTokens for chunks; a qa-pairs.md question is embedded whole), or choose a model with a longer context.'
+  );
+}
+
 /** Both remote providers: an EmbeddingProvider over a Transport. */
 export class RemoteProvider implements EmbeddingProvider {
   readonly provider: ProviderName;
@@ -369,7 +390,7 @@ export class RemoteProvider implements EmbeddingProvider {
             : unreadable
               ? { kind: 'malformed', detail: unreadable }
               : transport.classify(cause);
-      if (!isRetryable(failure) || attempt > maxRetries) throw this.#error(failure, attempt, cause);
+      if (!isRetryable(failure) || attempt > maxRetries) throw this.#error(failure, attempt, cause, texts);
       const hinted = failure.kind === 'http' ? failure.retryAfterMs : null;
       const backoff = backoffMs * 2 ** (attempt - 1);
       // "Equal jitter": half fixed, half random, so parallel clients spread out but still back off.
@@ -426,7 +447,7 @@ export class RemoteProvider implements EmbeddingProvider {
     return vectors;
   }
 
-  #error(f: Failure, attempts: number, cause: unknown): EmbeddingError {
+  #error(f: Failure, attempts: number, cause: unknown, texts: readonly string[]): EmbeddingError {
     const { transport } = this;
     const base = { provider: this.provider, url: transport.url, attempts, cause };
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
@@ -436,6 +457,11 @@ export class RemoteProvider implements EmbeddingProvider {
       case 'http': {
         const kind: EmbeddingErrorKind = f.status === 401 || f.status === 403 ? 'auth' : 'http';
         const detail = f.detail ? `: ${quoted(f.detail).slice(0, 300)}` : '';
+        // A text longer than the model takes: the fix for a 400 was to check the model and its
+        // dimensions, and nothing said which text; the longest of the request is the suspect.
+        if (kind === 'http' && f.detail && TOO_LONG.test(f.detail)) {
+          return new EmbeddingError(`HTTP ${f.status}${tries}${detail}`, { ...base, kind, status: f.status, fix: tooLongFix(texts) });
+        }
         return new EmbeddingError(`HTTP ${f.status}${tries}${detail}`, { ...base, kind, status: f.status, fix: transport.fix(kind, f.status) });
       }
       case 'unreachable':

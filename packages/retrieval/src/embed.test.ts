@@ -71,7 +71,7 @@ it('with two requests in flight, one failing (400) after the other came back: th
   const backend = createBackend({ folder: join(ws, 'docs'), env: {} });
 
   await expect(chunkVectors(backend, manifest)).rejects.toThrow(
-    `ollama embeddings (${server.origin}/api/embed): HTTP 400: input length exceeds the context length. Check that embeddings.model (mxbai-embed-large) is an embedding model, e.g. \`ollama pull mxbai-embed-large\`.`,
+    `ollama embeddings (${server.origin}/api/embed): HTTP 400: input length exceeds the context length. A text is longer than the model takes (the longest of this request, 14 characters, starts "chunk number 0"): shorten it (lower chunking.maxTokens for chunks; a qa-pairs.md question is embedded whole), or choose a model with a longer context.`,
   );
   expect(server.requests).toHaveLength(2);
   expect(TEXTS.map((t) => backend.cache!.getText(backend.provider.model, t) !== null)).toEqual(TEXTS.map((_, i) => i === 2 || i === 3));
