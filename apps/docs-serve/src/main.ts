@@ -39,8 +39,9 @@ Options:
   -h, --help   show this help
   --version    print docs-serve's version
 
-Prints the URL once listening. Stops on SIGINT (Ctrl-C) or SIGTERM, finishing requests in
-flight. Exit status: 0 stopped by a signal; 1 could not listen; 2 usage error.
+Prints the URL once listening. Stops on SIGINT (Ctrl-C) or SIGTERM: stops accepting, gives
+requests in flight up to 2 s to finish, then cuts their connections (and says how many).
+Exit status: 0 stopped by a signal; 1 could not listen; 2 usage error.
 `;
 
 /**
@@ -144,8 +145,8 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
     io.stderr(`docs-serve: warning: port ${port} is one that browsers and fetch() refuse to connect to (a "bad port" of the Fetch standard): the chunk inspector page and docs-query --base-url cannot reach it; choose another --port\n`);
   }
   const signal = await until(running);
-  await running.close();
-  io.stdout(`docs-serve: stopped (${signal})\n`);
+  const cut = await running.close();
+  io.stdout(`docs-serve: stopped (${signal})${cut > 0 ? `; ${cut} connection${cut === 1 ? '' : 's'} still sending after 2 s cut off` : ''}\n`);
   return 0;
 }
 

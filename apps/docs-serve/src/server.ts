@@ -3,7 +3,7 @@
  * otherwise, with a clean shutdown (stop accepting, finish or drop open connections).
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { oneLine } from '@chunkyard/fs-atomic';
@@ -44,8 +44,11 @@ export interface RunningServer {
   url: string;
   /** The docs root as named (absolute; a symlink is followed at each request, not resolved once). */
   root: string;
-  /** Stops accepting; idle keep-alive connections close now, busy ones after `graceMs`. */
-  close(graceMs?: number): Promise<void>;
+  /**
+   * Stops accepting; idle keep-alive connections close now, busy ones after `graceMs`. Resolves
+   * with how many connections were still open at `graceMs` and were cut (a download in flight).
+   */
+  close(graceMs?: number): Promise<number>;
 }
 
 export class ServeError extends Error {
@@ -87,6 +90,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     socket.on('error', () => undefined);
     socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOWED_METHODS}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 19\r\nConnection: close\r\n\r\nMethod Not Allowed\n`);
   });
+  // The connections open now, so close() can say how many it cut (a download still in flight
+  // after the grace period was cut without a word, and --help said requests in flight finish).
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   const host = options.host ?? DEFAULT_HOST;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
@@ -118,10 +128,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     root,
     url: `http://${shownHost}:${addr.port}/`,
     close: (graceMs = 2000) =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
+      new Promise<number>((resolve) => {
+        let cut = 0;
+        server.close(() => resolve(cut));
         server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), graceMs).unref();
+        setTimeout(() => {
+          cut = open.size;
+          server.closeAllConnections();
+        }, graceMs).unref();
       }),
   };
 }
