@@ -192,7 +192,7 @@ describe('parseQaPairs', () => {
   });
 
   it('names a zero-width character after the "?" of a heading, which its quote shows as nothing', () => {
-    expect(() => parseQaPairs('## Why?\u200b\n\nx\n', 'q.md')).toThrow('must end with "?": "Why?\u200b" (it ends with U+200B after the "?"; remove it)');
+    expect(() => parseQaPairs('## Why?\u200b\n\nx\n', 'q.md')).toThrow('must end with "?": "Why?\\u200b" (it ends with U+200B after the "?"; remove it)');
     // Any other character after the "?" is text the author sees: no note.
     expect(() => parseQaPairs('## Why?!\n\nx\n', 'q.md')).toThrow(/must end with "\?": "Why\?!"$/);
   });
@@ -201,6 +201,40 @@ describe('parseQaPairs', () => {
     // An ESC sequence in a heading cleared or retitled the terminal showing the message.
     expect(() => parseQaPairs('## Clear\u001b[2J\u001b]0;title\u0007\u009b1m\n\nx\n', 'q.md')).toThrow(
       'q.md:1: a question heading must end with "?": "Clear\\u001b[2J\\u001b]0;title\\u0007\\u009b1m"',
+    );
+  });
+
+  it('shows invisible and bidirectional characters of a quoted question or excerpt as escapes, not raw', () => {
+    // A zero-width space, a BOM or a right-to-left mark in a heading reached the message raw:
+    // `must end with "?": "Why"` and `"Why " (...)`, quotes that hid what the author had to remove.
+    expect(() => parseQaPairs('## Why\u200b\n\nx\n', 'q.md')).toThrow('q.md:1: a question heading must end with "?": "Why\\u200b"');
+    expect(() => parseQaPairs('## Why\ufeff\n\nx\n', 'q.md')).toThrow('q.md:1: a question heading must end with "?": "Why\\ufeff"');
+    expect(() => parseQaPairs('## Why\u200f\u200e\u2066\n\nx\n', 'q.md')).toThrow('"Why\\u200f\\u200e\\u2066"');
+    expect(() => parseQaPairs('## Why\ud800\n\nx\n', 'q.md')).toThrow('"Why\\ud800"');
+    expect(() => parseQaPairs('## Why \ud83d\ude00\n\nx\n', 'q.md')).toThrow('"Why \ud83d\ude00"');
+    expect(() => locateExcerpts(parseQaPairs('## Q?\n\n> no\u200bpe\n', 'q.md'), 'nope', 'q.md', 'g\u200b.md')).toThrow('q.md:3: reference excerpt not found verbatim in g\\u200b.md: "no\\u200bpe"');
+  });
+
+  it('never puts an invisible, bidirectional or control character or a lone surrogate into a message (property)', () => {
+    const hostile = fc.constantFrom(...'\u0000\u0007\u001b\u007f\u0085\u009b\u00ad\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2064\u2066\u2067\u2068\u2069\ufeff\ud800\udbff\udc00\udfff'.split(''));
+    const ch = fc.oneof(hostile, fc.constantFrom('a', 'Z', ' ', '?', '\u00e9', '\ud83d\ude00'));
+    const bad = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    fc.assert(
+      fc.property(fc.array(ch, { minLength: 1, maxLength: 80 }).map((cs) => cs.join('')), fc.constantFrom('', 'q\u200b\u202e.md'), (text, file) => {
+        const words = text.replace(/\u0000/g, '');
+        const messages: string[] = [];
+        for (const doc of [`## x${words}\n\nx\n`, `## Q${words}?\n\nx\n\n## q${words}?\n\nx\n`, `## Q?\n\n> z${words}\n`]) {
+          try {
+            const pairs = parseQaPairs(doc, file || 'q.md');
+            locateExcerpts(pairs, '', file || 'q.md', file || 'g.md');
+          } catch (e) {
+            expect(e).toBeInstanceOf(QaPairsError);
+            messages.push((e as Error).message);
+          }
+        }
+        for (const m of messages) expect(m, JSON.stringify(m)).not.toMatch(bad);
+      }),
+      { numRuns: 1_000 },
     );
   });
 

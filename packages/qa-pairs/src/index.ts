@@ -55,10 +55,20 @@ export class QaPairsError extends Error {
   }
 }
 
-/** Control characters (C0 with tab and newline, DEL, C1, bidirectional controls) as \u001b-style escapes. */
+/**
+ * What a message shows as a \u001b-style escape (JSON's form, as fs-atomic's escapeControl):
+ * control characters (C0 with tab and newline, DEL, C1), bidirectional controls (the marks
+ * U+200E and U+200F, embeddings, overrides, isolates), the characters that show as nothing
+ * (zero-width space and joiners U+200B–U+200D, soft hyphen, word joiner and invisible operators
+ * U+2060–U+2064, the BOM U+FEFF), the line and paragraph separators, and a surrogate without its
+ * pair. A question holding a zero-width space was quoted with it raw: `"Why"`, no fault the
+ * author could see, and a duplicate that differed by one was asked "twice" in two equal quotes.
+ */
+// eslint-disable-next-line no-control-regex
+const SHOWN_ESCAPED = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 function escapeControls(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return s.replace(SHOWN_ESCAPED, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -645,15 +655,18 @@ function invisibleTail(question: string): string {
 }
 
 /**
- * Text of the file as a message quotes it: one line of at most 60 characters, its control
- * characters (C0, DEL, C1, bidirectional controls) as \u001b-style escapes, so that a heading
+ * Text of the file as a message quotes it: one line of at most 60 characters, its control,
+ * bidirectional and invisible characters as \u001b-style escapes (SHOWN_ESCAPED), so that a heading
  * holding an ESC sequence cannot clear or retitle the terminal showing the message. Messages
  * quoted questions whole (a megabyte heading made a megabyte message) and raw.
  */
 function preview(s: string): string {
-  const one = s.replace(/\s+/g, ' ');
+  // One line, each run of blanks and line breaks one space; not the BOM, which \s matches too
+  // and which the quote then showed as a space the author could not find.
+  const one = s.replace(/[^\S\ufeff]+/g, ' ');
   let cut = one.length > 60 ? one.slice(0, 57) : one;
-  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // not half a surrogate pair
+  // Not half a pair cut in two; a lone surrogate the text holds is escaped (it was dropped).
+  if (cut.length < one.length && /[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
   const safe = escapeControls(cut);
   return one.length > 60 ? `${safe}...` : safe;
 }
