@@ -1,4 +1,5 @@
 // words.md: formatting, parsing (tolerant of layout, strict about content) and the round trip.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from './index.js';
 
@@ -113,7 +114,9 @@ describe('parseWordsMd', () => {
     ['a keyword holding ESC (probe: copied raw into words.md)', `${HEAD}| ok | 4 |\n| a\u001b[2Jb | 5 |\n`, 4, 'keyword "a\\u001b[2Jb" holds the control character U+001B; write the keyword as plain text'],
     ['a keyword holding a C1 control', `${HEAD}| a\u009bb | 5 |\n`, 3, 'holds the control character U+009B'],
     ['a keyword holding a right-to-left override', `${HEAD}| a\u202eb | 5 |\n`, 3, 'holds the control character U+202E'],
-    ['a keyword of only a zero-width space', `${HEAD}| \u200b | 5 |\n`, 3, 'keyword "\u200b" has only invisible characters'],
+    ['a keyword of only a zero-width space', `${HEAD}| \u200b | 5 |\n`, 3, 'keyword "\\u200b" has only invisible characters'],
+    ['a keyword of a BOM and a word joiner', `${HEAD}| x | 5 |\n| \u2060\ufeff\u2060 | 5 |\n`, 4, 'keyword "\\u2060\\ufeff\\u2060" has only invisible characters'],
+    ['a score behind a right-to-left mark', `${HEAD}| ab\u200f | \u200f5 |\n`, 3, 'score "\\u200f5" of keyword "ab\\u200f" is not a whole number from 1 to 10'],
     ['a header with a keyword but no score column', '| keyword | weight |\n| --- | --- |\n| a | 1 |\n', 1, 'table header has no "score" column'],
   ])('%s: an error naming file:line and the problem', (_what, text, line, problem) => {
     const err = parseError(text);
@@ -210,3 +213,24 @@ describe('formatWordsMd header', () => {
   });
 });
 
+
+describe('parseWordsMd messages quote what is there', () => {
+  it('never put an invisible, bidirectional or control character or a lone surrogate into a message (property)', () => {
+    const hostile = fc.constantFrom(...'\u0007\u001b\u007f\u0085\u009b\u00ad\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u202a\u202e\u2060\u2064\u2066\u2069\ufeff\ud800\udfff'.split(''));
+    const cell = fc.array(fc.oneof(hostile, fc.constantFrom('a', '5', ' ', '\u00e9', '\ud83d\ude00')), { maxLength: 70 }).map((cs) => cs.join(''));
+    const bad = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    fc.assert(
+      fc.property(cell, cell, (name, score) => {
+        for (const text of [`| keyword | score |\n| --- | --- |\n| ${name} | ${score} |\n`, `| keyword | score |\n| --- | --- |\n| a${name} | 5 |\n| A${name} | 11${score} |\n`]) {
+          try {
+            parseWordsMd(text, 'k.md');
+          } catch (e) {
+            expect(e).toBeInstanceOf(KeywordTableError);
+            expect((e as Error).message, JSON.stringify((e as Error).message)).not.toMatch(bad);
+          }
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+});
