@@ -52,6 +52,11 @@ export function sendFailed(res: ServerResponse, status: number, message: string,
     res.destroy();
     return;
   }
-  for (const name of SEND_HEADERS) res.removeHeader(name);
+  clearSendHeaders(res);
   plain(res, status, message, headers);
+}
+
+/** Removes the headers `send` set for a file, before the request is answered otherwise. */
+export function clearSendHeaders(res: ServerResponse): void {
+  for (const name of SEND_HEADERS) res.removeHeader(name);
 }

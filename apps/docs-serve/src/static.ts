@@ -5,13 +5,13 @@
  * dot-files and dot-folders (`.embedding-cache`, `.git`), NUL bytes, and any path whose real
  * location (symlinks resolved) lies outside the root's real location.
  */
-import type { ReadStream } from 'node:fs';
+import { fstatSync, type ReadStream, type Stats } from 'node:fs';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { describeFsError } from '@chunkyard/fs-atomic';
 import send from 'send';
-import { plain, sendFailed, type Handler } from './handlers.js';
+import { clearSendHeaders, plain, sendFailed, type Handler } from './handlers.js';
 
 export type PathVerdict = { ok: true; path: string } | { ok: false; status: 400 | 403; reason: string };
 
@@ -83,7 +83,14 @@ export type SendError = Error & { status?: number; headers?: Record<string, stri
 export function staticFiles(root: string, log: (line: string) => void = () => undefined): Handler {
   // Whether the last request found the root gone, so the operator hears of it once, not per request.
   let rootGone = false;
-  return async (req, res) => {
+  // Each request's Range and If-Range as the client sent them (fixRangeHeaders rewrites them for
+  // one size, and a request whose file is replaced under it is answered again), and how many
+  // times it has been answered again.
+  const asked = new WeakMap<IncomingMessage, { tries: number; range: string | undefined; ifRange: string | undefined }>();
+  const handler: Handler = async (req, res, next) => {
+    const first = { tries: 0, range: req.headers.range, ifRange: req.headers['if-range'] as string | undefined };
+    const orig = asked.get(req) ?? first;
+    asked.set(req, orig);
     const verdict = checkRequestPath(req.url ?? '/');
     if (!verdict.ok) return plain(res, verdict.status, verdict.status === 403 ? 'Forbidden' : 'Bad Request');
     // The folder `root` names now, symlinks resolved: a root that is a link swapped to a new
@@ -113,9 +120,8 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     if (!info) return plain(res, 404, 'Not Found');
     const served = info.isDirectory() && index !== null ? await stat(index).catch(() => null) : info;
     if (served !== null && !served.isFile() && !served.isDirectory()) return plain(res, 403, 'Forbidden');
-    // Sized by what is served: for a folder URL that is its index.json (sized as the folder, a
-    // suffix range longer than the file was 416 at /t/ and 206 at /t/index.json).
-    if (served?.isFile()) fixRangeHeaders(req, served.size);
+    // The file send looked at (its size, ETag and Last-Modified go in the headers).
+    let described: Stats | undefined;
     send(req, verdict.path.split('/').map(encodeURIComponent).join('/'), {
       root: realRoot,
       dotfiles: 'deny',
@@ -137,7 +143,43 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
         // Node's own reason phrases: a fixed table of four left a failed If-Match (412) saying "Error".
         sendFailed(res, status, STATUS_CODES[status] ?? 'Error', err.headers ?? {});
       })
+      .on('file', (_path: string, st: Stats) => {
+        described = st;
+        // The Range is fixed for the size send found, just before it reads the header: for a
+        // folder URL that is its index.json's (sized as the folder, a suffix range longer than
+        // the file was 416 at /t/ and 206 at /t/index.json), and a stat of our own taken before
+        // send's could be of a file since replaced (bytes=-2000 was 416, or the whole file as a 206).
+        delete req.headers.range;
+        delete req.headers['if-range'];
+        if (orig.range !== undefined) req.headers.range = orig.range;
+        if (orig.ifRange !== undefined) req.headers['if-range'] = orig.ifRange;
+        if (st.isFile()) fixRangeHeaders(req, st.size);
+      })
       .on('stream', (stream: ReadStream) => {
+        // A file replaced (renamed over, as every chunkyard tool writes) between send's stat and
+        // its open: the headers told of the old file and the body was the new one's, cut to the
+        // old size, as a whole 200 with the old ETag (probe: 1 answer in 10 during a rebuild was
+        // such a mix). Checked when the file opens, before a byte is sent: the request is then
+        // answered again from the start, at most 3 times, and then the connection is cut.
+        stream.once('open', (fd: number) => {
+          let opened: Stats | null = null;
+          try {
+            opened = fstatSync(fd);
+          } catch {
+            // the read that follows fails and says so
+          }
+          if (!described || !opened || (opened.ino === described.ino && opened.dev === described.dev && opened.size === described.size && opened.mtimeMs === described.mtimeMs)) return;
+          stream.unpipe(res);
+          stream.destroy();
+          orig.tries++;
+          if (res.headersSent || orig.tries > 3) {
+            res.destroy();
+            return;
+          }
+          clearSendHeaders(res);
+          res.statusCode = 200;
+          Promise.resolve(handler(req, res, next)).catch(() => res.destroy());
+        });
         // A file cut short while it is sent ends its read early, and the pipe then ended the
         // response as if whole: the connection stayed open and the answer to the client's next
         // request arrived as the rest of the promised body. Listening before the pipe does, the
@@ -150,4 +192,5 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
       })
       .pipe(res);
   };
+  return handler;
 }
