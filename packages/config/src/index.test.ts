@@ -982,3 +982,39 @@ describe('firstDuplicateKey: the linear check other YAML files (docs-score queri
     expect(duplicateKeyText('queries[0].topic', 2)).toBe('not valid YAML: queries[0].topic is set twice (first on line 2); keep one');
   });
 });
+
+describe('what a message quotes is shown as written', () => {
+  it('shows a zero-width, bidi or control character in a key or value as an escape, not raw', () => {
+    // `maxTokens\u200b:` was "chunking.maxTokens: unknown setting; did you mean maxTokens?",
+    // naming a key that looked right; a U+202E in a value turned the rest of the line around.
+    expect(errorOf('chunking:\n  maxTokens\u200b: 500\n').message).toMatch(/^chunkyard\.config\.yaml:2: chunking\.maxTokens\\u200b: unknown setting; did you mean maxTokens\?/);
+    expect(errorOf('chunking:\n  strategy: "sem\u202eantic\u200f"\n').message).toBe(
+      'chunkyard.config.yaml:2: chunking.strategy: expected one of semantic, token-window, hierarchical, paginate, got "sem\\u202eantic\\u200f"; did you mean semantic?',
+    );
+    expect(errorOf('\ufeffx\u2060: 1\n').message).toMatch(/^chunkyard\.config\.yaml:1: x\\u2060: unknown key/);
+    expect(errorOf('sources: [a.md, "_chunks/b\u200b.md"]\n', FILE, true).message).toContain('sources: "_chunks/b\\u200b.md" is inside _chunks/');
+    expect(errorOf('chunking:\n  strategy: "\\ud800x"\n').message).toContain('got "\\ud800x"');
+  });
+
+  it('never puts an invisible, bidirectional or control character or a lone surrogate into a message (property)', () => {
+    const hostile = fc.constantFrom(...'\u0007\u001b\u007f\u0085\u009b\u00ad\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u202a\u202e\u2060\u2064\u2066\u2069\ufeff'.split(''));
+    const text = fc.array(fc.oneof(hostile, fc.constantFrom('a', 'x', '\u00e9', '\ud83d\ude00')), { minLength: 1, maxLength: 90 }).map((cs) => cs.join(''));
+    const bad = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    fc.assert(
+      fc.property(text, (t) => {
+        const q = JSON.stringify(t);
+        for (const yaml of [`chunking:\n  ${q}: 1\n`, `${q}: 1\n`, `chunking:\n  strategy: ${q}\n  maxTokens: ${q}\n`, `sources: [a.md, a.md, ${q}]\n`, `sources: ["_keywords/${t.replace(/[\\"]/g, '')}.md"]\n`]) {
+          let message = '';
+          try {
+            parseConfig(yaml, 'c.yaml', { topic: true });
+          } catch (e) {
+            expect(e).toBeInstanceOf(ConfigError);
+            message = (e as Error).message;
+          }
+          expect(message, JSON.stringify(message)).not.toMatch(bad);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

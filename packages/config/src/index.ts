@@ -323,9 +323,26 @@ function shown(node: unknown, value: unknown): string {
 /** Longest value a message repeats: a 100 KB string or a nested list was echoed whole, one line of it. */
 const SHOWN_MAX = 80;
 
-/** `text` cut to SHOWN_MAX characters, saying how long it was. */
+/**
+ * `text` cut to SHOWN_MAX characters, saying how long it was, with what a terminal would not
+ * show as written as \u200b-style escapes (JSON's form, as qa-pairs and keywords quote text):
+ * control characters, bidi controls and marks, invisible characters (soft hyphen, zero-width
+ * space and joiners, word joiner, BOM), line separators and lone surrogates. A key or value
+ * holding a zero-width space was quoted raw, `chunking.maxTokens: unknown setting; did you
+ * mean maxTokens?`, naming a key that looked right; a right-to-left mark reordered the line.
+ */
 function clip(text: string): string {
-  return text.length <= SHOWN_MAX ? text : `${text.slice(0, SHOWN_MAX)}… (${text.length} characters)`;
+  if (text.length <= SHOWN_MAX) return escapeShown(text);
+  // Not half a surrogate pair, which would then read as a lone one.
+  const cut = /[\ud800-\udbff]/.test(text[SHOWN_MAX - 1]!) && /[\udc00-\udfff]/.test(text[SHOWN_MAX]!) ? SHOWN_MAX - 1 : SHOWN_MAX;
+  return `${escapeShown(text.slice(0, cut))}… (${text.length} characters)`;
+}
+
+// eslint-disable-next-line no-control-regex
+const SHOWN_ESCAPED = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function escapeShown(text: string): string {
+  return text.replace(SHOWN_ESCAPED, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function shownWhole(node: unknown, value: unknown): string {
@@ -665,10 +682,10 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
           return false;
         });
         const inGenerated = names.find((n) => generatedFolderOf(n) !== undefined);
-        if (twice !== undefined) fail(line, `sources: ${JSON.stringify(twice)} names a file listed before it; list each file once`);
+        if (twice !== undefined) fail(line, `sources: ${clip(JSON.stringify(twice))} names a file listed before it; list each file once`);
         else if (inGenerated !== undefined) {
           const folder = generatedFolderOf(inGenerated)!;
-          fail(line, `sources: ${JSON.stringify(inGenerated)} is inside ${folder}/, ${GENERATED_FOLDERS[folder]}, which every build rewrites; a source cannot be an output: keep it outside ${folder}/`);
+          fail(line, `sources: ${clip(JSON.stringify(inGenerated))} is inside ${folder}/, ${GENERATED_FOLDERS[folder]}, which every build rewrites; a source cannot be an output: keep it outside ${folder}/`);
         } else config.sources = names;
       }
     } else if (key === 'embeddings') {
