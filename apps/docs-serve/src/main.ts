@@ -52,6 +52,21 @@ const FETCH_BAD_PORTS: ReadonlySet<string> = new Set(
   '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 993 995 1719 1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080'.split(' '),
 );
 
+/**
+ * What is wrong with a --host that is a URL or carries a port: `--host http://127.0.0.1` and
+ * `--host 127.0.0.1:9000` were "not an address of this machine (ENOTFOUND); use --host
+ * 127.0.0.1", which did not say what was wrong with them (probe). Null for anything else,
+ * which listen() judges. A bare IPv6 address (several colons) is left alone.
+ */
+export function hostProblem(host: string): string | null {
+  const shown = JSON.stringify(host);
+  const url = /^[a-z][a-z0-9+.-]*:\/\/\[?([^/\]]*?)\]?(?::(\d+))?(?:[/?#].*)?$/i.exec(host);
+  if (url) return `--host ${shown} is a URL; give the host alone${url[1] ? ` (--host ${url[1]}${url[2] ? ` --port ${url[2]}` : ''})` : ''}`;
+  const withPort = /^(\[[^\]]*\]|[^:\[\]]+):(\d*)$/.exec(host);
+  if (withPort) return `--host ${shown} carries a port; give it with --port (--host ${withPort[1]!.replace(/^\[(.*)\]$/, '$1')}${withPort[2] ? ` --port ${withPort[2]}` : ''})`;
+  return null;
+}
+
 export interface Io {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
@@ -97,6 +112,10 @@ async function run(argv: string[], io: Io, until: (s: RunningServer) => Promise<
     if (empty) throw new Error(empty);
     if (values.port !== undefined) numberOption('--port', values.port, { min: 0, max: 65535 });
     if (values.host !== undefined && values.host.trim() === '') throw new Error('--host: empty');
+    if (values.host !== undefined) {
+      const host = hostProblem(values.host);
+      if (host) throw new Error(host);
+    }
   } catch (err) {
     io.stderr(`docs-serve: ${(err as Error).message}\nRun docs-serve --help for usage.\n`);
     return 2;
