@@ -477,6 +477,23 @@ describe('the built bin, run as a user would', () => {
     }
   });
 
+  it('CHUNKYARD_TOPIC_MARKER naming a file the tools read or write is refused as the Nx plugin refuses it, nothing written (s58 probe)', async () => {
+    const table = '| keyword | score |\n| --- | --- |\n| frobnicator | 5 |\n';
+    for (const marker of ['keywords.md', 'qa-pairs.md', 'index.json', '*.md']) {
+      const topic = makeTopic(`marker-${marker.replace(/\W/g, '')}`, { 'keywords.md': table, [marker]: marker === 'keywords.md' ? table : '# Frobnicator\n\nThe frobnicator.\n' });
+      const r = await new Promise<Run>((done) => {
+        execFile(process.execPath, [BIN, topic], { cwd: REPO, encoding: 'utf8', env: { ...process.env, CHUNKYARD_TOPIC_MARKER: marker } }, (err, stdout, stderr) => {
+          done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
+        });
+      });
+      // Before: exit 0 and "1 keyword from  + keywords.md" (keywords.md taken for the document).
+      expect(r.stderr, marker).toMatch(new RegExp(`^keyword-extractor: .*: a folder, but not a topic \\(no CHUNKYARD_TOPIC_MARKER="${marker.replace(/[.*]/g, '\\$&')}" \\(.*; give .*\\) in it\\)\\n$`));
+      expect(r.code, marker).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(existsSync(join(topic, '_keywords'))).toBe(false);
+    }
+  });
+
   it('keyword-extractor on a topic writes the same words.md as main() in-process', async () => {
     const viaBin = makeTopic('bin', { 'qa-pairs.md': QA });
     const inProcess = makeTopic('in-process', { 'qa-pairs.md': QA });

@@ -1,5 +1,6 @@
 // Real files in a temp folder: what every tool sees when it reads documents and settings.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,43 @@ describe('topicMarkerFrom (CHUNKYARD_TOPIC_MARKER)', () => {
       mkdirSync(join(dir, 't'), { recursive: true });
       expect(() => topicSettings(join(dir, 't'), {} as never, marker), bad).toThrow(/CHUNKYARD_TOPIC_MARKER=.*not a plain file name/);
     }
+  });
+});
+
+describe('topicMarkerFrom agrees with the Nx plugin', () => {
+  // The plugin's own check of its topicMarker option, loaded as Nx loads it.
+  const plugin = createRequire(import.meta.url)('../../nx/src/plugin.cjs') as { normalizeOptions(o: unknown): { topicMarker: string } };
+  const pluginTakes = (name: string): boolean => {
+    try {
+      return plugin.normalizeOptions({ topicMarker: name }).topicMarker === name;
+    } catch {
+      return false;
+    }
+  };
+
+  it('refuses the names the plugin refuses: its outputs, keywords.md, qa-pairs.md, topic.yaml, glob characters (s58 probe)', () => {
+    // CHUNKYARD_TOPIC_MARKER=keywords.md: keyword-extractor took the hand-written table for the
+    // document, dropped it from the sources and wrote "1 keyword from  + keywords.md", exit 0.
+    for (const bad of ['keywords.md', 'qa-pairs.md', 'topic.yaml', 'index.json', 'x.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt', 'words.md', '*.md', 'a?.md', 'a[1].md', '{a,b}.md']) {
+      const marker = topicMarkerFrom({ CHUNKYARD_TOPIC_MARKER: bad });
+      expect(marker, bad).toMatch(/^CHUNKYARD_TOPIC_MARKER=".*" \(.*\)$/);
+      expect(marker, bad).not.toMatch(/[/\\\u0000-\u001f]/);
+      mkdirSync(join(dir, 't'), { recursive: true });
+      writeFileSync(join(dir, 't', bad), '# x\n');
+      expect(() => topicSettings(join(dir, 't'), {} as never, marker), bad).toThrow(`not a topic (no ${marker} in it)`);
+    }
+  });
+
+  it('takes a name exactly when the plugin takes it (property; unset and empty are the default)', () => {
+    const piece = fc.constantFrom('a', 'README', 'golden-reference', '.md', '.json', '.txt', '.yaml', 'keywords', 'qa-pairs', 'topic', 'words', 'index', 'llms', '-full', '.', '..', '/', '\\', '*', '?', '[', ']', '{', '}', ' ', '\u00e9', '\u0007', '\n', '\u007f');
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 4 }).map((ps) => ps.join('')), (name) => {
+        expect(topicMarkerFrom({ CHUNKYARD_TOPIC_MARKER: name }) === name, JSON.stringify(name)).toBe(pluginTakes(name));
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(pluginTakes('golden-reference.md')).toBe(true);
+    expect(topicMarkerFrom({ CHUNKYARD_TOPIC_MARKER: '' })).toBe('golden-reference.md');
   });
 });
 

@@ -14,6 +14,11 @@ import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, f
 // use them too); the pipeline tools get them from here with the rest of their file edge.
 export { assertSearchable, brokenLink, describeFsError, escapeControl, fileKind, fileProblem, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readRegularFile, oneLine } from '@chunkyard/fs-atomic';
 
+/** Files the tools write (besides _chunks/*.json): never a topic's document. As @chunkyard/nx's topicMarker check. */
+const GENERATED_NAMES = ['index.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt', 'words.md'];
+/** Files the tools read from every topic as something else: hand-written keywords, questions, settings. */
+const OWN_MEANING_NAMES = ['keywords.md', 'qa-pairs.md', 'topic.yaml'];
+
 /**
  * The file that makes a folder a topic, and the document a topic chunks by default. The
  * environment variable CHUNKYARD_TOPIC_MARKER (a plain file name) changes it for every tool:
@@ -29,6 +34,18 @@ export function topicMarkerFrom(env: Record<string, string | undefined>): string
   // that says what is wrong, so every "not a topic (no X in it)" message explains itself.
   if (name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name)) {
     return `CHUNKYARD_TOPIC_MARKER=${JSON.stringify(name).replace(/[/\\]/g, '∕')} (not a plain file name)`;
+  }
+  // What the Nx plugin refuses as its topicMarker option, refused here too (s58 probe): with
+  // CHUNKYARD_TOPIC_MARKER=keywords.md, keyword-extractor read the hand-written table as the
+  // topic's document, filtered it out of the sources and wrote "1 keyword from  + keywords.md",
+  // exit 0; index.json or words.md made a tool's own output the document it reads; a glob
+  // character is a name the plugin cannot find topics by.
+  if (/[*?{}[\]]/.test(name)) return `CHUNKYARD_TOPIC_MARKER=${JSON.stringify(name)} (a glob character, which the Nx plugin refuses; give a plain file name)`;
+  if (GENERATED_NAMES.includes(name) || name.endsWith('.json')) {
+    return `CHUNKYARD_TOPIC_MARKER=${JSON.stringify(name)} (a name of a file chunkyard writes; give the name of the hand-written document)`;
+  }
+  if (OWN_MEANING_NAMES.includes(name)) {
+    return `CHUNKYARD_TOPIC_MARKER=${JSON.stringify(name)} (a file the tools read with a meaning of its own; give the name of the hand-written document)`;
   }
   return name;
 }
