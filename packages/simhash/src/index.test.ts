@@ -25,6 +25,30 @@ describe('simhash64', () => {
     expect(simhashFeatures('the of and').size).toBe(0);
   });
 
+  it('hashes a text the same in NFC and NFD, and with soft hyphens, word joiners or BOMs inside its words (property)', () => {
+    // `café` typed with a combining accent hashed 13 bits away from `café`, so a client's
+    // query from a macOS keyboard missed the stored question; a soft hyphen split a word in two.
+    expect(simhash64('How do I configure the cafe\u0301?')).toBe(simhash64('How do I configure the caf\u00e9?'));
+    expect(simhash64('con\u00adfig\u2060ure the \ufeffsource')).toBe(simhash64('configure the source'));
+    const word = fc.constantFrom('caf\u00e9', 'r\u00e9sum\u00e9', 'na\u00efve', '\u1e9b\u0323', 'Stra\u00dfe', '\uac00\ub098', '\u0928\u093f', 'source', 'generation', 'JsonSerializer', 'A\u030a', '\u212b', 'x');
+    const invisible = fc.constantFrom('\u00ad', '\u2060', '\ufeff');
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 8 }), fc.array(fc.tuple(fc.nat(), invisible), { maxLength: 4 }), (words, inserts) => {
+        const text = words.join(' ');
+        const h = simhash64(text);
+        expect(simhash64(text.normalize('NFD'))).toBe(h);
+        expect(simhash64(text.normalize('NFC'))).toBe(h);
+        let withInvisible = text;
+        for (const [at, ch] of inserts) {
+          const i = at % (withInvisible.length + 1);
+          withInvisible = withInvisible.slice(0, i) + ch + withInvisible.slice(i);
+        }
+        expect(simhash64(withInvisible)).toBe(h);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
   it('is pinned: stored hashes must not move without a version bump', () => {
     expect(toHex(simhash64('How do I enable source generation?'))).toMatchInlineSnapshot(`"1681e58c9a691f4c"`);
   });

@@ -34,9 +34,28 @@ function featureHash(feature: string): { hi: number; lo: number } {
   return { hi: digest.readUInt32BE(0), lo: digest.readUInt32BE(4) };
 }
 
+/**
+ * Characters that join or show as nothing inside a word: soft hyphen, word joiner, and U+FEFF
+ * (its old use as a zero-width no-break space). A zero-width space (U+200B) stays: it marks a
+ * word break (Thai, Khmer, long compounds), as a space does.
+ */
+const IN_WORD_INVISIBLE = /[\u00ad\u2060\ufeff]/g;
+
+/**
+ * The text as it reads: NFC, without in-word invisible characters. The same question typed with
+ * combining accents (macOS file names, some keyboards) or copied with a soft hyphen hashed to
+ * a different value: `café` as e + U+0301 was 13 bits from `café`, and `con\u00adfigure`
+ * was two words. Text already in NFC and free of those three characters reads as before, so
+ * its stored hashes stay valid (SIMHASH_VERSION unchanged).
+ */
+function asRead(text: string): string {
+  // Removed first: a soft hyphen between a letter and its accent kept NFC from joining them.
+  return text.replace(IN_WORD_INVISIBLE, '').normalize('NFC');
+}
+
 /** The weighted features of a text (distinct). Exposed for tests and for explaining a match. */
 export function simhashFeatures(text: string): Map<string, number> {
-  const { unigrams, identifiers, bigrams } = lexicalFeatures(text);
+  const { unigrams, identifiers, bigrams } = lexicalFeatures(asRead(text));
   const features = new Map<string, number>();
   for (const f of unigrams) features.set(f, 1);
   for (const f of identifiers) features.set(f, 1);
