@@ -96,13 +96,18 @@ export function compareNames(a: string, b: string): number {
 }
 
 /**
- * What makes two keyword names the same name: case-insensitive, and in NFC, so that a
- * hand-written "café" typed with a combining accent replaces the extracted "café" instead of
- * standing beside it as a second row that reads the same.
+ * What makes two keyword names the same name: case-insensitive, in NFC, and without the
+ * characters that show as nothing and change no letter's shape (soft hyphen, zero-width space,
+ * word joiner, U+FEFF, the left-to-right and right-to-left marks), so that a hand-written
+ * "café" typed with a combining accent replaces the extracted "café" instead of standing
+ * beside it as a second row that reads the same; and `| foo |` and `| foo<U+200B> |` in one
+ * keywords.md were two rows reading "foo" (s58 probe). The joiners U+200C and U+200D stay:
+ * they change how the letters or emoji beside them are drawn.
  */
 export function sameNameKey(name: string): string {
-  return name.normalize('NFC').toLowerCase();
+  return name.replace(SHAPELESS, '').normalize('NFC').toLowerCase();
 }
+const SHAPELESS = /[\u00ad\u200b\u200e\u200f\u2060\ufeff]/g;
 
 /** Score order of a keyword table: score descending, then name. */
 export function compareEntries(a: KeywordEntry, b: KeywordEntry): number {

@@ -64,6 +64,27 @@ describe('hand-written names in either normalisation form', () => {
     expect(() => parseWordsMd(`| keyword | score |\n| --- | --- |\n| café au lait | 3 |\n| ${nfd('café au lait')} | 4 |\n`, 'k.md')).toThrow(/^k\.md:4: keyword .* is listed twice \(first on line 3\)$/);
     expect(() => extractKeywords([], { handWritten: [{ name: 'café', score: 3 }, { name: nfd('café'), score: 4 }] })).toThrow(RangeError);
   });
+
+  it('a name and the same name with invisible characters in it are one name (property; s58 probe: two rows reading "foo")', () => {
+    const HEAD = '| keyword | score |\n| --- | --- |\n';
+    expect(() => parseWordsMd(`${HEAD}| foo | 3 |\n| fo\u200bo | 4 |\n`, 'k.md')).toThrow(/^k\.md:4: keyword "fo\\u200bo" is listed twice \(first on line 3\)$/);
+    const shapeless = fc.constantFrom('\u00ad', '\u200b', '\u200e', '\u200f', '\u2060', '\ufeff');
+    const name = fc.constantFrom('foo', 'café', 'JsonSerializer', 'source generation', 'Ünïcode', '日本語', 'x');
+    fc.assert(
+      fc.property(name, fc.array(fc.tuple(fc.nat(), shapeless), { minLength: 1, maxLength: 3 }), fc.boolean(), (plain, inserts, decompose) => {
+        let other = decompose ? nfd(plain) : plain;
+        for (const [at, ch] of inserts) {
+          const i = 1 + (at % Math.max(1, other.length - 1));
+          other = other.slice(0, i) + ch + other.slice(i);
+        }
+        expect(() => parseWordsMd(`${HEAD}| ${plain} | 3 |\n| ${other} | 4 |\n`, 'k.md')).toThrow(/is listed twice \(first on line 3\)$/);
+        // Hand-written, it replaces the extracted name rather than standing beside it.
+        const table = extractKeywords([{ name: 'doc.md', text: `# ${plain}\n\n${plain}, ${plain}.\n` }], { handWritten: [{ name: other, score: 2 }] });
+        expect(table.filter((e) => e.name.replace(/[\u00ad\u200b\u200e\u200f\u2060\ufeff]/g, '').normalize('NFC').toLowerCase() === plain.toLowerCase())).toEqual([{ name: other.trim(), score: 2 }]);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('identifiers with letters beyond ASCII', () => {
