@@ -215,6 +215,23 @@ describe('parseQaPairs', () => {
     expect(() => locateExcerpts(parseQaPairs('## Q?\n\n> no\u200bpe\n', 'q.md'), 'nope', 'q.md', 'g\u200b.md')).toThrow('q.md:3: reference excerpt not found verbatim in g\\u200b.md: "no\\u200bpe"');
   });
 
+  it('a question and the same question with invisible characters in it are asked twice (property)', () => {
+    expect(() => parseQaPairs('## Why?\n\na\n\n## Wh\u200by?\n\nb\n', 'q.md')).toThrow('q.md:5: question "Wh\\u200by?" is asked twice (first on line 1)');
+    const shapeless = fc.constantFrom('\u00ad', '\u200b', '\u200e', '\u200f', '\u2060', '\ufeff');
+    const question = fc.constantFrom('Why?', 'How do I turn on source generation?', 'Qu\u00e9 es un caf\u00e9?', 'Was ist Stra\u00dfe?', '\u65e5\u672c\u8a9e\u306f?');
+    fc.assert(
+      fc.property(question, fc.array(fc.tuple(fc.nat(), shapeless), { minLength: 1, maxLength: 3 }), (q, inserts) => {
+        let other = q;
+        for (const [at, ch] of inserts) {
+          const i = 1 + (at % (other.length - 1));
+          other = other.slice(0, i) + ch + other.slice(i);
+        }
+        expect(() => parseQaPairs(`## ${q}\n\na\n\n## ${other}\n\nb\n`, 'q.md')).toThrow(/:5: question .* is asked twice \(first on line 1\)$/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('never puts an invisible, bidirectional or control character or a lone surrogate into a message (property)', () => {
     const hostile = fc.constantFrom(...'\u0000\u0007\u001b\u007f\u0085\u009b\u00ad\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2064\u2066\u2067\u2068\u2069\ufeff\ud800\udbff\udc00\udfff'.split(''));
     const ch = fc.oneof(hostile, fc.constantFrom('a', 'Z', ' ', '?', '\u00e9', '\ud83d\ude00'));

@@ -458,7 +458,10 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
       // NFC: the same question typed with precomposed and with combining accents reads the same.
       // Upper then lower case: a case fold, where lower-casing alone kept `STRASSE` and `Straße`
       // (ß capitalises to SS), or `ΛΟΓΟΣ` and `λογος` (final ς), apart.
-      const key = question.normalize('NFC').toUpperCase().toLowerCase().replace(/\s+/g, ' ');
+      // Without the characters that show as nothing and change no letter (soft hyphen, zero-width
+      // space, word joiner, U+FEFF, LTR/RTL marks): "Why?" and "Wh<U+200B>y?" were two questions
+      // that read the same, each embedded and matched on its own.
+      const key = question.replace(/[\u00ad\u200b\u200e\u200f\u2060\ufeff]/g, '').normalize('NFC').toUpperCase().toLowerCase().replace(/\s+/g, ' ');
       const first = seen.get(key);
       if (first !== undefined) throw new QaPairsError(file, line, `question "${preview(question)}" is asked twice (first on line ${first})`);
       seen.set(key, line);
