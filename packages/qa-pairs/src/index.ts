@@ -51,7 +51,7 @@ export class QaPairsError extends Error {
   ) {
     // The path as one line, control characters escaped: a topic folder named with an ESC
     // sequence or a newline reached the terminal raw (docs-score prints the message as is).
-    super(line === null ? `${escapeControls(file)}: ${problem}` : `${escapeControls(file)}:${line}: ${problem}`);
+    super(line === null ? `${escapeShown(file)}: ${problem}` : `${escapeShown(file)}:${line}: ${problem}`);
   }
 }
 
@@ -63,11 +63,12 @@ export class QaPairsError extends Error {
  * U+2060–U+2064, the BOM U+FEFF), the line and paragraph separators, and a surrogate without its
  * pair. A question holding a zero-width space was quoted with it raw: `"Why"`, no fault the
  * author could see, and a duplicate that differed by one was asked "twice" in two equal quotes.
+ * Exported as `escapeShown` for the other readers of hand-written files (@chunkyard/quality).
  */
 // eslint-disable-next-line no-control-regex
 const SHOWN_ESCAPED = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-function escapeControls(s: string): string {
+export function escapeShown(s: string): string {
   return s.replace(SHOWN_ESCAPED, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
@@ -539,7 +540,7 @@ export function locateExcerpts(pairs: readonly QaPair[], source: string, file: s
   return pairs.map((p) =>
     p.excerpts.map((e) => {
       const end = firstEnd[k++]!;
-      if (end < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${escapeControls(sourceName)}: "${preview(e.text)}"`);
+      if (end < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${escapeShown(sourceName)}: "${preview(e.text)}"`);
       const start = end - e.text.length;
       return { ...e, start: toSource(start), end: toSource(end) };
     }),
@@ -670,6 +671,6 @@ function preview(s: string): string {
   let cut = one.length > 60 ? one.slice(0, 57) : one;
   // Not half a pair cut in two; a lone surrogate the text holds is escaped (it was dropped).
   if (cut.length < one.length && /[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
-  const safe = escapeControls(cut);
+  const safe = escapeShown(cut);
   return one.length > 60 ? `${safe}...` : safe;
 }

@@ -48,6 +48,26 @@ describe('parseChromaCsv', () => {
     expect(long.length).toBeLessThan(400);
     expect(message(`${header}Q?,${ref},\n`, 'a\u001b]0;t\u0007\nb.csv')).toBe('a\\u001b]0;t\\u0007\\u000ab.csv: row 1: empty corpus_id');
   });
+  it('shows invisible characters, bidi marks and lone surrogates of what it names as escapes, not raw', () => {
+    // A corpus_id ending in a zero-width space was `unknown corpus "wiki"`: the id looked right.
+    const header = 'question,references,corpus_id\n';
+    const ref = '"[{""start_index"":0,""end_index"":1}]"';
+    const message = (csv: string, file = 'q.csv'): string => {
+      try {
+        parseChromaCsv(csv, file, corpora);
+      } catch (e) {
+        expect(e).toBeInstanceOf(QuestionsError);
+        return (e as Error).message;
+      }
+      throw new Error('no error');
+    };
+    expect(message(`${header}Q?,${ref},wiki\u200b\n`)).toBe('q.csv: row 1: unknown corpus "wiki\\u200b"');
+    expect(message(`${header}Q?,${ref},w\ufeffi\u200fki\u2060\n`)).toBe('q.csv: row 1: unknown corpus "w\\ufeffi\\u200fki\\u2060"');
+    // (csv-parse reads a lone surrogate in the text as U+FFFD; a file name may hold one.)
+    expect(message(`${header}Q?,${ref},\n`, 'q\ud800')).toBe('q\\ud800: row 1: empty corpus_id');
+    expect(message(`${header}Q?,${ref},\n`, 'q\u200b.csv')).toBe('q\\u200b.csv: row 1: empty corpus_id');
+  });
+
   it('refuses a header naming a column it reads twice, or lacking one, even with no row after it', () => {
     // csv-parse kept the second "question" column's values and dropped the first's without a
     // word, and a header without corpus_id passed when no row followed it.

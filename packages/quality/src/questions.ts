@@ -12,7 +12,7 @@
  * corpus is given, that the range holds the excerpt's text.
  */
 import { parse } from 'csv-parse/sync';
-import { locateExcerpts, parseQaPairs } from '@chunkyard/qa-pairs';
+import { escapeShown, locateExcerpts, parseQaPairs } from '@chunkyard/qa-pairs';
 import type { Question } from './metric.js';
 
 export class QuestionsError extends Error {
@@ -20,16 +20,18 @@ export class QuestionsError extends Error {
 }
 
 /**
- * Text of the file (or its name) as a message gives it: control characters (C0, DEL, C1,
- * bidirectional controls) as \u001b-style escapes, and at most `max` characters. docs-score
+ * Text of the file (or its name) as a message gives it: control, bidirectional and invisible
+ * characters and lone surrogates as \u001b-style escapes (qa-pairs' escapeShown), and at most `max` characters. docs-score
  * prints messages as they are: a corpus_id holding an ESC sequence cleared the terminal, and a
  * megabyte one made a megabyte message.
  */
 function shown(text: string, max = Infinity): string {
   let cut = text.length > max ? text.slice(0, max - 3) : text;
-  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1); // not half a surrogate pair
-  // eslint-disable-next-line no-control-regex
-  const safe = cut.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // Not half a pair cut in two; a lone surrogate the text holds is escaped (it was dropped).
+  if (cut.length < text.length && /[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  // qa-pairs' escapes: zero-width characters, the BOM and the bidi marks too, which reached the
+  // terminal raw (`unknown corpus "wiki"` for a corpus_id ending in U+200B).
+  const safe = escapeShown(cut);
   return text.length > max ? `${safe}...` : safe;
 }
 
