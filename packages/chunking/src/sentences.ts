@@ -10,7 +10,11 @@
  * longer than WINDOW is segmented in overlapping windows: a window's boundaries
  * are kept only where MARGIN characters of context lie on both sides, which
  * matches the whole-line answer unless a rule needs more context than that.
+ * A slice of ASCII text is decided by sentence-rules.ts instead, with ICU's answer for that
+ * slice: the lines, groups and windows stay the same, so do the boundaries.
  */
+import { asciiSentenceBreaks } from './sentence-rules.js';
+
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 const WINDOW = 8192;
@@ -98,7 +102,7 @@ function findStarts(text: string): void {
 /**
  * The end of the group of lines that starts at `line` (as sentenceStarts groups them: the first
  * line, then more while the group is shorter than GROUP and stays within WINDOW) when all of it
- * is plain (see onlyLineBreaks), having added the boundary after each of its line feeds but the
+ * is plain (see slicePlainness), having added the boundary after each of its line feeds but the
  * last (ICU's answer there); or -1, having added nothing, when it is not plain.
  */
 function plainGroup(text: string, line: number): number {
@@ -130,25 +134,39 @@ function lineEnd(text: string, from: number): number {
   return nl < 0 ? text.length : nl + 1;
 }
 
+/** What `text.slice(from, to)` holds, for segmentInto (see slicePlainness). */
+const PLAIN = 0;
+const ASCII = 1;
+const OTHER = 2;
+
 /**
- * Whether `text.slice(from, to)` can hold no sentence boundary but those after its line breaks:
- * it is ASCII without `.`, `!` or `?`. A UAX #29 boundary other than after a separator
+ * PLAIN when `text.slice(from, to)` can hold no sentence boundary but those after its line
+ * breaks: it is ASCII without `.`, `!` or `?`. A UAX #29 boundary other than after a separator
  * (SB4: CR, LF, NEL, LS, PS) needs a terminator before it (SB11: ATerm or STerm, then Close,
  * Sp, ParaSep), and the ASCII ones are `.` (ATerm), `!` and `?` (STerm); any other character
  * that could be one is outside ASCII. Short lines without punctuation (lists of names, tiny
  * lines, headings) then skip ICU, whose fixed cost per segment is most of their time.
+ * ASCII when it is ASCII with a terminator (sentence-rules.ts decides it), OTHER otherwise.
  */
-function onlyLineBreaks(text: string, from: number, to: number): boolean {
+function slicePlainness(text: string, from: number, to: number): number {
+  let plain = true;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80 || c === 0x2e || c === 0x21 || c === 0x3f) return false;
+    if (c >= 0x80) return OTHER;
+    if (c === 0x2e || c === 0x21 || c === 0x3f) plain = false;
   }
-  return true;
+  return plain ? PLAIN : ASCII;
+}
+
+/** Adds `at`, a boundary of a slice segmented for (lo, hi), when it lies there and after the last one added. */
+function addWithin(at: number, lo: number, hi: number): void {
+  if (at > lo && at < hi && at > found[count - 1]!) add(at);
 }
 
 /** Adds the boundaries ICU finds in `text.slice(from, to)` that lie in (lo, hi). */
 function segmentInto(text: string, from: number, to: number, lo: number, hi: number): void {
-  if (onlyLineBreaks(text, from, to)) {
+  const kind = slicePlainness(text, from, to);
+  if (kind === PLAIN) {
     // ICU's answer here: a boundary after each line feed, and after each CR but one the slice
     // continues with a line feed (SB3 keeps CR LF together; SB4 breaks after either), nowhere
     // else. Text whose lines end in a lone CR is one line to findStarts (it splits at line
@@ -156,16 +174,17 @@ function segmentInto(text: string, from: number, to: number, lo: number, hi: num
     for (let i = from; i < to; i++) {
       const c = text.charCodeAt(i);
       if (c !== 10 && (c !== 13 || (i + 1 < to && text.charCodeAt(i + 1) === 10))) continue;
-      const at = i + 1;
-      if (at > lo && at < hi && at > found[count - 1]!) add(at);
+      addWithin(i + 1, lo, hi);
     }
     return;
   }
-  const slice = from === 0 && to === text.length ? text : text.slice(from, to);
-  for (const s of segmenter.segment(slice)) {
-    const at = from + s.index;
-    if (at > lo && at < hi && at > found[count - 1]!) add(at);
+  if (kind === ASCII) {
+    // The same answer without ICU's cost per segment, a microsecond and more (sentence-rules.ts).
+    asciiSentenceBreaks(text, from, to, (at) => addWithin(at, lo, hi));
+    return;
   }
+  const slice = from === 0 && to === text.length ? text : text.slice(from, to);
+  for (const s of segmenter.segment(slice)) addWithin(from + s.index, lo, hi);
 }
 
 function longLine(text: string, line: number, end: number): void {
