@@ -9,7 +9,8 @@
  * argument, or a missing declaration fails here. And every name a README imports as a value
  * (`import { x } from '@chunkyard/…'`, in a code block or in prose) must be an export of the
  * installed module, as plain Node ESM loads it: a type-only name there is a SyntaxError at
- * run time, which the type check alone does not show.
+ * run time, which the type check alone does not show. And every long option a README's command
+ * lines give one of chunkyard's bins (`npx docs-query docs --list`) is in that bin's `--help`.
  *
  * `--ignore-scripts`: no example needs better-sqlite3's native build (pack-install.test.ts runs
  * the store from an install), and without it the install takes seconds, not minutes.
@@ -77,6 +78,35 @@ function valueImports(): Map<string, Map<string, string>> {
         if (name !== '' && !name.startsWith('type ')) names.set(name, `${p.folder}/README.md`);
       }
       out.set(m[2]!, names);
+    }
+  }
+  return out;
+}
+
+/**
+ * Each command line of a fenced block in a published README (or the root README) that runs one
+ * of chunkyard's bins (`npx docs-query docs -q …`, `chunkyard export …`, `$ npx docs-store …`),
+ * with the long options it gives: bin (or `chunkyard <command>`) -> option -> where.
+ */
+function commandOptions(bins: Set<string>): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  const readmes = [...packages.map((p) => join(p.dir, 'README.md')), join(ROOT, 'README.md')].filter((f) => existsSync(f));
+  for (const file of readmes) {
+    const where = file.slice(ROOT.length + 1);
+    for (const block of readFileSync(file, 'utf8').matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)) {
+      for (const line of block[1]!.split('\n')) {
+        // One command per segment of a shell line; a comment ends the line.
+        for (const segment of line.replace(/^\$ /, '').replace(/\s#.*$/, '').split(/&&|\|\||[|;&]/)) {
+          const words = segment.trim().split(/\s+/);
+          if (words[0] === 'npx') words.shift();
+          const bin = words[0];
+          if (bin === undefined || !bins.has(bin)) continue;
+          const command = bin === 'chunkyard' && words[1] && /^[a-z]+$/.test(words[1]) ? `chunkyard ${words[1]}` : bin;
+          const options = out.get(command) ?? new Map<string, string>();
+          for (const w of words) for (const m of w.matchAll(/^\[?(--[a-z][a-z0-9-]*)/g)) options.set(m[1]!, where);
+          out.set(command, options);
+        }
+      }
     }
   }
   return out;
@@ -195,5 +225,21 @@ console.log(JSON.stringify(missing));`;
     const wanted = Object.fromEntries([...imports].map(([m, names]) => [m, Object.fromEntries(names)]));
     const r = run(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(wanted)], consumer);
     expect(JSON.parse(r.stdout)).toEqual([]);
+  }, 60_000);
+
+  it('every long option a README command line gives one of chunkyard\'s bins is in that bin\'s --help', () => {
+    const bins = new Set(packages.flatMap((p) => (typeof p.pkg.bin === 'object' ? Object.keys(p.pkg.bin) : [])));
+    expect(bins).toContain('docs-query');
+    const commands = commandOptions(bins);
+    expect(commands.size).toBeGreaterThanOrEqual(8);
+    const missing: string[] = [];
+    for (const [command, options] of commands) {
+      const [bin, ...rest] = command.split(' ');
+      const help = run(process.execPath, [join(consumer, 'node_modules/.bin', bin!), ...rest, '--help'], consumer).stdout;
+      for (const [option, where] of options) {
+        if (!new RegExp(`(^|[\\s,\\[(])${option}(?![a-z0-9-])`, 'm').test(help)) missing.push(`${where}: ${command} ${option}`);
+      }
+    }
+    expect(missing).toEqual([]);
   }, 60_000);
 });
