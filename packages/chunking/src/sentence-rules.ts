@@ -13,7 +13,7 @@
  * Upper and Lower the letters. ASCII has no Sep, Format, Extend or OLetter, so SB5 never applies.
  */
 
-const OTHER = 0;
+/** Any other character is 0 (XX: no rule names it). */
 const CR = 1;
 const LF = 2;
 const SP = 3;
