@@ -2,7 +2,7 @@
 // (absolute paths, so the working directory does not matter), plus the built bin run as a
 // user would. No mocks: real files, real extraction, real atomic writes.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -492,6 +492,20 @@ describe('the built bin, run as a user would', () => {
       expect(r.stdout).toBe('');
       expect(existsSync(join(topic, '_keywords'))).toBe(false);
     }
+  });
+
+  it('a topic.yaml or document too large to read is one line saying so and what to do, read no further (s58 probe)', async () => {
+    // A 1.5 GB topic.yaml was read whole, then "not valid UTF-8 (first bad byte at offset
+    // 1572864000)"; a 3 GB golden-reference.md was Node's "File size (…) is greater than 2 GiB".
+    const yamlTopic = makeTopic('huge-yaml', { 'topic.yaml': 'chunking: {}\n' });
+    truncateSync(join(yamlTopic, 'topic.yaml'), 1536 * 2 ** 20);
+    let r = await exec([yamlTopic]);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `keyword-extractor: ${join(yamlTopic, 'topic.yaml')}: 1536.0 MiB is larger than a config file can be (1 MiB); a config holds a few settings, so check that this is the right file\n` });
+    const docTopic = makeTopic('huge-doc');
+    truncateSync(join(docTopic, 'golden-reference.md'), 3 * 2 ** 30);
+    r = await exec([docTopic]);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: `keyword-extractor: ${join(docTopic, 'golden-reference.md')}: too large to read (3072.0 MiB; a document is read whole, and at most 2 GiB); split it into smaller documents\n` });
+    expect(existsSync(join(docTopic, '_keywords'))).toBe(false);
   });
 
   it('keyword-extractor on a topic writes the same words.md as main() in-process', async () => {

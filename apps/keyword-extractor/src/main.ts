@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { assertSearchable, checkFolderOption, configText, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
+import { assertConfigSize, assertSearchable, checkFolderOption, configText, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
 import { counted, emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -258,6 +258,7 @@ function planJobs(paths: string[], out: string | undefined): Job[] {
     const topicYaml = join(p, 'topic.yaml');
     if (entryExists(topicYaml)) {
       let bytes: Buffer;
+      assertConfigSize(topicYaml);
       try {
         bytes = readRegularFile(topicYaml);
       } catch (err) {

@@ -1,13 +1,13 @@
 // Real files in a temp folder: what every tool sees when it reads documents and settings.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@chunkyard/config';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DocumentReadError, docNameOf, entryExists, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
+import { DocumentReadError, docNameOf, entryExists, loadConfigFile, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -38,6 +38,47 @@ describe('topicMarkerFrom (CHUNKYARD_TOPIC_MARKER)', () => {
       mkdirSync(join(dir, 't'), { recursive: true });
       expect(() => topicSettings(join(dir, 't'), {} as never, marker), bad).toThrow(/CHUNKYARD_TOPIC_MARKER=.*not a plain file name/);
     }
+  });
+});
+
+describe('files larger than can be read (s58 probe)', () => {
+  it('a document over 2 GiB is too large to read, in words that say what to do', () => {
+    // Was "File size (3221225472) is greater than 2 GiB", Node's words.
+    const big = join(dir, 'big.md');
+    writeFileSync(big, '# x\n');
+    truncateSync(big, 3 * 2 ** 30); // sparse: no disk used
+    expect(() => readDocument(big)).toThrow(new DocumentReadError('unreadable', 'too large to read (3072.0 MiB; a document is read whole, and at most 2 GiB)', 'split it into smaller documents'));
+  });
+
+  it('valid UTF-8 of more characters than a string holds is too large, not "not valid UTF-8" at a byte past its end', () => {
+    const big = join(dir, 'long.md');
+    const fd = openSync(big, 'w');
+    const block = Buffer.alloc(2 ** 24, 0x61);
+    for (let i = 0; i < 33; i++) writeSync(fd, block); // 528 MiB of "a": 2^29 + 2^24 characters
+    closeSync(fd);
+    let err: unknown;
+    try {
+      readDocument(big);
+    } catch (e) {
+      err = e;
+    }
+    rmSync(big);
+    expect(err).toEqual(new DocumentReadError('unreadable', 'too large to read as text (528.0 MiB; a document is read whole, into at most 512 Mi characters)', 'split it into smaller documents'));
+  }, 60_000);
+
+  it('a config file larger than any config can be is refused unread, naming its size', () => {
+    // A 1.5 GB topic.yaml was read whole (9 s) and then "not valid UTF-8 (first bad byte at offset 1572864000)".
+    const yaml = join(dir, 'topic.yaml');
+    writeFileSync(yaml, 'chunking: {}\n');
+    for (const [size, shown] of [[1536 * 2 ** 20, '1536.0 MiB'], [3 * 2 ** 30, '3072.0 MiB'], [3 * 2 ** 20 + 1, '3.0 MiB']] as const) {
+      truncateSync(yaml, size);
+      const started = Date.now();
+      expect(() => loadConfigFile(yaml, true)).toThrow(new ConfigError(yaml, null, `${shown} is larger than a config file can be (1 MiB); a config holds a few settings, so check that this is the right file`));
+      expect(Date.now() - started).toBeLessThan(1_000);
+    }
+    // 3 MiB of bytes may still be 1 MiB of text or less: read, and judged by parseConfig.
+    writeFileSync(yaml, `# ${'\u20ac'.repeat(2 ** 20 - 100)}\nchunking: {}\n`);
+    expect(loadConfigFile(yaml, true)).toEqual({ chunking: {} });
   });
 });
 

@@ -6,7 +6,7 @@
 import { statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { entryExists } from './entry-exists.js';
-import { ConfigError, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { ConfigError, MAX_CONFIG_CHARS, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError } from '@chunkyard/config';
 import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, lookalikeAdvice, NotRegularFileError, notUtf8Reason, readRegularFile, oneLine, searchDeniedReason, utf8TextProblem } from '@chunkyard/fs-atomic';
 
@@ -97,6 +97,11 @@ export class DocumentReadError extends Error {
   }
 }
 
+/** The most bytes Node reads into one buffer (readFileSync refuses more, in its own words). */
+const MAX_READ_BYTES = 2 ** 31 - 1;
+const SPLIT = 'split it into smaller documents';
+const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
 /**
  * Reads a markdown (or other text) file as UTF-8 (BOM dropped), or throws a DocumentReadError
  * whose message says what is wrong with it: missing, a dangling or looping symlink, a
@@ -123,6 +128,9 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
   if (stat.isDirectory()) throw new DocumentReadError('directory', 'is a directory, not a markdown file');
   const pointAt = 'point it at a markdown file';
   if (!stat.isFile()) throw new DocumentReadError('not-regular', `${fileKind(stat)}, not a regular file`, pointAt);
+  // Node reads at most 2 GiB into one buffer: a larger document was "File size (3221225472) is
+  // greater than 2 GiB", Node's words and no advice (s58 probe).
+  if (stat.size > MAX_READ_BYTES) throw new DocumentReadError('unreadable', `too large to read (${mib(stat.size)}; a document is read whole, and at most 2 GiB)`, SPLIT);
   let bytes: Buffer;
   try {
     bytes = readRegularFile(file);
@@ -143,7 +151,12 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
+  } catch (err) {
+    // Valid UTF-8 of more characters than a string holds (2^29 - 24) fails too: it was "not
+    // valid UTF-8 (first bad byte at offset <its length>)", a byte that is not there (s58 probe).
+    if ((err as { code?: unknown }).code !== 'ERR_ENCODING_INVALID_ENCODED_DATA') {
+      throw new DocumentReadError('unreadable', `too large to read as text (${mib(bytes.length)}; a document is read whole, into at most 512 Mi characters)`, SPLIT);
+    }
     throw new DocumentReadError('not-utf8', invalidUtf8Message(bytes));
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -170,8 +183,30 @@ export function readTopicSource(file: string, listedIn: string | null, opts: { a
   }
 }
 
+/**
+ * Throws a ConfigError when `file` is larger than any config can be, before it is read: a
+ * 1.5 GB topic.yaml was read whole (9 s, 1.5 GB of memory) and then called "not valid UTF-8
+ * (first bad byte at offset 1572864000)", a byte past its end, and one over 2 GiB "cannot read:
+ * File size (3221225472) is greater than 2 GiB" (s58 probe). UTF-8 spends at most 3 bytes on a
+ * UTF-16 unit, so a file over 3 MiB holds more than parseConfig's 1 MiB of text.
+ */
+export function assertConfigSize(file: string, size = sizeOf(file)): void {
+  if (size > 3 * MAX_CONFIG_CHARS) {
+    throw new ConfigError(file, null, `${mib(size)} is larger than a config file can be (1 MiB); a config holds a few settings, so check that this is the right file`);
+  }
+}
+function sizeOf(file: string): number {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? stat.size : -1;
+  } catch {
+    return -1; // the read that follows says why
+  }
+}
+
 /** Reads and validates a config file; an unreadable file is a UsageError, a bad one a ConfigError. */
 export function loadConfigFile(file: string, topic: boolean): ChunkyardConfig {
+  assertConfigSize(file);
   let bytes: Buffer;
   try {
     bytes = readRegularFile(file);
@@ -187,6 +222,7 @@ export function loadConfigFile(file: string, topic: boolean): ChunkyardConfig {
  * level" and a Latin-1 byte became U+FFFD in a value (issue 15 probe).
  */
 export function configText(bytes: Buffer, file: string): string {
+  assertConfigSize(file, bytes.length);
   const problem = utf8TextProblem(bytes);
   if (problem !== null) throw new ConfigError(file, null, problem);
   return bytes.toString('utf8');
