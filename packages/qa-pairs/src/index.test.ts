@@ -232,6 +232,27 @@ describe('parseQaPairs', () => {
     );
   });
 
+  it('says when an excerpt is in the source in the other Unicode form (NFC and NFD), which its quote cannot show (property)', () => {
+    const name = 'golden-reference.md';
+    expect(() => locateExcerpts(parseQaPairs('## Q?\n\n> un cafe\u0301 noir\n', 'q.md'), 'Boire un caf\u00e9 noir.', 'q.md', name)).toThrow(
+      'q.md:3: reference excerpt not found verbatim in golden-reference.md: "un cafe\u0301 noir" (it is there with its accented letters encoded differently, precomposed in one file and as letter plus combining mark in the other; save both files in one Unicode form, NFC)',
+    );
+    // Not there in any form: no note.
+    expect(() => locateExcerpts(parseQaPairs('## Q?\n\n> un th\u00e9\n', 'q.md'), 'un caf\u00e9', 'q.md', name)).toThrow(/"un th\u00e9"$/);
+    const word = fc.constantFrom('caf\u00e9', 'na\u00efve', '\u00c5ngstr\u00f6m', '\uac00\ub098', 'plain', 'r\u00e9sum\u00e9');
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 5 }), fc.boolean(), (words, excerptNfd) => {
+        const phrase = words.join(' ');
+        const excerpt = excerptNfd ? phrase.normalize('NFD') : phrase.normalize('NFC');
+        const source = `Before. ${excerptNfd ? phrase.normalize('NFC') : phrase.normalize('NFD')} After.`;
+        const pairs = parseQaPairs(`## Q?\n\n> ${excerpt}\n`, 'q.md');
+        if (source.includes(excerpt)) expect(locateExcerpts(pairs, source, 'q.md', name)[0]![0]!.start).toBe(source.indexOf(excerpt));
+        else expect(() => locateExcerpts(pairs, source, 'q.md', name)).toThrow(/save both files in one Unicode form, NFC\)$/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('never puts an invisible, bidirectional or control character or a lone surrogate into a message (property)', () => {
     const hostile = fc.constantFrom(...'\u0000\u0007\u001b\u007f\u0085\u009b\u00ad\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2064\u2066\u2067\u2068\u2069\ufeff\ud800\udbff\udc00\udfff'.split(''));
     const ch = fc.oneof(hostile, fc.constantFrom('a', 'Z', ' ', '?', '\u00e9', '\ud83d\ude00'));

@@ -540,11 +540,22 @@ export function locateExcerpts(pairs: readonly QaPair[], source: string, file: s
   return pairs.map((p) =>
     p.excerpts.map((e) => {
       const end = firstEnd[k++]!;
-      if (end < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${escapeShown(sourceName)}: "${preview(e.text)}"`);
+      if (end < 0) throw new QaPairsError(file, e.line, `reference excerpt not found verbatim in ${escapeShown(sourceName)}: "${preview(e.text)}"${formHint(e.text, text)}`);
       const start = end - e.text.length;
       return { ...e, start: toSource(start), end: toSource(end) };
     }),
   );
+}
+
+/**
+ * Why an excerpt that reads the same as the source is not found, when the reason is Unicode
+ * normalization: `café` with a combining accent (NFD, as macOS and some editors save it) is not
+ * `café` precomposed (NFC), and the message quoted both the same way, naming no fault the
+ * author could see (s58 probe). Asked once, for the excerpt that fails.
+ */
+function formHint(excerpt: string, source: string): string {
+  if (!source.normalize('NFC').includes(excerpt.normalize('NFC'))) return '';
+  return ' (it is there with its accented letters encoded differently, precomposed in one file and as letter plus combining mark in the other; save both files in one Unicode form, NFC)';
 }
 
 /**
