@@ -102,5 +102,5 @@ export class KeywordMatcher {
  * chunk written with combining ones), lower case, runs of whitespace as one space.
  */
 function plainText(s: string): string {
-  return s.normalize('NFC').toLowerCase().replace(/\s+/g, ' ');
+  return s.replace(/[\u00ad\u2060\ufeff]/g, '').normalize('NFC').toLowerCase().replace(/\s+/g, ' ');
 }

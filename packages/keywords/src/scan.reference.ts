@@ -106,7 +106,8 @@ const BREAK: Lexeme = Object.freeze({ kind: 'break' });
 /** Splits running text into lexemes. Hyphens join ("source-generation" = "source generation"). */
 export function lex(text: string): Lexeme[] {
   const out: Lexeme[] = [];
-  for (const m of text.replace(DOCFX_ALERT, ' ').matchAll(TOKEN)) {
+  // (s58: soft hyphens, word joiners and U+FEFF are taken out first; they cut words in two.)
+  for (const m of text.replace(DOCFX_ALERT, ' ').replace(/[\u00ad\u2060\ufeff]/g, '').matchAll(TOKEN)) {
     const raw = m[0];
     if (/^\s+$/.test(raw) || /^[-‐‑]$/.test(raw)) continue;
     if (raw.includes('://') || raw.startsWith('www.') || !/[\p{L}\p{N}_]/u.test(raw)) {

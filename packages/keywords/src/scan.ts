@@ -200,8 +200,12 @@ export function lex(text: string, cache?: LexCache): Lexeme[] {
 function lexInto(text: string, cache: LexCache | undefined, out: Lexeme[]): number {
   let n = 0;
   // DOCFX_ALERT needs a `[`; most texts have none.
-  const source = text.includes('[') ? text.replace(DOCFX_ALERT, ' ') : text;
+  let source = text.includes('[') ? text.replace(DOCFX_ALERT, ' ') : text;
   if (NOT_ASCII.test(source)) {
+    // A soft hyphen, a word joiner or U+FEFF sits inside a word and shows as nothing: each cut
+    // the word in two, so "config<U+00AD>uration" gave the keywords "config" and "uration",
+    // and the table's "configuration" did not match it (s58 probe).
+    if (IN_WORD_INVISIBLE.test(source)) source = source.replace(IN_WORD_INVISIBLES, '');
     for (const m of source.matchAll(TOKEN)) n = addLexeme(m[0], cache, out, n);
   } else {
     for (let i = 0; i < source.length; ) {
@@ -246,6 +250,9 @@ function addLexeme(raw: string, cache: LexCache | undefined, out: Lexeme[], n: n
 }
 
 const NOT_ASCII = /[^\0-\x7f]/;
+/** Characters that join or show as nothing inside a word (UAX #29 Format, as Unicode word breaking reads them): soft hyphen, word joiner, U+FEFF. */
+const IN_WORD_INVISIBLE = /[\u00ad\u2060\ufeff]/;
+const IN_WORD_INVISIBLES = /[\u00ad\u2060\ufeff]/g;
 
 /**
  * Where TOKEN's match at `i` ends, in an ASCII text: the same alternatives in the same order,

@@ -102,3 +102,31 @@ describe('identifiers with letters beyond ASCII', () => {
     expect(one(nfd('`ÜberCache`')).map((e) => e.name)).toEqual(['ÜberCache']);
   });
 });
+
+describe('soft hyphens, word joiners and U+FEFF inside words (s58 probe)', () => {
+  it('do not cut a word in two: "config<U+00AD>uration" is "configuration"', () => {
+    expect(one('# Config\u00aduration guide\n\nThe config\u00aduration file. The config\u00aduration file.\n')).toEqual(one('# Configuration guide\n\nThe configuration file. The configuration file.\n'));
+    expect(matchKeywords([{ name: 'configuration', score: 5 }], 'The config\u00aduration file.')).toEqual([{ name: 'configuration', score: 5 }]);
+    expect(new KeywordMatcher([{ name: 'word joiner', score: 5 }]).match('A word\u2060 joi\ufeffner.')).toEqual([{ name: 'word joiner', score: 5 }]);
+  });
+
+  it('the table and the matches are the same with them inserted anywhere in a word (property)', () => {
+    const word = fc.constantFrom('configuration', 'serialization', 'caf\u00e9', 'r\u00e9sum\u00e9', 'JsonSerializer', 'pipeline', 'Stra\u00dfe', 'generation');
+    const invisible = fc.constantFrom('\u00ad', '\u2060', '\ufeff');
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 2, maxLength: 12 }), fc.array(fc.tuple(fc.nat(), fc.nat(), invisible), { minLength: 1, maxLength: 6 }), (words, inserts) => {
+        const marked = [...words];
+        for (const [w, at, ch] of inserts) {
+          const i = w % marked.length;
+          const cut = 1 + (at % (marked[i]!.length - 1));
+          marked[i] = marked[i]!.slice(0, cut) + ch + marked[i]!.slice(cut);
+        }
+        const text = (ws: string[]) => `# ${ws[0]} ${ws[1]}\n\n${ws.join(' ')}. ${ws.join(' ')}.\n`;
+        const table = one(text(words));
+        expect(one(text(marked))).toEqual(table);
+        expect(matchKeywords(table, text(marked))).toEqual(matchKeywords(table, text(words)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
