@@ -115,7 +115,7 @@ describe('soft hyphens, word joiners and U+FEFF inside words (s58 probe)', () =>
     const invisible = fc.constantFrom('\u00ad', '\u2060', '\ufeff');
     fc.assert(
       fc.property(fc.array(word, { minLength: 2, maxLength: 12 }), fc.array(fc.tuple(fc.nat(), fc.nat(), invisible), { minLength: 1, maxLength: 6 }), (words, inserts) => {
-        const marked = [...words];
+        const marked: string[] = [...words];
         for (const [w, at, ch] of inserts) {
           const i = w % marked.length;
           const cut = 1 + (at % (marked[i]!.length - 1));
