@@ -825,6 +825,20 @@ describe('hostile config files (issue 15 probe)', () => {
     expect(err.message).toContain(`${FILE}:3: chunking.breadcrumbMode: expected one of conditional, always, none, got *m, an alias of a list or mapping`);
   });
 
+  it('says a section or sources given as an alias is an alias not expanded, not that a mapping or list is missing (s58 probe)', () => {
+    // Was "spec: expected a mapping of spec settings", with the mapping right there behind *s.
+    expect(errorOf('chunking: &c\n  maxTokens: 500\nspec: *c\n').message).toBe(
+      `${FILE}:3: spec: *c is an alias of a list or mapping, which a config does not expand (so that an anchor "bomb" costs nothing); write the settings out here`,
+    );
+    expect(errorOf('chunking: &c {}\nsources: *c\n', 'docs/t/topic.yaml', true).message).toBe(
+      'docs/t/topic.yaml:2: sources: *c is an alias of a list or mapping, which a config does not expand (so that an anchor "bomb" costs nothing); write the settings out here',
+    );
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`), 'sources: *h'].join('\n');
+    const started = Date.now();
+    expect(errorOf(bomb, 'docs/t/topic.yaml', true).message).toContain('docs/t/topic.yaml:9: sources: *h is an alias of a list or mapping, which a config does not expand');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('says a document nested too deeply is too deep, not that the stack overflowed', () => {
     const err = errorOf(`chunking: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`);
     expect(err.message).toMatch(/^chunkyard\.config\.yaml:1: not valid YAML: nested too deeply/);

@@ -542,6 +542,10 @@ function keyText(key: unknown): string {
  */
 const MERGE_KEY = 'merge keys (<<: *name) are not read in a config; write the settings out';
 
+/** An alias standing for a section or a list: never expanded, so that anchor "bombs" cost nothing. */
+const ALIAS_NOT_EXPANDED = (name: string): string =>
+  `*${clip(name)} is an alias of a list or mapping, which a config does not expand (so that an anchor "bomb" costs nothing); write the settings out here`;
+
 const UNKNOWN_TAG = 'not valid YAML: a tag (!name) that a config does not read; remove it (a setting is a plain number, string, or true or false)';
 
 /**
@@ -588,7 +592,9 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
   const parseSection = (value: Node | null, name: string, checks: Record<string, Check>, line: number | null, lines: Record<string, number | null>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     if (!isMap(value)) {
-      fail(line, `${name}: expected a mapping of ${name} settings`);
+      // `spec: *defaults` was "expected a mapping of spec settings", about a mapping that was
+      // there behind the alias (s58 probe): say that aliases of a mapping are not expanded.
+      fail(line, isAlias(value) ? `${name}: ${ALIAS_NOT_EXPANDED(value.source)}` : `${name}: expected a mapping of ${name} settings`);
       return out;
     }
     const seen = new Map<string, number | null>();
@@ -664,7 +670,9 @@ export function parseConfig(text: string, file: string, opts: ParseOptions = {})
       const value: unknown = (pair.value as Node | null)?.toJSON();
       const problems = Array.isArray(value) ? value.map(sourceNameProblem) : [];
       const bad = problems.findIndex((problem) => problem !== null);
-      if (!Array.isArray(value) || value.length === 0) {
+      if (isAlias(pair.value)) {
+        fail(line, `sources: ${ALIAS_NOT_EXPANDED(pair.value.source)}`);
+      } else if (!Array.isArray(value) || value.length === 0) {
         fail(line, 'sources: expected a non-empty list of .md file names inside the topic folder');
       } else if (bad >= 0) {
         // Which entry, and what is wrong with it: "expected a non-empty list" alone left the
