@@ -130,7 +130,7 @@ describe('sentenceStartOffsets', () => {
   });
 });
 
-describe('sentenceStarts on ASCII text with terminators', () => {
+describe('sentenceStarts on text with terminators', () => {
   it('equals ICU without asking it, in long lines and in groups of short ones', () => {
     // Before session 58 each such group or window went to ICU, at a microsecond and more per
     // sentence: 1 MB of `A. B. C. ` took 1.5 s.
@@ -146,7 +146,22 @@ describe('sentenceStarts on ASCII text with terminators', () => {
     }
     expect(got[0]).toEqual(reference(long));
     expect(got[1]).toEqual(reference(short));
-    // A character outside ASCII leaves its slice to ICU.
-    expect(sentenceStarts('Caf\u00e9. Next.')).toEqual(reference('Caf\u00e9. Next.'));
+  });
+
+  it('leaves a slice with a character sentence-rules.ts has no class for to ICU, with the same answer', () => {
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    const cjk = '日本語のテキスト。「引用」です！ Café. Next.';
+    const arabic = 'مرحبا. Next. e\u0301. \u{1f600}. End.';
+    let got: number[][];
+    try {
+      got = [sentenceStarts(cjk)];
+      expect(segment).not.toHaveBeenCalled();
+      got.push(sentenceStarts(arabic));
+      expect(segment).toHaveBeenCalled();
+    } finally {
+      segment.mockRestore();
+    }
+    expect(got[0]).toEqual(reference(cjk));
+    expect(got[1]).toEqual(reference(arabic));
   });
 });

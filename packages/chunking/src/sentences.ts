@@ -10,10 +10,11 @@
  * longer than WINDOW is segmented in overlapping windows: a window's boundaries
  * are kept only where MARGIN characters of context lie on both sides, which
  * matches the whole-line answer unless a rule needs more context than that.
- * A slice of ASCII text is decided by sentence-rules.ts instead, with ICU's answer for that
+ * A slice of text whose characters sentence-rules.ts has a class for (ASCII, Latin, Greek,
+ * Cyrillic, CJK, kana, Hangul, common punctuation) is decided there instead, with ICU's answer for that
  * slice: the lines, groups and windows stay the same, so do the boundaries.
  */
-import { asciiSentenceBreaks } from './sentence-rules.js';
+import { isTabledRange, sentenceBreaks } from './sentence-rules.js';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
@@ -136,7 +137,7 @@ function lineEnd(text: string, from: number): number {
 
 /** What `text.slice(from, to)` holds, for segmentInto (see slicePlainness). */
 const PLAIN = 0;
-const ASCII = 1;
+const TABLED = 1;
 const OTHER = 2;
 
 /**
@@ -146,16 +147,15 @@ const OTHER = 2;
  * Sp, ParaSep), and the ASCII ones are `.` (ATerm), `!` and `?` (STerm); any other character
  * that could be one is outside ASCII. Short lines without punctuation (lists of names, tiny
  * lines, headings) then skip ICU, whose fixed cost per segment is most of their time.
- * ASCII when it is ASCII with a terminator (sentence-rules.ts decides it), OTHER otherwise.
+ * TABLED when sentence-rules.ts has a class for each of its characters (and decides it), OTHER
+ * otherwise.
  */
 function slicePlainness(text: string, from: number, to: number): number {
-  let plain = true;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) return OTHER;
-    if (c === 0x2e || c === 0x21 || c === 0x3f) plain = false;
+    if (c >= 0x80 || c === 0x2e || c === 0x21 || c === 0x3f) return isTabledRange(text, i, to) ? TABLED : OTHER;
   }
-  return plain ? PLAIN : ASCII;
+  return PLAIN;
 }
 
 /** Adds `at`, a boundary of a slice segmented for (lo, hi), when it lies there and after the last one added. */
@@ -178,9 +178,9 @@ function segmentInto(text: string, from: number, to: number, lo: number, hi: num
     }
     return;
   }
-  if (kind === ASCII) {
+  if (kind === TABLED) {
     // The same answer without ICU's cost per segment, a microsecond and more (sentence-rules.ts).
-    asciiSentenceBreaks(text, from, to, (at) => addWithin(at, lo, hi));
+    sentenceBreaks(text, from, to, (at) => addWithin(at, lo, hi));
     return;
   }
   const slice = from === 0 && to === text.length ? text : text.slice(from, to);
