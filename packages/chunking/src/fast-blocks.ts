@@ -15,7 +15,7 @@
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
-import { enclosingIndent, withEnclosingIndent } from './enclosing-indents.js';
+import { enclosingIndent, enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { FOOTNOTE_OPEN, footnoteDefinition, footnoteLabelEnd, LABEL_ALONE } from './footnote-definition.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { columnAt, EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
@@ -491,13 +491,16 @@ const stockList = stockRules.get('list') as BlockRule;
 /** markdown-it's list rule, but a top-level list is a block at once, its one-paragraph items too (see fast-lists.ts and DirectBlocks). */
 function listDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (silent) return stockList(state, startLine, endLine, silent);
-  return withEnclosingIndent(state.blkIndent, () => {
+  enterEnclosingIndent(state.blkIndent);
+  try {
     if (direct !== null && directLists && state.level === 0 && directList(state, startLine, endLine, direct, interrupts, tokenItem)) {
       pushMark(state, direct);
       return true;
     }
     return stockList(state, startLine, endLine, silent);
-  });
+  } finally {
+    leaveEnclosingIndent();
+  }
 }
 md.block.ruler.at('list', listDirect, { alt: ['paragraph', 'reference', 'blockquote'] });
 
@@ -1229,7 +1232,12 @@ function blockquoteRule(state: StateBlock, startLine: number, endLine: number, s
     if (directQuote(state, direct, startLine, endLine)) return true;
   }
   if (silent) return blockquoteWithScratch(state, startLine, endLine, silent);
-  return withEnclosingIndent(0, () => blockquoteWithScratch(state, startLine, endLine, silent));
+  enterEnclosingIndent(0);
+  try {
+    return blockquoteWithScratch(state, startLine, endLine, silent);
+  } finally {
+    leaveEnclosingIndent();
+  }
 }
 
 /** Ours (`on`), or markdown-it's own blockquote rule (for tests). */
@@ -2048,8 +2056,9 @@ function buildTree(tokens: Token[]): TreeNode[] {
     } else if (token.type === 'inline') {
       const parent = stack[stack.length - 1];
       if (parent) {
-        if (parent.inline === NO_TOKENS) parent.inline = [];
-        parent.inline.push(token);
+        // One inline token per container as a rule (a paragraph's, a heading's): an array of one.
+        if (parent.inline === NO_TOKENS) parent.inline = [token];
+        else parent.inline.push(token);
       }
     } else {
       addChild(stack, roots, token);
@@ -2064,8 +2073,12 @@ function addChild(stack: TokenNode[], roots: TreeNode[], node: TreeNode): void {
     roots.push(node);
     return;
   }
-  if (parent.children === NO_NODES) parent.children = [];
-  parent.children.push(node);
+  // Most containers hold one or two nodes (an item's paragraph and its nested list): arrays of
+  // exactly that many, where `[]` and a push made room for 17 (issue 15, nested lists).
+  const children = parent.children;
+  if (children === NO_NODES) parent.children = [node];
+  else if (children.length === 1) parent.children = [children[0]!, node];
+  else children.push(node);
 }
 
 const TYPE_OF: Record<string, BlockType> = {
@@ -2093,15 +2106,19 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   if (!type || !token.map) return null;
   let children: Block[] | undefined;
   if (container && (type === 'list' || type === 'listItem' || type === 'blockquote' || type === 'footnoteDefinition')) {
-    children = [];
     const childMode = type === 'list' ? mode : 'lines';
     // Indexed loops here and below: a `for…of` made an iterator result per child where V8 did
     // not optimize it away (14 MB a pass over 1 MB of lists of nested items, issue 15).
     const nodes = container.children;
+    // Made at the children's number (`[]` and a push made room for 17 where most containers
+    // hold one or two), and cut to the blocks made.
+    children = new Array<Block>(nodes.length);
+    let made = 0;
     for (let k = 0; k < nodes.length; k++) {
       const child = toBlock(nodes[k]!, ctx, childMode);
-      if (child !== null) children.push(child);
+      if (child !== null) children[made++] = child;
     }
+    if (made < nodes.length) children.length = made;
   }
   const startLine = token.map[0];
   const { source, lines } = ctx;
