@@ -16,7 +16,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('openSource targets (issue 15 library probe)', () => {
   it('refuses a URL it cannot read, where ftp://host/docs became the folder ./ftp:/host/docs', () => {
     for (const [target, scheme] of [['ftp://example.com/docs/', 'ftp'], ['s3://bucket/docs', 's3'], ['git+ssh://host/docs', 'git+ssh']] as const) {
-      expect(() => openSource(target), target).toThrow(new SourceError(target, `a ${scheme}: URL cannot be read; give the docs folder or an http(s) URL it is served at`));
+      expect(() => openSource(target), target).toThrow(new SourceError(target, `${scheme === 'git+ssh' ? 'a' : 'an'} ${scheme}: URL cannot be read; give the docs folder or an http(s) URL it is served at`));
+    }
+  });
+
+  it('names the scheme with the article it is read with: "an ftp: URL", "a git: URL" (every one was "a")', () => {
+    // Spelled out letter by letter (no vowel, or ldap): "an" before eff, aitch, ell, em, en, ar, ess, ex.
+    const an = ['ftp', 'FTP', 'sftp', 'ftps', 'ssh', 's3', 'smb', 'nfs', 'hdfs', 'hf', 'rsync', 'svn', 'svn+ssh', 'ssh+git', 'nntp', 'rtsp', 'xmpp', 'ldap', 'ldaps', 'mms', 'irc', 'ipfs', 'ipns', 'about', 'azure', 'oci', 'ed2k'];
+    const a = ['git', 'git+ssh', 'git+https', 'mailto', 'data', 'gopher', 'ws', 'wss', 'tcp', 'gs', 'unix', 'urn', 'jar', 'javascript', 'chrome-extension', 'tel', 'dav', 'webdav', 'blob', 'bzr', 'pkcs11', 'vscode', 'cvs', 'zip'];
+    for (const [article, schemes] of [['an', an], ['a', a]] as const) {
+      for (const scheme of schemes) {
+        const target = `${scheme}://host/docs`;
+        expect(() => openSource(target), target).toThrow(new SourceError(target, `${article} ${scheme}: URL cannot be read; give the docs folder or an http(s) URL it is served at`));
+      }
     }
   });
 

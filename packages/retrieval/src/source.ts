@@ -426,8 +426,25 @@ export function openSource(target: string): DocsSource {
   }
   // Two letters at least before "://", so a Windows drive (C:/docs, C://docs) stays a path.
   const scheme = /^([a-z][a-z0-9+.-]+):\/\//i.exec(target);
-  if (scheme) throw new SourceError(target, `a ${scheme[1]}: URL cannot be read; give the docs folder or an http(s) URL it is served at`);
+  if (scheme) throw new SourceError(target, `${schemeArticle(scheme[1]!)} ${scheme[1]}: URL cannot be read; give the docs folder or an http(s) URL it is served at`);
   return new FolderSource(target);
+}
+
+/** Letters whose names start with a vowel sound (eff, aitch, ell, em, en, ar, ess, ex, and the vowels but u). */
+const VOWEL_SOUND_LETTERS = new Set('aefhilmnorsx');
+
+/**
+ * "a" or "an" before `<scheme>:`, as the scheme is read aloud: every scheme was "a", so
+ * ftp://host was "a ftp: URL". The scheme's first part (before `+`, `.`, `-` or a digit) is
+ * spelled out when it has no vowel (ftp, ssh, s3, svn+ssh, nntp: "an") or is ldap; otherwise
+ * it is read as a word, "an" before a, e, i, o (irc, ipfs) and "a" before u (unix, urn) and
+ * consonants (file, git, mailto, data).
+ */
+function schemeArticle(scheme: string): 'a' | 'an' {
+  const head = /^[a-z]*/i.exec(scheme)![0].toLowerCase();
+  const spelled = !/[aeiou]/.test(head) || head === 'ldap' || head === 'ldaps';
+  const first = head[0] ?? '';
+  return (spelled ? VOWEL_SOUND_LETTERS.has(first) : 'aeio'.includes(first) && first !== '') ? 'an' : 'a';
 }
 
 /**
