@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bareImports, isBuiltin, packageNameOf, packedFiles, readJson, ROOT, workspacePackages, type PackageJson } from './workspace.js';
 
@@ -37,7 +38,7 @@ function shipsTypes(name: string): boolean {
   return Boolean(pkg.types ?? pkg.typings) || JSON.stringify(pkg.exports ?? {}).includes('"types"') || existsSync(join(dir, 'index.d.ts'));
 }
 
-describe.each(packages)('$folder', ({ folder, dir, pkg }) => {
+describe.each(packages)('$folder', ({ folder, dir, pkg, kind }) => {
   const files = () => packed.get(pkg.name) ?? [];
   const declared = new Set(Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies }));
   const hasTsEntry = ['index', 'main'].some((e) => existsSync(join(dir, 'src', `${e}.ts`)));
@@ -128,6 +129,19 @@ describe.each(packages)('$folder', ({ folder, dir, pkg }) => {
     const quoted = (name: string) => new RegExp(`["']${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?:/[^"']*)?["']`).test(text);
     const unused = [...declared].filter((name) => (name.startsWith('@types/') ? !typeImports.has(name) : !quoted(name)));
     expect(unused).toEqual([]);
+  });
+
+  // A published entry point is the package's API: @chunkyard/embedding-cache exported
+  // siblingNameForTests, a hook its own tests used, to every user.
+  it.skipIf(kind === 'app')('exports no test hook from an entry point', async () => {
+    const hooks: string[] = [];
+    for (const [sub, value] of Object.entries(pkg.exports ?? {})) {
+      const target = typeof value === 'string' ? value : value.default;
+      if (target === undefined || !RUNTIME_FILE.test(target)) continue;
+      const names = Object.keys(await import(pathToFileURL(join(dir, target)).href));
+      hooks.push(...names.filter((n) => /For_?Test(?:s|ing)?$|^__test/i.test(n)).map((n) => `exports["${sub}"] ${n}`));
+    }
+    expect(hooks).toEqual([]);
   });
 
   it('depends on other @chunkyard packages at their exact workspace version', () => {

@@ -19,10 +19,10 @@ import {
   projectCacheFolderName,
   readPackedDocument,
   sha256Hex,
-  siblingNameForTests,
   type DocumentKey,
   type DocumentMetadata,
 } from './index.js';
+import { siblingName } from './sibling-name.js';
 import { CountingEmbedder, bitsOf, chunkTexts, fakeVector, leftovers, makeTempRoot, walk } from './test-helpers.js';
 
 let root: string;
@@ -194,7 +194,7 @@ describe('what a killed writer leaves behind', () => {
   // namespace; the cache's own `<pid>-<hex>` names did not, so a run in a container sharing the
   // cache (where the writer's pid is dead or someone else's) removed a live write's entry.
   it('names its temps as fs-atomic does, with the pid namespace, so a sweep from another namespace leaves a live write alone', () => {
-    const name = siblingNameForTests(cache.documentDir(KEY));
+    const name = siblingName(cache.documentDir(KEY));
     expect(name).toMatch(new RegExp(`/\\.${KEY.fileHash.slice(0, 16)}\\.tmp-${process.pid}~[0-9a-f]{4}-[0-9a-f]{8}$`));
     // A live writer's temp from another namespace (another tag) is kept by a write here.
     const docParent = join(cache.documentDir(KEY), '..');

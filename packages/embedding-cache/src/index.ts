@@ -13,9 +13,10 @@
  * place, so readers see either nothing or a complete entry. See README.md for the format.
  */
 import { createHash } from 'node:crypto';
-import { mkdirp, NotRegularFileError, readRegularFile, removeStaleTempsOnce, tempName } from '@chunkyard/fs-atomic';
+import { mkdirp, NotRegularFileError, readRegularFile, removeStaleTempsOnce } from '@chunkyard/fs-atomic';
 import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { siblingName } from './sibling-name.js';
 
 /**
  * The minimal provider shape this package needs (structural, so any provider fits). A failed
@@ -221,20 +222,6 @@ function checkVectors(vectors: readonly Float32Array[], what: string): number {
 function errCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
-
-/**
- * A hidden name beside `target` (readers only ever open exact names, so they never see it):
- * fs-atomic's temp name, `.<name>.tmp-<pid>~<pid space>-<hex>`. What a killed run leaves there
- * (a half-built entry, or one moved aside) is removed by the next write into that folder
- * (removeStaleTempsOnce); a live writer's is left alone, in another pid namespace too (a
- * container sharing the cache), which its own `<pid>-<hex>` form could not tell apart.
- */
-function siblingName(target: string): string {
-  return tempName(target);
-}
-
-/** For tests: the temp name a write to `target` uses. */
-export const siblingNameForTests = siblingName;
 
 /** Errors a rename into place gives when something is already there or briefly held open (Windows). */
 const TARGET_IN_THE_WAY = new Set(['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTDIR', 'EISDIR']);
