@@ -1,20 +1,54 @@
-// docs-store keeps its own copy of topic-io's CHUNKYARD_TOPIC_MARKER rule (it does not load
-// topic-io): both must read every value alike, or `ingest` and chunking-tool disagree on
+// docs-store reads CHUNKYARD_TOPIC_MARKER through @chunkyard/topic-io, as every other tool
+// does: a copy of the rule here fell behind it, or `ingest` and chunking-tool disagree on
 // which folders are topics.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@chunkyard/config';
-import { topicMarkerFrom as topicIo } from '@chunkyard/topic-io';
+import { topicMarkerFrom } from '@chunkyard/topic-io';
 import { describe, expect, it } from 'vitest';
-import { planInputs, topicMarkerFrom } from './plan-inputs.js';
+import { planInputs } from './plan-inputs.js';
+import { BIN, ensureBuilt } from './test-build.js';
 
-describe('topicMarkerFrom', () => {
-  it('reads every CHUNKYARD_TOPIC_MARKER as @chunkyard/topic-io does (s34 probe: ".." made every folder a topic)', () => {
-    for (const v of [undefined, '', 'faq.md', '.', '..', 'a/b.md', '/etc/passwd', 'a\\b', 'x\n.md', 'x\u001b[31m.md', 'x\u007f', 'café.md']) {
-      expect(topicMarkerFrom({ CHUNKYARD_TOPIC_MARKER: v }), JSON.stringify(v)).toBe(topicIo({ CHUNKYARD_TOPIC_MARKER: v }));
+describe('CHUNKYARD_TOPIC_MARKER, read by the built bin', () => {
+  const ingest = (ws: string, marker: string | undefined) =>
+    spawnSync(process.execPath, [BIN, 'ingest', join(ws, 'docs', 't')], {
+      cwd: ws,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '', CI: '1', ...(marker === undefined ? {} : { CHUNKYARD_TOPIC_MARKER: marker }) },
+    });
+
+  // s58 probe: docs-store kept its own copy of the rule, which still took keywords.md (the
+  // hand-written keyword table), topic.yaml, the tools' outputs, any .json and glob characters
+  // as the topic's document, and ingested it, exit 0, where every other tool refuses them.
+  it('refuses the names topic-io refuses, in its words, exit 2, nothing stored', async () => {
+    await ensureBuilt();
+    const ws = mkdtempSync(join(tmpdir(), 'docs-store-marker-'));
+    try {
+      writeFileSync(join(ws, 'chunkyard.config.yaml'), 'chunking: {}\n');
+      for (const marker of ['keywords.md', 'qa-pairs.md', 'topic.yaml', 'index.json', 'x.json', 'topic-spec.md', 'llms.txt', 'llms-full.txt', 'words.md', '*.md', 'a[1].md', '{a,b}.md', '..', 'a/b.md']) {
+        const topic = join(ws, 'docs', 't');
+        rmSync(topic, { recursive: true, force: true });
+        mkdirSync(topic, { recursive: true });
+        writeFileSync(join(topic, 'golden-reference.md'), '# T\n\nText.\n');
+        if (!marker.includes('/') && marker !== '..') writeFileSync(join(topic, marker), marker === 'topic.yaml' ? 'chunking: {}\n' : '# Marker\n\nText.\n');
+        const r = ingest(ws, marker);
+        const refused = topicMarkerFrom({ CHUNKYARD_TOPIC_MARKER: marker });
+        expect(refused, marker).not.toBe(marker);
+        expect(r.stderr, marker).toBe(`docs-store: ${topic}: a folder, but not a topic (no ${refused} in it)\n`);
+        expect(r.status, marker).toBe(2);
+        expect(existsSync(join(ws, '.chunkyard', 'store.db')), marker).toBe(false);
+      }
+      // Unset or empty is the default, golden-reference.md, as in topic-io.
+      for (const marker of [undefined, '']) {
+        const r = ingest(ws, marker);
+        expect(r.status, `${JSON.stringify(marker)}: ${r.stderr}`).toBe(0);
+      }
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
     }
-    expect(topicMarkerFrom({ CHUNKYARD_TOPIC_MARKER: '..' })).toBe('CHUNKYARD_TOPIC_MARKER=".." (not a plain file name)');
   });
 });
 

@@ -9,18 +9,10 @@ import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config
 import { builtRefs, decodeDocument, planArtifact, type PlanRef } from '@chunkyard/store';
 import { configText, UsageError } from './workspace.js';
 import { assertSearchable, brokenLink, describeFsError, errnoReason, fileProblem, folderProblem, isFsError, readRegularFile } from '@chunkyard/fs-atomic';
+// The file that makes a folder a topic, read from CHUNKYARD_TOPIC_MARKER by topic-io's one rule
+// (a copy here fell behind it and took keywords.md or index.json as a topic's document).
+import { TOPIC_MARKER } from '@chunkyard/topic-io';
 
-// The same rule as @chunkyard/topic-io's TOPIC_MARKER (docs-store does not load topic-io):
-// ".", ".." or a path (in every folder, or outside the topic) becomes a name no folder holds
-// that says what is wrong.
-export const TOPIC_MARKER = topicMarkerFrom(process.env);
-export function topicMarkerFrom(env: Record<string, string | undefined>): string {
-  const name = env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
-  if (name === '.' || name === '..' || /[/\\\u0000-\u001f\u007f]/.test(name)) {
-    return `CHUNKYARD_TOPIC_MARKER=${JSON.stringify(name).replace(/[/\\]/g, '∕')} (not a plain file name)`;
-  }
-  return name;
-}
 export const SOURCE_SYSTEM = 'file';
 
 export interface PlanRequest {
