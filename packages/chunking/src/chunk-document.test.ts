@@ -1,7 +1,7 @@
 import { get_encoding } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
-import { ChunkOptionsError } from './options.js';
+import { ChunkOptionsError, CONTENT_TYPE } from './options.js';
 import { code, fenceLines, para, table } from './test-helpers.js';
 import { sampleTopic } from './test-corpus.js';
 import { countTokens } from './tokens.js';
@@ -268,6 +268,22 @@ describe('options', () => {
       expect(() => chunkDocument('x', { contentType: bad })).toThrow(/contentType must be one word without ":"/);
     }
     expect(chunkDocument('x', { contentType: 'api-ref.v2_é' }).chunks[0]!.id).toBe('api-ref.v2_é:document::ch0');
+  });
+
+  it('refuses a contentType with an invisible character, showing it escaped (s58 probe: `do\u200bcs` made ids that read as `docs`)', () => {
+    expect(() => chunkDocument('x', { contentType: 'do\u200bcs' })).toThrow('contentType must be one word without ":" (it opens every chunk id), got "do\\u200bcs"');
+    for (const bad of ['\u00adx', 'x\u202e', '\ufeffdoc', 'a\u2060b', 'x\ud800', '\udc00x']) {
+      expect(() => chunkDocument('x', { contentType: bad }), JSON.stringify(bad)).toThrow(/contentType must be one word/);
+    }
+    expect(chunkDocument('x', { contentType: 'emoji\u{1f600}' }).chunks[0]!.id).toBe('emoji\u{1f600}:document::ch0');
+    // The pattern has no \p{…} (a JSON Schema pattern): it agrees with one that has, on every BMP code point.
+    const refused = /[\s:\p{Cc}\p{Cf}\p{Cs}]/u;
+    const differ: string[] = [];
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      if (CONTENT_TYPE.test(`a${ch}b`) === refused.test(ch)) differ.push(c.toString(16));
+    }
+    expect(differ).toEqual([]);
   });
 
   it('names non-default settings in the strategy key', () => {

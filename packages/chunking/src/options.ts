@@ -43,6 +43,9 @@ const SHOWN_CHARS = 80;
  * Infinity, threw a TypeError of its own for a BigInt or a cyclic object (so the caller saw that
  * instead of which option was wrong), and quoted a string of any length whole.
  */
+/** What JSON's quoting leaves raw and a terminal would not show as it is: DEL, C1, and the BMP's format characters (Cf). */
+const INVISIBLE = /[\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+
 function shownValue(value: unknown): string {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
   if (typeof value === 'bigint') return `${value}n (a BigInt; give a number)`;
@@ -50,7 +53,7 @@ function shownValue(value: unknown): string {
     const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value;
     // JSON's quoting escapes C0 controls; DEL, C1 and the bidirectional overrides it leaves raw,
     // and a caller may print the message to a terminal as it is.
-    const quoted = JSON.stringify(cut).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const quoted = JSON.stringify(cut).replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
     return `${quoted}${value.length > SHOWN_CHARS ? ` (${value.length} characters)` : ''}`;
   }
   if (value === null) return 'null';
@@ -190,7 +193,12 @@ export function strategyKey(o: ResolvedChunkOptions): string {
 
 /**
  * A content type as ids hold it: one or more characters, none whitespace, a control character
- * (Cc: U+0000–U+001F, U+007F–U+009F) or ":". Written without `\p{…}` because docs-store's MCP
- * tool sends it as a JSON Schema pattern, which not every client's regex engine reads so.
+ * (Cc: U+0000–U+001F, U+007F–U+009F), ":", an invisible format character of the BMP (Cf: soft
+ * hyphen, zero-width characters, bidirectional marks and overrides, word joiners, the BOM,
+ * interlinear annotation marks; `do\u200bcs` made ids that read as `docs` and matched none of
+ * them) or half of a surrogate pair without its other half. Written without `\p{…}` or the `u`
+ * flag because docs-store's MCP tool sends it as a JSON Schema pattern, which not every
+ * client's regex engine reads so.
  */
-export const CONTENT_TYPE = /^[^\s:\u0000-\u001f\u007f-\u009f]+$/;
+export const CONTENT_TYPE =
+  /^(?:[^\s:\u0000-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])+$/;
