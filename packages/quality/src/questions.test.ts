@@ -7,6 +7,18 @@ const CHROMA = join(import.meta.dirname, '../../../../shared/eval/chroma');
 
 describe('parseChromaCsv', () => {
   const corpora = new Map([['c1', 'Hello, "world".\nSecond line, here.']]);
+  const header = 'question,references,corpus_id\n';
+  const ref = '"[{""start_index"":0,""end_index"":1}]"';
+  /** The message parseChromaCsv refuses `csv` with (a QuestionsError). */
+  const message = (csv: string, file = 'q.csv'): string => {
+    try {
+      parseChromaCsv(csv, file, corpora);
+    } catch (e) {
+      expect(e).toBeInstanceOf(QuestionsError);
+      return (e as Error).message;
+    }
+    throw new Error('no error');
+  };
   it('reads quoted fields with commas, doubled quotes and newlines', () => {
     const csv = 'question,references,corpus_id\n"What,\nexactly?","[{""content"": ""Hello, \\""world\\"""", ""start_index"": 0, ""end_index"": 14}]",c1\n';
     const qs = parseChromaCsv(csv, 'q.csv', corpora);
@@ -29,17 +41,6 @@ describe('parseChromaCsv', () => {
   it('escapes control characters of the file, corpus_id and CSV text it names, and quotes at most a line of them (issue 15 probe)', () => {
     // docs-score prints these messages as they are: an ESC sequence in a corpus_id or in the
     // CSV cleared the terminal, and a megabyte field made a megabyte message.
-    const header = 'question,references,corpus_id\n';
-    const ref = '"[{""start_index"":0,""end_index"":1}]"';
-    const message = (csv: string, file = 'q.csv'): string => {
-      try {
-        parseChromaCsv(csv, file, corpora);
-      } catch (e) {
-        expect(e).toBeInstanceOf(QuestionsError);
-        return (e as Error).message;
-      }
-      throw new Error('no error');
-    };
     expect(message(`${header}Q?,${ref},\u001b[2Jzz\u009b\u202e\n`)).toBe('q.csv: row 1: unknown corpus "\\u001b[2Jzz\\u009b\\u202e"');
     expect(message(`${header}Q?,${ref},${'z'.repeat(1 << 20)}\n`)).toBe(`q.csv: row 1: unknown corpus "${'z'.repeat(57)}..."`);
     expect(message(`${header}"Q?"\u001b[2J,${ref},c1\n`)).toMatch(/^q\.csv: not a valid CSV: Invalid Closing Quote: got "\\u001b" at line 2 /);
@@ -50,17 +51,6 @@ describe('parseChromaCsv', () => {
   });
   it('shows invisible characters, bidi marks and lone surrogates of what it names as escapes, not raw', () => {
     // A corpus_id ending in a zero-width space was `unknown corpus "wiki"`: the id looked right.
-    const header = 'question,references,corpus_id\n';
-    const ref = '"[{""start_index"":0,""end_index"":1}]"';
-    const message = (csv: string, file = 'q.csv'): string => {
-      try {
-        parseChromaCsv(csv, file, corpora);
-      } catch (e) {
-        expect(e).toBeInstanceOf(QuestionsError);
-        return (e as Error).message;
-      }
-      throw new Error('no error');
-    };
     expect(message(`${header}Q?,${ref},wiki\u200b\n`)).toBe('q.csv: row 1: unknown corpus "wiki\\u200b"');
     expect(message(`${header}Q?,${ref},w\ufeffi\u200fki\u2060\n`)).toBe('q.csv: row 1: unknown corpus "w\\ufeffi\\u200fki\\u2060"');
     // (csv-parse reads a lone surrogate in the text as U+FFFD; a file name may hold one.)
