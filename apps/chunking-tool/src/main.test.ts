@@ -903,7 +903,7 @@ describe('exit 2: usage and config errors (nothing written)', () => {
 describe('exit 1: a document that cannot be processed', () => {
   const BAD: [what: string, content: string | Buffer, problem: string][] = [
     ['a binary file (NUL bytes)', Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x02, 0x0a]), 'binary file'],
-    ['invalid UTF-8', Buffer.from([0xff, 0xfe, 0x41]), 'not valid UTF-8 (first bad byte at offset 0)'],
+    ['invalid UTF-8', Buffer.from([0xff, 0xfe, 0x41]), 'not valid UTF-8 (first bad byte at offset 0); save it as UTF-8\n'],
     ['an empty file', '', 'empty file; write its text, or remove it'],
     ['a whitespace-only file', ' \n\t\n   \r\n', 'only whitespace); write its text, or remove it'],
     ['front matter only', '---\ntitle: Nothing else\n---\n', 'no content to chunk (only front matter); write the text below the front matter'],

@@ -445,7 +445,7 @@ describe('docs-score on corrupted builds', () => {
     rmSync(src);
     writeFileSync(src, Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]));
     r = await run([docs]);
-    expect(r.stdout).toContain(`checksum: ${src}: ${named}: not valid UTF-8 (first bad byte at offset 2)\n`);
+    expect(r.stdout).toContain(`checksum: ${src}: ${named}: not valid UTF-8 (first bad byte at offset 2); save it as UTF-8\n`);
     writeFileSync(src, '');
     r = await run([docs]);
     expect(r.code).toBe(1);

@@ -74,7 +74,7 @@ describe('ingest', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('docs-store: binary.md: binary file (contains NUL bytes), not text');
     expect(r.stderr).toContain('docs-store: empty.md: empty file');
-    expect(r.stderr).toContain('docs-store: latin1.md: not valid UTF-8 (first bad byte at offset 3)');
+    expect(r.stderr).toContain('docs-store: latin1.md: not valid UTF-8 (first bad byte at offset 3); save it as UTF-8\n');
     // A 50,000-character line is a document like any other (chunking-tool chunks it): stored.
     expect(r.stderr).not.toContain('minified.md');
     // --help and the README still listed "a huge single line" among the documents left out (s47
@@ -167,7 +167,7 @@ describe('ingest names inputs on one line', () => {
     writeFileSync(join(ws, 'bad\nname.md'), Buffer.from([0xff, 0x41]));
     const r = await run(['ingest', 'bad\nname.md']);
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toBe('docs-store: bad\\u000aname.md: not valid UTF-8 (first bad byte at offset 0)');
+    expect(r.stderr.split('\n')[0]).toBe('docs-store: bad\\u000aname.md: not valid UTF-8 (first bad byte at offset 0); save it as UTF-8');
   });
 
   it('a stored file, topic or --db whose name holds a newline is one line in ingest, search and stats (s46 probe: each printed as two)', async () => {

@@ -392,7 +392,7 @@ describe('exit 2: usage errors, nothing written', () => {
 describe('exit 1: a document that cannot be read', () => {
   const BAD: [what: string, content: Buffer, problem: string][] = [
     ['a binary file (NUL bytes)', Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x0a]), 'binary file'],
-    ['invalid UTF-8', Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x41]), 'not valid UTF-8 (first bad byte at offset 2)'],
+    ['invalid UTF-8', Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x41]), 'not valid UTF-8 (first bad byte at offset 2); save it as UTF-8'],
   ];
 
   it.each(BAD)('golden-reference.md is %s: exit 1 naming the file, previous words.md kept byte for byte', async (_what, content, problem) => {
@@ -414,7 +414,7 @@ describe('exit 1: a document that cannot be read', () => {
     const good = makeTopic('good');
     const r = await run([bad, good]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`keyword-extractor: ${join(bad, 'qa-pairs.md')}: not valid UTF-8 (first bad byte at offset 0)\n`);
+    expect(r.stderr).toBe(`keyword-extractor: ${join(bad, 'qa-pairs.md')}: not valid UTF-8 (first bad byte at offset 0); save it as UTF-8\n`);
     expect(existsSync(join(bad, '_keywords'))).toBe(false);
     expect(namesOf(good)).toHaveLength(40);
   });

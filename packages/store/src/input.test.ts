@@ -15,8 +15,8 @@ describe('decodeDocument', () => {
     // topic-io's words for the same file (chunking-tool said 'empty file (only whitespace)', the store 'empty document (only whitespace)')
     ['a file of whitespace', utf8(' \n\t\n'), /^a\.md: empty file \(only whitespace\)$/],
     ['a binary file', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]), /binary file \(contains NUL bytes\)/],
-    ['invalid UTF-8', Uint8Array.from([...utf8('café '), 0xc3, 0x28, ...utf8(' more')]), /not valid UTF-8 \(first bad byte at offset 6\)/],
-    ['Latin-1 text', Uint8Array.from([...utf8('na'), 0xef, ...utf8('ve')]), /not valid UTF-8 \(first bad byte at offset 2\)/],
+    ['invalid UTF-8', Uint8Array.from([...utf8('café '), 0xc3, 0x28, ...utf8(' more')]), /^a\.md: not valid UTF-8 \(first bad byte at offset 6\); save it as UTF-8$/],
+    ['Latin-1 text', Uint8Array.from([...utf8('na'), 0xef, ...utf8('ve')]), /^a\.md: not valid UTF-8 \(first bad byte at offset 2\); save it as UTF-8$/],
     // Issue 15 probe: Notepad's "Unicode" was "binary file (contains NUL bytes), not text", as topic-io said before 925a577.
     ['UTF-16 text', Uint8Array.from([0xff, 0xfe, ...Buffer.from('# Title\n', 'utf16le')]), /^a\.md: UTF-16 \(little-endian\) text \(it starts with that byte order mark\), not UTF-8; save it as UTF-8$/],
     ['UTF-16 big-endian text', Uint8Array.from([0xfe, 0xff, ...Buffer.from('# T\n', 'utf16le').swap16()]), /^a\.md: UTF-16 \(big-endian\) text .*not UTF-8; save it as UTF-8$/],

@@ -31,7 +31,8 @@ export function decodeDocument(bytes: Uint8Array, source: string, limits: InputL
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new InputError(source, invalidUtf8Message(bytes));
+    // With what to do, as for UTF-16 above (it said what was wrong and where, and stopped there).
+    throw new InputError(source, `${invalidUtf8Message(bytes)}; save it as UTF-8`);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // A file's words, as topic-io gives them to chunking-tool; checkText's 'empty document' is for text that came as a string.

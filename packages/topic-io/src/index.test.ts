@@ -130,7 +130,7 @@ describe('readDocument', () => {
     ['a folder', () => (mkdirSync(join(dir, 'f.md')), join(dir, 'f.md')), 'is a directory, not a markdown file', 'directory'],
     ['a FIFO', () => (execFileSync('mkfifo', [join(dir, 'p.md')]), join(dir, 'p.md')), 'a FIFO (named pipe), not a regular file; point it at a markdown file', 'not-regular'],
     ['binary', () => file('b.md', Buffer.from([0x23, 0x00, 0x41])), 'binary file (contains NUL bytes), not markdown text', 'binary'],
-    ['not UTF-8', () => file('c.md', Buffer.from([0x23, 0x20, 0xff, 0xfe])), 'not valid UTF-8 (first bad byte at offset 2)', 'not-utf8'],
+    ['not UTF-8', () => file('c.md', Buffer.from([0x23, 0x20, 0xff, 0xfe])), 'not valid UTF-8 (first bad byte at offset 2); save it as UTF-8', 'not-utf8'],
     // Issue 15 probe: Notepad's "Unicode" was "binary file (contains NUL bytes), not markdown text".
     ['UTF-16', () => file('u.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Title\n', 'utf16le')])), 'UTF-16 (little-endian) text (it starts with that byte order mark), not UTF-8; save it as UTF-8', 'not-utf8'],
     ['empty', () => file('d.md', ''), 'empty file; write its text, or remove it', 'empty'],
@@ -256,7 +256,7 @@ describe('loadWorkspace and topicSettings', () => {
     expect(() => readTopicSource(join(dir, 'folder.md'), listedIn)).toThrow(`is a directory, not a markdown file (listed in the sources of ${listedIn})`);
     // Content problems are the file's own: the name in topic.yaml is right.
     writeFileSync(join(dir, 'bad.md'), Buffer.from([0xff, 0x41]));
-    expect(() => readTopicSource(join(dir, 'bad.md'), listedIn)).toThrow(/^not valid UTF-8 \(first bad byte at offset 0\)$/);
+    expect(() => readTopicSource(join(dir, 'bad.md'), listedIn)).toThrow(/^not valid UTF-8 \(first bad byte at offset 0\); save it as UTF-8$/);
     writeFileSync(join(dir, 'ok.md'), '# ok\n');
     expect(readTopicSource(join(dir, 'ok.md'), listedIn)).toBe('# ok\n');
   });

@@ -157,7 +157,9 @@ export function readDocument(file: string, opts: { allowEmpty?: boolean } = {}):
     if ((err as { code?: unknown }).code !== 'ERR_ENCODING_INVALID_ENCODED_DATA') {
       throw new DocumentReadError('unreadable', `too large to read as text (${mib(bytes.length)}; a document is read whole, into at most 512 Mi characters)`, SPLIT);
     }
-    throw new DocumentReadError('not-utf8', invalidUtf8Message(bytes));
+    // With what to do, as for UTF-16 above and a settings file (utf8TextProblem): it said what
+    // was wrong and where, and stopped there.
+    throw new DocumentReadError('not-utf8', invalidUtf8Message(bytes), 'save it as UTF-8');
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (!opts.allowEmpty && !text.trim()) throw new DocumentReadError('empty', 'empty file (only whitespace)', fill);
