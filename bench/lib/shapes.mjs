@@ -137,6 +137,24 @@ export const SHAPES = {
   'setext-headings': (bytes) => fill(bytes, (i) => `h${i % 100}\n---\n\n`),
   // Front matter of nearly the whole size (a site generator's data: a list of records with
   // flow-style tags and quoted strings) under a quoted title, which sends it past the plain
+  // Session 58's fresh probe of shapes not in this table found three far over 3× prose per MB:
+  // paragraphs of short sentences (37×) and Japanese prose (13×), each in paragraphs over the
+  // token cap, which are split at sentences (ICU's sentence iterator cost a microsecond and more
+  // per sentence), and nested lists (6–13×, blocks made through markdown-it's tokens). Kept
+  // here so the table shows them.
+  'short-sentences': (bytes) => {
+    const r = rng(6);
+    const said = ['Yes.', 'No.', 'Go on.', 'Stop!', 'Why?', 'See e.g. Fig. 3.', 'Mr. Li agreed.', 'It works.', 'v1.2 is out.', 'Done!'];
+    return fill(bytes, (i) => (i % 12 === 0 ? `## Section ${i}\n\n` : '') + Array.from({ length: 300 }, () => said[Math.floor(r() * said.length)]).join(' ') + '\n\n');
+  },
+  'japanese-prose': (bytes) => {
+    // UTF-8 takes three bytes for each of these characters: a third as many characters.
+    const r = rng(7);
+    const words = ['設定', 'ファイル', 'を', '読み込み', 'ます', '。', 'この', '機能', 'は', '文書', 'の', '検索', 'に', '使い', '、', 'データ', 'が', '必要', 'です', '「出力」', '（例）'];
+    const sentence = () => Array.from({ length: 6 + Math.floor(r() * 10) }, () => words[Math.floor(r() * words.length)]).join('') + '。';
+    return fill(Math.floor(bytes / 3), (i) => (i % 12 === 0 ? `## 節 ${i}\n\n` : '') + Array.from({ length: 80 }, sentence).join('') + '\n\n');
+  },
+  'nested-lists': (bytes) => fill(bytes, (i) => `- item ${i}\n  - detail ${i}\n    - note ${i}\n`),
   // `key: value` reader to the YAML one, and a short body. Added in session 42: a fresh probe
   // found 1 MB of flat keys taking 14.5 s (yaml's duplicate-key check) and nested ones 2.2 s.
   'front-matter': (bytes) => {
