@@ -89,29 +89,45 @@ const OVERRIDES: readonly (readonly [number, number])[] = [
 ];
 
 let table: Uint8Array | null = null;
+/** Whether `table` has every tabled block, not only ASCII. */
+let tabledAll = false;
 
-/** The class of every BMP code unit (UNKNOWN where not tabled), made on first use. */
+/**
+ * The class of every BMP code unit (UNKNOWN where not tabled, and beyond ASCII until
+ * tableAll), made on first use: ASCII at once, the rest (38,000 code points through a dozen
+ * regular expressions each, several milliseconds) when a slice first holds a character past it.
+ */
 function classTable(): Uint8Array {
   if (table) return table;
   const t = new Uint8Array(0x10000).fill(UNKNOWN);
+  for (let c = 0; c < 0x80; c++) t[c] = classOf(c);
+  table = t;
+  return t;
+}
+
+function tableAll(): void {
+  const t = classTable();
   for (const [from, to] of TABLED_BLOCKS) for (let c = from; c <= to; c++) t[c] = classOf(c);
   for (const [from, to] of LETTER_BLOCKS) t.fill(OLETTER, from, to + 1);
   for (const [c, cls] of OVERRIDES) t[c] = cls;
-  table = t;
-  return t;
+  tabledAll = true;
 }
 
 /** Whether every character of `text.slice(from, to)` has a class here, so that sentenceBreaks may decide it. */
 export function isTabledRange(text: string, from: number, to: number): boolean {
   const t = classTable();
-  for (let i = from; i < to; i++) if (t[text.charCodeAt(i)] === UNKNOWN) return false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80 && !tabledAll) tableAll();
+    if (t[c] === UNKNOWN) return false;
+  }
   return true;
 }
 
 /**
  * Calls `add` with each sentence boundary strictly inside `text.slice(from, to)`, in order, as
  * ICU finds them in that slice alone (its start and end are the text's: no rule looks past
- * them). Every character of the slice must have a class here (isTabledRange). Linear: each
+ * them). Every character of the slice must have a class here (isTabledRange said so). Linear: each
  * character is read a bounded number of times (SB8's look-ahead stops at the next terminator,
  * where the next look-ahead starts).
  */
