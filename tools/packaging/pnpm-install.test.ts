@@ -9,7 +9,7 @@
  * nothing with a native build, so the install takes seconds once the store is warm.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +140,29 @@ describe('a docs repo that installs with pnpm', () => {
     expect([...again.ran]).toEqual([]);
     expect(again.cached).toEqual(first.ran);
   }, 600_000);
+
+  it('a tool missing from a pnpm install is to be reinstalled with pnpm, not npm', (ctx) => {
+    if (pnpmMissing) ctx.skip(pnpmMissing);
+    if (!existsSync(join(repo, 'node_modules', '@chunkyard', 'nx'))) ctx.skip('the install above did not complete');
+    // A broken install: pnpm's link from @chunkyard/nx to its dependency @chunkyard/chunking-tool
+    // is gone. `npm i -D @chunkyard/nx`, which the message used to give, would write a
+    // package-lock.json beside pnpm-lock.yaml and ask the registry for @chunkyard/nx (404).
+    const link = join(realpathSync(join(repo, 'node_modules', '@chunkyard', 'nx')), '..', 'chunking-tool');
+    const aside = join(temp, 'chunking-tool-link');
+    renameSync(link, aside);
+    try {
+      const ws = workspaceAt(repo);
+      ws.env.NX_CACHE_PROJECT_GRAPH = 'false';
+      const r = runNx(ws, ['show', 'projects']);
+      expect(r.status, r.output).not.toBe(0);
+      expect(r.output).toContain('cannot find the tool package @chunkyard/chunking-tool');
+      expect(r.output).toContain('reinstall with `pnpm add -D @chunkyard/nx`');
+      expect(r.output).not.toContain('npm i -D');
+    } finally {
+      renameSync(aside, link);
+    }
+    expect(existsSync(join(link, 'package.json'))).toBe(true);
+  }, 180_000);
 
   it('parser "remark" finds micromark\'s EditMap through pnpm\'s layout and makes it linear', (ctx) => {
     if (pnpmMissing) ctx.skip(pnpmMissing);

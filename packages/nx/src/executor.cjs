@@ -29,6 +29,7 @@ const { randomBytes } = require('node:crypto');
 const { basename, dirname, isAbsolute, join, relative, resolve, sep } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { escapeControl } = require('./plugin.cjs');
+const { reinstallCommand } = require('./package-manager.cjs');
 
 /**
  * @typedef {object} RunOptions
@@ -65,7 +66,7 @@ function resolveTool(tool, root) {
   try {
     manifest = require.resolve(`${tool}/package.json`, { paths: [root, __dirname] });
   } catch {
-    throw new OptionError(`cannot find the tool package ${tool} from ${root}; it is a dependency of @chunkyard/nx: reinstall with \`npm i -D @chunkyard/nx\``);
+    throw new OptionError(`cannot find the tool package ${tool} from ${root}; it is a dependency of @chunkyard/nx: reinstall with \`${reinstallCommand(root)}\``);
   }
   const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
   // The published entry (`import`/`default` of `exports["."]`), read from the manifest rather

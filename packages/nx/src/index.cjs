@@ -14,6 +14,7 @@
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, isAbsolute, join, relative, sep } = require('node:path');
 const { createProjects, entriesSharingCache, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
+const { reinstallCommand } = require('./package-manager.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
 /** @typedef {import('./plugin.cjs').ToolLocation} ToolLocation */
@@ -39,7 +40,7 @@ function locateTool(packageName, workspaceRoot) {
   } catch {
     throw new Error(
       `@chunkyard/nx: cannot find the tool package ${packageName} from ${workspaceRoot}. ` +
-        `It is a dependency of @chunkyard/nx: reinstall with \`npm i -D @chunkyard/nx\`.`,
+        `It is a dependency of @chunkyard/nx: reinstall with \`${reinstallCommand(workspaceRoot)}\`.`,
     );
   }
   const dir = realpathSync(dirname(manifest));
