@@ -11,7 +11,9 @@
 // pnpm and yarn resolve each dependency on its own, so they ask the registry for
 // @chunkyard/index-tool and fail with a 404 (pnpm: ERR_PNPM_FETCH_404). A `resolutions` entry
 // per package, `file:` the tarball, sends every such request to the tarball instead; both
-// read that field (pnpm as an alias of `pnpm.overrides`), and npm ignores it.
+// read that field (pnpm as an alias of `pnpm.overrides`), and npm ignores it. Yarn 1 (classic)
+// applies it only below the packages added, not to them: there the docs repo adds @chunkyard/nx
+// by its tarball's path (`yarn add -D nx /tmp/chunkyard/chunkyard-nx-0.1.0.tgz`, see README).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
