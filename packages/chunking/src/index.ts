@@ -5,7 +5,7 @@
  *   const { chunks, strategyKey } = chunkDocument(markdown, { docName: 'guide' });
  */
 import { headingLabel } from './heading-label.js';
-import { recordedOptions, resolveOptions, strategyKey } from './options.js';
+import { ChunkOptionsError, recordedOptions, resolveOptions, shownValue, strategyKey } from './options.js';
 import { chunkSemantic, chunkerDocumentBlocks, deriveFileTitle, type StrategyInput } from './semantic.js';
 import { chunkHierarchical } from './hierarchical.js';
 import { chunkPaginate } from './paginate.js';
@@ -30,6 +30,10 @@ export function chunkDocument(
   options: Partial<ChunkOptions> = {},
   extras: ChunkDocumentExtras = {},
 ): ChunkDocumentResult {
+  // A JavaScript caller may pass null or a number: `extras.recount` threw "Cannot read properties of null".
+  if (typeof extras !== 'object' || extras === null || Array.isArray(extras)) {
+    throw new ChunkOptionsError(`extras must be an object (or left out), got ${shownValue(extras)}`);
+  }
   const shift = bomLength(source);
   if (shift === 0) return chunkText(source, options, extras);
   const result = chunkText(source.slice(shift), options, extras);

@@ -46,7 +46,7 @@ const SHOWN_CHARS = 80;
 /** What JSON's quoting leaves raw and a terminal would not show as it is: DEL, C1, and the BMP's format characters (Cf). */
 const INVISIBLE = /[\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 
-function shownValue(value: unknown): string {
+export function shownValue(value: unknown): string {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
   if (typeof value === 'bigint') return `${value}n (a BigInt; give a number)`;
   if (typeof value === 'string') {

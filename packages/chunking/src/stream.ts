@@ -39,7 +39,7 @@ import { chunkDocument, type ChunkDocumentExtras } from './index.js';
 import { lineTable, type LineTable } from './lines.js';
 import { RecordBuilder } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
-import { recordedOptions, resolveOptions, strategyKey } from './options.js';
+import { ChunkOptionsError, recordedOptions, resolveOptions, shownValue, strategyKey } from './options.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { PieceTable, type DraftChunk } from './pieces.js';
@@ -84,6 +84,7 @@ const SETTLED = 3;
  * come while reading the records.
  */
 export function chunkDocumentStream(source: string, options: Partial<ChunkOptions> = {}, extras: ChunkStreamExtras = {}): ChunkStream {
+  checkExtras(extras);
   const shift = bomLength(source);
   if (shift === 0) return streamText(source, options, extras);
   // The text after the marks, as chunkDocument takes it (bom.ts); its whole() finds none left.
@@ -95,11 +96,25 @@ function* recordsPastBom(records: IterableIterator<ChunkRecord>, shift: number, 
   for (const record of records) yield recordPastBom(record, shift, totalChars);
 }
 
+/**
+ * The extras as the stream reads them. A windowChars of NaN (or a string that is not a number)
+ * went through `Math.max(1, …)` as NaN and the planning loop never advanced: the call hung.
+ */
+function checkExtras(extras: ChunkStreamExtras): void {
+  if (typeof extras !== 'object' || extras === null || Array.isArray(extras)) {
+    throw new ChunkOptionsError(`extras must be an object (or left out), got ${shownValue(extras)}`);
+  }
+  const w = extras.windowChars;
+  if (w !== undefined && (typeof w !== 'number' || !(w >= 1) || (w !== Infinity && !Number.isInteger(w)))) {
+    throw new ChunkOptionsError(`extras.windowChars must be an integer >= 1 (or Infinity), got ${shownValue(w)}`);
+  }
+}
+
 /** chunkDocumentStream of a source without a byte order mark. */
 function streamText(source: string, options: Partial<ChunkOptions>, extras: ChunkStreamExtras): ChunkStream {
   const resolved = resolveOptions(options);
   const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
-  const windowChars = Math.max(1, extras.windowChars ?? 64 * 1024);
+  const windowChars = extras.windowChars ?? 64 * 1024;
   const whole = (): ChunkStream => {
     const { chunks, ...rest } = chunkDocument(source, options, extras);
     return { ...rest, chunks: chunks[Symbol.iterator](), sectioned: false };
