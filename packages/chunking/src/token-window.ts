@@ -17,6 +17,7 @@ import type { ChunkRecord } from './types.js';
 import { toUnits } from './units.js';
 import { validate } from './validate.js';
 import { isCode } from './metadata.js';
+import { shownValue } from './options.js';
 
 export interface WindowSpan {
   /** UTF-16 range in the text that was windowed. */
@@ -42,6 +43,7 @@ export interface WindowSizes {
  * can merge differently at its edges) ends one token earlier until it fits.
  */
 export function tokenWindows(text: string, sizes: WindowSizes): WindowSpan[] {
+  checkWindowArguments(text, sizes);
   if (!text.trim()) return [];
   const { count: n, offsets } = tokenBoundaries(text);
   if (n <= sizes.singlePieceMaxTokens) {
@@ -69,6 +71,25 @@ export function tokenWindows(text: string, sizes: WindowSizes): WindowSpan[] {
     pos = next;
   }
   return spans;
+}
+
+/**
+ * tokenWindows' arguments, as resolveOptions holds the options it is called with. A windowTokens
+ * of 0, NaN, -5 or 100.5 (or sizes without it) never moved the window forward, and the call ran
+ * until the heap was gone; a windowOverlapTokens of -50 left 50 tokens between windows out.
+ */
+function checkWindowArguments(text: string, sizes: WindowSizes): void {
+  if (typeof text !== 'string') throw new TypeError(`tokenWindows: text must be a string, got ${shownValue(text)}`);
+  if (typeof sizes !== 'object' || sizes === null) throw new TypeError(`tokenWindows: sizes must be an object, got ${shownValue(sizes)}`);
+  const { windowTokens, windowOverlapTokens, singlePieceMaxTokens } = sizes;
+  const isInt = (v: unknown, min: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min;
+  if (!isInt(windowTokens, 1)) throw new RangeError(`tokenWindows: windowTokens must be an integer >= 1, got ${shownValue(windowTokens)}`);
+  if (!isInt(windowOverlapTokens, 0) || windowOverlapTokens >= windowTokens) {
+    throw new RangeError(`tokenWindows: windowOverlapTokens must be an integer from 0 to windowTokens - 1 (${windowTokens - 1}), got ${shownValue(windowOverlapTokens)}`);
+  }
+  if (!isInt(singlePieceMaxTokens, 0) && singlePieceMaxTokens !== Infinity) {
+    throw new RangeError(`tokenWindows: singlePieceMaxTokens must be an integer >= 0 (or Infinity), got ${shownValue(singlePieceMaxTokens)}`);
+  }
 }
 
 /** Seed 004's artifact id: from the source system and id when given, else from the content. */
