@@ -72,3 +72,39 @@ describe('extras are checked (chunkDocument, chunkDocumentStream)', () => {
     expect(chunkDocument('# T\n\nText.\n', {}, undefined).chunks).toHaveLength(1);
   });
 });
+
+describe('a source that is not a string is named (it threw "source.charCodeAt is not a function")', () => {
+  it('refuses a number, null, undefined, an array or an object, in both functions, showing the value', () => {
+    for (const [bad, shown] of [
+      [5, '5'],
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [['# T'], 'an array'],
+      [{ text: '# T' }, 'an object'],
+      [Symbol('x'), 'symbol'],
+    ] as const) {
+      for (const fn of ['chunkDocument', 'chunkDocumentStream'] as const) {
+        const err = errorOf(() => (fn === 'chunkDocument' ? chunkDocument : chunkDocumentStream)(bad as never));
+        expect(err, `${fn}: ${shown}`).toBeInstanceOf(TypeError);
+        expect(err?.message).toBe(`${fn}: source must be a string, got ${shown}`);
+      }
+    }
+  });
+
+  it('tells a caller who passed bytes (readFileSync without an encoding) to decode them', () => {
+    const bytes = Buffer.from('# T\n\nText.\n', 'utf8');
+    expect(errorOf(() => chunkDocument(bytes as never))?.message).toBe(
+      "chunkDocument: source must be a string, got a Buffer of 11 bytes (decode it first, e.g. readFileSync(path, 'utf8'))",
+    );
+    expect(errorOf(() => chunkDocumentStream(new Uint8Array(3) as never))?.message).toBe(
+      "chunkDocumentStream: source must be a string, got a Uint8Array of 3 bytes (decode it first, e.g. readFileSync(path, 'utf8'))",
+    );
+  });
+
+  it('takes a String object as its string, with the same records', () => {
+    const text = '\ufeff# T\n\nText.\n';
+    const boxed = new String(text) as never;
+    expect(chunkDocument(boxed)).toEqual(chunkDocument(text));
+    expect([...chunkDocumentStream(boxed).chunks]).toEqual(chunkDocument(text).chunks);
+  });
+});

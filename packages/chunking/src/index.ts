@@ -5,7 +5,7 @@
  *   const { chunks, strategyKey } = chunkDocument(markdown, { docName: 'guide' });
  */
 import { headingLabel } from './heading-label.js';
-import { ChunkOptionsError, recordedOptions, resolveOptions, shownValue, strategyKey } from './options.js';
+import { ChunkOptionsError, recordedOptions, resolveOptions, shownValue, sourceText, strategyKey } from './options.js';
 import { chunkSemantic, chunkerDocumentBlocks, deriveFileTitle, type StrategyInput } from './semantic.js';
 import { chunkHierarchical } from './hierarchical.js';
 import { chunkPaginate } from './paginate.js';
@@ -26,7 +26,7 @@ export interface ChunkDocumentExtras {
  * same records, byte for byte.
  */
 export function chunkDocument(
-  source: string,
+  given: string,
   options: Partial<ChunkOptions> = {},
   extras: ChunkDocumentExtras = {},
 ): ChunkDocumentResult {
@@ -34,6 +34,7 @@ export function chunkDocument(
   if (typeof extras !== 'object' || extras === null || Array.isArray(extras)) {
     throw new ChunkOptionsError(`extras must be an object (or left out), got ${shownValue(extras)}`);
   }
+  const source = sourceText(given, 'chunkDocument');
   const shift = bomLength(source);
   if (shift === 0) return chunkText(source, options, extras);
   const result = chunkText(source.slice(shift), options, extras);

@@ -61,6 +61,22 @@ export function shownValue(value: unknown): string {
   return typeof value === 'object' ? 'an object' : typeof value;
 }
 
+/**
+ * A source as the functions that take one read it: a string, or a String object's string. A number,
+ * null or undefined threw "source.charCodeAt is not a function" (or "Cannot read properties of
+ * undefined") from inside the byte-order-mark check, and a Buffer (readFileSync without 'utf8')
+ * the same; now the function, the argument and what was given are named.
+ */
+export function sourceText(source: unknown, fn: string, name = 'source'): string {
+  if (typeof source === 'string') return source;
+  if (source instanceof String) return source.valueOf();
+  if (source instanceof Uint8Array) {
+    const kind = typeof Buffer !== 'undefined' && Buffer.isBuffer(source) ? 'a Buffer' : 'a Uint8Array';
+    throw new TypeError(`${fn}: ${name} must be a string, got ${kind} of ${source.length} bytes (decode it first, e.g. readFileSync(path, 'utf8'))`);
+  }
+  throw new TypeError(`${fn}: ${name} must be a string, got ${shownValue(source)}`);
+}
+
 /** Fills defaults and rejects impossible settings with a message naming the option. */
 export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChunkOptions {
   // A JavaScript caller may pass null or a number where the options object goes: Object.entries

@@ -39,7 +39,7 @@ import { chunkDocument, type ChunkDocumentExtras } from './index.js';
 import { lineTable, type LineTable } from './lines.js';
 import { RecordBuilder } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
-import { ChunkOptionsError, recordedOptions, resolveOptions, shownValue, strategyKey } from './options.js';
+import { ChunkOptionsError, recordedOptions, resolveOptions, shownValue, sourceText, strategyKey } from './options.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { PieceTable, type DraftChunk } from './pieces.js';
@@ -83,7 +83,8 @@ const SETTLED = 3;
  * fields are computed first. Throws what chunkDocument throws; a ChunkingInvariantError may
  * come while reading the records.
  */
-export function chunkDocumentStream(source: string, options: Partial<ChunkOptions> = {}, extras: ChunkStreamExtras = {}): ChunkStream {
+export function chunkDocumentStream(given: string, options: Partial<ChunkOptions> = {}, extras: ChunkStreamExtras = {}): ChunkStream {
+  const source = sourceText(given, 'chunkDocumentStream');
   checkExtras(extras);
   const shift = bomLength(source);
   if (shift === 0) return streamText(source, options, extras);
