@@ -29,6 +29,18 @@ function textAt(text: unknown, where: string): string {
 }
 
 /**
+ * The metadata of text `i`, or a TypeError naming it: a string's characters were spread into
+ * every Document's metadata (`{ 0: 'a', 1: 'b', … }`), an array's items likewise, and a number
+ * was taken as none. null and undefined are no metadata, as before.
+ */
+function metadataAt(metadata: unknown, i: number): Record<string, unknown> {
+  if (metadata === undefined || metadata === null) return {};
+  if (typeof metadata === 'object' && !Array.isArray(metadata)) return metadata as Record<string, unknown>;
+  const kind = Array.isArray(metadata) ? 'an array' : typeof metadata === 'string' ? 'a string' : typeof metadata;
+  throw new TypeError(`createDocuments: metadatas[${i}] must be an object, got ${kind}`);
+}
+
+/**
  * chunkyard's chunking options (sizes in exact cl100k tokens: `maxTokens`, `targetTokens`,
  * `strategy`, …) and LangChain's splitter fields. LangChain's `chunkSize`, `chunkOverlap`,
  * `keepSeparator` and `lengthFunction` are accepted, so a `MarkdownTextSplitter` call compiles
@@ -142,7 +154,7 @@ export class ChunkyardTextSplitter extends TextSplitter {
     texts.forEach((given, i) => {
       // splitDocuments passes each Document's pageContent here.
       const text = textAt(given, `createDocuments: texts[${i}] (a Document's pageContent)`);
-      const base = metadatas?.[i] ?? {};
+      const base = metadataAt(metadatas?.[i], i);
       const options = this.optionsFor(base);
       const name = options.docName ?? DEFAULT_OPTIONS.docName;
       const docName = uniqueName(name);

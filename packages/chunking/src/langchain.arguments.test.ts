@@ -1,0 +1,35 @@
+/**
+ * ChunkyardTextSplitter.createDocuments with metadata that is not an object (session 59's probe):
+ * a string's characters were spread into every Document's metadata, an array's items likewise.
+ */
+import { Document } from '@langchain/core/documents';
+import { describe, expect, it } from 'vitest';
+import { MarkdownTextSplitter } from './langchain.js';
+
+const MD = '# T\n\nText here.\n';
+
+describe('createDocuments refuses metadata that is not an object', () => {
+  it('names the text whose metadata is a string, an array, a number or a boolean', async () => {
+    const splitter = new MarkdownTextSplitter();
+    for (const [bad, kind] of [
+      ['abc', 'a string'],
+      [['x', 'y'], 'an array'],
+      [5, 'number'],
+      [true, 'boolean'],
+    ] as const) {
+      await expect(splitter.createDocuments([MD, MD], [{ source: 'a.md' }, bad as never])).rejects.toThrow(
+        new TypeError(`createDocuments: metadatas[1] must be an object, got ${kind}`),
+      );
+    }
+  });
+
+  it('still takes null, undefined and missing metadata as none, and keeps an object\'s keys', async () => {
+    const splitter = new MarkdownTextSplitter();
+    const docs = await splitter.createDocuments([MD, MD, MD], [null as never, undefined as never]);
+    expect(docs.map((d) => d.id)).toEqual(['doc:document::ch0', 'doc:document#2::ch0', 'doc:document#3::ch0']);
+    for (const d of docs) expect(Object.keys(d.metadata).filter((k) => /^\d+$/.test(k))).toEqual([]);
+    const [own] = await splitter.splitDocuments([new Document({ pageContent: MD, metadata: { source: 'g.md', team: 'x' } })]);
+    expect(own!.metadata.team).toBe('x');
+    expect(own!.id).toBe('doc:g::ch0');
+  });
+});
