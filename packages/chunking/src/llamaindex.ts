@@ -28,6 +28,11 @@ function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
   return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? doc.id_ : DEFAULT_OPTIONS.docName };
 }
 
+/** What a wrong argument is, for a message (no value echoed). */
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : typeof value;
+}
+
 export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
   /** The chunkyard options every document is chunked with (sizes in exact cl100k tokens). */
   readonly chunkOptions: Partial<ChunkOptions>;
@@ -46,6 +51,23 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
     if (problem !== null) throw new ChunkOptionsError(`ChunkyardNodeParser: ${problem}`);
     resolveOptions(options);
     this.chunkOptions = options;
+  }
+
+  /**
+   * NodeParser's own entry, with the documents checked first: null (or a string) threw "Cannot
+   * read properties of null (reading 'map')" from LlamaIndex, a null document "reading 'id_'",
+   * and a document whose metadata was set to null "reading 'file_name'" from inside the parser.
+   */
+  override getNodesFromDocuments(documents: TextNode[]): TextNode[] {
+    if (!Array.isArray(documents)) throw new TypeError(`ChunkyardNodeParser: documents must be an array of Documents, got ${kindOf(documents)}`);
+    documents.forEach((doc: unknown, i) => {
+      if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new TypeError(`ChunkyardNodeParser: documents[${i}] must be a Document, got ${kindOf(doc)}`);
+      const { metadata } = doc as { metadata?: unknown };
+      if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+        throw new TypeError(`ChunkyardNodeParser: documents[${i}].metadata must be an object, got ${kindOf(metadata)}`);
+      }
+    });
+    return super.getNodesFromDocuments(documents);
   }
 
   /**

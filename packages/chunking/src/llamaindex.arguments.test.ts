@@ -1,0 +1,31 @@
+/**
+ * ChunkyardNodeParser.getNodesFromDocuments with arguments that are not documents (session 59's
+ * probe): each threw a TypeError from inside LlamaIndex or the parser that named no argument.
+ */
+import { Document } from 'llamaindex';
+import { describe, expect, it } from 'vitest';
+import { ChunkyardNodeParser } from './llamaindex.js';
+
+const MD = '# T\n\nText here.\n';
+
+describe('getNodesFromDocuments names a wrong argument', () => {
+  it('refuses documents that are not an array, a document that is not an object, metadata that is not an object', () => {
+    const parser = new ChunkyardNodeParser();
+    expect(() => parser.getNodesFromDocuments(null as never)).toThrow(new TypeError('ChunkyardNodeParser: documents must be an array of Documents, got null'));
+    expect(() => parser.getNodesFromDocuments(MD as never)).toThrow(new TypeError('ChunkyardNodeParser: documents must be an array of Documents, got a string'));
+    const good = new Document({ id_: 'a', text: MD });
+    expect(() => parser.getNodesFromDocuments([good, null as never])).toThrow(new TypeError('ChunkyardNodeParser: documents[1] must be a Document, got null'));
+    expect(() => parser.getNodesFromDocuments([good, 5 as never])).toThrow(new TypeError('ChunkyardNodeParser: documents[1] must be a Document, got number'));
+    const bare = new Document({ id_: 'b', text: MD });
+    (bare as { metadata: unknown }).metadata = null;
+    expect(() => parser.getNodesFromDocuments([good, bare])).toThrow(new TypeError('ChunkyardNodeParser: documents[1].metadata must be an object, got null'));
+  });
+
+  it('still parses Documents, with their metadata merged and node ids unique', () => {
+    const parser = new ChunkyardNodeParser();
+    const nodes = parser.getNodesFromDocuments([new Document({ id_: 'a', text: MD, metadata: { team: 'x' } }), new Document({ id_: 'a', text: MD })]);
+    expect(nodes.map((n) => n.id_)).toEqual(['a/doc:a::ch0', 'a#2/doc:a::ch0']);
+    expect(nodes[0]!.metadata.team).toBe('x');
+    expect(nodes[1]!.metadata.team).toBeUndefined();
+  });
+});
