@@ -81,3 +81,18 @@ describe('encodeWithOffsets', () => {
     expect(encodeWithOffsets('')).toEqual({ tokens: [], offsets: Int32Array.of(0) });
   });
 });
+
+describe('encodeWithOffsets names a text that is not a string (session 59 probe)', () => {
+  it('refuses a number (no tokens and no error before), undefined, null and bytes; takes a String object as its string', () => {
+    for (const [bad, shown] of [
+      [5, '5'],
+      [undefined, 'undefined'],
+      [null, 'null'],
+      [{ length: 3 }, 'an object'],
+    ] as const) {
+      expect(() => encodeWithOffsets(bad as never)).toThrow(new TypeError(`encodeWithOffsets: text must be a string, got ${shown}`));
+    }
+    expect(() => encodeWithOffsets(Buffer.from('ab') as never)).toThrow(/^encodeWithOffsets: text must be a string, got a Buffer of 2 bytes/);
+    expect(encodeWithOffsets(new String('ab 🙂') as never)).toEqual(encodeWithOffsets('ab 🙂'));
+  });
+});

@@ -15,6 +15,7 @@
 import { bpeTokenIdsInto } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
 import { mergeTable } from './cl100k-merges.js';
+import { sourceText } from './options.js';
 
 export interface EncodedText {
   tokens: number[];
@@ -25,7 +26,10 @@ export interface EncodedText {
   offsets: Int32Array;
 }
 
-export function encodeWithOffsets(text: string): EncodedText {
+export function encodeWithOffsets(given: string): EncodedText {
+  // A number gave no tokens and no error (the loop read its undefined length as no text), and
+  // undefined threw "Cannot read properties of undefined (reading 'length')".
+  const text = sourceText(given, 'encodeWithOffsets', 'text');
   const tokens: number[] = [];
   for (let a = 0; a < text.length; ) {
     const b = nextPreTokenEnd(text, a, text.length);
