@@ -57,3 +57,30 @@ describe('expandNeighbors (seed 004)', () => {
     expect(() => expandNeighbors([], 0)).toThrow(RangeError);
   });
 });
+
+describe('expandNeighbors names a wrong argument as it was given (session 59 probe)', () => {
+  const rows = [
+    { originalText: 'abc', sourcePosition: { charStart: 0, charEnd: 3 } },
+    { originalText: 'cde', sourcePosition: { charStart: 2, charEnd: 5 } },
+  ];
+
+  it('shows a string index or k quoted ("no chunk 0 (have 2)" and "got 1" read as if chunk 0 were missing, 1 refused)', () => {
+    expect(() => expandNeighbors(rows, '0' as never)).toThrow(new TypeError('expandNeighbors: index must be an integer, got "0"'));
+    expect(() => expandNeighbors(rows, 0, '1' as never)).toThrow(new RangeError('expandNeighbors: k must be an integer >= 0, got "1"'));
+    expect(() => expandNeighbors(rows, '\u001b[2J' as never)).toThrow(new TypeError('expandNeighbors: index must be an integer, got "\\u001b[2J"'));
+    expect(() => expandNeighbors(rows, 2)).toThrow(new RangeError('expandNeighbors: no chunk 2 (have 2)'));
+    expect(() => expandNeighbors(rows, -0, -0)).not.toThrow();
+  });
+
+  it('refuses chunks that are not an array, and a row without originalText or sourcePosition, naming it', () => {
+    expect(() => expandNeighbors(null as never, 0)).toThrow(new TypeError('expandNeighbors: chunks must be an array of chunk records, got null'));
+    // A LangChain Document keeps the offsets in its metadata.
+    const lc = { pageContent: 'cde', metadata: { charStart: 2, charEnd: 5 } };
+    expect(() => expandNeighbors([rows[0]!, lc as never], 0)).toThrow(
+      new TypeError('expandNeighbors: chunks[1] must have originalText (a string) and sourcePosition.charStart/charEnd (numbers), got an object'),
+    );
+    expect(() => expandNeighbors([rows[0]!, null as never], 0)).toThrow(/^expandNeighbors: chunks\[1\] must have originalText/);
+    // Rows outside the k neighbours are not read.
+    expect(expandNeighbors([rows[0]!, rows[1]!, null as never], 0)).toBe(`abc\n${CHUNK_BOUNDARY}\nde`);
+  });
+});

@@ -5,6 +5,8 @@
  * is shown once, at the end of the earlier chunk, by cutting the later
  * chunk's text where the earlier one's source range ends.
  */
+import { shownValue } from './options.js';
+
 export const CHUNK_BOUNDARY = '[CHUNK BOUNDARY]';
 
 /** What expansion needs of a chunk: any chunk record (or a stored row shaped like one). */
@@ -20,14 +22,21 @@ export interface Expandable {
  * stale index cannot go unnoticed.
  */
 export function expandNeighbors(chunks: readonly Expandable[], index: number, k = 1): string {
-  if (!Number.isInteger(index) || index < 0 || index >= chunks.length) {
-    throw new RangeError(`expandNeighbors: no chunk ${index} (have ${chunks.length})`);
-  }
-  if (!Number.isInteger(k) || k < 0) throw new RangeError(`expandNeighbors: k must be an integer >= 0, got ${k}`);
+  if (!Array.isArray(chunks)) throw new TypeError(`expandNeighbors: chunks must be an array of chunk records, got ${shownValue(chunks)}`);
+  // The values as given: an index or k of "1" was shown as 1, so "no chunk 0 (have 1)" and
+  // "k must be an integer >= 0, got 1" read as if the function were wrong.
+  if (typeof index !== 'number' || !Number.isInteger(index)) throw new TypeError(`expandNeighbors: index must be an integer, got ${shownValue(index)}`);
+  if (index < 0 || index >= chunks.length) throw new RangeError(`expandNeighbors: no chunk ${shownValue(index)} (have ${chunks.length})`);
+  if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) throw new RangeError(`expandNeighbors: k must be an integer >= 0, got ${shownValue(k)}`);
   const parts: string[] = [];
   let shownEnd = -1;
   for (let i = Math.max(0, index - k); i <= Math.min(chunks.length - 1, index + k); i++) {
     const c = chunks[i]!;
+    // A row of another shape (LangChain's Document keeps the offsets in metadata) threw
+    // "Cannot destructure property 'charStart' of 'c.sourcePosition' as it is undefined".
+    if (!isExpandable(c)) {
+      throw new TypeError(`expandNeighbors: chunks[${i}] must have originalText (a string) and sourcePosition.charStart/charEnd (numbers), got ${shownValue(c)}`);
+    }
     const { charStart, charEnd } = c.sourcePosition;
     let text = c.originalText;
     // A rebuilt piece of a split code block or table is not a source slice (its
@@ -40,4 +49,10 @@ export function expandNeighbors(chunks: readonly Expandable[], index: number, k 
     shownEnd = Math.max(shownEnd, charEnd);
   }
   return parts.join('\n');
+}
+
+function isExpandable(c: unknown): c is Expandable {
+  if (typeof c !== 'object' || c === null) return false;
+  const { originalText, sourcePosition: p } = c as Partial<Expandable>;
+  return typeof originalText === 'string' && typeof p === 'object' && p !== null && typeof p.charStart === 'number' && typeof p.charEnd === 'number';
 }
