@@ -82,3 +82,41 @@ describe('per-document options are checked like the others (issue 15 library pro
     expect(errorOf({ contentType: null })?.message).toBe('contentType must be a non-empty string, got null');
   });
 });
+
+describe('options are read by name, wherever the object keeps them (session 59 probe)', () => {
+  const source = `# T\n\n${'Sentence number one is here. '.repeat(200)}`;
+
+  it('takes a class instance\'s getters and an object made with Object.create(defaults) (the defaults were used without a word, while sourceFile was taken)', () => {
+    class Options {
+      get maxTokens(): number {
+        return 64;
+      }
+      get targetTokens(): number {
+        return 48;
+      }
+      get sourceFile(): string {
+        return 'x.md';
+      }
+    }
+    const fromClass = chunkDocument(source, new Options() as never);
+    expect(fromClass.strategyKey).toBe('semantic-16-48-64');
+    expect(fromClass.chunks[0]!.metadata.sourceFile).toBe('x.md');
+    expect(chunkDocument(source, Object.create({ maxTokens: 64, targetTokens: 48 })).strategyKey).toBe('semantic-16-48-64');
+    expect(chunkDocumentStream(source, new Options() as never).strategyKey).toBe('semantic-16-48-64');
+    // A bad value on the prototype is refused like an own one.
+    expect(errorOf(Object.create({ maxTokens: 5 }))?.message).toBe('maxTokens must be an integer >= 16, got 5');
+  });
+
+  it('gives frozen, null-prototype and plain objects the same result, and does not read a polluted Object.prototype', () => {
+    const plain = chunkDocument(source, { maxTokens: 64, targetTokens: 48 });
+    expect(chunkDocument(source, Object.freeze({ maxTokens: 64, targetTokens: 48 }))).toEqual(plain);
+    expect(chunkDocument(source, Object.assign(Object.create(null), { maxTokens: 64, targetTokens: 48 }))).toEqual(plain);
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.maxTokens = 5;
+    try {
+      expect(chunkDocument(source, {}).strategyKey).toBe('semantic-16-80-512');
+    } finally {
+      delete proto.maxTokens;
+    }
+  });
+});

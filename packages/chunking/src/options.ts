@@ -77,6 +77,14 @@ export function sourceText(source: unknown, fn: string, name = 'source'): string
   throw new TypeError(`${fn}: ${name} must be a string, got ${shownValue(source)}`);
 }
 
+/** `options[key]` when an object of its prototype chain below Object.prototype has that key, else undefined. */
+function optionValue(options: object, key: string): unknown {
+  for (let o: object | null = options; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    if (Object.hasOwn(o, key)) return (options as Record<string, unknown>)[key];
+  }
+  return undefined;
+}
+
 /** Fills defaults and rejects impossible settings with a message naming the option. */
 export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChunkOptions {
   // A JavaScript caller may pass null or a number where the options object goes: Object.entries
@@ -84,9 +92,15 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ChunkOptionsError(`options must be an object (or left out), got ${shownValue(options)}`);
   }
-  const defined = Object.fromEntries(
-    Object.entries(options).filter(([k, v]) => v !== undefined && !PER_DOCUMENT.has(k)),
-  );
+  // Each option read by name, as the per-document ones are (`options.sourceFile`): Object.entries
+  // saw only own enumerable keys, so a class instance's getters (or an object made with
+  // Object.create(defaults)) were ignored without a word, the defaults used, while its
+  // sourceFile was taken. Object.prototype's own keys are not read (a polluted prototype).
+  const defined: Record<string, unknown> = {};
+  for (const k of Object.keys(DEFAULT_OPTIONS)) {
+    const v = optionValue(options, k);
+    if (v !== undefined) defined[k] = v;
+  }
   const o: ResolvedChunkOptions = { ...DEFAULT_OPTIONS, ...defined };
   // The default page overlap is 256 tokens, held to seed 000's 5% of a smaller Nmax.
   if (options.pageOverlapTokens === undefined && Number.isInteger(o.ctxSize) && Number.isInteger(o.bufSize)) {
