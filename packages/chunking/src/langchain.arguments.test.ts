@@ -33,3 +33,27 @@ describe('createDocuments refuses metadata that is not an object', () => {
     expect(own!.id).toBe('doc:g::ch0');
   });
 });
+
+describe('ChunkyardTextSplitter reads its options by name (a class instance\'s getters were ignored, the defaults used)', () => {
+  const source = `# T\n\n${'Sentence number one is here. '.repeat(200)}`;
+  class Options {
+    get maxTokens(): number {
+      return 64;
+    }
+    get targetTokens(): number {
+      return 48;
+    }
+    get pageContent(): 'embed' {
+      return 'embed';
+    }
+  }
+
+  it('ChunkyardTextSplitter takes getters on the prototype like own keys', async () => {
+    const fromClass = new MarkdownTextSplitter(new Options() as never);
+    const plain = new MarkdownTextSplitter({ maxTokens: 64, targetTokens: 48, pageContent: 'embed' });
+    expect(fromClass.chunkOptions).toEqual({ maxTokens: 64, targetTokens: 48 });
+    expect(fromClass.pageContent).toBe('embed');
+    expect(await fromClass.splitText(source)).toEqual(await plain.splitText(source));
+    expect(() => new MarkdownTextSplitter(Object.create({ maxTokens: 5 }))).toThrow('maxTokens must be an integer >= 16, got 5');
+  });
+});

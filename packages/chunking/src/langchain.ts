@@ -74,6 +74,30 @@ function nameOf(metadata: Record<string, unknown> | undefined): { docName: strin
   return { docName: stem === '' || stem.endsWith('/') ? path : stem, sourceFile: file };
 }
 
+/** The per-document options, read like the chunking ones. */
+const PER_DOCUMENT = ['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
+
+/**
+ * The options as a plain object: the own keys, and each of `names` read by name through the
+ * prototype chain below Object.prototype, as resolveOptions reads them. Spreading the caller's
+ * object kept only own enumerable keys, so a class instance's getters (or Object.create(defaults))
+ * gave the defaults without a word.
+ */
+function plainOptions(options: object, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...options };
+  for (const key of names) {
+    if (Object.hasOwn(out, key)) continue;
+    for (let o: object | null = options; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+      if (Object.hasOwn(o, key)) {
+        const v = (options as Record<string, unknown>)[key];
+        if (v !== undefined) out[key] = v;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 export class ChunkyardTextSplitter extends TextSplitter {
   static override lc_name(): string {
     return 'ChunkyardTextSplitter';
@@ -90,7 +114,8 @@ export class ChunkyardTextSplitter extends TextSplitter {
     // 'fields' as it is null", and took a string's characters as options.
     const problem = splitterOptionsProblem(fields, [...Object.keys(DEFAULT_OPTIONS), ...SPLITTER_FIELDS], LANGCHAIN_FIELDS);
     if (problem !== null) throw new ChunkOptionsError(`ChunkyardTextSplitter: ${problem}`);
-    const { chunkSize, chunkOverlap, keepSeparator, lengthFunction, pageContent = 'original', ...chunkOptions } = fields;
+    const given = plainOptions(fields, [...Object.keys(DEFAULT_OPTIONS), ...PER_DOCUMENT, ...SPLITTER_FIELDS, ...LANGCHAIN_FIELDS]) as ChunkyardTextSplitterParams;
+    const { chunkSize, chunkOverlap, keepSeparator, lengthFunction, pageContent = 'original', ...chunkOptions } = given;
     const contentProblem = pageContentProblem(pageContent);
     if (contentProblem !== null) throw new ChunkOptionsError(`ChunkyardTextSplitter: ${contentProblem}`);
     super({

@@ -29,3 +29,23 @@ describe('getNodesFromDocuments names a wrong argument', () => {
     expect(nodes[1]!.metadata.team).toBeUndefined();
   });
 });
+
+describe('ChunkyardNodeParser reads its options by name (a class instance\'s getters were ignored, the defaults used)', () => {
+  it('takes getters on the prototype like own keys', () => {
+    const source = `# T\n\n${'Sentence number one is here. '.repeat(200)}`;
+    class Options {
+      get maxTokens(): number {
+        return 64;
+      }
+      get targetTokens(): number {
+        return 48;
+      }
+    }
+    const doc = () => [new Document({ id_: 'a', text: source })];
+    const fromClass = new ChunkyardNodeParser(new Options() as never);
+    expect(fromClass.chunkOptions).toEqual({ maxTokens: 64, targetTokens: 48 });
+    const plain = new ChunkyardNodeParser({ maxTokens: 64, targetTokens: 48 }).getNodesFromDocuments(doc());
+    expect(fromClass.getNodesFromDocuments(doc()).map((n) => n.text)).toEqual(plain.map((n) => n.text));
+    expect(plain.length).toBeGreaterThan(20);
+  });
+});

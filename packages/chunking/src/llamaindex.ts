@@ -28,6 +28,30 @@ function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
   return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? doc.id_ : DEFAULT_OPTIONS.docName };
 }
 
+/** The per-document options, read like the chunking ones. */
+const PER_DOCUMENT = ['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
+
+/**
+ * The options as a plain object: the own keys, and each of `names` read by name through the
+ * prototype chain below Object.prototype, as resolveOptions reads them. Spreading the caller's
+ * object kept only own enumerable keys, so a class instance's getters (or Object.create(defaults))
+ * gave the defaults without a word.
+ */
+function plainOptions(options: object, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...options };
+  for (const key of names) {
+    if (Object.hasOwn(out, key)) continue;
+    for (let o: object | null = options; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+      if (Object.hasOwn(o, key)) {
+        const v = (options as Record<string, unknown>)[key];
+        if (v !== undefined) out[key] = v;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** What a wrong argument is, for a message (no value echoed). */
 function kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? 'a string' : typeof value;
@@ -49,8 +73,9 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
     // (SentenceSplitter's `chunkSize` was ignored without a word).
     const problem = splitterOptionsProblem(options, Object.keys(DEFAULT_OPTIONS));
     if (problem !== null) throw new ChunkOptionsError(`ChunkyardNodeParser: ${problem}`);
-    resolveOptions(options);
-    this.chunkOptions = options;
+    const given = plainOptions(options, [...Object.keys(DEFAULT_OPTIONS), ...PER_DOCUMENT]) as Partial<ChunkOptions>;
+    resolveOptions(given);
+    this.chunkOptions = given;
   }
 
   /**
