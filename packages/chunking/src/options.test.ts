@@ -120,3 +120,17 @@ describe('options are read by name, wherever the object keeps them (session 59 p
     }
   });
 });
+
+describe('strategyKey and recordedOptions take the options a caller has (session 59 probe)', () => {
+  it('give chunkDocument\'s key and recorded options for partial options ({} gave "undefined-undefined-…", and recordedOptions threw)', async () => {
+    const { recordedOptions, strategyKey } = await import('./options.js');
+    for (const options of [{}, { maxTokens: 256 }, { strategy: 'paginate' as const, ctxSize: 4096 }, { strategy: 'hierarchical' as const, maxConcepts: 0 }]) {
+      const result = chunkDocument('# T\n\nText.\n', options);
+      expect(strategyKey(options)).toBe(result.strategyKey);
+      expect(recordedOptions(options)).toEqual(result.options);
+    }
+    expect(strategyKey({})).toBe('semantic-16-80-512');
+    expect(() => strategyKey({ maxTokens: Number.NaN })).toThrow(new ChunkOptionsError('maxTokens must be an integer >= 16, got NaN'));
+    expect(() => recordedOptions({ strategy: 'fast' as never })).toThrow(ChunkOptionsError);
+  });
+});

@@ -179,7 +179,10 @@ const OWN_OPTIONS: Record<StrategyName, readonly (keyof ResolvedChunkOptions)[]>
  * and every record's `metadata.chunkingOptions` show (the others would only
  * be noise, and would differ between strategies that ignore them).
  */
-export function recordedOptions(o: ResolvedChunkOptions): RecordedOptions {
+export function recordedOptions(given: Partial<ChunkOptions>): RecordedOptions {
+  // Resolved again (resolved options come back equal): a caller's partial options threw
+  // "OWN_OPTIONS[o.strategy] is not iterable" for {}, and listed undefined for unset keys.
+  const o = resolveOptions(given);
   const out: Record<string, unknown> = {};
   for (const k of [...COMMON, ...OWN_OPTIONS[o.strategy]]) out[k] = o[k];
   return out as RecordedOptions;
@@ -197,7 +200,10 @@ export const MIN_NMAX = 512;
  * Settings that change embedText but not the sizes are appended only when
  * they differ from the defaults, so the common key stays short.
  */
-export function strategyKey(o: ResolvedChunkOptions): string {
+export function strategyKey(given: Partial<ChunkOptions>): string {
+  // Resolved again: a caller's partial options gave "undefined-undefined-undefined-undefined-
+  // oundefined-bundefined" for {}, a key no cache entry has, where chunkDocument says semantic-16-80-512.
+  const o = resolveOptions(given);
   const d = DEFAULT_OPTIONS;
   const extra = (keys: (keyof ResolvedChunkOptions)[], tag: string): string =>
     keys.some((k) => o[k] !== d[k]) ? `-${tag}${keys.map((k) => String(o[k])).join('.')}` : '';
