@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenWindows } from './token-window.js';
+import { artifactIdOf, tokenWindows } from './token-window.js';
 
 const TEXT = 'word '.repeat(400);
 
@@ -62,5 +62,15 @@ describe('tokenWindows refuses sizes it cannot window with', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('artifactIdOf names an argument that is not a string', () => {
+  it('refuses a content of 5 (Node\'s "data" argument error) and a sourceId of null (hashed as the id "null")', () => {
+    expect(() => artifactIdOf(5 as never)).toThrow(new TypeError('artifactIdOf: content must be a string, got 5'));
+    expect(() => artifactIdOf('x', null as never)).toThrow(new TypeError('artifactIdOf: sourceId must be a string (or left out), got null'));
+    expect(() => artifactIdOf('x', 'id', 7 as never)).toThrow(new TypeError('artifactIdOf: sourceSystem must be a string (or left out), got 7'));
+    expect(artifactIdOf('x', 'id')).toBe(artifactIdOf('y', 'id', undefined));
+    expect(artifactIdOf('x')).toMatch(/^art_[0-9a-f]{8}$/);
   });
 });

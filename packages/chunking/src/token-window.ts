@@ -94,6 +94,12 @@ function checkWindowArguments(text: string, sizes: WindowSizes): void {
 
 /** Seed 004's artifact id: from the source system and id when given, else from the content. */
 export function artifactIdOf(content: string, sourceId?: string, sourceSystem?: string): string {
+  // A content of 5 threw Node's 'The "data" argument must be of type string …', and a sourceId of
+  // null hashed ":null" as if it were the id "null".
+  if (typeof content !== 'string') throw new TypeError(`artifactIdOf: content must be a string, got ${shownValue(content)}`);
+  for (const [name, v] of [['sourceId', sourceId], ['sourceSystem', sourceSystem]] as const) {
+    if (v !== undefined && typeof v !== 'string') throw new TypeError(`artifactIdOf: ${name} must be a string (or left out), got ${shownValue(v)}`);
+  }
   const basis = sourceId !== undefined ? `${sourceSystem ?? ''}:${sourceId}` : content;
   return `art_${sha256(basis).slice(0, 8)}`;
 }
