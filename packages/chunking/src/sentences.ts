@@ -14,6 +14,7 @@
  * Cyrillic, CJK, kana, Hangul, common punctuation) is decided there instead, with ICU's answer for that
  * slice: the lines, groups and windows stay the same, so do the boundaries.
  */
+import { sourceText } from './options.js';
 import { isTabledRange, sentenceBreaks } from './sentence-rules.js';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
@@ -52,6 +53,8 @@ function add(at: number): void {
 
 /** Start offsets (relative to `text`) of each sentence, first one 0. */
 export function sentenceStarts(text: string): number[] {
+  // A number gave [0] without a word (helper-67's probe): named now.
+  if (typeof text !== 'string') text = sourceText(text, 'sentenceStarts', 'text');
   findStarts(text);
   const starts = new Array<number>(count);
   for (let k = 0; k < count; k++) starts[k] = found[k]!;

@@ -11,6 +11,7 @@
  * random text.
  */
 import { countJoined, countRange, type JoinedSlice, SliceCounter } from './cl100k-count.js';
+import { sourceText } from './options.js';
 import { anchorEmpty } from './shape-anchor.js';
 
 /**
@@ -18,6 +19,8 @@ import { anchorEmpty } from './shape-anchor.js';
  * `<|endoftext|>` is counted as ordinary text.
  */
 export function countTokens(text: string): number {
+  // A number counted as 0 tokens and undefined threw from inside (helper-67's probe): named now.
+  if (typeof text !== 'string') text = sourceText(text, 'countTokens', 'text');
   return countRange(text, 0, text.length);
 }
 
@@ -31,6 +34,7 @@ export function countSlice(text: string, start: number, end: number): number {
  * readers can see how far the cheap estimate is from the exact count.
  */
 export function estimateTokens(text: string): number {
+  if (typeof text !== 'string') text = sourceText(text, 'estimateTokens', 'text');
   return estimateTokensRange(text, 0, text.length);
 }
 
