@@ -38,14 +38,14 @@ export class ChunkOptionsError extends Error {
 /** The longest option value a message quotes (a caller's megabyte string is cut, not echoed). */
 const SHOWN_CHARS = 80;
 
+/** What JSON's quoting leaves raw and a terminal would not show as it is: DEL, C1, and the BMP's format characters (Cf). */
+const INVISIBLE = /[\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+
 /**
  * An option's value as a message shows it. JSON.stringify said "got null" for NaN and
  * Infinity, threw a TypeError of its own for a BigInt or a cyclic object (so the caller saw that
  * instead of which option was wrong), and quoted a string of any length whole.
  */
-/** What JSON's quoting leaves raw and a terminal would not show as it is: DEL, C1, and the BMP's format characters (Cf). */
-const INVISIBLE = /[\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
-
 export function shownValue(value: unknown): string {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
   if (typeof value === 'bigint') return `${value}n (a BigInt; give a number)`;
