@@ -318,7 +318,28 @@ export function lineRanges(text: string): (start: number, end: number) => { from
 }
 
 /** The options a splitter takes per document rather than per configuration (they skip DEFAULT_OPTIONS). */
-const PER_DOCUMENT_OPTIONS = ['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
+export const PER_DOCUMENT_OPTIONS: readonly string[] = ['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
+
+/**
+ * The options as a plain object: the own keys, and each of `names` read by name through the
+ * prototype chain below Object.prototype, as resolveOptions reads them. Spreading the caller's
+ * object kept only own enumerable keys, so a class instance's getters (or Object.create(defaults))
+ * gave the defaults without a word.
+ */
+export function plainOptions(options: object, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...options };
+  for (const key of names) {
+    if (Object.hasOwn(out, key)) continue;
+    for (let o: object | null = options; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+      if (Object.hasOwn(o, key)) {
+        const v = (options as Record<string, unknown>)[key];
+        if (v !== undefined) out[key] = v;
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 /** A key as a message quotes it: cut to 60 characters, with the escapes JSON leaves out. */
 function quotedKey(key: string): string {

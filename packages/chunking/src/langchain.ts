@@ -11,7 +11,7 @@
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
-import { chunkMetadata, lineRanges, pageContentOf, pageContentProblem, splitterOptionsProblem, uniqueNamer, type PageContent } from '@chunkyard/chunking/interop';
+import { chunkMetadata, lineRanges, PER_DOCUMENT_OPTIONS, pageContentOf, pageContentProblem, plainOptions, splitterOptionsProblem, uniqueNamer, type PageContent } from '@chunkyard/chunking/interop';
 
 /** LangChain's TextSplitter fields: taken (so a MarkdownTextSplitter call runs unchanged), not steering the cut. */
 const LANGCHAIN_FIELDS = ['chunkSize', 'chunkOverlap', 'keepSeparator', 'lengthFunction'];
@@ -74,29 +74,6 @@ function nameOf(metadata: Record<string, unknown> | undefined): { docName: strin
   return { docName: stem === '' || stem.endsWith('/') ? path : stem, sourceFile: file };
 }
 
-/** The per-document options, read like the chunking ones. */
-const PER_DOCUMENT = ['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
-
-/**
- * The options as a plain object: the own keys, and each of `names` read by name through the
- * prototype chain below Object.prototype, as resolveOptions reads them. Spreading the caller's
- * object kept only own enumerable keys, so a class instance's getters (or Object.create(defaults))
- * gave the defaults without a word.
- */
-function plainOptions(options: object, names: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...options };
-  for (const key of names) {
-    if (Object.hasOwn(out, key)) continue;
-    for (let o: object | null = options; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
-      if (Object.hasOwn(o, key)) {
-        const v = (options as Record<string, unknown>)[key];
-        if (v !== undefined) out[key] = v;
-        break;
-      }
-    }
-  }
-  return out;
-}
 
 export class ChunkyardTextSplitter extends TextSplitter {
   static override lc_name(): string {
@@ -114,7 +91,7 @@ export class ChunkyardTextSplitter extends TextSplitter {
     // 'fields' as it is null", and took a string's characters as options.
     const problem = splitterOptionsProblem(fields, [...Object.keys(DEFAULT_OPTIONS), ...SPLITTER_FIELDS], LANGCHAIN_FIELDS);
     if (problem !== null) throw new ChunkOptionsError(`ChunkyardTextSplitter: ${problem}`);
-    const given = plainOptions(fields, [...Object.keys(DEFAULT_OPTIONS), ...PER_DOCUMENT, ...SPLITTER_FIELDS, ...LANGCHAIN_FIELDS]) as ChunkyardTextSplitterParams;
+    const given = plainOptions(fields, [...Object.keys(DEFAULT_OPTIONS), ...PER_DOCUMENT_OPTIONS, ...SPLITTER_FIELDS, ...LANGCHAIN_FIELDS]) as ChunkyardTextSplitterParams;
     const { chunkSize, chunkOverlap, keepSeparator, lengthFunction, pageContent = 'original', ...chunkOptions } = given;
     const contentProblem = pageContentProblem(pageContent);
     if (contentProblem !== null) throw new ChunkOptionsError(`ChunkyardTextSplitter: ${contentProblem}`);

@@ -15,7 +15,7 @@
  */
 import { NodeParser, TextNode, type TextNodeParams } from 'llamaindex';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions } from '@chunkyard/chunking';
-import { splitterOptionsProblem, textNodesOf, uniqueNamer } from '@chunkyard/chunking/interop';
+import { PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsProblem, textNodesOf, uniqueNamer } from '@chunkyard/chunking/interop';
 
 /**
  * The document name a reader's metadata suggests (`file_name`, as SimpleDirectoryReader sets it),
@@ -28,29 +28,6 @@ function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
   return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? doc.id_ : DEFAULT_OPTIONS.docName };
 }
 
-/** The per-document options, read like the chunking ones. */
-const PER_DOCUMENT = ['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
-
-/**
- * The options as a plain object: the own keys, and each of `names` read by name through the
- * prototype chain below Object.prototype, as resolveOptions reads them. Spreading the caller's
- * object kept only own enumerable keys, so a class instance's getters (or Object.create(defaults))
- * gave the defaults without a word.
- */
-function plainOptions(options: object, names: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...options };
-  for (const key of names) {
-    if (Object.hasOwn(out, key)) continue;
-    for (let o: object | null = options; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
-      if (Object.hasOwn(o, key)) {
-        const v = (options as Record<string, unknown>)[key];
-        if (v !== undefined) out[key] = v;
-        break;
-      }
-    }
-  }
-  return out;
-}
 
 /** What a wrong argument is, for a message (no value echoed). */
 function kindOf(value: unknown): string {
@@ -73,7 +50,7 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
     // (SentenceSplitter's `chunkSize` was ignored without a word).
     const problem = splitterOptionsProblem(options, Object.keys(DEFAULT_OPTIONS));
     if (problem !== null) throw new ChunkOptionsError(`ChunkyardNodeParser: ${problem}`);
-    const given = plainOptions(options, [...Object.keys(DEFAULT_OPTIONS), ...PER_DOCUMENT]) as Partial<ChunkOptions>;
+    const given = plainOptions(options, [...Object.keys(DEFAULT_OPTIONS), ...PER_DOCUMENT_OPTIONS]) as Partial<ChunkOptions>;
     resolveOptions(given);
     this.chunkOptions = given;
   }
