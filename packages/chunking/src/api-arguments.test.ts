@@ -6,16 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, chunkDocumentStream } from './index.js';
 import { ChunkOptionsError } from './options.js';
-
-/** The error `fn` throws, or null. */
-function errorOf(fn: () => unknown): Error | null {
-  try {
-    fn();
-    return null;
-  } catch (err) {
-    return err as Error;
-  }
-}
+import { thrown } from './test-helpers.js';
 
 /** A document the stream cuts into windows (three top-level sections, repeated). */
 const SECTIONED = '# A\n\nx x x.\n\n# B\n\ny y y.\n\n# C\n\nz z z.\n'.repeat(50);
@@ -32,7 +23,7 @@ describe('extras are checked (chunkDocument, chunkDocumentStream)', () => {
       [null, 'null'],
       [{}, 'an object'],
     ] as const) {
-      const err = errorOf(() => chunkDocumentStream(SECTIONED, {}, { windowChars: bad as never }));
+      const err = thrown(() => chunkDocumentStream(SECTIONED, {}, { windowChars: bad as never }));
       expect(err, shown).toBeInstanceOf(ChunkOptionsError);
       expect(err?.message).toBe(`extras.windowChars must be an integer >= 1 (or Infinity), got ${shown}`);
     }
@@ -43,7 +34,7 @@ describe('extras are checked (chunkDocument, chunkDocumentStream)', () => {
       [Number.NaN, 'NaN'],
       ['abc', '"abc"'],
     ] as const) {
-      expect(errorOf(() => chunkDocumentStream(SECTIONED, {}, { windowChars: bad as never }))?.message).toBe(
+      expect(thrown(() => chunkDocumentStream(SECTIONED, {}, { windowChars: bad as never }))?.message).toBe(
         `extras.windowChars must be an integer >= 1 (or Infinity), got ${shown}`,
       );
     }
@@ -64,7 +55,7 @@ describe('extras are checked (chunkDocument, chunkDocumentStream)', () => {
       [[true], 'an array'],
     ] as const) {
       for (const run of [() => chunkDocument('# T\n\nText.\n', {}, bad as never), () => chunkDocumentStream('# T\n\nText.\n', {}, bad as never)]) {
-        const err = errorOf(run);
+        const err = thrown(run);
         expect(err, shown).toBeInstanceOf(ChunkOptionsError);
         expect(err?.message).toBe(`extras must be an object (or left out), got ${shown}`);
       }
@@ -84,7 +75,7 @@ describe('a source that is not a string is named (it threw "source.charCodeAt is
       [Symbol('x'), 'symbol'],
     ] as const) {
       for (const fn of ['chunkDocument', 'chunkDocumentStream'] as const) {
-        const err = errorOf(() => (fn === 'chunkDocument' ? chunkDocument : chunkDocumentStream)(bad as never));
+        const err = thrown(() => (fn === 'chunkDocument' ? chunkDocument : chunkDocumentStream)(bad as never));
         expect(err, `${fn}: ${shown}`).toBeInstanceOf(TypeError);
         expect(err?.message).toBe(`${fn}: source must be a string, got ${shown}`);
       }
@@ -93,10 +84,10 @@ describe('a source that is not a string is named (it threw "source.charCodeAt is
 
   it('tells a caller who passed bytes (readFileSync without an encoding) to decode them', () => {
     const bytes = Buffer.from('# T\n\nText.\n', 'utf8');
-    expect(errorOf(() => chunkDocument(bytes as never))?.message).toBe(
+    expect(thrown(() => chunkDocument(bytes as never))?.message).toBe(
       "chunkDocument: source must be a string, got a Buffer of 11 bytes (decode it first, e.g. readFileSync(path, 'utf8'))",
     );
-    expect(errorOf(() => chunkDocumentStream(new Uint8Array(3) as never))?.message).toBe(
+    expect(thrown(() => chunkDocumentStream(new Uint8Array(3) as never))?.message).toBe(
       "chunkDocumentStream: source must be a string, got a Uint8Array of 3 bytes (decode it first, e.g. readFileSync(path, 'utf8'))",
     );
   });

@@ -11,16 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ChunkOptionsError, DEFAULT_OPTIONS } from './index.js';
 import { ChunkyardTextSplitter, MarkdownTextSplitter } from './langchain.js';
 import { ChunkyardNodeParser } from './llamaindex.js';
-
-/** The error a call throws, or null. */
-function thrown(call: () => unknown): Error | null {
-  try {
-    call();
-    return null;
-  } catch (err) {
-    return err as Error;
-  }
-}
+import { thrown } from './test-helpers.js';
 
 const SPLITTERS = [
   ['ChunkyardTextSplitter', (o: unknown) => new ChunkyardTextSplitter(o as never)],

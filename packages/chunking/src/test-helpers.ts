@@ -120,3 +120,13 @@ export function wordVector(text: string, dims: number): number[] {
   }
   return v;
 }
+
+/** The error a call throws, or null when it returns. */
+export function thrown(call: () => unknown): Error | null {
+  try {
+    call();
+    return null;
+  } catch (err) {
+    return err as Error;
+  }
+}

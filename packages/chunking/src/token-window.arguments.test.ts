@@ -5,35 +5,27 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { thrown } from './test-helpers.js';
 import { artifactIdOf, tokenWindows } from './token-window.js';
 
 const TEXT = 'word '.repeat(400);
 
-function errorOf(fn: () => unknown): Error | null {
-  try {
-    fn();
-    return null;
-  } catch (err) {
-    return err as Error;
-  }
-}
-
 describe('tokenWindows refuses sizes it cannot window with', () => {
   it('a negative overlap (windows left 50 tokens between them out), naming it', () => {
-    const err = errorOf(() => tokenWindows(TEXT, { windowTokens: 100, windowOverlapTokens: -50, singlePieceMaxTokens: 0 }));
+    const err = thrown(() => tokenWindows(TEXT, { windowTokens: 100, windowOverlapTokens: -50, singlePieceMaxTokens: 0 }));
     expect(err).toBeInstanceOf(RangeError);
     expect(err?.message).toBe('tokenWindows: windowOverlapTokens must be an integer from 0 to windowTokens - 1 (99), got -50');
   });
 
   it('strings where numbers go (pos + "100" concatenated), a text that is not a string, no sizes', () => {
-    expect(errorOf(() => tokenWindows(TEXT, { windowTokens: '100', windowOverlapTokens: 10, singlePieceMaxTokens: 0 } as never))?.message).toBe(
+    expect(thrown(() => tokenWindows(TEXT, { windowTokens: '100', windowOverlapTokens: 10, singlePieceMaxTokens: 0 } as never))?.message).toBe(
       'tokenWindows: windowTokens must be an integer >= 1, got "100"',
     );
-    const notText = errorOf(() => tokenWindows(5 as never, { windowTokens: 100, windowOverlapTokens: 10, singlePieceMaxTokens: 0 }));
+    const notText = thrown(() => tokenWindows(5 as never, { windowTokens: 100, windowOverlapTokens: 10, singlePieceMaxTokens: 0 }));
     expect(notText).toBeInstanceOf(TypeError);
     expect(notText?.message).toBe('tokenWindows: text must be a string, got 5');
-    expect(errorOf(() => tokenWindows(TEXT, undefined as never))?.message).toBe('tokenWindows: sizes must be an object, got undefined');
-    expect(errorOf(() => tokenWindows(TEXT, { windowTokens: 100, windowOverlapTokens: 10, singlePieceMaxTokens: -1 }))?.message).toBe(
+    expect(thrown(() => tokenWindows(TEXT, undefined as never))?.message).toBe('tokenWindows: sizes must be an object, got undefined');
+    expect(thrown(() => tokenWindows(TEXT, { windowTokens: 100, windowOverlapTokens: 10, singlePieceMaxTokens: -1 }))?.message).toBe(
       'tokenWindows: singlePieceMaxTokens must be an integer >= 0 (or Infinity), got -1',
     );
   });
