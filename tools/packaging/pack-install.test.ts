@@ -6,12 +6,12 @@
  * `npm ci`) serves the npm dependencies (--prefer-offline). better-sqlite3 (under
  * `chunkyard store`) compiles from source during the install, most of this file's time.
  */
-import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, workspacePackages } from './workspace.js';
+import { CHILD_ENV, ROOT, runChecked, workspacePackages } from './workspace.js';
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
 const packages = workspacePackages();
@@ -22,18 +22,7 @@ afterAll(() => {
   if (!KEEP) rmSync(temp, { recursive: true, force: true });
 });
 
-/**
- * npm and its children without the npm_* variables an enclosing `npm test` exports: those are
- * npm config too (npm_config_local_prefix and the like would point the install at the repo).
- */
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
-
-function run(cmd: string, args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
-  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
-  return r;
-}
+const run = runChecked;
 
 /** `name` and every @chunkyard package it depends on, transitively. */
 function closure(name: string): string[] {
@@ -74,7 +63,7 @@ const DOC = readFileSync(join(ROOT, 'docs/libraries/system-text-json-polymorphis
 
 /** Starts `chunkyard serve . --port 0` in the consumer, fetches /_inspect/, stops the server. */
 async function inspectorPage(): Promise<string> {
-  const server = spawn(process.execPath, [join(consumer, 'node_modules/.bin/chunkyard'), 'serve', '.', '--port', '0'], { cwd: consumer, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [join(consumer, 'node_modules/.bin/chunkyard'), 'serve', '.', '--port', '0'], { cwd: consumer, env: CHILD_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)));
   try {
     const url = await new Promise<string>((found, fail) => {
@@ -242,7 +231,7 @@ console.log(JSON.stringify({
   it('`chunkyard store mcp --http` from the install answers the official MCP SDK client: tools, chunk:// resources, the prompt', async () => {
     const bin = join(consumer, 'node_modules/.bin/chunkyard');
     run(process.execPath, [bin, 'store', 'ingest', 'guide.md', '--db', 'mcp.db'], consumer);
-    const server = spawn(process.execPath, [bin, 'store', 'mcp', '--db', 'mcp.db', '--http', '--port', '0', '--token', 's3cret'], { cwd: consumer, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn(process.execPath, [bin, 'store', 'mcp', '--db', 'mcp.db', '--http', '--port', '0', '--token', 's3cret'], { cwd: consumer, env: CHILD_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)));
     try {
       const url = await new Promise<string>((found, fail) => {
@@ -271,7 +260,7 @@ const read = await client.readResource({ uri: listed[0].uri });
 const prompt = await client.getPrompt({ name: 'answer_from_docs', arguments: { question: 'How is the type discriminator written?' } });
 await client.close();
 console.log(JSON.stringify({ denied: denied.status, tools, hitFile: (hits.hits ?? hits)[0]?.source_file, templates, resources: listed.length, firstUri: listed[0].uri, readText: read.contents[0].text.length, promptText: prompt.messages[0].content.text }));`;
-      const child = spawn(process.execPath, ['--input-type=module', '-e', client, url], { cwd: consumer, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', client, url], { cwd: consumer, env: CHILD_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));

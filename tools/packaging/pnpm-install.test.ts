@@ -8,33 +8,23 @@
  * it the pnpm tests skip, saying so. Installs nx, @chunkyard/nx and @chunkyard/chunking only,
  * nothing with a native build, so the install takes seconds once the store is warm.
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMany, runNx, workspaceAt } from '../../packages/nx/e2e/temp-workspace.mjs';
-import { ROOT, workspacePackages } from './workspace.js';
+import { NX_VERSION, ROOT, spawnChild, succeeded, workspacePackages } from './workspace.js';
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
 const PNPM = 'pnpm@9.15.9';
-const NX_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.nx!;
 const TOOL = join(ROOT, 'tools', 'pack-local.mjs');
 const temp = mkdtempSync(join(realpathSync(tmpdir()), 'chunkyard-pnpm-'));
 const tarballs = join(temp, 'tarballs');
 const repo = join(temp, 'docs-repo');
 
-/** No npm_* variables from an enclosing `npm test`: pnpm reads npm_config_* as its own config. */
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
-
-function run(cmd: string, args: string[], cwd: string, timeout = 600_000): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout, maxBuffer: 64 * 1024 * 1024 });
-}
-function ok(r: SpawnSyncReturns<string>, what: string): string {
-  if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
-}
+const run = (cmd: string, args: string[], cwd: string, timeout = 600_000): SpawnSyncReturns<string> => spawnChild(cmd, args, cwd, { timeout });
+const ok = succeeded;
 const pnpm = (args: string[]) => ok(run('npx', ['-y', PNPM, ...args], repo), `pnpm ${args.join(' ')}`);
 
 /** Why pnpm cannot run here, or null when it can. */

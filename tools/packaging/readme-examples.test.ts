@@ -15,13 +15,12 @@
  * `--ignore-scripts`: no example needs better-sqlite3's native build (pack-install.test.ts runs
  * the store from an install), and without it the install takes seconds, not minutes.
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, workspacePackages } from './workspace.js';
+import { ROOT, runChecked, workspacePackages } from './workspace.js';
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
 const temp = mkdtempSync(join(realpathSync(tmpdir()), 'chunkyard-readme-'));
@@ -31,15 +30,7 @@ afterAll(() => {
   if (!KEEP) rmSync(temp, { recursive: true, force: true });
 });
 
-/** npm and its children without an enclosing `npm test`'s npm_* config (see pack-install.test.ts). */
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
-
-function run(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
-  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
-  return r;
-}
+const run = runChecked;
 
 const packages = workspacePackages().filter((p) => !p.pkg.private);
 

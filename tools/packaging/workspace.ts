@@ -3,7 +3,7 @@
  * packages, what their package.json says, which files `npm pack` would publish, and which
  * packages a published file imports.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -121,4 +121,33 @@ export function bareImports(text: string, fileName = 'file.js'): string[] {
   };
   visit(ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false));
   return [...new Set(specs.filter((s) => !s.startsWith('.') && !s.startsWith('/')))];
+}
+
+/**
+ * process.env without the npm_* variables (and INIT_CWD) an enclosing `npm test` exports: npm,
+ * pnpm and Yarn read npm_config_* as their own config (npm_config_local_prefix and the like would
+ * point an install in a temp folder at this repo).
+ */
+export const CHILD_ENV: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
+
+/** The nx version this repo tests against: its own devDependency. */
+export const NX_VERSION: string = readJson<PackageJson>(join(ROOT, 'package.json')).devDependencies!.nx!;
+
+/** `cmd` run in `cwd` with CHILD_ENV (and `extraEnv`), its output as text; not checked. */
+export function spawnChild(cmd: string, args: string[], cwd: string, options: { timeout?: number; extraEnv?: NodeJS.ProcessEnv } = {}): SpawnSyncReturns<string> {
+  return spawnSync(cmd, args, { cwd, env: { ...CHILD_ENV, ...options.extraEnv }, encoding: 'utf8', timeout: options.timeout, maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** `r`'s stdout; an error naming `what`, its status and output when it could not run or failed. */
+export function succeeded(r: SpawnSyncReturns<string>, what: string): string {
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** spawnChild that throws, naming the command and folder, unless it exits 0. */
+export function runChecked(cmd: string, args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  const r = spawnChild(cmd, args, cwd, { extraEnv });
+  succeeded(r, `${cmd} ${args.join(' ')} (in ${cwd})`);
+  return r;
 }

@@ -9,32 +9,22 @@
  * Needs Yarn 1 from the npm registry (`npx yarn@1.22.22`; its cache serves later runs): without
  * it the test skips, saying so. Nothing with a native build is installed.
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMany, runNx, workspaceAt } from '../../packages/nx/e2e/temp-workspace.mjs';
-import { ROOT } from './workspace.js';
+import { NX_VERSION, ROOT, spawnChild, succeeded } from './workspace.js';
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
 const YARN = 'yarn@1.22.22';
-const NX_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.nx!;
 const temp = mkdtempSync(join(realpathSync(tmpdir()), 'chunkyard-yarn1-'));
 const tarballs = join(temp, 'tarballs');
 const repo = join(temp, 'docs-repo');
 
-/** No npm_* variables from an enclosing `npm test`: yarn reads npm_config_* as its own config. */
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
-
-function run(cmd: string, args: string[], cwd: string, timeout = 300_000): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout, maxBuffer: 64 * 1024 * 1024 });
-}
-function ok(r: SpawnSyncReturns<string>, what: string): string {
-  if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
-}
+const run = (cmd: string, args: string[], cwd: string, timeout = 300_000): SpawnSyncReturns<string> => spawnChild(cmd, args, cwd, { timeout });
+const ok = succeeded;
 const yarn = (args: string[]) => run('npx', ['-y', YARN, ...args], repo);
 const tarball = (name: string) => join(tarballs, `chunkyard-${name}-0.1.0.tgz`);
 
