@@ -5,7 +5,7 @@
  *   const { chunks, strategyKey } = chunkDocument(markdown, { docName: 'guide' });
  */
 import { headingLabel } from './heading-label.js';
-import { ChunkOptionsError, recordedOptions, resolveOptions, shownValue, sourceText, strategyKey } from './options.js';
+import { ChunkOptionsError, recordedOf, resolveOptions, shownValue, sourceText, strategyKeyOf } from './options.js';
 import { chunkSemantic, chunkerDocumentBlocks, deriveFileTitle, type StrategyInput } from './semantic.js';
 import { chunkHierarchical } from './hierarchical.js';
 import { chunkPaginate } from './paginate.js';
@@ -50,7 +50,7 @@ function chunkText(source: string, options: Partial<ChunkOptions>, extras: Chunk
   // deriveFileTitle labels the title it derives; only the caller's needs labelling here.
   const givenTitle = options.fileTitle?.trim();
   const fileTitle = givenTitle ? headingLabel(givenTitle) : deriveFileTitle(doc, options.fallbackTitle?.trim() || resolved.docName);
-  const recorded = recordedOptions(resolved);
+  const recorded = recordedOf(resolved);
   let chunks = runStrategy({
     source: text,
     doc,
@@ -72,7 +72,7 @@ function chunkText(source: string, options: Partial<ChunkOptions>, extras: Chunk
   }
   return {
     strategy: resolved.strategy,
-    strategyKey: strategyKey(resolved),
+    strategyKey: strategyKeyOf(resolved),
     options: recorded,
     fileTitle,
     frontMatter: doc.frontMatter ? { start: doc.frontMatter.start, end: doc.frontMatter.end } : null,

@@ -182,7 +182,11 @@ const OWN_OPTIONS: Record<StrategyName, readonly (keyof ResolvedChunkOptions)[]>
 export function recordedOptions(given: Partial<ChunkOptions>): RecordedOptions {
   // Resolved again (resolved options come back equal): a caller's partial options threw
   // "OWN_OPTIONS[o.strategy] is not iterable" for {}, and listed undefined for unset keys.
-  const o = resolveOptions(given);
+  return recordedOf(resolveOptions(given));
+}
+
+/** recordedOptions of options resolveOptions gave (chunkDocument's own, resolved once a document). */
+export function recordedOf(o: ResolvedChunkOptions): RecordedOptions {
   const out: Record<string, unknown> = {};
   for (const k of [...COMMON, ...OWN_OPTIONS[o.strategy]]) out[k] = o[k];
   return out as RecordedOptions;
@@ -203,7 +207,11 @@ export const MIN_NMAX = 512;
 export function strategyKey(given: Partial<ChunkOptions>): string {
   // Resolved again: a caller's partial options gave "undefined-undefined-undefined-undefined-
   // oundefined-bundefined" for {}, a key no cache entry has, where chunkDocument says semantic-16-80-512.
-  const o = resolveOptions(given);
+  return strategyKeyOf(resolveOptions(given));
+}
+
+/** strategyKey of options resolveOptions gave (chunkDocument's own, resolved once a document). */
+export function strategyKeyOf(o: ResolvedChunkOptions): string {
   const d = DEFAULT_OPTIONS;
   const extra = (keys: (keyof ResolvedChunkOptions)[], tag: string): string =>
     keys.some((k) => o[k] !== d[k]) ? `-${tag}${keys.map((k) => String(o[k])).join('.')}` : '';

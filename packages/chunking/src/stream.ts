@@ -39,7 +39,7 @@ import { chunkDocument, type ChunkDocumentExtras } from './index.js';
 import { lineTable, type LineTable } from './lines.js';
 import { RecordBuilder } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
-import { ChunkOptionsError, recordedOptions, resolveOptions, shownValue, sourceText, strategyKey } from './options.js';
+import { ChunkOptionsError, recordedOf, resolveOptions, shownValue, sourceText, strategyKeyOf } from './options.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { PieceTable, type DraftChunk } from './pieces.js';
@@ -134,10 +134,10 @@ function streamText(source: string, options: Partial<ChunkOptions>, extras: Chun
   // Labelled once: deriveTitle's result is a label already.
   const given = options.fileTitle?.trim();
   const fileTitle = given ? headingLabel(given) : deriveTitle(source, plan, options.fallbackTitle?.trim() || resolved.docName);
-  const recorded = recordedOptions(resolved);
+  const recorded = recordedOf(resolved);
   return {
     strategy: resolved.strategy,
-    strategyKey: strategyKey(resolved),
+    strategyKey: strategyKeyOf(resolved),
     options: recorded,
     fileTitle,
     frontMatter: plan.frontMatter ? { start: plan.frontMatter.start, end: plan.frontMatter.end } : null,
@@ -430,7 +430,7 @@ class WindowTokens extends TokenIndex {
 
 interface StreamSettings {
   resolved: ResolvedChunkOptions;
-  recorded: ReturnType<typeof recordedOptions>;
+  recorded: ReturnType<typeof recordedOf>;
   fileTitle: string;
   sourceFile: string;
   windowChars: number;
