@@ -269,6 +269,12 @@ describe('fast blocks conform to remark', () => {
   it('on where a table starts: delimiter rows, header lines and what comes before them', () => {
     const samples = ['a|\n--', '| a |\n--', 'x\n-:', '-:\n-:', 'x\n  -:', '0. ||\n-|-', '>|\n-:', '- a | b\n-|-', '---\n:-', '# h\n-|', '~~~\n|-', '<div>|\n-|', 'x\n2) a|\n-|-', 'x\n1. a|\n-|-', 'p\n- |\n-|', 'a|b\n-|-', '| a |\n| - |'];
     for (const s of samples) expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
+    // An item's first line opens its container, though a sibling item's paragraph ended on that
+    // line at the same level (the table rule took `2) y` for a header interrupting it).
+    for (const s of ['> - a\n> - 2) y\n>   |-|', '- > - a\n  > - 2) y|\n  >   |-|', '> 1. a\n> 2. 0. y\n>    -|-', '- a\n- 2) y\n  |-|']) {
+      expect(fastBlocks(s).blocks, JSON.stringify(s)).toEqual(flatten(parse(s)));
+      expect(chunkerBlocksRestored(s), JSON.stringify(s)).toEqual(flatten(parse(s)));
+    }
     const before = fc.constantFrom('', 'p\n', 'p\n\n', '# h\n', '> q\n', '- i\n');
     const opener = fc.constantFrom('', '> ', '- ', '* ', '+ ', '1. ', '2) ', '0. ', '>', '  ', '# ', '### ', '---', '***', '```', '~~~', '<div>', '<!-- ');
     const header = fc.constantFrom('a | b', '| a | b |', 'a|', '|a', 'x', '|', '||', ' a |', 'a\\|b', '`|`', '');

@@ -614,7 +614,7 @@ function tableWithoutCells(state: StateBlock, startLine: number, endLine: number
   // `a|`, the delimiter row then a lazy line of its paragraph. markdown-it tried the table
   // first. So does a line that starts another block: a thematic break, an ATX heading, a
   // fence, an HTML block (`<div>|`).
-  const interrupting = state.parentType === 'paragraph' || (interruptedState === state && interruptedLine === startLine && interruptedLevel === state.level);
+  const interrupting = state.parentType === 'paragraph' || (interruptedState === state && interruptedLine === startLine && interruptedLevel === state.level && interruptedTShift === state.tShift[startLine]);
   if (gfmTableStarts && (opensContainer(src, headerStart, headerEnd, interrupting) || startsLeafBlock(src, headerStart, headerEnd) || stockHtmlBlock(state, startLine, endLine, true))) return false;
   const columnCount = rowColumns(src, headerStart, headerEnd);
   if (columnCount === 0 || columnCount !== aligns) return false;
@@ -1291,6 +1291,7 @@ function interrupts(state: StateBlock, line: number, endLine: number, rules: Ret
       interruptedState = state;
       interruptedLine = line;
       interruptedLevel = state.level;
+      interruptedTShift = state.tShift[line]!;
       return true;
     }
   }
@@ -1307,6 +1308,13 @@ let interruptedState: StateBlock | null = null;
 let interruptedLine = -1;
 /** The token level of that paragraph: one inside a closed item or quote ended there interrupts nothing outside it. */
 let interruptedLevel = -1;
+/**
+ * The line's tShift then: a list item that starts on the line moves it past its marker, so the
+ * item's first line interrupts nothing, even at the level of a sibling item's paragraph ended
+ * there (`- a` then `- 2) y` then `  |-|`: the ordered list `2) y` opens first, as in remark,
+ * where the table took the item).
+ */
+let interruptedTShift = -1;
 
 /** Whether `interrupts` may answer no by a line's first character (and the next line's) with these terminators. */
 function interruptsByFirstChar(rules: ReturnType<typeof md.block.ruler.getRules>): boolean {
