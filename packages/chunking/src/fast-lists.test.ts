@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deferredItemsForTests, fastBlocks, setDirectListsForTests, setItemsNowForTests } from './fast-blocks.js';
-import { BlockArray, directListsMadeForTests, tokenItemsForTests } from './fast-lists.js';
+import { BlockArray, directListsMadeForTests, nestedListsMadeForTests, tokenItemsForTests } from './fast-lists.js';
 import type { Block } from './types.js';
 import { flatten } from './flatten.js';
 import { parse } from './parse.js';
@@ -198,6 +198,70 @@ describe('top-level lists made into blocks without tokens', () => {
     expect(madeDirectly(nested)).toBe(1);
     expect(madeDirectly(many)).toBe(1);
     expect(madeDirectly(long)).toBe(1);
+  });
+});
+
+describe('lists nested in the items of a top-level list, made without tokens', () => {
+  // Item lines mostly at the content columns of `-` and `1.` lists one to five deep, some one
+  // off them, code-deep past them, or tabbed; bodies mostly paragraphs, some starting other
+  // blocks; lines between them lazy, indented to an item's content, blank, or starting blocks.
+  const indent = fc.oneof(
+    { arbitrary: fc.constantFrom('', '  ', '    ', '      ', '        ', '   ', '      '), weight: 6 },
+    { arbitrary: fc.constantFrom(' ', '     ', '       ', '          ', '\t', '\t\t', ' \t', '  \t'), weight: 1 },
+  );
+  const marker = fc.constantFrom('-', '-', '-', '*', '+', '1.', '1.', '1)', '2.', '10.');
+  const gap = fc.constantFrom(' ', ' ', ' ', ' ', '  ', '   ', '     ', '\t', '');
+  const body = fc.oneof(
+    { arbitrary: fc.constantFrom('a', 'two words', '**b** c', '`x`', 'x  ', '#tag'), weight: 6 },
+    { arbitrary: fc.constantFrom('# h', '```', '> q', '<div>', '[d]: /u', '---', '- x', '2) y', '|a|b|', '', '    code', '\f'), weight: 1 },
+  );
+  const item = fc.tuple(indent, marker, gap, body).map(([a, m, g, b]) => a + m + g + b);
+  const other = fc.constantFrom('', '', '', 'lazy', '  cont', '    cont', '      cont', '  ---', '    ===', '  |-|', '    > q', '  ```', '    # h', '      [d]: /u', '\t\tx', '  \f');
+  const line = fc.oneof({ arbitrary: item, weight: 8 }, { arbitrary: other, weight: 1 });
+
+  it('give the blocks made from their tokens', () => {
+    const before = nestedListsMadeForTests();
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 24 }), fc.constantFrom('\n', '\n', '\r\n'), (lines, nl) => expectSameAsTokens(lines.join(nl))),
+      { numRuns: 8000 },
+    );
+    // The inputs reach the nested path, not only markdown-it's tokens.
+    expect(nestedListsMadeForTests() - before).toBeGreaterThan(1000);
+  });
+
+  it('make the usual nested lists with no token item, to the depth where items are left to markdown-it', () => {
+    const samples = [
+      '- a\n  - b\n    - c\n- d\n',
+      '1. a\n   1. b\n   2. c\n2. d\n\n   - e\n',
+      '* `opt` {Object}\n  * `a` {string} text\n  * `b` {number}\n',
+      '- a\n  - b\n  lazy\n- c\n  * d\n  * e\n',
+      '- a\n\n  - b\n\n- c\n',
+      '-\ta\n\t-\tb\n',
+    ];
+    for (const s of samples) {
+      const tokens = tokenItemsForTests();
+      expect(madeDirectly(s), s).toBe(1);
+      expect(tokenItemsForTests() - tokens, s).toBe(0);
+      expect(fastBlocks(s).blocks, s).toEqual(flatten(parse(s)));
+      expectSameAsTokens(s);
+    }
+    // Eight lists deep (MAX_DIRECT_DEPTH) the top-level item goes to markdown-it; seven are made directly.
+    const deep = (levels: number): string => Array.from({ length: levels }, (_, i) => `${'  '.repeat(i)}- l${i}\n`).join('');
+    for (const [levels, tokenItems] of [[8, 0], [9, 1]] as const) {
+      const tokens = tokenItemsForTests();
+      expect(madeDirectly(deep(levels))).toBe(1);
+      expect(tokenItemsForTests() - tokens).toBe(tokenItems);
+      expectSameAsTokens(deep(levels));
+    }
+  });
+
+  it('leave an item to markdown-it when its nested list holds any other item, and give the same blocks (issue 15)', () => {
+    for (const s of ['- a\n  - b\n\n    more\n', '- a\n  - b\n  * c\n', '- a\n  - b\n\n  para\n', '- a\n  - ```\n    x\n    ```\n', '- a\n  - b\n  * c\n\n  text\n', '- a\n  - b\n    # h\n', '- a\n  1. b\n  2) c\n']) {
+      const tokens = tokenItemsForTests();
+      expect(madeDirectly(s), s).toBe(1);
+      expect(tokenItemsForTests() - tokens, s).toBe(1);
+      expectSameAsTokens(s);
+    }
   });
 });
 

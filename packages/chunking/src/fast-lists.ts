@@ -5,18 +5,21 @@
  * fast-blocks a tree node for it, then toBlock the item and paragraph blocks; most of a pass was
  * garbage collection. Here a top-level list becomes its list block at once, and each item that
  * is one paragraph its item and paragraph blocks, as toBlock would make them from markdown-it's
- * tokens; any other item (an empty one, content indented as code, an item holding other blocks
- * or a nested list, a first line starting HTML) is tokenized by markdown-it as its list rule
- * would, and its block made from those tokens after the parse (fast-blocks' tokenItem).
+ * tokens. So is each item that is one paragraph and then a list of such items, nested up to
+ * MAX_DIRECT_DEPTH (`- a` / `  - b` / `    - c`: before, each went through markdown-it's
+ * tokens, a tree and toBlock, 6–8× prose per MB). Any other item (content indented as code, an
+ * item holding other blocks, a first line starting HTML) is tokenized by markdown-it as its
+ * list rule would, and its block made from those tokens (fast-blocks' tokenItem).
  *
  * The control flow is markdown-it 15.0.3's (its list rule, the block tokenizer it runs per
- * item, its setext heading and paragraph rules), followed only as far as one-paragraph items
- * need: at every point where markdown-it asks a block rule, the same rule is asked here (in
- * silent mode, where its answer is the one it gives when not silent), with the state it would
- * see. A ruler with other rules than markdown-it's (KNOWN_RULES) leaves lists to markdown-it.
+ * item, its setext heading and paragraph rules), followed only as far as these items need:
+ * at every point where markdown-it asks a block rule, the same rule is asked here (in silent
+ * mode, where its answer is the one it gives when not silent), with the state (and token
+ * level) it would see. A ruler with other rules than markdown-it's (KNOWN_RULES) leaves lists to markdown-it.
  */
 import type { StateBlock } from 'markdown-it';
 import { skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { anchor } from './shape-anchor.js';
 import type { Block } from './types.js';
 
@@ -365,11 +368,42 @@ function lastLineOf(lines: LineTable, end: number, hint: number): number {
 }
 
 /**
- * Parses the list starting at `startLine` (at the document's top level, markdown-it's list
- * rule about to run not silently) if every item of it is one paragraph: appends the list's
- * block to `into` (children and all), sets `state.line` past the list as markdown-it's rule
- * would, and returns true. Returns false, the state as it was and nothing appended, for any
- * other list.
+ * How deep lists nest inside the items of a direct list before an item is left to markdown-it
+ * (its tokens, tokenItem): far below markdown-it's maxNesting (100), whose limit the direct
+ * path does not follow, and past the nesting of any real document's lists.
+ */
+const MAX_DIRECT_DEPTH = 8;
+
+/** What every list and item of one directList call reads. */
+interface ListParse {
+  readonly state: StateBlock;
+  readonly endLine: number;
+  readonly source: string;
+  readonly lines: LineTable;
+  readonly rules: Rule[];
+  readonly interrupts: Interrupts;
+  readonly paragraphTerminators: Rule[];
+  readonly listTerminators: Rule[];
+  /** The top-level list's target: its token items and deferred paragraphs (none for nested lists). */
+  readonly into: ListTarget;
+  readonly tokenItem: TokenItem;
+  /** Set by parseItems: the line where its list ended (markdown-it's list rule's last `nextLine`). */
+  listEnd: number;
+  /** Set by directItem: the line after its item (where markdown-it's tokenizer stopped in it). */
+  itemEnd: number;
+  /** The token items of the top-level list: what tokenItem returned for each, and where it stands among the items. */
+  tokenNodes: unknown[] | null;
+  tokenAts: number[] | null;
+}
+
+/**
+ * Parses the list starting at `startLine` (at the document's top level, markdown-it's list rule
+ * about to run not silently): appends the list's block to `into` (children and all), sets
+ * `state.line` past the list as markdown-it's rule would, and returns true. An item is made at
+ * once when it is one paragraph, a marker alone, or one paragraph and then a list of such items
+ * (nested to MAX_DIRECT_DEPTH); any other is left to markdown-it's tokens (tokenItem). Returns
+ * false, the state as it was and nothing appended, where the list is not at the top level or
+ * the ruler is not one this code knows.
  */
 export function directList(state: StateBlock, startLine: number, endLine: number, into: ListTarget, interrupts: Interrupts, tokenItem: TokenItem): boolean {
   if (state.blkIndent !== 0 || state.listIndent !== -1 || endLine !== state.lineMax) return false;
@@ -381,18 +415,66 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   if (posAfterMarker >= 0) isOrdered = true;
   else if ((posAfterMarker = bulletMarkerEnd(state, startLine)) >= 0) isOrdered = false;
   else return false;
-  const src = state.src;
-  const markerCharCode = src.charCodeAt(posAfterMarker - 1);
-  const listTerminators = state.md.block.ruler.getRules('list') as Rule[];
-  // Looked up once a list, not once an item (the ruler does not change during a parse).
-  const paragraphTerminators = state.md.block.ruler.getRules('paragraph') as Rule[];
   const { source, lines } = into;
-  const defer = into.deferItemParagraphs === true;
-  const items = new BlockArray(lines.starts.length);
-  /** The token items of this list: what tokenItem returned for each, and where it stands among `items`. */
-  let tokenNodes: unknown[] | null = null;
-  let tokenAts: number[] | null = null;
-  const oldParentType = state.parentType;
+  const parse: ListParse = {
+    state,
+    endLine,
+    source,
+    lines,
+    rules,
+    interrupts,
+    // Looked up once a list, not once an item (the ruler does not change during a parse).
+    paragraphTerminators: state.md.block.ruler.getRules('paragraph') as Rule[],
+    listTerminators: state.md.block.ruler.getRules('list') as Rule[],
+    into,
+    tokenItem,
+    listEnd: startLine,
+    itemEnd: startLine,
+    tokenNodes: null,
+    tokenAts: null,
+  };
+  const children = parseItems(parse, startLine, posAfterMarker, isOrdered, 0)!;
+  const nextLine = parse.listEnd;
+  // toBlock's list: its map's lines less trailing whitespace, then `ordered`, then the items.
+  const lastLine = nextLine - 1;
+  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
+  const end = trimEndOffset(source, start, lines.ends[lastLine]!);
+  const { tokenNodes, tokenAts } = parse;
+  if (tokenNodes !== null && tokenAts !== null) for (let k = 0; k < tokenNodes.length; k++) into.addTokenItem(tokenNodes[k], children, tokenAts[k]!, isOrdered);
+  // All seven fields in one literal, as toBlock makes lists: `ordered` and `children` added
+  // afterwards went through two hidden-class transitions that the one list of a document was
+  // the only user of, gone at a full GC between documents (deoptimizing this function at every
+  // pass of a long list, "Insufficient type feedback"; see shape-anchor.ts).
+  into.blocks.push({ type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), ordered: isOrdered, children }, startLine);
+  made++;
+  state.line = nextLine;
+  return true;
+}
+
+/**
+ * markdown-it's list rule's loop over the items of a list whose first marker, on `startLine`,
+ * ends at `firstMarkerEnd`, at nesting `depth` (0: the top level), with the state of the
+ * container the list is in (its blkIndent the container's content column). Returns the items
+ * (parse.listEnd the line the list ends before), or, for a nested list holding an item that
+ * directItem does not make, null with the state as it was. At the top level such an item is
+ * left to markdown-it (tokenItem) and its place held by PENDING_ITEM.
+ */
+function parseItems(parse: ListParse, startLine: number, firstMarkerEnd: number, isOrdered: boolean, depth: number): Block[] | null {
+  const { state, endLine } = parse;
+  const src = state.src;
+  const top = depth === 0;
+  const outerIndent = state.blkIndent;
+  const outerListIndent = state.listIndent;
+  const outerLevel = state.level;
+  const outerParentType = state.parentType;
+  const markerCharCode = src.charCodeAt(firstMarkerEnd - 1);
+  const listTerminators = parse.listTerminators;
+  // The top-level list's items in one array that grows without V8's large-object copies; a
+  // nested list's in an array of exactly their number (most hold one to three).
+  const topItems = top ? new BlockArray(parse.lines.starts.length) : null;
+  let firstItem: Block | null = null;
+  let moreItems: Block[] | null = null;
+  let posAfterMarker = firstMarkerEnd;
   let nextLine = startLine;
   state.parentType = 'list';
   while (nextLine < endLine) {
@@ -414,59 +496,48 @@ export function directList(state: StateBlock, startLine: number, endLine: number
     let indentAfterMarker = emptyFirst ? 1 : offset - initial;
     if (indentAfterMarker > 4) indentAfterMarker = 1;
     const indent = initial + indentAfterMarker;
-    // The item's state, as the list rule sets it before tokenizing the item.
+    // The item's state, as the list rule sets it before tokenizing the item (and its tokens' level).
     const oldTShift = state.tShift[line]!;
     const oldSCount = state.sCount[line]!;
-    state.listIndent = 0;
+    state.listIndent = outerIndent;
     state.blkIndent = indent;
+    state.level = outerLevel + 2;
     state.tShift[line] = pos - state.bMarks[line]!;
     state.sCount[line] = offset;
-    let direct = false;
-    let after = -1;
-    if (!emptyFirst && offset === indent) {
-      const paragraphEnd = oneParagraph(state, line, endLine, rules, interrupts, paragraphTerminators);
-      if (paragraphEnd >= 0) {
-        // The tokenizer goes on after the paragraph: past one empty line, then past empty lines
-        // to the next line, where it stops if that is left of the item's content.
-        after = paragraphEnd;
-        if (after < endLine && state.isEmpty(after)) after++;
-        while (after < endLine && state.isEmpty(after)) after++;
-        if (!(after < endLine && state.sCount[after]! >= indent)) {
-          items.push(itemBlock(source, lines, line, paragraphEnd - 1, isOrdered, defer), line);
-          direct = true;
-        }
-      }
-    }
-    if (!direct && emptyFirst && (line + 1 >= endLine || (!state.isEmpty(line + 1) && state.sCount[line + 1]! < indent))) {
-      // A marker alone, and the next line (if any) not the item's: markdown-it's item holds
-      // nothing and ends at that line. Its block made at once, as toBlock makes it from the two
-      // tokens (a document of such items made them, a tree node and a block per line: 2.8 µs an
-      // item, issue 15).
-      items.push(emptyItemBlock(source, lines, line, isOrdered), line);
-      after = line + 1;
-      direct = true;
-    }
-    if (!direct) {
+    let item = directItem(parse, line, indent, offset, emptyFirst, isOrdered, depth);
+    let after = parse.itemEnd;
+    if (item === null && top) {
       // Any other item: markdown-it's tokens of it, made into its block after the parse.
       tokenItems++;
       const oldTight = state.tight;
       state.tight = true;
       state.line = line;
-      (tokenNodes ??= []).push(tokenItem(state, line, endLine, emptyFirst && state.isEmpty(line + 1)));
-      (tokenAts ??= []).push(items.length);
-      items.push(PENDING_ITEM, line);
+      state.level = 0;
+      (parse.tokenNodes ??= []).push(parse.tokenItem(state, line, endLine, emptyFirst && state.isEmpty(line + 1)));
+      (parse.tokenAts ??= []).push(topItems!.length);
+      item = PENDING_ITEM;
       after = state.line;
       state.tight = oldTight;
     }
     state.tShift[line] = oldTShift;
     state.sCount[line] = oldSCount;
-    state.blkIndent = 0;
-    state.listIndent = -1;
+    state.blkIndent = outerIndent;
+    state.listIndent = outerListIndent;
+    state.level = outerLevel;
     state.parentType = 'list';
+    if (item === null) {
+      state.parentType = outerParentType;
+      return null;
+    }
+    if (topItems !== null) topItems.push(item, line);
+    else if (firstItem === null) firstItem = item;
+    else if (moreItems === null) moreItems = [firstItem, item];
+    else moreItems.push(item);
     // The list rule's checks before the next item.
     nextLine = after;
     if (nextLine >= endLine) break;
-    if (state.sCount[nextLine]! < 0 || state.sCount[nextLine]! >= 4) break;
+    const sCount = state.sCount[nextLine]!;
+    if (sCount < outerIndent || sCount - outerIndent >= 4) break;
     if (listTerminatorsKnown) {
       const c = src.charCodeAt(state.bMarks[nextLine]! + state.tShift[nextLine]!);
       const t = c < 128 ? TERMINATOR_OF[c]! : 0;
@@ -480,35 +551,119 @@ export function directList(state: StateBlock, startLine: number, endLine: number
     if (posAfterMarker < 0) break;
     if (src.charCodeAt(posAfterMarker - 1) !== markerCharCode) break;
   }
-  state.parentType = oldParentType;
-  // toBlock's list: its map's lines less trailing whitespace, then `ordered`, then the items.
-  const lastLine = nextLine - 1;
-  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
-  const end = trimEndOffset(source, start, lines.ends[lastLine]!);
-  // All seven fields in one literal, as toBlock makes lists: `ordered` and `children` added
-  // afterwards went through two hidden-class transitions that the one list of a document was
-  // the only user of, gone at a full GC between documents (deoptimizing this function at every
-  // pass of a long list, "Insufficient type feedback"; see shape-anchor.ts).
-  const children = items.toArray();
-  if (tokenNodes !== null && tokenAts !== null) for (let k = 0; k < tokenNodes.length; k++) into.addTokenItem(tokenNodes[k], children, tokenAts[k]!, isOrdered);
-  into.blocks.push({ type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), ordered: isOrdered, children }, startLine);
-  made++;
-  state.line = nextLine;
-  return true;
-}
-
-/** An item that holds nothing, on `line` alone: toBlock's block of its open and close tokens (its marker's range, no children). */
-function emptyItemBlock(source: string, lines: LineTable, line: number, ordered: boolean): Block {
-  const start = skipWhitespace(source, lines.starts[line]!, lines.ends[line]!);
-  const end = trimEndOffset(source, start, lines.ends[line]!);
-  return { type: 'listItem', start, end, startLine: line, endLine: lastLineOf(lines, end, line), children: [], ordered };
+  state.parentType = outerParentType;
+  parse.listEnd = nextLine;
+  if (topItems !== null) return topItems.toArray();
+  return moreItems ?? [firstItem!];
 }
 
 /**
- * toBlock's list item holding one paragraph (source lines `line` to `last`): the paragraph
- * from its first line's start (toBlock's 'lines' mode inside items), the item from its first
- * visible character, each to its last one. Fields in toBlock's order, so that both make
- * blocks of one hidden class. `defer`: the paragraph is DEFERRED_PARAGRAPH where
+ * The block of the item on `line` (its state set as the list rule sets it; `indent` its
+ * content column, `offset` its first line's content column) when it is a marker alone, one
+ * paragraph, or one paragraph and then a list that parseItems makes (and nothing after it in
+ * the item), with parse.itemEnd the line after the item; otherwise null. A nested list that
+ * turns out not to be direct leaves the state as it was, so markdown-it may parse the
+ * top-level item again: at most twice the work for that item, however deep the nesting.
+ */
+function directItem(parse: ListParse, line: number, indent: number, offset: number, emptyFirst: boolean, ordered: boolean, depth: number): Block | null {
+  const { state, endLine, source, lines } = parse;
+  const top = depth === 0;
+  if (emptyFirst) {
+    // A marker alone, and the next line (if any) not the item's: markdown-it's item holds
+    // nothing and ends at that line. Its block made at once, as toBlock makes it from the two
+    // tokens (a document of such items made them, a tree node and a block per line: 2.8 µs an
+    // item, issue 15).
+    if (line + 1 < endLine && (state.isEmpty(line + 1) || state.sCount[line + 1]! >= indent)) return null;
+    parse.itemEnd = line + 1;
+    return emptyItemBlock(source, lines, line, ordered, top);
+  }
+  if (offset !== indent) return null;
+  const paragraphEnd = oneParagraph(state, line, endLine, parse.rules, parse.interrupts, parse.paragraphTerminators);
+  if (paragraphEnd < 0) return null;
+  // The tokenizer goes on after the paragraph: past one empty line, then past empty lines to
+  // the next line, where it stops if that is left of the item's content.
+  let after = paragraphEnd;
+  while (after < endLine && state.isEmpty(after)) after++;
+  if (!(after < endLine && state.sCount[after]! >= indent)) {
+    parse.itemEnd = after;
+    return top ? itemBlock(source, lines, line, paragraphEnd - 1, ordered, parse.into.deferItemParagraphs === true) : nestedItemBlock(source, lines, line, paragraphEnd - 1, ordered);
+  }
+  // The item goes on at `after`: a list there, made directly, may be the rest of it.
+  if (depth + 1 >= MAX_DIRECT_DEPTH) return null;
+  const list = nestedList(parse, after, depth + 1);
+  if (list === null) return null;
+  let end = parse.listEnd;
+  while (end < endLine && state.isEmpty(end)) end++;
+  if (end < endLine && state.sCount[end]! >= indent) return null;
+  parse.itemEnd = end;
+  return itemWithList(source, lines, line, paragraphEnd - 1, list, ordered, top);
+}
+
+/**
+ * The list that markdown-it's tokenizer, inside an item (its state in place), starts on `line`
+ * (a line at or right of the item's content column) when no rule before its list rule takes
+ * the line and every item of it is one that directItem makes: its block (toBlock's, in 'lines'
+ * mode as inside an item), with parse.listEnd the line it ends before. Otherwise null, the
+ * state as it was.
+ */
+function nestedList(parse: ListParse, line: number, depth: number): Block | null {
+  const { state, endLine, source, lines, rules } = parse;
+  // The rules the tokenizer asks before `list`: table, code, fence, blockquote and hr (each says no to a line its first character cannot start).
+  if (state.sCount[line]! - state.blkIndent >= 4) return null;
+  const src = state.src;
+  const c = src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
+  const t = c < 128 ? TERMINATOR_OF[c]! : 0;
+  if (t !== 0 && rules[t]!(state, line, endLine, true)) return null;
+  if (line + 1 < endLine) {
+    const next = state.bMarks[line + 1]! + state.tShift[line + 1]!;
+    const n = src.charCodeAt(next);
+    if (next < state.eMarks[line + 1]! && (n === 0x7c || n === 0x2d || n === 0x3a) && state.sCount[line + 1]! >= state.blkIndent && rules[0]!(state, line, endLine, true)) return null;
+  }
+  // The list rule, not silent (so no paragraph it would interrupt): a marker, ordered first.
+  let isOrdered = true;
+  let posAfterMarker = orderedMarkerEnd(state, line);
+  if (posAfterMarker < 0) {
+    isOrdered = false;
+    posAfterMarker = bulletMarkerEnd(state, line);
+    if (posAfterMarker < 0) return null;
+  }
+  // fast-blocks' list rule enters the list's enclosing column (interrupts reads it for lazy lines).
+  enterEnclosingIndent(state.blkIndent);
+  let children: Block[] | null;
+  try {
+    children = parseItems(parse, line, posAfterMarker, isOrdered, depth);
+  } finally {
+    leaveEnclosingIndent();
+  }
+  if (children === null) return null;
+  const lastLine = parse.listEnd - 1;
+  const exactStart = skipWhitespace(source, lines.starts[line]!, lines.ends[lastLine]!);
+  const end = trimEndOffset(source, exactStart, lines.ends[lastLine]!);
+  nestedMade++;
+  return { type: 'list', start: lines.starts[line]!, end, startLine: line, endLine: lastLineOf(lines, end, lastLine), ordered: isOrdered, children };
+}
+
+/** How many nested lists directItem has made (for tests: that the generated inputs reach it). */
+let nestedMade = 0;
+export function nestedListsMadeForTests(): number {
+  return nestedMade;
+}
+
+/**
+ * An item that holds nothing, on `line` alone: toBlock's block of its open and close tokens
+ * (no children; from its marker, or in 'lines' mode, `exact` false, from its line's start).
+ */
+function emptyItemBlock(source: string, lines: LineTable, line: number, ordered: boolean, exact: boolean): Block {
+  const start = skipWhitespace(source, lines.starts[line]!, lines.ends[line]!);
+  const end = trimEndOffset(source, start, lines.ends[line]!);
+  return { type: 'listItem', start: exact ? start : lines.starts[line]!, end, startLine: line, endLine: lastLineOf(lines, end, line), children: [], ordered };
+}
+
+/**
+ * toBlock's top-level list item holding one paragraph (source lines `line` to `last`): the
+ * paragraph from its first line's start (toBlock's 'lines' mode inside items), the item from
+ * its first visible character, each to its last one. Fields in toBlock's order, so that both
+ * make blocks of one hidden class. `defer`: the paragraph is DEFERRED_PARAGRAPH where
  * deferredParagraph gives it back (wherever it has a visible character).
  */
 function itemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean, defer: boolean): Block {
@@ -534,4 +689,38 @@ function itemBlock(source: string, lines: LineTable, line: number, last: number,
   // All seven fields in one literal, as toBlock makes items: the two added afterwards went to
   // a property array of their own, one more object per item of a long list (issue 15).
   return { type: 'listItem', start: itemStart, end: itemEnd, startLine: line, endLine: itemEndLine, children: [paragraph], ordered };
+}
+
+/**
+ * itemBlock's item inside an item ('lines' mode: the item from its line's start too), or null
+ * where its lines hold no visible character to lines.ts (toBlock's item would be its last
+ * line's; left to markdown-it).
+ */
+function nestedItemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean): Block | null {
+  const lineStart = lines.starts[line]!;
+  const visible = skipWhitespace(source, lineStart, lines.ends[last]!);
+  const end = trimEndOffset(source, visible, lines.ends[last]!);
+  if (end <= visible) return null;
+  const itemLast = lastLineOf(lines, end, last);
+  const paragraph: Block = { type: 'paragraph', start: lineStart, end, startLine: line, endLine: itemLast };
+  return { type: 'listItem', start: lineStart, end, startLine: line, endLine: itemLast, children: [paragraph], ordered };
+}
+
+/**
+ * toBlock's item of one paragraph (lines `line` to `last`) and then `list`: the paragraph in
+ * 'lines' mode, the item to the list's last visible character, from its first (`exact`, at the
+ * top level) or its line's start; or null where the paragraph has no visible character to
+ * lines.ts (left to markdown-it).
+ */
+function itemWithList(source: string, lines: LineTable, line: number, last: number, list: Block, ordered: boolean, exact: boolean): Block | null {
+  const lineStart = lines.starts[line]!;
+  const visible = skipWhitespace(source, lineStart, lines.ends[last]!);
+  const paragraphEnd = trimEndOffset(source, visible, lines.ends[last]!);
+  if (paragraphEnd <= visible) return null;
+  const paragraph: Block = { type: 'paragraph', start: lineStart, end: paragraphEnd, startLine: line, endLine: lastLineOf(lines, paragraphEnd, last) };
+  // The list starts after the paragraph, so it holds the item's last line; the item's first
+  // visible character is the paragraph's.
+  const lastLine = list.endLine;
+  const end = trimEndOffset(source, visible, lines.ends[lastLine]!);
+  return { type: 'listItem', start: exact ? visible : lineStart, end, startLine: line, endLine: lastLineOf(lines, end, lastLine), children: [paragraph, list], ordered };
 }
