@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkerBlocks, fastBlocks, setDeferItemParagraphsForTests } from './fast-blocks.js';
-import { DEFERRED_PARAGRAPH } from './fast-lists.js';
+import { DEFERRED_NESTED, DEFERRED_PARAGRAPH } from './fast-lists.js';
 import { chunkDocument } from './index.js';
 import { lineTable } from './lines.js';
 import { chunkerDocumentBlocks, documentBlocks } from './semantic.js';
@@ -62,9 +62,9 @@ function records(source: string, options: Partial<ChunkOptions>, defer: boolean)
   }
 }
 
-function deferredItems(blocks: readonly Block[]): number {
+function deferredItems(blocks: readonly Block[], sentinel: Block[] = DEFERRED_PARAGRAPH): number {
   let n = 0;
-  for (const b of blocks) for (const item of b.children ?? []) if (item.children === DEFERRED_PARAGRAPH) n++;
+  for (const b of blocks) for (const item of b.children ?? []) if (item.children === sentinel) n++;
   return n;
 }
 
@@ -73,16 +73,20 @@ describe('chunkDocument with item paragraphs deferred', () => {
 
   it('gives the records it gives with every paragraph made, on every strategy and cap', () => {
     let deferred = 0;
+    let nested = 0;
     fc.assert(
       fc.property(documentOf, fc.constantFrom('d.md', 'd.md', 'd.txt'), fc.constantFrom(...optionSets), fc.constantFrom('\n', '\n', '\r\n'), (text, sourceFile, options, eol) => {
         const source = text.replace(/\n/g, eol);
-        deferred += deferredItems(chunkerBlocks(source, lineTable(source)).blocks);
+        const blocks = chunkerBlocks(source, lineTable(source)).blocks;
+        deferred += deferredItems(blocks);
+        nested += deferredItems(blocks, DEFERRED_NESTED);
         expect(records(source, { ...options, sourceFile }, true)).toBe(records(source, { ...options, sourceFile }, false));
       }),
       { numRuns: 600 },
     );
-    // The documents reach deferred items, many of them.
+    // The documents reach deferred items, many of them, and items deferred with their nested lists.
     expect(deferred).toBeGreaterThan(1000);
+    expect(nested).toBeGreaterThan(100);
   });
 
   it('splits an oversized deferred item by its paragraph, as before', () => {
@@ -90,6 +94,16 @@ describe('chunkDocument with item paragraphs deferred', () => {
     const source = `# T\n\n- short\n- ${long}\n- ${long}\n  lazy tail\n`;
     expect(deferredItems(chunkerDocumentBlocks(source, 'fast').blocks)).toBe(3);
     for (const options of optionSets) expect(records(source, options, true)).toBe(records(source, options, false));
+  });
+
+  it('splits an oversized item deferred with its nested lists by its paragraph and lists, as before (issue 15)', () => {
+    const long = Array.from({ length: 60 }, (_, k) => `Sentence number ${k} of the item.`).join(' ');
+    const source = `# T\n\n- ${long}\n  - ${long}\n    - ${long}\n  - short\n\n  - ${long}\n- after\n\t- tabbed ${long}\n`;
+    expect(deferredItems(chunkerDocumentBlocks(source, 'fast').blocks, DEFERRED_NESTED)).toBe(2);
+    for (const options of optionSets) expect(records(source, options, true)).toBe(records(source, options, false));
+    // Split by their children (each sentence a part), not kept whole or cut by lines.
+    const { chunks } = chunkDocument(source, { docName: 'd', minTokens: 0, targetTokens: 4, maxTokens: 16 });
+    expect(chunks.filter((chunk) => chunk.originalText.startsWith('Sentence number')).length).toBeGreaterThan(100);
   });
 
   it('is off for the blocks a caller sees: fastBlocks, documentBlocks', () => {

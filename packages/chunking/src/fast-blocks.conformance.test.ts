@@ -5,8 +5,7 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkerBlocks, fastBlocks } from './fast-blocks.js';
-import { childrenOf } from './fast-lists.js';
+import { childrenOf, chunkerBlocks, fastBlocks } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 import type { Block } from './types.js';
 import { flatten } from './flatten.js';

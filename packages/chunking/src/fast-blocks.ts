@@ -14,7 +14,7 @@
  */
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
-import { BlockArray, DEFERRED_HEADING, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
+import { BlockArray, DEFERRED_HEADING, DEFERRED_NESTED, DEFERRED_PARAGRAPH, deferredParagraph, deferredQuoteHeading, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
 import { enclosingIndent, enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { FOOTNOTE_OPEN, footnoteDefinition, footnoteLabelEnd, LABEL_ALONE } from './footnote-definition.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
@@ -1479,6 +1479,45 @@ export function setDeferQuoteHeadingsForTests(on: boolean): void {
 /** For tests: makes chunkerBlocks keep every item's paragraph and quote heading (`on` false), or not. */
 export function setDeferItemParagraphsForTests(on: boolean): void {
   deferItemParagraphs = on;
+}
+
+/**
+ * `block.children`, with a deferred child made again (for a reader that needs the children
+ * themselves, as splitting an oversized item or quote by its children does): an item's
+ * paragraph, a quote's heading, or an item's paragraph and nested list (DEFERRED_NESTED).
+ */
+export function childrenOf(block: Block, source: string, lines: LineTable): Block[] | undefined {
+  const children = block.children;
+  if (children === DEFERRED_PARAGRAPH) return [deferredParagraph(block, lines)];
+  if (children === DEFERRED_HEADING) return [deferredQuoteHeading(block, source, lines)];
+  if (children === DEFERRED_NESTED) return nestedChildren(block, source, lines);
+  return children;
+}
+
+/**
+ * A DEFERRED_NESTED item's children: its lines parsed again alone, then moved to its place. A
+ * top-level item is parsed from its own lines only (markdown-it's list rule reads no line
+ * before an item's, nor after its end), so its lines alone make one list of that one item.
+ */
+function nestedChildren(item: Block, source: string, lines: LineTable): Block[] {
+  const from = lines.starts[item.startLine]!;
+  const alone = fastBlocks(source.slice(from, lines.ends[item.endLine]!));
+  const children = alone.blocks.length === 1 ? alone.blocks[0]!.children?.[0]?.children : undefined;
+  if (children === undefined || children.length === 0) throw new Error(`fast-blocks: the deferred item on line ${item.startLine + 1} parsed again to ${alone.blocks.length} blocks, not one list of one item`);
+  moveBlocks(children, from, item.startLine);
+  return children;
+}
+
+/** Moves blocks made from a slice (and their children) by `offset` characters and `lineOffset` lines. */
+function moveBlocks(blocks: Block[], offset: number, lineOffset: number): void {
+  for (let k = 0; k < blocks.length; k++) {
+    const block = blocks[k]!;
+    block.start += offset;
+    block.end += offset;
+    block.startLine += lineOffset;
+    block.endLine += lineOffset;
+    if (block.children !== undefined) moveBlocks(block.children, offset, lineOffset);
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import MarkdownIt, { type StateBlock } from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { BlockArray, childrenOf, DEFERRED_PARAGRAPH, deferredParagraph, directList, type ListTarget } from './fast-lists.js';
+import { childrenOf } from './fast-blocks.js';
+import { BlockArray, DEFERRED_NESTED, DEFERRED_PARAGRAPH, deferredParagraph, directList, type ListTarget } from './fast-lists.js';
 import { lineTable, type LineTable } from './lines.js';
 import type { Block } from './types.js';
 
@@ -57,8 +58,16 @@ function expectDeferredGiveBack(text: string): number {
   let deferred = 0;
   const restored = lists.map((list) => ({
     ...list,
-    children: list.children!.map((item) => {
-      if (item === null || item.children !== DEFERRED_PARAGRAPH) return item;
+    children: list.children!.map((item, k) => {
+      if (item === null) return item;
+      if (item.children === DEFERRED_NESTED) {
+        // Made again by parsing the item's lines alone (fast-blocks' own parser).
+        deferred++;
+        const children = childrenOf(item, text, lines);
+        expect(children).toEqual(made[lists.indexOf(list)]!.children![k]!.children);
+        return { ...item, children };
+      }
+      if (item.children !== DEFERRED_PARAGRAPH) return item;
       deferred++;
       expect(childrenOf(item, text, lines)).toEqual([deferredParagraph(item, lines)]);
       return { ...item, children: [deferredParagraph(item, lines)] };
@@ -87,6 +96,30 @@ describe('direct list items made with their paragraph deferred', () => {
     );
     // The inputs reach deferred items, not only token ones.
     expect(deferred).toBeGreaterThan(3000);
+  });
+
+  it('give back the items of a paragraph and nested lists, made again from their lines alone (issue 15)', () => {
+    // Nested items at their content columns and off them, with lazy and blank lines, items
+    // holding nothing, and lines that leave an item to markdown-it.
+    const nestedIndent = fc.constantFrom('', '  ', '    ', '      ', '   ', '     ', ' ', '\t');
+    const nestedBody = fc.constantFrom('a', 'two words', 'x  ', '', '\f', '```', '# h', '- n');
+    const nestedLine = fc.oneof(
+      { arbitrary: fc.tuple(nestedIndent, marker, gap, nestedBody).map(([a, m, g, b]) => a + m + g + b), weight: 6 },
+      { arbitrary: fc.constantFrom('', 'lazy', '  cont', '    cont', '\f'), weight: 1 },
+    );
+    let deferred = 0;
+    fc.assert(
+      fc.property(fc.array(nestedLine, { minLength: 1, maxLength: 20 }), (ls) => {
+        deferred += expectDeferredGiveBack(ls.join('\n'));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(deferred).toBeGreaterThan(1500);
+    const text = '- a\n  - b\n    - c\n- d\n  1. e\n\n  2. f\n- g\n';
+    const items = directLists(text, true).lists[0]!.children!;
+    expect(items.map((item) => item.children === DEFERRED_NESTED)).toEqual([true, true, false]);
+    expect(Object.isFrozen(DEFERRED_NESTED)).toBe(true);
+    expect(expectDeferredGiveBack(text)).toBe(3);
   });
 
   it('share one frozen empty array as their children, token items keeping theirs', () => {

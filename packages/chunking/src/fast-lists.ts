@@ -167,15 +167,15 @@ function isAsciiTrimmable(c: number): boolean {
 }
 
 /**
- * `block.children`, a deferred paragraph or quote heading made again (for a reader that needs
- * the child itself, as splitting an oversized item or quote by its children does).
+ * The children of a top-level item that is one paragraph and then a list made directly (its
+ * items the same, to MAX_DIRECT_DEPTH), made without any block below the item when the reader
+ * knows this sentinel (as DEFERRED_PARAGRAPH). Such an item's types are always `list`,
+ * `listItem`, `paragraph`, `list`; its children are made again only where a reader needs them
+ * (fast-blocks' childrenOf, splitting an oversized item), by parsing its lines again. Nested
+ * lists made a dozen blocks and arrays a group of three lines, all alive to the end of the
+ * parse: the young generation's copies of them were most of a pass (issue 15).
  */
-export function childrenOf(block: Block, source: string, lines: LineTable): Block[] | undefined {
-  const children = block.children;
-  if (children === DEFERRED_PARAGRAPH) return [deferredParagraph(block, lines)];
-  if (children === DEFERRED_HEADING) return [deferredQuoteHeading(block, source, lines)];
-  return children;
-}
+export const DEFERRED_NESTED: Block[] = Object.freeze([]) as unknown as Block[];
 
 /** fast-blocks' `interrupts`: whether a paragraph terminator accepts the line (markdown-it's loop, with its shortcut). */
 export type Interrupts = (state: StateBlock, line: number, endLine: number, rules: Rule[]) => boolean;
@@ -391,6 +391,10 @@ interface ListParse {
   listEnd: number;
   /** Set by directItem: the line after its item (where markdown-it's tokenizer stopped in it). */
   itemEnd: number;
+  /** Whether lists nested in items are made as blocks (not for an item made with DEFERRED_NESTED). */
+  readonly buildNested: boolean;
+  /** Set by nestedList when it builds: the list's block. */
+  list: Block | null;
   /** The token items of the top-level list: what tokenItem returned for each, and where it stands among the items. */
   tokenNodes: unknown[] | null;
   tokenAts: number[] | null;
@@ -430,6 +434,8 @@ export function directList(state: StateBlock, startLine: number, endLine: number
     tokenItem,
     listEnd: startLine,
     itemEnd: startLine,
+    buildNested: into.deferItemParagraphs !== true,
+    list: null,
     tokenNodes: null,
     tokenAts: null,
   };
@@ -457,12 +463,14 @@ export function directList(state: StateBlock, startLine: number, endLine: number
  * container the list is in (its blkIndent the container's content column). Returns the items
  * (parse.listEnd the line the list ends before), or, for a nested list holding an item that
  * directItem does not make, null with the state as it was. At the top level such an item is
- * left to markdown-it (tokenItem) and its place held by PENDING_ITEM.
+ * left to markdown-it (tokenItem) and its place held by PENDING_ITEM. A nested list not built
+ * (parse.buildNested false) gives NO_ITEMS.
  */
 function parseItems(parse: ListParse, startLine: number, firstMarkerEnd: number, isOrdered: boolean, depth: number): Block[] | null {
   const { state, endLine } = parse;
   const src = state.src;
   const top = depth === 0;
+  const build = top || parse.buildNested;
   const outerIndent = state.blkIndent;
   const outerListIndent = state.listIndent;
   const outerLevel = state.level;
@@ -530,7 +538,9 @@ function parseItems(parse: ListParse, startLine: number, firstMarkerEnd: number,
       return null;
     }
     if (topItems !== null) topItems.push(item, line);
-    else if (firstItem === null) firstItem = item;
+    else if (!build) {
+      // Checked and its end known, nothing kept.
+    } else if (firstItem === null) firstItem = item;
     else if (moreItems === null) moreItems = [firstItem, item];
     else moreItems.push(item);
     // The list rule's checks before the next item.
@@ -554,6 +564,7 @@ function parseItems(parse: ListParse, startLine: number, firstMarkerEnd: number,
   state.parentType = outerParentType;
   parse.listEnd = nextLine;
   if (topItems !== null) return topItems.toArray();
+  if (!build) return NO_ITEMS;
   return moreItems ?? [firstItem!];
 }
 
@@ -563,11 +574,13 @@ function parseItems(parse: ListParse, startLine: number, firstMarkerEnd: number,
  * paragraph, or one paragraph and then a list that parseItems makes (and nothing after it in
  * the item), with parse.itemEnd the line after the item; otherwise null. A nested list that
  * turns out not to be direct leaves the state as it was, so markdown-it may parse the
- * top-level item again: at most twice the work for that item, however deep the nesting.
+ * top-level item again: at most twice the work for that item, however deep the nesting. An
+ * item inside a list not built (parse.buildNested false) is NOT_BUILT, once checked.
  */
 function directItem(parse: ListParse, line: number, indent: number, offset: number, emptyFirst: boolean, ordered: boolean, depth: number): Block | null {
   const { state, endLine, source, lines } = parse;
   const top = depth === 0;
+  const build = top || parse.buildNested;
   if (emptyFirst) {
     // A marker alone, and the next line (if any) not the item's: markdown-it's item holds
     // nothing and ends at that line. Its block made at once, as toBlock makes it from the two
@@ -575,7 +588,7 @@ function directItem(parse: ListParse, line: number, indent: number, offset: numb
     // item, issue 15).
     if (line + 1 < endLine && (state.isEmpty(line + 1) || state.sCount[line + 1]! >= indent)) return null;
     parse.itemEnd = line + 1;
-    return emptyItemBlock(source, lines, line, ordered, top);
+    return build ? emptyItemBlock(source, lines, line, ordered, top) : NOT_BUILT;
   }
   if (offset !== indent) return null;
   const paragraphEnd = oneParagraph(state, line, endLine, parse.rules, parse.interrupts, parse.paragraphTerminators);
@@ -586,38 +599,39 @@ function directItem(parse: ListParse, line: number, indent: number, offset: numb
   while (after < endLine && state.isEmpty(after)) after++;
   if (!(after < endLine && state.sCount[after]! >= indent)) {
     parse.itemEnd = after;
-    return top ? itemBlock(source, lines, line, paragraphEnd - 1, ordered, parse.into.deferItemParagraphs === true) : nestedItemBlock(source, lines, line, paragraphEnd - 1, ordered);
+    return top ? itemBlock(source, lines, line, paragraphEnd - 1, ordered, parse.into.deferItemParagraphs === true) : nestedItemBlock(source, lines, line, paragraphEnd - 1, ordered, build);
   }
   // The item goes on at `after`: a list there, made directly, may be the rest of it.
   if (depth + 1 >= MAX_DIRECT_DEPTH) return null;
-  const list = nestedList(parse, after, depth + 1);
-  if (list === null) return null;
+  const listEndLine = nestedList(parse, after, depth + 1);
+  if (listEndLine < 0) return null;
+  const list = parse.list;
   let end = parse.listEnd;
   while (end < endLine && state.isEmpty(end)) end++;
   if (end < endLine && state.sCount[end]! >= indent) return null;
   parse.itemEnd = end;
-  return itemWithList(source, lines, line, paragraphEnd - 1, list, ordered, top);
+  return itemWithList(source, lines, line, paragraphEnd - 1, listEndLine, parse.buildNested ? list : null, ordered, top, build);
 }
 
 /**
  * The list that markdown-it's tokenizer, inside an item (its state in place), starts on `line`
  * (a line at or right of the item's content column) when no rule before its list rule takes
- * the line and every item of it is one that directItem makes: its block (toBlock's, in 'lines'
- * mode as inside an item), with parse.listEnd the line it ends before. Otherwise null, the
- * state as it was.
+ * the line and every item of it is one that directItem makes: the list's last line, parse.list
+ * its block (toBlock's, in 'lines' mode as inside an item) where parse.buildNested, and
+ * parse.listEnd the line it ends before. Otherwise -1, the state as it was.
  */
-function nestedList(parse: ListParse, line: number, depth: number): Block | null {
+function nestedList(parse: ListParse, line: number, depth: number): number {
   const { state, endLine, source, lines, rules } = parse;
   // The rules the tokenizer asks before `list`: table, code, fence, blockquote and hr (each says no to a line its first character cannot start).
-  if (state.sCount[line]! - state.blkIndent >= 4) return null;
+  if (state.sCount[line]! - state.blkIndent >= 4) return -1;
   const src = state.src;
   const c = src.charCodeAt(state.bMarks[line]! + state.tShift[line]!);
   const t = c < 128 ? TERMINATOR_OF[c]! : 0;
-  if (t !== 0 && rules[t]!(state, line, endLine, true)) return null;
+  if (t !== 0 && rules[t]!(state, line, endLine, true)) return -1;
   if (line + 1 < endLine) {
     const next = state.bMarks[line + 1]! + state.tShift[line + 1]!;
     const n = src.charCodeAt(next);
-    if (next < state.eMarks[line + 1]! && (n === 0x7c || n === 0x2d || n === 0x3a) && state.sCount[line + 1]! >= state.blkIndent && rules[0]!(state, line, endLine, true)) return null;
+    if (next < state.eMarks[line + 1]! && (n === 0x7c || n === 0x2d || n === 0x3a) && state.sCount[line + 1]! >= state.blkIndent && rules[0]!(state, line, endLine, true)) return -1;
   }
   // The list rule, not silent (so no paragraph it would interrupt): a marker, ordered first.
   let isOrdered = true;
@@ -625,7 +639,7 @@ function nestedList(parse: ListParse, line: number, depth: number): Block | null
   if (posAfterMarker < 0) {
     isOrdered = false;
     posAfterMarker = bulletMarkerEnd(state, line);
-    if (posAfterMarker < 0) return null;
+    if (posAfterMarker < 0) return -1;
   }
   // fast-blocks' list rule enters the list's enclosing column (interrupts reads it for lazy lines).
   enterEnclosingIndent(state.blkIndent);
@@ -635,12 +649,14 @@ function nestedList(parse: ListParse, line: number, depth: number): Block | null
   } finally {
     leaveEnclosingIndent();
   }
-  if (children === null) return null;
+  if (children === null) return -1;
   const lastLine = parse.listEnd - 1;
   const exactStart = skipWhitespace(source, lines.starts[line]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, exactStart, lines.ends[lastLine]!);
+  const listLast = lastLineOf(lines, end, lastLine);
   nestedMade++;
-  return { type: 'list', start: lines.starts[line]!, end, startLine: line, endLine: lastLineOf(lines, end, lastLine), ordered: isOrdered, children };
+  parse.list = parse.buildNested ? { type: 'list', start: lines.starts[line]!, end, startLine: line, endLine: listLast, ordered: isOrdered, children } : null;
+  return listLast;
 }
 
 /** How many nested lists directItem has made (for tests: that the generated inputs reach it). */
@@ -691,36 +707,46 @@ function itemBlock(source: string, lines: LineTable, line: number, last: number,
   return { type: 'listItem', start: itemStart, end: itemEnd, startLine: line, endLine: itemEndLine, children: [paragraph], ordered };
 }
 
+/** What directItem gives for an item inside a list not built (parse.buildNested false): checked, not made. */
+const NOT_BUILT: Block = Object.freeze({ type: 'listItem', start: 0, end: 0, startLine: 0, endLine: 0 });
+/** What parseItems gives for a list not built. */
+const NO_ITEMS: Block[] = Object.freeze([]) as unknown as Block[];
+
 /**
  * itemBlock's item inside an item ('lines' mode: the item from its line's start too), or null
  * where its lines hold no visible character to lines.ts (toBlock's item would be its last
- * line's; left to markdown-it).
+ * line's; left to markdown-it). NOT_BUILT where `build` is false.
  */
-function nestedItemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean): Block | null {
+function nestedItemBlock(source: string, lines: LineTable, line: number, last: number, ordered: boolean, build: boolean): Block | null {
   const lineStart = lines.starts[line]!;
   const visible = skipWhitespace(source, lineStart, lines.ends[last]!);
   const end = trimEndOffset(source, visible, lines.ends[last]!);
   if (end <= visible) return null;
+  if (!build) return NOT_BUILT;
   const itemLast = lastLineOf(lines, end, last);
   const paragraph: Block = { type: 'paragraph', start: lineStart, end, startLine: line, endLine: itemLast };
   return { type: 'listItem', start: lineStart, end, startLine: line, endLine: itemLast, children: [paragraph], ordered };
 }
 
 /**
- * toBlock's item of one paragraph (lines `line` to `last`) and then `list`: the paragraph in
- * 'lines' mode, the item to the list's last visible character, from its first (`exact`, at the
- * top level) or its line's start; or null where the paragraph has no visible character to
- * lines.ts (left to markdown-it).
+ * toBlock's item of one paragraph (lines `line` to `last`) and then a list whose last line is
+ * `listEndLine`: the paragraph in 'lines' mode, the item to the list's last visible character,
+ * from its first (`exact`, at the top level) or its line's start; or null where the paragraph
+ * has no visible character to lines.ts (left to markdown-it). `list` the list's block, or null
+ * where it was not built: then a top-level item holds DEFERRED_NESTED, and one inside a list
+ * not built (`build` false) is NOT_BUILT.
  */
-function itemWithList(source: string, lines: LineTable, line: number, last: number, list: Block, ordered: boolean, exact: boolean): Block | null {
+function itemWithList(source: string, lines: LineTable, line: number, last: number, listEndLine: number, list: Block | null, ordered: boolean, exact: boolean, build: boolean): Block | null {
   const lineStart = lines.starts[line]!;
   const visible = skipWhitespace(source, lineStart, lines.ends[last]!);
   const paragraphEnd = trimEndOffset(source, visible, lines.ends[last]!);
   if (paragraphEnd <= visible) return null;
-  const paragraph: Block = { type: 'paragraph', start: lineStart, end: paragraphEnd, startLine: line, endLine: lastLineOf(lines, paragraphEnd, last) };
+  if (!build) return NOT_BUILT;
   // The list starts after the paragraph, so it holds the item's last line; the item's first
   // visible character is the paragraph's.
-  const lastLine = list.endLine;
-  const end = trimEndOffset(source, visible, lines.ends[lastLine]!);
-  return { type: 'listItem', start: exact ? visible : lineStart, end, startLine: line, endLine: lastLineOf(lines, end, lastLine), children: [paragraph, list], ordered };
+  const end = trimEndOffset(source, visible, lines.ends[listEndLine]!);
+  const endLine = lastLineOf(lines, end, listEndLine);
+  if (list === null) return { type: 'listItem', start: visible, end, startLine: line, endLine, children: DEFERRED_NESTED, ordered };
+  const paragraph: Block = { type: 'paragraph', start: lineStart, end: paragraphEnd, startLine: line, endLine: lastLineOf(lines, paragraphEnd, last) };
+  return { type: 'listItem', start: exact ? visible : lineStart, end, startLine: line, endLine, children: [paragraph, list], ordered };
 }

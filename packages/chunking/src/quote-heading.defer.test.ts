@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chunkerBlocks, fastBlocks, setDeferItemParagraphsForTests, setDeferQuoteHeadingsForTests } from './fast-blocks.js';
-import { childrenOf, DEFERRED_HEADING, DEFERRED_PARAGRAPH } from './fast-lists.js';
+import { childrenOf, chunkerBlocks, fastBlocks, setDeferItemParagraphsForTests, setDeferQuoteHeadingsForTests } from './fast-blocks.js';
+import { DEFERRED_HEADING, DEFERRED_PARAGRAPH } from './fast-lists.js';
 import { chunkDocument } from './index.js';
 import { lineTable, type LineTable } from './lines.js';
 import { documentBlocks } from './semantic.js';

@@ -13,7 +13,7 @@
  *
  * Parts aim at `target` tokens so that they pack with their neighbours.
  */
-import { childrenOf } from './fast-lists.js';
+import { childrenOf } from './fast-blocks.js';
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { grown, PieceTable, type UnitPart } from './pieces.js';
 import { sentenceStartOffsets } from './sentences.js';

@@ -4,7 +4,7 @@
  * but a list may be cut between items). Each unit gets the heading path in
  * effect at it, with GitHub-style slugs (github-slugger's, unique per document).
  */
-import { DEFERRED_HEADING, DEFERRED_PARAGRAPH } from './fast-lists.js';
+import { DEFERRED_HEADING, DEFERRED_NESTED, DEFERRED_PARAGRAPH } from './fast-lists.js';
 import { headingLabel } from './heading-label.js';
 import { Headings, NO_HEADING } from './headings.js';
 import type { HeadingRef } from './pieces.js';
@@ -134,6 +134,16 @@ function addTypesBelow(block: Block, n: number, from: number): number {
     if (j === n) SCRATCH[n++] = 'heading';
     return n;
   }
+  if (children === DEFERRED_NESTED) {
+    // An item's paragraph and nested list, not made (fast-lists' DEFERRED_NESTED): depth first
+    // they name a paragraph, a list, its items, and below them only those three again.
+    for (let t = 0; t < NESTED_TYPES.length; t++) {
+      let j = from;
+      while (j < n && SCRATCH[j] !== NESTED_TYPES[t]) j++;
+      if (j === n) SCRATCH[n++] = NESTED_TYPES[t]!;
+    }
+    return n;
+  }
   for (let k = 0; k < children.length; k++) {
     const c = children[k]!;
     let j = from;
@@ -152,6 +162,7 @@ function listItemTypes(item: Block): readonly BlockType[] {
   const children = item.children;
   // Before the length test: the sentinel is an empty array standing for one paragraph.
   if (children === DEFERRED_PARAGRAPH) return LIST_ITEM_PARAGRAPH;
+  if (children === DEFERRED_NESTED) return LIST_ITEM_NESTED;
   if (children === undefined || children.length === 0) return LIST_ITEM;
   if (children.length === 1) {
     const only = children[0]!;
@@ -176,6 +187,10 @@ const LIST_ITEM: readonly BlockType[] = Object.freeze(['list', 'listItem']);
 const ONLY_TYPE = new Map<BlockType, readonly BlockType[]>();
 // The trie's own array (sharedTypeList's lists live as long as the module), as itemTypes returns it.
 const LIST_ITEM_PARAGRAPH = sharedTypeList(['list', 'listItem', 'paragraph'], 3);
+/** The types below a DEFERRED_NESTED item, in the order addTypesBelow meets them. */
+const NESTED_TYPES: readonly BlockType[] = ['paragraph', 'list', 'listItem'];
+/** A DEFERRED_NESTED item's types, as itemTypes gives them for its paragraph and nested list. */
+const LIST_ITEM_NESTED = sharedTypeList(['list', 'listItem', 'paragraph', 'list'], 4);
 
 function onlyType(type: BlockType): readonly BlockType[] {
   let types = ONLY_TYPE.get(type);
