@@ -122,7 +122,8 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     if (served !== null && !served.isFile() && !served.isDirectory()) return plain(res, 403, 'Forbidden');
     // The file send looked at (its size, ETag and Last-Modified go in the headers).
     let described: Stats | undefined;
-    send(req, verdict.path.split('/').map(encodeURIComponent).join('/'), {
+    const sendPath = verdict.path.split('/').map(encodeURIComponent).join('/');
+    send(req, sendPath, {
       root: realRoot,
       dotfiles: 'deny',
       index: ['index.json'],
@@ -130,6 +131,16 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
       lastModified: true,
       acceptRanges: true,
     })
+      // A folder URL without its slash: send's own redirect dropped the query (`/topic?q=x` went
+      // to `/topic/`). The path is the one send was given (every segment percent-encoded, so a
+      // backslash is %5C) with leading slashes made one (`//evil.example` is `/evil.example/`,
+      // never a URL of another host); the query follows as the client sent it.
+      .on('directory', () => {
+        const url = req.url ?? '';
+        const q = url.indexOf('?');
+        const query = q < 0 ? '' : url.slice(q).split('#')[0]!.replace(/[^\x21-\x7e]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+        plain(res, 301, 'Moved Permanently', { Location: `${sendPath.replace(/^\/+/, '/')}/${query}` });
+      })
       .on('error', (err: SendError) => {
         // send answers 500 to every file-system error but "not found", and nothing was logged:
         // a file the server may not read is forbidden to the client, and the operator learns
