@@ -439,8 +439,10 @@ describe('parseQaPairs', () => {
       fc.property(fc.array(line, { minLength: 1, maxLength: 10 }), (body) => {
         const text = `## Q?\n\nAnswer.\n\n${body.join('\n')}\n`;
         const lines = text.split('\n');
-        const quotes = md
-          .parse(text, {})
+        const tokens = md.parse(text, {});
+        // A line of text above `---` is a heading, another question (tested below).
+        fc.pre(!tokens.some((t) => t.type === 'heading_open' && t.tag === 'h2' && t.level === 0 && t.map![0] > 0));
+        const quotes = tokens
           .filter((t) => t.type === 'blockquote_open' && t.level === 0)
           .map((t) => ({
             text: lines
@@ -465,6 +467,54 @@ describe('parseQaPairs', () => {
       ['Q?', 1, []],
       ['Why\u2028not?', 5, [{ text: 'one\u2029two', line: 7 }]],
     ]);
+  });
+
+  it('reads a setext heading underlined with --- as a question, as ## (CommonMark 4.3)', () => {
+    // `Why?` then `---` renders as the heading `## Why?` and was no question: its lines joined
+    // the answer before it, and the question was lost unsaid. `===` makes a level-1 heading, a
+    // title, as `#` does.
+    const text = '# Questions\n\nHow do I install it?\n===\n\n## A?\n\nx\n\nWhy?\n---\n\nBecause.\n\nHow do I\n  turn it on?  \n------\n\nLike so.\n';
+    expect(parseQaPairs(text, 'q.md').map((p) => [p.question, p.line, p.answer])).toEqual([
+      ['A?', 6, 'x'],
+      ['Why?', 10, 'Because.'],
+      ['How do I turn it on?', 15, 'Like so.'],
+    ]);
+    expect(parseQaPairs('Why?\n---\n\nBecause.\n', 'q.md')).toEqual([{ question: 'Why?', line: 1, answer: 'Because.', excerpts: [] }]);
+    // Checked as `##` is, with a hint for the author who meant a thematic break.
+    expect(() => parseQaPairs('## A?\n\nA.\n\nSome text.\n---\n', 'q.md')).toThrow(/^q\.md:5: a question heading must end with "\?": "Some text\." \(a line of text just above a "---" line/);
+    expect(() => parseQaPairs('## Why?\n\nA.\n\nwhy?\n---\n\nB.\n', 'q.md')).toThrow(/^q\.md:5: question "why\?" is asked twice \(first on line 1\)/);
+    // Not a heading: after a blank line, in a quote (no lazy underline), in a list item, in code.
+    const answers = (body: string) => parseQaPairs(`## Q?\n\n${body}\n`, 'q.md').map((p) => p.question);
+    expect(answers('Why?\n\n---')).toEqual(['Q?']);
+    expect(answers('> Why?\n---')).toEqual(['Q?']);
+    expect(answers('- Why?\n  ---')).toEqual(['Q?']);
+    expect(answers('- a\n\n  Why?\n  ---')).toEqual(['Q?']);
+    expect(answers('```\nWhy?\n---\n```')).toEqual(['Q?']);
+    expect(answers('    Why?\n---')).toEqual(['Q?']);
+  });
+
+  it("takes as questions exactly markdown-it's top-level h2 headings, ATX and setext (property)", () => {
+    const md = new MarkdownIt({ html: true });
+    const line = fc.constantFrom(
+      'Why {n}?', 'How {n}?', '  What {n}?', 'a\tb {n}?', '---', '===', '-', '--- ', '- - -', '***', '', '', '- item {n}?', '1. one {n}?', '  indented {n}?',
+      '> quote {n}?', '    code {n}?', '## Q {n}?', '# T {n}?', '<div>', '<!-- c -->', '```\n## C {n}?\n```', '| a {n}? | b |', '| --- | --- |', '| Why {n}? |', 'a {n}? \\| b |', '|', ':-:',
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), (body) => {
+        const text = `${body.map((l, n) => l.replace(/\{n\}/g, String(n))).join('\n')}\n`;
+        const tokens = md.parse(text, {});
+        const lines = text.split('\n');
+        const headings = tokens.flatMap((t, k) =>
+          t.type === 'heading_open' && t.tag === 'h2' && t.level === 0 ? [{ question: tokens[k + 1]!.content.replace(/[ \t]*\n[ \t]*/g, ' '), line: t.map![0] + 1, end: t.map![1] }] : [],
+        );
+        // Checked for "?" as any question is (tested above).
+        fc.pre(headings.every((h) => h.question.endsWith('?')));
+        const answerless = headings.some((h, k) => lines.slice(h.end, (headings[k + 1]?.line ?? lines.length + 1) - 1).every((l) => l.trim() === ''));
+        if (answerless) expect(() => parseQaPairs(text, 'q.md')).toThrow(/has no answer/);
+        else expect(parseQaPairs(text, 'q.md').map((p) => ({ question: p.question, line: p.line }))).toEqual(headings.map(({ question, line }) => ({ question, line })));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it('refuses binary input', () => {

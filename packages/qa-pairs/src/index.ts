@@ -11,7 +11,7 @@
  *   > To use source generation with all defaults, create a partial class
  *   > that derives from JsonSerializerContext
  *
- * Each `##` heading is a question and must end with `?`. The text under it, up to the next
+ * Each `##` heading (or setext heading underlined with `---`) is a question and must end with `?`. The text under it, up to the next
  * `##`, is the answer. A block quote in an answer is a reference excerpt: its text, with the
  * `> ` markers removed and its lines (lazy continuation lines too) joined by newlines, must
  * occur verbatim in the topic's source; `locateExcerpts` turns it into a character range there
@@ -188,6 +188,15 @@ function afterColumns(raw: string, columns: number): string {
   return ' '.repeat(Math.max(0, col - columns)) + raw.slice(i);
 }
 
+/** `s` without the spaces and tabs around it (CommonMark's blanks; a no-break space is text), in linear time. */
+function trimBlanks(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && (s[start] === ' ' || s[start] === '\t')) start++;
+  while (end > start && (s[end - 1] === ' ' || s[end - 1] === '\t')) end--;
+  return s.slice(start, end);
+}
+
 /** A heading's text without its trailing blanks, closing hashes and the blanks before them. */
 function closingCut(text: string): string {
   let end = text.length;
@@ -339,6 +348,35 @@ function readBlockLine(blocks: Blocks, raw: string): void {
 }
 
 /**
+ * Whether `header` then `delimiter` open a GFM table, as markdown-it 15 reads one: a delimiter
+ * row of `-`, `:` and `|` cells (`---`, `| :-- | --: |`), the header holding a `|` and as many
+ * cells, split at each `|` not after a backslash; neither indented four columns or more.
+ */
+function isTableStart(header: string, delimiter: string): boolean {
+  if (indentOf(header) >= 4 || indentOf(delimiter) >= 4) return false;
+  const d = trimBlanks(delimiter);
+  if (d.length < 2 || !/^[-|:][-|: \t]*$/.test(d) || (d[0] === '-' && (d[1] === ' ' || d[1] === '\t'))) return false;
+  const cells = d.split('|');
+  let columns = 0;
+  for (let k = 0; k < cells.length; k++) {
+    const cell = cells[k]!.trim();
+    if (cell === '') {
+      if (k === 0 || k === cells.length - 1) continue;
+      return false;
+    }
+    if (!/^:?-+:?$/.test(cell)) return false;
+    columns++;
+  }
+  const h = header.trim();
+  if (!h.includes('|')) return false;
+  let headerCells = 1;
+  for (let k = 0; k < h.length; k++) if (h[k] === '|' && h[k - 1] !== '\\') headerCells++;
+  if (h[0] === '|') headerCells--;
+  if (h.at(-1) === '|' && h.at(-2) !== '\\') headerCells--;
+  return columns > 0 && headerCells === columns;
+}
+
+/**
  * Whether `raw`, after a quote whose paragraph is open, continues it lazily: any text that
  * starts no block able to interrupt a paragraph. Fences, HTML blocks and `##` headings were
  * read before this is asked.
@@ -397,8 +435,43 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     top.paragraph = false;
   };
 
+
+  /**
+   * Starts the question `question` of line `line`, after its checks; `hint` follows the
+   * message that it does not end with "?".
+   */
+  const openQuestion = (question: string, line: number, hint: string): void => {
+    if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"${invisibleTail(question)}${hint}`);
+    // `## ?` was a question: topic-spec embedded "?" and matched prompts against it.
+    if (!/[\p{L}\p{N}]/u.test(question)) throw new QaPairsError(file, line, `a question heading needs words before its "?": "${preview(question)}"`);
+    // NFC: the same question typed with precomposed and with combining accents reads the same.
+    // Upper then lower case: a case fold, where lower-casing alone kept `STRASSE` and `Straße`
+    // (ß capitalises to SS), or `ΛΟΓΟΣ` and `λογος` (final ς), apart.
+    // Without the characters that show as nothing and change no letter (soft hyphen, zero-width
+    // space, word joiner, U+FEFF, LTR/RTL marks): "Why?" and "Wh<U+200B>y?" were two questions
+    // that read the same, each embedded and matched on its own.
+    const key = question.replace(/[\u00ad\u200b\u200e\u200f\u2060\ufeff]/g, '').normalize('NFC').toUpperCase().toLowerCase().replace(/\s+/g, ' ');
+    const first = seen.get(key);
+    if (first !== undefined) throw new QaPairsError(file, line, `question "${preview(question)}" is asked twice (first on line ${first})`);
+    seen.set(key, line);
+    current = { pair: { question, line, answer: '', excerpts: [] }, body: [] };
+  };
+  /**
+   * The paragraph outside quotes and list items that the lines so far leave open: its first
+   * line, where its lines start in the open answer's body, and its text. A setext underline
+   * (`---`) after it makes it a level-2 heading, as `##` does (CommonMark 4.3).
+   */
+  let paragraph: { line: number; bodyAt: number; text: string[] } | null = null;
+  /** The lines so far are a table's rows (GFM): its rows are no paragraph, and `---` after one is a thematic break. */
+  let table = false;
+
   lines.forEach((raw, i) => {
     const line = i + 1;
+    // Kept only by a line that goes on with it (the last branch below); any other ends it.
+    const openParagraph = paragraph;
+    paragraph = null;
+    const inTable = table;
+    table = false;
     if (html) {
       if (endsHtmlBlock(html, raw)) {
         html = null;
@@ -452,26 +525,14 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     if (q) {
       closePair();
       leaveBlocks(raw);
-      const question = closingCut(q[1]!);
-      if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"${invisibleTail(question)}`);
-      // `## ?` was a question: topic-spec embedded "?" and matched prompts against it.
-      if (!/[\p{L}\p{N}]/u.test(question)) throw new QaPairsError(file, line, `a question heading needs words before its "?": "${preview(question)}"`);
-      // NFC: the same question typed with precomposed and with combining accents reads the same.
-      // Upper then lower case: a case fold, where lower-casing alone kept `STRASSE` and `Straße`
-      // (ß capitalises to SS), or `ΛΟΓΟΣ` and `λογος` (final ς), apart.
-      // Without the characters that show as nothing and change no letter (soft hyphen, zero-width
-      // space, word joiner, U+FEFF, LTR/RTL marks): "Why?" and "Wh<U+200B>y?" were two questions
-      // that read the same, each embedded and matched on its own.
-      const key = question.replace(/[\u00ad\u200b\u200e\u200f\u2060\ufeff]/g, '').normalize('NFC').toUpperCase().toLowerCase().replace(/\s+/g, ' ');
-      const first = seen.get(key);
-      if (first !== undefined) throw new QaPairsError(file, line, `question "${preview(question)}" is asked twice (first on line ${first})`);
-      seen.set(key, line);
-      current = { pair: { question, line, answer: '', excerpts: [] }, body: [] };
+      openQuestion(closingCut(q[1]!), line, '');
       return;
     }
     const m = QUOTE.exec(raw);
-    if (m && current) {
-      current.body.push(raw);
+    // A quote before the first question is no excerpt, but still a quote: its text above a
+    // `---` is no heading (a setext underline is never a lazy line).
+    if (m) {
+      current?.body.push(raw);
       if (quote) quote.text += `\n${m[1]!}`;
       else quote = { text: m[1]!, line, paragraph: false, item: 0, emptyItem: false, depth: 0, fence: null, html: null };
       readQuoteLine(quote, raw);
@@ -491,8 +552,45 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
     // A quote's paragraph is its own: a line after the quote does not continue or interrupt it.
     top.paragraph = quote ? false : paragraphBefore;
     closeQuote();
+    if (top.paragraph && top.item === 0 && openParagraph && i > 0 && isTableStart(lines[i - 1]!, raw)) {
+      // The paragraph's last line is a table's header (GFM; it interrupts the paragraph): its
+      // lines and rows are no heading's text, and `| Why? |` then `---` is a table of one column.
+      table = true;
+      // Read on as a paragraph is: a block that cannot interrupt one cannot end a table.
+      inParagraph = top.paragraph = true;
+      current?.body.push(raw);
+      return;
+    }
+    if (inTable && top.paragraph && raw.trim() !== '' && indentOf(raw) < 4 && isLazyLine(raw)) {
+      // A row: the table goes on to a blank line or a line that starts another block.
+      table = true;
+      // Read on as a paragraph is: a block that cannot interrupt one cannot end a table.
+      inParagraph = top.paragraph = true;
+      current?.body.push(raw);
+      return;
+    }
+    // A line that ends a table continues no paragraph: indented four columns, it is code.
+    if (inTable) top.paragraph = false;
+    if (top.paragraph && top.item === 0 && openParagraph && SETEXT_UNDERLINE.test(raw) && raw.trim()[0] === '-') {
+      // `Why?` then `---` is the heading `## Why?`: a question. Its lines were read as the
+      // answer before it, and the question was lost unsaid (`===` makes `# Why?`, a title).
+      const { line: at, bodyAt, text } = openParagraph;
+      current?.body.splice(bodyAt);
+      closePair();
+      leaveBlocks(raw);
+      openQuestion(
+        text.join(' '),
+        at,
+        ` (a line of text just above a "---" line makes it a heading; put a blank line before "---" for a thematic break)`,
+      );
+      return;
+    }
     readBlockLine(top, raw);
     inParagraph = top.paragraph;
+    if (top.paragraph && top.item === 0) {
+      if (paragraphBefore && openParagraph) (paragraph = openParagraph).text.push(trimBlanks(raw));
+      else paragraph = { line, bodyAt: current?.body.length ?? 0, text: [trimBlanks(raw)] };
+    }
     current?.body.push(raw);
   });
   if (fence) throw new QaPairsError(file, fenceLine, 'code fence opened here is never closed');
