@@ -11,6 +11,9 @@ const EXPOSED_HEADERS = 'Content-Range, Content-Length, Accept-Ranges, ETag, Las
 
 export const cors: Handler = (req, res, next) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
+  // Every answer is what its Content-Type says: a file with no extension (octet-stream) or a
+  // .md was left to the browser to sniff, and one that looked like HTML was drawn as a page.
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
   if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
     res.writeHead(204, {

@@ -77,6 +77,19 @@ export function fixRangeHeaders(req: IncomingMessage, size: number): void {
 export type SendError = Error & { status?: number; headers?: Record<string, string>; code?: string };
 
 /**
+ * The Content-Security-Policy of every answer of the docs route. The docs tree is authored (or
+ * pulled in) by many hands: an .html or .svg there, or a file with no extension a browser
+ * sniffs, holding a script ran as a page of this server's origin, the origin of the chunk
+ * inspector at /_inspect/ and of every other document (it could script them, read their storage,
+ * pose as the inspector). `sandbox` gives each docs document an opaque origin of its own; its
+ * scripts still run (an interactive diagram works, and so does the inspector page copied into
+ * docs/_inspect/ by `chunk-inspector build`, which reads the docs through CORS as any other
+ * origin may), as do its links in a new tab and downloads, but it shares nothing with the
+ * server's origin. An `<img>` of an .svg is unaffected (an image runs no script).
+ */
+export const DOCS_CSP = 'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-downloads';
+
+/**
  * Serves files under `root` (an absolute path, resolved again at each request); `log` hears of
  * files it cannot read.
  */
@@ -91,6 +104,7 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     const first = { tries: 0, range: req.headers.range, ifRange: req.headers['if-range'] as string | undefined };
     const orig = asked.get(req) ?? first;
     asked.set(req, orig);
+    res.setHeader('Content-Security-Policy', DOCS_CSP);
     const verdict = checkRequestPath(req.url ?? '/');
     if (!verdict.ok) return plain(res, verdict.status, verdict.status === 403 ? 'Forbidden' : 'Bad Request');
     // The folder `root` names now, symlinks resolved: a root that is a link swapped to a new

@@ -275,3 +275,33 @@ describe('a right-to-left override in the document', () => {
     await page.close();
   });
 });
+
+describe('a script in an .html or .svg of the docs tree (s59 probe)', () => {
+  it('runs in an opaque origin of its own, never the origin of the inspector at /_inspect/', async () => {
+    // Before: the page's script ran as http://127.0.0.1:<port>, the inspector's origin: it could
+    // script an /_inspect/ frame, read its storage, or draw a fake inspector over the docs.
+    const probe = `document.documentElement.setAttribute('data-origin', self.origin);
+      try { localStorage.setItem('x', '1'); document.documentElement.setAttribute('data-storage', 'yes'); } catch { document.documentElement.setAttribute('data-storage', 'no'); }`;
+    writeFileSync(join(built.docs, 'tests/active.html'), `<!doctype html><title>x</title><script>${probe}</script><iframe src="/_inspect/"></iframe>\n`);
+    writeFileSync(join(built.docs, 'tests/active.svg'), `<svg xmlns="http://www.w3.org/2000/svg"><script>${probe}</script></svg>\n`);
+    const origin = new URL(server.url).origin;
+    for (const file of ['tests/active.html', 'tests/active.svg']) {
+      const page = await browser.newPage();
+      await page.goto(new URL(file, server.url).href);
+      await page.waitForFunction(() => document.documentElement.hasAttribute('data-storage'));
+      expect(await page.getAttribute(':root', 'data-origin'), file).toBe('null');
+      expect(await page.getAttribute(':root', 'data-storage'), file).toBe('no');
+      if (file.endsWith('.html')) {
+        // The inspector in a frame of it is another origin to it: its document is out of reach.
+        await page.frames()[1]!.waitForSelector('body[data-ready=true]');
+        expect(await page.evaluate(() => { try { return document.querySelector('iframe')!.contentDocument?.title ?? 'unreachable'; } catch { return 'unreachable'; } })).toBe('unreachable');
+      }
+      await page.close();
+    }
+    // The inspector itself keeps the server's origin.
+    const { page, errors } = await open('/_inspect/');
+    expect(await page.evaluate(() => self.origin)).toBe(origin);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
