@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_BOUNDARY, expandNeighbors } from './expand.js';
 import { chunkDocument } from './index.js';
@@ -82,5 +83,60 @@ describe('expandNeighbors names a wrong argument as it was given (session 59 pro
     expect(() => expandNeighbors([rows[0]!, null as never], 0)).toThrow(/^expandNeighbors: chunks\[1\] must have originalText/);
     // Rows outside the k neighbours are not read.
     expect(expandNeighbors([rows[0]!, rows[1]!, null as never], 0)).toBe(`abc\n${CHUNK_BOUNDARY}\nde`);
+  });
+});
+
+describe('expandNeighbors refuses rows that are not one document\'s chunks in order (session 59 probe)', () => {
+  it('refuses rows in a search result\'s order (it joined other chunks than the neighbours, cut at the wrong place)', () => {
+    const hits = [chunks[3]!, chunks[0]!, chunks[2]!, chunks[1]!];
+    expect(() => expandNeighbors(hits, 2)).toThrow(
+      new RangeError("expandNeighbors: chunks must be one document's chunks in document order (all of them, e.g. sorted by chunkNumber), but chunks[2] is chunk 2, not the one after chunks[1] (chunk 0)"),
+    );
+    expect(() => expandNeighbors(hits, 0)).toThrow(/but chunks\[1\] is chunk 0, not the one after chunks\[0\] \(chunk 3\)$/);
+    // Rows read back from a store with only the text and the offsets: their order is checked by the offsets.
+    const stored = hits.map(({ originalText, sourcePosition: { charStart, charEnd } }) => ({ originalText, sourcePosition: { charStart, charEnd } }));
+    expect(() => expandNeighbors(stored, 2)).toThrow(
+      new RangeError(
+        `expandNeighbors: chunks must be one document's chunks in document order (all of them, e.g. sorted by chunkNumber), but chunks[3] starts at ${chunks[1]!.sourcePosition.charStart}, before chunks[2] (at ${chunks[2]!.sourcePosition.charStart})`,
+      ),
+    );
+  });
+
+  it('refuses hits sorted by position with the chunks between them missing, and rows of two documents', () => {
+    expect(() => expandNeighbors([chunks[1]!, chunks[3]!, chunks[5]!], 1)).toThrow(/but chunks\[1\] is chunk 3, not the one after chunks\[0\] \(chunk 1\)$/);
+    expect(() => expandNeighbors([chunks[2]!, chunks[2]!], 0)).toThrow(/chunks\[1\] is chunk 2, not the one after chunks\[0\] \(chunk 2\)/);
+    const other = chunkDocument(`# Other\n\n${prose(1, 80)}\n`, { strategy: 'token-window', windowTokens: 300, windowOverlapTokens: 50 }).chunks;
+    expect(() => expandNeighbors([chunks[0]!, other[1]!], 0)).toThrow(/chunks\[1\] is of a document of \d+ characters, chunks\[0\] of one of \d+$/);
+  });
+
+  it('still takes every strategy\'s records as chunkDocument gives them, hierarchical sections and snippets included', () => {
+    for (const options of [{}, { strategy: 'hierarchical' as const, sectionTargetTokens: 300, sectionMaxTokens: 400, snippetTargetTokens: 100, snippetMaxTokens: 128, snippetOverlapTokens: 40 }, { strategy: 'paginate' as const, ctxSize: 1024, bufSize: 0 }, { strategy: 'token-window' as const }]) {
+      const records = chunkDocument(doc, options).chunks;
+      expect(records.length).toBeGreaterThan(3);
+      for (let i = 0; i < records.length; i++) expect(() => expandNeighbors(records, i, 2)).not.toThrow();
+    }
+  });
+
+  it('never gives other neighbours than the chunks\' own: rows in any order either give chunk i\'s expansion or are refused (property)', () => {
+    fc.assert(
+      fc.property(fc.shuffledSubarray([...chunks.keys()], { minLength: 1 }), fc.nat(), fc.integer({ min: 0, max: 3 }), (order, at, k) => {
+        const rows = order.map((n) => chunks[n]!);
+        const index = at % rows.length;
+        let out: string;
+        try {
+          out = expandNeighbors(rows, index, k);
+        } catch (err) {
+          expect(err).toBeInstanceOf(RangeError);
+          expect((err as Error).message).toMatch(/^expandNeighbors: chunks must be one document's chunks in document order/);
+          return;
+        }
+        // Accepted: the rows around `index` are consecutive chunks, and the text is theirs.
+        const lo = Math.max(0, index - k);
+        const hi = Math.min(rows.length - 1, index + k);
+        const window = order.slice(lo, hi + 1);
+        expect(window).toEqual(window.map((_, j) => order[lo]! + j));
+        expect(out).toBe(expandNeighbors(chunks.slice(order[lo]!, order[hi]! + 1), index - lo, k));
+      }),
+    );
   });
 });

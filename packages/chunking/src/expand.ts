@@ -19,7 +19,9 @@ export interface Expandable {
  * Chunk `index` with up to `k` chunks on each side (fewer at the ends of the
  * document), in document order. `chunks` must be one document's chunks in
  * order; an index outside them is an error rather than an empty string, so a
- * stale index cannot go unnoticed.
+ * stale index cannot go unnoticed, and so is a neighbour that cannot follow the
+ * row before it (rows in a search result's order, or of two documents): a
+ * RangeError saying which row.
  */
 export function expandNeighbors(chunks: readonly Expandable[], index: number, k = 1): string {
   if (!Array.isArray(chunks)) throw new TypeError(`expandNeighbors: chunks must be an array of chunk records, got ${shownValue(chunks)}`);
@@ -38,6 +40,7 @@ export function expandNeighbors(chunks: readonly Expandable[], index: number, k 
       throw new TypeError(`expandNeighbors: chunks[${i}] must have originalText (a string) and sourcePosition.charStart/charEnd (numbers), got ${shownValue(c)}`);
     }
     const { charStart, charEnd } = c.sourcePosition;
+    if (i > Math.max(0, index - k)) outOfOrder(chunks[i - 1] as Expandable, c, i);
     let text = c.originalText;
     // A rebuilt piece of a split code block or table is not a source slice (its
     // length gives it away) and never overlaps its neighbours: it is shown whole.
@@ -49,6 +52,35 @@ export function expandNeighbors(chunks: readonly Expandable[], index: number, k 
     shownEnd = Math.max(shownEnd, charEnd);
   }
   return parts.join('\n');
+}
+
+/**
+ * Refuses a row that cannot follow the one before it in one document's chunks: rows in a search
+ * result's order (or a result's hits sorted, with the chunks between them missing) gave other
+ * chunks than the neighbours, and cut their text at the wrong place, with nothing said. Where
+ * both rows carry `chunkNumber` (every chunk record does) the row must be the next chunk, of a
+ * document as long (`sourcePosition.totalChars`); a row without must start no earlier in the
+ * source than the one before it. (By number, not offset, where there is one: a hierarchical
+ * section starts, by its overlap, before the last snippet of the section it follows.)
+ */
+function outOfOrder(before: Expandable, c: Expandable, i: number): void {
+  const fault = (why: string): never => {
+    throw new RangeError(
+      `expandNeighbors: chunks must be one document's chunks in document order (all of them, e.g. sorted by chunkNumber), but chunks[${i}] ${why}`,
+    );
+  };
+  const p = before.sourcePosition as Expandable['sourcePosition'] & { totalChars?: unknown };
+  const q = c.sourcePosition as Expandable['sourcePosition'] & { totalChars?: unknown };
+  if (typeof p.totalChars === 'number' && typeof q.totalChars === 'number' && p.totalChars !== q.totalChars) {
+    fault(`is of a document of ${q.totalChars} characters, chunks[${i - 1}] of one of ${p.totalChars}`);
+  }
+  const m = (before as { chunkNumber?: unknown }).chunkNumber;
+  const n = (c as { chunkNumber?: unknown }).chunkNumber;
+  if (typeof m === 'number' && typeof n === 'number') {
+    if (n !== m + 1) fault(`is chunk ${shownValue(n)}, not the one after chunks[${i - 1}] (chunk ${shownValue(m)})`);
+  } else if (q.charStart < p.charStart) {
+    fault(`starts at ${q.charStart}, before chunks[${i - 1}] (at ${p.charStart})`);
+  }
 }
 
 function isExpandable(c: unknown): c is Expandable {
