@@ -207,3 +207,50 @@ describe("chunk-inspector build --out a folder holding another page's files (pro
     }
   });
 });
+
+describe('chunk-inspector build --out inside a topic of the docs tree (s59 probe)', () => {
+  // A real topic, chunked by the real chunking-tool: docs/lib/t with golden-reference.md and _chunks/.
+  const setup = async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'chunk-inspector-topic-'));
+    const topic = join(ws, 'docs/lib/t');
+    mkdirSync(topic, { recursive: true });
+    writeFileSync(join(topic, 'golden-reference.md'), '# Guide\n\nInstall the tool, then run it over the docs folder.\n\n## Use\n\nRun it again after every change.\n');
+    const { main: chunk } = await import('../../chunking-tool/src/main.js');
+    expect(await chunk([topic], { stdout: () => {}, stderr: () => {} })).toBe(0);
+    return { ws, docs: join(ws, 'docs'), topic };
+  };
+
+  it("a topic's _chunks or _keywords (replaced whole by the next build, the page with it) or the topic folder itself (the page's ../ is then the section, not the docs root): exit 2 naming the path, nothing written", async () => {
+    const { ws, docs, topic } = await setup();
+    try {
+      const before = readdirSync(join(topic, '_chunks')).sort();
+      // Before: each was "copied 6 files", exit 0; the next chunking-tool run then removed the
+      // page from _chunks/ without a word, and in the topic folder it read the section's
+      // index.json as the docs root ("not built" for the very topic it sat in).
+      for (const [out, why] of [
+        [join(topic, '_chunks'), /: a topic's generated folder \(_chunks\/, replaced whole by chunking-tool\); the next build removes the page with it/],
+        [join(topic, '_chunks') + '/', /: a topic's generated folder \(_chunks\//],
+        [join(topic, '_keywords'), /: a topic's generated folder \(_keywords\/, replaced whole by keyword-extractor\)/],
+        [topic, /: a topic folder \(it holds golden-reference\.md\); the page reads the docs root one folder above itself \(\.\.\/index\.json\), which here is not the docs root/],
+        [topic + '/', /: a topic folder/],
+      ] as const) {
+        const err: string[] = [];
+        const code = await main(['build', '--out', out], { stdout: () => {}, stderr: (s) => void err.push(s) });
+        expect(code, out).toBe(2);
+        const line = err.join('');
+        expect(line, out).toMatch(why);
+        expect(line.startsWith(`chunk-inspector: --out ${out}: `), line).toBe(true);
+        expect(line, out).toContain('; give a folder one level below the docs root (e.g. docs/_inspect)\nRun chunk-inspector --help for usage.\n');
+      }
+      expect(readdirSync(join(topic, '_chunks')).sort()).toEqual(before);
+      expect(readdirSync(topic).sort()).toEqual(['_chunks', 'golden-reference.md']);
+      // One level below the docs root, under any name: copied.
+      for (const out of [join(docs, '_inspect'), join(docs, '_site'), join(ws, 'elsewhere')]) {
+        expect(await main(['build', '--out', out], { stdout: () => {}, stderr: () => {} }), out).toBe(0);
+        expect(readdirSync(out).sort()).toEqual(readdirSync(STATIC_DIR).sort());
+      }
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+});

@@ -6,7 +6,7 @@
  *   chunk-inspector build --out docs/_inspect
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fileKind, guardEnvironment, oneLine, parseCliArgs, processIo, writeFilesAtomic } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -36,7 +36,8 @@ Options:
 
 DIR may be new, empty, hold other files, or hold an earlier copy of the page (which is
 replaced); a file of the page's names that is not the page's (a site's own index.html or
-data.js) is never replaced.
+data.js) is never replaced. DIR is never a topic folder or a topic's _chunks/ or
+_keywords/ (the next build replaces those whole, the page with them): exit 2.
 
 Exit status: 0 copied; 1 the files could not be written (none of them is replaced: a
 folder, a symlink or another page's file where one goes, a full disk, a dangling link for
@@ -88,6 +89,40 @@ export function foreignFiles(out: string): string[] {
   return differing;
 }
 
+/** What a topic's document is named (topic-io's TOPIC_MARKER: CHUNKYARD_TOPIC_MARKER, else golden-reference.md). */
+const topicMarker = (): string => process.env.CHUNKYARD_TOPIC_MARKER || 'golden-reference.md';
+
+/** Whether `dir` is a topic folder: it holds the topic's document, or index-tool's index.json says so. */
+function isTopicFolder(dir: string): boolean {
+  if (existsSync(join(dir, topicMarker()))) return true;
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { kind?: unknown }).kind === 'topic';
+  } catch {
+    return false;
+  }
+}
+
+/** The folders the topic tools write whole, and which tool: the page copied there is removed by its next run. */
+const GENERATED_FOLDERS: Record<string, string> = { _chunks: 'chunking-tool', _keywords: 'keyword-extractor' };
+
+/**
+ * Why `out` (absolute) is no place for the page inside a topic, or null (s59 probe). A topic's
+ * _chunks/ or _keywords/: "copied 6 files", and the next build (chunking-tool, keyword-extractor)
+ * replaced the folder whole and the page was gone without a word. The topic folder itself: the
+ * page sat among the topic's sources and read the section above as the docs root (its
+ * `../index.json`), so it called the very topic it sat in "not built".
+ */
+export function topicPlace(out: string): string | null {
+  const tool = GENERATED_FOLDERS[basename(out)];
+  if (tool !== undefined && isTopicFolder(dirname(out))) {
+    return `a topic's generated folder (${basename(out)}/, replaced whole by ${tool}); the next build removes the page with it`;
+  }
+  if (isTopicFolder(out)) {
+    return `a topic folder (it holds ${existsSync(join(out, topicMarker())) ? oneLine(topicMarker()) : 'a topic index.json'}); the page reads the docs root one folder above itself (../index.json), which here is not the docs root`;
+  }
+  return null;
+}
+
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   return guardEnvironment('chunk-inspector', io, (safe) => run(argv, safe));
@@ -123,6 +158,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     // keeps line breaks: "--out a\nb" split the message, and its second half read as a line of ours.
     const stat = existsSync(out) ? statSync(out) : null;
     if (stat && !stat.isDirectory()) throw new Error(`--out ${oneLine(values.out)}: ${stat.isFile() ? 'a file' : fileKind(stat)}, not a folder; give a folder (or one not yet made)`);
+    const inTopic = topicPlace(out);
+    if (inTopic) throw new Error(`--out ${oneLine(values.out)}: ${inTopic}; give a folder one level below the docs root (e.g. docs/_inspect)`);
   } catch (err) {
     io.stderr(`chunk-inspector: ${(err as Error).message}\nRun chunk-inspector --help for usage.\n`);
     return 2;
