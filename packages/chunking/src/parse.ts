@@ -31,9 +31,24 @@ let processor: MarkdownParser | null = null;
 function remark(): MarkdownParser {
   if (!processor) {
     const require = createRequire(import.meta.url);
-    const { unified } = require('unified') as { unified: typeof unifiedType };
-    const remarkParse = (require('remark-parse') as { default: typeof remarkParseType }).default;
-    const remarkGfm = (require('remark-gfm') as { default: typeof remarkGfmType }).default;
+    let unified: typeof unifiedType, remarkParse: typeof remarkParseType, remarkGfm: typeof remarkGfmType;
+    try {
+      ({ unified } = require('unified') as { unified: typeof unifiedType });
+      remarkParse = (require('remark-parse') as { default: typeof remarkParseType }).default;
+      remarkGfm = (require('remark-gfm') as { default: typeof remarkGfmType }).default;
+    } catch (error) {
+      // Yarn PnP (its runtime sets process.versions.pnp): the stack is ES modules in zip
+      // archives, and Node 20's require of an ES module resolves their imports with its own
+      // resolver, past Yarn's loader, so unified's `./lib/index.js` is "Cannot find module".
+      // No synchronous load exists there, and an await would change chunkDocument's signature.
+      if (!process.versions.pnp) throw error;
+      const code = (error as { code?: unknown }).code;
+      throw new Error(
+        `parser 'remark' cannot load under Yarn Plug'n'Play: @chunkyard/chunking requires its remark stack (unified, ES modules), and Node resolves those past Yarn's PnP loader${typeof code === 'string' ? ` (${code})` : ''}. ` +
+          "Add `nodeLinker: node-modules` to .yarnrc.yml and run `yarn install`, or use the default parser 'fast'",
+        { cause: error },
+      );
+    }
     // pruneDeepContainers first: its transform runs before remark-gfm's.
     processor = unified().use(remarkParse).use(pruneDeepContainers).use(remarkGfm);
     // micromark 4.0.3 is quadratic in the number of top-level quotes and lists without it.
