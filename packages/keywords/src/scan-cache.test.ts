@@ -83,8 +83,9 @@ describe('the ASCII tokenizer cuts where TOKEN does', () => {
 describe('plain inline contents are scanned without an inline parse', () => {
   // Contents with and without inline syntax, line breaks with one, two or no trailing spaces,
   // tabs, indented continuation lines, setext headings, list items and table cells: the
-  // shortcut must give what markdown-it's inline parse gives, token for token.
-  const plainPiece = fc.constantFrom('cache', 'Cache of the app', 'item 12', 'x1', 'source-generation', 'a.b', '#', '$', '%', '+', '=', '^', '{', '}', ':', '@', '日本', '😀', '-', "it's");
+  // shortcut must give what markdown-it's inline parse gives, token for token. (Not with '日本'
+  // glued to a word: since 2026-11-28 a CJK run is cut into words, unspaced.test.ts.)
+  const plainPiece = fc.constantFrom('cache', 'Cache of the app', 'item 12', 'x1', 'source-generation', 'a.b', '#', '$', '%', '+', '=', '^', '{', '}', ':', '@', 'Ελλάδα', '😀', '-', "it's");
   const syntaxPiece = fc.constantFrom('*em*', '_u_', '`c`', '~~s~~', '[l](/u)', '![i](/p)', '<b>', '&amp;', '\\*', '\u0000', '!', '<', '&');
   const lineBreak = fc.constantFrom('\n', ' \n', '  \n', '   \n', '\t\n', '\n  ', '\n\t ', ' \t\n', '\n\n', '\n- ', '\n===\n', '\n---\n', '\n| a | b |\n|---|---|\n| ');
   const text = fc

@@ -7,7 +7,7 @@ import MarkdownIt, { type Env, type Token } from 'markdown-it';
 import { usePlainStates } from './markdown-it-states.js';
 import { BODY, blockItems, CODE } from './block-items.js';
 import { stemmer } from 'stemmer';
-import { STOP_WORDS } from './words.js';
+import { isUnspacedStopWord, STOP_WORDS } from './words.js';
 import { yamlStrings } from './yaml-strings.js';
 
 /** Where a term occurred. The weights are in extract.ts. */
@@ -78,6 +78,11 @@ interface Word {
   text: string;
   stem: string;
   stop: boolean;
+  /**
+   * Written right after the word before it, with nothing between (a script without spaces
+   * between words, cut by Intl.Segmenter: 源代码 then 生成): a phrase shows them joined.
+   */
+  glued?: true;
 }
 
 /** A unit of running text: a word, an identifier, or a phrase break (punctuation, a number, a URL). */
@@ -96,6 +101,8 @@ type LexResult = Lexeme | null;
 export class LexCache {
   /** By raw token. */
   readonly tokens = new Map<string, LexResult>();
+  /** The glued form of each word (see Word.glued). */
+  readonly glued = new Map<Word, Word>();
   /** The phrases seen so far (see PhraseNode). */
   readonly phrases = new PhraseTrie();
 }
@@ -118,6 +125,8 @@ class PhraseNode {
     /** The stems, space-separated: an occurrence's key without `w:`. */
     readonly stems: string,
     readonly surface: string,
+    /** Its first word is glued to the word before it (see Word.glued), which a longer phrase then shows with no space. */
+    readonly firstGlued: boolean,
   ) {}
 
   /**
@@ -136,20 +145,26 @@ class PhraseNode {
  * on a document whose phrases are all different (each then costs what it cost before the trie).
  */
 class PhraseTrie {
-  readonly root = new PhraseNode('', '');
+  readonly root = new PhraseNode('', '', false);
   private size = 0;
 
   /** The phrase `word` followed by the phrase of `node` (the root: none). */
   extend(node: PhraseNode, word: Word): PhraseNode {
-    let next = node.before?.get(word.text);
+    // A glued word makes other phrases (shown without a space), under a key of its own.
+    const at = word.glued ? `\u0000${word.text}` : word.text;
+    let next = node.before?.get(at);
     if (next === undefined) {
       // Emptied only when a phrase starts, never under a phrase being built.
       if (this.size >= PHRASES_MAX && node === this.root) {
         this.root.before = null;
         this.size = 0;
       }
-      next = node === this.root ? new PhraseNode(word.stem, word.text) : new PhraseNode(`${word.stem} ${node.stems}`, `${word.text} ${node.surface}`);
-      (node.before ??= new Map()).set(word.text, next);
+      const glued = word.glued === true;
+      next =
+        node === this.root
+          ? new PhraseNode(word.stem, word.text, glued)
+          : new PhraseNode(`${word.stem} ${node.stems}`, `${word.text}${node.firstGlued ? '' : ' '}${node.surface}`, glued);
+      (node.before ??= new Map()).set(at, next);
       this.size++;
     }
     return next;
@@ -171,9 +186,10 @@ function lexToken(raw: string): LexResult {
   if (isIdentifier(t)) return Object.freeze({ kind: 'identifier', name: t });
   // Numbers and versions ("9.0"), lower-case dotted tokens ("e.g", "appsettings.json")
   // and single letters end a phrase: they are never part of a keyword.
-  if (!/\p{L}/u.test(t) || t.includes('.') || t.length < 2) return BREAK;
+  // (A single character of a script without spaces is a word: 源 of 源代码, 化 of 序列化.)
+  if (!/\p{L}/u.test(t) || t.includes('.') || (t.length < 2 && !UNSPACED.test(t))) return BREAK;
   const lower = lowerCase(t);
-  return Object.freeze({ kind: 'word', text: lower, stem: stemmer(lower), stop: STOP_WORDS.has(lower) });
+  return Object.freeze({ kind: 'word', text: lower, stem: stemmer(lower), stop: STOP_WORDS.has(lower) || isUnspacedStopWord(lower) });
 }
 
 /**
@@ -206,7 +222,11 @@ function lexInto(text: string, cache: LexCache | undefined, out: Lexeme[]): numb
     // the word in two, so "config<U+00AD>uration" gave the keywords "config" and "uration",
     // and the table's "configuration" did not match it (s58 probe).
     if (IN_WORD_INVISIBLE.test(source)) source = source.replace(IN_WORD_INVISIBLES, '');
-    for (const m of source.matchAll(TOKEN)) n = addLexeme(m[0], cache, out, n);
+    if (UNSPACED.test(source)) {
+      for (const m of source.matchAll(TOKEN)) n = UNSPACED.test(m[0]) ? addUnspaced(m[0], cache, out, n) : addLexeme(m[0], cache, out, n);
+    } else {
+      for (const m of source.matchAll(TOKEN)) n = addLexeme(m[0], cache, out, n);
+    }
   } else {
     for (let i = 0; i < source.length; ) {
       const end = asciiTokenEnd(source, i);
@@ -250,6 +270,82 @@ function addLexeme(raw: string, cache: LexCache | undefined, out: Lexeme[], n: n
 }
 
 const NOT_ASCII = /[^\0-\x7f]/;
+
+/**
+ * Letters of the scripts written without spaces between words: Han, Hiragana, Katakana (their
+ * marks such as ー and 々 by Script_Extensions), Thai, Lao, Khmer, Myanmar. A run of them was
+ * one "word", so a Chinese, Japanese or Thai line was one keyword or none. Such a run is cut
+ * into words by Intl.Segmenter (ICU's dictionaries, in Node 20 with no download).
+ */
+const UNSPACED_LETTERS = '\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Thai}\\p{scx=Lao}\\p{scx=Khmer}\\p{scx=Myanmar}';
+/** A letter of UNSPACED_LETTERS: a combining mark of their scripts' extensions (U+0303 lists Thai) is not one, nor in a Latin word. */
+const UNSPACED = new RegExp(`(?=\\p{L})[${UNSPACED_LETTERS}]`, 'u');
+/** A token's runs of UNSPACED letters (with the marks after them), and its other runs. */
+const UNSPACED_RUNS = new RegExp(`(?=\\p{L})[${UNSPACED_LETTERS}][${UNSPACED_LETTERS}\\p{M}]*|(?:(?!(?=\\p{L})[${UNSPACED_LETTERS}])[\\s\\S])+`, 'gu');
+/** A fixed locale: the word breaks of these scripts come from ICU's dictionaries, the same in every locale. */
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * Writes the lexemes of a token holding UNSPACED letters: its other runs as tokens of their
+ * own (`Node.js`, `API`), its UNSPACED runs cut into words. A word written right after the
+ * one before it is glued to it (`Word.glued`), so that a phrase shows them as written.
+ */
+function addUnspaced(token: string, cache: LexCache | undefined, out: Lexeme[], n: number): number {
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'word' });
+  /** The piece before, in this token, gave a word: the next word is glued to it. */
+  let afterWord = false;
+  for (const run of token.matchAll(UNSPACED_RUNS)) {
+    const pieces = UNSPACED.test(run[0]) ? segmentWords(run[0]) : [run[0]];
+    for (const piece of pieces) {
+      const at = n;
+      n = addLexeme(piece, cache, out, n);
+      const word = n > at && out[at]!.kind === 'word';
+      if (word && afterWord) out[at] = gluedWord(out[at] as Word, cache);
+      afterWord = word;
+    }
+  }
+  return n;
+}
+
+/**
+ * Intl.Segmenter's words of `run`, a window of SEGMENT_WINDOW code units at a time: over one
+ * long run it was superlinear (80,000 Han characters without punctuation took 6 s, 1 MB
+ * minutes). Each window's last segment, which the window's end may cut, is taken again at
+ * the start of the next one.
+ */
+function segmentWords(run: string): string[] {
+  const words: string[] = [];
+  let from = 0;
+  while (run.length - from > SEGMENT_WINDOW) {
+    let end = from + SEGMENT_WINDOW;
+    if (/[\ud800-\udbff]/.test(run[end - 1]!)) end--; // not half a pair
+    const pieces = Array.from(segmenter!.segment(run.slice(from, end)));
+    if (pieces.length === 1) {
+      // One word as long as the window: cut it there.
+      words.push(pieces[0]!.segment);
+      from = end;
+      continue;
+    }
+    for (let k = 0; k < pieces.length - 1; k++) words.push(pieces[k]!.segment);
+    from += pieces.at(-1)!.index;
+  }
+  for (const piece of segmenter!.segment(run.slice(from))) words.push(piece.segment);
+  return words;
+}
+const SEGMENT_WINDOW = 256;
+
+/** `word` glued to the word before it, one object per word through the cache. */
+function gluedWord(word: Word, cache: LexCache | undefined): Word {
+  let g = cache?.glued.get(word);
+  if (g === undefined) {
+    g = Object.freeze({ ...word, glued: true as const });
+    if (cache !== undefined) {
+      if (cache.glued.size >= LEX_CACHE_MAX_ENTRIES) cache.glued.clear();
+      cache.glued.set(word, g);
+    }
+  }
+  return g;
+}
 /** Characters that join or show as nothing inside a word (UAX #29 Format, as Unicode word breaking reads them): soft hyphen, word joiner, U+FEFF. */
 const IN_WORD_INVISIBLE = /[\u00ad\u2060\ufeff]/;
 const IN_WORD_INVISIBLES = /[\u00ad\u2060\ufeff]/g;
@@ -337,7 +433,8 @@ export function termKey(name: string): string | null {
   const out: Occurrence[] = [];
   const span = new Span(out, 'body');
   span.text(name);
-  const whole = out.find((o) => o.surface === lexemes.map((w) => w.text).join(' '));
+  const surface = lexemes.map((w, k) => (k > 0 && !w.glued ? ` ${w.text}` : w.text)).join('');
+  const whole = out.find((o) => o.surface === surface);
   return whole?.key ?? null;
 }
 

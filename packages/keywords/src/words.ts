@@ -69,3 +69,31 @@ word work world write wrong year
 `
   .trim()
   .split(/\s+/);
+
+/**
+ * Words that are never keywords in the scripts written without spaces (see UNSPACED in
+ * scan.ts), where Intl.Segmenter cuts function words out as words of their own: a word of
+ * Hiragana only is grammar (を, が, の, します, すると, から), and these are the commonest others,
+ * in Chinese (的, 是, 在, 可以), Japanese and Thai. Lower-cased text, as STOP_WORDS.
+ */
+const UNSPACED_STOP_WORDS: ReadonlySet<string> = new Set(
+  `
+的 了 是 在 和 与 或 及 把 被 对 从 到 也 都 就 而 之 其 于 以 为 将 个 这 那 不 有 我 你 他 她 它 会 能 要 让 给 等 着 过 很 更 最 又 还
+并 但 所 如 若 则 即 该 此 各 每 些 地 得 吗 呢 吧 啊 中 上 下 时 后 前 用 做 可 ๆ
+一个 一些 一样 一般 之后 之前 也是 人们 什么 以及 以后 以前 但是 使用 例如 其中 其他 具有 内容 再次 出现 可以 可能 同时 否则
+哪些 因为 因此 如何 如果 它们 对于 就是 已经 并且 我们 或者 所以 所有 所有的 接着 提供 支持 然后 然而 由于 而且 能够 自己
+虽然 这个 这些 这是 这样 这种 那个 那些 那么 通过 还是 进行 需要 非常 首先 怎么 怎样 为了 为什么 不是 没有 还有 比如 以下 以上 方法
+これ それ あれ この その あの ここ そこ こと もの ため よう など 場合 使用 方法 
+และ ของ ที่ ใน การ เป็น ได้ มี ให้ ไม่ จะ ว่า กับ แต่ หรือ จาก โดย ซึ่ง นี้ นั้น เพื่อ ความ ก็ อยู่ ถ้า คือ ต้อง ยัง ไป มา แล้ว อย่าง
+เมื่อ สามารถ ใช้ ทำ ตาม ถึง หาก เช่น วิธี
+`
+    .trim()
+    .split(/\s+/),
+);
+
+const HIRAGANA_ONLY = /^[\p{sc=Hiragana}ー]+$/u;
+
+/** Whether a lower-cased word of an unspaced script is a function word (UNSPACED_STOP_WORDS, or Hiragana only). */
+export function isUnspacedStopWord(word: string): boolean {
+  return UNSPACED_STOP_WORDS.has(word) || HIRAGANA_ONLY.test(word);
+}
