@@ -69,8 +69,10 @@ export function isIdentifier(token: string): boolean {
 }
 
 /** Prose tokens: URLs (dropped), word-like runs (with inner `.`, `'`, `#`, `+`), hyphens, spaces, other characters. */
+// A zero-width non-joiner or joiner (U+200C, U+200D) inside a word is part of it (UAX #29: Extend):
+// Persian writes "می‌خواهم" with a ZWNJ between its prefix and stem, which cut it in two.
 const TOKEN =
-  /(?:https?|ftp|file):\/\/[^\s<>)\]]+|www\.[^\s<>)\]]+|\.?[\p{L}\p{N}_][\p{L}\p{M}\p{N}_]*(?:['’.#+]+[\p{L}\p{N}_][\p{L}\p{M}\p{N}_]*)*[#+]*|[-‐‑]|\s+|[^\s]/gu;
+  /(?:https?|ftp|file):\/\/[^\s<>)\]]+|www\.[^\s<>)\]]+|\.?[\p{L}\p{N}_][\p{L}\p{M}\p{N}_\u200c\u200d]*(?:['’.#+]+[\p{L}\p{N}_][\p{L}\p{M}\p{N}_\u200c\u200d]*)*[#+]*|[-‐‑]|\s+|[^\s]/gu;
 
 interface Word {
   kind: 'word';
@@ -182,7 +184,9 @@ function lexToken(raw: string): LexResult {
   if (/^\s+$/.test(raw) || /^[-‐‑]$/.test(raw)) return null;
   if (raw.includes('://') || raw.startsWith('www.') || !/[\p{L}\p{N}_]/u.test(raw)) return BREAK;
   // NFC: "café" typed precomposed or as "e" and a combining accent is one word, one keyword.
-  const t = withoutTrailing(raw.normalize('NFC').replace(/’/g, "'").replace(/'s$/i, ''), "'");
+  let t = withoutTrailing(raw.normalize('NFC').replace(/’/g, "'").replace(/'s$/i, ''), "'");
+  // A joiner at a word's end joins nothing and shows as nothing.
+  if (/[\u200c\u200d]$/.test(t)) t = withoutTrailing(withoutTrailing(t, '\u200c'), '\u200d');
   if (isIdentifier(t)) return Object.freeze({ kind: 'identifier', name: t });
   // Numbers and versions ("9.0"), lower-case dotted tokens ("e.g", "appsettings.json")
   // and single letters end a phrase: they are never part of a keyword.

@@ -2,9 +2,10 @@
 // letters was one "word", so a document's heading was its only keyword, whole, and its
 // running text gave none (no sentence repeats whole). Such runs are cut into words by
 // Intl.Segmenter; a phrase of words written together is shown together.
+// And Persian's zero-width non-joiner inside a word (می‌خواهم) cut it in two.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractKeywords, KeywordMatcher, matchKeywords } from './index.js';
+import { extractKeywords, KeywordMatcher, matchKeywords, parseWordsMd } from './index.js';
 import { lex, LexCache, ScanMemo, scanMarkdown, termKey } from './scan.js';
 
 const names = (text: string, max = 12) => extractKeywords([{ name: 'doc.md', text }], { max }).map((e) => e.name);
@@ -94,5 +95,23 @@ describe('Chinese, Japanese and Thai documents', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('a zero-width non-joiner inside a word (Persian, Arabic)', () => {
+  const FA = '# می‌خواهم\n\nمن می‌خواهم کتاب بخوانم. می‌خواهم بروم.\n';
+
+  it('is part of the word: می‌خواهم is one keyword, kept as written', () => {
+    expect(names(FA)).toEqual(['می‌خواهم']);
+    expect(lex('می‌خواهم')).toHaveLength(1);
+    expect(matchKeywords([{ name: 'می‌خواهم', score: 4 }], 'او می‌خواهم گفت')).toEqual([{ name: 'می‌خواهم', score: 4 }]);
+  });
+
+  it('one at the end of a word joins nothing and is dropped', () => {
+    expect(lex('کتاب\u200c کتاب')).toEqual(lex('کتاب کتاب'));
+  });
+
+  it('is escaped in a message quoting the keyword', () => {
+    expect(() => parseWordsMd('| keyword | score |\n| --- | --- |\n| می‌خواهم | 11 |\n', 'k.md')).toThrow('keyword "می\\u200cخواهم" is not a whole number');
   });
 });
