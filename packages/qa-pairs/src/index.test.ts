@@ -517,6 +517,17 @@ describe('parseQaPairs', () => {
     );
   });
 
+  it('takes the question mark of the question\'s script: ？ ؟ and Greek ; (s59 probe)', () => {
+    // Every question of a Chinese, Arabic or Greek qa-pairs.md was refused: "must end with "?"".
+    const text = '## 为什么使用源生成？\n\nA.\n\n## لماذا نستخدم توليد المصدر؟\n\nB.\n\n## Γιατί;\n\nC.\n\n## Γιατί όχι\u037e\n\nD.\n\n## Really‽\n\nE.\n';
+    expect(parseQaPairs(text, 'q.md').map((p) => p.question)).toEqual(['为什么使用源生成？', 'لماذا نستخدم توليد المصدر؟', 'Γιατί;', 'Γιατί όχι\u037e', 'Really‽']);
+    // A semicolon ends a question only in Greek; a full stop in none.
+    expect(() => parseQaPairs('## Note;\n\nA.\n', 'q.md')).toThrow(/must end with "\?": "Note;"/);
+    expect(() => parseQaPairs('## 为什么。\n\nA.\n', 'q.md')).toThrow(/must end with "\?"/);
+    // The same question with either mark is asked twice only when the marks are the same.
+    expect(() => parseQaPairs('## 为什么？\n\nA.\n\n## 为什么？\n\nB.\n', 'q.md')).toThrow(/asked twice/);
+  });
+
   it('refuses binary input', () => {
     expect(() => parseQaPairs('## A?\u0000', 'q.md')).toThrow(/not a text file/);
   });

@@ -441,7 +441,7 @@ export function parseQaPairs(text: string, file: string): QaPair[] {
    * message that it does not end with "?".
    */
   const openQuestion = (question: string, line: number, hint: string): void => {
-    if (!question.endsWith('?')) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"${invisibleTail(question)}${hint}`);
+    if (!endsWithQuestionMark(question)) throw new QaPairsError(file, line, `a question heading must end with "?": "${preview(question)}"${invisibleTail(question)}${hint}`);
     // `## ?` was a question: topic-spec embedded "?" and matched prompts against it.
     if (!/[\p{L}\p{N}]/u.test(question)) throw new QaPairsError(file, line, `a question heading needs words before its "?": "${preview(question)}"`);
     // NFC: the same question typed with precomposed and with combining accents reads the same.
@@ -753,6 +753,21 @@ function firstEnds(patterns: readonly string[], text: string): number[] {
 }
 
 /**
+ * Whether a question ends with a question mark: `?`, or the one its script writes, the
+ * full-width `？` of Chinese and Japanese (U+FF1F, and the small U+FE56), the Arabic `؟`
+ * (U+061F, also Persian and Urdu), the Ethiopic `፧`, an interrobang `‽` or `⁇ ⁈ ⁉`, and in
+ * Greek text the Greek question mark, which NFC makes `;` (U+037E is U+003B). A Chinese
+ * `## 为什么使用源生成？` was refused ("must end with "?""), and every question of a Chinese,
+ * Arabic or Greek qa-pairs.md with it.
+ */
+function endsWithQuestionMark(question: string): boolean {
+  const last = question.at(-1);
+  if (last === undefined) return false;
+  if ('?\uff1f\ufe56\u061f\u1367\u203d\u2047\u2048\u2049'.includes(last)) return true;
+  return (last === ';' || last === '\u037e') && /\p{Script=Greek}/u.test(question);
+}
+
+/**
  * What follows the "?" of a heading that ends in blanks other than spaces and tabs (a no-break
  * space, U+3000, a form feed) or in zero-width characters, named: the quote shows them as a space, so "must end with "?":
  * "Why? "" named no fault the author could see.
@@ -761,7 +776,7 @@ function invisibleTail(question: string): string {
   let end = question.length;
   // Unicode blanks, and the zero-width characters, which a quote shows as nothing at all.
   while (end > 0 && /[\s\u200b-\u200d\u2060]/.test(question[end - 1]!)) end--;
-  if (end === question.length || question[end - 1] !== '?') return '';
+  if (end === question.length || !endsWithQuestionMark(question.slice(0, end))) return '';
   const tail = [...question.slice(end)];
   const names = tail.slice(0, 4).map((ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
   return ` (it ends with ${names.join(' ')}${tail.length > 4 ? ' ...' : ''} after the "?"; remove ${tail.length > 1 ? 'them' : 'it'})`;
