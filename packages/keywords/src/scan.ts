@@ -196,11 +196,17 @@ function lexToken(raw: string): LexResult {
   return Object.freeze({ kind: 'word', text: lower, stem: stemmer(lower), stop: STOP_WORDS.has(lower) || isUnspacedStopWord(lower) });
 }
 
+const TURKIC = /[\u0130\u0131\u011e\u011f]/;
+
 /**
  * Lower case without the combining dot above that toLowerCase leaves after a capital İ
  * ("İstanbul" gave "i̇stanbul", a keyword apart from "istanbul" and shown with a stray dot).
  */
 function lowerCase(s: string): string {
+  // A word holding a letter only Turkish and Azerbaijani write (dotless ı, dotted İ, ğ) takes
+  // their casing, where I is the capital of ı: "Işık" lower-cased to "işık", a misspelling
+  // shown as the keyword, apart from "ışık" written in lower case.
+  if (TURKIC.test(s) && s.includes('I')) s = s.replace(/I/g, '\u0131');
   const lower = s.toLowerCase();
   return lower.includes('i\u0307') ? lower.replace(/i\u0307/g, 'i') : lower;
 }

@@ -41,6 +41,13 @@ describe('combining marks and normalisation forms', () => {
     expect(names).toEqual(['istanbul']);
   });
 
+  it('a word with a Turkish letter lower-cases I to dotless ı (s59 probe: "Işık" was shown as "işık")', () => {
+    expect(one('# Işık\n\nışık ve ışık. Işık.\n').map((e) => e.name)).toEqual(['ışık']);
+    expect(one('# Işığı\n\nIŞIĞI. ışığı.\n').map((e) => e.name)).toEqual(['ışığı']);
+    // Without one, an I is the capital of i, as in English: "ISTANBUL" is "istanbul".
+    expect(one('# ISTANBUL\n\nistanbul. Istanbul.\n').map((e) => e.name)).toEqual(['istanbul']);
+  });
+
   it('NFC and NFD text give the same table (property)', () => {
     const word = fc.constantFrom('café', 'crème', 'naïve', 'résumé', 'Ångström', 'señor', 'über', 'façade', 'cache', 'of', 'the', 'Zoë', 'jalapeño', 'ψυχή');
     const sep = fc.constantFrom(' ', ' ', '\n', '. ', '\n# ', '\n- ', ', ');
