@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, chunkDocumentStream } from './index.js';
 import { ChunkOptionsError } from './options.js';
+import { thrown } from './test-helpers.js';
 
 /** The error chunkDocument throws for `options`, or null when it throws none. */
 function errorOf(options: unknown): Error | null {
@@ -132,5 +133,44 @@ describe('strategyKey and recordedOptions take the options a caller has (session
     expect(strategyKey({})).toBe('semantic-16-80-512');
     expect(() => strategyKey({ maxTokens: Number.NaN })).toThrow(new ChunkOptionsError('maxTokens must be an integer >= 16, got NaN'));
     expect(() => recordedOptions({ strategy: 'fast' as never })).toThrow(ChunkOptionsError);
+  });
+});
+
+describe('a key chunkDocument does not know is refused, naming it (session 59 probe: a misspelt option was ignored)', () => {
+  const source = `# T\n\n${'Sentence number one is here. '.repeat(200)}`;
+
+  it('refuses maxToken with "did you mean maxTokens?" in both functions (it chunked at the default 512 without a word)', () => {
+    for (const run of [() => chunkDocument(source, { docName: 'd', maxToken: 50 } as never), () => chunkDocumentStream(source, { docName: 'd', maxToken: 50 } as never)]) {
+      const err = thrown(run);
+      expect(err).toBeInstanceOf(ChunkOptionsError);
+      expect(err?.message).toMatch(/^unknown option "maxToken" \(did you mean maxTokens\?\); chunkDocument's options are docName, contentType, strategy, /);
+      expect(err?.message).toContain('sourceSystem');
+    }
+  });
+
+  it('suggests the option meant for a case or typing slip, and none for another library\'s key', () => {
+    expect(errorOf({ MaxTokens: 64 })?.message).toMatch(/^unknown option "MaxTokens" \(did you mean maxTokens\?\)/);
+    expect(errorOf({ stratgey: 'paginate' })?.message).toMatch(/^unknown option "stratgey" \(did you mean strategy\?\)/);
+    expect(errorOf({ filetitle: 'Guide' })?.message).toMatch(/^unknown option "filetitle" \(did you mean fileTitle\?\)/);
+    expect(errorOf({ chunkSize: 512 })?.message).toMatch(/^unknown option "chunkSize"; /);
+    // Set to undefined is still a key the caller wrote wrong.
+    expect(errorOf({ overlapSentence: undefined })?.message).toMatch(/^unknown option "overlapSentence" \(did you mean overlapSentences\?\)/);
+    // A hostile key is cut and escaped as a value is.
+    const hostile = errorOf({ [`\u001b[2J${'k'.repeat(100)}`]: 1 })!.message;
+    expect(hostile).toContain('"\\u001b[2Jkkk');
+    expect(hostile).not.toMatch(/[\u0000-\u001f]/);
+    expect(hostile.length).toBeLessThan(1000);
+  });
+
+  it('is checked by strategyKey and recordedOptions too, and still takes every known option, recorded options and resolved ones', async () => {
+    const { DEFAULT_OPTIONS, recordedOptions, strategyKey } = await import('./options.js');
+    expect(() => strategyKey({ maxToken: 50 } as never)).toThrow(/did you mean maxTokens/);
+    expect(() => recordedOptions({ maxToken: 50 } as never)).toThrow(/did you mean maxTokens/);
+    const all = { ...DEFAULT_OPTIONS, fileTitle: 'G', fallbackTitle: 'F', sourceFile: 'g.md', sourceId: 'i', sourceSystem: 's' };
+    expect(chunkDocument(source, all).chunks.length).toBeGreaterThan(1);
+    const result = chunkDocument(source, { maxTokens: 64, targetTokens: 48 });
+    expect(chunkDocument(source, result.options).strategyKey).toBe('semantic-16-48-64');
+    // A symbol key is no option a caller could misspell; it is left alone.
+    expect(chunkDocument(source, { [Symbol('tag')]: 1, maxTokens: 64, targetTokens: 48 } as never).strategyKey).toBe('semantic-16-48-64');
   });
 });

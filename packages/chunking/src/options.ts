@@ -92,6 +92,12 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ChunkOptionsError(`options must be an object (or left out), got ${shownValue(options)}`);
   }
+  // A key chunkDocument does not know was ignored without a word: a misspelt `maxToken: 50`
+  // chunked at the default 512, as LangChain's `chunkSize` did. The splitters refused such keys
+  // already (interop.ts); own keys only, as a class instance's other members are not options.
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(key)) throw new ChunkOptionsError(unknownOption(key));
+  }
   // Each option read by name, as the per-document ones are (`options.sourceFile`): Object.entries
   // saw only own enumerable keys, so a class instance's getters (or an object made with
   // Object.create(defaults)) were ignored without a word, the defaults used, while its
@@ -194,6 +200,40 @@ export function recordedOf(o: ResolvedChunkOptions): RecordedOptions {
 
 /** Options that describe one document, not a chunking configuration. */
 const PER_DOCUMENT = new Set(['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem']);
+
+/** Every option resolveOptions takes: the configuration's and the per-document ones. */
+const KNOWN_OPTIONS: ReadonlySet<string> = new Set([...Object.keys(DEFAULT_OPTIONS), ...PER_DOCUMENT]);
+
+/** The message for an option key resolveOptions does not know, with the nearest known name when one is close. */
+function unknownOption(key: string): string {
+  const near = nearestOption(key);
+  return `unknown option ${shownValue(key)}${near !== undefined ? ` (did you mean ${near}?)` : ''}; chunkDocument's options are ${[...KNOWN_OPTIONS].join(', ')}`;
+}
+
+/** The known option closest to `key`, case aside, at most two edits away (`maxToken`, `MaxTokens`, `stratgey`). */
+function nearestOption(key: string): string | undefined {
+  // A hostile megabyte key would cost a megabyte per name, and resembles none of them.
+  if (key.length > 40) return undefined;
+  const given = key.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const name of KNOWN_OPTIONS) {
+    const d = editDistance(name.toLowerCase(), given);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
+}
+
+/** Levenshtein distance of two short names. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
 
 /** Smallest page size paginate accepts: room for the CT comment, two lead lines and text. */
 export const MIN_NMAX = 512;
