@@ -169,9 +169,6 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   // It opens every id (`{contentType}:{docName}::ch{n}`): a ":" made ids that split two ways,
   // and a newline or an escape went into every id, manifest and terminal line (s37 probe).
   if (!CONTENT_TYPE.test(o.contentType)) throw new ChunkOptionsError(`contentType must be one word without ":" (it opens every chunk id), got ${shownValue(o.contentType)}`);
-  // It is in every id too (s59 probe: `a\nb` gave the id `doc:a\nb::ch0`).
-  const nameProblem = docNameProblem(o.docName);
-  if (nameProblem !== null) throw new ChunkOptionsError(`docName ${nameProblem} (it is in every chunk id, {contentType}:{docName}::ch{n}), got ${shownValue(o.docName)}`);
   return o;
 }
 
@@ -203,28 +200,6 @@ export function recordedOf(o: ResolvedChunkOptions): RecordedOptions {
 
 /** Options that describe one document, not a chunking configuration. */
 const PER_DOCUMENT = new Set(['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem']);
-
-/**
- * What ends a line for a reader of ids: LF, CR, VT, FF, NEL, and U+2028/U+2029 (JavaScript's own
- * line terminators). Other control characters, and "::" (document `a::ch1`'s parentId is chunk 1
- * of document `a`), are not refused yet: heading-label.test.ts's property chunks titles holding
- * NUL, ESC and "::" under them as docName.
- */
-const DOC_NAME_BREAK = /[\n\r\u000b\u000c\u0085\u2028\u2029]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * What is wrong with a docName as ids hold it, or null. Spaces, dots, dashes, slashes, a ":"
- * (`C:/docs/guide`), letters of any script, emoji and zero-width joiners are kept: topic
- * folders and file names have them. Refused: a line break (`a\nb` gave the id `doc:a\nb::ch0`,
- * which broke every line, log or line-based format an id was printed on) and half of a surrogate
- * pair (UTF-8 output cannot hold it: the id written differs from the one made).
- */
-function docNameProblem(name: string): string | null {
-  if (DOC_NAME_BREAK.test(name)) return 'must not hold a line break';
-  if (LONE_SURROGATE.test(name)) return 'must be valid Unicode, without half of a surrogate pair';
-  return null;
-}
 
 /** Every option resolveOptions takes: the configuration's and the per-document ones. */
 const KNOWN_OPTIONS: ReadonlySet<string> = new Set([...Object.keys(DEFAULT_OPTIONS), ...PER_DOCUMENT]);
