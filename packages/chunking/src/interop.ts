@@ -8,6 +8,7 @@
  *   import { chunkMetadata, toLangChainDocument, toTextNode } from '@chunkyard/chunking/interop';
  */
 import type { ChunkRecord } from '@chunkyard/chunking';
+import { nearestName } from './nearest-name.js';
 
 /** What a chunk's metadata says about where it came from, beyond the record itself. */
 export interface ChunkContext {
@@ -347,30 +348,6 @@ function quotedKey(key: string): string {
   return JSON.stringify(cut).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Edit distance of two short names. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
-/** The known name closest to `key`, case aside, if it is at most two edits away. */
-function nearest(key: string, names: Iterable<string>): string | undefined {
-  // A hostile megabyte key would cost a megabyte per name, and resembles none of them.
-  if (key.length > 40) return undefined;
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const name of names) {
-    const d = distance(name.toLowerCase(), key.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [name, d];
-  }
-  return best;
-}
-
 /**
  * The problem with a splitter's options object, or null: it must be an object, and every key must
  * be one of chunkyard's options (`optionNames`, DEFAULT_OPTIONS' keys) or one of `accepted` (the
@@ -386,7 +363,7 @@ export function splitterOptionsProblem(options: unknown, optionNames: readonly s
   const known = new Set([...optionNames, ...PER_DOCUMENT_OPTIONS]);
   for (const key of Object.keys(options)) {
     if (known.has(key) || accepted.includes(key)) continue;
-    const near = nearest(key, [...known, ...accepted]);
+    const near = nearestName(key, [...known, ...accepted]);
     const hint = near !== undefined ? ` (did you mean ${near}?)` : '';
     return `unknown option ${quotedKey(key)}${hint}; chunkyard's options are ${[...known].join(', ')}${accepted.length > 0 ? `, and ${accepted.join(', ')} (accepted, not used)` : ''}`;
   }

@@ -1,3 +1,4 @@
+import { nearestName } from './nearest-name.js';
 import type { ChunkOptions, RecordedOptions, ResolvedChunkOptions, StrategyName } from './types.js';
 
 export const STRATEGIES: readonly StrategyName[] = ['semantic', 'token-window', 'hierarchical', 'paginate'];
@@ -206,33 +207,8 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set([...Object.keys(DEFAULT_OPTIO
 
 /** The message for an option key resolveOptions does not know, with the nearest known name when one is close. */
 function unknownOption(key: string): string {
-  const near = nearestOption(key);
+  const near = nearestName(key, KNOWN_OPTIONS);
   return `unknown option ${shownValue(key)}${near !== undefined ? ` (did you mean ${near}?)` : ''}; chunkDocument's options are ${[...KNOWN_OPTIONS].join(', ')}`;
-}
-
-/** The known option closest to `key`, case aside, at most two edits away (`maxToken`, `MaxTokens`, `stratgey`). */
-function nearestOption(key: string): string | undefined {
-  // A hostile megabyte key would cost a megabyte per name, and resembles none of them.
-  if (key.length > 40) return undefined;
-  const given = key.toLowerCase();
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const name of KNOWN_OPTIONS) {
-    const d = editDistance(name.toLowerCase(), given);
-    if (d < bestDistance) [best, bestDistance] = [name, d];
-  }
-  return best;
-}
-
-/** Levenshtein distance of two short names. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 /** Smallest page size paginate accepts: room for the CT comment, two lead lines and text. */
