@@ -13,7 +13,8 @@
  */
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, isAbsolute, join, relative, sep } = require('node:path');
-const { createProjects, entriesSharingCache, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
+const { createRequire } = require('node:module');
+const { createProjects, entriesSharingCache, executorPackageOf, INDEX_JSON_TARGET, LLMS_TXT_TARGET, STEPS, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
 const { reinstallCommand } = require('./package-manager.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
@@ -358,6 +359,8 @@ const createNodesV2 = [
   (files, rawOptions, context) => {
     try {
       const options = normalizeOptions(rawOptions);
+      const overridden = overridingTargetDefault(context.nxJsonConfiguration, context.workspaceRoot);
+      if (overridden) throw new Error(overridden);
       const cacheShared = entriesSharingCache(context.nxJsonConfiguration, options.embeddingCacheDir) > 1;
       return createProjectsFromFiles(files, options, context.workspaceRoot, entryRootsOf(context.nxJsonConfiguration), cacheShared);
     } catch (err) {
@@ -374,6 +377,68 @@ const createNodesV2 = [
     }
   },
 ];
+
+/** Every target the plugin makes. */
+const PIPELINE_TARGETS = [...STEPS.map((s) => s.target), INDEX_JSON_TARGET, LLMS_TXT_TARGET, 'index'];
+/** The fields of a target default that replace the pipeline's own (Nx applies a default's value over a plugin's). */
+const OVERRIDING_FIELDS = ['dependsOn', 'inputs', 'outputs', 'options', 'command', 'continuous'];
+
+/**
+ * An nx.json `targetDefaults` entry that Nx would lay over a pipeline target (Nx 22.7.12,
+ * target-merging.js readTargetDefaultsForTarget and mergeTargetDefaultWithTargetDefinition: the
+ * entry keyed by the target's executor, else by its name, else the longest glob over names
+ * matching it; its values replace a plugin's). A `"index": { "dependsOn": ["^index"] }` made
+ * `index` wait for no index-json, so `nx run-many -t index` built nothing and exited 0 over stale
+ * outputs; replaced inputs made the cache serve old chunks, or crashed Nx's hasher (found by a
+ * probe). An entry under the pipeline's executor is read instead of the name, so an empty one
+ * shields the pipeline from defaults meant for a repo's other targets of the same name.
+ * @param {{ targetDefaults?: Record<string, unknown> } | undefined} nxJson
+ * @param {string} workspaceRoot
+ * @returns {string | undefined} the error, if any
+ */
+function overridingTargetDefault(nxJson, workspaceRoot) {
+  const defaults = nxJson?.targetDefaults;
+  if (defaults === null || typeof defaults !== 'object') return undefined;
+  const executor = `${executorPackageOf(locateExecutor(workspaceRoot))}:tool`;
+  /** @type {((name: string, pattern: string) => boolean) | undefined} */
+  let matches;
+  const globKeys = Object.keys(defaults).filter((k) => /[*|{}()[]/.test(k));
+  if (globKeys.length > 0) {
+    try {
+      const nxRequire = createRequire(require.resolve('nx/package.json', { paths: [workspaceRoot, __dirname] }));
+      const { minimatch } = nxRequire('minimatch');
+      matches = (name, pattern) => minimatch(name, pattern);
+    } catch {
+      matches = undefined;
+    }
+  }
+  for (const target of PIPELINE_TARGETS) {
+    /** @type {string | undefined} */
+    let key;
+    if (Object.hasOwn(defaults, executor) && defaults[executor]) key = executor;
+    else if (Object.hasOwn(defaults, target) && defaults[target]) key = target;
+    else if (matches) {
+      for (const k of globKeys) {
+        if (matches(target, k) && (key === undefined || key.length < k.length)) key = k;
+      }
+    }
+    if (key === undefined) continue;
+    const value = /** @type {Record<string, unknown>} */ (defaults[key]);
+    if (value === null || typeof value !== 'object') continue;
+    // A default naming another executor is not applied (Nx's isCompatibleTarget).
+    if (typeof value.executor === 'string' && value.executor !== executor) continue;
+    const fields = OVERRIDING_FIELDS.filter((f) => value[f] !== undefined);
+    if (fields.length === 0) continue;
+    return (
+      `@chunkyard/nx: targetDefaults ${JSON.stringify(key)} in nx.json sets ${fields.join(', ')} for the target ${target} of @chunkyard/nx's projects, ` +
+      `and Nx lays a target default over a plugin's own values: the pipeline would ${fields.includes('dependsOn') ? 'no longer build the index.json files' : 'hash or write the wrong files'}. ` +
+      (key === executor
+        ? `Remove those fields from it.`
+        : `Add "${executor}": {} to targetDefaults (Nx then reads that entry for the pipeline's targets instead of ${JSON.stringify(key)}), or remove those fields.`)
+    );
+  }
+  return undefined;
+}
 
 /**
  * @param {readonly string[]} files

@@ -546,7 +546,14 @@ function cliArgs(args) {
  * @param {BuildContext} ctx
  */
 function executorPackage(ctx) {
-  const e = ctx.executor;
+  return executorPackageOf(ctx.executor);
+}
+
+/**
+ * The package name every target's executor is given under (`<it>:tool`).
+ * @param {BuildContext['executor']} e
+ */
+function executorPackageOf(e) {
   return e?.kind === 'workspace' && e.packageDir ? `./${e.packageDir}` : '@chunkyard/nx';
 }
 
@@ -1040,6 +1047,7 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
 
 module.exports = {
   escapeControl,
+  executorPackageOf,
   STEPS,
   mirrorBuildInputs,
   mergeInputs,
