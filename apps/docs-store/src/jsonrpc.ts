@@ -22,7 +22,7 @@
  * -32700 itself) and then passes messages through `guardRequests` like stdio does.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ClientRequestSchema, JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ClientRequestSchema, InitializeRequestSchema, JSONRPCMessageSchema, JSONRPCRequestSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -558,6 +558,16 @@ export class StrictStdioServerTransport implements Transport {
     if (cancelled !== undefined && !this.pending.has(cancelled)) {
       this.log(`docs-store mcp: ignored a cancellation of request ${typeof cancelled === 'string' ? quote(cancelled) : cancelled}, which is not waiting for a reply (answered already, or not received yet)`);
       return;
+    }
+    // MCP's lifecycle opens a session with one initialize; the SDK's server answered another as
+    // well, so a client could switch the agreed version mid-session (2025-06-18 to 2025-03-26,
+    // and batches were taken from then on) and replace the capabilities it had declared (issue
+    // 15 probe). A later one, once its params are right (else -32602 says what is wrong with
+    // them), is -32600, as the SDK's own Streamable HTTP transport answers it ("Server already
+    // initialized"). One whose answer was an error did not open the session: a retry is served.
+    if (m.method === 'initialize' && m.id !== undefined && (this.protocolVersion !== undefined || this.initializing.size > 0) && InitializeRequestSchema.safeParse(message).success) {
+      const agreed = this.protocolVersion === undefined ? 'an initialize is being answered' : `protocol version ${this.protocolVersion} was agreed`;
+      return this.reply({ jsonrpc: '2.0', id: m.id, error: { code: INVALID_REQUEST, message: `Invalid Request: the server is already initialized (${agreed}); initialize is sent once, to open the session (MCP lifecycle)` } });
     }
     if (typeof m.method === 'string' && m.id !== undefined) {
       this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
