@@ -1,6 +1,7 @@
 // The stdio transport's line framing on its own, with in-memory streams: how long lines are
 // split into frames, refused, and how fast.
 import { PassThrough } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { checkBatch, checkLine, checkMessage, StrictStdioServerTransport } from './jsonrpc.js';
@@ -91,5 +92,32 @@ describe('a shared id in a batch', () => {
       expect(v).toMatchObject({ kind: 'reply', reply: { id, error: { code: -32600 } } });
       expect((v as { reply: { error: { message: string } } }).reply.error.message.length).toBeLessThan(400);
     }
+  });
+});
+
+describe('checkMessage and responses', () => {
+  it('an object with "result" or "error" and no "method" is never answered, whatever its id, jsonrpc or other members (property; issue 15 probe: id null got -32600, a reply to a reply)', () => {
+    const id = fc.oneof(fc.constant(null), fc.integer(), fc.double(), fc.string(), fc.jsonValue(), fc.constant(undefined));
+    const member = fc.constantFrom('result', 'error', 'both');
+    fc.assert(
+      fc.property(id, fc.oneof(fc.constant('2.0'), fc.jsonValue(), fc.constant(undefined)), member, fc.jsonValue(), fc.dictionary(fc.string().filter((k) => k !== 'method' && k !== '__proto__'), fc.jsonValue(), { maxKeys: 2 }), (idValue, jsonrpc, which, payload, extra) => {
+        const message: Record<string, unknown> = { ...extra };
+        if (jsonrpc !== undefined) message.jsonrpc = jsonrpc;
+        else delete message.jsonrpc;
+        if (idValue !== undefined) message.id = idValue;
+        else delete message.id;
+        if (which !== 'error') message.result = payload;
+        if (which !== 'result') message.error = payload;
+        expect(checkMessage(message).kind).not.toBe('reply');
+      }),
+    );
+  });
+
+  it('an error response of id null is dropped, a well-formed one with an integer id still goes to the server', () => {
+    expect(checkLine('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}')).toMatchObject({ kind: 'drop' });
+    expect(checkLine('{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"Parse error"}}')).toMatchObject({ kind: 'message' });
+    expect(checkLine('{"jsonrpc":"2.0","id":3,"result":{}}')).toMatchObject({ kind: 'message' });
+    // Not a response: nothing to do, so still -32600.
+    expect(checkLine('{"jsonrpc":"2.0","id":3}')).toMatchObject({ kind: 'reply', reply: { id: 3, error: { code: -32600 } } });
   });
 });

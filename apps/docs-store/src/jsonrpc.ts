@@ -93,6 +93,18 @@ export function checkMessage(value: unknown): Verdict {
   const id = hasId && isRequestId(value.id) ? value.id : null;
   const invalid = (why: string) => reply(id, INVALID_REQUEST, `Invalid Request: ${why}`);
 
+  // A response from the client is never answered, whatever its id or jsonrpc: a reply to a reply
+  // could loop. Checked before the id, for JSON-RPC 2.0 gives an error response the id null when
+  // the request's id could not be read: a peer answering one of this server's -32700 (id null)
+  // with such an error got -32600 of id null back (issue 15 probe), and two such peers never stop.
+  if (!('method' in value) && ('result' in value || 'error' in value)) {
+    const extra = Object.keys(value).filter((k) => !RESPONSE_MEMBERS.has(k));
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (extra.length > 0 || !parsed.success || !hasId || !isRequestId(value.id) || value.jsonrpc !== '2.0') {
+      return { kind: 'drop', reason: hasId && value.id === null && 'error' in value ? 'response of id null (an error not tied to a request)' : 'malformed response' };
+    }
+    return { kind: 'message', message: parsed.data };
+  }
   if (hasId && !isRequestId(value.id)) {
     // An integer all the same: what is wrong is that its reply could not carry it exactly.
     if (typeof value.id === 'number' && Number.isInteger(value.id)) return invalid('"id" is an integer too large to echo exactly (beyond ±2^53 - 1); send it as a string');
@@ -100,16 +112,7 @@ export function checkMessage(value: unknown): Verdict {
   }
   if (value.jsonrpc !== '2.0') return invalid('"jsonrpc" must be "2.0"');
 
-  if (!('method' in value)) {
-    if ('result' in value || 'error' in value) {
-      // A response from the client: never answered (a reply to a reply could loop).
-      const extra = Object.keys(value).filter((k) => !RESPONSE_MEMBERS.has(k));
-      const parsed = JSONRPCMessageSchema.safeParse(value);
-      if (extra.length > 0 || !parsed.success || !hasId) return { kind: 'drop', reason: 'malformed response' };
-      return { kind: 'message', message: parsed.data };
-    }
-    return invalid('no "method" (nor "result" or "error")');
-  }
+  if (!('method' in value)) return invalid('no "method" (nor "result" or "error")');
   if (typeof value.method !== 'string' || value.method === '') return invalid('"method" must be a non-empty string');
   const extra = Object.keys(value).filter((k) => !REQUEST_MEMBERS.has(k));
   if (extra.length > 0) return invalid(`unexpected member${extra.length > 1 ? 's' : ''} ${quoteSome(extra)}`);

@@ -226,6 +226,13 @@ describe('what gets no reply, and what still works', () => {
     ['a notification with positional params', '{"jsonrpc":"2.0","method":"notifications/initialized","params":[1]}'],
     ['a response from the client', '{"jsonrpc":"2.0","id":99,"result":{}}'],
     ['an error response from the client', '{"jsonrpc":"2.0","id":98,"error":{"code":-1,"message":"x"}}'],
+    // Issue 15 probe: these got -32600 of id null, a reply to a reply. JSON-RPC 2.0 gives an error
+    // response the id null when it could not read the request's: a client answering this server's
+    // -32700 so was answered in turn, and two such peers never stop.
+    ['an error response of id null', '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'],
+    ['a response with a fractional id', '{"jsonrpc":"2.0","id":1.5,"result":{}}'],
+    ['a response of jsonrpc 1.0', '{"jsonrpc":"1.0","id":97,"result":{}}'],
+    ['a response with an object id', '{"jsonrpc":"2.0","id":{"a":1},"error":{"code":-1,"message":"x"}}'],
     ['a blank line', ''],
     ['a cancellation of nothing', '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":12345}}'],
   ])('%s gets none', async (_name, frame) => {
