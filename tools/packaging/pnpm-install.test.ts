@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMany, runNx, workspaceAt } from '../../packages/nx/e2e/temp-workspace.mjs';
-import { NX_VERSION, ROOT, spawnChild, succeeded, workspacePackages } from './workspace.js';
+import { npxMissing, NX_VERSION, ROOT, spawnChild, succeeded, workspacePackages } from './workspace.js';
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
 const PNPM = 'pnpm@9.15.9';
@@ -34,8 +34,7 @@ beforeAll(() => {
   mkdirSync(repo);
   writeFileSync(join(repo, 'package.json'), '{\n\t"name": "my-docs",\n\t"private": true,\n\t"resolutions": { "left-pad": "1.3.0" }\n}\n');
   ok(run(process.execPath, [TOOL, tarballs, '--into', repo], ROOT), 'pack-local');
-  const probe = run('npx', ['-y', PNPM, '--version'], repo, 180_000);
-  if (probe.status !== 0 || probe.error) pnpmMissing = `npx ${PNPM} could not run (${probe.error?.message ?? probe.stderr.split('\n').find((l) => l.trim() !== '')})`;
+  pnpmMissing = npxMissing(PNPM, repo, 180_000);
 }, 300_000);
 
 afterAll(() => {

@@ -138,6 +138,16 @@ export function spawnChild(cmd: string, args: string[], cwd: string, options: { 
   return spawnSync(cmd, args, { cwd, env: { ...CHILD_ENV, ...options.extraEnv }, encoding: 'utf8', timeout: options.timeout, maxBuffer: 64 * 1024 * 1024 });
 }
 
+/**
+ * Why `npx -y <pkg> --version` cannot run in `cwd`, or null when it can: the pnpm and Yarn tests
+ * fetch their package manager from the npm registry and skip with this reason without it.
+ */
+export function npxMissing(pkg: string, cwd: string, timeout: number): string | null {
+  const probe = spawnChild('npx', ['-y', pkg, '--version'], cwd, { timeout });
+  if (probe.status === 0 && !probe.error) return null;
+  return `npx ${pkg} could not run (${probe.error?.message ?? probe.stderr.split('\n').find((l) => l.trim() !== '')})`;
+}
+
 /** `r`'s stdout; an error naming `what`, its status and output when it could not run or failed. */
 export function succeeded(r: SpawnSyncReturns<string>, what: string): string {
   if (r.error) throw r.error;

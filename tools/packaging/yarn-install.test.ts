@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMany, runNx, workspaceAt } from '../../packages/nx/e2e/temp-workspace.mjs';
-import { NX_VERSION, ROOT, spawnChild, succeeded } from './workspace.js';
+import { npxMissing, NX_VERSION, ROOT, spawnChild, succeeded } from './workspace.js';
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
 const YARN = 'yarn@1.22.22';
@@ -34,8 +34,7 @@ beforeAll(() => {
   mkdirSync(repo);
   writeFileSync(join(repo, 'package.json'), '{ "name": "my-docs", "private": true }\n');
   ok(run(process.execPath, [join(ROOT, 'tools', 'pack-local.mjs'), tarballs, '--into', repo], ROOT), 'pack-local');
-  const probe = run('npx', ['-y', YARN, '--version'], repo, 120_000);
-  if (probe.status !== 0 || probe.error) yarnMissing = `npx ${YARN} could not run (${probe.error?.message ?? probe.stderr.split('\n').find((l) => l.trim() !== '')})`;
+  yarnMissing = npxMissing(YARN, repo, 120_000);
 }, 180_000);
 
 afterAll(() => {

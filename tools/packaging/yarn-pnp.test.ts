@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NX_VERSION, ROOT, spawnChild, succeeded } from './workspace.js';
+import { npxMissing, NX_VERSION, ROOT, spawnChild, succeeded } from './workspace.js';
 
 const KEEP = process.env.CHUNKYARD_KEEP_TEMP === '1';
 const YARN = '@yarnpkg/cli-dist@4.18.1';
@@ -47,8 +47,7 @@ beforeAll(() => {
   writeFileSync(join(repo, 'yarn.lock'), '');
   writeFileSync(join(repo, '.yarnrc.yml'), 'nodeLinker: pnp\n');
   succeeded(run(process.execPath, [join(ROOT, 'tools', 'pack-local.mjs'), tarballs, '--into', repo], ROOT), 'pack-local');
-  const probe = run('npx', ['-y', YARN, '--version'], repo, 120_000);
-  if (probe.status !== 0 || probe.error) yarnMissing = `npx ${YARN} could not run (${probe.error?.message ?? probe.stderr.split('\n').find((l) => l.trim() !== '')})`;
+  yarnMissing = npxMissing(YARN, repo, 120_000);
 }, 180_000);
 
 afterAll(() => {
