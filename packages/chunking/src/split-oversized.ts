@@ -103,7 +103,8 @@ type Part = UnitPart;
  * line-aligned children) into parts of at most `limit` tokens, never above `cap`.
  */
 function splitBlock(block: Block, start: number, limit: number, cap: number, ctx: SplitContext, topLevel: boolean): Part[] {
-  // childrenOf: a flat list's item may hold DEFERRED_PARAGRAPH (an empty array) for its paragraph.
+  // childrenOf: a top-level item may hold DEFERRED_PARAGRAPH or DEFERRED_NESTED (an empty array)
+  // for its paragraph, or its paragraph and nested list.
   const children = childrenOf(block, ctx.source, ctx.lines);
   if (children?.length) return splitByChildren(block, children, start, limit, cap, ctx);
   // Fenced code is split by lines with each part re-fenced, nested in a container or not: a
@@ -173,8 +174,9 @@ function splitChildrenInto(block: Block, children: Block[], start: number, limit
         if (refenced) out[out.length - 1] = refenced;
       }
     } else {
-      // The child's own children. Only the items of a top-level list defer their paragraph, and
-      // a list is never split whole, so no child here holds DEFERRED_PARAGRAPH; childrenOf all the same.
+      // The child's own children. Only the items of a top-level list defer their children (and
+      // those childrenOf makes again hold none), and a list is never split whole, so no child
+      // here holds a sentinel; childrenOf all the same.
       const grandChildren = childrenOf(child, ctx.source, ctx.lines);
       if (grandChildren !== undefined && grandChildren.length > 0) {
         // A nested container (splitBlock would split it by its children): its parts go straight
