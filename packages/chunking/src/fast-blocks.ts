@@ -1419,7 +1419,7 @@ class DirectBlocks implements ListTarget {
   readonly source: string;
   readonly lines: LineTable;
   readonly mark: Token;
-  /** ListTarget's: set only for chunkerBlocks, whose readers know DEFERRED_PARAGRAPH. */
+  /** ListTarget's: set only for chunkerBlocks, whose readers know DEFERRED_PARAGRAPH and DEFERRED_NESTED. */
   readonly deferItemParagraphs: boolean;
   /**
    * A class, with an instance that lives as long as the module (below): there is one per
@@ -1524,9 +1524,10 @@ function moveBlocks(blocks: Block[], offset: number, lineOffset: number): void {
  * fastBlocks for chunkDocument's own stages: a flat list's one-paragraph items are made with
  * fast-lists' DEFERRED_PARAGRAPH as children (one object an item instead of three: on a long
  * list the paragraphs and their arrays were a third of a pass's allocation, each MB of it
- * faulted in fresh, issue 15). Only for blocks that no caller outside the package sees, and
- * whose every reader of item children knows the sentinel (units.ts, split-oversized.ts's
- * childrenOf); fastBlocks' own blocks and stream.ts's keep their paragraphs.
+ * faulted in fresh, issue 15), and items of a paragraph and nested lists with DEFERRED_NESTED.
+ * Only for blocks that no caller outside the package sees, and whose every reader of item
+ * children knows the sentinels (units.ts, childrenOf); fastBlocks' own blocks and stream.ts's
+ * keep their children.
  */
 export function chunkerBlocks(source: string, lines: LineTable): FastBlocksResult {
   deferring = deferItemParagraphs;

@@ -42,8 +42,9 @@ export function documentBlocks(source: string, parser: ParserName): DocumentBloc
 }
 
 /**
- * documentBlocks for chunkDocument's own stages: on the fast path a flat list's one-paragraph
- * items hold fast-lists' DEFERRED_PARAGRAPH (see chunkerBlocks). Never returned to a caller.
+ * documentBlocks for chunkDocument's own stages: on the fast path a top-level list's items
+ * may hold fast-lists' DEFERRED_PARAGRAPH or DEFERRED_NESTED (see chunkerBlocks). Never returned
+ * to a caller.
  */
 export function chunkerDocumentBlocks(source: string, parser: ParserName): DocumentBlocks {
   return blocksOf(source, parser, true);
