@@ -92,6 +92,21 @@ it('removes a git-rm-ed topic\'s outputs and an emptied section\'s index.json; k
   for (const f of Object.keys(before2)) expect(existsSync(join(docs2, f)), f).toBe(true);
 });
 
+it('a deleted topic whose folder name is percent-encoded in its links (a space, ü) loses its index.json too, and so does the section emptied with it', async () => {
+  // Its self link is /a/getting%20started/index.json; compared with the raw id it was never
+  // taken for index-tool's, so --prune left it (and the plugin never saw anything stale).
+  const docs = freshDocs();
+  for (const t of ['a/live', 'a/getting started', 'a/über', 'c d/gone']) placeTopic(docs, t, false);
+  expect((await indexAll(docs, ['a/live', 'a/getting started', 'a/über', 'c d/gone', 'a', 'c d', ''], false)).code).toBe(0);
+  for (const t of ['a/getting started', 'a/über', 'c d/gone']) for (const f of ['golden-reference.md', 'qa-pairs.md']) rmSync(join(docs, t, f));
+  const r = await indexAll(docs, ['a', ''], true);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  for (const f of ['a/getting started/index.json', 'a/über/index.json', 'c d/gone/index.json', 'c d/index.json']) expect(existsSync(join(docs, f)), f).toBe(false);
+  expect(existsSync(join(docs, 'a/live/index.json'))).toBe(true);
+  expect(Object.keys(tree(docs)).filter((f) => !f.startsWith('a/live/') && !['a/index.json', 'index.json'].includes(f))).toEqual([]);
+});
+
 it('a topic that became a section (its marker gone, a topic below it) loses its topic outputs and keeps its section index.json', async () => {
   const docs = freshDocs();
   placeTopic(docs, 'outer', true);

@@ -40,7 +40,7 @@ it('property: lists only what exists, each once; prune removes each listed path 
         let text = samples[pick % samples.length]!;
         const id = parts.join('/');
         if (name === 'index.json') {
-          text = text === 'self' ? JSON.stringify({ kind: 'topic', _links: { self: { href: `/${id === '' ? '' : `${id}/`}index.json` } } }) : text === 'other' ? JSON.stringify({ kind: 'section', _links: { self: { href: '/zz/index.json' } } }) : text;
+          text = text === 'self' ? JSON.stringify({ kind: 'topic', _links: { self: { href: `/${id === '' ? '' : `${id.split('/').map(encodeURIComponent).join('/')}/`}index.json` } } }) : text === 'other' ? JSON.stringify({ kind: 'section', _links: { self: { href: '/zz/index.json' } } }) : text;
         }
         writeFileSync(file, text);
       }

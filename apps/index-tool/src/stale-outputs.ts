@@ -50,13 +50,20 @@ function isChunksFolder(dir: string): boolean {
   }
 }
 
-/** index.json that index-tool wrote for the folder `id` (its self link is the folder's). */
+/**
+ * index.json that index-tool wrote for the folder `id` (its self link is the folder's, each
+ * segment percent-encoded as topic-index's indexHref writes it). Compared with the raw id, the
+ * index.json of a deleted topic named `getting started` or `über` (self link
+ * `/getting%20started/index.json`) was never recognised, so --prune left it for docs-score and
+ * docs-query to read, and the plugin never saw it.
+ */
 function isOurIndex(file: string, id: string): boolean {
   const text = head(file, 1 << 20);
   if (text === '') return false;
   try {
     const j = JSON.parse(text) as { kind?: unknown; _links?: { self?: { href?: unknown } } } | null;
-    return (j?.kind === 'topic' || j?.kind === 'section') && j._links?.self?.href === `/${id === '' ? '' : `${id}/`}index.json`;
+    const self = id === '' ? '/index.json' : `/${id.split('/').map(encodeURIComponent).join('/')}/index.json`;
+    return (j?.kind === 'topic' || j?.kind === 'section') && j._links?.self?.href === self;
   } catch {
     return false;
   }
