@@ -3,14 +3,14 @@
 // and its stack trace ("vector of art_… has 0.5 dimensions, the store 512"), or a TypeError for
 // a NULL one; over MCP the tool error named no store. Now one line naming the store, the unit
 // and what to do (exit 1). Real SQLite files, the CLI in process and the bin over raw frames.
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runStore } from './test-run.js';
-import { BIN, ensureBuilt, REPO } from './test-build.js';
+import { ensureBuilt, REPO } from './test-build.js';
+import { initialize, INITIALIZED, rawMcp } from './test-mcp.js';
 
 let ws: string;
 beforeEach(() => {
@@ -78,14 +78,14 @@ it('over MCP (raw stdio frames) search_docs is a tool error naming the store, an
   const { db, unit } = await damagedStore(DAMAGE['a chunk of 2052 bytes'].sql);
   await ensureBuilt();
   const frames = [
-    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    initialize(0),
+    INITIALIZED,
     { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_docs', arguments: { query: 'trimming reflection' } } },
     { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_docs', arguments: { query: 'trimming reflection', mode: 'fts' } } },
   ];
-  const r = spawnSync(process.execPath, [BIN, 'mcp', '--db', db], { cwd: ws, input: frames.map((f) => `${JSON.stringify(f)}\n`).join(''), encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+  const r = rawMcp<{ id: number; result: { content: { text: string }[]; isError?: boolean } }>(ws, frames, { args: ['--db', db] });
   expect(r.status, r.stderr).toBe(0);
-  const replies = new Map(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result: { content: { text: string }[]; isError?: boolean } }).map((m) => [m.id, m.result]));
+  const replies = new Map(r.replies.map((m) => [m.id, m.result]));
   expect(replies.get(1)).toEqual({ content: [{ type: 'text', text: message(db, unit, DAMAGE['a chunk of 2052 bytes'].what).replace(/^docs-store: /, '').trimEnd() }], isError: true });
   expect(replies.get(2)?.isError).toBeUndefined();
 }, 60_000);

@@ -3,15 +3,13 @@
 // server MUST take batches, yet a client that proposed 2025-03-26 and sent [ping] at once got
 // -32600 "batches are not supported": the line was read before the version was agreed. Such
 // lines now wait for the answer. The built bin, real pipes.
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, ensureBuilt, REPO } from './test-build.js';
-
-type Reply = { jsonrpc: string; id: string | number | null; result?: unknown; error?: { code: number; message: string } };
+import { ensureBuilt, REPO } from './test-build.js';
+import { initialize, rawMcp, type RawReply as Reply } from './test-mcp.js';
 
 let ws: string;
 beforeAll(async () => {
@@ -25,10 +23,9 @@ const NOT_SUPPORTED = { jsonrpc: '2.0', id: null, error: { code: -32600, message
 
 /** initialize with `version`, then `lines` at once, in one write, and the end of input; every reply line. */
 function pipelined(version: string, lines: string[]): (Reply | Reply[])[] {
-  const init = JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
-  const r = spawnSync(process.execPath, [BIN, 'mcp'], { cwd: ws, input: `${[init, ...lines].join('\n')}\n`, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+  const r = rawMcp(ws, [initialize('init', version), ...lines]);
   expect(r.status, r.stderr).toBe(0);
-  const replies = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Reply | Reply[]);
+  const replies = r.replies;
   expect(replies.filter((l) => !Array.isArray(l) && l.id === 'init')).toMatchObject([{ result: { protocolVersion: version } }]);
   return replies.filter((l) => Array.isArray(l) || l.id !== 'init');
 }

@@ -2,13 +2,13 @@
 // other argument a tool does not take is named in an error, but this one was dropped without a
 // word (zod copies arguments into a new object, where the key sets the prototype), so
 // {"query":"x","__proto__":{"limit":1000}} searched as if it were absent. The built bin, real pipes.
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, ensureBuilt, REPO } from './test-build.js';
+import { ensureBuilt, REPO } from './test-build.js';
+import { initialize, INITIALIZED, rawMcp } from './test-mcp.js';
 
 type Reply = { id: string | number | null; result?: { isError?: boolean }; error?: { code: number; message: string } };
 
@@ -22,11 +22,9 @@ afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
 /** Writes each raw frame after initialize, ends the input, and returns the replies by id. */
 function session(frames: string[]): Map<unknown, Reply> {
-  const init = JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
-  const input = [init, '{"jsonrpc":"2.0","method":"notifications/initialized"}', ...frames].join('\n');
-  const r = spawnSync(process.execPath, [BIN, 'mcp'], { cwd: ws, input: `${input}\n`, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+  const r = rawMcp<Reply>(ws, [initialize(), INITIALIZED, ...frames], { timeout: 60_000 });
   expect(r.status, r.stderr).toBe(0);
-  return new Map(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Reply).map((reply) => [reply.id, reply]));
+  return new Map(r.replies.map((reply) => [reply.id, reply]));
 }
 
 const TOOLS = {

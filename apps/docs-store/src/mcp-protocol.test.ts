@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, REPO } from './test-build.js';
+import { rawMcp } from './test-mcp.js';
 
 type Reply = { jsonrpc: string; id: string | number | null; result?: unknown; error?: { code: number; message: string } };
 
@@ -269,24 +270,14 @@ describe('the last frame of the input without its newline', () => {
       [input, [{ id: 1, result: {} }, { id: 2, result: { content: [{ type: 'text' }] } }]],
       [`${call(1, 'ping')}\n{"jsonrpc":"2.0","id":3,"meth`, [{ id: 1, result: {} }, { id: null, error: { code: -32700 } }]],
     ] as const) {
-      const r = spawnSync(process.execPath, [BIN, 'mcp'], { cwd: ws, input: stdin, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+      const r = rawMcp<Reply>(ws, stdin);
       expect(r.status, r.stderr).toBe(0);
-      const replies = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Reply);
+      const replies = r.replies;
       expect(replies, r.stdout).toMatchObject(expected);
       expect(replies).toHaveLength(expected.length);
     }
     // A request cancelled before the input ends is not waited for (it gets no response): the server still stops.
-    const cancelled = spawnSync(
-      process.execPath,
-      [BIN, 'mcp'],
-      {
-        cwd: ws,
-        input: `${call(5, 'tools/call', { name: 'search_docs', arguments: { query: 'native aot publishing' } })}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } })}\n`,
-        encoding: 'utf8',
-        timeout: 30_000,
-        env: { PATH: process.env.PATH ?? '', CI: '1' },
-      },
-    );
+    const cancelled = rawMcp(ws, [call(5, 'tools/call', { name: 'search_docs', arguments: { query: 'native aot publishing' } }), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } }]);
     expect(cancelled.status, cancelled.stderr).toBe(0);
   }, 60_000);
 });

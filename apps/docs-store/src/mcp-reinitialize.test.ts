@@ -4,13 +4,13 @@
 // replace the capabilities it had declared. A later initialize is now -32600, as the SDK's own
 // Streamable HTTP transport answers it; one whose answer was an error opened nothing, so a retry
 // is served. The built bin, real pipes.
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, ensureBuilt, REPO } from './test-build.js';
+import { ensureBuilt, REPO } from './test-build.js';
+import { initialize as init, rawMcp } from './test-mcp.js';
 
 type Reply = { jsonrpc: string; id: string | number | null; result?: { protocolVersion?: string }; error?: { code: number; message: string } };
 
@@ -23,15 +23,13 @@ beforeAll(async () => {
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
 const VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18'];
-const init = (id: string | number, version: string) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
 
 /** `frames` as the whole input of `docs-store mcp`, one per line, in one write; every reply line. */
 function session(frames: unknown[]): (Reply | Reply[])[] {
-  const input = frames.map((f) => (typeof f === 'string' ? f : JSON.stringify(f))).join('\n');
-  const r = spawnSync(process.execPath, [BIN, 'mcp'], { cwd: ws, input: `${input}\n`, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
+  const r = rawMcp<Reply | Reply[]>(ws, frames);
   expect(r.status, r.stderr).toBe(0);
   expect(r.stderr).not.toMatch(/\n\s+at /);
-  return r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Reply | Reply[]);
+  return r.replies;
 }
 
 it('a second initialize is -32600 with its id, and the version agreed first still holds (no batches under 2025-06-18)', () => {

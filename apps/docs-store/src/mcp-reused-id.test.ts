@@ -2,15 +2,13 @@
 // wire (s55 probe): a tools/call and a ping both sent as id 1 were both run and both answered
 // as id 1, so the client could not tell the replies apart (MCP: a requestor MUST NOT reuse an
 // id), while the same two in a batch were already refused. The built bin, real pipes.
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, REPO } from './test-build.js';
-
-type Reply = { jsonrpc: string; id: string | number | null; result?: unknown; error?: { code: number; message: string } };
+import { ensureBuilt, REPO } from './test-build.js';
+import { initialize, INITIALIZED, rawMcp, type RawReply as Reply } from './test-mcp.js';
 
 let ws: string;
 beforeAll(async () => {
@@ -20,17 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-const INIT = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
-const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
-
 /**
  * Runs `docs-store mcp` with `frames` as its whole input, written at once (a few KiB: one read
  * of the pipe, so every frame is in before any reply is sent) and then closed; the replies by line.
  */
 function session(frames: unknown[]): { replies: Reply[]; status: number | null; stderr: string } {
-  const input = [INIT, INITIALIZED, ...frames].map((f) => JSON.stringify(f)).join('\n');
-  const r = spawnSync(process.execPath, [BIN, 'mcp'], { cwd: ws, input: `${input}\n`, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
-  const replies = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Reply).filter((reply) => reply.id !== 'init');
+  const r = rawMcp<Reply>(ws, [initialize(), INITIALIZED, ...frames]);
+  const replies = r.replies.filter((reply) => reply.id !== 'init');
   return { replies, status: r.status, stderr: r.stderr };
 }
 
