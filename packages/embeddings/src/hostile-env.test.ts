@@ -59,3 +59,39 @@ describe('openai: base URLs and keys that cannot work are config errors', () => 
     expect(err.message).not.toContain(key.slice(3));
   });
 });
+
+// A query or fragment in the address: the openai package builds its URLs by appending
+// `/embeddings` to the base URL as a string, so `http://h/v1?api-key=SECRET` sent the request
+// to POST /v1 with `api-key=SECRET%2Fembeddings`, and every error printed the key in its URL
+// (`openai embeddings (http://h/v1?api-key=SECRET/embeddings): …`); a `#frag` went to /v1. The
+// ollama package dropped the query without a word, so a token there was never sent.
+describe('addresses holding a query or fragment are config errors that do not repeat it', () => {
+  const SECRET = 'QSECRET123456789abcdef';
+  it.each([
+    ['openai', 'OPENAI_BASE_URL', `http://127.0.0.1:1/v1?api-key=${SECRET}`],
+    ['openai', 'OPENAI_BASE_URL', `http://127.0.0.1:1/v1#${SECRET}`],
+    ['openai', 'OPENAI_BASE_URL', `http://127.0.0.1:1/v1?`],
+    ['ollama', 'OLLAMA_HOST', `http://127.0.0.1:1/?token=${SECRET}`],
+    ['ollama', 'OLLAMA_HOST', `localhost:11434#${SECRET}`],
+  ] as const)('%s, %s=%s', async (provider, variable, address) => {
+    const err = await configError({ provider }, { [variable]: address, OPENAI_API_KEY: 'k' });
+    expect(err.kind).toBe('config');
+    expect(err.message).toContain(`${variable} holds a query or fragment`);
+    expect(err.message).not.toContain(SECRET);
+  });
+
+  it('names the setting it came from', async () => {
+    const err = await configError({ provider: 'openai', baseURL: `http://127.0.0.1:1/v1?key=${SECRET}` }, { OPENAI_API_KEY: 'k' });
+    expect(err.message).toContain('embeddings.baseURL holds a query or fragment');
+  });
+
+  it('a refused scheme or unparsable address is shown without its query', async () => {
+    for (const [provider, variable] of [['openai', 'OPENAI_BASE_URL'], ['ollama', 'OLLAMA_HOST']] as const) {
+      for (const address of [`ftp://127.0.0.1/v1?key=${SECRET}`, `http://[::1/v1?key=${SECRET}`]) {
+        const err = await configError({ provider }, { [variable]: address, OPENAI_API_KEY: 'k' });
+        expect(err.kind).toBe('config');
+        expect(err.message).not.toContain(SECRET);
+      }
+    }
+  });
+});

@@ -131,10 +131,24 @@ function remoteSettings(settings: EmbeddingSettings, model: string): RemoteSetti
   };
 }
 
-/** An address as written, for a message: `user:password@` dropped, since it may be a secret; at most 200 characters. */
+/**
+ * An address as written, for a message: `user:password@` dropped, and a query or fragment
+ * shown as `?…`, since either may hold a secret (`?api-key=…`); at most 200 characters.
+ */
 function shownAddress(address: string): string {
-  const shown = JSON.stringify(address.replace(/(\/\/)[^/@\s]*@/, '$1'));
+  const shown = JSON.stringify(address.replace(/(\/\/)[^/@\s]*@/, '$1').replace(/[?#][^]*$/, '?…'));
   return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
+}
+
+/**
+ * A query (`?api-key=…`) or fragment in the server address. The openai package appends
+ * `/embeddings` to the base URL as a string: `http://h/v1?api-key=K` sent POST /v1 with
+ * `api-key=K%2Fembeddings`, and every error showed the key in its URL. The ollama package
+ * drops both without a word. The message never repeats them: a query may hold a key.
+ */
+function queryError(provider: 'ollama' | 'openai', from: string, why: string): EmbeddingError {
+  const key = provider === 'openai' ? 'an API key goes in OPENAI_API_KEY' : 'credentials go in the address as http://user:password@host';
+  return configError(provider, `${from} holds a query or fragment (?… or #…), which cannot be used: ${why}`, `Remove the query and fragment from ${from}; ${key}.`);
 }
 
 /** A non-empty environment value, else undefined (an exported-but-empty variable counts as unset). */
@@ -173,6 +187,7 @@ export function createProvider(settings: EmbeddingSettings, env: Env = process.e
       } catch {
         throw configError('ollama', `${from} is not a valid address: ${shownAddress(host)}`, fix);
       }
+      if (/[?#]/.test(host)) throw queryError('ollama', from, 'the ollama package drops it, so it is never sent');
       const model = settings.model ?? OLLAMA_DEFAULT_MODEL;
       return new RemoteProvider(new OllamaTransport({ host, model, dimensions: settings.dimensions ?? null }), remoteSettings(settings, model));
     }
@@ -188,6 +203,7 @@ export function createProvider(settings: EmbeddingSettings, env: Env = process.e
       if (url.username || url.password) {
         throw configError('openai', `${from} holds a user name or password, which the request cannot carry`, `Remove them from ${from}; the API key goes in OPENAI_API_KEY.`);
       }
+      if (/[?#]/.test(baseURL)) throw queryError('openai', from, 'the openai package appends /embeddings after it, so the request goes to the wrong path');
       const model = settings.model ?? OPENAI_DEFAULT_MODEL;
       const timeoutMs = settings.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs;
       const transport = new OpenAITransport({
