@@ -3,8 +3,8 @@
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { checkBatch, checkLine, checkMessage, StrictStdioServerTransport } from './jsonrpc.js';
+import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { checkBatch, checkLine, checkMessage, StrictStdioServerTransport, withoutCodePrefix } from './jsonrpc.js';
 
 /** A started transport and what it hands on or answers. */
 async function transport(maxLine?: number) {
@@ -119,5 +119,42 @@ describe('checkMessage and responses', () => {
     expect(checkLine('{"jsonrpc":"2.0","id":3,"result":{}}')).toMatchObject({ kind: 'message' });
     // Not a response: nothing to do, so still -32600.
     expect(checkLine('{"jsonrpc":"2.0","id":3}')).toMatchObject({ kind: 'reply', reply: { id: 3, error: { code: -32600 } } });
+  });
+});
+
+describe('withoutCodePrefix', () => {
+  it("an McpError's reply says its message once, whatever the code and message; any other message is left as it is (property)", () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.string(), fc.oneof(fc.integer(), fc.string()), (code, text, id) => {
+        fc.pre(!text.startsWith(`MCP error ${code}: `));
+        const thrown = new McpError(code, text);
+        // What the SDK sends for a handler that threw it.
+        const sent = { jsonrpc: '2.0', id, error: { code: thrown.code, message: thrown.message } } as JSONRPCMessage;
+        const out = withoutCodePrefix(sent) as unknown as { error: { code: number; message: string } };
+        expect(out.error.code).toBe(code);
+        expect(`MCP error ${code}: ${out.error.message}`).toBe(thrown.message);
+        expect(out.error.message.startsWith(`MCP error ${code}: `)).toBe(false);
+        // Once without it, nothing more comes off.
+        expect(withoutCodePrefix(out as unknown as JSONRPCMessage)).toBe(out);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const m = value as unknown as JSONRPCMessage;
+        const text = JSON.stringify(value);
+        if (!/MCP error/.test(text)) expect(withoutCodePrefix(m)).toBe(m);
+        expect(JSON.stringify(value)).toBe(text);
+      }),
+    );
+  });
+
+  it('a request or notification carrying such text is not touched; another code\'s prefix stays', () => {
+    const request = { jsonrpc: '2.0', id: 1, method: 'x', params: { error: { code: 1, message: 'MCP error 1: y' } } } as unknown as JSONRPCMessage;
+    expect(withoutCodePrefix(request)).toBe(request);
+    const other = { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'MCP error -32603: y' } } as JSONRPCMessage;
+    expect(withoutCodePrefix(other)).toBe(other);
+    // An McpError made from another's message.
+    const twice = new McpError(-32602, new McpError(-32602, 'y').message);
+    expect(withoutCodePrefix({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: twice.message } } as JSONRPCMessage)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'y' } });
   });
 });

@@ -324,11 +324,14 @@ export function checkParams(message: JSONRPCMessage, options: GuardOptions): Err
 
 /**
  * Puts the params check between `transport` and the server it is connected to: call after
- * `server.connect(transport)`, which installs the server's own onmessage.
+ * `server.connect(transport)`, which installs the server's own onmessage. What the server sends
+ * goes out through `withoutCodePrefix`.
  */
 export function guardRequests(transport: Transport, options: GuardOptions): void {
   const inner = transport.onmessage;
   if (!inner) throw new Error('guardRequests: connect the server to the transport first');
+  const send = transport.send.bind(transport);
+  transport.send = (message, sendOptions) => send(withoutCodePrefix(message), sendOptions);
   transport.onmessage = (message, extra) => {
     const answer = checkParams(message, options);
     if (answer) {
@@ -337,6 +340,25 @@ export function guardRequests(transport: Transport, options: GuardOptions): void
     }
     inner.call(transport, message, extra);
   };
+}
+
+/**
+ * An error reply with its message as said once. The SDK's McpError writes "MCP error <code>: "
+ * in front of its own message, and the SDK sends that message as error.message, so a prompts/get
+ * with a blank question was answered "MCP error -32602: Invalid arguments for prompt …", and a
+ * client that wraps error replies the same way (the SDK's Client does) showed the prefix twice
+ * (s60 probe). The code is in error.code; the message goes without it (and without more of the
+ * same, where one McpError was made from another's message). Any other message, and an error
+ * whose message does not start so, is returned as it is.
+ */
+export function withoutCodePrefix(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isPlainObject(message) || 'method' in message) return message;
+  const error = (message as { error?: unknown }).error;
+  if (!isPlainObject(error) || typeof error.message !== 'string') return message;
+  const prefix = `MCP error ${String(error.code)}: `;
+  let text = error.message;
+  while (text.startsWith(prefix)) text = text.slice(prefix.length);
+  return text === error.message ? message : ({ ...message, error: { ...error, message: text } } as JSONRPCMessage);
 }
 
 /**

@@ -73,7 +73,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
   /**
    * The same for a resource or prompt handler, whose errors are JSON-RPC errors: the SDK
    * answers a plain Error with -32603 (the store, not the request, failed) and its message as
-   * it is (an McpError's would start "MCP error -32603: ").
+   * it is.
    */
   const storeFailed = (err: unknown): unknown => {
     const message = sqliteFailure(store.path, err);
