@@ -97,6 +97,57 @@ describe('chunkyard', () => {
     expect(evil.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 
+  it('an unknown command or option near a known one says which it probably was (helper-77 probe: only the list was given)', async () => {
+    for (const [word, meant] of [
+      ['chunks', 'chunk'],
+      ['sepc', 'spec'],
+      ['Chunk', 'chunk'],
+      ['SCORE', 'score'],
+      ['indexes', 'index'],
+      ['insp', 'inspect'],
+      ['keyword', 'keywords'],
+      ['kewyords', 'keywords'],
+      ['exprot', 'export'],
+      ['topic-spec', 'spec'],
+      ['chunking-tool', 'chunk'],
+      ['docs-store', 'store'],
+      ['chunk-inspector', 'inspect'],
+      ['sore', 'store or score'],
+      ['--verison', '--version'],
+      ['--vesion', '--version'],
+      ['-v', '--version'],
+      ['-V', '--version'],
+      ['--hlep', '--help'],
+      ['-help', '--help'],
+    ] as const) {
+      const r = await run([word, 'docs']);
+      expect(r.code, word).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')[0], word).toMatch(new RegExp(`^chunkyard: unknown (command|option) "${word}".*; did you mean ${meant}\\?$`));
+    }
+    // Nothing near: no guess, the list alone.
+    for (const word of ['xyz', 'in', 'deploy', '--json', '-q', 'build']) {
+      const r = await run([word]);
+      expect(r.code, word).toBe(2);
+      expect(r.stderr, word).not.toContain('did you mean');
+      expect(r.stderr).toContain('Commands: chunk, keywords');
+    }
+    // The built bin says the same.
+    const b = bin(['sepc', 'docs']);
+    expect([b.status, b.stdout, b.stderr.split('\n')[0]]).toEqual([2, '', 'chunkyard: unknown command "sepc"; did you mean spec?']);
+  });
+
+  it('a suggestion is always a command (or --version / --help), and a command itself is never unknown (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 12 }).filter((w) => w !== '' && !Object.hasOwn(COMMANDS, w) && !['--help', '-h', '--version', 'help'].includes(w)), async (word) => {
+        const r = await run([word]);
+        expect(r.code).toBe(2);
+        const m = /; did you mean (.*)\?$/m.exec(r.stderr.split('\n')[0]!);
+        if (m) for (const s of m[1]!.split(' or ')) expect([...Object.keys(COMMANDS), '--version', '--help']).toContain(s);
+      }),
+    );
+  });
+
   it('an unknown command is shown escaped whatever it holds: no raw control, DEL, C1 or bidi character reaches the terminal', async () => {
     const hostile = fc.constantFrom('\u0000', '\u0007', '\u001b', '\r', '\u007f', '\u0085', '\u009b', '\u202a', '\u202e', '\u2066', '\u2069', 'a', 'é', ' ', '"', '\\');
     await fc.assert(

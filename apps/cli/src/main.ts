@@ -109,11 +109,53 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     // escapes those as it does for every tool.
     const shown = escapeControl(JSON.stringify(name));
     const what = name.startsWith('-') ? `unknown option ${shown} (options go after the command)` : `unknown command ${shown}`;
-    io.stderr(`chunkyard: ${what}\nCommands: ${Object.keys(COMMANDS).join(', ')}. Run chunkyard --help for usage.\n`);
+    const near = nearest(name);
+    const hint = near.length > 0 ? `; did you mean ${near.join(' or ')}?` : '';
+    io.stderr(`chunkyard: ${what}${hint}\nCommands: ${Object.keys(COMMANDS).join(', ')}. Run chunkyard --help for usage.\n`);
     return 2;
   }
   const { main: run } = await command.load();
   return run(args);
+}
+
+/**
+ * What an unknown first word was probably meant to be: a command one typo away (two for names
+ * of 6 letters or more; a swap of two letters is one, so `sepc` is spec), in any case
+ * (`Chunk`), a command the word starts (`chunking`, `indexes`) or begins (`insp`), a tool's bin
+ * name (`topic-spec` → spec), and `--version` or `--help` for their usual typos and `-v`/`-V`.
+ * Several at the same distance are all named (`sore`: score or store); none, nothing.
+ */
+function nearest(word: string): string[] {
+  const given = word.toLowerCase();
+  if (given.startsWith('-')) {
+    const bare = given.replace(/^-+/, '');
+    if (bare === 'v' || (bare.length >= 3 && (editDistance(bare, 'version') <= 2 || 'version'.startsWith(bare)))) return ['--version'];
+    if (bare.length >= 3 && (editDistance(bare, 'help') <= 1 || 'help'.startsWith(bare))) return ['--help'];
+    return [];
+  }
+  const byTool = Object.entries(COMMANDS).find(([, c]) => c.tool === given)?.[0];
+  if (byTool !== undefined) return [byTool];
+  let best: string[] = [];
+  let bestDistance = Infinity;
+  for (const name of Object.keys(COMMANDS)) {
+    let d = editDistance(given, name);
+    if (d > (name.length >= 6 ? 2 : 1)) d = given.length >= 3 && (name.startsWith(given) || given.startsWith(name)) ? 3 : Infinity;
+    if (d < bestDistance) [best, bestDistance] = [[name], d];
+    else if (d === bestDistance && d !== Infinity) best.push(name);
+  }
+  return best;
+}
+
+/** Edit distance with a swap of two neighbouring letters counted as one (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
