@@ -13,7 +13,7 @@ import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { checkSameChunks, chunkFileSha256, ChunkFilesError } from './chunk-hashes.js';
 import { builtText, LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { pruneEmbeddingCaches, pruneStaleOutputs } from './prune.js';
+import { pruneEmbeddingCaches, pruneStaleOutputs, pruneTopiclessRoot } from './prune.js';
 import { assertSearchable, brokenLink, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -53,7 +53,10 @@ Options:
   --prune       also remove what chunkyard wrote (_chunks/, _keywords/words.md,
                 topic-spec.md, index.json) in folders below the root that are no longer
                 topics (a topic deleted with git rm keeps its git-ignored outputs, which
-                docs-export and docs-store would still read); only files it recognises
+                docs-export and docs-store would still read); only files it recognises.
+                With the root as the only folder and no topic left in it (its last
+                topic deleted), it removes the root's own index.json, llms.txt and
+                llms-full.txt as well (index.json last) and writes nothing
   --prune-embedding-cache PATH
                 with --prune, also remove the embedding cache of a topic that is gone:
                 the folder PATH and PATH.pack, where the Nx plugin keeps each topic's
@@ -67,7 +70,8 @@ Exit status: 0 success; 1 a folder failed (missing or malformed ${SPEC_FILE}, on
 prompt hashes are of another SimHash version, one built from other chunks than _chunks/
 now holds or listing a chunk file that is missing, a child without index.json): its previous
 index.json is left as it was, the others are written; 2 usage error (unknown option, a
-root that is missing or /, a folder outside the root or without topics; nothing written).
+root that is missing or /, a folder outside the root or without topics, except the root
+alone with --prune; nothing written).
 `;
 
 export interface IndexSummary {
@@ -168,7 +172,12 @@ async function run(argv: string[], io: Io): Promise<number> {
       }
     }
     checkRoot(root, values.root, rootGiven);
-    jobs = childrenFirst(parsed.positionals.map((p) => planJob(p, root)));
+    // The root alone, with --prune, may hold no topic any more: its last topic was deleted, and
+    // what they left is removed (the Nx plugin keeps a root project for it while there is any).
+    const topicless = values.prune && parsed.positionals.length === 1 && resolve(parsed.positionals[0]!) === root;
+    const planned = parsed.positionals.map((p) => planJob(p, root, topicless));
+    if (planned.includes(null)) return pruneTopicless(root, values.root, values['prune-embedding-cache'] ?? [], values.json, io);
+    jobs = childrenFirst(planned as Job[]);
   } catch (err) {
     if (err instanceof UsageError || (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
       io.stderr(`index-tool: ${oneLine((err as Error).message)}\nRun index-tool --help for usage.\n`);
@@ -316,7 +325,28 @@ function checkRoot(root: string, shown: string, explicit: boolean): void {
   }
 }
 
-function planJob(dir: string, root: string): Job {
+/**
+ * `--prune` over a docs root that holds no topic any more: removes what chunkyard wrote there
+ * (pruneTopiclessRoot: the deleted topics' outputs below it, the root's index.json, llms.txt and
+ * llms-full.txt, the root's index.json last) and the embedding caches named, and says what it
+ * removed. Writes no index.json: one listing nothing is no index of any docs.
+ */
+function pruneTopicless(root: string, shownRoot: string, caches: readonly string[], json: boolean, io: Io): number {
+  // null: a topic appeared since the root was looked at; nothing of it is taken for stale.
+  const pruned = pruneTopiclessRoot(root) ?? [];
+  const prunedCaches = pruneEmbeddingCaches(caches);
+  if (json) {
+    io.stdout(`${JSON.stringify({ indexes: [], errors: [], pruned, prunedCaches }, null, 2)}\n`);
+    return 0;
+  }
+  for (const p of pruned) io.stdout(`${oneLine(join(shownRoot, p))}: removed (the docs root holds no topic any more)\n`);
+  for (const p of prunedCaches) io.stdout(`${oneLine(p)}: removed (the embedding cache of a topic that is gone)\n`);
+  if (pruned.length === 0 && prunedCaches.length === 0) io.stdout(`${oneLine(shownRoot)}: holds no topic, and no output of chunkyard's to remove\n`);
+  return 0;
+}
+
+/** A job for the folder, or null for the docs root holding no topic when `topiclessRoot` allows it. */
+function planJob(dir: string, root: string, topiclessRoot: boolean): Job | null {
   const abs = resolve(dir);
   // As --root is checked: a missing folder, a dangling link or a FIFO each said "not a folder".
   const problem = folderProblem(abs);
@@ -332,7 +362,10 @@ function planJob(dir: string, root: string): Job {
   const id = rel.split(sep).join('/');
   assertSearchable(abs);
   const isTopic = entryExists(join(abs, TOPIC_MARKER));
-  if (!isTopic && !mayHoldTopics(abs)) throw new UsageError(`${dir}: neither a topic (no ${TOPIC_MARKER}) nor a section (no topic below it)`);
+  if (!isTopic && !mayHoldTopics(abs)) {
+    if (topiclessRoot && id === '') return null;
+    throw new UsageError(`${dir}: neither a topic (no ${TOPIC_MARKER}) nor a section (no topic below it)`);
+  }
   return { dir, id, isTopic };
 }
 

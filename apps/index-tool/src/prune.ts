@@ -9,17 +9,45 @@
  *
  * Which files count is stale-outputs.ts, shared with the plugin.
  */
-import { rmdirSync, rmSync } from 'node:fs';
+import { renameSync, rmdirSync, rmSync } from 'node:fs';
+import { tempName } from '@chunkyard/fs-atomic';
 import { dirname, join } from 'node:path';
 import { TOPIC_MARKER } from '@chunkyard/topic-io';
-import { isTopicCacheFolder, isTopicCachePack, staleOutputs } from './stale-outputs.js';
+import { isTopicCacheFolder, isTopicCachePack, staleOutputs, topiclessRootOutputs, type StaleOutput } from './stale-outputs.js';
 
 /** Removes stale outputs below `root`; returns the removed paths, relative to `root`. */
 export function pruneStaleOutputs(root: string, marker: string = TOPIC_MARKER): string[] {
-  const stale = staleOutputs(root, marker);
+  return remove(root, staleOutputs(root, marker));
+}
+
+/**
+ * Removes what chunkyard wrote in a docs root that holds no topic any more, the root's own
+ * index.json and llms files included (topiclessRootOutputs; the root's index.json last). null,
+ * removing nothing, when a topic is at or below the root.
+ */
+export function pruneTopiclessRoot(root: string, marker: string = TOPIC_MARKER): string[] | null {
+  const stale = topiclessRootOutputs(root, marker);
+  return stale === null ? null : remove(root, stale);
+}
+
+function remove(root: string, stale: readonly StaleOutput[]): string[] {
   for (const { path, kind } of stale) {
     const file = join(root, path);
-    rmSync(file, { recursive: kind === 'chunks', force: true });
+    if (kind === 'chunks') {
+      // Out of the way in one rename, then removed: a reader walking the tree for _chunks/
+      // (docs-export, docs-store) sees the whole folder or none of it, never its manifest
+      // without its chunk files, and a run cut short leaves a temp name the tools sweep.
+      const aside = tempName(file);
+      try {
+        renameSync(file, aside);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      rmSync(aside, { recursive: true, force: true });
+      continue;
+    }
+    rmSync(file, { force: true });
     if (kind === 'words') {
       try {
         rmdirSync(dirname(file));

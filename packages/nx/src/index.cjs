@@ -94,23 +94,34 @@ function explainEmptyRoot(docsRoot, workspaceRoot) {
 }
 
 /**
- * The outputs chunkyard wrote under a docs root that holds no topic: the root's own index.json
- * and llms files, and what index-tool's --prune would remove below it (workspace-relative).
+ * The outputs chunkyard wrote under a docs root that holds no topic (workspace-relative): what
+ * `index-tool <root> --prune` removes there (index-tool's topiclessRootOutputs: the root's own
+ * index.json and llms files, and the deleted topics' outputs below it), so that the root stays a
+ * project exactly while its prune has something to do. `prunable` is false when the installed
+ * index-tool predates that (it refuses a root with no topic): then the list is a guess, named in
+ * the warning with a command to remove them by hand, and the root is no project.
  * @param {string} root @param {string} marker @param {string} workspaceRoot
- * @returns {string[]}
+ * @returns {{ files: string[], prunable: boolean }}
  */
 function leftoverOutputs(root, marker, workspaceRoot) {
   const abs = join(workspaceRoot, root);
+  const stale = loadStaleOutputs(workspaceRoot);
+  if (stale && typeof stale.topiclessRootOutputs === 'function') {
+    try {
+      return { files: (stale.topiclessRootOutputs(abs, marker) ?? []).map((o) => `${root}/${o.path}`), prunable: true };
+    } catch {
+      // A folder the kernel refuses to look up (ELOOP, ENAMETOOLONG): the root's own files, below.
+    }
+  }
   /** @type {string[]} */
   const out = [];
   for (const f of ['index.json', 'llms.txt', 'llms-full.txt']) if (existsSync(join(abs, f))) out.push(`${root}/${f}`);
-  const stale = loadStaleOutputs(workspaceRoot);
   try {
     if (stale) for (const o of stale.staleOutputs(abs, marker)) out.push(`${root}/${o.path}`);
   } catch {
     // A folder the kernel refuses to look up: what was found so far.
   }
-  return out;
+  return { files: out, prunable: false };
 }
 
 /**
@@ -468,6 +479,8 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
   const listed = new Set(markers);
   /** @type {Set<string> | undefined} every file Nx listed, posix (made once, when a root is walked) */
   let listedFiles;
+  /** @type {Set<string>} roots with no topic whose leftovers a project of theirs prunes */
+  const topiclessRoots = new Set();
   for (const root of options.docsRoots) {
     /** @type {string[]} */
     const onDisk = [];
@@ -506,17 +519,23 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
       // generator). But a docsRoot pointed at the wrong folder made `nx run-many -t index` print
       // "No tasks were run" and exit 0, with no word of why (found by a probe).
       if (!markers.some((m) => m.startsWith(`${root}/`))) {
-        // Its last topic deleted, the root is no project, so the root index-json whose --prune
-        // removes a deleted topic's outputs never runs: index.json still listed the topics, and
-        // docs-export and docs-query read them, after an exit 0 "No tasks were run" (probe).
-        const left = leftoverOutputs(root, options.topicMarker, workspaceRoot);
+        // Its last topic deleted, the root was no project, so no index-json --prune removed the
+        // deleted topics' outputs: index.json still listed the topics, and docs-export and
+        // docs-query read them, after an exit 0 "No tasks were run" (probe). A warning naming
+        // them was out of sight with the daemon, so the root now stays a project while they are
+        // there (plugin.cjs topiclessRootProject), whose index-json removes them.
+        const { files: left, prunable } = leftoverOutputs(root, options.topicMarker, workspaceRoot);
+        if (prunable && left.length > 0) topiclessRoots.add(root);
         // The embedding caches too, unless another entry keeps its caches in the same folder.
         const caches = options.docsRoots.length === 1 && !cacheShared && left.length > 0 && existsSync(join(workspaceRoot, options.embeddingCacheDir)) ? ` ${options.embeddingCacheDir}` : '';
+        const named = left.length === 0 ? '' : `${escapeControl(/** @type {string} */ (left[0]))}${left.length > 1 ? ` and ${left.length - 1} more` : ''}`;
         // git clean removes the emptied root as well, which the plugin then refuses as missing.
         const leftover =
           left.length === 0
             ? ''
-            : `. Outputs of its deleted topics are left (${escapeControl(/** @type {string} */ (left[0]))}${left.length > 1 ? ` and ${left.length - 1} more` : ''}; docs-export and docs-query still read them), which nx removes only while the root holds a topic: remove them with git clean -fdX ${escapeControl(root)}${escapeControl(caches)} && mkdir -p ${escapeControl(root)}`;
+            : prunable
+              ? `. Outputs of its deleted topics are left (${named}; docs-export and docs-query still read them): npx nx run-many -t index removes them (the root stays a project, whose index-json runs index-tool --prune, until they are gone)`
+              : `. Outputs of its deleted topics are left (${named}; docs-export and docs-query still read them), which the installed @chunkyard/index-tool cannot prune from a root with no topic: remove them with git clean -fdX ${escapeControl(root)}${escapeControl(caches)} && mkdir -p ${escapeControl(root)}`;
         process.stderr.write(
           `@chunkyard/nx: warning: the docs root "${escapeControl(root)}" (option docsRoot of @chunkyard/nx in nx.json) holds no ${escapeControl(options.topicMarker)}, so it has no topics and nx builds nothing there; add a topic (npx nx g @chunkyard/nx:topic <name>) or set docsRoot to the folder that holds them${leftover}\n`,
         );
@@ -534,12 +553,19 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
       `@chunkyard/nx: warning: ${escapeControl(/** @type {string} */ (hidden[0]))}${more} is not among the files Nx hands the plugin (.gitignore, .nxignore, or the include/exclude of @chunkyard/nx in nx.json), so its folder is not built as a topic; un-ignore it to build it\n`,
     );
   }
-  if (markers.length === 0) return [];
-  const cacheProblem = explainCacheDir(options.embeddingCacheDir, workspaceRoot);
-  if (cacheProblem) throw new Error(cacheProblem);
+  const stale = loadStaleOutputs(workspaceRoot);
+  if (markers.length === 0) {
+    // No topic anywhere: a project only for a root with leftovers, or for the deleted topics'
+    // embedding caches (none when the installed index-tool cannot prune a root with no topic).
+    const prunable = typeof stale?.topiclessRootOutputs === 'function';
+    const caches = prunable && !cacheShared && /** @type {StaleOutputsModule} */ (stale).staleEmbeddingCaches(join(workspaceRoot, options.embeddingCacheDir), new Set()).length > 0;
+    if (topiclessRoots.size === 0 && !caches) return [];
+  } else {
+    const cacheProblem = explainCacheDir(options.embeddingCacheDir, workspaceRoot);
+    if (cacheProblem) throw new Error(cacheProblem);
+  }
   /** @type {Record<string, ToolLocation>} */
   const tools = Object.fromEntries(TOOL_PACKAGES.map((p) => [p, locateTool(p, workspaceRoot)]));
-  const stale = loadStaleOutputs(workspaceRoot);
   const staleIn = (/** @type {string} */ docsRoot, /** @type {string} */ marker) => {
     if (stale === null) return true;
     try {
@@ -555,16 +581,17 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
   const configAbsent = !existsSync(join(workspaceRoot, options.configFile));
   // A configFile named in nx.json is meant to be read: the tools are not quietly given their
   // defaults instead, and each chunk task fails naming the file; this says where it was named.
-  if (configAbsent && options.configFile !== DEFAULT_CONFIG_FILE) {
+  if (configAbsent && options.configFile !== DEFAULT_CONFIG_FILE && markers.length > 0) {
     process.stderr.write(
       `@chunkyard/nx: warning: the config file "${escapeControl(options.configFile)}" (option configFile of @chunkyard/nx in nx.json) does not exist, so every topic's chunk and spec fail; create it or fix the option\n`,
     );
   }
   const defaultConfigAbsent = configAbsent && options.configFile === DEFAULT_CONFIG_FILE;
-  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn, staleCaches, defaultConfigAbsent });
+  const anchorFile = files.includes('nx.json') ? 'nx.json' : (files[0] ?? 'nx.json');
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn, staleCaches, defaultConfigAbsent, topiclessRoots, anchorFile });
 }
 
-/** @typedef {{ staleOutputs: (root: string, marker: string) => { path: string }[], staleEmbeddingCaches: (cacheRoot: string, live: ReadonlySet<string>) => string[] }} StaleOutputsModule */
+/** @typedef {{ staleOutputs: (root: string, marker: string) => { path: string }[], staleEmbeddingCaches: (cacheRoot: string, live: ReadonlySet<string>) => string[], topiclessRootOutputs?: (root: string, marker: string) => { path: string }[] | null }} StaleOutputsModule */
 /** Loaded once per workspace (the daemon makes the graph many times in one process). @type {Map<string, StaleOutputsModule>} */
 const staleOutputsModules = new Map();
 

@@ -609,7 +609,10 @@ function executorInputs(ctx) {
  * @property {string[][]} [entryRoots]  the docs roots of every entry of this plugin in nx.json (entryRootsOf), this one's included
  * @property {(cacheDir: string, live: ReadonlySet<string>) => string[]} [staleCaches]  the names of the topic embedding caches in cacheDir (workspace-relative) that are not in live (index-tool's stale-outputs entry), which the first docs root's index-json removes; absent when another entry shares the folder
  * @property {string[]} [staleCacheFolders]  set by createProjects: those caches, as workspace-relative folders
+ * @property {string} [cacheRoot]  set by createProjects: the docs root whose index-json removes them (the first that is a project)
  * @property {boolean} [defaultConfigAbsent]  configFile is the default, chunkyard.config.yaml, and there is none: the steps get no --config
+ * @property {ReadonlySet<string>} [topiclessRoots]  docs roots holding no topic but outputs its deleted topics left (index-tool's topiclessRootOutputs), each kept as a project whose index-json prunes them
+ * @property {string} [anchorFile]  the file a topicless root's project is reported under (nx.json): it has no marker
  */
 
 /**
@@ -632,12 +635,28 @@ function createProjects(files, givenCtx) {
     return cacheFolderName(projectName(dir, /** @type {string} */ (docsRootOf(m, options.docsRoots)), true, qualify));
   }));
   const staleCacheFolders = (givenCtx.staleCaches?.(options.embeddingCacheDir, live) ?? []).map((n) => `${options.embeddingCacheDir}/${n}`);
+  // A root whose last topic was deleted is no section any more, but while the outputs its topics
+  // left are there it stays a project whose index-json prunes them (topiclessRootProject): with
+  // no project, nothing removed them, and index.json went on listing the deleted topics. The
+  // stale embedding caches go with the first root that is a project; with none, the first root
+  // is kept for them.
+  const topicless = new Set(givenCtx.topiclessRoots ?? []);
+  const isProject = (/** @type {string} */ r) => topicless.has(r) || markers.some((m) => m.startsWith(`${r}/`));
+  if (staleCacheFolders.length > 0 && !options.docsRoots.some(isProject)) topicless.add(/** @type {string} */ (options.docsRoots[0]));
+  const cacheRoot = options.docsRoots.find(isProject);
   /** @type {BuildContext} */
-  const ctx = { ...givenCtx, staleCacheFolders };
+  const ctx = { ...givenCtx, staleCacheFolders, cacheRoot };
   /** @type {[string, { projects: Record<string, object> }][]} */
   const results = [];
   for (const docsRoot of options.docsRoots) {
     const rootMarkers = markers.filter((m) => m.startsWith(`${docsRoot}/`));
+    if (rootMarkers.length === 0) {
+      if (topicless.has(docsRoot)) {
+        const name = ctx.ownNames?.get(docsRoot)?.name ?? projectName(docsRoot, docsRoot, false, qualify);
+        results.push([ctx.anchorFile ?? 'nx.json', { projects: { [docsRoot]: topiclessRootProject(docsRoot, name, ctx) } }]);
+      }
+      continue;
+    }
     for (const m of rootMarkers) {
       const parts = posix.dirname(m).slice(docsRoot.length + 1).split('/');
       const bad = parts.findIndex((p) => UNPRINTABLE.test(p));
@@ -959,8 +978,8 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
   };
   // The root's llms.txt and llms-full.txt are outputs of a task after its index.json.
   const rootOutputs = dir === docsRoot ? ['llms.txt', 'llms-full.txt'] : [];
-  // The stale embedding caches go with the entry's first root (one task removes each).
-  const cacheArgs = dir === docsRoot && docsRoot === options.docsRoots[0] ? (ctx.staleCacheFolders ?? []).flatMap((f) => ['--prune-embedding-cache', f]) : [];
+  // The stale embedding caches go with the entry's first root that is a project (one task removes each).
+  const cacheArgs = dir === docsRoot && docsRoot === (ctx.cacheRoot ?? options.docsRoots[0]) ? (ctx.staleCacheFolders ?? []).flatMap((f) => ['--prune-embedding-cache', f]) : [];
   targets[INDEX_JSON_TARGET] = {
     // The root's task also removes the outputs a deleted topic left behind (git rm removes
     // only tracked files): docs-export and docs-store read every _chunks/ in the tree, so a
@@ -1042,6 +1061,52 @@ function projectFor(dir, childNames, parentName, rootName, isTopic, name, docsRo
     // folder when a child or, in chunkyard's own repo, a tool changes.
     implicitDependencies: [...implicit],
     targets,
+  };
+}
+
+/**
+ * The project of a docs root that holds no topic any more but still holds what its deleted
+ * topics left (the root's index.json listing them, llms.txt, their _chunks/ and the rest), or,
+ * for the entry's first root, their embedding caches. Its index-json runs `index-tool <root>
+ * --prune`, which removes them and writes nothing; `index` waits for it, so `nx run-many -t
+ * index` after `git rm -r` of the last topic leaves the tree a clean build would. Not cached:
+ * it removes what Nx does not hash (git-ignored files), so a cache hit would replay a removal
+ * that did not happen. The plugin makes it only while there is something to remove, so once
+ * they are gone the root is no project again (with the daemon, from the next time Nx remakes
+ * the graph: until then a run finds nothing to remove and says so).
+ * @param {string} dir  the docs root
+ * @param {string} name
+ * @param {BuildContext} ctx
+ */
+function topiclessRootProject(dir, name, ctx) {
+  const { options } = ctx;
+  const wiring = toolWiring(/** @type {ToolLocation} */ (ctx.tools[INDEX_TOOL.tool]));
+  const cacheArgs = dir === ctx.cacheRoot ? (ctx.staleCacheFolders ?? []).flatMap((f) => ['--prune-embedding-cache', f]) : [];
+  return {
+    name,
+    root: dir,
+    projectType: 'library',
+    tags: ['type:section', 'chunkyard'],
+    implicitDependencies: [...wiring.implicit],
+    targets: {
+      [INDEX_JSON_TARGET]: {
+        ...runTool(INDEX_TOOL.tool, [dir, '--root', dir, '--prune', ...cacheArgs], options, ctx),
+        cache: false,
+        inputs: [],
+        outputs: [],
+        dependsOn: [...wiring.dependsOn],
+        metadata: { description: 'index-tool --prune over the docs root, which holds no topic any more: removes the outputs its deleted topics left' },
+      },
+      index: {
+        executor: `${executorPackage(ctx)}:tool`,
+        options: { noop: true },
+        cache: false,
+        inputs: [],
+        outputs: [],
+        dependsOn: [INDEX_JSON_TARGET],
+        metadata: { description: 'removes what the deleted topics of this docs root left (it holds no topic any more)' },
+      },
+    },
   };
 }
 

@@ -847,9 +847,11 @@ describe('@chunkyard/nx: the file-system edge', () => {
     }
   });
 
-  it('a docs root whose last topic was deleted warns that its outputs are left, with a command that removes them (probe)', () => {
+  it('a docs root whose last topic was deleted stays a project, uncached, whose index-json prunes what its topics left; once pruned it is no project (probe)', () => {
     // Measured: after git rm -r of every topic, nx run-many said "No tasks were run" and exit 0,
     // and docs/index.json still listed the deleted topics (no root project, so no --prune ran).
+    // A warning naming them and a git clean command followed, but with the daemon (a developer's
+    // machine) no warning is printed, so the root now stays a project that removes them.
     const ws = join(temp, 'last-topic-gone');
     mkdirSync(join(ws, 'docs/a'), { recursive: true });
     writeFileSync(join(ws, 'docs/a/golden-reference.md'), '# A\n\nAlpha is a topic about the first letter.\n');
@@ -861,14 +863,36 @@ describe('@chunkyard/nx: the file-system edge', () => {
     rmSync(join(ws, 'docs/a/golden-reference.md'));
     const written: string[] = [];
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((str: string | Uint8Array) => (written.push(String(str)), true));
+    let results: ReturnType<typeof edge.createNodesV2[1]>;
     try {
-      expect(edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toEqual([]);
+      results = edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws });
     } finally {
       spy.mockRestore();
     }
+    expect(results.map(([file]) => file)).toEqual(['nx.json']);
+    const root = results[0]![1].projects.docs as { name: string; tags: string[]; targets: Record<string, { options: { args?: string[]; noop?: boolean }; cache: boolean; dependsOn: unknown[] }> };
+    expect(root.name).toBe('docs');
+    expect(Object.keys(root.targets).sort()).toEqual(['index', 'index-json']);
+    // Removes what Nx does not hash: a cache hit would replay a removal that never happened.
+    expect(root.targets['index-json']!.cache).toBe(false);
+    expect(root.targets.index!.cache).toBe(false);
+    expect(root.targets['index-json']!.options.args).toEqual(['docs', '--root', 'docs', '--prune', '--prune-embedding-cache', '.embedding-cache/topic-a']);
+    expect(root.targets.index!.dependsOn).toEqual(['index-json']);
     expect(written.join('')).toMatch(
-      /^@chunkyard\/nx: warning: the docs root "docs" \(option docsRoot of @chunkyard\/nx in nx\.json\) holds no golden-reference\.md, .*\. Outputs of its deleted topics are left \(docs\/index\.json and 4 more; .*: remove them with git clean -fdX docs \.embedding-cache && mkdir -p docs\n$/,
+      /^@chunkyard\/nx: warning: the docs root "docs" \(option docsRoot of @chunkyard\/nx in nx\.json\) holds no golden-reference\.md, .*\. Outputs of its deleted topics are left \(docs\/a\/_chunks and 4 more; .*\): npx nx run-many -t index removes them \(.*\)\n$/,
     );
+    // What that task runs, run by hand: then nothing is left, and the root is no project.
+    const pruned = bin('index-tool', ['docs', '--root', 'docs', '--prune', '--prune-embedding-cache', '.embedding-cache/topic-a']).toString();
+    expect(pruned).toContain('docs/index.json: removed');
+    written.length = 0;
+    const gone = vi.spyOn(process.stderr, 'write').mockImplementation((str: string | Uint8Array) => (written.push(String(str)), true));
+    try {
+      expect(edge.createNodesV2[1](['nx.json'], {}, { workspaceRoot: ws })).toEqual([]);
+    } finally {
+      gone.mockRestore();
+    }
+    expect(written.join('')).toMatch(/holds no golden-reference\.md/);
+    expect(written.join('')).not.toMatch(/Outputs of its deleted topics/);
     // An empty root (right after init) gets the plain warning.
     rmSync(join(ws, 'docs'), { recursive: true });
     mkdirSync(join(ws, 'docs'));

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { pruneStaleOutputs } from '../../../apps/index-tool/src/prune.js';
 
 const { createNodesV2 } = createRequire(import.meta.url)('./index.cjs') as {
@@ -59,4 +59,31 @@ it('a gone topic\'s embedding cache in .embedding-cache: the root\'s index-json 
   const after = rootOptions({ plugins: [{ plugin: '@chunkyard/nx', options: { docsRoot: 'docs' } }] });
   expect(after.args).not.toContain('--prune-embedding-cache');
   expect(after).not.toHaveProperty('staleOutputs');
+});
+
+it('with several docs roots, the stale embedding caches go to the first root that is a project: not to a first root that holds no topic and nothing to prune (no project, so they stayed), and to it while it prunes what its deleted topics left', () => {
+  const ws = join(tmp, 'ws-two-roots');
+  mkdirSync(join(ws, 'docs'), { recursive: true });
+  mkdirSync(join(ws, 'handbook', 'live'), { recursive: true });
+  writeFileSync(join(ws, 'handbook', 'live', 'golden-reference.md'), '# Live\n');
+  mkdirSync(join(ws, '.embedding-cache', 'topic-docs-gone', 'p'), { recursive: true });
+  const projects = () => {
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const results = createNodesV2[1](['nx.json', 'handbook/live/golden-reference.md'], { docsRoot: ['docs', 'handbook'] }, { workspaceRoot: ws });
+      return Object.assign({}, ...results.map(([, r]) => r.projects)) as Record<string, { name: string; targets: Record<string, { options?: { args?: string[] }; cache?: boolean }> }>;
+    } finally {
+      spy.mockRestore();
+    }
+  };
+  const cacheArgs = (args: string[] | undefined) => (args ?? []).filter((_, i) => args![i - 1] === '--prune-embedding-cache');
+  let p = projects();
+  expect(p.docs).toBeUndefined();
+  expect(cacheArgs(p.handbook!.targets['index-json']!.options?.args)).toEqual(['.embedding-cache/topic-docs-gone']);
+  // docs's last topic deleted, its index.json left: docs is a project again, and prunes both.
+  writeFileSync(join(ws, 'docs', 'index.json'), JSON.stringify({ kind: 'section', title: 'docs', _links: { self: { href: '/index.json' } }, _embedded: { topics: [] } }));
+  p = projects();
+  expect(p.docs!.targets['index-json']!.cache).toBe(false);
+  expect(p.docs!.targets['index-json']!.options?.args).toEqual(['docs', '--root', 'docs', '--prune', '--prune-embedding-cache', '.embedding-cache/topic-docs-gone']);
+  expect(cacheArgs(p.handbook!.targets['index-json']!.options?.args)).toEqual([]);
 });
