@@ -292,6 +292,11 @@ describe('document entries: corruption is detected, removed, reported and rebuil
       },
       /chunks do not match chunkCount/,
     ],
+    // Sparse files of 3 GiB (helper-77 probe): readFileSync threw ERR_FS_FILE_TOO_LARGE out of
+    // getDocument, which crashed topic-spec with a stack trace; under 2 GiB, the whole file
+    // was read into memory before its length was compared.
+    ['a .bin grown past 2 GiB', (dir) => truncateSync(join(dir, 'chunk-3.bin'), 3 * 2 ** 30), /chunk-3\.bin has 3221225472 bytes, expected 64 \(truncated/],
+    ['a metadata.json grown past 2 GiB', (dir) => truncateSync(join(dir, 'metadata.json'), 3 * 2 ** 30), /metadata\.json has 3221225472 bytes, more than any metadata\.json/],
     ['NaN in a vector file', (dir) => writeValue(dir, 2, 1, NaN), /chunk-2\.bin holds a non-finite value/],
     ['Infinity in a vector file', (dir) => writeValue(dir, 9, 15, -Infinity), /chunk-9\.bin holds a non-finite value/],
   ];
@@ -470,6 +475,21 @@ describe('the content-addressed text store', () => {
       expectSameBits([cache.getText(MODEL, texts[1]!)!], [fakeVector(texts[1]!, 8, MODEL)]);
     });
   }
+
+  it('detects, removes and reports a file grown past 2 GiB, without reading it (it threw ERR_FS_FILE_TOO_LARGE)', async () => {
+    const texts = chunkTexts(3);
+    const embedder = new CountingEmbedder(MODEL, 8);
+    await embedThroughCache(cache, embedder, KEY, texts);
+    const file = cache.textPath(MODEL, texts[1]!);
+    truncateSync(file, 3 * 2 ** 30);
+
+    expect(cache.getText(MODEL, texts[1]!)).toBeNull();
+    expect(corrupt).toEqual([{ path: file, reason: expect.stringMatching(/3221225472 bytes for 8 dimensions, expected 144 \(truncated or wrong length\)/) }]);
+    expect(existsSync(file)).toBe(false);
+    rmSync(cache.documentDir(KEY), { recursive: true });
+    const r = await embedThroughCache(cache, embedder, KEY, texts);
+    expect(r.stats).toEqual({ documentHit: false, textHits: 2, embedded: 1 });
+  });
 
   it('rejects invalid vectors', () => {
     expect(() => cache.putText(MODEL, 't', new Float32Array([NaN]))).toThrow(/non-finite/);

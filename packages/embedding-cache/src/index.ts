@@ -13,8 +13,9 @@
  * place, so readers see either nothing or a complete entry. See README.md for the format.
  */
 import { createHash } from 'node:crypto';
-import { mkdirp, NotRegularFileError, readRegularFile, removeStaleTempsOnce } from '@chunkyard/fs-atomic';
-import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { mkdirp, removeStaleTempsOnce } from '@chunkyard/fs-atomic';
+import { constants } from 'node:buffer';
+import { closeSync, constants as fsConstants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { siblingName } from './sibling-name.js';
 
@@ -235,23 +236,56 @@ function kindOf(path: string): 'dir' | 'other' | 'absent' {
   }
 }
 
+/** A file larger than its entry can be: its size, and what the entry says it holds (`expected`, uncapped). */
+interface Oversized {
+  size: number;
+  expected: number;
+}
+
 /**
- * Reads a file; `missing` when it does not exist, `not-a-file` when a folder is in its place.
- * Other I/O errors (EMFILE, EACCES, …) are thrown: they say nothing about the entry, and
- * treating them as corruption would delete good data.
+ * The most bytes a read of an entry file takes: past 2 GiB readFileSync throws
+ * ERR_FS_FILE_TOO_LARGE, and a metadata.json longer than V8's longest string cannot be parsed.
  */
-function readOrMissing(path: string): Buffer | 'missing' | 'not-a-file' {
+const MAX_ENTRY_READ = Math.min(2 ** 31 - 1, constants.MAX_STRING_LENGTH);
+
+/**
+ * Reads a file; `missing` when it does not exist, `not-a-file` when a folder is in its place,
+ * and its size when that is over `allowed(fd)` bytes (what the entry can hold, known from
+ * metadata.json or the file's own header), without reading it: a cache file grown to 3 GiB
+ * (a sparse file, a damaged disk) threw ERR_FS_FILE_TOO_LARGE out of every reader, which
+ * crashed topic-spec with a stack trace, and one under 2 GiB was read whole before its length
+ * was checked. Other I/O errors (EMFILE, EACCES, …) are thrown: they say nothing about the
+ * entry, and treating them as corruption would delete good data.
+ */
+function readOrMissing(path: string, allowed: (fd: number) => number): Buffer | 'missing' | 'not-a-file' | Oversized {
+  let fd: number;
   try {
-    // Regular files only: an entry file swapped for a FIFO or a link to /dev/zero hung every
-    // reader of the cache (topic-spec, docs-query, docs-export, docs-store --built) until killed.
-    return readRegularFile(path);
+    // Non-blocking, and regular files only: an entry file swapped for a FIFO or a link to
+    // /dev/zero hung every reader of the cache (topic-spec, docs-query, docs-export,
+    // docs-store --built) until killed.
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
   } catch (err) {
-    if (err instanceof NotRegularFileError) return 'not-a-file';
     const code = errCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
     if (code === 'EISDIR') return 'not-a-file';
     throw err;
   }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return 'not-a-file';
+    const expected = allowed(fd);
+    if (stat.size > Math.min(expected, MAX_ENTRY_READ)) return { size: stat.size, expected };
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The length a text entry's own header gives it (112 + 4 × dimensions), read from its first 12 bytes; the header length when it has fewer. */
+function textEntryLength(fd: number): number {
+  const head = Buffer.alloc(12);
+  const n = readSync(fd, head, 0, 12, 0);
+  return n < 12 ? TEXT_HEADER_BYTES : TEXT_HEADER_BYTES + head.readUInt32LE(8) * 4;
 }
 
 type MoveAside<T> = { moved: true; aside: string; found: T } | { moved: false; stuck?: string };
@@ -326,15 +360,18 @@ function metadataProblem(value: unknown): string | null {
   return null;
 }
 
-/** One file of a document entry by name (`metadata.json`, `chunk-<i>.bin`), wherever the entry lives. */
-type EntryFileReader = (name: string) => Uint8Array | 'missing' | 'not-a-file';
+/**
+ * One file of a document entry by name (`metadata.json`, `chunk-<i>.bin`), wherever the entry
+ * lives; a file over `allowed` bytes may be given as its size instead of its bytes.
+ */
+type EntryFileReader = (name: string, allowed: number) => Uint8Array | 'missing' | 'not-a-file' | Oversized;
 
 /**
  * Reads and validates the entry in `dir` against the caller's key and texts. Key or text
  * mismatches are misses (checked before any .bin is opened); damage is corruption.
  */
 function inspectDocument(dir: string, key: DocumentKey, texts: readonly string[], dimensions: number | undefined): Inspection {
-  return inspectEntry((name) => readOrMissing(join(dir, name)), key, texts, dimensions, () => {
+  return inspectEntry((name, allowed) => readOrMissing(join(dir, name), () => allowed), key, texts, dimensions, () => {
     const kind = kindOf(dir);
     if (kind === 'absent') return { kind: 'absent' };
     return { kind: 'corrupt', reason: kind === 'dir' ? 'metadata.json is missing' : 'the entry is not a folder' };
@@ -384,9 +421,10 @@ function inspectEntry(
   dimensions: number | undefined,
   whenNoMetadata: () => Inspection,
 ): Inspection {
-  const raw = read('metadata.json');
+  const raw = read('metadata.json', MAX_ENTRY_READ);
   if (raw === 'missing') return whenNoMetadata();
   if (raw === 'not-a-file') return { kind: 'corrupt', reason: 'metadata.json is not a file' };
+  if (!(raw instanceof Uint8Array)) return { kind: 'corrupt', reason: `metadata.json has ${raw.size} bytes, more than any metadata.json can be read (${MAX_ENTRY_READ})` };
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
@@ -413,11 +451,12 @@ function inspectEntry(
   const expectedBytes = meta.dimensions * 4;
   for (let i = 0; i < meta.chunkCount; i++) {
     const name = `chunk-${i}.bin`;
-    const bytes = read(name);
+    const bytes = read(name, expectedBytes);
     if (bytes === 'missing') return { kind: 'corrupt', reason: `${name} is missing` };
     if (bytes === 'not-a-file') return { kind: 'corrupt', reason: `${name} is not a file` };
-    if (bytes.length !== expectedBytes) {
-      return { kind: 'corrupt', reason: `${name} has ${bytes.length} bytes, expected ${expectedBytes} (truncated or wrong length)` };
+    const length = bytes instanceof Uint8Array ? bytes.length : bytes.size;
+    if (!(bytes instanceof Uint8Array) || length !== expectedBytes) {
+      return { kind: 'corrupt', reason: `${name} has ${length} bytes, expected ${expectedBytes} (truncated or wrong length)` };
     }
     if (sha256OfBytes(bytes).toString('hex') !== meta.chunks[i]!.bytesSha256) {
       return { kind: 'corrupt', reason: `${name} bytes do not match bytesSha256` };
@@ -460,9 +499,13 @@ function encodeTextEntry(model: string, textSha256: string, vector: Float32Array
 }
 
 function inspectTextFile(file: string, model: string, textSha256: string): TextInspection {
-  const bytes = readOrMissing(file);
+  const bytes = readOrMissing(file, textEntryLength);
   if (bytes === 'missing') return { kind: 'absent' };
   if (bytes === 'not-a-file') return { kind: 'corrupt', reason: 'not a regular file (a folder, FIFO or device in its place)' };
+  if (!Buffer.isBuffer(bytes)) {
+    const dims = (bytes.expected - TEXT_HEADER_BYTES) / 4;
+    return { kind: 'corrupt', reason: `${bytes.size} bytes for ${dims} dimensions, expected ${bytes.expected} (truncated or wrong length)` };
+  }
   return inspectTextEntry(bytes, model, textSha256);
 }
 
