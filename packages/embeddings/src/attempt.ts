@@ -231,8 +231,9 @@ function shownUrl(url: URL | string): string {
  * of every document sent to another host. fetch drops Authorization there (the Fetch
  * standard's rule) but not the body, so the redirect is refused before anything goes out,
  * naming both addresses. Within the origin (a proxy that adds a trailing slash, say) a
- * redirect is followed as fetch would: 307/308 keep the method and body, 303 (and 301/302 of
- * a POST) become a GET without one. `input` is a URL, as both client packages pass it.
+ * redirect is followed as fetch would: 307/308 keep the method and body. A 303 (or 301/302 of
+ * a POST) would make a request with a body a GET without one, so it is refused, naming both
+ * addresses; one without a body becomes a GET. `input` is a URL, as both client packages pass it.
  */
 export async function fetchWithinOrigin(input: string | URL | Request, init: RequestInit = {}, fetchImpl: typeof fetch = fetch): Promise<Response> {
   // A Request's body cannot be sent twice; neither client package passes one, so its
@@ -260,6 +261,12 @@ export async function fetchWithinOrigin(input: string | URL | Request, init: Req
     }
     if (hops >= MAX_REDIRECTS) throw new RedirectRefusedError(res.status, `more than ${MAX_REDIRECTS} redirects, the last from ${shownUrl(url)} to ${shownUrl(target)}`);
     if ((res.status === 303 && method !== 'GET' && method !== 'HEAD') || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+      // The request would arrive as a GET without its body, which no model server answers with
+      // what was asked: a proxy adding a slash with a 301 ended in "HTTP 405" (or 404) with the
+      // redirect nowhere in the message.
+      if (body !== null && body !== undefined) {
+        throw new RedirectRefusedError(res.status, `a redirect from ${shownUrl(url)} to ${shownUrl(target)}, which turns the ${method} into a GET without its body: not followed, since the server would never see the request`);
+      }
       method = 'GET';
       body = null;
       const without = new Headers(headers);

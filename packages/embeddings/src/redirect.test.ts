@@ -61,6 +61,19 @@ describe.each<Kind>(['ollama', 'openai'])('%s provider against a server that red
     if (kind === 'openai') expect(s.requests[1]!.headers.authorization).toBe('Bearer sk-secret');
   });
 
+  // fetch turns a POST into a GET without its body on a 301, 302 or 303, so the server never
+  // saw the texts: a proxy adding a trailing slash with a 301 ended in "HTTP 405: Method Not
+  // Allowed. Check embeddings.model …", the redirect nowhere in the message (helper-77 probe).
+  it.each([301, 302, 303])('refuses a %i within the origin, which would resend the POST as a GET without the texts, naming both addresses', async (status) => {
+    const s = await serve((req, res) => (req.path === `${ENDPOINT[kind]}/` && req.method === 'POST' ? answer(kind)(req, res) : req.path.endsWith('/') ? sendJson(res, 405, { error: 'Method Not Allowed' }) : void res.writeHead(status, { location: `${req.path}/` }).end()));
+    const err = await failure(provider(kind, s.origin).embed(['a']));
+    expect(s.requests.map((r) => [r.method, r.path])).toEqual([['POST', ENDPOINT[kind]]]);
+    expect(err.kind).toBe('http');
+    expect(err.status).toBe(status);
+    expect(err.message).toContain(`HTTP ${status}: a redirect from ${s.origin}${ENDPOINT[kind]} to ${s.origin}${ENDPOINT[kind]}/, which turns the POST into a GET without its body: not followed`);
+    expect(err.fix).toMatch(kind === 'ollama' ? /set OLLAMA_HOST \(or embeddings\.host\) to its address/ : /set OPENAI_BASE_URL \(or embeddings\.baseURL\) to its address/);
+  });
+
   it('refuses a redirect to an address that is not http(s)', async () => {
     const s = await serve((_req, res) => void res.writeHead(307, { location: 'file:///etc/passwd' }).end());
     const err = await failure(provider(kind, s.origin).embed(['a']));
