@@ -7,6 +7,7 @@ import MarkdownIt, { type Env, type Token } from 'markdown-it';
 import { usePlainStates } from './markdown-it-states.js';
 import { BODY, blockItems, CODE } from './block-items.js';
 import { stemmer } from 'stemmer';
+import { endsInHangul, KOREAN_STOP_WORDS, stemKorean } from './korean.js';
 import { isUnspacedStopWord, STOP_WORDS } from './words.js';
 import { yamlStrings } from './yaml-strings.js';
 
@@ -192,8 +193,18 @@ function lexToken(raw: string): LexResult {
   // and single letters end a phrase: they are never part of a keyword.
   // (A single character of a script without spaces is a word: 源 of 源代码, 化 of 序列化.)
   if (!/\p{L}/u.test(t) || t.includes('.') || (t.length < 2 && !UNSPACED.test(t))) return BREAK;
-  const lower = lowerCase(t);
-  return Object.freeze({ kind: 'word', text: lower, stem: stemmer(lower), stop: STOP_WORDS.has(lower) || isUnspacedStopWord(lower) });
+  let lower = lowerCase(t);
+  // A Korean word without its particle or 하다 ending, shown so: 서버는 and 서버를 are 서버.
+  const korean = endsInHangul(lower);
+  if (korean) lower = stemKorean(lower);
+  // A ZWNJ is spelling, not a letter: Persian typed with it (می‌خواهم) and without is one keyword.
+  const stem = stemmer(lower);
+  return Object.freeze({
+    kind: 'word',
+    text: lower,
+    stem: stem.includes('\u200c') ? stem.replace(/\u200c/g, '') : stem,
+    stop: STOP_WORDS.has(lower) || isUnspacedStopWord(lower) || (korean && KOREAN_STOP_WORDS.has(lower)),
+  });
 }
 
 const TURKIC = /[\u0130\u0131\u011e\u011f]/;
