@@ -7,7 +7,7 @@
  *   docs-store stats [--json]
  *   docs-store mcp [--http [--port N] [--host H] [--token T]]
  */
-import { accessSync, constants, fstatSync, readFileSync } from 'node:fs';
+import { accessSync, constants, fstatSync, lstatSync, readFileSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { parseArgs } from 'node:util';
@@ -16,7 +16,7 @@ import { escapeControl, numberOption, oneLine, parseCliArgs, quoteArgument } fro
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
-import { DocStore, EmptyStoreError, embedPlans, InputError, sqliteFailure, StoreError, UnknownFilterError, stagedCachedVectors, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
+import { DocStore, EmptyStoreError, embedPlans, InputError, sqliteFailure, storageFailed, StoreError, UnknownFilterError, stagedCachedVectors, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
 import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
@@ -338,6 +338,9 @@ function shortName(name: string): string {
   return oneLine(name.length > 200 ? `${name.slice(0, 200)}… (${name.length} characters)` : name);
 }
 
+/** The store's file, and the ones SQLite keeps beside it. */
+const STORE_FILES = ['', '-wal', '-shm', '-journal'] as const;
+
 async function ingest(ctx: Context): Promise<number> {
   const { values, io, root } = ctx;
   if (ctx.args.length === 0) throw new UsageError('ingest: no file or topic folder given');
@@ -362,46 +365,70 @@ async function ingest(ctx: Context): Promise<number> {
   let ann: AnnStatus | null = null;
   const cacheStats: CacheStats = { documentHits: 0, textHits: 0, embedded: 0 };
   if (plans.length > 0) {
-    const store = DocStore.open(ctx.dbPath, { links: ctx.dbLinks });
-    // SQLite opens a store file this user may only read read-only, without a word, and refuses
-    // at the first write: every document was embedded first (a paid provider's calls) for nothing.
-    try {
-      accessSync(ctx.dbPath, constants.W_OK);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM') {
-        store.close();
-        throw new StoreError(`${ctx.dbPath}: cannot write the store: the file is read-only to this user (${code}); check its permissions or choose another --db`);
+    // The store's files this run makes. When a full disk or a file size limit stops it they are
+    // removed (the ingest's transaction wrote nothing): a 0-byte or half-made store was left
+    // behind (s60 probe), which the next search named as an empty database. A store there before
+    // keeps what it held; one an ingest whose provider failed makes, tables and no document, is
+    // kept as ever.
+    const made = STORE_FILES.filter((suffix) => {
+      try {
+        lstatSync(`${ctx.dbPath}${suffix}`);
+        return false;
+      } catch (err) {
+        // ENOTDIR and the like: the open below says what is wrong with the path.
+        return (err as NodeJS.ErrnoException).code === 'ENOENT';
       }
-    }
-    // One bar per stage (embedding, then writing); silent unless stderr is a TTY without CI.
-    let bar: { stage: string; reporter: ProgressReporter } | null = null;
+    });
     try {
-      const onProgress = (e: { stage: 'embed' | 'write'; done: number; total: number }) => {
-        if (bar?.stage !== e.stage) {
-          bar?.reporter.stop();
-          const label = e.stage === 'embed' ? 'embedding' : 'writing  ';
-          bar = { stage: e.stage, reporter: progressReporter(e.total, label, io.progressStream ?? process.stderr, io.env ?? process.env) };
+      const store = DocStore.open(ctx.dbPath, { links: ctx.dbLinks });
+      // SQLite opens a store file this user may only read read-only, without a word, and refuses
+      // at the first write: every document was embedded first (a paid provider's calls) for nothing.
+      try {
+        accessSync(ctx.dbPath, constants.W_OK);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EACCES' || code === 'EPERM') {
+          store.close();
+          throw new StoreError(`${ctx.dbPath}: cannot write the store: the file is read-only to this user (${code}); check its permissions or choose another --db`);
         }
-        bar.reporter.update(e.done);
-      };
-      const onWait = () => io.stderr(`docs-store: ${display(ctx, ctx.dbPath)}: another process is writing the store; waiting for it to finish\n`);
-      if (values.built) {
-        const source = stagedCachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats, { batchSize: cacheBatchSize(config.embeddings) });
-        outcomes = await store.ingestRefs(plans, provider.model, source, { onProgress, onWait });
-      } else {
-        // Files given whole are planned in memory, and embedPlans sends each distinct text once across them.
-        outcomes = await store.ingestPlans(
-          plans.map((ref) => ref.load()),
-          provider.model,
-          (pending, progress) => embedPlans(pending, provider, progress),
-          { onProgress, onWait },
-        );
       }
-      ann = store.prepareVectorIndex(indexKind);
-    } finally {
-      (bar as { reporter: ProgressReporter } | null)?.reporter.stop();
-      store.close();
+      // One bar per stage (embedding, then writing); silent unless stderr is a TTY without CI.
+      let bar: { stage: string; reporter: ProgressReporter } | null = null;
+      try {
+        const onProgress = (e: { stage: 'embed' | 'write'; done: number; total: number }) => {
+          if (bar?.stage !== e.stage) {
+            bar?.reporter.stop();
+            const label = e.stage === 'embed' ? 'embedding' : 'writing  ';
+            bar = { stage: e.stage, reporter: progressReporter(e.total, label, io.progressStream ?? process.stderr, io.env ?? process.env) };
+          }
+          bar.reporter.update(e.done);
+        };
+        const onWait = () => io.stderr(`docs-store: ${display(ctx, ctx.dbPath)}: another process is writing the store; waiting for it to finish\n`);
+        if (values.built) {
+          const source = stagedCachedVectors(new EmbeddingCache(join(root, '.embedding-cache')), provider, cacheStats, { batchSize: cacheBatchSize(config.embeddings) });
+          outcomes = await store.ingestRefs(plans, provider.model, source, { onProgress, onWait });
+        } else {
+          // Files given whole are planned in memory, and embedPlans sends each distinct text once across them.
+          outcomes = await store.ingestPlans(
+            plans.map((ref) => ref.load()),
+            provider.model,
+            (pending, progress) => embedPlans(pending, provider, progress),
+            { onProgress, onWait },
+          );
+        }
+        ann = store.prepareVectorIndex(indexKind);
+      } catch (err) {
+        // Said before the store is closed: closing removes its -wal, and with it the sign that a
+        // file size limit (EFBIG), not the disk, stopped the write.
+        const room = storageFailed(err) ? sqliteFailure(ctx.dbPath, err) : null;
+        throw room === null ? err : new StoreError(room, { cause: err });
+      } finally {
+        (bar as { reporter: ProgressReporter } | null)?.reporter.stop();
+        store.close();
+      }
+    } catch (err) {
+      if (made.includes('') && storageFailed(err)) for (const suffix of made) rmSync(`${ctx.dbPath}${suffix}`, { force: true });
+      throw err;
     }
   }
   if (values.json) {

@@ -1,5 +1,6 @@
 /** Errors the store raises for a caller to report; anything else is a bug. */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync, statfsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { oneLine, quoteArgument } from '@chunkyard/fs-atomic';
 
 /** How much of a caller's id or filter value a message quotes (as docs-store mcp quotes a tool name). */
@@ -80,6 +81,8 @@ export class UnknownFilterError extends StoreError {
 export function sqliteFailure(path: string, err: unknown): string | null {
   if (!(err instanceof Error) || err.name !== 'SqliteError') return null;
   const code = String((err as { code?: unknown }).code);
+  const room = roomFailure(path, code, err.message);
+  if (room !== null) return room;
   const fix =
     code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB'
       ? `the database is corrupt (${err.message}); rebuild it with "docs-store ingest" into a new --db`
@@ -103,4 +106,68 @@ function readOnlyFile(path: string): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EACCES';
   }
+}
+
+/**
+ * A write SQLite could not make for want of room, as one line naming the store, or null. SQLite
+ * says only "disk I/O error" (SQLITE_IOERR_WRITE, _SHMSIZE …) or "database or disk is full"
+ * (SQLITE_FULL, a short write), whether the disk is full (ENOSPC) or a file would grow past
+ * this process's file size limit (EFBIG, `ulimit -f`): an ingest under a limit of a few KiB said
+ * "cannot open the store for writing (SQLITE_IOERR_WRITE: disk I/O error); check that the folder
+ * exists and is writable" (s60 probe). Which it was is told by the free space of the folder and
+ * by the limit with the sizes of the store's files.
+ */
+export function roomFailure(path: string, code: string, message: string): string | null {
+  if (code !== 'SQLITE_FULL' && !code.startsWith('SQLITE_IOERR')) return null;
+  if (diskFull(dirname(resolve(path)))) return `${path}: the disk is full (${code === 'SQLITE_FULL' ? message : `${code}: ${message}`}); free some space and run again`;
+  const limit = fileSizeLimit();
+  // SQLite grows a file a page, a WAL frame or 32 KiB of -shm at a time: one that stops within
+  // that of the limit stopped at it.
+  if (limit !== null && storeFileSizes(path).some((size) => size + 64 * 1024 > limit)) {
+    return `${path}: a file of the store would grow past this process's file size limit of ${limit} bytes (EFBIG: file too large; ${code}: ${message}); raise the limit (ulimit -f) and run again`;
+  }
+  return code === 'SQLITE_FULL' ? `${path}: the disk is full (${message}); free some space and run again` : null;
+}
+
+/** Whether the file system holding `dir` has less room left than SQLite's shared-memory file takes (32 KiB). */
+export function diskFull(dir: string): boolean {
+  try {
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize < 32 * 1024;
+  } catch {
+    return false;
+  }
+}
+
+/** This process's file size limit in bytes (RLIMIT_FSIZE, `ulimit -f`), or null where there is none or it cannot be read (only Linux shows it, in /proc/self/limits). */
+export function fileSizeLimit(): number | null {
+  try {
+    const line = /^Max file size\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    const limit = Number(line?.[1]);
+    return Number.isSafeInteger(limit) ? limit : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The sizes of the store's file and of the -wal, -shm and -journal files SQLite keeps beside it, those that exist. */
+function storeFileSizes(path: string): number[] {
+  return ['', '-wal', '-shm', '-journal'].flatMap((suffix) => {
+    const size = statSync(`${path}${suffix}`, { throwIfNoEntry: false })?.size;
+    return size === undefined ? [] : [size];
+  });
+}
+
+/**
+ * Whether `err` (or the error it was made from) is a write the store's disk could not take: a
+ * full disk, a file size limit, an I/O error. An ingest into a store it created removes the
+ * store when its run fails so (docs-store ingest): a 0-byte or half-made file was left.
+ */
+export function storageFailed(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = String((e as { code?: unknown }).code);
+    if (e.name === 'SqliteError' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'))) return true;
+    if (['ENOSPC', 'EFBIG', 'EDQUOT', 'EIO'].includes(code)) return true;
+  }
+  return false;
 }

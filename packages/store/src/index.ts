@@ -16,5 +16,5 @@ export { FTS_MAX_WORDS, ftsQuery, fuseRrf, searchFts, RRF_K } from './search.js'
 export { RouteIndex, routedUnits, type RoutedUnit } from './routes.js';
 export { VectorIndex, type VectorSearchOptions, normalizeInPlace, vectorBytes, bytesToVector, type IndexedUnit, type VectorMatch } from './vector-index.js';
 export { MIGRATIONS, SCHEMA_VERSION, migrate } from './schema.js';
-export { EmptyStoreError, InputError, sqliteFailure, StoreError, UnknownFilterError } from './errors.js';
+export { EmptyStoreError, InputError, sqliteFailure, storageFailed, StoreError, UnknownFilterError } from './errors.js';
 export type * from './types.js';

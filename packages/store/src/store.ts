@@ -9,7 +9,7 @@ import { accessSync, constants, existsSync, lstatSync, readlinkSync, statfsSync,
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { firstNonFolder, mkdirp, refuseSymlink, SymlinkOutputError } from '@chunkyard/fs-atomic';
-import { quoteId, StoreError, UnknownFilterError } from './errors.js';
+import { quoteId, roomFailure, StoreError, UnknownFilterError } from './errors.js';
 import type { RouteOptions } from '@chunkyard/retrieval';
 import { assertModel, deleteArtifactRows, embedPlans, findArtifact, lacksRouteData, storedModel, writeArtifacts, type OnProgress, type StoreEmbedder } from './ingest.js';
 import { planArtifact, type PlanOptions } from './plan.js';
@@ -960,10 +960,11 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
   const message = err instanceof Error ? err.message : String(err);
   if (code === 'SQLITE_NOTADB') return new StoreError(`${path}: not a docs-store database (${message}); pass --db with the store's path, or move this file away`);
   // SQLite says "disk I/O error" when it cannot grow <store>-shm (SQLITE_IOERR_SHMSIZE) or write
-  // a page on a full disk: that said "check that the folder exists and is writable".
-  if ((code === 'SQLITE_IOERR_SHMSIZE' || String(code).startsWith('SQLITE_IOERR')) && diskFull(dirname(resolve(path)))) {
-    return new StoreError(`${path}: the disk is full (${String(code)}: ${message}); free some space and run again`);
-  }
+  // a page on a full disk or past a file size limit: that said "check that the folder exists and
+  // is writable". The SqliteError is kept as the cause: an ingest that created the store removes
+  // it on such a failure (storageFailed).
+  const room = typeof code === 'string' ? roomFailure(path, code, message) : null;
+  if (room !== null) return new StoreError(room, { cause: err });
   // SQLITE_READONLY_DIRECTORY (a folder this user cannot write, where -wal and -shm go) came out
   // as "cannot open the store (SQLITE_READONLY_DIRECTORY: attempt to write a readonly database)",
   // naming neither the folder nor what to do.
@@ -980,24 +981,14 @@ function openError(path: string, err: unknown, purpose: 'read' | 'write'): Store
       );
     }
     const what = purpose === 'write' ? 'check that the folder exists and is writable, or choose another --db' : 'check its permissions';
-    return new StoreError(`${path}: cannot open the store for ${purpose === 'write' ? 'writing' : 'reading'} (${String(code)}: ${message}); ${what}`);
+    return new StoreError(`${path}: cannot open the store for ${purpose === 'write' ? 'writing' : 'reading'} (${String(code)}: ${message}); ${what}`, { cause: err });
   }
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new StoreError(`${path}: the store is locked by another process (${message}); try again when it finishes`);
-  if (code === 'SQLITE_FULL') return new StoreError(`${path}: the disk is full (${message}); free some space and run again`);
   if (code === 'SQLITE_CORRUPT') return new StoreError(`${path}: the database is corrupt (${message}); rebuild it with "docs-store ingest" into a new --db`);
   if (typeof code === 'string' && code.startsWith('SQLITE_')) return new StoreError(`${path}: cannot open the store (${code}: ${message})`);
   return err;
 }
 
-/** Whether the file system holding `dir` has less room left than SQLite's shared-memory file takes (32 KiB). */
-function diskFull(dir: string): boolean {
-  try {
-    const fs = statfsSync(dir);
-    return fs.bavail * fs.bsize < 32 * 1024;
-  } catch {
-    return false;
-  }
-}
 
 /** Why nothing can be written in `dir` ("is on a read-only file system (EROFS)"), or null. */
 function unwritableReason(dir: string): string | null {
