@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CREATED_BY,
@@ -495,6 +495,44 @@ describe('the content-addressed text store', () => {
     expect(() => cache.putText(MODEL, 't', new Float32Array([NaN]))).toThrow(/non-finite/);
     expect(() => cache.putText(MODEL, 't', new Float32Array(0))).toThrow(/empty/);
     expect(() => cache.putText('', 't', new Float32Array(1))).toThrow(/empty model/);
+  });
+});
+
+describe('a file where the cache keeps its own folders', () => {
+  // helper-77 probe: a file at _by-text/{model}/{hh} or at {strategy}/{model} failed every
+  // later run ("already exists (EEXIST); remove it or choose another location", exit 1),
+  // though those names are the cache's own and nothing but it writes there.
+  const texts = chunkTexts(6);
+  const cases: [string, (c: EmbeddingCache) => string[]][] = [
+    ['the two-hex folder of the text store', (c) => [dirname(c.textPath(MODEL, texts[2]!))]],
+    ['the model folder of the text store', (c) => [dirname(dirname(c.textPath(MODEL, texts[2]!)))]],
+    ['_by-text itself', (c) => [join(c.root, TEXT_STORE_DIR)]],
+    ['the model folder of a document entry', (c) => [dirname(c.documentDir(KEY))]],
+  ];
+  for (const [name, where] of cases) {
+    it(`${name}: removed, reported and rebuilt`, async () => {
+      const embedder = new CountingEmbedder(MODEL, 8);
+      const first = await embedThroughCache(cache, embedder, KEY, texts);
+      const [path] = where(cache);
+      rmSync(cache.documentDir(KEY), { recursive: true });
+      rmSync(path!, { recursive: true });
+      writeFileSync(path!, 'stray');
+
+      const again = await embedThroughCache(cache, embedder, KEY, texts);
+      expectSameBits(again.vectors, first.vectors);
+      expect(corrupt).toContainEqual({ path: path!, reason: expect.stringMatching(/a file where the cache keeps a folder/) });
+      expect((await embedThroughCache(cache, embedder, KEY, texts)).stats.documentHit).toBe(true);
+      expect(leftovers(cache.root)).toEqual([]);
+    });
+  }
+
+  it('a file in place of a strategy folder (a name that may be the user\'s, for --cache-dir .) is left, and the write fails naming it', async () => {
+    const embedder = new CountingEmbedder(MODEL, 8);
+    const strategyDir = dirname(dirname(cache.documentDir(KEY)));
+    mkdirSync(dirname(strategyDir), { recursive: true });
+    writeFileSync(strategyDir, 'mine');
+    await expect(embedThroughCache(cache, embedder, KEY, texts)).rejects.toThrow(/ENOTDIR|EEXIST/);
+    expect(readFileSync(strategyDir, 'utf8')).toBe('mine');
   });
 });
 

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirp, removeStaleTempsOnce } from '@chunkyard/fs-atomic';
 import { constants } from 'node:buffer';
-import { closeSync, constants as fsConstants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { siblingName } from './sibling-name.js';
 
@@ -226,6 +226,18 @@ function errCode(err: unknown): string | undefined {
 
 /** Errors a rename into place gives when something is already there or briefly held open (Windows). */
 const TARGET_IN_THE_WAY = new Set(['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTDIR', 'EISDIR']);
+
+/** `dir` and the folders above it up to `top`, top first, when `dir` is `top` or below it; else none. */
+function foldersFrom(top: string, dir: string): string[] {
+  const out = [dir];
+  for (let at = dir; at !== top; ) {
+    const parent = dirname(at);
+    if (parent === at) return [];
+    out.push(parent);
+    at = parent;
+  }
+  return out.reverse();
+}
 
 function kindOf(path: string): 'dir' | 'other' | 'absent' {
   try {
@@ -551,6 +563,34 @@ export class EmbeddingCache {
   constructor(readonly root: string) {}
 
   /**
+   * mkdirp(dir), where a file (or FIFO, or symlink that does not lead to a folder) standing at
+   * `owned` or below it on the way to `dir` is the cache's own damage: it is removed and
+   * reported, and the folder made. Those names (`_by-text/{model}/{hh}`, a document entry's
+   * model folder) are computed by the cache and written by nothing else, and a file there
+   * failed every later run with EEXIST or ENOTDIR. Above `owned` (the root, a strategy folder,
+   * names a user may own with `--cache-dir .`) nothing is removed, and the error is thrown.
+   */
+  private makeFolder(dir: string, owned: string): void {
+    try {
+      mkdirp(dir);
+      return;
+    } catch (err) {
+      const code = errCode(err);
+      if (code !== 'EEXIST' && code !== 'ENOTDIR') throw err;
+      const path = foldersFrom(owned, dir).find((p) => kindOf(p) === 'other');
+      if (path === undefined) throw err;
+      try {
+        unlinkSync(path);
+      } catch (e) {
+        // Gone, or a folder now (another writer repaired it first): mkdirp below decides.
+        if (!['ENOENT', 'EISDIR', 'EPERM', 'ENOTDIR'].includes(errCode(e) ?? '')) throw e;
+      }
+      this.onCorrupt?.(path, 'a file where the cache keeps a folder');
+    }
+    mkdirp(dir);
+  }
+
+  /**
    * Records every entry this instance reads or writes from now on, so that pruneUnused() can
    * drop the rest. For a cache that belongs to one build output (the Nx plugin gives each topic
    * its own folder and declares it an output of spec): without pruning it would carry every
@@ -688,7 +728,7 @@ export class EmbeddingCache {
     }
     const dimensions = checkVectors(vectors, 'vector');
     this.used?.add(dir);
-    mkdirp(dirname(dir));
+    this.makeFolder(dirname(dir), dirname(dir));
     removeStaleTempsOnce(dirname(dir));
     const tmp = siblingName(dir);
     try {
@@ -813,7 +853,7 @@ export class EmbeddingCache {
     const h = sha256Hex(text);
     const file = this.textPath(model, text);
     this.used?.add(file);
-    mkdirp(dirname(file));
+    this.makeFolder(dirname(file), join(this.root, TEXT_STORE_DIR));
     removeStaleTempsOnce(dirname(file));
     const tmp = siblingName(file);
     try {
