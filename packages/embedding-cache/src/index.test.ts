@@ -190,6 +190,32 @@ describe('what a killed writer leaves behind', () => {
     expectSameBits(cache.getDocument(KEY, texts), vectorsFor(texts));
   });
 
+  // Before 7625dd7 an entry moved aside was named `.<name>.old-<pid>-<hex>`, which no sweep
+  // matches: one a killed writer of that version left stayed in the cache (and in every pack
+  // the Nx plugin made of it) forever (helper-77 probe).
+  it('the next write into a folder also removes the .old- entries that writers of the older naming left, when their writer is gone', () => {
+    const texts = chunkTexts(2);
+    const docParent = join(cache.documentDir(KEY), '..');
+    const textParent = join(cache.textPath(MODEL, 'some text'), '..');
+    mkdirSync(docParent, { recursive: true });
+    mkdirSync(textParent, { recursive: true });
+    const oldDocument = join(docParent, '.abcdef0123456789.old-2147483646-0badc0de');
+    const oldText = join(textParent, '.ff.bin.old-2147483646-0badc0de');
+    const live = join(docParent, `.abcdef0123456789.old-${process.pid}-0badc0de`);
+    const notOurs = join(docParent, '.notes.old-2147483646-backup');
+    mkdirSync(oldDocument);
+    writeFileSync(join(oldDocument, 'chunk-0.bin'), 'old');
+    writeFileSync(oldText, 'old');
+    mkdirSync(live);
+    writeFileSync(notOurs, 'kept');
+    cache.putDocument(KEY, texts, vectorsFor(texts));
+    cache.putText(MODEL, 'some text', fakeVector('some text', 16));
+    expect(existsSync(oldDocument)).toBe(false);
+    expect(existsSync(oldText)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(notOurs)).toBe(true);
+  });
+
   // fs-atomic's sweep judges a temp by its pid only when the name says the pid is from this pid
   // namespace; the cache's own `<pid>-<hex>` names did not, so a run in a container sharing the
   // cache (where the writer's pid is dead or someone else's) removed a live write's entry.

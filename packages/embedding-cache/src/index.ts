@@ -227,6 +227,49 @@ function errCode(err: unknown): string | undefined {
 /** Errors a rename into place gives when something is already there or briefly held open (Windows). */
 const TARGET_IN_THE_WAY = new Set(['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTDIR', 'EISDIR']);
 
+/**
+ * An entry moved aside by a writer of the naming before 7625dd7: `.<name>.old-<pid>-<8 hex>`.
+ * fs-atomic's sweep knows only `.tmp-` names, so one a killed writer left stayed for ever.
+ */
+const LEGACY_ASIDE = /^\..+\.old-(\d+)-[0-9a-f]{8}$/;
+const swept = new Set<string>();
+
+/**
+ * Before a write into `dir`, once per folder per process: removeStaleTempsOnce, and the
+ * legacy moved-aside entries whose writer is no longer alive (judged by pid, as fs-atomic
+ * judges its own names without a pid namespace).
+ */
+function sweepFolder(dir: string): void {
+  removeStaleTempsOnce(dir);
+  if (swept.has(dir)) return;
+  swept.add(dir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = LEGACY_ASIDE.exec(name);
+    if (!m || pidAlive(Number(m[1]))) continue;
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true });
+    } catch {
+      // Not removable (another user's): best effort, as for the temps.
+    }
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errCode(err) === 'EPERM';
+  }
+}
+
 /** `dir` and the folders above it up to `top`, top first, when `dir` is `top` or below it; else none. */
 function foldersFrom(top: string, dir: string): string[] {
   const out = [dir];
@@ -729,7 +772,7 @@ export class EmbeddingCache {
     const dimensions = checkVectors(vectors, 'vector');
     this.used?.add(dir);
     this.makeFolder(dirname(dir), dirname(dir));
-    removeStaleTempsOnce(dirname(dir));
+    sweepFolder(dirname(dir));
     const tmp = siblingName(dir);
     try {
       mkdirSync(tmp);
@@ -854,7 +897,7 @@ export class EmbeddingCache {
     const file = this.textPath(model, text);
     this.used?.add(file);
     this.makeFolder(dirname(file), join(this.root, TEXT_STORE_DIR));
-    removeStaleTempsOnce(dirname(file));
+    sweepFolder(dirname(file));
     const tmp = siblingName(file);
     try {
       writeNamed(tmp, encodeTextEntry(model, h, vector), file);
