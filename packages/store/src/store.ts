@@ -5,7 +5,7 @@
  * `PRAGMA data_version` reveals).
  */
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, lstatSync, readlinkSync, statfsSync, statSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, openSync, readlinkSync, readSync, statfsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { firstNonFolder, mkdirp, refuseSymlink, SymlinkOutputError } from '@chunkyard/fs-atomic';
@@ -226,6 +226,7 @@ export class DocStore {
     if (refusing) refuseLinks(path);
     if (path !== ':memory:') {
       refuseNonRegular(path);
+      refuseCompanionOfStore(path);
       refuseOddCompanions(path);
       refuseOrphanWal(path);
     }
@@ -1066,6 +1067,44 @@ function stillNoLinks(db: Database.Database, path: string): void {
 
 /** The files SQLite keeps beside a store, by suffix: what each holds. */
 const COMPANIONS = { '-journal': 'rollback journal', '-wal': 'write-ahead log', '-shm': 'shared-memory index' } as const;
+
+/**
+ * A path that is a store's -wal, -shm or -journal (`--db store.db-wal`, a tab completion away,
+ * s60 probe): SQLite read a 0-byte or absent -wal as a new database, an ingest wrote a store
+ * into it and said so, and the next open of the store removed it with its WAL (a -journal
+ * likewise); with the store open elsewhere, two connections wrote the one file as two things.
+ * Refused before anything is made. A store is a regular file that is empty or starts with
+ * SQLite's header; a name that ends so beside anything else is a store of its own.
+ */
+function refuseCompanionOfStore(path: string): void {
+  for (const [suffix, role] of Object.entries(COMPANIONS)) {
+    if (!path.endsWith(suffix) || basename(path) === suffix) continue;
+    const store = path.slice(0, -suffix.length);
+    if (!isStoreFile(store)) continue;
+    throw new StoreError(`${path}: the ${role} SQLite keeps beside the store ${store}, not a store of its own (a store written there is lost when ${basename(store)} is next opened); nothing was read or written: pass --db ${store}`);
+  }
+}
+
+/** Whether `path` is a regular file (links followed) that is empty or starts with SQLite's header. */
+function isStoreFile(path: string): boolean {
+  let fd: number;
+  try {
+    if (!statSync(path).isFile()) return false;
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(16);
+    const read = readSync(fd, head, 0, 16, 0);
+    return read === 0 || (read === 16 && head.equals(SQLITE_HEADER));
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
 /**
  * SQLite's files beside the store are regular files it makes and removes itself. Another kind
