@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -338,5 +338,27 @@ describe('numeric options: one wording in every command, ranges as --help states
     const long = option.split('/').at(-1)!;
     const entry = new RegExp(`^ +(?:-\\w, )?${long}\\b.*(?:\\n {8,}.*)*`, 'm').exec(helps.get(tool)!);
     expect(entry?.[0], `${tool} --help: ${long}`).toContain(`${min}..${max}`);
+  });
+});
+
+describe('a command whose tool cannot be loaded', () => {
+  // helper-77 probe: an install missing a tool's package (a failed or partial install, a
+  // pruned node_modules) printed Node's ERR_MODULE_NOT_FOUND stack trace, exit 1, with nothing
+  // saying which command needed it or how to repair it.
+  it('the built bin, installed without the tool packages: one line naming the command, the package and the fix, exit 1; the rest still works', () => {
+    const inst = join(scratch, 'partial-install/node_modules/@chunkyard/cli');
+    mkdirSync(inst, { recursive: true });
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(APP, part), join(inst, part), { recursive: true });
+    const run = (args: string[]) => spawnSync(process.execPath, [join(inst, 'bin/chunkyard.js'), ...args], { cwd: scratch, encoding: 'utf8' });
+    for (const [name, c] of Object.entries(COMMANDS)) {
+      const pkgName = c.package ?? `@chunkyard/${c.tool}`;
+      const r = run([name, '--help']);
+      expect(r.status, name).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr, name).toBe(
+        `chunkyard: cannot load ${pkgName}, which runs "chunkyard ${name}": Cannot find package '${pkgName}'\nReinstall @chunkyard/cli (npm i @chunkyard/cli), or install ${pkgName}.\n`,
+      );
+    }
+    expect(run(['--version']).stdout).toBe(`chunkyard ${pkg.version}\n`);
   });
 });

@@ -61,7 +61,8 @@ Each command is also a bin of its own with the same options: chunking-tool,
 keyword-extractor, topic-spec, index-tool, docs-query, docs-serve, docs-store, docs-export,
 docs-score and chunk-inspector.
 
-Exit status: the command's own; 2 no or an unknown command, or words after --help or --version.
+Exit status: the command's own; 2 no or an unknown command, or words after --help or --version;
+1 the command's tool cannot be loaded (a partial install: reinstall @chunkyard/cli).
 `;
 
 export interface Io {
@@ -114,7 +115,18 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     io.stderr(`chunkyard: ${what}${hint}\nCommands: ${Object.keys(COMMANDS).join(', ')}. Run chunkyard --help for usage.\n`);
     return 2;
   }
-  const { main: run } = await command.load();
+  // A tool that cannot be loaded (its package, or one it imports, missing from a failed or
+  // partial install) threw Node's ERR_MODULE_NOT_FOUND stack trace, naming neither the command
+  // nor a way to repair it. Only the load is caught: the tool's own errors are its own.
+  let run: (argv: string[]) => Promise<number>;
+  try {
+    ({ main: run } = await command.load());
+  } catch (err) {
+    const pkg = command.package ?? `@chunkyard/${command.tool}`;
+    const why = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.replace(/ imported from .*$/, '');
+    io.stderr(`chunkyard: cannot load ${pkg}, which runs "chunkyard ${name}": ${escapeControl(why)}\nReinstall @chunkyard/cli (npm i @chunkyard/cli), or install ${pkg}.\n`);
+    return 1;
+  }
   return run(args);
 }
 
