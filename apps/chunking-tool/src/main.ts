@@ -49,9 +49,12 @@ Options:
   -h, --help           show this help
   --version            print chunking-tool's version
 
-Numeric settings of chunking: (chunkyard.config.yaml, topic.yaml), all whole numbers; outside
-its range a value is a config error naming file:line, the key and what was given:
-${rangesHelp('chunking', '  ')}
+Numeric config settings (llm.temperature a number, the others whole numbers); outside its
+range a value is a config error naming file:line, the key and what was given:
+  chunking: (chunkyard.config.yaml, topic.yaml)
+${rangesHelp('chunking', '    ')}
+  llm: (chunkyard.config.yaml; paginate's lead lines with leadLines: true)
+${rangesHelp('llm', '    ')}
 
 Exit status: 0 success; 1 a document could not be processed (the others are still
 written, and earlier outputs of the failed one are left as they were), or an output

@@ -7,7 +7,7 @@
 import { chmodSync, createWriteStream, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
+import { ConfigError, parseConfig, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { counted, describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, RealPaths, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { PAGE_CONTENTS, type PageContent } from '@chunkyard/chunking/interop';
@@ -60,6 +60,12 @@ Options:
   --version            print docs-export's version
 
 When stdout is not a terminal, a progress line goes to stderr every few seconds.
+
+Numeric settings of the config's embeddings: section (--with-embeddings), all whole numbers;
+outside its range a value is a config error (exit 2) naming file:line, the key and what was
+given:
+  embeddings:
+${rangesHelp('embeddings', '    ')}
 
 Exit status: 0 success; 1 a manifest could not be read, no topic is built, or vectors are
 missing (--cached-only) or the provider failed (with --out, FILE is left as it was);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '@chunkyard/config';
+import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingError } from '@chunkyard/embeddings';
 import {
   ContractError,
@@ -84,6 +84,11 @@ workspace's .embedding-cache/, so a workspace built with the spec step embeds on
 
 An option that belongs to another mode (-n, -k or --technical with --list, --max-distance,
 --ranking or --config without -q, --technical or --baseline with -q) is a usage error.
+
+Numeric settings of the config's embeddings: section, all whole numbers; outside its range a
+value is a config error (exit 2) naming file:line, the key and what was given:
+  embeddings:
+${rangesHelp('embeddings', '    ')}
 
 Exit status: 0 success (also when a search finds nothing); 1 the docs could not be read or
 are not valid, or embedding failed; 2 usage or config error (also a --topic that matches

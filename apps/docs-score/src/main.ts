@@ -11,7 +11,7 @@ import { emptyArgument, escapeControl, fileProblem, numberOption, oneLine, parse
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
-import { ConfigError, describeFsError, guardEnvironment, isFsError, loadWorkspace, UsageError } from '@chunkyard/topic-io';
+import { ConfigError, describeFsError, guardEnvironment, isFsError, loadWorkspace, rangesHelp, UsageError } from '@chunkyard/topic-io';
 import { findTarget, loadIndexes, loadTopic, topicId, type Target } from './load.js';
 import { corporaOf, csvQuestions, measureRetrieval, qaQuestions, readText, usableTopics, type RetrievalReport } from './retrieval.js';
 import { createChatClient, LlmError, type LlmSettings } from '@chunkyard/llm';
@@ -94,6 +94,14 @@ Other options:
   --json               print the full report as JSON on stdout
   -h, --help           show this help
   --version            print docs-score's version
+
+Numeric config settings (llm.temperature a number, the others whole numbers);
+outside its range a value is a config error (exit 2) naming file:line, the key and
+what was given:
+  embeddings:
+${rangesHelp('embeddings', '    ', 80)}
+  llm:
+${rangesHelp('llm', '    ', 80)}
 
 Exit status: 0 every check passed; 13 a continuity graph is broken (dangling,
 circular or duplicate ids; seed 000); 1 another check failed, or retrieval is

@@ -7,7 +7,7 @@ import { statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { entryExists } from './entry-exists.js';
 import { ConfigError, MAX_CONFIG_CHARS, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
-export { ConfigError } from '@chunkyard/config';
+export { ConfigError, rangesHelp } from '@chunkyard/config';
 import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, lookalikeAdvice, NotRegularFileError, notUtf8Reason, readRegularFile, oneLine, searchDeniedReason, utf8TextProblem } from '@chunkyard/fs-atomic';
 
 // The environment-error helpers live in fs-atomic (no dependencies, so the reading tools can
