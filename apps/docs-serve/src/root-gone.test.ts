@@ -42,3 +42,24 @@ it('answers 503 while its folder is gone, says so once, and serves again when it
     rmSync(parent, { recursive: true, force: true });
   }
 });
+
+it('names a gone folder holding a line break on one line (helper-78 probe: its CR LF went out raw, the rest of the name a line of its own)', async () => {
+  const parent = mkdtempSync(join(tmpdir(), 'serve-root-gone-'));
+  const root = join(parent, 'docs\r\nFAKE: line\u001b[2J\u202e');
+  mkdirSync(root);
+  writeFileSync(join(root, 'index.json'), '{"ok":true}');
+  const lines: string[] = [];
+  const srv = await startServer({ root, port: 0, inspector: false, log: (line) => lines.push(line) });
+  const shown = realpathSync(parent) + '/docs\\u000d\\u000aFAKE: line\\u001b[2J\\u202e';
+  try {
+    rmSync(root, { recursive: true });
+    expect((await fetch(`${srv.url}index.json`)).status).toBe(503);
+    mkdirSync(root);
+    writeFileSync(join(root, 'index.json'), '{"ok":2}');
+    expect((await fetch(`${srv.url}index.json`)).status).toBe(200);
+    expect(lines).toEqual([`${shown}: the served folder is gone (removed, renamed or no longer a folder); answering 503 until it is back`, `${shown}: the served folder is back`]);
+  } finally {
+    await srv.close();
+    rmSync(parent, { recursive: true, force: true });
+  }
+});

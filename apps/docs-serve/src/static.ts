@@ -9,7 +9,7 @@ import { fstatSync, type ReadStream, type Stats } from 'node:fs';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { describeFsError } from '@chunkyard/fs-atomic';
+import { describeFsError, oneLine } from '@chunkyard/fs-atomic';
 import send from 'send';
 import { clearSendHeaders, plain, sendFailed, type Handler } from './handlers.js';
 
@@ -117,11 +117,13 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     // clean): every request was a 404 with no log line, as if each file were missing. Looked
     // at only when a path does not resolve, so a served file costs nothing more.
     if (real === null && !(realRoot !== null && (await stat(realRoot).then((s) => s.isDirectory(), () => false)))) {
-      if (!rootGone) log(`${root}: the served folder is gone (removed, renamed or no longer a folder); answering 503 until it is back`);
+      // oneLine: the CLI's io escapes ESC and the like, but a name's line break (CR LF) went
+      // out raw, and the rest of the folder's name read as a line of its own.
+      if (!rootGone) log(`${oneLine(root)}: the served folder is gone (removed, renamed or no longer a folder); answering 503 until it is back`);
       rootGone = true;
       return plain(res, 503, 'Service Unavailable (the served folder is gone)');
     }
-    if (rootGone) log(`${root}: the served folder is back`);
+    if (rootGone) log(`${oneLine(root)}: the served folder is back`);
     rootGone = false;
     if (real === null || realRoot === null) return plain(res, 404, 'Not Found');
     if (!inside(realRoot, real)) return plain(res, 403, 'Forbidden');
