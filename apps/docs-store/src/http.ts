@@ -14,7 +14,7 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -48,10 +48,19 @@ export interface HttpOptions {
   log: (line: string) => void;
 }
 
+/**
+ * Whether `host` is a loopback name or address as written: localhost (any case), 127.x.x.x,
+ * ::1 or ::ffff:127.x.x.x. Other spellings of them (127.1, 2130706433) are loopback too, which
+ * only the address they bind tells: serveHttp judges by that.
+ */
 export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || (isIP(h) === 4 && h.startsWith('127.'));
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h;
+  return h === 'localhost' || h === '::1' || (isIP(v4) === 4 && v4.startsWith('127.'));
 }
+
+/** A Host value as hostOf reads it (lower case, an IPv4 or IPv6 address in its one form); null for one holding more than a host and port. */
+const hostValue = (value: string): string | null => (/^[^/?#@\\\s]+$/.test(value) ? hostOf(value) : null);
 
 /**
  * The credentials of an `Authorization: Bearer …` value, trimmed; null when it is not one.
@@ -143,10 +152,12 @@ function originAllowed(origin: string, host: string | undefined, loopbackHosts: 
 }
 
 /** Starts serving; resolves with the listening server and the URL clients use. */
-export async function serveHttp(store: DocStore, embedder: StoreEmbedder, version: string, options: HttpOptions): Promise<{ server: Server; url: string; queue: WorkQueue }> {
+export async function serveHttp(store: DocStore, embedder: StoreEmbedder, version: string, options: HttpOptions): Promise<{ server: Server; url: string; queue: WorkQueue; loopback: boolean }> {
   // Its log lines go to stderr too: one written after stderr closed must not stop the server.
   tolerateClosedStderr();
-  const loopback = isLoopback(options.host);
+  // Set once listening, from the address bound: --host 127.1, 2130706433 or LOCALHOST bind
+  // loopback too, and judged by their spelling they went without the rebinding check (s60 probe).
+  let loopback = false;
   // One queue for every request: each request's McpServer is its own, but the store and the
   // CPU are shared, and the queue is what lets a closed request's work be dropped.
   const queue = new WorkQueue();
@@ -175,7 +186,7 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     // them exactly: "LOCALHOST:port" was 403.
     if (loopback) {
       const allowed = loopbackHosts();
-      if (!allowed.includes((host ?? '').toLowerCase())) {
+      if (!allowed.includes(hostValue(host ?? '') ?? '')) {
         const named = absolute ? `the request line's host ${JSON.stringify(host)}` : `Host ${JSON.stringify(host ?? '')}`;
         return jsonError(res, 403, -32000, `Forbidden: ${named} is not one of ${allowed.join(', ')} (this server listens on loopback only)`);
       }
@@ -259,10 +270,14 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
     await connectGuarded(mcp, transport, options.log);
     await transport.handleRequest(req, res, parsedBody);
   };
-  /** The Host values a loopback server answers (lower case). */
+  /**
+   * The Host values a loopback server answers, as hostValue reads them: the usual loopback
+   * names, and the host of the URL it printed (on 127.0.0.2 that one was refused).
+   */
   const loopbackHosts = (): string[] => {
-    const port = (server.address() as { port: number }).port;
-    return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+    const { port, address } = server.address() as AddressInfo;
+    const named = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${inUrl(options.host)}:${port}`, `${inUrl(address)}:${port}`];
+    return [...new Set(named.map(hostValue).filter((h): h is string => h !== null))];
   };
   /** The SDK transport's options: stateless, JSON replies (the Host check is handle's). */
   const transportOptions = () => ({
@@ -339,7 +354,10 @@ export async function serveHttp(store: DocStore, embedder: StoreEmbedder, versio
       resolve();
     });
   });
-  const { port } = server.address() as { port: number };
-  const hostInUrl = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
-  return { server, url: `http://${hostInUrl}:${port}${MCP_PATH}`, queue };
+  const { port, address } = server.address() as AddressInfo;
+  loopback = isLoopback(address);
+  return { server, url: `http://${inUrl(options.host)}:${port}${MCP_PATH}`, queue, loopback };
 }
+
+/** A host as a URL writes it: an IPv6 address in brackets. */
+const inUrl = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);

@@ -17,7 +17,7 @@ import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
 import { DocStore, EmptyStoreError, embedPlans, InputError, sqliteFailure, storageFailed, StoreError, UnknownFilterError, stagedCachedVectors, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
-import { isLoopback, serveHttp, TOKEN_ENV } from './http.js';
+import { serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
 import { defaultDbPath, findWorkspaceRoot, loadWorkspaceConfig, providerFor, UsageError } from './workspace.js';
@@ -625,7 +625,7 @@ async function mcp(ctx: Context): Promise<number> {
         if (code === 'EACCES') throw new ListenError(`${host}:${port}: permission denied (EACCES); ports below 1024 need privileges, pick another --port`);
         throw err;
       }
-      if (!isLoopback(host)) {
+      if (!served.loopback) {
         io.stderr(
           `docs-store mcp: warning: listening on ${host}, which other machines can reach; ` +
             (token !== undefined ? 'every request needs the bearer token, and it travels in clear text over plain HTTP (put TLS in front)\n' : `anyone who reaches it can read and write the store: set --token or ${TOKEN_ENV}\n`),
