@@ -28,3 +28,12 @@ it('a --host that is a URL or carries a port is a usage error saying what to giv
   expect(v4.code).toBe(0);
   expect(v4.stdout).toMatch(/serving .* at http:\/\/127\.0\.0\.1:\d+\//);
 });
+
+it('a --host holding a space or control character is a usage error naming it on one line (helper-78 probe: a CR LF in it went raw into the listen error, exit 1)', async () => {
+  const docs = import.meta.dirname;
+  for (const host of ['h\r\nFAKE: line', 'docs example.org', 'x\u001b[2J', '127.0.0.1\u202e', '\u0085localhost']) {
+    const r = await run([docs, '--host', host]);
+    expect(r, JSON.stringify(host)).toEqual(usage(`--host ${JSON.stringify(host).replace(/[\u007f-\u009f\u202a-\u202e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}: not a host name or address (it holds a space or control character); use --host 127.0.0.1, or an address this machine has`));
+    expect(r.stderr.split('\n')).toHaveLength(3);
+  }
+});

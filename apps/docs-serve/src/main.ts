@@ -60,6 +60,9 @@ const FETCH_BAD_PORTS: ReadonlySet<string> = new Set(
  */
 export function hostProblem(host: string): string | null {
   const shown = JSON.stringify(host);
+  // No host name or address holds one, and listen()'s error quoted it as given: a CR LF went
+  // raw to stderr and the rest of the value read as a line of its own (helper-78 probe).
+  if (/[\s\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u.test(host)) return `--host ${shown}: not a host name or address (it holds a space or control character); use --host 127.0.0.1, or an address this machine has`;
   const url = /^[a-z][a-z0-9+.-]*:\/\/\[?([^/\]]*?)\]?(?::(\d+))?(?:[/?#].*)?$/i.exec(host);
   if (url) return `--host ${shown} is a URL; give the host alone${url[1] ? ` (--host ${url[1]}${url[2] ? ` --port ${url[2]}` : ''})` : ''}`;
   const withPort = /^(\[[^\]]*\]|[^:\[\]]+):(\d*)$/.exec(host);
