@@ -85,7 +85,12 @@ function referencePack(table: PieceTable, ctx: PackContext): { from: number; to:
         joined > Math.min(bud(cur.from, cur.to), ctx.budget(pieces[i]!.heading)) ||
         (!isHeading(cur.to - 1) &&
           own >= ctx.minTokens &&
-          (isHeading(i) ? tok(cur.from, sectionEnd(i)) > ctx.targetTokens : joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - own));
+          (isHeading(i)
+            ? tok(cur.from, sectionEnd(i)) > ctx.targetTokens
+            : // A section's last pieces, under min together, stay with the run when they all fit it.
+              !(tok(i, sectionEnd(i)) < ctx.minTokens && tok(cur.from, sectionEnd(i)) <= bud(cur.from, sectionEnd(i))) &&
+              joined > ctx.targetTokens &&
+              joined - ctx.targetTokens > ctx.targetTokens - own));
       if (close) {
         let lastNonHeading = -1;
         for (let k = cur.from; k < cur.to; k++) if (!isHeading(k)) lastNonHeading = k;

@@ -349,8 +349,9 @@ function sectionEndIndexes(heading: Uint8Array): Int32Array {
 
 /**
  * Whether the run pieces[from, to) (`tokens`, `budget`) closes before pieces[i]: `joined` is its
- * tokens with pieces[i] appended; `sectionEnd` one past the last piece of the section pieces[i]
- * opens, when it is a heading (an index, not a closure per piece: issue 15).
+ * tokens with pieces[i] appended; `sectionEnd` is the index of the next heading after pieces[i]
+ * (when pieces[i] is one, one past the last piece of the section it opens: an index, not a
+ * closure per piece, issue 15).
  */
 function shouldClose(from: number, to: number, tokens: number, budget: number, i: number, joined: number, env: Env, sectionEnd: number): boolean {
   const { ctx } = env;
@@ -358,6 +359,14 @@ function shouldClose(from: number, to: number, tokens: number, budget: number, i
   if (env.heading[to - 1] === 1) return false;
   if (tokens < ctx.minTokens) return false;
   if (env.heading[i] === 1) return tokensOfRange(from, sectionEnd, env) > ctx.targetTokens;
+  // The last pieces of a section, under min together, stay with the run before them when all of
+  // them fit it: closed here, they went to the front of the next section's chunk (a run under min
+  // does not close before a heading) and were shown and embedded under its breadcrumb ("See the
+  // alpha notes." under "Guide > Beta"). Each piece holds a token at least: more pieces than min
+  // cannot be under it, and are not counted.
+  if (sectionEnd - i <= ctx.minTokens && tokensOfRange(i, sectionEnd, env) < ctx.minTokens && tokensOfRange(from, sectionEnd, env) <= budgetOfRange(from, sectionEnd, env)) {
+    return false;
+  }
   return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - tokens;
 }
 
