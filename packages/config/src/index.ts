@@ -192,6 +192,13 @@ const oneOf =
   (v) =>
     typeof v === 'string' && values.includes(v) ? null : `one of ${values.join(', ')}`;
 const nonEmptyString: Check = (v) => (typeof v === 'string' && v.trim() ? null : 'a non-empty string');
+/**
+ * A model's name: the tools print it (docs-score's `LLM ollama/<model>`, docs-query's `embedding
+ * search with <model>`), and one holding a line break or a control character went out raw,
+ * `"m\r\nFAKE: x"` splitting a line in two. No provider names a model so.
+ */
+const modelName: Check = (v) =>
+  nonEmptyString(v) ?? (typeof v === 'string' && /[\p{Cc}\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u.test(v) ? 'a model name without control characters or line breaks' : null);
 const httpUrl =
   (example: string): Check =>
   (v) =>
@@ -229,7 +236,7 @@ const SPEC_KEYS: Record<keyof SpecSettings, Check> = {
 
 const EMBEDDINGS_KEYS: Record<keyof EmbeddingsConfigSection, Check> = {
   provider: oneOf('local', 'ollama', 'openai'),
-  model: nonEmptyString,
+  model: modelName,
   dimensions: int(8, 65_536),
   host: httpUrl('http://127.0.0.1:11434'),
   baseURL: httpUrl('https://api.openai.com/v1'),
@@ -241,7 +248,7 @@ const EMBEDDINGS_KEYS: Record<keyof EmbeddingsConfigSection, Check> = {
 
 const LLM_KEYS: Record<keyof LlmConfigSection, Check> = {
   provider: oneOf('ollama', 'openai'),
-  model: nonEmptyString,
+  model: modelName,
   host: httpUrl('http://127.0.0.1:11434'),
   baseURL: httpUrl('https://api.openai.com/v1'),
   temperature: numberRange(0, 2, false),
