@@ -74,3 +74,20 @@ it('--host 0.0.0.0 still warns and checks no Host (other machines reach it by na
     expect(await ping(url, `evil.example:${url.port}`)).toBe(200);
   });
 }, 60_000);
+
+// s60 probe: a --host with a line break in it was printed as two lines ("docs-store: local" and
+// "host: not an address …"), and one with a label over 63 characters came back as getaddrinfo's
+// "getaddrinfo EINVAL <host>", the host whole, twice. One line, the host quoted and cut short.
+it.each([
+  ['a line break', 'local\nhost', 'not an address of this machine (ENOTFOUND)'],
+  ['a label of 300 characters', 'a'.repeat(300), 'not a host name (EINVAL)'],
+  ['an escape sequence', '\u001b[2Jx', 'not an address of this machine (ENOTFOUND)'],
+])('--host with %s: one line, exit 1, the host quoted', async (_what, host, said) => {
+  const { runStore } = await import('./test-run.js');
+  const r = await runStore(ws, ['mcp', '--http', '--port', '0', '--host', host, '--db', join(ws, 'store.db')]);
+  expect(r.code).toBe(1);
+  expect(r.stderr.split('\n')).toHaveLength(2);
+  expect(r.stderr).toContain(said);
+  expect(r.stderr.length).toBeLessThan(400);
+  expect(r.stderr).not.toContain('\u001b');
+});

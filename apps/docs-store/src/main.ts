@@ -621,7 +621,10 @@ async function mcp(ctx: Context): Promise<number> {
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new ListenError(`${host}:${port}: the port is in use; pick another --port (0 picks a free one)`);
-        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ListenError(`${host}: not an address of this machine (${code}); use --host 127.0.0.1, or an address this machine has`);
+        // The host quoted and cut short: one with a line break in it was printed as two lines,
+        // and getaddrinfo's own EINVAL message (a label over 63 characters) named it whole, twice.
+        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ListenError(`${quoteArgument(host, 100)}: not an address of this machine (${code}); use --host 127.0.0.1, or an address this machine has`);
+        if (code === 'EINVAL' && (err as NodeJS.ErrnoException).syscall === 'getaddrinfo') throw new ListenError(`${quoteArgument(host, 100)}: not a host name (EINVAL); use --host 127.0.0.1, or an address this machine has`);
         if (code === 'EACCES') throw new ListenError(`${host}:${port}: permission denied (EACCES); ports below 1024 need privileges, pick another --port`);
         throw err;
       }
