@@ -88,7 +88,7 @@ function referencePack(table: PieceTable, ctx: PackContext): { from: number; to:
           (isHeading(i)
             ? tok(cur.from, sectionEnd(i)) > ctx.targetTokens
             : // A section's last pieces, under min together, stay with the run when they all fit it.
-              !(tok(i, sectionEnd(i)) < ctx.minTokens && tok(cur.from, sectionEnd(i)) <= bud(cur.from, sectionEnd(i))) &&
+              !(sectionEnd(i) - i <= 64 && tok(i, sectionEnd(i)) < ctx.minTokens && tok(cur.from, sectionEnd(i)) <= bud(cur.from, sectionEnd(i))) &&
               joined > ctx.targetTokens &&
               joined - ctx.targetTokens > ctx.targetTokens - own));
       if (close) {

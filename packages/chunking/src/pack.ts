@@ -347,6 +347,9 @@ function sectionEndIndexes(heading: Uint8Array): Int32Array {
   return ends;
 }
 
+/** The most pieces a section's tail may have to stay with the run before it (shouldClose). */
+const TAIL_PIECES = 64;
+
 /**
  * Whether the run pieces[from, to) (`tokens`, `budget`) closes before pieces[i]: `joined` is its
  * tokens with pieces[i] appended; `sectionEnd` is the index of the next heading after pieces[i]
@@ -363,8 +366,9 @@ function shouldClose(from: number, to: number, tokens: number, budget: number, i
   // them fit it: closed here, they went to the front of the next section's chunk (a run under min
   // does not close before a heading) and were shown and embedded under its breadcrumb ("See the
   // alpha notes." under "Guide > Beta"). Each piece holds a token at least: more pieces than min
-  // cannot be under it, and are not counted.
-  if (sectionEnd - i <= ctx.minTokens && tokensOfRange(i, sectionEnd, env) < ctx.minTokens && tokensOfRange(from, sectionEnd, env) <= budgetOfRange(from, sectionEnd, env)) {
+  // cannot be under it, and are not counted; nor more than TAIL_PIECES, so that the count (of
+  // their joined text, when a part is rebuilt) stays bounded per piece whatever min is.
+  if (sectionEnd - i <= Math.min(ctx.minTokens, TAIL_PIECES) && tokensOfRange(i, sectionEnd, env) < ctx.minTokens && tokensOfRange(from, sectionEnd, env) <= budgetOfRange(from, sectionEnd, env)) {
     return false;
   }
   return joined > ctx.targetTokens && joined - ctx.targetTokens > ctx.targetTokens - tokens;
