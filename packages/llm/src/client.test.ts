@@ -484,3 +484,52 @@ describe('withoutReasoning', () => {
     );
   });
 });
+
+// A query or fragment in the server address, as packages/embeddings refuses them (7cfd15c). The
+// openai package appends /chat/completions to the base URL as a string, so
+// `http://h/v1?api-key=K` sent POST /v1 with `api-key=K%2Fchat%2Fcompletions`, and every message
+// showed the key in its URL; the ollama path dropped a `?token=` unsent, without a word.
+describe('addresses holding a query or fragment are refused without repeating it', () => {
+  const SECRET = 'QSECRET123456789abcdef';
+  const chat = async (settings: LlmSettings, e: Record<string, string>) => failure(Promise.resolve().then(() => createChatClient({ maxRetries: 0, ...settings }, e).chat([{ role: 'user', content: 'q' }])));
+
+  it.each([
+    ['openai', 'OPENAI_BASE_URL', `/v1?api-key=${SECRET}`],
+    ['openai', 'OPENAI_BASE_URL', `/v1#${SECRET}`],
+    ['openai', 'OPENAI_BASE_URL', `/v1?`],
+    ['ollama', 'OLLAMA_HOST', `/?token=${SECRET}`],
+    ['ollama', 'OLLAMA_HOST', `#${SECRET}`],
+  ] as const)('%s, %s=<server>%s: no request, a config error', async (provider, variable, tail) => {
+    server = await startChatServer(() => 'ok');
+    const err = await chat({ provider }, { [variable]: `${server.origin}${tail}`, OPENAI_API_KEY: 'k' });
+    expect(err.url).toBeNull();
+    expect(err.message).toContain(`${variable} holds a query or fragment`);
+    expect(err.message).not.toContain(SECRET);
+    expect(server.requests).toEqual([]);
+  });
+
+  it('a host written without a scheme (localhost:11434#…) too', async () => {
+    const err = await chat({ provider: 'ollama' }, { OLLAMA_HOST: `localhost:1#${SECRET}` });
+    expect(err.message).toContain('OLLAMA_HOST holds a query or fragment');
+    expect(err.message).not.toContain(SECRET);
+  });
+
+  it.each([
+    ['ollama', { host: `http://127.0.0.1:1/?k=${SECRET}` }, 'llm.host'],
+    ['openai', { baseURL: `http://127.0.0.1:1/v1?k=${SECRET}` }, 'llm.baseURL'],
+  ] as const)('%s: names the setting it came from', async (provider, settings, from) => {
+    const err = await chat({ provider, ...settings }, { OPENAI_API_KEY: 'k' });
+    expect(err.message).toContain(`${from} holds a query or fragment`);
+    expect(err.message).not.toContain(SECRET);
+  });
+
+  it('a refused scheme or unparsable address never repeats its query', async () => {
+    for (const [provider, variable] of [['openai', 'OPENAI_BASE_URL'], ['ollama', 'OLLAMA_HOST']] as const) {
+      for (const address of [`ftp://127.0.0.1/v1?key=${SECRET}`, `http://[::1/v1?key=${SECRET}`]) {
+        const err = await chat({ provider }, { [variable]: address, OPENAI_API_KEY: 'k' });
+        expect(err.url).toBeNull();
+        expect(err.message).not.toContain(SECRET);
+      }
+    }
+  });
+});

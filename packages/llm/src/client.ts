@@ -87,6 +87,18 @@ function envValue(env: Env, name: string): string | undefined {
   return v ? v : undefined;
 }
 
+/**
+ * A query (`?api-key=…`) or fragment in the server address, refused as packages/embeddings
+ * refuses it. The openai package appends `/chat/completions` to the base URL as a string:
+ * `http://h/v1?api-key=K` sent POST /v1 with `api-key=K%2Fchat%2Fcompletions`, and every
+ * message showed the key in its URL. The ollama path kept only the origin and path, so a
+ * `?token=` was dropped unsent. The message never repeats either: a query may hold a key.
+ */
+function queryError(provider: LlmProviderName, from: string, why: string): LlmError {
+  const key = provider === 'openai' ? 'an API key goes in OPENAI_API_KEY' : 'credentials go in the address as http://user:password@host';
+  return new LlmError(provider, null, `${from} holds a query or fragment (?… or #…), which cannot be used: ${why}`, `Remove the query and fragment from ${from}; ${key}.`);
+}
+
 /** A non-2xx response, with what the retry loop needs. */
 class HttpStatusError extends Error {
   constructor(
@@ -337,6 +349,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
     } catch {
       throw new LlmError('ollama', null, `${from} is not a valid address`, `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`);
     }
+    if (/[?#]/.test(hostText)) throw queryError('ollama', from, 'only the address and path are used, so it would never be sent');
     const { host, headers, secrets } = connection;
     const url = `${host}/api/chat`;
     const attempt: Attempt = {
@@ -386,6 +399,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LlmError('openai', null, `${from} must be an http(s) URL`, `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`);
     // fetch refuses them, and the URL in every message would have shown the password.
     if (parsed.username || parsed.password) throw new LlmError('openai', null, `${from} holds a user name or password, which the request cannot carry`, `Remove them from ${from}; the API key goes in OPENAI_API_KEY.`);
+    if (/[?#]/.test(baseURL)) throw queryError('openai', from, 'the openai package appends /chat/completions after it, so the request would go to the wrong path');
     const url = `${baseURL}/chat/completions`;
     const apiKey = envValue(env, 'OPENAI_API_KEY');
     // One client per ChatClient; the library's own retries are off (the loop above retries).
