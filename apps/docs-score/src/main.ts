@@ -423,7 +423,11 @@ async function run(argv: string[], io: Io): Promise<number> {
       io.stderr(`docs-score: ${describeFsError(err)}\n`);
       return EXIT_FAILED;
     }
-    io.stderr(`docs-score: ${err instanceof Error ? err.message : String(err)}\n`);
+    // One line (oneLine): the messages name folders, topic ids and files as given, and a CR LF
+    // in a folder's name passed the io's escaping, the rest of the name a line of its own. A
+    // ConfigError lists a file's problems a line each, its values escaped already.
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`docs-score: ${err instanceof ConfigError ? message : oneLine(message)}\n`);
     if (usage) {
       io.stderr('Run docs-score --help for usage.\n');
       return EXIT_USAGE;
