@@ -213,6 +213,54 @@ describe('parseCliArgs: a misspelt option (issue 15 probe)', () => {
     expect(messageOf(['--verbos'])).toBe("Unknown option '--verbos'; did you mean --verbose?");
   });
 
+  // Only the start of a name counted: the longer spelling of an option (--cache-directory for
+  // --cache-dir) got the path advice, as if nothing were near.
+  it('names the option a longer spelling starts with, the longest such one', () => {
+    expect(messageOf(['--directory', 'x'])).toBe("Unknown option '--directory'; did you mean --dir?");
+    expect(messageOf(['--query-string=x'])).toBe("Unknown option '--query-string'; did you mean --query?");
+    expect(messageOf(['--jsonl'])).toBe("Unknown option '--jsonl'; did you mean --json?");
+    const withCache = { ...OPTIONS, cache: { type: 'boolean' }, 'cache-dir': { type: 'string' } } as const;
+    const message = (args: string[]) => {
+      try {
+        parseCliArgs({ args, options: withCache, allowPositionals: true, strict: true });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(message(['--cache-directory', 'x'])).toBe("Unknown option '--cache-directory'; did you mean --cache-dir?");
+    expect(message(['--Cache-Dirs', 'x'])).toBe("Unknown option '--Cache-Dirs'; did you mean --cache-dir?");
+    expect(message(['--cache-d', 'x'])).toBe("Unknown option '--cache-d'; did you mean --cache-dir?");
+    expect(message(['--caches'])).toBe("Unknown option '--caches'; did you mean --cache?");
+    // Two names the typed one starts: no guess between them.
+    expect(suggestion('max', ['max-distance', 'max-tokens'])).toBeNull();
+    // A name of one or two letters is no start of a longer word (--nope is not --n, --dbx not --db).
+    expect(suggestion('nope', ['n', 'db'])).toBeNull();
+    expect(suggestion('dbfile', ['n', 'db'])).toBeNull();
+  });
+
+  it('every suggestion is a real option, and near what was typed (property)', () => {
+    const names = Object.keys(OPTIONS);
+    const word = fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9-]{0,15}$/);
+    fc.assert(
+      fc.property(fc.oneof(word, fc.tuple(fc.constantFrom(...names), word).map(([n, w]) => n + w), fc.tuple(fc.constantFrom(...names), fc.nat()).map(([n, k]) => n.slice(0, k))), (typed) => {
+        fc.pre(typed.length > 0 && !names.includes(typed));
+        let message = 'accepted';
+        try {
+          cli([`--${typed}`]);
+        } catch (e) {
+          message = (e as Error).message;
+        }
+        const m = /did you mean --(.*)\?$/.exec(message);
+        if (m === null) return;
+        const s = m[1]!;
+        expect(names).toContain(s);
+        const t = typed.toLowerCase();
+        expect(t.startsWith(s) || s.startsWith(t) || levenshtein(t, s) <= 2).toBe(true);
+      }),
+    );
+  });
+
   // parseArgs's own advice left a quote open: "… as in '-- "--bogus"" (helper-51's s55 probe).
   it('gives a path that starts with "-" its advice when nothing is near, every quote closed', () => {
     expect(messageOf(['--bogus'])).toBe('Unknown option \'--bogus\'; a path that starts with "-" goes after "--" (as in -- "--bogus") or as "./--bogus"');
@@ -323,3 +371,23 @@ describe('parseCliArgs: a path that starts with "-" (issue 15 probe: a folder na
     );
   });
 });
+
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The option parseCliArgs suggests for `--typed` among options `names` (strings), or null. */
+function suggestion(typed: string, names: readonly string[]): string | null {
+  try {
+    parseCliArgs({ args: [`--${typed}`], options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])), allowPositionals: true, strict: true });
+  } catch (e) {
+    return /did you mean --(.*)\?$/.exec((e as Error).message)?.[1] ?? null;
+  }
+  throw new Error(`accepted --${typed}`);
+}

@@ -134,6 +134,36 @@ export function numberOption(label: string, raw: string, range: NumberRange, usa
 }
 
 /**
+ * The one option `name` (as typed, without its dashes) was probably meant to be, or null:
+ * closest first, a tie among the closest names none.
+ *
+ *   1. a typo: within 2 edits, fewer for short names (`quey` → query), in any case (`JSON`)
+ *   2. the start of a name (`max-dist` → max-distance), 3 letters or more
+ *   3. a name and more after it (`cache-directory` → cache-dir, `jsonl` → json), the name 3
+ *      letters or more; the longest such name wins (`cache-directory` is cache-dir, not cache)
+ *
+ * The third was missing: `--cache-directory` (the longer spelling of --cache-dir) got only
+ * the advice for a path that starts with "-".
+ */
+function nearestOption(name: string, names: readonly string[]): string | null {
+  const given = name.toLowerCase();
+  let best: string[] = [];
+  let bestRank = Infinity;
+  for (const n of names) {
+    if (n.length <= 1) continue;
+    const d = editDistance(given, n);
+    let rank = Infinity;
+    if (d <= Math.min(2, Math.floor(n.length / 3))) rank = d;
+    else if (given.length >= 3 && n.startsWith(given)) rank = 3;
+    // Past 3 and 4, the fewer letters after the name, the nearer.
+    else if (n.length >= 3 && given.startsWith(n)) rank = 4 + (given.length - n.length) / (given.length + 1);
+    if (rank < bestRank) [best, bestRank] = [[n], rank];
+    else if (rank === bestRank && rank !== Infinity) best.push(n);
+  }
+  return best.length === 1 ? best[0]! : null;
+}
+
+/**
  * parseArgs's unknown-option error, with the option the user probably meant when one is near
  * (`--quey` → --query, `--JSON` → --json, `--verbos` → --verbose): parseArgs said only to put a
  * path that starts with "-" after "--", which for a typo made it a path. Nothing near: that
@@ -143,10 +173,9 @@ function nearOption(err: unknown, names: readonly string[]): unknown {
   if ((err as NodeJS.ErrnoException)?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return err;
   const m = /^Unknown option '(--([^']*))'/.exec((err as Error).message);
   if (m === null) return err;
-  const given = m[2]!.toLowerCase();
-  const near = names.filter((n) => n.length > 1 && (editDistance(given, n) <= Math.min(2, Math.floor(n.length / 3)) || (given.length >= 3 && n.startsWith(given))));
-  if (near.length === 1) {
-    (err as Error).message = `Unknown option '${m[1]}'; did you mean --${near[0]}?`;
+  const near = nearestOption(m[2]!, names);
+  if (near !== null) {
+    (err as Error).message = `Unknown option '${m[1]}'; did you mean --${near}?`;
     return err;
   }
   const shown = escapeControl(JSON.stringify(m[1]!));
