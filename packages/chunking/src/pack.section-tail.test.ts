@@ -1,10 +1,10 @@
-// A section's short last paragraph ("See the alpha notes.") closed away from its section's run
-// once that run had reached the target, and went to the front of the next section's chunk:
-// shown and embedded under the next section's breadcrumb. It stays with its section now,
-// when it fits there.
+// A section's last paragraphs went to the front of the next section's chunk: a short one
+// ("See the alpha notes.") closed away from its section's run once that run had reached the
+// target, and a longer one, closed the same way, took the small sections after it in. Either
+// was shown and embedded under the next section's breadcrumb.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkDocument, countTokens } from './index.js';
+import { chunkDocument } from './index.js';
 
 const words = (n: number, w: string): string => `${Array.from({ length: n }, () => w).join(' ')}.`;
 
@@ -22,7 +22,7 @@ describe("a section's short last paragraph", () => {
     expect(ownText(beta).startsWith('## Beta')).toBe(true);
   });
 
-  it('a tail under min never leads the next section\'s chunk when its section had room for it', () => {
+  it('never leads the next section\'s chunk when its own section had room for it', () => {
     // Sections of at most ~150 tokens under the default cap of 512: each run has room for its tail.
     const paragraph = fc.tuple(fc.integer({ min: 3, max: 40 }), fc.constantFrom('alpha', 'token', 'serializer', 'the')).map(([n, w]) => words(n, w));
     const tail = fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom('see', 'note', 'more')).map(([n, w]) => words(n, w));
@@ -34,13 +34,23 @@ describe("a section's short last paragraph", () => {
         for (const c of chunks) {
           const own = ownText(c);
           const heading = own.search(/\n#{1,3} Part /);
-          // A chunk that starts inside a section and goes on into the next may lead with that
-          // section's last pieces only when they are not a tail under min (16 tokens): such a
-          // tail stays with its section (small sections after a run still join it, by design).
-          if (!own.startsWith('#') && heading >= 0) expect(countTokens(own.slice(0, heading).trim())).toBeGreaterThanOrEqual(16);
+          // A chunk that starts inside a section ends before the next heading: its last pieces
+          // under min stay with the run before them, and a run of more closes at the heading.
+          if (!own.startsWith('#')) expect(heading, own).toBe(-1);
         }
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe("a section's last paragraphs over min", () => {
+  it('make a chunk of their own under their section, not the front of the next sections', () => {
+    // Shaped as npm's docs are: a run past the target, then a last paragraph of ~20 tokens, then small sections.
+    const doc = `# npm access\n\n## Description\n\n${words(70, 'access')}\n\nManagement of teams and team memberships is done with the npm team command in the registry.\n\n### Configuration\n\n#### json\n\n* Default: false\n\nWhether to output JSON.\n`;
+    const { chunks } = chunkDocument(doc, { docName: 'd' });
+    const tail = chunks.find((c) => c.originalText.includes('Management of teams'))!;
+    expect(tail.originalText).not.toContain('### Configuration');
+    expect(tail.headerBreadcrumb).toBe('npm access > Description');
   });
 });

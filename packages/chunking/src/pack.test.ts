@@ -86,7 +86,8 @@ function referencePack(table: PieceTable, ctx: PackContext): { from: number; to:
         (!isHeading(cur.to - 1) &&
           own >= ctx.minTokens &&
           (isHeading(i)
-            ? tok(cur.from, sectionEnd(i)) > ctx.targetTokens
+            ? // A run that starts inside a section ends at the next heading; one a heading opens takes small sections in.
+              !isHeading(cur.from) || tok(cur.from, sectionEnd(i)) > ctx.targetTokens
             : // A section's last pieces, under min together, stay with the run when they all fit it.
               !(sectionEnd(i) - i <= 64 && tok(i, sectionEnd(i)) < ctx.minTokens && tok(cur.from, sectionEnd(i)) <= bud(cur.from, sectionEnd(i))) &&
               joined > ctx.targetTokens &&
