@@ -13,7 +13,7 @@
  * place, so readers see either nothing or a complete entry. See README.md for the format.
  */
 import { createHash } from 'node:crypto';
-import { mkdirp, removeStaleTempsOnce } from '@chunkyard/fs-atomic';
+import { describeFsError, mkdirp, removeStaleTempsOnce, warnOnce } from '@chunkyard/fs-atomic';
 import { constants } from 'node:buffer';
 import { closeSync, constants as fsConstants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -223,6 +223,13 @@ function checkVectors(vectors: readonly Float32Array[], what: string): number {
 function errCode(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
+
+/**
+ * Errors that say the cache cannot be written at all (a read-only folder or file system, a full
+ * disk, a quota, a file size limit), not that an entry is in the way: a write that meets one is
+ * given up (see EmbeddingCache.unwritable), and the run goes on with what it computed.
+ */
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG']);
 
 /** Errors a rename into place gives when something is already there or briefly held open (Windows). */
 const TARGET_IN_THE_WAY = new Set(['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EBUSY', 'ENOTDIR', 'EISDIR']);
@@ -606,6 +613,22 @@ export class EmbeddingCache {
   constructor(readonly root: string) {}
 
   /**
+   * A write that met UNWRITABLE's errors is given up, and said once per run for each cause
+   * (fs-atomic's warnOnce: `<tool>: warning: …` when the CLI ends), not once per entry: the
+   * lead's decision for issue 15. A read-only cache holding the text vectors but no document
+   * entry failed `chunkyard spec` with exit 1 (EACCES), though every vector was there; a full
+   * disk failed the run that had just paid for the vectors. Anything else is thrown.
+   */
+  private unwritable(err: unknown): void {
+    const code = errCode(err);
+    if (code === undefined || !UNWRITABLE.has(code)) throw err;
+    warnOnce(
+      `embedding-cache\0${resolve(this.root)}\0${code}`,
+      `embedding cache ${this.root} cannot be written (${describeFsError(err)}); the run goes on without caching the vectors it computes, and what the cache holds is still read`,
+    );
+  }
+
+  /**
    * mkdirp(dir), where a file (or FIFO, or symlink that does not lead to a folder) standing at
    * `owned` or below it on the way to `dir` is the cache's own damage: it is removed and
    * reported, and the folder made. Those names (`_by-text/{model}/{hh}`, a document entry's
@@ -674,6 +697,16 @@ export class EmbeddingCache {
         // Something else is in it: kept.
       }
     };
+    /** Removes a file; false when the cache cannot be written (said once, as for a write). */
+    const remove = (path: string): boolean => {
+      try {
+        rmSync(path, { force: true });
+        return true;
+      } catch (err) {
+        this.unwritable(err);
+        return false;
+      }
+    };
     // Folders are Dirent directories, never symlinks: a link in the tree is not followed.
     const folders = (dir: string): string[] => list(dir).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
     for (const top of folders(this.root)) {
@@ -690,7 +723,7 @@ export class EmbeddingCache {
             for (const f of list(hhPath)) {
               const path = join(hhPath, f.name);
               if (!f.isFile() || !TEXT_FILE_NAME.test(f.name) || !f.name.startsWith(hh) || used.has(path)) continue;
-              rmSync(path, { force: true });
+              if (!remove(path)) continue;
               removed++;
               hhEmptied = true;
             }
@@ -703,8 +736,9 @@ export class EmbeddingCache {
             if (!/^[0-9a-f]{16}$/.test(entry) || used.has(path)) continue;
             const files = list(path);
             if (!files.every((f) => f.isFile() && ENTRY_FILE_NAME.test(f.name))) continue; // not an entry's shape
-            for (const f of files) rmSync(join(path, f.name), { force: true });
-            removed += files.length;
+            const gone = files.filter((f) => remove(join(path, f.name))).length;
+            removed += gone;
+            if (gone === 0) continue;
             dropIfEmptied(path, true);
             modelEmptied = true;
           }
@@ -762,7 +796,8 @@ export class EmbeddingCache {
    * Writes the document entry atomically: the entry is built in a hidden folder beside the
    * target and renamed into place. If another writer's entry is already there and valid for
    * these texts, it is kept and ours dropped; a stale or corrupt one is moved aside and
-   * replaced. Losing a race never throws.
+   * replaced. Losing a race never throws, nor does a cache that cannot be written (see
+   * {@link EmbeddingCache.unwritable}): the entry is not written, and that is said once.
    */
   putDocument(key: DocumentKey, texts: string[], vectors: Float32Array[]): void {
     const dir = this.documentDir(key);
@@ -771,6 +806,14 @@ export class EmbeddingCache {
     }
     const dimensions = checkVectors(vectors, 'vector');
     this.used?.add(dir);
+    try {
+      this.writeDocument(dir, key, texts, vectors, dimensions);
+    } catch (err) {
+      this.unwritable(err);
+    }
+  }
+
+  private writeDocument(dir: string, key: DocumentKey, texts: string[], vectors: Float32Array[], dimensions: number): void {
     this.makeFolder(dirname(dir), dirname(dir));
     sweepFolder(dirname(dir));
     const tmp = siblingName(dir);
@@ -890,26 +933,33 @@ export class EmbeddingCache {
     return null;
   }
 
-  /** Caches `vector` for `text` under `model` (temp file + rename; concurrent writers are fine). */
+  /**
+   * Caches `vector` for `text` under `model` (temp file + rename; concurrent writers are fine).
+   * A cache that cannot be written (see {@link EmbeddingCache.unwritable}) leaves it uncached.
+   */
   putText(model: string, text: string, vector: Float32Array): void {
     checkVectors([vector], 'vector');
     const h = sha256Hex(text);
     const file = this.textPath(model, text);
     this.used?.add(file);
-    this.makeFolder(dirname(file), join(this.root, TEXT_STORE_DIR));
-    sweepFolder(dirname(file));
-    const tmp = siblingName(file);
     try {
-      writeNamed(tmp, encodeTextEntry(model, h, vector), file);
+      this.makeFolder(dirname(file), join(this.root, TEXT_STORE_DIR));
+      sweepFolder(dirname(file));
+      const tmp = siblingName(file);
       try {
-        renameSync(tmp, file);
-      } catch (err) {
-        // On POSIX a rename over a file always succeeds; on Windows it can fail while another
-        // process has the file open. Then a valid entry is already there, which is all we need.
-        if (!TARGET_IN_THE_WAY.has(errCode(err) ?? '') || this.inspectTextSettled(file, model, h).kind !== 'hit') throw err;
+        writeNamed(tmp, encodeTextEntry(model, h, vector), file);
+        try {
+          renameSync(tmp, file);
+        } catch (err) {
+          // On POSIX a rename over a file always succeeds; on Windows it can fail while another
+          // process has the file open. Then a valid entry is already there, which is all we need.
+          if (!TARGET_IN_THE_WAY.has(errCode(err) ?? '') || this.inspectTextSettled(file, model, h).kind !== 'hit') throw err;
+        }
+      } finally {
+        rmSync(tmp, { force: true });
       }
-    } finally {
-      rmSync(tmp, { force: true });
+    } catch (err) {
+      this.unwritable(err);
     }
   }
 
@@ -975,7 +1025,7 @@ function cachePartial(cache: EmbeddingCache, model: string, batch: readonly stri
   try {
     for (const { text, vector } of found) cache.putText(model, text, vector);
   } catch {
-    // Unwritable (a read-only tree, a full disk): the next run that writes will say so.
+    // Anything else putText throws: the provider's error is the one to see (an unwritable cache is said once by putText).
   }
 }
 

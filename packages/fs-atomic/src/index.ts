@@ -1409,6 +1409,7 @@ export function safeIo<T extends CliIo>(io: T): T {
  */
 export async function guardEnvironment<T extends CliIo>(tool: string, io: T, body: (io: T) => Promise<number>): Promise<number> {
   const safe = safeIo(io);
+  guards++;
   try {
     return await body(safe);
   } catch (err) {
@@ -1418,10 +1419,38 @@ export async function guardEnvironment<T extends CliIo>(tool: string, io: T, bod
     }
     throw err;
   } finally {
+    guards--;
     for (const { path, reason } of takeUnremovableTemps()) {
       safe.stderr(`${tool}: warning: ${oneLine(path)} was left by an earlier run that stopped before it finished, and this user cannot remove it (${oneLine(reason)}); remove it by hand, as its owner or root (it holds no output of this run)\n`);
     }
+    for (const message of takeWarnings()) safe.stderr(`${tool}: warning: ${oneLine(message)}\n`);
   }
+}
+
+/** guardEnvironment calls under way: while there is one, warnOnce's warnings wait for it to end. */
+let guards = 0;
+const warnings = new Map<string, string>();
+const warned = new Set<string>();
+
+/**
+ * A warning from library code that goes on past a problem (an embedding cache that cannot be
+ * written), said once per run for each `key` however often it happens. Inside guardEnvironment
+ * it is printed when the CLI ends, as `<tool>: warning: <message>`, on the tool's own stderr;
+ * outside one (a script using the library) at once, on process.stderr, as `warning: <message>`.
+ */
+export function warnOnce(key: string, message: string): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  if (guards > 0) warnings.set(key, message);
+  else process.stderr.write(`warning: ${oneLine(message)}\n`);
+}
+
+/** The warnings warnOnce held for the end of the run, each once; the run's "once" starts over. */
+export function takeWarnings(): string[] {
+  const out = [...warnings.values()];
+  warnings.clear();
+  if (guards === 0) warned.clear();
+  return out;
 }
 
 /**
