@@ -313,6 +313,9 @@ export function resetMemoForTests(maxEntries = 1 << 19, maxArenaUnits = 1 << 22)
   seen.fill(0);
   seenSet = 0;
   overflowed = false;
+  windowLookups = 0;
+  windowHits = 0;
+  bypassLeft = 0;
 }
 
 /**
@@ -345,6 +348,47 @@ function admit(h: number): boolean {
     seenSet = 0;
   }
   return false;
+}
+
+/**
+ * Once the memo has overflowed, how often it answers: when fewer than one lookup in
+ * BYPASS_HIT_SHARE of a window of MEMO_WINDOW hits, the next BYPASS_LOOKUPS pre-tokens skip it and
+ * go straight to the BPE, then a window is measured again. A text of pre-tokens seen once (10 MB
+ * of random base64) paid for each a probe of a table far bigger than the cache, a miss, for
+ * nothing: 15–20% of its time (session 60). A text whose pre-tokens come back (any prose, however
+ * large) hits far more often than that and never skips; one that turns from random to repeated
+ * costs at most BYPASS_LOOKUPS BPEs of pre-tokens the memo could have answered. Counts are the
+ * same either way: the memo only remembers them.
+ */
+const MEMO_WINDOW = 4096;
+const BYPASS_HIT_SHARE_NUM = 3;
+const BYPASS_HIT_SHARE_DEN = 4;
+const BYPASS_LOOKUPS = 16 * MEMO_WINDOW;
+let windowLookups = 0;
+let windowHits = 0;
+let bypassLeft = 0;
+
+/** Whether this lookup skips the memo (and counts it off the bypass). */
+function bypassed(): boolean {
+  if (bypassLeft === 0) return false;
+  bypassLeft--;
+  return true;
+}
+
+/** Counts a lookup of the memo, once it has overflowed; at a window's end, decides on a bypass. */
+function noteLookup(hit: boolean): void {
+  if (!overflowed) return;
+  windowLookups++;
+  if (hit) windowHits++;
+  if (windowLookups < MEMO_WINDOW) return;
+  if (windowHits * BYPASS_HIT_SHARE_DEN < MEMO_WINDOW * BYPASS_HIT_SHARE_NUM) bypassLeft = BYPASS_LOOKUPS;
+  windowLookups = 0;
+  windowHits = 0;
+}
+
+/** How many lookups the memo will skip from here, for tests. */
+export function memoBypassLeftForTests(): number {
+  return bypassLeft;
 }
 
 function resize(next: number): void {
@@ -449,6 +493,7 @@ function shortSlot(k0: number, k1: number, len: number): number {
 
 /** The count of `s.slice(a, b)`, a short pre-token whose packed key is `k0`, `k1`. */
 function shortCount(s: string, a: number, b: number, k0: number, k1: number): number {
+  if (overflowed && bypassed()) return bpeTokenCountRange(s, a, b);
   const len = b - a;
   const mask = shortCapacity - 1;
   let slot = shortSlot(k0, k1, len);
@@ -456,9 +501,13 @@ function shortCount(s: string, a: number, b: number, k0: number, k1: number): nu
     const base = slot << 2;
     const v = shortTable[base + 2]!;
     if (v === 0) break;
-    if ((v & 15) === len && shortTable[base] === k0 && shortTable[base + 1] === k1) return v >>> 4;
+    if ((v & 15) === len && shortTable[base] === k0 && shortTable[base + 1] === k1) {
+      noteLookup(true);
+      return v >>> 4;
+    }
     slot = (slot + 1) & mask;
   }
+  noteLookup(false);
   const n = bpeTokenCountRange(s, a, b);
   if (!admit(Math.imul(k0 ^ Math.imul(k1 ^ len, 0x85ebca6b), 0x9e3779b1))) return n;
   if (shortSize * 2 >= shortCapacity) {
@@ -496,6 +545,7 @@ function growShort(next: number): void {
 
 /** The count of pre-token `s.slice(a, b)` whose hash is `h`, from the memo or the BPE. */
 function memoCount(s: string, a: number, b: number, h: number): number {
+  if (overflowed && bypassed()) return bpeTokenCountRange(s, a, b);
   const len = b - a;
   const mask = capacity - 1;
   let slot = h & mask;
@@ -507,10 +557,14 @@ function memoCount(s: string, a: number, b: number, h: number): number {
       const off = table[base + 2]!;
       let k = 0;
       while (k < len && arena[off + k] === s.charCodeAt(a + k)) k++;
-      if (k === len) return n;
+      if (k === len) {
+        noteLookup(true);
+        return n;
+      }
     }
     slot = (slot + 1) & mask;
   }
+  noteLookup(false);
   const n = bpeTokenCountRange(s, a, b);
   if (len > MAX_KEY || !admit(h)) return n; // rare long pre-tokens are not worth a slot
   const full = size * 2 >= capacity;
