@@ -109,6 +109,85 @@ export function builtTopicDirs(root: string, onSkippedLink?: OnSkippedLink, onFo
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** How a JSON value is named in a message: `an object`, `an array`, `null`, `a string` … */
+const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+type FieldType = 'string' | 'string|null' | 'number' | 'boolean' | 'string[]' | 'object';
+
+/**
+ * The fields of a chunk record the formats read (chunkMetadata, toTextNode), beyond id, the
+ * texts, sourcePosition, metadata and metadata.chunkingOptions, with their types. `?` marks
+ * a field older manifests may lack.
+ */
+const RECORD_FIELDS: readonly (readonly [string, FieldType])[] = [
+  ['parentId', 'string'],
+  ['prevId', 'string|null'],
+  ['nextId', 'string|null'],
+  ['chunkNumber', 'number'],
+  ['contentType', 'string'],
+  ['fileTitle', 'string'],
+  ['sectionTitle', 'string'],
+  ['headerPath', 'string[]'],
+  ['headerBreadcrumb', 'string'],
+  ['sectionSlug', 'string'],
+  ['sourcePosition.charStart', 'number'],
+  ['sourcePosition.charEnd', 'number'],
+  ['sourcePosition.totalChars', 'number'],
+  ['tokenStats', 'object'],
+  ['tokenStats.tokens', 'number'],
+  ['tokenStats.estimatedTokens', 'number'],
+  ['tokenStats.embedTokens', 'number'],
+  ['contentHints', 'string'],
+  ['isCode', 'boolean'],
+  ['containsTable', 'boolean'],
+  ['splitUnit', 'boolean'],
+  ['overlapChars', 'number'],
+  ['metadata.sourceFile', 'string'],
+  ['metadata.chunkingOptions.strategy', 'string'],
+  ['metadata.chunkingOptions.breadcrumbMode?', 'string'],
+  ['tier?', 'object'],
+  ['tier.level', 'string'],
+  ['source?', 'object'],
+  ['source.startLine', 'number'],
+  ['source.endLine', 'number'],
+];
+
+const fieldTypeOk = (v: unknown, type: string): boolean => {
+  switch (type) {
+    case 'string|null':
+      return v === null || typeof v === 'string';
+    case 'string[]':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'object':
+      return isObject(v);
+    default:
+      return typeof v === type;
+  }
+};
+
+/** Why a chunk record's fields cannot be exported (`"tokenStats" is missing`), or null. */
+function recordFieldProblem(record: Record<string, unknown>): string | null {
+  for (const [spec, type] of RECORD_FIELDS) {
+    const optional = spec.endsWith('?');
+    const path = optional ? spec.slice(0, -1) : spec;
+    const keys = path.split('.');
+    // Parents come first in the list, so a parent reached here is an object, or an optional
+    // one the record lacks, whose fields are not read.
+    let value: unknown = record;
+    for (const k of keys) value = isObject(value) && Object.hasOwn(value, k) ? value[k] : undefined;
+    if (value === undefined) {
+      const parent = keys.length > 1 ? record[keys[0]!] : record;
+      if (optional || parent === undefined) continue;
+      return `"${path}" is missing`;
+    }
+    if (!fieldTypeOk(value, type)) {
+      const wanted = type === 'string|null' ? 'a string or null' : type === 'string[]' ? 'an array of strings' : type === 'object' ? 'an object' : `a ${type}`;
+      return `"${path}" is ${kindOf(value)}, not ${wanted}`;
+    }
+  }
+  return null;
+}
+
 /** Parses and checks one manifest; every problem is an ExportError naming the file. */
 export function readManifest(file: string): Manifest {
   let data: unknown;
@@ -150,7 +229,14 @@ export function readManifest(file: string): Manifest {
     // Every format's metadata names the strategy (chunkMetadata reads metadata.chunkingOptions):
     // a manifest without it was a TypeError's stack trace, after the lines of earlier documents.
     if (!isObject(c.metadata.chunkingOptions)) throw bad(`chunk ${i} lacks metadata.chunkingOptions`);
+    // The other fields the formats read: one missing was a TypeError's stack trace after the
+    // lines of earlier topics were out (tokenStats; headerPath for llamaindex), and one of
+    // another type went into the metadata as it was (an object where Chroma and the other
+    // stores take only a string, number, boolean or null), exit 0.
+    const problem = recordFieldProblem(c);
+    if (problem !== null) throw bad(`chunk ${i}: ${problem}`);
   });
+  if (data.fileTitle !== undefined && typeof data.fileTitle !== 'string') throw bad(`"fileTitle" is ${kindOf(data.fileTitle)}, not a string`);
   return data as unknown as Manifest;
 }
 
