@@ -308,6 +308,14 @@ export function surveyBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): Su
   return docs;
 }
 
+/**
+ * The manifest files of every built topic under `root`, in survey order, unread: after the
+ * export, what the survey would list now (see the check in main).
+ */
+export function manifestPaths(root: string): string[] {
+  return builtTopicDirs(root).flatMap(manifestFiles);
+}
+
 /** A surveyed document's manifest, read again; an ExportError if it changed since the survey checked it. */
 export function loadSurveyed(doc: SurveyedDocument): BuiltDocument {
   const version = fileVersion(doc.manifestFile);

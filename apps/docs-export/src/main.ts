@@ -11,10 +11,10 @@ import { ConfigError, parseConfig, rangesHelp, type ChunkyardConfig } from '@chu
 import { counted, describeFsError, emptyArgument, errnoReason, escapeControl, fileKind, firstNonFolder, folderProblem, guardEnvironment, isFsError, oneLine, parseCliArgs, NotRegularFileError, readRegularFile, RealPaths, removeStaleTemps, stdoutIsFile, tempName, utf8TextProblem, writeAllToStdout, writeTarget } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingProvider } from '@chunkyard/embeddings';
 import { PAGE_CONTENTS, type PageContent } from '@chunkyard/chunking/interop';
-import { cacheDirsFor, ExportError, FORMATS, loadSurveyed, recordsOf, surveyBuiltDocs, vectorsFor, type Format, type SurveyedDocument, type VectorSource } from './export.js';
+import { cacheDirsFor, ExportError, FORMATS, loadSurveyed, manifestPaths, recordsOf, surveyBuiltDocs, vectorsFor, type Format, type SurveyedDocument, type VectorSource } from './export.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
-export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, loadSurveyed, readBuiltDocs, readManifest, recordsFor, recordsOf, surveyBuiltDocs, vectorsFor, type BuiltDocument, type ExportOptions, type Format, type Manifest, type OnSkippedLink, type SurveyedDocument } from './export.js';
+export { builtTopicDirs, cacheDirsFor, exportId, ExportError, FORMATS, loadSurveyed, manifestPaths, readBuiltDocs, readManifest, recordsFor, recordsOf, surveyBuiltDocs, vectorsFor, type BuiltDocument, type ExportOptions, type Format, type Manifest, type OnSkippedLink, type SurveyedDocument } from './export.js';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -459,6 +459,14 @@ async function run(argv: string[], io: Io): Promise<number> {
         lastProgress = Date.now();
       }
     }
+    // chunking-tool swaps a topic's _chunks/ in whole: the old folder is renamed aside, then the
+    // new one into place. A survey that walked the topic between the two renames saw no
+    // _chunks/, took the topic for unbuilt, and the export ended exit 0 without it, though it
+    // was built before and after. A manifest there now that the survey did not list is such a
+    // change (or a topic built meanwhile): as for a manifest rewritten, the export fails.
+    const surveyed = new Set(docs.map((d) => d.manifestFile));
+    const appeared = manifestPaths(opts.docsRoot).find((f) => !surveyed.has(f));
+    if (appeared !== undefined) throw new ExportError(`${appeared}: appeared while the docs were exported (a build running at the same time?); export again when the build is done`);
     await out?.commit();
     const where = opts.out ? ` to ${oneLine(opts.out)}` : '';
     const vec = vectorSource ? `; vectors of ${provider!.model}: ${vectorSource.stats.cached} cached, ${vectorSource.stats.computed} embedded now` : '';
