@@ -173,8 +173,12 @@ export class FolderSource implements DocsSource {
       }
       // A leading BOM dropped, as the URL source drops it: an index.json saved with one was "not
       // valid JSON (byte order mark …)" from the folder and read fine over HTTP.
-      const bytes = await handle.readFile();
-      return decodeBuiltText(bytes, file);
+      const release = stat.size > LARGE_BODY_BYTES ? await takeLargeTurn() : null;
+      try {
+        return decodeBuiltText(await handle.readFile(), file);
+      } finally {
+        release?.();
+      }
     } catch (err) {
       if (err instanceof SourceError) throw err;
       throw new SourceError(file, cannotRead(err));
@@ -214,6 +218,66 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * docs-query past 10 GB of memory before any timeout fired.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * 4 MiB: past this a read takes its turn, one such read at a time in the process, from a
+ * server or a folder (takeLargeTurn). The walk reads 16 indexes at once and disclosure 8 chunk
+ * files ahead, and each read may hold up to its 512 MiB cap: 8 topics whose index.json were
+ * 100 MB took docs-query --list to 935 MB, and 16 of 512 MiB would take it past 8 GiB. So the
+ * bodies held at once are at most (reads under way) × 4 MiB plus one body whole. Chunk files and the index.json of most topics are far smaller; a large
+ * manifest or index waits for the one before it, its timeout stopped while it waits.
+ */
+export const LARGE_BODY_BYTES = 4 * 1024 * 1024;
+
+let largeTurns: Promise<void> = Promise.resolve();
+
+/** Waits for the turn to read a body past LARGE_BODY_BYTES; returns its release (call it once). */
+async function takeLargeTurn(): Promise<() => void> {
+  const before = largeTurns;
+  let release!: () => void;
+  largeTurns = new Promise<void>((r) => (release = r));
+  await before;
+  return release;
+}
+
+/**
+ * A request's timeout that can stop while the request waits for its turn: `expired` rejects
+ * (and `onExpire` runs) once `ms` of running time have passed.
+ */
+class Deadline {
+  readonly expired: Promise<never>;
+  private left: number;
+  private since = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+  private fire!: () => void;
+
+  constructor(ms: number, onExpire: (reason: Error) => void) {
+    this.left = ms;
+    this.expired = new Promise<never>((_, reject) => {
+      this.fire = () => {
+        const reason = new DOMException(`no answer within ${ms} ms`, 'TimeoutError');
+        onExpire(reason);
+        reject(reason);
+      };
+    });
+    this.expired.catch(() => {}); // rejected only while a read is pending; never unhandled
+    this.resume();
+  }
+
+  pause(): void {
+    clearTimeout(this.timer);
+    this.left -= Date.now() - this.since;
+  }
+
+  resume(): void {
+    this.since = Date.now();
+    this.timer = setTimeout(this.fire, Math.max(0, this.left));
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
 
 /**
  * The longest timeout a Node timer keeps (2^31 − 1 ms, about 25 days): AbortSignal.timeout
@@ -272,72 +336,78 @@ export class UrlSource implements DocsSource {
       throw new SourceError(url.href, `outside the docs at ${this.base.href}`);
     }
     let res: Response;
-    const started = Date.now();
+    // One clock for the headers and the body, stopped while a large body waits for its turn:
+    // it aborts the request itself, and each body read races it too (the fetch signal did not
+    // always end a body read: a server that sent its headers and then stalled kept docs-query
+    // waiting for good, seen with Node 20's fetch when the abort came 10 s or more into the body).
+    const controller = new AbortController();
+    const deadline = new Deadline(this.timeoutMs, (reason) => controller.abort(reason));
+    let release: (() => void) | null = null;
     try {
-      // Not followed (a redirect could lead out of the docs), and 'manual' rather than 'error' so
-      // the message can say where it pointed: 'error' was "request failed (fetch failed); is the
-      // server running?" for a server that was running.
-      res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'manual' });
-    } catch (err) {
-      // "Is the server running?" fits a connection that failed (a system error code, a
-      // timeout), not a port fetch refuses or a server that closed the connection.
-      throw new SourceError(url.href, `request failed (${this.why(err)})${this.unreachable(err) ? '; is the server running?' : ''}`);
-    }
-    if (!REDIRECTS.has(res.status) && res.status >= 300 && res.status < 400) {
-      // 304 answers a conditional request and we send none; 300 and 305 point nowhere usable.
-      await res.body?.cancel();
-      throw new SourceError(url.href, `${statusLine(res)} to a plain GET; is this a chunkyard docs server?`);
-    }
-    if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel();
-      const location = res.headers.get('location');
-      const target = location === null ? 'nowhere (no Location header)' : (URL.canParse(location, url) ? new URL(location, url).href : location).slice(0, 200);
-      throw new SourceError(url.href, `HTTP ${res.status}: a redirect to ${target}, which is not followed; use the address the docs are served at`);
-    }
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new SourceError(url.href, statusLine(res));
-    }
-    const tooLarge = () => new SourceError(url.href, `response larger than ${limit} bytes; is this a chunkyard docs server?`);
-    if (Number(res.headers.get('content-length')) > limit) {
-      await res.body?.cancel();
-      throw tooLarge();
-    }
-    if (!res.body) return '';
-    // Read piece by piece so that an endless or oversized body stops at the cap.
-    const reader = res.body.getReader();
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    // The fetch signal does not always end a body read: a server that sent its headers and then
-    // stalled kept docs-query waiting for good (seen with Node 20's fetch when the abort came
-    // 10 s or more into the body). So each read also races the request's own deadline.
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), Math.max(0, started + this.timeoutMs - Date.now()));
-    });
-    deadline.catch(() => {}); // rejected only while a read is pending; never unhandled
-    try {
-      for (;;) {
-        const { done, value } = await Promise.race([reader.read(), deadline]);
-        if (done) break;
-        size += value.byteLength;
-        if (size > limit) {
-          await reader.cancel();
-          throw tooLarge();
-        }
-        parts.push(value);
+      try {
+        // Not followed (a redirect could lead out of the docs), and 'manual' rather than 'error' so
+        // the message can say where it pointed: 'error' was "request failed (fetch failed); is the
+        // server running?" for a server that was running.
+        res = await fetch(url, { signal: controller.signal, redirect: 'manual' });
+      } catch (err) {
+        // "Is the server running?" fits a connection that failed (a system error code, a
+        // timeout), not a port fetch refuses or a server that closed the connection.
+        throw new SourceError(url.href, `request failed (${this.why(err)})${this.unreachable(err) ? '; is the server running?' : ''}`);
       }
-    } catch (err) {
-      // Closes the connection, which would otherwise keep the process alive after the error.
-      reader.cancel().catch(() => {});
-      if (err instanceof SourceError) throw err;
-      // "No answer" was wrong here: the server had answered, and then stalled or trickled.
-      if ((err as Error).name === 'TimeoutError') throw new SourceError(url.href, `the response did not finish within ${this.timeoutMs} ms (it began, then stalled or came too slowly)`);
-      throw new SourceError(url.href, `reading the response failed (${this.why(err)})`);
+      if (!REDIRECTS.has(res.status) && res.status >= 300 && res.status < 400) {
+        // 304 answers a conditional request and we send none; 300 and 305 point nowhere usable.
+        await res.body?.cancel();
+        throw new SourceError(url.href, `${statusLine(res)} to a plain GET; is this a chunkyard docs server?`);
+      }
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel();
+        const location = res.headers.get('location');
+        const target = location === null ? 'nowhere (no Location header)' : (URL.canParse(location, url) ? new URL(location, url).href : location).slice(0, 200);
+        throw new SourceError(url.href, `HTTP ${res.status}: a redirect to ${target}, which is not followed; use the address the docs are served at`);
+      }
+      if (!res.ok) {
+        await res.body?.cancel();
+        throw new SourceError(url.href, statusLine(res));
+      }
+      const tooLarge = () => new SourceError(url.href, `response larger than ${limit} bytes; is this a chunkyard docs server?`);
+      if (Number(res.headers.get('content-length')) > limit) {
+        await res.body?.cancel();
+        throw tooLarge();
+      }
+      if (!res.body) return '';
+      // Read piece by piece so that an endless or oversized body stops at the cap.
+      const reader = res.body.getReader();
+      const parts: Uint8Array[] = [];
+      let size = 0;
+      try {
+        for (;;) {
+          const { done, value } = await Promise.race([reader.read(), deadline.expired]);
+          if (done) break;
+          size += value.byteLength;
+          if (size > limit) {
+            await reader.cancel();
+            throw tooLarge();
+          }
+          parts.push(value);
+          if (release === null && size > LARGE_BODY_BYTES) {
+            deadline.pause();
+            release = await takeLargeTurn();
+            deadline.resume();
+          }
+        }
+      } catch (err) {
+        // Closes the connection, which would otherwise keep the process alive after the error.
+        reader.cancel().catch(() => {});
+        if (err instanceof SourceError) throw err;
+        // "No answer" was wrong here: the server had answered, and then stalled or trickled.
+        if ((err as Error).name === 'TimeoutError') throw new SourceError(url.href, `the response did not finish within ${this.timeoutMs} ms (it began, then stalled or came too slowly)`);
+        throw new SourceError(url.href, `reading the response failed (${this.why(err)})`);
+      }
+      return decodeBuiltText(Buffer.concat(parts, size), url.href);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
+      release?.();
     }
-    return decodeBuiltText(Buffer.concat(parts, size), url.href);
   }
 
   /**
