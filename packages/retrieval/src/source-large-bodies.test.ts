@@ -3,7 +3,9 @@
 // index.json were large held 16 × 512 MiB: docs-query --list against 8 index.json of 100 MB
 // peaked at 935 MB. Past LARGE_BODY_BYTES a read waits its turn: one large body at a time, from a
 // server or a folder, whatever the concurrency. A real server process, real files; memory is
-// sampled as this process's ArrayBuffer bytes.
+// sampled as this process's ArrayBuffer bytes. A compressed body is not read at all: fetch
+// unpacks it ahead of the reader, so 16 gzip bombs (0.5 MB each, 512 MiB unpacked) took
+// docs-query --list to 1.8 GB and 30 s even with the turns.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -68,6 +70,7 @@ const server = createServer((req, res) => {
   const gz = req.url.startsWith('/gz/');
   const path = gz ? req.url.slice(3) : req.url;
   const at = (json) => (gz ? json.replaceAll('"/', '"/gz/') : json);
+  if (path === '/accept-encoding') return void res.end(JSON.stringify(req.headers['accept-encoding'] ?? null));
   const m = /^\\/t(\\d+)\\/index\\.json$/.exec(path);
   if (path === '/index.json') return void res.end(at(root));
   if (!m) return void res.writeHead(404).end();
@@ -112,6 +115,18 @@ describe(`${N} index.json files of ${BODY / MiB} MiB read at once`, () => {
     const { result, peakMiB } = await peakBuffers(() => walkTopics(new UrlSource(base)));
     expect(result).toEqual([]);
     expect(peakMiB).toBeLessThan(BOUND_MIB);
+  }, 60_000);
+
+  it('a compressed body is refused unread, naming the URL: it was asked for uncompressed, and a gzip bomb unpacks ahead of the reader', async () => {
+    const source = new UrlSource(`${base}gz/`);
+    expect(await source.readText(new URL(`${base}gz/accept-encoding`))).toBe('"identity"');
+    const started = Date.now();
+    const { result, peakMiB } = await peakBuffers(() => walkTopics(source).then(() => null, (err: Error) => err));
+    expect(result?.message).toMatch(
+      new RegExp(`^${base}gz/t\\d+/index\\.json: the body came with Content-Encoding: gzip, though the request asked for none \\(Accept-Encoding: identity\\); a compressed body can unpack to a thousand times its size, so it is not read: serve the docs uncompressed$`),
+    );
+    expect(peakMiB).toBeLessThan(N * LARGE_BODY_BYTES / MiB);
+    expect(Date.now() - started).toBeLessThan(5_000);
   }, 60_000);
 
   it('from a folder: the same', async () => {

@@ -348,7 +348,12 @@ export class UrlSource implements DocsSource {
         // Not followed (a redirect could lead out of the docs), and 'manual' rather than 'error' so
         // the message can say where it pointed: 'error' was "request failed (fetch failed); is the
         // server running?" for a server that was running.
-        res = await fetch(url, { signal: controller.signal, redirect: 'manual' });
+        // Uncompressed: fetch unpacks gzip, deflate and br itself, and a compressed body is
+        // unpacked ahead of the reader (a 64 KB piece of a gzip bomb makes 64 MB), so neither
+        // the byte cap nor the turn a large body waits for bounded it: 16 topics whose
+        // index.json were 0.5 MB of gzip each (512 MiB unpacked) took docs-query --list to
+        // 1.8 GB and 30 s of unpacking.
+        res = await fetch(url, { signal: controller.signal, redirect: 'manual', headers: { 'accept-encoding': 'identity' } });
       } catch (err) {
         // "Is the server running?" fits a connection that failed (a system error code, a
         // timeout), not a port fetch refuses or a server that closed the connection.
@@ -368,6 +373,14 @@ export class UrlSource implements DocsSource {
       if (!res.ok) {
         await res.body?.cancel();
         throw new SourceError(url.href, statusLine(res));
+      }
+      const encoding = (res.headers.get('content-encoding') ?? '').trim();
+      if (encoding !== '' && encoding.toLowerCase() !== 'identity') {
+        await res.body?.cancel();
+        throw new SourceError(
+          url.href,
+          `the body came with Content-Encoding: ${oneLine(encoding.slice(0, 40))}, though the request asked for none (Accept-Encoding: identity); a compressed body can unpack to a thousand times its size, so it is not read: serve the docs uncompressed`,
+        );
       }
       const tooLarge = () => new SourceError(url.href, `response larger than ${limit} bytes; is this a chunkyard docs server?`);
       if (Number(res.headers.get('content-length')) > limit) {
