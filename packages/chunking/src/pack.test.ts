@@ -12,7 +12,10 @@ import { newUnitsState, toUnits } from './units.js';
 
 const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'Reference', 'x', 'fn()', 'Quick', 'data');
 const heading = fc.tuple(fc.integer({ min: 1, max: 3 }), fc.array(word, { minLength: 1, maxLength: 4 })).map(([d, w]) => `${'#'.repeat(d)} ${w.join(' ')}`);
-const paragraph = fc.array(word, { minLength: 1, maxLength: 60 }).map((w) => `${w.join(' ')}.`);
+// Some end with a colon: an introduction, which packing carries to what follows it.
+const paragraph = fc
+  .tuple(fc.array(word, { minLength: 1, maxLength: 60 }), fc.constantFrom('.', '.', ':', '：', ': '))
+  .map(([w, end]) => `${w.join(' ')}${end}`);
 const fence = fc.array(word, { minLength: 1, maxLength: 80 }).map((w) => `\`\`\`\n${w.join(' ')}\n\`\`\``);
 // Runs of bare headings (the carry of trailing headings), prose, code that may be split and rebuilt.
 const doc = fc.array(fc.oneof({ weight: 5, arbitrary: heading }, { weight: 3, arbitrary: paragraph }, { weight: 1, arbitrary: fence }), { minLength: 1, maxLength: 80 }).map((b) => `${b.join('\n\n')}\n`);
@@ -74,6 +77,18 @@ function referencePack(table: PieceTable, ctx: PackContext): { from: number; to:
     while (k < pieces.length && !isHeading(k)) k++;
     return k;
   };
+  // A whole paragraph ending with a colon, before a piece that is not a heading.
+  const introduces = (k: number): boolean =>
+    k + 1 < pieces.length &&
+    !isHeading(k + 1) &&
+    pieces[k]!.unit.type === 'paragraph' &&
+    !pieces[k]!.splitUnit &&
+    pieces[k]!.rebuiltText === null &&
+    /[:：][ \t\n\r\f\v]*$/.test(ctx.source.slice(pieces[k]!.start, pieces[k]!.end));
+  const onlyHeadingsAndIntroductions = (from: number, to: number): boolean => {
+    for (let k = from; k < to; k++) if (!isHeading(k) && !introduces(k)) return false;
+    return true;
+  };
   const runs: { from: number; to: number }[] = [];
   let cur: { from: number; to: number } | null = null;
   for (let i = 0; i < pieces.length; i++) {
@@ -84,6 +99,7 @@ function referencePack(table: PieceTable, ctx: PackContext): { from: number; to:
         (opens(i) && !allHeadings(cur.from, cur.to)) ||
         joined > Math.min(bud(cur.from, cur.to), ctx.budget(pieces[i]!.heading)) ||
         (!isHeading(cur.to - 1) &&
+          !onlyHeadingsAndIntroductions(cur.from, cur.to) &&
           own >= ctx.minTokens &&
           (isHeading(i)
             ? // A run that starts inside a section ends at the next heading; one a heading opens takes small sections in.
@@ -95,6 +111,10 @@ function referencePack(table: PieceTable, ctx: PackContext): { from: number; to:
       if (close) {
         let lastNonHeading = -1;
         for (let k = cur.from; k < cur.to; k++) if (!isHeading(k)) lastNonHeading = k;
+        // Introductions are carried with the headings, unless the run holds nothing else.
+        let lastKept = -1;
+        for (let k = cur.from; k < cur.to; k++) if (!isHeading(k) && !introduces(k)) lastKept = k;
+        if (lastKept >= cur.from) lastNonHeading = lastKept;
         // A run of bare headings only keeps all but its last heading and the shallower ones right above it.
         const depth = (k: number): number => pieces[k]!.unit.depth ?? 0;
         let lastOpening = cur.to - 1;
