@@ -52,11 +52,12 @@ export class DocsClient {
    * A chunk's exact text, from its chunk file (what a deployed client fetches), checked against
    * the item's sha256 when the index has one: read without the manifest, a file the chunk step
    * rewrote since the index was built was shown under the old item's title and place.
+   * `maxBytes` is the source's readText cap (a file past it is a SourceTooLargeError).
    */
-  async chunkText(topic: LoadedTopic, doc: string, index: number): Promise<string> {
+  async chunkText(topic: LoadedTopic, doc: string, index: number, maxBytes?: number): Promise<string> {
     const item = this.item(topic, doc, index);
     const url = new URL(item.href, topic.url);
-    const text = await this.source.readText(url);
+    const text = await (maxBytes === undefined ? this.source.readText(url) : this.source.readText(url, maxBytes));
     // The source has dropped a leading BOM, as the index step's hash (chunkTextSha256) does.
     if (item.sha256 !== undefined && createHash('sha256').update(text, 'utf8').digest('hex') !== item.sha256) {
       throw rebuiltError(this.source.describe(url), `holds other text than ${this.source.describe(topic.url)} was built from (its SHA-256 differs from the index item's sha256)`);

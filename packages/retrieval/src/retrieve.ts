@@ -16,6 +16,7 @@ import { bm25Terms, rankHybrid } from './hybrid.js';
 import { checkMaxDistance, DEFAULT_MAX_HAMMING_DISTANCE, matchQuery, promptCandidates } from './prompt-match.js';
 import { DEFAULT_MERGE, DEFAULT_ROUTE_BM25, DEFAULT_WINDOWS, mergeHits, trimSegments, windowScores, type MergeOptions, type WindowScore } from './routes.js';
 import { checkCount, rankBySimilarity, shownValue } from './similarity.js';
+import { LARGE_BODY_BYTES, SourceTooLargeError } from './source.js';
 import type { LoadedTopic } from './walk.js';
 
 export type Score =
@@ -67,7 +68,7 @@ function retrievedChunk(client: DocsClient, topic: LoadedTopic, doc: string, ind
   return out;
 }
 
-async function retrieveChunk(client: DocsClient, topic: LoadedTopic, doc: string, index: number, k: number, score?: Score): Promise<RetrievedChunk> {
+async function retrieveChunk(client: DocsClient, topic: LoadedTopic, doc: string, index: number, k: number, score?: Score, maxBytes?: number): Promise<RetrievedChunk> {
   let text: string;
   let span = { from: index, to: index };
   if (k > 0) {
@@ -75,7 +76,7 @@ async function retrieveChunk(client: DocsClient, topic: LoadedTopic, doc: string
     text = e.text;
     span = { from: e.from, to: e.to };
   } else {
-    text = await client.chunkText(topic, doc, index);
+    text = await client.chunkText(topic, doc, index, maxBytes);
   }
   return retrievedChunk(client, topic, doc, index, text, span, score);
 }
@@ -90,24 +91,40 @@ const READ_AHEAD = 8;
  * `fn` over `items`, yielded in order, with at most `ahead` results pending or unconsumed at
  * once: a caller that writes each result out before asking for the next holds a bounded number
  * of texts, however many items there are (n × k expanded texts were all held at once).
+ *
+ * `fn` is given a byte cap for a read ahead (an item that is not the next to be yielded):
+ * LARGE_BODY_BYTES. One past it fails with a SourceTooLargeError and is read again, uncapped,
+ * when its turn comes, so that read-ahead texts held at once are at most `ahead` × 4 MiB plus
+ * the one being yielded: 8 chunk files of 100 MB read ahead held 1.6 GB (helper-80's probe),
+ * and 512 MiB files would hold 4 GiB.
  */
-async function* inOrder<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, ahead: number): AsyncGenerator<R> {
-  const pending: Promise<R>[] = [];
+async function* inOrder<T, R>(items: readonly T[], fn: (item: T, maxBytes: number | undefined) => Promise<R>, ahead: number): AsyncGenerator<R> {
+  const pending: { item: T; capped: boolean; result: Promise<R> }[] = [];
   let next = 0;
   const fill = () => {
     while (next < items.length && pending.length < ahead) {
-      const p = fn(items[next++]!);
+      const item = items[next++]!;
+      const capped = pending.length > 0;
+      const result = fn(item, capped ? LARGE_BODY_BYTES : undefined);
       // Awaited in its turn below; marked handled now, so one that fails while an earlier one
       // is awaited (or after the caller stopped early) is not an unhandled rejection.
-      p.catch(() => {});
-      pending.push(p);
+      result.catch(() => {});
+      pending.push({ item, capped, result });
     }
   };
   fill();
   while (pending.length > 0) {
-    const result = await pending.shift()!;
+    const { item, capped, result } = pending[0]!;
+    let value: R;
+    try {
+      value = await result;
+    } catch (err) {
+      if (!capped || !(err instanceof SourceTooLargeError)) throw err;
+      value = await fn(item, undefined);
+    }
+    pending.shift();
     fill();
-    yield result;
+    yield value;
   }
 }
 
@@ -175,7 +192,7 @@ export async function* discloseTopicsStream(client: DocsClient, req: DisclosureR
   for (const topic of await client.topics(req.topic)) {
     for (const [doc, group] of Object.entries(topic.index._embedded.chunks)) {
       const d = disclose(group, { n: req.n, technical: req.technical ?? false, withBaseline: req.withBaseline ?? false });
-      const chunks = inOrder(d.indices, (i) => retrieveChunk(client, topic, doc, i, k), aheadFor(k));
+      const chunks = inOrder(d.indices, (i, maxBytes) => retrieveChunk(client, topic, doc, i, k, undefined, maxBytes), aheadFor(k));
       yield { topic: topic.id, title: topic.title, doc, order: d.order, technicalUnavailable: d.technicalUnavailable, count: group.count, size: d.indices.length, chunks };
     }
   }
@@ -274,7 +291,7 @@ export async function searchStream(client: DocsClient, req: SearchRequest): Prom
 
   if (matches.length > 0) {
     const shown = matches.slice(0, n);
-    const chunks = inOrder(shown, (m) => retrieveChunk(client, byId.get(m.topicId)!, m.doc, m.index, k, { kind: 'hamming', distance: m.distance, hash: m.hash }), aheadFor(k));
+    const chunks = inOrder(shown, (m, maxBytes) => retrieveChunk(client, byId.get(m.topicId)!, m.doc, m.index, k, { kind: 'hamming', distance: m.distance, hash: m.hash }, maxBytes), aheadFor(k));
     return { ...base, method: 'prompt', size: shown.length, chunks };
   }
   if (!req.embeddings) return { ...base, method: 'none', size: 0, chunks: inOrder([], retrieveNothing, 1) };
@@ -309,7 +326,7 @@ export async function searchStream(client: DocsClient, req: SearchRequest): Prom
       : rankBySimilarity(qv, items, n)
           .filter((r) => r.score > 0)
           .map((r) => ({ ref: r.ref, score: { kind: 'cosine', similarity: r.score } }));
-  const chunks = inOrder(ranked, (r) => retrieveChunk(client, r.ref.topic, r.ref.doc, r.ref.index, k, r.score), aheadFor(k));
+  const chunks = inOrder(ranked, (r, maxBytes) => retrieveChunk(client, r.ref.topic, r.ref.doc, r.ref.index, k, r.score, maxBytes), aheadFor(k));
   return { ...base, method: 'embedding', model: backend.provider.model, size: ranked.length, chunks };
 }
 
@@ -344,13 +361,13 @@ function routedSearch(
   const units = merge ? mergeHits(hits, n, merge) : hits.slice(0, n).map((h, rank) => ({ group: h.group, first: h.index, last: h.index, opener: rank, hits: 1 }));
   const chunks = inOrder(
     units,
-    async (u) => {
+    async (u, maxBytes) => {
       const opener = order[u.opener]!;
       const { topic, doc, index } = items[opener]!.ref;
       let text: string;
       let span: { from: number; to: number };
       if (k === 0 && u.first === u.last && trim === 0) {
-        text = await client.chunkText(topic, doc, index);
+        text = await client.chunkText(topic, doc, index, maxBytes);
         span = { from: index, to: index };
       } else {
         // Only a unit's own document is asked for (DocsClient already holds it from the scoring).

@@ -25,6 +25,9 @@ export class SourceError extends Error {
   }
 }
 
+/** A file or body past the byte cap readText was given (or the source's own). */
+export class SourceTooLargeError extends SourceError {}
+
 export interface DocsSource {
   /** URL of the root index.json. */
   readonly rootIndexUrl: URL;
@@ -32,7 +35,7 @@ export interface DocsSource {
   readonly folder: string | null;
   /** How to name `url` in a message: the file path for a folder, the URL otherwise. */
   describe(url: URL): string;
-  /** The file's text; more than `maxBytes` (default: the source's own cap) is an error. */
+  /** The file's text; more than `maxBytes` (default: the source's own cap) is a SourceTooLargeError. */
   readText(url: URL, maxBytes?: number): Promise<string>;
 }
 
@@ -169,7 +172,7 @@ export class FolderSource implements DocsSource {
       if (stat.size > maxBytes) {
         const mib = (n: number) => (n / (1024 * 1024)).toFixed(1);
         // A file past V8's longest string (a 600 MB chunk file) was "cannot read: Invalid string length".
-        throw new SourceError(file, `${mib(stat.size)} MiB, larger than a docs file can be (${mib(maxBytes).replace(/\.0$/, '')} MiB); is this a built docs tree?`);
+        throw new SourceTooLargeError(file, `${mib(stat.size)} MiB, larger than a docs file can be (${mib(maxBytes).replace(/\.0$/, '')} MiB); is this a built docs tree?`);
       }
       // A leading BOM dropped, as the URL source drops it: an index.json saved with one was "not
       // valid JSON (byte order mark …)" from the folder and read fine over HTTP.
@@ -382,7 +385,7 @@ export class UrlSource implements DocsSource {
           `the body came with Content-Encoding: ${oneLine(encoding.slice(0, 40))}, though the request asked for none (Accept-Encoding: identity); a compressed body can unpack to a thousand times its size, so it is not read: serve the docs uncompressed`,
         );
       }
-      const tooLarge = () => new SourceError(url.href, `response larger than ${limit} bytes; is this a chunkyard docs server?`);
+      const tooLarge = () => new SourceTooLargeError(url.href, `response larger than ${limit} bytes; is this a chunkyard docs server?`);
       if (Number(res.headers.get('content-length')) > limit) {
         await res.body?.cancel();
         throw tooLarge();
