@@ -237,7 +237,45 @@ export function readManifest(file: string): Manifest {
     if (problem !== null) throw bad(`chunk ${i}: ${problem}`);
   });
   if (data.fileTitle !== undefined && typeof data.fileTitle !== 'string') throw bad(`"fileTitle" is ${kindOf(data.fileTitle)}, not a string`);
+  // A lone surrogate can only be a \uXXXX escape here (the text is UTF-8), so only a file
+  // holding one of D800-DFFF is walked.
+  if (/\\u[dD][89a-fA-F]/.test(text)) {
+    const where = (path: readonly (string | number)[]) => (path[0] === 'chunks' && typeof path[1] === 'number' ? `chunk ${path[1]}: "${path.slice(2).join('.')}"` : `"${path.join('.')}"`);
+    const found = loneSurrogate(data, []);
+    if (found !== null) {
+      const unit = `\\u${found.unit.toString(16)}`;
+      throw bad(`${where(found.path)} holds a lone surrogate (${unit}) at character ${found.index}; no UTF-8 text holds one, so JSON readers disagree on it (it was edited or damaged after the build)`);
+    }
+  }
   return data as unknown as Manifest;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The first string in a JSON value holding a lone UTF-16 surrogate (JSON's `"\ud800"`): its
+ * path, the offset and the code unit. Exported as it was, Python keeps a str its own UTF-8
+ * encoder refuses, Go reads U+FFFD and serde_json refuses the line: readers disagree on the text.
+ */
+function loneSurrogate(value: unknown, path: (string | number)[]): { path: (string | number)[]; index: number; unit: number } | null {
+  if (typeof value === 'string') {
+    const m = LONE_SURROGATE.exec(value);
+    return m === null ? null : { path, index: m.index, unit: value.charCodeAt(m.index) };
+  }
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const found = loneSurrogate(v, [...path, i]);
+      if (found !== null) return found;
+    }
+  } else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      const inKey = loneSurrogate(k, [...path, k]);
+      if (inKey !== null) return inKey;
+      const found = loneSurrogate(v, [...path, k]);
+      if (found !== null) return found;
+    }
+  }
+  return null;
 }
 
 /**
