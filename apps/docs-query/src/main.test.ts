@@ -148,7 +148,8 @@ describe('docs-query', () => {
       if (unlock === null) return; // neither chmod (root) nor chattr works here: nothing to test
       const r = await run(ro.docs, '-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '-n', '2', '--json');
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(new RegExp(`^docs-query: ${cache}: cannot write the embedding cache \\((EACCES|EPERM)\\); searching without storing vectors\n$`));
+      // Said once, by the embedding cache itself since it gives up a write it cannot make (588766a).
+      expect(r.stderr).toMatch(new RegExp(`^docs-query: warning: embedding cache ${cache} cannot be written \\(${cache}: .*\\((EACCES|EPERM)\\).*\\); the run goes on without caching the vectors it computes, and what the cache holds is still read\n$`));
       const out = JSON.parse(r.stdout) as { method: string; chunks: unknown[] };
       expect(out.method).toBe('embedding');
       expect(out.chunks.length).toBeGreaterThan(0);
