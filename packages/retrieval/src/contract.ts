@@ -187,15 +187,31 @@ class Checker {
   link(v: unknown, path: string): Link {
     const o = this.obj(v, path);
     const href = this.str(o.href, `${path}.href`);
-    if (!href.startsWith('/')) this.fail(`${path}.href`, 'a root-relative URL (starting with /)', href);
+    if (!href.startsWith('/') || leavesHost(href)) this.fail(`${path}.href`, 'a root-relative URL (starting with /)', href);
     return { href };
   }
 
   relativeHref(v: unknown, path: string): string {
     const href = this.str(v, path);
     // Relative to the index's folder, never leaving the docs tree by construction.
-    if (href === '' || href.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(href)) this.fail(path, 'a relative URL', href);
+    if (href === '' || href.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(href) || leavesHost(href)) this.fail(path, 'a relative URL', href);
     return href;
+  }
+}
+
+/**
+ * Whether `href`, resolved as an http(s) URL resolves it, names another host (or none): the URL
+ * parser drops leading and trailing spaces and control characters and reads a backslash as a
+ * slash, so '\\\\evil.example\\x.md', ' http://evil.example/x.md' and '\t//evil.example/x.md'
+ * passed as relative and '//evil.example/x' as root-relative. The source refused them later, as
+ * 'http://evil.example/x.md: outside the docs at …', naming neither the index.json nor the item.
+ */
+function leavesHost(href: string): boolean {
+  const base = 'http://docs.invalid/a/b/index.json';
+  try {
+    return new URL(href, base).origin !== new URL(base).origin;
+  } catch {
+    return true;
   }
 }
 
