@@ -1,16 +1,20 @@
 /**
- * Stage 4: pieces → draft chunks. Greedy, in document order, with three rules
+ * Stage 4: pieces → draft chunks. Greedy, in document order, with these rules
  * on top of the hard cap:
  *
  * - a heading starts a new chunk once the current one has at least `min` tokens
- *   (a smaller section is merged forward into the next), unless the whole
- *   section it opens still fits within `target` alongside the current chunk,
- *   so short neighbouring sections share a chunk instead of each making a small one;
+ *   (a smaller section is merged forward into the next), unless the current chunk
+ *   opens with a heading and the whole section the new heading opens still fits
+ *   within `target` alongside it, so short neighbouring sections share a chunk
+ *   instead of each making a small one; a chunk that starts inside a section
+ *   ends at the next heading;
  * - past `target`, the chunk closes at whichever side of the next piece is
- *   nearer to `target`;
+ *   nearer to `target`, except before a section's last pieces under `min`
+ *   that fit it;
  * - headings stay with what follows them: a chunk never closes right after one (a run of
  *   bare headings that reaches the cap closes before its last heading and that heading's
- *   parents right above it).
+ *   parents right above it); so does a paragraph ending with a colon, unless a heading
+ *   follows it.
  *
  * Then chunks under `min` are merged into the next chunk, or else the previous
  * one, when the result fits the cap. A chunk stays under `min` only when it is
