@@ -165,19 +165,22 @@ const fieldTypeOk = (v: unknown, type: string): boolean => {
   }
 };
 
+/** RECORD_FIELDS split once: each record checks them all, and a manifest may hold 100,000 records. */
+const FIELD_CHECKS = RECORD_FIELDS.map(([spec, type]) => {
+  const optional = spec.endsWith('?');
+  const path = optional ? spec.slice(0, -1) : spec;
+  return { path, keys: path.split('.'), optional, type };
+});
+
 /** Why a chunk record's fields cannot be exported (`"tokenStats" is missing`), or null. */
 function recordFieldProblem(record: Record<string, unknown>): string | null {
-  for (const [spec, type] of RECORD_FIELDS) {
-    const optional = spec.endsWith('?');
-    const path = optional ? spec.slice(0, -1) : spec;
-    const keys = path.split('.');
+  for (const { path, keys, optional, type } of FIELD_CHECKS) {
     // Parents come first in the list, so a parent reached here is an object, or an optional
     // one the record lacks, whose fields are not read.
     let value: unknown = record;
     for (const k of keys) value = isObject(value) && Object.hasOwn(value, k) ? value[k] : undefined;
     if (value === undefined) {
-      const parent = keys.length > 1 ? record[keys[0]!] : record;
-      if (optional || parent === undefined) continue;
+      if (optional || (keys.length > 1 && record[keys[0]!] === undefined)) continue;
       return `"${path}" is missing`;
     }
     if (!fieldTypeOk(value, type)) {
@@ -229,6 +232,9 @@ export function readManifest(file: string): Manifest {
     // Every format's metadata names the strategy (chunkMetadata reads metadata.chunkingOptions):
     // a manifest without it was a TypeError's stack trace, after the lines of earlier documents.
     if (!isObject(c.metadata.chunkingOptions)) throw bad(`chunk ${i} lacks metadata.chunkingOptions`);
+    // jsonl writes the whole record, and JSON.stringify recurses: a value nested 200,000 deep
+    // (JSON.parse reads it) was a RangeError's stack trace after earlier topics' lines.
+    if (nestsDeeperThan(c, MAX_RECORD_DEPTH)) throw bad(`chunk ${i} nests values more than ${MAX_RECORD_DEPTH} levels deep, where chunking-tool writes a few`);
     // The other fields the formats read: one missing was a TypeError's stack trace after the
     // lines of earlier topics were out (tokenStats; headerPath for llamaindex), and one of
     // another type went into the metadata as it was (an object where Chroma and the other
@@ -241,7 +247,7 @@ export function readManifest(file: string): Manifest {
   // holding one of D800-DFFF is walked.
   if (/\\u[dD][89a-fA-F]/.test(text)) {
     const where = (path: readonly (string | number)[]) => (path[0] === 'chunks' && typeof path[1] === 'number' ? `chunk ${path[1]}: "${path.slice(2).join('.')}"` : `"${path.join('.')}"`);
-    const found = loneSurrogate(data, []);
+    const found = loneSurrogate(data);
     if (found !== null) {
       const unit = `\\u${found.unit.toString(16)}`;
       throw bad(`${where(found.path)} holds a lone surrogate (${unit}) at character ${found.index}; no UTF-8 text holds one, so JSON readers disagree on it (it was edited or damaged after the build)`);
@@ -252,27 +258,57 @@ export function readManifest(file: string): Manifest {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Containers a chunk record may nest (the record itself is 1); chunking-tool writes 5 at most. */
+const MAX_RECORD_DEPTH = 64;
+
+/** Whether `root` nests objects and arrays more than `max` levels deep (itself 1); without recursion. */
+function nestsDeeperThan(root: unknown, max: number): boolean {
+  // Two stacks, not one of pairs: this walks every object of every record, twice an export.
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop()!;
+    const depth = depths.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > max) return true;
+    if (Array.isArray(value)) {
+      for (const v of value) {
+        if (typeof v === 'object' && v !== null) {
+          values.push(v);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const k in value) {
+        const v = (value as Record<string, unknown>)[k];
+        if (typeof v === 'object' && v !== null) {
+          values.push(v);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * The first string in a JSON value holding a lone UTF-16 surrogate (JSON's `"\ud800"`): its
  * path, the offset and the code unit. Exported as it was, Python keeps a str its own UTF-8
  * encoder refuses, Go reads U+FFFD and serde_json refuses the line: readers disagree on the text.
+ * Without recursion (a value nested deeper than the stack is refused later, naming its chunk).
  */
-function loneSurrogate(value: unknown, path: (string | number)[]): { path: (string | number)[]; index: number; unit: number } | null {
-  if (typeof value === 'string') {
-    const m = LONE_SURROGATE.exec(value);
-    return m === null ? null : { path, index: m.index, unit: value.charCodeAt(m.index) };
-  }
-  if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) {
-      const found = loneSurrogate(v, [...path, i]);
-      if (found !== null) return found;
-    }
-  } else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      const inKey = loneSurrogate(k, [...path, k]);
-      if (inKey !== null) return inKey;
-      const found = loneSurrogate(v, [...path, k]);
-      if (found !== null) return found;
+function loneSurrogate(root: unknown): { path: (string | number)[]; index: number; unit: number } | null {
+  const stack: [unknown, (string | number)[]][] = [[root, []]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      const m = LONE_SURROGATE.exec(value);
+      if (m !== null) return { path, index: m.index, unit: value.charCodeAt(m.index) };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], [...path, i]]);
+    } else if (isObject(value)) {
+      // Pushed in reverse, so the first in the file is found first; a key is looked at before its value.
+      for (const k of Object.keys(value).reverse()) stack.push([value[k], [...path, k]], [k, [...path, k]]);
     }
   }
   return null;
