@@ -16,6 +16,7 @@ import { run } from './test-run.js';
 let docs: Server;
 let other: Server;
 let otherRequests = 0;
+const asked: string[] = [];
 let files: Record<string, string> = {};
 let base: string;
 let otherHost: string;
@@ -27,7 +28,11 @@ const listen = async (s: Server) => {
 };
 
 beforeAll(async () => {
-  docs = createServer((req, res) => (files[req.url!] === undefined ? res.writeHead(404).end() : res.end(files[req.url!])));
+  docs = createServer((req, res) => {
+    asked.push(req.url!);
+    if (files[req.url!] === undefined) res.writeHead(404).end();
+    else res.end(files[req.url!]);
+  });
   other = createServer((_req, res) => {
     otherRequests++;
     res.end('{}');
@@ -86,5 +91,44 @@ describe('an href that leaves for another host', () => {
     const r = await run(dir, '--baseline', '-n', '1');
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`docs-query: ${join(dir, 't/index.json')}: _embedded.chunks.g.items[0].href: expected a relative URL, got ${JSON.stringify(href)}\n`);
+  });
+});
+
+describe('an href with a "." or ".." segment, plain, encoded or split by a tab', () => {
+  const hrefs = ['../../../etc/passwd', '..%2f..%2f..%2fetc%2fpasswd', '_chunks/%2e%2e/%2E%2E/x.md', '_chunks\\..\\..\\x.md', '.\t./.\n./x.md', '_chunks/./g-0.md', '_chunks//g-0.md', '_chunks/a%2fb.md', '_chunks/%zz.md'];
+  const problem = `a path of plain names below the index's folder (no ".", ".." or empty segment, no encoded slash)`;
+
+  it('in a chunk item, over HTTP: the topic index is refused, naming it and the item, and no chunk is asked for', async () => {
+    for (const href of hrefs) {
+      files = tree(href);
+      asked.length = 0;
+      const r = await run('--base-url', base, '--baseline', '-n', '1');
+      expect(r.code, href).toBe(1);
+      expect(r.stderr, href).toBe(`docs-query: ${base}t/index.json: _embedded.chunks.g.items[0].href: expected ${problem}, got ${JSON.stringify(href)}\n`);
+      expect(asked, href).toEqual(['/index.json', '/t/index.json']);
+    }
+  });
+
+  it("in a section's child link: the same, for a root-relative link", async () => {
+    files = tree('_chunks/g-0.md', '/t/%2e%2e/t/index.json');
+    const r = await run('--base-url', base, '--list');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`docs-query: ${base}index.json: _embedded.topics[0]._links.self.href: expected a path of plain names (no ".", ".." or empty segment, no encoded slash), got "/t/%2e%2e/t/index.json"\n`);
+  });
+
+  it('from a folder: the same message, naming the file (an encoded .. was "chunkyard-docs://folder/…: outside the docs folder")', async () => {
+    const href = '..%2f..%2f..%2fetc%2fpasswd';
+    for (const [path, text] of Object.entries(tree(href))) writeFileSync(join(dir, path), text);
+    const r = await run(dir, '--baseline', '-n', '1');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`docs-query: ${join(dir, 't/index.json')}: _embedded.chunks.g.items[0].href: expected ${problem}, got ${JSON.stringify(href)}\n`);
+  });
+
+  it('plain names that only look odd are read as before', async () => {
+    files = { ...tree('_chunks/my%20guide..0.md'), '/t/_chunks/my%20guide..0.md': 'zero' };
+    const r = await run('--base-url', base, '--baseline', '-n', '1');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('\nzero\n');
   });
 });

@@ -188,6 +188,7 @@ class Checker {
     const o = this.obj(v, path);
     const href = this.str(o.href, `${path}.href`);
     if (!href.startsWith('/') || leavesHost(href)) this.fail(`${path}.href`, 'a root-relative URL (starting with /)', href);
+    if (!plainSegments(href.slice(1))) this.fail(`${path}.href`, `a path of plain names (no ".", ".." or empty segment, no encoded slash)`, href);
     return { href };
   }
 
@@ -195,6 +196,7 @@ class Checker {
     const href = this.str(v, path);
     // Relative to the index's folder, never leaving the docs tree by construction.
     if (href === '' || href.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(href) || leavesHost(href)) this.fail(path, 'a relative URL', href);
+    if (!plainSegments(href)) this.fail(path, `a path of plain names below the index's folder (no ".", ".." or empty segment, no encoded slash)`, href);
     return href;
   }
 }
@@ -213,6 +215,35 @@ function leavesHost(href: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Whether every segment of `path` (a URL path, relative) is a plain name once the URL parser and
+ * percent-decoding have read it: not '', '.' or '..', and holding no '/' or NUL. What index-tool
+ * writes (each segment percent-encoded) and what its llms.txt reader accepts. '../../x' stayed
+ * at the docs root and '..%2f..%2fetc%2fpasswd' was refused by the folder source only as
+ * 'chunkyard-docs://folder/…: outside the docs folder' (no index.json, no item), while over HTTP
+ * it went to the server as it was, for the server to decode; a tab or line break inside is
+ * dropped by the parser ('.\t./x' is '../x') and a backslash read as a slash.
+ */
+function plainSegments(path: string): boolean {
+  // Trimmed by hand: /^[\0- ]+|[\0- ]+$/ tried its second branch from every space of a run,
+  // quadratic in a long href of spaces.
+  const joined = path.replace(/[\t\n\r]/g, '');
+  let start = 0;
+  let end = joined.length;
+  while (start < end && joined.charCodeAt(start) <= 0x20) start++;
+  while (end > start && joined.charCodeAt(end - 1) <= 0x20) end--;
+  for (const segment of joined.slice(start, end).split(/[\\/]/)) {
+    let name: string;
+    try {
+      name = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) return false;
+  }
+  return true;
 }
 
 const KINDS = ['topic', 'section'] as const;
