@@ -88,6 +88,11 @@ function checkMaxBytes(maxBytes: number): void {
 
 /** Reads and parses JSON, with errors naming the file or URL. */
 export async function readJson(source: DocsSource, url: URL): Promise<unknown> {
+  return (await readJsonCounted(source, url)).json;
+}
+
+/** readJson, with the file's jsonValueCount (for a bound across files: walkTopics's maxValues). */
+export async function readJsonCounted(source: DocsSource, url: URL): Promise<{ json: unknown; values: number }> {
   const text = await source.readText(url);
   const values = jsonValueCount(text);
   if (values > MAX_JSON_VALUES) {
@@ -97,7 +102,7 @@ export async function readJson(source: DocsSource, url: URL): Promise<unknown> {
     );
   }
   try {
-    return JSON.parse(text) as unknown;
+    return { json: JSON.parse(text) as unknown, values };
   } catch (err) {
     // Never the parser's words: they quote the file (or the body a server sent).
     throw new SourceError(source.describe(url), invalidJsonMessage(text, err));

@@ -6,7 +6,7 @@
  * listed it), so a broken tree is reported where it breaks.
  */
 import { ContractError, parseIndex, type DocsIndex, type TopicIndex } from './contract.js';
-import { readJson, type DocsSource } from './source.js';
+import { readJsonCounted, type DocsSource } from './source.js';
 
 export interface LoadedTopic {
   id: string;
@@ -17,12 +17,18 @@ export interface LoadedTopic {
 }
 
 export async function loadIndex(source: DocsSource, url: URL): Promise<DocsIndex> {
-  const index = parseIndex(await readJson(source, url), source.describe(url));
+  return (await loadIndexCounted(source, url)).index;
+}
+
+/** loadIndex, with the file's JSON value count. */
+async function loadIndexCounted(source: DocsSource, url: URL): Promise<{ index: DocsIndex; values: number }> {
+  const { json, values } = await readJsonCounted(source, url);
+  const index = parseIndex(json, source.describe(url));
   const self = new URL(index._links.self.href, url);
   if (self.href !== url.href) {
     throw new ContractError(source.describe(url), `_links.self says ${index._links.self.href}, but it was loaded from ${url.pathname}`);
   }
-  return index;
+  return { index, values };
 }
 
 /**
@@ -67,11 +73,23 @@ export const MAX_WALK_DEPTH = 2048;
 /** How many index files one walk reads at most (the root's included): the same bound across. */
 export const MAX_WALK_INDEXES = 100_000;
 
+/**
+ * How many JSON values (MAX_JSON_VALUES's count) one walk's index files may hold together:
+ * 40 million, some 1.2 GB of parsed indexes kept for the run. Each file is bounded on its own,
+ * but the walk keeps every topic's index: docs-query --list over 10 topics of a million chunks
+ * each (7 million values a file) took 40 s and 2 GB, and some 20 of them, 2 GB from a server,
+ * ended the process at V8's 4 GB heap with "JavaScript heap out of memory" and a native stack
+ * trace (helper-80's probe). At 7 to 20 values a chunk item, that is 2 to 5 million chunks.
+ */
+export const MAX_WALK_JSON_VALUES = 40_000_000;
+
 export interface WalkOptions {
   /** Only topics whose id equals this or lies below it (`libraries` matches `libraries/x`). */
   topic?: string;
   /** At most this many index files read (default MAX_WALK_INDEXES). */
   maxIndexes?: number;
+  /** At most this many JSON values in the index files read, together (default MAX_WALK_JSON_VALUES). */
+  maxValues?: number;
 }
 
 /**
@@ -109,7 +127,23 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
   if (!Number.isSafeInteger(maxIndexes) || maxIndexes < 1) {
     throw new RangeError(`walkTopics maxIndexes: expected a whole number of index files from 1 (the root's) up, got ${String(maxIndexes)}`);
   }
-  const root = await loadIndex(source, source.rootIndexUrl);
+  const maxValues = options.maxValues ?? MAX_WALK_JSON_VALUES;
+  if (!Number.isSafeInteger(maxValues) || maxValues < 1) {
+    throw new RangeError(`walkTopics maxValues: expected a whole number of JSON values from 1 up, got ${String(maxValues)}`);
+  }
+  let values = 0;
+  const counted = async (url: URL): Promise<DocsIndex> => {
+    const r = await loadIndexCounted(source, url);
+    values += r.values;
+    if (values > maxValues) {
+      throw new ContractError(
+        source.describe(url),
+        `the index files read so far hold ${values.toLocaleString('en-US')} JSON values together, more than a walk keeps (${maxValues.toLocaleString('en-US')}, 2 to 5 million chunks); is this a chunkyard docs tree?`,
+      );
+    }
+    return r.index;
+  };
+  const root = await counted(source.rootIndexUrl);
   if (root.kind !== 'section' || root.id !== '') {
     throw new ContractError(source.describe(source.rootIndexUrl), `the root index must be a section with id "" (got ${root.kind} ${JSON.stringify(root.id)})`);
   }
@@ -160,7 +194,7 @@ export async function walkTopics(source: DocsSource, options: WalkOptions = {}):
         const childUrl = new URL(child._links.self.href, url);
         seen.add(childUrl.href);
         parentOf.set(childUrl.href, url.href);
-        const childIndex = await loadIndex(source, childUrl);
+        const childIndex = await counted(childUrl);
         if (childIndex.id !== child.id || childIndex.kind !== child.kind) {
           throw new ContractError(
             source.describe(childUrl),

@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FolderSource, UrlSource } from './source.js';
-import { MAX_WALK_DEPTH, WALK_CONCURRENCY, walkTopics } from './walk.js';
+import { ContractError } from './contract.js';
+import { FolderSource, jsonValueCount, UrlSource } from './source.js';
+import { MAX_WALK_DEPTH, MAX_WALK_JSON_VALUES, WALK_CONCURRENCY, walkTopics } from './walk.js';
 
 /** A valid tree: the root section listing `n` empty sections t0 … t(n-1). */
 export function writeWideTree(dir: string, n: number): void {
@@ -146,6 +147,43 @@ describe('walkTopics over a tree without end', () => {
       await expect(walkTopics(new FolderSource(dir), { maxIndexes }), String(maxIndexes)).rejects.toThrow(
         new RangeError(`walkTopics maxIndexes: expected a whole number of index files from 1 (the root's) up, got ${maxIndexes}`),
       );
+    }
+  });
+});
+
+// The walk keeps every topic's index, so each file's bound (MAX_JSON_VALUES) did not bound the
+// walk: docs-query --list over 10 topic indexes of a million chunks each took 2 GB, and some 20
+// of them (2 GB from a server) ended the process with "JavaScript heap out of memory" and a
+// native stack trace (helper-80's probe). Real files and a real server, with a small maxValues.
+describe('the JSON values of all the index files a walk reads', () => {
+  it(`are bounded together (default ${MAX_WALK_JSON_VALUES}), naming the index that passes the bound, from a folder and a server`, async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'walk-values-'));
+    writeWideTree(tree, 40);
+    const server = createServer((req, res) => {
+      try {
+        res.end(readFileSync(join(tree, req.url!)));
+      } catch {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      // The root lists 40 sections (some 10 values each); each section's file holds 9.
+      const rootValues = jsonValueCount(readFileSync(join(tree, 'index.json'), 'utf8'));
+      const each = jsonValueCount(readFileSync(join(tree, 't0', 'index.json'), 'utf8'));
+      for (const source of [new FolderSource(tree), new UrlSource(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)]) {
+        expect(await walkTopics(source, { maxValues: rootValues + 40 * each })).toEqual([]);
+        const err = await walkTopics(source, { maxValues: rootValues + 39 * each }).then(() => null, (e: Error) => e);
+        expect(err).toBeInstanceOf(ContractError);
+        expect((err as ContractError).problem).toBe(
+          `the index files read so far hold ${(rootValues + 40 * each).toLocaleString('en-US')} JSON values together, more than a walk keeps (${(rootValues + 39 * each).toLocaleString('en-US')}, 2 to 5 million chunks); is this a chunkyard docs tree?`,
+        );
+        expect((err as ContractError).where).toMatch(/t\d+[/\\]index\.json$/);
+      }
+      await expect(walkTopics(new FolderSource(tree), { maxValues: Number.NaN })).rejects.toThrow(RangeError);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+      rmSync(tree, { recursive: true, force: true });
     }
   });
 });
