@@ -1,56 +1,28 @@
-// Issue 15, "bounded": --help states the range of every numeric setting of the
-// chunkyard.config.yaml sections docs-query reads, as the config error does, taken from the
-// checks themselves (numericRanges). The built bin, as a user runs it.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Issue 15, "bounded": docs-query's --help states the range of every numeric setting of the
+// chunkyard.config.yaml sections it reads (tools/help-ranges.ts), on the built bin.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { numericRanges } from '@chunkyard/config';
+import { afterAll, beforeAll } from 'vitest';
 import { buildFixtureDocs, type FixtureDocs } from '../../../packages/retrieval/src/test-fixture-docs.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeHelpRanges } from '../../../tools/help-ranges.js';
 
-const BIN_NAME = 'docs-query';
-const BIN = fileURLToPath(new URL('../bin/docs-query.js', import.meta.url));
-const SECTIONS: readonly Parameters<typeof numericRanges>[0][] = ['embeddings'];
 const dir = mkdtempSync(join(tmpdir(), 'docs-query-help-ranges-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // A built docs root with no stored question, so -q falls back to embeddings and reads the config.
 let fx: FixtureDocs;
 beforeAll(async () => {
   fx = await buildFixtureDocs({ topics: ['libraries/system-text-json-polymorphism'] });
 });
-afterAll(() => fx?.cleanup());
-const ARGS = (config: string) => [fx.docs, '-q', 'polymorphism', '--config', config];
+afterAll(() => {
+  fx?.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
 
-const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
-
-/** The items listed under `  <section>:` in the help, whitespace made single spaces. */
-function listed(help: string, section: string): string {
-  const m = new RegExp(`^( *)${section}:[^\\n]*\\n((?:\\1 +\\S.*\\n)+)`, 'm').exec(help);
-  return m ? m[2]!.replace(/\s+/g, ' ') : '';
-}
-
-describe('docs-query --help and the config ranges', () => {
-  const help = cli('--help').stdout;
-
-  it.each(SECTIONS)('lists every numeric %s setting with its range', (section) => {
-    const items = numericRanges(section);
-    expect(items.length).toBeGreaterThan(0);
-    const block = listed(help, section);
-    for (const item of items) expect(block, `${section}: ${item}`).toMatch(new RegExp(`(^| )${item.replace(/\./g, '\\.')}(,|$| )`));
-  });
-
-  it.each(SECTIONS)('refuses a %s value just past the range its help states, exit 2, naming key and range', (section) => {
-    const [key, range] = numericRanges(section)[0]!.split(' ') as [string, string];
-    const [min, max] = range.split('..') as [string, string];
-    const config = join(dir, `${section}.yaml`);
-    const extra = section === 'llm' ? '  provider: ollama\n' : '';
-    writeFileSync(config, `${section}:\n${extra}  ${key}: ${Number(max) + 1}\n`);
-    expect(listed(help, section)).toContain(`${key} ${min}..${max}`);
-    const r = cli(...ARGS(config));
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^${BIN_NAME}: \\S+:\\d+: ${section}\\.${key}: expected an? (whole )?number from ${min} to ${max}, got ${Number(max) + 1}\\n`));
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+describeHelpRanges({
+  binName: 'docs-query',
+  bin: fileURLToPath(new URL('../bin/docs-query.js', import.meta.url)),
+  sections: ['embeddings'],
+  dir: () => dir,
+  args: (config) => [fx.docs, '-q', 'polymorphism', '--config', config],
 });
