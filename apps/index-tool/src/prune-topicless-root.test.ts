@@ -4,53 +4,16 @@
 // `index-tool docs --root docs --prune` exited 2 ("neither a topic nor a section") on such a
 // root, so nothing could remove them; the Nx plugin, which keeps a root project while they are
 // there, needs it to. Real outputs, built by the real tools.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { main as chunk } from '../../chunking-tool/src/main.js';
-import { main as keywords } from '../../keyword-extractor/src/main.js';
-import { main as spec } from '../../topic-spec/src/main.js';
+import { expect, it } from 'vitest';
 import { main } from './main.js';
+import { tree, useBuiltTopic } from './test-built-topic.js';
 import { topiclessRootOutputs } from './stale-outputs.js';
 
-const quiet = { stdout: () => {}, stderr: () => {} };
-let tmp: string;
-/** A topic folder built by the real tools: the template every case copies. */
-let built: string;
-
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'chunkyard-prune-root-'));
-  built = join(tmp, 'template', 'topic');
-  mkdirSync(built, { recursive: true });
-  writeFileSync(join(built, 'golden-reference.md'), '# Widgets\n\nThe widgets library renders widgets. It keeps each sentence short.\n\n## Install\n\nRun the installer and follow the steps it prints.\n');
-  writeFileSync(join(built, 'qa-pairs.md'), '# Q&A\n\n## How do I install widgets?\n\nRun the installer.\n');
-  expect(await chunk([built], quiet)).toBe(0);
-  expect(await keywords([built], quiet)).toBe(0);
-  expect(await spec([built], quiet)).toBe(0);
-}, 120_000);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-let n = 0;
-const freshDocs = () => {
-  const docs = join(tmp, `case-${n++}`, 'docs');
-  mkdirSync(docs, { recursive: true });
-  return docs;
-};
-/** Every file below `dir`, path -> text. */
-const tree = (dir: string): Record<string, string> => {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else if (e.isFile()) out[r] = readFileSync(join(dir, r), 'utf8');
-    }
-  };
-  walk('');
-  return out;
-};
+const topic = useBuiltTopic('chunkyard-prune-root-');
+const freshDocs = () => topic.freshDocs();
 const OUTPUT = /(^|\/)(_chunks\/.*|_keywords\/words\.md|topic-spec\.md|index\.json|llms\.txt|llms-full\.txt)$/;
 const run = async (args: string[]) => {
   let stdout = '';
@@ -60,7 +23,7 @@ const run = async (args: string[]) => {
 };
 /** Places built topics, builds every index.json and llms.txt (and llms-full.txt) as a build before the deletion did. */
 const buildTree = async (docs: string, topics: string[]) => {
-  for (const t of topics) cpSync(built, join(docs, t), { recursive: true });
+  for (const t of topics) cpSync(topic.built, join(docs, t), { recursive: true });
   const sections = new Set(['']);
   for (const t of topics) for (let p = t.split('/'); p.length > 1; ) sections.add((p = p.slice(0, -1)).join('/'));
   const folders = [...new Set([...topics, ...sections])].map((f) => join(docs, f));
@@ -116,7 +79,7 @@ it('--prune on a root whose last topic was deleted removes the root\'s index.jso
 
 it('a root that was itself a topic loses its _chunks, words.md and topic-spec.md too; --json reports them, and the embedding caches named', async () => {
   const docs = freshDocs();
-  cpSync(built, docs, { recursive: true });
+  cpSync(topic.built, docs, { recursive: true });
   const indexed = await run([docs, '--root', docs]);
   expect(indexed.code, indexed.stderr).toBe(0);
   deleteTopic(docs, '');
@@ -154,7 +117,7 @@ it('what it does not recognise stays: a hand-written llms.txt with no index.json
   expect(topiclessRootOutputs(docs, 'golden-reference.md')).toEqual([]);
   // A topic at or below the root: the list is not this function's (staleOutputs is), and --prune
   // on the root is the ordinary run.
-  cpSync(built, join(docs, 'live'), { recursive: true });
+  cpSync(topic.built, join(docs, 'live'), { recursive: true });
   expect(topiclessRootOutputs(docs, 'golden-reference.md')).toBeNull();
 });
 
@@ -173,7 +136,7 @@ it('property: over any tree of deleted topics and plain folders, --prune on the 
         if (!llms) for (const f of ['llms.txt', 'llms-full.txt']) rmSync(join(docs, f));
       }
       const unlisted = folders.filter(([p, k]) => k === 'deleted' && p.some((x) => x.startsWith('_') || x === 'node_modules')).map(([p]) => p.join('/'));
-      for (const u of unlisted) if (!existsSync(join(docs, u, '_chunks'))) cpSync(built, join(docs, u), { recursive: true, force: false });
+      for (const u of unlisted) if (!existsSync(join(docs, u, '_chunks'))) cpSync(topic.built, join(docs, u), { recursive: true, force: false });
       for (const [parts, k] of folders) {
         if (k !== 'plain') continue;
         const rel = parts.join('/');

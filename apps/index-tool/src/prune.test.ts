@@ -1,56 +1,19 @@
 // index-tool --prune: the outputs a deleted topic leaves behind (git rm removes only tracked
 // files) are removed, and nothing else is: not a live topic's outputs, not a section's index,
 // not a user's own files that merely share a name. Real outputs, built once by the real tools.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { main as chunk } from '../../chunking-tool/src/main.js';
-import { main as keywords } from '../../keyword-extractor/src/main.js';
-import { main as spec } from '../../topic-spec/src/main.js';
+import { expect, it } from 'vitest';
 import { main } from './main.js';
+import { tree, useBuiltTopic } from './test-built-topic.js';
 
-const quiet = { stdout: () => {}, stderr: () => {} };
-let tmp: string;
-/** A topic folder built by the real tools: the template every case copies. */
-let built: string;
-
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'chunkyard-prune-'));
-  built = join(tmp, 'template', 'topic');
-  mkdirSync(built, { recursive: true });
-  writeFileSync(join(built, 'golden-reference.md'), '# Widgets\n\nThe widgets library renders widgets. It keeps each sentence short.\n\n## Install\n\nRun the installer and follow the steps it prints.\n');
-  writeFileSync(join(built, 'qa-pairs.md'), '# Q&A\n\n## How do I install widgets?\n\nRun the installer.\n');
-  expect(await chunk([built], quiet)).toBe(0);
-  expect(await keywords([built], quiet)).toBe(0);
-  expect(await spec([built], quiet)).toBe(0);
-}, 120_000);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-let n = 0;
-const freshDocs = () => {
-  const docs = join(tmp, `case-${n++}`, 'docs');
-  mkdirSync(docs, { recursive: true });
-  return docs;
-};
-/** Every file below `dir`, path -> text. */
-const tree = (dir: string): Record<string, string> => {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else if (e.isFile()) out[r] = readFileSync(join(dir, r), 'utf8');
-    }
-  };
-  walk('');
-  return out;
-};
+const topic = useBuiltTopic('chunkyard-prune-');
+const freshDocs = () => topic.freshDocs();
 const OUTPUT = /(^|\/)(_chunks\/.*|_keywords\/words\.md|topic-spec\.md|index\.json)$/;
 /** Copies the built topic to `docs/<rel>`; `deleted`: then removes what git rm would (the tracked sources). */
 const placeTopic = (docs: string, rel: string, deleted: boolean) => {
-  cpSync(built, join(docs, rel), { recursive: true });
+  cpSync(topic.built, join(docs, rel), { recursive: true });
   if (deleted) for (const f of ['golden-reference.md', 'qa-pairs.md']) rmSync(join(docs, rel, f));
 };
 const indexAll = async (docs: string, folders: string[], prune: boolean) => {
@@ -138,7 +101,7 @@ it('leaves alone what it does not recognise as its own, folders no index lists, 
   // A topic moved into _drafts is no topic (the plugin makes none there, index-tool lists none).
   placeTopic(docs, '_drafts/old', true);
   placeTopic(docs, '.hidden/old', true);
-  const outside = join(tmp, `outside-${n++}`);
+  const outside = topic.scratch('outside');
   placeTopic(outside, 'old', true);
   symlinkSync(join(outside, 'old'), join(docs, 'linked'));
   const before = tree(docs);
@@ -168,7 +131,7 @@ it('property: after a pruned build, every output lies in a topic (or is the inde
           writeFileSync(join(docs, rel, 'index.json'), '{"mine":true}\n');
           writeFileSync(join(docs, rel, 'topic-spec.md'), 'mine\n');
         } else if (!existsSync(join(docs, rel, '_chunks'))) {
-          cpSync(built, join(docs, rel), { recursive: true, force: false });
+          cpSync(topic.built, join(docs, rel), { recursive: true, force: false });
           if (k === 'deleted') for (const f of ['golden-reference.md', 'qa-pairs.md']) rmSync(join(docs, rel, f), { force: true });
         }
       }
