@@ -13,7 +13,7 @@
  * place, so readers see either nothing or a complete entry. See README.md for the format.
  */
 import { createHash } from 'node:crypto';
-import { describeFsError, mkdirp, removeStaleTempsOnce, warnOnce } from '@chunkyard/fs-atomic';
+import { describeFsError, mkdirp, pidAlive, removeStaleTempsOnce, warnOnce } from '@chunkyard/fs-atomic';
 import { constants } from 'node:buffer';
 import { closeSync, constants as fsConstants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync, type Dirent } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -264,16 +264,6 @@ function sweepFolder(dir: string): void {
     } catch {
       // Not removable (another user's): best effort, as for the temps.
     }
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errCode(err) === 'EPERM';
   }
 }
 

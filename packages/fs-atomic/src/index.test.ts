@@ -2,12 +2,12 @@
 // writeFileAtomic writes through a temp file + rename, replaceDirAtomic swaps in a
 // freshly built directory; neither leaves temp files behind, and a failed
 // replaceDirAtomic leaves the previous directory exactly as it was.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, guardEnvironment, mkdirp, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, tempName, writeFileAtomic, writeFilesAtomic } from './index.js';
+import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, guardEnvironment, mkdirp, pidAlive, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, tempName, writeFileAtomic, writeFilesAtomic } from './index.js';
 import { procFd } from './proc-fd.js';
 import { commitSeam } from './commit-seam.js';
 import { tempRandom } from './temp-random.js';
@@ -560,6 +560,26 @@ describe('temps of killed runs (issue 15)', () => {
     mkdirSync(join(dir, `._chunks.tmp-${dead}-0123abcd`));
     replaceDirAtomic(join(dir, '_chunks'), new Map([['a.md', 'A']]));
     expect(readdirSync(dir)).toEqual(['_chunks']);
+  });
+});
+
+describe('pidAlive (the one liveness check: the temp sweep here, the embedding cache\'s sweep of its older .old-<pid>- names)', () => {
+  it('this process and a running child are alive; a child that has exited is not', async () => {
+    expect(pidAlive(process.pid)).toBe(true);
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      expect(pidAlive(child.pid!)).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    await new Promise((done) => child.once('exit', done));
+    // Reaped by now (the exit event comes after waitpid), so kill(pid, 0) answers ESRCH.
+    expect(pidAlive(child.pid!)).toBe(false);
+    expect(pidAlive(spawnSync(process.execPath, ['-e', '0']).pid!)).toBe(false);
+  });
+
+  it.skipIf(process.getuid?.() === 0 || process.platform === 'win32')('another user\'s process (EPERM for kill(pid, 0)) is alive', () => {
+    expect(pidAlive(1)).toBe(true);
   });
 });
 

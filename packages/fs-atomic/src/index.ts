@@ -143,7 +143,12 @@ function pidSpace(): string {
  */
 export const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
 
-function pidAlive(pid: number): boolean {
+/**
+ * Whether a process with this pid exists on this host (in this pid namespace): this process,
+ * one `kill(pid, 0)` reaches, or one that exists but belongs to another user (EPERM). Only
+ * meaningful for a pid from this pid space (see the temp names' `~<4 hex>`); pids are reused.
+ */
+export function pidAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
