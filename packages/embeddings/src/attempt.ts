@@ -55,6 +55,34 @@ export function shownSetting(value: unknown): string {
   }
 }
 
+/**
+ * What a model server's address may not hold, worded for the setting it came from (`from`:
+ * `embeddings.baseURL`, `llm.host`, OPENAI_BASE_URL …), or null when it holds neither. The
+ * embedding providers and @chunkyard/llm's chat client each throw it as their own error; they
+ * kept a copy each of this check until session 61. `address` has been checked to be an http(s)
+ * address; `endpoint` is the path the client appends to it (`/embeddings`, `/api/chat`).
+ *
+ * - openai only, a user name or password (`http://u:p@h/v1`): fetch refuses such URLs, and its
+ *   message repeated the URL, password and all. Ollama's host may carry them: they become a
+ *   Basic Authorization header (ollama-host.ts).
+ * - a query (`?api-key=…`) or fragment: the openai package appends the endpoint to the base URL
+ *   as a string, so `http://h/v1?api-key=K` sent POST /v1 with `api-key=K%2Fembeddings`, and
+ *   every error showed the key in its URL; the ollama package keeps only the address and path,
+ *   so a `?token=` was dropped unsent, without a word.
+ *
+ * The problem never repeats the address: a query may hold a key, the user part a password.
+ */
+export function addressProblem(provider: 'ollama' | 'openai', from: string, address: string, endpoint: string): { problem: string; fix: string } | null {
+  if (provider === 'openai' && URL.canParse(address)) {
+    const url = new URL(address);
+    if (url.username || url.password) return { problem: `${from} holds a user name or password, which the request cannot carry`, fix: `Remove them from ${from}; the API key goes in OPENAI_API_KEY.` };
+  }
+  if (!/[?#]/.test(address)) return null;
+  const why = provider === 'openai' ? `the openai package appends ${endpoint} after it, so the request would go to the wrong path` : `only its address and path are used (the request goes to ${endpoint} below them), so it would never be sent`;
+  const key = provider === 'openai' ? 'an API key goes in OPENAI_API_KEY' : 'credentials go in the address as http://user:password@host';
+  return { problem: `${from} holds a query or fragment (?… or #…), which cannot be used: ${why}`, fix: `Remove the query and fragment from ${from}; ${key}.` };
+}
+
 /** Secrets shorter than this are not looked for: a dummy key such as `x` or `EMPTY` would mangle ordinary words. */
 export const MIN_REDACTED_LENGTH = 8;
 

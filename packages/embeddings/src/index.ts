@@ -10,7 +10,7 @@
  *
  * Every failure is an EmbeddingError naming the provider, the URL and the fix.
  */
-import { integerOutOfRange, MAX_WAIT_MS, shownSetting } from './attempt.js';
+import { addressProblem, integerOutOfRange, MAX_WAIT_MS, shownSetting } from './attempt.js';
 import { kindOf } from './embed-input.js';
 import { EmbeddingError } from './errors.js';
 import { LOCAL_LEXICAL_VERSION, LOCAL_MIN_DIMENSIONS, LOCAL_VERSION_DEFAULT_DIMENSIONS, LocalLexicalProvider, localModelId, MAX_DIMENSIONS, type LocalLexicalVersion } from './local.js';
@@ -140,15 +140,10 @@ function shownAddress(address: string): string {
   return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }
 
-/**
- * A query (`?api-key=…`) or fragment in the server address. The openai package appends
- * `/embeddings` to the base URL as a string: `http://h/v1?api-key=K` sent POST /v1 with
- * `api-key=K%2Fembeddings`, and every error showed the key in its URL. The ollama package
- * drops both without a word. The message never repeats them: a query may hold a key.
- */
-function queryError(provider: 'ollama' | 'openai', from: string, why: string): EmbeddingError {
-  const key = provider === 'openai' ? 'an API key goes in OPENAI_API_KEY' : 'credentials go in the address as http://user:password@host';
-  return configError(provider, `${from} holds a query or fragment (?… or #…), which cannot be used: ${why}`, `Remove the query and fragment from ${from}; ${key}.`);
+/** addressProblem's problem, if any, as this package's config error. */
+function checkAddress(provider: 'ollama' | 'openai', from: string, address: string, endpoint: string): void {
+  const found = addressProblem(provider, from, address, endpoint);
+  if (found) throw configError(provider, found.problem, found.fix);
 }
 
 /** A non-empty environment value, else undefined (an exported-but-empty variable counts as unset). */
@@ -187,7 +182,7 @@ export function createProvider(settings: EmbeddingSettings, env: Env = process.e
       } catch {
         throw configError('ollama', `${from} is not a valid address: ${shownAddress(host)}`, fix);
       }
-      if (/[?#]/.test(host)) throw queryError('ollama', from, 'the ollama package drops it, so it is never sent');
+      checkAddress('ollama', from, host, '/api/embed');
       const model = settings.model ?? OLLAMA_DEFAULT_MODEL;
       return new RemoteProvider(new OllamaTransport({ host, model, dimensions: settings.dimensions ?? null }), remoteSettings(settings, model));
     }
@@ -199,11 +194,7 @@ export function createProvider(settings: EmbeddingSettings, env: Env = process.e
       const url = new URL(baseURL);
       // file: and data: URLs reached fetch ("not implemented... yet...", or a data: body read as a response).
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw configError('openai', `${from} must be an http(s) URL, got ${shownAddress(baseURL)}`, fix);
-      // fetch refuses them, and its message repeated the URL, password and all.
-      if (url.username || url.password) {
-        throw configError('openai', `${from} holds a user name or password, which the request cannot carry`, `Remove them from ${from}; the API key goes in OPENAI_API_KEY.`);
-      }
-      if (/[?#]/.test(baseURL)) throw queryError('openai', from, 'the openai package appends /embeddings after it, so the request goes to the wrong path');
+      checkAddress('openai', from, baseURL, '/embeddings');
       const model = settings.model ?? OPENAI_DEFAULT_MODEL;
       const timeoutMs = settings.timeoutMs ?? REMOTE_DEFAULTS.timeoutMs;
       const transport = new OpenAITransport({

@@ -214,6 +214,14 @@ describe('addresses and keys from the environment that cannot work (issue 15 pro
     expect(err.message).not.toContain('hunter2');
   });
 
+  it('names llm.baseURL when the password came from the settings (one check, shared with packages/embeddings)', async () => {
+    const err = await chat({ provider: 'openai', baseURL: 'http://user:hunter2@127.0.0.1:1/v1' }, { OPENAI_API_KEY: 'k' });
+    expect(err.url).toBeNull();
+    expect(err.message).toMatch(/^openai chat: llm\.baseURL holds a user name or password, which the request cannot carry/);
+    expect(err.message).toContain('Remove them from llm.baseURL');
+    expect(err.message).not.toContain('hunter2');
+  });
+
   it.each([['a line break', 'sk-abc\nX-Evil: 1'], ['a non-ASCII character', 'sk-ключ']])('refuses an OPENAI_API_KEY holding %s without repeating it', async (_what, key) => {
     const err = await chat({ provider: 'openai', baseURL: 'http://127.0.0.1:1/v1' }, { OPENAI_API_KEY: key });
     expect(err.message).toMatch(/OPENAI_API_KEY holds characters an HTTP header cannot carry/);

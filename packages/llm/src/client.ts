@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { errorInBody, fetchWithinOrigin, integerOutOfRange, jsonOfTextBody, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, redactSecrets, ResponseTooLargeError, retryAfterMs, runAttempt, shownSetting, unreadableResponse } from '@chunkyard/embeddings/attempt';
+import { addressProblem, errorInBody, fetchWithinOrigin, integerOutOfRange, jsonOfTextBody, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, redactSecrets, ResponseTooLargeError, retryAfterMs, runAttempt, shownSetting, unreadableResponse } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -87,16 +87,10 @@ function envValue(env: Env, name: string): string | undefined {
   return v ? v : undefined;
 }
 
-/**
- * A query (`?api-key=…`) or fragment in the server address, refused as packages/embeddings
- * refuses it. The openai package appends `/chat/completions` to the base URL as a string:
- * `http://h/v1?api-key=K` sent POST /v1 with `api-key=K%2Fchat%2Fcompletions`, and every
- * message showed the key in its URL. The ollama path kept only the origin and path, so a
- * `?token=` was dropped unsent. The message never repeats either: a query may hold a key.
- */
-function queryError(provider: LlmProviderName, from: string, why: string): LlmError {
-  const key = provider === 'openai' ? 'an API key goes in OPENAI_API_KEY' : 'credentials go in the address as http://user:password@host';
-  return new LlmError(provider, null, `${from} holds a query or fragment (?… or #…), which cannot be used: ${why}`, `Remove the query and fragment from ${from}; ${key}.`);
+/** addressProblem's problem (shared with packages/embeddings), if any, as an LlmError naming `from`, the llm setting or variable the address came from. */
+function checkAddress(provider: LlmProviderName, from: string, address: string, endpoint: string): void {
+  const found = addressProblem(provider, from, address, endpoint);
+  if (found) throw new LlmError(provider, null, found.problem, found.fix);
 }
 
 /** A non-2xx response, with what the retry loop needs. */
@@ -349,7 +343,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
     } catch {
       throw new LlmError('ollama', null, `${from} is not a valid address`, `Set ${from} to a URL such as ${OLLAMA_DEFAULT_HOST}.`);
     }
-    if (/[?#]/.test(hostText)) throw queryError('ollama', from, 'only the address and path are used, so it would never be sent');
+    checkAddress('ollama', from, hostText, '/api/chat');
     const { host, headers, secrets } = connection;
     const url = `${host}/api/chat`;
     const attempt: Attempt = {
@@ -397,9 +391,7 @@ export function createChatClient(settings: LlmSettings, env: Env = process.env):
     if (!URL.canParse(baseURL)) throw new LlmError('openai', null, `${from} is not a valid URL`, `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`);
     const parsed = new URL(baseURL);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new LlmError('openai', null, `${from} must be an http(s) URL`, `Set ${from} to a URL such as ${OPENAI_DEFAULT_BASE_URL}.`);
-    // fetch refuses them, and the URL in every message would have shown the password.
-    if (parsed.username || parsed.password) throw new LlmError('openai', null, `${from} holds a user name or password, which the request cannot carry`, `Remove them from ${from}; the API key goes in OPENAI_API_KEY.`);
-    if (/[?#]/.test(baseURL)) throw queryError('openai', from, 'the openai package appends /chat/completions after it, so the request would go to the wrong path');
+    checkAddress('openai', from, baseURL, '/chat/completions');
     const url = `${baseURL}/chat/completions`;
     const apiKey = envValue(env, 'OPENAI_API_KEY');
     // One client per ChatClient; the library's own retries are off (the loop above retries).
