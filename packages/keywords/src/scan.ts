@@ -8,7 +8,7 @@ import { usePlainStates } from './markdown-it-states.js';
 import { BODY, blockItems, CODE } from './block-items.js';
 import { stemmer } from 'stemmer';
 import { endsInHangul, KOREAN_STOP_WORDS, stemKorean } from './korean.js';
-import { isUnspacedStopWord, STOP_WORDS } from './words.js';
+import { isScriptStopWord, isUnspacedStopWord, STOP_WORDS } from './words.js';
 import { yamlStrings } from './yaml-strings.js';
 
 /** Where a term occurred. The weights are in extract.ts. */
@@ -203,7 +203,7 @@ function lexToken(raw: string): LexResult {
     kind: 'word',
     text: lower,
     stem: stem.includes('\u200c') ? stem.replace(/\u200c/g, '') : stem,
-    stop: STOP_WORDS.has(lower) || isUnspacedStopWord(lower) || (korean && KOREAN_STOP_WORDS.has(lower)),
+    stop: STOP_WORDS.has(lower) || isUnspacedStopWord(lower) || (korean && KOREAN_STOP_WORDS.has(lower)) || (!korean && isScriptStopWord(lower)),
   });
 }
 

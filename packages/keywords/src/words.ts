@@ -97,3 +97,48 @@ const HIRAGANA_ONLY = /^[\p{sc=Hiragana}ー]+$/u;
 export function isUnspacedStopWord(word: string): boolean {
   return UNSPACED_STOP_WORDS.has(word) || HIRAGANA_ONLY.test(word);
 }
+
+/**
+ * Function words of Arabic, Persian, Hebrew and Hindi, which write spaces between words (as
+ * English does) and so reach the phrase rules word by word: without a list, an Arabic page
+ * about a server had في ("in"), من ("from") and هذا ("this") as keywords, a Hindi one है ("is")
+ * and का ("of"), a Hebrew one את (the object marker), a Persian one را and کنید, and phrases
+ * began or ended with them ("सर्वर का", "فایل پیکربندی را"). Prepositions, conjunctions,
+ * pronouns, demonstratives, the copulas and auxiliaries, and the words documentation wraps
+ * around its terms ("can", "must", "use", "example"), as STOP_WORDS has for English. No
+ * stemming: Arabic's article and Hebrew's one-letter prefixes stay on the words they start.
+ */
+const SCRIPT_STOP_WORDS_LIST = `
+في من إلى الى على عن مع هذا هذه ذلك تلك هؤلاء التي الذي الذين اللذين اللتين اللواتي أن إن أنه أنها لأن كأن أو أم ثم لا ما لم لن قد
+كان كانت يكون تكون كانوا هو هي هم هن أنت أنا نحن كل بين عند بعد قبل حتى إذا اذا كما أي أيضا أيضًا غير لكن ولكن بل فقط هناك هنا
+حيث عندما إلا ليس ليست نحو لدى منذ خلال ضمن دون وفق حول فإن وهو وهي ومن وفي وعلى وإلى ومع كيف لماذا متى أين هل يمكن يمكنك يجب
+يتم تم باستخدام استخدام مثال المثال مثل بعض جميع عدة لذلك لهذا هذان هاتان
+و در به از که این آن را با برای است هست نیست هم یا تا بر اگر نیز ها های می نمی شود نمی‌شود می‌شود شده باشد بود بودن کنید کند
+کنیم کرد کردن کرده دارد دارند داشت هر چه یک وی او ما شما آنها ایشان همه دیگر باید توان می‌توان میتوان خود اما ولی پس سپس چون
+زیرا روی درباره بین بدون مانند همین همان استفاده مثال مثلا مثلاً چگونه چرا کجا کدام آیا
+את של על עם אל כי אם או גם לא כל זה זו זאת הוא היא הם הן אני אתה את אנחנו יש אין מה מי כמו אבל רק עוד כבר אשר לפי בין אחרי לפני
+בתוך תחת ידי כדי אותו אותה אותם אותן שלו שלה שלהם שלהן להיות היה היתה היו יהיה הזה הזאת הזו האלה אלה כך כאן שם לכן ניתן
+יכול יכולה צריך צריכה באמצעות דוגמה לדוגמה איך למה מתי איפה האם
+का की के को में से पर है हैं था थी थे हो होता होती होते होगा होगी होंगे और या भी तो ही यह वह ये वे इस उस इन उन इसे उसे इसका
+उसका एक कि जो जब तक लिए साथ द्वारा नहीं न कर करें करने करना करता करती करते किया किए किसी कुछ सभी सब अपने अपना अपनी आप हम
+मैं तुम कोई कैसे क्या क्यों कहाँ यदि अगर तथा एवं बाद पहले ऊपर नीचे उदाहरण उपयोग सकते सकता सकती चाहिए वाले वाला वाली
+`;
+
+/**
+ * The form a word of these scripts is looked up in: without the zero-width non-joiner (Persian
+ * writes می‌شود and میشود), Hebrew points and Arabic harakat (marks few documents write), and
+ * with Arabic's ي and ك as Persian's ی and ک (the same letters, encoded apart).
+ */
+function scriptStopKey(word: string): string {
+  return word.normalize('NFC').replace(/[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670\u200c]/g, '').replace(/\u064a/g, '\u06cc').replace(/\u0643/g, '\u06a9');
+}
+
+const SCRIPT_STOP_WORDS: ReadonlySet<string> = new Set(SCRIPT_STOP_WORDS_LIST.trim().split(/\s+/).map(scriptStopKey));
+
+/** Arabic, Hebrew and Devanagari letters (Persian is written in Arabic's): the words SCRIPT_STOP_WORDS may hold. */
+const SCRIPT_STOP_LETTER = /[\u0590-\u06ff\u0900-\u097f]/;
+
+/** Whether a lower-cased word is a function word of Arabic, Persian, Hebrew or Hindi (SCRIPT_STOP_WORDS). */
+export function isScriptStopWord(word: string): boolean {
+  return SCRIPT_STOP_LETTER.test(word) && SCRIPT_STOP_WORDS.has(scriptStopKey(word));
+}
