@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { escapeControl } from '@chunkyard/fs-atomic';
+import { editDistance, escapeControl } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** This package's version, read from its own package.json (../ from src/ and dist/ alike), so an installed copy reports itself. */
@@ -138,11 +138,13 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
  * Several at the same distance are all named (`sore`: score or store); none, nothing.
  */
 function nearest(word: string): string[] {
+  // A swap of two neighbouring letters is one edit (optimal string alignment).
+  const distance = (a: string, b: string) => editDistance(a, b, { swaps: true });
   const given = word.toLowerCase();
   if (given.startsWith('-')) {
     const bare = given.replace(/^-+/, '');
-    if (bare === 'v' || (bare.length >= 3 && (editDistance(bare, 'version') <= 2 || 'version'.startsWith(bare)))) return ['--version'];
-    if (bare.length >= 3 && (editDistance(bare, 'help') <= 1 || 'help'.startsWith(bare))) return ['--help'];
+    if (bare === 'v' || (bare.length >= 3 && (distance(bare, 'version') <= 2 || 'version'.startsWith(bare)))) return ['--version'];
+    if (bare.length >= 3 && (distance(bare, 'help') <= 1 || 'help'.startsWith(bare))) return ['--help'];
     return [];
   }
   const byTool = Object.entries(COMMANDS).find(([, c]) => c.tool === given)?.[0];
@@ -150,24 +152,12 @@ function nearest(word: string): string[] {
   let best: string[] = [];
   let bestDistance = Infinity;
   for (const name of Object.keys(COMMANDS)) {
-    let d = editDistance(given, name);
+    let d = distance(given, name);
     if (d > (name.length >= 6 ? 2 : 1)) d = given.length >= 3 && (name.startsWith(given) || given.startsWith(name)) ? 3 : Infinity;
     if (d < bestDistance) [best, bestDistance] = [[name], d];
     else if (d === bestDistance && d !== Infinity) best.push(name);
   }
   return best;
-}
-
-/** Edit distance with a swap of two neighbouring letters counted as one (optimal string alignment). */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyArgument, escapeControl, joinNegativeValues, numberOption, numberProblem, parseCliArgs } from './index.js';
+import { editDistance, emptyArgument, escapeControl, joinNegativeValues, numberOption, numberProblem, parseCliArgs } from './index.js';
 
 const OPTIONS = {
   n: { type: 'string', short: 'n' },
@@ -391,3 +391,54 @@ function suggestion(typed: string, names: readonly string[]): string | null {
   }
   throw new Error(`accepted --${typed}`);
 }
+
+describe('editDistance (the one edit distance of parseCliArgs and chunkyard\'s command suggestions)', () => {
+  /** A distance from its recursive definition (memoised): Levenshtein's, and with swaps the optimal string alignment's. */
+  const byDefinition = (a: string, b: string, swaps: boolean): number => {
+    const memo = new Map<number, number>();
+    const d = (i: number, j: number): number => {
+      if (i === 0 || j === 0) return i + j;
+      const key = i * (b.length + 1) + j;
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+      const options = [d(i - 1, j) + 1, d(i, j - 1) + 1, d(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1)];
+      if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) options.push(d(i - 2, j - 2) + 1);
+      memo.set(key, Math.min(...options));
+      return memo.get(key)!;
+    };
+    return d(a.length, b.length);
+  };
+  // Three letters, so that repeats and neighbour swaps are common; and any UTF-16 units.
+  const word = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 9 }), fc.string({ unit: 'binary', maxLength: 6 }));
+
+  it('is the definition, without and with swaps', () => {
+    fc.assert(
+      fc.property(word, word, (a, b) => {
+        expect(editDistance(a, b)).toBe(byDefinition(a, b, false));
+        expect(editDistance(a, b, { swaps: false })).toBe(byDefinition(a, b, false));
+        expect(editDistance(a, b, { swaps: true })).toBe(byDefinition(a, b, true));
+      }),
+    );
+  });
+
+  it('is symmetric, zero only for the same string, at least the length difference, and a swap never costs more', () => {
+    fc.assert(
+      fc.property(word, word, fc.boolean(), (a, b, swaps) => {
+        const d = editDistance(a, b, { swaps });
+        expect(editDistance(b, a, { swaps })).toBe(d);
+        expect(d === 0).toBe(a === b);
+        expect(d).toBeGreaterThanOrEqual(Math.abs(a.length - b.length));
+        expect(d).toBeLessThanOrEqual(Math.max(a.length, b.length));
+        expect(editDistance(a, b, { swaps: true })).toBeLessThanOrEqual(editDistance(a, b));
+      }),
+    );
+  });
+
+  it('counts a swap of neighbours as one edit only with swaps', () => {
+    expect([editDistance('sepc', 'spec'), editDistance('sepc', 'spec', { swaps: true })]).toEqual([2, 1]);
+    expect([editDistance('kitten', 'sitting'), editDistance('kitten', 'sitting', { swaps: true })]).toEqual([3, 3]);
+    // Optimal string alignment edits no letter twice: `ca` → `abc` is 3, not Damerau's 2.
+    expect(editDistance('ca', 'abc', { swaps: true })).toBe(3);
+    expect([editDistance('', 'query'), editDistance('quey', 'query')]).toEqual([5, 1]);
+  });
+});

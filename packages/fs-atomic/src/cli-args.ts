@@ -230,13 +230,23 @@ function ambiguousValue(err: unknown, args: readonly string[], options: ArgOptio
   return err;
 }
 
-/** Levenshtein distance, for option names (short strings). */
-function editDistance(a: string, b: string): number {
+/**
+ * The edit distance of two short strings (option and command names; quadratic, in UTF-16
+ * units): Levenshtein's (insert, delete, replace), or with `swaps` the optimal string
+ * alignment distance, where a swap of two neighbouring letters is one edit (`sepc` is one from
+ * spec, not two). parseCliArgs's "did you mean" counts Levenshtein's; `chunkyard`'s command
+ * suggestions count swaps.
+ */
+export function editDistance(a: string, b: string, { swaps = false }: { swaps?: boolean } = {}): number {
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, before[j - 2]! + 1);
+    }
+    [before, prev] = [prev, row];
   }
   return prev[b.length]!;
 }

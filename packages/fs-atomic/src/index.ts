@@ -1497,6 +1497,6 @@ function unicodeEscape(ch: string): string {
 export { firstInvalidUtf8, foreignEncoding, invalidUtf8Message, notUtf8Reason, utf8TextProblem } from './utf8.js';
 export { stdoutIsFile, writeAllToStdout } from './stdout.js';
 export { invalidJsonMessage, jsonProblem, type JsonProblem } from './json.js';
-export { emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';
+export { editDistance, emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';
 
 export { RealPaths, type RealPathOps } from './real-paths.js';
