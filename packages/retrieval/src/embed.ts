@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, TEXT_STORE_DIR } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, createProvider, type EmbeddingProvider, type Env } from '@chunkyard/embeddings';
-import { fileKind, utf8TextProblem } from '@chunkyard/fs-atomic';
+import { describeFsError, fileKind, utf8TextProblem } from '@chunkyard/fs-atomic';
 import type { Manifest } from './contract.js';
 import { nestedPacks, type PackedCache } from './pack-cache.js';
 
@@ -43,15 +43,34 @@ export interface EmbeddingBackend {
    */
   batchSize?: number;
   /**
-   * Set by chunkVectors when writing `cache` failed for want of permission or space (a read-only
-   * docs tree, a full disk): the reason, one line naming the path. From then on the cache is only
-   * read, and the caller may tell the user once.
+   * Set by chunkVectors the first time this user may not read `cache` (or a build cache): the
+   * reason, one line naming the cache and the path refused. The search goes on, embedding what
+   * could not be read, and the caller may tell the user once. (The name is older than its
+   * meaning: a cache that cannot be written is said by EmbeddingCache itself, once, and never
+   * sets it.)
    */
   cacheUnwritable?: string;
 }
 
-/** Write errors after which searching goes on without storing vectors: reading needs no writing. */
-const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT']);
+/**
+ * Errors from reading an embedding cache that mean this user may not read it: another user's
+ * cache written under umask 077 (entries 600, folders 700), a folder without search permission.
+ * Searching goes on without what it holds. Until session 61 this set held the write errors too
+ * (EROFS, ENOSPC, EDQUOT), but EmbeddingCache gives up every write it cannot make and says so
+ * once (fs-atomic warnOnce), so no write error reaches chunkVectors; a read did, and failed the
+ * next document's search with a raw "EACCES: permission denied, open …".
+ */
+const UNREADABLE = new Set(['EACCES', 'EPERM']);
+
+/**
+ * Throws `err` unless it is one of UNREADABLE's, which `backend.cacheUnwritable` then tells (the
+ * first one only), naming the cache at `root`.
+ */
+function skipUnreadable(backend: EmbeddingBackend, root: string, err: unknown): void {
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e?.code !== 'string' || !UNREADABLE.has(e.code) || typeof e.syscall !== 'string') throw err;
+  backend.cacheUnwritable ??= `embedding cache ${root} cannot be read (${describeFsError(err)}); the search goes on, embedding what it could not read`;
+}
 
 /** The nearest folder at or above `dir` holding chunkyard.config.yaml or nx.json; null if none. */
 export function findWorkspaceRoot(dir: string): string | null {
@@ -124,16 +143,20 @@ export async function chunkVectors(backend: EmbeddingBackend, manifest: Manifest
   for (const built of backend.buildCaches ?? []) {
     // A stat first: most topics' caches do not hold this document.
     if (!existsSync(built.documentDir(key))) continue;
-    const hit = built.getDocument(key, texts);
-    if (hit) return hit;
+    try {
+      const hit = built.getDocument(key, texts);
+      if (hit) return hit;
+    } catch (err) {
+      skipUnreadable(backend, built.root, err);
+    }
   }
   for (const pack of backend.buildPacks ?? []) {
     const hit = pack.getDocument(key, texts);
     if (hit) return hit;
   }
-  if (!backend.cache) return backend.provider.embed(texts);
-  if (backend.cacheUnwritable !== undefined) return backend.cache.getDocument(key, texts) ?? backend.provider.embed(texts);
-  // The vectors the provider returns on the way, so a failed cache write costs no second embedding.
+  const cache = backend.cache;
+  if (!cache) return backend.provider.embed(texts);
+  // The vectors the provider returns on the way, so a cache read that fails half-way costs no second embedding.
   const fresh = new Map<string, Float32Array>();
   const provider = backend.provider;
   const recording = {
@@ -144,26 +167,24 @@ export async function chunkVectors(backend: EmbeddingBackend, manifest: Manifest
       return out;
     },
   };
+  // In batches, each cached as it returns: in one call, a provider failing on its last request
+  // lost every vector it had returned (and been paid for), and the rerun asked for them again.
+  const batchSize = backend.batchSize ?? cacheBatchSize();
   try {
-    // In batches, each cached as it returns: in one call, a provider failing on its last request
-    // lost every vector it had returned (and been paid for), and the rerun asked for them again.
-    const batchSize = backend.batchSize ?? cacheBatchSize();
-    const { vectors } = await embedThroughCache(backend.cache, recording, { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, texts, { batchSize });
+    const { vectors } = await embedThroughCache(cache, recording, { strategyKey: manifest.strategyKey, fileHash: manifest.sourceSha256 }, texts, { batchSize });
     return vectors;
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (typeof e?.code !== 'string' || !UNWRITABLE.has(e.code) || typeof e.syscall !== 'string') throw err;
-    // A read-only docs tree (installed, mounted) stays searchable: the cache is only a speed-up.
-    backend.cacheUnwritable = `${backend.cache.root}: cannot write the embedding cache (${e.code}); searching without storing vectors`;
-    const missing = texts.filter((t) => !fresh.has(t));
-    const more = missing.length > 0 ? await provider.embed(missing) : [];
-    missing.forEach((t, i) => more[i] && fresh.set(t, more[i]));
-    return texts.map((t) => {
-      const v = fresh.get(t);
-      if (!v) throw new Error(`embedding provider ${provider.provider} returned no vector for a chunk`);
-      return v;
-    });
+    skipUnreadable(backend, cache.root, err);
   }
+  // The cache could not be read; the next document tries it again (its entries may be readable).
+  const missing = [...new Set(texts.filter((t) => !fresh.has(t)))];
+  const more = missing.length > 0 ? await provider.embed(missing) : [];
+  missing.forEach((t, i) => more[i] && fresh.set(t, more[i]));
+  return texts.map((t) => {
+    const v = fresh.get(t);
+    if (!v) throw new Error(`embedding provider ${provider.provider} returned no vector for a chunk`);
+    return v;
+  });
 }
 
 export async function queryVector(backend: EmbeddingBackend, query: string): Promise<Float32Array> {
