@@ -256,7 +256,7 @@ describe('parseCliArgs: a misspelt option (issue 15 probe)', () => {
         const s = m[1]!;
         expect(names).toContain(s);
         const t = typed.toLowerCase();
-        expect(t.startsWith(s) || s.startsWith(t) || levenshtein(t, s) <= 2).toBe(true);
+        expect(t.startsWith(s) || s.startsWith(t) || editDistance(t, s) <= 2).toBe(true);
       }),
     );
   });
@@ -372,15 +372,6 @@ describe('parseCliArgs: a path that starts with "-" (issue 15 probe: a folder na
   });
 });
 
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
 
 /** The option parseCliArgs suggests for `--typed` among options `names` (strings), or null. */
 function suggestion(typed: string, names: readonly string[]): string | null {
