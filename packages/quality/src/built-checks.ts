@@ -129,14 +129,28 @@ export function manifestShape(m: unknown): string | null {
   if (typeof o.source !== 'string') return 'no "source"';
   if (typeof o.sourceSha256 !== 'string') return 'no "sourceSha256"';
   if (!Array.isArray(o.chunks)) return 'no "chunks" array';
+  // Read for every chunk's cap (capOf): `"options": null` threw "Cannot read properties of null
+  // (reading 'maxTokens')" out of docs-score, naming no file (helper-84 probe).
+  if (!isObject(o.options)) return '"options" is not an object';
   for (const [i, c] of (o.chunks as unknown[]).entries()) {
     const r = c as Record<string, unknown> | null;
     const pos = r?.sourcePosition as Record<string, unknown> | undefined;
     if (!r || typeof r.id !== 'string' || typeof r.originalText !== 'string' || typeof r.embedText !== 'string') return `chunk ${i}: no id/originalText/embedText`;
     if (!pos || !Number.isInteger(pos.charStart) || !Number.isInteger(pos.charEnd)) return `chunk ${i}: no sourcePosition`;
     if (!('prevId' in r) || !('nextId' in r)) return `chunk ${i}: no prevId/nextId`;
+    // paginate's page: any other value in its place (a string, {}, a null ct) threw "Cannot
+    // read properties of undefined (reading 'id')" out of the continuity check.
+    if (r.page !== undefined && !isPage(r.page)) return `chunk ${i}: "page" is not a page (an object with ct {id, prev, next}, text and nmax)`;
   }
   return null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A paginate chunk's `page` as the checks read it. */
+function isPage(v: unknown): boolean {
+  if (!isObject(v) || !isObject(v.ct) || typeof v.ct.id !== 'string') return false;
+  return typeof v.text === 'string' && typeof v.nmax === 'number';
 }
 
 /** The cap a chunk must respect, from the manifest's resolved options. */
