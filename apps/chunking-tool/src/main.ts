@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { chunkDocumentStream, ChunkOptionsError, PAGES_MANIFEST, resolveOptions, STRATEGIES, type ChunkDocumentResult, type ChunkOptions, type ChunkRecord, type ChunkStream, type StrategyName } from '@chunkyard/chunking';
 import { ConfigError, rangesHelp, type ChunkyardConfig } from '@chunkyard/config';
 import { counted, emptyArgument, isAbandonedTemp, parseCliArgs, PinnedDir, processIo, refuseSymlink, replaceDirAtomic, StagedDir } from '@chunkyard/fs-atomic';
-import { checkFolderOption, describeFsError, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readTopicSource, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { checkFolderOption, describeFsError, errorLines, oneLine, docNameOf, entryExists, guardEnvironment, isFsError, loadConfigFile, readTopicSource, statOrNull, TOPIC_MARKER, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { llmLeadWriter, type LeadWriter } from './llm-leads.js';
 import { groupByOutDir, Outcomes } from './outcomes.js';
 import { outputSeam } from './seam.js';
@@ -874,18 +874,6 @@ export function pagesManifest(pages: PagedDocument[]): string {
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   process.exitCode = await main(process.argv.slice(2));
-}
-
-/**
- * A usage or config error's message for stderr, each line made safe with oneLine. A
- * ConfigError lists every problem of its file, one `file:line: problem` per line, so that the
- * user fixes them in one pass; oneLine over the whole message turned those line breaks into a
- * literal \u000a. Its lines are rebuilt from file and problems (not split on "\n", which a
- * file name may hold), each escaped.
- */
-function errorLines(err: Error): string[] {
-  if (!(err instanceof ConfigError) || err.problems.length < 2) return [oneLine(err.message)];
-  return err.problems.map((p) => oneLine(`${err.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
 }
 
 /** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */

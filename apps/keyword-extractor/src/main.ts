@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
-import { assertConfigSize, assertSearchable, checkFolderOption, configText, describeFsError, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
+import { assertConfigSize, assertSearchable, checkFolderOption, configText, describeFsError, errorLines, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
 import { counted, emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
@@ -303,18 +303,6 @@ export function readDocument(file: string): string {
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   process.exitCode = await main(process.argv.slice(2));
-}
-
-/**
- * A usage or config error's message for stderr, each line made safe with oneLine. A
- * ConfigError lists every problem of its file, one `file:line: problem` per line, so that the
- * user fixes them in one pass; oneLine over the whole message turned those line breaks into a
- * literal \u000a. Its lines are rebuilt from file and problems (not split on "\n", which a
- * file name may hold), each escaped.
- */
-function errorLines(err: Error): string[] {
-  if (!(err instanceof ConfigError) || err.problems.length < 2) return [oneLine(err.message)];
-  return err.problems.map((p) => oneLine(`${err.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
 }
 
 /** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ConfigError } from '@chunkyard/config';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DocumentReadError, docNameOf, entryExists, loadConfigFile, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
+import { DocumentReadError, docNameOf, entryExists, errorLines, loadConfigFile, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -280,5 +280,45 @@ describe('entryExists', () => {
     deep = join(deep, 'e'.repeat(4080 - deep.length - 1));
     mkdirSync(deep, { recursive: true });
     expect(() => entryExists(join(deep, 'golden-reference.md'))).toThrow(expect.objectContaining({ code: 'ENAMETOOLONG' }));
+  });
+});
+
+describe('errorLines (the stderr lines of a usage or config error, one copy for chunking-tool, keyword-extractor and topic-spec)', () => {
+  const thrown = (f: () => unknown): Error => {
+    try {
+      f();
+    } catch (err) {
+      return err as Error;
+    }
+    throw new Error('did not throw');
+  };
+
+  it("a config's problems are one escaped file:line line each, split from its problems and not on a newline in the file name", () => {
+    const config = file('two\nproblems\u001b[31m.yaml', 'chunking:\n  minTokens: 1000\n  targetTokens: 2000\n  maxTokens: 17\n  windowTokens: 16\n  windowOverlapTokens: 1000000\n');
+    const err = thrown(() => loadConfigFile(config));
+    expect(err).toBeInstanceOf(ConfigError);
+    const lines = errorLines(err);
+    const shown = config.replace('\n', '\\u000a').replace('\u001b', '\\u001b');
+    expect(lines.length).toBe((err as ConfigError).problems.length);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) {
+      expect(line.startsWith(`${shown}:`)).toBe(true);
+      expect(line).toMatch(/^[^\u0000-\u001f]*$/);
+    }
+    expect(lines[1]).toMatch(/^.*:\d+: chunking\.windowTokens/);
+  });
+
+  it('a one-problem ConfigError, a UsageError or any other error is its message, escaped, on one line', () => {
+    expect(errorLines(new ConfigError('a\nb.yaml', 3, 'bad'))).toEqual(['a\\u000ab.yaml:3: bad']);
+    expect(errorLines(new UsageError('--out x\ny: a file, not a folder'))).toEqual(['--out x\\u000ay: a file, not a folder']);
+    expect(errorLines(new Error('one\u0007two'))).toEqual(['one\\u0007two']);
+  });
+
+  it('past twenty problems the last line counts the rest', () => {
+    const more = Array.from({ length: 24 }, (_, i) => ({ line: i + 2, message: `problem ${i + 2}` }));
+    const lines = errorLines(new ConfigError('c.yaml', 1, 'problem 1', more));
+    expect(lines).toHaveLength(21);
+    expect(lines[0]).toBe('c.yaml:1: problem 1');
+    expect(lines[20]).toBe('c.yaml: … and 5 more problems');
   });
 });

@@ -57,6 +57,18 @@ export class UsageError extends Error {
 }
 
 /**
+ * A usage or config error's message as the lines a tool prints to stderr (each after its
+ * `tool: `), each made safe with oneLine. A ConfigError lists every problem of its file, one
+ * `file:line: problem` per line, so that the user fixes them in one pass; oneLine over the
+ * whole message turned those line breaks into a literal \u000a. Its lines are rebuilt from
+ * file and problems (not split on "\n", which a file name may hold), each escaped.
+ */
+export function errorLines(err: Error): string[] {
+  if (!(err instanceof ConfigError) || err.problems.length < 2) return [oneLine(err.message)];
+  return err.problems.map((p) => oneLine(`${err.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
+}
+
+/**
  * Refuses an option naming an output or cache folder when something else is there. The write
  * itself failed with "<path>: already exists (EEXIST); remove it" or "is a file where a folder
  * is expected; remove or rename it", advice to delete /dev/null or, for `--out
