@@ -144,15 +144,114 @@ export async function runAttempt<T>(timeoutMs: number, parent: AbortSignal | und
   }
 }
 
+/**
+ * A body refused while it arrives (limitResponse, limitJsonStructure), thrown from whatever
+ * reads it; both clients report it as a malformed response, its message the reason.
+ */
+export class ResponseRefusedError extends Error {}
+
 /** limitResponse's refusal: the body is larger than the request could need. */
-export class ResponseTooLargeError extends Error {}
+export class ResponseTooLargeError extends ResponseRefusedError {}
+
+/**
+ * limitResponse's refusal of a 2xx body that is not UTF-8, as JSON must be (RFC 8259). Both
+ * client packages decode bodies with replacement characters, so a reply holding a Latin-1 byte
+ * was taken: a chat reply came back as "caf\uFFFD" and was cached and written into the lead
+ * lines, and a page that was not JSON at all was quoted as "Gr\uFFFD\uFFFDe".
+ */
+export class ResponseNotUtf8Error extends ResponseRefusedError {}
+
+/**
+ * Where the first byte of `bytes` at or after `from` stands that does not begin a whole,
+ * well-formed UTF-8 sequence (WHATWG's rules: no overlong forms, surrogates or code points
+ * past U+10FFFF); -1 when there is none. A sequence cut short by the end counts as bad.
+ */
+function firstNonUtf8(bytes: Uint8Array, from: number): number {
+  for (let i = from; i < bytes.length; ) {
+    const c = bytes[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let more: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) more = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      more = 2;
+      if (c === 0xe0) lo = 0xa0;
+      if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      more = 3;
+      if (c === 0xf0) lo = 0x90;
+      if (c === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= more; k++) {
+      const d = bytes[i + k];
+      if (d === undefined || d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += more + 1;
+  }
+  return -1;
+}
+
+/**
+ * A TransformStream passing a body through unchanged while checking it is UTF-8 (a fatal
+ * TextDecoder, native speed); at the first byte that is not, it errors with a
+ * ResponseNotUtf8Error naming that byte and where it stands.
+ */
+function utf8Check(): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let offset = 0;
+  let previous: Uint8Array = new Uint8Array(0); // the last (up to) 3 bytes passed on
+  const refuse = (chunk: Uint8Array, atEnd: boolean) => {
+    // Up to 3 bytes before this chunk may begin the sequence it ends: scan from the first of
+    // them that is not a continuation byte.
+    const tail = previous;
+    const joined = new Uint8Array(tail.length + chunk.length);
+    joined.set(tail);
+    joined.set(chunk, tail.length);
+    let from = 0;
+    while (from < tail.length && (joined[from]! & 0xc0) === 0x80) from++;
+    const at = Math.max(0, firstNonUtf8(joined, from));
+    const byte = joined[at];
+    const where = offset - tail.length + at;
+    const what = atEnd || byte === undefined ? `it ends inside a character, at byte ${where}` : `byte ${where}, 0x${byte.toString(16).toUpperCase().padStart(2, '0')}, is not UTF-8`;
+    return new ResponseNotUtf8Error(`the body is not UTF-8 JSON (${what}: Latin-1 or another encoding)`);
+  };
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      try {
+        decoder.decode(chunk, { stream: true });
+      } catch {
+        controller.error(refuse(chunk, false));
+        return;
+      }
+      // The last 3 bytes seen, whichever chunks they came in (a chunk may be a single byte).
+      const kept = previous.subarray(Math.max(0, previous.length + chunk.length - 3));
+      previous = new Uint8Array(kept.length + Math.min(3, chunk.length));
+      previous.set(kept);
+      previous.set(chunk.subarray(chunk.length - Math.min(3, chunk.length)), kept.length);
+      offset += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+    flush(controller) {
+      try {
+        decoder.decode();
+      } catch {
+        controller.error(refuse(new Uint8Array(0), true));
+      }
+    },
+  });
+}
 
 /**
  * `res` with its body limited to `maxBytes` as it arrives (after any gzip or deflate is undone,
  * so a small compressed body that inflates to gigabytes is stopped too). A Content-Length over
  * the limit fails at once; a body that grows past it fails while being read, and the rest of
  * it is never downloaded. Both throw a ResponseTooLargeError from whatever reads the body. An error
- * response whose Content-Length is over the limit keeps its status and loses its body.
+ * response whose Content-Length is over the limit keeps its status and loses its body. A 2xx
+ * body that is not UTF-8 throws a ResponseNotUtf8Error where it stops being UTF-8.
  */
 export function limitResponse(res: Response, maxBytes: number, needs = 'a reply to this request needs'): Response {
   const tooLarge = () => new ResponseTooLargeError(`the body is larger than ${Math.floor(maxBytes / (1024 * 1024))} MiB, more than ${res.ok ? needs : 'an error message needs'}`);
@@ -175,7 +274,8 @@ export function limitResponse(res: Response, maxBytes: number, needs = 'a reply 
       },
     }),
   );
-  return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+  // A 2xx body is JSON, so UTF-8: one that is not is refused (ResponseNotUtf8Error).
+  return new Response(res.ok ? limited.pipeThrough(utf8Check()) : limited, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 /**

@@ -5,7 +5,7 @@
  * module turns everything into vectors in input order or one EmbeddingError, which carries the
  * vectors of the batches that did come back (`partial`).
  */
-import { limitJsonStructure, limitResponse, RedirectRefusedError, redactSecrets, ResponseTooLargeError, runAttempt, unreadableResponse } from './attempt.js';
+import { limitJsonStructure, limitResponse, RedirectRefusedError, redactSecrets, ResponseRefusedError, runAttempt, unreadableResponse } from './attempt.js';
 import { checkedEmbedInput } from './embed-input.js';
 import { EmbeddingError, escapeControl, type EmbeddingErrorKind } from './errors.js';
 import type { EmbeddingProvider, EmbedOptions, ProviderName, RetryInfo } from './types.js';
@@ -238,12 +238,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * A MalformedResponseError (or limitResponse's refusal) along `err`'s cause chain: the openai
- * client wraps whatever its `fetch` throws (a Content-Length over the limit) in a connection error.
+ * A MalformedResponseError (or limitResponse's refusal: too large, not UTF-8) along `err`'s cause
+ * chain: the openai client wraps whatever its `fetch` throws (a Content-Length over the limit) in
+ * a connection error.
  */
 function malformedCause(err: unknown): Error | null {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
-    if (e instanceof MalformedResponseError || e instanceof ResponseTooLargeError) return e;
+    if (e instanceof MalformedResponseError || e instanceof ResponseRefusedError) return e;
   }
   return null;
 }

@@ -11,7 +11,7 @@
  * Every failure is one LlmError whose message names the provider, the URL and the fix.
  */
 import { ollamaConnection, type OllamaConnection } from '@chunkyard/embeddings/ollama-host';
-import { addressProblem, errorInBody, fetchWithinOrigin, integerOutOfRange, jsonOfTextBody, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, redactSecrets, ResponseTooLargeError, retryAfterMs, runAttempt, shownSetting, unreadableResponse } from '@chunkyard/embeddings/attempt';
+import { addressProblem, errorInBody, fetchWithinOrigin, integerOutOfRange, jsonOfTextBody, limitJsonStructure, limitResponse, MAX_WAIT_MS, RedirectRefusedError, redactSecrets, ResponseRefusedError, retryAfterMs, runAttempt, shownSetting, unreadableResponse } from '@chunkyard/embeddings/attempt';
 import { escapeControl } from '@chunkyard/fs-atomic';
 
 export { ollamaBaseUrl } from '@chunkyard/embeddings/ollama-host';
@@ -125,10 +125,10 @@ const MAX_REPLY_STRUCTURE = { openings: 65_536, separators: 1_000_000 };
 const limitReply = (res: Response): Response =>
   res.ok ? limitJsonStructure(limitResponse(res, MAX_REPLY_BYTES, 'a chat reply needs'), MAX_REPLY_STRUCTURE, 'a chat reply needs') : limitResponse(res, MAX_ERROR_BYTES, 'a chat reply needs');
 
-/** limitResponse's refusal along an error's cause chain (the openai client wraps what its fetch throws). */
-function tooLarge(err: unknown): ResponseTooLargeError | null {
+/** limitResponse's refusal (too large, not UTF-8) along an error's cause chain (the openai client wraps what its fetch throws). */
+function refusedBody(err: unknown): ResponseRefusedError | null {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause) {
-    if (e instanceof ResponseTooLargeError) return e;
+    if (e instanceof ResponseRefusedError) return e;
   }
   return null;
 }
@@ -249,7 +249,7 @@ class Client implements ChatClient {
       const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
       const http = this.attempt.status(err);
       const code = networkCode(err);
-      const large = tooLarge(err);
+      const large = refusedBody(err);
       const redirect = refusedRedirect(err);
       const unreadable = unreadableResponse(err);
       if (outcome.timedOut) {
