@@ -198,14 +198,24 @@ function lexToken(raw: string): LexResult {
   const korean = endsInHangul(lower);
   if (korean) lower = stemKorean(lower);
   // A ZWNJ is spelling, not a letter: Persian typed with it (می‌خواهم) and without is one keyword.
+  // So are Hebrew points and Arabic harakat and tatweel, which most documents leave out:
+  // "בְּרֵאשִׁית" is "בראשית", "الخادمُ" and "الخــادم" are "الخادم".
   const stem = stemmer(lower);
   return Object.freeze({
     kind: 'word',
     text: lower,
-    stem: stem.includes('\u200c') ? stem.replace(/\u200c/g, '') : stem,
+    stem: SPELLING_ONLY.test(stem) ? stem.replace(SPELLING_ONLY_ALL, '') : stem,
     stop: STOP_WORDS.has(lower) || isUnspacedStopWord(lower) || (korean && KOREAN_STOP_WORDS.has(lower)) || (!korean && isScriptStopWord(lower)),
   });
 }
+
+/**
+ * What a word's stem leaves out: the zero-width non-joiner, Hebrew points (niqqud and cantillation,
+ * U+0591–U+05C7 but the punctuation among them, which no word holds), Arabic harakat (U+064B–U+065F,
+ * U+0670) and tatweel (U+0640, which stretches a word to justify a line).
+ */
+const SPELLING_ONLY = /[\u200c\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0640\u064b-\u065f\u0670]/;
+const SPELLING_ONLY_ALL = new RegExp(SPELLING_ONLY.source, 'g');
 
 const TURKIC = /[\u0130\u0131\u011e\u011f]/;
 
