@@ -85,3 +85,15 @@ describe('function words of Arabic, Persian, Hebrew and Hindi', () => {
     );
   });
 });
+
+// A Chinese page that asks the reader to do things (请配置…, 请检查…) had 请 ("please") as a
+// keyword, and 您 ("you", polite) likewise (helper-85 probe).
+describe('Chinese polite function words', () => {
+  it('请 and 您 are no keywords', () => {
+    const got = names('# 配置服务器\n\n请配置服务器。请检查配置文件。您可以配置服务器。您需要检查配置文件。\n');
+    expect(got).not.toContain('请');
+    expect(got).not.toContain('您');
+    expect(got).toContain('配置服务器');
+    expect(got).toContain('配置');
+  });
+});
