@@ -3,6 +3,7 @@
  * timeout, and abortion when the caller aborts. Shared by the embedding providers and
  * @chunkyard/llm's chat client, which classify and retry the outcome each their own way.
  */
+import { isUtf8 } from 'node:buffer';
 import { displayUrl } from './errors.js';
 
 /**
@@ -251,7 +252,8 @@ function utf8Check(): TransformStream<Uint8Array, Uint8Array> {
  * the limit fails at once; a body that grows past it fails while being read, and the rest of
  * it is never downloaded. Both throw a ResponseTooLargeError from whatever reads the body. An error
  * response whose Content-Length is over the limit keeps its status and loses its body. A 2xx
- * body that is not UTF-8 throws a ResponseNotUtf8Error where it stops being UTF-8.
+ * body that is not UTF-8 throws a ResponseNotUtf8Error where it stops being UTF-8; an error
+ * body that is not UTF-8 is read as Windows-1252 (Latin-1).
  */
 export function limitResponse(res: Response, maxBytes: number, needs = 'a reply to this request needs'): Response {
   const tooLarge = () => new ResponseTooLargeError(`the body is larger than ${Math.floor(maxBytes / (1024 * 1024))} MiB, more than ${res.ok ? needs : 'an error message needs'}`);
@@ -274,8 +276,28 @@ export function limitResponse(res: Response, maxBytes: number, needs = 'a reply 
       },
     }),
   );
-  // A 2xx body is JSON, so UTF-8: one that is not is refused (ResponseNotUtf8Error).
-  return new Response(res.ok ? limited.pipeThrough(utf8Check()) : limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+  // A 2xx body is JSON, so UTF-8: one that is not is refused (ResponseNotUtf8Error). An error
+  // body is only quoted, so one that is not UTF-8 is read as Windows-1252 instead.
+  return new Response(limited.pipeThrough(res.ok ? utf8Check() : windows1252Unless8()), { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/**
+ * A TransformStream that holds a whole (error) body and passes it on as it is when it is UTF-8,
+ * else as the UTF-8 of its Windows-1252 (Latin-1) reading: a server or proxy's error page in
+ * Latin-1 ("Ung\xFCltige Anfrage") was quoted "HTTP 400: Ung\uFFFDltige Anfrage". Bodies here
+ * are error bodies, already held to MAX_ERROR_BODY_BYTES by the caller's limit.
+ */
+function windows1252Unless8(): TransformStream<Uint8Array, Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk) {
+      chunks.push(chunk);
+    },
+    flush(controller) {
+      const body = Buffer.concat(chunks);
+      controller.enqueue(isUtf8(body) ? body : new TextEncoder().encode(new TextDecoder('windows-1252').decode(body)));
+    },
+  });
 }
 
 /**

@@ -69,9 +69,17 @@ describe('limitResponse on a 2xx body', () => {
     );
   });
 
-  it('leaves an error body alone (its detail is the server\'s words)', async () => {
-    const bytes = Uint8Array.from(Buffer.from('Ung\xfcltig', 'latin1'));
-    expect(new Uint8Array(await limitResponse(responseOf(bytes, [3], 400), 1024).arrayBuffer())).toEqual(bytes);
+});
+
+describe('limitResponse on an error body', () => {
+  it('passes UTF-8 on as it is, and reads anything else as Windows-1252 (Latin-1), however it is cut', async () => {
+    await fc.assert(
+      fc.asyncProperty(body, fc.array(fc.nat(), { maxLength: 6 }), fc.constantFrom(400, 404, 500, 503), async (bytes, cuts, status) => {
+        const text = await limitResponse(responseOf(bytes, cuts, status), 1024).text();
+        expect(text).toBe(isUtf8(bytes) ? Buffer.from(bytes).toString('utf8') : new TextDecoder('windows-1252').decode(bytes));
+        expect(text).not.toContain('\uFFFD');
+      }),
+    );
   });
 });
 
@@ -103,6 +111,18 @@ describe.each(['ollama', 'openai'] as const)('%s embeddings: a body that is not 
     expect(err.message).not.toContain('\uFFFD');
     expect(err.message).not.toMatch(/\n\s+at /);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['text', Buffer.from('Ung\xfcltige Anfrage', 'latin1'), 'text/plain; charset=iso-8859-1'],
+    ['JSON', Buffer.from(provider === 'ollama' ? '{"error":"Ung\xfcltige Anfrage"}' : '{"error":{"message":"Ung\xfcltige Anfrage"}}', 'latin1'), 'application/json'],
+  ])('an error body in Latin-1 (%s) is quoted in its own words, not with replacement characters', async (_what, bytes, type) => {
+    server = await startServer((_req, res) => {
+      res.writeHead(400, { 'content-type': type }).end(bytes);
+    });
+    const err = await failure(createProvider(settings(provider, server), { OPENAI_API_KEY: 'sk-test' }).embed(['a']));
+    expect(err.message).toMatch(new RegExp(`^${provider} embeddings \\(${server.origin}${path}\\): HTTP 400: (400 )?"?Ungültige Anfrage`));
+    expect(err.message).not.toContain('\uFFFD');
   });
 
   it('UTF-8 sent one byte at a time (characters split between chunks) is read', async () => {

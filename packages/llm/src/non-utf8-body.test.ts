@@ -51,6 +51,22 @@ describe.each(['ollama', 'openai'] as const)('%s chat: a reply that is not UTF-8
     expect(server.requests).toHaveLength(1);
   });
 
+  it.each([
+    ['text', Buffer.from('Ung\xfcltige Anfrage', 'latin1'), 'text/plain; charset=iso-8859-1'],
+    ['JSON', Buffer.from(provider === 'ollama' ? '{"error":"Ung\xfcltige Anfrage"}' : '{"error":{"message":"Ung\xfcltige Anfrage"}}', 'latin1'), 'application/json'],
+  ])('an error body in Latin-1 (%s) is quoted in its own words, not with replacement characters', async (_what, bytes, type) => {
+    server = await startServer((_req, res) => {
+      res.writeHead(400, { 'content-type': type }).end(bytes);
+    });
+    const err = await chat(server).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(LlmError);
+    expect((err as LlmError).message).toMatch(new RegExp(`^${provider} chat \\(${server.origin}${path}\\): HTTP 400: (400 )?"?Ungültige Anfrage`));
+    expect((err as LlmError).message).not.toContain('\uFFFD');
+  });
+
   it('a UTF-8 reply sent one byte at a time (characters split between chunks) is read whole', async () => {
     server = await startServer(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
