@@ -295,7 +295,7 @@ describe('errorLines (the stderr lines of a usage or config error, one copy for 
 
   it("a config's problems are one escaped file:line line each, split from its problems and not on a newline in the file name", () => {
     const config = file('two\nproblems\u001b[31m.yaml', 'chunking:\n  minTokens: 1000\n  targetTokens: 2000\n  maxTokens: 17\n  windowTokens: 16\n  windowOverlapTokens: 1000000\n');
-    const err = thrown(() => loadConfigFile(config));
+    const err = thrown(() => loadConfigFile(config, false));
     expect(err).toBeInstanceOf(ConfigError);
     const lines = errorLines(err);
     const shown = config.replace('\n', '\\u000a').replace('\u001b', '\\u001b');
