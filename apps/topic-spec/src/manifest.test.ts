@@ -33,3 +33,16 @@ describe('readManifest messages', () => {
     expect(message(manifest({ schemaVersion: 2 }))).toBe('t/_chunks/g.json: schemaVersion 2 is not 1; rebuild it with chunking-tool');
   });
 });
+
+// A manifest whose tokens were -5 or 1e308 was read, and topic-spec wrote a topic-spec.md that
+// parseTopicSpecMd (index-tool) then refused ("chunks[0].tokens: expected a whole number"),
+// naming the spec instead of the manifest (helper-85 probe).
+describe('readManifest tokens', () => {
+  it.each([[-5], [-1], [1e308], [2 ** 53]])('refuses tokens %s, which topic-spec.md cannot carry', (tokens) => {
+    expect(message(manifest({ chunks: [{ ...chunk, tokenStats: { tokens } }] }))).toBe('t/_chunks/g.json: chunks[0].tokenStats.tokens is not a whole number; rebuild it with chunking-tool');
+  });
+
+  it('reads 0 and the largest safe whole number', () => {
+    for (const tokens of [0, Number.MAX_SAFE_INTEGER]) expect(readManifest(manifest({ chunks: [{ ...chunk, tokenStats: { tokens } }] }), 't/_chunks/g.json').chunks[0]!.tokenStats.tokens).toBe(tokens);
+  });
+});

@@ -43,7 +43,8 @@ export function readManifest(text: string, file: string): Manifest {
     for (const k of ['originalText', 'embedText', 'sectionTitle'] as const) if (typeof r[k] !== 'string') fail(`${at}.${k} is not a string`);
     if (typeof r.isCode !== 'boolean') fail(`${at}.isCode is not true or false`);
     const t = r.tokenStats as Record<string, unknown> | undefined;
-    if (typeof t !== 'object' || t === null || !Number.isInteger(t.tokens)) fail(`${at}.tokenStats.tokens is not a whole number`);
+    // 0 or more and safe, as topic-spec.md's reader (parseTopicSpecMd) takes it: -5 or 1e308 made a spec index-tool refused.
+    if (typeof t !== 'object' || t === null || !Number.isSafeInteger(t.tokens) || (t.tokens as number) < 0) fail(`${at}.tokenStats.tokens is not a whole number`);
   });
   return m as unknown as Manifest;
 }
