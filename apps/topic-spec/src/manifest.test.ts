@@ -46,3 +46,12 @@ describe('readManifest tokens', () => {
     for (const tokens of [0, Number.MAX_SAFE_INTEGER]) expect(readManifest(manifest({ chunks: [{ ...chunk, tokenStats: { tokens } }] }), 't/_chunks/g.json').chunks[0]!.tokenStats.tokens).toBe(tokens);
   });
 });
+
+// A manifest whose strategyKey was "" was read, and the embedding cache then threw a TypeError
+// out of topic-spec with a stack trace ("an empty model name or strategy key cannot name a cache
+// folder"; helper-85 probe).
+describe('readManifest strategyKey', () => {
+  it('refuses an empty strategyKey, which names the cache folder of the chunks', () => {
+    expect(message(manifest({ strategyKey: '' }))).toBe('t/_chunks/g.json: strategyKey is empty; rebuild it with chunking-tool');
+  });
+});

@@ -33,6 +33,8 @@ export function readManifest(text: string, file: string): Manifest {
   const m = data as Record<string, unknown>;
   if (m.schemaVersion !== 1) fail(`schemaVersion ${shown(m.schemaVersion)} is not 1`);
   for (const k of ['source', 'strategyKey', 'fileTitle'] as const) if (typeof m[k] !== 'string') fail(`${k} is not a string`);
+  // It names the chunks' folder in the embedding cache, which threw a TypeError with a stack trace for "".
+  if (m.strategyKey === '') fail('strategyKey is empty');
   if (typeof m.sourceSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(m.sourceSha256)) fail('sourceSha256 is not a sha256 (64 lowercase hex)');
   if (!Array.isArray(m.chunks) || m.chunks.length === 0) fail('chunks is not a non-empty list');
   (m.chunks as unknown[]).forEach((c, i) => {
