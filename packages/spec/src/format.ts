@@ -266,7 +266,9 @@ export function parseTopicSpecMd(text: string, file: string): TopicSpec {
   const lineCounter = new LineCounter();
   // uniqueKeys off: yaml compares each key with every earlier key of its mapping, so 40,000
   // keys took 12 s; duplicateKey finds them with a Set instead.
-  const doc = parseDocument(m[1] ?? '', { lineCounter, uniqueKeys: false });
+  // logLevel 'error': yaml's warnings (a collection as a key, an unknown tag) went to
+  // process.emitWarning, a "(node:1234) Warning" line on index-tool's stderr at every read.
+  const doc = parseDocument(m[1] ?? '', { lineCounter, uniqueKeys: false, logLevel: 'error' });
   if (doc.errors.length) {
     const err = doc.errors[0]!;
     // The parser recurses once per level and reports its own stack overflow as the error.
@@ -336,7 +338,7 @@ export function readInParts(yaml: string, partChars = PART_CHARS): Json | null {
 
 /** The data of `yaml`, or undefined if it has a syntax error, a key set twice or an alias it cannot resolve. */
 function cleanData(yaml: string): unknown {
-  const doc = parseDocument(yaml, { uniqueKeys: false });
+  const doc = parseDocument(yaml, { uniqueKeys: false, logLevel: 'error' });
   if (doc.errors.length || duplicateKey(doc)) return undefined;
   try {
     return doc.toJS();
