@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
+import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setFlatBlocksForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -106,7 +106,13 @@ describe('paragraph interruption shortcut', () => {
   const doc = fc.array(line, { maxLength: 25 }).map((lines) => lines.join('\n'));
 
   it('is active on this build of markdown-it', () => {
-    fastBlocks('para\nmore\n');
+    // Through markdown-it: flat-blocks reads such a flat document without it.
+    setFlatBlocksForTests(false);
+    try {
+      fastBlocks('para\nmore\n');
+    } finally {
+      setFlatBlocksForTests(true);
+    }
     expect(interruptSkipActive()).toBe(true);
   });
 
@@ -341,7 +347,12 @@ describe('top-level setext headings made into blocks without tokens (session 42)
     expectSameBlocksWithout(setDirectHeadingsForTests, source);
     // Before: three tokens a heading (9,000 here), each with its map, and a tree node.
     const tiny = Array.from({ length: 3000 }, (_, i) => `h${i % 100}\n---\n\n`).join('');
-    expect(fastBlocks(tiny).blocks).toHaveLength(3000);
+    setFlatBlocksForTests(false);
+    try {
+      expect(fastBlocks(tiny).blocks).toHaveLength(3000);
+    } finally {
+      setFlatBlocksForTests(true);
+    }
     expect(parsedTokensForTests()).toBe(1);
     expectSameBlocksWithout(setDirectHeadingsForTests, tiny);
   });
@@ -351,7 +362,13 @@ describe('top-level setext headings made into blocks without tokens (session 42)
     // table rule was asked about every heading (3,000 here) and then the rest of the chain.
     const tiny = Array.from({ length: 3000 }, (_, i) => `h${i % 100}\n---\n`).join('');
     tableRuleCallsForTests();
-    expect(fastBlocks(tiny).blocks).toHaveLength(3000);
+    // Through markdown-it: flat-blocks reads such a flat document without its rules.
+    setFlatBlocksForTests(false);
+    try {
+      expect(fastBlocks(tiny).blocks).toHaveLength(3000);
+    } finally {
+      setFlatBlocksForTests(true);
+    }
     expect(tableRuleCallsForTests()).toBe(0);
     // A header row with a pipe is still asked about, and is a table where it is one.
     expect(fastBlocks('a | b\n--|--\nc | d\n').blocks.map((b) => b.type)).toEqual(['table']);

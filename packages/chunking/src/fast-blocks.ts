@@ -15,7 +15,9 @@
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, DEFERRED_NESTED, DEFERRED_PARAGRAPH, deferredParagraph, deferredQuoteHeading, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
+import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, paragraphBlock } from './direct-blocks.js';
 import { enclosingIndent, enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
+import { flatBlocks } from './flat-blocks.js';
 import { FOOTNOTE_OPEN, footnoteDefinition, footnoteLabelEnd, LABEL_ALONE } from './footnote-definition.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { columnAt, EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
@@ -1368,25 +1370,11 @@ const ATX_HEADING = 'atx_heading';
  * is markdown-it's.
  */
 function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
-  let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
-  let max = state.eMarks[startLine]!;
   if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
-  let ch = state.src.charCodeAt(pos);
-  if (ch !== 0x23 || pos >= max) return false;
-  let level = 1;
-  ch = state.src.charCodeAt(++pos);
-  while (ch === 0x23 && pos < max && level <= 6) {
-    level++;
-    ch = state.src.charCodeAt(++pos);
-  }
-  if (level > 6 || (pos < max && ch !== 0x20 && ch !== 0x09)) return false;
+  const level = atxHeadingLine(state.src, state.bMarks[startLine]! + state.tShift[startLine]!, state.eMarks[startLine]!, atxText);
+  if (level === 0) return false;
   if (silent) return true;
-  max = state.skipSpacesBack(max, pos);
-  const tmp = state.skipCharsBack(max, 0x23, pos);
-  if (tmp > pos) {
-    const before = state.src.charCodeAt(tmp - 1);
-    if (before === 0x20 || before === 0x09) max = tmp;
-  }
+  const { pos, max } = atxText;
   state.line = startLine + 1;
   if (direct !== null && state.level === 0 && directHeading(direct, state.src, startLine, startLine, level, pos, max)) {
     pushMark(state, direct);
@@ -1397,6 +1385,8 @@ function atxHeadingLeaf(state: StateBlock, startLine: number, _endLine: number, 
   token.content = asciiTrim(state.src, pos, max);
   return true;
 }
+/** atxHeadingLine's text range, reused. */
+const atxText = { pos: 0, max: 0 };
 
 /**
  * Blocks made while markdown-it parses, with no token of their own: a top-level paragraph
@@ -1559,28 +1549,10 @@ export function setDirectParagraphsForTests(on: boolean): void {
  * (no visible character): such a paragraph keeps its token.
  */
 function directParagraph(into: DirectBlocks, startLine: number, lastLine: number): boolean {
-  const { source, lines } = into;
-  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
-  const end = trimEndOffset(source, start, lines.ends[lastLine]!);
-  if (end <= start) return false;
-  into.blocks.push({ type: 'paragraph', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) }, startLine);
+  const block = paragraphBlock(into.source, into.lines, startLine, lastLine);
+  if (block === null) return false;
+  into.blocks.push(block, startLine);
   return true;
-}
-
-/** Characters INLINE_SYNTAX matches, as a table by char code. */
-const INLINE_SYNTAX_TABLE = new Uint8Array(128);
-for (const ch of '\n\r\0\\`~*_[!<&') INLINE_SYNTAX_TABLE[ch.charCodeAt(0)] = 1;
-
-/**
- * Whether `src[pos, max)` holds a character where one of markdown-it's inline rules could start
- * (INLINE_SYNTAX_TABLE): a heading text without one is its own plain text.
- */
-function hasInlineSyntax(src: string, pos: number, max: number): boolean {
-  for (let k = pos; k < max; k++) {
-    const c = src.charCodeAt(k);
-    if (c < 128 && INLINE_SYNTAX_TABLE[c] === 1) return true;
-  }
-  return false;
 }
 
 /**
@@ -1590,46 +1562,12 @@ function hasInlineSyntax(src: string, pos: number, max: number): boolean {
  * token (its text has inline syntax).
  */
 function directHeading(into: DirectBlocks, src: string, startLine: number, lastLine: number, depth: number, pos: number, max: number): boolean {
-  while (pos < max && isAsciiTrimmable(src.charCodeAt(pos))) pos++;
-  while (max > pos && isAsciiTrimmable(src.charCodeAt(max - 1))) max--;
-  if (hasInlineSyntax(src, pos, max)) return false;
-  const { source, lines } = into;
-  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
-  const end = trimEndOffset(source, start, lines.ends[lastLine]!);
-  if (end <= start) return false;
-  // One literal of all seven fields, as toBlock and plain-text.ts make headings (one hidden
-  // class), rather than five and then two added: those two went to a property array of their
-  // own, one more object per heading.
-  into.blocks.push({ type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), depth, text: headingText(src, pos, max) }, startLine);
+  const block = headingBlock(into.source, into.lines, src, startLine, lastLine, depth, pos, max);
+  if (block === null) return false;
+  into.blocks.push(block, startLine);
   return true;
 }
 
-/**
- * Short heading texts seen lately, by a hash of their characters: documents repeat headings
- * ("Parameters", "Returns", "Example" in every section of API docs; `h0`…`h99` in the tiny
- * headings shape), and a heading's string, kept by its block until the records are made, was
- * most of the cost of making the block (the collector copies every new string that survives;
- * issue 15: 250M of 850M instructions of fastBlocks on 1 MB of tiny headings). Equal strings,
- * one copy.
- */
-const TEXT_SLOTS = 1024;
-const headingTexts: string[] = new Array<string>(TEXT_SLOTS).fill('');
-/** The longest text looked up there (a longer one is sliced, as rarely repeated). */
-const MAX_SHARED_TEXT = 64;
-
-/** `src.slice(pos, max)`, or an equal string sliced before. */
-function headingText(src: string, pos: number, max: number): string {
-  const length = max - pos;
-  if (length > MAX_SHARED_TEXT) return src.slice(pos, max);
-  let hash = length;
-  for (let k = pos; k < max; k++) hash = (Math.imul(hash, 31) + src.charCodeAt(k)) | 0;
-  const slot = (hash ^ (hash >>> 16)) & (TEXT_SLOTS - 1);
-  const seen = headingTexts[slot]!;
-  if (seen.length === length && src.startsWith(seen, pos)) return seen;
-  const text = src.slice(pos, max);
-  headingTexts[slot] = text;
-  return text;
-}
 const HEADING_TAGS = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 md.block.ruler.at('heading', atxHeadingLeaf, { alt: ['paragraph', 'reference', 'blockquote'] });
 
@@ -1697,9 +1635,6 @@ function asciiTrim(src: string, start: number, end: number): string {
   while (start < end && isAsciiTrimmable(src.charCodeAt(start))) start++;
   while (end > start && isAsciiTrimmable(src.charCodeAt(end - 1))) end--;
   return src.slice(start, end);
-}
-function isAsciiTrimmable(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
 /**
@@ -1927,6 +1862,19 @@ function anchorEmptyStates(): void {
 
 // `env`: markdown-it's environment, where reference definitions collect; a document chunked in
 // sections (stream.ts) passes the whole document's, so heading texts resolve links alike.
+/** Off only in the tests that compare flat-blocks' blocks with markdown-it's. */
+let flatOn = true;
+/** Documents flat-blocks has read since the last call (for tests: that a generator reaches it). */
+let flatDocuments = 0;
+
+/** For tests: reads every document through markdown-it (`on` false), or lets flat-blocks read flat ones; returns the flat documents read since the last call. */
+export function setFlatBlocksForTests(on: boolean): number {
+  flatOn = on;
+  const read = flatDocuments;
+  flatDocuments = 0;
+  return read;
+}
+
 export function fastBlocks(source: string, lines: LineTable = lineTable(source), env: Record<string, unknown> = {}): FastBlocksResult {
   anchorEmptyStates();
   const frontMatter = findFrontMatter(source);
@@ -1935,7 +1883,13 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   // U+FFFD as CommonMark requires (markdown-it's own normalize step does this).
   let text = blankOut(source, frontMatter);
   const hasCr = text.includes('\r');
-  if (hasCr || text.includes('\0')) text = markdownItText(text);
+  const hasNul = text.includes('\0');
+  if (!hasCr && !hasNul && flatOn && directHeadings && directParagraphs) {
+    const flat = flatBlocks(text, source, lines);
+    flatDocuments += flat !== null ? 1 : 0;
+    if (flat !== null) return { frontMatter, blocks: flat };
+  }
+  if (hasCr || hasNul) text = markdownItText(text);
   const tokens: Token[] = [];
   const made = directHeadings ? new DirectBlocks(source, lines, directMark(), deferring) : null;
   // Without a CR, text breaks lines exactly where `lines` does (blanking and NUL replacement
@@ -2271,11 +2225,6 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   return block;
 }
 
-function lastLineOf(lines: LineTable, end: number, hint: number): number {
-  let line = hint;
-  while (line > 0 && lines.starts[line]! >= end) line--;
-  return line;
-}
 
 /** The header cells tableWithoutCells left on a table's open token (markdown-it's own rule leaves none). */
 function tableHeaderCells(token: Token): string[] | undefined {

@@ -1,0 +1,138 @@
+/**
+ * The blocks a top-level paragraph and a top-level heading of plain text make, straight from
+ * their lines: what fast-blocks' toBlock would make of their markdown-it tokens. Shared by
+ * fast-blocks' rules (which make them during markdown-it's parse, without a token) and
+ * flat-blocks (which makes a whole flat document's blocks without markdown-it), so that both
+ * give the same blocks by construction.
+ */
+import { skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import type { Block } from './types.js';
+
+/** markdown-it's trim set: space, tab, CR, LF. */
+export function isAsciiTrimmable(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** Characters where one of markdown-it's inline rules could start, as a table by char code. */
+const INLINE_SYNTAX_TABLE = new Uint8Array(128);
+for (const ch of '\n\r\0\\`~*_[!<&') INLINE_SYNTAX_TABLE[ch.charCodeAt(0)] = 1;
+
+/**
+ * Whether `src[pos, max)` holds a character where one of markdown-it's inline rules could start
+ * (INLINE_SYNTAX_TABLE): a heading text without one is its own plain text.
+ */
+export function hasInlineSyntax(src: string, pos: number, max: number): boolean {
+  for (let k = pos; k < max; k++) {
+    const c = src.charCodeAt(k);
+    if (c < 128 && INLINE_SYNTAX_TABLE[c] === 1) return true;
+  }
+  return false;
+}
+
+/**
+ * Short heading texts seen lately, by a hash of their characters: documents repeat headings
+ * ("Parameters", "Returns", "Example" in every section of API docs; `h0`…`h99` in the tiny
+ * headings shape), and a heading's string, kept by its block until the records are made, was
+ * most of the cost of making the block (the collector copies every new string that survives;
+ * issue 15: 250M of 850M instructions of fastBlocks on 1 MB of tiny headings). Equal strings,
+ * one copy.
+ */
+const TEXT_SLOTS = 1024;
+const headingTexts: string[] = new Array<string>(TEXT_SLOTS).fill('');
+/** The longest text looked up there (a longer one is sliced, as rarely repeated). */
+const MAX_SHARED_TEXT = 64;
+
+/** `src.slice(pos, max)`, or an equal string sliced before. */
+export function headingText(src: string, pos: number, max: number): string {
+  const length = max - pos;
+  if (length > MAX_SHARED_TEXT) return src.slice(pos, max);
+  let hash = length;
+  for (let k = pos; k < max; k++) hash = (Math.imul(hash, 31) + src.charCodeAt(k)) | 0;
+  const slot = (hash ^ (hash >>> 16)) & (TEXT_SLOTS - 1);
+  const seen = headingTexts[slot]!;
+  if (seen.length === length && src.startsWith(seen, pos)) return seen;
+  const text = src.slice(pos, max);
+  headingTexts[slot] = text;
+  return text;
+}
+
+/** The last line at or before `hint` that starts before `end`. */
+export function lastLineOf(lines: LineTable, end: number, hint: number): number {
+  let line = hint;
+  while (line > 0 && lines.starts[line]! >= end) line--;
+  return line;
+}
+
+/**
+ * The block toBlock would make of a top-level paragraph's token (lines `startLine` to
+ * `lastLine` of `source`), or null where it would make none (no visible character).
+ */
+export function paragraphBlock(source: string, lines: LineTable, startLine: number, lastLine: number): Block | null {
+  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
+  const end = trimEndOffset(source, start, lines.ends[lastLine]!);
+  if (end <= start) return null;
+  return { type: 'paragraph', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) };
+}
+
+/**
+ * The block toBlock would make of a top-level heading's token (`src[pos, max)` its text before
+ * trimming, in markdown-it's text; lines `startLine` to `lastLine` of `source`, the last of which
+ * is the underline of a setext heading), or null where the heading needs its token (its text
+ * has inline syntax) or makes no block.
+ */
+export function headingBlock(source: string, lines: LineTable, src: string, startLine: number, lastLine: number, depth: number, pos: number, max: number): Block | null {
+  while (pos < max && isAsciiTrimmable(src.charCodeAt(pos))) pos++;
+  while (max > pos && isAsciiTrimmable(src.charCodeAt(max - 1))) max--;
+  if (hasInlineSyntax(src, pos, max)) return null;
+  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
+  const end = trimEndOffset(source, start, lines.ends[lastLine]!);
+  if (end <= start) return null;
+  // One literal of all seven fields, as toBlock and plain-text.ts make headings (one hidden
+  // class), rather than five and then two added: those two went to a property array of their
+  // own, one more object per heading.
+  return { type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), depth, text: headingText(src, pos, max) };
+}
+
+/**
+ * markdown-it's ATX heading line logic (its heading rule) on the line `[first, max)` of `src`
+ * (`first` past the indentation): the heading's level in the low bits and its text's range
+ * through `into` ([pos, max) before trimming), or 0 when the line is no ATX heading.
+ */
+export function atxHeadingLine(src: string, first: number, max: number, into: { pos: number; max: number }): number {
+  let pos = first;
+  let ch = src.charCodeAt(pos);
+  if (ch !== 0x23 || pos >= max) return 0;
+  let level = 1;
+  ch = src.charCodeAt(++pos);
+  while (ch === 0x23 && pos < max && level <= 6) {
+    level++;
+    ch = src.charCodeAt(++pos);
+  }
+  if (level > 6 || (pos < max && ch !== 0x20 && ch !== 0x09)) return 0;
+  max = skipSpacesBack(src, max, pos);
+  const tmp = skipCharsBack(src, max, 0x23, pos);
+  if (tmp > pos) {
+    const before = src.charCodeAt(tmp - 1);
+    if (before === 0x20 || before === 0x09) max = tmp;
+  }
+  into.pos = pos;
+  into.max = max;
+  return level;
+}
+
+/** markdown-it's StateBlock.skipSpacesBack (spaces and tabs). */
+function skipSpacesBack(src: string, pos: number, min: number): number {
+  if (pos <= min) return pos;
+  while (pos > min) {
+    const c = src.charCodeAt(--pos);
+    if (c !== 0x20 && c !== 0x09) return pos + 1;
+  }
+  return pos;
+}
+
+/** markdown-it's StateBlock.skipCharsBack. */
+function skipCharsBack(src: string, pos: number, code: number, min: number): number {
+  if (pos <= min) return pos;
+  while (pos > min) if (code !== src.charCodeAt(--pos)) return pos + 1;
+  return pos;
+}

@@ -1,0 +1,100 @@
+/**
+ * The blocks of a flat document, read line by line without markdown-it: a document whose every
+ * line is blank, plain paragraph text, an ATX heading of plain text, or the underline of a
+ * one-line setext heading. Such documents are the block-dense ones (a heading or a paragraph
+ * per line: 170,000–200,000 blocks per MB), where markdown-it's state, its line marks and its
+ * rule chain per line were most of the parse (issue 15: 25–30 ms of about 100 per MB of tiny
+ * headings or tiny paragraphs, against 7 ms to make the blocks themselves).
+ *
+ * Anything else, including what only might start another block, sends the whole document back
+ * to markdown-it (null): a tab in the indentation, a line indented four columns outside a
+ * paragraph, a first character that is not a letter, a non-ASCII character or `#` (a digit, a
+ * list marker, `>`, a fence, `<`, `[`, `|`, …), a `-`/`=` line that does not underline a
+ * one-line paragraph, a heading text with inline syntax, and any `|` at all (a table's header
+ * row). What this path accepts, markdown-it's rules read as paragraphs and headings only, and
+ * the blocks are made by the functions fast-blocks' own rules make them with (direct-blocks).
+ */
+import { atxHeadingLine, headingBlock, paragraphBlock } from './direct-blocks.js';
+import { BlockArray } from './fast-lists.js';
+import type { LineTable } from './lines.js';
+import type { Block } from './types.js';
+
+/** atxHeadingLine's text range, reused (one object, not one per heading). */
+const textRange = { pos: 0, max: 0 };
+
+/**
+ * The blocks of `src` (markdown-it's text of `source`: front matter blanked, no CR and no NUL,
+ * so that its lines are those of `lines`), or null when it is not flat.
+ */
+export function flatBlocks(src: string, source: string, lines: LineTable): Block[] | null {
+  if (src.includes('|')) return null;
+  const { starts, ends } = lines;
+  const count = starts.length;
+  const blocks = new BlockArray(count);
+  // The open paragraph's first and last lines (-1: none).
+  let first = -1;
+  let last = -1;
+  for (let line = 0; line < count; line++) {
+    const lineEnd = ends[line]!;
+    let p = starts[line]!;
+    while (p < lineEnd && src.charCodeAt(p) === 0x20) p++;
+    if (p === lineEnd) {
+      if (first >= 0 && !closeParagraph(blocks, source, lines, first, last)) return null;
+      first = -1;
+      continue;
+    }
+    const c = src.charCodeAt(p);
+    if (c === 0x09) return null;
+    // Indented four columns or more: a paragraph's continuation, else indented code.
+    if (p - starts[line]! >= 4) {
+      if (first < 0) return null;
+      last = line;
+      continue;
+    }
+    if (c === 0x23) {
+      const depth = atxHeadingLine(src, p, lineEnd, textRange);
+      if (depth > 0) {
+        if (first >= 0 && !closeParagraph(blocks, source, lines, first, last)) return null;
+        first = -1;
+        const heading = headingBlock(source, lines, src, line, line, depth, textRange.pos, textRange.max);
+        if (heading === null) return null;
+        blocks.push(heading, line);
+        continue;
+      }
+    } else if (c === 0x2d || c === 0x3d) {
+      // Only the underline of a one-line paragraph: its line is the heading's text.
+      if (first < 0 || last !== first || last !== line - 1 || !isUnderline(src, p, lineEnd, c)) return null;
+      const heading = headingBlock(source, lines, src, first, line, c === 0x3d ? 1 : 2, firstNonSpace(src, starts[first]!, ends[first]!), ends[first]!);
+      if (heading === null) return null;
+      blocks.push(heading, first);
+      first = -1;
+      continue;
+    } else if (!(c >= 0x80 || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a))) {
+      return null;
+    }
+    if (first < 0) first = line;
+    last = line;
+  }
+  if (first >= 0 && !closeParagraph(blocks, source, lines, first, last)) return null;
+  return blocks.toArray();
+}
+
+function closeParagraph(blocks: BlockArray, source: string, lines: LineTable, first: number, last: number): boolean {
+  const paragraph = paragraphBlock(source, lines, first, last);
+  if (paragraph === null) return false;
+  blocks.push(paragraph, first);
+  return true;
+}
+
+/** The first offset in `[start, end)` that is not a space, or `end`. */
+function firstNonSpace(src: string, start: number, end: number): number {
+  while (start < end && src.charCodeAt(start) === 0x20) start++;
+  return start;
+}
+
+/** markdown-it's setext underline: `c` repeated from `pos`, then only spaces and tabs to `end`. */
+function isUnderline(src: string, pos: number, end: number, c: number): boolean {
+  while (pos < end && src.charCodeAt(pos) === c) pos++;
+  while (pos < end && (src.charCodeAt(pos) === 0x20 || src.charCodeAt(pos) === 0x09)) pos++;
+  return pos >= end;
+}
