@@ -134,3 +134,21 @@ describe('Persian typed with and without its zero-width non-joiner', () => {
     expect(names(FA).filter((n) => n.replace(/\u200c/g, '') === 'میخواهم')).toEqual(['می‌خواهم']);
   });
 });
+
+// A number written with its particle (8080에서, 1234가) lost the particle and was left a word of
+// digits, so "서버는 8080에서 실행됩니다" gave the keyword "서버 8080 실행", though a number ends a
+// phrase (helper-85 probe). And "a를" left the single letter a, which is no word either.
+describe('a number or a single letter with a particle', () => {
+  it('ends a phrase, as the number alone does', () => {
+    const text = '# 포트\n\n서버는 8080에서 실행됩니다. 서버는 8080에서 실행됩니다. 값은 1234가 됩니다. 값은 1234가 됩니다. a를 설정 a를 설정\n';
+    const got = names(text, 40);
+    expect(got.filter((n) => /\d/.test(n))).toEqual([]);
+    expect(got.filter((n) => /(^| )a( |$)/.test(n))).toEqual([]);
+    expect(lex('8080에서').map((l) => l.kind)).toEqual(['break']);
+    expect(lex('a를').map((l) => l.kind)).toEqual(['break']);
+  });
+
+  it('keeps a name of letters and digits with its particle a word (API2를 is api2)', () => {
+    expect(lex('API2를')).toEqual(lex('API2'));
+  });
+});

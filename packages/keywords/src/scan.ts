@@ -196,7 +196,11 @@ function lexToken(raw: string): LexResult {
   let lower = lowerCase(t);
   // A Korean word without its particle or 하다 ending, shown so: 서버는 and 서버를 are 서버.
   const korean = endsInHangul(lower);
-  if (korean) lower = stemKorean(lower);
+  if (korean) {
+    lower = stemKorean(lower);
+    // What is left of a number or a letter with its particle (8080에서, a를) is no word either.
+    if (!/\p{L}/u.test(lower) || (lower.length < 2 && !UNSPACED.test(lower))) return BREAK;
+  }
   // A ZWNJ is spelling, not a letter: Persian typed with it (می‌خواهم) and without is one keyword.
   // So are Hebrew points and Arabic harakat and tatweel, which most documents leave out:
   // "בְּרֵאשִׁית" is "בראשית", "الخادمُ" and "الخــادم" are "الخادم".
