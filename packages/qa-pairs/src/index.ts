@@ -752,8 +752,11 @@ function firstEnds(patterns: readonly string[], text: string): number[] {
   return nodeOf.map((n) => end[n]!);
 }
 
+/** U+200E LEFT-TO-RIGHT MARK, U+200F RIGHT-TO-LEFT MARK, U+061C ARABIC LETTER MARK. */
+const BIDI_MARKS = '\u200e\u200f\u061c';
+
 /**
- * Whether a question ends with a question mark: `?`, or the one its script writes, the
+ * Whether a question ends with a question mark (then any bidirectional marks): `?`, or the one its script writes, the
  * full-width `？` of Chinese and Japanese (U+FF1F, and the small U+FE56), the Arabic `؟`
  * (U+061F, also Persian and Urdu), the Ethiopic `፧`, an interrobang `‽` or `⁇ ⁈ ⁉`, and in
  * Greek text the Greek question mark, which NFC makes `;` (U+037E is U+003B). A Chinese
@@ -761,7 +764,11 @@ function firstEnds(patterns: readonly string[], text: string): number[] {
  * Arabic or Greek qa-pairs.md with it.
  */
 function endsWithQuestionMark(question: string): boolean {
-  const last = question.at(-1);
+  // A left-to-right, right-to-left or Arabic letter mark after it shows as nothing: Hebrew and
+  // Arabic typed in a left-to-right editor put one there so the "?" shows at the sentence's end.
+  let end = question.length;
+  while (end > 0 && BIDI_MARKS.includes(question[end - 1]!)) end--;
+  const last = question[end - 1];
   if (last === undefined) return false;
   if ('?\uff1f\ufe56\u061f\u1367\u203d\u2047\u2048\u2049'.includes(last)) return true;
   return (last === ';' || last === '\u037e') && /\p{Script=Greek}/u.test(question);
