@@ -254,3 +254,42 @@ describe('chunk-inspector build --out inside a topic of the docs tree (s59 probe
     }
   });
 });
+
+describe("chunk-inspector build --out a folder below a topic's _chunks/ or _keywords/ (helper-84 probe)", () => {
+  it('exit 2 naming the generated folder, nothing written; the next build would have removed the page with it', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'chunk-inspector-deep-'));
+    try {
+      const topic = join(ws, 'docs/lib/t');
+      mkdirSync(topic, { recursive: true });
+      writeFileSync(join(topic, 'golden-reference.md'), '# Guide\n\nInstall the tool, then run it over the docs folder.\n');
+      const { main: chunk } = await import('../../chunking-tool/src/main.js');
+      const quiet = { stdout: () => {}, stderr: () => {} };
+      expect(await chunk([topic], quiet)).toBe(0);
+      const before = readdirSync(join(topic, '_chunks')).sort();
+      // Before: "copied 6 files", exit 0, and chunking-tool's next run (shown below) took _chunks/
+      // away whole, the page in it.
+      for (const [out, generated, tool] of [
+        [join(topic, '_chunks', 'page'), join(topic, '_chunks'), 'chunking-tool'],
+        [join(topic, '_chunks', 'a', 'b') + '/', join(topic, '_chunks'), 'chunking-tool'],
+        [join(topic, '_keywords', 'page'), join(topic, '_keywords'), 'keyword-extractor'],
+      ] as const) {
+        const err: string[] = [];
+        expect(await main(['build', '--out', out], { stdout: () => {}, stderr: (s) => void err.push(s) }), out).toBe(2);
+        expect(err.join(''), out).toBe(
+          `chunk-inspector: --out ${out}: inside a topic's generated folder (${generated}, replaced whole by ${tool}); the next build removes the page with it; give a folder one level below the docs root (e.g. docs/_inspect)\nRun chunk-inspector --help for usage.\n`,
+        );
+      }
+      expect(readdirSync(join(topic, '_chunks')).sort()).toEqual(before);
+      expect(readdirSync(topic).sort()).toEqual(['_chunks', 'golden-reference.md']);
+      // What the refusal spares: a folder made below _chunks/ does not outlive the next build.
+      mkdirSync(join(topic, '_chunks', 'page'));
+      writeFileSync(join(topic, '_chunks', 'page', 'index.html'), 'x');
+      expect(await chunk([topic], quiet)).toBe(0);
+      expect(readdirSync(join(topic, '_chunks'))).not.toContain('page');
+      // A folder named _chunks that is not a topic's is any folder.
+      expect(await main(['build', '--out', join(ws, 'docs', '_chunks', 'page')], quiet)).toBe(0);
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+});

@@ -36,8 +36,8 @@ Options:
 
 DIR may be new, empty, hold other files, or hold an earlier copy of the page (which is
 replaced); a file of the page's names that is not the page's (a site's own index.html or
-data.js) is never replaced. DIR is never a topic folder or a topic's _chunks/ or
-_keywords/ (the next build replaces those whole, the page with them): exit 2.
+data.js) is never replaced. DIR is never a topic folder, nor a topic's _chunks/ or
+_keywords/ or below them (the next build replaces those whole, the page with them): exit 2.
 
 Exit status: 0 copied; 1 the files could not be written (none of them is replaced: a
 folder, a symlink or another page's file where one goes, a full disk, a dangling link for
@@ -113,9 +113,16 @@ const GENERATED_FOLDERS: Record<string, string> = { _chunks: 'chunking-tool', _k
  * `../index.json`), so it called the very topic it sat in "not built".
  */
 export function topicPlace(out: string): string | null {
-  const tool = GENERATED_FOLDERS[basename(out)];
-  if (tool !== undefined && isTopicFolder(dirname(out))) {
-    return `a topic's generated folder (${basename(out)}/, replaced whole by ${tool}); the next build removes the page with it`;
+  // Any folder below one of them too: `--out <topic>/_chunks/page` was "copied 6 files", and
+  // the next chunking-tool run removed _chunks/ whole, the page with it (helper-84 probe).
+  for (let d = out; ; d = dirname(d)) {
+    const tool = GENERATED_FOLDERS[basename(d)];
+    if (tool !== undefined && isTopicFolder(dirname(d))) {
+      return d === out
+        ? `a topic's generated folder (${basename(out)}/, replaced whole by ${tool}); the next build removes the page with it`
+        : `inside a topic's generated folder (${oneLine(d)}, replaced whole by ${tool}); the next build removes the page with it`;
+    }
+    if (dirname(d) === d) break;
   }
   if (isTopicFolder(out)) {
     return `a topic folder (it holds ${existsSync(join(out, topicMarker())) ? oneLine(topicMarker()) : 'a topic index.json'}); the page reads the docs root one folder above itself (../index.json), which here is not the docs root`;
