@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { LoadedDocument, LoadedIndex, LoadedTopic } from '@chunkyard/quality';
-import { assertSearchable, invalidJsonMessage, linkedFolderHolds, notUtf8Reason, symlinkedFolder, utf8TextProblem } from '@chunkyard/fs-atomic';
+import { assertSearchable, foreignEncoding, invalidJsonMessage, linkedFolderHolds, notUtf8Reason, symlinkedFolder } from '@chunkyard/fs-atomic';
 import { brokenLink, describeFsError, DocumentReadError, entryExists, folderProblem, readDocument, readRegularFile, statOrNull, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 
 export const CHUNKS_DIR = '_chunks';
@@ -63,17 +63,34 @@ function walkTree(d: string, into: Pick<Target, 'topics' | 'indexes' | 'skippedL
   }
 }
 
+/** A JSON file too large to read: its size, the limit, and what to do. */
+function tooLarge(size: number, limit: string): string {
+  return `too large to read (${(size / 2 ** 20).toFixed(1)} MiB; a JSON file is read whole, ${limit}); the build writes none this large, so it was damaged or replaced after the build: rebuild it`;
+}
+
 function readJson(file: string): { json: unknown; error?: string } {
   let text = '';
   try {
     const bytes = readRegularFile(file);
     // Decoded with replacement characters, a damaged byte in a title or a chunk's embedText
     // passed every check (exit 0), where docs-query and docs-export refuse the file (s57 probe).
-    if (utf8TextProblem(bytes) !== null) return { json: null, error: `${notUtf8Reason(bytes)}; the build writes UTF-8, so it was damaged or replaced after the build: rebuild it` };
-    text = bytes.toString('utf8');
+    const notUtf8 = { json: null, error: `${notUtf8Reason(bytes)}; the build writes UTF-8, so it was damaged or replaced after the build: rebuild it` };
+    if (foreignEncoding(bytes) !== null) return notUtf8;
+    try {
+      // ignoreBOM: kept, so a BOM is the JSON error it was (bytes.toString kept it too).
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') return notUtf8;
+      // Valid UTF-8 of more characters than a string holds: utf8TextProblem called it "not valid
+      // UTF-8 (first bad byte at offset <its length>)", a byte past the file's end (helper-84 probe).
+      return { json: null, error: tooLarge(bytes.length, 'into at most 512 Mi characters') };
+    }
     return { json: JSON.parse(text) };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
+    // Node reads at most 2 GiB into one buffer, and said so in its own words ("File size
+    // (3221225472) is greater than 2 GiB"), without what to do.
+    if (e?.code === 'ERR_FS_FILE_TOO_LARGE') return { json: null, error: tooLarge(statOrNull(file)?.size ?? Number.NaN, 'and at most 2 GiB') };
     // Never the parser's words for a SyntaxError: they quote the file, and a planted link makes it any file.
     // A dangling or looping link is named as one (ENOENT and ELOOP said "missing" or "a symlink loop" alike).
     return { json: null, error: (brokenLink(file) ?? (e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? invalidJsonMessage(text, e) : describeFsError(e))) };
