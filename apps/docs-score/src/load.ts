@@ -63,34 +63,61 @@ function walkTree(d: string, into: Pick<Target, 'topics' | 'indexes' | 'skippedL
   }
 }
 
-/** A JSON file too large to read: its size, the limit, and what to do. */
-function tooLarge(size: number, limit: string): string {
-  return `too large to read (${(size / 2 ** 20).toFixed(1)} MiB; a JSON file is read whole, ${limit}); the build writes none this large, so it was damaged or replaced after the build: rebuild it`;
+const mib = (size: number): string => `${(size / 2 ** 20).toFixed(1)} MiB`;
+
+/** A file over the 2 GiB Node reads into one buffer; the message says its size. */
+export class TooLargeFileError extends Error {
+  override name = 'TooLargeFileError';
 }
+
+/**
+ * `file`'s bytes (a regular file's). Over 2 GiB is a TooLargeFileError: Node's words were "File
+ * size (3221225472) is greater than 2 GiB", naming no file, and for a chunk file they ended the
+ * run (helper-84 probe).
+ */
+export function readFileBytes(file: string): Buffer {
+  try {
+    return readRegularFile(file);
+  } catch (err) {
+    if ((err as { code?: unknown })?.code !== 'ERR_FS_FILE_TOO_LARGE') throw err;
+    throw new TooLargeFileError(`too large to read (${mib(statOrNull(file)?.size ?? Number.NaN)}; a file is read whole, and at most 2 GiB)`);
+  }
+}
+
+/**
+ * `bytes` as UTF-8 text (a BOM kept, as bytes.toString keeps it), or why not: `notUtf8` (not
+ * UTF-8, or UTF-16/32 by its byte order mark) or `tooLarge`. Valid UTF-8 of more characters than
+ * a string holds (2^29 - 24) was "not valid UTF-8 (first bad byte at offset <its length>)", a
+ * byte past the file's end (fs-atomic's utf8TextProblem takes the decoder's RangeError for a bad
+ * byte), and toString threw "Cannot create a string longer than 0x1fffffe8 characters", which
+ * ended the run naming no file (helper-84 probe).
+ */
+export function decodeUtf8(bytes: Uint8Array): { text: string } | { notUtf8: string } | { tooLarge: string } {
+  if (foreignEncoding(bytes) !== null) return { notUtf8: notUtf8Reason(bytes) };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') return { notUtf8: notUtf8Reason(bytes) };
+    return { tooLarge: `too large to read (${mib(bytes.length)}; a file is read whole, into at most 512 Mi characters)` };
+  }
+}
+
+/** What a build output that cannot be read as text needs: it was not written this way. */
+const REBUILD = 'so it was damaged or replaced after the build: rebuild it';
 
 function readJson(file: string): { json: unknown; error?: string } {
   let text = '';
   try {
-    const bytes = readRegularFile(file);
     // Decoded with replacement characters, a damaged byte in a title or a chunk's embedText
     // passed every check (exit 0), where docs-query and docs-export refuse the file (s57 probe).
-    const notUtf8 = { json: null, error: `${notUtf8Reason(bytes)}; the build writes UTF-8, so it was damaged or replaced after the build: rebuild it` };
-    if (foreignEncoding(bytes) !== null) return notUtf8;
-    try {
-      // ignoreBOM: kept, so a BOM is the JSON error it was (bytes.toString kept it too).
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch (err) {
-      if ((err as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') return notUtf8;
-      // Valid UTF-8 of more characters than a string holds: utf8TextProblem called it "not valid
-      // UTF-8 (first bad byte at offset <its length>)", a byte past the file's end (helper-84 probe).
-      return { json: null, error: tooLarge(bytes.length, 'into at most 512 Mi characters') };
-    }
+    const decoded = decodeUtf8(readFileBytes(file));
+    if ('notUtf8' in decoded) return { json: null, error: `${decoded.notUtf8}; the build writes UTF-8, ${REBUILD}` };
+    if ('tooLarge' in decoded) return { json: null, error: `${decoded.tooLarge}; the build writes none this large, ${REBUILD}` };
+    text = decoded.text;
     return { json: JSON.parse(text) };
   } catch (err) {
+    if (err instanceof TooLargeFileError) return { json: null, error: `${err.message}; the build writes none this large, ${REBUILD}` };
     const e = err as NodeJS.ErrnoException;
-    // Node reads at most 2 GiB into one buffer, and said so in its own words ("File size
-    // (3221225472) is greater than 2 GiB"), without what to do.
-    if (e?.code === 'ERR_FS_FILE_TOO_LARGE') return { json: null, error: tooLarge(statOrNull(file)?.size ?? Number.NaN, 'and at most 2 GiB') };
     // Never the parser's words for a SyntaxError: they quote the file, and a planted link makes it any file.
     // A dangling or looping link is named as one (ENOENT and ELOOP said "missing" or "a symlink loop" alike).
     return { json: null, error: (brokenLink(file) ?? (e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? invalidJsonMessage(text, e) : describeFsError(e))) };
@@ -140,7 +167,25 @@ export function loadTopic(dir: string): LoadedTopic | null {
         // A FIFO, a device, a binary or non-UTF-8 file was reported as "missing" (s37 probe).
         if (!(err instanceof DocumentReadError && err.code === 'missing')) sourceError = err instanceof Error ? err.message : String(err);
       }
-      const chunkFiles = new Map((chunkFilesOf.get(name) ?? []).map((e) => [join(out, e), readRegularFile(join(out, e)).toString('utf8')] as const));
+      // A chunk file too large to read is a finding naming it, as a manifest is, not the end of
+      // the run. (Decoded as before, bytes.toString: markdownProblems reads what is there.)
+      const chunkFiles = new Map<string, string>();
+      const chunkFileErrors = new Map<string, string>();
+      for (const e of chunkFilesOf.get(name) ?? []) {
+        const file = join(out, e);
+        try {
+          const bytes = readFileBytes(file);
+          try {
+            chunkFiles.set(file, bytes.toString('utf8'));
+          } catch (err) {
+            if ((err as { code?: unknown }).code !== 'ERR_STRING_TOO_LONG') throw err;
+            chunkFileErrors.set(file, `too large to read (${mib(bytes.length)}; a file is read whole, into at most 512 Mi characters); the build writes none this large, ${REBUILD}`);
+          }
+        } catch (err) {
+          if (!(err instanceof TooLargeFileError)) throw err;
+          chunkFileErrors.set(file, `${err.message}; the build writes none this large, ${REBUILD}`);
+        }
+      }
       return {
         name,
         manifestFile,
@@ -150,6 +195,7 @@ export function loadTopic(dir: string): LoadedTopic | null {
         source,
         ...(sourceError !== undefined ? { sourceError } : {}),
         chunkFiles,
+        ...(chunkFileErrors.size > 0 ? { chunkFileErrors } : {}),
         chunkFileOf: (n: number) => join(out, `${name}-${n}.md`),
       };
     });

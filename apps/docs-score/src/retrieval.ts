@@ -11,8 +11,8 @@
 import { join } from 'node:path';
 import type { EmbeddingProvider } from '@chunkyard/embeddings';
 import { evaluate, manifestShape, parseChromaCsv, questionsFromQaPairs, summarizeByCorpus, type ChunkSpan, type LoadedDocument, type LoadedTopic, type PerQuestion, type Question, type Summary } from '@chunkyard/quality';
-import { docNameOf, entryExists, readRegularFile, TOPIC_MARKER } from '@chunkyard/topic-io';
-import { utf8TextProblem } from '@chunkyard/fs-atomic';
+import { docNameOf, entryExists, TOPIC_MARKER } from '@chunkyard/topic-io';
+import { decodeUtf8, readFileBytes, TooLargeFileError } from './load.js';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { QuestionsError } from '@chunkyard/quality';
 
@@ -136,10 +136,19 @@ export function csvQuestions(file: string, corpora: readonly Corpus[]): Question
  * "Invalid Record Length: columns length is 3, got 1 on line 2" (issue 15 probe).
  */
 export function readText(file: string, toError: (problem: string) => Error): string {
-  const bytes = readRegularFile(file);
-  const problem = utf8TextProblem(bytes);
-  if (problem !== null) throw toError(problem);
-  return bytes.toString('utf8');
+  let bytes: Buffer;
+  try {
+    bytes = readFileBytes(file);
+  } catch (err) {
+    if (err instanceof TooLargeFileError) throw toError(err.message);
+    throw err;
+  }
+  // decodeUtf8: a file of valid UTF-8 too long for a string was "not valid UTF-8 (first bad byte
+  // at offset <its length>)" (helper-84 probe). A BOM is kept, as bytes.toString kept it.
+  const decoded = decodeUtf8(bytes);
+  if ('notUtf8' in decoded) throw toError(`${decoded.notUtf8}; save it as UTF-8`);
+  if ('tooLarge' in decoded) throw toError(decoded.tooLarge);
+  return decoded.text;
 }
 
 export interface RetrievalReport {

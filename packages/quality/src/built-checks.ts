@@ -40,6 +40,8 @@ export interface LoadedDocument {
   sourceError?: string;
   /** Chunk files of this document in _chunks/ (`<name>-N.md`): path → content. */
   chunkFiles: ReadonlyMap<string, string>;
+  /** Chunk files there that could not be read (too large): path → why. */
+  chunkFileErrors?: ReadonlyMap<string, string>;
   /** Path of `_chunks/<name>-N.md` for chunk N. */
   chunkFileOf: (n: number) => string;
 }
@@ -220,6 +222,8 @@ function checkDocument(t: Tally, graphs: GraphReport[], doc: LoadedDocument): vo
       }
     }
     // the chunk file holds the emitted text (the page for paginate)
+    const unreadable = doc.chunkFileErrors?.get(file);
+    if (unreadable !== undefined) return t.item('offsets', false, file, () => `unreadable: ${unreadable}`);
     const content = doc.chunkFiles.get(file);
     const want = c.page?.text ?? c.originalText;
     t.item('offsets', content !== undefined, file, () => `missing: ${label} has no chunk file`);
@@ -233,7 +237,7 @@ function checkDocument(t: Tally, graphs: GraphReport[], doc: LoadedDocument): vo
     else if (ct) cts.push(ct);
   });
   if (cts.length > 0) graphOf(t, graphs, `${doc.manifestFile} (CT comments in ${doc.name}-N.md)`, 'CT comments', cts);
-  for (const file of doc.chunkFiles.keys()) {
+  for (const file of [...doc.chunkFiles.keys(), ...(doc.chunkFileErrors?.keys() ?? [])]) {
     t.item('offsets', expectedFiles.has(file), file, () => `stale chunk file: ${doc.manifestFile} has no chunk for it`);
   }
 }
