@@ -69,8 +69,11 @@ export function fixRangeHeaders(req: IncomingMessage, size: number): void {
     if (widened === null) delete req.headers.range;
     else req.headers.range = widened;
   }
+  // Any entity-tag at all (a quote), not only a header that starts with W/: every ETag this
+  // server sends is weak, so no tag can hold, and send looks for its ETag anywhere in the header,
+  // so `"other", W/"…"` or `xW/"…"` served the range (helper-84 probe). A date is left to send.
   const ifRange = req.headers['if-range'];
-  if (typeof ifRange === 'string' && /^\s*W\//.test(ifRange)) delete req.headers.range;
+  if (typeof ifRange === 'string' && ifRange.includes('"')) delete req.headers.range;
 }
 
 /** What send's error carries: its status, and for a 416 the `Content-Range: bytes *\/size` a client needs to retry. */
