@@ -117,11 +117,14 @@ function readJson(file: string): { json: unknown; error?: string } {
     return { json: JSON.parse(text) };
   } catch (err) {
     if (err instanceof TooLargeFileError) return { json: null, error: `${err.message}; the build writes none this large, ${REBUILD}` };
-    const e = err as NodeJS.ErrnoException;
     // Never the parser's words for a SyntaxError: they quote the file, and a planted link makes it any file.
-    // A dangling or looping link is named as one (ENOENT and ELOOP said "missing" or "a symlink loop" alike).
-    return { json: null, error: (brokenLink(file) ?? (e.code === 'ENOENT' ? 'missing' : e instanceof SyntaxError ? invalidJsonMessage(text, e) : describeFsError(e))) };
+    return { json: null, error: err instanceof SyntaxError ? (brokenLink(file) ?? invalidJsonMessage(text, err)) : readError(file, err) };
   }
+}
+
+/** Why `file` could not be read. A dangling or looping link is named as one (ENOENT and ELOOP said "missing" or "a symlink loop" alike). */
+function readError(file: string, err: unknown): string {
+  return brokenLink(file) ?? ((err as NodeJS.ErrnoException)?.code === 'ENOENT' ? 'missing' : describeFsError(err as NodeJS.ErrnoException));
 }
 
 /**
@@ -182,8 +185,9 @@ export function loadTopic(dir: string): LoadedTopic | null {
             chunkFileErrors.set(file, `too large to read (${mib(bytes.length)}; a file is read whole, into at most 512 Mi characters); the build writes none this large, ${REBUILD}`);
           }
         } catch (err) {
-          if (!(err instanceof TooLargeFileError)) throw err;
-          chunkFileErrors.set(file, `${err.message}; the build writes none this large, ${REBUILD}`);
+          // A folder, FIFO or broken link there ended the run too (the file named, every other
+          // topic unchecked), where this module's readers make each unreadable file a finding.
+          chunkFileErrors.set(file, err instanceof TooLargeFileError ? `${err.message}; the build writes none this large, ${REBUILD}` : readError(file, err));
         }
       }
       return {
