@@ -15,7 +15,7 @@ import { counted, emptyArgument, FolderGoneError, numberOption, parseCliArgs, pr
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, PromptHashLimitError, type SpecInputDocument, type TopicSpec } from '@chunkyard/spec';
-import { brokenLink, checkFolderOption, describeFsError, fileKind, DocumentReadError, entryExists, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, TOPIC_MARKER, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
+import { brokenLink, checkFolderOption, describeFsError, fileKind, DocumentReadError, entryExists, errorLines, oneLine, docNameOf, guardEnvironment, isFsError, loadWorkspace, readDocument, TOPIC_MARKER, type TopicSettings, topicSettings, UsageError } from '@chunkyard/topic-io';
 import { ManifestError, readManifest } from './manifest.js';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -443,18 +443,6 @@ function parseCli(argv: string[]) {
 // Run when executed directly (node dist/main.js …), not when imported by the bin or tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   process.exitCode = await main(process.argv.slice(2));
-}
-
-/**
- * A usage or config error's message for stderr, each line made safe with oneLine. A
- * ConfigError lists every problem of its file, one `file:line: problem` per line, so that the
- * user fixes them in one pass; oneLine over the whole message turned those line breaks into a
- * literal \u000a. Its lines are rebuilt from file and problems (not split on "\n", which a
- * file name may hold), each escaped.
- */
-function errorLines(err: Error): string[] {
-  if (!(err instanceof ConfigError) || err.problems.length < 2) return [oneLine(err.message)];
-  return err.problems.map((p) => oneLine(`${err.file}${p.line ? `:${p.line}` : ''}: ${p.message}`));
 }
 
 /** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
