@@ -1494,7 +1494,7 @@ function unicodeEscape(ch: string): string {
 }
 
 
-export { firstInvalidUtf8, foreignEncoding, invalidUtf8Message, notUtf8Reason, utf8TextProblem } from './utf8.js';
+export { firstInvalidUtf8, foreignEncoding, invalidUtf8Message, notUtf8Reason, tooLargeTextMessage, utf8TextProblem } from './utf8.js';
 export { stdoutIsFile, writeAllToStdout } from './stdout.js';
 export { invalidJsonMessage, jsonProblem, type JsonProblem } from './json.js';
 export { editDistance, emptyArgument, joinNegativeValues, numberOption, numberProblem, parseCliArgs, quoteArgument, type ArgOptions, type NumberRange } from './cli-args.js';

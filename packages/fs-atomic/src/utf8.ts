@@ -30,9 +30,24 @@ export function firstInvalidUtf8(input: Uint8Array): number {
 /** One decoder for every character: a call without `stream` starts afresh, after an error too. */
 const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** `not valid UTF-8 (first bad byte at offset N)`, for bytes the fatal decoder refused. */
+/**
+ * `not valid UTF-8 (first bad byte at offset N)`, for bytes the fatal decoder refused. Bytes
+ * with no bad byte were refused for their length (valid UTF-8 of more characters than a string
+ * holds): tooLargeTextMessage's words, not an offset one byte past the end.
+ */
 export function invalidUtf8Message(bytes: Uint8Array): string {
-  return `not valid UTF-8 (first bad byte at offset ${firstInvalidUtf8(bytes)})`;
+  const offset = firstInvalidUtf8(bytes);
+  if (offset === bytes.length) return tooLargeTextMessage(bytes.length);
+  return `not valid UTF-8 (first bad byte at offset ${offset})`;
+}
+
+/**
+ * `too large to read as text (N MiB; a file is read whole, into at most 512 Mi characters)`:
+ * a file of `size` bytes of valid UTF-8 that the decoder refused because V8's longest string
+ * (2^29 - 24 UTF-16 units) cannot hold it.
+ */
+export function tooLargeTextMessage(size: number): string {
+  return `too large to read as text (${(size / 2 ** 20).toFixed(1)} MiB; a file is read whole, into at most 512 Mi characters)`;
 }
 
 /** Byte order marks of encodings other than UTF-8, longest first (UTF-32LE's starts as UTF-16LE's). */
@@ -60,14 +75,17 @@ export function foreignEncoding(bytes: Uint8Array): string | null {
  * UTF-8; save it as UTF-8`, or invalidUtf8Message's words and the same advice); null when they
  * are. For settings files, which were decoded with replacement characters: a UTF-16 config was
  * "expected a mapping of settings at the top level", a Latin-1 byte became U+FFFD in a value.
+ * Valid UTF-8 too long for a string (a 600 MiB file) is tooLargeTextMessage's words: it was
+ * "not valid UTF-8 (first bad byte at offset <its length>)", a byte past the file's end.
  */
 export function utf8TextProblem(bytes: Uint8Array): string | null {
   if (foreignEncoding(bytes) === null) {
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(bytes);
       return null;
-    } catch {
-      // Not UTF-8: said below.
+    } catch (err) {
+      // ERR_STRING_TOO_LONG: the bytes may all be valid; a bad byte is said below.
+      if ((err as { code?: unknown }).code !== 'ERR_ENCODING_INVALID_ENCODED_DATA') return tooLargeTextMessage(bytes.length);
     }
   }
   return `${notUtf8Reason(bytes)}; save it as UTF-8`;

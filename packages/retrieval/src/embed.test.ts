@@ -1,7 +1,7 @@
 // chunkVectors against a local server speaking Ollama's embeddings API (the real `ollama`
 // client) that fails its third request: what the provider was paid for before the failure is
 // in the cache, and a rerun sends only the rest.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -97,4 +97,14 @@ it('a config that is not UTF-8 is a config error saying so and to save it as UTF
   // UTF-8 with its byte order mark is UTF-8.
   writeFileSync(config, '\uFEFFembeddings:\n  provider: ollama\n  model: café\n');
   expect(createBackend({ folder: null, configFile: config, env: {} }).provider.model).toBe('café');
+});
+
+it('a config of valid UTF-8 too long for a string is "too large to read as text" with its size, not a bad byte past its end (helper-84 probe)', () => {
+  // A sparse 600 MiB file of NUL bytes: valid UTF-8, more characters than a string holds.
+  const config = join(ws, 'chunkyard.config.yaml');
+  writeFileSync(config, '');
+  truncateSync(config, 600 * 2 ** 20);
+  expect(() => createBackend({ folder: null, configFile: config, env: {} })).toThrow(
+    new ConfigError(config, null, 'too large to read as text (600.0 MiB; a file is read whole, into at most 512 Mi characters)'),
+  );
 });
