@@ -138,6 +138,40 @@ describe('arguments a JavaScript caller gets wrong (issue 15 library probe)', ()
     expect(hammingDistance(0n, 7n)).toBe(3);
   });
 
+  it('hammingDistance refuses a bigint wider than 64 bits or negative, naming its width, as toHex refuses it (was the distance of its low 64 bits: 1n << 70n was 0 from 0n)', () => {
+    const tail = "a SimHash is a 64-bit unsigned value (simhash64's or fromHex's result)";
+    expect(() => hammingDistance(1n << 70n, 0n)).toThrow(new RangeError(`hammingDistance: the first hash is 71 bits wide (${1n << 70n}); ${tail}`));
+    expect(() => hammingDistance(0n, 1n << 64n)).toThrow(new RangeError(`hammingDistance: the second hash is 65 bits wide (${1n << 64n}); ${tail}`));
+    expect(() => hammingDistance(-1n, 0n)).toThrow(new RangeError(`hammingDistance: the first hash is negative (-1); ${tail}`));
+    // A bigint of a million bits is named by its width, not its 300,000 digits.
+    expect(() => hammingDistance(0n, 1n << 1_000_000n)).toThrow(new RangeError(`hammingDistance: the second hash is 1000001 bits wide; ${tail}`));
+    expect(hammingDistance(0xffffffffffffffffn, 0n)).toBe(64);
+  });
+
+  it('hammingDistance takes exactly what toHex takes: a RangeError for any other bigint on either side, else the popcount (property)', () => {
+    const any = fc.oneof(fc.bigInt({ min: -(1n << 80n), max: 1n << 80n }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), fc.constantFrom(-1n, 1n << 64n, (1n << 64n) - 1n, 0n));
+    fc.assert(
+      fc.property(any, any, (a, b) => {
+        const simhash = (v: bigint): boolean => {
+          try {
+            toHex(v);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        if (simhash(a) && simhash(b)) {
+          expect(hammingDistance(a, b)).toBe([...(a ^ b).toString(2)].filter((c) => c === '1').length);
+        } else {
+          for (const [x, y] of [[a, b], [b, a]] as const) {
+            expect(() => hammingDistance(x, y)).toThrow(RangeError);
+            expect(() => hammingDistance(x, y)).toThrow(/is (negative|\d+ bits wide)/);
+          }
+        }
+      }),
+    );
+  });
+
   it('fromHex quotes a bad value cut to 40 characters, and names what is not a string', () => {
     const long = (() => {
       try {

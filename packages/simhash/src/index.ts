@@ -90,6 +90,18 @@ export function simhash64(text: string): bigint {
   return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
 
+const MAX64 = 0xffffffffffffffffn;
+
+/**
+ * Why a bigint is not a SimHash: its width, or that it is negative; the value itself only when
+ * short (a bigint may have a million digits).
+ */
+function outOfRange(value: bigint, which: string): string {
+  const shown = value >= -MAX64 && value <= MAX64 << 64n ? ` (${value})` : '';
+  const what = value < 0n ? `negative${shown}` : `${value.toString(2).length} bits wide${shown}`;
+  return `the ${which} hash is ${what}; a SimHash is a 64-bit unsigned value (simhash64's or fromHex's result)`;
+}
+
 /** A value's kind for a message, never the value (a string may be a megabyte). */
 function kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
@@ -121,11 +133,16 @@ export function isSimhashHex(value: unknown): value is string {
   return typeof value === 'string' && HEX64.test(value);
 }
 
-/** Number of differing bits. */
+/**
+ * Number of differing bits of two 64-bit hashes. A bigint outside 0..2^64-1 is a RangeError, as
+ * toHex refuses it: the distance was taken over the low 64 bits, so 1n << 70n was 0 from 0n and
+ * -1n was 64 from 0n, an answer about other values.
+ */
 export function hammingDistance(a: bigint, b: bigint): number {
   // Numbers threw V8's "Cannot mix BigInt and other types, use explicit conversions".
   if (typeof a !== 'bigint' || typeof b !== 'bigint') throw new TypeError(`hammingDistance: both hashes must be bigints, got ${kindOf(a)} and ${kindOf(b)}`);
-  let x = (a ^ b) & 0xffffffffffffffffn;
+  if (a < 0n || a > MAX64 || b < 0n || b > MAX64) throw new RangeError(`hammingDistance: ${outOfRange(a < 0n || a > MAX64 ? a : b, a < 0n || a > MAX64 ? 'first' : 'second')}`);
+  let x = a ^ b;
   let n = 0;
   while (x) {
     x &= x - 1n;
