@@ -73,12 +73,35 @@ export function errorLines(err: Error): string[] {
  * itself failed with "<path>: already exists (EEXIST); remove it" or "is a file where a folder
  * is expected; remove or rename it", advice to delete /dev/null or, for `--out
  * golden-reference.md`, the source document itself.
+ *
+ * A path no file system takes (a name in it over 255 bytes, or the whole over the system's
+ * limit) is refused too, naming the option: it failed later, exit 1, naming
+ * `<out>/golden-reference.md` (the first path a tool looked at under it), a file the user never
+ * gave. A missing folder above the long name hid it from stat (ENOENT comes first).
  */
 export function checkFolderOption(option: string, path: string | undefined): void {
   if (path === undefined) return;
-  const stat = statOrNull(path);
-  if (stat === null || stat.isDirectory()) return;
+  const long = longestName(path);
+  if (long > NAME_MAX) throw new UsageError(`--${option} ${oneLine(path)}: name too long (a name in it is ${long} bytes; a file system takes at most ${NAME_MAX}); use a shorter path`);
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code === 'ENAMETOOLONG') throw new UsageError(`--${option} ${oneLine(path)}: name too long (ENAMETOOLONG: the path is ${Buffer.byteLength(resolve(path))} bytes from the root); use a shorter path`);
+    return;
+  }
+  if (stat.isDirectory()) return;
   throw new UsageError(`--${option} ${oneLine(path)}: ${stat.isFile() ? 'a file' : fileKind(stat)}, not a folder; give a folder (or one not yet made)`);
+}
+
+/** The longest name in a path a file system takes (NAME_MAX of ext4, XFS, Btrfs, APFS: 255 bytes). */
+const NAME_MAX = 255;
+
+/** Bytes (UTF-8) of the longest name in `path`, split at `/` (and `\` on Windows). */
+function longestName(path: string): number {
+  let longest = 0;
+  for (const name of path.split(process.platform === 'win32' ? /[\\/]/ : '/')) longest = Math.max(longest, Buffer.byteLength(name));
+  return longest;
 }
 
 export function statOrNull(p: string): Stats | null {
