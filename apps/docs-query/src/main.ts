@@ -352,8 +352,9 @@ async function run(argv: string[], io: Io): Promise<number> {
           ? null
           : () => (backend = createBackend({ folder: source.folder, ...(values.config !== undefined ? { configFile: values.config } : {}) })),
       });
-      // A read-only workspace is searched all the same; say once that nothing was cached.
-      if (backend?.cacheUnwritable !== undefined) io.stderr(`docs-query: ${oneLine(backend.cacheUnwritable)}\n`);
+      // A cache this user may not read is passed over; say so once, as the cache's own warnings
+      // are said (fs-atomic warnOnce: "docs-query: warning: embedding cache … cannot be written").
+      if (backend?.cacheProblem !== undefined) io.stderr(`docs-query: warning: ${oneLine(backend.cacheProblem)}\n`);
       await (values.json ? writeSearchJson(io, result) : writeSearch(io, result, values['no-embeddings']));
       return 0;
     }

@@ -30,7 +30,7 @@ for (const m of [doc('a', 3), doc('b', 2), doc('a', 3)]) {
   try {
     const got = await r.chunkVectors(backend, m);
     const want = await backend.provider.embed(m.chunks.map((c) => c.embedText));
-    out.push({ same: JSON.stringify(got.map((v) => Array.from(v))) === JSON.stringify(want.map((v) => Array.from(v))), said: backend.cacheUnwritable ?? null });
+    out.push({ same: JSON.stringify(got.map((v) => Array.from(v))) === JSON.stringify(want.map((v) => Array.from(v))), said: backend.cacheProblem ?? null, alias: backend.cacheUnwritable === backend.cacheProblem });
   } catch (err) {
     out.push({ error: String(err.message) });
   }
@@ -50,7 +50,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(ws, { recursive: true, force: true }));
 
-type Outcome = { same: boolean; said: string | null } | { error: string };
+type Outcome = { same: boolean; said: string | null; alias: boolean } | { error: string };
 
 function run(asNobody: boolean): Outcome[] {
   const cmd = asNobody ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
@@ -74,13 +74,13 @@ const CACHE = () => join(ws, '.embedding-cache');
 describe.runIf(canSetpriv)('chunkVectors over a cache of root\'s, as nobody', () => {
   beforeEach(() => {
     // Root fills the cache with both documents' entries, as a build would.
-    expect(run(false)).toEqual([{ same: true, said: null }, { same: true, said: null }, { same: true, said: null }]);
+    expect(run(false)).toEqual([{ same: true, said: null, alias: true }, { same: true, said: null, alias: true }, { same: true, said: null, alias: true }]);
     expect(statSync(join(CACHE(), 'semantic-16-80-512')).isDirectory()).toBe(true);
   });
 
   it('a cache it may read but not write: the vectors come from it, and chunkVectors says nothing (EmbeddingCache does)', () => {
     chmodTree(CACHE(), 0o555, 0o444);
-    expect(run(true)).toEqual([{ same: true, said: null }, { same: true, said: null }, { same: true, said: null }]);
+    expect(run(true)).toEqual([{ same: true, said: null, alias: true }, { same: true, said: null, alias: true }, { same: true, said: null, alias: true }]);
   });
 
   it('a cache it may not read (another user\'s, umask 077): every document is embedded, and the cache is named once as unreadable', () => {
@@ -91,6 +91,8 @@ describe.runIf(canSetpriv)('chunkVectors over a cache of root\'s, as nobody', ()
     const said = (out[0] as { said: string }).said;
     expect(said).toMatch(new RegExp(`^embedding cache ${CACHE()} cannot be read \\(.*\\(EACCES\\).*\\); the search goes on, embedding what it could not read$`));
     expect(out.map((o) => (o as { said: string }).said)).toEqual([said, said, said]);
+    // cacheUnwritable, the deprecated old name, says the same.
+    expect(out.map((o) => (o as { alias: boolean }).alias)).toEqual([true, true, true]);
   });
 
   it('a build cache (.embedding-cache/<topic>/) whose entry it may not read is passed over', () => {

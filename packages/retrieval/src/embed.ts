@@ -44,10 +44,16 @@ export interface EmbeddingBackend {
   batchSize?: number;
   /**
    * Set by chunkVectors the first time this user may not read `cache` (or a build cache): the
-   * reason, one line naming the cache and the path refused. The search goes on, embedding what
-   * could not be read, and the caller may tell the user once. (The name is older than its
-   * meaning: a cache that cannot be written is said by EmbeddingCache itself, once, and never
-   * sets it.)
+   * reason, one line naming the cache and the path refused ("embedding cache <root> cannot be
+   * read (…); the search goes on, embedding what it could not read"). The search goes on,
+   * embedding what could not be read, and the caller may tell the user once, as a warning (a
+   * cache that cannot be written is said by EmbeddingCache itself, once, and never sets it).
+   */
+  cacheProblem?: string;
+  /**
+   * @deprecated The old name of `cacheProblem`, set with it to the same text: it named a cache
+   * that could not be written, which EmbeddingCache now says itself; what is left is a cache
+   * that cannot be read.
    */
   cacheUnwritable?: string;
 }
@@ -63,13 +69,14 @@ export interface EmbeddingBackend {
 const UNREADABLE = new Set(['EACCES', 'EPERM']);
 
 /**
- * Throws `err` unless it is one of UNREADABLE's, which `backend.cacheUnwritable` then tells (the
- * first one only), naming the cache at `root`.
+ * Throws `err` unless it is one of UNREADABLE's, which `backend.cacheProblem` (and its old name
+ * cacheUnwritable) then tells (the first one only), naming the cache at `root`.
  */
 function skipUnreadable(backend: EmbeddingBackend, root: string, err: unknown): void {
   const e = err as NodeJS.ErrnoException;
   if (typeof e?.code !== 'string' || !UNREADABLE.has(e.code) || typeof e.syscall !== 'string') throw err;
-  backend.cacheUnwritable ??= `embedding cache ${root} cannot be read (${describeFsError(err)}); the search goes on, embedding what it could not read`;
+  backend.cacheProblem ??= `embedding cache ${root} cannot be read (${describeFsError(err)}); the search goes on, embedding what it could not read`;
+  backend.cacheUnwritable ??= backend.cacheProblem;
 }
 
 /** The nearest folder at or above `dir` holding chunkyard.config.yaml or nx.json; null if none. */
