@@ -1099,22 +1099,11 @@ function directQuote(state: StateBlock, into: DirectBlocks, startLine: number, e
   }
   // Empty content, or indented code (the heading rule's check, blkIndent being 0 inside).
   if (pos >= max || offset - initial >= 4) return false;
-  // atxHeadingLeaf from here.
-  let ch = src.charCodeAt(pos);
-  if (ch !== 0x23) return false;
-  let level = 1;
-  ch = src.charCodeAt(++pos);
-  while (ch === 0x23 && pos < max && level <= 6) {
-    level++;
-    ch = src.charCodeAt(++pos);
-  }
-  if (level > 6 || (pos < max && ch !== 0x20 && ch !== 0x09)) return false;
-  max = state.skipSpacesBack(max, pos);
-  const tmp = state.skipCharsBack(max, 0x23, pos);
-  if (tmp > pos) {
-    const before = src.charCodeAt(tmp - 1);
-    if (before === 0x20 || before === 0x09) max = tmp;
-  }
+  // atxHeadingLeaf's line logic from here.
+  const level = atxHeadingLine(src, pos, max, atxText);
+  if (level === 0) return false;
+  pos = atxText.pos;
+  max = atxText.max;
   // directHeading's text and its check for inline syntax (which needs the token's plainText).
   while (pos < max && isAsciiTrimmable(src.charCodeAt(pos))) pos++;
   while (max > pos && isAsciiTrimmable(src.charCodeAt(max - 1))) max--;
