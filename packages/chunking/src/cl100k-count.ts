@@ -445,7 +445,7 @@ function hashRange(s: string, a: number, b: number): number {
 function asciiCount(s: string, a: number, b: number): number {
   const len = b - a;
   if (len === 1) return 1; // every single byte is a token
-  if (len > SHORT_KEY) return memoCount(s, a, b, hashRange(s, a, b));
+  if (len > SHORT_KEY) return memoCount(s, a, b);
   let k0 = 0;
   let k1 = 0;
   for (let k = 0; k < len; k++) {
@@ -472,7 +472,7 @@ function preTokenCount(s: string, a: number, b: number): number {
     if (wide < 128 && len === 1) return 1; // every single byte is a token
     if (wide < 256) return shortCount(s, a, b, k0, k1);
   }
-  return memoCount(s, a, b, hashRange(s, a, b));
+  return memoCount(s, a, b);
 }
 
 /**
@@ -544,9 +544,12 @@ function growShort(next: number): void {
   }
 }
 
-/** The count of pre-token `s.slice(a, b)` whose hash is `h`, from the memo or the BPE. */
-function memoCount(s: string, a: number, b: number, h: number): number {
+/** The count of pre-token `s.slice(a, b)`, from the memo or the BPE. */
+function memoCount(s: string, a: number, b: number): number {
   if (overflowed && bypassed()) return bpeTokenCountRange(s, a, b);
+  // Hashed only here: a pre-token the bypass sends to the BPE needs no hash (a pass over
+  // each character of every pre-token of 10 MB of base64).
+  const h = hashRange(s, a, b);
   const len = b - a;
   const mask = capacity - 1;
   let slot = h & mask;
@@ -697,7 +700,7 @@ export class SliceCounter {
                 : shortCount(text, i, j, k0, k1)
               : len > LONG_PRE_TOKEN
                 ? this.longCount(i, j, total, text.charCodeAt(i) === 32 ? i + 1 : i, j)
-                : memoCount(text, i, j, hashRange(text, i, j));
+                : memoCount(text, i, j);
         } else {
           j = preTokenEnd(text, i, end);
           n = j - i > LONG_PRE_TOKEN ? this.longCount(i, j, total) : preTokenCount(text, i, j);
