@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { limitResponse, ResponseNotUtf8Error } from './attempt.js';
 import { createProvider, type EmbeddingSettings } from './index.js';
-import { failure, startServer, type TestServer } from './test-server.js';
+import { failure, LATIN1_PAGE, latin1ErrorBodies, serveByteByByte, serveBytes, type TestServer } from './test-server.js';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -98,12 +98,10 @@ describe.each(['ollama', 'openai'] as const)('%s embeddings: a body that is not 
   const path = provider === 'ollama' ? '/api/embed' : '/v1/embeddings';
 
   it.each([
-    ['a JSON body with a Latin-1 byte in a string', vectorsWith(provider, E9), 'JSON'],
-    ['a Latin-1 text page', Buffer.from('Gr\xf6\xdfe \xfcberschritten', 'latin1'), 'text/plain'],
+    ['a JSON body with a Latin-1 byte in a string', vectorsWith(provider, E9), 'application/json'],
+    ['a Latin-1 text page', LATIN1_PAGE, 'text/plain'],
   ])('%s: a malformed response naming the URL and the byte, not retried', async (_what, bytes, type) => {
-    server = await startServer((_req, res) => {
-      res.writeHead(200, { 'content-type': type === 'JSON' ? 'application/json' : type }).end(bytes);
-    });
+    server = await serveBytes(200, type, bytes);
     const err = await failure(createProvider(settings(provider, server), { OPENAI_API_KEY: 'sk-test' }).embed(['a']));
     expect(err.kind).toBe('malformed');
     const at = validPrefix(bytes);
@@ -113,27 +111,15 @@ describe.each(['ollama', 'openai'] as const)('%s embeddings: a body that is not 
     expect(server.requests).toHaveLength(1);
   });
 
-  it.each([
-    ['text', Buffer.from('Ung\xfcltige Anfrage', 'latin1'), 'text/plain; charset=iso-8859-1'],
-    ['JSON', Buffer.from(provider === 'ollama' ? '{"error":"Ung\xfcltige Anfrage"}' : '{"error":{"message":"Ung\xfcltige Anfrage"}}', 'latin1'), 'application/json'],
-  ])('an error body in Latin-1 (%s) is quoted in its own words, not with replacement characters', async (_what, bytes, type) => {
-    server = await startServer((_req, res) => {
-      res.writeHead(400, { 'content-type': type }).end(bytes);
-    });
+  it.each(latin1ErrorBodies(provider))('an error body in Latin-1 (%s) is quoted in its own words, not with replacement characters', async (_what, bytes, type) => {
+    server = await serveBytes(400, type, bytes);
     const err = await failure(createProvider(settings(provider, server), { OPENAI_API_KEY: 'sk-test' }).embed(['a']));
     expect(err.message).toMatch(new RegExp(`^${provider} embeddings \\(${server.origin}${path}\\): HTTP 400: (400 )?"?Ungültige Anfrage`));
     expect(err.message).not.toContain('\uFFFD');
   });
 
   it('UTF-8 sent one byte at a time (characters split between chunks) is read', async () => {
-    server = await startServer(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      for (const b of vectorsWith(provider, Buffer.from('é ✓ 😀'))) {
-        res.write(Buffer.from([b]));
-        await new Promise((r) => setImmediate(r));
-      }
-      res.end();
-    });
+    server = await serveByteByByte(vectorsWith(provider, Buffer.from('é ✓ 😀')));
     const vectors = await createProvider(settings(provider, server), { OPENAI_API_KEY: 'sk-test' }).embed(['a']);
     expect(vectors.map((v) => Array.from(v))).toEqual([[1, 2, 3]]);
   });

@@ -162,6 +162,48 @@ export function afterAnswer(settleMs = 200, limitMs = 3000): { release(res: Serv
   };
 }
 
+/**
+ * A server that answers every request with `status`, that content-type and `body`, byte for
+ * byte: for bodies in any encoding (a Latin-1 page, a JSON reply holding a byte that is not
+ * UTF-8). Shared by the embedding providers' and the chat client's tests.
+ */
+export function serveBytes(status: number, contentType: string, body: Buffer): Promise<TestServer> {
+  return startServer((_req, res) => {
+    res.writeHead(status, { 'content-type': contentType }).end(body);
+  });
+}
+
+/**
+ * A server that answers every request 200, application/json, with `body` one byte a write and
+ * a turn of the event loop between writes, so every character of more than one byte reaches
+ * the client split between chunks.
+ */
+export function serveByteByByte(body: Buffer): Promise<TestServer> {
+  return startServer(async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    for (const b of body) {
+      res.write(Buffer.from([b]));
+      await new Promise((r) => setImmediate(r));
+    }
+    res.end();
+  });
+}
+
+/** A text page in Latin-1 ("Größe überschritten"): byte 2, 0xF6, is where it stops being UTF-8. */
+export const LATIN1_PAGE = Buffer.from('Gr\xf6\xdfe \xfcberschritten', 'latin1');
+
+/**
+ * "Ungültige Anfrage" in Latin-1 as each API's error body: as plain text, and in its JSON error
+ * shape (ollama `{"error": "…"}`, openai `{"error": {"message": "…"}}`). Rows for `it.each`:
+ * what it is, the bytes, the content-type.
+ */
+export function latin1ErrorBodies(provider: 'ollama' | 'openai'): [what: string, body: Buffer, contentType: string][] {
+  return [
+    ['text', Buffer.from('Ung\xfcltige Anfrage', 'latin1'), 'text/plain; charset=iso-8859-1'],
+    ['JSON', Buffer.from(provider === 'ollama' ? '{"error":"Ung\xfcltige Anfrage"}' : '{"error":{"message":"Ung\xfcltige Anfrage"}}', 'latin1'), 'application/json'],
+  ];
+}
+
 /** A raw TCP server started by rawServe: its origin, its request count, and how to stop it. */
 export interface RawServer {
   readonly origin: string;

@@ -3,7 +3,7 @@
 // lines), and a Latin-1 page was quoted as "Gr\uFFFD\uFFFDe … is not valid JSON". Now a malformed
 // response naming the URL and the byte. Real servers (node:http), the real ollama and openai clients.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../embeddings/src/test-server.js';
+import { LATIN1_PAGE, latin1ErrorBodies, serveByteByByte, serveBytes, type TestServer } from '../../embeddings/src/test-server.js';
 import { createChatClient, LlmError, type LlmSettings } from './index.js';
 
 let server: TestServer | null = null;
@@ -33,11 +33,9 @@ describe.each(['ollama', 'openai'] as const)('%s chat: a reply that is not UTF-8
 
   it.each([
     ['a JSON reply with a Latin-1 byte in its content', replyWith(provider, Buffer.from([0xe9])), 'application/json'],
-    ['a Latin-1 text page', Buffer.from('Gr\xf6\xdfe \xfcberschritten', 'latin1'), 'text/plain'],
+    ['a Latin-1 text page', LATIN1_PAGE, 'text/plain'],
   ])('%s: a malformed response naming the URL and the byte, not retried', async (_what, bytes, type) => {
-    server = await startServer((_req, res) => {
-      res.writeHead(200, { 'content-type': type }).end(bytes);
-    });
+    server = await serveBytes(200, type, bytes);
     const err = await chat(server).then(
       () => null,
       (e: unknown) => e,
@@ -51,13 +49,8 @@ describe.each(['ollama', 'openai'] as const)('%s chat: a reply that is not UTF-8
     expect(server.requests).toHaveLength(1);
   });
 
-  it.each([
-    ['text', Buffer.from('Ung\xfcltige Anfrage', 'latin1'), 'text/plain; charset=iso-8859-1'],
-    ['JSON', Buffer.from(provider === 'ollama' ? '{"error":"Ung\xfcltige Anfrage"}' : '{"error":{"message":"Ung\xfcltige Anfrage"}}', 'latin1'), 'application/json'],
-  ])('an error body in Latin-1 (%s) is quoted in its own words, not with replacement characters', async (_what, bytes, type) => {
-    server = await startServer((_req, res) => {
-      res.writeHead(400, { 'content-type': type }).end(bytes);
-    });
+  it.each(latin1ErrorBodies(provider))('an error body in Latin-1 (%s) is quoted in its own words, not with replacement characters', async (_what, bytes, type) => {
+    server = await serveBytes(400, type, bytes);
     const err = await chat(server).then(
       () => null,
       (e: unknown) => e,
@@ -68,14 +61,7 @@ describe.each(['ollama', 'openai'] as const)('%s chat: a reply that is not UTF-8
   });
 
   it('a UTF-8 reply sent one byte at a time (characters split between chunks) is read whole', async () => {
-    server = await startServer(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      for (const b of replyWith(provider, Buffer.from('é ✓ 😀'))) {
-        res.write(Buffer.from([b]));
-        await new Promise((r) => setImmediate(r));
-      }
-      res.end();
-    });
+    server = await serveByteByByte(replyWith(provider, Buffer.from('é ✓ 😀')));
     expect(await chat(server)).toBe('café ✓ 😀');
   });
 });
