@@ -7,30 +7,20 @@
 // nobody (setpriv), the built bin in a real child process, over a real fixture and cache that
 // root filled; root reads any file, so the check needs another user.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureDocs, type FixtureDocs } from '../../../packages/retrieval/src/test-fixture-docs.js';
+import { buildFixtureDocs, type FixtureDocs, nodeAs, unreadableAsUmask077 } from '../../../packages/retrieval/src/test-fixture-docs.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const BIN = join(REPO, 'apps/docs-query/bin/docs-query.js');
 const canSetpriv = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
 const QUERY = ['-q', 'Which runtime features does trimming remove?', '--max-distance', '0', '-n', '2', '--json'];
 
-/** Every folder below `dir` (itself included) to `dirMode`, every file to `fileMode`. */
-function chmodTree(dir: string, dirMode: number, fileMode: number): void {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) chmodTree(p, dirMode, fileMode);
-    else chmodSync(p, fileMode);
-  }
-  chmodSync(dir, dirMode);
-}
-
 function docsQuery(fx: FixtureDocs, asNobody: boolean) {
-  const cmd = asNobody ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
-  return spawnSync(cmd[0]!, [...cmd.slice(1), BIN, fx.docs, ...QUERY], { encoding: 'utf8', timeout: 60_000 });
+  const [cmd, ...args] = nodeAs(asNobody);
+  return spawnSync(cmd, [...args, BIN, fx.docs, ...QUERY], { encoding: 'utf8', timeout: 60_000 });
 }
 
 let fx: FixtureDocs | undefined;
@@ -49,8 +39,7 @@ describe.runIf(canSetpriv)('docs-query -q over an embedding cache it may not rea
     expect(filled.status, filled.stderr).toBe(0);
     expect(filled.stderr).toBe('');
     const cache = join(fx!.workspace, '.embedding-cache');
-    chmodTree(cache, 0o700, 0o600);
-    chmodSync(cache, 0o755);
+    unreadableAsUmask077(cache);
 
     const r = docsQuery(fx!, true);
     expect(r.status, r.stderr).toBe(0);

@@ -9,11 +9,12 @@
 // and the next document whose entry was unreadable failed the search with a raw
 // "EACCES: permission denied, open …/metadata.json"; an unreadable build cache failed the first.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chmodTree, nodeAs, unreadableAsUmask077 } from './test-fixture-docs.js';
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const DIST = join(REPO, 'packages/retrieval/dist/index.js');
@@ -53,20 +54,10 @@ afterEach(() => rmSync(ws, { recursive: true, force: true }));
 type Outcome = { same: boolean; said: string | null; alias: boolean } | { error: string };
 
 function run(asNobody: boolean): Outcome[] {
-  const cmd = asNobody ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
-  const r = spawnSync(cmd[0]!, [...cmd.slice(1), '--input-type=module', '-e', SCRIPT, join(ws, 'docs')], { encoding: 'utf8', timeout: 30_000 });
+  const [cmd, ...args] = nodeAs(asNobody);
+  const r = spawnSync(cmd, [...args, '--input-type=module', '-e', SCRIPT, join(ws, 'docs')], { encoding: 'utf8', timeout: 30_000 });
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Outcome[];
-}
-
-/** Every folder below `dir` (itself included) to `dirMode`, every file to `fileMode`. */
-function chmodTree(dir: string, dirMode: number, fileMode: number): void {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) chmodTree(p, dirMode, fileMode);
-    else chmodSync(p, fileMode);
-  }
-  chmodSync(dir, dirMode);
 }
 
 const CACHE = () => join(ws, '.embedding-cache');
@@ -84,8 +75,7 @@ describe.runIf(canSetpriv)('chunkVectors over a cache of root\'s, as nobody', ()
   });
 
   it('a cache it may not read (another user\'s, umask 077): every document is embedded, and the cache is named once as unreadable', () => {
-    chmodTree(CACHE(), 0o700, 0o600);
-    chmodSync(CACHE(), 0o755);
+    unreadableAsUmask077(CACHE());
     const out = run(true);
     expect(out.map((o) => ('same' in o ? o.same : o.error))).toEqual([true, true, true]);
     const said = (out[0] as { said: string }).said;

@@ -11,9 +11,12 @@
  * real local embedder for similarities and SPEC.md's stripe rule, so retrieval is tested
  * against data shaped like IndexTool's. It stands in for apps/index-tool, which is built in
  * parallel; it is deliberately small and is not IndexTool.
+ *
+ * It also holds what the tests that run as `nobody` over a cache root filled share: chmodTree,
+ * unreadableAsUmask077 and nodeAs (retrieval's embed-unreadable, docs-query's cache-unreadable).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -219,3 +222,27 @@ export const SAMPLE_QUESTIONS: readonly { topic: string; question: string; parap
     paraphrases: ['What MSBuild properties control the trimming?', 'msbuild properties for trimming control', 'How do I configure trimming with MSBuild?'],
   },
 ];
+
+/** Every folder below `dir` (itself included) to `dirMode`, every file to `fileMode`. */
+export function chmodTree(dir: string, dirMode: number, fileMode: number): void {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) chmodTree(p, dirMode, fileMode);
+    else chmodSync(p, fileMode);
+  }
+  chmodSync(dir, dirMode);
+}
+
+/**
+ * `dir` as another user's tree written under umask 077 is to `nobody`: every folder 0700 and
+ * every file 0600, but `dir` itself 0755, so its entries can be listed and none of them read.
+ */
+export function unreadableAsUmask077(dir: string): void {
+  chmodTree(dir, 0o700, 0o600);
+  chmodSync(dir, 0o755);
+}
+
+/** The command that runs node: as `nobody` (uid and gid 65534, no groups, by setpriv), or as this user. */
+export function nodeAs(asNobody: boolean): [string, ...string[]] {
+  return asNobody ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
+}
