@@ -1849,8 +1849,6 @@ function anchorEmptyStates(): void {
   new md.inline.State('', md, {}, []);
 }
 
-// `env`: markdown-it's environment, where reference definitions collect; a document chunked in
-// sections (stream.ts) passes the whole document's, so heading texts resolve links alike.
 /** Off only in the tests that compare flat-blocks' blocks with markdown-it's. */
 let flatOn = true;
 /** Documents flat-blocks has read since the last call (for tests: that a generator reaches it). */
@@ -1864,6 +1862,8 @@ export function setFlatBlocksForTests(on: boolean): number {
   return read;
 }
 
+// `env`: markdown-it's environment, where reference definitions collect; a document chunked in
+// sections (stream.ts) passes the whole document's, so heading texts resolve links alike.
 export function fastBlocks(source: string, lines: LineTable = lineTable(source), env: Record<string, unknown> = {}): FastBlocksResult {
   anchorEmptyStates();
   const frontMatter = findFrontMatter(source);
@@ -1873,6 +1873,9 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   let text = blankOut(source, frontMatter);
   const hasCr = text.includes('\r');
   const hasNul = text.includes('\0');
+  // A flat document (flat-blocks.ts) is read line by line: on block-dense documents markdown-it's
+  // state and rule chain per line were most of the parse. Its lines must be `lines`' (no CR, no
+  // NUL replaced), and the tests that make blocks through tokens turn it off with the direct rules.
   if (!hasCr && !hasNul && flatOn && directHeadings && directParagraphs) {
     const flat = flatBlocks(text, source, lines);
     flatDocuments += flat !== null ? 1 : 0;
@@ -2213,7 +2216,6 @@ function toBlock(node: TreeNode, ctx: Ctx, mode: RangeMode): Block | null {
   if (children) block.children = children;
   return block;
 }
-
 
 /** The header cells tableWithoutCells left on a table's open token (markdown-it's own rule leaves none). */
 function tableHeaderCells(token: Token): string[] | undefined {
