@@ -275,6 +275,10 @@ describe('findBoilerplate against the line-object reference', () => {
         .tuple(fc.constantFrom('Running Header', 'Footer 2', '\fRunning Header'), fc.array(fc.constantFrom(...LINES), { maxLength: 3 }), fc.nat(99), fc.boolean())
         .map(([head, mid, n, ff]) => [head, '', ...mid.flatMap((line) => [line, '']), String(n) + (ff ? '\f' : ''), '']),
       fc.tuple(fc.constantFrom('apple, 3', 'banana, 4', 'cherry', 'Date', 'elder, 7', 'x1', 'fig'), fc.constantFrom('', '- item', '    code', '\u00a0', '> q', ' ')).map(([entry, gap]) => ['', gap, '', entry]),
+      // A contents page: gap lines count only when three are, leader lines always.
+      fc
+        .tuple(fc.array(fc.constantFrom('Intro   12', 'Setup\tiv', 'Usage      30', 'Chapter 3 ..... 47', 'Body text says things.', '7'), { minLength: 1, maxLength: 5 }), fc.boolean())
+        .map(([lines, tight]) => lines.flatMap((line) => (tight ? [line] : [line, '']))),
       fc
         .tuple(fc.array(fc.constantFrom('x1', 'x2', 'y', 'Index', 'zeta', 'alpha, 2', 'Beta'), { minLength: 8, maxLength: 12 }), fc.boolean(), fc.boolean())
         .map(([words, sorted, tight]) => (sorted ? words.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase(), 'en')) : words).flatMap((w) => (tight ? [w] : [w, '']))),
@@ -290,6 +294,22 @@ describe('findBoilerplate against the line-object reference', () => {
       }),
       { numRuns: 1500 },
     );
+  });
+
+  it('removes contents lines with a gap only when three are, and with leaders always', () => {
+    const spansOf = (lines: string[]): string[] => {
+      const source = `${lines.join('\n\n')}\n`;
+      return findBoilerplate(source, documentBlocks(source, 'fast').blocks, 0).map((span) => `${span.reason}:${source.slice(span.start, span.end).trim()}`);
+    };
+    expect(spansOf(['Contents', 'Intro   12', 'Setup\tiv', 'Usage   30', 'Body text says things.'])).toEqual(['toc:Intro   12', 'toc:Setup\tiv', 'toc:Usage   30']);
+    expect(spansOf(['Contents', 'Intro   12', 'Setup\tiv', 'Body text says things.'])).toEqual([]);
+    expect(spansOf(['Contents', 'Chapter 3 ..... 47', 'Body text says things.'])).toEqual(['toc:Chapter 3 ..... 47']);
+  });
+
+  it('removes page headers where nothing else is removed (pages broken by form feeds, no page numbers)', () => {
+    const source = `${['Running Header', 'Text one.', '\f', 'Running Header', 'Text two.', '\f', 'Running Header', 'Three.', '\f', 'Running Header', 'Four.'].join('\n\n')}\n`;
+    const spans = findBoilerplate(source, documentBlocks(source, 'fast').blocks, 0);
+    expect(spans.map((span) => `${span.reason}:${source.slice(span.start, span.end)}`)).toEqual(Array(4).fill('header-footer:Running Header\n'));
   });
 
   it('removes something in generated documents (the property above is not vacuous)', () => {

@@ -33,6 +33,9 @@ const PAGE = 1;
 const HEADER_FOOTER = 2;
 const TOC = 3;
 const REASONS = [undefined, 'page-number', 'header-footer', 'toc'] as const;
+/** How a line reads as a contents line: with dot leaders (always one), or with a gap (one when three are). */
+const LEADERS = 1;
+const GAP = 2;
 
 /**
  * Columnar: a line is its index into the line table, and a candidate's trimmed text is the
@@ -69,6 +72,11 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   const removed = new Uint8Array(count);
   let pageNumbers = 0;
   let gapLines = 0;
+  // Lines that read as contents lines (TOC_LEADERS, or TOC_GAP: a gap line counts only when
+  // three do), found in this pass and marked once the page furniture is known: a pass over
+  // every line for them read each line again where no line has a page reference (issue 15).
+  const contentsLines: number[] = [];
+  const contentsKinds: number[] = [];
   for (let i = 0; i < count; i++) {
     if (candidate[i] === 0) continue;
     let a = starts[i]!;
@@ -82,8 +90,15 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
       removed[i] = PAGE;
       pageNumbers++;
     }
-    if (mayBeGapTocAt(source, a, z) && TOC_GAP.test(source.slice(a, z))) gapLines++;
+    const gap = mayBeGapTocAt(source, a, z) && TOC_GAP.test(source.slice(a, z));
+    if (gap) gapLines++;
+    const leaders = mayBeLeaderTocAt(source, a, z) && TOC_LEADERS.test(source.slice(a, z));
+    if (gap || leaders) {
+      contentsLines.push(i);
+      contentsKinds.push(leaders ? LEADERS : GAP);
+    }
   }
+  let removedLines = pageNumbers;
   const text = (i: number): string => source.slice(trimStart[i], trimEnd[i]);
   const blankAt = (i: number): boolean => (candidate[i] === 1 ? trimStart[i] === trimEnd[i] : isJsBlank(source, starts[i]!, ends[i]!));
   const next = (i: number): number => (i + 1 < count ? starts[i + 1]! : source.length);
@@ -137,22 +152,26 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
     for (const at of counts.values()) {
       if (at.length < MIN_REPEATS) continue;
       const near = at.filter(nearBreak);
-      if (near.length >= MIN_REPEATS) for (const i of near) removed[i] = HEADER_FOOTER;
+      if (near.length >= MIN_REPEATS) {
+        for (const i of near) removed[i] = HEADER_FOOTER;
+        removedLines += near.length;
+      }
     }
   }
   const gapToc = gapLines >= 3;
-  for (let i = 0; i < count; i++) {
-    if (candidate[i] === 0 || removed[i] !== 0) continue;
-    const a = trimStart[i]!;
-    const z = trimEnd[i]!;
-    if ((mayBeLeaderTocAt(source, a, z) && TOC_LEADERS.test(text(i))) || (gapToc && mayBeGapTocAt(source, a, z) && TOC_GAP.test(text(i)))) removed[i] = TOC;
+  for (let k = 0; k < contentsLines.length; k++) {
+    const i = contentsLines[k]!;
+    if (removed[i] === 0 && (contentsKinds[k] === LEADERS || gapToc)) {
+      removed[i] = TOC;
+      removedLines++;
+    }
   }
   let index = trailingIndex(source, candidate, trimStart, trimEnd, blankAt);
   // An index ends a document with something else in it: a document of nothing but short word
   // lines (a glossary, `x1` paragraphs) is its own text, not a book's index (it lost every line).
   if (index !== null && !keptBefore(index, starts, bodyStart, removed, blankAt)) index = null;
   const spans: RemovedSpan[] = [];
-  const last = index ?? count;
+  const last = removedLines === 0 ? 0 : (index ?? count);
   for (let i = 0; i < last; i++) {
     const reason = REASONS[removed[i]!];
     if (reason) spans.push({ start: starts[i]!, end: next(i), reason });
