@@ -18,6 +18,7 @@
  * level) it would see. A ruler with other rules than markdown-it's (KNOWN_RULES) leaves lists to markdown-it.
  */
 import type { StateBlock } from 'markdown-it';
+import { lastLineOf } from './direct-blocks.js';
 import { skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { anchor } from './shape-anchor.js';
@@ -358,13 +359,6 @@ function oneParagraph(state: StateBlock, line: number, endLine: number, rules: R
   const end = firstParagraphEnd(state, line, endLine, interrupts, paragraphTerminators);
   state.parentType = 'list';
   return end;
-}
-
-/** toBlock's lastLineOf: the line holding the character before `end`, searched back from `hint`. */
-function lastLineOf(lines: LineTable, end: number, hint: number): number {
-  let line = hint;
-  while (line > 0 && lines.starts[line]! >= end) line--;
-  return line;
 }
 
 /**

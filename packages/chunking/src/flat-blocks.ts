@@ -31,9 +31,10 @@ export function flatBlocks(src: string, source: string, lines: LineTable): Block
   const { starts, ends } = lines;
   const count = starts.length;
   const blocks = new BlockArray(count);
-  // The open paragraph's first and last lines (-1: none).
+  // The open paragraph's first and last lines (-1: none), and where its first line's text starts.
   let first = -1;
   let last = -1;
+  let firstText = 0;
   for (let line = 0; line < count; line++) {
     const lineEnd = ends[line]!;
     let p = starts[line]!;
@@ -64,7 +65,7 @@ export function flatBlocks(src: string, source: string, lines: LineTable): Block
     } else if (c === 0x2d || c === 0x3d) {
       // Only the underline of a one-line paragraph: its line is the heading's text.
       if (first < 0 || last !== first || last !== line - 1 || !isUnderline(src, p, lineEnd, c)) return null;
-      const heading = headingBlock(source, lines, src, first, line, c === 0x3d ? 1 : 2, firstNonSpace(src, starts[first]!, ends[first]!), ends[first]!);
+      const heading = headingBlock(source, lines, src, first, line, c === 0x3d ? 1 : 2, firstText, ends[first]!);
       if (heading === null) return null;
       blocks.push(heading, first);
       first = -1;
@@ -72,7 +73,10 @@ export function flatBlocks(src: string, source: string, lines: LineTable): Block
     } else if (!(c >= 0x80 || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a))) {
       return null;
     }
-    if (first < 0) first = line;
+    if (first < 0) {
+      first = line;
+      firstText = p;
+    }
     last = line;
   }
   if (first >= 0 && !closeParagraph(blocks, source, lines, first, last)) return null;
@@ -84,12 +88,6 @@ function closeParagraph(blocks: BlockArray, source: string, lines: LineTable, fi
   if (paragraph === null) return false;
   blocks.push(paragraph, first);
   return true;
-}
-
-/** The first offset in `[start, end)` that is not a space, or `end`. */
-function firstNonSpace(src: string, start: number, end: number): number {
-  while (start < end && src.charCodeAt(start) === 0x20) start++;
-  return start;
 }
 
 /** markdown-it's setext underline: `c` repeated from `pos`, then only spaces and tabs to `end`. */
