@@ -90,12 +90,17 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
       removed[i] = PAGE;
       pageNumbers++;
     }
-    const gap = mayBeGapTocAt(source, a, z) && TOC_GAP.test(source.slice(a, z));
-    if (gap) gapLines++;
-    const leaders = mayBeLeaderTocAt(source, a, z) && TOC_LEADERS.test(source.slice(a, z));
-    if (gap || leaders) {
-      contentsLines.push(i);
-      contentsKinds.push(leaders ? LEADERS : GAP);
+    const mayGap = mayBeGapTocAt(source, a, z);
+    const mayLeaders = mayBeLeaderTocAt(source, a, z);
+    if (mayGap || mayLeaders) {
+      const line = source.slice(a, z);
+      const gap = mayGap && TOC_GAP.test(line);
+      if (gap) gapLines++;
+      const leaders = mayLeaders && TOC_LEADERS.test(line);
+      if (gap || leaders) {
+        contentsLines.push(i);
+        contentsKinds.push(leaders ? LEADERS : GAP);
+      }
     }
   }
   let removedLines = pageNumbers;
