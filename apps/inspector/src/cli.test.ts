@@ -1,6 +1,6 @@
 // chunk-inspector's CLI on paths where the page cannot be copied: one line naming the
 // path, exit 1, and never a hang (Node's recursive mkdir loops forever under /proc).
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -288,6 +288,48 @@ describe("chunk-inspector build --out a folder below a topic's _chunks/ or _keyw
       expect(readdirSync(join(topic, '_chunks'))).not.toContain('page');
       // A folder named _chunks that is not a topic's is any folder.
       expect(await main(['build', '--out', join(ws, 'docs', '_chunks', 'page')], quiet)).toBe(0);
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("chunk-inspector build --out reaching a topic's _chunks/ or _keywords/ through a symlink (issue 15 leftover)", () => {
+  it('a link to the folder, a path through a linked parent, a dangling link to where _keywords/ goes, a link to the topic: exit 2 naming the real path, nothing written', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'chunk-inspector-link-'));
+    try {
+      const topic = join(ws, 'docs/lib/t');
+      mkdirSync(topic, { recursive: true });
+      writeFileSync(join(topic, 'golden-reference.md'), '# Guide\n\nInstall the tool, then run it over the docs folder.\n');
+      const { main: chunk } = await import('../../chunking-tool/src/main.js');
+      const quiet = { stdout: () => {}, stderr: () => {} };
+      expect(await chunk([topic], quiet)).toBe(0);
+      const before = readdirSync(join(topic, '_chunks')).sort();
+      const realTopic = realpathSync(topic);
+      symlinkSync(join(topic, '_chunks'), join(ws, 'to-chunks'));
+      symlinkSync(join(ws, 'docs'), join(ws, 'docs-link'));
+      symlinkSync(join(topic, '_keywords'), join(ws, 'to-keywords')); // dangling: no _keywords/ yet
+      symlinkSync('../docs/lib/t', join(ws, 'docs', 'to-topic')); // relative, as ln -s makes them
+      // Before: each was "copied 6 files", exit 0, into _chunks/ (or the topic), which the next
+      // build replaces whole (or where the page reads the section as the docs root).
+      for (const [out, why] of [
+        [join(ws, 'to-chunks'), `a topic's generated folder (_chunks/, replaced whole by chunking-tool) (through a symlink: ${join(realTopic, '_chunks')})`],
+        [join(ws, 'to-chunks', 'page'), `inside a topic's generated folder (${join(realTopic, '_chunks')}, replaced whole by chunking-tool) (through a symlink: ${join(realTopic, '_chunks', 'page')})`],
+        [join(ws, 'docs-link', 'lib', 't', '_chunks', 'a', 'b'), `inside a topic's generated folder (${join(realTopic, '_chunks')}, replaced whole by chunking-tool) (through a symlink: ${join(realTopic, '_chunks', 'a', 'b')})`],
+        [join(ws, 'to-keywords', 'page'), `inside a topic's generated folder (${join(realTopic, '_keywords')}, replaced whole by keyword-extractor) (through a symlink: ${join(realTopic, '_keywords', 'page')})`],
+        [join(ws, 'docs', 'to-topic'), `a topic folder (through a symlink: ${realTopic}) (it holds golden-reference.md)`],
+      ] as const) {
+        const err: string[] = [];
+        expect(await main(['build', '--out', out], { stdout: () => {}, stderr: (s) => void err.push(s) }), out).toBe(2);
+        expect(err.join(''), out).toContain(`chunk-inspector: --out ${out}: ${why}`);
+      }
+      expect(readdirSync(join(topic, '_chunks')).sort()).toEqual(before);
+      expect(readdirSync(topic).sort()).toEqual(['_chunks', 'golden-reference.md']);
+      // A link to an ordinary folder one level below the docs root is any folder.
+      mkdirSync(join(ws, 'docs', '_site'));
+      symlinkSync(join(ws, 'docs', '_site'), join(ws, 'to-site'));
+      expect(await main(['build', '--out', join(ws, 'to-site', '_inspect')], quiet)).toBe(0);
+      expect(readdirSync(join(ws, 'docs', '_site', '_inspect')).sort()).toEqual(readdirSync(STATIC_DIR).sort());
     } finally {
       rmSync(ws, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@
  *
  *   chunk-inspector build --out docs/_inspect
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fileKind, guardEnvironment, oneLine, parseCliArgs, processIo, writeFilesAtomic } from '@chunkyard/fs-atomic';
@@ -113,21 +113,64 @@ const GENERATED_FOLDERS: Record<string, string> = { _chunks: 'chunking-tool', _k
  * `../index.json`), so it called the very topic it sat in "not built".
  */
 export function topicPlace(out: string): string | null {
+  // Where the page would really land: `--out link` with link -> <topic>/_chunks, or a path
+  // through a linked parent (`--out docs-link/lib/t/_chunks/page`), passed the check on the
+  // path as given and was "copied 6 files" into _chunks/ (issue 15 leftover).
+  const real = realPathOf(out);
+  const through = real === out ? '' : ` (through a symlink: ${oneLine(real)})`;
   // Any folder below one of them too: `--out <topic>/_chunks/page` was "copied 6 files", and
   // the next chunking-tool run removed _chunks/ whole, the page with it (helper-84 probe).
-  for (let d = out; ; d = dirname(d)) {
+  for (let d = real; ; d = dirname(d)) {
     const tool = GENERATED_FOLDERS[basename(d)];
     if (tool !== undefined && isTopicFolder(dirname(d))) {
-      return d === out
-        ? `a topic's generated folder (${basename(out)}/, replaced whole by ${tool}); the next build removes the page with it`
-        : `inside a topic's generated folder (${oneLine(d)}, replaced whole by ${tool}); the next build removes the page with it`;
+      return d === real
+        ? `a topic's generated folder (${basename(real)}/, replaced whole by ${tool})${through}; the next build removes the page with it`
+        : `inside a topic's generated folder (${oneLine(d)}, replaced whole by ${tool})${through}; the next build removes the page with it`;
     }
     if (dirname(d) === d) break;
   }
-  if (isTopicFolder(out)) {
-    return `a topic folder (it holds ${existsSync(join(out, topicMarker())) ? oneLine(topicMarker()) : 'a topic index.json'}); the page reads the docs root one folder above itself (../index.json), which here is not the docs root`;
+  if (isTopicFolder(real)) {
+    return `a topic folder${through} (it holds ${existsSync(join(real, topicMarker())) ? oneLine(topicMarker()) : 'a topic index.json'}); the page reads the docs root one folder above itself (../index.json), which here is not the docs root`;
   }
   return null;
+}
+
+/**
+ * The path the kernel would write `p` (absolute, normalized) at: the real path of its deepest
+ * existing ancestor joined with the rest. A dangling symlink on the way is followed to where it
+ * points (the folder is made there). Past 40 links (the kernel's own limit), `p` as it is.
+ */
+export function realPathOf(p: string): string {
+  let path = p;
+  for (let hops = 0; hops <= 40; hops++) {
+    const rest: string[] = [];
+    let d = path;
+    let followed = false;
+    for (;;) {
+      try {
+        return join(realpathSync(d), ...rest);
+      } catch {
+        // Missing, or a dangling link: a link is followed (its target read relative to its folder).
+        let target: string | null = null;
+        try {
+          if (lstatSync(d).isSymbolicLink()) target = readlinkSync(d);
+        } catch {
+          target = null;
+        }
+        if (target !== null) {
+          path = resolve(dirname(d), target, ...rest);
+          followed = true;
+          break;
+        }
+      }
+      const parent = dirname(d);
+      if (parent === d) return path;
+      rest.unshift(basename(d));
+      d = parent;
+    }
+    if (!followed) return path;
+  }
+  return p;
 }
 
 /** Runs the CLI; a file-system error that escapes becomes one line and exit 1, never a trace. */
