@@ -133,7 +133,34 @@ function scriptStopKey(word: string): string {
   return word.normalize('NFC').replace(/[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670\u200c]/g, '').replace(/\u064a/g, '\u06cc').replace(/\u0643/g, '\u06a9');
 }
 
-const SCRIPT_STOP_WORDS: ReadonlySet<string> = new Set(SCRIPT_STOP_WORDS_LIST.trim().split(/\s+/).map(scriptStopKey));
+/**
+ * Every form of the Persian verbs that documentation wraps around its terms, as English has
+ * "want", "can", "do", "give", "have", "be" in STOP_WORDS: a Persian verb is written in many
+ * forms (prefix, stem, person), so a list of a few of them missed the rest, and a page that
+ * says "I want", "you want" and "we want" (میخواهم, میخواهید, میخواهیم) had each as a keyword
+ * (s61 probe, helper 90). خواستن "want" (and the future's خواهم), توانستن "can", and the light
+ * verbs of compound verbs (تغییر دادن "to change" is "change" + دادن "give"): کردن, شدن, دادن,
+ * داشتن, بودن. Present stems take می, نمی, ب or ن before and a person after; past stems the
+ * same, or no person (the third person singular: کرد, شد). No bare stem and no participle:
+ * ده is "ten", داده "data", خواسته "requirement". Nor the forms that are also nouns or
+ * adjectives: شدید "severe", کردی "Kurdish", بدهی "debt".
+ */
+function persianVerbForms(): string[] {
+  const present = ['خواه', 'توان', 'کن', 'شو', 'ده', 'دار', 'باش'];
+  const past = ['خواست', 'توانست', 'کرد', 'شد', 'داد', 'داشت', 'بود'];
+  const persons = ['م', 'ی', 'د', 'یم', 'ید', 'ند'];
+  const prefixes = ['', 'می', 'نمی', 'ب', 'ن'];
+  const forms: string[] = [];
+  for (const prefix of prefixes) {
+    for (const stem of present) for (const person of persons) forms.push(prefix + stem + person);
+    if (prefix === 'ب') continue;
+    for (const stem of past) for (const person of ['', ...persons]) forms.push(prefix + stem + person);
+  }
+  const alsoContent = new Set(['شدید', 'کردی', 'بدهی']);
+  return forms.filter((f) => !alsoContent.has(f));
+}
+
+const SCRIPT_STOP_WORDS: ReadonlySet<string> = new Set([...SCRIPT_STOP_WORDS_LIST.trim().split(/\s+/), ...persianVerbForms()].map(scriptStopKey));
 
 /** Arabic, Hebrew and Devanagari letters (Persian is written in Arabic's): the words SCRIPT_STOP_WORDS may hold. */
 const SCRIPT_STOP_LETTER = /[\u0590-\u06ff\u0900-\u097f]/;
