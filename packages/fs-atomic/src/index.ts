@@ -19,9 +19,13 @@ const NAME_MAX = 255;
 /**
  * The temp name a write to `target` uses beside it: `.<name>.tmp-<pid>~<space>-<8 hex>`, within
  * NAME_MAX, where `<space>` (pidSpace) says in which pid namespace the pid means this process.
+ * `kind: 'aside'` gives `.<name>.aside-<pid>~<space>-<8 hex>`, the name StagedDir.commit moves
+ * the previous folder to: the sweep puts such a folder back when its target is missing (a run
+ * killed between the commit's two renames), where a `.tmp-` one (a stage, a file being
+ * written, a folder moved away to be deleted) is only ever removed.
  */
-export function tempName(target: string): string {
-  const suffix = `.tmp-${process.pid}~${pidSpace()}-${tempRandom.bytes(4).toString('hex')}`;
+export function tempName(target: string, kind: 'tmp' | 'aside' = 'tmp'): string {
+  const suffix = `.${kind}-${process.pid}~${pidSpace()}-${tempRandom.bytes(4).toString('hex')}`;
   // The dot and suffix add up to 23 bytes, so a legal target name of 233..255 bytes gave a temp
   // name the file system refuses (ENAMETOOLONG for `--out` of a 250-byte name). The name part
   // is only there for a person looking at a leftover; cut it, whole characters only.
@@ -81,9 +85,9 @@ function writeTemp(file: string, data: string | Uint8Array): string {
  * replaces what is there without following it, but a file or link there fails a folder's
  * rename (ENOTDIR), so a taken name is passed over, up to TEMP_ATTEMPTS.
  */
-function freeTempName(target: string): string {
+function freeTempName(target: string, kind: 'tmp' | 'aside' = 'tmp'): string {
   for (let attempt = 1; ; attempt++) {
-    const name = tempName(target);
+    const name = tempName(target, kind);
     try {
       lstatSync(name);
     } catch {
@@ -107,8 +111,11 @@ function cutUtf8(text: string, bytes: number): string {
   return text.slice(0, end);
 }
 
-/** `.<name>.tmp-<pid>~<space>-<8 hex>`: the temp names tempName gives (and, without `~<space>`, those of earlier versions). */
-const TEMP_NAME = /^\.(.+)\.tmp-(\d+)(?:~([0-9a-f]{4}))?-[0-9a-f]{8}$/;
+/**
+ * `.<name>.tmp-<pid>~<space>-<8 hex>` and `.<name>.aside-…`: the temp names tempName gives (and,
+ * without `~<space>`, those of earlier versions). Groups: target name, kind, pid, pid space.
+ */
+const TEMP_NAME = /^\.(.+)\.(tmp|aside)-(\d+)(?:~([0-9a-f]{4}))?-[0-9a-f]{8}$/;
 
 let ownPidSpace: string | undefined;
 
@@ -178,7 +185,7 @@ export function removeStaleTemps(dir: string, now = Date.now()): string[] {
   } catch {
     return removed;
   }
-  const dead: { path: string; target: string; writer: string; folder: boolean; mtimeMs: number }[] = [];
+  const dead: { path: string; name: string; target: string; aside: boolean }[] = [];
   for (const name of entries) {
     const m = TEMP_NAME.exec(name);
     if (!m) continue;
@@ -186,7 +193,7 @@ export function removeStaleTemps(dir: string, now = Date.now()): string[] {
     try {
       const st = lstatSync(path);
       if (!runIsOver(m, st.mtimeMs, now)) continue;
-      dead.push({ path, target: m[1]!, writer: `${m[2]}~${m[3] ?? ''}`, folder: st.isDirectory(), mtimeMs: st.mtimeMs });
+      dead.push({ path, name, target: m[1]!, aside: m[2] === 'aside' });
     } catch {
       // Gone already (another run swept it): nothing to do.
     }
@@ -245,32 +252,61 @@ function entryPresent(path: string): boolean {
 
 /**
  * A run killed between StagedDir.commit's two renames (target moved aside, staged folder not
- * yet in) left no target at all, only two temp folders of its own: the previous folder and the
- * complete new one. Sweeping both removed the topic's _chunks/ or _keywords/ for good, so the
- * next tool to sweep the topic (keyword-extractor, say) deleted the chunks (issue 15 probe).
- * Both are complete; the older one (a folder's mtime is its last entry's change, so the
- * previous outputs) goes back in place, and the rest are swept as usual. A single temp folder
- * of a missing target is a first run killed while staging: it may be partial, and is swept.
+ * yet in) left no target at all, only two temps of its own: the previous folder and the new
+ * one. Sweeping both removed the topic's _chunks/ or _keywords/ for good, so the next tool to
+ * sweep the topic (keyword-extractor, say) deleted the chunks (issue 15 probe). The previous
+ * folder carries an `.aside-` name (tempName's kind), so it is told from the stage by name and
+ * goes back in place; the stage and the rest are swept as usual. Telling them apart by mtime
+ * (the older folder taken for the previous one) put the new folder in instead when the old
+ * one's mtime was the later (copied with its times from a clock ahead, a clock set back), and
+ * could not tell a stage from a folder moved away to be deleted (index-tool's --prune).
+ * Of several asides of one target (a commit that also moved aside another run's folder that
+ * landed meanwhile), each a whole folder a run committed, the first by name goes back.
+ * A `.tmp-` temp is never put back: a single stage of a missing target is a first run killed
+ * while staging (it may be partial), and earlier versions' asides were `.tmp-` names too.
  */
-function restoreInterruptedCommits(dir: string, dead: readonly { path: string; target: string; writer: string; folder: boolean; mtimeMs: number }[]): void {
-  const byCommit = new Map<string, { path: string; mtimeMs: number }[]>();
+function restoreInterruptedCommits(dir: string, dead: readonly { path: string; name: string; target: string; aside: boolean }[]): void {
+  const byTarget = new Map<string, string[]>();
   for (const t of dead) {
     // A name cut to fit NAME_MAX (tempName) no longer says its target: only uncut ones are restored.
-    if (!t.folder || Buffer.byteLength(basename(t.path)) > NAME_MAX - 4) continue;
-    const key = `${t.writer}/${t.target}`;
-    byCommit.set(key, [...(byCommit.get(key) ?? []), t]);
+    if (!t.aside || Buffer.byteLength(t.name) > NAME_MAX - 4) continue;
+    byTarget.set(t.target, [...(byTarget.get(t.target) ?? []), t.path]);
   }
-  for (const [key, temps] of byCommit) {
-    if (temps.length < 2) continue;
-    const target = join(dir, key.slice(key.indexOf('/') + 1));
+  for (const [name, asides] of byTarget) {
+    const target = join(dir, name);
     if (entryPresent(target)) continue;
-    const previous = [...temps].sort((a, b) => a.mtimeMs - b.mtimeMs)[0]!;
     try {
-      renameSync(previous.path, target);
+      renameSync([...asides].sort()[0]!, target);
     } catch {
       // Something took the name meanwhile (a run committing now): its folder stands; sweep ours.
     }
   }
+}
+
+/**
+ * What a build of `dir/<name>` (a topic's `_chunks` or `_keywords`) left when `dir/<name>` is
+ * missing and a temp of it is there: the temp (its path), and whether it is the previous
+ * folder moved aside (`aside`: a run killed between StagedDir.commit's renames, which the next
+ * run of any tool writing beside it puts back) or a stage (a first build killed, or one under
+ * way). null when `dir/<name>` is there or no temp of it is. For readers, which otherwise took
+ * such a topic for one never built and skipped it without a word.
+ */
+export function unfinishedBuild(dir: string, name: string): { temp: string; aside: boolean } | null {
+  if (entryPresent(join(dir, name))) return null;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return null;
+  }
+  let found: { temp: string; aside: boolean } | null = null;
+  for (const entry of entries.sort()) {
+    const m = TEMP_NAME.exec(entry);
+    if (!m || m[1] !== name) continue;
+    if (m[2] === 'aside') return { temp: join(dir, entry), aside: true };
+    found ??= { temp: join(dir, entry), aside: false };
+  }
+  return found;
 }
 
 /**
@@ -295,8 +331,8 @@ export function isAbandonedTemp(dir: string, name: string, now = Date.now()): bo
  */
 function runIsOver(m: RegExpExecArray, mtimeMs: number, now: number): boolean {
   if (now - mtimeMs > STALE_TEMP_AGE_MS) return true;
-  const here = m[3] === undefined || m[3] === pidSpace();
-  return here && !pidAlive(Number(m[2]));
+  const here = m[4] === undefined || m[4] === pidSpace();
+  return here && !pidAlive(Number(m[3]));
 }
 
 /** removeStaleTemps, at most once per folder per process (for writers that write there often). */
@@ -565,7 +601,7 @@ export class StagedDir {
     const fresh = this.path;
     const aside: string[] = [];
     const moveAside = (): boolean => {
-      const name = freeTempName(this.target);
+      const name = freeTempName(this.target, 'aside');
       try {
         renameSync(this.target, name);
       } catch (err) {
