@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempName } from '@chunkyard/fs-atomic';
 import { HELP, main, STATIC_DIR } from './main.js';
 
 /** A file of an earlier copy of the page: its index.html is the page's (title, inspect.js), the rest stand-ins. */
@@ -332,6 +333,69 @@ describe("chunk-inspector build --out reaching a topic's _chunks/ or _keywords/ 
       expect(readdirSync(join(ws, 'docs', '_site', '_inspect')).sort()).toEqual(readdirSync(STATIC_DIR).sort());
     } finally {
       rmSync(ws, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('chunk-inspector build --out just under PATH_MAX (issue 15 leftover)', () => {
+  /** `base` extended by folders of at most 200 bytes to exactly `bytes` bytes. */
+  const pathOf = (base: string, bytes: number): string => {
+    let p = base;
+    while (Buffer.byteLength(p) < bytes) {
+      const left = bytes - Buffer.byteLength(p) - 1;
+      // Never leave a last folder of 0 bytes: split the remainder so both parts have some.
+      const take = left > 200 ? (left - 200 < 2 ? 100 : 200) : left;
+      p += `/${'d'.repeat(take)}`;
+    }
+    return p;
+  };
+
+  it.runIf(process.platform === 'linux')('the built bin: exit 2 at once naming --out and the limit, nothing made (was exit 1, ENAMETOOLONG, after making the folders)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunk-inspector-long-'));
+    try {
+      const out = pathOf(dir, 4080);
+      const r = spawnSync(process.execPath, [join(import.meta.dirname, '../bin/inspector.js'), 'build', '--out', out], { encoding: 'utf8', timeout: 20_000 });
+      expect(r.stderr).toMatch(/^chunk-inspector: --out \/[^\n]*: path too long \(the page's temp files in it would be 41\d\d bytes from the root, 4080 of them the folder's; a path may be at most 4095 bytes\); use a shorter path\nRun chunk-inspector --help for usage\.\n$/);
+      expect(r.stderr.startsWith(`chunk-inspector: --out ${out}: `)).toBe(true);
+      expect(r.status).toBe(2);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('in-process: refused exactly when a temp name would pass 4095 bytes, copied otherwise (lengths on both sides of the limit, the folder there or not)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunk-inspector-long-'));
+    try {
+      const names = readdirSync(STATIC_DIR).filter((n) => !n.startsWith('.')).sort();
+      // This process's temp names: '.<name>.tmp-<pid>~<4 hex>-<8 hex>' beside each file.
+      const extra = Math.max(...names.map((n) => Buffer.byteLength(tempName(join('/x', n))) - 2));
+      const fits = 4095 - extra;
+      const lengths = [fits - 1, fits, fits + 1, fits + 2, 4095];
+      let i = 0;
+      for (const bytes of lengths) {
+        for (const existing of [false, true]) {
+          const base = join(dir, String(i++));
+          mkdirSync(base);
+          const out = pathOf(base, bytes);
+          if (existing) mkdirSync(out, { recursive: true });
+          const err: string[] = [];
+          const code = await main(['build', '--out', out], { stdout: () => {}, stderr: (s) => void err.push(s) });
+          if (bytes <= fits) {
+            expect(code, `${bytes} ${err.join('')}`).toBe(0);
+            expect(readdirSync(out).sort()).toEqual(names);
+          } else {
+            expect(code, `${bytes}`).toBe(2);
+            expect(err.join('')).toContain(': path too long (the page\'s temp files in it would be ');
+            // Nothing made: no folder below base, nothing in a folder that was there.
+            if (existing) expect(readdirSync(out)).toEqual([]);
+            else expect(readdirSync(base)).toEqual([]);
+          }
+          rmSync(base, { recursive: true, force: true });
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

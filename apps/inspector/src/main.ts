@@ -8,7 +8,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fileKind, guardEnvironment, oneLine, parseCliArgs, processIo, writeFilesAtomic } from '@chunkyard/fs-atomic';
+import { fileKind, guardEnvironment, oneLine, parseCliArgs, processIo, tempName, writeFilesAtomic } from '@chunkyard/fs-atomic';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
 /** The page's files: ../static from both src/main.ts and the bundled dist/main.js. */
@@ -56,9 +56,36 @@ type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
  * index-tool's llms.txt and llms-full.txt. The page is a few small files, read whole.
  */
 export function buildStatic(out: string): string[] {
-  const names = readdirSync(STATIC_DIR).filter((n) => !n.startsWith('.') && statSync(join(STATIC_DIR, n)).isFile()).sort();
+  const names = pageNames();
   writeFilesAtomic(new Map(names.map((n) => [join(out, n), readFileSync(join(STATIC_DIR, n))])));
   return names;
+}
+
+/** The page's file names (static/, dot files left out), sorted. */
+function pageNames(): string[] {
+  return readdirSync(STATIC_DIR).filter((n) => !n.startsWith('.') && statSync(join(STATIC_DIR, n)).isFile()).sort();
+}
+
+/** The longest name a file system takes (ext4, XFS, Btrfs, tmpfs, APFS), in bytes. */
+const NAME_MAX = 255;
+/** The longest path the kernel takes, in bytes (PATH_MAX less its NUL): 4095 on Linux, 1023 on macOS; Windows has none Node keeps to. */
+const PATH_BYTES = process.platform === 'darwin' ? 1023 : process.platform === 'win32' ? Infinity : 4095;
+
+/**
+ * Why `out` (absolute) is a path the page cannot be written under, or null. Each file of the
+ * page is first written beside its target under a temp name (`.<name>.tmp-<pid>~<space>-<8 hex>`,
+ * fs-atomic's tempName), so the longest path a run makes is such a temp name in `out`: an `--out`
+ * within PATH_MAX but not that far within it failed after the check, exit 1, 'cannot write in this
+ * folder: name too long (ENAMETOOLONG)' (issue 15 leftover). A name over NAME_MAX likewise.
+ */
+export function outPathProblem(out: string): string | null {
+  const long = Math.max(...out.split(process.platform === 'win32' ? /[\\/]/ : '/').map((name) => Buffer.byteLength(name)));
+  if (long > NAME_MAX) return `name too long (a name in it is ${long} bytes; a file system takes at most ${NAME_MAX}); use a shorter path`;
+  const longest = Math.max(...pageNames().map((n) => Buffer.byteLength(tempName(join(out, n)))));
+  if (longest > PATH_BYTES) {
+    return `path too long (the page's temp files in it would be ${longest} bytes from the root, ${Buffer.byteLength(out)} of them the folder's; a path may be at most ${PATH_BYTES} bytes); use a shorter path`;
+  }
+  return null;
 }
 
 /** Whether `html` is a copy of this page, of any version: each had this title and loaded inspect.js. */
@@ -81,7 +108,7 @@ export function foreignFiles(out: string): string[] {
       return false;
     }
   };
-  const names = readdirSync(STATIC_DIR).filter((n) => !n.startsWith('.') && statSync(join(STATIC_DIR, n)).isFile()).sort();
+  const names = pageNames();
   const differing = names.filter((n) => regular(join(out, n)) && !readFileSync(join(out, n)).equals(readFileSync(join(STATIC_DIR, n))));
   if (differing.length === 0) return [];
   const index = join(out, 'index.html');
@@ -203,6 +230,8 @@ async function run(argv: string[], io: Io): Promise<number> {
     if (values.out === '') throw new Error('--out: empty; give the folder to copy the page into');
     if (!values.out) throw new Error('build: --out DIR is required');
     out = resolve(values.out);
+    const tooLong = outPathProblem(out);
+    if (tooLong) throw new Error(`--out ${oneLine(values.out)}: ${tooLong}`);
     // The words of every other CLI's --out (topic-io's checkFolderOption), path escaped; it was
     // "--out /dev/null: exists and is not a folder", the path raw. oneLine, since escapeControl
     // keeps line breaks: "--out a\nb" split the message, and its second half read as a line of ours.
