@@ -8,7 +8,8 @@
  * "note"). Without them "use source generation" or "complete program example" would become
  * keywords of their own.
  *
- * COMMON_WORDS are frequent general English words. They can be keywords, but at a penalty
+ * COMMON_WORDS are frequent general English words (and their Thai, Chinese and Japanese
+ * translations, unspacedCommonWords). They can be keywords, but at a penalty
  * (see extract.ts): "value", "type" or "code" say little about what a topic is about.
  * They are compared by Porter stem, so "examples" and "exampled" count as "example".
  */
@@ -68,7 +69,27 @@ true try turn type typical understand unit usual value version view wait walk wa
 word work world write wrong year
 `
   .trim()
-  .split(/\s+/);
+  .split(/\s+/)
+  .concat(unspacedCommonWords());
+
+/**
+ * COMMON_WORDS of Thai, Chinese and Japanese: the same general nouns as the English ones
+ * ("value", "type", "name", "file", "code", "text", "number", "time", "list"). Not stop words:
+ * they start and end the compounds that are a page's terms (ค่าเริ่มต้น "default value",
+ * ตั้งค่า "configure", 默认值, 既定値). But Intl.Segmenter cuts them out of every such compound
+ * as words of their own, so a Thai page about its settings had ค่า ("value") as its second
+ * keyword, counted once in each of ตั้งค่า, ค่าเริ่มต้น and ค่าของพอร์ต, where English counts
+ * "value" at COMMON_PENALTY (s61 probe, helper 90).
+ */
+function unspacedCommonWords(): string[] {
+  return `
+ค่า ชนิด ประเภท ชื่อ ไฟล์ โค้ด ข้อความ ตัวเลข เวลา รายการ
+值 类型 名称 名字 文件 代码 文本 数字 时间 列表
+値 型 種類 名前 ファイル コード テキスト 数値 時間 リスト
+`
+    .trim()
+    .split(/\s+/);
+}
 
 /**
  * Words that are never keywords in the scripts written without spaces (see UNSPACED in
