@@ -157,6 +157,13 @@ function llmsTxtOption(value) {
     !Array.isArray(value) &&
     Object.entries(v).every(([k, x]) => ((k === 'title' || k === 'summary') && typeof x === 'string' && x.trim() !== '') || (k === 'full' && typeof x === 'boolean'));
   if (!ok) throw new Error(`@chunkyard/nx: option llmsTxt of @chunkyard/nx in nx.json must be false or { "title"?: string, "summary"?: string, "full"?: boolean }, got ${JSON.stringify(value)}`);
+  // Passed to index-tool as options, where Nx would replace the token (see NX_TOKEN).
+  for (const k of ['title', 'summary']) {
+    const token = typeof v[k] === 'string' ? NX_TOKEN.exec(/** @type {string} */ (v[k])) : null;
+    if (token) {
+      throw new Error(`@chunkyard/nx: option llmsTxt.${k} of @chunkyard/nx in nx.json holds ${token[0]}, a token Nx replaces in a target's options (with no way to escape it); write the text without it`);
+    }
+  }
   return /** @type {{ title?: string, summary?: string, full?: boolean }} */ (v);
 }
 
@@ -667,6 +674,18 @@ function createProjects(files, givenCtx) {
             `bidirectional characters in its name, which would reach the terminal in its project name; rename it`,
         );
       }
+      // Nx replaces these tokens in every string of a target's options, with no escape: a folder
+      // `docs/{projectName}` gave its tools the path docs/topic-{projectName} ("no such file"),
+      // and one holding `{workspaceRoot}` stopped every nx command with "The {workspaceRoot}
+      // token is only valid at the beginning of an option" (found by a probe).
+      const tokenAt = parts.findIndex((p) => NX_TOKEN.test(p));
+      if (tokenAt >= 0) {
+        const folder = [docsRoot, ...parts.slice(0, tokenAt + 1)].join('/');
+        throw new Error(
+          `@chunkyard/nx: the folder "${escapeControl(folder)}" has ${/** @type {RegExpExecArray} */ (NX_TOKEN.exec(/** @type {string} */ (parts[tokenAt])))[0]} in its name, ` +
+            `a token Nx replaces in a target's options (with no way to escape it), so its tools would be given another path; rename it`,
+        );
+      }
     }
     const topics = new Set(rootMarkers.map((m) => posix.dirname(m)));
     const tree = docsTree([...topics], docsRoot);
@@ -769,6 +788,13 @@ function createProjects(files, givenCtx) {
  */
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * The tokens Nx replaces in every string of a target's options (Nx 22.7.12,
+ * target-merging.js resolveNxTokensInOptions: `{projectRoot}` and `{projectName}` anywhere,
+ * `{workspaceRoot}` at the start, an error anywhere else). There is no escape for them.
+ */
+const NX_TOKEN = /\{(?:workspaceRoot|projectRoot|projectName)\}/;
 // eslint-disable-next-line no-control-regex
 const UNPRINTABLE_ALL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 interface Target {
@@ -468,6 +469,51 @@ describe('@chunkyard/nx: inferred targets', () => {
       }
       expect(message, dir).toBe(`@chunkyard/nx: the folder "${shown}" has control or bidirectional characters in its name, which would reach the terminal in its project name; rename it`);
     }
+  });
+
+  it('Nx leaves every option of every target as the plugin wrote it, or the folder is refused naming the Nx token in its name (probe)', () => {
+    // Nx replaces {projectRoot} and {projectName} in every string of a target's options and
+    // throws on {workspaceRoot} past the start, with no escape: a folder docs/{projectName} gave
+    // its tools docs/topic-{projectName} ("no such file"), and docs/{workspaceRoot} stopped every
+    // nx command. Nx's own function, as it applies it to each target (target-normalization.js).
+    const { resolveNxTokensInOptions } = require('nx/src/project-graph/utils/project-configuration/target-merging') as {
+      resolveNxTokensInOptions(o: unknown, project: { root: string; name: string }, key: string): unknown;
+    };
+    const part = fc.oneof(
+      fc.constantFrom('a', 'b c', '{projectName}', '{projectRoot}', '{workspaceRoot}', 'x{projectRoot}y', '{', '}', 'projectName', '{projectname}', '{{projectName}}'),
+      fc.stringMatching(/^[a-z{}]{1,6}$/),
+    );
+    const tree = fc.uniqueArray(fc.array(part, { minLength: 1, maxLength: 3 }).map((ps) => ['docs', ...ps].join('/')), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(tree, fc.boolean(), (dirs, twoRoots) => {
+        const files = dirs.map((d) => `${d}/golden-reference.md`);
+        if (twoRoots) files.push('content/t/golden-reference.md');
+        const options = core.normalizeOptions({ docsRoot: twoRoots ? ['docs', 'content'] : 'docs', llmsTxt: { full: true } });
+        const token = dirs.flatMap((d) => d.split('/').slice(1).map((p, i) => ({ p, folder: d.split('/').slice(0, i + 2).join('/') }))).filter(({ p }) => /\{(workspaceRoot|projectRoot|projectName)\}/.test(p));
+        let results;
+        try {
+          results = core.createProjects(files, { options, tools: installed });
+        } catch (err) {
+          const message = (err as Error).message;
+          expect(token.length, message).toBeGreaterThan(0);
+          expect(message).toMatch(/^@chunkyard\/nx: the folder "docs\/[^"]*" has \{(workspaceRoot|projectRoot|projectName)\} in its name, a token Nx replaces in a target's options \(with no way to escape it\), so its tools would be given another path; rename it$/);
+          const named = /the folder "([^"]*)"/.exec(message)![1]!;
+          expect(token.map((t) => t.folder)).toContain(named);
+          return;
+        }
+        expect(token, 'a folder named with an Nx token was accepted').toEqual([]);
+        for (const [, { projects: ps }] of results) {
+          for (const p of Object.values(ps)) {
+            for (const [name, t] of Object.entries(p.targets)) {
+              expect(resolveNxTokensInOptions(t.options, p, `${p.root}:${name}`), `${p.root}:${name}`).toEqual(t.options);
+            }
+          }
+        }
+      }),
+    );
+    expect(() => core.normalizeOptions({ llmsTxt: { title: 'Docs of {projectName}' } })).toThrow(
+      '@chunkyard/nx: option llmsTxt.title of @chunkyard/nx in nx.json holds {projectName}, a token Nx replaces',
+    );
   });
 
   it('a marker that is not a .md, .markdown or .txt file is an input of every step (its edits rerun the topic); a marker chunkyard writes is refused (probe)', () => {
