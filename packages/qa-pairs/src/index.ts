@@ -759,7 +759,8 @@ const BIDI_MARKS = '\u200e\u200f\u061c';
  * Whether a question ends with a question mark (then any bidirectional marks): `?`, or the one its script writes, the
  * full-width `？` of Chinese and Japanese (U+FF1F, and the small U+FE56), the Arabic `؟`
  * (U+061F, also Persian and Urdu), the Ethiopic `፧`, an interrobang `‽` or `⁇ ⁈ ⁉`, and in
- * Greek text the Greek question mark, which NFC makes `;` (U+037E is U+003B). A Chinese
+ * Greek text the Greek question mark, which NFC makes `;` (U+037E is U+003B). Or an Armenian
+ * question, whose `՞` is inside it (ARMENIAN_QUESTION). A Chinese
  * `## 为什么使用源生成？` was refused ("must end with "?""), and every question of a Chinese,
  * Arabic or Greek qa-pairs.md with it.
  */
@@ -771,8 +772,18 @@ function endsWithQuestionMark(question: string): boolean {
   const last = question[end - 1];
   if (last === undefined) return false;
   if ('?\uff1f\ufe56\u061f\u1367\u203d\u2047\u2048\u2049'.includes(last)) return true;
-  return (last === ';' || last === '\u037e') && /\p{Script=Greek}/u.test(question);
+  if ((last === ';' || last === '\u037e') && /\p{Script=Greek}/u.test(question)) return true;
+  return ARMENIAN_QUESTION.test(question);
 }
+
+/**
+ * Armenian writes its question mark `՞` (U+055E) over the stressed vowel of the word asked
+ * about, inside the sentence: "Ինչպե՞ս տեղադրել" ("How to install?"), "Ի՞նչ է սերվերը". So a
+ * question is one whose Armenian letter carries it, wherever the word is (a combining mark
+ * between them aside). Not the exclamation `՜` (U+055C) or the comma `՝` (U+055D) written alike.
+ * An Armenian question heading was refused, "must end with "?"" (s61 probe, helper 90).
+ */
+const ARMENIAN_QUESTION = /(?=\p{L})\p{Script=Armenian}\p{M}*\u055e/u;
 
 /**
  * What follows the "?" of a heading that ends in blanks other than spaces and tabs (a no-break
