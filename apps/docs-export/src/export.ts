@@ -4,8 +4,8 @@
  * `Document`, a LlamaIndex.TS `TextNode` or a plain record, and the vectors `spec` cached.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { brokenLink, errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, notUtf8Reason, NotRegularFileError, readRegularFile, symlinkedFolder } from '@chunkyard/fs-atomic';
-import { join, relative, sep } from 'node:path';
+import { brokenLink, errnoReason, invalidJsonMessage, isFsError, linkedFolderHolds, notUtf8Reason, NotRegularFileError, readRegularFile, symlinkedFolder, unfinishedBuild } from '@chunkyard/fs-atomic';
+import { basename, join, relative, sep } from 'node:path';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { chunkMetadata, textNodesOf, toLangChainDocument, type ChunkContext, type PageContent } from '@chunkyard/chunking/interop';
 import { EmbeddingCache, projectCacheFolderName } from '@chunkyard/embedding-cache';
@@ -346,6 +346,25 @@ function fileVersion(file: string): string {
   }
 }
 
+/** The file that makes a folder a topic (topic-io's TOPIC_MARKER; docs-export does not depend on topic-io). */
+const TOPIC_MARKER = 'golden-reference.md';
+
+/**
+ * A topic whose `_chunks/` is missing while a build's temp of it is there fails the export: a
+ * chunking-tool SIGKILLed between its two renames left no `_chunks/`, only the previous folder
+ * moved aside (and the new one staged), and the export went on without the topic, exit 0, until
+ * the next build. The next run of a tool writing in the topic puts the previous folder back.
+ */
+function interruptedTopic(dir: string): void {
+  if (!existsSync(join(dir, TOPIC_MARKER))) return;
+  const left = unfinishedBuild(dir, '_chunks');
+  if (left === null) return;
+  const what = left.aside ? 'its previous _chunks/, moved aside' : 'a new _chunks/ staged, never put in place';
+  throw new ExportError(
+    `${dir}: this topic has no _chunks/, only ${basename(left.temp)} (${what}): a build of the topic was killed before it finished, or is running now; build it again (npx nx run-many -t index, or chunkyard chunk ${dir}), then export again`,
+  );
+}
+
 /**
  * Every manifest of every built topic under `root`, read and checked before anything is
  * written (a broken one fails the run with nothing written), then let go: loadSurveyed reads
@@ -356,6 +375,7 @@ export function surveyBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): Su
   // topics than the tree, and a vector store loaded from it lacked them. Like a broken
   // manifest, that fails the run before anything is written.
   const checked = (dir: string) => {
+    interruptedTopic(dir);
     const orphans = chunksWithoutManifest(dir);
     if (orphans.length > 0) {
       const names = orphans.slice(0, 3).map((d) => `${d}.json`).join(', ') + (orphans.length > 3 ? ` and ${orphans.length - 3} more` : '');
