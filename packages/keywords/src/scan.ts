@@ -204,11 +204,17 @@ function lexToken(raw: string): LexResult {
   // A ZWNJ is spelling, not a letter: Persian typed with it (می‌خواهم) and without is one keyword.
   // So are Hebrew points and Arabic harakat and tatweel, which most documents leave out:
   // "בְּרֵאשִׁית" is "בראשית", "الخادمُ" and "الخــادم" are "الخادم".
-  const stem = stemmer(lower);
+  let stem = stemmer(lower);
+  if (SPELLING_ONLY.test(stem)) {
+    stem = stem.replace(SPELLING_ONLY_ALL, '');
+    // A run of tatweel (ـــــ, which stretches a line, a letter by its category) is no word:
+    // it was the keyword "ـــــ ـــــ ـــــ" of an Arabic page that drew a rule with it.
+    if (!/\p{L}/u.test(stem)) return BREAK;
+  }
   return Object.freeze({
     kind: 'word',
     text: lower,
-    stem: SPELLING_ONLY.test(stem) ? stem.replace(SPELLING_ONLY_ALL, '') : stem,
+    stem,
     stop: STOP_WORDS.has(lower) || isUnspacedStopWord(lower) || (korean && KOREAN_STOP_WORDS.has(lower)) || (!korean && isScriptStopWord(lower)),
   });
 }

@@ -1,0 +1,32 @@
+// Scripts not tried before (s61 probe, helper 90), each fed to the extractor as a page of its own.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { extractKeywords } from './index.js';
+
+const names = (text: string, max = 40) => extractKeywords([{ name: 'golden-reference.md', text }], { max }).map((e) => e.name);
+
+// An Arabic page that stretched its words with tatweel (U+0640, a justification stroke of the
+// category Lm) and drew a rule with a run of it had the keyword "ـــــ ـــــ ـــــ": a word of
+// no letter that shows as a line.
+describe('Arabic tatweel', () => {
+  const AR = '# إنشـــــاء الخـــــادم\n\nالخـــــادم يعمل على المنفـــذ. الخـــــادم ـــــ ـــــ ـــــ. ملف التكـــوين ملف التكوين ــ ـ\n\nـــــ ـــــ ـــــ\n';
+
+  it('a run of it is no word, and a word stretched with it is the word', () => {
+    const got = names(AR);
+    for (const name of got) expect(name.replace(/[\u0640\s]/g, ''), JSON.stringify(got)).not.toBe('');
+    expect(got.map((n) => n.replace(/\u0640/g, ''))).toEqual(expect.arrayContaining(['الخادم', 'ملف التكوين']));
+  });
+
+  it('no keyword is tatweel, harakat and spaces only, whatever the text (property)', () => {
+    const spelling = fc.constantFrom('\u0640', '\u0640\u0640\u0640', '\u064e', '\u0651', '\u0670');
+    const word = fc.oneof(fc.constantFrom('الخادم', 'المنفذ', 'ملف'), fc.array(spelling, { minLength: 1, maxLength: 4 }).map((s) => s.join('')));
+    const line = fc.array(word, { minLength: 1, maxLength: 6 }).map((ws) => ws.join(' '));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), (lines) => {
+        const text = `# ${lines[0]}\n\n${lines.join('\n\n')}\n`;
+        for (const name of names(text, 100)) expect(name.replace(/[\u0640\u064b-\u065f\u0670\s]/g, ''), name).not.toBe('');
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
