@@ -588,7 +588,8 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
   }
   const defaultConfigAbsent = configAbsent && options.configFile === DEFAULT_CONFIG_FILE;
   const anchorFile = files.includes('nx.json') ? 'nx.json' : (files[0] ?? 'nx.json');
-  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: ownProjectNames(files, options, workspaceRoot), staleIn, staleCaches, defaultConfigAbsent, topiclessRoots, anchorFile });
+  const projectNames = workspaceProjectNames(files, options, workspaceRoot);
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: projectNames.own, otherNames: projectNames.elsewhere, staleIn, staleCaches, defaultConfigAbsent, topiclessRoots, anchorFile });
 }
 
 /** @typedef {{ staleOutputs: (root: string, marker: string) => { path: string }[], staleEmbeddingCaches: (cacheRoot: string, live: ReadonlySet<string>) => string[], topiclessRootOutputs?: (root: string, marker: string) => { path: string }[] | null }} StaleOutputsModule */
@@ -638,38 +639,61 @@ function loadStaleOutputs(workspaceRoot) {
  * @returns {Map<string, { name: string, file: string }>}
  */
 function ownProjectNames(files, options, workspaceRoot) {
-  /** @type {Map<string, { name: string, file: string }>} */
-  const out = new Map();
+  return workspaceProjectNames(files, options, workspaceRoot).own;
+}
+
+/**
+ * The Nx projects that project.json and package.json files make (as ownProjectNames reads
+ * them): `own`, the folders at or under a docs root, and `elsewhere`, every other such project's
+ * name with its file. A name of this plugin's that one of those already is (a `site/package.json`
+ * named "docs" beside docsRoot "docs") made Nx stop with "defined in multiple locations", which
+ * `nx run-many` and `nx affected` hide behind "Failed to process project graph" (found by a probe).
+ * @param {readonly string[]} files
+ * @param {import('./plugin.cjs').NormalizedOptions} options
+ * @param {string} workspaceRoot
+ * @returns {{ own: Map<string, { name: string, file: string }>, elsewhere: Map<string, string> }}
+ */
+function workspaceProjectNames(files, options, workspaceRoot) {
+  /** @type {Map<string, { name: string, file: string }>} folder -> name and file */
+  const all = new Map();
   /** @type {string[]} */
   const packageJsons = [];
-  const underRoot = (/** @type {string} */ dir) => options.docsRoots.some((r) => dir === r || dir.startsWith(`${r}/`));
   for (const raw of files) {
     const f = sep === '\\' ? raw.split(sep).join('/') : raw;
     const base = f.slice(f.lastIndexOf('/') + 1);
     if (base !== 'project.json' && base !== 'package.json') continue;
-    const dir = f.slice(0, Math.max(0, f.lastIndexOf('/')));
-    if (!underRoot(dir)) continue;
     if (base === 'package.json') {
       packageJsons.push(f);
       continue;
     }
+    const dir = f.slice(0, Math.max(0, f.lastIndexOf('/')));
     const json = readJson(join(workspaceRoot, f));
     if (json === undefined) continue;
     const name = typeof json.name === 'string' && json.name !== '' ? json.name : folderProjectName(dir);
-    out.set(dir, { name, file: f });
+    all.set(dir, { name, file: f });
   }
-  if (packageJsons.length === 0) return out;
-  const inWorkspaces = packageJsonWorkspaces(workspaceRoot);
-  for (const f of packageJsons) {
-    const dir = f.slice(0, f.lastIndexOf('/'));
-    if (out.has(dir) || !inWorkspaces(f)) continue;
-    const json = readJson(join(workspaceRoot, f));
-    if (json === undefined) continue;
-    const nx = json.nx && typeof json.nx === 'object' ? /** @type {Record<string, unknown>} */ (json.nx) : {};
-    const name = typeof nx.name === 'string' ? nx.name : typeof json.name === 'string' ? json.name : folderProjectName(dir);
-    out.set(dir, { name, file: f });
+  if (packageJsons.length > 0) {
+    const inWorkspaces = packageJsonWorkspaces(workspaceRoot);
+    for (const f of packageJsons) {
+      const dir = f.slice(0, Math.max(0, f.lastIndexOf('/')));
+      if (all.has(dir) || !inWorkspaces(f)) continue;
+      const json = readJson(join(workspaceRoot, f));
+      if (json === undefined) continue;
+      const nx = json.nx && typeof json.nx === 'object' ? /** @type {Record<string, unknown>} */ (json.nx) : {};
+      const name = typeof nx.name === 'string' ? nx.name : typeof json.name === 'string' ? json.name : folderProjectName(dir);
+      all.set(dir, { name, file: f });
+    }
   }
-  return out;
+  const underRoot = (/** @type {string} */ dir) => options.docsRoots.some((r) => dir === r || dir.startsWith(`${r}/`));
+  /** @type {Map<string, { name: string, file: string }>} */
+  const own = new Map();
+  /** @type {Map<string, string>} */
+  const elsewhere = new Map();
+  for (const [dir, given] of all) {
+    if (underRoot(dir)) own.set(dir, given);
+    else if (given.name !== '') elsewhere.set(given.name, given.file);
+  }
+  return { own, elsewhere };
 }
 
 /** Nx's name for a project file's folder without a name of its own (toProjectName): the folder's name, lower case. @param {string} dir */

@@ -612,6 +612,7 @@ function executorInputs(ctx) {
  * @property {Record<string, ToolLocation>} tools   by package name
  * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
  * @property {Map<string, { name: string, file: string }>} [ownNames]  folders under a docs root that are Nx projects of their own (a project.json, or a package.json in the package manager's workspaces), each with the name Nx gives it and the file that gives it (ownProjectNames in index.cjs)
+ * @property {Map<string, string>} [otherNames]  the names of the Nx projects a project.json or package.json makes outside the docs roots, each with that file (workspaceProjectNames in index.cjs)
  * @property {(docsRoot: string, marker: string) => boolean} [staleIn]  whether a folder below the docs root holds outputs of a topic that is gone (index-tool's stale-outputs entry), which its index-json's --prune removes
  * @property {string[][]} [entryRoots]  the docs roots of every entry of this plugin in nx.json (entryRootsOf), this one's included
  * @property {(cacheDir: string, live: ReadonlySet<string>) => string[]} [staleCaches]  the names of the topic embedding caches in cacheDir (workspace-relative) that are not in live (index-tool's stale-outputs entry), which the first docs root's index-json removes; absent when another entry shares the folder
@@ -776,6 +777,19 @@ function createProjects(files, givenCtx) {
         );
       }
       folderOf.set(name, dir);
+      // A project of the workspace outside the docs roots with the same name: Nx stopped every
+      // command with "defined in multiple locations", and nx run-many printed only "Failed to
+      // process project graph", naming neither folder (found by a probe).
+      const file = ctx.otherNames?.get(name);
+      if (file !== undefined) {
+        const own = ctx.ownNames?.get(dir);
+        throw new Error(
+          own
+            ? `@chunkyard/nx: the folder ${dir} is the project "${name}" (named by ${own.file}), which ${file} also names its project; change one of the two names`
+            : `@chunkyard/nx: the folder ${dir} would be the project "${name}" (a project is named after its path, joined by "-"), which ${file} already names its project; ` +
+                `give the folder another name with a ${dir}/project.json holding { "name": "…" }, or rename the folder or the other project`,
+        );
+      }
     }
   }
   return results;

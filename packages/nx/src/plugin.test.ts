@@ -687,6 +687,34 @@ describe('@chunkyard/nx: the file-system edge', () => {
     });
   });
 
+  it('a project name a project.json or workspace package.json outside the docs roots already has is an error naming the folder and the file (probe)', () => {
+    const ws = join(temp, 'clash');
+    const write = (rel: string, text: string) => {
+      mkdirSync(join(ws, rel, '..'), { recursive: true });
+      writeFileSync(join(ws, rel), text);
+    };
+    write('package.json', JSON.stringify({ name: 'root', workspaces: ['packages/*'] }));
+    write('docs/guides/golden-reference.md', '# Guides\n');
+    write('packages/site/package.json', JSON.stringify({ name: 'section-x' }));
+    write('other/unlisted/package.json', JSON.stringify({ name: 'topic-guides' }));
+    write('tools/topic-guides/project.json', JSON.stringify({ targets: {} }));
+    const files = ['package.json', 'docs/guides/golden-reference.md', 'packages/site/package.json', 'other/unlisted/package.json', 'tools/topic-guides/project.json', 'nx.json'];
+    // A project.json without a name is the project of its folder's name (Nx's rule).
+    expect(() => edge.createNodesV2[1](files, {}, { workspaceRoot: ws })).toThrow(
+      '@chunkyard/nx: the folder docs/guides would be the project "topic-guides" (a project is named after its path, joined by "-"), which tools/topic-guides/project.json already names its project; give the folder another name with a docs/guides/project.json holding { "name": "…" }, or rename the folder or the other project',
+    );
+    // Its way out, a project.json naming the topic, clears it; a package.json outside the
+    // workspaces is no project (Nx ignores it), so its name clashes with nothing.
+    write('docs/guides/project.json', JSON.stringify({ name: 'guides' }));
+    const named = edge.createNodesV2[1]([...files, 'docs/guides/project.json'], {}, { workspaceRoot: ws });
+    expect(named.flatMap(([, r]) => Object.values(r.projects).map((p) => p.name)).sort()).toEqual(['docs', 'guides']);
+    // A name given by a project.json under the docs root that another project has.
+    write('docs/guides/project.json', JSON.stringify({ name: 'section-x' }));
+    expect(() => edge.createNodesV2[1]([...files, 'docs/guides/project.json'], {}, { workspaceRoot: ws })).toThrow(
+      '@chunkyard/nx: the folder docs/guides is the project "section-x" (named by docs/guides/project.json), which packages/site/package.json also names its project; change one of the two names',
+    );
+  });
+
   it('a tool under node_modules is an installed package', () => {
     const ws = join(temp, 'user');
     mkdirSync(join(ws, 'node_modules/@chunkyard/index-tool'), { recursive: true });
