@@ -4,7 +4,7 @@
  * reports the same problems in the same words.
  */
 import { statSync, type Stats } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { entryExists } from './entry-exists.js';
 import { ConfigError, MAX_CONFIG_CHARS, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError, rangesHelp } from '@chunkyard/config';
@@ -79,10 +79,20 @@ export function errorLines(err: Error): string[] {
  * `<out>/golden-reference.md` (the first path a tool looked at under it), a file the user never
  * gave. A missing folder above the long name hid it from stat (ENOENT comes first).
  */
-export function checkFolderOption(option: string, path: string | undefined): void {
+export function checkFolderOption(option: string, path: string | undefined, writes: FolderWrites = {}): void {
   if (path === undefined) return;
   const long = longestName(path);
   if (long > NAME_MAX) throw new UsageError(`--${option} ${oneLine(path)}: name too long (a name in it is ${long} bytes; a file system takes at most ${NAME_MAX}); use a shorter path`);
+  // A path within PATH_MAX but not far enough within it for what the tool makes there (its
+  // stage beside the folder, its files and their temp names in it) passed, and the tool failed
+  // after the work, exit 1, naming `<out>/golden-reference.json` (issue 15 leftover). A path
+  // over PATH_MAX itself is stat's ENAMETOOLONG below.
+  const abs = resolve(path);
+  const bytes = Buffer.byteLength(abs);
+  const reach = bytes <= PATH_BYTES ? writtenReach(abs, writes) : 0;
+  if (reach > PATH_BYTES) {
+    throw new UsageError(`--${option} ${oneLine(path)}: path too long (it is ${bytes} bytes from the root, and what this tool writes in it reaches ${reach}; a path may be at most ${PATH_BYTES} bytes); use a shorter path`);
+  }
   let stat: Stats;
   try {
     stat = statSync(path);
@@ -96,6 +106,38 @@ export function checkFolderOption(option: string, path: string | undefined): voi
 
 /** The longest name in a path a file system takes (NAME_MAX of ext4, XFS, Btrfs, APFS: 255 bytes). */
 const NAME_MAX = 255;
+
+/** The longest path the kernel takes, in bytes (PATH_MAX less its NUL): 4095 on Linux, 1023 on macOS; none Node keeps to on Windows. */
+const PATH_BYTES = process.platform === 'darwin' ? 1023 : process.platform === 'win32' ? Infinity : 4095;
+
+/** What a tool makes under a folder option, for checkFolderOption's length check. */
+export interface FolderWrites {
+  /**
+   * Bytes of the longest relative path the tool writes below the folder, temp names included
+   * (fs-atomic writes each file beside its target as `.<name>.tmp-<pid>~<space>-<8 hex>`).
+   * Default NAME_MAX (255): a tool whose files are named after documents may write any name.
+   */
+  longestInside?: number;
+  /**
+   * Whether the folder is built beside itself under a temp name and swapped in whole (fs-atomic's
+   * StagedDir, replaceDirAtomic: `.<folder>.tmp-…`, the old one moved to `.<folder>.aside-…`), so
+   * its files are first written in that longer-named sibling. Default true.
+   */
+  staged?: boolean;
+}
+
+/** The bytes of the longest path a tool makes for folder `abs` (absolute), as FolderWrites describes it. */
+function writtenReach(abs: string, writes: FolderWrites = {}): number {
+  const { longestInside = NAME_MAX, staged = true } = writes;
+  let folder = Buffer.byteLength(abs);
+  if (staged && dirname(abs) !== abs) {
+    // fs-atomic's tempName: '.' + the name (cut to fit) + '.aside-<pid>~<4 hex>-<8 hex>', at most NAME_MAX.
+    const suffix = '.aside-'.length + String(process.pid).length + '~'.length + 4 + '-'.length + 8;
+    const stage = Math.min(NAME_MAX, 1 + Buffer.byteLength(basename(abs)) + suffix);
+    folder = Math.max(folder, Buffer.byteLength(dirname(abs)) + (dirname(abs).endsWith(sep) ? 0 : 1) + stage);
+  }
+  return folder + 1 + longestInside;
+}
 
 /** Bytes (UTF-8) of the longest name in `path`, split at `/` (and `\` on Windows). */
 function longestName(path: string): number {
