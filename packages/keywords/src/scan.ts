@@ -72,8 +72,10 @@ export function isIdentifier(token: string): boolean {
 /** Prose tokens: URLs (dropped), word-like runs (with inner `.`, `'`, `#`, `+`), hyphens, spaces, other characters. */
 // A zero-width non-joiner or joiner (U+200C, U+200D) inside a word is part of it (UAX #29: Extend):
 // Persian writes "می‌خواهم" with a ZWNJ between its prefix and stem, which cut it in two.
+// So is the Mongolian vowel separator (U+180E), before a word's final ᠠ or ᠡ: "ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ᠎ᠠ"
+// ("configuration") was the keyword "ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ", its last letter cut off (helper-90 probe).
 const TOKEN =
-  /(?:https?|ftp|file):\/\/[^\s<>)\]]+|www\.[^\s<>)\]]+|\.?[\p{L}\p{N}_][\p{L}\p{M}\p{N}_\u200c\u200d]*(?:['’.#+]+[\p{L}\p{N}_][\p{L}\p{M}\p{N}_\u200c\u200d]*)*[#+]*|[-‐‑]|\s+|[^\s]/gu;
+  /(?:https?|ftp|file):\/\/[^\s<>)\]]+|www\.[^\s<>)\]]+|\.?[\p{L}\p{N}_][\p{L}\p{M}\p{N}_\u200c\u200d\u180e]*(?:['’.#+]+[\p{L}\p{N}_][\p{L}\p{M}\p{N}_\u200c\u200d\u180e]*)*[#+]*|[-‐‑]|\s+|[^\s]/gu;
 
 interface Word {
   kind: 'word';
@@ -188,6 +190,7 @@ function lexToken(raw: string): LexResult {
   let t = withoutTrailing(raw.normalize('NFC').replace(/’/g, "'").replace(/'s$/i, ''), "'");
   // A joiner at a word's end joins nothing and shows as nothing.
   if (/[\u200c\u200d]$/.test(t)) t = withoutTrailing(withoutTrailing(t, '\u200c'), '\u200d');
+  if (t.endsWith('\u180e')) t = withoutTrailing(t, '\u180e');
   if (isIdentifier(t)) return Object.freeze({ kind: 'identifier', name: t });
   // Numbers and versions ("9.0"), lower-case dotted tokens ("e.g", "appsettings.json")
   // and single letters end a phrase: they are never part of a keyword.

@@ -30,3 +30,37 @@ describe('Arabic tatweel', () => {
     );
   });
 });
+
+// Mongolian writes a vowel separator (U+180E, a format character) before the final ᠠ or ᠡ of
+// many words: "ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ᠎ᠠ" ("configuration") was the keyword "ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ", its last letter
+// cut off, and a phrase ended there.
+describe('the Mongolian vowel separator', () => {
+  const MN = '# ᠰᠧᠷᠸᠧᠷ ᠤᠨ ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ᠎ᠠ\n\nᠰᠧᠷᠸᠧᠷ ᠨᠢ 8080 ᠫᠣᠷᠲ ᠢ ᠰᠣᠨᠣᠰᠤᠨ᠎ᠠ᠃ ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ᠎ᠠ ᠶᠢᠨ ᠹᠠᠶᠢᠯ ᠨᠢ ᠬᠠᠪᠲᠠᠰ ᠲᠤ ᠪᠠᠶᠢᠨ᠎ᠠ᠃ ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ᠎ᠠ ᠶᠢᠨ ᠹᠠᠶᠢᠯ ᠢ ᠰᠢᠯᠭᠠ᠃\n';
+
+  it('is inside the word: the keyword is the whole word, as written', () => {
+    const got = names(MN);
+    expect(got).toContain('ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ᠎ᠠ');
+    expect(got).toContain('ᠰᠧᠷᠸᠧᠷ ᠤᠨ ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ᠎ᠠ');
+    expect(got).not.toContain('ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ');
+  });
+
+  it('no keyword ends just before a separator the text had there (property)', () => {
+    const stem = fc.constantFrom('ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ', 'ᠰᠣᠨᠣᠰᠤᠨ', 'ᠪᠠᠶᠢᠨ', 'ᠬᠡᠷᠡᠭᠯᠡᠭᠡ');
+    const word = fc.tuple(stem, fc.constantFrom('', '\u180e\u1820', '\u180e\u1821')).map(([w, end]) => w + end);
+    const line = fc.array(word, { minLength: 1, maxLength: 5 }).map((ws) => ws.join(' '));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 2, maxLength: 6 }), (lines) => {
+        const text = `# ${lines[0]}\n\n${lines.slice(1).join('᠃ ')}᠃\n`;
+        const written = new Set(text.split(/[\s#᠃]+/).filter(Boolean));
+        for (const name of names(text, 100)) for (const w of name.split(' ')) expect(written.has(w), `${name} in ${text}`).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('a Mongolian vowel separator at the end of a word', () => {
+  it('separates nothing and is dropped, as a joiner there is', () => {
+    expect(names('# ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ\u180e\n\nᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ\u180e ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ\n')).toEqual(['ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ']);
+  });
+});
