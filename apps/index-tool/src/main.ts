@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { counted, emptyArgument, firstInvalidUtf8, FolderGoneError, invalidJsonMessage, linkedFolderHolds, parseCliArgs, processIo, symlinkedFolder, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { counted, emptyArgument, firstInvalidUtf8, FolderGoneError, invalidJsonMessage, linkedFolderHolds, parseCliArgs, processIo, removeStaleTemps, symlinkedFolder, unfinishedBuild, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { SIMHASH_VERSION } from '@chunkyard/simhash';
 import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
@@ -202,6 +202,15 @@ async function run(argv: string[], io: Io): Promise<number> {
       const children = childrenOf(job.dir, root, onSkippedLink);
       let index: IndexJson;
       if (job.isTopic) {
+        // A chunk build SIGKILLed between its two renames left no _chunks/, only the previous
+        // folder moved aside (and its stage): every chunk file was "missing, though topic-spec.md
+        // lists it". This run writes index.json here, so the sweep of killed runs' temps that
+        // comes with that write (and puts the previous folder back) is done before the reads.
+        removeStaleTemps(job.dir);
+        const left = unfinishedBuild(job.dir, '_chunks');
+        if (left !== null) {
+          throw new IndexError(`${job.dir}: this topic has no _chunks/, only ${basename(left.temp)}: a chunk build is running now, or one was killed before it put its folder in; wait for it, or run the chunk step again (nx run <topic>:index runs it and spec), then index-tool`);
+        }
         const file = join(job.dir, SPEC_FILE);
         if (!existsSync(file)) {
           // A dangling or looping link was "missing; run topic-spec on the topic first", and

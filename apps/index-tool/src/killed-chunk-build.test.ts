@@ -1,0 +1,93 @@
+// Issue 15: a chunking-tool SIGKILLed between StagedDir.commit's two renames (the topic's
+// _chunks/ moved aside, the new folder not yet in) left the topic with no _chunks/. index-tool
+// failed every chunk file as "missing, though topic-spec.md lists it", though the previous
+// chunks, the ones the spec was built from, were beside it under a temp name. index-tool
+// writes index.json in the topic, so it sweeps killed runs' temps there before it reads: the
+// previous _chunks/ goes back and the index is built from it. A _chunks/ temp of a run still
+// alive is named, with what to do. The kill is real: strace injects SIGKILL into the real CLI
+// at the rename that would put the new folder in (skipped without strace).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const hasStrace = spawnSync('sh', ['-c', 'command -v strace']).status === 0;
+const RENAMES = 'trace=rename,renameat,renameat2';
+
+const doc = (word: string) => `# Guide\n\n${Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n${`The ${word} setting ${i} controls how the service starts. `.repeat(12)}\n`).join('\n')}`;
+
+let ws: string;
+beforeAll(() => {
+  if (hasStrace) execFileSync(process.execPath, ['tools/build.mjs', 'apps/chunking-tool', 'apps/keyword-extractor', 'apps/topic-spec', 'apps/index-tool'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  ws = mkdtempSync(join(tmpdir(), 'index-tool-killed-'));
+}, 300_000);
+afterAll(() => rmSync(ws, { recursive: true, force: true }));
+
+const node = (app: string, args: string[]) => [process.execPath, join(REPO, 'apps', app, 'bin', `${app}.js`), ...args];
+function run(app: string, args: string[]) {
+  const [cmd, ...rest] = node(app, args);
+  return spawnSync(cmd!, rest, { cwd: ws, encoding: 'utf8', timeout: 60_000 });
+}
+function ok(app: string, args: string[]) {
+  const r = run(app, args);
+  expect(r.status, `${app}: ${r.stderr}`).toBe(0);
+  return r;
+}
+
+/** The 1-based number of the rename(2) by which chunking-tool puts its staged folder in as `_chunks` (the run commits). */
+function stagedRenameNumber(topic: string): number {
+  const log = join(ws, 'strace.log');
+  const r = spawnSync('strace', ['-f', '-qq', '-o', log, '-e', RENAMES, ...node('chunking-tool', [topic])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
+  expect(r.status, r.stderr).toBe(0);
+  const renames = readFileSync(log, 'utf8').split('\n').filter((l) => /rename(at2?)?\(/.test(l));
+  const at = renames.findIndex((l) => /\._chunks\.tmp-[^"]*", [^"]*"[^"]*\/_chunks"/.test(l));
+  expect(at, renames.join('\n')).toBeGreaterThan(0);
+  return at + 1;
+}
+
+const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
+
+describe.runIf(hasStrace)('index-tool after a chunk build killed between its two renames', () => {
+  it('puts the previous _chunks/ back and builds the index from it', () => {
+    const topic = join(ws, 'docs/t');
+    mkdirSync(topic, { recursive: true });
+    writeFileSync(join(topic, 'golden-reference.md'), doc('alpha'));
+    const at = stagedRenameNumber('docs/t');
+    ok('keyword-extractor', ['docs/t']);
+    ok('topic-spec', ['docs/t']);
+    ok('index-tool', ['docs/t', '--root', 'docs']);
+    const previous = filesOf(join(topic, '_chunks'));
+    const index = readFileSync(join(topic, 'index.json'), 'utf8');
+    rmSync(join(topic, 'index.json'));
+
+    writeFileSync(join(topic, 'golden-reference.md'), doc('beta'));
+    const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', RENAMES, '-e', `inject=rename,renameat,renameat2:signal=KILL:when=${at}`, ...node('chunking-tool', ['docs/t'])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
+    expect(killed.status, 'killed').not.toBe(0);
+    expect(readdirSync(topic).filter((n) => n.startsWith('._chunks.')).sort()).toEqual([expect.stringMatching(/^\._chunks\.aside-/), expect.stringMatching(/^\._chunks\.tmp-/)]);
+
+    // Before: exit 1, "docs/t/_chunks/golden-reference-0.md: missing, though docs/t/topic-spec.md lists it".
+    const r = run('index-tool', ['docs/t', '--root', 'docs']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(topic, 'index.json'), 'utf8')).toBe(index);
+    expect(filesOf(join(topic, '_chunks'))).toEqual(previous);
+    expect(readdirSync(topic).filter((n) => n.startsWith('._chunks.'))).toEqual([]);
+  }, 180_000);
+
+  it('a _chunks/ temp of a run still alive, with no _chunks/, is named with what to do', () => {
+    const topic = join(ws, 'docs/t');
+    // This test's own process stands for the live chunk run (its pid is alive).
+    const stage = join(topic, `._chunks.tmp-${process.pid}-0123abcd`);
+    renameSync(join(topic, '_chunks'), stage);
+    try {
+      const r = run('index-tool', ['docs/t', '--root', 'docs']);
+      expect(r.stderr).toBe(`index-tool: docs/t: this topic has no _chunks/, only ._chunks.tmp-${process.pid}-0123abcd: a chunk build is running now, or one was killed before it put its folder in; wait for it, or run the chunk step again (nx run <topic>:index runs it and spec), then index-tool\n`);
+      expect(r.status).toBe(1);
+    } finally {
+      renameSync(stage, join(topic, '_chunks'));
+    }
+  });
+});
