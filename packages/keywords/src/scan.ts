@@ -241,9 +241,15 @@ function lowerCase(s: string): string {
   // their casing, where I is the capital of ı: "Işık" lower-cased to "işık", a misspelling
   // shown as the keyword, apart from "ışık" written in lower case.
   if (TURKIC.test(s) && s.includes('I')) s = s.replace(/I/g, '\u0131');
-  const lower = s.toLowerCase();
+  let lower = s.toLowerCase();
+  // Cherokee is written in its capitals (U+13A0–U+13F5); the small letters Unicode added since
+  // (U+AB70–U+ABBF, U+13F8–U+13FD) are a typographic variant few fonts have, and were every
+  // Cherokee keyword as shown: "ᎠᏍᎦᏯ" became "ꭰꮝꭶꮿ" (helper-90 probe). Cherokee folds to capitals.
+  if (CHEROKEE_SMALL.test(lower)) lower = lower.replace(CHEROKEE_SMALL_ALL, (c) => c.toUpperCase());
   return lower.includes('i\u0307') ? lower.replace(/i\u0307/g, 'i') : lower;
 }
+const CHEROKEE_SMALL = /[\uab70-\uabbf\u13f8-\u13fd]/;
+const CHEROKEE_SMALL_ALL = new RegExp(CHEROKEE_SMALL.source, 'g');
 
 /**
  * Splits running text into lexemes. Hyphens join ("source-generation" = "source generation").

@@ -64,3 +64,16 @@ describe('a Mongolian vowel separator at the end of a word', () => {
     expect(names('# ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ\u180e\n\nᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ\u180e ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ\n')).toEqual(['ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ']);
   });
 });
+
+// Cherokee is written in its capitals; lower-casing turned every Cherokee keyword into the small
+// letters Unicode added in 2015 (U+AB70–U+ABBF), which few fonts draw: "ᎠᏍᎦᏯ" was "ꭰꮝꭶꮿ".
+describe('Cherokee', () => {
+  const CHR = '# ᎠᏍᎦᏯ ᏗᏕᎶᏆᏍᏗ\n\nᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ ᏗᏕᎶᏆᏍᏗ. ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ ᎠᏍᎦᏯ. ᏗᏕᎶᏆᏍᏗ ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ.\n';
+
+  it('keywords are shown in the capitals the page is written in, and either case is one keyword', () => {
+    const got = names(CHR);
+    expect(got).toEqual(expect.arrayContaining(['ᎠᏍᎦᏯ ᏗᏕᎶᏆᏍᏗ', 'ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ']));
+    for (const name of got) expect(name, name).not.toMatch(/[\uab70-\uabbf\u13f8-\u13fd]/);
+    expect(names('# ꮳꮃꭹ\n\nᏣᎳᎩ. ꮳꮃꭹ.\n')).toEqual(['ᏣᎳᎩ']);
+  });
+});
