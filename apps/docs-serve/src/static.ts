@@ -5,11 +5,11 @@
  * dot-files and dot-folders (`.embedding-cache`, `.git`), NUL bytes, and any path whose real
  * location (symlinks resolved) lies outside the root's real location.
  */
-import { fstatSync, type ReadStream, type Stats } from 'node:fs';
+import { existsSync, fstatSync, type ReadStream, type Stats } from 'node:fs';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
-import { describeFsError, oneLine } from '@chunkyard/fs-atomic';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { describeFsError, oneLine, unfinishedBuild } from '@chunkyard/fs-atomic';
 import send from 'send';
 import { clearSendHeaders, plain, sendFailed, type Handler } from './handlers.js';
 
@@ -92,6 +92,25 @@ export type SendError = Error & { status?: number; headers?: Record<string, stri
  */
 export const DOCS_CSP = 'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-downloads';
 
+/** The file that makes a folder a topic (topic-io's TOPIC_MARKER). */
+const TOPIC_MARKER = 'golden-reference.md';
+
+/**
+ * For a path that does not resolve: when it lies in a topic's `_chunks/` (`/<topic>/_chunks/…`)
+ * and that topic has no `_chunks/` but a build's temp of it, the topic folder and the temp. A
+ * chunking-tool SIGKILLed between its two renames left the previous folder moved aside, and
+ * every chunk of the topic was a plain 404, as if the topic had none, with no log line.
+ */
+function interruptedChunks(realRoot: string, path: string): { topic: string; temp: string } | null {
+  const segments = path.split('/').filter(Boolean);
+  const at = segments.indexOf('_chunks');
+  if (at < 1) return null;
+  const topic = join(realRoot, ...segments.slice(0, at));
+  if (!existsSync(join(topic, TOPIC_MARKER))) return null;
+  const left = unfinishedBuild(topic, '_chunks');
+  return left === null ? null : { topic, temp: left.temp };
+}
+
 /**
  * Serves files under `root` (an absolute path, resolved again at each request); `log` hears of
  * files it cannot read.
@@ -99,6 +118,8 @@ export const DOCS_CSP = 'sandbox allow-scripts allow-popups allow-popups-to-esca
 export function staticFiles(root: string, log: (line: string) => void = () => undefined): Handler {
   // Whether the last request found the root gone, so the operator hears of it once, not per request.
   let rootGone = false;
+  // The temps of interrupted chunk builds already logged (interruptedChunks).
+  const reported = new Set<string>();
   // Each request's Range and If-Range as the client sent them (fixRangeHeaders rewrites them for
   // one size, and a request whose file is replaced under it is answered again), and how many
   // times it has been answered again.
@@ -128,7 +149,16 @@ export function staticFiles(root: string, log: (line: string) => void = () => un
     }
     if (rootGone) log(`${oneLine(root)}: the served folder is back`);
     rootGone = false;
-    if (real === null || realRoot === null) return plain(res, 404, 'Not Found');
+    if (real === null || realRoot === null) {
+      const left = realRoot === null ? null : interruptedChunks(realRoot, verdict.path);
+      if (left !== null) {
+        // Once per temp: another killed build leaves another name, and is said again.
+        if (!reported.has(left.temp)) log(`${oneLine(left.topic)}: this topic has no _chunks/, only ${oneLine(basename(left.temp))}: a chunk build of it was killed before it finished, or is running now; answering 503 for its chunks until it is rebuilt (npx nx run-many -t index, or chunkyard chunk ${oneLine(left.topic)})`);
+        reported.add(left.temp);
+        return plain(res, 503, "Service Unavailable (this topic's _chunks/ is missing: a chunk build of it was killed before it finished, or is running now)");
+      }
+      return plain(res, 404, 'Not Found');
+    }
     if (!inside(realRoot, real)) return plain(res, 403, 'Forbidden');
     // A folder is answered with its index.json (send's `index`), which must pass the same check.
     const index = await realpath(join(real, 'index.json')).catch(() => null);
