@@ -12,9 +12,9 @@
  * docs root is a symlink. Everything else is in plugin.cjs, which only sees paths.
  */
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
-const { dirname, isAbsolute, join, relative, sep } = require('node:path');
+const { dirname, isAbsolute, join, posix, relative, sep } = require('node:path');
 const { createRequire } = require('node:module');
-const { createProjects, entriesSharingCache, executorPackageOf, INDEX_JSON_TARGET, LLMS_TXT_TARGET, STEPS, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
+const { createProjects, entriesSharingCache, otherEntryNames, executorPackageOf, INDEX_JSON_TARGET, LLMS_TXT_TARGET, STEPS, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
 const { reinstallCommand } = require('./package-manager.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
@@ -373,7 +373,7 @@ const createNodesV2 = [
       const overridden = overridingTargetDefault(context.nxJsonConfiguration, context.workspaceRoot);
       if (overridden) throw new Error(overridden);
       const cacheShared = entriesSharingCache(context.nxJsonConfiguration, options.embeddingCacheDir) > 1;
-      return createProjectsFromFiles(files, options, context.workspaceRoot, entryRootsOf(context.nxJsonConfiguration), cacheShared);
+      return createProjectsFromFiles(files, options, context.workspaceRoot, entryRootsOf(context.nxJsonConfiguration), cacheShared, context.nxJsonConfiguration);
     } catch (err) {
       // `nx run-many` and `nx run` print only "Failed to process project graph. Pass --verbose
       // to see the stacktraces." for an error thrown here (Nx 22.7's handleProjectGraphError),
@@ -457,8 +457,9 @@ function overridingTargetDefault(nxJson, workspaceRoot) {
  * @param {string} workspaceRoot
  * @param {string[][]} [entryRoots] every @chunkyard/nx entry's docs roots (several entries name projects by root)
  * @param {boolean} [cacheShared] another @chunkyard/nx entry keeps its embedding caches in the same folder
+ * @param {unknown} [nxJson] nx.json, for the other @chunkyard/nx entries' project names
  */
-function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [], cacheShared = false) {
+function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [], cacheShared = false, nxJson = undefined) {
   const markers = topicMarkers(files, options);
   for (const root of options.docsRoots) {
     if (markers.some((m) => m.startsWith(`${root}/`))) continue;
@@ -589,7 +590,8 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
   const defaultConfigAbsent = configAbsent && options.configFile === DEFAULT_CONFIG_FILE;
   const anchorFile = files.includes('nx.json') ? 'nx.json' : (files[0] ?? 'nx.json');
   const projectNames = workspaceProjectNames(files, options, workspaceRoot);
-  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: projectNames.own, otherNames: projectNames.elsewhere, staleIn, staleCaches, defaultConfigAbsent, topiclessRoots, anchorFile });
+  const otherEntries = entryRoots.length > 1 ? otherEntryNames(files, options, nxJson, new Set([...projectNames.elsewhere.values()].map((f) => posix.dirname(f)))) : undefined;
+  return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: projectNames.own, otherNames: projectNames.elsewhere, otherEntryNames: otherEntries, staleIn, staleCaches, defaultConfigAbsent, topiclessRoots, anchorFile });
 }
 
 /** @typedef {{ staleOutputs: (root: string, marker: string) => { path: string }[], staleEmbeddingCaches: (cacheRoot: string, live: ReadonlySet<string>) => string[], topiclessRootOutputs?: (root: string, marker: string) => { path: string }[] | null }} StaleOutputsModule */

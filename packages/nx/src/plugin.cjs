@@ -208,6 +208,49 @@ function entryRootsOf(nxJson) {
 }
 
 /**
+ * The project names the other @chunkyard/nx entries of nx.json give (each with its folder), as
+ * their own calls derive them from the same files: Nx hands each entry's call only that entry's
+ * projects, so docsRoot "a/b" in one entry and "a-b" in another both made the project "a-b" (and
+ * a/b/t and a-b/t both "topic-a-b-t"), and Nx stopped every command with "defined in multiple
+ * locations", which nx run-many prints only as "Failed to process project graph" (found by a
+ * probe). Entries with wrong options are left out (their own call reports them), and so are
+ * folders a project file names (`named`, which the caller checks by that name).
+ * @param {readonly string[]} files
+ * @param {NormalizedOptions} own  this entry's options
+ * @param {unknown} nxJson
+ * @param {ReadonlySet<string>} named  folders whose project a project.json or package.json names
+ * @returns {Map<string, string>} name -> folder
+ */
+function otherEntryNames(files, own, nxJson, named) {
+  /** @type {Map<string, string>} */
+  const out = new Map();
+  for (const p of /** @type {{ plugins?: unknown[] } | undefined} */ (nxJson)?.plugins ?? []) {
+    const entry = /** @type {{ plugin?: unknown, options?: unknown }} */ (typeof p === 'string' ? { plugin: p } : (p ?? {}));
+    if (entry.plugin !== '@chunkyard/nx') continue;
+    let options;
+    try {
+      options = normalizeOptions(/** @type {ChunkyardNxOptions | undefined} */ (entry.options));
+    } catch {
+      continue;
+    }
+    // Roots are in one entry each (checkEntryRoots), so an entry sharing one is this one.
+    if (options.docsRoots.some((r) => own.docsRoots.includes(r))) continue;
+    const markers = topicMarkers(files, options);
+    const topics = new Set(markers.map((m) => posix.dirname(m)));
+    for (const marker of markers) {
+      const docsRoot = /** @type {string} */ (docsRootOf(marker, options.docsRoots));
+      for (let dir = posix.dirname(marker); ; dir = posix.dirname(dir)) {
+        // Several entries: names are always qualified by the root (createProjects).
+        const name = projectName(dir, docsRoot, topics.has(dir), true);
+        if (!named.has(dir) && !out.has(name)) out.set(name, dir);
+        if (dir === docsRoot) break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * How many @chunkyard/nx entries of nx.json keep their embedding caches in `cacheDir`: with
  * more than one, each sees only its own topics, so none may remove another's as stale.
  * @param {unknown} nxJson @param {string} cacheDir
@@ -613,6 +656,7 @@ function executorInputs(ctx) {
  * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
  * @property {Map<string, { name: string, file: string }>} [ownNames]  folders under a docs root that are Nx projects of their own (a project.json, or a package.json in the package manager's workspaces), each with the name Nx gives it and the file that gives it (ownProjectNames in index.cjs)
  * @property {Map<string, string>} [otherNames]  the names of the Nx projects a project.json or package.json makes outside the docs roots, each with that file (workspaceProjectNames in index.cjs)
+ * @property {Map<string, string>} [otherEntryNames]  the names the other entries of this plugin in nx.json give, each with its folder (otherEntryNames)
  * @property {(docsRoot: string, marker: string) => boolean} [staleIn]  whether a folder below the docs root holds outputs of a topic that is gone (index-tool's stale-outputs entry), which its index-json's --prune removes
  * @property {string[][]} [entryRoots]  the docs roots of every entry of this plugin in nx.json (entryRootsOf), this one's included
  * @property {(cacheDir: string, live: ReadonlySet<string>) => string[]} [staleCaches]  the names of the topic embedding caches in cacheDir (workspace-relative) that are not in live (index-tool's stale-outputs entry), which the first docs root's index-json removes; absent when another entry shares the folder
@@ -780,6 +824,14 @@ function createProjects(files, givenCtx) {
       // A project of the workspace outside the docs roots with the same name: Nx stopped every
       // command with "defined in multiple locations", and nx run-many printed only "Failed to
       // process project graph", naming neither folder (found by a probe).
+      const otherEntryFolder = ctx.otherEntryNames?.get(name);
+      if (otherEntryFolder !== undefined) {
+        const [a, b] = /** @type {[string, string]} */ ([otherEntryFolder, dir].sort());
+        throw new Error(
+          `@chunkyard/nx: the folders ${a} and ${b}, under the docs roots of two @chunkyard/nx entries in nx.json, would both be the project "${name}" ` +
+            `(a project is named after its docs root and its path below it, joined by "-"); rename one of them`,
+        );
+      }
       const file = ctx.otherNames?.get(name);
       if (file !== undefined) {
         const own = ctx.ownNames?.get(dir);
@@ -1164,6 +1216,7 @@ module.exports = {
   normalizeOptions,
   entryRootsOf,
   entriesSharingCache,
+  otherEntryNames,
   projectName,
   docsTree,
   createProjects,

@@ -715,6 +715,38 @@ describe('@chunkyard/nx: the file-system edge', () => {
     );
   });
 
+  it('two @chunkyard/nx entries whose folders would be one project name are an error naming both, in each entry (probe)', () => {
+    const ws = join(temp, 'two-entries');
+    const files = ['a/b/t/golden-reference.md', 'a-b/t/golden-reference.md', 'docs/x/golden-reference.md', 'nx.json'];
+    for (const f of files) {
+      mkdirSync(join(ws, f, '..'), { recursive: true });
+      writeFileSync(join(ws, f), '# T\n');
+    }
+    const entries = (one: unknown, two: unknown) => ({ plugins: [{ plugin: '@chunkyard/nx', options: one }, { plugin: '@chunkyard/nx', options: two }] });
+    const run = (options: unknown, nxJson: unknown) => edge.createNodesV2[1](files, options, { workspaceRoot: ws, nxJsonConfiguration: nxJson });
+    // a/b/t and a-b/t are both topic-a-b-t: Nx hands each entry only its own projects, and
+    // stopped with "defined in multiple locations", which nx run-many hides.
+    const nxJson = entries({ docsRoot: ['docs', 'a/b'] }, { docsRoot: 'a-b' });
+    const message =
+      '@chunkyard/nx: the folders a-b/t and a/b/t, under the docs roots of two @chunkyard/nx entries in nx.json, would both be the project "topic-a-b-t" (a project is named after its docs root and its path below it, joined by "-"); rename one of them';
+    expect(() => run({ docsRoot: ['docs', 'a/b'] }, nxJson)).toThrow(message);
+    expect(() => run({ docsRoot: 'a-b' }, nxJson)).toThrow(message);
+    // Apart, both entries make their projects; a project.json naming one of them clears it.
+    const apart = entries({ docsRoot: 'docs' }, { docsRoot: 'a-b' });
+    expect(run({ docsRoot: 'docs' }, apart).flatMap(([, r]) => Object.values(r.projects).map((p) => p.name)).sort()).toEqual(['docs', 'topic-docs-x']);
+    expect(run({ docsRoot: 'a-b' }, apart).flatMap(([, r]) => Object.values(r.projects).map((p) => p.name)).sort()).toEqual(['a-b', 'topic-a-b-t']);
+    // The roots a/b and a-b are both "a-b" too.
+    writeFileSync(join(ws, 'a/b/t/project.json'), JSON.stringify({ name: 'ab-t' }));
+    const named = [...files, 'a/b/t/project.json'];
+    expect(() => edge.createNodesV2[1](named, { docsRoot: 'a-b' }, { workspaceRoot: ws, nxJsonConfiguration: nxJson })).toThrow(
+      '@chunkyard/nx: the folders a-b and a/b, under the docs roots of two @chunkyard/nx entries in nx.json, would both be the project "a-b"',
+    );
+    writeFileSync(join(ws, 'a/b/project.json'), JSON.stringify({ name: 'ab' }));
+    const bothNamed = [...named, 'a/b/project.json'];
+    expect(edge.createNodesV2[1](bothNamed, { docsRoot: 'a-b' }, { workspaceRoot: ws, nxJsonConfiguration: nxJson }).flatMap(([, r]) => Object.values(r.projects).map((p) => p.name)).sort()).toEqual(['a-b', 'topic-a-b-t']);
+    expect(edge.createNodesV2[1](bothNamed, { docsRoot: ['docs', 'a/b'] }, { workspaceRoot: ws, nxJsonConfiguration: nxJson }).flatMap(([, r]) => Object.values(r.projects).map((p) => p.name)).sort()).toEqual(['ab', 'ab-t', 'docs', 'topic-docs-x']);
+  });
+
   it('a tool under node_modules is an installed package', () => {
     const ws = join(temp, 'user');
     mkdirSync(join(ws, 'node_modules/@chunkyard/index-tool'), { recursive: true });
