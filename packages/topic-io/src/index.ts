@@ -351,10 +351,41 @@ export function topicSettings(dir: string, base: ChunkyardConfig, marker = TOPIC
   const topicYaml = join(dir, 'topic.yaml');
   const topic = entryExists(topicYaml) ? loadConfigFile(topicYaml, true) : null;
   const config = mergeTopic(base, topic);
-  return { dir, config, sources: config.sources ?? [marker], sourcesListedIn: topic?.sources ? topicYaml : null };
+  const sources = config.sources ?? [marker];
+  for (const source of sources) {
+    const problem = docNameProblem(docNameFrom(source));
+    if (problem) throw new UsageError(`${oneLine(join(dir, source))}${topic?.sources ? ` (listed in the sources of ${oneLine(topicYaml)})` : ''}: ${problem}`);
+  }
+  return { dir, config, sources, sourcesListedIn: topic?.sources ? topicYaml : null };
 }
 
-/** `golden-reference.md` → `golden-reference`: the name of its chunk files and manifest. */
+/**
+ * Characters a document name may not hold: control characters (C0, DEL, C1) and the bidi
+ * controls that reorder how a line is shown. The name opens every chunk id
+ * (`{contentType}:{docName}::ch{n}`), so `a<ESC>[31m.md` or `a<TAB>b.md` went into every id,
+ * manifest and terminal line as given (issue 15 leftover).
+ */
+const DOC_NAME_FORBIDDEN = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/** Why `name` (a document name, its file's name without the extension) cannot go into chunk ids, or null. */
+export function docNameProblem(name: string): string | null {
+  const bad = DOC_NAME_FORBIDDEN.exec(name);
+  if (!bad) return null;
+  const code = `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `its name goes into every chunk id (doc:<name>::ch<n>) and holds a control character (${code}); rename the file without it`;
+}
+
+const docNameFrom = (file: string): string => basename(file, extname(file));
+
+/**
+ * `golden-reference.md` → `golden-reference`: the name of its chunk files and manifest, and of
+ * every chunk id. A UsageError naming the file when the name holds a control character
+ * (docNameProblem); `::` is kept (`std::vector.md`): an id is read from its end, where
+ * `::ch<digits>` always is, and the content type before the first `:` holds no colon.
+ */
 export function docNameOf(file: string): string {
-  return basename(file, extname(file));
+  const name = docNameFrom(file);
+  const problem = docNameProblem(name);
+  if (problem) throw new UsageError(`${oneLine(file)}: ${problem}`);
+  return name;
 }
