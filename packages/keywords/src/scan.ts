@@ -195,7 +195,8 @@ function lexToken(raw: string): LexResult {
   // Numbers and versions ("9.0"), lower-case dotted tokens ("e.g", "appsettings.json")
   // and single letters end a phrase: they are never part of a keyword.
   // (A single character of a script without spaces is a word: 源 of 源代码, 化 of 序列化.)
-  if (!/\p{L}/u.test(t) || t.includes('.') || (t.length < 2 && !UNSPACED.test(t))) return BREAK;
+  // (Nor a word of Hangul fillers only, letters that show as a blank: "ㅤㅤ" was a keyword.)
+  if (!VISIBLE_LETTER.test(t) || t.includes('.') || (t.length < 2 && !UNSPACED.test(t))) return BREAK;
   let lower = lowerCase(t);
   // A Korean word without its particle or 하다 ending, shown so: 서버는 and 서버를 are 서버.
   const korean = endsInHangul(lower);
@@ -227,6 +228,9 @@ function lexToken(raw: string): LexResult {
  * U+0591–U+05C7 but the punctuation among them, which no word holds), Arabic harakat (U+064B–U+065F,
  * U+0670) and tatweel (U+0640, which stretches a word to justify a line).
  */
+/** A letter but the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), which show as a blank or nothing (helper-90 probe). */
+const VISIBLE_LETTER = /(?![\u115f\u1160\u3164\uffa0])\p{L}/u;
+
 const SPELLING_ONLY = /[\u200c\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0640\u064b-\u065f\u0670]/;
 const SPELLING_ONLY_ALL = new RegExp(SPELLING_ONLY.source, 'g');
 

@@ -77,3 +77,29 @@ describe('Cherokee', () => {
     expect(names('# ꮳꮃꭹ\n\nᏣᎳᎩ. ꮳꮃꭹ.\n')).toEqual(['ᏣᎳᎩ']);
   });
 });
+
+// The Hangul fillers (U+3164, U+FFA0, U+115F, U+1160) are letters by category that show as a
+// blank or as nothing: "ㅤㅤ" was a page's top keyword, a blank row of the table.
+describe('Hangul fillers', () => {
+  it.each([
+    ['# ㅤㅤ\n\nㅤㅤ server. ㅤㅤ server.\n', ['server']],
+    ['# ﾠﾠﾠ config\n\nﾠﾠﾠ config\n', ['config']],
+    ['# \u115f\u1160\n\n\u115f\u1160 \u115f\u1160\n', []],
+  ])('a word of them only is no word: %j', (text, expected) => {
+    expect(names(text)).toEqual(expected);
+  });
+
+  it('a Korean word is still one (property: no keyword is fillers, marks and spaces only)', () => {
+    expect(names('# 서버\n\n서버 설정. 서버 설정.\n')).toEqual(expect.arrayContaining(['서버']));
+    const piece = fc.constantFrom('\u3164', '\uffa0', '\u115f', '\u1160', '\u0301', 'server', '서버');
+    const word = fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join(''));
+    const line = fc.array(word, { minLength: 1, maxLength: 5 }).map((ws) => ws.join(' '));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 2, maxLength: 6 }), (lines) => {
+        const text = `# ${lines[0]}\n\n${lines.join('. ')}.\n`;
+        for (const name of names(text, 100)) for (const w of name.split(' ')) expect(w.replace(/[\u3164\uffa0\u115f\u1160\p{M}]/gu, ''), name).not.toBe('');
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
