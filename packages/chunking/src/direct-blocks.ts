@@ -42,6 +42,47 @@ const headingTexts: string[] = new Array<string>(TEXT_SLOTS).fill('');
 /** The longest text looked up there (a longer one is sliced, as rarely repeated). */
 const MAX_SHARED_TEXT = 64;
 
+/**
+ * The plain text of a heading's text `src[pos, max)` (trimmed, in markdown-it's text, so its
+ * lines end with `\n` alone) whose only inline syntax is line endings, as parsedPlainText gives
+ * it; null when it holds any other (INLINE_SYNTAX_TABLE). A setext heading of several lines is
+ * such a text: it went through markdown-it's tokens and two inline parses (its core rule's and
+ * parsedPlainText's), about 2.7 KB of garbage a heading, where the one-line form is a block at
+ * once (issue 15: a probe of two-line setext headings ran at 18 times prose per MB).
+ *
+ * Each line break is the newline rule of useRemarkInlineRules: the spaces and tabs ending the
+ * line are dropped, and the break is a hard one (no text, as parsedPlainText skips `hardbreak`)
+ * when they were two or more spaces and no tab, else `\n`; the spaces and tabs starting the next
+ * line are skipped.
+ */
+export function plainHeadingText(src: string, pos: number, max: number): string | null {
+  let lineBreaks = 0;
+  for (let k = pos; k < max; k++) {
+    const c = src.charCodeAt(k);
+    if (c < 128 && INLINE_SYNTAX_TABLE[c] === 1) {
+      if (c !== 0x0a) return null;
+      lineBreaks++;
+    }
+  }
+  if (lineBreaks === 0) return headingText(src, pos, max);
+  let out = '';
+  let lineStart = pos;
+  for (let k = src.indexOf('\n', pos); k !== -1 && k < max; k = src.indexOf('\n', lineStart)) {
+    let cut = k;
+    let tab = false;
+    for (; cut > lineStart; cut--) {
+      const c = src.charCodeAt(cut - 1);
+      if (c === 0x09) tab = true;
+      else if (c !== 0x20) break;
+    }
+    out += src.slice(lineStart, cut);
+    if (tab || k - cut < 2) out += '\n';
+    lineStart = k + 1;
+    while (lineStart < max && (src.charCodeAt(lineStart) === 0x20 || src.charCodeAt(lineStart) === 0x09)) lineStart++;
+  }
+  return out + src.slice(lineStart, max);
+}
+
 /** `src.slice(pos, max)`, or an equal string sliced before. */
 export function headingText(src: string, pos: number, max: number): string {
   const length = max - pos;
@@ -78,19 +119,20 @@ export function paragraphBlock(source: string, lines: LineTable, startLine: numb
  * The block toBlock would make of a top-level heading's token (`src[pos, max)` its text before
  * trimming, in markdown-it's text; lines `startLine` to `lastLine` of `source`, the last of which
  * is the underline of a setext heading), or null where the heading needs its token (its text
- * has inline syntax) or makes no block.
+ * has inline syntax other than line breaks: plainHeadingText) or makes no block.
  */
 export function headingBlock(source: string, lines: LineTable, src: string, startLine: number, lastLine: number, depth: number, pos: number, max: number): Block | null {
   while (pos < max && isAsciiTrimmable(src.charCodeAt(pos))) pos++;
   while (max > pos && isAsciiTrimmable(src.charCodeAt(max - 1))) max--;
-  if (hasInlineSyntax(src, pos, max)) return null;
+  const text = plainHeadingText(src, pos, max);
+  if (text === null) return null;
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);
   if (end <= start) return null;
   // One literal of all seven fields, as toBlock and plain-text.ts make headings (one hidden
   // class), rather than five and then two added: those two went to a property array of their
   // own, one more object per heading.
-  return { type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), depth, text: headingText(src, pos, max) };
+  return { type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), depth, text };
 }
 
 /**

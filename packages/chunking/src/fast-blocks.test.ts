@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import MarkdownIt from 'markdown-it';
 import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setFlatBlocksForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
+import { plainHeadingText } from './direct-blocks.js';
 import { lineTable } from './lines.js';
 
 /** `text`'s blocks with a fast path on (as it runs) equal those with it turned off by `set`. */
@@ -326,7 +327,9 @@ describe('top-level setext headings made into blocks without tokens (session 42)
   // `=` and `-` underlines (indented, spaced, too indented), in quotes and lists (which keep
   // their tokens), after definitions and paragraphs, and lines that only look like underlines.
   const start = fc.constantFrom('', '', ' ', '   ', '    ', '\t', '> ', '- ', '1. ');
-  const text = fc.constantFrom('h1', ' title ', 'a # b', 'x\\', '`c`', '*em*', '[l]', '&amp;', '<b>', 'a\0b', 'é ü', '\u00a0x\u00a0', 'two\nlines', 'x\n`c`', '[l]: /u\nafter');
+  const text = fc.constantFrom('h1', ' title ', 'a # b', 'x\\', '`c`', '*em*', '[l]', '&amp;', '<b>', 'a\0b', 'é ü', '\u00a0x\u00a0', 'two\nlines', 'x\n`c`', '[l]: /u\nafter',
+    // Several lines of plain text (blocks at once since session 62): hard and soft breaks, tabs and indentation around them.
+    'a  \nb', 'a \n  b', 'a\t\nb', 'a\t  \n\tb', 'one\n    two\nthree', 'x   \ny\nz  ', 'é\u00a0 \n\u00a0ü');
   const underline = fc.constantFrom('===', '---', ' --', '   =', '    ---', '- - -', '=== x', '--\t', '=');
   const heading = fc.tuple(start, text, underline).map(([a, t, u]) => `${a}${t}\n${u}`);
   const other = fc.constantFrom('', 'para', '# atx', '[l]: /u', '```', '> q', '<div>', '| a |\n|---|');
@@ -335,7 +338,7 @@ describe('top-level setext headings made into blocks without tokens (session 42)
     expectDirectHeadingsAsTokens(headingDocs(heading, other, 12));
   });
 
-  it('makes no token for a one-line plain heading, and keeps the blocks in order', () => {
+  it('makes no token for a heading of plain lines, and keeps the blocks in order', () => {
     const source = 'One\n===\n\npara\n\nTwo *em*\n---\n> Quoted\n> ---\nThree\n  ---\n';
     expect(fastBlocks(source).blocks.map((b) => [b.type, b.startLine, b.endLine, b.text ?? null])).toEqual([
       ['heading', 0, 1, 'One'],
@@ -355,6 +358,31 @@ describe('top-level setext headings made into blocks without tokens (session 42)
     }
     expect(parsedTokensForTests()).toBe(1);
     expectSameBlocksWithout(setDirectHeadingsForTests, tiny);
+    // Headings of two lines (a probe found them at 18 times prose per MB: three tokens and two
+    // inline parses each, 2.7 KB of garbage a heading) make no token either.
+    const twoLines = Array.from({ length: 3000 }, (_, i) => `a${i % 100}  \n  b\t\n===\n`).join('');
+    setFlatBlocksForTests(false);
+    try {
+      expect(fastBlocks(twoLines).blocks.map((b) => b.text).slice(0, 2)).toEqual(['a0b', 'a1b']);
+    } finally {
+      setFlatBlocksForTests(true);
+    }
+    expect(parsedTokensForTests()).toBe(1);
+    expectSameBlocksWithout(setDirectHeadingsForTests, twoLines);
+  });
+
+  it('gives a heading of plain lines the text the inline parser gives it', () => {
+    const piece = fc.constantFrom('a', 'Word', ' ', '  ', '\t', 'é', '\u00a0', '-', '#', ':', ']', '(x)', '日本');
+    const line = fc.array(piece, { minLength: 1, maxLength: 6 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 5 }), (lines) => {
+        const text = lines.join('\n').replace(/^[ \t]+|[ \t]+$/g, '');
+        fc.pre(text.length > 0);
+        expect(plainHeadingText(text, 0, text.length)).toBe(parsedPlainText(text, { env: {} }));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(plainHeadingText('a *b*\nc', 0, 8)).toBeNull();
   });
 
   it('does not ask the table rule about a heading line without a pipe', () => {

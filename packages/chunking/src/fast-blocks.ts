@@ -331,11 +331,12 @@ function lheadingSkipping(state: StateBlock, startLine: number, endLine: number)
     return false;
   }
   state.line = nextLine + 1;
-  // A top-level heading of one line of plain text is a block at once, as an ATX one is (see
-  // DirectBlocks): its three tokens, their maps and children array and the tree node made of
-  // them were half of a pass over 1 MB of setext headings in the collector (session 42's probe:
-  // 0.7 s per MB, ten times the same headings in ATX form).
-  if (direct !== null && state.level === 0 && nextLine === startLine + 1 && directHeading(direct, src, startLine, nextLine, level, bMarks[startLine]! + tShift[startLine]!, eMarks[startLine]!)) {
+  // A top-level heading of plain text is a block at once, as an ATX one is (see DirectBlocks):
+  // its three tokens, their maps and children array and the tree node made of them were half of
+  // a pass over 1 MB of setext headings in the collector (session 42's probe: 0.7 s per MB, ten
+  // times the same headings in ATX form). Its lines are getLines' at the top level (from each
+  // line's start, joined by their `\n`), so their text is the source's range.
+  if (direct !== null && state.level === 0 && directHeading(direct, src, startLine, nextLine, level, bMarks[startLine]! + tShift[startLine]!, eMarks[nextLine - 1]!)) {
     pushMark(state, direct);
     state.parentType = oldParentType;
     return true;

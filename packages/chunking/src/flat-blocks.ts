@@ -1,7 +1,7 @@
 /**
  * The blocks of a flat document, read line by line without markdown-it: a document whose every
  * line is blank, plain paragraph text, an ATX heading of plain text, or the underline of a
- * one-line setext heading. Such documents are the block-dense ones (a heading or a paragraph
+ * setext heading of plain text. Such documents are the block-dense ones (a heading or a paragraph
  * per line: 170,000–200,000 blocks per MB), where markdown-it's state, its line marks and its
  * rule chain per line were most of the parse (issue 15: 25–30 ms of about 100 per MB of tiny
  * headings or tiny paragraphs, against 7 ms to make the blocks themselves).
@@ -10,9 +10,10 @@
  * to markdown-it (null): a tab in the indentation, a line indented four columns outside a
  * paragraph, a first character that is not a letter, a non-ASCII character or `#` (a digit, a
  * list marker, `>`, a fence, `<`, `[`, `|`, …), a `-`/`=` line that does not underline a
- * one-line paragraph, a heading text with inline syntax, and any `|` at all (a table's header
- * row). What this path accepts, markdown-it's rules read as paragraphs and headings only, and
- * the blocks are made by the functions fast-blocks' own rules make them with (direct-blocks).
+ * paragraph, a heading text with inline syntax other than line breaks, and any `|` at all (a
+ * table's header row). What this path accepts, markdown-it's rules read as paragraphs and
+ * headings only, and the blocks are made by the functions fast-blocks' own rules make them with
+ * (direct-blocks).
  */
 import { atxHeadingLine, headingBlock, paragraphBlock } from './direct-blocks.js';
 import { BlockArray } from './fast-lists.js';
@@ -63,9 +64,9 @@ export function flatBlocks(src: string, source: string, lines: LineTable): Block
         continue;
       }
     } else if (c === 0x2d || c === 0x3d) {
-      // Only the underline of a one-line paragraph: its line is the heading's text.
-      if (first < 0 || last !== first || last !== line - 1 || !isUnderline(src, p, lineEnd, c)) return null;
-      const heading = headingBlock(source, lines, src, first, line, c === 0x3d ? 1 : 2, firstText, ends[first]!);
+      // Only the underline of a paragraph (its lines are the heading's text), not a thematic break.
+      if (first < 0 || !isUnderline(src, p, lineEnd, c)) return null;
+      const heading = headingBlock(source, lines, src, first, line, c === 0x3d ? 1 : 2, firstText, ends[last]!);
       if (heading === null) return null;
       blocks.push(heading, first);
       first = -1;
