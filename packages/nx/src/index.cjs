@@ -12,7 +12,7 @@
  * docs root is a symlink. Everything else is in plugin.cjs, which only sees paths.
  */
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
-const { dirname, isAbsolute, join, posix, relative, sep } = require('node:path');
+const { dirname, isAbsolute, join, relative, sep } = require('node:path');
 const { createRequire } = require('node:module');
 const { createProjects, entriesSharingCache, otherEntryNames, executorPackageOf, INDEX_JSON_TARGET, LLMS_TXT_TARGET, STEPS, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
 const { reinstallCommand } = require('./package-manager.cjs');
@@ -590,7 +590,7 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
   const defaultConfigAbsent = configAbsent && options.configFile === DEFAULT_CONFIG_FILE;
   const anchorFile = files.includes('nx.json') ? 'nx.json' : (files[0] ?? 'nx.json');
   const projectNames = workspaceProjectNames(files, options, workspaceRoot);
-  const otherEntries = entryRoots.length > 1 ? otherEntryNames(files, options, nxJson, new Set([...projectNames.elsewhere.values()].map((f) => posix.dirname(f)))) : undefined;
+  const otherEntries = entryRoots.length > 1 ? otherEntryNames(files, options, nxJson, projectNames.isProjectFolder) : undefined;
   return createProjects(markers, { options, tools, executor: locateExecutor(workspaceRoot), entryRoots, ownNames: projectNames.own, otherNames: projectNames.elsewhere, otherEntryNames: otherEntries, staleIn, staleCaches, defaultConfigAbsent, topiclessRoots, anchorFile });
 }
 
@@ -653,49 +653,65 @@ function ownProjectNames(files, options, workspaceRoot) {
  * @param {readonly string[]} files
  * @param {import('./plugin.cjs').NormalizedOptions} options
  * @param {string} workspaceRoot
- * @returns {{ own: Map<string, { name: string, file: string }>, elsewhere: Map<string, string> }}
+ * @returns {{ own: Map<string, { name: string, file: string }>, elsewhere: { get(name: string): string | undefined }, isProjectFolder(dir: string): boolean }}
  */
 function workspaceProjectNames(files, options, workspaceRoot) {
-  /** @type {Map<string, { name: string, file: string }>} folder -> name and file */
-  const all = new Map();
-  /** @type {string[]} */
-  const packageJsons = [];
+  /** @type {Map<string, { name: string, file: string }>} folder -> the name its project.json gives */
+  const projectJsons = new Map();
+  /** @type {Map<string, string>} folder -> its package.json */
+  const packageJsons = new Map();
   for (const raw of files) {
     const f = sep === '\\' ? raw.split(sep).join('/') : raw;
     const base = f.slice(f.lastIndexOf('/') + 1);
     if (base !== 'project.json' && base !== 'package.json') continue;
+    const dir = f.slice(0, Math.max(0, f.lastIndexOf('/')));
     if (base === 'package.json') {
-      packageJsons.push(f);
+      packageJsons.set(dir, f);
       continue;
     }
-    const dir = f.slice(0, Math.max(0, f.lastIndexOf('/')));
     const json = readJson(join(workspaceRoot, f));
     if (json === undefined) continue;
     const name = typeof json.name === 'string' && json.name !== '' ? json.name : folderProjectName(dir);
-    all.set(dir, { name, file: f });
+    projectJsons.set(dir, { name, file: f });
   }
-  if (packageJsons.length > 0) {
-    const inWorkspaces = packageJsonWorkspaces(workspaceRoot);
-    for (const f of packageJsons) {
-      const dir = f.slice(0, Math.max(0, f.lastIndexOf('/')));
-      if (all.has(dir) || !inWorkspaces(f)) continue;
-      const json = readJson(join(workspaceRoot, f));
-      if (json === undefined) continue;
-      const nx = json.nx && typeof json.nx === 'object' ? /** @type {Record<string, unknown>} */ (json.nx) : {};
-      const name = typeof nx.name === 'string' ? nx.name : typeof json.name === 'string' ? json.name : folderProjectName(dir);
-      all.set(dir, { name, file: f });
-    }
-  }
+  // Nx's workspaces matcher costs a load of Nx's package-json plugin (about 0.1 s in a process
+  // that has not loaded it, as an isolated plugin's): made only when a package.json could count.
+  /** @type {((file: string) => boolean) | undefined} */
+  let matcher;
+  const inWorkspaces = (/** @type {string} */ f) => (matcher ??= packageJsonWorkspaces(workspaceRoot))(f);
+  const packageName = (/** @type {string} */ dir, /** @type {string} */ f) => {
+    const json = readJson(join(workspaceRoot, f));
+    if (json === undefined) return undefined;
+    const nx = json.nx && typeof json.nx === 'object' ? /** @type {Record<string, unknown>} */ (json.nx) : {};
+    return typeof nx.name === 'string' ? nx.name : typeof json.name === 'string' ? json.name : folderProjectName(dir);
+  };
   const underRoot = (/** @type {string} */ dir) => options.docsRoots.some((r) => dir === r || dir.startsWith(`${r}/`));
   /** @type {Map<string, { name: string, file: string }>} */
   const own = new Map();
-  /** @type {Map<string, string>} */
-  const elsewhere = new Map();
-  for (const [dir, given] of all) {
+  /** @type {Map<string, string>} name -> project.json */
+  const byName = new Map();
+  /** @type {Map<string, string[]>} name -> package.json files that are projects if in the workspaces */
+  const packagesByName = new Map();
+  for (const [dir, given] of projectJsons) {
     if (underRoot(dir)) own.set(dir, given);
-    else if (given.name !== '') elsewhere.set(given.name, given.file);
+    else if (given.name !== '' && !byName.has(given.name)) byName.set(given.name, given.file);
   }
-  return { own, elsewhere };
+  for (const [dir, f] of packageJsons) {
+    if (projectJsons.has(dir)) continue;
+    if (underRoot(dir)) {
+      if (!inWorkspaces(f)) continue;
+      const name = packageName(dir, f);
+      if (name !== undefined) own.set(dir, { name, file: f });
+      continue;
+    }
+    const name = packageName(dir, f);
+    if (name !== undefined && name !== '') packagesByName.set(name, [...(packagesByName.get(name) ?? []), f]);
+  }
+  return {
+    own,
+    elsewhere: { get: (/** @type {string} */ name) => byName.get(name) ?? packagesByName.get(name)?.find(inWorkspaces) },
+    isProjectFolder: (/** @type {string} */ dir) => projectJsons.has(dir) || (packageJsons.has(dir) && inWorkspaces(/** @type {string} */ (packageJsons.get(dir)))),
+  };
 }
 
 /** Nx's name for a project file's folder without a name of its own (toProjectName): the folder's name, lower case. @param {string} dir */

@@ -218,7 +218,7 @@ function entryRootsOf(nxJson) {
  * @param {readonly string[]} files
  * @param {NormalizedOptions} own  this entry's options
  * @param {unknown} nxJson
- * @param {ReadonlySet<string>} named  folders whose project a project.json or package.json names
+ * @param {(dir: string) => boolean} named  whether a project.json or package.json names the folder's project
  * @returns {Map<string, string>} name -> folder
  */
 function otherEntryNames(files, own, nxJson, named) {
@@ -242,7 +242,7 @@ function otherEntryNames(files, own, nxJson, named) {
       for (let dir = posix.dirname(marker); ; dir = posix.dirname(dir)) {
         // Several entries: names are always qualified by the root (createProjects).
         const name = projectName(dir, docsRoot, topics.has(dir), true);
-        if (!named.has(dir) && !out.has(name)) out.set(name, dir);
+        if (!out.has(name) && !named(dir)) out.set(name, dir);
         if (dir === docsRoot) break;
       }
     }
@@ -655,7 +655,7 @@ function executorInputs(ctx) {
  * @property {Record<string, ToolLocation>} tools   by package name
  * @property {{ kind: 'installed' } | { kind: 'workspace', file: string, packageDir?: string }} [executor]  where executor.cjs is (default: installed), and in the workspace the package folder holding executors.json
  * @property {Map<string, { name: string, file: string }>} [ownNames]  folders under a docs root that are Nx projects of their own (a project.json, or a package.json in the package manager's workspaces), each with the name Nx gives it and the file that gives it (ownProjectNames in index.cjs)
- * @property {Map<string, string>} [otherNames]  the names of the Nx projects a project.json or package.json makes outside the docs roots, each with that file (workspaceProjectNames in index.cjs)
+ * @property {{ get(name: string): string | undefined }} [otherNames]  the names of the Nx projects a project.json or package.json makes outside the docs roots, each with that file (workspaceProjectNames in index.cjs)
  * @property {Map<string, string>} [otherEntryNames]  the names the other entries of this plugin in nx.json give, each with its folder (otherEntryNames)
  * @property {(docsRoot: string, marker: string) => boolean} [staleIn]  whether a folder below the docs root holds outputs of a topic that is gone (index-tool's stale-outputs entry), which its index-json's --prune removes
  * @property {string[][]} [entryRoots]  the docs roots of every entry of this plugin in nx.json (entryRootsOf), this one's included
