@@ -270,6 +270,19 @@ export function lineRange(text: string, start: number, end: number): { from: num
   return lineRanges(text)(start, end);
 }
 
+/** The characters resolveOptions refuses in a docName: C0, DEL and C1 controls, and the bidirectional ones. */
+const DOC_NAME_CONTROLS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * A document name derived from a loader's or reader's metadata (a `source` path, a `file_name`,
+ * a node id) with each control character shown as U+FFFD: chunkDocument refuses them in
+ * `docName`, which goes into every chunk id, and the adapters' caller never chose this name, so
+ * a path holding a newline must not fail the splitter.
+ */
+export function visibleDocName(name: string): string {
+  return name.replace(DOC_NAME_CONTROLS, '\ufffd');
+}
+
 /**
  * A namer for one splitter call: each name as it is the first time, then `<name>#2`, `#3`, … in
  * order (a name that reads `<name>#2` itself takes the next number free), so that two inputs of

@@ -57,3 +57,11 @@ describe('ChunkyardTextSplitter reads its options by name (a class instance\'s g
     expect(() => new MarkdownTextSplitter(Object.create({ maxTokens: 5 }))).toThrow('maxTokens must be an integer >= 16, got 5');
   });
 });
+
+describe('a document name derived from the metadata', () => {
+  it('shows a control character in the source path as U+FFFD rather than failing the split (session 62: chunkDocument refuses them in docName)', async () => {
+    const docs = await new MarkdownTextSplitter().createDocuments([MD, MD], [{ source: 'notes/a\nb.md' }, { source: 'x\u001b[2J.md' }]);
+    expect(docs.map((d) => d.id)).toEqual(['doc:notes/a\ufffdb::ch0', 'doc:x\ufffd[2J::ch0']);
+    expect(docs[0]!.metadata.sourceFile).toBe('a\nb.md');
+  });
+});

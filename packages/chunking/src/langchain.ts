@@ -11,7 +11,7 @@
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
-import { chunkMetadata, lineRanges, PER_DOCUMENT_OPTIONS, pageContentOf, pageContentProblem, plainOptions, splitterOptionsProblem, uniqueNamer, type PageContent } from '@chunkyard/chunking/interop';
+import { chunkMetadata, lineRanges, PER_DOCUMENT_OPTIONS, pageContentOf, pageContentProblem, plainOptions, splitterOptionsProblem, uniqueNamer, visibleDocName, type PageContent } from '@chunkyard/chunking/interop';
 
 /** LangChain's TextSplitter fields: taken (so a MarkdownTextSplitter call runs unchanged), not steering the cut. */
 const LANGCHAIN_FIELDS = ['chunkSize', 'chunkOverlap', 'keepSeparator', 'lengthFunction'];
@@ -71,7 +71,7 @@ function nameOf(metadata: Record<string, unknown> | undefined): { docName: strin
   // A file name that is all extension (`.md`) keeps it: without, the name was empty, and
   // chunkDocument refused it.
   const stem = path.replace(/\.[^./]*$/, '');
-  return { docName: stem === '' || stem.endsWith('/') ? path : stem, sourceFile: file };
+  return { docName: visibleDocName(stem === '' || stem.endsWith('/') ? path : stem), sourceFile: file };
 }
 
 

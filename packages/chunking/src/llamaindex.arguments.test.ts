@@ -49,3 +49,11 @@ describe('ChunkyardNodeParser reads its options by name (a class instance\'s get
     expect(plain.length).toBeGreaterThan(20);
   });
 });
+
+describe('a document name derived from the metadata', () => {
+  it('shows a control character in file_name or the id as U+FFFD rather than failing the parse (session 62: chunkDocument refuses them in docName)', () => {
+    const parser = new ChunkyardNodeParser();
+    const nodes = parser.getNodesFromDocuments([new Document({ id_: 'a', text: MD, metadata: { file_name: 'a\tb.md' } }), new Document({ id_: 'c\u202ed', text: MD })]);
+    expect(nodes.map((n) => n.id_)).toEqual(['a/doc:a\ufffdb::ch0', 'c\u202ed/doc:c\ufffdd::ch0']);
+  });
+});

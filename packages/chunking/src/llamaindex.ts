@@ -15,7 +15,7 @@
  */
 import { NodeParser, TextNode, type TextNodeParams } from 'llamaindex';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions } from '@chunkyard/chunking';
-import { PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsProblem, textNodesOf, uniqueNamer } from '@chunkyard/chunking/interop';
+import { PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsProblem, textNodesOf, uniqueNamer, visibleDocName } from '@chunkyard/chunking/interop';
 
 /**
  * The document name a reader's metadata suggests (`file_name`, as SimpleDirectoryReader sets it),
@@ -24,8 +24,8 @@ import { PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsProblem, textNodesOf
  */
 function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
   const file = doc.metadata.file_name;
-  if (typeof file === 'string' && file !== '') return { docName: file.replace(/\.[^.]*$/, '') || file, sourceFile: file };
-  return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? doc.id_ : DEFAULT_OPTIONS.docName };
+  if (typeof file === 'string' && file !== '') return { docName: visibleDocName(file.replace(/\.[^.]*$/, '') || file), sourceFile: file };
+  return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? visibleDocName(doc.id_) : DEFAULT_OPTIONS.docName };
 }
 
 

@@ -78,6 +78,14 @@ describe('per-document options are checked like the others (issue 15 library pro
     expect(chunkDocument('# T\n\nText.\n', { fileTitle: '', sourceFile: 'notes.txt', sourceId: 'x', sourceSystem: '' }).chunks).toHaveLength(1);
   });
 
+  it('refuse a docName holding a control character, which would go into every chunk id', () => {
+    expect(errorOf({ docName: 'a\u001b[2Jb' })?.message).toBe('docName must hold no control character (it goes into every chunk id), got "a\\u001b[2Jb" with U+001B');
+    for (const bad of ['a\nb', 'x\u0085', 'tab\there', 'rtl\u202ex', 'del\u007f']) expect(errorOf({ docName: bad })?.message, JSON.stringify(bad)).toMatch(/^docName must hold no control character/);
+    // `::` and other scripts are names like any other.
+    expect(chunkDocument('# T\n\nText.\n', { docName: 'std::vector' }).chunks[0]!.id).toBe('doc:std::vector::ch0');
+    expect(errorOf({ docName: '日本語 é' })).toBeNull();
+  });
+
   it('show what docName and contentType were given when they are not a non-empty string', () => {
     expect(errorOf({ docName: 5 })?.message).toBe('docName must be a non-empty string, got 5');
     expect(errorOf({ contentType: null })?.message).toBe('contentType must be a non-empty string, got null');

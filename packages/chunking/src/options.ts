@@ -170,8 +170,20 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   // It opens every id (`{contentType}:{docName}::ch{n}`): a ":" made ids that split two ways,
   // and a newline or an escape went into every id, manifest and terminal line (s37 probe).
   if (!CONTENT_TYPE.test(o.contentType)) throw new ChunkOptionsError(`contentType must be one word without ":" (it opens every chunk id), got ${shownValue(o.contentType)}`);
+  // docName follows it in every id: an escape there cleared a terminal that printed ids, and a
+  // newline split an id across lines of a log (the same characters topic-io's docNameProblem
+  // refuses in a source's file name). A `::` is kept (`std::vector`): read from the end, an id
+  // still splits one way.
+  const control = CONTROL_CHARACTER.exec(o.docName);
+  if (control !== null) {
+    const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw new ChunkOptionsError(`docName must hold no control character (it goes into every chunk id), got ${shownValue(o.docName)} with U+${code}`);
+  }
   return o;
 }
+
+/** C0, DEL and C1 controls, and the bidirectional controls (which reorder a terminal line); interop's visibleDocName shows the same ones. */
+const CONTROL_CHARACTER = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 const COMMON = ['docName', 'contentType', 'strategy'] as const;
 const OWN_OPTIONS: Record<StrategyName, readonly (keyof ResolvedChunkOptions)[]> = {
