@@ -193,6 +193,22 @@ describe('@chunkyard/nx:topic', () => {
     expect(tree.exists('docs/guides/install/golden-reference.md')).toBe(true);
   });
 
+  it('refuses a topic whose project name another project of the workspace has (project.json or workspace package.json), which the plugin refuses on every nx command (probe)', async () => {
+    await init(tree, {});
+    tree.write('apps/topic-spec/project.json', JSON.stringify({ name: 'topic-spec', targets: {} }));
+    await expect(topic(tree, { name: 'spec' })).rejects.toThrow(
+      '@chunkyard/nx:topic: docs/spec would be the project "topic-spec", which the project at apps/topic-spec already is; choose another name',
+    );
+    expect(tree.exists('docs/spec/golden-reference.md')).toBe(false);
+    // The docs root's own name, taken by a site package of the workspaces, when its first topic comes.
+    tree.write('package.json', JSON.stringify({ name: 'root', workspaces: ['site'] }));
+    tree.write('site/package.json', JSON.stringify({ name: 'docs' }));
+    await expect(topic(tree, { name: 'install' })).rejects.toThrow('@chunkyard/nx:topic: docs would be the project "docs", which the project at site already is; choose another name');
+    tree.write('site/package.json', JSON.stringify({ name: 'docs-site' }));
+    await topic(tree, { name: 'install' });
+    expect(tree.exists('docs/install/golden-reference.md')).toBe(true);
+  });
+
   it('--docsRoot inside the registered root names projects from that root: a clash it hid is refused, an unlisted folder too (probe)', async () => {
     await init(tree, { docsRoot: 'docs' });
     await topic(tree, { name: 'guides-new' });

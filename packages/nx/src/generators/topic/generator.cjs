@@ -4,7 +4,7 @@
  * marker document (and optionally a qa-pairs.md). The plugin infers its project from the
  * marker alone, so nothing else is registered anywhere.
  */
-const { logger, readNxJson } = require('@nx/devkit');
+const { getProjects, logger, readNxJson } = require('@nx/devkit');
 const { posix } = require('node:path');
 const { escapeControl, listedFolder, normalizeOptions, projectName } = require('../../plugin.cjs');
 
@@ -65,21 +65,34 @@ function projectClash(tree, docsRoot, dir, options) {
     }
   };
   if (tree.exists(docsRoot)) walk(docsRoot);
-  /** @param {Set<string>} topicSet @returns {Map<string, string>} dir -> project name, for every topic and folder above it */
+  /** @param {Set<string>} topicSet @returns {Map<string, string>} dir -> project name, for every topic and folder above it, and the root */
   const names = (topicSet) => {
     const out = new Map();
     for (const t of topicSet) {
       for (let d = t; d.startsWith(`${docsRoot}/`); d = posix.dirname(d)) out.set(d, projectName(d, docsRoot, topicSet.has(d), qualify));
     }
+    if (topicSet.size > 0) out.set(docsRoot, projectName(docsRoot, docsRoot, topicSet.has(docsRoot), qualify));
     return out;
   };
   const before = names(topics);
   const after = names(new Set([...topics, dir]));
+  /** @type {Map<string, { root?: string }> | undefined} the workspace's projects from project.json and package.json files */
+  let projects;
   for (const [d, name] of after) {
     if (before.get(d) === name) continue; // unchanged by the new topic
     for (const [other, otherName] of after) {
       if (other !== d && otherName === name) return `${d} would be the project "${name}", as ${other} is already`;
     }
+    // Another project of the workspace with that name (apps/topic-spec for docs/spec, a site
+    // package named "docs"): the plugin refuses it on every nx command, so the topic written
+    // here stopped them all (found by a probe).
+    try {
+      projects ??= getProjects(tree);
+    } catch {
+      projects = new Map();
+    }
+    const root = projects.get(name)?.root;
+    if (root !== undefined && root !== d) return `${d} would be the project "${name}", which the project at ${root || '.'} already is`;
   }
   return null;
 }
