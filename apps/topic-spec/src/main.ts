@@ -6,12 +6,12 @@
  *   topic-spec <topic-dir ...> [--config FILE] [--cache-dir DIR] [--prompt-threshold X] [--json]
  */
 import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
 import { EmbeddingCache, embedThroughCache, sha256Hex, siblingCacheRoots } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, createProvider, EmbeddingError, progressReporter, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { counted, emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { counted, emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, removeStaleTemps, unfinishedBuild, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, PromptHashLimitError, type SpecInputDocument, type TopicSpec } from '@chunkyard/spec';
@@ -285,6 +285,32 @@ function builtOutput(file: string): boolean {
   }
 }
 
+/** The folders of a topic an earlier step swaps in whole, and the step that builds each. */
+const BUILT_FOLDERS = [
+  { name: '_chunks', step: 'chunk', tool: 'chunking-tool' },
+  { name: '_keywords', step: 'keywords', tool: 'keyword-extractor' },
+] as const;
+
+/**
+ * A chunking-tool (or keyword-extractor) SIGKILLed between StagedDir.commit's two renames left
+ * the topic no `_chunks/` (`_keywords/`), only the previous folder moved aside
+ * (`._chunks.aside-*`) and the new one staged: topic-spec failed with "no chunk manifest; run
+ * chunking-tool", though it writes topic-spec.md in the topic, and that write's sweep of killed
+ * runs' temps puts the previous folder back; it came only after the reads. The sweep is done
+ * first, as index-tool does. What is left then is a run still alive (or another pid space's
+ * temp): named, with the topic and what to run.
+ */
+function interruptedBuilds(dir: string): void {
+  removeStaleTemps(dir);
+  for (const { name, step, tool } of BUILT_FOLDERS) {
+    const left = unfinishedBuild(dir, name);
+    if (left === null) continue;
+    throw new DocumentError(
+      `this topic has no ${name}/, only ${basename(left.temp)}: a ${tool} run is running now, or one was killed before it put its folder in; wait for it, or run ${tool} on the topic again (nx run <topic>:${step}), then topic-spec`,
+    );
+  }
+}
+
 async function specOne(
   topic: TopicSettings,
   provider: EmbeddingProvider,
@@ -294,6 +320,7 @@ async function specOne(
   warn: (line: string) => void,
 ): Promise<TopicSummary> {
   const threshold = thresholdFlag ?? topic.config.spec?.promptThreshold ?? DEFAULT_PROMPT_THRESHOLD;
+  interruptedBuilds(topic.dir);
   const manifests = topic.sources.map((s) => {
     const file = join(topic.dir, '_chunks', `${docNameOf(s)}.json`);
     if (!builtOutput(file)) throw new DocumentError(`${file}: no chunk manifest; run chunking-tool on the topic first (nx run <topic>:chunk)`);

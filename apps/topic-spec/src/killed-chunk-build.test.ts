@@ -1,0 +1,99 @@
+// A chunking-tool SIGKILLed between StagedDir.commit's two renames (the topic's _chunks/ moved
+// aside as ._chunks.aside-*, the new folder not yet in) left the topic with no _chunks/.
+// topic-spec failed with "no chunk manifest; run chunking-tool on the topic first", though it
+// writes topic-spec.md in the topic and the sweep of killed runs' temps that comes with that
+// write puts the previous folder back: it came after the reads. topic-spec sweeps first, as
+// index-tool does (723142d); a temp of a run still alive is named with the topic and what to
+// run. The kill is real: strace injects SIGKILL into the real chunking-tool at the rename that
+// would put the new folder in (skipped without strace).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const hasStrace = spawnSync('sh', ['-c', 'command -v strace']).status === 0;
+const RENAMES = 'trace=rename,renameat,renameat2';
+
+const doc = (word: string) => `# Guide\n\n${Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n${`The ${word} setting ${i} controls how the service starts. `.repeat(12)}\n`).join('\n')}`;
+
+let ws: string;
+beforeAll(() => {
+  if (hasStrace) execFileSync(process.execPath, ['tools/build.mjs', 'apps/chunking-tool', 'apps/keyword-extractor', 'apps/topic-spec'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  ws = mkdtempSync(join(tmpdir(), 'topic-spec-killed-'));
+}, 300_000);
+afterAll(() => rmSync(ws, { recursive: true, force: true }));
+
+const node = (app: string, args: string[]) => [process.execPath, join(REPO, 'apps', app, 'bin', `${app}.js`), ...args];
+function run(app: string, args: string[]) {
+  const [cmd, ...rest] = node(app, args);
+  return spawnSync(cmd!, rest, { cwd: ws, encoding: 'utf8', timeout: 60_000 });
+}
+function ok(app: string, args: string[]) {
+  const r = run(app, args);
+  expect(r.status, `${app}: ${r.stderr}`).toBe(0);
+  return r;
+}
+
+/** The 1-based number of the rename(2) by which chunking-tool puts its staged folder in as `_chunks` (the run commits). */
+function stagedRenameNumber(topic: string): number {
+  const log = join(ws, 'strace.log');
+  const r = spawnSync('strace', ['-f', '-qq', '-o', log, '-e', RENAMES, ...node('chunking-tool', [topic])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
+  expect(r.status, r.stderr).toBe(0);
+  const renames = readFileSync(log, 'utf8').split('\n').filter((l) => /rename(at2?)?\(/.test(l));
+  const at = renames.findIndex((l) => /\._chunks\.tmp-[^"]*", [^"]*"[^"]*\/_chunks"/.test(l));
+  expect(at, renames.join('\n')).toBeGreaterThan(0);
+  return at + 1;
+}
+
+const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
+const temps = (topic: string) => readdirSync(topic).filter((n) => n.startsWith('._chunks.')).sort();
+
+describe.runIf(hasStrace)('topic-spec after a chunk build killed between its two renames', () => {
+  const topic = () => join(ws, 'docs/t');
+
+  it('puts the previous _chunks/ back and writes the spec from it', () => {
+    mkdirSync(topic(), { recursive: true });
+    writeFileSync(join(topic(), 'golden-reference.md'), doc('alpha'));
+    const at = stagedRenameNumber('docs/t');
+    ok('keyword-extractor', ['docs/t']);
+    ok('topic-spec', ['docs/t']);
+    const previous = filesOf(join(topic(), '_chunks'));
+    const spec = readFileSync(join(topic(), 'topic-spec.md'), 'utf8');
+    rmSync(join(topic(), 'topic-spec.md'));
+
+    writeFileSync(join(topic(), 'golden-reference.md'), doc('beta'));
+    const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', RENAMES, '-e', `inject=rename,renameat,renameat2:signal=KILL:when=${at}`, ...node('chunking-tool', ['docs/t'])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
+    expect(killed.status, 'killed').not.toBe(0);
+    expect(temps(topic())).toEqual([expect.stringMatching(/^\._chunks\.aside-/), expect.stringMatching(/^\._chunks\.tmp-/)]);
+    // The source as the previous chunks were made from it: the spec is the one of before.
+    writeFileSync(join(topic(), 'golden-reference.md'), doc('alpha'));
+
+    // Before: exit 1, "docs/t: docs/t/_chunks/golden-reference.json: no chunk manifest; run chunking-tool on the topic first".
+    const r = run('topic-spec', ['docs/t']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(topic(), 'topic-spec.md'), 'utf8')).toBe(spec);
+    expect(filesOf(join(topic(), '_chunks'))).toEqual(previous);
+    expect(temps(topic())).toEqual([]);
+  }, 180_000);
+
+  it('a _chunks/ temp of a run still alive, with no _chunks/, is named with the topic and what to run', () => {
+    // This test's own process stands for the live chunk run (its pid is alive).
+    const stage = join(topic(), `._chunks.tmp-${process.pid}-0123abcd`);
+    renameSync(join(topic(), '_chunks'), stage);
+    try {
+      const before = readFileSync(join(topic(), 'topic-spec.md'), 'utf8');
+      const r = run('topic-spec', ['docs/t']);
+      expect(r.stderr).toBe(
+        `topic-spec: docs/t: this topic has no _chunks/, only ._chunks.tmp-${process.pid}-0123abcd: a chunking-tool run is running now, or one was killed before it put its folder in; wait for it, or run chunking-tool on the topic again (nx run <topic>:chunk), then topic-spec\n`,
+      );
+      expect(r.status).toBe(1);
+      expect(readFileSync(join(topic(), 'topic-spec.md'), 'utf8')).toBe(before);
+    } finally {
+      renameSync(stage, join(topic(), '_chunks'));
+    }
+  });
+});
