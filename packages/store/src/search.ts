@@ -131,7 +131,9 @@ export function searchFts(db: DB, text: string, filters: SearchFilters, limit: n
     params.contentType = filters.contentType;
   }
   if (filters.contentHints?.length) {
-    const names = filters.contentHints.map((h, i) => {
+    // One variable per distinct hint: one per entry made a list of 40,000 copies of "code" from
+    // an MCP client fail with "too many SQL variables" (issue 15 probe), where the filter is a set.
+    const names = [...new Set(filters.contentHints)].map((h, i) => {
       params[`hint${i}`] = h;
       return `@hint${i}`;
     });
