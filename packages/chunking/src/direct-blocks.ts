@@ -116,6 +116,17 @@ export function paragraphBlock(source: string, lines: LineTable, startLine: numb
 }
 
 /**
+ * The block toBlock would make of a top-level thematic break's token (line `line` of `source`):
+ * five fields, as a paragraph's (one hidden class).
+ */
+export function thematicBreakBlock(source: string, lines: LineTable, line: number): Block | null {
+  const start = skipWhitespace(source, lines.starts[line]!, lines.ends[line]!);
+  const end = trimEndOffset(source, start, lines.ends[line]!);
+  if (end <= start) return null;
+  return { type: 'thematicBreak', start, end, startLine: line, endLine: lastLineOf(lines, end, line) };
+}
+
+/**
  * The block toBlock would make of a top-level heading's token (`src[pos, max)` its text before
  * trimming, in markdown-it's text; lines `startLine` to `lastLine` of `source`, the last of which
  * is the underline of a setext heading), or null where the heading needs its token (its text

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setFlatBlocksForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
+import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setFlatBlocksForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setDirectThematicBreaksForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
 import { plainHeadingText } from './direct-blocks.js';
 import { lineTable } from './lines.js';
 
@@ -319,6 +319,47 @@ describe('top-level ATX headings made into blocks without tokens', () => {
     expect(blocks.length).toBeGreaterThan(30_000);
     expectSameBlocksWithout(setDirectHeadingsForTests, source);
     expectSameBlocksWithout(setDirectHeadingsForTests, source.replace(/^- .*\n> q\n\n/gm, ''));
+  });
+});
+
+describe('top-level thematic breaks made into blocks without tokens (session 62)', () => {
+  // Breaks of each marker, spaced, tabbed, indented up to code, too short, with a stray
+  // character; in quotes and lists (which keep their tokens); after a paragraph line (where
+  // `---` is an underline and `***` interrupts) and between other blocks.
+  const start = fc.constantFrom('', '', ' ', '   ', '    ', '\t', '> ', '- ', '1. ', '>');
+  const rule = fc.constantFrom('***', '---', '___', '* * *', '- - -', '_ _ _', '*\t*\t*', '**', '--', '****x', '-- -', '***   ', '* *  *  *', '\u00a0***');
+  const breakLine = fc.tuple(start, rule).map(([a, r]) => a + r);
+  const other = fc.constantFrom('', 'para', 'two\nlines', '# atx', '[l]: /u', '```', '> q', '<div>', '| a |\n|---|', '- item', '===');
+
+  it('gives the blocks made from their tokens', () => {
+    fc.assert(
+      fc.property(headingDocs(breakLine, other, 14), (source) => expectSameBlocksWithout(setDirectThematicBreaksForTests, source)),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('makes no token for a top-level break, and keeps the blocks in order', () => {
+    const source = '***\npara\n***\n> ---\n- - -\n  ___\n- x\n  ***\n';
+    expect(fastBlocks(source).blocks.map((b) => [b.type, b.startLine, b.endLine])).toEqual([
+      ['thematicBreak', 0, 0],
+      ['paragraph', 1, 1],
+      ['thematicBreak', 2, 2],
+      ['blockquote', 3, 3],
+      ['thematicBreak', 4, 4],
+      ['thematicBreak', 5, 5],
+      ['list', 6, 7],
+    ]);
+    expectSameBlocksWithout(setDirectThematicBreaksForTests, source);
+    // Before: a token a break (3,000 here), with its map and markup, and a tree node.
+    const many = `# T\n\n${'***\n'.repeat(3000)}`;
+    setFlatBlocksForTests(false);
+    try {
+      expect(fastBlocks(many).blocks).toHaveLength(3001);
+    } finally {
+      setFlatBlocksForTests(true);
+    }
+    expect(parsedTokensForTests()).toBe(1);
+    expectSameBlocksWithout(setDirectThematicBreaksForTests, many);
   });
 });
 

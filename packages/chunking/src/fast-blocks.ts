@@ -15,7 +15,7 @@
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, DEFERRED_NESTED, DEFERRED_PARAGRAPH, deferredParagraph, deferredQuoteHeading, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
-import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, paragraphBlock } from './direct-blocks.js';
+import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, paragraphBlock, thematicBreakBlock } from './direct-blocks.js';
 import { enclosingIndent, enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { flatBlocks } from './flat-blocks.js';
 import { FOOTNOTE_OPEN, footnoteDefinition, footnoteLabelEnd, LABEL_ALONE } from './footnote-definition.js';
@@ -1556,6 +1556,35 @@ function directHeading(into: DirectBlocks, src: string, startLine: number, lastL
   if (block === null) return false;
   into.blocks.push(block, startLine);
   return true;
+}
+
+const stockHr = stockRules.get('hr') as BlockRule;
+
+/**
+ * markdown-it's thematic break rule; a top-level break is a block at once (see DirectBlocks), as
+ * a top-level heading is. Its token, map and markup string and the tree node made of them were
+ * most of a pass over a document of many breaks (issue 15: a probe of `***` lines ran at 12 times
+ * prose per MB, 500 bytes of garbage a break). Silent mode (a terminator's question) and breaks
+ * inside containers are the stock rule's.
+ */
+function hrDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (silent || direct === null || !directThematicBreaks || state.level !== 0) return stockHr(state, startLine, endLine, silent);
+  if (!stockHr(state, startLine, endLine, true)) return false;
+  const block = thematicBreakBlock(direct.source, direct.lines, startLine);
+  if (block === null) return stockHr(state, startLine, endLine, false);
+  state.line = startLine + 1;
+  direct.blocks.push(block, startLine);
+  pushMark(state, direct);
+  return true;
+}
+md.block.ruler.at('hr', hrDirect, FENCE_ALT);
+
+/** Off only in the test that compares the thematic break blocks with those made from tokens. */
+let directThematicBreaks = true;
+
+/** For tests: makes every thematic break a token again (`on` false), or not. */
+export function setDirectThematicBreaksForTests(on: boolean): void {
+  directThematicBreaks = on;
 }
 
 const HEADING_TAGS = ['', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'];

@@ -28,8 +28,9 @@ const lineOf = (others: boolean) =>
         .tuple(fc.constantFrom('', ' ', '   '), fc.integer({ min: 1, max: 7 }), fc.constantFrom(' ', '\t', '', '  '), fc.constantFrom('', 'h1', 'Two words', 'x*y', 'a `b`', '#', 'é'), fc.constantFrom('', ' #', ' ##', '#', '  ', '\t', ' # ', 'x #'))
         .map(([indent, level, gap, text, close]) => `${indent}${'#'.repeat(level)}${gap}${text}${close}`),
     },
-    // Underlines, which flat-blocks takes only after a paragraph (of one line or more).
-    { weight: 2, arbitrary: fc.constantFrom('---', '===', '--- ', '---\t', '  ===', ...(others ? ['-- -', '- x', '=x', '-', '='] : [])) },
+    // Underlines, which flat-blocks takes only after a paragraph (of one line or more), and
+    // thematic breaks (`---` is one where it underlines nothing).
+    { weight: 2, arbitrary: fc.constantFrom('---', '===', '--- ', '---\t', '  ===', '-- -', '***', '* * *', '___', ' _\t_ _', '- - -', '  ****', ...(others ? ['- x', '=x', '-', '=', '**', '* x', '__', '_x_', '*-*'] : [])) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom('    ', '      ', ...(others ? ['\t', ' \t'] : [])), words).map(([indent, w]) => indent + w) },
     { weight: 4, arbitrary: fc.constantFrom('', '', '  ', '    ', ...(others ? ['\t'] : [])) },
     ...(others ? [{ weight: 1, arbitrary: fc.constantFrom('> q', '1. x', '* x', '```', '<div>', '[a]: /u', 'a | b', '***', '2) y') }] : []),
@@ -72,6 +73,8 @@ describe('flat-blocks (issue 15: the block-dense documents without markdown-it)'
       'a\nb\n---\n', // a heading of two lines
       'a  \n  b\t\nc\n===\n\nx \n    y\n---\n', // hard and soft breaks, an indented continuation
       Array.from({ length: 300 }, (_, i) => `a${i % 100}\nb\n===\n`).join(''),
+      'a\n***\nb\n- - -\n\n---\n___\n  * * *\n', // thematic breaks, one ending a paragraph
+      `# T\n\n${'***\n'.repeat(300)}`,
     ];
     for (const text of cases) {
       const { flat, markdownIt, readFlat } = bothWays(text);
@@ -82,7 +85,7 @@ describe('flat-blocks (issue 15: the block-dense documents without markdown-it)'
   });
 
   it('sends anything else to markdown-it', () => {
-    for (const text of ['a\n- b\n', 'a | b\n', 'a *b*\nc\n---\n', '\tcode\n', '    code\n', '1. x\n', 'a\n> q\n', '# a *b*\n', 'x\r\ny\n', 'a\0b\n', '---\n', '[a]: /u\n']) {
+    for (const text of ['a\n- b\n', 'a | b\n', 'a *b*\nc\n---\n', '\tcode\n', '    code\n', '1. x\n', 'a\n> q\n', '# a *b*\n', 'x\r\ny\n', 'a\0b\n', '* x\n', '**\n', '=\n', '[a]: /u\n']) {
       const { flat, markdownIt, readFlat } = bothWays(text);
       expect(readFlat, JSON.stringify(text)).toBe(0);
       expect(flat).toEqual(markdownIt);
