@@ -50,12 +50,19 @@ function stagedRenameNumber(topic: string): number {
 
 const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
 
+/** The rename to kill chunking-tool at (stagedRenameNumber), found by the first test. */
+let at = 0;
+const killChunkBuild = () => {
+  const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', RENAMES, '-e', `inject=rename,renameat,renameat2:signal=KILL:when=${at}`, ...node('chunking-tool', ['docs/t'])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
+  expect(killed.status, 'killed').not.toBe(0);
+};
+
 describe.runIf(hasStrace)('index-tool after a chunk build killed between its two renames', () => {
   it('puts the previous _chunks/ back and builds the index from it', () => {
     const topic = join(ws, 'docs/t');
     mkdirSync(topic, { recursive: true });
     writeFileSync(join(topic, 'golden-reference.md'), doc('alpha'));
-    const at = stagedRenameNumber('docs/t');
+    at = stagedRenameNumber('docs/t');
     ok('keyword-extractor', ['docs/t']);
     ok('topic-spec', ['docs/t']);
     ok('index-tool', ['docs/t', '--root', 'docs']);
@@ -64,8 +71,7 @@ describe.runIf(hasStrace)('index-tool after a chunk build killed between its two
     rmSync(join(topic, 'index.json'));
 
     writeFileSync(join(topic, 'golden-reference.md'), doc('beta'));
-    const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', RENAMES, '-e', `inject=rename,renameat,renameat2:signal=KILL:when=${at}`, ...node('chunking-tool', ['docs/t'])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-    expect(killed.status, 'killed').not.toBe(0);
+    killChunkBuild();
     expect(readdirSync(topic).filter((n) => n.startsWith('._chunks.')).sort()).toEqual([expect.stringMatching(/^\._chunks\.aside-/), expect.stringMatching(/^\._chunks\.tmp-/)]);
 
     // Before: exit 1, "docs/t/_chunks/golden-reference-0.md: missing, though docs/t/topic-spec.md lists it".
@@ -90,4 +96,32 @@ describe.runIf(hasStrace)('index-tool after a chunk build killed between its two
       renameSync(stage, join(topic, '_chunks'));
     }
   });
+
+  it('--llms-full names the topic, the moved-aside folder and what to run, and writes neither llms file', () => {
+    const topic = join(ws, 'docs/t');
+    ok('index-tool', ['docs/t', 'docs', '--root', 'docs']);
+    ok('index-tool', ['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
+    const llms = [readFileSync(join(ws, 'docs/llms.txt'), 'utf8'), readFileSync(join(ws, 'docs/llms-full.txt'), 'utf8')];
+    writeFileSync(join(topic, 'golden-reference.md'), doc('gamma'));
+    killChunkBuild();
+    const aside = readdirSync(topic).find((n) => n.startsWith('._chunks.aside-'));
+    expect(aside).toBeDefined();
+
+    // Before: 'docs/t/_chunks/golden-reference-0.md: missing, but its topic's index.json links it; rebuild the topic'.
+    const r = run('index-tool', ['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
+    expect(r.stderr).toBe(
+      `index-tool: ${topic}: this topic has no _chunks/, only ${aside} (its previous _chunks/, moved aside): a chunk build of the topic was killed before it finished, or is running now; build it again (npx nx run-many -t index, or chunkyard chunk ${topic}), then run --llms-txt --llms-full again (nothing written)\n`,
+    );
+    expect(r.status).toBe(1);
+    expect([readFileSync(join(ws, 'docs/llms.txt'), 'utf8'), readFileSync(join(ws, 'docs/llms-full.txt'), 'utf8')]).toEqual(llms);
+    // It writes nothing in the topic, so the folder is left where the killed run put it.
+    expect(readdirSync(topic)).toContain(aside);
+
+    // What it says to run puts the folder back and builds again; then --llms-full writes.
+    ok('chunking-tool', ['docs/t']);
+    ok('topic-spec', ['docs/t']);
+    ok('index-tool', ['docs/t', 'docs', '--root', 'docs']);
+    ok('index-tool', ['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
+    expect(readFileSync(join(ws, 'docs/llms-full.txt'), 'utf8')).toContain('gamma');
+  }, 180_000);
 });

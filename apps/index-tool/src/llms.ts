@@ -5,8 +5,8 @@
  * writes `<root>/llms-full.txt`, which reads the chunk files the indexes link (`_chunks/*.md`),
  * so that target hashes those too.
  */
-import { join } from 'node:path';
-import { invalidJsonMessage, notUtf8Reason, utf8TextProblem, writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
+import { basename, join } from 'node:path';
+import { invalidJsonMessage, notUtf8Reason, unfinishedBuild, utf8TextProblem, writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
 import { chunkTextSha256, describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type IndexJson, type LlmsFullTopic, type LlmsTopic } from '@chunkyard/topic-index';
 import { readRegularFile } from '@chunkyard/topic-io';
 
@@ -130,6 +130,18 @@ function readChunk(file: string, sha256: string | undefined, indexFile: string):
 /** A topic's documents with their chunk texts in stripe reading order, read through its index. */
 function fullTopic(root: string, id: string, index: IndexJson): LlmsFullTopic {
   const dir = join(root, ...id.split('/'));
+  // A chunk build SIGKILLed between its two renames left the topic no _chunks/, only the
+  // previous folder moved aside (._chunks.aside-*) and the new one staged: the first chunk file
+  // was "missing, but its topic's index.json links it". --llms-txt writes nothing in the topic,
+  // so it does not put the folder back (a tool writing there does); it names the topic, the
+  // temp and what to run, as docs-export does.
+  const left = unfinishedBuild(dir, '_chunks');
+  if (left !== null) {
+    const what = left.aside ? 'its previous _chunks/, moved aside' : 'a new _chunks/ staged, never put in place';
+    throw new LlmsError(
+      `${dir}: this topic has no _chunks/, only ${basename(left.temp)} (${what}): a chunk build of the topic was killed before it finished, or is running now; build it again (npx nx run-many -t index, or chunkyard chunk ${dir}), then run --llms-txt --llms-full again (nothing written)`,
+    );
+  }
   const documents = Object.values(index._embedded.chunks ?? {}).map((doc) => {
     const byIndex = new Map(doc.items.map((item) => [item.index, item]));
     return {
