@@ -151,6 +151,9 @@ export function termKey(name: string): string | null {
 /** Collects occurrences from one span of text (a heading, a paragraph, a table cell). */
 class Span {
   private run: Word[] = [];
+  /** Words fed so far, and where each phrase's last counted use ended (by key): uses that overlap it are not counted (2026-11-28). */
+  private seen = 0;
+  private readonly lastEnd = new Map<string, number>();
 
   constructor(
     private readonly out: Occurrence[],
@@ -161,6 +164,7 @@ class Span {
   text(text: string): void {
     for (const l of lex(text)) {
       if (l.kind === 'word') {
+        this.seen++;
         this.run.push(l);
         // Phrases ending at this word only look back, so they are complete now.
         this.emitEndingAt(this.run.length - 1);
@@ -207,6 +211,9 @@ class Span {
       }
       if (++content > MAX_PHRASE_WORDS) break;
       const words = this.run.slice(start, end + 1);
+      const key = words.map((w) => w.stem).join(' ');
+      if ((this.lastEnd.get(key) ?? -1) >= this.seen - (end - start)) continue;
+      this.lastEnd.set(key, this.seen);
       this.out.push({
         key: `w:${words.map((w) => w.stem).join(' ')}`,
         surface: words.map((w) => w.text).join(' '),

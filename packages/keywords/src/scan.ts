@@ -132,6 +132,11 @@ class PhraseNode {
     readonly surface: string,
     /** Its first word is glued to the word before it (see Word.glued), which a longer phrase then shows with no space. */
     readonly firstGlued: boolean,
+    /**
+     * Its stems begin as they end ("server server", "peer to peer"), so two uses of its key
+     * can overlap (see Span.emitEndingAt). Few phrases are.
+     */
+    readonly bordered = false,
   ) {}
 
   /**
@@ -152,6 +157,12 @@ class PhraseNode {
 class PhraseTrie {
   readonly root = new PhraseNode('', '', false);
   private size = 0;
+  /**
+   * Where the last counted use of each bordered phrase key ended, as a WORDS_SEEN count (see
+   * Span.emitEndingAt). By key, not node: "תצורה תצורה" pointed or not, or "servers server", is
+   * one key written two ways.
+   */
+  readonly lastEnd = new Map<string, number>();
 
   /** The phrase `word` followed by the phrase of `node` (the root: none). */
   extend(node: PhraseNode, word: Word): PhraseNode {
@@ -162,13 +173,15 @@ class PhraseTrie {
       // Emptied only when a phrase starts, never under a phrase being built.
       if (this.size >= PHRASES_MAX && node === this.root) {
         this.root.before = null;
+        this.lastEnd.clear();
         this.size = 0;
       }
       const glued = word.glued === true;
-      next =
-        node === this.root
-          ? new PhraseNode(word.stem, word.text, glued)
-          : new PhraseNode(`${word.stem} ${node.stems}`, `${word.text}${node.firstGlued ? '' : ' '}${node.surface}`, glued);
+      if (node === this.root) next = new PhraseNode(word.stem, word.text, glued);
+      else {
+        const stems = `${word.stem} ${node.stems}`;
+        next = new PhraseNode(stems, `${word.text}${node.firstGlued ? '' : ' '}${node.surface}`, glued, hasBorder(stems.split(' ')));
+      }
       (node.before ??= new Map()).set(at, next);
       this.size++;
     }
@@ -176,6 +189,16 @@ class PhraseTrie {
   }
 }
 const PHRASES_MAX = 200_000;
+
+/** Whether a proper prefix of `stems` is also its suffix (["server", "server"], ["peer", "to", "peer"]). */
+function hasBorder(stems: readonly string[]): boolean {
+  for (let k = 1; k < stems.length; k++) {
+    let same = true;
+    for (let i = 0; i < k && same; i++) same = stems[i] === stems[stems.length - k + i];
+    if (same) return true;
+  }
+  return false;
+}
 /**
  * Longer tokens are lexed each time: rarely repeated, and V8 makes a match of 13 characters or
  * more a slice of the source, which as a key would keep the whole source alive.
@@ -495,6 +518,13 @@ export function termKey(name: string): string | null {
 /** Span.text's lexemes (Span.text is never reentered: nothing it calls lexes). */
 const LEXEMES: Lexeme[] = [];
 
+/**
+ * Words fed to any Span so far: the position of a word, by which a phrase's uses are told
+ * apart (PhraseTrie.lastEnd). Only ever grows, so a use in an earlier run or scan never
+ * overlaps one in the current run.
+ */
+let WORDS_SEEN = 0;
+
 /** Collects occurrences from one span of text (a heading, a paragraph, a table cell). */
 class Span {
   /**
@@ -523,6 +553,7 @@ class Span {
     for (let k = 0; k < n; k++) {
       const l = lexemes[k]!;
       if (l.kind === 'word') {
+        WORDS_SEEN++;
         this.run[this.runLength++] = l;
         // Phrases ending at this word only look back, so they are complete now.
         this.emitEndingAt(this.runLength - 1);
@@ -558,6 +589,10 @@ class Span {
   /**
    * Emits every phrase ending at run[end] that has no stop word at either edge, 1..MAX_PHRASE_WORDS
    * other words, and at most MAX_INNER_STOP_WORDS connectors inside ("properties of derived classes").
+   * A use that overlaps the last counted use of the same phrase is not counted, as a phrase is
+   * counted in any text: "server server server" holds "server server" once. Counted twice (words
+   * 1-2 and 2-3), it seemed to hold "server" four times, every use on the page "# Server" with that
+   * line, so "server" was dropped as never outside a longer phrase and the page had no keyword.
    */
   private emitEndingAt(end: number): void {
     const last = this.run[end]!;
@@ -575,6 +610,11 @@ class Span {
         continue;
       }
       if (++content > MAX_PHRASE_WORDS) break;
+      if (phrase.bordered) {
+        // run[start] is the word WORDS_SEEN - (end - start): WORDS_SEEN counts run[end].
+        if ((phrases.lastEnd.get(phrase.stems) ?? -1) >= WORDS_SEEN - (end - start)) continue;
+        phrases.lastEnd.set(phrase.stems, WORDS_SEEN);
+      }
       this.out.push(phrase.occurrence(content, this.context));
     }
   }
