@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setFlatBlocksForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setDirectThematicBreaksForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
+import { fastBlocks, inlineParsesForTests, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setFlatBlocksForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setDirectThematicBreaksForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
 import { plainHeadingText } from './direct-blocks.js';
 import { lineTable } from './lines.js';
 
@@ -33,6 +33,19 @@ describe('plainText shortcut', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it('leaves a text whose brackets, angle brackets and ampersands have no closer to itself, unparsed (session 62)', () => {
+    // markdown-it's link rule reads ahead from each `[` to its nesting limit: a heading of a
+    // million `[` took 2 s. Without a `]` no `[` or `!` starts anything, nor `<` without `>`, nor `&` without `;`.
+    inlineParsesForTests();
+    for (const s of ['[[[[[[', 'a [b !c', '<a <b', 'x & y &amp', '[ < & !']) expect(plainText(s, { env })).toBe(s);
+    expect(inlineParsesForTests()).toBe(0);
+    for (const s of ['[a]', '![x]', '<a>', '&amp;', '[ *a* ']) expect(plainText(s, { env })).toBe(parsedPlainText(s, { env }));
+    expect(inlineParsesForTests()).toBeGreaterThanOrEqual(5);
+    const heading = `# ${'['.repeat(20000)}\n`;
+    expect(fastBlocks(heading).blocks[0]!.text).toBe('['.repeat(20000));
+    expect(inlineParsesForTests()).toBe(0);
   });
 
   it("gives stock markdown-it's tokens with the plain-constructor states (plainCoreState, plainInlineState)", () => {

@@ -2265,8 +2265,24 @@ const INLINE_SYNTAX = /[\n\r\0\\`~*_[!<&]/;
 
 /** Inline markdown → plain text, as mdast-util-to-string renders the mdast of it. */
 export function plainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
-  if (!INLINE_SYNTAX.test(inlineSource)) return inlineSource;
+  if (!INLINE_SYNTAX.test(inlineSource) || !hasLiveSyntax(inlineSource)) return inlineSource;
   return codeSpansOnly(inlineSource) ?? parsedPlainText(inlineSource, ctx);
+}
+
+/** Syntax characters that start a rule whatever else the text holds. */
+const ALWAYS_LIVE = /[\n\r\0\\`~*_]/;
+
+/**
+ * Whether `src` (which holds one of INLINE_SYNTAX's characters) holds one that can start
+ * something: `[` and `!` (links, images, references) only where a `]` is in the text too, `<`
+ * (autolinks, HTML) only with a `>`, `&` (entities) only with a `;`; without its closer each is
+ * text to every rule, and the parse gives the text itself. markdown-it's link rule reads ahead
+ * from each `[` to its nesting limit, 2 µs a bracket: a heading of a million `[` took 2 s (a
+ * probe of issue 15's huge headings, at 48 times prose per MB).
+ */
+function hasLiveSyntax(src: string): boolean {
+  if (ALWAYS_LIVE.test(src)) return true;
+  return ((src.includes('[') || src.includes('!')) && src.includes(']')) || (src.includes('<') && src.includes('>')) || (src.includes('&') && src.includes(';'));
 }
 
 /**
@@ -2319,8 +2335,18 @@ export function inlineTokensForTests(src: string, env: Record<string, unknown>):
   return md.parseInline(src, env);
 }
 
+let inlineParses = 0;
+
+/** For tests: how many texts went through markdown-it's inline parser since the last call. */
+export function inlineParsesForTests(): number {
+  const n = inlineParses;
+  inlineParses = 0;
+  return n;
+}
+
 /** plainText through markdown-it's inline parser (exported for the test of the shortcut). */
 export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
+  inlineParses++;
   const [inline] = md.parseInline(inlineSource, ctx.env);
   let out = '';
   for (const t of inline?.children ?? []) {
