@@ -38,8 +38,26 @@ async function fetchOk(url) {
   } catch (err) {
     throw new Error(`${url.href}: could not be fetched (${err instanceof Error ? err.message : String(err)}); is docs-serve running?`);
   }
+  if (res.status === 503) throw new Error(`${url.href}: HTTP 503${await serverSays(res)}; the server cannot give it while a build of this topic is under way or after one was killed before it finished: wait for the build, or build the topic again (npx nx run-many -t index, or chunkyard chunk <topic folder>), then reload`);
   if (!res.ok) throw new Error(`${url.href}: HTTP ${res.status}${res.status === 404 ? ' (not built yet? run the index target: npx nx run-many -t index)' : ''}`);
   return res;
+}
+
+/**
+ * The first line of a plain-text error answer, at most 300 characters, as `: <text>`, or ''.
+ * docs-serve answers a topic's chunks 503 when its _chunks/ is missing and a build's temp of it
+ * is there (a chunking-tool killed between the two renames that swap the folder in), with a body
+ * saying so: the page showed only "HTTP 503", with no word of why or what to run.
+ * @param {Response} res
+ */
+async function serverSays(res) {
+  if (!(res.headers.get('content-type') ?? '').startsWith('text/plain')) return '';
+  try {
+    const line = (await res.text()).split(/\r?\n/)[0]?.trim() ?? '';
+    return line === '' ? '' : `: ${line.length > 300 ? `${line.slice(0, 297)}...` : line}`;
+  } catch {
+    return '';
+  }
 }
 
 /** @param {URL} url @returns {Promise<any>} parsed JSON, shape checked by the caller */
