@@ -47,7 +47,7 @@ const RESPONSE_MEMBERS = new Set(['jsonrpc', 'id', 'result', 'error']);
  */
 const quote = (s: string, max = 100): string => JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
 /** Up to five names quoted, and how many more there were. */
-const quoteSome = (names: readonly string[]): string => `${names.slice(0, 5).map((k) => quote(k)).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
+export const quoteSome = (names: readonly string[]): string => `${names.slice(0, 5).map((k) => quote(k)).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
 
 const reply = (id: RequestId | null, code: number, message: string): Verdict => ({ kind: 'reply', reply: { jsonrpc: '2.0', id, error: { code, message } } });
 

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { CONTENT_TYPE, type ContentHint } from '@chunkyard/chunking';
 import { oneLine } from '@chunkyard/fs-atomic';
 import { DocStore, EmptyStoreError, sqliteFailure, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
-import { guardRequests, StrictStdioServerTransport } from './jsonrpc.js';
+import { guardRequests, quoteSome, StrictStdioServerTransport } from './jsonrpc.js';
 import { WorkQueue } from './work-queue.js';
 
 export const SERVER_NAME = 'chunkyard-docs-store';
@@ -44,7 +44,12 @@ const nonEmpty = z.string().min(1, 'empty: give a value, or leave the field out'
  * default limit, and the published schemas allowed any. Now it is a tool error naming the
  * argument, and each inputSchema says `additionalProperties: false`.
  */
-const strictArgs = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
+const strictArgs = <T extends z.ZodRawShape>(shape: T) =>
+  z.strictObject(shape, {
+    // Named as the JSON-RPC errors name members (issue 15 probe): zod's message listed every
+    // one whole, so 300,000 of them came back as a 3.8 MB tool error, and one 3 MB name as 3 MB.
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `Unrecognized key${issue.keys.length > 1 ? 's' : ''}: ${quoteSome(issue.keys)}` : undefined),
+  });
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
@@ -156,7 +161,9 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         mode: z.enum(['hybrid', 'fts', 'vector']).optional(),
         topic: nonEmpty.optional(),
         content_type: nonEmpty.optional(),
-        content_hints: z.array(z.enum(HINTS)).optional(),
+        // At most 100 (six hints, so any more repeat one): zod overflowed the stack on 200,000
+        // that were no hint, and that was the whole answer (issue 15 probe).
+        content_hints: z.array(z.enum(HINTS)).max(100).optional(),
         expand: z.number().int().min(0).max(10).optional(),
         routes: z.boolean().optional().describe('Hybrid only: return routed units (default true); false for reciprocal-rank fusion of single chunks'),
       }),
