@@ -155,6 +155,21 @@ export const SHAPES = {
     return fill(Math.floor(bytes / 3), (i) => (i % 12 === 0 ? `## 節 ${i}\n\n` : '') + Array.from({ length: 80 }, sentence).join('') + '\n\n');
   },
   'nested-lists': (bytes) => fill(bytes, (i) => `- item ${i}\n  - detail ${i}\n    - note ${i}\n`),
+  // Session 62's fresh probe of block-dense and huge-heading shapes not in this table, at 1 MB
+  // under load: setext headings of two lines 18.6× prose per MB (each went through markdown-it's
+  // tokens and an inline parse; made blocks at once since), `***` thematic breaks 12× (the same),
+  // a heading of `[` 48× (markdown-it's link rule reading ahead from each bracket; left unparsed
+  // since), and, not changed: lists alternating their marker (a list of one item per line)
+  // 7.8×, reference definitions 6.1×, a huge heading of emphasis 13.6×.
+  'setext-multiline': (bytes) => fill(bytes, (i) => `h${i % 100}\nline two\n===\n\n`),
+  'thematic-breaks': (bytes) => `# Rules\n\n## One\n\n## Two\n\n${fill(Math.max(0, bytes - 30), () => '***\n')}`,
+  'alternating-lists': (bytes) => fill(bytes, (i) => (i % 2 ? `- item ${i}\n` : `1. step ${i}\n`)),
+  'reference-definitions': (bytes) => `# Links\n\n## One\n\n## Two\n\n${fill(Math.max(0, bytes - 30), (i) => `[ref${i}]: https://example.com/page/${i}\n`)}`,
+  'heading-brackets': (bytes) => `# Title\n\n## ${'['.repeat(Math.max(0, bytes - 20))}\n\nBody.\n`,
+  'heading-emphasis': (bytes) => {
+    const r = rng(8);
+    return `# Title\n\n## ${fill(Math.max(0, bytes - 20), () => `*${WORDS[Math.floor(r() * WORDS.length)]}* `)}\n\nBody.\n`;
+  },
   // `key: value` reader to the YAML one, and a short body. Added in session 42: a fresh probe
   // found 1 MB of flat keys taking 14.5 s (yaml's duplicate-key check) and nested ones 2.2 s.
   'front-matter': (bytes) => {
