@@ -32,8 +32,12 @@ export interface Occurrence {
 export const MAX_PHRASE_WORDS = 3;
 /** …and at most this many stop words inside, each a connector ("properties of derived classes"). */
 const MAX_INNER_STOP_WORDS = 1;
-/** The stop words a phrase may hold inside: "ahead of time", "serialization and deserialization", not "publishing your app". */
-const CONNECTORS: ReadonlySet<string> = new Set(['and', 'or', 'of', 'for', 'to', 'in', 'on', 'with', 'as', 'by', 'at', 'from']);
+/**
+ * The stop words a phrase may hold inside: "ahead of time", "serialization and deserialization",
+ * not "publishing your app". And traditional Mongolian's genitive endings, written apart from
+ * their word as a word of their own ("of"): ᠰᠧᠷᠸᠧᠷ ᠤᠨ ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ᠎ᠠ ("server's configuration").
+ */
+const CONNECTORS: ReadonlySet<string> = new Set(['and', 'or', 'of', 'for', 'to', 'in', 'on', 'with', 'as', 'by', 'at', 'from', 'ᠤᠨ', 'ᠦᠨ', 'ᠶᠢᠨ']);
 /** The longest phrase, in words: MAX_PHRASE_WORDS and the stop words between them. */
 const MAX_PHRASE_SPAN = MAX_PHRASE_WORDS + MAX_INNER_STOP_WORDS;
 

@@ -92,10 +92,30 @@ function unspacedCommonWords(): string[] {
 }
 
 /**
+ * Function words of Khmer, Lao and Myanmar, as Intl.Segmenter cuts them out (those scripts write
+ * no spaces between words either): a Khmer page about a server had នេះ ("this") and នៅក្នុង
+ * ("in") as keywords, a Lao one ຢູ່ ("at, is in"), ແລະ ("and"), ນີ້ ("this") and the phrase ຢູ່ໃນ
+ * ("is in"), a Myanmar one the particles သည် (subject, sentence end), ကို (object), ပါ (polite)
+ * and တွင် ("at, in") (helper-91 probe). Postpositions and case particles, conjunctions,
+ * demonstratives, the copulas and "there is", "can", "must", "please", "you"; the Lao list
+ * follows the Thai one, which it is close kin to. Left out where a content word is written the
+ * same: Khmer តែ ("only", also "tea"), the Myanmar nominalizer မှု (ပြင်ဆင်မှုဖိုင် "configuration
+ * file" is a term), Lao ມາ ("come", a syllable of loanwords ICU cuts apart). Lao ສຳລັບ is
+ * listed as typed both with ຳ and with ໍ + າ.
+ */
+const KHMER_LAO_MYANMAR_STOP_WORDS = `
+នៅ នៅក្នុង ក្នុង លើ នេះ នោះ និង ឬ ហើយ ដែល ជា គឺ គឺជា មាន របស់ ពី ទៅ ដើម្បី ក៏ ប៉ុន្តែ បាន នឹង ត្រូវ ត្រូវតែ អាច ដោយ សម្រាប់ ជាមួយ
+ទេ មិន ប្រសិនបើ បើ សូម អ្នក ការ ទាំង ទាំងអស់ ខ្លះ ទៀត
+ແລະ ຂອງ ທີ່ ໃນ ການ ຄວາມ ເປັນ ແມ່ນ ໄດ້ ມີ ໃຫ້ ບໍ່ ຈະ ວ່າ ກັບ ແຕ່ ຫຼື ຫລື ຈາກ ໂດຍ ຊຶ່ງ ນີ້ ນັ້ນ ເພື່ອ ກໍ່ ກໍ ຢູ່ ຖ້າ ຄື ຕ້ອງ ຍັງ ແລ້ວ ເມື່ອ ສາມາດ
+ທ່ານ ສຳລັບ ສໍາລັບ
+သည် ကို တွင် မှာ နှင့် နဲ့ သို့ မှ ပါ ရှိ ဖြစ် ဖြစ်သည် ရန် ပြီး ဤ ထို ဒီ များ တို့ သော သည့် မည် လည်း သို့မဟုတ် နိုင် ထဲ ထက်
+`;
+
+/**
  * Words that are never keywords in the scripts written without spaces (see UNSPACED in
  * scan.ts), where Intl.Segmenter cuts function words out as words of their own: a word of
  * Hiragana only is grammar (を, が, の, します, すると, から), and these are the commonest others,
- * in Chinese (的, 是, 在, 可以), Japanese and Thai. Lower-cased text, as STOP_WORDS.
+ * in Chinese (的, 是, 在, 可以), Japanese, Thai, Khmer, Lao and Myanmar. Lower-cased text, as STOP_WORDS.
  */
 const UNSPACED_STOP_WORDS: ReadonlySet<string> = new Set(
   `
@@ -107,9 +127,11 @@ const UNSPACED_STOP_WORDS: ReadonlySet<string> = new Set(
 これ それ あれ この その あの ここ そこ こと もの ため よう など 場合 使用 方法 
 และ ของ ที่ ใน การ เป็น ได้ มี ให้ ไม่ จะ ว่า กับ แต่ หรือ จาก โดย ซึ่ง นี้ นั้น เพื่อ ความ ก็ อยู่ ถ้า คือ ต้อง ยัง ไป มา แล้ว อย่าง
 เมื่อ สามารถ ใช้ ทำ ตาม ถึง หาก เช่น วิธี
+${KHMER_LAO_MYANMAR_STOP_WORDS}
 `
     .trim()
-    .split(/\s+/),
+    .split(/\s+/)
+    .map((w) => w.normalize('NFC')),
 );
 
 const HIRAGANA_ONLY = /^[\p{sc=Hiragana}ー]+$/u;
@@ -120,14 +142,23 @@ export function isUnspacedStopWord(word: string): boolean {
 }
 
 /**
- * Function words of Arabic, Persian, Hebrew and Hindi, which write spaces between words (as
- * English does) and so reach the phrase rules word by word: without a list, an Arabic page
+ * Function words of Arabic, Persian, Hebrew, Hindi, Amharic, Tamil and Mongolian, which write
+ * spaces between words (as English does) and so reach the phrase rules word by word, and
+ * Tibetan's particles, each a syllable of its own between tshegs: without a list, an Arabic page
  * about a server had في ("in"), من ("from") and هذا ("this") as keywords, a Hindi one है ("is")
  * and का ("of"), a Hebrew one את (the object marker), a Persian one را and کنید, and phrases
- * began or ended with them ("सर्वर का", "فایل پیکربندی را"). Prepositions, conjunctions,
+ * began or ended with them ("सर्वर का", "فایل پیکربندی را"); an Amharic one ነው ("is"), እና ("and"),
+ * ውስጥ ("in") and ይህ ("this"), a Tamil one உள்ளது ("is, exists") and வேண்டும் ("must"), a
+ * traditional Mongolian one ᠨᠢ (topic), ᠡᠨᠡ ("this") and ᠪᠠᠶᠢᠨ᠎ᠠ ("is"), whose case endings
+ * are written apart (ᠶᠢᠨ, ᠲᠤ), a Tibetan one ཀྱི (genitive), ནི (topic) and ཡོད ("there is")
+ * (helper-91 probe). Prepositions, conjunctions,
  * pronouns, demonstratives, the copulas and auxiliaries, and the words documentation wraps
  * around its terms ("can", "must", "use", "example"), as STOP_WORDS has for English. No
- * stemming: Arabic's article and Hebrew's one-letter prefixes stay on the words they start.
+ * stemming: Arabic's article and Hebrew's one-letter prefixes stay on the words they start, and
+ * Amharic's (የ, በ, ለ, ከ) too. Tamil's sandhi forms of "this" and "that" are listed
+ * (இந்தக் கோப்பு "this file"). Left out where a content word is written the same: Tamil விட
+ * ("than", also "leave"), Tibetan དང ("and", also the first syllable of དང་པོ "first") and ལས
+ * ("from", also "work", ལས་ཀ).
  */
 const SCRIPT_STOP_WORDS_LIST = `
 في من إلى الى على عن مع هذا هذه ذلك تلك هؤلاء التي الذي الذين اللذين اللتين اللواتي أن إن أنه أنها لأن كأن أو أم ثم لا ما لم لن قد
@@ -143,15 +174,23 @@ const SCRIPT_STOP_WORDS_LIST = `
 का की के को में से पर है हैं था थी थे हो होता होती होते होगा होगी होंगे और या भी तो ही यह वह ये वे इस उस इन उन इसे उसे इसका
 उसका एक कि जो जब तक लिए साथ द्वारा नहीं न कर करें करने करना करता करती करते किया किए किसी कुछ सभी सब अपने अपना अपनी आप हम
 मैं तुम कोई कैसे क्या क्यों कहाँ यदि अगर तथा एवं बाद पहले ऊपर नीचे उदाहरण उपयोग सकते सकता सकती चाहिए वाले वाला वाली
+ነው ናቸው ነበር ነበሩ ነበረች እና ወይም ግን ደግሞ እንዲሁም ላይ ውስጥ ጋር ወደ ስለ እንደ እስከ በላይ ይህ ያ ይህን ያንን እነዚህ እነዚያ ሁሉ ሁሉም ብቻ በጣም
+ስለዚህ ምክንያቱም እዚህ እዚያ ከዚያ በኋላ በፊት አለ አሉ የለም አለበት ይችላል ይችላሉ መሆን ሌላ ሌሎች
+உள்ளது உள்ளன உள்ள இருக்கும் இருக்க இருந்து இருந்தது ஆகும் ஆக ஆகிய ஒரு ஓர் இது அது இவை அவை இந்த அந்த இந்தக் இந்தச் இந்தத் இந்தப்
+அந்தக் அந்தச் அந்தத் அந்தப் மற்றும் அல்லது ஆனால் மேலும் என்று என்ற என்பது என்றால் எனவே பின்னர் இங்கு இங்கே அங்கு அங்கே என்ன எப்படி
+ஏன் எந்த நீங்கள் நாம் நாங்கள் நான் அவர் அவர்கள் வேண்டும் முடியும் மட்டும் மட்டுமே பற்றி போன்ற போல மூலம் வரை மிகவும் இல்லை
+ᠨᠢ ᠶᠢᠨ ᠤᠨ ᠦᠨ ᠶᠢ ᠳᠤ ᠲᠤ ᠳᠦ ᠲᠦ ᠡᠴᠡ ᠠᠴᠠ ᠪᠠᠷ ᠪᠡᠷ ᠢᠶᠠᠷ ᠢᠶᠡᠷ ᠲᠠᠢ ᠲᠡᠢ ᠪᠠ ᠪᠤᠶᠤ ᠡᠨᠡ ᠲᠡᠷᠡ ᠪᠣᠯ ᠦᠭᠡᠢ ᠪᠠᠶᠢᠨ᠎ᠠ ᠮᠥᠨ ᠴᠤ ᠴᠦ
+ཀྱི གྱི གི ཡི ཀྱིས གྱིས གིས ཡིས ནི ཡོད ཡིན རེད འདུག ཞིག ཅིག ཤིག འདི འདིའི དེ དེའི
 `;
 
 /**
  * The form a word of these scripts is looked up in: without the zero-width non-joiner (Persian
  * writes می‌شود and میشود), Hebrew points and Arabic harakat (marks few documents write), and
- * with Arabic's ي and ك as Persian's ی and ک (the same letters, encoded apart).
+ * with Arabic's ي and ك as Persian's ی and ک (the same letters, encoded apart), and without
+ * Mongolian's vowel separator and variation selectors (ᠪᠠᠶᠢᠨ᠎ᠠ is also typed ᠪᠠᠶᠢᠨᠠ).
  */
 function scriptStopKey(word: string): string {
-  return word.normalize('NFC').replace(/[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670\u200c]/g, '').replace(/\u064a/g, '\u06cc').replace(/\u0643/g, '\u06a9');
+  return word.normalize('NFC').replace(/[\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670\u200c\u180b-\u180f]/g, '').replace(/\u064a/g, '\u06cc').replace(/\u0643/g, '\u06a9');
 }
 
 /**
@@ -183,10 +222,10 @@ function persianVerbForms(): string[] {
 
 const SCRIPT_STOP_WORDS: ReadonlySet<string> = new Set([...SCRIPT_STOP_WORDS_LIST.trim().split(/\s+/), ...persianVerbForms()].map(scriptStopKey));
 
-/** Arabic, Hebrew and Devanagari letters (Persian is written in Arabic's): the words SCRIPT_STOP_WORDS may hold. */
-const SCRIPT_STOP_LETTER = /[\u0590-\u06ff\u0900-\u097f]/;
+/** Hebrew, Arabic (Persian is written in it), Devanagari, Tamil, Tibetan, Ethiopic and Mongolian letters: the words SCRIPT_STOP_WORDS may hold. */
+const SCRIPT_STOP_LETTER = /[\u0590-\u06ff\u0900-\u097f\u0b80-\u0bff\u0f00-\u0fff\u1200-\u139f\u1800-\u18af]/;
 
-/** Whether a lower-cased word is a function word of Arabic, Persian, Hebrew or Hindi (SCRIPT_STOP_WORDS). */
+/** Whether a lower-cased word is a function word of Arabic, Persian, Hebrew, Hindi, Amharic, Tamil, Mongolian or Tibetan (SCRIPT_STOP_WORDS). */
 export function isScriptStopWord(word: string): boolean {
   return SCRIPT_STOP_LETTER.test(word) && SCRIPT_STOP_WORDS.has(scriptStopKey(word));
 }
