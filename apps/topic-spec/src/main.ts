@@ -6,12 +6,12 @@
  *   topic-spec <topic-dir ...> [--config FILE] [--cache-dir DIR] [--prompt-threshold X] [--json]
  */
 import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, rangesHelp } from '@chunkyard/config';
-import { EmbeddingCache, embedThroughCache, sha256Hex, siblingCacheRoots } from '@chunkyard/embedding-cache';
+import { encodePathSegment, EmbeddingCache, embedThroughCache, sha256Hex, siblingCacheRoots, TEXT_STORE_DIR } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, createProvider, EmbeddingError, progressReporter, type EmbeddingProvider } from '@chunkyard/embeddings';
-import { counted, emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, removeStaleTemps, unfinishedBuild, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { counted, emptyArgument, FolderGoneError, numberOption, parseCliArgs, processIo, removeStaleTemps, tempName, unfinishedBuild, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { KeywordTableError, parseWordsMd } from '@chunkyard/keywords';
 import { parseQaPairs, QaPairsError } from '@chunkyard/qa-pairs';
 import { buildTopicSpec, DEFAULT_PROMPT_THRESHOLD, formatTopicSpecMd, PromptHashLimitError, type SpecInputDocument, type TopicSpec } from '@chunkyard/spec';
@@ -135,7 +135,10 @@ async function run(argv: string[], io: Io): Promise<number> {
     // One call keeps every concurrent request busy; its results are cached before the next
     // call, so a provider that dies mid-topic loses at most one call's worth of work.
     batchSize = cacheBatchSize(ws.config.embeddings);
-    checkFolderOption('cache-dir', values['cache-dir']);
+    // The cache folder is written in, never swapped in whole (staged: false), and its deepest
+    // paths are its own layout's, not any one name (the default 255 bytes, and the stage of a
+    // folder beside it): --cache-dir paths the cache fits in were refused.
+    checkFolderOption('cache-dir', values['cache-dir'], { staged: false, longestInside: cacheLongestInside(provider.model) });
     const cacheRoot = resolve(values['cache-dir'] ?? join(ws.root, '.embedding-cache'));
     const blocked = cacheFolderProblem(cacheRoot);
     if (blocked !== null) throw new UsageError(`${values['cache-dir'] !== undefined ? `--cache-dir ${oneLine(values['cache-dir'])}` : 'the embedding cache (.embedding-cache beside the config)'}: ${blocked}`);
@@ -189,6 +192,28 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
   }
   return errors.length ? 1 : 0;
+}
+
+/**
+ * Bytes of the longest path the embedding cache writes below its root for `model`, temp names
+ * included, from its layout (@chunkyard/embedding-cache): a text's vector at
+ * `_by-text/<model>/<hh>/<sha256>.bin`, first written beside itself under fs-atomic's temp
+ * name; a document's entry `<strategyKey>/<model>/<16 hex>/` (metadata.json, chunk-<n>.bin),
+ * first filled as a temp folder beside it. The model's folder name is the real one; a strategy
+ * key comes from a manifest, known only later, so its folder is taken at the longest the
+ * encoding gives, and a chunk's number at the longest a manifest's list can hold.
+ */
+export function cacheLongestInside(model: string): number {
+  const bytes = (s: string) => Buffer.byteLength(s);
+  const temp = (name: string) => bytes(basename(tempName(join(sep, name))));
+  const modelDir = bytes(encodePathSegment(model));
+  // encodePathSegment cuts a long value to a bounded folder name: its longest, found by asking it.
+  let strategyDir = 0;
+  for (let n = 1; n <= 256; n++) strategyDir = Math.max(strategyDir, bytes(encodePathSegment('a'.repeat(n))));
+  const textEntry = bytes(TEXT_STORE_DIR) + 1 + modelDir + 1 + 2 + 1 + temp(`${'0'.repeat(64)}.bin`);
+  const entryFile = Math.max(bytes('metadata.json'), bytes(`chunk-${2 ** 32 - 2}.bin`));
+  const documentEntry = strategyDir + 1 + modelDir + 1 + temp('0'.repeat(16)) + 1 + entryFile;
+  return Math.max(textEntry, documentEntry);
 }
 
 /**
