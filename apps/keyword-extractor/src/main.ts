@@ -8,7 +8,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, parseConfig } from '@chunkyard/config';
 import { assertConfigSize, assertSearchable, checkFolderOption, configText, describeFsError, errorLines, oneLine, entryExists, guardEnvironment, isFsError, readDocument as readTextFile, readRegularFile, readTopicSource, TOPIC_MARKER, topicFolderProblem, UsageError } from '@chunkyard/topic-io';
-import { counted, emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, writeFileAtomic } from '@chunkyard/fs-atomic';
+import { counted, emptyArgument, numberOption, parseCliArgs, processIo, replaceDirAtomic, tempName, writeFileAtomic } from '@chunkyard/fs-atomic';
 import { DEFAULT_MAX, extractKeywords, formatWordsMd, KeywordTableError, parseWordsMd, type KeywordEntry } from '@chunkyard/keywords';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -88,6 +88,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   return guardEnvironment('keyword-extractor', io, (safe) => run(argv, safe));
 }
 
+/** Bytes of the longest name keyword-extractor writes in an --out folder: words.md, or its temp name (fs-atomic's tempName, the longer). */
+export function outLongestInside(): number {
+  return Math.max(Buffer.byteLength(OUT_FILE), Buffer.byteLength(basename(tempName(join('/', OUT_FILE)))));
+}
+
 async function run(argv: string[], io: Io): Promise<number> {
   let args: ReturnType<typeof parseCli>;
   try {
@@ -106,7 +111,10 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   let jobs: Job[];
   try {
-    checkFolderOption('out', args.values.out);
+    // An --out folder is written in, never swapped in whole (staged: false), and what goes in
+    // it is words.md, first written beside itself under a temp name: its real length, not any
+    // 255-byte name (--out paths it fits in were refused).
+    checkFolderOption('out', args.values.out, { staged: false, longestInside: outLongestInside() });
     jobs = planJobs(args.positionals, args.values.out);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {
