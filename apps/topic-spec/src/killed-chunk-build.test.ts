@@ -37,13 +37,13 @@ function ok(app: string, args: string[]) {
   return r;
 }
 
-/** The 1-based number of the rename(2) by which chunking-tool puts its staged folder in as `_chunks` (the run commits). */
-function stagedRenameNumber(topic: string): number {
+/** The 1-based number of the rename(2) by which `app` (chunking-tool, keyword-extractor) puts its staged folder in as `folder` (the run commits). */
+function stagedRenameNumber(topic: string, app = 'chunking-tool', folder = '_chunks'): number {
   const log = join(ws, 'strace.log');
-  const r = spawnSync('strace', ['-f', '-qq', '-o', log, '-e', RENAMES, ...node('chunking-tool', [topic])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('strace', ['-f', '-qq', '-o', log, '-e', RENAMES, ...node(app, [topic])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
   expect(r.status, r.stderr).toBe(0);
   const renames = readFileSync(log, 'utf8').split('\n').filter((l) => /rename(at2?)?\(/.test(l));
-  const at = renames.findIndex((l) => /\._chunks\.tmp-[^"]*", [^"]*"[^"]*\/_chunks"/.test(l));
+  const at = renames.findIndex((l) => new RegExp(`\\.${folder}\\.tmp-[^"]*", [^"]*"[^"]*/${folder}"`).test(l));
   expect(at, renames.join('\n')).toBeGreaterThan(0);
   return at + 1;
 }
@@ -96,4 +96,29 @@ describe.runIf(hasStrace)('topic-spec after a chunk build killed between its two
       renameSync(stage, join(topic(), '_chunks'));
     }
   });
+
+  it('a keyword-extractor killed between its two renames: the previous _keywords/ goes back, and the spec is written from it', () => {
+    // A topic of its own, so that this case stands whatever the others left.
+    const dir = join(ws, 'docs/k');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'golden-reference.md'), doc('delta'));
+    ok('chunking-tool', ['docs/k']);
+    const at = stagedRenameNumber('docs/k', 'keyword-extractor', '_keywords');
+    ok('topic-spec', ['docs/k']);
+    const words = readFileSync(join(dir, '_keywords/words.md'), 'utf8');
+    const spec = readFileSync(join(dir, 'topic-spec.md'), 'utf8');
+    rmSync(join(dir, 'topic-spec.md'));
+    writeFileSync(join(dir, 'keywords.md'), '| keyword | score |\n| --- | --- |\n| gamma ray | 9 |\n');
+    const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', RENAMES, '-e', `inject=rename,renameat,renameat2:signal=KILL:when=${at}`, ...node('keyword-extractor', ['docs/k'])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
+    expect(killed.status, 'killed').not.toBe(0);
+    expect(readdirSync(dir).filter((n) => n.startsWith('._keywords.')).sort()).toEqual([expect.stringMatching(/^\._keywords\.aside-/), expect.stringMatching(/^\._keywords\.tmp-/)]);
+
+    // Before: exit 1, "docs/k: docs/k/_keywords/words.md: no keyword table; run keyword-extractor on the topic first".
+    const r = run('topic-spec', ['docs/k']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).toBe(spec);
+    expect(readFileSync(join(dir, '_keywords/words.md'), 'utf8')).toBe(words);
+    expect(readdirSync(dir).filter((n) => n.startsWith('._keywords.'))).toEqual([]);
+  }, 180_000);
 });
