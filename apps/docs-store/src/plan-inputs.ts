@@ -3,7 +3,7 @@
  * that a bad document is reported by name and the others still go in.
  */
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { builtRefs, decodeDocument, planArtifact, type PlanRef } from '@chunkyard/store';
@@ -11,7 +11,7 @@ import { configText, UsageError } from './workspace.js';
 import { assertSearchable, brokenLink, describeFsError, errnoReason, fileProblem, folderProblem, isFsError, readRegularFile } from '@chunkyard/fs-atomic';
 // The file that makes a folder a topic, read from CHUNKYARD_TOPIC_MARKER by topic-io's one rule
 // (a copy here fell behind it and took keywords.md or index.json as a topic's document).
-import { TOPIC_MARKER } from '@chunkyard/topic-io';
+import { docNameProblem, TOPIC_MARKER } from '@chunkyard/topic-io';
 
 export const SOURCE_SYSTEM = 'file';
 
@@ -114,6 +114,14 @@ export function planInputs(req: PlanRequest): PlannedInputs {
       const problem = fileProblem(file);
       if (problem !== null) {
         errors.push({ source, error: `${problem.reason}${problem.problem === 'not-a-file' ? '; left out' : ''}${listed}` });
+        return;
+      }
+      // Its name opens every chunk's record id, and chunkDocument refuses a control character
+      // there (3b8ba08): in topic-io's words, as chunking-tool says them, and left out like any
+      // other bad document. It stopped the whole run as "chunking settings" (exit 2).
+      const nameProblem = docNameProblem(basename(file, extname(file)));
+      if (nameProblem !== null) {
+        errors.push({ source, error: `${nameProblem}${listed}` });
         return;
       }
       const content = decodeDocument(readFileSync(file), source);
