@@ -116,26 +116,36 @@ export function paragraphBlock(source: string, lines: LineTable, startLine: numb
 }
 
 /**
- * The block toBlock would make of a top-level thematic break's token (line `line` of `source`):
- * five fields, as a paragraph's (one hidden class).
+ * The block toBlock would make of a top-level leaf block's token of no other field (a thematic
+ * break, an HTML block) on lines `startLine` to `lastLine` of `source`, or null where it makes
+ * none: five fields, as a paragraph's (one hidden class).
  */
-export function thematicBreakBlock(source: string, lines: LineTable, line: number): Block | null {
-  const start = skipWhitespace(source, lines.starts[line]!, lines.ends[line]!);
-  const end = trimEndOffset(source, start, lines.ends[line]!);
+export function leafBlock(type: 'thematicBreak' | 'html', source: string, lines: LineTable, startLine: number, lastLine: number): Block | null {
+  const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
+  const end = trimEndOffset(source, start, lines.ends[lastLine]!);
   if (end <= start) return null;
-  return { type: 'thematicBreak', start, end, startLine: line, endLine: lastLineOf(lines, end, line) };
+  return { type, start, end, startLine, endLine: lastLineOf(lines, end, lastLine) };
 }
+
+/**
+ * The plain text of a heading's text `src[pos, max)` with inline syntax, as toBlock gives it from
+ * the heading's token, or null where it needs the token (fast-blocks' directInlineText: a text
+ * with a `[`, whose references may be defined further down the document).
+ */
+export type InlineText = (src: string, pos: number, max: number) => string | null;
 
 /**
  * The block toBlock would make of a top-level heading's token (`src[pos, max)` its text before
  * trimming, in markdown-it's text; lines `startLine` to `lastLine` of `source`, the last of which
  * is the underline of a setext heading), or null where the heading needs its token (its text
- * has inline syntax other than line breaks: plainHeadingText) or makes no block.
+ * has inline syntax other than line breaks, plainHeadingText, that `inlineText` does not read)
+ * or makes no block.
  */
-export function headingBlock(source: string, lines: LineTable, src: string, startLine: number, lastLine: number, depth: number, pos: number, max: number): Block | null {
+export function headingBlock(source: string, lines: LineTable, src: string, startLine: number, lastLine: number, depth: number, pos: number, max: number, inlineText: InlineText | null = null): Block | null {
   while (pos < max && isAsciiTrimmable(src.charCodeAt(pos))) pos++;
   while (max > pos && isAsciiTrimmable(src.charCodeAt(max - 1))) max--;
-  const text = plainHeadingText(src, pos, max);
+  let text = plainHeadingText(src, pos, max);
+  if (text === null && inlineText !== null) text = inlineText(src, pos, max);
   if (text === null) return null;
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);

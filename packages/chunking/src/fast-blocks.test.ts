@@ -48,6 +48,31 @@ describe('plainText shortcut', () => {
     expect(inlineParsesForTests()).toBe(0);
   });
 
+  it('makes a top-level heading with inline syntax but no `[` a block without its token (session 62)', () => {
+    const headings = Array.from({ length: 3000 }, (_, i) => `### \`m${i % 100}()\` *x*\n`).join('');
+    setFlatBlocksForTests(false);
+    try {
+      expect(fastBlocks(headings).blocks.map((b) => b.text).slice(0, 2)).toEqual(['m0() x', 'm1() x']);
+    } finally {
+      setFlatBlocksForTests(true);
+    }
+    expect(parsedTokensForTests()).toBe(1);
+    expectSameBlocksWithout(setDirectHeadingsForTests, headings);
+    // One with a `[` keeps its token: its reference is defined further down.
+    expect(fastBlocks('# see [a]\n\npara\n\n[a]: /u\n').blocks[0]!.text).toBe('see a');
+  });
+
+  it('parses a text without `[` once, however often it comes, and one with `[` each time (its references are the document\'s)', () => {
+    inlineParsesForTests();
+    const headings = Array.from({ length: 600 }, (_, i) => `# *h${i % 3}* and \`c\`\n`).join('');
+    expect(fastBlocks(headings).blocks.map((b) => b.text).slice(0, 3)).toEqual(['h0 and c', 'h1 and c', 'h2 and c']);
+    expect(inlineParsesForTests()).toBeLessThanOrEqual(3);
+    // A reference is resolved by each document's own definitions.
+    expect(fastBlocks('# [a] *x*\n\n[a]: /u\n').blocks[0]!.text).toBe('a x');
+    expect(fastBlocks('# [a] *x*\n').blocks[0]!.text).toBe('[a] x');
+    expect(inlineParsesForTests()).toBe(2);
+  });
+
   it("gives stock markdown-it's tokens with the plain-constructor states (plainCoreState, plainInlineState)", () => {
     // The same options and inline rules as fast-blocks' instance, with markdown-it's own state classes.
     const stock = new MarkdownIt('default', { html: true, linkify: false, typographer: false });

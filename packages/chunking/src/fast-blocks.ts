@@ -15,7 +15,7 @@
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, DEFERRED_NESTED, DEFERRED_PARAGRAPH, deferredParagraph, deferredQuoteHeading, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
-import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, paragraphBlock, thematicBreakBlock } from './direct-blocks.js';
+import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, leafBlock, paragraphBlock } from './direct-blocks.js';
 import { enclosingIndent, enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { flatBlocks } from './flat-blocks.js';
 import { FOOTNOTE_OPEN, footnoteDefinition, footnoteLabelEnd, LABEL_ALONE } from './footnote-definition.js';
@@ -1552,7 +1552,7 @@ function directParagraph(into: DirectBlocks, startLine: number, lastLine: number
  * token (its text has inline syntax).
  */
 function directHeading(into: DirectBlocks, src: string, startLine: number, lastLine: number, depth: number, pos: number, max: number): boolean {
-  const block = headingBlock(into.source, into.lines, src, startLine, lastLine, depth, pos, max);
+  const block = headingBlock(into.source, into.lines, src, startLine, lastLine, depth, pos, max, directInlineText);
   if (block === null) return false;
   into.blocks.push(block, startLine);
   return true;
@@ -1570,7 +1570,7 @@ const stockHr = stockRules.get('hr') as BlockRule;
 function hrDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (silent || direct === null || !directThematicBreaks || state.level !== 0) return stockHr(state, startLine, endLine, silent);
   if (!stockHr(state, startLine, endLine, true)) return false;
-  const block = thematicBreakBlock(direct.source, direct.lines, startLine);
+  const block = leafBlock('thematicBreak', direct.source, direct.lines, startLine, startLine);
   if (block === null) return stockHr(state, startLine, endLine, false);
   state.line = startLine + 1;
   direct.blocks.push(block, startLine);
@@ -1907,7 +1907,7 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   // state and rule chain per line were most of the parse. Its lines must be `lines`' (no CR, no
   // NUL replaced), and the tests that make blocks through tokens turn it off with the direct rules.
   if (!hasCr && !hasNul && flatOn && directHeadings && directParagraphs) {
-    const flat = flatBlocks(text, source, lines);
+    const flat = flatBlocks(text, source, lines, directInlineText);
     flatDocuments += flat !== null ? 1 : 0;
     if (flat !== null) return { frontMatter, blocks: flat };
   }
@@ -2266,8 +2266,42 @@ const INLINE_SYNTAX = /[\n\r\0\\`~*_[!<&]/;
 /** Inline markdown → plain text, as mdast-util-to-string renders the mdast of it. */
 export function plainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
   if (!INLINE_SYNTAX.test(inlineSource) || !hasLiveSyntax(inlineSource)) return inlineSource;
-  return codeSpansOnly(inlineSource) ?? parsedPlainText(inlineSource, ctx);
+  const spans = codeSpansOnly(inlineSource);
+  if (spans !== null) return spans;
+  // Without a `[` the text's parse does not depend on the document's definitions (ctx.env):
+  // one parse per distinct text. Headings repeat ("*Optional*", "`options`" in every section of
+  // API docs), and markdown-it's inline parse of each, its core state, tokens and delimiters, was
+  // most of a document of short headings with emphasis (issue 15 probe: 21 times prose per MB).
+  if (inlineSource.length > MAX_MEMO_TEXT || inlineSource.includes('[')) return parsedPlainText(inlineSource, ctx);
+  let text = plainTexts.get(inlineSource);
+  if (text === undefined) {
+    if (plainTexts.size >= MAX_MEMO_TEXTS) plainTexts.clear();
+    text = parsedPlainText(inlineSource, ctx);
+    plainTexts.set(inlineSource, text);
+  }
+  return text;
 }
+
+/**
+ * A top-level heading's plain text where it has inline syntax but no `[` (InlineText): plainText
+ * of its text, which then depends on nothing else, so the heading is a block at once. A `[` may
+ * be a reference to a definition further down, known only once the whole document is parsed:
+ * such a heading keeps its token. Headings of code spans or emphasis (`### \`options\``, in
+ * every section of API docs) made a token, a tree node and a parse each (issue 15 probe: tiny
+ * headings of one code span at 7 to 9 times prose per MB).
+ */
+function directInlineText(src: string, pos: number, max: number): string | null {
+  const bracket = src.indexOf('[', pos);
+  if (bracket !== -1 && bracket < max) return null;
+  return plainText(src.slice(pos, max), NO_DEFINITIONS);
+}
+const NO_DEFINITIONS = { env: {} };
+
+/** Plain texts of inline sources without `[`, by source (see plainText); emptied when full. */
+const plainTexts = new Map<string, string>();
+const MAX_MEMO_TEXTS = 4096;
+/** The longest source kept there: a long one is seldom repeated, and would be held. */
+const MAX_MEMO_TEXT = 256;
 
 /** Syntax characters that start a rule whatever else the text holds. */
 const ALWAYS_LIVE = /[\n\r\0\\`~*_]/;

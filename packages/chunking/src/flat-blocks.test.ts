@@ -75,6 +75,7 @@ describe('flat-blocks (issue 15: the block-dense documents without markdown-it)'
       Array.from({ length: 300 }, (_, i) => `a${i % 100}\nb\n===\n`).join(''),
       'a\n***\nb\n- - -\n\n---\n___\n  * * *\n', // thematic breaks, one ending a paragraph
       `# T\n\n${'***\n'.repeat(300)}`,
+      '# a *b*\n### `options` and &amp;\nx *y*\n---\n', // headings with inline syntax but no `[`
     ];
     for (const text of cases) {
       const { flat, markdownIt, readFlat } = bothWays(text);
@@ -85,7 +86,7 @@ describe('flat-blocks (issue 15: the block-dense documents without markdown-it)'
   });
 
   it('sends anything else to markdown-it', () => {
-    for (const text of ['a\n- b\n', 'a | b\n', 'a *b*\nc\n---\n', '\tcode\n', '    code\n', '1. x\n', 'a\n> q\n', '# a *b*\n', 'x\r\ny\n', 'a\0b\n', '* x\n', '**\n', '=\n', '[a]: /u\n']) {
+    for (const text of ['a\n- b\n', 'a | b\n', 'a [b]\nc\n---\n', '\tcode\n', '    code\n', '1. x\n', 'a\n> q\n', '# a [b]\n', 'x\r\ny\n', 'a\0b\n', '* x\n', '**\n', '=\n', '[a]: /u\n']) {
       const { flat, markdownIt, readFlat } = bothWays(text);
       expect(readFlat, JSON.stringify(text)).toBe(0);
       expect(flat).toEqual(markdownIt);

@@ -11,11 +11,12 @@
  * paragraph, a first character that is not a letter, a non-ASCII character or `#` (a digit, a
  * list marker, `>`, a fence, `<`, `[`, `|`, …), a `-`/`=` line that neither underlines a
  * paragraph nor is a thematic break, a `*` or `_` line that is no thematic break, a heading text
- * with inline syntax other than line breaks, and any `|` at all (a table's header row). What
- * this path accepts, markdown-it's rules read as paragraphs, headings and thematic breaks only,
- * and the blocks are made by the functions fast-blocks' own rules make them with (direct-blocks).
+ * with inline syntax that `inlineText` does not read (a `[`), and any `|` at all (a table's
+ * header row). What this path accepts, markdown-it's rules read as paragraphs, headings and
+ * thematic breaks only, and the blocks are made by the functions fast-blocks' own rules make them
+ * with (direct-blocks).
  */
-import { atxHeadingLine, headingBlock, paragraphBlock, thematicBreakBlock } from './direct-blocks.js';
+import { atxHeadingLine, headingBlock, leafBlock, paragraphBlock, type InlineText } from './direct-blocks.js';
 import { BlockArray } from './fast-lists.js';
 import type { LineTable } from './lines.js';
 import type { Block } from './types.js';
@@ -25,9 +26,11 @@ const textRange = { pos: 0, max: 0 };
 
 /**
  * The blocks of `src` (markdown-it's text of `source`: front matter blanked, no CR and no NUL,
- * so that its lines are those of `lines`), or null when it is not flat.
+ * so that its lines are those of `lines`), or null when it is not flat. `inlineText` reads a
+ * heading's text with inline syntax (fast-blocks' directInlineText); without it such a heading
+ * sends the document back.
  */
-export function flatBlocks(src: string, source: string, lines: LineTable): Block[] | null {
+export function flatBlocks(src: string, source: string, lines: LineTable, inlineText: InlineText | null = null): Block[] | null {
   if (src.includes('|')) return null;
   const { starts, ends } = lines;
   const count = starts.length;
@@ -58,14 +61,14 @@ export function flatBlocks(src: string, source: string, lines: LineTable): Block
       if (depth > 0) {
         if (first >= 0 && !closeParagraph(blocks, source, lines, first, last)) return null;
         first = -1;
-        const heading = headingBlock(source, lines, src, line, line, depth, textRange.pos, textRange.max);
+        const heading = headingBlock(source, lines, src, line, line, depth, textRange.pos, textRange.max, inlineText);
         if (heading === null) return null;
         blocks.push(heading, line);
         continue;
       }
     } else if ((c === 0x2d || c === 0x3d) && first >= 0 && isUnderline(src, p, lineEnd, c)) {
       // The underline of a paragraph: its lines are the heading's text.
-      const heading = headingBlock(source, lines, src, first, line, c === 0x3d ? 1 : 2, firstText, ends[last]!);
+      const heading = headingBlock(source, lines, src, first, line, c === 0x3d ? 1 : 2, firstText, ends[last]!, inlineText);
       if (heading === null) return null;
       blocks.push(heading, first);
       first = -1;
@@ -75,7 +78,7 @@ export function flatBlocks(src: string, source: string, lines: LineTable): Block
       if (!isThematicBreak(src, p, lineEnd, c)) return null;
       if (first >= 0 && !closeParagraph(blocks, source, lines, first, last)) return null;
       first = -1;
-      const rule = thematicBreakBlock(source, lines, line);
+      const rule = leafBlock('thematicBreak', source, lines, line, line);
       if (rule === null) return null;
       blocks.push(rule, line);
       continue;
