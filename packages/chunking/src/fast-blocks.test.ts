@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { fastBlocks, inlineParsesForTests, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setFlatBlocksForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setDirectThematicBreaksForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
+import { fastBlocks, inlineParsesForTests, inlineTokensForTests, interruptSkipActive, markdownItText, isJsTrimmed, lineMarks, parsedPlainText, plainText, quoteLinesMarkedForTests, setBlockquoteScratchForTests, setCodeWithoutTextForTests, setDirectHeadingsForTests, setDirectParagraphsForTests, setFlatBlocksForTests, parsedTokensForTests, PLAIN_URL, setDirectQuotesForTests, setDirectThematicBreaksForTests, setDirectHtmlBlocksForTests, setByFirstCharForTests, setInterruptSkipForTests, setMarkerIndentCheckedForTests, setNestedLazyLinesForTests, setParagraphEndSharedForTests, setPooledMarksForTests, setSharedMarksForTests, setGfmTableStartsForTests, setTableWithoutCellsForTests, tableRuleCallsForTests, useRemarkInlineRules } from './fast-blocks.js';
 import { plainHeadingText } from './direct-blocks.js';
 import { lineTable } from './lines.js';
 
@@ -398,6 +398,42 @@ describe('top-level thematic breaks made into blocks without tokens (session 62)
     }
     expect(parsedTokensForTests()).toBe(1);
     expectSameBlocksWithout(setDirectThematicBreaksForTests, many);
+  });
+});
+
+describe('top-level HTML blocks made into blocks without tokens (session 62)', () => {
+  // The seven kinds of HTML block start (script/pre, comment, processing instruction,
+  // declaration, CDATA, block tags, any other tag alone on its line), closed or not, indented up
+  // to code, in quotes and lists (which keep their tokens), after paragraphs (where kind 7 cannot
+  // interrupt), and lines that only look like HTML.
+  const start = fc.constantFrom('', '', ' ', '   ', '    ', '\t', '> ', '- ', '1. ');
+  const html = fc.constantFrom('<br>', '<div>', '<div>\ninside', '</div>', '<pre>\ncode\n</pre>', '<script>x', '<!-- c -->', '<!-- open\nmore', '<?php x ?>', '<!DOCTYPE html>', '<![CDATA[ x ]]>', '<custom-tag>', '<a href="x">', '<a', '< b', '<br/>text', '<img src=x>');
+  const block = fc.tuple(start, html).map(([a, h]) => a + h);
+  const other = fc.constantFrom('', '', 'para', 'two\nlines', '# atx', '[l]: /u', '```', '> q', '- item', '***', '| a |\n|---|');
+
+  it('gives the blocks made from their tokens', () => {
+    fc.assert(
+      fc.property(headingDocs(block, other, 14), (source) => expectSameBlocksWithout(setDirectHtmlBlocksForTests, source)),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('makes no token for a top-level HTML block, and keeps the blocks in order', () => {
+    const source = '<br>\n\npara\n<div>\n\n> <b>\n<!-- a\nb -->\n- <i>\n';
+    expect(fastBlocks(source).blocks.map((b) => [b.type, b.startLine, b.endLine])).toEqual([
+      ['html', 0, 0],
+      ['paragraph', 2, 2],
+      ['html', 3, 3],
+      ['blockquote', 5, 5],
+      ['html', 6, 7],
+      ['list', 8, 8],
+    ]);
+    expectSameBlocksWithout(setDirectHtmlBlocksForTests, source);
+    // Before: a token a block (3,000 here), with its content string, and a tree node.
+    const many = `# T\n\n${'<br>\n\n'.repeat(3000)}`;
+    expect(fastBlocks(many).blocks).toHaveLength(3001);
+    expect(parsedTokensForTests()).toBe(1);
+    expectSameBlocksWithout(setDirectHtmlBlocksForTests, many);
   });
 });
 

@@ -1579,6 +1579,36 @@ function hrDirect(state: StateBlock, startLine: number, endLine: number, silent:
 }
 md.block.ruler.at('hr', hrDirect, FENCE_ALT);
 
+/**
+ * markdown-it's HTML block rule; a top-level HTML block is a block at once (see DirectBlocks): the
+ * rule runs, and its token, read at once, is taken back off the list, so that it and its content
+ * string die young instead of living through the parse with a tree node made of them (issue 15
+ * probe: a document of `<br>` blocks at 14 times prose per MB, most of it in the collector). Silent
+ * mode (a terminator's question) and blocks inside containers are the stock rule's.
+ */
+function htmlBlockDirect(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (silent || direct === null || !directHtmlBlocks || state.level !== 0) return stockHtmlBlock(state, startLine, endLine, silent);
+  const count = state.tokens.length;
+  if (!stockHtmlBlock(state, startLine, endLine, false)) return false;
+  const token = state.tokens[count];
+  if (state.tokens.length !== count + 1 || token === undefined || token.map === null) return true;
+  const block = leafBlock('html', direct.source, direct.lines, token.map[0], token.map[1] - 1);
+  if (block === null) return true;
+  state.tokens.length = count;
+  direct.blocks.push(block, startLine);
+  pushMark(state, direct);
+  return true;
+}
+md.block.ruler.at('html_block', htmlBlockDirect, { alt: ['paragraph', 'reference', 'blockquote'] });
+
+/** Off only in the test that compares the HTML blocks with those made from tokens. */
+let directHtmlBlocks = true;
+
+/** For tests: makes every HTML block a token again (`on` false), or not. */
+export function setDirectHtmlBlocksForTests(on: boolean): void {
+  directHtmlBlocks = on;
+}
+
 /** Off only in the test that compares the thematic break blocks with those made from tokens. */
 let directThematicBreaks = true;
 
