@@ -9,10 +9,10 @@
  * belong to those chunks, and the manifest is what topic-spec and index.json describe.
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { CONTENT_TYPE, countTokens, PAGES_MANIFEST, type ChunkRecord, type ContentHint } from '@chunkyard/chunking';
 import { EmbeddingCache, embedThroughCache, type DocumentKey } from '@chunkyard/embedding-cache';
-import { brokenLink, errnoReason, invalidJsonMessage, isFsError, notUtf8Reason, oneLine } from '@chunkyard/fs-atomic';
+import { brokenLink, errnoReason, invalidJsonMessage, isFsError, notUtf8Reason, oneLine, unfinishedBuild } from '@chunkyard/fs-atomic';
 import { nestedCaches, nestedPacks, type PackedCache } from '@chunkyard/retrieval';
 import { InputError } from './errors.js';
 import { decodeDocument } from './input.js';
@@ -119,7 +119,20 @@ export function builtRefs(src: BuiltSource, adjust: (plan: ArtifactPlan) => Arti
 /** The manifest paths of a topic, in name order. */
 function builtManifests(src: BuiltSource): string[] {
   const dir = join(src.topicDir, '_chunks');
-  if (!existsSync(dir)) throw new InputError(src.topicDir, 'no _chunks/ folder: build the topic first (nx run <topic>:chunk, or chunking-tool)');
+  if (!existsSync(dir)) {
+    // A chunking-tool killed between StagedDir.commit's two renames left no _chunks/, only the
+    // previous folder moved aside (and the new one staged): "build the topic first" named
+    // neither, as if it had never been built. In docs-export's words (b8e5e17).
+    const left = unfinishedBuild(src.topicDir, '_chunks');
+    if (left !== null) {
+      const what = left.aside ? 'its previous _chunks/, moved aside' : 'a new _chunks/ staged, never put in place';
+      throw new InputError(
+        src.topicDir,
+        `this topic has no _chunks/, only ${oneLine(basename(left.temp))} (${what}): a build of the topic was killed before it finished, or is running now; build it again (npx nx run-many -t index, or chunkyard chunk ${oneLine(src.topicDir)}), then ingest again`,
+      );
+    }
+    throw new InputError(src.topicDir, 'no _chunks/ folder: build the topic first (nx run <topic>:chunk, or chunking-tool)');
+  }
   const manifests = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== PAGES_MANIFEST).sort();
   if (manifests.length === 0) throw new InputError(dir, 'no chunk manifests (*.json)');
   return manifests.map((name) => join(dir, name));
