@@ -221,7 +221,8 @@ function rankCandidates(sources: readonly KeywordSource[], memo: ScanMemo | unde
       if (c.words === 1) weight -= container.weight;
     }
     if (weight <= 0) continue;
-    ranked.push({ name: displayName(c), raw: weight * commonPenalty(c) * (PHRASE_FACTOR[c.words] ?? 1) });
+    // (A phrase of Tibetan syllables may hold more than three: as a phrase of three.)
+    ranked.push({ name: displayName(c), raw: weight * commonPenalty(c) * (PHRASE_FACTOR[Math.min(c.words, 3)] ?? 1) });
   }
   return ranked.sort((a, b) => b.raw - a.raw || compareNames(a.name, b.name));
 }

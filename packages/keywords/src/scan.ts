@@ -38,8 +38,14 @@ const MAX_INNER_STOP_WORDS = 1;
  * their word as a word of their own ("of"): ᠰᠧᠷᠸᠧᠷ ᠤᠨ ᠲᠣᠬᠢᠷᠠᠭᠤᠯᠭ᠎ᠠ ("server's configuration").
  */
 const CONNECTORS: ReadonlySet<string> = new Set(['and', 'or', 'of', 'for', 'to', 'in', 'on', 'with', 'as', 'by', 'at', 'from', 'ᠤᠨ', 'ᠦᠨ', 'ᠶᠢᠨ']);
-/** The longest phrase, in words: MAX_PHRASE_WORDS and the stop words between them. */
-const MAX_PHRASE_SPAN = MAX_PHRASE_WORDS + MAX_INNER_STOP_WORDS;
+/**
+ * A phrase of Tibetan syllables joined by tshegs (Word.tsheg) holds at most this many: a
+ * syllable is a word of the phrase rules, and Tibetan words are one to four syllables
+ * (ཞབས་ཞུ་འཕྲུལ་ཆས "server", སྒྲིག་འགོད་ཡིག་ཆ "configuration file").
+ */
+const MAX_TIBETAN_SYLLABLES = 6;
+/** The longest phrase, in words: MAX_PHRASE_WORDS and the stop words between them, or MAX_TIBETAN_SYLLABLES. */
+const MAX_PHRASE_SPAN = Math.max(MAX_PHRASE_WORDS + MAX_INNER_STOP_WORDS, MAX_TIBETAN_SYLLABLES);
 
 // `html: true` so raw HTML becomes html_inline/html_block tokens, which are skipped, instead
 // of text; tables on (the default preset); no linkify, no typographer: text stays as written.
@@ -92,6 +98,11 @@ interface Word {
    * between words, cut by Intl.Segmenter: 源代码 then 生成): a phrase shows them joined.
    */
   glued?: true;
+  /**
+   * A Tibetan syllable after a tsheg (U+0F0B) that ends the syllable before it: a phrase shows
+   * them joined by the tsheg, as Tibetan writes every word (སྒྲིག་འགོད), never with a space.
+   */
+  tsheg?: true;
 }
 
 /** A unit of running text: a word, an identifier, or a phrase break (punctuation, a number, a URL). */
@@ -112,6 +123,8 @@ export class LexCache {
   readonly tokens = new Map<string, LexResult>();
   /** The glued form of each word (see Word.glued). */
   readonly glued = new Map<Word, Word>();
+  /** The form of each Tibetan syllable after a tsheg (see Word.tsheg). */
+  readonly tsheg = new Map<Word, Word>();
   /** The phrases seen so far (see PhraseNode). */
   readonly phrases = new PhraseTrie();
 }
@@ -134,8 +147,8 @@ class PhraseNode {
     /** The stems, space-separated: an occurrence's key without `w:`. */
     readonly stems: string,
     readonly surface: string,
-    /** Its first word is glued to the word before it (see Word.glued), which a longer phrase then shows with no space. */
-    readonly firstGlued: boolean,
+    /** What a longer phrase shows between the word before and this one's first word: a space, nothing (Word.glued) or a tsheg (Word.tsheg). */
+    readonly firstJoin: string,
     /**
      * Its stems begin as they end ("server server", "peer to peer"), so two uses of its key
      * can overlap (see Span.emitEndingAt). Few phrases are.
@@ -159,7 +172,7 @@ class PhraseNode {
  * on a document whose phrases are all different (each then costs what it cost before the trie).
  */
 class PhraseTrie {
-  readonly root = new PhraseNode('', '', false);
+  readonly root = new PhraseNode('', '', ' ');
   private size = 0;
   /**
    * Where the last counted use of each bordered phrase key ended, as a WORDS_SEEN count (see
@@ -171,7 +184,7 @@ class PhraseTrie {
   /** The phrase `word` followed by the phrase of `node` (the root: none). */
   extend(node: PhraseNode, word: Word): PhraseNode {
     // A glued word makes other phrases (shown without a space), under a key of its own.
-    const at = word.glued ? `\u0000${word.text}` : word.text;
+    const at = word.glued ? `\u0000${word.text}` : word.tsheg ? `\u0001${word.text}` : word.text;
     let next = node.before?.get(at);
     if (next === undefined) {
       // Emptied only when a phrase starts, never under a phrase being built.
@@ -180,11 +193,11 @@ class PhraseTrie {
         this.lastEnd.clear();
         this.size = 0;
       }
-      const glued = word.glued === true;
-      if (node === this.root) next = new PhraseNode(word.stem, word.text, glued);
+      const join = word.glued ? '' : word.tsheg ? TSHEG : ' ';
+      if (node === this.root) next = new PhraseNode(word.stem, word.text, join);
       else {
         const stems = `${word.stem} ${node.stems}`;
-        next = new PhraseNode(stems, `${word.text}${node.firstGlued ? '' : ' '}${node.surface}`, glued, hasBorder(stems.split(' ')));
+        next = new PhraseNode(stems, `${word.text}${node.firstJoin}${node.surface}`, join, hasBorder(stems.split(' ')));
       }
       (node.before ??= new Map()).set(at, next);
       this.size++;
@@ -223,7 +236,8 @@ function lexToken(raw: string): LexResult {
   // and single letters end a phrase: they are never part of a keyword.
   // (A single character of a script without spaces is a word: 源 of 源代码, 化 of 序列化.)
   // (Nor a word of Hangul fillers only, letters that show as a blank: "ㅤㅤ" was a keyword.)
-  if (!VISIBLE_LETTER.test(t) || t.includes('.') || (t.length < 2 && !UNSPACED.test(t))) return BREAK;
+  // (Nor is a Tibetan syllable of one letter, ལ, ང, ཀ of ལས་ཀ: a syllable is a word, see lexTibetan.)
+  if (!VISIBLE_LETTER.test(t) || t.includes('.') || (t.length < 2 && !UNSPACED.test(t) && !TIBETAN.test(t))) return BREAK;
   let lower = lowerCase(t);
   // A Korean word without its particle or 하다 ending, shown so: 서버는 and 서버를 are 서버.
   const korean = endsInHangul(lower);
@@ -303,7 +317,9 @@ function lexInto(text: string, cache: LexCache | undefined, out: Lexeme[]): numb
     // the word in two, so "config<U+00AD>uration" gave the keywords "config" and "uration",
     // and the table's "configuration" did not match it (s58 probe).
     if (IN_WORD_INVISIBLE.test(source)) source = source.replace(IN_WORD_INVISIBLES, '');
-    if (UNSPACED.test(source)) {
+    if (TIBETAN.test(source)) {
+      n = lexTibetan(source, cache, out, n);
+    } else if (UNSPACED.test(source)) {
       for (const m of source.matchAll(TOKEN)) n = UNSPACED.test(m[0]) ? addUnspaced(m[0], cache, out, n) : addLexeme(m[0], cache, out, n);
     } else {
       for (const m of source.matchAll(TOKEN)) n = addLexeme(m[0], cache, out, n);
@@ -415,6 +431,66 @@ function segmentWords(run: string): string[] {
 }
 const SEGMENT_WINDOW = 256;
 
+const TSHEG = '\u0f0b';
+/** A Tibetan letter (U+0F40–U+0F6C; the subjoined ones are marks): the text may have tshegs to join syllables. */
+const TIBETAN = /[\u0f40-\u0f6c]/;
+/** A tsheg, or the non-breaking tsheg (U+0F0C), as a token of TOKEN. */
+const TSHEG_TOKEN = /^[\u0f0b\u0f0c]$/;
+
+/**
+ * lexInto's loop for a text holding Tibetan. Tibetan writes no spaces: a tsheg ends every
+ * syllable, and words (སྒྲིག་འགོད "configuration", ཞབས་ཞུ "service") are one to four syllables
+ * with no mark between words. Intl.Segmenter has no Tibetan dictionary (Node 20, ICU 78: it cuts
+ * at every tsheg), so a syllable is a word, and a tsheg between two syllables joins them as
+ * written (Word.tsheg), as two words of Thai or Chinese are joined: a phrase of syllables, shown
+ * with its tshegs. The tsheg was punctuation, so every keyword was one syllable, half a word.
+ * A tsheg not followed by a syllable (before a number, a shad, a Latin word) ends the phrase;
+ * spaces and a line break after it do not (a hard-wrapped line ends after a tsheg).
+ */
+function lexTibetan(source: string, cache: LexCache | undefined, out: Lexeme[], n: number): number {
+  /** A tsheg ended the Tibetan syllable out[n - 1]. */
+  let afterTsheg = false;
+  for (const m of source.matchAll(TOKEN)) {
+    const raw = m[0];
+    if (TSHEG_TOKEN.test(raw)) {
+      const before: Lexeme | undefined = afterTsheg || n === 0 ? undefined : out[n - 1];
+      afterTsheg = before?.kind === 'word' && TIBETAN.test(before.text);
+      if (!afterTsheg) out[n++] = BREAK;
+      continue;
+    }
+    const at = n;
+    if (afterTsheg) {
+      // A line break (a hard-wrapped paragraph) or a space after a tsheg: the next syllable follows it.
+      if (/^\s+$/.test(raw)) continue;
+      afterTsheg = false;
+      // A number, a shad or another script after the tsheg: it ended the phrase.
+      if (!TIBETAN.test(raw[0] ?? '')) out[n++] = BREAK;
+      else {
+        n = addLexeme(raw, cache, out, n);
+        const first = n > at ? out[at]! : undefined;
+        if (first?.kind === 'word') out[at] = tshegWord(first, cache);
+        continue;
+      }
+    }
+    n = UNSPACED.test(raw) ? addUnspaced(raw, cache, out, n) : addLexeme(raw, cache, out, n);
+  }
+  if (afterTsheg) out[n++] = BREAK;
+  return n;
+}
+
+/** `word` after a tsheg that joins it to the syllable before (Word.tsheg), one object per word through the cache. */
+function tshegWord(word: Word, cache: LexCache | undefined): Word {
+  let g = cache?.tsheg.get(word);
+  if (g === undefined) {
+    g = Object.freeze({ ...word, tsheg: true as const });
+    if (cache !== undefined) {
+      if (cache.tsheg.size >= LEX_CACHE_MAX_ENTRIES) cache.tsheg.clear();
+      cache.tsheg.set(word, g);
+    }
+  }
+  return g;
+}
+
 /** `word` glued to the word before it, one object per word through the cache. */
 function gluedWord(word: Word, cache: LexCache | undefined): Word {
   let g = cache?.glued.get(word);
@@ -514,7 +590,7 @@ export function termKey(name: string): string | null {
   const out: Occurrence[] = [];
   const span = new Span(out, 'body');
   span.text(name);
-  const surface = lexemes.map((w, k) => (k > 0 && !w.glued ? ` ${w.text}` : w.text)).join('');
+  const surface = lexemes.map((w, k) => (k === 0 || w.glued ? w.text : w.tsheg ? `${TSHEG}${w.text}` : ` ${w.text}`)).join('');
   const whole = out.find((o) => o.surface === surface);
   return whole?.key ?? null;
 }
@@ -590,6 +666,12 @@ class Span {
     this.runLength = 0;
   }
 
+  /** Whether run[from..to] each follow a tsheg (Word.tsheg), joining run[from - 1..to] into one run of syllables. */
+  private tshegJoined(from: number, to: number): boolean {
+    for (let k = from; k <= to; k++) if (!this.run[k]!.tsheg) return false;
+    return true;
+  }
+
   /**
    * Emits every phrase ending at run[end] that has no stop word at either edge, 1..MAX_PHRASE_WORDS
    * other words, and at most MAX_INNER_STOP_WORDS connectors inside ("properties of derived classes").
@@ -613,7 +695,8 @@ class Span {
         if (!CONNECTORS.has(first.text) || ++inner > MAX_INNER_STOP_WORDS) break;
         continue;
       }
-      if (++content > MAX_PHRASE_WORDS) break;
+      // Past MAX_PHRASE_WORDS only a phrase of tsheg-joined syllables goes on (run[start + 1..end] are joined to the word before each).
+      if (++content > MAX_PHRASE_WORDS && (content > MAX_TIBETAN_SYLLABLES || !this.tshegJoined(start + 1, end))) break;
       if (phrase.bordered) {
         // run[start] is the word WORDS_SEEN - (end - start): WORDS_SEEN counts run[end].
         if ((phrases.lastEnd.get(phrase.stems) ?? -1) >= WORDS_SEEN - (end - start)) continue;
