@@ -648,6 +648,42 @@ describe('top-level one-line quotes of an ATX heading made into blocks without t
   });
 });
 
+describe('top-level one-line quotes of a paragraph made into blocks without tokens (session 62)', () => {
+  // Quote markers with spaces and tabs, indented, nested, in lists; paragraph lines starting with
+  // a letter or not (which keep the tokens), with pipes, trailing spaces, NUL; and every kind of
+  // line after one: a blank line (which ends the quote), whitespace, lazy text (which continues
+  // the paragraph), another `>` line, underlines, terminators, tables, definitions.
+  const marker = fc.constantFrom('>', '> ', '>\t', '>  ', '>     ', ' >', '   >', '    >', '\t>', '>>', '> > ', '- > ', '  ');
+  const text = fc.constantFrom('q1', 'Note: read this', 'é', '日本', 'a | b', 'x  ', 'a\0b', 'Word *em*', '1. x', '- x', '*x*', '[x]', '<b>', '`c`', 'a\\', 'Title Case');
+  const quoted = fc.tuple(fc.array(marker, { minLength: 1, maxLength: 2 }), text).map(([m, t]) => m.join('') + t);
+  const other = fc.constantFrom('', '', '', ' ', '\t', 'lazy', '> more', '>', '---', '===', '***', '- item', '    code', '```', '[d]: /u', '|-|', '| a |', '<div>', '# h');
+  const doc = fc
+    .tuple(fc.array(fc.oneof(quoted, quoted, other), { maxLength: 16 }), fc.constantFrom('\n', '\r\n', '\r'))
+    .map(([ls, nl]) => ls.join(nl));
+
+  it('gives the blocks made from their tokens', () => {
+    fc.assert(
+      fc.property(doc, (source) => expectSameBlocksWithout(setDirectQuotesForTests, source)),
+      { numRuns: 6000 },
+    );
+  });
+
+  it('makes no token for one, and keeps the blocks in order', () => {
+    const source = '> Note: one\n\n> two\nlazy\n\n> three\n';
+    expect(fastBlocks(source).blocks.map((b) => [b.type, b.startLine, b.endLine, b.children?.map((c) => [c.type, c.start, c.end])])).toEqual([
+      ['blockquote', 0, 0, [['paragraph', 0, 11]]],
+      ['blockquote', 2, 3, [['paragraph', 13, 23]]],
+      ['blockquote', 5, 5, [['paragraph', 25, 32]]],
+    ]);
+    expectSameBlocksWithout(setDirectQuotesForTests, source);
+    // Before: four tokens a quote (12,000 here) and a tree node.
+    const many = Array.from({ length: 3000 }, (_, i) => `> q${i % 100}\n\n`).join('');
+    expect(fastBlocks(many).blocks).toHaveLength(3000);
+    expect(parsedTokensForTests()).toBe(1);
+    expectSameBlocksWithout(setDirectQuotesForTests, many);
+  });
+});
+
 describe("the line table's starts and ends as the block state's bMarks and eMarks", () => {
   // Quotes (whose rule rewrites bMarks and restores it) nested, in lists, lazy, and ended by
   // other blocks, next to the blocks made during the parse from the table (headings,

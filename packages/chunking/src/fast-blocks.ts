@@ -1102,7 +1102,7 @@ function directQuote(state: StateBlock, into: DirectBlocks, startLine: number, e
   if (pos >= max || offset - initial >= 4) return false;
   // atxHeadingLeaf's line logic from here.
   const level = atxHeadingLine(src, pos, max, atxText);
-  if (level === 0) return false;
+  if (level === 0) return directQuoteParagraph(state, into, startLine, endLine, src.charCodeAt(pos));
   pos = atxText.pos;
   max = atxText.max;
   // directHeading's text and its check for inline syntax (which needs the token's plainText).
@@ -1121,6 +1121,32 @@ function directQuote(state: StateBlock, into: DirectBlocks, startLine: number, e
     const heading: Block = { type: 'heading', start: lineStart, end, startLine, endLine: last, depth: level, text: headingText(src, pos, max) };
     into.blocks.push(quoteBlock(start, end, startLine, last, [heading]), startLine);
   }
+  state.line = next;
+  pushMark(state, into);
+  return true;
+}
+
+/**
+ * directQuote's other case: the quote's one line holds a paragraph of that line alone, its first
+ * character a letter or non-ASCII (no rule but the paragraph's, and a setext underline's or a
+ * table's on the next line, can start with one), and the next line is blank or none (a lazy line
+ * would continue the paragraph; a blank line ends the quote). Its blocks are toBlock's: the quote
+ * ('exact') holding the paragraph (from the line's start, as a quote's children are). A document
+ * of one-line notes (`> Note: …` then a blank line) made four tokens, a tree node and a children
+ * list a quote, living through the parse (issue 15 probe: 13 times prose per MB).
+ */
+function directQuoteParagraph(state: StateBlock, into: DirectBlocks, startLine: number, endLine: number, first: number): boolean {
+  if (!(first >= 0x80 || ((first | 0x20) >= 0x61 && (first | 0x20) <= 0x7a))) return false;
+  const next = startLine + 1;
+  if (next < endLine && !state.isEmpty(next)) return false;
+  const { source, lines } = into;
+  const lineStart = lines.starts[startLine]!;
+  const start = skipWhitespace(source, lineStart, lines.ends[startLine]!);
+  const end = trimEndOffset(source, start, lines.ends[startLine]!);
+  if (end <= start) return false;
+  const last = lastLineOf(lines, end, startLine);
+  const paragraph: Block = { type: 'paragraph', start: lineStart, end, startLine, endLine: last };
+  into.blocks.push(quoteBlock(start, end, startLine, last, [paragraph]), startLine);
   state.line = next;
   pushMark(state, into);
   return true;
