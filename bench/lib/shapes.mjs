@@ -165,6 +165,10 @@ export const SHAPES = {
   'thematic-breaks': (bytes) => `# Rules\n\n## One\n\n## Two\n\n${fill(Math.max(0, bytes - 30), () => '***\n')}`,
   'alternating-lists': (bytes) => fill(bytes, (i) => (i % 2 ? `- item ${i}\n` : `1. step ${i}\n`)),
   'reference-definitions': (bytes) => `# Links\n\n## One\n\n## Two\n\n${fill(Math.max(0, bytes - 30), (i) => `[ref${i}]: https://example.com/page/${i}\n`)}`,
+  // Tiny headings of a code span and emphasis (API docs' `### \`method()\``), made blocks at once
+  // since session 62, which first read the rest of the document for a `[` at each (quadratic):
+  // this shape is what would show it.
+  'tiny-code-headings': (bytes) => fill(bytes, (i) => `### \`m${i % 100}()\` *x*\n`),
   'heading-brackets': (bytes) => `# Title\n\n## ${'['.repeat(Math.max(0, bytes - 20))}\n\nBody.\n`,
   'heading-emphasis': (bytes) => {
     const r = rng(8);
