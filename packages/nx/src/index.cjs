@@ -14,7 +14,7 @@
 const { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const { dirname, isAbsolute, join, relative, sep } = require('node:path');
 const { createRequire } = require('node:module');
-const { createProjects, entriesSharingCache, otherEntryNames, executorPackageOf, INDEX_JSON_TARGET, LLMS_TXT_TARGET, STEPS, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, unlistedMarkers } = require('./plugin.cjs');
+const { createProjects, entriesSharingCache, otherEntryNames, executorPackageOf, INDEX_JSON_TARGET, LLMS_TXT_TARGET, STEPS, entryRootsOf, escapeControl, listedFolder, mirrorBuildInputs, normalizeOptions, topicMarkers, TOOL_PACKAGES, twinFolders, unlistedMarkers } = require('./plugin.cjs');
 const { reinstallCommand } = require('./package-manager.cjs');
 
 /** @typedef {import('./plugin.cjs').ChunkyardNxOptions} ChunkyardNxOptions */
@@ -452,6 +452,28 @@ function overridingTargetDefault(nxJson, workspaceRoot) {
 }
 
 /**
+ * The warning for a pair of twinFolders (and how many more pairs there are).
+ * @param {import('./plugin.cjs').TwinFolders} pair
+ * @param {number} more
+ */
+function twinWarning({ a, b, inCase, inNormalization }, more) {
+  const form = (/** @type {string} */ dir) => {
+    const name = dir.slice(dir.lastIndexOf('/') + 1);
+    return name === name.normalize('NFC') ? 'NFC' : name === name.normalize('NFD') ? 'NFD' : 'neither NFC nor NFD';
+  };
+  const named = (/** @type {string} */ dir) => `${escapeControl(dir)}${inNormalization ? ` (${form(dir)})` : ''}`;
+  const why = !inNormalization
+    ? 'case: macOS and Windows take them for one folder (their file systems ignore case)'
+    : !inCase
+      ? 'Unicode normalization (the same letters, encoded differently): their project names look the same in nx show projects, and macOS takes them for one folder (its file system ignores normalization)'
+      : 'case and Unicode normalization: macOS takes them for one folder (its file system ignores both)';
+  return (
+    `the folders ${named(a)} and ${named(b)}${more > 0 ? ` (and ${more} more ${more === 1 ? 'pair' : 'pairs'})` : ''} have names that differ only in ${why}, ` +
+    `so a clone or checkout there mixes their files; Linux keeps them apart and builds both, but rename one of them`
+  );
+}
+
+/**
  * @param {readonly string[]} files
  * @param {import('./plugin.cjs').NormalizedOptions} options
  * @param {string} workspaceRoot
@@ -475,6 +497,13 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
     process.stderr.write(
       `@chunkyard/nx: warning: ${escapeControl(marker)}${others} is inside ${escapeControl(folder)}, a folder index-tool lists in no index.json (its name starts with "_" or ".", or is node_modules), so its folder is not built as a topic; rename the folder to build it\n`,
     );
+  }
+  // Folders named alike but for case or Unicode normalization are two projects here, but one
+  // folder on macOS (and, for case, Windows), and NFC and NFD names look the same in
+  // `nx show projects`: the build runs, and the user is told once, the first pair named.
+  const twins = twinFolders(markers, options.docsRoots);
+  if (twins.length > 0) {
+    process.stderr.write(`@chunkyard/nx: warning: ${twinWarning(/** @type {import('./plugin.cjs').TwinFolders} */ (twins[0]), twins.length - 1)}\n`);
   }
   // After the root checks: a symlinked root is explained above, never walked here.
   const listed = new Set(markers);

@@ -406,6 +406,49 @@ function unlistedMarkers(files, options) {
   return out.sort((a, b) => (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0));
 }
 
+/** @typedef {{ a: string, b: string, inCase: boolean, inNormalization: boolean }} TwinFolders */
+
+/**
+ * Sibling folders under the docs roots, each a topic or above one, whose names differ only in
+ * case or in Unicode normalization (`Case` and `case`; `café` in NFC and in NFD), sorted, each
+ * pair once. Linux keeps them apart and so does Nx, but the NFC and NFD names of a pair look the
+ * same in `nx show projects`, and macOS and Windows (case-insensitive, and macOS also
+ * normalization-insensitive) take a pair for one folder, so a clone there mixes their files.
+ * Only the shallowest pair is named: `docs/A/x` and `docs/a/x` are the pair `docs/A`, `docs/a`.
+ * @param {readonly string[]} markers posix, under the docs roots (topicMarkers)
+ * @param {string[]} docsRoots
+ * @returns {TwinFolders[]}
+ */
+function twinFolders(markers, docsRoots) {
+  // A pair needs a name with an ASCII capital or a non-ASCII character: none, no look further.
+  // eslint-disable-next-line no-control-regex
+  if (!markers.some((m) => /[^\u0000-\u0040\u005b-\u007f]/.test(m))) return [];
+  /** @type {Set<string>} */
+  const folders = new Set();
+  for (const m of markers) {
+    const root = docsRootOf(m, docsRoots);
+    if (root === undefined) continue;
+    for (let d = posix.dirname(m); d !== root && d.startsWith(`${root}/`) && !folders.has(d); d = posix.dirname(d)) folders.add(d);
+  }
+  /** @type {Map<string, string[]>} parent + folded name -> the folders with it */
+  const byKey = new Map();
+  /** @type {TwinFolders[]} */
+  const out = [];
+  for (const d of [...folders].sort()) {
+    const name = posix.basename(d);
+    const key = `${posix.dirname(d)}/${name.normalize('NFC').toLowerCase().normalize('NFC')}`;
+    const earlier = byKey.get(key) ?? [];
+    for (const first of earlier) {
+      const other = posix.basename(first);
+      // Still apart once both are NFC: they differ in case. Still apart once both are in lower
+      // case: they differ in normalization.
+      out.push({ a: first, b: d, inCase: other.normalize('NFC') !== name.normalize('NFC'), inNormalization: other.toLowerCase() !== name.toLowerCase() });
+    }
+    byKey.set(key, [...earlier, d]);
+  }
+  return out;
+}
+
 /**
  * How a target depends on a tool: what it hashes for the tool, and its extra dependsOn entries.
  * `inputs` never reads a file some task wrote, except in the fallback for a workspace tool
@@ -1222,6 +1265,7 @@ module.exports = {
   createProjects,
   topicMarkers,
   unlistedMarkers,
+  twinFolders,
   listedFolder,
   docsRootOf,
 };
