@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { chunkDocument, countTokens, type ChunkOptions, type ChunkRecord, type ContentHint } from '@chunkyard/chunking';
+import { visibleDocName } from '@chunkyard/chunking/interop';
 import { InputError } from './errors.js';
 import { checkLabel, checkText, DEFAULT_LIMITS, type InputLimits } from './input.js';
 import type { ArtifactInput, ArtifactPlan, UnitPlan } from './types.js';
@@ -119,7 +120,15 @@ export function overallHint(hints: readonly ContentHint[]): ContentHint {
   return set.size === 0 ? 'prose' : 'mixed';
 }
 
+/**
+ * The name chunkDocument gives the chunks (their record ids, `doc:<name>::ch<n>`), from the
+ * source file or id. chunkDocument refuses a control character there (3b8ba08), and a source id
+ * is the caller's id in another system (MCP's ingest_artifact takes any source_id): such a
+ * character is shown as U+FFFD, as the LangChain and LlamaIndex adapters show it in the names
+ * they derive. The source id and file are stored as given. docs-store ingest refuses such a
+ * file name first, as chunking-tool does.
+ */
 function docNameOf(path: string): string {
   const base = path.split(/[\\/]/).pop() || path;
-  return base.replace(/\.[^.]*$/, '') || base;
+  return visibleDocName(base.replace(/\.[^.]*$/, '') || base);
 }
