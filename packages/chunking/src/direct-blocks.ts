@@ -6,6 +6,7 @@
  * give the same blocks by construction.
  */
 import { skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
+import { detached } from './shape-anchor.js';
 import type { Block } from './types.js';
 
 /** markdown-it's trim set: space, tab, CR, LF. */
@@ -92,7 +93,7 @@ export function headingText(src: string, pos: number, max: number): string {
   const slot = (hash ^ (hash >>> 16)) & (TEXT_SLOTS - 1);
   const seen = headingTexts[slot]!;
   if (seen.length === length && src.startsWith(seen, pos)) return seen;
-  const text = src.slice(pos, max);
+  const text = detached(src.slice(pos, max));
   headingTexts[slot] = text;
   return text;
 }

@@ -21,7 +21,7 @@ import { flatBlocks } from './flat-blocks.js';
 import { FOOTNOTE_OPEN, footnoteDefinition, footnoteLabelEnd, LABEL_ALONE } from './footnote-definition.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { columnAt, EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
-import { anchor, anchoredClass } from './shape-anchor.js';
+import { anchor, anchoredClass, detached } from './shape-anchor.js';
 import type { Block, BlockType } from './types.js';
 
 
@@ -2332,8 +2332,9 @@ export function plainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
   let text = plainTexts.get(inlineSource);
   if (text === undefined) {
     if (plainTexts.size >= MAX_MEMO_TEXTS) plainTexts.clear();
-    text = parsedPlainText(inlineSource, ctx);
-    plainTexts.set(inlineSource, text);
+    // Both copied: a heading's text is a slice of its document, which the memo must not keep.
+    text = detached(parsedPlainText(inlineSource, ctx));
+    plainTexts.set(detached(inlineSource), text);
   }
   return text;
 }

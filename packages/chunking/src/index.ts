@@ -14,6 +14,7 @@ import { cutSpans, findBoilerplate, OffsetMap } from './boilerplate.js';
 import { detectHeadings, usesHeuristicHeadings } from './plain-text.js';
 import { attachSourceLines } from './source-lines.js';
 import { bomLength, recordPastBom, spansPastBom } from './bom.js';
+import { forgetLastMatch } from './shape-anchor.js';
 import type { ChunkDocumentResult, ChunkOptions, ChunkRecord, RemovedSpan, ResolvedChunkOptions } from './types.js';
 
 export interface ChunkDocumentExtras {
@@ -36,10 +37,14 @@ export function chunkDocument(
   }
   const source = sourceText(given, 'chunkDocument');
   const shift = bomLength(source);
-  if (shift === 0) return chunkText(source, options, extras);
-  const result = chunkText(source.slice(shift), options, extras);
-  for (let k = 0; k < result.chunks.length; k++) recordPastBom(result.chunks[k]!, shift, source.length);
-  return spansPastBom(result, shift);
+  try {
+    if (shift === 0) return chunkText(source, options, extras);
+    const result = chunkText(source.slice(shift), options, extras);
+    for (let k = 0; k < result.chunks.length; k++) recordPastBom(result.chunks[k]!, shift, source.length);
+    return spansPastBom(result, shift);
+  } finally {
+    forgetLastMatch();
+  }
 }
 
 /** chunkDocument of a source without a byte order mark (bom.ts). */

@@ -24,8 +24,12 @@
  */
 const latest = new Map<string, unknown>();
 
-/** Remembers `value` as the latest object of its kind (replacing the previous one). */
+/**
+ * Remembers `value` as the latest object of its kind (replacing the previous one), its strings
+ * detached from the document they were sliced from (detachStrings).
+ */
 export function anchor(kind: string, value: unknown): void {
+  detachStrings(value);
   latest.set(kind, value);
 }
 
@@ -87,6 +91,45 @@ export function anchorEmpty(kind: string, make: () => unknown): void {
   latest.set(kind, null);
   latest.set(kind, make());
 }
+
+/**
+ * A copy of `s` that keeps no reference to the string it was sliced from: V8 keeps a slice of 13
+ * characters or more as a view of its parent, so a text kept past its document (anchored here,
+ * or in a cache that lives as long as the process) kept the whole document alive with it.
+ * Concatenation then a slice makes V8 flatten the two into a new string first.
+ */
+export function detached(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
+/**
+ * Replaces every string among `value`'s fields, and its arrays' and objects' fields down to
+ * `depth` levels, by a detached copy (equal, so nothing that reads them sees a difference): an
+ * anchored record's text, embedText and heading path, or an anchored block's heading text, are
+ * slices of the document, and the anchor kept the last document chunked alive in a long-running
+ * host (the document and its normalized copy, 42 MB after a 21 MB one; session 62).
+ */
+export function detachStrings(value: unknown, depth = 3): void {
+  if (depth < 0 || value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  const fields = value as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    const field = fields[key];
+    if (typeof field === 'string') {
+      if (field.length >= 13) fields[key] = detached(field);
+    } else detachStrings(field, depth - 1);
+  }
+}
+
+/**
+ * Makes V8 let go of the last string a regular expression ran on: it keeps the subject of the
+ * last match (for RegExp.lastMatch and `$1`, legacy features every regex feeds), and the
+ * pipeline's last regex ran on a slice of the document, which kept the whole document alive
+ * after the call (10 MB after an 8 MB document chunked by paginate; session 62).
+ */
+export function forgetLastMatch(): void {
+  EMPTY_MATCH.exec('');
+}
+const EMPTY_MATCH = /^/;
 
 /** What is anchored now, by kind (for tests: what the chunker keeps between calls). */
 export function anchoredForTests(): ReadonlyMap<string, unknown> {

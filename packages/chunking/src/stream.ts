@@ -47,6 +47,7 @@ import { breadcrumbPrefixes, countPrefix, opensTechnicalBaseline, pathBudget } f
 import { LineCursor } from './source-lines.js';
 import { splitOversizedBlocks } from './split-oversized.js';
 import { TokenIndex } from './tokens.js';
+import { forgetLastMatch } from './shape-anchor.js';
 import type { Block, ChunkDocumentResult, ChunkOptions, ChunkRecord, ResolvedChunkOptions } from './types.js';
 import { newUnitsState, type UnitsState } from './units.js';
 import { RecordChecker } from './validate.js';
@@ -549,4 +550,6 @@ function* streamRecords(source: string, plan: Plan, s: StreamSettings): Generato
   if (pending) {
     yield finish(pending.chunk, pending.checker, false);
   }
+  // The last regex ran on a slice of the document: V8 would keep it (forgetLastMatch).
+  forgetLastMatch();
 }

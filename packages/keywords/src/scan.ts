@@ -599,6 +599,16 @@ export function termKey(name: string): string | null {
 const LEXEMES: Lexeme[] = [];
 
 /**
+ * Lets go of the last text's lexemes, at the end of a scan: their words are slices of the
+ * document, which V8 keeps as views of the whole string, so the scratch array kept the last
+ * document scanned alive in a long-running host (an 8 MB document after chunkyard's
+ * hierarchical strategy had scanned it; session 62).
+ */
+function releaseLexemes(): void {
+  LEXEMES.length = 0;
+}
+
+/**
  * Words fed to any Span so far: the position of a word, by which a phrase's uses are told
  * apart (PhraseTrie.lastEnd). Only ever grows, so a use in an earlier run or scan never
  * overlaps one in the current run.
@@ -907,6 +917,7 @@ export function scanMarkdownInto(source: string, out: OccurrenceSink, memo?: Sca
       for (const name of codeBlockIdentifiers(contents[k]!)) span.identifier(name, 'codeBlock', block);
     }
   }
+  releaseLexemes();
 }
 
 /** What one inline content yields when scanned as body text: its occurrences and their distinct keys. */
@@ -974,6 +985,7 @@ export class ScanMemo {
         }
       }
     }
+    releaseLexemes();
     return keys;
   }
 

@@ -1,0 +1,63 @@
+/**
+ * What the chunker keeps once a call has returned and its result is dropped: a long-running host
+ * (the MCP server, docs-serve) chunks one document after another, and must not hold the last one.
+ * The anchors of shape-anchor.ts keep a few of each document's objects (for their hidden classes),
+ * and their strings were slices of the document, which V8 keeps as views of the whole string: the
+ * last document and its markdown-it copy stayed in memory, 42 MB after a 21 MB one (session 62;
+ * bench/memory.mjs did not see it, as it held the text itself while it measured).
+ */
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { chunkDocument, chunkDocumentStream } from './index.js';
+import type { StrategyName } from './types.js';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** About `bytes` of documentation: headings with code spans and emphasis (made from tokens and plain text), paragraphs, code, a table. */
+function documentOf(bytes: number): string {
+  const parts: string[] = [];
+  let n = 0;
+  for (let i = 0; n < bytes; i++) {
+    const part =
+      `## \`method${i}(options)\` returns *a value* [see](#x${i})\n\n` +
+      `The method number ${i} reads its options and returns the value it computed from the configuration file.\n\n` +
+      (i % 5 === 0 ? '```js\nconst value = method(options);\n```\n\n' : '') +
+      (i % 7 === 0 ? '| Option | Meaning |\n|---|---|\n| `a` | the first one |\n\n' : '');
+    parts.push(part);
+    n += part.length;
+  }
+  return `# Reference\n\n${parts.join('')}`;
+}
+
+/** Heap in use after two full collections. */
+function heapInUse(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+describe('a chunking call keeps nothing of its document once its result is dropped', () => {
+  const MB = 1024 * 1024;
+
+  it.each<[string, (text: string) => void]>([
+    ['semantic', (text) => void chunkDocument(text, { docName: 'big' })],
+    ...(['token-window', 'hierarchical', 'paginate'] as StrategyName[]).map((strategy): [string, (text: string) => void] => [strategy, (text) => void chunkDocument(text, { docName: 'big', strategy })]),
+    ['the stream', (text) => {
+      let records = 0;
+      for (const record of chunkDocumentStream(text, { docName: 'big' }).chunks) records += record.originalText.length > 0 ? 1 : 0;
+      expect(records).toBeGreaterThan(0);
+    }],
+  ])('%s', (_name, chunk) => {
+    // Warmed on a small document first: caches that live as long as the process fill up once.
+    chunk(documentOf(200_000));
+    const before = heapInUse();
+    let text: string | null = documentOf(8 * MB);
+    chunk(text);
+    text = null;
+    // The document alone is 8 MB; before, at least that much stayed (what is left is the
+    // process-long caches: heading texts, token counts).
+    expect((heapInUse() - before) / MB).toBeLessThan(4);
+  }, 120_000);
+});
