@@ -162,7 +162,8 @@ export const SHAPES = {
   // since), and, not changed: lists alternating their marker (a list of one item per line)
   // 7.8×, reference definitions 6.1×, a huge heading of emphasis 13.6×.
   'setext-multiline': (bytes) => fill(bytes, (i) => `h${i % 100}\nline two\n===\n\n`),
-  'thematic-breaks': (bytes) => `# Rules\n\n## One\n\n## Two\n\n${fill(Math.max(0, bytes - 30), () => '***\n')}`,
+  // Whole lines: a last line cut to `**` is a paragraph that sends the document to markdown-it.
+  'thematic-breaks': (bytes) => `# Rules\n\n## One\n\n## Two\n\n${'***\n'.repeat(Math.floor(Math.max(0, bytes - 30) / 4))}`,
   'alternating-lists': (bytes) => fill(bytes, (i) => (i % 2 ? `- item ${i}\n` : `1. step ${i}\n`)),
   'reference-definitions': (bytes) => `# Links\n\n## One\n\n## Two\n\n${fill(Math.max(0, bytes - 30), (i) => `[ref${i}]: https://example.com/page/${i}\n`)}`,
   // Tiny headings of a code span and emphasis (API docs' `### \`method()\``), made blocks at once
