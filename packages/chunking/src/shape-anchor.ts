@@ -104,19 +104,29 @@ export function detached(s: string): string {
 
 /**
  * Replaces every string among `value`'s fields, and its arrays' and objects' fields down to
- * `depth` levels, by a detached copy (equal, so nothing that reads them sees a difference): an
- * anchored record's text, embedText and heading path, or an anchored block's heading text, are
- * slices of the document, and the anchor kept the last document chunked alive in a long-running
- * host (the document and its normalized copy, 42 MB after a 21 MB one; session 62).
+ * `depth` levels (a block's children's children…), by a detached copy (equal, so nothing that
+ * reads them sees a difference): an anchored record's text, embedText and heading path, or an
+ * anchored block's heading text, are slices of the document, and the anchor kept the last
+ * document chunked alive in a long-running host (the document and its normalized copy, 42 MB
+ * after a 21 MB one; session 62). At most DETACH_BUDGET objects are visited a call: what is
+ * anchored is a few exemplars (blockExemplars keeps only blocks of few descendants).
  */
-export function detachStrings(value: unknown, depth = 3): void {
-  if (depth < 0 || value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+export function detachStrings(value: unknown, depth = 8): void {
+  detachBudget = DETACH_BUDGET;
+  detachWithin(value, depth);
+}
+
+const DETACH_BUDGET = 20_000;
+let detachBudget = 0;
+
+function detachWithin(value: unknown, depth: number): void {
+  if (depth < 0 || value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || Object.isFrozen(value) || --detachBudget < 0) return;
   const fields = value as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
     const field = fields[key];
     if (typeof field === 'string') {
       if (field.length >= 13) fields[key] = detached(field);
-    } else detachStrings(field, depth - 1);
+    } else detachWithin(field, depth - 1);
   }
 }
 
