@@ -6,24 +6,17 @@
 // out and stores the others (exit 1); after the command it names, the topic goes in. The kill
 // is real: strace injects SIGKILL into the real CLI at the rename that would put the new folder
 // in (skipped without strace), as in docs-export's and index-tool's tests.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApps, doc, hasStrace, killAtRename, run as runApp, stagedRenameNumber } from '../../chunking-tool/src/test-killed-build.js';
 import { ensureBuilt } from './test-build.js';
-
-const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-const hasStrace = spawnSync('sh', ['-c', 'command -v strace']).status === 0;
-const RENAMES = 'trace=rename,renameat,renameat2';
-
-const doc = (word: string) => `# Guide\n\n${Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n${`The ${word} setting ${i} controls how the service starts. `.repeat(12)}\n`).join('\n')}`;
 
 let ws: string;
 beforeAll(async () => {
   if (hasStrace) {
-    execFileSync(process.execPath, ['tools/build.mjs', 'apps/chunking-tool'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+    buildApps(['apps/chunking-tool']);
     await ensureBuilt();
   }
   ws = mkdtempSync(join(tmpdir(), 'docs-store-killed-'));
@@ -31,22 +24,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-const node = (app: string, args: string[]) => [process.execPath, join(REPO, 'apps', app, 'bin', `${app}.js`), ...args];
-function run(app: string, args: string[]) {
-  const [cmd, ...rest] = node(app, args);
-  return spawnSync(cmd!, rest, { cwd: ws, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', CI: '1' } });
-}
-
-/** The 1-based number of the rename(2) by which chunking-tool puts its staged folder in as `_chunks`. */
-function stagedRenameNumber(topic: string): number {
-  const log = join(ws, 'strace.log');
-  const r = spawnSync('strace', ['-f', '-qq', '-o', log, '-e', RENAMES, ...node('chunking-tool', [topic])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-  expect(r.status, r.stderr).toBe(0);
-  const renames = readFileSync(log, 'utf8').split('\n').filter((l) => /rename(at2?)?\(/.test(l));
-  const at = renames.findIndex((l) => /\._chunks\.tmp-[^"]*", [^"]*"[^"]*\/_chunks"/.test(l));
-  expect(at, renames.join('\n')).toBeGreaterThan(0);
-  return at + 1;
-}
+const run = (app: string, args: string[]) => runApp(ws, app, args, { PATH: process.env.PATH ?? '', CI: '1' });
 
 describe.runIf(hasStrace)('ingest --built on a topic whose chunk build was killed between its two renames', () => {
   it('names the topic, the leftover and what to run; the other topic is stored; after that command the topic goes in', () => {
@@ -58,11 +36,10 @@ describe.runIf(hasStrace)('ingest --built on a topic whose chunk build was kille
     writeFileSync(join(topic, 'golden-reference.md'), doc('alpha'));
     expect(run('chunking-tool', ['docs/guides/t']).status).toBe(0);
     writeFileSync(join(topic, 'golden-reference.md'), doc('beta'));
-    const at = stagedRenameNumber('docs/guides/t');
+    const at = stagedRenameNumber(ws, 'docs/guides/t');
 
     writeFileSync(join(topic, 'golden-reference.md'), doc('gamma'));
-    const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', RENAMES, '-e', `inject=rename,renameat,renameat2:signal=KILL:when=${at}`, ...node('chunking-tool', ['docs/guides/t'])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-    expect(killed.status, 'killed').not.toBe(0);
+    killAtRename(ws, 'docs/guides/t', at);
     const left = readdirSync(topic).filter((n) => n !== 'golden-reference.md').sort();
     expect(left).toEqual([expect.stringMatching(/^\._chunks\.aside-/), expect.stringMatching(/^\._chunks\.tmp-/)]);
 

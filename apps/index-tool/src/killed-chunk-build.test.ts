@@ -6,76 +6,41 @@
 // previous _chunks/ goes back and the index is built from it. A _chunks/ temp of a run still
 // alive is named, with what to do. The kill is real: strace injects SIGKILL into the real CLI
 // at the rename that would put the new folder in (skipped without strace).
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-const hasStrace = spawnSync('sh', ['-c', 'command -v strace']).status === 0;
-const RENAMES = 'trace=rename,renameat,renameat2';
-
-const doc = (word: string) => `# Guide\n\n${Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n${`The ${word} setting ${i} controls how the service starts. `.repeat(12)}\n`).join('\n')}`;
+import { buildApps, doc, filesOf, hasStrace, killAtRename, ok, run, stagedRenameNumber } from '../../chunking-tool/src/test-killed-build.js';
 
 let ws: string;
 beforeAll(() => {
-  if (hasStrace) execFileSync(process.execPath, ['tools/build.mjs', 'apps/chunking-tool', 'apps/keyword-extractor', 'apps/topic-spec', 'apps/index-tool'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  if (hasStrace) buildApps(['apps/chunking-tool', 'apps/keyword-extractor', 'apps/topic-spec', 'apps/index-tool']);
   ws = mkdtempSync(join(tmpdir(), 'index-tool-killed-'));
 }, 300_000);
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-const node = (app: string, args: string[]) => [process.execPath, join(REPO, 'apps', app, 'bin', `${app}.js`), ...args];
-function run(app: string, args: string[]) {
-  const [cmd, ...rest] = node(app, args);
-  return spawnSync(cmd!, rest, { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-}
-function ok(app: string, args: string[]) {
-  const r = run(app, args);
-  expect(r.status, `${app}: ${r.stderr}`).toBe(0);
-  return r;
-}
-
-/** The 1-based number of the rename(2) by which chunking-tool puts its staged folder in as `_chunks` (the run commits). */
-function stagedRenameNumber(topic: string): number {
-  const log = join(ws, 'strace.log');
-  const r = spawnSync('strace', ['-f', '-qq', '-o', log, '-e', RENAMES, ...node('chunking-tool', [topic])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-  expect(r.status, r.stderr).toBe(0);
-  const renames = readFileSync(log, 'utf8').split('\n').filter((l) => /rename(at2?)?\(/.test(l));
-  const at = renames.findIndex((l) => /\._chunks\.tmp-[^"]*", [^"]*"[^"]*\/_chunks"/.test(l));
-  expect(at, renames.join('\n')).toBeGreaterThan(0);
-  return at + 1;
-}
-
-const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
-
 /** The rename to kill chunking-tool at (stagedRenameNumber), found by the first test. */
 let at = 0;
-const killChunkBuild = () => {
-  const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', RENAMES, '-e', `inject=rename,renameat,renameat2:signal=KILL:when=${at}`, ...node('chunking-tool', ['docs/t'])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-  expect(killed.status, 'killed').not.toBe(0);
-};
 
 describe.runIf(hasStrace)('index-tool after a chunk build killed between its two renames', () => {
   it('puts the previous _chunks/ back and builds the index from it', () => {
     const topic = join(ws, 'docs/t');
     mkdirSync(topic, { recursive: true });
     writeFileSync(join(topic, 'golden-reference.md'), doc('alpha'));
-    at = stagedRenameNumber('docs/t');
-    ok('keyword-extractor', ['docs/t']);
-    ok('topic-spec', ['docs/t']);
-    ok('index-tool', ['docs/t', '--root', 'docs']);
+    at = stagedRenameNumber(ws, 'docs/t');
+    ok(ws, 'keyword-extractor', ['docs/t']);
+    ok(ws, 'topic-spec', ['docs/t']);
+    ok(ws, 'index-tool', ['docs/t', '--root', 'docs']);
     const previous = filesOf(join(topic, '_chunks'));
     const index = readFileSync(join(topic, 'index.json'), 'utf8');
     rmSync(join(topic, 'index.json'));
 
     writeFileSync(join(topic, 'golden-reference.md'), doc('beta'));
-    killChunkBuild();
+    killAtRename(ws, 'docs/t', at);
     expect(readdirSync(topic).filter((n) => n.startsWith('._chunks.')).sort()).toEqual([expect.stringMatching(/^\._chunks\.aside-/), expect.stringMatching(/^\._chunks\.tmp-/)]);
 
     // Before: exit 1, "docs/t/_chunks/golden-reference-0.md: missing, though docs/t/topic-spec.md lists it".
-    const r = run('index-tool', ['docs/t', '--root', 'docs']);
+    const r = run(ws, 'index-tool', ['docs/t', '--root', 'docs']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(readFileSync(join(topic, 'index.json'), 'utf8')).toBe(index);
@@ -89,7 +54,7 @@ describe.runIf(hasStrace)('index-tool after a chunk build killed between its two
     const stage = join(topic, `._chunks.tmp-${process.pid}-0123abcd`);
     renameSync(join(topic, '_chunks'), stage);
     try {
-      const r = run('index-tool', ['docs/t', '--root', 'docs']);
+      const r = run(ws, 'index-tool', ['docs/t', '--root', 'docs']);
       expect(r.stderr).toBe(`index-tool: docs/t: this topic has no _chunks/, only ._chunks.tmp-${process.pid}-0123abcd: a chunk build is running now, or one was killed before it put its folder in; wait for it, or run the chunk step again (nx run <topic>:index runs it and spec), then index-tool\n`);
       expect(r.status).toBe(1);
     } finally {
@@ -99,16 +64,16 @@ describe.runIf(hasStrace)('index-tool after a chunk build killed between its two
 
   it('--llms-full names the topic, the moved-aside folder and what to run, and writes neither llms file', () => {
     const topic = join(ws, 'docs/t');
-    ok('index-tool', ['docs/t', 'docs', '--root', 'docs']);
-    ok('index-tool', ['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
+    ok(ws, 'index-tool', ['docs/t', 'docs', '--root', 'docs']);
+    ok(ws, 'index-tool', ['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
     const llms = [readFileSync(join(ws, 'docs/llms.txt'), 'utf8'), readFileSync(join(ws, 'docs/llms-full.txt'), 'utf8')];
     writeFileSync(join(topic, 'golden-reference.md'), doc('gamma'));
-    killChunkBuild();
+    killAtRename(ws, 'docs/t', at);
     const aside = readdirSync(topic).find((n) => n.startsWith('._chunks.aside-'));
     expect(aside).toBeDefined();
 
     // Before: 'docs/t/_chunks/golden-reference-0.md: missing, but its topic's index.json links it; rebuild the topic'.
-    const r = run('index-tool', ['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
+    const r = run(ws, 'index-tool', ['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
     expect(r.stderr).toBe(
       `index-tool: ${topic}: this topic has no _chunks/, only ${aside} (its previous _chunks/, moved aside): a chunk build of the topic was killed before it finished, or is running now; build it again (npx nx run-many -t index, or chunkyard chunk ${topic}), then run --llms-txt --llms-full again (nothing written)\n`,
     );
@@ -118,10 +83,10 @@ describe.runIf(hasStrace)('index-tool after a chunk build killed between its two
     expect(readdirSync(topic)).toContain(aside);
 
     // What it says to run puts the folder back and builds again; then --llms-full writes.
-    ok('chunking-tool', ['docs/t']);
-    ok('topic-spec', ['docs/t']);
-    ok('index-tool', ['docs/t', 'docs', '--root', 'docs']);
-    ok('index-tool', ['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
+    ok(ws, 'chunking-tool', ['docs/t']);
+    ok(ws, 'topic-spec', ['docs/t']);
+    ok(ws, 'index-tool', ['docs/t', 'docs', '--root', 'docs']);
+    ok(ws, 'index-tool', ['docs', '--root', 'docs', '--llms-txt', '--llms-full']);
     expect(readFileSync(join(ws, 'docs/llms-full.txt'), 'utf8')).toContain('gamma');
   }, 180_000);
 });

@@ -6,49 +6,19 @@
 // index-tool does (723142d); a temp of a run still alive is named with the topic and what to
 // run. The kill is real: strace injects SIGKILL into the real chunking-tool at the rename that
 // would put the new folder in (skipped without strace).
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-const hasStrace = spawnSync('sh', ['-c', 'command -v strace']).status === 0;
-const RENAMES = 'trace=rename,renameat,renameat2';
-
-const doc = (word: string) => `# Guide\n\n${Array.from({ length: 6 }, (_, i) => `## Part ${i}\n\n${`The ${word} setting ${i} controls how the service starts. `.repeat(12)}\n`).join('\n')}`;
+import { buildApps, doc, filesOf, hasStrace, killAtRename, ok, run, stagedRenameNumber } from '../../chunking-tool/src/test-killed-build.js';
 
 let ws: string;
 beforeAll(() => {
-  if (hasStrace) execFileSync(process.execPath, ['tools/build.mjs', 'apps/chunking-tool', 'apps/keyword-extractor', 'apps/topic-spec'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
+  if (hasStrace) buildApps(['apps/chunking-tool', 'apps/keyword-extractor', 'apps/topic-spec']);
   ws = mkdtempSync(join(tmpdir(), 'topic-spec-killed-'));
 }, 300_000);
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-const node = (app: string, args: string[]) => [process.execPath, join(REPO, 'apps', app, 'bin', `${app}.js`), ...args];
-function run(app: string, args: string[]) {
-  const [cmd, ...rest] = node(app, args);
-  return spawnSync(cmd!, rest, { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-}
-function ok(app: string, args: string[]) {
-  const r = run(app, args);
-  expect(r.status, `${app}: ${r.stderr}`).toBe(0);
-  return r;
-}
-
-/** The 1-based number of the rename(2) by which `app` (chunking-tool, keyword-extractor) puts its staged folder in as `folder` (the run commits). */
-function stagedRenameNumber(topic: string, app = 'chunking-tool', folder = '_chunks'): number {
-  const log = join(ws, 'strace.log');
-  const r = spawnSync('strace', ['-f', '-qq', '-o', log, '-e', RENAMES, ...node(app, [topic])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-  expect(r.status, r.stderr).toBe(0);
-  const renames = readFileSync(log, 'utf8').split('\n').filter((l) => /rename(at2?)?\(/.test(l));
-  const at = renames.findIndex((l) => new RegExp(`\\.${folder}\\.tmp-[^"]*", [^"]*"[^"]*/${folder}"`).test(l));
-  expect(at, renames.join('\n')).toBeGreaterThan(0);
-  return at + 1;
-}
-
-const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((n) => [n, readFileSync(join(dir, n), 'utf8')]));
 const temps = (topic: string) => readdirSync(topic).filter((n) => n.startsWith('._chunks.')).sort();
 
 describe.runIf(hasStrace)('topic-spec after a chunk build killed between its two renames', () => {
@@ -57,22 +27,21 @@ describe.runIf(hasStrace)('topic-spec after a chunk build killed between its two
   it('puts the previous _chunks/ back and writes the spec from it', () => {
     mkdirSync(topic(), { recursive: true });
     writeFileSync(join(topic(), 'golden-reference.md'), doc('alpha'));
-    const at = stagedRenameNumber('docs/t');
-    ok('keyword-extractor', ['docs/t']);
-    ok('topic-spec', ['docs/t']);
+    const at = stagedRenameNumber(ws, 'docs/t');
+    ok(ws, 'keyword-extractor', ['docs/t']);
+    ok(ws, 'topic-spec', ['docs/t']);
     const previous = filesOf(join(topic(), '_chunks'));
     const spec = readFileSync(join(topic(), 'topic-spec.md'), 'utf8');
     rmSync(join(topic(), 'topic-spec.md'));
 
     writeFileSync(join(topic(), 'golden-reference.md'), doc('beta'));
-    const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', RENAMES, '-e', `inject=rename,renameat,renameat2:signal=KILL:when=${at}`, ...node('chunking-tool', ['docs/t'])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-    expect(killed.status, 'killed').not.toBe(0);
+    killAtRename(ws, 'docs/t', at);
     expect(temps(topic())).toEqual([expect.stringMatching(/^\._chunks\.aside-/), expect.stringMatching(/^\._chunks\.tmp-/)]);
     // The source as the previous chunks were made from it: the spec is the one of before.
     writeFileSync(join(topic(), 'golden-reference.md'), doc('alpha'));
 
     // Before: exit 1, "docs/t: docs/t/_chunks/golden-reference.json: no chunk manifest; run chunking-tool on the topic first".
-    const r = run('topic-spec', ['docs/t']);
+    const r = run(ws, 'topic-spec', ['docs/t']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(readFileSync(join(topic(), 'topic-spec.md'), 'utf8')).toBe(spec);
@@ -86,7 +55,7 @@ describe.runIf(hasStrace)('topic-spec after a chunk build killed between its two
     renameSync(join(topic(), '_chunks'), stage);
     try {
       const before = readFileSync(join(topic(), 'topic-spec.md'), 'utf8');
-      const r = run('topic-spec', ['docs/t']);
+      const r = run(ws, 'topic-spec', ['docs/t']);
       expect(r.stderr).toBe(
         `topic-spec: docs/t: this topic has no _chunks/, only ._chunks.tmp-${process.pid}-0123abcd: a chunking-tool run is running now, or one was killed before it put its folder in; wait for it, or run chunking-tool on the topic again (nx run <topic>:chunk), then topic-spec\n`,
       );
@@ -102,19 +71,18 @@ describe.runIf(hasStrace)('topic-spec after a chunk build killed between its two
     const dir = join(ws, 'docs/k');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'golden-reference.md'), doc('delta'));
-    ok('chunking-tool', ['docs/k']);
-    const at = stagedRenameNumber('docs/k', 'keyword-extractor', '_keywords');
-    ok('topic-spec', ['docs/k']);
+    ok(ws, 'chunking-tool', ['docs/k']);
+    const at = stagedRenameNumber(ws, 'docs/k', 'keyword-extractor', '_keywords');
+    ok(ws, 'topic-spec', ['docs/k']);
     const words = readFileSync(join(dir, '_keywords/words.md'), 'utf8');
     const spec = readFileSync(join(dir, 'topic-spec.md'), 'utf8');
     rmSync(join(dir, 'topic-spec.md'));
     writeFileSync(join(dir, 'keywords.md'), '| keyword | score |\n| --- | --- |\n| gamma ray | 9 |\n');
-    const killed = spawnSync('strace', ['-f', '-qq', '-o', '/dev/null', '-e', RENAMES, '-e', `inject=rename,renameat,renameat2:signal=KILL:when=${at}`, ...node('keyword-extractor', ['docs/k'])], { cwd: ws, encoding: 'utf8', timeout: 60_000 });
-    expect(killed.status, 'killed').not.toBe(0);
+    killAtRename(ws, 'docs/k', at, 'keyword-extractor');
     expect(readdirSync(dir).filter((n) => n.startsWith('._keywords.')).sort()).toEqual([expect.stringMatching(/^\._keywords\.aside-/), expect.stringMatching(/^\._keywords\.tmp-/)]);
 
     // Before: exit 1, "docs/k: docs/k/_keywords/words.md: no keyword table; run keyword-extractor on the topic first".
-    const r = run('topic-spec', ['docs/k']);
+    const r = run(ws, 'topic-spec', ['docs/k']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(readFileSync(join(dir, 'topic-spec.md'), 'utf8')).toBe(spec);
