@@ -167,15 +167,24 @@ describe('ingest names inputs on one line', () => {
     writeFileSync(join(ws, 'bad\nname.md'), Buffer.from([0xff, 0x41]));
     const r = await run(['ingest', 'bad\nname.md']);
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toBe('docs-store: bad\\u000aname.md: not valid UTF-8 (first bad byte at offset 0); save it as UTF-8');
+    // Refused by its name before it is read (it would go into every chunk id, 0f1b2ec).
+    expect(r.stderr.split('\n')[0]).toBe('docs-store: bad\\u000aname.md: its name goes into every chunk id (doc:<name>::ch<n>) and holds a control character (U+000A); rename the file without it');
+    writeFileSync(join(ws, 'bad2.md'), Buffer.from([0xff, 0x41]));
+    expect((await run(['ingest', 'bad2.md'])).stderr.split('\n')[0]).toBe('docs-store: bad2.md: not valid UTF-8 (first bad byte at offset 0); save it as UTF-8');
   });
 
   it('a stored file, topic or --db whose name holds a newline is one line in ingest, search and stats (s46 probe: each printed as two)', async () => {
+    // A file whose name holds one is refused since 0f1b2ec (the name goes into every chunk id),
+    // on one line; its source id (an MCP client's) is stored as given and shown escaped.
     writeFileSync(join(ws, 'b\nfake.md'), '# Doc B\n\nWombats dig burrows.\n');
+    const refused = await run(['ingest', 'b\nfake.md', '--db', 'refused.db']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split('\n')).toHaveLength(2);
+    writeFileSync(join(ws, 'b-fake.md'), '# Doc B\n\nWombats dig burrows.\n');
     const db = ['--db', 'x\ny.db'];
-    const ingested = await run(['ingest', 'b\nfake.md', '--topic', 'evil\nfake: 1', ...db]);
+    const ingested = await run(['ingest', 'b-fake.md', '--topic', 'evil\nfake: 1', ...db]);
     expect(ingested).toMatchObject({ code: 0, stderr: '' });
-    expect(ingested.stdout.split('\n')).toEqual([expect.stringMatching(/^b\\u000afake\.md: created art_\w+ \(stored whole, \d+ tokens\)$/), 'x\\u000ay.db: 1 written, 0 unchanged, 0 failed', '']);
+    expect(ingested.stdout.split('\n')).toEqual([expect.stringMatching(/^b-fake\.md: created art_\w+ \(stored whole, \d+ tokens\)$/), 'x\\u000ay.db: 1 written, 0 unchanged, 0 failed', '']);
     const stats = await run(['stats', ...db]);
     expect(stats.code).toBe(0);
     expect(stats.stdout.split('\n')[0]).toMatch(/^x\\u000ay\.db \(schema v\d+, \d+ KiB\)$/);
@@ -183,7 +192,13 @@ describe('ingest names inputs on one line', () => {
     expect(stats.stdout.split('\n')).toHaveLength(5);
     const found = await run(['search', 'wombats', '--mode', 'fts', ...db]);
     expect(found.code).toBe(0);
-    expect(found.stdout.split('\n')[0]).toMatch(/^1\. b\\u000afake\.md {2}art_\w+$/);
+    expect(found.stdout.split('\n')[0]).toMatch(/^1\. b-fake\.md {2}art_\w+$/);
+    // A stored source whose name holds a newline (an MCP client's source_id) is one line too.
+    const d0 = new Database(join(ws, 'x\ny.db'));
+    d0.prepare('UPDATE artifacts SET source_id = ?, source_file = ?').run('b\nfake.md', 'b\nfake.md');
+    d0.close();
+    const escaped = await run(['search', 'wombats', '--mode', 'fts', ...db]);
+    expect(escaped.stdout.split('\n')[0]).toMatch(/^1\. b\\u000afake\.md {2}art_\w+$/);
     // A topic of a megabyte (MCP's ingest_artifact takes one) is cut in stats, its length said.
     const store = join(ws, 'x\ny.db');
     const d = new Database(store);
