@@ -10,6 +10,10 @@
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { nearestName } from './nearest-name.js';
 
+// One definition of the control characters a document name may not hold (doc-name-controls.ts):
+// resolveOptions, visibleDocName and @chunkyard/topic-io's docNameProblem all read it.
+export { docNameControl, visibleDocName } from './doc-name-controls.js';
+
 /** What a chunk's metadata says about where it came from, beyond the record itself. */
 export interface ChunkContext {
   /** The topic folder, relative to the docs root (`libraries/json`); omitted when not in a docs tree. */
@@ -268,19 +272,6 @@ export function textNodesOf(
  */
 export function lineRange(text: string, start: number, end: number): { from: number; to: number } {
   return lineRanges(text)(start, end);
-}
-
-/** The characters resolveOptions refuses in a docName: C0, DEL and C1 controls, and the bidirectional ones. */
-const DOC_NAME_CONTROLS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-
-/**
- * A document name derived from a loader's or reader's metadata (a `source` path, a `file_name`,
- * a node id) with each control character shown as U+FFFD: chunkDocument refuses them in
- * `docName`, which goes into every chunk id, and the adapters' caller never chose this name, so
- * a path holding a newline must not fail the splitter.
- */
-export function visibleDocName(name: string): string {
-  return name.replace(DOC_NAME_CONTROLS, '\ufffd');
 }
 
 /**

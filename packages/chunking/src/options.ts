@@ -1,3 +1,4 @@
+import { docNameControl } from './doc-name-controls.js';
 import { nearestName } from './nearest-name.js';
 import type { ChunkOptions, RecordedOptions, ResolvedChunkOptions, StrategyName } from './types.js';
 
@@ -174,16 +175,10 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   // newline split an id across lines of a log (the same characters topic-io's docNameProblem
   // refuses in a source's file name). A `::` is kept (`std::vector`): read from the end, an id
   // still splits one way.
-  const control = CONTROL_CHARACTER.exec(o.docName);
-  if (control !== null) {
-    const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw new ChunkOptionsError(`docName must hold no control character (it goes into every chunk id), got ${shownValue(o.docName)} with U+${code}`);
-  }
+  const control = docNameControl(o.docName);
+  if (control !== null) throw new ChunkOptionsError(`docName must hold no control character (it goes into every chunk id), got ${shownValue(o.docName)} with ${control}`);
   return o;
 }
-
-/** C0, DEL and C1 controls, and the bidirectional controls (which reorder a terminal line); interop's visibleDocName shows the same ones. */
-const CONTROL_CHARACTER = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 const COMMON = ['docName', 'contentType', 'strategy'] as const;
 const OWN_OPTIONS: Record<StrategyName, readonly (keyof ResolvedChunkOptions)[]> = {

@@ -6,6 +6,7 @@
 import { statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { entryExists } from './entry-exists.js';
+import { docNameControl } from '@chunkyard/chunking/interop';
 import { ConfigError, MAX_CONFIG_CHARS, mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 export { ConfigError, rangesHelp } from '@chunkyard/config';
 import { assertSearchable, brokenLink, describeFsError, errnoReason, fileKind, fileProblem, folderProblem, foreignEncoding, invalidUtf8Message, isFsError, lookalikeAdvice, NotRegularFileError, notUtf8Reason, readRegularFile, oneLine, searchDeniedReason, utf8TextProblem } from '@chunkyard/fs-atomic';
@@ -360,18 +361,15 @@ export function topicSettings(dir: string, base: ChunkyardConfig, marker = TOPIC
 }
 
 /**
- * Characters a document name may not hold: control characters (C0, DEL, C1) and the bidi
- * controls that reorder how a line is shown. The name opens every chunk id
- * (`{contentType}:{docName}::ch{n}`), so `a<ESC>[31m.md` or `a<TAB>b.md` went into every id,
- * manifest and terminal line as given (issue 15 leftover).
+ * Why `name` (a document name, its file's name without the extension) cannot go into chunk ids,
+ * or null. The name opens every chunk id (`{contentType}:{docName}::ch{n}`), so `a<ESC>[31m.md`
+ * or `a<TAB>b.md` went into every id, manifest and terminal line as given (issue 15 leftover).
+ * The characters refused are @chunkyard/chunking's (docNameControl: C0, DEL, C1 and the bidi
+ * controls), the same ones chunkDocument refuses in a docName and visibleDocName replaces.
  */
-const DOC_NAME_FORBIDDEN = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-
-/** Why `name` (a document name, its file's name without the extension) cannot go into chunk ids, or null. */
 export function docNameProblem(name: string): string | null {
-  const bad = DOC_NAME_FORBIDDEN.exec(name);
-  if (!bad) return null;
-  const code = `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const code = docNameControl(name);
+  if (code === null) return null;
   return `its name goes into every chunk id (doc:<name>::ch<n>) and holds a control character (${code}); rename the file without it`;
 }
 
