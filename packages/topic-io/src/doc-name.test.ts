@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main as chunk } from '../../../apps/chunking-tool/src/main.js';
 import { docNameOf, docNameProblem, topicSettings, UsageError } from './index.js';
+import { thrown } from './test-helpers.js';
 
 let dir: string;
 beforeEach(() => {
@@ -24,15 +25,6 @@ async function run(argv: string[]) {
   const code = await chunk(argv, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
   return { code, stdout, stderr };
 }
-
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return null;
-};
 
 describe('docNameOf', () => {
   it('a name with a control or bidi character is a UsageError naming the file and the character; any other name is its file name without the extension, as before (property)', () => {

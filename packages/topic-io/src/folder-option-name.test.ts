@@ -12,21 +12,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main as keywords } from '../../../apps/keyword-extractor/src/main.js';
 import { main as topicSpec } from '../../../apps/topic-spec/src/main.js';
 import { checkFolderOption, UsageError } from './index.js';
+import { thrown } from './test-helpers.js';
 
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'topic-io-long-name-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return null;
-};
 
 describe('checkFolderOption, a name over 255 bytes', () => {
   it('is a UsageError naming the option, the path and the name\'s size, wherever the name sits; 255 bytes passes (property)', () => {

@@ -11,21 +11,13 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main as chunk } from '../../../apps/chunking-tool/src/main.js';
 import { checkFolderOption, UsageError } from './index.js';
+import { thrown } from './test-helpers.js';
 
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'topic-io-path-max-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return null;
-};
 
 /** `base` extended by folders of at most 200 bytes to `bytes` bytes, the last one `last` bytes long (when it fits). */
 function pathOf(base: string, bytes: number, last = 8): string {

@@ -8,6 +8,7 @@ import { ConfigError } from '@chunkyard/config';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DocumentReadError, docNameOf, entryExists, errorLines, loadConfigFile, loadWorkspace, readDocument, readTopicSource, topicMarkerFrom, topicSettings, UsageError } from './index.js';
+import { thrown } from './test-helpers.js';
 
 let dir: string;
 beforeEach(() => {
@@ -284,20 +285,11 @@ describe('entryExists', () => {
 });
 
 describe('errorLines (the stderr lines of a usage or config error, one copy for chunking-tool, keyword-extractor and topic-spec)', () => {
-  const thrown = (f: () => unknown): Error => {
-    try {
-      f();
-    } catch (err) {
-      return err as Error;
-    }
-    throw new Error('did not throw');
-  };
-
   it("a config's problems are one escaped file:line line each, split from its problems and not on a newline in the file name", () => {
     const config = file('two\nproblems\u001b[31m.yaml', 'chunking:\n  minTokens: 1000\n  targetTokens: 2000\n  maxTokens: 17\n  windowTokens: 16\n  windowOverlapTokens: 1000000\n');
     const err = thrown(() => loadConfigFile(config, false));
     expect(err).toBeInstanceOf(ConfigError);
-    const lines = errorLines(err);
+    const lines = errorLines(err as ConfigError);
     const shown = config.replace('\n', '\\u000a').replace('\u001b', '\\u001b');
     expect(lines.length).toBe((err as ConfigError).problems.length);
     expect(lines.length).toBeGreaterThanOrEqual(2);
