@@ -13,7 +13,7 @@ import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { checkSameChunks, chunkFileSha256, ChunkFilesError } from './chunk-hashes.js';
 import { builtText, LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { pruneEmbeddingCaches, pruneStaleOutputs, pruneTopiclessRoot } from './prune.js';
+import { pruneEmbeddingCaches, pruneGoneTopics, pruneTopiclessRoot } from './prune.js';
 import { assertSearchable, brokenLink, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -53,7 +53,8 @@ Options:
   --prune       also remove what chunkyard wrote (_chunks/, _keywords/words.md,
                 topic-spec.md, index.json) in folders below the root that are no longer
                 topics (a topic deleted with git rm keeps its git-ignored outputs, which
-                docs-export and docs-store would still read); only files it recognises.
+                docs-export and docs-store would still read); only files it recognises,
+                and the temps killed runs left of them there (._chunks.aside-…, .….tmp-…).
                 With the root as the only folder and no topic left in it (its last
                 topic deleted), it removes the root's own index.json, llms.txt and
                 llms-full.txt as well (index.json last) and writes nothing
@@ -270,14 +271,15 @@ async function run(argv: string[], io: Io): Promise<number> {
     }
   }
   // After the indexes: a folder that is no topic is listed by none, so the order does not matter to them.
-  const pruned = values.prune ? pruneStaleOutputs(root) : [];
+  const { outputs: pruned, leftovers: prunedLeftovers } = values.prune ? pruneGoneTopics(root) : { outputs: [], leftovers: [] };
   const prunedCaches = pruneEmbeddingCaches(values['prune-embedding-cache'] ?? []);
   for (const error of sectionsListingPruned(root, values.root, pruned, new Set(summaries.map((s) => resolve(s.dir))))) {
     errors.push(error);
     io.stderr(`index-tool: ${oneLine(error.error)}\n`);
   }
-  if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors, ...(values.prune ? { pruned, prunedCaches } : {}) }, null, 2)}\n`);
+  if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors, ...(values.prune ? { pruned, prunedLeftovers, prunedCaches } : {}) }, null, 2)}\n`);
   else {
+    for (const p of prunedLeftovers) io.stdout(`${oneLine(join(values.root, p))}: removed (left by a killed run; its folder is no longer a topic)\n`);
     for (const p of pruned) io.stdout(`${oneLine(join(values.root, p))}: removed (its folder is no longer a topic)\n`);
     for (const p of prunedCaches) io.stdout(`${oneLine(p)}: removed (the embedding cache of a topic that is gone)\n`);
     for (const s of summaries) {
@@ -342,15 +344,16 @@ function checkRoot(root: string, shown: string, explicit: boolean): void {
  */
 function pruneTopicless(root: string, shownRoot: string, caches: readonly string[], json: boolean, io: Io): number {
   // null: a topic appeared since the root was looked at; nothing of it is taken for stale.
-  const pruned = pruneTopiclessRoot(root) ?? [];
+  const { outputs: pruned, leftovers: prunedLeftovers } = pruneTopiclessRoot(root) ?? { outputs: [], leftovers: [] };
   const prunedCaches = pruneEmbeddingCaches(caches);
   if (json) {
-    io.stdout(`${JSON.stringify({ indexes: [], errors: [], pruned, prunedCaches }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ indexes: [], errors: [], pruned, prunedLeftovers, prunedCaches }, null, 2)}\n`);
     return 0;
   }
+  for (const p of prunedLeftovers) io.stdout(`${oneLine(join(shownRoot, p))}: removed (left by a killed run; the docs root holds no topic any more)\n`);
   for (const p of pruned) io.stdout(`${oneLine(join(shownRoot, p))}: removed (the docs root holds no topic any more)\n`);
   for (const p of prunedCaches) io.stdout(`${oneLine(p)}: removed (the embedding cache of a topic that is gone)\n`);
-  if (pruned.length === 0 && prunedCaches.length === 0) io.stdout(`${oneLine(shownRoot)}: holds no topic, and no output of chunkyard's to remove\n`);
+  if (pruned.length === 0 && prunedLeftovers.length === 0 && prunedCaches.length === 0) io.stdout(`${oneLine(shownRoot)}: holds no topic, and no output of chunkyard's to remove\n`);
   return 0;
 }
 

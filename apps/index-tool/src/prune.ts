@@ -9,25 +9,98 @@
  *
  * Which files count is stale-outputs.ts, shared with the plugin.
  */
-import { renameSync, rmdirSync, rmSync } from 'node:fs';
-import { tempName } from '@chunkyard/fs-atomic';
+import { readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { isAbandonedTemp, tempName } from '@chunkyard/fs-atomic';
 import { dirname, join } from 'node:path';
 import { TOPIC_MARKER } from '@chunkyard/topic-io';
-import { isTopicCacheFolder, isTopicCachePack, staleOutputs, topiclessRootOutputs, type StaleOutput } from './stale-outputs.js';
+import { isTopicCacheFolder, isTopicCachePack, staleOutputs, topiclessRootOutputs, type NotATopic, type StaleOutput } from './stale-outputs.js';
+
+/** What a prune removed, relative to the docs root: the stale outputs, and killed runs' temps of them (`leftovers`). */
+export interface Pruned {
+  outputs: string[];
+  leftovers: string[];
+}
 
 /** Removes stale outputs below `root`; returns the removed paths, relative to `root`. */
 export function pruneStaleOutputs(root: string, marker: string = TOPIC_MARKER): string[] {
-  return remove(root, staleOutputs(root, marker));
+  return pruneGoneTopics(root, marker).outputs;
+}
+
+/**
+ * Removes stale outputs below `root` and the temps of them that killed runs left in folders no
+ * longer topics (goneTopicLeftovers); returns both, relative to `root`.
+ */
+export function pruneGoneTopics(root: string, marker: string = TOPIC_MARKER): Pruned {
+  const notTopics: NotATopic[] = [];
+  const stale = staleOutputs(root, marker, notTopics);
+  const leftovers = removeLeftovers(root, notTopics);
+  return { outputs: remove(root, stale), leftovers };
 }
 
 /**
  * Removes what chunkyard wrote in a docs root that holds no topic any more, the root's own
- * index.json and llms files included (topiclessRootOutputs; the root's index.json last). null,
- * removing nothing, when a topic is at or below the root.
+ * index.json and llms files included (topiclessRootOutputs; the root's index.json last), and
+ * killed runs' temps of them. null, removing nothing, when a topic is at or below the root.
  */
-export function pruneTopiclessRoot(root: string, marker: string = TOPIC_MARKER): string[] | null {
-  const stale = topiclessRootOutputs(root, marker);
-  return stale === null ? null : remove(root, stale);
+export function pruneTopiclessRoot(root: string, marker: string = TOPIC_MARKER): Pruned | null {
+  const notTopics: NotATopic[] = [];
+  const stale = topiclessRootOutputs(root, marker, notTopics);
+  if (stale === null) return null;
+  const leftovers = removeLeftovers(root, notTopics);
+  return { outputs: remove(root, stale), leftovers };
+}
+
+/**
+ * The temps beside an output, by the output's name, that a killed run leaves: a chunk or keyword
+ * build killed between StagedDir.commit's renames leaves `._chunks.aside-…` (the previous folder)
+ * and `._chunks.tmp-…` (the new one), a killed write `.index.json.tmp-…`, a prune cut short its
+ * `._chunks.tmp-…`. In a topic the next run's sweep (fs-atomic removeStaleTemps) puts an aside
+ * back and removes the rest; in a folder that is no topic any more nothing runs to sweep, so
+ * --prune removed the deleted topic's outputs and left these for good (the aside a whole copy
+ * of its chunks). `index.json` counts only where no topic is below (a section's is live), the
+ * llms files only at a docs root that holds no topic.
+ */
+const TOPIC_OUTPUTS = ['_chunks', '_keywords', 'topic-spec.md'];
+
+/**
+ * Removes the temps killed runs left of a gone topic's outputs in each folder of `notTopics`
+ * (TOPIC_OUTPUTS, and words.md's in its `_keywords/`), those of a run that is over only
+ * (fs-atomic isAbandonedTemp: a live run's are left, as its sweep leaves them). Before the
+ * outputs, so a removal cut short leaves the outputs a rerun looks for. The removed paths.
+ */
+function removeLeftovers(root: string, notTopics: readonly NotATopic[]): string[] {
+  const removed: string[] = [];
+  const prefix = (p: string) => (p === '' ? '' : `${p}/`);
+  const sweep = (rel: string, targets: readonly string[]) => {
+    const dir = join(root, rel);
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of entries.sort()) {
+      if (!targets.some((t) => name.startsWith(`.${t}.tmp-`) || name.startsWith(`.${t}.aside-`))) continue;
+      // A temp name (TEMP_NAME), of a run that is over: false for anything else.
+      if (!isAbandonedTemp(dir, name)) continue;
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(`${prefix(rel)}${name}`);
+    }
+  };
+  for (const { path, below } of notTopics) {
+    const keywords = `${prefix(path)}_keywords`;
+    const before = removed.length;
+    sweep(keywords, ['words.md']);
+    if (removed.length > before) {
+      try {
+        rmdirSync(join(root, keywords));
+      } catch {
+        // not empty: words.md (removed with the outputs), or something else lives in _keywords/
+      }
+    }
+    sweep(path, [...TOPIC_OUTPUTS, ...(below ? [] : ['index.json']), ...(path === '' ? ['llms.txt', 'llms-full.txt'] : [])]);
+  }
+  return removed;
 }
 
 function remove(root: string, stale: readonly StaleOutput[]): string[] {
