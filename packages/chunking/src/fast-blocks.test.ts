@@ -62,6 +62,17 @@ describe('plainText shortcut', () => {
     expect(fastBlocks('# see [a]\n\npara\n\n[a]: /u\n').blocks[0]!.text).toBe('see a');
   });
 
+  it('reads a heading whose only syntax is emphasis without markdown-it, however long (session 63)', () => {
+    // A heading of a megabyte of `*word*` made a token and a delimiter object per `*` (22 times
+    // prose per MB); emphasis-text.ts pairs them by markdown-it's algorithm on typed columns.
+    inlineParsesForTests();
+    const words = Array.from({ length: 5000 }, (_, i) => (i % 3 ? `*w${i}*` : `__s${i}__ x*`)).join(' ');
+    const text = fastBlocks(`# Title\n\n## ${words}\n\nBody.\n`).blocks[1]!.text!;
+    expect(inlineParsesForTests()).toBe(0);
+    expect(text).toBe(parsedPlainText(words, { env }));
+    expect(text.startsWith('s0 x* w1 w2 s3')).toBe(true);
+  });
+
   it('parses a text without `[` once, however often it comes, and one with `[` each time (its references are the document\'s)', () => {
     inlineParsesForTests();
     const headings = Array.from({ length: 600 }, (_, i) => `# *h${i % 3}* and \`c\`\n`).join('');

@@ -18,6 +18,7 @@ import { BlockArray, DEFERRED_HEADING, DEFERRED_NESTED, DEFERRED_PARAGRAPH, defe
 import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, leafBlock, paragraphBlock } from './direct-blocks.js';
 import { enclosingIndent, enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { flatBlocks } from './flat-blocks.js';
+import { emphasisOnlyText } from './emphasis-text.js';
 import { FOOTNOTE_OPEN, footnoteDefinition, footnoteLabelEnd, LABEL_ALONE } from './footnote-definition.js';
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { columnAt, EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
@@ -2324,6 +2325,10 @@ export function plainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): string {
   if (!INLINE_SYNTAX.test(inlineSource) || !hasLiveSyntax(inlineSource)) return inlineSource;
   const spans = codeSpansOnly(inlineSource);
   if (spans !== null) return spans;
+  // Emphasis alone is paired by markdown-it's own algorithm without its tokens (emphasis-text.ts):
+  // a heading of a megabyte of `*word*` made a token and a delimiter object per `*` (issue 15).
+  const emphasized = emphasisOnlyText(inlineSource, md.utils);
+  if (emphasized !== null) return emphasized;
   // Without a `[` the text's parse does not depend on the document's definitions (ctx.env):
   // one parse per distinct text. Headings repeat ("*Optional*", "`options`" in every section of
   // API docs), and markdown-it's inline parse of each, its core state, tokens and delimiters, was
