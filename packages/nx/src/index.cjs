@@ -456,17 +456,19 @@ function overridingTargetDefault(nxJson, workspaceRoot) {
  * @param {import('./plugin.cjs').TwinFolders} pair
  * @param {number} more
  */
-function twinWarning({ a, b, inCase, inNormalization }, more) {
+function twinWarning({ a, b, inCase, inNormalization, inFolding }, more) {
   const form = (/** @type {string} */ dir) => {
     const name = dir.slice(dir.lastIndexOf('/') + 1);
     return name === name.normalize('NFC') ? 'NFC' : name === name.normalize('NFD') ? 'NFD' : 'neither NFC nor NFD';
   };
   const named = (/** @type {string} */ dir) => `${escapeControl(dir)}${inNormalization ? ` (${form(dir)})` : ''}`;
-  const why = !inNormalization
-    ? 'case: macOS and Windows take them for one folder (their file systems ignore case)'
-    : !inCase
-      ? 'Unicode normalization (the same letters, encoded differently): their project names look the same in nx show projects, and macOS takes them for one folder (its file system ignores normalization)'
-      : 'case and Unicode normalization: macOS takes them for one folder (its file system ignores both)';
+  const why = inFolding
+    ? `case as Unicode folds it fully (ß as ss, ﬁ as fi, ſ as s)${inNormalization ? ' and in Unicode normalization' : ''}: macOS takes them for one folder (its file system folds case that way${inNormalization ? ' and ignores normalization' : ''})`
+    : !inNormalization
+      ? 'case: macOS and Windows take them for one folder (their file systems ignore case)'
+      : !inCase
+        ? 'Unicode normalization (the same letters, encoded differently): their project names look the same in nx show projects, and macOS takes them for one folder (its file system ignores normalization)'
+        : 'case and Unicode normalization: macOS takes them for one folder (its file system ignores both)';
   return (
     `the folders ${named(a)} and ${named(b)}${more > 0 ? ` (and ${more} more ${more === 1 ? 'pair' : 'pairs'})` : ''} have names that differ only in ${why}, ` +
     `so a clone or checkout there mixes their files; Linux keeps them apart and builds both, but rename one of them`
@@ -498,8 +500,9 @@ function createProjectsFromFiles(files, options, workspaceRoot, entryRoots = [],
       `@chunkyard/nx: warning: ${escapeControl(marker)}${others} is inside ${escapeControl(folder)}, a folder index-tool lists in no index.json (its name starts with "_" or ".", or is node_modules), so its folder is not built as a topic; rename the folder to build it\n`,
     );
   }
-  // Folders named alike but for case or Unicode normalization are two projects here, but one
-  // folder on macOS (and, for case, Windows), and NFC and NFD names look the same in
+  // Folders named alike but for case (full case folding included: Straße, STRASSE) or Unicode
+  // normalization are two projects here, but one folder on macOS (and, for case a character at
+  // a time, Windows), and NFC and NFD names look the same in
   // `nx show projects`: the build runs, and the user is told once, the first pair named.
   const twins = twinFolders(markers, options.docsRoots);
   if (twins.length > 0) {

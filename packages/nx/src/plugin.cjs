@@ -406,14 +406,46 @@ function unlistedMarkers(files, options) {
   return out.sort((a, b) => (a.marker < b.marker ? -1 : a.marker > b.marker ? 1 : 0));
 }
 
-/** @typedef {{ a: string, b: string, inCase: boolean, inNormalization: boolean }} TwinFolders */
+/** @typedef {{ a: string, b: string, inCase: boolean, inNormalization: boolean, inFolding: boolean }} TwinFolders */
+
+/**
+ * `s` with case folded fully, as Unicode's CaseFolding.txt does with its C and F mappings (not
+ * the Turkic T ones), each character as it is encoded. JavaScript has no case folding: lower,
+ * then upper, then lower case gives it (upper case turns ß into SS and ﬁ into FI, the first
+ * lower case turns ẞ into ß first, the last undoes the upper case, final sigma included; checked
+ * code point by code point against apfs-fuse's tables), except that upper case turns the
+ * dotless `ı` into `I`, which folding keeps apart from `i`: each `ı` is kept out of it.
+ * @param {string} s
+ */
+function foldCase(s) {
+  return s
+    .split('\u0131')
+    .map((part) => part.toLowerCase().toUpperCase().toLowerCase())
+    .join('\u0131');
+}
+
+/**
+ * `name` with case folded fully (foldCase) and in NFC: the key under which a case-insensitive
+ * APFS volume, the macOS default, takes two names for one (it compares names normalization-
+ * insensitively with full case folding, as apfs-fuse reads it). So `Straße`, `STRASSE`,
+ * `strasse` and `ẞ`-for-ß are one name, as are `ﬁle` and `file`, `ſ` and `s`, `ς`, `σ` and `Σ`,
+ * `İ` and `i̇` (i, combining dot above), the Kelvin sign and `k`; the dotless `ı` stays apart
+ * from `i` and `I`. Compatibility forms are not folded, unlike NFKC would (`x²` and `x2`, `Ａ`
+ * and `A` are two names on every file system).
+ * @param {string} name
+ */
+function foldedName(name) {
+  return foldCase(name.normalize('NFD')).normalize('NFC');
+}
 
 /**
  * Sibling folders under the docs roots, each a topic or above one, whose names differ only in
- * case or in Unicode normalization (`Case` and `case`; `café` in NFC and in NFD), sorted, each
- * pair once. Linux keeps them apart and so does Nx, but the NFC and NFD names of a pair look the
- * same in `nx show projects`, and macOS and Windows (case-insensitive, and macOS also
- * normalization-insensitive) take a pair for one folder, so a clone there mixes their files.
+ * case or in Unicode normalization (`Case` and `case`; `café` in NFC and in NFD; `Straße` and
+ * `STRASSE`, which only full case folding joins: foldedName), sorted, each pair once. Linux keeps
+ * them apart and so does Nx, but the NFC and NFD names of a pair look the same in `nx show
+ * projects`, and macOS (case- and normalization-insensitive, folding case fully) takes a pair
+ * for one folder, as Windows does one that differs in case alone (it upper-cases a character
+ * at a time, so ß stays ß there): a clone there mixes their files.
  * Only the shallowest pair is named: `docs/A/x` and `docs/a/x` are the pair `docs/A`, `docs/a`.
  * @param {readonly string[]} markers posix, under the docs roots (topicMarkers)
  * @param {string[]} docsRoots
@@ -434,15 +466,23 @@ function twinFolders(markers, docsRoots) {
   const byKey = new Map();
   /** @type {TwinFolders[]} */
   const out = [];
+  const lowerNfc = (/** @type {string} */ s) => s.normalize('NFC').toLowerCase().normalize('NFC');
   for (const d of [...folders].sort()) {
     const name = posix.basename(d);
-    const key = `${posix.dirname(d)}/${name.normalize('NFC').toLowerCase().normalize('NFC')}`;
+    const key = `${posix.dirname(d)}/${foldedName(name)}`;
     const earlier = byKey.get(key) ?? [];
     for (const first of earlier) {
       const other = posix.basename(first);
-      // Still apart once both are NFC: they differ in case. Still apart once both are in lower
-      // case: they differ in normalization.
-      out.push({ a: first, b: d, inCase: other.normalize('NFC') !== name.normalize('NFC'), inNormalization: other.toLowerCase() !== name.toLowerCase() });
+      out.push({
+        a: first,
+        b: d,
+        // Still apart once both are NFC: they differ in case.
+        inCase: other.normalize('NFC') !== name.normalize('NFC'),
+        // Still apart once case is folded in each as it is encoded: they differ in normalization.
+        inNormalization: foldCase(other) !== foldCase(name),
+        // Still apart in lower case and NFC: only full case folding (ß as ss, ﬁ as fi) joins them.
+        inFolding: lowerNfc(other) !== lowerNfc(name),
+      });
     }
     byKey.set(key, [...earlier, d]);
   }
@@ -1265,6 +1305,7 @@ module.exports = {
   createProjects,
   topicMarkers,
   unlistedMarkers,
+  foldedName,
   twinFolders,
   listedFolder,
   docsRootOf,
