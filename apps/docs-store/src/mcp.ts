@@ -26,6 +26,37 @@ export const CHUNK_URI_TEMPLATE = 'chunk://{artifact_id}/{chunk_index}';
 /** The template as the SDK matches it (on the URL's normalized form, as its resources/read does). */
 const CHUNK_URI = new UriTemplate(CHUNK_URI_TEMPLATE);
 export const chunkUri = (artifactId: string, chunkIndex: number | null): string => `chunk://${artifactId}/${chunkIndex ?? 'whole'}`;
+/**
+ * A part of a URI with each percent-encoded unreserved character (RFC 3986 §2.3: letters,
+ * digits, `-._~`) decoded, as §6.2.2.2 normalizes it: `%33` is `3`, and chunk://<id>/%33 the
+ * same URI as chunk://<id>/3. Any other escape stays as it is (`%2F` is a `/` that is data, not
+ * a separator, and no byte of a non-ASCII character is in an id or index), and so does a `%`
+ * not followed by two hex digits: nothing here decodes to a separator, a dot segment or a
+ * string that is not well formed, and nothing throws (decodeURIComponent does for `%zz`).
+ */
+export function decodeUnreserved(part: string): string {
+  return part.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const ch = String.fromCharCode(Number.parseInt(hex, 16));
+    return /^[A-Za-z0-9\-._~]$/.test(ch) ? ch : escape;
+  });
+}
+
+/**
+ * Why a part decodeUnreserved left a `%` in names no resource, or null when it has none: ids
+ * and indexes are ASCII letters, digits and `_`, so the part names none whatever the store holds.
+ */
+function escapeProblem(what: string, part: string): string | null {
+  const at = part.indexOf('%');
+  if (at < 0) return null;
+  const escape = part.slice(at, at + 3);
+  const why = !/^%[0-9A-Fa-f]{2}$/.test(escape)
+    ? `${JSON.stringify(cut(escape))} is a malformed percent-escape (a % takes two hex digits)`
+    : Number.parseInt(escape.slice(1), 16) < 0x80
+      ? `${escape} encodes ${JSON.stringify(String.fromCharCode(Number.parseInt(escape.slice(1), 16)))} as data, which no ${what} holds`
+      : `${escape} is a byte of a non-ASCII character, which no ${what} holds`;
+  return `${what} ${JSON.stringify(cut(part))}: ${why}`;
+}
+
 /** How many units resources/list returns (the SDK passes no cursor to a template's list); search reaches the rest. */
 export const RESOURCE_LIST_LIMIT = 1000;
 export const PROMPT_NAME = 'answer_from_docs';
@@ -248,17 +279,23 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       mimeType: 'text/markdown',
     },
     guarded((uri: URL, variables: Record<string, string | string[]>) => {
-      const artifactId = String(variables.artifact_id);
-      const index = String(variables.chunk_index);
+      // The SDK hands the parts as they are in the URI: chunk://<id>/%33 was "no chunk %33",
+      // though RFC 3986 makes it the same URI as chunk://<id>/3 (see decodeUnreserved).
+      const artifactId = decodeUnreserved(String(variables.artifact_id));
+      const index = decodeUnreserved(String(variables.chunk_index));
       // Only the index as chunkUri writes it: /02 read chunk 2, so one chunk had many URIs, and a
       // client comparing URIs (citations, a cache) took them for different resources.
       const chunkIndex = index === 'whole' ? null : /^(?:0|[1-9]\d{0,5})$/.test(index) ? Number(index) : NaN;
       const unit = Number.isNaN(chunkIndex) ? undefined : store.unitAt(artifactId, chunkIndex);
       // -32002 is MCP's "resource not found". The message names the URI and its parts cut short:
       // whole, a 500 KB URI came back three times in a 1.5 MB reply (s47 probe); data.uri has it.
-      if (!unit) throw new McpError(-32002, `Resource not found: ${cut(uri.href)} (no ${index === 'whole' ? 'document stored whole' : `chunk ${cut(index)}`} in ${cut(artifactId)})`, { uri: uri.href });
+      if (!unit) {
+        const why = escapeProblem('chunk index', index) ?? escapeProblem('artifact id', artifactId) ?? `no ${index === 'whole' ? 'document stored whole' : `chunk ${cut(index)}`} in ${cut(artifactId)}`;
+        throw new McpError(-32002, `Resource not found: ${cut(uri.href)} (${why})`, { uri: uri.href });
+      }
       return {
-        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: unit.content, _meta: { unit_id: unit.unitId, source_file: unit.sourceFile, title: unit.title, section: unit.sectionTitle, topic: unit.topic } }],
+        // The URI the list gives it: one resource, one URI, however the request spelled it.
+        contents: [{ uri: chunkUri(artifactId, chunkIndex), mimeType: 'text/markdown', text: unit.content, _meta: { unit_id: unit.unitId, source_file: unit.sourceFile, title: unit.title, section: unit.sectionTitle, topic: unit.topic } }],
       };
     }),
   );
