@@ -44,15 +44,29 @@ export function headingOf(line: string, standalone: boolean): HeadingGuess | nul
   if (SENTENCE_END.test(text)) return null;
   const numbered = NUMBERED.exec(text);
   if (numbered) return { depth: Math.min(6, numbered[1]!.split('.').length), text };
-  const letters = text.replace(/[^\p{L}]/gu, '');
-  if (letters.length >= 2 && !/\p{Ll}/u.test(letters) && /\p{Lu}/u.test(letters)) return { depth: 1, text };
+  // A lower-case letter anywhere rules out ALL CAPS before the letters are gathered (Ll is a
+  // subset of L): most lines have one, and a replace per line was a fifth of the heading guess on
+  // a document of one-line lists (issue 15).
+  if (!LOWER_CASE_LETTER.test(text)) {
+    const letters = text.replace(NOT_A_LETTER, '');
+    if (letters.length >= 2 && UPPER_CASE_LETTER.test(letters)) return { depth: 1, text };
+  }
   if (standalone && isTitleCase(text)) return { depth: 2, text };
   return null;
 }
 
+// Module constants, not literals in the functions: the build (esbuild) turns a literal with a
+// property escape into `new RegExp(…)`, which then made and looked up a regex per line.
+const LOWER_CASE_LETTER = /\p{Ll}/u;
+const UPPER_CASE_LETTER = /\p{Lu}/u;
+const NOT_A_LETTER = /[^\p{L}]/gu;
+const STARTS_UPPER_CASE = /^\p{Lu}/u;
+
 function isTitleCase(text: string): boolean {
+  // `text` is trimmed, so its first word starts where it does: tested before the split.
+  if (!STARTS_UPPER_CASE.test(text)) return false;
   const words = text.split(/\s+/);
-  if (words.length > 8 || !/^\p{Lu}/u.test(words[0]!)) return false;
+  if (words.length > 8) return false;
   return words.every((w, i) => {
     const bare = w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
     if (!bare) return false;
@@ -149,8 +163,10 @@ export function detectHeadings(source: string, blocks: Block[]): Block[] {
     const b = blocks[k]!;
     if (b.type === 'list' && b.ordered && b.children?.length === 1 && b.startLine === b.endLine) {
       const text = source.slice(b.start, b.end);
-      const guess = headingOf(text, true);
-      if (guess && NUMBERED.test(text.trim())) {
+      // NUMBERED first: it decides alone for most one-item lists (`1. step`), whose guess, a
+      // pattern, a replace and a split, was most of a document of lists alternating their marker.
+      const guess = NUMBERED.test(text.trim()) ? headingOf(text, true) : null;
+      if (guess) {
         out ??= blocks.slice(0, k);
         out.push({ type: 'heading', start: b.start, end: b.end, startLine: b.startLine, endLine: b.endLine, depth: guess.depth, text: guess.text });
         continue;
