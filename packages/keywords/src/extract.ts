@@ -5,6 +5,7 @@
 import { stemmer } from 'stemmer';
 import { scanMarkdownInto, type Context, type Occurrence, type ScanMemo } from './scan.js';
 import { COMMON_WORDS, STOP_WORDS } from './words.js';
+import { procliticBase } from './proclitics.js';
 import { argumentError, INVISIBLE, KEYWORD_CONTROL, quoted, shownArgument } from './quote.js';
 
 export interface KeywordEntry {
@@ -207,6 +208,7 @@ function rankCandidates(sources: readonly KeywordSource[], memo: ScanMemo | unde
     scanMarkdownInto(source.text, { push: count }, memo);
   });
 
+  mergeProcliticForms(candidates);
   const inside = insideLongerPhrases(candidates);
   const ranked: Ranked[] = [];
   for (const c of candidates.values()) {
@@ -226,6 +228,43 @@ function rankCandidates(sources: readonly KeywordSource[], memo: ScanMemo | unde
   }
   return ranked.sort((a, b) => b.raw - a.raw || compareNames(a.name, b.name));
 }
+
+/**
+ * Groups the Arabic and Hebrew words written with a proclitic with the word the document also
+ * writes without it (proclitics.ts): بالخادم and الخادم are خادم's forms on a page that writes خادم,
+ * בשרת and השרת are שרת's. Word by word, so "تشغيل بالخادم" joins "تشغيل الخادم". The
+ * document's words are its one-word candidates, which every word that is not a stop word is.
+ * A merged candidate is shown in its most frequent form, as any other (displayName).
+ */
+function mergeProcliticForms(candidates: Map<string, Candidate>): void {
+  const lexicon = new Set<string>();
+  for (const c of candidates.values()) if (c.kind === 'phrase' && c.words === 1 && PROCLITIC_START.test(c.key)) lexicon.add(c.key.slice(2));
+  if (lexicon.size === 0) return;
+  const moved: [string, Candidate][] = [];
+  for (const c of candidates.values()) {
+    if (c.kind !== 'phrase' || !PROCLITIC_WORD.test(c.key)) continue;
+    const stems = c.key.slice(2).split(' ');
+    const key = `w:${stems.map((s) => procliticBase(s, lexicon)).join(' ')}`;
+    if (key !== c.key) moved.push([key, c]);
+  }
+  for (const [key, c] of moved) {
+    candidates.delete(c.key);
+    const into = candidates.get(key);
+    if (!into) {
+      candidates.set(key, { ...c, key });
+      continue;
+    }
+    into.weight += c.weight;
+    into.count += c.count;
+    into.strong ||= c.strong;
+    const surfaces = (into.surfaces ??= new Map([[into.surface, into.surfaceCount]]));
+    for (const [surface, n] of c.surfaces ?? [[c.surface, c.surfaceCount] as const]) surfaces.set(surface, (surfaces.get(surface) ?? 0) + n);
+  }
+}
+/** A one-word key that may be the remainder of another word: Arabic or Hebrew letters. */
+const PROCLITIC_START = /^w:[\u0590-\u06ff]/;
+/** A key with a word that may start with a proclitic. */
+const PROCLITIC_WORD = /(?:^w:| )[وفبكلاוהבכלמש]/;
 
 /**
  * For each phrase key that occurs inside longer phrases and can rank (qualifies): its

@@ -6,6 +6,7 @@
  */
 import type { KeywordEntry } from './extract.js';
 import { argumentError } from './quote.js';
+import { procliticVariants } from './proclitics.js';
 import { ScanMemo, scanKeys, scanMarkdown, termKey } from './scan.js';
 
 /**
@@ -18,9 +19,17 @@ export function matchKeywords(table: readonly KeywordEntry[], markdown: string):
   if (typeof markdown !== 'string') throw argumentError('matchKeywords: markdown', 'a string', markdown);
   const keys = new Set(scanMarkdown(markdown).map((o) => o.key));
   let flat: string | undefined;
+  let stripped: Set<string> | undefined;
   return table.filter((entry) => {
     const key = termKey(entry.name);
-    if (key !== null) return keys.has(key);
+    if (key !== null) {
+      if (keys.has(key)) return true;
+      // An Arabic or Hebrew word with or without its proclitics (see KeywordMatcher.match).
+      if (!SEMITIC_KEY.test(key)) return false;
+      if (procliticVariants(key).some((v) => keys.has(v))) return true;
+      stripped ??= new Set([...keys].flatMap((k) => procliticVariants(k)));
+      return stripped.has(key) || procliticVariants(key, true).some((v) => stripped!.has(v));
+    }
     flat ??= plainText(markdown);
     return flat.includes(plainText(entry.name.trim()));
   });
@@ -47,8 +56,21 @@ function checkTable(where: string, table: unknown): void {
 export class KeywordMatcher {
   /** Term key → the table indices of the entries with that key. */
   private readonly byKey = new Map<string, number[]>();
+  /**
+   * An entry's key with proclitics taken off its Arabic or Hebrew words (procliticVariants) →
+   * the table indices of those entries: the table's "الخادم" is in a chunk that writes خادم.
+   */
+  private readonly byStripped = new Map<string, number[]>();
+  /**
+   * An entry's key with only the article taken off (ال, ה) → its table indices: the table's
+   * "השרת" is in a chunk that writes לשרת ("to the server": ל takes the place of ה), a word
+   * with another proclitic on the same remainder.
+   */
+  private readonly byArticleless = new Map<string, number[]>();
   /** Table indices of the entries matched as plain text (no term key). */
   private readonly plain: number[] = [];
+  /** The table has an entry of Arabic or Hebrew words. */
+  private readonly semitic: boolean;
   constructor(
     private readonly table: readonly KeywordEntry[],
     /** Shared with the extraction of `table` (ExtractOptions.memo), the chunks of a document start with its scans. */
@@ -62,8 +84,19 @@ export class KeywordMatcher {
         const at = this.byKey.get(key);
         if (at) at.push(i);
         else this.byKey.set(key, [i]);
+        for (const v of procliticVariants(key)) {
+          const to = this.byStripped.get(v);
+          if (to) to.push(i);
+          else this.byStripped.set(v, [i]);
+        }
+        for (const v of procliticVariants(key, true)) {
+          const to = this.byArticleless.get(v);
+          if (to) to.push(i);
+          else this.byArticleless.set(v, [i]);
+        }
       }
     });
+    this.semitic = this.byStripped.size > 0 || [...this.byKey.keys()].some((k) => SEMITIC_KEY.test(k));
   }
 
   /** Number of entries in the table. */
@@ -89,13 +122,30 @@ export class KeywordMatcher {
     } else {
       for (const [key, at] of this.byKey) if (found.has(key)) for (const i of at) hits.push(i);
     }
+    // An Arabic or Hebrew word written with proclitics the table's entry has not (بالخادم for
+    // الخادم: the entry's word is the remainder), without those it has (خادم for الخادم), or
+    // with others in place of the entry's article (לשרת for השרת): the same word, as extraction
+    // groups it when the document writes both (proclitics.ts). Not two words that only end
+    // alike: מחשב ("computer") is not in a chunk that writes לחשב ("to calculate").
+    if (this.semitic) {
+      for (const key of found) {
+        if (!SEMITIC_KEY.test(key)) continue;
+        for (const i of this.byStripped.get(key) ?? []) hits.push(i);
+        for (const v of procliticVariants(key)) {
+          for (const i of this.byKey.get(v) ?? []) hits.push(i);
+          for (const i of this.byArticleless.get(v) ?? []) hits.push(i);
+        }
+      }
+    }
     if (this.plain.length > 0) {
       const flat = plainText(markdown);
       for (const i of this.plain) if (flat.includes(plainText(this.table[i]!.name.trim()))) hits.push(i);
     }
-    return hits.sort((a, b) => a - b).map((i) => this.table[i]!);
+    return [...new Set(hits)].sort((a, b) => a - b).map((i) => this.table[i]!);
   }
 }
+
+const SEMITIC_KEY = /^w:.*[\u0590-\u06ff]/;
 
 /**
  * Text as a plain-text match compares it: NFC (a name typed with precomposed accents matches a

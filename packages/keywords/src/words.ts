@@ -154,8 +154,9 @@ export function isUnspacedStopWord(word: string): boolean {
  * (helper-91 probe). Prepositions, conjunctions,
  * pronouns, demonstratives, the copulas and auxiliaries, and the words documentation wraps
  * around its terms ("can", "must", "use", "example"), as STOP_WORDS has for English. No
- * stemming: Arabic's article and Hebrew's one-letter prefixes stay on the words they start, and
- * Amharic's (የ, በ, ለ, ከ) too. Tamil's sandhi forms of "this" and "that" are listed
+ * stemming: the lists are looked up as written. (Arabic's article and Hebrew's one-letter
+ * prefixes are taken off a word the document also writes without them, proclitics.ts; Amharic's
+ * (የ, በ, ለ, ከ) stay on their words.) Tamil's sandhi forms of "this" and "that" are listed
  * (இந்தக் கோப்பு "this file"). Left out where a content word is written the same: Tamil விட
  * ("than", also "leave"), Tibetan དང ("and", also the first syllable of དང་པོ "first") and ལས
  * ("from", also "work", ལས་ཀ).

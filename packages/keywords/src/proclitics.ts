@@ -1,0 +1,99 @@
+/**
+ * Arabic and Hebrew write their one-letter prepositions, conjunctions and article as part of
+ * the word that follows: Arabic الخادم "the server", والخادم "and the server", بالخادم "with the
+ * server", للخادم "for the server"; Hebrew השרת, והשרת, בשרת, לשרת, מהשרת. Each form was a keyword
+ * of its own, so a page about a server split the word's count across four forms and listed
+ * two of them (helper-100 probe).
+ *
+ * There is no dictionary, and the same letters begin many words (Hebrew ברור "clear", לחם
+ * "bread", מחשב "computer"; Arabic بيت "house", ولد "boy", برنامج "program"), so a proclitic is
+ * taken off only where what remains is itself a word of the same document, at least
+ * MIN_REMAINDER letters long: بالخادم is الخادم's or خادم's form only on a page that writes
+ * الخادم or خادم too. A remainder of two letters is too often a word of its own inside a longer
+ * one (לחם is ל + חם "hot", מים "water" is מ + ים "sea"), so two-letter words keep their forms apart.
+ *
+ * The proclitics, in the order they are written:
+ *   - Arabic: و or ف ("and"), then ب, ك or ل ("with", "as", "for"), then the article ال; ل with
+ *     the article is written لل (للخادم).
+ *   - Hebrew: ו ("and"), then ש, כש or מש ("that", "when"), then ב, כ, ל or מ ("in", "as", "to",
+ *     "from"), then the article ה.
+ * Any of them may be left out; the sequence must not be empty.
+ */
+
+/** The fewest letters a proclitic may leave of a word. */
+export const MIN_REMAINDER = 3;
+
+function sequences(parts: readonly (readonly string[])[]): string[] {
+  let out = [''];
+  for (const options of parts) out = out.flatMap((before) => ['', ...options].map((p) => before + p));
+  return out;
+}
+
+const ARABIC_PROCLITICS = [
+  ...new Set(
+    sequences([['و', 'ف'], ['ب', 'ك', 'ل'], ['ال']])
+      // ل + ال is written لل.
+      .map((p) => p.replace('لال', 'لل')),
+  ),
+];
+const HEBREW_PROCLITICS = [...new Set(sequences([['ו'], ['ש', 'כש', 'מש'], ['ב', 'כ', 'ל', 'מ'], ['ה']]))];
+
+/** Shortest first, so that the remainders of a word come out longest first. */
+const PROCLITICS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['arabic', ARABIC_PROCLITICS.filter(Boolean).sort((a, b) => a.length - b.length)],
+  ['hebrew', HEBREW_PROCLITICS.filter(Boolean).sort((a, b) => a.length - b.length)],
+]);
+
+/** The articles alone: Hebrew drops its ה after ב, כ and ל (לשרת is "to the server"). */
+const ARTICLES = ['ال', 'ה'];
+
+/** The letters a proclitic starts with: a word that starts with none has no remainders. */
+const FIRST = /^[وفبكلاוהבכלמש]/;
+const ARABIC_LETTER = /[\u0600-\u06ff]/;
+const LETTERS = /\p{L}/gu;
+
+/**
+ * What `word` (a lower-cased stem without marks) may be with a proclitic sequence taken off,
+ * longest first: each remainder at least MIN_REMAINDER letters. Empty for a word of another
+ * script or one that starts with no proclitic. With `articleOnly`, only the article (ال, ה).
+ */
+export function procliticRemainders(word: string, articleOnly = false): string[] {
+  if (!FIRST.test(word)) return [];
+  const list = articleOnly ? ARTICLES : PROCLITICS.get(ARABIC_LETTER.test(word[0]!) ? 'arabic' : 'hebrew')!;
+  const out: string[] = [];
+  for (const p of list) {
+    if (!word.startsWith(p)) continue;
+    const rest = word.slice(p.length);
+    if ((rest.match(LETTERS)?.length ?? 0) >= MIN_REMAINDER && !out.includes(rest)) out.push(rest);
+  }
+  return out;
+}
+
+/**
+ * The form `word` is grouped under in a document whose words are `lexicon`: the shortest
+ * remainder (procliticRemainders) that the document also writes as a word, or `word` itself.
+ * The remainders of a remainder are remainders of the word (و + ال is a sequence too), so
+ * every form of one word reaches the same one: والخادم, بالخادم and الخادم are خادم on a page
+ * that writes خادم, and الخادم on one that does not.
+ */
+export function procliticBase(word: string, lexicon: ReadonlySet<string>): string {
+  const remainders = procliticRemainders(word);
+  for (let k = remainders.length - 1; k >= 0; k--) if (lexicon.has(remainders[k]!)) return remainders[k]!;
+  return word;
+}
+
+/**
+ * The other keys a phrase key (`w:` and stems) may stand for with proclitics taken off its
+ * words: every combination of each word or one of its remainders, but the key itself. Empty
+ * for a key none of whose words has a remainder (every key outside Arabic and Hebrew). With
+ * `articleOnly`, only the article is taken off.
+ */
+export function procliticVariants(key: string, articleOnly = false): string[] {
+  if (!key.startsWith('w:') || !/[\u0590-\u06ff]/.test(key)) return [];
+  const words = key.slice(2).split(' ');
+  const options = words.map((w) => [w, ...procliticRemainders(w, articleOnly)]);
+  if (options.every((o) => o.length === 1)) return [];
+  let keys = [''];
+  for (const [i, o] of options.entries()) keys = keys.flatMap((k) => o.map((w) => (i === 0 ? w : `${k} ${w}`)));
+  return keys.slice(1).map((k) => `w:${k}`);
+}
