@@ -115,6 +115,34 @@ describe('ChunkyardTextSplitter (LangChain.js)', () => {
     expect(docs.map((d) => d.id)).toEqual(['doc:notes/.md::ch0']);
   });
 
+  // Web loaders (RecursiveUrlLoader, CheerioWebBaseLoader, Sitemap) set `source` to the page URL.
+  // One ending in `/` was named `document` and a query told apart no pages, so pages split in
+  // separate calls (a crawl, one page at a time) shared ids and a store upserting by id kept one.
+  it('names a Document by its URL source: a trailing slash, a bare host, a query or fragment are pages of their own', async () => {
+    const splitter = new ChunkyardTextSplitter();
+    const idOf = async (source: string) => (await splitter.createDocuments(['# T\n\nBody.\n'], [{ source }]))[0]!;
+    const sources = [
+      'https://docs.example.com/',
+      'https://docs.example.org/',
+      'https://docs.example.com/guide/',
+      'https://docs.example.com/api/',
+      'https://docs.example.com/list.php?page=1',
+      'https://docs.example.com/list.php?page=2',
+      'https://docs.example.com/faq#install',
+      'docs/guide/',
+      'docs/api/',
+    ];
+    // Each in a call of its own, as a crawl splits them.
+    const docs = await Promise.all(sources.map(idOf));
+    expect(new Set(docs.map((d) => d.id)).size).toBe(sources.length);
+    expect(docs.map((d) => d.id)).not.toContain('doc:document::ch0');
+    expect(docs[2]!.id).toBe('doc:https://docs.example.com/guide::ch0');
+    expect(docs[4]!.metadata.sourceFile).toBe('list.php');
+    // A file URL's extension still goes, as a path's does.
+    expect((await idOf('https://x.example/a/b.html')).id).toBe('doc:https://x.example/a/b::ch0');
+    expect((await idOf('docs/guide.md')).id).toBe('doc:docs/guide::ch0');
+  });
+
   it('honours chunkHeader, and transformDocuments is splitDocuments', async () => {
     const input = [new Document({ pageContent: read(AOT), metadata: { source: 'aot.md' } })];
     const splitter = new ChunkyardTextSplitter({ strategy: 'hierarchical' });

@@ -65,13 +65,24 @@ export type ChunkyardTextSplitterParams = Partial<TextSplitterParams> &
 function nameOf(metadata: Record<string, unknown> | undefined): { docName: string; sourceFile: string } | null {
   const source = metadata?.source;
   if (typeof source !== 'string') return null;
-  const path = source.replace(/\\/g, '/');
+  // A web loader's `source` is the page URL. Its host is no file name (`example.com` is not a
+  // `.com` file), and its query and fragment tell pages apart (`list.php?page=2`) without being
+  // part of the file name. A trailing `/` (`https://docs.example.com/guide/`, `https://x.com/`)
+  // is dropped: the name was the default `document` for every such page, so pages split in
+  // separate calls shared their ids and a store upserting by id kept one of them.
+  const url = /^([a-z][a-z\d+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/is.exec(source);
+  const [origin, tail] = url ? [url[1]!, url[3]!] : ['', ''];
+  const path = (url ? url[2]! : source).replace(/\\/g, '/').replace(/\/+$/, '');
   const file = path.split('/').pop() ?? '';
-  if (file === '') return null;
+  if (file === '') {
+    // A bare host (`https://docs.example.com/`) is named by it; `/` or `file:///` by nothing.
+    const host = origin.slice(origin.indexOf('//') + 2);
+    return host === '' ? null : { docName: visibleDocName(origin + tail), sourceFile: host };
+  }
   // A file name that is all extension (`.md`) keeps it: without, the name was empty, and
   // chunkDocument refused it.
   const stem = path.replace(/\.[^./]*$/, '');
-  return { docName: visibleDocName(stem === '' || stem.endsWith('/') ? path : stem), sourceFile: file };
+  return { docName: visibleDocName(origin + (stem === '' || stem.endsWith('/') ? path : stem) + tail), sourceFile: file };
 }
 
 
