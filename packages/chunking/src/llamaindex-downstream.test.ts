@@ -5,7 +5,7 @@
  * that is an object or an array; LlamaIndex's own parsers give flat metadata
  * (MarkdownNodeParser's `Header_1: "Guide"`). Run here with llamaindex's own function.
  */
-import { BaseEmbedding, Document, metadataDictToNode, MetadataMode, nodeToMetadata, SentenceSplitter, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
+import { BaseEmbedding, Document, MarkdownNodeParser, metadataDictToNode, MetadataMode, nodeToMetadata, SentenceSplitter, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
@@ -121,6 +121,29 @@ describe('ChunkyardNodeParser nodes in LlamaIndex vector stores', () => {
         }
       }),
       { numRuns: 150 },
+    );
+  });
+
+  // LlamaIndex's parsers copy a document's metadataSeparator and textTemplate to every node
+  // (buildNodeFromSplits); ChunkyardNodeParser gave each node '\n' and '', so a document set up
+  // for one-line metadata (`a: 1 | b: 2`) was embedded and shown to the LLM another way.
+  it('carry the document\'s metadataSeparator and textTemplate to its nodes, as SentenceSplitter and MarkdownNodeParser do', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(' | ', '\n', '; ', ''), fc.constantFrom('', 'META[{metadata_str}]\n{content}'), fc.constantFrom('semantic', 'hierarchical', 'token-window', 'paginate'), (separator, template, strategy) => {
+        const make = () =>
+          new Document({ id_: 'd', text: '# Guide\n\n## Part\n\n' + 'Some words here. '.repeat(40), metadata: { file_name: 'guide.md', team: 'docs' }, metadataSeparator: separator, textTemplate: template });
+        for (const theirs of [...new SentenceSplitter().getNodesFromDocuments([make()]), ...new MarkdownNodeParser().getNodesFromDocuments([make()])]) {
+          expect([theirs.metadataSeparator, theirs.textTemplate]).toEqual([separator, template]);
+        }
+        const ours = new ChunkyardNodeParser({ strategy, maxTokens: 60, targetTokens: 40, minTokens: 10 }).getNodesFromDocuments([make()]);
+        expect(ours.length).toBeGreaterThan(0);
+        for (const node of ours) {
+          expect([node.metadataSeparator, node.textTemplate]).toEqual([separator, template]);
+          const lines = Object.keys(node.metadata).sort().filter((k) => !node.excludedEmbedMetadataKeys.includes(k)).map((k) => `${k}: ${String(node.metadata[k])}`);
+          expect(node.getContent(MetadataMode.EMBED)).toBe(`${lines.join(separator).trim()}\n\n${node.text}`.trim());
+        }
+      }),
+      { numRuns: 30 },
     );
   });
 });

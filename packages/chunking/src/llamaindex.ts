@@ -98,6 +98,10 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
         // TextNode's constructor drops a start offset of 0 (it tests truthiness).
         node.startCharIdx = json.startCharIdx;
         node.endCharIdx = json.endCharIdx;
+        // How the node prints its metadata lines is the document's, as LlamaIndex's parsers copy
+        // it (buildNodeFromSplits): every node got '\n' and '', whatever the document said.
+        if (typeof doc.metadataSeparator === 'string') node.metadataSeparator = doc.metadataSeparator;
+        if (typeof doc.textTemplate === 'string') node.textTemplate = doc.textTemplate;
         this.documentOf.set(node, doc);
         return node;
       });
