@@ -192,6 +192,11 @@ function parseCli(argv: string[]) {
     root.hash = '';
     throw new UsageError(`--base-url: give the URL the docs root is served at, not its index.json: ${root.href}`);
   }
+  // A query string was dropped without a word (every file is asked for at its own path), so a
+  // host that wants its `?token=…` answered 403 for URLs without it. Not echoed: it may be a secret.
+  if (baseUrl !== undefined && new URL(baseUrl).search !== '') {
+    throw new UsageError('--base-url: a query string (?…) is not sent: each file is asked for at its own URL, without it; leave it out');
+  }
   const port = baseUrl === undefined ? '' : new URL(baseUrl).port;
   // Port 0 asks a listener for any free port; nothing is ever reached at it. It was
   // "request failed (ECONNREFUSED); is the server running?" for a server that was.
