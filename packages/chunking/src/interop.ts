@@ -322,6 +322,37 @@ export function lineRanges(text: string): (start: number, end: number) => { from
   };
 }
 
+/**
+ * A copy of a document's metadata for one chunk, sharing none of its plain objects and arrays
+ * (nested ones included), so that changing one chunk's `tags` or `pdf.info` changes no other
+ * chunk and not the input; LangChain's and LlamaIndex's own splitters share them. Own
+ * enumerable keys are copied (symbols and an own `__proto__` too) with their property
+ * descriptors, so a getter stays a getter, not called; a Date is copied; other class instances
+ * (a URL, a Buffer, a Map) are kept as they are; a reference cycle stays a cycle in the copy.
+ */
+export function detachedMetadata<T>(value: T): T {
+  const copies = new Map<object, unknown>();
+  const copy = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null) return v;
+    const done = copies.get(v);
+    if (done !== undefined) return done;
+    if (v instanceof Date) return new Date(v.getTime());
+    const proto = Object.getPrototypeOf(v) as object | null;
+    const isArray = Array.isArray(v);
+    if (!isArray && proto !== Object.prototype && proto !== null) return v;
+    const out: Record<PropertyKey, unknown> = isArray ? [] : proto === null ? Object.create(null) : {};
+    copies.set(v, out);
+    for (const key of Reflect.ownKeys(v)) {
+      const desc = Object.getOwnPropertyDescriptor(v, key);
+      if (!desc || !desc.enumerable || (isArray && key === 'length')) continue;
+      if ('value' in desc) Object.defineProperty(out, key, { value: copy(desc.value), enumerable: true, writable: true, configurable: true });
+      else Object.defineProperty(out, key, { ...desc, configurable: true });
+    }
+    return out;
+  };
+  return copy(value) as T;
+}
+
 /** The options a splitter takes per document rather than per configuration (they skip DEFAULT_OPTIONS). */
 export const PER_DOCUMENT_OPTIONS: readonly string[] = ['fileTitle', 'fallbackTitle', 'sourceFile', 'sourceId', 'sourceSystem'];
 

@@ -116,4 +116,40 @@ describe('ChunkyardTextSplitter Documents downstream', () => {
     const [d] = await new ChunkyardTextSplitter().splitDocuments([input]);
     expect(d!.metadata).toMatchObject({ source: 'wiki/release.md', contentType: 'page', title: 'Release notes', loc: { pageNumber: 4, lines: { from: 1, to: 3 } }, chunkId: 'doc:wiki/release::ch0', headerBreadcrumb: 'Release notes' });
   });
+  // A loader's metadata holds objects and arrays (a PDF's `pdf.info`, tags, a bbox in `loc`).
+  // Every Document shared them with the input and with each other, so a user tagging one chunk
+  // (`d.metadata.tags.push(…)`) or a store normalising one in place changed all of them.
+  it('give every Document metadata of its own: changing one Document\'s nested values changes no other, nor the input', async () => {
+    const mutateDeep = (v: unknown): void => {
+      if (Array.isArray(v)) {
+        v.forEach(mutateDeep);
+        v.push('CHANGED');
+      } else if (typeof v === 'object' && v !== null) {
+        Object.values(v).forEach(mutateDeep);
+        (v as Record<string, unknown>).changed = true;
+      }
+    };
+    const nested = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
+    await fc.assert(
+      fc.asyncProperty(nested, fc.constantFrom(...strategies), async (extra, strategy) => {
+        const metadata: Record<string, unknown> = { ...JSON.parse(JSON.stringify(extra)), source: 'manual.pdf', pdf: { info: { Title: 'Manual' }, totalPages: 3 }, tags: ['a', { k: [1] }], loc: { pageNumber: 2, bbox: [1, 2, 3, 4] } };
+        const before = JSON.stringify(metadata);
+        const text = '# Guide\n\nIntro.\n\n## Install\n\n' + 'Run it now. '.repeat(400);
+        const docs = await new ChunkyardTextSplitter({ strategy, maxTokens: 120, targetTokens: 60, minTokens: 16 }).splitDocuments([new Document({ pageContent: text, metadata })]);
+        expect(docs.length).toBeGreaterThan(strategy === 'paginate' ? 0 : 1);
+        const others = docs.slice(1).map((d) => JSON.stringify(d.metadata));
+        mutateDeep(docs[0]!.metadata);
+        expect(JSON.stringify(metadata)).toBe(before);
+        expect(docs.slice(1).map((d) => JSON.stringify(d.metadata))).toEqual(others);
+      }),
+      { numRuns: 40 },
+    );
+    // A loader's metadata that refers to itself still splits, and the copy refers to itself.
+    const cyclic: Record<string, unknown> = { source: 'c.md', info: { n: 1 } };
+    (cyclic.info as Record<string, unknown>).self = cyclic.info;
+    const [d] = await new ChunkyardTextSplitter().splitDocuments([new Document({ pageContent: '# T\n\nBody.\n', metadata: cyclic })]);
+    const info = d!.metadata.info as Record<string, unknown>;
+    expect(info).not.toBe(cyclic.info);
+    expect(info.self).toBe(info);
+  });
 });

@@ -11,7 +11,7 @@
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
-import { chunkMetadata, lineRanges, PER_DOCUMENT_OPTIONS, pageContentOf, pageContentProblem, plainOptions, splitterOptionsProblem, uniqueNamer, visibleDocName, type PageContent } from '@chunkyard/chunking/interop';
+import { chunkMetadata, detachedMetadata, lineRanges, PER_DOCUMENT_OPTIONS, pageContentOf, pageContentProblem, plainOptions, splitterOptionsProblem, uniqueNamer, visibleDocName, type PageContent } from '@chunkyard/chunking/interop';
 
 /** LangChain's TextSplitter fields: taken (so a MarkdownTextSplitter call runs unchanged), not steering the cut. */
 const LANGCHAIN_FIELDS = ['chunkSize', 'chunkOverlap', 'keepSeparator', 'lengthFunction'];
@@ -174,13 +174,16 @@ export class ChunkyardTextSplitter extends TextSplitter {
       const records = this.recordsAs(text, docName === name ? options : { ...options, docName });
       const lineRange = lineRanges(text);
       records.forEach((c, n) => {
-        const loc = typeof base.loc === 'object' && base.loc !== null ? { ...(base.loc as Record<string, unknown>) } : {};
+        // Each Document's own copy: nested objects shared with the input and with each other
+        // changed them all when one Document's were changed (LangChain's own splitters share them).
+        const own = detachedMetadata(base);
+        const loc = typeof own.loc === 'object' && own.loc !== null ? { ...(own.loc as Record<string, unknown>) } : {};
         loc.lines = lineRange(c.sourcePosition.charStart, c.sourcePosition.charEnd);
         const header = chunkHeader + (n > 0 && appendChunkOverlapHeader ? chunkOverlapHeader : '');
         // The input's keys win, as in LlamaIndex's NodeParser (and ChunkyardNodeParser): a
         // loader's `contentType` or `title` is what the user filters on, and chunkyard's keys
         // spread last replaced it without a word. `loc` merges, as LangChain's splitters do.
-        out.push(new Document({ pageContent: header + pageContentOf(c, this.pageContent), metadata: { ...chunkMetadata(c), ...base, loc }, id: c.id }));
+        out.push(new Document({ pageContent: header + pageContentOf(c, this.pageContent), metadata: { ...chunkMetadata(c), ...own, loc }, id: c.id }));
       });
     });
     return out;

@@ -146,4 +146,32 @@ describe('ChunkyardNodeParser nodes in LlamaIndex vector stores', () => {
       { numRuns: 30 },
     );
   });
+  // A reader's metadata holds objects and arrays; every node shared them with the document and
+  // with each other (SentenceSplitter's nodes do too), so tagging one node changed them all.
+  it('give every node metadata of its own: changing one node\'s nested values changes no other, nor the document', () => {
+    const mutateDeep = (v: unknown): void => {
+      if (Array.isArray(v)) {
+        v.forEach(mutateDeep);
+        v.push('CHANGED');
+      } else if (typeof v === 'object' && v !== null) {
+        Object.values(v).forEach(mutateDeep);
+        (v as Record<string, unknown>).changed = true;
+      }
+    };
+    const nested = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
+    fc.assert(
+      fc.property(nested, fc.constantFrom(...strategies), (extra, strategy) => {
+        const metadata: Record<string, unknown> = { ...JSON.parse(JSON.stringify(extra)), file_name: 'guide.md', tags: ['a', { k: [1] }], pdf: { info: { Title: 'Manual' } } };
+        const before = JSON.stringify(metadata);
+        const text = '# Guide\n\nIntro.\n\n## Install\n\n' + 'Run it now. '.repeat(400);
+        const nodes = new ChunkyardNodeParser({ strategy, maxTokens: 120, targetTokens: 60, minTokens: 16 }).getNodesFromDocuments([new Document({ id_: 'd', text, metadata })]);
+        expect(nodes.length).toBeGreaterThan(strategy === 'paginate' ? 0 : 1);
+        const others = nodes.slice(1).map((n) => JSON.stringify(n.metadata));
+        mutateDeep(nodes[0]!.metadata);
+        expect(JSON.stringify(metadata)).toBe(before);
+        expect(nodes.slice(1).map((n) => JSON.stringify(n.metadata))).toEqual(others);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });

@@ -15,7 +15,7 @@
  */
 import { NodeParser, TextNode, type TextNodeParams } from 'llamaindex';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions } from '@chunkyard/chunking';
-import { PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsProblem, textNodesOf, uniqueNamer, visibleDocName } from '@chunkyard/chunking/interop';
+import { detachedMetadata, PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsProblem, textNodesOf, uniqueNamer, visibleDocName } from '@chunkyard/chunking/interop';
 
 /**
  * The document name a reader's metadata suggests (`file_name`, as SimpleDirectoryReader sets it),
@@ -128,7 +128,9 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
         delete node.relationships.NEXT;
       }
       if (this.includeMetadata) {
-        node.metadata = { ...node.metadata, ...doc.metadata };
+        // A copy per node: nested objects shared with the document and with each other changed
+        // them all when one node's were changed (SentenceSplitter's nodes share them).
+        node.metadata = { ...node.metadata, ...detachedMetadata(doc.metadata) };
         // chunkyard's exclusions are for chunkyard's values: a key the document sets holds the
         // document's value now, shown or hidden as the document says (a `contentType` or
         // `title`-like key of the user's, named like one of chunkyard's, was hidden from the
