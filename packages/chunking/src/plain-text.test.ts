@@ -41,6 +41,47 @@ describe('headingOf: seed 003 line patterns', () => {
   });
 });
 
+describe('headingOf against the rules as the seed states them (session 63 shortcuts)', () => {
+  // The rules written plainly, as the module had them before it tested a lower-case letter
+  // before gathering letters and the first word's case before splitting: any drift of those
+  // shortcuts from the rules shows here.
+  const reference = (line: string, standalone: boolean): { depth: number; text: string } | null => {
+    const text = line.trim();
+    if (!text || text.length > 80 || /^[#>|`~\-*+=]/.test(text)) return null;
+    if (/^(chapter|section|part|appendix)\s+([0-9]+(?:\.[0-9]+)*|[IVXLC]+|[A-Z])\b[.:]?(\s+\S.*)?$/i.test(text)) return { depth: /^section/i.test(text) ? 2 : 1, text };
+    if (/[.,;:!?]$/.test(text)) return null;
+    const numbered = /^([0-9]{1,2}(?:\.[0-9]{1,2}){0,4})\.?\s+(\p{Lu}\S*)(\s+\S+){0,11}$/u.exec(text);
+    if (numbered) return { depth: Math.min(6, numbered[1]!.split('.').length), text };
+    const letters = text.replace(/[^\p{L}]/gu, '');
+    if (letters.length >= 2 && !/\p{Ll}/u.test(letters) && /\p{Lu}/u.test(letters)) return { depth: 1, text };
+    const small = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'from', 'in', 'into', 'of', 'on', 'or', 'the', 'to', 'vs', 'with']);
+    const words = text.split(/\s+/);
+    const titleCase =
+      words.length <= 8 &&
+      /^\p{Lu}/u.test(words[0]!) &&
+      words.every((w, i) => {
+        const bare = w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+        if (!bare) return false;
+        if (i > 0 && small.has(bare.toLowerCase())) return true;
+        return /^[\p{Lu}\p{N}]/u.test(bare);
+      });
+    return standalone && titleCase ? { depth: 2, text } : null;
+  };
+  // Case-less letters (CJK, tatweel), title-case digraphs (ǅ), astral capitals, lone
+  // surrogates, dotted and dotless i, NBSP and em spaces beside the pattern words.
+  const piece = fc.constantFrom('A', 'b', 'É', 'ß', 'Σ', '\u01c5', '\u{1d400}', '\u{1d41a}', '1', '2.3', '. ', ' ', '  ', '\t', 'Chapter', 'section', 'The', 'of', 'and', '-', '#', '1. ', '!', 'ı', 'İ', '\u00a0', '\u2003', '中', 'ـ', '\ud83d', 'Part IV', 'NOTE');
+
+  it('gives the rules\' answer on generated lines, standalone or not', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), fc.boolean(), (parts, standalone) => {
+        const line = parts.join('');
+        expect(headingOf(line, standalone)).toEqual(reference(line, standalone));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
 describe('when heuristics apply', () => {
   it('uses them for .txt and for markdown with fewer than 3 # headings', () => {
     const three = '# A\n\ntext\n\n## B\n\ntext\n\n## C\n\ntext\n';
