@@ -55,10 +55,13 @@ export function widenSuffixRanges(header: string, size: number): string | null {
   return emptySatisfied ? null : `bytes=${parts.join(',')}`;
 }
 
+/** An If-Match no ETag of send's equals, loosely or not (it is no entity-tag at all). */
+const IF_MATCH_NEVER = 'never-a-strong-match';
+
 /**
- * Readies a request's Range headers for send, which gets two things wrong: a suffix range longer
- * than the `size`-byte file (widenSuffixRanges), and If-Range. RFC 9110 13.1.5: If-Range holds
- * only on a strong match, and a weak ETag (all send makes) never is one, so the whole file is
+ * Readies a request's Range headers for send, which gets three things wrong: a suffix range
+ * longer than the `size`-byte file (widenSuffixRanges), If-Range, and If-Match (below). RFC 9110
+ * 13.1.5: If-Range holds only on a strong match, and a weak ETag (all send makes) never is one, so the whole file is
  * the answer. send compared the strings and served the range, which a client resuming a
  * download could splice onto a file that had changed.
  */
@@ -74,6 +77,11 @@ export function fixRangeHeaders(req: IncomingMessage, size: number): void {
   // so `"other", W/"…"` or `xW/"…"` served the range (helper-84 probe). A date is left to send.
   const ifRange = req.headers['if-range'];
   if (typeof ifRange === 'string' && ifRange.includes('"')) delete req.headers.range;
+  // RFC 9110 13.1.1: If-Match compares strongly too, so here only `*` can hold. send compared
+  // loosely (`W/` + tag, either way round) and sent the file or its range (helper-103 probe); a
+  // value it can never match makes it answer 412, as the RFC asks.
+  const ifMatch = req.headers['if-match'];
+  if (typeof ifMatch === 'string' && ifMatch.trim() !== '' && ifMatch.trim() !== '*') req.headers['if-match'] = IF_MATCH_NEVER;
 }
 
 /** What send's error carries: its status, and for a 416 the `Content-Range: bytes *\/size` a client needs to retry. */
