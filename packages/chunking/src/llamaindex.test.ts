@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaseEmbedding, Document, MetadataMode, NodeParser, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
+import { BaseEmbedding, Document, MetadataMode, NodeParser, SentenceSplitter, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
 import { createProvider } from '@chunkyard/embeddings';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
@@ -123,5 +123,26 @@ describe('ChunkyardNodeParser (LlamaIndex.TS)', () => {
       expect(n.metadata.team).toBeUndefined();
     }
     expect(plain.some((n) => n.relationships.PARENT)).toBe(true);
+  });
+  // LlamaIndex's parsers give every node its document's exclusions whether or not they merge the
+  // document's metadata (buildNodeFromSplits copies them; includeMetadata only skips the merge).
+  it('keeps the document\'s metadata exclusions with includeMetadata off, as SentenceSplitter does', () => {
+    const make = () => new Document({ id_: 'q', text: '# Guide\n\n## Part\n\nBody words.\n', metadata: { team: 'docs' }, excludedEmbedMetadataKeys: ['headerBreadcrumb'], excludedLlmMetadataKeys: ['fileTitle'] });
+    const theirs = new SentenceSplitter();
+    theirs.includeMetadata = false;
+    const [their] = theirs.getNodesFromDocuments([make()]);
+    expect(their!.excludedEmbedMetadataKeys).toContain('headerBreadcrumb');
+    const parser = new ChunkyardNodeParser();
+    parser.includeMetadata = false;
+    const nodes = parser.getNodesFromDocuments([make()]);
+    expect(nodes.length).toBeGreaterThan(0);
+    for (const n of nodes) {
+      expect(n.metadata.team).toBeUndefined();
+      expect(n.excludedEmbedMetadataKeys).toContain('headerBreadcrumb');
+      expect(n.excludedLlmMetadataKeys).toContain('fileTitle');
+      expect(n.getContent(MetadataMode.EMBED)).toBe(n.text);
+      // chunkyard's own exclusions stay: ids and offsets never reach the embedding.
+      expect(n.excludedEmbedMetadataKeys).toContain('chunkId');
+    }
   });
 });

@@ -131,14 +131,17 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
         // A copy per node: nested objects shared with the document and with each other changed
         // them all when one node's were changed (SentenceSplitter's nodes share them).
         node.metadata = { ...node.metadata, ...detachedMetadata(doc.metadata) };
-        // chunkyard's exclusions are for chunkyard's values: a key the document sets holds the
-        // document's value now, shown or hidden as the document says (a `contentType` or
-        // `title`-like key of the user's, named like one of chunkyard's, was hidden from the
-        // embedded text where LlamaIndex's own parsers show it).
-        const own = (keys: string[], docKeys: string[]) => [...new Set([...keys.filter((k) => !Object.hasOwn(doc.metadata, k)), ...docKeys])];
-        node.excludedEmbedMetadataKeys = own(node.excludedEmbedMetadataKeys, doc.excludedEmbedMetadataKeys);
-        node.excludedLlmMetadataKeys = own(node.excludedLlmMetadataKeys, doc.excludedLlmMetadataKeys);
       }
+      // chunkyard's exclusions are for chunkyard's values: a key the document sets holds the
+      // document's value now, shown or hidden as the document says (a `contentType` or
+      // `title`-like key of the user's, named like one of chunkyard's, was hidden from the
+      // embedded text where LlamaIndex's own parsers show it). The document's exclusions hold
+      // with `includeMetadata` off too, as LlamaIndex's parsers copy them to every node: a
+      // document hiding `headerBreadcrumb` from its embedding had it embedded.
+      const merged = this.includeMetadata ? doc.metadata : {};
+      const own = (keys: string[], docKeys: unknown) => [...new Set([...keys.filter((k) => !Object.hasOwn(merged, k)), ...(Array.isArray(docKeys) ? (docKeys as string[]) : [])])];
+      node.excludedEmbedMetadataKeys = own(node.excludedEmbedMetadataKeys, doc.excludedEmbedMetadataKeys);
+      node.excludedLlmMetadataKeys = own(node.excludedLlmMetadataKeys, doc.excludedLlmMetadataKeys);
     }
     return nodes;
   }
