@@ -26,7 +26,15 @@ async function loadIndexCounted(source: DocsSource, url: URL): Promise<{ index: 
   const index = parseIndex(json, source.describe(url));
   const self = new URL(index._links.self.href, url);
   if (self.href !== url.href) {
-    throw new ContractError(source.describe(url), `_links.self says ${index._links.self.href}, but it was loaded from ${url.pathname}`);
+    // The root index of docs served under a path prefix (a project page such as
+    // https://user.github.io/repo/): it says it is /index.json, and every link in it leads out of
+    // the base. The cause and the fix were left to the user to work out from the two paths.
+    const prefix = url.pathname.slice(0, -'index.json'.length);
+    const underPrefix =
+      source.folder === null && url.href === source.rootIndexUrl.href && self.pathname === '/index.json' && prefix !== '/'
+        ? `: the docs root is served under the path ${prefix} here, and built docs link from / (their hrefs are root-relative); serve the docs folder itself at / (docs-serve <docs-dir>) and give that URL`
+        : '';
+    throw new ContractError(source.describe(url), `_links.self says ${index._links.self.href}, but it was loaded from ${url.pathname}${underPrefix}`);
   }
   return { index, values };
 }
