@@ -332,7 +332,10 @@ export function lineRanges(text: string): (start: number, end: number) => { from
  */
 export function detachedMetadata<T>(value: T): T {
   const copies = new Map<object, unknown>();
-  const copy = (v: unknown): unknown => {
+  // Objects copied but not filled yet: a loop, not recursion, so metadata nested thousands deep
+  // (which a splitter shared without reading) does not overflow the stack.
+  const pending: [object, object, boolean][] = [];
+  const shell = (v: unknown): unknown => {
     if (typeof v !== 'object' || v === null) return v;
     const done = copies.get(v);
     if (done !== undefined) return done;
@@ -340,17 +343,22 @@ export function detachedMetadata<T>(value: T): T {
     const proto = Object.getPrototypeOf(v) as object | null;
     const isArray = Array.isArray(v);
     if (!isArray && proto !== Object.prototype && proto !== null) return v;
-    const out: Record<PropertyKey, unknown> = isArray ? [] : proto === null ? Object.create(null) : {};
+    const out: object = isArray ? [] : proto === null ? Object.create(null) : {};
     copies.set(v, out);
-    for (const key of Reflect.ownKeys(v)) {
-      const desc = Object.getOwnPropertyDescriptor(v, key);
-      if (!desc || !desc.enumerable || (isArray && key === 'length')) continue;
-      if ('value' in desc) Object.defineProperty(out, key, { value: copy(desc.value), enumerable: true, writable: true, configurable: true });
-      else Object.defineProperty(out, key, { ...desc, configurable: true });
-    }
+    pending.push([v, out, isArray]);
     return out;
   };
-  return copy(value) as T;
+  const root = shell(value);
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [from, to, isArray] = next;
+    for (const key of Reflect.ownKeys(from)) {
+      const desc = Object.getOwnPropertyDescriptor(from, key);
+      if (!desc || !desc.enumerable || (isArray && key === 'length')) continue;
+      if ('value' in desc) Object.defineProperty(to, key, { value: shell(desc.value), enumerable: true, writable: true, configurable: true });
+      else Object.defineProperty(to, key, { ...desc, configurable: true });
+    }
+  }
+  return root as T;
 }
 
 /** The options a splitter takes per document rather than per configuration (they skip DEFAULT_OPTIONS). */

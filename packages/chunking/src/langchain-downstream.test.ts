@@ -151,5 +151,11 @@ describe('ChunkyardTextSplitter Documents downstream', () => {
     const info = d!.metadata.info as Record<string, unknown>;
     expect(info).not.toBe(cyclic.info);
     expect(info.self).toBe(info);
+    // Metadata nested deeper than the stack allows recursion still splits (it was shared before).
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let i = 0; i < 50_000; i++) deep = (deep.next = { i }) as Record<string, unknown>;
+    const [deepDoc] = await new ChunkyardTextSplitter().splitDocuments([new Document({ pageContent: '# T\n\nBody.\n', metadata: { source: 'deep.md', root } })]);
+    expect(deepDoc!.metadata.root !== root).toBe(true);
   });
 });
