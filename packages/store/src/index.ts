@@ -12,7 +12,7 @@ export { planArtifact, artifactId, chunkId, unitsOf, sha256Hex, SINGLE_PIECE_MAX
 export { decodeDocument, checkText, DEFAULT_LIMITS, type InputLimits } from './input.js';
 export { embedPlans, writeArtifacts, checkVectors, storedModel, routeTerms, type StoreEmbedder, type ProgressEvent, type OnProgress } from './ingest.js';
 export { readBuiltTopic, builtRefs, cachedVectors, stagedCachedVectors, type BuiltDocument, type BuiltSource, type CachedVectorsOptions, type ChunkManifest, type CacheStats } from './built.js';
-export { FTS_MAX_WORDS, ftsQuery, fuseRrf, searchFts, RRF_K } from './search.js';
+export { FTS_MAX_WORDS, ftsQuery, fuseRrf, queryWithoutWords, searchFts, RRF_K } from './search.js';
 export { RouteIndex, routedUnits, type RoutedUnit } from './routes.js';
 export { VectorIndex, type VectorSearchOptions, normalizeInPlace, vectorBytes, bytesToVector, type IndexedUnit, type VectorMatch } from './vector-index.js';
 export { MIGRATIONS, SCHEMA_VERSION, migrate } from './schema.js';

@@ -3,7 +3,8 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FTS5_SPLITS, FTS_MAX_WORDS, ftsQuery, topicMatches, withoutTrailingSlashes } from './search.js';
+import { STOP_WORDS } from '@chunkyard/embeddings';
+import { FTS5_SPLITS, FTS_MAX_WORDS, ftsQuery, queryWithoutWords, topicMatches, withoutTrailingSlashes } from './search.js';
 import { DocStore } from './store.js';
 import { DOCS, localProvider, makeTempDir, readDoc } from './test-helpers.js';
 
@@ -25,8 +26,31 @@ describe('withoutTrailingSlashes', () => {
 });
 
 describe('ftsQuery', () => {
-  /** The old query: every distinct word, in order. */
-  const allWords = (text: string) => [...new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])];
+  /** The old query: every distinct word, in order, but the stop words. */
+  const allWords = (text: string) => [...new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])].filter((w) => !STOP_WORDS.has(w));
+
+  it('leaves the stop words out, so a query of them alone (any case, any separators) searches nothing and says why', () => {
+    const stop = [...STOP_WORDS];
+    const sep = fc.constantFrom(' ', ', ', '?', ' "', '*', '(', '\n', "'");
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...stop), fc.boolean(), sep), { minLength: 1, maxLength: 40 }), (parts) => {
+        const text = parts.map(([w, upper, s]) => (upper ? w.toUpperCase() : w) + s).join('');
+        expect(ftsQuery(text)).toBeNull();
+        expect(queryWithoutWords(text)).toMatch(/^every word of the query is a stop word \("/);
+        // One word that is not a stop word, anywhere, is searched alone.
+        const at = parts.length >> 1;
+        const mixed = parts.map(([w, , s], i) => (i === at ? `${w} trimming${s}` : w + s)).join('');
+        expect(ftsQuery(mixed)).toBe('"trimming"');
+        expect(queryWithoutWords(mixed)).toBeNull();
+      }),
+      { numRuns: 500 },
+    );
+    expect(ftsQuery("how do I configure the trimmer, and don't warn?")).toBe('"configure" OR "trimmer" OR "warn"');
+    for (const text of ['?!.', '🚀', '\u0000', '\ud800', '"(*^{}+', '-- --', '_ __']) {
+      if (!text.includes('_')) expect(ftsQuery(text)).toBeNull();
+      expect(queryWithoutWords(text)).toMatch(/no letter or digit/);
+    }
+  });
 
   it('of 300 distinct words takes the first 256', () => {
     const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
@@ -100,7 +124,7 @@ describe('ftsQuery counts words as FTS5 reads them', () => {
   });
 
   it('is the old query while it holds at most 256 FTS5 words; past that, its first 256 with the last phrase cut', () => {
-    const old = (text: string) => [...new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])];
+    const old = (text: string) => [...new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])].filter((w) => !STOP_WORDS.has(w));
     const piece = fc.oneof(fc.nat(299).map((i) => `w${i.toString(36)}`), fc.stringMatching(/^[a-zA-Zé0-9]{1,3}$/), fc.constantFrom('a', 'b'));
     // Phrases of up to 300 pieces joined by `_` (runs too) or a letter SQLite splits at.
     const word = fc.tuple(fc.array(piece, { minLength: 1, maxLength: 300, size: 'max' }), fc.constantFrom('_', '__', '\u19b0', '\u1cf3')).map(([ps, j]) => ps.join(j));

@@ -4,6 +4,7 @@
  * no score calibration between BM25 and cosine, which live on unrelated scales.
  */
 import type Database from 'better-sqlite3';
+import { bm25Terms } from '@chunkyard/retrieval';
 import type { SearchFilters } from './types.js';
 import type { IndexedUnit } from './vector-index.js';
 
@@ -57,20 +58,59 @@ function ftsWords(word: string, room: number): { kept: string; count: number } {
  * The user's words as an FTS5 query: each word quoted (so `AND`, `-`, `:` or `*` in the
  * query are text, not syntax) and OR-ed, letting BM25 rank documents matching more words
  * first; the first FTS_MAX_WORDS words as FTS5 reads them (`snake_case` is a phrase of two),
- * the last phrase cut to the words left.
+ * the last phrase cut to the words left. Words the routed hybrid's BM25 has no term for (the
+ * local model's English stop words) are left out, as PostgreSQL's and MySQL's full-text search
+ * leave theirs out: "the" is in nearly every chunk, so `how do I` OR-ed ranked the whole store
+ * by how often it says "the", "do" and "i", and padded any query's tail with chunks that shared
+ * only such a word with it. null when no word is left (see queryWithoutWords).
  */
 export function ftsQuery(text: string): string | null {
   const words = new Set<string>();
+  const skipped = new Set<string>();
   let room = FTS_MAX_WORDS;
   // One word at a time, so a query of millions stops being read at the cap.
   for (const [w] of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
-    if (words.has(w)) continue;
+    if (words.has(w) || skipped.has(w)) continue;
+    if (isStopWord(w)) {
+      skipped.add(w);
+      continue;
+    }
     const { kept, count } = ftsWords(w, room);
     words.add(kept);
     room -= count;
     if (room <= 0) break;
   }
   return words.size ? [...words].map((w) => `"${w}"`).join(' OR ') : null;
+}
+
+/**
+ * A query word (lower case) that search skips: one with a letter or digit that the routed BM25
+ * (retrieval's bm25Terms, the local model's words) has no term for, i.e. an English stop word
+ * (`the`, `how`, `don`, `t`). `snake_case` words are kept whole however they begin (`the_app`).
+ */
+function isStopWord(word: string): boolean {
+  return HAS_LETTER.test(word) && bm25Terms(word).length === 0;
+}
+const HAS_LETTER = /[\p{L}\p{N}]/u;
+
+/**
+ * Why `text` gives search no word to match, or null when it has one: it holds no letter or
+ * digit (`?!`, an emoji, NUL), or only stop words (`the`, `how do I`). Full-text search then
+ * matches nothing, and under the local model neither do vector and routed search (the query
+ * embeds to a zero vector), so an empty result says this instead of "no results", which read
+ * as if the docs did not cover the question. Stops at the first word that is not a stop word.
+ */
+export function queryWithoutWords(text: string): string | null {
+  const stop: string[] = [];
+  for (const [w] of text.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) {
+    // `_` alone is no word (FTS5 reads it as nothing).
+    if (!HAS_LETTER.test(w)) continue;
+    if (!isStopWord(w)) return null;
+    if (stop.length <= 5 && !stop.includes(w)) stop.push(w);
+  }
+  if (stop.length === 0) return 'the query holds no word to search for (no letter or digit); give the words to search for';
+  const named = stop.slice(0, 5).map((w) => JSON.stringify(w)).join(', ') + (stop.length > 5 ? ', …' : '');
+  return `every word of the query is a stop word (${named}: words nearly every text holds, which the search skips); give the words that name what you are looking for`;
 }
 
 /**
