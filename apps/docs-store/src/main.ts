@@ -16,7 +16,7 @@ import { escapeControl, numberOption, oneLine, parseCliArgs, quoteArgument } fro
 import { ConfigError } from '@chunkyard/config';
 import { EmbeddingCache } from '@chunkyard/embedding-cache';
 import { cacheBatchSize, EmbeddingError, progressReporter, type ProgressReporter } from '@chunkyard/embeddings';
-import { DocStore, EmptyStoreError, embedPlans, InputError, sqliteFailure, storageFailed, StoreError, UnknownFilterError, stagedCachedVectors, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
+import { DocStore, EmptyStoreError, embedPlans, InputError, queryWithoutWords, sqliteFailure, storageFailed, StoreError, UnknownFilterError, stagedCachedVectors, type AnnStatus, type CacheStats, type IngestOutcome, type SearchHit, type SearchMode, type VectorIndexKind } from '@chunkyard/store';
 import { serveHttp, TOKEN_ENV } from './http.js';
 import { serveStdio } from './mcp.js';
 import { planInputs } from './plan-inputs.js';
@@ -502,8 +502,11 @@ async function search(ctx: Context): Promise<number> {
         ...(values.hint?.length ? { contentHints: values.hint as ContentHint[] } : {}),
       },
     });
-    if (values.json) io.stdout(`${JSON.stringify({ query, mode, ...(mode === 'hybrid' ? { routes } : {}), ...(mode === 'fts' || routes ? {} : { index: store.resolveIndexKind() }), hits }, null, 2)}\n`);
-    else if (hits.length === 0) io.stdout(`no results for ${quoteArgument(query, 200)}\n`);
+    // An empty result of a query with no word to search for (`the`, `?!`) says so: "no results"
+    // alone read as if the docs did not cover the question (helper 102 probe).
+    const reason = hits.length === 0 ? queryWithoutWords(query) : null;
+    if (values.json) io.stdout(`${JSON.stringify({ query, mode, ...(mode === 'hybrid' ? { routes } : {}), ...(mode === 'fts' || routes ? {} : { index: store.resolveIndexKind() }), hits, ...(reason ? { reason } : {}) }, null, 2)}\n`);
+    else if (hits.length === 0) io.stdout(`no results for ${quoteArgument(query, 200)}${reason ? `: ${reason}` : ''}\n`);
     else hits.forEach((h, i) => io.stdout(formatHit(h, i)));
   } finally {
     store.close();

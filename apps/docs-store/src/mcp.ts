@@ -12,7 +12,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { CONTENT_TYPE, type ContentHint } from '@chunkyard/chunking';
 import { oneLine } from '@chunkyard/fs-atomic';
-import { DocStore, EmptyStoreError, sqliteFailure, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
+import { DocStore, EmptyStoreError, queryWithoutWords, sqliteFailure, UnknownFilterError, type StoreEmbedder } from '@chunkyard/store';
 import { guardRequests, quoteSome, StrictStdioServerTransport } from './jsonrpc.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -95,13 +95,15 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
   // A SQLite failure names the store and what to do, as the CLI does: "database is locked" or
   // "attempt to write a readonly database" named no file. (For a request whose client left,
   // the SDK sends nothing, whatever this returns.)
-  const answer = async (signal: AbortSignal, work: () => unknown): Promise<ToolResult> => {
+  // `note`, when given and it has something to say of the value, follows the JSON as a second text.
+  const answer = async (signal: AbortSignal, work: () => unknown, note?: (value: unknown) => string | null): Promise<ToolResult> => {
     try {
       const value = await queue.run(signal, () => {
         store.assertStillAtPath();
         return work();
       });
-      return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+      const said = note?.(value);
+      return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...(said ? [{ type: 'text' as const, text: said }] : [])] };
     } catch (err) {
       return { content: [{ type: 'text', text: sqliteFailure(store.path, err) ?? (err instanceof Error ? err.message : String(err)) }], isError: true };
     }
@@ -233,6 +235,12 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
             ? { chunks: h.unit.chunks, merged_hits: h.unit.hits, similarity: h.unit.similarity, bm25: h.unit.bm25, text: h.unit.text }
             : { ranks: h.ranks, text: h.expanded ?? h.content }),
         }));
+      },
+      // An empty list for a query with no word to search for (`the`, `?!`) says why: a bare []
+      // told the agent the docs do not cover the question (helper 102 probe).
+      (hits) => {
+        const why = Array.isArray(hits) && hits.length === 0 ? queryWithoutWords(args.query) : null;
+        return why ? `no results: ${why}` : null;
       }),
   );
 
@@ -336,9 +344,14 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
         const span = h.unit?.chunks && h.unit.chunks.to > h.unit.chunks.from ? `, chunks ${h.unit.chunks.from}-${h.unit.chunks.to}` : '';
         return `[${i + 1}] ${chunkUri(h.artifactId, h.chunkIndex)} (${where}${span})\n${(h.unit?.text ?? h.content).trim()}`;
       });
+      // A question with no word to search for (`how do I`, `?`) found nothing because it asked
+      // nothing: "say that the docs do not cover it" was wrong there (helper 102 probe).
+      const noWords = hits.length === 0 ? queryWithoutWords(args.question) : null;
       const text =
         hits.length === 0
-          ? `The documentation search found nothing for this question. Say that the docs do not cover it.\n\nQuestion: ${args.question}`
+          ? noWords
+            ? `The documentation search could not search for this question: ${noWords.replace('the query', 'the question')}. Ask what the user wants to know; do not say the docs do not cover it.\n\nQuestion: ${args.question}`
+            : `The documentation search found nothing for this question. Say that the docs do not cover it.\n\nQuestion: ${args.question}`
           : 'Answer the question using only the documentation excerpts below. Cite the excerpts you use as [n] with their chunk:// URI. ' +
             'If the excerpts do not contain the answer, say so instead of guessing.\n\n' +
             `Question: ${args.question}\n\nExcerpts:\n\n${excerpts.join('\n\n')}`;
