@@ -294,7 +294,13 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       // Only the index as chunkUri writes it: /02 read chunk 2, so one chunk had many URIs, and a
       // client comparing URIs (citations, a cache) took them for different resources.
       const chunkIndex = index === 'whole' ? null : /^(?:0|[1-9]\d{0,5})$/.test(index) ? Number(index) : NaN;
-      const unit = Number.isNaN(chunkIndex) ? undefined : store.unitAt(artifactId, chunkIndex);
+      // The artifact id is the URI's host, which RFC 3986 (3.2.2, 6.2.2.1) makes case-insensitive
+      // (ASCII letters only), and ids are `art_` + lower-case hex: chunk://ART_BCE4897F/3 was
+      // -32002 though it names chunk://art_bce4897f/3. The path (the index, `whole`) keeps its case.
+      const asciiLower = artifactId.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+      const unit = Number.isNaN(chunkIndex)
+        ? undefined
+        : (store.unitAt(artifactId, chunkIndex) ?? (asciiLower !== artifactId ? store.unitAt(asciiLower, chunkIndex) : undefined));
       // -32002 is MCP's "resource not found". The message names the URI and its parts cut short:
       // whole, a 500 KB URI came back three times in a 1.5 MB reply (s47 probe); data.uri has it.
       if (!unit) {
@@ -303,7 +309,7 @@ export function createMcpServer(store: DocStore, embedder: StoreEmbedder, versio
       }
       return {
         // The URI the list gives it: one resource, one URI, however the request spelled it.
-        contents: [{ uri: chunkUri(artifactId, chunkIndex), mimeType: 'text/markdown', text: unit.content, _meta: { unit_id: unit.unitId, source_file: unit.sourceFile, title: unit.title, section: unit.sectionTitle, topic: unit.topic } }],
+        contents: [{ uri: chunkUri(unit.artifactId, chunkIndex), mimeType: 'text/markdown', text: unit.content, _meta: { unit_id: unit.unitId, source_file: unit.sourceFile, title: unit.title, section: unit.sectionTitle, topic: unit.topic } }],
       };
     }),
   );
