@@ -24,7 +24,8 @@ describe('getNodesFromDocuments names a wrong argument', () => {
   it('still parses Documents, with their metadata merged and node ids unique', () => {
     const parser = new ChunkyardNodeParser();
     const nodes = parser.getNodesFromDocuments([new Document({ id_: 'a', text: MD, metadata: { team: 'x' } }), new Document({ id_: 'a', text: MD })]);
-    expect(nodes.map((n) => n.id_)).toEqual(['a/doc:a::ch0', 'a#2/doc:a::ch0']);
+    // The second's name is numbered too, so its metadata's chunk ids are its own.
+    expect(nodes.map((n) => n.id_)).toEqual(['a/doc:a::ch0', 'a#2/doc:a#2::ch0']);
     expect(nodes[0]!.metadata.team).toBe('x');
     expect(nodes[1]!.metadata.team).toBeUndefined();
   });

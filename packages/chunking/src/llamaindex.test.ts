@@ -4,11 +4,12 @@
  * LlamaIndex's in-memory SimpleVectorStore, with a BaseEmbedding subclass over chunkyard's
  * offline lexical embedder (llamaindex ships no offline embedding model).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BaseEmbedding, Document, MetadataMode, NodeParser, SentenceSplitter, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
+import { BaseEmbedding, Document, FileReader, MetadataMode, NodeParser, SentenceSplitter, Settings, TextNode, VectorStoreIndex } from 'llamaindex';
 import { createProvider } from '@chunkyard/embeddings';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { chunkDocument } from './index.js';
 import { ChunkyardNodeParser } from './llamaindex.js';
 
@@ -89,7 +90,7 @@ describe('ChunkyardNodeParser (LlamaIndex.TS)', () => {
     const aot = await retrieve('How do I publish a native AOT app and what are its limitations?');
     expect(aot).toHaveLength(3);
     expect(aot[0]!.node.sourceNode?.nodeId).toBe(AOT);
-    expect(String(aot[0]!.node.id_)).toMatch(/^deployment\/native-aot\/golden-reference\.md\/doc:golden-reference::ch\d+$/);
+    expect(String(aot[0]!.node.id_)).toMatch(/^deployment\/native-aot\/golden-reference\.md\/doc:golden-reference#2::ch\d+$/);
     const poly = await retrieve('type discriminator for polymorphic deserialization of derived classes');
     expect(poly[0]!.node.sourceNode?.nodeId).toBe(POLY);
   });
@@ -144,5 +145,43 @@ describe('ChunkyardNodeParser (LlamaIndex.TS)', () => {
       // chunkyard's own exclusions stay: ids and offsets never reach the embedding.
       expect(n.excludedEmbedMetadataKeys).toContain('chunkId');
     }
+  });
+  // LlamaIndex's FileReader (SimpleDirectoryReader's readers) sets file_path (absolute),
+  // file_name (the base name) and id_ `<path>_<n>`, one Document per page for paged formats. The
+  // name came from file_name alone, so two README.md files, or the pages of one file, had the
+  // same chunkId, parentId, prevId and nextId in their metadata (the node ids differed), and a
+  // user following chunkyard's ids, or grouping by parentId, mixed documents.
+  it('names a FileReader document by its whole path and numbers pages of one file, so chunk ids in metadata are unique', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkyard-li-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const body = (t: string) => `# ${t}\n\n## Part\n\n` + `Words of ${t}. `.repeat(150);
+    mkdirSync(join(dir, 'a'));
+    mkdirSync(join(dir, 'b'));
+    writeFileSync(join(dir, 'a/README.md'), body('Alpha'));
+    writeFileSync(join(dir, 'b/README.md'), body('Beta'));
+    writeFileSync(join(dir, 'manual.md'), [body('One'), body('Two')].join('\f'));
+    /** A reader of markdown with form-feed page breaks: one Document per page, as PDF readers give. */
+    class PagedMarkdownReader extends FileReader<Document> {
+      async loadDataAsContent(content: Uint8Array): Promise<Document[]> {
+        return new TextDecoder().decode(content).split('\f').map((text) => new Document({ text }));
+      }
+    }
+    const reader = new PagedMarkdownReader();
+    const documents = (await Promise.all(['a/README.md', 'b/README.md', 'manual.md'].map((f) => reader.loadData(join(dir, f))))).flat();
+    expect(documents).toHaveLength(4);
+    const nodes = new ChunkyardNodeParser({ maxTokens: 120, targetTokens: 60, minTokens: 16 }).getNodesFromDocuments(documents);
+    const chunkIds = nodes.map((n) => n.metadata.chunkId as string);
+    expect(new Set(chunkIds).size).toBe(nodes.length);
+    expect(chunkIds[0]).toBe(`doc:${join(dir, 'a/README').replace(/\\/g, '/')}::ch0`);
+    // chunkyard's links in the metadata name the same nodes as the relationships.
+    const byChunk = new Map(nodes.map((n) => [n.metadata.chunkId as string, n]));
+    for (const n of nodes) {
+      for (const [key, rel] of [['prevId', 'PREVIOUS'], ['nextId', 'NEXT']] as const) {
+        const id = n.metadata[key] as string | null;
+        expect(id === null ? undefined : byChunk.get(id)?.id_, key).toBe((n.relationships[rel] as { nodeId: string } | undefined)?.nodeId);
+      }
+    }
+    // The same files give the same ids again.
+    expect(new ChunkyardNodeParser({ maxTokens: 120, targetTokens: 60, minTokens: 16 }).getNodesFromDocuments(documents).map((n) => n.id_)).toEqual(nodes.map((n) => n.id_));
   });
 });

@@ -18,13 +18,23 @@ import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type
 import { detachedMetadata, PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsProblem, textNodesOf, uniqueNamer, visibleDocName } from '@chunkyard/chunking/interop';
 
 /**
- * The document name a reader's metadata suggests (`file_name`, as SimpleDirectoryReader sets it),
- * else the node id, else chunkyard's default name: a Document built with `id_: ''` was refused
- * with "docName must be a non-empty string", an option its caller never gave.
+ * The document name a reader's metadata suggests: its `file_path` without the extension (the
+ * whole path, as the LangChain splitter takes `source`, so two README.md files differ), else
+ * its `file_name` (as SimpleDirectoryReader sets both), else the node id, else chunkyard's
+ * default name: a Document built with `id_: ''` was refused with "docName must be a non-empty
+ * string", an option its caller never gave.
  */
 function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
-  const file = doc.metadata.file_name;
-  if (typeof file === 'string' && file !== '') return { docName: visibleDocName(file.replace(/\.[^.]*$/, '') || file), sourceFile: file };
+  const { file_path: path, file_name: file } = doc.metadata;
+  const fileName = typeof file === 'string' && file !== '' ? file : undefined;
+  if (typeof path === 'string' && path.replace(/[\\/]+$/, '') !== '') {
+    const whole = path.replace(/\\/g, '/').replace(/\/+$/, '');
+    const base = whole.split('/').pop()!;
+    // A file name that is all extension (`.md`) keeps it.
+    const stem = whole.replace(/\.[^./]*$/, '');
+    return { docName: visibleDocName(stem === '' || stem.endsWith('/') ? whole : stem), sourceFile: fileName ?? base };
+  }
+  if (fileName !== undefined) return { docName: visibleDocName(fileName.replace(/\.[^.]*$/, '') || fileName), sourceFile: fileName };
   return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? visibleDocName(doc.id_) : DEFAULT_OPTIONS.docName };
 }
 
@@ -80,6 +90,8 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
   protected parseNodes(documents: TextNode[]): TextNode[] {
     /** Node id prefixes of this call: a document id_ seen before is numbered, `<id_>#2`. */
     const uniqueName = uniqueNamer();
+    /** Document names of this call: the pages of one file (a reader's Documents share its path) are numbered, `<name>#2`. */
+    const uniqueDocName = uniqueNamer();
     return documents.flatMap((doc, i) => {
       // The document's own text, not getText(): that trims it, so every offset was short by the
       // leading blank lines or BOM, and LlamaIndex measures offsets in `text` (its parsers'
@@ -90,8 +102,10 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
       // Two documents with one id_ (copies, or a reader's pages given the file's id) gave the same
       // node ids, and a vector store keyed by node id kept only the last one's chunks.
       const prefix = uniqueName(String(doc.id_));
-      const named = this.chunkOptions.docName === undefined ? nameOf(doc) : {};
-      const { chunks } = chunkDocument(text, { ...named, ...this.chunkOptions });
+      // A name an earlier document of the call had is numbered, as ChunkyardTextSplitter numbers
+      // it: the metadata's chunkId, parentId, prevId and nextId of two such documents were the same.
+      const options = { ...(this.chunkOptions.docName === undefined ? nameOf(doc) : {}), ...this.chunkOptions };
+      const { chunks } = chunkDocument(text, { ...options, docName: uniqueDocName(options.docName ?? DEFAULT_OPTIONS.docName) });
       return textNodesOf(chunks, { id: doc.id_ }, {}, (id) => `${prefix}/${id}`).map((json) => {
         // The JSON's relationship keys are NodeRelationship's values ('SOURCE', …), as strings.
         const node = new TextNode({ ...json, relationships: json.relationships as TextNodeParams['relationships'] });
