@@ -184,4 +184,18 @@ describe('ChunkyardNodeParser (LlamaIndex.TS)', () => {
     // The same files give the same ids again.
     expect(new ChunkyardNodeParser({ maxTokens: 120, targetTokens: 60, minTokens: 16 }).getNodesFromDocuments(documents).map((n) => n.id_)).toEqual(nodes.map((n) => n.id_));
   });
+  // The name from file_path is the whole path, numbered for a file's second page: as the title
+  // of a text without one, it put `fileTitle: /home/u/proj/manual#2` in what was embedded.
+  it('titles a document without a heading by its file name, not by the path or a page number in its chunk ids', () => {
+    const pages = [1, 2].map((n) => new Document({ id_: `/home/u/proj/manual.txt_${n}`, text: `Plain page ${n} without headings.\n\nMore words here.\n`, metadata: { file_path: '/home/u/proj/manual.txt', file_name: 'manual.txt' } }));
+    const nodes = new ChunkyardNodeParser().getNodesFromDocuments(pages);
+    expect(nodes.map((n) => n.metadata.chunkId)).toEqual(['doc:/home/u/proj/manual::ch0', 'doc:/home/u/proj/manual#2::ch0']);
+    for (const n of nodes) {
+      expect(n.metadata.fileTitle).toBe('manual');
+      expect(n.getContent(MetadataMode.EMBED)).toMatch(/^fileTitle: manual\n/);
+    }
+    // A title the caller gives still wins; so does a docName, numbered but not in the title.
+    expect(new ChunkyardNodeParser({ fallbackTitle: 'Manual' }).getNodesFromDocuments(pages).map((n) => n.metadata.fileTitle)).toEqual(['Manual', 'Manual']);
+    expect(new ChunkyardNodeParser({ docName: 'kb' }).getNodesFromDocuments(pages).map((n) => [n.metadata.chunkId, n.metadata.fileTitle])).toEqual([['doc:kb::ch0', 'kb'], ['doc:kb#2::ch0', 'kb']]);
+  });
 });

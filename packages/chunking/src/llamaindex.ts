@@ -24,7 +24,7 @@ import { detachedMetadata, PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsPr
  * default name: a Document built with `id_: ''` was refused with "docName must be a non-empty
  * string", an option its caller never gave.
  */
-function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
+function nameOf(doc: TextNode): { docName: string; sourceFile?: string; fallbackTitle?: string } {
   const { file_path: path, file_name: file } = doc.metadata;
   const fileName = typeof file === 'string' && file !== '' ? file : undefined;
   if (typeof path === 'string' && path.replace(/[\\/]+$/, '') !== '') {
@@ -32,7 +32,9 @@ function nameOf(doc: TextNode): { docName: string; sourceFile?: string } {
     const base = whole.split('/').pop()!;
     // A file name that is all extension (`.md`) keeps it.
     const stem = whole.replace(/\.[^./]*$/, '');
-    return { docName: visibleDocName(stem === '' || stem.endsWith('/') ? whole : stem), sourceFile: fileName ?? base };
+    // The title of a text without one is the file's name, not its whole path.
+    const file = fileName ?? base;
+    return { docName: visibleDocName(stem === '' || stem.endsWith('/') ? whole : stem), sourceFile: file, fallbackTitle: visibleDocName(file.replace(/\.[^.]*$/, '') || file) };
   }
   if (fileName !== undefined) return { docName: visibleDocName(fileName.replace(/\.[^.]*$/, '') || fileName), sourceFile: fileName };
   return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? visibleDocName(doc.id_) : DEFAULT_OPTIONS.docName };
@@ -104,8 +106,11 @@ export class ChunkyardNodeParser extends NodeParser<TextNode[]> {
       const prefix = uniqueName(String(doc.id_));
       // A name an earlier document of the call had is numbered, as ChunkyardTextSplitter numbers
       // it: the metadata's chunkId, parentId, prevId and nextId of two such documents were the same.
-      const options = { ...(this.chunkOptions.docName === undefined ? nameOf(doc) : {}), ...this.chunkOptions };
-      const { chunks } = chunkDocument(text, { ...options, docName: uniqueDocName(options.docName ?? DEFAULT_OPTIONS.docName) });
+      // The title of a text without one stays the name as it was, unnumbered.
+      const named = this.chunkOptions.docName === undefined ? nameOf(doc) : {};
+      const options = { ...named, ...this.chunkOptions };
+      const name = options.docName ?? DEFAULT_OPTIONS.docName;
+      const { chunks } = chunkDocument(text, { fallbackTitle: name, ...options, docName: uniqueDocName(name) });
       return textNodesOf(chunks, { id: doc.id_ }, {}, (id) => `${prefix}/${id}`).map((json) => {
         // The JSON's relationship keys are NodeRelationship's values ('SOURCE', …), as strings.
         const node = new TextNode({ ...json, relationships: json.relationships as TextNodeParams['relationships'] });
