@@ -130,7 +130,7 @@ describe('LlamaIndex node parser inputs (issue 15 library probe)', () => {
       (body, k) => new LlamaDocument({ id_: 'same', text: `# Part ${k}\n\n${body}`, metadata: { page: k } }),
     );
     const nodes = new ChunkyardNodeParser().getNodesFromDocuments(docs);
-    expect(nodes.map((n) => n.id_)).toEqual(['same/doc:same::ch0', 'same#2/doc:same::ch0', 'same#3/doc:same::ch0']);
+    expect(nodes.map((n) => n.id_)).toEqual(['same/doc:same::ch0', 'same#2/doc:same#2::ch0', 'same#3/doc:same#3::ch0']);
     nodes.forEach((node, k) => {
       expect(node.metadata.page).toBe(k);
       expect(node.text).toContain(`Part ${k}`);
