@@ -143,6 +143,21 @@ describe('ChunkyardTextSplitter (LangChain.js)', () => {
     expect((await idOf('docs/guide.md')).id).toBe('doc:docs/guide::ch0');
   });
 
+  // A PDF loader's source is the file's (often absolute) path and its pages share it: a page
+  // without a heading was titled by the whole path, numbered, and with pageContent: 'embed'
+  // '/home/u/manuals/guide#2' was the first line of what the store embedded.
+  it('titles a text without a heading by its file name, not by the source path or its page number', async () => {
+    const pages = [1, 2].map((n) => new Document({ pageContent: `Plain page ${n} text.\n\nMore words.\n`, metadata: { source: '/home/u/manuals/guide.pdf', loc: { pageNumber: n } } }));
+    const docs = await new ChunkyardTextSplitter({ pageContent: 'embed' }).splitDocuments(pages);
+    expect(docs.map((d) => d.id)).toEqual(['doc:/home/u/manuals/guide::ch0', 'doc:/home/u/manuals/guide#2::ch0']);
+    expect(docs.map((d) => d.metadata.fileTitle)).toEqual(['guide', 'guide']);
+    expect(docs.map((d) => d.pageContent.split('\n')[0])).toEqual(['guide', 'guide']);
+    // A bare host is its own title; a given docName is the title, unnumbered; a given title wins.
+    expect((await new ChunkyardTextSplitter().createDocuments(['Body.\n'], [{ source: 'https://docs.example.com/' }]))[0]!.metadata.fileTitle).toBe('docs.example.com');
+    expect((await new ChunkyardTextSplitter({ docName: 'kb' }).splitDocuments(pages)).map((d) => d.metadata.fileTitle)).toEqual(['kb', 'kb']);
+    expect((await new ChunkyardTextSplitter({ fallbackTitle: 'Guide' }).splitDocuments(pages)).map((d) => d.metadata.fileTitle)).toEqual(['Guide', 'Guide']);
+  });
+
   it('honours chunkHeader, and transformDocuments is splitDocuments', async () => {
     const input = [new Document({ pageContent: read(AOT), metadata: { source: 'aot.md' } })];
     const splitter = new ChunkyardTextSplitter({ strategy: 'hierarchical' });

@@ -62,7 +62,7 @@ export type ChunkyardTextSplitterParams = Partial<TextSplitterParams> &
  * (the whole path, so chunk ids of two files named README.md differ), and the file name for
  * `sourceFile` (a `.txt` name turns on chunkyard's plain-text handling).
  */
-function nameOf(metadata: Record<string, unknown> | undefined): { docName: string; sourceFile: string } | null {
+function nameOf(metadata: Record<string, unknown> | undefined): { docName: string; sourceFile: string; fallbackTitle: string } | null {
   const source = metadata?.source;
   if (typeof source !== 'string') return null;
   // A web loader's `source` is the page URL. Its host is no file name (`example.com` is not a
@@ -77,12 +77,15 @@ function nameOf(metadata: Record<string, unknown> | undefined): { docName: strin
   if (file === '') {
     // A bare host (`https://docs.example.com/`) is named by it; `/` or `file:///` by nothing.
     const host = origin.slice(origin.indexOf('//') + 2);
-    return host === '' ? null : { docName: visibleDocName(origin + tail), sourceFile: host };
+    return host === '' ? null : { docName: visibleDocName(origin + tail), sourceFile: host, fallbackTitle: visibleDocName(host) };
   }
   // A file name that is all extension (`.md`) keeps it: without, the name was empty, and
   // chunkDocument refused it.
   const stem = path.replace(/\.[^./]*$/, '');
-  return { docName: visibleDocName(origin + (stem === '' || stem.endsWith('/') ? path : stem) + tail), sourceFile: file };
+  // The title of a text without a heading is the file's name: the whole (often absolute) path,
+  // numbered for a PDF's second page, was the first line of what `pageContent: 'embed'` embedded.
+  const title = file.replace(/\.[^.]*$/, '') || file;
+  return { docName: visibleDocName(origin + (stem === '' || stem.endsWith('/') ? path : stem) + tail), sourceFile: file, fallbackTitle: visibleDocName(title) };
 }
 
 
@@ -171,7 +174,8 @@ export class ChunkyardTextSplitter extends TextSplitter {
       const options = this.optionsFor(base);
       const name = options.docName ?? DEFAULT_OPTIONS.docName;
       const docName = uniqueName(name);
-      const records = this.recordsAs(text, docName === name ? options : { ...options, docName });
+      // A numbered name is no title: a text without a heading keeps the name as it was.
+      const records = this.recordsAs(text, docName === name ? options : { fallbackTitle: name, ...options, docName });
       const lineRange = lineRanges(text);
       records.forEach((c, n) => {
         // Each Document's own copy: nested objects shared with the input and with each other
