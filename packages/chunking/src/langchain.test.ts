@@ -143,6 +143,23 @@ describe('ChunkyardTextSplitter (LangChain.js)', () => {
     expect((await idOf('docs/guide.md')).id).toBe('doc:docs/guide::ch0');
   });
 
+  it('leaves a URL source\'s credentials out of the name that opens every chunk id', async () => {
+    const splitter = new ChunkyardTextSplitter();
+    const first = async (source: string) => (await splitter.createDocuments(['# T\n\nBody.\n'], [{ source }]))[0]!;
+    const page = await first('https://reader:s3cret@docs.example.com/guide/install.html?v=2');
+    expect(page.id).toBe('doc:https://docs.example.com/guide/install?v=2::ch0');
+    // The authority ends at its last `@`: a password holding one leaves nothing of it behind.
+    const host = await first('https://u:p@ss@docs.example.com/');
+    expect(host.id).toBe('doc:https://docs.example.com::ch0');
+    expect(host.metadata.sourceFile).toBe('docs.example.com');
+    // The loader's own `source` is the caller's metadata, kept as given; nothing chunkyard adds holds them.
+    for (const doc of [page, host]) {
+      const { source, ...added } = doc.metadata;
+      expect(source).toMatch(/@/);
+      expect(JSON.stringify([doc.id, added])).not.toMatch(/s3cret|reader|p@ss/);
+    }
+  });
+
   // A PDF loader's source is the file's (often absolute) path and its pages share it: a page
   // without a heading was titled by the whole path, numbered, and with pageContent: 'embed'
   // '/home/u/manuals/guide#2' was the first line of what the store embedded.

@@ -71,7 +71,10 @@ function nameOf(metadata: Record<string, unknown> | undefined): { docName: strin
   // is dropped: the name was the default `document` for every such page, so pages split in
   // separate calls shared their ids and a store upserting by id kept one of them.
   const url = /^([a-z][a-z\d+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/is.exec(source);
-  const [origin, tail] = url ? [url[1]!, url[3]!] : ['', ''];
+  // Credentials in the URL (`https://user:token@host/…`) are no part of the page's name, which
+  // opens every chunk id that stores, logs and manifests keep: the user information goes (up to
+  // the authority's last `@`, as a URL parser reads it).
+  const [origin, tail] = url ? [url[1]!.replace(/^([^:]*:\/\/)[^/?#]*@/s, '$1'), url[3]!] : ['', ''];
   const path = (url ? url[2]! : source).replace(/\\/g, '/').replace(/\/+$/, '');
   const file = path.split('/').pop() ?? '';
   if (file === '') {
