@@ -6,12 +6,11 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
-import { BIN, ensureBuilt, REPO } from './test-build.js';
+import { ensureBuilt, REPO } from './test-build.js';
+import { connectMcpClient } from './test-mcp-client.js';
 
 let ws: string;
 beforeAll(() => {
@@ -57,9 +56,7 @@ describe('a blank chunk id', () => {
 
   it('expand_chunk over MCP: invalid arguments naming chunk_id (it was looked up)', async () => {
     await ensureBuilt();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--db', join(ws, 'expand.db')], cwd: ws, env: { PATH: process.env.PATH ?? '', CI: '1' }, stderr: 'pipe' });
-    const client = new Client({ name: 'empty-arguments-test', version: '0.0.0' });
-    await client.connect(transport);
+    const { client } = await connectMcpClient(ws, 'empty-arguments-test', ['--db', join(ws, 'expand.db')]);
     try {
       for (const chunk_id of ['', ' ', '\t\n']) {
         const r = (await client.callTool({ name: 'expand_chunk', arguments: { chunk_id } })) as { content: { text: string }[]; isError?: boolean };

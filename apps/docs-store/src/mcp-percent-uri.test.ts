@@ -7,11 +7,11 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, REPO } from './test-build.js';
+import { connectMcpClient } from './test-mcp-client.js';
 
 const NATIVE_AOT = 'docs/deployment/native-aot/golden-reference.md';
 
@@ -23,15 +23,7 @@ beforeAll(async () => {
   await ensureBuilt();
   ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-percent-'));
   cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(REPO, 'apps/docs-store/bin/docs-store.js'), 'mcp'],
-    cwd: ws,
-    env: { PATH: process.env.PATH ?? '', CI: '1' },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'docs-store-percent-test', version: '0.0.0' });
-  await client.connect(transport);
+  ({ client } = await connectMcpClient(ws, 'docs-store-percent-test'));
   const r = (await client.callTool({ name: 'ingest_artifact', arguments: { content: readFileSync(join(REPO, NATIVE_AOT), 'utf8'), source_id: NATIVE_AOT } })) as { content: { text: string }[] };
   const a = JSON.parse(r.content[0]!.text) as { artifact_id: string; num_chunks: number };
   id = a.artifact_id;

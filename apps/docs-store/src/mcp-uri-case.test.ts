@@ -6,11 +6,11 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, REPO } from './test-build.js';
+import { connectMcpClient } from './test-mcp-client.js';
 
 const NATIVE_AOT = 'docs/deployment/native-aot/golden-reference.md';
 const SHORT = '# Short\n\nA document small enough to be stored whole.\n';
@@ -24,15 +24,7 @@ beforeAll(async () => {
   await ensureBuilt();
   ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-uri-case-'));
   cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(REPO, 'apps/docs-store/bin/docs-store.js'), 'mcp'],
-    cwd: ws,
-    env: { PATH: process.env.PATH ?? '', CI: '1' },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'docs-store-uri-case-test', version: '0.0.0' });
-  await client.connect(transport);
+  ({ client } = await connectMcpClient(ws, 'docs-store-uri-case-test'));
   const ingest = async (content: string, sourceId: string) => {
     const r = (await client.callTool({ name: 'ingest_artifact', arguments: { content, source_id: sourceId } })) as { content: { text: string }[] };
     return JSON.parse(r.content[0]!.text) as { artifact_id: string; num_chunks: number; is_chunked: boolean };

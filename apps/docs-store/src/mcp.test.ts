@@ -5,29 +5,20 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, REPO } from './test-build.js';
+import { connectMcpClient } from './test-mcp-client.js';
 
 const NATIVE_AOT = 'docs/deployment/native-aot/golden-reference.md';
 
 let ws: string;
 let client: Client;
-let transport: StdioClientTransport;
 beforeAll(async () => {
   await ensureBuilt();
   ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-mcp-'));
   cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
-  transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(REPO, 'apps/docs-store/bin/docs-store.js'), 'mcp'],
-    cwd: ws,
-    env: { PATH: process.env.PATH ?? '', CI: '1' },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'docs-store-test', version: '0.0.0' });
-  await client.connect(transport);
+  ({ client } = await connectMcpClient(ws, 'docs-store-test'));
 });
 afterAll(async () => {
   await client?.close();

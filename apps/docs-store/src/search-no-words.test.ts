@@ -9,13 +9,13 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOP_WORDS } from '@chunkyard/embeddings';
 import { runStore } from './test-run.js';
 import { ensureBuilt, REPO } from './test-build.js';
+import { connectMcpClient } from './test-mcp-client.js';
 
 let ws: string;
 let client: Client;
@@ -27,15 +27,7 @@ beforeAll(async () => {
   cpSync(join(REPO, 'docs'), join(ws, 'docs'), { recursive: true });
   const ingest = await run(['ingest', 'docs/deployment/native-aot', 'docs/deployment/trimming-options', 'docs/libraries/system-text-json-polymorphism']);
   expect(ingest.code, ingest.stderr).toBe(0);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(REPO, 'apps/docs-store/bin/docs-store.js'), 'mcp'],
-    cwd: ws,
-    env: { PATH: process.env.PATH ?? '', CI: '1' },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'docs-store-no-words-test', version: '0.0.0' });
-  await client.connect(transport);
+  ({ client } = await connectMcpClient(ws, 'docs-store-no-words-test'));
 }, 120_000);
 afterAll(async () => {
   await client?.close();
