@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
 import { chunkMetadata } from './interop.js';
 import { ChunkyardTextSplitter } from './langchain.js';
-import { wordVector } from './test-helpers.js';
+import { mutateDeep, nestedMetadata as nested, wordVector } from './test-helpers.js';
 
 /** A deterministic offline embedding: word hashes into 32 buckets. */
 class HashEmbeddings extends Embeddings {
@@ -120,16 +120,6 @@ describe('ChunkyardTextSplitter Documents downstream', () => {
   // Every Document shared them with the input and with each other, so a user tagging one chunk
   // (`d.metadata.tags.push(…)`) or a store normalising one in place changed all of them.
   it('give every Document metadata of its own: changing one Document\'s nested values changes no other, nor the input', async () => {
-    const mutateDeep = (v: unknown): void => {
-      if (Array.isArray(v)) {
-        v.forEach(mutateDeep);
-        v.push('CHANGED');
-      } else if (typeof v === 'object' && v !== null) {
-        Object.values(v).forEach(mutateDeep);
-        (v as Record<string, unknown>).changed = true;
-      }
-    };
-    const nested = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
     await fc.assert(
       fc.asyncProperty(nested, fc.constantFrom(...strategies), async (extra, strategy) => {
         const metadata: Record<string, unknown> = { ...JSON.parse(JSON.stringify(extra)), source: 'manual.pdf', pdf: { info: { Title: 'Manual' }, totalPages: 3 }, tags: ['a', { k: [1] }], loc: { pageNumber: 2, bbox: [1, 2, 3, 4] } };

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkDocument } from './index.js';
 import { chunkMetadata } from './interop.js';
 import { ChunkyardNodeParser } from './llamaindex.js';
-import { wordVector } from './test-helpers.js';
+import { mutateDeep, nestedMetadata as nested, wordVector } from './test-helpers.js';
 
 /** A deterministic offline embedding: word hashes into 32 buckets. */
 class HashEmbedding extends BaseEmbedding {
@@ -149,16 +149,6 @@ describe('ChunkyardNodeParser nodes in LlamaIndex vector stores', () => {
   // A reader's metadata holds objects and arrays; every node shared them with the document and
   // with each other (SentenceSplitter's nodes do too), so tagging one node changed them all.
   it('give every node metadata of its own: changing one node\'s nested values changes no other, nor the document', () => {
-    const mutateDeep = (v: unknown): void => {
-      if (Array.isArray(v)) {
-        v.forEach(mutateDeep);
-        v.push('CHANGED');
-      } else if (typeof v === 'object' && v !== null) {
-        Object.values(v).forEach(mutateDeep);
-        (v as Record<string, unknown>).changed = true;
-      }
-    };
-    const nested = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
     fc.assert(
       fc.property(nested, fc.constantFrom(...strategies), (extra, strategy) => {
         const metadata: Record<string, unknown> = { ...JSON.parse(JSON.stringify(extra)), file_name: 'guide.md', tags: ['a', { k: [1] }], pdf: { info: { Title: 'Manual' } } };

@@ -130,3 +130,20 @@ export function thrown(call: () => unknown): Error | null {
     return err as Error;
   }
 }
+
+/**
+ * Changes every array and object inside `v`, depth first (an array gets an element, an object a
+ * key): the adapters' tests change one chunk's metadata this way and check no other changed.
+ */
+export function mutateDeep(v: unknown): void {
+  if (Array.isArray(v)) {
+    v.forEach(mutateDeep);
+    v.push('CHANGED');
+  } else if (typeof v === 'object' && v !== null) {
+    Object.values(v).forEach(mutateDeep);
+    (v as Record<string, unknown>).changed = true;
+  }
+}
+
+/** A loader's or reader's extra metadata: a few keys of JSON values nested up to three deep. */
+export const nestedMetadata = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 });
