@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, REPO } from './test-build.js';
-import { connectMcpClient } from './test-mcp-client.js';
+import { connectMcpClient, ingestArtifact, readResource } from './test-mcp-client.js';
 
 const NATIVE_AOT = 'docs/deployment/native-aot/golden-reference.md';
 
@@ -24,8 +24,7 @@ beforeAll(async () => {
   ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-percent-'));
   cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
   ({ client } = await connectMcpClient(ws, 'docs-store-percent-test'));
-  const r = (await client.callTool({ name: 'ingest_artifact', arguments: { content: readFileSync(join(REPO, NATIVE_AOT), 'utf8'), source_id: NATIVE_AOT } })) as { content: { text: string }[] };
-  const a = JSON.parse(r.content[0]!.text) as { artifact_id: string; num_chunks: number };
+  const a = await ingestArtifact(client, readFileSync(join(REPO, NATIVE_AOT), 'utf8'), NATIVE_AOT);
   id = a.artifact_id;
   chunks = a.num_chunks;
 }, 120_000);
@@ -34,7 +33,7 @@ afterAll(async () => {
   rmSync(ws, { recursive: true, force: true });
 });
 
-const read = (uri: string) => client.readResource({ uri }).then((r) => r.contents[0] as { uri: string; text: string });
+const read = (uri: string) => readResource(client, uri);
 
 it('a percent-encoded digit or letter reads the chunk it encodes, answered with the URI the list gives', async () => {
   expect(chunks).toBeGreaterThan(10);

@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt, REPO } from './test-build.js';
-import { connectMcpClient } from './test-mcp-client.js';
+import { connectMcpClient, ingestArtifact, readResource } from './test-mcp-client.js';
 
 const NATIVE_AOT = 'docs/deployment/native-aot/golden-reference.md';
 const SHORT = '# Short\n\nA document small enough to be stored whole.\n';
@@ -25,10 +25,7 @@ beforeAll(async () => {
   ws = mkdtempSync(join(tmpdir(), 'chunkyard-docs-store-uri-case-'));
   cpSync(join(REPO, 'chunkyard.config.yaml'), join(ws, 'chunkyard.config.yaml'));
   ({ client } = await connectMcpClient(ws, 'docs-store-uri-case-test'));
-  const ingest = async (content: string, sourceId: string) => {
-    const r = (await client.callTool({ name: 'ingest_artifact', arguments: { content, source_id: sourceId } })) as { content: { text: string }[] };
-    return JSON.parse(r.content[0]!.text) as { artifact_id: string; num_chunks: number; is_chunked: boolean };
-  };
+  const ingest = (content: string, sourceId: string) => ingestArtifact(client, content, sourceId);
   const a = await ingest(readFileSync(join(REPO, NATIVE_AOT), 'utf8'), NATIVE_AOT);
   id = a.artifact_id;
   chunks = a.num_chunks;
@@ -41,7 +38,7 @@ afterAll(async () => {
   rmSync(ws, { recursive: true, force: true });
 });
 
-const read = (uri: string) => client.readResource({ uri }).then((r) => r.contents[0] as { uri: string; text: string });
+const read = (uri: string) => readResource(client, uri);
 
 it('an artifact id in upper case reads the chunk, answered with the URI the list gives', async () => {
   expect(id).toMatch(/^art_[0-9a-f]{8}$/);

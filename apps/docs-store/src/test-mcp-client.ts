@@ -18,3 +18,21 @@ export async function connectMcpClient(cwd: string, name: string, args: string[]
   await client.connect(transport);
   return { client, transport };
 }
+
+/** What `ingest_artifact` answers (the fields the tests read). */
+export interface IngestedArtifact {
+  artifact_id: string;
+  num_chunks: number;
+  is_chunked: boolean;
+}
+
+/** Stores `content` through the server's `ingest_artifact` tool, under `sourceId`. */
+export async function ingestArtifact(client: Client, content: string, sourceId: string): Promise<IngestedArtifact> {
+  const r = (await client.callTool({ name: 'ingest_artifact', arguments: { content, source_id: sourceId } })) as { content: { text: string }[] };
+  return JSON.parse(r.content[0]!.text) as IngestedArtifact;
+}
+
+/** The first content of resource `uri`, as `resources/read` answers it. */
+export function readResource(client: Client, uri: string): Promise<{ uri: string; text: string }> {
+  return client.readResource({ uri }).then((r) => r.contents[0] as { uri: string; text: string });
+}
