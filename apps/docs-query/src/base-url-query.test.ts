@@ -4,17 +4,17 @@
 // or password, it is a usage error now (exit 2), the query not echoed (it may be a secret), and
 // nothing is requested. Real process (the built bin), real server on loopback.
 import { execFile, execFileSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordingServer } from './test-run.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const BIN = join(REPO, 'apps/docs-query/bin/docs-query.js');
 
-let server: Server;
 let base: string;
-const requested: string[] = [];
+let requested: string[];
+let close: () => Promise<void>;
 
 function bin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -26,15 +26,9 @@ function bin(...args: string[]): Promise<{ code: number | null; stdout: string; 
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['tools/build.mjs', 'apps/docs-query'], { cwd: REPO, env: { ...process.env, CHUNKYARD_BUILD_QUIET: '1' }, stdio: 'pipe' });
-  server = createServer((req, res) => {
-    requested.push(req.url ?? '');
-    res.writeHead(403).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+  ({ base, requested, close } = await recordingServer(403));
 }, 60_000);
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => close());
 
 describe('docs-query --base-url with a query string', () => {
   it('is a usage error that does not echo the query, and nothing is requested', async () => {

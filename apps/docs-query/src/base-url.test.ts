@@ -1,23 +1,16 @@
 // --base-url given the root index's URL, as docs-serve prints it beside the base URL
 // ("root index: http://HOST:PORT/index.json"), s47 probe: it was read as a folder, and the
 // request for …/index.json/index.json answered 404, exit 1, as if the server were broken.
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from './test-run.js';
+import { recordingServer, run } from './test-run.js';
 
-let server: Server;
 let base: string;
-const requested: string[] = [];
+let requested: string[];
+let close: () => Promise<void>;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    requested.push(req.url ?? '');
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+  ({ base, requested, close } = await recordingServer(404));
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => close());
 
 describe('docs-query --base-url …/index.json', () => {
   it('is a usage error naming the base URL to give, and nothing is requested', async () => {
