@@ -10,7 +10,7 @@
  * Which files count is stale-outputs.ts, shared with the plugin.
  */
 import { readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
-import { isAbandonedTemp, tempName } from '@chunkyard/fs-atomic';
+import { isAbandonedTemp, tempName, tempTarget } from '@chunkyard/fs-atomic';
 import { dirname, join } from 'node:path';
 import { TOPIC_MARKER } from '@chunkyard/topic-io';
 import { isTopicCacheFolder, isTopicCachePack, staleOutputs, topiclessRootOutputs, type NotATopic, type StaleOutput } from './stale-outputs.js';
@@ -32,9 +32,7 @@ export function pruneStaleOutputs(root: string, marker: string = TOPIC_MARKER): 
  */
 export function pruneGoneTopics(root: string, marker: string = TOPIC_MARKER): Pruned {
   const notTopics: NotATopic[] = [];
-  const stale = staleOutputs(root, marker, notTopics);
-  const leftovers = removeLeftovers(root, notTopics);
-  return { outputs: remove(root, stale), leftovers };
+  return removeFound(root, staleOutputs(root, marker, notTopics), notTopics);
 }
 
 /**
@@ -45,7 +43,11 @@ export function pruneGoneTopics(root: string, marker: string = TOPIC_MARKER): Pr
 export function pruneTopiclessRoot(root: string, marker: string = TOPIC_MARKER): Pruned | null {
   const notTopics: NotATopic[] = [];
   const stale = topiclessRootOutputs(root, marker, notTopics);
-  if (stale === null) return null;
+  return stale === null ? null : removeFound(root, stale, notTopics);
+}
+
+/** The walk's stale outputs and the leftovers in its folders that are no topic, removed: leftovers first (removeLeftovers). */
+function removeFound(root: string, stale: readonly StaleOutput[], notTopics: readonly NotATopic[]): Pruned {
   const leftovers = removeLeftovers(root, notTopics);
   return { outputs: remove(root, stale), leftovers };
 }
@@ -80,7 +82,8 @@ function removeLeftovers(root: string, notTopics: readonly NotATopic[]): string[
       return;
     }
     for (const name of entries.sort()) {
-      if (!targets.some((t) => name.startsWith(`.${t}.tmp-`) || name.startsWith(`.${t}.aside-`))) continue;
+      const target = tempTarget(name);
+      if (target === null || !targets.includes(target)) continue;
       // A temp name (TEMP_NAME), of a run that is over: false for anything else.
       if (!isAbandonedTemp(dir, name)) continue;
       rmSync(join(dir, name), { recursive: true, force: true });

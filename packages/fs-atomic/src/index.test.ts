@@ -7,7 +7,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, guardEnvironment, mkdirp, pidAlive, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, tempName, writeFileAtomic, writeFilesAtomic } from './index.js';
+import { describeFsError, escapeControl, fileProblem, FolderGoneError, folderProblem, guardEnvironment, mkdirp, pidAlive, PinnedDir, readRegularFile, removeStaleTemps, replaceDirAtomic, STALE_TEMP_AGE_MS, StagedDir, SymlinkOutputError, isFsError, tempName, tempTarget, writeFileAtomic, writeFilesAtomic } from './index.js';
 import { procFd } from './proc-fd.js';
 import { commitSeam } from './commit-seam.js';
 import { tempRandom } from './temp-random.js';
@@ -37,6 +37,16 @@ function tree(dir: string, prefix = ''): Record<string, string> {
 }
 /** Names that look like the temp files/dirs these helpers create. */
 const temps = (dir: string) => readdirSync(dir).filter((n) => n.includes('.tmp-'));
+
+describe('tempTarget', () => {
+  it('names the output a tempName is of, either kind, and nothing for other names', () => {
+    for (const target of ['_chunks', 'index.json', 'words.md', '.hidden', 'a.tmp-1']) {
+      expect(tempTarget(basename(tempName(join('/d', target))))).toBe(target);
+      expect(tempTarget(basename(tempName(join('/d', target), 'aside')))).toBe(target);
+    }
+    for (const name of ['_chunks', '._chunks', '._chunks.tmp-', '._chunks.tmp-12-xyz', '_chunks.tmp-12-0123abcd']) expect(tempTarget(name)).toBeNull();
+  });
+});
 
 describe('writeFileAtomic', () => {
   it('writes a string and leaves no temp file behind', () => {

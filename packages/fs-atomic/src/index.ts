@@ -117,6 +117,11 @@ function cutUtf8(text: string, bytes: number): string {
  */
 const TEMP_NAME = /^\.(.+)\.(tmp|aside)-(\d+)(?:~([0-9a-f]{4}))?-[0-9a-f]{8}$/;
 
+/** The output a temp entry is of (`._chunks.aside-…` → `_chunks`), or null when `name` is no temp name. */
+export function tempTarget(name: string): string | null {
+  return TEMP_NAME.exec(name)?.[1] ?? null;
+}
+
 let ownPidSpace: string | undefined;
 
 /**
