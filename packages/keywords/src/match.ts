@@ -7,7 +7,7 @@
 import type { KeywordEntry } from './extract.js';
 import { argumentError } from './quote.js';
 import { procliticVariants } from './proclitics.js';
-import { ScanMemo, scanKeys, scanMarkdown, termKey } from './scan.js';
+import { ScanMemo, scanKeys, termKey } from './scan.js';
 
 /**
  * The entries of `table` that occur in `markdown`, in table order. A name the scan cannot
@@ -17,22 +17,9 @@ import { ScanMemo, scanKeys, scanMarkdown, termKey } from './scan.js';
 export function matchKeywords(table: readonly KeywordEntry[], markdown: string): KeywordEntry[] {
   checkTable('matchKeywords: table', table);
   if (typeof markdown !== 'string') throw argumentError('matchKeywords: markdown', 'a string', markdown);
-  const keys = new Set(scanMarkdown(markdown).map((o) => o.key));
-  let flat: string | undefined;
-  let stripped: Set<string> | undefined;
-  return table.filter((entry) => {
-    const key = termKey(entry.name);
-    if (key !== null) {
-      if (keys.has(key)) return true;
-      // An Arabic or Hebrew word with or without its proclitics (see KeywordMatcher.match).
-      if (!SEMITIC_KEY.test(key)) return false;
-      if (procliticVariants(key).some((v) => keys.has(v))) return true;
-      stripped ??= new Set([...keys].flatMap((k) => procliticVariants(k)));
-      return stripped.has(key) || procliticVariants(key, true).some((v) => stripped!.has(v));
-    }
-    flat ??= plainText(markdown);
-    return flat.includes(plainText(entry.name.trim()));
-  });
+  // One set of matching rules: the matcher's, made for this one piece (its own memo). The two
+  // kept their rules side by side, and the Arabic and Hebrew proclitic forms were written twice.
+  return new KeywordMatcher(table).match(markdown);
 }
 
 /** A table as the matchers read it: entries with a string name (a JavaScript caller's null failed on `forEach`). */
