@@ -205,6 +205,7 @@ function pairDelimiters(at: Int32Array, marker: Uint8Array, runLength: Int32Arra
         }
       }
     }
-    if (newMinOpener !== -1) openersBottom[marker[closer]! * 6 + (open[closer] !== 0 ? 3 : 0) + (runLength[closer]! % 3)] = newMinOpener;
+    // No match, so open[closer] is as it was: markdown-it's recomputed slot is bottomSlot.
+    if (newMinOpener !== -1) openersBottom[bottomSlot] = newMinOpener;
   }
 }
