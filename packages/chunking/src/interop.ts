@@ -7,6 +7,7 @@
  *
  *   import { chunkMetadata, toLangChainDocument, toTextNode } from '@chunkyard/chunking/interop';
  */
+import { createHash } from 'node:crypto';
 import type { ChunkRecord } from '@chunkyard/chunking';
 import { nearestName } from './nearest-name.js';
 
@@ -272,6 +273,19 @@ export function textNodesOf(
  */
 export function lineRange(text: string, start: number, end: number): { from: number; to: number } {
   return lineRanges(text)(start, end);
+}
+
+/**
+ * The document name of a text its input names in no way (a LangChain text without `source` or
+ * `id`): `document-` and the first 12 hex digits of the SHA-256 of its UTF-8 text. The same text
+ * gets the same name in every call and every run, so splitting it again updates a vector store's
+ * entries by id; different texts get different names, where every such text was `document` and
+ * two split in separate calls shared the ids `doc:document::ch0`, … (a store upserting by id kept
+ * the last one). 48 bits: two of a million such texts share a name with odds of about 1 in 560.
+ * Copies of one text in one call share the name and are numbered by `uniqueNamer`.
+ */
+export function contentDocName(text: string): string {
+  return `document-${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 12)}`;
 }
 
 /**

@@ -11,7 +11,7 @@
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions, type TextSplitterParams } from '@langchain/textsplitters';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions, type ChunkRecord } from '@chunkyard/chunking';
-import { chunkMetadata, detachedMetadata, lineRanges, PER_DOCUMENT_OPTIONS, pageContentOf, pageContentProblem, plainOptions, splitterOptionsProblem, uniqueNamer, visibleDocName, type PageContent } from '@chunkyard/chunking/interop';
+import { chunkMetadata, contentDocName, detachedMetadata, lineRanges, PER_DOCUMENT_OPTIONS, pageContentOf, pageContentProblem, plainOptions, splitterOptionsProblem, uniqueNamer, visibleDocName, type PageContent } from '@chunkyard/chunking/interop';
 
 /** LangChain's TextSplitter fields: taken (so a MarkdownTextSplitter call runs unchanged), not steering the cut. */
 const LANGCHAIN_FIELDS = ['chunkSize', 'chunkOverlap', 'keepSeparator', 'lengthFunction'];
@@ -124,15 +124,24 @@ export class ChunkyardTextSplitter extends TextSplitter {
     this.pageContent = pageContent;
   }
 
-  /** chunkyard's records for one text (none for a blank one). */
+  /** chunkyard's records for one text (none for a blank one), named as `createDocuments` names it. */
   chunkRecords(text: string, metadata?: Record<string, unknown>): ChunkRecord[] {
-    return this.recordsAs(textAt(text, 'chunkRecords: text'), this.optionsFor(metadata));
+    const given = textAt(text, 'chunkRecords: text');
+    return this.recordsAs(given, this.optionsFor(given, metadata));
   }
 
-  /** The options a text with this metadata is chunked with: the loader's `source` names it, unless `docName` was given. */
-  private optionsFor(metadata: Record<string, unknown> | undefined): Partial<ChunkOptions> {
-    const named = this.chunkOptions.docName === undefined ? nameOf(metadata) : null;
-    return { ...(named ?? {}), ...this.chunkOptions };
+  /**
+   * The options a text is chunked with. Unless `docName` was given, the loader's `source` names
+   * it; else the input Document's `id`; else its content (`contentDocName`: `document-<12 hex>`,
+   * titled `document` as before), so that different texts without either get different chunk ids
+   * and the same text the same ids in every run.
+   */
+  private optionsFor(text: string, metadata: Record<string, unknown> | undefined, id?: unknown): Partial<ChunkOptions> {
+    if (this.chunkOptions.docName !== undefined) return { ...this.chunkOptions };
+    const named =
+      nameOf(metadata) ??
+      (typeof id === 'string' && id !== '' ? { docName: visibleDocName(id) } : { docName: contentDocName(text), fallbackTitle: DEFAULT_OPTIONS.docName });
+    return { ...named, ...this.chunkOptions };
   }
 
   private recordsAs(text: string, options: Partial<ChunkOptions>): ChunkRecord[] {
@@ -153,11 +162,12 @@ export class ChunkyardTextSplitter extends TextSplitter {
    * `pageContent: 'embed'`), with the input's metadata, LangChain's `loc.lines`, and chunkyard's
    * (`chunkId`, `headerBreadcrumb`, `charStart`, `tokens`, … see `chunkMetadata`) under any key
    * the input does not set itself (the input's value is kept). Each
-   * Document's `id` is the chunk id (`doc:<name>::ch<n>`, the name from `docName` or from the
-   * loader's `metadata.source`), unique in the call: a name that an earlier text of the same
-   * call had (two pages of one PDF share their `source`; texts without one share the default
-   * name) is numbered, `<name>#2`, `#3`, … in order, so that a vector store upserting by id
-   * keeps them all. `splitDocuments` and `transformDocuments` come here too.
+   * Document's `id` is the chunk id (`doc:<name>::ch<n>`, the name from `docName`, from the
+   * loader's `metadata.source`, from the input Document's `id` (`splitDocuments`), else
+   * `document-<12 hex>` from the text, see `contentDocName`), unique in the call: a name that an
+   * earlier text of the same call had (two pages of one PDF share their `source`; copies of one
+   * text share its content name) is numbered, `<name>#2`, `#3`, … in order, so that a vector
+   * store upserting by id keeps them all.
    */
   override async createDocuments(
     texts: string[],
@@ -167,6 +177,25 @@ export class ChunkyardTextSplitter extends TextSplitter {
     if (!Array.isArray(texts)) throw new TypeError(`createDocuments: texts must be an array of strings, got ${texts === null ? 'null' : typeof texts}`);
     // null is taken as no metadata (LangChain's own splitter threw reading its length).
     if (metadatas !== null && !Array.isArray(metadatas)) throw new TypeError(`createDocuments: metadatas must be an array of objects, got ${typeof metadatas}`);
+    return this.documentsOf(texts, metadatas, chunkHeaderOptions, []);
+  }
+
+  /**
+   * TextSplitter's splitDocuments (Documents without `pageContent` skipped), with each input
+   * Document's `id` passed on to name a text that has no `source`: LangChain's own went through
+   * createDocuments, which takes no ids. `transformDocuments` comes here too.
+   */
+  override async splitDocuments(documents: Document[], chunkHeaderOptions: TextSplitterChunkHeaderOptions = {}): Promise<Document[]> {
+    const selected = documents.filter((doc) => doc.pageContent !== undefined);
+    return this.documentsOf(
+      selected.map((doc) => doc.pageContent),
+      selected.map((doc) => doc.metadata),
+      chunkHeaderOptions,
+      selected.map((doc) => doc.id),
+    );
+  }
+
+  private documentsOf(texts: string[], metadatas: Record<string, unknown>[] | null, chunkHeaderOptions: TextSplitterChunkHeaderOptions | null, ids: readonly unknown[]): Document[] {
     const { chunkHeader = '', chunkOverlapHeader = "(cont'd) ", appendChunkOverlapHeader = false } = chunkHeaderOptions ?? {};
     const out: Document[] = [];
     const uniqueName = uniqueNamer();
@@ -174,7 +203,7 @@ export class ChunkyardTextSplitter extends TextSplitter {
       // splitDocuments passes each Document's pageContent here.
       const text = textAt(given, `createDocuments: texts[${i}] (a Document's pageContent)`);
       const base = metadataAt(metadatas?.[i], i);
-      const options = this.optionsFor(base);
+      const options = this.optionsFor(text, base, ids[i]);
       const name = options.docName ?? DEFAULT_OPTIONS.docName;
       const docName = uniqueName(name);
       // A numbered name is no title: a text without a heading keeps the name as it was.
