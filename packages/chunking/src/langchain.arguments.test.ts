@@ -3,7 +3,9 @@
  * a string's characters were spread into every Document's metadata, an array's items likewise.
  */
 import { Document } from '@langchain/core/documents';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { docNameControl } from './interop.js';
 import { MarkdownTextSplitter } from './langchain.js';
 
 const MD = '# T\n\nText here.\n';
@@ -64,6 +66,29 @@ describe('a document name derived from the metadata', () => {
   it('shows a control character in the source path as U+FFFD rather than failing the split (session 62: chunkDocument refuses them in docName)', async () => {
     const docs = await new MarkdownTextSplitter().createDocuments([MD, MD], [{ source: 'notes/a\nb.md' }, { source: 'x\u001b[2J.md' }]);
     expect(docs.map((d) => d.id)).toEqual(['doc:notes/a\ufffdb::ch0', 'doc:x\ufffd[2J::ch0']);
-    expect(docs[0]!.metadata.sourceFile).toBe('a\nb.md');
+    // sourceFile too (it kept the raw newline, and a NUL or an ESC, where the id showed them).
+    expect(docs.map((d) => d.metadata.sourceFile)).toEqual(['a\ufffdb.md', 'x\ufffd[2J.md']);
+    // The loader's own source is the caller's metadata, kept as given.
+    expect(docs[0]!.metadata.source).toBe('notes/a\nb.md');
+    // A URL's host names a bare page, and is its sourceFile.
+    const [host] = await new MarkdownTextSplitter().createDocuments([MD], [{ source: 'https://docs\u0000x.example/' }]);
+    expect([host!.id, host!.metadata.sourceFile, host!.metadata.fileTitle]).toEqual(['doc:https://docs\ufffdx.example::ch0', 'docs\ufffdx.example', 'T']);
+  });
+
+  it('adds no control character of a source path to any metadata value of its own (property)', async () => {
+    const splitter = new MarkdownTextSplitter();
+    const part = fc.string({ unit: fc.constantFrom('a', '/', '.', 'md', '\u0000', '\u001b', '\n', '\u0085', '\u202e', '\u2066', '\u061c'), minLength: 1, maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(part, fc.constantFrom('', 'https://', 'https://h/'), async (path, prefix) => {
+        const docs = await splitter.createDocuments([MD, 'Plain words.\n'], [{ source: prefix + path }, { source: prefix + path }]);
+        for (const d of docs) {
+          for (const [key, value] of Object.entries(d.metadata)) {
+            if (key !== 'source' && typeof value === 'string') expect(docNameControl(value), `${key}: ${JSON.stringify(value)}`).toBeNull();
+          }
+          expect(docNameControl(d.id!)).toBeNull();
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -60,7 +60,9 @@ export type ChunkyardTextSplitterParams = Partial<TextSplitterParams> &
 /**
  * The document name a loader's metadata suggests: its `source` path without the extension
  * (the whole path, so chunk ids of two files named README.md differ), and the file name for
- * `sourceFile` (a `.txt` name turns on chunkyard's plain-text handling).
+ * `sourceFile` (a `.txt` name turns on chunkyard's plain-text handling). Each shows a control
+ * character as U+FFFD (visibleDocName): `sourceFile` kept a NUL or an ESC of the path, and went
+ * into every Document's metadata (and a store's, a log's) while the ids and title showed it.
  */
 function nameOf(metadata: Record<string, unknown> | undefined): { docName: string; sourceFile: string; fallbackTitle: string } | null {
   const source = metadata?.source;
@@ -80,7 +82,7 @@ function nameOf(metadata: Record<string, unknown> | undefined): { docName: strin
   if (file === '') {
     // A bare host (`https://docs.example.com/`) is named by it; `/` or `file:///` by nothing.
     const host = origin.slice(origin.indexOf('//') + 2);
-    return host === '' ? null : { docName: visibleDocName(origin + tail), sourceFile: host, fallbackTitle: visibleDocName(host) };
+    return host === '' ? null : { docName: visibleDocName(origin + tail), sourceFile: visibleDocName(host), fallbackTitle: visibleDocName(host) };
   }
   // A file name that is all extension (`.md`) keeps it: without, the name was empty, and
   // chunkDocument refused it.
@@ -88,7 +90,7 @@ function nameOf(metadata: Record<string, unknown> | undefined): { docName: strin
   // The title of a text without a heading is the file's name: the whole (often absolute) path,
   // numbered for a PDF's second page, was the first line of what `pageContent: 'embed'` embedded.
   const title = file.replace(/\.[^.]*$/, '') || file;
-  return { docName: visibleDocName(origin + (stem === '' || stem.endsWith('/') ? path : stem) + tail), sourceFile: file, fallbackTitle: visibleDocName(title) };
+  return { docName: visibleDocName(origin + (stem === '' || stem.endsWith('/') ? path : stem) + tail), sourceFile: visibleDocName(file), fallbackTitle: visibleDocName(title) };
 }
 
 

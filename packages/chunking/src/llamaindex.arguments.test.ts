@@ -3,7 +3,9 @@
  * probe): each threw a TypeError from inside LlamaIndex or the parser that named no argument.
  */
 import { Document } from 'llamaindex';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { docNameControl } from './interop.js';
 import { ChunkyardNodeParser } from './llamaindex.js';
 
 const MD = '# T\n\nText here.\n';
@@ -56,5 +58,28 @@ describe('a document name derived from the metadata', () => {
     const parser = new ChunkyardNodeParser();
     const nodes = parser.getNodesFromDocuments([new Document({ id_: 'a', text: MD, metadata: { file_name: 'a\tb.md' } }), new Document({ id_: 'c\u202ed', text: MD })]);
     expect(nodes.map((n) => n.id_)).toEqual(['a/doc:a\ufffdb::ch0', 'c\u202ed/doc:c\ufffdd::ch0']);
+    // sourceFile too (it kept the raw tab, NUL or ESC where the chunk id showed them); the
+    // document's own file_name, merged in, is the caller's and kept as given.
+    expect(nodes[0]!.metadata.sourceFile).toBe('a\ufffdb.md');
+    expect(nodes[0]!.metadata.file_name).toBe('a\tb.md');
+    const [byPath] = parser.getNodesFromDocuments([new Document({ id_: 'p', text: MD, metadata: { file_path: '/x/a\u0000b\u001b.md' } })]);
+    expect([byPath!.metadata.chunkId, byPath!.metadata.sourceFile]).toEqual(['doc:/x/a\ufffdb\ufffd::ch0', 'a\ufffdb\ufffd.md']);
+  });
+
+  it('adds no control character of a file_path or file_name to a metadata value of its own (property)', () => {
+    const parser = new ChunkyardNodeParser();
+    const part = fc.string({ unit: fc.constantFrom('a', '/', '.', 'md', '\u0000', '\u001b', '\t', '\u0085', '\u202e', '\u2066', '\u061c'), minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(part, fc.option(part, { nil: undefined }), (path, name) => {
+        const metadata = { file_path: path, ...(name !== undefined ? { file_name: name } : {}) };
+        const nodes = parser.getNodesFromDocuments([new Document({ id_: 'd', text: MD, metadata }), new Document({ id_: 'e', text: 'Plain words.\n', metadata })]);
+        for (const n of nodes) {
+          for (const [key, value] of Object.entries(n.metadata)) {
+            if (key !== 'file_path' && key !== 'file_name' && typeof value === 'string') expect(docNameControl(value), `${key}: ${JSON.stringify(value)}`).toBeNull();
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

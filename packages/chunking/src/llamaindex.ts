@@ -22,7 +22,8 @@ import { detachedMetadata, PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsPr
  * whole path, as the LangChain splitter takes `source`, so two README.md files differ), else
  * its `file_name` (as SimpleDirectoryReader sets both), else the node id, else chunkyard's
  * default name: a Document built with `id_: ''` was refused with "docName must be a non-empty
- * string", an option its caller never gave.
+ * string", an option its caller never gave. Names and `sourceFile` show a control character as
+ * U+FFFD (visibleDocName): `sourceFile` kept a NUL or an ESC of the path in every node's metadata.
  */
 function nameOf(doc: TextNode): { docName: string; sourceFile?: string; fallbackTitle?: string } {
   const { file_path: path, file_name: file } = doc.metadata;
@@ -34,9 +35,9 @@ function nameOf(doc: TextNode): { docName: string; sourceFile?: string; fallback
     const stem = whole.replace(/\.[^./]*$/, '');
     // The title of a text without one is the file's name, not its whole path.
     const file = fileName ?? base;
-    return { docName: visibleDocName(stem === '' || stem.endsWith('/') ? whole : stem), sourceFile: file, fallbackTitle: visibleDocName(file.replace(/\.[^.]*$/, '') || file) };
+    return { docName: visibleDocName(stem === '' || stem.endsWith('/') ? whole : stem), sourceFile: visibleDocName(file), fallbackTitle: visibleDocName(file.replace(/\.[^.]*$/, '') || file) };
   }
-  if (fileName !== undefined) return { docName: visibleDocName(fileName.replace(/\.[^.]*$/, '') || fileName), sourceFile: fileName };
+  if (fileName !== undefined) return { docName: visibleDocName(fileName.replace(/\.[^.]*$/, '') || fileName), sourceFile: visibleDocName(fileName) };
   return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? visibleDocName(doc.id_) : DEFAULT_OPTIONS.docName };
 }
 
