@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractKeywords, KeywordMatcher, matchKeywords } from './index.js';
-import { MIN_REMAINDER, procliticBase, procliticRemainders } from './proclitics.js';
+import { MIN_REMAINDER, procliticBase, procliticRemainders, writtenInArabic } from './proclitics.js';
 import { isScriptStopWord } from './words.js';
 
 const table = (text: string, max = 40) => extractKeywords([{ name: 'g.md', text }], { max });
@@ -228,6 +228,72 @@ describe('matching with proclitics (property)', () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+// Persian is written in Arabic letters but has no Arabic proclitics. Persian writes و and به as
+// separate words, and its words begin with و, ب or ف as part of the stem. On a Persian page, بروز
+// ("occurrence") took in روز ("day"), وب‌سایت ("website") took in سایت ("site"), and سرور
+// ("server") took in وب‌سرور ("web server"), so روز, سایت and وب‌سرور were no keywords.
+const FA = `# راه‌اندازی وب‌سایت
+
+برای راه‌اندازی وب‌سایت، ابتدا سرور را پیکربندی کنید. وب‌سایت روی پورت ۸۰ اجرا می‌شود و سایت پس از ورود کاربر صفحه اصلی را نشان می‌دهد.
+در صورت بروز خطا، گزارش خطا در فایل لاگ ثبت می‌شود. هر روز یک فایل لاگ جدید ساخته می‌شود و گزارش‌های روز قبل حذف می‌شوند.
+اگر سایت در دسترس نیست، پس از بروز خطا وب‌سرور را دوباره راه‌اندازی کنید. وب‌سرور و سرور پایگاه داده روی یک ماشین اجرا می‌شوند.
+فرمان زیر وبلاگ را می‌سازد و هر لاگ را در پوشه ذخیره می‌کند. رمان و رود و سیار و ایل فقط مثال هستند؛ ورود و بسیار و فایل هم.
+`;
+/** A page's words, as extraction keys them (without the zero-width non-joiner). */
+const wordsOf = (text: string) => new Set(text.replace(/\u200c/g, '').match(/[\u0590-\u06ff]+/g) ?? []);
+/** Persian words that begin with و, ب or ف as part of the stem, and the word that follows that letter. */
+const PERSIAN_PAIRS = [
+  ['بروز', 'روز'],
+  ['وبسایت', 'سایت'],
+  ['وبسرور', 'سرور'],
+  ['وبلاگ', 'لاگ'],
+  ['ورود', 'رود'],
+  ['فرمان', 'رمان'],
+  ['بسیار', 'سیار'],
+  ['فایل', 'ایل'],
+] as const;
+const FA_LETTERS = 'ابپتثجچحخدذرزژسشصضطظعغفقکگلمنوهی';
+
+describe('Persian is not Arabic', () => {
+  it('a real page: words that begin with و, ب or ف keep apart from the word after that letter', () => {
+    const got = names(FA);
+    for (const w of ['روز', 'سایت', 'وب‌سرور', 'سرور', 'وب‌سایت', 'بروز خطا']) expect(got).toContain(w);
+    const lexicon = wordsOf(FA);
+    expect(writtenInArabic(lexicon)).toBe(false);
+    for (const [w, rest] of PERSIAN_PAIRS) {
+      expect(lexicon.has(w) && lexicon.has(rest), w).toBe(true);
+      expect(procliticBase(w, lexicon), w).toBe(w);
+    }
+  });
+
+  it('tells a Persian page from an Arabic one that quotes a Persian word', () => {
+    expect(writtenInArabic(wordsOf(AR))).toBe(true);
+    // Persian typed with Arabic's ي and ك still has گ, پ, چ in enough of its words.
+    expect(writtenInArabic(wordsOf(FA.replace(/ی/g, 'ي').replace(/ک/g, 'ك')))).toBe(false);
+    // An Arabic page that names Google as Persian writes it still groups its forms.
+    const ar = `${AR}\nيمكن البحث عن الخادم في گوگل.\n`;
+    expect(writtenInArabic(wordsOf(ar))).toBe(true);
+    const got = names(ar);
+    expect(got[0]).toBe('الخادم');
+    for (const form of ['والمنفذ', 'بالخادم', 'والخادم', 'للخادم']) expect(got).not.toContain(form);
+    expect(writtenInArabic(new Set())).toBe(true);
+  });
+
+  it('no Arabic proclitic comes off a word of a Persian page, or a word with a letter Arabic lacks (property)', () => {
+    const faWord = fc.array(fc.constantFrom(...FA_LETTERS), { minLength: 3, maxLength: 7 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(faWord, fc.constantFrom(...AR_SEQUENCES), fc.array(faWord, { maxLength: 10 }), (w, p, others) => {
+        // Any word, in a Persian page's words that also has the word bare.
+        const lexicon = new Set([...wordsOf(FA), ...others, w, p + w]);
+        expect(procliticBase(p + w, lexicon)).toBe(p + w);
+        // A word with پ, چ, ژ, گ or Persian ک, ی has no remainders wherever it is written.
+        if (/[پچژگکی]/.test(p + w)) expect(procliticRemainders(p + w)).toEqual([]);
+      }),
+      { numRuns: 300 },
     );
   });
 });
