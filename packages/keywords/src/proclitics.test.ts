@@ -122,7 +122,8 @@ const HE_PROCLITIC_FIRST = 'והבכלמש';
 const AR_LETTERS = 'ءآأؤإئابةتثجحخدذرزسشصضطظعغفقكلمنهوي';
 const HE_LETTERS = 'אבגדהוזחטיכלמנסעפצקרשת';
 const AR_SEQUENCES = ['و', 'ف', 'ب', 'ك', 'ل', 'ال', 'وال', 'بال', 'فال', 'كال', 'لل', 'ولل', 'وب', 'فب', 'ول', 'فل', 'وبال', 'فبال', 'وكال'];
-const HE_SEQUENCES = ['ו', 'ה', 'ב', 'כ', 'ל', 'מ', 'ש', 'וה', 'וב', 'ול', 'מה', 'שב', 'שה', 'וש', 'ושב', 'כש', 'וכשה', 'ומה'];
+// Not מ alone: it is taken off only before the article (מהשרת), as the Hebrew מ tests below check.
+const HE_SEQUENCES = ['ו', 'ה', 'ב', 'כ', 'ל', 'ש', 'וה', 'וב', 'ול', 'מה', 'שב', 'שה', 'וש', 'ושב', 'כש', 'וכשה', 'ומה', 'משה', 'שמה'];
 
 const word = (letters: string, minLength: number) => fc.array(fc.constantFrom(...letters), { minLength, maxLength: 7 }).map((cs) => cs.join(''));
 /** A word of either script that starts with no proclitic letter. */
@@ -292,6 +293,74 @@ describe('Persian is not Arabic', () => {
         expect(procliticBase(p + w, lexicon)).toBe(p + w);
         // A word with پ, چ, ژ, گ or Persian ک, ی has no remainders wherever it is written.
         if (/[پچژگکی]/.test(p + w)) expect(procliticRemainders(p + w)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// Hebrew מ ("from") starts more words than any other proclitic: the participles of three verb
+// patterns and a pattern of nouns. A technical page writes many of them next to their remainder,
+// and they were grouped under it: מחדש ("anew") under חדש ("new"), מערך ("array") under ערך
+// ("value"), מפתח ("key") under פתח ("open").
+const HE_FROM = `# מערך של מפתחות
+
+כל מערך מכיל ערך אחד או יותר. אם ערך חסר, המערך מחזיר שגיאה. ערך ריק אינו מותר במערך.
+לכל רשומה יש מפתח ייחודי. פתח את קובץ ההגדרות והוסף מפתח חדש. מפתח חדש נוצר בכל הפעלה, ופתח את הקובץ שוב.
+אם המידע השתנה, הפעילו מחדש את השרת. השרת קורא מחדש את קובץ ההגדרות ויוצר מערך חדש מהשרת.
+`;
+/** Words that begin with מ as part of the stem, and their remainder, a word too. */
+const HEBREW_FROM_PAIRS = [
+  ['מחדש', 'חדש'],
+  ['מערך', 'ערך'],
+  ['מפתח', 'פתח'],
+  ['מידע', 'ידע'],
+  ['מספר', 'ספר'],
+  ['מזהה', 'זהה'],
+  ['מפעיל', 'פעיל'],
+  ['מאפשר', 'אפשר'],
+  ['מעדכן', 'עדכן'],
+  ['מסוף', 'סוף'],
+  ['מערכת', 'ערכת'],
+  ['מחשב', 'חשב'],
+  ['מבנה', 'בנה'],
+  ['מחזיר', 'חזיר'],
+] as const;
+
+describe('Hebrew מ', () => {
+  it('a real page: מחדש, מערך and מפתח are not חדש, ערך and פתח; מהשרת is השרת', () => {
+    const got = names(HE_FROM);
+    for (const w of ['מחדש', 'חדש', 'מערך', 'ערך', 'השרת']) expect(got).toContain(w);
+    expect(got).not.toContain('מהשרת');
+    expect(got).not.toContain('במערך');
+  });
+
+  it.each(HEBREW_FROM_PAIRS)('%s stays apart from %s, in extraction and in matching', (word, rest) => {
+    expect(procliticRemainders(word)).not.toContain(rest);
+    expect(procliticBase(word, new Set([word, rest]))).toBe(word);
+    expect(matchKeywords([{ name: rest, score: 1 }], `${word} `)).toEqual([]);
+    expect(matchKeywords([{ name: word, score: 1 }], `${rest} `)).toEqual([]);
+    // With a proclitic that is one, the word is still found.
+    expect(matchKeywords([{ name: word, score: 1 }], `ב${word}`)).toEqual([{ name: word, score: 1 }]);
+  });
+
+  it('takes מ off before the article: מהשרת, ומהקובץ, משהשרת', () => {
+    const lexicon = new Set(['השרת', 'הקובץ']);
+    expect(procliticBase('מהשרת', lexicon)).toBe('השרת');
+    expect(procliticBase('ומהקובץ', lexicon)).toBe('הקובץ');
+    expect(procliticBase('מהשרת', new Set(['שרת']))).toBe('שרת');
+    expect(procliticBase('משהשרת', new Set(['שרת']))).toBe('שרת');
+    expect(matchKeywords([{ name: 'השרת', score: 1 }], 'ומהשרת')).toEqual([{ name: 'השרת', score: 1 }]);
+  });
+
+  it('takes a sequence with מ off only before the article (property)', () => {
+    const heWord = word(HE_LETTERS, 3).filter((w) => !HE_PROCLITIC_FIRST.includes(w[0]!));
+    fc.assert(
+      fc.property(heWord, fc.constantFrom('מ', 'ומ', 'שמ', 'כשמ', 'ושמ', 'מש', 'ומש'), (w, p) => {
+        expect(procliticBase(p + w, new Set([w]))).toBe(p + w);
+        expect(procliticRemainders(p + w)).not.toContain(w);
+        expect(procliticBase(`${p}ה${w}`, new Set([w]))).toBe(w);
+        expect(procliticBase(`${p}ה${w}`, new Set([`ה${w}`]))).toBe(`ה${w}`);
       }),
       { numRuns: 300 },
     );

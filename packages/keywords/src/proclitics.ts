@@ -19,6 +19,19 @@
  *     "from"), then the article ה.
  * Any of them may be left out; the sequence must not be empty.
  *
+ * Hebrew מ ("from") and מש ("since") are taken off only before the article ה, which Hebrew
+ * keeps after them: מהשרת is "from the server", but מ begins more Hebrew words than any other
+ * proclitic letter. Every participle of three verb patterns starts with it, and so does a common
+ * pattern of nouns, and many of those words have an ordinary word for a remainder, the kind a
+ * technical page writes next to them: מערך "array" and ערך "value", מפתח "key" and פתח "open",
+ * מידע "information" and ידע "knowledge", מספר "number" and ספר "book", מזהה "identifier"
+ * and זהה "identical", מפעיל "runs" and פעיל "active", מאפשר "allows" and אפשר "possible",
+ * מעדכן "updates" and עדכן "update!", מסוף "terminal" and סוף "end", מחדש "anew" and חדש "new",
+ * מערכת "system" and ערכת "kit". Because the pattern is productive, a list of exceptions could
+ * not cover these words. Before ה, the remainder of such a word is rarely a word (מהיר "fast" is
+ * מ + היר). So מקובץ ("from a file") now stays apart from קובץ, as every form did before
+ * proclitics were grouped, and מהקובץ joins הקובץ.
+ *
  * Persian, Urdu, Pashto and Kurdish are written in Arabic letters, but they have none of these
  * proclitics. Persian writes و "and" and به "to" as words of their own, and many of its words
  * begin with و, ب or ف as part of the stem, with another word for a remainder: بروز "occurrence"
@@ -72,6 +85,9 @@ const NON_ARABIC_LETTER = /[پچژگکیٹڈڑںہےټډړږښګځڅېۍڵڕۆێ
 /** The share of a document's Arabic-script words that may have a NON_ARABIC_LETTER for its words to be Arabic. */
 const NON_ARABIC_SHARE = 1 / 10;
 
+/** A Hebrew proclitic sequence with מ ("from", "since") that the article ה does not end. */
+const HEBREW_FROM_BARE = /מ[^ה]*$/;
+
 const written = new WeakMap<ReadonlySet<string>, { size: number; arabic: boolean }>();
 
 /**
@@ -111,6 +127,8 @@ export function procliticRemainders(word: string, articleOnly = false): string[]
   for (const p of list) {
     if (!word.startsWith(p)) continue;
     const rest = word.slice(p.length);
+    // מ and מש only before the article: מהשרת, not מערך (an array, not "from a value").
+    if (!arabic && HEBREW_FROM_BARE.test(p) && !rest.startsWith('ה')) continue;
     if ((rest.match(LETTERS)?.length ?? 0) >= MIN_REMAINDER && !out.includes(rest)) out.push(rest);
   }
   return out;
