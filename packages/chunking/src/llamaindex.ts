@@ -15,15 +15,16 @@
  */
 import { NodeParser, TextNode, type TextNodeParams } from 'llamaindex';
 import { chunkDocument, ChunkOptionsError, DEFAULT_OPTIONS, resolveOptions, type ChunkOptions } from '@chunkyard/chunking';
-import { detachedMetadata, PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsProblem, textNodesOf, uniqueNamer, visibleDocName } from '@chunkyard/chunking/interop';
+import { contentDocName, detachedMetadata, PER_DOCUMENT_OPTIONS, plainOptions, splitterOptionsProblem, textNodesOf, uniqueNamer, visibleDocName } from '@chunkyard/chunking/interop';
 
 /**
  * The document name a reader's metadata suggests: its `file_path` without the extension (the
  * whole path, as the LangChain splitter takes `source`, so two README.md files differ), else
- * its `file_name` (as SimpleDirectoryReader sets both), else the node id, else chunkyard's
- * default name: a Document built with `id_: ''` was refused with "docName must be a non-empty
- * string", an option its caller never gave. Names and `sourceFile` show a control character as
- * U+FFFD (visibleDocName): `sourceFile` kept a NUL or an ESC of the path in every node's metadata.
+ * its `file_name` (as SimpleDirectoryReader sets both), else the node id, else its content
+ * (`document-<12 hex>`, contentDocName; a Document built with `id_: ''` was once refused with
+ * "docName must be a non-empty string", an option its caller never gave, then named `document`).
+ * Names and `sourceFile` show a control character as U+FFFD (visibleDocName): `sourceFile` kept
+ * a NUL or an ESC of the path in every node's metadata.
  */
 function nameOf(doc: TextNode): { docName: string; sourceFile?: string; fallbackTitle?: string } {
   const { file_path: path, file_name: file } = doc.metadata;
@@ -38,7 +39,14 @@ function nameOf(doc: TextNode): { docName: string; sourceFile?: string; fallback
     return { docName: visibleDocName(stem === '' || stem.endsWith('/') ? whole : stem), sourceFile: visibleDocName(file), fallbackTitle: visibleDocName(file.replace(/\.[^.]*$/, '') || file) };
   }
   if (fileName !== undefined) return { docName: visibleDocName(fileName.replace(/\.[^.]*$/, '') || fileName), sourceFile: visibleDocName(fileName) };
-  return { docName: typeof doc.id_ === 'string' && doc.id_ !== '' ? visibleDocName(doc.id_) : DEFAULT_OPTIONS.docName };
+  if (typeof doc.id_ === 'string' && doc.id_ !== '') return { docName: visibleDocName(doc.id_) };
+  // No path, file name or id_ (a Document built with `id_: ''`): named by its content, as
+  // ChunkyardTextSplitter names a text without source or id (contentDocName). All such documents
+  // were `document`, so two split in separate calls had the same node ids `/doc:document::ch0`
+  // and a store keyed by node id kept only the last. The content name is no title: a text
+  // without a heading is still titled `document`.
+  const text: unknown = doc.text;
+  return typeof text === 'string' ? { docName: contentDocName(text), fallbackTitle: DEFAULT_OPTIONS.docName } : { docName: DEFAULT_OPTIONS.docName };
 }
 
 

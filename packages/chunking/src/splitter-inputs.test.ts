@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { Document as LlamaDocument } from 'llamaindex';
 import { describe, expect, it } from 'vitest';
 import { ChunkOptionsError, DEFAULT_OPTIONS } from './index.js';
+import { contentDocName } from './interop.js';
 import { ChunkyardTextSplitter, MarkdownTextSplitter } from './langchain.js';
 import { ChunkyardNodeParser } from './llamaindex.js';
 import { thrown } from './test-helpers.js';
@@ -113,10 +114,16 @@ describe('LangChain splitter arguments (issue 15 library probe)', () => {
 });
 
 describe('LlamaIndex node parser inputs (issue 15 library probe)', () => {
-  it('a Document with an empty id_ is chunked under the default name (was "docName must be a non-empty string", an option never given)', () => {
+  it('a Document with an empty id_ is chunked under its content name (was "docName must be a non-empty string", an option never given)', () => {
     const nodes = new ChunkyardNodeParser().getNodesFromDocuments([new LlamaDocument({ id_: '', text: '# A\n\nBody.' })]);
-    expect(nodes.map((n) => n.id_)).toEqual(['/doc:document::ch0']);
-    expect(nodes[0]!.metadata.chunkId).toBe('doc:document::ch0');
+    // Not the default name `document` any more: every such document had the node ids
+    // `/doc:document::ch0`, …, so two parsed in separate calls collided in a store keyed by node
+    // id. It is `document-<12 hex of the text's SHA-256>`, as LangChain's splitter names a text
+    // without source or id (llamaindex-sourceless.test.ts).
+    const name = contentDocName('# A\n\nBody.');
+    expect(name).toMatch(/^document-[0-9a-f]{12}$/);
+    expect(nodes.map((n) => n.id_)).toEqual([`/doc:${name}::ch0`]);
+    expect(nodes[0]!.metadata.chunkId).toBe(`doc:${name}::ch0`);
   });
 
   it('a Document whose text is not a string is a TypeError saying which one (was "text.trim is not a function")', () => {
