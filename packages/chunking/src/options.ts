@@ -1,4 +1,4 @@
-import { docNameControl } from './doc-name-controls.js';
+import { docNameControl, visibleDocName } from './doc-name-controls.js';
 import { nearestName } from './nearest-name.js';
 import type { ChunkOptions, RecordedOptions, ResolvedChunkOptions, StrategyName } from './types.js';
 
@@ -178,6 +178,24 @@ export function resolveOptions(options: Partial<ChunkOptions> = {}): ResolvedChu
   const control = docNameControl(o.docName);
   if (control !== null) throw new ChunkOptionsError(`docName must hold no control character (it goes into every chunk id), got ${shownValue(o.docName)} with ${control}`);
   return o;
+}
+
+/**
+ * The `sourceFile` a document's records carry (`metadata.sourceFile`, `source.filePath`, a page's
+ * `@id` and `isBasedOn`), from options resolveOptions has taken: the caller's, with each control
+ * character shown as U+FFFD (visibleDocName), else `<docName>.md`. The caller's was stored raw, so
+ * `sourceFile: 'a\u0000b.md'` put the NUL (an ESC, a newline, a bidi control) into every record,
+ * manifest and terminal line, where docName is refused and the adapters show them (interop.ts).
+ *
+ * Shown, not refused as docName is: a sourceFile is a real path or a caller's source id, which on
+ * Linux may hold a tab or a newline (a directory's name too), and @chunkyard/store passes its
+ * input's sourceFile as given (MCP's ingest_artifact, a source id the agent cannot rename,
+ * source-id-control.test.ts): refusing it failed that ingest, and a docs-store topic with such a
+ * directory, where the docName it derives is already shown. The extension, and so plain-text
+ * detection (`.txt`), is unchanged unless it holds a control itself.
+ */
+export function sourceFileOf(options: Partial<ChunkOptions>, resolved: ResolvedChunkOptions): string {
+  return options.sourceFile === undefined ? `${resolved.docName}.md` : visibleDocName(options.sourceFile);
 }
 
 const COMMON = ['docName', 'contentType', 'strategy'] as const;
