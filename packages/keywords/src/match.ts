@@ -6,7 +6,7 @@
  */
 import type { KeywordEntry } from './extract.js';
 import { argumentError } from './quote.js';
-import { procliticVariants } from './proclitics.js';
+import { arabicByCount, hasNonArabicLetter, isArabicScriptWord, procliticVariants } from './proclitics.js';
 import { ScanMemo, scanKeys, termKey } from './scan.js';
 
 /**
@@ -56,6 +56,11 @@ export class KeywordMatcher {
   private readonly byArticleless = new Map<string, number[]>();
   /** Table indices of the entries matched as plain text (no term key). */
   private readonly plain: number[] = [];
+  /** Each entry's term key (null for one matched as plain text), by table index. */
+  private readonly keys: (string | null)[] = [];
+  /** The distinct Arabic-script words of the table's keys, and how many of them have a letter Arabic lacks. */
+  private readonly tableArabicWords = new Set<string>();
+  private tableNonArabic = 0;
   /** The table has an entry of Arabic or Hebrew words. */
   private readonly semitic: boolean;
   constructor(
@@ -66,8 +71,16 @@ export class KeywordMatcher {
     checkTable('KeywordMatcher: table', table);
     table.forEach((entry, i) => {
       const key = termKey(entry.name);
+      this.keys.push(key);
       if (key === null) this.plain.push(i);
       else {
+        if (ARABIC_KEY.test(key)) {
+          for (const w of key.slice(2).split(' ')) {
+            if (!isArabicScriptWord(w) || this.tableArabicWords.has(w)) continue;
+            this.tableArabicWords.add(w);
+            if (hasNonArabicLetter(w)) this.tableNonArabic++;
+          }
+        }
         const at = this.byKey.get(key);
         if (at) at.push(i);
         else this.byKey.set(key, [i]);
@@ -114,13 +127,26 @@ export class KeywordMatcher {
     // with others in place of the entry's article (לשרת for השרת): the same word, as extraction
     // groups it when the document writes both (proclitics.ts). Not two words that only end
     // alike: מחשב ("computer") is not in a chunk that writes לחשב ("to calculate").
+    // Arabic proclitics only in Arabic: not in a Persian, Urdu, ... chunk (بروز "occurrence" is
+    // not ب + روز "day"), judged as extraction judges a document (writtenInArabic), on the
+    // chunk's Arabic-script words together with the table's (arabicChunk).
     if (this.semitic) {
+      let arabic: boolean | undefined;
       for (const key of found) {
         if (!SEMITIC_KEY.test(key)) continue;
-        for (const i of this.byStripped.get(key) ?? []) hits.push(i);
-        for (const v of procliticVariants(key)) {
+        if (!ARABIC_KEY.test(key) || (arabic ??= this.arabicChunk(found))) {
+          for (const i of this.byStripped.get(key) ?? []) hits.push(i);
+          for (const v of procliticVariants(key)) {
+            for (const i of this.byKey.get(v) ?? []) hits.push(i);
+            for (const i of this.byArticleless.get(v) ?? []) hits.push(i);
+          }
+          continue;
+        }
+        // The maps hold every script's variants: keep a hit whose Arabic-script words keep their letters.
+        for (const i of this.byStripped.get(key) ?? []) if (procliticVariants(this.keys[i]!, false, false).includes(key)) hits.push(i);
+        for (const v of procliticVariants(key, false, false)) {
           for (const i of this.byKey.get(v) ?? []) hits.push(i);
-          for (const i of this.byArticleless.get(v) ?? []) hits.push(i);
+          for (const i of this.byArticleless.get(v) ?? []) if (procliticVariants(this.keys[i]!, true, false).includes(v)) hits.push(i);
         }
       }
     }
@@ -130,9 +156,35 @@ export class KeywordMatcher {
     }
     return [...new Set(hits)].sort((a, b) => a - b).map((i) => this.table[i]!);
   }
+
+  /**
+   * Whether the Arabic-script words of a chunk (its term keys `found`) are Arabic, and may carry
+   * Arabic proclitics: writtenInArabic's rule (fewer than one in ten with a letter Arabic lacks)
+   * on the distinct Arabic-script words of the chunk and of the table together. A chunk alone is
+   * often a heading or a sentence of a few words, too few for a share: a Persian heading بروز خطا
+   * has no letter Arabic lacks, and a short Arabic one that quotes گوگل may have one in three. The
+   * table is most often the keywords of the chunk's own document (the chunker extracts it from
+   * the document), so together they are judged as extraction judged that document.
+   */
+  private arabicChunk(found: ReadonlySet<string>): boolean {
+    let script = this.tableArabicWords.size;
+    let other = this.tableNonArabic;
+    const seen = new Set<string>();
+    for (const key of found) {
+      if (!ARABIC_KEY.test(key)) continue;
+      for (const w of key.slice(2).split(' ')) {
+        if (!isArabicScriptWord(w) || this.tableArabicWords.has(w) || seen.has(w)) continue;
+        seen.add(w);
+        script++;
+        if (hasNonArabicLetter(w)) other++;
+      }
+    }
+    return arabicByCount(script, other);
+  }
 }
 
 const SEMITIC_KEY = /^w:.*[\u0590-\u06ff]/;
+const ARABIC_KEY = /^w:.*[\u0600-\u06ff]/;
 
 /**
  * Text as a plain-text match compares it: NFC (a name typed with precomposed accents matches a

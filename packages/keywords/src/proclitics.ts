@@ -42,6 +42,11 @@
  * 24 of the 39 distinct words of persian-verbs.test.ts's page, and still 7 of them (گ, پ, چ)
  * when it is typed with Arabic ي and ك. An Arabic page that quotes one Persian name has one in
  * 60 or more. A word that has such a letter is never Arabic.
+ *
+ * Matching a table against a chunk judges the chunk's words by the same rule, on its
+ * Arabic-script words together with the table's (KeywordMatcher): a chunk is often a heading
+ * or a sentence, too few words for a share (the Persian heading بروز خطا has no letter Arabic
+ * lacks), and the table is most often its own document's keywords.
  */
 
 /** The fewest letters a proclitic may leave of a word. */
@@ -103,23 +108,44 @@ export function writtenInArabic(words: ReadonlySet<string>): boolean {
   let script = 0;
   let other = 0;
   for (const w of words) {
-    if (!ARABIC_WORD.test(w)) continue;
+    if (!isArabicScriptWord(w)) continue;
     script++;
-    if (NON_ARABIC_LETTER.test(w)) other++;
+    if (hasNonArabicLetter(w)) other++;
   }
-  const arabic = other === 0 || other < script * NON_ARABIC_SHARE;
+  const arabic = arabicByCount(script, other);
   written.set(words, { size: words.size, arabic });
   return arabic;
+}
+
+/** Whether a word is written in Arabic letters (Arabic, Persian, Urdu, ...): the words writtenInArabic counts. */
+export function isArabicScriptWord(word: string): boolean {
+  return ARABIC_WORD.test(word);
+}
+
+/** Whether a word has a letter that Arabic lacks (Persian, Urdu, Pashto, Kurdish): it is never Arabic. */
+export function hasNonArabicLetter(word: string): boolean {
+  return NON_ARABIC_LETTER.test(word);
+}
+
+/**
+ * writtenInArabic's rule on counts: `script` distinct Arabic-script words, `other` of them with a
+ * letter Arabic lacks, are Arabic when `other` is under one in ten of `script` (or none).
+ */
+export function arabicByCount(script: number, other: number): boolean {
+  return other === 0 || other < script * NON_ARABIC_SHARE;
 }
 
 /**
  * What `word` (a lower-cased stem without marks) may be with a proclitic sequence taken off,
  * longest first: each remainder at least MIN_REMAINDER letters. Empty for a word of another
  * script or one that starts with no proclitic. With `articleOnly`, only the article (ال, ה).
+ * With `arabicText` false (the word's text is not writtenInArabic), empty for an Arabic-script word.
  */
-export function procliticRemainders(word: string, articleOnly = false): string[] {
+export function procliticRemainders(word: string, articleOnly = false, arabicText = true): string[] {
   if (!FIRST.test(word)) return [];
   const arabic = ARABIC_LETTER.test(word[0]!);
+  // A word of a Persian, Urdu, ... text (writtenInArabic) has no Arabic proclitics.
+  if (arabic && !arabicText) return [];
   // A word with a letter that Arabic lacks is Persian, Urdu, ...: it has no proclitics.
   if (arabic && NON_ARABIC_LETTER.test(word)) return [];
   const list = articleOnly ? ARTICLES : PROCLITICS.get(arabic ? 'arabic' : 'hebrew')!;
@@ -153,12 +179,13 @@ export function procliticBase(word: string, lexicon: ReadonlySet<string>): strin
  * The other keys a phrase key (`w:` and stems) may stand for with proclitics taken off its
  * words: every combination of each word or one of its remainders, but the key itself. Empty
  * for a key none of whose words has a remainder (every key outside Arabic and Hebrew). With
- * `articleOnly`, only the article is taken off.
+ * `articleOnly`, only the article is taken off. With `arabicText` false (a Persian, Urdu, ...
+ * text), its Arabic-script words keep their letters; only Hebrew words lose proclitics.
  */
-export function procliticVariants(key: string, articleOnly = false): string[] {
+export function procliticVariants(key: string, articleOnly = false, arabicText = true): string[] {
   if (!key.startsWith('w:') || !/[\u0590-\u06ff]/.test(key)) return [];
   const words = key.slice(2).split(' ');
-  const options = words.map((w) => [w, ...procliticRemainders(w, articleOnly)]);
+  const options = words.map((w) => [w, ...procliticRemainders(w, articleOnly, arabicText)]);
   if (options.every((o) => o.length === 1)) return [];
   let keys = [''];
   for (const [i, o] of options.entries()) keys = keys.flatMap((k) => o.map((w) => (i === 0 ? w : `${k} ${w}`)));
