@@ -217,6 +217,34 @@ describe('SliceCounter', () => {
     expect(new SliceCounter('a  1').count(0, 3)).toBe(reference('a  '));
   });
 
+  it('countWithTail: a slice from one pre-token start is the pre-tokens up to a later start and that start\'s slice', () => {
+    // The packer's runs: a ends where the run starts, s where its last piece starts, b anywhere
+    // after s (a piece may end inside a pre-token: `***` in `***\n`, `end.` in `end.\n`).
+    const run = (unit: string): fc.Arbitrary<string> => fc.integer({ min: 1, max: 700 }).map((n) => unit.repeat(n));
+    const hostile = fc.array(fc.oneof(fc.constantFrom(...atoms, '***\n', 'end.\n\n', '>>', ' \n'), run('*'), run('ab'), run('>'), run(' ')), { maxLength: 12 }).map((a) => a.join(''));
+    const withTail = fc.tuple(fc.oneof(texty, anyUnits, anyCodePoints, hostile), fc.nat(), fc.nat(), fc.nat());
+    let shortcut = 0;
+    fc.assert(
+      fc.property(withTail, ([t, x, y, z]) => {
+        const counter = new SliceCounter(t);
+        const starts = counter.preTokenStarts() ?? [];
+        if (starts.length === 0) return;
+        const [a, s] = [starts[x % starts.length]!, starts[y % starts.length]!].sort((p, q) => p - q) as [number, number];
+        if (s >= t.length) return;
+        const b = s + 1 + (z % (t.length - s));
+        const tail = countRange(t.slice(s, b));
+        // A wrong tail shows whether the answer was read from it (the shortcut) or counted.
+        if (counter.countWithTail(a, s, b, tail + 1000) === counter.count(a, b) + 1000) shortcut++;
+        expect(counter.countWithTail(a, s, b, tail)).toBe(countRange(t.slice(a, b)));
+      }),
+      { numRuns: 6000 },
+    );
+    // Most cases take the shortcut; a guard that never lets it answer would pass the equality alone.
+    expect(shortcut).toBeGreaterThan(3000);
+    const rules = '***\n'.repeat(5);
+    expect(new SliceCounter(rules).countWithTail(0, 8, 11, 1000)).toBe(new SliceCounter(rules).count(0, 8) + 1000);
+  });
+
   it('counts every slice of arbitrary unicode exactly', () => {
     const units = fc.tuple(anyUnits, fc.nat(), fc.nat()).map(([t, x, y]) => {
       const a = t.length ? x % (t.length + 1) : 0;

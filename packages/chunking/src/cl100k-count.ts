@@ -944,6 +944,27 @@ export class SliceCounter {
     return starts;
   }
 
+  /**
+   * count(a, b), given `tail` = count(s, b) for a start `s` of one of the text's pre-tokens with
+   * a <= s < b (the packer knows each piece's own count: a run's count is the pre-tokens before
+   * its last piece and that piece's count). When `a` starts a pre-token too and the slice does
+   * not end in whitespace or between the halves of a surrogate pair, count(a, b) and count(s, b)
+   * stop at the same boundary `q >= s` (count's `limit` is `b`) and count the same tail from it,
+   * so they differ by the pre-tokens in [a, s). Otherwise count(a, b). A paragraph that ends with
+   * `.` or a rule `***` ends inside a pre-token (`.\n`, `***\n`): each run ending there scanned
+   * its last pre-token again.
+   */
+  countWithTail(a: number, s: number, b: number, tail: number): number {
+    const { cum, text } = this;
+    if (cum !== null && a <= s && s < b && cum.rel[a] !== 0 && cum.rel[s] !== 0) {
+      const last = text.charCodeAt(b - 1);
+      if (!isSpaceUnit(last) && !(isHighSurrogate(last) && b < text.length && isLowSurrogate(text.charCodeAt(b)))) {
+        return cum.get(s) - cum.get(a) + tail;
+      }
+    }
+    return this.count(a, b);
+  }
+
   /** Exact cl100k_base token count of `text.slice(a, b)`. */
   count(a: number, b: number): number {
     const { cum, text } = this;

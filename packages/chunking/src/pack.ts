@@ -352,15 +352,24 @@ function allHeadings(from: number, to: number, env: Env): boolean {
 function tokensOfRange(from: number, to: number, env: Env): number {
   const { pieces, ctx } = env;
   if (to - from === 1) return pieces.tokens(from);
-  if (env.rebuiltBefore[to] === env.rebuiltBefore[from]) return ctx.tokens.count(pieces.start(from), pieces.end(to - 1));
+  if (env.rebuiltBefore[to] === env.rebuiltBefore[from]) return sourceRunTokens(pieces, from, to - 1, ctx.tokens);
   const parts: JoinedPart[] = [];
   return ctx.tokens.countJoined(runText(pieces, from, to, ctx.source, parts), parts);
+}
+
+/** Exact tokens of the source from pieces[from]'s start to pieces[last]'s end, none of them rebuilt. */
+function sourceRunTokens(pieces: PieceTable, from: number, last: number, tokens: TokenIndex): number {
+  const start = pieces.start(from);
+  const end = pieces.end(last);
+  // A whole unit's tokens are its source range's count (addPieces): the run's count is the
+  // pre-tokens before it and that count, read, not scanned (TokenIndex.countWithTail).
+  return pieces.splitUnit(last) ? tokens.count(start, end) : tokens.countWithTail(start, pieces.start(last), end, pieces.tokens(last));
 }
 
 /** The tokens of the run pieces[from, i) with pieces[i] (the next piece) appended; `exact`: none of the run's pieces is rebuilt. */
 function tokensWith(from: number, exact: boolean, i: number, env: Env): number {
   const { pieces } = env;
-  if (exact && pieces.rebuiltText(i) === null) return env.ctx.tokens.count(pieces.start(from), pieces.end(i));
+  if (exact && pieces.rebuiltText(i) === null) return sourceRunTokens(pieces, from, i, env.ctx.tokens);
   return tokensOfRange(from, i + 1, env);
 }
 
@@ -580,7 +589,7 @@ export function noneRebuilt(pieces: PieceTable, from: number, to: number): boole
 /** Exact tokens of the text the run of pieces [from, to) makes. */
 export function tokensOf(pieces: PieceTable, from: number, to: number, ctx: Pick<PackContext, 'source' | 'tokens'>): number {
   if (to - from === 1) return pieces.tokens(from);
-  if (noneRebuilt(pieces, from, to)) return ctx.tokens.count(pieces.start(from), pieces.end(to - 1));
+  if (noneRebuilt(pieces, from, to)) return sourceRunTokens(pieces, from, to - 1, ctx.tokens);
   const parts: JoinedPart[] = [];
   return ctx.tokens.countJoined(runText(pieces, from, to, ctx.source, parts), parts);
 }

@@ -104,6 +104,16 @@ export class TokenIndex {
   }
 
   /**
+   * Exact token count of `source.slice(start, end)`, given `tail`, the count of
+   * `source.slice(from, end)` for some `from` in [start, end) (SliceCounter.countWithTail).
+   */
+  countWithTail(start: number, from: number, end: number, tail: number): number {
+    // A subclass that counts slices its own way (stream.ts) has no running counts of its source here.
+    if (this.count !== TokenIndex.prototype.count) return this.count(start, end);
+    return this.counter.countWithTail(start, from, end, tail);
+  }
+
+  /**
    * Exact token count of `joined`, a text built from slices of the source and
    * other strings (`parts`, in order: each says where in `joined` it sits and
    * what it is), with anything between them. Counts again only the pre-tokens
