@@ -5,9 +5,26 @@
  * flat-blocks (which makes a whole flat document's blocks without markdown-it), so that both
  * give the same blocks by construction.
  */
+import type { BlockPool } from './block-pool.js';
 import { skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { detached } from './shape-anchor.js';
 import type { Block } from './types.js';
+
+/** The pool this module's blocks come from while withBlockPool runs, else null (fresh objects). */
+let pool: BlockPool | null = null;
+
+/**
+ * `make()`, with the blocks this module makes taken from `from` (block-pool.ts); chunkerBlocks'
+ * parse, whose blocks no caller outside the package sees.
+ */
+export function withBlockPool<T>(from: BlockPool | null, make: () => T): T {
+  pool = from;
+  try {
+    return make();
+  } finally {
+    pool = null;
+  }
+}
 
 /** markdown-it's trim set: space, tab, CR, LF. */
 export function isAsciiTrimmable(c: number): boolean {
@@ -113,7 +130,8 @@ export function paragraphBlock(source: string, lines: LineTable, startLine: numb
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);
   if (end <= start) return null;
-  return { type: 'paragraph', start, end, startLine, endLine: lastLineOf(lines, end, lastLine) };
+  const endLine = lastLineOf(lines, end, lastLine);
+  return pool !== null ? pool.leaf('paragraph', start, end, startLine, endLine) : { type: 'paragraph', start, end, startLine, endLine };
 }
 
 /**
@@ -125,7 +143,8 @@ export function leafBlock(type: 'thematicBreak' | 'html', source: string, lines:
   const start = skipWhitespace(source, lines.starts[startLine]!, lines.ends[lastLine]!);
   const end = trimEndOffset(source, start, lines.ends[lastLine]!);
   if (end <= start) return null;
-  return { type, start, end, startLine, endLine: lastLineOf(lines, end, lastLine) };
+  const endLine = lastLineOf(lines, end, lastLine);
+  return pool !== null ? pool.leaf(type, start, end, startLine, endLine) : { type, start, end, startLine, endLine };
 }
 
 /**
@@ -154,7 +173,8 @@ export function headingBlock(source: string, lines: LineTable, src: string, star
   // One literal of all seven fields, as toBlock and plain-text.ts make headings (one hidden
   // class), rather than five and then two added: those two went to a property array of their
   // own, one more object per heading.
-  return { type: 'heading', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), depth, text };
+  const endLine = lastLineOf(lines, end, lastLine);
+  return pool !== null ? pool.heading(start, end, startLine, endLine, depth, text) : { type: 'heading', start, end, startLine, endLine, depth, text };
 }
 
 /**

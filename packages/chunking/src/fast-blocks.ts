@@ -15,7 +15,8 @@
 import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type StateBlock, type Token } from 'markdown-it';
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, DEFERRED_NESTED, DEFERRED_PARAGRAPH, deferredParagraph, deferredQuoteHeading, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
-import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, leafBlock, paragraphBlock } from './direct-blocks.js';
+import type { BlockPool } from './block-pool.js';
+import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, leafBlock, paragraphBlock, withBlockPool } from './direct-blocks.js';
 import { enclosingIndent, enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { flatBlocks } from './flat-blocks.js';
 import { emphasisOnlyText } from './emphasis-text.js';
@@ -1536,10 +1537,10 @@ function moveBlocks(blocks: Block[], offset: number, lineOffset: number): void {
  * children knows the sentinels (units.ts, childrenOf); fastBlocks' own blocks and stream.ts's
  * keep their children.
  */
-export function chunkerBlocks(source: string, lines: LineTable): FastBlocksResult {
+export function chunkerBlocks(source: string, lines: LineTable, pool: BlockPool | null = null): FastBlocksResult {
   deferring = deferItemParagraphs;
   try {
-    return fastBlocks(source, lines);
+    return withBlockPool(pool, () => fastBlocks(source, lines));
   } finally {
     deferring = false;
   }

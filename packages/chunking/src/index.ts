@@ -6,6 +6,7 @@
  */
 import { headingLabel } from './heading-label.js';
 import { ChunkOptionsError, recordedOf, resolveOptions, shownValue, sourceText, strategyKeyOf } from './options.js';
+import { type BlockPool, handBackBlockPool, takeBlockPool } from './block-pool.js';
 import { chunkSemantic, chunkerDocumentBlocks, deriveFileTitle, type StrategyInput } from './semantic.js';
 import { chunkHierarchical } from './hierarchical.js';
 import { chunkPaginate } from './paginate.js';
@@ -51,7 +52,9 @@ export function chunkDocument(
 function chunkText(source: string, options: Partial<ChunkOptions>, extras: ChunkDocumentExtras): ChunkDocumentResult {
   const resolved = resolveOptions(options);
   const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
-  const { text, doc, removed, headingDetection, sourceLines } = prepare(source, resolved, sourceFile);
+  // The blocks' objects, from the last call's (block-pool.ts); handed back once the records are made.
+  const pool = takeBlockPool();
+  const { text, doc, removed, headingDetection, sourceLines } = prepare(source, resolved, sourceFile, pool);
   // deriveFileTitle labels the title it derives; only the caller's needs labelling here.
   const givenTitle = options.fileTitle?.trim();
   const fileTitle = givenTitle ? headingLabel(givenTitle) : deriveFileTitle(doc, options.fallbackTitle?.trim() || resolved.docName);
@@ -75,6 +78,9 @@ function chunkText(source: string, options: Partial<ChunkOptions>, extras: Chunk
     const { metadata } = chunks[k]!; // (indexed: no iterator result per record)
     if (metadata.chunkingOptions !== recorded) metadata.chunkingOptions = recorded;
   }
+  // Nothing reads the blocks now: the records hold none of them (a call that threw above keeps
+  // its pool, and the next call makes one).
+  handBackBlockPool(pool);
   return {
     strategy: resolved.strategy,
     strategyKey: strategyKeyOf(resolved),
@@ -92,8 +98,8 @@ function chunkText(source: string, options: Partial<ChunkOptions>, extras: Chunk
  * headings, boilerplate lines are cut (the strategy sees the text without
  * them) and headings are guessed from line patterns.
  */
-function prepare(source: string, o: ResolvedChunkOptions, sourceFile: string) {
-  let doc = chunkerDocumentBlocks(source, o.parser);
+function prepare(source: string, o: ResolvedChunkOptions, sourceFile: string, pool: BlockPool | null) {
+  let doc = chunkerDocumentBlocks(source, o.parser, pool);
   // The source's line table, for the records' `source` lines, also once text was cut.
   const sourceLines = doc.lines;
   if (!usesHeuristicHeadings(source, doc.blocks, sourceFile)) {
@@ -101,7 +107,8 @@ function prepare(source: string, o: ResolvedChunkOptions, sourceFile: string) {
   }
   const removed = findBoilerplate(source, doc.blocks, doc.frontMatter?.end ?? 0, sourceLines);
   const text = removed.length ? cutSpans(source, removed) : source;
-  if (removed.length) doc = chunkerDocumentBlocks(text, o.parser);
+  // The same pool: its objects go on from where the first parse's ended (findBoilerplate has read those).
+  if (removed.length) doc = chunkerDocumentBlocks(text, o.parser, pool);
   return { text, doc: { ...doc, blocks: detectHeadings(text, doc.blocks) }, removed, headingDetection: 'heuristic' as const, sourceLines };
 }
 

@@ -7,6 +7,7 @@
  * the same blocks.)
  */
 import { headingLabel } from './heading-label.js';
+import type { BlockPool } from './block-pool.js';
 import { chunkerBlocks, fastBlocks } from './fast-blocks.js';
 import type { FrontMatter } from './front-matter.js';
 import { lineTable, type LineTable } from './lines.js';
@@ -46,14 +47,14 @@ export function documentBlocks(source: string, parser: ParserName): DocumentBloc
  * may hold fast-lists' DEFERRED_PARAGRAPH or DEFERRED_NESTED (see chunkerBlocks). Never returned
  * to a caller.
  */
-export function chunkerDocumentBlocks(source: string, parser: ParserName): DocumentBlocks {
-  return blocksOf(source, parser, true);
+export function chunkerDocumentBlocks(source: string, parser: ParserName, pool: BlockPool | null = null): DocumentBlocks {
+  return blocksOf(source, parser, true, pool);
 }
 
-function blocksOf(source: string, parser: ParserName, deferred: boolean): DocumentBlocks {
+function blocksOf(source: string, parser: ParserName, deferred: boolean, pool: BlockPool | null = null): DocumentBlocks {
   const lines = lineTable(source);
   if (parser === 'remark') return { ...remarkBlocks(source, lines), lines };
-  return { ...(deferred ? chunkerBlocks(source, lines) : fastBlocks(source, lines)), lines };
+  return { ...(deferred ? chunkerBlocks(source, lines, pool) : fastBlocks(source, lines)), lines };
 }
 
 /**

@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { idleBlockPoolForTests, setBlockPoolingForTests } from './block-pool.js';
+import { chunkDocument, chunkDocumentStream, documentBlocks } from './index.js';
+import type { ChunkOptions } from './types.js';
+
+fc.configureGlobal({ seed: 20261128 });
+
+afterEach(() => setBlockPoolingForTests(true));
+
+/** Documents of the blocks the pool makes (headings, paragraphs, rules, HTML), with others between. */
+const line = fc.oneof(
+  fc.constantFrom('# Title', '## Part', '### h1', 'Setext', '===', '---', '***', '* * *', '___', '<div>x</div>', '', '', 'plain words here.', 'p1', '- item', '> quote', '```', 'code()', '[a]: /u', 'Page 3 of 9'),
+  fc.string({ unit: fc.constantFrom('a', 'b', ' ', '#', '*', '-', '.'), maxLength: 12 }),
+);
+const documents = fc.array(line, { maxLength: 60 }).map((lines) => lines.join('\n'));
+const options = fc.record({
+  maxTokens: fc.constantFrom(16, 64, 512),
+  strategy: fc.constantFrom('semantic', 'hierarchical', 'paginate', 'token-window' as const),
+}).map((o): Partial<ChunkOptions> => ({ ...o, minTokens: 4, targetTokens: Math.min(o.maxTokens, 48), docName: 'pool' }));
+
+/** chunkDocument's result with no pool at all: every block a fresh object. */
+function unpooled(text: string, o: Partial<ChunkOptions>): unknown {
+  setBlockPoolingForTests(false);
+  try {
+    return chunkDocument(text, o);
+  } finally {
+    setBlockPoolingForTests(true);
+  }
+}
+
+describe('block pool (block-pool.ts)', () => {
+  it('gives every call the records fresh blocks give, whatever the call before it chunked', () => {
+    fc.assert(
+      fc.property(documents, documents, options, (before, text, o) => {
+        chunkDocument(before, { docName: 'before', maxTokens: 32, minTokens: 4, targetTokens: 24 });
+        expect(chunkDocument(text, o)).toEqual(unpooled(text, o));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('refills the last call\'s blocks, and keeps none of its heading texts', () => {
+    const rules = `# Rules\n\n${'***\n'.repeat(300)}`;
+    const headings = Array.from({ length: 300 }, (_, i) => `## heading number ${i}\n`).join('');
+    chunkDocument(headings, { docName: 'first' });
+    const pool = idleBlockPoolForTests();
+    expect(pool).not.toBeNull();
+    const reusedBefore = pool!.reused;
+    chunkDocument(rules, { docName: 'second' });
+    // The 300 rules' objects (and the H1) refilled from the pool the first call handed back.
+    expect(idleBlockPoolForTests()).toBe(pool);
+    expect(pool!.reused - reusedBefore).toBeGreaterThanOrEqual(301);
+    // Handed back, its headings hold no string of the document they were made for.
+    const held = JSON.stringify(pool);
+    expect(held).not.toContain('heading number');
+  });
+
+  it('is not refilled under a stream that is still being read', () => {
+    const text = Array.from({ length: 400 }, (_, i) => `## Part ${i}\n\nParagraph ${i} says something.\n\n***\n`).join('\n');
+    const other = `# Other\n\n${'---\n\nline\n\n'.repeat(200)}`;
+    const whole = [...chunkDocumentStream(text, { docName: 'streamed', maxTokens: 64, targetTokens: 48 }).chunks].map((r) => r.originalText);
+    const read: string[] = [];
+    for (const record of chunkDocumentStream(text, { docName: 'streamed', maxTokens: 64, targetTokens: 48 }).chunks) {
+      read.push(record.originalText);
+      // A call between two records of the stream: its pool must not be the stream's blocks.
+      if (read.length % 5 === 0) chunkDocument(other, { docName: 'between' });
+    }
+    expect(read).toEqual(whole);
+  });
+
+  it('never hands a pooled object to a caller of documentBlocks', () => {
+    const text = `# Title\n\n${'para\n\n***\n\n## sub\n\n'.repeat(50)}`;
+    chunkDocument(text, { docName: 'first' });
+    const blocks = documentBlocks(text, 'fast').blocks;
+    const copy = structuredClone(blocks);
+    // A later call refills the pool: the caller's blocks must not change under it.
+    chunkDocument(`# Other\n\n${'x\n\n- - -\n\n'.repeat(120)}`, { docName: 'second' });
+    expect(blocks).toEqual(copy);
+  });
+
+  it('gives the second parse of a document with boilerplate its own objects', () => {
+    // A plain-text document (fewer than three `#` headings) with running headers and page
+    // numbers: prepare parses it, cuts them and parses the cut text with the same pool.
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+    const page = (n: number): string => `Running Header\n\nBody text about ${words[n - 1]} says things.\n\n***\n\n${n}\n\n`;
+    const text = Array.from({ length: 8 }, (_, i) => page(i + 1)).join('');
+    chunkDocument(text, { docName: 'warm' });
+    const o: Partial<ChunkOptions> = { docName: 'boiler', maxTokens: 64, targetTokens: 48 };
+    const pooled = chunkDocument(text, o);
+    expect(pooled.removed?.length).toBeGreaterThan(0);
+    expect(pooled).toEqual(unpooled(text, o));
+  });
+});
