@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError } from './errors.js';
+import { SCHEMA_VERSION } from './schema.js';
 import { DocStore } from './store.js';
 import { DOCS, localProvider, makeTempDir, readDoc } from './test-helpers.js';
 
@@ -41,7 +42,7 @@ describe('opening', () => {
     newer.close();
     const before = readFileSync(file);
     for (const readonly of [false, true]) {
-      expect(() => DocStore.open(file, { readonly }), `readonly=${readonly}`).toThrow(new StoreError(`${file}: schema version 99 is newer than this docs-store knows (3); upgrade chunkyard`));
+      expect(() => DocStore.open(file, { readonly }), `readonly=${readonly}`).toThrow(new StoreError(`${file}: schema version 99 is newer than this docs-store knows (${SCHEMA_VERSION}); upgrade chunkyard`));
     }
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(existsSync(`${file}-wal`)).toBe(false);

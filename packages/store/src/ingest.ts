@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { bm25Terms } from '@chunkyard/retrieval';
 import { StoreError } from './errors.js';
+import { insertCjkRow } from './schema.js';
 import type { ArtifactPlan, EmbeddedArtifact, IngestOutcome } from './types.js';
 import { vectorBytes } from './vector-index.js';
 
@@ -146,6 +147,7 @@ export function writeArtifacts(db: DB, items: Iterable<EmbeddedArtifact>, model:
     `INSERT INTO units_fts (rowid, title, headings, body, unit_id, artifact_id, topic, artifact_type, content_hints)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertCjk = db.prepare('INSERT INTO units_cjk (rowid, title, headings, body) VALUES (?, ?, ?, ?)');
   const setMeta = db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
 
   const run = db.transaction((): IngestOutcome[] | null => {
@@ -177,6 +179,7 @@ export function writeArtifacts(db: DB, items: Iterable<EmbeddedArtifact>, model:
       if (!plan.isChunked) {
         const unit = plan.units[0]!;
         insertFts.run(-seq, plan.title, '', unit.embedText, plan.id, plan.id, plan.topic, plan.artifactType, unit.contentHints);
+        insertCjkRow(insertCjk, -seq, plan.title, '', unit.embedText);
         onProgress?.({ stage: 'write', done: ++written, total: units });
       } else {
         plan.units.forEach((unit, i) => {
@@ -189,7 +192,9 @@ export function writeArtifacts(db: DB, items: Iterable<EmbeddedArtifact>, model:
             ...termsOf(unit.embedText, unit.content),
           });
           // FTS indexes the exact text plus headings; the breadcrumb in embedText would count twice.
-          insertFts.run(Number(row.lastInsertRowid), plan.title, unit.headerBreadcrumb, unit.content, unit.id, plan.id, plan.topic, plan.artifactType, unit.contentHints);
+          const rowid = Number(row.lastInsertRowid);
+          insertFts.run(rowid, plan.title, unit.headerBreadcrumb, unit.content, unit.id, plan.id, plan.topic, plan.artifactType, unit.contentHints);
+          insertCjkRow(insertCjk, rowid, plan.title, unit.headerBreadcrumb, unit.content);
           onProgress?.({ stage: 'write', done: ++written, total: units });
         });
       }
@@ -223,6 +228,8 @@ function termsOf(embedText: string, content: string): { embedTerms: string; cont
 export function deleteArtifactRows(db: DB, id: string, seq: number): void {
   db.prepare('DELETE FROM units_fts WHERE rowid IN (SELECT seq FROM artifact_chunks WHERE artifact_id = ?)').run(id);
   db.prepare('DELETE FROM units_fts WHERE rowid = ?').run(-seq);
+  db.prepare('DELETE FROM units_cjk WHERE rowid IN (SELECT seq FROM artifact_chunks WHERE artifact_id = ?)').run(id);
+  db.prepare('DELETE FROM units_cjk WHERE rowid = ?').run(-seq);
   db.prepare('DELETE FROM artifact_chunks WHERE artifact_id = ?').run(id);
   db.prepare('DELETE FROM artifacts WHERE id = ?').run(id);
 }

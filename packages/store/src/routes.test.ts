@@ -8,6 +8,7 @@ import { createBackend, DocsClient, openSource, search as retrievalSearch, type 
 import { buildFixtureDocs, SAMPLE_QUESTIONS, SAMPLE_TOPICS, type FixtureDocs } from '../../retrieval/src/test-fixture-docs.js';
 import { readBuiltTopic } from './built.js';
 import { embedPlans } from './ingest.js';
+import { SCHEMA_VERSION } from './schema.js';
 import { fuseRrf, searchFts } from './search.js';
 import { DocStore } from './store.js';
 import { VectorIndex } from './vector-index.js';
@@ -180,7 +181,7 @@ describe('a store written before schema 3', () => {
     expect((await reader.search(QUESTIONS[0]!, { embedder: backend.provider, routes: false })).length).toBeGreaterThan(0);
     reader.close();
     const writer = DocStore.open(path);
-    expect(writer.stats().schemaVersion).toBe(3);
+    expect(writer.stats().schemaVersion).toBe(SCHEMA_VERSION);
     // Migrated, but its rows lack the terms until ingested again.
     await expect(writer.search(QUESTIONS[0]!, { embedder: backend.provider })).rejects.toThrow(/written by an older docs-store/);
     const [again] = await writer.ingestPlans(built.map((b) => b.plan), backend.provider.model, (pending) => embedPlans(pending, backend.provider));

@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
+import { cjkTerms } from './search.js';
 
 type DB = Database.Database;
 
@@ -113,7 +114,42 @@ export const MIGRATIONS: readonly Migration[] = [
         ALTER TABLE artifacts ADD COLUMN route_terms TEXT;
       `),
   },
+  {
+    version: 4,
+    description: 'units_cjk: Chinese, Japanese and Korean text as overlapping bigrams, so full-text search finds a word inside a run',
+    up: (db) => {
+      db.exec(`
+        -- unicode61 reads a run of CJK letters as one word (search.ts, cjkTerms): this table
+        -- holds each run as its character pairs. rowid = units_fts.rowid; a row only for a
+        -- unit whose title, headings or body holds CJK text, so a store without any stays as it was.
+        -- One already there (a store whose user_version was set back by hand, as tests make an
+        -- older store) is made again from units_fts, so this migration never fails on it.
+        DROP TABLE IF EXISTS units_cjk;
+        CREATE VIRTUAL TABLE units_cjk USING fts5 (title, headings, body, tokenize = 'unicode61 remove_diacritics 0');
+      `);
+      // The rows already stored, from units_fts's own copy of the text (the same text ingest
+      // gave it), a page at a time: better-sqlite3 runs no statement while another iterates.
+      // A store that lost units_fts (another program's damage) is left for the query that reads
+      // it to name: failing here refused the whole store at open, the MCP server included.
+      if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'units_fts'").get()) return;
+      const page = db.prepare('SELECT rowid, title, headings, body FROM units_fts WHERE rowid > ? ORDER BY rowid LIMIT 500');
+      const insert = db.prepare('INSERT INTO units_cjk (rowid, title, headings, body) VALUES (?, ?, ?, ?)');
+      let after = Number.MIN_SAFE_INTEGER;
+      for (;;) {
+        const rows = page.all(after) as { rowid: number; title: string; headings: string; body: string }[];
+        if (rows.length === 0) break;
+        for (const r of rows) insertCjkRow(insert, r.rowid, r.title, r.headings, r.body);
+        after = rows[rows.length - 1]!.rowid;
+      }
+    },
+  },
 ];
+
+/** Writes a unit's units_cjk row (see migration 4), or nothing when its text holds no CJK letter. */
+export function insertCjkRow(insert: Database.Statement, rowid: number, title: string, headings: string, body: string): void {
+  const terms = [cjkTerms(title), cjkTerms(headings), cjkTerms(body)];
+  if (terms.some((t) => t !== '')) insert.run(rowid, ...terms);
+}
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

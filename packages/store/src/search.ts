@@ -84,6 +84,77 @@ export function ftsQuery(text: string): string | null {
 }
 
 /**
+ * Chinese, Japanese and Korean (CJK) text, and why it has an index of its own.
+ *
+ * unicode61 reads a word as a run of letters between separators, and Chinese and Japanese put
+ * no space between words: "如何配置服务器" is one FTS5 word, so a query for 配置 ("configure")
+ * matched nothing inside it, only a run that was exactly 配置. Korean separates words by spaces,
+ * but glues particles to them (서버를 is 서버 "server" + 를), so 서버 missed 서버를.
+ *
+ * Chosen: overlapping bigrams (Lucene's CJKBigramFilter, the classic CJK full-text approach).
+ * Every run of CJK letters is indexed as the pairs of characters it holds (如何 何配 配置 置服
+ * 服务 务器) in `units_cjk`, a second FTS5 table with units_fts's rowids and its title /
+ * headings / body columns; the query's runs are cut the same way and OR-ed, as its other words
+ * are, so a word of any length inside a run is found and a question typed as one run (as
+ * Chinese questions are) ranks the units holding most of its pairs first. A run's last
+ * character is also indexed alone, so a query of one character (a prefix query, `"猫"*`) finds
+ * every place it occurs: it starts a pair or ends a run.
+ *
+ * Rejected: FTS5's trigram tokenizer (SQLite 3.34+; this SQLite is newer) matches a query
+ * term only from 3 characters, and most Chinese and Japanese words, like 配置 and 設定, are 2.
+ * An extra column in units_fts: its bigrams would change every row's length, and with it
+ * BM25's average length, so English rankings in a store holding CJK text would move; a table
+ * of its own leaves units_fts, and every query without CJK text, exactly as before.
+ */
+const CJK_LETTER = String.raw`(?=[\p{L}\p{N}])[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]`;
+/** A run of CJK letters and digits (ー, 々 and 〇 included; punctuation such as 。 and 、 not). */
+const CJK_RUN = new RegExp(`(?:${CJK_LETTER})+`, 'gu');
+const HAS_CJK = new RegExp(CJK_LETTER, 'u');
+
+/** The tokens a CJK run is indexed as: its overlapping pairs, then its last character alone. */
+function runTokens(run: string): string[] {
+  const chars = [...run];
+  const tokens: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) tokens.push(chars[i]! + chars[i + 1]!);
+  tokens.push(chars[chars.length - 1]!);
+  return tokens;
+}
+
+/**
+ * What `text` puts in units_cjk: the tokens of its CJK runs, space-separated ('' when it has
+ * none). Each run's pairs are consecutive tokens; no pair spans two runs.
+ */
+export function cjkTerms(text: string): string {
+  if (!HAS_CJK.test(text)) return '';
+  const out: string[] = [];
+  for (const [run] of text.matchAll(CJK_RUN)) out.push(...runTokens(run));
+  return out.join(' ');
+}
+
+/**
+ * The CJK runs of a query as a units_cjk query: each run's distinct pairs, quoted and OR-ed (a
+ * run's last character alone is not asked for: the pair holding it is), and a run of one
+ * character as a prefix query (it matches the pairs it starts and the runs it ends). At most FTS_MAX_WORDS of them, for the reason that caps ftsQuery. null without CJK text.
+ */
+export function cjkQuery(text: string): string | null {
+  if (!HAS_CJK.test(text)) return null;
+  const terms = new Set<string>();
+  for (const [run] of text.matchAll(CJK_RUN)) {
+    // Pair by pair, so a query of one run of millions stops being read at the cap.
+    let last = '';
+    for (const c of run) {
+      if (last !== '') terms.add(`"${last}${c}"`);
+      if (terms.size === FTS_MAX_WORDS) return [...terms].join(' OR ');
+      last = c;
+    }
+    // A run of one character (which may be two UTF-16 units): the character as a prefix.
+    if (last === run) terms.add(`"${run}"*`);
+    if (terms.size === FTS_MAX_WORDS) break;
+  }
+  return [...terms].join(' OR ');
+}
+
+/**
  * A query word (lower case) that search skips: one with a letter or digit that the routed BM25
  * (retrieval's bm25Terms, the local model's words) has no term for, i.e. an English stop word
  * (`the`, `how`, `don`, `t`). `snake_case` words are kept whole however they begin (`the_app`).
@@ -153,11 +224,17 @@ export function acceptsUnit(filters: SearchFilters): ((u: IndexedUnit) => boolea
     (hints === null || hints.has(u.contentHints));
 }
 
-/** BM25 over title (×4), headings (×2) and body; best first, score = -bm25 (higher is better). */
+/**
+ * BM25 over title (×4), headings (×2) and body; best first, score = -bm25 (higher is better).
+ * A query holding CJK text also searches units_cjk (see cjkTerms), and a unit's score is then
+ * the sum of its BM25 in both tables (each a sum over the query's terms, so the sum is too); a
+ * query without CJK text runs the same statement as before units_cjk existed. A store of
+ * schema 3 or older opened read-only has no units_cjk: its search is the one it had.
+ */
 export function searchFts(db: DB, text: string, filters: SearchFilters, limit: number): RankedId[] {
   const match = ftsQuery(text);
   if (!match || limit <= 0) return [];
-  const where: string[] = ['units_fts MATCH @match'];
+  const where: string[] = [];
   const params: Record<string, unknown> = { match, limit };
   if (filters.topic !== undefined) {
     // The stored topics topicMatches takes (SQL has no Unicode normalization), as a list.
@@ -179,10 +256,25 @@ export function searchFts(db: DB, text: string, filters: SearchFilters, limit: n
     });
     where.push(`content_hints IN (${names.join(', ')})`);
   }
-  const rows = db
-    .prepare(`SELECT unit_id AS unitId, bm25(units_fts, 4.0, 2.0, 1.0) AS rank FROM units_fts WHERE ${where.join(' AND ')} ORDER BY rank, rowid LIMIT @limit`)
-    .all(params) as { unitId: string; rank: number }[];
+  const cjk = cjkQuery(text);
+  if (cjk !== null && hasCjkIndex(db)) params.cjk = cjk;
+  const sql =
+    params.cjk === undefined
+      ? `SELECT unit_id AS unitId, bm25(units_fts, 4.0, 2.0, 1.0) AS rank FROM units_fts WHERE ${['units_fts MATCH @match', ...where].join(' AND ')} ORDER BY rank, rowid LIMIT @limit`
+      : `WITH hits (hit, score) AS (
+           SELECT rowid, bm25(units_fts, 4.0, 2.0, 1.0) FROM units_fts WHERE units_fts MATCH @match
+           UNION ALL
+           SELECT rowid, bm25(units_cjk, 4.0, 2.0, 1.0) FROM units_cjk WHERE units_cjk MATCH @cjk
+         ), summed (hit, total) AS (SELECT hit, sum(score) FROM hits GROUP BY hit)
+         SELECT unit_id AS unitId, total AS rank FROM summed JOIN units_fts ON units_fts.rowid = summed.hit
+         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY total, hit LIMIT @limit`;
+  const rows = db.prepare(sql).all(params) as { unitId: string; rank: number }[];
   return rows.map((r) => ({ unitId: r.unitId, score: -r.rank }));
+}
+
+/** Whether the store has units_cjk (schema 4): a reader may have a store of an older schema open. */
+function hasCjkIndex(db: DB): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'units_cjk'").get() !== undefined;
 }
 
 /** Reciprocal rank fusion of ranked lists; ties broken by the best single rank, then id. */

@@ -259,7 +259,8 @@ export class DocStore {
         throw new StoreError(`${path}: schema version ${version} is newer than this docs-store knows (${SCHEMA_VERSION}); upgrade chunkyard`);
       }
       // Versions 1 and 2 lack vector_ann and what routed search needs: both are asked for only when used (and then named).
-      if (version !== SCHEMA_VERSION && version !== 1 && version !== 2) {
+      // Versions 1 to 3 lack units_cjk: their full-text search is the one they had (search.ts, searchFts).
+      if (version !== SCHEMA_VERSION && version !== 1 && version !== 2 && version !== 3) {
         db.close();
         // Version 0 with no foreign tables (refuseForeign passed) is a store nothing was ever
         // written to: a touched file, or one a read-only command was pointed at first. "Schema
