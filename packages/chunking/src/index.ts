@@ -5,7 +5,7 @@
  *   const { chunks, strategyKey } = chunkDocument(markdown, { docName: 'guide' });
  */
 import { headingLabel } from './heading-label.js';
-import { ChunkOptionsError, recordedOf, resolveOptions, shownValue, sourceText, strategyKeyOf } from './options.js';
+import { ChunkOptionsError, recordedOf, resolveOptions, shownValue, sourceFileOf, sourceText, strategyKeyOf } from './options.js';
 import { type BlockPool, handBackBlockPool, takeBlockPool } from './block-pool.js';
 import { chunkSemantic, chunkerDocumentBlocks, deriveFileTitle, type StrategyInput } from './semantic.js';
 import { chunkHierarchical } from './hierarchical.js';
@@ -51,7 +51,7 @@ export function chunkDocument(
 /** chunkDocument of a source without a byte order mark (bom.ts). */
 function chunkText(source: string, options: Partial<ChunkOptions>, extras: ChunkDocumentExtras): ChunkDocumentResult {
   const resolved = resolveOptions(options);
-  const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
+  const sourceFile = sourceFileOf(options, resolved);
   // The blocks' objects, from the last call's (block-pool.ts); handed back once the records are made.
   const pool = takeBlockPool();
   const { text, doc, removed, headingDetection, sourceLines } = prepare(source, resolved, sourceFile, pool);

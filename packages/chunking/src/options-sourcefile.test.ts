@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { chunkDocument, chunkDocumentStream } from './index.js';
 import { docNameControl, visibleDocName } from './interop.js';
 import { resolveOptions, sourceFileOf } from './options.js';
 
@@ -42,5 +43,20 @@ describe('sourceFileOf', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('is what chunkDocument and chunkDocumentStream store: no record carries the NUL (was raw in every record)', () => {
+    const text = `# T\n\n${'Words in a paragraph here. '.repeat(400)}`;
+    for (const strategy of ['semantic', 'hierarchical', 'token-window', 'paginate'] as const) {
+      const { chunks } = chunkDocument(text, { sourceFile: 'a\u0000b.md', strategy });
+      expect(chunks.length).toBeGreaterThan(0);
+      for (const c of chunks) {
+        expect(c.metadata.sourceFile).toBe('a\ufffdb.md');
+        expect(JSON.stringify(c)).not.toContain('\\u0000');
+      }
+    }
+    const streamed = [...chunkDocumentStream(text, { sourceFile: 'a\u0000b.md' }).chunks];
+    expect(streamed.length).toBeGreaterThan(1);
+    for (const c of streamed) expect(c.metadata.sourceFile).toBe('a\ufffdb.md');
   });
 });

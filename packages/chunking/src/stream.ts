@@ -39,7 +39,7 @@ import { chunkDocument, type ChunkDocumentExtras } from './index.js';
 import { lineTable, type LineTable } from './lines.js';
 import { RecordBuilder } from './metadata.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
-import { ChunkOptionsError, recordedOf, resolveOptions, shownValue, sourceText, strategyKeyOf } from './options.js';
+import { ChunkOptionsError, recordedOf, resolveOptions, shownValue, sourceFileOf, sourceText, strategyKeyOf } from './options.js';
 import { addOverlap } from './overlap.js';
 import { pack, type PackContext } from './pack.js';
 import { PieceTable, type DraftChunk } from './pieces.js';
@@ -115,7 +115,7 @@ function checkExtras(extras: ChunkStreamExtras): void {
 /** chunkDocumentStream of a source without a byte order mark. */
 function streamText(source: string, options: Partial<ChunkOptions>, extras: ChunkStreamExtras): ChunkStream {
   const resolved = resolveOptions(options);
-  const sourceFile = options.sourceFile ?? `${resolved.docName}.md`;
+  const sourceFile = sourceFileOf(options, resolved);
   const windowChars = extras.windowChars ?? 64 * 1024;
   const whole = (): ChunkStream => {
     const { chunks, ...rest } = chunkDocument(source, options, extras);
