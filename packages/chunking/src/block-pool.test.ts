@@ -40,20 +40,27 @@ describe('block pool (block-pool.ts)', () => {
     );
   });
 
-  it('refills the last call\'s blocks, and keeps none of its heading texts', () => {
-    const rules = `# Rules\n\n${'***\n'.repeat(300)}`;
-    const headings = Array.from({ length: 300 }, (_, i) => `## heading number ${i}\n`).join('');
-    chunkDocument(headings, { docName: 'first' });
+  it('refills the last call\'s blocks, and keeps none of its texts', () => {
+    const rules = (n: number): string => `# Rules\n\n${'***\n'.repeat(n)}`;
+    const headings = Array.from({ length: 300 }, (_, i) => `## heading number ${i}\n\nText ${i}.\n`).join('');
+    const lists = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? `- item number ${i}\n` : `1. item number ${i}\n`)).join('');
+    chunkDocument(rules(300), { docName: 'first' });
     const pool = idleBlockPoolForTests();
     expect(pool).not.toBeNull();
-    const reusedBefore = pool!.reused;
-    chunkDocument(rules, { docName: 'second' });
-    // The 300 rules' objects (and the H1) refilled from the pool the first call handed back.
+    const before = pool!.refilled;
+    chunkDocument(rules(250), { docName: 'second' });
+    // The H1 and the 250 rules, refilled from the objects the first call handed back.
     expect(idleBlockPoolForTests()).toBe(pool);
-    expect(pool!.reused - reusedBefore).toBeGreaterThanOrEqual(301);
-    // Handed back, its headings hold no string of the document they were made for.
+    expect(pool!.refilled - before).toBe(251);
+    chunkDocument(headings, { docName: 'third' });
+    chunkDocument(lists, { docName: 'fourth' });
+    chunkDocument(lists.replaceAll('item number', 'entry'), { docName: 'fifth' });
+    // Lists alternating their marker: a list and an item a line, refilled by the fifth call.
+    expect(pool!.refilled - before).toBeGreaterThan(251 + 600);
+    // Handed back, its blocks hold no string of the documents they were made for.
     const held = JSON.stringify(pool);
     expect(held).not.toContain('heading number');
+    expect(held).not.toContain('entry');
   });
 
   it('is not refilled under a stream that is still being read', () => {

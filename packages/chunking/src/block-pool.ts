@@ -6,13 +6,15 @@
  * the young generation, copied by a scavenge while the parse went on and copied again to the old
  * generation: a fifth to a quarter of a pass over 1 MB of `***` rules or tiny paragraphs was the
  * collector (issue 15). The blocks that direct-blocks makes (paragraphs, thematic breaks, HTML
- * blocks, headings of plain text) are instead taken from a pool whose objects are already old
- * and are filled in place; a call hands the pool back once nothing reads its blocks.
+ * blocks, headings of plain text) and fast-lists' top-level lists and one-paragraph items are
+ * instead taken from a pool whose objects are already old and are filled in place; a call hands
+ * the pool back once nothing reads its blocks.
  *
  * What a host holds between calls is this pool's objects (64 bytes a block, at most POOLED_MOST
- * of each kind), with no string of the document (heading texts are cleared when it is handed
- * back), and only weakly: the next full collection frees it, as it frees the rest of a call's
- * garbage (retention.test.ts).
+ * of each kind), with no string or block of the document (heading texts and lists' items are let
+ * go when it is handed back), and only weakly: the next full collection frees it, as it frees
+ * the rest of a call's garbage (retention.test.ts). The anchors of shape-anchor.ts may hold some
+ * of its objects, refilled by the next call: what they keep is a hidden class, as before.
  *
  * A pool is taken by one call at a time: a call made while another holds it (a stream consumed
  * between calls makes its blocks without one) gets a pool of its own, and a call that throws
@@ -43,6 +45,7 @@ export class BlockPool {
       block.startLine = startLine;
       block.endLine = endLine;
       this.leavesUsed = k + 1;
+      this.refilled++;
       return block;
     }
     // The same literal as direct-blocks' own (one hidden class for every leaf block).
@@ -67,6 +70,7 @@ export class BlockPool {
       block.depth = depth;
       block.text = text;
       this.headingsUsed = k + 1;
+      this.refilled++;
       return block;
     }
     const block: Block = { type: 'heading', start, end, startLine, endLine, depth, text };
@@ -77,18 +81,97 @@ export class BlockPool {
     return block;
   }
 
+  /** Top-level lists made directly (fast-lists' directList), each with its children array. */
+  private readonly lists: Block[] = [];
+  private listsUsed = 0;
+  /** Top-level items of one deferred paragraph (fast-lists' itemBlock). */
+  private readonly items: Block[] = [];
+  private itemsUsed = 0;
+
+  /**
+   * A top-level list block of `items` (copied into the pooled block's own children array, so
+   * that `items`, made fresh by the parse, is garbage at once and not a survivor).
+   */
+  list(start: number, end: number, startLine: number, endLine: number, ordered: boolean, items: readonly Block[]): Block {
+    const { lists } = this;
+    const k = this.listsUsed;
+    if (k < lists.length) {
+      const block = lists[k]!;
+      block.start = start;
+      block.end = end;
+      block.startLine = startLine;
+      block.endLine = endLine;
+      block.ordered = ordered;
+      const children = block.children!;
+      if (children.length === items.length) for (let i = 0; i < items.length; i++) children[i] = items[i]!;
+      else block.children = items.slice();
+      this.listsUsed = k + 1;
+      this.refilled++;
+      return block;
+    }
+    // fast-lists' literal, field for field (one hidden class for every list).
+    const block: Block = { type: 'list', start, end, startLine, endLine, ordered, children: items.slice() };
+    if (k < POOLED_MOST) {
+      lists.push(block);
+      this.listsUsed = k + 1;
+    }
+    return block;
+  }
+
+  /** A list item whose children are `children` (a shared sentinel: fast-lists' DEFERRED_PARAGRAPH). */
+  item(start: number, end: number, startLine: number, endLine: number, children: Block[], ordered: boolean): Block {
+    const { items } = this;
+    const k = this.itemsUsed;
+    if (k < items.length) {
+      const block = items[k]!;
+      block.start = start;
+      block.end = end;
+      block.startLine = startLine;
+      block.endLine = endLine;
+      block.children = children;
+      block.ordered = ordered;
+      this.itemsUsed = k + 1;
+      this.refilled++;
+      return block;
+    }
+    const block: Block = { type: 'listItem', start, end, startLine, endLine, children, ordered };
+    if (k < POOLED_MOST) {
+      items.push(block);
+      this.itemsUsed = k + 1;
+    }
+    return block;
+  }
+
   /** Blocks refilled so far by this pool over its life (for tests). */
-  reused = 0;
+  refilled = 0;
 
   /** Makes every object free to be refilled; heading texts let go of the document's strings. */
   clear(): void {
-    const { headings } = this;
+    const { headings, lists } = this;
     for (let k = 0; k < this.headingsUsed; k++) headings[k]!.text = '';
-    this.reused += Math.min(this.leavesUsed, this.leaves.length) + Math.min(this.headingsUsed, this.headings.length);
+    // A list's children may be the parse's blocks (items made from tokens, their strings the
+    // document's): let go. A short array is kept at its length (emptied, V8 would drop its
+    // store); a long one is dropped, as the anchors (shape-anchor.ts) may hold this very block
+    // and must not reach a document's worth of slots through it.
+    for (let k = 0; k < this.listsUsed; k++) {
+      const list = lists[k]!;
+      if (list.children!.length > KEPT_CHILDREN) list.children = NO_CHILDREN;
+      else list.children!.fill(LET_GO);
+    }
     this.leavesUsed = 0;
     this.headingsUsed = 0;
+    this.listsUsed = 0;
+    this.itemsUsed = 0;
   }
 }
+
+/** The most children a handed-back list keeps its array for (most lists of block-dense documents hold one to three items). */
+const KEPT_CHILDREN = 8;
+/** A handed-back long list's children: none (its next fill makes an array of its own). */
+const NO_CHILDREN: Block[] = Object.freeze([]) as unknown as Block[];
+
+/** What a handed-back list holds in place of its items. */
+const LET_GO: Block = Object.freeze({ type: 'paragraph', start: 0, end: 0, startLine: 0, endLine: 0 }) as Block;
 
 /** The pool no call holds, weakly (see the module comment), or null. */
 let idle: WeakRef<BlockPool> | null = null;

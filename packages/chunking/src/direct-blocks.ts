@@ -26,6 +26,11 @@ export function withBlockPool<T>(from: BlockPool | null, make: () => T): T {
   }
 }
 
+/** The pool withBlockPool runs with, or null (fast-lists makes its lists' blocks from it too). */
+export function currentBlockPool(): BlockPool | null {
+  return pool;
+}
+
 /** markdown-it's trim set: space, tab, CR, LF. */
 export function isAsciiTrimmable(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;

@@ -18,7 +18,7 @@
  * level) it would see. A ruler with other rules than markdown-it's (KNOWN_RULES) leaves lists to markdown-it.
  */
 import type { StateBlock } from 'markdown-it';
-import { lastLineOf } from './direct-blocks.js';
+import { currentBlockPool, lastLineOf } from './direct-blocks.js';
 import { skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { anchor } from './shape-anchor.js';
@@ -447,7 +447,11 @@ export function directList(state: StateBlock, startLine: number, endLine: number
   // afterwards went through two hidden-class transitions that the one list of a document was
   // the only user of, gone at a full GC between documents (deoptimizing this function at every
   // pass of a long list, "Insufficient type feedback"; see shape-anchor.ts).
-  into.blocks.push({ type: 'list', start, end, startLine, endLine: lastLineOf(lines, end, lastLine), ordered: isOrdered, children }, startLine);
+  const listLastLine = lastLineOf(lines, end, lastLine);
+  // From the pool where chunkerBlocks runs with one (block-pool.ts), unless an item is still to
+  // come from tokens: addTokenItem has kept `children` to put it in.
+  const pool = tokenNodes === null ? currentBlockPool() : null;
+  into.blocks.push(pool !== null ? pool.list(start, end, startLine, listLastLine, isOrdered, children) : { type: 'list', start, end, startLine, endLine: listLastLine, ordered: isOrdered, children }, startLine);
   made++;
   state.line = nextLine;
   return true;
@@ -683,7 +687,10 @@ function itemBlock(source: string, lines: LineTable, line: number, last: number,
   const visible = skipWhitespace(source, lineStart, lines.ends[last]!);
   const end = trimEndOffset(source, visible, lines.ends[last]!);
   const itemLast = lastLineOf(lines, end, last);
-  if (defer && end > visible) return { type: 'listItem', start: visible, end, startLine: line, endLine: itemLast, children: DEFERRED_PARAGRAPH, ordered };
+  if (defer && end > visible) {
+    const pool = currentBlockPool();
+    return pool !== null ? pool.item(visible, end, line, itemLast, DEFERRED_PARAGRAPH, ordered) : { type: 'listItem', start: visible, end, startLine: line, endLine: itemLast, children: DEFERRED_PARAGRAPH, ordered };
+  }
   const paragraph: Block = { type: 'paragraph', start: lineStart, end, startLine: line, endLine: itemLast };
   let itemStart = visible;
   let itemEnd = end;
