@@ -10,7 +10,7 @@ afterEach(() => setBlockPoolingForTests(true));
 
 /** Documents of the blocks the pool makes (headings, paragraphs, rules, HTML), with others between. */
 const line = fc.oneof(
-  fc.constantFrom('# Title', '## Part', '### h1', 'Setext', '===', '---', '***', '* * *', '___', '<div>x</div>', '', '', 'plain words here.', 'p1', '- item', '> quote', '```', 'code()', '[a]: /u', 'Page 3 of 9'),
+  fc.constantFrom('# Title', '## Part', '### h1', 'Setext', '===', '---', '***', '* * *', '___', '<div>x</div>', '', '', 'plain words here.', 'p1', '- item', '1. one', '> quote', '> # Quoted head', 'lazy', '```', 'code()', '[a]: /u', 'Page 3 of 9'),
   fc.string({ unit: fc.constantFrom('a', 'b', ' ', '#', '*', '-', '.'), maxLength: 12 }),
 );
 const documents = fc.array(line, { maxLength: 60 }).map((lines) => lines.join('\n'));
@@ -57,6 +57,12 @@ describe('block pool (block-pool.ts)', () => {
     chunkDocument(lists.replaceAll('item number', 'entry'), { docName: 'fifth' });
     // Lists alternating their marker: a list and an item a line, refilled by the fifth call.
     expect(pool!.refilled - before).toBeGreaterThan(251 + 600);
+    // Quotes of one heading, each ended by a lazy line (a quote and a paragraph a pair of lines).
+    const quotes = (word: string): string => Array.from({ length: 200 }, (_, i) => `> # ${word} ${i}\nlazy ${i}\n`).join('');
+    chunkDocument(quotes('head'), { docName: 'sixth' });
+    const beforeQuotes = pool!.refilled;
+    chunkDocument(quotes('title'), { docName: 'seventh' });
+    expect(pool!.refilled - beforeQuotes).toBeGreaterThanOrEqual(400);
     // Handed back, its blocks hold no string of the documents they were made for.
     const held = JSON.stringify(pool);
     expect(held).not.toContain('heading number');

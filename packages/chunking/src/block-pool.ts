@@ -6,7 +6,8 @@
  * the young generation, copied by a scavenge while the parse went on and copied again to the old
  * generation: a fifth to a quarter of a pass over 1 MB of `***` rules or tiny paragraphs was the
  * collector (issue 15). The blocks that direct-blocks makes (paragraphs, thematic breaks, HTML
- * blocks, headings of plain text) and fast-lists' top-level lists and one-paragraph items are
+ * blocks, headings of plain text), fast-lists' top-level lists and one-paragraph items, and
+ * top-level quotes of one heading (fast-blocks' directQuote) are
  * instead taken from a pool whose objects are already old and are filled in place; a call hands
  * the pool back once nothing reads its blocks.
  *
@@ -142,6 +143,34 @@ export class BlockPool {
     return block;
   }
 
+  /** Top-level quotes of one deferred heading (fast-blocks' directQuote). */
+  private readonly quotes: Block[] = [];
+  private quotesUsed = 0;
+
+  /** A quote whose children are `children` (a shared sentinel: fast-lists' DEFERRED_HEADING). */
+  quote(start: number, end: number, startLine: number, endLine: number, children: Block[]): Block {
+    const { quotes } = this;
+    const k = this.quotesUsed;
+    if (k < quotes.length) {
+      const block = quotes[k]!;
+      block.start = start;
+      block.end = end;
+      block.startLine = startLine;
+      block.endLine = endLine;
+      block.children = children;
+      this.quotesUsed = k + 1;
+      this.refilled++;
+      return block;
+    }
+    // fast-blocks' quoteBlock literal, field for field.
+    const block: Block = { type: 'blockquote', start, end, startLine, endLine, children };
+    if (k < POOLED_MOST) {
+      quotes.push(block);
+      this.quotesUsed = k + 1;
+    }
+    return block;
+  }
+
   /** Blocks refilled so far by this pool over its life (for tests). */
   refilled = 0;
 
@@ -162,6 +191,7 @@ export class BlockPool {
     this.headingsUsed = 0;
     this.listsUsed = 0;
     this.itemsUsed = 0;
+    this.quotesUsed = 0;
   }
 }
 

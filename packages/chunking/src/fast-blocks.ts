@@ -16,7 +16,7 @@ import MarkdownIt, { type Env, type MarkdownIt as MarkdownItInstance, type State
 import { plainCoreState, plainInlineState, plainTokenConstructor } from '@chunkyard/keywords';
 import { BlockArray, DEFERRED_HEADING, DEFERRED_NESTED, DEFERRED_PARAGRAPH, deferredParagraph, deferredQuoteHeading, directList, PENDING_ITEM, type ListTarget } from './fast-lists.js';
 import type { BlockPool } from './block-pool.js';
-import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, leafBlock, paragraphBlock, withBlockPool } from './direct-blocks.js';
+import { atxHeadingLine, hasInlineSyntax, headingBlock, headingText, isAsciiTrimmable, lastLineOf, leafBlock, paragraphBlock, currentBlockPool, withBlockPool } from './direct-blocks.js';
 import { enclosingIndent, enterEnclosingIndent, leaveEnclosingIndent } from './enclosing-indents.js';
 import { flatBlocks } from './flat-blocks.js';
 import { emphasisOnlyText } from './emphasis-text.js';
@@ -1118,7 +1118,10 @@ function directQuote(state: StateBlock, into: DirectBlocks, startLine: number, e
   if (end <= start) return false;
   const last = lastLineOf(lines, end, startLine);
   // For chunkerBlocks, the heading is made only when a reader asks for it (fast-lists' childrenOf).
-  if (into.deferItemParagraphs && deferQuoteHeadings) into.blocks.push(quoteBlock(start, end, startLine, last, DEFERRED_HEADING), startLine);
+  if (into.deferItemParagraphs && deferQuoteHeadings) {
+    const pool = currentBlockPool();
+    into.blocks.push(pool !== null ? pool.quote(start, end, startLine, last, DEFERRED_HEADING) : quoteBlock(start, end, startLine, last, DEFERRED_HEADING), startLine);
+  }
   else {
     const heading: Block = { type: 'heading', start: lineStart, end, startLine, endLine: last, depth: level, text: headingText(src, pos, max) };
     into.blocks.push(quoteBlock(start, end, startLine, last, [heading]), startLine);
