@@ -26,6 +26,11 @@ import type { Block, BlockType } from './types.js';
 /** The most objects of each kind a pool keeps: the blocks of about 1 MB of `***` rules. */
 const POOLED_MOST = 1 << 18;
 
+/**
+ * One method and one array per kind of block, each filling its fields by name: a kind is a hidden
+ * class of its own (the literals the parse made before), and one generic fill would make every
+ * store to a block polymorphic.
+ */
 export class BlockPool {
   /** Five-field blocks (paragraph, thematicBreak, html), in the order they were first made. */
   private readonly leaves: Block[] = [];
