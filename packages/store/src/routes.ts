@@ -3,8 +3,10 @@
  * the stored chunks, so `docs-store search` returns the units `docs-query` returns for the
  * same docs and question.
  *
- *   RouteIndex.load   the chunks in document order, their BM25 terms (stored at ingest),
- *                     each vector's length; postings per term; built once per index version
+ *   RouteIndex.load   the chunks in document order, their BM25 terms (stored at ingest;
+ *                     a CJK run cut into characters and pairs as read, see routeTermsOf in
+ *                     search.ts), each vector's length; postings per term; built once per
+ *                     index version
  *   routeScores       the scores retrieval's windowScores computes (own cosine, own BM25,
  *                     per window the window's cosine and BM25), fused by fuseMaxNormalised
  *   routedUnits       the ranking through retrieval's mergeHits and trimSegments
@@ -18,7 +20,6 @@
 import {
   bm25Idf,
   bm25K1Problem,
-  bm25Terms,
   bm25Weight,
   BOUNDARY_SEPARATOR,
   DEFAULT_BM25_B,
@@ -37,6 +38,8 @@ import {
 } from '@chunkyard/retrieval';
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
+import { storedModel } from './ingest.js';
+import { onlyCjkWords, routeDocumentTerms, routeQueryTerms, routeStoredTerms } from './search.js';
 import type { IndexedUnit, VectorIndex } from './vector-index.js';
 
 type DB = Database.Database;
@@ -76,9 +79,15 @@ class PostingsBuilder {
   private readonly tfs = new IntBuffer();
   private scratch = new Int32Array(256);
 
-  /** Adds an item's space-separated terms; returns how many terms it has. */
-  add(item: number, text: string, termIds: Map<string, number>): number {
-    if (text === '') return 0;
+  /**
+   * Adds an item's space-separated stored terms, a CJK run cut into its characters and pairs
+   * (routeStoredTerms); returns how many terms it had as stored. That count is the item's
+   * BM25 length: the cut pairs would lengthen every item holding CJK text, and with them the
+   * average length, so a store holding some would score English queries differently.
+   */
+  add(item: number, stored: string, termIds: Map<string, number>): number {
+    if (stored === '') return 0;
+    const text = routeStoredTerms(stored);
     const words = text.split(' ');
     if (words.length > this.scratch.length) this.scratch = new Int32Array(words.length * 2);
     for (let w = 0; w < words.length; w++) {
@@ -95,7 +104,7 @@ class PostingsBuilder {
       this.tfs.push(b - a);
       a = b;
     }
-    return words.length;
+    return text === stored ? words.length : stored.split(' ').length;
   }
 
   build(termCount: number): Postings {
@@ -137,6 +146,8 @@ export class RouteIndex {
     private readonly termIds: Map<string, number>,
     private readonly embedPostings: Postings,
     private readonly contentPostings: Postings,
+    /** The vectors are the local lexical model's (localModelId: `local-lexical-v1-d512`, …). */
+    private readonly lexicalVectors: boolean,
   ) {}
 
   get size(): number {
@@ -224,6 +235,7 @@ export class RouteIndex {
       termIds,
       embedPostings.build(termIds.size),
       contentPostings.build(termIds.size),
+      storedModel(db).model?.startsWith('local-lexical-') === true,
     );
   }
 
@@ -336,7 +348,7 @@ export class RouteIndex {
     const prefix = new Float64Array(size + 1);
     const norms = this.vectors.norms;
     for (let i = 0; i < size; i++) prefix[i + 1] = prefix[i]! + norms[rows[i]!]! * all[rows[i]!]!;
-    const terms = [...new Set(bm25Terms(query))];
+    const terms = [...new Set(routeQueryTerms(query))];
 
     // Own BM25 over the embed texts of the active items.
     const ownLength = new Float64Array(n);
@@ -344,8 +356,14 @@ export class RouteIndex {
     const bm25 = new Float64Array(n);
     this.addBm25(bm25, ownLength, k1, terms.map((t) => this.ownFrequencies(t, pos)));
 
+    // A query of CJK words alone under the local model (onlyCjkWords): its cosine with a text
+    // is positive where the text holds the exact run, which the BM25 of the run's pairs scores
+    // already, and a hash collision (noise) elsewhere. Max-normalised, the noisiest unit's cosine counted as much
+    // as the BM25 of the unit holding the word, and tied with it (配置 inside 如何配置服务器 came
+    // second to an English chunk). The cosines are still reported; they are left out of the sum.
+    const cosineWeight = this.lexicalVectors && onlyCjkWords(query) ? 0 : 1;
     const lists = [
-      { scores: similarity, weight: 1 },
+      { scores: similarity, weight: cosineWeight },
       { scores: bm25, weight: 1 },
     ];
     for (const w of windows) {
@@ -364,7 +382,7 @@ export class RouteIndex {
       for (let p = 0; p < n; p++) length[p] = wlen[active[p]!]!;
       const wbm25 = new Float64Array(n);
       this.addBm25(wbm25, length, k1, terms.map((t) => this.windowFrequencies(t, pos, w.radius)));
-      lists.push({ scores: wsim, weight: w.weight }, { scores: wbm25, weight: w.weight });
+      lists.push({ scores: wsim, weight: w.weight * cosineWeight }, { scores: wbm25, weight: w.weight });
     }
     return { fused: fuseMaxNormalised(lists), similarity, bm25 };
   }
@@ -484,7 +502,9 @@ export function routedUnits(
     // expandRange reads only originalText, overlapChars and sourcePosition of a manifest chunk.
     const chunks = rows.map((r) => ({ originalText: r.content, overlapChars: r.overlapChars, sourcePosition: { charStart: r.startChar, charEnd: r.endChar } }) as unknown as ManifestChunk);
     const e = expandRange(chunks, u.first - from, u.last - from, k, center - from);
-    const segs = (k === 0 && trim > 0 ? trimSegments(e.segments, query, trim, bm25Terms) : e.segments).map((s) => ({ ...s, index: s.index + from }));
+    // A sentence is kept when it holds a query term: the query's terms as the BM25 reads a
+    // query, the sentence's as it reads a document (a one-character query is in a run's characters).
+    const segs = (k === 0 && trim > 0 ? trimSegments(e.segments, query, trim, (t) => (t === query ? routeQueryTerms(t) : routeDocumentTerms(t))) : e.segments).map((s) => ({ ...s, index: s.index + from }));
     return { ...base, span: { from: segs[0]?.index ?? e.from + from, to: segs[segs.length - 1]?.index ?? e.to + from }, text: segs.map((s) => s.text).join(BOUNDARY_SEPARATOR) };
   });
 }

@@ -155,6 +155,92 @@ export function cjkQuery(text: string): string | null {
 }
 
 /**
+ * The routed BM25's terms (routes.ts) of CJK text. Its terms are retrieval's bm25Terms, the
+ * local model's words, stored at ingest: they keep a run of CJK letters whole (如何配置服务器
+ * is one term, as it is one word to the local model's vectors), so 配置 scored 0 inside it and
+ * the default search did not find it. The stored terms stay as they are (every store since
+ * schema 3 holds them, and the local model's vectors and simhash read the same words); each
+ * term holding a CJK letter is cut when the route reads it, so an old store finds the word
+ * too, without being ingested again:
+ *
+ *   in a document (routeDocumentTerms, routeStoredTerms)  each character of a run, then its
+ *     overlapping pairs: 配置服务 → 配 置 服 务 配置 置服 服务
+ *   in a query (routeQueryTerms)  a run's pairs only (配置服务 → 配置 置服 服务), so a word
+ *     scores where it occurs, not wherever one of its characters does; a run of one
+ *     character is that character, which the document side holds wherever it occurs.
+ *
+ * As units_cjk does for full-text search. Latin letters or digits glued to a run in one term
+ * (json配置, 第7节) are read as the local model reads words (bm25Terms: stems, stop words
+ * dropped); whole identifiers (`id:`) stay as they are. A term without CJK letters is
+ * unchanged, so a text without any has exactly the terms it had.
+ */
+function routeTermsOf(term: string, side: 'document' | 'query', out: string[]): void {
+  if (term.startsWith('id:') || !hasCjk(term)) {
+    out.push(term);
+    return;
+  }
+  let at = 0;
+  for (const m of term.matchAll(CJK_RUN)) {
+    if (m.index > at) out.push(...bm25Terms(term.slice(at, m.index)));
+    const chars = [...m[0]];
+    if (side === 'document' || chars.length === 1) out.push(...chars);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+    at = m.index + m[0].length;
+  }
+  if (at < term.length) out.push(...bm25Terms(term.slice(at)));
+}
+
+/**
+ * Whether `text` holds a CJK letter. Every one is at U+1100 or above (Hangul Jamo is the first),
+ * so text of other characters is passed over by a plain class first: the route reads every
+ * stored unit's terms, and the Unicode-property class alone took 4 µs a kilobyte of them (0.8 s
+ * more to load 100,000 chunks).
+ */
+const BEYOND_U10FF = /[^\u0000-\u10ff]/;
+function hasCjk(text: string): boolean {
+  return BEYOND_U10FF.test(text) && HAS_CJK.test(text);
+}
+
+/** Stored terms (ingest's routeTerms, space-separated) as the route reads them: routeDocumentTerms of the text they came from. */
+export function routeStoredTerms(stored: string): string {
+  if (!hasCjk(stored)) return stored;
+  const out: string[] = [];
+  for (const t of stored.split(' ')) routeTermsOf(t, 'document', out);
+  return out.join(' ');
+}
+
+/** A document's terms in the routed BM25 (bm25Terms with CJK runs cut, see routeTermsOf). */
+export function routeDocumentTerms(text: string): string[] {
+  const terms = bm25Terms(text);
+  if (!hasCjk(text)) return terms;
+  const out: string[] = [];
+  for (const t of terms) routeTermsOf(t, 'document', out);
+  return out;
+}
+
+/**
+ * Whether every word the local model reads in `query` (bm25Terms, its unigrams and
+ * identifiers) holds a CJK letter, and there is one: 配置, 如何配置防火墙, 서버를 설정; not
+ * `polymorphism 配置` or a query without CJK text. The local model hashes each such word as a
+ * whole run, so the query's vector shares a feature only with a text holding that exact run,
+ * which its pairs' BM25 already scores; with any other text its cosine is a hash collision.
+ */
+export function onlyCjkWords(query: string): boolean {
+  if (!hasCjk(query)) return false;
+  const terms = bm25Terms(query);
+  return terms.length > 0 && terms.every((t) => hasCjk(t));
+}
+
+/** A query's terms in the routed BM25 (bm25Terms with CJK runs cut into pairs, see routeTermsOf). */
+export function routeQueryTerms(text: string): string[] {
+  const terms = bm25Terms(text);
+  if (!hasCjk(text)) return terms;
+  const out: string[] = [];
+  for (const t of terms) routeTermsOf(t, 'query', out);
+  return out;
+}
+
+/**
  * A query word (lower case) that search skips: one with a letter or digit that the routed BM25
  * (retrieval's bm25Terms, the local model's words) has no term for, i.e. an English stop word
  * (`the`, `how`, `don`, `t`). `snake_case` words are kept whole however they begin (`the_app`).
