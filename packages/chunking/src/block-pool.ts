@@ -6,15 +6,16 @@
  * the young generation, copied by a scavenge while the parse went on and copied again to the old
  * generation: a fifth to a quarter of a pass over 1 MB of `***` rules or tiny paragraphs was the
  * collector (issue 15). The blocks that direct-blocks makes (paragraphs, thematic breaks, HTML
- * blocks, headings of plain text), fast-lists' top-level lists and one-paragraph items, and
- * top-level quotes of one heading (fast-blocks' directQuote) are
- * instead taken from a pool whose objects are already old and are filled in place; a call hands
- * the pool back once nothing reads its blocks.
+ * blocks), fast-lists' top-level lists and one-paragraph items, and top-level quotes of one
+ * heading (fast-blocks' directQuote) are instead taken from a pool whose objects are already old
+ * and are filled in place; a call hands the pool back once nothing reads its blocks. Headings
+ * are not pooled: their text is a fresh string, and stored into an old object it is a slot for
+ * every scavenge to visit; pooled, they measured no faster (session 64).
  *
  * What a host holds between calls is this pool's objects (64 bytes a block, at most POOLED_MOST
- * of each kind), with no string or block of the document (heading texts and lists' items are let
- * go when it is handed back), and only weakly: the next full collection frees it, as it frees
- * the rest of a call's garbage (retention.test.ts). The anchors of shape-anchor.ts may hold some
+ * of each kind), with no string or block of the document (lists' items are let go when it is
+ * handed back), and only weakly: the next full collection frees it, as it frees the rest of a
+ * call's garbage (retention.test.ts). The anchors of shape-anchor.ts may hold some
  * of its objects, refilled by the next call: what they keep is a hidden class, as before.
  *
  * A pool is taken by one call at a time: a call made while another holds it (a stream consumed
@@ -35,9 +36,6 @@ export class BlockPool {
   /** Five-field blocks (paragraph, thematicBreak, html), in the order they were first made. */
   private readonly leaves: Block[] = [];
   private leavesUsed = 0;
-  /** Seven-field blocks (heading), likewise. */
-  private readonly headings: Block[] = [];
-  private headingsUsed = 0;
 
   /** A block of one of the five-field kinds: a pooled one refilled, or a new one. */
   leaf(type: BlockType, start: number, end: number, startLine: number, endLine: number): Block {
@@ -59,30 +57,6 @@ export class BlockPool {
     if (k < POOLED_MOST) {
       leaves.push(block);
       this.leavesUsed = k + 1;
-    }
-    return block;
-  }
-
-  /** A heading block: a pooled one refilled, or a new one. */
-  heading(start: number, end: number, startLine: number, endLine: number, depth: number, text: string): Block {
-    const { headings } = this;
-    const k = this.headingsUsed;
-    if (k < headings.length) {
-      const block = headings[k]!;
-      block.start = start;
-      block.end = end;
-      block.startLine = startLine;
-      block.endLine = endLine;
-      block.depth = depth;
-      block.text = text;
-      this.headingsUsed = k + 1;
-      this.refilled++;
-      return block;
-    }
-    const block: Block = { type: 'heading', start, end, startLine, endLine, depth, text };
-    if (k < POOLED_MOST) {
-      headings.push(block);
-      this.headingsUsed = k + 1;
     }
     return block;
   }
@@ -179,10 +153,9 @@ export class BlockPool {
   /** Blocks refilled so far by this pool over its life (for tests). */
   refilled = 0;
 
-  /** Makes every object free to be refilled; heading texts let go of the document's strings. */
+  /** Makes every object free to be refilled; lists let go of the document's items. */
   clear(): void {
-    const { headings, lists } = this;
-    for (let k = 0; k < this.headingsUsed; k++) headings[k]!.text = '';
+    const { lists } = this;
     // A list's children may be the parse's blocks (items made from tokens, their strings the
     // document's): let go. A short array is kept at its length (emptied, V8 would drop its
     // store); a long one is dropped, as the anchors (shape-anchor.ts) may hold this very block
@@ -193,7 +166,6 @@ export class BlockPool {
       else list.children!.fill(LET_GO);
     }
     this.leavesUsed = 0;
-    this.headingsUsed = 0;
     this.listsUsed = 0;
     this.itemsUsed = 0;
     this.quotesUsed = 0;
