@@ -11,43 +11,18 @@ import { bm25Terms } from '@chunkyard/retrieval';
 import { routeTerms } from './ingest.js';
 import { routeDocumentTerms, routeQueryTerms, routeStoredTerms } from './search.js';
 import { DocStore } from './store.js';
-import { DOCS, localProvider, makeTempDir, readDoc } from './test-helpers.js';
+import { cjkStore as cjkStoreOf, DOCS, localProvider, makeTempDir, sourceIdsOf } from './test-helpers.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 beforeEach(() => (temp = makeTempDir()));
 afterEach(() => temp.cleanup());
 
-const ZH = '# 服务器指南\n\n本文介绍如何配置服务器的网络设置，以及防火墙的规则。\n';
-const JA = '# サーバーガイド\n\nサーバーの設定を変更する方法について説明します。\n';
-const KO = '# 관리자 안내\n\n이 문서는 서버를 설정하는 방법을 설명합니다.\n';
-// Chunked (many units): the word inside one sentence of the eighth section.
-const ZH_LONG = `# 部署手册\n\n${Array.from({ length: 12 }, (_, i) => `## 第${i}节\n\n${i === 7 ? '在生产环境中启用缓存压缩可以减少带宽。' : '这一节讲述一般的注意事项和背景知识。'.repeat(6)}\n`).join('\n')}`;
-
 const embedder = localProvider();
-
-async function cjkStore(path: string): Promise<DocStore> {
-  const store = DocStore.open(path);
-  await store.ingest(
-    [
-      { content: ZH, sourceSystem: 'test', sourceId: 'zh' },
-      { content: JA, sourceSystem: 'test', sourceId: 'ja' },
-      { content: KO, sourceSystem: 'test', sourceId: 'ko' },
-      { content: ZH_LONG, sourceSystem: 'test', sourceId: 'zh-long' },
-      { content: readDoc(DOCS.polymorphism), sourceSystem: 'file', sourceId: DOCS.polymorphism },
-      { content: readDoc(DOCS.nativeAot), sourceSystem: 'file', sourceId: DOCS.nativeAot },
-    ],
-    embedder,
-    { singlePieceMax: 200 },
-  );
-  return store;
-}
+const cjkStore = (path: string): Promise<DocStore> => cjkStoreOf(path, embedder);
 
 /** The source ids of a default (routed hybrid) search's hits, best first. */
 async function found(store: DocStore, query: string, limit = 5): Promise<string[]> {
-  const hits = await store.search(query, { embedder, limit });
-  const ids = store.db.prepare('SELECT id, source_id AS sourceId FROM artifacts').all() as { id: string; sourceId: string }[];
-  const byId = new Map(ids.map((r) => [r.id, r.sourceId]));
-  return hits.map((h) => byId.get(h.artifactId)!);
+  return sourceIdsOf(store, await store.search(query, { embedder, limit }));
 }
 
 const WORDS_INSIDE_RUNS: [string, string][] = [

@@ -9,41 +9,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertCjkRow, migrate, SCHEMA_VERSION } from './schema.js';
 import { cjkQuery, cjkTerms, FTS_MAX_WORDS, ftsQuery, searchFts } from './search.js';
 import { DocStore } from './store.js';
-import { DOCS, localProvider, makeTempDir, readDoc } from './test-helpers.js';
+import { cjkStore, DOCS, localProvider, makeTempDir, sourceIdsOf } from './test-helpers.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 beforeEach(() => (temp = makeTempDir()));
 afterEach(() => temp.cleanup());
 
-const ZH = '# 服务器指南\n\n本文介绍如何配置服务器的网络设置，以及防火墙的规则。\n';
-const JA = '# サーバーガイド\n\nサーバーの設定を変更する方法について説明します。\n';
-const KO = '# 관리자 안내\n\n이 문서는 서버를 설정하는 방법을 설명합니다.\n';
-// Chunked (many units): a heading per section, the word inside a sentence of the second.
-const ZH_LONG = `# 部署手册\n\n${Array.from({ length: 12 }, (_, i) => `## 第${i}节\n\n${i === 7 ? '在生产环境中启用缓存压缩可以减少带宽。' : '这一节讲述一般的注意事项和背景知识。'.repeat(6)}\n`).join('\n')}`;
-
-async function cjkStore(path: string): Promise<DocStore> {
-  const store = DocStore.open(path);
-  await store.ingest(
-    [
-      { content: ZH, sourceSystem: 'test', sourceId: 'zh' },
-      { content: JA, sourceSystem: 'test', sourceId: 'ja' },
-      { content: KO, sourceSystem: 'test', sourceId: 'ko' },
-      { content: ZH_LONG, sourceSystem: 'test', sourceId: 'zh-long' },
-      { content: readDoc(DOCS.polymorphism), sourceSystem: 'file', sourceId: DOCS.polymorphism },
-      { content: readDoc(DOCS.nativeAot), sourceSystem: 'file', sourceId: DOCS.nativeAot },
-    ],
-    localProvider(),
-    { singlePieceMax: 200 },
-  );
-  return store;
-}
-
 /** The source ids of an fts search's hits, best first. */
 async function found(store: DocStore, query: string): Promise<string[]> {
-  const hits = await store.search(query, { mode: 'fts', limit: 10 });
-  const ids = store.db.prepare('SELECT id, source_id AS sourceId FROM artifacts').all() as { id: string; sourceId: string }[];
-  const byId = new Map(ids.map((r) => [r.id, r.sourceId]));
-  return hits.map((h) => byId.get(h.artifactId)!);
+  return sourceIdsOf(store, await store.search(query, { mode: 'fts', limit: 10 }));
 }
 
 /** The statement searchFts ran before units_cjk, on units_fts alone. */

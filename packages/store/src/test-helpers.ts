@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createProvider, localModelId, type EmbeddingProvider } from '@chunkyard/embeddings';
-import type { DocStore } from './store.js';
+import type { SearchHit } from './types.js';
+import { DocStore } from './store.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -47,3 +48,38 @@ export function snapshot(store: DocStore): unknown {
 
 /** A document of exactly `n` cl100k tokens ("x" then " y" repeated: one token each). */
 export const tokensDoc = (n: number, word = 'y'): string => `x${` ${word}`.repeat(n - 1)}`;
+
+/**
+ * The CJK search tests' corpus (cjk-search.test.ts, cjk-routes.test.ts): a Chinese, a Japanese
+ * and a Korean page whose words sit inside runs (配置 in 如何配置服务器的网络设置, 設定 in
+ * サーバーの設定を変更する, 서버 in 서버를), a chunked Chinese document whose eighth section holds
+ * 启用缓存压缩, and two English pages of the repository's docs.
+ */
+export const CJK_PAGES = {
+  zh: '# 服务器指南\n\n本文介绍如何配置服务器的网络设置，以及防火墙的规则。\n',
+  ja: '# サーバーガイド\n\nサーバーの設定を変更する方法について説明します。\n',
+  ko: '# 관리자 안내\n\n이 문서는 서버를 설정하는 방법을 설명합니다.\n',
+  'zh-long': `# 部署手册\n\n${Array.from({ length: 12 }, (_, i) => `## 第${i}节\n\n${i === 7 ? '在生产环境中启用缓存压缩可以减少带宽。' : '这一节讲述一般的注意事项和背景知识。'.repeat(6)}\n`).join('\n')}`,
+} as const;
+
+/** A store at `path` holding CJK_PAGES (source ids `zh`, `ja`, `ko`, `zh-long`) and two English pages (their paths). */
+export async function cjkStore(path: string, embedder: EmbeddingProvider = localProvider()): Promise<DocStore> {
+  const store = DocStore.open(path);
+  await store.ingest(
+    [
+      ...Object.entries(CJK_PAGES).map(([sourceId, content]) => ({ content, sourceSystem: 'test', sourceId })),
+      { content: readDoc(DOCS.polymorphism), sourceSystem: 'file', sourceId: DOCS.polymorphism },
+      { content: readDoc(DOCS.nativeAot), sourceSystem: 'file', sourceId: DOCS.nativeAot },
+    ],
+    embedder,
+    { singlePieceMax: 200 },
+  );
+  return store;
+}
+
+/** The source ids of `hits`, in their order. */
+export function sourceIdsOf(store: DocStore, hits: readonly SearchHit[]): string[] {
+  const ids = store.db.prepare('SELECT id, source_id AS sourceId FROM artifacts').all() as { id: string; sourceId: string }[];
+  const byId = new Map(ids.map((r) => [r.id, r.sourceId]));
+  return hits.map((h) => byId.get(h.artifactId)!);
+}
