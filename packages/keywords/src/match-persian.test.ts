@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractKeywords, KeywordMatcher, matchKeywords, type KeywordEntry } from './index.js';
+import { ARABIC_SERVER_PAGE } from './test-pages.js';
 import { isScriptStopWord } from './words.js';
 
 const both = (entries: readonly KeywordEntry[], chunk: string): string[] => {
@@ -31,18 +32,7 @@ const FA = `# راه‌اندازی وب‌سایت
 فرمان زیر وبلاگ را می‌سازد و هر لاگ را در پوشه ذخیره می‌کند. رمان و رود فقط مثال هستند.
 `;
 
-const AR = `# إعداد الخادم
-
-يستقبل الخادم الطلبات من المتصفح. عند تشغيل الخادم لأول مرة، يقرأ الخادم ملف الإعدادات.
-يمكنك الاتصال بالخادم عبر المنفذ 8080. والخادم يكتب السجلات في مجلد السجلات.
-إذا توقف الخادم، أعد تشغيل الخادم من لوحة التحكم. لتشغيل خادم جديد، انسخ ملف الإعدادات.
-
-## ملف الإعدادات
-
-يحتوي ملف الإعدادات على عنوان الخادم والمنفذ. بالإعدادات الافتراضية يعمل الخادم محليا.
-للخادم قاعدة بيانات خاصة به، وبالخادم ذاكرة مؤقتة. وبالإعدادات الجديدة يمكن تغيير المنفذ.
-الإعدادات محفوظة في ملف نصي. والمنفذ الافتراضي هو 8080، وللمنفذ قيمة أخرى في بيئة الإنتاج.
-`;
+const AR = ARABIC_SERVER_PAGE;
 
 describe('matching a Persian chunk', () => {
   it('does not find روز in بروز, رود in ورود, رمان in فرمان, لاگ in وبلاگ, or the other way', () => {

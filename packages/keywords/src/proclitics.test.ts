@@ -6,23 +6,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractKeywords, KeywordMatcher, matchKeywords } from './index.js';
 import { MIN_REMAINDER, procliticBase, procliticRemainders, writtenInArabic } from './proclitics.js';
+import { ARABIC_SERVER_PAGE } from './test-pages.js';
 import { isScriptStopWord } from './words.js';
 
 const table = (text: string, max = 40) => extractKeywords([{ name: 'g.md', text }], { max });
 const names = (text: string, max = 40) => table(text, max).map((e) => e.name);
 
-const AR = `# إعداد الخادم
-
-يستقبل الخادم الطلبات من المتصفح. عند تشغيل الخادم لأول مرة، يقرأ الخادم ملف الإعدادات.
-يمكنك الاتصال بالخادم عبر المنفذ 8080. والخادم يكتب السجلات في مجلد السجلات.
-إذا توقف الخادم، أعد تشغيل الخادم من لوحة التحكم. لتشغيل خادم جديد، انسخ ملف الإعدادات.
-
-## ملف الإعدادات
-
-يحتوي ملف الإعدادات على عنوان الخادم والمنفذ. بالإعدادات الافتراضية يعمل الخادم محليا.
-للخادم قاعدة بيانات خاصة به، وبالخادم ذاكرة مؤقتة. وبالإعدادات الجديدة يمكن تغيير المنفذ.
-الإعدادات محفوظة في ملف نصي. والمنفذ الافتراضي هو 8080، وللمنفذ قيمة أخرى في بيئة الإنتاج.
-`;
+const AR = ARABIC_SERVER_PAGE;
 
 const HE = `# הגדרת השרת
 
