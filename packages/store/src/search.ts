@@ -203,19 +203,13 @@ function hasCjk(text: string): boolean {
 
 /** Stored terms (ingest's routeTerms, space-separated) as the route reads them: routeDocumentTerms of the text they came from. */
 export function routeStoredTerms(stored: string): string {
-  if (!hasCjk(stored)) return stored;
-  const out: string[] = [];
-  for (const t of stored.split(' ')) routeTermsOf(t, 'document', out);
-  return out.join(' ');
+  return hasCjk(stored) ? cutCjkTerms(stored.split(' '), 'document').join(' ') : stored;
 }
 
 /** A document's terms in the routed BM25 (bm25Terms with CJK runs cut, see routeTermsOf). */
 export function routeDocumentTerms(text: string): string[] {
   const terms = bm25Terms(text);
-  if (!hasCjk(text)) return terms;
-  const out: string[] = [];
-  for (const t of terms) routeTermsOf(t, 'document', out);
-  return out;
+  return hasCjk(text) ? cutCjkTerms(terms, 'document') : terms;
 }
 
 /**
@@ -234,9 +228,13 @@ export function onlyCjkWords(query: string): boolean {
 /** A query's terms in the routed BM25 (bm25Terms with CJK runs cut into pairs, see routeTermsOf). */
 export function routeQueryTerms(text: string): string[] {
   const terms = bm25Terms(text);
-  if (!hasCjk(text)) return terms;
+  return hasCjk(text) ? cutCjkTerms(terms, 'query') : terms;
+}
+
+/** `terms`, each through routeTermsOf as a document's or a query's. */
+function cutCjkTerms(terms: readonly string[], side: 'document' | 'query'): string[] {
   const out: string[] = [];
-  for (const t of terms) routeTermsOf(t, 'query', out);
+  for (const t of terms) routeTermsOf(t, side, out);
   return out;
 }
 
