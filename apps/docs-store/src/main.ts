@@ -62,10 +62,11 @@ search: hybrid (the default) retrieves as docs-query does (issue 17's routes): e
   joined by [CHUNK BOUNDARY]), and its best chunk's id. --limit caps the units. For the
   same built docs (ingest --built) and question it returns what docs-query returns.
   --no-routes: hybrid fuses FTS5 BM25 and vector ranks by reciprocal rank (k = 60), one
-  chunk per hit (the ranking before routes). --expand K adds K neighbouring chunks on each
-  side, joined by [CHUNK BOUNDARY]. fts needs no embedding provider. A store written by an
-  older docs-store needs its documents ingested again for routed search (--no-routes works
-  on it as it is).
+  chunk per hit (the ranking before routes); under the local model a query of CJK words
+  alone is ranked by FTS5 alone (its cosines are hash collisions). --expand K adds K
+  neighbouring chunks on each side, joined by [CHUNK BOUNDARY]. fts needs no embedding
+  provider. A store written by an older docs-store needs its documents ingested again for
+  routed search (--no-routes works on it as it is).
 expand: prints a chunk with its ±k neighbours (default k = 1).
 
 --index (ingest, search, mcp): the vector index of vector search and --no-routes (routed

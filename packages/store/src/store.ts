@@ -15,7 +15,7 @@ import { assertModel, deleteArtifactRows, embedPlans, findArtifact, lacksRouteDa
 import { planArtifact, type PlanOptions } from './plan.js';
 import { migrate, refuseForeign, SCHEMA_VERSION } from './schema.js';
 import { RouteIndex, routedUnits } from './routes.js';
-import { acceptsUnit, fuseRrf, searchFts, topicMatches, type RankedId } from './search.js';
+import { acceptsUnit, fuseRrf, onlyCjkWords, searchFts, topicMatches, type RankedId } from './search.js';
 import type { ArtifactInput, ArtifactPlan, EmbeddedArtifact, Expansion, IngestOutcome, PlanRef, SearchFilters, SearchHit, SearchMode, StoreStats } from './types.js';
 import { assign, IvfIndex, listsFor, train, unitKey, type IvfModel } from './ivf.js';
 import { VectorIndex, type IndexedUnit } from './vector-index.js';
@@ -587,10 +587,16 @@ export class DocStore {
     if (mode !== 'vector') lists.push({ kind: 'fts', hits: searchFts(this.db, query, filters, pool) });
     if (mode !== 'fts') {
       if (!vector) throw new StoreError(`${mode} search needs a query vector`);
-      lists.push({ kind: 'vector', hits: this.searchVector(vector, filters, pool, model, options) });
+      // As the routes weigh it (routes.ts): under the local model a query of CJK words alone
+      // has a cosine with another text only through a hash collision (the exact run aside,
+      // which the full-text list finds), and the collision's vector rank 1 tied the word's
+      // document's fts rank 1, the English chunk first by id. The vector is still checked
+      // against the store, so a query of the wrong model fails here as it does for English.
+      if (mode === 'hybrid' && onlyCjkWords(query) && storedModel(this.db).model?.startsWith('local-lexical-') === true) this.checkQueryVector(vector, model);
+      else lists.push({ kind: 'vector', hits: this.searchVector(vector, filters, pool, model, options) });
     }
     const fused =
-      lists.length === 1
+      mode !== 'hybrid'
         ? lists[0]!.hits.map((h, i) => ({ unitId: h.unitId, score: h.score, ranks: [i + 1] }))
         : fuseRrf(lists.map((l) => l.hits));
     return fused.slice(0, limit).map(({ unitId, score, ranks }) => {
