@@ -11,12 +11,15 @@
  * so a topic's stored vectors still depend on its own text alone.
  */
 import { lexicalFeatures } from '@chunkyard/embeddings';
+import { bm25QueryTerms, cutCjkTerms, hasCjk } from './cjk-terms.js';
 import { checkCount, cosine, shownValue } from './similarity.js';
 
 /**
- * The terms BM25 counts: the local embedder's own features (lower-cased Porter stems of
+ * The words BM25 reads: the local embedder's own features (lower-cased Porter stems of
  * words without English stop words, camelCase and snake_case parts, and whole identifiers),
- * so both rankers read a text the same way.
+ * so both rankers read a text the same way. A run of CJK letters is one word here, as it is to
+ * the local embedder; Bm25Index cuts it further (cjk-terms.ts: bm25DocumentTerms,
+ * bm25QueryTerms), so a word inside a run scores.
  */
 export function bm25Terms(text: string): string[] {
   const f = lexicalFeatures(text);
@@ -48,7 +51,13 @@ export interface Bm25Options {
   b?: number;
 }
 
-/** BM25 over a fixed collection of texts. */
+/**
+ * BM25 over a fixed collection of texts: a text's terms are bm25DocumentTerms, a query's
+ * bm25QueryTerms (a CJK run cut into characters and pairs, and into pairs; see cjk-terms.ts).
+ * A text's length is its bm25Terms count, before the cut, as the store's routed search counts
+ * it: the cut would lengthen every text holding CJK letters, and with them the average
+ * length, so English queries over a collection holding some would score differently.
+ */
 export class Bm25Index {
   private readonly postings = new Map<string, { doc: number; tf: number }[]>();
   private readonly lengths: Float64Array;
@@ -67,9 +76,10 @@ export class Bm25Index {
     this.lengths = new Float64Array(docs.length);
     let total = 0;
     docs.forEach((d, doc) => {
-      const terms = bm25Terms(d);
-      this.lengths[doc] = terms.length;
-      total += terms.length;
+      const words = bm25Terms(d);
+      const terms = hasCjk(d) ? cutCjkTerms(words, 'document') : words;
+      this.lengths[doc] = words.length;
+      total += words.length;
       const tf = new Map<string, number>();
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
       for (const [t, c] of tf) {
@@ -88,7 +98,7 @@ export class Bm25Index {
   scores(query: string): Float64Array {
     const n = this.lengths.length;
     const out = new Float64Array(n);
-    for (const t of new Set(bm25Terms(query))) {
+    for (const t of new Set(bm25QueryTerms(query))) {
       const p = this.postings.get(t);
       if (!p) continue;
       const idf = bm25Idf(n, p.length);
@@ -116,6 +126,22 @@ export function fuseMaxNormalised(lists: readonly { scores: ArrayLike<number>; w
   return out;
 }
 
+/** rankHybrid's options: BM25's, and how much the cosines count. */
+export interface HybridOptions extends Bm25Options {
+  /**
+   * The cosines' weight in the fusion (default 1; BM25's is 1). search() gives 0 for a query of
+   * CJK words alone under the local model (cjkCosineWeight): its cosines there are hash
+   * collisions. The cosines are still reported.
+   */
+  cosineWeight?: number;
+}
+
+/** A cosine weight, checked: a finite number ≥ 0 (Infinity made every fused score Infinity or NaN). */
+export function checkCosineWeight(weight: number): number {
+  if (!(typeof weight === 'number' && Number.isFinite(weight) && weight >= 0)) throw new RangeError(`the cosine weight must be a finite number ≥ 0, got ${shownValue(weight)}`);
+  return weight;
+}
+
 export interface HybridScored<T> {
   ref: T;
   /** The fused score, 0..2. */
@@ -134,16 +160,18 @@ export function rankHybrid<T>(
   queryVector: Float32Array,
   items: readonly { ref: T; vector: Float32Array; text: string }[],
   n: number,
-  options: Bm25Options = {},
+  options: HybridOptions = {},
 ): HybridScored<T>[] {
   checkCount('n', n);
+  const { cosineWeight = 1, ...bm25Options } = options;
+  checkCosineWeight(cosineWeight);
   const similarity = items.map((it) => cosine(queryVector, it.vector));
   const bm25 = new Bm25Index(
     items.map((it) => it.text),
-    options,
+    bm25Options,
   ).scores(query);
   const fused = fuseMaxNormalised([
-    { scores: similarity, weight: 1 },
+    { scores: similarity, weight: cosineWeight },
     { scores: bm25, weight: 1 },
   ]);
   return items

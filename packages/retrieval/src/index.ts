@@ -15,6 +15,7 @@ export * from './disclose.js';
 export * from './prompt-match.js';
 export * from './similarity.js';
 export * from './hybrid.js';
+export * from './cjk-terms.js';
 export * from './expand.js';
 export * from './routes.js';
 export * from './embed.js';

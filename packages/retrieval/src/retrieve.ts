@@ -12,7 +12,8 @@ import type { DocsClient } from './client.js';
 import { disclose } from './disclose.js';
 import { chunkVectors, queryVector, type EmbeddingBackend } from './embed.js';
 import { BOUNDARY_SEPARATOR, expand, expandRange } from './expand.js';
-import { bm25Terms, rankHybrid } from './hybrid.js';
+import { bm25DocumentTerms, bm25QueryTerms, cjkCosineWeight } from './cjk-terms.js';
+import { rankHybrid } from './hybrid.js';
 import { checkMaxDistance, DEFAULT_MAX_HAMMING_DISTANCE, matchQuery, promptCandidates } from './prompt-match.js';
 import { DEFAULT_MERGE, DEFAULT_ROUTE_BM25, DEFAULT_WINDOWS, mergeHits, trimSegments, windowScores, type MergeOptions, type WindowScore } from './routes.js';
 import { checkCount, rankBySimilarity, shownValue } from './similarity.js';
@@ -311,8 +312,9 @@ export async function searchStream(client: DocsClient, req: SearchRequest): Prom
     }
   }
   const qv = await queryVector(backend, req.query);
+  const cosineWeight = cjkCosineWeight(req.query, backend.provider.model);
   if (ranking === 'hybrid' && req.routes !== false) {
-    const routed = routedSearch(client, req.query, qv, items, n, k, req.routes ?? {});
+    const routed = routedSearch(client, req.query, qv, items, n, k, req.routes ?? {}, cosineWeight);
     return { ...base, method: 'embedding', model: backend.provider.model, ...routed };
   }
   // A chunk that scores nothing (no positive similarity, no shared term) is not a result: a
@@ -320,7 +322,7 @@ export async function searchStream(client: DocsClient, req: SearchRequest): Prom
   // model, and every chunk tied at 0 came back in file order as if ranked (s55 probe).
   const ranked: { ref: { topic: LoadedTopic; doc: string; index: number }; score: Score }[] =
     ranking === 'hybrid'
-      ? rankHybrid(req.query, qv, items, n)
+      ? rankHybrid(req.query, qv, items, n, { cosineWeight })
           .filter((r) => r.score > 0)
           .map((r) => ({ ref: r.ref, score: { kind: 'hybrid', score: r.score, similarity: r.similarity, bm25: r.bm25 } }))
       : rankBySimilarity(qv, items, n)
@@ -340,6 +342,7 @@ function routedSearch(
   n: number,
   k: number,
   routes: RouteOptions,
+  cosineWeight: number,
 ): { size: number; chunks: AsyncIterable<RetrievedChunk> } {
   const trim = checkCount('routes.trim', routes.trim ?? 1);
   const groupOf = (r: Ref) => `${r.topic.id}\0${r.doc}`;
@@ -347,7 +350,7 @@ function routedSearch(
     query,
     qv,
     items.map((it) => ({ group: groupOf(it.ref), vector: it.vector, embed: it.text, text: it.original })),
-    { windows: routes.windows ?? DEFAULT_WINDOWS, bm25: { ...DEFAULT_ROUTE_BM25, ...(routes.bm25K1 !== undefined ? { k1: routes.bm25K1 } : {}) } },
+    { windows: routes.windows ?? DEFAULT_WINDOWS, bm25: { ...DEFAULT_ROUTE_BM25, ...(routes.bm25K1 !== undefined ? { k1: routes.bm25K1 } : {}) }, cosineWeight },
   );
   const merge = routes.merge === false ? null : { ...DEFAULT_MERGE, ...routes.merge };
   // Only chunks that score something (see search's ranked): with every score 0, the merge's
@@ -372,7 +375,7 @@ function routedSearch(
       } else {
         // Only a unit's own document is asked for (DocsClient already holds it from the scoring).
         const e = expandRange((await client.manifest(topic, doc)).chunks, u.first, u.last, k, index);
-        const segs = k === 0 && trim > 0 ? trimSegments(e.segments, query, trim, bm25Terms) : e.segments;
+        const segs = k === 0 && trim > 0 ? trimSegments(e.segments, query, trim, bm25QueryTerms, bm25DocumentTerms) : e.segments;
         text = segs.map((s) => s.text).join(BOUNDARY_SEPARATOR);
         span = { from: segs[0]?.index ?? e.from, to: segs[segs.length - 1]?.index ?? e.to };
       }

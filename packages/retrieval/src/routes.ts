@@ -15,7 +15,7 @@
  * (held-out half included) and on the docs set. The same code as tools/eval/routes.mjs's
  * `mergeRanked` (bridge 0) and `trimUnit`, over chunk indices instead of character spans.
  */
-import { Bm25Index, fuseMaxNormalised, type Bm25Options } from './hybrid.js';
+import { Bm25Index, checkCosineWeight, fuseMaxNormalised, type Bm25Options } from './hybrid.js';
 import { checkCount, cosine, shownValue } from './similarity.js';
 
 /** One window score: the chunks within ±radius, weighted `weight` in the fusion. */
@@ -130,27 +130,29 @@ export interface RouteScored {
 /**
  * Score fusion over a collection: cosine similarity of each chunk (and with `bm25` its BM25
  * score over the chunks' texts), then for each window the same scores of the chunk's window,
- * every list divided by its maximum and weighted (own text 1, a window its weight).
+ * every list divided by its maximum and weighted (own text 1, a window its weight; each cosine
+ * list also times `cosineWeight`, default 1, see HybridOptions).
  */
 export function windowScores(
   query: string,
   queryVector: Float32Array,
   items: readonly { group: string; vector: Float32Array; embed: string; text: string }[],
-  options: { windows?: readonly WindowScore[]; bm25?: Bm25Options | false } = {},
+  options: { windows?: readonly WindowScore[]; bm25?: Bm25Options | false; cosineWeight?: number } = {},
 ): RouteScored {
   const windows = options.windows ?? DEFAULT_WINDOWS;
   checkWindows(windows);
+  const cosineWeight = checkCosineWeight(options.cosineWeight ?? 1);
   const bm25Options = options.bm25 === undefined ? DEFAULT_ROUTE_BM25 : options.bm25;
   const k1Problem = bm25Options === false || bm25Options.k1 === undefined ? null : bm25K1Problem(bm25Options.k1);
   if (k1Problem !== null) throw new RangeError(k1Problem);
   const similarity = Float64Array.from(items, (it) => cosine(queryVector, it.vector));
   const bm25 = bm25Options === false ? new Float64Array(items.length) : new Bm25Index(items.map((it) => it.embed), bm25Options).scores(query);
-  const ownLists = [{ scores: similarity, weight: 1 }, ...(bm25Options === false ? [] : [{ scores: bm25, weight: 1 }])];
+  const ownLists = [{ scores: similarity, weight: cosineWeight }, ...(bm25Options === false ? [] : [{ scores: bm25, weight: 1 }])];
   const lists = [...ownLists];
   for (const w of windows) {
     if (w.weight === 0) continue;
     const vs = windowVectors(items, w.radius);
-    lists.push({ scores: Float64Array.from(vs, (v) => cosine(queryVector, v)), weight: w.weight });
+    lists.push({ scores: Float64Array.from(vs, (v) => cosine(queryVector, v)), weight: w.weight * cosineWeight });
     if (bm25Options !== false) lists.push({ scores: new Bm25Index(windowTexts(items, w.radius), bm25Options).scores(query), weight: w.weight });
   }
   return { fused: fuseMaxNormalised(lists), own: fuseMaxNormalised(ownLists), similarity, bm25 };
@@ -290,15 +292,24 @@ function sentenceParts(text: string): [number, number][] {
  * that many, or there is one sentence, the unit stays whole. What is kept is a contiguous run
  * of segments, the first cut at a sentence start and the last at a sentence end, each a slice
  * of its input text, never empty (segments left with no text are dropped at the edges).
+ * `terms` reads the question, `sentenceTerms` (default `terms`) each sentence: search() gives
+ * bm25QueryTerms and bm25DocumentTerms, BM25's two sides, so a sentence holding a CJK word
+ * inside a run shares its pairs, and one holding a character asked for alone shares it.
  */
-export function trimSegments(segments: readonly Segment[], question: string, min: number, terms: (text: string) => string[]): Segment[] {
+export function trimSegments(
+  segments: readonly Segment[],
+  question: string,
+  min: number,
+  terms: (text: string) => string[],
+  sentenceTerms: (text: string) => string[] = terms,
+): Segment[] {
   checkCount('trim', min);
   const whole = segments.filter((s) => s.text.length > 0).map((s) => ({ ...s }));
   if (min === 0) return whole;
   const q = new Set(terms(question));
   const parts: { seg: number; a: number; b: number; hit: boolean }[] = [];
   whole.forEach((s, seg) => {
-    for (const [a, b] of sentenceParts(s.text)) parts.push({ seg, a, b, hit: new Set(terms(s.text.slice(a, b)).filter((w) => q.has(w))).size >= min });
+    for (const [a, b] of sentenceParts(s.text)) parts.push({ seg, a, b, hit: new Set(sentenceTerms(s.text.slice(a, b)).filter((w) => q.has(w))).size >= min });
   });
   if (parts.length < 2 || !parts.some((p) => p.hit)) return whole;
   let lo = 0;

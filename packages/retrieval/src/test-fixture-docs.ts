@@ -54,6 +54,8 @@ export interface FixtureOptions {
   technical?: readonly string[];
   /** Questions stored as prompt_hashes on the chunk most similar to them (local embedder). */
   questions?: readonly { topic: string; question: string }[];
+  /** More topics, each id's golden-reference.md written from its text (not the repository's docs). */
+  pages?: Readonly<Record<string, string>>;
 }
 
 export interface FixtureDocs {
@@ -72,13 +74,16 @@ interface ManifestLike {
 }
 
 export async function buildFixtureDocs(options: FixtureOptions = {}): Promise<FixtureDocs> {
-  const topics = options.topics ?? SAMPLE_TOPICS;
+  const pages = options.pages ?? {};
+  const topics = [...(options.topics ?? SAMPLE_TOPICS), ...Object.keys(pages)];
   const workspace = mkdtempSync(join(tmpdir(), 'chunkyard-retrieval-'));
   const docs = join(workspace, 'docs');
   copyFileSync(join(REPO, 'chunkyard.config.yaml'), join(workspace, 'chunkyard.config.yaml'));
   for (const t of topics) {
     mkdirSync(join(docs, t), { recursive: true });
-    copyFileSync(join(REPO, 'docs', t, 'golden-reference.md'), join(docs, t, 'golden-reference.md'));
+    const page = Object.hasOwn(pages, t) ? pages[t] : undefined;
+    if (page !== undefined) writeFileSync(join(docs, t, 'golden-reference.md'), page);
+    else copyFileSync(join(REPO, 'docs', t, 'golden-reference.md'), join(docs, t, 'golden-reference.md'));
   }
   execFileSync(process.execPath, [CHUNKING_TOOL, ...topics.map((t) => join(docs, t)), '--config', join(workspace, 'chunkyard.config.yaml')], { stdio: 'pipe' });
 
@@ -246,3 +251,16 @@ export function unreadableAsUmask077(dir: string): void {
 export function nodeAs(asNobody: boolean): [string, ...string[]] {
   return asNobody ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
 }
+
+/**
+ * Chinese, Japanese and Korean pages, as docs-store's tests hold them: words inside runs (配置
+ * in 如何配置服务器的网络设置, 設定 in サーバーの設定を変更する, 서버 in 서버를).
+ */
+export const CJK_PAGES = {
+  zh: '# 服务器指南\n\n本文介绍如何配置服务器的网络设置，以及防火墙的规则。\n',
+  ja: '# サーバーガイド\n\nサーバーの設定を変更する方法について説明します。\n',
+  ko: '# 관리자 안내\n\n이 문서는 서버를 설정하는 방법을 설명합니다.\n',
+} as const;
+
+/** A Chinese page of twelve sections, the eighth alone holding 启用缓存压缩 ("enable cache compression"). */
+export const CJK_LONG_PAGE = `# 部署手册\n\n${Array.from({ length: 12 }, (_, i) => `## 第${i}节\n\n${i === 7 ? '在生产环境中启用缓存压缩可以减少带宽。' : '这一节讲述一般的注意事项和背景知识。'.repeat(6)}\n`).join('\n')}`;

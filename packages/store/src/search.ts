@@ -4,7 +4,7 @@
  * no score calibration between BM25 and cosine, which live on unrelated scales.
  */
 import type Database from 'better-sqlite3';
-import { bm25Terms } from '@chunkyard/retrieval';
+import { bm25DocumentTerms, bm25QueryTerms, bm25Terms, cjkRuns, cutCjkTerms, hasCjk, onlyCjkWords as onlyCjkWordsOf } from '@chunkyard/retrieval';
 import type { SearchFilters } from './types.js';
 import type { IndexedUnit } from './vector-index.js';
 
@@ -105,11 +105,10 @@ export function ftsQuery(text: string): string | null {
  * An extra column in units_fts: its bigrams would change every row's length, and with it
  * BM25's average length, so English rankings in a store holding CJK text would move; a table
  * of its own leaves units_fts, and every query without CJK text, exactly as before.
+ *
+ * A run of CJK letters (cjkRuns, hasCjk) is retrieval's (cjk-terms.ts), which the routed BM25
+ * cuts too, so both searches read the same runs.
  */
-const CJK_LETTER = String.raw`(?=[\p{L}\p{N}])[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]`;
-/** A run of CJK letters and digits (ー, 々 and 〇 included; punctuation such as 。 and 、 not). */
-const CJK_RUN = new RegExp(`(?:${CJK_LETTER})+`, 'gu');
-const HAS_CJK = new RegExp(CJK_LETTER, 'u');
 
 /** The tokens a CJK run is indexed as: its overlapping pairs, then its last character alone. */
 function runTokens(run: string): string[] {
@@ -125,9 +124,9 @@ function runTokens(run: string): string[] {
  * none). Each run's pairs are consecutive tokens; no pair spans two runs.
  */
 export function cjkTerms(text: string): string {
-  if (!HAS_CJK.test(text)) return '';
+  if (!hasCjk(text)) return '';
   const out: string[] = [];
-  for (const [run] of text.matchAll(CJK_RUN)) out.push(...runTokens(run));
+  for (const [run] of cjkRuns(text)) out.push(...runTokens(run));
   return out.join(' ');
 }
 
@@ -137,9 +136,9 @@ export function cjkTerms(text: string): string {
  * character as a prefix query (it matches the pairs it starts and the runs it ends). At most FTS_MAX_WORDS of them, for the reason that caps ftsQuery. null without CJK text.
  */
 export function cjkQuery(text: string): string | null {
-  if (!HAS_CJK.test(text)) return null;
+  if (!hasCjk(text)) return null;
   const terms = new Set<string>();
-  for (const [run] of text.matchAll(CJK_RUN)) {
+  for (const [run] of cjkRuns(text)) {
     // Pair by pair, so a query of one run of millions stops being read at the cap.
     let last = '';
     for (const c of run) {
@@ -161,81 +160,34 @@ export function cjkQuery(text: string): string | null {
  * the default search did not find it. The stored terms stay as they are (every store since
  * schema 3 holds them, and the local model's vectors and simhash read the same words); each
  * term holding a CJK letter is cut when the route reads it, so an old store finds the word
- * too, without being ingested again:
- *
- *   in a document (routeDocumentTerms, routeStoredTerms)  each character of a run, then its
- *     overlapping pairs: 配置服务 → 配 置 服 务 配置 置服 服务
- *   in a query (routeQueryTerms)  a run's pairs only (配置服务 → 配置 置服 服务), so a word
- *     scores where it occurs, not wherever one of its characters does; a run of one
- *     character is that character, which the document side holds wherever it occurs.
- *
- * As units_cjk does for full-text search. Latin letters or digits glued to a run in one term
- * (json配置, 第7节) are read as the local model reads words (bm25Terms: stems, stop words
- * dropped); whole identifiers (`id:`) stay as they are. A term without CJK letters is
+ * too, without being ingested again: in a document each character of a run and its
+ * overlapping pairs, in a query its pairs only (a run of one character, the character). The
+ * cut is retrieval's (cjk-terms.ts: cutCjkTerms, bm25DocumentTerms, bm25QueryTerms), which
+ * docs-query's BM25 reads with, so both search a run alike. A term without CJK letters is
  * unchanged, so a text without any has exactly the terms it had.
  */
-function routeTermsOf(term: string, side: 'document' | 'query', out: string[]): void {
-  if (term.startsWith('id:') || !hasCjk(term)) {
-    out.push(term);
-    return;
-  }
-  let at = 0;
-  for (const m of term.matchAll(CJK_RUN)) {
-    if (m.index > at) out.push(...bm25Terms(term.slice(at, m.index)));
-    const chars = [...m[0]];
-    if (side === 'document' || chars.length === 1) out.push(...chars);
-    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
-    at = m.index + m[0].length;
-  }
-  if (at < term.length) out.push(...bm25Terms(term.slice(at)));
-}
-
-/**
- * Whether `text` holds a CJK letter. Every one is at U+1100 or above (Hangul Jamo is the first),
- * so text of other characters is passed over by a plain class first: the route reads every
- * stored unit's terms, and the Unicode-property class alone took 4 µs a kilobyte of them (0.8 s
- * more to load 100,000 chunks).
- */
-const BEYOND_U10FF = /[^\u0000-\u10ff]/;
-function hasCjk(text: string): boolean {
-  return BEYOND_U10FF.test(text) && HAS_CJK.test(text);
-}
 
 /** Stored terms (ingest's routeTerms, space-separated) as the route reads them: routeDocumentTerms of the text they came from. */
 export function routeStoredTerms(stored: string): string {
   return hasCjk(stored) ? cutCjkTerms(stored.split(' '), 'document').join(' ') : stored;
 }
 
-/** A document's terms in the routed BM25 (bm25Terms with CJK runs cut, see routeTermsOf). */
+/** A document's terms in the routed BM25 (retrieval's bm25DocumentTerms: bm25Terms with CJK runs cut). */
 export function routeDocumentTerms(text: string): string[] {
-  const terms = bm25Terms(text);
-  return hasCjk(text) ? cutCjkTerms(terms, 'document') : terms;
+  return bm25DocumentTerms(text);
 }
 
 /**
- * Whether every word the local model reads in `query` (bm25Terms, its unigrams and
- * identifiers) holds a CJK letter, and there is one: 配置, 如何配置防火墙, 서버를 설정; not
- * `polymorphism 配置` or a query without CJK text. The local model hashes each such word as a
- * whole run, so the query's vector shares a feature only with a text holding that exact run,
- * which its pairs' BM25 already scores; with any other text its cosine is a hash collision.
+ * Whether every word the local model reads in `query` holds a CJK letter, and there is one
+ * (retrieval's onlyCjkWords): the route then leaves the local model's cosines out of the sum.
  */
 export function onlyCjkWords(query: string): boolean {
-  if (!hasCjk(query)) return false;
-  const terms = bm25Terms(query);
-  return terms.length > 0 && terms.every((t) => hasCjk(t));
+  return onlyCjkWordsOf(query);
 }
 
-/** A query's terms in the routed BM25 (bm25Terms with CJK runs cut into pairs, see routeTermsOf). */
+/** A query's terms in the routed BM25 (retrieval's bm25QueryTerms: bm25Terms with CJK runs cut into pairs). */
 export function routeQueryTerms(text: string): string[] {
-  const terms = bm25Terms(text);
-  return hasCjk(text) ? cutCjkTerms(terms, 'query') : terms;
-}
-
-/** `terms`, each through routeTermsOf as a document's or a query's. */
-function cutCjkTerms(terms: readonly string[], side: 'document' | 'query'): string[] {
-  const out: string[] = [];
-  for (const t of terms) routeTermsOf(t, side, out);
-  return out;
+  return bm25QueryTerms(text);
 }
 
 /**
