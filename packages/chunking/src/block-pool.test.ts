@@ -92,6 +92,45 @@ describe('block pool (block-pool.ts)', () => {
     expect(blocks).toEqual(copy);
   });
 
+  it('lends a call\'s large block arrays to the next, with the records fresh arrays give', () => {
+    // Past 8,192 blocks a BlockArray is one array made at its extrapolated size (fast-lists.ts):
+    // from the last call's spare when one is long enough. Each shape sends it through another
+    // maker: direct blocks, the plain-text path, a long list's items, quotes, lists a line.
+    const n = 9000;
+    const shapes: Record<string, string> = {
+      rules: `# Rules\n\n## One\n\n## Two\n\n${'***\n'.repeat(n)}`,
+      headings: Array.from({ length: n }, (_, i) => `# h${i % 100}\n`).join(''),
+      paragraphs: Array.from({ length: n }, (_, i) => `p${i % 100}\n\n`).join(''),
+      list: Array.from({ length: n }, (_, i) => `- item ${i}\n`).join(''),
+      quotes: Array.from({ length: n / 2 }, (_, i) => `> # h${i % 100}\nlazy ${i}\n`).join(''),
+      alternating: Array.from({ length: n }, (_, i) => (i % 2 ? `- item ${i}\n` : `1. step ${i}\n`)).join(''),
+    };
+    const o: Partial<ChunkOptions> = { docName: 'arrays', maxTokens: 256 };
+    // (Turning pooling off drops the idle pool: the fresh results come first.)
+    const fresh = new Map(Object.entries(shapes).map(([name, text]) => [name, unpooled(text, o)]));
+    chunkDocument(shapes.rules!, o);
+    const pool = idleBlockPoolForTests()!;
+    const before = pool.reusedArrays;
+    // Longer, shorter and of other makers than the call before, twice round.
+    const order = ['headings', 'rules', 'paragraphs', 'list', 'quotes', 'alternating', 'rules', 'headings', 'list', 'paragraphs'];
+    for (const name of order) expect(chunkDocument(shapes[name]!, o), name).toEqual(fresh.get(name));
+    expect(idleBlockPoolForTests()).toBe(pool);
+    expect(pool.reusedArrays - before).toBeGreaterThanOrEqual(order.length);
+    // A spare holds no block of the document it was lent to (headings hold their text).
+    chunkDocument(shapes.headings!.replaceAll('# h', '# heading'), o);
+    expect(JSON.stringify(pool)).not.toContain('heading99');
+  });
+
+  it('never lends a documentBlocks caller\'s array', () => {
+    const text = `# Title\n\n${'para\n\n***\n\n'.repeat(6000)}`;
+    chunkDocument(text, { docName: 'first' });
+    const { blocks } = documentBlocks(text, 'fast');
+    const copy = structuredClone(blocks);
+    chunkDocument(`# Other\n\n${'x\n\n- - -\n\n'.repeat(7000)}`, { docName: 'second' });
+    chunkDocument(`# Other\n\n${'y\n\n'.repeat(14000)}`, { docName: 'third' });
+    expect(blocks).toEqual(copy);
+  });
+
   it('gives the second parse of a document with boilerplate its own objects', () => {
     // A plain-text document (fewer than three `#` headings) with running headers and page
     // numbers: prepare parses it, cuts them and parses the cut text with the same pool.

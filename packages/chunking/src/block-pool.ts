@@ -12,9 +12,14 @@
  * are not pooled: their text is a fresh string, and stored into an old object it is a slot for
  * every scavenge to visit; pooled, they measured no faster (session 64).
  *
+ * The pool also keeps the call's large block arrays (fast-lists' BlockArray past 8,192 blocks: a
+ * document's top-level blocks, a long list's items) as spares for the next call's: each was made
+ * from fresh memory in V8's large-object space, and its page faults cost more than its blocks'
+ * collection (1 MB of `***` rules 85 → 62 ms a pass, session 65).
+ *
  * What a host holds between calls is this pool's objects (64 bytes a block, at most POOLED_MOST
- * of each kind), with no string or block of the document (lists' items are let go when it is
- * handed back), and only weakly: the next full collection frees it, as it frees the rest of a
+ * of each kind) and at most SPARES_KEPT arrays (8 bytes a slot), with no string or block of the
+ * document (lists' items and the arrays' slots are let go when it is handed back), and only weakly: the next full collection frees it, as it frees the rest of a
  * call's garbage (retention.test.ts). The anchors of shape-anchor.ts may hold some
  * of its objects, refilled by the next call: what they keep is a hidden class, as before.
  *
@@ -84,18 +89,26 @@ export class BlockPool {
       block.ordered = ordered;
       const children = block.children!;
       if (children.length === items.length) for (let i = 0; i < items.length; i++) children[i] = items[i]!;
-      else block.children = items.slice();
+      else block.children = this.ownArray(items);
       this.listsUsed = k + 1;
       this.refilled++;
       return block;
     }
     // fast-lists' literal, field for field (one hidden class for every list).
-    const block: Block = { type: 'list', start, end, startLine, endLine, ordered, children: items.slice() };
+    const block: Block = { type: 'list', start, end, startLine, endLine, ordered, children: this.ownArray(items) };
     if (k < POOLED_MOST) {
       lists.push(block);
       this.listsUsed = k + 1;
     }
     return block;
+  }
+
+  /**
+   * `items` as a list's children: a copy, or `items` itself when it is an array lent to this
+   * call (a long list's, already in the large-object space: a copy would be fresh memory again).
+   */
+  private ownArray(items: readonly Block[]): Block[] {
+    return items.length > KEPT_CHILDREN && this.lent.includes(items as Block[]) ? (items as Block[]) : items.slice();
   }
 
   /** A list item whose children are `children` (a shared sentinel: fast-lists' DEFERRED_PARAGRAPH). */
@@ -150,6 +163,33 @@ export class BlockPool {
     return block;
   }
 
+  /** BlockArray's arrays past PUSHED_BLOCKS made or taken by the call holding this pool. */
+  private lent: Block[][] = [];
+  /** The last call's lent arrays, emptied (LET_GO), longest first. */
+  private spares: Block[][] = [];
+
+  /**
+   * A spare array of at least `length` slots (to be filled by index from 0 and trimmed by its
+   * taker), or null. Arrays past 128 KB live in V8's large-object space, each made from fresh
+   * memory: over 1 MB of `***` rules the top-level array's 550 page faults were a tenth of the
+   * pass on this project's VM, where a fault costs about 11 µs (issue 15).
+   */
+  spareArray(length: number): Block[] | null {
+    const { spares } = this;
+    // Longest first: the first is the only candidate.
+    if (spares.length === 0 || spares[0]!.length < length) return null;
+    this.reusedArrays++;
+    return spares.shift()!;
+  }
+
+  /** Records `array` (BlockArray's, past PUSHED_BLOCKS) as this call's, a spare for the next. */
+  lend(array: Block[]): void {
+    if (array.length <= SPARE_LONGEST) this.lent.push(array);
+  }
+
+  /** Spare arrays taken so far by the calls holding this pool (for tests). */
+  reusedArrays = 0;
+
   /** Blocks refilled so far by this pool over its life (for tests). */
   refilled = 0;
 
@@ -165,12 +205,24 @@ export class BlockPool {
       if (list.children!.length > KEPT_CHILDREN) list.children = NO_CHILDREN;
       else list.children!.fill(LET_GO);
     }
+    // The lent arrays held the document's blocks (headings with their text among them): let go,
+    // keeping each array's length, so its slots stay allocated for the next parse.
+    const { lent } = this;
+    for (let k = 0; k < lent.length; k++) lent[k]!.fill(LET_GO);
+    lent.sort((a, b) => b.length - a.length);
+    this.spares = lent.length > SPARES_KEPT ? lent.slice(0, SPARES_KEPT) : lent;
+    this.lent = [];
     this.leavesUsed = 0;
     this.listsUsed = 0;
     this.itemsUsed = 0;
     this.quotesUsed = 0;
   }
 }
+
+/** The longest array kept as a spare (8 MB of slots; a longer one is made fresh each call). */
+const SPARE_LONGEST = 1 << 20;
+/** The most spare arrays kept (a document's top-level blocks, a long list's items, a quote's). */
+const SPARES_KEPT = 4;
 
 /** The most children a handed-back list keeps its array for (most lists of block-dense documents hold one to three items). */
 const KEPT_CHILDREN = 8;

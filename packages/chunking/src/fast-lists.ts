@@ -61,10 +61,17 @@ export class BlockArray {
       this.count++;
     } else {
       const count = this.count;
-      const rate = Math.ceil(((count + 1) / (line + 1)) * this.lineCount * 1.125) + 16;
-      const bigger = new Array<Block>(Math.max(rate, count * 2));
+      // A spare from the last call's parse (block-pool.ts), its pages already the process's: a
+      // new one past 128 KB is fresh memory, one page fault per 512 slots.
+      const pool = currentBlockPool();
+      let bigger = pool?.spareArray(count + 1) ?? null;
+      if (bigger === null) {
+        const rate = Math.ceil(((count + 1) / (line + 1)) * this.lineCount * 1.125) + 16;
+        bigger = new Array<Block>(Math.max(rate, count * 2));
+      }
       for (let k = 0; k < count; k++) bigger[k] = array[k]!;
       bigger[count] = block;
+      pool?.lend(bigger);
       this.array = bigger;
       this.count = count + 1;
     }
