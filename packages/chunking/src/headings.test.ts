@@ -93,4 +93,22 @@ describe('Headings (heading paths as indexes)', () => {
       expect(headings.slug(h)).toBe(h >= 20 && h % 2 ? `b${h}` : `a${h}`);
     }
   });
+
+  it('hands its slug bases on with its columns, emptied of the document\'s strings', () => {
+    // Private columns, read to see what a released table keeps between documents.
+    type Columns = { slugBases: string[]; texts: string[] };
+    const first = new Headings();
+    first.reserve(10000);
+    for (let i = 0; i < 10000; i++) first.add(`Heading ${i}`, 1, NO_HEADING, `heading-${i}`, 0);
+    const bases = (first as unknown as Columns).slugBases;
+    first.release();
+    // Kept for the next table, without a string of the document it was made for.
+    expect(bases.slice(0, 10000).every((b) => b === '')).toBe(true);
+    const second = new Headings();
+    second.reserve(10000);
+    expect((second as unknown as Columns).slugBases).toBe(bases);
+    for (let i = 0; i < 10000; i++) second.add(`Part ${i}`, 1, NO_HEADING, i % 3 ? `part-${i}` : `Part ${i}`, 0);
+    for (let h = 0; h < 10000; h++) expect(second.slug(h)).toBe(h % 3 ? `part-${h}` : `Part ${h}`);
+    second.release();
+  });
 });

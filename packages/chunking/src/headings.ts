@@ -25,9 +25,12 @@ export class Headings {
    * base is the heading's text when `slugBaseAt[h]` is -1 (a text that is a slug already, such
    * as `h5`), else `slugBases[slugBaseAt[h]]`: only bases that differ from their text are held,
    * each store of a new string into this table (in the old generation once it is large) being a
-   * write barrier's slow path (4% of a pass over a document of tiny headings, issue 15).
+   * write barrier's slow path (4% of a pass over a document of tiny headings, issue 15). Its
+   * first `slugBaseCount` slots are used; sized with the columns, not grown by `push`: every
+   * growth past 128 KB was fresh memory (1 MB of headings of a code span made it six times).
    */
-  private slugBases: string[] = [];
+  private slugBases: string[] = new Array<string>(16);
+  private slugBaseCount = 0;
   private slugBaseAt: Int32Array = new Int32Array(16);
   private depths: Int32Array = new Int32Array(16);
   private parents: Int32Array = new Int32Array(16);
@@ -46,8 +49,9 @@ export class Headings {
     this.texts[h] = text;
     if (slugBase === text) this.slugBaseAt[h] = -1;
     else {
-      this.slugBaseAt[h] = this.slugBases.length;
-      this.slugBases.push(slugBase);
+      const at = this.slugBaseCount++;
+      this.slugBaseAt[h] = at;
+      this.slugBases[at] = slugBase;
     }
     this.depths[h] = depth;
     this.parents[h] = parent;
@@ -69,6 +73,7 @@ export class Headings {
       if (this.count === 0 && columns !== null && columns.depths.length >= n && columns.depths.length <= 4 * n) {
         spare = null;
         this.texts = columns.texts;
+        this.slugBases = columns.slugBases;
         this.slugBaseAt = columns.slugBaseAt;
         this.depths = columns.depths;
         this.parents = columns.parents;
@@ -88,11 +93,13 @@ export class Headings {
     const size = this.depths.length;
     if (size > RESERVE_FROM && size <= SPARE_MOST) {
       this.texts.fill('', 0, this.count);
-      spare = { texts: this.texts, slugBaseAt: this.slugBaseAt, depths: this.depths, parents: this.parents, lengths: this.lengths, slugNumbers: this.slugNumbers };
+      this.slugBases.fill('', 0, this.slugBaseCount);
+      spare = { texts: this.texts, slugBases: this.slugBases, slugBaseAt: this.slugBaseAt, depths: this.depths, parents: this.parents, lengths: this.lengths, slugNumbers: this.slugNumbers };
     }
     this.count = 0;
     this.texts = new Array<string>(16);
-    this.slugBases = [];
+    this.slugBases = new Array<string>(16);
+    this.slugBaseCount = 0;
     this.slugBaseAt = new Int32Array(16);
     this.depths = new Int32Array(16);
     this.parents = new Int32Array(16);
@@ -110,6 +117,8 @@ export class Headings {
     this.slugNumbers = grown(this.slugNumbers, size);
     this.slugBaseAt = grown(this.slugBaseAt, size);
     this.texts = grownArray(this.texts, size, '');
+    // At most one base a heading: the count of headings bounds it.
+    this.slugBases = grownArray(this.slugBases, size, '');
   }
 
   /** Headings the columns have room for (reserve's, at least `count`). */
@@ -180,7 +189,7 @@ const RESERVE_FROM = 4096;
 /** The most headings whose columns a released table keeps for the next (at most 6 MiB between calls). */
 const SPARE_MOST = 1 << 18;
 /** The columns of the last table released (Headings.release). */
-let spare: { texts: string[]; slugBaseAt: Int32Array; depths: Int32Array; parents: Int32Array; lengths: Int32Array; slugNumbers: Int32Array } | null = null;
+let spare: { texts: string[]; slugBases: string[]; slugBaseAt: Int32Array; depths: Int32Array; parents: Int32Array; lengths: Int32Array; slugNumbers: Int32Array } | null = null;
 
 // Never mutated: every consumer of a path only reads it.
 const EMPTY_PATH: HeadingRef[] = [];
