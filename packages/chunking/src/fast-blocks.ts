@@ -24,6 +24,7 @@ import { FOOTNOTE_OPEN, footnoteDefinition, footnoteLabelEnd, LABEL_ALONE } from
 import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { columnAt, EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass, detached } from './shape-anchor.js';
+import { referenceRule } from './reference-rule.js';
 import type { Block, BlockType } from './types.js';
 
 
@@ -203,12 +204,13 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
 
-const stockReference = stockRules.get('reference') as BlockRule;
+/** markdown-it's reference rule, ported with shortcuts that change no result (reference-rule.ts). */
+const referenceDefinition = referenceRule(md, PLAIN_URL) as BlockRule;
 /** markdown-it's HTML block rule; in silent mode, whether one that may interrupt a paragraph (kinds 1 to 6) starts on the line. */
 const stockHtmlBlock = stockRules.get('html_block') as BlockRule;
 
 /**
- * markdown-it's reference rule, then the lines that continue the paragraph a definition was
+ * markdown-it's reference rule (referenceDefinition), then the lines that continue the paragraph a definition was
  * read from. CommonMark reads definitions out of a paragraph, so the line after one continues
  * that paragraph even where markdown-it starts something else: an indented line (`[d]: /u` then
  * `    x` is a definition and a paragraph `x`, not indented code), and in a container a lazy
@@ -217,7 +219,7 @@ const stockHtmlBlock = stockRules.get('html_block') as BlockRule;
  * the paragraph: a definition again, a setext heading, or a paragraph.
  */
 function referenceThenLazy(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
-  if (!stockReference(state, startLine, endLine, silent)) return false;
+  if (!referenceDefinition(state, startLine, endLine, silent)) return false;
   if (silent) return true;
   for (;;) {
     const line = state.line;
@@ -227,7 +229,7 @@ function referenceThenLazy(state: StateBlock, startLine: number, endLine: number
     // line counts as unindented: CommonMark reads `[d]: /u` then `    [e]: /v` as two definitions.
     const indent = state.sCount[line]!;
     state.sCount[line] = Math.min(indent, state.blkIndent);
-    const definition = stockReference(state, line, endLine, false);
+    const definition = referenceDefinition(state, line, endLine, false);
     if (definition) {
       state.sCount[line] = indent;
       // addUncoveredLines starts a definition at a line starting `[` after at most three spaces:

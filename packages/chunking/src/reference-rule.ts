@@ -1,0 +1,210 @@
+/**
+ * markdown-it 15's block rule for link reference definitions (`[label]: /url "title"`), ported
+ * line for line (MIT, markdown-it's rules_block/reference.mjs), with three shortcuts that change
+ * no result. A page of definitions (an API index, a link list) spent half its time in the stock
+ * rule, twice prose's whole pass per MB (issue 15):
+ *
+ * - After the destination, the stock rule looks on the next line for a title, and to step onto
+ *   that line it runs every rule that may end a definition there (`getNextLinePos`: fences,
+ *   quotes, rules, lists, HTML, headings, tables), for every definition. A title starts with
+ *   `"`, `'` or `(` (parseLinkTitle returns not-ok at once on anything else, and the rule then
+ *   goes back to the destination's end), so the next line is stepped onto only when its first
+ *   visible character is one of those.
+ * - A destination markdown-it's normalizeLink gives back unchanged (fast-blocks' PLAIN_URL: an
+ *   optional `http(s)://` and host, then unencoded path characters) is neither normalized
+ *   again nor validated: validateLink rejects only `javascript:`, `vbscript:`, `file:` and
+ *   `data:` destinations, which PLAIN_URL never matches.
+ * - A label of ASCII letters, digits and `-_./:` is normalized as normalizeReference would
+ *   (trim, collapse whitespace, lower then upper case) by its upper case alone.
+ *
+ * reference-rule.test.ts holds it to the stock rule's tokens and `env.references` on generated
+ * documents of hostile definitions.
+ */
+import type { MarkdownIt as Md, StateBlock } from 'markdown-it';
+
+const MAX_LABEL_LENGTH = 999;
+
+function countCodePoints(str: string): number {
+  let length = str.length;
+  for (let i = 0; i < str.length - 1; i++) {
+    const high = str.charCodeAt(i);
+    if (high < 0xd800 || high > 0xdbff) continue;
+    const low = str.charCodeAt(i + 1);
+    if (low >= 0xdc00 && low <= 0xdfff) {
+      length--;
+      i++;
+    }
+  }
+  return length;
+}
+
+function lineEnd(state: StateBlock, line: number): number {
+  return Math.min(state.eMarks[line]! + 1, state.src.length);
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09;
+
+function getNextLinePos(state: StateBlock, nextLine: number): number {
+  const endLine = state.lineMax;
+  if (nextLine >= endLine || state.isEmpty(nextLine)) return -1;
+  let isContinuation = false;
+  // Indented as code, or a quote's lazy continuation (sCount -1): the definition goes on.
+  if (state.sCount[nextLine]! - state.blkIndent > 3) isContinuation = true;
+  if (state.sCount[nextLine]! < 0) isContinuation = true;
+  if (!isContinuation) {
+    const terminatorRules = state.md.block.ruler.getRules('reference');
+    const oldParentType = state.parentType;
+    state.parentType = 'reference' as StateBlock['parentType'];
+    let terminate = false;
+    for (let i = 0, l = terminatorRules.length; i < l; i++) {
+      if (terminatorRules[i]!(state, nextLine, endLine, true)) {
+        terminate = true;
+        break;
+      }
+    }
+    state.parentType = oldParentType;
+    if (terminate) return -1;
+  }
+  return state.bMarks[nextLine]! + state.tShift[nextLine]!;
+}
+
+/**
+ * Whether line `nextLine` may hold a title for the stock rule: a line there, whose first visible
+ * character opens one. Where not, parseLinkTitle fails on it whatever getNextLinePos says.
+ */
+function mayHoldTitle(state: StateBlock, nextLine: number): boolean {
+  if (nextLine >= state.lineMax) return false;
+  const c = state.src.charCodeAt(state.bMarks[nextLine]! + state.tShift[nextLine]!);
+  return c === 0x22 || c === 0x27 || c === 0x28;
+}
+
+/** ASCII letters, digits and `-_./:`: a label whose normalized form is its upper case. */
+const PLAIN_LABEL = /^[A-Za-z0-9\-_./:]+$/;
+
+/**
+ * The rule, for markdown-it instance `md` (its helpers, utils, normalizeLink and validateLink)
+ * and `plainUrl`, the destinations its normalizeLink returns unchanged.
+ */
+export function referenceRule(md: Md, plainUrl: RegExp): (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean {
+  const { parseLinkDestination, parseLinkTitle } = md.helpers;
+  const { normalizeReference } = md.utils;
+  return function reference(state, startLine, _endLine, silent) {
+    const src = state.src;
+    let pos = state.bMarks[startLine]! + state.tShift[startLine]!;
+    let nextLine = startLine + 1;
+    if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+    if (src.charCodeAt(pos) !== 0x5b /* [ */) return false;
+    let max = lineEnd(state, startLine);
+    let rawLabel = '';
+    let labelEnd = -1;
+    let segmentStart = ++pos;
+    while (pos < max) {
+      if (rawLabel.length + pos - segmentStart > MAX_LABEL_LENGTH * 2) return false;
+      let ch = src.charCodeAt(pos);
+      if (ch === 0x5b /* [ */) return false;
+      if (ch === 0x5d /* ] */) {
+        labelEnd = pos;
+        break;
+      }
+      if (ch === 0x5c /* \ */) ch = src.charCodeAt(++pos);
+      if (ch === 0x0a && pos < max) {
+        const nextPos = getNextLinePos(state, nextLine);
+        if (nextPos < 0) return false;
+        rawLabel += src.slice(segmentStart, max);
+        pos = segmentStart = nextPos;
+        max = lineEnd(state, nextLine++);
+        continue;
+      }
+      pos++;
+    }
+    if (labelEnd < 0 || src.charCodeAt(labelEnd + 1) !== 0x3a /* : */) return false;
+    rawLabel += src.slice(segmentStart, labelEnd);
+    if (rawLabel.length > MAX_LABEL_LENGTH && countCodePoints(rawLabel) > MAX_LABEL_LENGTH) return false;
+    pos = labelEnd + 2;
+    while (pos < max) {
+      const ch = src.charCodeAt(pos);
+      if (ch === 0x0a) {
+        const nextPos = getNextLinePos(state, nextLine);
+        if (nextPos < 0) break;
+        pos = nextPos;
+        max = lineEnd(state, nextLine++);
+      } else if (isSpace(ch)) pos++;
+      else break;
+    }
+    const destRes = parseLinkDestination(src, pos, max);
+    if (!destRes.ok) return false;
+    let href: string;
+    if (plainUrl.test(destRes.str)) href = destRes.str;
+    else {
+      href = md.normalizeLink(destRes.str);
+      if (!md.validateLink(href)) return false;
+    }
+    pos = destRes.pos;
+    const destEndPos = pos;
+    const destEndMax = max;
+    const destEndLineNo = nextLine;
+    while (pos < max) {
+      const ch = src.charCodeAt(pos);
+      if (ch === 0x0a) {
+        // (The first shortcut: see the module comment.)
+        if (!mayHoldTitle(state, nextLine)) break;
+        const nextPos = getNextLinePos(state, nextLine);
+        if (nextPos < 0) break;
+        pos = nextPos;
+        max = lineEnd(state, nextLine++);
+      } else if (isSpace(ch)) pos++;
+      else break;
+    }
+    const titleStart = pos;
+    let titleRes = parseLinkTitle(src, pos, max);
+    while (titleRes.can_continue) {
+      const nextPos = getNextLinePos(state, nextLine);
+      if (nextPos < 0) break;
+      pos = nextPos;
+      max = lineEnd(state, nextLine++);
+      titleRes = parseLinkTitle(src, pos, max, titleRes);
+    }
+    let title: string;
+    if (titleStart !== destEndPos && titleRes.ok) {
+      title = titleRes.str;
+      pos = titleRes.pos;
+    } else {
+      title = '';
+      pos = destEndPos;
+      max = destEndMax;
+      nextLine = destEndLineNo;
+    }
+    while (pos < max) {
+      if (!isSpace(src.charCodeAt(pos))) break;
+      pos++;
+    }
+    if (pos < max && src.charCodeAt(pos) !== 0x0a) {
+      if (title) {
+        // Garbage after the title: the definition is the destination alone, if that ends its line.
+        title = '';
+        pos = destEndPos;
+        max = destEndMax;
+        nextLine = destEndLineNo;
+        while (pos < max) {
+          if (!isSpace(src.charCodeAt(pos))) break;
+          pos++;
+        }
+      }
+    }
+    if (pos < max && src.charCodeAt(pos) !== 0x0a) return false;
+    const label = PLAIN_LABEL.test(rawLabel) ? rawLabel.toUpperCase() : normalizeReference(rawLabel);
+    if (!label) return false;
+    if (silent) return true;
+    const env = state.env as { references?: Record<string, { title: string; href: string }> };
+    if (typeof env.references === 'undefined') env.references = {};
+    if (typeof env.references[label] === 'undefined') env.references[label] = { title, href };
+    const token = state.push('reference_definition', '', 0);
+    token.map = [startLine, nextLine];
+    token.hidden = true;
+    const meta = Object.create(null) as { label: string };
+    meta.label = label;
+    token.meta = meta;
+    state.line = nextLine;
+    return true;
+  };
+}
