@@ -104,6 +104,8 @@ describe('block pool (block-pool.ts)', () => {
       list: Array.from({ length: n }, (_, i) => `- item ${i}\n`).join(''),
       quotes: Array.from({ length: n / 2 }, (_, i) => `> # h${i % 100}\nlazy ${i}\n`).join(''),
       alternating: Array.from({ length: n }, (_, i) => (i % 2 ? `- item ${i}\n` : `1. step ${i}\n`)).join(''),
+      // Blocks made from uncovered lines after the parse, merged into the parse's (fast-blocks' addUncoveredLines).
+      definitions: `# Links\n\n## One\n\n## Two\n\n${Array.from({ length: n }, (_, i) => `[ref${i}]: https://example.com/page/${i}\n`).join('')}`,
     };
     const o: Partial<ChunkOptions> = { docName: 'arrays', maxTokens: 256 };
     // (Turning pooling off drops the idle pool: the fresh results come first.)
@@ -112,7 +114,7 @@ describe('block pool (block-pool.ts)', () => {
     const pool = idleBlockPoolForTests()!;
     const before = pool.reusedArrays;
     // Longer, shorter and of other makers than the call before, twice round.
-    const order = ['headings', 'rules', 'paragraphs', 'list', 'quotes', 'alternating', 'rules', 'headings', 'list', 'paragraphs'];
+    const order = ['headings', 'rules', 'definitions', 'paragraphs', 'list', 'quotes', 'alternating', 'definitions', 'rules', 'headings', 'list', 'paragraphs'];
     for (const name of order) expect(chunkDocument(shapes[name]!, o), name).toEqual(fresh.get(name));
     expect(idleBlockPoolForTests()).toBe(pool);
     expect(pool.reusedArrays - before).toBeGreaterThanOrEqual(order.length);

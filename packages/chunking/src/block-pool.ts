@@ -18,9 +18,10 @@
  * collection (1 MB of `***` rules 85 → 62 ms a pass, session 65).
  *
  * What a host holds between calls is this pool's objects (64 bytes a block, at most POOLED_MOST
- * of each kind) and at most SPARES_KEPT arrays (8 bytes a slot), with no string or block of the
- * document (lists' items and the arrays' slots are let go when it is handed back), and only weakly: the next full collection frees it, as it frees the rest of a
- * call's garbage (retention.test.ts). The anchors of shape-anchor.ts may hold some
+ * of each kind) and at most SPARES_KEPT arrays (8 bytes a slot): never more than the largest call
+ * made live, with no string or block of the document (lists' items and the arrays' slots are let
+ * go when it is handed back), and only weakly: the next full collection frees it, as it frees the
+ * rest of a call's garbage (retention.test.ts). The anchors of shape-anchor.ts may hold some
  * of its objects, refilled by the next call: what they keep is a hidden class, as before.
  *
  * A pool is taken by one call at a time: a call made while another holds it (a stream consumed
@@ -29,8 +30,12 @@
  */
 import type { Block, BlockType } from './types.js';
 
-/** The most objects of each kind a pool keeps: the blocks of about 1 MB of `***` rules. */
-const POOLED_MOST = 1 << 18;
+/**
+ * The most objects of each kind a pool keeps: the blocks of about 16 MB of `***` rules. Past the
+ * pool, blocks are made fresh and their old-generation pages faulted in again every call: with
+ * 2^18 (session 64) a pass over 10 MB of rules took 54,000 page faults, 14,000 with 2^22.
+ */
+const POOLED_MOST = 1 << 22;
 
 /**
  * One method and one array per kind of block, each filling its fields by name: a kind is a hidden
@@ -171,20 +176,26 @@ export class BlockPool {
   /**
    * A spare array of at least `length` slots (to be filled by index from 0 and trimmed by its
    * taker), or null. Arrays past 128 KB live in V8's large-object space, each made from fresh
-   * memory: over 1 MB of `***` rules the top-level array's 550 page faults were a tenth of the
-   * pass on this project's VM, where a fault costs about 11 µs (issue 15).
+   * memory: over 1 MB of `***` rules the top-level array's 550 page faults were a quarter of the
+   * pass on this project's VM (issue 15).
    */
   spareArray(length: number): Block[] | null {
+    // A short array is young and cheap, and a spare cut to its length would be of no use to
+    // the next long document.
+    if (length <= SPARE_FROM) return null;
+    // The shortest that fits: a call that makes two long arrays (the definitions of a page of
+    // them, then the blocks they are merged into) takes back the one each had.
     const { spares } = this;
-    // Longest first: the first is the only candidate.
-    if (spares.length === 0 || spares[0]!.length < length) return null;
+    let best = -1;
+    for (let k = 0; k < spares.length; k++) if (spares[k]!.length >= length && (best < 0 || spares[k]!.length < spares[best]!.length)) best = k;
+    if (best < 0) return null;
     this.reusedArrays++;
-    return spares.shift()!;
+    return spares.splice(best, 1)[0]!;
   }
 
   /** Records `array` (BlockArray's, past PUSHED_BLOCKS) as this call's, a spare for the next. */
   lend(array: Block[]): void {
-    if (array.length <= SPARE_LONGEST) this.lent.push(array);
+    if (array.length > SPARE_FROM && array.length <= SPARE_LONGEST) this.lent.push(array);
   }
 
   /** Spare arrays taken so far by the calls holding this pool (for tests). */
@@ -219,8 +230,10 @@ export class BlockPool {
   }
 }
 
-/** The longest array kept as a spare (8 MB of slots; a longer one is made fresh each call). */
-const SPARE_LONGEST = 1 << 20;
+/** Arrays up to this long are neither lent nor taken (BlockArray's own threshold, PUSHED_BLOCKS). */
+const SPARE_FROM = 8192;
+/** The longest array kept as a spare (32 MB of slots, as many as POOLED_MOST; a longer one is made fresh each call). */
+const SPARE_LONGEST = 1 << 22;
 /** The most spare arrays kept (a document's top-level blocks, a long list's items, a quote's). */
 const SPARES_KEPT = 4;
 

@@ -2134,6 +2134,10 @@ function buildTree(tokens: Token[]): TreeNode[] {
       while (depth > 0 && ++t < tokens.length) depth += tokens[t]!.nesting;
       continue;
     }
+    // A top-level definition makes no block here (addUncoveredLines makes it one from its
+    // lines): no root, where a page of them grew the roots a slot each and sent the blocks off
+    // the direct blocks' one-mark path.
+    if (stack.length === 0 && token.type === 'reference_definition') continue;
     if (token.nesting === 1) {
       const node: TokenNode = { open: token, children: NO_NODES, inline: NO_TOKENS };
       addChild(stack, roots, node);
@@ -2471,7 +2475,6 @@ export function parsedPlainText(inlineSource: string, ctx: Pick<Ctx, 'env'>): st
   return out;
 }
 
-const DEFINITION_START = /^ {0,3}\[/;
 /** A container's indentation and `>` markers, and on an item's first line its marker (and those of the items and quotes opened on the same line). */
 const CONTAINER_PREFIX = /(?:[\s>]|[-*+](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))*/y;
 
@@ -2570,7 +2573,10 @@ function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter |
     const b = blocks[k]!;
     for (let line = b.startLine, last = Math.min(b.endLine, count - 1); line <= last; line++) covered[line] = 1;
   }
-  const extra: Block[] = [];
+  // A BlockArray and the pool's objects (fast-lists.ts, block-pool.ts): a page of definitions
+  // is a block a line, as many as a page of rules.
+  const extra = new BlockArray(count);
+  const pool = currentBlockPool();
   let current: Block | null = null;
   for (let line = 0; line < count; line++) {
     // Covered lines (nearly all) are passed over before their characters are read.
@@ -2580,19 +2586,51 @@ function addUncoveredLines(blocks: Block[], ctx: Ctx, frontMatter: FrontMatter |
     }
     const ls = lines.starts[line]!;
     const le = lines.ends[line]!;
-    if (skipWhitespace(source, ls, le) === le || (frontMatter !== null && ls < frontMatter.end)) {
+    const start = skipWhitespace(source, ls, le);
+    if (start === le || (frontMatter !== null && ls < frontMatter.end)) {
       current = null;
       continue;
     }
-    const text = source.slice(ls, le);
-    if (!current || DEFINITION_START.test(text) || ctx.indentedDefinitions?.has(line) === true) {
-      const start = skipWhitespace(source, ls, le);
-      current = { type: 'definition', start, end: le, startLine: line, endLine: line };
-      extra.push(current);
+    if (!current || startsDefinition(source, ls, start) || ctx.indentedDefinitions?.has(line) === true) {
+      current = pool !== null ? pool.leaf('definition', start, le, line, line) : { type: 'definition', start, end: le, startLine: line, endLine: line };
+      extra.push(current, line);
     }
     current.end = trimEndOffset(source, current.start, le);
     current.endLine = line;
   }
   if (extra.length === 0) return blocks;
-  return [...blocks, ...extra].sort((a, b) => a.start - b.start);
+  return mergedByStart(blocks, extra.toArray(), pool);
+}
+
+/**
+ * Whether a definition starts the line from `lineStart`, whose first non-whitespace character
+ * is at `visible`: `/^ {0,3}\[/`, a `[` after at most three spaces (a tab is not one of them).
+ */
+function startsDefinition(source: string, lineStart: number, visible: number): boolean {
+  if (source.charCodeAt(visible) !== 0x5b) return false;
+  if (visible - lineStart > 3) return false;
+  for (let k = lineStart; k < visible; k++) if (source.charCodeAt(k) !== 0x20) return false;
+  return true;
+}
+
+/**
+ * `[...blocks, ...extra]` sorted by start, stably (a block before a definition of the same
+ * start), each being in that order already: merged into one array (from the pool's spares
+ * past 8,192), where the spread and the sort's copy were two more arrays of a document's
+ * length, each fresh memory in V8's large-object space (issue 15). Sorted as before if
+ * `blocks` is not in order.
+ */
+function mergedByStart(blocks: Block[], extra: Block[], pool: BlockPool | null): Block[] {
+  for (let k = 1; k < blocks.length; k++) if (blocks[k]!.start < blocks[k - 1]!.start) return [...blocks, ...extra].sort((a, b) => a.start - b.start);
+  const n = blocks.length + extra.length;
+  const out = pool?.spareArray(n) ?? new Array<Block>(n);
+  let i = 0;
+  let j = 0;
+  let w = 0;
+  while (i < blocks.length && j < extra.length) out[w++] = extra[j]!.start < blocks[i]!.start ? extra[j++]! : blocks[i++]!;
+  while (i < blocks.length) out[w++] = blocks[i++]!;
+  while (j < extra.length) out[w++] = extra[j++]!;
+  if (out.length !== n) out.length = n;
+  pool?.lend(out);
+  return out;
 }
