@@ -179,8 +179,7 @@ export function headingBlock(source: string, lines: LineTable, src: string, star
   // class), rather than five and then two added: those two went to a property array of their
   // own, one more object per heading.
   const endLine = lastLineOf(lines, end, lastLine);
-  // Not from the pool (block-pool.ts says why).
-  return { type: 'heading', start, end, startLine, endLine, depth, text };
+  return pool !== null ? pool.heading(start, end, startLine, endLine, depth, text) : { type: 'heading', start, end, startLine, endLine, depth, text };
 }
 
 /**
