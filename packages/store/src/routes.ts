@@ -4,9 +4,9 @@
  * same docs and question.
  *
  *   RouteIndex.load   the chunks in document order, their BM25 terms (stored at ingest;
- *                     a CJK run cut into characters and pairs as read, see routeTermsOf in
- *                     search.ts), each vector's length; postings per term; built once per
- *                     index version
+ *                     a CJK run cut into characters and pairs as read, see routeStoredTerms
+ *                     in search.ts and retrieval's cjk-terms.ts), each vector's length;
+ *                     postings per term; built once per index version
  *   routeScores       the scores retrieval's windowScores computes (own cosine, own BM25,
  *                     per window the window's cosine and BM25), fused by fuseMaxNormalised
  *   routedUnits       the ranking through retrieval's mergeHits and trimSegments
@@ -148,6 +148,12 @@ export class RouteIndex {
     private readonly contentPostings: Postings,
     /** The vectors are the local lexical model's (localModelId: `local-lexical-v1-d512`, …). */
     private readonly lexicalVectors: boolean,
+    /**
+     * Per item: its place in docs-query's order (documents by topic, then source file, then
+     * chunk index), which breaks a tie of scores as retrieval's search() breaks it. The items
+     * themselves are in artifact id order (8 hex of a hash), which put copy/two before copy/one.
+     */
+    readonly tieOrder: Int32Array,
   ) {}
 
   get size(): number {
@@ -179,6 +185,7 @@ export class RouteIndex {
     const embedPostings = new PostingsBuilder();
     const contentPostings = new PostingsBuilder();
     let stale = 0;
+    let tieOrder: Int32Array = new Int32Array(0);
     let start = 0;
     let lastArtifact: string | null = null;
     const closeGroup = (end: number) => {
@@ -217,6 +224,7 @@ export class RouteIndex {
         contentLength.push(contentPostings.add(item, contentTerms, termIds));
       }
       closeGroup(rows.length);
+      tieOrder = docsQueryOrder(db, rows.length, groupEnd, (item) => vectors.units[rows[item]!]!.artifactId);
     })();
     if (stale > 0) {
       throw new StoreError(
@@ -236,6 +244,7 @@ export class RouteIndex {
       embedPostings.build(termIds.size),
       contentPostings.build(termIds.size),
       storedModel(db).model?.startsWith('local-lexical-') === true,
+      tieOrder,
     );
   }
 
@@ -446,9 +455,9 @@ export interface RoutedUnit {
 }
 
 /**
- * The n routed units for a query: scores over the active items, the ranking (ties by
- * document order), small-to-big merge, then each unit's text (with ±k neighbours when k > 0,
- * else edge-trimmed), as retrieval's search() builds them.
+ * The n routed units for a query: scores over the active items, the ranking (ties in
+ * docs-query's order: RouteIndex.tieOrder), small-to-big merge, then each unit's text (with
+ * ±k neighbours when k > 0, else edge-trimmed), as retrieval's search() builds them.
  */
 export function routedUnits(
   index: RouteIndex,
@@ -478,7 +487,9 @@ export function routedUnits(
   // Only units that score something, as retrieval's routed search takes them: with every score
   // 0 (a query of stopwords or punctuation under the local model), all 30 of the merge's depth
   // joined into one unit and came back as a result.
-  const order = topPositions(scored.fused, Math.max(n, merge?.depth ?? 0)).filter((p) => scored.fused[p]! > 0);
+  const tie = new Int32Array(active.length);
+  for (let p = 0; p < active.length; p++) tie[p] = index.tieOrder[active[p]!]!;
+  const order = topPositions(scored.fused, tie, Math.max(n, merge?.depth ?? 0)).filter((p) => scored.fused[p]! > 0);
   const hits: RankedHit[] = order.map((p) => {
     const item = active[p]!;
     return { group: index.unitOf(item).artifactId, index: Math.max(0, index.chunkIndex[item]!), score: scored.fused[p]! };
@@ -503,23 +514,53 @@ export function routedUnits(
     const chunks = rows.map((r) => ({ originalText: r.content, overlapChars: r.overlapChars, sourcePosition: { charStart: r.startChar, charEnd: r.endChar } }) as unknown as ManifestChunk);
     const e = expandRange(chunks, u.first - from, u.last - from, k, center - from);
     // A sentence is kept when it holds a query term: the query's terms as the BM25 reads a
-    // query, the sentence's as it reads a document (a one-character query is in a run's characters).
-    const segs = (k === 0 && trim > 0 ? trimSegments(e.segments, query, trim, (t) => (t === query ? routeQueryTerms(t) : routeDocumentTerms(t))) : e.segments).map((s) => ({ ...s, index: s.index + from }));
+    // query, the sentence's as it reads a document (a one-character query is in a run's
+    // characters), the two sides retrieval's search() trims with, so the units are docs-query's.
+    const segs = (k === 0 && trim > 0 ? trimSegments(e.segments, query, trim, routeQueryTerms, routeDocumentTerms) : e.segments).map((s) => ({ ...s, index: s.index + from }));
     return { ...base, span: { from: segs[0]?.index ?? e.from + from, to: segs[segs.length - 1]?.index ?? e.to + from }, text: segs.map((s) => s.text).join(BOUNDARY_SEPARATOR) };
   });
 }
 
-/** Positions of the `m` highest scores, best first, ties by position (a bounded insertion, not a sort of every item). */
-function topPositions(scores: Float64Array, m: number): number[] {
+/**
+ * Each item's place when the documents are in docs-query's order: its search() reads topics
+ * sorted by id (UTF-16 code units), each topic's documents in its index's order (the built
+ * manifests' name order, as the store's source files sort), each document's chunks in order.
+ * Items are grouped by document (a group ends at groupEnd) in chunk order already; only the
+ * documents are sorted, by topic, source file, then artifact id (a document without either
+ * sorts first).
+ */
+function docsQueryOrder(db: DB, size: number, groupEnd: readonly number[], artifactOf: (item: number) => string): Int32Array {
+  const keys = new Map<string, { topic: string; file: string }>();
+  for (const a of db.prepare('SELECT id, topic, source_file AS file FROM artifacts').all() as { id: string; topic: string | null; file: string | null }[]) {
+    keys.set(a.id, { topic: a.topic ?? '', file: a.file ?? '' });
+  }
+  const groups: { start: number; end: number; id: string; topic: string; file: string }[] = [];
+  for (let item = 0; item < size; item = groupEnd[item]!) {
+    const id = artifactOf(item);
+    groups.push({ start: item, end: groupEnd[item]!, id, ...(keys.get(id) ?? { topic: '', file: '' }) });
+  }
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  groups.sort((a, b) => cmp(a.topic, b.topic) || cmp(a.file, b.file) || cmp(a.id, b.id));
+  const out = new Int32Array(size);
+  let next = 0;
+  for (const g of groups) for (let item = g.start; item < g.end; item++) out[item] = next++;
+  return out;
+}
+
+/**
+ * Positions of the `m` highest scores, best first, ties by `tie` (lower first; a bounded
+ * insertion, not a sort of every item).
+ */
+function topPositions(scores: Float64Array, tie: Int32Array, m: number): number[] {
   const k = Math.min(m, scores.length);
   if (k <= 0) return [];
   const top = new Int32Array(k);
+  const better = (p: number, q: number) => scores[p]! > scores[q]! || (scores[p] === scores[q] && tie[p]! < tie[q]!);
   let filled = 0;
   for (let p = 0; p < scores.length; p++) {
-    const s = scores[p]!;
-    if (filled === k && !(s > scores[top[k - 1]!]!)) continue;
+    if (filled === k && !better(p, top[k - 1]!)) continue;
     let i = filled < k ? filled++ : k - 1;
-    while (i > 0 && scores[top[i - 1]!]! < s) {
+    while (i > 0 && better(p, top[i - 1]!)) {
       top[i] = top[i - 1]!;
       i--;
     }
