@@ -12,8 +12,9 @@
  *
  * The pool also keeps the call's large block arrays (fast-lists' BlockArray past 8,192 blocks: a
  * document's top-level blocks, a long list's items) as spares for the next call's: each was made
- * from fresh memory in V8's large-object space, and its page faults cost more than its blocks'
- * collection (1 MB of `***` rules 85 → 62 ms a pass, session 65).
+ * from fresh memory in V8's large-object space (550 page faults a pass over 1 MB of `***` rules,
+ * none with the spares; with POOLED_MOST's larger cap, 10 MB of rules went from 0.18–0.25 to
+ * 0.12–0.13 s per MB in the scaling bench, session 65).
  *
  * What a host holds between calls is this pool's objects (64 bytes a block, at most POOLED_MOST
  * of each kind) and at most SPARES_KEPT arrays (8 bytes a slot): never more than the largest call
@@ -72,9 +73,10 @@ export class BlockPool {
   /**
    * Seven-field blocks (heading), likewise. A heading's text is a fresh string, stored into an old
    * object (a slot for every scavenge to visit): at 1 MB of tiny headings pooled and fresh
-   * headings measure the same (session 64), at 10 MB the pool saves a third of the page faults
-   * and a quarter of the pass (1.98–2.30 → 1.54–1.76 s, session 65), the old generation's pages
-   * no longer faulted in again for 1.7 million new headings.
+   * headings measure the same (session 64); at 10 MB the pool saves 40% of the page faults
+   * (80,000 → 47,000 a pass: the old generation's pages are not faulted in again for 1.7 million
+   * new headings), and the scaling bench read 0.17 → 0.14 and 0.15 → 0.11 s per MB in two A/B
+   * runs, 0.20 both in a third (session 65).
    */
   private readonly headings: Block[] = [];
   private headingsUsed = 0;
@@ -209,8 +211,7 @@ export class BlockPool {
   /**
    * A spare array of at least `length` slots (to be filled by index from 0 and trimmed by its
    * taker), or null. Arrays past 128 KB live in V8's large-object space, each made from fresh
-   * memory: over 1 MB of `***` rules the top-level array's 550 page faults were a quarter of the
-   * pass on this project's VM (issue 15).
+   * memory: over 1 MB of `***` rules the top-level array took 550 page faults a pass (issue 15).
    */
   spareArray(length: number): Block[] | null {
     // A short array is young and cheap, and a spare cut to its length would be of no use to
