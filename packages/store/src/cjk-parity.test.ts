@@ -9,9 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBackend, DocsClient, openSource, search as retrievalSearch, type EmbeddingBackend } from '@chunkyard/retrieval';
 import { buildFixtureDocs, CJK_LONG_PAGE, CJK_PAGES, type FixtureDocs } from '../../retrieval/src/test-fixture-docs.js';
-import { readBuiltTopic } from './built.js';
-import { embedPlans } from './ingest.js';
 import { DocStore } from './store.js';
+import { ingestBuiltTopics } from './test-helpers.js';
 
 const ENGLISH = ['deployment/native-aot', 'libraries/system-text-json-polymorphism'];
 const PAGES = { 'cjk/zh': CJK_PAGES.zh, 'cjk/ja': CJK_PAGES.ja, 'cjk/ko': CJK_PAGES.ko, 'cjk/zh-long': CJK_LONG_PAGE };
@@ -25,14 +24,7 @@ beforeAll(async () => {
   backend = createBackend({ folder: fx.docs });
   store = DocStore.open(join(fx.workspace, 'store.db'));
   // In topic order, though that decides nothing: both break a tie of scores by topic.
-  for (const topic of [...ENGLISH, ...Object.keys(PAGES)].sort()) {
-    const built = readBuiltTopic({ topicDir: join(fx.docs, topic), topic, sourceSystem: topic, displayOf: (s) => `${topic}/${s}`, sourceIdOf: (s) => s });
-    await store.ingestPlans(
-      built.map((b) => b.plan),
-      backend.provider.model,
-      (pending) => embedPlans(pending, backend.provider),
-    );
-  }
+  await ingestBuiltTopics(store, fx.docs, [...ENGLISH, ...Object.keys(PAGES)].sort(), backend.provider);
 }, 120_000);
 
 afterAll(() => {

@@ -6,11 +6,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackend, DocsClient, openSource, search as retrievalSearch, type EmbeddingBackend } from '@chunkyard/retrieval';
 import { buildFixtureDocs, SAMPLE_QUESTIONS, SAMPLE_TOPICS, type FixtureDocs } from '../../retrieval/src/test-fixture-docs.js';
-import { readBuiltTopic } from './built.js';
-import { embedPlans } from './ingest.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { fuseRrf, searchFts } from './search.js';
 import { DocStore } from './store.js';
+import { readBuiltTopic } from './built.js';
+import { embedPlans } from './ingest.js';
+import { ingestBuiltTopics } from './test-helpers.js';
 import { VectorIndex } from './vector-index.js';
 import type { SearchHit } from './types.js';
 
@@ -31,14 +32,7 @@ beforeAll(async () => {
   backend = createBackend({ folder: fx.docs });
   dbPath = join(fx.workspace, 'store.db');
   store = DocStore.open(dbPath);
-  for (const topic of SAMPLE_TOPICS) {
-    const built = readBuiltTopic({ topicDir: join(fx.docs, topic), topic, sourceSystem: topic, displayOf: (s) => `${topic}/${s}`, sourceIdOf: (s) => s });
-    await store.ingestPlans(
-      built.map((b) => b.plan),
-      backend.provider.model,
-      (pending) => embedPlans(pending, backend.provider),
-    );
-  }
+  await ingestBuiltTopics(store, fx.docs, SAMPLE_TOPICS, backend.provider);
 }, 120_000);
 
 afterAll(() => {

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createProvider, localModelId, type EmbeddingProvider } from '@chunkyard/embeddings';
+import { readBuiltTopic } from './built.js';
+import { embedPlans } from './ingest.js';
 import type { SearchHit } from './types.js';
 import { DocStore } from './store.js';
 
@@ -82,4 +84,20 @@ export function sourceIdsOf(store: DocStore, hits: readonly SearchHit[]): string
   const ids = store.db.prepare('SELECT id, source_id AS sourceId FROM artifacts').all() as { id: string; sourceId: string }[];
   const byId = new Map(ids.map((r) => [r.id, r.sourceId]));
   return hits.map((h) => byId.get(h.artifactId)!);
+}
+
+/**
+ * Ingests each of `topics`, built in the docs folder `docs` (docs-query's topics), as docs-store
+ * ingest names them: the topic its source system, a file shown as `topic/file`. The tests that
+ * compare the store's units with docs-query's over the same built docs start from this.
+ */
+export async function ingestBuiltTopics(store: DocStore, docs: string, topics: readonly string[], provider: EmbeddingProvider): Promise<void> {
+  for (const topic of topics) {
+    const built = readBuiltTopic({ topicDir: join(docs, topic), topic, sourceSystem: topic, displayOf: (s) => `${topic}/${s}`, sourceIdOf: (s) => s });
+    await store.ingestPlans(
+      built.map((b) => b.plan),
+      provider.model,
+      (pending) => embedPlans(pending, provider),
+    );
+  }
 }

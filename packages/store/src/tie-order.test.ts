@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBackend, DocsClient, openSource, search as retrievalSearch, type EmbeddingBackend } from '@chunkyard/retrieval';
 import { buildFixtureDocs, type FixtureDocs } from '../../retrieval/src/test-fixture-docs.js';
-import { readBuiltTopic } from './built.js';
-import { embedPlans } from './ingest.js';
 import { DocStore } from './store.js';
+import { ingestBuiltTopics } from './test-helpers.js';
 
 const PAGE = '# Cache guide\n\nEnable response compression in production to save bandwidth.\n\nThe cache keeps compressed responses for an hour.\n';
 // Topic order copy/one, copy/two; artifact ids (sha256 of `${topic}:golden-reference.md`) the other way.
@@ -24,14 +23,7 @@ beforeAll(async () => {
   backend = createBackend({ folder: fx.docs });
   store = DocStore.open(join(fx.workspace, 'store.db'));
   // Ingested in reverse topic order: the order of ingest decides nothing either.
-  for (const topic of [...TOPICS].reverse()) {
-    const built = readBuiltTopic({ topicDir: join(fx.docs, topic), topic, sourceSystem: topic, displayOf: (s) => `${topic}/${s}`, sourceIdOf: (s) => s });
-    await store.ingestPlans(
-      built.map((b) => b.plan),
-      backend.provider.model,
-      (pending) => embedPlans(pending, backend.provider),
-    );
-  }
+  await ingestBuiltTopics(store, fx.docs, [...TOPICS].reverse(), backend.provider);
 }, 120_000);
 
 afterAll(() => {
