@@ -19,9 +19,10 @@
  * What a host holds between calls is this pool's objects (64 bytes a block, at most POOLED_MOST
  * of each kind) and at most SPARES_KEPT arrays (8 bytes a slot): never more than the largest call
  * made live, with no string or block of the document (heading texts, lists' items and the
- * arrays' slots are let go when it is handed back), and only weakly: the next full collection frees it, as it frees the
- * rest of a call's garbage (retention.test.ts). The anchors of shape-anchor.ts may hold some
- * of its objects, refilled by the next call: what they keep is a hidden class, as before.
+ * arrays' slots are let go when it is handed back), and only weakly: the next full collection
+ * frees it, as it frees the rest of a call's garbage (retention.test.ts). The anchors of
+ * shape-anchor.ts may hold some of its objects, refilled by the next call: what they keep is a
+ * hidden class, as before.
  *
  * A pool is taken by one call at a time: a call made while another holds it (a stream consumed
  * between calls makes its blocks without one) gets a pool of its own, and a call that throws

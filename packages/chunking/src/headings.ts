@@ -186,7 +186,7 @@ export class Headings {
 
 /** Headings.reserve acts on more blocks than this. */
 const RESERVE_FROM = 4096;
-/** The most headings whose columns a released table keeps for the next (at most 6 MiB between calls). */
+/** The most headings whose columns a released table keeps for the next (at most 8 MiB between calls). */
 const SPARE_MOST = 1 << 18;
 /** The columns of the last table released (Headings.release). */
 let spare: { texts: string[]; slugBases: string[]; slugBaseAt: Int32Array; depths: Int32Array; parents: Int32Array; lengths: Int32Array; slugNumbers: Int32Array } | null = null;
