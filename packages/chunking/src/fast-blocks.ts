@@ -210,13 +210,13 @@ const referenceDefinition = referenceRule(md, PLAIN_URL) as BlockRule;
 const stockHtmlBlock = stockRules.get('html_block') as BlockRule;
 
 /**
- * markdown-it's reference rule (referenceDefinition), then the lines that continue the paragraph a definition was
- * read from. CommonMark reads definitions out of a paragraph, so the line after one continues
- * that paragraph even where markdown-it starts something else: an indented line (`[d]: /u` then
- * `    x` is a definition and a paragraph `x`, not indented code), and in a container a lazy
- * line (`- [d]: /u` then `x` is an item holding a definition and a paragraph `x`, as remark
- * parses it, not an item and a paragraph after the list). Such a line is read as the rest of
- * the paragraph: a definition again, a setext heading, or a paragraph.
+ * markdown-it's reference rule (referenceDefinition), then the lines that continue the paragraph
+ * a definition was read from. CommonMark reads definitions out of a paragraph, so the line after
+ * one continues that paragraph even where markdown-it starts something else: an indented line
+ * (`[d]: /u` then `    x` is a definition and a paragraph `x`, not indented code), and in a
+ * container a lazy line (`- [d]: /u` then `x` is an item holding a definition and a paragraph
+ * `x`, as remark parses it, not an item and a paragraph after the list). Such a line is read as
+ * the rest of the paragraph: a definition again, a setext heading, or a paragraph.
  */
 function referenceThenLazy(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
   if (!referenceDefinition(state, startLine, endLine, silent)) return false;
