@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createProvider, localModelId, type EmbeddingProvider } from '@chunkyard/embeddings';
+import { CJK_LONG_PAGE, CJK_PAGES as CJK_PAGES_OF_RETRIEVAL } from '../../retrieval/src/test-fixture-docs.js';
 import { readBuiltTopic } from './built.js';
 import { embedPlans } from './ingest.js';
 import type { SearchHit } from './types.js';
@@ -55,14 +56,10 @@ export const tokensDoc = (n: number, word = 'y'): string => `x${` ${word}`.repea
  * The CJK search tests' corpus (cjk-search.test.ts, cjk-routes.test.ts): a Chinese, a Japanese
  * and a Korean page whose words sit inside runs (配置 in 如何配置服务器的网络设置, 設定 in
  * サーバーの設定を変更する, 서버 in 서버를), a chunked Chinese document whose eighth section holds
- * 启用缓存压缩, and two English pages of the repository's docs.
+ * 启用缓存压缩, and two English pages of the repository's docs: retrieval's test pages (the same
+ * texts docs-query's CJK tests search), keyed by source id.
  */
-export const CJK_PAGES = {
-  zh: '# 服务器指南\n\n本文介绍如何配置服务器的网络设置，以及防火墙的规则。\n',
-  ja: '# サーバーガイド\n\nサーバーの設定を変更する方法について説明します。\n',
-  ko: '# 관리자 안내\n\n이 문서는 서버를 설정하는 방법을 설명합니다.\n',
-  'zh-long': `# 部署手册\n\n${Array.from({ length: 12 }, (_, i) => `## 第${i}节\n\n${i === 7 ? '在生产环境中启用缓存压缩可以减少带宽。' : '这一节讲述一般的注意事项和背景知识。'.repeat(6)}\n`).join('\n')}`,
-} as const;
+export const CJK_PAGES = { ...CJK_PAGES_OF_RETRIEVAL, 'zh-long': CJK_LONG_PAGE } as const;
 
 /** A store at `path` holding CJK_PAGES (source ids `zh`, `ja`, `ko`, `zh-long`) and two English pages (their paths). */
 export async function cjkStore(path: string, embedder: EmbeddingProvider = localProvider()): Promise<DocStore> {
