@@ -1,8 +1,8 @@
 // docs-store reads CHUNKYARD_TOPIC_MARKER through @chunkyard/topic-io, as every other tool
 // does: a copy of the rule here fell behind it, or `ingest` and chunking-tool disagree on
 // which folders are topics.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@chunkyard/config';
@@ -113,4 +113,42 @@ describe('planInputs', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+});
+
+describe('planInputs --built, a _chunks/ that is not a readable folder', () => {
+  // Issue 15 probe: a file or FIFO as _chunks/ was Node's words ("ENOTDIR: not a directory,
+  // scandir '…/_chunks'"), a mode-000 _chunks/ "EACCES: permission denied, scandir '…'", and a
+  // dangling or looping link "no _chunks/ folder: build the topic first".
+  const shapes: [string, (chunks: string) => void, RegExp][] = [
+    ['a regular file', (c) => writeFileSync(c, 'x'), /_chunks: not a folder \(a regular file\)$/],
+    ['a FIFO', (c) => execFileSync('mkfifo', [c]), /_chunks: not a folder \(a FIFO \(named pipe\)\)$/],
+    ['a dangling symlink', (c) => symlinkSync(join(c, '..', 'gone'), c), /_chunks: a dangling symlink \(its target does not exist\); fix or remove the link$/],
+    ['a symlink loop', (c) => symlinkSync(c, c), /_chunks: a symlink loop \(it never reaches a file\); fix or remove the link$/],
+    ...(process.getuid?.() === 0 ? [] : [['an unreadable folder', (c: string) => { mkdirSync(c); chmodSync(c, 0o000); }, /_chunks: permission denied \(EACCES\); check its permissions/] as [string, (c: string) => void, RegExp]]),
+  ];
+  for (const [what, make, said] of shapes) {
+    it(`${what}: named, in the tools' words, and left out`, () => {
+      const root = mkdtempSync(join(tmpdir(), 'plan-inputs-built-'));
+      const topic = join(root, 'docs', 't');
+      const chunks = join(topic, '_chunks');
+      try {
+        mkdirSync(topic, { recursive: true });
+        writeFileSync(join(topic, 'golden-reference.md'), '# T\n\nText.\n');
+        make(chunks);
+        const planned = planInputs({ root, config: { chunking: {} }, paths: [topic], built: true });
+        expect(planned.plans).toEqual([]);
+        expect(planned.errors).toHaveLength(1);
+        expect(planned.errors[0]!.source).toBe(topic);
+        expect(planned.errors[0]!.error).toMatch(said);
+        expect(planned.errors[0]!.error).not.toMatch(/scandir|build the topic first/);
+      } finally {
+        try {
+          chmodSync(chunks, 0o755);
+        } catch {
+          // not a folder of ours to open again
+        }
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  }
 });

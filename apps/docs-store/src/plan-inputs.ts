@@ -8,7 +8,7 @@ import { ChunkOptionsError, type ChunkOptions } from '@chunkyard/chunking';
 import { mergeTopic, parseConfig, type ChunkyardConfig } from '@chunkyard/config';
 import { builtRefs, decodeDocument, planArtifact, type PlanRef } from '@chunkyard/store';
 import { configText, UsageError } from './workspace.js';
-import { assertSearchable, brokenLink, describeFsError, errnoReason, fileProblem, folderProblem, isFsError, readRegularFile } from '@chunkyard/fs-atomic';
+import { assertSearchable, brokenLink, describeFsError, errnoReason, fileProblem, folderProblem, isFsError, oneLine, readRegularFile } from '@chunkyard/fs-atomic';
 // The file that makes a folder a topic, read from CHUNKYARD_TOPIC_MARKER by topic-io's one rule
 // (a copy here fell behind it and took keywords.md or index.json as a topic's document).
 import { docNameProblem, TOPIC_MARKER } from '@chunkyard/topic-io';
@@ -82,6 +82,16 @@ export function planInputs(req: PlanRequest): PlannedInputs {
       const config = mergeTopic(req.config, topicConfig);
       const topic = req.topic ?? rel(p);
       if (req.built) {
+        // builtRefs lists _chunks/ with a bare readdir: a file or FIFO there came out in Node's
+        // words ("ENOTDIR: not a directory, scandir '…'"), and a dangling or looping link as "no
+        // _chunks/ folder: build the topic first" (issue 15 probe). Plain absence keeps the
+        // store's words, which also name a killed build's leftovers.
+        const chunksDir = join(p, '_chunks');
+        const chunksProblem = folderProblem(chunksDir);
+        if (chunksProblem !== null && (chunksProblem.problem !== 'missing' || brokenLink(chunksDir) !== null)) {
+          errors.push({ source: p, error: `${oneLine(chunksDir)}: ${chunksProblem.reason}` });
+          continue;
+        }
         try {
           const contentType = req.contentType;
           plans.push(
@@ -91,7 +101,8 @@ export function planInputs(req: PlanRequest): PlannedInputs {
             ),
           );
         } catch (err) {
-          errors.push({ source: p, error: messageOf(err, p) });
+          // An unreadable _chunks/ (EACCES from its readdir) was Node's words too.
+          errors.push({ source: p, error: isFsError(err) ? describeFsError(err) : messageOf(err, p) });
         }
         continue;
       }
