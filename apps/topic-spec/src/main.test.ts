@@ -256,6 +256,30 @@ describe('topic-spec', () => {
     }
   });
 
+  // Issue 15 probe (s66): a file or FIFO where _chunks/ or _keywords/ goes (ENOTDIR for the
+  // file in it), or a dangling link for the folder itself (ENOENT), read as "no chunk manifest;
+  // run chunking-tool" (or "no keyword table"), as if the topic were never built.
+  it('a _chunks/ or _keywords/ that is a file, a FIFO or a dangling link is named as what it is', async () => {
+    for (const [folder, step] of [
+      ['_chunks', 'no chunk manifest'],
+      ['_keywords', 'no keyword table'],
+    ] as const) {
+      for (const [kind, make, said] of [
+        ['file', (p: string) => writeFileSync(p, 'x'), 'not a folder (a regular file); remove or rename it, then build the topic again'],
+        ['fifo', (p: string) => spawnSync('mkfifo', [p]), 'not a folder (a FIFO (named pipe)); remove or rename it, then build the topic again'],
+        ['dangling', (p: string) => symlinkSync(join(root, 'gone'), p), 'a dangling symlink (its target does not exist); fix or remove the link'],
+      ] as const) {
+        const dir = await builtTopic(`not-folder-${folder}-${kind}`);
+        rmSync(join(dir, folder), { recursive: true });
+        make(join(dir, folder));
+        const r = await run([dir, '--config', config]);
+        expect(r.stderr, `${folder} ${kind}`).toBe(`topic-spec: ${dir}: ${join(dir, folder)}: ${said}\n`);
+        expect(r.stderr).not.toContain(step);
+        expect(r.code, `${folder} ${kind}`).toBe(1);
+      }
+    }
+  });
+
   // Root reads any folder, so the built bin runs as nobody (setpriv), as the other EACCES tests do.
   const canSetpriv = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
   it.runIf(canSetpriv)('a _chunks/ or _keywords/ that may not be searched (EACCES) is named with the reason, not "run chunking-tool"', async () => {

@@ -300,7 +300,15 @@ function builtOutput(file: string): boolean {
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      // The output's folder may be what is wrong: a file or FIFO where _chunks/ goes (ENOTDIR),
+      // a dangling link for it (ENOENT). Each read "no chunk manifest; run chunking-tool", as
+      // if never built (issue 15 probe); absent, it is the missing step.
+      const dir = dirname(file);
+      if (brokenLink(dir) !== null) throw new DocumentError(`${oneLine(dir)}: ${brokenLink(dir)}`);
+      if (code === 'ENOTDIR' && entryExists(dir)) throw new DocumentError(`${oneLine(dir)}: not a folder (${describedKind(dir)}); remove or rename it, then build the topic again`);
+      return false;
+    }
     if (isFsError(err)) {
       // lstat fails so when a folder on the way may not be searched: name the output's folder.
       err.path = dirname(file);
@@ -308,6 +316,12 @@ function builtOutput(file: string): boolean {
     }
     throw err;
   }
+}
+
+/** "a regular file", "a FIFO (named pipe)": what stands where a folder is expected. */
+function describedKind(p: string): string {
+  const stat = statSync(p);
+  return stat.isFile() ? 'a regular file' : fileKind(stat);
 }
 
 /** The folders of a topic an earlier step swaps in whole, and the step that builds each. */
