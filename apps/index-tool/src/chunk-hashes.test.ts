@@ -2,7 +2,7 @@
 // A topic built by the real chunking-tool, keyword-extractor and topic-spec (local embedder);
 // the hash read back through retrieval's real FolderSource, as docs-query reads it.
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +136,35 @@ describe('index-tool and the chunk files', () => {
       expect(r).toEqual({ code: 1, stderr: `index-tool: ${file}: missing, though ${join(dir, 'topic-spec.md')} lists it; run the chunk step again, then spec (nx run <topic>:index runs both)\n` });
       expect(indexText()).toBe(before);
     } finally {
+      writeFileSync(file, saved);
+    }
+  });
+
+  // Issue 15 probe (s66): a chunk file, or the _chunks/ folder, that is a dangling link was
+  // "missing, though topic-spec.md lists it", the file looked for where a link stood.
+  it('a chunk file or _chunks/ that is a dangling symlink is named as one, not as missing', async () => {
+    expect((await index()).code).toBe(0);
+    const before = indexText();
+    const chunks = join(dir, '_chunks');
+    const file = join(chunks, 'golden-reference-2.md');
+    const aside = join(root, 'chunks-aside');
+    const saved = readFileSync(file);
+    try {
+      rmSync(file);
+      symlinkSync(join(root, 'gone.md'), file);
+      expect(await index()).toEqual({ code: 1, stderr: `index-tool: ${file}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+      rmSync(file);
+      writeFileSync(file, saved);
+      renameSync(chunks, aside);
+      symlinkSync(join(root, 'gone'), chunks);
+      expect(await index()).toEqual({ code: 1, stderr: `index-tool: ${chunks}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+      expect(indexText()).toBe(before);
+    } finally {
+      if (existsSync(aside)) {
+        rmSync(chunks, { force: true });
+        renameSync(aside, chunks);
+      }
+      rmSync(file, { force: true });
       writeFileSync(file, saved);
     }
   });

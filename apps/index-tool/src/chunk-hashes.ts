@@ -7,7 +7,8 @@
  * longer tell the two apart.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { NotRegularFileError, readRegularFile } from '@chunkyard/topic-io';
+import { dirname } from 'node:path';
+import { brokenLink, NotRegularFileError, readRegularFile } from '@chunkyard/topic-io';
 import type { TopicSpec } from '@chunkyard/spec';
 import { chunkTextSha256 } from '@chunkyard/topic-index';
 import { builtText, hrefFile } from './llms.js';
@@ -24,11 +25,24 @@ export function chunkFileSha256(topicDir: string, href: string, specFile: string
   return chunkTextSha256(builtText(readBuilt(file, specFile), (why) => new ChunkFilesError(`${file}: ${why}; ${RECHUNK}`)));
 }
 
+/**
+ * ENOENT for a listed file. A dangling link, the file's or its _chunks/ folder's, is named as
+ * one: "missing, though topic-spec.md lists it" sent the user to look for a file that a link
+ * stood for (issue 15 probe).
+ */
+function missingError(file: string, specFile: string): ChunkFilesError {
+  for (const p of [file, dirname(file)]) {
+    const broken = brokenLink(p);
+    if (broken !== null) return new ChunkFilesError(`${p}: ${broken}`);
+  }
+  return new ChunkFilesError(`${file}: missing, though ${specFile} lists it; ${RECHUNK}`);
+}
+
 function readBuilt(file: string, specFile: string): Buffer {
   try {
     return readRegularFile(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ChunkFilesError(`${file}: missing, though ${specFile} lists it; ${RECHUNK}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw missingError(file, specFile);
     if (err instanceof NotRegularFileError) throw new ChunkFilesError(`${file}: ${err.kind}, not a regular file; remove it, then ${RECHUNK}`);
     throw err;
   }
@@ -50,7 +64,7 @@ export function manifestSourceSha256(file: string, specFile: string): string | n
     // Non-blocking, and checked on the same descriptor (as readRegularFile): a FIFO there would block the open.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ChunkFilesError(`${file}: missing, though ${specFile} lists it; ${RECHUNK}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw missingError(file, specFile);
     throw err;
   }
   let head: string;
