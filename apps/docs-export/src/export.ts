@@ -376,6 +376,10 @@ export function surveyBuiltDocs(root: string, onSkippedLink?: OnSkippedLink): Su
   // manifest, that fails the run before anything is written.
   const checked = (dir: string) => {
     interruptedTopic(dir);
+    // A _chunks/ that is a dangling or looping link read as "not built": the topic was left out
+    // of the export, exit 0, with no word (issue 15 probe), where a file there fails the run.
+    const chunksLink = brokenLink(join(dir, '_chunks'));
+    if (chunksLink !== null) throw new ExportError(`${join(dir, '_chunks')}: ${chunksLink}`);
     const orphans = chunksWithoutManifest(dir);
     if (orphans.length > 0) {
       const names = orphans.slice(0, 3).map((d) => `${d}.json`).join(', ') + (orphans.length > 3 ? ` and ${orphans.length - 3} more` : '');
