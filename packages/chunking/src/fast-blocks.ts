@@ -25,6 +25,7 @@ import { blankOut, findFrontMatter, type FrontMatter } from './front-matter.js';
 import { columnAt, EMPTY_LINES, isJsTrimmed, lineTable, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { anchor, anchoredClass, detached } from './shape-anchor.js';
 import { referenceRule } from './reference-rule.js';
+import { SPARE_MOST, STRONG_MOST, Spare } from './spare.js';
 import type { Block, BlockType } from './types.js';
 
 
@@ -869,8 +870,11 @@ setTableWithoutCellsForTests(true);
  */
 let scratch = new Int32Array(4096);
 let scratchTop = 0;
-/** The most entries `scratch` keeps between parses (1 MiB): it grows with the quoted lines open at once. */
-const SCRATCH_KEPT = 1 << 18;
+/**
+ * A `scratch` grown past STRONG_MOST entries (1 MiB) for one document's quotes, held only weakly
+ * between parses (spare.ts): it grows with the quoted lines open at once.
+ */
+const largeScratch = new Spare<Int32Array<ArrayBuffer>>(STRONG_MOST, SPARE_MOST);
 
 /**
  * markdown-it 15.0.3's blockquote rule, its line logic unchanged, keeping the line marks it
@@ -1235,8 +1239,9 @@ export function quoteLinesMarkedForTests(): number {
 function saveMarks(state: StateBlock, line: number, at: number): void {
   quoteLinesMarked++;
   if (at + 4 > scratch.length) {
-    const grown = new Int32Array(Math.max(scratch.length * 2, at + 4));
-    grown.set(scratch);
+    const kept = largeScratch.take();
+    const grown = kept !== null && kept.length >= at + 4 ? kept : new Int32Array(Math.max(scratch.length * 2, at + 4));
+    grown.set(scratch.subarray(0, at));
     scratch = grown;
   }
   scratch[at] = state.bMarks[line]!;
@@ -1990,8 +1995,11 @@ export function fastBlocks(source: string, lines: LineTable = lineTable(source),
   } finally {
     pendingLines = null;
     direct = null;
-    // Grown for this document's quotes: not kept at that size for the rest of the process.
-    if (scratch.length > SCRATCH_KEPT) scratch = new Int32Array(4096);
+    // Grown for this document's quotes: not held strongly at that size for the rest of the process.
+    if (scratch.length > STRONG_MOST) {
+      largeScratch.keep(scratch, scratch.length);
+      scratch = new Int32Array(4096);
+    }
     // Set only between two rules; a parse that threw there must not keep its state alive.
     paragraphEnd.state = null;
     // Nor its last interrupted paragraph's (the state holds the document and its tokens).

@@ -8,6 +8,7 @@
  * asks for it.
  */
 import { grown, grownArray, type HeadingRef } from './pieces.js';
+import { SPARE_MOST, STRONG_MOST, Spare } from './spare.js';
 
 /** The index of no heading: the path before the first heading. */
 export const NO_HEADING = -1;
@@ -69,9 +70,9 @@ export class Headings {
     // Only for many blocks: a small document's columns stay small typed arrays on the heap
     // (one of more than 64 bytes has an ArrayBuffer of its own, costly per document).
     if (n > RESERVE_FROM && n > this.depths.length) {
-      const columns = spare;
-      if (this.count === 0 && columns !== null && columns.depths.length >= n && columns.depths.length <= 4 * n) {
-        spare = null;
+      const columns = this.count === 0 ? spare.peek() : null;
+      if (columns !== null && columns.depths.length >= n && columns.depths.length <= 4 * n) {
+        spare.clear();
         this.texts = columns.texts;
         this.slugBases = columns.slugBases;
         this.slugBaseAt = columns.slugBaseAt;
@@ -94,7 +95,7 @@ export class Headings {
     if (size > RESERVE_FROM && size <= SPARE_MOST) {
       this.texts.fill('', 0, this.count);
       this.slugBases.fill('', 0, this.slugBaseCount);
-      spare = { texts: this.texts, slugBases: this.slugBases, slugBaseAt: this.slugBaseAt, depths: this.depths, parents: this.parents, lengths: this.lengths, slugNumbers: this.slugNumbers };
+      spare.keep({ texts: this.texts, slugBases: this.slugBases, slugBaseAt: this.slugBaseAt, depths: this.depths, parents: this.parents, lengths: this.lengths, slugNumbers: this.slugNumbers }, size);
     }
     this.count = 0;
     this.texts = new Array<string>(16);
@@ -186,10 +187,11 @@ export class Headings {
 
 /** Headings.reserve acts on more blocks than this. */
 const RESERVE_FROM = 4096;
-/** The most headings whose columns a released table keeps for the next (at most 8 MiB between calls). */
-const SPARE_MOST = 1 << 18;
-/** The columns of the last table released (Headings.release). */
-let spare: { texts: string[]; slugBases: string[]; slugBaseAt: Int32Array; depths: Int32Array; parents: Int32Array; lengths: Int32Array; slugNumbers: Int32Array } | null = null;
+/**
+ * The columns of the last table released (Headings.release): strongly up to STRONG_MOST headings
+ * (at most 8 MiB between calls), weakly up to SPARE_MOST (spare.ts).
+ */
+const spare = new Spare<{ texts: string[]; slugBases: string[]; slugBaseAt: Int32Array; depths: Int32Array; parents: Int32Array; lengths: Int32Array; slugNumbers: Int32Array }>(STRONG_MOST, SPARE_MOST);
 
 // Never mutated: every consumer of a path only reads it.
 const EMPTY_PATH: HeadingRef[] = [];

@@ -28,6 +28,7 @@
 import { grown, PieceTable, type Column, type DraftChunk } from './pieces.js';
 import { isWhitespaceCode } from './lines.js';
 import { anchorEmpty } from './shape-anchor.js';
+import { SPARE_MOST, STRONG_MOST, Spare } from './spare.js';
 import { type JoinedPart, TokenIndex } from './tokens.js';
 import type { Block } from './types.js';
 
@@ -245,17 +246,14 @@ function introduces(pieces: PieceTable, i: number, heading: Uint8Array, source: 
  * end before it returns, and nothing reads its columns after). A document of tiny headings has
  * a piece per line: eight columns of 170,000 entries per MB were made in every pass, each page
  * of them faulted in fresh and zeroed (issue 15). A column much larger than a call needs is
- * let go, so that one huge document does not hold its columns for every small one after it,
- * and none longer than POOLED_MOST is kept at all: the pool is what the chunker holds between
- * calls, and unbounded it held 29 bytes a piece of the largest recent document (49 MiB after
- * 10 MB of tiny headings, `node bench/memory.mjs --shape tiny-headings --mb 10 --path whole`).
+ * let go, so that one huge document does not hold its columns for every small one after it.
+ * Up to STRONG_MOST entries (the pieces of about 1.5 MB of tiny headings and of any real
+ * document; at most about 7.5 MiB for all the columns together) a column is held strongly,
+ * up to SPARE_MOST weakly, past it not at all (spare.ts): unbounded and strong, the pool held 29
+ * bytes a piece of the largest recent document (49 MiB after 10 MB of tiny headings, `node
+ * bench/memory.mjs --shape tiny-headings --mb 10 --path whole`).
  */
-const POOL: (Column | undefined)[] = [];
-/**
- * The longest column pooled: 2^18 entries, the pieces of about 1.5 MB of tiny headings (a piece
- * a line) and of any real document; at most about 7.5 MiB for all the columns together.
- */
-const POOLED_MOST = 1 << 18;
+const POOL: Spare<Column>[] = [];
 const BUDGETS = 0;
 const HEADING = 1;
 const HEADINGS_BEFORE = 2;
@@ -270,22 +268,25 @@ const RUN_TO = 9;
 const RUN_TOKENS = 10;
 const RUN_BUDGET = 11;
 const RUN_EXACT = 12;
+// One spare per slot above (LAST_KEPT is the highest).
+for (let slot = 0; slot <= LAST_KEPT; slot++) POOL.push(new Spare<Column>(STRONG_MOST, SPARE_MOST));
 
 /**
  * Pool slot `slot`'s column (of `Type`, the slot's own) with room for at least `n` entries, its
  * contents unspecified; a new one when the pooled one is too small or larger than `most`.
  */
 function room<T extends Column>(slot: number, Type: new (length: number) => T, n: number, most = 4 * n + 4096): T {
-  const pooled = POOL[slot] as T | undefined;
-  if (pooled !== undefined && pooled.length >= n && pooled.length <= most) return pooled;
+  const spare = POOL[slot]!;
+  const pooled = spare.peek() as T | null;
+  if (pooled !== null && pooled.length >= n && pooled.length <= most) return pooled;
   const made = new Type(n);
-  POOL[slot] = n <= POOLED_MOST ? made : undefined;
+  spare.keep(made, n);
   return made;
 }
 
 /** `column` as the pool's for `slot` from now on, if it is not too long to keep. */
 function pooled<T extends Column>(slot: number, column: T): T {
-  POOL[slot] = column.length <= POOLED_MOST ? column : undefined;
+  POOL[slot]!.keep(column, column.length);
   return column;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Internal data between splitOversized, pack, overlap and normalize.
  */
+import { SPARE_MOST, STRONG_MOST, Spare } from './spare.js';
 import type { Block, BlockType } from './types.js';
 
 /** A heading in effect at some point of the document. */
@@ -124,10 +125,10 @@ export class PieceTable {
     if (size >= SPARE_FROM && size <= SPARE_MOST) {
       this.units.fill(undefined as unknown as Block, 0, this.length);
       this.typeLists.fill(undefined as unknown as readonly BlockType[], 0, this.length);
-      spare = { units: this.units, tokenCounts: this.tokenCounts, headingAt: this.headingAt, typeLists: this.typeLists };
+      spare.keep({ units: this.units, tokenCounts: this.tokenCounts, headingAt: this.headingAt, typeLists: this.typeLists }, size);
       if (this.parts !== null && this.parts.length <= SPARE_MOST) {
         this.parts.fill(null, 0, this.length);
-        spareParts = this.parts;
+        spareParts.keep(this.parts, this.parts.length);
       }
     }
     this.length = 0;
@@ -205,11 +206,11 @@ export class PieceTable {
     if (parts === null) return;
     // The columns' length, at least `size` (a spare may be longer).
     const room = this.tokenCounts.length;
-    const spareParts = takeSpareParts(room);
-    if (spareParts === null) this.parts = grownArray(parts, room, null);
+    const taken = takeSpareParts(room);
+    if (taken === null) this.parts = grownArray(parts, room, null);
     else {
-      for (let k = 0; k < n; k++) spareParts[k] = parts[k]!;
-      this.parts = spareParts;
+      for (let k = 0; k < n; k++) taken[k] = parts[k]!;
+      this.parts = taken;
     }
   }
 
@@ -285,34 +286,41 @@ export class PieceTable {
   }
 }
 
-/** The columns of the last table released, for the next large one (PieceTable.release). */
-let spare: { units: Block[]; tokenCounts: Int32Array; headingAt: Int32Array; typeLists: (readonly BlockType[])[] } | null = null;
+interface Columns {
+  units: Block[];
+  tokenCounts: Int32Array;
+  headingAt: Int32Array;
+  typeLists: (readonly BlockType[])[];
+}
+/**
+ * The columns of the last table released, for the next large one (PieceTable.release): strongly
+ * up to STRONG_MOST pieces (at most 8 MiB with the parts column), weakly up to SPARE_MOST (past
+ * 2^18 they were made fresh every call: 10 MB of tiny paragraphs is 2,000,000 pieces).
+ */
+const spare = new Spare<Columns>(STRONG_MOST, SPARE_MOST);
 /** The parts column of the last table released that had one, all null. */
-let spareParts: (UnitPart | null)[] | null = null;
+const spareParts = new Spare<(UnitPart | null)[]>(STRONG_MOST, SPARE_MOST);
 
 /** The spare columns when they fit `size` pieces (then no longer spare), else null. */
-function takeSpare(size: number): NonNullable<typeof spare> | null {
-  const columns = spare;
-  if (size < SPARE_FROM || columns === null || columns.tokenCounts.length < size || columns.tokenCounts.length > 4 * size) return null;
-  spare = null;
+function takeSpare(size: number): Columns | null {
+  const columns = size < SPARE_FROM ? null : spare.peek();
+  if (columns === null || columns.tokenCounts.length < size || columns.tokenCounts.length > 4 * size) return null;
+  spare.clear();
   return columns;
 }
 
 /** The spare parts column when it fits `size` pieces (then no longer spare), else null. */
 function takeSpareParts(size: number): (UnitPart | null)[] | null {
-  const parts = spareParts;
-  if (size < SPARE_FROM || parts === null || parts.length < size || parts.length > 4 * size) return null;
-  spareParts = null;
+  const parts = size < SPARE_FROM ? null : spareParts.peek();
+  if (parts === null || parts.length < size || parts.length > 4 * size) return null;
+  spareParts.clear();
   return parts;
 }
 /**
  * Tables of fewer pieces make their own columns (small arrays are cheap to make, and a spare
- * taken by a small document is one the next large one must make again); none of more than
- * SPARE_MOST is kept (the spare is what the chunker holds between calls: at most 8 MiB with the
- * parts column).
+ * taken by a small document is one the next large one must make again).
  */
 const SPARE_FROM = 4096;
-const SPARE_MOST = 1 << 18;
 
 /** A table of no pieces: what an anchored draft holds once let go (semantic.ts), and PieceTable's hidden class kept. */
 export const NO_PIECES = new PieceTable(0);

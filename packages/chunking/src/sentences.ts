@@ -16,6 +16,7 @@
  */
 import { sourceText } from './options.js';
 import { isTabledRange, sentenceBreaks } from './sentence-rules.js';
+import { SPARE_MOST, STRONG_MOST, Spare } from './spare.js';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
@@ -31,21 +32,26 @@ const GROUP = 256;
 let found = new Int32Array(1024);
 let count = 0;
 /**
- * The most starts `found` keeps room for between calls (1 MiB): it grew to the largest text's
- * count and stayed, 64 MiB after 30 MB of tiny lines (`node bench/memory.mjs --shape tiny-lines
- * --mb 30 --path whole`), held for the rest of the process.
+ * A `found` grown past STRONG_MOST starts (1 MiB), held only weakly between calls (spare.ts):
+ * held strongly it grew to the largest text's count and stayed, 64 MiB after 30 MB of tiny
+ * lines (`node bench/memory.mjs --shape tiny-lines --mb 30 --path whole`); dropped, it was
+ * grown again from 1,024 by every large text.
  */
-const FOUND_KEPT = 1 << 18;
+const largeFound = new Spare<Int32Array<ArrayBuffer>>(STRONG_MOST, SPARE_MOST);
 
-/** Lets go of a `found` grown past FOUND_KEPT, once its starts are copied out. */
+/** Once `found`'s starts are copied out: a `found` grown past STRONG_MOST is kept only weakly. */
 function release(): void {
-  if (found.length > FOUND_KEPT) found = new Int32Array(1024);
+  if (found.length > STRONG_MOST) {
+    largeFound.keep(found, found.length);
+    found = new Int32Array(1024);
+  }
 }
 
 function add(at: number): void {
   if (count === found.length) {
-    const grown = new Int32Array(found.length * 2);
-    grown.set(found);
+    const kept = largeFound.take();
+    const grown = kept !== null && kept.length > count ? kept : new Int32Array(found.length * 2);
+    grown.set(found.subarray(0, count));
     found = grown;
   }
   found[count++] = at;

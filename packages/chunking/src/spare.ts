@@ -1,0 +1,50 @@
+/**
+ * A stage's large scratch kept from one chunkDocument call for the next.
+ *
+ * A block-dense document makes columns of an entry per block, piece or heading (2,000,000 of
+ * them in 10 MB of tiny paragraphs), and each made fresh is memory the machine faults in again
+ * every call: this VM charges about 2.7 ms per MB on first touch. Kept, a column costs the host
+ * what it holds between calls, so a stage keeps one strongly only up to `strongMost` entries
+ * (what any real document needs) and, up to `most`, only weakly, as block-pool.ts keeps its
+ * blocks: the next full collection frees it, as it frees the rest of a call's garbage. Past
+ * `most` nothing is kept.
+ */
+export class Spare<T extends object> {
+  private strong: T | null = null;
+  private weak: WeakRef<T> | null = null;
+
+  /** `strongMost`: the most entries held strongly; `most`: the most held at all. */
+  constructor(
+    private readonly strongMost: number,
+    private readonly most: number,
+  ) {}
+
+  /** Keeps `value`, of `size` entries, in place of what was kept (or keeps nothing when it is larger than `most`). */
+  keep(value: T, size: number): void {
+    this.strong = size <= this.strongMost ? value : null;
+    this.weak = size > this.strongMost && size <= this.most ? new WeakRef(value) : null;
+  }
+
+  /** What is kept (still kept), or null: nothing kept, or collected since. */
+  peek(): T | null {
+    return this.strong ?? this.weak?.deref() ?? null;
+  }
+
+  /** What is kept, no longer kept (a caller takes it to fill), or null. */
+  take(): T | null {
+    const value = this.peek();
+    this.clear();
+    return value;
+  }
+
+  /** Keeps nothing. */
+  clear(): void {
+    this.strong = null;
+    this.weak = null;
+  }
+}
+
+/** The most entries a stage holds strongly between calls: the pieces of about 1.5 MB of tiny headings, and of any real document. */
+export const STRONG_MOST = 1 << 18;
+/** The most entries held at all (weakly past STRONG_MOST): as many as block-pool.ts's POOLED_MOST. */
+export const SPARE_MOST = 1 << 22;
