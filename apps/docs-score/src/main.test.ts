@@ -377,6 +377,26 @@ describe('docs-score on corrupted builds', () => {
     expect(r.stdout).toContain('not built: no _chunks/<doc>.json manifest');
   });
 
+  // Issue 15 probe (s66): a dangling or looping link, a file or a FIFO where _chunks/ goes read
+  // "not built: … (run chunking-tool first)", the link taken for a build never made.
+  it('a _chunks/ that is a dangling or looping link, a file or a FIFO is named as what it is, not as not built', async () => {
+    for (const [kind, make, said] of [
+      ['dangling', (p: string) => symlinkSync(join(root, 'gone'), p), 'a dangling symlink (its target does not exist); fix or remove the link'],
+      ['loop', (p: string) => symlinkSync(p, p), 'a symlink loop (it never reaches a file); fix or remove the link'],
+      ['file', (p: string) => writeFileSync(p, 'x'), 'not a folder (a regular file)'],
+      ['fifo', (p: string) => execFileSync('mkfifo', [p]), 'not a folder (a FIFO (named pipe))'],
+    ] as const) {
+      const docs = mkdtempSync(join(root, `chunks-${kind}-`));
+      mkdirSync(join(docs, 'topic'));
+      writeFileSync(join(docs, 'topic/golden-reference.md'), '# Topic\n\nText.\n');
+      make(join(docs, 'topic/_chunks'));
+      const r = await run([docs]);
+      expect(r.code, kind).toBe(1);
+      expect(r.stdout, kind).toContain(`offsets: ${join(docs, 'topic')}: _chunks/: ${said}\n`);
+      expect(r.stdout, kind).not.toContain('not built');
+    }
+  });
+
   it('a dangling prevId: exit 13 (seed 000)', async () => {
     const docs = copy();
     const m = readManifest(docs, t);

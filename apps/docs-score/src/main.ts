@@ -5,9 +5,9 @@
  *   docs-score <topic-dir | docs-dir ...> [--qa] [--questions FILE.csv] [--json]
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { emptyArgument, escapeControl, fileProblem, numberOption, oneLine, parseCliArgs, RealPaths } from '@chunkyard/fs-atomic';
+import { brokenLink, emptyArgument, escapeControl, fileProblem, folderProblem, numberOption, oneLine, parseCliArgs, RealPaths } from '@chunkyard/fs-atomic';
 import { createProvider, EmbeddingError, type EmbeddingSettings } from '@chunkyard/embeddings';
 import { checkIndexes, checkTopic, checkUniqueIds, QuestionsError, report, Tally, type BuiltReport, type Finding, type GraphReport, type Stat } from '@chunkyard/quality';
 import { QaPairsError } from '@chunkyard/qa-pairs';
@@ -317,7 +317,7 @@ async function score(dirs: string[], opts: Options, io: Io): Promise<ScoreResult
       topicDirs.push(dir);
       const topic = loadTopic(dir);
       if (!topic || topic.documents.length === 0) {
-        tally.item('offsets', false, dir, () => 'not built: no _chunks/<doc>.json manifest (run chunking-tool first)');
+        tally.item('offsets', false, dir, () => chunksFolderProblem(dir) ?? 'not built: no _chunks/<doc>.json manifest (run chunking-tool first)');
         unbuilt.push(dir);
         continue;
       }
@@ -444,4 +444,16 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
 /** For the bin: a failed write to its stdout (a full disk) is one line naming it, not a stack trace. */
 export function exitOnStdoutError(tool: string): void {
   exitOnStdoutErrorOf(tool);
+}
+
+/**
+ * What stands where a topic's _chunks/ goes when it is neither a folder nor plainly absent: a
+ * dangling or looping link, a file, a FIFO. Each read "not built: … (run chunking-tool first)"
+ * (issue 15 probe), a dangling link taken for a build never made.
+ */
+function chunksFolderProblem(dir: string): string | null {
+  const chunks = join(dir, '_chunks');
+  const problem = folderProblem(chunks);
+  if (problem === null || (problem.problem === 'missing' && brokenLink(chunks) === null)) return null;
+  return `_chunks/: ${problem.reason}`;
 }
