@@ -203,6 +203,36 @@ describe('--llms-full and the chunk files', () => {
       await steps('chunk', 'keywords', 'spec');
     }
   });
+
+  // Issue 15 probe (s66): as for the index step, a dangling link was "missing, but its topic's
+  // index.json links it".
+  it('a chunk file or _chunks/ that is a dangling symlink is named as one, not as missing; nothing written', async () => {
+    expect((await main([dir, join(docs, 'deployment'), docs, '--root', docs], quiet))).toBe(0);
+    expect(await llms()).toEqual({ code: 0, stderr: '' });
+    const before = [readFileSync(join(docs, 'llms.txt'), 'utf8'), readFileSync(join(docs, 'llms-full.txt'), 'utf8')];
+    const chunks = join(dir, '_chunks');
+    const file = join(chunks, 'golden-reference-0.md');
+    const aside = join(root, 'llms-chunks-aside');
+    const saved = readFileSync(file);
+    try {
+      rmSync(file);
+      symlinkSync(join(root, 'gone.md'), file);
+      expect(await llms()).toEqual({ code: 1, stderr: `index-tool: ${file}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+      rmSync(file);
+      writeFileSync(file, saved);
+      renameSync(chunks, aside);
+      symlinkSync(join(root, 'gone'), chunks);
+      expect(await llms()).toEqual({ code: 1, stderr: `index-tool: ${chunks}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+      expect([readFileSync(join(docs, 'llms.txt'), 'utf8'), readFileSync(join(docs, 'llms-full.txt'), 'utf8')]).toEqual(before);
+    } finally {
+      if (existsSync(aside)) {
+        rmSync(chunks, { force: true });
+        renameSync(aside, chunks);
+      }
+      rmSync(file, { force: true });
+      writeFileSync(file, saved);
+    }
+  });
 });
 
 function escape(s: string): string {

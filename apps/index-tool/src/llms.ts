@@ -5,8 +5,8 @@
  * writes `<root>/llms-full.txt`, which reads the chunk files the indexes link (`_chunks/*.md`),
  * so that target hashes those too.
  */
-import { basename, join } from 'node:path';
-import { invalidJsonMessage, notUtf8Reason, unfinishedBuild, utf8TextProblem, writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
+import { basename, dirname, join } from 'node:path';
+import { brokenLink, invalidJsonMessage, notUtf8Reason, unfinishedBuild, utf8TextProblem, writeFileAtomic, writeFilesAtomic } from '@chunkyard/fs-atomic';
 import { chunkTextSha256, describeChunk, llmsFullTxt, llmsTxt, stripeReadingOrder, type IndexJson, type LlmsFullTopic, type LlmsTopic } from '@chunkyard/topic-index';
 import { readRegularFile } from '@chunkyard/topic-io';
 
@@ -116,7 +116,14 @@ function readChunk(file: string, sha256: string | undefined, indexFile: string):
   try {
     text = builtText(readRegularFile(file), (why) => new LlmsError(`${file}: ${why}; rebuild the topic (nx run <topic>:index)`));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new LlmsError(`${file}: missing, but its topic's index.json links it; rebuild the topic (nx run <topic>:index)`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      // A dangling link, the file's or its _chunks/'s, is named as one, not as a missing file (issue 15 probe).
+      for (const p of [file, dirname(file)]) {
+        const broken = brokenLink(p);
+        if (broken !== null) throw new LlmsError(`${p}: ${broken}`);
+      }
+      throw new LlmsError(`${file}: missing, but its topic's index.json links it; rebuild the topic (nx run <topic>:index)`);
+    }
     throw err;
   }
   if (sha256 !== undefined && chunkTextSha256(text) !== sha256) {
