@@ -10,6 +10,7 @@
  * back, so every offset stays exact for what is kept.
  */
 import { isJsBlank, isJsTrimmed, lineTable, type LineTable } from './lines.js';
+import { SpareColumns } from './spare.js';
 import type { Block, RemovedSpan, SourceRange } from './types.js';
 
 /**
@@ -38,6 +39,17 @@ const LEADERS = 1;
 const GAP = 2;
 
 /**
+ * findBoilerplate's columns, a line's entry each, kept for the next call (it runs to its end, and
+ * nothing reads them after): made fresh, 10 MB of tiny paragraphs faulted in 40 MB of them in
+ * every pass (issue 15).
+ */
+const COLUMNS = new SpareColumns(4);
+const CANDIDATE = 0;
+const TRIM_START = 1;
+const TRIM_END = 2;
+const REMOVED = 3;
+
+/**
  * Columnar: a line is its index into the line table, and a candidate's trimmed text is the
  * offsets `trimStart`/`trimEnd`, sliced only where a rule's cheap condition holds. An object
  * and a slice per line were a fifth of a document of tiny paragraphs (issue 15).
@@ -46,7 +58,7 @@ const GAP = 2;
 export function findBoilerplate(source: string, blocks: Block[], bodyStart: number, table: LineTable = lineTable(source)): RemovedSpan[] {
   const { starts, ends } = table;
   const count = starts.length;
-  const candidate = new Uint8Array(count);
+  const candidate = COLUMNS.zeroed(CANDIDATE, Uint8Array, count);
   let candidates = 0;
   // Indexed: run once a document, this loop is seldom optimized, and for-of then made an
   // iterator result per block (4.2 MB a pass over 1 MB of lazy quotes, issue 15).
@@ -63,13 +75,13 @@ export function findBoilerplate(source: string, blocks: Block[], bodyStart: numb
   // Every rule below removes candidate lines only (a trailing index starts with one), so a
   // document without a top-level paragraph (a long list, issue 15) has nothing to remove.
   if (candidates === 0) return [];
-  // A blank candidate has trimStart === trimEnd. Other lines' are not set: of them, only
-  // whether they are blank is read (`blankAt`). The same pass finds page numbers and counts
-  // gap-style contents lines, which need nothing but the line itself (three passes over 400,000
-  // lines of one-line paragraphs before session 56).
-  const trimStart = new Int32Array(count);
-  const trimEnd = new Int32Array(count);
-  const removed = new Uint8Array(count);
+  // A blank candidate has trimStart === trimEnd. Other lines' are not set (they hold what the
+  // last call left there): of them, only whether they are blank is read (`blankAt`). The same
+  // pass finds page numbers and counts gap-style contents lines, which need nothing but the line
+  // itself (three passes over 400,000 lines of one-line paragraphs before session 56).
+  const trimStart = COLUMNS.column(TRIM_START, Int32Array, count);
+  const trimEnd = COLUMNS.column(TRIM_END, Int32Array, count);
+  const removed = COLUMNS.zeroed(REMOVED, Uint8Array, count);
   let pageNumbers = 0;
   let gapLines = 0;
   // Lines that read as contents lines (TOC_LEADERS, or TOC_GAP: a gap line counts only when

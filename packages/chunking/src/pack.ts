@@ -25,10 +25,10 @@
  * chunk: the chunk before it closes however small, and no merge joins the two,
  * except that a run of bare headings (a title right above it) stays with it.
  */
-import { grown, PieceTable, type Column, type DraftChunk } from './pieces.js';
+import { grown, PieceTable, type DraftChunk } from './pieces.js';
 import { isWhitespaceCode } from './lines.js';
 import { anchorEmpty } from './shape-anchor.js';
-import { SPARE_MOST, STRONG_MOST, Spare } from './spare.js';
+import { SpareColumns } from './spare.js';
 import { type JoinedPart, TokenIndex } from './tokens.js';
 import type { Block } from './types.js';
 
@@ -198,12 +198,12 @@ function emptyContext(): PackContext {
 
 function environment(pieces: PieceTable, ctx: PackContext): Env {
   const n = pieces.length;
-  const budgets = column(BUDGETS, Float64Array, n);
-  const heading = column(HEADING, Uint8Array, n);
-  const headingsBefore = column(HEADINGS_BEFORE, Int32Array, n + 1);
-  const rebuiltBefore = column(REBUILT_BEFORE, Int32Array, n + 1);
-  const lastNonHeading = column(LAST_NON_HEADING, Int32Array, n + 1);
-  const lastKept = column(LAST_KEPT, Int32Array, n + 1);
+  const budgets = POOL.column(BUDGETS, Float64Array, n);
+  const heading = POOL.column(HEADING, Uint8Array, n);
+  const headingsBefore = POOL.column(HEADINGS_BEFORE, Int32Array, n + 1);
+  const rebuiltBefore = POOL.column(REBUILT_BEFORE, Int32Array, n + 1);
+  const lastNonHeading = POOL.column(LAST_NON_HEADING, Int32Array, n + 1);
+  const lastKept = POOL.column(LAST_KEPT, Int32Array, n + 1);
   // Every entry is written below: a pooled column holds the last call's values.
   headingsBefore[0] = 0;
   rebuiltBefore[0] = 0;
@@ -218,8 +218,8 @@ function environment(pieces: PieceTable, ctx: PackContext): Env {
   }
   // After `heading` is whole: an introduction is one only before a piece that is not a heading.
   for (let i = 0; i < n; i++) lastKept[i + 1] = heading[i] === 1 || introduces(pieces, i, heading, ctx.source) ? lastKept[i]! : i;
-  const blockBudgets = blockMinima(budgets, column(BLOCK_BUDGETS, Float64Array, Math.ceil(n / BLOCK)));
-  const sameFrom = equalStretches(budgets, column(SAME_FROM, Int32Array, n));
+  const blockBudgets = blockMinima(budgets, POOL.column(BLOCK_BUDGETS, Float64Array, Math.ceil(n / BLOCK)));
+  const sameFrom = equalStretches(budgets, POOL.column(SAME_FROM, Int32Array, n));
   return { pieces, ctx, budgets, heading, headingsBefore, rebuiltBefore, lastNonHeading, lastKept, blockBudgets, sameFrom };
 }
 
@@ -253,7 +253,7 @@ function introduces(pieces: PieceTable, i: number, heading: Uint8Array, source: 
  * bytes a piece of the largest recent document (49 MiB after 10 MB of tiny headings, `node
  * bench/memory.mjs --shape tiny-headings --mb 10 --path whole`).
  */
-const POOL: Spare<Column>[] = [];
+const POOL = new SpareColumns(14);
 const BUDGETS = 0;
 const HEADING = 1;
 const HEADINGS_BEFORE = 2;
@@ -268,33 +268,6 @@ const RUN_TO = 9;
 const RUN_TOKENS = 10;
 const RUN_BUDGET = 11;
 const RUN_EXACT = 12;
-// One spare per slot above (LAST_KEPT is the highest).
-for (let slot = 0; slot <= LAST_KEPT; slot++) POOL.push(new Spare<Column>(STRONG_MOST, SPARE_MOST));
-
-/**
- * Pool slot `slot`'s column (of `Type`, the slot's own) with room for at least `n` entries, its
- * contents unspecified; a new one when the pooled one is too small or larger than `most`.
- */
-function room<T extends Column>(slot: number, Type: new (length: number) => T, n: number, most = 4 * n + 4096): T {
-  const spare = POOL[slot]!;
-  const pooled = spare.peek() as T | null;
-  if (pooled !== null && pooled.length >= n && pooled.length <= most) return pooled;
-  const made = new Type(n);
-  spare.keep(made, n);
-  return made;
-}
-
-/** `column` as the pool's for `slot` from now on, if it is not too long to keep. */
-function pooled<T extends Column>(slot: number, column: T): T {
-  POOL[slot]!.keep(column, column.length);
-  return column;
-}
-
-/** room(slot, Type, n) as a column of exactly `n` entries (a view of the pooled one), its contents unspecified. */
-function column<T extends Column>(slot: number, Type: new (length: number) => T, n: number): T {
-  const pooled = room(slot, Type, n);
-  return pooled.length === n ? pooled : (pooled.subarray(0, n) as T);
-}
 
 /**
  * The least budget of pieces[from, to): whole blocks by their minimum, so that a run of
@@ -380,7 +353,7 @@ function tokensWith(from: number, exact: boolean, i: number, env: Env): number {
  * and a document of tiny headings has 170,000 of them per MB).
  */
 function sectionEndIndexes(heading: Uint8Array): Int32Array {
-  const ends = column(SECTION_ENDS, Int32Array, heading.length);
+  const ends = POOL.column(SECTION_ENDS, Int32Array, heading.length);
   let next = heading.length;
   for (let i = heading.length - 1; i >= 0; i--) {
     ends[i] = next;
@@ -456,11 +429,11 @@ class MergeSmall {
     // before it is read).
     const size = Math.max(16, Math.min(env.pieces.length, 1024));
     const most = 4 * env.pieces.length + 4096;
-    this.from = room(RUN_FROM, Int32Array, size, most);
-    this.to = room(RUN_TO, Int32Array, size, most);
-    this.tokens = room(RUN_TOKENS, Float64Array, size, most);
-    this.budget = room(RUN_BUDGET, Float64Array, size, most);
-    this.exact = room(RUN_EXACT, Uint8Array, size, most);
+    this.from = POOL.room(RUN_FROM, Int32Array, size, most);
+    this.to = POOL.room(RUN_TO, Int32Array, size, most);
+    this.tokens = POOL.room(RUN_TOKENS, Float64Array, size, most);
+    this.budget = POOL.room(RUN_BUDGET, Float64Array, size, most);
+    this.exact = POOL.room(RUN_EXACT, Uint8Array, size, most);
   }
 
   push(from: number, to: number, tokens: number, budget: number, exact: boolean): void {
@@ -549,11 +522,11 @@ class MergeSmall {
   private grow(): void {
     const size = this.from.length * 2;
     // The grown columns are the pool's from now on.
-    this.from = pooled(RUN_FROM, grown(this.from, size));
-    this.to = pooled(RUN_TO, grown(this.to, size));
-    this.tokens = pooled(RUN_TOKENS, grown(this.tokens, size));
-    this.budget = pooled(RUN_BUDGET, grown(this.budget, size));
-    this.exact = pooled(RUN_EXACT, grown(this.exact, size));
+    this.from = POOL.keep(RUN_FROM, grown(this.from, size));
+    this.to = POOL.keep(RUN_TO, grown(this.to, size));
+    this.tokens = POOL.keep(RUN_TOKENS, grown(this.tokens, size));
+    this.budget = POOL.keep(RUN_BUDGET, grown(this.budget, size));
+    this.exact = POOL.keep(RUN_EXACT, grown(this.exact, size));
   }
 
 }

@@ -9,6 +9,8 @@
  * blocks: the next full collection frees it, as it frees the rest of a call's garbage. Past
  * `most` nothing is kept.
  */
+import type { Column } from './pieces.js';
+
 export class Spare<T extends object> {
   private strong: T | null = null;
   private weak: WeakRef<T> | null = null;
@@ -48,3 +50,49 @@ export class Spare<T extends object> {
 export const STRONG_MOST = 1 << 18;
 /** The most entries held at all (weakly past STRONG_MOST): as many as block-pool.ts's POOLED_MOST. */
 export const SPARE_MOST = 1 << 22;
+
+/**
+ * Typed columns of a stage, one Spare per slot, each handed out again to the next call: only for
+ * a stage that runs to its end before it returns, whose columns nothing reads after (pack's,
+ * boilerplate's). A column much larger than a call needs is let go, so that one huge document
+ * does not hold its columns for every small one after it.
+ */
+export class SpareColumns {
+  private readonly spares: Spare<Column>[] = [];
+
+  constructor(slots: number) {
+    for (let slot = 0; slot < slots; slot++) this.spares.push(new Spare<Column>(STRONG_MOST, SPARE_MOST));
+  }
+
+  /**
+   * Slot `slot`'s column (of `Type`, the slot's own) with room for at least `n` entries, its
+   * contents unspecified; a new one when the kept one is too small or larger than `most`.
+   */
+  room<T extends Column>(slot: number, Type: new (length: number) => T, n: number, most = 4 * n + 4096): T {
+    const spare = this.spares[slot]!;
+    const kept = spare.peek() as T | null;
+    if (kept !== null && kept.length >= n && kept.length <= most) return kept;
+    const made = new Type(n);
+    spare.keep(made, n);
+    return made;
+  }
+
+  /** room(slot, Type, n) as a column of exactly `n` entries (a view of the kept one), its contents unspecified. */
+  column<T extends Column>(slot: number, Type: new (length: number) => T, n: number): T {
+    const kept = this.room(slot, Type, n);
+    return kept.length === n ? kept : (kept.subarray(0, n) as T);
+  }
+
+  /** column(slot, Type, n), every entry 0 (as a new column's). */
+  zeroed<T extends Column>(slot: number, Type: new (length: number) => T, n: number): T {
+    const column = this.column(slot, Type, n);
+    column.fill(0);
+    return column;
+  }
+
+  /** `column` as slot `slot`'s from now on (kept if it is not too long to keep); returns it. */
+  keep<T extends Column>(slot: number, column: T): T {
+    this.spares[slot]!.keep(column, column.length);
+    return column;
+  }
+}
