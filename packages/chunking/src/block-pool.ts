@@ -233,7 +233,32 @@ export class BlockPool {
     if (array.length > SPARE_FROM && array.length <= SPARE_LONGEST) this.lent.push(array);
   }
 
-  /** Spare arrays taken so far by the calls holding this pool (for tests). */
+  /** Int32Arrays past SPARE_FROM entries the call holding this pool made or took (its line tables). */
+  private lentColumns: Int32Array<ArrayBuffer>[] = [];
+  /** The last call's, longest first. */
+  private spareColumns: Int32Array<ArrayBuffer>[] = [];
+
+  /**
+   * A spare Int32Array of at least `length` entries, its contents unspecified, or null. A line
+   * table of 10 MB of tiny paragraphs is two columns of 4,000,000 lines: made fresh, 32 MB that
+   * every call faulted in again (issue 15).
+   */
+  spareColumn(length: number): Int32Array<ArrayBuffer> | null {
+    if (length <= SPARE_FROM) return null;
+    const spares = this.spareColumns;
+    let best = -1;
+    for (let k = 0; k < spares.length; k++) if (spares[k]!.length >= length && (best < 0 || spares[k]!.length < spares[best]!.length)) best = k;
+    if (best < 0) return null;
+    this.reusedArrays++;
+    return spares.splice(best, 1)[0]!;
+  }
+
+  /** Records `column` as this call's, a spare for the next once the pool is handed back. */
+  lendColumn(column: Int32Array<ArrayBuffer>): void {
+    if (column.length > SPARE_FROM && column.length <= COLUMN_LONGEST) this.lentColumns.push(column);
+  }
+
+  /** Spare arrays and columns taken so far by the calls holding this pool (for tests). */
   reusedArrays = 0;
 
   /** Blocks refilled so far by this pool over its life (for tests). */
@@ -258,6 +283,11 @@ export class BlockPool {
     lent.sort((a, b) => b.length - a.length);
     this.spares = lent.length > SPARES_KEPT ? lent.slice(0, SPARES_KEPT) : lent;
     this.lent = [];
+    // Numbers only, nothing of the document: kept as they are.
+    const columns = this.lentColumns;
+    columns.sort((a, b) => b.length - a.length);
+    this.spareColumns = columns.length > SPARES_KEPT ? columns.slice(0, SPARES_KEPT) : columns;
+    this.lentColumns = [];
     // Headings let go of the document's texts.
     const { headings } = this;
     for (let k = 0; k < this.headingsUsed; k++) headings[k]!.text = '';
@@ -273,6 +303,8 @@ export class BlockPool {
 const SPARE_FROM = 8192;
 /** The longest array kept as a spare (32 MB of slots, as many as POOLED_MOST; a longer one is made fresh each call). */
 const SPARE_LONGEST = 1 << 22;
+/** The longest Int32Array kept as a spare: 32 MB, as many bytes as SPARE_LONGEST's slots (a line table of 10 MB of tiny paragraphs is 4,100,000 lines). */
+const COLUMN_LONGEST = 1 << 23;
 /** The most spare arrays kept (a document's top-level blocks, a long list's items, a quote's). */
 const SPARES_KEPT = 4;
 

@@ -20,6 +20,7 @@
  * random letters: 1.5 s, then 0.7 s with a heap, 0.1 s backtracking).
  */
 import { longestToken, mergeLowest, mergeOf, mergeTable, type MergeTable } from './cl100k-merges.js';
+import { Spare } from './spare.js';
 
 const encoder = new TextEncoder();
 
@@ -779,6 +780,33 @@ export function neverPairForTests(x: number, y: number): boolean {
   return neverPairTable(tables())[(x << 8) | y] === 1;
 }
 
+/** A RunningCounts' arrays. */
+interface RunningStore {
+  rel: Uint8Array<ArrayBuffer>;
+  bases: Int32Array<ArrayBuffer>;
+}
+const NO_STORE: RunningStore = { rel: new Uint8Array(0), bases: new Int32Array(0) };
+/**
+ * Arrays of released RunningCounts, two at most (a text's counts and its long runs' tokens):
+ * strongly up to 2 MB of text, weakly up to 32 MB (spare.ts). A text shorter than
+ * RELEASED_FROM makes its own (small typed arrays are cheap).
+ */
+const RELEASED = [new Spare<RunningStore>(1 << 21, 1 << 25), new Spare<RunningStore>(1 << 21, 1 << 25)];
+const RELEASED_FROM = 1 << 16;
+
+/** Released arrays for offsets 0 to `offsets - 1`, `rel` zeroed (then no longer released), or null. */
+function releasedStore(offsets: number): RunningStore | null {
+  if (offsets < RELEASED_FROM) return null;
+  for (let k = 0; k < RELEASED.length; k++) {
+    const store = RELEASED[k]!.peek();
+    if (store === null || store.rel.length < offsets || store.rel.length > 4 * offsets) continue;
+    RELEASED[k]!.clear();
+    store.rel.fill(0, 0, offsets);
+    return store;
+  }
+  return null;
+}
+
 /** log2 of the offsets per block of RunningCounts. */
 export const BLOCK_BITS = 6;
 
@@ -798,11 +826,28 @@ export class RunningCounts {
   /** The block written last, and its base. */
   private block = -1;
   private base = 0;
+  /** The whole arrays `rel` and `bases` are views of (released ones may be longer). */
+  private store: RunningStore;
 
   /** For offsets 0 to `length`. */
   constructor(length: number) {
-    this.rel = new Uint8Array(length + 1);
-    this.bases = new Int32Array((length >> BLOCK_BITS) + 1);
+    const store = releasedStore(length + 1) ?? { rel: new Uint8Array(length + 1), bases: new Int32Array((length >> BLOCK_BITS) + 1) };
+    this.store = store;
+    this.rel = store.rel.length === length + 1 ? store.rel : store.rel.subarray(0, length + 1);
+    this.bases = store.bases;
+  }
+
+  /**
+   * Hands the arrays on to the next RunningCounts made: only for one nothing reads any more (a
+   * TokenIndex released). Made fresh, they were 11 MB for 10 MB of text, faulted in again by
+   * every call (issue 15).
+   */
+  release(): void {
+    const { store } = this;
+    if (store.rel.length < RELEASED_FROM) return;
+    this.store = NO_STORE;
+    const kept = RELEASED.find((spare) => spare.peek() === null) ?? RELEASED[0]!;
+    kept.keep(store, store.rel.length);
   }
 
   /** Marks offset `p` with count `v`: `p` past every offset marked before, `v` at least their counts. */

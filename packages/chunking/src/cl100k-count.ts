@@ -728,6 +728,12 @@ export class SliceCounter {
     this.cum = cum;
   }
 
+  /** Hands its running counts on (RunningCounts.release): only for a counter nothing reads any more. */
+  release(): void {
+    this.cum?.release();
+    this.tokAt?.release();
+  }
+
   /** BPE of the long pre-token `[i, j)`, `before` tokens before it, keeping where its tokens end (tokAt); its count. */
   private longCount(i: number, j: number, before: number, oneFrom = 0x7fffffff, oneTo = 0): number {
     const tokAt = (this.tokAt ??= new RunningCounts(this.text.length));

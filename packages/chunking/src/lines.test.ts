@@ -1,10 +1,38 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BlockPool } from './block-pool.js';
 import { columnAt, lineTable } from './lines.js';
 import { referenceLineSplit } from './test-helpers.js';
 
 
 describe('lineTable', () => {
+  it("takes a pool's spare columns, whatever they hold, and lends them back", () => {
+    // Line tables of more than 8,192 lines (the pool's least spare), each made in a pool whose
+    // spares are full of garbage: longer than the table needs, or shorter (then grown into).
+    const lineOf = fc.constantFrom('a', '', '  b c', 'é😀', 'x'.repeat(70));
+    // A first line of 600,000 characters makes the first guess (a line per 64) a spare's too.
+    const source = fc
+      .tuple(fc.array(lineOf, { minLength: 8200, maxLength: 30000 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean())
+      .map(([lines, brk, long]) => (long ? ['w'.repeat(600_000), ...lines] : lines).join(brk));
+    const spareLengths = fc.array(fc.integer({ min: 8193, max: 70000 }), { minLength: 1, maxLength: 4 });
+    let reused = 0;
+    fc.assert(
+      fc.property(source, spareLengths, fc.integer(), (t, lengths, garbage) => {
+        const pool = new BlockPool();
+        for (const length of lengths) pool.lendColumn(new Int32Array(length).fill(garbage));
+        pool.clear();
+        const table = lineTable(t, pool);
+        expect({ starts: [...table.starts], ends: [...table.ends] }).toEqual(referenceLineSplit(t));
+        reused += pool.reusedArrays;
+        // The table's columns are the next call's spares once the pool is handed back.
+        pool.clear();
+        expect(pool.spareColumn(table.starts.length)).not.toBeNull();
+      }),
+      { numRuns: 12 },
+    );
+    expect(reused).toBeGreaterThan(0);
+  });
+
   it('splits at \\n, \\r\\n and lone \\r, with or without \\r in the text', () => {
     const text = fc.array(fc.constantFrom('a', ' ', '\n', '\r', '\r\n', 'é', '😀', '\n\n'), { maxLength: 40 }).map((a) => a.join(''));
     fc.assert(

@@ -1,3 +1,4 @@
+import type { BlockPool } from './block-pool.js';
 /**
  * Line table of a source string. Lines end at `\n`, `\r\n` or a lone `\r`, as in
  * CommonMark; `lineEnd` excludes the line break.
@@ -17,8 +18,8 @@ export interface LineTable {
  * and a second to fill arrays of that size read every line twice: with `indexOf`, whose cost per
  * call is most of a 3-character line's, 2.5 ms of 1 MB of tiny lines against 1.5 ms).
  */
-export function lineTable(source: string): LineTable {
-  return source.includes('\r') ? anyBreaks(source) : lineFeeds(source);
+export function lineTable(source: string, pool: BlockPool | null = null): LineTable {
+  return source.includes('\r') ? anyBreaks(source, pool) : lineFeeds(source, pool);
 }
 
 /**
@@ -42,34 +43,36 @@ export const EMPTY_LINES: LineTable = new Lines(new Int32Array(1), new Int32Arra
 const initialCapacity = (source: string): number => (source.length >> 6) + 16;
 
 /** Only `\n` breaks: indexOf finds them (much faster than a char loop on long lines). */
-function lineFeeds(source: string): LineTable {
-  let starts = new Int32Array(initialCapacity(source));
-  let ends = new Int32Array(starts.length);
+function lineFeeds(source: string, pool: BlockPool | null): LineTable {
+  let starts = column(initialCapacity(source), pool);
+  let ends = column(starts.length, pool);
   let line = 0;
+  starts[0] = 0;
   for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) {
     if (line + 2 > starts.length) {
       const capacity = extrapolated(line, i, source.length);
-      starts = grown(starts, capacity);
-      ends = grown(ends, capacity);
+      starts = grown(starts, capacity, pool);
+      ends = grown(ends, capacity, pool);
     }
     ends[line++] = i;
     starts[line] = i + 1;
   }
   ends[line] = source.length;
-  return new Lines(starts.subarray(0, line + 1), ends.subarray(0, line + 1));
+  return linesOf(starts, ends, line + 1, pool);
 }
 
-function anyBreaks(source: string): LineTable {
-  let starts = new Int32Array(initialCapacity(source));
-  let ends = new Int32Array(starts.length);
+function anyBreaks(source: string, pool: BlockPool | null): LineTable {
+  let starts = column(initialCapacity(source), pool);
+  let ends = column(starts.length, pool);
   let line = 0;
+  starts[0] = 0;
   for (let i = 0; i < source.length; i++) {
     const c = source.charCodeAt(i);
     if (c === 10 || c === 13) {
       if (line + 2 > starts.length) {
         const capacity = extrapolated(line, i, source.length);
-        starts = grown(starts, capacity);
-        ends = grown(ends, capacity);
+        starts = grown(starts, capacity, pool);
+        ends = grown(ends, capacity, pool);
       }
       ends[line++] = i;
       if (c === 13 && source.charCodeAt(i + 1) === 10) i++;
@@ -77,7 +80,25 @@ function anyBreaks(source: string): LineTable {
     }
   }
   ends[line] = source.length;
-  return new Lines(starts.subarray(0, line + 1), ends.subarray(0, line + 1));
+  return linesOf(starts, ends, line + 1, pool);
+}
+
+/**
+ * A column of at least `length` entries, its contents unspecified: the pool's spare when the
+ * call holds a pool (chunkDocument's own parse, whose line table nothing reads once the pool is
+ * handed back), else a new one.
+ */
+function column(length: number, pool: BlockPool | null): Int32Array<ArrayBuffer> {
+  return pool?.spareColumn(length) ?? new Int32Array(length);
+}
+
+/** The table of the first `count` lines of `starts` and `ends`, whose buffers a pool's call lends it. */
+function linesOf(starts: Int32Array<ArrayBuffer>, ends: Int32Array<ArrayBuffer>, count: number, pool: BlockPool | null): LineTable {
+  if (pool !== null) {
+    pool.lendColumn(starts);
+    pool.lendColumn(ends);
+  }
+  return new Lines(starts.subarray(0, count), ends.subarray(0, count));
 }
 
 /**
@@ -92,8 +113,8 @@ function extrapolated(lines: number, at: number, length: number): number {
   return Math.max(rate, (lines + 2) * 2);
 }
 
-function grown(array: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(capacity);
+function grown(array: Int32Array, capacity: number, pool: BlockPool | null): Int32Array<ArrayBuffer> {
+  const bigger = column(capacity, pool);
   bigger.set(array);
   return bigger;
 }

@@ -89,10 +89,11 @@ export function chunkPaginate(input: StrategyInput): ChunkRecord[] {
   const drafts = pack(pieces, { source, tokens, minTokens: Math.floor(budget / 2), targetTokens: budget, budget: () => budget });
   const pages = normalize(addTokenOverlap(drafts, { source, tokens, budget, overlapTokens: o.pageOverlapTokens }), source, tokens);
   const records = toRecords(input, pages, nmax, new RangeContexts(pieces, state.headings), tokens);
-  // Nothing reads the pieces or the headings now: the pages and their contexts are done, and
-  // the records hold neither.
+  // Nothing reads the pieces, the headings or the token index now: the pages and their contexts
+  // are done, and the records hold none of them.
   pieces.release();
   state.headings.release();
+  tokens.release();
   const over = records.filter((r) => r.page!.tokens > nmax).map((r) => `chunk ${r.chunkNumber}: page ${r.page!.tokens} tokens > Nmax ${nmax}`);
   if (over.length) throw new ChunkingInvariantError(over, o.docName);
   return validate(source, records, { maxTokens: nmax, docName: o.docName, recount: input.recount === true });

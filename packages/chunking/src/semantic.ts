@@ -52,7 +52,9 @@ export function chunkerDocumentBlocks(source: string, parser: ParserName, pool: 
 }
 
 function blocksOf(source: string, parser: ParserName, deferred: boolean, pool: BlockPool | null = null): DocumentBlocks {
-  const lines = lineTable(source);
+  // Its columns lent to the pool: only chunkDocument's own parse has one, and nothing reads its
+  // line table once the pool is handed back.
+  const lines = lineTable(source, pool);
   if (parser === 'remark') return { ...remarkBlocks(source, lines), lines };
   return { ...(deferred ? chunkerBlocks(source, lines, pool) : fastBlocks(source, lines)), lines };
 }
@@ -299,9 +301,10 @@ export function chunkSemantic(input: StrategyInput): ChunkRecord[] {
     drafts: detachedExemplars(drafts),
     records: exemplars(records, undefined, 2),
   });
-  // Nothing reads the pieces or the headings now: the drafts above let go of the pieces, and
-  // the records hold neither.
+  // Nothing reads the pieces, the headings or the token index now: the drafts above let go of
+  // the pieces, and the records hold none of them.
   pieces.release();
   units.headings.release();
+  tokens.release();
   return validate(source, records, { maxTokens: options.maxTokens, docName: options.docName, recount: input.recount === true, blocks: doc.blocks });
 }

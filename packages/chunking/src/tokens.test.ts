@@ -258,3 +258,32 @@ describe('TokenIndex.countJoined (runs of split pieces: slices and rebuilt strin
     }
   });
 });
+
+describe('TokenIndex.release', () => {
+  it('hands its running counts to the next index, which counts its own text exactly', () => {
+    // Texts past 65,536 characters (the least a released index keeps), of prose and of unspaced
+    // runs (whose tokens' ends are a second set of running counts): each index is made from what
+    // the one before it released, a text up to four times as long.
+    const run = fc.constantFrom('x', 'Ab9', '-=', 'é').chain((unit) => fc.integer({ min: 60, max: 3000 }).map((n) => unit.repeat(n)));
+    const part = fc.oneof(texty, run);
+    const text = fc.array(part, { minLength: 40, maxLength: 400 }).map((parts) => {
+      let t = parts.join(' ');
+      while (t.length < 70_000) t += ` ${t}`;
+      return t.slice(0, 70_000 + (parts.length * 997) % 200_000);
+    });
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 2, maxLength: 3 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 8, maxLength: 8 }), (texts, cuts) => {
+        for (const t of texts) {
+          const index = new TokenIndex(t);
+          for (const [x, y] of cuts) {
+            const a = Math.floor(Math.min(x, y) * t.length);
+            const b = Math.floor(Math.max(x, y) * t.length);
+            expect(index.count(a, b)).toBe(reference(t.slice(a, b)));
+          }
+          index.release();
+        }
+      }),
+      { numRuns: 6, endOnFailure: true },
+    );
+  });
+});

@@ -104,6 +104,14 @@ export class TokenIndex {
   }
 
   /**
+   * Hands the source's running counts on to the next index made (RunningCounts.release): only
+   * for an index nothing reads any more. Counts asked of it after are wrong.
+   */
+  release(): void {
+    this.counter.release();
+  }
+
+  /**
    * Exact token count of `source.slice(start, end)`, given `tail`, the count of
    * `source.slice(from, end)` for some `from` in [start, end) (SliceCounter.countWithTail).
    */
