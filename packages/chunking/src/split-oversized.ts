@@ -16,7 +16,8 @@
 import { childrenOf } from './fast-blocks.js';
 import { lineOf, skipWhitespace, trimEndOffset, type LineTable } from './lines.js';
 import { grown, PieceTable, type UnitPart } from './pieces.js';
-import { sentenceStartOffsets } from './sentences.js';
+import { sentenceStartsInScratch } from './sentences.js';
+import { SpareColumns } from './spare.js';
 import { bpeTokenEnds } from './bpe.js';
 import { nextPreTokenEnd } from './cl100k-count.js';
 import { countTokens, type JoinedPart, type TokenIndex } from './tokens.js';
@@ -440,7 +441,8 @@ function splitProse(start: number, end: number, limit: number, ctx: SplitContext
   // The starts are offsets into the slice: packAt shifts them and drops those not inside
   // (start, end) as it copies them (a map and a filter made two arrays of a line per entry
   // on a paragraph of a million tiny lines: a tenth of its time).
-  const starts = sentenceStartOffsets(ctx.source.slice(start, end));
+  // A view of the segmenter's scratch: packAt copies it before anything segments again.
+  const starts = sentenceStartsInScratch(ctx.source.slice(start, end));
   return packAt(start, end, starts, limit, ctx, (a, b) => splitLinesPlain(a, b, limit, ctx), start);
 }
 
@@ -596,6 +598,26 @@ function splitLongPreToken(a: number, end: number, limit: number, ctx: SplitCont
 }
 
 /**
+ * packAt's two columns (its cuts and their segments' counts) at each depth of nesting (sentences,
+ * then lines, words, characters), kept for the next call: on 10 MB of tiny lines, one paragraph
+ * of a million sentences, they were 26 MB of fresh memory a pass (issue 15). A packAt running
+ * inside another's `finer` is one depth down and takes the next two; past PACK_DEPTHS, new ones.
+ */
+const PACK_DEPTHS = 4;
+const PACK_COLUMNS = new SpareColumns(2 * PACK_DEPTHS);
+let packDepth = 0;
+
+/** `finer(a, b)` one packAt depth down: the caller's columns are still being read. */
+function deeper(finer: (a: number, b: number) => Part[], a: number, b: number): Part[] {
+  packDepth++;
+  try {
+    return finer(a, b);
+  } finally {
+    packDepth--;
+  }
+}
+
+/**
  * Greedy packing of `[start, end)` cut only at `cuts` (each moved by `shift`, and
  * kept only strictly inside the range): each part takes as many
  * segments as fit `limit`; a segment that alone exceeds it goes to `finer`.
@@ -616,7 +638,8 @@ function packAt(
   // Each cut is `shift + cuts[k]`; those not strictly inside (start, end) are left out. Int32, not
   // Float64: offsets and counts fit, and the two arrays were the splitter's largest allocation on
   // a wide table (4 MB per MB of row).
-  const room = new Int32Array(cuts.length + 2);
+  const depth = packDepth;
+  const room = depth < PACK_DEPTHS ? PACK_COLUMNS.column(2 * depth, Int32Array, cuts.length + 2) : new Int32Array(cuts.length + 2);
   room[0] = start;
   let m = 1;
   for (let k = 0; k < cuts.length; k++) {
@@ -625,14 +648,14 @@ function packAt(
   }
   room[m++] = end;
   const bounds = m === room.length ? room : room.subarray(0, m);
-  const segment = new Int32Array(m - 1);
+  const segment = depth < PACK_DEPTHS ? PACK_COLUMNS.column(2 * depth + 1, Int32Array, m - 1) : new Int32Array(m - 1);
   for (let k = 0; k < segment.length; k++) segment[k] = ctx.tokens.count(bounds[k]!, bounds[k + 1]!);
   const parts: Part[] = [];
   let i = 0;
   while (i < bounds.length - 1) {
     const a = bounds[i]!;
     if (segment[i]! > limit) {
-      for (const q of finer(a, trimEndOffset(ctx.source, a, bounds[i + 1]!))) parts.push(q);
+      for (const q of deeper(finer, a, trimEndOffset(ctx.source, a, bounds[i + 1]!))) parts.push(q);
       i++;
       continue;
     }
@@ -647,7 +670,7 @@ function packAt(
       tokens = ctx.tokens.count(a, b);
     }
     if (tokens > limit) {
-      for (const q of finer(a, b)) parts.push(q); // (no spread: a part list may be longer than an argument list can be)
+      for (const q of deeper(finer, a, b)) parts.push(q); // (no spread: a part list may be longer than an argument list can be)
     } else if (b > a) {
       parts.push({ start: a, end: b, rebuiltText: null, tokens });
     }
