@@ -40,6 +40,33 @@ async function steps(...names: ('chunk' | 'keywords' | 'spec')[]): Promise<void>
   for (const s of names) expect(await (s === 'chunk' ? chunk([dir, '--config', config], quiet) : s === 'keywords' ? keywords([dir], quiet) : spec([dir, '--config', config], quiet)), s).toBe(0);
 }
 
+/**
+ * Runs `run` with the topic's chunk file `chunkFile`, then its whole _chunks/ (moved to `aside`),
+ * replaced by a dangling link, expecting each run to fail naming the link; puts both back.
+ */
+async function expectDanglingLinksNamed(chunkFile: string, aside: string, run: () => Promise<{ code: number; stderr: string }>): Promise<void> {
+  const chunks = join(dir, '_chunks');
+  const file = join(chunks, chunkFile);
+  const saved = readFileSync(file);
+  try {
+    rmSync(file);
+    symlinkSync(join(root, 'gone.md'), file);
+    expect(await run()).toEqual({ code: 1, stderr: `index-tool: ${file}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+    rmSync(file);
+    writeFileSync(file, saved);
+    renameSync(chunks, aside);
+    symlinkSync(join(root, 'gone'), chunks);
+    expect(await run()).toEqual({ code: 1, stderr: `index-tool: ${chunks}: a dangling symlink (its target does not exist); fix or remove the link\n` });
+  } finally {
+    if (existsSync(aside)) {
+      rmSync(chunks, { force: true });
+      renameSync(aside, chunks);
+    }
+    rmSync(file, { force: true });
+    writeFileSync(file, saved);
+  }
+}
+
 async function index(): Promise<{ code: number; stderr: string }> {
   let stderr = '';
   const code = await main([dir, '--root', docs], { stdout: () => {}, stderr: (s) => void (stderr += s) });
@@ -145,28 +172,8 @@ describe('index-tool and the chunk files', () => {
   it('a chunk file or _chunks/ that is a dangling symlink is named as one, not as missing', async () => {
     expect((await index()).code).toBe(0);
     const before = indexText();
-    const chunks = join(dir, '_chunks');
-    const file = join(chunks, 'golden-reference-2.md');
-    const aside = join(root, 'chunks-aside');
-    const saved = readFileSync(file);
-    try {
-      rmSync(file);
-      symlinkSync(join(root, 'gone.md'), file);
-      expect(await index()).toEqual({ code: 1, stderr: `index-tool: ${file}: a dangling symlink (its target does not exist); fix or remove the link\n` });
-      rmSync(file);
-      writeFileSync(file, saved);
-      renameSync(chunks, aside);
-      symlinkSync(join(root, 'gone'), chunks);
-      expect(await index()).toEqual({ code: 1, stderr: `index-tool: ${chunks}: a dangling symlink (its target does not exist); fix or remove the link\n` });
-      expect(indexText()).toBe(before);
-    } finally {
-      if (existsSync(aside)) {
-        rmSync(chunks, { force: true });
-        renameSync(aside, chunks);
-      }
-      rmSync(file, { force: true });
-      writeFileSync(file, saved);
-    }
+    await expectDanglingLinksNamed('golden-reference-2.md', join(root, 'chunks-aside'), index);
+    expect(indexText()).toBe(before);
   });
 });
 
@@ -210,28 +217,8 @@ describe('--llms-full and the chunk files', () => {
     expect((await main([dir, join(docs, 'deployment'), docs, '--root', docs], quiet))).toBe(0);
     expect(await llms()).toEqual({ code: 0, stderr: '' });
     const before = [readFileSync(join(docs, 'llms.txt'), 'utf8'), readFileSync(join(docs, 'llms-full.txt'), 'utf8')];
-    const chunks = join(dir, '_chunks');
-    const file = join(chunks, 'golden-reference-0.md');
-    const aside = join(root, 'llms-chunks-aside');
-    const saved = readFileSync(file);
-    try {
-      rmSync(file);
-      symlinkSync(join(root, 'gone.md'), file);
-      expect(await llms()).toEqual({ code: 1, stderr: `index-tool: ${file}: a dangling symlink (its target does not exist); fix or remove the link\n` });
-      rmSync(file);
-      writeFileSync(file, saved);
-      renameSync(chunks, aside);
-      symlinkSync(join(root, 'gone'), chunks);
-      expect(await llms()).toEqual({ code: 1, stderr: `index-tool: ${chunks}: a dangling symlink (its target does not exist); fix or remove the link\n` });
-      expect([readFileSync(join(docs, 'llms.txt'), 'utf8'), readFileSync(join(docs, 'llms-full.txt'), 'utf8')]).toEqual(before);
-    } finally {
-      if (existsSync(aside)) {
-        rmSync(chunks, { force: true });
-        renameSync(aside, chunks);
-      }
-      rmSync(file, { force: true });
-      writeFileSync(file, saved);
-    }
+    await expectDanglingLinksNamed('golden-reference-0.md', join(root, 'llms-chunks-aside'), llms);
+    expect([readFileSync(join(docs, 'llms.txt'), 'utf8'), readFileSync(join(docs, 'llms-full.txt'), 'utf8')]).toEqual(before);
   });
 });
 
