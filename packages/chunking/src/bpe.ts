@@ -20,7 +20,7 @@
  * random letters: 1.5 s, then 0.7 s with a heap, 0.1 s backtracking).
  */
 import { longestToken, mergeLowest, mergeOf, mergeTable, type MergeTable } from './cl100k-merges.js';
-import { Spare } from './spare.js';
+import { Spare, SpareColumns, STRONG_MOST } from './spare.js';
 
 const encoder = new TextEncoder();
 
@@ -58,7 +58,23 @@ function latin1(bytes: ArrayLike<number>, start: number, end: number): string {
   return s;
 }
 
-/** Where utf8() put the bytes: the scratch array for short pieces (until the next call), else an array of their own. */
+/**
+ * Past SCRATCH_BYTES, each scratch array's role has one kept for the next piece as long
+ * (spare.ts; weakly up to 2^24 entries, a 16 MB pre-token), zeroed as a new one would be: a
+ * heading of 10 MB of `[` is one pre-token, and its walk's arrays (156 MB) were made fresh in
+ * every pass, each page faulted in (issue 15). The roles are the scratch arrays', shared as they
+ * are: no two uses of one role are ever open at once.
+ */
+const LARGE = new SpareColumns(7, STRONG_MOST, 1 << 24);
+const LARGE_BYTES = 0;
+const LARGE_NEXT = 1;
+const LARGE_OWN = 2;
+const LARGE_PAIR = 3;
+const LARGE_PREV = 4;
+const LARGE_OPEN = 5;
+const LARGE_ENDS = 6;
+
+/** Where utf8() put the bytes: the scratch array for short pieces, the kept large one for long ASCII ones (each until the next call), else an array of their own. */
 let utf8Bytes = scratchBytes;
 
 /**
@@ -76,7 +92,11 @@ function utf8(s: string, a: number, b: number): number {
     }
     return b - a;
   }
-  utf8Bytes = encoder.encode(s.slice(a, b));
+  // ASCII straight into the kept array (no slice and no new array of the piece's length).
+  const bytes = LARGE.column(LARGE_BYTES, Uint8Array, b - a);
+  let i = a;
+  for (let c = 0; i < b && (c = s.charCodeAt(i)) < 128; i++) bytes[i - a] = c;
+  utf8Bytes = i === b ? bytes : encoder.encode(s.slice(a, b));
   return utf8Bytes.length;
 }
 
@@ -100,7 +120,7 @@ export function bpeTokenCountRange(s: string, a: number, b: number): number {
   if (n <= SHORT_BYTES || t.unbuildable.length > 0) return scanMerge(bytes, n, t, null);
   // Only the number: the walk's own stack, with no pass to where each token starts.
   const small = n <= SCRATCH_BYTES;
-  const k = backtrack(bytes, n, t, small ? scratchNext : new Int32Array(n + 1), null, 0, 0);
+  const k = backtrack(bytes, n, t, small ? scratchNext : LARGE.zeroed(LARGE_NEXT, Int32Array, n + 1), null, 0, 0);
   return k >= 0 ? k : scanMerge(bytes, n, t, null);
 }
 
@@ -123,7 +143,7 @@ export function bpeTokenIdsInto(s: string, a: number, b: number, ids: number[]):
     }
   }
   if (n > SHORT_BYTES && t.unbuildable.length === 0) {
-    const ends = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
+    const ends = n <= SCRATCH_BYTES ? scratchNext : LARGE.zeroed(LARGE_NEXT, Int32Array, n + 1);
     const top = backtrack(bytes, n, t, ends, null, 0, 0);
     if (top >= 0) {
       const { info } = t;
@@ -209,7 +229,7 @@ export function bpeTokenCountsInto(s: string, a: number, b: number, out: Running
  */
 function walkTokenEnds(s: string, a: number, b: number, bytes: Uint8Array, n: number, onEnd: (unit: number, count: number) => void): number {
   const t = tables();
-  const next = n <= SCRATCH_BYTES ? scratchNext : new Int32Array(n + 1);
+  const next = n <= SCRATCH_BYTES ? scratchNext : LARGE.zeroed(LARGE_NEXT, Int32Array, n + 1);
   if (unbuildable!.size > 0 && n <= 256 && unbuildable!.has(latin1(bytes, 0, n))) {
     next[0] = n;
   } else if (n > 0 && (t.unbuildable.length > 0 || backtrackMerge(bytes, n, t, next) < 0)) {
@@ -255,9 +275,9 @@ function walkTokenEnds(s: string, a: number, b: number, bytes: Uint8Array, n: nu
  */
 function scanMerge(bytes: Uint8Array, n: number, t: MergeTable, next: Int32Array | null, ids: number[] | null = null): number {
   const small = n <= SCRATCH_BYTES;
-  const parts = small ? scratchOwn : new Int32Array(n);
-  const pair = small ? scratchPair : new Int32Array(n);
-  const at0 = small ? scratchPrev : new Int32Array(n); // byte offset where each part starts
+  const parts = small ? scratchOwn : LARGE.zeroed(LARGE_OWN, Int32Array, n);
+  const pair = small ? scratchPair : LARGE.zeroed(LARGE_PAIR, Int32Array, n);
+  const at0 = small ? scratchPrev : LARGE.zeroed(LARGE_PREV, Int32Array, n); // byte offset where each part starts
   const { byteToken, bytePair } = t;
   for (let i = 0; i < n; i++) {
     parts[i] = byteToken[bytes[i]!]!;
@@ -392,7 +412,7 @@ const scratchEnds = new Int32Array(SCRATCH_BYTES + 1);
  */
 function rangeCounts(bytes: Uint8Array, from: number, to: number, t: MergeTable, out: RunningCounts, base: number, before: number): number {
   const len = to - from;
-  const ends = len <= SCRATCH_BYTES ? scratchEnds : new Int32Array(len + 1);
+  const ends = len <= SCRATCH_BYTES ? scratchEnds : LARGE.zeroed(LARGE_ENDS, Int32Array, len + 1);
   const k = backtrackRange(bytes, from, to, t, ends, -from);
   if (k < 0) {
     ends.fill(0, 0, len + 1);
@@ -536,7 +556,7 @@ function mergeSegment(bytes: Uint8Array, from: number, to: number, t: MergeTable
  * (1 MB allocated and filled per pass of 1 MB of letters, of which 2% is walked).
  */
 function backtrackRange(bytes: Uint8Array, from: number, n: number, t: MergeTable, ends: Int32Array, base: number): number {
-  const open = n - from <= SCRATCH_BYTES ? scratchOpen : new Uint8Array(n - from + 1);
+  const open = n - from <= SCRATCH_BYTES ? scratchOpen : LARGE.column(LARGE_OPEN, Uint8Array, n - from + 1);
   open.fill(1, 0, n - from + 1);
   const { info } = t;
   let top = 0;

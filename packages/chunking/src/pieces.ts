@@ -286,6 +286,7 @@ export class PieceTable {
   }
 }
 
+/** A table's columns but its parts. */
 interface Columns {
   units: Block[];
   tokenCounts: Int32Array;

@@ -60,8 +60,9 @@ export const SPARE_MOST = 1 << 22;
 export class SpareColumns {
   private readonly spares: Spare<Column>[] = [];
 
-  constructor(slots: number) {
-    for (let slot = 0; slot < slots; slot++) this.spares.push(new Spare<Column>(STRONG_MOST, SPARE_MOST));
+  /** `slots` spares, each held strongly up to `strongMost` entries and weakly up to `most` (Spare). */
+  constructor(slots: number, strongMost = STRONG_MOST, most = SPARE_MOST) {
+    for (let slot = 0; slot < slots; slot++) this.spares.push(new Spare<Column>(strongMost, most));
   }
 
   /**

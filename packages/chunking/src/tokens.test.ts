@@ -287,3 +287,39 @@ describe('TokenIndex.release', () => {
     );
   });
 });
+
+describe('long unspaced runs, one document after another', () => {
+  it('counts slices inside runs past 4,096 bytes exactly, whatever the last document left in the walk arrays', () => {
+    // Random letters, digits and punctuation: each run's token ends differ from the last's, so
+    // an array kept from the last run and not cleared would be read wrong (bpe.ts's LARGE).
+    // Runs of one character ('[', '-') are walked whole, without segments: past 4,096 bytes they
+    // take the kept arrays of every role.
+    const alphabet = fc.constantFrom('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 'aab', '+/=()', 'xyz0123', '[', '-', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[(');
+    const run = fc.tuple(alphabet, fc.integer({ min: 4_200, max: 12_000 }), fc.integer()).map(([letters, length, seed]) => {
+      let x = seed | 1;
+      let s = '';
+      for (let k = 0; k < length; k++) {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        s += letters[(x >>> 0) % letters.length];
+      }
+      return s;
+    });
+    fc.assert(
+      fc.property(fc.array(run, { minLength: 2, maxLength: 4 }), fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 6, maxLength: 6 }), (runs, cuts) => {
+        for (const r of runs) {
+          const text = `Intro ${r} end.`;
+          expect(countTokens(text)).toBe(reference(text));
+          const index = new TokenIndex(text);
+          for (const [x, y] of cuts) {
+            const a = x % text.length;
+            const b = a + (y % (text.length - a + 1));
+            expect(index.count(a, b)).toBe(reference(text.slice(a, b)));
+          }
+        }
+      }),
+      { numRuns: 20, endOnFailure: true },
+    );
+  });
+});
