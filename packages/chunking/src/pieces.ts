@@ -359,7 +359,7 @@ export interface DraftChunk {
 }
 
 /** A typed-array column of the stages' tables (pack's runs, the headings). */
-export type Column = Int32Array | Float64Array | Uint8Array;
+export type Column = Int32Array | Float64Array | Uint8Array | Uint16Array;
 
 /** `column` copied into a new zeroed one of the same type and `size` elements (at least its length): columns grow by it. */
 export function grown<T extends Column>(column: T, size: number): T {
