@@ -218,14 +218,7 @@ export class BlockPool {
     // A short array is young and cheap, and a spare cut to its length would be of no use to
     // the next long document.
     if (length <= SPARE_FROM) return null;
-    // The shortest that fits: a call that makes two long arrays (the definitions of a page of
-    // them, then the blocks they are merged into) takes back the one each had.
-    const { spares } = this;
-    let best = -1;
-    for (let k = 0; k < spares.length; k++) if (spares[k]!.length >= length && (best < 0 || spares[k]!.length < spares[best]!.length)) best = k;
-    if (best < 0) return null;
-    this.reusedArrays++;
-    return spares.splice(best, 1)[0]!;
+    return this.taken(shortestFitting(this.spares, length));
   }
 
   /** Records `array` (BlockArray's, past PUSHED_BLOCKS) as this call's, a spare for the next. */
@@ -245,12 +238,13 @@ export class BlockPool {
    */
   spareColumn(length: number): Int32Array<ArrayBuffer> | null {
     if (length <= SPARE_FROM) return null;
-    const spares = this.spareColumns;
-    let best = -1;
-    for (let k = 0; k < spares.length; k++) if (spares[k]!.length >= length && (best < 0 || spares[k]!.length < spares[best]!.length)) best = k;
-    if (best < 0) return null;
-    this.reusedArrays++;
-    return spares.splice(best, 1)[0]!;
+    return this.taken(shortestFitting(this.spareColumns, length));
+  }
+
+  /** `spare` (or null), counted as reused. */
+  private taken<T>(spare: T | null): T | null {
+    if (spare !== null) this.reusedArrays++;
+    return spare;
   }
 
   /** Records `column` as this call's, a spare for the next once the pool is handed back. */
@@ -280,13 +274,10 @@ export class BlockPool {
     // keeping each array's length, so its slots stay allocated for the next parse.
     const { lent } = this;
     for (let k = 0; k < lent.length; k++) lent[k]!.fill(LET_GO);
-    lent.sort((a, b) => b.length - a.length);
-    this.spares = lent.length > SPARES_KEPT ? lent.slice(0, SPARES_KEPT) : lent;
+    this.spares = longestKept(lent);
     this.lent = [];
     // Numbers only, nothing of the document: kept as they are.
-    const columns = this.lentColumns;
-    columns.sort((a, b) => b.length - a.length);
-    this.spareColumns = columns.length > SPARES_KEPT ? columns.slice(0, SPARES_KEPT) : columns;
+    this.spareColumns = longestKept(this.lentColumns);
     this.lentColumns = [];
     // Headings let go of the document's texts.
     const { headings } = this;
@@ -297,6 +288,23 @@ export class BlockPool {
     this.itemsUsed = 0;
     this.quotesUsed = 0;
   }
+}
+
+/**
+ * The shortest of `spares` with at least `length` slots, taken out of it, or null: a call that
+ * makes two long arrays (the definitions of a page of them, then the blocks they are merged
+ * into) takes back the one each had.
+ */
+function shortestFitting<T extends { length: number }>(spares: T[], length: number): T | null {
+  let best = -1;
+  for (let k = 0; k < spares.length; k++) if (spares[k]!.length >= length && (best < 0 || spares[k]!.length < spares[best]!.length)) best = k;
+  return best < 0 ? null : spares.splice(best, 1)[0]!;
+}
+
+/** The SPARES_KEPT longest of a call's lent arrays, longest first (`lent` sorted in place). */
+function longestKept<T extends { length: number }>(lent: T[]): T[] {
+  lent.sort((a, b) => b.length - a.length);
+  return lent.length > SPARES_KEPT ? lent.slice(0, SPARES_KEPT) : lent;
 }
 
 /** Arrays up to this long are neither lent nor taken (BlockArray's own threshold, PUSHED_BLOCKS). */
