@@ -205,8 +205,12 @@ function paragraphWithoutText(state: StateBlock, startLine: number, endLine: num
 }
 md.block.ruler.at('paragraph', paragraphWithoutText);
 
-/** markdown-it's reference rule, ported with shortcuts that change no result (reference-rule.ts). */
-const referenceDefinition = referenceRule(md, PLAIN_URL) as BlockRule;
+/**
+ * markdown-it's reference rule, ported with shortcuts that change no result (reference-rule.ts).
+ * No token for a top-level definition: buildTree would skip it (addUncoveredLines makes its
+ * block from its lines), and only a quote's restart reads definition tokens, inside the quote.
+ */
+const referenceDefinition = referenceRule(md, PLAIN_URL, false) as BlockRule;
 /** markdown-it's HTML block rule; in silent mode, whether one that may interrupt a paragraph (kinds 1 to 6) starts on the line. */
 const stockHtmlBlock = stockRules.get('html_block') as BlockRule;
 

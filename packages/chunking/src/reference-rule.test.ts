@@ -2,18 +2,19 @@ import fc from 'fast-check';
 import MarkdownIt, { type MarkdownIt as Md } from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { PLAIN_URL } from './fast-blocks.js';
-import { referenceRule } from './reference-rule.js';
+import { hasDefinitions, referenceRule } from './reference-rule.js';
 
 fc.configureGlobal({ seed: 20261128 });
 
-/** markdown-it as fast-blocks configures it, with the stock reference rule or the port. */
-function parser(ported: boolean): Md {
+/** markdown-it as fast-blocks configures it, with the stock reference rule or the port (with or without top-level tokens). */
+function parser(ported: boolean, topLevelTokens = true): Md {
   const md = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
-  if (ported) md.block.ruler.at('reference', referenceRule(md, PLAIN_URL));
+  if (ported) md.block.ruler.at('reference', referenceRule(md, PLAIN_URL, topLevelTokens));
   return md;
 }
 const stock = parser(false);
 const port = parser(true);
+const portWithoutTopTokens = parser(true, false);
 
 /** What a parse gives that anything downstream could read: every token's fields, and the definitions. */
 function parsed(md: Md, src: string): unknown {
@@ -58,5 +59,60 @@ describe('referenceRule (reference-rule.ts)', () => {
     const env: Record<string, unknown> = {};
     port.parse(cases[1]!, env);
     expect(Object.keys(env.references as object)).toEqual(['A', 'B', 'REF-1.X/Y:Z']);
+  });
+
+  it('without top-level tokens, leaves out exactly the top-level definitions\' tokens and keeps every definition', () => {
+    // The block parse alone: md.parse's core drops definition tokens (strip_references).
+    const blockParsed = (md: Md, src: string, keep: (t: { type: string; level: number }) => boolean = () => true): unknown => {
+      const env: Record<string, unknown> = {};
+      const tokens: Parameters<Md['block']['parse']>[3] = [];
+      md.block.parse(src, md, env, tokens);
+      return { tokens: tokens.filter(keep).map((t) => ({ type: t.type, map: t.map, meta: t.meta, content: t.content, level: t.level, hidden: t.hidden })), references: { ...(env.references as object) } };
+    };
+    const notTopDefinition = (t: { type: string; level: number }): boolean => !(t.type === 'reference_definition' && t.level === 0);
+    fc.assert(
+      fc.property(documents, (src) => {
+        expect(blockParsed(portWithoutTopTokens, src)).toEqual(blockParsed(stock, src, notTopDefinition));
+        expect(blockParsed(port, src)).toEqual(blockParsed(stock, src));
+      }),
+      { numRuns: 1000 },
+    );
+    // Some were left out, and a quoted one kept (the property above would hold of a rule that pushed none).
+    const src = '[a]: /u\n\n> [b]: /v\n';
+    const definitions = (md: Md): number => (blockParsed(md, src) as { tokens: { type: string }[] }).tokens.filter((t) => t.type === 'reference_definition').length;
+    expect(definitions(stock)).toBe(2);
+    expect(definitions(port)).toBe(2);
+    expect(definitions(portWithoutTopTokens)).toBe(1);
+  });
+
+  it('writes definitions out when they are first read, the first of each label winning, and goes on adding after a read', () => {
+    const md = port;
+    const env: Record<string, unknown> = {};
+    expect(hasDefinitions(env)).toBe(false);
+    md.block.parse('[a]: /first\n[A]: /second\n[b]: /b "t"\n', md, env, []);
+    expect(hasDefinitions(env)).toBe(true);
+    const references = env.references as Record<string, { href: string; title: string }>;
+    expect(references.A).toEqual({ title: '', href: '/first' });
+    expect('B' in references).toBe(true);
+    expect('C' in references).toBe(false);
+    // A later parse with the same environment (stream.ts parses a document's sections so): its
+    // definitions are seen by the next read, and an earlier label still wins.
+    md.block.parse('[c]: /c\n[a]: /third\n', md, env, []);
+    expect(Object.keys(references)).toEqual(['A', 'B', 'C']);
+    expect(references.A!.href).toBe('/first');
+    expect(Object.entries(references)).toEqual([
+      ['A', { title: '', href: '/first' }],
+      ['B', { title: 't', href: '/b' }],
+      ['C', { title: '', href: '/c' }],
+    ]);
+    // The inline link rule reads them as it read a plain object.
+    expect(md.renderInline('[x][c] [y][a]', env)).toBe('<a href="/c">x</a> <a href="/first">y</a>');
+    expect(JSON.stringify(references)).toBe('{"A":{"title":"","href":"/first"},"B":{"title":"t","href":"/b"},"C":{"title":"","href":"/c"}}');
+  });
+
+  it('answers hasDefinitions of environments it did not fill', () => {
+    expect(hasDefinitions({ references: {} })).toBe(false);
+    expect(hasDefinitions({ references: { A: { title: '', href: '/a' } } })).toBe(true);
+    expect(hasDefinitions({ references: null })).toBe(false);
   });
 });

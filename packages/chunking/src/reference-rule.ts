@@ -83,9 +83,11 @@ const PLAIN_LABEL = /^[A-Za-z0-9\-_./:]+$/;
 
 /**
  * The rule, for markdown-it instance `md` (its helpers, utils, normalizeLink and validateLink)
- * and `plainUrl`, the destinations its normalizeLink returns unchanged.
+ * and `plainUrl`, the destinations its normalizeLink returns unchanged. `topLevelTokens` false:
+ * a definition outside every container pushes no token (a caller that reads none there:
+ * fast-blocks makes top-level definitions from their lines); the definition is kept all the same.
  */
-export function referenceRule(md: Md, plainUrl: RegExp): (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean {
+export function referenceRule(md: Md, plainUrl: RegExp, topLevelTokens = true): (state: StateBlock, startLine: number, endLine: number, silent: boolean) => boolean {
   const { parseLinkDestination, parseLinkTitle } = md.helpers;
   const { normalizeReference } = md.utils;
   return function reference(state, startLine, _endLine, silent) {
@@ -195,9 +197,16 @@ export function referenceRule(md: Md, plainUrl: RegExp): (state: StateBlock, sta
     const label = PLAIN_LABEL.test(rawLabel) ? rawLabel.toUpperCase() : normalizeReference(rawLabel);
     if (!label) return false;
     if (silent) return true;
-    const env = state.env as { references?: Record<string, { title: string; href: string }> };
-    if (typeof env.references === 'undefined') env.references = {};
-    if (typeof env.references[label] === 'undefined') env.references[label] = { title, href };
+    const env = state.env as { references?: Record<string, Definition> };
+    if (typeof env.references === 'undefined') env.references = lazyReferences();
+    const lazy = pendingOf(env.references);
+    if (lazy !== null) lazy.add(label, title, href);
+    else if (typeof env.references[label] === 'undefined') env.references[label] = { title, href };
+    if (!topLevelTokens && state.level === 0) {
+      // A token, its map and its meta were a third of a page of definitions' parse (issue 15).
+      state.line = nextLine;
+      return true;
+    }
     const token = state.push('reference_definition', '', 0);
     token.map = [startLine, nextLine];
     token.hidden = true;
@@ -207,4 +216,91 @@ export function referenceRule(md: Md, plainUrl: RegExp): (state: StateBlock, sta
     state.line = nextLine;
     return true;
   };
+}
+
+/** A definition as markdown-it keeps it in `env.references`. */
+interface Definition {
+  title: string;
+  href: string;
+}
+
+/**
+ * `env.references` whose entries are written when something first reads it. markdown-it's rule
+ * writes each definition into a plain object as it is read; past some tens of thousands of keys
+ * the object is a dictionary, and each insert (a key made internal, a `{title, href}`, a write
+ * into a table in old space) was two thirds of the rule: a page of 270,000 definitions (10 MB)
+ * spent 0.05 s per MB on them, more than prose's whole pass (issue 15). Only markdown-it's
+ * inline link and image rules read the definitions, on text holding `[`, which fast-blocks
+ * parses for headings and table headers alone: most documents of definitions never read them.
+ *
+ * Until then each definition is three array slots; any read or write through the proxy first
+ * writes them out in order, with the stock rule's test (the first definition of a label wins),
+ * so what a reader finds is what the stock rule would have left there.
+ */
+class PendingDefinitions {
+  readonly target: Record<string, Definition> = {};
+  /** label, title, href of each definition not yet written to `target`, in document order. */
+  private pending: string[] = [];
+  /** Whether any definition was added: `target` then has a key once flushed (a label is never empty). */
+  added = false;
+
+  add(label: string, title: string, href: string): void {
+    this.pending.push(label, title, href);
+    this.added = true;
+  }
+
+  flush(): void {
+    const { pending, target } = this;
+    if (pending.length === 0) return;
+    this.pending = [];
+    for (let k = 0; k < pending.length; k += 3) {
+      const label = pending[k]!;
+      if (typeof target[label] === 'undefined') target[label] = { title: pending[k + 1]!, href: pending[k + 2]! };
+    }
+  }
+}
+
+/** The PendingDefinitions behind each proxy lazyReferences made; the last one looked up is kept at hand. */
+const pendingByProxy = new WeakMap<object, PendingDefinitions>();
+let lastProxy: object | null = null;
+let lastPending: PendingDefinitions | null = null;
+
+function pendingOf(references: object): PendingDefinitions | null {
+  if (references === lastProxy) return lastPending;
+  const pending = pendingByProxy.get(references) ?? null;
+  if (pending !== null) {
+    lastProxy = references;
+    lastPending = pending;
+  }
+  return pending;
+}
+
+/** Every trap writes the pending definitions out, then acts on the object as Reflect does. */
+function lazyReferences(): Record<string, Definition> {
+  const pending = new PendingDefinitions();
+  const { target } = pending;
+  const handler: ProxyHandler<Record<string, Definition>> = {
+    get: (_t, key) => (pending.flush(), Reflect.get(target, key)),
+    set: (_t, key, value) => (pending.flush(), Reflect.set(target, key, value)),
+    has: (_t, key) => (pending.flush(), Reflect.has(target, key)),
+    deleteProperty: (_t, key) => (pending.flush(), Reflect.deleteProperty(target, key)),
+    ownKeys: () => (pending.flush(), Reflect.ownKeys(target)),
+    getOwnPropertyDescriptor: (_t, key) => (pending.flush(), Reflect.getOwnPropertyDescriptor(target, key)),
+    defineProperty: (_t, key, descriptor) => (pending.flush(), Reflect.defineProperty(target, key, descriptor)),
+  };
+  const proxy = new Proxy(target, handler);
+  pendingByProxy.set(proxy, pending);
+  return proxy;
+}
+
+/**
+ * Whether markdown-it's environment `env` holds a reference definition, without writing pending
+ * ones out (stream.ts asks this of every section it parses).
+ */
+export function hasDefinitions(env: Record<string, unknown>): boolean {
+  const references = env.references;
+  if (references === undefined || references === null || typeof references !== 'object') return false;
+  const pending = pendingOf(references);
+  if (pending !== null) return pending.added || Object.keys(pending.target).length > 0;
+  return Object.keys(references).length > 0;
 }

@@ -38,6 +38,7 @@ import { fastBlocks } from './fast-blocks.js';
 import { chunkDocument, type ChunkDocumentExtras } from './index.js';
 import { lineTable, type LineTable } from './lines.js';
 import { RecordBuilder } from './metadata.js';
+import { hasDefinitions } from './reference-rule.js';
 import { normalize, type NormalizedChunk } from './normalize.js';
 import { ChunkOptionsError, recordedOf, resolveOptions, shownValue, sourceFileOf, sourceText, strategyKeyOf } from './options.js';
 import { addOverlap } from './overlap.js';
@@ -334,7 +335,7 @@ function planGroups(source: string, slabChars: number): Plan | null {
     if (start > 0) cuts.push(start);
     // With reference definitions, the group is parsed again alone with the shared environment:
     // exactly the definitions of the whole parse there (the slab's last lines may differ).
-    const withDefinitions = scratch.references !== undefined && Object.keys(scratch.references as object).length > 0;
+    const withDefinitions = hasDefinitions(scratch);
     const groupBlocks = withDefinitions ? parseRange(source, start, end, env).blocks : blocks;
     let h1 = false;
     for (const b of groupBlocks) {
