@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
+import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { emphasisOnlyText } from './emphasis-text.js';
 import { parsedPlainText } from './fast-blocks.js';
@@ -57,5 +58,19 @@ describe('emphasisOnlyText', () => {
     // look back past spans already paired (the jumps) nor past the openers' bottoms.
     const words = Array.from({ length: 20_000 }, (_, i) => ['*a*', '**b', '_c_', '***d**', 'e*', '*f', '__g__'][i % 7]).join(' ');
     expect(emphasisOnlyText(words, utils)).toBe(parsedPlainText(words, env));
+  });
+
+  it('gives Latin-1 text as a one-byte string, and any other as it is', () => {
+    // V8's serializer tags a one-byte string `"` and a two-byte one `c` (after its two header bytes).
+    const oneByte = (text: string): boolean => v8.serialize(text)[2] === 0x22;
+    expect(oneByte('plain')).toBe(true);
+    expect(oneByte('\u2014')).toBe(false);
+    // Past about a megabyte Node makes the text of a UTF-16LE buffer an external two-byte string.
+    const latin = emphasisOnlyText('*word* and **caf\u00e9** '.repeat(100_000), utils)!;
+    expect(latin).toBe('word and caf\u00e9 '.repeat(100_000));
+    expect(oneByte(latin)).toBe(true);
+    const wide = emphasisOnlyText('*word* \u2014 **x** \ud83d'.repeat(100_000), utils)!;
+    expect(wide).toBe('word \u2014 x \ud83d'.repeat(100_000));
+    expect(oneByte(wide)).toBe(false);
   });
 });

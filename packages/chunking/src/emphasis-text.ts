@@ -102,12 +102,16 @@ function withoutMatched(src: string, at: Int32Array, matched: Uint8Array): strin
   const units = COLUMNS.column(UNITS, Uint16Array, src.length - dropped);
   let w = 0;
   let from = 0;
+  let any = 0;
   for (let k = 0; k < matched.length; k++) {
     if (matched[k] === 0) continue;
-    for (let i = from, to = at[k]!; i < to; i++) units[w++] = src.charCodeAt(i);
+    for (let i = from, to = at[k]!; i < to; i++) any |= units[w++] = src.charCodeAt(i);
     from = at[k]! + 1;
   }
-  for (let i = from; i < src.length; i++) units[w++] = src.charCodeAt(i);
+  for (let i = from; i < src.length; i++) any |= units[w++] = src.charCodeAt(i);
+  // Latin-1 text as a one-byte string: UTF-16LE always makes a two-byte one, twice the memory,
+  // and every slice, count and copy of a heading's text after read two bytes a character.
+  if (any < 0x100) return Buffer.from(units).toString('latin1');
   // The code units as they are, lone surrogates included (no decoding: UTF-16LE is the units).
   return Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
 }
