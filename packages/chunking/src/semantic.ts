@@ -209,12 +209,23 @@ const typeOf = (block: Block): string => block.type;
 /** Blocks a block may hold (its descendants) and still be anchored itself. */
 const ANCHORED_DESCENDANTS = 64;
 
-/** Whether `block` holds at most `most` blocks below it (counted until there are more). */
+/**
+ * The longest heading text an anchored block may hold, itself or below it. anchor() copies each
+ * anchored string (detachStrings), and a heading of a whole document (10 MB of emphasis) was
+ * copied whole in every call, only for the block pool to empty its text at hand-back (issue 15).
+ */
+const ANCHORED_TEXT_MOST = 1024;
+
+/**
+ * Whether `block` holds at most `most` blocks below it (counted until there are more), and no
+ * heading text (its own or below it) longer than ANCHORED_TEXT_MOST.
+ */
 function holdsAtMost(block: Block, most: number): boolean {
   const stack: Block[] = [block];
   let seen = 0;
   while (stack.length) {
-    const children = stack.pop()!.children;
+    const { children, text } = stack.pop()!;
+    if (text !== undefined && text.length > ANCHORED_TEXT_MOST) return false;
     if (!Array.isArray(children)) continue;
     seen += children.length;
     if (seen > most) return false;
@@ -225,17 +236,19 @@ function holdsAtMost(block: Block, most: number): boolean {
 
 /**
  * exemplars of a document's blocks that hold a bounded part of it: a kept block with more than
- * ANCHORED_DESCENDANTS blocks below it (a list of a thousand items is one block) is replaced by
- * exemplars of its children, which keep their own hidden classes; its own class may then die.
+ * ANCHORED_DESCENDANTS blocks below it (a list of a thousand items is one block), or a heading
+ * text longer than ANCHORED_TEXT_MOST, is replaced by exemplars of its children, which keep their
+ * own hidden classes; its own class may then die (a pooled heading's lives on in the pool).
+ * Exported for its test.
  */
-function blockExemplars(blocks: readonly Block[]): Block[] {
+export function blockExemplars(blocks: readonly Block[]): Block[] {
   const kept: Block[] = [];
   // A worklist, not recursion: lists nest thousands deep.
   const lists: (readonly Block[])[] = [blocks];
   while (lists.length) {
     for (const block of exemplars(lists.pop()!, typeOf)) {
       if (holdsAtMost(block, ANCHORED_DESCENDANTS)) kept.push(block);
-      else lists.push(block.children!);
+      else if (Array.isArray(block.children)) lists.push(block.children);
     }
   }
   return kept;

@@ -6,7 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, chunkDocumentStream } from './index.js';
+import { blockExemplars } from './semantic.js';
 import { anchoredForTests, exemplars } from './shape-anchor.js';
+import type { Block } from './types.js';
 import type { ChunkOptions, StrategyName } from './types.js';
 
 /** Objects, array slots and typed-array bytes reachable from `roots` (strings count as one each). */
@@ -134,5 +136,28 @@ describe('exemplars', () => {
   it('is a new array, not the one given', () => {
     const items = [1, 2, 3];
     expect(exemplars(items)).not.toBe(items);
+  });
+});
+
+describe('blockExemplars', () => {
+  const heading = (text: string, line: number): Block => ({ type: 'heading', depth: 2, text, start: line * 10, end: line * 10 + 5, startLine: line, endLine: line });
+  const paragraph = (line: number): Block => ({ type: 'paragraph', start: line * 10, end: line * 10 + 5, startLine: line, endLine: line });
+
+  it('anchors no heading text over 1,024 characters, at the top or inside a container, and keeps the blocks around it', () => {
+    const long = heading('x'.repeat(1025), 0);
+    const short = heading('y'.repeat(1024), 2);
+    const p = paragraph(1);
+    const inner = heading('z'.repeat(5000), 3);
+    const innerParagraph = paragraph(4);
+    const item: Block = { type: 'listItem', start: 30, end: 50, startLine: 3, endLine: 4, children: [inner, innerParagraph] };
+    const list: Block = { type: 'list', ordered: false, start: 30, end: 50, startLine: 3, endLine: 4, children: [item] };
+    const kept = blockExemplars([long, p, short, list]);
+    expect(kept).toContain(p);
+    expect(kept).toContain(short);
+    expect(kept).toContain(innerParagraph);
+    expect(kept).not.toContain(long);
+    expect(kept).not.toContain(inner);
+    expect(kept).not.toContain(list);
+    expect(kept).not.toContain(item);
   });
 });
