@@ -229,13 +229,15 @@ function trailingIndex(source: string, candidate: Uint8Array, trimStart: Int32Ar
       if (/[0-9]/.test(t)) withPages = true;
       if (!INDEX_WORD.test(t)) allWords = false;
     }
-    // Equal letters compare equal: lower-cased and given to ICU only where the first letter changes.
+    // Equal letters compare equal: lower-cased and given to ICU only where the first letter
+    // changes. Compared as code units (a one-character string each was most of the walk over
+    // a document of `pNN` lines, every one an index word, issue 15).
     if (first !== -1) {
-      const x = source[a]!;
-      const y = source[trimStart[first]!]!;
+      const x = source.charCodeAt(a);
+      const y = source.charCodeAt(trimStart[first]!);
       if (x !== y) {
-        const lx = x.toLowerCase();
-        const ly = y.toLowerCase();
+        const lx = String.fromCharCode(x).toLowerCase();
+        const ly = String.fromCharCode(y).toLowerCase();
         if (lx !== ly && ly.localeCompare(lx, 'en') < 0) return null;
       }
     }
