@@ -197,11 +197,11 @@ export function referenceRule(md: Md, plainUrl: RegExp, topLevelTokens = true): 
     const label = PLAIN_LABEL.test(rawLabel) ? rawLabel.toUpperCase() : normalizeReference(rawLabel);
     if (!label) return false;
     if (silent) return true;
-    const env = state.env as { references?: Record<string, Definition> };
-    if (typeof env.references === 'undefined') env.references = lazyReferences();
-    const lazy = pendingOf(env.references);
-    if (lazy !== null) lazy.add(label, title, href);
-    else if (typeof env.references[label] === 'undefined') env.references[label] = { title, href };
+    const env = state.env as DefinitionsEnv;
+    if (typeof env.references === 'undefined') lazyReferences(env);
+    const pending = env[PENDING];
+    if (pending !== undefined && pending.proxy === env.references) pending.add(label, title, href);
+    else if (typeof env.references![label] === 'undefined') env.references![label] = { title, href };
     if (!topLevelTokens && state.level === 0) {
       // A token, its map and its meta were a third of a page of definitions' parse (issue 15).
       state.line = nextLine;
@@ -239,6 +239,8 @@ interface Definition {
  */
 class PendingDefinitions {
   readonly target: Record<string, Definition> = {};
+  /** The proxy over `target` that `env.references` holds. */
+  proxy: Record<string, Definition> | null = null;
   /** label, title, href of each definition not yet written to `target`, in document order. */
   private pending: string[] = [];
   /** Whether any definition was added: `target` then has a key once flushed (a label is never empty). */
@@ -260,23 +262,22 @@ class PendingDefinitions {
   }
 }
 
-/** The PendingDefinitions behind each proxy lazyReferences made; the last one looked up is kept at hand. */
-const pendingByProxy = new WeakMap<object, PendingDefinitions>();
-let lastProxy: object | null = null;
-let lastPending: PendingDefinitions | null = null;
+/**
+ * Where an environment keeps the PendingDefinitions behind its `references` proxy: on the
+ * environment itself, which lives as long as its document's parse (a module-level table would
+ * keep the last document's definitions, slices of the whole document, alive after the call).
+ * A symbol: neither Object.keys nor JSON of the environment shows it.
+ */
+const PENDING = Symbol('pending reference definitions');
 
-function pendingOf(references: object): PendingDefinitions | null {
-  if (references === lastProxy) return lastPending;
-  const pending = pendingByProxy.get(references) ?? null;
-  if (pending !== null) {
-    lastProxy = references;
-    lastPending = pending;
-  }
-  return pending;
+/** markdown-it's environment as the rule reads and writes it. */
+interface DefinitionsEnv {
+  references?: Record<string, Definition>;
+  [PENDING]?: PendingDefinitions;
 }
 
-/** Every trap writes the pending definitions out, then acts on the object as Reflect does. */
-function lazyReferences(): Record<string, Definition> {
+/** Makes `env.references` a proxy whose traps write the pending definitions out, then act on the object as Reflect does. */
+function lazyReferences(env: DefinitionsEnv): void {
   const pending = new PendingDefinitions();
   const { target } = pending;
   const handler: ProxyHandler<Record<string, Definition>> = {
@@ -288,9 +289,9 @@ function lazyReferences(): Record<string, Definition> {
     getOwnPropertyDescriptor: (_t, key) => (pending.flush(), Reflect.getOwnPropertyDescriptor(target, key)),
     defineProperty: (_t, key, descriptor) => (pending.flush(), Reflect.defineProperty(target, key, descriptor)),
   };
-  const proxy = new Proxy(target, handler);
-  pendingByProxy.set(proxy, pending);
-  return proxy;
+  pending.proxy = new Proxy(target, handler);
+  env.references = pending.proxy;
+  env[PENDING] = pending;
 }
 
 /**
@@ -300,7 +301,7 @@ function lazyReferences(): Record<string, Definition> {
 export function hasDefinitions(env: Record<string, unknown>): boolean {
   const references = env.references;
   if (references === undefined || references === null || typeof references !== 'object') return false;
-  const pending = pendingOf(references);
-  if (pending !== null) return pending.added || Object.keys(pending.target).length > 0;
+  const pending = (env as DefinitionsEnv)[PENDING];
+  if (pending !== undefined && pending.proxy === references) return pending.added || Object.keys(pending.target).length > 0;
   return Object.keys(references).length > 0;
 }

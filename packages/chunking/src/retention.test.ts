@@ -69,4 +69,24 @@ describe('a chunking call keeps nothing of its document once its result is dropp
     // process-long caches: heading texts, token counts).
     expect(((await heapInUse()) - before) / MB).toBeLessThan(4);
   }, 120_000);
+
+  it('a page of link reference definitions', async () => {
+    // Each definition's destination is a slice of the document: markdown-it's references (or
+    // anything that keeps them past the call, as a module-level cache once did) keep it all.
+    const definitions = (bytes: number): string => {
+      const parts: string[] = ['# Links\n\n## One\n\n## Two\n\n'];
+      let n = 30;
+      for (let i = 0; n < bytes; i++) {
+        const line = `[ref${i}]: https://example.com/docs/reference/page/${i}\n`;
+        parts.push(line);
+        n += line.length;
+      }
+      return parts.join('');
+    };
+    const chunk = (text: string): void => void chunkDocument(text, { docName: 'links' });
+    chunk(definitions(200_000));
+    const before = await heapInUse();
+    chunk(definitions(8 * MB));
+    expect(((await heapInUse()) - before) / MB).toBeLessThan(4);
+  }, 120_000);
 });
