@@ -110,6 +110,24 @@ describe('referenceRule (reference-rule.ts)', () => {
     expect(JSON.stringify(references)).toBe('{"A":{"title":"","href":"/first"},"B":{"title":"t","href":"/b"},"C":{"title":"","href":"/c"}}');
   });
 
+  it('writes out thousands of definitions across its runs as the stock rule keeps them', () => {
+    // 3,500 definitions (runs of 1,024), every seventh repeating an earlier label with another
+    // destination, read once in the middle of the document's parses and once at the end.
+    const lines = Array.from({ length: 3500 }, (_, i) => (i % 7 === 6 ? `[Ref${i - 2000 > 0 ? i - 2000 : i}]: /again/${i}` : `[ref${i}]: /page/${i} "t${i % 3}"`));
+    const first = lines.slice(0, 1500).join('\n');
+    const rest = lines.slice(1500).join('\n');
+    const stockEnv: Record<string, unknown> = {};
+    stock.block.parse(first, stock, stockEnv, []);
+    const env: Record<string, unknown> = {};
+    port.block.parse(first, port, env, []);
+    expect({ ...(env.references as object) }).toEqual({ ...(stockEnv.references as object) });
+    stock.block.parse(rest, stock, stockEnv, []);
+    port.block.parse(rest, port, env, []);
+    expect({ ...(env.references as object) }).toEqual(stockEnv.references);
+    expect(Object.keys(env.references as object)).toEqual(Object.keys(stockEnv.references as object));
+    expect(Object.keys(env.references as object).length).toBeGreaterThan(3000);
+  });
+
   it('answers hasDefinitions of environments it did not fill', () => {
     expect(hasDefinitions({ references: {} })).toBe(false);
     expect(hasDefinitions({ references: { A: { title: '', href: '/a' } } })).toBe(true);
