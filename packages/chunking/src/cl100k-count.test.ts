@@ -217,6 +217,42 @@ describe('SliceCounter', () => {
     expect(new SliceCounter('a  1').count(0, 3)).toBe(reference('a  '));
   });
 
+  it('counts a slice from a pre-token start to the line breaks after its punctuation as the slice alone counts', () => {
+    // Blocks that end with punctuation before their break (`***`, `end.`, `| a |`, a closing
+    // fence): the whole text's scan took `.\n\n` as one pre-token, and count answers such a
+    // slice from the punctuation's start and the memo (beforeBreaks). Punctuation runs longer
+    // than it looks back (64), a space before the punctuation, lone surrogates, `\r` alone and
+    // whitespace that is not a break before the break are the edges.
+    const punctuation = fc.oneof(
+      fc.constantFrom('.', '***', '|', '`', '```', ');', '?!', ' .', ' ***', '…', '。', '\u00a0.', '\ud800', '\udc00', '😀.', '.\u0301', "'", "'s", '_'),
+      fc.integer({ min: 60, max: 70 }).map((n) => '-'.repeat(n)),
+      fc.integer({ min: 250, max: 260 }).map((n) => '='.repeat(n)),
+    );
+    const breaks = fc.constantFrom('\n', '\n\n', '\r\n', '\r', '\n\r\n', '\n \n', '\u0085\n', ' \n', '\t\n');
+    const line = fc.tuple(fc.constantFrom('', 'x', 'a b', '12', ' ', '| a ', '> ', '- end'), punctuation, breaks).map((p) => p.join(''));
+    const lines = fc.array(fc.oneof(line, fc.constantFrom(...atoms)), { minLength: 1, maxLength: 12 }).map((a) => a.join(''));
+    let cases = 0;
+    fc.assert(
+      fc.property(lines, (t) => {
+        const counter = new SliceCounter(t);
+        const starts = counter.preTokenStarts() ?? [];
+        for (let b = 1; b < t.length; b++) {
+          const c = t.charCodeAt(b);
+          if (c !== 10 && c !== 13) continue;
+          for (const a of starts) {
+            if (a >= b) break;
+            cases++;
+            expect(matches(counter.count(a, b), t.slice(a, b)), JSON.stringify(t.slice(a, b))).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(cases).toBeGreaterThan(10_000);
+    const rules = new SliceCounter('***\n'.repeat(4));
+    for (let a = 0; a < 16; a += 4) expect(rules.count(a, 11)).toBe(reference('***\n***\n***\n***\n'.slice(a, 11)));
+  });
+
   it('countWithTail: a slice from one pre-token start is the pre-tokens up to a later start and that start\'s slice', () => {
     // The packer's runs: a ends where the run starts, s where its last piece starts, b anywhere
     // after s (a piece may end inside a pre-token: `***` in `***\n`, `end.` in `end.\n`).

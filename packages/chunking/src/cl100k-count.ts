@@ -595,6 +595,13 @@ function memoCount(s: string, a: number, b: number): number {
 
 const LONG_PRE_TOKEN = 256;
 
+/**
+ * SliceCounter.beforeBreaks looks this far back for the start of the punctuation before a line
+ * break; a longer one (a rule of dashes) goes to the general path. Below LONG_PRE_TOKEN, so the
+ * punctuation it counts is never a long run's.
+ */
+const BEFORE_BREAKS_MOST = 64;
+
 /** Whether BPE builds every token from its own bytes (true of cl100k); read when first needed. */
 let allTokensBuildable: boolean | undefined;
 
@@ -971,6 +978,45 @@ export class SliceCounter {
     return this.count(a, b);
   }
 
+  /**
+   * count(a, b) when `a` starts a pre-token of the whole text and `b` is where the line breaks
+   * that end one begin: a block that ends with punctuation before its line break (`***`, `.`,
+   * `|`, a closing backtick), whose `.\n\n` the whole text's scan took as one pre-token. -1 when
+   * the slice is not so.
+   *
+   * A pre-token holding a character that is neither whitespace nor a line break, then line
+   * breaks, can only be ` ?[^\s\p{L}\p{N}]+[\r\n]*` (no other alternative holds both), so its part
+   * before the breaks is punctuation, with one space before it or none: alone it is one pre-token
+   * of the same alternative (the letter and number alternatives before it fail on it as on the
+   * whole), counted from the memo. The pre-tokens before it are the whole text's (they end before
+   * `b` and look at nothing past their match). Before, the general path found its start and scanned
+   * it again: a page of thematic breaks, or of table rows, was counted at about five times the
+   * cost of one that ends in a letter (issue 15).
+   */
+  private beforeBreaks(a: number, b: number): number {
+    const { text } = this;
+    const rel = this.cum!.rel;
+    const brk = text.charCodeAt(b);
+    if ((brk !== 10 && brk !== 13) || b >= text.length) return -1;
+    const last = text.charCodeAt(b - 1);
+    if (last === 10 || last === 13 || isSpaceUnit(last)) return -1;
+    // The breaks reach the next boundary, and the pre-token's start is near: a long run of
+    // punctuation goes to the general path, which knows its start from the long runs.
+    let e = b + 1;
+    while (rel[e] === 0) {
+      const c = text.charCodeAt(e);
+      if (c !== 10 && c !== 13) return -1;
+      e++;
+    }
+    let q = b - 1;
+    const stop = Math.max(a, b - BEFORE_BREAKS_MOST);
+    while (rel[q] === 0) {
+      if (q <= stop) return -1;
+      q--;
+    }
+    return this.cum!.get(q) - this.cum!.get(a) + preTokenCount(text, q, b);
+  }
+
   /** Exact cl100k_base token count of `text.slice(a, b)`. */
   count(a: number, b: number): number {
     const { cum, text } = this;
@@ -996,6 +1042,9 @@ export class SliceCounter {
     if (rel[a] !== 0 && rel[b] !== 0) {
       const last = text.charCodeAt(b - 1);
       if (last === 10 || last === 13 || !isSpaceUnit(last)) return cum.get(b) - cum.get(a);
+    } else if (rel[a] !== 0) {
+      const cut = this.beforeBreaks(a, b);
+      if (cut >= 0) return cut;
     }
     let total = 0;
     let p = a;
