@@ -13,7 +13,7 @@ import { parseTopicSpecMd, TopicSpecError } from '@chunkyard/spec';
 import { childEntry, formatIndexJson, sectionIndex, topicIndex, type IndexChild, type IndexJson } from '@chunkyard/topic-index';
 import { checkSameChunks, chunkFileSha256, ChunkFilesError } from './chunk-hashes.js';
 import { builtText, LlmsError, topicDescription, writeLlmsTxt } from './llms.js';
-import { pruneEmbeddingCaches, pruneGoneTopics, pruneTopiclessRoot } from './prune.js';
+import { notEmbeddingCaches, pruneEmbeddingCaches, pruneGoneTopics, pruneTopiclessRoot } from './prune.js';
 import { assertSearchable, brokenLink, describeFsError, entryExists, oneLine, folderProblem, guardEnvironment, isFsError, NotRegularFileError, readDocument, readRegularFile, TOPIC_MARKER, UsageError } from '@chunkyard/topic-io';
 import { exitOnStdoutError as exitOnStdoutErrorOf } from '@chunkyard/fs-atomic';
 
@@ -61,8 +61,9 @@ Options:
   --prune-embedding-cache PATH
                 with --prune, also remove the embedding cache of a topic that is gone:
                 the folder PATH and PATH.pack, where the Nx plugin keeps each topic's
-                (.embedding-cache/topic-…); only a topic cache's layout is removed;
-                repeatable (the plugin passes the ones it finds)
+                (.embedding-cache/topic-…); only a topic cache's layout is removed,
+                anything else at PATH is left and named on stdout ("left as it is";
+                keptCaches with --json); repeatable (the plugin passes the ones it finds)
   --json        print a JSON summary on stdout instead of text
   -h, --help    show this help
   --version     print index-tool's version
@@ -273,15 +274,17 @@ async function run(argv: string[], io: Io): Promise<number> {
   // After the indexes: a folder that is no topic is listed by none, so the order does not matter to them.
   const { outputs: pruned, leftovers: prunedLeftovers } = values.prune ? pruneGoneTopics(root) : { outputs: [], leftovers: [] };
   const prunedCaches = pruneEmbeddingCaches(values['prune-embedding-cache'] ?? []);
+  const keptCaches = notEmbeddingCaches(values['prune-embedding-cache'] ?? [], prunedCaches);
   for (const error of sectionsListingPruned(root, values.root, pruned, new Set(summaries.map((s) => resolve(s.dir))))) {
     errors.push(error);
     io.stderr(`index-tool: ${oneLine(error.error)}\n`);
   }
-  if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors, ...(values.prune ? { pruned, prunedLeftovers, prunedCaches } : {}) }, null, 2)}\n`);
+  if (values.json) io.stdout(`${JSON.stringify({ indexes: summaries, errors, ...(values.prune ? { pruned, prunedLeftovers, prunedCaches, keptCaches } : {}) }, null, 2)}\n`);
   else {
     for (const p of prunedLeftovers) io.stdout(`${oneLine(join(values.root, p))}: removed (left by a killed run; its folder is no longer a topic)\n`);
     for (const p of pruned) io.stdout(`${oneLine(join(values.root, p))}: removed (its folder is no longer a topic)\n`);
     for (const p of prunedCaches) io.stdout(`${oneLine(p)}: removed (the embedding cache of a topic that is gone)\n`);
+    for (const p of keptCaches) io.stdout(`${oneLine(p)}: ${KEPT_CACHE}\n`);
     for (const s of summaries) {
       const what = s.kind === 'topic' ? counted(s.chunks, 'chunk') : counted(s.children, 'child', 'children');
       io.stdout(`${oneLine(s.dir)}: ${s.kind} ${JSON.stringify(s.id)}, ${what} -> ${oneLine(s.out)}\n`);
@@ -346,16 +349,21 @@ function pruneTopicless(root: string, shownRoot: string, caches: readonly string
   // null: a topic appeared since the root was looked at; nothing of it is taken for stale.
   const { outputs: pruned, leftovers: prunedLeftovers } = pruneTopiclessRoot(root) ?? { outputs: [], leftovers: [] };
   const prunedCaches = pruneEmbeddingCaches(caches);
+  const keptCaches = notEmbeddingCaches(caches, prunedCaches);
   if (json) {
-    io.stdout(`${JSON.stringify({ indexes: [], errors: [], pruned, prunedLeftovers, prunedCaches }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ indexes: [], errors: [], pruned, prunedLeftovers, prunedCaches, keptCaches }, null, 2)}\n`);
     return 0;
   }
   for (const p of prunedLeftovers) io.stdout(`${oneLine(join(shownRoot, p))}: removed (left by a killed run; the docs root holds no topic any more)\n`);
   for (const p of pruned) io.stdout(`${oneLine(join(shownRoot, p))}: removed (the docs root holds no topic any more)\n`);
   for (const p of prunedCaches) io.stdout(`${oneLine(p)}: removed (the embedding cache of a topic that is gone)\n`);
+  for (const p of keptCaches) io.stdout(`${oneLine(p)}: ${KEPT_CACHE}\n`);
   if (pruned.length === 0 && prunedLeftovers.length === 0 && prunedCaches.length === 0) io.stdout(`${oneLine(shownRoot)}: holds no topic, and no output of chunkyard's to remove\n`);
   return 0;
 }
+
+/** What index-tool says of a path given to --prune-embedding-cache that it left (notEmbeddingCaches). */
+const KEPT_CACHE = "left as it is (not a topic's embedding cache)";
 
 /** A job for the folder, or null for the docs root holding no topic when `topiclessRoot` allows it. */
 function planJob(dir: string, root: string, topiclessRoot: boolean): Job | null {

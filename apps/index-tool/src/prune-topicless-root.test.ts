@@ -4,7 +4,7 @@
 // `index-tool docs --root docs --prune` exited 2 ("neither a topic nor a section") on such a
 // root, so nothing could remove them; the Nx plugin, which keeps a root project while they are
 // there, needs it to. Real outputs, built by the real tools.
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
@@ -85,10 +85,14 @@ it('a root that was itself a topic loses its _chunks, words.md and topic-spec.md
   deleteTopic(docs, '');
   const caches = join(docs, '..', '.embedding-cache');
   mkdirSync(join(caches, 'topic-docs', 'p'), { recursive: true });
-  const r = await run([docs, '--root', docs, '--prune', '--json', '--prune-embedding-cache', join(caches, 'topic-docs')]);
+  // A file the caches' folder also holds, named by mistake: left, and listed as left.
+  writeFileSync(join(caches, 'README'), 'ours\n');
+  const r = await run([docs, '--root', docs, '--prune', '--json', '--prune-embedding-cache', join(caches, 'topic-docs'), '--prune-embedding-cache', join(caches, 'README')]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  const json = JSON.parse(r.stdout) as { indexes: unknown[]; errors: unknown[]; pruned: string[]; prunedCaches: string[] };
+  const json = JSON.parse(r.stdout) as { indexes: unknown[]; errors: unknown[]; pruned: string[]; prunedCaches: string[]; keptCaches: string[] };
+  expect(json.keptCaches).toEqual([join(caches, 'README')]);
+  expect(readFileSync(join(caches, 'README'), 'utf8')).toBe('ours\n');
   expect(json.indexes).toEqual([]);
   expect(json.errors).toEqual([]);
   expect([...json.pruned].sort()).toEqual(['_chunks', '_keywords/words.md', 'index.json', 'topic-spec.md']);

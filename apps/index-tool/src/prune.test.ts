@@ -174,7 +174,7 @@ it('--prune-embedding-cache removes a gone topic\'s cache folder and .pack (the 
   expect(alone.code).toBe(2);
   expect(alone.stderr).toContain('--prune-embedding-cache goes with --prune');
   expect(existsSync(join(caches, 'topic-a-gone'))).toBe(true);
-  const r = await run('--prune', '--prune-embedding-cache', join(caches, 'topic-a-gone'), '--prune-embedding-cache', join(caches, 'topic-mine'));
+  const r = await run('--prune', '--prune-embedding-cache', join(caches, 'topic-a-gone'), '--prune-embedding-cache', join(caches, 'topic-mine'), '--prune-embedding-cache', join(caches, 'topic-never'));
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   expect(existsSync(join(caches, 'topic-a-gone'))).toBe(false);
@@ -182,4 +182,13 @@ it('--prune-embedding-cache removes a gone topic\'s cache folder and .pack (the 
   expect(readFileSync(join(caches, 'topic-mine', 'notes.txt'), 'utf8')).toBe('not a cache\n');
   expect(r.stdout).toContain(`${join(caches, 'topic-a-gone')}: removed (the embedding cache of a topic that is gone)`);
   expect(r.stdout).toContain(`${join(caches, 'topic-a-gone.pack')}: removed`);
+  // A path that holds something else is left and said so (a mistyped path was left without a
+  // word, as if pruned); one where nothing is, was pruned already: nothing to say.
+  expect(r.stdout).toContain(`${join(caches, 'topic-mine')}: left as it is (not a topic's embedding cache)`);
+  expect(r.stdout).not.toContain('topic-never');
+  // Again, with the cache gone: nothing removed, nothing said of it.
+  const again = await run('--prune', '--json', '--prune-embedding-cache', join(caches, 'topic-a-gone'), '--prune-embedding-cache', join(caches, 'topic-mine'));
+  const json = JSON.parse(again.stdout) as { prunedCaches: string[]; keptCaches: string[] };
+  expect(json.prunedCaches).toEqual([]);
+  expect(json.keptCaches).toEqual([join(caches, 'topic-mine')]);
 });

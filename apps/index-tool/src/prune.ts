@@ -9,7 +9,7 @@
  *
  * Which files count is stale-outputs.ts, shared with the plugin.
  */
-import { readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { isAbandonedTemp, tempName, tempTarget } from '@chunkyard/fs-atomic';
 import { dirname, join } from 'node:path';
 import { TOPIC_MARKER } from '@chunkyard/topic-io';
@@ -154,4 +154,24 @@ export function pruneEmbeddingCaches(folders: readonly string[]): string[] {
     }
   }
   return removed;
+}
+
+/**
+ * The paths given to `--prune-embedding-cache` where something is that pruneEmbeddingCaches did
+ * not remove (`removed`, its answer): no topic cache's layout, so it was left as it is. A path
+ * where nothing is was pruned already (the plugin names a gone topic's cache until it is gone).
+ * Before, a mistyped path (`--prune-embedding-cache /etc`) was left without a word, as if pruned.
+ */
+export function notEmbeddingCaches(folders: readonly string[], removed: readonly string[]): string[] {
+  const gone = new Set(removed);
+  return folders.filter((folder) => !gone.has(folder) && !gone.has(`${folder}.pack`) && holdsSomething(folder));
+}
+
+function holdsSomething(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
