@@ -220,15 +220,15 @@ describe('SliceCounter', () => {
   it('counts a slice from a pre-token start to the line breaks after its punctuation as the slice alone counts', () => {
     // Blocks that end with punctuation before their break (`***`, `end.`, `| a |`, a closing
     // fence): the whole text's scan took `.\n\n` as one pre-token, and count answers such a
-    // slice from the punctuation's start and the memo (beforeBreaks). Punctuation runs longer
-    // than it looks back (64), a space before the punctuation, lone surrogates, `\r` alone and
-    // whitespace that is not a break before the break are the edges.
+    // slice from the punctuation's start and the memo (beforeBreaks). Punctuation runs and runs
+    // of breaks longer than it looks (64), a space before the punctuation, lone surrogates, `\r`
+    // alone and whitespace that is not a break before the break are the edges.
     const punctuation = fc.oneof(
       fc.constantFrom('.', '***', '|', '`', '```', ');', '?!', ' .', ' ***', '…', '。', '\u00a0.', '\ud800', '\udc00', '😀.', '.\u0301', "'", "'s", '_'),
       fc.integer({ min: 60, max: 70 }).map((n) => '-'.repeat(n)),
       fc.integer({ min: 250, max: 260 }).map((n) => '='.repeat(n)),
     );
-    const breaks = fc.constantFrom('\n', '\n\n', '\r\n', '\r', '\n\r\n', '\n \n', '\u0085\n', ' \n', '\t\n');
+    const breaks = fc.oneof(fc.constantFrom('\n', '\n\n', '\r\n', '\r', '\n\r\n', '\n \n', '\u0085\n', ' \n', '\t\n'), fc.integer({ min: 60, max: 300 }).map((n) => '\n'.repeat(n)));
     const line = fc.tuple(fc.constantFrom('', 'x', 'a b', '12', ' ', '| a ', '> ', '- end'), punctuation, breaks).map((p) => p.join(''));
     const lines = fc.array(fc.oneof(line, fc.constantFrom(...atoms)), { minLength: 1, maxLength: 12 }).map((a) => a.join(''));
     let cases = 0;
@@ -237,8 +237,10 @@ describe('SliceCounter', () => {
         const counter = new SliceCounter(t);
         const starts = counter.preTokenStarts() ?? [];
         for (let b = 1; b < t.length; b++) {
+          // Where a run of breaks begins (inside one, no slice ends before breaks after punctuation).
           const c = t.charCodeAt(b);
-          if (c !== 10 && c !== 13) continue;
+          const before = t.charCodeAt(b - 1);
+          if ((c !== 10 && c !== 13) || before === 10 || before === 13) continue;
           for (const a of starts) {
             if (a >= b) break;
             cases++;

@@ -597,8 +597,8 @@ const LONG_PRE_TOKEN = 256;
 
 /**
  * SliceCounter.beforeBreaks looks this far back for the start of the punctuation before a line
- * break; a longer one (a rule of dashes) goes to the general path. Below LONG_PRE_TOKEN, so the
- * punctuation it counts is never a long run's.
+ * break, and this far ahead for the end of the breaks; a longer one (a rule of dashes, a block
+ * before thousands of blank lines) goes to the general path. Below LONG_PRE_TOKEN.
  */
 const BEFORE_BREAKS_MOST = 64;
 
@@ -1001,11 +1001,13 @@ export class SliceCounter {
     const last = text.charCodeAt(b - 1);
     if (last === 10 || last === 13 || isSpaceUnit(last)) return -1;
     // The breaks reach the next boundary, and the pre-token's start is near: a long run of
-    // punctuation goes to the general path, which knows its start from the long runs.
+    // punctuation, or of breaks after it, goes to the general path, which finds a long run's ends
+    // from the long runs' list (walked here, a block before 100,000 line breaks read them all at
+    // each count that ended there).
     let e = b + 1;
     while (rel[e] === 0) {
       const c = text.charCodeAt(e);
-      if (c !== 10 && c !== 13) return -1;
+      if ((c !== 10 && c !== 13) || e - b >= BEFORE_BREAKS_MOST) return -1;
       e++;
     }
     let q = b - 1;
