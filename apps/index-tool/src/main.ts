@@ -273,8 +273,9 @@ async function run(argv: string[], io: Io): Promise<number> {
   }
   // After the indexes: a folder that is no topic is listed by none, so the order does not matter to them.
   const { outputs: pruned, leftovers: prunedLeftovers } = values.prune ? pruneGoneTopics(root) : { outputs: [], leftovers: [] };
-  const prunedCaches = pruneEmbeddingCaches(values['prune-embedding-cache'] ?? []);
-  const keptCaches = notEmbeddingCaches(values['prune-embedding-cache'] ?? [], prunedCaches);
+  const cacheFolders = values['prune-embedding-cache'] ?? [];
+  const prunedCaches = pruneEmbeddingCaches(cacheFolders);
+  const keptCaches = notEmbeddingCaches(cacheFolders, prunedCaches);
   for (const error of sectionsListingPruned(root, values.root, pruned, new Set(summaries.map((s) => resolve(s.dir))))) {
     errors.push(error);
     io.stderr(`index-tool: ${oneLine(error.error)}\n`);

@@ -9,10 +9,10 @@
  *
  * Which files count is stale-outputs.ts, shared with the plugin.
  */
-import { lstatSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { isAbandonedTemp, tempName, tempTarget } from '@chunkyard/fs-atomic';
 import { dirname, join } from 'node:path';
-import { TOPIC_MARKER } from '@chunkyard/topic-io';
+import { entryExists, TOPIC_MARKER } from '@chunkyard/topic-io';
 import { isTopicCacheFolder, isTopicCachePack, staleOutputs, topiclessRootOutputs, type NotATopic, type StaleOutput } from './stale-outputs.js';
 
 /** What a prune removed, relative to the docs root: the stale outputs, and killed runs' temps of them (`leftovers`). */
@@ -164,14 +164,5 @@ export function pruneEmbeddingCaches(folders: readonly string[]): string[] {
  */
 export function notEmbeddingCaches(folders: readonly string[], removed: readonly string[]): string[] {
   const gone = new Set(removed);
-  return folders.filter((folder) => !gone.has(folder) && !gone.has(`${folder}.pack`) && holdsSomething(folder));
-}
-
-function holdsSomething(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return folders.filter((folder) => !gone.has(folder) && !gone.has(`${folder}.pack`) && entryExists(folder));
 }

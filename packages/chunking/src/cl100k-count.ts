@@ -997,7 +997,7 @@ export class SliceCounter {
     const { text } = this;
     const rel = this.cum!.rel;
     const brk = text.charCodeAt(b);
-    if ((brk !== 10 && brk !== 13) || b >= text.length) return -1;
+    if (brk !== 10 && brk !== 13) return -1; // NaN past the text's end
     const last = text.charCodeAt(b - 1);
     if (last === 10 || last === 13 || isSpaceUnit(last)) return -1;
     // The breaks reach the next boundary, and the pre-token's start is near: a long run of
