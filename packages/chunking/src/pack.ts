@@ -233,7 +233,7 @@ function environment(pieces: PieceTable, ctx: PackContext): Env {
  */
 function introduces(pieces: PieceTable, i: number, heading: Uint8Array, source: string): boolean {
   if (i + 1 >= heading.length || heading[i + 1] === 1 || pieces.rebuiltText(i) !== null || pieces.splitUnit(i)) return false;
-  if (pieces.unit(i).type !== 'paragraph') return false;
+  if (!pieces.isParagraph(i)) return false;
   let end = pieces.end(i);
   const start = pieces.start(i);
   while (end > start && isWhitespaceCode(source.charCodeAt(end - 1))) end--;

@@ -21,7 +21,8 @@ const pieces = fc.array(
   { maxLength: 120 },
 );
 
-const UNITS: Block[] = Array.from({ length: 8 }, (_, k) => ({ type: k % 2 === 0 ? 'heading' : 'paragraph', start: k * 100, end: k * 100 + 90, startLine: k, endLine: k }) as Block);
+const UNIT_TYPES: readonly BlockType[] = ['heading', 'paragraph', 'code'];
+const UNITS: Block[] = Array.from({ length: 8 }, (_, k) => ({ type: UNIT_TYPES[k % 3]!, start: k * 100, end: k * 100 + 90, startLine: k, endLine: k }) as Block);
 
 function piecesOf(specs: { unit: number; tokens: number; heading: number; types: number; part: { offset: number; length: number; rebuilt: string | null } | null }[]): Piece[] {
   return specs.map(({ unit, tokens, heading, types, part }) => {
@@ -47,6 +48,7 @@ describe('PieceTable', () => {
             p.unit, p.tokens, p.heading, p.types, p.start, p.end, p.rebuiltText, p.splitUnit,
           ]);
           expect(table.isHeading(i)).toBe(p.unit.type === 'heading' && !p.splitUnit);
+          expect(table.isParagraph(i)).toBe(p.unit.type === 'paragraph');
         });
         expect(table.piecesOf().map(plain)).toEqual(want.map(plain));
         expect(PieceTable.of(want).piecesOf().map(plain)).toEqual(want.map(plain));
@@ -71,6 +73,32 @@ describe('PieceTable', () => {
         expect(left.piecesOf().map(plain)).toEqual(piecesOf(a).map(plain));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('reads back its own pieces from the columns of a large table released before it, made or grown into them', () => {
+    // Tables of 4,096 pieces and more take the columns the last large one released (pieces.ts's
+    // spare): every column, the starts, ends and kinds among them, must be this table's.
+    fc.assert(
+      fc.property(pieces, pieces, fc.integer({ min: 4096, max: 9000 }), fc.boolean(), (a, b, size, grow) => {
+        const fill = (specs: typeof a, capacity: number): { table: PieceTable; want: Piece[] } => {
+          const one = piecesOf(specs.length > 0 ? specs : [{ unit: 1, tokens: 1, heading: -1, types: 1, part: null }]);
+          const want = Array.from({ length: size }, (_, k) => one[k % one.length]!);
+          const table = new PieceTable(capacity);
+          for (const p of want) table.pushPiece(p);
+          return { table, want };
+        };
+        fill(a, size).table.release();
+        const { table, want } = fill(b, grow ? 16 : size);
+        for (let i = 0; i < want.length; i += 97) {
+          const p = want[i]!;
+          expect([table.start(i), table.end(i), table.isHeading(i), table.isParagraph(i), table.tokens(i), table.unit(i)]).toEqual([
+            p.start, p.end, p.unit.type === 'heading' && !p.splitUnit, p.unit.type === 'paragraph', p.tokens, p.unit,
+          ]);
+        }
+        table.release();
+      }),
+      { numRuns: 40 },
     );
   });
 

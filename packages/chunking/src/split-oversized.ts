@@ -63,13 +63,21 @@ export function splitOversizedBlocks(blocks: Block[], ctx: SplitContext, state: 
   // Every block makes at least one piece (a list one per item): the columns are made that long
   // at once. Grown from a few entries, on a document of tiny headings (a piece per line) the
   // copies were a fifth of this stage (issue 15).
+  // The headings visitUnits reserves room for are counted in the same pass: each block is a
+  // pointer away, and one-line paragraphs are 200,000 blocks per MB (issue 15).
   let units = blocks.length;
+  let headings = 0;
   for (let b = 0; b < blocks.length; b++) {
-    const items = blocks[b]!.children;
-    if (items !== undefined && items.length > 1 && blocks[b]!.type === 'list') units += items.length - 1;
+    const block = blocks[b]!;
+    const type = block.type;
+    if (type === 'heading') headings++;
+    else if (type === 'list') {
+      const items = block.children;
+      if (items !== undefined && items.length > 1) units += items.length - 1;
+    }
   }
   const pieces = new PieceTable(units);
-  visitUnits(blocks, state, (block, heading, types) => addPieces(pieces, block, heading, types, ctx));
+  visitUnits(blocks, state, (block, heading, types) => addPieces(pieces, block, heading, types, ctx), headings);
   return pieces;
 }
 

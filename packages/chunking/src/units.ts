@@ -48,9 +48,15 @@ export function newUnitsState(): UnitsState {
  * as an index in `state.headings`. splitOversizedBlocks makes pieces from them directly: on a
  * document of tiny headings a Unit per heading, kept until the pieces were made, was a fifth
  * of toUnits' allocation, and a path array, a HeadingRef and a slug string per heading most of
- * the rest (issue 15).
+ * the rest (issue 15). `headingsAhead`: how many of `blocks` are headings (headingsIn), for a
+ * caller that counts them in a pass of its own over the blocks.
  */
-export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Block, heading: number, types: readonly BlockType[]) => void): void {
+export function visitUnits(
+  blocks: Block[],
+  state: UnitsState,
+  visit: (block: Block, heading: number, types: readonly BlockType[]) => void,
+  headingsAhead = headingsIn(blocks),
+): void {
   const { slugger, headings } = state;
   // The state, not only its slugger: its own map (an object literal's, held weakly) died at a
   // full GC between documents, and the store of `state.heading` after the loop then found its
@@ -62,9 +68,7 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
   // made five typed columns and a texts array a slot per block on documents with few headings or
   // none (quotes each ended by a lazy line: 96,000 slots a megabyte, ~2.7 MB a pass, the texts
   // array's ~0.8 MB touched fresh by its fill; pathBudget sizes its column to the same room).
-  let ahead = 0;
-  for (let b = 0; b < blocks.length; b++) if (blocks[b]!.type === 'heading') ahead++;
-  headings.reserve(headings.count + ahead);
+  headings.reserve(headings.count + headingsAhead);
   // Indexed loops: a `for…of` here allocated an iterator result per block (a fifth of the
   // allocation on a document of tiny headings, issue 15).
   for (let b = 0; b < blocks.length; b++) {
@@ -91,6 +95,13 @@ export function visitUnits(blocks: Block[], state: UnitsState, visit: (block: Bl
     }
   }
   state.heading = heading;
+}
+
+/** How many of `blocks` are headings (visitUnits' `headingsAhead`). */
+function headingsIn(blocks: Block[]): number {
+  let n = 0;
+  for (let b = 0; b < blocks.length; b++) if (blocks[b]!.type === 'heading') n++;
+  return n;
 }
 
 function typesIn(block: Block): readonly BlockType[] {
@@ -193,13 +204,20 @@ const NESTED_TYPES: readonly BlockType[] = ['paragraph', 'list', 'listItem'];
 const LIST_ITEM_NESTED = sharedTypeList(['list', 'listItem', 'paragraph', 'list'], 4);
 
 function onlyType(type: BlockType): readonly BlockType[] {
+  // Runs of one type are the rule (200,000 one-line paragraphs per MB): the last answer is kept
+  // rather than the map asked for each (issue 15).
+  if (type === lastOnlyType) return lastOnlyTypes;
   let types = ONLY_TYPE.get(type);
   if (types === undefined) {
     types = Object.freeze([type]);
     ONLY_TYPE.set(type, types);
   }
+  lastOnlyType = type;
+  lastOnlyTypes = types;
   return types;
 }
+let lastOnlyType: BlockType | null = null;
+let lastOnlyTypes: readonly BlockType[] = [];
 
 /** A deferred quote heading's quote, as typesIn gives a quote holding a heading (the trie's own array). */
 const QUOTE_HEADING = sharedTypeList(['blockquote', 'heading'], 2);
