@@ -96,8 +96,8 @@ function chunkShape(pieces: PieceTable, from: number, to: number): ChunkShape {
   const columns = COLUMNS_SCRATCH;
   let tables = 0;
   for (let k = from; k < to; k++) {
-    const unit = pieces.unit(k);
-    const type = unit.type;
+    // The type from the table's column: the unit itself is reached only for a table's header.
+    const type = pieces.unitType(k);
     hint = withHint(hint, type);
     if (type === 'heading') {
       if (openingAt < 0) openingAt = k;
@@ -105,7 +105,7 @@ function chunkShape(pieces: PieceTable, from: number, to: number): ChunkShape {
       content++;
       if (type !== 'code' && type !== 'table' && type !== 'listItem' && type !== 'html') contextless = false;
     }
-    if (type === 'table') columns[tables++] = unit.header?.length ?? 0;
+    if (type === 'table') columns[tables++] = pieces.unit(k).header?.length ?? 0;
     // A chunk has a handful of types: a linear search keeps a Set's first-appearance order.
     // Leaf units share one frozen array per type, so a run of paragraphs (or of pieces of one
     // split unit) brings the same array again, whose types are all in already.

@@ -21,7 +21,7 @@ const pieces = fc.array(
   { maxLength: 120 },
 );
 
-const UNIT_TYPES: readonly BlockType[] = ['heading', 'paragraph', 'code'];
+const UNIT_TYPES: readonly BlockType[] = ['heading', 'paragraph', 'code', 'table', 'listItem', 'footnoteDefinition'];
 const UNITS: Block[] = Array.from({ length: 8 }, (_, k) => ({ type: UNIT_TYPES[k % 3]!, start: k * 100, end: k * 100 + 90, startLine: k, endLine: k }) as Block);
 
 function piecesOf(specs: { unit: number; tokens: number; heading: number; types: number; part: { offset: number; length: number; rebuilt: string | null } | null }[]): Piece[] {
@@ -49,6 +49,7 @@ describe('PieceTable', () => {
           ]);
           expect(table.isHeading(i)).toBe(p.unit.type === 'heading' && !p.splitUnit);
           expect(table.isParagraph(i)).toBe(p.unit.type === 'paragraph');
+          expect(table.unitType(i)).toBe(p.unit.type);
         });
         expect(table.piecesOf().map(plain)).toEqual(want.map(plain));
         expect(PieceTable.of(want).piecesOf().map(plain)).toEqual(want.map(plain));
@@ -92,8 +93,8 @@ describe('PieceTable', () => {
         const { table, want } = fill(b, grow ? 16 : size);
         for (let i = 0; i < want.length; i += 97) {
           const p = want[i]!;
-          expect([table.start(i), table.end(i), table.isHeading(i), table.isParagraph(i), table.tokens(i), table.unit(i)]).toEqual([
-            p.start, p.end, p.unit.type === 'heading' && !p.splitUnit, p.unit.type === 'paragraph', p.tokens, p.unit,
+          expect([table.start(i), table.end(i), table.isHeading(i), table.isParagraph(i), table.unitType(i), table.tokens(i), table.unit(i)]).toEqual([
+            p.start, p.end, p.unit.type === 'heading' && !p.splitUnit, p.unit.type === 'paragraph', p.unit.type, p.tokens, p.unit,
           ]);
         }
         table.release();

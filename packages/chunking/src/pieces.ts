@@ -95,14 +95,14 @@ export class PieceTable {
   private headingAt: Int32Array;
   private typeLists: (readonly BlockType[])[];
   /**
-   * Each piece's start and end (its part's, or its unit's) and kind (PIECE_HEADING,
-   * PIECE_PARAGRAPH), written as it is pushed, where its block is at hand: pack and the records
-   * read them for every piece, and a document of one-line paragraphs has 200,000 blocks per MB,
-   * each a pointer away (issue 15: a sixth of pack's time was reading `type` off them).
+   * Each piece's start and end (its part's, or its unit's) and its unit's type (an index in
+   * BLOCK_TYPES), written as it is pushed, where its block is at hand: pack and the records read
+   * them for every piece, and a document of one-line paragraphs has 200,000 blocks per MB, each
+   * a pointer away (issue 15: a sixth of pack's time was reading `type` off them).
    */
   private startAt: Int32Array;
   private endAt: Int32Array;
-  private kinds: Uint8Array;
+  private typeCodes: Uint8Array;
   /** Each piece's part, or null for a whole unit; null until the first part (most pieces are whole units). */
   private parts: (UnitPart | null)[] | null = null;
 
@@ -117,7 +117,7 @@ export class PieceTable {
       this.typeLists = columns.typeLists;
       this.startAt = columns.startAt;
       this.endAt = columns.endAt;
-      this.kinds = columns.kinds;
+      this.typeCodes = columns.typeCodes;
       return;
     }
     this.units = new Array<Block>(size);
@@ -126,7 +126,7 @@ export class PieceTable {
     this.typeLists = new Array<readonly BlockType[]>(size);
     this.startAt = new Int32Array(size);
     this.endAt = new Int32Array(size);
-    this.kinds = new Uint8Array(size);
+    this.typeCodes = new Uint8Array(size);
   }
 
   /**
@@ -140,7 +140,7 @@ export class PieceTable {
     if (size >= SPARE_FROM && size <= SPARE_MOST) {
       this.units.fill(undefined as unknown as Block, 0, this.length);
       this.typeLists.fill(undefined as unknown as readonly BlockType[], 0, this.length);
-      spare.keep({ units: this.units, tokenCounts: this.tokenCounts, headingAt: this.headingAt, typeLists: this.typeLists, startAt: this.startAt, endAt: this.endAt, kinds: this.kinds }, size);
+      spare.keep({ units: this.units, tokenCounts: this.tokenCounts, headingAt: this.headingAt, typeLists: this.typeLists, startAt: this.startAt, endAt: this.endAt, typeCodes: this.typeCodes }, size);
       if (this.parts !== null && this.parts.length <= SPARE_MOST) {
         this.parts.fill(null, 0, this.length);
         spareParts.keep(this.parts, this.parts.length);
@@ -153,7 +153,7 @@ export class PieceTable {
     this.typeLists = [];
     this.startAt = new Int32Array(0);
     this.endAt = new Int32Array(0);
-    this.kinds = new Uint8Array(0);
+    this.typeCodes = new Uint8Array(0);
     this.parts = null;
   }
 
@@ -172,18 +172,16 @@ export class PieceTable {
     this.tokenCounts[i] = tokens;
     this.headingAt[i] = heading;
     this.typeLists[i] = types;
-    const type = unit.type;
+    this.typeCodes[i] = typeCodeOf(unit.type);
     if (part !== null) {
       if (this.parts === null) this.parts = takeSpareParts(this.tokenCounts.length) ?? new Array<UnitPart | null>(this.tokenCounts.length).fill(null);
       this.parts[i] = part;
       this.startAt[i] = part.start;
       this.endAt[i] = part.end;
-      this.kinds[i] = type === 'paragraph' ? PIECE_PARAGRAPH : 0;
     } else {
       if (this.parts !== null) this.parts[i] = null;
       this.startAt[i] = unit.start;
       this.endAt[i] = unit.end;
-      this.kinds[i] = type === 'heading' ? PIECE_HEADING : type === 'paragraph' ? PIECE_PARAGRAPH : 0;
     }
     this.length = i + 1;
   }
@@ -217,7 +215,7 @@ export class PieceTable {
       columns.headingAt.set(this.headingAt.subarray(0, n));
       columns.startAt.set(this.startAt.subarray(0, n));
       columns.endAt.set(this.endAt.subarray(0, n));
-      columns.kinds.set(this.kinds.subarray(0, n));
+      columns.typeCodes.set(this.typeCodes.subarray(0, n));
       for (let k = 0; k < n; k++) {
         columns.units[k] = this.units[k]!;
         columns.typeLists[k] = this.typeLists[k]!;
@@ -228,13 +226,13 @@ export class PieceTable {
       this.typeLists = columns.typeLists;
       this.startAt = columns.startAt;
       this.endAt = columns.endAt;
-      this.kinds = columns.kinds;
+      this.typeCodes = columns.typeCodes;
     } else {
       this.tokenCounts = grown(this.tokenCounts, size);
       this.headingAt = grown(this.headingAt, size);
       this.startAt = grown(this.startAt, size);
       this.endAt = grown(this.endAt, size);
-      this.kinds = grown(this.kinds, size);
+      this.typeCodes = grown(this.typeCodes, size);
       this.units = grownArray(this.units, size, undefined as unknown as Block);
       this.typeLists = grownArray(this.typeLists, size, undefined as unknown as readonly BlockType[]);
     }
@@ -304,12 +302,17 @@ export class PieceTable {
 
   /** Piece `i` is a whole heading (a bare heading unit, not part of one). */
   isHeading(i: number): boolean {
-    return this.kinds[i] === PIECE_HEADING;
+    return this.typeCodes[i] === HEADING_CODE && this.part(i) === null;
   }
 
   /** Piece `i` is a paragraph or a part of one. */
   isParagraph(i: number): boolean {
-    return this.kinds[i] === PIECE_PARAGRAPH;
+    return this.typeCodes[i] === PARAGRAPH_CODE;
+  }
+
+  /** The type of the unit piece `i` comes from (`unit(i).type`, read without reaching the unit). */
+  unitType(i: number): BlockType {
+    return BLOCK_TYPES[this.typeCodes[i]!] ?? this.units[i]!.type;
   }
 
   /** Piece `i` as an object (for tests and the few readers that keep one). */
@@ -325,9 +328,36 @@ export class PieceTable {
   }
 }
 
-/** PieceTable's kinds: a whole heading unit, a paragraph or a part of one (0: anything else). */
-const PIECE_HEADING = 1;
-const PIECE_PARAGRAPH = 2;
+/** Every BlockType, by the code PieceTable keeps for it (typeCodes). */
+const BLOCK_TYPES: readonly BlockType[] = [
+  'heading',
+  'paragraph',
+  'code',
+  'table',
+  'list',
+  'listItem',
+  'blockquote',
+  'html',
+  'thematicBreak',
+  'definition',
+  'footnoteDefinition',
+];
+const HEADING_CODE = 0;
+const PARAGRAPH_CODE = 1;
+/** A type BLOCK_TYPES does not list (none should be): unitType reads it off the unit. */
+const OTHER_CODE = 255;
+let lastType: BlockType | null = null;
+let lastCode = OTHER_CODE;
+
+/** BLOCK_TYPES' index of `type`; runs of one type (one-line paragraphs) ask no search. */
+function typeCodeOf(type: BlockType): number {
+  if (type !== lastType) {
+    const code = BLOCK_TYPES.indexOf(type);
+    lastType = type;
+    lastCode = code < 0 ? OTHER_CODE : code;
+  }
+  return lastCode;
+}
 
 /** A table's columns but its parts. */
 interface Columns {
@@ -337,7 +367,7 @@ interface Columns {
   typeLists: (readonly BlockType[])[];
   startAt: Int32Array;
   endAt: Int32Array;
-  kinds: Uint8Array;
+  typeCodes: Uint8Array;
 }
 /**
  * The columns of the last table released, for the next large one (PieceTable.release): strongly
