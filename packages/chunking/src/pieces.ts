@@ -84,8 +84,8 @@ export class UnitPiece implements Piece {
  * per line (170,000 per MB), all alive until the records are made: as an object each (64
  * bytes), they took a pass over 16 MB of fresh objects, so that the young generation was
  * scavenged with every block and piece alive, copied, and promoted to fresh pages (issue 15:
- * half the time of a pass over 1 MB of quotes ended by lazy lines). Here a piece is 24 bytes
- * in four columns, and a chunk is a range of them (DraftChunk), not an array of its own.
+ * half the time of a pass over 1 MB of quotes ended by lazy lines). Here a piece is 33 bytes
+ * in seven columns, and a chunk is a range of them (DraftChunk), not an array of its own.
  */
 export class PieceTable {
   /** Pieces in the table. */
@@ -371,7 +371,7 @@ interface Columns {
 }
 /**
  * The columns of the last table released, for the next large one (PieceTable.release): strongly
- * up to STRONG_MOST pieces (at most 8 MiB with the parts column), weakly up to SPARE_MOST (past
+ * up to STRONG_MOST pieces (at most about 10 MiB with the parts column), weakly up to SPARE_MOST (past
  * 2^18 they were made fresh every call: 10 MB of tiny paragraphs is 2,000,000 pieces).
  */
 const spare = new Spare<Columns>(STRONG_MOST, SPARE_MOST);
