@@ -65,8 +65,17 @@ function blocksOf(source: string, parser: ParserName, deferred: boolean, pool: B
  */
 export function deriveFileTitle(doc: DocumentBlocks, fallback: string): string {
   if (doc.frontMatter?.title) return headingLabel(doc.frontMatter.title);
-  const h1 = doc.blocks.find((b) => b.type === 'heading' && b.depth === 1 && b.text?.trim());
-  return headingLabel(h1?.text ? h1.text.trim() : fallback);
+  // Indexed, not `.find`: a document without an H1 is read to its end, and `.find`'s callback
+  // took 1.1 ms over the 204,000 blocks of 1 MB of one-line paragraphs where this loop takes a
+  // quarter of that (issue 15).
+  const { blocks } = doc;
+  for (let k = 0; k < blocks.length; k++) {
+    const b = blocks[k]!;
+    if (b.type !== 'heading' || b.depth !== 1) continue;
+    const text = b.text?.trim();
+    if (text) return headingLabel(text);
+  }
+  return headingLabel(fallback);
 }
 
 /** What every strategy takes: the parsed document and the resolved options. */
