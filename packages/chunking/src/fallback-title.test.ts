@@ -1,8 +1,13 @@
 // fallbackTitle: the title of a document that names none (no front matter title, no H1), for a
 // caller that knows it by another name than its file (chunking-tool: a topic's folder, since
 // every topic's document is golden-reference.md). Both paths, chunkDocument and the stream.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { headingLabel } from './heading-label.js';
 import { chunkDocument, chunkDocumentStream } from './index.js';
+import { lineTable } from './lines.js';
+import { deriveFileTitle } from './semantic.js';
+import type { Block, BlockType } from './types.js';
 import { ChunkOptionsError } from './options.js';
 
 const titles = (source: string, options: Record<string, unknown>) => {
@@ -35,5 +40,25 @@ describe('fallbackTitle', () => {
     expect(a.strategyKey).toBe(b.strategyKey);
     expect(a.options).toEqual(b.options);
     expect(() => chunkDocument(body, { fallbackTitle: 5 as unknown as string })).toThrow(new ChunkOptionsError('fallbackTitle must be a string, got 5'));
+  });
+});
+
+describe('deriveFileTitle', () => {
+  // The first depth-1 heading whose text is not blank, read by a loop of its own since session
+  // 69: held to the `.find` it replaced, over blocks of every kind a heading can be confused with.
+  const block = fc.record({
+    type: fc.constantFrom<BlockType>('heading', 'paragraph', 'list'),
+    depth: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+    text: fc.option(fc.constantFrom('', '  ', 'Title', ' Spaced ', '\tTab'), { nil: undefined }),
+  });
+  it('takes the first H1 with text, past blank ones and other depths, else the fallback', () => {
+    fc.assert(
+      fc.property(fc.array(block, { maxLength: 12 }), (specs) => {
+        const blocks = specs.map((s, k) => ({ ...s, start: k, end: k + 1, startLine: k, endLine: k }) as Block);
+        const h1 = blocks.find((b) => b.type === 'heading' && b.depth === 1 && b.text?.trim());
+        const want = headingLabel(h1?.text ? h1.text.trim() : 'fallback');
+        expect(deriveFileTitle({ blocks, frontMatter: null, lines: lineTable('') }, 'fallback')).toBe(want);
+      }),
+    );
   });
 });
