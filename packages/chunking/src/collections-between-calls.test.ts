@@ -85,7 +85,7 @@ async function freshChunkDocument(): Promise<ChunkDocument> {
   return ((await import('./index.js')) as typeof import('./index.js')).chunkDocument;
 }
 
-describe('calls with full collections between them', () => {
+describe('calls one after another', () => {
   const cases: Case[] = [
     ...Object.keys(DOCUMENTS).flatMap((name) => STRATEGIES.map((strategy) => ({ name, strategy, parser: 'fast' as const }))),
     // remark parses a document over 60 KB in windows (remark-windows.ts), with state of its own.
