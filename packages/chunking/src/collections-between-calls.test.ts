@@ -10,24 +10,12 @@
  * before some calls. A pieces column read before it was written (a stale piece kind) fails
  * the first test.
  */
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { chunkDocument } from './index.js';
 import { STRONG_MOST } from './spare.js';
+import { collectFully } from './test-helpers.js';
 import type { ParserName, StrategyName } from './types.js';
-
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Full collections, each after a turn of the event loop (a WeakRef read in a turn lives to its end). */
-async function collectFully(): Promise<void> {
-  for (let i = 0; i < 2; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-  }
-}
 
 const repeat = (piece: (i: number) => string, bytes: number): string => {
   const parts: string[] = [];

@@ -6,14 +6,10 @@
  * last document and its markdown-it copy stayed in memory, 42 MB after a 21 MB one (session 62;
  * bench/memory.mjs did not see it, as it held the text itself while it measured).
  */
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, chunkDocumentStream } from './index.js';
+import { collectFully } from './test-helpers.js';
 import type { StrategyName } from './types.js';
-
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 /** About `bytes` of documentation: headings with code spans and emphasis (made from tokens and plain text), paragraphs, code, a table. */
 function documentOf(bytes: number): string {
@@ -37,10 +33,7 @@ function documentOf(bytes: number): string {
  * heap snapshot, which collects fully, found nothing of the document).
  */
 async function heapInUse(): Promise<number> {
-  for (let i = 0; i < 3; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-  }
+  await collectFully();
   return process.memoryUsage().heapUsed;
 }
 

@@ -1,21 +1,9 @@
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { Headings, NO_HEADING } from './headings.js';
 import { PieceTable } from './pieces.js';
 import { SPARE_MOST, Spare, STRONG_MOST } from './spare.js';
+import { collectFully } from './test-helpers.js';
 import type { Block } from './types.js';
-
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Full collections, each after a turn of the event loop (a WeakRef's target made or read in a turn lives to its end). */
-async function collectFully(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-  }
-}
 
 /** A WeakRef to what `make` returns, made in a frame of its own so that no local holds it. */
 function weakly<T extends object>(make: () => T): WeakRef<T> {
