@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { headingLabel } from './heading-label.js';
 import { chunkDocument, chunkDocumentStream } from './index.js';
 import { lineTable } from './lines.js';
+import { ChunkOptionsError } from './options.js';
 import { deriveFileTitle } from './semantic.js';
 import type { Block, BlockType } from './types.js';
-import { ChunkOptionsError } from './options.js';
 
 const titles = (source: string, options: Record<string, unknown>) => {
   const whole = chunkDocument(source, { docName: 'golden-reference', ...options });

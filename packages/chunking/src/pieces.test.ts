@@ -22,7 +22,7 @@ const pieces = fc.array(
 );
 
 const UNIT_TYPES: readonly BlockType[] = ['heading', 'paragraph', 'code', 'table', 'listItem', 'footnoteDefinition'];
-const UNITS: Block[] = Array.from({ length: 8 }, (_, k) => ({ type: UNIT_TYPES[k % 3]!, start: k * 100, end: k * 100 + 90, startLine: k, endLine: k }) as Block);
+const UNITS: Block[] = Array.from({ length: 8 }, (_, k) => ({ type: UNIT_TYPES[k % UNIT_TYPES.length]!, start: k * 100, end: k * 100 + 90, startLine: k, endLine: k }) as Block);
 
 function piecesOf(specs: { unit: number; tokens: number; heading: number; types: number; part: { offset: number; length: number; rebuilt: string | null } | null }[]): Piece[] {
   return specs.map(({ unit, tokens, heading, types, part }) => {
@@ -79,7 +79,7 @@ describe('PieceTable', () => {
 
   it('reads back its own pieces from the columns of a large table released before it, made or grown into them', () => {
     // Tables of 4,096 pieces and more take the columns the last large one released (pieces.ts's
-    // spare): every column, the starts, ends and kinds among them, must be this table's.
+    // spare): every column, the starts, ends and unit types among them, must be this table's.
     fc.assert(
       fc.property(pieces, pieces, fc.integer({ min: 4096, max: 9000 }), fc.boolean(), (a, b, size, grow) => {
         const fill = (specs: typeof a, capacity: number): { table: PieceTable; want: Piece[] } => {
